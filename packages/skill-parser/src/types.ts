@@ -1,0 +1,93 @@
+/**
+ * The data model of a parsed skill. Everything here is plain JSON (no classes, no functions) so that a skill can be
+ * cached, sent over a wire or snapshotted in a test as it is.
+ */
+
+/** A JSON Schema describing a tool's arguments. Always `type: "object"` at the top. */
+export interface JsonSchemaObject {
+  type: 'object';
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: boolean | JsonSchema;
+  description?: string;
+  [keyword: string]: unknown;
+}
+
+/** Any JSON Schema node (kept loose on purpose: validation happens at the boundary, not in the type). */
+export type JsonSchema = { [keyword: string]: unknown };
+
+export type ToolApproval = 'required' | 'never';
+
+export interface SkillTool {
+  /** Matches `^[a-zA-Z0-9_-]{1,64}$` (what every provider accepts as a function name). */
+  name: string;
+  description: string;
+  /** `scheme:target`, taken verbatim from the source line (e.g. `bash:echo "{content}" > {path}`). */
+  entrypoint: string;
+  schema: JsonSchemaObject;
+  /** Seconds. Absent: the runtime's default. */
+  timeout?: number;
+  /** Extra attempts after a failure. Absent: the entrypoint's default. */
+  retries?: number;
+  /** Absent: decided by the runtime (raw shell commands need approval, the rest do not). */
+  approval?: ToolApproval;
+  /** 1-based line of the tool's `###` heading in the skill file, for diagnostics further down the line. */
+  line: number;
+}
+
+export interface McpStdioServer {
+  transport: 'stdio';
+  command: string;
+  /** Relative arguments that name a file inside the skill folder are already resolved to absolute paths. */
+  args: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  /** Seconds. */
+  timeout?: number;
+}
+
+export interface McpRemoteServer {
+  transport: 'sse' | 'streamable_http';
+  url: string;
+  headers?: Record<string, string>;
+  /** Seconds. */
+  timeout?: number;
+}
+
+export type McpServerConfig = McpStdioServer | McpRemoteServer;
+
+export type SkillKind = 'knowledge' | 'tool' | 'mcp';
+
+export interface Skill {
+  name: string;
+  /** Default `"1.0.0"`. */
+  version: string;
+  description: string;
+  tags: string[];
+  /** Tags given to every tool of this skill in addition to `tags` (`tool_tags` in the frontmatter). */
+  toolTags: string[];
+  triggers: string[];
+  /** Default `true`. */
+  enabledByDefault: boolean;
+  /** Default `false`. */
+  alwaysInject: boolean;
+  license?: string;
+  compatibility?: string;
+  metadata?: Record<string, unknown>;
+  /** The Agent Skills `allowed-tools` field, split into names. */
+  allowedTools?: string[];
+  mcpServer?: McpServerConfig;
+  tools: SkillTool[];
+  /**
+   * The prose the model may read. A skill without tools keeps its whole body; a tool skill keeps the prose before
+   * `## Tools` only when `alwaysInject` is set; otherwise `null`. The `## Tools` section is never part of it.
+   */
+  body: string | null;
+  kind: SkillKind;
+  /** Absolute path of the SKILL.md file. */
+  file: string;
+  /** Absolute path of the skill folder. */
+  dir: string;
+  /** Other files in the skill folder, relative, `/`-separated, sorted (for on-demand reading). */
+  resources: string[];
+}

@@ -1,0 +1,1 @@
+export { makeTempDir, writeTree } from './temp-dir.js';
