@@ -1,0 +1,49 @@
+/** Stable codes: callers (and the model-facing tool adapter) branch on these, never on messages. */
+export type EntrypointErrorCode =
+  | 'bad-entrypoint'
+  | 'bad-template'
+  | 'unsupported-scheme'
+  | 'scheme-conflict'
+  | 'missing-argument'
+  | 'bad-argument'
+  | 'path-escape'
+  | 'spawn-failed'
+  | 'non-zero-exit'
+  | 'timeout'
+  | 'aborted'
+  | 'http-status'
+  | 'network'
+  | 'cross-origin-redirect'
+  | 'module-not-found'
+  | 'export-not-found'
+  | 'call-failed'
+  | 'python-missing'
+  | 'bad-output';
+
+export interface EntrypointErrorDetails {
+  cause?: unknown;
+  /** Output captured before the failure (already capped), when there was any. */
+  output?: string;
+  exitCode?: number;
+  status?: number;
+}
+
+export class EntrypointError extends Error {
+  override name = 'EntrypointError';
+  readonly code: EntrypointErrorCode;
+  declare readonly output?: string;
+  declare readonly exitCode?: number;
+  declare readonly status?: number;
+
+  constructor(code: EntrypointErrorCode, message: string, details: EntrypointErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.code = code;
+    if (details.output !== undefined) this.output = details.output;
+    if (details.exitCode !== undefined) this.exitCode = details.exitCode;
+    if (details.status !== undefined) this.status = details.status;
+  }
+}
+
+export function isEntrypointError(value: unknown, code?: EntrypointErrorCode): value is EntrypointError {
+  return value instanceof EntrypointError && (code === undefined || value.code === code);
+}

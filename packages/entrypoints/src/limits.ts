@@ -1,0 +1,27 @@
+import type { RunOptions } from './types.js';
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_OUTPUT_BYTES = 100 * 1024;
+export const DEFAULT_KILL_GRACE_MS = 2_000;
+
+export interface Limits {
+  timeoutMs: number;
+  maxOutputBytes: number;
+  killGraceMs: number;
+}
+
+export function limitsOf(options: RunOptions): Limits {
+  return {
+    timeoutMs: positive(options.timeoutMs, DEFAULT_TIMEOUT_MS),
+    maxOutputBytes: positive(options.maxOutputBytes, DEFAULT_MAX_OUTPUT_BYTES),
+    killGraceMs: positive(options.killGraceMs, DEFAULT_KILL_GRACE_MS),
+  };
+}
+
+function positive(value: number | undefined, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+export function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}

@@ -1,0 +1,158 @@
+import { spawn } from 'node:child_process';
+import { EntrypointError } from './errors.js';
+import { type Limits, seconds } from './limits.js';
+import { OutputCap } from './output-cap.js';
+
+export interface ProcessSpec {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  /** Written to stdin, which is then closed; without it stdin is /dev/null. */
+  input?: string;
+  /** When false, stderr is kept apart (tail only) and `output` is stdout alone. */
+  mergeStderr: boolean;
+  /** Short name for messages, e.g. "command" or "python3". */
+  label: string;
+}
+
+export interface ProcessOutcome {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  output: string;
+  truncated: boolean;
+  stderrTail: string;
+}
+
+const STDERR_TAIL_BYTES = 2_000;
+
+/**
+ * Runs one child in its own process group. However the child ends (exit, timeout, abort), the whole group is
+ * terminated afterwards, so nothing it started in the background outlives the call.
+ */
+export function runProcess(spec: ProcessSpec, limits: Limits, signal?: AbortSignal): Promise<ProcessOutcome> {
+  if (signal?.aborted) return Promise.reject(abortedError(spec.label, signal));
+  return new Promise((resolve, reject) => {
+    const output = new OutputCap(limits.maxOutputBytes);
+    const stderr = new OutputCap(STDERR_TAIL_BYTES, 1);
+    let stopped: 'timeout' | 'aborted' | undefined;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let killTimer: NodeJS.Timeout | undefined;
+    let drainTimer: NodeJS.Timeout | undefined;
+    let settled = false;
+
+    const child = spawn(spec.command, spec.args, {
+      cwd: spec.cwd,
+      env: spec.env,
+      detached: true,
+      stdio: [spec.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+
+    const killGroup = (sig: NodeJS.Signals | 0): boolean => {
+      if (child.pid === undefined) return false;
+      try {
+        process.kill(-child.pid, sig);
+        return true;
+      } catch {
+        return false; // ESRCH: the group is already gone
+      }
+    };
+    const terminate = () => {
+      if (!killGroup('SIGTERM')) return;
+      killTimer ??= setTimeout(() => killGroup('SIGKILL'), limits.killGraceMs);
+      killTimer.unref?.();
+    };
+    const stop = (why: 'timeout' | 'aborted') => {
+      if (exit || stopped) return;
+      stopped = why;
+      terminate();
+    };
+
+    const timer = setTimeout(() => stop('timeout'), limits.timeoutMs);
+    const onAbort = () => stop('aborted');
+    signal?.addEventListener('abort', onAbort, { once: true });
+
+    child.stdout!.on('data', (chunk: Buffer) => output.push(chunk));
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr.push(chunk);
+      if (spec.mergeStderr) output.push(chunk);
+    });
+    if (spec.input !== undefined && child.stdin) {
+      child.stdin.on('error', () => {}); // the child may exit without reading; EPIPE is not our failure
+      child.stdin.end(spec.input);
+    }
+
+    const finish = (error?: EntrypointError) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(drainTimer);
+      signal?.removeEventListener('abort', onAbort);
+      if (killTimer && !killGroup(0)) clearTimeout(killTimer);
+      if (error) return reject(error);
+      const text = output.text();
+      if (stopped === 'timeout') {
+        return reject(
+          new EntrypointError(
+            'timeout',
+            `${spec.label} timed out after ${seconds(limits.timeoutMs)} and was killed`,
+            {
+              output: text,
+            },
+          ),
+        );
+      }
+      if (stopped === 'aborted') return reject(abortedError(spec.label, signal, text));
+      resolve({
+        exitCode: exit?.code ?? null,
+        signal: exit?.signal ?? null,
+        output: text,
+        truncated: output.truncated,
+        stderrTail: tailOf(stderr.text()),
+      });
+    };
+
+    child.on('error', (cause: NodeJS.ErrnoException) => {
+      if (child.pid !== undefined) return; // errors after spawn surface through exit/close
+      finish(
+        new EntrypointError(
+          'spawn-failed',
+          `could not start ${spec.command}: ${cause.code ?? cause.message}`,
+          { cause },
+        ),
+      );
+    });
+    child.on('exit', (code, sig) => {
+      exit = { code, signal: sig };
+      // Background processes left in the group would keep the pipes open: end them with the call.
+      terminate();
+      drainTimer = setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        finish();
+      }, limits.killGraceMs + 500);
+      drainTimer.unref?.();
+    });
+    child.on('close', () => {
+      if (exit) finish();
+    });
+  });
+}
+
+function abortedError(label: string, signal?: AbortSignal, output?: string): EntrypointError {
+  const reason = signal?.reason instanceof Error ? `: ${signal.reason.message}` : '';
+  return new EntrypointError('aborted', `${label} was cancelled${reason}`, {
+    cause: signal?.reason,
+    ...(output === undefined ? {} : { output }),
+  });
+}
+
+/** The last lines of stderr, at most ~2 KB: enough for a model to see what went wrong. */
+export function tailOf(text: string, maxChars = STDERR_TAIL_BYTES): string {
+  const trimmed = text.trimEnd();
+  if (trimmed.length <= maxChars) return trimmed;
+  const cut = trimmed.slice(trimmed.length - maxChars);
+  const nl = cut.indexOf('\n');
+  return `…${nl >= 0 && nl < 200 ? cut.slice(nl) : cut}`;
+}
