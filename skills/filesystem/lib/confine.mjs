@@ -1,0 +1,109 @@
+// Every path the model names is resolved inside one root (the session's working directory). The checks run on real
+// paths (symlinks followed), so a link that points outside the root is caught however it is reached.
+import { lstat, readlink, realpath } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { FilesystemError } from './errors.mjs';
+
+/**
+ * The root the tools are confined to: the `cwd` the runtime passes in the call context, else the process's.
+ * @param {{ cwd?: string } | undefined} context
+ */
+export async function rootOf(context) {
+  const root = context?.cwd ?? process.cwd();
+  try {
+    return await realpath(root);
+  } catch (error) {
+    throw new FilesystemError('no-root', `The working directory ${root} does not exist.`, error);
+  }
+}
+
+/** @param {string} root @param {string} candidate */
+export function isInside(root, candidate) {
+  const rel = relative(root, candidate);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+/** @param {string} root @param {string} absolute */
+export function display(root, absolute) {
+  const rel = relative(root, absolute);
+  return rel === '' ? '.' : rel.split(sep).join('/');
+}
+
+/**
+ * Checks the text of a path before touching the disk.
+ * @param {unknown} value
+ * @param {string} root
+ * @returns {string} the absolute, lexically normalised path
+ */
+function lexical(value, root) {
+  if (typeof value !== 'string' || value.length === 0) {
+    throw new FilesystemError(
+      'bad-path',
+      'A path is required (a string, relative to the working directory).',
+    );
+  }
+  if (value.includes('\0')) throw new FilesystemError('bad-path', 'Paths may not contain NUL bytes.');
+  if (value.split(/[\\/]+/).includes('..')) {
+    throw new FilesystemError(
+      'outside-root',
+      `Refused "${value}": paths may not contain ".." segments. Use a path relative to the working directory.`,
+    );
+  }
+  const absolute = resolve(root, value);
+  if (!isInside(root, absolute)) {
+    throw new FilesystemError(
+      'outside-root',
+      `Refused "${value}": it is outside the working directory (${root}). Only files under it can be used.`,
+    );
+  }
+  return absolute;
+}
+
+/**
+ * Resolves a path the model gave to a real path inside the root. The target may not exist yet (for writes): then its
+ * nearest existing ancestor is checked instead, and the missing tail is appended to that ancestor's real path.
+ * @param {unknown} value
+ * @param {string} root real path of the root
+ * @returns {Promise<{ path: string; exists: boolean; shown: string }>}
+ */
+export async function confine(value, root) {
+  const absolute = lexical(value, root);
+  const shown = String(value);
+  let existing = absolute;
+  const missing = [];
+  for (;;) {
+    try {
+      const real = await realpath(existing);
+      if (!isInside(root, real)) throw outside(shown, root, 'through a symbolic link');
+      const path = missing.length === 0 ? real : join(real, ...missing.reverse());
+      return { path, exists: missing.length === 0, shown };
+    } catch (error) {
+      if (error instanceof FilesystemError) throw error;
+      if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'ENOENT') throw error;
+      await refuseDanglingLink(existing, shown, root);
+      missing.push(existing.slice(dirname(existing).length + 1));
+      existing = dirname(existing);
+    }
+  }
+}
+
+/** A link whose target is missing cannot be checked by realpath: refuse it unless its target text stays inside. */
+async function refuseDanglingLink(path, shown, root) {
+  let info;
+  try {
+    info = await lstat(path);
+  } catch {
+    return;
+  }
+  if (!info.isSymbolicLink()) return;
+  const target = resolve(dirname(path), await readlink(path));
+  if (!isInside(root, target)) throw outside(shown, root, 'through a symbolic link');
+  throw new FilesystemError('dangling-link', `Refused "${shown}": it is a symbolic link to a missing file.`);
+}
+
+function outside(shown, root, how) {
+  return new FilesystemError(
+    'outside-root',
+    `Refused "${shown}": it leads outside the working directory (${root}) ${how}. Only files under it can be used.`,
+  );
+}

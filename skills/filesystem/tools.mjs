@@ -1,0 +1,226 @@
+// The filesystem skill's tools, called by birdie's `node:` entrypoint as `(args, { signal, cwd })`. Every path is
+// confined to `cwd` (the session's working directory); content is written as given, byte for byte, never through a shell.
+import { lstat, mkdir, readdir, readFile, readlink, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { writeAtomic } from './lib/atomic.mjs';
+import { confine, display, rootOf } from './lib/confine.mjs';
+import { FilesystemError } from './lib/errors.mjs';
+import { looksBinary, sliceLines } from './lib/text.mjs';
+
+/** Above this, a whole-file read returns the first part and says how to read the rest. */
+const READ_LIMIT_BYTES = 256 * 1024;
+const MAX_LIST_ENTRIES = 1000;
+/** A search that has not finished by then is stopped even if the runtime set no timeout. */
+const SEARCH_DEADLINE_MS = 60_000;
+
+/**
+ * @typedef {{ signal?: AbortSignal; cwd?: string }} ToolContext
+ */
+
+/** @param {{ path: string; start_line?: number; end_line?: number }} args @param {ToolContext} [context] */
+export async function read_file(args, context) {
+  const root = await rootOf(context);
+  const target = await confine(args.path, root);
+  const info = await existing(target, 'file');
+  if (info.isDirectory()) {
+    throw new FilesystemError(
+      'not-a-file',
+      `"${target.shown}" is a directory; use list_dir to see what it holds.`,
+    );
+  }
+  const bytes = await readFile(target.path, { signal: context?.signal });
+  if (looksBinary(bytes)) {
+    throw new FilesystemError(
+      'binary-file',
+      `"${target.shown}" looks like a binary file (${bytes.length} bytes); it is not shown as text.`,
+    );
+  }
+  const text = bytes.toString('utf8');
+  const ranged = args.start_line !== undefined || args.end_line !== undefined;
+  if (ranged) return sliceLines(text, args.start_line, args.end_line, target.shown);
+  if (bytes.length <= READ_LIMIT_BYTES) return text;
+  return firstPart(text, target.shown);
+}
+
+/** A large file: whole lines up to the limit, then a note that says how to go on. */
+function firstPart(text, shown) {
+  const lines = text.split(/(?<=\n)/);
+  let size = 0;
+  let count = 0;
+  while (count < lines.length && size + Buffer.byteLength(lines[count]) <= READ_LIMIT_BYTES) {
+    size += Buffer.byteLength(lines[count]);
+    count += 1;
+  }
+  const shownLines = Math.max(count, 1);
+  const head = count === 0 ? lines[0].slice(0, READ_LIMIT_BYTES) : lines.slice(0, count).join('');
+  return (
+    `${head}\n[truncated: "${shown}" has ${lines.length} lines; this shows lines 1-${shownLines}. ` +
+    `Call read_file with start_line=${shownLines + 1} to read on.]`
+  );
+}
+
+/** @param {{ path?: string }} args @param {ToolContext} [context] */
+export async function list_dir(args, context) {
+  const root = await rootOf(context);
+  const target = await confine(args.path ?? '.', root);
+  const info = await existing(target, 'directory');
+  if (!info.isDirectory()) {
+    throw new FilesystemError('not-a-directory', `"${target.shown}" is a file; use read_file to read it.`);
+  }
+  const entries = (await readdir(target.path, { withFileTypes: true })).sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
+  const lines = [];
+  for (const entry of entries.slice(0, MAX_LIST_ENTRIES)) {
+    context?.signal?.throwIfAborted();
+    const full = `${target.path}/${entry.name}`;
+    if (entry.isDirectory()) lines.push(`${entry.name}/`);
+    else if (entry.isSymbolicLink()) lines.push(`${entry.name} -> ${await readlink(full)}`);
+    else if (entry.isFile()) lines.push(`${entry.name}  (${(await lstat(full)).size} bytes)`);
+    else lines.push(`${entry.name}  (special file)`);
+  }
+  const where = display(root, target.path);
+  const header = `${where}: ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}`;
+  const more =
+    entries.length > MAX_LIST_ENTRIES ? [`[${entries.length - MAX_LIST_ENTRIES} more not shown]`] : [];
+  return [header, ...lines, ...more].join('\n');
+}
+
+/** @param {{ path: string; content: string }} args @param {ToolContext} [context] */
+export async function write_file(args, context) {
+  const content = requireContent(args);
+  const root = await rootOf(context);
+  const target = await writable(args.path, root);
+  await writeAtomic(target.path, [content], context?.signal);
+  return `Wrote ${Buffer.byteLength(content)} bytes to ${display(root, target.path)}.`;
+}
+
+/** @param {{ path: string; content: string }} args @param {ToolContext} [context] */
+export async function append_file(args, context) {
+  const content = requireContent(args);
+  const root = await rootOf(context);
+  const target = await writable(args.path, root);
+  if (!target.exists) {
+    await writeAtomic(target.path, [content], context?.signal);
+    return `Created ${display(root, target.path)} with ${Buffer.byteLength(content)} bytes.`;
+  }
+  // Copy + rename keeps the append atomic too: no reader ever sees a half-appended file.
+  const before = await readFile(target.path, { signal: context?.signal });
+  await writeAtomic(target.path, [before, content], context?.signal);
+  const added = Buffer.byteLength(content);
+  return `Appended ${added} bytes to ${display(root, target.path)} (now ${before.length + added} bytes).`;
+}
+
+/** @param {{ path: string }} args @param {ToolContext} [context] */
+export async function create_directory(args, context) {
+  const root = await rootOf(context);
+  const target = await confine(args.path, root);
+  if (target.exists) {
+    if ((await stat(target.path)).isDirectory()) return `${display(root, target.path)} already exists.`;
+    throw new FilesystemError('not-a-directory', `"${target.shown}" already exists and is a file.`);
+  }
+  await mkdir(target.path, { recursive: true });
+  return `Created ${display(root, target.path)}/.`;
+}
+
+/**
+ * @param {{ pattern: string; path?: string; literal?: boolean; ignore_case?: boolean; max_results?: number }} args
+ * @param {ToolContext} [context]
+ */
+export async function search_files(args, context) {
+  if (typeof args.pattern !== 'string' || args.pattern.length === 0) {
+    throw new FilesystemError('bad-pattern', 'A non-empty search pattern is required.');
+  }
+  const root = await rootOf(context);
+  const target = await existingPath(args.path ?? '.', root);
+  const request = {
+    root,
+    start: target.path,
+    pattern: args.pattern,
+    literal: args.literal === true,
+    ignoreCase: args.ignore_case === true,
+    maxResults: clamp(args.max_results ?? 100, 1, 1000),
+  };
+  // A regular expression from a model can backtrack for minutes, and a blocked event loop cannot be timed out; in a
+  // worker it can always be stopped.
+  return runSearchWorker(request, context?.signal);
+}
+
+/** @returns {Promise<string>} */
+function runSearchWorker(request, signal) {
+  signal?.throwIfAborted();
+  return new Promise((resolvePromise, rejectPromise) => {
+    const worker = new Worker(new URL('./lib/search-worker.mjs', import.meta.url), { workerData: request });
+    const stop = (error) => {
+      clearTimeout(deadline);
+      signal?.removeEventListener('abort', onAbort);
+      void worker.terminate();
+      rejectPromise(error);
+    };
+    const onAbort = () => stop(signal?.reason ?? new Error('aborted'));
+    const deadline = setTimeout(
+      () =>
+        stop(
+          new FilesystemError(
+            'search-timeout',
+            'The search took too long; narrow the path or simplify the pattern.',
+          ),
+        ),
+      SEARCH_DEADLINE_MS,
+    );
+    signal?.addEventListener('abort', onAbort, { once: true });
+    worker.once(
+      'message',
+      (/** @type {{ ok: boolean; text?: string; code?: string; message?: string }} */ reply) => {
+        clearTimeout(deadline);
+        signal?.removeEventListener('abort', onAbort);
+        void worker.terminate();
+        if (reply.ok) resolvePromise(reply.text ?? '');
+        else
+          rejectPromise(
+            new FilesystemError(reply.code ?? 'search-failed', reply.message ?? 'The search failed.'),
+          );
+      },
+    );
+    worker.once('error', stop);
+  });
+}
+
+function requireContent(args) {
+  if (typeof args.content !== 'string') {
+    throw new FilesystemError('bad-content', 'content must be a string (the exact text to write).');
+  }
+  return args.content;
+}
+
+/** A write target: confined, not a folder, with its parent folders created. */
+async function writable(path, root) {
+  const target = await confine(path, root);
+  if (target.exists && (await stat(target.path)).isDirectory()) {
+    throw new FilesystemError('not-a-file', `"${target.shown}" is a directory; give a file path.`);
+  }
+  await mkdir(dirname(target.path), { recursive: true });
+  return target;
+}
+
+async function existingPath(path, root) {
+  const target = await confine(path, root);
+  await existing(target, 'path');
+  return target;
+}
+
+async function existing(target, what) {
+  if (!target.exists) {
+    throw new FilesystemError(
+      'not-found',
+      `No such ${what}: "${target.shown}". Use list_dir to see what exists.`,
+    );
+  }
+  return stat(target.path);
+}
+
+function clamp(value, min, max) {
+  const number = Number.isFinite(value) ? Math.trunc(value) : min;
+  return Math.min(max, Math.max(min, number));
+}
