@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import type { Vendor } from './vendors.js';
+
+/** A resolved provider config: what `createChatModel` needs. Field names match the JSON config file. */
+export interface ProviderConfig {
+  vendor: Vendor;
+  model: string;
+  /** Never printed: `describeProvider` and `sources` only say whether and where it is set. */
+  api_key?: string;
+  base_url?: string;
+  /** 0–2. */
+  temperature?: number;
+  max_tokens?: number;
+  /** Azure (e.g. `2024-10-21`) and Gemini (`v1`, `v1beta`). */
+  api_version?: string;
+  /** Per-request timeout in milliseconds. */
+  timeout: number;
+  /** Retries after a 429/5xx/529 before a typed error (0–10). */
+  max_retries: number;
+  /** Scripted vendor: absolute path of the JSON script. */
+  script?: string;
+}
+
+export const CONFIG_FIELDS = [
+  'vendor',
+  'model',
+  'api_key',
+  'base_url',
+  'temperature',
+  'max_tokens',
+  'api_version',
+  'timeout',
+  'max_retries',
+  'script',
+] as const;
+export type ConfigField = (typeof CONFIG_FIELDS)[number];
+
+export const NUMERIC_FIELDS: readonly ConfigField[] = ['temperature', 'max_tokens', 'timeout', 'max_retries'];
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_RETRIES = 2;
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+const number = (allowed: string) => z.number({ error: `must be a number (${allowed})` });
+const int = (min: number, max: number, unit = '') =>
+  number(`an integer from ${min} to ${max}${unit}`)
+    .int({ error: `must be an integer from ${min} to ${max}${unit}` })
+    .min(min, { error: `must be an integer from ${min} to ${max}${unit}` })
+    .max(max, { error: `must be an integer from ${min} to ${max}${unit}` });
+const text = z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' });
+
+/** One layer of config (file, inline JSON or environment), every field optional, unknown fields refused. */
+export const configLayerSchema = z
+  .strictObject(
+    {
+      vendor: z.string({ error: 'must be a string' }),
+      model: text,
+      api_key: text,
+      base_url: z
+        .string({ error: 'must be a string' })
+        .refine(isHttpUrl, { error: 'must be an http:// or https:// URL' }),
+      temperature: number('0 to 2')
+        .min(0, { error: 'must be between 0 and 2' })
+        .max(2, { error: 'must be between 0 and 2' }),
+      max_tokens: int(1, 1_000_000),
+      api_version: text,
+      timeout: int(1, 3_600_000, ' (milliseconds)'),
+      max_retries: int(0, 10),
+      script: text,
+    },
+    { error: (issue) => (issue.code === 'invalid_type' ? 'must be a JSON object' : undefined) },
+  )
+  .partial();
+
+export type ConfigLayer = z.infer<typeof configLayerSchema>;

@@ -1,0 +1,54 @@
+import type { ProviderConfig } from './config-schema.js';
+import { VENDORS, type Vendor } from './vendors.js';
+
+export interface ProviderDescription {
+  vendor: Vendor;
+  model: string;
+  /** `vendor/model`, for a status bar. */
+  label: string;
+  /** Package providing the model (`null`: built in). */
+  package: string | null;
+  /** Base URL without credentials, query or fragment. */
+  base_url?: string;
+  /** Whether a key is configured; the key itself is never part of the description. */
+  api_key: 'set' | 'not set' | 'not needed';
+  temperature?: number;
+  max_tokens?: number;
+  api_version?: string;
+  timeout: number;
+  max_retries: number;
+  script?: string;
+}
+
+/** A summary that is safe to print (`/info`, status bar): no key, no credentials in URLs. */
+export function describeProvider(config: ProviderConfig): ProviderDescription {
+  const info = VENDORS[config.vendor];
+  const description: ProviderDescription = {
+    vendor: config.vendor,
+    model: config.model,
+    label: `${config.vendor}/${config.model}`,
+    package: info.package,
+    api_key: info.apiKeyEnv.length === 0 ? 'not needed' : config.api_key ? 'set' : 'not set',
+    timeout: config.timeout,
+    max_retries: config.max_retries,
+  };
+  if (config.base_url !== undefined) description.base_url = safeUrl(config.base_url);
+  if (config.temperature !== undefined) description.temperature = config.temperature;
+  if (config.max_tokens !== undefined) description.max_tokens = config.max_tokens;
+  if (config.api_version !== undefined) description.api_version = config.api_version;
+  if (config.script !== undefined) description.script = config.script;
+  return description;
+}
+
+function safeUrl(value: string): string {
+  try {
+    const url = new URL(value);
+    url.username = '';
+    url.password = '';
+    url.search = '';
+    url.hash = '';
+    return url.toString().replace(/\/$/, '');
+  } catch {
+    return '(invalid URL)';
+  }
+}

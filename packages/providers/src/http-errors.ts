@@ -1,0 +1,69 @@
+import { ProviderError, redact } from './errors.js';
+import type { Vendor } from './vendors.js';
+
+export interface ErrorContext {
+  vendor: Vendor;
+  apiKey?: string;
+  /** Variable holding the key, named in auth errors. */
+  envVar?: string;
+  baseUrl?: string;
+  maxRetries: number;
+}
+
+/** HTTP status carried by a vendor client's error (OpenAI/Anthropic `status`, Ollama `status_code`, …). */
+export function errorStatus(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const e = error as Record<string, any>;
+  for (const value of [e.status, e.status_code, e.statusCode, e.response?.status]) {
+    if (typeof value === 'number' && value >= 100 && value < 600) return value;
+  }
+  return undefined;
+}
+
+function isAbort(error: unknown): boolean {
+  const name = (error as { name?: unknown } | null)?.name;
+  return name === 'AbortError' || name === 'APIUserAbortError' || name === 'TimeoutError';
+}
+
+/** Turns whatever a vendor client threw into a ProviderError with a stable code; the key never appears in it. */
+export function toProviderError(error: unknown, ctx: ErrorContext): unknown {
+  if (error instanceof ProviderError || isAbort(error)) return error;
+  const status = errorStatus(error);
+  const raw = error instanceof Error ? error.message : String(error);
+  const detail = redact(raw, [ctx.apiKey]).split('\n')[0]!.slice(0, 300);
+  const details = { cause: error, vendor: ctx.vendor, status };
+  if (status === 401 || status === 403) {
+    const fix = ctx.envVar
+      ? `check ${ctx.envVar} (or "api_key" in the config)`
+      : 'check the server access settings';
+    return new ProviderError(
+      'auth-failed',
+      `${ctx.vendor} rejected the credentials (HTTP ${status}): ${fix}. Server said: ${detail}`,
+      { ...details, envVar: ctx.envVar },
+    );
+  }
+  const tries = ctx.maxRetries === 1 ? '1 retry' : `${ctx.maxRetries} retries`;
+  if (status === 429) {
+    return new ProviderError(
+      'rate-limited',
+      `${ctx.vendor} is rate limiting requests (HTTP 429) after ${tries}; wait and try again, or raise max_retries. Server said: ${detail}`,
+      details,
+    );
+  }
+  if (status !== undefined && status >= 500) {
+    return new ProviderError(
+      'server-error',
+      `${ctx.vendor} failed or is overloaded (HTTP ${status}) after ${tries}; try again later. Server said: ${detail}`,
+      details,
+    );
+  }
+  if (status !== undefined) {
+    return new ProviderError(
+      'request-failed',
+      `${ctx.vendor} refused the request (HTTP ${status}): ${detail}`,
+      details,
+    );
+  }
+  const where = ctx.baseUrl ? ` at ${ctx.baseUrl}` : '';
+  return new ProviderError('request-failed', `${ctx.vendor} request failed${where}: ${detail}`, details);
+}

@@ -1,0 +1,18 @@
+export type { ConfigField, ProviderConfig } from './config-schema.js';
+export { CONFIG_FIELDS, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from './config-schema.js';
+export type { CreateChatModelOptions } from './create-chat-model.js';
+export { createChatModel } from './create-chat-model.js';
+export type { ProviderDescription } from './describe.js';
+export { describeProvider } from './describe.js';
+export type { ProviderErrorCode, ProviderErrorDetails } from './errors.js';
+export { ProviderError } from './errors.js';
+export type { ResolvedProviderConfig, ResolveProviderConfigInput } from './resolve-config.js';
+export { ENV_VARS, resolveProviderConfig } from './resolve-config.js';
+export type { RetryEvent } from './retry.js';
+export { loadScript } from './scripted/load-script.js';
+export type { Script, ScriptedReply, ScriptedToolCall } from './scripted/script.js';
+export { parseScript } from './scripted/script.js';
+export type { ScriptedCall, ScriptedCallOptions, ScriptedModelOptions } from './scripted/scripted-model.js';
+export { createScriptedModel, ScriptedChatModel } from './scripted/scripted-model.js';
+export type { Vendor, VendorInfo } from './vendors.js';
+export { isVendor, VENDOR_NAMES, VENDORS } from './vendors.js';

@@ -1,0 +1,99 @@
+export const VENDOR_NAMES = [
+  'openai',
+  'azure',
+  'anthropic',
+  'mistral',
+  'gemini',
+  'ollama',
+  'scripted',
+] as const;
+export type Vendor = (typeof VENDOR_NAMES)[number];
+
+export interface VendorInfo {
+  /** npm package that provides the chat model (`null`: built into this package). */
+  package: string | null;
+  /** LangChain class the model is an instance of. */
+  className: string;
+  /** Environment variables read for the API key, first match wins (empty: no key needed). */
+  apiKeyEnv: readonly string[];
+  /** Environment variables read for the base URL, first match wins. */
+  baseUrlEnv: readonly string[];
+  /** Model used when none is configured (`null`: the model must be given). */
+  defaultModel: string | null;
+  /** Base URL used when none is configured (`null`: the client's own default). */
+  defaultBaseUrl: string | null;
+  notes: string;
+}
+
+export const VENDORS: Readonly<Record<Vendor, VendorInfo>> = {
+  openai: {
+    package: '@langchain/openai',
+    className: 'ChatOpenAI',
+    apiKeyEnv: ['OPENAI_API_KEY'],
+    baseUrlEnv: ['OPENAI_BASE_URL'],
+    defaultModel: 'gpt-4o-mini',
+    defaultBaseUrl: 'https://api.openai.com/v1',
+    notes:
+      'Chat Completions API; base_url also serves OpenAI-compatible servers (llama.cpp, vLLM, LM Studio).',
+  },
+  azure: {
+    package: '@langchain/openai',
+    className: 'AzureChatOpenAI',
+    apiKeyEnv: ['AZURE_OPENAI_API_KEY'],
+    baseUrlEnv: ['AZURE_OPENAI_ENDPOINT'],
+    defaultModel: null,
+    defaultBaseUrl: null,
+    notes:
+      'model = deployment name; base_url = https://<resource>.openai.azure.com (required); api_version defaults to 2024-10-21.',
+  },
+  anthropic: {
+    package: '@langchain/anthropic',
+    className: 'ChatAnthropic',
+    apiKeyEnv: ['ANTHROPIC_API_KEY'],
+    baseUrlEnv: ['ANTHROPIC_BASE_URL'],
+    defaultModel: 'claude-sonnet-4-5',
+    defaultBaseUrl: 'https://api.anthropic.com',
+    notes: 'Messages API; max_tokens defaults to 4096 when not set.',
+  },
+  mistral: {
+    package: '@langchain/mistralai',
+    className: 'ChatMistralAI',
+    apiKeyEnv: ['MISTRAL_API_KEY'],
+    baseUrlEnv: ['MISTRAL_BASE_URL'],
+    defaultModel: 'mistral-large-latest',
+    defaultBaseUrl: null,
+    notes: 'La Plateforme; base_url maps to the SDK serverURL.',
+  },
+  gemini: {
+    package: '@langchain/google-genai',
+    className: 'ChatGoogleGenerativeAI',
+    apiKeyEnv: ['GOOGLE_API_KEY', 'GEMINI_API_KEY'],
+    baseUrlEnv: [],
+    defaultModel: 'gemini-2.5-flash',
+    defaultBaseUrl: null,
+    notes: 'Google AI Studio (Generative Language API), not Vertex AI; api_version selects v1/v1beta.',
+  },
+  ollama: {
+    package: '@langchain/ollama',
+    className: 'ChatOllama',
+    apiKeyEnv: [],
+    baseUrlEnv: ['OLLAMA_HOST', 'OLLAMA_BASE_URL'],
+    defaultModel: 'llama3.2',
+    defaultBaseUrl: 'http://127.0.0.1:11434',
+    notes: 'Local server, no key; the model must be pulled first (`ollama pull <model>`).',
+  },
+  scripted: {
+    package: null,
+    className: 'ScriptedChatModel',
+    apiKeyEnv: [],
+    baseUrlEnv: [],
+    defaultModel: 'scripted',
+    defaultBaseUrl: null,
+    notes:
+      'Offline replies from a JSON script (`script`, or LLM_SCRIPT); for testing skills without spending tokens.',
+  },
+};
+
+export function isVendor(value: unknown): value is Vendor {
+  return typeof value === 'string' && (VENDOR_NAMES as readonly string[]).includes(value);
+}
