@@ -1,0 +1,60 @@
+import type { Reporter } from './diagnostics.js';
+import type { Field } from './frontmatter.js';
+
+const NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/** Characters as a reader counts them (code points, not UTF-16 units). */
+const length = (text: string) => {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+};
+
+/**
+ * The Agent Skills standard's limits. They are warnings: skills written for other clients (or in the original birdie
+ * format, with names like `DuckDuckGo`) still load.
+ */
+export function checkAgentSkillsRules(
+  data: { name?: string; description?: string; compatibility?: string },
+  fields: Map<string, Field>,
+  folder: string,
+  reporter: Reporter,
+): void {
+  const at = (key: string): [number, number] => {
+    const field = fields.get(key)!;
+    return [field.valueStart, field.valueEnd];
+  };
+  if (data.name !== undefined) {
+    const name = data.name;
+    if (!NAME.test(name)) {
+      reporter.report(
+        'name-format',
+        `Name \`${name}\` should be lower-case letters, digits and single hyphens`,
+        ...at('name'),
+      );
+    }
+    if (length(name) > 64)
+      reporter.report('name-too-long', `Name is ${length(name)} characters; the limit is 64`, ...at('name'));
+    if (name !== folder) {
+      reporter.report(
+        'name-folder-mismatch',
+        `Name \`${name}\` does not match its folder \`${folder}\``,
+        ...at('name'),
+      );
+    }
+  }
+  if (data.description !== undefined && length(data.description) > 1024) {
+    reporter.report(
+      'description-too-long',
+      `Description is ${length(data.description)} characters; the limit is 1024`,
+      ...at('description'),
+    );
+  }
+  if (data.compatibility !== undefined && length(data.compatibility) > 500) {
+    reporter.report(
+      'compatibility-too-long',
+      `Compatibility is ${length(data.compatibility)} characters; the limit is 500`,
+      ...at('compatibility'),
+    );
+  }
+}

@@ -1,0 +1,158 @@
+import type { Dirent } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { VFileMessage } from 'vfile-message';
+import { Reporter } from './diagnostics.js';
+import { MAX_SKILL_FILE_BYTES, type ParseSkillResult, parseSkill } from './parse-skill.js';
+import type { Skill } from './types.js';
+
+/** File names that make a folder a skill, in order of preference. */
+export const SKILL_FILE_NAMES = ['SKILL.md', 'SKILL.MD', 'skill.md'] as const;
+/** Resource listing limits: folders deeper than this, and files beyond this count, are not listed. */
+export const MAX_RESOURCE_DEPTH = 6;
+export const MAX_RESOURCES = 500;
+/** How many skill folders are read at once. */
+const CONCURRENCY = 16;
+
+export interface DiscoverResult {
+  skills: Skill[];
+  messages: VFileMessage[];
+}
+
+async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+const skipped = (name: string) => name.startsWith('.') || name === 'node_modules';
+
+/**
+ * Lists the other files of a skill folder: relative, `/`-separated, sorted; no dotfiles, no `node_modules`, no
+ * symlinked folders (no loops), bounded in depth and count (with a warning when the bound is hit).
+ */
+async function listResources(
+  dir: string,
+  top: Dirent[],
+  skillFileName: string,
+  reporter: Reporter,
+): Promise<string[]> {
+  const files: string[] = [];
+  let capped = false;
+  const walk = async (entries: Dirent[], prefix: string, depth: number): Promise<void> => {
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (skipped(entry.name) || (depth === 0 && entry.name === skillFileName)) continue;
+      const rel = prefix + entry.name;
+      if (entry.isDirectory()) {
+        if (depth + 1 >= MAX_RESOURCE_DEPTH) {
+          capped = true;
+          continue;
+        }
+        const children = await readdir(join(dir, rel), { withFileTypes: true }).catch(() => [] as Dirent[]);
+        await walk(children, `${rel}/`, depth + 1);
+      } else if (entry.isFile() || entry.isSymbolicLink()) {
+        if (files.length >= MAX_RESOURCES) {
+          capped = true;
+          return;
+        }
+        files.push(rel);
+      }
+    }
+  };
+  await walk(top, '', 0);
+  if (capped) {
+    reporter.report(
+      'resources-capped',
+      `Resource listing stops at ${MAX_RESOURCES} files and ${MAX_RESOURCE_DEPTH} folder levels; some files are not listed`,
+    );
+  }
+  return files.sort();
+}
+
+function failure(
+  file: string,
+  ruleId: 'unreadable-file' | 'file-too-large',
+  reason: string,
+): ParseSkillResult {
+  const reporter = new Reporter(file);
+  reporter.report(ruleId, reason);
+  return { messages: reporter.messages };
+}
+
+async function loadFromFolder(dir: string, entries: Dirent[], fileName: string): Promise<ParseSkillResult> {
+  const file = join(dir, fileName);
+  const info = await stat(file).catch((error: NodeJS.ErrnoException) => error);
+  if (info instanceof Error)
+    return failure(file, 'unreadable-file', `Cannot read SKILL.md: ${info.code ?? info.message}`);
+  if (info.size > MAX_SKILL_FILE_BYTES) {
+    return failure(file, 'file-too-large', `SKILL.md is ${info.size} bytes; the limit is 1 MiB (not parsed)`);
+  }
+  const reporter = new Reporter(file);
+  const [text, resources] = await Promise.all([
+    readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => error),
+    listResources(dir, entries, fileName, reporter),
+  ]);
+  if (text instanceof Error)
+    return failure(file, 'unreadable-file', `Cannot read SKILL.md: ${text.code ?? text.message}`);
+  const result = parseSkill(text, { path: file, resources });
+  return { ...result, messages: [...reporter.messages, ...result.messages] };
+}
+
+/** Parses one SKILL.md from disk, listing the other files of its folder as `resources`. */
+export async function loadSkillFile(file: string): Promise<ParseSkillResult> {
+  const path = resolve(file);
+  const dir = dirname(path);
+  const entries = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => error);
+  if (entries instanceof Error)
+    return failure(path, 'unreadable-file', `Cannot read ${dir}: ${entries.code ?? entries.message}`);
+  return loadFromFolder(dir, entries, basename(path));
+}
+
+/**
+ * Finds the skills in the immediate sub-folders of `dir` (a folder is a skill when it holds SKILL.md, SKILL.MD or
+ * skill.md) and parses them, a bounded number at a time. One bad skill never stops the others. Skills come back in
+ * folder-name order; only skills without fatal messages are returned.
+ */
+export async function discoverSkills(dir: string): Promise<DiscoverResult> {
+  const root = resolve(dir);
+  const entries = await readdir(root, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => error);
+  if (entries instanceof Error) {
+    const { messages } = failure(
+      root,
+      'unreadable-file',
+      `Cannot read skills folder: ${entries.code ?? entries.message}`,
+    );
+    return { skills: [], messages };
+  }
+  const folders = entries
+    .filter((e) => !skipped(e.name) && (e.isDirectory() || e.isSymbolicLink()))
+    .map((e) => e.name)
+    .sort();
+  const results = await mapLimited(folders, CONCURRENCY, async (name) => {
+    const folder = join(root, name);
+    const children = await readdir(folder, { withFileTypes: true }).catch(() => undefined);
+    const fileName =
+      children && SKILL_FILE_NAMES.find((n) => children.some((c) => c.name === n && !c.isDirectory()));
+    return children && fileName ? loadFromFolder(folder, children, fileName) : undefined;
+  });
+  const skills: Skill[] = [];
+  const messages: VFileMessage[] = [];
+  for (const result of results) {
+    if (!result) continue;
+    if (result.skill) skills.push(result.skill);
+    messages.push(...result.messages);
+  }
+  return { skills, messages };
+}

@@ -1,0 +1,119 @@
+import { isAbsolute, join, posix, resolve } from 'node:path';
+import { z } from 'zod';
+import type { Reporter } from './diagnostics.js';
+import { childRange, type Field } from './frontmatter.js';
+import type { McpServerConfig } from './types.js';
+import { timeoutSchema, zodReason } from './values.js';
+
+const scalarText = z.union([z.string(), z.number(), z.boolean()]).transform(String);
+const stringMap = z.record(z.string(), scalarText, { error: 'expected a mapping of names to values' });
+
+const stdio = z.object({
+  command: z.string({ error: 'stdio needs `command`' }).trim().min(1, 'stdio needs `command`'),
+  args: z.array(scalarText, { error: 'expected a list of arguments' }).default([]),
+  env: stringMap.optional(),
+  cwd: z.string({ error: 'expected a path' }).optional(),
+  timeout: timeoutSchema.optional(),
+});
+
+const remote = z.object({
+  url: z
+    .string({ error: 'needs `url`' })
+    .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), 'expected an http(s) URL'),
+  headers: stringMap.optional(),
+  timeout: timeoutSchema.optional(),
+});
+
+const TRANSPORTS: Record<string, McpServerConfig['transport']> = {
+  stdio: 'stdio',
+  sse: 'sse',
+  streamable_http: 'streamable_http',
+  'streamable-http': 'streamable_http',
+  http: 'streamable_http',
+};
+const KEYS = {
+  stdio: new Set(['transport', 'command', 'args', 'env', 'cwd', 'timeout']),
+  remote: new Set(['transport', 'url', 'headers', 'timeout']),
+};
+
+/**
+ * An argument is a path inside the skill folder — and is made absolute — when it starts with `./`, or when it names a
+ * file of the folder (`resources`, known when the folder was listed). Flags (`-y`), package names and anything else
+ * stay as written.
+ */
+export function resolveArg(arg: string, dir: string, resources: ReadonlySet<string>): string {
+  if (arg.startsWith('-') || isAbsolute(arg)) return arg;
+  if (arg.startsWith('./')) return join(dir, arg);
+  const normal = posix.normalize(arg.replaceAll('\\', '/'));
+  return resources.has(normal) ? join(dir, normal) : arg;
+}
+
+export function parseMcpServer(
+  field: Field,
+  base: number,
+  dir: string,
+  resources: ReadonlySet<string>,
+  reporter: Reporter,
+): McpServerConfig | undefined {
+  const whole: [number, number] = [field.valueStart, field.valueEnd];
+  const value = field.value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    reporter.report(
+      'invalid-mcp-server',
+      '`mcp_server` must be a mapping (transport, command/args or url, …)',
+      ...whole,
+    );
+    return undefined;
+  }
+  const raw = value as Record<string, unknown>;
+  const named = raw.transport ?? ('url' in raw && !('command' in raw) ? 'streamable_http' : 'stdio');
+  const transport = typeof named === 'string' ? TRANSPORTS[named.toLowerCase()] : undefined;
+  if (!transport) {
+    const at = childRange(field.node, 'transport', base, whole).value;
+    reporter.report(
+      'invalid-mcp-server',
+      `Unknown MCP transport \`${String(named)}\` (stdio, sse, streamable_http or http)`,
+      ...at,
+    );
+    return undefined;
+  }
+  const known = transport === 'stdio' ? KEYS.stdio : KEYS.remote;
+  for (const key of Object.keys(raw)) {
+    if (!known.has(key)) {
+      const at = childRange(field.node, key, base, whole).key;
+      reporter.report(
+        'unknown-key',
+        `\`mcp_server.${key}\` is not used by the ${transport} transport and is ignored`,
+        ...at,
+      );
+    }
+  }
+  const parsed = (transport === 'stdio' ? stdio : remote).safeParse(raw);
+  if (!parsed.success) {
+    const key = parsed.error.issues[0]?.path[0];
+    const at =
+      key === undefined || !(String(key) in raw)
+        ? whole
+        : childRange(field.node, String(key), base, whole).value;
+    reporter.report('invalid-mcp-server', `\`mcp_server\`: ${zodReason(parsed.error)}`, ...at);
+    return undefined;
+  }
+  if (transport === 'stdio') {
+    const data = parsed.data as z.infer<typeof stdio>;
+    return {
+      transport,
+      command: data.command,
+      args: data.args.map((arg) => resolveArg(arg, dir, resources)),
+      ...(data.env ? { env: data.env } : {}),
+      ...(data.cwd !== undefined ? { cwd: resolve(dir, data.cwd) } : {}),
+      ...(data.timeout !== undefined ? { timeout: data.timeout } : {}),
+    };
+  }
+  const data = parsed.data as z.infer<typeof remote>;
+  return {
+    transport,
+    url: data.url,
+    ...(data.headers ? { headers: data.headers } : {}),
+    ...(data.timeout !== undefined ? { timeout: data.timeout } : {}),
+  };
+}

@@ -1,0 +1,133 @@
+import type { Code, Heading, Nodes, Root } from 'mdast';
+import remarkFrontmatter from 'remark-frontmatter';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
+import { lineEnd, nextLine, type Source } from './source.js';
+
+/** A root-level block of the Markdown tree that matters for skill structure. */
+export type OutlineNode =
+  | { type: 'heading'; depth: number; text: string; start: number; end: number }
+  | { type: 'fence'; lang: string; value: string; start: number; end: number };
+
+export interface Fence {
+  lang: string;
+  value: string;
+  start: number;
+  end: number;
+}
+
+export interface ToolBlockRange {
+  name: string;
+  headingStart: number;
+  headingEnd: number;
+  /** The block's text runs from `start` (the line after the heading) to `end`. */
+  start: number;
+  end: number;
+  fences: Fence[];
+}
+
+export interface ToolsSection {
+  headingStart: number;
+  headingEnd: number;
+  end: number;
+  blocks: ToolBlockRange[];
+  /** Start offsets of further `## Tools` headings (ignored, reported). */
+  extraHeadings: number[];
+}
+
+const processor = unified().use(remarkParse).use(remarkFrontmatter);
+
+/**
+ * A level-2 heading whose text is "tools" needs a line that starts (after ≤ 3 spaces) with `## ` and mentions tools, or
+ * a setext `---` underline below a line mentioning tools. When no line can be one, the Markdown tree cannot contain a
+ * Tools section, and parsing it would tell nothing new: this check is what keeps knowledge skills cheap.
+ */
+const TOOLS_CANDIDATE = /^ {0,3}##(?:[ \t][^\n]*)?(?:tools|&)|^[^\n]*(?:tools|&)[^\n]*\n {0,3}-+[ \t]*\r?$/im;
+
+export function mayHaveToolsSection(text: string, bodyStart: number): boolean {
+  return TOOLS_CANDIDATE.test(bodyStart === 0 ? text : text.slice(bodyStart));
+}
+
+/** Root-level headings and fenced code blocks of the whole file, from the remark (mdast) tree. */
+export function outlineFromMdast(source: Source): OutlineNode[] {
+  const tree = processor.parse(source.text) as Root;
+  const nodes: OutlineNode[] = [];
+  for (const child of tree.children) {
+    const start = child.position?.start.offset;
+    const end = child.position?.end.offset;
+    if (start === undefined || end === undefined) continue;
+    if (child.type === 'heading') {
+      nodes.push({ type: 'heading', depth: (child as Heading).depth, text: plainText(child), start, end });
+    } else if (child.type === 'code' && isFenced(source.text, start)) {
+      const code = child as Code;
+      nodes.push({ type: 'fence', lang: (code.lang ?? '').toLowerCase(), value: code.value, start, end });
+    }
+  }
+  return nodes;
+}
+
+function isFenced(text: string, start: number): boolean {
+  const head = text.slice(start, start + 3);
+  return head === '```' || head === '~~~';
+}
+
+function plainText(node: Nodes): string {
+  if ('value' in node && typeof node.value === 'string') return node.value;
+  if ('children' in node) return (node.children as Nodes[]).map(plainText).join('');
+  return '';
+}
+
+/** The `## Tools` section (first one, level 2, any case) and its `###` tool blocks. */
+export function findToolsSection(
+  source: Source,
+  nodes: OutlineNode[],
+  bodyStart: number,
+): ToolsSection | undefined {
+  let section: ToolsSection | undefined;
+  let open = false;
+  let block: ToolBlockRange | undefined;
+  const closeBlock = (at: number) => {
+    if (block) block.end = at;
+    block = undefined;
+  };
+  for (const node of nodes) {
+    if (node.start < bodyStart) continue;
+    if (node.type === 'fence') {
+      if (open && block)
+        block.fences.push({ lang: node.lang, value: node.value, start: node.start, end: node.end });
+      continue;
+    }
+    const isTools = node.depth === 2 && node.text.trim().toLowerCase() === 'tools';
+    if (open && node.depth <= 2) {
+      closeBlock(node.start);
+      section!.end = node.start;
+      open = false;
+    }
+    if (isTools) {
+      if (section) section.extraHeadings.push(node.start);
+      else {
+        section = {
+          headingStart: node.start,
+          headingEnd: node.end,
+          end: source.text.length,
+          blocks: [],
+          extraHeadings: [],
+        };
+        open = true;
+      }
+    } else if (open && node.depth === 3) {
+      closeBlock(node.start);
+      const start = nextLine(source.text, lineEnd(source.text, node.end));
+      block = {
+        name: node.text.trim(),
+        headingStart: node.start,
+        headingEnd: node.end,
+        start,
+        end: source.text.length,
+        fences: [],
+      };
+      section!.blocks.push(block);
+    }
+  }
+  return section;
+}

@@ -1,0 +1,219 @@
+import { basename, dirname, resolve } from 'node:path';
+import type { VFileMessage } from 'vfile-message';
+import { checkAgentSkillsRules } from './agent-skills.js';
+import { Reporter } from './diagnostics.js';
+import { type Field, findFrontmatter, parseFrontmatter } from './frontmatter.js';
+import { parseMcpServer } from './mcp.js';
+import { findToolsSection, mayHaveToolsSection, outlineFromMdast, type ToolsSection } from './outline.js';
+import { cleanProse, createSource, lineEnd, type Source } from './source.js';
+import { parseToolBlock } from './tool-block.js';
+import type { McpServerConfig, Skill, SkillTool } from './types.js';
+import { fieldSchemas, splitAllowedTools, zodReason } from './values.js';
+
+/** SKILL.md files larger than this are refused before parsing. */
+export const MAX_SKILL_FILE_BYTES = 1024 * 1024;
+
+export interface ParseSkillOptions {
+  /** Path of the SKILL.md file (made absolute); its folder is the skill's `dir`. */
+  path: string;
+  /**
+   * Other files of the skill folder, relative and `/`-separated (as `discoverSkills` lists them). They become
+   * `resources`, and stdio MCP `args` naming one of them resolve against the folder.
+   */
+  resources?: readonly string[];
+}
+
+export interface ParseSkillResult {
+  /** Absent when any message is fatal. */
+  skill?: Skill;
+  messages: VFileMessage[];
+}
+
+type Frontmatter = Partial<{
+  name: string;
+  description: string;
+  version: string;
+  tags: string[];
+  tool_tags: string[];
+  triggers: string[];
+  enabled_by_default: boolean;
+  always_inject: boolean;
+  license: string;
+  compatibility: string;
+  metadata: Record<string, unknown>;
+  'allowed-tools': string | string[];
+}>;
+
+/** Parses the text of one SKILL.md. Never throws for bad content: problems are messages. */
+export function parseSkill(text: string, options: ParseSkillOptions): ParseSkillResult {
+  const file = resolve(options.path);
+  const dir = dirname(file);
+  if (text.length > MAX_SKILL_FILE_BYTES / 4 && Buffer.byteLength(text) > MAX_SKILL_FILE_BYTES) {
+    const reporter = new Reporter(file);
+    reporter.report('file-too-large', `SKILL.md is ${Buffer.byteLength(text)} bytes; the limit is 1 MiB`);
+    return { messages: reporter.messages };
+  }
+  const source = createSource(text);
+  const reporter = new Reporter(file, source);
+  const range = findFrontmatter(source.text);
+  if (range.state === 'missing') {
+    reporter.report(
+      'missing-frontmatter',
+      'SKILL.md must start with YAML frontmatter (a `---` line)',
+      0,
+      lineEnd(source.text, 0),
+    );
+    return { messages: reporter.messages };
+  }
+  if (range.state === 'unclosed') {
+    reporter.report('unclosed-frontmatter', 'Frontmatter is not closed by a `---` line', 0, range.openEnd);
+    return { messages: reporter.messages };
+  }
+  const front = parseFrontmatter(source, range, reporter);
+  const resources = [...(options.resources ?? [])].sort();
+  const resourceSet = new Set(resources);
+
+  const nodes = mayHaveToolsSection(source.text, range.bodyStart) ? outlineFromMdast(source) : [];
+  const section = findToolsSection(source, nodes, range.bodyStart);
+  const tools = section ? readTools(source, section, reporter) : [];
+
+  if (!front) return { messages: reporter.messages };
+  const data: Frontmatter = {};
+  let mcpServer: McpServerConfig | undefined;
+  for (const [rawKey, field] of front.fields) {
+    const key = rawKey === 'allowed_tools' ? 'allowed-tools' : rawKey;
+    if (field.value === null || field.value === undefined) continue;
+    if (key === 'mcp_server') {
+      mcpServer = parseMcpServer(field, front.base, dir, resourceSet, reporter);
+    } else if (key in fieldSchemas) {
+      readField(key as keyof typeof fieldSchemas, field, source, data, reporter);
+    } else {
+      reporter.report(
+        'unknown-key',
+        `Unknown frontmatter key \`${rawKey}\` is ignored`,
+        field.keyStart,
+        field.keyEnd,
+      );
+    }
+  }
+  const fenceLine = lineEnd(source.text, 0);
+  if (data.name === undefined && !front.fields.get('name')?.value) {
+    reporter.report('missing-name', 'Frontmatter has no `name`', 0, fenceLine);
+  }
+  if (data.description === undefined && !front.fields.get('description')?.value) {
+    reporter.report('missing-description', 'Frontmatter has no `description`', 0, fenceLine);
+  }
+  checkAgentSkillsRules(data, front.fields, basename(dir), reporter);
+  if (reporter.fatal || data.name === undefined || data.description === undefined) {
+    return { messages: reporter.messages };
+  }
+
+  const alwaysInject = data.always_inject ?? false;
+  const skill: Skill = {
+    name: data.name,
+    version: data.version ?? '1.0.0',
+    description: data.description,
+    tags: data.tags ?? [],
+    toolTags: data.tool_tags ?? [],
+    triggers: data.triggers ?? [],
+    enabledByDefault: data.enabled_by_default ?? true,
+    alwaysInject,
+    ...(data.license !== undefined ? { license: data.license } : {}),
+    ...(data.compatibility !== undefined ? { compatibility: data.compatibility } : {}),
+    ...(data.metadata !== undefined ? { metadata: data.metadata } : {}),
+    ...(data['allowed-tools'] !== undefined
+      ? { allowedTools: splitAllowedTools(data['allowed-tools']) }
+      : {}),
+    ...(mcpServer ? { mcpServer } : {}),
+    tools,
+    body: readBody(source, range.bodyStart, section, tools.length > 0, alwaysInject),
+    kind: mcpServer ? 'mcp' : tools.length > 0 ? 'tool' : 'knowledge',
+    file,
+    dir,
+    resources,
+  };
+  return { skill, messages: reporter.messages };
+}
+
+function readField(
+  key: keyof typeof fieldSchemas,
+  field: Field,
+  source: Source,
+  data: Frontmatter,
+  reporter: Reporter,
+) {
+  const parsed = fieldSchemas[key].safeParse(field.value);
+  if (!parsed.success) {
+    reporter.report(
+      'invalid-type',
+      `\`${key}\`: ${zodReason(parsed.error)}`,
+      field.valueStart,
+      field.valueEnd,
+    );
+    return;
+  }
+  // `version: 1.10` would otherwise become "1.1": keep what the author wrote.
+  const value =
+    key === 'version' && typeof field.value === 'number'
+      ? source.text.slice(field.valueStart, field.valueEnd)
+      : parsed.data;
+  (data as Record<string, unknown>)[key] = value;
+}
+
+function readTools(source: Source, section: ToolsSection, reporter: Reporter): SkillTool[] {
+  const tools: SkillTool[] = [];
+  const seen = new Set<string>();
+  for (const block of section.blocks) {
+    const tool = parseToolBlock(source, block, reporter);
+    if (seen.has(block.name)) {
+      reporter.report(
+        'duplicate-tool',
+        `Tool \`${block.name}\` is declared twice in this skill`,
+        block.headingStart,
+        block.headingEnd,
+      );
+      continue;
+    }
+    seen.add(block.name);
+    if (tool) tools.push(tool);
+  }
+  if (section.blocks.length === 0) {
+    reporter.report(
+      'empty-tools-section',
+      '`## Tools` has no `### tool` block',
+      section.headingStart,
+      section.headingEnd,
+    );
+  }
+  for (const start of section.extraHeadings) {
+    reporter.report(
+      'duplicate-tools-section',
+      'Only the first `## Tools` section is read; this one is ignored',
+      start,
+      lineEnd(source.text, start),
+    );
+  }
+  return tools;
+}
+
+/**
+ * No tools: the whole body (minus an empty Tools section). Tools with `always_inject`: the prose before `## Tools`.
+ * Tools without it: `null` (the model sees the tools, not the prose). Blank prose is `null` too.
+ */
+function readBody(
+  source: Source,
+  bodyStart: number,
+  section: ToolsSection | undefined,
+  hasTools: boolean,
+  alwaysInject: boolean,
+): string | null {
+  const { text } = source;
+  let prose: string;
+  if (!section) prose = text.slice(bodyStart);
+  else if (hasTools) {
+    if (!alwaysInject) return null;
+    prose = text.slice(bodyStart, section.headingStart);
+  } else prose = text.slice(bodyStart, section.headingStart) + text.slice(section.end);
+  const body = cleanProse(prose);
+  return body === '' ? null : body;
+}

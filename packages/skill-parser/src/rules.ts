@@ -1,0 +1,168 @@
+/** How bad a rule's finding is: `error` → `fatal: true` (skill refused), `warning` → `false`, `info` → `undefined`. */
+export type Severity = 'error' | 'warning' | 'info';
+
+export interface RuleInfo {
+  severity: Severity;
+  /** What the message means. */
+  meaning: string;
+  /** What the author should do about it. */
+  fix: string;
+}
+
+/**
+ * Every `ruleId` this package emits (all with `source: 'skill-parser'`). The ids are stable: tools and tests may match
+ * on them. A skill with any `error` message is not returned.
+ */
+export const RULES = {
+  'file-too-large': {
+    severity: 'error',
+    meaning: 'The SKILL.md file is over 1 MiB; it was refused before parsing.',
+    fix: 'Move long reference material into separate files in the skill folder; they are listed in `resources`.',
+  },
+  'unreadable-file': {
+    severity: 'error',
+    meaning: 'The SKILL.md file or the skills folder could not be read (missing, permissions, not a folder).',
+    fix: 'Check the path and its permissions.',
+  },
+  'missing-frontmatter': {
+    severity: 'error',
+    meaning: 'The file does not start with a `---` line opening YAML frontmatter.',
+    fix: 'Start the file with `---`, the `name:` and `description:` keys, and a closing `---` line.',
+  },
+  'unclosed-frontmatter': {
+    severity: 'error',
+    meaning: 'The frontmatter opened by the first `---` line is never closed.',
+    fix: 'Add a line with only `---` after the last frontmatter key.',
+  },
+  'yaml-syntax': {
+    severity: 'error',
+    meaning: 'The frontmatter, or a value in a tool block, is not valid YAML.',
+    fix: 'Fix the YAML at the reported position (quote values that contain `: ` or start with a special character).',
+  },
+  'duplicate-key': {
+    severity: 'error',
+    meaning: 'A key appears twice in the frontmatter, a mapping inside it, or one tool block.',
+    fix: 'Keep one of the two keys.',
+  },
+  'frontmatter-not-mapping': {
+    severity: 'error',
+    meaning: 'The frontmatter is valid YAML but not a mapping of keys to values.',
+    fix: 'Write the frontmatter as `key: value` lines.',
+  },
+  'missing-name': {
+    severity: 'error',
+    meaning: 'The frontmatter has no `name`.',
+    fix: 'Add `name: my-skill` (lower-case letters, digits and hyphens, matching the folder name).',
+  },
+  'missing-description': {
+    severity: 'error',
+    meaning: 'The frontmatter has no `description`.',
+    fix: 'Add a `description:` that says what the skill does and when to use it.',
+  },
+  'invalid-type': {
+    severity: 'error',
+    meaning:
+      'A frontmatter or tool value has the wrong type or an unsupported value (e.g. `tags: 5`, `approval: maybe`).',
+    fix: 'Use the type the message names (string, list of strings, boolean, positive number, …).',
+  },
+  'invalid-mcp-server': {
+    severity: 'error',
+    meaning:
+      '`mcp_server` is incomplete or inconsistent (no `command` for stdio, no valid `url` for sse/http, unknown transport).',
+    fix: 'Declare `transport: stdio` with `command` (and `args`), or `transport: sse | streamable_http` with an http(s) `url`.',
+  },
+  'tool-missing-entrypoint': {
+    severity: 'error',
+    meaning: 'A `### tool` block has no `entrypoint:` line.',
+    fix: 'Add `entrypoint: scheme:target`, e.g. `entrypoint: bash:ls -la {path}`.',
+  },
+  'invalid-entrypoint': {
+    severity: 'error',
+    meaning:
+      'The entrypoint does not have the `scheme:target` shape (a lower-case scheme, a colon, a non-empty target).',
+    fix: 'Write e.g. `bash:cat {path}`, `http:get https://…`, `node:./tool.js`.',
+  },
+  'tool-invalid-schema': {
+    severity: 'error',
+    meaning:
+      "A tool's `schema` is not an object JSON Schema (`type: object`, `properties` a mapping, `required` a list of names), or its fenced JSON does not parse.",
+    fix: 'Write `schema:` as indented YAML or a ```yaml / ```json block with `type: object` at the top.',
+  },
+  'invalid-tool-name': {
+    severity: 'error',
+    meaning:
+      'A tool name does not match `^[a-zA-Z0-9_-]{1,64}$`, which model providers require of function names.',
+    fix: 'Rename the `### heading` using letters, digits, `_` and `-` only (at most 64).',
+  },
+  'duplicate-tool': {
+    severity: 'error',
+    meaning: 'Two `###` tool blocks in one skill have the same name.',
+    fix: 'Rename or merge one of them.',
+  },
+  'tool-missing-description': {
+    severity: 'warning',
+    meaning: 'A tool has no `description:`; the model will see an empty description.',
+    fix: 'Add `description:` saying what the tool does and when to use it.',
+  },
+  'empty-tools-section': {
+    severity: 'warning',
+    meaning: 'A `## Tools` section contains no `### tool` block.',
+    fix: 'Add `### tool_name` blocks or remove the heading.',
+  },
+  'duplicate-tools-section': {
+    severity: 'warning',
+    meaning: 'A second `## Tools` section was found; only the first one is read.',
+    fix: 'Move all tool blocks under one `## Tools` heading.',
+  },
+  'name-format': {
+    severity: 'warning',
+    meaning: 'Agent Skills standard: `name` should match `^[a-z0-9]+(-[a-z0-9]+)*$`.',
+    fix: 'Use lower-case letters, digits and single hyphens (e.g. `web-search`).',
+  },
+  'name-too-long': {
+    severity: 'warning',
+    meaning: 'Agent Skills standard: `name` should be at most 64 characters.',
+    fix: 'Shorten the name.',
+  },
+  'name-folder-mismatch': {
+    severity: 'warning',
+    meaning: 'Agent Skills standard: `name` should equal the name of the folder holding SKILL.md.',
+    fix: 'Rename the folder or the skill so they match.',
+  },
+  'description-too-long': {
+    severity: 'warning',
+    meaning: 'Agent Skills standard: `description` should be at most 1024 characters.',
+    fix: 'Shorten the description; move details into the body.',
+  },
+  'compatibility-too-long': {
+    severity: 'warning',
+    meaning: 'Agent Skills standard: `compatibility` should be at most 500 characters.',
+    fix: 'Shorten it.',
+  },
+  'resources-capped': {
+    severity: 'warning',
+    meaning:
+      'The skill folder is deeper or holds more files than the resource listing goes; the rest is not listed.',
+    fix: 'Keep skill folders small; move large trees (e.g. datasets, node_modules) elsewhere.',
+  },
+  'unknown-key': {
+    severity: 'info',
+    meaning:
+      'A frontmatter key (or `mcp_server` key) this parser does not use; other clients may. It is ignored.',
+    fix: 'Nothing, if another client needs it; otherwise check the spelling.',
+  },
+  'unknown-tool-key': {
+    severity: 'info',
+    meaning:
+      'A key in a `### tool` block that is not `description`, `entrypoint`, `schema`, `timeout`, `retries` or `approval`. It is ignored.',
+    fix: 'Check the spelling.',
+  },
+  'tool-text-ignored': {
+    severity: 'info',
+    meaning:
+      'Text in a tool block that is neither a `key:` line nor its continuation (e.g. prose before the first key, or a second line under `entrypoint:`). It is ignored.',
+    fix: 'Put prose in `description:`; an entrypoint is one line.',
+  },
+} as const satisfies Record<string, RuleInfo>;
+
+export type RuleId = keyof typeof RULES;
