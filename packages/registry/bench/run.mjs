@@ -1,0 +1,169 @@
+// Registry benchmark: 1,000 skills × 10 triggers. Prints a Markdown table; every target is compared with a
+// baseline measured in the same run. Run after `pnpm build` (imports ../dist).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { discoverSkills } from '@birdie/skill-parser';
+import { loadRegistry, SkillPolicy } from '../dist/index.js';
+import { TriggerMatcher } from '../dist/trigger-matcher.js';
+import { makeMessage, rng, writeSkills } from './generate.mjs';
+
+const SKILLS = 1000;
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Median wall time of `fn` in ms, after `warmup` untimed runs; batches calls that are too quick to time alone. */
+async function time(fn, { runs = 50, warmup = 5, batch = 1 } = {}) {
+  const call = async () => {
+    const result = fn();
+    if (result && typeof result.then === 'function') await result;
+  };
+  for (let i = 0; i < warmup; i++) await call();
+  const samples = [];
+  for (let r = 0; r < runs; r++) {
+    const start = performance.now();
+    if (batch === 1) await call();
+    else for (let b = 0; b < batch; b++) fn(); // synchronous calls only, so no await skews the figure
+    samples.push((performance.now() - start) / batch);
+  }
+  return median(samples);
+}
+
+/** The obvious implementation the automaton replaces: every trigger of every allowed skill, one `includes` each. */
+function naiveMatch(skills, message, allowed) {
+  const text = message.toLowerCase();
+  return skills.filter(
+    (skill) => allowed.has(skill.name) && skill.triggers.some((t) => text.includes(t.toLowerCase())),
+  );
+}
+
+/** One alternation RegExp over all triggers, longest first (the other "compiled" option). */
+function buildRegex(skills) {
+  const owners = new Map();
+  for (const skill of skills) for (const t of skill.triggers) owners.set(t.toLowerCase(), skill);
+  const escaped = [...owners.keys()]
+    .sort((a, b) => b.length - a.length)
+    .map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return { regex: new RegExp(escaped.join('|'), 'gi'), owners };
+}
+
+function regexMatch({ regex, owners }, message) {
+  const found = new Set();
+  for (const match of message.matchAll(regex)) found.add(owners.get(match[0].toLowerCase()));
+  return found;
+}
+
+const root = await mkdtemp(join(tmpdir(), 'birdie-registry-bench-'));
+try {
+  await writeSkills(join(root, 'skills'), SKILLS);
+  const dir = join(root, 'skills');
+  const rows = [];
+  const row = (what, value, baselineName, baseline, target) =>
+    rows.push({ what, value, baselineName, baseline, target });
+
+  // Reload vs parsing alone. Both alternate so disk cache and JIT state are shared fairly.
+  const registry = await loadRegistry({ dirs: [{ path: dir, layer: 'explicit' }] });
+  const snapshot = registry.current();
+  if (snapshot.skills.length !== SKILLS)
+    throw new Error(`expected ${SKILLS} skills, got ${snapshot.skills.length}`);
+  const parseSamples = [];
+  const reloadSamples = [];
+  for (let i = 0; i < 12; i++) {
+    let start = performance.now();
+    await discoverSkills(dir);
+    parseSamples.push(performance.now() - start);
+    start = performance.now();
+    await registry.reload();
+    reloadSamples.push(performance.now() - start);
+  }
+  const parse = median(parseSamples.slice(2));
+  const reload = median(reloadSamples.slice(2));
+  row('full `reload()` of 1,000 skills', reload, '`discoverSkills` alone', parse, '≤ 1.2×');
+
+  const skills = registry.current().skills;
+  const triggerCount = skills.reduce((n, s) => n + s.triggers.length, 0);
+
+  // Matcher build.
+  const build = await time(() => new TriggerMatcher(skills), { runs: 20, warmup: 3 });
+  const regexBuild = await time(
+    () => {
+      const compiled = buildRegex(skills);
+      compiled.regex.test('warm'); // V8 compiles lazily, on first use
+    },
+    { runs: 20, warmup: 3 },
+  );
+  row(
+    `trigger matcher build (${triggerCount} triggers)`,
+    build,
+    'one alternation RegExp',
+    regexBuild,
+    '≤ 50 ms',
+  );
+
+  // Matching a 10,000-character message, every skill allowed.
+  const random = rng(7);
+  const message = makeMessage(
+    random,
+    10_000,
+    skills.map((s) => s.triggers),
+  );
+  const names = skills.map((s) => s.name);
+  const allowed = new Set(names);
+  const current = registry.current();
+  const hits = current.matchTriggers(message, allowed).length;
+  const match = await time(() => current.matchTriggers(message, allowed), { runs: 200, warmup: 20 });
+  const naive = await time(() => naiveMatch(skills, message, allowed), { runs: 30, warmup: 3 });
+  const compiled = buildRegex(skills);
+  const regex = await time(() => regexMatch(compiled, message), { runs: 30, warmup: 3 });
+  row(
+    `\`matchTriggers\`, 10,000-char message (${hits} hits)`,
+    match,
+    'naive `includes` loop',
+    naive,
+    '≤ 1 ms median',
+  );
+  row('  (same message)', match, 'one alternation RegExp', regex, '—');
+
+  // allowedTools for a session: cached answer vs computing it afresh.
+  const policy = new SkillPolicy(registry);
+  policy.enable('session', 'skill-0007');
+  policy.allowedTools('session');
+  const toolCount = policy.allowedTools('session').length;
+  const cached = await time(() => policy.allowedTools('session'), { runs: 200, warmup: 50, batch: 100 });
+  let flip = false;
+  const uncached = await time(
+    () => {
+      // Changing a grant invalidates the cache, so each call recomputes from the snapshot.
+      flip = !flip;
+      if (flip) policy.disable('session', 'skill-0999');
+      else policy.reset('session', 'skill-0999');
+      return policy.allowedTools('session');
+    },
+    { runs: 200, warmup: 20 },
+  );
+  row(
+    `\`allowedTools\` (${toolCount} tools, cached)`,
+    cached,
+    'recomputed after a grant change',
+    uncached,
+    '≤ 0.1 ms',
+  );
+
+  const fmt = (ms) =>
+    ms >= 1 ? `${ms.toFixed(1)} ms` : ms >= 0.01 ? `${ms.toFixed(3)} ms` : `${(ms * 1000).toFixed(2)} µs`;
+  console.log(`Node ${process.version}, ${SKILLS} skills × 10 triggers, medians\n`);
+  console.log('| measurement | time | baseline | baseline time | ratio | target |');
+  console.log('|---|---:|---|---:|---:|---|');
+  for (const r of rows) {
+    console.log(
+      `| ${r.what} | ${fmt(r.value)} | ${r.baselineName} | ${fmt(r.baseline)} | ${(r.value / r.baseline).toFixed(2)}× | ${r.target} |`,
+    );
+  }
+} finally {
+  await rm(root, { recursive: true, force: true });
+}

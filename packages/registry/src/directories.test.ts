@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { defaultSkillDirectories, normalizeDirectories } from './directories.js';
+
+describe('defaultSkillDirectories', () => {
+  it('lists bundled, user, project, then explicit folders in increasing precedence', () => {
+    expect(
+      defaultSkillDirectories({
+        bundledDir: '/app/skills',
+        home: '/home/u',
+        cwd: '/work/p',
+        extra: ['more', '/abs'],
+      }),
+    ).toEqual([
+      { path: '/app/skills', layer: 'bundled' },
+      { path: '/home/u/.birdie/skills', layer: 'user' },
+      { path: '/home/u/.agents/skills', layer: 'user' },
+      { path: '/work/p/.birdie/skills', layer: 'project' },
+      { path: '/work/p/.agents/skills', layer: 'project' },
+      { path: '/work/p/more', layer: 'explicit' },
+      { path: '/abs', layer: 'explicit' },
+    ]);
+  });
+
+  it('leaves out the bundled folder when there is none', () => {
+    expect(defaultSkillDirectories({ home: '/h', cwd: '/c' }).map((d) => d.layer)).toEqual([
+      'user',
+      'user',
+      'project',
+      'project',
+    ]);
+  });
+});
+
+describe('normalizeDirectories', () => {
+  it('turns strings into explicit folders and keeps only the last occurrence of a path', () => {
+    expect(
+      normalizeDirectories([
+        { path: '/h/.birdie/skills', layer: 'user' },
+        '/x',
+        { path: '/h/.birdie/skills/', layer: 'project' },
+      ]),
+    ).toEqual([
+      { path: '/x', layer: 'explicit' },
+      { path: '/h/.birdie/skills', layer: 'project' },
+    ]);
+  });
+});

@@ -1,0 +1,46 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { SkillDirectory } from './types.js';
+
+export interface DefaultDirectoryOptions {
+  /** The application's own skills (the CLI's `skills/`). */
+  bundledDir?: string;
+  /** Default `os.homedir()`. */
+  home?: string;
+  /** Default `process.cwd()`. */
+  cwd?: string;
+  /** `--skills-dir` folders, highest precedence, in the order given. */
+  extra?: string[];
+}
+
+/** The standard folders in increasing precedence: bundled, user, project, explicit. */
+export function defaultSkillDirectories(options: DefaultDirectoryOptions = {}): SkillDirectory[] {
+  const home = options.home ?? homedir();
+  const cwd = options.cwd ?? process.cwd();
+  const dirs: SkillDirectory[] = [];
+  if (options.bundledDir) dirs.push({ path: resolve(options.bundledDir), layer: 'bundled' });
+  dirs.push(
+    { path: join(resolve(home), '.birdie', 'skills'), layer: 'user' },
+    { path: join(resolve(home), '.agents', 'skills'), layer: 'user' },
+    { path: join(resolve(cwd), '.birdie', 'skills'), layer: 'project' },
+    { path: join(resolve(cwd), '.agents', 'skills'), layer: 'project' },
+  );
+  for (const path of options.extra ?? []) dirs.push({ path: resolve(cwd, path), layer: 'explicit' });
+  return dirs;
+}
+
+/**
+ * Absolute paths, and each folder once: when the same path is listed twice (the project is the home folder, a
+ * `--skills-dir` repeats a default) only its last, highest-precedence occurrence stays, so a skill never
+ * "overrides" itself.
+ */
+export function normalizeDirectories(dirs: Array<SkillDirectory | string>): SkillDirectory[] {
+  const normalized = dirs.map((dir) =>
+    typeof dir === 'string'
+      ? { path: resolve(dir), layer: 'explicit' as const }
+      : { path: resolve(dir.path), layer: dir.layer },
+  );
+  const lastIndex = new Map<string, number>();
+  for (const [index, dir] of normalized.entries()) lastIndex.set(dir.path, index);
+  return normalized.filter((dir, index) => lastIndex.get(dir.path) === index);
+}

@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import { makeSkill } from '../test/helpers.js';
+import { RegistryError } from './errors.js';
+import { SkillPolicy } from './policy.js';
+import { snapshotFromSkills } from './snapshot.js';
+import type { RegistrySnapshot } from './types.js';
+
+const names = (skills: ReadonlyArray<{ name: string }>) => skills.map((skill) => skill.name);
+
+describe('SkillPolicy precedence: disable > enable > default', () => {
+  // Every combination of (explicitly disabled, explicitly enabled, on by default).
+  const combinations = [false, true].flatMap((disabled) =>
+    [false, true].flatMap((enabled) => [false, true].map((byDefault) => ({ disabled, enabled, byDefault }))),
+  );
+
+  it.each(combinations)(
+    'disabled=$disabled enabled=$enabled default=$byDefault',
+    ({ disabled, enabled, byDefault }) => {
+      const snapshot = snapshotFromSkills([
+        makeSkill('subject', { enabledByDefault: byDefault, tools: ['subject_tool'] }),
+        makeSkill('bystander', { tools: ['bystander_tool'] }),
+      ]);
+      const policy = new SkillPolicy(() => snapshot, {
+        state: { s1: { enabled: enabled ? ['subject'] : [], disabled: disabled ? ['subject'] : [] } },
+      });
+      const expected = !disabled && (enabled || byDefault);
+      expect(names(policy.allowedSkills('s1')).includes('subject')).toBe(expected);
+      expect(policy.isToolAllowed('s1', 'subject_tool')).toBe(expected);
+      expect(policy.allowedTools('s1').some((e) => e.tool.name === 'subject_tool')).toBe(expected);
+      expect(policy.isToolAllowed('s1', 'bystander_tool')).toBe(true);
+    },
+  );
+
+  it.each(combinations)(
+    'same rule when the default comes from the application list: disabled=$disabled enabled=$enabled default=$byDefault',
+    ({ disabled, enabled, byDefault }) => {
+      const snapshot = snapshotFromSkills([makeSkill('subject', { enabledByDefault: false })]);
+      const policy = new SkillPolicy(() => snapshot, {
+        defaults: byDefault ? ['Subject'] : [],
+        state: { k: { enabled: enabled ? ['subject'] : [], disabled: disabled ? ['subject'] : [] } },
+      });
+      expect(names(policy.allowedSkills('k'))).toEqual(
+        !disabled && (enabled || byDefault) ? ['subject'] : [],
+      );
+    },
+  );
+});
+
+describe('SkillPolicy', () => {
+  const snapshot = snapshotFromSkills([
+    makeSkill('web', { tools: ['fetch_url', 'search'] }),
+    makeSkill('shell', { tools: ['run'], enabledByDefault: false }),
+    makeSkill('notes'),
+  ]);
+
+  it('keeps grants per key and lets enable and disable override each other', () => {
+    const policy = new SkillPolicy(() => snapshot);
+    policy.disable('a', 'web');
+    policy.enable('b', 'shell');
+    expect(names(policy.allowedSkills('a'))).toEqual(['notes']);
+    expect(names(policy.allowedSkills('b'))).toEqual(['notes', 'shell', 'web']);
+    expect(names(policy.allowedSkills('fresh'))).toEqual(['notes', 'web']);
+    policy.enable('a', 'WEB');
+    expect(policy.grants('a')).toEqual({ enabled: ['WEB'], disabled: [] });
+    expect(names(policy.allowedSkills('a'))).toEqual(['notes', 'web']);
+    policy.disable('b', 'shell');
+    expect(policy.grants('b')).toEqual({ enabled: [], disabled: ['shell'] });
+  });
+
+  it('resets one skill or a whole key', () => {
+    const policy = new SkillPolicy(() => snapshot);
+    policy.enable('k', 'shell');
+    policy.disable('k', 'web');
+    policy.reset('k', 'shell');
+    expect(policy.grants('k')).toEqual({ enabled: [], disabled: ['web'] });
+    policy.reset('k');
+    expect(policy.grants('k')).toEqual({ enabled: [], disabled: [] });
+    expect(names(policy.allowedSkills('k'))).toEqual(['notes', 'web']);
+    policy.reset('never-seen');
+  });
+
+  it('round-trips through JSON and keeps unknown names without ever allowing them', () => {
+    const policy = new SkillPolicy(() => snapshot, {
+      state: { s: { enabled: ['gone-skill', 'shell'], disabled: ['also-gone'] } },
+    });
+    expect(names(policy.allowedSkills('s'))).toEqual(['notes', 'shell', 'web']);
+    expect(policy.isToolAllowed('s', 'gone_tool')).toBe(false);
+    const state = JSON.parse(JSON.stringify(policy));
+    expect(state).toEqual({ s: { enabled: ['gone-skill', 'shell'], disabled: ['also-gone'] } });
+    const restored = new SkillPolicy(() => snapshot, { state });
+    expect(restored.toJSON()).toEqual(state);
+  });
+
+  it('allows a returning skill that was enabled while it was gone', () => {
+    const later = snapshotFromSkills(
+      [...snapshot.skills, makeSkill('gone-skill', { enabledByDefault: false })],
+      {
+        version: 2,
+      },
+    );
+    const policy = new SkillPolicy(() => snapshot, {
+      state: { s: { enabled: ['gone-skill'], disabled: [] } },
+    });
+    expect(names(policy.allowedSkills('s'))).not.toContain('gone-skill');
+    expect(names(policy.allowedSkills('s', later))).toContain('gone-skill');
+  });
+
+  it('evaluates against the snapshot it is given, or the current one', () => {
+    let current: RegistrySnapshot = snapshot;
+    const policy = new SkillPolicy(() => current);
+    const next = snapshotFromSkills([makeSkill('only')], { version: 2 });
+    expect(names(policy.allowedSkills('k'))).toEqual(['notes', 'web']);
+    current = next;
+    expect(names(policy.allowedSkills('k'))).toEqual(['only']);
+    expect(names(policy.allowedSkills('k', snapshot))).toEqual(['notes', 'web']);
+  });
+
+  it('lists allowed tools in skill order and answers isToolAllowed', () => {
+    const policy = new SkillPolicy(() => snapshot);
+    expect(policy.allowedTools('k').map((e) => `${e.skill.name}/${e.tool.name}`)).toEqual([
+      'web/fetch_url',
+      'web/search',
+    ]);
+    expect(policy.isToolAllowed('k', 'run')).toBe(false);
+    policy.enable('k', 'shell');
+    expect(policy.isToolAllowed('k', 'run')).toBe(true);
+    expect(policy.allowedTools('k').map((e) => e.tool.name)).toEqual(['run', 'fetch_url', 'search']);
+  });
+
+  it('hands out copies, so a caller cannot corrupt the cache', () => {
+    const policy = new SkillPolicy(() => snapshot);
+    policy.allowedTools('k').length = 0;
+    policy.allowedSkills('k').pop();
+    expect(policy.allowedTools('k')).toHaveLength(2);
+    expect(policy.allowedSkills('k')).toHaveLength(2);
+    const grants = policy.grants('k');
+    grants.enabled.push('shell');
+    expect(policy.isToolAllowed('k', 'run')).toBe(false);
+  });
+
+  it('setGrants replaces a key’s grants and dedupes names case-insensitively', () => {
+    const policy = new SkillPolicy(() => snapshot);
+    policy.setGrants('k', { enabled: ['shell', 'SHELL'], disabled: ['web'] });
+    expect(policy.grants('k')).toEqual({ enabled: ['shell'], disabled: ['web'] });
+    expect(names(policy.allowedSkills('k'))).toEqual(['notes', 'shell']);
+  });
+
+  it('takes its defaults from a registry', () => {
+    const registry = {
+      current: () => snapshot,
+      defaults: ['shell'],
+    } as unknown as ConstructorParameters<typeof SkillPolicy>[0];
+    expect(names(new SkillPolicy(registry).allowedSkills('k'))).toEqual(['notes', 'shell', 'web']);
+    expect(names(new SkillPolicy(registry, { defaults: [] }).allowedSkills('k'))).toEqual(['notes', 'web']);
+  });
+
+  it('refuses keys and names that cannot be stored', () => {
+    const policy = new SkillPolicy(() => snapshot);
+    const codeOf = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (error) {
+        return error instanceof RegistryError ? error.code : 'other';
+      }
+      return 'none';
+    };
+    expect(codeOf(() => policy.enable('', 'web'))).toBe('ERR_INVALID_POLICY_KEY');
+    expect(codeOf(() => policy.allowedTools('bad\nkey'))).toBe('ERR_INVALID_POLICY_KEY');
+    expect(codeOf(() => policy.disable('k', ' '))).toBe('ERR_INVALID_SKILL_NAME');
+    expect(codeOf(() => policy.setGrants('k', { enabled: ['a\u0000b'], disabled: [] }))).toBe(
+      'ERR_INVALID_SKILL_NAME',
+    );
+    expect(policy.toJSON()).toEqual({});
+  });
+});

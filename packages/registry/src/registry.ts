@@ -1,0 +1,101 @@
+import type { VFileMessage } from 'vfile-message';
+import { normalizeDirectories } from './directories.js';
+import { RegistryError } from './errors.js';
+import { scanDirectory } from './scan.js';
+import { buildSnapshot } from './snapshot.js';
+import type {
+  LoadRegistryOptions,
+  Registry,
+  RegistrySnapshot,
+  RegistryWatcher,
+  SkillDirectory,
+  TriggerOptions,
+  WatchOptions,
+} from './types.js';
+import { watchDirectories } from './watch.js';
+
+/** Scans every folder once and returns a registry holding the first snapshot. */
+export async function loadRegistry(options: LoadRegistryOptions): Promise<Registry> {
+  const registry = new SkillRegistry(
+    normalizeDirectories(options.dirs),
+    Object.freeze([...(options.defaults ?? [])]),
+    options.triggers,
+  );
+  await registry.reload();
+  return registry;
+}
+
+class SkillRegistry implements Registry {
+  private snapshot: RegistrySnapshot | undefined;
+  private lastVersion = 0;
+  private running: Promise<VFileMessage[]> | undefined;
+  private queued: Promise<VFileMessage[]> | undefined;
+
+  constructor(
+    readonly directories: readonly SkillDirectory[],
+    readonly defaults: readonly string[],
+    private readonly triggers: TriggerOptions | undefined,
+  ) {
+    Object.freeze(directories);
+  }
+
+  current(): RegistrySnapshot {
+    if (!this.snapshot) throw new RegistryError('ERR_RELOAD', 'The registry has not finished loading');
+    return this.snapshot;
+  }
+
+  get messages(): readonly VFileMessage[] {
+    return this.snapshot?.messages ?? [];
+  }
+
+  /**
+   * One scan at a time. A call while a scan runs waits for it and then scans again (changes may have landed after
+   * that scan read them); any number of such calls share that one extra scan.
+   */
+  reload(): Promise<VFileMessage[]> {
+    if (!this.running) {
+      this.running = this.scan().finally(() => {
+        this.running = undefined;
+      });
+      return this.running;
+    }
+    this.queued ??= this.running
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = undefined;
+        return this.reload();
+      });
+    return this.queued;
+  }
+
+  watch(options: WatchOptions = {}): RegistryWatcher {
+    return watchDirectories(this, options);
+  }
+
+  private async scan(): Promise<VFileMessage[]> {
+    try {
+      const results = await Promise.all(this.directories.map((directory) => scanDirectory(directory)));
+      const next = buildSnapshot({
+        version: this.lastVersion + 1,
+        scanned: results.map((result, index) => ({
+          directory: this.directories[index]!,
+          skills: result.skills,
+        })),
+        scanMessages: results.flatMap((result) => result.messages),
+        ...(this.triggers ? { triggers: this.triggers } : {}),
+      });
+      // The swap: one assignment, so a reader sees the old snapshot or the new one, never a mix.
+      this.lastVersion = next.version;
+      this.snapshot = next;
+      return [...next.messages];
+    } catch (error) {
+      throw new RegistryError(
+        'ERR_RELOAD',
+        'Reloading the skills failed; the previous snapshot stays in force',
+        {
+          cause: error,
+        },
+      );
+    }
+  }
+}

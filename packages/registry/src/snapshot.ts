@@ -1,0 +1,138 @@
+import type { Skill } from '@birdie/skill-parser';
+import type { VFileMessage } from 'vfile-message';
+import { compareText } from './diagnostics.js';
+import { deepFreeze } from './freeze.js';
+import { claimTools, type ScannedDirectory, resolveLayers } from './layering.js';
+import { suggestNames } from './suggest.js';
+import { TriggerMatcher } from './trigger-matcher.js';
+import type {
+  McpServerEntry,
+  RegistrySnapshot,
+  SkillDirectory,
+  TaggedToolEntry,
+  ToolEntry,
+  TriggerOptions,
+} from './types.js';
+
+export interface SnapshotInput {
+  version: number;
+  /** Folders in increasing precedence with the skills each yielded. */
+  scanned: readonly ScannedDirectory[];
+  /** Diagnostics gathered while scanning (parser messages, unreadable folders). */
+  scanMessages?: readonly VFileMessage[];
+  triggers?: TriggerOptions;
+}
+
+/** Case-insensitive first, so `Deploy` and `deploy-k8s` sit where a reader expects; code units break ties. */
+export function compareSkillNames(a: string, b: string): number {
+  return compareText(a.toLowerCase(), b.toLowerCase()) || compareText(a, b);
+}
+
+/** Applies layering and tool ownership to scanned folders and indexes the result. */
+export function buildSnapshot(input: SnapshotInput): RegistrySnapshot {
+  const layered = resolveLayers(input.scanned);
+  const claimed = claimTools(layered.placed);
+  const placed = [...claimed.placed].sort((a, b) => compareSkillNames(a.skill.name, b.skill.name));
+  return new Snapshot(
+    input.version,
+    placed.map((entry) => ({ skill: deepFreeze(entry.skill), directory: entry.directory })),
+    [...(input.scanMessages ?? []), ...layered.messages, ...claimed.messages],
+    input.triggers,
+  );
+}
+
+/** Builds a snapshot from skills already in hand (tests, embedders), as if each came from its own folder. */
+export function snapshotFromSkills(
+  skills: readonly Skill[],
+  options: { version?: number; directory?: SkillDirectory; triggers?: TriggerOptions } = {},
+): RegistrySnapshot {
+  const directory = options.directory ?? { path: '', layer: 'explicit' };
+  return buildSnapshot({
+    version: options.version ?? 1,
+    scanned: [{ directory, skills: [...skills] }],
+    ...(options.triggers ? { triggers: options.triggers } : {}),
+  });
+}
+
+class Snapshot implements RegistrySnapshot {
+  readonly skills: readonly Skill[];
+  readonly messages: readonly VFileMessage[];
+  private readonly exact = new Map<string, number>();
+  private readonly folded = new Map<string, number>();
+  private readonly directories: readonly SkillDirectory[];
+  private readonly tools = new Map<string, TaggedToolEntry>();
+  private readonly tags = new Map<string, ToolEntry[]>();
+  private readonly servers: McpServerEntry[] = [];
+  private readonly matcher: TriggerMatcher;
+
+  constructor(
+    readonly version: number,
+    placed: ReadonlyArray<{ skill: Skill; directory: SkillDirectory }>,
+    messages: VFileMessage[],
+    triggers: TriggerOptions | undefined,
+  ) {
+    this.skills = Object.freeze(placed.map((entry) => entry.skill));
+    this.directories = placed.map((entry) => Object.freeze({ ...entry.directory }));
+    this.messages = Object.freeze(messages);
+    this.skills.forEach((skill, index) => {
+      this.exact.set(skill.name, index);
+      this.folded.set(skill.name.toLowerCase(), index);
+      if (skill.mcpServer) this.servers.push(Object.freeze({ skill, server: skill.mcpServer }));
+      const tags = Object.freeze([...new Set([...skill.tags, ...skill.toolTags])]) as string[];
+      for (const tool of skill.tools) {
+        this.tools.set(tool.name, Object.freeze({ skill, tool, tags }));
+        const entry = Object.freeze({ skill, tool });
+        for (const tag of new Set(tags.map((t) => t.toLowerCase()))) {
+          const list = this.tags.get(tag);
+          if (list) list.push(entry);
+          else this.tags.set(tag, [entry]);
+        }
+      }
+    });
+    this.matcher = new TriggerMatcher(this.skills, triggers);
+    Object.freeze(this);
+  }
+
+  getSkill(name: string): Skill | undefined {
+    const index = this.indexOf(name);
+    return index === undefined ? undefined : this.skills[index];
+  }
+
+  suggest(name: string, limit = 3): string[] {
+    return suggestNames(
+      name,
+      this.skills.map((skill) => skill.name),
+      limit,
+    );
+  }
+
+  getTool(name: string): TaggedToolEntry | undefined {
+    return this.tools.get(name);
+  }
+
+  toolsByTag(tag: string): ToolEntry[] {
+    return [...(this.tags.get(tag.toLowerCase()) ?? [])];
+  }
+
+  mcpServers(): McpServerEntry[] {
+    return [...this.servers];
+  }
+
+  layerOf(skillName: string): SkillDirectory | undefined {
+    const index = this.indexOf(skillName);
+    return index === undefined ? undefined : this.directories[index];
+  }
+
+  matchTriggers(message: string, allowedSkillNames: Iterable<string>): Skill[] {
+    const allowed = new Uint8Array(this.skills.length);
+    for (const name of allowedSkillNames) {
+      const index = this.indexOf(name);
+      if (index !== undefined) allowed[index] = 1;
+    }
+    return this.matcher.match(message, allowed).map((index) => this.skills[index]!);
+  }
+
+  private indexOf(name: string): number | undefined {
+    return this.exact.get(name) ?? this.folded.get(name.toLowerCase());
+  }
+}
