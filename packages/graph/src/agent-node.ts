@@ -1,0 +1,105 @@
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from '@langchain/core/messages';
+import type { Runnable } from '@langchain/core/runnables';
+import type { StructuredToolInterface } from '@langchain/core/tools';
+import type { LangGraphRunnableConfig } from '@langchain/langgraph';
+import { contextWindow } from './context-window.js';
+import { AgentError } from './errors.js';
+import { newId } from './ids.js';
+import { repairDanglingToolCalls } from './repair.js';
+import type { AgentStateUpdate, AgentStateValue } from './state.js';
+import { buildSystemPrompt } from './system-prompt.js';
+import type { ToolsetBuilder } from './toolset.js';
+import { emit, turnContext } from './turn-context.js';
+
+export interface AgentNodeSettings {
+  contextMessages: number;
+  catalogBudgetChars: number;
+  instructions?: string;
+}
+
+type Bound = Runnable<BaseMessage[], AIMessage>;
+
+function lastHumanText(messages: BaseMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i -= 1) {
+    const m = messages[i];
+    if (HumanMessage.isInstance(m)) return m.text;
+  }
+  return '';
+}
+
+/** Keeps the last binding while the tool list is the same objects, so a steady session does not re-bind per call. */
+function binder(model: BaseChatModel) {
+  let last: { tools: StructuredToolInterface[]; bound: Bound } | undefined;
+  return (tools: StructuredToolInterface[]): Bound => {
+    if (tools.length === 0) return model as unknown as Bound;
+    if (last && last.tools.length === tools.length && last.tools.every((t, i) => t === tools[i]))
+      return last.bound;
+    if (typeof model.bindTools !== 'function') {
+      throw new AgentError('model-error', 'This chat model cannot call tools (it has no bindTools).');
+    }
+    const bound = model.bindTools(tools) as unknown as Bound;
+    last = { tools, bound };
+    return bound;
+  };
+}
+
+/** Makes ids unique in the thread: the checkpoint's message reducer replaces messages that share an id. */
+function normaliseIds(message: AIMessage, history: BaseMessage[]): AIMessage {
+  const taken = new Set(history.map((m) => m.id));
+  if (!message.id || taken.has(message.id)) message.id = newId('ai');
+  for (const call of message.tool_calls ?? []) if (!call.id) call.id = newId('call');
+  return message;
+}
+
+export function createAgentNode(model: BaseChatModel, builder: ToolsetBuilder, settings: AgentNodeSettings) {
+  const bind = binder(model);
+  return async (state: AgentStateValue, config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
+    const context = turnContext(config);
+    const repair = repairDanglingToolCalls(state.messages);
+    const toolset = await builder.build(context.threadId, context.snapshot);
+    for (const error of toolset.errors)
+      emit(config, { type: 'error', error: { code: error.code, message: error.message } });
+
+    const human = lastHumanText(repair.messages);
+    const triggered = human
+      ? context.snapshot.matchTriggers(
+          human,
+          toolset.allowed.map((s) => s.name),
+        )
+      : [];
+    const system = buildSystemPrompt({
+      ...(settings.instructions !== undefined ? { instructions: settings.instructions } : {}),
+      allowed: toolset.allowed,
+      triggered,
+      memory: context.memory,
+      catalogBudgetChars: settings.catalogBudgetChars,
+      canLoadSkills: toolset.knowledge.length > 0,
+    });
+    const window = contextWindow(repair.messages, settings.contextMessages);
+    const bound = bind(toolset.tools.map((t) => t.lc));
+    let response: AIMessage;
+    try {
+      response = await bound.invoke([new SystemMessage(system), ...window], config);
+    } catch (cause) {
+      if (config.signal?.aborted) throw cause;
+      const detail = cause instanceof Error ? cause.message : String(cause);
+      throw new AgentError('model-error', `The model call failed: ${detail}`, { cause });
+    }
+    if (!AIMessage.isInstance(response))
+      response = new AIMessage({ content: (response as BaseMessage).content });
+    return { messages: [...repair.update, normaliseIds(response, repair.messages)] };
+  };
+}
+
+export function routeAfterAgent(state: AgentStateValue): 'tools' | '__end__' {
+  const last = state.messages.at(-1);
+  if (
+    last &&
+    AIMessage.isInstance(last) &&
+    ((last.tool_calls?.length ?? 0) > 0 || (last.invalid_tool_calls?.length ?? 0) > 0)
+  ) {
+    return 'tools';
+  }
+  return '__end__';
+}

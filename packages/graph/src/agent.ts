@@ -1,0 +1,200 @@
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { HumanMessage } from '@langchain/core/messages';
+import { type BaseCheckpointSaver, Command, GraphRecursionError, MemorySaver } from '@langchain/langgraph';
+import { isApprovalInterrupt, validateDecisions } from './approvals.js';
+import { AgentError } from './errors.js';
+import { EventMapper } from './events.js';
+import { buildAgentGraph } from './graph.js';
+import { newId, THREAD_ID_PATTERN } from './ids.js';
+import { McpManager, type McpManagerOptions } from './mcp-manager.js';
+import { ToolsetBuilder } from './toolset.js';
+import { CONFIG_KEYS } from './turn-context.js';
+import type {
+  Agent,
+  AgentEvent,
+  AgentOptions,
+  AgentPolicy,
+  AgentRegistry,
+  AgentStateView,
+  ApprovalDecision,
+  ApprovalRequest,
+  ResumeOptions,
+  ToolInfo,
+  TurnOptions,
+} from './types.js';
+
+export interface CreateAgentOptions {
+  model: BaseChatModel;
+  registry: AgentRegistry;
+  policy: AgentPolicy;
+  /** Default: an in-memory saver (nothing survives the process). */
+  checkpointer?: BaseCheckpointSaver;
+  options?: AgentOptions;
+  /** Overrides for the MCP manager (e.g. how `@langchain/mcp-adapters` is loaded). */
+  mcp?: McpManagerOptions;
+}
+
+const DEFAULTS = {
+  contextMessages: 20,
+  catalogBudgetChars: 8000,
+  maxToolOutputChars: 32_000,
+  recursionLimit: 50,
+  defaultTimeoutMs: 120_000,
+  maxReferenceChars: 64_000,
+};
+
+function checkThreadId(threadId: string): void {
+  if (typeof threadId !== 'string' || !THREAD_ID_PATTERN.test(threadId)) {
+    throw new AgentError(
+      'bad-thread-id',
+      `Invalid thread id ${JSON.stringify(threadId)}: use letters, digits, ".", "_" or "-".`,
+    );
+  }
+}
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0)
+    throw new AgentError('bad-option', `${name} must be a positive integer.`);
+  return value;
+}
+
+function isAbort(error: unknown, signal?: AbortSignal): boolean {
+  if (signal?.aborted) return true;
+  const e = error as { name?: string; code?: string } | null;
+  return e?.name === 'AbortError' || e?.code === 'aborted';
+}
+
+/** The agent: one compiled graph, an MCP manager, and the per-turn tool builder, shared by all threads. */
+export function createAgent(init: CreateAgentOptions): Agent {
+  const o = init.options ?? {};
+  const settings = {
+    contextMessages: positive('contextMessages', o.contextMessages, DEFAULTS.contextMessages),
+    catalogBudgetChars: positive('catalogBudgetChars', o.catalogBudgetChars, DEFAULTS.catalogBudgetChars),
+    maxToolOutputChars: positive('maxToolOutputChars', o.maxToolOutputChars, DEFAULTS.maxToolOutputChars),
+    ...(o.instructions !== undefined ? { instructions: o.instructions } : {}),
+  };
+  const recursionLimit = positive('recursionLimit', o.recursionLimit, DEFAULTS.recursionLimit);
+  const mcp = new McpManager({
+    ...(o.mcpConnectTimeoutMs !== undefined ? { connectTimeoutMs: o.mcpConnectTimeoutMs } : {}),
+    ...(o.mcpToolTimeoutMs !== undefined ? { toolTimeoutMs: o.mcpToolTimeoutMs } : {}),
+    ...init.mcp,
+  });
+  const builder = new ToolsetBuilder(init.policy, mcp, {
+    defaultTimeoutMs: positive('defaultTimeoutMs', o.defaultTimeoutMs, DEFAULTS.defaultTimeoutMs),
+    // Bytes for the entrypoint's own cap: 4 per character covers any UTF-8 text we then cut to characters.
+    maxOutputBytes: settings.maxToolOutputChars * 4,
+    maxReferenceChars: positive('maxReferenceChars', o.maxReferenceChars, DEFAULTS.maxReferenceChars),
+  });
+  const checkpointer = init.checkpointer ?? new MemorySaver();
+  const graph = buildAgentGraph({ model: init.model, policy: init.policy, builder, checkpointer, settings });
+  const running = new Set<string>();
+  let closed = false;
+
+  const threadConfig = (threadId: string) => ({ configurable: { thread_id: threadId } });
+
+  async function pendingApprovals(threadId: string): Promise<ApprovalRequest[]> {
+    const snapshot = await graph.getState(threadConfig(threadId));
+    return snapshot.tasks.flatMap((task) =>
+      (task.interrupts ?? []).flatMap((i) => (isApprovalInterrupt(i.value) ? i.value.requests : [])),
+    );
+  }
+
+  async function* run(input: unknown, threadId: string, turn: ResumeOptions): AsyncGenerator<AgentEvent> {
+    if (closed) throw new AgentError('closed', 'The agent is closed.');
+    if (running.has(threadId))
+      throw new AgentError('busy', `Thread ${threadId} already has a run in progress.`);
+    running.add(threadId);
+    const mapper = new EventMapper();
+    let status: 'ok' | 'error' | 'aborted' = 'ok';
+    try {
+      const stream = await graph.stream(input as never, {
+        configurable: {
+          thread_id: threadId,
+          [CONFIG_KEYS.snapshot]: init.registry.current(),
+          [CONFIG_KEYS.approval]: turn.approval ?? 'ask',
+          [CONFIG_KEYS.cwd]: turn.cwd ?? o.cwd ?? process.cwd(),
+          [CONFIG_KEYS.memory]: turn.memory ?? [],
+        },
+        recursionLimit,
+        streamMode: ['updates', 'messages', 'custom'],
+        ...(turn.signal ? { signal: turn.signal } : {}),
+      });
+      for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {
+        for (const event of mapper.map(mode, chunk)) yield event;
+      }
+    } catch (error) {
+      if (isAbort(error, turn.signal)) status = 'aborted';
+      else {
+        status = 'error';
+        yield { type: 'error', error: describeRunError(error, recursionLimit) };
+      }
+    } finally {
+      running.delete(threadId);
+    }
+    yield { type: 'done', status: status === 'ok' && mapper.interrupted ? 'interrupted' : status };
+  }
+
+  return {
+    stream(input: string, turn: TurnOptions) {
+      checkThreadId(turn.threadId);
+      const { threadId, ...rest } = turn;
+      return run({ messages: [new HumanMessage({ id: newId('human'), content: input })] }, threadId, rest);
+    },
+
+    resume(threadId: string, decisions: Record<string, ApprovalDecision>, turn: ResumeOptions = {}) {
+      checkThreadId(threadId);
+      return (async function* () {
+        const pending = await pendingApprovals(threadId);
+        if (pending.length === 0)
+          throw new AgentError('nothing-to-resume', `Thread ${threadId} has no pending approvals.`);
+        validateDecisions(pending, decisions);
+        yield* run(new Command({ resume: decisions }), threadId, turn);
+      })();
+    },
+
+    async getState(threadId: string): Promise<AgentStateView> {
+      checkThreadId(threadId);
+      const snapshot = await graph.getState(threadConfig(threadId));
+      const values = (snapshot.values ?? {}) as {
+        messages?: AgentStateView['messages'];
+        loadedSkills?: string[];
+      };
+      return {
+        messages: values.messages ?? [],
+        loadedSkills: values.loadedSkills ?? [],
+        pendingApprovals: snapshot.tasks.flatMap((task) =>
+          (task.interrupts ?? []).flatMap((i) => (isApprovalInterrupt(i.value) ? i.value.requests : [])),
+        ),
+      };
+    },
+
+    async toolsFor(threadId: string): Promise<ToolInfo[]> {
+      checkThreadId(threadId);
+      const toolset = await builder.build(threadId, init.registry.current());
+      return toolset.tools.map((t) => ({
+        name: t.name,
+        ...(t.skill ? { skill: t.skill } : {}),
+        description: t.description,
+      }));
+    },
+
+    async close() {
+      closed = true;
+      await mcp.close();
+    },
+  };
+}
+
+function describeRunError(error: unknown, limit: number): { code: string; message: string } {
+  if (error instanceof GraphRecursionError || (error as { name?: string })?.name === 'GraphRecursionError') {
+    return {
+      code: 'recursion-limit',
+      message: `Stopped after ${limit} steps without a final answer (recursion limit). Ask again with a narrower request, or raise recursionLimit.`,
+    };
+  }
+  if (error instanceof AgentError) return { code: error.code, message: error.message };
+  const cause = (error as { cause?: unknown })?.cause;
+  if (cause instanceof AgentError) return { code: cause.code, message: cause.message };
+  return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
+}

@@ -1,0 +1,94 @@
+import {
+  AIMessage,
+  AIMessageChunk,
+  type BaseMessage,
+  HumanMessage,
+  RemoveMessage,
+} from '@langchain/core/messages';
+import { REMOVE_ALL_MESSAGES } from '@langchain/langgraph';
+import { isApprovalInterrupt } from './approvals.js';
+import type { CustomEnvelope } from './turn-context.js';
+import type { AgentEvent } from './types.js';
+
+/**
+ * Turns LangGraph's `[mode, chunk]` stream (modes `updates`, `messages`, `custom`) into the agent's typed events.
+ * Stateful per run: it remembers which model steps streamed tokens so a non-streaming model's whole answer is
+ * still delivered once as a token.
+ */
+export class EventMapper {
+  interrupted = false;
+  readonly #streamedSteps = new Set<unknown>();
+  readonly #errors = new Set<string>();
+
+  map(mode: string, chunk: unknown): AgentEvent[] {
+    if (mode === 'custom') return this.#custom(chunk);
+    if (mode === 'messages') return this.#token(chunk as [BaseMessage, Record<string, unknown>]);
+    if (mode === 'updates') return this.#updates(chunk as Record<string, unknown>);
+    return [];
+  }
+
+  #custom(chunk: unknown): AgentEvent[] {
+    const event = (chunk as CustomEnvelope | null)?.birdie;
+    if (!event) return [];
+    if (event.type === 'error') {
+      // One error per failing server per run, however many model steps the run takes.
+      const key = `${event.error.code}\u0000${event.error.message}`;
+      if (this.#errors.has(key)) return [];
+      this.#errors.add(key);
+    }
+    return [event];
+  }
+
+  #token([message, metadata]: [BaseMessage, Record<string, unknown>]): AgentEvent[] {
+    if (metadata?.langgraph_node !== 'agent') return [];
+    const step = metadata.langgraph_step;
+    if (AIMessageChunk.isInstance(message)) {
+      this.#streamedSteps.add(step);
+      const text = message.text;
+      return text ? [{ type: 'token', text }] : [];
+    }
+    if (AIMessage.isInstance(message) && !this.#streamedSteps.has(step)) {
+      this.#streamedSteps.add(step);
+      const text = message.text;
+      return text ? [{ type: 'token', text }] : [];
+    }
+    return [];
+  }
+
+  #updates(chunk: Record<string, unknown>): AgentEvent[] {
+    const events: AgentEvent[] = [];
+    for (const [node, update] of Object.entries(chunk ?? {})) {
+      if (node === '__interrupt__') {
+        const requests = (update as Array<{ value: unknown }>).flatMap((i) =>
+          isApprovalInterrupt(i.value) ? i.value.requests : [],
+        );
+        if (requests.length > 0) {
+          this.interrupted = true;
+          events.push({ type: 'approval-request', requests });
+        }
+        continue;
+      }
+      const messages = (update as { messages?: BaseMessage[] } | null)?.messages;
+      if (!Array.isArray(messages)) continue;
+      // A repair removes and re-appends later messages: those are not new, only the placeholders are.
+      const removed = new Set<string | undefined>(
+        messages.filter((m) => RemoveMessage.isInstance(m)).map((m) => m.id),
+      );
+      const rewrite = removed.has(REMOVE_ALL_MESSAGES);
+      for (const message of messages) {
+        if (
+          RemoveMessage.isInstance(message) ||
+          HumanMessage.isInstance(message) ||
+          (message.id !== undefined && removed.has(message.id))
+        )
+          continue;
+        if (rewrite && !message.id?.startsWith('repair-')) continue;
+        events.push({ type: 'message', message });
+        const usage = AIMessage.isInstance(message) ? message.usage_metadata : undefined;
+        if (usage)
+          events.push({ type: 'usage', inputTokens: usage.input_tokens, outputTokens: usage.output_tokens });
+      }
+    }
+    return events;
+  }
+}

@@ -1,0 +1,46 @@
+import { Validator } from '@langchain/core/utils/json_schema';
+import type { PrepareResult } from './runtime-tool.js';
+
+type Schema = Record<string, unknown>;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Fills absent properties from their schema `default`, recursively into nested objects. Never mutates `args`. */
+export function applyDefaults(schema: Schema, args: Record<string, unknown>): Record<string, unknown> {
+  const properties = schema.properties;
+  if (!isPlainObject(properties)) return args;
+  const out: Record<string, unknown> = { ...args };
+  for (const [key, property] of Object.entries(properties)) {
+    if (!isPlainObject(property)) continue;
+    if (out[key] === undefined && 'default' in property) out[key] = structuredClone(property.default);
+    else if (isPlainObject(out[key]) && isPlainObject(property.properties)) {
+      out[key] = applyDefaults(property, out[key] as Record<string, unknown>);
+    }
+  }
+  return out;
+}
+
+/** A compiled JSON Schema check (draft 2020-12 semantics, @cfworker/json-schema as bundled by LangChain). */
+export function argsPreparer(input: Schema): (args: Record<string, unknown>) => PrepareResult {
+  // The validator annotates the schema object it is given; registry skills are frozen, so it gets its own copy.
+  const schema = structuredClone(input);
+  const validator = new Validator(schema as never, '2020-12', false);
+  return (args) => {
+    if (!isPlainObject(args)) return { ok: false, error: 'Invalid arguments: expected a JSON object.' };
+    const withDefaults = applyDefaults(schema, args);
+    const result = validator.validate(withDefaults);
+    if (result.valid) return { ok: true, args: withDefaults };
+    const details = result.errors
+      .filter((e) => e.keyword !== 'properties' && e.keyword !== '$ref')
+      .map(
+        (e) =>
+          `- ${e.instanceLocation === '#' ? '(root)' : e.instanceLocation.replace(/^#\//, '')}: ${e.error}`,
+      );
+    return {
+      ok: false,
+      error: `Invalid arguments, fix them and call again:\n${[...new Set(details)].join('\n') || '- (schema mismatch)'}`,
+    };
+  };
+}

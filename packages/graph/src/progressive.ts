@@ -1,0 +1,151 @@
+import { open, realpath } from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import type { Skill } from '@birdie/skill-parser';
+import { ToolMessage } from '@langchain/core/messages';
+import { DynamicStructuredTool } from '@langchain/core/tools';
+import { contextWindow } from './context-window.js';
+import { argsPreparer } from './json-args.js';
+import type { ExecContext, RuntimeTool, ToolOutcome } from './runtime-tool.js';
+import { skillBlock } from './system-prompt.js';
+
+export const LOAD_SKILL = 'load_skill';
+export const READ_REFERENCE = 'read_reference';
+
+const never = () => null;
+
+function lcTool(
+  name: string,
+  description: string,
+  schema: Record<string, unknown>,
+  run: RuntimeTool['execute'],
+) {
+  const prepare = argsPreparer(schema);
+  const lc = new DynamicStructuredTool({
+    name,
+    description,
+    schema: schema as never,
+    func: async (input: Record<string, unknown>) => {
+      const prepared = prepare(input);
+      if (!prepared.ok) return prepared.error;
+      const context: ExecContext = {
+        cwd: process.cwd(),
+        threadId: '',
+        messages: [],
+        loadedSkills: [],
+        contextMessages: 0,
+      };
+      return (await run(prepared.args, context)).content;
+    },
+  });
+  return { lc, prepare };
+}
+
+/** True when an earlier `load_skill` result for this skill is still inside what the model will see. */
+function bodyStillVisible(name: string, context: ExecContext): boolean {
+  if (!context.loadedSkills.includes(name)) return false;
+  const marker = `<skill name="${name}">`;
+  return contextWindow(context.messages, context.contextMessages).some(
+    (m) =>
+      ToolMessage.isInstance(m) &&
+      m.name === LOAD_SKILL &&
+      typeof m.content === 'string' &&
+      m.content.startsWith(marker),
+  );
+}
+
+/** `load_skill(name)`: the body of an allowed knowledge skill, once; the name is an enum of exactly those skills. */
+export function createLoadSkillTool(skills: readonly Skill[]): RuntimeTool {
+  const byName = new Map(skills.map((s) => [s.name, s]));
+  const schema = {
+    type: 'object',
+    properties: {
+      name: {
+        type: 'string',
+        enum: skills.map((s) => s.name),
+        description: 'Exact name of the skill to read',
+      },
+    },
+    required: ['name'],
+    additionalProperties: false,
+  };
+  const description =
+    'Read the full instructions of a knowledge skill listed in the system prompt. Call it before a task the skill covers; the text stays in the conversation, so load each skill once.';
+  const execute = async (args: Record<string, unknown>, context: ExecContext): Promise<ToolOutcome> => {
+    const name = String(args.name);
+    const skill = byName.get(name);
+    if (!skill) throw new Error(`Unknown or disabled skill "${name}".`);
+    if (bodyStillVisible(name, context)) {
+      return {
+        content: `Skill "${name}" is already loaded above in this conversation; its instructions have not changed.`,
+      };
+    }
+    const resources =
+      skill.resources.length > 0
+        ? `\n\nReference files (read one with ${READ_REFERENCE}({"skill": "${name}", "file": "<path>"})):\n${skill.resources.map((r) => `- ${r}`).join('\n')}`
+        : '';
+    return { content: `${skillBlock(skill)}${resources}`, loaded: [name] };
+  };
+  const { lc, prepare } = lcTool(LOAD_SKILL, description, schema, execute);
+  return { name: LOAD_SKILL, description, kind: 'builtin', lc, approvalReason: never, prepare, execute };
+}
+
+function inside(root: string, target: string): boolean {
+  const rel = relative(root, target);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+async function readCapped(path: string, maxChars: number): Promise<{ text: string; more: number }> {
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    // UTF-8 uses at most 4 bytes per character: reading 4×cap bytes always covers cap characters.
+    const length = Math.min(size, maxChars * 4);
+    const buffer = Buffer.alloc(length);
+    await handle.read(buffer, 0, length, 0);
+    const text = buffer.toString('utf8');
+    if (text.length <= maxChars && size <= length) return { text, more: 0 };
+    const kept = text.slice(0, maxChars);
+    return { text: kept, more: Math.max(1, size - Buffer.byteLength(kept)) };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * `read_reference(skill, file)`: one of the files `load_skill` listed. The file must be in the skill's resource list
+ * and resolve (symlinks followed) inside the skill folder; the text is capped.
+ */
+export function createReadReferenceTool(skills: readonly Skill[], maxChars: number): RuntimeTool {
+  const byName = new Map(skills.map((s) => [s.name, s]));
+  const schema = {
+    type: 'object',
+    properties: {
+      skill: { type: 'string', enum: skills.map((s) => s.name), description: 'Skill that owns the file' },
+      file: {
+        type: 'string',
+        description: 'Path of the file as listed by load_skill, e.g. "reference/guide.md"',
+      },
+    },
+    required: ['skill', 'file'],
+    additionalProperties: false,
+  };
+  const description = 'Read one reference file of a knowledge skill (the files load_skill lists).';
+  const execute = async (args: Record<string, unknown>): Promise<ToolOutcome> => {
+    const skill = byName.get(String(args.skill));
+    if (!skill) throw new Error(`Unknown or disabled skill "${String(args.skill)}".`);
+    const file = String(args.file).replace(/\\/g, '/').replace(/^\.\//, '');
+    if (file.includes('\0')) throw new Error('Refused: the file name contains a NUL byte.');
+    if (!skill.resources.includes(file)) {
+      throw new Error(
+        `"${file}" is not a reference file of ${skill.name}. Files: ${skill.resources.join(', ') || '(none)'}`,
+      );
+    }
+    const root = await realpath(skill.dir);
+    const target = await realpath(resolve(skill.dir, file));
+    if (!inside(root, target)) throw new Error(`Refused: "${file}" resolves outside the skill folder.`);
+    const { text, more } = await readCapped(target, maxChars);
+    return { content: more > 0 ? `${text}\n[truncated: ${more} more bytes]` : text };
+  };
+  const { lc, prepare } = lcTool(READ_REFERENCE, description, schema, execute);
+  return { name: READ_REFERENCE, description, kind: 'builtin', lc, approvalReason: never, prepare, execute };
+}

@@ -1,0 +1,33 @@
+import { MessagesDeltaValue, ReducedValue, StateSchema } from '@langchain/langgraph';
+import { z } from 'zod';
+
+/** Union that keeps first-seen order, so replaying writes in any batching gives the same list. */
+function addNames(current: string[], update: string[]): string[] {
+  const seen = new Set(current);
+  const next = [...current];
+  for (const name of update) {
+    if (!seen.has(name)) {
+      seen.add(name);
+      next.push(name);
+    }
+  }
+  return next;
+}
+
+/**
+ * Messages use LangGraph's delta channel (each checkpoint stores the step's new messages, not the whole list);
+ * `loadedSkills` holds only names of skills the model loaded with `load_skill`, never their bodies.
+ */
+export const AgentState = new StateSchema({
+  messages: MessagesDeltaValue,
+  loadedSkills: new ReducedValue(
+    z.array(z.string()).default(() => []),
+    {
+      inputSchema: z.array(z.string()),
+      reducer: addNames,
+    },
+  ),
+});
+
+export type AgentStateValue = typeof AgentState.State;
+export type AgentStateUpdate = typeof AgentState.Update;

@@ -1,0 +1,43 @@
+import type { LangGraphRunnableConfig } from '@langchain/langgraph';
+import { AgentError } from './errors.js';
+import type { AgentEvent, AgentRegistrySnapshot, ApprovalMode, MemoryItem } from './types.js';
+
+/** Per-turn context: lives in `config.configurable` for the duration of a run, never in state or checkpoints. */
+export interface TurnContext {
+  threadId: string;
+  snapshot: AgentRegistrySnapshot;
+  approval: ApprovalMode;
+  cwd: string;
+  memory: MemoryItem[];
+  signal?: AbortSignal;
+}
+
+export const CONFIG_KEYS = {
+  snapshot: 'birdie_snapshot',
+  approval: 'birdie_approval',
+  cwd: 'birdie_cwd',
+  memory: 'birdie_memory',
+} as const;
+
+export function turnContext(config: LangGraphRunnableConfig): TurnContext {
+  const c = config.configurable ?? {};
+  const snapshot = c[CONFIG_KEYS.snapshot] as AgentRegistrySnapshot | undefined;
+  if (!snapshot) throw new AgentError('internal', 'The run has no registry snapshot in its config.');
+  return {
+    threadId: String(c.thread_id),
+    snapshot,
+    approval: (c[CONFIG_KEYS.approval] as ApprovalMode | undefined) ?? 'ask',
+    cwd: (c[CONFIG_KEYS.cwd] as string | undefined) ?? process.cwd(),
+    memory: (c[CONFIG_KEYS.memory] as MemoryItem[] | undefined) ?? [],
+    ...(config.signal ? { signal: config.signal } : {}),
+  };
+}
+
+/** Custom-stream payloads are wrapped so the agent can tell its own events from anything else a node writes. */
+export interface CustomEnvelope {
+  birdie: AgentEvent;
+}
+
+export function emit(config: LangGraphRunnableConfig, event: AgentEvent): void {
+  config.writer?.({ birdie: event } satisfies CustomEnvelope);
+}

@@ -1,0 +1,126 @@
+import type { BaseMessage } from '@langchain/core/messages';
+import type { McpServerConfig, Skill, SkillTool } from '@birdie/skill-parser';
+
+/**
+ * The parts of `@birdie/registry` the agent reads. Declared structurally so the agent accepts the real `Registry`
+ * and `SkillPolicy` (and any object of the same shape) without a runtime dependency on their classes.
+ */
+export interface AgentRegistrySnapshot {
+  readonly skills: readonly Skill[];
+  readonly version: number;
+  getSkill(name: string): Skill | undefined;
+  getTool(name: string): { skill: Skill; tool: SkillTool } | undefined;
+  mcpServers(): Array<{ skill: Skill; server: McpServerConfig }>;
+  matchTriggers(message: string, allowedSkillNames: Iterable<string>): Skill[];
+}
+
+export interface AgentRegistry {
+  current(): AgentRegistrySnapshot;
+}
+
+export interface AgentPolicy {
+  allowedSkills(key: string, snapshot?: AgentRegistrySnapshot): Skill[];
+  allowedTools(key: string, snapshot?: AgentRegistrySnapshot): Array<{ skill: Skill; tool: SkillTool }>;
+  isToolAllowed(key: string, toolName: string, snapshot?: AgentRegistrySnapshot): boolean;
+}
+
+export type ApprovalMode = 'ask' | 'always' | 'never';
+
+export type MemoryItem = string | { id: string; content: string };
+
+export interface AgentOptions {
+  /** Messages sent to the model per call (the checkpoint keeps everything). Default 20. */
+  contextMessages?: number;
+  /** Character budget of the Tier 1 skill catalog. Default 8000. */
+  catalogBudgetChars?: number;
+  /** Tool output above this many characters is cut. Default 32000. */
+  maxToolOutputChars?: number;
+  /** Supersteps per run (agent and tools steps count one each). Default 50. */
+  recursionLimit?: number;
+  /** Timeout of a skill tool without its own `timeout`. Default 120000 ms. */
+  defaultTimeoutMs?: number;
+  /** Working directory of tools when a turn gives none. Default `process.cwd()`. */
+  cwd?: string;
+  /** Text placed before the tiers of the system prompt. */
+  instructions?: string;
+  /** Largest file `read_reference` returns, in characters. Default 64000. */
+  maxReferenceChars?: number;
+  /** Connect/list timeout of an MCP server, ms. Default 15000. */
+  mcpConnectTimeoutMs?: number;
+  /** Timeout of one MCP tool call without a server `timeout`, ms. Default 60000. */
+  mcpToolTimeoutMs?: number;
+}
+
+export interface TurnOptions {
+  threadId: string;
+  /** Tier 3 of the system prompt (long-term memory). */
+  memory?: MemoryItem[];
+  /** Default `'ask'`. */
+  approval?: ApprovalMode;
+  signal?: AbortSignal;
+  /** Working directory of tools for this turn. */
+  cwd?: string;
+}
+
+export type ResumeOptions = Omit<TurnOptions, 'threadId'>;
+
+export interface ApprovalRequest {
+  /** The tool call id; decisions are keyed by it. */
+  id: string;
+  tool: string;
+  skill?: string;
+  args: Record<string, unknown>;
+  /** What the call will do, in one line fit for a prompt to the user. */
+  description: string;
+  /** Why approval is needed. */
+  reason: 'raw-command' | 'approval-required' | 'mode-always';
+}
+
+export type ApprovalDecision =
+  | { type: 'approve' }
+  | { type: 'edit'; args: Record<string, unknown> }
+  | { type: 'reject'; message?: string };
+
+export type DoneStatus = 'ok' | 'interrupted' | 'error' | 'aborted';
+
+export type AgentEvent =
+  | { type: 'token'; text: string }
+  | { type: 'message'; message: BaseMessage }
+  | { type: 'tool-start'; id: string; name: string; skill?: string; args: Record<string, unknown> }
+  | {
+      type: 'tool-end';
+      id: string;
+      name: string;
+      ok: boolean;
+      output: string;
+      truncated: boolean;
+      durationMs: number;
+    }
+  | { type: 'approval-request'; requests: ApprovalRequest[] }
+  | { type: 'usage'; inputTokens: number; outputTokens: number }
+  | { type: 'error'; error: { code: string; message: string } }
+  | { type: 'done'; status: DoneStatus };
+
+export interface AgentStateView {
+  messages: BaseMessage[];
+  loadedSkills: string[];
+  pendingApprovals: ApprovalRequest[];
+}
+
+export interface ToolInfo {
+  name: string;
+  skill?: string;
+  description: string;
+}
+
+export interface Agent {
+  stream(input: string, options: TurnOptions): AsyncIterable<AgentEvent>;
+  resume(
+    threadId: string,
+    decisions: Record<string, ApprovalDecision>,
+    options?: ResumeOptions,
+  ): AsyncIterable<AgentEvent>;
+  getState(threadId: string): Promise<AgentStateView>;
+  toolsFor(threadId: string, options?: { signal?: AbortSignal }): Promise<ToolInfo[]>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,52 @@
+import { loadRegistry, type Registry, SkillPolicy } from '@birdie/registry';
+import { makeTempDir, type TempDir, writeTree } from '@birdie/test-utils';
+import type { AgentEvent } from '../src/index.js';
+
+export interface SkillsFixture {
+  dir: TempDir;
+  registry: Registry;
+  policy: SkillPolicy;
+}
+
+/** Writes `{ 'name/SKILL.md': text }` into a fresh folder and loads it as the only (explicit) layer. */
+export async function skillsFixture(
+  files: Record<string, string>,
+  defaults: string[] = [],
+): Promise<SkillsFixture> {
+  const dir = await makeTempDir('birdie-graph-');
+  await writeTree(dir.path, files);
+  const registry = await loadRegistry({ dirs: [dir.path], defaults });
+  return { dir, registry, policy: new SkillPolicy(registry) };
+}
+
+export async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
+  const out: AgentEvent[] = [];
+  for await (const event of events) out.push(event);
+  return out;
+}
+
+export function ofType<T extends AgentEvent['type']>(
+  events: AgentEvent[],
+  type: T,
+): Extract<AgentEvent, { type: T }>[] {
+  return events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
+}
+
+/** A tool skill in the birdie format: one `### tool` block per entry. */
+export function toolSkill(
+  name: string,
+  tools: Array<{ name: string; entrypoint: string; schema?: string; extra?: string; description?: string }>,
+  frontmatter = '',
+): string {
+  const blocks = tools.map(
+    (t) =>
+      `### ${t.name}\ndescription: ${t.description ?? `The ${t.name} tool`}\nentrypoint: ${t.entrypoint}\n${t.extra ?? ''}${
+        t.schema ?? 'schema:\n  type: object\n  properties: {}\n'
+      }`,
+  );
+  return `---\nname: ${name}\ndescription: The ${name} skill\nenabled_by_default: true\n${frontmatter}---\n\n## Tools\n\n${blocks.join('\n')}`;
+}
+
+export function knowledgeSkill(name: string, body: string, frontmatter = ''): string {
+  return `---\nname: ${name}\ndescription: Knowledge about ${name}\nenabled_by_default: true\n${frontmatter}---\n\n${body}\n`;
+}
