@@ -22,7 +22,7 @@ export function bashScheme(template: string, context: SchemeContext): Entrypoint
     scheme: 'bash',
     raw,
     placeholders: [...names],
-    run(args: Record<string, unknown>, options: RunOptions = {}): Promise<RunResult> {
+    async run(args: Record<string, unknown>, options: RunOptions = {}): Promise<RunResult> {
       // Values are checked before anything starts, so a bad argument never half-runs a command.
       const values = names.map((name) =>
         processArgumentText(name, argumentValue(args, name, context.schema)),

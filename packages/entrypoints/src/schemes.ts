@@ -1,11 +1,15 @@
 import { bashScheme } from './bash.js';
 import { EntrypointError } from './errors.js';
 import { httpScheme } from './http.js';
+import { nodeScheme } from './node.js';
+import { pythonScheme } from './python.js';
 import type { Entrypoint, ResolveContext, SchemeFactory } from './types.js';
 
 const BUILT_IN: ReadonlyMap<string, SchemeFactory> = new Map<string, SchemeFactory>([
   ['bash', bashScheme],
   ['http', httpScheme],
+  ['node', nodeScheme],
+  ['python', pythonScheme],
 ]);
 
 const registered = new Map<string, SchemeFactory>();

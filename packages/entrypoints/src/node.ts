@@ -1,0 +1,124 @@
+import { pathToFileURL } from 'node:url';
+import { withDefaults } from './args.js';
+import { EntrypointError } from './errors.js';
+import { limitsOf, seconds } from './limits.js';
+import { resultText } from './result-text.js';
+import { lexicalInside, realInside } from './skill-path.js';
+import type { Entrypoint, RunOptions, RunResult, SchemeContext } from './types.js';
+
+type ToolFunction = (args: Record<string, unknown>, extra: { signal: AbortSignal }) => unknown;
+
+const EXPORT_NAME = /^[A-Za-z_$][\w$]*$/;
+
+/**
+ * `node:<module path>#<export>`: an ES module inside the skill folder, imported once per entrypoint and
+ * called in-process with the arguments object and an AbortSignal.
+ */
+export function nodeScheme(target: string, context: SchemeContext): Entrypoint {
+  const hash = target.lastIndexOf('#');
+  const modulePath = hash === -1 ? target : target.slice(0, hash);
+  const exportName = hash === -1 ? 'default' : target.slice(hash + 1);
+  const where = context.entrypoint;
+  if (!modulePath || !EXPORT_NAME.test(exportName)) {
+    throw new EntrypointError('bad-entrypoint', `${where}: expected node:<module path>#<export>`);
+  }
+  const file = lexicalInside(context.skillDir, modulePath, where);
+  let loading: Promise<ToolFunction> | undefined;
+
+  const load = async (): Promise<ToolFunction> => {
+    const real = await realInside(context.skillDir, file, where);
+    let module: Record<string, unknown>;
+    try {
+      module = await import(pathToFileURL(real).href);
+    } catch (cause) {
+      const reason = cause instanceof Error ? cause.message : String(cause);
+      throw new EntrypointError('module-not-found', `${where}: importing ${modulePath} failed: ${reason}`, {
+        cause,
+      });
+    }
+    const fn = module[exportName];
+    if (typeof fn !== 'function') {
+      throw new EntrypointError(
+        'export-not-found',
+        `${where}: ${modulePath} has no exported function '${exportName}'`,
+      );
+    }
+    return fn as ToolFunction;
+  };
+
+  return {
+    scheme: 'node',
+    raw: false,
+    placeholders: [],
+    async run(args: Record<string, unknown>, options: RunOptions = {}): Promise<RunResult> {
+      if (!loading) {
+        loading = load();
+        loading.catch(() => {
+          loading = undefined; // a fixed file can be loaded on the next call
+        });
+      }
+      const fn = await loading;
+      const limits = limitsOf(options);
+      const value = await callWithLimits(
+        fn,
+        withDefaults(args, context.schema),
+        limits.timeoutMs,
+        options.signal,
+        where,
+      );
+      return resultText(value, limits.maxOutputBytes, where);
+    },
+  };
+}
+
+function callWithLimits(
+  fn: ToolFunction,
+  args: Record<string, unknown>,
+  timeoutMs: number,
+  outer: AbortSignal | undefined,
+  where: string,
+): Promise<unknown> {
+  if (outer?.aborted)
+    return Promise.reject(new EntrypointError('aborted', `${where} was cancelled`, { cause: outer.reason }));
+  const controller = new AbortController();
+  return new Promise((resolve, reject) => {
+    const stop = (error: EntrypointError) => {
+      controller.abort(error);
+      reject(error);
+    };
+    const timer = setTimeout(
+      () => stop(new EntrypointError('timeout', `${where} timed out after ${seconds(timeoutMs)}`)),
+      timeoutMs,
+    );
+    const onAbort = () =>
+      stop(new EntrypointError('aborted', `${where} was cancelled`, { cause: outer?.reason }));
+    outer?.addEventListener('abort', onAbort, { once: true });
+    const done = () => {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', onAbort);
+    };
+    let pending: unknown;
+    try {
+      pending = fn(args, { signal: controller.signal });
+    } catch (cause) {
+      done();
+      return reject(failure(cause, where));
+    }
+    Promise.resolve(pending).then(
+      (value) => {
+        done();
+        resolve(value);
+      },
+      (cause) => {
+        done();
+        reject(failure(cause, where));
+      },
+    );
+  });
+}
+
+function failure(cause: unknown, where: string): EntrypointError {
+  if (cause instanceof EntrypointError) return cause;
+  const reason = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+  return new EntrypointError('call-failed', `${where} threw ${reason}`, { cause });
+}

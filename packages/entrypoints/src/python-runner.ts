@@ -1,0 +1,64 @@
+/**
+ * The Python side of `python:`. It runs with `-c`, so it is never written to disk. The real stdout carries
+ * exactly one JSON envelope; anything the tool prints goes to stderr so it cannot corrupt the result.
+ */
+export const PYTHON_RUNNER = String.raw`
+import asyncio, importlib, importlib.util, inspect, json, os, sys, traceback
+skill_dir = os.path.realpath(sys.argv[1])
+wanted, func_name = sys.argv[2], sys.argv[3]
+out = sys.stdout
+sys.stdout = sys.stderr
+sys.path[:] = [skill_dir] + [p for p in sys.path[1:] if p not in ('', '.')]
+
+def inside(path):
+    # frozen and built-in modules report origins like 'frozen': never local
+    if not path or not os.path.isabs(path):
+        return False
+    return os.path.realpath(path).startswith(skill_dir + os.sep)
+
+def reply(envelope, code):
+    out.write(json.dumps(envelope, default=str))
+    out.flush()
+    sys.exit(code)
+
+def local(name):
+    try:
+        spec = importlib.util.find_spec(name.split('.')[0])
+    except (ImportError, ValueError):
+        return False
+    if spec is None:
+        return False
+    places = list(spec.submodule_search_locations or []) or ([spec.origin] if spec.origin else [])
+    return bool(places) and all(inside(p) for p in places)
+
+try:
+    name = wanted
+    parts = wanted.split('.')
+    if not local(name):
+        # Skills written for the Python original name their module birdie.skills.<skill>.<module>.
+        if len(parts) > 3 and parts[:2] == ['birdie', 'skills'] and local('.'.join(parts[3:])):
+            name = '.'.join(parts[3:])
+        else:
+            reply({'ok': False, 'kind': 'module-not-found',
+                   'error': "module '%s' is not a module inside the skill folder" % wanted}, 2)
+    module = importlib.import_module(name)
+    if not inside(getattr(module, '__file__', None) or ''):
+        reply({'ok': False, 'kind': 'path-escape', 'error': "module '%s' resolves outside the skill folder" % wanted}, 2)
+    fn = getattr(module, func_name, None)
+    if not callable(fn):
+        reply({'ok': False, 'kind': 'export-not-found', 'error': "module '%s' has no function '%s'" % (wanted, func_name)}, 2)
+    args = json.loads(sys.stdin.read() or '{}')
+    result = fn(**args) if isinstance(args, dict) else fn(args)
+    if inspect.isawaitable(result):
+        async def wait():
+            return await result
+        result = asyncio.run(wait())
+    text = json.dumps({'ok': True, 'result': result}, default=str)
+except SystemExit:
+    raise
+except BaseException as error:
+    traceback.print_exc()
+    reply({'ok': False, 'kind': 'call-failed', 'error': '%s: %s' % (type(error).__name__, error)}, 1)
+out.write(text)
+out.flush()
+`;

@@ -1,0 +1,120 @@
+import { withDefaults } from './args.js';
+import { childEnv } from './env.js';
+import { type EntrypointErrorCode, EntrypointError } from './errors.js';
+import { limitsOf } from './limits.js';
+import { capText } from './output-cap.js';
+import { runProcess } from './process.js';
+import { PYTHON_RUNNER } from './python-runner.js';
+import { resultText } from './result-text.js';
+import type { Entrypoint, RunOptions, RunResult, SchemeContext } from './types.js';
+
+const DOTTED = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$/;
+const RUNNER_CODES = new Set<EntrypointErrorCode>([
+  'module-not-found',
+  'export-not-found',
+  'path-escape',
+  'call-failed',
+]);
+
+/** `python:<module>.<function>`: python3 in a child process, arguments as JSON on stdin, result as JSON on stdout. */
+export function pythonScheme(target: string, context: SchemeContext): Entrypoint {
+  const where = context.entrypoint;
+  if (!DOTTED.test(target)) {
+    throw new EntrypointError(
+      'bad-entrypoint',
+      `${where}: expected python:<module>.<function> (dotted Python names)`,
+    );
+  }
+  const dot = target.lastIndexOf('.');
+  const moduleName = target.slice(0, dot);
+  const functionName = target.slice(dot + 1);
+
+  return {
+    scheme: 'python',
+    raw: false,
+    placeholders: [],
+    async run(args: Record<string, unknown>, options: RunOptions = {}): Promise<RunResult> {
+      const limits = limitsOf(options);
+      const input = JSON.stringify(withDefaults(args, context.schema));
+      const env = childEnv({ PYTHONDONTWRITEBYTECODE: '1', PYTHONIOENCODING: 'utf-8', ...options.env });
+      const spec = {
+        command: 'python3',
+        args: ['-c', PYTHON_RUNNER, context.skillDir, moduleName, functionName],
+        cwd: options.cwd ?? context.skillDir,
+        env,
+        input,
+        mergeStderr: false,
+        label: where,
+      };
+      // The envelope may be larger than the text the model gets (JSON escapes); keep room to parse it whole.
+      const envelopeLimits = { ...limits, maxOutputBytes: Math.max(limits.maxOutputBytes * 4, 1024 * 1024) };
+      const outcome = await runProcess(spec, envelopeLimits, options.signal).catch((error: unknown) => {
+        throw missingPython(error, env.PATH) ?? error;
+      });
+      if (outcome.truncated) {
+        const capped = capText(
+          outcome.output.replace(/^\{"ok": true, "result": /, ''),
+          limits.maxOutputBytes,
+        );
+        return { output: capped.text, exitCode: 0, truncated: true };
+      }
+      const envelope = parseEnvelope(outcome.output);
+      if (envelope?.ok === true)
+        return { ...resultText(envelope.result, limits.maxOutputBytes, where), exitCode: 0 };
+      const stderr = outcome.stderrTail ? `\n${outcome.stderrTail}` : '';
+      const exitCode = outcome.exitCode ?? undefined;
+      if (envelope && RUNNER_CODES.has(envelope.kind as EntrypointErrorCode)) {
+        throw new EntrypointError(
+          envelope.kind as EntrypointErrorCode,
+          `${where}: ${envelope.error}${stderr}`,
+          {
+            ...(exitCode === undefined ? {} : { exitCode }),
+          },
+        );
+      }
+      if (outcome.exitCode === 127 && !outcome.output) {
+        throw new EntrypointError('python-missing', `python3 could not run for ${where}${stderr}`, {
+          exitCode: 127,
+        });
+      }
+      const status =
+        outcome.exitCode === null
+          ? `was killed by ${outcome.signal}`
+          : `exited with code ${outcome.exitCode}`;
+      throw new EntrypointError(
+        outcome.exitCode === 0 ? 'bad-output' : 'non-zero-exit',
+        `python3 ${status} without a result for ${where}${stderr}`,
+        {
+          output: outcome.output,
+          ...(exitCode === undefined ? {} : { exitCode }),
+        },
+      );
+    },
+  };
+}
+
+interface Envelope {
+  ok: boolean;
+  result?: unknown;
+  kind?: string;
+  error?: string;
+}
+
+function parseEnvelope(text: string): Envelope | undefined {
+  try {
+    const value = JSON.parse(text) as Envelope;
+    return value && typeof value === 'object' && typeof value.ok === 'boolean' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function missingPython(error: unknown, path: string | undefined): EntrypointError | undefined {
+  if (!(error instanceof EntrypointError) || error.code !== 'spawn-failed') return undefined;
+  if ((error.cause as NodeJS.ErrnoException | undefined)?.code !== 'ENOENT') return undefined;
+  return new EntrypointError(
+    'python-missing',
+    `python3 was not found on PATH (${path ?? 'unset'}); install Python 3 or pass a PATH that contains it to use python: entrypoints`,
+    { cause: error.cause },
+  );
+}

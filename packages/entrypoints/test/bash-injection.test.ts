@@ -1,0 +1,85 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { resolveEntrypoint } from '../src/index.js';
+import { inBatches, tempDir } from './helpers.js';
+import { hostileStrings, isFileName, MARKER } from './hostile-strings.js';
+
+let dir: string;
+let values: string[];
+let absoluteMarker: string;
+
+beforeAll(async () => {
+  dir = await tempDir();
+  absoluteMarker = join(dir, 'ABSOLUTE-PWNED');
+  values = hostileStrings(absoluteMarker);
+});
+
+function noInjection(where: string) {
+  expect(existsSync(join(where, MARKER)), `relative marker in ${where}`).toBe(false);
+  expect(existsSync(absoluteMarker), 'absolute marker').toBe(false);
+}
+
+describe('bash: hostile arguments stay data', () => {
+  it('has a corpus of at least 200 distinct hostile strings', () => {
+    expect(new Set(values).size).toBeGreaterThanOrEqual(200);
+  });
+
+  it("delivers every value byte for byte in bare, \"…\", '…', $'…' and glued positions", async () => {
+    const probe = resolveEntrypoint(
+      `bash:printf '%s\\0' {v} "{v}" '{v}' x{v}y "a{v}b" 'a{v}b' $'<{v}>' > {out}`,
+      { skillDir: dir },
+    );
+    const work = join(dir, 'probe');
+    await mkdir(work);
+    await inBatches(values, 8, async (v, index) => {
+      const out = join(dir, `probe-${index}.out`);
+      await probe.run({ v, out }, { cwd: work });
+      const words = (await readFile(out, 'utf8')).split('\0');
+      expect(words.pop()).toBe('');
+      expect(words, `value #${index} ${JSON.stringify(v.slice(0, 80))}`).toEqual([
+        v,
+        v,
+        v,
+        `x${v}y`,
+        `a${v}b`,
+        `a${v}b`,
+        `<${v}>`,
+      ]);
+    });
+    noInjection(work);
+  });
+
+  it('runs the original write_file template `echo "{content}" > {path}` without executing anything', async () => {
+    const writeFile = resolveEntrypoint('bash:echo "{content}" > {path}', { skillDir: dir });
+    await inBatches(values, 8, async (v, index) => {
+      const work = join(dir, `write-${index}`);
+      await mkdir(work);
+      const path = isFileName(v) ? v : `file-${index}`;
+      await writeFile.run({ content: v, path }, { cwd: work });
+      expect(await readdir(work), `value #${index}`).toEqual([path]);
+      // echo itself takes a lone -n/-e/-E word as its option: the word still arrived whole.
+      const expected = /^-[neE]+$/.test(v) ? (v.includes('n') ? '' : '\n') : `${v}\n`;
+      expect(await readFile(join(work, path), 'utf8')).toBe(expected);
+      noInjection(work);
+    });
+  });
+
+  it('keeps values intact inside $( … ), here-documents and appends', async () => {
+    const ep = resolveEntrypoint(
+      'bash:printf \'%s\\0\' "$(printf %s {v})" >> {out}\ncat <<EOF >> {out}\n[{v}]\nEOF',
+      { skillDir: dir },
+    );
+    const work = join(dir, 'nested');
+    await mkdir(work);
+    const sample = values.filter((v, k) => k % 3 === 0 && !v.endsWith('\n') && v.length < 5000);
+    await inBatches(sample, 8, async (v, index) => {
+      const out = join(dir, `nested-${index}.out`);
+      await ep.run({ v, out }, { cwd: work });
+      const text = await readFile(out, 'utf8');
+      expect(text).toBe(`${v}\0[${v}]\n`);
+    });
+    noInjection(work);
+  });
+});
