@@ -1,6 +1,6 @@
 import { isMap, isScalar, type Node, parseDocument, type YAMLError } from 'yaml';
 import type { Reporter } from './diagnostics.js';
-import type { Source } from './source.js';
+import { lineEnd, type Source } from './source.js';
 
 /** Where the frontmatter is: the same rule as micromark-extension-frontmatter (remark-frontmatter). */
 export type FrontmatterRange =
@@ -41,12 +41,22 @@ export function nodeRange(node: Node | null | undefined, base: number, fallback:
 }
 
 /** Reports YAML errors (syntax, duplicate keys) at their absolute offsets; returns whether there were any. */
-export function reportYamlErrors(errors: readonly YAMLError[], base: number, reporter: Reporter): boolean {
+export function reportYamlErrors(
+  errors: readonly YAMLError[],
+  base: number,
+  reporter: Reporter,
+  label = 'YAML',
+): boolean {
+  const text = reporter.source?.text ?? '';
   for (const error of errors) {
     const duplicate = error.code === 'DUPLICATE_KEY';
+    const key = text
+      .slice(base + error.pos[0], lineEnd(text, base + error.pos[0]))
+      .split(':')[0]!
+      .trim();
     const reason = duplicate
-      ? `Duplicate key: ${error.message.replace(/^Map keys must be unique;?\s*/, '') || 'map keys must be unique'}`
-      : `YAML: ${error.message.split('\n')[0]}`;
+      ? `Duplicate key \`${key}\` (keys must be unique)`
+      : `${label}: ${error.message.split('\n')[0]}`;
     reporter.report(
       duplicate ? 'duplicate-key' : 'yaml-syntax',
       reason,

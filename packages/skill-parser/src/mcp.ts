@@ -55,7 +55,7 @@ export function parseMcpServer(
   resources: ReadonlySet<string>,
   reporter: Reporter,
 ): McpServerConfig | undefined {
-  const whole: [number, number] = [field.valueStart, field.valueEnd];
+  const whole: [number, number] = [field.keyStart, field.keyEnd];
   const value = field.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     reporter.report(

@@ -51,7 +51,7 @@ export function parseSkill(text: string, options: ParseSkillOptions): ParseSkill
   if (text.length > MAX_SKILL_FILE_BYTES / 4 && Buffer.byteLength(text) > MAX_SKILL_FILE_BYTES) {
     const reporter = new Reporter(file);
     reporter.report('file-too-large', `SKILL.md is ${Buffer.byteLength(text)} bytes; the limit is 1 MiB`);
-    return { messages: reporter.messages };
+    return { messages: sortMessages(reporter.messages) };
   }
   const source = createSource(text);
   const reporter = new Reporter(file, source);
@@ -63,11 +63,11 @@ export function parseSkill(text: string, options: ParseSkillOptions): ParseSkill
       0,
       lineEnd(source.text, 0),
     );
-    return { messages: reporter.messages };
+    return { messages: sortMessages(reporter.messages) };
   }
   if (range.state === 'unclosed') {
     reporter.report('unclosed-frontmatter', 'Frontmatter is not closed by a `---` line', 0, range.openEnd);
-    return { messages: reporter.messages };
+    return { messages: sortMessages(reporter.messages) };
   }
   const front = parseFrontmatter(source, range, reporter);
   const resources = [...(options.resources ?? [])].sort();
@@ -77,7 +77,7 @@ export function parseSkill(text: string, options: ParseSkillOptions): ParseSkill
   const section = findToolsSection(source, nodes, range.bodyStart);
   const tools = section ? readTools(source, section, reporter) : [];
 
-  if (!front) return { messages: reporter.messages };
+  if (!front) return { messages: sortMessages(reporter.messages) };
   const data: Frontmatter = {};
   let mcpServer: McpServerConfig | undefined;
   for (const [rawKey, field] of front.fields) {
@@ -105,7 +105,7 @@ export function parseSkill(text: string, options: ParseSkillOptions): ParseSkill
   }
   checkAgentSkillsRules(data, front.fields, basename(dir), reporter);
   if (reporter.fatal || data.name === undefined || data.description === undefined) {
-    return { messages: reporter.messages };
+    return { messages: sortMessages(reporter.messages) };
   }
 
   const alwaysInject = data.always_inject ?? false;
@@ -132,7 +132,7 @@ export function parseSkill(text: string, options: ParseSkillOptions): ParseSkill
     dir,
     resources,
   };
-  return { skill, messages: reporter.messages };
+  return { skill, messages: sortMessages(reporter.messages) };
 }
 
 function readField(
@@ -216,4 +216,9 @@ function readBody(
   } else prose = text.slice(bodyStart, section.headingStart) + text.slice(section.end);
   const body = cleanProse(prose);
   return body === '' ? null : body;
+}
+
+/** By position, so a file's messages read top to bottom. */
+function sortMessages(messages: VFileMessage[]): VFileMessage[] {
+  return messages.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
 }

@@ -151,23 +151,22 @@ function readSchema(source: Source, entry: Entry | undefined, fence: Fence | und
     return checkSchema(value, reporter, entry.keyStart, entry.inlineStart);
   }
   if (!fence) return { type: 'object', properties: {} } satisfies JsonSchemaObject;
+  // JSON is YAML 1.2: one parser gives exact positions (and duplicate keys) for both kinds of fence.
   const valueStart = nextLine(source.text, fence.start);
+  const doc = parseDocument(fence.value, { prettyErrors: false, uniqueKeys: true });
+  if (reportYamlErrors(doc.errors, valueStart, reporter, fence.lang === 'json' ? 'JSON' : 'YAML'))
+    return undefined;
   if (fence.lang === 'json') {
     try {
-      return checkSchema(JSON.parse(fence.value), reporter, fence.start, fence.end);
+      JSON.parse(fence.value);
     } catch (error) {
-      const at = /position (\d+)/.exec(String(error));
-      const offset = at ? valueStart + Number(at[1]) : fence.start;
-      reporter.report(
-        'tool-invalid-schema',
-        `Schema JSON does not parse: ${(error as Error).message}`,
-        offset,
-      );
+      // Valid YAML but not JSON (e.g. `"a": }`): V8 sometimes names the position.
+      const at = /position (\d+)/.exec((error as Error).message);
+      const offset = valueStart + (at ? Number(at[1]) : 0);
+      reporter.report('tool-invalid-schema', `Schema is not valid JSON: ${(error as Error).message}`, offset);
       return undefined;
     }
   }
-  const doc = parseDocument(fence.value, { prettyErrors: false, uniqueKeys: true });
-  if (reportYamlErrors(doc.errors, valueStart, reporter)) return undefined;
   return checkSchema(doc.toJS({ maxAliasCount: 50 }), reporter, fence.start, fence.end);
 }
 
