@@ -1,7 +1,7 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { ProviderConfig } from './config-schema.js';
 import { describeProvider } from './describe.js';
-import { withProviderErrors } from './error-mapping.js';
+import { anthropicStreamUsage, withProviderErrors } from './error-mapping.js';
 import type { ErrorContext } from './http-errors.js';
 import { importVendorPackage } from './load-vendor.js';
 import { createRetryingFetch, type RetryEvent } from './retry.js';
@@ -96,7 +96,7 @@ export async function createChatModel(
         '@langchain/anthropic',
         () => import('@langchain/anthropic'),
       );
-      return new (withProviderErrors(ChatAnthropic, ctx))({
+      return new (withProviderErrors(ChatAnthropic, ctx, anthropicStreamUsage))({
         ...common,
         apiKey: config.api_key,
         anthropicApiUrl: config.base_url,
