@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_SKILL_FILE_BYTES, parseSkill } from '../src/index.js';
+import { brief } from './helpers.js';
+
+const toolSkill = (name: string, options: { inject?: boolean; entrypoint?: string } = {}) =>
+  [
+    '---',
+    `name: ${name}`,
+    'description: A tool skill.',
+    ...(options.inject ? ['always_inject: true'] : []),
+    '---',
+    '',
+    'Prose before the tools.',
+    '',
+    '## Tools',
+    '',
+    '### run',
+    'description: Runs it.',
+    `entrypoint: ${options.entrypoint ?? 'bash:true'}`,
+    '',
+  ].join('\n');
+
+describe('parseSkill', () => {
+  it('takes the skill folder from the path and defaults the optional fields', () => {
+    const { skill, messages } = parseSkill('---\nname: demo\ndescription: Demo.\n---\n\n# Demo\n\nText.\n', {
+      path: '/skills/demo/SKILL.md',
+    });
+    expect(messages).toEqual([]);
+    expect(skill).toEqual({
+      name: 'demo',
+      version: '1.0.0',
+      description: 'Demo.',
+      tags: [],
+      toolTags: [],
+      triggers: [],
+      enabledByDefault: true,
+      alwaysInject: false,
+      tools: [],
+      body: '# Demo\n\nText.',
+      kind: 'knowledge',
+      file: '/skills/demo/SKILL.md',
+      dir: '/skills/demo',
+      resources: [],
+    });
+  });
+
+  it('keeps the prose before ## Tools only with always_inject, and never the Tools section', () => {
+    const injected = parseSkill(toolSkill('run', { inject: true }), { path: '/s/run/SKILL.md' }).skill!;
+    const plain = parseSkill(toolSkill('run'), { path: '/s/run/SKILL.md' }).skill!;
+    expect(injected.body).toBe('Prose before the tools.');
+    expect(injected.kind).toBe('tool');
+    expect(plain.body).toBeNull();
+    expect(plain.tools.map((t) => t.name)).toEqual(['run']);
+  });
+
+  it.each([
+    ['bash:echo "{content}" > {path}'],
+    ["bash:grep -n '#' {file} | head -n 5 # counts: yes"],
+    ['http:get https://api.example.com/v1/{id}?q={query}#frag'],
+    ['bash:{command}'],
+  ])('takes the entrypoint verbatim: %s', (entrypoint) => {
+    const { skill, messages } = parseSkill(toolSkill('run', { entrypoint }), { path: '/s/run/SKILL.md' });
+    expect(messages).toEqual([]);
+    expect(skill!.tools[0]!.entrypoint).toBe(entrypoint);
+  });
+
+  it('accepts a BOM and CRLF silently and keeps every position exact', () => {
+    const lf =
+      '---\nname: crlf\ndescription: Windows line endings.\ntags: [a]\nalways_inject: 3\n---\n\n## Tools\n\n### run\ndescription: x\nentrypoint: bash:true\ntimeout: soon\n';
+    const crlf = `\uFEFF${lf.replaceAll('\n', '\r\n')}`;
+    const a = parseSkill(lf, { path: '/s/crlf/SKILL.md' });
+    const b = parseSkill(crlf, { path: '/s/crlf/SKILL.md' });
+    expect(a.messages.map(brief)).toEqual(['5:16 invalid-type error', '13:10 invalid-type error']);
+    expect(b.messages.map(brief)).toEqual(a.messages.map(brief));
+
+    const good = parseSkill(`\uFEFF${toolSkill('run', { inject: true }).replaceAll('\n', '\r\n')}`, {
+      path: '/s/run/SKILL.md',
+    });
+    expect(good.messages).toEqual([]);
+    expect(good.skill!.tools[0]).toMatchObject({
+      entrypoint: 'bash:true',
+      description: 'Runs it.',
+      line: 11,
+    });
+    expect(good.skill!.body).toBe('Prose before the tools.');
+  });
+
+  it('refuses a text over 1 MiB before parsing it', () => {
+    const text = `---\nname: big\ndescription: Big.\n---\n\n${'x'.repeat(MAX_SKILL_FILE_BYTES)}`;
+    const { skill, messages } = parseSkill(text, { path: '/s/big/SKILL.md' });
+    expect(skill).toBeUndefined();
+    expect(messages.map(brief)).toEqual(['1:1 file-too-large error']);
+  });
+
+  it('turns options.resources into sorted resources and resolves MCP args that name them', () => {
+    const text =
+      '---\nname: srv\ndescription: MCP.\nmcp_server:\n  command: python\n  args: [server.py, -u, tool.py, data/x.json]\n---\n';
+    const { skill } = parseSkill(text, { path: '/s/srv/SKILL.md', resources: ['server.py', 'data/x.json'] });
+    expect(skill!.resources).toEqual(['data/x.json', 'server.py']);
+    expect(skill!.mcpServer).toEqual({
+      transport: 'stdio',
+      command: 'python',
+      args: ['/s/srv/server.py', '-u', 'tool.py', '/s/srv/data/x.json'],
+    });
+  });
+
+  it('reads sse servers and infers the transport from command or url', () => {
+    const sse = parseSkill(
+      '---\nname: a\ndescription: A.\nmcp_server:\n  transport: sse\n  url: http://127.0.0.1:9/sse\n  timeout: 5\n---\n',
+      {
+        path: '/s/a/SKILL.md',
+      },
+    );
+    expect(sse.skill!.mcpServer).toEqual({ transport: 'sse', url: 'http://127.0.0.1:9/sse', timeout: 5 });
+    const inferred = parseSkill(
+      '---\nname: a\ndescription: A.\nmcp_server:\n  url: https://x.test/mcp\n---\n',
+      {
+        path: '/s/a/SKILL.md',
+      },
+    );
+    expect(inferred.skill!.mcpServer).toEqual({ transport: 'streamable_http', url: 'https://x.test/mcp' });
+  });
+
+  it('keeps a version written as a number as the author wrote it', () => {
+    const { skill } = parseSkill('---\nname: v\ndescription: V.\nversion: 1.10\n---\n', {
+      path: '/s/v/SKILL.md',
+    });
+    expect(skill!.version).toBe('1.10');
+  });
+
+  it('never throws on malformed input', () => {
+    const inputs = [
+      '',
+      '---',
+      '---\n',
+      '---\n---',
+      '---\n---\n## Tools\n### x',
+      '\u0000\u0001---',
+      '---\n: :\n---\n',
+      '---\n*a\n---\n',
+    ];
+    for (const text of inputs) {
+      const result = parseSkill(text, { path: '/s/x/SKILL.md' });
+      expect(result.skill).toBeUndefined();
+      expect(result.messages.some((m) => m.fatal === true)).toBe(true);
+    }
+  });
+
+  it('reads a setext "Tools" heading and character references as a Tools section, like the Markdown tree does', () => {
+    const setext =
+      '---\nname: s\ndescription: S.\n---\n\nTools\n-----\n\n### run\ndescription: R.\nentrypoint: bash:true\n';
+    expect(parseSkill(setext, { path: '/s/s/SKILL.md' }).skill!.tools).toHaveLength(1);
+    const reference = setext.replace('Tools\n-----', '## T&#111;ols');
+    expect(parseSkill(reference, { path: '/s/s/SKILL.md' }).skill!.tools).toHaveLength(1);
+    const level1 = setext.replace('Tools\n-----', '# Tools');
+    expect(parseSkill(level1, { path: '/s/s/SKILL.md' }).skill!.kind).toBe('knowledge');
+  });
+});

@@ -1,0 +1,27 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+import { RULES } from '../src/index.js';
+
+it('describes every rule with a kebab-case id, a severity, a meaning and a fix', () => {
+  for (const [id, rule] of Object.entries(RULES)) {
+    expect(id).toMatch(/^[a-z]+(-[a-z]+)*$/);
+    expect(['error', 'warning', 'info']).toContain(rule.severity);
+    expect(rule.meaning.length).toBeGreaterThan(10);
+    expect(rule.fix.length).toBeGreaterThan(5);
+  }
+});
+
+it('has a test with an exact position for every rule', () => {
+  const root = fileURLToPath(new URL('./fixtures', import.meta.url));
+  const covered = new Set<string>();
+  for (const name of readdirSync(root)) {
+    const expected = JSON.parse(readFileSync(`${root}/${name}/expected.json`, 'utf8')) as {
+      messages: string[];
+    };
+    for (const message of expected.messages) covered.add(message.split(' ')[1]!);
+  }
+  // Rules about files and folders rather than text are pinned in discover.test.ts / parse-skill.test.ts.
+  for (const id of ['file-too-large', 'unreadable-file', 'resources-capped']) covered.add(id);
+  expect([...covered].sort()).toEqual(Object.keys(RULES).sort());
+});
