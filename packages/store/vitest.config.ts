@@ -5,5 +5,7 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**', '**/*.int.test.ts', '**/*.corpus.test.ts'],
     testTimeout: 20_000,
+    // @langchain/langgraph-checkpoint-validation registers its specs with the global describe/it/expect.
+    globals: true,
   },
 });

@@ -1,0 +1,162 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * How a value is stored. Small values are inlined as serializer JSON; arrays (message lists)
+ * and delta snapshots of arrays are stored element by element in `cp_blobs`, content-addressed
+ * per thread, so a message is stored once however many checkpoints and snapshots hold it.
+ */
+export type Ref =
+  | ['j', string] // serializer JSON, inline
+  | ['x', string] // serializer "bytes", base64, inline
+  | ['b', number] // one blob
+  | ['a', number[]] // array of blobs, run-length encoded ids
+  | ['s', number[]] // DeltaSnapshot of an array of blobs, run-length encoded ids
+  | ['S', Ref] // DeltaSnapshot of anything else
+  | ['u']; // undefined
+
+/** A blob waiting for its id: content hash and serializer JSON bytes. */
+export interface BlobDraft {
+  key: string;
+  json: Uint8Array;
+}
+
+export interface Serde {
+  dumpsTyped(value: unknown): Promise<[string, Uint8Array]>;
+  loadsTyped(type: string, data: Uint8Array | string): Promise<unknown>;
+}
+
+const INLINE_MAX = 160;
+
+interface DeltaSnapshotLike {
+  lg_name: 'DeltaSnapshot';
+  value: unknown;
+}
+
+export function isDeltaSnapshot(value: unknown): value is DeltaSnapshotLike {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { lg_name?: unknown }).lg_name === 'DeltaSnapshot'
+  );
+}
+
+/** The structural shape LangGraph's `isDeltaSnapshot` recognises. */
+export function deltaSnapshot(value: unknown): DeltaSnapshotLike {
+  return { lg_name: 'DeltaSnapshot', value };
+}
+
+/**
+ * Serialises values into refs whose blob ids are placeholders (indexes into `blobs`),
+ * so the async serializer runs before the synchronous write transaction assigns ids.
+ */
+export class Encoder {
+  readonly blobs: BlobDraft[] = [];
+  private readonly byKey = new Map<string, number>();
+
+  constructor(private readonly serde: Serde) {}
+
+  async encode(value: unknown): Promise<Ref> {
+    if (value === undefined) return ['u'];
+    if (isDeltaSnapshot(value)) {
+      const inner = await this.encode(value.value);
+      return inner[0] === 'a' ? ['s', inner[1]] : ['S', inner];
+    }
+    if (Array.isArray(value) && value.length > 0) {
+      const parts = await Promise.all(value.map((v) => this.serde.dumpsTyped(v)));
+      if (parts.every(([type]) => type === 'json')) {
+        const total = parts.reduce((n, [, bytes]) => n + bytes.length + 1, 1);
+        if (total <= INLINE_MAX)
+          return ['j', `[${parts.map(([, b]) => Buffer.from(b).toString('utf8')).join(',')}]`];
+        return ['a', parts.map(([, bytes]) => this.add(bytes))];
+      }
+    }
+    const [type, bytes] = await this.serde.dumpsTyped(value);
+    if (type === 'bytes') return ['x', Buffer.from(bytes).toString('base64')];
+    if (bytes.length <= INLINE_MAX) return ['j', Buffer.from(bytes).toString('utf8')];
+    return ['b', this.add(bytes)];
+  }
+
+  private add(json: Uint8Array): number {
+    const key = createHash('sha1').update(json).digest('base64');
+    let index = this.byKey.get(key);
+    if (index === undefined) {
+      index = this.blobs.length;
+      this.blobs.push({ key, json });
+      this.byKey.set(key, index);
+    }
+    return index;
+  }
+}
+
+/** Replaces placeholder indexes with blob ids and run-length encodes id lists. */
+export function resolveRef(ref: Ref, ids: readonly number[]): Ref {
+  switch (ref[0]) {
+    case 'b':
+      return ['b', ids[ref[1]]!];
+    case 'a':
+    case 's':
+      return [ref[0], runLength(ref[1].map((i) => ids[i]!))];
+    case 'S':
+      return ['S', resolveRef(ref[1], ids)];
+    default:
+      return ref;
+  }
+}
+
+/** Blob ids a resolved ref points at. */
+export function refIds(ref: Ref): number[] {
+  switch (ref[0]) {
+    case 'b':
+      return [ref[1]];
+    case 'a':
+    case 's':
+      return expand(ref[1]);
+    case 'S':
+      return refIds(ref[1]);
+    default:
+      return [];
+  }
+}
+
+/** Builds the value back; `blobs` must hold every id `refIds(ref)` returns. */
+export async function decodeRef(
+  ref: Ref,
+  serde: Serde,
+  blobs: ReadonlyMap<number, unknown>,
+): Promise<unknown> {
+  switch (ref[0]) {
+    case 'u':
+      return undefined;
+    case 'j':
+      return serde.loadsTyped('json', ref[1]);
+    case 'x':
+      return serde.loadsTyped('bytes', Buffer.from(ref[1], 'base64'));
+    case 'b':
+      return blobs.get(ref[1]);
+    case 'a':
+      return expand(ref[1]).map((id) => blobs.get(id));
+    case 's':
+      return deltaSnapshot(expand(ref[1]).map((id) => blobs.get(id)));
+    case 'S':
+      return deltaSnapshot(await decodeRef(ref[1], serde, blobs));
+  }
+}
+
+/** [5,6,7,9] → [5,3,9,1]: (start, length) pairs. Message ids of a thread are mostly consecutive. */
+function runLength(ids: number[]): number[] {
+  const out: number[] = [];
+  for (const id of ids) {
+    const n = out.length;
+    if (n > 0 && out[n - 2]! + out[n - 1]! === id) out[n - 1]! += 1;
+    else out.push(id, 1);
+  }
+  return out;
+}
+
+function expand(pairs: number[]): number[] {
+  const ids: number[] = [];
+  for (let i = 0; i < pairs.length; i += 2) {
+    for (let k = 0; k < pairs[i + 1]!; k += 1) ids.push(pairs[i]! + k);
+  }
+  return ids;
+}

@@ -1,0 +1,349 @@
+import type { RunnableConfig } from '@langchain/core/runnables';
+import {
+  BaseCheckpointSaver,
+  type Checkpoint,
+  type CheckpointMetadata,
+  type CheckpointTuple,
+} from '@langchain/langgraph';
+import { type Db, immediate } from '../db.js';
+import { StoreError } from '../errors.js';
+import { scrubSecrets } from '../secrets.js';
+import { BlobStore } from './blobs.js';
+import { decodeRef, Encoder, type Ref, refIds, resolveRef } from './codec.js';
+import { packText, unpackText } from './compress.js';
+import { deltaHistory } from './history.js';
+import { compareWrites, SPECIAL_WRITE_INDEX, type StoredWrite } from './order.js';
+import { type CheckpointRow, prepareRows, type Rows, SELECT_CHECKPOINT, type WriteRow } from './rows.js';
+
+type ChannelVersions = Parameters<BaseCheckpointSaver['put']>[3];
+type PendingWrite = Parameters<BaseCheckpointSaver['putWrites']>[1][number];
+type ListOptions = NonNullable<Parameters<BaseCheckpointSaver['list']>[1]>;
+export type DeltaChannelHistory = Awaited<ReturnType<BaseCheckpointSaver['getDeltaChannelHistory']>>[string];
+type PendingWriteTuple = NonNullable<CheckpointTuple['pendingWrites']>[number];
+
+/** A checkpoint row's body: the checkpoint without its id, values as refs. */
+export interface Body {
+  v: number;
+  ts: string;
+  cv: Checkpoint['channel_versions'];
+  vs: Checkpoint['versions_seen'];
+  vals: Record<string, Ref>;
+}
+
+/** A cp_writes row: all writes of one task against one checkpoint. */
+export interface WritesRecord {
+  p: string;
+  w: [idx: number, channel: string, value: Ref][];
+}
+
+/**
+ * LangGraph checkpointer over the store's SQLite file. Message lists are stored element by
+ * element and content-addressed, checkpoint bodies and writes are dictionary-deflated, and
+ * `getDeltaChannelHistory` walks ancestors with one recursive query. See the README.
+ */
+export class BirdieCheckpointer extends BaseCheckpointSaver {
+  /** @internal */
+  readonly rows: Rows;
+  /** @internal */
+  readonly blobs: BlobStore;
+
+  constructor(private readonly db: Db) {
+    super();
+    this.rows = prepareRows(db);
+    this.blobs = new BlobStore(db, this.serde);
+  }
+
+  override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    const { threadId, ns, checkpointId } = target(config);
+    if (threadId === undefined) return undefined;
+    const thread = this.rows.thread.get(threadId, ns)?.id;
+    if (thread === undefined) return undefined;
+    const row = checkpointId ? this.rows.byId.get(thread, checkpointId) : this.rows.latest.get(thread);
+    return row ? this.toTuple(row) : undefined;
+  }
+
+  override async *list(config: RunnableConfig, options: ListOptions = {}): AsyncGenerator<CheckpointTuple> {
+    const { threadId, checkpointId } = target(config);
+    const ns = config.configurable?.checkpoint_ns as string | undefined;
+    const where = ['c.body IS NOT NULL'];
+    const params: unknown[] = [];
+    if (threadId !== undefined) where.push('t.thread_id = ?') && params.push(threadId);
+    if (ns !== undefined) where.push('t.ns = ?') && params.push(ns);
+    if (checkpointId) where.push('c.checkpoint_id = ?') && params.push(checkpointId);
+    const before = options.before?.configurable?.checkpoint_id as string | undefined;
+    if (before) where.push('c.checkpoint_id < ?') && params.push(before);
+    const filter = options.filter && Object.keys(options.filter).length > 0 ? options.filter : undefined;
+    let remaining = options.limit ?? Number.POSITIVE_INFINITY;
+    const sqlLimit =
+      filter === undefined && Number.isFinite(remaining) ? ` LIMIT ${Math.max(0, remaining)}` : '';
+    const rows = this.db
+      .prepare<unknown[], CheckpointRow>(
+        `${SELECT_CHECKPOINT} WHERE ${where.join(' AND ')} ORDER BY c.checkpoint_id DESC${sqlLimit}`,
+      )
+      .all(...params);
+    for (const row of rows) {
+      if (remaining <= 0) return;
+      const tuple = await this.toTuple(row);
+      if (filter && !matches(tuple.metadata, filter)) continue;
+      remaining -= 1;
+      yield tuple;
+    }
+  }
+
+  override async put(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+  ): Promise<RunnableConfig> {
+    const threadId = config.configurable?.thread_id as string | undefined;
+    const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
+    if (threadId === undefined) throw missing('thread_id', 'put a checkpoint');
+    const parentId = config.configurable?.checkpoint_id as string | undefined;
+    const encoder = new Encoder(this.serde);
+    const drafts: Record<string, Ref> = {};
+    const values = checkpoint.channel_values ?? {};
+    // Only channels with a new version are serialised; the others keep the parent's stored value.
+    for (const channel of Object.keys(values)) {
+      if (Object.hasOwn(newVersions, channel)) drafts[channel] = await encoder.encode(values[channel]);
+    }
+    const [, metadataJson] = await this.serde.dumpsTyped(scrubSecrets(metadata));
+    immediate(this.db, () => {
+      const thread = this.threadRow(threadId, ns);
+      const ids = this.blobs.store(thread, encoder.blobs);
+      const parentSeq = parentId ? this.seqOf(thread, parentId) : null;
+      const vals = this.inherit(parentSeq, checkpoint.channel_versions, newVersions);
+      for (const channel of Object.keys(drafts)) vals[channel] = resolveRef(drafts[channel]!, ids);
+      const body: Body = {
+        v: checkpoint.v,
+        ts: checkpoint.ts,
+        cv: checkpoint.channel_versions,
+        vs: checkpoint.versions_seen,
+        vals,
+      };
+      // Metadata is the serializer's own JSON, appended after a newline (JSON text never has a raw one).
+      const text = `${JSON.stringify(body)}\n${Buffer.from(metadataJson).toString('utf8')}`;
+      const seq = this.seqOf(thread, checkpoint.id);
+      this.rows.fill.run(parentSeq, channelList(Object.keys(vals)), packText(text), seq);
+    });
+    return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
+  }
+
+  override async putWrites(
+    config: RunnableConfig,
+    writes: PendingWrite[],
+    taskId: string,
+    taskPath = '',
+  ): Promise<void> {
+    const threadId = config.configurable?.thread_id as string | undefined;
+    const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
+    const checkpointId = config.configurable?.checkpoint_id as string | undefined;
+    if (threadId === undefined) throw missing('thread_id', 'put writes');
+    if (!checkpointId) throw missing('checkpoint_id', 'put writes');
+    const encoder = new Encoder(this.serde);
+    const drafts: [number, string, Ref][] = [];
+    for (const [i, [channel, value]] of writes.entries()) {
+      drafts.push([SPECIAL_WRITE_INDEX[channel] ?? i, channel, await encoder.encode(value)]);
+    }
+    immediate(this.db, () => {
+      const thread = this.threadRow(threadId, ns);
+      const seq = this.seqOf(thread, checkpointId);
+      const ids = this.blobs.store(thread, encoder.blobs);
+      const existing = this.rows.writeRecord.get(seq, taskId);
+      const record: WritesRecord = existing ? parseRecord(existing.writes) : { p: taskPath, w: [] };
+      const byIdx = new Map(record.w.map((w) => [w[0], w]));
+      for (const [idx, channel, ref] of drafts) {
+        // A regular write is stored once (retries are no-ops); special writes replace.
+        if (idx >= 0 && byIdx.has(idx)) continue;
+        byIdx.set(idx, [idx, channel, resolveRef(ref, ids)]);
+      }
+      record.w = [...byIdx.values()].sort((a, b) => a[0] - b[0]);
+      this.rows.putWrite.run(seq, taskId, packText(JSON.stringify(record)));
+    });
+  }
+
+  override async deleteThread(threadId: string): Promise<void> {
+    immediate(this.db, () => this.deleteThreadSync(threadId));
+  }
+
+  /** @internal Deletes inside the caller's transaction (sessions.delete). */
+  deleteThreadSync(threadId: string): void {
+    const threads = this.rows.threadsOf.all(threadId).map((r) => r.id);
+    this.rows.deleteWrites.run(threadId);
+    this.rows.deleteCheckpoints.run(threadId);
+    this.rows.deleteBlobs.run(threadId);
+    this.rows.deleteThreads.run(threadId);
+    this.blobs.forgetThreads(threads);
+  }
+
+  override async getDeltaChannelHistory(options: {
+    config: RunnableConfig;
+    channels: string[];
+  }): Promise<Record<string, DeltaChannelHistory>> {
+    return deltaHistory(this, options.config, options.channels);
+  }
+
+  /** @internal The row id of a checkpoint (`latest` when no id is given). */
+  targetSeq(config: RunnableConfig): number | undefined {
+    const { threadId, ns, checkpointId } = target(config);
+    if (threadId === undefined) return undefined;
+    const thread = this.rows.thread.get(threadId, ns)?.id;
+    if (thread === undefined) return undefined;
+    return checkpointId
+      ? this.rows.byId.get(thread, checkpointId)?.seq
+      : this.rows.latestSeq.get(thread)?.seq;
+  }
+
+  /** @internal Decodes write rows, keeping only `keep(channel)`, in `writesSortKey` order per checkpoint. */
+  async decodeWrites(rows: readonly WriteRow[], keep?: (seq: number, channel: string) => boolean) {
+    const parsed: { seq: number; taskId: string; p: string; w: WritesRecord['w'] }[] = [];
+    const ids: number[] = [];
+    for (const row of rows) {
+      const record = parseRecord(row.writes);
+      const w = keep ? record.w.filter(([, ch]) => keep(row.checkpoint, ch)) : record.w;
+      if (w.length === 0) continue;
+      for (const [, , ref] of w) ids.push(...refIds(ref));
+      parsed.push({ seq: row.checkpoint, taskId: row.task_id, p: record.p, w });
+    }
+    const blobs = await this.blobs.load(ids);
+    const out: (StoredWrite & { seq: number })[] = [];
+    for (const { seq, taskId, p, w } of parsed) {
+      for (const [idx, channel, ref] of w) {
+        out.push({ seq, taskId, taskPath: p, idx, channel, value: await decodeRef(ref, this.serde, blobs) });
+      }
+    }
+    return out.sort(compareWrites);
+  }
+
+  /** @internal Decodes one stored channel value of a body. */
+  async decodeValue(ref: Ref): Promise<unknown> {
+    return decodeRef(ref, this.serde, await this.blobs.load(refIds(ref)));
+  }
+
+  private async toTuple(row: CheckpointRow): Promise<CheckpointTuple> {
+    const { body, metadata } = parseBody(row.body);
+    const refs = Object.values(body.vals);
+    const blobs = await this.blobs.load(refs.flatMap(refIds));
+    const channelValues: Record<string, unknown> = {};
+    for (const [channel, ref] of Object.entries(body.vals)) {
+      channelValues[channel] = await decodeRef(ref, this.serde, blobs);
+    }
+    if (body.v < 4 && row.parent_seq !== null)
+      await this.migratePendingSends(row.parent_seq, channelValues, body.cv);
+    const writes = await this.decodeWrites(this.rows.writesOf.all(row.seq));
+    const configurable = {
+      thread_id: row.thread_id,
+      checkpoint_ns: row.ns,
+      checkpoint_id: row.checkpoint_id,
+    };
+    const tuple: CheckpointTuple = {
+      config: { configurable },
+      checkpoint: {
+        v: body.v,
+        id: row.checkpoint_id,
+        ts: body.ts,
+        channel_values: channelValues,
+        channel_versions: body.cv,
+        versions_seen: body.vs,
+      },
+      metadata: (await this.serde.loadsTyped('json', metadata)) as CheckpointMetadata,
+      pendingWrites: writes.map((w): PendingWriteTuple => [w.taskId, w.channel, w.value]),
+    };
+    if (row.parent !== null) {
+      tuple.parentConfig = { configurable: { ...configurable, checkpoint_id: row.parent } };
+    }
+    return tuple;
+  }
+
+  /**
+   * Refs of the parent's stored values whose channel version did not change: same branch,
+   * same version, same value. Keyed by parent rather than by version, so forks never mix.
+   */
+  private inherit(parentSeq: number | null, versions: ChannelVersions, changed: ChannelVersions) {
+    const vals: Record<string, Ref> = {};
+    if (parentSeq === null) return vals;
+    const packed = this.rows.bodyOf.get(parentSeq)?.body;
+    if (!packed) return vals;
+    const parent = parseBody(packed).body;
+    for (const [channel, ref] of Object.entries(parent.vals)) {
+      if (
+        !Object.hasOwn(changed, channel) &&
+        versions[channel] !== undefined &&
+        parent.cv[channel] === versions[channel]
+      ) {
+        vals[channel] = ref;
+      }
+    }
+    return vals;
+  }
+
+  /** Checkpoints before format 4 kept pending sends as the parent's TASKS writes. */
+  private async migratePendingSends(
+    parentSeq: number,
+    values: Record<string, unknown>,
+    versions: Record<string, string | number>,
+  ): Promise<void> {
+    const sends = await this.decodeWrites(this.rows.writesOf.all(parentSeq), (_seq, ch) => ch === TASKS);
+    values[TASKS] = sends.map((w) => w.value);
+    const existing = Object.values(versions);
+    versions[TASKS] = existing.length > 0 ? existing.reduce(maxVersion) : this.getNextVersion(undefined);
+  }
+
+  private threadRow(threadId: string, ns: string): number {
+    const found = this.rows.thread.get(threadId, ns);
+    if (found) return found.id;
+    return Number(this.rows.insertThread.run(threadId, ns).lastInsertRowid);
+  }
+
+  /** The row of a checkpoint id, creating an empty placeholder for one not put yet. */
+  private seqOf(thread: number, checkpointId: string): number {
+    const found = this.rows.seq.get(thread, checkpointId);
+    if (found) return found.seq;
+    return Number(this.rows.placeholder.run(thread, checkpointId).lastInsertRowid);
+  }
+}
+
+export function parseBody(packed: Buffer): { body: Body; metadata: string } {
+  const text = unpackText(packed);
+  const cut = text.indexOf('\n');
+  return { body: JSON.parse(text.slice(0, cut)) as Body, metadata: text.slice(cut + 1) };
+}
+
+function parseRecord(packed: Buffer): WritesRecord {
+  return JSON.parse(unpackText(packed)) as WritesRecord;
+}
+
+/** `\nch1\nch2\n`: lets the ancestor walk test "has a stored value" without inflating bodies. */
+function channelList(channels: string[]): string {
+  return `\n${channels.join('\n')}\n`;
+}
+
+const TASKS = '__pregel_tasks';
+
+function maxVersion(a: string | number, b: string | number): string | number {
+  if (typeof a === 'number' && typeof b === 'number') return Math.max(a, b);
+  return String(a).localeCompare(String(b)) >= 0 ? a : b;
+}
+
+function target(config: RunnableConfig) {
+  const c = config.configurable ?? {};
+  return {
+    threadId: c.thread_id as string | undefined,
+    ns: (c.checkpoint_ns as string | undefined) ?? '',
+    checkpointId: (c.checkpoint_id ?? c.thread_ts) as string | undefined,
+  };
+}
+
+function matches(metadata: unknown, filter: Record<string, unknown>): boolean {
+  const md = (metadata ?? {}) as Record<string, unknown>;
+  return Object.entries(filter).every(([k, v]) =>
+    typeof v === 'object' && v !== null ? JSON.stringify(md[k]) === JSON.stringify(v) : md[k] === v,
+  );
+}
+
+function missing(field: string, action: string): StoreError {
+  return new StoreError(
+    'invalid-argument',
+    `cannot ${action}: config.configurable.${field} is required (the thread is the session id)`,
+  );
+}

@@ -1,0 +1,37 @@
+import { StoreError } from './errors.js';
+
+// Session ids become thread ids and may end up in file names or logs: keep them boring.
+const SESSION_ID = /^(\d{4})-(\d{2})-(\d{2})_([1-9]\d{0,8})$/;
+// User ids: a login-like name. No path separators, no leading dot, no "..".
+const USER_ID = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
+
+/** Throws `StoreError('invalid-id')` unless `id` looks like `YYYY-MM-DD_N`. */
+export function validateSessionId(id: unknown): string {
+  const match = typeof id === 'string' ? SESSION_ID.exec(id) : null;
+  if (!match) throw new StoreError('invalid-id', `invalid session id ${describe(id)}: expected YYYY-MM-DD_N`);
+  const month = Number(match[2]);
+  const day = Number(match[3]);
+  if (month < 1 || month > 12 || day < 1 || day > 31) {
+    throw new StoreError('invalid-id', `invalid session id ${describe(id)}: not a calendar date`);
+  }
+  return id as string;
+}
+
+/** Throws `StoreError('invalid-id')` unless `id` is 1–64 of `[A-Za-z0-9._@-]`, starting alphanumeric, without `..`. */
+export function validateUserId(id: unknown): string {
+  if (typeof id !== 'string' || !USER_ID.test(id) || id.includes('..')) {
+    throw new StoreError('invalid-id', `invalid user id ${describe(id)}: expected 1-64 of [A-Za-z0-9._@-]`);
+  }
+  return id;
+}
+
+/** The local calendar day of `date` as `YYYY-MM-DD`. */
+export function localDay(date: Date): string {
+  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+  return `${pad(date.getFullYear(), 4)}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+function describe(value: unknown): string {
+  if (typeof value !== 'string') return `(${typeof value})`;
+  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+}

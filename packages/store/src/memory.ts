@@ -1,0 +1,61 @@
+import { type Db, retryBusy } from './db.js';
+import { StoreError } from './errors.js';
+import { validateUserId } from './ids.js';
+
+/** One long-term memory entry; memory belongs to a user, not a session. */
+export interface MemoryEntry {
+  id: number;
+  userId: string;
+  content: string;
+  createdAt: Date;
+}
+
+export interface MemoryRepo {
+  add(userId: string, content: string): MemoryEntry;
+  /** Oldest first, the order the graph injects them in. */
+  list(userId: string): MemoryEntry[];
+  /** `false` when the user has no entry with that id. */
+  remove(userId: string, id: number): boolean;
+}
+
+const MAX_CONTENT = 16 * 1024;
+
+interface Row {
+  id: number;
+  user_id: string;
+  content: string;
+  created_at: number;
+}
+
+export function createMemory(db: Db): MemoryRepo {
+  const insert = db.prepare<[string, string, number], Row>(
+    'INSERT INTO memory (user_id, content, created_at) VALUES (?, ?, ?) RETURNING *',
+  );
+  const select = db.prepare<[string], Row>('SELECT * FROM memory WHERE user_id = ? ORDER BY id');
+  const remove = db.prepare('DELETE FROM memory WHERE user_id = ? AND id = ?');
+  return {
+    add(userId, content) {
+      validateUserId(userId);
+      if (typeof content !== 'string' || content.trim() === '' || content.length > MAX_CONTENT) {
+        throw new StoreError(
+          'invalid-argument',
+          `memory content must be non-empty text of at most ${MAX_CONTENT} characters`,
+        );
+      }
+      return toEntry(retryBusy(() => insert.get(userId, content, Date.now()))!);
+    },
+    list(userId) {
+      validateUserId(userId);
+      return select.all(userId).map(toEntry);
+    },
+    remove(userId, id) {
+      validateUserId(userId);
+      if (!Number.isSafeInteger(id)) return false;
+      return retryBusy(() => remove.run(userId, id)).changes > 0;
+    },
+  };
+}
+
+function toEntry(row: Row): MemoryEntry {
+  return { id: row.id, userId: row.user_id, content: row.content, createdAt: new Date(row.created_at) };
+}

@@ -1,0 +1,94 @@
+/**
+ * Migrations, applied in order; `PRAGMA user_version` holds how many ran.
+ * Append only: a released migration is never edited.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    day TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    title TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    turns INTEGER NOT NULL DEFAULT 0,
+    input_tokens INTEGER NOT NULL DEFAULT 0,
+    output_tokens INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (day, seq)
+  );
+  CREATE INDEX sessions_by_user ON sessions (user_id, created_at);
+
+  CREATE TABLE grants (
+    session_id TEXT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+    enabled TEXT NOT NULL,
+    disabled TEXT NOT NULL
+  );
+
+  CREATE TABLE memory (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    user_id TEXT NOT NULL,
+    content TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX memory_by_user ON memory (user_id, id);
+
+  CREATE TABLE runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    model TEXT,
+    status TEXT NOT NULL,
+    started_at INTEGER NOT NULL,
+    ended_at INTEGER,
+    input_tokens INTEGER NOT NULL DEFAULT 0,
+    output_tokens INTEGER NOT NULL DEFAULT 0,
+    error TEXT
+  );
+  CREATE INDEX runs_by_session ON runs (session_id, id);
+
+  CREATE TABLE tool_calls (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    skill TEXT,
+    duration_ms INTEGER NOT NULL,
+    ok INTEGER NOT NULL,
+    truncated INTEGER NOT NULL DEFAULT 0,
+    error TEXT,
+    at INTEGER NOT NULL
+  );
+  CREATE INDEX tool_calls_by_run ON tool_calls (run_id);
+
+  CREATE TABLE cp_threads (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    thread_id TEXT NOT NULL,
+    ns TEXT NOT NULL,
+    UNIQUE (thread_id, ns)
+  );
+
+  CREATE TABLE cp_checkpoints (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    thread INTEGER NOT NULL,
+    checkpoint_id TEXT NOT NULL,
+    parent_seq INTEGER,
+    chans TEXT,
+    body BLOB,
+    UNIQUE (thread, checkpoint_id)
+  );
+
+  CREATE TABLE cp_writes (
+    checkpoint INTEGER NOT NULL,
+    task_id TEXT NOT NULL,
+    writes BLOB NOT NULL,
+    PRIMARY KEY (checkpoint, task_id)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE cp_blobs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    thread INTEGER NOT NULL,
+    hash BLOB NOT NULL,
+    data BLOB NOT NULL,
+    UNIQUE (thread, hash)
+  );
+  `,
+];

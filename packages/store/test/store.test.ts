@@ -1,0 +1,248 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStore, type Store, StoreError, validateSessionId, validateUserId } from '../src/index.js';
+import { tempHome } from './helpers.js';
+
+let home: ReturnType<typeof tempHome>;
+let store: Store;
+
+beforeEach(() => {
+  home = tempHome();
+  store = openStore({ home: join(home.dir, 'nested', '.birdie') });
+});
+afterEach(() => {
+  store.close();
+  home.cleanup();
+});
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(StoreError);
+    return (error as StoreError).code;
+  }
+  return undefined;
+}
+
+describe('openStore', () => {
+  it('creates the folder 0700 and the file 0600 under home', () => {
+    expect(store.file).toBe(join(home.dir, 'nested', '.birdie', 'birdie.db'));
+    expect(statSync(join(home.dir, 'nested', '.birdie')).mode & 0o777).toBe(0o700);
+    expect(statSync(store.file).mode & 0o777).toBe(0o600);
+  });
+
+  it('honours BIRDIE_HOME and an explicit file', () => {
+    const previous = process.env.BIRDIE_HOME;
+    process.env.BIRDIE_HOME = join(home.dir, 'env-home');
+    try {
+      const fromEnv = openStore();
+      expect(fromEnv.file).toBe(join(home.dir, 'env-home', 'birdie.db'));
+      fromEnv.close();
+    } finally {
+      if (previous === undefined) delete process.env.BIRDIE_HOME;
+      else process.env.BIRDIE_HOME = previous;
+    }
+    const explicit = openStore({ file: join(home.dir, 'elsewhere', 'x.db') });
+    expect(explicit.file).toBe(join(home.dir, 'elsewhere', 'x.db'));
+    explicit.close();
+  });
+
+  it('refuses a file whose schema is newer than this version', async () => {
+    const Database = (await import('better-sqlite3')).default;
+    const file = join(home.dir, 'future.db');
+    const db = new Database(file);
+    db.pragma('user_version = 999');
+    db.close();
+    expect(codeOf(() => openStore({ file }))).toBe('migration-failed');
+  });
+
+  it('reports use after close as StoreError closed', () => {
+    store.close();
+    expect(codeOf(() => store.sessions.list('alice'))).toBe('closed');
+    store.close();
+  });
+});
+
+describe('ids', () => {
+  it.each([
+    '../x',
+    'a/b',
+    '',
+    'x'.repeat(300),
+    '2026-13-01_1',
+    '2026-01-01_0',
+    '2026-01-01_1/..',
+    ' 2026-01-01_1',
+  ])('rejects session id %j', (id) => {
+    expect(codeOf(() => validateSessionId(id))).toBe('invalid-id');
+    expect(codeOf(() => store.sessions.get(id))).toBe('invalid-id');
+    expect(codeOf(() => store.grants.get(id))).toBe('invalid-id');
+  });
+
+  it('accepts YYYY-MM-DD_N', () => {
+    expect(validateSessionId('2026-11-21_12')).toBe('2026-11-21_12');
+  });
+
+  it.each(['../x', 'a/b', '', 'x'.repeat(300), '.hidden', 'a..b', 'a b'])('rejects user id %j', (id) => {
+    expect(codeOf(() => validateUserId(id))).toBe('invalid-id');
+    expect(codeOf(() => store.memory.list(id))).toBe('invalid-id');
+  });
+});
+
+describe('sessions', () => {
+  it('numbers sessions per local day and lists newest first per user', () => {
+    const day1 = new Date(2026, 10, 21, 9, 0);
+    const a = store.sessions.create('alice', { now: day1, title: 'first' });
+    const b = store.sessions.create('bob', { now: new Date(2026, 10, 21, 10, 0) });
+    const c = store.sessions.create('alice', { now: new Date(2026, 10, 21, 11, 0) });
+    const d = store.sessions.create('alice', { now: new Date(2026, 10, 22, 8, 0) });
+    expect([a.id, b.id, c.id, d.id]).toEqual([
+      '2026-11-21_1',
+      '2026-11-21_2',
+      '2026-11-21_3',
+      '2026-11-22_1',
+    ]);
+    expect(a).toMatchObject({ userId: 'alice', title: 'first', turns: 0, inputTokens: 0, outputTokens: 0 });
+    expect(store.sessions.list('alice').map((s) => s.id)).toEqual([d.id, c.id, a.id]);
+    expect(store.sessions.list('bob').map((s) => s.id)).toEqual([b.id]);
+    expect(store.sessions.get(b.id)?.title).toBeUndefined();
+    expect(store.sessions.get('2026-01-01_1')).toBeUndefined();
+  });
+
+  it('renames, records turns and reports unknown ids', () => {
+    const s = store.sessions.create('alice');
+    store.sessions.rename(s.id, 'renamed');
+    store.sessions.recordTurn(s.id, { inputTokens: 100, outputTokens: 20 });
+    store.sessions.recordTurn(s.id, { inputTokens: 50, outputTokens: 5 });
+    expect(store.sessions.get(s.id)).toMatchObject({
+      title: 'renamed',
+      turns: 2,
+      inputTokens: 150,
+      outputTokens: 25,
+    });
+    expect(codeOf(() => store.sessions.rename('2000-01-01_1', 'x'))).toBe('not-found');
+    expect(codeOf(() => store.sessions.recordTurn(s.id, { inputTokens: -1, outputTokens: 0 }))).toBe(
+      'invalid-argument',
+    );
+    expect(codeOf(() => store.sessions.delete('2000-01-01_1'))).toBe('not-found');
+  });
+
+  it('deleting a session removes its checkpoints, grants and runs', async () => {
+    const s = store.sessions.create('alice');
+    const keep = store.sessions.create('alice');
+    store.grants.set(s.id, { enabled: ['web'], disabled: [] });
+    const run = store.runs.start({ sessionId: s.id });
+    store.runs.toolCall(run, { name: 'echo', durationMs: 3, ok: true });
+    const cp = store.checkpointer;
+    for (const id of [s.id, keep.id]) {
+      const config = await cp.put(
+        { configurable: { thread_id: id, checkpoint_ns: '' } },
+        {
+          v: 4,
+          id: `00000000-0000-6000-8000-00000000000${id.at(-1)}`,
+          ts: new Date().toISOString(),
+          channel_values: { messages: ['x'.repeat(500)] },
+          channel_versions: { messages: 1 },
+          versions_seen: {},
+        },
+        { source: 'loop', step: 0, parents: {} },
+        { messages: 1 },
+      );
+      await cp.putWrites(config, [['messages', ['y'.repeat(500)]]], 'task');
+    }
+    store.sessions.delete(s.id);
+    expect(store.sessions.get(s.id)).toBeUndefined();
+    expect(await cp.getTuple({ configurable: { thread_id: s.id } })).toBeUndefined();
+    expect(store.grants.get(s.id)).toEqual({ enabled: [], disabled: [] });
+    expect(store.runs.list({ sessionId: s.id })).toEqual([]);
+    const kept = await cp.getTuple({ configurable: { thread_id: keep.id } });
+    expect(kept?.checkpoint.channel_values).toEqual({ messages: ['x'.repeat(500)] });
+    expect(kept?.pendingWrites).toEqual([['task', 'messages', ['y'.repeat(500)]]]);
+  });
+});
+
+describe('grants', () => {
+  it('stores enabled/disabled sets per session', () => {
+    const s = store.sessions.create('alice');
+    expect(store.grants.get(s.id)).toEqual({ enabled: [], disabled: [] });
+    store.grants.set(s.id, { enabled: ['web', 'shell', 'web'], disabled: ['python'] });
+    expect(store.grants.get(s.id)).toEqual({ enabled: ['shell', 'web'], disabled: ['python'] });
+    store.grants.set(s.id, { enabled: [], disabled: ['web'] });
+    expect(store.grants.get(s.id)).toEqual({ enabled: [], disabled: ['web'] });
+    expect(codeOf(() => store.grants.set('2000-01-01_1', { enabled: [], disabled: [] }))).toBe('not-found');
+    expect(codeOf(() => store.grants.set(s.id, { enabled: [3 as never], disabled: [] }))).toBe(
+      'invalid-argument',
+    );
+  });
+});
+
+describe('memory', () => {
+  it('belongs to a user, not a session', () => {
+    const first = store.memory.add('alice', 'prefers metric units');
+    store.memory.add('bob', 'likes tabs');
+    const second = store.memory.add('alice', 'works on birdie');
+    expect(store.memory.list('alice').map((m) => m.content)).toEqual([
+      'prefers metric units',
+      'works on birdie',
+    ]);
+    expect(first.createdAt).toBeInstanceOf(Date);
+    expect(store.memory.remove('bob', first.id)).toBe(false);
+    expect(store.memory.remove('alice', first.id)).toBe(true);
+    expect(store.memory.remove('alice', first.id)).toBe(false);
+    expect(store.memory.list('alice').map((m) => m.id)).toEqual([second.id]);
+    expect(store.memory.list('bob')).toHaveLength(1);
+    expect(codeOf(() => store.memory.add('alice', '   '))).toBe('invalid-argument');
+  });
+});
+
+describe('runs', () => {
+  it('logs runs with their tool calls, newest first, by session or user', () => {
+    const a = store.sessions.create('alice');
+    const b = store.sessions.create('bob');
+    const r1 = store.runs.start({ sessionId: a.id, model: 'openai:gpt-4o-mini' });
+    store.runs.toolCall(r1, { name: 'fetch', skill: 'web', durationMs: 12.4, ok: true, truncated: true });
+    store.runs.toolCall(r1, { name: 'sh', durationMs: 3, ok: false, error: 'exit 1' });
+    store.runs.finish(r1, { status: 'ok', inputTokens: 120, outputTokens: 30 });
+    const r2 = store.runs.start({ sessionId: a.id });
+    store.runs.finish(r2, { status: 'error', error: 'HTTP 401 for key sk-abcdefghijklmnopqrstuvwxyz123456' });
+    const r3 = store.runs.start({ sessionId: b.id });
+
+    const alice = store.runs.list({ userId: 'alice' });
+    expect(alice.map((r) => r.id)).toEqual([r2, r1]);
+    expect(alice[1]).toMatchObject({
+      sessionId: a.id,
+      model: 'openai:gpt-4o-mini',
+      status: 'ok',
+      inputTokens: 120,
+      outputTokens: 30,
+    });
+    expect(alice[1]!.durationMs).toBeGreaterThanOrEqual(0);
+    expect(alice[1]!.toolCalls).toMatchObject([
+      { name: 'fetch', skill: 'web', durationMs: 12, ok: true, truncated: true },
+      { name: 'sh', ok: false, truncated: false, error: 'exit 1' },
+    ]);
+    expect(alice[0]!.error).toBe('HTTP 401 for key [redacted]');
+    expect(store.runs.list({ sessionId: b.id })).toMatchObject([
+      { id: r3, status: 'running', toolCalls: [] },
+    ]);
+    expect(store.runs.list({ limit: 1 }).map((r) => r.id)).toEqual([r3]);
+    expect(codeOf(() => store.runs.start({ sessionId: '2000-01-01_1' }))).toBe('not-found');
+    expect(codeOf(() => store.runs.finish(9999, { status: 'ok' }))).toBe('not-found');
+    expect(codeOf(() => store.runs.toolCall(9999, { name: 'x', durationMs: 1, ok: true }))).toBe('not-found');
+    expect(codeOf(() => store.runs.finish(r3, { status: 'done' as never }))).toBe('invalid-argument');
+  });
+});
+
+describe('public API', () => {
+  it('exports exactly these names', async () => {
+    expect(Object.keys(await import('../src/index.js')).sort()).toEqual([
+      'BirdieCheckpointer',
+      'StoreError',
+      'openStore',
+      'validateSessionId',
+      'validateUserId',
+    ]);
+  });
+});
