@@ -1,0 +1,36 @@
+import { nothingConfigured } from '../config.js';
+import { UsageError } from '../io.js';
+import type { CommandContext } from '../main.js';
+import { styler } from '../render/style.js';
+import { approvalMode } from '../runtime.js';
+import { cliVersion } from '../version.js';
+import { readInput } from '../repl/input.js';
+
+/**
+ * `birdie`: the interactive session. The prompt is drawn before LangChain, LangGraph, the store or any skill is
+ * loaded; those load while the user types, and the first turn waits for them if it has to.
+ */
+export async function replCommand({ io, values }: CommandContext): Promise<number> {
+  if (!io.stdin.isTTY || !io.stdout.isTTY) {
+    throw new UsageError(
+      'the interactive session needs a terminal. Use `birdie run "<prompt>"` (or `birdie run -` to read stdin) in scripts and pipes.',
+    );
+  }
+  const approval = approvalMode(values);
+  if (nothingConfigured(io, values)) {
+    const { firstRunSetup } = await import('../setup.js');
+    await firstRunSetup(io);
+  }
+  const style = styler(io.stdout, io.env);
+  io.stdout.write(
+    `${style('bold', 'birdie')} ${style('dim', `${cliVersion()} · /help for commands · Enter sends · Ctrl+J new line · Ctrl+D quits`)}\n`,
+  );
+  const resumeId = typeof values['session-id'] === 'string' ? values['session-id'] : undefined;
+  const { bootRepl } = await import('../repl/boot.js');
+  // Resuming prints history before the prompt; a new session loads in the background behind the prompt.
+  const booting = bootRepl(io, values, { approval, style, resumeId });
+  booting.catch(() => undefined);
+  if (resumeId) await booting;
+  const { runRepl } = await import('../repl/loop.js');
+  return runRepl({ io, style, booting, readInput });
+}

@@ -1,0 +1,99 @@
+import type { ApprovalDecision, ApprovalRequest } from '@birdie/graph';
+import { EXIT_OK, EXIT_RUN, type Input, UsageError, write } from '../io.js';
+import type { CommandContext } from '../main.js';
+import { EventPrinter } from '../render/events.js';
+import { eventJson } from '../render/json-events.js';
+import { styler } from '../render/style.js';
+import { approvalMode, openRuntime, useSession } from '../runtime.js';
+import { executeTurn } from '../turn.js';
+
+export const REFUSAL =
+  'birdie run does not ask for approval: refused. Rerun with --yes to approve such calls, or --approval never.';
+
+/** `birdie run "<prompt>" | -`: one turn, no terminal needed; text or `--json` events on stdout. */
+export async function runCommand({ io, values, positionals }: CommandContext): Promise<number> {
+  const prompt = positionals[0] === '-' ? await readAll(io.stdin) : positionals[0]!;
+  if (prompt.trim() === '') throw new UsageError('the prompt is empty');
+  const approval = approvalMode(values);
+  const json = values.json === true;
+  const rt = await openRuntime(io, values);
+  const controller = new AbortController();
+  const onSigint = () => controller.abort(new Error('interrupted'));
+  process.once('SIGINT', onSigint);
+  try {
+    const session = await useSession(
+      rt,
+      typeof values['session-id'] === 'string' ? values['session-id'] : undefined,
+    );
+    const emit = (line: unknown) => write(io.stdout, typeof line === 'string' ? line : JSON.stringify(line));
+    if (json)
+      emit({
+        type: 'session',
+        id: session.id,
+        user: rt.userId,
+        provider: `${rt.provider.config.vendor}/${rt.provider.config.model}`,
+      });
+    const style = styler(io.stderr, io.env);
+    const printer = new EventPrinter({ answer: io.stdout, info: io.stderr, style, mode: () => 'short' });
+    let refused = 0;
+    const result = await executeTurn(rt, session, prompt, {
+      approval,
+      signal: controller.signal,
+      handlers: {
+        onEvent: (event) => (json ? emit(eventJson(event)) : printer.onEvent(event)),
+        decide: async (requests: ApprovalRequest[]) => {
+          const decisions: Record<string, ApprovalDecision> = {};
+          for (const request of requests) {
+            if (values.yes === true) {
+              decisions[request.id] = { type: 'approve' };
+              continue;
+            }
+            refused++;
+            decisions[request.id] = { type: 'reject', message: `${REFUSAL} (the user was not asked)` };
+            if (json) emit({ type: 'approval-refused', id: request.id, tool: request.tool, reason: REFUSAL });
+            else
+              write(
+                io.stderr,
+                `birdie: ${request.tool} ${JSON.stringify(request.args)} needs approval. ${REFUSAL}`,
+              );
+          }
+          return decisions;
+        },
+      },
+    });
+    if (json)
+      emit({
+        type: 'result',
+        status: result.status,
+        session: session.id,
+        inputTokens: result.inputTokens,
+        outputTokens: result.outputTokens,
+      });
+    else
+      write(
+        io.stderr,
+        style(
+          'dim',
+          `session ${session.id} · ↑${result.inputTokens} ↓${result.outputTokens} tok (continue with --session-id ${session.id})`,
+        ),
+      );
+    if (result.status === 'ok') return EXIT_OK;
+    if (!json && result.status === 'error' && result.error)
+      write(io.stderr, `birdie: run failed: ${result.error}`);
+    if (result.status === 'aborted') write(io.stderr, 'birdie: interrupted');
+    if (refused > 0 && !json)
+      write(io.stderr, `birdie: ${refused} tool call(s) refused for lack of approval`);
+    return EXIT_RUN;
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+    await rt.close();
+  }
+}
+
+async function readAll(input: Input): Promise<string> {
+  if (input.isTTY)
+    throw new UsageError('`birdie run -` reads the prompt from stdin, but stdin is a terminal; pipe text in');
+  const chunks: Buffer[] = [];
+  for await (const chunk of input) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,71 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { EXIT_OK, EXIT_RUN, write } from '../io.js';
+import type { CommandContext } from '../main.js';
+import { resolveFrom } from '../paths.js';
+import { type DiagnosticLike, formatDiagnostic, plural, summarize } from '../render/diagnostics.js';
+import { styler } from '../render/style.js';
+import { openRegistry } from '../skills.js';
+
+/**
+ * `birdie skills check [DIR…]`: each DIR may be a skills folder, one skill's folder or a SKILL.md file. Without DIR,
+ * every folder birdie loads is checked together, so clashes between layers show up too.
+ */
+export async function skillsCheckCommand({ io, values, positionals }: CommandContext): Promise<number> {
+  const style = styler(io.stdout, io.env);
+  const messages: DiagnosticLike[] = [];
+  let skillCount = 0;
+  if (positionals.length === 0) {
+    const registry = await openRegistry(io, values);
+    skillCount = registry.current().skills.length;
+    messages.push(...registry.messages);
+  } else {
+    const parser = await import('@birdie/skill-parser');
+    for (const target of positionals.map((p) => resolveFrom(io.cwd, p))) {
+      const info = await stat(target).catch(() => undefined);
+      if (!info) {
+        messages.push({
+          file: target,
+          line: 1,
+          column: 1,
+          reason: 'no such file or folder',
+          ruleId: 'missing-path',
+          fatal: true,
+          source: 'birdie',
+        });
+        continue;
+      }
+      const skillFile = info.isFile() ? target : await findSkillFile(target);
+      if (skillFile) {
+        const result = await parser.loadSkillFile(skillFile);
+        if (result.skill) skillCount++;
+        messages.push(...result.messages);
+      } else {
+        const result = await parser.discoverSkills(target);
+        skillCount += result.skills.length;
+        messages.push(...result.messages);
+      }
+    }
+  }
+  const sorted = [...messages].sort(
+    (a, b) =>
+      (a.file ?? '').localeCompare(b.file ?? '') ||
+      (a.line ?? 0) - (b.line ?? 0) ||
+      (a.column ?? 0) - (b.column ?? 0),
+  );
+  for (const m of sorted) write(io.stdout, formatDiagnostic(m, io.cwd, style));
+  const { errors, warnings, infos } = summarize(sorted);
+  const summary = `${plural(skillCount, 'skill')} loaded: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${infos} info`;
+  if (sorted.length) write(io.stdout, '');
+  write(io.stdout, errors ? style('red', summary) : style('green', summary));
+  return errors ? EXIT_RUN : EXIT_OK;
+}
+
+async function findSkillFile(dir: string): Promise<string | undefined> {
+  for (const name of ['SKILL.md', 'SKILL.MD', 'skill.md']) {
+    const file = join(dir, name);
+    const info = await stat(file).catch(() => undefined);
+    if (info?.isFile()) return file;
+  }
+  return undefined;
+}

@@ -1,0 +1,62 @@
+import type { BaseMessage } from '@langchain/core/messages';
+import type { Store } from '@birdie/store';
+import type { Style } from './render/style.js';
+import { formatArgs } from './render/tool-output.js';
+
+/**
+ * A session's messages, read through the graph (its message channel stores deltas, so the checkpoint alone is not
+ * the list). The agent needs a model to exist; this one is never called.
+ */
+export async function readHistory(store: Store, sessionId: string): Promise<BaseMessage[]> {
+  const [{ createAgent }, { loadRegistry, SkillPolicy }, { ScriptedChatModel }] = await Promise.all([
+    import('@birdie/graph'),
+    import('@birdie/registry'),
+    import('@birdie/providers'),
+  ]);
+  const registry = await loadRegistry({ dirs: [] });
+  const agent = createAgent({
+    model: new ScriptedChatModel([]),
+    registry,
+    policy: new SkillPolicy(registry),
+    checkpointer: store.checkpointer,
+  });
+  try {
+    return (await agent.getState(sessionId)).messages;
+  } finally {
+    await agent.close();
+  }
+}
+
+/** Human, AI and tool messages as the REPL shows them; `limit` keeps the last N human turns. */
+export function formatHistory(messages: BaseMessage[], style: Style, limit?: number): string {
+  let start = 0;
+  if (limit !== undefined) {
+    const humans = messages.flatMap((m, i) => (m.getType() === 'human' ? [i] : []));
+    start = humans.length > limit ? humans[humans.length - limit]! : 0;
+  }
+  const lines: string[] = [];
+  for (const message of messages.slice(start)) {
+    const type = message.getType();
+    const text = message.text;
+    if (type === 'human') lines.push(`${style('cyan', '›')} ${text.replace(/\n/g, '\n  ')}`);
+    else if (type === 'ai') {
+      if (text) lines.push(text);
+      const calls =
+        (message as unknown as { tool_calls?: Array<{ name: string; args: unknown }> }).tool_calls ?? [];
+      for (const call of calls)
+        lines.push(
+          `${style('magenta', '⚙')} ${style('bold', call.name)} ${style('dim', formatArgs(call.args))}`,
+        );
+    } else if (type === 'tool') {
+      const first = text.split('\n')[0] ?? '';
+      const status =
+        (message as unknown as { status?: string }).status === 'error'
+          ? style('red', '✗')
+          : style('green', '✓');
+      lines.push(
+        `${style('dim', '└')} ${status} ${style('dim', first.length > 100 ? `${first.slice(0, 100)}…` : first)}`,
+      );
+    }
+  }
+  return lines.length ? `${lines.join('\n')}\n` : '';
+}

@@ -1,0 +1,53 @@
+import { parseArgv, type Values } from './argv.js';
+import { commandHelp, mainHelp } from './help.js';
+import { CliError, EXIT_OK, EXIT_RUN, type Io, write } from './io.js';
+import { cliVersion } from './version.js';
+
+export interface CommandContext {
+  io: Io;
+  values: Values;
+  positionals: string[];
+}
+
+type Handler = (ctx: CommandContext) => Promise<number>;
+
+/** Each command's module is imported only when it runs, so `--version` and `--help` load nothing heavy. */
+const handlers: Record<string, () => Promise<Handler>> = {
+  '': async () => (await import('./commands/repl.js')).replCommand,
+  run: async () => (await import('./commands/run.js')).runCommand,
+  'skills list': async () => (await import('./commands/skills-list.js')).skillsListCommand,
+  'skills check': async () => (await import('./commands/skills-check.js')).skillsCheckCommand,
+  'skills new': async () => (await import('./commands/skills-new.js')).skillsNewCommand,
+  tool: async () => (await import('./commands/tool.js')).toolCommand,
+  'sessions list': async () => (await import('./commands/sessions.js')).sessionsListCommand,
+  'sessions show': async () => (await import('./commands/sessions.js')).sessionsShowCommand,
+  'sessions delete': async () => (await import('./commands/sessions.js')).sessionsDeleteCommand,
+  logs: async () => (await import('./commands/logs.js')).logsCommand,
+};
+
+/** Runs one invocation and returns its exit code; never calls `process.exit` itself. */
+export async function main(argv: string[], io: Io): Promise<number> {
+  try {
+    const parsed = parseArgv(argv);
+    if (parsed.kind === 'version') {
+      write(io.stdout, cliVersion());
+      return EXIT_OK;
+    }
+    if (parsed.kind === 'help') {
+      io.stdout.write(parsed.command ? commandHelp(parsed.command) : mainHelp(cliVersion()));
+      return EXIT_OK;
+    }
+    const handler = await handlers[parsed.command.name]!();
+    return await handler({ io, values: parsed.values, positionals: parsed.positionals });
+  } catch (error) {
+    if (error instanceof CliError) {
+      write(io.stderr, `birdie: ${error.message}`);
+      return error.exitCode;
+    }
+    write(
+      io.stderr,
+      `birdie: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    return EXIT_RUN;
+  }
+}

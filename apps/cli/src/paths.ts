@@ -1,0 +1,30 @@
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** `~/.birdie`, or `$BIRDIE_HOME` (tests point it at a temp dir so nothing touches the real home). */
+export function birdieHome(env: NodeJS.ProcessEnv): string {
+  return env.BIRDIE_HOME ? resolve(env.BIRDIE_HOME) : join(userHome(env), '.birdie');
+}
+
+export function userHome(env: NodeJS.ProcessEnv): string {
+  return env.HOME || homedir();
+}
+
+/** The repository's `skills/` folder, found from the compiled file (apps/cli/dist → ../../../skills). */
+export function bundledSkillsDir(env: NodeJS.ProcessEnv): string {
+  if (env.BIRDIE_BUNDLED_SKILLS) return resolve(env.BIRDIE_BUNDLED_SKILLS);
+  return fileURLToPath(new URL('../../../skills', import.meta.url));
+}
+
+export function configFile(env: NodeJS.ProcessEnv): string {
+  return join(birdieHome(env), 'config.json');
+}
+
+export function userSkillsDir(env: NodeJS.ProcessEnv): string {
+  return join(birdieHome(env), 'skills');
+}
+
+export function resolveFrom(cwd: string, path: string): string {
+  return isAbsolute(path) ? path : resolve(cwd, path);
+}

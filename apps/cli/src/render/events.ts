@@ -1,0 +1,97 @@
+import type { AgentEvent } from '@birdie/graph';
+import type { Output } from '../io.js';
+import type { Style } from './style.js';
+import { formatArgs, type ToolOutputMode, toolOutputView } from './tool-output.js';
+
+export interface PrinterOptions {
+  /** Where the answer's tokens go. */
+  answer: Output;
+  /** Where tool calls, results and errors go (stderr for `birdie run`, the terminal for the REPL). */
+  info: Output;
+  style: Style;
+  mode(): ToolOutputMode;
+  /** Called before anything is written (the REPL stops its spinner) and when the agent waits again. */
+  onWrite?(): void;
+  onIdle?(): void;
+}
+
+/** Renders agent events as text: streamed answer, then each tool call and its result per the output mode. */
+export class EventPrinter {
+  private answerAtLineStart = true;
+  private wroteAnswer = false;
+  private readonly starts = new Map<string, { name: string }>();
+
+  constructor(private readonly o: PrinterOptions) {}
+
+  get printedAnswer(): boolean {
+    return this.wroteAnswer;
+  }
+
+  onEvent(event: AgentEvent): void {
+    const { style } = this.o;
+    switch (event.type) {
+      case 'token': {
+        if (!event.text) return;
+        this.o.onWrite?.();
+        this.o.answer.write(event.text);
+        this.answerAtLineStart = event.text.endsWith('\n');
+        this.wroteAnswer = true;
+        return;
+      }
+      case 'tool-start': {
+        this.o.onWrite?.();
+        this.breakLine();
+        this.starts.set(event.id, { name: event.name });
+        const owner = event.skill ? style('dim', ` (${event.skill})`) : '';
+        this.o.info.write(
+          `${style('magenta', '⚙')} ${style('bold', event.name)}${owner} ${style('dim', formatArgs(event.args))}\n`,
+        );
+        return;
+      }
+      case 'tool-end': {
+        this.o.onWrite?.();
+        const view = toolOutputView(event.output, this.o.mode());
+        if (view.body !== null && view.body !== '') {
+          const body = view.body.endsWith('\n') ? view.body.slice(0, -1) : view.body;
+          this.o.info.write(
+            `${body
+              .split('\n')
+              .map((line) => `${style('dim', '│')} ${line}`)
+              .join('\n')}\n`,
+          );
+        }
+        const mark = event.ok ? style('green', '✓') : style('red', '✗ failed');
+        const extra = event.truncated ? ', truncated' : '';
+        this.o.info.write(
+          `${style('dim', '└')} ${mark} ${style('dim', `${event.name} · ${view.note}${extra} · ${formatMs(event.durationMs)}`)}\n`,
+        );
+        this.o.onIdle?.();
+        return;
+      }
+      case 'error': {
+        this.o.onWrite?.();
+        this.breakLine();
+        this.o.info.write(`${style('red', `error (${event.error.code}):`)} ${event.error.message}\n`);
+        return;
+      }
+      case 'done': {
+        this.o.onWrite?.();
+        this.breakLine();
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private breakLine(): void {
+    if (!this.answerAtLineStart) {
+      this.o.answer.write('\n');
+      this.answerAtLineStart = true;
+    }
+  }
+}
+
+export function formatMs(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}

@@ -1,0 +1,71 @@
+import { MultiLinePrompt, isCancel, updateSettings } from '@clack/core';
+import type { Key } from 'node:readline';
+import type { Input, Output } from '../io.js';
+import type { Style } from '../render/style.js';
+
+export type InputResult =
+  | { kind: 'text'; text: string }
+  /** Ctrl+C; `empty` tells whether the line was empty when it was pressed. */
+  | { kind: 'interrupt'; empty: boolean }
+  /** Ctrl+D on an empty line. */
+  | { kind: 'eof' };
+
+/**
+ * The REPL's line editor on clack's multi-line prompt: Enter submits, Ctrl+J (a bare line feed, which terminals send
+ * for it) inserts a newline, Ctrl+C and Ctrl+D end the prompt and say which key did it.
+ */
+class ReplPrompt extends MultiLinePrompt {
+  lastKey: 'ctrl-c' | 'ctrl-d' | 'escape' | undefined;
+
+  protected override _shouldSubmit(): boolean {
+    return true;
+  }
+}
+
+let aliased = false;
+
+export async function readInput(options: {
+  input: Input;
+  output: Output;
+  style: Style;
+  hint?: string;
+}): Promise<InputResult> {
+  if (!aliased) {
+    // Ctrl+D is not a clack action by default; make it end the prompt like Ctrl+C, and tell them apart by key.
+    updateSettings({ aliases: { '\x04': 'cancel' } });
+    aliased = true;
+  }
+  const { style } = options;
+  const prompt: ReplPrompt = new ReplPrompt({
+    input: options.input,
+    output: options.output,
+    render() {
+      const self = this as unknown as ReplPrompt;
+      if (self.state === 'submit')
+        return `${style('dim', '›')} ${style('dim', self.userInput.replace(/\n/g, '\n  '))}`;
+      if (self.state === 'cancel') return `${style('dim', '›')} ${self.userInput.replace(/\n/g, '\n  ')}`;
+      const body =
+        self.userInput === '' ? `\u2588${style('dim', options.hint ?? '')}` : self.userInputWithCursor;
+      return `${style('cyan', '›')} ${body.replace(/\n/g, '\n  ')}`;
+    },
+  });
+  prompt.on('key', (char: string | undefined, key: Key) => {
+    if (char === '\x03' || (key?.ctrl && key.name === 'c')) prompt.lastKey = 'ctrl-c';
+    else if (char === '\x04' || (key?.ctrl && key.name === 'd')) prompt.lastKey = 'ctrl-d';
+    else if (key?.name === 'escape') prompt.lastKey = 'escape';
+    else prompt.lastKey = undefined;
+  });
+  const before = () => prompt.userInput.replace(/\x04/g, '');
+  let textAtKey = '';
+  prompt.on('key', () => {
+    textAtKey = before();
+  });
+  const value = await prompt.prompt();
+  if (isCancel(value) || value === undefined) {
+    const text = textAtKey.replace(/\x03/g, '');
+    if (prompt.lastKey === 'ctrl-d')
+      return text.trim() === '' ? { kind: 'eof' } : { kind: 'interrupt', empty: false };
+    return { kind: 'interrupt', empty: prompt.lastKey === 'escape' ? false : text.trim() === '' };
+  }
+  return { kind: 'text', text: String(value) };
+}

@@ -1,0 +1,85 @@
+import type { Io } from '../io.js';
+import { EXIT_OK } from '../io.js';
+import { CliError } from '../io.js';
+import type { InputResult } from './input.js';
+import type { Style } from '../render/style.js';
+import type { ReplState } from './state.js';
+
+export interface LoopOptions {
+  io: Io;
+  style: Style;
+  booting: Promise<ReplState>;
+  readInput(options: {
+    input: Io['stdin'];
+    output: Io['stdout'];
+    style: Style;
+    hint?: string;
+  }): Promise<InputResult>;
+}
+
+/** Read, dispatch, repeat; returns the exit code when the user leaves. */
+export async function runRepl({ io, style, booting, readInput }: LoopOptions): Promise<number> {
+  let state: ReplState | undefined;
+  const ready = async (): Promise<ReplState | undefined> => {
+    if (state) return state;
+    try {
+      state = await booting;
+      return state;
+    } catch (error) {
+      // A config or store problem: say it once and leave, with the same code as the CLI would give.
+      throw error instanceof CliError
+        ? error
+        : new CliError(error instanceof Error ? error.message : String(error));
+    }
+  };
+  let lastInterrupt = false;
+  try {
+    for (;;) {
+      if (state?.notices.length)
+        io.stdout.write(
+          `${state.notices
+            .splice(0)
+            .map((n) => style('dim', n))
+            .join('\n')}\n`,
+        );
+      const input = await readInput({
+        input: io.stdin,
+        output: io.stdout,
+        style,
+        hint: lastInterrupt ? ' press Ctrl+C again to quit' : ' ask anything, or /help',
+      });
+      if (input.kind === 'eof') break;
+      if (input.kind === 'interrupt') {
+        if (input.empty && lastInterrupt) break;
+        lastInterrupt = input.empty;
+        continue;
+      }
+      lastInterrupt = false;
+      const text = input.text.trim();
+      if (text === '') continue;
+      if (text === '/quit' || text === '/exit') break;
+      if (text === '/clear') {
+        io.stdout.write('\x1b[2J\x1b[3J\x1b[H');
+        continue;
+      }
+      const current = await ready();
+      if (!current) break;
+      if (text.startsWith('/')) {
+        const { runSlash } = await import('./slash.js');
+        if ((await runSlash(current, text)) === 'quit') break;
+        continue;
+      }
+      const { replTurn } = await import('./turn.js');
+      await replTurn(current, input.text);
+    }
+  } finally {
+    if (state) {
+      state.watcher?.close();
+      io.stdout.write(
+        `${style('dim', `session ${state.session.id} saved · resume with: birdie --session-id ${state.session.id}`)}\n`,
+      );
+      await state.rt.close();
+    }
+  }
+  return EXIT_OK;
+}

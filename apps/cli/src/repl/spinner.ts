@@ -1,0 +1,37 @@
+import type { Output } from '../io.js';
+import type { Style } from '../render/style.js';
+
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+/** A one-line spinner that owns the current line only while it runs; `stop()` leaves the cursor at column 0. */
+export class Spinner {
+  private timer: NodeJS.Timeout | undefined;
+  private frame = 0;
+
+  constructor(
+    private readonly out: Output,
+    private readonly style: Style,
+  ) {}
+
+  get running(): boolean {
+    return this.timer !== undefined;
+  }
+
+  start(label: string): void {
+    if (this.timer) return;
+    const draw = () => {
+      this.out.write(
+        `\r${this.style('magenta', FRAMES[this.frame++ % FRAMES.length]!)} ${this.style('dim', label)}\x1b[K`,
+      );
+    };
+    draw();
+    this.timer = setInterval(draw, 80);
+  }
+
+  stop(): void {
+    if (!this.timer) return;
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.out.write('\r\x1b[K');
+  }
+}

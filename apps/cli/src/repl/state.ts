@@ -1,0 +1,70 @@
+import type { ApprovalMode } from '@birdie/graph';
+import type { RegistryWatcher } from '@birdie/registry';
+import type { Session } from '@birdie/store';
+import type { Io } from '../io.js';
+import { type DiagnosticLike, formatDiagnostic } from '../render/diagnostics.js';
+import type { Style } from '../render/style.js';
+import type { ToolOutputMode } from '../render/tool-output.js';
+import type { Runtime } from '../runtime.js';
+import { statusLine } from './status.js';
+
+/** What one REPL process holds: the runtime, the current session and the user's display choices. */
+export interface ReplState {
+  io: Io;
+  style: Style;
+  rt: Runtime;
+  session: Session;
+  approval: ApprovalMode;
+  toolMode: ToolOutputMode;
+  /** Tools the user approved "for this session"; cleared when the session changes. */
+  approvedTools: Set<string>;
+  contextTokens: number;
+  /** Messages from background work (skill reloads) shown before the next prompt. */
+  notices: string[];
+  watcher?: RegistryWatcher;
+}
+
+/** Prints a line; returns `undefined` so a slash handler can `return out(…)`. */
+export function out(state: ReplState, text = ''): undefined {
+  state.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  return undefined;
+}
+
+export function printStatus(state: ReplState): void {
+  const totals = state.rt.store.sessions.get(state.session.id) ?? state.session;
+  out(
+    state,
+    statusLine(
+      {
+        vendor: state.rt.provider.config.vendor,
+        model: state.rt.provider.config.model,
+        sessionId: state.session.id,
+        contextTokens: state.contextTokens,
+        inputTokens: totals.inputTokens,
+        outputTokens: totals.outputTokens,
+      },
+      state.style,
+    ),
+  );
+}
+
+/** Makes `session` current: its grants become the policy's, session approvals and context start over. */
+export function switchTo(state: ReplState, session: Session): void {
+  state.session = session;
+  state.rt.policy.setGrants(session.id, state.rt.store.grants.get(session.id));
+  state.approvedTools.clear();
+  state.contextTokens = 0;
+}
+
+export function watchSkills(state: ReplState): void {
+  state.watcher = state.rt.registry.watch({
+    onReload: (messages) => {
+      const fatal = messages.filter((m) => m.fatal === true);
+      state.notices.push(
+        `skills reloaded: ${state.rt.registry.current().skills.length} skills${fatal.length ? `, ${fatal.length} with errors` : ''}`,
+        ...fatal.map((m) => formatDiagnostic(m as DiagnosticLike, state.io.cwd, state.style)),
+      );
+    },
+    onError: (error) => state.notices.push(`skills watch: ${error.message}`),
+  });
+}

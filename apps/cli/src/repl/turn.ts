@@ -1,0 +1,78 @@
+import { EventPrinter } from '../render/events.js';
+import { executeTurn } from '../turn.js';
+import { askApprovals } from './approval.js';
+import { Spinner } from './spinner.js';
+import { out, printStatus, type ReplState } from './state.js';
+
+const THINKING = 'thinking… (Ctrl+C cancels)';
+
+/**
+ * One turn in the terminal. While it runs, stdin is raw and Ctrl+C aborts the turn: the signal reaches the model
+ * call and every running tool, whose process groups are killed.
+ */
+export async function replTurn(state: ReplState, text: string): Promise<void> {
+  const { io, style } = state;
+  const controller = new AbortController();
+  const spinner = new Spinner(io.stdout, style);
+  const onKey = (data: Buffer | string) => {
+    if (String(data).includes('\x03') && !controller.signal.aborted) {
+      spinner.stop();
+      out(state, style('yellow', '^C cancelling…'));
+      controller.abort(new Error('cancelled by the user'));
+    }
+  };
+  const onSigint = () => onKey('\x03');
+  const listen = (on: boolean) => {
+    if (on) {
+      io.stdin.setRawMode?.(true);
+      io.stdin.on('data', onKey);
+      io.stdin.resume();
+    } else {
+      io.stdin.off('data', onKey);
+      io.stdin.setRawMode?.(false);
+      io.stdin.pause();
+    }
+  };
+  const printer = new EventPrinter({
+    answer: io.stdout,
+    info: io.stdout,
+    style,
+    mode: () => state.toolMode,
+    onWrite: () => spinner.stop(),
+    onIdle: () => {
+      if (!controller.signal.aborted) spinner.start(THINKING);
+    },
+  });
+  process.on('SIGINT', onSigint);
+  listen(true);
+  spinner.start(THINKING);
+  try {
+    const result = await executeTurn(state.rt, state.session, text, {
+      approval: state.approval,
+      signal: controller.signal,
+      handlers: {
+        onEvent: (event) => printer.onEvent(event),
+        decide: async (requests) => {
+          spinner.stop();
+          listen(false);
+          try {
+            return await askApprovals(io, style, requests, state.approvedTools);
+          } finally {
+            listen(true);
+            spinner.start(THINKING);
+          }
+        },
+      },
+    });
+    spinner.stop();
+    if (result.status === 'aborted') out(state, style('yellow', 'turn cancelled'));
+    else if (result.status === 'error' && result.error)
+      out(state, `${style('red', 'error:')} ${result.error}`);
+    if (result.contextTokens) state.contextTokens = result.contextTokens;
+    printStatus(state);
+  } finally {
+    spinner.stop();
+    listen(false);
+    process.off('SIGINT', onSigint);
+  }
+}

@@ -1,0 +1,128 @@
+import type { Agent, ApprovalMode } from '@birdie/graph';
+import type { ResolvedProviderConfig } from '@birdie/providers';
+import type { Registry, SkillPolicy } from '@birdie/registry';
+import type { Session, Store } from '@birdie/store';
+import type { Values } from './argv.js';
+import { resolveProvider } from './config.js';
+import { type Io, UsageError } from './io.js';
+import { birdieHome } from './paths.js';
+import { openRegistry, workingDir } from './skills.js';
+import { didYouMean } from './suggest.js';
+
+export const APPROVAL_MODES: readonly ApprovalMode[] = ['ask', 'always', 'never'];
+
+export function approvalMode(values: Values): ApprovalMode {
+  const raw = values.approval;
+  if (raw === undefined) return 'ask';
+  if (typeof raw === 'string' && (APPROVAL_MODES as readonly string[]).includes(raw))
+    return raw as ApprovalMode;
+  throw new UsageError(`--approval must be ask, always or never, got "${String(raw)}"`);
+}
+
+export function userIdOf(io: Io, values: Values): string {
+  return typeof values.user === 'string' ? values.user : io.env.USER || io.env.LOGNAME || 'default';
+}
+
+/** The store, opened with errors a user can act on (bad ids, unreadable folder) as usage errors. */
+export async function openUserStore(io: Io): Promise<Store> {
+  const { openStore } = await import('@birdie/store');
+  return openStore({ home: birdieHome(io.env) });
+}
+
+/** Validates a user id before it reaches any query. */
+export async function checkUserId(userId: string): Promise<string> {
+  const { validateUserId, StoreError } = await import('@birdie/store');
+  try {
+    return validateUserId(userId);
+  } catch (error) {
+    if (error instanceof StoreError) throw new UsageError(`${error.message} (set --user)`, { cause: error });
+    throw error;
+  }
+}
+
+/** Looks a session up by id, explaining a malformed or unknown id with the closest of the user's sessions. */
+export async function findSession(store: Store, id: string, userId?: string): Promise<Session> {
+  const { validateSessionId, StoreError } = await import('@birdie/store');
+  try {
+    validateSessionId(id);
+  } catch (error) {
+    if (error instanceof StoreError) throw new UsageError(error.message, { cause: error });
+    throw error;
+  }
+  const session = store.sessions.get(id);
+  if (!session) {
+    const ids = userId ? store.sessions.list(userId).map((s) => s.id) : [];
+    throw new UsageError(`no session "${id}".${didYouMean(id, ids)} Run \`birdie sessions list\`.`);
+  }
+  return session;
+}
+
+/** Everything a turn needs, wired once per process. Heavy modules load here, never at startup. */
+export interface Runtime {
+  io: Io;
+  values: Values;
+  userId: string;
+  cwd: string;
+  store: Store;
+  registry: Registry;
+  policy: SkillPolicy;
+  provider: ResolvedProviderConfig;
+  agent: Agent;
+  close(): Promise<void>;
+}
+
+export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
+  const provider = await resolveProvider(io, values);
+  const userId = await checkUserId(userIdOf(io, values));
+  const cwd = workingDir(io, values);
+  const [registry, store, { SkillPolicy }, { createChatModel }, { createAgent }] = await Promise.all([
+    openRegistry(io, values),
+    openUserStore(io),
+    import('@birdie/registry'),
+    import('@birdie/providers'),
+    import('@birdie/graph'),
+  ]);
+  try {
+    const model = await createChatModel(provider.config);
+    const policy = new SkillPolicy(registry);
+    const agent = createAgent({
+      model,
+      registry,
+      policy,
+      checkpointer: store.checkpointer,
+      options: { cwd },
+    });
+    return {
+      io,
+      values,
+      userId,
+      cwd,
+      store,
+      registry,
+      policy,
+      provider,
+      agent,
+      async close() {
+        await agent.close();
+        store.close();
+      },
+    };
+  } catch (error) {
+    store.close();
+    const { ProviderError } = await import('@birdie/providers');
+    if (error instanceof ProviderError) throw new UsageError(error.message, { cause: error });
+    throw error;
+  }
+}
+
+/** Opens the given session (its grants become the policy's) or creates a new one. */
+export async function useSession(rt: Runtime, id: string | undefined): Promise<Session> {
+  const session = id ? await findSession(rt.store, id, rt.userId) : rt.store.sessions.create(rt.userId);
+  if (session.userId !== rt.userId && id) {
+    throw new UsageError(
+      `session "${id}" belongs to another user (${session.userId}); pass --user ${session.userId}`,
+    );
+  }
+  rt.policy.setGrants(session.id, rt.store.grants.get(session.id));
+  return session;
+}

@@ -1,0 +1,37 @@
+import { join } from 'node:path';
+import type { Registry, SkillDirectory } from '@birdie/registry';
+import type { Values } from './argv.js';
+import type { Io } from './io.js';
+import { bundledSkillsDir, resolveFrom, userHome, userSkillsDir } from './paths.js';
+
+export function workingDir(io: Io, values: Values): string {
+  return typeof values.cwd === 'string' ? resolveFrom(io.cwd, values.cwd) : io.cwd;
+}
+
+export function extraSkillDirs(io: Io, values: Values): string[] {
+  const raw = values['skills-dir'];
+  const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : [];
+  return list.map((p) => resolveFrom(io.cwd, p));
+}
+
+/** Every layer birdie loads, in increasing precedence: bundled, user, project, then `--skills-dir`. */
+export async function openRegistry(io: Io, values: Values): Promise<Registry> {
+  const { loadRegistry } = await import('@birdie/registry');
+  return loadRegistry({ dirs: skillDirectories(io, values) });
+}
+
+/**
+ * The registry's standard layout, except that the user's birdie folder follows `$BIRDIE_HOME` (so a test or a
+ * second profile never reads the real `~/.birdie/skills`).
+ */
+export function skillDirectories(io: Io, values: Values): SkillDirectory[] {
+  const cwd = workingDir(io, values);
+  return [
+    { path: bundledSkillsDir(io.env), layer: 'bundled' },
+    { path: userSkillsDir(io.env), layer: 'user' },
+    { path: join(userHome(io.env), '.agents', 'skills'), layer: 'user' },
+    { path: join(cwd, '.birdie', 'skills'), layer: 'project' },
+    { path: join(cwd, '.agents', 'skills'), layer: 'project' },
+    ...extraSkillDirs(io, values).map((path) => ({ path, layer: 'explicit' as const })),
+  ];
+}

@@ -1,0 +1,150 @@
+/** The command-line surface as data: parsing, help and suggestions all read this one table. */
+
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  short?: string;
+  multiple?: boolean;
+  /** Placeholder shown in help, e.g. `ID`. */
+  arg?: string;
+  help: string;
+}
+
+export interface CommandSpec {
+  /** `run`, `skills check`, … ; the REPL is the empty string. */
+  name: string;
+  summary: string;
+  usage: string;
+  options: Record<string, OptionSpec>;
+  /** [min, max] positionals. */
+  positionals: [number, number];
+  details?: string;
+  examples?: string[];
+}
+
+const help: Record<string, OptionSpec> = { help: { type: 'boolean', short: 'h', help: 'show this help' } };
+const runtime: Record<string, OptionSpec> = {
+  user: { type: 'string', arg: 'ID', help: 'user id for sessions and memory (default: $USER)' },
+  'skills-dir': {
+    type: 'string',
+    multiple: true,
+    arg: 'PATH',
+    help: 'extra skills folder, highest precedence (repeatable)',
+  },
+  config: { type: 'string', arg: 'FILE', help: 'provider config JSON file (default: ~/.birdie/config.json)' },
+  cwd: { type: 'string', arg: 'DIR', help: 'working directory for tools (default: the current one)' },
+};
+const session: Record<string, OptionSpec> = {
+  'session-id': { type: 'string', arg: 'ID', help: 'continue this session instead of starting a new one' },
+  approval: {
+    type: 'string',
+    arg: 'MODE',
+    help: 'ask | always | never: when tools need your approval (default: ask)',
+  },
+};
+
+export const COMMANDS: CommandSpec[] = [
+  {
+    name: '',
+    summary: 'start the interactive session (REPL)',
+    usage: 'birdie [options]',
+    options: {
+      ...runtime,
+      ...session,
+      version: { type: 'boolean', short: 'v', help: 'print the version' },
+      ...help,
+    },
+    positionals: [0, 0],
+    details: 'Type /help inside the session for its commands. Needs a terminal; use `birdie run` in scripts.',
+  },
+  {
+    name: 'run',
+    summary: 'one turn without a terminal: prompt in, answer out',
+    usage: 'birdie run [options] "<prompt>" | -',
+    options: {
+      ...runtime,
+      ...session,
+      json: { type: 'boolean', help: 'write one JSON event per line instead of text' },
+      yes: { type: 'boolean', short: 'y', help: 'approve every tool call that asks for approval' },
+      ...help,
+    },
+    positionals: [1, 1],
+    details: 'Reads the prompt from stdin when it is `-`. Exit codes: 0 ok, 1 run error, 2 usage or config.',
+    examples: ['birdie run "what is in this folder?"', 'echo "summarise README.md" | birdie run - --json'],
+  },
+  {
+    name: 'skills list',
+    summary: 'list the skills every layer provides',
+    usage: 'birdie skills list [options]',
+    options: { ...runtime, json: { type: 'boolean', help: 'print JSON' }, ...help },
+    positionals: [0, 0],
+  },
+  {
+    name: 'skills check',
+    summary: 'validate skill folders and print their diagnostics',
+    usage: 'birdie skills check [DIR…]',
+    options: { ...runtime, ...help },
+    positionals: [0, Number.POSITIVE_INFINITY],
+    details:
+      'Without DIR, checks every skills folder birdie would load. Exit code 1 when any problem is fatal.',
+  },
+  {
+    name: 'skills new',
+    summary: 'scaffold a skill in your skills folder (~/.birdie/skills)',
+    usage: 'birdie skills new NAME [--dir DIR]',
+    options: { dir: { type: 'string', arg: 'DIR', help: 'create it under DIR instead' }, ...help },
+    positionals: [1, 1],
+  },
+  {
+    name: 'tool',
+    summary: 'run one skill tool directly, without a model',
+    usage: "birdie tool NAME [--args '{…}']",
+    options: {
+      ...runtime,
+      args: { type: 'string', arg: 'JSON', help: 'the tool arguments as a JSON object (default: {})' },
+      timeout: { type: 'string', arg: 'SECONDS', help: "override the tool's timeout" },
+      ...help,
+    },
+    positionals: [1, 1],
+    examples: ['birdie tool read_file --args \'{"path":"README.md"}\''],
+  },
+  {
+    name: 'sessions list',
+    summary: 'list your sessions, newest first',
+    usage: 'birdie sessions list [--user ID] [--json]',
+    options: { user: runtime.user!, json: { type: 'boolean', help: 'print JSON' }, ...help },
+    positionals: [0, 0],
+  },
+  {
+    name: 'sessions show',
+    summary: "print a session's conversation",
+    usage: 'birdie sessions show ID [--json]',
+    options: { json: { type: 'boolean', help: 'print JSON' }, ...help },
+    positionals: [1, 1],
+  },
+  {
+    name: 'sessions delete',
+    summary: 'delete a session, its history and its grants',
+    usage: 'birdie sessions delete ID',
+    options: { ...help },
+    positionals: [1, 1],
+  },
+  {
+    name: 'logs',
+    summary: 'show the run log',
+    usage: 'birdie logs [--session ID] [-n N] [--json]',
+    options: {
+      session: { type: 'string', arg: 'ID', help: 'only runs of this session' },
+      n: { type: 'string', short: 'n', arg: 'N', help: 'how many runs (default 20)' },
+      json: { type: 'boolean', help: 'print JSON, one run per line' },
+      ...help,
+    },
+    positionals: [0, 0],
+  },
+];
+
+/** Groups whose first positional is a sub-command, and the sub-command used when none is given. */
+export const GROUPS: Record<string, string> = { skills: 'list', sessions: 'list' };
+
+export function findCommand(name: string): CommandSpec | undefined {
+  return COMMANDS.find((c) => c.name === name);
+}
