@@ -82,8 +82,8 @@ export function createAgent(init: CreateAgentOptions): Agent {
   });
   const builder = new ToolsetBuilder(init.policy, mcp, {
     defaultTimeoutMs: positive('defaultTimeoutMs', o.defaultTimeoutMs, DEFAULTS.defaultTimeoutMs),
-    // Bytes for the entrypoint's own cap: 4 per character covers any UTF-8 text we then cut to characters.
-    maxOutputBytes: settings.maxToolOutputChars * 4,
+    // The entrypoint's byte cap only bounds memory; the model-facing cut (with its note) is ours, in characters.
+    maxOutputBytes: settings.maxToolOutputChars * 4 + 1024 * 1024,
     maxReferenceChars: positive('maxReferenceChars', o.maxReferenceChars, DEFAULTS.maxReferenceChars),
   });
   const checkpointer = init.checkpointer ?? new MemorySaver();

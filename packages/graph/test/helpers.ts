@@ -1,3 +1,4 @@
+import { AIMessage } from '@langchain/core/messages';
 import { loadRegistry, type Registry, SkillPolicy } from '@birdie/registry';
 import { makeTempDir, type TempDir, writeTree } from '@birdie/test-utils';
 import type { AgentEvent } from '../src/index.js';
@@ -49,4 +50,45 @@ export function toolSkill(
 
 export function knowledgeSkill(name: string, body: string, frontmatter = ''): string {
   return `---\nname: ${name}\ndescription: Knowledge about ${name}\nenabled_by_default: true\n${frontmatter}---\n\n${body}\n`;
+}
+
+/** An AIMessage asking for the given tool calls (ids default to `c1`, `c2`, …). */
+export function callTools(
+  calls: Array<{ name: string; args?: Record<string, unknown>; id?: string }>,
+  text = '',
+) {
+  return new AIMessage({
+    content: text,
+    tool_calls: calls.map((c, i) => ({
+      id: c.id ?? `c${i + 1}`,
+      name: c.name,
+      args: c.args ?? {},
+      type: 'tool_call' as const,
+    })),
+  });
+}
+
+export const stringArg = (...names: string[]) =>
+  `schema:\n  type: object\n  properties:\n${names.map((n) => `    ${n}:\n      type: string\n`).join('')}  required: [${names.join(', ')}]\n`;
+
+export async function waitFor<T>(
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('waitFor: timed out');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -1,0 +1,347 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AIMessage, type BaseMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
+import { fakeModel } from '@langchain/core/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Agent, createAgent, INTERRUPTED_TOOL_RESULT } from '../src/index.js';
+import {
+  alive,
+  callTools,
+  collect,
+  knowledgeSkill,
+  ofType,
+  type SkillsFixture,
+  skillsFixture,
+  stringArg,
+  toolSkill,
+  waitFor,
+} from './helpers.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+async function setup(
+  files: Record<string, string>,
+  options: Parameters<typeof createAgent>[0]['options'] = {},
+) {
+  const fx = await skillsFixture(files);
+  const model = fakeModel();
+  const agent = createAgent({
+    model,
+    registry: fx.registry,
+    policy: fx.policy,
+    options: { cwd: fx.dir.path, ...options },
+  });
+  cleanups.push(async () => {
+    await agent.close();
+    await fx.dir.cleanup();
+  });
+  return { fx, model, agent };
+}
+
+const toolMessages = async (agent: Agent, thread: string) =>
+  (await agent.getState(thread)).messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
+
+const echoSkill = toolSkill('echo', [
+  { name: 'say', entrypoint: 'bash:printf "%s" {text}', schema: stringArg('text') },
+]);
+
+describe('agent: tool round trip through a real bash: entrypoint', () => {
+  it('runs the call, feeds the result back, and ends with the answer', async () => {
+    const { agent, model, fx } = await setup({ 'echo/SKILL.md': echoSkill });
+    const hostile = '$(touch PWNED); `touch PWNED2` "quoted" \'single\'';
+    model.respond(callTools([{ name: 'say', args: { text: hostile } }])).respond(new AIMessage('done'));
+    const events = await collect(agent.stream('say it', { threadId: 't1' }));
+
+    expect(events.map((e) => e.type)).toEqual([
+      'message',
+      'tool-start',
+      'tool-end',
+      'message',
+      'token',
+      'message',
+      'done',
+    ]);
+    const [start] = ofType(events, 'tool-start');
+    expect(start).toMatchObject({ id: 'c1', name: 'say', skill: 'echo', args: { text: hostile } });
+    const [end] = ofType(events, 'tool-end');
+    expect(end).toMatchObject({ id: 'c1', name: 'say', ok: true, output: hostile, truncated: false });
+    expect(ofType(events, 'done')).toEqual([{ type: 'done', status: 'ok' }]);
+    expect(existsSync(join(fx.dir.path, 'PWNED'))).toBe(false);
+    expect(existsSync(join(fx.dir.path, 'PWNED2'))).toBe(false);
+
+    const state = await agent.getState('t1');
+    expect(state.messages.map((m) => m.type)).toEqual(['human', 'ai', 'tool', 'ai']);
+    const tool = state.messages[2] as ToolMessage;
+    expect(tool).toMatchObject({ tool_call_id: 'c1', status: 'success', content: hostile });
+    // The model's second call saw the tool result after its own call.
+    const second = model.calls[1]?.messages as BaseMessage[];
+    expect(second.map((m) => m.type)).toEqual(['system', 'human', 'ai', 'tool']);
+  });
+
+  it('applies schema defaults for absent arguments', async () => {
+    const { agent, model } = await setup({
+      'fs/SKILL.md': toolSkill('fs', [
+        {
+          name: 'show',
+          entrypoint: 'bash:printf "[%s]" {path}',
+          schema:
+            'schema:\n  type: object\n  properties:\n    path:\n      type: string\n      default: "."\n  required: []\n',
+        },
+      ]),
+    });
+    model.respond(callTools([{ name: 'show' }])).respond(new AIMessage('ok'));
+    await collect(agent.stream('go', { threadId: 't1' }));
+    expect((await toolMessages(agent, 't1'))[0]?.content).toBe('[.]');
+  });
+
+  it('turns invalid arguments into an error ToolMessage the model can correct', async () => {
+    const { agent, model } = await setup({ 'echo/SKILL.md': echoSkill });
+    model
+      .respond(callTools([{ name: 'say', args: { txt: 'typo' } }]))
+      .respond(callTools([{ name: 'say', args: { text: 'fixed' }, id: 'c2' }]))
+      .respond(new AIMessage('ok'));
+    const events = await collect(agent.stream('go', { threadId: 't1' }));
+    const [bad, good] = await toolMessages(agent, 't1');
+    expect(bad?.status).toBe('error');
+    expect(bad?.content).toMatch(/Invalid arguments[\s\S]*text/);
+    expect(good).toMatchObject({ status: 'success', content: 'fixed' });
+    expect(ofType(events, 'done')[0]?.status).toBe('ok');
+  });
+
+  it('reports a failing command as status "error" and keeps the loop going', async () => {
+    const { agent, model } = await setup({
+      'fail/SKILL.md': toolSkill('fail', [{ name: 'boom', entrypoint: 'bash:echo oops >&2; exit 3' }]),
+    });
+    model.respond(callTools([{ name: 'boom' }])).respond(new AIMessage('it failed'));
+    const events = await collect(agent.stream('go', { threadId: 't1' }));
+    const [tool] = await toolMessages(agent, 't1');
+    expect(tool?.status).toBe('error');
+    expect(tool?.content).toMatch(/non-zero-exit/);
+    expect(ofType(events, 'tool-end')[0]?.ok).toBe(false);
+    expect(ofType(events, 'done')[0]?.status).toBe('ok');
+  });
+
+  it('cuts long output with a visible note', async () => {
+    const { agent, model } = await setup(
+      {
+        'big/SKILL.md': toolSkill('big', [
+          { name: 'flood', entrypoint: "bash:head -c 1000 /dev/zero | tr '\\0' a" },
+        ]),
+      },
+      { maxToolOutputChars: 100 },
+    );
+    model.respond(callTools([{ name: 'flood' }])).respond(new AIMessage('ok'));
+    const events = await collect(agent.stream('go', { threadId: 't1' }));
+    const [tool] = await toolMessages(agent, 't1');
+    expect(tool?.content).toBe(`${'a'.repeat(100)}\n[truncated: 900 more characters]`);
+    expect(ofType(events, 'tool-end')[0]).toMatchObject({ truncated: true });
+  });
+
+  it('runs the parallel calls of one AIMessage concurrently', async () => {
+    // The waiter only succeeds if the maker runs while it waits: impossible one after the other.
+    const { agent, model, fx } = await setup({
+      'pair/SKILL.md': toolSkill('pair', [
+        {
+          name: 'wait_for',
+          entrypoint:
+            'bash:for i in $(seq 1 200); do [ -f {flag} ] && echo seen && exit 0; sleep 0.05; done; exit 1',
+          schema: stringArg('flag'),
+        },
+        { name: 'make', entrypoint: 'bash:sleep 0.3; touch {flag}', schema: stringArg('flag') },
+      ]),
+    });
+    const flag = join(fx.dir.path, 'flag');
+    model
+      .respond(
+        callTools([
+          { name: 'wait_for', args: { flag } },
+          { name: 'make', args: { flag } },
+        ]),
+      )
+      .respond(new AIMessage('ok'));
+    await collect(agent.stream('go', { threadId: 't1' }));
+    const results = await toolMessages(agent, 't1');
+    expect(results.map((m) => [m.tool_call_id, m.status])).toEqual([
+      ['c1', 'success'],
+      ['c2', 'success'],
+    ]);
+    expect(results[0]?.content).toBe('seen\n');
+  });
+});
+
+describe('agent: policy is enforced every turn', () => {
+  it('drops a skill disabled between turns and refuses its tool when called anyway', async () => {
+    const { agent, model, fx } = await setup({
+      'echo/SKILL.md': echoSkill,
+      'notes/SKILL.md': knowledgeSkill('notes', 'Take notes.'),
+    });
+    expect((await agent.toolsFor('t1')).map((t) => t.name)).toEqual(['say', 'load_skill']);
+    model.respond(callTools([{ name: 'say', args: { text: 'one' } }])).respond(new AIMessage('ok'));
+    await collect(agent.stream('first', { threadId: 't1' }));
+
+    fx.policy.disable('t1', 'echo');
+    expect((await agent.toolsFor('t1')).map((t) => t.name)).toEqual(['load_skill']);
+    expect((await agent.toolsFor('other')).map((t) => t.name)).toEqual(['say', 'load_skill']);
+    model
+      .respond(
+        callTools([
+          { name: 'say', args: { text: 'two' }, id: 'c2' },
+          { name: 'made_up', id: 'c3' },
+        ]),
+      )
+      .respond(new AIMessage('ok'));
+    const events = await collect(agent.stream('second', { threadId: 't1' }));
+    const results = await toolMessages(agent, 't1');
+    expect(results.map((m) => m.status)).toEqual(['success', 'error', 'error']);
+    expect(results[1]?.content).toMatch(/tool "say" is not available in this session/);
+    expect(results[2]?.content).toMatch(/tool "made_up" is not available/);
+    expect(ofType(events, 'tool-end').map((e) => e.ok)).toEqual([false, false]);
+    // The system prompt of the second turn no longer lists the disabled skill.
+    const system = model.calls[2]?.messages[0] as SystemMessage;
+    expect(system.content).not.toContain('- echo');
+    expect(system.content).toContain('- notes');
+  });
+});
+
+describe('agent: loop guard and recursion limit', () => {
+  it('refuses the same call in more than three consecutive model turns', async () => {
+    const { agent, model } = await setup({ 'echo/SKILL.md': echoSkill });
+    for (let i = 1; i <= 4; i += 1)
+      model.respond(callTools([{ name: 'say', args: { text: 'same' }, id: `c${i}` }]));
+    model.respond(new AIMessage('stopping'));
+    await collect(agent.stream('go', { threadId: 't1' }));
+    const results = await toolMessages(agent, 't1');
+    expect(results.map((m) => m.status)).toEqual(['success', 'success', 'success', 'error']);
+    expect(results[3]?.content).toMatch(/already made in 3 consecutive turns/);
+  });
+
+  it('ends a run that hits the recursion limit with a clear error, and the thread stays usable', async () => {
+    const { agent, model } = await setup({ 'echo/SKILL.md': echoSkill }, { recursionLimit: 4 });
+    // Keeps calling tools until the user's second message arrives.
+    for (let i = 1; i <= 10; i += 1) {
+      model.respond((messages) =>
+        messages.some((m) => m.type === 'human' && m.text === 'and now?')
+          ? new AIMessage('recovered')
+          : callTools([{ name: 'say', args: { text: `n${i}` }, id: `c${i}` }]),
+      );
+    }
+    const events = await collect(agent.stream('go', { threadId: 't1' }));
+    expect(ofType(events, 'error')[0]?.error.code).toBe('recursion-limit');
+    expect(ofType(events, 'error')[0]?.error.message).toMatch(/Stopped after 4 steps/);
+    expect(ofType(events, 'done')[0]?.status).toBe('error');
+
+    const next = await collect(agent.stream('and now?', { threadId: 't1' }));
+    expect(ofType(next, 'done')[0]?.status).toBe('ok');
+    const state = await agent.getState('t1');
+    expect(state.messages.at(-1)?.content).toBe('recovered');
+  });
+});
+
+describe('agent: cancellation', () => {
+  it('aborting the run kills the running command and its children; the next turn repairs the call', async () => {
+    const { agent, model, fx } = await setup({
+      'slow/SKILL.md': toolSkill('slow', [
+        {
+          name: 'slow',
+          entrypoint: 'bash:sleep 30 & echo $! > {pidfile}; wait',
+          schema: stringArg('pidfile'),
+        },
+      ]),
+    });
+    const pidfile = join(fx.dir.path, 'sleep.pid');
+    model.respond(callTools([{ name: 'slow', args: { pidfile } }])).respond(new AIMessage('after abort'));
+    const controller = new AbortController();
+    const running = collect(agent.stream('go', { threadId: 't1', signal: controller.signal }));
+    const pid = await waitFor(() =>
+      existsSync(pidfile) ? Number(readFileSync(pidfile, 'utf8')) || undefined : undefined,
+    );
+    expect(alive(pid)).toBe(true);
+    controller.abort();
+    const events = await running;
+    expect(ofType(events, 'done')[0]?.status).toBe('aborted');
+    await waitFor(() => (alive(pid) ? undefined : true), 5000);
+
+    await collect(agent.stream('continue', { threadId: 't1' }));
+    const state = await agent.getState('t1');
+    expect(state.messages.map((m) => m.type)).toEqual(['human', 'ai', 'tool', 'human', 'ai']);
+    expect((state.messages[2] as ToolMessage).content).toBe(INTERRUPTED_TOOL_RESULT);
+  });
+});
+
+describe('agent: prompt and context', () => {
+  const files = {
+    'deploy/SKILL.md': knowledgeSkill(
+      'deploy',
+      'Always run the smoke tests before deploying.',
+      'triggers: [deploy]\n',
+    ),
+    'todo/SKILL.md': `---\nname: todo\ndescription: Planning\nenabled_by_default: true\nalways_inject: true\n---\n\nPlan before acting.\n\n## Tools\n\n### plan\ndescription: Make a plan\nentrypoint: bash:echo planned\nschema:\n  type: object\n  properties: {}\n`,
+  };
+
+  it('injects always-on and triggered bodies and memory, byte-identical across equal turns', async () => {
+    const { agent, model } = await setup(files);
+    model.respond(new AIMessage('a')).respond(new AIMessage('b')).respond(new AIMessage('c'));
+    await collect(agent.stream('please deploy', { threadId: 't1', memory: ['prefers short answers'] }));
+    await collect(agent.stream('please deploy', { threadId: 't2', memory: ['prefers short answers'] }));
+    await collect(agent.stream('hello', { threadId: 't3' }));
+    const prompts = model.calls.map((c) => String(c.messages[0]?.content));
+    expect(prompts[0]).toBe(prompts[1]);
+    expect(prompts[0]).toContain('<skill name="todo">\nPlan before acting.\n</skill>');
+    expect(prompts[0]).toContain(
+      '<skill name="deploy">\nAlways run the smoke tests before deploying.\n</skill>',
+    );
+    expect(prompts[0]).toContain('- prefers short answers');
+    expect(prompts[2]).toContain('Plan before acting.');
+    expect(prompts[2]).not.toContain('smoke tests');
+    expect(prompts[2]).not.toContain('prefers short answers');
+  });
+
+  it('sends only the last N messages, never starting with an orphan tool result', async () => {
+    const { agent, model } = await setup({ 'echo/SKILL.md': echoSkill }, { contextMessages: 3 });
+    model
+      .respond(
+        callTools([
+          { name: 'say', args: { text: 'a' } },
+          { name: 'say', args: { text: 'b' }, id: 'c2' },
+        ]),
+      )
+      .respond(new AIMessage('one'))
+      .respond(new AIMessage('two'));
+    await collect(agent.stream('first', { threadId: 't1' }));
+    await collect(agent.stream('second', { threadId: 't1' }));
+    // Call 2 (after the tools): last 3 = ai(calls), tool, tool → fine. Call 3: last 3 = tool, ai, human → tool dropped.
+    const windows = model.calls.map((c) => c.messages.slice(1).map((m) => m.type));
+    expect(windows[1]).toEqual(['ai', 'tool', 'tool']);
+    expect(windows[2]).toEqual(['ai', 'human']);
+    expect((await agent.getState('t1')).messages).toHaveLength(7);
+  });
+});
+
+describe('agent: events', () => {
+  it('emits usage, and an error event for a failing model', async () => {
+    const { agent, model } = await setup({ 'echo/SKILL.md': echoSkill });
+    model
+      .respond(
+        new AIMessage({
+          content: 'hi',
+          usage_metadata: { input_tokens: 12, output_tokens: 3, total_tokens: 15 },
+        }),
+      )
+      .respond(new Error('503 upstream unavailable'));
+    const ok = await collect(agent.stream('hello', { threadId: 't1' }));
+    expect(ofType(ok, 'token').map((e) => e.text)).toEqual(['hi']);
+    expect(ofType(ok, 'usage')).toEqual([{ type: 'usage', inputTokens: 12, outputTokens: 3 }]);
+    const failed = await collect(agent.stream('again', { threadId: 't1' }));
+    expect(ofType(failed, 'error')[0]?.error).toMatchObject({ code: 'model-error' });
+    expect(ofType(failed, 'error')[0]?.error.message).toMatch(/503 upstream unavailable/);
+    expect(ofType(failed, 'done')[0]?.status).toBe('error');
+  });
+
+  it('rejects a thread id that could escape a key or a file name', async () => {
+    const { agent } = await setup({});
+    expect(() => agent.stream('x', { threadId: '../etc' })).toThrow(/Invalid thread id/);
+  });
+});
