@@ -53,6 +53,8 @@ interface Layer {
   source: (field: ConfigField) => string;
   /** Directory relative `script` paths are resolved against. */
   baseDir: string;
+  /** Validates a value of this layer once it is picked. */
+  check?: (field: ConfigField, value: unknown) => void;
 }
 
 /** Merges inline JSON > file > environment > defaults, field by field, and validates the result. */
@@ -90,7 +92,9 @@ export async function resolveProviderConfig(
   const pick = <F extends ConfigField>(field: F): { value: ConfigLayer[F]; layer: Layer } | undefined => {
     for (const layer of layers) {
       const value = layer.values[field];
-      if (value !== undefined) return { value, layer };
+      if (value === undefined) continue;
+      layer.check?.(field, value);
+      return { value, layer };
     }
     return undefined;
   };
@@ -264,18 +268,24 @@ function envLayer(env: Record<string, string | undefined>, cwd: string): Layer {
         ? Number.NaN
         : Number(value)
       : value;
-    if (NUMERIC_FIELDS.includes(field) || field === 'base_url') {
-      validateEnvValue(field, values[field], `env ${name}`, value);
-    }
   }
-  if (typeof values.vendor === 'string' && !isVendor(values.vendor)) {
-    throw new ProviderError(
-      'unknown-vendor',
-      `Unknown vendor ${JSON.stringify(values.vendor)} in env LLM_VENDOR; use one of: ${VENDOR_NAMES.join(', ')}`,
-      { field: 'vendor', envVar: 'LLM_VENDOR' },
-    );
-  }
-  return { values: values as ConfigLayer, source: (field) => `env ${names[field]}`, baseDir: cwd };
+  return {
+    values: values as ConfigLayer,
+    source: (field) => `env ${names[field]}`,
+    baseDir: cwd,
+    // Variables are checked only when they are the value used: an overridden one cannot break a config.
+    check: (field, value) => {
+      const name = names[field]!;
+      if (field === 'vendor' && !isVendor(value)) {
+        throw new ProviderError(
+          'unknown-vendor',
+          `Unknown vendor ${JSON.stringify(value)} in env ${name}; use one of: ${VENDOR_NAMES.join(', ')}`,
+          { field: 'vendor', envVar: name },
+        );
+      }
+      validateEnvValue(field, value, `env ${name}`, env[name]);
+    },
+  };
 }
 
 function validateEnvValue(field: ConfigField, value: unknown, where: string, raw: unknown = value): void {

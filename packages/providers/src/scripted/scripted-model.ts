@@ -90,14 +90,17 @@ export class ScriptedChatModel extends BaseChatModel<ScriptedCallOptions, AIMess
     runManager?: CallbackManagerForLLMRun,
   ): Promise<ChatResult> {
     let message: AIMessageChunk | undefined;
+    let usage: UsageMetadata | undefined;
     for await (const chunk of this.replyChunks(messages, options, runManager, false)) {
-      message = message ? message.concat(chunk.message as AIMessageChunk) : (chunk.message as AIMessageChunk);
+      const part = chunk.message as AIMessageChunk;
+      usage = part.usage_metadata ?? usage;
+      message = message ? message.concat(part) : part;
     }
     const final = new AIMessage({
       id: message!.id,
       content: message!.content,
       tool_calls: message!.tool_calls,
-      usage_metadata: message!.usage_metadata,
+      usage_metadata: usage,
       response_metadata: message!.response_metadata,
     });
     return {

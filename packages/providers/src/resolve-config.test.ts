@@ -1,0 +1,317 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describeProvider } from './describe.js';
+import { ProviderError } from './errors.js';
+import { resolveProviderConfig } from './resolve-config.js';
+import { VENDOR_NAMES } from './vendors.js';
+
+const KEY = 'sk-proj-SECRETSECRET-0123456789';
+let dir: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'birdie-providers-config-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function file(name: string, content: string): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, content);
+  return path;
+}
+
+async function failure(input: Parameters<typeof resolveProviderConfig>[0]): Promise<ProviderError> {
+  const error = await resolveProviderConfig(input).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ProviderError);
+  return error as ProviderError;
+}
+
+describe('resolveProviderConfig: precedence', () => {
+  it('uses defaults for everything not set, with the vendor key from its env var', async () => {
+    const { config, sources } = await resolveProviderConfig({ env: { OPENAI_API_KEY: KEY } });
+    expect(config).toEqual({
+      vendor: 'openai',
+      model: 'gpt-4o-mini',
+      api_key: KEY,
+      base_url: 'https://api.openai.com/v1',
+      timeout: 60_000,
+      max_retries: 2,
+    });
+    expect(sources).toEqual({
+      vendor: 'default',
+      model: 'default',
+      api_key: 'env OPENAI_API_KEY',
+      base_url: 'default',
+      timeout: 'default',
+      max_retries: 'default',
+    });
+  });
+
+  it('takes env over defaults, file over env, inline over file, field by field', async () => {
+    const path = await file(
+      'provider.json',
+      JSON.stringify({ vendor: 'anthropic', model: 'claude-from-file', temperature: 0.5, max_tokens: 900 }),
+    );
+    const env = {
+      LLM_VENDOR: 'openai',
+      LLM_MODEL: 'gpt-from-env',
+      LLM_TEMPERATURE: '1.5',
+      LLM_MAX_RETRIES: '5',
+      LLM_TIMEOUT: '1000',
+      ANTHROPIC_API_KEY: KEY,
+      LLM_PROVIDER_CONFIG: JSON.stringify({ model: 'claude-from-inline', timeout: 2000 }),
+    };
+    const { config, sources } = await resolveProviderConfig({ env, file: path });
+    expect(config).toMatchObject({
+      vendor: 'anthropic',
+      model: 'claude-from-inline',
+      temperature: 0.5,
+      max_tokens: 900,
+      max_retries: 5,
+      timeout: 2000,
+      api_key: KEY,
+      base_url: 'https://api.anthropic.com',
+    });
+    expect(sources).toMatchObject({
+      vendor: `file ${path}`,
+      model: 'inline LLM_PROVIDER_CONFIG',
+      temperature: `file ${path}`,
+      max_tokens: `file ${path}`,
+      max_retries: 'env LLM_MAX_RETRIES',
+      timeout: 'inline LLM_PROVIDER_CONFIG',
+      api_key: 'env ANTHROPIC_API_KEY',
+      base_url: 'default',
+    });
+  });
+
+  it('prefers an explicit inline string to LLM_PROVIDER_CONFIG and an api_key in config to the env var', async () => {
+    const { config, sources } = await resolveProviderConfig({
+      env: { LLM_PROVIDER_CONFIG: '{"model":"ignored"}', MISTRAL_API_KEY: 'env-key-000000' },
+      inline: JSON.stringify({ vendor: 'mistral', model: 'mistral-small-latest', api_key: KEY }),
+    });
+    expect(config).toMatchObject({ vendor: 'mistral', model: 'mistral-small-latest', api_key: KEY });
+    expect(sources.api_key).toBe('inline LLM_PROVIDER_CONFIG');
+  });
+
+  it('reads the vendor base URL variable, and LLM_BASE_URL over it', async () => {
+    const ollama = await resolveProviderConfig({
+      env: { LLM_VENDOR: 'ollama', OLLAMA_HOST: 'http://10.0.0.2:11434' },
+    });
+    expect(ollama.config.base_url).toBe('http://10.0.0.2:11434');
+    expect(ollama.sources.base_url).toBe('env OLLAMA_HOST');
+    const both = await resolveProviderConfig({
+      env: {
+        LLM_VENDOR: 'ollama',
+        OLLAMA_HOST: 'http://10.0.0.2:11434',
+        LLM_BASE_URL: 'http://127.0.0.1:8080',
+      },
+    });
+    expect(both.config.base_url).toBe('http://127.0.0.1:8080');
+    expect(both.sources.base_url).toBe('env LLM_BASE_URL');
+  });
+
+  it('ignores an invalid environment value that a higher source overrides', async () => {
+    const { config } = await resolveProviderConfig({
+      env: { LLM_VENDOR: 'nope', LLM_TEMPERATURE: 'hot', OPENAI_API_KEY: KEY },
+      inline: '{"vendor":"openai","temperature":0.2}',
+    });
+    expect(config).toMatchObject({ vendor: 'openai', temperature: 0.2 });
+  });
+
+  it('resolves a relative script path against the config file, or the cwd otherwise', async () => {
+    const path = await file('scripted.json', '{"vendor":"scripted","script":"replies/demo.json"}');
+    const fromFile = await resolveProviderConfig({ env: {}, file: path });
+    expect(fromFile.config.script).toBe(join(dir, 'replies/demo.json'));
+    const fromEnv = await resolveProviderConfig({
+      env: { LLM_VENDOR: 'scripted', LLM_SCRIPT: 'demo.json' },
+      cwd: dir,
+    });
+    expect(fromEnv.config).toMatchObject({
+      vendor: 'scripted',
+      model: 'scripted',
+      script: join(dir, 'demo.json'),
+    });
+  });
+
+  it('defaults the Azure api_version and reads it from AZURE_OPENAI_API_VERSION', async () => {
+    const env = { LLM_VENDOR: 'azure', LLM_MODEL: 'my-gpt4o', AZURE_OPENAI_API_KEY: KEY };
+    const endpoint = { AZURE_OPENAI_ENDPOINT: 'https://example.openai.azure.com' };
+    const plain = await resolveProviderConfig({ env: { ...env, ...endpoint } });
+    expect(plain.config).toMatchObject({
+      api_version: '2024-10-21',
+      base_url: 'https://example.openai.azure.com',
+    });
+    expect(plain.sources).toMatchObject({ api_version: 'default', base_url: 'env AZURE_OPENAI_ENDPOINT' });
+    const versioned = await resolveProviderConfig({
+      env: { ...env, ...endpoint, AZURE_OPENAI_API_VERSION: '2025-01-01-preview' },
+    });
+    expect(versioned.config.api_version).toBe('2025-01-01-preview');
+  });
+});
+
+describe('resolveProviderConfig: errors', () => {
+  it('lists the vendors for an unknown vendor, wherever it comes from', async () => {
+    for (const input of [
+      { env: { LLM_VENDOR: 'openia' } },
+      { env: {}, inline: '{"vendor":"openia"}' },
+      { env: { LLM_PROVIDER_CONFIG: '{"vendor":"openia"}' } },
+    ]) {
+      const error = await failure(input);
+      expect(error.code).toBe('unknown-vendor');
+      expect(error.message).toContain('"openia"');
+      expect(error.message).toContain(VENDOR_NAMES.join(', '));
+    }
+    const path = await file('bad-vendor.json', '{"vendor":"grok"}');
+    const error = await failure({ env: {}, file: path });
+    expect(error.message).toBe(
+      `Unknown vendor "grok" in file ${path}; use one of: openai, azure, anthropic, mistral, gemini, ollama, scripted`,
+    );
+  });
+
+  it('names the env var when the key is missing', async () => {
+    const cases: Array<[string, string]> = [
+      ['openai', 'OPENAI_API_KEY'],
+      ['anthropic', 'ANTHROPIC_API_KEY'],
+      ['mistral', 'MISTRAL_API_KEY'],
+      ['gemini', 'GOOGLE_API_KEY or GEMINI_API_KEY'],
+      ['azure', 'AZURE_OPENAI_API_KEY'],
+    ];
+    for (const [vendor, names] of cases) {
+      const error = await failure({ env: { LLM_VENDOR: vendor, LLM_MODEL: 'm' } });
+      expect(error.code).toBe('missing-api-key');
+      expect(error.message).toBe(`No API key for ${vendor}: set ${names} (or "api_key" in the config file)`);
+      expect(error.envVar).toBe(names.split(' ')[0]);
+    }
+    await expect(resolveProviderConfig({ env: { LLM_VENDOR: 'ollama' } })).resolves.toBeDefined();
+  });
+
+  it('reports an unreadable file with its path', async () => {
+    const path = join(dir, 'missing.json');
+    const error = await failure({ env: {}, file: path });
+    expect(error.code).toBe('config-file-unreadable');
+    expect(error.message).toBe(`Cannot read config file ${path} (ENOENT)`);
+    expect(error.file).toBe(path);
+    const folder = await failure({ env: {}, file: dir });
+    expect(folder.message).toBe(`Cannot read config file ${dir} (EISDIR)`);
+  });
+
+  it('reports invalid JSON with the path, line and column, never echoing the text', async () => {
+    const path = await file(
+      'broken.json',
+      `{\n  "vendor": "openai",\n  "api_key": "${KEY}",\n  "model": gpt-4o\n}\n`,
+    );
+    const error = await failure({ env: {}, file: path });
+    expect(error.code).toBe('config-invalid-json');
+    expect(error).toMatchObject({ file: path, line: 4, column: 12 });
+    expect(error.message).toBe(
+      `Invalid JSON in file ${path} at line 4, column 12: unexpected character "g", expected a value`,
+    );
+    expect(error.message).not.toContain(KEY.slice(0, 8));
+
+    const trailing = await failure({ env: {}, inline: '{"vendor": "openai",}' });
+    expect(trailing.message).toBe(
+      'Invalid JSON in inline config at line 1, column 21: expected a double-quoted property name',
+    );
+    const truncated = await failure({ env: { LLM_PROVIDER_CONFIG: '{"vendor": "openai"' } });
+    expect(truncated.message).toBe(
+      'Invalid JSON in inline LLM_PROVIDER_CONFIG at line 1, column 20: unexpected end of input',
+    );
+  });
+
+  it('names the field and the allowed values for invalid values', async () => {
+    const cases: Array<[string, string]> = [
+      ['{"temperature": 3}', 'temperature must be between 0 and 2 (got 3)'],
+      ['{"temperature": "warm"}', 'temperature must be a number (0 to 2) (got "warm")'],
+      ['{"max_tokens": 0}', 'max_tokens must be an integer from 1 to 1000000 (got 0)'],
+      ['{"max_retries": 2.5}', 'max_retries must be an integer from 0 to 10 (got 2.5)'],
+      ['{"timeout": -1}', 'timeout must be an integer from 1 to 3600000 (milliseconds) (got -1)'],
+      ['{"base_url": "ftp://x"}', 'base_url must be an http:// or https:// URL (got "ftp://x")'],
+      ['{"model": ""}', 'model must not be empty (got "")'],
+      ['{"modle": "gpt-4o"}', 'unknown field "modle" (allowed: vendor, model, api_key, base_url'],
+      ['[1, 2]', 'must be a JSON object'],
+    ];
+    for (const [inline, message] of cases) {
+      const error = await failure({ env: { OPENAI_API_KEY: KEY }, inline });
+      expect(error.code).toBe('config-invalid');
+      expect(error.message).toContain(`Invalid config in inline config: ${message}`);
+    }
+    const env = await failure({ env: { OPENAI_API_KEY: KEY, LLM_TEMPERATURE: 'hot' } });
+    expect(env.message).toBe(
+      'Invalid config in env LLM_TEMPERATURE: temperature must be a number (0 to 2) (got "hot")',
+    );
+    expect(env).toMatchObject({ field: 'temperature', envVar: 'LLM_TEMPERATURE' });
+    const retries = await failure({ env: { OPENAI_API_KEY: KEY, LLM_MAX_RETRIES: '11' } });
+    expect(retries.message).toBe(
+      'Invalid config in env LLM_MAX_RETRIES: max_retries must be an integer from 0 to 10 (got "11")',
+    );
+  });
+
+  it('requires what a vendor cannot work without', async () => {
+    const azureModel = await failure({ env: { LLM_VENDOR: 'azure', AZURE_OPENAI_API_KEY: KEY } });
+    expect(azureModel).toMatchObject({ code: 'config-invalid', field: 'model' });
+    const azureUrl = await failure({
+      env: { LLM_VENDOR: 'azure', LLM_MODEL: 'dep', AZURE_OPENAI_API_KEY: KEY },
+    });
+    expect(azureUrl).toMatchObject({
+      code: 'config-invalid',
+      field: 'base_url',
+      envVar: 'AZURE_OPENAI_ENDPOINT',
+    });
+    const script = await failure({ env: { LLM_VENDOR: 'scripted' } });
+    expect(script).toMatchObject({ code: 'config-invalid', field: 'script', envVar: 'LLM_SCRIPT' });
+    const stray = await failure({ env: { OPENAI_API_KEY: KEY, LLM_SCRIPT: 'x.json' } });
+    expect(stray.message).toBe(
+      'script is only used by the scripted vendor, not openai (from env LLM_SCRIPT)',
+    );
+  });
+});
+
+describe('the key never leaks', () => {
+  it('is absent from sources, describeProvider and every error message', async () => {
+    const path = await file('keyed.json', JSON.stringify({ vendor: 'openai', api_key: KEY }));
+    const { config, sources } = await resolveProviderConfig({ env: {}, file: path });
+    expect(config.api_key).toBe(KEY);
+    expect(JSON.stringify(sources)).not.toContain(KEY);
+    const description = describeProvider(config);
+    expect(JSON.stringify(description)).not.toContain(KEY);
+    expect(description.api_key).toBe('set');
+
+    const errors = await Promise.all([
+      failure({ env: {}, inline: `{"vendor":"openai","api_key":"${KEY}","temperature":9}` }),
+      failure({ env: {}, inline: `{"vendor":"openai","api_key":"${KEY}" "model":"x"}` }),
+      failure({ env: {}, inline: `{"vendor":"openai","api_key":${JSON.stringify(KEY.split(''))}}` }),
+      failure({ env: { OPENAI_API_KEY: KEY }, inline: '{"vendor":"bogus"}' }),
+    ]);
+    for (const error of errors) {
+      expect(`${error.message} ${JSON.stringify(error)}`).not.toContain(KEY);
+      expect(error.message).not.toContain(KEY.slice(0, 12));
+    }
+    expect(errors[2]!.message).toBe('Invalid config in inline config: api_key must be a string');
+  });
+
+  it('describes a provider without credentials in its URL', () => {
+    const description = describeProvider({
+      vendor: 'ollama',
+      model: 'llama3.2',
+      base_url: 'https://user:pa55word@ollama.example.com/api?token=abc#x',
+      timeout: 1000,
+      max_retries: 1,
+    });
+    expect(description).toEqual({
+      vendor: 'ollama',
+      model: 'llama3.2',
+      label: 'ollama/llama3.2',
+      package: '@langchain/ollama',
+      base_url: 'https://ollama.example.com/api',
+      api_key: 'not needed',
+      timeout: 1000,
+      max_retries: 1,
+    });
+  });
+});
