@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', '*/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**', '**/*.int.test.ts', '**/*.corpus.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
     testTimeout: 20_000,
   },
 });

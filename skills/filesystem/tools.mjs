@@ -8,8 +8,9 @@ import { confine, display, rootOf } from './lib/confine.mjs';
 import { FilesystemError } from './lib/errors.mjs';
 import { looksBinary, sliceLines } from './lib/text.mjs';
 
-/** Above this, a whole-file read returns the first part and says how to read the rest. */
-const READ_LIMIT_BYTES = 256 * 1024;
+// Above this, a whole-file read returns the first part and says how to read on. It stays under the runtime's
+// 32,000-character cut of tool output, so the model always sees that note.
+const READ_LIMIT_BYTES = 30_000;
 const MAX_LIST_ENTRIES = 1000;
 /** A search that has not finished by then is stopped even if the runtime set no timeout. */
 const SEARCH_DEADLINE_MS = 60_000;
@@ -43,20 +44,29 @@ export async function read_file(args, context) {
   return firstPart(text, target.shown);
 }
 
-/** A large file: whole lines up to the limit, then a note that says how to go on. */
+/**
+ * A large file: whole lines up to the limit, then a note that says how to go on.
+ * @param {string} text
+ * @param {string} shown
+ */
 function firstPart(text, shown) {
   const lines = text.split(/(?<=\n)/);
   let size = 0;
   let count = 0;
-  while (count < lines.length && size + Buffer.byteLength(lines[count]) <= READ_LIMIT_BYTES) {
-    size += Buffer.byteLength(lines[count]);
+  for (const line of lines) {
+    const bytes = Buffer.byteLength(line);
+    if (size + bytes > READ_LIMIT_BYTES) break;
+    size += bytes;
     count += 1;
   }
-  const shownLines = Math.max(count, 1);
-  const head = count === 0 ? lines[0].slice(0, READ_LIMIT_BYTES) : lines.slice(0, count).join('');
+  if (count === 0) {
+    // One enormous first line (minified code, a data dump): show its start; line ranges cannot split it further.
+    const start = Buffer.from(text).subarray(0, READ_LIMIT_BYTES).toString('utf8');
+    return `${start}\n[truncated: line 1 of "${shown}" alone is longer than ${READ_LIMIT_BYTES} bytes; search_files or the shell can pick out parts of it.]`;
+  }
   return (
-    `${head}\n[truncated: "${shown}" has ${lines.length} lines; this shows lines 1-${shownLines}. ` +
-    `Call read_file with start_line=${shownLines + 1} to read on.]`
+    `${lines.slice(0, count).join('')}\n[truncated: "${shown}" has ${lines.length} lines; this shows lines 1-${count}. ` +
+    `Call read_file with start_line=${count + 1} to read on.]`
   );
 }
 
@@ -147,12 +157,16 @@ export async function search_files(args, context) {
   return runSearchWorker(request, context?.signal);
 }
 
-/** @returns {Promise<string>} */
+/**
+ * @param {Record<string, unknown>} request
+ * @param {AbortSignal | undefined} signal
+ * @returns {Promise<string>}
+ */
 function runSearchWorker(request, signal) {
   signal?.throwIfAborted();
   return new Promise((resolvePromise, rejectPromise) => {
     const worker = new Worker(new URL('./lib/search-worker.mjs', import.meta.url), { workerData: request });
-    const stop = (error) => {
+    const stop = (/** @type {unknown} */ error) => {
       clearTimeout(deadline);
       signal?.removeEventListener('abort', onAbort);
       void worker.terminate();
@@ -187,6 +201,7 @@ function runSearchWorker(request, signal) {
   });
 }
 
+/** @param {{ content?: unknown }} args @returns {string} */
 function requireContent(args) {
   if (typeof args.content !== 'string') {
     throw new FilesystemError('bad-content', 'content must be a string (the exact text to write).');
@@ -194,7 +209,7 @@ function requireContent(args) {
   return args.content;
 }
 
-/** A write target: confined, not a folder, with its parent folders created. */
+/** A write target: confined, not a folder, with its parent folders created. @param {unknown} path @param {string} root */
 async function writable(path, root) {
   const target = await confine(path, root);
   if (target.exists && (await stat(target.path)).isDirectory()) {
@@ -204,12 +219,14 @@ async function writable(path, root) {
   return target;
 }
 
+/** @param {unknown} path @param {string} root */
 async function existingPath(path, root) {
   const target = await confine(path, root);
   await existing(target, 'path');
   return target;
 }
 
+/** @param {{ path: string; exists: boolean; shown: string }} target @param {string} what */
 async function existing(target, what) {
   if (!target.exists) {
     throw new FilesystemError(
@@ -220,7 +237,8 @@ async function existing(target, what) {
   return stat(target.path);
 }
 
+/** @param {unknown} value @param {number} min @param {number} max */
 function clamp(value, min, max) {
-  const number = Number.isFinite(value) ? Math.trunc(value) : min;
+  const number = typeof value === 'number' && Number.isFinite(value) ? Math.trunc(value) : min;
   return Math.min(max, Math.max(min, number));
 }

@@ -15,6 +15,7 @@ export async function create_plan(args, context) {
   return serialised(file, async () => {
     const previous = await readPlan(file);
     const now = new Date().toISOString();
+    /** @type {import('./lib/plan-file.mjs').Plan} */
     const plan = {
       version: 1,
       steps: steps.map((text) => ({ text, done: false })),

@@ -57,7 +57,7 @@ export async function get_forecast(args, context) {
   const unit = data.daily_units ?? {};
   const dates = Array.isArray(daily.time) ? daily.time : [];
   const lines = [`${days}-day forecast for ${label(place)} (${coordinates(place)}):`];
-  dates.forEach((date, index) => {
+  dates.forEach((/** @type {string} */ date, /** @type {number} */ index) => {
     const at = (/** @type {string} */ key) => daily[key]?.[index];
     const chance = at('precipitation_probability_max');
     lines.push(

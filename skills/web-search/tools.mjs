@@ -87,11 +87,7 @@ async function fetchPage(url, form, signal) {
     });
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new WebSearchError(
-      'network',
-      `Could not reach ${url.origin}: ${error?.cause?.code ?? error.message}.`,
-      error,
-    );
+    throw new WebSearchError('network', `Could not reach ${url.origin}: ${reasonOf(error)}.`, error);
   }
   const html = await response.text();
   if (!response.ok && response.status !== 202) {
@@ -101,4 +97,13 @@ async function fetchPage(url, form, signal) {
     );
   }
   return { html, status: response.status };
+}
+
+/**
+ * The most useful words about a failed fetch: the socket's code (ECONNREFUSED, ENOTFOUND…) when there is one.
+ * @param {unknown} error
+ */
+function reasonOf(error) {
+  const cause = /** @type {{ cause?: { code?: string } }} */ (error).cause;
+  return cause?.code ?? (error instanceof Error ? error.message : String(error));
 }

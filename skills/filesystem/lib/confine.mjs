@@ -87,7 +87,10 @@ export async function confine(value, root) {
   }
 }
 
-/** A link whose target is missing cannot be checked by realpath: refuse it unless its target text stays inside. */
+/**
+ * A link whose target is missing cannot be checked by realpath: refuse it unless its target text stays inside.
+ * @param {string} path @param {string} shown @param {string} root
+ */
 async function refuseDanglingLink(path, shown, root) {
   let info;
   try {
@@ -101,6 +104,7 @@ async function refuseDanglingLink(path, shown, root) {
   throw new FilesystemError('dangling-link', `Refused "${shown}": it is a symbolic link to a missing file.`);
 }
 
+/** @param {string} shown @param {string} root @param {string} how */
 function outside(shown, root, how) {
   return new FilesystemError(
     'outside-root',

@@ -18,7 +18,7 @@ async function search(request) {
     return {
       ok: false,
       code: 'bad-pattern',
-      message: `${error.message}. Pass literal: true to search for the text as it is.`,
+      message: `${/** @type {Error} */ (error).message}. Pass literal: true to search for the text as it is.`,
     };
   }
   const matches = [];
@@ -32,7 +32,7 @@ async function search(request) {
     filesSearched += 1;
     const lines = bytes.toString('utf8').split('\n');
     for (let index = 0; index < lines.length; index += 1) {
-      const line = lines[index].replace(/\r$/, '');
+      const line = (lines[index] ?? '').replace(/\r$/, '');
       if (!regex.test(line)) continue;
       if (matches.length === request.maxResults) {
         limited = true;
@@ -54,7 +54,11 @@ async function search(request) {
   return { ok: true, text: [...matches, ...tail].join('\n') };
 }
 
-/** Files under `start` in a stable order; symbolic links are not followed, so the walk cannot leave the root. */
+/**
+ * Files under `start` in a stable order; symbolic links are not followed, so the walk cannot leave the root.
+ * @param {string} start
+ * @returns {AsyncGenerator<string>}
+ */
 async function* walk(start) {
   const info = await stat(start);
   if (info.isFile()) {
@@ -71,6 +75,7 @@ async function* walk(start) {
   }
 }
 
+/** @param {string} root @param {string} path */
 function shown(root, path) {
   const rel = relative(root, path);
   return rel === '' ? '.' : rel.split(sep).join('/');

@@ -39,11 +39,7 @@ async function getJson(url, context) {
     response = await fetch(url, { signal: context?.signal, headers: { accept: 'application/json' } });
   } catch (error) {
     if (context?.signal?.aborted) throw error;
-    throw new WeatherError(
-      'network',
-      `Could not reach ${url.origin}: ${error?.cause?.code ?? error.message}.`,
-      error,
-    );
+    throw new WeatherError('network', `Could not reach ${url.origin}: ${reasonOf(error)}.`, error);
   }
   const text = await response.text();
   let body;
@@ -118,4 +114,13 @@ export function forecast(place, params, units, context) {
     ...params,
   }).toString();
   return getJson(url, context);
+}
+
+/**
+ * The most useful words about a failed fetch: the socket's code (ECONNREFUSED, ENOTFOUND…) when there is one.
+ * @param {unknown} error
+ */
+function reasonOf(error) {
+  const cause = /** @type {{ cause?: { code?: string } }} */ (error).cause;
+  return cause?.code ?? (error instanceof Error ? error.message : String(error));
 }

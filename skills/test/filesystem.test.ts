@@ -1,0 +1,296 @@
+import { chmod, lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type Entrypoint, isEntrypointError } from '@birdie/entrypoints';
+import { makeTempDir } from '@birdie/test-utils';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import * as tools from '../filesystem/tools.mjs';
+import { toolEntrypoint } from './helpers.js';
+
+type TempDir = Awaited<ReturnType<typeof makeTempDir>>;
+
+let work: TempDir;
+let root: string;
+let outside: string;
+const entrypoints = new Map<string, Entrypoint>();
+const originalCwd = process.cwd();
+
+async function run(tool: string, args: Record<string, unknown>, timeoutMs = 10_000): Promise<string> {
+  let entrypoint = entrypoints.get(tool);
+  if (!entrypoint) {
+    entrypoint = await toolEntrypoint('filesystem', tool);
+    entrypoints.set(tool, entrypoint);
+  }
+  return (await entrypoint.run(args, { cwd: root, timeoutMs })).output;
+}
+
+async function refusal(tool: string, args: Record<string, unknown>): Promise<string> {
+  try {
+    await run(tool, args);
+  } catch (error) {
+    if (isEntrypointError(error)) return error.message;
+    throw error;
+  }
+  throw new Error(`${tool} ${JSON.stringify(args)} was not refused`);
+}
+
+/** Every file under `dir` with its content: a snapshot to prove nothing outside the root changed. */
+async function snapshot(dir: string): Promise<Record<string, string>> {
+  const result: Record<string, string> = {};
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    const full = join(entry.parentPath, entry.name);
+    result[full] = entry.isFile() ? await readFile(full, 'utf8') : entry.isDirectory() ? '<dir>' : '<other>';
+  }
+  return result;
+}
+
+beforeEach(async () => {
+  work = await makeTempDir('birdie-fs-');
+  root = join(work.path, 'root');
+  outside = join(work.path, 'outside');
+  await mkdir(root);
+  await mkdir(outside);
+  await writeFile(join(outside, 'secret.txt'), 'top secret\n');
+  // The node: entrypoint runs tools in-process: the tools use the call's cwd when the runtime passes one, and the
+  // process's working directory otherwise. Both point at the root here.
+  process.chdir(root);
+});
+
+afterEach(async () => {
+  process.chdir(originalCwd);
+  await work.cleanup();
+});
+
+const HOSTILE_CONTENT: Record<string, string> = {
+  plain: 'hello world\n',
+  quotes: `double "quoted" and single 'quoted' and "unbalanced '`,
+  backslashes: 'back\\slash \\n is not a newline, \\\\ two, trailing \\',
+  newlines: 'line one\nline two\n\n\nline five without newline at end',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${HOME} is exactly what must survive
+  'shell syntax': '$(touch MARKER) `touch MARKER` ${HOME} $HOME; touch MARKER && echo | cat > MARKER',
+  'crlf and tabs': 'a\tb\r\nc\r\n\r\n',
+  unicode: 'naïve café — 日本語 — 👋🏽 — e\u0301 — \u202Eright-to-left\u202C — \uFEFFbom inside',
+  'echo flags': '-n',
+  'echo escapes': '-e \\x41\\c',
+  'format strings': '%s %d %n %%',
+  empty: '',
+  'only newlines': '\n\n\n',
+  json: '{"a": [1, 2, {"b": "c\\"d"}], "e": null}',
+};
+
+describe('filesystem: content round-trips byte for byte', () => {
+  for (const [label, content] of Object.entries(HOSTILE_CONTENT)) {
+    it(`write_file then read_file: ${label}`, async () => {
+      await run('write_file', { path: 'notes/file.txt', content });
+      expect(await readFile(join(root, 'notes/file.txt'))).toEqual(Buffer.from(content, 'utf8'));
+      expect(await run('read_file', { path: 'notes/file.txt' })).toBe(content);
+      await expect(stat(join(root, 'MARKER'))).rejects.toMatchObject({ code: 'ENOENT' });
+    });
+  }
+
+  it('append_file adds exactly the given bytes, also to a missing file', async () => {
+    const first = HOSTILE_CONTENT['shell syntax'] as string;
+    const second = HOSTILE_CONTENT.unicode as string;
+    expect(await run('append_file', { path: 'log.txt', content: first })).toMatch(/^Created log\.txt/);
+    expect(await run('append_file', { path: 'log.txt', content: second })).toMatch(/^Appended/);
+    expect(await readFile(join(root, 'log.txt'), 'utf8')).toBe(first + second);
+    await expect(stat(join(root, 'MARKER'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('a large file round-trips too', async () => {
+    const content = Array.from({ length: 5000 }, (_, i) => `${i}: ${'x'.repeat(i % 97)} "q" \\ $(i)`).join(
+      '\n',
+    );
+    await run('write_file', { path: 'big.txt', content });
+    expect(await readFile(join(root, 'big.txt'), 'utf8')).toBe(content);
+  });
+});
+
+describe('filesystem: writes are atomic', () => {
+  it('leaves no temporary files behind and keeps the file mode', async () => {
+    await writeFile(join(root, 'private.txt'), 'old');
+    await chmod(join(root, 'private.txt'), 0o600);
+    await run('write_file', { path: 'private.txt', content: 'new' });
+    await run('append_file', { path: 'private.txt', content: '+more' });
+    expect(await readFile(join(root, 'private.txt'), 'utf8')).toBe('new+more');
+    expect((await stat(join(root, 'private.txt'))).mode & 0o777).toBe(0o600);
+    expect(await readdir(root)).toEqual(['private.txt']);
+  });
+
+  it('concurrent writes leave one whole version, never a mix', async () => {
+    const versions = Array.from({ length: 12 }, (_, i) => `${String(i).repeat(20_000)}\n`);
+    await Promise.all(versions.map((content) => run('write_file', { path: 'race.txt', content })));
+    expect(versions).toContain(await readFile(join(root, 'race.txt'), 'utf8'));
+    expect(await readdir(root)).toEqual(['race.txt']);
+  });
+
+  it('writing through a symbolic link inside the root updates its target and keeps the link', async () => {
+    await writeFile(join(root, 'real.txt'), 'before');
+    await symlink('real.txt', join(root, 'alias.txt'));
+    await run('write_file', { path: 'alias.txt', content: 'after' });
+    expect(await readFile(join(root, 'real.txt'), 'utf8')).toBe('after');
+    expect((await lstat(join(root, 'alias.txt'))).isSymbolicLink()).toBe(true);
+    expect(await readlink(join(root, 'alias.txt'))).toBe('real.txt');
+  });
+});
+
+describe('filesystem: nothing outside the working directory', () => {
+  beforeEach(async () => {
+    await mkdir(join(root, 'sub'));
+    await symlink(outside, join(root, 'link-out'));
+    await symlink(join(outside, 'secret.txt'), join(root, 'secret-link'));
+    await symlink(join(outside, 'not-yet.txt'), join(root, 'dangling-out'));
+  });
+
+  const attempts: Array<[string, () => string]> = [
+    ['a .. segment', () => '../outside/secret.txt'],
+    ['.. after a folder', () => 'sub/../../outside/secret.txt'],
+    ['.. that would stay inside', () => 'sub/../x.txt'],
+    ['an absolute path outside', () => join(outside, 'secret.txt')],
+    ['/etc/passwd', () => '/etc/passwd'],
+    ['a folder symlink that leads out', () => 'link-out/secret.txt'],
+    ['a file symlink that leads out', () => 'secret-link'],
+    ['a dangling symlink that leads out', () => 'dangling-out'],
+    ['a new file under a symlink that leads out', () => 'link-out/new/file.txt'],
+  ];
+
+  for (const [label, path] of attempts) {
+    it(`refuses ${label} for every tool`, async () => {
+      const before = await snapshot(outside);
+      const calls: Array<[string, Record<string, unknown>]> = [
+        ['read_file', { path: path() }],
+        ['list_dir', { path: path() }],
+        ['write_file', { path: path(), content: 'pwned' }],
+        ['append_file', { path: path(), content: 'pwned' }],
+        ['create_directory', { path: path() }],
+        ['search_files', { pattern: 'secret', path: path() }],
+      ];
+      for (const [tool, args] of calls) {
+        const message = await refusal(tool, args);
+        expect(message, `${tool} ${label}`).toMatch(
+          /outside the working directory|may not contain "\.\." segments/,
+        );
+        expect(message).not.toContain('top secret');
+      }
+      expect(await snapshot(outside)).toEqual(before);
+    });
+  }
+
+  it('refuses NUL bytes and empty paths with a clear message', async () => {
+    expect(await refusal('read_file', { path: 'a\0b' })).toMatch(/NUL/);
+    expect(await refusal('write_file', { path: '', content: 'x' })).toMatch(/A path is required/);
+  });
+
+  it('accepts an absolute path inside the root', async () => {
+    await run('write_file', { path: join(root, 'sub', 'abs.txt'), content: 'ok' });
+    expect(await run('read_file', { path: 'sub/abs.txt' })).toBe('ok');
+  });
+
+  it('search never follows a link out of the root', async () => {
+    const output = await run('search_files', { pattern: 'top secret' });
+    expect(output).toMatch(/^No matches/);
+  });
+});
+
+describe('filesystem: reading, listing, searching', () => {
+  it('reads a line range exactly, and says when the range is off', async () => {
+    await writeFile(join(root, 'five.txt'), 'one\ntwo\r\nthree\nfour\nfive');
+    expect(await run('read_file', { path: 'five.txt', start_line: 2, end_line: 3 })).toBe('two\r\nthree\n');
+    expect(await run('read_file', { path: 'five.txt', start_line: 4 })).toBe('four\nfive');
+    expect(await run('read_file', { path: 'five.txt', end_line: 1 })).toBe('one\n');
+    expect(await refusal('read_file', { path: 'five.txt', start_line: 9 })).toMatch(
+      /has 5 lines; start_line 9/,
+    );
+    expect(await refusal('read_file', { path: 'five.txt', start_line: 3, end_line: 2 })).toMatch(
+      /Bad line range/,
+    );
+  });
+
+  it('returns the first part of a very large file with directions to read on', async () => {
+    const lines = Array.from({ length: 4000 }, (_, i) => `line ${i + 1} ${'.'.repeat(20)}`);
+    await writeFile(join(root, 'large.txt'), `${lines.join('\n')}\n`);
+    const output = await run('read_file', { path: 'large.txt' });
+    const note =
+      /\[truncated: "large\.txt" has 4000 lines; this shows lines 1-(\d+)\. Call read_file with start_line=(\d+) to read on\.\]$/.exec(
+        output,
+      );
+    expect(note).not.toBeNull();
+    const shown = Number(note?.[1]);
+    expect(Number(note?.[2])).toBe(shown + 1);
+    expect(output.startsWith(`${lines.slice(0, shown).join('\n')}\n`)).toBe(true);
+    expect(await run('read_file', { path: 'large.txt', start_line: shown + 1, end_line: shown + 1 })).toBe(
+      `${lines[shown]}\n`,
+    );
+  });
+
+  it('refuses binary files and folders with a hint', async () => {
+    await writeFile(join(root, 'image.bin'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]));
+    expect(await refusal('read_file', { path: 'image.bin' })).toMatch(/binary file \(6 bytes\)/);
+    await mkdir(join(root, 'folder'));
+    expect(await refusal('read_file', { path: 'folder' })).toMatch(/is a directory; use list_dir/);
+    expect(await refusal('read_file', { path: 'missing.txt' })).toMatch(/No such file: "missing.txt"/);
+  });
+
+  it('lists a folder with kinds, sizes and link targets', async () => {
+    await mkdir(join(root, 'src'));
+    await writeFile(join(root, 'README.md'), '12345');
+    await writeFile(join(root, '.hidden'), '');
+    await symlink('src', join(root, 'current'));
+    expect(await run('list_dir', {})).toBe(
+      ['.: 4 entries', '.hidden  (0 bytes)', 'README.md  (5 bytes)', 'current -> src', 'src/'].join('\n'),
+    );
+    expect(await run('list_dir', { path: 'src' })).toBe('src: 0 entries');
+  });
+
+  it('creates folders, including parents, and says when one exists', async () => {
+    expect(await run('create_directory', { path: 'a/b/c' })).toBe('Created a/b/c/.');
+    expect(await run('create_directory', { path: 'a/b/c' })).toBe('a/b/c already exists.');
+    expect((await stat(join(root, 'a/b/c'))).isDirectory()).toBe(true);
+    await writeFile(join(root, 'file'), '');
+    expect(await refusal('create_directory', { path: 'file' })).toMatch(/already exists and is a file/);
+  });
+
+  it('searches like grep -rn, skipping .git, node_modules and binary files', async () => {
+    await mkdir(join(root, 'src'));
+    await mkdir(join(root, '.git'));
+    await mkdir(join(root, 'node_modules'));
+    await writeFile(join(root, 'src/a.ts'), 'const TODO = 1;\n// todo: later\nfinal line\n');
+    await writeFile(join(root, 'src/b.ts'), 'nothing here\n');
+    await writeFile(join(root, '.git/config'), 'TODO in git\n');
+    await writeFile(join(root, 'node_modules/x.js'), 'TODO in deps\n');
+    await writeFile(join(root, 'blob.bin'), Buffer.from('TODO\0binary'));
+    expect(await run('search_files', { pattern: 'TODO' })).toBe('src/a.ts:1: const TODO = 1;');
+    expect(await run('search_files', { pattern: 'todo', ignore_case: true })).toBe(
+      'src/a.ts:1: const TODO = 1;\nsrc/a.ts:2: // todo: later',
+    );
+    expect(await run('search_files', { pattern: 'TODO = 1;', literal: true, path: 'src/a.ts' })).toBe(
+      'src/a.ts:1: const TODO = 1;',
+    );
+    expect(await run('search_files', { pattern: '.', max_results: 2 })).toBe(
+      'src/a.ts:1: const TODO = 1;\nsrc/a.ts:2: // todo: later\n[stopped at 2 matches; narrow the pattern or the path]',
+    );
+    expect(await run('search_files', { pattern: 'absent' })).toBe(
+      'No matches for /absent/ in . (2 files searched).',
+    );
+    expect(await refusal('search_files', { pattern: '(unclosed' })).toMatch(/Pass literal: true/);
+  });
+
+  it('a runaway regular expression is stopped by the timeout and blocks nothing', async () => {
+    await writeFile(join(root, 'evil.txt'), `${'a'.repeat(40)}!\n`);
+    const failure = await run('search_files', { pattern: '^(a+)+$' }, 500).catch((error: unknown) => error);
+    expect(isEntrypointError(failure, 'timeout')).toBe(true);
+    expect(await run('search_files', { pattern: '!$' })).toBe(`evil.txt:1: ${'a'.repeat(40)}!`);
+  });
+});
+
+describe('filesystem: the call context', () => {
+  it('confines to the cwd the runtime passes, whatever the process directory is', async () => {
+    const other = join(work.path, 'session-cwd');
+    await mkdir(other);
+    await tools.write_file({ path: 'here.txt', content: 'session' }, { cwd: other });
+    expect(await readFile(join(other, 'here.txt'), 'utf8')).toBe('session');
+    await expect(stat(join(root, 'here.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(tools.read_file({ path: '../root/x' }, { cwd: other })).rejects.toMatchObject({
+      code: 'outside-root',
+    });
+  });
+});
