@@ -105,16 +105,14 @@ export async function writeSkills(root, count = 1000, seed = 1) {
   }
 }
 
-/** About `length` characters of words, with a trigger of every fiftieth skill mixed in. */
+/** About `length` characters of words, with a trigger of every 37th skill mixed in now and then. */
 export function makeMessage(random, length, triggersOf) {
   const parts = [];
   let size = 0;
   let k = 0;
   while (size < length) {
-    const piece =
-      random() < 0.02 && triggersOf.length > 0
-        ? triggersOf[(k++ * 50) % triggersOf.length][3]
-        : makeWord(random);
+    let piece = makeWord(random);
+    if (random() < 0.02 && triggersOf.length > 0) piece = triggersOf[(k++ * 37 + 5) % triggersOf.length][3];
     parts.push(piece);
     size += piece.length + 1;
   }

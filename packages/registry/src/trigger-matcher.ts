@@ -32,9 +32,16 @@ export function isTriggerable(skill: Skill): boolean {
  */
 export class TriggerMatcher {
   readonly patternCount: number;
+  /** Child lists, only walked while building. */
   private readonly firstChild: Int32Array;
   private readonly nextSibling: Int32Array;
   private readonly charOf: Uint16Array;
+  /** Transitions out of non-root nodes: an open-addressing hash table keyed by (node, char). */
+  private readonly slotNode: Int32Array;
+  private readonly slotChar: Uint16Array;
+  private readonly slotChild: Int32Array;
+  private readonly slotMask: number;
+  private readonly slotShift: number;
   private readonly fail: Int32Array;
   /** Pattern id ending at this node, or -1. */
   private readonly output: Int32Array;
@@ -55,7 +62,7 @@ export class TriggerMatcher {
         const text = normalizeText(raw).trim();
         if (text === '') continue;
         const wholeWord =
-          wholeWordMode === 'always' || (wholeWordMode === 'short' && [...text].length <= shortLength);
+          wholeWordMode === 'always' || (wholeWordMode === 'short' && isShort(text, shortLength));
         let pattern = byText.get(text);
         if (!pattern) {
           pattern = {
@@ -85,6 +92,14 @@ export class TriggerMatcher {
     this.output = new Int32Array(capacity).fill(NO_NODE);
     this.dictLink = new Int32Array(capacity).fill(NO_NODE);
     this.rootNext = new Int32Array(0x10000);
+    let bits = 4;
+    while (1 << bits < capacity * 2) bits++;
+    const slots = 1 << bits;
+    this.slotShift = 32 - bits;
+    this.slotNode = new Int32Array(slots).fill(NO_NODE);
+    this.slotChar = new Uint16Array(slots);
+    this.slotChild = new Int32Array(slots);
+    this.slotMask = slots - 1;
     let nodes = 1;
     let patternId = 0;
     for (const text of byText.keys()) {
@@ -98,6 +113,7 @@ export class TriggerMatcher {
           this.nextSibling[child] = this.firstChild[node]!;
           this.firstChild[node] = child;
           if (node === 0) this.rootNext[code] = child;
+          else this.addChild(node, code, child);
         }
         node = child;
       }
@@ -149,10 +165,19 @@ export class TriggerMatcher {
   }
 
   private child(node: number, code: number): number {
-    for (let child = this.firstChild[node]!; child !== NO_NODE; child = this.nextSibling[child]!) {
-      if (this.charOf[child] === code) return child;
+    for (let slot = slotOf(node, code, this.slotShift); ; slot = (slot + 1) & this.slotMask) {
+      const owner = this.slotNode[slot]!;
+      if (owner === NO_NODE) return NO_NODE;
+      if (owner === node && this.slotChar[slot] === code) return this.slotChild[slot]!;
     }
-    return NO_NODE;
+  }
+
+  private addChild(node: number, code: number, child: number): void {
+    let slot = slotOf(node, code, this.slotShift);
+    while (this.slotNode[slot] !== NO_NODE) slot = (slot + 1) & this.slotMask;
+    this.slotNode[slot] = node;
+    this.slotChar[slot] = code;
+    this.slotChild[slot] = child;
   }
 
   /** Breadth-first, so a node's failure target (always shallower) is final before the node is reached. */
@@ -180,6 +205,17 @@ export class TriggerMatcher {
       }
     }
   }
+}
+
+/** Length in code points, counted only when it can matter. */
+function isShort(text: string, limit: number): boolean {
+  if (text.length <= limit) return true;
+  return text.length <= limit * 2 && [...text].length <= limit;
+}
+
+/** Multiplicative hashing takes the top bits; the table is at most half full, so probes stay short. */
+function slotOf(node: number, code: number, shift: number): number {
+  return (Math.imul(node, 0x9e3779b1) ^ Math.imul(code + 1, 0x85ebca6b)) >>> shift;
 }
 
 const NON_ASCII_WORD = /[\p{L}\p{N}\p{M}]/u;

@@ -1,0 +1,236 @@
+import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../test/helpers.js';
+import { writeSkill } from '../test/skill-files.js';
+import { SkillPolicy } from './policy.js';
+import { loadRegistry } from './registry.js';
+
+const rules = (messages: readonly { ruleId?: string | undefined; source?: string | undefined }[]) =>
+  messages.filter((m) => m.source === 'registry').map((m) => m.ruleId);
+
+describe('loadRegistry: layers', () => {
+  it('loads bundled < user < project < explicit, later replacing earlier with an info naming both files', async (t) => {
+    const root = await tempDir(t);
+    const dirs = {
+      bundled: join(root, 'bundled'),
+      user: join(root, 'home/.birdie/skills'),
+      project: join(root, 'proj/.agents/skills'),
+      explicit: join(root, 'extra'),
+    };
+    const bundledFile = await writeSkill(dirs.bundled, { name: 'notes', description: 'bundled notes' });
+    await writeSkill(dirs.bundled, { name: 'only-bundled' });
+    const userFile = await writeSkill(dirs.user, { name: 'notes', description: 'user notes' });
+    await writeSkill(dirs.project, { name: 'proj', description: 'project skill' });
+    const explicitFile = await writeSkill(dirs.explicit, { name: 'proj', description: 'explicit skill' });
+    const registry = await loadRegistry({
+      dirs: [
+        { path: dirs.bundled, layer: 'bundled' },
+        { path: dirs.user, layer: 'user' },
+        { path: join(root, 'missing'), layer: 'user' },
+        { path: dirs.project, layer: 'project' },
+        dirs.explicit,
+      ],
+    });
+    const snapshot = registry.current();
+    expect(snapshot.skills.map((s) => [s.name, s.description])).toEqual([
+      ['notes', 'user notes'],
+      ['only-bundled', 'The only-bundled skill'],
+      ['proj', 'explicit skill'],
+    ]);
+    expect(snapshot.layerOf('notes')).toEqual({ path: dirs.user, layer: 'user' });
+    expect(snapshot.layerOf('only-bundled')?.layer).toBe('bundled');
+    expect(snapshot.layerOf('PROJ')).toEqual({ path: dirs.explicit, layer: 'explicit' });
+    expect(snapshot.layerOf('nope')).toBeUndefined();
+    const infos = snapshot.messages.filter((m) => m.ruleId === 'skill-overridden');
+    expect(infos.map((m) => [m.file, m.fatal, m.reason])).toEqual([
+      [userFile, undefined, `Skill \`notes\` (user) replaces the one from ${bundledFile} (bundled)`],
+      [explicitFile, undefined, expect.stringContaining('(explicit) replaces the one from')],
+    ]);
+    expect(registry.messages).toBe(snapshot.messages);
+    expect(snapshot.version).toBe(1);
+    expect(registry.directories.map((d) => d.layer)).toEqual([
+      'bundled',
+      'user',
+      'user',
+      'project',
+      'explicit',
+    ]);
+  });
+
+  it('finds nothing and says nothing for missing folders', async (t) => {
+    const root = await tempDir(t);
+    const registry = await loadRegistry({ dirs: [join(root, 'a'), join(root, 'b/c/d')] });
+    expect(registry.current().skills).toEqual([]);
+    expect(registry.messages).toEqual([]);
+  });
+
+  it('refuses the later skill’s clashing tool, keeps the rest, and does so again on reload', async (t) => {
+    const root = await tempDir(t);
+    const first = await writeSkill(join(root, 'a'), { name: 'files', tools: ['read_file', 'write_file'] });
+    const second = await writeSkill(join(root, 'b'), { name: 'notes', tools: ['add_note', 'read_file'] });
+    await writeSkill(join(root, 'b'), { name: 'zzz', tools: ['zzz_tool'] });
+    const registry = await loadRegistry({ dirs: [join(root, 'a'), join(root, 'b')] });
+    for (let round = 0; round < 2; round++) {
+      const snapshot = registry.current();
+      expect(snapshot.skills.map((s) => [s.name, s.tools.map((tool) => tool.name)])).toEqual([
+        ['files', ['read_file', 'write_file']],
+        ['notes', ['add_note']],
+        ['zzz', ['zzz_tool']],
+      ]);
+      expect(snapshot.getTool('read_file')?.skill.file).toBe(first);
+      const clash = snapshot.messages.find((m) => m.ruleId === 'tool-name-clash');
+      expect(clash?.file).toBe(second);
+      expect(clash?.line).toBe(19); // the `### read_file` heading
+      expect(clash?.reason).toBe(
+        `Tool \`read_file\` of skill \`notes\` is refused: skill \`files\` (${first}) already declares it`,
+      );
+      const policy = new SkillPolicy(registry);
+      expect(policy.allowedTools('s').map((e) => `${e.skill.name}/${e.tool.name}`)).toEqual([
+        'files/read_file',
+        'files/write_file',
+        'notes/add_note',
+        'zzz/zzz_tool',
+      ]);
+      await registry.reload();
+    }
+  });
+});
+
+describe('loadRegistry: bad input', () => {
+  it('warns about a skills folder that is a file, or sits under one', async (t) => {
+    const root = await tempDir(t);
+    await writeFile(join(root, 'file'), 'not a folder');
+    const registry = await loadRegistry({ dirs: [join(root, 'file'), join(root, 'file/skills')] });
+    expect(registry.messages.map((m) => [m.ruleId, m.source, m.fatal, m.file])).toEqual([
+      ['dir-not-directory', 'registry', false, join(root, 'file')],
+      ['dir-not-directory', 'registry', false, join(root, 'file/skills')],
+    ]);
+    expect(String(registry.messages[0])).toBe(
+      `${join(root, 'file')}:1:1: ${join(root, 'file')} is not a folder; it is skipped`,
+    );
+  });
+
+  it('survives symbolic link loops, as the folder itself and inside it', async (t) => {
+    const root = await tempDir(t);
+    await symlink(join(root, 'loop-b'), join(root, 'loop-a'));
+    await symlink(join(root, 'loop-a'), join(root, 'loop-b'));
+    const skills = join(root, 'skills');
+    await writeSkill(skills, { name: 'good' });
+    await symlink(join(skills, 'x'), join(skills, 'y'));
+    await symlink(join(skills, 'y'), join(skills, 'x'));
+    await symlink(skills, join(skills, 'self'));
+    await symlink(join(skills, 'good'), join(skills, 'good', 'inner-loop'));
+    const registry = await loadRegistry({ dirs: [join(root, 'loop-a'), skills] });
+    expect(registry.current().skills.map((s) => s.name)).toEqual(['good']);
+    const loop = registry.messages.find((m) => m.file === join(root, 'loop-a'));
+    expect(loop?.ruleId).toBe('dir-unreadable');
+    expect(loop?.reason).toContain('symbolic link loop');
+    expect(registry.messages.filter((m) => m.fatal === true)).toEqual([]);
+  });
+
+  it('skips 10,000 sub-folders without SKILL.md and loads the one that has it', async (t) => {
+    const root = await tempDir(t);
+    const skills = join(root, 'skills');
+    await mkdir(skills);
+    for (let i = 0; i < 10_000; i += 500) {
+      await Promise.all(
+        Array.from({ length: 500 }, (_, k) => mkdir(join(skills, `empty-${String(i + k).padStart(5, '0')}`))),
+      );
+    }
+    await writeSkill(skills, { name: 'real' });
+    const registry = await loadRegistry({ dirs: [skills] });
+    expect(registry.current().skills.map((s) => s.name)).toEqual(['real']);
+    expect(registry.messages).toEqual([]);
+  }, 60_000);
+
+  it('keeps one skill of names that differ only by case, and warns', async (t) => {
+    const root = await tempDir(t);
+    const upper = await writeSkill(root, { name: 'Deploy' }, 'Deploy');
+    const lower = await writeSkill(root, { name: 'deploy' }, 'deploy');
+    const registry = await loadRegistry({ dirs: [root] });
+    expect(registry.current().skills.map((s) => s.file)).toEqual([upper]);
+    const warning = registry.messages.find((m) => m.ruleId === 'skill-name-case-collision');
+    expect(warning?.file).toBe(lower);
+    expect(warning?.fatal).toBe(false);
+    expect(warning?.reason).toContain(upper);
+    expect(registry.current().getSkill('DEPLOY')?.file).toBe(upper);
+  });
+
+  it('reports a broken or unreadable SKILL.md and still loads the others', async (t) => {
+    const root = await tempDir(t);
+    await writeSkill(root, { name: 'fine' });
+    await mkdir(join(root, 'broken'));
+    await writeFile(join(root, 'broken', 'SKILL.md'), '---\nname: [unclosed\n');
+    await mkdir(join(root, 'dir-as-file', 'SKILL.md'), { recursive: true });
+    const registry = await loadRegistry({ dirs: [root] });
+    expect(registry.current().skills.map((s) => s.name)).toEqual(['fine']);
+    const broken = registry.messages.filter((m) => m.file === join(root, 'broken', 'SKILL.md'));
+    expect(broken.some((m) => m.fatal === true)).toBe(true);
+  });
+});
+
+describe('reload', () => {
+  it('swaps in a new snapshot while the one a turn holds stays as it was', async (t) => {
+    const root = await tempDir(t);
+    await writeSkill(root, { name: 'alpha', description: 'first', triggers: ['kettle'] });
+    await writeSkill(root, { name: 'beta', tools: ['beta_tool'] });
+    const registry = await loadRegistry({ dirs: [root] });
+    const policy = new SkillPolicy(registry);
+    const held = registry.current();
+    expect(policy.isToolAllowed('s', 'beta_tool', held)).toBe(true);
+
+    await writeSkill(root, { name: 'alpha', description: 'second', triggers: ['teapot'] });
+    await rm(join(root, 'beta'), { recursive: true });
+    await writeSkill(root, { name: 'gamma', tools: ['gamma_tool'] });
+    const messages = await registry.reload();
+    expect(messages).toEqual([]);
+
+    const next = registry.current();
+    expect(next).not.toBe(held);
+    expect(next.version).toBe(2);
+    expect(next.skills.map((s) => `${s.name}:${s.description}`)).toEqual([
+      'alpha:second',
+      'gamma:The gamma skill',
+    ]);
+    expect(next.matchTriggers('a teapot', ['alpha']).map((s) => s.name)).toEqual(['alpha']);
+    expect(policy.isToolAllowed('s', 'beta_tool')).toBe(false);
+    expect(policy.isToolAllowed('s', 'gamma_tool')).toBe(true);
+
+    expect(held.version).toBe(1);
+    expect(held.skills.map((s) => `${s.name}:${s.description}`)).toEqual([
+      'alpha:first',
+      'beta:The beta skill',
+    ]);
+    expect(held.matchTriggers('a kettle', ['alpha']).map((s) => s.name)).toEqual(['alpha']);
+    expect(held.getTool('beta_tool')?.skill.name).toBe('beta');
+    expect(policy.isToolAllowed('s', 'beta_tool', held)).toBe(true);
+  });
+
+  it('runs one scan at a time and gives every caller a result at least as new as its call', async (t) => {
+    const root = await tempDir(t);
+    await writeSkill(root, { name: 'one' });
+    const registry = await loadRegistry({ dirs: [root] });
+    const first = registry.reload();
+    await writeSkill(root, { name: 'two' });
+    const [a, b, c] = [registry.reload(), registry.reload(), registry.reload()];
+    await Promise.all([first, a, b, c]);
+    expect(registry.current().skills.map((s) => s.name)).toEqual(['one', 'two']);
+    expect(registry.current().version).toBe(3);
+  });
+
+  it('keeps the last good snapshot when a folder turns bad, and recovers', async (t) => {
+    const root = await tempDir(t);
+    const skills = join(root, 'skills');
+    await writeSkill(skills, { name: 'one' });
+    const registry = await loadRegistry({ dirs: [skills] });
+    await rename(skills, join(root, 'moved'));
+    await writeFile(skills, 'now a file');
+    expect(rules(await registry.reload())).toEqual(['dir-not-directory']);
+    expect(registry.current().skills).toEqual([]);
+    await rm(skills);
+    await rename(join(root, 'moved'), skills);
+    expect(await registry.reload()).toEqual([]);
+    expect(registry.current().skills.map((s) => s.name)).toEqual(['one']);
+  });
+});
