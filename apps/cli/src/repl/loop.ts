@@ -48,6 +48,8 @@ export async function runRepl({ io, style, booting, readInput }: LoopOptions): P
         style,
         hint: lastInterrupt ? ' press Ctrl+C again to quit' : ' ask anything, or /help',
       });
+      // Stay raw between prompts: type-ahead keeps its Enter (a cooked tty would turn it into Ctrl+J) and is not echoed.
+      io.stdin.setRawMode?.(true);
       if (input.kind === 'eof') break;
       if (input.kind === 'interrupt') {
         if (input.empty && lastInterrupt) break;
@@ -73,6 +75,7 @@ export async function runRepl({ io, style, booting, readInput }: LoopOptions): P
       await replTurn(current, input.text);
     }
   } finally {
+    io.stdin.setRawMode?.(false);
     if (state) {
       state.watcher?.close();
       io.stdout.write(

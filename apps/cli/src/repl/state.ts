@@ -60,9 +60,16 @@ export function watchSkills(state: ReplState): void {
   state.watcher = state.rt.registry.watch({
     onReload: (messages) => {
       const fatal = messages.filter((m) => m.fatal === true);
+      const more =
+        fatal.length > 3
+          ? [`… ${fatal.length - 3} more: /skill reload or \`birdie skills check\` lists them`]
+          : [];
+      // Keep it short: the notice lands between turns, and a folder being edited can be broken for a while.
+      state.notices.splice(0);
       state.notices.push(
-        `skills reloaded: ${state.rt.registry.current().skills.length} skills${fatal.length ? `, ${fatal.length} with errors` : ''}`,
-        ...fatal.map((m) => formatDiagnostic(m as DiagnosticLike, state.io.cwd, state.style)),
+        `skills reloaded: ${state.rt.registry.current().skills.length} skills${fatal.length ? `, ${fatal.length} errors` : ''}`,
+        ...fatal.slice(0, 3).map((m) => formatDiagnostic(m as DiagnosticLike, state.io.cwd, state.style)),
+        ...more,
       );
     },
     onError: (error) => state.notices.push(`skills watch: ${error.message}`),

@@ -29,7 +29,6 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
       io.stdin.resume();
     } else {
       io.stdin.off('data', onKey);
-      io.stdin.setRawMode?.(false);
       io.stdin.pause();
     }
   };

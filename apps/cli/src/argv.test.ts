@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { parseArgv } from './argv.js';
+import { UsageError } from './io.js';
+import { COMMANDS } from './spec.js';
+
+function usageError(argv: string[]): string {
+  try {
+    parseArgv(argv);
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).exitCode).toBe(2);
+    return (error as Error).message;
+  }
+  throw new Error(`expected a usage error for ${argv.join(' ')}`);
+}
+
+describe('parseArgv', () => {
+  it('knows every command of the issue', () => {
+    expect(COMMANDS.map((c) => c.name)).toEqual([
+      '',
+      'run',
+      'skills list',
+      'skills check',
+      'skills new',
+      'tool',
+      'sessions list',
+      'sessions show',
+      'sessions delete',
+      'logs',
+    ]);
+  });
+
+  it('parses the REPL flags, repeatable --skills-dir included', () => {
+    const parsed = parseArgv([
+      '--user',
+      'ann',
+      '--skills-dir',
+      'a',
+      '--skills-dir',
+      'b',
+      '--approval',
+      'never',
+    ]);
+    expect(parsed).toMatchObject({
+      kind: 'command',
+      command: { name: '' },
+      values: { user: 'ann', 'skills-dir': ['a', 'b'], approval: 'never' },
+    });
+  });
+
+  it('routes groups to their sub-command, with list as the default', () => {
+    expect(parseArgv(['skills'])).toMatchObject({ command: { name: 'skills list' } });
+    expect(parseArgv(['sessions', 'show', '2026-01-01_1'])).toMatchObject({
+      command: { name: 'sessions show' },
+      positionals: ['2026-01-01_1'],
+    });
+    expect(parseArgv(['run', '-', '--json'])).toMatchObject({ values: { json: true }, positionals: ['-'] });
+  });
+
+  it('answers --help for every command and --version at the top', () => {
+    for (const command of COMMANDS) {
+      const argv = command.name ? [...command.name.split(' '), '--help'] : ['--help'];
+      expect(parseArgv(argv).kind).toBe('help');
+    }
+    expect(parseArgv(['--version'])).toEqual({ kind: 'version' });
+    expect(parseArgv(['help', 'run'])).toMatchObject({ kind: 'help', command: { name: 'run' } });
+  });
+
+  it('explains mistakes with the closest name', () => {
+    expect(usageError(['rnu'])).toContain('Did you mean "run"?');
+    expect(usageError(['skills', 'chek'])).toContain('Did you mean "check"?');
+    expect(usageError(['run', 'x', '--jsno'])).toContain('Did you mean "--json"?');
+    expect(usageError(['run'])).toContain('missing argument');
+    expect(usageError(['tool', 'a', 'b'])).toContain('unexpected argument "b"');
+    expect(usageError(['logs', '--session'])).toContain('argument missing');
+  });
+});

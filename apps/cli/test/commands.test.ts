@@ -1,0 +1,261 @@
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FIXTURES, type Sandbox, sandbox, scripted, TEST_SKILLS } from './helpers/env.js';
+import { runCli } from './helpers/run-in-process.js';
+
+let box: Sandbox;
+beforeEach(async () => {
+  box = await sandbox();
+});
+afterEach(async () => {
+  await box.cleanup();
+});
+
+const cli = (argv: string[], env: NodeJS.ProcessEnv = {}, stdin?: string) =>
+  runCli(argv, { env: { ...box.env, ...env }, cwd: box.cwd, ...(stdin !== undefined ? { stdin } : {}) });
+const withSkills = ['--skills-dir', TEST_SKILLS];
+
+describe('birdie --version / --help', () => {
+  it('prints the version and the command list', async () => {
+    const version = await cli(['--version']);
+    expect(version).toMatchObject({ code: 0, stderr: '' });
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    const help = await cli(['--help']);
+    for (const name of [
+      'birdie run',
+      'birdie skills check',
+      'birdie tool',
+      'birdie sessions list',
+      'birdie logs',
+    ]) {
+      expect(help.stdout).toContain(name);
+    }
+    expect((await cli(['logs', '--help'])).stdout).toContain('Usage: birdie logs');
+  });
+
+  it('exits 2 with a suggestion for an unknown command', async () => {
+    expect(await cli(['sesions'])).toMatchObject({ code: 2, stdout: '' });
+    expect((await cli(['sesions'])).stderr).toContain('Did you mean "sessions"?');
+  });
+});
+
+describe('birdie skills', () => {
+  it('check prints file:line:col severity message ruleId, a summary, and exits 1 on a fatal problem', async () => {
+    const result = await cli(['skills', 'check', join(FIXTURES, 'bad-skills')]);
+    expect(result.code).toBe(1);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(
+      /broken\/SKILL\.md:8:1 {2}error {2}Tool `no_entry` has no `entrypoint:` {2}skill-parser:tool-missing-entrypoint$/,
+    );
+    expect(lines.at(-1)).toBe('1 skill loaded: 1 error, 0 warnings, 0 info');
+  });
+
+  it('check exits 0 on clean folders, for a folder of skills or a single skill', async () => {
+    expect(await cli(['skills', 'check', TEST_SKILLS])).toMatchObject({
+      code: 0,
+      stdout: '5 skills loaded: 0 errors, 0 warnings, 0 info\n',
+    });
+    expect((await cli(['skills', 'check', join(TEST_SKILLS, 'echoer')])).stdout).toBe(
+      '1 skill loaded: 0 errors, 0 warnings, 0 info\n',
+    );
+    expect((await cli(['skills', 'check', 'nope'])).code).toBe(1);
+  });
+
+  it('list shows name, kind, tools, default and source folder', async () => {
+    const result = await cli(['skills', 'list', ...withSkills]);
+    expect(result.code).toBe(0);
+    const rows = result.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split(/\s{2,}/));
+    expect(rows[0]).toEqual(['NAME', 'KIND', 'TOOLS', 'DEFAULT', 'LAYER', 'FOLDER']);
+    expect(rows).toContainEqual(['echoer', 'tool', 'shout', 'no', 'explicit', join(TEST_SKILLS, 'echoer')]);
+    expect(rows).toContainEqual([
+      'haiku-style',
+      'knowledge',
+      '-',
+      'yes',
+      'explicit',
+      join(TEST_SKILLS, 'haiku-style'),
+    ]);
+    const json = (await cli(['skills', 'list', '--json', ...withSkills])).stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(json.find((s) => s.name === 'sleeper')).toMatchObject({
+      kind: 'tool',
+      tools: ['slow_sleep'],
+      enabledByDefault: true,
+    });
+  });
+
+  it('new scaffolds a valid skill in the user folder whose tool runs', async () => {
+    const created = await cli(['skills', 'new', 'git-helper']);
+    expect(created.code).toBe(0);
+    const file = join(box.home, 'skills', 'git-helper', 'SKILL.md');
+    expect((await stat(file)).isFile()).toBe(true);
+    expect(await cli(['skills', 'check', join(box.home, 'skills')])).toMatchObject({ code: 0 });
+    const listed = await cli(['skills', 'list']);
+    expect(listed.stdout).toMatch(/git-helper\s+tool\s+git_helper_echo\s+no\s+user/);
+    expect(await cli(['tool', 'git_helper_echo', '--args', '{"message":"it works"}'])).toMatchObject({
+      code: 0,
+      stdout: 'it works\n',
+    });
+    expect((await cli(['skills', 'new', 'git-helper'])).code).toBe(2);
+    expect((await cli(['skills', 'new', 'Bad Name'])).stderr).toContain('lowercase words joined by hyphens');
+  });
+});
+
+describe('birdie tool', () => {
+  it('runs a tool through its entrypoint; arguments stay data', async () => {
+    const result = await cli(['tool', 'shout', ...withSkills, '--args', '{"text":"$(echo pwned) ; ls"}']);
+    expect(result).toMatchObject({ code: 0, stdout: '$(ECHO PWNED) ; LS\n' });
+  });
+
+  it('explains unknown tools and bad --args', async () => {
+    const unknown = await cli(['tool', 'shoutt', ...withSkills]);
+    expect(unknown).toMatchObject({ code: 2 });
+    expect(unknown.stderr).toContain('Did you mean "shout"?');
+    expect((await cli(['tool', 'shout', ...withSkills, '--args', '[1]'])).stderr).toContain(
+      'must be a JSON object',
+    );
+    expect((await cli(['tool', 'shout', ...withSkills, '--args', '{oops'])).stderr).toContain(
+      'not valid JSON',
+    );
+  });
+
+  it('reports a failing tool with exit 1', async () => {
+    const result = await cli(['tool', 'shout', ...withSkills, '--args', '{}']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('tool shout failed (missing-argument)');
+  });
+});
+
+describe('provider configuration', () => {
+  it('without any provider and without a TTY names the variables to set (exit 2)', async () => {
+    const result = await cli(['run', 'hi']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('LLM_VENDOR');
+    expect(result.stderr).toContain('OPENAI_API_KEY');
+  });
+
+  it('birdie without a TTY points at birdie run', async () => {
+    const result = await cli([], scripted('count.json'));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('birdie run');
+  });
+
+  it('reads ~/.birdie/config.json, and --config FILE; a bad file is a config error', async () => {
+    await writeFile(
+      join(box.home, 'config.json'),
+      JSON.stringify({ vendor: 'scripted', script: join(FIXTURES, 'scripts', 'count.json') }),
+    );
+    expect(await cli(['run', 'hello'])).toMatchObject({ code: 0, stdout: 'Plain answer.\n' });
+    const bad = join(box.cwd, 'bad.json');
+    await writeFile(bad, '{"vendor": "scripted",,}');
+    const result = await cli(['run', 'hello', '--config', bad]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/Invalid JSON in file .*bad\.json at line 1, column \d+/);
+    const unknown = await cli(['run', 'hello'], { LLM_PROVIDER_CONFIG: '{"vendor":"openia"}' });
+    expect(unknown.stderr).toContain('use one of: openai');
+  });
+});
+
+describe('birdie run', () => {
+  it('streams the answer to stdout and tool calls to stderr; the session continues with --session-id', async () => {
+    const env = scripted('count.json');
+    const first = await cli(['run', 'count these', ...withSkills], env);
+    expect(first).toMatchObject({ code: 0, stdout: 'There are 3 words.\n' });
+    expect(first.stderr).toContain('count_words');
+    const id = /session (\S+) /.exec(first.stderr)![1]!;
+    const second = await cli(['run', '-', ...withSkills, '--session-id', id], env, 'and now?');
+    expect(second).toMatchObject({ code: 0, stdout: 'Plain answer.\n' });
+    const sessions = await cli(['sessions', 'list', '--json']);
+    expect(
+      sessions.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([expect.objectContaining({ id, turns: 2, userId: 'tester' })]);
+  });
+
+  it('refuses tools that need approval unless --yes or --approval never', async () => {
+    const env = scripted('count.json');
+    const refused = await cli(['run', 'touch it', ...withSkills], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('needs approval');
+    expect(refused.stderr).toContain('--yes');
+    await expect(stat(join(box.cwd, 'marker.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
+
+    const approved = await cli(['run', 'touch it', ...withSkills, '--yes'], env);
+    expect(approved).toMatchObject({ code: 0, stdout: 'Finished.\n' });
+    expect((await stat(join(box.cwd, 'marker.txt'))).isFile()).toBe(true);
+  });
+
+  it('rejects a bad --approval, an unknown session and an empty prompt with exit 2', async () => {
+    const env = scripted('count.json');
+    expect((await cli(['run', 'x', '--approval', 'maybe'], env)).code).toBe(2);
+    const unknown = await cli(['run', 'x', '--session-id', '2020-01-01_9'], env);
+    expect(unknown).toMatchObject({ code: 2 });
+    expect(unknown.stderr).toContain('no session "2020-01-01_9"');
+    expect((await cli(['run', '--session-id', '../etc', 'x'], env)).stderr).toContain('invalid session id');
+    expect((await cli(['run', '-'], env, '  \n')).code).toBe(2);
+  });
+});
+
+describe('sessions and logs', () => {
+  it('show prints the conversation, logs the runs with their tools, delete removes it', async () => {
+    const env = scripted('count.json');
+    const run = await cli(['run', 'count these', ...withSkills], env);
+    const id = /session (\S+) /.exec(run.stderr)![1]!;
+
+    const shown = await cli(['sessions', 'show', id]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('› count these');
+    expect(shown.stdout).toContain('⚙ count_words {"text":"one two three"}');
+    expect(shown.stdout).toContain('There are 3 words.');
+    const messages = (await cli(['sessions', 'show', id, '--json'])).stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(messages.map((m) => m.role)).toEqual(['human', 'ai', 'tool', 'ai']);
+
+    const logs = await cli(['logs', '--session', id]);
+    expect(logs.stdout).toMatch(new RegExp(`${id}\\s+ok\\s+.*scripted/scripted\\s+count_words`));
+    const json = (await cli(['logs', '--json', '-n', '1'])).stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(json).toEqual([
+      expect.objectContaining({
+        sessionId: id,
+        status: 'ok',
+        toolCalls: [expect.objectContaining({ name: 'count_words', ok: true })],
+      }),
+    ]);
+    expect((await cli(['logs', '-n', 'x'])).code).toBe(2);
+
+    expect(await cli(['sessions', 'delete', id])).toMatchObject({ code: 0 });
+    expect((await cli(['sessions', 'show', id])).code).toBe(2);
+    expect((await cli(['sessions', 'list'])).stdout).toContain('No sessions');
+  });
+
+  it('keeps API keys out of everything it writes', async () => {
+    const key = 'sk-test-SECRET-0123456789abcdef';
+    await writeFile(
+      join(box.home, 'config.json'),
+      JSON.stringify({ vendor: 'scripted', script: join(FIXTURES, 'scripts', 'count.json') }),
+    );
+    const result = await cli(['run', 'count these', ...withSkills, '--json'], {
+      OPENAI_API_KEY: key,
+      ANTHROPIC_API_KEY: key,
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain(key);
+    for (const file of ['birdie.db', 'birdie.db-wal']) {
+      const bytes = await readFile(join(box.home, file)).catch(() => Buffer.alloc(0));
+      expect(bytes.includes(key)).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,88 @@
+import { createRequire } from 'node:module';
+import { stripVTControlCharacters } from 'node:util';
+import type { IPty } from 'node-pty';
+import { BIN } from './env.js';
+
+const require = createRequire(import.meta.url);
+const pty = require('node-pty') as typeof import('node-pty');
+
+/** The compiled CLI in a real pseudo-terminal, driven like a user: wait for text, type, press keys. */
+export class Terminal {
+  private raw = '';
+  private cursor = 0;
+  readonly exited: Promise<number>;
+  private readonly proc: IPty;
+
+  constructor(args: string[], options: { env: NodeJS.ProcessEnv; cwd: string }) {
+    this.proc = pty.spawn(process.execPath, [BIN, ...args], {
+      name: 'xterm-256color',
+      cols: 160,
+      rows: 50,
+      cwd: options.cwd,
+      env: options.env as Record<string, string>,
+    });
+    this.proc.onData((data) => {
+      this.raw += data;
+    });
+    this.exited = new Promise((resolve) => this.proc.onExit(({ exitCode }) => resolve(exitCode)));
+  }
+
+  get pid(): number {
+    return this.proc.pid;
+  }
+
+  /** Everything shown so far, without escape sequences. */
+  get text(): string {
+    return stripVTControlCharacters(this.raw).replace(/\r/g, '');
+  }
+
+  /** Waits until `pattern` appears after the previous match, then moves past it. */
+  async expect(pattern: string | RegExp, timeoutMs = 15_000): Promise<string> {
+    const started = Date.now();
+    for (;;) {
+      const text = this.text;
+      const rest = text.slice(this.cursor);
+      const match =
+        typeof pattern === 'string'
+          ? rest.includes(pattern)
+            ? { index: rest.indexOf(pattern), 0: pattern }
+            : null
+          : pattern.exec(rest);
+      if (match) {
+        this.cursor += match.index + match[0].length;
+        return rest.slice(0, match.index + match[0].length);
+      }
+      if (Date.now() - started > timeoutMs) {
+        throw new Error(
+          `timed out waiting for ${String(pattern)}; screen after the last match:\n${rest.slice(-3000)}`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
+  /** Waits for the input prompt to be ready for typing. */
+  async prompt(): Promise<void> {
+    await this.expect(/› (█|$)/m);
+  }
+
+  write(data: string): void {
+    this.proc.write(data);
+  }
+
+  /** Types a line and presses Enter once the prompt is there. */
+  async submit(line: string): Promise<void> {
+    await this.prompt();
+    this.proc.write(line);
+    await new Promise((r) => setTimeout(r, 30));
+    this.proc.write('\r');
+  }
+
+  kill(): void {
+    try {
+      this.proc.kill();
+    } catch {
+      // already gone
+    }
+  }
+}

@@ -1,0 +1,118 @@
+import { execFile } from 'node:child_process';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, type Sandbox, sandbox, scripted, TEST_SKILLS } from './helpers/env.js';
+
+const exec = promisify(execFile);
+
+let box: Sandbox;
+beforeEach(async () => {
+  box = await sandbox(scripted('count.json'));
+});
+afterEach(async () => {
+  await box.cleanup();
+});
+
+/** The compiled CLI as a child process without a TTY, the way scripts and CI call it. */
+async function birdie(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [BIN, ...args], { env: box.env, cwd: box.cwd });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('birdie run --json (compiled CLI)', () => {
+  it('writes one JSON event per line, in order, for a turn with a tool call', async () => {
+    const result = await birdie(['run', 'count these', '--json', '--skills-dir', TEST_SKILLS]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    const lines = result.stdout.trimEnd().split('\n');
+    const events = lines.map((line) => JSON.parse(line));
+    expect(events.map((e) => e.type)).toEqual([
+      'session',
+      'message',
+      'usage',
+      'tool-start',
+      'tool-end',
+      'message',
+      'token',
+      'token',
+      'token',
+      'token',
+      'message',
+      'usage',
+      'done',
+      'result',
+    ]);
+    const [session, call, , start, end, toolMessage] = events;
+    expect(session).toEqual({
+      type: 'session',
+      id: expect.stringMatching(/^\d{4}-\d{2}-\d{2}_1$/),
+      user: 'tester',
+      provider: 'scripted/scripted',
+    });
+    expect(call.message).toMatchObject({
+      role: 'ai',
+      tool_calls: [{ name: 'count_words', args: { text: 'one two three' } }],
+    });
+    expect(start).toMatchObject({
+      name: 'count_words',
+      skill: 'word-count',
+      args: { text: 'one two three' },
+    });
+    expect(end).toMatchObject({ name: 'count_words', ok: true, output: '3\n', truncated: false });
+    expect(toolMessage.message).toMatchObject({ role: 'tool', content: '3\n', tool_call_id: start.id });
+    expect(
+      events
+        .filter((e) => e.type === 'token')
+        .map((e) => e.text)
+        .join(''),
+    ).toBe('There are 3 words.');
+    expect(events.at(-2)).toEqual({ type: 'done', status: 'ok' });
+    expect(events.at(-1)).toMatchObject({ type: 'result', status: 'ok', session: session.id });
+  });
+
+  it('reports refused approvals as events and exits 1; --approval never runs the tool', async () => {
+    const refused = await birdie(['run', 'touch it', '--json', '--skills-dir', TEST_SKILLS]);
+    expect(refused.code).toBe(1);
+    const events = refused.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(events.map((e) => e.type)).toContain('approval-request');
+    expect(events.find((e) => e.type === 'approval-refused')).toMatchObject({
+      tool: 'run_command',
+      reason: expect.stringContaining('--yes'),
+    });
+    expect(events.at(-1)).toMatchObject({ type: 'result', status: 'rejected' });
+    await expect(stat(join(box.cwd, 'marker.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
+
+    const never = await birdie([
+      'run',
+      'touch it',
+      '--json',
+      '--approval',
+      'never',
+      '--skills-dir',
+      TEST_SKILLS,
+    ]);
+    expect(never.code).toBe(0);
+    const types = never.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l).type);
+    expect(types).not.toContain('approval-request');
+    expect((await stat(join(box.cwd, 'marker.txt'))).isFile()).toBe(true);
+  });
+
+  it('exits 2 for usage errors with nothing on stdout', async () => {
+    const result = await birdie(['run', '--json']);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toContain('Usage: birdie run');
+  });
+});
