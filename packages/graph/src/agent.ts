@@ -1,6 +1,15 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { HumanMessage } from '@langchain/core/messages';
-import { type BaseCheckpointSaver, Command, GraphRecursionError, MemorySaver } from '@langchain/langgraph';
+import {
+  type BaseCheckpointSaver,
+  Command,
+  GraphRecursionError,
+  MemorySaver,
+  type StateSnapshot,
+} from '@langchain/langgraph';
+
+/** LangGraph's channel for recorded resume values (`RESUME` in its constants; not exported from the package root). */
+const RESUME = '__resume__';
 import { isApprovalInterrupt, validateDecisions } from './approvals.js';
 import { AgentError } from './errors.js';
 import { EventMapper } from './events.js';
@@ -93,11 +102,23 @@ export function createAgent(init: CreateAgentOptions): Agent {
 
   const threadConfig = (threadId: string) => ({ configurable: { thread_id: threadId } });
 
-  async function pendingApprovals(threadId: string): Promise<ApprovalRequest[]> {
-    const snapshot = await graph.getState(threadConfig(threadId));
-    return snapshot.tasks.flatMap((task) =>
+  /**
+   * A recorded decision next to a still-open interrupt means a resume started and its process stopped before the
+   * step finished: the approved call may have run. Offering it again could run it twice, so it is not pending any
+   * more; the next message repairs the call like any other interrupted one.
+   */
+  async function decisionRecorded(threadId: string): Promise<boolean> {
+    const tuple = await checkpointer.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: '' } });
+    return (tuple?.pendingWrites ?? []).some(([, channel]) => channel === RESUME);
+  }
+
+  async function pendingApprovals(threadId: string, snapshot?: StateSnapshot): Promise<ApprovalRequest[]> {
+    const state = snapshot ?? (await graph.getState(threadConfig(threadId)));
+    const requests = state.tasks.flatMap((task) =>
       (task.interrupts ?? []).flatMap((i) => (isApprovalInterrupt(i.value) ? i.value.requests : [])),
     );
+    if (requests.length === 0 || (await decisionRecorded(threadId))) return [];
+    return requests;
   }
 
   async function* run(input: unknown, threadId: string, turn: ResumeOptions): AsyncGenerator<AgentEvent> {
@@ -163,9 +184,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
       return {
         messages: values.messages ?? [],
         loadedSkills: values.loadedSkills ?? [],
-        pendingApprovals: snapshot.tasks.flatMap((task) =>
-          (task.interrupts ?? []).flatMap((i) => (isApprovalInterrupt(i.value) ? i.value.requests : [])),
-        ),
+        pendingApprovals: await pendingApprovals(threadId, snapshot),
       };
     },
 

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AIMessage, type BaseMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
+import { AIMessage, type BaseMessage, type SystemMessage, ToolMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Agent, createAgent, INTERRUPTED_TOOL_RESULT } from '../src/index.js';

@@ -1,0 +1,195 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AIMessage, ToolMessage } from '@langchain/core/messages';
+import { fakeModel } from '@langchain/core/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Agent, AgentError, createAgent } from '../src/index.js';
+import {
+  callTools,
+  collect,
+  knowledgeSkill,
+  ofType,
+  skillsFixture,
+  stringArg,
+  toolSkill,
+} from './helpers.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+const files = {
+  'shell/SKILL.md': toolSkill('shell', [
+    {
+      name: 'run_bash',
+      entrypoint: 'bash:{command}',
+      schema: stringArg('command'),
+      description: 'Run a shell command',
+    },
+  ]),
+  'notes/SKILL.md': toolSkill('notes', [
+    { name: 'append', entrypoint: 'bash:printf "%s\\n" {line} >> {file}', schema: stringArg('line', 'file') },
+    {
+      name: 'wipe',
+      entrypoint: 'bash:rm -f {file}',
+      schema: stringArg('file'),
+      extra: 'approval: required\n',
+    },
+  ]),
+  'help/SKILL.md': knowledgeSkill('help', 'How to help.'),
+};
+
+async function setup() {
+  const fx = await skillsFixture(files);
+  const model = fakeModel();
+  const agent = createAgent({
+    model,
+    registry: fx.registry,
+    policy: fx.policy,
+    options: { cwd: fx.dir.path },
+  });
+  cleanups.push(async () => {
+    await agent.close();
+    await fx.dir.cleanup();
+  });
+  return { fx, model, agent, file: (name: string) => join(fx.dir.path, name) };
+}
+
+const tools = async (agent: Agent, thread: string) =>
+  (await agent.getState(thread)).messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
+
+describe('approvals', () => {
+  it('asks before a raw shell command, runs nothing until approved, then runs it once', async () => {
+    const { agent, model, file } = await setup();
+    const command = `echo ran >> ${file('log')}`;
+    model
+      .respond(callTools([{ name: 'run_bash', args: { command }, id: 'call-1' }]))
+      .respond(new AIMessage('done'));
+    const first = await collect(agent.stream('do it', { threadId: 't1' }));
+    const [request] = ofType(first, 'approval-request');
+    expect(request?.requests).toEqual([
+      {
+        id: 'call-1',
+        tool: 'run_bash',
+        skill: 'shell',
+        args: { command },
+        description: `Run shell command: ${command}`,
+        reason: 'raw-command',
+      },
+    ]);
+    expect(ofType(first, 'done')).toEqual([{ type: 'done', status: 'interrupted' }]);
+    expect(ofType(first, 'tool-start')).toEqual([]);
+    expect(existsSync(file('log'))).toBe(false);
+    expect((await agent.getState('t1')).pendingApprovals).toEqual(request?.requests);
+
+    const second = await collect(agent.resume('t1', { 'call-1': { type: 'approve' } }));
+    expect(ofType(second, 'done')[0]?.status).toBe('ok');
+    expect(readFileSync(file('log'), 'utf8')).toBe('ran\n');
+    expect((await agent.getState('t1')).pendingApprovals).toEqual([]);
+    await expect(collect(agent.resume('t1', { 'call-1': { type: 'approve' } }))).rejects.toMatchObject({
+      code: 'nothing-to-resume',
+    });
+    expect(readFileSync(file('log'), 'utf8')).toBe('ran\n');
+  });
+
+  it('runs an edited call with the new arguments and tells the model', async () => {
+    const { agent, model, file } = await setup();
+    model
+      .respond(callTools([{ name: 'run_bash', args: { command: 'rm -rf /' }, id: 'x' }]))
+      .respond(new AIMessage('ok'));
+    await collect(agent.stream('clean up', { threadId: 't1' }));
+    await collect(
+      agent.resume('t1', { x: { type: 'edit', args: { command: `echo safe > ${file('edited')}` } } }),
+    );
+    expect(readFileSync(file('edited'), 'utf8')).toBe('safe\n');
+    const [result] = await tools(agent, 't1');
+    expect(result?.status).toBe('success');
+    expect(result?.content).toContain('[The user edited the arguments to');
+  });
+
+  it('rejects a call without running it and passes the user message to the model', async () => {
+    const { agent, model, file } = await setup();
+    model
+      .respond(callTools([{ name: 'wipe', args: { file: file('keep') } }]))
+      .respond(new AIMessage('understood'));
+    await collect(agent.stream('wipe it', { threadId: 't1' }));
+    const events = await collect(agent.resume('t1', { c1: { type: 'reject', message: 'not that file' } }));
+    const [result] = await tools(agent, 't1');
+    expect(result?.status).toBe('error');
+    expect(result?.content).toBe('The user rejected this call; it did not run. Their message: not that file');
+    expect(ofType(events, 'tool-end')[0]).toMatchObject({ ok: false });
+    expect(model.calls[1]?.messages.at(-1)?.content).toContain('not that file');
+  });
+
+  it('holds back every call of the batch, including ones that need no approval', async () => {
+    const { agent, model, file } = await setup();
+    model
+      .respond(
+        callTools([
+          { name: 'append', args: { line: 'free', file: file('notes.txt') } },
+          { name: 'wipe', args: { file: file('other') } },
+        ]),
+      )
+      .respond(new AIMessage('ok'));
+    const first = await collect(agent.stream('go', { threadId: 't1' }));
+    expect(ofType(first, 'approval-request')[0]?.requests.map((r) => [r.tool, r.reason])).toEqual([
+      ['wipe', 'approval-required'],
+    ]);
+    expect(existsSync(file('notes.txt'))).toBe(false);
+    await collect(agent.resume('t1', { c2: { type: 'approve' } }));
+    expect(readFileSync(file('notes.txt'), 'utf8')).toBe('free\n');
+  });
+
+  it('follows the session mode: never asks with "never", asks for every skill tool with "always"', async () => {
+    const { agent, model, file } = await setup();
+    model
+      .respond(callTools([{ name: 'run_bash', args: { command: `touch ${file('a')}` } }]))
+      .respond(new AIMessage('ok'))
+      .respond(
+        callTools([
+          { name: 'append', args: { line: 'x', file: file('b') }, id: 'k1' },
+          { name: 'load_skill', args: { name: 'help' }, id: 'k2' },
+        ]),
+      )
+      .respond(new AIMessage('ok'));
+    const never = await collect(agent.stream('go', { threadId: 't1', approval: 'never' }));
+    expect(ofType(never, 'approval-request')).toEqual([]);
+    expect(existsSync(file('a'))).toBe(true);
+    const always = await collect(agent.stream('go', { threadId: 't2', approval: 'always' }));
+    expect(ofType(always, 'approval-request')[0]?.requests.map((r) => [r.id, r.reason])).toEqual([
+      ['k1', 'mode-always'],
+    ]);
+  });
+
+  it('validates decisions before resuming', async () => {
+    const { agent, model } = await setup();
+    model.respond(callTools([{ name: 'run_bash', args: { command: 'true' }, id: 'a' }]));
+    await collect(agent.stream('go', { threadId: 't1' }));
+    await expect(collect(agent.resume('t1', {}))).rejects.toBeInstanceOf(AgentError);
+    await expect(collect(agent.resume('t1', {}))).rejects.toMatchObject({ code: 'missing-decision' });
+    await expect(collect(agent.resume('t1', { a: { type: 'maybe' } as never }))).rejects.toMatchObject({
+      code: 'unknown-decision',
+    });
+    await expect(collect(agent.resume('t9', { a: { type: 'approve' } }))).rejects.toMatchObject({
+      code: 'nothing-to-resume',
+    });
+  });
+
+  it('a new message instead of a decision abandons the pending calls and repairs them', async () => {
+    const { agent, model, file } = await setup();
+    model
+      .respond(callTools([{ name: 'run_bash', args: { command: `touch ${file('never')}` }, id: 'p' }]))
+      .respond(new AIMessage('fine'));
+    await collect(agent.stream('go', { threadId: 't1' }));
+    const events = await collect(agent.stream('actually, never mind', { threadId: 't1' }));
+    expect(ofType(events, 'done')[0]?.status).toBe('ok');
+    const state = await agent.getState('t1');
+    expect(state.pendingApprovals).toEqual([]);
+    expect(state.messages.map((m) => m.type)).toEqual(['human', 'ai', 'tool', 'human', 'ai']);
+    expect((state.messages[2] as ToolMessage).status).toBe('error');
+    expect(existsSync(file('never'))).toBe(false);
+    // The placeholder is reported as a new message; the re-appended human message is not.
+    expect(ofType(events, 'message').map((e) => e.message.type)).toEqual(['tool', 'ai']);
+  });
+});
