@@ -2,8 +2,8 @@
  * The Python side of `python:`. It runs with `-c`, so it is never written to disk. The real stdout carries
  * exactly one JSON envelope; anything the tool prints goes to stderr so it cannot corrupt the result.
  */
-export const PYTHON_RUNNER = String.raw`
-import asyncio, importlib, importlib.util, inspect, json, os, sys, traceback
+export const PYTHON_RUNNER = `
+import importlib, importlib.util, json, os, sys
 skill_dir = os.path.realpath(sys.argv[1])
 wanted, func_name = sys.argv[2], sys.argv[3]
 out = sys.stdout
@@ -21,26 +21,28 @@ def reply(envelope, code):
     out.flush()
     sys.exit(code)
 
-def local(name):
+def where(name):
     try:
         spec = importlib.util.find_spec(name.split('.')[0])
     except (ImportError, ValueError):
-        return False
+        spec = None
     if spec is None:
-        return False
+        return 'missing'
     places = list(spec.submodule_search_locations or []) or ([spec.origin] if spec.origin else [])
-    return bool(places) and all(inside(p) for p in places)
+    return 'inside' if places and all(inside(p) for p in places) else 'outside'
 
 try:
     name = wanted
     parts = wanted.split('.')
-    if not local(name):
-        # Skills written for the Python original name their module birdie.skills.<skill>.<module>.
-        if len(parts) > 3 and parts[:2] == ['birdie', 'skills'] and local('.'.join(parts[3:])):
-            name = '.'.join(parts[3:])
-        else:
-            reply({'ok': False, 'kind': 'module-not-found',
-                   'error': "module '%s' is not a module inside the skill folder" % wanted}, 2)
+    found = where(name)
+    # Skills written for the Python original name their module birdie.skills.<skill>.<module>.
+    if found != 'inside' and len(parts) > 3 and parts[:2] == ['birdie', 'skills']:
+        if where('.'.join(parts[3:])) == 'inside':
+            name, found = '.'.join(parts[3:]), 'inside'
+    if found == 'missing':
+        reply({'ok': False, 'kind': 'module-not-found', 'error': "no module '%s' in the skill folder" % wanted}, 2)
+    if found == 'outside':
+        reply({'ok': False, 'kind': 'path-escape', 'error': "module '%s' resolves outside the skill folder" % wanted}, 2)
     module = importlib.import_module(name)
     if not inside(getattr(module, '__file__', None) or ''):
         reply({'ok': False, 'kind': 'path-escape', 'error': "module '%s' resolves outside the skill folder" % wanted}, 2)
@@ -49,7 +51,8 @@ try:
         reply({'ok': False, 'kind': 'export-not-found', 'error': "module '%s' has no function '%s'" % (wanted, func_name)}, 2)
     args = json.loads(sys.stdin.read() or '{}')
     result = fn(**args) if isinstance(args, dict) else fn(args)
-    if inspect.isawaitable(result):
+    if hasattr(result, '__await__'):
+        import asyncio  # only coroutine tools pay for asyncio's import time
         async def wait():
             return await result
         result = asyncio.run(wait())
@@ -57,6 +60,7 @@ try:
 except SystemExit:
     raise
 except BaseException as error:
+    import traceback
     traceback.print_exc()
     reply({'ok': False, 'kind': 'call-failed', 'error': '%s: %s' % (type(error).__name__, error)}, 1)
 out.write(text)

@@ -1,0 +1,63 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are bash scripts, not JS templates
+import { describe, expect, it } from 'vitest';
+import { compileBashTemplate } from './bash-script.js';
+
+describe('compileBashTemplate', () => {
+  it.each([
+    ['cat {path}', 'cat "${1}"', ['path']],
+    ['echo "{content}" > {path}', 'echo "${1}" > "${2}"', ['content', 'path']],
+    ["grep '{pattern}' {file}", `grep ''"\${1}"'' "\${2}"`, ['pattern', 'file']],
+    ["echo 'a {x} b'", `echo 'a '"\${1}"' b'`, ['x']],
+    ["echo $'\\t{x}\\n'", `echo $'\\t'"\${1}"$'\\n'`, ['x']],
+    ['echo "{a}{b}" {a}', 'echo "${1}${2}" "${1}"', ['a', 'b']],
+    ['echo --name={n}', 'echo --name="${1}"', ['n']],
+    ['echo "$(ls {dir})"', 'echo "$(ls "${1}")"', ['dir']],
+    ['f() {{ echo {a}; }}; f', 'f() { echo "${1}"; }; f', ['a']],
+    ['echo ${{HOME}} {x}', 'echo ${HOME} "${1}"', ['x']],
+    ['cat <<EOF\n{x} "{y}"\nEOF\necho {z}', 'cat <<EOF\n${1} "${2}"\nEOF\necho "${3}"', ['x', 'y', 'z']],
+    ['cat <<-EOF\n\t{x}\n\tEOF', 'cat <<-EOF\n\t${1}\n\tEOF', ['x']],
+    ["echo hi # don't {x}\necho {y}", `echo hi # don't {x}\necho "\${2}"`, ['x', 'y']],
+    ['[[ {a} == "{b}" ]] && echo y', '[[ "${1}" == "${2}" ]] && echo y', ['a', 'b']],
+    ['echo "{n}1"', 'echo "${1}1"', ['n']],
+    ["echo \\'{x}", 'echo \\\'"${1}"', ['x']],
+  ])('%j → %j', (template, script, names) => {
+    expect(compileBashTemplate(template)).toEqual({ script, names });
+  });
+
+  it('references the tenth and later parameters with braces', () => {
+    const template = Array.from({ length: 11 }, (_, k) => `{p${k}}`).join(' ');
+    expect(compileBashTemplate(template).script.endsWith('"${10}" "${11}"')).toBe(true);
+  });
+
+  it.each([
+    ['echo $(( {n} + 1 ))', 'arithmetic'],
+    ['(( {n} > 2 ))', 'arithmetic'],
+    ['echo $[ {n} ]', 'arithmetic'],
+    ['[[ {n} -gt 2 ]]', 'arithmetic comparison'],
+    ['echo ${{a[{i}]}}', 'subscript'],
+    ['echo ${{x:-{y}}}', 'subscript'],
+    ['echo `ls {x}`', 'backticks'],
+    ["cat <<'EOF'\n{x}\nEOF", 'quoted here-document'],
+    ['echo \\{x}', 'backslash'],
+    ['echo "\\{x}"', 'backslash'],
+    ['echo ${x}', "'$' right before"],
+    ['echo "${x}"', "'$' right before"],
+    ['echo "{x}', 'unterminated'],
+    ["echo '{x}", 'unterminated'],
+    ['echo $(ls {x}', 'unterminated'],
+    ['cat <<EOF', 'without a body'],
+    ['cat <<{x}\nhi\n', 'delimiter'],
+    ['echo {x', 'does not start a {name}'],
+    ['echo {1x}', 'does not start a {name}'],
+    ['echo }', "lone '}'"],
+    ['echo )', "unbalanced ')'"],
+  ])('refuses %j (%s)', (template, reason) => {
+    expect(() => compileBashTemplate(template)).toThrow(expect.objectContaining({ code: 'bad-template' }));
+    expect(() => compileBashTemplate(template)).toThrow(reason);
+  });
+
+  it('never puts anything but positional references where placeholders stood', () => {
+    const { script } = compileBashTemplate(`a {x} "b {y}" 'c {z}' $'d {w}'`);
+    expect(script).toBe(`a "\${1}" "b \${2}" 'c '"\${3}"'' $'d '"\${4}"$''`);
+  });
+});

@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+
+describe('public exports', () => {
+  it('are exactly these', async () => {
+    expect(Object.keys(await import('./index.js')).sort()).toEqual([
+      'DEFAULT_KILL_GRACE_MS',
+      'DEFAULT_MAX_OUTPUT_BYTES',
+      'DEFAULT_TIMEOUT_MS',
+      'EntrypointError',
+      'isEntrypointError',
+      'registerScheme',
+      'resolveEntrypoint',
+      'supportedSchemes',
+      'unregisterScheme',
+    ]);
+  });
+});
