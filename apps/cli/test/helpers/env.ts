@@ -1,7 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { makeTempDir, type TempDir } from '@birdie/test-utils';
+import { makeTempDir } from '@birdie/test-utils';
+
+type TempDir = Awaited<ReturnType<typeof makeTempDir>>;
 
 export const CLI_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BIN = join(CLI_ROOT, 'dist', 'bin.js');

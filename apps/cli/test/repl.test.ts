@@ -1,0 +1,138 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Sandbox, sandbox, scripted, TEST_SKILLS } from './helpers/env.js';
+import { Terminal } from './helpers/pty.js';
+
+let box: Sandbox;
+const terminals: Terminal[] = [];
+beforeEach(async () => {
+  box = await sandbox(scripted('repl.json'));
+});
+afterEach(async () => {
+  for (const t of terminals.splice(0)) t.kill();
+  await box.cleanup();
+});
+
+function start(args: string[] = []): Terminal {
+  const t = new Terminal(['--skills-dir', TEST_SKILLS, ...args], { env: box.env, cwd: box.cwd });
+  terminals.push(t);
+  return t;
+}
+
+const STATUS = /scripted · scripted │ session: (\S+) │ ctx: \d+ tok │ spent: ↑(\d+) ↓(\d+) tok/;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () => {
+  it('enables a skill, shows the tool call and the status line, disables it, quits, and resumes with history', async () => {
+    const t = start();
+    await t.expect('/help for commands');
+    await t.submit('/skill enable echoer');
+    await t.expect('echoer enabled for session');
+    await t.submit('/tool list');
+    await t.expect(/shout\s+echoer/);
+
+    await t.submit('please shout');
+    await t.expect('⚙ shout (echoer) {"text":"hello birdie"}');
+    await t.expect('│ HELLO BIRDIE');
+    await t.expect(/└ ✓ shout · 1 line/);
+    await t.expect('I shouted it for you.');
+    const first = STATUS.exec(await t.expect(STATUS))!;
+    const sessionId = first[1]!;
+
+    await t.submit('/skill disable echoer');
+    await t.expect('echoer disabled');
+    await t.submit('/tool list');
+    const tools = await t.expect(/slow_sleep[^\n]*\n/);
+    expect(tools).not.toMatch(/shout\s+echoer/);
+    await t.submit('shout again');
+    await t.expect(/⚙ shout .*\n│ Error: tool "shout" is not available in this session/);
+    await t.expect('The shout tool is gone.');
+    const second = STATUS.exec(await t.expect(STATUS))!;
+    expect(Number(second[2])).toBeGreaterThan(Number(first[2]));
+
+    await t.submit('/quit');
+    await t.expect(`resume with: birdie --session-id ${sessionId}`);
+    expect(await t.exited).toBe(0);
+
+    const again = start(['--session-id', sessionId]);
+    await again.expect(`resuming ${sessionId} · 2 turns`);
+    await again.expect('› please shout');
+    await again.expect('I shouted it for you.');
+    await again.expect('› shout again');
+    await again.expect('The shout tool is gone.');
+    await again.submit('/skill list');
+    await again.expect(/off\s+echoer\s+tool\s+shout\s+this session/);
+    await again.submit('/session info');
+    await again.expect(`session ${sessionId} · user tester · 2 turns`);
+    again.write('\x04');
+    expect(await again.exited).toBe(0);
+  });
+
+  it('Ctrl+C during a long bash: tool cancels the turn and leaves no child process', async () => {
+    const t = start();
+    await t.expect('/help for commands');
+    await t.submit('please sleep');
+    await t.expect('⚙ slow_sleep');
+    const pidFile = join(box.cwd, 'sleep.pid');
+    let pid = 0;
+    for (let i = 0; i < 200 && !pid; i++) {
+      pid = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());
+      if (!pid) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(alive(pid)).toBe(true);
+    t.write('\x03');
+    await t.expect('turn cancelled');
+    await t.expect(STATUS);
+    for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(alive(pid)).toBe(false);
+    // The session goes on after a cancelled turn.
+    await t.submit('anything else');
+    await t.expect('Plain answer.');
+    await t.prompt();
+    t.write('\x03');
+    await t.expect('press Ctrl+C again to quit');
+    t.write('\x03');
+    expect(await t.exited).toBe(0);
+  });
+
+  it('Ctrl+J inserts a newline, approvals ask, /remember and /memory work, unknown commands suggest', async () => {
+    const t = start();
+    await t.expect('/help for commands');
+    await t.prompt();
+    t.write('line one');
+    t.write('\n');
+    t.write('line two');
+    await new Promise((r) => setTimeout(r, 50));
+    t.write('\r');
+    await t.expect('Got two lines.');
+
+    await t.submit('/skil list');
+    await t.expect('Unknown command /skil. Did you mean "/skill"?');
+    await t.submit('/remember the user likes tea');
+    await t.expect('remembered as #1');
+    await t.submit('/memory');
+    await t.expect(/#1\s+\d{4}-\d{2}-\d{2}\s+the user likes tea/);
+    await t.submit('/info');
+    await t.expect(/user\s+tester/);
+    await t.expect(/config\s+vendor ← env LLM_VENDOR/);
+
+    await t.submit('touch it');
+    await t.expect('run_command (raw-shell) needs approval');
+    await t.expect('Approve once');
+    t.write('\x1b[B'); // down: approve for this session
+    t.write('\r');
+    await t.expect('Done with the file.');
+    expect((await stat(join(box.cwd, 'approved.txt'))).isFile()).toBe(true);
+    await t.submit('/exit');
+    expect(await t.exited).toBe(0);
+  });
+});
