@@ -138,6 +138,20 @@ describe('createChatModel builds each vendor from its official package', () => {
     expect(chat).toMatchObject({ model: 'qwen3:8b', baseUrl: 'http://127.0.0.1:9' });
   });
 
+  it('openai with a base_url of its own needs no key (OpenAI-compatible local servers)', async () => {
+    const fixture = JSON.parse(
+      await readFile(new URL('../test/fixtures/openai/plain.json', import.meta.url), 'utf8'),
+    );
+    const { url, seen } = await serve(200, fixture.exchanges[0].response.json);
+    const { config } = await resolveProviderConfig({
+      env: { LLM_BASE_URL: `${url}/v1`, LLM_MODEL: 'qwen2.5-7b' },
+    });
+    expect(config.api_key).toBeUndefined();
+    const reply = await (await createChatModel(config)).invoke('hi');
+    expect(reply.content).toBe('Hello from the fixture.');
+    expect(seen[0]!.body.model).toBe('qwen2.5-7b');
+  });
+
   it('every model is a BaseChatModel with bindTools', async () => {
     const chat = await model({ OPENAI_API_KEY: KEY });
     expect(chat).toBeInstanceOf(BaseChatModel);

@@ -67,7 +67,8 @@ export async function createChatModel(
       );
       return new (withProviderErrors(ChatOpenAI, ctx))({
         ...common,
-        apiKey: config.api_key,
+        // A placeholder for keyless OpenAI-compatible servers; also stops the client reading process.env.
+        apiKey: config.api_key ?? 'not-needed',
         maxTokens: config.max_tokens,
         timeout: config.timeout,
         streamUsage: true,

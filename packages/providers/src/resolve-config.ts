@@ -182,7 +182,9 @@ function checkVendorRequirements(
 ): void {
   const { vendor } = config;
   const info = VENDORS[vendor];
-  if (info.apiKeyEnv.length > 0 && config.api_key === undefined) {
+  // OpenAI-compatible local servers (llama.cpp, vLLM, LM Studio) usually need no key.
+  const keyOptional = vendor === 'openai' && config.base_url !== info.defaultBaseUrl;
+  if (info.apiKeyEnv.length > 0 && config.api_key === undefined && !keyOptional) {
     const names = info.apiKeyEnv.join(' or ');
     throw new ProviderError(
       'missing-api-key',

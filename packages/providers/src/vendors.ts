@@ -53,7 +53,7 @@ export const VENDORS: Readonly<Record<Vendor, VendorInfo>> = {
     baseUrlEnv: ['ANTHROPIC_BASE_URL'],
     defaultModel: 'claude-sonnet-4-5',
     defaultBaseUrl: 'https://api.anthropic.com',
-    notes: 'Messages API; max_tokens defaults to 4096 when not set.',
+    notes: 'Messages API; without max_tokens the client picks a per-model default.',
   },
   mistral: {
     package: '@langchain/mistralai',
