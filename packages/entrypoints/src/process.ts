@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { EntrypointError } from './errors.js';
 import { type Limits, seconds } from './limits.js';
 import { OutputCap } from './output-cap.js';
@@ -115,13 +116,12 @@ export function runProcess(spec: ProcessSpec, limits: Limits, signal?: AbortSign
 
     child.on('error', (cause: NodeJS.ErrnoException) => {
       if (child.pid !== undefined) return; // errors after spawn surface through exit/close
-      finish(
-        new EntrypointError(
-          'spawn-failed',
-          `could not start ${spec.command}: ${cause.code ?? cause.message}`,
-          { cause },
-        ),
-      );
+      // uv reports a missing cwd as ENOENT too; say which one it was.
+      const cwdExists = existsSync(spec.cwd);
+      const reason = cwdExists
+        ? (cause.code ?? cause.message)
+        : `working directory ${spec.cwd} does not exist`;
+      finish(new EntrypointError('spawn-failed', `could not start ${spec.command}: ${reason}`, { cause }));
     });
     child.on('exit', (code, sig) => {
       exit = { code, signal: sig };

@@ -112,6 +112,7 @@ function parseEnvelope(text: string): Envelope | undefined {
 function missingPython(error: unknown, path: string | undefined): EntrypointError | undefined {
   if (!(error instanceof EntrypointError) || error.code !== 'spawn-failed') return undefined;
   if ((error.cause as NodeJS.ErrnoException | undefined)?.code !== 'ENOENT') return undefined;
+  if (error.message.includes('working directory')) return undefined;
   return new EntrypointError(
     'python-missing',
     `python3 was not found on PATH (${path ?? 'unset'}); install Python 3 or pass a PATH that contains it to use python: entrypoints`,

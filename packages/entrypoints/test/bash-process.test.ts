@@ -202,5 +202,8 @@ describe('bash: processes', () => {
       resolveEntrypoint('bash:true', { skillDir: dir }).run({}, { env: { PATH: dir } }),
     );
     expect(error.code).toBe('spawn-failed');
+    const badCwd = await failure(resolveEntrypoint('bash:true', { skillDir: join(dir, 'missing') }).run({}));
+    expect(badCwd.code).toBe('spawn-failed');
+    expect(badCwd.message).toContain('working directory');
   });
 });

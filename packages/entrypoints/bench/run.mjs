@@ -1,0 +1,129 @@
+// Median overhead of entrypoint calls against bare baselines measured in the same run.
+// Run after `pnpm build`: `pnpm bench`. Prints a Markdown table.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { resolveEntrypoint } from '../dist/index.js';
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+
+function bareSpawn(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks = [];
+    child.stdout.on('data', (c) => chunks.push(c));
+    child.on('error', reject);
+    child.on('close', () => resolve(Buffer.concat(chunks).toString()));
+  });
+}
+
+/** Alternates baseline and candidate so load changes on a shared machine hit both alike. */
+async function paired(rounds, baseline, candidate) {
+  const a = [];
+  const b = [];
+  for (let i = 0; i < rounds; i++) {
+    let t = now();
+    await baseline();
+    a.push(now() - t);
+    t = now();
+    await candidate();
+    b.push(now() - t);
+  }
+  return [median(a), median(b)];
+}
+
+const dir = await mkdtemp(join(tmpdir(), 'birdie-bench-'));
+const rows = [];
+try {
+  // bash: the same command both ways
+  const ep = resolveEntrypoint('bash:echo {x}', { skillDir: dir });
+  // the exact script the template compiles to
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash syntax
+  const script = ['-c', 'echo "${1}"', 'birdie', 'hello'];
+  for (let i = 0; i < 10; i++) await Promise.all([ep.run({ x: 'hello' }), bareSpawn(script)]);
+  const [spawnMs, bashMs] = await paired(
+    150,
+    () => bareSpawn(script),
+    () => ep.run({ x: 'hello' }),
+  );
+  rows.push([
+    'bash:echo {x}',
+    'child_process.spawn',
+    spawnMs,
+    bashMs,
+    `${(bashMs / spawnMs).toFixed(2)}×`,
+    '≤ 1.3×',
+    bashMs / spawnMs <= 1.3,
+  ]);
+
+  // node: a direct call of the same function
+  await writeFile(join(dir, 'tool.mjs'), 'export function add({ a, b }) { return { sum: a + b }; }\n');
+  const { add } = await import(pathToFileURL(join(dir, 'tool.mjs')).href);
+  const nodeEp = resolveEntrypoint('node:tool.mjs#add', { skillDir: dir });
+  await nodeEp.run({ a: 1, b: 2 }); // first import, not measured
+  const batch = 2_000;
+  const signal = new AbortController().signal;
+  const [directMs, nodeMs] = await paired(
+    30,
+    async () => {
+      for (let i = 0; i < batch; i++) JSON.stringify(await add({ a: i, b: 1 }, { signal }), null, 2);
+    },
+    async () => {
+      for (let i = 0; i < batch; i++) await nodeEp.run({ a: i, b: 1 });
+    },
+  );
+  const overhead = (nodeMs - directMs) / batch;
+  rows.push([
+    'node:tool.mjs#add',
+    'direct call + JSON.stringify',
+    directMs / batch,
+    nodeMs / batch,
+    `${overhead >= 0 ? '+' : ''}${overhead.toFixed(4)} ms`,
+    '≤ 0.2 ms',
+    overhead <= 0.2,
+  ]);
+
+  // http: informational, against fetch of the same local URL
+  const server = createServer((_req, res) => res.end('{"ok":true}')).listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const url = `http://127.0.0.1:${server.address().port}/items/1`;
+  const httpEp = resolveEntrypoint(`http:get http://127.0.0.1:${server.address().port}/items/{id}`, {
+    skillDir: dir,
+  });
+  for (let i = 0; i < 20; i++) await httpEp.run({ id: 1 });
+  const [fetchMs, httpMs] = await paired(
+    200,
+    async () => (await fetch(url)).text(),
+    () => httpEp.run({ id: 1 }),
+  );
+  server.close();
+  rows.push([
+    'http:get …/items/{id}',
+    'fetch().text()',
+    fetchMs,
+    httpMs,
+    `${(httpMs / fetchMs).toFixed(2)}×`,
+    '—',
+    true,
+  ]);
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}
+
+const ms = (x) => (x < 0.1 ? x.toFixed(4) : x.toFixed(2));
+console.log(
+  '| entrypoint | baseline | baseline median (ms) | entrypoint median (ms) | ratio / overhead | target | met |',
+);
+console.log('|---|---|---:|---:|---:|---|---|');
+for (const [name, base, b, c, ratio, target, ok] of rows) {
+  console.log(
+    `| \`${name}\` | ${base} | ${ms(b)} | ${ms(c)} | ${ratio} | ${target} | ${ok ? 'yes' : 'no'} |`,
+  );
+}
