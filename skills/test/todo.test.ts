@@ -132,7 +132,7 @@ describe('todo: one plan per session', () => {
   it('refuses to guess a session when none is given', async () => {
     const error = await show.run({}, { timeoutMs: 10_000 }).catch((caught: unknown) => caught);
     expect(isEntrypointError(error) && error.message).toMatch(
-      /no session was given: birdie sets BIRDIE_SESSION_ID/,
+      /no session was given: the runtime passes it as BIRDIE_SESSION_ID/,
     );
   });
 });

@@ -36,8 +36,8 @@ export function planFileFor(context) {
   if (!id) {
     throw new TodoError(
       'no-session',
-      'The todo tools keep one plan per session, but no session was given: birdie sets BIRDIE_SESSION_ID ' +
-        '(or BIRDIE_SESSION_DIR) for them. Outside a session, set one of these variables yourself.',
+      'The todo tools keep one plan per session, but no session was given: the runtime passes it as ' +
+        'BIRDIE_SESSION_ID (or BIRDIE_SESSION_DIR). Outside a session, set one yourself, e.g. BIRDIE_SESSION_ID=scratch.',
     );
   }
   if (!SESSION_ID.test(id)) {
