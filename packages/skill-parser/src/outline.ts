@@ -38,11 +38,16 @@ export interface ToolsSection {
 const processor = unified().use(remarkParse).use(remarkFrontmatter);
 
 /**
- * A level-2 heading whose text is "tools" needs a line that starts (after ≤ 3 spaces) with `## ` and mentions tools, or
- * a setext `---` underline below a line mentioning tools. When no line can be one, the Markdown tree cannot contain a
- * Tools section, and parsing it would tell nothing new: this check is what keeps knowledge skills cheap.
+ * A level-2 heading whose text is "tools" needs a line that starts (after ≤ 3 spaces) with `## ` and spells "tools"
+ * (or hides letters in character references such as `&#111;`), or a setext `---` underline below such a line. When no
+ * line can be one, the Markdown tree cannot contain a Tools section and parsing it would tell nothing new: this check is
+ * what keeps knowledge skills cheap. It may say yes too often (then the tree decides), never too rarely.
  */
-const TOOLS_CANDIDATE = /^ {0,3}##(?:[ \t][^\n]*)?(?:tools|&)|^[^\n]*(?:tools|&)[^\n]*\n {0,3}-+[ \t]*\r?$/im;
+const REF = '&#?[a-z0-9]+;';
+const TOOLS_CANDIDATE = new RegExp(
+  `^ {0,3}##(?:[ \\t][^\\n]*)?(?:tools|${REF})|^[^\\n]*(?:tools|${REF})[^\\n]*\\r?\\n {0,3}-+[ \\t]*\\r?$`,
+  'im',
+);
 
 export function mayHaveToolsSection(text: string, bodyStart: number): boolean {
   return TOOLS_CANDIDATE.test(bodyStart === 0 ? text : text.slice(bodyStart));
@@ -64,6 +69,13 @@ export function outlineFromMdast(source: Source): OutlineNode[] {
     }
   }
   return nodes;
+}
+
+/** The text mdast gives a heading whose raw content has inline markup (`**Tools**`, `T&#111;ols`, …). */
+export function headingText(raw: string): string {
+  const tree = processor.parse(raw.includes('\n') ? `${raw}\n---` : `# ${raw}`) as Root;
+  const first = tree.children[0];
+  return first ? plainText(first) : raw;
 }
 
 function isFenced(text: string, start: number): boolean {

@@ -4,7 +4,8 @@ import { checkAgentSkillsRules } from './agent-skills.js';
 import { Reporter } from './diagnostics.js';
 import { type Field, findFrontmatter, parseFrontmatter } from './frontmatter.js';
 import { parseMcpServer } from './mcp.js';
-import { findToolsSection, mayHaveToolsSection, outlineFromMdast, type ToolsSection } from './outline.js';
+import { outlineFromMicromark } from './markdown.js';
+import { findToolsSection, headingText, mayHaveToolsSection, type ToolsSection } from './outline.js';
 import { cleanProse, createSource, lineEnd, type Source } from './source.js';
 import { parseToolBlock } from './tool-block.js';
 import type { McpServerConfig, Skill, SkillTool } from './types.js';
@@ -73,7 +74,9 @@ export function parseSkill(text: string, options: ParseSkillOptions): ParseSkill
   const resources = [...(options.resources ?? [])].sort();
   const resourceSet = new Set(resources);
 
-  const nodes = mayHaveToolsSection(source.text, range.bodyStart) ? outlineFromMdast(source) : [];
+  const nodes = mayHaveToolsSection(source.text, range.bodyStart)
+    ? outlineFromMicromark(source, range.bodyStart, headingText)
+    : [];
   const section = findToolsSection(source, nodes, range.bodyStart);
   const tools = section ? readTools(source, section, reporter) : [];
 

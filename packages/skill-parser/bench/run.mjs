@@ -1,0 +1,89 @@
+// Benchmark: discover + parse + validate 1,000 generated skills, against reading the same files with no parsing.
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os, { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { discoverSkills, parseSkill } from '../dist/index.js';
+import { generateSkills } from './generate.mjs';
+
+const COUNT = 1000;
+const RUNS = 7;
+
+async function readOnly(root) {
+  const folders = (await readdir(root)).sort();
+  const texts = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < folders.length) {
+      const dir = join(root, folders[next++]);
+      const names = await readdir(dir, { withFileTypes: true });
+      if (names.some((n) => n.name === 'SKILL.md'))
+        texts.push([join(dir, 'SKILL.md'), await readFile(join(dir, 'SKILL.md'), 'utf8')]);
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+  return texts;
+}
+
+/** Median wall-clock and CPU time (user + system) of RUNS runs; CPU time is steadier on a shared machine. */
+async function time(fn) {
+  const wall = [];
+  const cpu = [];
+  let result;
+  for (let i = 0; i < RUNS + 1; i++) {
+    const start = performance.now();
+    const startCpu = process.cpuUsage();
+    result = await fn();
+    const used = process.cpuUsage(startCpu);
+    if (i === 0) continue; // the first run warms up the JIT and the page cache
+    wall.push(performance.now() - start);
+    cpu.push((used.user + used.system) / 1000);
+  }
+  const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return { ms: median(wall), cpu: median(cpu), result };
+}
+
+const root = await mkdtemp(join(tmpdir(), 'skill-parser-bench-'));
+try {
+  const { bytes } = await generateSkills(root, COUNT);
+  const read = await time(() => readOnly(root));
+  const discover = await time(() => discoverSkills(root));
+  const texts = read.result;
+  const parseAll = (filter) => () => {
+    for (const [path, text] of texts) if (filter(text)) parseSkill(text, { path });
+  };
+  const isTool = (t) => t.includes('\n## Tools');
+  const parseTools = await time(parseAll(isTool));
+  const parseKnowledge = await time(parseAll((t) => !isTool(t)));
+
+  const { skills, messages } = discover.result;
+  const fatal = messages.filter((m) => m.fatal === true).length;
+  if (skills.length !== COUNT || fatal)
+    throw new Error(`expected ${COUNT} skills and no errors, got ${skills.length} and ${fatal}`);
+  const toolCount = skills.reduce((n, s) => n + s.tools.length, 0);
+
+  const rate = (ms, n) => Math.round((n / ms) * 1000).toLocaleString('en-US');
+  const nTools = texts.filter(([, t]) => isTool(t)).length;
+  console.log(
+    `${COUNT} skills (${nTools} tool skills with ${toolCount} tools, ${COUNT - nTools} knowledge skills), ${(bytes / 1024 / 1024).toFixed(2)} MiB; median of ${RUNS} runs, Node ${process.version}\n`,
+  );
+  console.log(
+    '| step | wall ms | skills/s (wall) | × read-only (wall) | CPU ms | skills/s (CPU) | × read-only (CPU) |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  const row = (name, t, n) =>
+    console.log(
+      `| ${name} | ${t.ms.toFixed(1)} | ${rate(t.ms, n)} | ${(t.ms / read.ms).toFixed(2)} | ${t.cpu.toFixed(1)} | ${rate(t.cpu, n)} | ${(t.cpu / read.cpu).toFixed(2)} |`,
+    );
+  row('read only (readdir + readFile, no parsing): baseline', read, COUNT);
+  row('**discoverSkills: discover + parse + validate**', discover, COUNT);
+  row(`parseSkill only, ${nTools} tool skills`, parseTools, nTools);
+  row(`parseSkill only, ${COUNT - nTools} knowledge skills`, parseKnowledge, COUNT - nTools);
+  const target = 2000;
+  const wall = (COUNT / discover.ms) * 1000;
+  const cpu = (COUNT / discover.cpu) * 1000;
+  console.log(
+    `\ntarget ≥ ${target} skills/s: ${wall >= target ? 'met' : 'NOT met'} on wall-clock time (${Math.round(wall)}/s), ${cpu >= target ? 'met' : 'NOT met'} on CPU time (${Math.round(cpu)}/s); load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`,
+  );
+} finally {
+  await rm(root, { recursive: true, force: true });
+}

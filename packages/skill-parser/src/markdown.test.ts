@@ -1,0 +1,61 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { findFrontmatter } from './frontmatter.js';
+import { outlineFromMicromark } from './markdown.js';
+import { headingText, outlineFromMdast } from './outline.js';
+import { createSource } from './source.js';
+
+const front = '---\nname: x\ndescription: y\n---\n';
+
+/** Markdown where a line-based reader would go wrong; the outline must agree with the full remark tree. */
+const tricky = [
+  '## Tools\n\n### a\nentrypoint: bash:true\n',
+  '```\n## Tools\n```\n\n## Tools\n',
+  '~~~~md\n```\n## Tools\n```\n~~~~\n',
+  '  ```yaml\n  type: object\n    properties: {}\n  ```\n',
+  '```json\n{"type": "object"}\n',
+  '<!--\n## Tools\n-->\n\n## Tools\n',
+  '<div>\n## Tools\n</div>\n',
+  '> ## Tools\n> ### a\n',
+  '- item\n  ## Tools\n\n## Tools\n',
+  '1. one\n\n   ```yaml\n   a: 1\n   ```\n',
+  'Tools\n-----\n\n### a\n',
+  'Some\nTools\n---\n',
+  'Tools\n=====\n',
+  '## **Tools**\n### `read_file`\n',
+  '## T&#111;ols ##\n### a\\_b\n',
+  '   ## Tools\n    ## not a heading\n',
+  '## Tools\r\n\r\n### a\r\n```json\r\n{"type": "object"}\r\n```\r\n',
+  '#### Tools\n## Tools #\n### \n',
+  '* * *\n## Tools\n---\n### x\n',
+  '[ref]: https://example.com\n## Tools\n',
+  '## Tools\n\n    ### indented code\n\n### real\n',
+  '## Tools\n### _private_\n### snake_case_name\n### a*b*\n',
+  '- a\nlazy\n## Tools\n',
+];
+
+function fromBoth(text: string) {
+  const source = createSource(text);
+  const range = findFrontmatter(source.text);
+  if (range.state !== 'ok') throw new Error('fixture without frontmatter');
+  const tree = outlineFromMdast(source).filter((n) => n.start >= range.bodyStart);
+  return { fast: outlineFromMicromark(source, range.bodyStart, headingText), tree };
+}
+
+describe('outlineFromMicromark', () => {
+  it.each(tricky.map((t) => [JSON.stringify(t), t]))('agrees with the remark tree: %s', (_, body) => {
+    const { fast, tree } = fromBoth(front + body);
+    expect(fast).toEqual(tree);
+  });
+
+  it('agrees with the remark tree on every fixture', () => {
+    const root = fileURLToPath(new URL('../test/fixtures', import.meta.url));
+    for (const name of readdirSync(root)) {
+      const text = readFileSync(`${root}/${name}/SKILL.md`, 'utf8');
+      if (findFrontmatter(text).state !== 'ok') continue;
+      const { fast, tree } = fromBoth(text);
+      expect(fast, name).toEqual(tree);
+    }
+  });
+});

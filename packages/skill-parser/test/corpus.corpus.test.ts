@@ -1,0 +1,172 @@
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { discoverSkills, loadSkillFile, parseSkill, type Skill } from '../src/index.js';
+import { findFrontmatter } from '../src/frontmatter.js';
+import { findToolsSection, mayHaveToolsSection, outlineFromMdast } from '../src/outline.js';
+import { createSource } from '../src/source.js';
+
+/** The corpus lives beside the checkout: <repo>/../shared/corpus. */
+const corpus = fileURLToPath(new URL('../../../../shared/corpus', import.meta.url));
+
+interface ManifestTool {
+  name: string;
+  description: string;
+  entrypoint: string;
+  schema: unknown;
+}
+interface ManifestSkill {
+  dir: string;
+  parsed: {
+    name: string;
+    version: string;
+    description: string;
+    tags: string[];
+    triggers: string[];
+    enabled_by_default: boolean;
+    always_inject: boolean;
+    tools: ManifestTool[];
+    body: string | null;
+    mcp_server: { transport: string; command: string; args: string[] } | null;
+  };
+}
+
+const manifest = JSON.parse(readFileSync(join(corpus, 'birdie', 'MANIFEST.json'), 'utf8')) as {
+  skills: ManifestSkill[];
+};
+const folderOf = (skill: Skill) => basename(skill.dir);
+
+describe('corpus/birdie (the original format)', async () => {
+  const { skills, messages } = await discoverSkills(join(corpus, 'birdie'));
+
+  it('discovers all 7 SKILL.MD files with no fatal message', () => {
+    expect(skills.map(folderOf)).toEqual(manifest.skills.map((s) => s.dir).sort());
+    expect(messages.filter((m) => m.fatal === true)).toEqual([]);
+  });
+
+  it.each(manifest.skills.map((s) => [s.dir, s] as const))('%s matches MANIFEST.json', (dir, expected) => {
+    const skill = skills.find((s) => folderOf(s) === dir)!;
+    const p = expected.parsed;
+    expect({
+      name: skill.name,
+      version: skill.version,
+      description: skill.description,
+      tags: skill.tags,
+      triggers: skill.triggers,
+      enabled_by_default: skill.enabledByDefault,
+      always_inject: skill.alwaysInject,
+      tools: skill.tools.map(({ name, description, entrypoint, schema }) => ({
+        name,
+        description,
+        entrypoint,
+        schema,
+      })),
+      body: skill.body,
+    }).toEqual({
+      name: p.name,
+      version: p.version,
+      description: p.description,
+      tags: p.tags,
+      triggers: p.triggers,
+      enabled_by_default: p.enabled_by_default,
+      always_inject: p.always_inject,
+      tools: p.tools.map(({ name, description, entrypoint, schema }) => ({
+        name,
+        description,
+        entrypoint,
+        schema,
+      })),
+      body: p.body,
+    });
+    expect(skill.kind).toBe(p.mcp_server ? 'mcp' : p.tools.length ? 'tool' : 'knowledge');
+  });
+
+  it('keeps mcp_demo’s server.py as written: the script is not in the folder', () => {
+    const demo = skills.find((s) => folderOf(s) === 'mcp_demo')!;
+    expect(demo.mcpServer).toEqual({ transport: 'stdio', command: 'python', args: ['server.py'] });
+  });
+
+  it('warns only where the Agent Skills standard is not met (display names such as "DuckDuckGo")', () => {
+    // The original format used display names: not lower-case/hyphenated, and not the folder's name.
+    const expected: Record<string, string[]> = {
+      duckduckgo: ['name-format', 'name-folder-mismatch'],
+      filesystem: ['name-format', 'name-folder-mismatch'],
+      mcp_demo: ['name-format'],
+      shell: ['name-format', 'name-folder-mismatch'],
+      ssh: [],
+      todo: ['name-format', 'name-folder-mismatch'],
+      weather: ['name-format', 'name-folder-mismatch'],
+    };
+    const actual: Record<string, string[]> = Object.fromEntries(Object.keys(expected).map((k) => [k, []]));
+    for (const m of messages) {
+      expect(m.fatal).toBe(false);
+      expect(m.line).toBe(2);
+      actual[basename(join(m.file!, '..'))]!.push(m.ruleId!);
+    }
+    expect(actual).toEqual(expected);
+  });
+});
+
+describe('corpus/agentskills (the Agent Skills standard)', async () => {
+  const { skills, messages } = await discoverSkills(join(corpus, 'agentskills'));
+
+  it('loads all 14 as knowledge skills with no fatal message', () => {
+    expect(skills).toHaveLength(14);
+    expect(messages.filter((m) => m.fatal === true)).toEqual([]);
+    for (const skill of skills) {
+      expect(skill.kind).toBe('knowledge');
+      expect(skill.tools).toEqual([]);
+      expect(skill.body?.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('gives claude-api exactly the description warning and template exactly the name warning', () => {
+    const byFolder = messages.map((m) => [basename(join(m.file!, '..')), m.ruleId, m.line, m.fatal]);
+    expect(byFolder).toEqual([
+      ['claude-api', 'description-too-long', 3, false],
+      ['template', 'name-folder-mismatch', 2, false],
+    ]);
+  });
+
+  it('lists the extra files as resources', () => {
+    const resources = Object.fromEntries(skills.map((s) => [folderOf(s), s.resources]));
+    expect(resources['mcp-builder']).toEqual([
+      'LICENSE.txt',
+      'reference/evaluation.md',
+      'reference/mcp_best_practices.md',
+      'reference/node_mcp_server.md',
+      'reference/python_mcp_server.md',
+    ]);
+    expect(resources['skill-creator']).toEqual([
+      'LICENSE.txt',
+      'agents/analyzer.md',
+      'agents/comparator.md',
+      'agents/grader.md',
+      'references/schemas.md',
+    ]);
+    expect(resources.template).toEqual([]);
+    expect(resources['brand-guidelines']).toEqual(['LICENSE.txt']);
+  });
+
+  it('reads the same skills through loadSkillFile', async () => {
+    for (const skill of skills) expect((await loadSkillFile(skill.file)).skill).toEqual(skill);
+  });
+});
+
+describe('the fast path agrees with the Markdown tree', () => {
+  it('finds a Tools section in no corpus file where the pre-check rules one out', async () => {
+    const files = [
+      ...(await discoverSkills(join(corpus, 'birdie'))).skills,
+      ...(await discoverSkills(join(corpus, 'agentskills'))).skills,
+    ].map((s) => s.file);
+    for (const file of files) {
+      const source = createSource(readFileSync(file, 'utf8'));
+      const range = findFrontmatter(source.text);
+      if (range.state !== 'ok') throw new Error(`no frontmatter in ${file}`);
+      const fromTree = findToolsSection(source, outlineFromMdast(source), range.bodyStart);
+      if (!mayHaveToolsSection(source.text, range.bodyStart)) expect(fromTree).toBeUndefined();
+      expect(parseSkill(source.text, { path: file }).skill?.tools.length).toBe(fromTree?.blocks.length ?? 0);
+    }
+  });
+});
