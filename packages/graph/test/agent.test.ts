@@ -10,7 +10,6 @@ import {
   collect,
   knowledgeSkill,
   ofType,
-  type SkillsFixture,
   skillsFixture,
   stringArg,
   toolSkill,

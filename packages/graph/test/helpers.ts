@@ -1,6 +1,8 @@
 import { AIMessage } from '@langchain/core/messages';
 import { loadRegistry, type Registry, SkillPolicy } from '@birdie/registry';
-import { makeTempDir, type TempDir, writeTree } from '@birdie/test-utils';
+import { makeTempDir, writeTree } from '@birdie/test-utils';
+
+type TempDir = Awaited<ReturnType<typeof makeTempDir>>;
 import type { AgentEvent } from '../src/index.js';
 
 export interface SkillsFixture {

@@ -1,0 +1,181 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AIMessage, ToolMessage } from '@langchain/core/messages';
+import { fakeModel } from '@langchain/core/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAgent, McpManager } from '../src/index.js';
+import { makeTempDir } from '@birdie/test-utils';
+import { alive, callTools, collect, ofType, skillsFixture, toolSkill, waitFor } from './helpers.js';
+
+const everything = fileURLToPath(
+  new URL('../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url),
+);
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+function mcpSkill(name: string, command: string, args: string[], extra = '') {
+  return `---\nname: ${name}\ndescription: MCP server ${name}\nenabled_by_default: true\nmcp_server:\n  transport: stdio\n  command: ${command}\n  args: ${JSON.stringify(args)}\n${extra}---\n`;
+}
+
+async function setup(files: Record<string, string>, options: Record<string, number> = {}) {
+  const fx = await skillsFixture(files);
+  const model = fakeModel();
+  const agent = createAgent({
+    model,
+    registry: fx.registry,
+    policy: fx.policy,
+    options: { cwd: fx.dir.path, ...options },
+  });
+  cleanups.push(async () => {
+    await agent.close();
+    await fx.dir.cleanup();
+  });
+  return { fx, model, agent };
+}
+
+const readPid = (file: string) => () =>
+  existsSync(file) ? Number(readFileSync(file, 'utf8')) || undefined : undefined;
+
+describe('MCP through server-everything (stdio)', () => {
+  it('connects lazily, only for sessions that allow the skill, and runs calls', async () => {
+    const { agent, model, fx } = await setup({
+      'everything/SKILL.md': mcpSkill('everything', 'node', [everything]),
+    });
+    fx.policy.disable('off', 'everything');
+    expect(await agent.toolsFor('off')).toEqual([]);
+
+    const tools = await agent.toolsFor('t1');
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'get-sum']));
+    expect(tools.every((t) => t.skill === 'everything')).toBe(true);
+
+    model
+      .respond(
+        callTools([
+          { name: 'echo', args: { message: 'hello mcp' } },
+          { name: 'get-sum', args: { a: 2, b: 40 }, id: 'c2' },
+        ]),
+      )
+      .respond(new AIMessage('ok'));
+    const events = await collect(agent.stream('use mcp', { threadId: 't1' }));
+    expect(ofType(events, 'done')[0]?.status).toBe('ok');
+    const results = (await agent.getState('t1')).messages.filter((m): m is ToolMessage =>
+      ToolMessage.isInstance(m),
+    );
+    expect(results.map((m) => m.status)).toEqual(['success', 'success']);
+    expect(results[0]?.content).toContain('hello mcp');
+    expect(results[1]?.content).toContain('42');
+  });
+
+  it('prefixes tool names with the server name when two servers clash', async () => {
+    const { agent } = await setup({
+      'one/SKILL.md': mcpSkill('one', 'node', [everything]),
+      'two/SKILL.md': mcpSkill('two', 'node', [everything]),
+      'mine/SKILL.md': toolSkill('mine', [{ name: 'mine_only', entrypoint: 'bash:true' }]),
+    });
+    const names = (await agent.toolsFor('t1')).map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['one__echo', 'two__echo', 'one__get-sum', 'mine_only']));
+    expect(names).not.toContain('echo');
+  });
+
+  it('a server that fails to start gives one clear error and the turn goes on', async () => {
+    const { agent, model } = await setup({
+      'broken/SKILL.md': mcpSkill('broken', '/nonexistent/mcp-server', []),
+      'everything/SKILL.md': mcpSkill('everything', 'node', [everything]),
+    });
+    model
+      .respond(callTools([{ name: 'echo', args: { message: 'still works' } }]))
+      .respond(new AIMessage('answered anyway'));
+    const events = await collect(agent.stream('hi', { threadId: 't1' }));
+    const errors = ofType(events, 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.error.code).toBe('mcp-unavailable');
+    expect(errors[0]?.error.message).toMatch(/"broken"/);
+    expect(ofType(events, 'done')[0]?.status).toBe('ok');
+    expect(ofType(events, 'tool-end')[0]).toMatchObject({ name: 'echo', ok: true });
+  });
+
+  it('a server that hangs times out, is killed, and does not block the turn', async () => {
+    const scratch = await makeTempDir();
+    cleanups.push(() => scratch.cleanup());
+    const pidfile = join(scratch.path, 'hang.pid');
+    const hang =
+      "require('fs').writeFileSync(process.argv[1], String(process.pid)); setInterval(() => {}, 1000)";
+    const { agent, model } = await setup(
+      { 'hang/SKILL.md': mcpSkill('hang', 'node', ['-e', hang, pidfile]) },
+      { mcpConnectTimeoutMs: 1000 },
+    );
+    model.respond(new AIMessage('no tools, still fine'));
+    const events = await collect(agent.stream('hi', { threadId: 't1' }));
+    expect(ofType(events, 'error').map((e) => e.error.code)).toEqual(['mcp-unavailable']);
+    expect(ofType(events, 'error')[0]?.error.message).toMatch(/"hang" did not answer within 1000 ms/);
+    expect(ofType(events, 'done')[0]?.status).toBe('ok');
+    const pid = await waitFor(readPid(pidfile));
+    await waitFor(() => (alive(pid) ? undefined : true), 5000);
+  });
+
+  it('reconnects after the server dies, and close() ends the whole process group', async () => {
+    const dir = await skillsFixture({});
+    cleanups.push(() => dir.dir.cleanup());
+    const grandchild = join(dir.dir.path, 'grandchild.pid');
+    const manager = new McpManager();
+    cleanups.push(() => manager.close());
+    // The server starts a grandchild in its process group; ending the group must end it too.
+    const config = {
+      transport: 'stdio' as const,
+      command: 'sh',
+      args: ['-c', `sleep 300 & echo $! > ${grandchild}; exec "${process.execPath}" "${everything}"`],
+    };
+    expect(manager.pids()).toEqual([]);
+    const first = await manager.tools('everything', config);
+    expect(first.tools.map((t) => t.name)).toContain('echo');
+    const [pid] = manager.pids();
+    expect(pid).toBeGreaterThan(0);
+    // A second turn gets the cached list from the same process.
+    expect((await manager.tools('everything', config)).tools).toBe(first.tools);
+    expect(manager.pids()).toEqual([pid]);
+    process.kill(pid as number, 'SIGKILL');
+    await waitFor(() => (alive(pid as number) ? undefined : true));
+
+    const second = await manager.tools('everything', config);
+    const [newPid] = manager.pids();
+    expect(newPid).not.toBe(pid);
+    const echo = second.tools.find((t) => t.name === 'echo');
+    expect(JSON.stringify(await echo?.invoke({ message: 'back' }))).toContain('back');
+
+    const sleeper = await waitFor(readPid(grandchild));
+    expect(alive(sleeper)).toBe(true);
+    await manager.close();
+    expect(alive(newPid as number)).toBe(false);
+    await waitFor(() => (alive(sleeper) ? undefined : true), 3000);
+  });
+});
+
+describe('MCP servers and process exit', () => {
+  it('kills every server group when the process exits without close()', async () => {
+    const scratch = await makeTempDir();
+    cleanups.push(() => scratch.cleanup());
+    const grandchild = join(scratch.path, 'grandchild.pid');
+    const script = join(scratch.path, 'exit-child.mjs');
+    const { writeFile } = await import('node:fs/promises');
+    const managerUrl = new URL('../dist/index.js', import.meta.url).href;
+    await writeFile(
+      script,
+      `import { McpManager } from ${JSON.stringify(managerUrl)};
+const manager = new McpManager();
+await manager.tools('everything', { transport: 'stdio', command: 'sh', args: ['-c', ${JSON.stringify(
+        `sleep 300 & echo $! > ${grandchild}; exec "${process.execPath}" "${everything}"`,
+      )}] });
+process.stdout.write(String(manager.pids()[0]));
+process.exit(0);
+`,
+    );
+    const { execFileSync } = await import('node:child_process');
+    const serverPid = Number(execFileSync(process.execPath, [script], { encoding: 'utf8', timeout: 15_000 }));
+    const sleeper = await waitFor(readPid(grandchild));
+    await waitFor(() => (alive(serverPid) || alive(sleeper) ? undefined : true), 3000);
+  });
+});
