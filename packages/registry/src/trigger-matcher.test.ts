@@ -67,6 +67,29 @@ describe('matchTriggers', () => {
     expect(names(overlapping.matchTriggers('abcex bc', names(overlapping.skills)))).toEqual(['b', 'd']);
   });
 
+  it('handles the classic he/she/his/hers automaton and prefixes of other triggers', () => {
+    const classic = snapshotFromSkills([
+      makeSkill('he', { triggers: ['hehe'] }),
+      makeSkill('she', { triggers: ['sheh'] }),
+      makeSkill('his', { triggers: ['hiss'] }),
+      makeSkill('hers', { triggers: ['hers'] }),
+      makeSkill('dock', { triggers: ['dock'] }),
+      makeSkill('docker', { triggers: ['docker'] }),
+    ]);
+    const all = names(classic.skills);
+    expect(names(classic.matchTriggers('ushers', all))).toEqual(['hers']);
+    expect(names(classic.matchTriggers('shehehiss', all))).toEqual(['he', 'his', 'she']);
+    expect(names(classic.matchTriggers('docke', all))).toEqual(['dock']);
+    expect(names(classic.matchTriggers('dockers', all))).toEqual(['dock', 'docker']);
+  });
+
+  it('reads non-breaking and other Unicode spaces as spaces', () => {
+    const spaced = snapshotFromSkills([makeSkill('compose', { triggers: ['docker compose'] })]);
+    expect(names(spaced.matchTriggers('docker\u00a0compose', ['compose']))).toEqual(['compose']);
+    expect(names(spaced.matchTriggers('docker\u2003\u3000compose', ['compose']))).toEqual(['compose']);
+    expect(names(spaced.matchTriggers('dockercompose', ['compose']))).toEqual([]);
+  });
+
   it('lets several skills share one trigger', () => {
     const shared = snapshotFromSkills([
       makeSkill('one', { triggers: ['kubernetes'] }),

@@ -1,231 +1,196 @@
 import type { Skill } from '@birdie/skill-parser';
+import { collectPatterns, isSpaceCode, isWordCode, type Pattern } from './trigger-patterns.js';
 import type { TriggerOptions } from './types.js';
 
-interface PatternOwner {
-  skill: number;
-  wholeWord: boolean;
-}
-
-interface Pattern {
-  length: number;
-  /** The pattern begins / ends with a word character, so a whole-word match must not touch one on that side. */
-  wordAtStart: boolean;
-  wordAtEnd: boolean;
-  owners: PatternOwner[];
-}
-
-const NO_NODE = -1;
-
-/** Lower case and single spaces: the form both triggers and messages are compared in. */
-export function normalizeText(text: string): string {
-  return text.toLowerCase().replace(/\s+/g, ' ');
-}
-
-/** Whether a skill's triggers are considered at all: it has prose to inject that is not injected anyway. */
-export function isTriggerable(skill: Skill): boolean {
-  return !skill.alwaysInject && skill.body !== null && skill.body.trim() !== '' && skill.triggers.length > 0;
-}
+const NONE = -1;
 
 /**
  * All triggers of all skills compiled into one Aho–Corasick automaton, so a message is scanned once whatever the
- * number of skills. Built once per snapshot; matching allocates only the result.
+ * number of skills. Nodes are numbered breadth-first and each node's edges sit side by side (CSR layout): the
+ * shallow nodes, where a scan spends most of its time, share a few cache lines.
  */
 export class TriggerMatcher {
   readonly patternCount: number;
-  /** Child lists, only walked while building. */
-  private readonly firstChild: Int32Array;
-  private readonly nextSibling: Int32Array;
-  private readonly charOf: Uint16Array;
-  /** Transitions out of non-root nodes: an open-addressing hash table keyed by (node, char). */
-  private readonly slotNode: Int32Array;
-  private readonly slotChar: Uint16Array;
-  private readonly slotChild: Int32Array;
-  private readonly slotMask: number;
-  private readonly slotShift: number;
+  readonly nodeCount: number;
+  private readonly patterns: Pattern[];
+  private readonly skillCount: number;
+  /** Edges of node n: `edgeChar/edgeTarget[edgeStart[n] .. edgeStart[n + 1])`. */
+  private readonly edgeStart: Int32Array;
+  private readonly edgeChar: Uint16Array;
+  private readonly edgeTarget: Int32Array;
+  /** Dense transitions out of the root (0 = stay at the root). */
+  private readonly rootNext: Int32Array;
   private readonly fail: Int32Array;
   /** Pattern id ending at this node, or -1. */
   private readonly output: Int32Array;
-  /** Nearest proper suffix node (through fail links) that ends a pattern, or -1. */
+  /** Nearest proper suffix node that ends a pattern, or -1. */
   private readonly dictLink: Int32Array;
-  /** Dense transitions out of the root, where most of the scanning happens. */
-  private readonly rootNext: Int32Array;
-  private readonly patterns: Pattern[];
-  private readonly skillCount: number;
 
   constructor(skills: readonly Skill[], options: TriggerOptions = {}) {
-    const wholeWordMode = options.wholeWord ?? 'short';
-    const shortLength = options.shortLength ?? 3;
-    const byText = new Map<string, Pattern>();
-    skills.forEach((skill, index) => {
-      if (!isTriggerable(skill)) return;
-      for (const raw of skill.triggers) {
-        const text = normalizeText(raw).trim();
-        if (text === '') continue;
-        const wholeWord =
-          wholeWordMode === 'always' || (wholeWordMode === 'short' && isShort(text, shortLength));
-        let pattern = byText.get(text);
-        if (!pattern) {
-          pattern = {
-            length: text.length,
-            wordAtStart: isWordCode(text.charCodeAt(0)),
-            wordAtEnd: isWordCode(text.charCodeAt(text.length - 1)),
-            owners: [],
-          };
-          byText.set(text, pattern);
-        }
-        const owner = pattern.owners.find((entry) => entry.skill === index);
-        // The same skill listing a phrase twice: the lenient (substring) reading wins.
-        if (owner) owner.wholeWord &&= wholeWord;
-        else pattern.owners.push({ skill: index, wholeWord });
-      }
-    });
     this.skillCount = skills.length;
-    this.patterns = [...byText.values()];
+    this.patterns = collectPatterns(skills, options);
     this.patternCount = this.patterns.length;
 
+    // 1. A trie from the sorted patterns: each shares a prefix with the previous one, so no lookups are needed.
     let capacity = 1;
-    for (const text of byText.keys()) capacity += text.length;
-    this.firstChild = new Int32Array(capacity).fill(NO_NODE);
-    this.nextSibling = new Int32Array(capacity).fill(NO_NODE);
-    this.charOf = new Uint16Array(capacity);
-    this.fail = new Int32Array(capacity);
-    this.output = new Int32Array(capacity).fill(NO_NODE);
-    this.dictLink = new Int32Array(capacity).fill(NO_NODE);
-    this.rootNext = new Int32Array(0x10000);
-    let bits = 4;
-    while (1 << bits < capacity * 2) bits++;
-    const slots = 1 << bits;
-    this.slotShift = 32 - bits;
-    this.slotNode = new Int32Array(slots).fill(NO_NODE);
-    this.slotChar = new Uint16Array(slots);
-    this.slotChild = new Int32Array(slots);
-    this.slotMask = slots - 1;
+    for (const pattern of this.patterns) capacity += pattern.text.length;
+    const firstChild = new Int32Array(capacity).fill(NONE);
+    const lastChild = new Int32Array(capacity).fill(NONE);
+    const nextSibling = new Int32Array(capacity).fill(NONE);
+    const charOf = new Uint16Array(capacity);
+    const outputOf = new Int32Array(capacity).fill(NONE);
+    const path = new Int32Array(capacity + 1);
     let nodes = 1;
-    let patternId = 0;
-    for (const text of byText.keys()) {
-      let node = 0;
-      for (let i = 0; i < text.length; i++) {
-        const code = text.charCodeAt(i);
-        let child = node === 0 ? this.rootNext[code]! || NO_NODE : this.child(node, code);
-        if (child === NO_NODE) {
-          child = nodes++;
-          this.charOf[child] = code;
-          this.nextSibling[child] = this.firstChild[node]!;
-          this.firstChild[node] = child;
-          if (node === 0) this.rootNext[code] = child;
-          else this.addChild(node, code, child);
-        }
-        node = child;
+    let previous = '';
+    this.patterns.forEach((pattern, id) => {
+      const text = pattern.text;
+      let shared = 0;
+      while (
+        shared < text.length &&
+        shared < previous.length &&
+        text.charCodeAt(shared) === previous.charCodeAt(shared)
+      ) {
+        shared++;
       }
-      this.output[node] = patternId++;
+      for (let depth = shared; depth < text.length; depth++) {
+        const parent = path[depth]!;
+        const node = nodes++;
+        charOf[node] = text.charCodeAt(depth);
+        if (lastChild[parent] === NONE) firstChild[parent] = node;
+        else nextSibling[lastChild[parent]!] = node;
+        lastChild[parent] = node;
+        path[depth + 1] = node;
+      }
+      outputOf[path[text.length]!] = id;
+      previous = text;
+    });
+    this.nodeCount = nodes;
+
+    // 2. Renumber breadth-first and lay the edges out per node.
+    this.edgeStart = new Int32Array(nodes + 1);
+    this.edgeChar = new Uint16Array(Math.max(nodes - 1, 0));
+    this.edgeTarget = new Int32Array(Math.max(nodes - 1, 0));
+    this.output = new Int32Array(nodes).fill(NONE);
+    this.rootNext = new Int32Array(0x10000);
+    const queue = new Int32Array(nodes);
+    const parentOf = new Int32Array(nodes);
+    const charIn = new Uint16Array(nodes);
+    let tail = 1;
+    let edges = 0;
+    for (let id = 0; id < nodes; id++) {
+      const old = queue[id]!;
+      this.output[id] = outputOf[old]!;
+      this.edgeStart[id] = edges;
+      for (let child = firstChild[old]!; child !== NONE; child = nextSibling[child]!) {
+        const next = tail++;
+        queue[next] = child;
+        parentOf[next] = id;
+        charIn[next] = charOf[child]!;
+        this.edgeChar[edges] = charOf[child]!;
+        this.edgeTarget[edges++] = next;
+        if (id === 0) this.rootNext[charOf[child]!] = next;
+      }
     }
-    this.linkFailures();
+    this.edgeStart[nodes] = edges;
+
+    // 3. Failure and dictionary links, breadth-first so a node's (shallower) failure target is already final.
+    this.fail = new Int32Array(nodes);
+    this.dictLink = new Int32Array(nodes).fill(NONE);
+    for (let id = 1; id < nodes; id++) {
+      const parent = parentOf[id]!;
+      let target = 0;
+      if (parent !== 0) {
+        const code = charIn[id]!;
+        for (let from = this.fail[parent]!; ; from = this.fail[from]!) {
+          const next = this.step(from, code);
+          if (next !== NONE) {
+            target = next;
+            break;
+          }
+          if (from === 0) break;
+        }
+      }
+      this.fail[id] = target;
+      this.dictLink[id] = this.output[target] !== NONE ? target : this.dictLink[target]!;
+    }
   }
 
-  /** Indexes (into the skills given to the constructor) of allowed skills with a trigger in `message`, ascending. */
+  /**
+   * Indexes (into the skills given to the constructor) of allowed skills with a trigger in `message`, ascending.
+   * The message is compared lower-cased with whitespace runs read as one space, like the triggers.
+   */
   match(message: string, allowed: Uint8Array): number[] {
     const found: number[] = [];
     if (this.patternCount === 0) return found;
-    const text = normalizeText(message);
+    const lower = message.toLowerCase();
+    const text = new Uint16Array(lower.length);
+    let length = 0;
+    for (let i = 0, space = false; i < lower.length; i++) {
+      const code = lower.charCodeAt(i);
+      if (isSpaceCode(code)) {
+        if (!space) text[length++] = 32;
+        space = true;
+      } else {
+        text[length++] = code;
+        space = false;
+      }
+    }
     const seen = new Uint8Array(this.skillCount);
+    const { rootNext, fail, output, dictLink, edgeStart, edgeChar, edgeTarget } = this;
     let state = 0;
-    for (let i = 0; i < text.length; i++) {
-      const code = text.charCodeAt(i);
+    for (let i = 0; i < length; i++) {
+      const code = text[i]!;
       for (;;) {
         if (state === 0) {
-          state = this.rootNext[code]!;
+          state = rootNext[code]!;
           break;
         }
-        const child = this.child(state, code);
-        if (child !== NO_NODE) {
-          state = child;
+        let next = NONE;
+        for (let e = edgeStart[state]!, end = edgeStart[state + 1]!; e < end; e++) {
+          if (edgeChar[e] === code) {
+            next = edgeTarget[e]!;
+            break;
+          }
+        }
+        if (next !== NONE) {
+          state = next;
           break;
         }
-        state = this.fail[state]!;
+        state = fail[state]!;
       }
-      for (let node = this.output[state] !== NO_NODE ? state : this.dictLink[state]!; node > 0; ) {
-        const pattern = this.patterns[this.output[node]!]!;
-        for (const owner of pattern.owners) {
-          if (seen[owner.skill] || !allowed[owner.skill]) continue;
-          if (owner.wholeWord && !this.isWholeWord(text, i, pattern)) continue;
-          seen[owner.skill] = 1;
-          found.push(owner.skill);
-        }
-        node = this.dictLink[node]!;
+      for (let node = output[state] !== NONE ? state : dictLink[state]!; node > 0; node = dictLink[node]!) {
+        this.report(this.patterns[output[node]!]!, text, length, i, allowed, seen, found);
       }
     }
     return found.sort((a, b) => a - b);
   }
 
-  private isWholeWord(text: string, end: number, pattern: Pattern): boolean {
-    const start = end - pattern.length + 1;
-    if (pattern.wordAtStart && start > 0 && isWordCode(text.charCodeAt(start - 1))) return false;
-    if (pattern.wordAtEnd && end + 1 < text.length && isWordCode(text.charCodeAt(end + 1))) return false;
-    return true;
-  }
-
-  private child(node: number, code: number): number {
-    for (let slot = slotOf(node, code, this.slotShift); ; slot = (slot + 1) & this.slotMask) {
-      const owner = this.slotNode[slot]!;
-      if (owner === NO_NODE) return NO_NODE;
-      if (owner === node && this.slotChar[slot] === code) return this.slotChild[slot]!;
-    }
-  }
-
-  private addChild(node: number, code: number, child: number): void {
-    let slot = slotOf(node, code, this.slotShift);
-    while (this.slotNode[slot] !== NO_NODE) slot = (slot + 1) & this.slotMask;
-    this.slotNode[slot] = node;
-    this.slotChar[slot] = code;
-    this.slotChild[slot] = child;
-  }
-
-  /** Breadth-first, so a node's failure target (always shallower) is final before the node is reached. */
-  private linkFailures(): void {
-    const queue: number[] = [];
-    for (let child = this.firstChild[0]!; child !== NO_NODE; child = this.nextSibling[child]!) {
-      this.fail[child] = 0;
-      queue.push(child);
-    }
-    for (let head = 0; head < queue.length; head++) {
-      const node = queue[head]!;
-      for (let child = this.firstChild[node]!; child !== NO_NODE; child = this.nextSibling[child]!) {
-        const code = this.charOf[child]!;
-        let target = this.fail[node]!;
-        let next = NO_NODE;
-        for (;;) {
-          next = target === 0 ? this.rootNext[code]! || NO_NODE : this.child(target, code);
-          if (next !== NO_NODE || target === 0) break;
-          target = this.fail[target]!;
-        }
-        const failTo = next === NO_NODE ? 0 : next;
-        this.fail[child] = failTo;
-        this.dictLink[child] = this.output[failTo] !== NO_NODE ? failTo : this.dictLink[failTo]!;
-        queue.push(child);
+  private report(
+    pattern: Pattern,
+    text: Uint16Array,
+    length: number,
+    end: number,
+    allowed: Uint8Array,
+    seen: Uint8Array,
+    found: number[],
+  ): void {
+    for (const owner of pattern.owners) {
+      if (seen[owner.skill] || !allowed[owner.skill]) continue;
+      if (owner.wholeWord) {
+        const start = end - pattern.text.length + 1;
+        if (pattern.wordAtStart && start > 0 && isWordCode(text[start - 1]!)) continue;
+        if (pattern.wordAtEnd && end + 1 < length && isWordCode(text[end + 1]!)) continue;
       }
+      seen[owner.skill] = 1;
+      found.push(owner.skill);
     }
   }
-}
 
-/** Length in code points, counted only when it can matter. */
-function isShort(text: string, limit: number): boolean {
-  if (text.length <= limit) return true;
-  return text.length <= limit * 2 && [...text].length <= limit;
-}
-
-/** Multiplicative hashing takes the top bits; the table is at most half full, so probes stay short. */
-function slotOf(node: number, code: number, shift: number): number {
-  return (Math.imul(node, 0x9e3779b1) ^ Math.imul(code + 1, 0x85ebca6b)) >>> shift;
-}
-
-const NON_ASCII_WORD = /[\p{L}\p{N}\p{M}]/u;
-
-/** Letters, digits, marks and `_`: what a short trigger may not be glued to. */
-function isWordCode(code: number): boolean {
-  if (code < 128) {
-    return (
-      (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95
-    );
+  private step(node: number, code: number): number {
+    if (node === 0) return this.rootNext[code]! || NONE;
+    for (let e = this.edgeStart[node]!, end = this.edgeStart[node + 1]!; e < end; e++) {
+      if (this.edgeChar[e] === code) return this.edgeTarget[e]!;
+    }
+    return NONE;
   }
-  return NON_ASCII_WORD.test(String.fromCharCode(code));
 }
