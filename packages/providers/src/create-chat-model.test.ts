@@ -208,6 +208,29 @@ describe('failures of the less common vendors become ProviderErrors too', () => 
   });
 });
 
+describe('timeouts', () => {
+  async function silent(): Promise<string> {
+    server = createServer(() => {});
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+  afterEach(() => server?.closeAllConnections());
+
+  for (const [vendor, env] of [
+    ['ollama', (url: string) => ({ LLM_VENDOR: 'ollama', OLLAMA_HOST: url })],
+    ['openai', (url: string) => ({ LLM_VENDOR: 'openai', LLM_BASE_URL: `${url}/v1`, OPENAI_API_KEY: KEY })],
+    ['anthropic', (url: string) => ({ LLM_VENDOR: 'anthropic', LLM_BASE_URL: url, ANTHROPIC_API_KEY: KEY })],
+  ] as const) {
+    it(`${vendor}: a server that does not answer in time gives a timeout error`, async () => {
+      const url = await silent();
+      const chat = await model({ ...env(url), LLM_TIMEOUT: '300', LLM_MAX_RETRIES: '0' });
+      const error = await rejection(chat.invoke('hi'));
+      expect(error).toMatchObject({ code: 'timeout', vendor });
+      expect(error.message).toContain(`${vendor} did not answer within 300 ms at ${url}`);
+    });
+  }
+});
+
 describe('vendor packages are optional and lazy', () => {
   it('a missing package says what to install', async () => {
     const name = '@langchain/not-a-vendor';

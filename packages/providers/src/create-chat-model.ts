@@ -45,6 +45,7 @@ export async function createChatModel(
     envVar: info.apiKeyEnv[0],
     baseUrl: describeProvider(config).base_url,
     maxRetries: config.max_retries,
+    timeout: config.timeout,
   };
   const retrying = (base: typeof globalThis.fetch = options.fetch ?? globalThis.fetch) =>
     createRetryingFetch(

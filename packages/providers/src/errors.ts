@@ -10,6 +10,7 @@ export type ProviderErrorCode =
   | 'script-exhausted'
   | 'rate-limited'
   | 'server-error'
+  | 'timeout'
   | 'auth-failed'
   | 'request-failed';
 

@@ -8,6 +8,8 @@ export interface ErrorContext {
   envVar?: string;
   baseUrl?: string;
   maxRetries: number;
+  /** Request timeout in milliseconds, named in timeout errors. */
+  timeout?: number;
 }
 
 /** HTTP status carried by a vendor client's error (OpenAI/Anthropic `status`, Ollama `status_code`, …). */
@@ -20,14 +22,39 @@ export function errorStatus(error: unknown): number | undefined {
   return undefined;
 }
 
+function errorName(error: unknown): unknown {
+  return (error as { name?: unknown } | null)?.name;
+}
+
 function isAbort(error: unknown): boolean {
-  const name = (error as { name?: unknown } | null)?.name;
-  return name === 'AbortError' || name === 'APIUserAbortError' || name === 'TimeoutError';
+  const name = errorName(error);
+  return name === 'AbortError' || name === 'APIUserAbortError';
+}
+
+function isTimeout(error: unknown): boolean {
+  const name = errorName(error);
+  // @langchain/anthropic re-wraps client errors keeping the class but not the name.
+  if ((error as object | null)?.constructor?.name === 'APIConnectionTimeoutError') return true;
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return (
+    name === 'TimeoutError' ||
+    name === 'APIConnectionTimeoutError' ||
+    (cause !== undefined && isTimeout(cause))
+  );
 }
 
 /** Turns whatever a vendor client threw into a ProviderError with a stable code; the key never appears in it. */
 export function toProviderError(error: unknown, ctx: ErrorContext): unknown {
   if (error instanceof ProviderError || isAbort(error)) return error;
+  if (isTimeout(error)) {
+    const limit = ctx.timeout === undefined ? '' : ` within ${ctx.timeout} ms`;
+    const where = ctx.baseUrl ? ` at ${ctx.baseUrl}` : '';
+    return new ProviderError(
+      'timeout',
+      `${ctx.vendor} did not answer${limit}${where}; raise timeout (LLM_TIMEOUT) or check the server`,
+      { cause: error, vendor: ctx.vendor },
+    );
+  }
   const status = errorStatus(error);
   const raw = error instanceof Error ? error.message : String(error);
   const detail = redact(raw, [ctx.apiKey]).split('\n')[0]!.slice(0, 300);

@@ -1,4 +1,7 @@
-import { expect } from 'vitest';
+import type { AIMessageChunk } from '@langchain/core/messages';
+import { describe, expect, it } from 'vitest';
+import { createChatModel, resolveProviderConfig } from '../../src/index.js';
+import { loadFixture, startFixtureServer } from './fixture-server.js';
 import { httpTarget } from './http-target.js';
 import { defineContractSuite } from './suite.js';
 
@@ -24,3 +27,31 @@ defineContractSuite(
     },
   }),
 );
+
+describe('ollama: tool calls after streamed text', () => {
+  it('keeps two tool calls apart, in invoke and in a concatenated stream', async () => {
+    const server = await startFixtureServer(
+      await loadFixture(new URL('../fixtures/ollama/tools-after-text.json', import.meta.url)),
+    );
+    try {
+      const { config } = await resolveProviderConfig({
+        env: { LLM_VENDOR: 'ollama', OLLAMA_HOST: server.url },
+      });
+      const model = await createChatModel(config);
+      const expected = [
+        { name: 'get_weather', args: { city: 'Paris' } },
+        { name: 'get_time', args: { timezone: 'Europe/Paris' } },
+      ];
+      const invoked = await model.invoke('weather and time in Paris?');
+      expect(invoked.tool_calls?.map(({ name, args }) => ({ name, args }))).toEqual(expected);
+      expect(invoked.text).toBe('Let me check.');
+      const chunks: AIMessageChunk[] = [];
+      for await (const chunk of await model.stream('weather and time in Paris?')) chunks.push(chunk);
+      const streamed = chunks.reduce((a, b) => a.concat(b));
+      expect(streamed.tool_calls?.map(({ name, args }) => ({ name, args }))).toEqual(expected);
+      expect(new Set(streamed.tool_calls?.map((call) => call.id)).size).toBe(2);
+    } finally {
+      await server.close();
+    }
+  });
+});
