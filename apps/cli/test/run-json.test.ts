@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -25,6 +25,15 @@ async function birdie(args: string[]): Promise<{ code: number; stdout: string; s
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
 }
+
+describe('the compiled bin', () => {
+  it('is an executable node script', async () => {
+    expect((await readFile(BIN, 'utf8')).split('\n')[0]).toBe('#!/usr/bin/env node');
+    expect((await stat(BIN)).mode & 0o111).not.toBe(0);
+    const { stdout } = await exec(BIN, ['--version'], { env: box.env });
+    expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+});
 
 describe('birdie run --json (compiled CLI)', () => {
   it('writes one JSON event per line, in order, for a turn with a tool call', async () => {

@@ -27,10 +27,8 @@ export async function replCommand({ io, values }: CommandContext): Promise<numbe
   );
   const resumeId = typeof values['session-id'] === 'string' ? values['session-id'] : undefined;
   const { bootRepl } = await import('../repl/boot.js');
-  // Resuming prints history before the prompt; a new session loads in the background behind the prompt.
-  const booting = bootRepl(io, values, { approval, style, resumeId });
-  booting.catch(() => undefined);
-  if (resumeId) await booting;
+  const boot = () => bootRepl(io, values, { approval, style, resumeId });
   const { runRepl } = await import('../repl/loop.js');
-  return runRepl({ io, style, booting, readInput });
+  // Resuming prints history before the prompt; a new session loads right after the first prompt is drawn.
+  return runRepl({ io, style, boot: resumeId ? await boot() : boot, readInput });
 }

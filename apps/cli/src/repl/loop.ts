@@ -8,7 +8,8 @@ import type { ReplState } from './state.js';
 export interface LoopOptions {
   io: Io;
   style: Style;
-  booting: Promise<ReplState>;
+  /** The loaded state, or how to load it (started once the first prompt is on screen). */
+  boot: ReplState | (() => Promise<ReplState>);
   readInput(options: {
     input: Io['stdin'];
     output: Io['stdout'];
@@ -18,12 +19,15 @@ export interface LoopOptions {
 }
 
 /** Read, dispatch, repeat; returns the exit code when the user leaves. */
-export async function runRepl({ io, style, booting, readInput }: LoopOptions): Promise<number> {
-  let state: ReplState | undefined;
+export async function runRepl({ io, style, boot, readInput }: LoopOptions): Promise<number> {
+  let state: ReplState | undefined = typeof boot === 'function' ? undefined : boot;
+  let booting: Promise<ReplState> | undefined;
+  let firstId: string | undefined;
   const ready = async (): Promise<ReplState | undefined> => {
     if (state) return state;
     try {
-      state = await booting;
+      state = await booting!;
+      firstId = state.session.id;
       return state;
     } catch (error) {
       // A config or store problem: say it once and leave, with the same code as the CLI would give.
@@ -42,12 +46,18 @@ export async function runRepl({ io, style, booting, readInput }: LoopOptions): P
             .map((n) => style('dim', n))
             .join('\n')}\n`,
         );
-      const input = await readInput({
+      const reading = readInput({
         input: io.stdin,
         output: io.stdout,
         style,
         hint: lastInterrupt ? ' press Ctrl+C again to quit' : ' ask anything, or /help',
       });
+      if (!state && !booting && typeof boot === 'function') {
+        // The prompt is on screen now: load LangChain, LangGraph, the store and the skills while the user types.
+        booting = boot();
+        booting.catch(() => undefined);
+      }
+      const input = await reading;
       // Stay raw between prompts: type-ahead keeps its Enter (a cooked tty would turn it into Ctrl+J) and is not echoed.
       io.stdin.setRawMode?.(true);
       if (input.kind === 'eof') break;
@@ -78,9 +88,21 @@ export async function runRepl({ io, style, booting, readInput }: LoopOptions): P
     io.stdin.setRawMode?.(false);
     if (state) {
       state.watcher?.close();
-      io.stdout.write(
-        `${style('dim', `session ${state.session.id} saved · resume with: birdie --session-id ${state.session.id}`)}\n`,
-      );
+      const { store, policy } = state.rt;
+      const id = state.session.id;
+      const grants = policy.grants(id);
+      const fresh = typeof boot === 'function' && id === firstId;
+      if (
+        fresh &&
+        (store.sessions.get(id)?.turns ?? 0) === 0 &&
+        !grants.enabled.length &&
+        !grants.disabled.length
+      ) {
+        // Opening and leaving the REPL should not litter `birdie sessions list` with empty sessions.
+        store.sessions.delete(id);
+      } else {
+        io.stdout.write(`${style('dim', `session ${id} saved · resume with: birdie --session-id ${id}`)}\n`);
+      }
       await state.rt.close();
     }
   }

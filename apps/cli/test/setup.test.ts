@@ -1,0 +1,46 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Sandbox, sandbox } from './helpers/env.js';
+import { Terminal } from './helpers/pty.js';
+
+let box: Sandbox;
+let terminal: Terminal | undefined;
+beforeEach(async () => {
+  box = await sandbox();
+});
+afterEach(async () => {
+  terminal?.kill();
+  await box.cleanup();
+});
+
+describe('first run in a terminal', { timeout: 60_000 }, () => {
+  it('asks vendor, model and key, saves ~/.birdie/config.json with mode 0600, then starts the session', async () => {
+    const t = new Terminal([], { env: box.env, cwd: box.cwd });
+    terminal = t;
+    await t.expect('no model provider is configured yet');
+    await t.expect('Which provider?');
+    await t.expect('openai');
+    t.write('\r'); // openai is the first choice
+    await t.expect('Model');
+    t.write('\r'); // keep the default model
+    await t.expect('API key');
+    t.write('sk-test-not-a-real-key');
+    t.write('\r');
+    await t.expect('(mode 0600)');
+    await t.submit('/info');
+    await t.expect(/provider\s+openai · gpt-4o-mini/);
+    await t.expect(/api_key ← file \S+config\.json/);
+    await t.submit('/quit');
+    expect(await t.exited).toBe(0);
+
+    const file = join(box.home, 'config.json');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
+      vendor: 'openai',
+      model: 'gpt-4o-mini',
+      api_key: 'sk-test-not-a-real-key',
+    });
+    expect(t.text).not.toContain('sk-test-not-a-real-key');
+  });
+});

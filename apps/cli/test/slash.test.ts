@@ -1,0 +1,163 @@
+import { PassThrough, Readable } from 'node:stream';
+import { writeFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Io } from '../src/io.js';
+import { bootRepl } from '../src/repl/boot.js';
+import { runSlash } from '../src/repl/slash.js';
+import type { ReplState } from '../src/repl/state.js';
+import { replTurn } from '../src/repl/turn.js';
+import { styler } from '../src/render/style.js';
+import { type Sandbox, sandbox, scripted, TEST_SKILLS } from './helpers/env.js';
+
+let box: Sandbox;
+let state: ReplState;
+let output: string[];
+
+beforeEach(async () => {
+  box = await sandbox(scripted('repl.json'));
+  output = [];
+  const stdout = new PassThrough();
+  stdout.on('data', (c: Buffer) => output.push(c.toString('utf8')));
+  const io: Io = { stdout, stderr: stdout, stdin: Readable.from([]), env: box.env, cwd: box.cwd };
+  state = await bootRepl(
+    io,
+    { 'skills-dir': [TEST_SKILLS] },
+    { approval: 'ask', style: styler(stdout, box.env), resumeId: undefined },
+  );
+});
+afterEach(async () => {
+  state.watcher?.close();
+  await state.rt.close();
+  await box.cleanup();
+});
+
+/** Runs one slash command and returns what it printed. */
+async function slash(line: string): Promise<string> {
+  output.length = 0;
+  const result = await runSlash(state, line);
+  await new Promise((r) => setImmediate(r));
+  return output.join('') + (result === 'quit' ? '<quit>' : '');
+}
+
+describe('slash commands', () => {
+  it('/help lists every command and the keys', async () => {
+    const help = await slash('/help');
+    for (const c of [
+      '/remember',
+      '/memory',
+      '/info',
+      '/tool list',
+      '/tool output',
+      '/skill list',
+      '/skill reload',
+      '/session',
+      '/new',
+      '/approval',
+      '/clear',
+      '/quit',
+    ]) {
+      expect(help).toContain(c);
+    }
+    expect(help).toContain('Ctrl+J new line');
+  });
+
+  it('/quit and /exit leave; unknown commands suggest the closest', async () => {
+    expect(await slash('/quit')).toBe('<quit>');
+    expect(await slash('/exit')).toBe('<quit>');
+    expect(await slash('/rmember x')).toContain('Did you mean "/remember"?');
+    expect(await slash('/sesion list')).toContain('Did you mean "/session"?');
+  });
+
+  it('/skill enable|disable persist to the session, unknown names suggest, list shows who set it', async () => {
+    expect(await slash('/skill list')).toMatch(/off\s+echoer\s+tool\s+shout\s+default/);
+    expect(await slash('/skill enable ecoer')).toContain('No skill "ecoer". Did you mean "echoer"?');
+    expect(await slash('/skill enable ECHOER')).toContain('echoer enabled');
+    expect(state.rt.store.grants.get(state.session.id)).toEqual({ enabled: ['echoer'], disabled: [] });
+    expect(await slash('/skill list')).toMatch(/on\s+echoer\s+tool\s+shout\s+this session/);
+    expect(await slash('/tool list')).toMatch(/shout\s+echoer\s+Print the text in capital letters\./);
+    expect(await slash('/skill disable sleeper')).toContain('sleeper disabled');
+    expect(await slash('/tool list')).not.toContain('slow_sleep');
+    expect(state.rt.store.grants.get(state.session.id)).toEqual({
+      enabled: ['echoer'],
+      disabled: ['sleeper'],
+    });
+    expect(await slash('/skill frobnicate')).toContain('Usage: /skill list');
+  });
+
+  it('/skill reload picks up a skill added meanwhile', async () => {
+    const extra = join(box.cwd, '.birdie', 'skills', 'late-comer');
+    await mkdir(extra, { recursive: true });
+    await writeFile(
+      join(extra, 'SKILL.md'),
+      '---\nname: late-comer\ndescription: Added while the session ran.\n---\n\nProse.\n',
+    );
+    expect(await slash('/skill reload')).toMatch(/reloaded: 6 skills, 0 errors/);
+    expect(await slash('/skill list')).toMatch(/on\s+late-comer\s+knowledge/);
+  });
+
+  it('/tool output and /approval change modes and validate them', async () => {
+    expect(await slash('/tool output off')).toContain('tool output: off');
+    expect(state.toolMode).toBe('off');
+    expect(await slash('/tool output shrt')).toContain('Did you mean "short"?');
+    expect(await slash('/approval never')).toContain('approval: never');
+    expect(state.approval).toBe('never');
+    expect(await slash('/approval')).toContain('approval: never');
+    expect(await slash('/approval sometimes')).toContain('must be ask, always or never');
+  });
+
+  it('/tool output off shows the tool name and line count only', async () => {
+    await slash('/skill enable echoer');
+    await slash('/tool output off');
+    output.length = 0;
+    await replTurn(state, 'please shout');
+    const text = output.join('');
+    expect(text).toContain('⚙ shout (echoer) {"text":"hello birdie"}');
+    expect(text).not.toContain('HELLO BIRDIE');
+    expect(text).toContain('└ ✓ shout · 1 line');
+    expect(text).toMatch(/scripted · scripted │ session: \S+ │ ctx: \d+ tok │ spent: ↑\d+ ↓\d+ tok/);
+  });
+
+  it('/remember, /memory and /memory forget keep long-term memory per user', async () => {
+    expect(await slash('/remember prefers metric units')).toContain('remembered as #1');
+    expect(await slash('/remember')).toContain('Usage: /remember TEXT');
+    expect(await slash('/memory')).toMatch(/#1\s+\S+\s+prefers metric units/);
+    expect(await slash('/memory forget 1')).toContain('Forgot #1.');
+    expect(await slash('/memory forget 1')).toContain('No memory #1.');
+    expect(await slash('/memory')).toContain('No long-term memory yet');
+  });
+
+  it('/info names the user, session, provider and where its config came from', async () => {
+    const info = await slash('/info');
+    expect(info).toMatch(/user\s+tester/);
+    expect(info).toMatch(new RegExp(`session\\s+${state.session.id} \\(0 turns`));
+    expect(info).toMatch(/provider\s+scripted · scripted/);
+    expect(info).toMatch(/config\s+vendor ← env LLM_VENDOR/);
+    expect(info).toContain('script ← env LLM_SCRIPT');
+  });
+
+  it('/session new, list, switch (with history), delete and info; /new', async () => {
+    const first = state.session.id;
+    await replTurn(state, 'please shout');
+    expect(await slash('/session new')).toContain('new session');
+    const second = state.session.id;
+    expect(second).not.toBe(first);
+    const list = await slash('/session list');
+    expect(list).toMatch(new RegExp(`\\*\\s+${second}`));
+    expect(list).toContain(first);
+    expect(await slash('/session delete ' + second)).toContain('That is the current session');
+    const switched = await slash(`/session switch ${first}`);
+    expect(switched).toContain(`switched to ${first}`);
+    expect(switched).toContain('› please shout');
+    expect(await slash('/session info')).toContain(`session ${first} · user tester · 1 turns`);
+    expect(await slash(`/session delete ${second}`)).toContain(`deleted ${second}`);
+    expect(await slash('/session switch 2020-01-01_1')).toContain('no session "2020-01-01_1"');
+    expect(await slash('/new')).toContain('new session');
+    expect(state.session.id).not.toBe(first);
+    expect(await slash('/session swich')).toContain('Did you mean "switch"?');
+  });
+
+  it('/clear clears the screen', async () => {
+    expect(await slash('/clear')).toBe('\x1b[2J\x1b[3J\x1b[H');
+  });
+});
