@@ -25,7 +25,7 @@ describe('compileBashTemplate', () => {
   });
 
   it('references the tenth and later parameters with braces', () => {
-    const template = Array.from({ length: 11 }, (_, k) => `{p${k}}`).join(' ');
+    const template = `echo ${Array.from({ length: 11 }, (_, k) => `{p${k}}`).join(' ')}`;
     expect(compileBashTemplate(template).script.endsWith('"${10}" "${11}"')).toBe(true);
   });
 
@@ -52,6 +52,58 @@ describe('compileBashTemplate', () => {
     ['echo }', "lone '}'"],
     ['echo )', "unbalanced ')'"],
   ])('refuses %j (%s)', (template, reason) => {
+    expect(() => compileBashTemplate(template)).toThrow(expect.objectContaining({ code: 'bad-template' }));
+    expect(() => compileBashTemplate(template)).toThrow(reason);
+  });
+
+  it.each([
+    'ls -la -- {path}',
+    'echo x >> {path}',
+    '>{f} echo hi',
+    'echo hi &>{f}',
+    'echo {x} 2>&1 | grep -- {y}',
+    'x={v} printenv x',
+    'env FOO={v} printenv FOO',
+    'f() {{ local x="{v}"; echo "$x"; }}; f',
+    'if true; then echo {x}; fi',
+    'for f in {a} {b}; do echo "$f"; done',
+    'case {x} in a) echo {y};; (b) echo;; esac',
+    'echo "$(case {x} in a) echo a;; esac) {y}"',
+    '[[ {a} == b ]]',
+    'test {a} = b',
+    'git -C {dir} status',
+  ])('accepts %j', (template) => {
+    expect(() => compileBashTemplate(template)).not.toThrow();
+  });
+
+  it.each([
+    ['{cmd} --help', 'command name'],
+    ['./{script}', 'command name'],
+    ['echo | {x}', 'command name'],
+    ['echo a && {x}', 'command name'],
+    ['if {x}; then :; fi', 'command name'],
+    ['(cd /; {x})', 'command name'],
+    ['echo $({x})', 'command name'],
+    ['exec {x}', 'command name'],
+    ['env -i {x}', 'command name'],
+    ['sudo {x}', 'command name'],
+    ['x=1 {x}', 'command name'],
+    ['let "n={v}"', "'let'"],
+    ['eval "echo {x}"', "'eval'"],
+    ['trap {x} EXIT', "'trap'"],
+    ['source {f}', "'source'"],
+    ['. {f}', "'.'"],
+    ['read {name}', "'read'"],
+    ['mapfile -t {n} < f', "'mapfile'"],
+    ['compgen -W {w}', "'compgen'"],
+    ['declare {n}', 'variable name'],
+    ['declare -i n={v}', '-i/-n'],
+    ['local -n r={v}', '-i/-n'],
+    ['printf -v {n} %s x', 'printf -v'],
+    ['[ -v {n} ]', '-v'],
+    ['[[ -v {n} ]]', '-v'],
+    ['arr[{i}]=1', 'subscript'],
+  ])('refuses %j, where the value would be code (%s)', (template, reason) => {
     expect(() => compileBashTemplate(template)).toThrow(expect.objectContaining({ code: 'bad-template' }));
     expect(() => compileBashTemplate(template)).toThrow(reason);
   });

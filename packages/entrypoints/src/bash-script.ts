@@ -1,3 +1,4 @@
+import { commandPositionProblem } from './bash-command.js';
 import { EntrypointError } from './errors.js';
 import { type TemplatePart, parseTemplate, placeholderNames } from './template.js';
 
@@ -32,6 +33,10 @@ interface Frame {
   /** `[[ … ]]`: source text, checked for arithmetic operators when the test closes. */
   text?: string;
   placeholders?: string[];
+  /** Unquoted-like frames: source of the current simple command so far, to see what a placeholder feeds. */
+  command?: string;
+  /** Open `case … esac` statements: their patterns end in an unbalanced ')'. */
+  cases?: number;
 }
 
 type Item = string | { name: string; offset: number };
@@ -61,7 +66,7 @@ function toItems(parts: readonly TemplatePart[]): Item[] {
 }
 
 function emit(items: readonly Item[], names: readonly string[], where: string): string {
-  const stack: Frame[] = [{ context: 'unquoted', depth: 0 }];
+  const stack: Frame[] = [{ context: 'unquoted', depth: 0, command: '' }];
   const pending: Frame[] = []; // here-documents whose bodies start at the next newline
   let out = '';
   let prev = ''; // previous source character; '' at the start, 'x' after a placeholder
@@ -94,7 +99,17 @@ function emit(items: readonly Item[], names: readonly string[], where: string): 
     }
     lineStart = false;
 
+    const owner = commandOwner(stack);
     if (typeof item !== 'string') {
+      if (
+        owner?.command !== undefined &&
+        !frame.context.startsWith('heredoc') &&
+        frame.context !== 'comment'
+      ) {
+        const problem = commandPositionProblem(owner.command, item.name);
+        if (problem) fail(problem);
+      }
+      if (owner?.command !== undefined) owner.command += '\u0001';
       out += placeholder(item, frame, names.indexOf(item.name) + 1, prev, fail);
       if (frame.placeholders) frame.placeholders.push(item.name);
       prev = 'x';
@@ -141,6 +156,13 @@ function emit(items: readonly Item[], names: readonly string[], where: string): 
     }
 
     const text = (items.slice(i, i + consumed) as string[]).join('');
+    if (owner?.command !== undefined) {
+      if (!stack.includes(owner)) {
+        const outer = commandOwner(stack);
+        if (outer?.command !== undefined) outer.command += text;
+      } else if (top() === owner && isSeparator(text, prev, charAt(i + consumed))) owner.command = '';
+      else owner.command += text;
+    }
     out += text;
     prev = text.at(-1) ?? prev;
     i += consumed;
@@ -158,6 +180,18 @@ function emit(items: readonly Item[], names: readonly string[], where: string): 
   if (top().context === 'comment') stack.pop();
   if (stack.length > 1) fail(`unterminated ${describe(top().context)}`);
   return out;
+}
+
+/** The innermost frame in which commands are parsed (top level, `$( … )`). */
+function commandOwner(stack: readonly Frame[]): Frame | undefined {
+  for (let k = stack.length - 1; k >= 0; k--) if (stack[k]!.command !== undefined) return stack[k];
+  return undefined;
+}
+
+/** Characters that end a simple command; `&` in `&>`, `>&`, `<&` is part of a redirection instead. */
+function isSeparator(text: string, prev: string, next: string): boolean {
+  if (text === '&') return prev !== '>' && prev !== '<' && next !== '>';
+  return text === ';' || text === '|' || text === '\n' || text === '(' || text === ')';
 }
 
 function unquotedLike(context: Context): boolean {
@@ -208,7 +242,7 @@ function dollar(items: readonly Item[], i: number, stack: Frame[], ctx: Context)
     return 3;
   }
   if (at(1) === '(') {
-    stack.push({ context: 'unquoted', depth: 0, closesOnParen: true });
+    stack.push({ context: 'unquoted', depth: 0, closesOnParen: true, command: '' });
     return 2;
   }
   if (at(1) === '[') {
@@ -253,21 +287,31 @@ function unquoted(
     return 2;
   } else if (frame.context === 'test' && item === ']' && at(1) === ']' && wordStart) {
     stack.pop();
-    if (frame.placeholders!.length > 0 && /(^|\s)-(eq|ne|lt|le|gt|ge)(\s|$)/.test(frame.text!)) {
+    if (frame.placeholders!.length > 0 && /(^|\s)-(eq|ne|lt|le|gt|ge|v|R)(\s|$)/.test(frame.text!)) {
       fail(
-        `{${frame.placeholders![0]}} inside [[ … ]] with an arithmetic comparison: bash evaluates such operands as code; compare with [ … ] or inside the command instead`,
+        `{${frame.placeholders![0]}} inside [[ … ]] with an arithmetic comparison or -v: bash evaluates such operands as code; compare inside the command instead`,
       );
     }
     return 2;
+  } else if (wordStart && (peekWord(at, 'case') || peekWord(at, 'esac'))) {
+    frame.cases = Math.max(0, (frame.cases ?? 0) + (item === 'c' ? 1 : -1));
+    return 4;
   } else if (item === '(') frame.depth += 1;
   else if (item === ')') {
     if (frame.depth > 0) frame.depth -= 1;
-    else if (frame.closesOnParen) stack.pop();
+    else if (frame.cases) {
+      // the end of a case pattern
+    } else if (frame.closesOnParen) stack.pop();
     else fail("unbalanced ')'");
   } else if (item === '<' && at(1) === '<' && at(2) !== '<') {
     return heredoc(items, i, pending, fail);
   }
   return 1;
+}
+
+function peekWord(at: (k: number) => string, word: string): boolean {
+  for (let k = 0; k < word.length; k++) if (at(k) !== word[k]) return false;
+  return WORD_BREAK.has(at(word.length));
 }
 
 /** Reads `<<[-] word`; the body starts after the next unquoted newline. */

@@ -1,0 +1,103 @@
+/**
+ * Which command a placeholder is an argument of. Quoting keeps a value one word, but some bash builtins
+ * evaluate their arguments as code or as variable names (whose array subscripts are arithmetic, and
+ * arithmetic runs `$( … )`): a value there would run. Those positions are refused, as is the command name
+ * itself, which would let the model choose the program (that is what the raw `{command}` template is for).
+ */
+
+/** Words that introduce the real command. */
+const PREFIXES = new Set([
+  '!',
+  '{',
+  'if',
+  'then',
+  'else',
+  'elif',
+  'do',
+  'while',
+  'until',
+  'time',
+  'exec',
+  'command',
+  'builtin',
+  'nohup',
+  'env',
+  'sudo',
+  'coproc',
+]);
+
+/** Builtins that treat an argument as code (or as a name whose subscript is evaluated). */
+const EVALUATING = new Set([
+  'let',
+  'eval',
+  'trap',
+  'source',
+  '.',
+  'read',
+  'compgen',
+  'complete',
+  'bind',
+  'fc',
+  'mapfile',
+  'readarray',
+  'enable',
+]);
+
+/** Builtins that take NAME or NAME=value: only the value side may hold a placeholder. */
+const DECLARING = new Set(['declare', 'typeset', 'local', 'readonly', 'export']);
+
+const ASSIGNMENT = /^[A-Za-z_]\w*(\[[^\]]*\])?\+?=/;
+const REDIRECT = /^(\d*|&)(<|>|>>|<<<|>&|<&|>\|)/;
+const REDIRECT_ONLY = /^(\d*|&)(<|>|>>|<<<|>&|<&|>\|)$/;
+
+/**
+ * `command` is the source text of the current simple command up to the placeholder (quoted parts included,
+ * other placeholders marked with \u0001). Returns why the placeholder may not stand there, or undefined.
+ */
+export function commandPositionProblem(command: string, name: string): string | undefined {
+  const words = command.split(/[ \t\n]+/);
+  const partial = unquote(words.pop() ?? '');
+  const complete = words.filter(Boolean).map(unquote);
+
+  let k = 0;
+  while (k < complete.length) {
+    const word = complete[k]!;
+    if (
+      PREFIXES.has(word) ||
+      ASSIGNMENT.test(word) ||
+      (k > 0 && PREFIXES.has(complete[k - 1]!) && word.startsWith('-'))
+    ) {
+      k += 1;
+    } else if (REDIRECT.test(word)) {
+      k += REDIRECT_ONLY.test(word) ? 2 : 1;
+    } else break;
+  }
+  const rest = complete.slice(k);
+  const ph = `{${name}}`;
+
+  if (/^[A-Za-z_]\w*\[[^\]]*$/.test(partial)) {
+    return `${ph} inside an array subscript: bash evaluates subscripts as arithmetic, which runs code`;
+  }
+  if (rest.length === 0) {
+    if (ASSIGNMENT.test(partial) || REDIRECT.test(partial)) return undefined;
+    return `${ph} as (part of) the command name would let the argument choose the program; use the raw {command} template for that`;
+  }
+  const first = rest[0]!;
+  if (EVALUATING.has(first)) return `${ph} is an argument of '${first}', which evaluates it as code`;
+  if (DECLARING.has(first)) {
+    const flags = rest.slice(1).filter((w) => w.startsWith('-') || w.startsWith('+'));
+    if (flags.some((f) => /[in]/.test(f))) return `${ph} in '${first}' with -i/-n: bash evaluates the value`;
+    if (!ASSIGNMENT.test(partial))
+      return `${ph} as a variable name of '${first}': bash evaluates array subscripts in names`;
+  }
+  if (first === 'printf' && rest.includes('-v'))
+    return `${ph} with 'printf -v', which evaluates variable names`;
+  if ((first === 'test' || first === '[') && (rest.includes('-v') || rest.includes('-R'))) {
+    return `${ph} in '${first} -v': bash evaluates variable names`;
+  }
+  return undefined;
+}
+
+function unquote(word: string): string {
+  return word.replace(/["']/g, '').replace(/^\$/, '');
+}
