@@ -2,10 +2,10 @@
 // confined to `cwd` (the session's working directory); content is written as given, byte for byte, never through a shell.
 import { lstat, mkdir, readdir, readFile, readlink, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { writeAtomic } from './lib/atomic.mjs';
 import { confine, display, rootOf } from './lib/confine.mjs';
 import { FilesystemError } from './lib/errors.mjs';
+import { runSearch } from './lib/search-pool.mjs';
 import { looksBinary, sliceLines } from './lib/text.mjs';
 
 // Above this, a whole-file read returns the first part and says how to read on. It stays under the runtime's
@@ -154,51 +154,7 @@ export async function search_files(args, context) {
   };
   // A regular expression from a model can backtrack for minutes, and a blocked event loop cannot be timed out; in a
   // worker it can always be stopped.
-  return runSearchWorker(request, context?.signal);
-}
-
-/**
- * @param {Record<string, unknown>} request
- * @param {AbortSignal | undefined} signal
- * @returns {Promise<string>}
- */
-function runSearchWorker(request, signal) {
-  signal?.throwIfAborted();
-  return new Promise((resolvePromise, rejectPromise) => {
-    const worker = new Worker(new URL('./lib/search-worker.mjs', import.meta.url), { workerData: request });
-    const stop = (/** @type {unknown} */ error) => {
-      clearTimeout(deadline);
-      signal?.removeEventListener('abort', onAbort);
-      void worker.terminate();
-      rejectPromise(error);
-    };
-    const onAbort = () => stop(signal?.reason ?? new Error('aborted'));
-    const deadline = setTimeout(
-      () =>
-        stop(
-          new FilesystemError(
-            'search-timeout',
-            'The search took too long; narrow the path or simplify the pattern.',
-          ),
-        ),
-      SEARCH_DEADLINE_MS,
-    );
-    signal?.addEventListener('abort', onAbort, { once: true });
-    worker.once(
-      'message',
-      (/** @type {{ ok: boolean; text?: string; code?: string; message?: string }} */ reply) => {
-        clearTimeout(deadline);
-        signal?.removeEventListener('abort', onAbort);
-        void worker.terminate();
-        if (reply.ok) resolvePromise(reply.text ?? '');
-        else
-          rejectPromise(
-            new FilesystemError(reply.code ?? 'search-failed', reply.message ?? 'The search failed.'),
-          );
-      },
-    );
-    worker.once('error', stop);
-  });
+  return runSearch(request, context?.signal, SEARCH_DEADLINE_MS);
 }
 
 /** @param {{ content?: unknown }} args @returns {string} */

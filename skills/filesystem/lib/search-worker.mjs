@@ -1,7 +1,7 @@
 // Runs in a worker thread (see search_files): walks the tree under `start` and matches each text line.
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { looksBinary } from './text.mjs';
 
 const SKIPPED_FOLDERS = new Set(['.git', 'node_modules', '.hg', '.svn']);
@@ -81,8 +81,11 @@ function shown(root, path) {
   return rel === '' ? '.' : rel.split(sep).join('/');
 }
 
-search(workerData).then(
-  (reply) => parentPort?.postMessage(reply),
-  (error) =>
-    parentPort?.postMessage({ ok: false, code: 'search-failed', message: String(error?.message ?? error) }),
-);
+// One request at a time: search-pool.mjs never gives a busy worker a second request.
+parentPort?.on('message', (/** @type {any} */ request) => {
+  search(request).then(
+    (reply) => parentPort?.postMessage(reply),
+    (error) =>
+      parentPort?.postMessage({ ok: false, code: 'search-failed', message: String(error?.message ?? error) }),
+  );
+});
