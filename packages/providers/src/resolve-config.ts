@@ -27,8 +27,11 @@ export interface ResolveProviderConfigInput {
 
 export interface ResolvedProviderConfig {
   config: ProviderConfig;
-  /** Where each set field came from: `inline LLM_PROVIDER_CONFIG`, `file /abs/path`, `env LLM_MODEL`, `default`. */
-  sources: Partial<Record<ConfigField, string>>;
+  /**
+   * Where each set field (a ConfigField) came from: `inline LLM_PROVIDER_CONFIG`, `file /abs/path`, `env LLM_MODEL`,
+   * `default`. Fields without a value are absent.
+   */
+  sources: Record<string, string>;
 }
 
 /** Generic variables, one per field; the vendor's own key and base URL variables are in VENDORS. */
@@ -173,7 +176,7 @@ export async function resolveProviderConfig(
   sources.max_retries ??= 'default';
 
   checkVendorRequirements(config, sources);
-  return { config, sources };
+  return { config, sources: sources as Record<string, string> };
 }
 
 function checkVendorRequirements(
