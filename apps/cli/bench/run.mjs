@@ -39,7 +39,7 @@ function timeSpawn(args) {
 }
 
 /** Spawn in a pseudo-terminal; resolve when `marker` appears on screen (or at exit when marker is null). */
-function timePty(args, marker) {
+function timePty(args, marker, { type, answer } = {}) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const p = pty.spawn(process.execPath, args, { cols: 120, rows: 40, cwd: home, env });
@@ -53,9 +53,16 @@ function timePty(args, marker) {
         p.kill();
       } catch {}
     };
+    let typed = false;
     p.onData((d) => {
       out += d;
-      if (marker && out.includes(marker)) finish(performance.now() - t0);
+      if (!marker || !out.includes(marker)) return;
+      if (!type) return finish(performance.now() - t0);
+      if (!typed) {
+        typed = true;
+        p.write(`${type}\r`);
+      }
+      if (out.includes(answer)) finish(performance.now() - t0);
     });
     p.onExit(() =>
       marker ? !done && reject(new Error(`exited before ${marker}: ${out}`)) : finish(performance.now() - t0),
@@ -76,6 +83,8 @@ const version = await series(() => timeSpawn([bin, '--version']));
 const help = await series(() => timeSpawn([bin, '--help']));
 const ptyBaseline = await series(() => timePty(['-e', '0'], null));
 const firstPrompt = await series(() => timePty([bin], '\u2588'));
+// Typed at once at the first prompt; answered once the runtime (LangGraph, store, skills, model) has loaded.
+const ready = await series(() => timePty([bin], '\u2588', { type: '/session info', answer: 'turns' }));
 const turn = await series(() =>
   timeSpawn([bin, 'run', 'count these', '--skills-dir', join(fixtures, 'skills')]),
 );
@@ -100,4 +109,7 @@ console.log(row('`birdie --version`', version, baseline, '≤ 2.5×'));
 console.log(row('`birdie --help`', help, baseline));
 console.log(row('`node -e 0` in a pty (baseline)', ptyBaseline, ptyBaseline));
 console.log(row('`birdie` → first interactive prompt (pty)', firstPrompt, ptyBaseline, '≤ 6×'));
+console.log(
+  row('`birdie` → `/session info` typed at the first prompt, answered (runtime loaded)', ready, ptyBaseline),
+);
 console.log(row('`birdie run` one turn, scripted model + one `bash:` tool call', turn, baseline));
