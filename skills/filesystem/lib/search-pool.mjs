@@ -10,21 +10,37 @@ const idle = [];
 const MAX_IDLE = 1;
 
 function acquire() {
-  return idle.pop() ?? new Worker(WORKER_URL);
+  const worker = idle.pop();
+  if (!worker) return new Worker(WORKER_URL);
+  worker.removeAllListeners('error');
+  worker.removeAllListeners('exit');
+  return worker;
 }
 
 /** @param {Worker} worker */
 function release(worker) {
   worker.removeAllListeners('message');
   worker.removeAllListeners('error');
+  worker.removeAllListeners('exit');
   if (idle.length < MAX_IDLE) {
-    // An idle worker must not keep the host process alive.
+    // An idle worker must not keep the host process alive, and one that dies while idle is simply forgotten
+    // (an 'error' event with no listener would crash the host).
     worker.unref();
+    const forget = () => {
+      const index = idle.indexOf(worker);
+      if (index !== -1) idle.splice(index, 1);
+    };
+    worker.once('error', forget);
+    worker.once('exit', forget);
     idle.push(worker);
   } else {
     void worker.terminate();
   }
 }
+
+/**
+ * @typedef {{ ok: boolean; text?: string; code?: string; message?: string }} SearchReply
+ */
 
 /**
  * @param {Record<string, unknown>} request
@@ -37,41 +53,43 @@ export function runSearch(request, signal, deadlineMs) {
   const worker = acquire();
   worker.ref();
   return new Promise((resolvePromise, rejectPromise) => {
-    const finish = () => {
+    let settled = false;
+    /** @param {() => void} outcome */
+    const settle = (outcome) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(deadline);
       signal?.removeEventListener('abort', onAbort);
+      outcome();
     };
-    const kill = (/** @type {unknown} */ error) => {
-      finish();
-      worker.removeAllListeners('message');
-      void worker.terminate();
-      rejectPromise(error);
-    };
+    /** A worker stopped mid-search is never reused. @param {unknown} error */
+    const kill = (error) =>
+      settle(() => {
+        worker.removeAllListeners('message');
+        void worker.terminate();
+        rejectPromise(error);
+      });
     const onAbort = () => kill(signal?.reason ?? new Error('aborted'));
-    const deadline = setTimeout(
-      () =>
-        kill(
-          new FilesystemError(
-            'search-timeout',
-            'The search took too long; narrow the path or simplify the pattern.',
-          ),
-        ),
-      deadlineMs,
+    const timeout = new FilesystemError(
+      'search-timeout',
+      'The search took too long; narrow the path or simplify the pattern.',
     );
+    const deadline = setTimeout(() => kill(timeout), deadlineMs);
     signal?.addEventListener('abort', onAbort, { once: true });
-    worker.once(
-      'message',
-      (/** @type {{ ok: boolean; text?: string; code?: string; message?: string }} */ reply) => {
-        finish();
+    worker.once('message', (/** @type {SearchReply} */ reply) =>
+      settle(() => {
         release(worker);
         if (reply.ok) resolvePromise(reply.text ?? '');
         else
           rejectPromise(
             new FilesystemError(reply.code ?? 'search-failed', reply.message ?? 'The search failed.'),
           );
-      },
+      }),
     );
     worker.once('error', kill);
+    worker.once('exit', (code) =>
+      kill(new FilesystemError('search-failed', `The search stopped unexpectedly (exit code ${code}).`)),
+    );
     worker.postMessage(request);
   });
 }
