@@ -94,25 +94,33 @@ export class TriggerMatcher {
     this.edgeStart[nodes] = edges;
 
     // 3. Failure and dictionary links, breadth-first so a node's (shallower) failure target is already final.
-    this.fail = new Int32Array(nodes);
-    this.dictLink = new Int32Array(nodes).fill(NONE);
+    const fail = new Int32Array(nodes);
+    const dictLink = new Int32Array(nodes).fill(NONE);
+    const { edgeStart, edgeChar, edgeTarget, rootNext, output } = this;
     for (let id = 1; id < nodes; id++) {
       const parent = parentOf[id]!;
+      const code = charIn[id]!;
       let target = 0;
-      if (parent !== 0) {
-        const code = charIn[id]!;
-        for (let from = this.fail[parent]!; ; from = this.fail[from]!) {
-          const next = this.step(from, code);
-          if (next !== NONE) {
-            target = next;
+      for (let from = parent === 0 ? -1 : fail[parent]!; from > 0; from = fail[from]!) {
+        let next = NONE;
+        for (let e = edgeStart[from]!, end = edgeStart[from + 1]!; e < end; e++) {
+          if (edgeChar[e] === code) {
+            next = edgeTarget[e]!;
             break;
           }
-          if (from === 0) break;
+        }
+        if (next !== NONE) {
+          target = next;
+          break;
         }
       }
-      this.fail[id] = target;
-      this.dictLink[id] = this.output[target] !== NONE ? target : this.dictLink[target]!;
+      // Reached the root without a match (or started there): the root's own edge, if any.
+      if (target === 0 && parent !== 0) target = rootNext[code]!;
+      fail[id] = target;
+      dictLink[id] = output[target] !== NONE ? target : dictLink[target]!;
     }
+    this.fail = fail;
+    this.dictLink = dictLink;
   }
 
   /**
@@ -184,13 +192,5 @@ export class TriggerMatcher {
       seen[owner.skill] = 1;
       found.push(owner.skill);
     }
-  }
-
-  private step(node: number, code: number): number {
-    if (node === 0) return this.rootNext[code]! || NONE;
-    for (let e = this.edgeStart[node]!, end = this.edgeStart[node + 1]!; e < end; e++) {
-      if (this.edgeChar[e] === code) return this.edgeTarget[e]!;
-    }
-    return NONE;
   }
 }

@@ -5,6 +5,7 @@ import { tempDir } from '../test/helpers.js';
 import { skillText, writeSkill } from '../test/skill-files.js';
 import { loadRegistry } from './registry.js';
 import type { Registry } from './types.js';
+import { MAX_EMPTY_FOLDER_WATCHES } from './watch.js';
 
 /** Resolves once `check` holds for the registry's current snapshot; fails after `limitMs`. */
 async function eventually(
@@ -74,6 +75,21 @@ describe('watch', () => {
     await writeFile(join(skills, 'back', 'SKILL.md'), skillText({ name: 'back' }));
     await eventually(registry, (names) => names.some((n) => n.startsWith('back:')));
     expect(errors).toEqual([]);
+  });
+
+  it('still sees skill edits when thousands of empty folders exceed the watch budget', async (t) => {
+    const root = await tempDir(t);
+    for (let i = 0; i < MAX_EMPTY_FOLDER_WATCHES + 200; i += 200) {
+      await Promise.all(
+        Array.from({ length: 200 }, (_, k) => mkdir(join(root, `empty-${String(i + k).padStart(5, '0')}`))),
+      );
+    }
+    await writeSkill(root, { name: 'zzz-last', description: 'before' });
+    const registry = await loadRegistry({ dirs: [root] });
+    const watcher = registry.watch({ debounceMs: 30 });
+    t.onTestFinished(() => watcher.close());
+    await writeSkill(root, { name: 'zzz-last', description: 'after' });
+    await eventually(registry, (names) => names.includes('zzz-last:after'));
   });
 
   it('debounces a burst of writes into fewer reloads, ending on the last content', async (t) => {
