@@ -1,5 +1,6 @@
 import { isMap, isScalar, type Node, parseDocument, type YAMLError } from 'yaml';
 import type { Reporter } from './diagnostics.js';
+import { fastYamlFields } from './fast-yaml.js';
 import { lineEnd, type Source } from './source.js';
 
 /** Where the frontmatter is: the same rule as micromark-extension-frontmatter (remark-frontmatter). */
@@ -77,10 +78,24 @@ export function parseFrontmatter(
   reporter: Reporter,
 ): { fields: Map<string, Field>; base: number } | undefined {
   const base = range.valueStart;
-  const doc = parseDocument(source.text.slice(base, range.valueEnd), {
-    prettyErrors: false,
-    uniqueKeys: true,
-  });
+  const text = source.text.slice(base, range.valueEnd);
+  // The plain subset is read directly; `mcp_server` needs YAML nodes (positions of nested keys), so it takes `yaml`.
+  const fast = text.includes('mcp_server') ? undefined : fastYamlFields(text);
+  if (fast) {
+    const fields = new Map<string, Field>();
+    for (const [key, f] of fast) {
+      fields.set(key, {
+        value: f.value,
+        node: null,
+        keyStart: base + f.keyStart,
+        keyEnd: base + f.keyEnd,
+        valueStart: base + f.valueStart,
+        valueEnd: base + f.valueEnd,
+      });
+    }
+    return { fields, base };
+  }
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
   if (reportYamlErrors(doc.errors, base, reporter)) return undefined;
   const fields = new Map<string, Field>();
   if (doc.contents === null) return { fields, base };

@@ -1,5 +1,6 @@
 import { parseDocument } from 'yaml';
 import type { Reporter } from './diagnostics.js';
+import { fastYaml } from './fast-yaml.js';
 import { reportYamlErrors } from './frontmatter.js';
 import type { Fence, ToolBlockRange } from './outline.js';
 import { checkSchema } from './schema.js';
@@ -79,10 +80,10 @@ function readEntries(source: Source, block: ToolBlockRange, reporter: Reporter):
 function yamlValue(source: Source, entry: Entry, reporter: Reporter): { ok: boolean; value: unknown } {
   const last = [...entry.lines].reverse().find((l) => l.text.trim());
   const end = last ? last.start + last.text.length : entry.inlineStart + entry.inline.length;
-  const doc = parseDocument(source.text.slice(entry.keyStart, end), {
-    prettyErrors: false,
-    uniqueKeys: true,
-  });
+  const text = source.text.slice(entry.keyStart, end);
+  const fast = fastYaml(text);
+  if (fast) return { ok: true, value: fast[entry.key] };
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
   if (reportYamlErrors(doc.errors, entry.keyStart, reporter)) return { ok: false, value: undefined };
   const data = doc.toJS({ maxAliasCount: 50 }) as Record<string, unknown> | null;
   return { ok: true, value: data?.[entry.key] };
@@ -153,6 +154,13 @@ function readSchema(source: Source, entry: Entry | undefined, fence: Fence | und
   if (!fence) return { type: 'object', properties: {} } satisfies JsonSchemaObject;
   // JSON is YAML 1.2: one parser gives exact positions (and duplicate keys) for both kinds of fence.
   const valueStart = nextLine(source.text, fence.start);
+  if (fence.lang === 'json') {
+    const json = tryJson(fence.value);
+    if (json.ok) return checkSchema(json.value, reporter, fence.start, fence.end);
+  } else {
+    const fast = fastYaml(fence.value);
+    if (fast) return checkSchema(fast, reporter, fence.start, fence.end);
+  }
   const doc = parseDocument(fence.value, { prettyErrors: false, uniqueKeys: true });
   if (reportYamlErrors(doc.errors, valueStart, reporter, fence.lang === 'json' ? 'JSON' : 'YAML'))
     return undefined;
@@ -168,6 +176,33 @@ function readSchema(source: Source, entry: Entry | undefined, fence: Fence | und
     }
   }
   return checkSchema(doc.toJS({ maxAliasCount: 50 }), reporter, fence.start, fence.end);
+}
+
+/** JSON.parse keeps the last of duplicate keys silently; duplicates are an error, so those go to the YAML reader. */
+function tryJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return hasDuplicateKeys(text) ? { ok: false } : { ok: true, value };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** Whether an object in valid JSON text repeats a key (strings are skipped whole, so braces inside them do not count). */
+function hasDuplicateKeys(text: string): boolean {
+  const stack: Set<string>[] = [];
+  const token = /"(?:[^"\\]|\\.)*"(\s*:)?|[{}]/g;
+  for (let m = token.exec(text); m; m = token.exec(text)) {
+    if (m[0] === '{') stack.push(new Set());
+    else if (m[0] === '}') stack.pop();
+    else if (m[1]) {
+      const keys = stack.at(-1)!;
+      const key = JSON.parse(m[0].slice(0, m[0].length - m[1].length)) as string;
+      if (keys.has(key)) return true;
+      keys.add(key);
+    }
+  }
+  return false;
 }
 
 function scalar<T>(
