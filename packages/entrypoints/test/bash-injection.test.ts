@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resolveEntrypoint } from '../src/index.js';
@@ -24,6 +25,21 @@ function noInjection(where: string) {
 describe('bash: hostile arguments stay data', () => {
   it('has a corpus of at least 200 distinct hostile strings', () => {
     expect(new Set(values).size).toBeGreaterThanOrEqual(200);
+  });
+
+  it('would notice an injection: naive string substitution does create the markers', async () => {
+    const work = join(dir, 'control');
+    await mkdir(work);
+    const naive = (v: string) =>
+      new Promise<void>((resolve) => {
+        const child = spawn('bash', ['-c', `echo "${v}" > out`], { cwd: work, stdio: 'ignore' });
+        child.on('close', () => resolve());
+      });
+    await naive(`$(touch ${MARKER})`);
+    await naive(`"; touch ${absoluteMarker}; "`);
+    expect(existsSync(join(work, MARKER))).toBe(true);
+    expect(existsSync(absoluteMarker)).toBe(true);
+    await rm(absoluteMarker);
   });
 
   it("delivers every value byte for byte in bare, \"…\", '…', $'…' and glued positions", async () => {
