@@ -1,6 +1,6 @@
 // Cold-start and one-turn benchmark of the compiled CLI, as ratios to `node -e 0` measured in the same run.
 // Prints a Markdown table. Run after `pnpm build`: `pnpm --filter birdie bench`.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';

@@ -72,7 +72,7 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     await again.submit('/skill list');
     await again.expect(/off\s+echoer\s+tool\s+shout\s+this session/);
     await again.submit('/session info');
-    await again.expect(`session ${sessionId} · user tester · 2 turns`);
+    await again.expect(`session ${sessionId} · user tester · 2 turns · ↑${second[2]} ↓${second[3]} tok`);
     again.write('\x04');
     expect(await again.exited).toBe(0);
   });
@@ -133,6 +133,36 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     await t.expect('Done with the file.');
     expect((await stat(join(box.cwd, 'approved.txt'))).isFile()).toBe(true);
     await t.submit('/exit');
+    expect(await t.exited).toBe(0);
+  });
+
+  it('approval: edit the arguments, then reject with a message the model sees', async () => {
+    const t = start();
+    await t.expect('/help for commands');
+    await t.submit('touch edited');
+    await t.expect('Edit the arguments');
+    t.write('\x1b[B\x1b[B'); // down twice: edit
+    t.write('\r');
+    await t.expect('Arguments (JSON object)');
+    t.write('\x15'); // Ctrl+U clears the pre-filled arguments
+    t.write('{"command":"touch edited.txt"}');
+    t.write('\r');
+    await t.expect('[The user edited the arguments to {"command":"touch edited.txt"}]');
+    await t.expect('Edited run done.');
+    expect((await stat(join(box.cwd, 'edited.txt'))).isFile()).toBe(true);
+    await expect(stat(join(box.cwd, 'original.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
+
+    await t.submit('touch rejected');
+    await t.expect('Reject, with a message for the model');
+    t.write('\x1b[B\x1b[B\x1b[B'); // down three times: reject
+    t.write('\r');
+    await t.expect('Message for the model');
+    t.write('not in this folder');
+    t.write('\r');
+    await t.expect('The user rejected this call; it did not run. Their message: not in this folder');
+    await t.expect('Understood, I left it.');
+    await expect(stat(join(box.cwd, 'rejected.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await t.submit('/quit');
     expect(await t.exited).toBe(0);
   });
 });

@@ -145,7 +145,7 @@ describe('slash commands', () => {
     const list = await slash('/session list');
     expect(list).toMatch(new RegExp(`\\*\\s+${second}`));
     expect(list).toContain(first);
-    expect(await slash('/session delete ' + second)).toContain('That is the current session');
+    expect(await slash(`/session delete ${second}`)).toContain('That is the current session');
     const switched = await slash(`/session switch ${first}`);
     expect(switched).toContain(`switched to ${first}`);
     expect(switched).toContain('› please shout');

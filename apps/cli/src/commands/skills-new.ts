@@ -56,6 +56,6 @@ export async function skillsNewCommand({ io, values, positionals }: CommandConte
     io.stdout,
     `Next: edit it, then \`birdie skills check ${dir}\` and \`birdie tool ${name.replace(/-/g, '_')}_echo --args '{"message":"hi"}'\`.`,
   );
-  write(io.stdout, 'It is disabled by default: enable it in a session with /skill enable ' + name + '.');
+  write(io.stdout, `It is disabled by default: enable it in a session with /skill enable ${name}.`);
   return EXIT_OK;
 }
