@@ -180,6 +180,27 @@ describe('filesystem: nothing outside the working directory', () => {
     expect(await refusal('write_file', { path: '', content: 'x' })).toMatch(/A path is required/);
   });
 
+  it('accepts an absolute path under the name the root was given by, even when that name is a symbolic link', async () => {
+    const alias = join(work.path, 'alias-of-root');
+    await symlink(root, alias);
+    await tools.write_file({ path: join(alias, 'via-alias.txt'), content: 'ok' }, { cwd: alias });
+    expect(await readFile(join(root, 'via-alias.txt'), 'utf8')).toBe('ok');
+    await expect(
+      tools.read_file({ path: join(outside, 'secret.txt') }, { cwd: alias }),
+    ).rejects.toMatchObject({
+      code: 'outside-root',
+    });
+  });
+
+  it('words the refusal by what went wrong', async () => {
+    expect(await refusal('read_file', { path: join(outside, 'secret.txt') })).toMatch(
+      /it is outside the working directory \(/,
+    );
+    expect(await refusal('read_file', { path: 'link-out/secret.txt' })).toMatch(
+      /it leads outside the working directory through a symbolic link/,
+    );
+  });
+
   it('accepts an absolute path inside the root', async () => {
     await run('write_file', { path: join(root, 'sub', 'abs.txt'), content: 'ok' });
     expect(await run('read_file', { path: 'sub/abs.txt' })).toBe('ok');

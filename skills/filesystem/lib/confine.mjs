@@ -49,14 +49,9 @@ function lexical(value, root) {
       `Refused "${value}": paths may not contain ".." segments. Use a path relative to the working directory.`,
     );
   }
-  const absolute = resolve(root, value);
-  if (!isInside(root, absolute)) {
-    throw new FilesystemError(
-      'outside-root',
-      `Refused "${value}": it is outside the working directory (${root}). Only files under it can be used.`,
-    );
-  }
-  return absolute;
+  // Whether an absolute path is inside is decided on real paths (in confine): the root may have been reached through
+  // a symbolic link (macOS's /tmp is /private/tmp), so a path under the name the user knows must still be accepted.
+  return resolve(root, value);
 }
 
 /**
@@ -74,13 +69,13 @@ export async function confine(value, root) {
   for (;;) {
     try {
       const real = await realpath(existing);
-      if (!isInside(root, real)) throw outside(shown, root, 'through a symbolic link');
+      if (!isInside(root, real)) throw outside(shown, root, isInside(root, absolute));
       const path = missing.length === 0 ? real : join(real, ...missing.reverse());
       return { path, exists: missing.length === 0, shown };
     } catch (error) {
       if (error instanceof FilesystemError) throw error;
       if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'ENOENT') throw error;
-      await refuseDanglingLink(existing, shown, root);
+      await refuseDanglingLink(existing, shown, root, isInside(root, absolute));
       missing.push(existing.slice(dirname(existing).length + 1));
       existing = dirname(existing);
     }
@@ -89,9 +84,9 @@ export async function confine(value, root) {
 
 /**
  * A link whose target is missing cannot be checked by realpath: refuse it unless its target text stays inside.
- * @param {string} path @param {string} shown @param {string} root
+ * @param {string} path @param {string} shown @param {string} root @param {boolean} namedInside
  */
-async function refuseDanglingLink(path, shown, root) {
+async function refuseDanglingLink(path, shown, root, namedInside) {
   let info;
   try {
     info = await lstat(path);
@@ -100,14 +95,21 @@ async function refuseDanglingLink(path, shown, root) {
   }
   if (!info.isSymbolicLink()) return;
   const target = resolve(dirname(path), await readlink(path));
-  if (!isInside(root, target)) throw outside(shown, root, 'through a symbolic link');
+  if (!isInside(root, target)) throw outside(shown, root, namedInside);
   throw new FilesystemError('dangling-link', `Refused "${shown}": it is a symbolic link to a missing file.`);
 }
 
-/** @param {string} shown @param {string} root @param {string} how */
-function outside(shown, root, how) {
+/**
+ * @param {string} shown the path as the model wrote it
+ * @param {string} root
+ * @param {boolean} namedInside the path names a place inside the root, so a symbolic link is what leads out
+ */
+function outside(shown, root, namedInside) {
+  const how = namedInside
+    ? 'it leads outside the working directory through a symbolic link'
+    : 'it is outside the working directory';
   return new FilesystemError(
     'outside-root',
-    `Refused "${shown}": it leads outside the working directory (${root}) ${how}. Only files under it can be used.`,
+    `Refused "${shown}": ${how} (${root}). Only files under it can be used.`,
   );
 }
