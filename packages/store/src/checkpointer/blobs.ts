@@ -1,5 +1,5 @@
 import type { Db } from '../db.js';
-import type { BlobDraft, Serde } from './codec.js';
+import { type BlobDraft, rememberIdentity, type Serde } from './codec.js';
 import { pack, unpack } from './compress.js';
 
 /** Decoded values kept in memory, by blob id (ids are never reused: AUTOINCREMENT). */
@@ -29,8 +29,8 @@ export class BlobStore {
     this.insert = db.prepare<[number, Buffer, Buffer]>(
       'INSERT INTO cp_blobs (thread, hash, data) VALUES (?, ?, ?)',
     );
-    this.read = db.prepare<[string], { id: number; data: Buffer }>(
-      'SELECT id, data FROM cp_blobs WHERE id IN (SELECT value FROM json_each(?))',
+    this.read = db.prepare<[string], { id: number; hash: Buffer; data: Buffer }>(
+      'SELECT id, hash, data FROM cp_blobs WHERE id IN (SELECT value FROM json_each(?))',
     );
   }
 
@@ -40,10 +40,13 @@ export class BlobStore {
       const cacheKey = `${thread}:${draft.key}`;
       const cached = this.known.get(cacheKey);
       if (cached !== undefined) return cached;
-      const hash = Buffer.from(draft.key, 'base64').subarray(0, 16);
-      const id =
-        this.find.get(thread, hash)?.id ??
-        Number(this.insert.run(thread, hash, pack(draft.json)).lastInsertRowid);
+      const hash = Buffer.from(draft.key, 'base64');
+      let id = this.find.get(thread, hash)?.id;
+      if (id === undefined) {
+        if (!draft.json)
+          throw new Error('checkpoint blob vanished while saving (thread deleted by another process?)');
+        id = Number(this.insert.run(thread, hash, pack(draft.json)).lastInsertRowid);
+      }
       remember(this.known, cacheKey, id, KNOWN_MAX);
       return id;
     });
@@ -62,11 +65,17 @@ export class BlobStore {
     const rows = this.read.all(JSON.stringify(missing));
     for (const row of rows) {
       const value = await this.serde.loadsTyped('json', unpack(row.data));
+      rememberIdentity(value, row.hash.toString('base64'));
       out.set(row.id, value);
       remember(this.decoded, row.id, value, DECODED_MAX);
     }
     for (const id of missing) if (!out.has(id)) throw new Error(`checkpoint blob ${id} is missing`);
     return out;
+  }
+
+  /** Whether this process knows that `thread` stores a blob with content key `key`. */
+  has(thread: number | undefined, key: string): boolean {
+    return thread !== undefined && this.known.has(`${thread}:${key}`);
   }
 
   /** Drops cache entries of deleted threads. */

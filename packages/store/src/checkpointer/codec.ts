@@ -17,7 +17,32 @@ export type Ref =
 /** A blob waiting for its id: content hash and serializer JSON bytes. */
 export interface BlobDraft {
   key: string;
-  json: Uint8Array;
+  json: Uint8Array | undefined;
+}
+
+/**
+ * Content keys of values this process already serialised or decoded, by object identity, so
+ * a delta snapshot of 2,000 messages costs 2,000 lookups instead of 2,000 serialisations.
+ * `id` and `content` are checked on use: LangGraph's stock reducer assigns ids in place.
+ */
+const identities = new WeakMap<object, { key: string; id: unknown; content: unknown }>();
+
+export function rememberIdentity(value: unknown, key: string): void {
+  if (typeof value !== 'object' || value === null) return;
+  const v = value as { id?: unknown; content?: unknown };
+  identities.set(value, { key, id: v.id, content: v.content });
+}
+
+function knownKey(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const known = identities.get(value);
+  if (!known) return undefined;
+  const v = value as { id?: unknown; content?: unknown };
+  return known.id === v.id && known.content === v.content ? known.key : undefined;
+}
+
+export function contentKey(json: Uint8Array): string {
+  return createHash('sha1').update(json).digest().subarray(0, 12).toString('base64');
 }
 
 export interface Serde {
@@ -53,7 +78,11 @@ export class Encoder {
   readonly blobs: BlobDraft[] = [];
   private readonly byKey = new Map<string, number>();
 
-  constructor(private readonly serde: Serde) {}
+  /** `stored(key)`: whether the target thread already holds a blob with that key. */
+  constructor(
+    private readonly serde: Serde,
+    private readonly stored: (key: string) => boolean = () => false,
+  ) {}
 
   async encode(value: unknown): Promise<Ref> {
     if (value === undefined) return ['u'];
@@ -62,12 +91,17 @@ export class Encoder {
       return inner[0] === 'a' ? ['s', inner[1]] : ['S', inner];
     }
     if (Array.isArray(value) && value.length > 0) {
+      const reused = value.map((v) => knownKey(v));
+      if (reused.every((key) => key !== undefined && this.stored(key))) {
+        return ['a', reused.map((key) => this.addKnown(key!))];
+      }
       const parts = await Promise.all(value.map((v) => this.serde.dumpsTyped(v)));
       if (parts.every(([type]) => type === 'json')) {
         const total = parts.reduce((n, [, bytes]) => n + bytes.length + 1, 1);
-        if (total <= INLINE_MAX)
+        if (total <= INLINE_MAX) {
           return ['j', `[${parts.map(([, b]) => Buffer.from(b).toString('utf8')).join(',')}]`];
-        return ['a', parts.map(([, bytes]) => this.add(bytes))];
+        }
+        return ['a', parts.map(([, bytes], i) => this.add(bytes, value[i]))];
       }
     }
     const [type, bytes] = await this.serde.dumpsTyped(value);
@@ -76,13 +110,21 @@ export class Encoder {
     return ['b', this.add(bytes)];
   }
 
-  private add(json: Uint8Array): number {
-    const key = createHash('sha1').update(json).digest('base64');
+  private add(json: Uint8Array, source?: unknown): number {
+    const key = contentKey(json);
+    rememberIdentity(source, key);
+    return this.addKnown(key, json);
+  }
+
+  /** A blob by key; `json` may be left out only when the thread already stores that key. */
+  private addKnown(key: string, json?: Uint8Array): number {
     let index = this.byKey.get(key);
     if (index === undefined) {
       index = this.blobs.length;
       this.blobs.push({ key, json });
       this.byKey.set(key, index);
+    } else if (json && !this.blobs[index]!.json) {
+      this.blobs[index]!.json = json;
     }
     return index;
   }

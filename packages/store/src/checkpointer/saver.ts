@@ -11,7 +11,7 @@ import { scrubSecrets } from '../secrets.js';
 import { BlobStore } from './blobs.js';
 import { decodeRef, Encoder, type Ref, refIds, resolveRef } from './codec.js';
 import { packText, unpackText } from './compress.js';
-import { deltaHistory } from './history.js';
+import { deltaHistory, HistoryCache } from './history.js';
 import { compareWrites, SPECIAL_WRITE_INDEX, type StoredWrite } from './order.js';
 import { type CheckpointRow, prepareRows, type Rows, SELECT_CHECKPOINT, type WriteRow } from './rows.js';
 
@@ -46,6 +46,9 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
   readonly rows: Rows;
   /** @internal */
   readonly blobs: BlobStore;
+  private readonly histories = new HistoryCache();
+  /** Bodies of recent puts: the next put inherits unchanged values from its parent, usually the last one. */
+  private readonly recentBodies = new Map<number, Body>();
 
   constructor(private readonly db: Db) {
     super();
@@ -100,7 +103,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
     if (threadId === undefined) throw missing('thread_id', 'put a checkpoint');
     const parentId = config.configurable?.checkpoint_id as string | undefined;
-    const encoder = new Encoder(this.serde);
+    const encoder = this.encoderFor(threadId, ns);
     const drafts: Record<string, Ref> = {};
     const values = checkpoint.channel_values ?? {};
     // Only channels with a new version are serialised; the others keep the parent's stored value.
@@ -125,6 +128,9 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
       const text = `${JSON.stringify(body)}\n${Buffer.from(metadataJson).toString('utf8')}`;
       const seq = this.seqOf(thread, checkpoint.id);
       this.rows.fill.run(parentSeq, channelList(Object.keys(vals)), packText(text), seq);
+      this.recentBodies.delete(seq);
+      this.recentBodies.set(seq, body);
+      if (this.recentBodies.size > 8) this.recentBodies.delete(this.recentBodies.keys().next().value!);
     });
     return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
@@ -140,7 +146,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     const checkpointId = config.configurable?.checkpoint_id as string | undefined;
     if (threadId === undefined) throw missing('thread_id', 'put writes');
     if (!checkpointId) throw missing('checkpoint_id', 'put writes');
-    const encoder = new Encoder(this.serde);
+    const encoder = this.encoderFor(threadId, ns);
     const drafts: [number, string, Ref][] = [];
     for (const [i, [channel, value]] of writes.entries()) {
       drafts.push([SPECIAL_WRITE_INDEX[channel] ?? i, channel, await encoder.encode(value)]);
@@ -159,6 +165,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
       }
       record.w = [...byIdx.values()].sort((a, b) => a[0] - b[0]);
       this.rows.putWrite.run(seq, taskId, packText(JSON.stringify(record)));
+      this.histories.invalidateAfter(seq);
     });
   }
 
@@ -174,13 +181,15 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     this.rows.deleteBlobs.run(threadId);
     this.rows.deleteThreads.run(threadId);
     this.blobs.forgetThreads(threads);
+    this.histories.clear();
+    this.recentBodies.clear();
   }
 
   override async getDeltaChannelHistory(options: {
     config: RunnableConfig;
     channels: string[];
   }): Promise<Record<string, DeltaChannelHistory>> {
-    return deltaHistory(this, options.config, options.channels);
+    return deltaHistory(this, this.histories, options.config, options.channels);
   }
 
   /** @internal The row id of a checkpoint (`latest` when no id is given). */
@@ -262,9 +271,12 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
   private inherit(parentSeq: number | null, versions: ChannelVersions, changed: ChannelVersions) {
     const vals: Record<string, Ref> = {};
     if (parentSeq === null) return vals;
-    const packed = this.rows.bodyOf.get(parentSeq)?.body;
-    if (!packed) return vals;
-    const parent = parseBody(packed).body;
+    let parent = this.recentBodies.get(parentSeq);
+    if (!parent) {
+      const packed = this.rows.bodyOf.get(parentSeq)?.body;
+      if (!packed) return vals;
+      parent = parseBody(packed).body;
+    }
     for (const [channel, ref] of Object.entries(parent.vals)) {
       if (
         !Object.hasOwn(changed, channel) &&
@@ -287,6 +299,11 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     values[TASKS] = sends.map((w) => w.value);
     const existing = Object.values(versions);
     versions[TASKS] = existing.length > 0 ? existing.reduce(maxVersion) : this.getNextVersion(undefined);
+  }
+
+  private encoderFor(threadId: string, ns: string): Encoder {
+    const thread = this.rows.thread.get(threadId, ns)?.id;
+    return new Encoder(this.serde, (key) => this.blobs.has(thread, key));
   }
 
   private threadRow(threadId: string, ns: string): number {
