@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { EntrypointError } from './errors.js';
 import { type Limits, seconds } from './limits.js';
@@ -42,13 +42,22 @@ export function runProcess(spec: ProcessSpec, limits: Limits, signal?: AbortSign
     let drainTimer: NodeJS.Timeout | undefined;
     let settled = false;
 
-    const child = spawn(spec.command, spec.args, {
-      cwd: spec.cwd,
-      env: spec.env,
-      detached: true,
-      stdio: [spec.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-      windowsHide: true,
-    });
+    let child: ChildProcess;
+    try {
+      child = spawn(spec.command, spec.args, {
+        cwd: spec.cwd,
+        env: spec.env,
+        detached: true,
+        stdio: [spec.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+        windowsHide: true,
+      });
+    } catch (cause) {
+      // e.g. a NUL byte in a caller-supplied environment value
+      const reason = cause instanceof Error ? cause.message : String(cause);
+      return reject(
+        new EntrypointError('spawn-failed', `could not start ${spec.command}: ${reason}`, { cause }),
+      );
+    }
 
     const killGroup = (sig: NodeJS.Signals | 0): boolean => {
       if (child.pid === undefined) return false;

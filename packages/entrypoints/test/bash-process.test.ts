@@ -205,5 +205,9 @@ describe('bash: processes', () => {
     const badCwd = await failure(resolveEntrypoint('bash:true', { skillDir: join(dir, 'missing') }).run({}));
     expect(badCwd.code).toBe('spawn-failed');
     expect(badCwd.message).toContain('working directory');
+    const badEnv = await failure(
+      resolveEntrypoint('bash:true', { skillDir: dir }).run({}, { env: { X: 'a\0b' } }),
+    );
+    expect(badEnv.code).toBe('spawn-failed');
   });
 });
