@@ -6,6 +6,7 @@ export { type PolicyState, type SessionGrants, SkillPolicy, type SkillPolicyOpti
 export { loadRegistry } from './registry.js';
 export { snapshotFromSkills } from './snapshot.js';
 export type {
+  LoadedRegistry,
   LoadRegistryOptions,
   McpServerEntry,
   Registry,

@@ -64,7 +64,7 @@ export class SkillPolicy {
 
   constructor(source: Registry | (() => RegistrySnapshot), options: SkillPolicyOptions = {}) {
     this.snapshotOf = typeof source === 'function' ? source : () => source.current();
-    const defaults = options.defaults ?? (typeof source === 'function' ? [] : source.defaults);
+    const defaults = options.defaults ?? (typeof source === 'function' ? [] : (source.defaults ?? []));
     this.defaults = new Set(defaults.map(fold));
     for (const [key, grants] of Object.entries(options.state ?? {})) this.setGrants(key, grants);
   }

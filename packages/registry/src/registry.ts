@@ -4,8 +4,8 @@ import { RegistryError } from './errors.js';
 import { scanDirectory } from './scan.js';
 import { buildSnapshot } from './snapshot.js';
 import type {
+  LoadedRegistry,
   LoadRegistryOptions,
-  Registry,
   RegistrySnapshot,
   RegistryWatcher,
   SkillDirectory,
@@ -15,7 +15,7 @@ import type {
 import { watchDirectories } from './watch.js';
 
 /** Scans every folder once and returns a registry holding the first snapshot. */
-export async function loadRegistry(options: LoadRegistryOptions): Promise<Registry> {
+export async function loadRegistry(options: LoadRegistryOptions): Promise<LoadedRegistry> {
   const registry = new SkillRegistry(
     normalizeDirectories(options.dirs),
     Object.freeze([...(options.defaults ?? [])]),
@@ -25,7 +25,7 @@ export async function loadRegistry(options: LoadRegistryOptions): Promise<Regist
   return registry;
 }
 
-class SkillRegistry implements Registry {
+class SkillRegistry implements LoadedRegistry {
   private snapshot: RegistrySnapshot | undefined;
   private lastVersion = 0;
   private running: Promise<VFileMessage[]> | undefined;

@@ -230,3 +230,13 @@ describe('indexes', () => {
     expect(snapshot.toolsByTag('files')).toHaveLength(3);
   });
 });
+
+describe('snapshotFromSkills', () => {
+  it('leaves the caller’s skill objects unfrozen', () => {
+    const skill = makeSkill('mine', { tags: ['a'] });
+    const snapshot = snapshotFromSkills([skill]);
+    expect(Object.isFrozen(skill)).toBe(false);
+    skill.tags.push('b');
+    expect(snapshot.getSkill('mine')?.tags).toEqual(['a']);
+  });
+});

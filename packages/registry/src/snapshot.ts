@@ -41,7 +41,10 @@ export function buildSnapshot(input: SnapshotInput): RegistrySnapshot {
   );
 }
 
-/** Builds a snapshot from skills already in hand (tests, embedders), as if each came from its own folder. */
+/**
+ * Builds a snapshot from skills already in hand (tests, embedders), as if all came from one folder. The skills are
+ * copied (the snapshot freezes what it holds), so the caller's objects stay as they were.
+ */
 export function snapshotFromSkills(
   skills: readonly Skill[],
   options: { version?: number; directory?: SkillDirectory; triggers?: TriggerOptions } = {},
@@ -49,7 +52,7 @@ export function snapshotFromSkills(
   const directory = options.directory ?? { path: '', layer: 'explicit' };
   return buildSnapshot({
     version: options.version ?? 1,
-    scanned: [{ directory, skills: [...skills] }],
+    scanned: [{ directory, skills: structuredClone([...skills]) }],
     ...(options.triggers ? { triggers: options.triggers } : {}),
   });
 }

@@ -79,9 +79,15 @@ export interface Registry {
   watch(options?: WatchOptions): RegistryWatcher;
   /** Diagnostics of the last load. */
   readonly messages: readonly VFileMessage[];
-  /** The folders, deduplicated, in increasing precedence. */
+  /** The folders, deduplicated, in increasing precedence. (Optional so test fakes need not provide it.) */
+  readonly directories?: readonly SkillDirectory[];
+  /** The application-level default skill names given to `loadRegistry`; `SkillPolicy` uses them. */
+  readonly defaults?: readonly string[];
+}
+
+/** What `loadRegistry` returns: a `Registry` whose folders and defaults are always known. */
+export interface LoadedRegistry extends Registry {
   readonly directories: readonly SkillDirectory[];
-  /** The application-level default skill names given to `loadRegistry`. */
   readonly defaults: readonly string[];
 }
 

@@ -1,7 +1,15 @@
 import { type FSWatcher, readdirSync, statSync, watch } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
+import type { VFileMessage } from 'vfile-message';
 import { RegistryError } from './errors.js';
-import type { Registry, RegistryWatcher, WatchOptions } from './types.js';
+import type { RegistrySnapshot, RegistryWatcher, SkillDirectory, WatchOptions } from './types.js';
+
+/** What the watcher needs of a registry. */
+export interface Watchable {
+  readonly directories: readonly SkillDirectory[];
+  current(): RegistrySnapshot;
+  reload(): Promise<VFileMessage[]>;
+}
 
 /** Platforms whose fs.watch can watch a tree with one native handle. Linux cannot (Node emulates it file by file). */
 const NATIVE_RECURSIVE = process.platform === 'darwin' || process.platform === 'win32';
@@ -26,7 +34,7 @@ interface Active {
 }
 
 /** Watches the registry's folders and reloads it, debounced, whenever something in them changes. */
-export function watchDirectories(registry: Registry, options: WatchOptions): RegistryWatcher {
+export function watchDirectories(registry: Watchable, options: WatchOptions): RegistryWatcher {
   const debounceMs = options.debounceMs ?? 150;
   const active = new Map<string, Active>();
   const reported = new Set<string>();
@@ -130,7 +138,7 @@ function inode(path: string): number | undefined {
   }
 }
 
-function targetsFor(root: string, registry: Registry): Target[] {
+function targetsFor(root: string, registry: Watchable): Target[] {
   if (inode(root) === undefined) return ancestorTarget(root);
   if (NATIVE_RECURSIVE) return [{ path: root, recursive: true }];
   const targets: Target[] = [{ path: root, recursive: false }];
