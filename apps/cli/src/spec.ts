@@ -131,9 +131,10 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'logs',
     summary: 'show the run log',
-    usage: 'birdie logs [--session ID] [-n N] [--json]',
+    usage: 'birdie logs [--session ID] [--user ID] [-n N] [--json]',
     options: {
       session: { type: 'string', arg: 'ID', help: 'only runs of this session' },
+      user: runtime.user!,
       n: { type: 'string', short: 'n', arg: 'N', help: 'how many runs (default 20)' },
       json: { type: 'boolean', help: 'print JSON, one run per line' },
       ...help,

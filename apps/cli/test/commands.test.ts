@@ -235,6 +235,7 @@ describe('sessions and logs', () => {
       }),
     ]);
     expect((await cli(['logs', '-n', 'x'])).code).toBe(2);
+    expect((await cli(['logs', '--user', 'someone-else'])).stdout).toBe('No runs logged yet.\n');
 
     expect(await cli(['sessions', 'delete', id])).toMatchObject({ code: 0 });
     expect((await cli(['sessions', 'show', id])).code).toBe(2);

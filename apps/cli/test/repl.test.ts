@@ -81,6 +81,7 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     const t = start();
     await t.expect('/help for commands');
     await t.submit('please sleep');
+    await t.expect('thinking… (Ctrl+C cancels)');
     await t.expect('⚙ slow_sleep');
     const pidFile = join(box.cwd, 'sleep.pid');
     let pid = 0;

@@ -2,7 +2,7 @@ import { EXIT_OK, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { formatMs } from '../render/events.js';
 import { styler, table } from '../render/style.js';
-import { findSession, openUserStore } from '../runtime.js';
+import { checkUserId, findSession, openUserStore, userIdOf } from '../runtime.js';
 
 /** `birdie logs`: the run log, newest first, one row per run with its tool calls. */
 export async function logsCommand({ io, values }: CommandContext): Promise<number> {
@@ -13,7 +13,9 @@ export async function logsCommand({ io, values }: CommandContext): Promise<numbe
   try {
     const sessionId =
       typeof values.session === 'string' ? (await findSession(store, values.session)).id : undefined;
-    const runs = store.runs.list({ ...(sessionId ? { sessionId } : {}), limit });
+    // A session names its runs; otherwise the user's own runs, as `sessions list` shows only theirs.
+    const filter = sessionId ? { sessionId } : { userId: await checkUserId(userIdOf(io, values)) };
+    const runs = store.runs.list({ ...filter, limit });
     if (values.json) {
       for (const run of runs) write(io.stdout, JSON.stringify(run));
       return EXIT_OK;
