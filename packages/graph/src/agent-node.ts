@@ -10,6 +10,7 @@ import { repairDanglingToolCalls } from './repair.js';
 import type { AgentStateUpdate, AgentStateValue } from './state.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import type { ToolsetBuilder } from './toolset.js';
+import { TokenForwarder, withHandler } from './token-stream.js';
 import { emit, turnContext } from './turn-context.js';
 
 export interface AgentNodeSettings {
@@ -79,8 +80,12 @@ export function createAgentNode(model: BaseChatModel, builder: ToolsetBuilder, s
     const window = contextWindow(repair.messages, settings.contextMessages);
     const bound = bind(toolset.tools.map((t) => t.lc));
     let response: AIMessage;
+    const tokens = new TokenForwarder((text) => emit(config, { type: 'token', text }));
     try {
-      response = await bound.invoke([new SystemMessage(system), ...window], config);
+      response = await bound.invoke([new SystemMessage(system), ...window], {
+        ...config,
+        callbacks: withHandler(config.callbacks, tokens),
+      });
     } catch (cause) {
       if (config.signal?.aborted) throw cause;
       const detail = cause instanceof Error ? cause.message : String(cause);
@@ -88,6 +93,8 @@ export function createAgentNode(model: BaseChatModel, builder: ToolsetBuilder, s
     }
     if (!AIMessage.isInstance(response))
       response = new AIMessage({ content: (response as BaseMessage).content });
+    // A model without a streaming path still delivers its text as one token, so renderers need one code path.
+    if (!tokens.streamed && response.text) emit(config, { type: 'token', text: response.text });
     return { messages: [...repair.update, normaliseIds(response, repair.messages)] };
   };
 }

@@ -138,7 +138,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
           [CONFIG_KEYS.memory]: turn.memory ?? [],
         },
         recursionLimit,
-        streamMode: ['updates', 'messages', 'custom'],
+        streamMode: ['updates', 'custom'],
         ...(turn.signal ? { signal: turn.signal } : {}),
       });
       for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {

@@ -11,18 +11,15 @@ import type { CustomEnvelope } from './turn-context.js';
 import type { AgentEvent } from './types.js';
 
 /**
- * Turns LangGraph's `[mode, chunk]` stream (modes `updates`, `messages`, `custom`) into the agent's typed events.
- * Stateful per run: it remembers which model steps streamed tokens so a non-streaming model's whole answer is
- * still delivered once as a token.
+ * Turns LangGraph's `[mode, chunk]` stream (modes `updates` and `custom`) into the agent's typed events. Tokens and
+ * tool progress arrive as `custom` writes from the nodes; messages, usage and interrupts come from `updates`.
  */
 export class EventMapper {
   interrupted = false;
-  readonly #streamedSteps = new Set<unknown>();
   readonly #errors = new Set<string>();
 
   map(mode: string, chunk: unknown): AgentEvent[] {
     if (mode === 'custom') return this.#custom(chunk);
-    if (mode === 'messages') return this.#token(chunk as [BaseMessage, Record<string, unknown>]);
     if (mode === 'updates') return this.#updates(chunk as Record<string, unknown>);
     return [];
   }
@@ -37,22 +34,6 @@ export class EventMapper {
       this.#errors.add(key);
     }
     return [event];
-  }
-
-  #token([message, metadata]: [BaseMessage, Record<string, unknown>]): AgentEvent[] {
-    if (metadata?.langgraph_node !== 'agent') return [];
-    const step = metadata.langgraph_step;
-    if (AIMessageChunk.isInstance(message)) {
-      this.#streamedSteps.add(step);
-      const text = message.text;
-      return text ? [{ type: 'token', text }] : [];
-    }
-    if (AIMessage.isInstance(message) && !this.#streamedSteps.has(step)) {
-      this.#streamedSteps.add(step);
-      const text = message.text;
-      return text ? [{ type: 'token', text }] : [];
-    }
-    return [];
   }
 
   #updates(chunk: Record<string, unknown>): AgentEvent[] {

@@ -1,0 +1,44 @@
+import {
+  BaseCallbackHandler,
+  type HandleLLMNewTokenCallbackFields,
+  type NewTokenIndices,
+} from '@langchain/core/callbacks/base';
+import type { Callbacks } from '@langchain/core/callbacks/manager';
+import type { BaseMessage } from '@langchain/core/messages';
+
+/**
+ * Forwards the model's tokens as they arrive. `lc_prefer_streaming` makes LangChain call the model's streaming
+ * path even from `invoke`, for this one model call only — cheaper than LangGraph's `messages` stream mode, which
+ * watches every runnable of the graph.
+ */
+export class TokenForwarder extends BaseCallbackHandler {
+  name = 'birdie-token-forwarder';
+  lc_prefer_streaming = true;
+  streamed = false;
+
+  constructor(private readonly onToken: (text: string) => void) {
+    super({ _awaitHandler: true });
+  }
+
+  override handleLLMNewToken(
+    token: string,
+    _idx: NewTokenIndices,
+    _runId: string,
+    _parentRunId?: string,
+    _tags?: string[],
+    fields?: HandleLLMNewTokenCallbackFields,
+  ): void {
+    const message = (fields?.chunk as { message?: BaseMessage } | undefined)?.message;
+    const text = message ? message.text : token;
+    if (!text) return;
+    this.streamed = true;
+    this.onToken(text);
+  }
+}
+
+/** The node's callbacks plus one handler, keeping whatever tracing the caller configured. */
+export function withHandler(callbacks: Callbacks | undefined, handler: BaseCallbackHandler): Callbacks {
+  if (!callbacks) return [handler];
+  if (Array.isArray(callbacks)) return [...callbacks, handler];
+  return callbacks.copy([handler]);
+}
