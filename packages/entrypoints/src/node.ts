@@ -6,13 +6,22 @@ import { resultText } from './result-text.js';
 import { lexicalInside, realInside } from './skill-path.js';
 import type { Entrypoint, RunOptions, RunResult, SchemeContext } from './types.js';
 
-type ToolFunction = (args: Record<string, unknown>, extra: { signal: AbortSignal }) => unknown;
+/** The second argument of a `node:` tool function. */
+export interface NodeToolContext {
+  signal: AbortSignal;
+  /** `options.cwd`, else the skill folder: the same working directory a `bash:` tool would get. */
+  cwd: string;
+  /** Only the caller's `options.env` (the host environment is not copied; in-process code can read it anyway). */
+  env: Record<string, string>;
+}
+
+type ToolFunction = (args: Record<string, unknown>, context: NodeToolContext) => unknown;
 
 const EXPORT_NAME = /^[A-Za-z_$][\w$]*$/;
 
 /**
  * `node:<module path>#<export>`: an ES module inside the skill folder, imported once per entrypoint and
- * called in-process with the arguments object and an AbortSignal.
+ * called in-process with the arguments object and `{ signal, cwd, env }`.
  */
 export function nodeScheme(target: string, context: SchemeContext): Entrypoint {
   const hash = target.lastIndexOf('#');
@@ -59,9 +68,11 @@ export function nodeScheme(target: string, context: SchemeContext): Entrypoint {
       }
       const fn = await loading;
       const limits = limitsOf(options);
+      const extra = { cwd: options.cwd ?? context.skillDir, env: { ...options.env } };
       const value = await callWithLimits(
         fn,
         withDefaults(args, context.schema),
+        extra,
         limits.timeoutMs,
         options.signal,
         where,
@@ -74,6 +85,7 @@ export function nodeScheme(target: string, context: SchemeContext): Entrypoint {
 function callWithLimits(
   fn: ToolFunction,
   args: Record<string, unknown>,
+  extra: Omit<NodeToolContext, 'signal'>,
   timeoutMs: number,
   outer: AbortSignal | undefined,
   where: string,
@@ -99,7 +111,7 @@ function callWithLimits(
     };
     let pending: unknown;
     try {
-      pending = fn(args, { signal: controller.signal });
+      pending = fn(args, { ...extra, signal: controller.signal });
     } catch (cause) {
       done();
       return reject(failure(cause, where));

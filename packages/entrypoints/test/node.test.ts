@@ -26,6 +26,7 @@ export function wait(_args, { signal }) {
     signal.addEventListener('abort', () => { clearTimeout(t); reject(new Error('saw abort: ' + signal.reason.code)); });
   });
 }
+export function context(_args, { signal, cwd, env }) { return { aborted: signal.aborted, cwd, env }; }
 export function big() { return 'z'.repeat(50000); }
 export const notAFunction = 42;
 export default async ({ q, limit }) => ({ q, limit });
@@ -59,6 +60,13 @@ describe('node:', () => {
     ).toBe('hello Ada');
     expect((await resolveEntrypoint('node:lib/nested.mjs#run', { skillDir }).run({})).output).toBe('nested');
     expect((await resolveEntrypoint('node:tools.mjs#nothing', { skillDir }).run({})).output).toBe('');
+  });
+
+  it('passes { signal, cwd, env }: cwd defaults to the skill folder, env is only what the caller gave', async () => {
+    const ep = resolveEntrypoint('node:tools.mjs#context', { skillDir });
+    expect(JSON.parse((await ep.run({})).output)).toEqual({ aborted: false, cwd: skillDir, env: {} });
+    const given = JSON.parse((await ep.run({}, { cwd: root, env: { UNITS: 'metric' } })).output);
+    expect(given).toEqual({ aborted: false, cwd: root, env: { UNITS: 'metric' } });
   });
 
   it('uses the default export and schema defaults', async () => {
