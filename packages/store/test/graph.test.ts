@@ -30,13 +30,18 @@ describe('checkpointer with a real StateGraph', () => {
       }
       const expected = summary((await reference.getState(config)).values.messages);
       expect(expected).toHaveLength(23 * 2 + 4 * 2);
-      expect(summary((await ours.getState(config)).values.messages)).toEqual(expected);
+      const live = (await ours.getState(config)).values.messages as { id?: string }[];
+      expect(summary(live as never)).toEqual(expected);
       store.close();
 
       // A new connection has empty caches: everything comes from the file.
       const reopened = openStore({ home: home.dir });
       const again = chatGraph(reopened.checkpointer, delta);
-      expect(summary((await again.getState(config)).values.messages)).toEqual(expected);
+      const reloaded = (await again.getState(config)).values.messages as { id?: string }[];
+      expect(summary(reloaded as never)).toEqual(expected);
+      // Ids too: the stock reducer assigns them in place after the input was saved without one.
+      expect(reloaded.map((m) => m.id)).toEqual(live.map((m) => m.id));
+      if (delta === false) expect(reloaded.every((m) => typeof m.id === 'string')).toBe(true);
       const history = [];
       for await (const snapshot of again.getStateHistory(config)) history.push(snapshot);
       const referenceHistory = [];
