@@ -40,7 +40,13 @@ describe('the bundled skills', () => {
 
   it('are every skill folder there is, each named after its folder, in kebab-case', async () => {
     const folders = (await readdir(skillsRoot, { withFileTypes: true }))
-      .filter((entry) => entry.isDirectory() && !['bench', 'node_modules', 'test'].includes(entry.name))
+      // Dot-folders (.turbo) are skipped by discovery too; bench/ and test/ hold no skill.
+      .filter(
+        (entry) =>
+          entry.isDirectory() &&
+          !entry.name.startsWith('.') &&
+          !['bench', 'node_modules', 'test'].includes(entry.name),
+      )
       .map((entry) => entry.name)
       .sort();
     expect(folders).toEqual(Object.keys(EXPECTED));
