@@ -1,6 +1,6 @@
 import type { Agent, ApprovalMode } from '@birdie/graph';
 import type { ResolvedProviderConfig } from '@birdie/providers';
-import type { Registry, SkillPolicy } from '@birdie/registry';
+import type { LoadedRegistry, SkillPolicy } from '@birdie/registry';
 import type { Session, Store } from '@birdie/store';
 import type { Values } from './argv.js';
 import { resolveProvider } from './config.js';
@@ -64,7 +64,7 @@ export interface Runtime {
   userId: string;
   cwd: string;
   store: Store;
-  registry: Registry;
+  registry: LoadedRegistry;
   policy: SkillPolicy;
   provider: ResolvedProviderConfig;
   agent: Agent;

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Registry, SkillDirectory } from '@birdie/registry';
+import type { LoadedRegistry, SkillDirectory } from '@birdie/registry';
 import type { Values } from './argv.js';
 import type { Io } from './io.js';
 import { bundledSkillsDir, resolveFrom, userHome, userSkillsDir } from './paths.js';
@@ -15,7 +15,7 @@ export function extraSkillDirs(io: Io, values: Values): string[] {
 }
 
 /** Every layer birdie loads, in increasing precedence: bundled, user, project, then `--skills-dir`. */
-export async function openRegistry(io: Io, values: Values): Promise<Registry> {
+export async function openRegistry(io: Io, values: Values): Promise<LoadedRegistry> {
   const { loadRegistry } = await import('@birdie/registry');
   return loadRegistry({ dirs: skillDirectories(io, values) });
 }
