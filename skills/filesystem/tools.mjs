@@ -1,5 +1,6 @@
-// The filesystem skill's tools, called by birdie's `node:` entrypoint as `(args, { signal, cwd })`. Every path is
-// confined to `cwd` (the session's working directory); content is written as given, byte for byte, never through a shell.
+// The filesystem skill's tools, called by birdie's `node:` entrypoint as `(args, context)`. Every path is confined to
+// `context.cwd` (the session's working directory) when the runtime passes it, else to the process's working directory;
+// content is written as given, byte for byte, never through a shell.
 import { lstat, mkdir, readdir, readFile, readlink, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeAtomic } from './lib/atomic.mjs';

@@ -1,5 +1,5 @@
-// The todo skill's tools, called by birdie's `node:` entrypoint as `(args, { signal, env })`. The plan is stored per
-// session (see lib/plan-file.mjs for how the session is found).
+// The todo skill's tools, called by birdie's `node:` entrypoint as `(args, context)`. The plan is stored per session;
+// lib/plan-file.mjs finds the session in `context.env`, falling back to the process environment.
 import { planFileFor, readPlan, serialised, TodoError, writePlan } from './lib/plan-file.mjs';
 import { renderPlan } from './lib/render.mjs';
 

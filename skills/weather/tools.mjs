@@ -1,5 +1,6 @@
-// The weather skill's tools, called by birdie's `node:` entrypoint as `(args, { signal, env })`: a place name is looked
-// up with Open-Meteo's geocoding API, then its forecast API answers for those coordinates.
+// The weather skill's tools, called by birdie's `node:` entrypoint as `(args, context)`: a place name is looked up with
+// Open-Meteo's geocoding API, then its forecast API answers for those coordinates. Base URLs come from `context.env`,
+// else the process environment (lib/open-meteo.mjs).
 import { findPlace, forecast, label, WeatherError } from './lib/open-meteo.mjs';
 import { compass, describeWeather } from './lib/wmo.mjs';
 

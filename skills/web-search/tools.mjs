@@ -1,6 +1,6 @@
-// The web-search skill's tool, called by birdie's `node:` entrypoint as `(args, { signal, env })`. It asks DuckDuckGo's
-// HTML endpoint (no API key) and returns numbered results. BIRDIE_WEB_SEARCH_BASE_URL replaces the endpoint's origin
-// (tests point it at a local server).
+// The web-search skill's tool, called by birdie's `node:` entrypoint as `(args, context)`. It asks DuckDuckGo's HTML
+// endpoint (no API key) and returns numbered results. BIRDIE_WEB_SEARCH_BASE_URL (from `context.env`, else the process
+// environment) replaces the endpoint's origin; tests point it at a local server.
 import { parseResults } from './lib/parse.mjs';
 
 const DEFAULT_BASE = 'https://html.duckduckgo.com';
