@@ -43,4 +43,15 @@ describe('first run in a terminal', { timeout: 60_000 }, () => {
     });
     expect(t.text).not.toContain('sk-test-not-a-real-key');
   });
+
+  it('a configured provider that cannot load ends the session with its error (exit 2), without waiting for Enter', async () => {
+    const t = new Terminal([], {
+      env: { ...box.env, LLM_PROVIDER_CONFIG: '{"vendor":"scripted","script":"missing-script.json"}' },
+      cwd: box.cwd,
+    });
+    terminal = t;
+    await t.expect('/help for commands');
+    await t.expect(/Cannot read script \S*missing-script\.json/);
+    expect(await t.exited).toBe(2);
+  });
 });

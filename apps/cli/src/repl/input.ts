@@ -29,6 +29,8 @@ export async function readInput(options: {
   output: Output;
   style: Style;
   hint?: string;
+  /** Ends the prompt from outside (the runtime failed to load while the user was typing). */
+  signal?: AbortSignal;
 }): Promise<InputResult> {
   if (!aliased) {
     // Ctrl+D is not a clack action by default; make it end the prompt like Ctrl+C, and tell them apart by key.
@@ -39,6 +41,7 @@ export async function readInput(options: {
   const prompt: ReplPrompt = new ReplPrompt({
     input: options.input,
     output: options.output,
+    ...(options.signal ? { signal: options.signal } : {}),
     render() {
       const self = this as unknown as ReplPrompt;
       if (self.state === 'submit')

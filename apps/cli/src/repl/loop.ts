@@ -11,6 +11,7 @@ export interface LoopOptions {
   /** The loaded state, or how to load it (started once the first prompt is on screen). */
   boot: ReplState | (() => Promise<ReplState>);
   readInput(options: {
+    signal?: AbortSignal;
     input: Io['stdin'];
     output: Io['stdout'];
     style: Style;
@@ -46,7 +47,9 @@ export async function runRepl({ io, style, boot, readInput }: LoopOptions): Prom
             .map((n) => style('dim', n))
             .join('\n')}\n`,
         );
+      const stop = new AbortController();
       const reading = readInput({
+        signal: stop.signal,
         input: io.stdin,
         output: io.stdout,
         style,
@@ -55,9 +58,11 @@ export async function runRepl({ io, style, boot, readInput }: LoopOptions): Prom
       if (!state && !booting && typeof boot === 'function') {
         // The prompt is on screen now: load LangChain, LangGraph, the store and the skills while the user types.
         booting = boot();
-        booting.catch(() => undefined);
       }
+      // A runtime that fails to load (bad config, unreadable store) ends the prompt at once instead of after Enter.
+      booting?.catch(() => stop.abort());
       const input = await reading;
+      if (stop.signal.aborted) await ready();
       // Stay raw between prompts: type-ahead keeps its Enter (a cooked tty would turn it into Ctrl+J) and is not echoed.
       io.stdin.setRawMode?.(true);
       if (input.kind === 'eof') break;
