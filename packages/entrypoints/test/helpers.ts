@@ -3,10 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 
+const created: string[] = [];
+
+// Registered while the test file is collected: hooks added later, from inside beforeAll, would never run.
+afterAll(async () => {
+  await Promise.all(created.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
 /** A real temporary directory, removed after the test file. */
 export async function tempDir(prefix = 'birdie-entrypoints-'): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+  created.push(dir);
   return dir;
 }
 
