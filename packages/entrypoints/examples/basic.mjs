@@ -1,5 +1,5 @@
 // node examples/basic.mjs   (after `pnpm --filter @birdie/entrypoints build`)
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EntrypointError, resolveEntrypoint } from '@birdie/entrypoints';
@@ -24,3 +24,5 @@ try {
 } catch (error) {
   console.log(error.code, '|', error.message);
 }
+
+rmSync(skillDir, { recursive: true });
