@@ -1,5 +1,5 @@
 import type { Dirent } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { type FileHandle, open, readdir } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { VFileMessage } from 'vfile-message';
 import { Reporter } from './diagnostics.js';
@@ -91,21 +91,32 @@ function failure(
   return { messages: reporter.messages };
 }
 
+/** Opens the file once: its size is checked on the open handle, so a large file is refused before any byte is read. */
+async function readSkillText(file: string): Promise<string | ParseSkillResult> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(file, 'r');
+    const { size } = await handle.stat();
+    if (size > MAX_SKILL_FILE_BYTES) {
+      return failure(file, 'file-too-large', `SKILL.md is ${size} bytes; the limit is 1 MiB (not parsed)`);
+    }
+    return await handle.readFile('utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    return failure(file, 'unreadable-file', `Cannot read SKILL.md: ${code}`);
+  } finally {
+    await handle?.close();
+  }
+}
+
 async function loadFromFolder(dir: string, entries: Dirent[], fileName: string): Promise<ParseSkillResult> {
   const file = join(dir, fileName);
-  const info = await stat(file).catch((error: NodeJS.ErrnoException) => error);
-  if (info instanceof Error)
-    return failure(file, 'unreadable-file', `Cannot read SKILL.md: ${info.code ?? info.message}`);
-  if (info.size > MAX_SKILL_FILE_BYTES) {
-    return failure(file, 'file-too-large', `SKILL.md is ${info.size} bytes; the limit is 1 MiB (not parsed)`);
-  }
   const reporter = new Reporter(file);
   const [text, resources] = await Promise.all([
-    readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => error),
+    readSkillText(file),
     listResources(dir, entries, fileName, reporter),
   ]);
-  if (text instanceof Error)
-    return failure(file, 'unreadable-file', `Cannot read SKILL.md: ${text.code ?? text.message}`);
+  if (typeof text !== 'string') return text;
   const result = parseSkill(text, { path: file, resources });
   return { ...result, messages: [...reporter.messages, ...result.messages] };
 }

@@ -33,6 +33,16 @@ const tricky = [
   '## Tools\n\n    ### indented code\n\n### real\n',
   '## Tools\n### _private_\n### snake_case_name\n### a*b*\n',
   '- a\nlazy\n## Tools\n',
+  '<!--\nnote\n## Tools\nstill a comment -->\n## Tools\n### a\n',
+  '<div>\ntext\n## Tools\n\n## Tools\n',
+  '[a\nb]: /u\nTools\n-----\n',
+  'Intro line  \nTools\n---\n',
+  '  Tools  \n  ---\n',
+  '```yaml\ntype: object\nproperties: {}',
+  '- item\n  ```\n  code\nend\n## Tools\n',
+  '> quote\ncontinued lazily\n## Tools\n',
+  '1. step\n   detail\n\n   ## Tools\n\n## Tools\r\nText\r\n',
+  'Paragraph\n```\nfence interrupts\n```\nTools\n=====\n',
 ];
 
 function fromBoth(text: string) {
