@@ -31,39 +31,49 @@ export class TriggerMatcher {
     this.patterns = collectPatterns(skills, options);
     this.patternCount = this.patterns.length;
 
-    // 1. A trie from the sorted patterns: each shares a prefix with the previous one, so no lookups are needed.
+    // 1. A trie, its edges found through a temporary open-addressing hash table keyed by (node, char).
     let capacity = 1;
     for (const pattern of this.patterns) capacity += pattern.text.length;
     const firstChild = new Int32Array(capacity).fill(NONE);
-    const lastChild = new Int32Array(capacity).fill(NONE);
     const nextSibling = new Int32Array(capacity).fill(NONE);
     const charOf = new Uint16Array(capacity);
     const outputOf = new Int32Array(capacity).fill(NONE);
-    const path = new Int32Array(capacity + 1);
+    let bits = 4;
+    while (1 << bits < capacity * 2) bits++;
+    const shift = 32 - bits;
+    const mask = (1 << bits) - 1;
+    // Slot s holds [node, char, child] at 3s: one cache line per probe.
+    const slots = new Int32Array(3 << bits).fill(NONE);
     let nodes = 1;
-    let previous = '';
-    this.patterns.forEach((pattern, id) => {
-      const text = pattern.text;
-      let shared = 0;
-      while (
-        shared < text.length &&
-        shared < previous.length &&
-        text.charCodeAt(shared) === previous.charCodeAt(shared)
-      ) {
-        shared++;
+    for (let id = 0; id < this.patterns.length; id++) {
+      const text = this.patterns[id]!.text;
+      let node = 0;
+      for (let i = 0; i < text.length; i++) {
+        const code = text.charCodeAt(i);
+        let slot = (Math.imul(node, 0x9e3779b1) ^ Math.imul(code + 1, 0x85ebca6b)) >>> shift;
+        let child = NONE;
+        for (;;) {
+          const owner = slots[slot * 3]!;
+          if (owner === NONE) break;
+          if (owner === node && slots[slot * 3 + 1] === code) {
+            child = slots[slot * 3 + 2]!;
+            break;
+          }
+          slot = (slot + 1) & mask;
+        }
+        if (child === NONE) {
+          child = nodes++;
+          charOf[child] = code;
+          nextSibling[child] = firstChild[node]!;
+          firstChild[node] = child;
+          slots[slot * 3] = node;
+          slots[slot * 3 + 1] = code;
+          slots[slot * 3 + 2] = child;
+        }
+        node = child;
       }
-      for (let depth = shared; depth < text.length; depth++) {
-        const parent = path[depth]!;
-        const node = nodes++;
-        charOf[node] = text.charCodeAt(depth);
-        if (lastChild[parent] === NONE) firstChild[parent] = node;
-        else nextSibling[lastChild[parent]!] = node;
-        lastChild[parent] = node;
-        path[depth + 1] = node;
-      }
-      outputOf[path[text.length]!] = id;
-      previous = text;
-    });
+      outputOf[node] = id;
+    }
     this.nodeCount = nodes;
 
     // 2. Renumber breadth-first and lay the edges out per node.

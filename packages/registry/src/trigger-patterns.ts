@@ -29,7 +29,7 @@ export function normalizeTrigger(trigger: string): string {
 /** Whitespace that is not already single inner spaces. */
 const UNTIDY_SPACE = /^\s|\s$|[^\S ]| {2}/;
 
-/** The distinct triggers of the triggerable skills (indexes into `skills`), sorted by text. */
+/** The distinct triggers of the triggerable skills (indexes into `skills`), in skill order. */
 export function collectPatterns(skills: readonly Skill[], options: TriggerOptions = {}): Pattern[] {
   const mode = options.wholeWord ?? 'short';
   const shortLength = options.shortLength ?? 3;
@@ -57,8 +57,7 @@ export function collectPatterns(skills: readonly Skill[], options: TriggerOption
       else pattern.owners.push({ skill: index, wholeWord });
     }
   }
-  // The default sort compares UTF-16 code units, which is the order the trie is built in.
-  return [...byText.keys()].sort().map((text) => byText.get(text)!);
+  return [...byText.values()];
 }
 
 /** Length in code points, counted only when it can matter. */
