@@ -1,11 +1,12 @@
 import type { ApprovalMode } from '@birdie/graph';
-import { type DiagnosticLike, formatDiagnostic, relativeIfInside } from '../render/diagnostics.js';
+import { relativeIfInside } from '../render/diagnostics.js';
 import { table } from '../render/style.js';
 import { TOOL_OUTPUT_MODES, type ToolOutputMode } from '../render/tool-output.js';
-import { APPROVAL_MODES, findSession } from '../runtime.js';
-import { closest, didYouMean } from '../suggest.js';
-import { formatHistory, readHistoryOf } from './history-view.js';
-import { out, type ReplState, switchTo } from './state.js';
+import { APPROVAL_MODES } from '../runtime.js';
+import { didYouMean } from '../suggest.js';
+import { session } from './slash-session.js';
+import { skill } from './slash-skill.js';
+import { out, type ReplState } from './state.js';
 
 export const SLASH_COMMANDS: Array<[string, string]> = [
   ['/help', 'this list'],
@@ -170,119 +171,6 @@ async function tool(state: ReplState, rest: string[]): Promise<undefined> {
       ['TOOL', 'SKILL', 'DESCRIPTION'],
     ),
   );
-}
-
-async function skill(state: ReplState, rest: string[]): Promise<undefined> {
-  const { rt, session, style } = state;
-  const sub = rest[0] ?? 'list';
-  const snapshot = rt.registry.current();
-  if (sub === 'list') {
-    const allowed = new Set(rt.policy.allowedSkills(session.id).map((k) => k.name));
-    const grants = rt.policy.grants(session.id);
-    const explicit = new Set([...grants.enabled, ...grants.disabled].map((n) => n.toLowerCase()));
-    const rows = snapshot.skills.map((k) => [
-      allowed.has(k.name) ? style('green', 'on ') : style('dim', 'off'),
-      k.name,
-      k.kind,
-      k.tools.map((t) => t.name).join(', ') || '-',
-      explicit.has(k.name.toLowerCase()) ? 'this session' : 'default',
-    ]);
-    return out(
-      state,
-      rows.length ? table(rows, ['', 'SKILL', 'KIND', 'TOOLS', 'SET BY']) : 'No skills loaded.',
-    );
-  }
-  if (sub === 'reload') {
-    const messages = await rt.registry.reload();
-    const fatal = messages.filter((m) => m.fatal === true);
-    out(
-      state,
-      `${style('green', '✓')} reloaded: ${rt.registry.current().skills.length} skills, ${fatal.length} errors`,
-    );
-    for (const m of fatal) out(state, formatDiagnostic(m as DiagnosticLike, rt.cwd, style));
-    return undefined;
-  }
-  if (sub === 'enable' || sub === 'disable') {
-    const name = rest[1];
-    if (!name) return out(state, `Usage: /skill ${sub} NAME`);
-    const found = snapshot.getSkill(name);
-    if (!found) {
-      const near = snapshot.suggest(name);
-      return out(
-        state,
-        `No skill "${name}".${near.length ? ` Did you mean "${near[0]}"?` : ''} /skill list shows them.`,
-      );
-    }
-    if (sub === 'enable') rt.policy.enable(session.id, found.name);
-    else rt.policy.disable(session.id, found.name);
-    rt.store.grants.set(session.id, rt.policy.grants(session.id));
-    return out(
-      state,
-      `${style('green', '✓')} ${found.name} ${sub}d for session ${session.id} (from the next turn)`,
-    );
-  }
-  return out(
-    state,
-    `Usage: /skill list | enable NAME | disable NAME | reload.${didYouMean(sub, ['list', 'enable', 'disable', 'reload'])}`,
-  );
-}
-
-async function session(state: ReplState, rest: string[]): Promise<undefined> {
-  const { rt, style } = state;
-  const sub = rest[0] ?? 'info';
-  switch (sub) {
-    case 'new': {
-      switchTo(state, rt.store.sessions.create(rt.userId));
-      return out(state, `${style('green', '✓')} new session ${state.session.id}`);
-    }
-    case 'switch': {
-      if (!rest[1]) return out(state, 'Usage: /session switch ID');
-      const target = await findSession(rt.store, rest[1], rt.userId);
-      if (target.userId !== rt.userId) return out(state, `Session ${target.id} belongs to ${target.userId}.`);
-      switchTo(state, target);
-      out(state, `${style('green', '✓')} switched to ${target.id}`);
-      const history = formatHistory(await readHistoryOf(state), style, 3);
-      if (history) out(state, history);
-      return undefined;
-    }
-    case 'delete': {
-      if (!rest[1]) return out(state, 'Usage: /session delete ID');
-      const target = await findSession(rt.store, rest[1], rt.userId);
-      if (target.id === state.session.id)
-        return out(state, 'That is the current session; /session new or switch first.');
-      rt.store.sessions.delete(target.id);
-      return out(state, `${style('green', '✓')} deleted ${target.id}`);
-    }
-    case 'list': {
-      const sessions = rt.store.sessions.list(rt.userId);
-      return out(
-        state,
-        table(
-          sessions.map((x) => [
-            x.id === state.session.id ? '*' : ' ',
-            x.id,
-            `${x.turns} turns`,
-            `↑${x.inputTokens} ↓${x.outputTokens}`,
-            x.title ?? '',
-          ]),
-        ),
-      );
-    }
-    case 'info': {
-      const x = rt.store.sessions.get(state.session.id) ?? state.session;
-      return out(
-        state,
-        `session ${x.id} · user ${x.userId} · ${x.turns} turns · ↑${x.inputTokens} ↓${x.outputTokens} tok · created ${x.createdAt.toISOString().slice(0, 16).replace('T', ' ')}`,
-      );
-    }
-    default: {
-      const near = closest(sub, ['new', 'switch', 'delete', 'list', 'info'], 1);
-      return out(
-        state,
-        `Usage: /session new | switch ID | delete ID | list | info.${near.length ? ` Did you mean "${near[0]}"?` : ''}`,
-      );
-    }
-  }
 }
 
 function firstLine(text: string): string {

@@ -1,0 +1,64 @@
+import { table } from '../render/style.js';
+import { findSession } from '../runtime.js';
+import { closest } from '../suggest.js';
+import { formatHistory, readHistoryOf } from './history-view.js';
+import { out, type ReplState, switchTo } from './state.js';
+
+/** `/session new | switch ID | delete ID | list | info` (and `/new`). */
+export async function session(state: ReplState, rest: string[]): Promise<undefined> {
+  const { rt, style } = state;
+  const sub = rest[0] ?? 'info';
+  switch (sub) {
+    case 'new': {
+      switchTo(state, rt.store.sessions.create(rt.userId));
+      return out(state, `${style('green', '✓')} new session ${state.session.id}`);
+    }
+    case 'switch': {
+      if (!rest[1]) return out(state, 'Usage: /session switch ID');
+      const target = await findSession(rt.store, rest[1], rt.userId);
+      if (target.userId !== rt.userId) return out(state, `Session ${target.id} belongs to ${target.userId}.`);
+      switchTo(state, target);
+      out(state, `${style('green', '✓')} switched to ${target.id}`);
+      const history = formatHistory(await readHistoryOf(state), style, 3);
+      if (history) out(state, history);
+      return undefined;
+    }
+    case 'delete': {
+      if (!rest[1]) return out(state, 'Usage: /session delete ID');
+      const target = await findSession(rt.store, rest[1], rt.userId);
+      if (target.id === state.session.id)
+        return out(state, 'That is the current session; /session new or switch first.');
+      rt.store.sessions.delete(target.id);
+      return out(state, `${style('green', '✓')} deleted ${target.id}`);
+    }
+    case 'list': {
+      const sessions = rt.store.sessions.list(rt.userId);
+      return out(
+        state,
+        table(
+          sessions.map((x) => [
+            x.id === state.session.id ? '*' : ' ',
+            x.id,
+            `${x.turns} turns`,
+            `↑${x.inputTokens} ↓${x.outputTokens}`,
+            x.title ?? '',
+          ]),
+        ),
+      );
+    }
+    case 'info': {
+      const x = rt.store.sessions.get(state.session.id) ?? state.session;
+      return out(
+        state,
+        `session ${x.id} · user ${x.userId} · ${x.turns} turns · ↑${x.inputTokens} ↓${x.outputTokens} tok · created ${x.createdAt.toISOString().slice(0, 16).replace('T', ' ')}`,
+      );
+    }
+    default: {
+      const near = closest(sub, ['new', 'switch', 'delete', 'list', 'info'], 1);
+      return out(
+        state,
+        `Usage: /session new | switch ID | delete ID | list | info.${near.length ? ` Did you mean "${near[0]}"?` : ''}`,
+      );
+    }
+  }
+}
