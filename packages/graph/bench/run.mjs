@@ -4,7 +4,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { loadRegistry, SkillPolicy } from '@birdie/registry';
 import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
@@ -44,7 +44,7 @@ class ZeroLatencyModel extends BaseChatModel {
   }
 }
 
-const toolModuleSource = 'export function run(args) { return `ok ${args.value}`; }\n';
+const toolModuleSource = 'export function run(args) { return "ok " + args.value; }\n';
 const { run: toolFunction } = await import(
   `data:text/javascript;base64,${Buffer.from(toolModuleSource).toString('base64')}`
 );

@@ -8,7 +8,7 @@ import { AgentError } from './errors.js';
 import { newId } from './ids.js';
 import { repairDanglingToolCalls } from './repair.js';
 import type { AgentStateUpdate, AgentStateValue } from './state.js';
-import { buildSystemPrompt } from './system-prompt.js';
+import { memoizedSystemPrompt } from './system-prompt.js';
 import type { ToolsetBuilder } from './toolset.js';
 import { TokenForwarder, withHandler } from './token-stream.js';
 import { emit, turnContext } from './turn-context.js';
@@ -55,6 +55,7 @@ function normaliseIds(message: AIMessage, history: BaseMessage[]): AIMessage {
 
 export function createAgentNode(model: BaseChatModel, builder: ToolsetBuilder, settings: AgentNodeSettings) {
   const bind = binder(model);
+  const buildSystemPrompt = memoizedSystemPrompt();
   return async (state: AgentStateValue, config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
     const context = turnContext(config);
     const repair = repairDanglingToolCalls(state.messages);

@@ -1,10 +1,4 @@
-import {
-  AIMessage,
-  AIMessageChunk,
-  type BaseMessage,
-  HumanMessage,
-  RemoveMessage,
-} from '@langchain/core/messages';
+import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage } from '@langchain/core/messages';
 import { REMOVE_ALL_MESSAGES } from '@langchain/langgraph';
 import { isApprovalInterrupt } from './approvals.js';
 import type { CustomEnvelope } from './turn-context.js';

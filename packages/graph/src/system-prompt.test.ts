@@ -78,3 +78,25 @@ describe('buildSystemPrompt', () => {
     expect(prompt.split('<skill name="todo">').length).toBe(2);
   });
 });
+
+describe('memoizedSystemPrompt', () => {
+  it('returns the same text for equal inputs and rebuilds when an input changes', async () => {
+    const { memoizedSystemPrompt } = await import('./system-prompt.js');
+    const build = memoizedSystemPrompt();
+    const a = skill('a');
+    const b = skill('b');
+    const base = {
+      allowed: [a, b],
+      triggered: [],
+      catalogBudgetChars: 1000,
+      canLoadSkills: true,
+      memory: ['m'],
+    };
+    const first = build(base);
+    expect(build({ ...base, allowed: [a, b], memory: ['m'] })).toBe(first);
+    expect(build({ ...base, allowed: [a] })).not.toContain('- b');
+    expect(build({ ...base, memory: ['other'] })).toContain('- other');
+    expect(build({ ...base, triggered: [a] })).toContain('<skill name="a">');
+    expect(build(base)).toBe(buildSystemPrompt(base));
+  });
+});

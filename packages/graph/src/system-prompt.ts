@@ -77,3 +77,32 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
   }
   return parts.join('\n\n');
 }
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/**
+ * `buildSystemPrompt` remembering its last result: a steady session (same snapshot, same allowed skills, same
+ * memory) reuses the string instead of sorting and joining the catalog on every model call.
+ */
+export function memoizedSystemPrompt(): (input: SystemPromptInput) => string {
+  let last: { input: SystemPromptInput; memory: string; text: string } | undefined;
+  return (input) => {
+    const memory = JSON.stringify(input.memory ?? []);
+    if (
+      last &&
+      last.memory === memory &&
+      last.input.instructions === input.instructions &&
+      last.input.catalogBudgetChars === input.catalogBudgetChars &&
+      last.input.canLoadSkills === input.canLoadSkills &&
+      sameItems(last.input.allowed, input.allowed) &&
+      sameItems(last.input.triggered, input.triggered)
+    ) {
+      return last.text;
+    }
+    const text = buildSystemPrompt(input);
+    last = { input, memory, text };
+    return text;
+  };
+}
