@@ -2,6 +2,7 @@ import type { Io } from '../io.js';
 import { EXIT_OK } from '../io.js';
 import { CliError } from '../io.js';
 import type { InputResult } from './input.js';
+import { Spinner } from './spinner.js';
 import type { Style } from '../render/style.js';
 import type { ReplState } from './state.js';
 
@@ -79,7 +80,17 @@ export async function runRepl({ io, style, boot, readInput }: LoopOptions): Prom
         io.stdout.write('\x1b[2J\x1b[3J\x1b[H');
         continue;
       }
-      const current = await ready();
+      let current = state;
+      if (!current) {
+        // Typed before the runtime finished loading: show that it is coming rather than a frozen screen.
+        const spinner = new Spinner(io.stdout, style);
+        spinner.start('loading skills, store and model…');
+        try {
+          current = await ready();
+        } finally {
+          spinner.stop();
+        }
+      }
       if (!current) break;
       if (text.startsWith('/')) {
         const { runSlash } = await import('./slash.js');
