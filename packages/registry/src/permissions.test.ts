@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmod } from 'node:fs/promises';
+import { chmod, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../test/helpers.js';
@@ -72,12 +72,20 @@ describe('unreadable input', () => {
     await writeSkill(skills, { name: 'ok' });
     const secret = await writeSkill(skills, { name: 'secret' });
     await chmod(secret, 0o000);
+    const lockedSkill = join(skills, 'locked');
+    await writeSkill(skills, { name: 'locked' });
+    await chmod(lockedSkill, 0o000);
+    await symlink(join(root, 'some-file'), join(skills, 'link-to-file'));
+    await writeFile(join(root, 'some-file'), 'not a folder');
     const closed = join(root, 'closed');
     await writeSkill(closed, { name: 'hidden' });
     await chmod(closed, 0o000);
     await chmod(root, 0o755);
     await chmod(skills, 0o755);
-    t.onTestFinished(() => chmod(closed, 0o755));
+    t.onTestFinished(async () => {
+      await chmod(closed, 0o755);
+      await chmod(lockedSkill, 0o755);
+    });
 
     const outcome = await loadAsUnprivileged([closed, skills], root);
     expect(outcome.skills).toEqual(['ok']);
@@ -90,6 +98,13 @@ describe('unreadable input', () => {
         reason: `Cannot read skills folder ${closed} (permission denied); it is skipped`,
       },
       expect.objectContaining({ file: secret, ruleId: 'unreadable-file', fatal: true }),
+      {
+        ruleId: 'dir-unreadable',
+        source: 'registry',
+        fatal: false,
+        file: lockedSkill,
+        reason: `Cannot read skill folder ${lockedSkill} (permission denied); it is skipped`,
+      },
     ]);
   });
 });

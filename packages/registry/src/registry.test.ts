@@ -127,6 +127,12 @@ describe('loadRegistry: bad input', () => {
     expect(loop?.ruleId).toBe('dir-unreadable');
     expect(loop?.reason).toContain('symbolic link loop');
     expect(registry.messages.filter((m) => m.fatal === true)).toEqual([]);
+    expect(
+      registry.messages.filter((m) => m.file?.startsWith(skills)).map((m) => [m.ruleId, m.file, m.fatal]),
+    ).toEqual([
+      ['dir-unreadable', join(skills, 'x'), false],
+      ['dir-unreadable', join(skills, 'y'), false],
+    ]);
   });
 
   it('skips 10,000 sub-folders without SKILL.md and loads the one that has it', async (t) => {

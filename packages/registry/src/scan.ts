@@ -3,6 +3,7 @@ import { access, stat } from 'node:fs/promises';
 import { discoverSkills, type Skill } from '@birdie/skill-parser';
 import type { VFileMessage } from 'vfile-message';
 import { RULES, registryMessage } from './diagnostics.js';
+import { reportSkippedFolders } from './skipped-folders.js';
 import type { SkillDirectory } from './types.js';
 
 export interface ScanResult {
@@ -48,7 +49,7 @@ export async function scanDirectory(directory: SkillDirectory): Promise<ScanResu
   }
   try {
     const { skills, messages } = await discoverSkills(path);
-    return { skills, messages };
+    return { skills, messages: [...messages, ...(await reportSkippedFolders(path, skills, messages))] };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return warn(directory, RULES.scanFailed, `Scanning ${path} failed (${reason}); it is skipped`, error);
