@@ -43,6 +43,15 @@ const tricky = [
   '> quote\ncontinued lazily\n## Tools\n',
   '1. step\n   detail\n\n   ## Tools\n\n## Tools\r\nText\r\n',
   'Paragraph\n```\nfence interrupts\n```\nTools\n=====\n',
+  '    code\n    more code\nTools\n---\n',
+  '- item\n  text\n  more\nlazy\n## Tools\n',
+  'Para one\nstill para\nTools\n---\n',
+  '```\nfoo\nbar\n```\nTools\n-----\n',
+  '<!--\na\nb -->\nc\nd\n## Tools\n',
+  '\tfoo\n\tbar\n  baz\n## Tools\n',
+  '> q\nlazy one\nlazy two\n---\n## Tools\n',
+  '## Tools\n### t\ndescription: a\n  b\nc\n```json\n{}\n```\n### u\n',
+  '## Tools\r\n### t\r\n```yaml\r\ntype: object\r\nproperties:\r\n  a: {type: string}\r\n```\r\n',
 ];
 
 function fromBoth(text: string) {

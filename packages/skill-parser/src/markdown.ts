@@ -32,26 +32,55 @@ const CONTAINERS = new Set(['blockQuote', 'listOrdered', 'listUnordered']);
 /** Text of a heading as the mdast tree would give it, for the rare heading that has inline markup. */
 export type InlineText = (raw: string) => string;
 
+/** The elided body: its text, and for each of its lines the source lines it stands for and how much of them is kept. */
+export interface ElidedBody {
+  text: string;
+  /** First and last body line (0-based) behind each elided line. */
+  first: number[];
+  last: number[];
+  /** Characters kept of a cut line, or -1 for a line kept whole. */
+  kept: number[];
+}
+
 /**
  * The body as micromark needs to see it to find the block structure. A line whose first non-blank character is an
- * ASCII letter can only be paragraph text (or the inside of a code or HTML block): what follows that letter cannot open,
+ * ASCII letter can only be paragraph text or the inside of a code or HTML block: what follows that letter cannot open,
  * close or interrupt any block — except an HTML block's end marker, which always holds `>`. So such lines without `>` are
- * cut after their first letter; every line keeps its number and its indentation, and every line that can carry
- * structure is kept whole. (Link reference definitions may span lines, so a body with `]:` is kept whole.)
- * `kept[i]` is how many characters of line i survive, or -1 when it is whole.
+ * cut after their first letter, and a run of them with the same indentation becomes one line (the block state after
+ * the run is the state after its first line). Every line that can carry structure is kept whole. Link reference
+ * definitions may span lines, so a body with `]:` is kept whole.
  */
-export function elide(body: string): { text: string; kept: number[] } {
+export function elide(body: string): ElidedBody {
   const lines = body.split('\n');
-  const kept = new Array<number>(lines.length).fill(-1);
-  if (body.includes(']:')) return { text: body, kept };
+  const out: ElidedBody = { text: body, first: [], last: [], kept: [] };
+  if (body.includes(']:')) {
+    for (let i = 0; i < lines.length; i++) out.first.push(i), out.last.push(i), out.kept.push(-1);
+    return out;
+  }
+  const text: string[] = [];
+  let runLead = '';
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const lead = /^[ \t]*[A-Za-z]/.exec(line);
-    if (!lead || line.includes('>') || lead[0].length === line.length) continue;
-    kept[i] = lead[0].length;
-    lines[i] = line.endsWith('\r') ? `${lead[0]}\r` : lead[0];
+    const inert = lead !== null && !line.includes('>');
+    const n = text.length - 1;
+    if (inert && n >= 0 && out.kept[n]! >= 0 && out.last[n] === i - 1 && lead[0] === runLead) {
+      out.last[n] = i;
+      continue;
+    }
+    out.first.push(i);
+    out.last.push(i);
+    if (inert) {
+      runLead = lead[0];
+      out.kept.push(lead[0].length);
+      text.push(line.endsWith('\r') ? `${lead[0]}\r` : lead[0]);
+    } else {
+      out.kept.push(-1);
+      text.push(line);
+    }
   }
-  return { text: lines.join('\n'), kept };
+  out.text = text.join('\n');
+  return out;
 }
 
 /**
@@ -65,18 +94,18 @@ export function outlineFromMicromark(
   bodyStart: number,
   inlineText: InlineText,
 ): OutlineNode[] {
-  const { text, kept } = elide(source.text.slice(bodyStart));
+  const view = elide(source.text.slice(bodyStart));
   const firstLine = source.lineStarts.indexOf(bodyStart);
-  // Offset in the source of a micromark point: on a cut line, anything past the kept prefix is the line's end.
+  // Offset in the source of a micromark point: past the kept prefix of a cut line is the end of its last source line.
   const at = (point: MicromarkPoint): number => {
-    const lineStart = source.lineStarts[firstLine + point.line - 1]!;
-    const cut = kept[point.line - 1]!;
-    if (cut >= 0 && point.column - 1 >= cut) return lineEnd(source.text, lineStart);
-    return lineStart + point.column - 1;
+    const line = point.line - 1;
+    const cut = view.kept[line]!;
+    if (cut >= 0 && point.column - 1 >= cut) return lineEnd(source.text, source.lineStarts[firstLine + view.last[line]!]!);
+    return source.lineStarts[firstLine + view.first[line]!]! + point.column - 1;
   };
   parser.lazy = {};
   parser.defined = [];
-  const events = parser.document().write(preprocess()(text, undefined, true));
+  const events = parser.document().write(preprocess()(view.text, undefined, true));
   subtokenize(events);
   const nodes: OutlineNode[] = [];
   let depth = 0;
@@ -150,12 +179,15 @@ function fence(events: Event[], index: number, token: Token, source: Source, at:
   // Up to the opening fence's indentation is removed from each content line, as CommonMark says.
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
   const indent = start - lineStart + /^ */.exec(text.slice(start, start + 4))![0].length;
-  const lines: string[] = [];
+  // Lines keep their own endings (CRLF stays CRLF), like the mdast value.
+  let value = '';
   for (let offset = nextLine(text, start); offset < contentEnd; offset = nextLine(text, offset)) {
-    const line = text.slice(offset, Math.min(lineEnd(text, offset), contentEnd));
+    const eol = lineEnd(text, offset);
+    const line = text.slice(offset, Math.min(eol, contentEnd));
     let strip = 0;
     while (strip < indent && line[strip] === ' ') strip++;
-    lines.push(line.slice(strip));
+    const next = nextLine(text, offset);
+    value += line.slice(strip) + (next < contentEnd ? text.slice(eol, next) : '');
   }
-  return { type: 'fence', lang, value: lines.join('\n'), start, end } as const;
+  return { type: 'fence', lang, value, start, end } as const;
 }

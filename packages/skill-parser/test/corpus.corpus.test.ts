@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { discoverSkills, loadSkillFile, parseSkill, type Skill } from '../src/index.js';
 import { findFrontmatter } from '../src/frontmatter.js';
-import { findToolsSection, mayHaveToolsSection, outlineFromMdast } from '../src/outline.js';
+import { outlineFromMicromark } from '../src/markdown.js';
+import { findToolsSection, headingText, mayHaveToolsSection, outlineFromMdast } from '../src/outline.js';
 import { createSource } from '../src/source.js';
 
 /** The corpus lives beside the checkout: <repo>/../shared/corpus. */
@@ -155,7 +156,7 @@ describe('corpus/agentskills (the Agent Skills standard)', async () => {
 });
 
 describe('the fast path agrees with the Markdown tree', () => {
-  it('finds a Tools section in no corpus file where the pre-check rules one out', async () => {
+  it('gives the remark outline for every corpus file, and finds no Tools section where the pre-check rules one out', async () => {
     const files = [
       ...(await discoverSkills(join(corpus, 'birdie'))).skills,
       ...(await discoverSkills(join(corpus, 'agentskills'))).skills,
@@ -164,7 +165,9 @@ describe('the fast path agrees with the Markdown tree', () => {
       const source = createSource(readFileSync(file, 'utf8'));
       const range = findFrontmatter(source.text);
       if (range.state !== 'ok') throw new Error(`no frontmatter in ${file}`);
-      const fromTree = findToolsSection(source, outlineFromMdast(source), range.bodyStart);
+      const tree = outlineFromMdast(source).filter((node) => node.start >= range.bodyStart);
+      expect(outlineFromMicromark(source, range.bodyStart, headingText), file).toEqual(tree);
+      const fromTree = findToolsSection(source, tree, range.bodyStart);
       if (!mayHaveToolsSection(source.text, range.bodyStart)) expect(fromTree).toBeUndefined();
       expect(parseSkill(source.text, { path: file }).skill?.tools.length).toBe(fromTree?.blocks.length ?? 0);
     }
