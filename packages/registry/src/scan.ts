@@ -11,8 +11,6 @@ export interface ScanResult {
   messages: VFileMessage[];
 }
 
-const EMPTY: ScanResult = { skills: [], messages: [] };
-
 /**
  * Reads one skills folder. Never throws: a missing folder yields nothing, a folder that cannot be used yields a
  * warning, and the parser's own diagnostics are passed through untouched.
@@ -26,7 +24,7 @@ export async function scanDirectory(directory: SkillDirectory): Promise<ScanResu
     await access(path, constants.R_OK | constants.X_OK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return EMPTY;
+    if (code === 'ENOENT') return { skills: [], messages: [] };
     if (code === 'ENOTDIR') {
       return warn(
         directory,
