@@ -109,6 +109,7 @@ console.log(row('`birdie --version`', version, baseline, '≤ 2.5×'));
 console.log(row('`birdie --help`', help, baseline));
 console.log(row('`node -e 0` in a pty (baseline)', ptyBaseline, ptyBaseline));
 console.log(row('`birdie` → first interactive prompt (pty)', firstPrompt, ptyBaseline, '≤ 6×'));
+console.log(row('same, against the plain spawnSync baseline', firstPrompt, baseline, '≤ 6×'));
 console.log(
   row('`birdie` → `/session info` typed at the first prompt, answered (runtime loaded)', ready, ptyBaseline),
 );
