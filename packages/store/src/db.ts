@@ -63,8 +63,17 @@ function migrate(db: Db): void {
  * concurrent writer makes us wait (busy_timeout) instead of failing mid-transaction.
  */
 export function immediate<T>(db: Db, fn: () => T): T {
-  return retryBusy(() => db.transaction(fn).immediate());
+  let run = runners.get(db);
+  if (!run) {
+    // One wrapper per connection: better-sqlite3 compiles a transaction function on creation.
+    run = db.transaction((body: () => unknown) => body());
+    runners.set(db, run);
+  }
+  const tx = run;
+  return retryBusy(() => tx.immediate(fn) as T);
 }
+
+const runners = new WeakMap<Db, Database.Transaction<(body: () => unknown) => unknown>>();
 
 /** Retries `fn` while SQLite reports a lock; after that, throws `StoreError('locked')`. */
 export function retryBusy<T>(fn: () => T): T {

@@ -128,6 +128,8 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
       const text = `${JSON.stringify(body)}\n${Buffer.from(metadataJson).toString('utf8')}`;
       const seq = this.seqOf(thread, checkpoint.id);
       this.rows.fill.run(parentSeq, channelList(Object.keys(vals)), packText(text), seq);
+      // A filled placeholder or a re-put changes what walks from its descendants find.
+      this.histories.invalidateAfter(seq);
       this.recentBodies.delete(seq);
       this.recentBodies.set(seq, body);
       if (this.recentBodies.size > 8) this.recentBodies.delete(this.recentBodies.keys().next().value!);
