@@ -121,7 +121,12 @@ export function createAgent(init: CreateAgentOptions): Agent {
     return requests;
   }
 
-  async function* run(input: unknown, threadId: string, turn: ResumeOptions): AsyncGenerator<AgentEvent> {
+  async function* run(
+    input: unknown,
+    threadId: string,
+    turn: ResumeOptions,
+    decisions?: Record<string, ApprovalDecision>,
+  ): AsyncGenerator<AgentEvent> {
     if (closed) throw new AgentError('closed', 'The agent is closed.');
     if (running.has(threadId))
       throw new AgentError('busy', `Thread ${threadId} already has a run in progress.`);
@@ -136,6 +141,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
           [CONFIG_KEYS.approval]: turn.approval ?? 'ask',
           [CONFIG_KEYS.cwd]: turn.cwd ?? o.cwd ?? process.cwd(),
           [CONFIG_KEYS.memory]: turn.memory ?? [],
+          ...(decisions ? { [CONFIG_KEYS.decisions]: decisions } : {}),
         },
         recursionLimit,
         streamMode: ['updates', 'custom'],
@@ -170,7 +176,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
         if (pending.length === 0)
           throw new AgentError('nothing-to-resume', `Thread ${threadId} has no pending approvals.`);
         validateDecisions(pending, decisions);
-        yield* run(new Command({ resume: decisions }), threadId, turn);
+        yield* run(new Command({ resume: decisions }), threadId, turn, decisions);
       })();
     },
 

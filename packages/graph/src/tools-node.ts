@@ -119,15 +119,21 @@ export function createToolsNode(builder: ToolsetBuilder, policy: AgentPolicy, se
       });
     }
 
-    const requests = plan.flatMap((p) => (p.kind === 'run' && p.request ? [p.request] : []));
+    // Decisions handed to `resume` apply by call id even if the resuming turn's mode would not ask: a call the user
+    // rejected stays rejected. Only calls without a decision are put to the user.
+    const given = context.decisions;
+    const requests = plan.flatMap((p) =>
+      p.kind === 'run' && p.request && !Object.hasOwn(given, p.id) ? [p.request] : [],
+    );
     // Nothing has run yet: on resume this node starts again from the top and `interrupt` returns the decisions.
-    const decisions: Record<string, ApprovalDecision> =
+    const asked: Record<string, ApprovalDecision> =
       requests.length > 0
         ? interrupt<ApprovalInterrupt, Record<string, ApprovalDecision>>({
             kind: 'birdie/approval',
             requests,
           })
         : {};
+    const decisions: Record<string, ApprovalDecision> = { ...given, ...asked };
 
     const exec: ExecContext = {
       cwd: context.cwd,
@@ -152,9 +158,11 @@ export function createToolsNode(builder: ToolsetBuilder, policy: AgentPolicy, se
       let content: string;
       if (p.kind === 'refuse') content = p.message;
       else {
-        const decision = p.request
-          ? (decisions[p.id] ?? { type: 'reject', message: 'No decision was given.' })
-          : undefined;
+        const decision: ApprovalDecision | undefined = Object.hasOwn(decisions, p.id)
+          ? decisions[p.id]
+          : p.request
+            ? { type: 'reject', message: 'No decision was given.' }
+            : undefined;
         let args = p.args;
         let note = '';
         if (decision?.type === 'reject') {

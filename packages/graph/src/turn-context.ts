@@ -1,6 +1,12 @@
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import { AgentError } from './errors.js';
-import type { AgentEvent, AgentRegistrySnapshot, ApprovalMode, MemoryItem } from './types.js';
+import type {
+  AgentEvent,
+  AgentRegistrySnapshot,
+  ApprovalDecision,
+  ApprovalMode,
+  MemoryItem,
+} from './types.js';
 
 /** Per-turn context: lives in `config.configurable` for the duration of a run, never in state or checkpoints. */
 export interface TurnContext {
@@ -9,6 +15,8 @@ export interface TurnContext {
   approval: ApprovalMode;
   cwd: string;
   memory: MemoryItem[];
+  /** Decisions given to `resume`, by tool call id; they bind whatever the approval mode of the resuming turn. */
+  decisions: Record<string, ApprovalDecision>;
   signal?: AbortSignal;
 }
 
@@ -17,6 +25,7 @@ export const CONFIG_KEYS = {
   approval: 'birdie_approval',
   cwd: 'birdie_cwd',
   memory: 'birdie_memory',
+  decisions: 'birdie_decisions',
 } as const;
 
 export function turnContext(config: LangGraphRunnableConfig): TurnContext {
@@ -29,6 +38,7 @@ export function turnContext(config: LangGraphRunnableConfig): TurnContext {
     approval: (c[CONFIG_KEYS.approval] as ApprovalMode | undefined) ?? 'ask',
     cwd: (c[CONFIG_KEYS.cwd] as string | undefined) ?? process.cwd(),
     memory: (c[CONFIG_KEYS.memory] as MemoryItem[] | undefined) ?? [],
+    decisions: (c[CONFIG_KEYS.decisions] as Record<string, ApprovalDecision> | undefined) ?? {},
     ...(config.signal ? { signal: config.signal } : {}),
   };
 }

@@ -193,3 +193,17 @@ describe('approvals', () => {
     expect(ofType(events, 'message').map((e) => e.message.type)).toEqual(['tool', 'ai']);
   });
 });
+
+describe('approvals: decisions bind on resume', () => {
+  it('a rejected call stays rejected even when the resuming turn runs with approval "never"', async () => {
+    const { agent, model, file } = await setup();
+    model
+      .respond(callTools([{ name: 'run_bash', args: { command: `touch ${file('nope')}` }, id: 'r1' }]))
+      .respond(new AIMessage('ok'));
+    await collect(agent.stream('go', { threadId: 't1' }));
+    await collect(agent.resume('t1', { r1: { type: 'reject' } }, { approval: 'never' }));
+    expect(existsSync(file('nope'))).toBe(false);
+    const [result] = await tools(agent, 't1');
+    expect(result?.content).toBe('The user rejected this call; it did not run.');
+  });
+});
