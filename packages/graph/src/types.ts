@@ -121,6 +121,6 @@ export interface Agent {
     options?: ResumeOptions,
   ): AsyncIterable<AgentEvent>;
   getState(threadId: string): Promise<AgentStateView>;
-  toolsFor(threadId: string, options?: { signal?: AbortSignal }): Promise<ToolInfo[]>;
+  toolsFor(threadId: string): Promise<ToolInfo[]>;
   close(): Promise<void>;
 }

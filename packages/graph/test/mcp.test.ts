@@ -70,6 +70,20 @@ describe('MCP through server-everything (stdio)', () => {
     expect(results[1]?.content).toContain('42');
   });
 
+  it('applies the server timeout to a tool call; the timed-out call is an error result and the turn goes on', async () => {
+    const { agent, model } = await setup({
+      'everything/SKILL.md': mcpSkill('everything', 'node', [everything], '  timeout: 1\n'),
+    });
+    model
+      .respond(callTools([{ name: 'trigger-long-running-operation', args: { duration: 20, steps: 2 } }]))
+      .respond(new AIMessage('it timed out'));
+    const events = await collect(agent.stream('slow', { threadId: 't1' }));
+    const [end] = ofType(events, 'tool-end');
+    expect(end?.ok).toBe(false);
+    expect(end?.output).toMatch(/time|abort/i);
+    expect(ofType(events, 'done')[0]?.status).toBe('ok');
+  });
+
   it('prefixes tool names with the server name when two servers clash', async () => {
     const { agent } = await setup({
       'one/SKILL.md': mcpSkill('one', 'node', [everything]),
