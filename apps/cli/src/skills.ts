@@ -1,11 +1,16 @@
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoadedRegistry, SkillDirectory } from '@birdie/registry';
 import type { Values } from './argv.js';
-import type { Io } from './io.js';
+import { type Io, UsageError } from './io.js';
 import { bundledSkillsDir, resolveFrom, userHome, userSkillsDir } from './paths.js';
 
 export function workingDir(io: Io, values: Values): string {
-  return typeof values.cwd === 'string' ? resolveFrom(io.cwd, values.cwd) : io.cwd;
+  if (typeof values.cwd !== 'string') return io.cwd;
+  const dir = resolveFrom(io.cwd, values.cwd);
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory())
+    throw new UsageError(`--cwd ${dir} is not a folder`);
+  return dir;
 }
 
 export function extraSkillDirs(io: Io, values: Values): string[] {

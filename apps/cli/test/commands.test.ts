@@ -125,6 +125,22 @@ describe('birdie tool', () => {
     );
   });
 
+  it('runs tools in --cwd, and refuses a --cwd that is not a folder', async () => {
+    const result = await cli([
+      'tool',
+      'run_command',
+      ...withSkills,
+      '--cwd',
+      '..',
+      '--args',
+      '{"command":"pwd"}',
+    ]);
+    expect(result).toMatchObject({ code: 0, stdout: `${join(box.cwd, '..')}\n` });
+    const bad = await cli(['tool', 'count_words', ...withSkills, '--cwd', 'nope']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('is not a folder');
+  });
+
   it('reports a failing tool with exit 1', async () => {
     const result = await cli(['tool', 'shout', ...withSkills, '--args', '{}']);
     expect(result.code).toBe(1);
