@@ -96,6 +96,22 @@ describe('slash commands', () => {
     expect(await slash('/skill list')).toMatch(/on\s+late-comer\s+knowledge/);
   });
 
+  it('a skill added while the session runs is live without /skill reload (the registry is watched)', async () => {
+    const dir = join(box.cwd, '.birdie', 'skills', 'live-one');
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      join(dir, 'SKILL.md'),
+      '---\nname: live-one\ndescription: Watched into the session.\n---\n\nProse.\n',
+    );
+    let listed = '';
+    for (let i = 0; i < 100 && !listed.includes('live-one'); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      listed = await slash('/skill list');
+    }
+    expect(listed).toMatch(/on\s+live-one\s+knowledge/);
+    expect(state.notices.join('\n')).toContain('skills reloaded: 6 skills');
+  });
+
   it('/tool output and /approval change modes and validate them', async () => {
     expect(await slash('/tool output off')).toContain('tool output: off');
     expect(state.toolMode).toBe('off');
