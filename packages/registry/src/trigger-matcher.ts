@@ -76,59 +76,57 @@ export class TriggerMatcher {
     }
     this.nodeCount = nodes;
 
-    // 2. Renumber breadth-first and lay the edges out per node.
-    this.edgeStart = new Int32Array(nodes + 1);
-    this.edgeChar = new Uint16Array(Math.max(nodes - 1, 0));
-    this.edgeTarget = new Int32Array(Math.max(nodes - 1, 0));
-    this.output = new Int32Array(nodes).fill(NONE);
-    this.rootNext = new Int32Array(0x10000);
+    // 2. One breadth-first pass: renumber, lay each node's edges out, and link failures. A node's failure target
+    // is shallower, so it was numbered, and its edges laid out, before the node's parent.
+    const edgeStart = new Int32Array(nodes + 1);
+    const edgeChar = new Uint16Array(Math.max(nodes - 1, 0));
+    const edgeTarget = new Int32Array(Math.max(nodes - 1, 0));
+    const output = new Int32Array(nodes).fill(NONE);
+    const rootNext = new Int32Array(0x10000);
+    const fail = new Int32Array(nodes);
+    const dictLink = new Int32Array(nodes).fill(NONE);
     const queue = new Int32Array(nodes);
-    const parentOf = new Int32Array(nodes);
-    const charIn = new Uint16Array(nodes);
     let tail = 1;
     let edges = 0;
     for (let id = 0; id < nodes; id++) {
       const old = queue[id]!;
-      this.output[id] = outputOf[old]!;
-      this.edgeStart[id] = edges;
+      output[id] = outputOf[old]!;
+      edgeStart[id] = edges;
       for (let child = firstChild[old]!; child !== NONE; child = nextSibling[child]!) {
         const next = tail++;
+        const code = charOf[child]!;
         queue[next] = child;
-        parentOf[next] = id;
-        charIn[next] = charOf[child]!;
-        this.edgeChar[edges] = charOf[child]!;
-        this.edgeTarget[edges++] = next;
-        if (id === 0) this.rootNext[charOf[child]!] = next;
-      }
-    }
-    this.edgeStart[nodes] = edges;
-
-    // 3. Failure and dictionary links, breadth-first so a node's (shallower) failure target is already final.
-    const fail = new Int32Array(nodes);
-    const dictLink = new Int32Array(nodes).fill(NONE);
-    const { edgeStart, edgeChar, edgeTarget, rootNext, output } = this;
-    for (let id = 1; id < nodes; id++) {
-      const parent = parentOf[id]!;
-      const code = charIn[id]!;
-      let target = 0;
-      for (let from = parent === 0 ? -1 : fail[parent]!; from > 0; from = fail[from]!) {
-        let next = NONE;
-        for (let e = edgeStart[from]!, end = edgeStart[from + 1]!; e < end; e++) {
-          if (edgeChar[e] === code) {
-            next = edgeTarget[e]!;
-            break;
+        edgeChar[edges] = code;
+        edgeTarget[edges++] = next;
+        if (id === 0) {
+          rootNext[code] = next;
+          continue;
+        }
+        let target = 0;
+        for (let from = fail[id]!; from > 0 && target === 0; from = fail[from]!) {
+          for (let e = edgeStart[from]!, end = edgeStart[from + 1]!; e < end; e++) {
+            if (edgeChar[e] === code) {
+              target = edgeTarget[e]!;
+              break;
+            }
           }
         }
-        if (next !== NONE) {
-          target = next;
-          break;
-        }
+        // Reached the root without a match: the root's own edge, if any.
+        if (target === 0) target = rootNext[code]!;
+        fail[next] = target;
       }
-      // Reached the root without a match (or started there): the root's own edge, if any.
-      if (target === 0 && parent !== 0) target = rootNext[code]!;
-      fail[id] = target;
+    }
+    edgeStart[nodes] = edges;
+    // Dictionary links need the output of each failure target, known only now; breadth-first again.
+    for (let id = 1; id < nodes; id++) {
+      const target = fail[id]!;
       dictLink[id] = output[target] !== NONE ? target : dictLink[target]!;
     }
+    this.edgeStart = edgeStart;
+    this.edgeChar = edgeChar;
+    this.edgeTarget = edgeTarget;
+    this.output = output;
+    this.rootNext = rootNext;
     this.fail = fail;
     this.dictLink = dictLink;
   }
