@@ -51,6 +51,12 @@ const tricky = [
   '\tfoo\n\tbar\n  baz\n## Tools\n',
   '> q\nlazy one\nlazy two\n---\n## Tools\n',
   '## Tools\n### t\ndescription: a\n  b\nc\n```json\n{}\n```\n### u\n',
+  '    code\n      deeper\n    back\nTools\n---\n',
+  '- a\n  b\n    c\nd\n## Tools\n',
+  '1. x\n\n       code in item\n         more\n   para\n## Tools\n',
+  '  a\n    b\n  ```\n  c\n  ```\nTools\n---\n',
+  'a\n\tb\n    c\nTools\n---\n',
+  '> a\n  b\nc\n    d\n## Tools\n',
   '## Tools\r\n### t\r\n```yaml\r\ntype: object\r\nproperties:\r\n  a: {type: string}\r\n```\r\n',
 ];
 

@@ -46,32 +46,37 @@ export interface ElidedBody {
  * The body as micromark needs to see it to find the block structure. A line whose first non-blank character is an
  * ASCII letter can only be paragraph text or the inside of a code or HTML block: what follows that letter cannot open,
  * close or interrupt any block — except an HTML block's end marker, which always holds `>`. So such lines without `>` are
- * cut after their first letter, and a run of them with the same indentation becomes one line (the block state after
- * the run is the state after its first line). Every line that can carry structure is kept whole. Link reference
+ * cut after their first letter, and a run of them indented at least as deep as its first line becomes that one line:
+ * whatever block the first line is in (paragraph, code, HTML, at any container depth), the others stay in it, so the
+ * block state after the run is the state after its first line. Every line that can carry structure is kept whole. Link reference
  * definitions may span lines, so a body with `]:` is kept whole.
  */
 export function elide(body: string): ElidedBody {
   const lines = body.split('\n');
   const out: ElidedBody = { text: body, first: [], last: [], kept: [] };
   if (body.includes(']:')) {
-    for (let i = 0; i < lines.length; i++) out.first.push(i), out.last.push(i), out.kept.push(-1);
+    for (let i = 0; i < lines.length; i++) {
+      out.first.push(i);
+      out.last.push(i);
+      out.kept.push(-1);
+    }
     return out;
   }
   const text: string[] = [];
-  let runLead = '';
+  let runIndent = '';
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const lead = /^[ \t]*[A-Za-z]/.exec(line);
     const inert = lead !== null && !line.includes('>');
     const n = text.length - 1;
-    if (inert && n >= 0 && out.kept[n]! >= 0 && out.last[n] === i - 1 && lead[0] === runLead) {
+    if (inert && n >= 0 && out.kept[n]! >= 0 && out.last[n] === i - 1 && lead[0].startsWith(runIndent)) {
       out.last[n] = i;
       continue;
     }
     out.first.push(i);
     out.last.push(i);
     if (inert) {
-      runLead = lead[0];
+      runIndent = lead[0].slice(0, -1);
       out.kept.push(lead[0].length);
       text.push(line.endsWith('\r') ? `${lead[0]}\r` : lead[0]);
     } else {
@@ -100,7 +105,8 @@ export function outlineFromMicromark(
   const at = (point: MicromarkPoint): number => {
     const line = point.line - 1;
     const cut = view.kept[line]!;
-    if (cut >= 0 && point.column - 1 >= cut) return lineEnd(source.text, source.lineStarts[firstLine + view.last[line]!]!);
+    if (cut >= 0 && point.column - 1 >= cut)
+      return lineEnd(source.text, source.lineStarts[firstLine + view.last[line]!]!);
     return source.lineStarts[firstLine + view.first[line]!]! + point.column - 1;
   };
   parser.lazy = {};

@@ -1,5 +1,11 @@
+import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import type { Reporter } from './diagnostics.js';
+import { fastYaml } from './fast-yaml.js';
+import { reportYamlErrors } from './frontmatter.js';
+import type { Fence } from './outline.js';
+import { nextLine, type Source } from './source.js';
+import { type Entry, yamlValue } from './tool-entries.js';
 import type { JsonSchemaObject } from './types.js';
 import { zodReason } from './values.js';
 
@@ -29,4 +35,71 @@ export function checkSchema(
     return undefined;
   }
   return parsed.data as JsonSchemaObject;
+}
+
+/** A tool's schema: from its `schema:` entry, or from its ```yaml / ```json fence. */
+export function readSchema(
+  source: Source,
+  entry: Entry | undefined,
+  fence: Fence | undefined,
+  reporter: Reporter,
+) {
+  if (entry && !fence) {
+    const { ok, value } = yamlValue(source, entry, reporter);
+    if (!ok) return undefined;
+    if (value == null) return { type: 'object', properties: {} } satisfies JsonSchemaObject;
+    return checkSchema(value, reporter, entry.keyStart, entry.inlineStart);
+  }
+  if (!fence) return { type: 'object', properties: {} } satisfies JsonSchemaObject;
+  // JSON is YAML 1.2: one parser gives exact positions (and duplicate keys) for both kinds of fence.
+  const valueStart = nextLine(source.text, fence.start);
+  if (fence.lang === 'json') {
+    const json = tryJson(fence.value);
+    if (json.ok) return checkSchema(json.value, reporter, fence.start, fence.end);
+  } else {
+    const fast = fastYaml(fence.value);
+    if (fast) return checkSchema(fast, reporter, fence.start, fence.end);
+  }
+  const doc = parseDocument(fence.value, { prettyErrors: false, uniqueKeys: true });
+  if (reportYamlErrors(doc.errors, valueStart, reporter, fence.lang === 'json' ? 'JSON' : 'YAML'))
+    return undefined;
+  if (fence.lang === 'json') {
+    try {
+      JSON.parse(fence.value);
+    } catch (error) {
+      // Valid YAML but not JSON (e.g. `"a": }`): V8 sometimes names the position.
+      const at = /position (\d+)/.exec((error as Error).message);
+      const offset = valueStart + (at ? Number(at[1]) : 0);
+      reporter.report('tool-invalid-schema', `Schema is not valid JSON: ${(error as Error).message}`, offset);
+      return undefined;
+    }
+  }
+  return checkSchema(doc.toJS({ maxAliasCount: 50 }), reporter, fence.start, fence.end);
+}
+
+/** JSON.parse keeps the last of duplicate keys silently; duplicates are an error, so those go to the YAML reader. */
+function tryJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return hasDuplicateKeys(text) ? { ok: false } : { ok: true, value };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** Whether an object in valid JSON text repeats a key (strings are skipped whole, so braces inside them do not count). */
+function hasDuplicateKeys(text: string): boolean {
+  const stack: Set<string>[] = [];
+  const token = /"(?:[^"\\]|\\.)*"(\s*:)?|[{}]/g;
+  for (let m = token.exec(text); m; m = token.exec(text)) {
+    if (m[0] === '{') stack.push(new Set());
+    else if (m[0] === '}') stack.pop();
+    else if (m[1]) {
+      const keys = stack.at(-1)!;
+      const key = JSON.parse(m[0].slice(0, m[0].length - m[1].length)) as string;
+      if (keys.has(key)) return true;
+      keys.add(key);
+    }
+  }
+  return false;
 }
