@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { AIMessage, type BaseMessage, type SystemMessage, ToolMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
@@ -94,6 +94,16 @@ describe('agent: tool round trip through a real bash: entrypoint', () => {
     model.respond(callTools([{ name: 'show' }])).respond(new AIMessage('ok'));
     await collect(agent.stream('go', { threadId: 't1' }));
     expect((await toolMessages(agent, 't1'))[0]?.content).toBe('[.]');
+  });
+
+  it("runs tools in the turn's working directory", async () => {
+    const { agent, model, fx } = await setup({
+      'where/SKILL.md': toolSkill('where', [{ name: 'where', entrypoint: 'bash:pwd -P' }]),
+    });
+    const sub = join(fx.dir.path, 'where');
+    model.respond(callTools([{ name: 'where' }])).respond(new AIMessage('ok'));
+    await collect(agent.stream('where?', { threadId: 't1', cwd: sub }));
+    expect((await toolMessages(agent, 't1'))[0]?.content).toBe(`${realpathSync(sub)}\n`);
   });
 
   it('turns invalid arguments into an error ToolMessage the model can correct', async () => {
