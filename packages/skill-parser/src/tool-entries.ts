@@ -34,8 +34,8 @@ export function readEntries(source: Source, block: ToolBlockRange, reporter: Rep
   while (offset < block.end) {
     const fence = block.fences[fenceIndex];
     if (fence && offset >= fence.start) {
+      // A fence right after `key:` (only blank lines between) is that key's value; a fence also ends the entry.
       if (current && !current.fence && !current.lines.some((l) => l.text.trim())) current.fence = fence;
-      else if (current) current = undefined;
       fenceIndex++;
       offset = nextLine(text, fence.end);
       current = undefined;
