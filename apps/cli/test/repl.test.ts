@@ -116,6 +116,13 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     t.write('\r');
     await t.expect('Got two lines.');
 
+    // A bracketed paste keeps its line breaks (blank lines too) in one message; Enter then sends it.
+    await t.prompt();
+    t.write('\x1b[200~pasted A\rpasted B\r\rpasted C\x1b[201~');
+    await new Promise((r) => setTimeout(r, 50));
+    t.write('\r');
+    await t.expect('Got the paste.');
+
     await t.submit('/skil list');
     await t.expect('Unknown command /skil. Did you mean "/skill"?');
     await t.submit('/remember the user likes tea');

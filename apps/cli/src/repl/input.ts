@@ -16,11 +16,20 @@ export type InputResult =
  */
 class ReplPrompt extends MultiLinePrompt {
   lastKey: 'ctrl-c' | 'ctrl-d' | 'escape' | undefined;
+  /** Inside a bracketed paste: a pasted line break is a newline in the message, not Enter. */
+  pasting = false;
 
   protected override _shouldSubmit(): boolean {
-    return true;
+    if (!this.pasting) return true;
+    const at = this.cursor;
+    this._setUserInput(`${this.userInput.slice(0, at)}\n${this.userInput.slice(at)}`);
+    this._cursor = at + 1;
+    return false;
   }
 }
+
+const PASTE_ON = '\x1b[?2004h';
+const PASTE_OFF = '\x1b[?2004l';
 
 let aliased = false;
 
@@ -53,17 +62,25 @@ export async function readInput(options: {
     },
   });
   prompt.on('key', (char: string | undefined, key: Key) => {
+    if (key?.name === 'paste-start') prompt.pasting = true;
+    else if (key?.name === 'paste-end') prompt.pasting = false;
     if (char === '\x03' || (key?.ctrl && key.name === 'c')) prompt.lastKey = 'ctrl-c';
     else if (char === '\x04' || (key?.ctrl && key.name === 'd')) prompt.lastKey = 'ctrl-d';
     else if (key?.name === 'escape') prompt.lastKey = 'escape';
-    else prompt.lastKey = undefined;
+    else if (key?.name !== 'paste-start' && key?.name !== 'paste-end') prompt.lastKey = undefined;
   });
   const before = () => prompt.userInput.replace(/\x04/g, '');
   let textAtKey = '';
   prompt.on('key', () => {
     textAtKey = before();
   });
-  const value = await prompt.prompt();
+  options.output.write(PASTE_ON);
+  let value: string | symbol | undefined;
+  try {
+    value = await prompt.prompt();
+  } finally {
+    options.output.write(PASTE_OFF);
+  }
   if (isCancel(value) || value === undefined) {
     const text = textAtKey.replace(/\x03/g, '');
     if (prompt.lastKey === 'ctrl-d')
