@@ -103,7 +103,7 @@ try {
     wall.push(performance.now() - start);
     cpu.push((used.user + used.system) / 1000);
   };
-  for (let i = 0; i < 12; i++) {
+  for (let i = 0; i < 22; i++) {
     await sample(() => discoverSkills(dir), parseWall, parseCpu);
     await sample(() => registry.reload(), reloadWall, reloadCpu);
   }
