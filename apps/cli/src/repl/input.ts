@@ -28,6 +28,9 @@ class ReplPrompt extends MultiLinePrompt {
   }
 }
 
+/** Control characters a cancelling key left in the line (Ctrl+C, Ctrl+D) are not worth echoing back. */
+const shown = (text: string) => text.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
+
 const PASTE_ON = '\x1b[?2004h';
 const PASTE_OFF = '\x1b[?2004l';
 
@@ -54,8 +57,9 @@ export async function readInput(options: {
     render() {
       const self = this as unknown as ReplPrompt;
       if (self.state === 'submit')
-        return `${style('dim', '›')} ${style('dim', self.userInput.replace(/\n/g, '\n  '))}`;
-      if (self.state === 'cancel') return `${style('dim', '›')} ${self.userInput.replace(/\n/g, '\n  ')}`;
+        return `${style('dim', '›')} ${style('dim', shown(self.userInput).replace(/\n/g, '\n  '))}`;
+      if (self.state === 'cancel')
+        return `${style('dim', '›')} ${shown(self.userInput).replace(/\n/g, '\n  ')}`;
       const body =
         self.userInput === '' ? `\u2588${style('dim', options.hint ?? '')}` : self.userInputWithCursor;
       return `${style('cyan', '›')} ${body.replace(/\n/g, '\n  ')}`;
