@@ -57,6 +57,9 @@ const tricky = [
   '  a\n    b\n  ```\n  c\n  ```\nTools\n---\n',
   'a\n\tb\n    c\nTools\n---\n',
   '> a\n  b\nc\n    d\n## Tools\n',
+  '{"a": 1}\n"quoted"\n(x) y\nTools\n---\n```json\n{"type":"object"}\n```\n',
+  '<!-- c\n{ still comment }\n"x" -->\n## Tools\n',
+  '```\n{ "a": "```" }\n```\n## Tools\n',
   '## Tools\r\n### t\r\n```yaml\r\ntype: object\r\nproperties:\r\n  a: {type: string}\r\n```\r\n',
 ];
 

@@ -32,6 +32,9 @@ const CONTAINERS = new Set(['blockQuote', 'listOrdered', 'listUnordered']);
 /** Text of a heading as the mdast tree would give it, for the rare heading that has inline markup. */
 export type InlineText = (raw: string) => string;
 
+/** Blank indentation, then a character that starts no block construct (not `#`, `` ` ``, `~`, `<`, `>`, `-`, `+`, `*`, `=`, `_`, `[`, a digit, …). */
+const INERT_LEAD = /^[ \t]*[A-Za-z!"$%&'(),./;?@^{}]/;
+
 /** The elided body: its text, and for each of its lines the source lines it stands for and how much of them is kept. */
 export interface ElidedBody {
   text: string;
@@ -43,13 +46,14 @@ export interface ElidedBody {
 }
 
 /**
- * The body as micromark needs to see it to find the block structure. A line whose first non-blank character is an
- * ASCII letter can only be paragraph text or the inside of a code or HTML block: what follows that letter cannot open,
- * close or interrupt any block — except an HTML block's end marker, which always holds `>`. So such lines without `>` are
- * cut after their first letter, and a run of them indented at least as deep as its first line becomes that one line:
- * whatever block the first line is in (paragraph, code, HTML, at any container depth), the others stay in it, so the
- * block state after the run is the state after its first line. Every line that can carry structure is kept whole. Link reference
- * definitions may span lines, so a body with `]:` is kept whole.
+ * The body as micromark needs to see it to find the block structure. A line whose first non-blank character starts no
+ * block construct (`INERT_LEAD`: a letter, `{`, `"`, …) can only be paragraph text or the inside of a code or HTML
+ * block: what follows that character cannot open, close or interrupt any block, except an HTML block's end marker,
+ * which always holds `>`. So such lines without `>` are cut after their first character, and a run of them indented at
+ * least as deep as its first line becomes that one line: whatever block the first line is in (paragraph, code, HTML, at
+ * any container depth), the others stay in it, so the block state after the run is the state after its first line.
+ * Every line that can carry structure is kept whole. Link reference definitions may span lines, so a body with `]:` is
+ * kept whole.
  */
 export function elide(body: string): ElidedBody {
   const lines = body.split('\n');
@@ -66,7 +70,7 @@ export function elide(body: string): ElidedBody {
   let runIndent = '';
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const lead = /^[ \t]*[A-Za-z]/.exec(line);
+    const lead = INERT_LEAD.exec(line);
     const inert = lead !== null && !line.includes('>');
     const n = text.length - 1;
     if (inert && n >= 0 && out.kept[n]! >= 0 && out.last[n] === i - 1 && lead[0].startsWith(runIndent)) {
