@@ -144,6 +144,9 @@ export function createAgent(init: CreateAgentOptions): Agent {
           ...(decisions ? { [CONFIG_KEYS.decisions]: decisions } : {}),
         },
         recursionLimit,
+        // Each step's checkpoint is on disk before the next step starts: the model's tool calls are stored before
+        // any tool runs, so a crash can never lose a call whose side effect already happened.
+        durability: 'sync',
         streamMode: ['updates', 'custom'],
         ...(turn.signal ? { signal: turn.signal } : {}),
       });
