@@ -79,6 +79,11 @@ export async function executeTurn(
       }
       if (done === 'interrupted' && pending?.length && !options.signal.aborted) {
         const decisions = await options.handlers.decide(pending);
+        // Cancelled while being asked: nothing runs; the graph repairs the unanswered calls on the next turn.
+        if (options.signal.aborted) {
+          result.status = 'aborted';
+          break;
+        }
         result.rejected += Object.values(decisions).filter((d) => d.type === 'reject').length;
         stream = rt.agent.resume(session.id, decisions, turn);
         continue;

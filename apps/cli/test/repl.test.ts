@@ -170,6 +170,15 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     await t.expect('The user rejected this call; it did not run. Their message: not in this folder');
     await t.expect('Understood, I left it.');
     await expect(stat(join(box.cwd, 'rejected.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
+
+    // Ctrl+C at the approval question cancels the turn; nothing runs and the session goes on.
+    await t.submit('touch cancelled');
+    await t.expect('Approve once');
+    t.write('\x03');
+    await t.expect('turn cancelled');
+    await t.submit('anything else');
+    await t.expect('Plain answer.');
+    await expect(stat(join(box.cwd, 'cancelled.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
     await t.submit('/quit');
     expect(await t.exited).toBe(0);
   });

@@ -13,6 +13,7 @@ export async function askApprovals(
   style: Style,
   requests: ApprovalRequest[],
   approvedTools: Set<string>,
+  onCancel: () => void,
 ): Promise<Record<string, ApprovalDecision>> {
   const prompts = await import('@clack/prompts');
   const opts = { input: io.stdin, output: io.stdout };
@@ -42,8 +43,11 @@ export async function askApprovals(
       ],
     });
     if (prompts.isCancel(choice)) {
-      decisions[request.id] = { type: 'reject', message: 'The user cancelled the approval prompt.' };
-      continue;
+      // Ctrl+C (or Escape) at the question cancels the whole turn, as Ctrl+C does everywhere else in a turn.
+      onCancel();
+      for (const r of requests)
+        decisions[r.id] ??= { type: 'reject', message: 'The user cancelled the turn.' };
+      return decisions;
     }
     if (choice === 'once') decisions[request.id] = { type: 'approve' };
     else if (choice === 'session') {

@@ -55,7 +55,9 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
           spinner.stop();
           listen(false);
           try {
-            return await askApprovals(io, style, requests, state.approvedTools);
+            return await askApprovals(io, style, requests, state.approvedTools, () =>
+              controller.abort(new Error('cancelled by the user')),
+            );
           } finally {
             listen(true);
             spinner.start(THINKING);
