@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -117,6 +117,45 @@ describe('birdie run --json (compiled CLI)', () => {
       .map((l) => JSON.parse(l).type);
     expect(types).not.toContain('approval-request');
     expect((await stat(join(box.cwd, 'marker.txt'))).isFile()).toBe(true);
+  });
+
+  it('SIGINT (Ctrl+C) ends the run with exit 1 and kills the running tool', async () => {
+    const child = spawn(
+      process.execPath,
+      [BIN, 'run', 'please sleep', '--json', '--skills-dir', TEST_SKILLS],
+      {
+        env: { ...box.env, ...scripted('repl.json') },
+        cwd: box.cwd,
+      },
+    );
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    let pid = 0;
+    for (let i = 0; i < 400 && !pid; i++) {
+      pid = Number((await readFile(join(box.cwd, 'sleep.pid'), 'utf8').catch(() => '')).trim());
+      if (!pid) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(pid).toBeGreaterThan(0);
+    child.kill('SIGINT');
+    expect(await exited).toBe(1);
+    const events = stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(events.at(-1)).toMatchObject({ type: 'result', status: 'aborted' });
+    let alive = true;
+    for (let i = 0; i < 100 && alive; i++) {
+      try {
+        process.kill(pid, 0);
+        await new Promise((r) => setTimeout(r, 50));
+      } catch {
+        alive = false;
+      }
+    }
+    expect(alive).toBe(false);
   });
 
   it('exits 2 for usage errors with nothing on stdout', async () => {
