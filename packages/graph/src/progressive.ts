@@ -86,7 +86,16 @@ export function createLoadSkillTool(skills: readonly Skill[]): RuntimeTool {
     return { content: `${skillBlock(skill)}${resources}`, loaded: [name] };
   };
   const { lc, prepare } = lcTool(LOAD_SKILL, description, schema, execute);
-  return { name: LOAD_SKILL, description, kind: 'builtin', lc, approvalReason: never, prepare, execute };
+  return {
+    name: LOAD_SKILL,
+    description,
+    kind: 'builtin',
+    ownLimit: true,
+    lc,
+    approvalReason: never,
+    prepare,
+    execute,
+  };
 }
 
 function inside(root: string, target: string): boolean {
@@ -147,5 +156,14 @@ export function createReadReferenceTool(skills: readonly Skill[], maxChars: numb
     return { content: more > 0 ? `${text}\n[truncated: ${more} more bytes]` : text };
   };
   const { lc, prepare } = lcTool(READ_REFERENCE, description, schema, execute);
-  return { name: READ_REFERENCE, description, kind: 'builtin', lc, approvalReason: never, prepare, execute };
+  return {
+    name: READ_REFERENCE,
+    description,
+    kind: 'builtin',
+    ownLimit: true,
+    lc,
+    approvalReason: never,
+    prepare,
+    execute,
+  };
 }

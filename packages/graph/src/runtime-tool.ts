@@ -27,6 +27,11 @@ export interface RuntimeTool {
   description: string;
   skill?: string;
   kind: 'skill' | 'mcp' | 'builtin';
+  /**
+   * True when the tool bounds its own output (`load_skill`: a skill body, bounded by the parser's file size limit;
+   * `read_reference`: `maxReferenceChars`), so the generic tool-output cut does not apply.
+   */
+  ownLimit?: boolean;
   /** Bound to the model (name, description, JSON Schema). */
   lc: StructuredToolInterface;
   /** Why this call needs approval under `mode`, or null. */

@@ -190,7 +190,9 @@ export function createToolsNode(builder: ToolsetBuilder, policy: AgentPolicy, se
           }
         }
       }
-      const capped = capOutput(content, settings.maxToolOutputChars);
+      const capped = p.tool?.ownLimit
+        ? { text: content, truncated: false }
+        : capOutput(content, settings.maxToolOutputChars);
       emit(config, {
         type: 'tool-end',
         id: p.id,

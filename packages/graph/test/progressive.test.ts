@@ -91,6 +91,19 @@ describe('progressive loading with the agentskills corpus (read in place)', () =
     expect((await agent.getState('t1')).loadedSkills).toEqual(['mcp-builder']);
   });
 
+  it('returns a long skill body whole: the generic tool-output cut does not apply to load_skill', async () => {
+    const { agent, model, registry } = await corpusAgent();
+    const body = (registry.current().getSkill('claude-api')?.body ?? '').trim();
+    expect(body.length).toBeGreaterThan(32_000);
+    model
+      .respond(callTools([{ name: 'load_skill', args: { name: 'claude-api' } }]))
+      .respond(new AIMessage('ok'));
+    await collect(agent.stream('use the claude api', { threadId: 't1' }));
+    const [loaded] = await results(agent, 't1');
+    expect(String(loaded?.content)).toContain(`${body}\n</skill>`);
+    expect(String(loaded?.content)).not.toContain('[truncated:');
+  });
+
   it('loads the body again once the first copy has left the context window', async () => {
     const fx = await skillsFixture({ 'notes/SKILL.md': knowledgeSkill('notes', 'Write everything down.') });
     cleanups.push(() => fx.dir.cleanup());
