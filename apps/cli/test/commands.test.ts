@@ -209,6 +209,18 @@ describe('birdie run', () => {
     expect((await stat(join(box.cwd, 'marker.txt'))).isFile()).toBe(true);
   });
 
+  it('a model failure is a run error: exit 1, reported once, logged', async () => {
+    const result = await cli(['run', 'hello'], scripted('failing.json'));
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.match(/invalid api key/g)).toHaveLength(1);
+    const [run] = (await cli(['logs', '--json'])).stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(run).toMatchObject({ status: 'error', error: expect.stringContaining('invalid api key') });
+  });
+
   it('rejects a bad --approval, an unknown session and an empty prompt with exit 2', async () => {
     const env = scripted('count.json');
     expect((await cli(['run', 'x', '--approval', 'maybe'], env)).code).toBe(2);

@@ -78,7 +78,7 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
         ),
       );
     if (result.status === 'ok') return EXIT_OK;
-    if (!json && result.status === 'error' && result.error)
+    if (!json && result.status === 'error' && result.error && !printer.printedError)
       write(io.stderr, `birdie: run failed: ${result.error}`);
     if (result.status === 'aborted') write(io.stderr, 'birdie: interrupted');
     if (refused > 0 && !json)

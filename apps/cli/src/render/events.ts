@@ -23,6 +23,9 @@ export class EventPrinter {
 
   constructor(private readonly o: PrinterOptions) {}
 
+  /** An `error` event was shown, so the caller need not repeat it. */
+  printedError = false;
+
   get printedAnswer(): boolean {
     return this.wroteAnswer;
   }
@@ -72,6 +75,7 @@ export class EventPrinter {
         this.o.onWrite?.();
         this.breakLine();
         this.o.info.write(`${style('red', `error (${event.error.code}):`)} ${event.error.message}\n`);
+        this.printedError = true;
         return;
       }
       case 'done': {

@@ -67,7 +67,7 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
     });
     spinner.stop();
     if (result.status === 'aborted') out(state, style('yellow', 'turn cancelled'));
-    else if (result.status === 'error' && result.error)
+    else if (result.status === 'error' && result.error && !printer.printedError)
       out(state, `${style('red', 'error:')} ${result.error}`);
     if (result.contextTokens) state.contextTokens = result.contextTokens;
     printStatus(state);
