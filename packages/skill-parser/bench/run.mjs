@@ -6,7 +6,7 @@ import { discoverSkills, parseSkill } from '../dist/index.js';
 import { generateSkills } from './generate.mjs';
 
 const COUNT = 1000;
-const RUNS = 7;
+const RUNS = 11;
 
 async function readOnly(root) {
   const folders = (await readdir(root)).sort();
