@@ -120,6 +120,31 @@ describe('agent: tool round trip through a real bash: entrypoint', () => {
     expect(ofType(events, 'done')[0]?.status).toBe('ok');
   });
 
+  it('answers a call whose arguments were not JSON, so the history stays valid', async () => {
+    const { agent, model } = await setup({ 'echo/SKILL.md': echoSkill });
+    model
+      .respond(
+        new AIMessage({
+          content: '',
+          invalid_tool_calls: [
+            {
+              id: 'bad1',
+              name: 'say',
+              args: '{"text": ',
+              error: 'Unexpected end of JSON',
+              type: 'invalid_tool_call',
+            },
+          ],
+        }),
+      )
+      .respond(new AIMessage('retrying later'));
+    const events = await collect(agent.stream('go', { threadId: 't1' }));
+    const [result] = await toolMessages(agent, 't1');
+    expect(result).toMatchObject({ tool_call_id: 'bad1', status: 'error' });
+    expect(result?.content).toMatch(/not valid JSON/);
+    expect(ofType(events, 'done')[0]?.status).toBe('ok');
+  });
+
   it('reports a failing command as status "error" and keeps the loop going', async () => {
     const { agent, model } = await setup({
       'fail/SKILL.md': toolSkill('fail', [{ name: 'boom', entrypoint: 'bash:echo oops >&2; exit 3' }]),
