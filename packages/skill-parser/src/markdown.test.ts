@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { findFrontmatter } from './frontmatter.js';
 import { outlineFromMicromark } from './markdown.js';
-import { headingText, outlineFromMdast } from './outline.js';
+import { headingText, outlineFromMdast, remarkYaml } from './outline.js';
 import { createSource } from './source.js';
 
 const front = '---\nname: x\ndescription: y\n---\n';
@@ -86,4 +86,35 @@ describe('outlineFromMicromark', () => {
       expect(fast, name).toEqual(tree);
     }
   });
+});
+
+describe('findFrontmatter', () => {
+  const inputs = [
+    '---\na: 1\n---\nbody\n',
+    '---  \na: 1\n---\t\nbody',
+    '---\n---\n',
+    '---\na: 1\n',
+    ' ---\na: 1\n---\n',
+    '---\r\na: 1\r\n---\r\nbody\r\n',
+    '----\na: 1\n---\n',
+    '---\na: 1\n---',
+    '---x\na: 1\n---\n',
+    '---\na: 1\n ---\n---\n',
+    '---\na: |\n  ---\n---\n',
+  ];
+
+  it.each(inputs.map((t) => [JSON.stringify(t), t]))(
+    'finds the frontmatter remark-frontmatter finds: %s',
+    (_, text) => {
+      const range = findFrontmatter(text);
+      const yaml = remarkYaml(text);
+      if (!yaml) {
+        expect(range.state).not.toBe('ok');
+        return;
+      }
+      expect(range.state).toBe('ok');
+      if (range.state !== 'ok') return;
+      expect(text.slice(range.valueStart, range.valueEnd).replace(/\r?\n$/, '')).toBe(yaml.value);
+    },
+  );
 });

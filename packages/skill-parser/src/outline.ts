@@ -71,6 +71,12 @@ export function outlineFromMdast(source: Source): OutlineNode[] {
   return nodes;
 }
 
+/** remark-frontmatter's `yaml` node of a text, if any (the reference `findFrontmatter` is tested against). */
+export function remarkYaml(text: string): { value: string } | undefined {
+  const first = (processor.parse(text) as Root).children[0];
+  return first?.type === 'yaml' ? { value: first.value } : undefined;
+}
+
 /** The text mdast gives a heading whose raw content has inline markup (`**Tools**`, `T&#111;ols`, …). */
 export function headingText(raw: string): string {
   const tree = processor.parse(raw.includes('\n') ? `${raw}\n---` : `# ${raw}`) as Root;
