@@ -99,11 +99,12 @@ export function parseSkill(text: string, options: ParseSkillOptions): ParseSkill
       );
     }
   }
+  // Absent or empty (`name:`) is missing; present with a wrong value is `invalid-type`, reported by readField.
   const fenceLine = lineEnd(source.text, 0);
-  if (data.name === undefined && !front.fields.get('name')?.value) {
+  if (front.fields.get('name')?.value == null) {
     reporter.report('missing-name', 'Frontmatter has no `name`', 0, fenceLine);
   }
-  if (data.description === undefined && !front.fields.get('description')?.value) {
+  if (front.fields.get('description')?.value == null) {
     reporter.report('missing-description', 'Frontmatter has no `description`', 0, fenceLine);
   }
   checkAgentSkillsRules(data, front.fields, basename(dir), reporter);

@@ -121,6 +121,13 @@ describe('parseSkill', () => {
     expect(inferred.skill!.mcpServer).toEqual({ transport: 'streamable_http', url: 'https://x.test/mcp' });
   });
 
+  it('reports an empty name once, as missing, and a blank one once, as invalid', () => {
+    const empty = parseSkill('---\nname:\ndescription: D.\n---\n', { path: '/s/x/SKILL.md' });
+    expect(empty.messages.map(brief)).toEqual(['1:1 missing-name error']);
+    const blank = parseSkill('---\nname: "  "\ndescription: D.\n---\n', { path: '/s/x/SKILL.md' });
+    expect(blank.messages.map(brief)).toEqual(['2:7 invalid-type error']);
+  });
+
   it('keeps a version written as a number as the author wrote it', () => {
     const { skill } = parseSkill('---\nname: v\ndescription: V.\nversion: 1.10\n---\n', {
       path: '/s/v/SKILL.md',
