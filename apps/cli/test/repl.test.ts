@@ -69,6 +69,7 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     await again.expect('I shouted it for you.');
     await again.expect('› shout again');
     await again.expect('The shout tool is gone.');
+    await again.expect(`session: ${sessionId} │ ctx: 0 tok │ spent: ↑${second[2]} ↓${second[3]} tok`);
     await again.submit('/skill list');
     await again.expect(/off\s+echoer\s+tool\s+shout\s+this session/);
     await again.submit('/session info');

@@ -4,7 +4,7 @@ import type { Io } from '../io.js';
 import { formatHistory } from '../history.js';
 import type { Style } from '../render/style.js';
 import { openRuntime, useSession } from '../runtime.js';
-import { type ReplState, watchSkills } from './state.js';
+import { printStatus, type ReplState, watchSkills } from './state.js';
 
 /** Loads everything a turn needs; for a resumed session, also prints its last exchanges. */
 export async function bootRepl(
@@ -34,6 +34,7 @@ export async function bootRepl(
       );
       const history = formatHistory(messages, style, 3);
       if (history) io.stdout.write(history);
+      printStatus(state);
     }
     watchSkills(state);
     return state;
