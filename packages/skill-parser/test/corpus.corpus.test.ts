@@ -8,8 +8,9 @@ import { outlineFromMicromark } from '../src/markdown.js';
 import { findToolsSection, headingText, mayHaveToolsSection, outlineFromMdast } from '../src/outline.js';
 import { createSource } from '../src/source.js';
 
-/** The corpus lives beside the checkout: <repo>/../shared/corpus. */
-const corpus = fileURLToPath(new URL('../../../../shared/corpus', import.meta.url));
+/** The corpus lives beside the checkout, <repo>/../shared/corpus; BIRDIE_CORPUS points elsewhere (e.g. a CI clone). */
+const corpus =
+  process.env.BIRDIE_CORPUS ?? fileURLToPath(new URL('../../../../shared/corpus', import.meta.url));
 
 interface ManifestTool {
   name: string;
