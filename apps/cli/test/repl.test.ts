@@ -130,6 +130,14 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     await t.expect('remembered as #1');
     await t.submit('/memory');
     await t.expect(/#1\s+\d{4}-\d{2}-\d{2}\s+the user likes tea/);
+    // Up recalls earlier inputs: two steps back is /remember, one forward again is /memory.
+    await t.prompt();
+    t.write('\x1b[A');
+    t.write('\x1b[A');
+    t.write('\x1b[B');
+    await t.expect('› /memory█');
+    t.write('\r');
+    await t.expect(/#1\s+\d{4}-\d{2}-\d{2}\s+the user likes tea/);
     await t.submit('/info');
     await t.expect(/user\s+tester/);
     await t.expect(/config\s+vendor ← env LLM_VENDOR/);

@@ -19,6 +19,12 @@ class ReplPrompt extends MultiLinePrompt {
   /** Inside a bracketed paste: a pasted line break is a newline in the message, not Enter. */
   pasting = false;
 
+  /** Replaces the line with an earlier input (Up/Down on a one-line input). */
+  recall(text: string): void {
+    this._setUserInput(text);
+    this._cursor = text.length;
+  }
+
   protected override _shouldSubmit(): boolean {
     if (!this.pasting) return true;
     const at = this.cursor;
@@ -43,6 +49,8 @@ export async function readInput(options: {
   hint?: string;
   /** Ends the prompt from outside (the runtime failed to load while the user was typing). */
   signal?: AbortSignal;
+  /** Earlier inputs, oldest first, for Up/Down; the submitted text is appended. */
+  history?: string[];
 }): Promise<InputResult> {
   if (!aliased) {
     // Ctrl+D is not a clack action by default; make it end the prompt like Ctrl+C, and tell them apart by key.
@@ -73,6 +81,16 @@ export async function readInput(options: {
     else if (key?.name === 'escape') prompt.lastKey = 'escape';
     else if (key?.name !== 'paste-start' && key?.name !== 'paste-end') prompt.lastKey = undefined;
   });
+  const history = options.history ?? [];
+  let back = history.length;
+  prompt.on('key', (_char: string | undefined, key: Key) => {
+    // Multi-line input keeps Up/Down for moving between its lines.
+    if ((key?.name !== 'up' && key?.name !== 'down') || prompt.userInput.includes('\n')) return;
+    const next = key.name === 'up' ? Math.max(0, back - 1) : Math.min(history.length, back + 1);
+    if (next === back || (next === history.length && back === history.length)) return;
+    back = next;
+    prompt.recall(history[back] ?? '');
+  });
   const before = () => prompt.userInput.replace(/\x04/g, '');
   let textAtKey = '';
   prompt.on('key', () => {
@@ -91,5 +109,7 @@ export async function readInput(options: {
       return text.trim() === '' ? { kind: 'eof' } : { kind: 'interrupt', empty: false };
     return { kind: 'interrupt', empty: prompt.lastKey === 'escape' ? false : text.trim() === '' };
   }
-  return { kind: 'text', text: String(value) };
+  const text = String(value);
+  if (text.trim() && history.at(-1) !== text) history.push(text);
+  return { kind: 'text', text };
 }

@@ -13,6 +13,7 @@ export interface LoopOptions {
   boot: ReplState | (() => Promise<ReplState>);
   readInput(options: {
     signal?: AbortSignal;
+    history?: string[];
     input: Io['stdin'];
     output: Io['stdout'];
     style: Style;
@@ -39,6 +40,7 @@ export async function runRepl({ io, style, boot, readInput }: LoopOptions): Prom
     }
   };
   let lastInterrupt = false;
+  const inputs: string[] = [];
   try {
     for (;;) {
       if (state?.notices.length)
@@ -51,6 +53,7 @@ export async function runRepl({ io, style, boot, readInput }: LoopOptions): Prom
       const stop = new AbortController();
       const reading = readInput({
         signal: stop.signal,
+        history: inputs,
         input: io.stdin,
         output: io.stdout,
         style,
