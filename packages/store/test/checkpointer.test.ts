@@ -90,4 +90,26 @@ describe('BirdieCheckpointer', () => {
     expect(db.prepare('SELECT COUNT(*) AS n FROM cp_blobs').get()).toEqual({ n: 50 });
     db.close();
   });
+
+  it('saves correctly after another process deleted and recreated the thread it caches', async () => {
+    const thread = '2026-01-01_4';
+    const root = { configurable: { thread_id: thread, checkpoint_ns: '' } };
+    const messages = [{ content: 'a'.repeat(300) }, { content: 'b'.repeat(300) }];
+    const first = checkpoint(1, { messages });
+    await store.checkpointer.put(root, first.checkpoint, meta, first.config);
+
+    const other = openStore({ file: store.file });
+    await other.checkpointer.deleteThread(thread);
+    const unrelated = checkpoint(2, { messages: [{ content: 'c'.repeat(300) }] });
+    await other.checkpointer.put(root, unrelated.checkpoint, meta, unrelated.config);
+    other.close();
+
+    // Same objects: this process believes their blobs exist; they were deleted with the thread.
+    const again = checkpoint(3, { messages });
+    const config = await store.checkpointer.put(root, again.checkpoint, meta, again.config);
+    expect((await store.checkpointer.getTuple(config))?.checkpoint.channel_values).toEqual({ messages });
+    const fresh = openStore({ file: store.file });
+    expect((await fresh.checkpointer.getTuple(config))?.checkpoint.channel_values).toEqual({ messages });
+    fresh.close();
+  });
 });

@@ -3,7 +3,7 @@ import { type BlobDraft, rememberIdentity, type Serde } from './codec.js';
 import { pack, unpack } from './compress.js';
 
 /** Decoded values kept in memory, by blob id (ids are never reused: AUTOINCREMENT). */
-const DECODED_MAX = 50_000;
+const DECODED_MAX = 20_000;
 /** Known (thread, content hash) → blob id, to skip a lookup per element on put. */
 const KNOWN_MAX = 100_000;
 
@@ -43,13 +43,17 @@ export class BlobStore {
       const hash = Buffer.from(draft.key, 'base64');
       let id = this.find.get(thread, hash)?.id;
       if (id === undefined) {
-        if (!draft.json)
-          throw new Error('checkpoint blob vanished while saving (thread deleted by another process?)');
+        if (!draft.json) throw new MissingBlobError();
         id = Number(this.insert.run(thread, hash, pack(draft.json)).lastInsertRowid);
       }
-      remember(this.known, cacheKey, id, KNOWN_MAX);
       return id;
     });
+  }
+
+  /** After the transaction that stored `drafts` as `ids` committed: skip their lookup next time. */
+  remember(thread: number, drafts: readonly BlobDraft[], ids: readonly number[]): void {
+    for (const [i, draft] of drafts.entries())
+      remember(this.known, `${thread}:${draft.key}`, ids[i]!, KNOWN_MAX);
   }
 
   /** The decoded values of `ids`, from the cache or the database. */
@@ -83,6 +87,13 @@ export class BlobStore {
     if (threads.length === 0) return;
     const prefixes = threads.map((t) => `${t}:`);
     for (const key of this.known.keys()) if (prefixes.some((p) => key.startsWith(p))) this.known.delete(key);
+  }
+}
+
+/** A value this process believed stored is gone (its thread was deleted by another process). */
+export class MissingBlobError extends Error {
+  constructor() {
+    super('a stored checkpoint value vanished while saving');
   }
 }
 

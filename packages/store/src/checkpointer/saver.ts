@@ -8,7 +8,7 @@ import {
 import { type Db, immediate } from '../db.js';
 import { StoreError } from '../errors.js';
 import { scrubSecrets } from '../secrets.js';
-import { BlobStore } from './blobs.js';
+import { BlobStore, MissingBlobError } from './blobs.js';
 import { decodeRef, Encoder, type Ref, refIds, resolveRef } from './codec.js';
 import { packText, unpackText } from './compress.js';
 import { deltaHistory, HistoryCache } from './history.js';
@@ -47,6 +47,8 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
   /** @internal */
   readonly blobs: BlobStore;
   private readonly histories = new HistoryCache();
+  /** Thread rows seen by this process; only a hint for skipping serialisation, never trusted for writes. */
+  private readonly threadIds = new Map<string, number>();
   /** Bodies of recent puts: the next put inherits unchanged values from its parent, usually the last one. */
   private readonly recentBodies = new Map<number, Body>();
 
@@ -103,35 +105,39 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
     if (threadId === undefined) throw missing('thread_id', 'put a checkpoint');
     const parentId = config.configurable?.checkpoint_id as string | undefined;
-    const encoder = this.encoderFor(threadId, ns);
-    const drafts: Record<string, Ref> = {};
-    const values = checkpoint.channel_values ?? {};
-    // Only channels with a new version are serialised; the others keep the parent's stored value.
-    for (const channel of Object.keys(values)) {
-      if (Object.hasOwn(newVersions, channel)) drafts[channel] = await encoder.encode(values[channel]);
-    }
     const [, metadataJson] = await this.serde.dumpsTyped(scrubSecrets(metadata));
-    immediate(this.db, () => {
-      const thread = this.threadRow(threadId, ns);
-      const ids = this.blobs.store(thread, encoder.blobs);
-      const parentSeq = parentId ? this.seqOf(thread, parentId) : null;
-      const vals = this.inherit(parentSeq, checkpoint.channel_versions, newVersions);
-      for (const channel of Object.keys(drafts)) vals[channel] = resolveRef(drafts[channel]!, ids);
-      const body: Body = {
-        v: checkpoint.v,
-        ts: checkpoint.ts,
-        cv: checkpoint.channel_versions,
-        vs: checkpoint.versions_seen,
-        vals,
-      };
-      // Metadata is the serializer's own JSON, appended after a newline (JSON text never has a raw one).
-      const text = `${JSON.stringify(body)}\n${Buffer.from(metadataJson).toString('utf8')}`;
-      const seq = this.seqOf(thread, checkpoint.id);
-      this.rows.fill.run(parentSeq, channelList(Object.keys(vals)), packText(text), seq);
+    await this.withEncoder(threadId, ns, async (encoder) => {
+      const drafts: Record<string, Ref> = {};
+      const values = checkpoint.channel_values ?? {};
+      // Only channels with a new version are serialised; the others keep the parent's stored value.
+      for (const channel of Object.keys(values)) {
+        if (Object.hasOwn(newVersions, channel)) drafts[channel] = await encoder.encode(values[channel]);
+      }
+      // Caches learn about rows only after the commit: a rolled-back attempt's ids get reused.
+      const saved = immediate(this.db, () => {
+        const thread = this.threadRow(threadId, ns);
+        const ids = this.blobs.store(thread, encoder.blobs);
+        const parentSeq = parentId ? this.seqOf(thread, parentId) : null;
+        const vals = this.inherit(parentSeq, checkpoint.channel_versions, newVersions);
+        for (const channel of Object.keys(drafts)) vals[channel] = resolveRef(drafts[channel]!, ids);
+        const body: Body = {
+          v: checkpoint.v,
+          ts: checkpoint.ts,
+          cv: checkpoint.channel_versions,
+          vs: checkpoint.versions_seen,
+          vals,
+        };
+        // Metadata is the serializer's own JSON, appended after a newline (JSON text never has a raw one).
+        const text = `${JSON.stringify(body)}\n${Buffer.from(metadataJson).toString('utf8')}`;
+        const seq = this.seqOf(thread, checkpoint.id);
+        this.rows.fill.run(parentSeq, channelList(Object.keys(vals)), packText(text), seq);
+        return { thread, ids, seq, body };
+      });
+      this.blobs.remember(saved.thread, encoder.blobs, saved.ids);
       // A filled placeholder or a re-put changes what walks from its descendants find.
-      this.histories.invalidateAfter(seq);
-      this.recentBodies.delete(seq);
-      this.recentBodies.set(seq, body);
+      this.histories.invalidateAfter(saved.seq);
+      this.recentBodies.delete(saved.seq);
+      this.recentBodies.set(saved.seq, saved.body);
       if (this.recentBodies.size > 8) this.recentBodies.delete(this.recentBodies.keys().next().value!);
     });
     return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
@@ -148,26 +154,29 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     const checkpointId = config.configurable?.checkpoint_id as string | undefined;
     if (threadId === undefined) throw missing('thread_id', 'put writes');
     if (!checkpointId) throw missing('checkpoint_id', 'put writes');
-    const encoder = this.encoderFor(threadId, ns);
-    const drafts: [number, string, Ref][] = [];
-    for (const [i, [channel, value]] of writes.entries()) {
-      drafts.push([SPECIAL_WRITE_INDEX[channel] ?? i, channel, await encoder.encode(value)]);
-    }
-    immediate(this.db, () => {
-      const thread = this.threadRow(threadId, ns);
-      const seq = this.seqOf(thread, checkpointId);
-      const ids = this.blobs.store(thread, encoder.blobs);
-      const existing = this.rows.writeRecord.get(seq, taskId);
-      const record: WritesRecord = existing ? parseRecord(existing.writes) : { p: taskPath, w: [] };
-      const byIdx = new Map(record.w.map((w) => [w[0], w]));
-      for (const [idx, channel, ref] of drafts) {
-        // A regular write is stored once (retries are no-ops); special writes replace.
-        if (idx >= 0 && byIdx.has(idx)) continue;
-        byIdx.set(idx, [idx, channel, resolveRef(ref, ids)]);
+    await this.withEncoder(threadId, ns, async (encoder) => {
+      const drafts: [number, string, Ref][] = [];
+      for (const [i, [channel, value]] of writes.entries()) {
+        drafts.push([SPECIAL_WRITE_INDEX[channel] ?? i, channel, await encoder.encode(value)]);
       }
-      record.w = [...byIdx.values()].sort((a, b) => a[0] - b[0]);
-      this.rows.putWrite.run(seq, taskId, packText(JSON.stringify(record)));
-      this.histories.invalidateAfter(seq);
+      const saved = immediate(this.db, () => {
+        const thread = this.threadRow(threadId, ns);
+        const seq = this.seqOf(thread, checkpointId);
+        const ids = this.blobs.store(thread, encoder.blobs);
+        const existing = this.rows.writeRecord.get(seq, taskId);
+        const record: WritesRecord = existing ? parseRecord(existing.writes) : { p: taskPath, w: [] };
+        const byIdx = new Map(record.w.map((w) => [w[0], w]));
+        for (const [idx, channel, ref] of drafts) {
+          // A regular write is stored once (retries are no-ops); special writes replace.
+          if (idx >= 0 && byIdx.has(idx)) continue;
+          byIdx.set(idx, [idx, channel, resolveRef(ref, ids)]);
+        }
+        record.w = [...byIdx.values()].sort((a, b) => a[0] - b[0]);
+        this.rows.putWrite.run(seq, taskId, packText(JSON.stringify(record)));
+        return { thread, ids, seq };
+      });
+      this.blobs.remember(saved.thread, encoder.blobs, saved.ids);
+      this.histories.invalidateAfter(saved.seq);
     });
   }
 
@@ -185,6 +194,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     this.blobs.forgetThreads(threads);
     this.histories.clear();
     this.recentBodies.clear();
+    this.threadIds.clear();
   }
 
   override async getDeltaChannelHistory(options: {
@@ -303,15 +313,27 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     versions[TASKS] = existing.length > 0 ? existing.reduce(maxVersion) : this.getNextVersion(undefined);
   }
 
-  private encoderFor(threadId: string, ns: string): Encoder {
-    const thread = this.rows.thread.get(threadId, ns)?.id;
-    return new Encoder(this.serde, (key) => this.blobs.has(thread, key));
+  /**
+   * Runs encode-then-commit with an encoder that may skip serialising values this process
+   * knows the thread already stores. If one vanished meanwhile (another process deleted and
+   * recreated the thread), the commit throws MissingBlobError and it runs again without reuse.
+   */
+  private async withEncoder(threadId: string, ns: string, save: (encoder: Encoder) => Promise<void>) {
+    const thread = this.threadIds.get(threadKey(threadId, ns));
+    try {
+      await save(new Encoder(this.serde, (key) => this.blobs.has(thread, key)));
+    } catch (error) {
+      if (!(error instanceof MissingBlobError)) throw error;
+      this.threadIds.delete(threadKey(threadId, ns));
+      await save(new Encoder(this.serde));
+    }
   }
 
   private threadRow(threadId: string, ns: string): number {
     const found = this.rows.thread.get(threadId, ns);
-    if (found) return found.id;
-    return Number(this.rows.insertThread.run(threadId, ns).lastInsertRowid);
+    const id = found ? found.id : Number(this.rows.insertThread.run(threadId, ns).lastInsertRowid);
+    this.threadIds.set(threadKey(threadId, ns), id);
+    return id;
   }
 
   /** The row of a checkpoint id, creating an empty placeholder for one not put yet. */
@@ -338,6 +360,10 @@ function channelList(channels: string[]): string {
 }
 
 const TASKS = '__pregel_tasks';
+
+function threadKey(threadId: string, ns: string): string {
+  return `${ns}\u0000${threadId}`;
+}
 
 function maxVersion(a: string | number, b: string | number): string | number {
   if (typeof a === 'number' && typeof b === 'number') return Math.max(a, b);
