@@ -9,6 +9,8 @@ import { createAgent, INTERRUPTED_TOOL_RESULT } from '../src/index.js';
 import { alive, collect, ofType, skillsFixture, stringArg, toolSkill, waitFor } from './helpers.js';
 
 const child = new URL('./fixtures/crash-child.mjs', import.meta.url).pathname;
+// Child processes load LangGraph and SQLite from scratch; on a busy machine that alone can take seconds.
+const SLOW = 45_000;
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
@@ -81,7 +83,7 @@ function killGroup(pid: number) {
   } catch {}
 }
 
-describe('crash recovery with a SQLite checkpointer', () => {
+describe('crash recovery with a SQLite checkpointer', { timeout: 120_000 }, () => {
   it('repairs a call whose process died between the AIMessage and the ToolMessage', async () => {
     const { fx, db, reopen, path } = await fixture();
     const pidfile = path('work.pid');
@@ -92,8 +94,9 @@ describe('crash recovery with a SQLite checkpointer', () => {
       'stream',
       JSON.stringify([{ id: 'w1', name: 'work', args: { pidfile } }]),
     ]);
-    const toolPid = await waitFor(() =>
-      existsSync(pidfile) ? Number(readFileSync(pidfile, 'utf8')) || undefined : undefined,
+    const toolPid = await waitFor(
+      () => (existsSync(pidfile) ? Number(readFileSync(pidfile, 'utf8')) || undefined : undefined),
+      SLOW,
     );
     await proc.kill();
     killGroup(toolPid);
@@ -121,7 +124,7 @@ describe('crash recovery with a SQLite checkpointer', () => {
     const file = path('count.log');
     const call = [{ id: 'a1', name: 'count', args: { file, seconds: '0' } }];
     const proc = startChild([db, fx.dir.path, 's1', 'stream', JSON.stringify(call)]);
-    await waitFor(() => (proc.output().includes('END') ? true : undefined));
+    await waitFor(() => (proc.output().includes('END') ? true : undefined), SLOW);
     expect(proc.output()).toContain('"approval-request"');
     await proc.kill();
     expect(existsSync(file)).toBe(false);
@@ -143,12 +146,14 @@ describe('crash recovery with a SQLite checkpointer', () => {
     const file = path('count.log');
     const call = [{ id: 'a1', name: 'count', args: { file, seconds: '30' } }];
     const first = startChild([db, fx.dir.path, 's1', 'stream', JSON.stringify(call)]);
-    await waitFor(() => (first.output().includes('END') ? true : undefined));
+    await waitFor(() => (first.output().includes('END') ? true : undefined), SLOW);
     await first.kill();
 
     const second = startChild([db, fx.dir.path, 's1', 'resume', JSON.stringify({ a1: { type: 'approve' } })]);
-    const toolPid = await waitFor(() =>
-      existsSync(`${file}.pid`) ? Number(readFileSync(`${file}.pid`, 'utf8')) || undefined : undefined,
+    const toolPid = await waitFor(
+      () =>
+        existsSync(`${file}.pid`) ? Number(readFileSync(`${file}.pid`, 'utf8')) || undefined : undefined,
+      SLOW,
     );
     await second.kill();
     killGroup(toolPid);

@@ -40,7 +40,7 @@ async function setup(files: Record<string, string>, options: Record<string, numb
 const readPid = (file: string) => () =>
   existsSync(file) ? Number(readFileSync(file, 'utf8')) || undefined : undefined;
 
-describe('MCP through server-everything (stdio)', () => {
+describe('MCP through server-everything (stdio)', { timeout: 60_000 }, () => {
   it('connects lazily, only for sessions that allow the skill, and runs calls', async () => {
     const { agent, model, fx } = await setup({
       'everything/SKILL.md': mcpSkill('everything', 'node', [everything]),
@@ -168,7 +168,7 @@ describe('MCP through server-everything (stdio)', () => {
   });
 });
 
-describe('MCP servers and process exit', () => {
+describe('MCP servers and process exit', { timeout: 60_000 }, () => {
   it('kills every server group when the process exits without close()', async () => {
     const scratch = await makeTempDir();
     cleanups.push(() => scratch.cleanup());
