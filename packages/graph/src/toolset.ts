@@ -27,6 +27,11 @@ export interface ToolsetSettings {
 
 const NAME_LIMIT = 64;
 
+/** Every vendor accepts `^[A-Za-z0-9_-]{1,64}$` as a function name; MCP servers may use more. */
+function providerSafe(name: string): string {
+  return name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, NAME_LIMIT) || 'tool';
+}
+
 /**
  * Builds the tools of one turn from the policy. The set is recomputed every time (a skill disabled between turns is
  * gone on the next one); the tool objects are cached per registry object, so a turn costs lookups, not rebuilds.
