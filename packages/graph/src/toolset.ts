@@ -89,9 +89,7 @@ export class ToolsetBuilder {
         for (const original of result.value.tools) {
           // Prefix only on a clash, so a lone server's tools keep the names its docs use.
           const clash = (taken.get(original.name) ?? 0) > 1;
-          const exposed = clash
-            ? `${result.value.server}__${original.name}`.slice(0, NAME_LIMIT)
-            : original.name;
+          const exposed = providerSafe(clash ? `${result.value.server}__${original.name}` : original.name);
           tools.push(this.#mcpTool(original, exposed, skill.name, result.value.toolTimeoutMs));
         }
       });
