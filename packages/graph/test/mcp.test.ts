@@ -84,6 +84,13 @@ describe('MCP through server-everything (stdio)', { timeout: 60_000 }, () => {
     expect(ofType(events, 'done')[0]?.status).toBe('ok');
   });
 
+  it('runs a stdio `command: node` with the Node.js running birdie, even when PATH has no node', async () => {
+    const { agent } = await setup({
+      'everything/SKILL.md': mcpSkill('everything', 'node', [everything], '  env:\n    PATH: /nonexistent\n'),
+    });
+    expect((await agent.toolsFor('t1')).map((t) => t.name)).toContain('echo');
+  });
+
   it('prefixes tool names with the server name when two servers clash', async () => {
     const { agent } = await setup({
       'one/SKILL.md': mcpSkill('one', 'node', [everything]),
