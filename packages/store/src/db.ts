@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { isBusyError, StoreError } from './errors.js';
 import { MIGRATIONS } from './schema.js';
@@ -16,15 +16,15 @@ export function openDatabase(file: string, dir: string): Db {
   } catch (cause) {
     throw new StoreError('io', `cannot create ${dir}`, { cause });
   }
-  const existed = existsSync(file);
   let db: Db;
   try {
+    // Create the file 0600 before SQLite opens it; SQLite gives -wal and -shm the same mode.
+    if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
     db = new Database(file);
   } catch (cause) {
     throw new StoreError('io', `cannot open ${file}`, { cause });
   }
   try {
-    if (!existed) chmodSync(file, 0o600);
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     retryBusy(() => db.pragma('journal_mode = WAL'));
     db.pragma('synchronous = NORMAL');

@@ -31,6 +31,8 @@ describe('openStore', () => {
     expect(store.file).toBe(join(home.dir, 'nested', '.birdie', 'birdie.db'));
     expect(statSync(join(home.dir, 'nested', '.birdie')).mode & 0o777).toBe(0o700);
     expect(statSync(store.file).mode & 0o777).toBe(0o600);
+    store.sessions.create('alice');
+    expect(statSync(`${store.file}-wal`).mode & 0o777).toBe(0o600);
   });
 
   it('honours BIRDIE_HOME and an explicit file', () => {

@@ -1,6 +1,6 @@
 import type { RunnableConfig } from '@langchain/core/runnables';
+import { decodeValue, decodeWrites, parseBody } from './read.js';
 import type { BirdieCheckpointer, DeltaChannelHistory } from './saver.js';
-import { parseBody } from './saver.js';
 
 type Write = DeltaChannelHistory['writes'][number];
 
@@ -90,7 +90,7 @@ export async function deltaHistory(
   const collected = new Map<string, Write[]>(channels.map((ch) => [ch, []]));
   if (active.size > 0) {
     const rows = saver.rows.writesIn.all(JSON.stringify([...active.keys()]));
-    const writes = await saver.decodeWrites(rows, (seq, ch) => active.get(seq)?.has(ch) === true);
+    const writes = await decodeWrites(saver, rows, (seq, ch) => active.get(seq)?.has(ch) === true);
     // Ancestors were collected nearest first; replay wants oldest first, each step in write order.
     const order = new Map([...active.keys()].reverse().map((seq, i) => [seq, i]));
     writes.sort((a, b) => order.get(a.seq)! - order.get(b.seq)!);
@@ -108,7 +108,7 @@ export async function deltaHistory(
   }
   for (const [seq, ch] of seeds) {
     const { body } = parseBody(saver.rows.bodyOf.get(seq)!.body);
-    computed.set(ch, { ...computed.get(ch)!, seed: await saver.decodeValue(body.vals[ch]!), hasSeed: true });
+    computed.set(ch, { ...computed.get(ch)!, seed: await decodeValue(saver, body.vals[ch]!), hasSeed: true });
   }
   cache.set(start, computed);
   return toResult(computed);

@@ -9,32 +9,17 @@ import { type Db, immediate } from '../db.js';
 import { StoreError } from '../errors.js';
 import { scrubSecrets } from '../secrets.js';
 import { BlobStore, MissingBlobError } from './blobs.js';
-import { decodeRef, Encoder, type Ref, refIds, resolveRef } from './codec.js';
-import { packText, unpackText } from './compress.js';
+import { Encoder, type Ref, resolveRef } from './codec.js';
+import { packText } from './compress.js';
 import { deltaHistory, HistoryCache } from './history.js';
-import { compareWrites, SPECIAL_WRITE_INDEX, type StoredWrite } from './order.js';
-import { type CheckpointRow, prepareRows, type Rows, SELECT_CHECKPOINT, type WriteRow } from './rows.js';
+import { SPECIAL_WRITE_INDEX } from './order.js';
+import { type Body, parseBody, parseRecord, toTuple, type WritesRecord } from './read.js';
+import { type CheckpointRow, prepareRows, type Rows, SELECT_CHECKPOINT } from './rows.js';
 
 type ChannelVersions = Parameters<BaseCheckpointSaver['put']>[3];
 type PendingWrite = Parameters<BaseCheckpointSaver['putWrites']>[1][number];
 type ListOptions = NonNullable<Parameters<BaseCheckpointSaver['list']>[1]>;
 export type DeltaChannelHistory = Awaited<ReturnType<BaseCheckpointSaver['getDeltaChannelHistory']>>[string];
-type PendingWriteTuple = NonNullable<CheckpointTuple['pendingWrites']>[number];
-
-/** A checkpoint row's body: the checkpoint without its id, values as refs. */
-export interface Body {
-  v: number;
-  ts: string;
-  cv: Checkpoint['channel_versions'];
-  vs: Checkpoint['versions_seen'];
-  vals: Record<string, Ref>;
-}
-
-/** A cp_writes row: all writes of one task against one checkpoint. */
-export interface WritesRecord {
-  p: string;
-  w: [idx: number, channel: string, value: Ref][];
-}
 
 /**
  * LangGraph checkpointer over the store's SQLite file. Message lists are stored element by
@@ -64,7 +49,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     const thread = this.rows.thread.get(threadId, ns)?.id;
     if (thread === undefined) return undefined;
     const row = checkpointId ? this.rows.byId.get(thread, checkpointId) : this.rows.latest.get(thread);
-    return row ? this.toTuple(row) : undefined;
+    return row ? toTuple(this, row) : undefined;
   }
 
   override async *list(config: RunnableConfig, options: ListOptions = {}): AsyncGenerator<CheckpointTuple> {
@@ -88,7 +73,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
       .all(...params);
     for (const row of rows) {
       if (remaining <= 0) return;
-      const tuple = await this.toTuple(row);
+      const tuple = await toTuple(this, row);
       if (filter && !matches(tuple.metadata, filter)) continue;
       remaining -= 1;
       yield tuple;
@@ -215,67 +200,6 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
       : this.rows.latestSeq.get(thread)?.seq;
   }
 
-  /** @internal Decodes write rows, keeping only `keep(channel)`, in `writesSortKey` order per checkpoint. */
-  async decodeWrites(rows: readonly WriteRow[], keep?: (seq: number, channel: string) => boolean) {
-    const parsed: { seq: number; taskId: string; p: string; w: WritesRecord['w'] }[] = [];
-    const ids: number[] = [];
-    for (const row of rows) {
-      const record = parseRecord(row.writes);
-      const w = keep ? record.w.filter(([, ch]) => keep(row.checkpoint, ch)) : record.w;
-      if (w.length === 0) continue;
-      for (const [, , ref] of w) ids.push(...refIds(ref));
-      parsed.push({ seq: row.checkpoint, taskId: row.task_id, p: record.p, w });
-    }
-    const blobs = await this.blobs.load(ids);
-    const out: (StoredWrite & { seq: number })[] = [];
-    for (const { seq, taskId, p, w } of parsed) {
-      for (const [idx, channel, ref] of w) {
-        out.push({ seq, taskId, taskPath: p, idx, channel, value: await decodeRef(ref, this.serde, blobs) });
-      }
-    }
-    return out.sort(compareWrites);
-  }
-
-  /** @internal Decodes one stored channel value of a body. */
-  async decodeValue(ref: Ref): Promise<unknown> {
-    return decodeRef(ref, this.serde, await this.blobs.load(refIds(ref)));
-  }
-
-  private async toTuple(row: CheckpointRow): Promise<CheckpointTuple> {
-    const { body, metadata } = parseBody(row.body);
-    const refs = Object.values(body.vals);
-    const blobs = await this.blobs.load(refs.flatMap(refIds));
-    const channelValues: Record<string, unknown> = {};
-    for (const [channel, ref] of Object.entries(body.vals)) {
-      channelValues[channel] = await decodeRef(ref, this.serde, blobs);
-    }
-    if (body.v < 4 && row.parent_seq !== null)
-      await this.migratePendingSends(row.parent_seq, channelValues, body.cv);
-    const writes = await this.decodeWrites(this.rows.writesOf.all(row.seq));
-    const configurable = {
-      thread_id: row.thread_id,
-      checkpoint_ns: row.ns,
-      checkpoint_id: row.checkpoint_id,
-    };
-    const tuple: CheckpointTuple = {
-      config: { configurable },
-      checkpoint: {
-        v: body.v,
-        id: row.checkpoint_id,
-        ts: body.ts,
-        channel_values: channelValues,
-        channel_versions: body.cv,
-        versions_seen: body.vs,
-      },
-      metadata: (await this.serde.loadsTyped('json', metadata)) as CheckpointMetadata,
-      pendingWrites: writes.map((w): PendingWriteTuple => [w.taskId, w.channel, w.value]),
-    };
-    if (row.parent !== null) {
-      tuple.parentConfig = { configurable: { ...configurable, checkpoint_id: row.parent } };
-    }
-    return tuple;
-  }
-
   /**
    * Refs of the parent's stored values whose channel version did not change: same branch,
    * same version, same value. Keyed by parent rather than by version, so forks never mix.
@@ -299,18 +223,6 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
       }
     }
     return vals;
-  }
-
-  /** Checkpoints before format 4 kept pending sends as the parent's TASKS writes. */
-  private async migratePendingSends(
-    parentSeq: number,
-    values: Record<string, unknown>,
-    versions: Record<string, string | number>,
-  ): Promise<void> {
-    const sends = await this.decodeWrites(this.rows.writesOf.all(parentSeq), (_seq, ch) => ch === TASKS);
-    values[TASKS] = sends.map((w) => w.value);
-    const existing = Object.values(versions);
-    versions[TASKS] = existing.length > 0 ? existing.reduce(maxVersion) : this.getNextVersion(undefined);
   }
 
   /**
@@ -344,30 +256,12 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
   }
 }
 
-export function parseBody(packed: Buffer): { body: Body; metadata: string } {
-  const text = unpackText(packed);
-  const cut = text.indexOf('\n');
-  return { body: JSON.parse(text.slice(0, cut)) as Body, metadata: text.slice(cut + 1) };
-}
-
-function parseRecord(packed: Buffer): WritesRecord {
-  return JSON.parse(unpackText(packed)) as WritesRecord;
-}
-
-/** `\nch1\nch2\n`: lets the ancestor walk test "has a stored value" without inflating bodies. */
 function channelList(channels: string[]): string {
   return `\n${channels.join('\n')}\n`;
 }
 
-const TASKS = '__pregel_tasks';
-
 function threadKey(threadId: string, ns: string): string {
   return `${ns}\u0000${threadId}`;
-}
-
-function maxVersion(a: string | number, b: string | number): string | number {
-  if (typeof a === 'number' && typeof b === 'number') return Math.max(a, b);
-  return String(a).localeCompare(String(b)) >= 0 ? a : b;
 }
 
 function target(config: RunnableConfig) {
