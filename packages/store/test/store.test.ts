@@ -60,9 +60,12 @@ describe('openStore', () => {
     expect(codeOf(() => openStore({ file }))).toBe('migration-failed');
   });
 
-  it('reports use after close as StoreError closed', () => {
+  it('reports use after close as StoreError closed', async () => {
     store.close();
     expect(codeOf(() => store.sessions.list('alice'))).toBe('closed');
+    await expect(store.checkpointer.getTuple({ configurable: { thread_id: 'x' } })).rejects.toMatchObject({
+      code: 'closed',
+    });
     store.close();
   });
 });

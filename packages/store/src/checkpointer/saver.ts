@@ -44,6 +44,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
   }
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    this.ensureOpen();
     const { threadId, ns, checkpointId } = target(config);
     if (threadId === undefined) return undefined;
     const thread = this.rows.thread.get(threadId, ns)?.id;
@@ -53,6 +54,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
   }
 
   override async *list(config: RunnableConfig, options: ListOptions = {}): AsyncGenerator<CheckpointTuple> {
+    this.ensureOpen();
     const { threadId, checkpointId } = target(config);
     const ns = config.configurable?.checkpoint_ns as string | undefined;
     const where = ['c.body IS NOT NULL'];
@@ -86,6 +88,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
   ): Promise<RunnableConfig> {
+    this.ensureOpen();
     const threadId = config.configurable?.thread_id as string | undefined;
     const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
     if (threadId === undefined) throw missing('thread_id', 'put a checkpoint');
@@ -134,6 +137,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     taskId: string,
     taskPath = '',
   ): Promise<void> {
+    this.ensureOpen();
     const threadId = config.configurable?.thread_id as string | undefined;
     const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
     const checkpointId = config.configurable?.checkpoint_id as string | undefined;
@@ -166,6 +170,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
   }
 
   override async deleteThread(threadId: string): Promise<void> {
+    this.ensureOpen();
     immediate(this.db, () => this.deleteThreadSync(threadId));
   }
 
@@ -186,6 +191,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     config: RunnableConfig;
     channels: string[];
   }): Promise<Record<string, DeltaChannelHistory>> {
+    this.ensureOpen();
     return deltaHistory(this, this.histories, options.config, options.channels);
   }
 
@@ -239,6 +245,10 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
       this.threadIds.delete(threadKey(threadId, ns));
       await save(new Encoder(this.serde));
     }
+  }
+
+  private ensureOpen(): void {
+    if (!this.db.open) throw new StoreError('closed', 'the store is closed');
   }
 
   private threadRow(threadId: string, ns: string): number {
