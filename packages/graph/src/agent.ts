@@ -61,6 +61,24 @@ function checkThreadId(threadId: string): void {
   }
 }
 
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A copy of the turn's tool environment, refused unless every name is a variable name and every value a string. */
+function checkToolEnv(env: Record<string, string>): Record<string, string> {
+  if (env === null || typeof env !== 'object' || Array.isArray(env))
+    throw new AgentError('bad-option', 'toolEnv must be an object of strings.');
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (!ENV_NAME.test(name) || typeof value !== 'string' || value.includes('\0'))
+      throw new AgentError(
+        'bad-option',
+        `toolEnv.${name} is not valid: names are letters, digits and "_"; values are strings without NUL.`,
+      );
+    out[name] = value;
+  }
+  return out;
+}
+
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value <= 0)
@@ -141,6 +159,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
           [CONFIG_KEYS.approval]: turn.approval ?? 'ask',
           [CONFIG_KEYS.cwd]: turn.cwd ?? o.cwd ?? process.cwd(),
           [CONFIG_KEYS.memory]: turn.memory ?? [],
+          ...(turn.toolEnv ? { [CONFIG_KEYS.toolEnv]: turn.toolEnv } : {}),
           ...(decisions ? { [CONFIG_KEYS.decisions]: decisions } : {}),
         },
         recursionLimit,
@@ -169,11 +188,13 @@ export function createAgent(init: CreateAgentOptions): Agent {
     stream(input: string, turn: TurnOptions) {
       checkThreadId(turn.threadId);
       const { threadId, ...rest } = turn;
+      if (rest.toolEnv) rest.toolEnv = checkToolEnv(rest.toolEnv);
       return run({ messages: [new HumanMessage({ id: newId('human'), content: input })] }, threadId, rest);
     },
 
-    resume(threadId: string, decisions: Record<string, ApprovalDecision>, turn: ResumeOptions = {}) {
+    resume(threadId: string, decisions: Record<string, ApprovalDecision>, options: ResumeOptions = {}) {
       checkThreadId(threadId);
+      const turn = options.toolEnv ? { ...options, toolEnv: checkToolEnv(options.toolEnv) } : options;
       return (async function* () {
         const pending = await pendingApprovals(threadId);
         if (pending.length === 0)

@@ -7,6 +7,8 @@ export interface ExecContext {
   signal?: AbortSignal;
   cwd: string;
   threadId: string;
+  /** Environment for skill tools (`BIRDIE_SESSION_ID` and the turn's `toolEnv`). */
+  env?: Record<string, string>;
   /** The thread's history (for `load_skill`'s "already loaded" check). */
   messages: BaseMessage[];
   loadedSkills: string[];

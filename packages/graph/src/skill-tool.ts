@@ -21,7 +21,8 @@ export function describeEntrypointError(error: unknown): string {
 
 /**
  * A skill tool as a LangChain tool whose schema is the skill's own JSON Schema (no zod round trip), run through
- * `@birdie/entrypoints` with the tool's timeout and retries, the run's abort signal and the session's cwd.
+ * `@birdie/entrypoints` with the tool's timeout and retries, the run's abort signal, the session's cwd and the
+ * turn's tool environment (which names the session, so per-session tools such as `todo` find their data).
  */
 export function createSkillTool(skill: Skill, tool: SkillTool, options: SkillToolOptions): RuntimeTool {
   let entrypoint: Entrypoint | undefined;
@@ -40,6 +41,7 @@ export function createSkillTool(skill: Skill, tool: SkillTool, options: SkillToo
       timeoutMs,
       maxOutputBytes: options.maxOutputBytes,
       cwd: context.cwd,
+      ...(context.env ? { env: context.env } : {}),
       ...(context.signal ? { signal: context.signal } : {}),
       ...(tool.retries !== undefined ? { retries: tool.retries } : {}),
     });

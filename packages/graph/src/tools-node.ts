@@ -138,6 +138,7 @@ export function createToolsNode(builder: ToolsetBuilder, policy: AgentPolicy, se
     const exec: ExecContext = {
       cwd: context.cwd,
       threadId: context.threadId,
+      env: context.toolEnv,
       messages: state.messages,
       loadedSkills: state.loadedSkills,
       contextMessages: settings.contextMessages,

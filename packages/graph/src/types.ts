@@ -60,6 +60,13 @@ export interface TurnOptions {
   signal?: AbortSignal;
   /** Working directory of tools for this turn. */
   cwd?: string;
+  /**
+   * Extra environment for every skill tool of this turn (a `node:` tool's `context.env`; a `bash:`/`python:` child's
+   * environment on top of the allowlist), e.g. `BIRDIE_SESSION_DIR`. It lives only in the run's config, never in state
+   * or checkpoints; still, it is not the place for secrets (tools may echo it). `BIRDIE_SESSION_ID` is always the
+   * thread id, whatever this says.
+   */
+  toolEnv?: Record<string, string>;
 }
 
 export type ResumeOptions = Omit<TurnOptions, 'threadId'>;
