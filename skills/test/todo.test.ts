@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Entrypoint, isEntrypointError } from '@birdie/entrypoints';
 import { makeTempDir } from '@birdie/test-utils';
@@ -153,5 +153,7 @@ describe('todo: the call context', () => {
     expect(JSON.parse(await readFile(join(dir, 'todo.json'), 'utf8')).steps).toEqual([
       { text: 'x', done: false },
     ]);
+    // A folder the tool had to create is private: plans may say what the user is working on.
+    expect((await stat(dir)).mode & 0o777).toBe(0o700);
   });
 });

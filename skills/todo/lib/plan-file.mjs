@@ -37,7 +37,8 @@ export function planFileFor(context) {
     throw new TodoError(
       'no-session',
       'The todo tools keep one plan per session, but no session was given: the runtime passes it as ' +
-        'BIRDIE_SESSION_ID (or BIRDIE_SESSION_DIR). Outside a session, set one yourself, e.g. BIRDIE_SESSION_ID=scratch.',
+        'BIRDIE_SESSION_ID (or BIRDIE_SESSION_DIR). With `birdie tool`, pass --session-id ID; outside birdie, set ' +
+        'one yourself, e.g. BIRDIE_SESSION_ID=scratch.',
     );
   }
   if (!SESSION_ID.test(id)) {
@@ -73,7 +74,8 @@ export async function readPlan(file) {
 
 /** Temp file + rename: a crash mid-write never leaves half a plan. @param {string} file @param {Plan} plan */
 export async function writePlan(file, plan) {
-  await mkdir(dirname(file), { recursive: true });
+  // The session folder may not exist yet; a plan is the session's own business, so only its owner may read it.
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
   const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     await writeFile(temp, `${JSON.stringify(plan, null, 2)}\n`, { flag: 'wx' });
