@@ -40,6 +40,18 @@ const session: Record<string, OptionSpec> = {
     arg: 'MODE',
     help: 'ask | always | never: when tools need your approval (default: ask)',
   },
+  enable: {
+    type: 'string',
+    multiple: true,
+    arg: 'SKILL',
+    help: 'enable this skill for the session, saved with it (repeatable)',
+  },
+  disable: {
+    type: 'string',
+    multiple: true,
+    arg: 'SKILL',
+    help: 'disable this skill for the session, saved with it (repeatable)',
+  },
 };
 
 export const COMMANDS: CommandSpec[] = [
@@ -68,8 +80,14 @@ export const COMMANDS: CommandSpec[] = [
       ...help,
     },
     positionals: [1, 1],
-    details: 'Reads the prompt from stdin when it is `-`. Exit codes: 0 ok, 1 run error, 2 usage or config.',
-    examples: ['birdie run "what is in this folder?"', 'echo "summarise README.md" | birdie run - --json'],
+    details:
+      'Reads the prompt from stdin when it is `-`. Bundled skills are off until enabled: --enable/--disable change ' +
+      "the session's grants before the turn, and the session keeps them. Exit codes: 0 ok, 1 run error, 2 usage or config.",
+    examples: [
+      'birdie run --enable filesystem "what is in this folder?"',
+      'echo "summarise README.md" | birdie run - --json',
+      'birdie run --session-id ID --disable shell "carry on"',
+    ],
   },
   {
     name: 'skills list',
@@ -102,10 +120,18 @@ export const COMMANDS: CommandSpec[] = [
       ...runtime,
       args: { type: 'string', arg: 'JSON', help: 'the tool arguments as a JSON object (default: {})' },
       timeout: { type: 'string', arg: 'SECONDS', help: "override the tool's timeout" },
+      'session-id': {
+        type: 'string',
+        arg: 'ID',
+        help: 'run as this session (its data folder, e.g. the todo plan); default: no session',
+      },
       ...help,
     },
     positionals: [1, 1],
-    examples: ['birdie tool read_file --args \'{"path":"README.md"}\''],
+    examples: [
+      'birdie tool read_file --args \'{"path":"README.md"}\'',
+      'birdie tool todo_show_plan --session-id 2026-11-21_1',
+    ],
   },
   {
     name: 'sessions list',
@@ -123,7 +149,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'sessions delete',
-    summary: 'delete a session, its history and its grants',
+    summary: 'delete a session, its history, its grants and its data folder',
     usage: 'birdie sessions delete ID',
     options: { ...help },
     positionals: [1, 1],

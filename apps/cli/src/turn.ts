@@ -1,6 +1,7 @@
 import type { AgentEvent, ApprovalDecision, ApprovalMode, ApprovalRequest, DoneStatus } from '@birdie/graph';
 import type { FinishedStatus, Session } from '@birdie/store';
 import type { Runtime } from './runtime.js';
+import { sessionToolEnv } from './session-dir.js';
 
 export interface TurnHandlers {
   onEvent(event: AgentEvent): void;
@@ -44,9 +45,11 @@ export async function executeTurn(
   };
   const skills = new Map<string, string | undefined>();
   const memory = store.memory.list(rt.userId).map((m) => ({ id: String(m.id), content: m.content }));
-  const turn = { memory, approval: options.approval, signal: options.signal, cwd: rt.cwd };
-  let stream: AsyncIterable<AgentEvent> = rt.agent.stream(text, { threadId: session.id, ...turn });
   try {
+    // Tools learn their session (BIRDIE_SESSION_DIR etc.) per turn; the graph keeps it out of checkpoints.
+    const toolEnv = await sessionToolEnv(rt.io.env, session.id);
+    const turn = { memory, approval: options.approval, signal: options.signal, cwd: rt.cwd, toolEnv };
+    let stream: AsyncIterable<AgentEvent> = rt.agent.stream(text, { threadId: session.id, ...turn });
     for (;;) {
       let pending: ApprovalRequest[] | undefined;
       let done: DoneStatus = 'ok';

@@ -5,6 +5,7 @@ import { EventPrinter } from '../render/events.js';
 import { eventJson } from '../render/json-events.js';
 import { styler } from '../render/style.js';
 import { approvalMode, openRuntime, useSession } from '../runtime.js';
+import { applySkillFlags, skillFlags } from '../skill-flags.js';
 import { executeTurn } from '../turn.js';
 
 export const REFUSAL =
@@ -21,10 +22,13 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
   const onSigint = () => controller.abort(new Error('interrupted'));
   process.once('SIGINT', onSigint);
   try {
+    // Checked before a session is made, so a typo leaves nothing behind.
+    const flags = skillFlags(rt, values);
     const session = await useSession(
       rt,
       typeof values['session-id'] === 'string' ? values['session-id'] : undefined,
     );
+    applySkillFlags(rt, session, flags);
     const emit = (line: unknown) => write(io.stdout, typeof line === 'string' ? line : JSON.stringify(line));
     if (json)
       emit({

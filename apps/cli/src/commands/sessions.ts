@@ -4,6 +4,7 @@ import { formatHistory, readHistory } from '../history.js';
 import { messageJson } from '../render/json-events.js';
 import { styler, table } from '../render/style.js';
 import { checkUserId, findSession, openUserStore, userIdOf } from '../runtime.js';
+import { removeSessionDir } from '../session-dir.js';
 
 export async function sessionsListCommand({ io, values }: CommandContext): Promise<number> {
   const userId = await checkUserId(userIdOf(io, values));
@@ -66,7 +67,8 @@ export async function sessionsDeleteCommand({ io, positionals }: CommandContext)
   try {
     const session = await findSession(store, positionals[0]!);
     store.sessions.delete(session.id);
-    write(io.stdout, `Deleted session ${session.id} (history, grants and run log).`);
+    await removeSessionDir(io.env, session.id);
+    write(io.stdout, `Deleted session ${session.id} (history, grants, run log and data folder).`);
     return EXIT_OK;
   } finally {
     store.close();

@@ -1,9 +1,14 @@
 import { CliError, EXIT_OK, EXIT_RUN, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
+import { findSession, openUserStore } from '../runtime.js';
+import { sessionToolEnv } from '../session-dir.js';
 import { openRegistry, workingDir } from '../skills.js';
 import { didYouMean } from '../suggest.js';
 
-/** `birdie tool NAME --args '{…}'`: one skill tool through its real entrypoint, no model, no session. */
+/**
+ * `birdie tool NAME --args '{…}'`: one skill tool through its real entrypoint, no model. With `--session-id` the tool
+ * runs as that session (the environment a turn of it would give); without, it has no session.
+ */
 export async function toolCommand({ io, values, positionals }: CommandContext): Promise<number> {
   const name = positionals[0]!;
   const args = parseToolArgs(typeof values.args === 'string' ? values.args : '{}');
@@ -21,6 +26,9 @@ export async function toolCommand({ io, values, positionals }: CommandContext): 
   if (!(timeoutSeconds > 0))
     throw new UsageError(`--timeout must be a positive number of seconds, got "${values.timeout}"`);
 
+  const env =
+    typeof values['session-id'] === 'string' ? await toolSessionEnv(io, values['session-id']) : undefined;
+
   const { resolveEntrypoint, EntrypointError } = await import('@birdie/entrypoints');
   const controller = new AbortController();
   const onSigint = () => controller.abort(new Error('interrupted'));
@@ -34,6 +42,7 @@ export async function toolCommand({ io, values, positionals }: CommandContext): 
       signal: controller.signal,
       timeoutMs: timeoutSeconds * 1000,
       cwd: workingDir(io, values),
+      ...(env ? { env } : {}),
       ...(entry.tool.retries !== undefined ? { retries: entry.tool.retries } : {}),
     });
     io.stdout.write(
@@ -49,6 +58,17 @@ export async function toolCommand({ io, values, positionals }: CommandContext): 
     throw error;
   } finally {
     process.removeListener('SIGINT', onSigint);
+  }
+}
+
+/** The session must exist: a typo would otherwise start an empty plan in a folder no session owns. */
+async function toolSessionEnv(io: CommandContext['io'], id: string): Promise<Record<string, string>> {
+  const store = await openUserStore(io);
+  try {
+    const session = await findSession(store, id);
+    return await sessionToolEnv(io.env, session.id);
+  } finally {
+    store.close();
   }
 }
 

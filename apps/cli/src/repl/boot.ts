@@ -4,6 +4,7 @@ import type { Io } from '../io.js';
 import { formatHistory } from '../history.js';
 import type { Style } from '../render/style.js';
 import { openRuntime, useSession } from '../runtime.js';
+import { applySkillFlags, skillFlags } from '../skill-flags.js';
 import { printStatus, type ReplState, watchSkills } from './state.js';
 
 /** Loads everything a turn needs; for a resumed session, also prints its last exchanges. */
@@ -14,7 +15,9 @@ export async function bootRepl(
 ): Promise<ReplState> {
   const rt = await openRuntime(io, values);
   try {
+    const flags = skillFlags(rt, values);
     const session = await useSession(rt, options.resumeId);
+    applySkillFlags(rt, session, flags);
     const state: ReplState = {
       io,
       style: options.style,

@@ -1,5 +1,6 @@
 import { table } from '../render/style.js';
 import { findSession } from '../runtime.js';
+import { removeSessionDir } from '../session-dir.js';
 import { closest } from '../suggest.js';
 import { formatHistory, readHistoryOf } from './history-view.js';
 import { out, type ReplState, switchTo } from './state.js';
@@ -29,6 +30,7 @@ export async function session(state: ReplState, rest: string[]): Promise<undefin
       if (target.id === state.session.id)
         return out(state, 'That is the current session; /session new or switch first.');
       rt.store.sessions.delete(target.id);
+      await removeSessionDir(state.io.env, target.id);
       return out(state, `${style('green', '✓')} deleted ${target.id}`);
     }
     case 'list': {
