@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, CLI_ROOT, type Sandbox, sandbox } from './helpers/env.js';
+import { Terminal } from './helpers/pty.js';
 
 const exec = promisify(execFile);
 const REPO_ROOT = join(CLI_ROOT, '..', '..');
@@ -30,7 +31,7 @@ async function birdie(args: string[]): Promise<{ code: number; stdout: string; s
   }
 }
 
-describe('the offline demo of the root README (apps/cli/examples/hello.json)', () => {
+describe('the offline demo of the root README (apps/cli/examples/hello.json)', { timeout: 60_000 }, () => {
   it('lists the folder with the filesystem skill, then answers', async () => {
     const result = await birdie(['run', '--enable', 'filesystem', 'what files are in this folder?']);
     expect(result.code).toBe(0);
@@ -52,5 +53,23 @@ describe('the offline demo of the root README (apps/cli/examples/hello.json)', (
       .map((line) => JSON.parse(line))
       .filter((e) => e.type === 'tool-end');
     expect(ends).toEqual([expect.objectContaining({ name: 'list_dir', ok: false })]);
+  });
+
+  it('works in the REPL too, where --enable turns the skill on for the new session', async () => {
+    const t = new Terminal(['--enable', 'filesystem'], { env: box.env, cwd: REPO_ROOT });
+    try {
+      await t.expect('/help for commands');
+      await t.submit('hello');
+      await t.expect('Hello! I am birdie');
+      await t.submit('what files are in this folder?');
+      await t.expect('⚙ list_dir (filesystem) {"path":"."}');
+      await t.expect('Above is what this folder holds');
+      await t.submit('/skill list');
+      await t.expect(/on\s+filesystem\s+tool\s+[^\n]*this session/);
+      await t.submit('/quit');
+      expect(await t.exited).toBe(0);
+    } finally {
+      t.kill();
+    }
   });
 });
