@@ -66,7 +66,8 @@ async function toolSessionEnv(io: CommandContext['io'], id: string): Promise<Rec
   const store = await openUserStore(io);
   try {
     const session = await findSession(store, id);
-    return await sessionToolEnv(io.env, session.id);
+    // What a turn of the session gives its tools (the agent adds BIRDIE_SESSION_ID there).
+    return { ...(await sessionToolEnv(io.env, session.id)), BIRDIE_SESSION_ID: session.id };
   } finally {
     store.close();
   }
