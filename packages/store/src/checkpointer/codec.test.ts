@@ -41,7 +41,8 @@ describe('codec', () => {
     const item = { text: 'y'.repeat(200) };
     const { encoder, ref, value } = await roundTrip([item, { ...item }, item]);
     expect(encoder.blobs).toHaveLength(1);
-    expect(ref).toEqual(['a', [100, 1, 100, 1, 100, 1]]);
+    expect(ref).toEqual(['a', [100, 1, -1, 1, -1, 1]]);
+    expect(refIds(ref)).toEqual([100, 100, 100]);
     expect(value).toEqual([item, item, item]);
   });
 

@@ -91,17 +91,20 @@ export class Encoder {
       return inner[0] === 'a' ? ['s', inner[1]] : ['S', inner];
     }
     if (Array.isArray(value) && value.length > 0) {
-      const reused = value.map((v) => knownKey(v));
-      if (reused.every((key) => key !== undefined && this.stored(key))) {
-        return ['a', reused.map((key) => this.addKnown(key!))];
-      }
-      const parts = await Promise.all(value.map((v) => this.serde.dumpsTyped(v)));
-      if (parts.every(([type]) => type === 'json')) {
-        const total = parts.reduce((n, [, bytes]) => n + bytes.length + 1, 1);
-        if (total <= INLINE_MAX) {
-          return ['j', `[${parts.map(([, b]) => Buffer.from(b).toString('utf8')).join(',')}]`];
+      // Elements this thread already stores are referenced; only the new ones are serialised.
+      const keys = value.map((v) => {
+        const key = knownKey(v);
+        return key !== undefined && this.stored(key) ? key : undefined;
+      });
+      const parts = await Promise.all(value.map((v, i) => (keys[i] ? undefined : this.serde.dumpsTyped(v))));
+      if (parts.every((part) => part === undefined || part[0] === 'json')) {
+        if (keys.every((key) => key === undefined)) {
+          const total = parts.reduce((n, part) => n + part![1].length + 1, 1);
+          if (total <= INLINE_MAX) {
+            return ['j', `[${parts.map((part) => Buffer.from(part![1]).toString('utf8')).join(',')}]`];
+          }
         }
-        return ['a', parts.map(([, bytes], i) => this.add(bytes, value[i]))];
+        return ['a', value.map((v, i) => (keys[i] ? this.addKnown(keys[i]) : this.add(parts[i]![1], v)))];
       }
     }
     const [type, bytes] = await this.serde.dumpsTyped(value);
@@ -184,21 +187,34 @@ export async function decodeRef(
   }
 }
 
-/** [5,6,7,9] → [5,3,9,1]: (start, length) pairs. Message ids of a thread are mostly consecutive. */
+/**
+ * Runs of consecutive ids as (start, length) pairs, each start written as the gap from the end
+ * of the previous run: [5,6,7,9,10,12] → runs (5,3) (9,2) (12,1) → [5,3, 1,2, 1,1]. Message ids
+ * of a thread are mostly consecutive with small regular gaps, which deflate folds to nothing.
+ */
 function runLength(ids: number[]): number[] {
-  const out: number[] = [];
+  const runs: number[] = [];
   for (const id of ids) {
-    const n = out.length;
-    if (n > 0 && out[n - 2]! + out[n - 1]! === id) out[n - 1]! += 1;
-    else out.push(id, 1);
+    const n = runs.length;
+    if (n > 0 && runs[n - 2]! + runs[n - 1]! === id) runs[n - 1]! += 1;
+    else runs.push(id, 1);
+  }
+  const out: number[] = [];
+  let end = 0;
+  for (let i = 0; i < runs.length; i += 2) {
+    out.push(runs[i]! - end, runs[i + 1]!);
+    end = runs[i]! + runs[i + 1]!;
   }
   return out;
 }
 
 function expand(pairs: number[]): number[] {
   const ids: number[] = [];
+  let end = 0;
   for (let i = 0; i < pairs.length; i += 2) {
-    for (let k = 0; k < pairs[i + 1]!; k += 1) ids.push(pairs[i]! + k);
+    const start = end + pairs[i]!;
+    for (let k = 0; k < pairs[i + 1]!; k += 1) ids.push(start + k);
+    end = start + pairs[i + 1]!;
   }
   return ids;
 }
