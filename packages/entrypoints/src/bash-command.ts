@@ -41,10 +41,19 @@ const EVALUATING = new Set([
   'mapfile',
   'readarray',
   'enable',
+  // name arguments: an array element's subscript is arithmetic (`unset 'a[$(cmd)]'` runs cmd)
+  'unset',
+  'getopts',
 ]);
 
 /** Builtins that take NAME or NAME=value: only the value side may hold a placeholder. */
 const DECLARING = new Set(['declare', 'typeset', 'local', 'readonly', 'export']);
+
+/**
+ * At the top level `declare x="$v"` re-parses a value like `([$(cmd)]=1)` as a compound array assignment
+ * when x is (or is declared as) an array, and whether it is cannot be known from the template.
+ */
+const REPARSING = new Set(['declare', 'typeset']);
 
 const ASSIGNMENT = /^[A-Za-z_]\w*(\[[^\]]*\])?\+?=/;
 const REDIRECT = /^(\d*|&)(<|>|>>|<<<|>&|<&|>\|)/;
@@ -75,7 +84,7 @@ export function commandPositionProblem(command: string, name: string): string | 
   const rest = complete.slice(k);
   const ph = `{${name}}`;
 
-  if (/^[A-Za-z_]\w*\[[^\]]*$/.test(partial)) {
+  if (/^[A-Za-z_]\w*\[[^\]]*$/.test(partial) || openSubscript(command)) {
     return `${ph} inside an array subscript: bash evaluates subscripts as arithmetic, which runs code`;
   }
   if (rest.length === 0) {
@@ -87,15 +96,38 @@ export function commandPositionProblem(command: string, name: string): string | 
   if (DECLARING.has(first)) {
     const flags = rest.slice(1).filter((w) => w.startsWith('-') || w.startsWith('+'));
     if (flags.some((f) => /[in]/.test(f))) return `${ph} in '${first}' with -i/-n: bash evaluates the value`;
+    if (flags.some((f) => /[aA]/.test(f)))
+      return `${ph} in '${first}' with -a/-A: bash may parse the value as an array assignment with subscripts`;
     if (!ASSIGNMENT.test(partial))
       return `${ph} as a variable name of '${first}': bash evaluates array subscripts in names`;
+    if (REPARSING.has(first)) {
+      return `${ph} in '${first}': bash may parse the value as an array assignment with subscripts; assign it plainly (x=${ph}) or with local`;
+    }
   }
-  if (first === 'printf' && rest.includes('-v'))
+  if (first === 'printf' && (rest.includes('-v') || partial.startsWith('-v')))
     return `${ph} with 'printf -v', which evaluates variable names`;
   if ((first === 'test' || first === '[') && (rest.includes('-v') || rest.includes('-R'))) {
     return `${ph} in '${first} -v': bash evaluates variable names`;
   }
   return undefined;
+}
+
+/**
+ * A word that starts `name[` and whose brackets are still open where the placeholder stands: bash reads
+ * `a[ x {i} ]=1` as one assignment word (spaces and all), and a subscript is arithmetic.
+ */
+function openSubscript(command: string): boolean {
+  const start = /(^|[ \t\n])[A-Za-z_]\w*\[/g;
+  for (let match = start.exec(command); match; match = start.exec(command)) {
+    let depth = 0;
+    for (let k = match.index + match[0].length - 1; k < command.length; k++) {
+      if (command[k] === '[') depth += 1;
+      else if (command[k] === ']') depth -= 1;
+      if (depth === 0) break;
+    }
+    if (depth > 0) return true;
+  }
+  return false;
 }
 
 function unquote(word: string): string {

@@ -80,9 +80,15 @@ function emit(items: readonly Item[], names: readonly string[], where: string): 
         const problem = commandPositionProblem(owner.command, item.name);
         if (problem) fail(problem);
       }
+      // Quotes or $( … ) inside ${ … } do not make a value safe: an offset, length or subscript there is
+      // arithmetic, which evaluates the expanded value (and the output of a command substitution) as code.
+      if (stack.some((f) => f.context === 'param')) {
+        fail(`{${item.name}} inside \${ … }: bash may evaluate it as an arithmetic offset or subscript`);
+      }
       if (owner?.command !== undefined) owner.command += '\u0001';
       out += placeholder(item, frame, names.indexOf(item.name) + 1, prev, fail);
-      if (frame.placeholders) frame.placeholders.push(item.name);
+      // A quoted value (or a $( … ) output) inside [[ … ]] is still an arithmetic operand of -eq & co.
+      for (const f of stack) f.placeholders?.push(item.name);
       prev = 'x';
       i += 1;
       continue;
@@ -135,8 +141,12 @@ function emit(items: readonly Item[], names: readonly string[], where: string): 
       else owner.command += text;
     }
     out += text;
-    prev = text.at(-1) ?? prev;
     i += consumed;
+    // `\x` is part of a word (so `\ #` starts no comment); `\<newline>` vanishes, joining two lines into one
+    // (so a here-document body does not start there, and `prev` stays what came before it).
+    const escaped = text.length === 2 && text[0] === '\\' && ctx !== 'heredoc-quoted';
+    if (escaped && text[1] === '\n') continue;
+    prev = escaped ? 'x' : (text.at(-1) ?? prev);
     if (text.endsWith('\n')) {
       lineStart = true;
       if (pending.length > 0 && !top().context.startsWith('heredoc') && unquotedLike(top().context)) {
