@@ -22,6 +22,7 @@ export interface WritesRecord {
   w: [idx: number, channel: string, value: Ref][];
 }
 
+/** A packed `body` column: checkpoint JSON, a newline, then the serializer's metadata JSON. */
 export function parseBody(packed: Buffer): { body: Body; metadata: string } {
   const text = unpackText(packed);
   const cut = text.indexOf('\n');
@@ -31,8 +32,6 @@ export function parseBody(packed: Buffer): { body: Body; metadata: string } {
 export function parseRecord(packed: Buffer): WritesRecord {
   return JSON.parse(unpackText(packed)) as WritesRecord;
 }
-
-/** `\nch1\nch2\n`: lets the ancestor walk test "has a stored value" without inflating bodies. */
 
 const TASKS = '__pregel_tasks';
 

@@ -66,8 +66,8 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     if (before) where.push('c.checkpoint_id < ?') && params.push(before);
     const filter = options.filter && Object.keys(options.filter).length > 0 ? options.filter : undefined;
     let remaining = options.limit ?? Number.POSITIVE_INFINITY;
-    const sqlLimit =
-      filter === undefined && Number.isFinite(remaining) ? ` LIMIT ${Math.max(0, remaining)}` : '';
+    const sqlLimit = filter === undefined && Number.isFinite(remaining) ? ' LIMIT ?' : '';
+    if (sqlLimit) params.push(Math.max(0, Math.floor(remaining)));
     const rows = this.db
       .prepare<unknown[], CheckpointRow>(
         `${SELECT_CHECKPOINT} WHERE ${where.join(' AND ')} ORDER BY c.checkpoint_id DESC${sqlLimit}`,
@@ -266,6 +266,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
   }
 }
 
+/** `\nch1\nch2\n`: lets the ancestor walk test "has a stored value" without inflating bodies. */
 function channelList(channels: string[]): string {
   return `\n${channels.join('\n')}\n`;
 }
