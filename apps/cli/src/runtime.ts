@@ -4,7 +4,7 @@ import type { LoadedRegistry, SkillPolicy } from '@birdie/registry';
 import type { Session, Store } from '@birdie/store';
 import type { Values } from './argv.js';
 import { resolveProvider } from './config.js';
-import { type Io, UsageError } from './io.js';
+import { CliError, EXIT_RUN, type Io, UsageError } from './io.js';
 import { birdieHome } from './paths.js';
 import { openRegistry, workingDir } from './skills.js';
 import { didYouMean } from './suggest.js';
@@ -26,7 +26,22 @@ export function userIdOf(io: Io, values: Values): string {
 /** The store, opened with errors a user can act on (bad ids, unreadable folder) as usage errors. */
 export async function openUserStore(io: Io): Promise<Store> {
   const { openStore } = await import('@birdie/store');
-  return openStore({ home: birdieHome(io.env) });
+  const home = birdieHome(io.env);
+  try {
+    return openStore({ home });
+  } catch (error) {
+    // A damaged, foreign or unreadable database is the user's to fix, not a bug: say where and why, no stack.
+    const cause = (error as { cause?: unknown }).cause;
+    const reason = [error, cause]
+      .filter((e): e is Error => e instanceof Error)
+      .map((e) => e.message)
+      .join(': ');
+    throw new CliError(
+      `cannot open the birdie database in ${home}: ${reason || String(error)}. Move the folder aside or set BIRDIE_HOME to start afresh.`,
+      EXIT_RUN,
+      { cause: error },
+    );
+  }
 }
 
 /** Validates a user id before it reaches any query. */

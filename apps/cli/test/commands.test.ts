@@ -288,3 +288,17 @@ describe('sessions and logs', () => {
     }
   });
 });
+
+describe('a damaged database', () => {
+  it('is reported with where and why, exit 1, and no stack trace', async () => {
+    await writeFile(join(box.home, 'birdie.db'), 'not a database, just text\n'.repeat(200));
+    for (const argv of [['sessions', 'list'], ['logs'], ['run', 'hi']]) {
+      const result = await cli(argv, scripted('demo.json'));
+      expect(result.code, argv.join(' ')).toBe(1);
+      expect(result.stderr).toContain(`cannot open the birdie database in ${box.home}`);
+      expect(result.stderr).toContain('file is not a database');
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+      expect(result.stderr).not.toContain('unexpected error');
+    }
+  });
+});
