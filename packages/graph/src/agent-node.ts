@@ -1,5 +1,11 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from '@langchain/core/messages';
+import {
+  AIMessage,
+  type BaseMessage,
+  HumanMessage,
+  SystemMessage,
+  ToolMessage,
+} from '@langchain/core/messages';
 import type { Runnable } from '@langchain/core/runnables';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
@@ -45,11 +51,39 @@ function binder(model: BaseChatModel) {
   };
 }
 
-/** Makes ids unique in the thread: the checkpoint's message reducer replaces messages that share an id. */
+/**
+ * Makes ids unique in the thread: the checkpoint's message reducer replaces messages that share an id, and approval
+ * decisions are keyed by tool call id — a call that reused an earlier (or a sibling's) id would inherit its decision.
+ * Some OpenAI-compatible servers number calls per response (`call_0`, …), so repeats do happen.
+ */
 function normaliseIds(message: AIMessage, history: BaseMessage[]): AIMessage {
   const taken = new Set(history.map((m) => m.id));
   if (!message.id || taken.has(message.id)) message.id = newId('ai');
-  for (const call of message.tool_calls ?? []) if (!call.id) call.id = newId('call');
+  const calls = new Set<string>();
+  for (const m of history) {
+    if (AIMessage.isInstance(m)) for (const call of m.tool_calls ?? []) if (call.id) calls.add(call.id);
+    if (ToolMessage.isInstance(m)) calls.add(m.tool_call_id);
+  }
+  let renamed = false;
+  for (const call of message.tool_calls ?? []) {
+    if (!call.id || calls.has(call.id)) {
+      renamed ||= Boolean(call.id);
+      call.id = newId('call');
+    }
+    calls.add(call.id);
+  }
+  // Vendors that also keep calls as content blocks (Anthropic's tool_use), in call order, must see the same ids.
+  if (renamed && Array.isArray(message.content)) {
+    const blocks = (message.content as Array<{ type?: string; id?: unknown }>).filter(
+      (b) => b && (b.type === 'tool_use' || b.type === 'tool_call'),
+    );
+    const ids = (message.tool_calls ?? []).map((c) => c.id);
+    if (blocks.length === ids.length) {
+      blocks.forEach((b, k) => {
+        b.id = ids[k];
+      });
+    }
+  }
   return message;
 }
 

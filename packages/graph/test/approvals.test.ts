@@ -207,3 +207,62 @@ describe('approvals: decisions bind on resume', () => {
     expect(result?.content).toBe('The user rejected this call; it did not run.');
   });
 });
+
+describe('approvals: a decision belongs to one call', () => {
+  it('a later call that reuses an approved call id is asked about again, not run on the old approval', async () => {
+    const { agent, model, file } = await setup();
+    // Some OpenAI-compatible servers number calls per response (call_0, call_1, …), so ids repeat across turns.
+    model
+      .respond(callTools([{ name: 'run_bash', args: { command: 'echo harmless' }, id: 'call_0' }]))
+      .respond(callTools([{ name: 'run_bash', args: { command: `touch ${file('pwned')}` }, id: 'call_0' }]))
+      .respond(new AIMessage('done'));
+    await collect(agent.stream('go', { threadId: 't1' }));
+    const resumed = await collect(agent.resume('t1', { call_0: { type: 'approve' } }));
+    expect(existsSync(file('pwned'))).toBe(false);
+    const [request] = ofType(resumed, 'approval-request');
+    expect(request?.requests.map((r) => r.args)).toEqual([{ command: `touch ${file('pwned')}` }]);
+    expect(request?.requests[0]?.id).not.toBe('call_0');
+    expect(ofType(resumed, 'done')[0]?.status).toBe('interrupted');
+  });
+
+  it('two calls sharing an id in one message get their own decisions', async () => {
+    const { agent, model, file } = await setup();
+    model
+      .respond(
+        callTools([
+          { name: 'run_bash', args: { command: `touch ${file('bad')}` }, id: 'dup' },
+          { name: 'run_bash', args: { command: `touch ${file('good')}` }, id: 'dup' },
+        ]),
+      )
+      .respond(new AIMessage('done'));
+    const first = await collect(agent.stream('go', { threadId: 't1' }));
+    const requests = ofType(first, 'approval-request')[0]?.requests ?? [];
+    expect(requests).toHaveLength(2);
+    expect(new Set(requests.map((r) => r.id)).size).toBe(2);
+    const [bad, good] = requests;
+    await collect(agent.resume('t1', { [bad!.id]: { type: 'reject' }, [good!.id]: { type: 'approve' } }));
+    expect(existsSync(file('good'))).toBe(true);
+    expect(existsSync(file('bad'))).toBe(false);
+    const results = await tools(agent, 't1');
+    expect(new Set(results.map((m) => m.tool_call_id)).size).toBe(2);
+  });
+
+  it('renamed calls keep their tool_use content blocks in step (Anthropic-style messages)', async () => {
+    const { agent, model } = await setup();
+    const message = (command: string, id: string) =>
+      new AIMessage({
+        content: [{ type: 'tool_use', id, name: 'run_bash', input: { command } }],
+        tool_calls: [{ id, name: 'run_bash', args: { command }, type: 'tool_call' }],
+      });
+    model
+      .respond(message('echo one', 'toolu_1'))
+      .respond(message('echo two', 'toolu_1'))
+      .respond(new AIMessage('done'));
+    await collect(agent.stream('go', { threadId: 't1' }));
+    await collect(agent.resume('t1', { toolu_1: { type: 'approve' } }));
+    const last = (await agent.getState('t1')).messages.at(-1) as AIMessage;
+    const callId = last.tool_calls?.[0]?.id;
+    expect(callId).not.toBe('toolu_1');
+    expect((last.content as Array<{ id: string }>)[0]?.id).toBe(callId);
+  });
+});
