@@ -2,6 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { compileBashTemplate } from './bash-script.js';
 
+/** The script for a body written with `${N}`: values are read from copies made before the body runs. */
+function compiled(body: string, count: number): string {
+  const prologue = Array.from({ length: count }, (_, k) => `birdie_${k + 1}=\${${k + 1}}`).join(' ');
+  return `${count > 0 ? `${prologue}; ` : ''}${body.replace(/\$\{(\d+)\}/g, '${birdie_$1}')}`;
+}
+
 describe('compileBashTemplate', () => {
   it.each([
     ['cat {path}', 'cat "${1}"', ['path']],
@@ -21,12 +27,18 @@ describe('compileBashTemplate', () => {
     ['echo "{n}1"', 'echo "${1}1"', ['n']],
     ["echo \\'{x}", 'echo \\\'"${1}"', ['x']],
   ])('%j → %j', (template, script, names) => {
-    expect(compileBashTemplate(template)).toEqual({ script, names });
+    expect(compileBashTemplate(template)).toEqual({
+      script: compiled(script as string, names.length),
+      names,
+    });
   });
 
   it('references the tenth and later parameters with braces', () => {
     const template = `echo ${Array.from({ length: 11 }, (_, k) => `{p${k}}`).join(' ')}`;
-    expect(compileBashTemplate(template).script.endsWith('"${10}" "${11}"')).toBe(true);
+    const { script } = compileBashTemplate(template);
+    expect(script.startsWith('birdie_1=${1} birdie_2=${2} ')).toBe(true);
+    expect(script).toContain('birdie_10=${10} birdie_11=${11}; ');
+    expect(script.endsWith('"${birdie_10}" "${birdie_11}"')).toBe(true);
   });
 
   it.each([
@@ -110,6 +122,6 @@ describe('compileBashTemplate', () => {
 
   it('never puts anything but positional references where placeholders stood', () => {
     const { script } = compileBashTemplate(`a {x} "b {y}" 'c {z}' $'d {w}'`);
-    expect(script).toBe(`a "\${1}" "b \${2}" 'c '"\${3}"'' $'d '"\${4}"$''`);
+    expect(script).toBe(compiled(`a "\${1}" "b \${2}" 'c '"\${3}"'' $'d '"\${4}"$''`, 4));
   });
 });

@@ -24,7 +24,23 @@ export function compileBashTemplate(template: string): CompiledBash {
   const where = `bash:${template}`;
   const parts = parseTemplate(template, where);
   const names = placeholderNames(parts);
-  return { script: emit(toItems(parts), names, where), names };
+  return { script: argumentPrologue(names.length) + emit(toItems(parts), names, where), names };
+}
+
+/** The shell variable that holds the value of placeholder number `index` (1-based). */
+export function argumentVariable(index: number): string {
+  return `birdie_${index}`;
+}
+
+/**
+ * Copies the positional parameters into variables first: inside a function body `$1` is the function's own
+ * argument, and `set --` or `shift` in a template would move them; the copies keep each value where it belongs.
+ * A plain assignment neither splits nor re-parses the value.
+ */
+function argumentPrologue(count: number): string {
+  if (count === 0) return '';
+  const copies = Array.from({ length: count }, (_, k) => `${argumentVariable(k + 1)}=\${${k + 1}}`);
+  return `${copies.join(' ')}; `;
 }
 
 function toItems(parts: readonly TemplatePart[]): Item[] {
@@ -170,7 +186,7 @@ function placeholder(
   prev: string,
   fail: (m: string) => never,
 ): string {
-  const ref = `\${${index}}`;
+  const ref = `\${${argumentVariable(index)}}`;
   const name = `{${item.name}}`;
   switch (frame.context) {
     case 'unquoted':

@@ -88,3 +88,17 @@ describe('bash: backslashes do not desynchronise the compiler from bash', () => 
     expect(output).toBe(expected);
   });
 });
+
+describe('bash: a value is the same wherever it is used', () => {
+  it.each([
+    ['f() {{ printf "[%s]" {v}; }}; f', '[one two *]'],
+    ['f() {{ printf "[%s]" "{v}"; }}; f other', '[one two *]'],
+    ['function g {{ printf "[%s]" {v}; }}; g x y', '[one two *]'],
+    ['set -- a b; printf "[%s]" {v} "$1"', '[one two *][a]'],
+    ['shift; printf "[%s]" {v} {w}', '[one two *][second]'],
+  ])('%j', async (template, expected) => {
+    const entrypoint = resolveEntrypoint(`bash:${template}`, { skillDir: dir });
+    const { output } = await entrypoint.run({ v: 'one two *', w: 'second' }, { cwd: dir });
+    expect(output).toBe(expected);
+  });
+});
