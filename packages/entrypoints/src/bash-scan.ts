@@ -152,7 +152,7 @@ export function unquoted(
       );
     }
     return 2;
-  } else if (wordStart && (peekWord(at, 'case') || peekWord(at, 'esac'))) {
+  } else if (wordStart && atCommandStart(frame) && (peekWord(at, 'case') || peekWord(at, 'esac'))) {
     frame.cases = Math.max(0, (frame.cases ?? 0) + (item === 'c' ? 1 : -1));
     return 4;
   } else if (item === '(') frame.depth += 1;
@@ -166,6 +166,21 @@ export function unquoted(
     return heredoc(items, i, pending, fail);
   }
   return 1;
+}
+
+/** Reserved words after which the next word is still in command position. */
+const LEADING_RESERVED = new Set(['!', '{', 'if', 'then', 'else', 'elif', 'do', 'while', 'until', 'time']);
+
+/**
+ * `case`/`esac` are reserved words only where a command starts; as an argument (`echo case`) they are plain
+ * words, and counting them would make the scanner take a later ')' for the end of a case pattern.
+ */
+function atCommandStart(frame: Frame): boolean {
+  if (frame.command === undefined) return false;
+  return frame.command
+    .split(/[ \t\n]+/)
+    .filter(Boolean)
+    .every((word) => LEADING_RESERVED.has(word));
 }
 
 export function peekWord(at: (k: number) => string, word: string): boolean {

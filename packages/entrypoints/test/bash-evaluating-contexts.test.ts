@@ -71,7 +71,7 @@ describe('bash: placeholders where bash evaluates a quoted value are refused', (
   });
 });
 
-describe('bash: backslashes do not desynchronise the compiler from bash', () => {
+describe('bash: backslashes and case words do not desynchronise the compiler from bash', () => {
   const value = 'one two *';
   it.each([
     // a line continuation joins the lines: the here-document body starts after the next real newline
@@ -82,6 +82,9 @@ describe('bash: backslashes do not desynchronise the compiler from bash', () => 
     ['printf "[%s]" a\\\n#{v}', `[a#${value}]`],
     // after a continuation that follows a space, `#` does start a comment, as in bash
     ['printf "[%s]" a \\\n#{v}', '[a]'],
+    // `case` as an argument is a plain word: the ')' after it still closes the command substitution
+    ['printf "[%s]" "$(echo case) x {v} esac)"', `[case x ${value} esac)]`],
+    ['for i in 1; do case $i in 1) printf "[%s]" {v};; esac; done', `[${value}]`],
   ])('%j', async (template, expected) => {
     const entrypoint = resolveEntrypoint(`bash:${template}`, { skillDir: dir });
     const { output } = await entrypoint.run({ v: value }, { cwd: dir });
