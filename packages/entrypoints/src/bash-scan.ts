@@ -162,7 +162,9 @@ export function unquoted(
       // the end of a case pattern
     } else if (frame.closesOnParen) stack.pop();
     else fail("unbalanced ')'");
-  } else if (item === '<' && at(1) === '<' && at(2) !== '<') {
+  } else if (item === '<' && at(1) === '<' && at(2) === '<') {
+    return 3; // a here-string: its word is an ordinary word, not a here-document delimiter
+  } else if (item === '<' && at(1) === '<') {
     return heredoc(items, i, pending, fail);
   }
   return 1;

@@ -71,7 +71,7 @@ describe('bash: placeholders where bash evaluates a quoted value are refused', (
   });
 });
 
-describe('bash: backslashes and case words do not desynchronise the compiler from bash', () => {
+describe('bash: backslashes, case words and here-strings do not desynchronise the compiler from bash', () => {
   const value = 'one two *';
   it.each([
     // a line continuation joins the lines: the here-document body starts after the next real newline
@@ -85,6 +85,9 @@ describe('bash: backslashes and case words do not desynchronise the compiler fro
     // `case` as an argument is a plain word: the ')' after it still closes the command substitution
     ['printf "[%s]" "$(echo case) x {v} esac)"', `[case x ${value} esac)]`],
     ['for i in 1; do case $i in 1) printf "[%s]" {v};; esac; done', `[${value}]`],
+    // a here-string is no here-document: the next line is a command again
+    ['cat <<<true\nprintf "[%s]" {v}\ntrue', `true\n[${value}]`],
+    ['cat <<< {v}', `${value}\n`],
   ])('%j', async (template, expected) => {
     const entrypoint = resolveEntrypoint(`bash:${template}`, { skillDir: dir });
     const { output } = await entrypoint.run({ v: value }, { cwd: dir });
