@@ -91,6 +91,42 @@ describe('MCP through server-everything (stdio)', { timeout: 60_000 }, () => {
     expect((await agent.toolsFor('t1')).map((t) => t.name)).toContain('echo');
   });
 
+  it("a stdio server sees a minimal environment plus what the skill declares, never the host's secrets", async () => {
+    const canaries = {
+      BIRDIE_TEST_SECRET_API_KEY: 'canary-api-key',
+      BIRDIE_TEST_TOKEN: 'canary-token',
+      BIRDIE_TEST_SECRET: 'canary-secret',
+    };
+    Object.assign(process.env, canaries);
+    cleanups.push(() => {
+      for (const key of Object.keys(canaries)) delete process.env[key];
+    });
+    const { agent, model } = await setup({
+      'plain/SKILL.md': mcpSkill('plain', 'node', [everything]),
+      'declared/SKILL.md': mcpSkill('declared', 'node', [everything], '  env:\n    SKILL_SETTING: on\n'),
+    });
+    model
+      .respond(
+        callTools([
+          { name: 'plain__get-env', args: {}, id: 'p' },
+          { name: 'declared__get-env', args: {}, id: 'd' },
+        ]),
+      )
+      .respond(new AIMessage('ok'));
+    await collect(agent.stream('env', { threadId: 't1' }));
+    const results = (await agent.getState('t1')).messages.filter((m): m is ToolMessage =>
+      ToolMessage.isInstance(m),
+    );
+    expect(results).toHaveLength(2);
+    for (const result of results) {
+      const text = String(result.content);
+      expect(text).toContain('"PATH"');
+      for (const value of Object.values(canaries)) expect(text).not.toContain(value);
+      expect(text).not.toMatch(/_API_KEY|TOKEN|SECRET/);
+    }
+    expect(String(results[1]?.content)).toContain('"SKILL_SETTING": "on"');
+  });
+
   it('prefixes tool names with the server name when two servers clash', async () => {
     const { agent } = await setup({
       'one/SKILL.md': mcpSkill('one', 'node', [everything]),
