@@ -106,6 +106,27 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     expect(await t.exited).toBe(0);
   });
 
+  it('SIGTERM during a long bash: tool ends the turn and its child process, then the REPL (exit 1)', async () => {
+    const t = start();
+    await t.expect('/help for commands');
+    await t.submit('please sleep');
+    await t.expect('⚙ slow_sleep');
+    const pidFile = join(box.cwd, 'sleep.pid');
+    let pid = 0;
+    for (let i = 0; i < 200 && !pid; i++) {
+      pid = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());
+      if (!pid) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(alive(pid)).toBe(true);
+    process.kill(t.pid, 'SIGTERM');
+    await t.expect('terminated by SIGTERM');
+    expect(await t.exited).toBe(1);
+    for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+    const survived = alive(pid);
+    if (survived) process.kill(pid, 'SIGKILL');
+    expect(survived).toBe(false);
+  });
+
   it('Ctrl+J inserts a newline, approvals ask, /remember and /memory work, unknown commands suggest', async () => {
     const t = start();
     await t.expect('/help for commands');

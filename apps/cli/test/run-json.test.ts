@@ -119,6 +119,55 @@ describe('birdie run --json (compiled CLI)', () => {
     expect((await stat(join(box.cwd, 'marker.txt'))).isFile()).toBe(true);
   });
 
+  /** Starts birdie, waits for the sleeping tool's pid, sends `signal`; returns birdie's exit code and whether the sleep outlived it. */
+  async function signalDuringSleep(argv: string[], signal: NodeJS.Signals) {
+    const child = spawn(process.execPath, [BIN, ...argv], {
+      env: { ...box.env, ...scripted('repl.json') },
+      cwd: box.cwd,
+      stdio: 'ignore',
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    let pid = 0;
+    for (let i = 0; i < 400 && !pid; i++) {
+      pid = Number((await readFile(join(box.cwd, 'sleep.pid'), 'utf8').catch(() => '')).trim());
+      if (!pid) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(pid).toBeGreaterThan(0);
+    child.kill(signal);
+    const code = await exited;
+    let alive = true;
+    for (let i = 0; i < 100 && alive; i++) {
+      try {
+        process.kill(pid, 0);
+        await new Promise((r) => setTimeout(r, 50));
+      } catch {
+        alive = false;
+      }
+    }
+    if (alive) process.kill(pid, 'SIGKILL');
+    return { code, alive };
+  }
+
+  it.each(['SIGTERM', 'SIGHUP'] as const)(
+    '%s ends `birdie run` with exit 1 and kills the running tool, like Ctrl+C',
+    async (signal) => {
+      const result = await signalDuringSleep(
+        ['run', 'please sleep', '--json', '--skills-dir', TEST_SKILLS],
+        signal,
+      );
+      expect(result).toEqual({ code: 1, alive: false });
+    },
+  );
+
+  it('SIGTERM ends `birdie tool` and kills the running tool', async () => {
+    const args = JSON.stringify({ seconds: '60', pidfile: 'sleep.pid' });
+    const result = await signalDuringSleep(
+      ['tool', 'slow_sleep', '--args', args, '--skills-dir', TEST_SKILLS],
+      'SIGTERM',
+    );
+    expect(result).toEqual({ code: 1, alive: false });
+  });
+
   it('SIGINT (Ctrl+C) ends the run with exit 1 and kills the running tool', async () => {
     const child = spawn(
       process.execPath,

@@ -6,6 +6,7 @@ import { eventJson } from '../render/json-events.js';
 import { styler } from '../render/style.js';
 import { approvalMode, openRuntime, useSession } from '../runtime.js';
 import { applySkillFlags, skillFlags } from '../skill-flags.js';
+import { onStopSignal } from '../stop-signals.js';
 import { executeTurn } from '../turn.js';
 
 export const REFUSAL =
@@ -19,8 +20,7 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
   const json = values.json === true;
   const rt = await openRuntime(io, values);
   const controller = new AbortController();
-  const onSigint = () => controller.abort(new Error('interrupted'));
-  process.once('SIGINT', onSigint);
+  const stopListening = onStopSignal((signal) => controller.abort(new Error(`interrupted (${signal})`)));
   try {
     // Checked before a session is made, so a typo leaves nothing behind.
     const flags = skillFlags(rt, values);
@@ -89,7 +89,7 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
       write(io.stderr, `birdie: ${refused} tool call(s) refused for lack of approval`);
     return EXIT_RUN;
   } finally {
-    process.removeListener('SIGINT', onSigint);
+    stopListening();
     await rt.close();
   }
 }

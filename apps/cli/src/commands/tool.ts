@@ -2,6 +2,7 @@ import { CliError, EXIT_OK, EXIT_RUN, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { findSession, openUserStore } from '../runtime.js';
 import { sessionToolEnv } from '../session-dir.js';
+import { onStopSignal } from '../stop-signals.js';
 import { openRegistry, workingDir } from '../skills.js';
 import { didYouMean } from '../suggest.js';
 
@@ -31,8 +32,7 @@ export async function toolCommand({ io, values, positionals }: CommandContext): 
 
   const { resolveEntrypoint, EntrypointError } = await import('@birdie/entrypoints');
   const controller = new AbortController();
-  const onSigint = () => controller.abort(new Error('interrupted'));
-  process.once('SIGINT', onSigint);
+  const stopListening = onStopSignal((signal) => controller.abort(new Error(`interrupted (${signal})`)));
   try {
     const entrypoint = resolveEntrypoint(entry.tool.entrypoint, {
       skillDir: entry.skill.dir,
@@ -57,7 +57,7 @@ export async function toolCommand({ io, values, positionals }: CommandContext): 
     }
     throw error;
   } finally {
-    process.removeListener('SIGINT', onSigint);
+    stopListening();
   }
 }
 

@@ -1,4 +1,6 @@
+import { CliError, EXIT_RUN } from '../io.js';
 import { EventPrinter } from '../render/events.js';
+import { onStopSignal } from '../stop-signals.js';
 import { executeTurn } from '../turn.js';
 import { askApprovals } from './approval.js';
 import { Spinner } from './spinner.js';
@@ -22,6 +24,16 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
     }
   };
   const onSigint = () => onKey('\x03');
+  // A closed terminal or a SIGTERM ends the REPL, but first the turn, so its tools' process groups are killed.
+  let terminated: string | undefined;
+  const stopListening = onStopSignal(
+    (signal) => {
+      terminated = signal;
+      spinner.stop();
+      controller.abort(new Error(`terminated by ${signal}`));
+    },
+    ['SIGTERM', 'SIGHUP'],
+  );
   const listen = (on: boolean) => {
     if (on) {
       io.stdin.setRawMode?.(true);
@@ -75,5 +87,7 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
     spinner.stop();
     listen(false);
     process.off('SIGINT', onSigint);
+    stopListening();
   }
+  if (terminated) throw new CliError(`terminated by ${terminated}`, EXIT_RUN);
 }

@@ -1,0 +1,22 @@
+/** Signals that end a command: Ctrl+C, a supervisor's or `timeout`'s SIGTERM, a closed terminal's SIGHUP. */
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+export type StopSignal = (typeof STOP_SIGNALS)[number];
+
+/**
+ * Calls `handler` (once per signal) while installed; returns the uninstaller. Node's default for these signals is to
+ * die on the spot, which skips every cleanup: tools run in their own process groups and would be left running, so a
+ * running command must turn them into an abort instead. A second identical signal gets the default again.
+ */
+export function onStopSignal(
+  handler: (signal: StopSignal) => void,
+  signals: readonly StopSignal[] = STOP_SIGNALS,
+): () => void {
+  const installed = signals.map((signal) => {
+    const listener = () => handler(signal);
+    process.once(signal, listener);
+    return [signal, listener] as const;
+  });
+  return () => {
+    for (const [signal, listener] of installed) process.removeListener(signal, listener);
+  };
+}
