@@ -106,6 +106,23 @@ export function commandPositionProblem(command: string, name: string): string | 
   }
   if (first === 'printf' && (rest.includes('-v') || partial.startsWith('-v')))
     return `${ph} with 'printf -v', which evaluates variable names`;
+  if (
+    first === 'printf' &&
+    rest.slice(1).every((w) => w.startsWith('-') && w !== '--') &&
+    (partial === '' || partial.startsWith('-'))
+  ) {
+    return `${ph} where printf still reads options: a value '-vNAME' would assign to NAME, evaluating its subscript; write printf -- … or printf '%s' ${ph}`;
+  }
+  if (
+    (first === 'test' || first === '[') &&
+    partial === '' &&
+    rest.length > 1 &&
+    rest.at(-1)!.includes('\u0001')
+  ) {
+    // `test "$a" "$b"` with a='-v' tests the variable named by b, evaluating its subscript; `!` or '(' from a
+    // value shift the grammar the same way. A literal operator between two values keeps them operands.
+    return `${ph} right after another value in '${first}': the first value could be read as an operator such as -v; put a literal operator between them (e.g. [ {a} = {b} ]) or use [[ … ]]`;
+  }
   if ((first === 'test' || first === '[') && (rest.includes('-v') || rest.includes('-R'))) {
     return `${ph} in '${first} -v': bash evaluates variable names`;
   }

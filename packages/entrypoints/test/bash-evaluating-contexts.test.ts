@@ -18,6 +18,13 @@ beforeAll(async () => {
 /** Values that run `touch marker` wherever bash evaluates a word as arithmetic or re-parses an array assignment. */
 const payloads = () => [`a[$(touch ${marker})]`, `x[$(touch ${marker})]`, `([$(touch ${marker})]=1)`];
 
+/** Value pairs where the first is read as an option or operator that makes bash evaluate the second as a name. */
+const operatorPairs = () => [
+  ['-v', `a[$(touch ${marker})]`],
+  ['v', `a[$(touch ${marker})]`],
+  [`-va[$(touch ${marker})]`, 'x'],
+];
+
 /**
  * Templates whose placeholder sits where bash evaluates even a quoted value as code, with the script an
  * earlier compiler produced for them: running that script shows the context is real, so refusing it matters.
@@ -44,6 +51,39 @@ function runsPayload(script: string): boolean {
   }
   return false;
 }
+
+describe('bash: values that printf or test could read as an option or operator are refused', () => {
+  it.each([
+    ['a=(1); printf {a} x', 'a=(1); printf "${1}" x'],
+    ['a=(1); test {a} {b}', 'a=(1); test "${1}" "${2}"'],
+    ['a=(1); [ {a} {b} ]', 'a=(1); [ "${1}" "${2}" ]'],
+    ['a=(1); [ -{a} {b} ]', 'a=(1); [ -"${1}" "${2}" ]'],
+  ])('%j', async (template, earlierScript) => {
+    await rm(marker, { force: true });
+    let ran = false;
+    for (const [a, b] of operatorPairs()) {
+      spawnSync('bash', ['-c', earlierScript, 'birdie', a!, b!], { cwd: dir, stdio: 'ignore' });
+      ran ||= existsSync(marker);
+    }
+    await rm(marker, { force: true });
+    expect(ran, 'the position really lets a value act as an option').toBe(true);
+    expect(() => resolveEntrypoint(`bash:${template}`, { skillDir: dir })).toThrow(
+      expect.objectContaining({ code: 'bad-template' }),
+    );
+  });
+
+  it.each([
+    "printf '%s' {a} {b}",
+    'printf -- {a} {b}',
+    '[ {a} = {b} ] || printf %s {b}',
+    '[ -n {a} -a -n {b} ] && printf %s {b}',
+  ])('still accepts %j', async (template) => {
+    await rm(marker, { force: true });
+    const entrypoint = resolveEntrypoint(`bash:${template}`, { skillDir: dir });
+    for (const [a, b] of operatorPairs()) await entrypoint.run({ a, b }, { cwd: dir }).catch(() => {});
+    expect(existsSync(marker)).toBe(false);
+  });
+});
 
 describe('bash: placeholders where bash evaluates a quoted value are refused', () => {
   it.each(evaluating)('%j', async (template, earlierScript) => {
