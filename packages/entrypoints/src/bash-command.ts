@@ -63,7 +63,11 @@ const REDIRECT_ONLY = /^(\d*|&)(<|>|>>|<<<|>&|<&|>\|)$/;
  * `command` is the source text of the current simple command up to the placeholder (quoted parts included,
  * other placeholders marked with \u0001). Returns why the placeholder may not stand there, or undefined.
  */
-export function commandPositionProblem(command: string, name: string): string | undefined {
+export function commandPositionProblem(
+  command: string,
+  name: string,
+  attributed: ReadonlySet<string> = new Set(),
+): string | undefined {
   const words = command.split(/[ \t\n]+/);
   const partial = unquote(words.pop() ?? '');
   const complete = words.filter(Boolean).map(unquote);
@@ -87,8 +91,13 @@ export function commandPositionProblem(command: string, name: string): string | 
   if (/^[A-Za-z_]\w*\[[^\]]*$/.test(partial) || openSubscript(command)) {
     return `${ph} inside an array subscript: bash evaluates subscripts as arithmetic, which runs code`;
   }
+  const assigned = /^([A-Za-z_]\w*)(\[[^\]]*\])?\+?=/.exec(partial)?.[1];
+  const attributedProblem =
+    assigned !== undefined && attributed.has(assigned)
+      ? `${ph} assigned to '${assigned}', which the template declares with -i or -n: bash evaluates such values as arithmetic (or names)`
+      : undefined;
   if (rest.length === 0) {
-    if (ASSIGNMENT.test(partial) || REDIRECT.test(partial)) return undefined;
+    if (ASSIGNMENT.test(partial) || REDIRECT.test(partial)) return attributedProblem;
     return `${ph} as (part of) the command name would let the argument choose the program; use the raw {command} template for that`;
   }
   const first = rest[0]!;
@@ -126,7 +135,25 @@ export function commandPositionProblem(command: string, name: string): string | 
   if ((first === 'test' || first === '[') && (rest.includes('-v') || rest.includes('-R'))) {
     return `${ph} in '${first} -v': bash evaluates variable names`;
   }
-  return undefined;
+  return attributedProblem;
+}
+
+/**
+ * Names the template gives the integer (-i) or nameref (-n) attribute anywhere: a later plain assignment to them
+ * (`n={v}`, `n+={v}`, `export n={v}`) evaluates the value as arithmetic, or assigns through a reference.
+ */
+export function attributedNames(text: string): Set<string> {
+  const names = new Set<string>();
+  const declaration =
+    /(?:^|[\s;&|(){}])(?:declare|typeset|local|readonly|export)((?:[ \t]+[-+][A-Za-z]+)+)([^;&|\n)]*)/g;
+  for (let match = declaration.exec(text); match; match = declaration.exec(text)) {
+    if (!/[-+][A-Za-z]*[in]/.test(match[1]!)) continue;
+    for (const word of match[2]!.split(/[ \t]+/)) {
+      const name = /^["']?([A-Za-z_]\w*)/.exec(word)?.[1];
+      if (name) names.add(name);
+    }
+  }
+  return names;
 }
 
 /**

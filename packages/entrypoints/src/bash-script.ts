@@ -1,4 +1,4 @@
-import { commandPositionProblem } from './bash-command.js';
+import { attributedNames, commandPositionProblem } from './bash-command.js';
 import { EntrypointError } from './errors.js';
 import { type TemplatePart, parseTemplate, placeholderNames } from './template.js';
 import {
@@ -24,7 +24,9 @@ export function compileBashTemplate(template: string): CompiledBash {
   const where = `bash:${template}`;
   const parts = parseTemplate(template, where);
   const names = placeholderNames(parts);
-  return { script: argumentPrologue(names.length) + emit(toItems(parts), names, where), names };
+  const text = parts.map((part) => (part.kind === 'text' ? part.text : '\u0001')).join('');
+  const attributed = attributedNames(text);
+  return { script: argumentPrologue(names.length) + emit(toItems(parts), names, where, attributed), names };
 }
 
 /** The shell variable that holds the value of placeholder number `index` (1-based). */
@@ -52,7 +54,12 @@ function toItems(parts: readonly TemplatePart[]): Item[] {
   return items;
 }
 
-function emit(items: readonly Item[], names: readonly string[], where: string): string {
+function emit(
+  items: readonly Item[],
+  names: readonly string[],
+  where: string,
+  attributed: ReadonlySet<string>,
+): string {
   const stack: Frame[] = [{ context: 'unquoted', depth: 0, command: '' }];
   const pending: Frame[] = []; // here-documents whose bodies start at the next newline
   let out = '';
@@ -93,7 +100,7 @@ function emit(items: readonly Item[], names: readonly string[], where: string): 
         !frame.context.startsWith('heredoc') &&
         frame.context !== 'comment'
       ) {
-        const problem = commandPositionProblem(owner.command, item.name);
+        const problem = commandPositionProblem(owner.command, item.name, attributed);
         if (problem) fail(problem);
       }
       // Quotes or $( … ) inside ${ … } do not make a value safe: an offset, length or subscript there is

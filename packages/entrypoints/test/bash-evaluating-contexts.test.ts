@@ -42,6 +42,10 @@ const evaluating: Array<[template: string, earlierScript: string]> = [
   ['x=(1); declare -g x={a}', 'x=(1); declare -g x="${1}"'],
   ['declare -a x={a}', 'declare -a x="${1}"'],
   ['readonly -a x={a}', 'readonly -a x="${1}"'],
+  // a plain assignment to a variable the template made an integer is arithmetic
+  ['declare -i n; n={a}', 'declare -i n; n="${1}"'],
+  ['f() {{ local -i n; n+={a}; }}; f', 'v=$1; f() { local -i n; n+="$v"; }; f'],
+  ['declare -xi k=1 n; export n={a}', 'declare -xi k=1 n; export n="${1}"'],
 ];
 
 function runsPayload(script: string): boolean {
