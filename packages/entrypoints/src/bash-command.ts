@@ -94,7 +94,7 @@ export function commandPositionProblem(
   const assigned = /^([A-Za-z_]\w*)(\[[^\]]*\])?\+?=/.exec(partial)?.[1];
   const attributedProblem =
     assigned !== undefined && attributed.has(assigned)
-      ? `${ph} assigned to '${assigned}', which the template declares with -i or -n: bash evaluates such values as arithmetic (or names)`
+      ? `${ph} assigned to '${assigned}', an integer, nameref, prompt or startup-file variable: bash evaluates what is assigned to it`
       : undefined;
   if (rest.length === 0) {
     if (ASSIGNMENT.test(partial) || REDIRECT.test(partial)) return attributedProblem;
@@ -139,11 +139,35 @@ export function commandPositionProblem(
 }
 
 /**
+ * Bash's own variables whose assigned value is code: integer ones evaluate it as arithmetic (`RANDOM`, `OPTIND`, …),
+ * prompt strings are expanded with command substitution (`PS4` under `set -x`), and `BASH_ENV`/`ENV` name a file a
+ * child bash sources.
+ */
+const EVALUATED_VARIABLES = [
+  'RANDOM',
+  'SRANDOM',
+  'OPTIND',
+  'HISTCMD',
+  'SECONDS',
+  'LINENO',
+  'PS0',
+  'PS1',
+  'PS2',
+  'PS3',
+  'PS4',
+  'PROMPT_COMMAND',
+  'BASH_ENV',
+  'ENV',
+  'SHELLOPTS',
+  'BASHOPTS',
+];
+
+/**
  * Names the template gives the integer (-i) or nameref (-n) attribute anywhere: a later plain assignment to them
  * (`n={v}`, `n+={v}`, `export n={v}`) evaluates the value as arithmetic, or assigns through a reference.
  */
 export function attributedNames(text: string): Set<string> {
-  const names = new Set<string>();
+  const names = new Set<string>(EVALUATED_VARIABLES);
   const declaration =
     /(?:^|[\s;&|(){}])(?:declare|typeset|local|readonly|export)((?:[ \t]+[-+][A-Za-z]+)+)([^;&|\n)]*)/g;
   for (let match = declaration.exec(text); match; match = declaration.exec(text)) {

@@ -46,6 +46,10 @@ const evaluating: Array<[template: string, earlierScript: string]> = [
   ['declare -i n; n={a}', 'declare -i n; n="${1}"'],
   ['f() {{ local -i n; n+={a}; }}; f', 'v=$1; f() { local -i n; n+="$v"; }; f'],
   ['declare -xi k=1 n; export n={a}', 'declare -xi k=1 n; export n="${1}"'],
+  // and so are bash's own integer and prompt variables
+  ['RANDOM={a}', 'RANDOM="${1}"'],
+  ['OPTIND={a}', 'OPTIND="${1}"'],
+  ['PS4={a}; set -x; true', 'PS4="${1}"; set -x; true'],
 ];
 
 function runsPayload(script: string): boolean {
