@@ -198,6 +198,11 @@ function openSubscript(command: string): boolean {
   return false;
 }
 
+/** The word as bash sees it after quote removal: `\eval`, `e'v'al` and `$'eval'` are all `eval`. */
 function unquote(word: string): string {
-  return word.replace(/["']/g, '').replace(/^\$/, '');
+  return word
+    .replace(/\$(?=["'])/g, '')
+    .replace(/\\(.)/g, '$1')
+    .replace(/["']/g, '')
+    .replace(/^\$/, '');
 }
