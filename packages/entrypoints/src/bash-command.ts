@@ -83,6 +83,8 @@ export function commandPositionProblem(
       k += 1;
     } else if (REDIRECT.test(word)) {
       k += REDIRECT_ONLY.test(word) ? 2 : 1;
+    } else if (word === 'function') {
+      k += 2; // `function NAME { … }`: the body's first command comes after the name
     } else break;
   }
   const rest = complete.slice(k);

@@ -107,6 +107,7 @@ describe('compileBashTemplate', () => {
     ["e'v'al {x}", "'eval'"],
     ['e$""val {x}', "'eval'"],
     ['command \\let n={x}', "'let'"],
+    ['function f {{ eval {x}; }}; f', "'eval'"],
     ['trap {x} EXIT', "'trap'"],
     ['source {f}', "'source'"],
     ['. {f}', "'.'"],
