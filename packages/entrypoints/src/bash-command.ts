@@ -85,6 +85,8 @@ export function commandPositionProblem(
       k += REDIRECT_ONLY.test(word) ? 2 : 1;
     } else if (word === 'function') {
       k += 2; // `function NAME { … }`: the body's first command comes after the name
+    } else if (k > 0 && complete[k - 1] === 'coproc' && complete[k + 1] === '{') {
+      k += 1; // `coproc NAME { … }`
     } else break;
   }
   const rest = complete.slice(k);

@@ -108,6 +108,7 @@ describe('compileBashTemplate', () => {
     ['e$""val {x}', "'eval'"],
     ['command \\let n={x}', "'let'"],
     ['function f {{ eval {x}; }}; f', "'eval'"],
+    ['coproc c {{ eval {x}; }}', "'eval'"],
     ['trap {x} EXIT', "'trap'"],
     ['source {f}', "'source'"],
     ['. {f}', "'.'"],
