@@ -146,7 +146,10 @@ export function unquoted(
     return 2;
   } else if (frame.context === 'test' && item === ']' && at(1) === ']' && wordStart) {
     stack.pop();
-    if (frame.placeholders!.length > 0 && /(^|\s)-(eq|ne|lt|le|gt|ge|v|R)(\s|$)/.test(frame.text!)) {
+    if (
+      frame.placeholders!.length > 0 &&
+      /(^|\s)-(eq|ne|lt|le|gt|ge|v|R)(\s|$)/.test(frame.text!.replace(/\\\n/g, ''))
+    ) {
       fail(
         `{${frame.placeholders![0]}} inside [[ … ]] with an arithmetic comparison or -v: bash evaluates such operands as code; compare inside the command instead`,
       );

@@ -46,6 +46,8 @@ describe('compileBashTemplate', () => {
     ['(( {n} > 2 ))', 'arithmetic'],
     ['echo $[ {n} ]', 'arithmetic'],
     ['[[ {n} -gt 2 ]]', 'arithmetic comparison'],
+    ['[[ {n} \\\n  -gt 2 ]]', 'arithmetic comparison'],
+    ['[[ {n} -g\\\nt 2 ]]', 'arithmetic comparison'],
     ['echo ${{a[{i}]}}', 'subscript'],
     ['echo ${{x:-{y}}}', 'subscript'],
     ['echo `ls {x}`', 'backticks'],

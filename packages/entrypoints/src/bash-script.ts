@@ -119,7 +119,6 @@ function emit(
 
     const ctx = frame.context;
     let consumed = 1;
-    if (frame.text !== undefined) frame.text += item;
 
     if (ctx === 'comment') {
       if (item === '\n') stack.pop();
@@ -156,6 +155,7 @@ function emit(
     }
 
     const text = (items.slice(i, i + consumed) as string[]).join('');
+    if (frame.text !== undefined) frame.text += text;
     if (owner?.command !== undefined) {
       if (!stack.includes(owner)) {
         const outer = commandOwner(stack);
