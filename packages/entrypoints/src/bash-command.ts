@@ -68,6 +68,8 @@ export function commandPositionProblem(
   name: string,
   attributed: ReadonlySet<string> = new Set(),
 ): string | undefined {
+  // A line continuation vanishes before bash reads words: `ev\<newline>al` is `eval`.
+  command = command.replace(/\\\n/g, '');
   const words = command.split(/[ \t\n]+/);
   const partial = unquote(words.pop() ?? '');
   const complete = words.filter(Boolean).map(unquote);

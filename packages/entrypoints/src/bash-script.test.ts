@@ -111,6 +111,8 @@ describe('compileBashTemplate', () => {
     ['command \\let n={x}', "'let'"],
     ['function f {{ eval {x}; }}; f', "'eval'"],
     ['coproc c {{ eval {x}; }}', "'eval'"],
+    ['ev\\\nal {x}', "'eval'"],
+    ['printf -\\\nv {x} y', 'printf -v'],
     ['trap {x} EXIT', "'trap'"],
     ['source {f}', "'source'"],
     ['. {f}', "'.'"],
