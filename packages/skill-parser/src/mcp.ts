@@ -48,6 +48,15 @@ export function resolveArg(arg: string, dir: string, resources: ReadonlySet<stri
   return resources.has(normal) ? join(dir, normal) : arg;
 }
 
+/**
+ * A command written as a relative path (`./server.sh`, `bin/server`) is the skill's own program: resolved against
+ * the folder, not against whatever directory birdie happens to run in (which could hold a different `server.sh`).
+ * Bare names (`node`, `npx`, `python3`) are looked up on PATH as usual.
+ */
+function resolveCommand(command: string, dir: string): string {
+  return !isAbsolute(command) && /[\\/]/.test(command) ? join(dir, command) : command;
+}
+
 export function parseMcpServer(
   field: Field,
   base: number,
@@ -102,7 +111,7 @@ export function parseMcpServer(
     const data = parsed.data as z.infer<typeof stdio>;
     return {
       transport,
-      command: data.command,
+      command: resolveCommand(data.command, dir),
       args: data.args.map((arg) => resolveArg(arg, dir, resources)),
       ...(data.env ? { env: data.env } : {}),
       ...(data.cwd !== undefined ? { cwd: resolve(dir, data.cwd) } : {}),

@@ -114,6 +114,23 @@ describe('discoverSkills', () => {
     expect(skills[0]!.kind).toBe('mcp');
   });
 
+  it('resolves a relative stdio MCP command against the skill folder, not the working directory', async () => {
+    const root = await tree({
+      'a/SKILL.md': skillText('a', '', 'mcp_server:\n  command: ./bin/server.sh\n'),
+      'b/SKILL.md': skillText('b', '', 'mcp_server:\n  command: lib/server\n  args: [x]\n'),
+      'c/SKILL.md': skillText('c', '', 'mcp_server:\n  command: npx\n  args: [-y, pkg]\n'),
+    });
+    const { skills } = await discoverSkills(root);
+    const commands = Object.fromEntries(
+      skills.map((s) => [s.name, s.mcpServer?.transport === 'stdio' ? s.mcpServer.command : undefined]),
+    );
+    expect(commands).toEqual({
+      a: join(root, 'a', 'bin', 'server.sh'),
+      b: join(root, 'b', 'lib', 'server'),
+      c: 'npx',
+    });
+  });
+
   it('reports a missing or unreadable skills folder as a message, not an exception', async () => {
     const root = await tree({ 'locked/SKILL.md': skillText('locked') });
     const missing = await discoverSkills(join(root, 'nope'));
