@@ -1,6 +1,7 @@
-import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { isBusyError, StoreError } from './errors.js';
+import { ensureFolder } from './folder.js';
 import { MIGRATIONS } from './schema.js';
 
 export type Db = Database.Database;
@@ -11,11 +12,7 @@ const BUSY_TIMEOUT_MS = 5_000;
 const BUSY_RETRIES = 8;
 
 export function openDatabase(file: string, dir: string): Db {
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-  } catch (cause) {
-    throw new StoreError('io', `cannot create ${dir}`, { cause });
-  }
+  ensureFolder(dir);
   let db: Db;
   try {
     // Create the file 0600 before SQLite opens it; SQLite gives -wal and -shm the same mode.

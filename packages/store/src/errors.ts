@@ -6,6 +6,7 @@ export type StoreErrorCode =
   | 'locked'
   | 'migration-failed'
   | 'closed'
+  | 'home-unusable'
   | 'io';
 
 /** A run-time failure of the store, with a stable `code` and the underlying `cause`. */
