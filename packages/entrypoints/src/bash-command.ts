@@ -6,7 +6,7 @@
  */
 
 /** Words that introduce the real command. */
-const PREFIXES = new Set([
+export const PREFIXES: ReadonlySet<string> = new Set([
   '!',
   '{',
   'if',

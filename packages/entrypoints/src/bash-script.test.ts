@@ -27,7 +27,8 @@ describe('compileBashTemplate', () => {
     ['echo "{n}1"', 'echo "${1}1"', ['n']],
     ["echo \\'{x}", 'echo \\\'"${1}"', ['x']],
   ])('%j → %j', (template, script, names) => {
-    expect(compileBashTemplate(template)).toEqual({
+    const { script: actual, names: order } = compileBashTemplate(template);
+    expect({ script: actual, names: order }).toEqual({
       script: compiled(script as string, names.length),
       names,
     });

@@ -1,4 +1,5 @@
 import { attributedNames, commandPositionProblem } from './bash-command.js';
+import { type OptionExposure, optionExposure } from './bash-options.js';
 import { EntrypointError } from './errors.js';
 import { type TemplatePart, parseTemplate, placeholderNames } from './template.js';
 import {
@@ -18,6 +19,8 @@ export interface CompiledBash {
   script: string;
   /** Placeholder names in positional order: `names[0]` is `$1`. */
   names: string[];
+  /** Placeholders standing where their command may read a value as an option (see bash-options.ts). */
+  options: Map<string, OptionExposure>;
 }
 
 export function compileBashTemplate(template: string): CompiledBash {
@@ -26,7 +29,9 @@ export function compileBashTemplate(template: string): CompiledBash {
   const names = placeholderNames(parts);
   const text = parts.map((part) => (part.kind === 'text' ? part.text : '\u0001')).join('');
   const attributed = attributedNames(text);
-  return { script: argumentPrologue(names.length) + emit(toItems(parts), names, where, attributed), names };
+  const options = new Map<string, OptionExposure>();
+  const script = argumentPrologue(names.length) + emit(toItems(parts), names, where, attributed, options);
+  return { script, names, options };
 }
 
 /** The shell variable that holds the value of placeholder number `index` (1-based). */
@@ -59,6 +64,7 @@ function emit(
   names: readonly string[],
   where: string,
   attributed: ReadonlySet<string>,
+  options: Map<string, OptionExposure>,
 ): string {
   const stack: Frame[] = [{ context: 'unquoted', depth: 0, command: '' }];
   const pending: Frame[] = []; // here-documents whose bodies start at the next newline
@@ -102,6 +108,9 @@ function emit(
       ) {
         const problem = commandPositionProblem(owner.command, item.name, attributed);
         if (problem) fail(problem);
+        const exposure = optionExposure(owner.command);
+        // One occurrence under the broad rule makes the broad rule apply to the value.
+        if (exposure && options.get(item.name)?.rule !== 'dash') options.set(item.name, exposure);
       }
       // Quotes or $( … ) inside ${ … } do not make a value safe: an offset, length or subscript there is
       // arithmetic, which evaluates the expanded value (and the output of a command substitution) as code.

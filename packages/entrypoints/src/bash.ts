@@ -1,4 +1,5 @@
 import { argumentValue, processArgumentText } from './args.js';
+import { type OptionExposure, optionProblem } from './bash-options.js';
 import { compileBashTemplate } from './bash-script.js';
 import { childEnv } from './env.js';
 import { EntrypointError } from './errors.js';
@@ -16,7 +17,13 @@ const SCRIPT_NAME = 'birdie';
 export function bashScheme(template: string, context: SchemeContext): Entrypoint {
   if (!template.trim()) throw new EntrypointError('bad-template', `${context.entrypoint}: empty command`);
   const raw = template === '{command}';
-  const { script, names } = raw ? { script: '', names: ['command'] } : compileBashTemplate(template);
+  const {
+    script,
+    names,
+    options: exposures,
+  } = raw
+    ? { script: '', names: ['command'], options: new Map<string, OptionExposure>() }
+    : compileBashTemplate(template);
 
   return {
     scheme: 'bash',
@@ -24,9 +31,14 @@ export function bashScheme(template: string, context: SchemeContext): Entrypoint
     placeholders: [...names],
     async run(args: Record<string, unknown>, options: RunOptions = {}): Promise<RunResult> {
       // Values are checked before anything starts, so a bad argument never half-runs a command.
-      const values = names.map((name) =>
-        processArgumentText(name, argumentValue(args, name, context.schema)),
-      );
+      const values = names.map((name) => {
+        const value = argumentValue(args, name, context.schema);
+        const text = processArgumentText(name, value);
+        const exposure = exposures.get(name);
+        const problem = exposure && optionProblem(name, value, exposure);
+        if (problem) throw new EntrypointError('bad-argument', problem);
+        return text;
+      });
       const argv = raw ? ['-c', values[0]!] : ['-c', script, SCRIPT_NAME, ...values];
       return runCommand('bash', argv, context, options, 'command');
     },

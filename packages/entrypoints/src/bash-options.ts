@@ -1,0 +1,190 @@
+import { PREFIXES } from './bash-command.js';
+
+/**
+ * Whether a placeholder stands where its command may read the value as an option. Quoting keeps a value one
+ * word, but a word `--version` in an operand position is still an option to most programs (GNU getopt even
+ * permutes, so `ls {path} -l` reads options after operands too). The compiler records such placeholders and
+ * the run refuses a string value starting with `-` there (see `optionProblem`).
+ *
+ * Operand-safe, because the value cannot start an argv word the command parses as options:
+ * - glued to literal text at the start of its word: `--name={x}`, `./{x}`, `x{x}`, `"a {x}"`, `X={v} cmd`;
+ * - after a literal `--` word among the command's arguments;
+ * - a redirection target (`> {path}`, `<<< {s}`) or a here-document body (never an argument at all);
+ * - an argument of `[[ … ]]`, `case`, `for`/`select` (syntax, parsed before expansion) or `printf` (it reads
+ *   options only before its format, and the compiler already refuses a placeholder there).
+ * Everything else is option-exposed: the bash builtin `echo` under the narrow rule 'echo' (it reads only words
+ * made of -n/-e/-E as options and prints any other value as is), every other command under 'dash'.
+ */
+export type OptionRule = 'dash' | 'echo';
+
+export interface OptionExposure {
+  /** The command that would read the value, for the message. */
+  command: string;
+  rule: OptionRule;
+}
+
+const OPERAND_ONLY = new Set(['[[', 'case', 'for', 'select', 'printf']);
+/** Prefixes that run the next word as an external program, so `echo` there is /bin/echo (it knows --help). */
+const EXTERNAL = new Set(['env', 'exec', 'nohup', 'sudo']);
+const ECHO_OPTION = /^-[neE]+$/;
+const ASSIGNMENT = /^[A-Za-z_]\w*(\[[^\]]*\])?\+?=/;
+
+interface Token {
+  /** A redirection operator (`>`, `2>>`, `<<<`, `&>`, …): the next word is its target. */
+  op: boolean;
+  /** The word after quote removal; placeholders are \u0001, other expansions \u0002. */
+  text: string;
+}
+
+/**
+ * `command` is the source of the current simple command up to the placeholder (see bash-command.ts). Returns
+ * how the placeholder is exposed to option parsing, or undefined when it is operand-safe.
+ */
+export function optionExposure(command: string): OptionExposure | undefined {
+  const { tokens, partial } = tokenize(command.replace(/\\\n/g, ''));
+  // Any literal character before the placeholder in its word means the value does not start the word.
+  if (/[^\u0001\u0002]/.test(partial)) return undefined;
+  if (tokens.at(-1)?.op) return undefined;
+
+  let k = 0;
+  let external = false;
+  while (k < tokens.length) {
+    const token = tokens[k]!;
+    if (token.op) k += 2;
+    else if (PREFIXES.has(token.text)) {
+      external ||= EXTERNAL.has(token.text);
+      k += 1;
+    } else if (ASSIGNMENT.test(token.text)) k += 1;
+    else if (token.text === 'function') k += 2;
+    else if (k > 0 && tokens[k - 1]!.text === 'coproc' && tokens[k + 1]?.text === '{') k += 1;
+    else if (k > 0 && PREFIXES.has(tokens[k - 1]!.text) && token.text.startsWith('-')) k += 1;
+    else break;
+  }
+  const name = tokens[k]?.text;
+  // No command name yet: the placeholder is a name or prefix word, which bash-command.ts refuses.
+  if (name === undefined || OPERAND_ONLY.has(name)) return undefined;
+
+  const echo = name === 'echo' && !external;
+  for (let j = k + 1; j < tokens.length; j++) {
+    const token = tokens[j]!;
+    if (token.op) j += 1;
+    else if (token.text === '--') return undefined;
+    // echo stops reading options at its first literal word that is not one.
+    else if (echo && !/[\u0001\u0002]/.test(token.text) && !ECHO_OPTION.test(token.text)) return undefined;
+  }
+  return { command: name, rule: echo ? 'echo' : 'dash' };
+}
+
+/** Why `value` may not stand in a placeholder with this exposure, or undefined. */
+export function optionProblem(name: string, value: unknown, exposure: OptionExposure): string | undefined {
+  // A number is what the schema asked for: `head -n {n}` with -5 means -5.
+  if (typeof value !== 'string' || !value.startsWith('-')) return undefined;
+  const shown = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (exposure.rule === 'echo') {
+    if (!ECHO_OPTION.test(value)) return undefined;
+    return `argument "${name}" is ${shown}, which echo would take as an option and not print, so nothing was run; send the text with something around it (e.g. a trailing newline)`;
+  }
+  return `argument "${name}" is ${shown}, which starts with "-", so ${exposure.command} would read it as an option; nothing was run. If it names a file, pass it as ${JSON.stringify(`./${value.length > 40 ? `${value.slice(0, 40)}…` : value}`)} (a template can accept such values by putting -- before {${name}})`;
+}
+
+/**
+ * Splits the command source into words and redirection operators, after quote removal. The last, unfinished
+ * word is returned as `partial`; whitespace at the end makes it empty.
+ */
+function tokenize(source: string): { tokens: Token[]; partial: string } {
+  const tokens: Token[] = [];
+  let word = '';
+  let started = false;
+  const end = () => {
+    if (started) tokens.push({ op: false, text: word });
+    word = '';
+    started = false;
+  };
+  let i = 0;
+  while (i < source.length) {
+    const ch = source[i]!;
+    const next = source[i + 1] ?? '';
+    if (ch === ' ' || ch === '\t' || ch === '\n') {
+      end();
+      i += 1;
+    } else if (ch === '<' || ch === '>' || (ch === '&' && next === '>')) {
+      // `2>` and `2>>`: a word of digits right before the operator is its file descriptor.
+      if (started && !/^\d+$/.test(word)) end();
+      word = '';
+      started = false;
+      const op = /^(&>>?|<<<|<<-?|<>|<&|>>|>&|>\||<|>)/.exec(source.slice(i))![0];
+      tokens.push({ op: true, text: op });
+      i += op.length;
+    } else {
+      started = true;
+      const [text, length] = wordPart(source, i);
+      word += text;
+      i += length;
+    }
+  }
+  return { tokens, partial: word };
+}
+
+/** One piece of a word at `i`: its text after quote removal and the source length it spans. */
+function wordPart(source: string, i: number): [string, number] {
+  const ch = source[i]!;
+  const next = source[i + 1] ?? '';
+  if (ch === '\\') return [next, 2];
+  if (ch === "'") return quoted(source, i + 1, "'", false, 1);
+  if (ch === '$' && next === "'") return quoted(source, i + 2, "'", true, 2);
+  if (ch === '"') return quoted(source, i + 1, '"', true, 1);
+  if (ch === '$' && next === '"') return quoted(source, i + 2, '"', true, 2);
+  const expansion = expansionLength(source, i);
+  if (expansion > 0) return ['\u0002', expansion];
+  return [ch, 1];
+}
+
+/** A quoted span up to `close`; expansions inside "…" count as expansions, everything else as literal text. */
+function quoted(
+  source: string,
+  from: number,
+  close: string,
+  escapes: boolean,
+  open: number,
+): [string, number] {
+  let text = '';
+  let k = from;
+  while (k < source.length && source[k] !== close) {
+    if (escapes && source[k] === '\\') {
+      text += source[k + 1] ?? '';
+      k += 2;
+      continue;
+    }
+    const expansion = close === '"' ? expansionLength(source, k) : 0;
+    if (expansion > 0) {
+      text += '\u0002';
+      k += expansion;
+    } else {
+      text += source[k];
+      k += 1;
+    }
+  }
+  return [text, k + 1 - from + open];
+}
+
+/** Length of a `$name`, `${…}`, `$(…)` or backtick expansion at `i`, or 0. */
+function expansionLength(source: string, i: number): number {
+  const ch = source[i];
+  const next = source[i + 1] ?? '';
+  if (ch === '`') {
+    const close = source.indexOf('`', i + 1);
+    return close === -1 ? source.length - i : close + 1 - i;
+  }
+  if (ch !== '$') return 0;
+  if (next === '(' || next === '{') {
+    const [open, shut] = next === '(' ? ['(', ')'] : ['{', '}'];
+    let depth = 0;
+    for (let k = i + 1; k < source.length; k++) {
+      if (source[k] === open) depth += 1;
+      else if (source[k] === shut && --depth === 0) return k + 1 - i;
+    }
+    return source.length - i;
+  }
+  const name = /^\$([A-Za-z_]\w*|[0-9@*#?$!-])/.exec(source.slice(i));
+  return name ? name[0].length : 0;
+}
