@@ -13,12 +13,16 @@ export const READ_REFERENCE = 'read_reference';
 
 const never = () => null;
 
-function lcTool(
+/**
+ * A builtin tool that bounds its own output and never asks for approval. Called through its LangChain tool there is
+ * no turn (no history, no loaded skills), hence the empty context.
+ */
+function builtinTool(
   name: string,
   description: string,
   schema: Record<string, unknown>,
-  run: RuntimeTool['execute'],
-) {
+  execute: RuntimeTool['execute'],
+): RuntimeTool {
   const prepare = argsPreparer(schema);
   const lc = new DynamicStructuredTool({
     name,
@@ -34,10 +38,10 @@ function lcTool(
         loadedSkills: [],
         contextMessages: 0,
       };
-      return (await run(prepared.args, context)).content;
+      return (await execute(prepared.args, context)).content;
     },
   });
-  return { lc, prepare };
+  return { name, description, kind: 'builtin', ownLimit: true, lc, approvalReason: never, prepare, execute };
 }
 
 /** True when an earlier `load_skill` result for this skill is still inside what the model will see. */
@@ -85,17 +89,7 @@ export function createLoadSkillTool(skills: readonly Skill[]): RuntimeTool {
         : '';
     return { content: `${skillBlock(skill)}${resources}`, loaded: [name] };
   };
-  const { lc, prepare } = lcTool(LOAD_SKILL, description, schema, execute);
-  return {
-    name: LOAD_SKILL,
-    description,
-    kind: 'builtin',
-    ownLimit: true,
-    lc,
-    approvalReason: never,
-    prepare,
-    execute,
-  };
+  return builtinTool(LOAD_SKILL, description, schema, execute);
 }
 
 function inside(root: string, target: string): boolean {
@@ -155,15 +149,5 @@ export function createReadReferenceTool(skills: readonly Skill[], maxChars: numb
     const { text, more } = await readCapped(target, maxChars);
     return { content: more > 0 ? `${text}\n[truncated: ${more} more bytes]` : text };
   };
-  const { lc, prepare } = lcTool(READ_REFERENCE, description, schema, execute);
-  return {
-    name: READ_REFERENCE,
-    description,
-    kind: 'builtin',
-    ownLimit: true,
-    lc,
-    approvalReason: never,
-    prepare,
-    execute,
-  };
+  return builtinTool(READ_REFERENCE, description, schema, execute);
 }

@@ -1,47 +1,24 @@
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { AIMessage, type BaseMessage, type SystemMessage, ToolMessage } from '@langchain/core/messages';
-import { fakeModel } from '@langchain/core/testing';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Agent, createAgent, INTERRUPTED_TOOL_RESULT } from '../src/index.js';
+import { AIMessage, type BaseMessage, type SystemMessage, type ToolMessage } from '@langchain/core/messages';
+import { describe, expect, it } from 'vitest';
+import { INTERRUPTED_TOOL_RESULT } from '../src/index.js';
 import {
+  agentSetup,
   alive,
   callTools,
   collect,
   knowledgeSkill,
   ofType,
-  skillsFixture,
+  readPid,
   stringArg,
+  toolMessages,
   toolSkill,
+  useCleanups,
   waitFor,
 } from './helpers.js';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
-
-async function setup(
-  files: Record<string, string>,
-  options: Parameters<typeof createAgent>[0]['options'] = {},
-) {
-  const fx = await skillsFixture(files);
-  const model = fakeModel();
-  const agent = createAgent({
-    model,
-    registry: fx.registry,
-    policy: fx.policy,
-    options: { cwd: fx.dir.path, ...options },
-  });
-  cleanups.push(async () => {
-    await agent.close();
-    await fx.dir.cleanup();
-  });
-  return { fx, model, agent };
-}
-
-const toolMessages = async (agent: Agent, thread: string) =>
-  (await agent.getState(thread)).messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
+const setup = agentSetup(useCleanups());
 
 const echoSkill = toolSkill('echo', [
   { name: 'say', entrypoint: 'bash:printf "%s" {text}', schema: stringArg('text') },
@@ -289,9 +266,7 @@ describe('agent: cancellation', () => {
     model.respond(callTools([{ name: 'slow', args: { pidfile } }])).respond(new AIMessage('after abort'));
     const controller = new AbortController();
     const running = collect(agent.stream('go', { threadId: 't1', signal: controller.signal }));
-    const pid = await waitFor(() =>
-      existsSync(pidfile) ? Number(readFileSync(pidfile, 'utf8')) || undefined : undefined,
-    );
+    const pid = await waitFor(readPid(pidfile));
     expect(alive(pid)).toBe(true);
     controller.abort();
     const events = await running;

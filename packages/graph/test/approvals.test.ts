@@ -1,23 +1,19 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AIMessage, ToolMessage } from '@langchain/core/messages';
-import { fakeModel } from '@langchain/core/testing';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Agent, AgentError, createAgent } from '../src/index.js';
+import { AIMessage, type ToolMessage } from '@langchain/core/messages';
+import { describe, expect, it } from 'vitest';
+import { AgentError } from '../src/index.js';
 import {
+  agentSetup,
   callTools,
   collect,
   knowledgeSkill,
   ofType,
-  skillsFixture,
   stringArg,
+  toolMessages,
   toolSkill,
+  useCleanups,
 } from './helpers.js';
-
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
 
 const files = {
   'shell/SKILL.md': toolSkill('shell', [
@@ -40,24 +36,12 @@ const files = {
   'help/SKILL.md': knowledgeSkill('help', 'How to help.'),
 };
 
+const fixture = agentSetup(useCleanups());
+
 async function setup() {
-  const fx = await skillsFixture(files);
-  const model = fakeModel();
-  const agent = createAgent({
-    model,
-    registry: fx.registry,
-    policy: fx.policy,
-    options: { cwd: fx.dir.path },
-  });
-  cleanups.push(async () => {
-    await agent.close();
-    await fx.dir.cleanup();
-  });
+  const { fx, model, agent } = await fixture(files);
   return { fx, model, agent, file: (name: string) => join(fx.dir.path, name) };
 }
-
-const tools = async (agent: Agent, thread: string) =>
-  (await agent.getState(thread)).messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
 
 describe('approvals', () => {
   it('asks before a raw shell command, runs nothing until approved, then runs it once', async () => {
@@ -103,7 +87,7 @@ describe('approvals', () => {
       agent.resume('t1', { x: { type: 'edit', args: { command: `echo safe > ${file('edited')}` } } }),
     );
     expect(readFileSync(file('edited'), 'utf8')).toBe('safe\n');
-    const [result] = await tools(agent, 't1');
+    const [result] = await toolMessages(agent, 't1');
     expect(result?.status).toBe('success');
     expect(result?.content).toContain('[The user edited the arguments to');
   });
@@ -115,7 +99,7 @@ describe('approvals', () => {
       .respond(new AIMessage('understood'));
     await collect(agent.stream('wipe it', { threadId: 't1' }));
     const events = await collect(agent.resume('t1', { c1: { type: 'reject', message: 'not that file' } }));
-    const [result] = await tools(agent, 't1');
+    const [result] = await toolMessages(agent, 't1');
     expect(result?.status).toBe('error');
     expect(result?.content).toBe('The user rejected this call; it did not run. Their message: not that file');
     expect(ofType(events, 'tool-end')[0]).toMatchObject({ ok: false });
@@ -203,7 +187,7 @@ describe('approvals: decisions bind on resume', () => {
     await collect(agent.stream('go', { threadId: 't1' }));
     await collect(agent.resume('t1', { r1: { type: 'reject' } }, { approval: 'never' }));
     expect(existsSync(file('nope'))).toBe(false);
-    const [result] = await tools(agent, 't1');
+    const [result] = await toolMessages(agent, 't1');
     expect(result?.content).toBe('The user rejected this call; it did not run.');
   });
 });
@@ -243,7 +227,7 @@ describe('approvals: a decision belongs to one call', () => {
     await collect(agent.resume('t1', { [bad!.id]: { type: 'reject' }, [good!.id]: { type: 'approve' } }));
     expect(existsSync(file('good'))).toBe(true);
     expect(existsSync(file('bad'))).toBe(false);
-    const results = await tools(agent, 't1');
+    const results = await toolMessages(agent, 't1');
     expect(new Set(results.map((m) => m.tool_call_id)).size).toBe(2);
   });
 

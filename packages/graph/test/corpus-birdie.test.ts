@@ -3,18 +3,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadRegistry, SkillPolicy } from '@birdie/registry';
 import { makeTempDir } from '@birdie/test-utils';
-import { AIMessage, ToolMessage } from '@langchain/core/messages';
+import { AIMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createAgent } from '../src/index.js';
-import { callTools, collect, ofType } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { type Agent, createAgent } from '../src/index.js';
+import { callTools, collect, ofType, toolMessages, useCleanups } from './helpers.js';
 
 const corpus = fileURLToPath(new URL('../../../../shared/corpus/birdie', import.meta.url));
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
+const cleanups = useCleanups();
 
 async function setup() {
   const work = await makeTempDir();
@@ -30,8 +27,7 @@ async function setup() {
   return { agent, model, work, path: (name: string) => join(work.path, name) };
 }
 
-const results = async (agent: ReturnType<typeof createAgent>) =>
-  (await agent.getState('s1')).messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
+const results = (agent: Agent) => toolMessages(agent, 's1');
 
 describe('the original birdie skills (corpus, read in place)', () => {
   it('offers only the enabled skills, injects ToDo always and ssh on its trigger', async () => {

@@ -4,17 +4,24 @@ import { join } from 'node:path';
 import { openStore, type Store } from '@birdie/store';
 import { AIMessage, ToolMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAgent, INTERRUPTED_TOOL_RESULT } from '../src/index.js';
-import { alive, collect, ofType, skillsFixture, stringArg, toolSkill, waitFor } from './helpers.js';
+import {
+  alive,
+  collect,
+  ofType,
+  readPid,
+  skillsFixture,
+  stringArg,
+  toolSkill,
+  useCleanups,
+  waitFor,
+} from './helpers.js';
 
 const child = new URL('./fixtures/crash-child.mjs', import.meta.url).pathname;
 // Child processes load LangGraph and SQLite from scratch; on a busy machine that alone can take seconds.
 const SLOW = 45_000;
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
+const cleanups = useCleanups();
 
 /** Starts a birdie process; resolves with it once its output contains `marker` (or a file appears). */
 function startChild(args: string[]) {
@@ -94,10 +101,7 @@ describe('crash recovery with a SQLite checkpointer', { timeout: 120_000 }, () =
       'stream',
       JSON.stringify([{ id: 'w1', name: 'work', args: { pidfile } }]),
     ]);
-    const toolPid = await waitFor(
-      () => (existsSync(pidfile) ? Number(readFileSync(pidfile, 'utf8')) || undefined : undefined),
-      SLOW,
-    );
+    const toolPid = await waitFor(readPid(pidfile), SLOW);
     await proc.kill();
     killGroup(toolPid);
     expect(proc.output()).not.toContain('END');
@@ -150,11 +154,7 @@ describe('crash recovery with a SQLite checkpointer', { timeout: 120_000 }, () =
     await first.kill();
 
     const second = startChild([db, fx.dir.path, 's1', 'resume', JSON.stringify({ a1: { type: 'approve' } })]);
-    const toolPid = await waitFor(
-      () =>
-        existsSync(`${file}.pid`) ? Number(readFileSync(`${file}.pid`, 'utf8')) || undefined : undefined,
-      SLOW,
-    );
+    const toolPid = await waitFor(readPid(`${file}.pid`), SLOW);
     await second.kill();
     killGroup(toolPid);
     await waitFor(() => (alive(toolPid) ? undefined : true));

@@ -1,9 +1,18 @@
-import { AIMessage } from '@langchain/core/messages';
+import { existsSync, readFileSync } from 'node:fs';
 import { loadRegistry, type Registry, SkillPolicy } from '@birdie/registry';
 import { makeTempDir, writeTree } from '@birdie/test-utils';
+import { AIMessage, ToolMessage } from '@langchain/core/messages';
+import { fakeModel } from '@langchain/core/testing';
+import { afterEach } from 'vitest';
+import {
+  type Agent,
+  type AgentEvent,
+  type AgentOptions,
+  type CreateAgentOptions,
+  createAgent,
+} from '../src/index.js';
 
 type TempDir = Awaited<ReturnType<typeof makeTempDir>>;
-import type { AgentEvent } from '../src/index.js';
 
 export interface SkillsFixture {
   dir: TempDir;
@@ -21,6 +30,48 @@ export async function skillsFixture(
   const registry = await loadRegistry({ dirs: [dir.path], defaults });
   return { dir, registry, policy: new SkillPolicy(registry) };
 }
+
+export type Cleanups = Array<() => Promise<void> | void>;
+
+/** A list the calling test file pushes cleanups onto; after each test they run, newest first. */
+export function useCleanups(): Cleanups {
+  const cleanups: Cleanups = [];
+  afterEach(async () => {
+    while (cleanups.length > 0) await cleanups.pop()?.();
+  });
+  return cleanups;
+}
+
+/**
+ * `setup(files, options?, init?)`: a skills fixture and an agent over it on a fresh `fakeModel()`, working in the
+ * fixture folder unless `options` say otherwise; after each test the agent is closed and the folder removed.
+ */
+export function agentSetup(cleanups: Cleanups) {
+  return async (
+    files: Record<string, string>,
+    options: AgentOptions = {},
+    init: Pick<CreateAgentOptions, 'checkpointer' | 'mcp'> = {},
+  ) => {
+    const fx = await skillsFixture(files);
+    const model = fakeModel();
+    const agent = createAgent({
+      ...init,
+      model,
+      registry: fx.registry,
+      policy: fx.policy,
+      options: { cwd: fx.dir.path, ...options },
+    });
+    cleanups.push(async () => {
+      await agent.close();
+      await fx.dir.cleanup();
+    });
+    return { fx, model, agent };
+  };
+}
+
+/** The thread's tool results, oldest first. */
+export const toolMessages = async (agent: Agent, thread: string) =>
+  (await agent.getState(thread)).messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
 
 export async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
   const out: AgentEvent[] = [];
@@ -85,6 +136,10 @@ export async function waitFor<T>(
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/** A `waitFor` probe: the pid a process wrote to `file`, once it is there. */
+export const readPid = (file: string) => () =>
+  existsSync(file) ? Number(readFileSync(file, 'utf8')) || undefined : undefined;
 
 export function alive(pid: number): boolean {
   try {

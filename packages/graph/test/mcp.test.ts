@@ -1,44 +1,34 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AIMessage, ToolMessage } from '@langchain/core/messages';
-import { fakeModel } from '@langchain/core/testing';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createAgent, McpManager } from '../src/index.js';
+import { AIMessage } from '@langchain/core/messages';
+import { describe, expect, it } from 'vitest';
+import { McpManager } from '../src/index.js';
 import { makeTempDir } from '@birdie/test-utils';
-import { alive, callTools, collect, ofType, skillsFixture, toolSkill, waitFor } from './helpers.js';
+import {
+  agentSetup,
+  alive,
+  callTools,
+  collect,
+  ofType,
+  readPid,
+  skillsFixture,
+  toolMessages,
+  toolSkill,
+  useCleanups,
+  waitFor,
+} from './helpers.js';
 
 const everything = fileURLToPath(
   new URL('../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url),
 );
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
+const cleanups = useCleanups();
 
 function mcpSkill(name: string, command: string, args: string[], extra = '') {
   return `---\nname: ${name}\ndescription: MCP server ${name}\nenabled_by_default: true\nmcp_server:\n  transport: stdio\n  command: ${command}\n  args: ${JSON.stringify(args)}\n${extra}---\n`;
 }
 
-async function setup(files: Record<string, string>, options: Record<string, number> = {}) {
-  const fx = await skillsFixture(files);
-  const model = fakeModel();
-  const agent = createAgent({
-    model,
-    registry: fx.registry,
-    policy: fx.policy,
-    options: { cwd: fx.dir.path, ...options },
-  });
-  cleanups.push(async () => {
-    await agent.close();
-    await fx.dir.cleanup();
-  });
-  return { fx, model, agent };
-}
-
-const readPid = (file: string) => () =>
-  existsSync(file) ? Number(readFileSync(file, 'utf8')) || undefined : undefined;
+const setup = agentSetup(cleanups);
 
 describe('MCP through server-everything (stdio)', { timeout: 60_000 }, () => {
   it('connects lazily, only for sessions that allow the skill, and runs calls', async () => {
@@ -62,9 +52,7 @@ describe('MCP through server-everything (stdio)', { timeout: 60_000 }, () => {
       .respond(new AIMessage('ok'));
     const events = await collect(agent.stream('use mcp', { threadId: 't1' }));
     expect(ofType(events, 'done')[0]?.status).toBe('ok');
-    const results = (await agent.getState('t1')).messages.filter((m): m is ToolMessage =>
-      ToolMessage.isInstance(m),
-    );
+    const results = await toolMessages(agent, 't1');
     expect(results.map((m) => m.status)).toEqual(['success', 'success']);
     expect(results[0]?.content).toContain('hello mcp');
     expect(results[1]?.content).toContain('42');
@@ -114,9 +102,7 @@ describe('MCP through server-everything (stdio)', { timeout: 60_000 }, () => {
       )
       .respond(new AIMessage('ok'));
     await collect(agent.stream('env', { threadId: 't1' }));
-    const results = (await agent.getState('t1')).messages.filter((m): m is ToolMessage =>
-      ToolMessage.isInstance(m),
-    );
+    const results = await toolMessages(agent, 't1');
     expect(results).toHaveLength(2);
     for (const result of results) {
       const text = String(result.content);

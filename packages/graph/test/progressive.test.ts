@@ -2,19 +2,16 @@ import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadRegistry, SkillPolicy } from '@birdie/registry';
-import { AIMessage, ToolMessage } from '@langchain/core/messages';
+import { AIMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAgent } from '../src/index.js';
-import { callTools, collect, knowledgeSkill, skillsFixture } from './helpers.js';
+import { agentSetup, callTools, collect, knowledgeSkill, toolMessages, useCleanups } from './helpers.js';
 
 const corpus = fileURLToPath(new URL('../../../../shared/corpus/agentskills', import.meta.url));
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
+const cleanups = useCleanups();
 
 async function corpusAgent() {
   const registry = await loadRegistry({ dirs: [corpus] });
@@ -25,8 +22,11 @@ async function corpusAgent() {
   return { registry, model, agent };
 }
 
-const results = async (agent: ReturnType<typeof createAgent>, thread: string) =>
-  (await agent.getState(thread)).messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
+const fixture = agentSetup(cleanups);
+
+const loadSkill = (name: string, id?: string) => callTools([{ name: 'load_skill', args: { name }, id }]);
+const readReference = (skill: string, file: string, id?: string) =>
+  callTools([{ name: 'read_reference', args: { skill, file }, id }]);
 
 describe('progressive loading with the agentskills corpus (read in place)', () => {
   it('offers load_skill with exactly the allowed knowledge skills and keeps bodies out of the prompt', async () => {
@@ -48,30 +48,14 @@ describe('progressive loading with the agentskills corpus (read in place)', () =
   it('loads a skill body with its resource list, reads a reference, and answers a second load briefly', async () => {
     const { agent, model, registry } = await corpusAgent();
     model
-      .respond(callTools([{ name: 'load_skill', args: { name: 'mcp-builder' } }]))
-      .respond(
-        callTools([
-          {
-            name: 'read_reference',
-            args: { skill: 'mcp-builder', file: 'reference/evaluation.md' },
-            id: 'c2',
-          },
-        ]),
-      )
-      .respond(callTools([{ name: 'load_skill', args: { name: 'mcp-builder' }, id: 'c3' }]))
-      .respond(
-        callTools([
-          {
-            name: 'read_reference',
-            args: { skill: 'mcp-builder', file: '../skill-creator/SKILL.md' },
-            id: 'c4',
-          },
-        ]),
-      )
-      .respond(callTools([{ name: 'load_skill', args: { name: 'not-a-skill' }, id: 'c5' }]))
+      .respond(loadSkill('mcp-builder'))
+      .respond(readReference('mcp-builder', 'reference/evaluation.md', 'c2'))
+      .respond(loadSkill('mcp-builder', 'c3'))
+      .respond(readReference('mcp-builder', '../skill-creator/SKILL.md', 'c4'))
+      .respond(loadSkill('not-a-skill', 'c5'))
       .respond(new AIMessage('done'));
     await collect(agent.stream('build me an MCP server', { threadId: 't1' }));
-    const [loaded, reference, again, outside, unknown] = await results(agent, 't1');
+    const [loaded, reference, again, outside, unknown] = await toolMessages(agent, 't1');
     const skill = registry.current().getSkill('mcp-builder');
     expect(loaded?.status).toBe('success');
     expect(String(loaded?.content)).toMatch(/^<skill name="mcp-builder">\n/);
@@ -95,51 +79,39 @@ describe('progressive loading with the agentskills corpus (read in place)', () =
     const { agent, model, registry } = await corpusAgent();
     const body = (registry.current().getSkill('claude-api')?.body ?? '').trim();
     expect(body.length).toBeGreaterThan(32_000);
-    model
-      .respond(callTools([{ name: 'load_skill', args: { name: 'claude-api' } }]))
-      .respond(new AIMessage('ok'));
+    model.respond(loadSkill('claude-api')).respond(new AIMessage('ok'));
     await collect(agent.stream('use the claude api', { threadId: 't1' }));
-    const [loaded] = await results(agent, 't1');
+    const [loaded] = await toolMessages(agent, 't1');
     expect(String(loaded?.content)).toContain(`${body}\n</skill>`);
     expect(String(loaded?.content)).not.toContain('[truncated:');
   });
 
   it('loads the body again once the first copy has left the context window', async () => {
-    const fx = await skillsFixture({ 'notes/SKILL.md': knowledgeSkill('notes', 'Write everything down.') });
-    cleanups.push(() => fx.dir.cleanup());
-    const model = fakeModel();
-    const agent = createAgent({
-      model,
-      registry: fx.registry,
-      policy: fx.policy,
-      options: { contextMessages: 2 },
-    });
-    cleanups.push(() => agent.close());
+    const { agent, model } = await fixture(
+      { 'notes/SKILL.md': knowledgeSkill('notes', 'Write everything down.') },
+      { contextMessages: 2 },
+    );
     model
-      .respond(callTools([{ name: 'load_skill', args: { name: 'notes' } }]))
+      .respond(loadSkill('notes'))
       .respond(new AIMessage('a'))
-      .respond(callTools([{ name: 'load_skill', args: { name: 'notes' }, id: 'c2' }]))
+      .respond(loadSkill('notes', 'c2'))
       .respond(new AIMessage('b'));
     await collect(agent.stream('one', { threadId: 't1' }));
     await collect(agent.stream('two', { threadId: 't1' }));
-    const [first, second] = await results(agent, 't1');
+    const [first, second] = await toolMessages(agent, 't1');
     expect(first?.content).toContain('Write everything down.');
     expect(second?.content).toContain('Write everything down.');
   });
 
   it('refuses a listed reference that is a symlink leading out of the skill folder', async () => {
-    const fx = await skillsFixture({
+    const { fx, agent, model } = await fixture({
       'notes/SKILL.md': knowledgeSkill('notes', 'Notes.'),
       'notes/ref/ok.md': 'fine',
       'outside.txt': 'secret',
     });
-    cleanups.push(() => fx.dir.cleanup());
     await symlink(join(fx.dir.path, 'outside.txt'), join(fx.dir.path, 'notes/ref/link.md'));
     await fx.registry.reload();
     expect(fx.registry.current().getSkill('notes')?.resources).toContain('ref/link.md');
-    const model = fakeModel();
-    const agent = createAgent({ model, registry: fx.registry, policy: fx.policy });
-    cleanups.push(() => agent.close());
     model
       .respond(
         callTools([
@@ -149,7 +121,7 @@ describe('progressive loading with the agentskills corpus (read in place)', () =
       )
       .respond(new AIMessage('ok'));
     await collect(agent.stream('read', { threadId: 't1' }));
-    const [ok, link] = await results(agent, 't1');
+    const [ok, link] = await toolMessages(agent, 't1');
     expect(ok?.content).toBe('fine');
     expect(link?.status).toBe('error');
     expect(link?.content).not.toContain('secret');
@@ -157,24 +129,13 @@ describe('progressive loading with the agentskills corpus (read in place)', () =
   });
 
   it('caps a large reference file', async () => {
-    const fx = await skillsFixture({
-      'notes/SKILL.md': knowledgeSkill('notes', 'Notes.'),
-      'notes/big.md': 'x'.repeat(5000),
-    });
-    cleanups.push(() => fx.dir.cleanup());
-    const model = fakeModel();
-    const agent = createAgent({
-      model,
-      registry: fx.registry,
-      policy: fx.policy,
-      options: { maxReferenceChars: 1000 },
-    });
-    cleanups.push(() => agent.close());
-    model
-      .respond(callTools([{ name: 'read_reference', args: { skill: 'notes', file: 'big.md' } }]))
-      .respond(new AIMessage('ok'));
+    const { agent, model } = await fixture(
+      { 'notes/SKILL.md': knowledgeSkill('notes', 'Notes.'), 'notes/big.md': 'x'.repeat(5000) },
+      { maxReferenceChars: 1000 },
+    );
+    model.respond(readReference('notes', 'big.md')).respond(new AIMessage('ok'));
     await collect(agent.stream('read', { threadId: 't1' }));
-    const [big] = await results(agent, 't1');
+    const [big] = await toolMessages(agent, 't1');
     expect(big?.content).toBe(`${'x'.repeat(1000)}\n[truncated: 4000 more bytes]`);
   });
 });

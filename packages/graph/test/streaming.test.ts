@@ -1,12 +1,9 @@
 import { createScriptedModel } from '@birdie/providers';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAgent } from '../src/index.js';
-import { collect, ofType, skillsFixture, stringArg, toolSkill } from './helpers.js';
+import { collect, ofType, skillsFixture, stringArg, toolSkill, useCleanups } from './helpers.js';
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
+const cleanups = useCleanups();
 
 describe('streaming with the providers scripted model', () => {
   it('streams the answer token by token, then reports the message and its usage', async () => {

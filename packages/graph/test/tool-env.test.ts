@@ -1,14 +1,12 @@
-import { AIMessage, ToolMessage } from '@langchain/core/messages';
+import { AIMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
 import { MemorySaver } from '@langchain/langgraph';
-import { afterEach, describe, expect, it } from 'vitest';
-import { AgentError, createAgent } from '../src/index.js';
-import { callTools, collect, ofType, skillsFixture, toolSkill } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { type Agent, AgentError, createAgent } from '../src/index.js';
+import { agentSetup, callTools, collect, ofType, toolMessages, toolSkill, useCleanups } from './helpers.js';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
+const cleanups = useCleanups();
+const fixture = agentSetup(cleanups);
 
 // A node: tool that reports the environment it was called with, and a bash: tool that prints two variables.
 const ENV_TOOL = `export function show(_args, context) {
@@ -24,27 +22,12 @@ const files = {
 };
 
 async function setup() {
-  const fx = await skillsFixture(files);
-  const model = fakeModel();
   const checkpointer = new MemorySaver();
-  const agent = createAgent({
-    model,
-    registry: fx.registry,
-    policy: fx.policy,
-    checkpointer,
-    options: { cwd: fx.dir.path },
-  });
-  cleanups.push(async () => {
-    await agent.close();
-    await fx.dir.cleanup();
-  });
-  return { model, agent, checkpointer };
+  return { ...(await fixture(files, {}, { checkpointer })), checkpointer };
 }
 
-const toolOutputs = async (agent: Awaited<ReturnType<typeof setup>>['agent'], thread: string) =>
-  (await agent.getState(thread)).messages
-    .filter((m): m is ToolMessage => ToolMessage.isInstance(m))
-    .map((m) => String(m.content));
+const toolOutputs = async (agent: Agent, thread: string) =>
+  (await toolMessages(agent, thread)).map((m) => String(m.content));
 
 describe('skill tools know their session', () => {
   it('a node: tool gets BIRDIE_SESSION_ID = thread id plus the turn toolEnv; a bash: child gets them too', async () => {
@@ -83,17 +66,11 @@ describe('skill tools know their session', () => {
   });
 
   it('the toolEnv of an approval resume reaches the approved call', async () => {
-    const fx = await skillsFixture({
+    const { model, agent } = await fixture({
       'probe/SKILL.md': toolSkill('probe', [
         { name: 'env_node', entrypoint: 'node:env.mjs#show', extra: 'approval: required\n' },
       ]),
       'probe/env.mjs': ENV_TOOL,
-    });
-    const model = fakeModel();
-    const agent = createAgent({ model, registry: fx.registry, policy: fx.policy });
-    cleanups.push(async () => {
-      await agent.close();
-      await fx.dir.cleanup();
     });
     model.respond(callTools([{ name: 'env_node' }])).respond(new AIMessage('ok'));
     const asked = await collect(agent.stream('go', { threadId: 'ask', toolEnv: { A: 'first' } }));
