@@ -4,6 +4,7 @@ import type { LoadedRegistry, SkillPolicy } from '@birdie/registry';
 import type { Session, Store } from '@birdie/store';
 import type { Values } from './argv.js';
 import { resolveProvider } from './config.js';
+import { WRITABLE_HINT } from './folders.js';
 import { CliError, EXIT_RUN, type Io, UsageError } from './io.js';
 import { birdieHome } from './paths.js';
 import { openRegistry, workingDir } from './skills.js';
@@ -25,11 +26,14 @@ export function userIdOf(io: Io, values: Values): string {
 
 /** The store, opened with errors a user can act on (bad ids, unreadable folder) as usage errors. */
 export async function openUserStore(io: Io): Promise<Store> {
-  const { openStore } = await import('@birdie/store');
+  const { openStore, StoreError } = await import('@birdie/store');
   const home = birdieHome(io.env);
   try {
     return openStore({ home });
   } catch (error) {
+    // BIRDIE_HOME names a place no folder can be made (a file in the path, /proc/…): configuration, exit 2.
+    if (error instanceof StoreError && error.code === 'home-unusable')
+      throw new UsageError(`${error.message}. ${WRITABLE_HINT}`, { cause: error });
     // A damaged, foreign or unreadable database is the user's to fix, not a bug: say where and why, no stack.
     const cause = (error as { cause?: unknown }).cause;
     const reason = [error, cause]

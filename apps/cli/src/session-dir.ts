@@ -1,5 +1,6 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ensureFolder } from './folders.js';
 import { birdieHome } from './paths.js';
 
 /** `<home>/sessions/<id>`: a session's own data folder (the todo plan lives there). The id is validated upstream. */
@@ -17,7 +18,7 @@ export async function sessionToolEnv(
 ): Promise<Record<string, string>> {
   const home = birdieHome(env);
   const dir = sessionDir(env, sessionId);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await ensureFolder(dir);
   return { BIRDIE_HOME: home, BIRDIE_SESSION_DIR: dir };
 }
 

@@ -1,11 +1,11 @@
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { writePrivateFile } from './folders.js';
 import { CliError, type Io } from './io.js';
 import { configFile } from './paths.js';
 
 /**
  * First run in a terminal with no provider anywhere: ask vendor, model and key, write `~/.birdie/config.json` with
- * mode 0600 (it may hold a key; it is the only file birdie ever writes one to).
+ * mode 0600 in a 0700 folder (it may hold a key; it is the only file birdie ever writes one to). The file is
+ * replaced, never written through: see `writePrivateFile`.
  */
 export async function firstRunSetup(io: Io): Promise<string> {
   const prompts = await import('@clack/prompts');
@@ -51,9 +51,7 @@ export async function firstRunSetup(io: Io): Promise<string> {
     if (url) config.base_url = url;
   }
   const file = configFile(io.env);
-  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  await writeFile(file, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
-  await chmod(file, 0o600);
+  await writePrivateFile(file, `${JSON.stringify(config, null, 2)}\n`);
   prompts.outro(`Saved ${file} (mode 0600). Environment variables and --config still work.`, {
     output: io.stdout,
   });

@@ -1,5 +1,6 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ensureFolder } from '../folders.js';
 import { EXIT_OK, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { resolveFrom, userSkillsDir } from '../paths.js';
@@ -48,7 +49,7 @@ export async function skillsNewCommand({ io, values, positionals }: CommandConte
   const dir = join(root, name);
   if (await stat(dir).catch(() => undefined))
     throw new UsageError(`${dir} already exists; pick another name`);
-  await mkdir(dir, { recursive: true });
+  await ensureFolder(dir, 0o777);
   const file = join(dir, 'SKILL.md');
   await writeFile(file, skillTemplate(name), { flag: 'wx' });
   write(io.stdout, `Created ${file}`);
