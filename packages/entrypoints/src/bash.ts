@@ -39,7 +39,8 @@ export function bashScheme(template: string, context: SchemeContext): Entrypoint
         if (problem) throw new EntrypointError('bad-argument', problem);
         return text;
       });
-      const argv = raw ? ['-c', values[0]!] : ['-c', script, SCRIPT_NAME, ...values];
+      // `--` ends bash's own options: a raw command such as `--version; ls` is the command string, not a flag.
+      const argv = raw ? ['-c', '--', values[0]!] : ['-c', '--', script, SCRIPT_NAME, ...values];
       return runCommand('bash', argv, context, options, 'command');
     },
   };

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile as writeFileText } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resolveEntrypoint } from '../src/index.js';
@@ -16,6 +16,18 @@ beforeAll(async () => {
   absoluteMarker = join(dir, 'ABSOLUTE-PWNED');
   values = hostileStrings(absoluteMarker);
 });
+
+/**
+ * A program on a private PATH that records its argv (NUL-terminated) in the file named by $PROBE_LOG and its
+ * stdin in $PROBE_LOG.in: the files exist only if the program ran.
+ */
+async function recordingProgram(name: string): Promise<{ bin: string; log: string }> {
+  const bin = join(dir, `bin-${name}`);
+  await mkdir(bin, { recursive: true });
+  const script = `#!/bin/bash\nprintf '%s\\0' "$@" > "$PROBE_LOG"\ncat > "$PROBE_LOG.in"\n`;
+  await writeFileText(join(bin, name), script, { mode: 0o755 });
+  return { bin, log: join(dir, `${name}-log`) };
+}
 
 function noInjection(where: string) {
   expect(existsSync(join(where, MARKER)), `relative marker in ${where}`).toBe(false);
@@ -73,13 +85,59 @@ describe('bash: hostile arguments stay data', () => {
       const work = join(dir, `write-${index}`);
       await mkdir(work);
       const path = isFileName(v) ? v : `file-${index}`;
-      await writeFile.run({ content: v, path }, { cwd: work });
-      expect(await readdir(work), `value #${index}`).toEqual([path]);
-      // echo itself takes a lone -n/-e/-E word as its option: the word still arrived whole.
-      const expected = /^-[neE]+$/.test(v) ? (v.includes('n') ? '' : '\n') : `${v}\n`;
-      expect(await readFile(join(work, path), 'utf8')).toBe(expected);
+      const run = writeFile.run({ content: v, path }, { cwd: work });
+      if (/^-[neE]+$/.test(v)) {
+        // echo would take the word as its option and drop it: refused before anything ran.
+        await expect(run, `value #${index}`).rejects.toMatchObject({ code: 'bad-argument' });
+        expect(await readdir(work)).toEqual([]);
+      } else {
+        await run;
+        // `> {path}` is a redirection target: '--version' or '-' there is a file name, never an option.
+        expect(await readdir(work), `value #${index}`).toEqual([path]);
+        expect(await readFile(join(work, path), 'utf8')).toBe(`${v}\n`);
+      }
       noInjection(work);
     });
+  });
+
+  it('refuses values starting with "-" where a program reads options, and never starts it', async () => {
+    const { bin, log } = await recordingProgram('probe');
+    const exposed = resolveEntrypoint('bash:probe -x {v}', { skillDir: dir });
+    const dashed = values.filter((v) => v.startsWith('-'));
+    expect(dashed.length).toBeGreaterThanOrEqual(20);
+    await inBatches(values, 8, async (v, index) => {
+      const run = exposed.run(
+        { v },
+        { env: { PATH: `${bin}:${process.env.PATH}`, PROBE_LOG: `${log}-${index}` } },
+      );
+      if (v.startsWith('-')) {
+        await expect(run, `value #${index}`).rejects.toMatchObject({ code: 'bad-argument' });
+        expect(existsSync(`${log}-${index}`), 'the program never ran').toBe(false);
+      } else {
+        await run;
+        expect((await readFile(`${log}-${index}`, 'utf8')).split('\0')).toEqual(['-x', v, '']);
+      }
+    });
+    noInjection(dir);
+  });
+
+  it('delivers every value byte for byte where no program reads it as an option', async () => {
+    const { bin, log } = await recordingProgram('probe');
+    const safe = resolveEntrypoint('bash:probe ./{v} --v={v} x{v} "a {v}" -- {v} "{v}" \'{v}\' <<< {v}', {
+      skillDir: dir,
+    });
+    const work = join(dir, 'safe');
+    await mkdir(work);
+    await inBatches(values, 8, async (v, index) => {
+      await safe.run(
+        { v },
+        { cwd: work, env: { PATH: `${bin}:${process.env.PATH}`, PROBE_LOG: `${log}-${index}` } },
+      );
+      const args = (await readFile(`${log}-${index}`, 'utf8')).split('\0');
+      expect(args, `value #${index}`).toEqual([`./${v}`, `--v=${v}`, `x${v}`, `a ${v}`, '--', v, v, v, '']);
+      expect(await readFile(`${log}-${index}.in`, 'utf8'), 'the here-string').toBe(`${v}\n`);
+    });
+    noInjection(work);
   });
 
   it('keeps values intact inside $( … ), here-documents and appends', async () => {
