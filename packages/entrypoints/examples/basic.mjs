@@ -19,6 +19,13 @@ try {
   if (error instanceof EntrypointError) console.log(error.code, '|', error.message);
 }
 
+// The original read_file template: '--version' would be an option to cat, so it is refused before cat starts.
+try {
+  await resolveEntrypoint('bash:cat {path}', { skillDir }).run({ path: '--version' });
+} catch (error) {
+  if (error instanceof EntrypointError) console.log(error.code, '|', error.message);
+}
+
 try {
   resolveEntrypoint('grpc:weather.Forecast/Get', { skillDir });
 } catch (error) {

@@ -51,4 +51,31 @@ describe('entrypoints of the original birdie skills', () => {
     expect(await readdir(dir)).toEqual(['-n; touch PWNED']);
     expect(existsSync(join(dir, 'PWNED'))).toBe(false);
   });
+
+  it('refuses option-like paths where cat, ls and mkdir would read options, and writes leading-dash text', async () => {
+    const byName = new Map((await tools()).map((tool) => [tool.name, tool]));
+    const dir = await tempDir();
+    const run = (name: string, args: Record<string, unknown>) => {
+      const tool = byName.get(name)!;
+      return resolveEntrypoint(tool.entrypoint, { skillDir: dir, schema: tool.schema as never }).run(args);
+    };
+    // `> {path}` is a redirection target, so write_file makes a file named --version; echo prints '---' as is
+    await run('write_file', { content: '---\ntitle: x\n---', path: '--version' });
+    await run('append_file', { content: '- item', path: '--version' });
+    for (const [name, path] of [
+      ['read_file', '--version'],
+      ['list_dir', '--help'],
+      ['create_directory', '--mode=777'],
+    ] as const) {
+      await expect(run(name, { path }), name).rejects.toMatchObject({
+        code: 'bad-argument',
+        message: expect.stringContaining(`pass it as "./${path}"`),
+      });
+    }
+    await expect(run('write_file', { content: '-e', path: 'x' })).rejects.toMatchObject({
+      code: 'bad-argument',
+    });
+    expect((await run('read_file', { path: './--version' })).output).toBe('---\ntitle: x\n---\n- item\n');
+    expect(await readdir(dir)).toEqual(['--version']);
+  });
 });
