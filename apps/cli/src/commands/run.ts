@@ -1,6 +1,7 @@
 import type { ApprovalDecision, ApprovalRequest } from '@birdie/graph';
 import { EXIT_OK, EXIT_RUN, type Input, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
+import { reportSkillProblems } from '../render/diagnostics.js';
 import { EventPrinter } from '../render/events.js';
 import { eventJson } from '../render/json-events.js';
 import { styler } from '../render/style.js';
@@ -19,6 +20,7 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
   const approval = approvalMode(values);
   const json = values.json === true;
   const rt = await openRuntime(io, values);
+  reportSkillProblems(rt.registry.messages, io);
   const controller = new AbortController();
   const stopListening = onStopSignal((signal) => controller.abort(new Error(`interrupted (${signal})`)));
   try {

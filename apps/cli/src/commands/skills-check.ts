@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import { EXIT_OK, EXIT_RUN, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { resolveFrom } from '../paths.js';
-import { type DiagnosticLike, formatDiagnostic, plural, summarize } from '../render/diagnostics.js';
+import {
+  type DiagnosticLike,
+  formatDiagnostic,
+  plural,
+  sortDiagnostics,
+  summarize,
+} from '../render/diagnostics.js';
 import { styler } from '../render/style.js';
 import { openRegistry } from '../skills.js';
 
@@ -47,12 +53,7 @@ export async function skillsCheckCommand({ io, values, positionals }: CommandCon
       }
     }
   }
-  const sorted = [...messages].sort(
-    (a, b) =>
-      (a.file ?? '').localeCompare(b.file ?? '') ||
-      (a.line ?? 0) - (b.line ?? 0) ||
-      (a.column ?? 0) - (b.column ?? 0),
-  );
+  const sorted = sortDiagnostics(messages);
   for (const m of sorted) write(io.stdout, formatDiagnostic(m, io.cwd, style));
   const { errors, warnings, infos } = summarize(sorted);
   const summary = `${plural(skillCount, 'skill')} loaded: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${infos} info`;

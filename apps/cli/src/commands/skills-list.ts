@@ -1,12 +1,13 @@
 import { EXIT_OK, write } from '../io.js';
 import type { CommandContext } from '../main.js';
-import { relativeIfInside } from '../render/diagnostics.js';
+import { relativeIfInside, reportSkillProblems } from '../render/diagnostics.js';
 import { styler, table } from '../render/style.js';
 import { openRegistry } from '../skills.js';
 
 /** `birdie skills list`: name, kind, tools, enabled by default, and where each skill came from. */
 export async function skillsListCommand({ io, values }: CommandContext): Promise<number> {
   const registry = await openRegistry(io, values);
+  reportSkillProblems(registry.messages, io);
   const snapshot = registry.current();
   const rows = snapshot.skills.map((skill) => {
     const layer = snapshot.layerOf(skill.name);
@@ -42,7 +43,5 @@ export async function skillsListCommand({ io, values }: CommandContext): Promise
       ['NAME', 'KIND', 'TOOLS', 'DEFAULT', 'LAYER', 'FOLDER'].map((h) => style('bold', h)),
     ),
   );
-  const fatal = registry.messages.filter((m) => m.fatal === true).length;
-  if (fatal) write(io.stderr, `${fatal} skill problem(s) hidden; run \`birdie skills check\` for details.`);
   return EXIT_OK;
 }

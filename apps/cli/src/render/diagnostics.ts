@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
-import type { Style } from './style.js';
+import type { Io } from '../io.js';
+import { type Style, styler } from './style.js';
 
 /** The fields of a vfile `VFileMessage` this CLI reads. */
 export interface DiagnosticLike {
@@ -52,4 +53,24 @@ export function summarize(messages: readonly DiagnosticLike[]): {
 
 export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** In file, line, column order, as `skills check` prints them. */
+export function sortDiagnostics<T extends DiagnosticLike>(messages: readonly T[]): T[] {
+  return [...messages].sort(
+    (a, b) =>
+      (a.file ?? '').localeCompare(b.file ?? '') ||
+      (a.line ?? 0) - (b.line ?? 0) ||
+      (a.column ?? 0) - (b.column ?? 0),
+  );
+}
+
+/**
+ * The skill registry's warnings and errors, on stderr in `skills check`'s format, so a skipped folder or a broken
+ * skill is never silent. Info messages stay with `birdie skills check`: they are advice, not problems.
+ */
+export function reportSkillProblems(messages: readonly DiagnosticLike[], io: Io): void {
+  const style = styler(io.stderr, io.env);
+  for (const m of sortDiagnostics(messages.filter((m) => severityOf(m) !== 'info')))
+    io.stderr.write(`${formatDiagnostic(m, io.cwd, style)}\n`);
 }

@@ -28,6 +28,7 @@ export async function bootRepl(
       approvedTools: new Set(),
       contextTokens: 0,
       notices: [],
+      startupProblems: [...rt.registry.messages],
     };
     if (options.resumeId) {
       const { style } = options;

@@ -4,7 +4,7 @@ import { CliError } from '../io.js';
 import type { InputResult } from './input.js';
 import { Spinner } from './spinner.js';
 import type { Style } from '../render/style.js';
-import type { ReplState } from './state.js';
+import { flushStartupProblems, type ReplState } from './state.js';
 
 export interface LoopOptions {
   io: Io;
@@ -43,6 +43,8 @@ export async function runRepl({ io, style, boot, readInput }: LoopOptions): Prom
   const inputs: string[] = [];
   try {
     for (;;) {
+      // A resumed session loaded before its first prompt: its skill problems go above that prompt.
+      if (state) flushStartupProblems(state);
       if (state?.notices.length)
         io.stdout.write(
           `${state.notices
@@ -95,6 +97,8 @@ export async function runRepl({ io, style, boot, readInput }: LoopOptions): Prom
         }
       }
       if (!current) break;
+      // Loaded while the first prompt was being typed: show the skill problems before the first answer.
+      flushStartupProblems(current);
       if (text.startsWith('/')) {
         const { runSlash } = await import('./slash.js');
         if ((await runSlash(current, text)) === 'quit') break;

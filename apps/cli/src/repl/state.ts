@@ -2,7 +2,7 @@ import type { ApprovalMode } from '@birdie/graph';
 import type { RegistryWatcher } from '@birdie/registry';
 import type { Session } from '@birdie/store';
 import type { Io } from '../io.js';
-import { type DiagnosticLike, formatDiagnostic } from '../render/diagnostics.js';
+import { type DiagnosticLike, formatDiagnostic, reportSkillProblems } from '../render/diagnostics.js';
 import type { Style } from '../render/style.js';
 import type { ToolOutputMode } from '../render/tool-output.js';
 import type { Runtime } from '../runtime.js';
@@ -21,6 +21,8 @@ export interface ReplState {
   contextTokens: number;
   /** Messages from background work (skill reloads) shown before the next prompt. */
   notices: string[];
+  /** The registry's warnings and errors at start-up, printed once (then emptied) before the first prompt or turn. */
+  startupProblems: DiagnosticLike[];
   watcher?: RegistryWatcher;
 }
 
@@ -74,4 +76,9 @@ export function watchSkills(state: ReplState): void {
     },
     onError: (error) => state.notices.push(`skills watch: ${error.message}`),
   });
+}
+
+/** Prints the start-up skill problems the first time it is called; later calls print nothing. */
+export function flushStartupProblems(state: ReplState): void {
+  reportSkillProblems(state.startupProblems.splice(0), state.io);
 }
