@@ -8,8 +8,8 @@ import { ChatMistralAI } from '@langchain/mistralai';
 import { ChatOllama } from '@langchain/ollama';
 import { AzureChatOpenAI, ChatOpenAI } from '@langchain/openai';
 import { afterEach, describe, expect, it } from 'vitest';
+import { rejection } from '../test/helpers.js';
 import { createChatModel } from './create-chat-model.js';
-import { ProviderError } from './errors.js';
 import { importVendorPackage } from './load-vendor.js';
 import { resolveProviderConfig } from './resolve-config.js';
 
@@ -52,15 +52,6 @@ async function model(env: Record<string, string>) {
   return createChatModel(config);
 }
 
-async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
-
 describe('createChatModel builds each vendor from its official package', () => {
   it('openai → ChatOpenAI with model, limits and base URL', async () => {
     const chat = await model({
@@ -77,66 +68,64 @@ describe('createChatModel builds each vendor from its official package', () => {
     expect(chat._llmType()).toBe('openai');
   });
 
-  it('azure → AzureChatOpenAI with endpoint, deployment and api version', async () => {
-    const chat = await model({
-      LLM_VENDOR: 'azure',
-      LLM_MODEL: 'prod-gpt4o',
-      AZURE_OPENAI_API_KEY: KEY,
-      AZURE_OPENAI_ENDPOINT: 'https://example.openai.azure.com',
+  const vendors: Array<{
+    title: string;
+    env: Record<string, string>;
+    type: new (...args: never[]) => BaseChatModel;
+    fields: object;
+  }> = [
+    {
+      title: 'azure → AzureChatOpenAI with endpoint, deployment and api version',
+      env: {
+        LLM_VENDOR: 'azure',
+        LLM_MODEL: 'prod-gpt4o',
+        AZURE_OPENAI_API_KEY: KEY,
+        AZURE_OPENAI_ENDPOINT: 'https://example.openai.azure.com',
+      },
+      type: AzureChatOpenAI,
+      fields: {
+        azureOpenAIEndpoint: 'https://example.openai.azure.com',
+        azureOpenAIApiDeploymentName: 'prod-gpt4o',
+        azureOpenAIApiVersion: '2024-10-21',
+      },
+    },
+    {
+      title: 'anthropic → ChatAnthropic with the base URL',
+      env: { LLM_VENDOR: 'anthropic', ANTHROPIC_API_KEY: KEY, LLM_MAX_TOKENS: '1000' },
+      type: ChatAnthropic,
+      fields: { model: 'claude-sonnet-4-5', maxTokens: 1000, apiUrl: 'https://api.anthropic.com' },
+    },
+    {
+      title: 'mistral → ChatMistralAI with server URL and its own retries',
+      env: {
+        LLM_VENDOR: 'mistral',
+        MISTRAL_API_KEY: KEY,
+        LLM_BASE_URL: 'http://127.0.0.1:9',
+        LLM_MAX_RETRIES: '4',
+      },
+      type: ChatMistralAI,
+      fields: { model: 'mistral-large-latest', serverURL: 'http://127.0.0.1:9', maxRetries: 4 },
+    },
+    {
+      title: 'gemini → ChatGoogleGenerativeAI reading GEMINI_API_KEY too',
+      env: { LLM_VENDOR: 'gemini', GEMINI_API_KEY: KEY, LLM_MAX_TOKENS: '256', LLM_TEMPERATURE: '1' },
+      type: ChatGoogleGenerativeAI,
+      fields: { model: 'gemini-2.5-flash', maxOutputTokens: 256, temperature: 1 },
+    },
+    {
+      title: 'ollama → ChatOllama with the host',
+      env: { LLM_VENDOR: 'ollama', LLM_MODEL: 'qwen3:8b', OLLAMA_HOST: 'http://127.0.0.1:9' },
+      type: ChatOllama,
+      fields: { model: 'qwen3:8b', baseUrl: 'http://127.0.0.1:9' },
+    },
+  ];
+  for (const { title, env, type, fields } of vendors) {
+    it(title, async () => {
+      const chat = await model(env);
+      expect(chat).toBeInstanceOf(type);
+      expect(chat).toMatchObject(fields);
     });
-    expect(chat).toBeInstanceOf(AzureChatOpenAI);
-    expect(chat).toMatchObject({
-      azureOpenAIEndpoint: 'https://example.openai.azure.com',
-      azureOpenAIApiDeploymentName: 'prod-gpt4o',
-      azureOpenAIApiVersion: '2024-10-21',
-    });
-  });
-
-  it('anthropic → ChatAnthropic with the base URL', async () => {
-    const chat = await model({ LLM_VENDOR: 'anthropic', ANTHROPIC_API_KEY: KEY, LLM_MAX_TOKENS: '1000' });
-    expect(chat).toBeInstanceOf(ChatAnthropic);
-    expect(chat).toMatchObject({
-      model: 'claude-sonnet-4-5',
-      maxTokens: 1000,
-      apiUrl: 'https://api.anthropic.com',
-    });
-  });
-
-  it('mistral → ChatMistralAI with server URL and its own retries', async () => {
-    const chat = await model({
-      LLM_VENDOR: 'mistral',
-      MISTRAL_API_KEY: KEY,
-      LLM_BASE_URL: 'http://127.0.0.1:9',
-      LLM_MAX_RETRIES: '4',
-    });
-    expect(chat).toBeInstanceOf(ChatMistralAI);
-    expect(chat).toMatchObject({
-      model: 'mistral-large-latest',
-      serverURL: 'http://127.0.0.1:9',
-      maxRetries: 4,
-    });
-  });
-
-  it('gemini → ChatGoogleGenerativeAI reading GEMINI_API_KEY too', async () => {
-    const chat = await model({
-      LLM_VENDOR: 'gemini',
-      GEMINI_API_KEY: KEY,
-      LLM_MAX_TOKENS: '256',
-      LLM_TEMPERATURE: '1',
-    });
-    expect(chat).toBeInstanceOf(ChatGoogleGenerativeAI);
-    expect(chat).toMatchObject({ model: 'gemini-2.5-flash', maxOutputTokens: 256, temperature: 1 });
-  });
-
-  it('ollama → ChatOllama with the host', async () => {
-    const chat = await model({
-      LLM_VENDOR: 'ollama',
-      LLM_MODEL: 'qwen3:8b',
-      OLLAMA_HOST: 'http://127.0.0.1:9',
-    });
-    expect(chat).toBeInstanceOf(ChatOllama);
-    expect(chat).toMatchObject({ model: 'qwen3:8b', baseUrl: 'http://127.0.0.1:9' });
-  });
+  }
 
   it('openai with a base_url of its own needs no key (OpenAI-compatible local servers)', async () => {
     const fixture = JSON.parse(

@@ -1,9 +1,12 @@
 import type { ProviderConfig } from './config-schema.js';
-import { VENDORS, type Vendor } from './vendors.js';
+import { VENDORS } from './vendors.js';
 
-export interface ProviderDescription {
-  vendor: Vendor;
-  model: string;
+/** The config's own fields as they are, plus what is safe to show in place of the key and the URL. */
+export interface ProviderDescription
+  extends Pick<
+    ProviderConfig,
+    'vendor' | 'model' | 'temperature' | 'max_tokens' | 'api_version' | 'timeout' | 'max_retries' | 'script'
+  > {
   /** `vendor/model`, for a status bar. */
   label: string;
   /** Package providing the model (`null`: built in). */
@@ -12,12 +15,6 @@ export interface ProviderDescription {
   base_url?: string;
   /** Whether a key is configured; the key itself is never part of the description. */
   api_key: 'set' | 'not set' | 'not needed';
-  temperature?: number;
-  max_tokens?: number;
-  api_version?: string;
-  timeout: number;
-  max_retries: number;
-  script?: string;
 }
 
 /** A summary that is safe to print (`/info`, status bar): no key, no credentials in URLs. */

@@ -1,36 +1,15 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { rejection, useTempDir } from '../test/helpers.js';
 import { describeProvider } from './describe.js';
-import { ProviderError } from './errors.js';
 import { resolveProviderConfig } from './resolve-config.js';
 import { VENDOR_NAMES } from './vendors.js';
 
 const KEY = 'sk-proj-SECRETSECRET-0123456789';
-let dir: string;
+const dir = useTempDir('birdie-providers-config-');
 
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'birdie-providers-config-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function file(name: string, content: string): Promise<string> {
-  const path = join(dir, name);
-  await writeFile(path, content);
-  return path;
-}
-
-async function failure(input: Parameters<typeof resolveProviderConfig>[0]): Promise<ProviderError> {
-  const error = await resolveProviderConfig(input).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
+const failure = (input: Parameters<typeof resolveProviderConfig>[0]) =>
+  rejection(resolveProviderConfig(input));
 
 describe('resolveProviderConfig: precedence', () => {
   it('uses defaults for everything not set, with the vendor key from its env var', async () => {
@@ -54,7 +33,7 @@ describe('resolveProviderConfig: precedence', () => {
   });
 
   it('takes env over defaults, file over env, inline over file, field by field', async () => {
-    const path = await file(
+    const path = await dir.file(
       'provider.json',
       JSON.stringify({ vendor: 'anthropic', model: 'claude-from-file', temperature: 0.5, max_tokens: 900 }),
     );
@@ -125,17 +104,17 @@ describe('resolveProviderConfig: precedence', () => {
   });
 
   it('resolves a relative script path against the config file, or the cwd otherwise', async () => {
-    const path = await file('scripted.json', '{"vendor":"scripted","script":"replies/demo.json"}');
+    const path = await dir.file('scripted.json', '{"vendor":"scripted","script":"replies/demo.json"}');
     const fromFile = await resolveProviderConfig({ env: {}, file: path });
-    expect(fromFile.config.script).toBe(join(dir, 'replies/demo.json'));
+    expect(fromFile.config.script).toBe(join(dir.path, 'replies/demo.json'));
     const fromEnv = await resolveProviderConfig({
       env: { LLM_VENDOR: 'scripted', LLM_SCRIPT: 'demo.json' },
-      cwd: dir,
+      cwd: dir.path,
     });
     expect(fromEnv.config).toMatchObject({
       vendor: 'scripted',
       model: 'scripted',
-      script: join(dir, 'demo.json'),
+      script: join(dir.path, 'demo.json'),
     });
   });
 
@@ -167,7 +146,7 @@ describe('resolveProviderConfig: errors', () => {
       expect(error.message).toContain('"openia"');
       expect(error.message).toContain(VENDOR_NAMES.join(', '));
     }
-    const path = await file('bad-vendor.json', '{"vendor":"grok"}');
+    const path = await dir.file('bad-vendor.json', '{"vendor":"grok"}');
     const error = await failure({ env: {}, file: path });
     expect(error.message).toBe(
       `Unknown vendor "grok" in file ${path}; use one of: openai, azure, anthropic, mistral, gemini, ollama, scripted`,
@@ -192,17 +171,17 @@ describe('resolveProviderConfig: errors', () => {
   });
 
   it('reports an unreadable file with its path', async () => {
-    const path = join(dir, 'missing.json');
+    const path = join(dir.path, 'missing.json');
     const error = await failure({ env: {}, file: path });
     expect(error.code).toBe('config-file-unreadable');
     expect(error.message).toBe(`Cannot read config file ${path} (ENOENT)`);
     expect(error.file).toBe(path);
-    const folder = await failure({ env: {}, file: dir });
-    expect(folder.message).toBe(`Cannot read config file ${dir} (EISDIR)`);
+    const folder = await failure({ env: {}, file: dir.path });
+    expect(folder.message).toBe(`Cannot read config file ${dir.path} (EISDIR)`);
   });
 
   it('reports invalid JSON with the path, line and column, never echoing the text', async () => {
-    const path = await file(
+    const path = await dir.file(
       'broken.json',
       `{\n  "vendor": "openai",\n  "api_key": "${KEY}",\n  "model": gpt-4o\n}\n`,
     );
@@ -274,7 +253,7 @@ describe('resolveProviderConfig: errors', () => {
 
 describe('the key never leaks', () => {
   it('is absent from sources, describeProvider and every error message', async () => {
-    const path = await file('keyed.json', JSON.stringify({ vendor: 'openai', api_key: KEY }));
+    const path = await dir.file('keyed.json', JSON.stringify({ vendor: 'openai', api_key: KEY }));
     const { config, sources } = await resolveProviderConfig({ env: {}, file: path });
     expect(config.api_key).toBe(KEY);
     expect(JSON.stringify(sources)).not.toContain(KEY);

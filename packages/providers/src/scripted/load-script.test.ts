@@ -1,59 +1,47 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { rejection, useTempDir } from '../../test/helpers.js';
 import { createChatModel } from '../create-chat-model.js';
-import { ProviderError } from '../errors.js';
 import { resolveProviderConfig } from '../resolve-config.js';
 import { loadScript } from './load-script.js';
 import { ScriptedChatModel } from './scripted-model.js';
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'birdie-providers-script-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
+const dir = useTempDir('birdie-providers-script-');
 
 describe('loadScript', () => {
   it('loads an object script and a bare array', async () => {
-    const object = join(dir, 'object.json');
-    await writeFile(object, JSON.stringify({ stream: false, replies: [{ match: 'hi', text: 'Hello!' }] }));
+    const object = await dir.file(
+      'object.json',
+      JSON.stringify({ stream: false, replies: [{ match: 'hi', text: 'Hello!' }] }),
+    );
     expect(await loadScript(object)).toEqual({ stream: false, replies: [{ match: 'hi', text: 'Hello!' }] });
-    const array = join(dir, 'array.json');
-    await writeFile(array, JSON.stringify([{ text: 'a' }]));
+    const array = await dir.file('array.json', JSON.stringify([{ text: 'a' }]));
     expect(await loadScript(array)).toEqual({ replies: [{ text: 'a' }] });
   });
 
   it('reports an unreadable script with its path', async () => {
-    const path = join(dir, 'nope.json');
+    const path = join(dir.path, 'nope.json');
     const error = await rejection(loadScript(path));
     expect(error).toMatchObject({ code: 'script-unreadable', file: path });
     expect(error.message).toBe(`Cannot read script ${path} (ENOENT)`);
   });
 
   it('reports JSON errors with line and column, and schema errors with the field', async () => {
-    const broken = join(dir, 'broken.json');
-    await writeFile(broken, '[\n  { "text": "a" },\n  { "text": "b" }\n  { "text": "c" }\n]\n');
+    const broken = await dir.file(
+      'broken.json',
+      '[\n  { "text": "a" },\n  { "text": "b" }\n  { "text": "c" }\n]\n',
+    );
     const syntax = await rejection(loadScript(broken));
     expect(syntax).toMatchObject({ code: 'script-invalid', file: broken, line: 4, column: 3 });
     expect(syntax.message).toBe(
       `Invalid JSON in script ${broken} at line 4, column 3: expected ',' or ']' after array element`,
     );
 
-    const wrong = join(dir, 'wrong.json');
-    await writeFile(wrong, JSON.stringify({ replies: [{ text: 'a' }, { tool_calls: [] }] }));
+    const wrong = await dir.file(
+      'wrong.json',
+      JSON.stringify({ replies: [{ text: 'a' }, { tool_calls: [] }] }),
+    );
     const schema = await rejection(loadScript(wrong));
     expect(schema).toMatchObject({ code: 'script-invalid', file: wrong, field: 'replies.1.tool_calls' });
     expect(schema.message).toBe(`Invalid script ${wrong}: replies.1.tool_calls must not be empty`);
@@ -62,8 +50,7 @@ describe('loadScript', () => {
 
 describe('vendor "scripted" through the config', () => {
   it('builds a ScriptedChatModel from LLM_SCRIPT and reports the script path when exhausted', async () => {
-    const path = join(dir, 'demo.json');
-    await writeFile(path, JSON.stringify({ replies: [{ text: 'Only once.' }] }));
+    const path = await dir.file('demo.json', JSON.stringify({ replies: [{ text: 'Only once.' }] }));
     const { config } = await resolveProviderConfig({ env: { LLM_VENDOR: 'scripted', LLM_SCRIPT: path } });
     const model = await createChatModel(config);
     expect(model).toBeInstanceOf(BaseChatModel);

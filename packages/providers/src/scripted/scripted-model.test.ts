@@ -8,7 +8,7 @@ import {
 import { tool } from '@langchain/core/tools';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ProviderError } from '../errors.js';
+import { rejection } from '../../test/helpers.js';
 import type { RetryEvent } from '../retry.js';
 import { createScriptedModel, type ScriptedChatModel } from './scripted-model.js';
 
@@ -17,15 +17,6 @@ const echo = tool(async ({ text }) => text, {
   description: 'Echo text',
   schema: z.object({ text: z.string() }),
 });
-
-async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
 
 describe('ScriptedChatModel replies', () => {
   it('answers text in order and estimates usage from characters', async () => {

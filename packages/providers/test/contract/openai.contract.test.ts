@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { httpTarget, TEST_KEY } from './http-target.js';
+import { functionCallFormat, httpTarget, TEST_KEY } from './http-target.js';
 import { defineContractSuite } from './suite.js';
 
 defineContractSuite(
@@ -8,16 +8,7 @@ defineContractSuite(
     env: (url) => ({ LLM_VENDOR: 'openai', LLM_BASE_URL: `${url}/v1`, OPENAI_API_KEY: TEST_KEY }),
     apiKey: TEST_KEY,
     authEnvVar: 'OPENAI_API_KEY',
-    toolNames: (body) => body.tools.map((t: any) => t.function.name),
-    toolExchange: (body) => {
-      const assistant = body.messages.find((m: any) => m.role === 'assistant' && m.tool_calls);
-      return {
-        calls: assistant.tool_calls.map((c: any) => ({ id: c.id, name: c.function.name })),
-        results: body.messages
-          .filter((m: any) => m.role === 'tool')
-          .map((m: any) => ({ id: m.tool_call_id, content: m.content })),
-      };
-    },
+    ...functionCallFormat(true),
     isStream: (body) => body.stream === true && body.stream_options?.include_usage === true,
     checkRequest: (request) => {
       expect(request.headers.authorization).toBe(`Bearer ${TEST_KEY}`);

@@ -3,7 +3,8 @@ import { type AIMessage, type AIMessageChunk, HumanMessage, ToolMessage } from '
 import { tool } from '@langchain/core/tools';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ProviderError, type RetryEvent } from '../../src/index.js';
+import type { RetryEvent } from '../../src/index.js';
+import { rejection } from '../helpers.js';
 
 export type Scenario = 'plain' | 'tools' | 'stream' | 'rate-limit' | 'unauthorized';
 
@@ -167,12 +168,7 @@ export function defineContractSuite(target: ContractTarget): void {
 
     it('turns a 401 into an auth-failed error that names the key variable and hides the key', async () => {
       const { model, requests } = await start('unauthorized');
-      const error = await model.invoke([new HumanMessage('Say hello.')]).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      expect(error).toBeInstanceOf(ProviderError);
-      const providerError = error as ProviderError;
+      const providerError = await rejection(model.invoke([new HumanMessage('Say hello.')]));
       expect(providerError.code).toBe('auth-failed');
       expect(providerError.status).toBe(401);
       expect(providerError.message).toContain('HTTP 401');
