@@ -26,6 +26,12 @@ describe('option exposure of placeholders', () => {
     // /bin/echo reads --help and --version
     ['env echo {a}; exec echo {b}', { a: 'echo/dash', b: 'echo/dash' }],
     ['echo {a}; cat {a}', { a: 'cat/dash' }],
+    // `--` of a prefix command ends its options, not the command's; -u takes a value
+    ['sudo -u bob -- cat {a}', { a: 'cat/dash' }],
+    ['env -u HOME -- cat {a}', { a: 'cat/dash' }],
+    // brace expansion makes words that start with the value
+    ['cat {{,}}{a} {{-,x}}{b} {{1..2}}{c}', { a: 'cat/dash', b: 'cat/dash', c: 'cat/dash' }],
+    ['$tool {a}', { a: 'the command/dash' }],
   ])('%j exposes %j', (template, expected) => {
     expect(exposed(template)).toEqual(expected);
   });
@@ -46,6 +52,8 @@ describe('option exposure of placeholders', () => {
     'echo -- {a}',
     'echo ">" {a}',
     'echo hi # {a}',
+    'cat {{x}}{a} @{{x}}{b}',
+    'sudo -u bob cat -- {a}',
   ])('%j is operand-safe', (template) => {
     expect(exposed(template)).toEqual({});
   });
@@ -69,6 +77,13 @@ describe('optionProblem', () => {
     expect(optionProblem('n', 'a-b', dash)).toBeUndefined();
     expect(optionProblem('n', ' -x', dash)).toBeUndefined();
     expect(optionProblem('n', './-x', dash)).toBeUndefined();
+  });
+
+  it("lets through a value the schema's author listed (enum, const, default)", () => {
+    expect(optionProblem('flags', '-la', dash, { enum: ['-l', '-la'] })).toBeUndefined();
+    expect(optionProblem('flags', '-l', dash, { const: '-l' })).toBeUndefined();
+    expect(optionProblem('flags', '-l', dash, { default: '-l' })).toBeUndefined();
+    expect(optionProblem('flags', '-rf', dash, { enum: ['-l', '-la'], default: '-l' })).toBeDefined();
   });
 
   it('refuses under the echo rule only what echo reads as options', () => {

@@ -27,6 +27,12 @@ const OPERAND_ONLY = new Set(['[[', 'case', 'for', 'select', 'printf']);
 /** Prefixes that run the next word as an external program, so `echo` there is /bin/echo (it knows --help). */
 const EXTERNAL = new Set(['env', 'exec', 'nohup', 'sudo']);
 const ECHO_OPTION = /^-[neE]+$/;
+/** Options of prefix commands that take the next word as their value (`sudo -u bob cat`: bob is no command). */
+const PREFIX_VALUE_OPTIONS: Record<string, RegExp> = {
+  sudo: /^-[CDghprTtUu]$/,
+  env: /^-[CSu]$/,
+  exec: /^-a$/,
+};
 const ASSIGNMENT = /^[A-Za-z_]\w*(\[[^\]]*\])?\+?=/;
 
 interface Token {
@@ -48,17 +54,26 @@ export function optionExposure(command: string): OptionExposure | undefined {
 
   let k = 0;
   let external = false;
+  let prefix: string | undefined; // the prefix command whose options come next
   while (k < tokens.length) {
     const token = tokens[k]!;
     if (token.op) k += 2;
-    else if (PREFIXES.has(token.text)) {
-      external ||= EXTERNAL.has(token.text);
+    else if (prefix !== undefined && token.text === '--') {
+      prefix = undefined; // the end of the prefix's options: the command follows
       k += 1;
-    } else if (ASSIGNMENT.test(token.text)) k += 1;
-    else if (token.text === 'function') k += 2;
-    else if (k > 0 && tokens[k - 1]!.text === 'coproc' && tokens[k + 1]?.text === '{') k += 1;
-    else if (k > 0 && PREFIXES.has(tokens[k - 1]!.text) && token.text.startsWith('-')) k += 1;
-    else break;
+    } else if (prefix !== undefined && token.text.startsWith('-')) {
+      k += PREFIX_VALUE_OPTIONS[prefix]?.test(token.text) ? 2 : 1;
+    } else if (PREFIXES.has(token.text)) {
+      external ||= EXTERNAL.has(token.text);
+      prefix = token.text;
+      k += 1;
+    } else {
+      prefix = undefined;
+      if (ASSIGNMENT.test(token.text)) k += 1;
+      else if (token.text === 'function') k += 2;
+      else if (k > 0 && tokens[k - 1]!.text === 'coproc' && tokens[k + 1]?.text === '{') k += 1;
+      else break;
+    }
   }
   const name = tokens[k]?.text;
   // No command name yet: the placeholder is a name or prefix word, which bash-command.ts refuses.
@@ -72,13 +87,23 @@ export function optionExposure(command: string): OptionExposure | undefined {
     // echo stops reading options at its first literal word that is not one.
     else if (echo && !/[\u0001\u0002]/.test(token.text) && !ECHO_OPTION.test(token.text)) return undefined;
   }
-  return { command: name, rule: echo ? 'echo' : 'dash' };
+  return { command: /[\u0001\u0002]/.test(name) ? 'the command' : name, rule: echo ? 'echo' : 'dash' };
 }
 
-/** Why `value` may not stand in a placeholder with this exposure, or undefined. */
-export function optionProblem(name: string, value: unknown, exposure: OptionExposure): string | undefined {
+/**
+ * Why `value` may not stand in a placeholder with this exposure, or undefined. `property` is the argument's
+ * JSON Schema: a value its author listed (`enum`, `const`, `default`) is an option by their choice, not the model's.
+ */
+export function optionProblem(
+  name: string,
+  value: unknown,
+  exposure: OptionExposure,
+  property?: { enum?: unknown; const?: unknown; default?: unknown },
+): string | undefined {
   // A number is what the schema asked for: `head -n {n}` with -5 means -5.
   if (typeof value !== 'string' || !value.startsWith('-')) return undefined;
+  if (property?.const === value || property?.default === value) return undefined;
+  if (Array.isArray(property?.enum) && property.enum.includes(value)) return undefined;
   const shown = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   if (exposure.rule === 'echo') {
     if (!ECHO_OPTION.test(value)) return undefined;
@@ -136,6 +161,9 @@ function wordPart(source: string, i: number): [string, number] {
   if (ch === '$' && next === '"') return quoted(source, i + 2, '"', true, 2);
   const expansion = expansionLength(source, i);
   if (expansion > 0) return ['\u0002', expansion];
+  // `{,}{x}` and `{-,}{x}` brace-expand into words that start with the value
+  const brace = ch === '{' ? /^\{[^\s{}'"]*(,|\.\.)[^\s{}'"]*\}/.exec(source.slice(i)) : null;
+  if (brace) return ['\u0002', brace[0].length];
   return [ch, 1];
 }
 

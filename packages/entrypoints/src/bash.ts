@@ -35,7 +35,7 @@ export function bashScheme(template: string, context: SchemeContext): Entrypoint
         const value = argumentValue(args, name, context.schema);
         const text = processArgumentText(name, value);
         const exposure = exposures.get(name);
-        const problem = exposure && optionProblem(name, value, exposure);
+        const problem = exposure && optionProblem(name, value, exposure, context.schema?.properties?.[name]);
         if (problem) throw new EntrypointError('bad-argument', problem);
         return text;
       });

@@ -86,6 +86,13 @@ describe('bash: values that a command would read as options', () => {
     await refusal(run('env echo {content}', { content: '--help' }));
   });
 
+  it("passes a leading-dash value that the tool's schema lists, so authors can offer flags", async () => {
+    const schema = { type: 'object', properties: { flags: { enum: ['-1', '-a1'] }, path: {} } };
+    const ep = resolveEntrypoint('bash:ls {flags} -- {path}', { skillDir: dir, schema });
+    expect((await ep.run({ flags: '-1', path: 'lines.txt' })).output).toBe('lines.txt\n');
+    await expect(ep.run({ flags: '-R', path: '.' })).rejects.toMatchObject({ code: 'bad-argument' });
+  });
+
   it('leaves redirection targets, glued words and raw {command} alone', async () => {
     const result = await run('echo hi > {path}; cat ./{path}; cat <<< {s}', { path: '-n', s: '--x' });
     expect(result.output).toBe('hi\n--x\n');
