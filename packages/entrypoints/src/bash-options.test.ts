@@ -32,6 +32,8 @@ describe('option exposure of placeholders', () => {
     // brace expansion makes words that start with the value
     ['cat {{,}}{a} {{-,x}}{b} {{1..2}}{c}', { a: 'cat/dash', b: 'cat/dash', c: 'cat/dash' }],
     ['$tool {a}', { a: 'the command/dash' }],
+    // find reads `find -- -delete` as an expression
+    ['find -- {a} -maxdepth 0; [ -- {b} ]', { a: 'find/dash', b: '[/dash' }],
   ])('%j exposes %j', (template, expected) => {
     expect(exposed(template)).toEqual(expected);
   });

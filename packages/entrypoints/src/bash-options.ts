@@ -8,7 +8,7 @@ import { PREFIXES } from './bash-command.js';
  *
  * Operand-safe, because the value cannot start an argv word the command parses as options:
  * - glued to literal text at the start of its word: `--name={x}`, `./{x}`, `x{x}`, `"a {x}"`, `X={v} cmd`;
- * - after a literal `--` word among the command's arguments;
+ * - after a literal `--` word among the command's arguments (not for find, test and [, which ignore it);
  * - a redirection target (`> {path}`, `<<< {s}`) or a here-document body (never an argument at all);
  * - an argument of `[[ … ]]`, `case`, `for`/`select` (syntax, parsed before expansion) or `printf` (it reads
  *   options only before its format, and the compiler already refuses a placeholder there).
@@ -27,6 +27,11 @@ const OPERAND_ONLY = new Set(['[[', 'case', 'for', 'select', 'printf']);
 /** Prefixes that run the next word as an external program, so `echo` there is /bin/echo (it knows --help). */
 const EXTERNAL = new Set(['env', 'exec', 'nohup', 'sudo']);
 const ECHO_OPTION = /^-[neE]+$/;
+/**
+ * Commands for which a `--` word does not make later words operands: find reads `find -- -delete` as its
+ * expression (and deletes), test and [ treat `--` as a string.
+ */
+const NO_END_OF_OPTIONS = new Set(['find', 'test', '[']);
 /** Options of prefix commands that take the next word as their value (`sudo -u bob cat`: bob is no command). */
 const PREFIX_VALUE_OPTIONS: Record<string, RegExp> = {
   sudo: /^-[CDghprTtUu]$/,
@@ -83,7 +88,7 @@ export function optionExposure(command: string): OptionExposure | undefined {
   for (let j = k + 1; j < tokens.length; j++) {
     const token = tokens[j]!;
     if (token.op) j += 1;
-    else if (token.text === '--') return undefined;
+    else if (token.text === '--' && !NO_END_OF_OPTIONS.has(name)) return undefined;
     // echo stops reading options at its first literal word that is not one.
     else if (echo && !/[\u0001\u0002]/.test(token.text) && !ECHO_OPTION.test(token.text)) return undefined;
   }
@@ -109,7 +114,7 @@ export function optionProblem(
     if (!ECHO_OPTION.test(value)) return undefined;
     return `argument "${name}" is ${shown}, which echo would take as an option and not print, so nothing was run; send the text with something around it (e.g. a trailing newline)`;
   }
-  return `argument "${name}" is ${shown}, which starts with "-", so ${exposure.command} would read it as an option; nothing was run. If it names a file, pass it as ${JSON.stringify(`./${value.length > 40 ? `${value.slice(0, 40)}…` : value}`)} (a template can accept such values by putting -- before {${name}})`;
+  return `argument "${name}" is ${shown}, which starts with "-", so ${exposure.command} would read it as an option; nothing was run. If it names a file, pass it as ${JSON.stringify(`./${value.length > 40 ? `${value.slice(0, 40)}…` : value}`)} (a template can accept such values by ${NO_END_OF_OPTIONS.has(exposure.command) ? 'writing ./' : 'putting -- before '}{${name}})`;
 }
 
 /**

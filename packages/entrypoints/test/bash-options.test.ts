@@ -62,6 +62,11 @@ describe('bash: values that a command would read as options', () => {
     expect(existsSync(join(dir, 'started'))).toBe(false);
   });
 
+  it('refuses find -- {dir} with -true: find reads a starting point "-…" as its expression even after --', async () => {
+    await refusal(run('find -- {dir} -maxdepth 0', { dir: '-true' }));
+    expect((await run('find -- {dir} -maxdepth 0', { dir: 'lines.txt' })).output).toBe('lines.txt\n');
+  });
+
   it('reads a file named --version with cat -- {path}', async () => {
     expect((await run('cat -- {path}', { path: '--version' })).output).toBe('a file named --version\n');
   });
