@@ -109,12 +109,13 @@ export function optionProblem(
   if (typeof value !== 'string' || !value.startsWith('-')) return undefined;
   if (property?.const === value || property?.default === value) return undefined;
   if (Array.isArray(property?.enum) && property.enum.includes(value)) return undefined;
-  const shown = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  const short = value.length > 40 ? `${value.slice(0, 40)}…` : value;
+  const shown = JSON.stringify(short);
   if (exposure.rule === 'echo') {
     if (!ECHO_OPTION.test(value)) return undefined;
     return `argument "${name}" is ${shown}, which echo would take as an option and not print, so nothing was run; send the text with something around it (e.g. a trailing newline)`;
   }
-  return `argument "${name}" is ${shown}, which starts with "-", so ${exposure.command} would read it as an option; nothing was run. If it names a file, pass it as ${JSON.stringify(`./${value.length > 40 ? `${value.slice(0, 40)}…` : value}`)} (a template can accept such values by ${NO_END_OF_OPTIONS.has(exposure.command) ? 'writing ./' : 'putting -- before '}{${name}})`;
+  return `argument "${name}" is ${shown}, which starts with "-", so ${exposure.command} would read it as an option; nothing was run. If it names a file, pass it as ${JSON.stringify(`./${short}`)} (a template can accept such values by ${NO_END_OF_OPTIONS.has(exposure.command) ? 'writing ./' : 'putting -- before '}{${name}})`;
 }
 
 /**
