@@ -1,44 +1,27 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { chmod, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { ensureFolder as makeFolder } from '@birdie/store/folder';
+import { StoreError } from '@birdie/store/errors';
 import { UsageError } from './io.js';
 
 /**
- * Creates `dir` and its missing parents (each `mode`), one level at a time. Node's `mkdir(…, {recursive})` retries
- * forever when mkdir answers ENOENT under a parent that exists (it does on /proc), so the walk is ours and bounded.
- * A folder that cannot be made is a configuration problem (exit 2) naming the folder and the reason.
+ * Creates `dir` and its missing parents (each `mode`) with the store's bounded walk (Node's recursive mkdir spins
+ * forever under /proc). A folder that cannot be made is a configuration problem (exit 2) naming the folder and why.
  */
 export async function ensureFolder(dir: string, mode = 0o700): Promise<void> {
-  const missing: string[] = [];
-  for (let current = dir; ; current = dirname(current)) {
-    const info = await stat(current).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
-      throw unusable(dir, `cannot read ${current} (${error.code ?? error.message})`, error);
-    });
-    if (info) {
-      if (!info.isDirectory()) throw unusable(dir, `${current} is not a folder`);
-      break;
+  try {
+    makeFolder(dir, mode);
+  } catch (error) {
+    if (error instanceof StoreError && error.code === 'home-unusable') {
+      throw new UsageError(`${error.message}. ${WRITABLE_HINT}`, { cause: error });
     }
-    missing.push(current);
-    if (dirname(current) === current) break;
-  }
-  for (const folder of missing.reverse()) {
-    try {
-      await mkdir(folder, { mode });
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST' && (await stat(folder).catch(() => undefined))?.isDirectory()) continue;
-      throw unusable(dir, `mkdir ${folder} failed (${code ?? String(error)})`, error);
-    }
+    throw error;
   }
 }
 
 export const WRITABLE_HINT =
   "Use a folder you can write (birdie's own folder is $BIRDIE_HOME, else ~/.birdie; set BIRDIE_HOME to move it).";
-
-function unusable(dir: string, reason: string, cause?: unknown): UsageError {
-  return new UsageError(`cannot create the folder ${dir}: ${reason}. ${WRITABLE_HINT}`, { cause });
-}
 
 /**
  * Writes a file that may hold a secret: a new temp file beside it (mode 0600, O_EXCL so nothing planted there is

@@ -3,11 +3,11 @@ import { dirname } from 'node:path';
 import { StoreError } from './errors.js';
 
 /**
- * Creates `dir` and its missing parents, each 0700, one level at a time. Node's own `mkdirSync(…, {recursive})`
+ * Creates `dir` and its missing parents, each with `mode` (default 0700), one level at a time. Node's own `mkdirSync(…, {recursive})`
  * retries forever when mkdir answers ENOENT under a parent that exists (it does on /proc), so the walk is ours:
  * at most one mkdir per path component, and every failure is a `StoreError('home-unusable')` naming `dir`.
  */
-export function ensureFolder(dir: string): void {
+export function ensureFolder(dir: string, mode = 0o700): void {
   const missing: string[] = [];
   for (let current = dir; ; current = dirname(current)) {
     const info = statOrFail(dir, current);
@@ -20,7 +20,7 @@ export function ensureFolder(dir: string): void {
   }
   for (const folder of missing.reverse()) {
     try {
-      mkdirSync(folder, { mode: 0o700 });
+      mkdirSync(folder, { mode });
     } catch (cause) {
       // Another process may have made it meanwhile; anything else means folders cannot be made here.
       if (errno(cause) === 'EEXIST' && statOrFail(dir, folder)?.isDirectory()) continue;
