@@ -1,7 +1,8 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Sandbox, sandbox, scripted, TEST_SKILLS } from './helpers/env.js';
+import { isAlive, readPidFile, survives } from './helpers/processes.js';
 import { Terminal } from './helpers/pty.js';
 
 let box: Sandbox;
@@ -21,15 +22,6 @@ function start(args: string[] = []): Terminal {
 }
 
 const STATUS = /scripted · scripted │ session: (\S+) │ ctx: \d+ tok │ spent: ↑(\d+) ↓(\d+) tok/;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () => {
   it('enables a skill, shows the tool call and the status line, disables it, quits, and resumes with history', async () => {
@@ -84,18 +76,12 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     await t.submit('please sleep');
     await t.expect('thinking… (Ctrl+C cancels)');
     await t.expect('⚙ slow_sleep');
-    const pidFile = join(box.cwd, 'sleep.pid');
-    let pid = 0;
-    for (let i = 0; i < 200 && !pid; i++) {
-      pid = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());
-      if (!pid) await new Promise((r) => setTimeout(r, 25));
-    }
-    expect(alive(pid)).toBe(true);
+    const pid = await readPidFile(join(box.cwd, 'sleep.pid'));
+    expect(isAlive(pid)).toBe(true);
     t.write('\x03');
     await t.expect('turn cancelled');
     await t.expect(STATUS);
-    for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(alive(pid)).toBe(false);
+    expect(await survives(pid)).toBe(false);
     // The session goes on after a cancelled turn.
     await t.submit('anything else');
     await t.expect('Plain answer.');
@@ -111,20 +97,12 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     await t.expect('/help for commands');
     await t.submit('please sleep');
     await t.expect('⚙ slow_sleep');
-    const pidFile = join(box.cwd, 'sleep.pid');
-    let pid = 0;
-    for (let i = 0; i < 200 && !pid; i++) {
-      pid = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());
-      if (!pid) await new Promise((r) => setTimeout(r, 25));
-    }
-    expect(alive(pid)).toBe(true);
+    const pid = await readPidFile(join(box.cwd, 'sleep.pid'));
+    expect(isAlive(pid)).toBe(true);
     process.kill(t.pid, 'SIGTERM');
     await t.expect('terminated by SIGTERM');
     expect(await t.exited).toBe(1);
-    for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
-    const survived = alive(pid);
-    if (survived) process.kill(pid, 'SIGKILL');
-    expect(survived).toBe(false);
+    expect(await survives(pid)).toBe(false);
   });
 
   it('Ctrl+J inserts a newline, approvals ask, /remember and /memory work, unknown commands suggest', async () => {

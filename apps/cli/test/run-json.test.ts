@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, type Sandbox, sandbox, scripted, TEST_SKILLS } from './helpers/env.js';
+import { readPidFile, survives } from './helpers/processes.js';
 
 const exec = promisify(execFile);
 
@@ -127,25 +128,11 @@ describe('birdie run --json (compiled CLI)', () => {
       stdio: 'ignore',
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    let pid = 0;
-    for (let i = 0; i < 400 && !pid; i++) {
-      pid = Number((await readFile(join(box.cwd, 'sleep.pid'), 'utf8').catch(() => '')).trim());
-      if (!pid) await new Promise((r) => setTimeout(r, 25));
-    }
+    const pid = await readPidFile(join(box.cwd, 'sleep.pid'));
     expect(pid).toBeGreaterThan(0);
     child.kill(signal);
     const code = await exited;
-    let alive = true;
-    for (let i = 0; i < 100 && alive; i++) {
-      try {
-        process.kill(pid, 0);
-        await new Promise((r) => setTimeout(r, 50));
-      } catch {
-        alive = false;
-      }
-    }
-    if (alive) process.kill(pid, 'SIGKILL');
-    return { code, alive };
+    return { code, alive: await survives(pid) };
   }
 
   it.each(['SIGTERM', 'SIGHUP'] as const)(
@@ -182,11 +169,7 @@ describe('birdie run --json (compiled CLI)', () => {
       stdout += d.toString();
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    let pid = 0;
-    for (let i = 0; i < 400 && !pid; i++) {
-      pid = Number((await readFile(join(box.cwd, 'sleep.pid'), 'utf8').catch(() => '')).trim());
-      if (!pid) await new Promise((r) => setTimeout(r, 25));
-    }
+    const pid = await readPidFile(join(box.cwd, 'sleep.pid'));
     expect(pid).toBeGreaterThan(0);
     child.kill('SIGINT');
     expect(await exited).toBe(1);
@@ -195,16 +178,7 @@ describe('birdie run --json (compiled CLI)', () => {
       .split('\n')
       .map((l) => JSON.parse(l));
     expect(events.at(-1)).toMatchObject({ type: 'result', status: 'aborted' });
-    let alive = true;
-    for (let i = 0; i < 100 && alive; i++) {
-      try {
-        process.kill(pid, 0);
-        await new Promise((r) => setTimeout(r, 50));
-      } catch {
-        alive = false;
-      }
-    }
-    expect(alive).toBe(false);
+    expect(await survives(pid)).toBe(false);
   });
 
   it('exits 2 for usage errors with nothing on stdout', async () => {
