@@ -1,22 +1,16 @@
+import type { ToolDefinition } from '@langchain/core/language_models/base';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import {
-  AIMessage,
-  type BaseMessage,
-  HumanMessage,
-  SystemMessage,
-  ToolMessage,
-} from '@langchain/core/messages';
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from '@langchain/core/messages';
 import type { Runnable } from '@langchain/core/runnables';
-import type { StructuredToolInterface } from '@langchain/core/tools';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import { contextWindow } from './context-window.js';
 import { AgentError } from './errors.js';
-import { newId } from './ids.js';
-import { repairDanglingToolCalls } from './repair.js';
+import { withUniqueIds } from './message-ids.js';
+import { danglingCalls, repairDanglingToolCalls } from './repair.js';
 import type { AgentStateUpdate, AgentStateValue } from './state.js';
 import { memoizedSystemPrompt } from './system-prompt.js';
-import type { ToolsetBuilder } from './toolset.js';
 import { TokenForwarder, withHandler } from './token-stream.js';
+import type { ToolsetBuilder } from './toolset.js';
 import { emit, turnContext } from './turn-context.js';
 
 export interface AgentNodeSettings {
@@ -35,10 +29,13 @@ function lastHumanText(messages: BaseMessage[]): string {
   return '';
 }
 
-/** Keeps the last binding while the tool list is the same objects, so a steady session does not re-bind per call. */
+/**
+ * Keeps the last binding while the tool list is the same objects, so a steady session does not re-bind per call.
+ * The model is bound to definitions (name, description, JSON Schema) only: nothing it is given can run.
+ */
 function binder(model: BaseChatModel) {
-  let last: { tools: StructuredToolInterface[]; bound: Bound } | undefined;
-  return (tools: StructuredToolInterface[]): Bound => {
+  let last: { tools: ToolDefinition[]; bound: Bound } | undefined;
+  return (tools: ToolDefinition[]): Bound => {
     if (tools.length === 0) return model as unknown as Bound;
     if (last && last.tools.length === tools.length && last.tools.every((t, i) => t === tools[i]))
       return last.bound;
@@ -51,48 +48,16 @@ function binder(model: BaseChatModel) {
   };
 }
 
-/**
- * Makes ids unique in the thread: the checkpoint's message reducer replaces messages that share an id, and approval
- * decisions are keyed by tool call id — a call that reused an earlier (or a sibling's) id would inherit its decision.
- * Some OpenAI-compatible servers number calls per response (`call_0`, …), so repeats do happen.
- */
-function normaliseIds(message: AIMessage, history: BaseMessage[]): AIMessage {
-  const taken = new Set(history.map((m) => m.id));
-  if (!message.id || taken.has(message.id)) message.id = newId('ai');
-  const calls = new Set<string>();
-  for (const m of history) {
-    if (AIMessage.isInstance(m)) for (const call of m.tool_calls ?? []) if (call.id) calls.add(call.id);
-    if (ToolMessage.isInstance(m)) calls.add(m.tool_call_id);
-  }
-  let renamed = false;
-  for (const call of message.tool_calls ?? []) {
-    if (!call.id || calls.has(call.id)) {
-      renamed ||= Boolean(call.id);
-      call.id = newId('call');
-    }
-    calls.add(call.id);
-  }
-  // Vendors that also keep calls as content blocks (Anthropic's tool_use), in call order, must see the same ids.
-  if (renamed && Array.isArray(message.content)) {
-    const blocks = (message.content as Array<{ type?: string; id?: unknown }>).filter(
-      (b) => b && (b.type === 'tool_use' || b.type === 'tool_call'),
-    );
-    const ids = (message.tool_calls ?? []).map((c) => c.id);
-    if (blocks.length === ids.length) {
-      blocks.forEach((b, k) => {
-        b.id = ids[k];
-      });
-    }
-  }
-  return message;
-}
-
 export function createAgentNode(model: BaseChatModel, builder: ToolsetBuilder, settings: AgentNodeSettings) {
   const bind = binder(model);
   const buildSystemPrompt = memoizedSystemPrompt();
   return async (state: AgentStateValue, config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
     const context = turnContext(config);
-    const repair = repairDanglingToolCalls(state.messages);
+    const dangling = danglingCalls(state.messages);
+    // Calls cut off by a crash or a cancel: the journal tells the ones that started from the ones that never did.
+    const started =
+      dangling.length > 0 && context.journal ? await context.journal.startedAmong(dangling) : undefined;
+    const repair = repairDanglingToolCalls(state.messages, started);
     const toolset = await builder.build(context.threadId, context.snapshot);
     for (const error of toolset.errors)
       emit(config, { type: 'error', error: { code: error.code, message: error.message } });
@@ -113,7 +78,7 @@ export function createAgentNode(model: BaseChatModel, builder: ToolsetBuilder, s
       canLoadSkills: toolset.knowledge.length > 0,
     });
     const window = contextWindow(repair.messages, settings.contextMessages);
-    const bound = bind(toolset.tools.map((t) => t.lc));
+    const bound = bind(toolset.tools.map((t) => t.definition));
     let response: AIMessage;
     const tokens = new TokenForwarder((text) => emit(config, { type: 'token', text }));
     try {
@@ -130,7 +95,7 @@ export function createAgentNode(model: BaseChatModel, builder: ToolsetBuilder, s
       response = new AIMessage({ content: (response as BaseMessage).content });
     // A model without a streaming path still delivers its text as one token, so renderers need one code path.
     if (!tokens.streamed && response.text) emit(config, { type: 'token', text: response.text });
-    return { messages: [...repair.update, normaliseIds(response, repair.messages)] };
+    return { messages: [...repair.update, withUniqueIds(response, repair.messages)] };
   };
 }
 

@@ -8,16 +8,16 @@ import {
   type StateSnapshot,
 } from '@langchain/langgraph';
 
-/** LangGraph's channel for recorded resume values (`RESUME` in its constants; not exported from the package root). */
-const RESUME = '__resume__';
-import { isApprovalInterrupt, validateDecisions } from './approvals.js';
+import { type BoundDecisions, bindDecisions, isApprovalInterrupt, validateDecisions } from './approvals.js';
 import { AgentError } from './errors.js';
 import { EventMapper } from './events.js';
 import { buildAgentGraph } from './graph.js';
 import { newId, THREAD_ID_PATTERN } from './ids.js';
+import { TOOL_LIMITS } from './limits.js';
 import { McpManager, type McpManagerOptions } from './mcp-manager.js';
+import { interruptAnswered } from './pending-answer.js';
 import { ToolsetBuilder } from './toolset.js';
-import { CONFIG_KEYS } from './turn-context.js';
+import type { TurnContext } from './turn-context.js';
 import type {
   Agent,
   AgentEvent,
@@ -46,10 +46,7 @@ export interface CreateAgentOptions {
 const DEFAULTS = {
   contextMessages: 20,
   catalogBudgetChars: 8000,
-  maxToolOutputChars: 32_000,
   recursionLimit: 50,
-  defaultTimeoutMs: 120_000,
-  maxReferenceChars: 64_000,
 };
 
 function checkThreadId(threadId: string): void {
@@ -98,7 +95,6 @@ export function createAgent(init: CreateAgentOptions): Agent {
   const settings = {
     contextMessages: positive('contextMessages', o.contextMessages, DEFAULTS.contextMessages),
     catalogBudgetChars: positive('catalogBudgetChars', o.catalogBudgetChars, DEFAULTS.catalogBudgetChars),
-    maxToolOutputChars: positive('maxToolOutputChars', o.maxToolOutputChars, DEFAULTS.maxToolOutputChars),
     ...(o.instructions !== undefined ? { instructions: o.instructions } : {}),
   };
   const recursionLimit = positive('recursionLimit', o.recursionLimit, DEFAULTS.recursionLimit);
@@ -108,10 +104,10 @@ export function createAgent(init: CreateAgentOptions): Agent {
     ...init.mcp,
   });
   const builder = new ToolsetBuilder(init.policy, mcp, {
-    defaultTimeoutMs: positive('defaultTimeoutMs', o.defaultTimeoutMs, DEFAULTS.defaultTimeoutMs),
-    // The entrypoint's byte cap only bounds memory; the model-facing cut (with its note) is ours, in characters.
-    maxOutputBytes: settings.maxToolOutputChars * 4 + 1024 * 1024,
-    maxReferenceChars: positive('maxReferenceChars', o.maxReferenceChars, DEFAULTS.maxReferenceChars),
+    timeoutMs: positive('defaultTimeoutMs', o.defaultTimeoutMs, TOOL_LIMITS.timeoutMs),
+    maxOutputChars: positive('maxToolOutputChars', o.maxToolOutputChars, TOOL_LIMITS.maxOutputChars),
+    maxReferenceChars: positive('maxReferenceChars', o.maxReferenceChars, TOOL_LIMITS.maxReferenceChars),
+    mcpToolTimeoutMs: positive('mcpToolTimeoutMs', o.mcpToolTimeoutMs, TOOL_LIMITS.mcpToolTimeoutMs),
   });
   const checkpointer = init.checkpointer ?? new MemorySaver();
   const graph = buildAgentGraph({ model: init.model, policy: init.policy, builder, checkpointer, settings });
@@ -120,14 +116,10 @@ export function createAgent(init: CreateAgentOptions): Agent {
 
   const threadConfig = (threadId: string) => ({ configurable: { thread_id: threadId } });
 
-  /**
-   * A recorded decision next to a still-open interrupt means a resume started and its process stopped before the
-   * step finished: the approved call may have run. Offering it again could run it twice, so it is not pending any
-   * more; the next message repairs the call like any other interrupted one.
-   */
-  async function decisionRecorded(threadId: string): Promise<boolean> {
+  /** True when the thread's open interrupt was already answered by a resume whose process stopped mid-way. */
+  async function answeredBeforeStop(threadId: string): Promise<boolean> {
     const tuple = await checkpointer.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: '' } });
-    return (tuple?.pendingWrites ?? []).some(([, channel]) => channel === RESUME);
+    return interruptAnswered(tuple?.pendingWrites ?? []);
   }
 
   async function pendingApprovals(threadId: string, snapshot?: StateSnapshot): Promise<ApprovalRequest[]> {
@@ -135,7 +127,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
     const requests = state.tasks.flatMap((task) =>
       (task.interrupts ?? []).flatMap((i) => (isApprovalInterrupt(i.value) ? i.value.requests : [])),
     );
-    if (requests.length === 0 || (await decisionRecorded(threadId))) return [];
+    if (requests.length === 0 || (await answeredBeforeStop(threadId))) return [];
     return requests;
   }
 
@@ -143,7 +135,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
     input: unknown,
     threadId: string,
     turn: ResumeOptions,
-    decisions?: Record<string, ApprovalDecision>,
+    decisions: BoundDecisions = {},
   ): AsyncGenerator<AgentEvent> {
     if (closed) throw new AgentError('closed', 'The agent is closed.');
     if (running.has(threadId))
@@ -152,16 +144,19 @@ export function createAgent(init: CreateAgentOptions): Agent {
     const mapper = new EventMapper();
     let status: 'ok' | 'error' | 'aborted' = 'ok';
     try {
+      const context: TurnContext = {
+        snapshot: init.registry.current(),
+        approval: turn.approval ?? 'ask',
+        cwd: turn.cwd ?? o.cwd ?? process.cwd(),
+        memory: turn.memory ?? [],
+        decisions,
+        // Set last: a tool always learns the real thread, even if the application's env names another one.
+        toolEnv: { ...turn.toolEnv, BIRDIE_SESSION_ID: threadId },
+        journal: turn.journal,
+      };
       const stream = await graph.stream(input as never, {
-        configurable: {
-          thread_id: threadId,
-          [CONFIG_KEYS.snapshot]: init.registry.current(),
-          [CONFIG_KEYS.approval]: turn.approval ?? 'ask',
-          [CONFIG_KEYS.cwd]: turn.cwd ?? o.cwd ?? process.cwd(),
-          [CONFIG_KEYS.memory]: turn.memory ?? [],
-          ...(turn.toolEnv ? { [CONFIG_KEYS.toolEnv]: turn.toolEnv } : {}),
-          ...(decisions ? { [CONFIG_KEYS.decisions]: decisions } : {}),
-        },
+        configurable: { thread_id: threadId },
+        context,
         recursionLimit,
         // Each step's checkpoint is on disk before the next step starts: the model's tool calls are stored before
         // any tool runs, so a crash can never lose a call whose side effect already happened.
@@ -200,7 +195,8 @@ export function createAgent(init: CreateAgentOptions): Agent {
         if (pending.length === 0)
           throw new AgentError('nothing-to-resume', `Thread ${threadId} has no pending approvals.`);
         validateDecisions(pending, decisions);
-        yield* run(new Command({ resume: decisions }), threadId, turn, decisions);
+        const bound = bindDecisions(pending, decisions);
+        yield* run(new Command({ resume: bound }), threadId, turn, bound);
       })();
     },
 

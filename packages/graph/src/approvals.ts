@@ -1,5 +1,4 @@
 import { AgentError } from './errors.js';
-import type { RuntimeTool } from './runtime-tool.js';
 import type { ApprovalDecision, ApprovalRequest } from './types.js';
 
 /** The payload given to LangGraph's `interrupt()`; `getState` reads it back after a restart. */
@@ -17,26 +16,42 @@ export function isApprovalInterrupt(value: unknown): value is ApprovalInterrupt 
   );
 }
 
-function clip(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+/** A decision together with the digest of the call the user was shown: it answers that call and no other. */
+export type BoundDecision = ApprovalDecision & { digest: string };
+export type BoundDecisions = Record<string, BoundDecision>;
+
+/**
+ * Binds each decision to the request it answers (same id), taking the digest from the request the user saw, not
+ * from anything the caller sends: a call whose arguments differ from what was shown matches no decision.
+ */
+export function bindDecisions(
+  pending: readonly ApprovalRequest[],
+  decisions: Record<string, ApprovalDecision>,
+): BoundDecisions {
+  const bound: BoundDecisions = {};
+  for (const request of pending) {
+    if (!Object.hasOwn(decisions, request.id)) continue;
+    bound[request.id] = { ...(decisions[request.id] as ApprovalDecision), digest: request.digest };
+  }
+  return bound;
 }
 
-export function describeCall(
-  tool: RuntimeTool,
-  args: Record<string, unknown>,
-  reason: ApprovalRequest['reason'],
-): string {
-  if (reason === 'raw-command' && typeof args.command === 'string')
-    return `Run shell command: ${clip(args.command, 300)}`;
-  const owner = tool.skill ? `${tool.skill} › ` : '';
-  return `${owner}${tool.name}(${clip(JSON.stringify(args), 300)}): ${clip(tool.description, 160)}`;
+/** The decision for a call, only when both its id and its digest match. */
+export function decisionFor(
+  decisions: BoundDecisions,
+  call: { id: string; digest: string },
+): ApprovalDecision | undefined {
+  if (!Object.hasOwn(decisions, call.id)) return undefined;
+  const decision = decisions[call.id] as BoundDecision;
+  return decision.digest === call.digest ? decision : undefined;
 }
 
 export function validateDecisions(
   pending: ApprovalRequest[],
   decisions: Record<string, ApprovalDecision>,
 ): void {
+  if (decisions === null || typeof decisions !== 'object' || Array.isArray(decisions))
+    throw new AgentError('unknown-decision', 'Decisions must be an object keyed by tool call id.');
   const missing = pending.filter((r) => !Object.hasOwn(decisions, r.id));
   if (missing.length > 0) {
     throw new AgentError(
@@ -44,7 +59,10 @@ export function validateDecisions(
       `No decision for: ${missing.map((r) => `${r.tool} (${r.id})`).join(', ')}.`,
     );
   }
+  const ids = new Set(pending.map((r) => r.id));
   for (const [id, decision] of Object.entries(decisions)) {
+    if (!ids.has(id))
+      throw new AgentError('unknown-decision', `No pending call has the id ${id}; nothing was decided.`);
     const type = (decision as { type?: unknown } | null)?.type;
     if (type !== 'approve' && type !== 'edit' && type !== 'reject') {
       throw new AgentError('unknown-decision', `Decision for ${id} must be approve, edit or reject.`);

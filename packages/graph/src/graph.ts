@@ -4,6 +4,7 @@ import { type AgentNodeSettings, createAgentNode, routeAfterAgent } from './agen
 import { AgentState } from './state.js';
 import { createToolsNode, type ToolsNodeSettings } from './tools-node.js';
 import type { ToolsetBuilder } from './toolset.js';
+import { TurnContextSchema } from './turn-context.js';
 import type { AgentPolicy } from './types.js';
 
 export interface GraphDeps {
@@ -18,7 +19,7 @@ export interface GraphDeps {
  * `START → agent`, `agent → tools` while the last AIMessage has tool calls (else `END`), `tools → agent`.
  */
 export function buildAgentGraph(deps: GraphDeps) {
-  return new StateGraph(AgentState)
+  return new StateGraph(AgentState, TurnContextSchema)
     .addNode('agent', createAgentNode(deps.model, deps.builder, deps.settings))
     .addNode('tools', createToolsNode(deps.builder, deps.policy, deps.settings))
     .addEdge(START, 'agent')

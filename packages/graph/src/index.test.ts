@@ -5,13 +5,26 @@ describe('public exports', () => {
     expect(Object.keys(await import('./index.js')).sort()).toEqual([
       'AgentError',
       'AgentState',
-      'INTERRUPTED_TOOL_RESULT',
       'McpManager',
+      'NOT_STARTED_TOOL_RESULT',
+      'STARTED_TOOL_RESULT',
+      'TOOL_LIMITS',
+      'UNKNOWN_TOOL_RESULT',
       'buildSystemPrompt',
       'contextWindow',
       'createAgent',
+      'createSkillTool',
+      'describeToolError',
       'isAgentError',
       'repairDanglingToolCalls',
+    ]);
+  });
+
+  it('pins the runtime exports of @birdie/graph/tools (no LangGraph behind them)', async () => {
+    expect(Object.keys(await import('./tools.js')).sort()).toEqual([
+      'TOOL_LIMITS',
+      'createSkillTool',
+      'describeToolError',
     ]);
   });
 });

@@ -1,10 +1,26 @@
-export { createAgent, type CreateAgentOptions } from './agent.js';
-export { AgentError, type AgentErrorCode, isAgentError } from './errors.js';
-export { McpManager, type McpManagerOptions, type McpServerTools } from './mcp-manager.js';
-export { buildSystemPrompt, type SystemPromptInput } from './system-prompt.js';
-export { repairDanglingToolCalls, INTERRUPTED_TOOL_RESULT } from './repair.js';
+export { type CreateAgentOptions, createAgent } from './agent.js';
 export { contextWindow } from './context-window.js';
+export { AgentError, type AgentErrorCode, isAgentError } from './errors.js';
+export { TOOL_LIMITS, type ToolLimits } from './limits.js';
+export { McpManager, type McpManagerOptions, type McpServerTools } from './mcp-manager.js';
+export {
+  NOT_STARTED_TOOL_RESULT,
+  repairDanglingToolCalls,
+  STARTED_TOOL_RESULT,
+  UNKNOWN_TOOL_RESULT,
+} from './repair.js';
+export { createSkillTool, describeToolError } from './skill-tool.js';
 export { AgentState } from './state.js';
+export { buildSystemPrompt, type SystemPromptInput } from './system-prompt.js';
+export type {
+  ApprovalReason,
+  BuildResult,
+  DeclaredTool,
+  ToolInvocation,
+  ToolKind,
+  ToolResult,
+  ToolRunContext,
+} from './tool.js';
 export type {
   Agent,
   AgentEvent,
@@ -20,5 +36,6 @@ export type {
   MemoryItem,
   ResumeOptions,
   ToolInfo,
+  ToolJournal,
   TurnOptions,
 } from './types.js';

@@ -1,7 +1,8 @@
 import { Validator } from '@langchain/core/utils/json_schema';
-import type { PrepareResult } from './runtime-tool.js';
 
 type Schema = Record<string, unknown>;
+
+export type PrepareResult = { ok: true; args: Record<string, unknown> } | { ok: false; error: string };
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);

@@ -1,7 +1,8 @@
 import type { BaseMessage } from '@langchain/core/messages';
-import { DynamicStructuredTool, type StructuredToolInterface } from '@langchain/core/tools';
-import { argsPreparer } from './json-args.js';
-import { defaultApproval, type RuntimeTool } from './runtime-tool.js';
+import type { StructuredToolInterface } from '@langchain/core/tools';
+import { toJsonSchema } from '@langchain/core/utils/json_schema';
+import { describeToolError } from './skill-tool.js';
+import { type DeclaredTool, declareTool, defaultApproval } from './tool.js';
 
 /** MCP results may be content blocks; the model and the output cap both want one string. */
 export function contentToText(content: unknown): string {
@@ -35,42 +36,42 @@ export interface McpToolOptions {
   exposedName: string;
   skill: string;
   timeoutMs: number;
+  maxOutputChars: number;
   onFailure: (error: unknown) => void;
 }
 
-/** An MCP tool (already a LangChain tool from the adapters), renamed when needed and made a `RuntimeTool`. */
-export function createMcpTool(original: StructuredToolInterface, options: McpToolOptions): RuntimeTool {
-  const schema = (original.schema ?? { type: 'object', properties: {} }) as Record<string, unknown>;
-  const prepare = argsPreparer(schema);
-  const execute: RuntimeTool['execute'] = async (args, context) => {
-    try {
-      const result = await original.invoke(args, {
-        timeout: options.timeoutMs,
-        ...(context.signal ? { signal: context.signal } : {}),
-      });
-      return { content: contentToText(result) };
-    } catch (error) {
-      options.onFailure(error);
-      throw error;
-    }
-  };
-  const lc =
-    options.exposedName === original.name
-      ? original
-      : new DynamicStructuredTool({
-          name: options.exposedName,
-          description: original.description,
-          schema: schema as never,
-          func: async (input: Record<string, unknown>) => contentToText(await original.invoke(input)),
-        });
-  return {
-    name: options.exposedName,
-    description: original.description,
-    skill: options.skill,
-    kind: 'mcp',
-    lc,
-    approvalReason: defaultApproval(false, undefined),
-    prepare,
-    execute,
-  };
+/**
+ * An MCP tool (a LangChain tool from the adapters, which runs the call on the server) as a declared tool, renamed
+ * when its name clashes. The model is bound to its definition; the adapters' tool object only runs calls.
+ */
+export function createMcpTool(original: StructuredToolInterface, options: McpToolOptions): DeclaredTool {
+  const parameters = (original.schema ?? { type: 'object', properties: {} }) as Record<string, unknown>;
+  return declareTool(
+    {
+      name: options.exposedName,
+      description: original.description,
+      skill: options.skill,
+      kind: 'mcp',
+      parameters: isJsonSchema(parameters) ? parameters : toJsonSchema(parameters as never),
+      approval: defaultApproval(false, undefined),
+      async execute(args, context) {
+        try {
+          const result = await original.invoke(args, {
+            timeout: options.timeoutMs,
+            ...(context.signal ? { signal: context.signal } : {}),
+          });
+          return { content: contentToText(result) };
+        } catch (error) {
+          options.onFailure(error);
+          throw error;
+        }
+      },
+    },
+    { maxOutputChars: options.maxOutputChars, describeError: describeToolError },
+  );
+}
+
+/** The adapters give JSON Schema objects; a zod schema (another LangChain tool) is converted. */
+function isJsonSchema(schema: Record<string, unknown>): boolean {
+  return typeof schema.type === 'string' || 'properties' in schema || '$schema' in schema;
 }

@@ -2,53 +2,39 @@ import { open, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Skill } from '@birdie/skill-parser';
 import { ToolMessage } from '@langchain/core/messages';
-import { DynamicStructuredTool } from '@langchain/core/tools';
 import { contextWindow } from './context-window.js';
-import { argsPreparer } from './json-args.js';
-import type { ExecContext, RuntimeTool, ToolOutcome } from './runtime-tool.js';
 import { skillBlock } from './system-prompt.js';
+import { type DeclaredTool, declareTool, type ToolBody, type ToolRunContext } from './tool.js';
 
 export const LOAD_SKILL = 'load_skill';
 export const READ_REFERENCE = 'read_reference';
 
 const never = () => null;
 
-/**
- * A builtin tool that bounds its own output and never asks for approval. Called through its LangChain tool there is
- * no turn (no history, no loaded skills), hence the empty context.
- */
+/** What a builtin's failure reads like to the model (its message; builtins have no error codes of their own). */
+const describeBuiltinError = (error: unknown) => ({
+  code: 'error',
+  text: `Error: ${error instanceof Error ? error.message : String(error)}`,
+});
+
+/** A builtin tool: bounds its own output and never asks for approval. */
 function builtinTool(
   name: string,
   description: string,
-  schema: Record<string, unknown>,
-  execute: RuntimeTool['execute'],
-): RuntimeTool {
-  const prepare = argsPreparer(schema);
-  const lc = new DynamicStructuredTool({
-    name,
-    description,
-    schema: schema as never,
-    func: async (input: Record<string, unknown>) => {
-      const prepared = prepare(input);
-      if (!prepared.ok) return prepared.error;
-      const context: ExecContext = {
-        cwd: process.cwd(),
-        threadId: '',
-        messages: [],
-        loadedSkills: [],
-        contextMessages: 0,
-      };
-      return (await execute(prepared.args, context)).content;
-    },
-  });
-  return { name, description, kind: 'builtin', ownLimit: true, lc, approvalReason: never, prepare, execute };
+  parameters: Record<string, unknown>,
+  execute: ToolBody['execute'],
+): DeclaredTool {
+  return declareTool(
+    { name, description, kind: 'builtin', parameters, approval: never, ownLimit: true, execute },
+    { maxOutputChars: Number.POSITIVE_INFINITY, describeError: describeBuiltinError },
+  );
 }
 
 /** True when an earlier `load_skill` result for this skill is still inside what the model will see. */
-function bodyStillVisible(name: string, context: ExecContext): boolean {
-  if (!context.loadedSkills.includes(name)) return false;
+function bodyStillVisible(name: string, context: ToolRunContext): boolean {
+  if (!context.loadedSkills?.includes(name) || !context.messages) return false;
   const marker = `<skill name="${name}">`;
-  return contextWindow(context.messages, context.contextMessages).some(
+  return contextWindow([...context.messages], context.contextMessages ?? 0).some(
     (m) =>
       ToolMessage.isInstance(m) &&
       m.name === LOAD_SKILL &&
@@ -58,7 +44,7 @@ function bodyStillVisible(name: string, context: ExecContext): boolean {
 }
 
 /** `load_skill(name)`: the body of an allowed knowledge skill, once; the name is an enum of exactly those skills. */
-export function createLoadSkillTool(skills: readonly Skill[]): RuntimeTool {
+export function createLoadSkillTool(skills: readonly Skill[]): DeclaredTool {
   const byName = new Map(skills.map((s) => [s.name, s]));
   const schema = {
     type: 'object',
@@ -74,7 +60,7 @@ export function createLoadSkillTool(skills: readonly Skill[]): RuntimeTool {
   };
   const description =
     'Read the full instructions of a knowledge skill listed in the system prompt. Call it before a task the skill covers; the text stays in the conversation, so load each skill once.';
-  const execute = async (args: Record<string, unknown>, context: ExecContext): Promise<ToolOutcome> => {
+  const execute: ToolBody['execute'] = async (args, context) => {
     const name = String(args.name);
     const skill = byName.get(name);
     if (!skill) throw new Error(`Unknown or disabled skill "${name}".`);
@@ -118,7 +104,7 @@ async function readCapped(path: string, maxChars: number): Promise<{ text: strin
  * `read_reference(skill, file)`: one of the files `load_skill` listed. The file must be in the skill's resource list
  * and resolve (symlinks followed) inside the skill folder; the text is capped.
  */
-export function createReadReferenceTool(skills: readonly Skill[], maxChars: number): RuntimeTool {
+export function createReadReferenceTool(skills: readonly Skill[], maxChars: number): DeclaredTool {
   const byName = new Map(skills.map((s) => [s.name, s]));
   const schema = {
     type: 'object',
@@ -133,7 +119,7 @@ export function createReadReferenceTool(skills: readonly Skill[], maxChars: numb
     additionalProperties: false,
   };
   const description = 'Read one reference file of a knowledge skill (the files load_skill lists).';
-  const execute = async (args: Record<string, unknown>): Promise<ToolOutcome> => {
+  const execute: ToolBody['execute'] = async (args) => {
     const skill = byName.get(String(args.skill));
     if (!skill) throw new Error(`Unknown or disabled skill "${String(args.skill)}".`);
     const file = String(args.file).replace(/\\/g, '/').replace(/^\.\//, '');

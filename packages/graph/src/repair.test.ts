@@ -1,7 +1,7 @@
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { messagesDeltaReducer } from '@langchain/langgraph';
 import { describe, expect, it } from 'vitest';
-import { INTERRUPTED_TOOL_RESULT, repairDanglingToolCalls } from './repair.js';
+import { repairDanglingToolCalls, UNKNOWN_TOOL_RESULT } from './repair.js';
 
 const ai = (id: string, calls: string[]) =>
   new AIMessage({ id, content: '', tool_calls: calls.map((c) => ({ id: c, name: 'run', args: {} })) });
@@ -29,7 +29,7 @@ describe('repairDanglingToolCalls', () => {
     const placeholder = repair.messages[2] as ToolMessage;
     expect(placeholder.tool_call_id).toBe('c2');
     expect(placeholder.status).toBe('error');
-    expect(placeholder.content).toBe(INTERRUPTED_TOOL_RESULT);
+    expect(placeholder.content).toBe(UNKNOWN_TOOL_RESULT);
   });
 
   it('produces an update that heals the stored list in place, even with later messages', () => {

@@ -2,12 +2,34 @@ import { AIMessage, type BaseMessage, RemoveMessage, ToolMessage } from '@langch
 import { REMOVE_ALL_MESSAGES } from '@langchain/langgraph';
 import { newId } from './ids.js';
 
-export const INTERRUPTED_TOOL_RESULT =
-  'Not executed: the run stopped before this tool call finished (crash, cancel, or the user moved on). Its result is unknown; call the tool again if it is still needed.';
+/** For a call the journal shows never started: it had no effect, so repeating it is safe. */
+export const NOT_STARTED_TOOL_RESULT =
+  'Not executed: the run stopped before this tool call started (crash, cancel, or the user moved on). It had no effect; call the tool again if it is still needed.';
+
+/** For a call the journal shows started: its effect may have happened even though no result was recorded. */
+export const STARTED_TOOL_RESULT =
+  'Started, result unknown: the run stopped while this tool call was running (crash or cancel). It may have had its effect; check before calling it again.';
+
+/** Without a journal nobody knows whether the call started, so the model is told to check, as if it had. */
+export const UNKNOWN_TOOL_RESULT =
+  'Result unknown: the run stopped before this tool call reported a result (crash, cancel, or the user moved on). It may have had its effect; check before calling it again.';
 
 /** Valid and unparseable calls alike need an answer: providers send both back as the assistant's tool calls. */
 export function callsOf(message: AIMessage): Array<{ id?: string; name?: string }> {
   return [...(message.tool_calls ?? []), ...(message.invalid_tool_calls ?? [])];
+}
+
+/** Ids of tool calls that have no ToolMessage yet, in history order. */
+export function danglingCalls(history: readonly BaseMessage[]): string[] {
+  const answered = new Set<string>();
+  for (const message of history) if (ToolMessage.isInstance(message)) answered.add(message.tool_call_id);
+  const ids: string[] = [];
+  for (const message of history) {
+    if (!AIMessage.isInstance(message)) continue;
+    for (const call of callsOf(message))
+      if (call.id !== undefined && !answered.has(call.id)) ids.push(call.id);
+  }
+  return ids;
 }
 
 export interface Repair {
@@ -22,9 +44,10 @@ export interface Repair {
 /**
  * Finds tool calls without a ToolMessage (e.g. the process died between the model's answer and the tool's result)
  * and inserts placeholder results right after their AIMessage. Providers reject a history with unanswered calls, so
- * without this one crash would brick the thread.
+ * without this one crash would brick the thread. `started` holds the ids the journal recorded as started; without a
+ * journal it is undefined and every placeholder says the result is unknown.
  */
-export function repairDanglingToolCalls(history: BaseMessage[]): Repair {
+export function repairDanglingToolCalls(history: BaseMessage[], started?: ReadonlySet<string>): Repair {
   const answered = new Set<string>();
   for (const message of history) if (ToolMessage.isInstance(message)) answered.add(message.tool_call_id);
 
@@ -45,7 +68,11 @@ export function repairDanglingToolCalls(history: BaseMessage[]): Repair {
           tool_call_id: call.id,
           name: call.name ?? 'unknown',
           status: 'error',
-          content: INTERRUPTED_TOOL_RESULT,
+          content: !started
+            ? UNKNOWN_TOOL_RESULT
+            : started.has(call.id)
+              ? STARTED_TOOL_RESULT
+              : NOT_STARTED_TOOL_RESULT,
         }),
       );
     }

@@ -1,11 +1,12 @@
 import type { Skill, SkillTool } from '@birdie/skill-parser';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import { AgentError } from './errors.js';
+import type { ToolLimits } from './limits.js';
 import type { McpManager } from './mcp-manager.js';
 import { createMcpTool } from './mcp-tool.js';
 import { createLoadSkillTool, createReadReferenceTool, LOAD_SKILL, READ_REFERENCE } from './progressive.js';
-import type { RuntimeTool } from './runtime-tool.js';
 import { createSkillTool } from './skill-tool.js';
+import type { DeclaredTool } from './tool.js';
 import type { AgentPolicy, AgentRegistrySnapshot } from './types.js';
 
 export interface Toolset {
@@ -13,16 +14,10 @@ export interface Toolset {
   allowed: Skill[];
   /** Allowed knowledge skills with prose (what `load_skill` offers). */
   knowledge: Skill[];
-  tools: RuntimeTool[];
-  byName: Map<string, RuntimeTool>;
+  tools: DeclaredTool[];
+  byName: Map<string, DeclaredTool>;
   /** One per MCP server that could not be reached this turn. */
   errors: AgentError[];
-}
-
-export interface ToolsetSettings {
-  defaultTimeoutMs: number;
-  maxOutputBytes: number;
-  maxReferenceChars: number;
 }
 
 const NAME_LIMIT = 64;
@@ -37,23 +32,23 @@ function providerSafe(name: string): string {
  * gone on the next one); the tool objects are cached per registry object, so a turn costs lookups, not rebuilds.
  */
 export class ToolsetBuilder {
-  readonly #skillTools = new WeakMap<SkillTool, RuntimeTool>();
-  readonly #mcpTools = new WeakMap<StructuredToolInterface, Map<string, RuntimeTool>>();
-  readonly #builtins = new Map<string, { knowledge: Skill[]; tools: RuntimeTool[] }>();
+  readonly #skillTools = new WeakMap<SkillTool, DeclaredTool>();
+  readonly #mcpTools = new WeakMap<StructuredToolInterface, Map<string, DeclaredTool>>();
+  readonly #builtins = new Map<string, { knowledge: Skill[]; tools: DeclaredTool[] }>();
 
   constructor(
     private readonly policy: AgentPolicy,
     private readonly mcp: McpManager,
-    private readonly settings: ToolsetSettings,
+    private readonly limits: ToolLimits,
   ) {}
 
   async build(threadId: string, snapshot: AgentRegistrySnapshot): Promise<Toolset> {
     const allowed = this.policy.allowedSkills(threadId, snapshot);
-    const tools: RuntimeTool[] = [];
+    const tools: DeclaredTool[] = [];
     for (const { skill, tool } of this.policy.allowedTools(threadId, snapshot)) {
       let runtime = this.#skillTools.get(tool);
       if (!runtime) {
-        runtime = createSkillTool(skill, tool, this.settings);
+        runtime = createSkillTool(skill, tool, this.limits);
         this.#skillTools.set(tool, runtime);
       }
       tools.push(runtime);
@@ -94,19 +89,19 @@ export class ToolsetBuilder {
         }
       });
     }
-    const byName = new Map<string, RuntimeTool>();
+    const byName = new Map<string, DeclaredTool>();
     for (const t of tools) if (!byName.has(t.name)) byName.set(t.name, t);
     return { allowed, knowledge, tools: [...byName.values()], byName, errors };
   }
 
-  #builtinTools(knowledge: Skill[]): RuntimeTool[] {
+  #builtinTools(knowledge: Skill[]): DeclaredTool[] {
     if (knowledge.length === 0) return [];
     const key = knowledge.map((s) => `${s.file}\0${s.name}`).join('\n');
     const cached = this.#builtins.get(key);
     if (cached?.knowledge.every((s, i) => s === knowledge[i])) return cached.tools;
     const tools = [createLoadSkillTool(knowledge)];
     const withFiles = knowledge.filter((s) => s.resources.length > 0);
-    if (withFiles.length > 0) tools.push(createReadReferenceTool(withFiles, this.settings.maxReferenceChars));
+    if (withFiles.length > 0) tools.push(createReadReferenceTool(withFiles, this.limits.maxReferenceChars));
     if (this.#builtins.size > 32) this.#builtins.clear();
     this.#builtins.set(key, { knowledge, tools });
     return tools;
@@ -117,7 +112,7 @@ export class ToolsetBuilder {
     exposed: string,
     skill: string,
     timeoutMs: number,
-  ): RuntimeTool {
+  ): DeclaredTool {
     let byName = this.#mcpTools.get(original);
     if (!byName) {
       byName = new Map();
@@ -129,6 +124,7 @@ export class ToolsetBuilder {
         exposedName: exposed,
         skill,
         timeoutMs,
+        maxOutputChars: this.limits.maxOutputChars,
         onFailure: (error) => {
           if (/closed|not connected|EPIPE|exited/i.test(String(error))) void this.mcp.markDead(skill);
         },

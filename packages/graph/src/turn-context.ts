@@ -1,55 +1,47 @@
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
+import { z } from 'zod';
+import type { BoundDecisions } from './approvals.js';
 import { AgentError } from './errors.js';
-import type {
-  AgentEvent,
-  AgentRegistrySnapshot,
-  ApprovalDecision,
-  ApprovalMode,
-  MemoryItem,
-} from './types.js';
+import type { AgentEvent, AgentRegistrySnapshot, ApprovalMode, MemoryItem, ToolJournal } from './types.js';
 
-/** Per-turn context: lives in `config.configurable` for the duration of a run, never in state or checkpoints. */
+/**
+ * Per-turn data: LangGraph's runtime context (`contextSchema`), given to `stream` as `context` for one run and never
+ * written to state or checkpoints.
+ */
 export interface TurnContext {
-  threadId: string;
   snapshot: AgentRegistrySnapshot;
   approval: ApprovalMode;
   cwd: string;
   memory: MemoryItem[];
-  /** Decisions given to `resume`, by tool call id; they bind whatever the approval mode of the resuming turn. */
-  decisions: Record<string, ApprovalDecision>;
+  /** Decisions given to `resume`, bound to the calls they answer (id and argument digest). */
+  decisions: BoundDecisions;
   /** The environment skill tools run with: the turn's `toolEnv` plus `BIRDIE_SESSION_ID`. */
   toolEnv: Record<string, string>;
-  signal?: AbortSignal;
+  /** Records each call before it starts and when it ends (the application's run log); undefined without one. */
+  journal: ToolJournal | undefined;
 }
 
-export const CONFIG_KEYS = {
-  snapshot: 'birdie_snapshot',
-  approval: 'birdie_approval',
-  cwd: 'birdie_cwd',
-  memory: 'birdie_memory',
-  decisions: 'birdie_decisions',
-  toolEnv: 'birdie_tool_env',
-} as const;
+const object = <T>() => z.custom<T>((value) => value !== null && typeof value === 'object');
 
-export function turnContext(config: LangGraphRunnableConfig): TurnContext {
-  const c = config.configurable ?? {};
-  const snapshot = c[CONFIG_KEYS.snapshot] as AgentRegistrySnapshot | undefined;
-  if (!snapshot) throw new AgentError('internal', 'The run has no registry snapshot in its config.');
-  const threadId = String(c.thread_id);
-  return {
-    threadId,
-    snapshot,
-    approval: (c[CONFIG_KEYS.approval] as ApprovalMode | undefined) ?? 'ask',
-    cwd: (c[CONFIG_KEYS.cwd] as string | undefined) ?? process.cwd(),
-    memory: (c[CONFIG_KEYS.memory] as MemoryItem[] | undefined) ?? [],
-    decisions: (c[CONFIG_KEYS.decisions] as Record<string, ApprovalDecision> | undefined) ?? {},
-    // Set last: a tool always learns the real thread, even if the application's env names another one.
-    toolEnv: {
-      ...((c[CONFIG_KEYS.toolEnv] as Record<string, string> | undefined) ?? {}),
-      BIRDIE_SESSION_ID: threadId,
-    },
-    ...(config.signal ? { signal: config.signal } : {}),
-  };
+/** Checked by LangGraph when a run starts, so a malformed context fails before any node runs. */
+export const TurnContextSchema = z.object({
+  snapshot: object<AgentRegistrySnapshot>(),
+  approval: z.enum(['ask', 'always', 'never']),
+  cwd: z.string(),
+  memory: z.array(z.custom<MemoryItem>()),
+  decisions: object<BoundDecisions>(),
+  toolEnv: z.record(z.string(), z.string()),
+  journal: object<ToolJournal>().optional(),
+});
+
+/** The turn's context and its thread, as a node sees them. */
+export function turnContext(
+  config: LangGraphRunnableConfig,
+): TurnContext & { threadId: string; signal?: AbortSignal } {
+  const context = config.context as TurnContext | undefined;
+  if (!context?.snapshot) throw new AgentError('internal', 'The run has no turn context.');
+  const threadId = String(config.configurable?.thread_id);
+  return { ...context, threadId, ...(config.signal ? { signal: config.signal } : {}) };
 }
 
 /** Custom-stream payloads are wrapped so the agent can tell its own events from anything else a node writes. */

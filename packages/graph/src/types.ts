@@ -1,5 +1,5 @@
-import type { BaseMessage } from '@langchain/core/messages';
 import type { McpServerConfig, Skill, SkillTool } from '@birdie/skill-parser';
+import type { BaseMessage } from '@langchain/core/messages';
 
 /**
  * The parts of `@birdie/registry` the agent reads. Declared structurally so the agent accepts the real `Registry`
@@ -37,7 +37,7 @@ export interface AgentOptions {
   maxToolOutputChars?: number;
   /** Supersteps per run (agent and tools steps count one each). Default 50. */
   recursionLimit?: number;
-  /** Timeout of a skill tool without its own `timeout`. Default 120000 ms. */
+  /** Timeout of a skill tool without its own `timeout`. Default 120000 ms (`TOOL_LIMITS.timeoutMs`). */
   defaultTimeoutMs?: number;
   /** Working directory of tools when a turn gives none. Default `process.cwd()`. */
   cwd?: string;
@@ -67,6 +67,26 @@ export interface TurnOptions {
    * thread id, whatever this says.
    */
   toolEnv?: Record<string, string>;
+  /**
+   * Where the application records each tool call before its process starts and when it ends (the CLI passes the
+   * store's run log). With it, a call cut off by a crash is repaired as "not executed" only when it provably never
+   * started; without it, as "result unknown".
+   */
+  journal?: ToolJournal;
+}
+
+/** The record of tool calls an application keeps; `started` must be durable when it returns. */
+export interface ToolJournal {
+  started(call: { id: string; name: string; skill?: string }): void | Promise<void>;
+  finished(call: {
+    id: string;
+    ok: boolean;
+    durationMs: number;
+    truncated: boolean;
+    error?: string;
+  }): void | Promise<void>;
+  /** Which of these call ids of the thread were ever recorded as started (finished or not). */
+  startedAmong(ids: readonly string[]): Set<string> | Promise<Set<string>>;
 }
 
 export type ResumeOptions = Omit<TurnOptions, 'threadId'>;
@@ -74,6 +94,8 @@ export type ResumeOptions = Omit<TurnOptions, 'threadId'>;
 export interface ApprovalRequest {
   /** The tool call id; decisions are keyed by it. */
   id: string;
+  /** SHA-256 of the tool name and these exact arguments: the decision applies to this call only. */
+  digest: string;
   tool: string;
   skill?: string;
   args: Record<string, unknown>;

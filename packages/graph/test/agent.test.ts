@@ -2,7 +2,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { AIMessage, type BaseMessage, type SystemMessage, type ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
-import { INTERRUPTED_TOOL_RESULT } from '../src/index.js';
+import { UNKNOWN_TOOL_RESULT } from '../src/index.js';
 import {
   agentSetup,
   alive,
@@ -276,7 +276,7 @@ describe('agent: cancellation', () => {
     await collect(agent.stream('continue', { threadId: 't1' }));
     const state = await agent.getState('t1');
     expect(state.messages.map((m) => m.type)).toEqual(['human', 'ai', 'tool', 'human', 'ai']);
-    expect((state.messages[2] as ToolMessage).content).toBe(INTERRUPTED_TOOL_RESULT);
+    expect((state.messages[2] as ToolMessage).content).toBe(UNKNOWN_TOOL_RESULT);
   });
 });
 

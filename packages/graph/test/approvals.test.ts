@@ -2,13 +2,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AIMessage, type ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
-import { AgentError } from '../src/index.js';
+import { argsDigest } from '../src/digest.js';
+import { AgentError, createAgent } from '../src/index.js';
 import {
   agentSetup,
   callTools,
   collect,
   knowledgeSkill,
   ofType,
+  skillsFixture,
   stringArg,
   toolMessages,
   toolSkill,
@@ -36,7 +38,8 @@ const files = {
   'help/SKILL.md': knowledgeSkill('help', 'How to help.'),
 };
 
-const fixture = agentSetup(useCleanups());
+const cleanups = useCleanups();
+const fixture = agentSetup(cleanups);
 
 async function setup() {
   const { fx, model, agent } = await fixture(files);
@@ -55,6 +58,7 @@ describe('approvals', () => {
     expect(request?.requests).toEqual([
       {
         id: 'call-1',
+        digest: argsDigest('run_bash', { command }),
         tool: 'run_bash',
         skill: 'shell',
         args: { command },
@@ -231,6 +235,45 @@ describe('approvals: a decision belongs to one call', () => {
     expect(new Set(results.map((m) => m.tool_call_id)).size).toBe(2);
   });
 
+  it('a streamed reply with two calls sharing an id: approving the first never runs the rejected second', async () => {
+    const fx = await skillsFixture(files);
+    const { createScriptedModel } = await import('@birdie/providers');
+    const pwned = join(fx.dir.path, 'PWNED');
+    // Streamed replies reach the node as AIMessageChunks, whose stored form rebuilds calls from their chunks.
+    const model = createScriptedModel([
+      {
+        tool_calls: [
+          { name: 'run_bash', args: { command: 'echo harmless' }, id: 'dup' },
+          { name: 'run_bash', args: { command: `touch ${pwned}` }, id: 'dup' },
+        ],
+      },
+      { text: 'done' },
+    ]);
+    const agent = createAgent({
+      model,
+      registry: fx.registry,
+      policy: fx.policy,
+      options: { cwd: fx.dir.path },
+    });
+    cleanups.push(async () => {
+      await agent.close();
+      await fx.dir.cleanup();
+    });
+    const first = await collect(agent.stream('go', { threadId: 't1' }));
+    const [harmless, hostile] = ofType(first, 'approval-request')[0]?.requests ?? [];
+    expect(hostile?.args).toEqual({ command: `touch ${pwned}` });
+    const resumed = await collect(
+      agent.resume('t1', { [harmless!.id]: { type: 'approve' }, [hostile!.id]: { type: 'reject' } }),
+    );
+    expect(existsSync(pwned)).toBe(false);
+    expect(ofType(resumed, 'tool-end').map((e) => [e.id, e.ok])).toEqual(
+      expect.arrayContaining([
+        [harmless!.id, true],
+        [hostile!.id, false],
+      ]),
+    );
+  });
+
   it('renamed calls keep their tool_use content blocks in step (Anthropic-style messages)', async () => {
     const { agent, model } = await setup();
     const message = (command: string, id: string) =>
@@ -248,5 +291,39 @@ describe('approvals: a decision belongs to one call', () => {
     const callId = last.tool_calls?.[0]?.id;
     expect(callId).not.toBe('toolu_1');
     expect((last.content as Array<{ id: string }>)[0]?.id).toBe(callId);
+  });
+});
+
+describe('approvals: what runs is what was shown', () => {
+  it('asks again when the call changed between the question and the answer (a skill reload changed a default)', async () => {
+    const skill = (target: string) =>
+      toolSkill('cleanup', [
+        {
+          name: 'remove',
+          entrypoint: 'bash:rm -f {file}',
+          schema: `schema:\n  type: object\n  properties:\n    file:\n      type: string\n      default: ${target}\n`,
+          extra: 'approval: required\n',
+        },
+      ]);
+    const { fx, agent, model } = await fixture({ 'cleanup/SKILL.md': skill('old.txt') });
+    const { writeFileSync } = await import('node:fs');
+    for (const name of ['old.txt', 'new.txt']) writeFileSync(join(fx.dir.path, name), 'x');
+    model.respond(callTools([{ name: 'remove', args: {}, id: 'r1' }])).respond(new AIMessage('removed'));
+    const first = await collect(agent.stream('clean', { threadId: 't1' }));
+    expect(ofType(first, 'approval-request')[0]?.requests[0]?.args).toEqual({ file: 'old.txt' });
+
+    writeFileSync(join(fx.dir.path, 'cleanup/SKILL.md'), skill('new.txt'));
+    await fx.registry.reload();
+    // The user approved removing old.txt; the call would now remove new.txt: it is put to the user again.
+    const second = await collect(agent.resume('t1', { r1: { type: 'approve' } }));
+    expect(existsSync(join(fx.dir.path, 'new.txt'))).toBe(true);
+    expect(ofType(second, 'tool-start')).toEqual([]);
+    expect(ofType(second, 'approval-request')[0]?.requests.map((r) => r.args)).toEqual([{ file: 'new.txt' }]);
+    const pending = (await agent.getState('t1')).pendingApprovals;
+    expect(pending.map((r) => r.args)).toEqual([{ file: 'new.txt' }]);
+
+    await collect(agent.resume('t1', { r1: { type: 'approve' } }));
+    expect(existsSync(join(fx.dir.path, 'new.txt'))).toBe(false);
+    expect(existsSync(join(fx.dir.path, 'old.txt'))).toBe(true);
   });
 });

@@ -5,7 +5,7 @@ import { openStore, type Store } from '@birdie/store';
 import { AIMessage, ToolMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
 import { describe, expect, it } from 'vitest';
-import { createAgent, INTERRUPTED_TOOL_RESULT } from '../src/index.js';
+import { createAgent, UNKNOWN_TOOL_RESULT } from '../src/index.js';
 import {
   alive,
   collect,
@@ -119,7 +119,7 @@ describe('crash recovery with a SQLite checkpointer', { timeout: 120_000 }, () =
     expect(placeholder).toMatchObject({
       tool_call_id: 'w1',
       status: 'error',
-      content: INTERRUPTED_TOOL_RESULT,
+      content: UNKNOWN_TOOL_RESULT,
     });
   });
 
@@ -143,6 +143,32 @@ describe('crash recovery with a SQLite checkpointer', { timeout: 120_000 }, () =
       code: 'nothing-to-resume',
     });
     expect(readFileSync(file, 'utf8')).toBe('run\n');
+  });
+
+  it('binds a decision to the call the user saw, across a restart between the question and the answer', async () => {
+    const { fx, db, reopen, path } = await fixture();
+    const harmless = path('harmless.log');
+    const pwned = path('PWNED');
+    // Two calls of one streamed reply share the id "dup": the user approves the first and rejects the second.
+    const calls = [
+      { id: 'dup', name: 'count', args: { file: harmless, seconds: '0' } },
+      { id: 'dup', name: 'count', args: { file: pwned, seconds: '0' } },
+    ];
+    const proc = startChild([db, fx.dir.path, 's1', 'stream-scripted', JSON.stringify(calls)]);
+    await waitFor(() => (proc.output().includes('END') ? true : undefined), SLOW);
+    await proc.kill();
+
+    const { agent } = reopen(fakeModel().respond(new AIMessage('done')));
+    const pending = (await agent.getState('s1')).pendingApprovals;
+    expect(pending.map((r) => r.args.file)).toEqual([harmless, pwned]);
+    expect(new Set(pending.map((r) => r.id)).size).toBe(2);
+    const state = await agent.getState('s1');
+    const ai = state.messages.at(-1) as AIMessage;
+    expect(ai.tool_calls?.map((c) => c.id)).toEqual(pending.map((r) => r.id));
+    const [first, second] = pending;
+    await collect(agent.resume('s1', { [first!.id]: { type: 'approve' }, [second!.id]: { type: 'reject' } }));
+    expect(readFileSync(harmless, 'utf8')).toBe('run\n');
+    expect(existsSync(pwned)).toBe(false);
   });
 
   it('never runs an approved call twice when the process dies while it runs', async () => {
@@ -170,6 +196,6 @@ describe('crash recovery with a SQLite checkpointer', { timeout: 120_000 }, () =
     expect(readFileSync(file, 'utf8')).toBe('run\n');
     const messages = (await agent.getState('s1')).messages;
     const result = messages.find((m): m is ToolMessage => ToolMessage.isInstance(m));
-    expect(result?.content).toBe(INTERRUPTED_TOOL_RESULT);
+    expect(result?.content).toBe(UNKNOWN_TOOL_RESULT);
   });
 });

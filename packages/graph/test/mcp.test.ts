@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makeTempDir } from '@birdie/test-utils';
 import { AIMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import { McpManager } from '../src/index.js';
-import { makeTempDir } from '@birdie/test-utils';
 import {
   agentSetup,
   alive,

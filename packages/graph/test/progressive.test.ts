@@ -1,10 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadRegistry, SkillPolicy } from '@birdie/registry';
 import { AIMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createAgent } from '../src/index.js';
 import { agentSetup, callTools, collect, knowledgeSkill, toolMessages, useCleanups } from './helpers.js';

@@ -1,0 +1,115 @@
+import { ToolMessage } from '@langchain/core/messages';
+import type { LangGraphRunnableConfig } from '@langchain/langgraph';
+import { newId } from './ids.js';
+import type { ToolInvocation, ToolResult, ToolRunContext } from './tool.js';
+import type { DecisionBook } from './tool-confirm.js';
+import type { PlannedCall } from './tool-plan.js';
+import { emit } from './turn-context.js';
+import type { ApprovalDecision, ToolJournal } from './types.js';
+
+export interface ExecuteInput {
+  plan: readonly PlannedCall[];
+  decisions: DecisionBook;
+  context: ToolRunContext;
+  journal: ToolJournal | undefined;
+  config: LangGraphRunnableConfig;
+}
+
+/**
+ * Step 3 of the tools node: runs the approved calls side by side (results keep the calls' order) and answers the
+ * refused and rejected ones. A call is recorded in the journal before it starts; a call whose start cannot be
+ * recorded does not run, so no effect ever lands without its record.
+ */
+export async function executeCalls(
+  input: ExecuteInput,
+): Promise<{ messages: ToolMessage[]; loaded: string[] }> {
+  const loaded: string[] = [];
+  const answer = (
+    p: PlannedCall,
+    result: Omit<ToolResult, 'truncated'> & { truncated?: boolean },
+    ms: number,
+  ) => {
+    emit(input.config, {
+      type: 'tool-end',
+      id: p.id,
+      name: p.name,
+      ok: result.ok,
+      output: result.content,
+      truncated: result.truncated ?? false,
+      durationMs: ms,
+    });
+    return new ToolMessage({
+      id: newId('tool'),
+      tool_call_id: p.id,
+      name: p.name,
+      content: result.content,
+      status: result.ok ? 'success' : 'error',
+    });
+  };
+
+  const one = async (p: PlannedCall): Promise<ToolMessage> => {
+    if (p.kind === 'refuse') return answer(p, { ok: false, content: p.message }, 0);
+    const decision: ApprovalDecision | undefined =
+      input.decisions.get({ id: p.id, digest: p.invocation.digest }) ??
+      (p.request ? { type: 'reject', message: 'No decision was given.' } : undefined);
+    if (decision?.type === 'reject') {
+      const message = decision.message ? ` Their message: ${decision.message}` : '';
+      return answer(p, { ok: false, content: `The user rejected this call; it did not run.${message}` }, 0);
+    }
+    let invocation: ToolInvocation = p.invocation;
+    let note = '';
+    if (decision?.type === 'edit') {
+      const built = p.invocation.tool.build(decision.args);
+      if (!built.ok) {
+        return answer(
+          p,
+          {
+            ok: false,
+            content: `The user's edited arguments were invalid; the call did not run.\n${built.error}`,
+          },
+          0,
+        );
+      }
+      invocation = built.invocation;
+      note = `[The user edited the arguments to ${JSON.stringify(invocation.args)}]\n`;
+    }
+    return run(p, invocation, note);
+  };
+
+  const run = async (p: PlannedCall, invocation: ToolInvocation, note: string): Promise<ToolMessage> => {
+    const tool = invocation.tool;
+    const call = { id: p.id, name: tool.name, ...(tool.skill ? { skill: tool.skill } : {}) };
+    try {
+      await input.journal?.started(call);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return answer(
+        p,
+        {
+          ok: false,
+          content: `Error (journal): the call did not run: its start could not be recorded (${reason}).`,
+        },
+        0,
+      );
+    }
+    emit(input.config, { type: 'tool-start', ...call, args: { ...invocation.args } });
+    const started = Date.now();
+    const result = await invocation.run(input.context);
+    const durationMs = Date.now() - started;
+    if (result.loaded) loaded.push(...result.loaded);
+    // A failure to record the end must not hide the result the model is owed; the call already happened.
+    await Promise.resolve(
+      input.journal?.finished({
+        id: p.id,
+        ok: result.ok,
+        durationMs,
+        truncated: result.truncated,
+        ...(result.ok ? {} : { error: result.content.slice(0, 500) }),
+      }),
+    ).catch(() => undefined);
+    return answer(p, { ...result, content: note + result.content }, durationMs);
+  };
+
+  const messages = await Promise.all(input.plan.map(one));
+  return { messages, loaded };
+}

@@ -1,0 +1,95 @@
+import type { AIMessage, BaseMessage } from '@langchain/core/messages';
+import { newId } from './ids.js';
+import { callSignature, MAX_REPEATS, previousRepeats } from './loop-guard.js';
+import type { DeclaredTool, ToolInvocation } from './tool.js';
+import type { Toolset } from './toolset.js';
+import type { AgentPolicy, AgentRegistrySnapshot, ApprovalMode, ApprovalRequest } from './types.js';
+
+/** One call of the model's turn after planning: refused with a message for the model, or ready to run. */
+export type PlannedCall =
+  | {
+      kind: 'refuse';
+      id: string;
+      name: string;
+      args: Record<string, unknown>;
+      message: string;
+      tool?: DeclaredTool;
+    }
+  | { kind: 'run'; id: string; name: string; invocation: ToolInvocation; request?: ApprovalRequest };
+
+export interface PlanInput {
+  ai: AIMessage;
+  /** The thread's messages and where `ai` stands in them (the loop guard looks back from there). */
+  messages: readonly BaseMessage[];
+  aiIndex: number;
+  toolset: Toolset;
+  policy: AgentPolicy;
+  threadId: string;
+  snapshot: AgentRegistrySnapshot;
+  approval: ApprovalMode;
+}
+
+/**
+ * Step 1 of the tools node: every call is checked again at execution — the allowed set is recomputed from the
+ * policy (a tool hidden from the model is refused if the model calls it anyway), repeated identical calls are
+ * stopped, and each remaining call is built once into the invocation that will run (or be shown for approval).
+ */
+export function planCalls(input: PlanInput): PlannedCall[] {
+  const { ai, toolset } = input;
+  const available = [...toolset.byName.keys()].join(', ') || '(none)';
+  const plan: PlannedCall[] = [];
+  for (const bad of ai.invalid_tool_calls ?? []) {
+    plan.push({
+      kind: 'refuse',
+      id: bad.id ?? newId('call'),
+      name: bad.name ?? 'unknown',
+      args: {},
+      message: `Error: the arguments of this call were not valid JSON (${bad.error ?? 'parse error'}). Send a JSON object.`,
+    });
+  }
+  for (const call of ai.tool_calls ?? []) {
+    const id = call.id ?? newId('call');
+    const args = (call.args ?? {}) as Record<string, unknown>;
+    const tool = toolset.byName.get(call.name);
+    const refuse = (message: string, known?: DeclaredTool) =>
+      plan.push({ kind: 'refuse', id, name: call.name, args, message, ...(known ? { tool: known } : {}) });
+    if (
+      !tool ||
+      (tool.kind === 'skill' &&
+        input.snapshot.getTool(call.name) &&
+        !input.policy.isToolAllowed(input.threadId, call.name, input.snapshot))
+    ) {
+      refuse(
+        `Error: tool "${call.name}" is not available in this session (disabled or unknown). Available tools: ${available}.`,
+      );
+      continue;
+    }
+    if (previousRepeats([...input.messages], input.aiIndex, callSignature(call.name, args)) >= MAX_REPEATS) {
+      refuse(
+        `Refused: this exact call (same tool, same arguments) was already made in ${MAX_REPEATS} consecutive turns. Its result will not change; use it, or try something different.`,
+        tool,
+      );
+      continue;
+    }
+    const built = tool.build(args);
+    if (!built.ok) {
+      refuse(built.error, tool);
+      continue;
+    }
+    const { invocation } = built;
+    const reason = invocation.approval(input.approval);
+    const request: ApprovalRequest | undefined = reason
+      ? {
+          id,
+          digest: invocation.digest,
+          tool: tool.name,
+          ...(tool.skill ? { skill: tool.skill } : {}),
+          args: { ...invocation.args },
+          description: invocation.describe(reason),
+          reason,
+        }
+      : undefined;
+    plan.push({ kind: 'run', id, name: call.name, invocation, ...(request ? { request } : {}) });
+  }
+  return plan;
+}

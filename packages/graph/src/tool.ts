@@ -1,0 +1,157 @@
+import type { ToolDefinition } from '@langchain/core/language_models/base';
+import type { BaseMessage } from '@langchain/core/messages';
+import { argsDigest } from './digest.js';
+import { argsPreparer } from './json-args.js';
+import { capOutput } from './output-cap.js';
+import type { ApprovalMode, ApprovalRequest } from './types.js';
+
+export type ToolKind = 'skill' | 'mcp' | 'builtin';
+export type ApprovalReason = ApprovalRequest['reason'];
+
+/** What a call needs when it runs. Nothing here is stored in state or checkpoints. */
+export interface ToolRunContext {
+  cwd: string;
+  /** Environment for child processes, on top of the entrypoints allowlist (a `node:` tool's `context.env`). */
+  env?: Record<string, string>;
+  signal?: AbortSignal;
+  /** The thread's history and loaded skills (`load_skill`'s "already loaded" check); absent outside a turn. */
+  messages?: readonly BaseMessage[];
+  loadedSkills?: readonly string[];
+  contextMessages?: number;
+}
+
+export interface ToolResult {
+  ok: boolean;
+  /** Exactly what the model reads: the output, or `Error (code): message` with any output captured; capped. */
+  content: string;
+  truncated: boolean;
+  /** The failure's stable code (an entrypoint error code, `error` for anything else) when `ok` is false. */
+  code?: string;
+  /** Skill names the call loaded (only `load_skill`). */
+  loaded?: string[];
+}
+
+/** A call checked against the tool's schema, defaults applied once: what the user approves is what runs. */
+export interface ToolInvocation {
+  readonly tool: DeclaredTool;
+  readonly args: Readonly<Record<string, unknown>>;
+  /** SHA-256 of the tool name and the arguments (keys sorted): an approval decision is bound to it. */
+  readonly digest: string;
+  /** One line for a prompt to the user. */
+  describe(reason?: ApprovalReason): string;
+  /** Why this call needs approval under `mode`, or null. */
+  approval(mode: ApprovalMode): ApprovalReason | null;
+  /** Runs the call; a failure of the tool is a result with `ok: false`, never a throw. */
+  run(context: ToolRunContext): Promise<ToolResult>;
+}
+
+export type BuildResult = { ok: true; invocation: ToolInvocation } | { ok: false; error: string };
+
+/**
+ * A tool as declared (by a skill, an MCP server or birdie itself): a name, a JSON Schema and a way to build
+ * invocations. It holds no LangChain tool object: the model is given `definition`, which is data only.
+ */
+export interface DeclaredTool {
+  readonly name: string;
+  readonly description: string;
+  readonly skill?: string;
+  readonly kind: ToolKind;
+  /** The function definition bound to the model: name, description, JSON Schema. */
+  readonly definition: ToolDefinition;
+  /** Validates against the schema and applies defaults; a failure is a message the model can act on. */
+  build(args: unknown): BuildResult;
+}
+
+export interface ToolBody {
+  name: string;
+  description: string;
+  skill?: string;
+  kind: ToolKind;
+  parameters: Record<string, unknown>;
+  approval(mode: ApprovalMode): ApprovalReason | null;
+  /** True when the tool bounds its own output, so the generic cut does not apply. */
+  ownLimit?: boolean;
+  /** Throws on failure; `declareTool` turns that into the model-facing error text. */
+  execute(
+    args: Record<string, unknown>,
+    context: ToolRunContext,
+  ): Promise<{ content: string; loaded?: string[] }>;
+}
+
+/** Turns a tool's parts into the two-phase tool: `build(args)` once, then `describe`, `approval`, `run`. */
+export function declareTool(
+  body: ToolBody,
+  options: { maxOutputChars: number; describeError: (error: unknown) => { code: string; text: string } },
+): DeclaredTool {
+  const prepare = argsPreparer(body.parameters);
+  const definition: ToolDefinition = {
+    type: 'function',
+    function: { name: body.name, description: body.description, parameters: body.parameters },
+  };
+  const tool: DeclaredTool = {
+    name: body.name,
+    description: body.description,
+    ...(body.skill !== undefined ? { skill: body.skill } : {}),
+    kind: body.kind,
+    definition,
+    build(raw) {
+      const prepared = prepare(raw as Record<string, unknown>);
+      if (!prepared.ok) return prepared;
+      const args = Object.freeze(prepared.args);
+      const invocation: ToolInvocation = {
+        tool,
+        args,
+        digest: argsDigest(body.name, args),
+        describe: (reason) => describeCall(tool, args, reason),
+        approval: (mode) => body.approval(mode),
+        async run(context) {
+          let result: ToolResult;
+          try {
+            const outcome = await body.execute(structuredClone(args) as Record<string, unknown>, context);
+            result = {
+              ok: true,
+              content: outcome.content,
+              truncated: false,
+              ...(outcome.loaded ? { loaded: outcome.loaded } : {}),
+            };
+          } catch (error) {
+            const { code, text } = options.describeError(error);
+            result = { ok: false, content: text, truncated: false, code };
+          }
+          if (body.ownLimit) return result;
+          const capped = capOutput(result.content, options.maxOutputChars);
+          return { ...result, content: capped.text, truncated: capped.truncated };
+        },
+      };
+      return { ok: true, invocation };
+    },
+  };
+  return tool;
+}
+
+function clip(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function describeCall(
+  tool: DeclaredTool,
+  args: Readonly<Record<string, unknown>>,
+  reason?: ApprovalReason,
+): string {
+  if (reason === 'raw-command' && typeof args.command === 'string')
+    return `Run shell command: ${clip(args.command, 300)}`;
+  const owner = tool.skill ? `${tool.skill} › ` : '';
+  return `${owner}${tool.name}(${clip(JSON.stringify(args), 300)}): ${clip(tool.description, 160)}`;
+}
+
+/** The approval rule every tool kind shares: the session's mode first, then what the tool declares. */
+export function defaultApproval(raw: boolean, declared: 'required' | 'never' | undefined) {
+  return (mode: ApprovalMode): ApprovalReason | null => {
+    if (mode === 'never') return null;
+    if (mode === 'always') return 'mode-always';
+    if (declared === 'required') return 'approval-required';
+    if (raw && declared !== 'never') return 'raw-command';
+    return null;
+  };
+}
