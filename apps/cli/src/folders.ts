@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { ensureFolder as makeFolder } from '@birdie/store/folder';
 import { StoreError } from '@birdie/store/errors';
+import { ensureFolder as makeFolder } from '@birdie/store/folder';
 import { UsageError } from './io.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { BaseMessage } from '@langchain/core/messages';
 import type { Store } from '@birdie/store';
+import type { BaseMessage } from '@langchain/core/messages';
 import type { Style } from './render/style.js';
 import { formatArgs } from './render/tool-output.js';
 

@@ -141,10 +141,14 @@ describe('birdie tool', () => {
     expect(bad.stderr).toContain('is not a folder');
   });
 
-  it('reports a failing tool with exit 1', async () => {
-    const result = await cli(['tool', 'shout', ...withSkills, '--args', '{}']);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain('tool shout failed (missing-argument)');
+  it('checks the arguments against the schema like the agent does (exit 2), and reports a failing tool with exit 1', async () => {
+    const invalid = await cli(['tool', 'shout', ...withSkills, '--args', '{}']);
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toContain('birdie: tool shout: Invalid arguments, fix them and call again:');
+    expect(invalid.stderr).toContain('text');
+    const failing = await cli(['tool', 'run_command', ...withSkills, '--args', '{"command":"exit 1"}']);
+    expect(failing.code).toBe(1);
+    expect(failing.stderr).toMatch(/^Error \(non-zero-exit\): command exited with code 1/);
   });
 });
 

@@ -190,4 +190,24 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     await t.submit('/quit');
     expect(await t.exited).toBe(0);
   });
+
+  it('two calls sharing an id: approving the first never runs the rejected second', async () => {
+    const t = start();
+    await t.expect('/help for commands');
+    await t.submit('two calls one id');
+    await t.expect('echo harmless > harmless.txt');
+    await t.expect('Approve once');
+    t.write('\r'); // approve the first
+    await t.expect('touch PWNED');
+    await t.expect('Reject, with a message for the model');
+    t.write('\x1b[B\x1b[B\x1b[B'); // down three times: reject the second
+    t.write('\r');
+    await t.expect('Message for the model');
+    t.write('\r');
+    await t.expect('Both calls answered.');
+    expect((await stat(join(box.cwd, 'harmless.txt'))).isFile()).toBe(true);
+    await expect(stat(join(box.cwd, 'PWNED'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await t.submit('/quit');
+    expect(await t.exited).toBe(0);
+  });
 });

@@ -1,13 +1,13 @@
-import { PassThrough, Readable } from 'node:stream';
-import { writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Io } from '../src/io.js';
+import { styler } from '../src/render/style.js';
 import { bootRepl } from '../src/repl/boot.js';
 import { runSlash } from '../src/repl/slash.js';
 import type { ReplState } from '../src/repl/state.js';
 import { replTurn } from '../src/repl/turn.js';
-import { styler } from '../src/render/style.js';
 import { type Sandbox, sandbox, scripted, TEST_SKILLS } from './helpers/env.js';
 
 let box: Sandbox;

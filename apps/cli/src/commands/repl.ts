@@ -2,9 +2,9 @@ import { nothingConfigured } from '../config.js';
 import { UsageError } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { styler } from '../render/style.js';
+import { readInput } from '../repl/input.js';
 import { approvalMode } from '../runtime.js';
 import { cliVersion } from '../version.js';
-import { readInput } from '../repl/input.js';
 
 /**
  * `birdie`: the interactive session. The prompt is drawn before LangChain, LangGraph, the store or any skill is

@@ -1,6 +1,6 @@
+import { formatHistory, readHistory } from '../history.js';
 import { EXIT_OK, write } from '../io.js';
 import type { CommandContext } from '../main.js';
-import { formatHistory, readHistory } from '../history.js';
 import { messageJson } from '../render/json-events.js';
 import { styler, table } from '../render/style.js';
 import { checkUserId, findSession, openUserStore, userIdOf } from '../runtime.js';

@@ -1,14 +1,16 @@
-import { CliError, EXIT_OK, EXIT_RUN, UsageError, write } from '../io.js';
+import { EXIT_OK, EXIT_RUN, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { findSession, openUserStore } from '../runtime.js';
 import { sessionToolEnv } from '../session-dir.js';
-import { onStopSignal } from '../stop-signals.js';
 import { openRegistry, workingDir } from '../skills.js';
+import { onStopSignal } from '../stop-signals.js';
 import { didYouMean } from '../suggest.js';
 
 /**
- * `birdie tool NAME --args '{…}'`: one skill tool through its real entrypoint, no model. With `--session-id` the tool
- * runs as that session (the environment a turn of it would give); without, it has no session.
+ * `birdie tool NAME --args '{…}'`: one skill tool through its real entrypoint, no model. It is built and run by the
+ * same code as the agent's calls (`@birdie/graph/tools`): the same schema check and defaults, the same limits, the
+ * same output and error text the model would read. With `--session-id` the tool runs as that session (the
+ * environment a turn of it would give); without, it has no session.
  */
 export async function toolCommand({ io, values, positionals }: CommandContext): Promise<number> {
   const name = positionals[0]!;
@@ -22,40 +24,35 @@ export async function toolCommand({ io, values, positionals }: CommandContext): 
       `unknown tool "${name}".${didYouMean(name, all)} Run \`birdie skills list\` to see them.`,
     );
   }
-  const timeoutSeconds =
-    typeof values.timeout === 'string' ? Number(values.timeout) : (entry.tool.timeout ?? 60);
-  if (!(timeoutSeconds > 0))
+  const seconds = values.timeout === undefined ? undefined : Number(values.timeout);
+  if (seconds !== undefined && !(seconds > 0))
     throw new UsageError(`--timeout must be a positive number of seconds, got "${values.timeout}"`);
+  const { createSkillTool, TOOL_LIMITS } = await import('@birdie/graph/tools');
+  // --timeout wins over the tool's own `timeout`, which wins over the default.
+  const declared = seconds === undefined ? entry.tool : { ...entry.tool, timeout: seconds };
+  const tool = createSkillTool(entry.skill, declared, TOOL_LIMITS);
+  const built = tool.build(args);
+  if (!built.ok) throw new UsageError(`tool ${name}: ${built.error}`);
 
   const env =
     typeof values['session-id'] === 'string' ? await toolSessionEnv(io, values['session-id']) : undefined;
-
-  const { resolveEntrypoint, EntrypointError } = await import('@birdie/entrypoints');
   const controller = new AbortController();
   const stopListening = onStopSignal((signal) => controller.abort(new Error(`interrupted (${signal})`)));
   try {
-    const entrypoint = resolveEntrypoint(entry.tool.entrypoint, {
-      skillDir: entry.skill.dir,
-      schema: entry.tool.schema,
-    });
-    const result = await entrypoint.run(args, {
-      signal: controller.signal,
-      timeoutMs: timeoutSeconds * 1000,
+    const result = await built.invocation.run({
       cwd: workingDir(io, values),
+      signal: controller.signal,
       ...(env ? { env } : {}),
-      ...(entry.tool.retries !== undefined ? { retries: entry.tool.retries } : {}),
     });
-    io.stdout.write(
-      result.output.endsWith('\n') || result.output === '' ? result.output : `${result.output}\n`,
-    );
-    if (result.truncated) write(io.stderr, 'birdie: output truncated at the output cap');
-    return result.exitCode && result.exitCode !== 0 ? EXIT_RUN : EXIT_OK;
-  } catch (error) {
-    if (error instanceof EntrypointError) {
-      if (error.output) io.stdout.write(error.output.endsWith('\n') ? error.output : `${error.output}\n`);
-      throw new CliError(`tool ${name} failed (${error.code}): ${error.message}`, EXIT_RUN, { cause: error });
+    const text =
+      result.content.endsWith('\n') || result.content === '' ? result.content : `${result.content}\n`;
+    if (!result.ok) {
+      io.stderr.write(text);
+      return EXIT_RUN;
     }
-    throw error;
+    io.stdout.write(text);
+    if (result.truncated) write(io.stderr, 'birdie: output truncated at the output cap');
+    return EXIT_OK;
   } finally {
     stopListening();
   }

@@ -53,6 +53,13 @@ export class EventPrinter {
       }
       case 'tool-end': {
         this.o.onWrite?.();
+        if (!this.starts.has(event.id)) {
+          // Refused or rejected calls never start: name them before their reason.
+          this.breakLine();
+          this.o.info.write(
+            `${style('magenta', '⚙')} ${style('bold', event.name)} ${style('dim', '(not run)')}\n`,
+          );
+        }
         const view = toolOutputView(event.output, this.o.mode());
         if (view.body !== null && view.body !== '') {
           const body = view.body.endsWith('\n') ? view.body.slice(0, -1) : view.body;

@@ -1,7 +1,7 @@
 import type { ApprovalMode } from '@birdie/graph';
 import type { Values } from '../argv.js';
-import type { Io } from '../io.js';
 import { formatHistory } from '../history.js';
+import type { Io } from '../io.js';
 import type { Style } from '../render/style.js';
 import { openRuntime, useSession } from '../runtime.js';
 import { applySkillFlags, skillFlags } from '../skill-flags.js';

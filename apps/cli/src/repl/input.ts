@@ -1,5 +1,5 @@
-import { MultiLinePrompt, isCancel, updateSettings } from '@clack/core';
 import type { Key } from 'node:readline';
+import { isCancel, MultiLinePrompt, updateSettings } from '@clack/core';
 import type { Input, Output } from '../io.js';
 import type { Style } from '../render/style.js';
 

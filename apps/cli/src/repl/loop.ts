@@ -1,9 +1,8 @@
 import type { Io } from '../io.js';
-import { EXIT_OK } from '../io.js';
-import { CliError } from '../io.js';
+import { CliError, EXIT_OK } from '../io.js';
+import type { Style } from '../render/style.js';
 import type { InputResult } from './input.js';
 import { Spinner } from './spinner.js';
-import type { Style } from '../render/style.js';
 import { flushStartupProblems, type ReplState } from './state.js';
 
 export interface LoopOptions {
