@@ -47,9 +47,19 @@ const dirs = defaultSkillDirectories({
   home: join(root, 'home'),
   cwd: join(root, 'project'),
 });
-const registry = await loadRegistry({ dirs });
-const snapshot = registry.current();
+// Project folders are someone else's until the user trusts them: the decision sees what they declare.
+let trustedDigest;
+const registry = await loadRegistry({ dirs, trust: (workspace) => workspace.digest === trustedDigest });
 const short = (text) => text.replaceAll(root, '<tmp>');
+for (const workspace of registry.current().untrusted)
+  console.log(
+    'untrusted:',
+    short(workspace.path),
+    workspace.skills.map((s) => `${s.name} [${s.tools.map((t) => `${t.name}: ${t.entrypoint}`).join(', ')}]`),
+  );
+trustedDigest = registry.current().untrusted[0].digest; // the user said yes (the CLI keeps this in its store)
+await registry.reload();
+const snapshot = registry.current();
 
 console.log(
   'skills:',
@@ -65,7 +75,10 @@ console.log(
   snapshot.getTool('add_note').tags,
 );
 
-const policy = new SkillPolicy(registry);
+const saved = new Map();
+const policy = new SkillPolicy(registry, {
+  store: { get: (k) => saved.get(k), set: (k, g) => saved.set(k, g) },
+});
 policy.disable('session-1', 'notes');
 console.log(
   'session-1 tools:',
@@ -84,7 +97,7 @@ console.log(
   'not triggered by "sshd" alone:',
   snapshot.matchTriggers('restart sshd', allowed).map((s) => s.name),
 );
-console.log('persisted policy:', JSON.stringify(policy));
+console.log('persisted policy:', JSON.stringify(Object.fromEntries(saved)));
 
 await write(
   bundled,

@@ -1,8 +1,8 @@
 export type RegistryErrorCode =
-  | 'ERR_INVALID_POLICY_KEY'
-  | 'ERR_INVALID_SKILL_NAME'
-  | 'ERR_WATCH'
-  | 'ERR_RELOAD';
+  | 'invalid-policy-key'
+  | 'invalid-skill-name'
+  | 'watch-failed'
+  | 'reload-failed';
 
 /** A run-time failure of this package. Problems in skill files are diagnostics, never this. */
 export class RegistryError extends Error {
@@ -13,4 +13,8 @@ export class RegistryError extends Error {
     super(message, options);
     this.code = code;
   }
+}
+
+export function isRegistryError(value: unknown, code?: RegistryErrorCode): value is RegistryError {
+  return value instanceof RegistryError && (code === undefined || value.code === code);
 }

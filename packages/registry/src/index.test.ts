@@ -5,8 +5,11 @@ it('exports exactly the public API', async () => {
     'REGISTRY_RULES',
     'RegistryError',
     'SkillPolicy',
+    'declarationsDigest',
     'defaultSkillDirectories',
+    'isRegistryError',
     'loadRegistry',
+    'skillIdentity',
     'snapshotFromSkills',
   ]);
 });

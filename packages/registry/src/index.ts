@@ -1,11 +1,21 @@
 export type { McpServerConfig, Skill, SkillTool } from '@birdie/skill-parser';
-export { RULES as REGISTRY_RULES, type RegistryRuleId } from './diagnostics.js';
+export { type RegistryRuleId, RULES as REGISTRY_RULES } from './diagnostics.js';
 export { type DefaultDirectoryOptions, defaultSkillDirectories } from './directories.js';
-export { RegistryError, type RegistryErrorCode } from './errors.js';
-export { type PolicyState, type SessionGrants, SkillPolicy, type SkillPolicyOptions } from './policy.js';
+export { isRegistryError, RegistryError, type RegistryErrorCode } from './errors.js';
+export {
+  type GrantsStore,
+  type PolicyState,
+  type SessionGrants,
+  SkillPolicy,
+  type SkillPolicyOptions,
+  type StaleGrant,
+  skillIdentity,
+} from './policy.js';
 export { loadRegistry } from './registry.js';
 export { snapshotFromSkills } from './snapshot.js';
+export { declarationsDigest } from './trust.js';
 export type {
+  DeclaredSkill,
   LoadedRegistry,
   LoadRegistryOptions,
   McpServerEntry,
@@ -17,5 +27,7 @@ export type {
   TaggedToolEntry,
   ToolEntry,
   TriggerOptions,
+  TrustDecision,
   WatchOptions,
+  WorkspaceDeclarations,
 } from './types.js';

@@ -60,12 +60,12 @@ export function resolveLayers(scanned: readonly ScannedDirectory[]): {
         registryMessage(
           caseOnly
             ? `Skill \`${skill.name}\` (${directory.layer}) replaces \`${old.name}\` from ${old.file} (${previous.directory.layer}): the names differ only by case`
-            : `Skill \`${skill.name}\` (${directory.layer}) replaces the one from ${old.file} (${previous.directory.layer})`,
+            : `Skill \`${skill.name}\` (${directory.layer}, ${skill.file}) replaces the one from ${old.file} (${previous.directory.layer}); grants given to that one do not carry over`,
           {
             file: skill.file,
             line: 1,
             ruleId: caseOnly ? RULES.skillNameCaseCollision : RULES.skillOverridden,
-            severity: caseOnly ? 'warning' : 'info',
+            severity: 'warning',
           },
         ),
       );

@@ -61,7 +61,11 @@ describe('SkillPolicy', () => {
     expect(names(policy.allowedSkills('b'))).toEqual(['notes', 'shell', 'web']);
     expect(names(policy.allowedSkills('fresh'))).toEqual(['notes', 'web']);
     policy.enable('a', 'WEB');
-    expect(policy.grants('a')).toEqual({ enabled: ['WEB'], disabled: [] });
+    expect(policy.grants('a')).toEqual({
+      enabled: ['WEB'],
+      disabled: [],
+      sources: { web: `explicit:${snapshot.getSkill('web')?.file}` },
+    });
     expect(names(policy.allowedSkills('a'))).toEqual(['notes', 'web']);
     policy.disable('b', 'shell');
     expect(policy.grants('b')).toEqual({ enabled: [], disabled: ['shell'] });
@@ -164,12 +168,71 @@ describe('SkillPolicy', () => {
       }
       return 'none';
     };
-    expect(codeOf(() => policy.enable('', 'web'))).toBe('ERR_INVALID_POLICY_KEY');
-    expect(codeOf(() => policy.allowedTools('bad\nkey'))).toBe('ERR_INVALID_POLICY_KEY');
-    expect(codeOf(() => policy.disable('k', ' '))).toBe('ERR_INVALID_SKILL_NAME');
+    expect(codeOf(() => policy.enable('', 'web'))).toBe('invalid-policy-key');
+    expect(codeOf(() => policy.allowedTools('bad\nkey'))).toBe('invalid-policy-key');
+    expect(codeOf(() => policy.disable('k', ' '))).toBe('invalid-skill-name');
     expect(codeOf(() => policy.setGrants('k', { enabled: ['a\u0000b'], disabled: [] }))).toBe(
-      'ERR_INVALID_SKILL_NAME',
+      'invalid-skill-name',
     );
     expect(policy.toJSON()).toEqual({});
+  });
+});
+
+describe('SkillPolicy: grants belong to the skill file they were given to', () => {
+  const skills = (webDir: string) =>
+    snapshotFromSkills([makeSkill('web', { dir: webDir, tools: ['fetch_url'], enabledByDefault: false })]);
+
+  it('a grant does not carry over when another file provides the name, and says which', () => {
+    let snapshot = skills('/bundled/web');
+    const policy = new SkillPolicy(() => snapshot);
+    policy.enable('s', 'web');
+    expect(policy.isToolAllowed('s', 'fetch_url')).toBe(true);
+    snapshot = skills('/project/web');
+    expect(policy.isToolAllowed('s', 'fetch_url')).toBe(false);
+    expect(policy.staleGrants('s')).toEqual([
+      {
+        name: 'web',
+        grantedTo: 'explicit:/bundled/web/SKILL.md',
+        providedBy: 'explicit:/project/web/SKILL.md',
+      },
+    ]);
+    // Granting again binds the grant to the new file.
+    policy.enable('s', 'web');
+    expect(policy.isToolAllowed('s', 'fetch_url')).toBe(true);
+    expect(policy.staleGrants('s')).toEqual([]);
+  });
+
+  it('grants saved before sources existed hold for any file', () => {
+    const snapshot = skills('/anywhere/web');
+    const policy = new SkillPolicy(() => snapshot, { state: { s: { enabled: ['web'], disabled: [] } } });
+    expect(policy.isToolAllowed('s', 'fetch_url')).toBe(true);
+  });
+
+  it('reads grants from its store once per key and saves every change there', () => {
+    const snapshot = skills('/b/web');
+    const saved = new Map<string, unknown>([['s', { enabled: ['web'], disabled: [] }]]);
+    let reads = 0;
+    const policy = new SkillPolicy(() => snapshot, {
+      store: {
+        get: (key) => {
+          reads++;
+          return saved.get(key) as never;
+        },
+        set: (key, grants) => saved.set(key, grants),
+      },
+    });
+    expect(policy.isToolAllowed('s', 'fetch_url')).toBe(true);
+    expect(policy.isToolAllowed('s', 'fetch_url')).toBe(true);
+    expect(reads).toBe(1);
+    policy.disable('s', 'web');
+    expect(saved.get('s')).toEqual({ enabled: [], disabled: ['web'] });
+    policy.enable('t', 'web');
+    expect(saved.get('t')).toEqual({
+      enabled: ['web'],
+      disabled: [],
+      sources: { web: 'explicit:/b/web/SKILL.md' },
+    });
+    policy.reset('t');
+    expect(saved.get('t')).toEqual({ enabled: [], disabled: [] });
   });
 });

@@ -6,6 +6,32 @@ import type { Registry, RegistrySnapshot, ToolEntry } from './types.js';
 export interface SessionGrants {
   enabled: string[];
   disabled: string[];
+  /**
+   * The skill file each enabled name was granted to (`layer:path`, see `skillIdentity`). A grant holds only while
+   * that file provides the name: when another file (a project skill shadowing a bundled one) provides it, the grant
+   * does not carry over. A name without an entry (grants saved before sources existed) holds for any file.
+   */
+  sources?: Record<string, string>;
+}
+
+/** Where a policy keeps its grants (the CLI passes the store's, per session): read once per key, written on change. */
+export interface GrantsStore {
+  get(key: string): SessionGrants | undefined;
+  set(key: string, grants: SessionGrants): void;
+}
+
+/** A grant that no longer applies because another skill file now provides the name. */
+export interface StaleGrant {
+  name: string;
+  grantedTo: string;
+  providedBy: string;
+}
+
+/** The identity a grant is bound to: the layer and the file of the skill that provides the name. */
+export function skillIdentity(snapshot: RegistrySnapshot, name: string): string | undefined {
+  const skill = snapshot.getSkill(name);
+  const layer = snapshot.layerOf(name)?.layer;
+  return skill && layer ? `${layer}:${skill.file}` : undefined;
 }
 
 /** Plain, serialisable: what the store persists. */
@@ -16,6 +42,8 @@ export interface SkillPolicyOptions {
   defaults?: string[];
   /** Grants to start from (e.g. read back from the store). */
   state?: PolicyState;
+  /** Where grants are read from (lazily, per key) and saved to on every change. */
+  store?: GrantsStore;
 }
 
 interface Computed {
@@ -27,6 +55,7 @@ interface Computed {
 interface KeyState {
   enabled: string[];
   disabled: string[];
+  sources: Record<string, string>;
   /** Bumped on every change, so cached results know they are stale. */
   revision: number;
 }
@@ -36,13 +65,13 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 
 function checkKey(key: string): void {
   if (typeof key !== 'string' || key.length === 0 || key.length > 256 || CONTROL.test(key)) {
-    throw new RegistryError('ERR_INVALID_POLICY_KEY', `Invalid policy key ${JSON.stringify(key)}`);
+    throw new RegistryError('invalid-policy-key', `Invalid policy key ${JSON.stringify(key)}`);
   }
 }
 
 function checkName(name: string): void {
   if (typeof name !== 'string' || name.trim() === '' || name.length > 256 || CONTROL.test(name)) {
-    throw new RegistryError('ERR_INVALID_SKILL_NAME', `Invalid skill name ${JSON.stringify(name)}`);
+    throw new RegistryError('invalid-skill-name', `Invalid skill name ${JSON.stringify(name)}`);
   }
 }
 
@@ -57,6 +86,7 @@ export class SkillPolicy {
   private readonly snapshotOf: () => RegistrySnapshot;
   private readonly defaults: ReadonlySet<string>;
   private readonly keys = new Map<string, KeyState>();
+  private readonly store: GrantsStore | undefined;
   private readonly cache = new WeakMap<
     RegistrySnapshot,
     Map<string, { revision: number; computed: Computed }>
@@ -66,53 +96,86 @@ export class SkillPolicy {
     this.snapshotOf = typeof source === 'function' ? source : () => source.current();
     const defaults = options.defaults ?? (typeof source === 'function' ? [] : (source.defaults ?? []));
     this.defaults = new Set(defaults.map(fold));
+    this.store = options.store;
     for (const [key, grants] of Object.entries(options.state ?? {})) this.setGrants(key, grants);
   }
 
+  /** Enables a skill for the key, bound to the file that provides the name now (and saved, with a store). */
   enable(key: string, skill: string): void {
     checkName(skill);
-    this.update(key, (state) => {
-      state.disabled = without(state.disabled, skill);
-      if (!state.enabled.some((name) => fold(name) === fold(skill))) state.enabled.push(skill);
-    });
+    const identity = skillIdentity(this.snapshotOf(), skill);
+    this.update(
+      key,
+      (state) => {
+        state.disabled = without(state.disabled, skill);
+        if (!state.enabled.some((name) => fold(name) === fold(skill))) state.enabled.push(skill);
+        state.sources = withoutKey(state.sources, skill);
+        if (identity) state.sources[fold(skill)] = identity;
+      },
+      true,
+    );
   }
 
   disable(key: string, skill: string): void {
     checkName(skill);
-    this.update(key, (state) => {
-      state.enabled = without(state.enabled, skill);
-      if (!state.disabled.some((name) => fold(name) === fold(skill))) state.disabled.push(skill);
-    });
+    this.update(
+      key,
+      (state) => {
+        state.enabled = without(state.enabled, skill);
+        state.sources = withoutKey(state.sources, skill);
+        if (!state.disabled.some((name) => fold(name) === fold(skill))) state.disabled.push(skill);
+      },
+      true,
+    );
   }
 
   /** Back to the default for one skill, or for every skill of the key. */
   reset(key: string, skill?: string): void {
-    if (skill === undefined) {
-      checkKey(key);
-      const state = this.keys.get(key);
-      if (state) this.keys.set(key, { enabled: [], disabled: [], revision: state.revision + 1 });
-      return;
-    }
-    this.update(key, (state) => {
-      state.enabled = without(state.enabled, skill);
-      state.disabled = without(state.disabled, skill);
-    });
+    if (skill !== undefined) checkName(skill);
+    this.update(
+      key,
+      (state) => {
+        if (skill === undefined) {
+          state.enabled = [];
+          state.disabled = [];
+          state.sources = {};
+          return;
+        }
+        state.enabled = without(state.enabled, skill);
+        state.disabled = without(state.disabled, skill);
+        state.sources = withoutKey(state.sources, skill);
+      },
+      true,
+    );
   }
 
   grants(key: string): SessionGrants {
-    checkKey(key);
-    const state = this.keys.get(key);
-    return { enabled: [...(state?.enabled ?? [])], disabled: [...(state?.disabled ?? [])] };
+    const state = this.stateOf(key);
+    return {
+      enabled: [...(state?.enabled ?? [])],
+      disabled: [...(state?.disabled ?? [])],
+      ...(state && Object.keys(state.sources).length > 0 ? { sources: { ...state.sources } } : {}),
+    };
   }
 
-  /** Replaces a key's grants as they are (both lists may name the same skill: disable wins). */
+  /** Replaces a key's grants as they are (both lists may name the same skill: disable wins). Not saved. */
   setGrants(key: string, grants: SessionGrants): void {
-    const enabled = dedupe(grants.enabled ?? []);
-    const disabled = dedupe(grants.disabled ?? []);
-    for (const name of [...enabled, ...disabled]) checkName(name);
-    this.update(key, (state) => {
-      state.enabled = enabled;
-      state.disabled = disabled;
+    checkKey(key);
+    const next = toState(grants);
+    this.keys.set(key, { ...next, revision: (this.keys.get(key)?.revision ?? 0) + 1 });
+  }
+
+  /**
+   * Enabled names whose grant was given to another file than the one that provides the name now: they are not
+   * allowed (the default of the new skill applies), and an application should say so once.
+   */
+  staleGrants(key: string, snapshot = this.snapshotOf()): StaleGrant[] {
+    const state = this.stateOf(key);
+    if (!state) return [];
+    return state.enabled.flatMap((name) => {
+      const grantedTo = state.sources[fold(name)];
+      const providedBy = skillIdentity(snapshot, name);
+      return grantedTo && providedBy && grantedTo !== providedBy ? [{ name, grantedTo, providedBy }] : [];
     });
   }
 
@@ -131,25 +194,39 @@ export class SkillPolicy {
   /** Every key with grants; keys whose grants are both empty are left out. */
   toJSON(): PolicyState {
     const state: PolicyState = {};
-    for (const [key, { enabled, disabled }] of this.keys) {
-      if (enabled.length > 0 || disabled.length > 0)
-        state[key] = { enabled: [...enabled], disabled: [...disabled] };
+    for (const key of this.keys.keys()) {
+      const grants = this.grants(key);
+      if (grants.enabled.length > 0 || grants.disabled.length > 0) state[key] = grants;
     }
     return state;
   }
 
-  private update(key: string, change: (state: KeyState) => void): void {
+  /** The key's grants, read from the store the first time the key is used. */
+  private stateOf(key: string): KeyState | undefined {
     checkKey(key);
-    const state = this.keys.get(key) ?? { enabled: [], disabled: [], revision: 0 };
+    if (!this.keys.has(key) && this.store) {
+      const stored = this.store.get(key);
+      if (stored) this.keys.set(key, { ...toState(stored), revision: 1 });
+    }
+    return this.keys.get(key);
+  }
+
+  private update(key: string, change: (state: KeyState) => void, save = false): void {
+    const state = this.stateOf(key) ?? {
+      enabled: [],
+      disabled: [],
+      sources: Object.create(null),
+      revision: 0,
+    };
     change(state);
     state.revision++;
     this.keys.set(key, state);
+    if (save) this.store?.set(key, this.grants(key));
   }
 
   /** Cached per (snapshot, key, grants revision): a turn asks many times and the answer rarely changes. */
   private compute(key: string, snapshot = this.snapshotOf()): Computed {
-    checkKey(key);
-    const revision = this.keys.get(key)?.revision ?? 0;
+    const revision = this.stateOf(key)?.revision ?? 0;
     let perKey = this.cache.get(snapshot);
     if (!perKey) {
       perKey = new Map();
@@ -169,7 +246,9 @@ export class SkillPolicy {
     const skills = snapshot.skills.filter((skill) => {
       const name = fold(skill.name);
       if (disabled.has(name)) return false;
-      if (enabled.has(name)) return true;
+      // A grant given to another file than the one providing the name now does not carry over.
+      const source = state?.sources[name];
+      if (enabled.has(name) && (!source || source === skillIdentity(snapshot, skill.name))) return true;
       return skill.enabledByDefault || this.defaults.has(name);
     });
     const tools = skills.flatMap((skill) => skill.tools.map((tool) => Object.freeze({ skill, tool })));
@@ -183,6 +262,23 @@ export class SkillPolicy {
 
 function without(names: string[], name: string): string[] {
   return names.filter((entry) => fold(entry) !== fold(name));
+}
+
+/** Checked, deduplicated grants with sources keyed by folded name (null prototype: names are data). */
+function toState(grants: SessionGrants): Omit<KeyState, 'revision'> {
+  const enabled = dedupe(grants.enabled ?? []);
+  const disabled = dedupe(grants.disabled ?? []);
+  for (const name of [...enabled, ...disabled]) checkName(name);
+  const sources: Record<string, string> = Object.create(null);
+  for (const [name, source] of Object.entries(grants.sources ?? {}))
+    if (typeof source === 'string') sources[fold(name)] = source;
+  return { enabled, disabled, sources };
+}
+
+function withoutKey(sources: Record<string, string>, name: string): Record<string, string> {
+  const next: Record<string, string> = Object.create(null);
+  for (const [key, value] of Object.entries(sources)) if (key !== fold(name)) next[key] = value;
+  return next;
 }
 
 function dedupe(names: string[]): string[] {

@@ -10,7 +10,7 @@ const rules = (messages: readonly { ruleId?: string | undefined; source?: string
   messages.filter((m) => m.source === 'registry').map((m) => m.ruleId);
 
 describe('loadRegistry: layers', () => {
-  it('loads bundled < user < project < explicit, later replacing earlier with an info naming both files', async (t) => {
+  it('loads bundled < user < project < explicit (a trusted project), later replacing earlier with a warning naming both files', async (t) => {
     const root = await tempDir(t);
     const dirs = {
       bundled: join(root, 'bundled'),
@@ -31,6 +31,7 @@ describe('loadRegistry: layers', () => {
         { path: dirs.project, layer: 'project' },
         dirs.explicit,
       ],
+      trust: () => true,
     });
     const snapshot = registry.current();
     expect(snapshot.skills.map((s) => [s.name, s.description])).toEqual([
@@ -44,8 +45,12 @@ describe('loadRegistry: layers', () => {
     expect(snapshot.layerOf('nope')).toBeUndefined();
     const infos = snapshot.messages.filter((m) => m.ruleId === 'skill-overridden');
     expect(infos.map((m) => [m.file, m.fatal, m.reason])).toEqual([
-      [userFile, undefined, `Skill \`notes\` (user) replaces the one from ${bundledFile} (bundled)`],
-      [explicitFile, undefined, expect.stringContaining('(explicit) replaces the one from')],
+      [
+        userFile,
+        false,
+        `Skill \`notes\` (user, ${userFile}) replaces the one from ${bundledFile} (bundled); grants given to that one do not carry over`,
+      ],
+      [explicitFile, false, expect.stringContaining('(explicit, ')],
     ]);
     expect(registry.messages).toBe(snapshot.messages);
     expect(snapshot.version).toBe(1);

@@ -3,6 +3,7 @@ import { normalizeDirectories } from './directories.js';
 import { RegistryError } from './errors.js';
 import { scanDirectory } from './scan.js';
 import { buildSnapshot } from './snapshot.js';
+import { applyTrust } from './trust.js';
 import type {
   LoadedRegistry,
   LoadRegistryOptions,
@@ -10,6 +11,7 @@ import type {
   RegistryWatcher,
   SkillDirectory,
   TriggerOptions,
+  TrustDecision,
   WatchOptions,
 } from './types.js';
 import { watchDirectories } from './watch.js';
@@ -20,6 +22,7 @@ export async function loadRegistry(options: LoadRegistryOptions): Promise<Loaded
     normalizeDirectories(options.dirs),
     Object.freeze([...(options.defaults ?? [])]),
     options.triggers,
+    options.trust ?? (() => false),
   );
   await registry.reload();
   return registry;
@@ -35,12 +38,13 @@ class SkillRegistry implements LoadedRegistry {
     readonly directories: readonly SkillDirectory[],
     readonly defaults: readonly string[],
     private readonly triggers: TriggerOptions | undefined,
+    private readonly trust: TrustDecision,
   ) {
     Object.freeze(directories);
   }
 
   current(): RegistrySnapshot {
-    if (!this.snapshot) throw new RegistryError('ERR_RELOAD', 'The registry has not finished loading');
+    if (!this.snapshot) throw new RegistryError('reload-failed', 'The registry has not finished loading');
     return this.snapshot;
   }
 
@@ -75,12 +79,16 @@ class SkillRegistry implements LoadedRegistry {
   private async scan(): Promise<VFileMessage[]> {
     try {
       const results = await Promise.all(this.directories.map((directory) => scanDirectory(directory)));
+      // Trust is decided on what was just read, at every load: a trusted workspace whose declarations changed is
+      // untrusted again until the user says otherwise.
+      const { trusted, untrusted } = applyTrust(
+        results.map((result, index) => ({ directory: this.directories[index]!, skills: result.skills })),
+        this.trust,
+      );
       const next = buildSnapshot({
         version: this.lastVersion + 1,
-        scanned: results.map((result, index) => ({
-          directory: this.directories[index]!,
-          skills: result.skills,
-        })),
+        scanned: trusted,
+        untrusted,
         scanMessages: results.flatMap((result) => result.messages),
         ...(this.triggers ? { triggers: this.triggers } : {}),
       });
@@ -90,7 +98,7 @@ class SkillRegistry implements LoadedRegistry {
       return [...next.messages];
     } catch (error) {
       throw new RegistryError(
-        'ERR_RELOAD',
+        'reload-failed',
         'Reloading the skills failed; the previous snapshot stays in force',
         {
           cause: error,

@@ -19,7 +19,7 @@ const summary = (
   messages.map((m) => ({ ruleId: m.ruleId, fatal: m.fatal, file: m.file, line: m.line, reason: m.reason }));
 
 describe('layering', () => {
-  it('lets a later layer replace a same-name skill, with an info message naming both files', () => {
+  it('lets a later layer replace a same-name skill, with a warning naming both files', () => {
     const snapshot = buildSnapshot({
       version: 1,
       scanned: [
@@ -33,22 +33,24 @@ describe('layering', () => {
     expect(summary(snapshot.messages)).toEqual([
       {
         ruleId: 'skill-overridden',
-        fatal: undefined,
+        fatal: false,
         file: '/u/git/SKILL.md',
         line: 1,
-        reason: 'Skill `git` (user) replaces the one from /b/git/SKILL.md (bundled)',
+        reason:
+          'Skill `git` (user, /u/git/SKILL.md) replaces the one from /b/git/SKILL.md (bundled); grants given to that one do not carry over',
       },
       {
         ruleId: 'skill-overridden',
-        fatal: undefined,
+        fatal: false,
         file: '/p/git/SKILL.md',
         line: 1,
-        reason: 'Skill `git` (project) replaces the one from /u/git/SKILL.md (user)',
+        reason:
+          'Skill `git` (project, /p/git/SKILL.md) replaces the one from /u/git/SKILL.md (user); grants given to that one do not carry over',
       },
     ]);
     expect(snapshot.messages.every((m) => m.source === 'registry')).toBe(true);
     expect(String(snapshot.messages[0])).toBe(
-      '/u/git/SKILL.md:1:1: Skill `git` (user) replaces the one from /b/git/SKILL.md (bundled)',
+      '/u/git/SKILL.md:1:1: Skill `git` (user, /u/git/SKILL.md) replaces the one from /b/git/SKILL.md (bundled); grants given to that one do not carry over',
     );
   });
 

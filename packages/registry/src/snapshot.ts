@@ -2,7 +2,7 @@ import type { Skill } from '@birdie/skill-parser';
 import type { VFileMessage } from 'vfile-message';
 import { compareText } from './diagnostics.js';
 import { deepFreeze } from './freeze.js';
-import { claimTools, type ScannedDirectory, resolveLayers } from './layering.js';
+import { claimTools, resolveLayers, type ScannedDirectory } from './layering.js';
 import { suggestNames } from './suggest.js';
 import { TriggerMatcher } from './trigger-matcher.js';
 import type {
@@ -12,6 +12,7 @@ import type {
   TaggedToolEntry,
   ToolEntry,
   TriggerOptions,
+  WorkspaceDeclarations,
 } from './types.js';
 
 export interface SnapshotInput {
@@ -21,6 +22,8 @@ export interface SnapshotInput {
   /** Diagnostics gathered while scanning (parser messages, unreadable folders). */
   scanMessages?: readonly VFileMessage[];
   triggers?: TriggerOptions;
+  /** Workspaces left out for want of trust. */
+  untrusted?: readonly WorkspaceDeclarations[];
 }
 
 /** Case-insensitive first, so `Deploy` and `deploy-k8s` sit where a reader expects; code units break ties. */
@@ -38,6 +41,7 @@ export function buildSnapshot(input: SnapshotInput): RegistrySnapshot {
     placed.map((entry) => ({ skill: deepFreeze(entry.skill), directory: entry.directory })),
     [...(input.scanMessages ?? []), ...layered.messages, ...claimed.messages],
     input.triggers,
+    deepFreeze(structuredClone([...(input.untrusted ?? [])])),
   );
 }
 
@@ -73,6 +77,7 @@ class Snapshot implements RegistrySnapshot {
     placed: ReadonlyArray<{ skill: Skill; directory: SkillDirectory }>,
     messages: VFileMessage[],
     triggers: TriggerOptions | undefined,
+    readonly untrusted: readonly WorkspaceDeclarations[],
   ) {
     this.skills = Object.freeze(placed.map((entry) => entry.skill));
     this.directories = placed.map((entry) => Object.freeze({ ...entry.directory }));

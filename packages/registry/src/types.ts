@@ -7,7 +7,36 @@ export type SkillLayer = 'bundled' | 'user' | 'project' | 'explicit';
 export interface SkillDirectory {
   path: string;
   layer: SkillLayer;
+  /**
+   * For `'project'` folders: the workspace they belong to (its real path), the unit the user trusts. Default: the
+   * folder two levels up (`<workspace>/.birdie/skills`).
+   */
+  workspace?: string;
 }
+
+/** What one project skill declares that can run or reach the prompt. */
+export interface DeclaredSkill {
+  name: string;
+  file: string;
+  tools: Array<{ name: string; entrypoint: string }>;
+  mcp?: { command: string; args: string[]; env?: Record<string, string>; cwd?: string } | { url: string };
+  alwaysInject: boolean;
+  enabledByDefault: boolean;
+}
+
+/** A workspace's project skills as the user is asked to trust them. */
+export interface WorkspaceDeclarations {
+  /** The workspace folder. */
+  path: string;
+  /** Its project skills folders that hold skills. */
+  folders: string[];
+  /** SHA-256 of `skills` (see the README's "Trust"): a new tool, entrypoint or MCP command changes it. */
+  digest: string;
+  skills: DeclaredSkill[];
+}
+
+/** Whether the user trusts a workspace with exactly these declarations (e.g. a stored answer with this digest). */
+export type TrustDecision = (workspace: WorkspaceDeclarations) => boolean;
 
 /** A tool together with the skill that owns it. */
 export interface ToolEntry {
@@ -41,6 +70,11 @@ export interface RegistrySnapshot {
   /** Sorted by name (case-insensitively, then by code unit), frozen. */
   readonly skills: readonly Skill[];
   readonly messages: readonly VFileMessage[];
+  /**
+   * Workspaces whose project skills were left out because they are not trusted (with what they declare). None of
+   * their skills is in `skills`: nothing of theirs runs, starts a process or enters the prompt.
+   */
+  readonly untrusted: readonly WorkspaceDeclarations[];
   /** 1 for the first load, +1 for each reload. */
   readonly version: number;
   /** Exact name first, then case-insensitive. */
@@ -97,4 +131,9 @@ export interface LoadRegistryOptions {
   /** Skill names enabled by default in addition to those with `enabled_by_default: true`. */
   defaults?: string[];
   triggers?: TriggerOptions;
+  /**
+   * Decides, at every load and reload, whether a workspace's project skills load. Default: never — project folders
+   * are someone else's until the user trusts them. Bundled, user and explicit folders always load.
+   */
+  trust?: TrustDecision;
 }

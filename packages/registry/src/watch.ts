@@ -45,7 +45,7 @@ export function watchDirectories(registry: Watchable, options: WatchOptions): Re
     if (closed || reported.has(path)) return;
     reported.add(path);
     const code = (error as NodeJS.ErrnoException).code ?? 'unknown';
-    options.onError?.(new RegistryError('ERR_WATCH', `Cannot watch ${path} (${code})`, { cause: error }));
+    options.onError?.(new RegistryError('watch-failed', `Cannot watch ${path} (${code})`, { cause: error }));
   };
 
   const schedule = () => {
