@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Sandbox, sandbox } from './helpers/env.js';
@@ -37,11 +37,32 @@ describe('first run in a terminal', { timeout: 60_000 }, () => {
     const file = join(box.home, 'config.json');
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
-      vendor: 'openai',
-      model: 'gpt-4o-mini',
-      api_key: 'sk-test-not-a-real-key',
+      provider: { vendor: 'openai', model: 'gpt-4o-mini', api_key: 'sk-test-not-a-real-key' },
     });
     expect(t.text).not.toContain('sk-test-not-a-real-key');
+  });
+
+  it('a saved file with settings but no provider still asks, and keeps the settings', async () => {
+    const file = join(box.home, 'config.json');
+    const settings = { approval: 'never', skills: { enable: ['word-count'] } };
+    await writeFile(file, JSON.stringify({ settings }), { mode: 0o600 });
+    const t = new Terminal([], { env: box.env, cwd: box.cwd });
+    terminal = t;
+    await t.expect('Which provider?');
+    t.write('\r');
+    await t.expect('Model');
+    t.write('\r');
+    await t.expect('API key');
+    t.write('sk-test-not-a-real-key\r');
+    await t.expect('(mode 0600)');
+    await t.submit('/info');
+    await t.expect(/approval\s+never/);
+    await t.submit('/quit');
+    expect(await t.exited).toBe(0);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
+      provider: { vendor: 'openai', model: 'gpt-4o-mini', api_key: 'sk-test-not-a-real-key' },
+      settings,
+    });
   });
 
   it('a configured provider that cannot load ends the session with its error (exit 2), without waiting for Enter', async () => {
