@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { resolveEntrypoint } from '@birdie/entrypoints';
 import * as fsTools from '../filesystem/tools.mjs';
 import * as todo from '../todo/tools.mjs';
+import { benchLargeFile } from './large-file.mjs';
 
 const skillsRoot = fileURLToPath(new URL('..', import.meta.url));
 const ROUNDS = 200;
@@ -104,9 +105,35 @@ rows.push([
   baselineWrite,
 ]);
 
+// The large-file rows; the size is a parameter (default 256 MiB, so the file fits a small disk).
+const sizeMb = Number(process.env.BIRDIE_BENCH_FILE_MB ?? 256);
+const large = await benchLargeFile({
+  root,
+  sizeMb,
+  rounds: ROUNDS,
+  readFile: (args) => fsTools.read_file(/** @type {{ path: string }} */ (args), context),
+  readEntry: (args) => readEntry.run(args, { cwd: root }),
+  toolsPath: join(skillsRoot, 'filesystem', 'tools.mjs'),
+});
+
 await rm(root, { recursive: true, force: true });
 
 console.log(`| operation (median of ${ROUNDS} calls; search: 50) | ms | ratio |`);
 console.log('|---|---:|---:|');
 for (const [label, ms, base] of rows)
   console.log(`| ${label} | ${ms.toFixed(3)} | ${(ms / base).toFixed(2)}× |`);
+
+console.log(
+  `\n| read_file on a ${sizeMb} MiB text file (medians of ${ROUNDS} interleaved calls; scans: 5) | ms | ratio |`,
+);
+console.log('|---|---:|---:|');
+for (const [label, ms, base] of large.timing)
+  console.log(`| ${label} | ${ms.toFixed(3)} | ${(ms / base).toFixed(2)}× |`);
+console.log(
+  `\n| read_file call, in a fresh process | peak RSS growth, ${sizeMb} MiB file | same call, 2 MiB file | growth, % of ${large.size} bytes |`,
+);
+console.log('|---|---:|---:|---:|');
+for (const [label, bytes, reference] of large.memory)
+  console.log(
+    `| ${label} | ${(bytes / 1024).toFixed(0)} KiB | ${(reference / 1024).toFixed(0)} KiB | ${((bytes / large.size) * 100).toFixed(3)} % |`,
+  );

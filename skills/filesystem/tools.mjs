@@ -4,14 +4,11 @@
 import { lstat, mkdir, readdir, readFile, readlink, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeAtomic } from './lib/atomic.mjs';
-import { confine, display, rootOf } from './lib/confine.mjs';
+import { confine, confineExisting, display, rootOf } from './lib/confine.mjs';
 import { FilesystemError } from './lib/errors.mjs';
+import { READ_LIMIT_BYTES, readText } from './lib/read-text.mjs';
 import { runSearch } from './lib/search-pool.mjs';
-import { looksBinary, sliceLines } from './lib/text.mjs';
 
-// Above this, a whole-file read returns the first part and says how to read on. It stays under the runtime's
-// 32,000-character cut of tool output, so the model always sees that note.
-const READ_LIMIT_BYTES = 30_000;
 const MAX_LIST_ENTRIES = 1000;
 /** A search that has not finished by then is stopped even if the runtime set no timeout. */
 const SEARCH_DEADLINE_MS = 60_000;
@@ -22,53 +19,40 @@ const SEARCH_DEADLINE_MS = 60_000;
 
 /** @param {{ path: string; start_line?: number; end_line?: number }} args @param {ToolContext} [context] */
 export async function read_file(args, context) {
-  const root = await rootOf(context);
-  const target = await confine(args.path, root);
-  const info = await existing(target, 'file');
-  if (info.isDirectory()) {
-    throw new FilesystemError(
-      'not-a-file',
-      `"${target.shown}" is a directory; use list_dir to see what it holds.`,
-    );
-  }
-  const bytes = await readFile(target.path, { signal: context?.signal });
-  if (looksBinary(bytes)) {
-    throw new FilesystemError(
-      'binary-file',
-      `"${target.shown}" looks like a binary file (${bytes.length} bytes); it is not shown as text.`,
-    );
-  }
-  const text = bytes.toString('utf8');
-  const ranged = args.start_line !== undefined || args.end_line !== undefined;
-  if (ranged) return sliceLines(text, args.start_line, args.end_line, target.shown);
-  if (bytes.length <= READ_LIMIT_BYTES) return text;
-  return firstPart(text, target.shown);
+  const { target } = await confineExisting(args.path, context);
+  if (!target.exists) await existing(target, 'file');
+  const read = await readText(target.path, {
+    start: args.start_line,
+    end: args.end_line,
+    shown: target.shown,
+    signal: context?.signal,
+  });
+  return `${read.text}${readNote(read, args, target.shown)}`;
 }
 
 /**
- * A large file: whole lines up to the limit, then a note that says how to go on.
- * @param {string} text
+ * What to tell the model when the text stops before what it asked for: where it stopped and how to go on.
+ * @param {import('./lib/read-text.mjs').ReadResult} read
+ * @param {{ start_line?: number; end_line?: number }} args
  * @param {string} shown
  */
-function firstPart(text, shown) {
-  const lines = text.split(/(?<=\n)/);
-  let size = 0;
-  let count = 0;
-  for (const line of lines) {
-    const bytes = Buffer.byteLength(line);
-    if (size + bytes > READ_LIMIT_BYTES) break;
-    size += bytes;
-    count += 1;
+function readNote(read, args, shown) {
+  const ranged = args.start_line !== undefined || args.end_line !== undefined;
+  const untilEnd = args.end_line === undefined ? '' : ` and end_line=${args.end_line}`;
+  if (read.cut === 'lines') {
+    const what = ranged
+      ? `the ${READ_LIMIT_BYTES}-byte limit of one call is reached; this shows lines ${read.first}-${read.last}`
+      : `"${shown}" is ${read.size} bytes; this shows lines 1-${read.last}`;
+    return `\n[truncated: ${what}. Call read_file with start_line=${read.last + 1}${untilEnd} to read on.]`;
   }
-  if (count === 0) {
-    // One enormous first line (minified code, a data dump): show its start; line ranges cannot split it further.
-    const start = Buffer.from(text).subarray(0, READ_LIMIT_BYTES).toString('utf8');
-    return `${start}\n[truncated: line 1 of "${shown}" alone is longer than ${READ_LIMIT_BYTES} bytes; search_files or the shell can pick out parts of it.]`;
+  if (read.cut === 'long-line') {
+    return (
+      `\n[truncated: line ${read.last} of "${shown}" is longer than ${READ_LIMIT_BYTES} bytes; this shows its first ` +
+      `${Buffer.byteLength(read.text)} bytes. search_files or the shell can pick out parts of it; ` +
+      `start_line=${read.last + 1} reads the lines after it.]`
+    );
   }
-  return (
-    `${lines.slice(0, count).join('')}\n[truncated: "${shown}" has ${lines.length} lines; this shows lines 1-${count}. ` +
-    `Call read_file with start_line=${count + 1} to read on.]`
-  );
+  return '';
 }
 
 /** @param {{ path?: string }} args @param {ToolContext} [context] */

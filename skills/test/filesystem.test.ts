@@ -1,4 +1,15 @@
-import { chmod, lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  lstat,
+  mkdir,
+  readdir,
+  readFile,
+  readlink,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Entrypoint, isEntrypointError } from '@birdie/entrypoints';
 import { makeTempDir } from '@birdie/test-utils';
@@ -226,12 +237,93 @@ describe('filesystem: reading, listing, searching', () => {
     );
   });
 
+  it('follows a working directory reached through a link that is repointed between reads', async () => {
+    for (const [name, text] of [
+      ['release-1', 'one\n'],
+      ['release-2', 'two\n'],
+    ] as const) {
+      await mkdir(join(work.path, name));
+      await writeFile(join(work.path, name, 'VERSION'), text);
+    }
+    const current = join(work.path, 'current');
+    await symlink(join(work.path, 'release-1'), current);
+    expect(await tools.read_file({ path: 'VERSION' }, { cwd: current })).toBe('one\n');
+    await rm(current);
+    await symlink(join(work.path, 'release-2'), current);
+    expect(await tools.read_file({ path: 'VERSION' }, { cwd: current })).toBe('two\n');
+  });
+
+  it('resolves a working directory given with a link and ".." the way the system does', async () => {
+    // Lexically <work>/link/../root is <work>/root; the system goes through the link: <work>/outside/root.
+    await mkdir(join(outside, 'deep'));
+    await mkdir(join(outside, 'root'));
+    await symlink(join(outside, 'deep'), join(work.path, 'link'));
+    await writeFile(join(root, 'which.txt'), 'lexical\n');
+    await writeFile(join(outside, 'root', 'which.txt'), 'system\n');
+    const cwd = `${work.path}/link/../root`;
+    expect(await tools.read_file({ path: 'which.txt' }, { cwd })).toBe('system\n');
+    expect(await tools.list_dir({}, { cwd })).toMatch(/^\.: 1 entry/);
+  });
+
+  it('reads ranges that cross chunk boundaries exactly as the lines are stored', async () => {
+    // Lines of varying length with CRLF and multi-byte characters, over several 16 KiB / 256 KiB chunks.
+    const lines = Array.from(
+      { length: 6000 },
+      (_, i) => `${i + 1}: ${'é👋🏽x'.repeat(i % 37)}${i % 5 === 0 ? '\r\n' : '\n'}`,
+    );
+    await writeFile(join(root, 'mixed.txt'), lines.join(''));
+    for (const [start, end] of [
+      [1, 3],
+      [150, 160],
+      [2999, 3003],
+      [5990, 6000],
+      [6000, 9000],
+    ] as const) {
+      expect(await run('read_file', { path: 'mixed.txt', start_line: start, end_line: end })).toBe(
+        lines.slice(start - 1, end).join(''),
+      );
+    }
+    expect(await refusal('read_file', { path: 'mixed.txt', start_line: 6001 })).toMatch(/has 6000 lines/);
+  });
+
+  it('stops a range at the byte limit after whole lines, and says how to read on', async () => {
+    const lines = Array.from(
+      { length: 1000 },
+      (_, i) => `${String(i + 1).padStart(4, '0')}${'.'.repeat(95)}\n`,
+    );
+    await writeFile(join(root, 'hundreds.txt'), lines.join(''));
+    const output = await run('read_file', { path: 'hundreds.txt', start_line: 11, end_line: 900 });
+    expect(output).toBe(
+      `${lines.slice(10, 310).join('')}\n[truncated: the 30000-byte limit of one call is reached; this shows lines 11-310. Call read_file with start_line=311 and end_line=900 to read on.]`,
+    );
+    expect(await run('read_file', { path: 'hundreds.txt', start_line: 311, end_line: 312 })).toBe(
+      lines.slice(310, 312).join(''),
+    );
+  });
+
+  it('cuts a line longer than the limit on a whole character', async () => {
+    await writeFile(join(root, 'long.txt'), `a${'é'.repeat(20_000)}\nnext\n`);
+    const output = await run('read_file', { path: 'long.txt' });
+    const [text, note] = output.split('\n[truncated: ');
+    expect(text).toBe(`a${'é'.repeat(14_999)}`);
+    expect(note).toBe(
+      'line 1 of "long.txt" is longer than 30000 bytes; this shows its first 29999 bytes. search_files or the shell can pick out parts of it; start_line=2 reads the lines after it.]',
+    );
+    expect(await run('read_file', { path: 'long.txt', start_line: 2 })).toBe('next\n');
+  });
+
+  it('reads an empty file whole, and refuses a range in it', async () => {
+    await writeFile(join(root, 'empty.txt'), '');
+    expect(await run('read_file', { path: 'empty.txt' })).toBe('');
+    expect(await refusal('read_file', { path: 'empty.txt', start_line: 1 })).toMatch(/has 0 lines/);
+  });
+
   it('returns the first part of a very large file with directions to read on', async () => {
     const lines = Array.from({ length: 4000 }, (_, i) => `line ${i + 1} ${'.'.repeat(20)}`);
     await writeFile(join(root, 'large.txt'), `${lines.join('\n')}\n`);
     const output = await run('read_file', { path: 'large.txt' });
     const note =
-      /\[truncated: "large\.txt" has 4000 lines; this shows lines 1-(\d+)\. Call read_file with start_line=(\d+) to read on\.\]$/.exec(
+      /\n\[truncated: "large\.txt" is 122893 bytes; this shows lines 1-(\d+)\. Call read_file with start_line=(\d+) to read on\.\]$/.exec(
         output,
       );
     expect(note).not.toBeNull();

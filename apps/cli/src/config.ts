@@ -1,8 +1,9 @@
-import { existsSync } from 'node:fs';
-import type { ResolvedProviderConfig } from '@birdie/providers';
+import { existsSync, readFileSync } from 'node:fs';
+import type { ConfigFile, ResolvedProviderConfig } from '@birdie/providers';
 import type { Values } from './argv.js';
 import { type Io, UsageError } from './io.js';
 import { configFile, resolveFrom } from './paths.js';
+import type { SettingKey, Settings } from './settings.js';
 
 /** Thrown when nothing at all names a provider: the REPL offers setup, everything else explains what to set. */
 export class NoProviderError extends UsageError {
@@ -16,30 +17,80 @@ export class NoProviderError extends UsageError {
   }
 }
 
-/** `--config FILE`, else `~/.birdie/config.json` when first-run setup wrote one. */
-export function configPath(io: Io, values: Values): string | undefined {
-  if (typeof values.config === 'string') return resolveFrom(io.cwd, values.config);
-  const saved = configFile(io.env);
-  return existsSync(saved) ? saved : undefined;
+/** What `loadConfig` returns: the provider and the user settings, each value with where it came from. */
+export interface LoadedConfig {
+  /** From `@birdie/providers`: `config`, `sources` (field → `file …` / `inline LLM_PROVIDER_CONFIG` / `env X` / `default`), `ignored`. */
+  provider: ResolvedProviderConfig;
+  /** The settings sections of `--config FILE` and `~/.birdie/config.json`, merged key by key over the defaults. */
+  settings: Settings;
+  /** Where each setting came from: `file /abs/config.json` or `default`. */
+  sources: Record<SettingKey, string>;
+  /** The files read, highest first. */
+  files: string[];
+}
+
+/** `--config FILE` as an absolute path, if given. */
+export function explicitConfigPath(io: Io, values: Values): string | undefined {
+  return typeof values.config === 'string' ? resolveFrom(io.cwd, values.config) : undefined;
+}
+
+/**
+ * Cheap (no imports): whether the saved `~/.birdie/config.json` has a provider section. A file that cannot be read
+ * or parsed counts as configured, so that loading it explains the problem instead of setup replacing it.
+ */
+export function savedProviderExists(io: Io): boolean {
+  let text: string;
+  try {
+    text = readFileSync(configFile(io.env), 'utf8');
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT';
+  }
+  try {
+    const value: unknown = JSON.parse(text.replace(/^\ufeff/, ''));
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return true;
+    const top = value as Record<string, unknown>;
+    if ('provider' in top || 'settings' in top) return top.provider !== undefined;
+    return Object.keys(top).length > 0;
+  } catch {
+    return true;
+  }
 }
 
 /** Cheap (no imports): true when no file, variable or inline JSON names a provider at all. */
 export function nothingConfigured(io: Io, values: Values): boolean {
   const e = io.env;
   return (
-    !configPath(io, values) && !e.LLM_PROVIDER_CONFIG && !e.LLM_VENDOR && !e.LLM_MODEL && !e.OPENAI_API_KEY
+    !explicitConfigPath(io, values) &&
+    !savedProviderExists(io) &&
+    !e.LLM_PROVIDER_CONFIG &&
+    !e.LLM_VENDOR &&
+    !e.LLM_MODEL &&
+    !e.OPENAI_API_KEY
   );
 }
 
 /**
- * Precedence (highest first): LLM_PROVIDER_CONFIG, the config file, environment variables, defaults. Every provider
- * problem is a usage/config error (exit 2) whose message says what to change.
+ * Reads and checks the config, highest first: `--config FILE` > `LLM_PROVIDER_CONFIG` > environment variables >
+ * `~/.birdie/config.json` > defaults; provider values are used only from layers of the chosen vendor (see
+ * `@birdie/providers`). Settings come from the two files' `settings` sections. Every problem is a usage error
+ * (exit 2) whose message says what to change and, for a file, where.
  */
-export async function resolveProvider(io: Io, values: Values): Promise<ResolvedProviderConfig> {
-  const { resolveProviderConfig, ProviderError } = await import('@birdie/providers');
-  const file = configPath(io, values);
+export async function loadConfig(io: Io, values: Values): Promise<LoadedConfig> {
+  const [{ readConfigFile, resolveProviderConfig, ProviderError }, { mergeSettings }] = await Promise.all([
+    import('@birdie/providers'),
+    import('./settings-schema.js'),
+  ]);
+  const explicit = explicitConfigPath(io, values);
+  const savedPath = configFile(io.env);
   try {
-    return await resolveProviderConfig({ env: io.env, ...(file ? { file } : {}), cwd: io.cwd });
+    const file = explicit ? await readConfigFile(explicit) : undefined;
+    // The saved file is optional; `--config` naming it too reads it once, at the higher rank.
+    const saved =
+      explicit !== savedPath && existsSync(savedPath) ? await readConfigFile(savedPath) : undefined;
+    const files = [file, saved].filter((f): f is ConfigFile => f !== undefined);
+    const { settings, sources } = mergeSettings(files);
+    const provider = await resolveProviderConfig({ env: io.env, file, saved, cwd: io.cwd });
+    return { provider, settings, sources, files: files.map((f) => f.path) };
   } catch (error) {
     if (error instanceof ProviderError) {
       if (error.code === 'missing-api-key' && nothingConfigured(io, values)) throw new NoProviderError();

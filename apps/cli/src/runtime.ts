@@ -3,18 +3,20 @@ import type { ResolvedProviderConfig } from '@birdie/providers';
 import type { LoadedRegistry, SkillPolicy } from '@birdie/registry';
 import type { Session, Store } from '@birdie/store';
 import type { Values } from './argv.js';
-import { resolveProvider } from './config.js';
+import { type LoadedConfig, loadConfig } from './config.js';
 import { WRITABLE_HINT } from './folders.js';
 import { CliError, EXIT_RUN, type Io, UsageError } from './io.js';
 import { birdieHome } from './paths.js';
+import { APPROVAL_MODES } from './settings.js';
 import { openRegistry, workingDir } from './skills.js';
 import { didYouMean } from './suggest.js';
 
-export const APPROVAL_MODES: readonly ApprovalMode[] = ['ask', 'always', 'never'];
+export { APPROVAL_MODES };
 
-export function approvalMode(values: Values): ApprovalMode {
+/** `--approval`, else `fallback` (the `approval` setting once the config is loaded). */
+export function approvalMode(values: Values, fallback: ApprovalMode = 'ask'): ApprovalMode {
   const raw = values.approval;
-  if (raw === undefined) return 'ask';
+  if (raw === undefined) return fallback;
   if (typeof raw === 'string' && (APPROVAL_MODES as readonly string[]).includes(raw))
     return raw as ApprovalMode;
   throw new UsageError(`--approval must be ask, always or never, got "${String(raw)}"`);
@@ -86,12 +88,15 @@ export interface Runtime {
   registry: LoadedRegistry;
   policy: SkillPolicy;
   provider: ResolvedProviderConfig;
+  /** The whole config: provider, settings and where each value came from. */
+  config: LoadedConfig;
   agent: Agent;
   close(): Promise<void>;
 }
 
 export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
-  const provider = await resolveProvider(io, values);
+  const config = await loadConfig(io, values);
+  const { provider } = config;
   const userId = await checkUserId(userIdOf(io, values));
   const cwd = workingDir(io, values);
   const [registry, store, { SkillPolicy }, { createChatModel }, { createAgent }] = await Promise.all([
@@ -120,6 +125,7 @@ export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
       registry,
       policy,
       provider,
+      config,
       agent,
       async close() {
         await agent.close();

@@ -1,15 +1,17 @@
+import { existsSync } from 'node:fs';
 import { writePrivateFile } from './folders.js';
 import { CliError, type Io } from './io.js';
 import { configFile } from './paths.js';
 
 /**
- * First run in a terminal with no provider anywhere: ask vendor, model and key, write `~/.birdie/config.json` with
- * mode 0600 in a 0700 folder (it may hold a key; it is the only file birdie ever writes one to). The file is
- * replaced, never written through: see `writePrivateFile`.
+ * First run in a terminal with no provider anywhere: ask vendor, model and key, write the `provider` section of
+ * `~/.birdie/config.json` with mode 0600 in a 0700 folder (it may hold a key; it is the only file birdie ever
+ * writes one to), keeping a `settings` section the file already has. The file is replaced, never written through:
+ * see `writePrivateFile`.
  */
 export async function firstRunSetup(io: Io): Promise<string> {
   const prompts = await import('@clack/prompts');
-  const { VENDORS, VENDOR_NAMES } = await import('@birdie/providers');
+  const { VENDORS, VENDOR_NAMES, readConfigFile } = await import('@birdie/providers');
   const opts = { input: io.stdin, output: io.stdout };
   prompts.intro('birdie setup: no model provider is configured yet', { output: io.stdout });
   const vendor = await prompts.select({
@@ -51,9 +53,16 @@ export async function firstRunSetup(io: Io): Promise<string> {
     if (url) config.base_url = url;
   }
   const file = configFile(io.env);
-  await writePrivateFile(file, `${JSON.stringify(config, null, 2)}\n`);
+  // Setup runs only when the file has no provider section, so a settings section is all there is to keep.
+  const settings = existsSync(file) ? (await readConfigFile(file)).settings : undefined;
+  await writePrivateFile(file, configText(config, settings));
   prompts.outro(`Saved ${file} (mode 0600). Environment variables and --config still work.`, {
     output: io.stdout,
   });
   return file;
+}
+
+/** The config file's text in its sectioned shape: `{ "provider": {…}, "settings": {…} }`. */
+export function configText(provider: Record<string, unknown>, settings?: Record<string, unknown>): string {
+  return `${JSON.stringify(settings === undefined ? { provider } : { provider, settings }, null, 2)}\n`;
 }

@@ -30,7 +30,11 @@ const runtime: Record<string, OptionSpec> = {
     arg: 'PATH',
     help: 'extra skills folder, highest precedence (repeatable)',
   },
-  config: { type: 'string', arg: 'FILE', help: 'provider config JSON file (default: ~/.birdie/config.json)' },
+  config: {
+    type: 'string',
+    arg: 'FILE',
+    help: 'config file, above LLM_PROVIDER_CONFIG, env and ~/.birdie/config.json',
+  },
   cwd: { type: 'string', arg: 'DIR', help: 'working directory for tools (default: the current one)' },
 };
 const session: Record<string, OptionSpec> = {

@@ -67,7 +67,9 @@ describe('first-run setup and a planted config.json symlink', { timeout: 60_000 
     expect(info.isFile()).toBe(true);
     expect(info.mode & 0o777).toBe(0o600);
     expect((await stat(box.home)).mode & 0o777).toBe(0o700);
-    expect(JSON.parse(await readFile(config, 'utf8'))).toMatchObject({ api_key: 'sk-test-not-a-real-key' });
+    expect(JSON.parse(await readFile(config, 'utf8'))).toMatchObject({
+      provider: { api_key: 'sk-test-not-a-real-key' },
+    });
   });
 
   it('leaves the target of a link to an existing file untouched when config is written again', async () => {

@@ -65,6 +65,13 @@ describe('birdie run --json (compiled CLI)', () => {
       id: expect.stringMatching(/^\d{4}-\d{2}-\d{2}_1$/),
       user: 'tester',
       provider: 'scripted/scripted',
+      sources: {
+        vendor: 'env LLM_VENDOR',
+        model: 'default',
+        script: 'env LLM_SCRIPT',
+        timeout: 'default',
+        max_retries: 'default',
+      },
     });
     expect(call.message).toMatchObject({
       role: 'ai',

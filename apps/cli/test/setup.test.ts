@@ -1,7 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Sandbox, sandbox } from './helpers/env.js';
+import { type Sandbox, SCRIPTS, sandbox } from './helpers/env.js';
 import { Terminal } from './helpers/pty.js';
 
 let box: Sandbox;
@@ -37,11 +37,50 @@ describe('first run in a terminal', { timeout: 60_000 }, () => {
     const file = join(box.home, 'config.json');
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
-      vendor: 'openai',
-      model: 'gpt-4o-mini',
-      api_key: 'sk-test-not-a-real-key',
+      provider: { vendor: 'openai', model: 'gpt-4o-mini', api_key: 'sk-test-not-a-real-key' },
     });
     expect(t.text).not.toContain('sk-test-not-a-real-key');
+  });
+
+  it('a saved file with settings but no provider still asks, and keeps the settings', async () => {
+    const file = join(box.home, 'config.json');
+    const settings = { approval: 'never', skills: { enable: ['word-count'] } };
+    await writeFile(file, JSON.stringify({ settings }), { mode: 0o600 });
+    const t = new Terminal([], { env: box.env, cwd: box.cwd });
+    terminal = t;
+    await t.expect('Which provider?');
+    t.write('\r');
+    await t.expect('Model');
+    t.write('\r');
+    await t.expect('API key');
+    t.write('sk-test-not-a-real-key\r');
+    await t.expect('(mode 0600)');
+    await t.submit('/info');
+    await t.expect(/approval\s+never/);
+    await t.submit('/quit');
+    expect(await t.exited).toBe(0);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
+      provider: { vendor: 'openai', model: 'gpt-4o-mini', api_key: 'sk-test-not-a-real-key' },
+      settings,
+    });
+  });
+
+  it('/info says where each value came from, and which saved values were not used (another vendor)', async () => {
+    const file = join(box.home, 'config.json');
+    await writeFile(
+      file,
+      JSON.stringify({ provider: { vendor: 'anthropic', api_key: 'sk-ant-not-a-real-key-0000' } }),
+    );
+    const inline = JSON.stringify({ vendor: 'scripted', script: join(SCRIPTS, 'repl.json') });
+    const t = new Terminal([], { env: { ...box.env, LLM_PROVIDER_CONFIG: inline }, cwd: box.cwd });
+    terminal = t;
+    await t.expect('/help for commands');
+    await t.submit('/info');
+    await t.expect(/provider\s+scripted · scripted/);
+    await t.expect(/not used\s+api_key ← file \S+config\.json \(for anthropic\)/);
+    await t.submit('/quit');
+    expect(await t.exited).toBe(0);
+    expect(t.text).not.toContain('sk-ant-not-a-real-key');
   });
 
   it('a configured provider that cannot load ends the session with its error (exit 2), without waiting for Enter', async () => {

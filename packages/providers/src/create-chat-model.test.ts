@@ -186,6 +186,20 @@ describe('failures of the less common vendors become ProviderErrors too', () => 
     expect(seen[0]!.headers['api-key']).toBe(KEY);
   });
 
+  it('openai without a key (a local compatible server): a 401 says no key was sent, not that one is wrong', async () => {
+    const { url } = await serve(401, {
+      error: { message: 'Missing bearer token', type: 'invalid_request_error' },
+    });
+    const chat = await model({
+      LLM_PROVIDER_CONFIG: JSON.stringify({ vendor: 'openai', base_url: `${url}/v1` }),
+    });
+    const error = await rejection(chat.invoke('hi'));
+    expect(error).toMatchObject({ code: 'auth-failed', status: 401, envVar: 'OPENAI_API_KEY' });
+    expect(error.message).toContain(
+      'openai rejected the credentials (HTTP 401): no API key was sent; set OPENAI_API_KEY',
+    );
+  });
+
   it('a server that cannot be reached is a request-failed error naming the URL', async () => {
     const { url } = await serve(200, {});
     await new Promise((resolve) => server!.close(resolve));

@@ -60,9 +60,12 @@ export function toProviderError(error: unknown, ctx: ErrorContext): unknown {
   const detail = redact(raw, [ctx.apiKey]).split('\n')[0]!.slice(0, 300);
   const details = { cause: error, vendor: ctx.vendor, status };
   if (status === 401 || status === 403) {
-    const fix = ctx.envVar
-      ? `check ${ctx.envVar} (or "api_key" in the config)`
-      : 'check the server access settings';
+    // A keyless config (an OpenAI-compatible local server) sent no key: say so rather than blame a variable.
+    const fix = !ctx.envVar
+      ? 'check the server access settings'
+      : ctx.apiKey === undefined
+        ? `no API key was sent; set ${ctx.envVar} (or "api_key" in the config)`
+        : `check ${ctx.envVar} (or "api_key" in the config)`;
     return new ProviderError(
       'auth-failed',
       `${ctx.vendor} rejected the credentials (HTTP ${status}): ${fix}. Server said: ${detail}`,

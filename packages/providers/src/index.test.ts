@@ -4,8 +4,10 @@ describe('@birdie/providers public API', () => {
   it('exports exactly these names', async () => {
     expect(Object.keys(await import('./index.js')).sort()).toEqual([
       'CONFIG_FIELDS',
+      'CONFIG_SECTIONS',
       'DEFAULT_MAX_RETRIES',
       'DEFAULT_TIMEOUT_MS',
+      'DEFAULT_VENDOR',
       'ENV_VARS',
       'ProviderError',
       'ScriptedChatModel',
@@ -16,7 +18,9 @@ describe('@birdie/providers public API', () => {
       'describeProvider',
       'isVendor',
       'loadScript',
+      'parseConfigFile',
       'parseScript',
+      'readConfigFile',
       'resolveProviderConfig',
     ]);
   });

@@ -32,21 +32,28 @@ describe('resolveProviderConfig: precedence', () => {
     });
   });
 
-  it('takes env over defaults, file over env, inline over file, field by field', async () => {
-    const path = await dir.file(
-      'provider.json',
-      JSON.stringify({ vendor: 'anthropic', model: 'claude-from-file', temperature: 0.5, max_tokens: 900 }),
+  it('takes --config file > inline > env > saved file > defaults, field by field, within one vendor', async () => {
+    const saved = await dir.file(
+      'saved.json',
+      JSON.stringify({
+        provider: {
+          vendor: 'anthropic',
+          model: 'claude-from-saved',
+          max_tokens: 900,
+          timeout: 111,
+          api_key: 'saved-key-0000',
+        },
+      }),
     );
+    const file = await dir.file('provider.json', JSON.stringify({ vendor: 'anthropic', temperature: 0.5 }));
     const env = {
-      LLM_VENDOR: 'openai',
-      LLM_MODEL: 'gpt-from-env',
+      LLM_MODEL: 'claude-from-env',
       LLM_TEMPERATURE: '1.5',
       LLM_MAX_RETRIES: '5',
-      LLM_TIMEOUT: '1000',
       ANTHROPIC_API_KEY: KEY,
       LLM_PROVIDER_CONFIG: JSON.stringify({ model: 'claude-from-inline', timeout: 2000 }),
     };
-    const { config, sources } = await resolveProviderConfig({ env, file: path });
+    const { config, sources, ignored } = await resolveProviderConfig({ env, file, saved });
     expect(config).toMatchObject({
       vendor: 'anthropic',
       model: 'claude-from-inline',
@@ -58,15 +65,16 @@ describe('resolveProviderConfig: precedence', () => {
       base_url: 'https://api.anthropic.com',
     });
     expect(sources).toMatchObject({
-      vendor: `file ${path}`,
+      vendor: `file ${file}`,
       model: 'inline LLM_PROVIDER_CONFIG',
-      temperature: `file ${path}`,
-      max_tokens: `file ${path}`,
+      temperature: `file ${file}`,
+      max_tokens: `file ${saved}`,
       max_retries: 'env LLM_MAX_RETRIES',
       timeout: 'inline LLM_PROVIDER_CONFIG',
       api_key: 'env ANTHROPIC_API_KEY',
       base_url: 'default',
     });
+    expect(ignored).toEqual([]);
   });
 
   it('prefers an explicit inline string to LLM_PROVIDER_CONFIG and an api_key in config to the env var', async () => {
@@ -149,7 +157,7 @@ describe('resolveProviderConfig: errors', () => {
     const path = await dir.file('bad-vendor.json', '{"vendor":"grok"}');
     const error = await failure({ env: {}, file: path });
     expect(error.message).toBe(
-      `Unknown vendor "grok" in file ${path}; use one of: openai, azure, anthropic, mistral, gemini, ollama, scripted`,
+      `Unknown vendor "grok" in file ${path} at line 1, column 2; use one of: openai, azure, anthropic, mistral, gemini, ollama, scripted`,
     );
   });
 

@@ -1,163 +1,151 @@
-import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
+import { type ConfigFile, readConfigFile } from './config-file.js';
 import {
   CONFIG_FIELDS,
   type ConfigField,
-  type ConfigLayer,
-  configLayerSchema,
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
-  NUMERIC_FIELDS,
   type ProviderConfig,
 } from './config-schema.js';
+import { genericEnvLayer, type Layer, otherVendorKeys, vendorEnvLayer } from './env-layer.js';
 import { ProviderError } from './errors.js';
 import { parseJson } from './json-position.js';
+import { checkFieldValue, checkProviderObject } from './provider-layer.js';
 import { isVendor, VENDOR_NAMES, VENDORS, type Vendor } from './vendors.js';
 
+export { ENV_VARS } from './env-layer.js';
+
+/** The vendor when no layer names one. */
+export const DEFAULT_VENDOR: Vendor = 'openai';
+
 export interface ResolveProviderConfigInput {
-  /** Usually `process.env`. Supplies LLM_* variables, LLM_PROVIDER_CONFIG and the vendor's key variable. */
+  /** Usually `process.env`. Supplies LLM_* variables, LLM_PROVIDER_CONFIG and the vendor's own variables. */
   env: Record<string, string | undefined>;
-  /** Path of a JSON config file (`--config FILE`). */
-  file?: string;
-  /** Inline JSON; defaults to `env.LLM_PROVIDER_CONFIG`. */
+  /** `--config FILE`, the highest layer: a path, or a file already read with `readConfigFile`. */
+  file?: string | ConfigFile;
+  /** Inline JSON with provider fields; defaults to `env.LLM_PROVIDER_CONFIG`. Below `file`, above the environment. */
   inline?: string;
+  /** The user's saved config (e.g. `~/.birdie/config.json`), below the environment: a path or a read file. */
+  saved?: string | ConfigFile;
   /** Base for relative `script` paths outside a file (default: process.cwd()). */
   cwd?: string;
+}
+
+/** A value that was set but not used because its layer belongs to another vendor (the value itself is not kept). */
+export interface IgnoredValue {
+  field: ConfigField;
+  /** Where it was set, in the words of `sources`: `file /home/me/.birdie/config.json`, `env LLM_MODEL`. */
+  source: string;
+  /** The vendor its layer belongs to. */
+  vendor: string;
 }
 
 export interface ResolvedProviderConfig {
   config: ProviderConfig;
   /**
-   * Where each set field (a ConfigField) came from: `inline LLM_PROVIDER_CONFIG`, `file /abs/path`, `env LLM_MODEL`,
-   * `default`. Fields without a value are absent.
+   * Where each set field (a ConfigField) came from: `file /abs/path`, `inline LLM_PROVIDER_CONFIG`, `env LLM_MODEL`,
+   * `env OPENAI_API_KEY`, `default`. Fields without a value are absent. Never a key.
    */
   sources: Record<string, string>;
+  /** Values of layers that belong to another vendor, left out so that nothing crosses vendors. */
+  ignored: IgnoredValue[];
 }
 
-/** Generic variables, one per field; the vendor's own key and base URL variables are in VENDORS. */
-export const ENV_VARS: Readonly<Record<Exclude<ConfigField, 'api_key'>, string>> = {
-  vendor: 'LLM_VENDOR',
-  model: 'LLM_MODEL',
-  base_url: 'LLM_BASE_URL',
-  temperature: 'LLM_TEMPERATURE',
-  max_tokens: 'LLM_MAX_TOKENS',
-  api_version: 'LLM_API_VERSION',
-  timeout: 'LLM_TIMEOUT',
-  max_retries: 'LLM_MAX_RETRIES',
-  script: 'LLM_SCRIPT',
-};
-
-const AZURE_API_VERSION_ENV = ['AZURE_OPENAI_API_VERSION', 'OPENAI_API_VERSION'];
 const AZURE_DEFAULT_API_VERSION = '2024-10-21';
 
-interface Layer {
-  values: ConfigLayer;
-  /** Field → source label. */
-  source: (field: ConfigField) => string;
-  /** Directory relative `script` paths are resolved against. */
-  baseDir: string;
-  /** Validates a value of this layer once it is picked. */
-  check?: (field: ConfigField, value: unknown) => void;
-}
-
-/** Merges inline JSON > file > environment > defaults, field by field, and validates the result. */
+/**
+ * Merges the layers, highest first: `file` (--config) > inline JSON > environment > `saved` file > defaults, field
+ * by field, with one rule on top: **a layer is used only if it belongs to the chosen vendor.** The vendor is the one
+ * named by the highest layer that names one (default openai). A layer that names no vendor belongs to the vendor of
+ * the layers below it (or the default); a vendor's own variables (`OPENAI_API_KEY`, `OPENAI_BASE_URL`, …) belong to
+ * that vendor. So a key, a model or a base URL is never sent to a vendor it was not written for.
+ */
 export async function resolveProviderConfig(
   input: ResolveProviderConfigInput,
 ): Promise<ResolvedProviderConfig> {
   const cwd = input.cwd ?? process.cwd();
-  const inlineText = input.inline ?? input.env.LLM_PROVIDER_CONFIG;
+  const { env } = input;
   const layers: Layer[] = [];
+  if (input.file !== undefined) layers.push(fileLayer(await asConfigFile(input.file, cwd)));
+  const inlineText = input.inline ?? env.LLM_PROVIDER_CONFIG;
   if (inlineText !== undefined && inlineText.trim() !== '') {
     const where = input.inline !== undefined ? 'inline config' : 'inline LLM_PROVIDER_CONFIG';
-    const label = 'inline LLM_PROVIDER_CONFIG';
-    layers.push({ values: parseLayer(inlineText, where, undefined), source: () => label, baseDir: cwd });
+    layers.push(inlineLayer(inlineText, where, cwd));
   }
-  if (input.file !== undefined) {
-    const path = resolve(cwd, input.file);
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (cause) {
-      const why = (cause as NodeJS.ErrnoException).code ?? 'read error';
-      throw new ProviderError('config-file-unreadable', `Cannot read config file ${path} (${why})`, {
-        cause,
-        file: path,
-      });
-    }
-    layers.push({
-      values: parseLayer(text, `file ${path}`, path),
-      source: () => `file ${path}`,
-      baseDir: dirname(path),
-    });
+  const generic = genericEnvLayer(env, cwd);
+  layers.push(generic);
+  if (input.saved !== undefined) layers.push(fileLayer(await asConfigFile(input.saved, cwd)));
+
+  // Each layer belongs to the vendor it names, else to the one the layers below it belong to.
+  const belongsTo = new Map<Layer, string>();
+  let below: string = DEFAULT_VENDOR;
+  for (const layer of [...layers].reverse()) {
+    below = layer.vendor ?? below;
+    belongsTo.set(layer, below);
   }
-  layers.push(envLayer(input.env, cwd));
-
-  const pick = <F extends ConfigField>(field: F): { value: ConfigLayer[F]; layer: Layer } | undefined => {
-    for (const layer of layers) {
-      const value = layer.values[field];
-      if (value === undefined) continue;
-      layer.check?.(field, value);
-      return { value, layer };
-    }
-    return undefined;
-  };
-
-  const sources: Partial<Record<ConfigField, string>> = {};
-  const vendorPick = pick('vendor');
-  const vendorName = vendorPick?.value ?? 'openai';
-  if (!isVendor(vendorName)) {
-    const where = vendorPick ? ` (from ${vendorPick.layer.source('vendor')})` : '';
+  const namer = layers.find((layer) => layer.vendor !== undefined);
+  namer?.check?.('vendor', namer.vendor);
+  const chosen = namer?.vendor ?? DEFAULT_VENDOR;
+  if (!isVendor(chosen)) {
     throw new ProviderError(
       'unknown-vendor',
-      `Unknown vendor ${JSON.stringify(vendorName)}${where}; use one of: ${VENDOR_NAMES.join(', ')}`,
-      { field: 'vendor' },
+      `Unknown vendor ${JSON.stringify(chosen)}; use one of: ${VENDOR_NAMES.join(', ')}`,
+      {
+        field: 'vendor',
+      },
     );
   }
-  const vendor: Vendor = vendorName;
-  sources.vendor = vendorPick ? vendorPick.layer.source('vendor') : 'default';
-  const info = VENDORS[vendor];
+  const vendor: Vendor = chosen;
+  const sources: Partial<Record<ConfigField, string>> = {
+    vendor: namer ? namer.source('vendor') : 'default',
+  };
+
+  const used: Layer[] = [];
+  const ignored: IgnoredValue[] = [];
+  for (const layer of layers) {
+    const owner = belongsTo.get(layer)!;
+    if (owner === vendor) used.push(layer);
+    else {
+      for (const field of Object.keys(layer.values) as ConfigField[])
+        ignored.push({ field, source: layer.source(field), vendor: owner });
+    }
+    // The vendor's own variables rank with the environment, just under the generic LLM_* ones.
+    if (layer === generic) used.push(vendorEnvLayer(env, vendor, cwd));
+  }
+
   const config: ProviderConfig = {
     vendor,
     model: '',
     timeout: DEFAULT_TIMEOUT_MS,
     max_retries: DEFAULT_MAX_RETRIES,
   };
-
+  const target = config as unknown as Record<string, unknown>;
   for (const field of CONFIG_FIELDS) {
     if (field === 'vendor') continue;
-    const picked = pick(field);
-    if (!picked) continue;
-    let value: unknown = picked.value;
-    if (field === 'script' && typeof value === 'string' && !isAbsolute(value)) {
-      value = resolve(picked.layer.baseDir, value);
-    }
-    (config as unknown as Record<string, unknown>)[field] = value;
-    sources[field] = picked.layer.source(field);
+    const layer = used.find((candidate) => candidate.values[field] !== undefined);
+    if (!layer) continue;
+    let value: unknown = layer.values[field];
+    layer.check?.(field, value);
+    if (field === 'script' && typeof value === 'string' && !isAbsolute(value))
+      value = resolve(layer.baseDir, value);
+    target[field] = value;
+    sources[field] = layer.source(field);
   }
 
-  const fromEnv = (field: ConfigField, names: readonly string[]) => {
-    for (const name of names) {
-      const value = input.env[name];
-      if (value !== undefined && value !== '') {
-        (config as unknown as Record<string, unknown>)[field] = value;
-        sources[field] = `env ${name}`;
-        return true;
-      }
-    }
-    return false;
-  };
-  if (config.api_key === undefined) fromEnv('api_key', info.apiKeyEnv);
-  if (config.base_url === undefined && !fromEnv('base_url', info.baseUrlEnv) && info.defaultBaseUrl) {
+  applyDefaults(config, sources);
+  checkVendorRequirements(config, sources, ignored, env);
+  return { config, sources: sources as Record<string, string>, ignored };
+}
+
+function applyDefaults(config: ProviderConfig, sources: Partial<Record<ConfigField, string>>): void {
+  const info = VENDORS[config.vendor];
+  if (config.base_url === undefined && info.defaultBaseUrl) {
     config.base_url = info.defaultBaseUrl;
     sources.base_url = 'default';
   }
   if (config.base_url !== undefined)
-    validateEnvValue('base_url', config.base_url, sources.base_url ?? 'default');
-  if (
-    vendor === 'azure' &&
-    config.api_version === undefined &&
-    !fromEnv('api_version', AZURE_API_VERSION_ENV)
-  ) {
+    checkFieldValue('base_url', config.base_url, sources.base_url ?? 'default');
+  if (config.vendor === 'azure' && config.api_version === undefined) {
     config.api_version = AZURE_DEFAULT_API_VERSION;
     sources.api_version = 'default';
   }
@@ -165,8 +153,8 @@ export async function resolveProviderConfig(
     if (info.defaultModel === null) {
       throw new ProviderError(
         'config-invalid',
-        `model is required for ${vendor} (the deployment name); set LLM_MODEL or "model" in the config`,
-        { field: 'model', vendor },
+        `model is required for ${config.vendor} (the deployment name); set LLM_MODEL or "model" in the config`,
+        { field: 'model', vendor: config.vendor },
       );
     }
     config.model = info.defaultModel;
@@ -174,14 +162,13 @@ export async function resolveProviderConfig(
   }
   sources.timeout ??= 'default';
   sources.max_retries ??= 'default';
-
-  checkVendorRequirements(config, sources);
-  return { config, sources: sources as Record<string, string> };
 }
 
 function checkVendorRequirements(
   config: ProviderConfig,
   sources: Partial<Record<ConfigField, string>>,
+  ignored: IgnoredValue[],
+  env: Record<string, string | undefined>,
 ): void {
   const { vendor } = config;
   const info = VENDORS[vendor];
@@ -191,7 +178,7 @@ function checkVendorRequirements(
     const names = info.apiKeyEnv.join(' or ');
     throw new ProviderError(
       'missing-api-key',
-      `No API key for ${vendor}: set ${names} (or "api_key" in the config file)`,
+      `No API key for ${vendor}: set ${names} (or "api_key" in the config file)${keyHint(vendor, sources, ignored, env)}`,
       { vendor, envVar: info.apiKeyEnv[0], field: 'api_key' },
     );
   }
@@ -218,92 +205,50 @@ function checkVendorRequirements(
   }
 }
 
-function parseLayer(text: string, where: string, file: string | undefined): ConfigLayer {
+/** Why a key the user may think is set is not used: it belongs to another vendor. */
+function keyHint(
+  vendor: Vendor,
+  sources: Partial<Record<ConfigField, string>>,
+  ignored: IgnoredValue[],
+  env: Record<string, string | undefined>,
+): string {
+  const key = ignored.find((value) => value.field === 'api_key');
+  if (key) return `. The api_key in ${key.source} is for ${key.vendor} and is never sent to ${vendor}`;
+  if (sources.vendor !== 'default') return '';
+  const others = otherVendorKeys(env, vendor);
+  if (others.length === 0) return '';
+  const listed = others.map((other) => `${other.name} is set: LLM_VENDOR=${other.vendor} uses it`).join('; ');
+  return `. ${listed}`;
+}
+
+async function asConfigFile(file: string | ConfigFile, cwd: string): Promise<ConfigFile> {
+  return typeof file === 'string' ? readConfigFile(resolve(cwd, file)) : file;
+}
+
+function fileLayer(file: ConfigFile): Layer {
+  const { vendor, ...values } = file.provider;
+  return {
+    ...(vendor === undefined ? {} : { vendor }),
+    values,
+    source: () => `file ${file.path}`,
+    baseDir: dirname(file.path),
+  };
+}
+
+function inlineLayer(text: string, where: string, cwd: string): Layer {
   const parsed = parseJson(text);
   if (!parsed.ok) {
     throw new ProviderError(
       'config-invalid-json',
       `Invalid JSON in ${where} at line ${parsed.line}, column ${parsed.column}: ${parsed.reason}`,
-      { file, line: parsed.line, column: parsed.column },
+      { line: parsed.line, column: parsed.column },
     );
   }
-  if (parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
-    throw new ProviderError('config-invalid', `Invalid config in ${where}: must be a JSON object`, { file });
-  }
-  const raw = parsed.value as Record<string, unknown>;
-  if (typeof raw.vendor === 'string' && !isVendor(raw.vendor)) {
-    throw new ProviderError(
-      'unknown-vendor',
-      `Unknown vendor ${JSON.stringify(raw.vendor)} in ${where}; use one of: ${VENDOR_NAMES.join(', ')}`,
-      { file, field: 'vendor' },
-    );
-  }
-  return validateLayer(raw, where, file);
-}
-
-function validateLayer(raw: Record<string, unknown>, where: string, file?: string): ConfigLayer {
-  const result = configLayerSchema.safeParse(raw);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  if (issue.code === 'unrecognized_keys') {
-    const key = issue.keys[0] ?? '';
-    throw new ProviderError(
-      'config-invalid',
-      `Invalid config in ${where}: unknown field ${JSON.stringify(key)} (allowed: ${CONFIG_FIELDS.join(', ')})`,
-      { file, field: key },
-    );
-  }
-  const field = issue.path.map(String).join('.');
-  const got = field === 'api_key' ? '' : ` (got ${JSON.stringify(raw[field])})`;
-  throw new ProviderError('config-invalid', `Invalid config in ${where}: ${field} ${issue.message}${got}`, {
-    file,
-    field,
-  });
-}
-
-function envLayer(env: Record<string, string | undefined>, cwd: string): Layer {
-  const values: Record<string, unknown> = {};
-  const names: Partial<Record<ConfigField, string>> = {};
-  for (const [field, name] of Object.entries(ENV_VARS) as Array<[ConfigField, string]>) {
-    const value = env[name];
-    if (value === undefined || value === '') continue;
-    names[field] = name;
-    values[field] = NUMERIC_FIELDS.includes(field)
-      ? value.trim() === ''
-        ? Number.NaN
-        : Number(value)
-      : value;
-  }
+  const { vendor, ...values } = checkProviderObject(parsed.value, { where });
   return {
-    values: values as ConfigLayer,
-    source: (field) => `env ${names[field]}`,
+    ...(vendor === undefined ? {} : { vendor }),
+    values,
+    source: () => 'inline LLM_PROVIDER_CONFIG',
     baseDir: cwd,
-    // Variables are checked only when they are the value used: an overridden one cannot break a config.
-    check: (field, value) => {
-      const name = names[field]!;
-      if (field === 'vendor' && !isVendor(value)) {
-        throw new ProviderError(
-          'unknown-vendor',
-          `Unknown vendor ${JSON.stringify(value)} in env ${name}; use one of: ${VENDOR_NAMES.join(', ')}`,
-          { field: 'vendor', envVar: name },
-        );
-      }
-      validateEnvValue(field, value, `env ${name}`, env[name]);
-    },
   };
-}
-
-function validateEnvValue(field: ConfigField, value: unknown, where: string, raw: unknown = value): void {
-  const result = configLayerSchema.safeParse({ [field]: value });
-  if (result.success) return;
-  const issue = result.error.issues[0]!;
-  const shown = JSON.stringify(raw);
-  throw new ProviderError(
-    'config-invalid',
-    `Invalid config in ${where}: ${field} ${issue.message} (got ${shown})`,
-    {
-      field,
-      envVar: where.startsWith('env ') ? where.slice(4) : undefined,
-    },
-  );
 }

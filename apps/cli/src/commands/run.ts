@@ -17,9 +17,10 @@ export const REFUSAL =
 export async function runCommand({ io, values, positionals }: CommandContext): Promise<number> {
   const prompt = positionals[0] === '-' ? await readAll(io.stdin) : positionals[0]!;
   if (prompt.trim() === '') throw new UsageError('the prompt is empty');
-  const approval = approvalMode(values);
+  approvalMode(values); // a bad --approval fails before anything loads
   const json = values.json === true;
   const rt = await openRuntime(io, values);
+  const approval = approvalMode(values, rt.config.settings.approval);
   reportSkillProblems(rt.registry.messages, io);
   const controller = new AbortController();
   const stopListening = onStopSignal((signal) => controller.abort(new Error(`interrupted (${signal})`)));
@@ -38,6 +39,8 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
         id: session.id,
         user: rt.userId,
         provider: `${rt.provider.config.vendor}/${rt.provider.config.model}`,
+        sources: rt.provider.sources,
+        ...(rt.provider.ignored.length ? { ignored: rt.provider.ignored } : {}),
       });
     const style = styler(io.stderr, io.env);
     const printer = new EventPrinter({ answer: io.stdout, info: io.stderr, style, mode: () => 'short' });

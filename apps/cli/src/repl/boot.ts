@@ -23,7 +23,7 @@ export async function bootRepl(
       style: options.style,
       rt,
       session,
-      approval: options.approval,
+      approval: values.approval === undefined ? rt.config.settings.approval : options.approval,
       toolMode: 'short',
       approvedTools: new Set(),
       contextTokens: 0,

@@ -134,6 +134,7 @@ function info(state: ReplState): undefined {
     ['session', `${session.id} (${totals.turns} turns, ↑${totals.inputTokens} ↓${totals.outputTokens} tok)`],
     ['provider', `${rt.provider.config.vendor} · ${rt.provider.config.model}`],
     ['config', sources.join(', ')],
+    ...rt.provider.ignored.map((v) => ['not used', `${v.field} ← ${v.source} (for ${v.vendor})`]),
     ['approval', state.approval],
     ['tool output', state.toolMode],
     ['cwd', rt.cwd],

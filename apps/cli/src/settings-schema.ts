@@ -1,0 +1,90 @@
+import type { ConfigFile } from '@birdie/providers';
+import { z } from 'zod';
+import { UsageError } from './io.js';
+import { APPROVAL_MODES, defaultSettings, type SettingKey, type Settings } from './settings.js';
+
+// Names end up in session grants; the registry refuses the same things (empty, control characters, > 256).
+const skillName = z
+  .string({ error: 'must be a skill name (a string)' })
+  .max(256, { error: 'must be at most 256 characters' })
+  .refine((name) => name.trim() !== '' && !/[\u0000-\u001f\u007f]/.test(name), {
+    error: 'must be a skill name (not empty, no control characters)',
+  });
+const skillList = z.array(skillName, { error: 'must be a list of skill names' });
+
+/** The settings section: every key optional, unknown keys refused. Add new settings here and in `Settings`. */
+const settingsSchema = z
+  .strictObject({
+    approval: z.enum(APPROVAL_MODES as [string, ...string[]], { error: 'must be ask, always or never' }),
+    skills: z.strictObject(
+      { enable: skillList.optional(), disable: skillList.optional() },
+      { error: 'must be an object with "enable" and "disable" lists' },
+    ),
+  })
+  .partial();
+
+type SettingsLayer = z.infer<typeof settingsSchema>;
+
+/** Checks a file's `settings` section; a problem is a usage error with the file, line and column. */
+export function checkSettings(file: ConfigFile): SettingsLayer {
+  if (file.settings === undefined) return {};
+  const result = settingsSchema.safeParse(file.settings);
+  if (result.success) {
+    const { enable = [], disable = [] } = result.data.skills ?? {};
+    const both = enable.find((name) => disable.some((other) => other.toLowerCase() === name.toLowerCase()));
+    if (both !== undefined) {
+      const index = disable.findIndex((other) => other.toLowerCase() === both.toLowerCase());
+      throw positioned(
+        file,
+        ['skills', 'disable', index],
+        `skill "${both}" is in both skills.enable and skills.disable`,
+      );
+    }
+    return result.data;
+  }
+  const issue = result.error.issues[0]!;
+  const path = issue.path.map((part) => (typeof part === 'number' ? part : String(part)));
+  if (issue.code === 'unrecognized_keys') {
+    const key = issue.keys[0] ?? '';
+    const where = ['settings', ...path, key].join('.');
+    const allowed = path.length === 0 ? 'approval, skills' : 'enable, disable';
+    throw positioned(file, [...path, key], `unknown setting ${JSON.stringify(where)} (allowed: ${allowed})`);
+  }
+  const name = ['settings', ...path].join('.');
+  throw positioned(file, path, `${name} ${issue.message}`);
+}
+
+function positioned(file: ConfigFile, path: Array<string | number>, reason: string): UsageError {
+  const { line, column } = file.placeOf(['settings', ...path]);
+  return new UsageError(`Invalid config in file ${file.path} at line ${line}, column ${column}: ${reason}`);
+}
+
+/** Merges settings field by field, highest file first, over the defaults; says where each came from. */
+export function mergeSettings(files: ConfigFile[]): {
+  settings: Settings;
+  sources: Record<SettingKey, string>;
+} {
+  const settings = defaultSettings();
+  const sources: Record<SettingKey, string> = {
+    approval: 'default',
+    'skills.enable': 'default',
+    'skills.disable': 'default',
+  };
+  for (const file of [...files].reverse()) {
+    const layer = checkSettings(file);
+    const from = `file ${file.path}`;
+    if (layer.approval !== undefined) {
+      settings.approval = layer.approval as Settings['approval'];
+      sources.approval = from;
+    }
+    if (layer.skills?.enable !== undefined) {
+      settings.skills.enable = layer.skills.enable;
+      sources['skills.enable'] = from;
+    }
+    if (layer.skills?.disable !== undefined) {
+      settings.skills.disable = layer.skills.disable;
+      sources['skills.disable'] = from;
+    }
+  }
+  return { settings, sources };
+}
