@@ -5,26 +5,39 @@ import {
   type CheckpointMetadata,
   type CheckpointTuple,
 } from '@langchain/langgraph';
-import { type Db, immediate } from '../db.js';
-import { StoreError } from '../errors.js';
+import { type Db, immediate, stateOf } from '../db.js';
+import { type RecordDamage, StoreError } from '../errors.js';
 import { scrubSecrets } from '../secrets.js';
+import { toStoreError } from '../sqlite-errors.js';
 import { BlobStore, MissingBlobError } from './blobs.js';
 import { Encoder, type Ref, resolveRef } from './codec.js';
 import { packText } from './compress.js';
+import { DamageError } from './damage.js';
 import { deltaHistory, HistoryCache } from './history.js';
 import { SPECIAL_WRITE_INDEX } from './order.js';
 import { type Body, parseBody, parseRecord, toTuple, type WritesRecord } from './read.js';
 import { type CheckpointRow, prepareRows, type Rows, SELECT_CHECKPOINT } from './rows.js';
+import { checkThread, type ThreadCheck } from './verify.js';
 
 type ChannelVersions = Parameters<BaseCheckpointSaver['put']>[3];
 type PendingWrite = Parameters<BaseCheckpointSaver['putWrites']>[1][number];
 type ListOptions = NonNullable<Parameters<BaseCheckpointSaver['list']>[1]>;
 export type DeltaChannelHistory = Awaited<ReturnType<BaseCheckpointSaver['getDeltaChannelHistory']>>[string];
 
+export interface CheckpointerOptions {
+  /**
+   * Called inside every write transaction with the thread id: throws to refuse the write (the store
+   * passes its lease fence, so a process that lost a session's lease cannot write to it).
+   */
+  fence?: (threadId: string) => void;
+}
+
 /**
  * LangGraph checkpointer over the store's SQLite file. Message lists are stored element by
- * element and content-addressed, checkpoint bodies and writes are dictionary-deflated, and
- * `getDeltaChannelHistory` walks ancestors with one recursive query. See the README.
+ * element and content-addressed, checkpoint bodies and writes are dictionary-deflated with a
+ * CRC-32 each, and `getDeltaChannelHistory` walks ancestors with one recursive query. A record
+ * that fails its checksum or does not decode is reported as `StoreError('corrupt-record')`
+ * naming the session, the step and the file; `list` skips such checkpoints. See the README.
  */
 export class BirdieCheckpointer extends BaseCheckpointSaver {
   /** @internal */
@@ -37,24 +50,40 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
   /** Bodies of recent puts: the next put inherits unchanged values from its parent, usually the last one. */
   private readonly recentBodies = new Map<number, Body>();
 
-  constructor(private readonly db: Db) {
+  private readonly fence: (threadId: string) => void;
+
+  constructor(
+    private readonly db: Db,
+    options: CheckpointerOptions = {},
+  ) {
     super();
     this.rows = prepareRows(db);
     this.blobs = new BlobStore(db, this.serde);
+    this.fence = options.fence ?? (() => {});
   }
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
-    this.ensureOpen();
     const { threadId, ns, checkpointId } = target(config);
-    if (threadId === undefined) return undefined;
-    const thread = this.rows.thread.get(threadId, ns)?.id;
-    if (thread === undefined) return undefined;
-    const row = checkpointId ? this.rows.byId.get(thread, checkpointId) : this.rows.latest.get(thread);
-    return row ? toTuple(this, row) : undefined;
+    return this.guard(threadId, ns, async () => {
+      if (threadId === undefined) return undefined;
+      const thread = this.rows.thread.get(threadId, ns)?.id;
+      if (thread === undefined) return undefined;
+      const row = checkpointId ? this.rows.byId.get(thread, checkpointId) : this.rows.latest.get(thread);
+      return row ? toTuple(this, row) : undefined;
+    });
   }
 
   override async *list(config: RunnableConfig, options: ListOptions = {}): AsyncGenerator<CheckpointTuple> {
     this.ensureOpen();
+    const { threadId } = target(config);
+    try {
+      yield* this.listTuples(config, options);
+    } catch (error) {
+      throw await this.mapError(error, threadId, (config.configurable?.checkpoint_ns as string) ?? '');
+    }
+  }
+
+  private async *listTuples(config: RunnableConfig, options: ListOptions): AsyncGenerator<CheckpointTuple> {
     const { threadId, checkpointId } = target(config);
     const ns = config.configurable?.checkpoint_ns as string | undefined;
     const where = ['c.body IS NOT NULL'];
@@ -75,7 +104,14 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
       .all(...params);
     for (const row of rows) {
       if (remaining <= 0) return;
-      const tuple = await toTuple(this, row);
+      let tuple: CheckpointTuple;
+      try {
+        tuple = await toTuple(this, row);
+      } catch (error) {
+        // A damaged checkpoint is left out: the ones around it still list (getTuple names the damage).
+        if (error instanceof DamageError) continue;
+        throw error;
+      }
       if (filter && !matches(tuple.metadata, filter)) continue;
       remaining -= 1;
       yield tuple;
@@ -88,12 +124,25 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
   ): Promise<RunnableConfig> {
-    this.ensureOpen();
     const threadId = config.configurable?.thread_id as string | undefined;
     const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
     if (threadId === undefined) throw missing('thread_id', 'put a checkpoint');
     const parentId = config.configurable?.checkpoint_id as string | undefined;
-    const [, metadataJson] = await this.serde.dumpsTyped(scrubSecrets(metadata));
+    await this.guard(threadId, ns, async () => {
+      const [, metadataJson] = await this.serde.dumpsTyped(scrubSecrets(metadata));
+      await this.putCheckpoint(threadId, ns, parentId, checkpoint, metadataJson, newVersions);
+    });
+    return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
+  }
+
+  private async putCheckpoint(
+    threadId: string,
+    ns: string,
+    parentId: string | undefined,
+    checkpoint: Checkpoint,
+    metadataJson: Uint8Array,
+    newVersions: ChannelVersions,
+  ): Promise<void> {
     await this.withEncoder(threadId, ns, async (encoder) => {
       const drafts: Record<string, Ref> = {};
       const values = checkpoint.channel_values ?? {};
@@ -103,6 +152,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
       }
       // Caches learn about rows only after the commit: a rolled-back attempt's ids get reused.
       const saved = immediate(this.db, () => {
+        this.fence(threadId);
         const thread = this.threadRow(threadId, ns);
         const ids = this.blobs.store(thread, encoder.blobs);
         const parentSeq = parentId ? this.seqOf(thread, parentId) : null;
@@ -128,7 +178,6 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
       this.recentBodies.set(saved.seq, saved.body);
       if (this.recentBodies.size > 8) this.recentBodies.delete(this.recentBodies.keys().next().value!);
     });
-    return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
 
   override async putWrites(
@@ -137,23 +186,34 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     taskId: string,
     taskPath = '',
   ): Promise<void> {
-    this.ensureOpen();
     const threadId = config.configurable?.thread_id as string | undefined;
     const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
     const checkpointId = config.configurable?.checkpoint_id as string | undefined;
     if (threadId === undefined) throw missing('thread_id', 'put writes');
     if (!checkpointId) throw missing('checkpoint_id', 'put writes');
+    await this.guard(threadId, ns, () => this.putTaskWrites(threadId, ns, checkpointId, writes, taskId, taskPath));
+  }
+
+  private async putTaskWrites(
+    threadId: string,
+    ns: string,
+    checkpointId: string,
+    writes: PendingWrite[],
+    taskId: string,
+    taskPath: string,
+  ): Promise<void> {
     await this.withEncoder(threadId, ns, async (encoder) => {
       const drafts: [number, string, Ref][] = [];
       for (const [i, [channel, value]] of writes.entries()) {
         drafts.push([SPECIAL_WRITE_INDEX[channel] ?? i, channel, await encoder.encode(value)]);
       }
       const saved = immediate(this.db, () => {
+        this.fence(threadId);
         const thread = this.threadRow(threadId, ns);
         const seq = this.seqOf(thread, checkpointId);
         const ids = this.blobs.store(thread, encoder.blobs);
         const existing = this.rows.writeRecord.get(seq, taskId);
-        const record: WritesRecord = existing ? parseRecord(existing.writes) : { p: taskPath, w: [] };
+        const record: WritesRecord = existing ? parseRecord(existing.writes, seq, taskId) : { p: taskPath, w: [] };
         const byIdx = new Map(record.w.map((w) => [w[0], w]));
         for (const [idx, channel, ref] of drafts) {
           // A regular write is stored once (retries are no-ops); special writes replace.
@@ -170,8 +230,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
   }
 
   override async deleteThread(threadId: string): Promise<void> {
-    this.ensureOpen();
-    immediate(this.db, () => this.deleteThreadSync(threadId));
+    await this.guard(undefined, '', async () => immediate(this.db, () => this.deleteThreadSync(threadId)));
   }
 
   /** @internal Deletes inside the caller's transaction (sessions.delete). */
@@ -181,18 +240,29 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     this.rows.deleteCheckpoints.run(threadId);
     this.rows.deleteBlobs.run(threadId);
     this.rows.deleteThreads.run(threadId);
+    this.rows.deleteQuarantine.run(threadId);
+    this.forgetCaches(threads);
+  }
+
+  /** @internal Drops every per-process cache that may name rows of `threads` (after a delete or a repair). */
+  forgetCaches(threads: readonly number[]): void {
     this.blobs.forgetThreads(threads);
     this.histories.clear();
     this.recentBodies.clear();
     this.threadIds.clear();
   }
 
+  /** @internal Decodes every record of a session (doctor, repair, and the last good step of an error). */
+  checkThread(threadId: string): Promise<ThreadCheck> {
+    return checkThread({ db: this.db, serde: this.serde, blobs: this.blobs }, threadId);
+  }
+
   override async getDeltaChannelHistory(options: {
     config: RunnableConfig;
     channels: string[];
   }): Promise<Record<string, DeltaChannelHistory>> {
-    this.ensureOpen();
-    return deltaHistory(this, this.histories, options.config, options.channels);
+    const { threadId, ns } = target(options.config);
+    return this.guard(threadId, ns, () => deltaHistory(this, this.histories, options.config, options.channels));
   }
 
   /** @internal The row id of a checkpoint (`latest` when no id is given). */
@@ -217,7 +287,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     if (!parent) {
       const packed = this.rows.bodyOf.get(parentSeq)?.body;
       if (!packed) return vals;
-      parent = parseBody(packed).body;
+      parent = parseBody(packed, parentSeq).body;
     }
     for (const [channel, ref] of Object.entries(parent.vals)) {
       if (
@@ -249,6 +319,58 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
 
   private ensureOpen(): void {
     if (!this.db.open) throw new StoreError('closed', 'the store is closed');
+  }
+
+  /** Every public method runs here: damage and SQLite failures leave as `StoreError`s. */
+  private async guard<T>(threadId: string | undefined, ns: string, fn: () => Promise<T>): Promise<T> {
+    this.ensureOpen();
+    try {
+      return await fn();
+    } catch (error) {
+      throw await this.mapError(error, threadId, ns);
+    }
+  }
+
+  private async mapError(error: unknown, threadId: string | undefined, ns: string): Promise<unknown> {
+    if (error instanceof DamageError) return this.corrupt(error, threadId ?? '(unknown)', ns);
+    return toStoreError(error, stateOf(this.db));
+  }
+
+  /** `corrupt-record` naming the session, the step and the file, with the step the session reads fine up to. */
+  private async corrupt(error: DamageError, threadId: string, ns: string): Promise<StoreError> {
+    const { file } = stateOf(this.db);
+    const { seq, taskId, blobId } = error.where;
+    const damage: RecordDamage = { sessionId: threadId, ns, table: error.table, reason: error.reason };
+    if (seq !== undefined) {
+      damage.seq = seq;
+      const id = this.rows.idOfSeq.get(seq)?.checkpoint_id;
+      if (id !== undefined) damage.checkpointId = id;
+    }
+    if (taskId !== undefined) damage.taskId = taskId;
+    if (blobId !== undefined) damage.blobId = blobId;
+    try {
+      const good = (await this.checkThread(threadId)).lastGood.get(ns);
+      if (good) damage.lastGoodCheckpointId = good.checkpointId;
+    } catch {
+      // The check itself failed (the file is worse off): report what is known.
+    }
+    const step = damage.checkpointId ? `step ${damage.checkpointId} (checkpoint row ${seq})` : 'a step';
+    const record = [error.table, taskId && `task ${taskId}`, blobId !== undefined && `value ${blobId}`]
+      .filter(Boolean)
+      .join(', ');
+    const before = damage.lastGoodCheckpointId
+      ? `it reads fine up to step ${damage.lastGoodCheckpointId}`
+      : 'no earlier step of it is intact';
+    return new StoreError(
+      'corrupt-record',
+      `session ${threadId} has a damaged record at ${step} in ${file} (${record}: ${error.reason}); ${before}`,
+      {
+        cause: error,
+        file,
+        damage,
+        hint: `repair the session (it continues from its last good step; the damaged records are kept aside), or delete it`,
+      },
+    );
   }
 
   private threadRow(threadId: string, ns: string): number {
