@@ -66,6 +66,8 @@ export class Leases {
   readonly host = hostname();
   readonly pid = process.pid;
   private readonly held = new Map<string, HeldLease>();
+  /** Leases this store lost to another owner and has not released: their writes get `lease-lost`. */
+  private readonly lost = new Set<string>();
   private readonly select;
   private readonly insert;
   private readonly renew;
@@ -112,6 +114,7 @@ export class Leases {
       throw leaseLost(sessionId, row);
     }
     if (!row || row.owner === this.owner) return;
+    if (this.lost.has(sessionId)) throw leaseLost(sessionId, row);
     if (this.live(row, Date.now())) throw busy(sessionId, holderOf(row));
   }
 
@@ -121,7 +124,8 @@ export class Leases {
    */
   clearForDelete(sessionId: string): void {
     this.fence(sessionId);
-    this.held.get(sessionId)?.lost();
+    this.held.get(sessionId)?.end('deleted');
+    this.lost.delete(sessionId);
     this.removeAny.run(sessionId);
   }
 
@@ -186,6 +190,7 @@ export class Leases {
     };
     const lease = new HeldLease(this, sessionId, holder, ttlMs, outcome.previous);
     this.held.set(sessionId, lease);
+    this.lost.delete(sessionId);
     return { lease };
   }
 
@@ -199,10 +204,15 @@ export class Leases {
     return this.select.get(sessionId);
   }
 
-  /** @internal */
-  forget(sessionId: string, lease: HeldLease, deleteRow: boolean): void {
+  /**
+   * @internal A lease ends: `released` by its holder (the row goes), `lost` to another owner (the row
+   * is theirs; writes get `lease-lost` until released), or `deleted` with its session.
+   */
+  ended(sessionId: string, lease: HeldLease, how: 'released' | 'lost' | 'deleted', wasHeld: boolean): void {
     if (this.held.get(sessionId) === lease) this.held.delete(sessionId);
-    if (deleteRow && this.db.open) {
+    if (how === 'lost') this.lost.add(sessionId);
+    else this.lost.delete(sessionId);
+    if (how === 'released' && wasHeld && this.db.open) {
       try {
         immediate(this.db, () => this.remove.run(sessionId, this.owner));
       } catch {
@@ -236,10 +246,7 @@ class HeldLease implements SessionLease {
   }
 
   release(): void {
-    if (this.state !== 'held') return;
-    this.state = 'released';
-    clearInterval(this.timer);
-    this.leases.forget(this.sessionId, this, true);
+    this.end('released');
   }
 
   assertHeld(): void {
@@ -259,10 +266,16 @@ class HeldLease implements SessionLease {
 
   /** @internal Another owner has the row: stop renewing, forget it, keep the row alone. */
   lost(): void {
-    if (this.state !== 'held') return;
-    this.state = 'lost';
+    if (this.state === 'held') this.end('lost');
+  }
+
+  /** @internal */
+  end(how: 'released' | 'lost' | 'deleted'): void {
+    if (this.state === 'released') return;
+    const wasHeld = this.state === 'held';
+    this.state = how === 'lost' ? 'lost' : 'released';
     clearInterval(this.timer);
-    this.leases.forget(this.sessionId, this, false);
+    this.leases.ended(this.sessionId, this, how, wasHeld);
   }
 
   private beat(ttlMs: number): void {
