@@ -25,7 +25,7 @@ export function decoding<T>(table: DamagedRecord['table'], fn: () => T, where?: 
   try {
     return fn();
   } catch (error) {
-    if (error instanceof DamageError) throw error;
+    if (error instanceof DamageError) throw where ? error.at(where) : error;
     throw new DamageError(table, reasonOf(error), where);
   }
 }
