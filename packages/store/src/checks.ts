@@ -20,7 +20,10 @@ export function checkText(value: unknown, field: string, max = MAX_TEXT): string
 /** A non-empty string of at most `max` characters without NUL, kept exactly (ids, names, keys). */
 export function checkKey(value: unknown, field: string, max = 512): string {
   if (typeof value !== 'string' || value.length === 0 || value.length > max || value.includes('\0')) {
-    throw new StoreError('invalid-argument', `${field} must be a non-empty string of at most ${max} characters without NUL`);
+    throw new StoreError(
+      'invalid-argument',
+      `${field} must be a non-empty string of at most ${max} characters without NUL`,
+    );
   }
   return value;
 }

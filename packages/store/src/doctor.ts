@@ -47,17 +47,25 @@ export async function runDoctor(db: Db, saver: BirdieCheckpointer): Promise<Doct
   if (!integrityOk) {
     state.readOnly = malformedState(file, integrity[0] ?? 'integrity check failed');
     markMalformed(file, integrity[0] ?? 'integrity check failed');
-    advice.push(`the file is damaged below the record level, so it is only read from now on: ${state.readOnly.hint}`);
+    advice.push(
+      `the file is damaged below the record level, so it is only read from now on: ${state.readOnly.hint}`,
+    );
   } else if (state.readOnly?.reason === 'malformed') {
     clearMalformedMark(file);
-    advice.push('the file was marked malformed and now checks out: the mark is cleared; open the store again to write');
+    advice.push(
+      'the file was marked malformed and now checks out: the mark is cleared; open the store again to write',
+    );
   }
 
   const damaged: DamagedRecord[] = [];
   const sessions: DamagedSession[] = [];
   let checked = 0;
   const ownerOf = db.prepare<[string], { user_id: string }>('SELECT user_id FROM sessions WHERE id = ?');
-  for (const { thread_id } of readAll<{ thread_id: string }>(db, 'SELECT DISTINCT thread_id FROM cp_threads ORDER BY thread_id', advice)) {
+  for (const { thread_id } of readAll<{ thread_id: string }>(
+    db,
+    'SELECT DISTINCT thread_id FROM cp_threads ORDER BY thread_id',
+    advice,
+  )) {
     let check: Awaited<ReturnType<BirdieCheckpointer['checkThread']>>;
     try {
       check = await saver.checkThread(thread_id);
@@ -83,17 +91,20 @@ export async function runDoctor(db: Db, saver: BirdieCheckpointer): Promise<Doct
     );
   }
 
-  for (const row of readAll<{ session_id: string; enabled: string; disabled: string; sources: string | null }>(
-    db,
-    'SELECT session_id, enabled, disabled, sources FROM grants ORDER BY session_id',
-    advice,
-  )) {
+  for (const row of readAll<{
+    session_id: string;
+    enabled: string;
+    disabled: string;
+    sources: string | null;
+  }>(db, 'SELECT session_id, enabled, disabled, sources FROM grants ORDER BY session_id', advice)) {
     checked += 1;
     try {
       for (const text of [row.enabled, row.disabled, row.sources ?? 'null']) JSON.parse(text);
     } catch (error) {
       damaged.push({ sessionId: row.session_id, ns: '', table: 'grants', reason: (error as Error).message });
-      advice.push(`session ${row.session_id}: its skill grants do not decode; set them again (enable the skills anew)`);
+      advice.push(
+        `session ${row.session_id}: its skill grants do not decode; set them again (enable the skills anew)`,
+      );
     }
   }
 
@@ -109,7 +120,10 @@ export async function runDoctor(db: Db, saver: BirdieCheckpointer): Promise<Doct
 
 function integrityCheck(db: Db): string[] {
   try {
-    return db.prepare<[], { integrity_check: string }>('PRAGMA integrity_check').all().map((r) => r.integrity_check);
+    return db
+      .prepare<[], { integrity_check: string }>('PRAGMA integrity_check')
+      .all()
+      .map((r) => r.integrity_check);
   } catch (error) {
     return [(error as Error).message];
   }

@@ -86,7 +86,12 @@ function sources(value: unknown): Record<string, string> {
   }
   const out: Record<string, string> = {};
   for (const [name, source] of Object.entries(value)) {
-    if (name.length === 0 || name.length > MAX_NAME || typeof source !== 'string' || source.length > MAX_SOURCE) {
+    if (
+      name.length === 0 ||
+      name.length > MAX_NAME ||
+      typeof source !== 'string' ||
+      source.length > MAX_SOURCE
+    ) {
       throw new StoreError(
         'invalid-argument',
         `grants.sources must map skill names to strings of at most ${MAX_SOURCE} characters`,

@@ -1,5 +1,5 @@
-import { type Db, immediate } from './db.js';
 import { checkCount, checkKey, checkText } from './checks.js';
+import { type Db, immediate } from './db.js';
 import { StoreError } from './errors.js';
 import type { Leases } from './leases.js';
 import { redactSecrets } from './secrets.js';

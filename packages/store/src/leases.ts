@@ -165,21 +165,24 @@ export class Leases {
   private tryAcquire(sessionId: string, ttlMs: number): { lease: SessionLease } | { busy: LeaseHolder } {
     const mine = this.held.get(sessionId);
     if (mine) return { busy: mine.holder };
-    const outcome = immediate(this.db, (): { busy: LeaseHolder } | { now: number; previous?: LeaseHolder } => {
-      const now = Date.now();
-      const row = this.select.get(sessionId);
-      if (row && row.owner !== this.owner && this.live(row, now)) return { busy: holderOf(row) };
-      const previous = row && row.owner !== this.owner ? holderOf(row) : undefined;
-      this.insert.run(sessionId, this.owner, this.host, this.pid, now, now + ttlMs);
-      if (previous) {
-        this.interruptRuns.run(
-          now,
-          `interrupted: process ${previous.pid} on ${previous.host} stopped holding the session`,
-          sessionId,
-        );
-      }
-      return previous ? { now, previous } : { now };
-    });
+    const outcome = immediate(
+      this.db,
+      (): { busy: LeaseHolder } | { now: number; previous?: LeaseHolder } => {
+        const now = Date.now();
+        const row = this.select.get(sessionId);
+        if (row && row.owner !== this.owner && this.live(row, now)) return { busy: holderOf(row) };
+        const previous = row && row.owner !== this.owner ? holderOf(row) : undefined;
+        this.insert.run(sessionId, this.owner, this.host, this.pid, now, now + ttlMs);
+        if (previous) {
+          this.interruptRuns.run(
+            now,
+            `interrupted: process ${previous.pid} on ${previous.host} stopped holding the session`,
+            sessionId,
+          );
+        }
+        return previous ? { now, previous } : { now };
+      },
+    );
     if ('busy' in outcome) return outcome;
     const holder: LeaseHolder = {
       owner: this.owner,

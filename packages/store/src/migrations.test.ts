@@ -23,7 +23,9 @@ function firstReleaseFile(): string {
   db.prepare(
     `INSERT INTO sessions (id, user_id, day, seq, created_at, updated_at) VALUES ('2026-01-02_1', 'alice', '2026-01-02', 1, 1000, 1000)`,
   ).run();
-  db.prepare(`INSERT INTO grants (session_id, enabled, disabled) VALUES ('2026-01-02_1', '["web"]', '[]')`).run();
+  db.prepare(
+    `INSERT INTO grants (session_id, enabled, disabled) VALUES ('2026-01-02_1', '["web"]', '[]')`,
+  ).run();
   db.prepare(
     `INSERT INTO runs (id, session_id, status, started_at, ended_at) VALUES (7, '2026-01-02_1', 'ok', 1000, 5000)`,
   ).run();

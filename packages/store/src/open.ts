@@ -1,13 +1,6 @@
 import { closeSync, existsSync, openSync, readFileSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import {
-  attachState,
-  BUSY_TIMEOUT_MS,
-  type Db,
-  type DbState,
-  type ReadOnlyState,
-  retryBusy,
-} from './db.js';
+import { attachState, BUSY_TIMEOUT_MS, type Db, type DbState, type ReadOnlyState, retryBusy } from './db.js';
 import { StoreError } from './errors.js';
 import { ensureFolder } from './folder.js';
 import { readMalformedMark } from './malformed-mark.js';

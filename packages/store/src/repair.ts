@@ -74,14 +74,16 @@ function quarantineThread(
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const infos = db
-    .prepare<[number], { seq: number; checkpoint_id: string; parent_seq: number | null; chans: string | null }>(
-      'SELECT seq, checkpoint_id, parent_seq, chans FROM cp_checkpoints WHERE thread = ?',
-    )
+    .prepare<
+      [number],
+      { seq: number; checkpoint_id: string; parent_seq: number | null; chans: string | null }
+    >('SELECT seq, checkpoint_id, parent_seq, chans FROM cp_checkpoints WHERE thread = ?')
     .all(thread.id);
   // Recomputed from the rows as they are now: a step added since the check is still a descendant.
   const children = new Map<number, number[]>();
   for (const info of infos) {
-    if (info.parent_seq !== null) children.set(info.parent_seq, [...(children.get(info.parent_seq) ?? []), info.seq]);
+    if (info.parent_seq !== null)
+      children.set(info.parent_seq, [...(children.get(info.parent_seq) ?? []), info.seq]);
   }
   const doomed = new Set<number>();
   const queue = infos.filter((i) => check.bad.has(i.seq)).map((i) => i.seq);
@@ -94,15 +96,36 @@ function quarantineThread(
   const writesOf = db.prepare<[number], { task_id: string; writes: Buffer }>(
     'SELECT task_id, writes FROM cp_writes WHERE checkpoint = ? ORDER BY task_id',
   );
-  const bodyOf = db.prepare<[number], { body: Buffer | null }>('SELECT body FROM cp_checkpoints WHERE seq = ?');
+  const bodyOf = db.prepare<[number], { body: Buffer | null }>(
+    'SELECT body FROM cp_checkpoints WHERE seq = ?',
+  );
   const dropWrites = db.prepare('DELETE FROM cp_writes WHERE checkpoint = ?');
   const dropCheckpoint = db.prepare('DELETE FROM cp_checkpoints WHERE seq = ?');
   for (const info of infos.filter((i) => doomed.has(i.seq)).sort((a, b) => a.seq - b.seq)) {
     const reason = check.bad.get(info.seq) ?? FOLLOWS;
     for (const w of writesOf.all(info.seq)) {
       const meta = JSON.stringify({ checkpoint: info.seq, task_id: w.task_id });
-      keep.run(sessionId, thread.ns, 'cp_writes', info.checkpoint_id, info.seq, w.task_id, null, meta, w.writes, reason, now);
-      out.push({ table: 'cp_writes', ns: thread.ns, checkpointId: info.checkpoint_id, seq: info.seq, taskId: w.task_id, reason });
+      keep.run(
+        sessionId,
+        thread.ns,
+        'cp_writes',
+        info.checkpoint_id,
+        info.seq,
+        w.task_id,
+        null,
+        meta,
+        w.writes,
+        reason,
+        now,
+      );
+      out.push({
+        table: 'cp_writes',
+        ns: thread.ns,
+        checkpointId: info.checkpoint_id,
+        seq: info.seq,
+        taskId: w.task_id,
+        reason,
+      });
     }
     const meta = JSON.stringify({
       seq: info.seq,
@@ -112,14 +135,34 @@ function quarantineThread(
       chans: info.chans,
     });
     const body = bodyOf.get(info.seq)?.body ?? null;
-    keep.run(sessionId, thread.ns, 'cp_checkpoints', info.checkpoint_id, info.seq, null, null, meta, body, reason, now);
-    out.push({ table: 'cp_checkpoints', ns: thread.ns, checkpointId: info.checkpoint_id, seq: info.seq, reason });
+    keep.run(
+      sessionId,
+      thread.ns,
+      'cp_checkpoints',
+      info.checkpoint_id,
+      info.seq,
+      null,
+      null,
+      meta,
+      body,
+      reason,
+      now,
+    );
+    out.push({
+      table: 'cp_checkpoints',
+      ns: thread.ns,
+      checkpointId: info.checkpoint_id,
+      seq: info.seq,
+      reason,
+    });
     dropWrites.run(info.seq);
     dropCheckpoint.run(info.seq);
   }
 
   const blobs = db
-    .prepare<[number], { id: number; hash: Buffer; data: Buffer }>('SELECT id, hash, data FROM cp_blobs WHERE thread = ?')
+    .prepare<[number], { id: number; hash: Buffer; data: Buffer }>(
+      'SELECT id, hash, data FROM cp_blobs WHERE thread = ?',
+    )
     .all(thread.id)
     .filter((b) => check.badBlobs.has(b.id));
   const dropBlob = db.prepare('DELETE FROM cp_blobs WHERE id = ?');
@@ -135,7 +178,8 @@ function quarantineThread(
   // row id makes those entries miss instead of pointing new checkpoints at a value that was moved.
   db.prepare('DELETE FROM cp_threads WHERE id = ?').run(thread.id);
   const fresh = Number(
-    db.prepare('INSERT INTO cp_threads (thread_id, ns) VALUES (?, ?)').run(sessionId, thread.ns).lastInsertRowid,
+    db.prepare('INSERT INTO cp_threads (thread_id, ns) VALUES (?, ?)').run(sessionId, thread.ns)
+      .lastInsertRowid,
   );
   db.prepare('UPDATE cp_checkpoints SET thread = ? WHERE thread = ?').run(fresh, thread.id);
   db.prepare('UPDATE cp_blobs SET thread = ? WHERE thread = ?').run(fresh, thread.id);

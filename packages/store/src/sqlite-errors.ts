@@ -23,7 +23,8 @@ export function toStoreError(error: unknown, state: DbState): unknown {
   }
   if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EFBIG' || code.startsWith('SQLITE_IOERR')) {
     const limit = fileSizeLimit();
-    if (code === 'EFBIG' || (limit !== undefined && nearLimit(file, limit))) return tooLarge(state, limit, error);
+    if (code === 'EFBIG' || (limit !== undefined && nearLimit(file, limit)))
+      return tooLarge(state, limit, error);
     if (code === 'SQLITE_FULL' || code === 'ENOSPC') return diskFull(state, error);
     return new StoreError('io', `cannot read or write ${file}: ${reason}`, {
       cause: error,

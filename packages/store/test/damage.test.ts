@@ -31,10 +31,9 @@ async function session(turns: number) {
 /** Flips one bit in the middle of a stored record, as a failing disk or a stray write would. */
 function flip(table: string, column: string, key: string[], where: string, params: unknown[] = []): void {
   const db = new Database(store.file);
-  const row = db.prepare(`SELECT ${key.join(', ')}, ${column} AS data FROM ${table} WHERE ${where}`).get(...params) as Record<
-    string,
-    unknown
-  > & { data: Buffer };
+  const row = db
+    .prepare(`SELECT ${key.join(', ')}, ${column} AS data FROM ${table} WHERE ${where}`)
+    .get(...params) as Record<string, unknown> & { data: Buffer };
   const data = Buffer.from(row.data);
   data[Math.floor(data.length / 2)]! ^= 0x04;
   db.prepare(`UPDATE ${table} SET ${column} = ? WHERE ${key.map((k) => `${k} = ?`).join(' AND ')}`).run(
@@ -59,7 +58,9 @@ async function rejection(promise: Promise<unknown>): Promise<StoreError> {
 describe('a damaged record', () => {
   it('is named (session, step, file); earlier steps read; doctor finds it; repair forks from the last good step', async () => {
     const { id, config, messages } = await session(8);
-    const blobs = new Database(store.file, { readonly: true }).prepare('SELECT id FROM cp_blobs ORDER BY id').all() as { id: number }[];
+    const blobs = new Database(store.file, { readonly: true })
+      .prepare('SELECT id FROM cp_blobs ORDER BY id')
+      .all() as { id: number }[];
     const victim = blobs[Math.floor(blobs.length * 0.6)]!.id;
     flip('cp_blobs', 'data', ['id'], 'id = ?', [victim]);
 
@@ -70,7 +71,13 @@ describe('a damaged record', () => {
     const error = await rejection(fresh.getState(config));
     expect(error.code).toBe('corrupt-record');
     expect(error.file).toBe(store.file);
-    expect(error.damage).toMatchObject({ sessionId: id, ns: '', table: 'cp_blobs', blobId: victim, reason: 'checksum mismatch' });
+    expect(error.damage).toMatchObject({
+      sessionId: id,
+      ns: '',
+      table: 'cp_blobs',
+      blobId: victim,
+      reason: 'checksum mismatch',
+    });
     const { checkpointId, seq, taskId, lastGoodCheckpointId } = error.damage!;
     expect(checkpointId).toMatch(/^[0-9a-f-]{36}$/);
     expect(lastGoodCheckpointId).toMatch(/^[0-9a-f-]{36}$/);
@@ -80,31 +87,54 @@ describe('a damaged record', () => {
     );
 
     // Everything before the damage reads: the state at the last good step is a prefix of the history.
-    const before = (await fresh.getState({ configurable: { thread_id: id, checkpoint_id: lastGoodCheckpointId } }))
-      .values.messages as BaseMessage[];
+    const before = (
+      await fresh.getState({ configurable: { thread_id: id, checkpoint_id: lastGoodCheckpointId } })
+    ).values.messages as BaseMessage[];
     expect(before.length).toBeGreaterThan(0);
     expect(before.length).toBeLessThan(messages.length);
     expect(summary(before)).toEqual(summary(messages).slice(0, before.length));
     // list leaves out the checkpoints it cannot decode and yields the others.
     const listed: string[] = [];
-    for await (const t of store.checkpointer.list({ configurable: { thread_id: id } })) listed.push(t.checkpoint.id);
+    for await (const t of store.checkpointer.list({ configurable: { thread_id: id } }))
+      listed.push(t.checkpoint.id);
     expect(listed).toContain(lastGoodCheckpointId);
     expect(listed).not.toContain(checkpointId);
 
     const report = await store.doctor();
     expect(report).toMatchObject({ ok: false, integrity: ['ok'], file: store.file });
     expect(report.damaged).toEqual([
-      { sessionId: id, ns: '', table: 'cp_blobs', blobId: victim, seq, checkpointId, reason: 'checksum mismatch' },
+      {
+        sessionId: id,
+        ns: '',
+        table: 'cp_blobs',
+        blobId: victim,
+        seq,
+        checkpointId,
+        reason: 'checksum mismatch',
+      },
     ]);
-    expect(report.sessions).toMatchObject([{ sessionId: id, userId: 'alice', damaged: 1, lastGoodCheckpointId }]);
-    expect(report.advice.join('\n')).toContain(`session ${id}: 1 damaged record(s); it reads fine up to step ${lastGoodCheckpointId}`);
+    expect(report.sessions).toMatchObject([
+      { sessionId: id, userId: 'alice', damaged: 1, lastGoodCheckpointId },
+    ]);
+    expect(report.advice.join('\n')).toContain(
+      `session ${id}: 1 damaged record(s); it reads fine up to step ${lastGoodCheckpointId}`,
+    );
 
     expect((await rejection(store.sessions.repair(id, 'bob'))).code).toBe('not-owner');
     const repaired = await store.sessions.repair(id, 'alice');
     expect(repaired.head).toBe(lastGoodCheckpointId);
-    expect(repaired.quarantined).toContainEqual({ table: 'cp_blobs', ns: '', blobId: victim, reason: 'checksum mismatch' });
+    expect(repaired.quarantined).toContainEqual({
+      table: 'cp_blobs',
+      ns: '',
+      blobId: victim,
+      reason: 'checksum mismatch',
+    });
     expect(repaired.quarantined).toContainEqual(
-      expect.objectContaining({ table: 'cp_checkpoints', checkpointId, reason: expect.stringContaining('damaged') }),
+      expect.objectContaining({
+        table: 'cp_checkpoints',
+        checkpointId,
+        reason: expect.stringContaining('damaged'),
+      }),
     );
     const raw = new Database(store.file, { readonly: true });
     expect(raw.prepare('SELECT COUNT(*) AS n FROM cp_quarantine WHERE thread_id = ?').get(id)).toEqual({
@@ -125,7 +155,9 @@ describe('a damaged record', () => {
     expect(summary(continued).at(-2)).toBe('human:after the repair');
     store.close();
     store = openStore({ home: home.dir });
-    expect(summary((await chatGraph(store.checkpointer).getState(config)).values.messages)).toEqual(summary(continued));
+    expect(summary((await chatGraph(store.checkpointer).getState(config)).values.messages)).toEqual(
+      summary(continued),
+    );
     expect((await store.doctor()).ok).toBe(true);
     expect((await store.sessions.repair(id, 'alice')).quarantined).toEqual([]);
   });
@@ -154,7 +186,10 @@ describe('a damaged record', () => {
     const { id, config } = await session(2);
     const db = new Database(store.file);
     const { id: blob } = db.prepare('SELECT MAX(id) AS id FROM cp_blobs').get() as { id: number };
-    db.prepare('UPDATE cp_blobs SET data = ? WHERE id = ?').run(Buffer.from('\u0000{"lc":1,"type":', 'latin1'), blob);
+    db.prepare('UPDATE cp_blobs SET data = ? WHERE id = ?').run(
+      Buffer.from('\u0000{"lc":1,"type":', 'latin1'),
+      blob,
+    );
     db.close();
     store.close();
     store = openStore({ home: home.dir });
@@ -187,7 +222,9 @@ describe('a damaged record', () => {
 /** Overwrites the b-tree page header of `table`'s root page: SQLite then calls the file malformed. */
 function breakPageOf(file: string, table: string): void {
   const db = new Database(file);
-  const { rootpage } = db.prepare('SELECT rootpage FROM sqlite_master WHERE name = ?').get(table) as { rootpage: number };
+  const { rootpage } = db.prepare('SELECT rootpage FROM sqlite_master WHERE name = ?').get(table) as {
+    rootpage: number;
+  };
   const pageSize = db.pragma('page_size', { simple: true }) as number;
   db.close();
   const bytes = readFileSync(file);
@@ -235,7 +272,9 @@ describe('a file SQLite calls malformed', () => {
     expect(store.readOnly?.reason).toBe('malformed');
     expect(store.sessions.list('alice').map((x) => x.title)).toEqual(['kept']);
     expect(store.sessions.get(s.id, 'alice')?.title).toBe('kept');
-    expect(() => store.sessions.rename(s.id, 'alice', 'x')).toThrow(expect.objectContaining({ code: 'read-only' }));
+    expect(() => store.sessions.rename(s.id, 'alice', 'x')).toThrow(
+      expect.objectContaining({ code: 'read-only' }),
+    );
     await expect(store.leases.acquire(s.id)).rejects.toMatchObject({ code: 'read-only' });
     const report = await store.doctor();
     expect(report.ok).toBe(false);

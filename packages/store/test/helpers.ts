@@ -7,9 +7,9 @@ import {
   type BaseCheckpointSaver,
   DeltaValue,
   END,
-  messagesDeltaReducer,
   MessagesDeltaValue,
   MessagesValue,
+  messagesDeltaReducer,
   START,
   StateGraph,
   StateSchema,
@@ -97,12 +97,7 @@ export interface Child {
  * `wrap` (a command prefix such as an `unshare -m sh -c …` mount namespace) if given. The script is
  * written to a file in `dir`, so wrappers need no quoting.
  */
-export function spawnScript(
-  dir: string,
-  script: string,
-  args: string[] = [],
-  wrap: string[] = [],
-): Child {
+export function spawnScript(dir: string, script: string, args: string[] = [], wrap: string[] = []): Child {
   const file = join(dir, `script-${process.pid}-${scripts++}.mjs`);
   writeFileSync(file, `const STORE = ${JSON.stringify(DIST_URL)};\n${script}`);
   const [command, ...rest] = [...wrap, process.execPath, file, ...args];
@@ -177,12 +172,28 @@ export async function runScript(
 
 /** A prefix that runs a command in a private mount namespace where `dir` is a read-only bind mount (real even for root). */
 export function readOnlyMount(dir: string): string[] {
-  return ['unshare', '-m', 'sh', '-c', 'mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" "$1" && shift && exec "$@"', 'sh', dir];
+  return [
+    'unshare',
+    '-m',
+    'sh',
+    '-c',
+    'mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" "$1" && shift && exec "$@"',
+    'sh',
+    dir,
+  ];
 }
 
 /** A prefix that runs a command with `dir` replaced by an empty tmpfs of `size` (e.g. `1m`), in a private mount namespace. */
 export function smallDisk(dir: string, size: string): string[] {
-  return ['unshare', '-m', 'sh', '-c', `mount -t tmpfs -o size=${size},mode=0700 tmpfs "$1" && shift && exec "$@"`, 'sh', dir];
+  return [
+    'unshare',
+    '-m',
+    'sh',
+    '-c',
+    `mount -t tmpfs -o size=${size},mode=0700 tmpfs "$1" && shift && exec "$@"`,
+    'sh',
+    dir,
+  ];
 }
 
 /** A prefix that runs a command as the unprivileged user nobody. */

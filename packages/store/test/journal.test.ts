@@ -32,11 +32,25 @@ describe('the tool journal', () => {
     const journal = store.runs.journal(run);
     journal.started({ id: 'call_a', name: 'run_bash', skill: 'shell' });
     journal.started({ id: 'call_b', name: 'fetch' });
-    journal.finished({ id: 'call_a', ok: false, durationMs: 7, truncated: false, error: 'token sk-abcdefghijklmnopqrstuv1234' });
+    journal.finished({
+      id: 'call_a',
+      ok: false,
+      durationMs: 7,
+      truncated: false,
+      error: 'token sk-abcdefghijklmnopqrstuv1234',
+    });
 
     let [logged] = store.runs.list({ userId: 'alice' });
     expect(logged!.toolCalls).toMatchObject([
-      { callId: 'call_a', name: 'run_bash', skill: 'shell', status: 'error', resultUnknown: false, durationMs: 7, error: 'token [redacted]' },
+      {
+        callId: 'call_a',
+        name: 'run_bash',
+        skill: 'shell',
+        status: 'error',
+        resultUnknown: false,
+        durationMs: 7,
+        error: 'token [redacted]',
+      },
       { callId: 'call_b', name: 'fetch', status: 'started', resultUnknown: false },
     ]);
     expect(logged!.toolCalls[1]!.durationMs).toBeUndefined();
@@ -46,9 +60,9 @@ describe('the tool journal', () => {
     [logged] = store.runs.list({ userId: 'alice' });
     expect(logged!.toolCalls[1]).toMatchObject({ status: 'started', resultUnknown: true });
 
-    expect(codeOf(() => journal.finished({ id: 'call_never', ok: true, durationMs: 1, truncated: false }))).toBe(
-      'not-found',
-    );
+    expect(
+      codeOf(() => journal.finished({ id: 'call_never', ok: true, durationMs: 1, truncated: false })),
+    ).toBe('not-found');
     expect(codeOf(() => journal.started({ id: '', name: 'x' }))).toBe('invalid-argument');
     expect(codeOf(() => journal.started({ id: 'a\0b', name: 'x' }))).toBe('invalid-argument');
   });
@@ -60,10 +74,14 @@ describe('the tool journal', () => {
     first.started({ id: 'call_1', name: 'x' });
     first.started({ id: 'call_2', name: 'x' });
     first.finished({ id: 'call_2', ok: true, durationMs: 1, truncated: false });
-    store.runs.journal(store.runs.start({ sessionId: otherSession.id, userId: 'alice' })).started({ id: 'call_3', name: 'x' });
+    store.runs
+      .journal(store.runs.start({ sessionId: otherSession.id, userId: 'alice' }))
+      .started({ id: 'call_3', name: 'x' });
 
     const second = store.runs.journal(store.runs.start({ sessionId: s.id, userId: 'alice' }));
-    expect(second.startedAmong(['call_1', 'call_2', 'call_3', 'call_4'])).toEqual(new Set(['call_1', 'call_2']));
+    expect(second.startedAmong(['call_1', 'call_2', 'call_3', 'call_4'])).toEqual(
+      new Set(['call_1', 'call_2']),
+    );
     expect(second.startedAmong([])).toEqual(new Set());
     // A call started again in a later run (a retry) is one row per run.
     second.started({ id: 'call_1', name: 'x' });
@@ -101,7 +119,9 @@ describe('the tool journal', () => {
     expect(journal.startedAmong(['call_effect', 'call_other'])).toEqual(new Set(['call_effect']));
     const killed = store.runs.list({ userId: 'alice' })[1]!;
     expect(killed.status).toBe('interrupted');
-    expect(killed.toolCalls).toMatchObject([{ callId: 'call_effect', status: 'started', resultUnknown: true }]);
+    expect(killed.toolCalls).toMatchObject([
+      { callId: 'call_effect', status: 'started', resultUnknown: true },
+    ]);
     lease.release();
   });
 });

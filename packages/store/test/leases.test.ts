@@ -153,7 +153,9 @@ describe('leases in one process', () => {
       versions_seen: {},
     };
     const meta = { source: 'loop' as const, step: 0, parents: {} };
-    expect((await rejection(intruder.checkpointer.put(config, checkpoint, meta, {}))).code).toBe('session-busy');
+    expect((await rejection(intruder.checkpointer.put(config, checkpoint, meta, {}))).code).toBe(
+      'session-busy',
+    );
     expect(thrown(() => intruder.runs.start({ sessionId, userId: 'alice' })).code).toBe('session-busy');
     expect(thrown(() => intruder.sessions.delete(sessionId, 'alice')).code).toBe('session-busy');
     // The holder writes freely.
@@ -169,11 +171,15 @@ describe('leases in one process', () => {
     expect(taker.previous?.owner).toBe(lease.holder.owner);
     expect(intruder.runs.list({ userId: 'alice' }).find((r) => r.id === run)?.status).toBe('interrupted');
 
-    const lost = await rejection(store.checkpointer.put(config, { ...checkpoint, id: checkpoint.id.replace(/1$/, '2') }, meta, {}));
+    const lost = await rejection(
+      store.checkpointer.put(config, { ...checkpoint, id: checkpoint.id.replace(/1$/, '2') }, meta, {}),
+    );
     expect(lost.code).toBe('lease-lost');
     expect(lost.message).toContain(`taken over by process ${process.pid} on ${hostname()}`);
     expect(thrown(() => lease.assertHeld()).code).toBe('lease-lost');
-    expect(thrown(() => store.runs.journal(run).started({ id: 'call_late', name: 'x' })).code).toBe('lease-lost');
+    expect(thrown(() => store.runs.journal(run).started({ id: 'call_late', name: 'x' })).code).toBe(
+      'lease-lost',
+    );
   });
 
   it('validates its arguments', async () => {
@@ -190,7 +196,11 @@ describe('leases across processes', () => {
     const busy = await rejection(store.leases.acquire(sessionId));
     expect(busy.code).toBe('session-busy');
     expect(busy.holder).toMatchObject({ pid, host: hostname() });
-    expect(busy.message).toMatch(new RegExp(`^session ${sessionId} is in use by process ${pid} on ${hostname()} since \\d{4}-\\d\\d-\\d\\dT`));
+    expect(busy.message).toMatch(
+      new RegExp(
+        `^session ${sessionId} is in use by process ${pid} on ${hostname()} since \\d{4}-\\d\\d-\\d\\dT`,
+      ),
+    );
 
     c.child.kill('SIGKILL');
     await c.exited;
@@ -200,7 +210,9 @@ describe('leases across processes', () => {
     expect(logged).toMatchObject({ id: run, status: 'interrupted' });
     expect(logged!.error).toContain(`process ${pid} on ${hostname()}`);
     // The call it had started is "started, result unknown" in the run log.
-    expect(logged!.toolCalls).toMatchObject([{ callId: 'call_held', status: 'started', resultUnknown: true }]);
+    expect(logged!.toolCalls).toMatchObject([
+      { callId: 'call_held', status: 'started', resultUnknown: true },
+    ]);
   });
 
   it('waits for a live holder, then takes over its expired lease when it stops renewing (SIGSTOP); the holder is fenced after SIGCONT', async () => {
@@ -209,7 +221,10 @@ describe('leases across processes', () => {
     process.kill(pid, 'SIGSTOP');
     const told: number[] = [];
     try {
-      const lease = await store.leases.acquire(sessionId, { waitMs: 15_000, onWait: (h) => told.push(h.pid) });
+      const lease = await store.leases.acquire(sessionId, {
+        waitMs: 15_000,
+        onWait: (h) => told.push(h.pid),
+      });
       expect(told).toEqual([pid]);
       expect(lease.previous?.pid).toBe(pid);
     } finally {

@@ -27,10 +27,12 @@ const DICT_V1 = Buffer.from(
 
 // Formats 0 and 1 (no checksum) are only read; every record written since carries a CRC-32 of its
 // uncompressed bytes after the format byte, so a flipped bit anywhere in the record is found on read.
-const RAW = 0;
-const DEFLATE_V1 = 1;
-const RAW_CRC = 2;
-const DEFLATE_V1_CRC = 3;
+// The checksummed formats' bytes differ from each other and from 0 and 1 in three bits or more: one
+// flipped bit cannot turn a record into another valid format (and skip its checksum).
+const RAW = 0x00;
+const DEFLATE_V1 = 0x01;
+const RAW_CRC = 0x5a;
+const DEFLATE_V1_CRC = 0xa5;
 
 /**
  * Encodes `data` as a format byte, a big-endian CRC-32 of `data`, then the payload: dictionary-deflated

@@ -96,7 +96,6 @@ export async function decodeWrites(
   keep?: (seq: number, channel: string) => boolean,
 ) {
   const parsed: { seq: number; taskId: string; p: string; w: WritesRecord['w'] }[] = [];
-  const ids: number[] = [];
   for (const row of rows) {
     const record = parseRecord(row.writes, row.checkpoint, row.task_id);
     const w = keep ? record.w.filter(([, ch]) => keep(row.checkpoint, ch)) : record.w;

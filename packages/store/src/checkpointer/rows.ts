@@ -109,7 +109,9 @@ export function prepareRows(db: Db): Rows {
     ),
     deleteThreads: st<[string], unknown>('DELETE FROM cp_threads WHERE thread_id = ?'),
     deleteQuarantine: st<[string], unknown>('DELETE FROM cp_quarantine WHERE thread_id = ?'),
-    idOfSeq: st<[number], { checkpoint_id: string }>('SELECT checkpoint_id FROM cp_checkpoints WHERE seq = ?'),
+    idOfSeq: st<[number], { checkpoint_id: string }>(
+      'SELECT checkpoint_id FROM cp_checkpoints WHERE seq = ?',
+    ),
   };
 }
 

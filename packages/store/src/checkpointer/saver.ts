@@ -191,7 +191,9 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     const checkpointId = config.configurable?.checkpoint_id as string | undefined;
     if (threadId === undefined) throw missing('thread_id', 'put writes');
     if (!checkpointId) throw missing('checkpoint_id', 'put writes');
-    await this.guard(threadId, ns, () => this.putTaskWrites(threadId, ns, checkpointId, writes, taskId, taskPath));
+    await this.guard(threadId, ns, () =>
+      this.putTaskWrites(threadId, ns, checkpointId, writes, taskId, taskPath),
+    );
   }
 
   private async putTaskWrites(
@@ -213,7 +215,9 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
         const seq = this.seqOf(thread, checkpointId);
         const ids = this.blobs.store(thread, encoder.blobs);
         const existing = this.rows.writeRecord.get(seq, taskId);
-        const record: WritesRecord = existing ? parseRecord(existing.writes, seq, taskId) : { p: taskPath, w: [] };
+        const record: WritesRecord = existing
+          ? parseRecord(existing.writes, seq, taskId)
+          : { p: taskPath, w: [] };
         const byIdx = new Map(record.w.map((w) => [w[0], w]));
         for (const [idx, channel, ref] of drafts) {
           // A regular write is stored once (retries are no-ops); special writes replace.
@@ -262,7 +266,9 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     channels: string[];
   }): Promise<Record<string, DeltaChannelHistory>> {
     const { threadId, ns } = target(options.config);
-    return this.guard(threadId, ns, () => deltaHistory(this, this.histories, options.config, options.channels));
+    return this.guard(threadId, ns, () =>
+      deltaHistory(this, this.histories, options.config, options.channels),
+    );
   }
 
   /** @internal The row id of a checkpoint (`latest` when no id is given). */

@@ -158,7 +158,10 @@ async function checkNamespace(ctx: VerifyContext, check: ThreadCheck, thread: nu
     after = rows.at(-1)!.seq;
   }
 
-  const writePage = db.prepare<[number, number, string, number], { checkpoint: number; task_id: string; writes: Buffer }>(
+  const writePage = db.prepare<
+    [number, number, string, number],
+    { checkpoint: number; task_id: string; writes: Buffer }
+  >(
     `SELECT w.checkpoint, w.task_id, w.writes FROM cp_writes w JOIN cp_checkpoints c ON c.seq = w.checkpoint
      WHERE c.thread = ? AND (w.checkpoint, w.task_id) > (?, ?) ORDER BY w.checkpoint, w.task_id LIMIT ?`,
   );
