@@ -10,9 +10,10 @@ export {
   type StoreErrorCode,
 } from './errors.js';
 export type { Grants, GrantsRepo } from './grants.js';
+export type { SessionLease } from './held-lease.js';
 export { validateSessionId, validateUserId } from './ids.js';
 export type { RunJournal } from './journal.js';
-export type { AcquireOptions, LeasesRepo, SessionLease } from './leases.js';
+export type { AcquireOptions, LeasesRepo } from './leases.js';
 export type { MemoryEntry, MemoryRepo } from './memory.js';
 export type { QuarantinedRecord, RepairReport } from './repair.js';
 export type {

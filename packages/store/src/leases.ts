@@ -3,7 +3,9 @@ import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Db, immediate } from './db.js';
 import { type LeaseHolder, StoreError } from './errors.js';
+import { HeldLease, type LeaseBook, type SessionLease } from './held-lease.js';
 import { validateSessionId } from './ids.js';
+import { busy, holderOf, type LeaseRow, leaseLost } from './lease-rows.js';
 import { processGone } from './process-alive.js';
 
 export interface AcquireOptions {
@@ -15,19 +17,6 @@ export interface AcquireOptions {
   signal?: AbortSignal;
   /** Called once, when the first attempt finds the session held and `waitMs` allows waiting. */
   onWait?: (holder: LeaseHolder) => void;
-}
-
-/** The right to write one session, held by this process until released (or lost). */
-export interface SessionLease {
-  readonly sessionId: string;
-  /** This process, as other processes see it. */
-  readonly holder: LeaseHolder;
-  /** The stale holder (expired, or a process that is gone) this lease replaced, if any. */
-  readonly previous?: LeaseHolder;
-  /** Gives the session back; idempotent and never throws. */
-  release(): void;
-  /** Throws `StoreError('lease-lost')` if the lease was released or another owner took it. */
-  assertHeld(): void;
 }
 
 export interface LeasesRepo {
@@ -46,22 +35,13 @@ export const DEFAULT_TTL_MS = 30_000;
 const MIN_TTL_MS = 200;
 const MAX_WAIT_MS = 24 * 3600_000;
 
-interface Row {
-  session_id: string;
-  owner: string;
-  host: string;
-  pid: number;
-  acquired_at: number;
-  expires_at: number;
-}
-
 /**
  * The store's leases: one row per session in `leases` (owner, host, pid, acquired, expires). Wall-clock
  * expiry makes the row meaningful to another machine; the same-host pid check makes a crash on this
  * machine cost nothing. Writes to a session (checkpoints, runs, the tool journal) call `fence` inside
  * their transaction, so a process that lost its lease cannot interleave with the new holder.
  */
-export class Leases {
+export class Leases implements LeaseBook {
   readonly owner = randomUUID();
   readonly host = hostname();
   readonly pid = process.pid;
@@ -76,7 +56,7 @@ export class Leases {
   private readonly interruptRuns;
 
   constructor(private readonly db: Db) {
-    this.select = db.prepare<[string], Row>('SELECT * FROM leases WHERE session_id = ?');
+    this.select = db.prepare<[string], LeaseRow>('SELECT * FROM leases WHERE session_id = ?');
     this.insert = db.prepare(
       `INSERT INTO leases (session_id, owner, host, pid, acquired_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (session_id) DO UPDATE SET owner = excluded.owner, host = excluded.host, pid = excluded.pid,
@@ -197,20 +177,14 @@ export class Leases {
     return { lease };
   }
 
-  /** @internal HeldLease's access to the table. */
   renewRow(sessionId: string, expiresAt: number): boolean {
     return this.renew.run(expiresAt, sessionId, this.owner).changes > 0;
   }
 
-  /** @internal */
-  ownerRow(sessionId: string): Row | undefined {
+  ownerRow(sessionId: string): LeaseRow | undefined {
     return this.select.get(sessionId);
   }
 
-  /**
-   * @internal A lease ends: `released` by its holder (the row goes), `lost` to another owner (the row
-   * is theirs; writes get `lease-lost` until released), or `deleted` with its session.
-   */
   ended(sessionId: string, lease: HeldLease, how: 'released' | 'lost' | 'deleted', wasHeld: boolean): void {
     if (this.held.get(sessionId) === lease) this.held.delete(sessionId);
     if (how === 'lost') this.lost.add(sessionId);
@@ -224,107 +198,8 @@ export class Leases {
     }
   }
 
-  private live(row: Row, now: number): boolean {
+  private live(row: LeaseRow, now: number): boolean {
     if (row.expires_at <= now) return false;
     return !(row.host === this.host && processGone(row.pid));
   }
-}
-
-class HeldLease implements SessionLease {
-  readonly previous?: LeaseHolder;
-  private readonly timer: NodeJS.Timeout;
-  private state: 'held' | 'released' | 'lost' = 'held';
-
-  constructor(
-    private readonly leases: Leases,
-    readonly sessionId: string,
-    readonly holder: LeaseHolder,
-    ttlMs: number,
-    previous: LeaseHolder | undefined,
-  ) {
-    if (previous) this.previous = previous;
-    this.timer = setInterval(() => this.beat(ttlMs), Math.max(50, Math.floor(ttlMs / 3)));
-    // The heartbeat never keeps a process alive on its own.
-    this.timer.unref();
-  }
-
-  release(): void {
-    this.end('released');
-  }
-
-  assertHeld(): void {
-    if (this.state === 'released') {
-      throw new StoreError('lease-lost', `the lease on session ${this.sessionId} was released`);
-    }
-    let row: Row | undefined;
-    try {
-      row = this.leases.ownerRow(this.sessionId);
-    } catch (cause) {
-      throw new StoreError('lease-lost', `cannot confirm the lease on session ${this.sessionId}`, { cause });
-    }
-    if (this.state === 'held' && row?.owner === this.holder.owner) return;
-    this.lost();
-    throw leaseLost(this.sessionId, row?.owner === this.holder.owner ? undefined : row);
-  }
-
-  /** @internal Another owner has the row: stop renewing, forget it, keep the row alone. */
-  lost(): void {
-    if (this.state === 'held') this.end('lost');
-  }
-
-  /** @internal */
-  end(how: 'released' | 'lost' | 'deleted'): void {
-    if (this.state === 'released') return;
-    const wasHeld = this.state === 'held';
-    this.state = how === 'lost' ? 'lost' : 'released';
-    clearInterval(this.timer);
-    this.leases.ended(this.sessionId, this, how, wasHeld);
-  }
-
-  private beat(ttlMs: number): void {
-    if (this.state !== 'held') return;
-    const expiresAt = Date.now() + ttlMs;
-    try {
-      if (this.leases.renewRow(this.sessionId, expiresAt)) this.holder.expiresAt = new Date(expiresAt);
-      else this.lost();
-    } catch {
-      // Busy, full or closed: try again on the next beat; the lease lasts a whole TTL.
-    }
-  }
-}
-
-function holderOf(row: Row): LeaseHolder {
-  return {
-    owner: row.owner,
-    host: row.host,
-    pid: row.pid,
-    since: new Date(row.acquired_at),
-    expiresAt: new Date(row.expires_at),
-  };
-}
-
-/** `session S is in use by process P on HOST since T`, carrying the holder. */
-export function busy(sessionId: string, holder: LeaseHolder): StoreError {
-  return new StoreError(
-    'session-busy',
-    `session ${sessionId} is in use by process ${holder.pid} on ${holder.host} since ${holder.since.toISOString()}`,
-    {
-      holder,
-      hint: `wait for that process to finish; if it stopped without letting go, its lease expires at ${holder.expiresAt.toISOString()}`,
-    },
-  );
-}
-
-function leaseLost(sessionId: string, row: Row | undefined): StoreError {
-  if (!row) {
-    return new StoreError('lease-lost', `the lease on session ${sessionId} was taken away (it is free now)`, {
-      hint: 'acquire it again before writing',
-    });
-  }
-  const holder = holderOf(row);
-  return new StoreError(
-    'lease-lost',
-    `the lease on session ${sessionId} was taken over by process ${holder.pid} on ${holder.host} at ${holder.since.toISOString()}`,
-    { holder, hint: 'this process stopped renewing it in time; stop writing to the session' },
-  );
 }

@@ -6,17 +6,20 @@ import {
   type CheckpointTuple,
 } from '@langchain/langgraph';
 import { type Db, immediate, stateOf } from '../db.js';
-import { type RecordDamage, StoreError } from '../errors.js';
+import { StoreError } from '../errors.js';
 import { scrubSecrets } from '../secrets.js';
 import { toStoreError } from '../sqlite-errors.js';
 import { BlobStore, MissingBlobError } from './blobs.js';
 import { Encoder, type Ref, resolveRef } from './codec.js';
 import { packText } from './compress.js';
+import { channelList, missing, target, threadKey } from './config.js';
+import { corruptRecordError } from './corrupt.js';
 import { DamageError } from './damage.js';
 import { deltaHistory, HistoryCache } from './history.js';
+import { listTuples } from './list.js';
 import { SPECIAL_WRITE_INDEX } from './order.js';
 import { type Body, parseBody, parseRecord, toTuple, type WritesRecord } from './read.js';
-import { type CheckpointRow, prepareRows, type Rows, SELECT_CHECKPOINT } from './rows.js';
+import { prepareRows, type Rows } from './rows.js';
 import { checkThread, type ThreadCheck } from './verify.js';
 
 type ChannelVersions = Parameters<BaseCheckpointSaver['put']>[3];
@@ -77,44 +80,9 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     this.ensureOpen();
     const { threadId } = target(config);
     try {
-      yield* this.listTuples(config, options);
+      yield* listTuples(this, this.db, config, options);
     } catch (error) {
       throw await this.mapError(error, threadId, (config.configurable?.checkpoint_ns as string) ?? '');
-    }
-  }
-
-  private async *listTuples(config: RunnableConfig, options: ListOptions): AsyncGenerator<CheckpointTuple> {
-    const { threadId, checkpointId } = target(config);
-    const ns = config.configurable?.checkpoint_ns as string | undefined;
-    const where = ['c.body IS NOT NULL'];
-    const params: unknown[] = [];
-    if (threadId !== undefined) where.push('t.thread_id = ?') && params.push(threadId);
-    if (ns !== undefined) where.push('t.ns = ?') && params.push(ns);
-    if (checkpointId) where.push('c.checkpoint_id = ?') && params.push(checkpointId);
-    const before = options.before?.configurable?.checkpoint_id as string | undefined;
-    if (before) where.push('c.checkpoint_id < ?') && params.push(before);
-    const filter = options.filter && Object.keys(options.filter).length > 0 ? options.filter : undefined;
-    let remaining = options.limit ?? Number.POSITIVE_INFINITY;
-    const sqlLimit = filter === undefined && Number.isFinite(remaining) ? ' LIMIT ?' : '';
-    if (sqlLimit) params.push(Math.max(0, Math.floor(remaining)));
-    const rows = this.db
-      .prepare<unknown[], CheckpointRow>(
-        `${SELECT_CHECKPOINT} WHERE ${where.join(' AND ')} ORDER BY c.checkpoint_id DESC${sqlLimit}`,
-      )
-      .all(...params);
-    for (const row of rows) {
-      if (remaining <= 0) return;
-      let tuple: CheckpointTuple;
-      try {
-        tuple = await toTuple(this, row);
-      } catch (error) {
-        // A damaged checkpoint is left out: the ones around it still list (getTuple names the damage).
-        if (error instanceof DamageError) continue;
-        throw error;
-      }
-      if (filter && !matches(tuple.metadata, filter)) continue;
-      remaining -= 1;
-      yield tuple;
     }
   }
 
@@ -338,45 +306,15 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
   }
 
   private async mapError(error: unknown, threadId: string | undefined, ns: string): Promise<unknown> {
-    if (error instanceof DamageError) return this.corrupt(error, threadId ?? '(unknown)', ns);
-    return toStoreError(error, stateOf(this.db));
-  }
-
-  /** `corrupt-record` naming the session, the step and the file, with the step the session reads fine up to. */
-  private async corrupt(error: DamageError, threadId: string, ns: string): Promise<StoreError> {
-    const { file } = stateOf(this.db);
-    const { seq, taskId, blobId } = error.where;
-    const damage: RecordDamage = { sessionId: threadId, ns, table: error.table, reason: error.reason };
-    if (seq !== undefined) {
-      damage.seq = seq;
-      const id = this.rows.idOfSeq.get(seq)?.checkpoint_id;
-      if (id !== undefined) damage.checkpointId = id;
-    }
-    if (taskId !== undefined) damage.taskId = taskId;
-    if (blobId !== undefined) damage.blobId = blobId;
-    try {
-      const good = (await this.checkThread(threadId)).lastGood.get(ns);
-      if (good) damage.lastGoodCheckpointId = good.checkpointId;
-    } catch {
-      // The check itself failed (the file is worse off): report what is known.
-    }
-    const step = damage.checkpointId ? `step ${damage.checkpointId} (checkpoint row ${seq})` : 'a step';
-    const record = [error.table, taskId && `task ${taskId}`, blobId !== undefined && `value ${blobId}`]
-      .filter(Boolean)
-      .join(', ');
-    const before = damage.lastGoodCheckpointId
-      ? `it reads fine up to step ${damage.lastGoodCheckpointId}`
-      : 'no earlier step of it is intact';
-    return new StoreError(
-      'corrupt-record',
-      `session ${threadId} has a damaged record at ${step} in ${file} (${record}: ${error.reason}); ${before}`,
-      {
-        cause: error,
-        file,
-        damage,
-        hint: `repair the session (it continues from its last good step; the damaged records are kept aside), or delete it`,
-      },
-    );
+    if (!(error instanceof DamageError)) return toStoreError(error, stateOf(this.db));
+    const sessionId = threadId ?? '(unknown)';
+    return corruptRecordError(error, {
+      file: stateOf(this.db).file,
+      sessionId,
+      ns,
+      checkpointIdOf: (seq) => this.rows.idOfSeq.get(seq)?.checkpoint_id,
+      lastGood: async () => (await this.checkThread(sessionId)).lastGood.get(ns)?.checkpointId,
+    });
   }
 
   private threadRow(threadId: string, ns: string): number {
@@ -392,36 +330,4 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     if (found) return found.seq;
     return Number(this.rows.placeholder.run(thread, checkpointId).lastInsertRowid);
   }
-}
-
-/** `\nch1\nch2\n`: lets the ancestor walk test "has a stored value" without inflating bodies. */
-function channelList(channels: string[]): string {
-  return `\n${channels.join('\n')}\n`;
-}
-
-function threadKey(threadId: string, ns: string): string {
-  return `${ns}\u0000${threadId}`;
-}
-
-function target(config: RunnableConfig) {
-  const c = config.configurable ?? {};
-  return {
-    threadId: c.thread_id as string | undefined,
-    ns: (c.checkpoint_ns as string | undefined) ?? '',
-    checkpointId: (c.checkpoint_id ?? c.thread_ts) as string | undefined,
-  };
-}
-
-function matches(metadata: unknown, filter: Record<string, unknown>): boolean {
-  const md = (metadata ?? {}) as Record<string, unknown>;
-  return Object.entries(filter).every(([k, v]) =>
-    typeof v === 'object' && v !== null ? JSON.stringify(md[k]) === JSON.stringify(v) : md[k] === v,
-  );
-}
-
-function missing(field: string, action: string): StoreError {
-  return new StoreError(
-    'invalid-argument',
-    `cannot ${action}: config.configurable.${field} is required (the thread is the session id)`,
-  );
 }
