@@ -29,7 +29,10 @@ const graph = new StateGraph(new StateSchema({ messages: MessagesDeltaValue }))
 const lease = await store.leases.acquire(session.id, { waitMs: 0 });
 const run = store.runs.start({ sessionId: session.id, userId: 'alice', model: 'scripted' });
 const journal = store.runs.journal(run);
-const out = await graph.invoke({ messages: [new HumanMessage('hello')] }, { configurable: { thread_id: session.id } });
+const out = await graph.invoke(
+  { messages: [new HumanMessage('hello')] },
+  { configurable: { thread_id: session.id } },
+);
 journal.started({ id: 'call_1', name: 'fetch', skill: 'web' }); // before the tool's process starts
 journal.finished({ id: 'call_1', ok: true, durationMs: 42, truncated: false });
 store.runs.finish(run, { status: 'ok', inputTokens: 12, outputTokens: 7 });
@@ -71,7 +74,10 @@ console.log('trust', store.trust.get('/home/alice/project').decision);
 const report = await store.doctor();
 console.log('doctor', report.ok, report.integrity, report.checked, report.advice);
 
-for (const attempt of [() => store.sessions.get('../etc/passwd', 'alice'), () => store.sessions.delete(session.id, 'bob')]) {
+for (const attempt of [
+  () => store.sessions.get('../etc/passwd', 'alice'),
+  () => store.sessions.delete(session.id, 'bob'),
+]) {
   try {
     attempt();
   } catch (error) {

@@ -81,7 +81,7 @@ function assemble(db: Db, file: string): Store {
     ),
     grants: guard(createGrants(db, owners)),
     memory: guard(createMemory(db)),
-    runs: guard(createRuns(db, owners, leases)),
+    runs: guardRuns(guard, createRuns(db, owners, leases)),
     leases: guard(leases.repo()),
     trust: guard(createTrust(db)),
     checkpointer,
@@ -92,6 +92,12 @@ function assemble(db: Db, file: string): Store {
       db.close();
     },
   };
+}
+
+/** The journal a run hands out is guarded like the repositories. */
+function guardRuns(guard: ReturnType<typeof guardFor>, runs: RunsRepo): RunsRepo {
+  const guarded = guard(runs);
+  return { ...guarded, journal: (runId) => guard(guarded.journal(runId)) };
 }
 
 /**

@@ -177,6 +177,7 @@ describe('a full disk', () => {
       const { id } = store.sessions.create('alice');
       const config = { configurable: { thread_id: id, checkpoint_ns: '' } };
       await store.checkpointer.put(config, checkpoint(1, 'first'), meta, { notes: 1 });
+      const journal = store.runs.journal(store.runs.start({ sessionId: id, userId: 'alice' }));
       // Fill the disk to the last byte.
       const filler = home + '/filler';
       const fd = openSync(filler, 'w');
@@ -187,6 +188,7 @@ describe('a full disk', () => {
       await attempt('create', () => store.sessions.create('alice'));
       await attempt('put', () => store.checkpointer.put(config, checkpoint(2, 'x'.repeat(20000)), meta, { notes: 2 }));
       await attempt('rename', () => store.sessions.rename(id, 'alice', 'y'.repeat(200)));
+      await attempt('journal', () => journal.started({ id: 'call_' + 'z'.repeat(400), name: 'run_bash' }));
       await attempt('read', async () => (await store.checkpointer.getTuple(config))?.checkpoint.channel_values);
       rmSync(filler);
       await attempt('after', () => store.sessions.create('alice').id);
@@ -207,6 +209,7 @@ describe('a full disk', () => {
     expect(results.create).toEqual({ label: 'create', ...expected });
     expect(results.put).toEqual({ label: 'put', ...expected });
     expect(results.rename).toEqual({ label: 'rename', ...expected });
+    expect(results.journal).toEqual({ label: 'journal', ...expected });
     expect(results.read).toMatchObject({ ok: true, value: { notes: 'first' } });
     expect(results.after).toMatchObject({ ok: true });
   });
