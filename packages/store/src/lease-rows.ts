@@ -6,6 +6,8 @@ export interface LeaseRow {
   owner: string;
   host: string;
   pid: number;
+  /** Where `pid` means something: this boot of this machine, this pid namespace. */
+  pid_scope: string;
   acquired_at: number;
   expires_at: number;
 }

@@ -6,7 +6,7 @@ import { type LeaseHolder, StoreError } from './errors.js';
 import { HeldLease, type LeaseBook, type SessionLease } from './held-lease.js';
 import { validateSessionId } from './ids.js';
 import { busy, holderOf, type LeaseRow, leaseLost } from './lease-rows.js';
-import { processGone } from './process-alive.js';
+import { pidScope, processGone } from './process-alive.js';
 
 export interface AcquireOptions {
   /** How long to wait for another holder to let go, polling with back-off. Default 0: fail at once. */
@@ -23,7 +23,7 @@ export interface LeasesRepo {
   /**
    * Takes the session's lease (one `BEGIN IMMEDIATE` transaction). A lease held by a live process is
    * waited for up to `waitMs`, then `StoreError('session-busy')`; an expired one, or one whose process
-   * on this host is gone, is taken over at once and the session's runs still marked `running` become
+   * on this machine is gone, is taken over at once and the session's runs still marked `running` become
    * `interrupted`.
    */
   acquire(sessionId: string, opts?: AcquireOptions): Promise<SessionLease>;
@@ -37,13 +37,14 @@ const MAX_WAIT_MS = 24 * 3600_000;
 
 /**
  * The store's leases: one row per session in `leases` (owner, host, pid, acquired, expires). Wall-clock
- * expiry makes the row meaningful to another machine; the same-host pid check makes a crash on this
+ * expiry makes the row meaningful to another machine; the pid check (same boot, same pid namespace) makes a crash on this
  * machine cost nothing. Writes to a session (checkpoints, runs, the tool journal) call `fence` inside
  * their transaction, so a process that lost its lease cannot interleave with the new holder.
  */
 export class Leases implements LeaseBook {
   readonly owner = randomUUID();
   readonly host = hostname();
+  private readonly scope = pidScope();
   readonly pid = process.pid;
   private readonly held = new Map<string, HeldLease>();
   /** Leases this store lost to another owner and has not released: their writes get `lease-lost`. */
@@ -58,9 +59,10 @@ export class Leases implements LeaseBook {
   constructor(private readonly db: Db) {
     this.select = db.prepare<[string], LeaseRow>('SELECT * FROM leases WHERE session_id = ?');
     this.insert = db.prepare(
-      `INSERT INTO leases (session_id, owner, host, pid, acquired_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)
+      `INSERT INTO leases (session_id, owner, host, pid, pid_scope, acquired_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (session_id) DO UPDATE SET owner = excluded.owner, host = excluded.host, pid = excluded.pid,
-         acquired_at = excluded.acquired_at, expires_at = excluded.expires_at`,
+         pid_scope = excluded.pid_scope, acquired_at = excluded.acquired_at, expires_at = excluded.expires_at`,
     );
     this.renew = db.prepare('UPDATE leases SET expires_at = ? WHERE session_id = ? AND owner = ?');
     this.remove = db.prepare('DELETE FROM leases WHERE session_id = ? AND owner = ?');
@@ -152,7 +154,7 @@ export class Leases implements LeaseBook {
         const row = this.select.get(sessionId);
         if (row && row.owner !== this.owner && this.live(row, now)) return { busy: holderOf(row) };
         const previous = row && row.owner !== this.owner ? holderOf(row) : undefined;
-        this.insert.run(sessionId, this.owner, this.host, this.pid, now, now + ttlMs);
+        this.insert.run(sessionId, this.owner, this.host, this.pid, this.scope, now, now + ttlMs);
         if (previous) {
           this.interruptRuns.run(
             now,
@@ -200,6 +202,6 @@ export class Leases implements LeaseBook {
 
   private live(row: LeaseRow, now: number): boolean {
     if (row.expires_at <= now) return false;
-    return !(row.host === this.host && processGone(row.pid));
+    return !(row.pid_scope === this.scope && processGone(row.pid));
   }
 }

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
+import { hostname } from 'node:os';
 
 /**
  * Whether the process `pid` on this machine is certainly gone: no such process (ESRCH), or a zombie
@@ -17,5 +18,19 @@ export function processGone(pid: number): boolean {
     return stat.charAt(stat.lastIndexOf(')') + 2) === 'Z';
   } catch {
     return false;
+  }
+}
+
+/**
+ * Where this process's pid means something: the machine's boot (a reboot reuses pids) and the pid
+ * namespace (containers sharing a host name do not share pids). Another process's pid is checked
+ * only when its lease row carries the same scope; elsewhere, expiry decides.
+ */
+export function pidScope(): string {
+  try {
+    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    return `${boot}/${readlinkSync('/proc/self/ns/pid')}`;
+  } catch {
+    return `host:${hostname()}`;
   }
 }

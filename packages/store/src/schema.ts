@@ -99,6 +99,7 @@ export const MIGRATIONS: readonly string[] = [
     owner TEXT NOT NULL,
     host TEXT NOT NULL,
     pid INTEGER NOT NULL,
+    pid_scope TEXT NOT NULL,
     acquired_at INTEGER NOT NULL,
     expires_at INTEGER NOT NULL
   );

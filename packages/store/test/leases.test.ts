@@ -182,6 +182,25 @@ describe('leases in one process', () => {
     );
   });
 
+  it('checks a pid only where it means something: a dead pid from another machine or pid namespace waits for expiry', async () => {
+    const c = holder();
+    const { pid } = JSON.parse(await c.waitFor((l) => l.includes('held')));
+    c.child.kill('SIGKILL');
+    await c.exited;
+    const raw = (await import('better-sqlite3')).default;
+    const db = new raw(store.file);
+    db.prepare(
+      "UPDATE leases SET pid_scope = 'another-boot/pid:[1]', host = 'elsewhere' WHERE session_id = ?",
+    ).run(sessionId);
+    db.close();
+    const error = await rejection(store.leases.acquire(sessionId));
+    expect(error).toMatchObject({ code: 'session-busy', holder: { pid, host: 'elsewhere' } });
+    const expired = new raw(store.file);
+    expired.prepare('UPDATE leases SET expires_at = 0 WHERE session_id = ?').run(sessionId);
+    expired.close();
+    expect((await store.leases.acquire(sessionId)).previous).toMatchObject({ pid, host: 'elsewhere' });
+  });
+
   it('validates its arguments', async () => {
     expect((await rejection(store.leases.acquire('../x'))).code).toBe('invalid-id');
     expect((await rejection(store.leases.acquire(sessionId, { waitMs: -1 }))).code).toBe('invalid-argument');
