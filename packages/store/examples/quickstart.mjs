@@ -4,13 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { END, MessagesDeltaValue, START, StateGraph, StateSchema } from '@langchain/langgraph';
-import { openStore, StoreError } from '../dist/index.js';
+import { isStoreError, openStore } from '../dist/index.js';
 
-const store = openStore({ home: mkdtempSync(join(tmpdir(), 'birdie-')) });
+const home = mkdtempSync(join(tmpdir(), 'birdie-'));
+const store = openStore({ home });
 const session = store.sessions.create('alice', { title: 'first steps', now: new Date(2026, 10, 21, 9, 30) });
 console.log('session', session.id, session.title);
 
-store.grants.set(session.id, { enabled: ['web'], disabled: ['shell'] });
+store.grants.set(session.id, 'alice', {
+  enabled: ['web'],
+  disabled: ['shell'],
+  sources: { web: 'bundled:skills/web/SKILL.md' },
+});
 store.memory.add('alice', 'prefers metric units');
 
 // The graph's state uses the delta messages channel; the checkpointer is the store's.
@@ -20,41 +25,66 @@ const graph = new StateGraph(new StateSchema({ messages: MessagesDeltaValue }))
   .addEdge('agent', END)
   .compile({ checkpointer: store.checkpointer });
 
-const run = store.runs.start({ sessionId: session.id, model: 'scripted' });
+// One writer per session: a turn holds the session's lease.
+const lease = await store.leases.acquire(session.id, { waitMs: 0 });
+const run = store.runs.start({ sessionId: session.id, userId: 'alice', model: 'scripted' });
+const journal = store.runs.journal(run);
 const out = await graph.invoke(
   { messages: [new HumanMessage('hello')] },
   { configurable: { thread_id: session.id } },
 );
-store.runs.toolCall(run, { name: 'fetch', skill: 'web', durationMs: 42, ok: true });
+journal.started({ id: 'call_1', name: 'fetch', skill: 'web' }); // before the tool's process starts
+journal.finished({ id: 'call_1', ok: true, durationMs: 42, truncated: false });
 store.runs.finish(run, { status: 'ok', inputTokens: 12, outputTokens: 7 });
-store.sessions.recordTurn(session.id, { inputTokens: 12, outputTokens: 7 });
+store.sessions.recordTurn(session.id, 'alice', { inputTokens: 12, outputTokens: 7 });
+
+// Another process (here: another open store) cannot take the session meanwhile.
+const other = openStore({ home });
+try {
+  await other.leases.acquire(session.id);
+} catch (error) {
+  if (isStoreError(error, 'session-busy')) console.log('busy', error.message.replace(/since .*/, 'since …'));
+}
+lease.release();
+other.close();
 
 console.log(
   'messages',
   out.messages.map((m) => `${m.getType()}: ${m.content}`),
 );
-console.log('grants', store.grants.get(session.id));
+console.log('grants', store.grants.get(session.id, 'alice'));
 console.log(
   'memory',
   store.memory.list('alice').map((m) => m.content),
 );
-const [logged] = store.runs.list({ sessionId: session.id });
+const [logged] = store.runs.list({ userId: 'alice', sessionId: session.id });
 console.log(
   'run',
   logged.status,
   logged.model,
   logged.inputTokens,
   logged.outputTokens,
-  logged.toolCalls.map((t) => t.name),
+  logged.toolCalls.map((t) => `${t.name} ${t.status}`),
 );
-console.log('session turns', store.sessions.get(session.id).turns);
+console.log('session turns', store.sessions.get(session.id, 'alice').turns);
 
-try {
-  store.sessions.get('../etc/passwd');
-} catch (error) {
-  if (error instanceof StoreError) console.log('rejected', error.code, error.message);
+store.trust.set('/home/alice/project', { digest: 'sha256:1f2e…', decision: 'trusted' });
+console.log('trust', store.trust.get('/home/alice/project').decision);
+
+const report = await store.doctor();
+console.log('doctor', report.ok, report.integrity, report.checked, report.advice);
+
+for (const attempt of [
+  () => store.sessions.get('../etc/passwd', 'alice'),
+  () => store.sessions.delete(session.id, 'bob'),
+]) {
+  try {
+    attempt();
+  } catch (error) {
+    if (isStoreError(error)) console.log('rejected', error.code, error.message);
+  }
 }
-store.sessions.delete(session.id);
+store.sessions.delete(session.id, 'alice');
 console.log(
   'after delete',
   store.sessions.list('alice').length,

@@ -1,65 +1,69 @@
-import { closeSync, existsSync, openSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { dirname } from 'node:path';
+import type Database from 'better-sqlite3';
 import { isBusyError, StoreError } from './errors.js';
-import { ensureFolder } from './folder.js';
-import { MIGRATIONS } from './schema.js';
 
 export type Db = Database.Database;
 
+/** Why a store only reads. */
+export type ReadOnlyReason =
+  | 'malformed'
+  | 'file-not-writable'
+  | 'folder-not-writable'
+  | 'read-only-file-system';
+
+/** Set on a store that opened (or turned) read-only: reads work, every write throws `read-only`. */
+export interface ReadOnlyState {
+  reason: ReadOnlyReason;
+  message: string;
+  /** The fix, in one sentence naming the file or folder. */
+  hint: string;
+}
+
+/** What the store knows about its connection beyond better-sqlite3's handle. */
+export interface DbState {
+  file: string;
+  dir: string;
+  readOnly?: ReadOnlyState;
+}
+
+const states = new WeakMap<Db, DbState>();
+
+export function attachState(db: Db, state: DbState): void {
+  states.set(db, state);
+}
+
+export function stateOf(db: Db): DbState {
+  let state = states.get(db);
+  if (!state) {
+    // A connection the store did not open (a checkpointer built by hand): describe it by its name.
+    state = { file: db.name, dir: dirname(db.name) };
+    states.set(db, state);
+  }
+  return state;
+}
+
 /** How long one statement waits for another process's lock before SQLite gives up. */
-const BUSY_TIMEOUT_MS = 5_000;
+export const BUSY_TIMEOUT_MS = 5_000;
 /** Extra attempts on top of the busy timeout, for the cases SQLite does not wait for itself. */
 const BUSY_RETRIES = 8;
 
-export function openDatabase(file: string, dir: string): Db {
-  ensureFolder(dir);
-  let db: Db;
-  try {
-    // Create the file 0600 before SQLite opens it; SQLite gives -wal and -shm the same mode.
-    if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
-    db = new Database(file);
-  } catch (cause) {
-    throw new StoreError('io', `cannot open ${file}`, { cause });
-  }
-  try {
-    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    retryBusy(() => db.pragma('journal_mode = WAL'));
-    db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
-    migrate(db);
-    return db;
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-}
-
-function migrate(db: Db): void {
-  const current = () => db.pragma('user_version', { simple: true }) as number;
-  if (current() === MIGRATIONS.length) return;
-  try {
-    immediate(db, () => {
-      const from = current();
-      if (from > MIGRATIONS.length) {
-        throw new StoreError(
-          'migration-failed',
-          `database schema version ${from} is newer than this birdie understands (${MIGRATIONS.length})`,
-        );
-      }
-      for (let v = from; v < MIGRATIONS.length; v += 1) db.exec(MIGRATIONS[v]!);
-      db.pragma(`user_version = ${MIGRATIONS.length}`);
-    });
-  } catch (cause) {
-    if (cause instanceof StoreError) throw cause;
-    throw new StoreError('migration-failed', `cannot migrate ${db.name}`, { cause });
-  }
+/** The error every write of a read-only store throws: names the file, the reason and the fix. */
+export function readOnlyError(state: DbState): StoreError {
+  const ro = state.readOnly!;
+  return new StoreError('read-only', `cannot write ${state.file}: ${ro.message}`, {
+    file: state.file,
+    hint: ro.hint,
+  });
 }
 
 /**
  * Runs `fn` in a `BEGIN IMMEDIATE` transaction: the write lock is taken up front, so a
  * concurrent writer makes us wait (busy_timeout) instead of failing mid-transaction.
+ * Every write of the store goes through here, so a read-only store refuses it in one place.
  */
 export function immediate<T>(db: Db, fn: () => T): T {
+  const state = states.get(db);
+  if (state?.readOnly) throw readOnlyError(state);
   let run = runners.get(db);
   if (!run) {
     // One wrapper per connection: better-sqlite3 compiles a transaction function on creation.

@@ -3,21 +3,93 @@ export type StoreErrorCode =
   | 'invalid-id'
   | 'invalid-argument'
   | 'not-found'
+  | 'not-owner'
   | 'locked'
+  | 'session-busy'
+  | 'lease-lost'
   | 'migration-failed'
   | 'closed'
   | 'home-unusable'
+  | 'disk-full'
+  | 'file-too-large'
+  | 'read-only'
+  | 'malformed'
+  | 'corrupt-record'
   | 'io';
+
+/** Who holds a session's lease: one process on one machine, until `expiresAt` unless it renews. */
+export interface LeaseHolder {
+  /** Random per open store (so, in practice, per process). */
+  owner: string;
+  host: string;
+  pid: number;
+  /** When this holder acquired the lease. */
+  since: Date;
+  /** Wall-clock expiry; the holder's heartbeat moves it forward. */
+  expiresAt: Date;
+}
+
+/** One stored record that fails its checksum or does not decode. */
+export interface DamagedRecord {
+  /** The session (LangGraph thread id) the record belongs to. */
+  sessionId: string;
+  /** Checkpoint namespace; `''` for the session's own graph. */
+  ns: string;
+  table: 'cp_checkpoints' | 'cp_writes' | 'cp_blobs' | 'grants';
+  /** The step: the checkpoint the record belongs to (its id and row number), when one is known. */
+  checkpointId?: string;
+  seq?: number;
+  /** `cp_writes`: the task whose writes these are. */
+  taskId?: string;
+  /** `cp_blobs`: the row id of the stored value. */
+  blobId?: number;
+  reason: string;
+}
+
+/** What a `corrupt-record` error carries: the damaged record and where the session can continue from. */
+export interface RecordDamage extends DamagedRecord {
+  /** The newest checkpoint of this namespace with no damage in it or its ancestors; undefined if none. */
+  lastGoodCheckpointId?: string;
+}
+
+export interface StoreErrorDetails {
+  cause?: unknown;
+  /** The database file concerned (disk, permission and damage errors). */
+  file?: string;
+  /** What the user can do about it, in one sentence. */
+  hint?: string;
+  /** `session-busy`, `lease-lost`: the current holder of the lease. */
+  holder?: LeaseHolder;
+  /** `not-owner`: the user the session belongs to. */
+  owner?: string;
+  /** `corrupt-record`: which record, and the last good step. */
+  damage?: RecordDamage;
+}
 
 /** A run-time failure of the store, with a stable `code` and the underlying `cause`. */
 export class StoreError extends Error {
   override readonly name = 'StoreError';
   readonly code: StoreErrorCode;
+  readonly file?: string;
+  readonly hint?: string;
+  readonly holder?: LeaseHolder;
+  readonly owner?: string;
+  readonly damage?: RecordDamage;
 
-  constructor(code: StoreErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(code: StoreErrorCode, message: string, details: StoreErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.code = code;
+    if (details.file !== undefined) this.file = details.file;
+    if (details.hint !== undefined) this.hint = details.hint;
+    if (details.holder !== undefined) this.holder = details.holder;
+    if (details.owner !== undefined) this.owner = details.owner;
+    if (details.damage !== undefined) this.damage = details.damage;
   }
+}
+
+/** Whether `error` is a `StoreError` (optionally with one of `codes`). */
+export function isStoreError(error: unknown, ...codes: StoreErrorCode[]): error is StoreError {
+  return error instanceof StoreError && (codes.length === 0 || codes.includes(error.code));
 }
 
 /** SQLite reports a held lock as SQLITE_BUSY / SQLITE_LOCKED (with extended variants). */

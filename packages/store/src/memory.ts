@@ -1,4 +1,4 @@
-import { type Db, retryBusy } from './db.js';
+import { type Db, immediate } from './db.js';
 import { StoreError } from './errors.js';
 import { validateUserId } from './ids.js';
 
@@ -42,7 +42,7 @@ export function createMemory(db: Db): MemoryRepo {
           `memory content must be non-empty text of at most ${MAX_CONTENT} characters`,
         );
       }
-      return toEntry(retryBusy(() => insert.get(userId, content, Date.now()))!);
+      return toEntry(immediate(db, () => insert.get(userId, content, Date.now()))!);
     },
     list(userId) {
       validateUserId(userId);
@@ -51,7 +51,7 @@ export function createMemory(db: Db): MemoryRepo {
     remove(userId, id) {
       validateUserId(userId);
       if (!Number.isSafeInteger(id)) return false;
-      return retryBusy(() => remove.run(userId, id)).changes > 0;
+      return immediate(db, () => remove.run(userId, id)).changes > 0;
     },
   };
 }

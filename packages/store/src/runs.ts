@@ -1,27 +1,31 @@
-import { type Db, immediate, retryBusy } from './db.js';
+import { checkCount, checkText } from './checks.js';
+import { type Db, immediate } from './db.js';
 import { StoreError } from './errors.js';
-import { validateSessionId, validateUserId } from './ids.js';
+import { validateUserId } from './ids.js';
+import { createJournal, type RunJournal } from './journal.js';
+import type { Leases } from './leases.js';
+import type { Ownership } from './owner.js';
 import { redactSecrets } from './secrets.js';
-import { checkCount } from './sessions.js';
 
 export type RunStatus = 'running' | 'ok' | 'error' | 'interrupted' | 'rejected';
 export type FinishedStatus = Exclude<RunStatus, 'running'>;
+export type ToolCallStatus = 'started' | 'ok' | 'error';
 
-export interface ToolCallInput {
+export interface ToolCallRecord {
+  /** Row id, in call order. */
+  id: number;
+  /** The model's tool call id; absent on rows logged before the journal existed. */
+  callId?: string;
   name: string;
   skill?: string;
-  durationMs: number;
-  ok: boolean;
-  truncated?: boolean;
-  error?: string;
-}
-
-export interface ToolCallRecord extends Required<Pick<ToolCallInput, 'name' | 'durationMs' | 'ok'>> {
-  id: number;
-  skill?: string;
+  status: ToolCallStatus;
+  /** `started` in a run that is no longer running: the call began and its result is unknown (it may have had its effect). */
+  resultUnknown: boolean;
+  startedAt: Date;
+  endedAt?: Date;
+  durationMs?: number;
   truncated: boolean;
   error?: string;
-  at: Date;
 }
 
 export interface RunRecord {
@@ -46,16 +50,19 @@ export interface RunFinish {
 }
 
 export interface RunsRepo {
-  /** Opens a run (status `running`) and returns its id. */
-  start(r: { sessionId: string; model?: string }): number;
+  /**
+   * Opens a run (status `running`) on the user's session and returns its id. `session-busy` when
+   * another live process holds the session's lease.
+   */
+  start(r: { sessionId: string; userId: string; model?: string }): number;
   finish(runId: number, r: RunFinish): void;
-  toolCall(runId: number, t: ToolCallInput): void;
-  /** Newest first, each with its tool calls in call order. Default limit 50. */
-  list(q?: { sessionId?: string; userId?: string; limit?: number }): RunRecord[];
+  /** The run's tool journal (intent before effect). `not-found` for an unknown run. */
+  journal(runId: number): RunJournal;
+  /** The user's runs (of one of their sessions if given), newest first, each with its tool calls in call order. Default limit 50. */
+  list(q: { userId: string; sessionId?: string; limit?: number }): RunRecord[];
 }
 
 const STATUSES = new Set<FinishedStatus>(['ok', 'error', 'interrupted', 'rejected']);
-const MAX_TEXT = 4000;
 
 interface RunRow {
   id: number;
@@ -71,36 +78,33 @@ interface RunRow {
 
 interface ToolRow {
   id: number;
-  run_id: number;
+  call_id: string | null;
   name: string;
   skill: string | null;
-  duration_ms: number;
-  ok: number;
+  status: ToolCallStatus;
+  started_at: number;
+  ended_at: number | null;
+  duration_ms: number | null;
   truncated: number;
   error: string | null;
-  at: number;
 }
 
-export function createRuns(db: Db): RunsRepo {
-  const sessionExists = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM sessions WHERE id = ?');
+export function createRuns(db: Db, owners: Ownership, leases: Leases): RunsRepo {
   const insert = db.prepare(
     "INSERT INTO runs (session_id, model, status, started_at) VALUES (?, ?, 'running', ?)",
   );
   const update = db.prepare(
     `UPDATE runs SET status = ?, ended_at = ?, input_tokens = ?, output_tokens = ?, error = ? WHERE id = ?`,
   );
-  const insertTool = db.prepare(
-    `INSERT INTO tool_calls (run_id, name, skill, duration_ms, ok, truncated, error, at)
-     SELECT id, ?, ?, ?, ?, ?, ?, ? FROM runs WHERE id = ?`,
-  );
+  const sessionOf = db.prepare<[number], { session_id: string }>('SELECT session_id FROM runs WHERE id = ?');
   const toolsOf = db.prepare<[number], ToolRow>('SELECT * FROM tool_calls WHERE run_id = ? ORDER BY id');
 
   return {
-    start({ sessionId, model }) {
-      validateSessionId(sessionId);
-      const checkedModel = model === undefined ? null : text(model, 'model');
+    start({ sessionId, userId, model }) {
+      const checkedModel = model === undefined ? null : checkText(model, 'model');
       return immediate(db, () => {
-        if (!sessionExists.get(sessionId)) throw new StoreError('not-found', `no session ${sessionId}`);
+        owners.require(sessionId, userId);
+        leases.fence(sessionId);
         return Number(insert.run(sessionId, checkedModel, Date.now()).lastInsertRowid);
       });
     },
@@ -110,36 +114,30 @@ export function createRuns(db: Db): RunsRepo {
       }
       const input = checkCount(r.inputTokens ?? 0, 'inputTokens');
       const output = checkCount(r.outputTokens ?? 0, 'outputTokens');
-      const error = r.error === undefined ? null : redactSecrets(text(r.error, 'error'));
-      const { changes } = retryBusy(() => update.run(r.status, Date.now(), input, output, error, runId));
+      const error = r.error === undefined ? null : redactSecrets(checkText(r.error, 'error'));
+      const { changes } = immediate(db, () => update.run(r.status, Date.now(), input, output, error, runId));
       if (changes === 0) throw new StoreError('not-found', `no run ${runId}`);
     },
-    toolCall(runId, t) {
-      const name = text(t?.name, 'name');
-      const skill = t.skill === undefined ? null : text(t.skill, 'skill');
-      const duration = checkCount(Math.round(t.durationMs), 'durationMs');
-      const error = t.error === undefined ? null : redactSecrets(text(t.error, 'error'));
-      const { changes } = retryBusy(() =>
-        insertTool.run(name, skill, duration, t.ok ? 1 : 0, t.truncated ? 1 : 0, error, Date.now(), runId),
-      );
-      if (changes === 0) throw new StoreError('not-found', `no run ${runId}`);
+    journal(runId) {
+      const row = Number.isSafeInteger(runId) ? sessionOf.get(runId) : undefined;
+      if (!row) throw new StoreError('not-found', `no run ${runId}`);
+      return createJournal(db, leases, runId, row.session_id);
     },
-    list(q = {}) {
-      const where: string[] = [];
-      const params: unknown[] = [];
+    list(q) {
+      const where = ['s.user_id = ?'];
+      const params: unknown[] = [q?.userId];
       if (q.sessionId !== undefined) {
+        owners.require(q.sessionId, q.userId);
         where.push('r.session_id = ?');
-        params.push(validateSessionId(q.sessionId));
-      }
-      if (q.userId !== undefined) {
-        where.push('s.user_id = ?');
-        params.push(validateUserId(q.userId));
+        params.push(q.sessionId);
+      } else {
+        validateUserId(q?.userId);
       }
       const limit = q.limit === undefined ? 50 : checkCount(q.limit, 'limit');
       const rows = db
         .prepare<unknown[], RunRow>(
           `SELECT r.* FROM runs r JOIN sessions s ON s.id = r.session_id
-           ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY r.id DESC LIMIT ?`,
+           WHERE ${where.join(' AND ')} ORDER BY r.id DESC LIMIT ?`,
         )
         .all(...params, limit);
       return rows.map((row) => toRun(row, toolsOf.all(row.id)));
@@ -155,7 +153,7 @@ function toRun(row: RunRow, tools: ToolRow[]): RunRecord {
     startedAt: new Date(row.started_at),
     inputTokens: row.input_tokens,
     outputTokens: row.output_tokens,
-    toolCalls: tools.map(toTool),
+    toolCalls: tools.map((t) => toTool(t, row.status !== 'running')),
   };
   if (row.model !== null) run.model = row.model;
   if (row.ended_at !== null) {
@@ -166,23 +164,19 @@ function toRun(row: RunRow, tools: ToolRow[]): RunRecord {
   return run;
 }
 
-function toTool(row: ToolRow): ToolCallRecord {
+function toTool(row: ToolRow, runEnded: boolean): ToolCallRecord {
   const call: ToolCallRecord = {
     id: row.id,
     name: row.name,
-    durationMs: row.duration_ms,
-    ok: row.ok === 1,
+    status: row.status,
+    resultUnknown: row.status === 'started' && runEnded,
+    startedAt: new Date(row.started_at),
     truncated: row.truncated === 1,
-    at: new Date(row.at),
   };
+  if (row.call_id !== null) call.callId = row.call_id;
   if (row.skill !== null) call.skill = row.skill;
+  if (row.ended_at !== null) call.endedAt = new Date(row.ended_at);
+  if (row.duration_ms !== null) call.durationMs = row.duration_ms;
   if (row.error !== null) call.error = row.error;
   return call;
-}
-
-function text(value: unknown, field: string): string {
-  if (typeof value !== 'string' || value.length === 0) {
-    throw new StoreError('invalid-argument', `${field} must be a non-empty string`);
-  }
-  return value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}…` : value;
 }

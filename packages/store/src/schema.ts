@@ -91,4 +91,66 @@ export const MIGRATIONS: readonly string[] = [
     UNIQUE (thread, hash)
   );
   `,
+  // 2: session leases, the tool-call journal (intent before effect), grant sources, workspace
+  // trust, and the quarantine that damaged checkpoint records are moved to by a repair.
+  `
+  CREATE TABLE leases (
+    session_id TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    host TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    pid_scope TEXT NOT NULL,
+    acquired_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+  );
+
+  CREATE TABLE tool_calls_v2 (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    session_id TEXT NOT NULL,
+    call_id TEXT,
+    name TEXT NOT NULL,
+    skill TEXT,
+    status TEXT NOT NULL CHECK (status IN ('started', 'ok', 'error')),
+    started_at INTEGER NOT NULL,
+    ended_at INTEGER,
+    duration_ms INTEGER,
+    truncated INTEGER NOT NULL DEFAULT 0,
+    error TEXT
+  );
+  INSERT INTO tool_calls_v2
+    (id, run_id, session_id, call_id, name, skill, status, started_at, ended_at, duration_ms, truncated, error)
+    SELECT t.id, t.run_id, r.session_id, NULL, t.name, t.skill, CASE WHEN t.ok THEN 'ok' ELSE 'error' END,
+           t.at - t.duration_ms, t.at, t.duration_ms, t.truncated, t.error
+    FROM tool_calls t JOIN runs r ON r.id = t.run_id;
+  DROP TABLE tool_calls;
+  ALTER TABLE tool_calls_v2 RENAME TO tool_calls;
+  CREATE INDEX tool_calls_by_run ON tool_calls (run_id, id);
+  CREATE UNIQUE INDEX tool_calls_by_call ON tool_calls (session_id, call_id, run_id);
+
+  ALTER TABLE grants ADD COLUMN sources TEXT;
+
+  CREATE TABLE trust (
+    dir TEXT PRIMARY KEY,
+    digest TEXT NOT NULL,
+    decision TEXT NOT NULL CHECK (decision IN ('trusted', 'refused')),
+    at INTEGER NOT NULL
+  );
+
+  CREATE TABLE cp_quarantine (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    thread_id TEXT NOT NULL,
+    ns TEXT NOT NULL,
+    source TEXT NOT NULL,
+    checkpoint_id TEXT,
+    seq INTEGER,
+    task_id TEXT,
+    blob_id INTEGER,
+    meta TEXT NOT NULL,
+    data BLOB,
+    reason TEXT NOT NULL,
+    at INTEGER NOT NULL
+  );
+  CREATE INDEX cp_quarantine_by_thread ON cp_quarantine (thread_id, id);
+  `,
 ];

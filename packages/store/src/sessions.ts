@@ -1,6 +1,10 @@
-import { type Db, immediate, retryBusy } from './db.js';
+import { checkCount } from './checks.js';
+import { type Db, immediate } from './db.js';
 import { StoreError } from './errors.js';
-import { localDay, validateSessionId, validateUserId } from './ids.js';
+import { localDay, validateUserId } from './ids.js';
+import type { Leases } from './leases.js';
+import type { Ownership } from './owner.js';
+import type { RepairReport } from './repair.js';
 
 export interface Session {
   /** `YYYY-MM-DD_N`; also the LangGraph `thread_id` of the session's checkpoints. */
@@ -20,16 +24,26 @@ export interface Usage {
   outputTokens: number;
 }
 
+/**
+ * Sessions by id take the acting user's id and refuse another user's session with
+ * `StoreError('not-owner')` (whose `owner` names the session's user).
+ */
 export interface Sessions {
   create(userId: string, opts?: { title?: string; now?: Date }): Session;
   /** The user's sessions, newest first. */
   list(userId: string): Session[];
-  get(id: string): Session | undefined;
-  rename(id: string, title: string): void;
-  /** Removes the session with its checkpoints, grants and runs. */
-  delete(id: string): void;
+  /** `undefined` when there is no such session. */
+  get(id: string, userId: string): Session | undefined;
+  rename(id: string, userId: string, title: string): void;
+  /** Removes the session with its checkpoints, grants, runs and quarantined records; `session-busy` while another process holds it. */
+  delete(id: string, userId: string): void;
   /** Adds one turn and its token usage to the session's totals. */
-  recordTurn(id: string, usage: Usage): void;
+  recordTurn(id: string, userId: string, usage: Usage): void;
+  /**
+   * Forks the session from its last good step: damaged checkpoint records and the steps after them
+   * move to the quarantine table (nothing is deleted) and the last good checkpoint becomes the head.
+   */
+  repair(id: string, userId: string): Promise<RepairReport>;
 }
 
 interface Row {
@@ -45,7 +59,16 @@ interface Row {
 
 const COLUMNS = 'id, user_id, title, created_at, updated_at, turns, input_tokens, output_tokens';
 
-export function createSessions(db: Db, deleteThread: (threadId: string) => void): Sessions {
+export interface SessionDeps {
+  owners: Ownership;
+  leases: Leases;
+  /** Deletes the session's checkpoints inside the caller's transaction. */
+  deleteThread(threadId: string): void;
+  repair(id: string): Promise<RepairReport>;
+}
+
+export function createSessions(db: Db, deps: SessionDeps): Sessions {
+  const { owners, leases } = deps;
   const nextSeq = db.prepare<[string], { n: number }>(
     'SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM sessions WHERE day = ?',
   );
@@ -62,10 +85,6 @@ export function createSessions(db: Db, deleteThread: (threadId: string) => void)
     `UPDATE sessions SET turns = turns + 1, input_tokens = input_tokens + ?,
        output_tokens = output_tokens + ?, updated_at = ? WHERE id = ?`,
   );
-
-  const mustExist = (changes: number, id: string) => {
-    if (changes === 0) throw new StoreError('not-found', `no session ${id}`);
-  };
 
   return {
     create(userId, opts = {}) {
@@ -86,28 +105,36 @@ export function createSessions(db: Db, deleteThread: (threadId: string) => void)
       validateUserId(userId);
       return byUser.all(userId).map(toSession);
     },
-    get(id) {
-      validateSessionId(id);
-      const row = byId.get(id);
-      return row ? toSession(row) : undefined;
+    get(id, userId) {
+      if (owners.check(id, userId) === 'missing') return undefined;
+      return toSession(byId.get(id)!);
     },
-    rename(id, title) {
-      validateSessionId(id);
+    rename(id, userId, title) {
       const checked = checkTitle(title);
-      mustExist(retryBusy(() => setTitle.run(checked, Date.now(), id)).changes, id);
-    },
-    delete(id) {
-      validateSessionId(id);
       immediate(db, () => {
-        mustExist(remove.run(id).changes, id);
-        deleteThread(id);
+        owners.require(id, userId);
+        setTitle.run(checked, Date.now(), id);
       });
     },
-    recordTurn(id, usage) {
-      validateSessionId(id);
+    delete(id, userId) {
+      immediate(db, () => {
+        owners.require(id, userId);
+        leases.clearForDelete(id);
+        remove.run(id);
+        deps.deleteThread(id);
+      });
+    },
+    recordTurn(id, userId, usage) {
       const input = checkCount(usage?.inputTokens, 'inputTokens');
       const output = checkCount(usage?.outputTokens, 'outputTokens');
-      mustExist(retryBusy(() => addTurn.run(input, output, Date.now(), id)).changes, id);
+      immediate(db, () => {
+        owners.require(id, userId);
+        addTurn.run(input, output, Date.now(), id);
+      });
+    },
+    async repair(id, userId) {
+      owners.require(id, userId);
+      return deps.repair(id);
     },
   };
 }
@@ -131,11 +158,4 @@ function checkTitle(title: unknown): string {
     throw new StoreError('invalid-argument', 'a session title is a string of at most 200 characters');
   }
   return title;
-}
-
-export function checkCount(value: unknown, name: string): number {
-  if (!Number.isSafeInteger(value) || (value as number) < 0) {
-    throw new StoreError('invalid-argument', `${name} must be a non-negative integer`);
-  }
-  return value as number;
 }

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
@@ -6,9 +7,9 @@ import {
   type BaseCheckpointSaver,
   DeltaValue,
   END,
-  messagesDeltaReducer,
   MessagesDeltaValue,
   MessagesValue,
+  messagesDeltaReducer,
   START,
   StateGraph,
   StateSchema,
@@ -76,3 +77,124 @@ export function summary(messages: BaseMessage[]): string[] {
     (m) => `${m.getType()}:${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}`,
   );
 }
+
+/** The built package, as the CLI loads it: child-process tests run it. */
+export const DIST_URL = new URL('../dist/index.js', import.meta.url).href;
+
+export interface Child {
+  child: ChildProcess;
+  /** Writes one line to the child's stdin. */
+  send(line: string): void;
+  /** stdout lines so far. */
+  lines: string[];
+  stderr(): string;
+  exited: Promise<number | null>;
+  waitFor(predicate: (line: string) => boolean): Promise<string>;
+}
+
+/**
+ * Runs `script` (an ES module body; `STORE` is the built package's URL) in a child `node`, under
+ * `wrap` (a command prefix such as an `unshare -m sh -c …` mount namespace) if given. The script is
+ * written to a file in `dir`, so wrappers need no quoting.
+ */
+export function spawnScript(dir: string, script: string, args: string[] = [], wrap: string[] = []): Child {
+  const file = join(dir, `script-${process.pid}-${scripts++}.mjs`);
+  writeFileSync(file, `const STORE = ${JSON.stringify(DIST_URL)};\n${script}`);
+  const [command, ...rest] = [...wrap, process.execPath, file, ...args];
+  const child = spawn(command!, rest, { stdio: ['pipe', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  const waiters: [(line: string) => boolean, (line: string) => void][] = [];
+  let buffer = '';
+  let stderr = '';
+  child.stderr!.on('data', (d) => {
+    stderr += d;
+  });
+  child.stdout!.on('data', (d) => {
+    buffer += d;
+    for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      lines.push(line);
+      for (const w of [...waiters]) {
+        if (w[0](line)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w[1](line);
+        }
+      }
+    }
+  });
+  let signal: string | null = null;
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code, sig) => {
+      signal = sig;
+      resolve(code);
+    }),
+  );
+  return {
+    child,
+    send: (line) => child.stdin!.write(`${line}\n`),
+    lines,
+    stderr: () => stderr,
+    exited,
+    waitFor(predicate) {
+      const found = lines.find(predicate);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        waiters.push([predicate, resolve]);
+        void exited.then((code) =>
+          reject(
+            new Error(
+              `child exited (${code ?? signal}) before the line; stderr: ${stderr}; stdout: ${lines.join('\n')}`,
+            ),
+          ),
+        );
+      });
+    },
+  };
+}
+let scripts = 0;
+
+/** Runs a script to its end and parses each stdout line as JSON. */
+export async function runScript(
+  dir: string,
+  script: string,
+  args: string[] = [],
+  wrap: string[] = [],
+): Promise<{ code: number | null; out: any[]; stderr: string }> {
+  const child = spawnScript(dir, script, args, wrap);
+  const code = await child.exited;
+  try {
+    return { code, out: child.lines.map((l) => JSON.parse(l)), stderr: child.stderr() };
+  } catch {
+    throw new Error(`child printed non-JSON: ${child.lines.join('\n')}\n${child.stderr()}`);
+  }
+}
+
+/** A prefix that runs a command in a private mount namespace where `dir` is a read-only bind mount (real even for root). */
+export function readOnlyMount(dir: string): string[] {
+  return [
+    'unshare',
+    '-m',
+    'sh',
+    '-c',
+    'mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" "$1" && shift && exec "$@"',
+    'sh',
+    dir,
+  ];
+}
+
+/** A prefix that runs a command with `dir` replaced by an empty tmpfs of `size` (e.g. `1m`), in a private mount namespace. */
+export function smallDisk(dir: string, size: string): string[] {
+  return [
+    'unshare',
+    '-m',
+    'sh',
+    '-c',
+    `mount -t tmpfs -o size=${size},mode=0700 tmpfs "$1" && shift && exec "$@"`,
+    'sh',
+    dir,
+  ];
+}
+
+/** A prefix that runs a command as the unprivileged user nobody. */
+export const AS_NOBODY = ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups'];

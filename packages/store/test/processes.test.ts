@@ -85,9 +85,9 @@ describe('several processes on one file', () => {
     expect(new Set(ids).size).toBe(2);
     const store = openStore({ home: home.dir });
     for (const [i, user] of ['alice', 'bob'].entries()) {
-      const session = store.sessions.get(ids[i]!)!;
+      const session = store.sessions.get(ids[i]!, user)!;
       expect(session).toMatchObject({ userId: user, turns, inputTokens: turns * 10 });
-      expect(store.runs.list({ sessionId: session.id, limit: 100 })).toHaveLength(turns);
+      expect(store.runs.list({ userId: user, sessionId: session.id, limit: 100 })).toHaveLength(turns);
       expect(store.memory.list(user)).toHaveLength(turns / 5);
       const state = await chatGraph(store.checkpointer).getState({ configurable: { thread_id: session.id } });
       expect(state.values.messages).toHaveLength(turns * 2);
@@ -118,7 +118,7 @@ describe('several processes on one file', () => {
       .map((m) => m.content)
       .filter((c) => c.startsWith('turn '));
     for (let n = 1; n <= completed; n += 1) expect(humans.some((c) => c.startsWith(`turn ${n} `))).toBe(true);
-    expect(store.sessions.get(sessionId)!.turns).toBeGreaterThanOrEqual(completed);
+    expect(store.sessions.get(sessionId, 'alice')!.turns).toBeGreaterThanOrEqual(completed);
     // The file stays usable: the session continues where it stopped.
     const graph = chatGraph(store.checkpointer);
     await graph.invoke(

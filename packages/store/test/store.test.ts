@@ -82,8 +82,8 @@ describe('ids', () => {
     ' 2026-01-01_1',
   ])('rejects session id %j', (id) => {
     expect(codeOf(() => validateSessionId(id))).toBe('invalid-id');
-    expect(codeOf(() => store.sessions.get(id))).toBe('invalid-id');
-    expect(codeOf(() => store.grants.get(id))).toBe('invalid-id');
+    expect(codeOf(() => store.sessions.get(id, 'alice'))).toBe('invalid-id');
+    expect(codeOf(() => store.grants.get(id, 'alice'))).toBe('invalid-id');
   });
 
   it('accepts YYYY-MM-DD_N', () => {
@@ -112,34 +112,34 @@ describe('sessions', () => {
     expect(a).toMatchObject({ userId: 'alice', title: 'first', turns: 0, inputTokens: 0, outputTokens: 0 });
     expect(store.sessions.list('alice').map((s) => s.id)).toEqual([d.id, c.id, a.id]);
     expect(store.sessions.list('bob').map((s) => s.id)).toEqual([b.id]);
-    expect(store.sessions.get(b.id)?.title).toBeUndefined();
-    expect(store.sessions.get('2026-01-01_1')).toBeUndefined();
+    expect(store.sessions.get(b.id, 'bob')?.title).toBeUndefined();
+    expect(store.sessions.get('2026-01-01_1', 'alice')).toBeUndefined();
   });
 
   it('renames, records turns and reports unknown ids', () => {
     const s = store.sessions.create('alice');
-    store.sessions.rename(s.id, 'renamed');
-    store.sessions.recordTurn(s.id, { inputTokens: 100, outputTokens: 20 });
-    store.sessions.recordTurn(s.id, { inputTokens: 50, outputTokens: 5 });
-    expect(store.sessions.get(s.id)).toMatchObject({
+    store.sessions.rename(s.id, 'alice', 'renamed');
+    store.sessions.recordTurn(s.id, 'alice', { inputTokens: 100, outputTokens: 20 });
+    store.sessions.recordTurn(s.id, 'alice', { inputTokens: 50, outputTokens: 5 });
+    expect(store.sessions.get(s.id, 'alice')).toMatchObject({
       title: 'renamed',
       turns: 2,
       inputTokens: 150,
       outputTokens: 25,
     });
-    expect(codeOf(() => store.sessions.rename('2000-01-01_1', 'x'))).toBe('not-found');
-    expect(codeOf(() => store.sessions.recordTurn(s.id, { inputTokens: -1, outputTokens: 0 }))).toBe(
+    expect(codeOf(() => store.sessions.rename('2000-01-01_1', 'alice', 'x'))).toBe('not-found');
+    expect(codeOf(() => store.sessions.recordTurn(s.id, 'alice', { inputTokens: -1, outputTokens: 0 }))).toBe(
       'invalid-argument',
     );
-    expect(codeOf(() => store.sessions.delete('2000-01-01_1'))).toBe('not-found');
+    expect(codeOf(() => store.sessions.delete('2000-01-01_1', 'alice'))).toBe('not-found');
   });
 
   it('deleting a session removes its checkpoints, grants and runs', async () => {
     const s = store.sessions.create('alice');
     const keep = store.sessions.create('alice');
-    store.grants.set(s.id, { enabled: ['web'], disabled: [] });
-    const run = store.runs.start({ sessionId: s.id });
-    store.runs.toolCall(run, { name: 'echo', durationMs: 3, ok: true });
+    store.grants.set(s.id, 'alice', { enabled: ['web'], disabled: [] });
+    const run = store.runs.start({ sessionId: s.id, userId: 'alice' });
+    store.runs.journal(run).started({ id: 'call_1', name: 'echo' });
     const cp = store.checkpointer;
     for (const id of [s.id, keep.id]) {
       const config = await cp.put(
@@ -157,11 +157,17 @@ describe('sessions', () => {
       );
       await cp.putWrites(config, [['messages', ['y'.repeat(500)]]], 'task');
     }
-    store.sessions.delete(s.id);
-    expect(store.sessions.get(s.id)).toBeUndefined();
+    store.sessions.delete(s.id, 'alice');
+    expect(store.sessions.get(s.id, 'alice')).toBeUndefined();
     expect(await cp.getTuple({ configurable: { thread_id: s.id } })).toBeUndefined();
-    expect(store.grants.get(s.id)).toEqual({ enabled: [], disabled: [] });
-    expect(store.runs.list({ sessionId: s.id })).toEqual([]);
+    expect(codeOf(() => store.grants.get(s.id, 'alice'))).toBe('not-found');
+    expect(store.runs.list({ userId: 'alice' })).toEqual([]);
+    const { default: Database } = await import('better-sqlite3');
+    const raw = new Database(store.file, { readonly: true });
+    for (const table of ['grants', 'runs', 'tool_calls']) {
+      expect(raw.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get(), table).toEqual({ n: 0 });
+    }
+    raw.close();
     const kept = await cp.getTuple({ configurable: { thread_id: keep.id } });
     expect(kept?.checkpoint.channel_values).toEqual({ messages: ['x'.repeat(500)] });
     expect(kept?.pendingWrites).toEqual([['task', 'messages', ['y'.repeat(500)]]]);
@@ -171,13 +177,15 @@ describe('sessions', () => {
 describe('grants', () => {
   it('stores enabled/disabled sets per session', () => {
     const s = store.sessions.create('alice');
-    expect(store.grants.get(s.id)).toEqual({ enabled: [], disabled: [] });
-    store.grants.set(s.id, { enabled: ['web', 'shell', 'web'], disabled: ['python'] });
-    expect(store.grants.get(s.id)).toEqual({ enabled: ['shell', 'web'], disabled: ['python'] });
-    store.grants.set(s.id, { enabled: [], disabled: ['web'] });
-    expect(store.grants.get(s.id)).toEqual({ enabled: [], disabled: ['web'] });
-    expect(codeOf(() => store.grants.set('2000-01-01_1', { enabled: [], disabled: [] }))).toBe('not-found');
-    expect(codeOf(() => store.grants.set(s.id, { enabled: [3 as never], disabled: [] }))).toBe(
+    expect(store.grants.get(s.id, 'alice')).toEqual({ enabled: [], disabled: [] });
+    store.grants.set(s.id, 'alice', { enabled: ['web', 'shell', 'web'], disabled: ['python'] });
+    expect(store.grants.get(s.id, 'alice')).toEqual({ enabled: ['shell', 'web'], disabled: ['python'] });
+    store.grants.set(s.id, 'alice', { enabled: [], disabled: ['web'] });
+    expect(store.grants.get(s.id, 'alice')).toEqual({ enabled: [], disabled: ['web'] });
+    expect(codeOf(() => store.grants.set('2000-01-01_1', 'alice', { enabled: [], disabled: [] }))).toBe(
+      'not-found',
+    );
+    expect(codeOf(() => store.grants.set(s.id, 'alice', { enabled: [3 as never], disabled: [] }))).toBe(
       'invalid-argument',
     );
   });
@@ -206,13 +214,16 @@ describe('runs', () => {
   it('logs runs with their tool calls, newest first, by session or user', () => {
     const a = store.sessions.create('alice');
     const b = store.sessions.create('bob');
-    const r1 = store.runs.start({ sessionId: a.id, model: 'openai:gpt-4o-mini' });
-    store.runs.toolCall(r1, { name: 'fetch', skill: 'web', durationMs: 12.4, ok: true, truncated: true });
-    store.runs.toolCall(r1, { name: 'sh', durationMs: 3, ok: false, error: 'exit 1' });
+    const r1 = store.runs.start({ sessionId: a.id, userId: 'alice', model: 'openai:gpt-4o-mini' });
+    const journal = store.runs.journal(r1);
+    journal.started({ id: 'call_f', name: 'fetch', skill: 'web' });
+    journal.finished({ id: 'call_f', durationMs: 12.4, ok: true, truncated: true });
+    journal.started({ id: 'call_s', name: 'sh' });
+    journal.finished({ id: 'call_s', durationMs: 3, ok: false, truncated: false, error: 'exit 1' });
     store.runs.finish(r1, { status: 'ok', inputTokens: 120, outputTokens: 30 });
-    const r2 = store.runs.start({ sessionId: a.id });
+    const r2 = store.runs.start({ sessionId: a.id, userId: 'alice' });
     store.runs.finish(r2, { status: 'error', error: 'HTTP 401 for key sk-abcdefghijklmnopqrstuvwxyz123456' });
-    const r3 = store.runs.start({ sessionId: b.id });
+    const r3 = store.runs.start({ sessionId: b.id, userId: 'bob' });
 
     const alice = store.runs.list({ userId: 'alice' });
     expect(alice.map((r) => r.id)).toEqual([r2, r1]);
@@ -225,17 +236,17 @@ describe('runs', () => {
     });
     expect(alice[1]!.durationMs).toBeGreaterThanOrEqual(0);
     expect(alice[1]!.toolCalls).toMatchObject([
-      { name: 'fetch', skill: 'web', durationMs: 12, ok: true, truncated: true },
-      { name: 'sh', ok: false, truncated: false, error: 'exit 1' },
+      { callId: 'call_f', name: 'fetch', skill: 'web', durationMs: 12, status: 'ok', truncated: true },
+      { callId: 'call_s', name: 'sh', status: 'error', truncated: false, error: 'exit 1' },
     ]);
     expect(alice[0]!.error).toBe('HTTP 401 for key [redacted]');
-    expect(store.runs.list({ sessionId: b.id })).toMatchObject([
+    expect(store.runs.list({ userId: 'bob', sessionId: b.id })).toMatchObject([
       { id: r3, status: 'running', toolCalls: [] },
     ]);
-    expect(store.runs.list({ limit: 1 }).map((r) => r.id)).toEqual([r3]);
-    expect(codeOf(() => store.runs.start({ sessionId: '2000-01-01_1' }))).toBe('not-found');
+    expect(store.runs.list({ userId: 'bob', limit: 1 }).map((r) => r.id)).toEqual([r3]);
+    expect(codeOf(() => store.runs.start({ sessionId: '2000-01-01_1', userId: 'alice' }))).toBe('not-found');
     expect(codeOf(() => store.runs.finish(9999, { status: 'ok' }))).toBe('not-found');
-    expect(codeOf(() => store.runs.toolCall(9999, { name: 'x', durationMs: 1, ok: true }))).toBe('not-found');
+    expect(codeOf(() => store.runs.journal(9999))).toBe('not-found');
     expect(codeOf(() => store.runs.finish(r3, { status: 'done' as never }))).toBe('invalid-argument');
   });
 });
@@ -245,6 +256,7 @@ describe('public API', () => {
     expect(Object.keys(await import('../src/index.js')).sort()).toEqual([
       'BirdieCheckpointer',
       'StoreError',
+      'isStoreError',
       'openStore',
       'validateSessionId',
       'validateUserId',

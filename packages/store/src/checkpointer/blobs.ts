@@ -1,6 +1,7 @@
 import type { Db } from '../db.js';
 import { type BlobDraft, rememberIdentity, type Serde } from './codec.js';
 import { pack, unpack } from './compress.js';
+import { DamageError, reasonOf } from './damage.js';
 
 /** Decoded values kept in memory, by blob id (ids are never reused: AUTOINCREMENT). */
 const DECODED_MAX = 20_000;
@@ -68,13 +69,33 @@ export class BlobStore {
     if (missing.length === 0) return out;
     const rows = this.read.all(JSON.stringify(missing));
     for (const row of rows) {
-      const value = await this.serde.loadsTyped('json', unpack(row.data));
+      const value = await this.decode(row.id, row.data);
       rememberIdentity(value, row.hash.toString('base64'));
       out.set(row.id, value);
       remember(this.decoded, row.id, value, DECODED_MAX);
     }
-    for (const id of missing) if (!out.has(id)) throw new Error(`checkpoint blob ${id} is missing`);
+    for (const id of missing) {
+      if (!out.has(id)) throw new DamageError('cp_blobs', `stored value ${id} is missing`, { blobId: id });
+    }
     return out;
+  }
+
+  /** One stored value: checksum, inflate, then the serializer. */
+  async decode(id: number, data: Buffer): Promise<unknown> {
+    const bytes = (() => {
+      try {
+        return unpack(data, 'cp_blobs');
+      } catch (error) {
+        throw error instanceof DamageError
+          ? new DamageError('cp_blobs', error.reason, { blobId: id })
+          : new DamageError('cp_blobs', reasonOf(error), { blobId: id });
+      }
+    })();
+    try {
+      return await this.serde.loadsTyped('json', bytes);
+    } catch (error) {
+      throw new DamageError('cp_blobs', `does not decode (${reasonOf(error)})`, { blobId: id });
+    }
   }
 
   /** Whether this process knows that `thread` stores a blob with content key `key`. */

@@ -1,4 +1,5 @@
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import * as zlib from 'node:zlib';
+import { DamageError } from './damage.js';
 
 /**
  * Preset deflate dictionary (format 1): the JSON boilerplate every serialised message,
@@ -24,35 +25,88 @@ const DICT_V1 = Buffer.from(
   ].join(''),
 );
 
-const RAW = 0;
-const DEFLATE_V1 = 1;
+// Formats 0 and 1 (no checksum) are only read; every record written since carries a CRC-32 of its
+// uncompressed bytes after the format byte, so a flipped bit anywhere in the record is found on read.
+// The checksummed formats' bytes differ from each other and from 0 and 1 in three bits or more: one
+// flipped bit cannot turn a record into another valid format (and skip its checksum).
+const RAW = 0x00;
+const DEFLATE_V1 = 0x01;
+const RAW_CRC = 0x5a;
+const DEFLATE_V1_CRC = 0xa5;
 
-/** Encodes `data` as one format byte plus payload: dictionary-deflated when that is smaller. */
+/**
+ * Encodes `data` as a format byte, a big-endian CRC-32 of `data`, then the payload: dictionary-deflated
+ * when that is smaller, else raw.
+ */
 export function pack(data: Uint8Array): Buffer {
+  const head = Buffer.allocUnsafe(5);
+  head.writeUInt32BE(crc32(data), 1);
   if (data.length >= 48) {
-    const deflated = deflateRawSync(data, { dictionary: DICT_V1, level: 6 });
-    if (deflated.length + 8 < data.length) return Buffer.concat([Buffer.of(DEFLATE_V1), deflated]);
+    const deflated = zlib.deflateRawSync(data, { dictionary: DICT_V1, level: 6 });
+    if (deflated.length + 8 < data.length) {
+      head[0] = DEFLATE_V1_CRC;
+      return Buffer.concat([head, deflated]);
+    }
   }
-  return Buffer.concat([Buffer.of(RAW), data]);
+  head[0] = RAW_CRC;
+  return Buffer.concat([head, data]);
 }
 
-export function unpack(packed: Uint8Array): Buffer {
+/** The bytes `pack` was given; `DamageError('…')` (table filled in by the caller) when they are not. */
+export function unpack(packed: Uint8Array, table: DamageError['table'] = 'cp_blobs'): Buffer {
   const buf = Buffer.isBuffer(packed) ? packed : Buffer.from(packed);
-  const payload = buf.subarray(1);
   switch (buf[0]) {
     case RAW:
-      return payload;
+      return buf.subarray(1);
     case DEFLATE_V1:
-      return inflateRawSync(payload, { dictionary: DICT_V1 });
+      return inflate(buf.subarray(1), table);
+    case RAW_CRC:
+    case DEFLATE_V1_CRC: {
+      if (buf.length < 5) throw new DamageError(table, 'the record is truncated');
+      const payload = buf.subarray(5);
+      const data = buf[0] === RAW_CRC ? payload : inflate(payload, table);
+      if (crc32(data) !== buf.readUInt32BE(1)) throw new DamageError(table, 'checksum mismatch');
+      return data;
+    }
     default:
-      throw new Error(`unknown blob format ${buf[0]}`);
+      throw new DamageError(table, `unknown record format ${buf[0] ?? '(empty)'}`);
   }
 }
+
+function inflate(payload: Buffer, table: DamageError['table']): Buffer {
+  try {
+    return zlib.inflateRawSync(payload, { dictionary: DICT_V1 });
+  } catch (error) {
+    throw new DamageError(table, `does not inflate (${(error as Error).message})`);
+  }
+}
+
+/** zlib's CRC-32 (Node ≥ 20.15), else the same polynomial in JavaScript. */
+const crc32: (data: Uint8Array) => number =
+  typeof (zlib as { crc32?: unknown }).crc32 === 'function' ? (data) => zlib.crc32(data) : crc32Js;
+
+let table: Uint32Array | undefined;
+function crc32Js(data: Uint8Array): number {
+  if (!table) {
+    table = new Uint32Array(256);
+    for (let n = 0; n < 256; n += 1) {
+      let c = n;
+      for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      table[n] = c >>> 0;
+    }
+  }
+  let crc = 0xffffffff;
+  for (const byte of data) crc = table[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+/** @internal For the test that pins the fallback to zlib's values. */
+export const crc32Fallback = crc32Js;
 
 export function packText(text: string): Buffer {
   return pack(Buffer.from(text, 'utf8'));
 }
 
-export function unpackText(packed: Uint8Array): string {
-  return unpack(packed).toString('utf8');
+export function unpackText(packed: Uint8Array, table: DamageError['table']): string {
+  return unpack(packed, table).toString('utf8');
 }

@@ -107,8 +107,9 @@ export async function deltaHistory(
     computed.set(ch, entry);
   }
   for (const [seq, ch] of seeds) {
-    const { body } = parseBody(saver.rows.bodyOf.get(seq)!.body);
-    computed.set(ch, { ...computed.get(ch)!, seed: await decodeValue(saver, body.vals[ch]!), hasSeed: true });
+    const { body } = parseBody(saver.rows.bodyOf.get(seq)!.body, seq);
+    const seed = await decodeValue(saver, body.vals[ch]!, seq);
+    computed.set(ch, { ...computed.get(ch)!, seed, hasSeed: true });
   }
   cache.set(start, computed);
   return toResult(computed);

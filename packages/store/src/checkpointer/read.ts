@@ -1,6 +1,7 @@
 import type { CheckpointMetadata, CheckpointTuple } from '@langchain/langgraph';
 import { decodeRef, type Ref, refIds } from './codec.js';
 import { unpackText } from './compress.js';
+import { DamageError, decoding, reasonOf } from './damage.js';
 import { compareWrites, type StoredWrite } from './order.js';
 import type { CheckpointRow, WriteRow } from './rows.js';
 import type { BirdieCheckpointer } from './saver.js';
@@ -23,14 +24,62 @@ export interface WritesRecord {
 }
 
 /** A packed `body` column: checkpoint JSON, a newline, then the serializer's metadata JSON. */
-export function parseBody(packed: Buffer): { body: Body; metadata: string } {
-  const text = unpackText(packed);
-  const cut = text.indexOf('\n');
-  return { body: JSON.parse(text.slice(0, cut)) as Body, metadata: text.slice(cut + 1) };
+export function parseBody(packed: Buffer, seq?: number): { body: Body; metadata: string } {
+  return decoding(
+    'cp_checkpoints',
+    () => {
+      const text = unpackText(packed, 'cp_checkpoints');
+      const cut = text.indexOf('\n');
+      if (cut < 0) throw new Error('no metadata separator');
+      const body = JSON.parse(text.slice(0, cut)) as Body;
+      if (typeof body !== 'object' || body === null || typeof body.vals !== 'object' || body.vals === null) {
+        throw new Error('not a checkpoint body');
+      }
+      return { body, metadata: text.slice(cut + 1) };
+    },
+    seq === undefined ? {} : { seq },
+  );
 }
 
-export function parseRecord(packed: Buffer): WritesRecord {
-  return JSON.parse(unpackText(packed)) as WritesRecord;
+export function parseRecord(packed: Buffer, seq?: number, taskId?: string): WritesRecord {
+  const where = { ...(seq === undefined ? {} : { seq }), ...(taskId === undefined ? {} : { taskId }) };
+  return decoding(
+    'cp_writes',
+    () => {
+      const record = JSON.parse(unpackText(packed, 'cp_writes')) as WritesRecord;
+      if (typeof record !== 'object' || record === null || !Array.isArray(record.w)) {
+        throw new Error('not a writes record');
+      }
+      return record;
+    },
+    where,
+  );
+}
+
+/** Decodes a ref, placing damage at the record (`table`, `where`) that holds it. */
+async function decodeAt(
+  saver: BirdieCheckpointer,
+  ref: Ref,
+  blobs: ReadonlyMap<number, unknown>,
+  table: DamageError['table'],
+  where: DamageError['where'],
+): Promise<unknown> {
+  try {
+    return await decodeRef(ref, saver.serde, blobs);
+  } catch (error) {
+    if (error instanceof DamageError) throw error.at(where);
+    throw new DamageError(table, `a value does not decode (${reasonOf(error)})`, where);
+  }
+}
+
+/** Loads blobs for the record at `where`; a damaged or missing one is reported at that step. */
+async function loadAt(saver: BirdieCheckpointer, ids: number[], where: DamageError['where']) {
+  try {
+    return await saver.blobs.load(ids);
+  } catch (error) {
+    if (error instanceof DamageError) throw error.at(where);
+    throw error;
+  }
 }
 
 const TASKS = '__pregel_tasks';
@@ -47,37 +96,49 @@ export async function decodeWrites(
   keep?: (seq: number, channel: string) => boolean,
 ) {
   const parsed: { seq: number; taskId: string; p: string; w: WritesRecord['w'] }[] = [];
-  const ids: number[] = [];
   for (const row of rows) {
-    const record = parseRecord(row.writes);
+    const record = parseRecord(row.writes, row.checkpoint, row.task_id);
     const w = keep ? record.w.filter(([, ch]) => keep(row.checkpoint, ch)) : record.w;
     if (w.length === 0) continue;
-    for (const [, , ref] of w) ids.push(...refIds(ref));
     parsed.push({ seq: row.checkpoint, taskId: row.task_id, p: record.p, w });
   }
-  const blobs = await saver.blobs.load(ids);
+  const refsOf = (w: WritesRecord['w']) => w.flatMap(([, , ref]) => refIds(ref));
+  let blobs: Map<number, unknown>;
+  try {
+    blobs = await saver.blobs.load(parsed.flatMap((r) => refsOf(r.w)));
+  } catch (error) {
+    // One query for every record; on damage, name the first record that reads the bad value.
+    const blobId = error instanceof DamageError ? error.where.blobId : undefined;
+    const first = blobId === undefined ? undefined : parsed.find((r) => refsOf(r.w).includes(blobId));
+    if (first) throw (error as DamageError).at({ seq: first.seq, taskId: first.taskId });
+    throw error;
+  }
   const out: (StoredWrite & { seq: number })[] = [];
   for (const { seq, taskId, p, w } of parsed) {
+    const where = { seq, taskId };
     for (const [idx, channel, ref] of w) {
-      out.push({ seq, taskId, taskPath: p, idx, channel, value: await decodeRef(ref, saver.serde, blobs) });
+      const value = await decodeAt(saver, ref, blobs, 'cp_writes', where);
+      out.push({ seq, taskId, taskPath: p, idx, channel, value });
     }
   }
   return out.sort(compareWrites);
 }
 
-/** Decodes one stored channel value of a body. */
-export async function decodeValue(saver: BirdieCheckpointer, ref: Ref): Promise<unknown> {
-  return decodeRef(ref, saver.serde, await saver.blobs.load(refIds(ref)));
+/** Decodes one stored channel value of the body of checkpoint `seq`. */
+export async function decodeValue(saver: BirdieCheckpointer, ref: Ref, seq: number): Promise<unknown> {
+  const blobs = await loadAt(saver, refIds(ref), { seq });
+  return decodeAt(saver, ref, blobs, 'cp_checkpoints', { seq });
 }
 
 /** A stored row as LangGraph's tuple: values decoded, writes in `writesSortKey` order. */
 export async function toTuple(saver: BirdieCheckpointer, row: CheckpointRow): Promise<CheckpointTuple> {
-  const { body, metadata } = parseBody(row.body);
+  const where = { seq: row.seq };
+  const { body, metadata } = parseBody(row.body, row.seq);
   const refs = Object.values(body.vals);
-  const blobs = await saver.blobs.load(refs.flatMap(refIds));
+  const blobs = await loadAt(saver, refs.flatMap(refIds), where);
   const channelValues: Record<string, unknown> = {};
   for (const [channel, ref] of Object.entries(body.vals)) {
-    channelValues[channel] = await decodeRef(ref, saver.serde, blobs);
+    channelValues[channel] = await decodeAt(saver, ref, blobs, 'cp_checkpoints', where);
   }
   if (body.v < 4 && row.parent_seq !== null)
     await migratePendingSends(saver, row.parent_seq, channelValues, body.cv);
@@ -97,13 +158,21 @@ export async function toTuple(saver: BirdieCheckpointer, row: CheckpointRow): Pr
       channel_versions: body.cv,
       versions_seen: body.vs,
     },
-    metadata: (await saver.serde.loadsTyped('json', metadata)) as CheckpointMetadata,
+    metadata: (await decodeMetadata(saver, metadata, row.seq)) as CheckpointMetadata,
     pendingWrites: writes.map((w): PendingWriteTuple => [w.taskId, w.channel, w.value]),
   };
   if (row.parent !== null) {
     tuple.parentConfig = { configurable: { ...configurable, checkpoint_id: row.parent } };
   }
   return tuple;
+}
+
+async function decodeMetadata(saver: BirdieCheckpointer, metadata: string, seq: number): Promise<unknown> {
+  try {
+    return await saver.serde.loadsTyped('json', metadata);
+  } catch (error) {
+    throw new DamageError('cp_checkpoints', `its metadata does not decode (${reasonOf(error)})`, { seq });
+  }
 }
 
 /** Checkpoints before format 4 kept pending sends as the parent's TASKS writes. */

@@ -49,6 +49,8 @@ export interface Rows {
   deleteCheckpoints: Database.Statement<[string], unknown>;
   deleteBlobs: Database.Statement<[string], unknown>;
   deleteThreads: Database.Statement<[string], unknown>;
+  deleteQuarantine: Database.Statement<[string], unknown>;
+  idOfSeq: Database.Statement<[number], { checkpoint_id: string }>;
 }
 
 export function prepareRows(db: Db): Rows {
@@ -106,6 +108,10 @@ export function prepareRows(db: Db): Rows {
       'DELETE FROM cp_blobs WHERE thread IN (SELECT id FROM cp_threads WHERE thread_id = ?)',
     ),
     deleteThreads: st<[string], unknown>('DELETE FROM cp_threads WHERE thread_id = ?'),
+    deleteQuarantine: st<[string], unknown>('DELETE FROM cp_quarantine WHERE thread_id = ?'),
+    idOfSeq: st<[number], { checkpoint_id: string }>(
+      'SELECT checkpoint_id FROM cp_checkpoints WHERE seq = ?',
+    ),
   };
 }
 

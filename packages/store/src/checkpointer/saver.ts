@@ -5,26 +5,42 @@ import {
   type CheckpointMetadata,
   type CheckpointTuple,
 } from '@langchain/langgraph';
-import { type Db, immediate } from '../db.js';
+import { type Db, immediate, stateOf } from '../db.js';
 import { StoreError } from '../errors.js';
 import { scrubSecrets } from '../secrets.js';
+import { toStoreError } from '../sqlite-errors.js';
 import { BlobStore, MissingBlobError } from './blobs.js';
 import { Encoder, type Ref, resolveRef } from './codec.js';
 import { packText } from './compress.js';
+import { channelList, missing, target, threadKey } from './config.js';
+import { corruptRecordError } from './corrupt.js';
+import { DamageError } from './damage.js';
 import { deltaHistory, HistoryCache } from './history.js';
+import { listTuples } from './list.js';
 import { SPECIAL_WRITE_INDEX } from './order.js';
 import { type Body, parseBody, parseRecord, toTuple, type WritesRecord } from './read.js';
-import { type CheckpointRow, prepareRows, type Rows, SELECT_CHECKPOINT } from './rows.js';
+import { prepareRows, type Rows } from './rows.js';
+import { checkThread, type ThreadCheck } from './verify.js';
 
 type ChannelVersions = Parameters<BaseCheckpointSaver['put']>[3];
 type PendingWrite = Parameters<BaseCheckpointSaver['putWrites']>[1][number];
 type ListOptions = NonNullable<Parameters<BaseCheckpointSaver['list']>[1]>;
 export type DeltaChannelHistory = Awaited<ReturnType<BaseCheckpointSaver['getDeltaChannelHistory']>>[string];
 
+export interface CheckpointerOptions {
+  /**
+   * Called inside every write transaction with the thread id: throws to refuse the write (the store
+   * passes its lease fence, so a process that lost a session's lease cannot write to it).
+   */
+  fence?: (threadId: string) => void;
+}
+
 /**
  * LangGraph checkpointer over the store's SQLite file. Message lists are stored element by
- * element and content-addressed, checkpoint bodies and writes are dictionary-deflated, and
- * `getDeltaChannelHistory` walks ancestors with one recursive query. See the README.
+ * element and content-addressed, checkpoint bodies and writes are dictionary-deflated with a
+ * CRC-32 each, and `getDeltaChannelHistory` walks ancestors with one recursive query. A record
+ * that fails its checksum or does not decode is reported as `StoreError('corrupt-record')`
+ * naming the session, the step and the file; `list` skips such checkpoints. See the README.
  */
 export class BirdieCheckpointer extends BaseCheckpointSaver {
   /** @internal */
@@ -37,48 +53,36 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
   /** Bodies of recent puts: the next put inherits unchanged values from its parent, usually the last one. */
   private readonly recentBodies = new Map<number, Body>();
 
-  constructor(private readonly db: Db) {
+  private readonly fence: (threadId: string) => void;
+
+  constructor(
+    private readonly db: Db,
+    options: CheckpointerOptions = {},
+  ) {
     super();
     this.rows = prepareRows(db);
     this.blobs = new BlobStore(db, this.serde);
+    this.fence = options.fence ?? (() => {});
   }
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
-    this.ensureOpen();
     const { threadId, ns, checkpointId } = target(config);
-    if (threadId === undefined) return undefined;
-    const thread = this.rows.thread.get(threadId, ns)?.id;
-    if (thread === undefined) return undefined;
-    const row = checkpointId ? this.rows.byId.get(thread, checkpointId) : this.rows.latest.get(thread);
-    return row ? toTuple(this, row) : undefined;
+    return this.guard(threadId, ns, async () => {
+      if (threadId === undefined) return undefined;
+      const thread = this.rows.thread.get(threadId, ns)?.id;
+      if (thread === undefined) return undefined;
+      const row = checkpointId ? this.rows.byId.get(thread, checkpointId) : this.rows.latest.get(thread);
+      return row ? toTuple(this, row) : undefined;
+    });
   }
 
   override async *list(config: RunnableConfig, options: ListOptions = {}): AsyncGenerator<CheckpointTuple> {
     this.ensureOpen();
-    const { threadId, checkpointId } = target(config);
-    const ns = config.configurable?.checkpoint_ns as string | undefined;
-    const where = ['c.body IS NOT NULL'];
-    const params: unknown[] = [];
-    if (threadId !== undefined) where.push('t.thread_id = ?') && params.push(threadId);
-    if (ns !== undefined) where.push('t.ns = ?') && params.push(ns);
-    if (checkpointId) where.push('c.checkpoint_id = ?') && params.push(checkpointId);
-    const before = options.before?.configurable?.checkpoint_id as string | undefined;
-    if (before) where.push('c.checkpoint_id < ?') && params.push(before);
-    const filter = options.filter && Object.keys(options.filter).length > 0 ? options.filter : undefined;
-    let remaining = options.limit ?? Number.POSITIVE_INFINITY;
-    const sqlLimit = filter === undefined && Number.isFinite(remaining) ? ' LIMIT ?' : '';
-    if (sqlLimit) params.push(Math.max(0, Math.floor(remaining)));
-    const rows = this.db
-      .prepare<unknown[], CheckpointRow>(
-        `${SELECT_CHECKPOINT} WHERE ${where.join(' AND ')} ORDER BY c.checkpoint_id DESC${sqlLimit}`,
-      )
-      .all(...params);
-    for (const row of rows) {
-      if (remaining <= 0) return;
-      const tuple = await toTuple(this, row);
-      if (filter && !matches(tuple.metadata, filter)) continue;
-      remaining -= 1;
-      yield tuple;
+    const { threadId } = target(config);
+    try {
+      yield* listTuples(this, this.db, config, options);
+    } catch (error) {
+      throw await this.mapError(error, threadId, (config.configurable?.checkpoint_ns as string) ?? '');
     }
   }
 
@@ -88,12 +92,25 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
   ): Promise<RunnableConfig> {
-    this.ensureOpen();
     const threadId = config.configurable?.thread_id as string | undefined;
     const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
     if (threadId === undefined) throw missing('thread_id', 'put a checkpoint');
     const parentId = config.configurable?.checkpoint_id as string | undefined;
-    const [, metadataJson] = await this.serde.dumpsTyped(scrubSecrets(metadata));
+    await this.guard(threadId, ns, async () => {
+      const [, metadataJson] = await this.serde.dumpsTyped(scrubSecrets(metadata));
+      await this.putCheckpoint(threadId, ns, parentId, checkpoint, metadataJson, newVersions);
+    });
+    return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
+  }
+
+  private async putCheckpoint(
+    threadId: string,
+    ns: string,
+    parentId: string | undefined,
+    checkpoint: Checkpoint,
+    metadataJson: Uint8Array,
+    newVersions: ChannelVersions,
+  ): Promise<void> {
     await this.withEncoder(threadId, ns, async (encoder) => {
       const drafts: Record<string, Ref> = {};
       const values = checkpoint.channel_values ?? {};
@@ -103,6 +120,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
       }
       // Caches learn about rows only after the commit: a rolled-back attempt's ids get reused.
       const saved = immediate(this.db, () => {
+        this.fence(threadId);
         const thread = this.threadRow(threadId, ns);
         const ids = this.blobs.store(thread, encoder.blobs);
         const parentSeq = parentId ? this.seqOf(thread, parentId) : null;
@@ -128,7 +146,6 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
       this.recentBodies.set(saved.seq, saved.body);
       if (this.recentBodies.size > 8) this.recentBodies.delete(this.recentBodies.keys().next().value!);
     });
-    return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
 
   override async putWrites(
@@ -137,23 +154,38 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     taskId: string,
     taskPath = '',
   ): Promise<void> {
-    this.ensureOpen();
     const threadId = config.configurable?.thread_id as string | undefined;
     const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
     const checkpointId = config.configurable?.checkpoint_id as string | undefined;
     if (threadId === undefined) throw missing('thread_id', 'put writes');
     if (!checkpointId) throw missing('checkpoint_id', 'put writes');
+    await this.guard(threadId, ns, () =>
+      this.putTaskWrites(threadId, ns, checkpointId, writes, taskId, taskPath),
+    );
+  }
+
+  private async putTaskWrites(
+    threadId: string,
+    ns: string,
+    checkpointId: string,
+    writes: PendingWrite[],
+    taskId: string,
+    taskPath: string,
+  ): Promise<void> {
     await this.withEncoder(threadId, ns, async (encoder) => {
       const drafts: [number, string, Ref][] = [];
       for (const [i, [channel, value]] of writes.entries()) {
         drafts.push([SPECIAL_WRITE_INDEX[channel] ?? i, channel, await encoder.encode(value)]);
       }
       const saved = immediate(this.db, () => {
+        this.fence(threadId);
         const thread = this.threadRow(threadId, ns);
         const seq = this.seqOf(thread, checkpointId);
         const ids = this.blobs.store(thread, encoder.blobs);
         const existing = this.rows.writeRecord.get(seq, taskId);
-        const record: WritesRecord = existing ? parseRecord(existing.writes) : { p: taskPath, w: [] };
+        const record: WritesRecord = existing
+          ? parseRecord(existing.writes, seq, taskId)
+          : { p: taskPath, w: [] };
         const byIdx = new Map(record.w.map((w) => [w[0], w]));
         for (const [idx, channel, ref] of drafts) {
           // A regular write is stored once (retries are no-ops); special writes replace.
@@ -170,8 +202,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
   }
 
   override async deleteThread(threadId: string): Promise<void> {
-    this.ensureOpen();
-    immediate(this.db, () => this.deleteThreadSync(threadId));
+    await this.guard(undefined, '', async () => immediate(this.db, () => this.deleteThreadSync(threadId)));
   }
 
   /** @internal Deletes inside the caller's transaction (sessions.delete). */
@@ -181,18 +212,31 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     this.rows.deleteCheckpoints.run(threadId);
     this.rows.deleteBlobs.run(threadId);
     this.rows.deleteThreads.run(threadId);
+    this.rows.deleteQuarantine.run(threadId);
+    this.forgetCaches(threads);
+  }
+
+  /** @internal Drops every per-process cache that may name rows of `threads` (after a delete or a repair). */
+  forgetCaches(threads: readonly number[]): void {
     this.blobs.forgetThreads(threads);
     this.histories.clear();
     this.recentBodies.clear();
     this.threadIds.clear();
   }
 
+  /** @internal Decodes every record of a session (doctor, repair, and the last good step of an error). */
+  checkThread(threadId: string): Promise<ThreadCheck> {
+    return checkThread({ db: this.db, serde: this.serde, blobs: this.blobs }, threadId);
+  }
+
   override async getDeltaChannelHistory(options: {
     config: RunnableConfig;
     channels: string[];
   }): Promise<Record<string, DeltaChannelHistory>> {
-    this.ensureOpen();
-    return deltaHistory(this, this.histories, options.config, options.channels);
+    const { threadId, ns } = target(options.config);
+    return this.guard(threadId, ns, () =>
+      deltaHistory(this, this.histories, options.config, options.channels),
+    );
   }
 
   /** @internal The row id of a checkpoint (`latest` when no id is given). */
@@ -217,7 +261,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     if (!parent) {
       const packed = this.rows.bodyOf.get(parentSeq)?.body;
       if (!packed) return vals;
-      parent = parseBody(packed).body;
+      parent = parseBody(packed, parentSeq).body;
     }
     for (const [channel, ref] of Object.entries(parent.vals)) {
       if (
@@ -251,6 +295,28 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     if (!this.db.open) throw new StoreError('closed', 'the store is closed');
   }
 
+  /** Every public method runs here: damage and SQLite failures leave as `StoreError`s. */
+  private async guard<T>(threadId: string | undefined, ns: string, fn: () => Promise<T>): Promise<T> {
+    this.ensureOpen();
+    try {
+      return await fn();
+    } catch (error) {
+      throw await this.mapError(error, threadId, ns);
+    }
+  }
+
+  private async mapError(error: unknown, threadId: string | undefined, ns: string): Promise<unknown> {
+    if (!(error instanceof DamageError)) return toStoreError(error, stateOf(this.db));
+    const sessionId = threadId ?? '(unknown)';
+    return corruptRecordError(error, {
+      file: stateOf(this.db).file,
+      sessionId,
+      ns,
+      checkpointIdOf: (seq) => this.rows.idOfSeq.get(seq)?.checkpoint_id,
+      lastGood: async () => (await this.checkThread(sessionId)).lastGood.get(ns)?.checkpointId,
+    });
+  }
+
   private threadRow(threadId: string, ns: string): number {
     const found = this.rows.thread.get(threadId, ns);
     const id = found ? found.id : Number(this.rows.insertThread.run(threadId, ns).lastInsertRowid);
@@ -264,36 +330,4 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     if (found) return found.seq;
     return Number(this.rows.placeholder.run(thread, checkpointId).lastInsertRowid);
   }
-}
-
-/** `\nch1\nch2\n`: lets the ancestor walk test "has a stored value" without inflating bodies. */
-function channelList(channels: string[]): string {
-  return `\n${channels.join('\n')}\n`;
-}
-
-function threadKey(threadId: string, ns: string): string {
-  return `${ns}\u0000${threadId}`;
-}
-
-function target(config: RunnableConfig) {
-  const c = config.configurable ?? {};
-  return {
-    threadId: c.thread_id as string | undefined,
-    ns: (c.checkpoint_ns as string | undefined) ?? '',
-    checkpointId: (c.checkpoint_id ?? c.thread_ts) as string | undefined,
-  };
-}
-
-function matches(metadata: unknown, filter: Record<string, unknown>): boolean {
-  const md = (metadata ?? {}) as Record<string, unknown>;
-  return Object.entries(filter).every(([k, v]) =>
-    typeof v === 'object' && v !== null ? JSON.stringify(md[k]) === JSON.stringify(v) : md[k] === v,
-  );
-}
-
-function missing(field: string, action: string): StoreError {
-  return new StoreError(
-    'invalid-argument',
-    `cannot ${action}: config.configurable.${field} is required (the thread is the session id)`,
-  );
 }

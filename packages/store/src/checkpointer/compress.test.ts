@@ -1,0 +1,48 @@
+import { crc32 } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { crc32Fallback, pack, unpack } from './compress.js';
+import { DamageError } from './damage.js';
+
+describe('packed records', () => {
+  it('round-trip raw and deflated, each with a CRC-32 after the format byte', () => {
+    for (const data of [
+      Buffer.from('short'),
+      Buffer.from(`{"lc":1,"type":"constructor",${'"x":1,'.repeat(50)}}`),
+    ]) {
+      const packed = pack(data);
+      expect([0x5a, 0xa5]).toContain(packed[0]);
+      expect(packed.readUInt32BE(1)).toBe(crc32(data));
+      expect(unpack(packed)).toEqual(data);
+    }
+  });
+
+  it('a flipped bit never yields different bytes: it is a DamageError (or deflate padding, which changes nothing)', () => {
+    const original = Buffer.from('a message of some length, '.repeat(20));
+    for (const packed of [pack(original), pack(Buffer.from('raw'))]) {
+      let detected = 0;
+      for (let i = 0; i < packed.length; i += 1) {
+        for (let bit = 1; bit < 256; bit <<= 1) {
+          const damaged = Buffer.from(packed);
+          damaged[i]! ^= bit;
+          try {
+            expect(unpack(damaged, 'cp_writes')).toEqual(unpack(packed));
+          } catch (error) {
+            expect(error, `byte ${i} bit ${bit}`).toBeInstanceOf(DamageError);
+            detected += 1;
+          }
+        }
+      }
+      expect(detected).toBeGreaterThan(packed.length * 8 - 8);
+    }
+  });
+
+  it('reads the formats written before checksums', () => {
+    expect(unpack(Buffer.concat([Buffer.of(0), Buffer.from('old')])).toString()).toBe('old');
+  });
+
+  it('the JavaScript CRC-32 (for Node without zlib.crc32) matches zlib', () => {
+    for (const text of ['', 'a', 'The quick brown fox', 'é'.repeat(1000)]) {
+      expect(crc32Fallback(Buffer.from(text))).toBe(crc32(Buffer.from(text)));
+    }
+  });
+});

@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Db, immediate } from './db.js';
+import { type LeaseHolder, StoreError } from './errors.js';
+import { HeldLease, type LeaseBook, type SessionLease } from './held-lease.js';
+import { validateSessionId } from './ids.js';
+import { busy, holderOf, type LeaseRow, leaseLost } from './lease-rows.js';
+import { pidScope, processGone } from './process-alive.js';
+
+export interface AcquireOptions {
+  /** How long to wait for another holder to let go, polling with back-off. Default 0: fail at once. */
+  waitMs?: number;
+  /** How long the lease lasts without a heartbeat (renewed every third of it). Default 30 s. */
+  ttlMs?: number;
+  /** Aborting stops the wait; `acquire` then rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Called once, when the first attempt finds the session held and `waitMs` allows waiting. */
+  onWait?: (holder: LeaseHolder) => void;
+}
+
+export interface LeasesRepo {
+  /**
+   * Takes the session's lease (one `BEGIN IMMEDIATE` transaction). A lease held by a live process is
+   * waited for up to `waitMs`, then `StoreError('session-busy')`; an expired one, or one whose process
+   * on this machine is gone, is taken over at once and the session's runs still marked `running` become
+   * `interrupted`.
+   */
+  acquire(sessionId: string, opts?: AcquireOptions): Promise<SessionLease>;
+  /** The live holder of the session's lease, if any (expired leases and gone processes are not). */
+  holder(sessionId: string): LeaseHolder | undefined;
+}
+
+export const DEFAULT_TTL_MS = 30_000;
+const MIN_TTL_MS = 200;
+const MAX_WAIT_MS = 24 * 3600_000;
+
+/**
+ * The store's leases: one row per session in `leases` (owner, host, pid, acquired, expires). Wall-clock
+ * expiry makes the row meaningful to another machine; the pid check (same boot, same pid namespace) makes a crash on this
+ * machine cost nothing. Writes to a session (checkpoints, runs, the tool journal) call `fence` inside
+ * their transaction, so a process that lost its lease cannot interleave with the new holder.
+ */
+export class Leases implements LeaseBook {
+  readonly owner = randomUUID();
+  readonly host = hostname();
+  private readonly scope = pidScope();
+  readonly pid = process.pid;
+  private readonly held = new Map<string, HeldLease>();
+  /** Leases this store lost to another owner and has not released: their writes get `lease-lost`. */
+  private readonly lost = new Set<string>();
+  private readonly select;
+  private readonly insert;
+  private readonly renew;
+  private readonly remove;
+  private readonly removeAny;
+  private readonly interruptRuns;
+
+  constructor(private readonly db: Db) {
+    this.select = db.prepare<[string], LeaseRow>('SELECT * FROM leases WHERE session_id = ?');
+    this.insert = db.prepare(
+      `INSERT INTO leases (session_id, owner, host, pid, pid_scope, acquired_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (session_id) DO UPDATE SET owner = excluded.owner, host = excluded.host, pid = excluded.pid,
+         pid_scope = excluded.pid_scope, acquired_at = excluded.acquired_at, expires_at = excluded.expires_at`,
+    );
+    this.renew = db.prepare('UPDATE leases SET expires_at = ? WHERE session_id = ? AND owner = ?');
+    this.remove = db.prepare('DELETE FROM leases WHERE session_id = ? AND owner = ?');
+    this.removeAny = db.prepare('DELETE FROM leases WHERE session_id = ?');
+    this.interruptRuns = db.prepare(
+      `UPDATE runs SET status = 'interrupted', ended_at = ?, error = ? WHERE session_id = ? AND status = 'running'`,
+    );
+  }
+
+  repo(): LeasesRepo {
+    return {
+      acquire: (sessionId, opts) => this.acquire(sessionId, opts),
+      holder: (sessionId) => {
+        validateSessionId(sessionId);
+        const row = this.select.get(sessionId);
+        return row && (row.owner === this.owner || this.live(row, Date.now())) ? holderOf(row) : undefined;
+      },
+    };
+  }
+
+  /**
+   * Inside a write transaction on `sessionId`: throws `lease-lost` when this process held the lease
+   * and another owner has it now, `session-busy` when it never held it and a live process does.
+   */
+  fence(sessionId: string): void {
+    const lease = this.held.get(sessionId);
+    const row = this.select.get(sessionId);
+    if (lease) {
+      if (row?.owner === this.owner) return;
+      lease.lost();
+      throw leaseLost(sessionId, row);
+    }
+    if (!row || row.owner === this.owner) return;
+    if (this.lost.has(sessionId)) throw leaseLost(sessionId, row);
+    if (this.live(row, Date.now())) throw busy(sessionId, holderOf(row));
+  }
+
+  /**
+   * Inside the transaction that deletes the session: refuses while another live process holds it,
+   * then drops the row (and this store's own lease on it).
+   */
+  clearForDelete(sessionId: string): void {
+    this.fence(sessionId);
+    this.held.get(sessionId)?.end('deleted');
+    this.lost.delete(sessionId);
+    this.removeAny.run(sessionId);
+  }
+
+  /** Releases every lease this store holds (on close). */
+  releaseAll(): void {
+    for (const lease of [...this.held.values()]) lease.release();
+  }
+
+  private async acquire(sessionId: string, opts: AcquireOptions = {}): Promise<SessionLease> {
+    validateSessionId(sessionId);
+    const waitMs = opts.waitMs ?? 0;
+    const ttlMs = opts.ttlMs ?? DEFAULT_TTL_MS;
+    if (!Number.isFinite(waitMs) || waitMs < 0 || waitMs > MAX_WAIT_MS) {
+      throw new StoreError('invalid-argument', `waitMs must be between 0 and ${MAX_WAIT_MS}`);
+    }
+    if (!Number.isFinite(ttlMs) || ttlMs < MIN_TTL_MS || ttlMs > MAX_WAIT_MS) {
+      throw new StoreError('invalid-argument', `ttlMs must be between ${MIN_TTL_MS} and ${MAX_WAIT_MS}`);
+    }
+    const deadline = Date.now() + waitMs;
+    let delay = 25;
+    let told = false;
+    for (;;) {
+      opts.signal?.throwIfAborted();
+      const attempt = this.tryAcquire(sessionId, ttlMs);
+      if ('lease' in attempt) return attempt.lease;
+      const left = deadline - Date.now();
+      if (left <= 0) throw busy(sessionId, attempt.busy);
+      if (!told) {
+        told = true;
+        opts.onWait?.(attempt.busy);
+      }
+      await sleep(Math.min(delay, left), undefined, opts.signal ? { signal: opts.signal } : {});
+      delay = Math.min(delay * 2, 500);
+    }
+  }
+
+  private tryAcquire(sessionId: string, ttlMs: number): { lease: SessionLease } | { busy: LeaseHolder } {
+    const mine = this.held.get(sessionId);
+    if (mine) return { busy: mine.holder };
+    const outcome = immediate(
+      this.db,
+      (): { busy: LeaseHolder } | { now: number; previous?: LeaseHolder } => {
+        const now = Date.now();
+        const row = this.select.get(sessionId);
+        if (row && row.owner !== this.owner && this.live(row, now)) return { busy: holderOf(row) };
+        const previous = row && row.owner !== this.owner ? holderOf(row) : undefined;
+        this.insert.run(sessionId, this.owner, this.host, this.pid, this.scope, now, now + ttlMs);
+        if (previous) {
+          this.interruptRuns.run(
+            now,
+            `interrupted: process ${previous.pid} on ${previous.host} stopped holding the session`,
+            sessionId,
+          );
+        }
+        return previous ? { now, previous } : { now };
+      },
+    );
+    if ('busy' in outcome) return outcome;
+    const holder: LeaseHolder = {
+      owner: this.owner,
+      host: this.host,
+      pid: this.pid,
+      since: new Date(outcome.now),
+      expiresAt: new Date(outcome.now + ttlMs),
+    };
+    const lease = new HeldLease(this, sessionId, holder, ttlMs, outcome.previous);
+    this.held.set(sessionId, lease);
+    this.lost.delete(sessionId);
+    return { lease };
+  }
+
+  renewRow(sessionId: string, expiresAt: number): boolean {
+    return this.renew.run(expiresAt, sessionId, this.owner).changes > 0;
+  }
+
+  ownerRow(sessionId: string): LeaseRow | undefined {
+    return this.select.get(sessionId);
+  }
+
+  ended(sessionId: string, lease: HeldLease, how: 'released' | 'lost' | 'deleted', wasHeld: boolean): void {
+    if (this.held.get(sessionId) === lease) this.held.delete(sessionId);
+    if (how === 'lost') this.lost.add(sessionId);
+    else this.lost.delete(sessionId);
+    if (how === 'released' && wasHeld && this.db.open) {
+      try {
+        immediate(this.db, () => this.remove.run(sessionId, this.owner));
+      } catch {
+        // Read-only or full disk: the row expires on its own, and this pid is gone soon.
+      }
+    }
+  }
+
+  private live(row: LeaseRow, now: number): boolean {
+    if (row.expires_at <= now) return false;
+    return !(row.pid_scope === this.scope && processGone(row.pid));
+  }
+}

@@ -1,0 +1,194 @@
+import { accessSync, constants, readFileSync, statfsSync, statSync } from 'node:fs';
+import { type DbState, type ReadOnlyState, readOnlyError } from './db.js';
+import { StoreError } from './errors.js';
+import { markMalformed } from './malformed-mark.js';
+
+/**
+ * The one place where SQLite's and the file system's failures become `StoreError`s, so a full disk
+ * reads the same whether it hit a new session or an old one. Errors without an SQLite or errno code
+ * (bugs) pass through unchanged.
+ */
+export function toStoreError(error: unknown, state: DbState): unknown {
+  if (error instanceof StoreError) return error;
+  const code = codeOf(error);
+  if (code === undefined) return error;
+  const { file } = state;
+  const reason = (error as Error).message;
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return new StoreError('locked', `${file} stayed locked by another process`, {
+      cause: error,
+      file,
+      hint: 'another birdie is writing the same file; try again in a moment',
+    });
+  }
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EFBIG' || code.startsWith('SQLITE_IOERR')) {
+    const limit = fileSizeLimit();
+    if (code === 'EFBIG' || (limit !== undefined && nearLimit(file, limit)))
+      return tooLarge(state, limit, error);
+    if (code === 'SQLITE_FULL' || code === 'ENOSPC') return diskFull(state, error);
+    return new StoreError('io', `cannot read or write ${file}: ${reason}`, {
+      cause: error,
+      file,
+      hint: `check the disk that holds ${state.dir} (the system log names the failing device)`,
+    });
+  }
+  if (
+    code.startsWith('SQLITE_READONLY') ||
+    code === 'SQLITE_CANTOPEN' ||
+    code === 'SQLITE_AUTH' ||
+    code === 'SQLITE_PERM' ||
+    code === 'EACCES' ||
+    code === 'EPERM' ||
+    code === 'EROFS'
+  ) {
+    const found = probeReadOnly(file, state.dir);
+    if (found || code.startsWith('SQLITE_READONLY')) {
+      state.readOnly ??= found ?? {
+        reason: 'file-not-writable',
+        message: `SQLite refused to write (${reason})`,
+        hint: `make ${file} and its folder writable (chmod u+w ${file} ${state.dir})`,
+      };
+      const mapped = readOnlyError(state);
+      return new StoreError('read-only', mapped.message, { cause: error, file, hint: mapped.hint });
+    }
+    return new StoreError('io', `cannot open ${file}: ${reason}`, {
+      cause: error,
+      file,
+      hint: `check that ${file} exists and is a birdie database`,
+    });
+  }
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
+    const ro = malformedState(file, reason);
+    state.readOnly = ro;
+    markMalformed(file, reason);
+    return new StoreError('malformed', `${file} is malformed (SQLite: ${reason}); ${ro.message}`, {
+      cause: error,
+      file,
+      hint: ro.hint,
+    });
+  }
+  if (code === 'SQLITE_TOOBIG') {
+    return new StoreError('invalid-argument', `a value is too big to store in ${file} (${reason})`, {
+      cause: error,
+      file,
+    });
+  }
+  if (code.startsWith('SQLITE_')) {
+    return new StoreError('io', `SQLite failed on ${file}: ${reason}`, { cause: error, file });
+  }
+  return error;
+}
+
+/** The read-only state of a file SQLite reported malformed. */
+export function malformedState(file: string, reason: string): ReadOnlyState {
+  return {
+    reason: 'malformed',
+    message: `the file is malformed (SQLite: ${reason}), so it is only read and nothing more is written into it`,
+    hint: `keep a copy of ${file}, then recover it with \`sqlite3 ${file} .recover | sqlite3 recovered.db\` and put recovered.db in its place (or move ${file} aside to start afresh)`,
+  };
+}
+
+/**
+ * Why `file` (or, for a file not created yet, its folder) cannot be written, if that is the case.
+ * `access(2)` answers for the real user (root passes unless the file system is read-only).
+ */
+export function probeReadOnly(file: string, dir: string): ReadOnlyState | undefined {
+  const fileError = accessError(file);
+  if (fileError === 'EROFS') return readOnlyFileSystem(file, dir);
+  if (fileError === 'EACCES' || fileError === 'EPERM') {
+    return {
+      reason: 'file-not-writable',
+      message: 'the file is not writable',
+      hint: `chmod u+w ${file} (it must belong to the user running birdie)`,
+    };
+  }
+  const dirError = accessError(dir);
+  if (dirError === 'EROFS') return readOnlyFileSystem(file, dir);
+  if (dirError === 'EACCES' || dirError === 'EPERM') {
+    return {
+      reason: 'folder-not-writable',
+      message: `its folder ${dir} is not writable (SQLite keeps ${file}-wal and ${file}-shm beside it)`,
+      hint: `chmod u+w ${dir} (it must belong to the user running birdie)`,
+    };
+  }
+  return undefined;
+}
+
+function readOnlyFileSystem(file: string, dir: string): ReadOnlyState {
+  return {
+    reason: 'read-only-file-system',
+    message: 'it is on a read-only file system',
+    hint: `remount the file system of ${dir} read-write, or point BIRDIE_HOME at a writable folder and move ${file} there`,
+  };
+}
+
+function accessError(path: string): string | undefined {
+  try {
+    accessSync(path, constants.W_OK);
+    return undefined;
+  } catch (error) {
+    return codeOf(error);
+  }
+}
+
+function diskFull(state: DbState, cause: unknown): StoreError {
+  const free = freeBytes(state.dir);
+  return new StoreError(
+    'disk-full',
+    `the disk holding ${state.file} is full${free === undefined ? '' : ` (${formatBytes(free)} free)`}; the last saved step is intact`,
+    { cause, file: state.file, hint: `free space on the disk that holds ${state.dir}, then try again` },
+  );
+}
+
+function tooLarge(state: DbState, limit: number | undefined, cause: unknown): StoreError {
+  const what = limit === undefined ? 'the file-size limit' : `the file-size limit of ${formatBytes(limit)}`;
+  return new StoreError(
+    'file-too-large',
+    `${state.file} reached ${what} of this process (ulimit -f); the last saved step is intact`,
+    {
+      cause,
+      file: state.file,
+      hint: 'raise the limit (`ulimit -f unlimited`) before starting birdie, or delete old sessions',
+    },
+  );
+}
+
+/** The soft RLIMIT_FSIZE in bytes, or undefined when unlimited or unknown (not Linux). */
+export function fileSizeLimit(): number | undefined {
+  try {
+    const line = readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max file size'));
+    const soft = line?.slice('Max file size'.length).trim().split(/\s+/)[0];
+    return soft && /^\d+$/.test(soft) ? Number(soft) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A write failed and the database or its WAL is within a megabyte of the limit: the limit is why. */
+function nearLimit(file: string, limit: number): boolean {
+  const sizes = [file, `${file}-wal`].map((path) => statSync(path, { throwIfNoEntry: false })?.size ?? 0);
+  return Math.max(...sizes) + 1024 * 1024 >= limit;
+}
+
+function freeBytes(dir: string): number | undefined {
+  try {
+    const fs = statfsSync(dir);
+    return fs.bavail * fs.bsize;
+  } catch {
+    return undefined;
+  }
+}
+
+function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(0)} KiB`;
+  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MiB`;
+  return `${(n / 1024 ** 3).toFixed(1)} GiB`;
+}
+
+export function codeOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
