@@ -2,10 +2,10 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createAgent } from '@birdie/graph';
 import { createScriptedModel } from '@birdie/providers';
 import { loadRegistry, SkillPolicy } from '@birdie/registry';
 import { MemorySaver } from '@langchain/langgraph';
-import { createAgent } from '@birdie/graph';
 
 const skills = await mkdtemp(join(tmpdir(), 'birdie-example-'));
 await mkdir(join(skills, 'greet'));

@@ -200,9 +200,12 @@ export function createAgent(init: CreateAgentOptions): Agent {
       })();
     },
 
-    async getState(threadId: string): Promise<AgentStateView> {
+    async getState(threadId: string, options: { checkpointId?: string } = {}): Promise<AgentStateView> {
       checkThreadId(threadId);
-      const snapshot = await graph.getState(threadConfig(threadId));
+      const config = options.checkpointId
+        ? { configurable: { thread_id: threadId, checkpoint_id: options.checkpointId } }
+        : threadConfig(threadId);
+      const snapshot = await graph.getState(config);
       const values = (snapshot.values ?? {}) as {
         messages?: AgentStateView['messages'];
         loadedSkills?: string[];
@@ -210,7 +213,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
       return {
         messages: values.messages ?? [],
         loadedSkills: values.loadedSkills ?? [],
-        pendingApprovals: await pendingApprovals(threadId, snapshot),
+        pendingApprovals: options.checkpointId ? [] : await pendingApprovals(threadId, snapshot),
       };
     },
 
@@ -241,5 +244,12 @@ function describeRunError(error: unknown, limit: number): { code: string; messag
   if (error instanceof AgentError) return { code: error.code, message: error.message };
   const cause = (error as { cause?: unknown })?.cause;
   if (cause instanceof AgentError) return { code: cause.code, message: cause.message };
+  // A typed failure of a part the application gave us (the checkpointer's full disk, a lost lease) keeps its code,
+  // and its hint when it has one, so the application can word it as it words the same failure elsewhere.
+  const typed = error as { code?: unknown; hint?: unknown; message?: unknown } | null;
+  if (error instanceof Error && typeof typed?.code === 'string' && /^[a-z][a-z0-9-]*$/.test(typed.code)) {
+    const hint = typeof typed.hint === 'string' ? ` (${typed.hint})` : '';
+    return { code: typed.code, message: `${error.message}${hint}` };
+  }
   return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
 }

@@ -149,7 +149,8 @@ export interface Agent {
     decisions: Record<string, ApprovalDecision>,
     options?: ResumeOptions,
   ): AsyncIterable<AgentEvent>;
-  getState(threadId: string): Promise<AgentStateView>;
+  /** The thread's state now, or at an earlier step (`checkpointId`), e.g. the last good one of a damaged thread. */
+  getState(threadId: string, options?: { checkpointId?: string }): Promise<AgentStateView>;
   toolsFor(threadId: string): Promise<ToolInfo[]>;
   close(): Promise<void>;
 }
