@@ -26,6 +26,9 @@ describe('parseArgv', () => {
       'sessions list',
       'sessions show',
       'sessions delete',
+      'sessions repair',
+      'trust',
+      'doctor',
       'logs',
     ]);
   });

@@ -1,13 +1,22 @@
+import type { Agent } from '@birdie/graph';
 import type { Store } from '@birdie/store';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { Style } from './render/style.js';
 import { formatArgs } from './render/tool-output.js';
 
+/** A session's history; with `damage`, only the part up to the last step that reads fine. */
+export interface History {
+  messages: BaseMessage[];
+  /** Why the history stops early: the store's message naming the session, the step and the file. */
+  damage?: string;
+}
+
 /**
  * A session's messages, read through the graph (its message channel stores deltas, so the checkpoint alone is not
- * the list). The agent needs a model to exist; this one is never called.
+ * the list). A damaged record does not hide the rest: the history is read at the last good step, with the damage
+ * named. The agent needs a model to exist; this one is never called.
  */
-export async function readHistory(store: Store, sessionId: string): Promise<BaseMessage[]> {
+export async function readHistory(store: Store, sessionId: string): Promise<History> {
   const [{ createAgent }, { loadRegistry, SkillPolicy }, { ScriptedChatModel }] = await Promise.all([
     import('@birdie/graph'),
     import('@birdie/registry'),
@@ -21,9 +30,22 @@ export async function readHistory(store: Store, sessionId: string): Promise<Base
     checkpointer: store.checkpointer,
   });
   try {
-    return (await agent.getState(sessionId)).messages;
+    return await historyOf(agent, sessionId);
   } finally {
     await agent.close();
+  }
+}
+
+/** `agent.getState` that falls back to the last good step when a stored record of the thread is damaged. */
+export async function historyOf(agent: Pick<Agent, 'getState'>, sessionId: string): Promise<History> {
+  try {
+    return { messages: (await agent.getState(sessionId)).messages };
+  } catch (error) {
+    const damage = (error as { code?: string; damage?: { lastGoodCheckpointId?: string } }).damage;
+    if ((error as { code?: string }).code !== 'corrupt-record' || !damage) throw error;
+    const lastGood = damage.lastGoodCheckpointId;
+    const messages = lastGood ? (await agent.getState(sessionId, { checkpointId: lastGood })).messages : [];
+    return { messages, damage: (error as Error).message };
   }
 }
 

@@ -25,6 +25,8 @@ export function processIo(): Io {
 export const EXIT_OK = 0;
 export const EXIT_RUN = 1;
 export const EXIT_USAGE = 2;
+/** The session is in use by another process (a turn of `birdie run` or the REPL): retry later, or pass --wait. */
+export const EXIT_BUSY = 3;
 
 /** A failure that ends the command with a message and an exit code; everything else is a bug and shows its stack. */
 export class CliError extends Error {

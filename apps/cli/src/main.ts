@@ -1,6 +1,7 @@
 import { parseArgv, type Values } from './argv.js';
 import { commandHelp, mainHelp } from './help.js';
 import { CliError, EXIT_OK, EXIT_RUN, type Io, write } from './io.js';
+import { isStoreErrorLike, storeFailure } from './store-failure.js';
 import { cliVersion } from './version.js';
 
 export interface CommandContext {
@@ -22,6 +23,9 @@ const handlers: Record<string, () => Promise<Handler>> = {
   'sessions list': async () => (await import('./commands/sessions.js')).sessionsListCommand,
   'sessions show': async () => (await import('./commands/sessions.js')).sessionsShowCommand,
   'sessions delete': async () => (await import('./commands/sessions.js')).sessionsDeleteCommand,
+  'sessions repair': async () => (await import('./commands/sessions.js')).sessionsRepairCommand,
+  trust: async () => (await import('./commands/trust.js')).trustCommand,
+  doctor: async () => (await import('./commands/doctor.js')).doctorCommand,
   logs: async () => (await import('./commands/logs.js')).logsCommand,
 };
 
@@ -39,7 +43,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
     }
     const handler = await handlers[parsed.command.name]!();
     return await handler({ io, values: parsed.values, positionals: parsed.positionals });
-  } catch (error) {
+  } catch (caught) {
+    // A store failure that no command translated still gets its one wording, never a stack trace.
+    const error = isStoreErrorLike(caught) ? storeFailure(caught) : caught;
     if (error instanceof CliError) {
       write(io.stderr, `birdie: ${error.message}`);
       return error.exitCode;

@@ -1,7 +1,7 @@
 import type { Agent, ApprovalMode } from '@birdie/graph';
 import type { ResolvedProviderConfig } from '@birdie/providers';
 import type { LoadedRegistry, SkillPolicy } from '@birdie/registry';
-import type { Session, Store } from '@birdie/store';
+import type { LeaseHolder, Session, Store } from '@birdie/store';
 import type { Values } from './argv.js';
 import { type LoadedConfig, loadConfig } from './config.js';
 import { WRITABLE_HINT } from './folders.js';
@@ -9,7 +9,9 @@ import { CliError, EXIT_RUN, type Io, UsageError } from './io.js';
 import { birdieHome } from './paths.js';
 import { APPROVAL_MODES } from './settings.js';
 import { openRegistry, workingDir } from './skills.js';
+import { storeFailure } from './store-failure.js';
 import { didYouMean } from './suggest.js';
+import { trustDecision, trustedForOneRun } from './trust.js';
 
 export { APPROVAL_MODES };
 
@@ -22,11 +24,28 @@ export function approvalMode(values: Values, fallback: ApprovalMode = 'ask'): Ap
   throw new UsageError(`--approval must be ask, always or never, got "${String(raw)}"`);
 }
 
+/** `--wait SECONDS` as milliseconds: how long a turn waits for a session another process is using. */
+export function waitMs(values: Values, defaultSeconds: number): number {
+  if (values.wait === undefined) return defaultSeconds * 1000;
+  const seconds = Number(values.wait);
+  if (typeof values.wait !== 'string' || !Number.isFinite(seconds) || seconds < 0)
+    throw new UsageError(`--wait must be a number of seconds (0 or more), got "${String(values.wait)}"`);
+  return seconds * 1000;
+}
+
+/** What a waiting turn says once: who holds the session, and how long it will wait. */
+export function waitingLine(sessionId: string, holder: LeaseHolder, ms: number): string {
+  return `birdie: session ${sessionId} is in use by process ${holder.pid} on ${holder.host} since ${holder.since.toISOString()}; waiting up to ${ms / 1000} s (Ctrl+C stops)`;
+}
+
 export function userIdOf(io: Io, values: Values): string {
   return typeof values.user === 'string' ? values.user : io.env.USER || io.env.LOGNAME || 'default';
 }
 
-/** The store, opened with errors a user can act on (bad ids, unreadable folder) as usage errors. */
+/**
+ * The store, opened with errors a user can act on (bad ids, unreadable folder) as usage errors. A file or folder
+ * birdie cannot write, or a damaged file, still opens, read-only: listing and showing sessions and the run log work.
+ */
 export async function openUserStore(io: Io): Promise<Store> {
   const { openStore, StoreError } = await import('@birdie/store');
   const home = birdieHome(io.env);
@@ -36,18 +55,23 @@ export async function openUserStore(io: Io): Promise<Store> {
     // BIRDIE_HOME names a place no folder can be made (a file in the path, /proc/…): configuration, exit 2.
     if (error instanceof StoreError && error.code === 'home-unusable')
       throw new UsageError(`${error.message}. ${WRITABLE_HINT}`, { cause: error });
-    // A damaged, foreign or unreadable database is the user's to fix, not a bug: say where and why, no stack.
+    if (error instanceof StoreError) throw storeFailure(error);
+    // Anything else that stops the file from opening is the user's to fix, not a bug: say where and why, no stack.
     const cause = (error as { cause?: unknown }).cause;
     const reason = [error, cause]
       .filter((e): e is Error => e instanceof Error)
       .map((e) => e.message)
       .join(': ');
-    throw new CliError(
-      `cannot open the birdie database in ${home}: ${reason || String(error)}. Move the folder aside or set BIRDIE_HOME to start afresh.`,
-      EXIT_RUN,
-      { cause: error },
-    );
+    throw new CliError(`cannot open the birdie database in ${home}: ${reason || String(error)}`, EXIT_RUN, {
+      cause: error,
+    });
   }
+}
+
+/** Commands that write (a turn, a new session) stop before they start when the store can only be read. */
+export function requireWritable(store: Store): void {
+  const state = store.readOnly;
+  if (state) throw new CliError(`cannot write ${store.file}: ${state.message} (${state.hint})`, EXIT_RUN);
 }
 
 /** Validates a user id before it reaches any query. */
@@ -61,18 +85,27 @@ export async function checkUserId(userId: string): Promise<string> {
   }
 }
 
-/** Looks a session up by id, explaining a malformed or unknown id with the closest of the user's sessions. */
-export async function findSession(store: Store, id: string, userId?: string): Promise<Session> {
+/**
+ * Looks a session of `userId` up by id, explaining a malformed or unknown id with the closest of the user's sessions,
+ * and another user's session with the flag that reaches it.
+ */
+export async function findSession(store: Store, id: string, userId: string): Promise<Session> {
   const { validateSessionId, StoreError } = await import('@birdie/store');
+  let session: Session | undefined;
   try {
     validateSessionId(id);
+    session = store.sessions.get(id, userId);
   } catch (error) {
-    if (error instanceof StoreError) throw new UsageError(error.message, { cause: error });
+    if (error instanceof StoreError && error.code === 'not-owner')
+      throw new UsageError(`session "${id}" belongs to user ${error.owner}; pass --user ${error.owner}`, {
+        cause: error,
+      });
+    if (error instanceof StoreError && error.code === 'invalid-id')
+      throw new UsageError(error.message, { cause: error });
     throw error;
   }
-  const session = store.sessions.get(id);
   if (!session) {
-    const ids = userId ? store.sessions.list(userId).map((s) => s.id) : [];
+    const ids = store.sessions.list(userId).map((s) => s.id);
     throw new UsageError(`no session "${id}".${didYouMean(id, ids)} Run \`birdie sessions list\`.`);
   }
   return session;
@@ -99,16 +132,24 @@ export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
   const { provider } = config;
   const userId = await checkUserId(userIdOf(io, values));
   const cwd = workingDir(io, values);
-  const [registry, store, { SkillPolicy }, { createChatModel }, { createAgent }] = await Promise.all([
-    openRegistry(io, values),
-    openUserStore(io),
+  const modules = Promise.all([
     import('@birdie/registry'),
     import('@birdie/providers'),
     import('@birdie/graph'),
   ]);
+  // The store first: it holds the user's trust answers, which decide whether project skills load at all.
+  const store = await openUserStore(io);
   try {
+    const registry = await openRegistry(io, values, trustDecision(store, trustedForOneRun(values, cwd)));
+    const [{ SkillPolicy }, { createChatModel }, { createAgent }] = await modules;
     const model = await createChatModel(provider.config);
-    const policy = new SkillPolicy(registry);
+    // The policy reads each session's grants from the store and saves every change there itself.
+    const policy = new SkillPolicy(registry, {
+      store: {
+        get: (sessionId) => store.grants.get(sessionId, userId),
+        set: (sessionId, grants) => store.grants.set(sessionId, userId, grants),
+      },
+    });
     const agent = createAgent({
       model,
       registry,
@@ -140,14 +181,18 @@ export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
   }
 }
 
-/** Opens the given session (its grants become the policy's) or creates a new one. */
+/** Opens the given session of the user (the policy reads its grants from the store) or creates a new one. */
 export async function useSession(rt: Runtime, id: string | undefined): Promise<Session> {
-  const session = id ? await findSession(rt.store, id, rt.userId) : rt.store.sessions.create(rt.userId);
-  if (session.userId !== rt.userId && id) {
-    throw new UsageError(
-      `session "${id}" belongs to another user (${session.userId}); pass --user ${session.userId}`,
+  requireWritable(rt.store);
+  return id ? await findSession(rt.store, id, rt.userId) : rt.store.sessions.create(rt.userId);
+}
+
+/** Grants of the session that another skill file now shadows: they do not carry over, and the user is told once. */
+export function staleGrantNotes(rt: Runtime, sessionId: string): string[] {
+  return rt.policy
+    .staleGrants(sessionId)
+    .map(
+      (g) =>
+        `skill ${g.name}: this session enabled the one in ${g.grantedTo.replace(/^\w+:/, '')}; ${g.providedBy.replace(/^\w+:/, '')} provides it now, so the grant does not carry over (enable it again to use the new one)`,
     );
-  }
-  rt.policy.setGrants(session.id, rt.store.grants.get(session.id));
-  return session;
 }

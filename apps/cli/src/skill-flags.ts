@@ -35,10 +35,8 @@ export function skillFlags(rt: Pick<Runtime, 'registry'>, values: Values): Skill
   return flags;
 }
 
-/** Applies the flags to the session's grants and saves them, so they hold for this turn and every later one. */
+/** Applies the flags to the session's grants (the policy saves them), so they hold for this turn and every later one. */
 export function applySkillFlags(rt: Runtime, session: Session, flags: SkillFlags): void {
-  if (flags.enable.length === 0 && flags.disable.length === 0) return;
   for (const name of flags.enable) rt.policy.enable(session.id, name);
   for (const name of flags.disable) rt.policy.disable(session.id, name);
-  rt.store.grants.set(session.id, rt.policy.grants(session.id));
 }

@@ -36,9 +36,18 @@ const runtime: Record<string, OptionSpec> = {
     help: 'config file, above LLM_PROVIDER_CONFIG, env and ~/.birdie/config.json',
   },
   cwd: { type: 'string', arg: 'DIR', help: 'working directory for tools (default: the current one)' },
+  'trust-workspace': {
+    type: 'boolean',
+    help: "load this folder's project skills (.birdie/skills, .agents/skills) for this run only, without asking",
+  },
 };
 const session: Record<string, OptionSpec> = {
   'session-id': { type: 'string', arg: 'ID', help: 'continue this session instead of starting a new one' },
+  wait: {
+    type: 'string',
+    arg: 'SECONDS',
+    help: 'wait this long for a session another process is using (default: 5 in the REPL, 0 in run)',
+  },
   approval: {
     type: 'string',
     arg: 'MODE',
@@ -86,7 +95,9 @@ export const COMMANDS: CommandSpec[] = [
     positionals: [1, 1],
     details:
       'Reads the prompt from stdin when it is `-`. Bundled skills are off until enabled: --enable/--disable change ' +
-      "the session's grants before the turn, and the session keeps them. Exit codes: 0 ok, 1 run error, 2 usage or config.",
+      "the session's grants before the turn, and the session keeps them. Project skills of a folder you have not " +
+      'trusted (`birdie trust`) are skipped. Exit codes: 0 ok, 1 run error, 2 usage or config, 3 the session is in ' +
+      'use by another process (retry, or --wait).',
     examples: [
       'birdie run --enable filesystem "what is in this folder?"',
       'echo "summarise README.md" | birdie run - --json',
@@ -147,16 +158,57 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'sessions show',
     summary: "print a session's conversation",
-    usage: 'birdie sessions show ID [--json]',
-    options: { json: { type: 'boolean', help: 'print JSON' }, ...help },
+    usage: 'birdie sessions show ID [--user ID] [--json]',
+    options: { user: runtime.user!, json: { type: 'boolean', help: 'print JSON' }, ...help },
     positionals: [1, 1],
   },
   {
     name: 'sessions delete',
     summary: 'delete a session, its history, its grants and its data folder',
-    usage: 'birdie sessions delete ID',
-    options: { ...help },
+    usage: 'birdie sessions delete ID [--user ID]',
+    options: { user: runtime.user!, ...help },
     positionals: [1, 1],
+  },
+  {
+    name: 'sessions repair',
+    summary:
+      'continue a damaged session from its last good step (damaged records are set aside, not deleted)',
+    usage: 'birdie sessions repair ID [--user ID] [--json]',
+    options: { user: runtime.user!, json: { type: 'boolean', help: 'print JSON' }, ...help },
+    positionals: [1, 1],
+    details:
+      '`birdie doctor` finds damaged sessions; `birdie sessions show ID` shows a damaged one up to the damage.',
+  },
+  {
+    name: 'trust',
+    summary:
+      "trust a folder's project skills (.birdie/skills, .agents/skills), list or revoke trusted folders",
+    usage: 'birdie trust [DIR] | --list | --revoke DIR',
+    options: {
+      list: { type: 'boolean', help: 'list the folders you answered about' },
+      revoke: { type: 'string', arg: 'DIR', help: 'forget the answer about DIR (its skills stop loading)' },
+      json: { type: 'boolean', help: 'print JSON (with --list)' },
+      ...help,
+    },
+    positionals: [0, 1],
+    details:
+      "Skills found in a project folder are someone else's until you trust that folder: until then birdie loads none of " +
+      'them (no tool runs, no MCP server starts, nothing enters the prompt). Trusting records the folder and a digest of ' +
+      'what its skills declare (tools, entrypoints, MCP commands); when that changes, birdie asks again.',
+    examples: [
+      'birdie trust',
+      'birdie trust ~/src/project',
+      'birdie trust --list',
+      'birdie trust --revoke .',
+    ],
+  },
+  {
+    name: 'doctor',
+    summary: 'check the store: SQLite integrity and every stored record, and say what to do',
+    usage: 'birdie doctor [--json]',
+    options: { json: { type: 'boolean', help: 'print JSON' }, ...help },
+    positionals: [0, 0],
+    details: 'Exit code 1 when anything is damaged; `birdie sessions repair ID` continues a damaged session.',
   },
   {
     name: 'logs',

@@ -1,12 +1,15 @@
 import type { AgentEvent, ApprovalDecision, ApprovalMode, ApprovalRequest, DoneStatus } from '@birdie/graph';
-import type { FinishedStatus, Session } from '@birdie/store';
+import type { FinishedStatus, LeaseHolder, Session } from '@birdie/store';
 import type { Runtime } from './runtime.js';
 import { sessionToolEnv } from './session-dir.js';
+import { isStoreErrorLike } from './store-failure.js';
 
 export interface TurnHandlers {
   onEvent(event: AgentEvent): void;
   /** Called for each approval interrupt; resolves to one decision per request id. */
   decide(requests: ApprovalRequest[]): Promise<Record<string, ApprovalDecision>>;
+  /** Called once when the session is in use by another process and the turn waits for it. */
+  onWait?(holder: LeaseHolder, waitMs: number): void;
 }
 
 export interface TurnResult {
@@ -18,23 +21,56 @@ export interface TurnResult {
   toolCalls: number;
   rejected: number;
   error?: string;
+  /** The stable code of `error` (an agent error code, or a store failure such as `disk-full`). */
+  errorCode?: string;
+}
+
+export interface TurnOptions {
+  approval: ApprovalMode;
+  signal: AbortSignal;
+  handlers: TurnHandlers;
+  /** How long to wait for a session another process is using, ms (0: fail at once with `session-busy`). */
+  waitMs: number;
 }
 
 /**
- * One user turn: stream, answer approval interrupts until the graph finishes, and write the run log and the
- * session's token totals. Never throws for a run failure; the result says what happened.
+ * One user turn: take the session's lease (one writer per session), stream, answer approval interrupts until the
+ * graph finishes, and write the run log (each tool call is journaled by the agent before it starts) and the session's
+ * token totals. Throws only when the session cannot be had (`session-busy`) or the run cannot be logged at all;
+ * every failure of the run itself is in the result.
  */
 export async function executeTurn(
   rt: Runtime,
   session: Session,
   text: string,
-  options: { approval: ApprovalMode; signal: AbortSignal; handlers: TurnHandlers },
+  options: TurnOptions,
 ): Promise<TurnResult> {
   const { store } = rt;
+  const lease = await store.leases.acquire(session.id, {
+    waitMs: options.waitMs,
+    signal: options.signal,
+    onWait: (holder) => options.handlers.onWait?.(holder, options.waitMs),
+  });
+  try {
+    return await leasedTurn(rt, session, text, options);
+  } finally {
+    lease.release();
+  }
+}
+
+async function leasedTurn(
+  rt: Runtime,
+  session: Session,
+  text: string,
+  options: TurnOptions,
+): Promise<TurnResult> {
+  const { store, userId } = rt;
   const runId = store.runs.start({
     sessionId: session.id,
+    userId,
     model: `${rt.provider.config.vendor}/${rt.provider.config.model}`,
   });
+  const journal = store.runs.journal(runId);
   const result: TurnResult = {
     status: 'ok',
     inputTokens: 0,
@@ -43,12 +79,18 @@ export async function executeTurn(
     toolCalls: 0,
     rejected: 0,
   };
-  const skills = new Map<string, string | undefined>();
-  const memory = store.memory.list(rt.userId).map((m) => ({ id: String(m.id), content: m.content }));
+  const memory = store.memory.list(userId).map((m) => ({ id: String(m.id), content: m.content }));
   try {
     // Tools learn their session (BIRDIE_SESSION_DIR etc.) per turn; the graph keeps it out of checkpoints.
     const toolEnv = await sessionToolEnv(rt.io.env, session.id);
-    const turn = { memory, approval: options.approval, signal: options.signal, cwd: rt.cwd, toolEnv };
+    const turn = {
+      memory,
+      approval: options.approval,
+      signal: options.signal,
+      cwd: rt.cwd,
+      toolEnv,
+      journal,
+    };
     let stream: AsyncIterable<AgentEvent> = rt.agent.stream(text, { threadId: session.id, ...turn });
     for (;;) {
       let pending: ApprovalRequest[] | undefined;
@@ -59,23 +101,13 @@ export async function executeTurn(
           result.inputTokens += event.inputTokens;
           result.outputTokens += event.outputTokens;
           result.contextTokens = event.inputTokens + event.outputTokens;
-        } else if (event.type === 'tool-start') {
-          skills.set(event.id, event.skill);
         } else if (event.type === 'tool-end') {
           result.toolCalls++;
-          const skill = skills.get(event.id);
-          store.runs.toolCall(runId, {
-            name: event.name,
-            ...(skill ? { skill } : {}),
-            durationMs: Math.round(event.durationMs),
-            ok: event.ok,
-            truncated: event.truncated,
-            ...(event.ok ? {} : { error: event.output.slice(0, 500) }),
-          });
         } else if (event.type === 'approval-request') {
           pending = [...(pending ?? []), ...event.requests];
         } else if (event.type === 'error') {
           result.error = event.error.message;
+          result.errorCode = event.error.code;
         } else if (event.type === 'done') {
           done = event.status;
         }
@@ -97,19 +129,25 @@ export async function executeTurn(
   } catch (error) {
     result.status = options.signal.aborted ? 'aborted' : 'error';
     result.error = error instanceof Error ? error.message : String(error);
+    if (isStoreErrorLike(error)) result.errorCode = error.code;
   }
   if (result.status === 'ok' && result.rejected > 0) result.status = 'rejected';
   const logged: FinishedStatus =
     result.status === 'aborted' || result.status === 'interrupted' ? 'interrupted' : result.status;
-  store.runs.finish(runId, {
-    status: logged,
-    inputTokens: result.inputTokens,
-    outputTokens: result.outputTokens,
-    ...(result.error ? { error: result.error } : {}),
-  });
-  store.sessions.recordTurn(session.id, {
-    inputTokens: result.inputTokens,
-    outputTokens: result.outputTokens,
-  });
+  try {
+    store.runs.finish(runId, {
+      status: logged,
+      inputTokens: result.inputTokens,
+      outputTokens: result.outputTokens,
+      ...(result.error ? { error: result.error } : {}),
+    });
+    store.sessions.recordTurn(session.id, userId, {
+      inputTokens: result.inputTokens,
+      outputTokens: result.outputTokens,
+    });
+  } catch (error) {
+    // The turn already failed on the same cause (a full disk): that failure is the one to report.
+    if (result.status !== 'error') throw error;
+  }
   return result;
 }

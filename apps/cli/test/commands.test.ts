@@ -263,7 +263,7 @@ describe('sessions and logs', () => {
       expect.objectContaining({
         sessionId: id,
         status: 'ok',
-        toolCalls: [expect.objectContaining({ name: 'count_words', ok: true })],
+        toolCalls: [expect.objectContaining({ name: 'count_words', status: 'ok', resultUnknown: false })],
       }),
     ]);
     expect((await cli(['logs', '-n', 'x'])).code).toBe(2);
@@ -299,7 +299,7 @@ describe('a damaged database', () => {
     for (const argv of [['sessions', 'list'], ['logs'], ['run', 'hi']]) {
       const result = await cli(argv, scripted('demo.json'));
       expect(result.code, argv.join(' ')).toBe(1);
-      expect(result.stderr).toContain(`cannot open the birdie database in ${box.home}`);
+      expect(result.stderr).toContain(`${join(box.home, 'birdie.db')} is malformed`);
       expect(result.stderr).toContain('file is not a database');
       expect(result.stderr).not.toMatch(/\n\s+at /);
       expect(result.stderr).not.toContain('unexpected error');

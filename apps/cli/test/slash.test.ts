@@ -73,20 +73,26 @@ describe('slash commands', () => {
     expect(await slash('/skill list')).toMatch(/off\s+echoer\s+tool\s+shout\s+default/);
     expect(await slash('/skill enable ecoer')).toContain('No skill "ecoer". Did you mean "echoer"?');
     expect(await slash('/skill enable ECHOER')).toContain('echoer enabled');
-    expect(state.rt.store.grants.get(state.session.id)).toEqual({ enabled: ['echoer'], disabled: [] });
+    const echoer = `explicit:${join(TEST_SKILLS, 'echoer', 'SKILL.md')}`;
+    expect(state.rt.store.grants.get(state.session.id, state.rt.userId)).toEqual({
+      enabled: ['echoer'],
+      disabled: [],
+      sources: { echoer },
+    });
     expect(await slash('/skill list')).toMatch(/on\s+echoer\s+tool\s+shout\s+this session/);
     expect(await slash('/tool list')).toMatch(/shout\s+echoer\s+Print the text in capital letters\./);
     expect(await slash('/skill disable sleeper')).toContain('sleeper disabled');
     expect(await slash('/tool list')).not.toContain('slow_sleep');
-    expect(state.rt.store.grants.get(state.session.id)).toEqual({
+    expect(state.rt.store.grants.get(state.session.id, state.rt.userId)).toEqual({
       enabled: ['echoer'],
       disabled: ['sleeper'],
+      sources: { echoer },
     });
     expect(await slash('/skill frobnicate')).toContain('Usage: /skill list');
   });
 
   it('/skill reload picks up a skill added meanwhile', async () => {
-    const extra = join(box.cwd, '.birdie', 'skills', 'late-comer');
+    const extra = join(box.home, 'skills', 'late-comer');
     await mkdir(extra, { recursive: true });
     await writeFile(
       join(extra, 'SKILL.md'),
@@ -97,7 +103,7 @@ describe('slash commands', () => {
   });
 
   it('a skill added while the session runs is live without /skill reload (the registry is watched)', async () => {
-    const dir = join(box.cwd, '.birdie', 'skills', 'live-one');
+    const dir = join(box.home, 'skills', 'live-one');
     await mkdir(dir, { recursive: true });
     await writeFile(
       join(dir, 'SKILL.md'),

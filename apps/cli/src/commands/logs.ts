@@ -11,11 +11,11 @@ export async function logsCommand({ io, values }: CommandContext): Promise<numbe
     throw new UsageError(`-n must be a positive integer, got "${values.n}"`);
   const store = await openUserStore(io);
   try {
+    const userId = await checkUserId(userIdOf(io, values));
     const sessionId =
-      typeof values.session === 'string' ? (await findSession(store, values.session)).id : undefined;
-    // A session names its runs; otherwise the user's own runs, as `sessions list` shows only theirs.
-    const filter = sessionId ? { sessionId } : { userId: await checkUserId(userIdOf(io, values)) };
-    const runs = store.runs.list({ ...filter, limit });
+      typeof values.session === 'string' ? (await findSession(store, values.session, userId)).id : undefined;
+    // The user's own runs, as `sessions list` shows only theirs; a session narrows them to its runs.
+    const runs = store.runs.list({ userId, limit, ...(sessionId ? { sessionId } : {}) });
     if (values.json) {
       for (const run of runs) write(io.stdout, JSON.stringify(run));
       return EXIT_OK;
@@ -36,7 +36,13 @@ export async function logsCommand({ io, values }: CommandContext): Promise<numbe
           `↑${r.inputTokens} ↓${r.outputTokens}`,
           r.model ?? '-',
           [
-            r.toolCalls.map((t) => `${t.name}${t.ok ? '' : '✗'}`).join(' '),
+            // ✗ failed; ? started but never reported back (the run died): it may have had its effect.
+            r.toolCalls
+              .map(
+                (t) =>
+                  `${t.name}${t.status === 'error' ? '✗' : t.resultUnknown || t.status === 'started' ? '?' : ''}`,
+              )
+              .join(' '),
             r.error ? style('red', r.error.split('\n')[0]!.slice(0, 80)) : '',
           ]
             .filter(Boolean)

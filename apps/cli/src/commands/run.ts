@@ -5,9 +5,11 @@ import { reportSkillProblems } from '../render/diagnostics.js';
 import { EventPrinter } from '../render/events.js';
 import { eventJson } from '../render/json-events.js';
 import { styler } from '../render/style.js';
-import { approvalMode, openRuntime, useSession } from '../runtime.js';
+import { approvalMode, openRuntime, staleGrantNotes, useSession, waitingLine, waitMs } from '../runtime.js';
 import { applySkillFlags, skillFlags } from '../skill-flags.js';
 import { onStopSignal } from '../stop-signals.js';
+import { isStoreFailureCode } from '../store-failure.js';
+import { skippedLine } from '../trust.js';
 import { executeTurn } from '../turn.js';
 
 export const REFUSAL =
@@ -19,9 +21,12 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
   if (prompt.trim() === '') throw new UsageError('the prompt is empty');
   approvalMode(values); // a bad --approval fails before anything loads
   const json = values.json === true;
+  const wait = waitMs(values, 0);
   const rt = await openRuntime(io, values);
   const approval = approvalMode(values, rt.config.settings.approval);
   reportSkillProblems(rt.registry.messages, io);
+  const skipped = skippedLine(rt.registry.current().untrusted);
+  if (skipped) write(io.stderr, skipped);
   const controller = new AbortController();
   const stopListening = onStopSignal((signal) => controller.abort(new Error(`interrupted (${signal})`)));
   try {
@@ -32,6 +37,7 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
       typeof values['session-id'] === 'string' ? values['session-id'] : undefined,
     );
     applySkillFlags(rt, session, flags);
+    for (const note of staleGrantNotes(rt, session.id)) write(io.stderr, `birdie: ${note}`);
     const emit = (line: unknown) => write(io.stdout, typeof line === 'string' ? line : JSON.stringify(line));
     if (json)
       emit({
@@ -48,7 +54,9 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
     const result = await executeTurn(rt, session, prompt, {
       approval,
       signal: controller.signal,
+      waitMs: wait,
       handlers: {
+        onWait: (holder, ms) => write(io.stderr, waitingLine(session.id, holder, ms)),
         onEvent: (event) => (json ? emit(eventJson(event)) : printer.onEvent(event)),
         decide: async (requests: ApprovalRequest[]) => {
           const decisions: Record<string, ApprovalDecision> = {};
@@ -88,7 +96,10 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
       );
     if (result.status === 'ok') return EXIT_OK;
     if (!json && result.status === 'error' && result.error && !printer.printedError)
-      write(io.stderr, `birdie: run failed: ${result.error}`);
+      write(
+        io.stderr,
+        `birdie: ${isStoreFailureCode(result.errorCode) ? '' : 'run failed: '}${result.error}`,
+      );
     if (result.status === 'aborted') write(io.stderr, 'birdie: interrupted');
     if (refused > 0 && !json)
       write(io.stderr, `birdie: ${refused} tool call(s) refused for lack of approval`);

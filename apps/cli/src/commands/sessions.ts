@@ -1,9 +1,9 @@
 import { formatHistory, readHistory } from '../history.js';
-import { EXIT_OK, write } from '../io.js';
+import { EXIT_OK, EXIT_RUN, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { messageJson } from '../render/json-events.js';
 import { styler, table } from '../render/style.js';
-import { checkUserId, findSession, openUserStore, userIdOf } from '../runtime.js';
+import { checkUserId, findSession, openUserStore, requireWritable, userIdOf } from '../runtime.js';
 import { removeSessionDir } from '../session-dir.js';
 
 export async function sessionsListCommand({ io, values }: CommandContext): Promise<number> {
@@ -39,13 +39,20 @@ export async function sessionsListCommand({ io, values }: CommandContext): Promi
 }
 
 export async function sessionsShowCommand({ io, values, positionals }: CommandContext): Promise<number> {
+  const userId = await checkUserId(userIdOf(io, values));
   const store = await openUserStore(io);
   try {
-    const session = await findSession(store, positionals[0]!);
-    const messages = await readHistory(store, session.id);
+    const session = await findSession(store, positionals[0]!, userId);
+    const { messages, damage } = await readHistory(store, session.id);
+    // Damage never hides what reads fine: everything before it is shown, and the problem is named on stderr.
+    if (damage)
+      write(
+        io.stderr,
+        `birdie: ${damage}. Run \`birdie sessions repair ${session.id}\` to continue from there.`,
+      );
     if (values.json) {
       for (const m of messages) write(io.stdout, JSON.stringify(messageJson(m as never)));
-      return EXIT_OK;
+      return damage ? EXIT_RUN : EXIT_OK;
     }
     const style = styler(io.stdout, io.env);
     write(
@@ -56,19 +63,52 @@ export async function sessionsShowCommand({ io, values, positionals }: CommandCo
       ),
     );
     io.stdout.write(formatHistory(messages, style) || 'No messages yet.\n');
+    return damage ? EXIT_RUN : EXIT_OK;
+  } finally {
+    store.close();
+  }
+}
+
+export async function sessionsDeleteCommand({ io, values, positionals }: CommandContext): Promise<number> {
+  const userId = await checkUserId(userIdOf(io, values));
+  const store = await openUserStore(io);
+  try {
+    requireWritable(store);
+    const session = await findSession(store, positionals[0]!, userId);
+    store.sessions.delete(session.id, userId);
+    await removeSessionDir(io.env, session.id);
+    write(io.stdout, `Deleted session ${session.id} (history, grants, run log and data folder).`);
     return EXIT_OK;
   } finally {
     store.close();
   }
 }
 
-export async function sessionsDeleteCommand({ io, positionals }: CommandContext): Promise<number> {
+/**
+ * `birdie sessions repair ID`: the session continues from its last good step. Damaged records are set aside in the
+ * store's quarantine (not deleted), so nothing is lost that could still be read by hand.
+ */
+export async function sessionsRepairCommand({ io, values, positionals }: CommandContext): Promise<number> {
+  const userId = await checkUserId(userIdOf(io, values));
   const store = await openUserStore(io);
   try {
-    const session = await findSession(store, positionals[0]!);
-    store.sessions.delete(session.id);
-    await removeSessionDir(io.env, session.id);
-    write(io.stdout, `Deleted session ${session.id} (history, grants, run log and data folder).`);
+    requireWritable(store);
+    const session = await findSession(store, positionals[0]!, userId);
+    const report = await store.sessions.repair(session.id, userId);
+    if (values.json) {
+      write(io.stdout, JSON.stringify(report));
+      return EXIT_OK;
+    }
+    if (report.quarantined.length === 0) {
+      write(io.stdout, `Session ${session.id} has no damaged records; nothing to repair.`);
+      return EXIT_OK;
+    }
+    write(
+      io.stdout,
+      `Repaired session ${session.id}: ${report.quarantined.length} damaged record(s) set aside; it continues from ${report.head ? `step ${report.head}` : 'its start'}.`,
+    );
+    for (const r of report.quarantined)
+      write(io.stdout, `  ${r.table}${r.checkpointId ? ` step ${r.checkpointId}` : ''}: ${r.reason}`);
     return EXIT_OK;
   } finally {
     store.close();

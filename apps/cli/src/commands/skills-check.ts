@@ -11,7 +11,8 @@ import {
   summarize,
 } from '../render/diagnostics.js';
 import { styler } from '../render/style.js';
-import { openRegistry } from '../skills.js';
+import { openTrustedRegistry } from '../skills.js';
+import { skippedLine } from '../trust.js';
 
 /**
  * `birdie skills check [DIR…]`: each DIR may be a skills folder, one skill's folder or a SKILL.md file. Without DIR,
@@ -22,9 +23,12 @@ export async function skillsCheckCommand({ io, values, positionals }: CommandCon
   const messages: DiagnosticLike[] = [];
   let skillCount = 0;
   if (positionals.length === 0) {
-    const registry = await openRegistry(io, values);
+    const registry = await openTrustedRegistry(io, values);
     skillCount = registry.current().skills.length;
     messages.push(...registry.messages);
+    // Their files were read and checked (their problems are above), but they do not load until trusted.
+    const skipped = skippedLine(registry.current().untrusted);
+    if (skipped) write(io.stderr, skipped);
   } else {
     const parser = await import('@birdie/skill-parser');
     for (const target of positionals.map((p) => resolveFrom(io.cwd, p))) {

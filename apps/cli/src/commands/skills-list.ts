@@ -2,13 +2,16 @@ import { EXIT_OK, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { relativeIfInside, reportSkillProblems } from '../render/diagnostics.js';
 import { styler, table } from '../render/style.js';
-import { openRegistry } from '../skills.js';
+import { openTrustedRegistry } from '../skills.js';
+import { skippedLine } from '../trust.js';
 
 /** `birdie skills list`: name, kind, tools, enabled by default, and where each skill came from. */
 export async function skillsListCommand({ io, values }: CommandContext): Promise<number> {
-  const registry = await openRegistry(io, values);
+  const registry = await openTrustedRegistry(io, values);
   reportSkillProblems(registry.messages, io);
   const snapshot = registry.current();
+  const skipped = skippedLine(snapshot.untrusted);
+  if (skipped) write(io.stderr, skipped);
   const rows = snapshot.skills.map((skill) => {
     const layer = snapshot.layerOf(skill.name);
     return {

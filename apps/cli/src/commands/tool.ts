@@ -1,8 +1,8 @@
 import { EXIT_OK, EXIT_RUN, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
-import { findSession, openUserStore } from '../runtime.js';
+import { checkUserId, findSession, openUserStore, userIdOf } from '../runtime.js';
 import { sessionToolEnv } from '../session-dir.js';
-import { openRegistry, workingDir } from '../skills.js';
+import { openTrustedRegistry, workingDir } from '../skills.js';
 import { onStopSignal } from '../stop-signals.js';
 import { didYouMean } from '../suggest.js';
 
@@ -15,10 +15,17 @@ import { didYouMean } from '../suggest.js';
 export async function toolCommand({ io, values, positionals }: CommandContext): Promise<number> {
   const name = positionals[0]!;
   const args = parseToolArgs(typeof values.args === 'string' ? values.args : '{}');
-  const registry = await openRegistry(io, values);
+  const registry = await openTrustedRegistry(io, values);
   const snapshot = registry.current();
   const entry = snapshot.getTool(name);
   if (!entry) {
+    const untrusted = snapshot.untrusted.find((w) =>
+      w.skills.some((s) => s.tools.some((t) => t.name === name)),
+    );
+    if (untrusted)
+      throw new UsageError(
+        `tool "${name}" belongs to a project skill of ${untrusted.path}, which you have not trusted: run \`birdie trust\` there first (or pass --trust-workspace)`,
+      );
     const all = snapshot.skills.flatMap((s) => s.tools.map((t) => t.name));
     throw new UsageError(
       `unknown tool "${name}".${didYouMean(name, all)} Run \`birdie skills list\` to see them.`,
@@ -35,7 +42,9 @@ export async function toolCommand({ io, values, positionals }: CommandContext): 
   if (!built.ok) throw new UsageError(`tool ${name}: ${built.error}`);
 
   const env =
-    typeof values['session-id'] === 'string' ? await toolSessionEnv(io, values['session-id']) : undefined;
+    typeof values['session-id'] === 'string'
+      ? await toolSessionEnv(io, values['session-id'], await checkUserId(userIdOf(io, values)))
+      : undefined;
   const controller = new AbortController();
   const stopListening = onStopSignal((signal) => controller.abort(new Error(`interrupted (${signal})`)));
   try {
@@ -59,10 +68,14 @@ export async function toolCommand({ io, values, positionals }: CommandContext): 
 }
 
 /** The session must exist: a typo would otherwise start an empty plan in a folder no session owns. */
-async function toolSessionEnv(io: CommandContext['io'], id: string): Promise<Record<string, string>> {
+async function toolSessionEnv(
+  io: CommandContext['io'],
+  id: string,
+  userId: string,
+): Promise<Record<string, string>> {
   const store = await openUserStore(io);
   try {
-    const session = await findSession(store, id);
+    const session = await findSession(store, id, userId);
     // What a turn of the session gives its tools (the agent adds BIRDIE_SESSION_ID there).
     return { ...(await sessionToolEnv(io.env, session.id)), BIRDIE_SESSION_ID: session.id };
   } finally {

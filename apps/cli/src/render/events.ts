@@ -1,5 +1,6 @@
 import type { AgentEvent } from '@birdie/graph';
 import type { Output } from '../io.js';
+import { isStoreFailureCode } from '../store-failure.js';
 import type { Style } from './style.js';
 import { formatArgs, type ToolOutputMode, toolOutputView } from './tool-output.js';
 
@@ -81,7 +82,9 @@ export class EventPrinter {
       case 'error': {
         this.o.onWrite?.();
         this.breakLine();
-        this.o.info.write(`${style('red', `error (${event.error.code}):`)} ${event.error.message}\n`);
+        // A store failure reads the same whichever step met it (see store-failure.ts); other errors keep their code.
+        const label = isStoreFailureCode(event.error.code) ? 'birdie:' : `error (${event.error.code}):`;
+        this.o.info.write(`${style('red', label)} ${event.error.message}\n`);
         this.printedError = true;
         return;
       }

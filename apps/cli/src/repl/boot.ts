@@ -1,9 +1,9 @@
 import type { ApprovalMode } from '@birdie/graph';
 import type { Values } from '../argv.js';
-import { formatHistory } from '../history.js';
+import { formatHistory, historyOf } from '../history.js';
 import type { Io } from '../io.js';
 import type { Style } from '../render/style.js';
-import { openRuntime, useSession } from '../runtime.js';
+import { openRuntime, staleGrantNotes, useSession, waitMs } from '../runtime.js';
 import { applySkillFlags, skillFlags } from '../skill-flags.js';
 import { printStatus, type ReplState, watchSkills } from './state.js';
 
@@ -24,15 +24,21 @@ export async function bootRepl(
       rt,
       session,
       approval: values.approval === undefined ? rt.config.settings.approval : options.approval,
+      waitMs: waitMs(values, 5),
       toolMode: 'short',
       approvedTools: new Set(),
       contextTokens: 0,
-      notices: [],
+      notices: staleGrantNotes(rt, session.id),
       startupProblems: [...rt.registry.messages],
+      trustPutOff: new Set(),
     };
     if (options.resumeId) {
       const { style } = options;
-      const messages = (await rt.agent.getState(session.id)).messages;
+      const { messages, damage } = await historyOf(rt.agent, session.id);
+      if (damage)
+        io.stdout.write(
+          `${style('red', 'damaged:')} ${damage}. \`birdie sessions repair ${session.id}\` continues from there.\n`,
+        );
       io.stdout.write(
         `${style('dim', `resuming ${session.id} · ${session.turns} turns · ↑${session.inputTokens} ↓${session.outputTokens} tok`)}\n`,
       );

@@ -1,8 +1,8 @@
-import type { BaseMessage } from '@langchain/core/messages';
+import { type History, historyOf } from '../history.js';
 import type { ReplState } from './state.js';
 
 export { formatHistory } from '../history.js';
 
-export async function readHistoryOf(state: ReplState): Promise<BaseMessage[]> {
-  return (await state.rt.agent.getState(state.session.id)).messages;
+export async function readHistoryOf(state: ReplState): Promise<History> {
+  return historyOf(state.rt.agent, state.session.id);
 }

@@ -4,6 +4,7 @@ import type { Style } from '../render/style.js';
 import type { InputResult } from './input.js';
 import { Spinner } from './spinner.js';
 import { flushStartupProblems, type ReplState } from './state.js';
+import { askPendingTrust } from './trust-question.js';
 
 export interface LoopOptions {
   io: Io;
@@ -44,6 +45,8 @@ export async function runRepl({ io, style, boot, readInput }: LoopOptions): Prom
     for (;;) {
       // A resumed session loaded before its first prompt: its skill problems go above that prompt.
       if (state) flushStartupProblems(state);
+      // Project skills nobody answered about yet (or whose declarations changed): asked before the prompt.
+      if (state) await askPendingTrust(state);
       if (state?.notices.length)
         io.stdout.write(
           `${state.notices
@@ -96,8 +99,10 @@ export async function runRepl({ io, style, boot, readInput }: LoopOptions): Prom
         }
       }
       if (!current) break;
-      // Loaded while the first prompt was being typed: show the skill problems before the first answer.
+      // Loaded while the first prompt was being typed: show the skill problems, and ask about untrusted project
+      // skills, before the first answer.
       flushStartupProblems(current);
+      await askPendingTrust(current);
       if (text.startsWith('/')) {
         const { runSlash } = await import('./slash.js');
         if ((await runSlash(current, text)) === 'quit') break;
@@ -110,18 +115,19 @@ export async function runRepl({ io, style, boot, readInput }: LoopOptions): Prom
     io.stdin.setRawMode?.(false);
     if (state) {
       state.watcher?.close();
-      const { store, policy } = state.rt;
+      const { store, policy, userId } = state.rt;
       const id = state.session.id;
       const grants = policy.grants(id);
       const fresh = typeof boot === 'function' && id === firstId;
       if (
         fresh &&
-        (store.sessions.get(id)?.turns ?? 0) === 0 &&
+        !store.readOnly &&
+        (store.sessions.get(id, userId)?.turns ?? 0) === 0 &&
         !grants.enabled.length &&
         !grants.disabled.length
       ) {
         // Opening and leaving the REPL should not litter `birdie sessions list` with empty sessions.
-        store.sessions.delete(id);
+        store.sessions.delete(id, userId);
       } else {
         io.stdout.write(`${style('dim', `session ${id} saved · resume with: birdie --session-id ${id}`)}\n`);
       }

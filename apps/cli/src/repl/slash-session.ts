@@ -17,10 +17,11 @@ export async function session(state: ReplState, rest: string[]): Promise<undefin
     case 'switch': {
       if (!rest[1]) return out(state, 'Usage: /session switch ID');
       const target = await findSession(rt.store, rest[1], rt.userId);
-      if (target.userId !== rt.userId) return out(state, `Session ${target.id} belongs to ${target.userId}.`);
       switchTo(state, target);
       out(state, `${style('green', '✓')} switched to ${target.id}`);
-      const history = formatHistory(await readHistoryOf(state), style, 3);
+      const { messages, damage } = await readHistoryOf(state);
+      if (damage) out(state, `${style('red', 'damaged:')} ${damage}`);
+      const history = formatHistory(messages, style, 3);
       if (history) out(state, history);
       return undefined;
     }
@@ -29,7 +30,7 @@ export async function session(state: ReplState, rest: string[]): Promise<undefin
       const target = await findSession(rt.store, rest[1], rt.userId);
       if (target.id === state.session.id)
         return out(state, 'That is the current session; /session new or switch first.');
-      rt.store.sessions.delete(target.id);
+      rt.store.sessions.delete(target.id, rt.userId);
       await removeSessionDir(state.io.env, target.id);
       return out(state, `${style('green', '✓')} deleted ${target.id}`);
     }
@@ -49,7 +50,7 @@ export async function session(state: ReplState, rest: string[]): Promise<undefin
       );
     }
     case 'info': {
-      const x = rt.store.sessions.get(state.session.id) ?? state.session;
+      const x = rt.store.sessions.get(state.session.id, rt.userId) ?? state.session;
       return out(
         state,
         `session ${x.id} · user ${x.userId} · ${x.turns} turns · ↑${x.inputTokens} ↓${x.outputTokens} tok · created ${x.createdAt.toISOString().slice(0, 16).replace('T', ' ')}`,

@@ -3,7 +3,7 @@ import { table } from '../render/style.js';
 import { didYouMean } from '../suggest.js';
 import { out, type ReplState } from './state.js';
 
-/** `/skill list | enable NAME | disable NAME | reload`; grants are saved to the session at once. */
+/** `/skill list | enable NAME | disable NAME | reload`; the policy saves grants to the session at once. */
 export async function skill(state: ReplState, rest: string[]): Promise<undefined> {
   const { rt, session, style } = state;
   const sub = rest[0] ?? 'list';
@@ -45,9 +45,9 @@ export async function skill(state: ReplState, rest: string[]): Promise<undefined
         `No skill "${name}".${near.length ? ` Did you mean "${near[0]}"?` : ''} /skill list shows them.`,
       );
     }
+    // The policy saves the grant to the session itself.
     if (sub === 'enable') rt.policy.enable(session.id, found.name);
     else rt.policy.disable(session.id, found.name);
-    rt.store.grants.set(session.id, rt.policy.grants(session.id));
     return out(
       state,
       `${style('green', '✓')} ${found.name} ${sub}d for session ${session.id} (from the next turn)`,

@@ -125,7 +125,7 @@ function memory(state: ReplState, rest: string[]): undefined {
 
 function info(state: ReplState): undefined {
   const { rt, session } = state;
-  const totals = rt.store.sessions.get(session.id) ?? session;
+  const totals = rt.store.sessions.get(session.id, rt.userId) ?? session;
   const sources = Object.entries(rt.provider.sources)
     .filter(([field]) => field !== 'timeout' && field !== 'max_retries')
     .map(([field, source]) => `${field} ← ${source}`);

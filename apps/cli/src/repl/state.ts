@@ -5,7 +5,7 @@ import type { Io } from '../io.js';
 import { type DiagnosticLike, formatDiagnostic, reportSkillProblems } from '../render/diagnostics.js';
 import type { Style } from '../render/style.js';
 import type { ToolOutputMode } from '../render/tool-output.js';
-import type { Runtime } from '../runtime.js';
+import { type Runtime, staleGrantNotes } from '../runtime.js';
 import { statusLine } from './status.js';
 
 /** What one REPL process holds: the runtime, the current session and the user's display choices. */
@@ -15,6 +15,8 @@ export interface ReplState {
   rt: Runtime;
   session: Session;
   approval: ApprovalMode;
+  /** How long a turn waits for the session when another process is using it, ms (`--wait`, default 5 s). */
+  waitMs: number;
   toolMode: ToolOutputMode;
   /** Tools the user approved "for this session"; cleared when the session changes. */
   approvedTools: Set<string>;
@@ -23,6 +25,8 @@ export interface ReplState {
   notices: string[];
   /** The registry's warnings and errors at start-up, printed once (then emptied) before the first prompt or turn. */
   startupProblems: DiagnosticLike[];
+  /** Digests of untrusted workspaces the user answered "not now" about in this process. */
+  trustPutOff: Set<string>;
   watcher?: RegistryWatcher;
 }
 
@@ -33,7 +37,7 @@ export function out(state: ReplState, text = ''): undefined {
 }
 
 export function printStatus(state: ReplState): void {
-  const totals = state.rt.store.sessions.get(state.session.id) ?? state.session;
+  const totals = state.rt.store.sessions.get(state.session.id, state.rt.userId) ?? state.session;
   out(
     state,
     statusLine(
@@ -50,12 +54,12 @@ export function printStatus(state: ReplState): void {
   );
 }
 
-/** Makes `session` current: its grants become the policy's, session approvals and context start over. */
+/** Makes `session` current (the policy reads its grants from the store); session approvals and context start over. */
 export function switchTo(state: ReplState, session: Session): void {
   state.session = session;
-  state.rt.policy.setGrants(session.id, state.rt.store.grants.get(session.id));
   state.approvedTools.clear();
   state.contextTokens = 0;
+  state.notices.push(...staleGrantNotes(state.rt, session.id));
 }
 
 export function watchSkills(state: ReplState): void {
@@ -68,8 +72,13 @@ export function watchSkills(state: ReplState): void {
           : [];
       // Keep it short: the notice lands between turns, and a folder being edited can be broken for a while.
       state.notices.splice(0);
+      const untrusted = state.rt.registry.current().untrusted;
       state.notices.push(
         `skills reloaded: ${state.rt.registry.current().skills.length} skills${fatal.length ? `, ${fatal.length} errors` : ''}`,
+        // A trusted folder whose declarations changed is dropped at once and asked about again before the next turn.
+        ...untrusted.map(
+          (w) => `${w.path}: its project skills are not loaded (not trusted for what they declare now)`,
+        ),
         ...fatal.slice(0, 3).map((m) => formatDiagnostic(m as DiagnosticLike, state.io.cwd, state.style)),
         ...more,
       );

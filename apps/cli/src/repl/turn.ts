@@ -1,6 +1,8 @@
 import { CliError, EXIT_RUN } from '../io.js';
 import { EventPrinter } from '../render/events.js';
+import { waitingLine } from '../runtime.js';
 import { onStopSignal } from '../stop-signals.js';
+import { isStoreErrorLike, storeFailure } from '../store-failure.js';
 import { executeTurn } from '../turn.js';
 import { askApprovals } from './approval.js';
 import { Spinner } from './spinner.js';
@@ -58,25 +60,40 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
   listen(true);
   spinner.start(THINKING);
   try {
-    const result = await executeTurn(state.rt, state.session, text, {
-      approval: state.approval,
-      signal: controller.signal,
-      handlers: {
-        onEvent: (event) => printer.onEvent(event),
-        decide: async (requests) => {
-          spinner.stop();
-          listen(false);
-          try {
-            return await askApprovals(io, style, requests, state.approvedTools, () =>
-              controller.abort(new Error('cancelled by the user')),
-            );
-          } finally {
-            listen(true);
+    let result: Awaited<ReturnType<typeof executeTurn>>;
+    try {
+      result = await executeTurn(state.rt, state.session, text, {
+        approval: state.approval,
+        signal: controller.signal,
+        waitMs: state.waitMs,
+        handlers: {
+          onWait: (holder, ms) => {
+            spinner.stop();
+            out(state, style('yellow', waitingLine(state.session.id, holder, ms).replace(/^birdie: /, '')));
             spinner.start(THINKING);
-          }
+          },
+          onEvent: (event) => printer.onEvent(event),
+          decide: async (requests) => {
+            spinner.stop();
+            listen(false);
+            try {
+              return await askApprovals(io, style, requests, state.approvedTools, () =>
+                controller.abort(new Error('cancelled by the user')),
+              );
+            } finally {
+              listen(true);
+              spinner.start(THINKING);
+            }
+          },
         },
-      },
-    });
+      });
+    } catch (error) {
+      // The session is busy (after waiting), or the store cannot record the turn: say so; the REPL goes on.
+      if (!isStoreErrorLike(error)) throw error;
+      spinner.stop();
+      out(state, `${style('red', 'birdie:')} ${storeFailure(error).message}`);
+      return;
+    }
     spinner.stop();
     if (result.status === 'aborted') out(state, style('yellow', 'turn cancelled'));
     else if (result.status === 'error' && result.error && !printer.printedError)

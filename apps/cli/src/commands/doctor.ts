@@ -1,0 +1,55 @@
+import { EXIT_OK, EXIT_RUN, write } from '../io.js';
+import type { CommandContext } from '../main.js';
+import { styler } from '../render/style.js';
+import { openUserStore } from '../runtime.js';
+
+/**
+ * `birdie doctor`: checks the whole store — SQLite's integrity check, then every stored record decoded against its
+ * checksum — and says what to do. Exit 1 when anything is wrong.
+ */
+export async function doctorCommand({ io, values }: CommandContext): Promise<number> {
+  const store = await openUserStore(io);
+  try {
+    const report = await store.doctor();
+    if (values.json) {
+      write(io.stdout, JSON.stringify(report));
+      return report.ok ? EXIT_OK : EXIT_RUN;
+    }
+    const style = styler(io.stdout, io.env);
+    write(io.stdout, `store: ${report.file}`);
+    if (report.readOnly)
+      write(io.stdout, style('yellow', `read-only: ${report.readOnly.message} (${report.readOnly.hint})`));
+    const integrity = report.integrity.length === 1 && report.integrity[0] === 'ok';
+    write(
+      io.stdout,
+      `integrity check: ${integrity ? style('green', 'ok') : style('red', report.integrity.join('; '))}`,
+    );
+    write(
+      io.stdout,
+      `records: ${report.checked} checked, ${report.damaged.length ? style('red', `${report.damaged.length} damaged`) : style('green', 'none damaged')}`,
+    );
+    for (const session of report.sessions) {
+      write(
+        io.stdout,
+        `  session ${session.sessionId}${session.userId ? ` (user ${session.userId})` : ''}: ${session.damaged} damaged record(s), ${session.unreadableSteps} unreadable step(s); last good step ${session.lastGoodCheckpointId ?? 'none'}`,
+      );
+    }
+    for (const record of report.damaged.slice(0, 20)) {
+      const where = [
+        record.table,
+        record.checkpointId && `step ${record.checkpointId}`,
+        record.taskId && `task ${record.taskId}`,
+      ]
+        .filter(Boolean)
+        .join(', ');
+      write(io.stdout, style('dim', `    ${record.sessionId}: ${where}: ${record.reason}`));
+    }
+    if (report.damaged.length > 20)
+      write(io.stdout, style('dim', `    … ${report.damaged.length - 20} more (--json lists all)`));
+    for (const advice of report.advice) write(io.stdout, `→ ${advice}`);
+    write(io.stdout, report.ok ? style('green', 'No problems found.') : style('red', 'Problems found.'));
+    return report.ok ? EXIT_OK : EXIT_RUN;
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,74 @@
+import { realpathSync } from 'node:fs';
+import type { TrustDecision, WorkspaceDeclarations } from '@birdie/registry';
+import type { Store } from '@birdie/store';
+import type { Values } from './argv.js';
+import { relativeIfInside } from './render/diagnostics.js';
+import type { Style } from './render/style.js';
+
+/** The real path of a folder (trust is keyed by it, so a symlinked checkout is the same workspace). */
+export function realFolder(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
+}
+
+/**
+ * The user's stored answers decide: a workspace is trusted when its record says `trusted` for exactly the
+ * declarations it has now (a new tool, entrypoint or MCP command changes the digest and asks again). `--trust-workspace`
+ * trusts the working folder for this one run without storing anything.
+ */
+export function trustDecision(store: Pick<Store, 'trust'>, oneRun?: string): TrustDecision {
+  return (workspace) => {
+    if (oneRun !== undefined && workspace.path === oneRun) return true;
+    const record = store.trust.get(workspace.path);
+    return record?.decision === 'trusted' && record.digest === workspace.digest;
+  };
+}
+
+/** The working folder, when `--trust-workspace` was given. */
+export function trustedForOneRun(values: Values, cwd: string): string | undefined {
+  return values['trust-workspace'] === true ? realFolder(cwd) : undefined;
+}
+
+/** Whether the user already answered "no" to exactly these declarations (then they are not asked again). */
+export function refusedBefore(store: Pick<Store, 'trust'>, workspace: WorkspaceDeclarations): boolean {
+  const record = store.trust.get(workspace.path);
+  return record?.decision === 'refused' && record.digest === workspace.digest;
+}
+
+const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** Everything a workspace would add, one line per skill, tool and MCP command, for the question and `birdie trust`. */
+export function describeWorkspace(workspace: WorkspaceDeclarations, cwd: string, style: Style): string[] {
+  const lines: string[] = [];
+  for (const skill of workspace.skills) {
+    const flags = [
+      skill.enabledByDefault ? 'on by default' : 'off by default',
+      ...(skill.alwaysInject ? ['always in the prompt'] : []),
+    ];
+    lines.push(
+      `${style('bold', skill.name)} ${style('dim', `(${relativeIfInside(cwd, skill.file)}; ${flags.join(', ')})`)}`,
+    );
+    for (const tool of skill.tools) lines.push(`  tool ${tool.name}: ${tool.entrypoint}`);
+    const mcp = skill.mcp;
+    if (mcp && 'command' in mcp) {
+      const env = mcp.env ? ` env ${Object.keys(mcp.env).join(', ')}` : '';
+      lines.push(`  MCP server: ${[mcp.command, ...mcp.args].map(quote).join(' ')}${env}`);
+    } else if (mcp) lines.push(`  MCP server: ${mcp.url}`);
+  }
+  return lines;
+}
+
+/** The one line `birdie run` (and other non-interactive commands) print for skipped workspaces. */
+export function skippedLine(untrusted: readonly WorkspaceDeclarations[]): string | undefined {
+  if (untrusted.length === 0) return undefined;
+  const skills = untrusted.reduce((n, w) => n + w.skills.length, 0);
+  const where = untrusted.map((w) => w.path).join(', ');
+  return `birdie: skipped ${count(skills, 'skill')} of the untrusted folder ${where}: run \`birdie trust\` there to use them (or --trust-workspace for one run)`;
+}
+
+function quote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
