@@ -1,8 +1,14 @@
-export { EntrypointError, isEntrypointError } from './errors.js';
 export type { EntrypointErrorCode, EntrypointErrorDetails } from './errors.js';
-export type { NodeToolContext } from './node.js';
-export { registerScheme, resolveEntrypoint, supportedSchemes, unregisterScheme } from './schemes.js';
+export { EntrypointError, isEntrypointError } from './errors.js';
 export { DEFAULT_KILL_GRACE_MS, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS } from './limits.js';
+export type { NodeToolContext } from './node.js';
+export type { ProcessGuardMode, ProcessGuardStatus } from './process-guard.js';
+export { configureProcessGuard, processGuardStatus } from './process-guard.js';
+export type { StopAllOptions, StopAllSummary } from './process-registry.js';
+export { stopAllProcesses } from './process-registry.js';
+export { registerScheme, resolveEntrypoint, supportedSchemes, unregisterScheme } from './schemes.js';
+export type { ServerProcess, ServerProcessSpec } from './server-process.js';
+export { wrapServerCommand } from './server-process.js';
 export type {
   Entrypoint,
   JsonSchemaObjectLike,
