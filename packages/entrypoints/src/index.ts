@@ -1,14 +1,8 @@
-export type { EntrypointErrorCode, EntrypointErrorDetails } from './errors.js';
 export { EntrypointError, isEntrypointError } from './errors.js';
-export { DEFAULT_KILL_GRACE_MS, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS } from './limits.js';
+export type { EntrypointErrorCode, EntrypointErrorDetails } from './errors.js';
 export type { NodeToolContext } from './node.js';
-export type { ProcessGuardMode, ProcessGuardStatus } from './process-guard.js';
-export { configureProcessGuard, processGuardStatus } from './process-guard.js';
-export type { StopAllOptions, StopAllSummary } from './process-registry.js';
-export { stopAllProcesses } from './process-registry.js';
 export { registerScheme, resolveEntrypoint, supportedSchemes, unregisterScheme } from './schemes.js';
-export type { ServerProcess, ServerProcessSpec } from './server-process.js';
-export { wrapServerCommand } from './server-process.js';
+export { DEFAULT_KILL_GRACE_MS, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS } from './limits.js';
 export type {
   Entrypoint,
   JsonSchemaObjectLike,
@@ -18,3 +12,9 @@ export type {
   SchemeContext,
   SchemeFactory,
 } from './types.js';
+export { configureProcessGuard, processGuardStatus } from './process-guard.js';
+export type { ProcessGuardMode, ProcessGuardStatus } from './process-guard.js';
+export { stopAllProcesses } from './process-registry.js';
+export type { StopAllOptions, StopAllSummary } from './process-registry.js';
+export { wrapServerCommand } from './server-process.js';
+export type { ServerProcess, ServerProcessSpec } from './server-process.js';
