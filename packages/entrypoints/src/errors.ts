@@ -18,7 +18,8 @@ export type EntrypointErrorCode =
   | 'export-not-found'
   | 'call-failed'
   | 'python-missing'
-  | 'bad-output';
+  | 'bad-output'
+  | 'process-guard-unavailable';
 
 export interface EntrypointErrorDetails {
   cause?: unknown;

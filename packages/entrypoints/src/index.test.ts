@@ -7,11 +7,15 @@ describe('public exports', () => {
       'DEFAULT_MAX_OUTPUT_BYTES',
       'DEFAULT_TIMEOUT_MS',
       'EntrypointError',
+      'configureProcessGuard',
       'isEntrypointError',
+      'processGuardStatus',
       'registerScheme',
       'resolveEntrypoint',
+      'stopAllProcesses',
       'supportedSchemes',
       'unregisterScheme',
+      'wrapServerCommand',
     ]);
   });
 });

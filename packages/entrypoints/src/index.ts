@@ -12,3 +12,9 @@ export type {
   SchemeContext,
   SchemeFactory,
 } from './types.js';
+export { configureProcessGuard, processGuardStatus } from './process-guard.js';
+export type { ProcessGuardMode, ProcessGuardStatus } from './process-guard.js';
+export { stopAllProcesses } from './process-registry.js';
+export type { StopAllOptions, StopAllSummary } from './process-registry.js';
+export { wrapServerCommand } from './server-process.js';
+export type { ServerProcess, ServerProcessSpec } from './server-process.js';
