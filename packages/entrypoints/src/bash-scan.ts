@@ -1,4 +1,5 @@
 // Scanner state and helpers of the bash template compiler (bash-script.ts).
+import type { Atom } from './bash-atoms.js';
 
 /**
  * Where a placeholder stands decides how the positional parameter is spelled. Contexts in which even a
@@ -35,6 +36,32 @@ export interface Frame {
   command?: string;
   /** Open `case … esac` statements: their patterns end in an unbalanced ')'. */
   cases?: number;
+  /** Template offset of the character that opened the frame. */
+  start?: number;
+  /** Frames whose text is analysed when they close: everything inside, nested frames included. */
+  raw?: string;
+  /** The values (\u0001 in `raw`) met inside, in order. */
+  rawMarks?: Atom[];
+  /** Command frames: the template offset of each character of `command`. */
+  commandOffsets?: number[];
+  /** Command frames: what each \u0001 in `command` stands for, in order. */
+  marks?: Atom[];
+  /** Command frames: the bodies of the command substitutions shown as \u0004 in `command`. */
+  outputs?: Atom[][];
+  /** `$( … )`: length of the enclosing command's text before the `$(`. */
+  outerLength?: number;
+  /** `x=( … )`: a compound array assignment (its `[sub]=` words have arithmetic subscripts). */
+  array?: boolean;
+  /** Compound array assignment: bracket depth of the subscript being read, 0 outside one. */
+  subscript?: number;
+  /** A `${ … }` already counted as one value in its command: its text stays out of the command's source. */
+  quiet?: boolean;
+  /** Command frames: whether the current command holds a value (or command output) … */
+  valueSeen?: boolean;
+  /** … and whether an earlier stage of its pipeline did, so that what it reads may be a value. */
+  pipeInput?: boolean;
+  /** Here-documents: the source line that declared it (`cat <<EOF | bash`), to see who reads the body. */
+  line?: string;
 }
 
 export type Item = string | { name: string; offset: number };
@@ -145,15 +172,7 @@ export function unquoted(
     stack.push({ context: 'test', depth: 0, text: '', placeholders: [] });
     return 2;
   } else if (frame.context === 'test' && item === ']' && at(1) === ']' && wordStart) {
-    stack.pop();
-    if (
-      frame.placeholders!.length > 0 &&
-      /(^|\s)-(eq|ne|lt|le|gt|ge|v|R)(\s|$)/.test(frame.text!.replace(/\\\n/g, ''))
-    ) {
-      fail(
-        `{${frame.placeholders![0]}} inside [[ … ]] with an arithmetic comparison or -v: bash evaluates such operands as code; compare inside the command instead`,
-      );
-    }
+    stack.pop(); // the caller checks what the test compared
     return 2;
   } else if (wordStart && atCommandStart(frame) && (peekWord(at, 'case') || peekWord(at, 'esac'))) {
     frame.cases = Math.max(0, (frame.cases ?? 0) + (item === 'c' ? 1 : -1));
