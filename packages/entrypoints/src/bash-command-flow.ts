@@ -1,7 +1,7 @@
 import { type Atom, atomsOf, balanced } from './bash-atoms.js';
-import { PREFIXES, SHELLS } from './bash-command.js';
 import type { Flow } from './bash-flow.js';
-import { hasExpansion, literalText, splitWords, type Word } from './bash-words.js';
+import { SHELLS } from './bash-shells.js';
+import { hasExpansion, literalText, PREFIXES, splitWords, type Word } from './bash-words.js';
 
 /** One simple command as the template scanner collected it. */
 export interface CommandSource {

@@ -1,4 +1,5 @@
-import { literalText, splitWords } from './bash-words.js';
+import { SHELLS, shellProblem } from './bash-shells.js';
+import { PREFIXES } from './bash-words.js';
 
 /**
  * Which command a placeholder is an argument of. Quoting keeps a value one word, but some bash builtins
@@ -6,27 +7,6 @@ import { literalText, splitWords } from './bash-words.js';
  * arithmetic runs `$( … )`): a value there would run. Those positions are refused, as is the command name
  * itself, which would let the model choose the program (that is what the raw `{command}` template is for).
  */
-
-/** Words that introduce the real command. */
-export const PREFIXES: ReadonlySet<string> = new Set([
-  '!',
-  '{',
-  'if',
-  'then',
-  'else',
-  'elif',
-  'do',
-  'while',
-  'until',
-  'time',
-  'exec',
-  'command',
-  'builtin',
-  'nohup',
-  'env',
-  'sudo',
-  'coproc',
-]);
 
 /** Builtins that treat an argument as code (or as a name whose subscript is evaluated). */
 const EVALUATING = new Set([
@@ -49,20 +29,6 @@ const EVALUATING = new Set([
   // `history -s` stores a line that `fc -s` then runs
   'history',
 ]);
-
-/** Shells: the word after `-c` is a script, and so is what they read from a here-string or here-document. */
-export const SHELLS: ReadonlySet<string> = new Set([
-  'bash',
-  'sh',
-  'dash',
-  'zsh',
-  'ksh',
-  'mksh',
-  'ash',
-  'posh',
-  'yash',
-]);
-const SCRIPT_FLAG = /^-[A-Za-z]*c[A-Za-z]*$/;
 
 /** Builtins that take NAME or NAME=value: only the value side may hold a placeholder. */
 const DECLARING = new Set(['declare', 'typeset', 'local', 'readonly', 'export']);
@@ -248,125 +214,6 @@ export function commandPositionProblem(
     return { message: `${ph} in '${first} -v': bash evaluates variable names` };
   }
   return attributedProblem;
-}
-
-/** Bash's own integer variables: an assignment to them is evaluated as arithmetic. */
-const INTEGER_VARIABLES = ['RANDOM', 'SRANDOM', 'OPTIND', 'HISTCMD', 'SECONDS', 'LINENO'];
-
-/**
- * A shell runs as code the word after `-c`, else its first operand (a script file) or its input. A value there
- * would be the program (the model could name a file it wrote). Words are split with quotes respected: in
- * `sh -c "echo {x}"` the value is inside the script.
- */
-function shellProblem(shell: string, command: string, ph: string): string | undefined {
-  const { args, input, inWord } = shellArguments(command);
-  const complete = inWord ? args.slice(0, -1) : args;
-  const flag = complete.findIndex((w) => SCRIPT_FLAG.test(w));
-  if (input && flag === -1) return `${ph} is what '${shell}' reads as its script`;
-  if (input) return undefined;
-  if (flag !== -1) {
-    return complete.length === flag + 1
-      ? `${ph} is the script of '${shell} -c', which runs it as code`
-      : undefined;
-  }
-  if (complete.every((w) => /^[-+]/.test(w)))
-    return `${ph} is the script file '${shell}' runs; name the script in the template`;
-  return undefined;
-}
-
-interface ShellArguments {
-  /** The arguments after the shell's name, after quote removal, redirections left out. */
-  args: string[];
-  /** Whether the end of the command is the target of an input redirection (`<`, `<<<`). */
-  input: boolean;
-  /** Whether the end of the command is inside the last argument (no word break before it). */
-  inWord: boolean;
-}
-
-function shellArguments(command: string): ShellArguments {
-  const text = command.replace(/\\\n/g, '');
-  const words = splitWords(text);
-  const last = words.at(-1);
-  const reachesEnd = last !== undefined && last.start + last.raw.length >= text.length && !last.op;
-  let k = 0;
-  let afterPrefix = false;
-  for (; k < words.length; k++) {
-    const word = words[k]!;
-    const literal = literalText(word.raw);
-    if (word.op) k += 1;
-    else if (PREFIXES.has(literal)) afterPrefix = true;
-    else if (!(afterPrefix && literal.startsWith('-')) && !ASSIGNMENT.test(word.raw)) break;
-  }
-  const args: string[] = [];
-  let input = false;
-  let inWord = false;
-  for (let j = k + 1; j < words.length; j++) {
-    const word = words[j]!;
-    if (word.op) {
-      const target = words[j + 1];
-      const open = target === undefined || (target === last && reachesEnd);
-      input = word.raw.startsWith('<') && open;
-      j += 1;
-    } else {
-      args.push(literalText(word.raw));
-      input = false;
-      inWord = word === last && reachesEnd;
-    }
-  }
-  if (last?.op) input = last.raw.startsWith('<');
-  return { args, input, inWord };
-}
-
-/**
- * The shell a command line starts, when that shell reads its script from standard input (no `-c`, no script file):
- * `bash`, `sh -s`, `bash -e`. `line` is the command's source up to its first newline.
- */
-export function shellReadingInput(line: string): string | undefined {
-  const shell = commandWords(`${line} `).rest[0];
-  if (!shell || !SHELLS.has(shell)) return undefined;
-  const { args } = shellArguments(`${line} `);
-  return args.every((w) => /^[-+]/.test(w) && !SCRIPT_FLAG.test(w)) ? shell : undefined;
-}
-
-/**
- * Bash's own variables whose assigned value is code: prompt strings are expanded with command substitution (`PS4`
- * under `set -x`), `BASH_ENV`/`ENV` name a file a child bash sources, `BASH_CMDS` says what program a name runs.
- */
-const CODE_VARIABLES = [
-  'PS0',
-  'PS1',
-  'PS2',
-  'PS3',
-  'PS4',
-  'PROMPT_COMMAND',
-  'BASH_ENV',
-  'ENV',
-  'SHELLOPTS',
-  'BASHOPTS',
-  // a command name's program and an alias's text
-  'BASH_CMDS',
-  'BASH_ALIASES',
-];
-
-/**
- * Names the template gives the integer (-i) or nameref (-n) attribute anywhere: a later plain assignment to them
- * (`n={v}`, `n+={v}`, `export n={v}`) evaluates the value as arithmetic, or assigns through a reference.
- */
-export function attributedNames(text: string): Map<string, 'integer' | 'code'> {
-  const names = new Map<string, 'integer' | 'code'>();
-  for (const name of INTEGER_VARIABLES) names.set(name, 'integer');
-  for (const name of CODE_VARIABLES) names.set(name, 'code');
-  const declaration =
-    /(?:^|[\s;&|(){}])(?:declare|typeset|local|readonly|export)((?:[ \t]+[-+][A-Za-z]+)+)([^;&|\n)]*)/g;
-  for (let match = declaration.exec(text); match; match = declaration.exec(text)) {
-    if (!/[-+][A-Za-z]*[in]/.test(match[1]!)) continue;
-    const kind = /[-+][A-Za-z]*n/.test(match[1]!) ? 'code' : 'integer';
-    for (const word of match[2]!.split(/[ \t]+/)) {
-      const name = /^["']?([A-Za-z_]\w*)/.exec(word)?.[1];
-      if (name && names.get(name) !== 'code') names.set(name, kind);
-    }
-  }
-  return names;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { PREFIXES } from './bash-command.js';
+import { PREFIXES } from './bash-words.js';
 
 /**
  * Whether a placeholder stands where its command may read the value as an option. Quoting keeps a value one

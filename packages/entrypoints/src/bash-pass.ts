@@ -1,15 +1,10 @@
-import { type Atom, atomsOf, splitParameter } from './bash-atoms.js';
-import {
-  type Attributed,
-  commandName,
-  commandPositionProblem,
-  expansionSplits,
-  type PositionProblem,
-  shellReadingInput,
-} from './bash-command.js';
-import { type CommandSource, evaluatedRegions, type Region, recordAssignments } from './bash-command-flow.js';
+import { type Atom, atomsOf } from './bash-atoms.js';
+import type { Attributed } from './bash-command.js';
+import { type CommandSource, evaluatedRegions, recordAssignments } from './bash-command-flow.js';
+import { Findings, type Problem } from './bash-findings.js';
 import { type Flow, isTainted, type Taint } from './bash-flow.js';
-import { mergeExposure, type OptionExposure, optionExposure } from './bash-options.js';
+import { checkClosedFrame } from './bash-frame-checks.js';
+import type { OptionExposure } from './bash-options.js';
 import {
   backslash,
   commandOwner,
@@ -19,16 +14,15 @@ import {
   type Item,
   isSeparator,
   lineEnd,
+  readExpansion,
   unquoted,
   unquotedLike,
 } from './bash-scan.js';
+import { shellReadingInput } from './bash-shells.js';
+import { checkValue, spellPlaceholder } from './bash-value-checks.js';
 import { EntrypointError } from './errors.js';
 
-/** A place where a value would not stay data; `offset` is into the template. */
-export interface Problem {
-  message: string;
-  offset: number;
-}
+export type { Problem } from './bash-findings.js';
 
 export interface PassSettings {
   names: readonly string[];
@@ -47,16 +41,12 @@ export interface PassResult {
   script: string;
   problems: Problem[];
   options: Map<string, OptionExposure>;
+  /** Placeholders whose value reaches arithmetic (checked to be integers at run time). */
   integers: Set<string>;
 }
 
 /** Frames whose text is analysed when they close. */
 const ANALYSED = new Set(['arith', 'arith-bracket', 'param', 'test', 'backtick']);
-const ARITHMETIC_TEST = /(^|\s)-(eq|ne|lt|le|gt|ge)(\s|$)/;
-const NAME_TEST = /(^|\s)-[vR](\s|$)/;
-const IDENT_START = /[A-Za-z_]/;
-const IDENT = /[A-Za-z0-9_]/;
-const CLEAN_SPECIAL = /[#?$!0-]/;
 /** Commands that may assign a variable (a quick test before the first pass parses a command). */
 const ASSIGNING =
   /=|\$|`|\b(for|select|read|mapfile|readarray|getopts|printf|wait|eval|trap|source|declare|typeset|local|export|readonly|bash|sh|dash|zsh|ksh|mksh|ash|posh|yash)\b|(^|\s)\.(\s|$)/;
@@ -68,9 +58,7 @@ const EVALUATING_COMMAND =
 export class BashPass {
   private readonly stack: Frame[] = [{ context: 'unquoted', depth: 0, command: '', start: 0 }];
   private readonly pending: Frame[] = []; // here-documents whose bodies start at the next newline
-  private readonly problems: Problem[] = [];
-  private readonly options = new Map<string, OptionExposure>();
-  private readonly integers = new Set<string>();
+  private readonly findings: Findings;
   private out = '';
   private prev = ''; // previous source character; '' at the start, 'x' after a value
   /** The next `${` opens a parameter already counted as a value (see `reference`). */
@@ -85,6 +73,7 @@ export class BashPass {
     private readonly offsets: readonly number[],
     private readonly settings: PassSettings,
   ) {
+    this.findings = new Findings(settings.flow, settings.integer);
     const root = this.stack[0]!;
     root.commandOffsets = [];
     root.marks = [];
@@ -232,9 +221,9 @@ export class BashPass {
     this.endCommand(stack[0]!);
     return {
       script: this.out,
-      problems: this.problems,
-      options: this.options,
-      integers: this.integers,
+      problems: this.findings.problems,
+      options: this.findings.options,
+      integers: this.findings.integers,
     };
   }
 
@@ -243,7 +232,12 @@ export class BashPass {
   };
 
   private report(message: string, offset: number): void {
-    this.problems.push({ message, offset });
+    this.findings.report(message, offset);
+  }
+
+  private checkValue(label: string, taint: Taint, offset: number, expansion?: string): void {
+    const value = { label, taint, offset, ...(expansion === undefined ? {} : { expansion }) };
+    checkValue(this.findings, this.stack, this.settings.attributed, value);
   }
 
   private top(): Frame {
@@ -337,7 +331,10 @@ export class BashPass {
         const code = recordAssignments(source, this.flow);
         if (code !== undefined) this.nested(code, source.offsets[0] ?? 0, 'eval');
       } else {
-        for (const region of evaluatedRegions(source, this.integerNames)) this.region(region);
+        for (const region of evaluatedRegions(source, this.integerNames)) {
+          if (region.code !== undefined) this.nested(region.code, region.offset, region.where);
+          else this.findings.region(region);
+        }
       }
     }
     frame.command = '';
@@ -372,7 +369,7 @@ export class BashPass {
       // its output holds what the body was given, or what a command read (a file the model wrote, say): checked
       // like a value wherever it stands, except that clean output may be split into words
       const label = isTainted(taint)
-        ? `$( … ) (which prints ${this.describeTaint(taint)})`
+        ? `$( … ) (which prints ${this.findings.describe(taint)})`
         : 'the output of $( … )';
       this.checkValue(label, isTainted(taint) ? taint : { ...taint, output: true }, openedAt, '$( … )');
       outer.command += '\u0001';
@@ -402,138 +399,22 @@ export class BashPass {
     // Quotes or $( … ) inside ${ … } do not make a value safe: an offset, length or subscript there is
     // arithmetic, which evaluates the expanded value (and the output of a command substitution) as code.
     if (this.stack.some((f) => f.context === 'param') && frame.context !== 'param') {
-      if (integer) this.integers.add(item.name);
+      if (integer) this.findings.integers.add(item.name);
       else
         this.report(
           `${label} inside \${ … }: bash may evaluate it as an arithmetic offset or subscript`,
           item.offset,
         );
     }
-    this.out += this.placeholder(item, frame, integer);
+    const index = this.settings.names.indexOf(item.name) + 1;
+    const report = (message: string) => this.report(message, item.offset);
+    const after$ = this.prev === '$';
+    this.out += spellPlaceholder(item.name, index, frame.context, after$, integer, report, this.fail);
+    if (integer && /^(param|arith|arith-bracket)$/.test(frame.context)) this.findings.integers.add(item.name);
     // A quoted value (or a $( … ) output) inside [[ … ]] is still an arithmetic operand of -eq & co.
     for (const f of this.stack) f.placeholders?.push(item.name);
     this.appendValue({ kind: 'placeholder', name: item.name }, i);
     this.prev = 'x';
-  }
-
-  private placeholder(item: { name: string; offset: number }, frame: Frame, integer: boolean): string {
-    const index = this.settings.names.indexOf(item.name) + 1;
-    const ref = `\${birdie_${index}}`;
-    const name = `{${item.name}}`;
-    const refuse = (message: string) => {
-      this.report(message, item.offset);
-      return ref;
-    };
-    switch (frame.context) {
-      case 'unquoted':
-      case 'test':
-        if (this.prev === '$') refuse(`'$' right before ${name}; write \${{NAME}} for a shell variable`);
-        return `"${ref}"`;
-      case 'double':
-      case 'heredoc':
-        if (this.prev === '$') refuse(`'$' right before ${name}; write \${{NAME}} for a shell variable`);
-        return ref;
-      case 'single':
-        return `'"${ref}"'`;
-      case 'ansi':
-        return `'"${ref}"$'`;
-      case 'backtick':
-        return this.fail(`${name} inside backticks; use $( … ) instead`);
-      case 'param':
-        if (integer) {
-          this.integers.add(item.name);
-          return ref;
-        }
-        return refuse(`${name} inside \${ … }: bash may evaluate it as an arithmetic subscript`);
-      case 'arith':
-      case 'arith-bracket':
-        if (integer) {
-          this.integers.add(item.name);
-          return ref;
-        }
-        return refuse(
-          `${name} in an arithmetic context: bash evaluates the value as code there; declare it as an integer in the schema (type: integer) to allow it`,
-        );
-      case 'heredoc-quoted':
-        return this.fail(`${name} inside a quoted here-document, where nothing is expanded`);
-      case 'comment':
-        return name; // nothing runs in a comment
-    }
-  }
-
-  /**
-   * The checks for a value wherever it stands in a command: the position (an argument of eval, a command name, a
-   * subscript …), option exposure, word splitting, and a subscript of a compound array assignment.
-   */
-  private checkValue(label: string, taint: Taint, offset: number, expansion?: string): void {
-    const owner = commandOwner(this.stack);
-    const frame = this.top();
-    if (frame.context === 'heredoc') {
-      // `bash <<EOF` and `cat <<EOF | sh` run the body
-      const stages = (frame.line ?? '').split(/(?<!\|)\|(?![|&])/);
-      const from = stages.findIndex((stage) => stage.includes('<<'));
-      const shell = stages
-        .slice(Math.max(from, 0))
-        .map((stage) => shellReadingInput(stage.trim()))
-        .find(Boolean);
-      if (shell) this.report(`${label} is in a here-document that '${shell}' runs as its script`, offset);
-      return;
-    }
-    if (frame.context.startsWith('heredoc') || frame.context === 'comment' || owner?.command === undefined)
-      return;
-    const integer = this.allInteger(taint);
-    const allow = (problem: PositionProblem | undefined) => {
-      if (!problem) return;
-      if (problem.arithmetic && integer) this.addIntegers(taint);
-      else this.report(problem.message, offset);
-    };
-    const array = this.stack.find((f) => f.array && this.stack.indexOf(f) > this.stack.indexOf(owner));
-    // an element of `x=( … )` stands where the assignment's value does
-    const command = array ? owner.command.slice(0, array.outerLength) : owner.command;
-    allow(commandPositionProblem(command, label, this.settings.attributed));
-    allow(this.dynamicCommandProblem(command, label));
-    if (array && array.subscript! > 0) {
-      allow({
-        message: `${label} inside an array subscript: bash evaluates subscripts as arithmetic, which runs code`,
-        arithmetic: true,
-      });
-    }
-    const exposure = optionExposure(command);
-    if (exposure)
-      for (const source of taint.sources)
-        this.options.set(source, mergeExposure(this.options.get(source), exposure));
-    if (expansion !== undefined && isTainted(taint)) {
-      const inner = this.stack.slice(this.stack.indexOf(owner) + 1);
-      const quoted = inner.some((f) => f.context === 'double' || f.context === 'test');
-      if (!quoted && expansionSplits(owner.command, array !== undefined)) {
-        if (integer) this.addIntegers(taint);
-        else
-          this.report(
-            `${label} is not quoted: bash would split it into words and expand * and ? in it; write "${expansion}"`,
-            offset,
-          );
-      }
-    }
-  }
-
-  /** `$tool {x}`: the command is whatever the variable holds, so check each word the template assigns it. */
-  private dynamicCommandProblem(command: string, label: string): PositionProblem | undefined {
-    if (!command.includes('$')) return undefined;
-    const name = commandName(command);
-    const variable = name && /^["']?\$\{?([A-Za-z_]\w*)\}?["']?$/.exec(name)?.[1];
-    if (!variable) return undefined;
-    const words = this.flow.commandWords(variable);
-    if (words === undefined) return undefined; // not assigned here: the user's environment chose it
-    if (words === null) {
-      return {
-        message: `${label} is an argument of $${variable}, a command the template cannot know in advance`,
-      };
-    }
-    for (const word of words) {
-      const problem = commandPositionProblem(command.replace(name!, word), label, this.settings.attributed);
-      if (problem) return problem;
-    }
-    return undefined;
   }
 
   /**
@@ -547,30 +428,19 @@ export class BashPass {
       !(unquotedLike(ctx) || ctx === 'double' || ctx === 'heredoc' || ctx === 'param')
     )
       return 0;
-    const next = this.charAt(i + 1);
-    let name = '';
-    let length = 0;
-    let indirect = false;
-    if (IDENT_START.test(next)) {
-      let k = i + 1;
-      while (IDENT.test(this.charAt(k))) k += 1;
-      name = (this.items.slice(i + 1, k) as string[]).join('');
-      length = k - i;
-    } else if (/[0-9@*]/.test(next)) {
-      name = next;
-      length = 2;
-    } else if (next === '{') {
-      const { prefix, name: parameterName } = splitParameter(this.peekParameter(i + 2));
-      if (prefix === '#' && parameterName !== '') return 0; // a length
-      indirect = prefix === '!';
-      name = indirect ? '@' : parameterName; // `${!x}` may expand any variable
-    } else return 0;
-    if (name === '' || (name.length === 1 && CLEAN_SPECIAL.test(name))) return 0;
+    const found = readExpansion(this.items, i);
+    if (!found) return 0;
+    const { name, length, indirect } = found;
     const taint = this.flow.valueOf(name);
     if (!isTainted(taint) && !taint.output) return 0;
 
     const shown = length > 0 ? `$${name}` : indirect ? '$\u007B!…}' : `\${${name}…}`;
-    this.checkValue(`${shown} (which holds ${this.describeTaint(taint)})`, taint, this.offsetAt(i), shown);
+    this.checkValue(
+      `${shown} (which holds ${this.findings.describe(taint)})`,
+      taint,
+      this.offsetAt(i),
+      shown,
+    );
     this.appendValue({ kind: 'var', name }, i);
     if (length === 0) {
       this.quietNext = true;
@@ -579,156 +449,6 @@ export class BashPass {
     this.out += (this.items.slice(i, i + length) as string[]).join('');
     this.prev = 'x';
     return length;
-  }
-
-  private peekParameter(from: number): string {
-    let body = '';
-    for (let k = from; k < this.items.length && body.length < 200; k++) {
-      const item = this.items[k];
-      if (typeof item !== 'string' || item === '}' || item === ':' || item === '[') break;
-      body += item;
-    }
-    return body;
-  }
-
-  /** A frame closed: analyse what it contained. */
-  private closed(frame: Frame, i: number): void {
-    if (frame.quiet) this.quiet -= 1;
-    if (frame.raw === undefined) return;
-    const start = frame.start ?? this.offsetAt(i);
-    if (frame.context === 'test') this.closedTestPlaceholders(frame, start);
-    if (this.settings.recording) return;
-    const raw = frame.raw;
-    const marks = frame.rawMarks ?? [];
-    switch (frame.context) {
-      case 'arith':
-        this.region({
-          kind: 'arithmetic',
-          atoms: atomsOf(raw.slice(0, -2), marks),
-          offset: start,
-          where: '(( … ))',
-        });
-        break;
-      case 'arith-bracket':
-        this.region({
-          kind: 'arithmetic',
-          atoms: atomsOf(raw.slice(0, -1), marks),
-          offset: start,
-          where: '$[ … ]',
-        });
-        break;
-      case 'test':
-        this.closedTest(raw.slice(0, -2), marks, start);
-        break;
-      case 'param':
-        this.closedParameter(raw.slice(0, -1), marks, start);
-        break;
-      case 'backtick': {
-        const taint = this.flow.taintOf(withoutPlaceholders(atomsOf(raw.slice(0, -1), marks)), true);
-        if (isTainted(taint)) {
-          this.report(
-            `backticks that use a variable holding ${this.describeTaint(taint)}: what runs inside cannot be followed; write $( … )`,
-            start,
-          );
-        }
-        break;
-      }
-    }
-  }
-
-  /** A placeholder in `[[ … ]]`: quoted or not, an operand of -eq is arithmetic and one of -v a name. */
-  private closedTestPlaceholders(frame: Frame, start: number): void {
-    const text = frame.text!.replace(/\\\n/g, '');
-    const placeholders = frame.placeholders ?? [];
-    const names = NAME_TEST.test(text);
-    const arithmetic = ARITHMETIC_TEST.test(text);
-    const refused = placeholders.find((name) => names || (arithmetic && !this.settings.integer(name)));
-    if (refused !== undefined) {
-      this.report(
-        `{${refused}} inside [[ … ]] with an arithmetic comparison or -v: bash evaluates such operands as code; compare inside the command instead, or declare it as an integer in the schema (type: integer)`,
-        this.placeholderOffset(refused, start),
-      );
-    } else if (arithmetic) for (const name of placeholders) this.integers.add(name);
-  }
-
-  private closedTest(raw: string, marks: readonly Atom[], start: number): void {
-    // each primary between && and || on its own: [[ $name == x && $n -gt 3 ]] compares only n as a number
-    let markIndex = 0;
-    for (const primary of raw.replace(/\\\n/g, '').split(/&&|\|\|/)) {
-      const count = [...primary].filter((c) => c === '\u0001').length;
-      const primaryMarks = marks.slice(markIndex, markIndex + count);
-      markIndex += count;
-      if (ARITHMETIC_TEST.test(primary)) {
-        const operands = primary.replace(ARITHMETIC_TEST, ' ');
-        this.region({
-          kind: 'arithmetic',
-          atoms: atomsOf(operands, primaryMarks),
-          offset: start,
-          where: '[[ … ]]',
-        });
-      } else if (NAME_TEST.test(primary)) {
-        const operand = primary.replace(/^[\s(!]*-[vR]\s+/, '').trim();
-        const subscript = /^[A-Za-z_]\w*\[(.*)\]$/s.exec(operand)?.[1];
-        const atoms =
-          subscript !== undefined
-            ? atomsOf(subscript, primaryMarks)
-            : /^[A-Za-z_]\w*$/.test(operand)
-              ? []
-              : atomsOf(operand, primaryMarks);
-        this.region({ kind: 'code', atoms, offset: start, where: '[[ -v … ]]' });
-      }
-    }
-  }
-
-  private closedParameter(body: string, marks: readonly Atom[], start: number): void {
-    const { prefix, name, rest } = splitParameter(body);
-    let cursor = 0;
-    const take = (text: string) => {
-      const count = [...text].filter((c) => c === '\u0001').length;
-      const taken = marks.slice(cursor, cursor + count);
-      cursor += count;
-      return taken;
-    };
-    take(body.slice(0, body.length - rest.length));
-    if (prefix === '!' && !/^[@*]/.test(rest) && !/^\[[@*]\]/.test(rest)) {
-      this.region({
-        kind: 'code',
-        atoms: [{ kind: 'var', name }],
-        offset: start,
-        where: `\${!${name}} (a variable named by a value)`,
-        value: true,
-      });
-    }
-    let after = rest;
-    if (rest.startsWith('[')) {
-      const close = rest.indexOf(']');
-      const subscript = rest.slice(1, close === -1 ? rest.length : close);
-      if (subscript !== '@' && subscript !== '*') {
-        this.region({
-          kind: 'arithmetic',
-          atoms: atomsOf(subscript, take(subscript)),
-          offset: start,
-          where: `\${${name}[…]}`,
-        });
-      }
-      after = close === -1 ? '' : rest.slice(close + 1);
-    }
-    if (/^:[^-=?+]/.test(after) || after === ':') {
-      this.region({
-        kind: 'arithmetic',
-        atoms: atomsOf(after.slice(1), take(after)),
-        offset: start,
-        where: `\${${name}:…}`,
-      });
-    } else if (/^@P/.test(after)) {
-      this.region({
-        kind: 'code',
-        atoms: [{ kind: 'var', name }],
-        offset: start,
-        where: `\${${name}@P} (prompt expansion)`,
-        value: true,
-      });
-    }
   }
 
   /**
@@ -749,77 +469,16 @@ export class BashPass {
         this.report(`the code of ${where} cannot be followed (it does not parse, or nests too deep)`, offset);
       return;
     }
-    if (this.settings.recording) return;
-    for (const problem of result.problems) this.report(`in the code of ${where}: ${problem.message}`, offset);
-    for (const [name, exposure] of result.options)
-      this.options.set(name, mergeExposure(this.options.get(name), exposure));
-    for (const name of result.integers) this.integers.add(name);
+    if (!this.settings.recording) this.findings.absorb(result, where, offset);
   }
 
-  /** A place where bash evaluates text: refused when it can reach a value, unless all of it is a schema integer. */
-  private region(region: Region & { value?: boolean }): void {
-    if (region.code !== undefined) {
-      this.nested(region.code, region.offset, region.where);
-      return;
-    }
-    if (region.kind === 'source') {
-      this.report(
-        `'${region.where}' runs a file in the template's own shell, where $1, $2 … hold the values and every variable is visible: what it does with them cannot be followed; run it as a program (bash FILE) or drop it`,
-        region.offset,
-      );
-      return;
-    }
-    const atoms = withoutPlaceholders(region.atoms);
-    if (atoms.length === 0) return;
-    const taint = region.value ? this.flow.taintOf(atoms, false) : this.flow.taintOf(atoms, true);
-    if (!isTainted(taint) && !taint.output) return;
-    if (region.kind === 'arithmetic' && this.allInteger(taint)) {
-      this.addIntegers(taint);
-      return;
-    }
-    const what = region.kind === 'arithmetic' ? 'as arithmetic' : 'as code or as a variable name';
-    const fix =
-      region.kind === 'arithmetic'
-        ? `; declare ${[...taint.sources].map((s) => `{${s}}`).join(', ') || 'the value'} as an integer in the tool's schema (type: integer), or keep the value out of arithmetic`
-        : '';
-    this.report(
-      `${region.where} evaluates ${this.culprits(atoms, region.value === true)} ${what}, and it can hold ${this.describeTaint(taint)}: bash runs the $( … ) in a value such as a[$(cmd)] there${fix}`,
-      region.offset,
+  /** A frame closed: check what bash evaluated in it. */
+  private closed(frame: Frame, i: number): void {
+    if (frame.quiet) this.quiet -= 1;
+    const start = frame.start ?? this.offsetAt(i);
+    checkClosedFrame(this.findings, frame, start, !this.settings.recording, (name, after) =>
+      this.placeholderOffset(name, after),
     );
-  }
-
-  /** The variables of `atoms` that hold a value, for messages. */
-  private culprits(atoms: readonly Atom[], value: boolean): string {
-    const names = new Set<string>();
-    for (const atom of atoms) {
-      if (atom.kind === 'var' || atom.kind === 'mention') {
-        const taint = value ? this.flow.valueOf(atom.name) : this.flow.evaluationOf(atom.name);
-        if (isTainted(taint) || taint.output)
-          names.add(/^[0-9@*]$/.test(atom.name) ? `$${atom.name}` : atom.name);
-      } else if (atom.kind === 'output') names.add('$( … )');
-      else if (atom.kind === 'names') names.add('a name spelled at run time');
-    }
-    return names.size > 0 ? [...names].map((n) => `'${n}'`).join(', ') : 'its text';
-  }
-
-  private describeTaint(taint: Taint): string {
-    const parts = [...taint.sources].map((s) => `{${s}}`);
-    if (taint.opaque) parts.push('anything (text read, printed or assigned at run time)');
-    else if (taint.output && parts.length === 0) parts.push('the output of a command');
-    return parts.join(', ');
-  }
-
-  private allInteger(taint: Taint): boolean {
-    return (
-      !taint.opaque &&
-      !taint.output &&
-      taint.sources.size > 0 &&
-      [...taint.sources].every(this.settings.integer)
-    );
-  }
-
-  private addIntegers(taint: Taint): void {
-    for (const source of taint.sources) this.integers.add(source);
   }
 
   private placeholderOffset(name: string, after: number): number {
@@ -829,8 +488,4 @@ export class BashPass {
     }
     return after;
   }
-}
-
-function withoutPlaceholders(atoms: readonly Atom[]): Atom[] {
-  return atoms.filter((atom) => atom.kind !== 'placeholder');
 }

@@ -1,5 +1,5 @@
 // Scanner state and helpers of the bash template compiler (bash-script.ts).
-import type { Atom } from './bash-atoms.js';
+import { type Atom, splitParameter } from './bash-atoms.js';
 
 /**
  * Where a placeholder stands decides how the positional parameter is spelled. Contexts in which even a
@@ -236,4 +236,47 @@ export function heredoc(
   if (!word) fail("'<<' without a here-document delimiter");
   pending.push({ context: quoted ? 'heredoc-quoted' : 'heredoc', depth: 0, delimiter: word, stripTabs });
   return k - i;
+}
+
+const IDENT_START = /[A-Za-z_]/;
+const IDENT = /[A-Za-z0-9_]/;
+/** Special parameters that hold numbers or flags, never a value: `$#`, `$?`, `$$`, `$!`, `$-`, `$0`. */
+const CLEAN_SPECIAL = /^[#?$!0-]$/;
+
+/**
+ * The parameter a `$` at `i` expands, when it may carry a value: `$name`, `$1`, `$@`, `$*`, or the name of a `${…}`
+ * (`length` 0: the scanner opens the parameter frame; `${!x}` reads as `@`, any variable). Undefined for `${#x}`, the
+ * special parameters that hold numbers, and anything that is no expansion.
+ */
+export function readExpansion(
+  items: readonly Item[],
+  i: number,
+): { name: string; length: number; indirect: boolean } | undefined {
+  const at = (k: number) => (typeof items[k] === 'string' ? (items[k] as string) : '');
+  const next = at(i + 1);
+  let name = '';
+  let length = 0;
+  let indirect = false;
+  if (IDENT_START.test(next)) {
+    let k = i + 1;
+    while (IDENT.test(at(k))) k += 1;
+    name = (items.slice(i + 1, k) as string[]).join('');
+    length = k - i;
+  } else if (/[0-9@*]/.test(next)) {
+    name = next;
+    length = 2;
+  } else if (next === '{') {
+    let body = '';
+    for (let k = i + 2; k < items.length && body.length < 200; k++) {
+      const item = at(k);
+      if (item === '' || item === '}' || item === ':' || item === '[') break;
+      body += item;
+    }
+    const { prefix, name: parameter } = splitParameter(body);
+    if (prefix === '#' && parameter !== '') return undefined; // a length
+    indirect = prefix === '!';
+    name = indirect ? '@' : parameter;
+  } else return undefined;
+  if (name === '' || CLEAN_SPECIAL.test(name)) return undefined;
+  return { name, length, indirect };
 }

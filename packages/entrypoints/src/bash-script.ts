@@ -1,4 +1,4 @@
-import { attributedNames } from './bash-command.js';
+import { attributedNames } from './bash-attributes.js';
 import { Flow } from './bash-flow.js';
 import type { OptionExposure } from './bash-options.js';
 import { BashPass, type Problem } from './bash-pass.js';

@@ -1,5 +1,26 @@
 import { balanced } from './bash-atoms.js';
 
+/** Words that introduce the real command. */
+export const PREFIXES: ReadonlySet<string> = new Set([
+  '!',
+  '{',
+  'if',
+  'then',
+  'else',
+  'elif',
+  'do',
+  'while',
+  'until',
+  'time',
+  'exec',
+  'command',
+  'builtin',
+  'nohup',
+  'env',
+  'sudo',
+  'coproc',
+]);
+
 /** A word of a simple command's source, or a redirection operator. */
 export interface Word {
   /** Source text, quotes included. */

@@ -6,12 +6,24 @@ describe('integerProblem', () => {
     expect(integerProblem('n', value)).toBeUndefined();
   });
 
-  it.each([1.5, '1.5', '01', '+1', ' 1', '0x10', '1e3', '', 'a[$(id)]', Number.NaN, 2 ** 60, true, null, [1]])(
-    'refuses %j',
-    (value) => {
-      expect(integerProblem('n', value)).toMatch(/^argument "n" is .*integer/);
-    },
-  );
+  it.each([
+    1.5,
+    '1.5',
+    '01',
+    '+1',
+    ' 1',
+    '0x10',
+    '1e3',
+    '',
+    'a[$(id)]',
+    Number.NaN,
+    2 ** 60,
+    true,
+    null,
+    [1],
+  ])('refuses %j', (value) => {
+    expect(integerProblem('n', value)).toMatch(/^argument "n" is .*integer/);
+  });
 
   it('applies the schema bounds', () => {
     const bounds = { minimum: 1, maximum: 10 };

@@ -29,7 +29,10 @@ describe('entrypoints of the original birdie skills', () => {
     const all = await tools();
     expect(all.length).toBeGreaterThan(5);
     for (const tool of all) {
-      expect(checkEntrypoint(tool.entrypoint, { skillDir: '/tmp', schema: tool.schema as never }), tool.name).toEqual([]);
+      expect(
+        checkEntrypoint(tool.entrypoint, { skillDir: '/tmp', schema: tool.schema as never }),
+        tool.name,
+      ).toEqual([]);
       const ep = resolveEntrypoint(tool.entrypoint, { skillDir: '/tmp', schema: tool.schema as never });
       expect(ep.raw, tool.name).toBe(tool.entrypoint === 'bash:{command}');
       for (const name of ep.placeholders)

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are bash, not JS templates
 import { describe, expect, it } from 'vitest';
 import { checkEntrypoint, type EntrypointError, resolveEntrypoint } from '../src/index.js';
 
