@@ -21,14 +21,19 @@ const CODE_VARIABLES = [
   'BASH_ALIASES',
 ];
 
+const BUILT_IN: ReadonlyMap<string, 'integer' | 'code'> = new Map([
+  ...INTEGER_VARIABLES.map((name) => [name, 'integer'] as const),
+  ...CODE_VARIABLES.map((name) => [name, 'code'] as const),
+]);
+
 /**
  * Names the template gives the integer (-i) or nameref (-n) attribute anywhere: a later plain assignment to them
  * (`n={v}`, `n+={v}`, `export n={v}`) evaluates the value as arithmetic, or assigns through a reference.
  */
-export function attributedNames(text: string): Map<string, 'integer' | 'code'> {
-  const names = new Map<string, 'integer' | 'code'>();
-  for (const name of INTEGER_VARIABLES) names.set(name, 'integer');
-  for (const name of CODE_VARIABLES) names.set(name, 'code');
+export function attributedNames(text: string): ReadonlyMap<string, 'integer' | 'code'> {
+  // most templates declare nothing: they share one map of bash's own variables
+  if (!/declare|typeset|local|readonly|export/.test(text)) return BUILT_IN;
+  const names = new Map(BUILT_IN);
   const declaration =
     /(?:^|[\s;&|(){}])(?:declare|typeset|local|readonly|export)((?:[ \t]+[-+][A-Za-z]+)+)([^;&|\n)]*)/g;
   for (let match = declaration.exec(text); match; match = declaration.exec(text)) {

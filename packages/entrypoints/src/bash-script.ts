@@ -61,7 +61,7 @@ export function analyseBashTemplate(template: string, schema?: JsonSchemaObjectL
     result = new BashPass(items, offsets, { ...settings, flow: first.flow, recording: false }).run();
   }
   const problems = [...result.problems];
-  const aliases = /\bexpand_aliases\b/.exec(text);
+  const aliases = text.includes('expand_aliases') ? /\bexpand_aliases\b/.exec(text) : null;
   if (aliases && names.length > 0) {
     problems.push({
       message:
@@ -110,10 +110,14 @@ export function isIntegerProperty(property: unknown): boolean {
  * argument, and `set --` or `shift` in a template would move them; the copies keep each value where it belongs.
  * A plain assignment neither splits nor re-parses the value.
  */
+const prologues: string[] = [];
+
 function argumentPrologue(count: number): string {
   if (count === 0) return '';
+  if (prologues[count] !== undefined) return prologues[count];
   const copies = Array.from({ length: count }, (_, k) => `${argumentVariable(k + 1)}=\${${k + 1}}`);
-  return `${copies.join(' ')}; `;
+  prologues[count] = `${copies.join(' ')}; `;
+  return prologues[count];
 }
 
 function toItems(parts: readonly TemplatePart[]): { items: Item[]; offsets: number[] } {

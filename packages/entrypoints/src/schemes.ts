@@ -150,12 +150,13 @@ function unknownPlaceholders(
 ): EntrypointProblem[] {
   if (!context.schema) return [];
   const properties = context.schema.properties ?? {};
-  const known = Object.keys(properties);
-  const seen = new Set<string>();
   const problems: EntrypointProblem[] = [];
+  let seen: Set<string> | undefined;
   for (const { name, offset } of placeholders) {
-    if (seen.has(name) || Object.hasOwn(properties, name)) continue;
+    if (Object.hasOwn(properties, name) || seen?.has(name)) continue;
+    seen ??= new Set();
     seen.add(name);
+    const known = Object.keys(properties);
     problems.push({
       code: 'unknown-placeholder',
       message: `${redactUrlsIn(entrypoint)}: {${name}} is not a property of the tool's schema (${known.length > 0 ? `properties: ${known.join(', ')}` : 'it has no properties'}), so the model never sends it`,
