@@ -21,7 +21,7 @@ const OUTPUT: Taint = { sources: new Set(), opaque: false, output: true };
  * values themselves, `$_` is the last word of the previous command, `REPLY`/`MAPFILE` hold what `read`/`mapfile`
  * read, `BASH_REMATCH` what `[[ =~ ]]` matched, `PWD` where a `cd {dir}` went.
  */
-const INPUT_PARAMETERS = new Set([
+export const INPUT_PARAMETERS: ReadonlySet<string> = new Set([
   '@',
   '*',
   '_',

@@ -1,5 +1,5 @@
 import { attributedNames } from './bash-attributes.js';
-import { Flow } from './bash-flow.js';
+import { Flow, INPUT_PARAMETERS } from './bash-flow.js';
 import type { OptionExposure } from './bash-options.js';
 import { BashPass, type Problem } from './bash-pass.js';
 import type { Item } from './bash-scan.js';
@@ -8,6 +8,9 @@ import { parseTemplate, placeholderNames, type TemplatePart } from './template.j
 import type { JsonSchemaObjectLike } from './types.js';
 
 export type { Problem } from './bash-pass.js';
+
+/** An expansion, or a variable bash sets from the values (`BASH_REMATCH` after `[[ {x} =~ … ]]`, `PWD` after `cd`). */
+const MAY_HOLD_A_VALUE = new RegExp(`[$\`]|\\b(${[...INPUT_PARAMETERS].filter((n) => /^\\w+$/.test(n)).join('|')}|birdie_\\d+)\\b`);
 
 export interface CompiledBash {
   script: string;
@@ -54,13 +57,20 @@ export function analyseBashTemplate(template: string, schema?: JsonSchemaObjectL
 
   const first = new BashPass(items, offsets, { ...settings, flow: new Flow(names), recording: true });
   let result = first.run();
-  // A value reaches an evaluating context only through an expansion or an assigned variable: without either, the
-  // first pass (which checked every placeholder where it stands) is the whole story.
-  if (names.length > 0 && (/[$`]/.test(text) || first.flow.assigns())) {
+  // A value reaches an evaluating context only through an expansion, an assigned variable or one that bash sets from
+  // input: without any, the first pass (which checked every placeholder where it stands) is the whole story.
+  if (names.length > 0 && (first.flow.assigns() || MAY_HOLD_A_VALUE.test(text))) {
     first.flow.solve();
     result = new BashPass(items, offsets, { ...settings, flow: first.flow, recording: false }).run();
   }
   const problems = [...result.problems];
+  const reserved = /\bbirdie_\d+\b/.exec(text);
+  if (reserved && names.length > 0) {
+    problems.push({
+      message: `${reserved[0]} is the script's copy of an argument: a template that reads or writes it bypasses its placeholder; use another name`,
+      offset: offsets[reserved.index] ?? 0,
+    });
+  }
   const aliases = text.includes('expand_aliases') ? /\bexpand_aliases\b/.exec(text) : null;
   if (aliases && names.length > 0) {
     problems.push({

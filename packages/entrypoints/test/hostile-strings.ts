@@ -248,6 +248,21 @@ export const VARIABLE_FLOW_TEMPLATES: readonly string[] = [
   'x={n}; "$x" -c :',
   'x={n}; c=eval; $c "$x"',
   'x={n}; echo `echo $x`',
+  // variables bash sets from a value, and the script's own copies
+  '[[ {n} =~ (.*) ]]; (( BASH_REMATCH ))',
+  'birdie_1=$(cat -- {n}); echo "$birdie_1"',
+  // shells, and the places a shell reads its script from
+  'bash -c {n}',
+  'sh -c "echo {n}"',
+  'bash {n}',
+  'bash <<< {n}',
+  'echo {n} | bash',
+  'bash <<EOF\necho {n}\nEOF',
+  'cat <<EOF | sh\n{n}\nEOF',
+  "x={n}; export x; bash -c 'echo $(( x ))'",
+  'history -s {n}; fc -s',
+  'x={n}; printf %s "$x" > f; $(cat f)',
+  'source ./lib.sh; echo {n}',
   // unquoted expansion: split into words and globbed
   'x={n}; echo $x',
   'x={n}; printf "%s\\n" ${{x}}',
