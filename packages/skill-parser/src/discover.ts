@@ -1,5 +1,5 @@
 import type { Dirent } from 'node:fs';
-import { type FileHandle, open, readdir } from 'node:fs/promises';
+import { type FileHandle, open, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { VFileMessage } from 'vfile-message';
 import { Reporter } from './diagnostics.js';
@@ -38,6 +38,14 @@ async function mapLimited<T, R>(
 
 const skipped = (name: string) => name.startsWith('.') || name === 'node_modules';
 
+/** A symbolic link is listed when it leads to a regular file; a link to a folder (loops), a device or nothing is not. */
+async function linksToFile(path: string): Promise<boolean> {
+  return stat(path).then(
+    (info) => info.isFile(),
+    () => false,
+  );
+}
+
 /**
  * Lists the other files of a skill folder: relative, `/`-separated, sorted; no dotfiles, no `node_modules`, no
  * symlinked folders (no loops), bounded in depth and count (with a warning when the bound is hit).
@@ -62,7 +70,7 @@ async function listResources(
         }
         const children = await readdir(join(dir, rel), { withFileTypes: true }).catch(() => [] as Dirent[]);
         await walk(children, `${rel}/`, depth + 1);
-      } else if (entry.isFile() || entry.isSymbolicLink()) {
+      } else if (entry.isFile() || (entry.isSymbolicLink() && (await linksToFile(join(dir, rel))))) {
         if (files.length >= MAX_RESOURCES) {
           capped = true;
           return;
