@@ -12,13 +12,23 @@ export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 export const ENTRYPOINT_SHAPE = /^[a-z][a-z0-9+._-]*:\S/;
 const KNOWN_KEYS = new Set(['description', 'entrypoint', 'schema', 'timeout', 'retries', 'approval']);
 
-function readEntrypoint(source: Source, entry: Entry, reporter: Reporter): string | undefined {
+/** The entrypoint and the offset of its first character in the source. */
+function readEntrypoint(
+  source: Source,
+  entry: Entry,
+  reporter: Reporter,
+): { value: string; start: number } | undefined {
   const inline = entry.inline.trimEnd();
   const extra = entry.lines.find((l) => l.text.trim());
   if (needsYaml(inline) && !(inline.startsWith('"') || inline.startsWith("'"))) {
+    // A block scalar or a value on the next lines: it starts at the first character of the first line holding text.
     const { ok, value } = yamlValue(source, entry, reporter);
     if (!ok) return undefined;
-    return typeof value === 'string' ? value.trim() : value == null ? '' : String(value);
+    const start = extra ? extra.start + extra.text.length - extra.text.trimStart().length : entry.inlineStart;
+    return {
+      value: typeof value === 'string' ? value.trim() : value == null ? '' : String(value),
+      start,
+    };
   }
   if (extra) {
     reporter.report(
@@ -31,9 +41,10 @@ function readEntrypoint(source: Source, entry: Entry, reporter: Reporter): strin
   if (inline.startsWith('"') || inline.startsWith("'")) {
     // A value that is exactly one quoted YAML scalar is unquoted; anything else stays verbatim.
     const doc = parseDocument(inline, { prettyErrors: false });
-    if (doc.errors.length === 0 && typeof doc.contents?.toJSON() === 'string') return doc.toJS() as string;
+    if (doc.errors.length === 0 && typeof doc.contents?.toJSON() === 'string')
+      return { value: doc.toJS() as string, start: entry.inlineStart + 1 };
   }
-  return inline;
+  return { value: inline, start: entry.inlineStart };
 }
 
 function readDescription(source: Source, entry: Entry, reporter: Reporter): string | undefined {
@@ -65,6 +76,11 @@ function scalar<T>(
     entry.inlineStart + entry.inline.length,
   );
   return undefined;
+}
+
+function position(source: Source, offset: number): { line: number; column: number } {
+  const { line, column } = pointAt(source, offset);
+  return { line, column };
 }
 
 /** Reads one `### name` block into a tool; `undefined` when it has errors (they are reported). */
@@ -108,7 +124,8 @@ export function parseToolBlock(
   }
 
   const entrypointEntry = byKey.get('entrypoint');
-  const entrypoint = entrypointEntry ? readEntrypoint(source, entrypointEntry, reporter) : undefined;
+  const read = entrypointEntry ? readEntrypoint(source, entrypointEntry, reporter) : undefined;
+  const entrypoint = read?.value;
   if (!entrypointEntry) {
     reporter.report(
       'tool-missing-entrypoint',
@@ -163,5 +180,6 @@ export function parseToolBlock(
     ...(retries !== undefined ? { retries } : {}),
     ...(approval !== undefined ? { approval } : {}),
     line,
+    entrypointPosition: position(source, read!.start),
   };
 }

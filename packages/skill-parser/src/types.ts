@@ -33,6 +33,14 @@ export interface SkillTool {
   approval?: ToolApproval;
   /** 1-based line of the tool's `###` heading in the skill file, for diagnostics further down the line. */
   line: number;
+  /**
+   * 1-based line and column of the entrypoint's first character in the skill file (a BOM is not counted; after an
+   * opening quote for a quoted value; the first character of a block scalar's text). For an entrypoint written on its
+   * line as is (the usual case) or quoted without escapes, the character at offset `i` of `entrypoint` is at column
+   * `column + i` of that line, so a finding inside the template can be reported at its exact place. Set on every tool
+   * this package returns.
+   */
+  entrypointPosition?: { line: number; column: number };
 }
 
 export interface McpStdioServer {

@@ -85,6 +85,46 @@ describe('parseSkill', () => {
     expect(good.skill!.body).toBe('Prose before the tools.');
   });
 
+  it('gives the position of the entrypoint value, however it is written', () => {
+    const tools = [
+      '### plain',
+      'description: x',
+      'entrypoint: bash:echo "{a}" # kept',
+      '### quoted',
+      'description: x',
+      "entrypoint:   'http:get https://x.test/{id}'",
+      '### block',
+      'description: x',
+      'entrypoint: >-',
+      '    bash:echo {a}',
+      '### next_line',
+      'description: x',
+      'entrypoint:',
+      '  node:./t.js#run',
+    ].join('\n');
+    const text = `---\nname: pos\ndescription: Positions.\n---\n\n## Tools\n\n${tools}\n`;
+    const positions = (t: string) =>
+      parseSkill(t, { path: '/s/pos/SKILL.md' }).skill!.tools.map((tool) => [
+        tool.name,
+        tool.entrypointPosition,
+      ]);
+    const expected = [
+      ['plain', { line: 10, column: 13 }],
+      ['quoted', { line: 13, column: 16 }],
+      ['block', { line: 17, column: 5 }],
+      ['next_line', { line: 21, column: 3 }],
+    ];
+    expect(positions(text)).toEqual(expected);
+    expect(positions(`\uFEFF${text.replaceAll('\n', '\r\n')}`)).toEqual(expected);
+    // Offsets along a verbatim entrypoint are columns along its line.
+    const lines = text.split('\n');
+    const skill = parseSkill(text, { path: '/s/pos/SKILL.md' }).skill!;
+    for (const tool of skill.tools.filter((t) => t.name !== 'block')) {
+      const { line, column } = tool.entrypointPosition!;
+      expect(lines[line - 1]!.slice(column - 1, column - 1 + tool.entrypoint.length)).toBe(tool.entrypoint);
+    }
+  });
+
   it('refuses a text over 1 MiB before parsing it', () => {
     const text = `---\nname: big\ndescription: Big.\n---\n\n${'x'.repeat(MAX_SKILL_FILE_BYTES)}`;
     const { skill, messages } = parseSkill(text, { path: '/s/big/SKILL.md' });
