@@ -7,6 +7,7 @@ import { parseMcpServer } from './mcp.js';
 import { outlineFromMicromark } from './markdown.js';
 import { findToolsSection, headingText, mayHaveToolsSection, type ToolsSection } from './outline.js';
 import { cleanProse, createSource, lineEnd, type Source } from './source.js';
+import { readSpecField, SPEC_FIELDS, type SpecData } from './spec-fields.js';
 import { parseToolBlock } from './tool-block.js';
 import type { McpServerConfig, Skill, SkillTool } from './types.js';
 import { fieldSchemas, splitAllowedTools, zodReason } from './values.js';
@@ -30,20 +31,15 @@ export interface ParseSkillResult {
   messages: VFileMessage[];
 }
 
-type Frontmatter = Partial<{
-  name: string;
-  description: string;
-  version: string;
-  tags: string[];
-  tool_tags: string[];
-  triggers: string[];
-  enabled_by_default: boolean;
-  always_inject: boolean;
-  license: string;
-  compatibility: string;
-  metadata: Record<string, unknown>;
-  'allowed-tools': string | string[];
-}>;
+type Frontmatter = SpecData &
+  Partial<{
+    version: string;
+    tags: string[];
+    tool_tags: string[];
+    triggers: string[];
+    enabled_by_default: boolean;
+    always_inject: boolean;
+  }>;
 
 /** Parses the text of one SKILL.md. Never throws for bad content: problems are messages. */
 export function parseSkill(text: string, options: ParseSkillOptions): ParseSkillResult {
@@ -88,8 +84,10 @@ export function parseSkill(text: string, options: ParseSkillOptions): ParseSkill
     if (field.value === null || field.value === undefined) continue;
     if (key === 'mcp_server') {
       mcpServer = parseMcpServer(field, front.base, dir, resourceSet, reporter);
-    } else if (key in fieldSchemas) {
+    } else if (Object.hasOwn(fieldSchemas, key)) {
       readField(key as keyof typeof fieldSchemas, field, source, data, reporter);
+    } else if (SPEC_FIELDS.has(key)) {
+      readSpecField(key, field, source, data, reporter);
     } else {
       reporter.report(
         'unknown-key',
@@ -99,13 +97,14 @@ export function parseSkill(text: string, options: ParseSkillOptions): ParseSkill
       );
     }
   }
-  // Absent or empty (`name:`) is missing; present with a wrong value is `invalid-type`, reported by readField.
-  const fenceLine = lineEnd(source.text, 0);
-  if (front.fields.get('name')?.value == null) {
-    reporter.report('missing-name', 'Frontmatter has no `name`', 0, fenceLine);
-  }
-  if (front.fields.get('description')?.value == null) {
-    reporter.report('missing-description', 'Frontmatter has no `description`', 0, fenceLine);
+  // Absent (reported at the opening fence) or without a value (`name:`, `name: ~`, reported at the key) is missing;
+  // present with a wrong value is `invalid-type`, reported by readSpecField.
+  for (const key of ['name', 'description'] as const) {
+    const field = front.fields.get(key);
+    if (field?.value != null) continue;
+    const [start, end] = field ? [field.keyStart, field.keyEnd] : [0, lineEnd(source.text, 0)];
+    const reason = field ? `\`${key}\` has no value` : `Frontmatter has no \`${key}\``;
+    reporter.report(key === 'name' ? 'missing-name' : 'missing-description', reason, start, end);
   }
   checkAgentSkillsRules(data, front.fields, basename(dir), reporter);
   if (reporter.fatal || data.name === undefined || data.description === undefined) {

@@ -51,18 +51,20 @@ export const RULES = {
   },
   'missing-name': {
     severity: 'error',
-    meaning: 'The frontmatter has no `name`.',
+    meaning:
+      'The frontmatter has no `name` (reported at the opening `---`), or `name` has no value (`name:`, `name: ~`; reported at the key).',
     fix: 'Add `name: my-skill` (lower-case letters, digits and hyphens, matching the folder name).',
   },
   'missing-description': {
     severity: 'error',
-    meaning: 'The frontmatter has no `description`.',
+    meaning:
+      'The frontmatter has no `description` (reported at the opening `---`), or `description` has no value (reported at the key).',
     fix: 'Add a `description:` that says what the skill does and when to use it.',
   },
   'invalid-type': {
     severity: 'error',
     meaning:
-      'A frontmatter or tool value has the wrong type or an unsupported value (e.g. `tags: 5`, `approval: maybe`).',
+      'A frontmatter or tool value has the wrong type or an unsupported value (e.g. `tags: 5`, `approval: maybe`, `name:` given as a list or a mapping, `name: ""`).',
     fix: 'Use the type the message names (string, list of strings, boolean, positive number, …).',
   },
   'invalid-mcp-server': {
@@ -116,7 +118,8 @@ export const RULES = {
   },
   'name-format': {
     severity: 'warning',
-    meaning: 'Agent Skills standard: `name` should match `^[a-z0-9]+(-[a-z0-9]+)*$`.',
+    meaning:
+      'Agent Skills standard: `name` should be lower-case letters and digits (of any script, after NFKC normalisation) joined by single hyphens, as the reference validator checks.',
     fix: 'Use lower-case letters, digits and single hyphens (e.g. `web-search`).',
   },
   'name-too-long': {
@@ -126,7 +129,8 @@ export const RULES = {
   },
   'name-folder-mismatch': {
     severity: 'warning',
-    meaning: 'Agent Skills standard: `name` should equal the name of the folder holding SKILL.md.',
+    meaning:
+      'Agent Skills standard: `name` should equal the name of the folder holding SKILL.md (both NFKC-normalised).',
     fix: 'Rename the folder or the skill so they match.',
   },
   'description-too-long': {
@@ -138,6 +142,23 @@ export const RULES = {
     severity: 'warning',
     meaning: 'Agent Skills standard: `compatibility` should be at most 500 characters.',
     fix: 'Shorten it.',
+  },
+  'value-converted': {
+    severity: 'warning',
+    meaning:
+      'An Agent Skills field that is text (`name`, `description`, `license`, `compatibility`, `allowed-tools`) was written as a number or boolean (or, for `license` and `compatibility`, a list; for `allowed-tools`, a list with numbers); it was converted to text, as the reference validator reads it.',
+    fix: 'Quote the value (`name: "123"`) or write it as text.',
+  },
+  'metadata-not-mapping': {
+    severity: 'warning',
+    meaning: '`metadata` is not a mapping (e.g. `metadata: just a string`); it is ignored.',
+    fix: 'Write `metadata:` as `key: value` lines, or remove it.',
+  },
+  'metadata-not-string': {
+    severity: 'warning',
+    meaning:
+      'A `metadata` value is not text (the standard maps names to text): numbers and booleans are converted to text, lists and mappings are kept as written.',
+    fix: 'Quote the value, or write nested data as text.',
   },
   'resources-capped': {
     severity: 'warning',

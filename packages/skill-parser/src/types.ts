@@ -81,6 +81,10 @@ export interface Skill {
   alwaysInject: boolean;
   license?: string;
   compatibility?: string;
+  /**
+   * The Agent Skills `metadata` mapping. Values are text as the standard says; numbers and booleans are converted to
+   * text, lists and mappings are kept as written (both with a `metadata-not-string` warning).
+   */
   metadata?: Record<string, unknown>;
   /** The Agent Skills `allowed-tools` field, split into names. */
   allowedTools?: string[];

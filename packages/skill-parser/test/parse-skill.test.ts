@@ -161,9 +161,19 @@ describe('parseSkill', () => {
     expect(inferred.skill!.mcpServer).toEqual({ transport: 'streamable_http', url: 'https://x.test/mcp' });
   });
 
-  it('reports an empty name once, as missing, and a blank one once, as invalid', () => {
-    const empty = parseSkill('---\nname:\ndescription: D.\n---\n', { path: '/s/x/SKILL.md' });
-    expect(empty.messages.map(brief)).toEqual(['1:1 missing-name error']);
+  it('reports a name without a value once, as missing, at its key, and a blank one once, as invalid', () => {
+    for (const empty of ['name:', 'name: ~', 'name: null', 'name:   # no value']) {
+      const { messages } = parseSkill(`---\n${empty}\ndescription: D.\n---\n`, { path: '/s/x/SKILL.md' });
+      expect(messages.map(brief), empty).toEqual(['2:1 missing-name error']);
+      expect(messages[0]!.place).toEqual({
+        start: { line: 2, column: 1, offset: 4 },
+        end: { line: 2, column: 5, offset: 8 },
+      });
+    }
+    const description = parseSkill('---\nname: x\ndescription:\n---\n', { path: '/s/x/SKILL.md' });
+    expect(description.messages.map(brief)).toEqual(['3:1 missing-description error']);
+    const absent = parseSkill('---\ndescription: D.\n---\n', { path: '/s/x/SKILL.md' });
+    expect(absent.messages.map(brief)).toEqual(['1:1 missing-name error']);
     const blank = parseSkill('---\nname: "  "\ndescription: D.\n---\n', { path: '/s/x/SKILL.md' });
     expect(blank.messages.map(brief)).toEqual(['2:7 invalid-type error']);
   });
