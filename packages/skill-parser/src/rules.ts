@@ -1,3 +1,5 @@
+import { MAX_SETEXT_HEADINGS, MAX_YAML_ALIAS_COUNT, MAX_YAML_DEPTH } from './limits.js';
+
 /** How bad a rule's finding is: `error` → `fatal: true` (skill refused), `warning` → `false`, `info` → `undefined`. */
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -21,8 +23,15 @@ export const RULES = {
   },
   'unreadable-file': {
     severity: 'error',
-    meaning: 'The SKILL.md file or the skills folder could not be read (missing, permissions, not a folder).',
-    fix: 'Check the path and its permissions.',
+    meaning:
+      'The SKILL.md file or the skills folder could not be read (missing, permissions, not a folder, or SKILL.md is not a regular file: a named pipe, a device).',
+    fix: 'Check the path and its permissions; SKILL.md must be a regular file (a symbolic link to one is fine).',
+  },
+  'parse-failed': {
+    severity: 'error',
+    meaning:
+      'Reading or parsing this file failed in a way no other rule describes (a defect in the parser). Only this file is refused; the message names the error.',
+    fix: 'Report it with the file attached; meanwhile simplify the part of the file the message points to.',
   },
   'missing-frontmatter': {
     severity: 'error',
@@ -38,6 +47,21 @@ export const RULES = {
     severity: 'error',
     meaning: 'The frontmatter, or a value in a tool block, is not valid YAML.',
     fix: 'Fix the YAML at the reported position (quote values that contain `: ` or start with a special character).',
+  },
+  'yaml-too-deep': {
+    severity: 'error',
+    meaning: `The frontmatter or a tool value nests collections (mappings, lists, JSON objects and arrays) more than ${MAX_YAML_DEPTH} levels deep; it is refused before it is read, at the first collection past the limit.`,
+    fix: 'Flatten the structure; a tool schema needs a few levels.',
+  },
+  'yaml-alias-limit': {
+    severity: 'error',
+    meaning: `YAML aliases copy one anchor's nodes more than ${MAX_YAML_ALIAS_COUNT} times (an alias bomb), or an alias sits inside the node it names (a cycle); reported at the alias.`,
+    fix: 'Write the values out instead of using `&anchor` / `*alias`.',
+  },
+  'too-many-setext-headings': {
+    severity: 'error',
+    meaning: `The body may hold a \`## Tools\` section and has more than ${MAX_SETEXT_HEADINGS} lines that underline text with \`---\` or \`===\` (setext headings, each costing time in proportion to the whole file); it is refused at the first one past the limit instead of being read for minutes.`,
+    fix: 'Write headings with `#` / `##`, and put a blank line before a `---` meant as a horizontal rule.',
   },
   'duplicate-key': {
     severity: 'error',

@@ -1,11 +1,13 @@
-import { parseDocument } from 'yaml';
+import { isScalar } from 'yaml';
 import type { Reporter } from './diagnostics.js';
 import type { ToolBlockRange } from './outline.js';
+import { asText } from './own.js';
 import { readSchema } from './schema.js';
 import { pointAt, type Source } from './source.js';
 import { type Entry, foldProse, needsYaml, readEntries, yamlValue } from './tool-entries.js';
 import type { SkillTool, ToolApproval } from './types.js';
 import { approvalSchema, retriesSchema, timeoutSchema, zodReason } from './values.js';
+import { composeYaml } from './yaml.js';
 
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 /** `scheme:target`: a lower-case scheme, a colon, then something that is not blank. */
@@ -26,7 +28,7 @@ function readEntrypoint(
     if (!ok) return undefined;
     const start = extra ? extra.start + extra.text.length - extra.text.trimStart().length : entry.inlineStart;
     return {
-      value: typeof value === 'string' ? value.trim() : value == null ? '' : String(value),
+      value: typeof value === 'string' ? value.trim() : value == null ? '' : asText(value),
       start,
     };
   }
@@ -40,11 +42,18 @@ function readEntrypoint(
   }
   if (inline.startsWith('"') || inline.startsWith("'")) {
     // A value that is exactly one quoted YAML scalar is unquoted; anything else stays verbatim.
-    const doc = parseDocument(inline, { prettyErrors: false });
-    if (doc.errors.length === 0 && typeof doc.contents?.toJSON() === 'string')
-      return { value: doc.toJS() as string, start: entry.inlineStart + 1 };
+    const unquoted = quotedScalar(inline);
+    if (unquoted !== undefined) return { value: unquoted, start: entry.inlineStart + 1 };
   }
   return { value: inline, start: entry.inlineStart };
+}
+
+/** The string a line holds when it is exactly one quoted YAML scalar. */
+function quotedScalar(line: string): string | undefined {
+  const composed = composeYaml(line);
+  if (!composed.ok || composed.doc.errors.length > 0) return undefined;
+  const contents = composed.doc.contents;
+  return isScalar(contents) && typeof contents.value === 'string' ? contents.value : undefined;
 }
 
 function readDescription(source: Source, entry: Entry, reporter: Reporter): string | undefined {
