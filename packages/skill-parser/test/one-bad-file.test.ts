@@ -147,6 +147,16 @@ describe('results stay plain JSON whatever the YAML says', () => {
     );
     expect(tagged.skill!.metadata).toEqual({ a: 'aGk=', b: '2001-12-14', c: { x: null }, d: 'x' });
   });
+
+  it('reads a fenced schema with YAML 1.2 core rules even under a %YAML 1.1 directive', () => {
+    const schema =
+      '```yaml\n%YAML 1.1\n---\ntype: object\nproperties:\n  a: {type: string, default: yes, examples: [2001-12-14]}\n```\n';
+    const { skill, messages } = parse(toolSkill(schema));
+    expect(messages).toEqual([]);
+    expect(skill!.tools[0]!.schema.properties).toEqual({
+      a: { type: 'string', default: 'yes', examples: ['2001-12-14'] },
+    });
+  });
 });
 
 describe('Markdown that is expensive to read', () => {
