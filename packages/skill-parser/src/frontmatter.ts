@@ -45,7 +45,7 @@ export function nodeRange(node: Node | null | undefined, base: number, fallback:
 
 /**
  * Parses the frontmatter YAML. Returns its top-level keys, or `undefined` when it is unusable (syntax errors, duplicate
- * keys, not a mapping): the errors are reported at their lines.
+ * keys, nesting or aliases past the limits, not a mapping): the errors are reported at their lines.
  */
 export function parseFrontmatter(
   source: Source,

@@ -37,8 +37,8 @@ export type Composed =
 /**
  * Parses `text` into a document, checking the nesting depth on the concrete syntax tree first (the `yaml` parser is
  * iterative; its composer is not). Syntax errors are left in `doc.errors`. Flow collections are counted on the lexemes
- * before parsing at all: the parser slows down with every open flow level (a megabyte of `[` takes it minutes), so past
- * the limit only the text up to that point is parsed, to find the exact place.
+ * before parsing at all: the parser slows down with every open flow level (a megabyte of `[` takes it tens of
+ * seconds), so past the limit only the text up to that point is parsed, to find the exact place.
  */
 export function composeYaml(text: string): Composed {
   const lexemes = Array.from(new Lexer().lex(text));
