@@ -5,7 +5,9 @@ import {
   type Document,
   isAlias,
   isCollection,
+  isMap,
   isPair,
+  isScalar,
   Lexer,
   type Node,
   Parser,
@@ -17,13 +19,14 @@ import { MAX_YAML_ALIAS_COUNT, MAX_YAML_DEPTH } from './limits.js';
 import { lineEnd } from './source.js';
 
 /**
- * What every YAML read in this package uses: YAML 1.2's core schema whatever the text says, duplicate keys are errors,
- * and no tag (`!!binary`, `!!timestamp`, `!!set`, `!!js/function`, …) turns a value into anything but plain JSON.
- * `logLevel: 'error'` keeps `yaml` from printing warnings through `process.emitWarning`.
+ * What every YAML read in this package uses: YAML 1.2's core schema whatever the text says, and no tag (`!!binary`,
+ * `!!timestamp`, `!!set`, `!!js/function`, …) turns a value into anything but plain JSON. `logLevel: 'error'` keeps
+ * `yaml` from printing warnings through `process.emitWarning`. Duplicate keys are errors, found by `duplicateKeys`:
+ * `yaml`'s own check compares each key with every key before it, which takes seconds for a few thousand keys.
  */
 const OPTIONS = {
   prettyErrors: false,
-  uniqueKeys: true,
+  uniqueKeys: false,
   schema: 'core',
   resolveKnownTags: false,
   logLevel: 'error',
@@ -63,7 +66,34 @@ export function composeYaml(text: string): Composed {
       break;
     }
   }
+  doc!.errors.push(...duplicateKeys(doc!));
   return { ok: true, doc: doc!, hasAliases };
+}
+
+/**
+ * The errors `yaml` reports with `uniqueKeys: true` (same code, same place: the start of the repeated key; scalar keys
+ * compare by value, others never match), in one pass with a set per mapping.
+ */
+function duplicateKeys(doc: Document.Parsed): YAMLParseError[] {
+  const errors: YAMLParseError[] = [];
+  const stack: unknown[] = doc.contents ? [doc.contents] : [];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (isPair(node)) stack.push(node.value, node.key);
+    else if (isCollection(node)) {
+      const seen = isMap(node) ? new Set<unknown>() : undefined;
+      for (const item of node.items) {
+        stack.push(item);
+        const key = isPair(item) ? item.key : undefined;
+        if (!seen || !isScalar(key) || Number.isNaN(key.value)) continue;
+        if (seen.has(key.value)) {
+          const start = key.range?.[0] ?? 0;
+          errors.push(new YAMLParseError([start, start + 1], 'DUPLICATE_KEY', 'Map keys must be unique'));
+        } else seen.add(key.value);
+      }
+    }
+  }
+  return errors.sort((a, b) => a.pos[0] - b.pos[0]);
 }
 
 /** What `Parser.parse` does with the lexemes of a whole text. */
