@@ -171,6 +171,19 @@ describe('Markdown that is expensive to read', () => {
     expect(fewer.skill!.tools).toHaveLength(1);
   });
 
+  it('a long line full of "tools" is read as prose', () => {
+    const { skill, messages } = parse(skillText('bad', 'tools '.repeat(150_000)));
+    expect(messages).toEqual([]);
+    expect(skill!.kind).toBe('knowledge');
+  });
+
+  it('twenty thousand keys in a mapping read by yaml', () => {
+    const keys = Array.from({ length: 20_000 }, (_, i) => `  k${i}: "v\\t"`).join('\n');
+    const { skill, messages } = parse(skillText('bad', '', `metadata:\n${keys}\n  k7: again\n`));
+    expect(messages.map(brief)).toEqual(['20005:3 duplicate-key error']);
+    expect(skill).toBeUndefined();
+  });
+
   it('a megabyte of flow brackets is refused from the lexemes', () => {
     const text = skillText('bad', '', `x: ${'['.repeat(1_000_000)}\n`);
     expect(briefs(text)).toEqual(['4:67 yaml-too-deep error']);
