@@ -9,7 +9,7 @@ const { output } = await build(config);
 const dir = join(config.cwd, config.output.dir);
 await chmod(join(dir, 'bin.js'), 0o755);
 const chunks = output.filter((o) => o.type === 'chunk');
-const size = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`;
+const size = (bytes) => (bytes < 10_240 ? `${bytes} B` : `${(bytes / 1024).toFixed(0)} KiB`);
 const total = chunks.reduce((sum, c) => sum + c.code.length, 0);
 const entry = chunks.find((c) => c.fileName === 'bin.js');
 console.log(
