@@ -3,6 +3,7 @@
 // start. Both use `fakeModel()` from @langchain/core/testing and one copy of @langchain/core and @langchain/langgraph.
 // Run after `pnpm build`: `pnpm -F birdie bench` (or `node bench/peers.mjs`); BENCH_ROUND_TRIPS, BENCH_TURNS,
 // BENCH_RUNS change the sizes.
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -177,13 +178,23 @@ try {
       ),
     );
     row(
-      `loading the corpus skills (${counts[0]} vs ${counts[1]} loaded; median of ${LOADS}, warm)`,
+      `loading the corpus skills, warm (${counts[0]} vs ${counts[1]} loaded; median of ${LOADS} in one process)`,
       median(xs.slice(1)),
       median(ys.slice(1)),
       'ms',
-      `first (cold) load ${xs[0].toFixed(1)} vs ${ys[0].toFixed(1)} ms`,
     );
     counts = [];
+    // The first load in a fresh process, after the import: what a start pays.
+    const once = (side) =>
+      Number(execFileSync(process.execPath, [here('./peers/load-skills.mjs'), side], { encoding: 'utf8' }));
+    const cold = { birdie: [], deepagents: [] };
+    for (let i = 0; i < RUNS; i++) for (const side of ['birdie', 'deepagents']) cold[side].push(once(side));
+    row(
+      `loading the corpus skills, first load in a fresh process (median of ${RUNS})`,
+      median(cold.birdie),
+      median(cold.deepagents),
+      'ms',
+    );
   }
 
   // 5. Cold start: a fresh process imports the library, builds the agent, answers one turn, exits.
