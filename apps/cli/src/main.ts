@@ -1,5 +1,4 @@
 import { parseArgv, type Values } from './argv.js';
-import { commandHelp, mainHelp } from './help.js';
 import { CliError, EXIT_OK, EXIT_RUN, type Io, write } from './io.js';
 import { isStoreErrorLike, storeFailure } from './store-failure.js';
 import { cliVersion } from './version.js';
@@ -12,7 +11,7 @@ export interface CommandContext {
 
 type Handler = (ctx: CommandContext) => Promise<number>;
 
-/** Each command's module is imported only when it runs, so `--version` and `--help` load nothing heavy. */
+/** Each command's module (and the help text) is imported only when it runs, so `--version` loads nothing else. */
 const handlers: Record<string, () => Promise<Handler>> = {
   '': async () => (await import('./commands/repl.js')).replCommand,
   run: async () => (await import('./commands/run.js')).runCommand,
@@ -38,6 +37,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       return EXIT_OK;
     }
     if (parsed.kind === 'help') {
+      const { commandHelp, mainHelp } = await import('./help.js');
       io.stdout.write(parsed.command ? commandHelp(parsed.command) : mainHelp(cliVersion()));
       return EXIT_OK;
     }
