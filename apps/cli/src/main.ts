@@ -1,6 +1,5 @@
 import { parseArgv, type Values } from './argv.js';
 import { CliError, EXIT_OK, EXIT_RUN, type Io, write } from './io.js';
-import { isStoreErrorLike, storeFailure } from './store-failure.js';
 import { cliVersion } from './version.js';
 
 export interface CommandContext {
@@ -45,6 +44,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return await handler({ io, values: parsed.values, positionals: parsed.positionals });
   } catch (caught) {
     // A store failure that no command translated still gets its one wording, never a stack trace.
+    const { isStoreErrorLike, storeFailure } = await import('./store-failure.js');
     const error = isStoreErrorLike(caught) ? storeFailure(caught) : caught;
     if (error instanceof CliError) {
       write(io.stderr, `birdie: ${error.message}`);
