@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -30,4 +30,25 @@ export async function survives(pid: number): Promise<boolean> {
   const alive = isAlive(pid);
   if (alive) process.kill(pid, 'SIGKILL');
   return alive;
+}
+
+/**
+ * Live processes (zombies left out) whose environment holds `entry`, e.g. `BIRDIE_SESSION_DIR=/…/sessions/S`: every
+ * process of a session's tools carries it, grandchildren included, and birdie itself does not.
+ */
+export async function processesWithEnv(entry: string): Promise<number[]> {
+  const pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name)).map(Number);
+  const found: number[] = [];
+  for (const pid of pids) {
+    if (pid === process.pid) continue;
+    const [environ, stat] = await Promise.all([
+      readFile(`/proc/${pid}/environ`).catch(() => undefined),
+      readFile(`/proc/${pid}/stat`, 'utf8').catch(() => ''),
+    ]);
+    if (!environ?.toString('utf8').split('\0').includes(entry)) continue;
+    // The state follows the command name in brackets, which may itself hold spaces or brackets.
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    if (state !== 'Z' && state !== '') found.push(pid);
+  }
+  return found;
 }
