@@ -20,3 +20,13 @@ export function onStopSignal(
     for (const [signal, listener] of installed) process.removeListener(signal, listener);
   };
 }
+
+/**
+ * Ends every child process birdie started (tools, MCP servers) and waits until they are gone: TERM to each process
+ * group, KILL after `graceMs` to whatever ignored it. A command that was stopped by a signal calls this before it
+ * returns, so nothing it started outlives it — not even a tool that traps TERM.
+ */
+export async function endChildProcesses(graceMs = 2_000): Promise<void> {
+  const { stopAllProcesses } = await import('@birdie/entrypoints');
+  await stopAllProcesses({ graceMs });
+}

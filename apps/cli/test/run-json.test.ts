@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, type Sandbox, sandbox, scripted, TEST_SKILLS } from './helpers/env.js';
-import { readPidFile, survives } from './helpers/processes.js';
+import { isAlive, readPidFile, survives } from './helpers/processes.js';
 
 const exec = promisify(execFile);
 
@@ -150,6 +150,34 @@ describe('birdie run --json (compiled CLI)', () => {
         signal,
       );
       expect(result).toEqual({ code: 1, alive: false });
+    },
+  );
+
+  it.each([
+    ['SIGTERM', 'auto'],
+    ['SIGINT', 'auto'],
+    ['SIGTERM', 'off'],
+  ] as const)(
+    '%s to `birdie run` kills a tool that ignores TERM, INT and HUP before birdie exits (process guard %s)',
+    async (signal, guard) => {
+      const child = spawn(
+        process.execPath,
+        [BIN, 'run', 'stubborn sleep', '--json', '--skills-dir', TEST_SKILLS],
+        {
+          env: { ...box.env, ...scripted('repl.json'), BIRDIE_PROCESS_GUARD: guard },
+          cwd: box.cwd,
+          stdio: 'ignore',
+        },
+      );
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      const pid = await readPidFile(join(box.cwd, 'sleep.pid'));
+      expect(pid).toBeGreaterThan(0);
+      // Let the trap take effect, as it would for a tool that has been running a while.
+      await new Promise((r) => setTimeout(r, 200));
+      child.kill(signal);
+      expect(await exited).toBe(1);
+      // TERM to the tool's group, then KILL after the grace period — all before `birdie run` exits.
+      expect(isAlive(pid)).toBe(false);
     },
   );
 

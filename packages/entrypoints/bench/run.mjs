@@ -6,7 +6,8 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { resolveEntrypoint } from '../dist/index.js';
+import { checkEntrypoint, configureProcessGuard, processGuardStatus, resolveEntrypoint } from '../dist/index.js';
+import { parseTemplate } from '../dist/template.js';
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -24,43 +25,63 @@ function bareSpawn(args) {
   });
 }
 
-/** Alternates baseline and candidate so load changes on a shared machine hit both alike. */
-async function paired(rounds, baseline, candidate) {
-  const a = [];
-  const b = [];
+/** Alternates the runs so load changes on a shared machine hit all of them alike; returns their medians. */
+async function interleaved(rounds, ...runs) {
+  const times = runs.map(() => []);
   for (let i = 0; i < rounds; i++) {
-    let t = now();
-    await baseline();
-    a.push(now() - t);
-    t = now();
-    await candidate();
-    b.push(now() - t);
+    for (const [k, run] of runs.entries()) {
+      const t = now();
+      await run();
+      times[k].push(now() - t);
+    }
   }
-  return [median(a), median(b)];
+  return times.map(median);
 }
+
+const paired = (rounds, baseline, candidate) => interleaved(rounds, baseline, candidate);
 
 const dir = await mkdtemp(join(tmpdir(), 'birdie-bench-'));
 const rows = [];
 try {
-  // bash: the same command both ways
+  // bash: the same command three ways: a bare spawn, the entrypoint without the process guard, and with it
   const ep = resolveEntrypoint('bash:echo {x}', { skillDir: dir });
   // the exact script the template compiles to
   // biome-ignore lint/suspicious/noTemplateCurlyInString: bash syntax
   const script = ['-c', 'echo "${1}"', 'birdie', 'hello'];
-  for (let i = 0; i < 10; i++) await Promise.all([ep.run({ x: 'hello' }), bareSpawn(script)]);
-  const [spawnMs, bashMs] = await paired(
+  configureProcessGuard('auto');
+  const guard = await processGuardStatus();
+  if (!guard.active) throw new Error(`the process guard is not active here: ${guard.reason}`);
+  const run = (mode) => async () => {
+    configureProcessGuard(mode); // cheap: what the machine allows was checked once, above
+    await ep.run({ x: 'hello' });
+  };
+  for (let i = 0; i < 10; i++) await Promise.all([run('off')(), bareSpawn(script)]);
+  for (let i = 0; i < 10; i++) await run('auto')();
+  const [spawnMs, bashMs, guardedMs] = await interleaved(
     150,
     () => bareSpawn(script),
-    () => ep.run({ x: 'hello' }),
+    run('off'),
+    run('auto'),
   );
+  configureProcessGuard(undefined);
+  rows.push(['bare spawn of the same bash -c', 'itself', spawnMs, spawnMs, '1.00×', '—', true]);
   rows.push([
-    'bash:echo {x}',
+    'bash:echo {x}, guard off',
     'child_process.spawn',
     spawnMs,
     bashMs,
     `${(bashMs / spawnMs).toFixed(2)}×`,
     '≤ 1.3×',
     bashMs / spawnMs <= 1.3,
+  ]);
+  rows.push([
+    'bash:echo {x}, guard on',
+    'child_process.spawn',
+    spawnMs,
+    guardedMs,
+    `${(guardedMs / spawnMs).toFixed(2)}× (+${(guardedMs - spawnMs).toFixed(2)} ms)`,
+    '≤ 3× (+5 ms at a 2.5 ms spawn)',
+    guardedMs / spawnMs <= 3,
   ]);
 
   // node: a direct call of the same function
@@ -110,6 +131,45 @@ try {
     fetchMs,
     httpMs,
     `${(httpMs / fetchMs).toFixed(2)}×`,
+    '—',
+    true,
+  ]);
+
+  // checkEntrypoint: what the load-time check costs per bash tool, against the brace parsing alone
+  const templates = [
+    'cat {path}',
+    'ls -la -- {path}',
+    'echo "{content}" > {path}',
+    'mkdir -p -- {path}',
+    'git -C {repo} log --oneline -n 20 -- {file} | head -50',
+    'grep -rn -- {pattern} {dir} | head -n 100',
+    'for f in {a} {b}; do printf "[%s]" "$f"; done',
+    'f() {{ local x="$1"; printf "%s" "$x"; }}; f {v}',
+    'cat <<EOF\n{x} "{y}"\nEOF\necho {z}',
+    'n={n}; echo $(( n + 1 ))',
+    'x={v}; case $x in a*) echo A;; *) echo B;; esac',
+    'tmp=$(mktemp); trap \'rm -f "$tmp"\' EXIT; curl -s -- {url} > "$tmp"; wc -c < "$tmp"',
+  ];
+  const names = ['path', 'content', 'repo', 'file', 'pattern', 'dir', 'a', 'b', 'v', 'x', 'y', 'z', 'n', 'url'];
+  const schema = { type: 'object', properties: Object.fromEntries(names.map((n) => [n, { type: 'string' }])) };
+  const context = { skillDir: dir, schema };
+  const rounds = 200;
+  const [parseMs, checkMs] = await paired(
+    30,
+    async () => {
+      for (let i = 0; i < rounds; i++) for (const t of templates) parseTemplate(t, 'bench');
+    },
+    async () => {
+      for (let i = 0; i < rounds; i++) for (const t of templates) checkEntrypoint(`bash:${t}`, context);
+    },
+  );
+  const per = (x) => (x / rounds / templates.length) * 1000; // µs per template
+  rows.push([
+    `checkEntrypoint, ${templates.length} bash templates`,
+    'parseTemplate (µs per template)',
+    per(parseMs) / 1000,
+    per(checkMs) / 1000,
+    `${per(checkMs).toFixed(1)} µs per template`,
     '—',
     true,
   ]);

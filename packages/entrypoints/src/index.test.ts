@@ -7,11 +7,17 @@ describe('public exports', () => {
       'DEFAULT_MAX_OUTPUT_BYTES',
       'DEFAULT_TIMEOUT_MS',
       'EntrypointError',
+      'checkEntrypoint',
+      'configureProcessGuard',
       'isEntrypointError',
+      'processGuardStatus',
+      'redactUrl',
       'registerScheme',
       'resolveEntrypoint',
+      'stopAllProcesses',
       'supportedSchemes',
       'unregisterScheme',
+      'wrapServerCommand',
     ]);
   });
 });

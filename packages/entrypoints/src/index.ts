@@ -1,8 +1,16 @@
-export { EntrypointError, isEntrypointError } from './errors.js';
 export type { EntrypointErrorCode, EntrypointErrorDetails } from './errors.js';
-export type { NodeToolContext } from './node.js';
-export { registerScheme, resolveEntrypoint, supportedSchemes, unregisterScheme } from './schemes.js';
+export { EntrypointError, isEntrypointError } from './errors.js';
 export { DEFAULT_KILL_GRACE_MS, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS } from './limits.js';
+export type { NodeToolContext } from './node.js';
+export { redactUrl } from './redact.js';
+export {
+  checkEntrypoint,
+  registerScheme,
+  resolveEntrypoint,
+  supportedSchemes,
+  unregisterScheme,
+} from './schemes.js';
+export type { EntrypointProblem } from './target.js';
 export type {
   Entrypoint,
   JsonSchemaObjectLike,
@@ -12,3 +20,9 @@ export type {
   SchemeContext,
   SchemeFactory,
 } from './types.js';
+export { configureProcessGuard, processGuardStatus } from './process-guard.js';
+export type { ProcessGuardMode, ProcessGuardStatus } from './process-guard.js';
+export { stopAllProcesses } from './process-registry.js';
+export type { StopAllOptions, StopAllSummary } from './process-registry.js';
+export { wrapServerCommand } from './server-process.js';
+export type { ServerProcess, ServerProcessSpec } from './server-process.js';

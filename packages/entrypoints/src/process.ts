@@ -1,8 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { EntrypointError } from './errors.js';
+import { locateCommand } from './executable.js';
 import { type Limits, seconds } from './limits.js';
 import { OutputCap } from './output-cap.js';
+import { GUARD_ENV, guardedLaunch, guardPlan } from './process-guard.js';
+import { isStopping, track } from './process-registry.js';
+import { killTree } from './process-tree.js';
 
 export interface ProcessSpec {
   command: string;
@@ -28,15 +32,24 @@ export interface ProcessOutcome {
 const STDERR_TAIL_BYTES = 2_000;
 
 /**
- * Runs one child in its own process group. However the child ends (exit, timeout, abort), the whole group is
+ * Runs one child in its own process group, under the process guard when the machine allows it (see
+ * process-guard.ts). However the child ends (exit, timeout, abort, `stopAllProcesses`), the whole group is
  * terminated afterwards, so nothing it started in the background outlives the call.
  */
-export function runProcess(spec: ProcessSpec, limits: Limits, signal?: AbortSignal): Promise<ProcessOutcome> {
-  if (signal?.aborted) return Promise.reject(abortedError(spec.label, signal));
+export async function runProcess(
+  spec: ProcessSpec,
+  limits: Limits,
+  signal?: AbortSignal,
+): Promise<ProcessOutcome> {
+  if (signal?.aborted) throw abortedError(spec.label, signal);
+  if (isStopping()) throw stoppedError(spec.label);
+  const launch = await launchOf(spec);
+  if (signal?.aborted) throw abortedError(spec.label, signal);
+  if (isStopping()) throw stoppedError(spec.label);
   return new Promise((resolve, reject) => {
     const output = new OutputCap(limits.maxOutputBytes);
     const stderr = new OutputCap(STDERR_TAIL_BYTES, 1);
-    let stopped: 'timeout' | 'aborted' | undefined;
+    let stopped: 'timeout' | 'aborted' | 'stopped' | undefined;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let killTimer: NodeJS.Timeout | undefined;
     let drainTimer: NodeJS.Timeout | undefined;
@@ -44,9 +57,9 @@ export function runProcess(spec: ProcessSpec, limits: Limits, signal?: AbortSign
 
     let child: ChildProcess;
     try {
-      child = spawn(spec.command, spec.args, {
+      child = spawn(launch.command, launch.args, {
         cwd: spec.cwd,
-        env: spec.env,
+        env: launch.env,
         detached: true,
         stdio: [spec.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
         windowsHide: true,
@@ -68,9 +81,19 @@ export function runProcess(spec: ProcessSpec, limits: Limits, signal?: AbortSign
         return false; // ESRCH: the group is already gone
       }
     };
+    const tree = { pid: () => child.pid, group: true, guarded: launch.guarded };
+    const untrack = track({
+      ...tree,
+      onStop: () => {
+        if (!exit && !stopped) stopped = 'stopped';
+      },
+    });
     const terminate = () => {
       if (!killGroup('SIGTERM')) return;
-      killTimer ??= setTimeout(() => killGroup('SIGKILL'), limits.killGraceMs);
+      killTimer ??= setTimeout(() => {
+        killTree(tree);
+        if (settled) untrack();
+      }, limits.killGraceMs);
       killTimer.unref?.();
     };
     const stop = (why: 'timeout' | 'aborted') => {
@@ -99,7 +122,10 @@ export function runProcess(spec: ProcessSpec, limits: Limits, signal?: AbortSign
       clearTimeout(timer);
       clearTimeout(drainTimer);
       signal?.removeEventListener('abort', onAbort);
-      if (killTimer && !killGroup(0)) clearTimeout(killTimer);
+      if (!killTimer || !killGroup(0)) {
+        clearTimeout(killTimer);
+        untrack();
+      }
       if (error) return reject(error);
       const text = output.text();
       if (stopped === 'timeout') {
@@ -114,6 +140,7 @@ export function runProcess(spec: ProcessSpec, limits: Limits, signal?: AbortSign
         );
       }
       if (stopped === 'aborted') return reject(abortedError(spec.label, signal, text));
+      if (stopped === 'stopped') return reject(stoppedError(spec.label, text));
       resolve({
         exitCode: exit?.code ?? null,
         signal: exit?.signal ?? null,
@@ -146,6 +173,45 @@ export function runProcess(spec: ProcessSpec, limits: Limits, signal?: AbortSign
     child.on('close', () => {
       if (exit) finish();
     });
+  });
+}
+
+interface Launch {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  guarded: boolean;
+}
+
+/** What to spawn for `spec`: the guard's helper around it, or the command itself. */
+async function launchOf(spec: ProcessSpec): Promise<Launch> {
+  const { status, helper } = await guardPlan();
+  if (!helper) {
+    if (status.mode === 'require') {
+      throw new EntrypointError(
+        'process-guard-unavailable',
+        `${spec.label} was not started: ${GUARD_ENV}=require, but ${status.reason}`,
+      );
+    }
+    return { command: spec.command, args: spec.args, env: spec.env, guarded: false };
+  }
+  // The helper would only fail later, with exit code 127: find the program now, as spawn would.
+  const found = locateCommand(spec.command, spec.env.PATH ?? '', spec.cwd);
+  if ('code' in found) {
+    const reason = existsSync(spec.cwd) ? found.code : `working directory ${spec.cwd} does not exist`;
+    const cause = Object.assign(new Error(`spawn ${spec.command} ${found.code}`), {
+      code: found.code,
+      syscall: `spawn ${spec.command}`,
+      path: spec.command,
+    });
+    throw new EntrypointError('spawn-failed', `could not start ${spec.command}: ${reason}`, { cause });
+  }
+  return { ...guardedLaunch(helper, spec.command, spec.args, spec.env), guarded: true };
+}
+
+function stoppedError(label: string, output?: string): EntrypointError {
+  return new EntrypointError('aborted', `${label} was cancelled: every child process is being stopped`, {
+    ...(output === undefined ? {} : { output }),
   });
 }
 

@@ -181,7 +181,8 @@ describe('bash: processes', () => {
       expect(names).not.toContain('GITHUB_TOKEN_FOR_TEST');
       expect(names).toContain('SKILL_SETTING');
       expect(names).toContain('PATH');
-      const allowed = /^(PATH|HOME|LANG|LC_\w+|TERM|USER|TMPDIR|SKILL_SETTING|PWD|SHLVL|_)$/;
+      const allowed =
+        /^(PATH|HOME|LANG|LANGUAGE|LC_(ALL|CTYPE|NUMERIC|TIME|COLLATE|MONETARY|MESSAGES|PAPER|NAME|ADDRESS|TELEPHONE|MEASUREMENT|IDENTIFICATION)|TERM|USER|TMPDIR|SKILL_SETTING|PWD|SHLVL|_)$/;
       expect(names.filter((name) => !allowed.test(name))).toEqual([]);
     } finally {
       delete process.env.BIRDIE_TEST_SECRET_API_KEY;

@@ -28,24 +28,36 @@ export async function inBatches<T>(
   }
 }
 
-/** Processes (not zombies) whose process group is `pgid`, read from /proc. */
+const PF_EXITING = 0x4;
+
+/**
+ * Whether a /proc/PID/stat line describes a process that can still run: not a zombie, and not already exiting.
+ * (A killed PID namespace's init stays "exiting" until the host's init has reaped the namespace's other zombies;
+ * it never runs again.)
+ */
+function running(stat: string): boolean {
+  if (!stat) return false;
+  // fields after the parenthesised command name: state ppid pgrp session tty_nr tpgid flags …
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return fields[0] !== 'Z' && fields[0] !== 'X' && (Number(fields[6]) & PF_EXITING) === 0;
+}
+
+/** Processes that can still run (no zombies, none exiting) whose process group is `pgid`, read from /proc. */
 export async function livingInGroup(pgid: number): Promise<number[]> {
   const { readdir, readFile } = await import('node:fs/promises');
   const living: number[] = [];
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    // fields after the parenthesised command name: state ppid pgrp …
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (fields[0] !== 'Z' && Number(fields[2]) === pgid) living.push(Number(entry));
+    if (running(stat) && Number(fields[2]) === pgid) living.push(Number(entry));
   }
   return living;
 }
 
 export async function isAlive(pid: number): Promise<boolean> {
   const { readFile } = await import('node:fs/promises');
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-  return stat !== '' && stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  return running(await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => ''));
 }
 
 export function sleepMs(ms: number): Promise<void> {

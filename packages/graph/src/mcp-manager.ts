@@ -1,10 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { type ServerProcess, wrapServerCommand } from '@birdie/entrypoints';
 import type { McpServerConfig } from '@birdie/skill-parser';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import { AgentError } from './errors.js';
-import { endGroup, groupAlive, signalGroup, usesProcessGroups, wrapCommand } from './process-group.js';
 
 type Adapters = typeof import('@langchain/mcp-adapters');
 type Client = InstanceType<Adapters['MultiServerMCPClient']>;
@@ -30,20 +27,11 @@ export interface McpServerTools {
 interface Connection {
   key: string;
   client?: Client;
-  pid?: number;
-  pidFile?: string;
+  /** A stdio server's process (own group, environment allowlist, process guard): @birdie/entrypoints owns it. */
+  server?: ServerProcess;
   tools?: StructuredToolInterface[];
   pending?: Promise<McpServerTools>;
   failure?: { error: AgentError; at: number };
-}
-
-const GROUPS = usesProcessGroups();
-const live = new Set<McpManager>();
-let exitHookInstalled = false;
-
-/** Last resort: on process exit (sync only) kill every group a manager still owns. */
-function onExit() {
-  for (const manager of live) manager.killAllSync();
 }
 
 function serverName(name: string): string {
@@ -81,7 +69,7 @@ export class McpManager {
       connection = undefined;
     }
     const timeoutMs = config.timeout !== undefined ? config.timeout * 1000 : this.#options.toolTimeoutMs;
-    if (connection?.tools && connection.pid !== undefined && !groupAlive(connection.pid, false)) {
+    if (connection?.tools && connection.server?.pid() !== undefined && !connection.server.alive()) {
       // The server died since the last turn: drop it and reconnect below.
       await this.#dispose(name, connection);
       connection = undefined;
@@ -122,21 +110,21 @@ export class McpManager {
     if (connection) await this.#dispose(name, connection);
   }
 
-  /** Pids of running servers (process-group leaders when `setsid` is available). */
+  /** Pids of running stdio servers (process-group leaders where `setsid` exists). */
   pids(): number[] {
-    return [...this.#connections.values()].flatMap((c) => (c.pid !== undefined ? [c.pid] : []));
+    return [...this.#connections.values()].flatMap((c) => {
+      const pid = c.server?.pid();
+      return pid !== undefined ? [pid] : [];
+    });
   }
 
+  /**
+   * Ends every server. (A process that exits without calling it still takes its servers along: entrypoints
+   * kills what it started on exit, and under its process guard they die with the process even on SIGKILL.)
+   */
   async close(): Promise<void> {
     this.#closed = true;
     await Promise.all([...this.#connections.entries()].map(([name, c]) => this.#dispose(name, c)));
-    live.delete(this);
-  }
-
-  /** @internal Used by the process-exit hook. */
-  killAllSync(): void {
-    for (const c of this.#connections.values())
-      if (c.pid !== undefined) signalGroup(c.pid, 'SIGKILL', GROUPS);
   }
 
   async #connect(
@@ -157,17 +145,12 @@ export class McpManager {
       );
     }
     const client = new adapters.MultiServerMCPClient({
-      mcpServers: { [name]: this.#connectionConfig(config, connection) as never },
+      mcpServers: { [name]: (await this.#connectionConfig(config, connection)) as never },
       onConnectionError: 'throw',
       useStandardContentBlocks: false,
       prefixToolNameWithServerName: false,
     });
     connection.client = client;
-    live.add(this);
-    if (!exitHookInstalled) {
-      process.once('exit', onExit);
-      exitHookInstalled = true;
-    }
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -183,15 +166,13 @@ export class McpManager {
     });
     try {
       const tools = await Promise.race([client.getTools(), timeout]);
-      this.#readPid(connection);
       return tools as StructuredToolInterface[];
     } finally {
       clearTimeout(timer);
-      this.#readPid(connection);
     }
   }
 
-  #connectionConfig(config: McpServerConfig, connection: Connection): Record<string, unknown> {
+  async #connectionConfig(config: McpServerConfig, connection: Connection): Promise<Record<string, unknown>> {
     if (config.transport !== 'stdio') {
       return {
         transport: config.transport === 'sse' ? 'sse' : 'http',
@@ -201,38 +182,32 @@ export class McpManager {
     }
     // `node` in a skill means "a Node.js", and the one running us is the one we know exists.
     const command = config.command === 'node' ? process.execPath : config.command;
-    const dir = mkdtempSync(join(tmpdir(), 'birdie-mcp-'));
-    connection.pidFile = join(dir, 'pid');
-    const wrapped = wrapCommand(command, config.args, connection.pidFile);
+    const server = await wrapServerCommand({
+      command,
+      args: config.args,
+      ...(config.env ? { env: config.env } : {}),
+      ...(config.cwd ? { cwd: config.cwd } : {}),
+    });
+    connection.server = server;
     return {
       transport: 'stdio',
-      command: wrapped.command,
-      args: wrapped.args,
+      command: server.command,
+      args: server.args,
+      env: server.env,
       stderr: 'ignore',
-      ...(config.env ? { env: config.env } : {}),
       ...(config.cwd ? { cwd: config.cwd } : {}),
     };
   }
 
-  #readPid(connection: Connection): void {
-    if (connection.pid !== undefined || !connection.pidFile) return;
-    try {
-      const pid = Number.parseInt(readFileSync(connection.pidFile, 'utf8'), 10);
-      if (Number.isInteger(pid) && pid > 0) connection.pid = pid;
-    } catch {}
-  }
-
   async #stop(connection: Connection): Promise<void> {
-    this.#readPid(connection);
     const client = connection.client;
+    const server = connection.server;
     connection.client = undefined;
     connection.tools = undefined;
-    if (connection.pid !== undefined) await endGroup(connection.pid, GROUPS, 500);
-    // The client's own close ends the transport; the group is already gone, so this returns at once.
+    connection.server = undefined;
+    await server?.stop({ graceMs: 500 });
+    // The client's own close ends the transport; the server is already gone, so this returns at once.
     await client?.close().catch(() => {});
-    if (connection.pidFile) rmSync(join(connection.pidFile, '..'), { recursive: true, force: true });
-    connection.pid = undefined;
-    connection.pidFile = undefined;
   }
 
   async #dispose(name: string, connection: Connection): Promise<void> {

@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeTempDir } from '@birdie/test-utils';
@@ -23,6 +24,13 @@ const everything = fileURLToPath(
 );
 
 const cleanups = useCleanups();
+
+/** Whether `pid` can still run: not gone, not a zombie waiting for init to reap it. */
+function running(pid: number): boolean {
+  const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8') : '';
+  const state = stat.slice(stat.lastIndexOf(')') + 2)[0];
+  return stat !== '' && state !== 'Z' && state !== 'X';
+}
 
 function mcpSkill(name: string, command: string, args: string[], extra = '') {
   return `---\nname: ${name}\ndescription: MCP server ${name}\nenabled_by_default: true\nmcp_server:\n  transport: stdio\n  command: ${command}\n  args: ${JSON.stringify(args)}\n${extra}---\n`;
@@ -84,6 +92,7 @@ describe('MCP through server-everything (stdio)', { timeout: 60_000 }, () => {
       BIRDIE_TEST_SECRET_API_KEY: 'canary-api-key',
       BIRDIE_TEST_TOKEN: 'canary-token',
       BIRDIE_TEST_SECRET: 'canary-secret',
+      LC_SECRET_TOKEN: 'canary-lc-token',
     };
     Object.assign(process.env, canaries);
     cleanups.push(() => {
@@ -111,6 +120,8 @@ describe('MCP through server-everything (stdio)', { timeout: 60_000 }, () => {
       expect(text).not.toMatch(/_API_KEY|TOKEN|SECRET/);
     }
     expect(String(results[1]?.content)).toContain('"SKILL_SETTING": "on"');
+    // the same allowlist as tools: real locale variables pass
+    if (process.env.LANG) expect(String(results[0]?.content)).toContain('"LANG"');
   });
 
   it('prefixes tool names with the server name when two servers clash', async () => {
@@ -198,6 +209,38 @@ describe('MCP through server-everything (stdio)', { timeout: 60_000 }, () => {
 });
 
 describe('MCP servers and process exit', { timeout: 60_000 }, () => {
+  it('a stdio server and what it started die with a SIGKILLed process (the process guard)', async () => {
+    const scratch = await makeTempDir();
+    cleanups.push(() => scratch.cleanup());
+    const grandchild = join(scratch.path, 'grandchild.pid');
+    const script = join(scratch.path, 'killed-child.mjs');
+    const { writeFile } = await import('node:fs/promises');
+    const managerUrl = new URL('../dist/index.js', import.meta.url).href;
+    // the grandchild leaves the server's process group: only the guard can still find it
+    await writeFile(
+      script,
+      `import { McpManager } from ${JSON.stringify(managerUrl)};
+const manager = new McpManager();
+await manager.tools('everything', { transport: 'stdio', command: 'sh', args: ['-c', ${JSON.stringify(
+        `setsid sleep 300 & echo $! > ${grandchild}; exec "${process.execPath}" "${everything}"`,
+      )}] });
+process.stdout.write(String(manager.pids()[0]) + '\\n');
+setInterval(() => {}, 1000);
+`,
+    );
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk;
+    });
+    const serverPid = await waitFor(() => (out.endsWith('\n') ? Number(out) : undefined), 15_000);
+    const sleeper = await waitFor(readPid(grandchild));
+    expect(alive(serverPid) && alive(sleeper)).toBe(true);
+    child.kill('SIGKILL');
+    await waitFor(() => (running(serverPid) || running(sleeper) ? undefined : true), 3000);
+  });
+
   it('kills every server group when the process exits without close()', async () => {
     const scratch = await makeTempDir();
     cleanups.push(() => scratch.cleanup());

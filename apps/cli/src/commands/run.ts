@@ -7,7 +7,7 @@ import { eventJson } from '../render/json-events.js';
 import { styler } from '../render/style.js';
 import { approvalMode, openRuntime, staleGrantNotes, useSession, waitingLine, waitMs } from '../runtime.js';
 import { applySkillFlags, skillFlags } from '../skill-flags.js';
-import { onStopSignal } from '../stop-signals.js';
+import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 import { isStoreFailureCode } from '../store-failure.js';
 import { skippedLine } from '../trust.js';
 import { executeTurn } from '../turn.js';
@@ -28,7 +28,11 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
   const skipped = skippedLine(rt.registry.current().untrusted);
   if (skipped) write(io.stderr, skipped);
   const controller = new AbortController();
-  const stopListening = onStopSignal((signal) => controller.abort(new Error(`interrupted (${signal})`)));
+  let stopped = false;
+  const stopListening = onStopSignal((signal) => {
+    stopped = true;
+    controller.abort(new Error(`interrupted (${signal})`));
+  });
   try {
     // Checked before a session is made, so a typo leaves nothing behind.
     const flags = skillFlags(rt, values);
@@ -107,6 +111,7 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
   } finally {
     stopListening();
     await rt.close();
+    if (stopped) await endChildProcesses();
   }
 }
 

@@ -3,7 +3,7 @@ import type { CommandContext } from '../main.js';
 import { checkUserId, findSession, openUserStore, userIdOf } from '../runtime.js';
 import { sessionToolEnv } from '../session-dir.js';
 import { openTrustedRegistry, workingDir } from '../skills.js';
-import { onStopSignal } from '../stop-signals.js';
+import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 import { didYouMean } from '../suggest.js';
 
 /**
@@ -46,7 +46,11 @@ export async function toolCommand({ io, values, positionals }: CommandContext): 
       ? await toolSessionEnv(io, values['session-id'], await checkUserId(userIdOf(io, values)))
       : undefined;
   const controller = new AbortController();
-  const stopListening = onStopSignal((signal) => controller.abort(new Error(`interrupted (${signal})`)));
+  let stopped = false;
+  const stopListening = onStopSignal((signal) => {
+    stopped = true;
+    controller.abort(new Error(`interrupted (${signal})`));
+  });
   try {
     const result = await built.invocation.run({
       cwd: workingDir(io, values),
@@ -64,6 +68,7 @@ export async function toolCommand({ io, values, positionals }: CommandContext): 
     return EXIT_OK;
   } finally {
     stopListening();
+    if (stopped) await endChildProcesses();
   }
 }
 

@@ -21,6 +21,23 @@ export interface LoopOptions {
   }): Promise<InputResult>;
 }
 
+/**
+ * What must be seen or answered before an input is handled: the start-up skill problems (once), notices of
+ * background work (skill reloads), and the trust question for project skills nobody answered about yet (or whose
+ * declarations changed).
+ */
+async function beforeInput(state: ReplState): Promise<void> {
+  flushStartupProblems(state);
+  if (state.notices.length)
+    state.io.stdout.write(
+      `${state.notices
+        .splice(0)
+        .map((n) => state.style('dim', n))
+        .join('\n')}\n`,
+    );
+  await askPendingTrust(state);
+}
+
 /** Read, dispatch, repeat; returns the exit code when the user leaves. */
 export async function runRepl({ io, style, boot, readInput }: LoopOptions): Promise<number> {
   let state: ReplState | undefined = typeof boot === 'function' ? undefined : boot;
@@ -43,17 +60,8 @@ export async function runRepl({ io, style, boot, readInput }: LoopOptions): Prom
   const inputs: string[] = [];
   try {
     for (;;) {
-      // A resumed session loaded before its first prompt: its skill problems go above that prompt.
-      if (state) flushStartupProblems(state);
-      // Project skills nobody answered about yet (or whose declarations changed): asked before the prompt.
-      if (state) await askPendingTrust(state);
-      if (state?.notices.length)
-        io.stdout.write(
-          `${state.notices
-            .splice(0)
-            .map((n) => style('dim', n))
-            .join('\n')}\n`,
-        );
+      // A resumed session loaded before its first prompt: its skill problems and questions go above that prompt.
+      if (state) await beforeInput(state);
       const stop = new AbortController();
       const reading = readInput({
         signal: stop.signal,
@@ -99,10 +107,8 @@ export async function runRepl({ io, style, boot, readInput }: LoopOptions): Prom
         }
       }
       if (!current) break;
-      // Loaded while the first prompt was being typed: show the skill problems, and ask about untrusted project
-      // skills, before the first answer.
-      flushStartupProblems(current);
-      await askPendingTrust(current);
+      // Loaded (or reloaded) while this input was typed: problems, notices and questions come before the answer.
+      await beforeInput(current);
       if (text.startsWith('/')) {
         const { runSlash } = await import('./slash.js');
         if ((await runSlash(current, text)) === 'quit') break;

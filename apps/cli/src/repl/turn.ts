@@ -1,7 +1,7 @@
 import { CliError, EXIT_RUN } from '../io.js';
 import { EventPrinter } from '../render/events.js';
 import { waitingLine } from '../runtime.js';
-import { onStopSignal } from '../stop-signals.js';
+import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 import { isStoreErrorLike, storeFailure } from '../store-failure.js';
 import { executeTurn } from '../turn.js';
 import { askApprovals } from './approval.js';
@@ -106,5 +106,8 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
     process.off('SIGINT', onSigint);
     stopListening();
   }
-  if (terminated) throw new CliError(`terminated by ${terminated}`, EXIT_RUN);
+  if (terminated) {
+    await endChildProcesses();
+    throw new CliError(`terminated by ${terminated}`, EXIT_RUN);
+  }
 }

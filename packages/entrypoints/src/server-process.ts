@@ -1,0 +1,120 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { childEnv } from './env.js';
+import { EntrypointError } from './errors.js';
+import { findExecutable, locateCommand } from './executable.js';
+import { GUARD_ENV, guardedLaunch, guardPlan } from './process-guard.js';
+import { track } from './process-registry.js';
+import { endTree, type ProcessTree, signalTree } from './process-tree.js';
+
+export interface ServerProcessSpec {
+  command: string;
+  args?: readonly string[];
+  /** Variables the server is given on purpose, on top of the host allowlist (PATH, HOME, locale, …). */
+  env?: Record<string, string>;
+  /** The directory the spawner will start it in (only used here to find a relative command). */
+  cwd?: string;
+}
+
+export interface ServerProcess {
+  /** Start exactly this (e.g. as an MCP stdio transport's command, args and env); nothing else. */
+  readonly command: string;
+  readonly args: string[];
+  readonly env: Record<string, string>;
+  /** True when the server's tree dies with this process even on SIGKILL (see `processGuardStatus`). */
+  readonly guarded: boolean;
+  /**
+   * The pid of the process that was spawned — the server itself, or under the guard its helper, the server's
+   * parent, which lives exactly as long — once it has started; undefined before. It is also the process group's
+   * id when `group`.
+   */
+  pid(): number | undefined;
+  /** False when the server runs without a process group of its own (no `setsid` on this machine). */
+  readonly group: boolean;
+  /** True while that process is alive. */
+  alive(): boolean;
+  /**
+   * SIGTERM to the server's tree, SIGKILL after `graceMs` (default 1 000), resolves when it is gone; also
+   * removes the temp folder of the pid file. Safe to call more than once, and before the server started.
+   */
+  stop(options?: { graceMs?: number }): Promise<void>;
+}
+
+/*
+ * Without the guard, a small sh writes its own pid before it execs the server: a spawner such as the MCP SDK only
+ * exposes the pid after a successful handshake, and a server that hangs in it must be killable too. (The guard's
+ * helper writes its pid itself.) dash exports PWD even when it was not given: the wrapper puts it back as it was.
+ */
+const PID_FIRST =
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax
+  'echo $$ >"$0"; case $1 in -) unset PWD ;; *) PWD=${1#=}; export PWD ;; esac; shift; exec "$@"';
+
+/**
+ * Wraps a long-running server's command (an MCP stdio server, say) for a spawner this package does not control:
+ * it runs in its own process group (where `setsid` exists), under the process guard when it is active, with the
+ * allowlisted environment, and `stopAllProcesses` ends it too. Throws `spawn-failed` when the command does not
+ * exist and `process-guard-unavailable` in `require` mode without a guard.
+ */
+export async function wrapServerCommand(spec: ServerProcessSpec): Promise<ServerProcess> {
+  const serverEnv = childEnv(spec.env);
+  const args = [...(spec.args ?? [])];
+  const { status, helper } = await guardPlan();
+  if (!helper && status.mode === 'require') {
+    throw new EntrypointError(
+      'process-guard-unavailable',
+      `${spec.command} was not started: ${GUARD_ENV}=require, but ${status.reason}`,
+    );
+  }
+  const found = locateCommand(spec.command, serverEnv.PATH ?? '', spec.cwd ?? process.cwd());
+  if ('code' in found) {
+    throw new EntrypointError('spawn-failed', `could not start ${spec.command}: ${found.code}`);
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'birdie-server-'));
+  const pidFile = join(dir, 'pid');
+  const setsid = findExecutable('setsid', process.env.PATH ?? '');
+  const group = setsid !== undefined;
+  let launch: { command: string; args: string[]; env: Record<string, string> };
+  if (helper) {
+    const inner = guardedLaunch(helper, spec.command, args, serverEnv, pidFile);
+    launch = setsid ? { ...inner, command: setsid, args: [inner.command, ...inner.args] } : inner;
+  } else {
+    const sh = findExecutable('sh', process.env.PATH ?? '') ?? '/bin/sh';
+    const pwd = serverEnv.PWD === undefined ? '-' : `=${serverEnv.PWD}`;
+    const wrapped = [sh, '-c', PID_FIRST, pidFile, pwd, spec.command, ...args];
+    launch = setsid
+      ? { command: setsid, args: wrapped, env: serverEnv }
+      : { command: sh, args: wrapped.slice(1), env: serverEnv };
+  }
+
+  let pid: number | undefined;
+  const readPid = (): number | undefined => {
+    if (pid !== undefined) return pid;
+    try {
+      const value = Number.parseInt(readFileSync(pidFile, 'utf8'), 10);
+      if (Number.isInteger(value) && value > 0) pid = value;
+    } catch {}
+    return pid;
+  };
+  const tree: ProcessTree = { pid: readPid, group, guarded: helper !== undefined };
+  const untrack = track(tree);
+  let stopping: Promise<void> | undefined;
+  return {
+    command: launch.command,
+    args: launch.args,
+    env: launch.env,
+    guarded: helper !== undefined,
+    group,
+    pid: readPid,
+    alive: () => signalTree({ pid: readPid, group: false }, 0),
+    stop(options = {}) {
+      stopping ??= (async () => {
+        readPid();
+        await endTree(tree, options.graceMs ?? 1_000);
+        untrack();
+        rmSync(dir, { recursive: true, force: true });
+      })();
+      return stopping;
+    },
+  };
+}

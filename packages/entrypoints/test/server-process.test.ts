@@ -1,0 +1,163 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  configureProcessGuard,
+  type ProcessGuardMode,
+  processGuardStatus,
+  type ServerProcess,
+  stopAllProcesses,
+  wrapServerCommand,
+} from '../src/index.js';
+import { isAlive, livingInGroup, sleepMs, tempDir } from './helpers.js';
+import { descendants, startParent, stillRunning } from './parent-process.js';
+
+let dir: string;
+const started: ServerProcess[] = [];
+beforeAll(async () => {
+  dir = await tempDir();
+});
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((server) => server.stop({ graceMs: 100 })));
+});
+afterAll(() => configureProcessGuard(undefined));
+
+async function pids(file: string): Promise<number[]> {
+  for (let k = 0; k < 500; k++) {
+    const text = await readFile(file, 'utf8').catch(() => '');
+    if (text.endsWith('\n')) return text.trim().split(/\s+/).map(Number);
+    await sleepMs(20);
+  }
+  throw new Error(`${file} never appeared`);
+}
+
+/** Starts the wrapped command the way the MCP SDK's stdio transport does: a plain spawn, pipes, no group. */
+function spawnLikeTheSdk(server: ServerProcess): ChildProcess {
+  const child = spawn(server.command, server.args, { env: server.env, stdio: ['pipe', 'pipe', 'ignore'] });
+  child.stdout!.resume();
+  return child;
+}
+
+async function until<T>(probe: () => T | undefined | Promise<T | undefined>, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await sleepMs(20);
+  }
+}
+
+async function pgrp(pid: number): Promise<number> {
+  const text = await readFile(`/proc/${pid}/stat`, 'utf8');
+  return Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[2]);
+}
+
+describe.each<ProcessGuardMode>(['off', 'auto'])('wrapServerCommand (guard %s)', (mode) => {
+  beforeAll(() => configureProcessGuard(mode));
+
+  it('knows the pid early, leads its own process group, and stop() ends the whole tree', async () => {
+    const file = join(dir, `tree-${mode}`);
+    const server = await wrapServerCommand({
+      command: 'sh',
+      args: ['-c', `sleep 300 & echo $! > ${file}; exec sleep 301`],
+    });
+    started.push(server);
+    expect(server.pid()).toBeUndefined();
+    const child = spawnLikeTheSdk(server);
+    const pid = await until(() => server.pid());
+    expect(pid).toBe(child.pid);
+    expect(server.group).toBe(true);
+    expect(await pgrp(pid)).toBe(pid);
+    expect(server.guarded).toBe((await processGuardStatus()).active);
+    const [grandchild] = await pids(file);
+    expect(server.alive()).toBe(true);
+    await server.stop({ graceMs: 500 });
+    expect(await isAlive(grandchild!)).toBe(false);
+    expect(await livingInGroup(pid)).toEqual([]);
+    expect(server.alive()).toBe(false);
+    // the pid file's folder is gone, and a second stop is harmless
+    await expect(stat(dirname(server.args.find((a) => a.endsWith('/pid'))!))).rejects.toThrow();
+    await server.stop();
+  });
+
+  it('a server that ignores TERM is killed after the grace period', async () => {
+    const server = await wrapServerCommand({ command: 'sh', args: ['-c', "trap '' TERM; sleep 300 & wait"] });
+    started.push(server);
+    spawnLikeTheSdk(server);
+    const pid = await until(() => server.pid());
+    await until(async () => ((await descendants(pid)).length > 0 ? true : undefined));
+    await server.stop({ graceMs: 200 });
+    expect(await livingInGroup(pid)).toEqual([]);
+  });
+
+  it('sees the allowlisted host environment plus what it is given; never LC_SECRET_TOKEN', async () => {
+    process.env.LC_SECRET_TOKEN = 'canary';
+    process.env.LC_TIME = 'C';
+    try {
+      const file = join(dir, `env-${mode}`);
+      const server = await wrapServerCommand({
+        command: 'sh',
+        args: ['-c', `env > ${file}.tmp; mv ${file}.tmp ${file}; exec sleep 300`],
+        env: { SKILL_SETTING: 'on' },
+      });
+      started.push(server);
+      spawnLikeTheSdk(server);
+      await until(() => server.pid());
+      const text = await until(async () => (await readFile(file, 'utf8').catch(() => '')) || undefined);
+      expect(text).toContain('SKILL_SETTING=on');
+      expect(text).toContain('LC_TIME=C');
+      expect(text).not.toContain('canary');
+      expect(server.env).not.toHaveProperty('LC_SECRET_TOKEN');
+    } finally {
+      delete process.env.LC_SECRET_TOKEN;
+      delete process.env.LC_TIME;
+    }
+  });
+
+  it('fails with spawn-failed when the command does not exist, and stop() before a start is harmless', async () => {
+    await expect(wrapServerCommand({ command: '/nonexistent/server' })).rejects.toMatchObject({
+      code: 'spawn-failed',
+      message: 'could not start /nonexistent/server: ENOENT',
+    });
+    const never = await wrapServerCommand({ command: 'sleep', args: ['1'] });
+    await never.stop();
+    expect(never.pid()).toBeUndefined();
+  });
+
+  it('is ended by stopAllProcesses too', async () => {
+    const server = await wrapServerCommand({ command: 'sh', args: ['-c', "trap '' TERM; exec sleep 300"] });
+    started.push(server);
+    spawnLikeTheSdk(server);
+    const pid = await until(() => server.pid());
+    expect(await stopAllProcesses({ graceMs: 200 })).toEqual({ stopped: 1, killed: 1 });
+    expect(await livingInGroup(pid)).toEqual([]);
+  });
+});
+
+describe('a guarded server dies with its parent, even on SIGKILL', { timeout: 30_000 }, () => {
+  it('the server and what it started are gone 1 s after the parent is killed', async () => {
+    configureProcessGuard('auto');
+    expect((await processGuardStatus()).active).toBe(true);
+    const file = join(dir, 'server-tree');
+    const body = `
+import { spawn } from 'node:child_process';
+const server = await entrypoints.wrapServerCommand({ command: 'sh', args: ['-c', ${JSON.stringify(
+      `trap '' TERM INT HUP; setsid sleep 300 & echo $! > ${file}; exec sleep 301`,
+    )}] });
+const child = spawn(server.command, server.args, { env: server.env, stdio: ['pipe', 'pipe', 'ignore'] });
+console.log('spawned ' + child.pid);
+setInterval(() => {}, 1000);
+`;
+    const parent = await startParent(dir, body);
+    await parent.waitFor('spawned ');
+    await pids(file);
+    const tree = await descendants(parent.child.pid!);
+    expect(tree.length).toBeGreaterThanOrEqual(2);
+    parent.child.kill('SIGKILL');
+    await new Promise((resolve) => parent.child.once('exit', resolve));
+    await sleepMs(1_000);
+    expect(await stillRunning(tree)).toEqual([]);
+  });
+});
