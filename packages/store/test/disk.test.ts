@@ -265,7 +265,8 @@ describe('a disk that is already full when the store opens', () => {
       hint: `free space on the disk that holds ${home.dir}, then try again`,
       file,
     };
-    for (const label of ['assertWritable', 'create', 'lease']) expect(results[label]).toEqual({ label, ...expected });
+    for (const label of ['assertWritable', 'create', 'lease'])
+      expect(results[label]).toEqual({ label, ...expected });
     expect(results.after).toMatchObject({ ok: true });
   });
 });
