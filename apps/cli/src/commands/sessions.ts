@@ -102,7 +102,7 @@ export async function sessionsRepairCommand({ io, values, positionals }: Command
     }
     write(
       io.stdout,
-      `Repaired session ${session.id}: ${report.quarantined.length} damaged record(s) set aside; it continues from ${report.head ? `step ${report.head}` : 'its start'}.`,
+      `Repaired session ${session.id}: ${report.quarantined.length} record(s) set aside (damaged, or written after the damage); it continues from ${report.head ? `step ${report.head}` : 'its start'}.`,
     );
     for (const r of report.quarantined)
       write(io.stdout, `  ${r.table}${r.checkpointId ? ` step ${r.checkpointId}` : ''}: ${r.reason}`);
