@@ -142,7 +142,9 @@ describe('a flipped byte inside a stored record', { timeout: 120_000 }, () => {
       expect(repaired.code, repaired.stderr).toBe(0);
       const head = report.sessions[0].lastGoodCheckpointId as string;
       expect(repaired.stdout).toMatch(
-        new RegExp(`^Repaired session ${id}: \\d+ record\\(s\\) set aside \\(damaged, or written after the damage\\); `),
+        new RegExp(
+          `^Repaired session ${id}: \\d+ record\\(s\\) set aside \\(damaged, or written after the damage\\); `,
+        ),
       );
       expect(repaired.stdout).toContain(`it continues from step ${head}.`);
       expect((await cli(['doctor'])).code).toBe(0);

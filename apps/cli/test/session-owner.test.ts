@@ -17,7 +17,7 @@ const cli = (args: string[], user?: string) =>
   birdie(args, { env: { ...box.env, ...(user ? { USER: user } : {}) }, cwd: box.cwd });
 
 describe('a session of another user', { timeout: 60_000 }, () => {
-  it('is refused by delete, show, logs, run and tool with exit 2 naming --user; --user reaches it', async () => {
+  it('is refused by delete, repair, show, logs, run and tool with exit 2 naming --user; --user reaches it', async () => {
     const created = await cli(['run', '--json', '--skills-dir', TEST_SKILLS, 'count these words'], 'alice');
     expect(created.code).toBe(0);
     const id = String(JSON.parse(created.stdout.split('\n')[0]!).id);
@@ -25,6 +25,7 @@ describe('a session of another user', { timeout: 60_000 }, () => {
 
     const attempts = [
       ['sessions', 'delete', id],
+      ['sessions', 'repair', id],
       ['sessions', 'show', id],
       ['sessions', 'show', id, '--json'],
       ['logs', '--session', id],
