@@ -1,14 +1,33 @@
+import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Whether `pid` still runs. A zombie does not: it has ended and only waits to be reaped by its parent — for an orphan,
+ * PID 1, which may take its time (the VM's init here lets zombies sit for a moment).
+ */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
   }
+  return stateOf(readStat(pid)) !== 'Z';
+}
+
+function readStat(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** The state letter of a `/proc/PID/stat` line; it follows the command name in brackets, which may hold anything. */
+function stateOf(stat: string): string {
+  const end = stat.lastIndexOf(')');
+  return end < 0 ? '' : stat.slice(end + 2, end + 3);
 }
 
 /** The pid a test tool writes to `file` once it runs; 0 when it never appears within ~10 s. */
@@ -46,8 +65,7 @@ export async function processesWithEnv(entry: string): Promise<number[]> {
       readFile(`/proc/${pid}/stat`, 'utf8').catch(() => ''),
     ]);
     if (!environ?.toString('utf8').split('\0').includes(entry)) continue;
-    // The state follows the command name in brackets, which may itself hold spaces or brackets.
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    const state = stateOf(stat);
     if (state !== 'Z' && state !== '') found.push(pid);
   }
   return found;
