@@ -1,28 +1,12 @@
 import { type Db, immediate, stateOf } from './db.js';
 import { StoreError } from './errors.js';
+import type { Grants, GrantsRepo, SyncOf } from './interface.js';
 import type { Ownership } from './owner.js';
-
-/** A session's skill grants, in the registry's serialisable policy shape. */
-export interface Grants {
-  enabled: string[];
-  disabled: string[];
-  /**
-   * What each enabled skill was when it was granted: skill name → an opaque identity the registry
-   * computes (e.g. layer + file path). Stored and returned as given; absent on grants saved without it.
-   */
-  sources?: Record<string, string>;
-}
-
-export interface GrantsRepo {
-  /** The session's grants; both lists empty when none were set. `not-found` for no such session. */
-  get(sessionId: string, userId: string): Grants;
-  set(sessionId: string, userId: string, grants: Grants): void;
-}
 
 const MAX_NAME = 200;
 const MAX_SOURCE = 4096;
 
-export function createGrants(db: Db, owners: Ownership): GrantsRepo {
+export function createGrants(db: Db, owners: Ownership): SyncOf<GrantsRepo> {
   const select = db.prepare<[string], { enabled: string; disabled: string; sources: string | null }>(
     'SELECT enabled, disabled, sources FROM grants WHERE session_id = ?',
   );

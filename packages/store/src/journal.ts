@@ -1,24 +1,11 @@
 import { checkCount, checkKey, checkText } from './checks.js';
 import { type Db, immediate } from './db.js';
 import { StoreError } from './errors.js';
+import type { RunJournal, SyncOf } from './interface.js';
 import type { Leases } from './leases.js';
 import { redactSecrets } from './secrets.js';
 
-/**
- * Intent before effect: the graph records that a tool call starts before it spawns anything, and
- * how it ended afterwards. A row still `started` once its run has ended means "started, result
- * unknown": the call may have had its effect. The graph declares this interface structurally.
- */
-export interface RunJournal {
-  /** Inserts the call's row with status `started`; durable (fsynced) when it returns. */
-  started(call: { id: string; name: string; skill?: string }): void;
-  /** Records how a started call ended; `not-found` if `started` was never called for it in this run. */
-  finished(call: { id: string; ok: boolean; durationMs: number; truncated: boolean; error?: string }): void;
-  /** Which of these call ids were ever started in this run's session, by any run. */
-  startedAmong(ids: readonly string[]): Set<string>;
-}
-
-export function createJournal(db: Db, leases: Leases, runId: number, sessionId: string): RunJournal {
+export function createJournal(db: Db, leases: Leases, runId: number, sessionId: string): SyncOf<RunJournal> {
   const start = db.prepare(
     `INSERT INTO tool_calls (run_id, session_id, call_id, name, skill, status, started_at)
      VALUES (?, ?, ?, ?, ?, 'started', ?)

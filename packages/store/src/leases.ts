@@ -3,33 +3,11 @@ import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Db, immediate } from './db.js';
 import { type LeaseHolder, StoreError } from './errors.js';
-import { HeldLease, type LeaseBook, type SessionLease } from './held-lease.js';
+import { HeldLease, type LeaseBook } from './held-lease.js';
 import { validateSessionId } from './ids.js';
+import type { AcquireOptions, LeasesRepo, SessionLease, SyncOf } from './interface.js';
 import { busy, holderOf, type LeaseRow, leaseLost } from './lease-rows.js';
 import { pidScope, processGone } from './process-alive.js';
-
-export interface AcquireOptions {
-  /** How long to wait for another holder to let go, polling with back-off. Default 0: fail at once. */
-  waitMs?: number;
-  /** How long the lease lasts without a heartbeat (renewed every third of it). Default 30 s. */
-  ttlMs?: number;
-  /** Aborting stops the wait; `acquire` then rejects with the signal's reason. */
-  signal?: AbortSignal;
-  /** Called once, when the first attempt finds the session held and `waitMs` allows waiting. */
-  onWait?: (holder: LeaseHolder) => void;
-}
-
-export interface LeasesRepo {
-  /**
-   * Takes the session's lease (one `BEGIN IMMEDIATE` transaction). A lease held by a live process is
-   * waited for up to `waitMs`, then `StoreError('session-busy')`; an expired one, or one whose process
-   * on this machine is gone, is taken over at once and the session's runs still marked `running` become
-   * `interrupted`.
-   */
-  acquire(sessionId: string, opts?: AcquireOptions): Promise<SessionLease>;
-  /** The live holder of the session's lease, if any (expired leases and gone processes are not). */
-  holder(sessionId: string): LeaseHolder | undefined;
-}
 
 export const DEFAULT_TTL_MS = 30_000;
 const MIN_TTL_MS = 200;
@@ -72,7 +50,7 @@ export class Leases implements LeaseBook {
     );
   }
 
-  repo(): LeasesRepo {
+  repo(): SyncOf<LeasesRepo> {
     return {
       acquire: (sessionId, opts) => this.acquire(sessionId, opts),
       holder: (sessionId) => {
@@ -113,7 +91,7 @@ export class Leases implements LeaseBook {
 
   /** Releases every lease this store holds (on close). */
   releaseAll(): void {
-    for (const lease of [...this.held.values()]) lease.release();
+    for (const lease of [...this.held.values()]) lease.end('released');
   }
 
   private async acquire(sessionId: string, opts: AcquireOptions = {}): Promise<SessionLease> {

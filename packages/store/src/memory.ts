@@ -1,22 +1,7 @@
 import { type Db, immediate } from './db.js';
 import { StoreError } from './errors.js';
 import { validateUserId } from './ids.js';
-
-/** One long-term memory entry; memory belongs to a user, not a session. */
-export interface MemoryEntry {
-  id: number;
-  userId: string;
-  content: string;
-  createdAt: Date;
-}
-
-export interface MemoryRepo {
-  add(userId: string, content: string): MemoryEntry;
-  /** Oldest first, the order the graph injects them in. */
-  list(userId: string): MemoryEntry[];
-  /** `false` when the user has no entry with that id. */
-  remove(userId: string, id: number): boolean;
-}
+import type { MemoryEntry, MemoryRepo, SyncOf } from './interface.js';
 
 const MAX_CONTENT = 16 * 1024;
 
@@ -27,7 +12,7 @@ interface Row {
   created_at: number;
 }
 
-export function createMemory(db: Db): MemoryRepo {
+export function createMemory(db: Db): SyncOf<MemoryRepo> {
   const insert = db.prepare<[string, string, number], Row>(
     'INSERT INTO memory (user_id, content, created_at) VALUES (?, ?, ?) RETURNING *',
   );

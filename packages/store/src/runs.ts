@@ -2,65 +2,20 @@ import { checkCount, checkText } from './checks.js';
 import { type Db, immediate } from './db.js';
 import { StoreError } from './errors.js';
 import { validateUserId } from './ids.js';
-import { createJournal, type RunJournal } from './journal.js';
+import type {
+  FinishedStatus,
+  RunJournal,
+  RunRecord,
+  RunStatus,
+  RunsRepo,
+  SyncOf,
+  ToolCallRecord,
+  ToolCallStatus,
+} from './interface.js';
+import { createJournal } from './journal.js';
 import type { Leases } from './leases.js';
 import type { Ownership } from './owner.js';
 import { redactSecrets } from './secrets.js';
-
-export type RunStatus = 'running' | 'ok' | 'error' | 'interrupted' | 'rejected';
-export type FinishedStatus = Exclude<RunStatus, 'running'>;
-export type ToolCallStatus = 'started' | 'ok' | 'error';
-
-export interface ToolCallRecord {
-  /** Row id, in call order. */
-  id: number;
-  /** The model's tool call id; absent on rows logged before the journal existed. */
-  callId?: string;
-  name: string;
-  skill?: string;
-  status: ToolCallStatus;
-  /** `started` in a run that is no longer running: the call began and its result is unknown (it may have had its effect). */
-  resultUnknown: boolean;
-  startedAt: Date;
-  endedAt?: Date;
-  durationMs?: number;
-  truncated: boolean;
-  error?: string;
-}
-
-export interface RunRecord {
-  id: number;
-  sessionId: string;
-  model?: string;
-  status: RunStatus;
-  startedAt: Date;
-  endedAt?: Date;
-  durationMs?: number;
-  inputTokens: number;
-  outputTokens: number;
-  error?: string;
-  toolCalls: ToolCallRecord[];
-}
-
-export interface RunFinish {
-  status: FinishedStatus;
-  inputTokens?: number;
-  outputTokens?: number;
-  error?: string;
-}
-
-export interface RunsRepo {
-  /**
-   * Opens a run (status `running`) on the user's session and returns its id. `session-busy` when
-   * another live process holds the session's lease.
-   */
-  start(r: { sessionId: string; userId: string; model?: string }): number;
-  finish(runId: number, r: RunFinish): void;
-  /** The run's tool journal (intent before effect). `not-found` for an unknown run. */
-  journal(runId: number): RunJournal;
-  /** The user's runs (of one of their sessions if given), newest first, each with its tool calls in call order. Default limit 50. */
-  list(q: { userId: string; sessionId?: string; limit?: number }): RunRecord[];
-}
 
 const STATUSES = new Set<FinishedStatus>(['ok', 'error', 'interrupted', 'rejected']);
 
@@ -89,7 +44,10 @@ interface ToolRow {
   error: string | null;
 }
 
-export function createRuns(db: Db, owners: Ownership, leases: Leases): RunsRepo {
+/** The runs repository before the store wraps it: its journal is synchronous too. */
+export type SyncRuns = Omit<SyncOf<RunsRepo>, 'journal'> & { journal(runId: number): SyncOf<RunJournal> };
+
+export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns {
   const insert = db.prepare(
     "INSERT INTO runs (session_id, model, status, started_at) VALUES (?, ?, 'running', ?)",
   );

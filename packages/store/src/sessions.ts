@@ -2,49 +2,9 @@ import { checkCount } from './checks.js';
 import { type Db, immediate } from './db.js';
 import { StoreError } from './errors.js';
 import { localDay, validateUserId } from './ids.js';
+import type { RepairReport, Session, Sessions, SyncOf } from './interface.js';
 import type { Leases } from './leases.js';
 import type { Ownership } from './owner.js';
-import type { RepairReport } from './repair.js';
-
-export interface Session {
-  /** `YYYY-MM-DD_N`; also the LangGraph `thread_id` of the session's checkpoints. */
-  id: string;
-  userId: string;
-  title?: string;
-  createdAt: Date;
-  updatedAt: Date;
-  /** Turns recorded with `recordTurn`. */
-  turns: number;
-  inputTokens: number;
-  outputTokens: number;
-}
-
-export interface Usage {
-  inputTokens: number;
-  outputTokens: number;
-}
-
-/**
- * Sessions by id take the acting user's id and refuse another user's session with
- * `StoreError('not-owner')` (whose `owner` names the session's user).
- */
-export interface Sessions {
-  create(userId: string, opts?: { title?: string; now?: Date }): Session;
-  /** The user's sessions, newest first. */
-  list(userId: string): Session[];
-  /** `undefined` when there is no such session. */
-  get(id: string, userId: string): Session | undefined;
-  rename(id: string, userId: string, title: string): void;
-  /** Removes the session with its checkpoints, grants, runs and quarantined records; `session-busy` while another process holds it. */
-  delete(id: string, userId: string): void;
-  /** Adds one turn and its token usage to the session's totals. */
-  recordTurn(id: string, userId: string, usage: Usage): void;
-  /**
-   * Forks the session from its last good step: damaged checkpoint records and the steps after them
-   * move to the quarantine table (nothing is deleted) and the last good checkpoint becomes the head.
-   */
-  repair(id: string, userId: string): Promise<RepairReport>;
-}
 
 interface Row {
   id: string;
@@ -67,7 +27,7 @@ export interface SessionDeps {
   repair(id: string): Promise<RepairReport>;
 }
 
-export function createSessions(db: Db, deps: SessionDeps): Sessions {
+export function createSessions(db: Db, deps: SessionDeps): SyncOf<Sessions> {
   const { owners, leases } = deps;
   const nextSeq = db.prepare<[string], { n: number }>(
     'SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM sessions WHERE day = ?',

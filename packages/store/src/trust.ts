@@ -2,28 +2,7 @@ import { isAbsolute } from 'node:path';
 import { checkKey } from './checks.js';
 import { type Db, immediate } from './db.js';
 import { StoreError } from './errors.js';
-
-export type TrustDecision = 'trusted' | 'refused';
-
-/** The user's answer about one project folder, for what it declared when they answered. */
-export interface TrustRecord {
-  /** The folder's real path (the caller resolves it). */
-  dir: string;
-  /** Digest of what the folder declares (skills, tools, entrypoints, MCP commands); the registry computes it. */
-  digest: string;
-  decision: TrustDecision;
-  at: Date;
-}
-
-export interface TrustRepo {
-  get(dir: string): TrustRecord | undefined;
-  /** Records (or replaces) the decision for `dir`. */
-  set(dir: string, record: { digest: string; decision: TrustDecision }): void;
-  /** Every record, by folder. */
-  list(): TrustRecord[];
-  /** `false` when there was no record for `dir`. */
-  revoke(dir: string): boolean;
-}
+import type { SyncOf, TrustDecision, TrustRecord, TrustRepo } from './interface.js';
 
 interface Row {
   dir: string;
@@ -34,7 +13,7 @@ interface Row {
 
 const DECISIONS = new Set<TrustDecision>(['trusted', 'refused']);
 
-export function createTrust(db: Db): TrustRepo {
+export function createTrust(db: Db): SyncOf<TrustRepo> {
   const select = db.prepare<[string], Row>('SELECT * FROM trust WHERE dir = ?');
   const all = db.prepare<[], Row>('SELECT * FROM trust ORDER BY dir');
   const upsert = db.prepare(

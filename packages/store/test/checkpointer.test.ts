@@ -1,15 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../src/index.js';
+import { openStore, type SqliteStore as Store } from '../src/index.js';
 import { tempHome } from './helpers.js';
 
 let home: ReturnType<typeof tempHome>;
 let store: Store;
-beforeEach(() => {
+beforeEach(async () => {
   home = tempHome();
   store = openStore({ home: home.dir });
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   home.cleanup();
 });
 
@@ -102,7 +102,7 @@ describe('BirdieCheckpointer', () => {
     await other.checkpointer.deleteThread(thread);
     const unrelated = checkpoint(2, { messages: [{ content: 'c'.repeat(300) }] });
     await other.checkpointer.put(root, unrelated.checkpoint, meta, unrelated.config);
-    other.close();
+    await other.close();
 
     // Same objects: this process believes their blobs exist; they were deleted with the thread.
     const again = checkpoint(3, { messages });
@@ -110,6 +110,6 @@ describe('BirdieCheckpointer', () => {
     expect((await store.checkpointer.getTuple(config))?.checkpoint.channel_values).toEqual({ messages });
     const fresh = openStore({ file: store.file });
     expect((await fresh.checkpointer.getTuple(config))?.checkpoint.channel_values).toEqual({ messages });
-    fresh.close();
+    await fresh.close();
   });
 });

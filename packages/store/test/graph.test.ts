@@ -6,7 +6,7 @@ import { chatGraph, summary, tempHome } from './helpers.js';
 
 describe('checkpointer with a real StateGraph', () => {
   const homes: ReturnType<typeof tempHome>[] = [];
-  afterEach(() => {
+  afterEach(async () => {
     for (const h of homes.splice(0)) h.cleanup();
   });
 
@@ -32,7 +32,7 @@ describe('checkpointer with a real StateGraph', () => {
       expect(expected).toHaveLength(23 * 2 + 4 * 2);
       const live = (await ours.getState(config)).values.messages as { id?: string }[];
       expect(summary(live as never)).toEqual(expected);
-      store.close();
+      await store.close();
 
       // A new connection has empty caches: everything comes from the file.
       const reopened = openStore({ home: home.dir });
@@ -49,7 +49,7 @@ describe('checkpointer with a real StateGraph', () => {
       expect(history.map((s) => summary(s.values.messages ?? []))).toEqual(
         referenceHistory.map((s) => summary(s.values.messages ?? [])),
       );
-      reopened.close();
+      await reopened.close();
     });
   }
 
@@ -72,6 +72,6 @@ describe('checkpointer with a real StateGraph', () => {
       'human:other',
       'ai:answer 2: other',
     ]);
-    store.close();
+    await store.close();
   });
 });

@@ -1,23 +1,23 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openStore, type Store, StoreError } from '../src/index.js';
+import { openStore, type SqliteStore as Store, StoreError } from '../src/index.js';
 import { spawnScript, tempHome } from './helpers.js';
 
 let home: ReturnType<typeof tempHome>;
 let store: Store;
-beforeEach(() => {
+beforeEach(async () => {
   home = tempHome();
   store = openStore({ home: home.dir });
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   home.cleanup();
 });
 
-function codeOf(fn: () => unknown): string | undefined {
+async function codeOf(fn: () => unknown): Promise<string | undefined> {
   try {
-    fn();
+    await fn();
   } catch (error) {
     expect(error).toBeInstanceOf(StoreError);
     return (error as StoreError).code;
@@ -26,13 +26,13 @@ function codeOf(fn: () => unknown): string | undefined {
 }
 
 describe('the tool journal', () => {
-  it('records start and end per call id; a started call of an ended run is "result unknown"', () => {
-    const s = store.sessions.create('alice');
-    const run = store.runs.start({ sessionId: s.id, userId: 'alice' });
-    const journal = store.runs.journal(run);
-    journal.started({ id: 'call_a', name: 'run_bash', skill: 'shell' });
-    journal.started({ id: 'call_b', name: 'fetch' });
-    journal.finished({
+  it('records start and end per call id; a started call of an ended run is "result unknown"', async () => {
+    const s = await store.sessions.create('alice');
+    const run = await store.runs.start({ sessionId: s.id, userId: 'alice' });
+    const journal = await store.runs.journal(run);
+    await journal.started({ id: 'call_a', name: 'run_bash', skill: 'shell' });
+    await journal.started({ id: 'call_b', name: 'fetch' });
+    await journal.finished({
       id: 'call_a',
       ok: false,
       durationMs: 7,
@@ -40,7 +40,7 @@ describe('the tool journal', () => {
       error: 'token sk-abcdefghijklmnopqrstuv1234',
     });
 
-    let [logged] = store.runs.list({ userId: 'alice' });
+    let [logged] = await store.runs.list({ userId: 'alice' });
     expect(logged!.toolCalls).toMatchObject([
       {
         callId: 'call_a',
@@ -56,42 +56,42 @@ describe('the tool journal', () => {
     expect(logged!.toolCalls[1]!.durationMs).toBeUndefined();
     expect(logged!.toolCalls[1]!.endedAt).toBeUndefined();
 
-    store.runs.finish(run, { status: 'interrupted' });
-    [logged] = store.runs.list({ userId: 'alice' });
+    await store.runs.finish(run, { status: 'interrupted' });
+    [logged] = await store.runs.list({ userId: 'alice' });
     expect(logged!.toolCalls[1]).toMatchObject({ status: 'started', resultUnknown: true });
 
     expect(
-      codeOf(() => journal.finished({ id: 'call_never', ok: true, durationMs: 1, truncated: false })),
+      await codeOf(() => journal.finished({ id: 'call_never', ok: true, durationMs: 1, truncated: false })),
     ).toBe('not-found');
-    expect(codeOf(() => journal.started({ id: '', name: 'x' }))).toBe('invalid-argument');
-    expect(codeOf(() => journal.started({ id: 'a\0b', name: 'x' }))).toBe('invalid-argument');
+    expect(await codeOf(() => journal.started({ id: '', name: 'x' }))).toBe('invalid-argument');
+    expect(await codeOf(() => journal.started({ id: 'a\0b', name: 'x' }))).toBe('invalid-argument');
   });
 
-  it('startedAmong answers for the whole session, across runs, and only for it', () => {
-    const s = store.sessions.create('alice');
-    const otherSession = store.sessions.create('alice');
-    const first = store.runs.journal(store.runs.start({ sessionId: s.id, userId: 'alice' }));
-    first.started({ id: 'call_1', name: 'x' });
-    first.started({ id: 'call_2', name: 'x' });
-    first.finished({ id: 'call_2', ok: true, durationMs: 1, truncated: false });
-    store.runs
-      .journal(store.runs.start({ sessionId: otherSession.id, userId: 'alice' }))
-      .started({ id: 'call_3', name: 'x' });
+  it('startedAmong answers for the whole session, across runs, and only for it', async () => {
+    const s = await store.sessions.create('alice');
+    const otherSession = await store.sessions.create('alice');
+    const first = await store.runs.journal(await store.runs.start({ sessionId: s.id, userId: 'alice' }));
+    await first.started({ id: 'call_1', name: 'x' });
+    await first.started({ id: 'call_2', name: 'x' });
+    await first.finished({ id: 'call_2', ok: true, durationMs: 1, truncated: false });
+    await (
+      await store.runs.journal(await store.runs.start({ sessionId: otherSession.id, userId: 'alice' }))
+    ).started({ id: 'call_3', name: 'x' });
 
-    const second = store.runs.journal(store.runs.start({ sessionId: s.id, userId: 'alice' }));
-    expect(second.startedAmong(['call_1', 'call_2', 'call_3', 'call_4'])).toEqual(
+    const second = await store.runs.journal(await store.runs.start({ sessionId: s.id, userId: 'alice' }));
+    expect(await second.startedAmong(['call_1', 'call_2', 'call_3', 'call_4'])).toEqual(
       new Set(['call_1', 'call_2']),
     );
-    expect(second.startedAmong([])).toEqual(new Set());
+    expect(await second.startedAmong([])).toEqual(new Set());
     // A call started again in a later run (a retry) is one row per run.
-    second.started({ id: 'call_1', name: 'x' });
-    second.started({ id: 'call_1', name: 'x' });
-    const runs = store.runs.list({ userId: 'alice', sessionId: s.id });
+    await second.started({ id: 'call_1', name: 'x' });
+    await second.started({ id: 'call_1', name: 'x' });
+    const runs = await store.runs.list({ userId: 'alice', sessionId: s.id });
     expect(runs.map((r) => r.toolCalls.map((t) => t.callId))).toEqual([['call_1'], ['call_1', 'call_2']]);
   });
 
   it('a started record survives a SIGKILL right after the effect: the call is known to have started', async () => {
-    const s = store.sessions.create('alice');
+    const s = await store.sessions.create('alice');
     const effect = join(home.dir, 'effect.txt');
     const child = spawnScript(
       home.dir,
@@ -101,8 +101,8 @@ describe('the tool journal', () => {
       const [home, sessionId, effect] = process.argv.slice(2);
       const store = openStore({ home });
       await store.leases.acquire(sessionId);
-      const journal = store.runs.journal(store.runs.start({ sessionId, userId: 'alice' }));
-      journal.started({ id: 'call_effect', name: 'run_bash' });
+      const journal = await store.runs.journal(await store.runs.start({ sessionId, userId: 'alice' }));
+      await journal.started({ id: 'call_effect', name: 'run_bash' });
       writeFileSync(effect, 'done');
       console.log('effect');
       setInterval(() => {}, 1000);
@@ -115,13 +115,13 @@ describe('the tool journal', () => {
     expect(existsSync(effect)).toBe(true);
 
     const lease = await store.leases.acquire(s.id);
-    const journal = store.runs.journal(store.runs.start({ sessionId: s.id, userId: 'alice' }));
-    expect(journal.startedAmong(['call_effect', 'call_other'])).toEqual(new Set(['call_effect']));
-    const killed = store.runs.list({ userId: 'alice' })[1]!;
+    const journal = await store.runs.journal(await store.runs.start({ sessionId: s.id, userId: 'alice' }));
+    expect(await journal.startedAmong(['call_effect', 'call_other'])).toEqual(new Set(['call_effect']));
+    const killed = (await store.runs.list({ userId: 'alice' }))[1]!;
     expect(killed.status).toBe('interrupted');
     expect(killed.toolCalls).toMatchObject([
       { callId: 'call_effect', status: 'started', resultUnknown: true },
     ]);
-    lease.release();
+    await lease.release();
   });
 });

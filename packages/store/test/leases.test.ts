@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isStoreError, openStore, type Store, StoreError } from '../src/index.js';
+import { isStoreError, openStore, type SqliteStore as Store, StoreError } from '../src/index.js';
 import { type Child, DIST_URL, spawnScript, tempHome } from './helpers.js';
 
 let home: ReturnType<typeof tempHome>;
@@ -15,18 +15,18 @@ beforeAll(async () => {
   const { existsSync } = await import('node:fs');
   if (!existsSync(new URL(DIST_URL))) throw new Error('run `pnpm build` first');
 });
-beforeEach(() => {
+beforeEach(async () => {
   home = tempHome();
   store = openStore({ home: home.dir });
-  sessionId = store.sessions.create('alice').id;
+  sessionId = (await store.sessions.create('alice')).id;
 });
 afterEach(async () => {
   for (const c of children.splice(0)) {
     c.child.kill('SIGKILL');
     await c.exited;
   }
-  for (const s of stores.splice(0)) s.close();
-  store.close();
+  for (const s of stores.splice(0)) await s.close();
+  await store.close();
   home.cleanup();
 });
 
@@ -46,9 +46,9 @@ async function rejection(promise: Promise<unknown>): Promise<StoreError> {
   throw new Error('expected a rejection');
 }
 
-function thrown(fn: () => unknown): StoreError {
+async function thrown(fn: () => unknown): Promise<StoreError> {
   try {
-    fn();
+    await fn();
   } catch (error) {
     expect(error).toBeInstanceOf(StoreError);
     return error as StoreError;
@@ -62,15 +62,15 @@ const { openStore } = await import(STORE);
 const [home, sessionId, ttl] = process.argv.slice(2);
 const store = openStore({ home });
 const lease = await store.leases.acquire(sessionId, { ttlMs: Number(ttl) });
-const run = store.runs.start({ sessionId, userId: 'alice' });
-const journal = store.runs.journal(run);
-journal.started({ id: 'call_held', name: 'sleep' });
+const run = await store.runs.start({ sessionId, userId: 'alice' });
+const journal = await store.runs.journal(run);
+await journal.started({ id: 'call_held', name: 'sleep' });
 console.log(JSON.stringify({ held: true, pid: process.pid, run }));
 const { createInterface } = await import('node:readline');
 // Commands on stdin (signals race with SIGSTOP/SIGCONT): "write" a checkpoint, "release" the lease.
 createInterface({ input: process.stdin }).on('line', async (command) => {
   if (command === 'release') {
-    lease.release();
+    await lease.release();
     console.log(JSON.stringify({ released: true }));
     return;
   }
@@ -96,18 +96,18 @@ describe('leases in one process', () => {
     expect(lease.holder).toMatchObject({ host: hostname(), pid: process.pid });
     expect(lease.holder.expiresAt.getTime() - lease.holder.since.getTime()).toBe(30_000);
     expect(lease.previous).toBeUndefined();
-    expect(store.leases.holder(sessionId)).toEqual(lease.holder);
-    lease.assertHeld();
-    lease.release();
-    lease.release();
-    expect(store.leases.holder(sessionId)).toBeUndefined();
-    expect(thrown(() => lease.assertHeld()).code).toBe('lease-lost');
+    expect(await store.leases.holder(sessionId)).toEqual(lease.holder);
+    await lease.assertHeld();
+    await lease.release();
+    await lease.release();
+    expect(await store.leases.holder(sessionId)).toBeUndefined();
+    expect((await thrown(() => lease.assertHeld())).code).toBe('lease-lost');
 
     const second = other();
     await second.leases.acquire(sessionId);
-    expect(store.leases.holder(sessionId)?.owner).not.toBe(lease.holder.owner);
-    second.close();
-    expect(store.leases.holder(sessionId)).toBeUndefined();
+    expect((await store.leases.holder(sessionId))?.owner).not.toBe(lease.holder.owner);
+    await second.close();
+    expect(await store.leases.holder(sessionId)).toBeUndefined();
   });
 
   it('a second holder is refused at once with the exact message and the holder', async () => {
@@ -156,11 +156,13 @@ describe('leases in one process', () => {
     expect((await rejection(intruder.checkpointer.put(config, checkpoint, meta, {}))).code).toBe(
       'session-busy',
     );
-    expect(thrown(() => intruder.runs.start({ sessionId, userId: 'alice' })).code).toBe('session-busy');
-    expect(thrown(() => intruder.sessions.delete(sessionId, 'alice')).code).toBe('session-busy');
+    expect((await thrown(() => intruder.runs.start({ sessionId, userId: 'alice' }))).code).toBe(
+      'session-busy',
+    );
+    expect((await thrown(() => intruder.sessions.delete(sessionId, 'alice'))).code).toBe('session-busy');
     // The holder writes freely.
     await store.checkpointer.put(config, checkpoint, meta, {});
-    const run = store.runs.start({ sessionId, userId: 'alice' });
+    const run = await store.runs.start({ sessionId, userId: 'alice' });
 
     // Simulate the holder's lease being taken over after it expired (a paused process).
     const raw = (await import('better-sqlite3')).default;
@@ -169,17 +171,20 @@ describe('leases in one process', () => {
     db.close();
     const taker = await intruder.leases.acquire(sessionId);
     expect(taker.previous?.owner).toBe(lease.holder.owner);
-    expect(intruder.runs.list({ userId: 'alice' }).find((r) => r.id === run)?.status).toBe('interrupted');
+    expect((await intruder.runs.list({ userId: 'alice' })).find((r) => r.id === run)?.status).toBe(
+      'interrupted',
+    );
 
     const lost = await rejection(
       store.checkpointer.put(config, { ...checkpoint, id: checkpoint.id.replace(/1$/, '2') }, meta, {}),
     );
     expect(lost.code).toBe('lease-lost');
     expect(lost.message).toContain(`taken over by process ${process.pid} on ${hostname()}`);
-    expect(thrown(() => lease.assertHeld()).code).toBe('lease-lost');
-    expect(thrown(() => store.runs.journal(run).started({ id: 'call_late', name: 'x' })).code).toBe(
-      'lease-lost',
-    );
+    expect((await thrown(() => lease.assertHeld())).code).toBe('lease-lost');
+    expect(
+      (await thrown(async () => (await store.runs.journal(run)).started({ id: 'call_late', name: 'x' })))
+        .code,
+    ).toBe('lease-lost');
   });
 
   it('checks a pid only where it means something: a dead pid from another machine or pid namespace waits for expiry', async () => {
@@ -225,7 +230,7 @@ describe('leases across processes', () => {
     await c.exited;
     const lease = await store.leases.acquire(sessionId);
     expect(lease.previous).toMatchObject({ pid, host: hostname() });
-    const [logged] = store.runs.list({ userId: 'alice' });
+    const [logged] = await store.runs.list({ userId: 'alice' });
     expect(logged).toMatchObject({ id: run, status: 'interrupted' });
     expect(logged!.error).toContain(`process ${pid} on ${hostname()}`);
     // The call it had started is "started, result unknown" in the run log.
@@ -275,11 +280,11 @@ describe('leases across processes', () => {
         const lease = await store.leases.acquire(sessionId, { waitMs: 30_000 });
         appendFileSync(log, 'start ' + process.pid + '\\n');
         await new Promise((r) => setTimeout(r, 15));
-        lease.assertHeld();
+        await lease.assertHeld();
         appendFileSync(log, 'end ' + process.pid + '\\n');
-        lease.release();
+        await lease.release();
       }
-      store.close();
+      await store.close();
       console.log(JSON.stringify({ done: true }));
     `;
     const workers = [0, 1].map(() => spawnScript(home.dir, script, [home.dir, sessionId, log]));
@@ -295,7 +300,7 @@ describe('leases across processes', () => {
 });
 
 describe('isStoreError', () => {
-  it('checks the class and, optionally, the code', () => {
+  it('checks the class and, optionally, the code', async () => {
     const error = new StoreError('session-busy', 'x');
     expect(isStoreError(error)).toBe(true);
     expect(isStoreError(error, 'session-busy', 'lease-lost')).toBe(true);

@@ -1,15 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openStore, type Store, StoreError } from '../src/index.js';
+import { openStore, type SqliteStore as Store, StoreError } from '../src/index.js';
 import { tempHome } from './helpers.js';
 
 let home: ReturnType<typeof tempHome>;
 let store: Store;
-beforeEach(() => {
+beforeEach(async () => {
   home = tempHome();
   store = openStore({ home: home.dir });
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   home.cleanup();
 });
 
@@ -35,27 +35,27 @@ describe('a session belongs to its user (issue 12, defect 9)', () => {
     ['runs.start', (s, id) => s.runs.start({ sessionId: id, userId: 'bob' })],
     ['runs.list', (s, id) => s.runs.list({ userId: 'bob', sessionId: id })],
   ])('%s refuses another user, naming the owner, and changes nothing', async (_name, call) => {
-    const session = store.sessions.create('alice', { title: 'alice only' });
-    store.grants.set(session.id, 'alice', { enabled: ['web'], disabled: [] });
+    const session = await store.sessions.create('alice', { title: 'alice only' });
+    await store.grants.set(session.id, 'alice', { enabled: ['web'], disabled: [] });
     const error = await errorOf(() => call(store, session.id));
     expect(error.code).toBe('not-owner');
     expect(error.owner).toBe('alice');
     expect(error.message).toBe(`session ${session.id} belongs to user alice, not bob`);
-    expect(store.sessions.get(session.id, 'alice')).toMatchObject({ title: 'alice only', turns: 0 });
-    expect(store.grants.get(session.id, 'alice')).toEqual({ enabled: ['web'], disabled: [] });
-    expect(store.runs.list({ userId: 'alice' })).toEqual([]);
+    expect(await store.sessions.get(session.id, 'alice')).toMatchObject({ title: 'alice only', turns: 0 });
+    expect(await store.grants.get(session.id, 'alice')).toEqual({ enabled: ['web'], disabled: [] });
+    expect(await store.runs.list({ userId: 'alice' })).toEqual([]);
   });
 
-  it('runs.list by user shows only that user’s runs', () => {
-    const a = store.sessions.create('alice');
-    const b = store.sessions.create('bob');
-    store.runs.start({ sessionId: a.id, userId: 'alice' });
-    const mine = store.runs.start({ sessionId: b.id, userId: 'bob' });
-    expect(store.runs.list({ userId: 'bob' }).map((r) => r.id)).toEqual([mine]);
+  it('runs.list by user shows only that user’s runs', async () => {
+    const a = await store.sessions.create('alice');
+    const b = await store.sessions.create('bob');
+    await store.runs.start({ sessionId: a.id, userId: 'alice' });
+    const mine = await store.runs.start({ sessionId: b.id, userId: 'bob' });
+    expect((await store.runs.list({ userId: 'bob' })).map((r) => r.id)).toEqual([mine]);
   });
 
   it('the user id is validated like any id', async () => {
-    const session = store.sessions.create('alice');
+    const session = await store.sessions.create('alice');
     expect((await errorOf(() => store.sessions.get(session.id, '../alice'))).code).toBe('invalid-id');
     expect((await errorOf(() => store.sessions.get(session.id, undefined as never))).code).toBe('invalid-id');
     expect((await errorOf(() => store.runs.list({ userId: '' }))).code).toBe('invalid-id');
