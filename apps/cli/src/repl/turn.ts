@@ -99,7 +99,7 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
     else if (result.status === 'error' && result.error && !printer.printedError)
       out(state, `${style('red', 'error:')} ${result.error}`);
     if (result.contextTokens) state.contextTokens = result.contextTokens;
-    printStatus(state);
+    await printStatus(state);
   } finally {
     spinner.stop();
     listen(false);
