@@ -1,9 +1,8 @@
-import { checkCount, checkKey, checkText } from './checks.js';
 import { type Db, immediate } from './db.js';
 import { StoreError } from './errors.js';
 import type { RunJournal, SyncOf } from './interface.js';
 import type { Leases } from './leases.js';
-import { redactSecrets } from './secrets.js';
+import { checkCallIds, checkFinishedCall, checkStartedCall } from './validate.js';
 
 export function createJournal(db: Db, leases: Leases, runId: number, sessionId: string): SyncOf<RunJournal> {
   const start = db.prepare(
@@ -23,9 +22,7 @@ export function createJournal(db: Db, leases: Leases, runId: number, sessionId: 
   );
   return {
     started(call) {
-      const id = checkKey(call?.id, 'call.id');
-      const name = checkText(call.name, 'call.name', 200);
-      const skill = call.skill === undefined ? null : checkText(call.skill, 'call.skill', 200);
+      const { id, name, skill } = checkStartedCall(call);
       // FULL for this one commit: the record must outlive a power cut that the tool's effect may outlive.
       db.pragma('synchronous = FULL');
       try {
@@ -38,11 +35,9 @@ export function createJournal(db: Db, leases: Leases, runId: number, sessionId: 
       }
     },
     finished(call) {
-      const id = checkKey(call?.id, 'call.id');
-      const duration = checkCount(Math.round(call.durationMs), 'call.durationMs');
-      const error = call.error === undefined ? null : redactSecrets(checkText(call.error, 'call.error'));
-      const status = call.ok ? 'ok' : 'error';
-      const truncated = call.truncated ? 1 : 0;
+      const checked = checkFinishedCall(call);
+      const { id, status, duration, error } = checked;
+      const truncated = checked.truncated ? 1 : 0;
       immediate(db, () => {
         const now = Date.now();
         const { changes } = finish.run(status, now, duration, truncated, error, runId, sessionId, id);
@@ -52,10 +47,7 @@ export function createJournal(db: Db, leases: Leases, runId: number, sessionId: 
       });
     },
     startedAmong(ids) {
-      if (!Array.isArray(ids) || !ids.every((i) => typeof i === 'string')) {
-        throw new StoreError('invalid-argument', 'startedAmong takes an array of call ids');
-      }
-      if (ids.length === 0) return new Set();
+      if (checkCallIds(ids).length === 0) return new Set();
       return new Set(among.all(sessionId, JSON.stringify(ids)).map((r) => r.call_id));
     },
   };

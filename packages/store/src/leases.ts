@@ -2,16 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Db, immediate } from './db.js';
-import { type LeaseHolder, StoreError } from './errors.js';
+import type { LeaseHolder } from './errors.js';
 import { HeldLease, type LeaseBook } from './held-lease.js';
 import { validateSessionId } from './ids.js';
 import type { AcquireOptions, LeasesRepo, SessionLease, SyncOf } from './interface.js';
 import { busy, holderOf, type LeaseRow, leaseLost } from './lease-rows.js';
 import { pidScope, processGone } from './process-alive.js';
-
-export const DEFAULT_TTL_MS = 30_000;
-const MIN_TTL_MS = 200;
-const MAX_WAIT_MS = 24 * 3600_000;
+import { checkAcquire } from './validate.js';
 
 /**
  * The store's leases: one row per session in `leases` (owner, host, pid, acquired, expires). Wall-clock
@@ -96,14 +93,7 @@ export class Leases implements LeaseBook {
 
   private async acquire(sessionId: string, opts: AcquireOptions = {}): Promise<SessionLease> {
     validateSessionId(sessionId);
-    const waitMs = opts.waitMs ?? 0;
-    const ttlMs = opts.ttlMs ?? DEFAULT_TTL_MS;
-    if (!Number.isFinite(waitMs) || waitMs < 0 || waitMs > MAX_WAIT_MS) {
-      throw new StoreError('invalid-argument', `waitMs must be between 0 and ${MAX_WAIT_MS}`);
-    }
-    if (!Number.isFinite(ttlMs) || ttlMs < MIN_TTL_MS || ttlMs > MAX_WAIT_MS) {
-      throw new StoreError('invalid-argument', `ttlMs must be between ${MIN_TTL_MS} and ${MAX_WAIT_MS}`);
-    }
+    const { waitMs, ttlMs } = checkAcquire(opts);
     const deadline = Date.now() + waitMs;
     let delay = 25;
     let told = false;

@@ -3,7 +3,6 @@ import { type Db, immediate } from './db.js';
 import { StoreError } from './errors.js';
 import { validateUserId } from './ids.js';
 import type {
-  FinishedStatus,
   RunJournal,
   RunRecord,
   RunStatus,
@@ -15,11 +14,9 @@ import type {
 import { createJournal } from './journal.js';
 import type { Leases } from './leases.js';
 import type { Ownership } from './owner.js';
-import { redactSecrets } from './secrets.js';
+import { checkRunFinish } from './validate.js';
 
-const STATUSES = new Set<FinishedStatus>(['ok', 'error', 'interrupted', 'rejected']);
-
-interface RunRow {
+export interface RunRow {
   id: number;
   session_id: string;
   model: string | null;
@@ -31,7 +28,7 @@ interface RunRow {
   error: string | null;
 }
 
-interface ToolRow {
+export interface ToolRow {
   id: number;
   call_id: string | null;
   name: string;
@@ -67,13 +64,8 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
       });
     },
     finish(runId, r) {
-      if (!STATUSES.has(r?.status)) {
-        throw new StoreError('invalid-argument', `run status must be one of ${[...STATUSES].join(', ')}`);
-      }
-      const input = checkCount(r.inputTokens ?? 0, 'inputTokens');
-      const output = checkCount(r.outputTokens ?? 0, 'outputTokens');
-      const error = r.error === undefined ? null : redactSecrets(checkText(r.error, 'error'));
-      const { changes } = immediate(db, () => update.run(r.status, Date.now(), input, output, error, runId));
+      const { status, input, output, error } = checkRunFinish(r);
+      const { changes } = immediate(db, () => update.run(status, Date.now(), input, output, error, runId));
       if (changes === 0) throw new StoreError('not-found', `no run ${runId}`);
     },
     journal(runId) {
@@ -103,7 +95,7 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
   };
 }
 
-function toRun(row: RunRow, tools: ToolRow[]): RunRecord {
+export function toRun(row: RunRow, tools: ToolRow[]): RunRecord {
   const run: RunRecord = {
     id: row.id,
     sessionId: row.session_id,
@@ -122,7 +114,7 @@ function toRun(row: RunRow, tools: ToolRow[]): RunRecord {
   return run;
 }
 
-function toTool(row: ToolRow, runEnded: boolean): ToolCallRecord {
+export function toTool(row: ToolRow, runEnded: boolean): ToolCallRecord {
   const call: ToolCallRecord = {
     id: row.id,
     name: row.name,

@@ -1,12 +1,12 @@
 import { checkCount } from './checks.js';
 import { type Db, immediate } from './db.js';
-import { StoreError } from './errors.js';
 import { localDay, validateUserId } from './ids.js';
 import type { RepairReport, Session, Sessions, SyncOf } from './interface.js';
 import type { Leases } from './leases.js';
 import type { Ownership } from './owner.js';
+import { checkTitle } from './validate.js';
 
-interface Row {
+export interface SessionRow {
   id: string;
   user_id: string;
   title: string | null;
@@ -17,7 +17,8 @@ interface Row {
   output_tokens: number;
 }
 
-const COLUMNS = 'id, user_id, title, created_at, updated_at, turns, input_tokens, output_tokens';
+export const SESSION_COLUMNS =
+  'id, user_id, title, created_at, updated_at, turns, input_tokens, output_tokens';
 
 export interface SessionDeps {
   owners: Ownership;
@@ -35,10 +36,10 @@ export function createSessions(db: Db, deps: SessionDeps): SyncOf<Sessions> {
   const insert = db.prepare(
     'INSERT INTO sessions (id, user_id, day, seq, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
-  const byUser = db.prepare<[string], Row>(
-    `SELECT ${COLUMNS} FROM sessions WHERE user_id = ? ORDER BY created_at DESC, day DESC, seq DESC`,
+  const byUser = db.prepare<[string], SessionRow>(
+    `SELECT ${SESSION_COLUMNS} FROM sessions WHERE user_id = ? ORDER BY created_at DESC, day DESC, seq DESC`,
   );
-  const byId = db.prepare<[string], Row>(`SELECT ${COLUMNS} FROM sessions WHERE id = ?`);
+  const byId = db.prepare<[string], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`);
   const setTitle = db.prepare('UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?');
   const remove = db.prepare('DELETE FROM sessions WHERE id = ?');
   const addTurn = db.prepare(
@@ -99,7 +100,7 @@ export function createSessions(db: Db, deps: SessionDeps): SyncOf<Sessions> {
   };
 }
 
-function toSession(row: Row): Session {
+export function toSession(row: SessionRow): Session {
   const session: Session = {
     id: row.id,
     userId: row.user_id,
@@ -111,11 +112,4 @@ function toSession(row: Row): Session {
   };
   if (row.title !== null) session.title = row.title;
   return session;
-}
-
-function checkTitle(title: unknown): string {
-  if (typeof title !== 'string' || title.length > 200 || title.includes('\0')) {
-    throw new StoreError('invalid-argument', 'a session title is a string of at most 200 characters');
-  }
-  return title;
 }
