@@ -19,7 +19,14 @@ export { compareWrites, SPECIAL_WRITE_INDEX, type StoredWrite } from './checkpoi
 export { type Body, parseBody, parseRecord, type WritesRecord } from './checkpointer/read.js';
 export type { DeltaChannelHistory } from './checkpointer/saver.js';
 export { checkCount, checkKey, checkText } from './checks.js';
-export { isStoreError, StoreError, type StoreErrorCode } from './errors.js';
+export {
+  type DamagedRecord,
+  isStoreError,
+  type LeaseHolder,
+  type RecordDamage,
+  StoreError,
+  type StoreErrorCode,
+} from './errors.js';
 export { localDay, validateSessionId, validateUserId } from './ids.js';
 export type * from './interface.js';
 export { busy, holderOf, type LeaseRow, leaseLost } from './lease-rows.js';

@@ -1,1 +1,2 @@
 export { makeTempDir, writeTree } from './temp-dir.js';
+export { PostgresUnavailableError, type PostgresServer, type StartPostgresOptions, startPostgres } from './postgres.js';
