@@ -183,6 +183,9 @@ export async function migrationStatus(db: Db): Promise<MigrationStatus> {
 export async function migrate(db: Db): Promise<MigrationStatus> {
   const schema = quoteIdent(db.schema);
   try {
+    // Up to date (the usual open): nothing to lock or write, so a read-only server opens too.
+    const before = await migrationStatus(db);
+    if (before.current === before.latest) return before;
     await db.tx(async (client) => {
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`birdie-migrate:${db.schema}`]);
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);

@@ -116,11 +116,5 @@ export function isRetryable(error: unknown): boolean {
 
 /** The URL without its password, for messages. */
 export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'postgresql://(unparsable URL)';
-  }
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/?#@]*:)[^@/?#]*@/i, '$1***@');
 }

@@ -18,6 +18,8 @@ export interface BackendEnv {
   one<T>(sql: string, params?: unknown[]): Promise<T | undefined>;
   /** ES module lines for a child process that leave the opened store in `store` (the built packages). */
   childOpen: string;
+  /** A temporary folder of this test (scripts, effect files); removed by cleanup. */
+  dir: string;
   cleanup(): Promise<void>;
 }
 
@@ -58,6 +60,7 @@ const sqlite: Backend = {
         });
       },
       childOpen: `const { openStore } = await import(${JSON.stringify(STORE_DIST)});\nconst store = openStore({ home: ${JSON.stringify(dir)} });`,
+      dir,
       async cleanup() {
         for (const s of stores) await s.close();
         rmSync(dir, { recursive: true, force: true });
@@ -72,6 +75,7 @@ const postgres: Backend = {
   async fresh() {
     const url = inject('postgresUrl');
     const schema = `t${process.pid}_${++schemas}`;
+    const dir = mkdtempSync(join(tmpdir(), 'birdie-contract-pg-'));
     const stores: Store[] = [];
     const raw = new pg.Pool({ connectionString: url, max: 1, options: `-c search_path=${schema}` });
     const numbered = (sql: string) => {
@@ -92,10 +96,12 @@ const postgres: Backend = {
         return rows[0] === undefined ? undefined : (Object.values(rows[0])[0] as never);
       },
       childOpen: `const { openPostgresStore } = await import(${JSON.stringify(PG_DIST)});\nconst store = await openPostgresStore({ url: ${JSON.stringify(url)}, schema: ${JSON.stringify(schema)}, maxConnections: 2 });`,
+      dir,
       async cleanup() {
         for (const s of stores) await s.close();
         await raw.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
         await raw.end();
+        rmSync(dir, { recursive: true, force: true });
       },
     };
   },
