@@ -6,7 +6,8 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { configureProcessGuard, processGuardStatus, resolveEntrypoint } from '../dist/index.js';
+import { checkEntrypoint, configureProcessGuard, processGuardStatus, resolveEntrypoint } from '../dist/index.js';
+import { parseTemplate } from '../dist/template.js';
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -130,6 +131,45 @@ try {
     fetchMs,
     httpMs,
     `${(httpMs / fetchMs).toFixed(2)}×`,
+    '—',
+    true,
+  ]);
+
+  // checkEntrypoint: what the load-time check costs per bash tool, against the brace parsing alone
+  const templates = [
+    'cat {path}',
+    'ls -la -- {path}',
+    'echo "{content}" > {path}',
+    'mkdir -p -- {path}',
+    'git -C {repo} log --oneline -n 20 -- {file} | head -50',
+    'grep -rn -- {pattern} {dir} | head -n 100',
+    'for f in {a} {b}; do printf "[%s]" "$f"; done',
+    'f() {{ local x="$1"; printf "%s" "$x"; }}; f {v}',
+    'cat <<EOF\n{x} "{y}"\nEOF\necho {z}',
+    'n={n}; echo $(( n + 1 ))',
+    'x={v}; case $x in a*) echo A;; *) echo B;; esac',
+    'tmp=$(mktemp); trap \'rm -f "$tmp"\' EXIT; curl -s -- {url} > "$tmp"; wc -c < "$tmp"',
+  ];
+  const names = ['path', 'content', 'repo', 'file', 'pattern', 'dir', 'a', 'b', 'v', 'x', 'y', 'z', 'n', 'url'];
+  const schema = { type: 'object', properties: Object.fromEntries(names.map((n) => [n, { type: 'string' }])) };
+  const context = { skillDir: dir, schema };
+  const rounds = 200;
+  const [parseMs, checkMs] = await paired(
+    30,
+    async () => {
+      for (let i = 0; i < rounds; i++) for (const t of templates) parseTemplate(t, 'bench');
+    },
+    async () => {
+      for (let i = 0; i < rounds; i++) for (const t of templates) checkEntrypoint(`bash:${t}`, context);
+    },
+  );
+  const per = (x) => (x / rounds / templates.length) * 1000; // µs per template
+  rows.push([
+    `checkEntrypoint, ${templates.length} bash templates`,
+    'parseTemplate (µs per template)',
+    per(parseMs) / 1000,
+    per(checkMs) / 1000,
+    `${per(checkMs).toFixed(1)} µs per template`,
     '—',
     true,
   ]);

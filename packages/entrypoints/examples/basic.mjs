@@ -2,7 +2,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EntrypointError, resolveEntrypoint } from '@birdie/entrypoints';
+import { checkEntrypoint, EntrypointError, redactUrl, resolveEntrypoint } from '@birdie/entrypoints';
 
 const skillDir = mkdtempSync(join(tmpdir(), 'skill-'));
 
@@ -31,5 +31,16 @@ try {
 } catch (error) {
   console.log(error.code, '|', error.message);
 }
+
+// The load-time check lists every problem with its offset: a value that reaches arithmetic through a variable
+// (bash would run the $( … ) in a value such as a[$(cmd)]), and a placeholder the schema does not declare.
+const schema = { type: 'object', properties: { n: { type: 'string' } } };
+const problems = checkEntrypoint('bash:n={n}; echo $(( n + 1 )) {m}', { skillDir, schema });
+console.log(problems.map((p) => `${p.code} at ${p.offset}`));
+// Declared as an integer, the same template is fine: the value is checked to be one when it runs.
+schema.properties.n.type = 'integer';
+const next = resolveEntrypoint('bash:n={n}; echo $(( n + 1 ))', { skillDir, schema });
+console.log((await next.run({ n: 41 })).output.trim());
+console.log(redactUrl('https://me:s3cret@api.example.com/v1/items?key=abc123&q=birds'));
 
 rmSync(skillDir, { recursive: true });

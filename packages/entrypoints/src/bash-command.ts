@@ -1,30 +1,12 @@
+import { SHELLS, shellProblem } from './bash-shells.js';
+import { PREFIXES } from './bash-words.js';
+
 /**
  * Which command a placeholder is an argument of. Quoting keeps a value one word, but some bash builtins
  * evaluate their arguments as code or as variable names (whose array subscripts are arithmetic, and
  * arithmetic runs `$( … )`): a value there would run. Those positions are refused, as is the command name
  * itself, which would let the model choose the program (that is what the raw `{command}` template is for).
  */
-
-/** Words that introduce the real command. */
-export const PREFIXES: ReadonlySet<string> = new Set([
-  '!',
-  '{',
-  'if',
-  'then',
-  'else',
-  'elif',
-  'do',
-  'while',
-  'until',
-  'time',
-  'exec',
-  'command',
-  'builtin',
-  'nohup',
-  'env',
-  'sudo',
-  'coproc',
-]);
 
 /** Builtins that treat an argument as code (or as a name whose subscript is evaluated). */
 const EVALUATING = new Set([
@@ -44,6 +26,8 @@ const EVALUATING = new Set([
   // name arguments: an array element's subscript is arithmetic (`unset 'a[$(cmd)]'` runs cmd)
   'unset',
   'getopts',
+  // `history -s` stores a line that `fc -s` then runs
+  'history',
 ]);
 
 /** Builtins that take NAME or NAME=value: only the value side may hold a placeholder. */
@@ -59,20 +43,33 @@ const ASSIGNMENT = /^[A-Za-z_]\w*(\[[^\]]*\])?\+?=/;
 const REDIRECT = /^(\d*|&)(<|>|>>|<<<|>&|<&|>\|)/;
 const REDIRECT_ONLY = /^(\d*|&)(<|>|>>|<<<|>&|<&|>\|)$/;
 
-/**
- * `command` is the source text of the current simple command up to the placeholder (quoted parts included,
- * other placeholders marked with \u0001). Returns why the placeholder may not stand there, or undefined.
- */
-export function commandPositionProblem(
-  command: string,
-  name: string,
-  attributed: ReadonlySet<string> = new Set(),
-): string | undefined {
+/** Why a value may not stand somewhere; `arithmetic` problems go away when the value is a decimal integer. */
+export interface PositionProblem {
+  message: string;
+  arithmetic?: boolean;
+}
+
+/** Variables whose assigned value bash evaluates: as arithmetic ('integer') or otherwise ('code'). */
+export type Attributed = ReadonlyMap<string, 'integer' | 'code'>;
+
+interface CommandWords {
+  /** The words that precede the command name (prefixes, assignments, redirections). */
+  complete: string[];
+  /** The words from the command name on, after quote removal. */
+  rest: string[];
+  /** The unfinished word the value stands in, after quote removal. */
+  partial: string;
+  /** The command name as written, when there is one. */
+  rawName?: string;
+}
+
+function commandWords(command: string): CommandWords {
   // A line continuation vanishes before bash reads words: `ev\<newline>al` is `eval`.
   command = command.replace(/\\\n/g, '');
   const words = command.split(/[ \t\n]+/);
   const partial = unquote(words.pop() ?? '');
-  const complete = words.filter(Boolean).map(unquote);
+  const raw = words.filter(Boolean);
+  const complete = raw.map(unquote);
 
   let k = 0;
   while (k < complete.length) {
@@ -91,42 +88,115 @@ export function commandPositionProblem(
       k += 1; // `coproc NAME { … }`
     } else break;
   }
-  const rest = complete.slice(k);
-  const ph = `{${name}}`;
+  return {
+    complete: complete.slice(0, k),
+    rest: complete.slice(k),
+    partial,
+    ...(k < raw.length ? { rawName: raw[k]! } : {}),
+  };
+}
+
+/**
+ * The command name as written (`$tool`, `"${cmd}"`, `grep`) for the simple command whose source is `command`, or
+ * undefined while the value would itself be (part of) the name.
+ */
+export function commandName(command: string): string | undefined {
+  return commandWords(command).rawName;
+}
+
+/**
+ * Whether a `$var` standing at the end of `command` is split into words and globbed: not as an assignment's value,
+ * a here-string, the word of `case`, or inside `[[ … ]]` (the caller knows about quotes and `[[`).
+ */
+export function expansionSplits(command: string, inArrayLiteral = false): boolean {
+  if (inArrayLiteral) return true;
+  const { complete, rest, partial } = commandWords(command);
+  if (partial.startsWith('<<<') || (partial === '' && (rest.at(-1) ?? complete.at(-1)) === '<<<'))
+    return false;
+  if (rest.length === 0) return !ASSIGNMENT.test(partial);
+  const first = rest[0]!;
+  if (DECLARING.has(first) && ASSIGNMENT.test(partial)) return false;
+  return !(first === 'case' && rest.length === 1);
+}
+
+/**
+ * `command` is the source text of the current simple command up to the value (quoted parts included, other values
+ * marked with \u0001). `label` names the value in messages (`{path}`, `$x (from {path})`). Returns why the value may
+ * not stand there, or undefined.
+ */
+export function commandPositionProblem(
+  command: string,
+  label: string,
+  attributed: Attributed = new Map(),
+): PositionProblem | undefined {
+  const { rest, partial } = commandWords(command);
+  const ph = label;
 
   if (/^[A-Za-z_]\w*\[[^\]]*$/.test(partial) || openSubscript(command)) {
-    return `${ph} inside an array subscript: bash evaluates subscripts as arithmetic, which runs code`;
+    return {
+      message: `${ph} inside an array subscript: bash evaluates subscripts as arithmetic, which runs code`,
+      arithmetic: true,
+    };
   }
   const assigned = /^([A-Za-z_]\w*)(\[[^\]]*\])?\+?=/.exec(partial)?.[1];
-  const attributedProblem =
-    assigned !== undefined && attributed.has(assigned)
-      ? `${ph} assigned to '${assigned}', an integer, nameref, prompt or startup-file variable: bash evaluates what is assigned to it`
-      : undefined;
+  const kind = assigned === undefined ? undefined : attributed.get(assigned);
+  const attributedProblem: PositionProblem | undefined = kind
+    ? {
+        message: `${ph} assigned to '${assigned}', an integer, nameref, prompt or startup-file variable: bash evaluates what is assigned to it`,
+        arithmetic: kind === 'integer',
+      }
+    : undefined;
   if (rest.length === 0) {
     if (ASSIGNMENT.test(partial) || REDIRECT.test(partial)) return attributedProblem;
-    return `${ph} as (part of) the command name would let the argument choose the program; use the raw {command} template for that`;
+    return {
+      message: `${ph} as (part of) the command name would let the argument choose the program; use the raw {command} template for that`,
+    };
   }
   const first = rest[0]!;
-  if (EVALUATING.has(first)) return `${ph} is an argument of '${first}', which evaluates it as code`;
+  if (SHELLS.has(first)) {
+    const problem = shellProblem(first, command, ph);
+    if (problem) return { message: problem };
+  }
+  if (first === 'hash') {
+    return { message: `${ph} is an argument of 'hash', which decides what program a command name runs` };
+  }
+  if (first === 'let')
+    return { message: `${ph} is an argument of 'let', which evaluates it as arithmetic`, arithmetic: true };
+  if (EVALUATING.has(first))
+    return { message: `${ph} is an argument of '${first}', which evaluates it as code` };
   if (DECLARING.has(first)) {
     const flags = rest.slice(1).filter((w) => w.startsWith('-') || w.startsWith('+'));
-    if (flags.some((f) => /[in]/.test(f))) return `${ph} in '${first}' with -i/-n: bash evaluates the value`;
+    if (flags.some((f) => /n/.test(f)))
+      return { message: `${ph} in '${first}' with -i/-n: bash evaluates the value` };
+    if (flags.some((f) => /i/.test(f)))
+      return {
+        message: `${ph} in '${first}' with -i/-n: bash evaluates the value`,
+        arithmetic: ASSIGNMENT.test(partial),
+      };
     if (flags.some((f) => /[aA]/.test(f)))
-      return `${ph} in '${first}' with -a/-A: bash may parse the value as an array assignment with subscripts`;
+      return {
+        message: `${ph} in '${first}' with -a/-A: bash may parse the value as an array assignment with subscripts`,
+      };
     if (!ASSIGNMENT.test(partial))
-      return `${ph} as a variable name of '${first}': bash evaluates array subscripts in names`;
+      return { message: `${ph} as a variable name of '${first}': bash evaluates array subscripts in names` };
     if (REPARSING.has(first)) {
-      return `${ph} in '${first}': bash may parse the value as an array assignment with subscripts; assign it plainly (x=${ph}) or with local`;
+      return {
+        message: `${ph} in '${first}': bash may parse the value as an array assignment with subscripts; assign it plainly (x=${ph}) or with local`,
+      };
     }
   }
   if (first === 'printf' && (rest.includes('-v') || partial.startsWith('-v')))
-    return `${ph} with 'printf -v', which evaluates variable names`;
+    return { message: `${ph} with 'printf -v', which evaluates variable names` };
+  if (first === 'wait' && (rest.includes('-p') || partial.startsWith('-p')))
+    return { message: `${ph} with 'wait -p', which assigns to the variable it names` };
   if (
     first === 'printf' &&
     rest.slice(1).every((w) => w.startsWith('-') && w !== '--') &&
     (partial === '' || partial.startsWith('-'))
   ) {
-    return `${ph} where printf still reads options: a value '-vNAME' would assign to NAME, evaluating its subscript; write printf -- … or printf '%s' ${ph}`;
+    return {
+      message: `${ph} where printf still reads options: a value '-vNAME' would assign to NAME, evaluating its subscript; write printf -- … or printf '%s' ${ph}`,
+    };
   }
   if (
     (first === 'test' || first === '[') &&
@@ -136,54 +206,14 @@ export function commandPositionProblem(
   ) {
     // `test "$a" "$b"` with a='-v' tests the variable named by b, evaluating its subscript; `!` or '(' from a
     // value shift the grammar the same way. A literal operator between two values keeps them operands.
-    return `${ph} right after another value in '${first}': the first value could be read as an operator such as -v; put a literal operator between them (e.g. [ {a} = {b} ]) or use [[ … ]]`;
+    return {
+      message: `${ph} right after another value in '${first}': the first value could be read as an operator such as -v; put a literal operator between them (e.g. [ {a} = {b} ]) or use [[ … ]]`,
+    };
   }
   if ((first === 'test' || first === '[') && (rest.includes('-v') || rest.includes('-R'))) {
-    return `${ph} in '${first} -v': bash evaluates variable names`;
+    return { message: `${ph} in '${first} -v': bash evaluates variable names` };
   }
   return attributedProblem;
-}
-
-/**
- * Bash's own variables whose assigned value is code: integer ones evaluate it as arithmetic (`RANDOM`, `OPTIND`, …),
- * prompt strings are expanded with command substitution (`PS4` under `set -x`), and `BASH_ENV`/`ENV` name a file a
- * child bash sources.
- */
-const EVALUATED_VARIABLES = [
-  'RANDOM',
-  'SRANDOM',
-  'OPTIND',
-  'HISTCMD',
-  'SECONDS',
-  'LINENO',
-  'PS0',
-  'PS1',
-  'PS2',
-  'PS3',
-  'PS4',
-  'PROMPT_COMMAND',
-  'BASH_ENV',
-  'ENV',
-  'SHELLOPTS',
-  'BASHOPTS',
-];
-
-/**
- * Names the template gives the integer (-i) or nameref (-n) attribute anywhere: a later plain assignment to them
- * (`n={v}`, `n+={v}`, `export n={v}`) evaluates the value as arithmetic, or assigns through a reference.
- */
-export function attributedNames(text: string): Set<string> {
-  const names = new Set<string>(EVALUATED_VARIABLES);
-  const declaration =
-    /(?:^|[\s;&|(){}])(?:declare|typeset|local|readonly|export)((?:[ \t]+[-+][A-Za-z]+)+)([^;&|\n)]*)/g;
-  for (let match = declaration.exec(text); match; match = declaration.exec(text)) {
-    if (!/[-+][A-Za-z]*[in]/.test(match[1]!)) continue;
-    for (const word of match[2]!.split(/[ \t]+/)) {
-      const name = /^["']?([A-Za-z_]\w*)/.exec(word)?.[1];
-      if (name) names.add(name);
-    }
-  }
-  return names;
 }
 
 /**

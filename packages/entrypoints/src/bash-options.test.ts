@@ -34,6 +34,10 @@ describe('option exposure of placeholders', () => {
     ['$tool {a}', { a: 'the command/dash' }],
     // find reads `find -- -delete` as an expression
     ['find -- {a} -maxdepth 0; [ -- {b} ]', { a: 'find/dash', b: '[/dash' }],
+    // after --, expr reads no options, but its operators still
+    ['expr -- {a} + 1', { a: 'expr/undefined' }],
+    // a value that reaches a variable is exposed where the variable stands
+    ['x={a}; cat "$x"', { a: 'cat/dash' }],
   ])('%j exposes %j', (template, expected) => {
     expect(exposed(template)).toEqual(expected);
   });
@@ -58,6 +62,23 @@ describe('option exposure of placeholders', () => {
     'sudo -u bob cat -- {a}',
   ])('%j is operand-safe', (template) => {
     expect(exposed(template)).toEqual({});
+  });
+});
+
+describe('operators of expression-taking commands', () => {
+  it.each([
+    ['find {a} -delete', ['!', '(', ')', ',']],
+    ['test {a} = x', ['!', '(', ')', ',']],
+    ['expr {a} + 1', ['length', ':', '*', '<=', '==']],
+  ])('%j refuses %j', (template, values) => {
+    const [exposure] = compileBashTemplate(template).options.values();
+    for (const value of values) expect(optionProblem('a', value, exposure!), value).toContain('operator');
+    expect(optionProblem('a', 'file.txt', exposure!)).toBeUndefined();
+  });
+
+  it('lets an operator through when the schema lists it', () => {
+    const [exposure] = compileBashTemplate('find . {a} -print').options.values();
+    expect(optionProblem('a', '!', exposure!, { enum: ['!', '-true'] })).toBeUndefined();
   });
 });
 

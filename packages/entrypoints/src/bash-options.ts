@@ -1,4 +1,4 @@
-import { PREFIXES } from './bash-command.js';
+import { PREFIXES } from './bash-words.js';
 
 /**
  * Whether a placeholder stands where its command may read the value as an option. Quoting keeps a value one
@@ -20,7 +20,39 @@ export type OptionRule = 'dash' | 'echo';
 export interface OptionExposure {
   /** The command that would read the value, for the message. */
   command: string;
-  rule: OptionRule;
+  /** How a leading '-' is read there; absent where only expression operators matter (`expr -- {x}`). */
+  rule?: OptionRule;
+  /**
+   * Words the command reads as operators of its expression there: `find {dir} -delete` with dir `!` negates the
+   * test, so it deletes everything else. A literal `--` does not change that.
+   */
+  operators?: readonly string[];
+}
+
+const TEST_OPERATORS = ['!', '(', ')', ','];
+/** GNU expr's operators and keywords (`expr --help`). */
+const EXPR_OPERATORS = [
+  ...['|', '&', '<', '<=', '=', '==', '!=', '>=', '>', '+', '-', '*', '/', '%', ':', '(', ')'],
+  ...['match', 'substr', 'index', 'length'],
+];
+const EXPRESSION_OPERATORS: Readonly<Record<string, readonly string[]>> = {
+  find: TEST_OPERATORS,
+  test: TEST_OPERATORS,
+  '[': TEST_OPERATORS,
+  expr: EXPR_OPERATORS,
+};
+
+/** The exposure that covers both: a placeholder used in two places must be safe in each. */
+export function mergeExposure(a: OptionExposure | undefined, b: OptionExposure): OptionExposure {
+  if (!a) return b;
+  const rank = (e: OptionExposure) => (e.rule === 'dash' ? 2 : e.rule === 'echo' ? 1 : 0);
+  const first = rank(b) > rank(a) ? b : a;
+  const operators = [...new Set([...(a.operators ?? []), ...(b.operators ?? [])])];
+  return {
+    command: first.rule ? first.command : (a.operators ? a : b).command,
+    ...(first.rule ? { rule: first.rule } : {}),
+    ...(operators.length > 0 ? { operators } : {}),
+  };
 }
 
 const OPERAND_ONLY = new Set(['[[', 'case', 'for', 'select', 'printf']);
@@ -85,14 +117,17 @@ export function optionExposure(command: string): OptionExposure | undefined {
   if (name === undefined || OPERAND_ONLY.has(name)) return undefined;
 
   const echo = name === 'echo' && !external;
+  const operators = EXPRESSION_OPERATORS[name];
+  const reader = /[\u0001\u0002]/.test(name) ? 'the command' : name;
   for (let j = k + 1; j < tokens.length; j++) {
     const token = tokens[j]!;
     if (token.op) j += 1;
-    else if (token.text === '--' && !NO_END_OF_OPTIONS.has(name)) return undefined;
+    else if (token.text === '--' && !NO_END_OF_OPTIONS.has(name))
+      return operators ? { command: reader, operators } : undefined;
     // echo stops reading options at its first literal word that is not one.
     else if (echo && !/[\u0001\u0002]/.test(token.text) && !ECHO_OPTION.test(token.text)) return undefined;
   }
-  return { command: /[\u0001\u0002]/.test(name) ? 'the command' : name, rule: echo ? 'echo' : 'dash' };
+  return { command: reader, rule: echo ? 'echo' : 'dash', ...(operators ? { operators } : {}) };
 }
 
 /**
@@ -106,11 +141,15 @@ export function optionProblem(
   property?: { enum?: unknown; const?: unknown; default?: unknown },
 ): string | undefined {
   // A number is what the schema asked for: `head -n {n}` with -5 means -5.
-  if (typeof value !== 'string' || !value.startsWith('-')) return undefined;
+  if (typeof value !== 'string') return undefined;
   if (property?.const === value || property?.default === value) return undefined;
   if (Array.isArray(property?.enum) && property.enum.includes(value)) return undefined;
   const short = value.length > 40 ? `${value.slice(0, 40)}…` : value;
   const shown = JSON.stringify(short);
+  if (exposure.operators?.includes(value)) {
+    return `argument "${name}" is ${shown}, which ${exposure.command} would read as an operator of its expression, not as data; nothing was run. If it names a file, pass it as ${JSON.stringify(`./${short}`)}`;
+  }
+  if (!value.startsWith('-') || !exposure.rule) return undefined;
   if (exposure.rule === 'echo') {
     if (!ECHO_OPTION.test(value)) return undefined;
     return `argument "${name}" is ${shown}, which echo would take as an option and not print, so nothing was run; send the text with something around it (e.g. a trailing newline)`;

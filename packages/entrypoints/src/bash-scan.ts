@@ -1,4 +1,5 @@
 // Scanner state and helpers of the bash template compiler (bash-script.ts).
+import { type Atom, splitParameter } from './bash-atoms.js';
 
 /**
  * Where a placeholder stands decides how the positional parameter is spelled. Contexts in which even a
@@ -35,6 +36,32 @@ export interface Frame {
   command?: string;
   /** Open `case … esac` statements: their patterns end in an unbalanced ')'. */
   cases?: number;
+  /** Template offset of the character that opened the frame. */
+  start?: number;
+  /** Frames whose text is analysed when they close: everything inside, nested frames included. */
+  raw?: string;
+  /** The values (\u0001 in `raw`) met inside, in order. */
+  rawMarks?: Atom[];
+  /** Command frames: the template offset of each character of `command`. */
+  commandOffsets?: number[];
+  /** Command frames: what each \u0001 in `command` stands for, in order. */
+  marks?: Atom[];
+  /** Command frames: the bodies of the command substitutions shown as \u0004 in `command`. */
+  outputs?: Atom[][];
+  /** `$( … )`: length of the enclosing command's text before the `$(`. */
+  outerLength?: number;
+  /** `x=( … )`: a compound array assignment (its `[sub]=` words have arithmetic subscripts). */
+  array?: boolean;
+  /** Compound array assignment: bracket depth of the subscript being read, 0 outside one. */
+  subscript?: number;
+  /** A `${ … }` already counted as one value in its command: its text stays out of the command's source. */
+  quiet?: boolean;
+  /** Command frames: whether the current command holds a value (or command output) … */
+  valueSeen?: boolean;
+  /** … and whether an earlier stage of its pipeline did, so that what it reads may be a value. */
+  pipeInput?: boolean;
+  /** Here-documents: the source line that declared it (`cat <<EOF | bash`), to see who reads the body. */
+  line?: string;
 }
 
 export type Item = string | { name: string; offset: number };
@@ -145,15 +172,7 @@ export function unquoted(
     stack.push({ context: 'test', depth: 0, text: '', placeholders: [] });
     return 2;
   } else if (frame.context === 'test' && item === ']' && at(1) === ']' && wordStart) {
-    stack.pop();
-    if (
-      frame.placeholders!.length > 0 &&
-      /(^|\s)-(eq|ne|lt|le|gt|ge|v|R)(\s|$)/.test(frame.text!.replace(/\\\n/g, ''))
-    ) {
-      fail(
-        `{${frame.placeholders![0]}} inside [[ … ]] with an arithmetic comparison or -v: bash evaluates such operands as code; compare inside the command instead`,
-      );
-    }
+    stack.pop(); // the caller checks what the test compared
     return 2;
   } else if (wordStart && atCommandStart(frame) && (peekWord(at, 'case') || peekWord(at, 'esac'))) {
     frame.cases = Math.max(0, (frame.cases ?? 0) + (item === 'c' ? 1 : -1));
@@ -217,4 +236,47 @@ export function heredoc(
   if (!word) fail("'<<' without a here-document delimiter");
   pending.push({ context: quoted ? 'heredoc-quoted' : 'heredoc', depth: 0, delimiter: word, stripTabs });
   return k - i;
+}
+
+const IDENT_START = /[A-Za-z_]/;
+const IDENT = /[A-Za-z0-9_]/;
+/** Special parameters that hold numbers or flags, never a value: `$#`, `$?`, `$$`, `$!`, `$-`, `$0`. */
+const CLEAN_SPECIAL = /^[#?$!0-]$/;
+
+/**
+ * The parameter a `$` at `i` expands, when it may carry a value: `$name`, `$1`, `$@`, `$*`, or the name of a `${…}`
+ * (`length` 0: the scanner opens the parameter frame; `${!x}` reads as `@`, any variable). Undefined for `${#x}`, the
+ * special parameters that hold numbers, and anything that is no expansion.
+ */
+export function readExpansion(
+  items: readonly Item[],
+  i: number,
+): { name: string; length: number; indirect: boolean } | undefined {
+  const at = (k: number) => (typeof items[k] === 'string' ? (items[k] as string) : '');
+  const next = at(i + 1);
+  let name = '';
+  let length = 0;
+  let indirect = false;
+  if (IDENT_START.test(next)) {
+    let k = i + 1;
+    while (IDENT.test(at(k))) k += 1;
+    name = (items.slice(i + 1, k) as string[]).join('');
+    length = k - i;
+  } else if (/[0-9@*]/.test(next)) {
+    name = next;
+    length = 2;
+  } else if (next === '{') {
+    let body = '';
+    for (let k = i + 2; k < items.length && body.length < 200; k++) {
+      const item = at(k);
+      if (item === '' || item === '}' || item === ':' || item === '[') break;
+      body += item;
+    }
+    const { prefix, name: parameter } = splitParameter(body);
+    if (prefix === '#' && parameter !== '') return undefined; // a length
+    indirect = prefix === '!';
+    name = indirect ? '@' : parameter;
+  } else return undefined;
+  if (name === '' || CLEAN_SPECIAL.test(name)) return undefined;
+  return { name, length, indirect };
 }

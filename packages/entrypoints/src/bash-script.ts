@@ -1,19 +1,16 @@
-import { attributedNames, commandPositionProblem } from './bash-command.js';
-import { type OptionExposure, optionExposure } from './bash-options.js';
+import { attributedNames } from './bash-attributes.js';
+import { Flow, INPUT_PARAMETERS } from './bash-flow.js';
+import type { OptionExposure } from './bash-options.js';
+import { BashPass, type Problem } from './bash-pass.js';
+import type { Item } from './bash-scan.js';
 import { EntrypointError } from './errors.js';
-import { type TemplatePart, parseTemplate, placeholderNames } from './template.js';
-import {
-  backslash,
-  commandOwner,
-  describe,
-  dollar,
-  type Frame,
-  isSeparator,
-  type Item,
-  lineEnd,
-  unquoted,
-  unquotedLike,
-} from './bash-scan.js';
+import { parseTemplate, placeholderNames, type TemplatePart } from './template.js';
+import type { JsonSchemaObjectLike } from './types.js';
+
+export type { Problem } from './bash-pass.js';
+
+/** An expansion, or a variable bash sets from the values (`BASH_REMATCH` after `[[ {x} =~ … ]]`, `PWD` after `cd`). */
+const MAY_HOLD_A_VALUE = new RegExp(`[$\`]|\\b(${[...INPUT_PARAMETERS].filter((n) => /^\\w+$/.test(n)).join('|')}|birdie_\\d+)\\b`);
 
 export interface CompiledBash {
   script: string;
@@ -21,17 +18,87 @@ export interface CompiledBash {
   names: string[];
   /** Placeholders standing where their command may read a value as an option (see bash-options.ts). */
   options: Map<string, OptionExposure>;
+  /** Placeholders that reach arithmetic: the schema says integer, and the value is checked to be one when it runs. */
+  integers: Set<string>;
 }
 
-export function compileBashTemplate(template: string): CompiledBash {
+export interface BashAnalysis extends CompiledBash {
+  /** Every position problem found, in the order the scan met them (offsets into the template). */
+  problems: Problem[];
+  /** Every placeholder occurrence, with its offset into the template. */
+  placeholders: { name: string; offset: number }[];
+}
+
+/**
+ * Analyses and compiles a `bash:` template. Structural errors (a lone brace, an unterminated quote) throw
+ * `bad-template`; a value standing where bash would evaluate it is a problem in the list, and scanning goes on.
+ *
+ * Two passes over the same scanner: the first records which variables the placeholders flow into (assignments,
+ * `read`, `for`, function arguments …); the second treats every expansion of such a variable like the placeholder
+ * itself and checks each place where bash evaluates text (arithmetic, subscripts, `${!x}`, `eval` …).
+ */
+export function analyseBashTemplate(template: string, schema?: JsonSchemaObjectLike): BashAnalysis {
   const where = `bash:${template}`;
   const parts = parseTemplate(template, where);
   const names = placeholderNames(parts);
+  const { items, offsets } = toItems(parts);
   const text = parts.map((part) => (part.kind === 'text' ? part.text : '\u0001')).join('');
-  const attributed = attributedNames(text);
-  const options = new Map<string, OptionExposure>();
-  const script = argumentPrologue(names.length) + emit(toItems(parts), names, where, attributed, options);
-  return { script, names, options };
+  const integer = (name: string) => isIntegerProperty(schema?.properties?.[name]);
+  const settings = {
+    names,
+    where,
+    attributed: attributedNames(text),
+    integer,
+    templateLength: template.length,
+  };
+  const placeholders = parts.flatMap((p) =>
+    p.kind === 'placeholder' ? [{ name: p.name, offset: p.offset }] : [],
+  );
+
+  const first = new BashPass(items, offsets, { ...settings, flow: new Flow(names), recording: true });
+  let result = first.run();
+  // A value reaches an evaluating context only through an expansion, an assigned variable or one that bash sets from
+  // input: without any, the first pass (which checked every placeholder where it stands) is the whole story.
+  if (names.length > 0 && (first.flow.assigns() || MAY_HOLD_A_VALUE.test(text))) {
+    first.flow.solve();
+    result = new BashPass(items, offsets, { ...settings, flow: first.flow, recording: false }).run();
+  }
+  const problems = [...result.problems];
+  const reserved = /\bbirdie_\d+\b/.exec(text);
+  if (reserved && names.length > 0) {
+    problems.push({
+      message: `${reserved[0]} is the script's copy of an argument: a template that reads or writes it bypasses its placeholder; use another name`,
+      offset: offsets[reserved.index] ?? 0,
+    });
+  }
+  const aliases = text.includes('expand_aliases') ? /\bexpand_aliases\b/.exec(text) : null;
+  if (aliases && names.length > 0) {
+    problems.push({
+      message:
+        'aliases are expanded (shopt -s expand_aliases): an alias can turn any word into eval, so a value cannot be followed',
+      offset: offsets[aliases.index] ?? 0,
+    });
+  }
+  return {
+    script: argumentPrologue(names.length) + result.script,
+    names,
+    options: result.options,
+    integers: result.integers,
+    problems: dedupe(problems),
+    placeholders,
+  };
+}
+
+/** Compiles a template, throwing `bad-template` for its first problem. */
+export function compileBashTemplate(template: string, schema?: JsonSchemaObjectLike): CompiledBash {
+  const analysis = analyseBashTemplate(template, schema);
+  const problem = analysis.problems[0];
+  if (problem) {
+    throw new EntrypointError('bad-template', `bash:${template}: ${problem.message}`, {
+      offset: problem.offset,
+    });
+  }
+  return analysis;
 }
 
 /** The shell variable that holds the value of placeholder number `index` (1-based). */
@@ -39,194 +106,51 @@ export function argumentVariable(index: number): string {
   return `birdie_${index}`;
 }
 
+/** `type: integer` (alone or with null): only a plain decimal integer is accepted when the tool runs. */
+export function isIntegerProperty(property: unknown): boolean {
+  const type = (property as { type?: unknown } | undefined)?.type;
+  if (type === 'integer') return true;
+  return (
+    Array.isArray(type) && type.includes('integer') && type.every((t) => t === 'integer' || t === 'null')
+  );
+}
+
 /**
  * Copies the positional parameters into variables first: inside a function body `$1` is the function's own
  * argument, and `set --` or `shift` in a template would move them; the copies keep each value where it belongs.
  * A plain assignment neither splits nor re-parses the value.
  */
+const prologues: string[] = [];
+
 function argumentPrologue(count: number): string {
   if (count === 0) return '';
+  if (prologues[count] !== undefined) return prologues[count];
   const copies = Array.from({ length: count }, (_, k) => `${argumentVariable(k + 1)}=\${${k + 1}}`);
-  return `${copies.join(' ')}; `;
+  prologues[count] = `${copies.join(' ')}; `;
+  return prologues[count];
 }
 
-function toItems(parts: readonly TemplatePart[]): Item[] {
+function toItems(parts: readonly TemplatePart[]): { items: Item[]; offsets: number[] } {
   const items: Item[] = [];
+  const offsets: number[] = [];
   for (const part of parts) {
-    if (part.kind === 'text') items.push(...part.text);
-    else items.push({ name: part.name, offset: part.offset });
-  }
-  return items;
-}
-
-function emit(
-  items: readonly Item[],
-  names: readonly string[],
-  where: string,
-  attributed: ReadonlySet<string>,
-  options: Map<string, OptionExposure>,
-): string {
-  const stack: Frame[] = [{ context: 'unquoted', depth: 0, command: '' }];
-  const pending: Frame[] = []; // here-documents whose bodies start at the next newline
-  let out = '';
-  let prev = ''; // previous source character; '' at the start, 'x' after a placeholder
-  let lineStart = true;
-
-  const fail = (message: string): never => {
-    throw new EntrypointError('bad-template', `${where}: ${message}`);
-  };
-  const top = () => stack[stack.length - 1]!;
-  const charAt = (i: number) => (typeof items[i] === 'string' ? (items[i] as string) : '');
-
-  let i = 0;
-  while (i < items.length) {
-    const item = items[i]!;
-    const frame = top();
-
-    if (frame.context.startsWith('heredoc') && lineStart) {
-      const end = lineEnd(items, i);
-      if (end !== -1) {
-        const line = (items.slice(i, end) as string[]).join('');
-        if ((frame.stripTabs ? line.replace(/^\t+/, '') : line) === frame.delimiter) {
-          out += line;
-          i = end;
-          prev = line.at(-1) ?? prev;
-          lineStart = false;
-          stack.pop();
-          continue;
-        }
-      }
-    }
-    lineStart = false;
-
-    const owner = commandOwner(stack);
-    if (typeof item !== 'string') {
-      if (
-        owner?.command !== undefined &&
-        !frame.context.startsWith('heredoc') &&
-        frame.context !== 'comment'
-      ) {
-        const problem = commandPositionProblem(owner.command, item.name, attributed);
-        if (problem) fail(problem);
-        const exposure = optionExposure(owner.command);
-        // One occurrence under the broad rule makes the broad rule apply to the value.
-        if (exposure && options.get(item.name)?.rule !== 'dash') options.set(item.name, exposure);
-      }
-      // Quotes or $( … ) inside ${ … } do not make a value safe: an offset, length or subscript there is
-      // arithmetic, which evaluates the expanded value (and the output of a command substitution) as code.
-      if (stack.some((f) => f.context === 'param')) {
-        fail(`{${item.name}} inside \${ … }: bash may evaluate it as an arithmetic offset or subscript`);
-      }
-      if (owner?.command !== undefined) owner.command += '\u0001';
-      out += placeholder(item, frame, names.indexOf(item.name) + 1, prev, fail);
-      // A quoted value (or a $( … ) output) inside [[ … ]] is still an arithmetic operand of -eq & co.
-      for (const f of stack) f.placeholders?.push(item.name);
-      prev = 'x';
-      i += 1;
-      continue;
-    }
-
-    const ctx = frame.context;
-    let consumed = 1;
-
-    if (ctx === 'comment') {
-      if (item === '\n') stack.pop();
-    } else if (ctx === 'single') {
-      if (item === "'") stack.pop();
-    } else if (ctx === 'ansi' || ctx === 'backtick') {
-      if (item === '\\') consumed = backslash(items, i, fail);
-      else if (item === (ctx === 'ansi' ? "'" : '`')) stack.pop();
-    } else if (ctx === 'arith' || ctx === 'arith-bracket') {
-      if (item === '(' || item === '[') frame.depth += 1;
-      else if (ctx === 'arith' && item === ')' && frame.depth === 0 && charAt(i + 1) === ')') {
-        stack.pop();
-        consumed = 2;
-      } else if (ctx === 'arith-bracket' && item === ']' && frame.depth === 0) stack.pop();
-      else if (item === ')' || item === ']') frame.depth -= 1;
-    } else if (item === '\\') {
-      consumed = backslash(items, i, fail);
-    } else if (item === '$' && charAt(i + 1) !== '' && ctx !== 'heredoc-quoted') {
-      consumed = dollar(items, i, stack, ctx) ?? 1;
-    } else if (item === '`' && ctx !== 'heredoc-quoted' && ctx !== 'param') {
-      stack.push({ context: 'backtick', depth: 0 });
-    } else if (ctx === 'double') {
-      if (item === '"') stack.pop();
-    } else if (ctx === 'heredoc' || ctx === 'heredoc-quoted') {
-      // only the delimiter line (checked above) ends a here-document body
-    } else if (ctx === 'param') {
-      if (item === '{') frame.depth += 1;
-      else if (item === '}' && frame.depth === 0) stack.pop();
-      else if (item === '}') frame.depth -= 1;
-      else if (item === '"') stack.push({ context: 'double', depth: 0 });
-      else if (item === "'") stack.push({ context: 'single', depth: 0 });
+    if (part.kind === 'text') {
+      items.push(...part.text);
+      offsets.push(...part.offsets);
     } else {
-      consumed = unquoted(items, i, stack, pending, prev, fail);
-    }
-
-    const text = (items.slice(i, i + consumed) as string[]).join('');
-    if (frame.text !== undefined) frame.text += text;
-    if (owner?.command !== undefined) {
-      if (!stack.includes(owner)) {
-        const outer = commandOwner(stack);
-        if (outer?.command !== undefined) outer.command += text;
-      } else if (top() === owner && isSeparator(text, prev, charAt(i + consumed))) owner.command = '';
-      else owner.command += text;
-    }
-    out += text;
-    i += consumed;
-    // `\x` is part of a word (so `\ #` starts no comment); `\<newline>` vanishes, joining two lines into one
-    // (so a here-document body does not start there, and `prev` stays what came before it).
-    const escaped = text.length === 2 && text[0] === '\\' && ctx !== 'heredoc-quoted';
-    if (escaped && text[1] === '\n') continue;
-    prev = escaped ? 'x' : (text.at(-1) ?? prev);
-    if (text.endsWith('\n')) {
-      lineStart = true;
-      if (pending.length > 0 && !top().context.startsWith('heredoc') && unquotedLike(top().context)) {
-        // bodies follow in order: push in reverse so the first here-document is on top
-        for (const doc of pending.reverse()) stack.push(doc);
-        pending.length = 0;
-      }
+      items.push({ name: part.name, offset: part.offset });
+      offsets.push(part.offset);
     }
   }
-
-  if (pending.length > 0) fail('here-document without a body');
-  if (top().context === 'comment') stack.pop();
-  if (stack.length > 1) fail(`unterminated ${describe(top().context)}`);
-  return out;
+  return { items, offsets };
 }
 
-function placeholder(
-  item: { name: string },
-  frame: Frame,
-  index: number,
-  prev: string,
-  fail: (m: string) => never,
-): string {
-  const ref = `\${${argumentVariable(index)}}`;
-  const name = `{${item.name}}`;
-  switch (frame.context) {
-    case 'unquoted':
-    case 'test':
-      if (prev === '$') fail(`'$' right before ${name}; write \${{NAME}} for a shell variable`);
-      return `"${ref}"`;
-    case 'double':
-    case 'heredoc':
-      if (prev === '$') fail(`'$' right before ${name}; write \${{NAME}} for a shell variable`);
-      return ref;
-    case 'single':
-      return `'"${ref}"'`;
-    case 'ansi':
-      return `'"${ref}"$'`;
-    case 'backtick':
-      return fail(`${name} inside backticks; use $( … ) instead`);
-    case 'param':
-      return fail(`${name} inside \${ … }: bash may evaluate it as an arithmetic subscript`);
-    case 'arith':
-    case 'arith-bracket':
-      return fail(`${name} in an arithmetic context: bash evaluates the value as code there`);
-    case 'heredoc-quoted':
-      return fail(`${name} inside a quoted here-document, where nothing is expanded`);
-    case 'comment':
-      return name; // nothing runs in a comment
-  }
+function dedupe(problems: Problem[]): Problem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const key = `${p.offset}\u0000${p.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

@@ -1,10 +1,12 @@
 import { argumentValue, processArgumentText } from './args.js';
 import { type OptionExposure, optionProblem } from './bash-options.js';
-import { compileBashTemplate } from './bash-script.js';
+import { analyseBashTemplate } from './bash-script.js';
 import { childEnv } from './env.js';
 import { EntrypointError } from './errors.js';
+import { integerProblem } from './integer-argument.js';
 import { limitsOf } from './limits.js';
 import { runProcess, tailOf } from './process.js';
+import type { TargetAnalysis } from './target.js';
 import type { Entrypoint, RunOptions, RunResult, SchemeContext } from './types.js';
 
 /** `$0` of every templated script; shows up in bash's own error messages. */
@@ -14,17 +16,58 @@ const SCRIPT_NAME = 'birdie';
  * `bash:<template>`. The template compiles once into a script that only references positional parameters;
  * argument values travel as separate argv words and are never parsed as shell text.
  */
-export function bashScheme(template: string, context: SchemeContext): Entrypoint {
-  if (!template.trim()) throw new EntrypointError('bad-template', `${context.entrypoint}: empty command`);
-  const raw = template === '{command}';
-  const {
-    script,
-    names,
-    options: exposures,
-  } = raw
-    ? { script: '', names: ['command'], options: new Map<string, OptionExposure>() }
-    : compileBashTemplate(template);
+export function analyseBash(template: string, context: SchemeContext): TargetAnalysis {
+  if (!template.trim()) {
+    return {
+      problems: [{ code: 'bad-template', message: `${context.entrypoint}: empty command` }],
+      placeholders: [],
+    };
+  }
+  if (template === '{command}') {
+    const placeholders = [{ name: 'command', offset: 0 }];
+    return {
+      problems: [],
+      placeholders,
+      build: () => bashEntrypoint(true, '', ['command'], new Map(), new Set(), context),
+    };
+  }
+  let analysis: ReturnType<typeof analyseBashTemplate>;
+  try {
+    analysis = analyseBashTemplate(template, context.schema);
+  } catch (error) {
+    if (!(error instanceof EntrypointError)) throw error;
+    return { problems: [{ code: error.code, message: error.message, ...offsetOf(error) }], placeholders: [] };
+  }
+  const problems = analysis.problems.map((p) => ({
+    code: 'bad-template' as const,
+    message: `bash:${template}: ${p.message}`,
+    offset: p.offset,
+  }));
+  const { script, names, options, integers } = analysis;
+  return {
+    problems,
+    placeholders: analysis.placeholders,
+    build: () => bashEntrypoint(false, script, names, options, integers, context),
+  };
+}
 
+export function bashScheme(template: string, context: SchemeContext): Entrypoint {
+  const analysis = analyseBash(template, context);
+  const problem = analysis.problems[0];
+  if (problem) throw new EntrypointError(problem.code, problem.message, offsetOf(problem));
+  return analysis.build!();
+}
+
+const offsetOf = (p: { offset?: number }) => (p.offset === undefined ? {} : { offset: p.offset });
+
+function bashEntrypoint(
+  raw: boolean,
+  script: string,
+  names: readonly string[],
+  exposures: ReadonlyMap<string, OptionExposure>,
+  integers: ReadonlySet<string>,
+  context: SchemeContext,
+): Entrypoint {
   return {
     scheme: 'bash',
     raw,
@@ -34,8 +77,10 @@ export function bashScheme(template: string, context: SchemeContext): Entrypoint
       const values = names.map((name) => {
         const value = argumentValue(args, name, context.schema);
         const text = processArgumentText(name, value);
-        const exposure = exposures.get(name);
-        const problem = exposure && optionProblem(name, value, exposure, context.schema?.properties?.[name]);
+        const property = context.schema?.properties?.[name];
+        const problem =
+          (integers.has(name) ? integerProblem(name, value, property) : undefined) ??
+          optionsProblem(name, value, exposures.get(name), property);
         if (problem) throw new EntrypointError('bad-argument', problem);
         return text;
       });
@@ -44,6 +89,15 @@ export function bashScheme(template: string, context: SchemeContext): Entrypoint
       return runCommand('bash', argv, context, options, 'command');
     },
   };
+}
+
+function optionsProblem(
+  name: string,
+  value: unknown,
+  exposure: OptionExposure | undefined,
+  property: Record<string, unknown> | undefined,
+): string | undefined {
+  return exposure && optionProblem(name, value, exposure, property);
 }
 
 export async function runCommand(

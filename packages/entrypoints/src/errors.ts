@@ -2,6 +2,7 @@
 export type EntrypointErrorCode =
   | 'bad-entrypoint'
   | 'bad-template'
+  | 'unknown-placeholder'
   | 'unsupported-scheme'
   | 'scheme-conflict'
   | 'missing-argument'
@@ -27,6 +28,8 @@ export interface EntrypointErrorDetails {
   output?: string;
   exitCode?: number;
   status?: number;
+  /** 0-based offset into the entrypoint string of what the error is about (resolve-time errors), when known. */
+  offset?: number;
 }
 
 export class EntrypointError extends Error {
@@ -35,6 +38,7 @@ export class EntrypointError extends Error {
   declare readonly output?: string;
   declare readonly exitCode?: number;
   declare readonly status?: number;
+  declare readonly offset?: number;
 
   constructor(code: EntrypointErrorCode, message: string, details: EntrypointErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -42,6 +46,7 @@ export class EntrypointError extends Error {
     if (details.output !== undefined) this.output = details.output;
     if (details.exitCode !== undefined) this.exitCode = details.exitCode;
     if (details.status !== undefined) this.status = details.status;
+    if (details.offset !== undefined) this.offset = details.offset;
   }
 }
 

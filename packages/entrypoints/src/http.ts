@@ -1,31 +1,60 @@
-import { withDefaults, argumentText } from './args.js';
+import { argumentText, withDefaults } from './args.js';
 import { EntrypointError } from './errors.js';
 import { formatBody, readCapped } from './http-body.js';
 import { isRetryableStatus, MAX_RETRY_DELAY_MS, retryDelayMs, sleep } from './http-retry.js';
-import { buildUrl, parseUrlTemplate, type UrlTemplate } from './http-url.js';
+import { analyseUrlTemplate, buildUrl, redactLiteralQuery, type UrlTemplate } from './http-url.js';
 import { limitsOf, seconds } from './limits.js';
+import { redactUrl, redactUrlsIn, redactUserinfoIn } from './redact.js';
+import type { TargetAnalysis } from './target.js';
 import type { Entrypoint, JsonSchemaObjectLike, RunOptions, RunResult, SchemeContext } from './types.js';
 
 type Method = 'GET' | 'POST';
 const MAX_REDIRECTS = 5;
 
 /** `http:get <url>` and `http:post <url>`. */
-export function httpScheme(target: string, context: SchemeContext): Entrypoint {
-  const match = /^(get|post)\s+(\S+)$/i.exec(target.trim());
+export function analyseHttp(target: string, context: SchemeContext): TargetAnalysis {
+  const where = redactUrlsIn(context.entrypoint);
+  const match = /^(get|post)\s+(\S+)$/i.exec(target);
   if (!match) {
-    throw new EntrypointError(
-      'bad-entrypoint',
-      `${context.entrypoint}: expected 'http:get <url>' or 'http:post <url>'`,
-    );
+    const message = `${where}: expected 'http:get <url>' or 'http:post <url>'`;
+    return { problems: [{ code: 'bad-entrypoint', message }], placeholders: [] };
   }
   const method = match[1]!.toUpperCase() as Method;
-  const template = parseUrlTemplate(match[2]!, context.entrypoint);
+  const start = target.length - match[2]!.length;
+  const { problems, template } = analyseUrlTemplate(match[2]!, where);
+  const shifted = problems.map((p) => (p.offset === undefined ? p : { ...p, offset: p.offset + start }));
+  if (!template) return { problems: shifted, placeholders: [] };
+  const placeholders = template.parts.flatMap((p) =>
+    p.kind === 'placeholder' ? [{ name: p.name, offset: p.offset + start }] : [],
+  );
   return {
-    scheme: 'http',
-    raw: false,
-    placeholders: [...template.names],
-    run: (args, options = {}) => request(method, template, args, context.schema, options),
+    problems: shifted,
+    placeholders,
+    build: () => ({
+      scheme: 'http',
+      raw: false,
+      placeholders: [...template.names],
+      run: (args, options = {}) => request(method, template, args, context.schema, options),
+    }),
   };
+}
+
+export function httpScheme(target: string, context: SchemeContext): Entrypoint {
+  const analysis = analyseHttp(target, context);
+  const problem = analysis.problems[0];
+  if (problem) {
+    throw new EntrypointError(
+      problem.code,
+      problem.message,
+      problem.offset === undefined ? {} : { offset: problem.offset },
+    );
+  }
+  return analysis.build!();
+}
+
+/** What a response may carry back that the template hid: credentials in links, the template's own query keys. */
+function redactResult(text: string, template: UrlTemplate): string {
+  return redactUserinfoIn(redactLiteralQuery(text, template));
 }
 
 async function request(
@@ -49,16 +78,16 @@ async function request(
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   const retries = Math.max(0, Math.floor(options.retries ?? (method === 'GET' ? 1 : 0)));
   const started = Date.now();
-  const label = `${method} ${url.origin}${url.pathname}`;
+  const label = `${method} ${redactUrl(url.href)}`;
 
   for (let attempt = 0; ; attempt++) {
     let response: Response;
     try {
-      response = await follow(method, url, body, options.headers, signal);
+      response = await follow(method, url, body, options.headers, signal, label);
     } catch (cause) {
       if (signal.aborted) throw stopped(options.signal, limits.timeoutMs, label, cause);
       if (cause instanceof EntrypointError) throw cause;
-      const reason = networkReason(cause);
+      const reason = redactUrlsIn(networkReason(cause));
       if (attempt < retries && (await wait(null, attempt, started, limits.timeoutMs, signal))) continue;
       if (signal.aborted) throw stopped(options.signal, limits.timeoutMs, label, cause);
       throw new EntrypointError('network', `${label} failed: ${reason}`, { cause });
@@ -74,7 +103,7 @@ async function request(
           continue;
         }
         const start = await readCapped(response, 1_000);
-        const text = start.text.trim();
+        const text = redactResult(start.text.trim(), template);
         throw new EntrypointError(
           'http-status',
           `${label} answered ${response.status} ${response.statusText}${text ? `\n${text}` : ''}`,
@@ -86,7 +115,7 @@ async function request(
         response.headers.get('content-type'),
         limits.maxOutputBytes,
       );
-      return { output: text.text, truncated: text.truncated };
+      return { output: redactResult(text.text, template), truncated: text.truncated };
     } catch (cause) {
       if (signal.aborted) throw stopped(options.signal, limits.timeoutMs, label, cause);
       throw cause;
@@ -101,6 +130,7 @@ async function follow(
   body: string | undefined,
   headers: Record<string, string> | undefined,
   signal: AbortSignal,
+  label: string,
 ): Promise<Response> {
   let current = url;
   let currentMethod: string = method;
@@ -126,18 +156,14 @@ async function follow(
     if (next.origin !== url.origin) {
       throw new EntrypointError(
         'cross-origin-redirect',
-        `${method} ${url.origin}${url.pathname} redirected to another origin (${next.origin}); not followed`,
+        `${label} redirected to another origin (${redactUrl(next.origin)}); not followed`,
         { status: response.status },
       );
     }
     if (hop >= MAX_REDIRECTS) {
-      throw new EntrypointError(
-        'http-status',
-        `${method} ${url.origin}${url.pathname}: more than ${MAX_REDIRECTS} redirects`,
-        {
-          status: response.status,
-        },
-      );
+      throw new EntrypointError('http-status', `${label}: more than ${MAX_REDIRECTS} redirects`, {
+        status: response.status,
+      });
     }
     if (
       response.status === 303 ||

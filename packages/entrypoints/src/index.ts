@@ -1,8 +1,16 @@
-export { EntrypointError, isEntrypointError } from './errors.js';
 export type { EntrypointErrorCode, EntrypointErrorDetails } from './errors.js';
-export type { NodeToolContext } from './node.js';
-export { registerScheme, resolveEntrypoint, supportedSchemes, unregisterScheme } from './schemes.js';
+export { EntrypointError, isEntrypointError } from './errors.js';
 export { DEFAULT_KILL_GRACE_MS, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS } from './limits.js';
+export type { NodeToolContext } from './node.js';
+export { redactUrl } from './redact.js';
+export {
+  checkEntrypoint,
+  registerScheme,
+  resolveEntrypoint,
+  supportedSchemes,
+  unregisterScheme,
+} from './schemes.js';
+export type { EntrypointProblem } from './target.js';
 export type {
   Entrypoint,
   JsonSchemaObjectLike,

@@ -1,6 +1,6 @@
 import { withDefaults } from './args.js';
 import { childEnv } from './env.js';
-import { type EntrypointErrorCode, EntrypointError } from './errors.js';
+import { EntrypointError, type EntrypointErrorCode } from './errors.js';
 import { limitsOf } from './limits.js';
 import { capText } from './output-cap.js';
 import { runProcess } from './process.js';

@@ -1,15 +1,23 @@
-import { bashScheme } from './bash.js';
+import { analyseBash, bashScheme } from './bash.js';
 import { EntrypointError } from './errors.js';
-import { httpScheme } from './http.js';
+import { analyseHttp, httpScheme } from './http.js';
 import { nodeScheme } from './node.js';
 import { pythonScheme } from './python.js';
-import type { Entrypoint, ResolveContext, SchemeFactory } from './types.js';
+import { redactUrlsIn } from './redact.js';
+import type { EntrypointProblem, TargetAnalysis } from './target.js';
+import type { Entrypoint, ResolveContext, SchemeContext, SchemeFactory } from './types.js';
 
 const BUILT_IN: ReadonlyMap<string, SchemeFactory> = new Map<string, SchemeFactory>([
   ['bash', bashScheme],
   ['http', httpScheme],
   ['node', nodeScheme],
   ['python', pythonScheme],
+]);
+
+/** Built-in schemes that report every problem of a target (and its placeholders) without building anything. */
+const ANALYSERS: ReadonlyMap<string, (target: string, context: SchemeContext) => TargetAnalysis> = new Map([
+  ['bash', analyseBash],
+  ['http', analyseHttp],
 ]);
 
 const registered = new Map<string, SchemeFactory>();
@@ -42,34 +50,118 @@ export function supportedSchemes(): string[] {
   return [...BUILT_IN.keys(), ...[...registered.keys()].sort()];
 }
 
-/** Parses `scheme:target` and builds a runnable entrypoint. Throws EntrypointError on a bad string. */
+/** Parses `scheme:target` and builds a runnable entrypoint. Throws the first problem `checkEntrypoint` would list. */
 export function resolveEntrypoint(entrypoint: string, context: ResolveContext): Entrypoint {
-  if (typeof entrypoint !== 'string' || !entrypoint.trim()) {
+  const { problems, build } = analyseEntrypoint(entrypoint, context);
+  const problem = problems[0];
+  if (problem?.error) throw problem.error; // a factory's own error, as it threw it
+  if (problem) {
     throw new EntrypointError(
-      'bad-entrypoint',
-      'the entrypoint is empty; expected scheme:target (e.g. bash:ls {path})',
+      problem.code,
+      problem.message,
+      problem.offset === undefined ? {} : { offset: problem.offset },
     );
   }
-  if (!context || typeof context.skillDir !== 'string' || !context.skillDir) {
-    throw new EntrypointError('bad-entrypoint', 'resolveEntrypoint needs context.skillDir');
+  return build!();
+}
+
+/**
+ * Every problem of an entrypoint string, found without running anything (no process, no network, no import):
+ * a malformed or unknown scheme, a `bash:` placeholder (or a variable holding one) where bash would evaluate it, an
+ * `http:` URL with credentials, a `{placeholder}` that is not a property of the tool's schema. Offsets are into the
+ * whole string. Cheap enough to run for every tool of every skill at load time.
+ */
+export function checkEntrypoint(entrypoint: string, context: ResolveContext): EntrypointProblem[] {
+  return analyseEntrypoint(entrypoint, context).problems.map(({ code, message, offset }) =>
+    offset === undefined ? { code, message } : { code, message, offset },
+  );
+}
+
+type Found = EntrypointProblem & { error?: EntrypointError };
+
+function analyseEntrypoint(
+  entrypoint: string,
+  context: ResolveContext,
+): { problems: Found[]; build?: () => Entrypoint } {
+  const fail = (code: Found['code'], message: string, offset?: number) => ({
+    problems: [offset === undefined ? { code, message } : { code, message, offset }],
+  });
+  if (typeof entrypoint !== 'string' || !entrypoint.trim()) {
+    return fail('bad-entrypoint', 'the entrypoint is empty; expected scheme:target (e.g. bash:ls {path})', 0);
   }
+  if (!context || typeof context.skillDir !== 'string' || !context.skillDir) {
+    return fail('bad-entrypoint', 'resolveEntrypoint needs context.skillDir');
+  }
+  const lead = entrypoint.length - entrypoint.trimStart().length;
   const text = entrypoint.trim();
   const colon = text.indexOf(':');
   const scheme = colon > 0 ? text.slice(0, colon) : '';
   if (!SCHEME_NAME.test(scheme)) {
-    throw new EntrypointError(
+    return fail(
       'bad-entrypoint',
       `'${text}' does not start with scheme: (supported: ${supportedSchemes().join(', ')})`,
+      lead,
     );
   }
   const factory = BUILT_IN.get(scheme) ?? registered.get(scheme);
   if (!factory) {
-    throw new EntrypointError(
+    return fail(
       'unsupported-scheme',
       `scheme '${scheme}:' is not supported (supported: ${supportedSchemes()
         .map((s) => `${s}:`)
         .join(', ')})`,
+      lead,
     );
   }
-  return factory(text.slice(colon + 1).trim(), { ...context, scheme, entrypoint: text });
+  const afterColon = text.slice(colon + 1);
+  const target = afterColon.trim();
+  const start = lead + colon + 1 + (afterColon.length - afterColon.trimStart().length);
+  const schemeContext: SchemeContext = { ...context, scheme, entrypoint: text };
+  const analyse = ANALYSERS.get(scheme);
+  if (!analyse) {
+    // node:, python: and registered schemes: their factory is the check (factories must not run anything)
+    try {
+      const built = factory(target, schemeContext);
+      return { problems: [], build: () => built };
+    } catch (error) {
+      if (!(error instanceof EntrypointError)) throw error;
+      const offset = error.offset === undefined ? undefined : error.offset + start;
+      return {
+        problems: [
+          { code: error.code, message: error.message, error, ...(offset === undefined ? {} : { offset }) },
+        ],
+      };
+    }
+  }
+  const analysis = analyse(target, schemeContext);
+  const problems: Found[] = analysis.problems.map((p) =>
+    p.offset === undefined ? p : { ...p, offset: p.offset + start },
+  );
+  problems.push(...unknownPlaceholders(analysis.placeholders, context, start, text));
+  return { problems, ...(analysis.build ? { build: analysis.build } : {}) };
+}
+
+/** `{x}` where the tool's schema has no property `x`: the model is never asked for it, so the call cannot work. */
+function unknownPlaceholders(
+  placeholders: readonly { name: string; offset: number }[],
+  context: ResolveContext,
+  start: number,
+  entrypoint: string,
+): EntrypointProblem[] {
+  if (!context.schema) return [];
+  const properties = context.schema.properties ?? {};
+  const problems: EntrypointProblem[] = [];
+  let seen: Set<string> | undefined;
+  for (const { name, offset } of placeholders) {
+    if (Object.hasOwn(properties, name) || seen?.has(name)) continue;
+    seen ??= new Set();
+    seen.add(name);
+    const known = Object.keys(properties);
+    problems.push({
+      code: 'unknown-placeholder',
+      message: `${redactUrlsIn(entrypoint)}: {${name}} is not a property of the tool's schema (${known.length > 0 ? `properties: ${known.join(', ')}` : 'it has no properties'}), so the model never sends it`,
+      offset: offset + start,
+    });
+  }
+  return problems;
 }

@@ -4,10 +4,10 @@ import { parseTemplate, placeholderNames } from './template.js';
 describe('parseTemplate', () => {
   it('splits text and placeholders and unescapes doubled braces', () => {
     expect(parseTemplate('a {{b}} {c}{d_e-f}}}', 'w')).toEqual([
-      { kind: 'text', text: 'a {b} ' },
+      { kind: 'text', text: 'a {b} ', offsets: [0, 1, 2, 4, 5, 7] },
       { kind: 'placeholder', name: 'c', offset: 8 },
       { kind: 'placeholder', name: 'd_e-f', offset: 11 },
-      { kind: 'text', text: '}' },
+      { kind: 'text', text: '}', offsets: [18] },
     ]);
   });
 

@@ -1,8 +1,8 @@
 import { EntrypointError } from './errors.js';
 
 export type TemplatePart =
-  | { kind: 'text'; text: string }
-  | { kind: 'placeholder'; name: string; offset: number };
+  /** `offsets[k]`: where `text[k]` stands in the template (`{{` is one `{`). */
+  { kind: 'text'; text: string; offsets: number[] } | { kind: 'placeholder'; name: string; offset: number };
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
@@ -13,14 +13,13 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 export function parseTemplate(template: string, where: string): TemplatePart[] {
   const parts: TemplatePart[] = [];
   let text = '';
+  let offsets: number[] = [];
   let i = 0;
   while (i < template.length) {
-    const ch = template[i];
-    if (ch === '{' && template[i + 1] === '{') {
-      text += '{';
-      i += 2;
-    } else if (ch === '}' && template[i + 1] === '}') {
-      text += '}';
+    const ch = template[i]!;
+    if ((ch === '{' || ch === '}') && template[i + 1] === ch) {
+      text += ch;
+      offsets.push(i);
       i += 2;
     } else if (ch === '{') {
       const close = template.indexOf('}', i + 1);
@@ -29,23 +28,27 @@ export function parseTemplate(template: string, where: string): TemplatePart[] {
         throw new EntrypointError(
           'bad-template',
           `${where}: '{' at column ${i + 1} does not start a {name} placeholder; write '{{' for a literal brace`,
+          { offset: i },
         );
       }
-      if (text) parts.push({ kind: 'text', text });
+      if (text) parts.push({ kind: 'text', text, offsets });
       text = '';
+      offsets = [];
       parts.push({ kind: 'placeholder', name, offset: i });
       i = close + 1;
     } else if (ch === '}') {
       throw new EntrypointError(
         'bad-template',
         `${where}: lone '}' at column ${i + 1}; write '}}' for a literal brace`,
+        { offset: i },
       );
     } else {
       text += ch;
+      offsets.push(i);
       i += 1;
     }
   }
-  if (text) parts.push({ kind: 'text', text });
+  if (text) parts.push({ kind: 'text', text, offsets });
   return parts;
 }
 

@@ -3,13 +3,13 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { resolveEntrypoint } from '../src/index.js';
+import { checkEntrypoint, resolveEntrypoint } from '../src/index.js';
 import { tempDir } from './helpers.js';
 
 /** Entrypoints of the original Python birdie's skills, read from ../shared/corpus beside the checkout. */
-const manifestPath = fileURLToPath(
-  new URL('../../../../shared/corpus/birdie/MANIFEST.json', import.meta.url),
-);
+const corpus =
+  process.env.BIRDIE_CORPUS ?? fileURLToPath(new URL('../../../../shared/corpus', import.meta.url));
+const manifestPath = join(corpus, 'birdie/MANIFEST.json');
 
 interface Tool {
   name: string;
@@ -29,6 +29,10 @@ describe('entrypoints of the original birdie skills', () => {
     const all = await tools();
     expect(all.length).toBeGreaterThan(5);
     for (const tool of all) {
+      expect(
+        checkEntrypoint(tool.entrypoint, { skillDir: '/tmp', schema: tool.schema as never }),
+        tool.name,
+      ).toEqual([]);
       const ep = resolveEntrypoint(tool.entrypoint, { skillDir: '/tmp', schema: tool.schema as never });
       expect(ep.raw, tool.name).toBe(tool.entrypoint === 'bash:{command}');
       for (const name of ep.placeholders)

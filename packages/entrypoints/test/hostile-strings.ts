@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are bash scripts, not JS templates
 /**
  * Hostile argument values for the injection tests. Every payload that could run a command tries to create
  * the marker file (relative to the working directory and at an absolute path), so a successful injection
@@ -164,3 +165,121 @@ export function isFileName(value: string): boolean {
     Buffer.byteLength(value) <= 255
   );
 }
+
+/**
+ * Values that run `touch marker` wherever bash evaluates text: arithmetic (an array subscript runs its `$( … )`),
+ * indirection, prompt expansion, a re-parsed compound assignment, or the value used as code or a command.
+ */
+export function evaluatedPayloads(marker: string): string[] {
+  return [
+    `a[$(touch ${marker})]`,
+    `x[$(touch ${marker})]`,
+    `([$(touch ${marker})]=1)`,
+    `$(touch ${marker})`,
+    `touch ${marker}`,
+  ];
+}
+
+/**
+ * Templates whose placeholder reaches a shell variable that bash later evaluates (issue 12, defect 2): arithmetic,
+ * `[[ -eq ]]`, subscripts, offsets, `let`, `declare -i`, `${!x}`, `${x@P}`, `printf -v`, `eval`, `trap`, `source`,
+ * an unknown command name, unquoted expansion. With an untyped value each one must be refused at resolve time.
+ * Written with the template's brace escaping (`{{` is a literal `{`).
+ */
+export const VARIABLE_FLOW_TEMPLATES: readonly string[] = [
+  // the four from the issue
+  'n={n}; echo $(( n + 1 ))',
+  'N={n}; head -n "$((N))" -- {file}',
+  'n={n}; [[ $n -gt 3 ]]',
+  'v={n}; echo "${{!v}}"',
+  // arithmetic contexts
+  'n={n}; (( n > 1 )); echo ok',
+  'n={n}; echo $[ n + 1 ]',
+  'n={n}; let "m = n + 1"',
+  'n={n}; for (( i = n; i < 1; i++ )); do :; done',
+  'n={n}; [[ n -eq 1 ]]',
+  'n={n}; [[ "$n" -lt 1 || -z "$n" ]]',
+  'n={n}; declare -i m; m=$n',
+  'n={n}; declare -i m=n',
+  'n={n}; RANDOM=$n',
+  'a=(1 2); i={n}; echo "${{a[i]}}"',
+  'a=(1 2); i={n}; echo "${{a[$i]}}"',
+  'a=(1 2); i={n}; a[$i]=3',
+  'a=(1 2); i={n}; a[i]=3',
+  's=abc; o={n}; echo "${{s:o}}"',
+  's=abc; o={n}; echo "${{s:0:$o}}"',
+  'x=(a [{n}]=1)',
+  'i={n}; x=(a [i]=1)',
+  'a=(1); i={n}; unset "a[i]"',
+  // every way a value reaches a variable
+  'n+={n}; echo $(( n ))',
+  'export n={n}; echo $(( n ))',
+  'readonly n={n}; echo $(( n ))',
+  'f() {{ local n={n}; echo $(( n )); }}; f',
+  'read -r n <<< {n}; echo $(( n ))',
+  'read -r n <<< "$(printf %s {n})"; echo $(( n ))',
+  'mapfile -t a <<< {n}; echo $(( a[0] ))',
+  'for n in {n}; do echo $(( n )); done',
+  'f() {{ echo $(( $1 )); }}; f {n}',
+  'f() {{ echo $(( $@ )); }}; f {n}',
+  'f() {{ local x=$1; echo $(( x )); }}; f {n}',
+  'set -- {n}; echo $(( $1 ))',
+  'x={n}; y=$x; echo $(( y ))',
+  'x={n}; y="${{x}}"; echo $(( y ))',
+  'x={n}; y=x; echo $(( y ))',
+  'x={n}; printf -v y %s "$x"; echo $(( y ))',
+  'x={n}; y=$(printf %s "$x"); echo $(( y ))',
+  'printf %s {n} > f.txt; y=$(cat f.txt); echo $(( y ))',
+  'x={n}; : "${{y:=$x}}"; echo $(( y ))',
+  'x={n}; [[ $x =~ (.*) ]]; echo $(( BASH_REMATCH[1] ))',
+  'x={n}; echo "$x" >/dev/null; echo $(( _ ))',
+  // names, code and commands
+  'x={n}; echo "${{x@P}}"',
+  'x={n}; printf -v "$x" %s 1',
+  'x={n}; [[ -v $x ]]',
+  'x={n}; test -v "$x"',
+  'x={n}; unset "$x"',
+  'x={n}; declare "$x=1"',
+  'x={n}; eval "echo $x"',
+  "x={n}; eval 'echo $(( x ))'",
+  'x={n}; trap "echo $x" EXIT',
+  'x={n}; source /dev/stdin <<< "$x"',
+  'x={n}; $x',
+  'x={n}; "$x" -c :',
+  'x={n}; c=eval; $c "$x"',
+  'x={n}; echo `echo $x`',
+  // variables bash sets from a value, and the script's own copies
+  '[[ {n} =~ (.*) ]]; (( BASH_REMATCH ))',
+  'birdie_1=$(cat -- {n}); echo "$birdie_1"',
+  // shells, and the places a shell reads its script from
+  'bash -c {n}',
+  'sh -c "echo {n}"',
+  'bash {n}',
+  'bash <<< {n}',
+  'echo {n} | bash',
+  'bash <<EOF\necho {n}\nEOF',
+  'cat <<EOF | sh\n{n}\nEOF',
+  "x={n}; export x; bash -c 'echo $(( x ))'",
+  'history -s {n}; fc -s',
+  'x={n}; printf %s "$x" > f; $(cat f)',
+  'source ./lib.sh; echo {n}',
+  // unquoted expansion: split into words and globbed
+  'x={n}; echo $x',
+  'x={n}; printf "%s\\n" ${{x}}',
+  'x={n}; for w in $x; do echo "$w"; done',
+];
+
+/** Templates that are safe when the schema makes `n` an integer, with their output for `n: 1` (`file` has lines). */
+export const INTEGER_FLOW_TEMPLATES: ReadonlyArray<readonly [template: string, outputForOne: string]> = [
+  ['n={n}; echo $(( n + 1 ))', '2\n'],
+  ['N={n}; head -n "$((N))" -- {file}', 'line 1\n'],
+  ['n={n}; [[ $n -gt 3 ]] && echo big || echo small', 'small\n'],
+  ['n={n}; (( n > 1 )); echo ok', 'ok\n'],
+  ['n={n}; let "m = n + 1"; echo $m', '2\n'],
+  ['a=(1 2); i={n}; echo "${{a[i]}}"', '2\n'],
+  ['s=abcdef; o={n}; echo "${{s:o:2}}"', 'bc\n'],
+  ['x=(a [{n}]=1); echo "${{x[@]}}"', 'a 1\n'],
+  ['echo $(( {n} * 2 ))', '2\n'],
+  ['[[ {n} -ge 0 ]] && echo nonnegative', 'nonnegative\n'],
+  ['n={n}; echo $n', '1\n'],
+];

@@ -9,6 +9,8 @@ export const RULES = {
   dirNotDirectory: 'dir-not-directory',
   dirUnreadable: 'dir-unreadable',
   scanFailed: 'scan-failed',
+  invalidEntrypoint: 'invalid-entrypoint',
+  unknownPlaceholder: 'unknown-placeholder',
 } as const;
 
 export type RegistryRuleId = (typeof RULES)[keyof typeof RULES];
@@ -20,8 +22,8 @@ export interface MessageInit {
   file: string;
   ruleId: RegistryRuleId;
   severity: Severity;
-  line?: number;
-  column?: number;
+  line?: number | undefined;
+  column?: number | undefined;
   cause?: Error;
 }
 

@@ -5,6 +5,7 @@ it('exports exactly the public API', async () => {
     'REGISTRY_RULES',
     'RegistryError',
     'SkillPolicy',
+    'checkSkillTools',
     'declarationsDigest',
     'defaultSkillDirectories',
     'isRegistryError',
@@ -20,9 +21,11 @@ it('names every rule id the package can emit', async () => {
     'dir-not-directory',
     'dir-unreadable',
     'duplicate-skill-name',
+    'invalid-entrypoint',
     'scan-failed',
     'skill-name-case-collision',
     'skill-overridden',
     'tool-name-clash',
+    'unknown-placeholder',
   ]);
 });

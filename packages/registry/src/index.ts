@@ -1,6 +1,7 @@
 export type { McpServerConfig, Skill, SkillTool } from '@birdie/skill-parser';
 export { type RegistryRuleId, RULES as REGISTRY_RULES } from './diagnostics.js';
 export { type DefaultDirectoryOptions, defaultSkillDirectories } from './directories.js';
+export { checkSkillTools } from './entrypoint-checks.js';
 export { isRegistryError, RegistryError, type RegistryErrorCode } from './errors.js';
 export {
   type GrantsStore,

@@ -1,6 +1,7 @@
 import type { Skill } from '@birdie/skill-parser';
 import type { VFileMessage } from 'vfile-message';
 import { compareText } from './diagnostics.js';
+import { checkEntrypoints } from './entrypoint-checks.js';
 import { deepFreeze } from './freeze.js';
 import { claimTools, resolveLayers, type ScannedDirectory } from './layering.js';
 import { suggestNames } from './suggest.js';
@@ -34,12 +35,14 @@ export function compareSkillNames(a: string, b: string): number {
 /** Applies layering and tool ownership to scanned folders and indexes the result. */
 export function buildSnapshot(input: SnapshotInput): RegistrySnapshot {
   const layered = resolveLayers(input.scanned);
-  const claimed = claimTools(layered.placed);
+  // Refused tools are taken out before tool names are claimed, so a refused tool never blocks a good one.
+  const checked = checkEntrypoints(layered.placed);
+  const claimed = claimTools(checked.placed);
   const placed = [...claimed.placed].sort((a, b) => compareSkillNames(a.skill.name, b.skill.name));
   return new Snapshot(
     input.version,
     placed.map((entry) => ({ skill: deepFreeze(entry.skill), directory: entry.directory })),
-    [...(input.scanMessages ?? []), ...layered.messages, ...claimed.messages],
+    [...(input.scanMessages ?? []), ...layered.messages, ...checked.messages, ...claimed.messages],
     input.triggers,
     deepFreeze(structuredClone([...(input.untrusted ?? [])])),
   );

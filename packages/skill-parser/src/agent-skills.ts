@@ -1,7 +1,12 @@
 import type { Reporter } from './diagnostics.js';
 import type { Field } from './frontmatter.js';
 
-const NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+/**
+ * The reference validator's name rule: after NFKC normalisation, letters and digits of any script (lower-case), single
+ * hyphens between them.
+ */
+const NAME = /^[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*$/u;
+const nameFormatOk = (name: string) => NAME.test(name) && name === name.toLowerCase();
 
 /** Characters as a reader counts them (code points, not UTF-16 units). */
 const length = (text: string) => {
@@ -25,8 +30,8 @@ export function checkAgentSkillsRules(
     return [field.valueStart, field.valueEnd];
   };
   if (data.name !== undefined) {
-    const name = data.name;
-    if (!NAME.test(name)) {
+    const name = data.name.normalize('NFKC');
+    if (!nameFormatOk(name)) {
       reporter.report(
         'name-format',
         `Name \`${name}\` should be lower-case letters, digits and single hyphens`,
@@ -35,7 +40,7 @@ export function checkAgentSkillsRules(
     }
     if (length(name) > 64)
       reporter.report('name-too-long', `Name is ${length(name)} characters; the limit is 64`, ...at('name'));
-    if (name !== folder) {
+    if (name !== folder.normalize('NFKC')) {
       reporter.report(
         'name-folder-mismatch',
         `Name \`${name}\` does not match its folder \`${folder}\``,

@@ -1,16 +1,14 @@
-import type { Dirent } from 'node:fs';
-import { type FileHandle, open, readdir } from 'node:fs/promises';
+import { constants, type Dirent } from 'node:fs';
+import { type FileHandle, open, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { VFileMessage } from 'vfile-message';
 import { Reporter } from './diagnostics.js';
-import { MAX_SKILL_FILE_BYTES, type ParseSkillResult, parseSkill } from './parse-skill.js';
+import { MAX_RESOURCE_DEPTH, MAX_RESOURCES, MAX_SKILL_FILE_BYTES } from './limits.js';
+import { type ParseSkillResult, parseFailed, parseSkill } from './parse-skill.js';
 import type { Skill } from './types.js';
 
 /** File names that make a folder a skill, in order of preference. */
 export const SKILL_FILE_NAMES = ['SKILL.md', 'SKILL.MD', 'skill.md'] as const;
-/** Resource listing limits: folders deeper than this, and files beyond this count, are not listed. */
-export const MAX_RESOURCE_DEPTH = 6;
-export const MAX_RESOURCES = 500;
 /** How many skill folders are read at once. */
 const CONCURRENCY = 16;
 
@@ -38,6 +36,14 @@ async function mapLimited<T, R>(
 
 const skipped = (name: string) => name.startsWith('.') || name === 'node_modules';
 
+/** A symbolic link is listed when it leads to a regular file; a link to a folder (loops), a device or nothing is not. */
+async function linksToFile(path: string): Promise<boolean> {
+  return stat(path).then(
+    (info) => info.isFile(),
+    () => false,
+  );
+}
+
 /**
  * Lists the other files of a skill folder: relative, `/`-separated, sorted; no dotfiles, no `node_modules`, no
  * symlinked folders (no loops), bounded in depth and count (with a warning when the bound is hit).
@@ -62,7 +68,7 @@ async function listResources(
         }
         const children = await readdir(join(dir, rel), { withFileTypes: true }).catch(() => [] as Dirent[]);
         await walk(children, `${rel}/`, depth + 1);
-      } else if (entry.isFile() || entry.isSymbolicLink()) {
+      } else if (entry.isFile() || (entry.isSymbolicLink() && (await linksToFile(join(dir, rel))))) {
         if (files.length >= MAX_RESOURCES) {
           capped = true;
           return;
@@ -91,16 +97,40 @@ function failure(
   return { messages: reporter.messages };
 }
 
-/** Opens the file once: its size is checked on the open handle, so a large file is refused before any byte is read. */
+/**
+ * Opens the file once, without blocking (a named pipe would otherwise wait for a writer forever), and reads it only
+ * when it is a regular file of at most MAX_SKILL_FILE_BYTES — checked on the open handle, and again while reading, so a
+ * file that grows in between is refused too.
+ */
 async function readSkillText(file: string): Promise<string | ParseSkillResult> {
   let handle: FileHandle | undefined;
   try {
-    handle = await open(file, 'r');
-    const { size } = await handle.stat();
-    if (size > MAX_SKILL_FILE_BYTES) {
-      return failure(file, 'file-too-large', `SKILL.md is ${size} bytes; the limit is 1 MiB (not parsed)`);
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    const info = await handle.stat();
+    if (!info.isFile()) return failure(file, 'unreadable-file', 'Cannot read SKILL.md: not a regular file');
+    if (info.size > MAX_SKILL_FILE_BYTES) {
+      return failure(
+        file,
+        'file-too-large',
+        `SKILL.md is ${info.size} bytes; the limit is 1 MiB (not parsed)`,
+      );
     }
-    return await handle.readFile('utf8');
+    let buffer = Buffer.allocUnsafe(info.size + 1);
+    let length = 0;
+    for (;;) {
+      if (length === buffer.length) {
+        if (length > MAX_SKILL_FILE_BYTES) {
+          return failure(file, 'file-too-large', 'SKILL.md grew past the limit of 1 MiB while it was read');
+        }
+        const grown = Buffer.allocUnsafe(Math.min(length * 2, MAX_SKILL_FILE_BYTES + 1));
+        buffer.copy(grown, 0, 0, length);
+        buffer = grown;
+      }
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    return buffer.toString('utf8', 0, length);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     return failure(file, 'unreadable-file', `Cannot read SKILL.md: ${code}`);
@@ -112,13 +142,18 @@ async function readSkillText(file: string): Promise<string | ParseSkillResult> {
 async function loadFromFolder(dir: string, entries: Dirent[], fileName: string): Promise<ParseSkillResult> {
   const file = join(dir, fileName);
   const reporter = new Reporter(file);
-  const [text, resources] = await Promise.all([
-    readSkillText(file),
-    listResources(dir, entries, fileName, reporter),
-  ]);
-  if (typeof text !== 'string') return text;
-  const result = parseSkill(text, { path: file, resources });
-  return { ...result, messages: [...reporter.messages, ...result.messages] };
+  try {
+    const [text, resources] = await Promise.all([
+      readSkillText(file),
+      listResources(dir, entries, fileName, reporter),
+    ]);
+    if (typeof text !== 'string') return text;
+    const result = parseSkill(text, { path: file, resources });
+    return { ...result, messages: [...reporter.messages, ...result.messages] };
+  } catch (error) {
+    // Whatever goes wrong with one folder is that skill's error, never the whole discovery's.
+    return parseFailed(file, error);
+  }
 }
 
 /** Parses one SKILL.md from disk, listing the other files of its folder as `resources`. */

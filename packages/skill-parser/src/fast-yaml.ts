@@ -6,6 +6,9 @@
  * skill; tests hold the two readers together.
  */
 
+import { MAX_YAML_DEPTH } from './limits.js';
+import { setOwn } from './own.js';
+
 type Value = unknown;
 const KEY = /^([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?$/;
 const ITEM = /^- +(.*)$/;
@@ -68,7 +71,7 @@ function flowMap(text: string): Record<string, Value> | typeof FAIL {
     if (typeof scalar(match[1]!) !== 'string') return FAIL;
     const value = flowScalar(match[2]!);
     if (value === FAIL) return FAIL;
-    out[match[1]!] = value;
+    setOwn(out, match[1]!, value);
   }
   return out;
 }
@@ -116,7 +119,7 @@ function read(text: string, fields?: Map<string, FastField>) {
   }
   if (lines.length === 0 || lines[0]!.indent !== 0) return undefined;
   const state = { index: 0, fields };
-  const value = mapping(lines, state, 0);
+  const value = mapping(lines, state, 0, 1);
   return value !== FAIL && state.index === lines.length ? { value } : undefined;
 }
 
@@ -126,14 +129,21 @@ interface State {
   fields?: Map<string, FastField> | undefined;
 }
 
-function block(lines: Line[], state: State, indent: number): Value | typeof FAIL {
+/** Nesting past the limit is left to `yaml`, which reports it with a position. */
+function block(lines: Line[], state: State, indent: number, depth: number): Value | typeof FAIL {
+  if (depth > MAX_YAML_DEPTH) return FAIL;
   const first = lines[state.index]!;
   return ITEM.test(first.text) || first.text === '-'
     ? sequence(lines, state, indent)
-    : mapping(lines, state, indent);
+    : mapping(lines, state, indent, depth);
 }
 
-function mapping(lines: Line[], state: State, indent: number): Record<string, Value> | typeof FAIL {
+function mapping(
+  lines: Line[],
+  state: State,
+  indent: number,
+  depth: number,
+): Record<string, Value> | typeof FAIL {
   const out: Record<string, Value> = {};
   while (state.index < lines.length) {
     const line = lines[state.index]!;
@@ -150,7 +160,7 @@ function mapping(lines: Line[], state: State, indent: number): Record<string, Va
     if (inline !== undefined && inline !== '') {
       const value = scalar(inline);
       if (value === FAIL) return FAIL;
-      out[key] = value;
+      setOwn(out, key, value);
       top?.set(key, {
         value,
         keyStart: line.start,
@@ -163,14 +173,14 @@ function mapping(lines: Line[], state: State, indent: number): Record<string, Va
     const next = lines[state.index];
     if (next && (next.indent > indent || (next.indent === indent && ITEM.test(next.text)))) {
       const nested = { index: state.index };
-      const value = block(lines, nested, next.indent);
+      const value = block(lines, nested, next.indent, depth + 1);
       if (value === FAIL) return FAIL;
       state.index = nested.index;
-      out[key] = value;
+      setOwn(out, key, value);
       const last = lines[state.index - 1]!;
       top?.set(key, { value, keyStart: line.start, keyEnd, valueStart: next.start, valueEnd: last.end });
     } else {
-      out[key] = null;
+      setOwn(out, key, null);
       top?.set(key, {
         value: null,
         keyStart: line.start,

@@ -1,7 +1,9 @@
-import { isMap, isScalar, type Node, parseDocument, type YAMLError } from 'yaml';
+import { isMap, isScalar, type Node } from 'yaml';
 import type { Reporter } from './diagnostics.js';
 import { fastYamlFields } from './fast-yaml.js';
-import { lineEnd, type Source } from './source.js';
+import { getOwn } from './own.js';
+import type { Source } from './source.js';
+import { parseYaml, yamlToJS } from './yaml.js';
 
 /** Where the frontmatter is: the same rule as micromark-extension-frontmatter (remark-frontmatter). */
 export type FrontmatterRange =
@@ -41,36 +43,9 @@ export function nodeRange(node: Node | null | undefined, base: number, fallback:
   return range ? [base + range[0], base + range[1]] : [fallback, fallback];
 }
 
-/** Reports YAML errors (syntax, duplicate keys) at their absolute offsets; returns whether there were any. */
-export function reportYamlErrors(
-  errors: readonly YAMLError[],
-  base: number,
-  reporter: Reporter,
-  label = 'YAML',
-): boolean {
-  const text = reporter.source?.text ?? '';
-  for (const error of errors) {
-    const duplicate = error.code === 'DUPLICATE_KEY';
-    const key = text
-      .slice(base + error.pos[0], lineEnd(text, base + error.pos[0]))
-      .split(':')[0]!
-      .trim();
-    const reason = duplicate
-      ? `Duplicate key \`${key}\` (keys must be unique)`
-      : `${label}: ${error.message.split('\n')[0]}`;
-    reporter.report(
-      duplicate ? 'duplicate-key' : 'yaml-syntax',
-      reason,
-      base + error.pos[0],
-      base + error.pos[1],
-    );
-  }
-  return errors.length > 0;
-}
-
 /**
  * Parses the frontmatter YAML. Returns its top-level keys, or `undefined` when it is unusable (syntax errors, duplicate
- * keys, not a mapping): the errors are reported at their lines.
+ * keys, nesting or aliases past the limits, not a mapping): the errors are reported at their lines.
  */
 export function parseFrontmatter(
   source: Source,
@@ -95,8 +70,9 @@ export function parseFrontmatter(
     }
     return { fields, base };
   }
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
-  if (reportYamlErrors(doc.errors, base, reporter)) return undefined;
+  const parsed = parseYaml(text, base, reporter);
+  if (!parsed) return undefined;
+  const { doc } = parsed;
   const fields = new Map<string, Field>();
   if (doc.contents === null) return { fields, base };
   if (!isMap(doc.contents)) {
@@ -109,14 +85,16 @@ export function parseFrontmatter(
     );
     return undefined;
   }
-  const data = doc.toJS({ maxAliasCount: 50 }) as Record<string, unknown>;
+  const data = yamlToJS(parsed, base, reporter);
+  if (!data.ok) return undefined;
   for (const pair of doc.contents.items) {
     const keyNode = pair.key as Node | null;
     const key = isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
     const [keyStart, keyEnd] = nodeRange(keyNode, base, base);
     const valueNode = (pair.value as Node | null) ?? null;
     const [valueStart, valueEnd] = valueNode ? nodeRange(valueNode, base, keyEnd) : [keyStart, keyEnd];
-    fields.set(key, { value: data[key], node: valueNode, keyStart, keyEnd, valueStart, valueEnd });
+    const value = getOwn(data.value as object, key);
+    fields.set(key, { value, node: valueNode, keyStart, keyEnd, valueStart, valueEnd });
   }
   return { fields, base };
 }

@@ -1,20 +1,16 @@
 export { createMessage, SOURCE } from './diagnostics.js';
+export { type DiscoverResult, discoverSkills, loadSkillFile, SKILL_FILE_NAMES } from './discover.js';
 export {
-  type DiscoverResult,
-  discoverSkills,
-  loadSkillFile,
   MAX_RESOURCE_DEPTH,
   MAX_RESOURCES,
-  SKILL_FILE_NAMES,
-} from './discover.js';
-export { resolveArg } from './mcp.js';
-export {
+  MAX_SETEXT_HEADINGS,
   MAX_SKILL_FILE_BYTES,
-  type ParseSkillOptions,
-  type ParseSkillResult,
-  parseSkill,
-} from './parse-skill.js';
-export { type RuleId, type RuleInfo, RULES, type Severity } from './rules.js';
+  MAX_YAML_ALIAS_COUNT,
+  MAX_YAML_DEPTH,
+} from './limits.js';
+export { resolveArg } from './mcp.js';
+export { type ParseSkillOptions, type ParseSkillResult, parseSkill } from './parse-skill.js';
+export { RULES, type RuleId, type RuleInfo, type Severity } from './rules.js';
 export { ENTRYPOINT_SHAPE, TOOL_NAME } from './tool-block.js';
 export type {
   JsonSchema,

@@ -1,6 +1,7 @@
 import { parse, preprocess } from 'micromark';
 import { subtokenize } from 'micromark-util-subtokenize';
 import type { Event, Point as MicromarkPoint, Token } from 'micromark-util-types';
+import { MAX_INLINE_HEADING } from './limits.js';
 import type { OutlineNode } from './outline.js';
 import { lineEnd, nextLine, type Source } from './source.js';
 
@@ -164,7 +165,7 @@ function heading(
     }
   }
   // Markup, escapes and references change the text the tree reports; plain text is already what it reports.
-  const text = MARKUP.test(raw) ? inlineText(raw) : raw;
+  const text = raw.length <= MAX_INLINE_HEADING && MARKUP.test(raw) ? inlineText(raw) : raw;
   return { type: 'heading', depth, text, start: at(token.start), end: at(token.end) } as const;
 }
 

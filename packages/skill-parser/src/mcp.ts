@@ -2,16 +2,24 @@ import { isAbsolute, join, posix, resolve } from 'node:path';
 import { z } from 'zod';
 import type { Reporter } from './diagnostics.js';
 import { childRange, type Field } from './frontmatter.js';
+import { asText, getOwn, isRecord, setOwn } from './own.js';
 import type { McpServerConfig } from './types.js';
 import { timeoutSchema, zodReason } from './values.js';
 
 const scalarText = z.union([z.string(), z.number(), z.boolean()]).transform(String);
-const stringMap = z.record(z.string(), scalarText, { error: 'expected a mapping of names to values' });
+const stringMapSchema = z.record(z.string(), scalarText, { error: 'expected a mapping of names to values' });
+
+/** zod checked the values; the map is rebuilt from the authored one so that every key stays an own property. */
+function stringMap(value: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (isRecord(value)) for (const [key, item] of Object.entries(value)) setOwn(out, key, String(item));
+  return out;
+}
 
 const stdio = z.object({
   command: z.string({ error: 'stdio needs `command`' }).trim().min(1, 'stdio needs `command`'),
   args: z.array(scalarText, { error: 'expected a list of arguments' }).default([]),
-  env: stringMap.optional(),
+  env: stringMapSchema.optional(),
   cwd: z.string({ error: 'expected a path' }).optional(),
   timeout: timeoutSchema.optional(),
 });
@@ -20,17 +28,17 @@ const remote = z.object({
   url: z
     .string({ error: 'needs `url`' })
     .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), 'expected an http(s) URL'),
-  headers: stringMap.optional(),
+  headers: stringMapSchema.optional(),
   timeout: timeoutSchema.optional(),
 });
 
-const TRANSPORTS: Record<string, McpServerConfig['transport']> = {
-  stdio: 'stdio',
-  sse: 'sse',
-  streamable_http: 'streamable_http',
-  'streamable-http': 'streamable_http',
-  http: 'streamable_http',
-};
+const TRANSPORTS = new Map<string, McpServerConfig['transport']>([
+  ['stdio', 'stdio'],
+  ['sse', 'sse'],
+  ['streamable_http', 'streamable_http'],
+  ['streamable-http', 'streamable_http'],
+  ['http', 'streamable_http'],
+]);
 const KEYS = {
   stdio: new Set(['transport', 'command', 'args', 'env', 'cwd', 'timeout']),
   remote: new Set(['transport', 'url', 'headers', 'timeout']),
@@ -75,13 +83,14 @@ export function parseMcpServer(
     return undefined;
   }
   const raw = value as Record<string, unknown>;
-  const named = raw.transport ?? ('url' in raw && !('command' in raw) ? 'streamable_http' : 'stdio');
-  const transport = typeof named === 'string' ? TRANSPORTS[named.toLowerCase()] : undefined;
+  const has = (key: string) => Object.hasOwn(raw, key);
+  const named = getOwn(raw, 'transport') ?? (has('url') && !has('command') ? 'streamable_http' : 'stdio');
+  const transport = typeof named === 'string' ? TRANSPORTS.get(named.toLowerCase()) : undefined;
   if (!transport) {
     const at = childRange(field.node, 'transport', base, whole).value;
     reporter.report(
       'invalid-mcp-server',
-      `Unknown MCP transport \`${String(named)}\` (stdio, sse, streamable_http or http)`,
+      `Unknown MCP transport \`${asText(named)}\` (stdio, sse, streamable_http or http)`,
       ...at,
     );
     return undefined;
@@ -101,9 +110,7 @@ export function parseMcpServer(
   if (!parsed.success) {
     const key = parsed.error.issues[0]?.path[0];
     const at =
-      key === undefined || !(String(key) in raw)
-        ? whole
-        : childRange(field.node, String(key), base, whole).value;
+      key === undefined || !has(String(key)) ? whole : childRange(field.node, String(key), base, whole).value;
     reporter.report('invalid-mcp-server', `\`mcp_server\`: ${zodReason(parsed.error)}`, ...at);
     return undefined;
   }
@@ -113,7 +120,7 @@ export function parseMcpServer(
       transport,
       command: resolveCommand(data.command, dir),
       args: data.args.map((arg) => resolveArg(arg, dir, resources)),
-      ...(data.env ? { env: data.env } : {}),
+      ...(data.env ? { env: stringMap(getOwn(raw, 'env')) } : {}),
       ...(data.cwd !== undefined ? { cwd: resolve(dir, data.cwd) } : {}),
       ...(data.timeout !== undefined ? { timeout: data.timeout } : {}),
     };
@@ -122,7 +129,7 @@ export function parseMcpServer(
   return {
     transport,
     url: data.url,
-    ...(data.headers ? { headers: data.headers } : {}),
+    ...(data.headers ? { headers: stringMap(getOwn(raw, 'headers')) } : {}),
     ...(data.timeout !== undefined ? { timeout: data.timeout } : {}),
   };
 }

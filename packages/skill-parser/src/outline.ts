@@ -2,6 +2,7 @@ import type { Code, Heading, Nodes, Root } from 'mdast';
 import remarkFrontmatter from 'remark-frontmatter';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
+import { MAX_SETEXT_HEADINGS } from './limits.js';
 import { lineEnd, nextLine, type Source } from './source.js';
 
 /** A root-level block of the Markdown tree that matters for skill structure. */
@@ -41,16 +42,36 @@ const processor = unified().use(remarkParse).use(remarkFrontmatter);
  * A level-2 heading whose text is "tools" needs a line that starts (after ≤ 3 spaces) with `## ` and spells "tools"
  * (or hides letters in character references such as `&#111;`), or a setext `---` underline below such a line. When no
  * line can be one, the Markdown tree cannot contain a Tools section and parsing it would tell nothing new: this check is
- * what keeps knowledge skills cheap. It may say yes too often (then the tree decides), never too rarely.
+ * what keeps knowledge skills cheap. It may say yes too often (then the tree decides), never too rarely. Each form is
+ * a linear scan (one regular expression for both backtracked quadratically over a long line full of "tools").
  */
 const REF = '&#?[a-z0-9]+;';
-const TOOLS_CANDIDATE = new RegExp(
-  `^ {0,3}##(?:[ \\t][^\\n]*)?(?:tools|${REF})|^[^\\n]*(?:tools|${REF})[^\\n]*\\r?\\n {0,3}-+[ \\t]*\\r?$`,
-  'im',
-);
+const ATX_CANDIDATE = new RegExp(`^ {0,3}##(?:[ \\t][^\\n]*)?(?:tools|${REF})`, 'im');
+const SETEXT_UNDERLINE = /\n {0,3}-+[ \t]*\r?$/gm;
+const TOOLS_WORD = new RegExp(`tools|${REF}`, 'i');
 
 export function mayHaveToolsSection(text: string, bodyStart: number): boolean {
-  return TOOLS_CANDIDATE.test(bodyStart === 0 ? text : text.slice(bodyStart));
+  const body = bodyStart === 0 ? text : text.slice(bodyStart);
+  if (ATX_CANDIDATE.test(body)) return true;
+  SETEXT_UNDERLINE.lastIndex = 0;
+  for (let match = SETEXT_UNDERLINE.exec(body); match; match = SETEXT_UNDERLINE.exec(body)) {
+    const lineStart = body.lastIndexOf('\n', match.index - 1) + 1;
+    if (TOOLS_WORD.test(body.slice(lineStart, match.index))) return true;
+  }
+  return false;
+}
+
+const UNDERLINE = /^ {0,3}(?:=+|-+)[ \t]*\r?$/gm;
+
+/** Offset of the first underline past `MAX_SETEXT_HEADINGS` (counting every one that follows a line of text), or -1. */
+export function setextPastLimit(text: string, bodyStart: number): number {
+  let count = 0;
+  UNDERLINE.lastIndex = bodyStart;
+  for (let match = UNDERLINE.exec(text); match; match = UNDERLINE.exec(text)) {
+    const previous = text.slice(text.lastIndexOf('\n', match.index - 2) + 1, match.index - 1);
+    if (/\S/.test(previous) && ++count > MAX_SETEXT_HEADINGS) return match.index;
+  }
+  return -1;
 }
 
 /** Root-level headings and fenced code blocks of the whole file, from the remark (mdast) tree. */

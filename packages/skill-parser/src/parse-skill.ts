@@ -3,16 +3,22 @@ import type { VFileMessage } from 'vfile-message';
 import { checkAgentSkillsRules } from './agent-skills.js';
 import { Reporter } from './diagnostics.js';
 import { type Field, findFrontmatter, parseFrontmatter } from './frontmatter.js';
-import { parseMcpServer } from './mcp.js';
+import { MAX_SETEXT_HEADINGS, MAX_SKILL_FILE_BYTES } from './limits.js';
 import { outlineFromMicromark } from './markdown.js';
-import { findToolsSection, headingText, mayHaveToolsSection, type ToolsSection } from './outline.js';
+import { parseMcpServer } from './mcp.js';
+import {
+  findToolsSection,
+  headingText,
+  mayHaveToolsSection,
+  type OutlineNode,
+  setextPastLimit,
+  type ToolsSection,
+} from './outline.js';
 import { cleanProse, createSource, lineEnd, type Source } from './source.js';
+import { readSpecField, SPEC_FIELDS, type SpecData } from './spec-fields.js';
 import { parseToolBlock } from './tool-block.js';
 import type { McpServerConfig, Skill, SkillTool } from './types.js';
 import { fieldSchemas, splitAllowedTools, zodReason } from './values.js';
-
-/** SKILL.md files larger than this are refused before parsing. */
-export const MAX_SKILL_FILE_BYTES = 1024 * 1024;
 
 export interface ParseSkillOptions {
   /** Path of the SKILL.md file (made absolute); its folder is the skill's `dir`. */
@@ -30,24 +36,44 @@ export interface ParseSkillResult {
   messages: VFileMessage[];
 }
 
-type Frontmatter = Partial<{
-  name: string;
-  description: string;
-  version: string;
-  tags: string[];
-  tool_tags: string[];
-  triggers: string[];
-  enabled_by_default: boolean;
-  always_inject: boolean;
-  license: string;
-  compatibility: string;
-  metadata: Record<string, unknown>;
-  'allowed-tools': string | string[];
-}>;
+type Frontmatter = SpecData &
+  Partial<{
+    version: string;
+    tags: string[];
+    tool_tags: string[];
+    triggers: string[];
+    enabled_by_default: boolean;
+    always_inject: boolean;
+  }>;
 
-/** Parses the text of one SKILL.md. Never throws for bad content: problems are messages. */
+/**
+ * Parses the text of one SKILL.md. Never throws: problems are messages, and a failure nothing foresaw (a bug) is a
+ * `parse-failed` error of this file, so that it cannot cost the skills around it.
+ */
 export function parseSkill(text: string, options: ParseSkillOptions): ParseSkillResult {
   const file = resolve(options.path);
+  return guard(file, () => parse(text, file, options));
+}
+
+/** Runs `fn`; anything it throws becomes a `parse-failed` message of `file` (the messages so far are dropped). */
+export function guard(file: string, fn: () => ParseSkillResult): ParseSkillResult {
+  try {
+    return fn();
+  } catch (error) {
+    return parseFailed(file, error);
+  }
+}
+
+/** The result for a file whose reading or parsing threw: one `parse-failed` error, with the error as its cause. */
+export function parseFailed(file: string, error: unknown): ParseSkillResult {
+  const reporter = new Reporter(file);
+  const reason = error instanceof Error ? `${error.name}: ${error.message}` : typeof error;
+  const message = reporter.report('parse-failed', `Parsing failed unexpectedly (${reason.split('\n')[0]})`);
+  message.cause = error;
+  return { messages: reporter.messages };
+}
+
+function parse(text: string, file: string, options: ParseSkillOptions): ParseSkillResult {
   const dir = dirname(file);
   if (text.length > MAX_SKILL_FILE_BYTES / 4 && Buffer.byteLength(text) > MAX_SKILL_FILE_BYTES) {
     const reporter = new Reporter(file);
@@ -74,9 +100,19 @@ export function parseSkill(text: string, options: ParseSkillOptions): ParseSkill
   const resources = [...(options.resources ?? [])].sort();
   const resourceSet = new Set(resources);
 
-  const nodes = mayHaveToolsSection(source.text, range.bodyStart)
-    ? outlineFromMicromark(source, range.bodyStart, headingText)
-    : [];
+  let nodes: OutlineNode[] = [];
+  if (mayHaveToolsSection(source.text, range.bodyStart)) {
+    const excess = setextPastLimit(source.text, range.bodyStart);
+    if (excess < 0) nodes = outlineFromMicromark(source, range.bodyStart, headingText);
+    else {
+      reporter.report(
+        'too-many-setext-headings',
+        `More than ${MAX_SETEXT_HEADINGS} lines are underlined with \`---\` or \`===\`; the body is not read`,
+        excess,
+        lineEnd(source.text, excess),
+      );
+    }
+  }
   const section = findToolsSection(source, nodes, range.bodyStart);
   const tools = section ? readTools(source, section, reporter) : [];
 
@@ -88,8 +124,10 @@ export function parseSkill(text: string, options: ParseSkillOptions): ParseSkill
     if (field.value === null || field.value === undefined) continue;
     if (key === 'mcp_server') {
       mcpServer = parseMcpServer(field, front.base, dir, resourceSet, reporter);
-    } else if (key in fieldSchemas) {
+    } else if (Object.hasOwn(fieldSchemas, key)) {
       readField(key as keyof typeof fieldSchemas, field, source, data, reporter);
+    } else if (SPEC_FIELDS.has(key)) {
+      readSpecField(key, field, source, data, reporter);
     } else {
       reporter.report(
         'unknown-key',
@@ -99,13 +137,14 @@ export function parseSkill(text: string, options: ParseSkillOptions): ParseSkill
       );
     }
   }
-  // Absent or empty (`name:`) is missing; present with a wrong value is `invalid-type`, reported by readField.
-  const fenceLine = lineEnd(source.text, 0);
-  if (front.fields.get('name')?.value == null) {
-    reporter.report('missing-name', 'Frontmatter has no `name`', 0, fenceLine);
-  }
-  if (front.fields.get('description')?.value == null) {
-    reporter.report('missing-description', 'Frontmatter has no `description`', 0, fenceLine);
+  // Absent (reported at the opening fence) or without a value (`name:`, `name: ~`, reported at the key) is missing;
+  // present with a wrong value is `invalid-type`, reported by readSpecField.
+  for (const key of ['name', 'description'] as const) {
+    const field = front.fields.get(key);
+    if (field?.value != null) continue;
+    const [start, end] = field ? [field.keyStart, field.keyEnd] : [0, lineEnd(source.text, 0)];
+    const reason = field ? `\`${key}\` has no value` : `Frontmatter has no \`${key}\``;
+    reporter.report(key === 'name' ? 'missing-name' : 'missing-description', reason, start, end);
   }
   checkAgentSkillsRules(data, front.fields, basename(dir), reporter);
   if (reporter.fatal || data.name === undefined || data.description === undefined) {

@@ -1,3 +1,5 @@
+import { MAX_SETEXT_HEADINGS, MAX_YAML_ALIAS_COUNT, MAX_YAML_DEPTH } from './limits.js';
+
 /** How bad a rule's finding is: `error` → `fatal: true` (skill refused), `warning` → `false`, `info` → `undefined`. */
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -21,8 +23,15 @@ export const RULES = {
   },
   'unreadable-file': {
     severity: 'error',
-    meaning: 'The SKILL.md file or the skills folder could not be read (missing, permissions, not a folder).',
-    fix: 'Check the path and its permissions.',
+    meaning:
+      'The SKILL.md file or the skills folder could not be read (missing, permissions, not a folder, or SKILL.md is not a regular file: a named pipe, a device).',
+    fix: 'Check the path and its permissions; SKILL.md must be a regular file (a symbolic link to one is fine).',
+  },
+  'parse-failed': {
+    severity: 'error',
+    meaning:
+      'Reading or parsing this file failed in a way no other rule describes (a defect in the parser). Only this file is refused; the message names the error.',
+    fix: 'Report it with the file attached; meanwhile simplify the part of the file the message points to.',
   },
   'missing-frontmatter': {
     severity: 'error',
@@ -39,6 +48,21 @@ export const RULES = {
     meaning: 'The frontmatter, or a value in a tool block, is not valid YAML.',
     fix: 'Fix the YAML at the reported position (quote values that contain `: ` or start with a special character).',
   },
+  'yaml-too-deep': {
+    severity: 'error',
+    meaning: `The frontmatter or a tool value nests collections (mappings, lists, JSON objects and arrays) more than ${MAX_YAML_DEPTH} levels deep; it is refused before it is read, at the first collection past the limit.`,
+    fix: 'Flatten the structure; a tool schema needs a few levels.',
+  },
+  'yaml-alias-limit': {
+    severity: 'error',
+    meaning: `YAML aliases copy one anchor's nodes more than ${MAX_YAML_ALIAS_COUNT} times (an alias bomb), or an alias sits inside the node it names (a cycle); reported at the alias.`,
+    fix: 'Write the values out instead of using `&anchor` / `*alias`.',
+  },
+  'too-many-setext-headings': {
+    severity: 'error',
+    meaning: `The body may hold a \`## Tools\` section and has more than ${MAX_SETEXT_HEADINGS} lines that underline text with \`---\` or \`===\` (setext headings, each costing time in proportion to the whole file); it is refused at the first one past the limit instead of being read for minutes.`,
+    fix: 'Write headings with `#` / `##`, and put a blank line before a `---` meant as a horizontal rule.',
+  },
   'duplicate-key': {
     severity: 'error',
     meaning: 'A key appears twice in the frontmatter, a mapping inside it, or one tool block.',
@@ -51,18 +75,20 @@ export const RULES = {
   },
   'missing-name': {
     severity: 'error',
-    meaning: 'The frontmatter has no `name`.',
+    meaning:
+      'The frontmatter has no `name` (reported at the opening `---`), or `name` has no value (`name:`, `name: ~`; reported at the key).',
     fix: 'Add `name: my-skill` (lower-case letters, digits and hyphens, matching the folder name).',
   },
   'missing-description': {
     severity: 'error',
-    meaning: 'The frontmatter has no `description`.',
+    meaning:
+      'The frontmatter has no `description` (reported at the opening `---`), or `description` has no value (reported at the key).',
     fix: 'Add a `description:` that says what the skill does and when to use it.',
   },
   'invalid-type': {
     severity: 'error',
     meaning:
-      'A frontmatter or tool value has the wrong type or an unsupported value (e.g. `tags: 5`, `approval: maybe`).',
+      'A frontmatter or tool value has the wrong type or an unsupported value (e.g. `tags: 5`, `approval: maybe`, `name:` given as a list or a mapping, `name: ""`).',
     fix: 'Use the type the message names (string, list of strings, boolean, positive number, …).',
   },
   'invalid-mcp-server': {
@@ -116,7 +142,8 @@ export const RULES = {
   },
   'name-format': {
     severity: 'warning',
-    meaning: 'Agent Skills standard: `name` should match `^[a-z0-9]+(-[a-z0-9]+)*$`.',
+    meaning:
+      'Agent Skills standard: `name` should be lower-case letters and digits (of any script, after NFKC normalisation) joined by single hyphens, as the reference validator checks.',
     fix: 'Use lower-case letters, digits and single hyphens (e.g. `web-search`).',
   },
   'name-too-long': {
@@ -126,7 +153,8 @@ export const RULES = {
   },
   'name-folder-mismatch': {
     severity: 'warning',
-    meaning: 'Agent Skills standard: `name` should equal the name of the folder holding SKILL.md.',
+    meaning:
+      'Agent Skills standard: `name` should equal the name of the folder holding SKILL.md (both NFKC-normalised).',
     fix: 'Rename the folder or the skill so they match.',
   },
   'description-too-long': {
@@ -138,6 +166,23 @@ export const RULES = {
     severity: 'warning',
     meaning: 'Agent Skills standard: `compatibility` should be at most 500 characters.',
     fix: 'Shorten it.',
+  },
+  'value-converted': {
+    severity: 'warning',
+    meaning:
+      'An Agent Skills field that is text (`name`, `description`, `license`, `compatibility`, `allowed-tools`) was written as a number or boolean (or, for `license` and `compatibility`, a list; for `allowed-tools`, a list with numbers); it was converted to text, as the reference validator reads it.',
+    fix: 'Quote the value (`name: "123"`) or write it as text.',
+  },
+  'metadata-not-mapping': {
+    severity: 'warning',
+    meaning: '`metadata` is not a mapping (e.g. `metadata: just a string`); it is ignored.',
+    fix: 'Write `metadata:` as `key: value` lines, or remove it.',
+  },
+  'metadata-not-string': {
+    severity: 'warning',
+    meaning:
+      'A `metadata` value is not text (the standard maps names to text): numbers and booleans are converted to text, lists and mappings are kept as written.',
+    fix: 'Quote the value, or write nested data as text.',
   },
   'resources-capped': {
     severity: 'warning',

@@ -1,13 +1,13 @@
-import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import type { Reporter } from './diagnostics.js';
 import { fastYaml } from './fast-yaml.js';
-import { reportYamlErrors } from './frontmatter.js';
+import { MAX_YAML_DEPTH } from './limits.js';
 import type { Fence } from './outline.js';
 import { nextLine, type Source } from './source.js';
 import { type Entry, yamlValue } from './tool-entries.js';
 import type { JsonSchemaObject } from './types.js';
 import { zodReason } from './values.js';
+import { parseYaml, yamlToJS } from './yaml.js';
 
 const node = z.record(z.string(), z.unknown());
 
@@ -34,7 +34,8 @@ export function checkSchema(
     );
     return undefined;
   }
-  return parsed.data as JsonSchemaObject;
+  // The value itself, not zod's copy: a copy built by assignment loses a property named `__proto__`.
+  return value as JsonSchemaObject;
 }
 
 /** A tool's schema: from its `schema:` entry, or from its ```yaml / ```json fence. */
@@ -60,9 +61,8 @@ export function readSchema(
     const fast = fastYaml(fence.value);
     if (fast) return checkSchema(fast, reporter, fence.start, fence.end);
   }
-  const doc = parseDocument(fence.value, { prettyErrors: false, uniqueKeys: true });
-  if (reportYamlErrors(doc.errors, valueStart, reporter, fence.lang === 'json' ? 'JSON' : 'YAML'))
-    return undefined;
+  const parsed = parseYaml(fence.value, valueStart, reporter, fence.lang === 'json' ? 'JSON' : 'YAML');
+  if (!parsed) return undefined;
   if (fence.lang === 'json') {
     try {
       JSON.parse(fence.value);
@@ -74,17 +74,34 @@ export function readSchema(
       return undefined;
     }
   }
-  return checkSchema(doc.toJS({ maxAliasCount: 50 }), reporter, fence.start, fence.end);
+  const data = yamlToJS(parsed, valueStart, reporter);
+  return data.ok ? checkSchema(data.value, reporter, fence.start, fence.end) : undefined;
 }
 
-/** JSON.parse keeps the last of duplicate keys silently; duplicates are an error, so those go to the YAML reader. */
+/**
+ * JSON.parse keeps the last of duplicate keys silently; duplicates are an error, so those go to the YAML reader — and so
+ * does JSON nested past the limit, which the YAML reader reports with its position.
+ */
 function tryJson(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
     const value = JSON.parse(text) as unknown;
-    return hasDuplicateKeys(text) ? { ok: false } : { ok: true, value };
+    return hasDuplicateKeys(text) || depthOf(value) > MAX_YAML_DEPTH ? { ok: false } : { ok: true, value };
   } catch {
     return { ok: false };
   }
+}
+
+/** Nesting depth of a JSON value (objects and arrays count one level each), without recursion. */
+function depthOf(value: unknown): number {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth + 1 > max) max = depth + 1;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return max;
 }
 
 /** Whether an object in valid JSON text repeats a key (strings are skipped whole, so braces inside them do not count). */

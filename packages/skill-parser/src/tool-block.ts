@@ -1,24 +1,36 @@
-import { parseDocument } from 'yaml';
+import { isScalar } from 'yaml';
 import type { Reporter } from './diagnostics.js';
 import type { ToolBlockRange } from './outline.js';
+import { asText } from './own.js';
 import { readSchema } from './schema.js';
 import { pointAt, type Source } from './source.js';
 import { type Entry, foldProse, needsYaml, readEntries, yamlValue } from './tool-entries.js';
 import type { SkillTool, ToolApproval } from './types.js';
 import { approvalSchema, retriesSchema, timeoutSchema, zodReason } from './values.js';
+import { composeYaml } from './yaml.js';
 
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 /** `scheme:target`: a lower-case scheme, a colon, then something that is not blank. */
 export const ENTRYPOINT_SHAPE = /^[a-z][a-z0-9+._-]*:\S/;
 const KNOWN_KEYS = new Set(['description', 'entrypoint', 'schema', 'timeout', 'retries', 'approval']);
 
-function readEntrypoint(source: Source, entry: Entry, reporter: Reporter): string | undefined {
+/** The entrypoint and the offset of its first character in the source. */
+function readEntrypoint(
+  source: Source,
+  entry: Entry,
+  reporter: Reporter,
+): { value: string; start: number } | undefined {
   const inline = entry.inline.trimEnd();
   const extra = entry.lines.find((l) => l.text.trim());
   if (needsYaml(inline) && !(inline.startsWith('"') || inline.startsWith("'"))) {
+    // A block scalar or a value on the next lines: it starts at the first character of the first line holding text.
     const { ok, value } = yamlValue(source, entry, reporter);
     if (!ok) return undefined;
-    return typeof value === 'string' ? value.trim() : value == null ? '' : String(value);
+    const start = extra ? extra.start + extra.text.length - extra.text.trimStart().length : entry.inlineStart;
+    return {
+      value: typeof value === 'string' ? value.trim() : value == null ? '' : asText(value),
+      start,
+    };
   }
   if (extra) {
     reporter.report(
@@ -30,10 +42,18 @@ function readEntrypoint(source: Source, entry: Entry, reporter: Reporter): strin
   }
   if (inline.startsWith('"') || inline.startsWith("'")) {
     // A value that is exactly one quoted YAML scalar is unquoted; anything else stays verbatim.
-    const doc = parseDocument(inline, { prettyErrors: false });
-    if (doc.errors.length === 0 && typeof doc.contents?.toJSON() === 'string') return doc.toJS() as string;
+    const unquoted = quotedScalar(inline);
+    if (unquoted !== undefined) return { value: unquoted, start: entry.inlineStart + 1 };
   }
-  return inline;
+  return { value: inline, start: entry.inlineStart };
+}
+
+/** The string a line holds when it is exactly one quoted YAML scalar. */
+function quotedScalar(line: string): string | undefined {
+  const composed = composeYaml(line);
+  if (!composed.ok || composed.doc.errors.length > 0) return undefined;
+  const contents = composed.doc.contents;
+  return isScalar(contents) && typeof contents.value === 'string' ? contents.value : undefined;
 }
 
 function readDescription(source: Source, entry: Entry, reporter: Reporter): string | undefined {
@@ -65,6 +85,11 @@ function scalar<T>(
     entry.inlineStart + entry.inline.length,
   );
   return undefined;
+}
+
+function position(source: Source, offset: number): { line: number; column: number } {
+  const { line, column } = pointAt(source, offset);
+  return { line, column };
 }
 
 /** Reads one `### name` block into a tool; `undefined` when it has errors (they are reported). */
@@ -108,7 +133,8 @@ export function parseToolBlock(
   }
 
   const entrypointEntry = byKey.get('entrypoint');
-  const entrypoint = entrypointEntry ? readEntrypoint(source, entrypointEntry, reporter) : undefined;
+  const read = entrypointEntry ? readEntrypoint(source, entrypointEntry, reporter) : undefined;
+  const entrypoint = read?.value;
   if (!entrypointEntry) {
     reporter.report(
       'tool-missing-entrypoint',
@@ -163,5 +189,6 @@ export function parseToolBlock(
     ...(retries !== undefined ? { retries } : {}),
     ...(approval !== undefined ? { approval } : {}),
     line,
+    entrypointPosition: position(source, read!.start),
   };
 }

@@ -1,9 +1,9 @@
-import { parseDocument } from 'yaml';
 import type { Reporter } from './diagnostics.js';
 import { fastYaml } from './fast-yaml.js';
-import { reportYamlErrors } from './frontmatter.js';
 import type { Fence, ToolBlockRange } from './outline.js';
+import { getOwn } from './own.js';
 import { lineEnd, nextLine, type Source } from './source.js';
+import { parseYaml, yamlToJS } from './yaml.js';
 
 const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?=[ \t]|$)[ \t]*/;
 const BLOCK_SCALAR = /^[|>][-+0-9]*(?:[ \t]+#.*)?$/;
@@ -75,11 +75,11 @@ export function yamlValue(source: Source, entry: Entry, reporter: Reporter): { o
   const end = last ? last.start + last.text.length : entry.inlineStart + entry.inline.length;
   const text = source.text.slice(entry.keyStart, end);
   const fast = fastYaml(text);
-  if (fast) return { ok: true, value: fast[entry.key] };
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
-  if (reportYamlErrors(doc.errors, entry.keyStart, reporter)) return { ok: false, value: undefined };
-  const data = doc.toJS({ maxAliasCount: 50 }) as Record<string, unknown> | null;
-  return { ok: true, value: data?.[entry.key] };
+  if (fast) return { ok: true, value: getOwn(fast, entry.key) };
+  const parsed = parseYaml(text, entry.keyStart, reporter);
+  const data = parsed && yamlToJS(parsed, entry.keyStart, reporter);
+  if (!data?.ok) return { ok: false, value: undefined };
+  return { ok: true, value: getOwn(data.value as object | null, entry.key) };
 }
 
 /** YAML folding for plain prose: lines join with a space, a blank line becomes a newline. */

@@ -33,6 +33,14 @@ export interface SkillTool {
   approval?: ToolApproval;
   /** 1-based line of the tool's `###` heading in the skill file, for diagnostics further down the line. */
   line: number;
+  /**
+   * 1-based line and column of the entrypoint's first character in the skill file (a BOM is not counted; after an
+   * opening quote for a quoted value; the first character of a block scalar's text). For an entrypoint written on its
+   * line as is (the usual case) or quoted without escapes, the character at offset `i` of `entrypoint` is at column
+   * `column + i` of that line, so a finding inside the template can be reported at its exact place. Set on every tool
+   * this package returns.
+   */
+  entrypointPosition?: { line: number; column: number };
 }
 
 export interface McpStdioServer {
@@ -73,6 +81,10 @@ export interface Skill {
   alwaysInject: boolean;
   license?: string;
   compatibility?: string;
+  /**
+   * The Agent Skills `metadata` mapping. Values are text as the standard says; numbers and booleans are converted to
+   * text, lists and mappings are kept as written (both with a `metadata-not-string` warning).
+   */
   metadata?: Record<string, unknown>;
   /** The Agent Skills `allowed-tools` field, split into names. */
   allowedTools?: string[];

@@ -8,14 +8,12 @@ export function zodReason(error: unknown): string {
   return `${path}${issue.message}`;
 }
 
-const text = z.string({ error: 'expected text' });
 /** Scalars in lists are kept as text (`tags: [2024]` → `"2024"`). */
 const scalarText = z.union([z.string(), z.number(), z.boolean()]).transform(String);
 const textList = z.array(scalarText, { error: 'expected a list of strings' });
 
+/** birdie's own frontmatter fields (the Agent Skills ones are read by spec-fields.ts). */
 export const fieldSchemas = {
-  name: text.trim().min(1, 'must not be empty'),
-  description: text.trim().min(1, 'must not be empty'),
   // `version: 1.0` is a YAML number; the source text is used instead (see parse-skill.ts).
   version: z.union([z.string(), z.number()], { error: 'expected a version string' }).transform(String),
   tags: textList,
@@ -23,13 +21,7 @@ export const fieldSchemas = {
   triggers: textList,
   enabled_by_default: z.boolean({ error: 'expected true or false' }),
   always_inject: z.boolean({ error: 'expected true or false' }),
-  license: text,
-  compatibility: text,
-  metadata: z.record(z.string(), z.unknown(), { error: 'expected a mapping' }),
-  'allowed-tools': z.union([z.string(), textList], { error: 'expected a string or a list of strings' }),
 } as const;
-
-export type KnownField = keyof typeof fieldSchemas | 'mcp_server' | 'allowed_tools';
 
 export const timeoutSchema = z.number({ error: 'expected a number of seconds' }).positive('must be positive');
 export const retriesSchema = z

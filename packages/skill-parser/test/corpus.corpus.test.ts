@@ -1,16 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { discoverSkills, loadSkillFile, parseSkill, type Skill } from '../src/index.js';
 import { findFrontmatter } from '../src/frontmatter.js';
+import { discoverSkills, loadSkillFile, parseSkill, type Skill } from '../src/index.js';
 import { outlineFromMicromark } from '../src/markdown.js';
 import { findToolsSection, headingText, mayHaveToolsSection, outlineFromMdast } from '../src/outline.js';
 import { createSource } from '../src/source.js';
-
-/** The corpus lives beside the checkout, <repo>/../shared/corpus; BIRDIE_CORPUS points elsewhere (e.g. a CI clone). */
-const corpus =
-  process.env.BIRDIE_CORPUS ?? fileURLToPath(new URL('../../../../shared/corpus', import.meta.url));
+import { corpus } from './corpus.js';
 
 interface ManifestTool {
   name: string;

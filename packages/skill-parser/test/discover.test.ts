@@ -1,4 +1,4 @@
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { discoverSkills, loadSkillFile, MAX_RESOURCE_DEPTH, MAX_RESOURCES } from '../src/index.js';
@@ -51,6 +51,29 @@ describe('discoverSkills', () => {
       'reference/a.md',
       'reference/b.md',
       'scripts/deep/er/run.py',
+    ]);
+  });
+
+  it('lists a symbolic link to a file, never a symbolically linked folder, a dangling link or a device', async () => {
+    const root = await tree({
+      'linked/SKILL.md': skillText('linked'),
+      'linked/real/a.md': 'a',
+      'linked/notes.md': 'n',
+      'elsewhere/outside.md': 'o',
+    });
+    const skill = join(root, 'linked');
+    await symlink(join(skill, 'real'), join(skill, 'folder-link'));
+    await symlink(join(skill, 'notes.md'), join(skill, 'file-link.md'));
+    await symlink(join(root, 'elsewhere'), join(skill, 'outside-folder'));
+    await symlink(join(skill, 'missing.md'), join(skill, 'dangling.md'));
+    await symlink(skill, join(skill, 'real', 'loop'));
+    await symlink('/dev/null', join(skill, 'device'));
+    const { skills, messages } = await discoverSkills(root);
+    expect(messages).toEqual([]);
+    expect(skills.find((s) => s.name === 'linked')!.resources).toEqual([
+      'file-link.md',
+      'notes.md',
+      'real/a.md',
     ]);
   });
 

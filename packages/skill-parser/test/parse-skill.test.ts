@@ -85,6 +85,46 @@ describe('parseSkill', () => {
     expect(good.skill!.body).toBe('Prose before the tools.');
   });
 
+  it('gives the position of the entrypoint value, however it is written', () => {
+    const tools = [
+      '### plain',
+      'description: x',
+      'entrypoint: bash:echo "{a}" # kept',
+      '### quoted',
+      'description: x',
+      "entrypoint:   'http:get https://x.test/{id}'",
+      '### block',
+      'description: x',
+      'entrypoint: >-',
+      '    bash:echo {a}',
+      '### next_line',
+      'description: x',
+      'entrypoint:',
+      '  node:./t.js#run',
+    ].join('\n');
+    const text = `---\nname: pos\ndescription: Positions.\n---\n\n## Tools\n\n${tools}\n`;
+    const positions = (t: string) =>
+      parseSkill(t, { path: '/s/pos/SKILL.md' }).skill!.tools.map((tool) => [
+        tool.name,
+        tool.entrypointPosition,
+      ]);
+    const expected = [
+      ['plain', { line: 10, column: 13 }],
+      ['quoted', { line: 13, column: 16 }],
+      ['block', { line: 17, column: 5 }],
+      ['next_line', { line: 21, column: 3 }],
+    ];
+    expect(positions(text)).toEqual(expected);
+    expect(positions(`\uFEFF${text.replaceAll('\n', '\r\n')}`)).toEqual(expected);
+    // Offsets along a verbatim entrypoint are columns along its line.
+    const lines = text.split('\n');
+    const skill = parseSkill(text, { path: '/s/pos/SKILL.md' }).skill!;
+    for (const tool of skill.tools.filter((t) => t.name !== 'block')) {
+      const { line, column } = tool.entrypointPosition!;
+      expect(lines[line - 1]!.slice(column - 1, column - 1 + tool.entrypoint.length)).toBe(tool.entrypoint);
+    }
+  });
+
   it('refuses a text over 1 MiB before parsing it', () => {
     const text = `---\nname: big\ndescription: Big.\n---\n\n${'x'.repeat(MAX_SKILL_FILE_BYTES)}`;
     const { skill, messages } = parseSkill(text, { path: '/s/big/SKILL.md' });
@@ -121,9 +161,19 @@ describe('parseSkill', () => {
     expect(inferred.skill!.mcpServer).toEqual({ transport: 'streamable_http', url: 'https://x.test/mcp' });
   });
 
-  it('reports an empty name once, as missing, and a blank one once, as invalid', () => {
-    const empty = parseSkill('---\nname:\ndescription: D.\n---\n', { path: '/s/x/SKILL.md' });
-    expect(empty.messages.map(brief)).toEqual(['1:1 missing-name error']);
+  it('reports a name without a value once, as missing, at its key, and a blank one once, as invalid', () => {
+    for (const empty of ['name:', 'name: ~', 'name: null', 'name:   # no value']) {
+      const { messages } = parseSkill(`---\n${empty}\ndescription: D.\n---\n`, { path: '/s/x/SKILL.md' });
+      expect(messages.map(brief), empty).toEqual(['2:1 missing-name error']);
+      expect(messages[0]!.place).toEqual({
+        start: { line: 2, column: 1, offset: 4 },
+        end: { line: 2, column: 5, offset: 8 },
+      });
+    }
+    const description = parseSkill('---\nname: x\ndescription:\n---\n', { path: '/s/x/SKILL.md' });
+    expect(description.messages.map(brief)).toEqual(['3:1 missing-description error']);
+    const absent = parseSkill('---\ndescription: D.\n---\n', { path: '/s/x/SKILL.md' });
+    expect(absent.messages.map(brief)).toEqual(['1:1 missing-name error']);
     const blank = parseSkill('---\nname: "  "\ndescription: D.\n---\n', { path: '/s/x/SKILL.md' });
     expect(blank.messages.map(brief)).toEqual(['2:7 invalid-type error']);
   });

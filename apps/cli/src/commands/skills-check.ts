@@ -30,7 +30,13 @@ export async function skillsCheckCommand({ io, values, positionals }: CommandCon
     const skipped = skippedLine(registry.current().untrusted);
     if (skipped) write(io.stderr, skipped);
   } else {
-    const parser = await import('@birdie/skill-parser');
+    const [parser, { checkSkillTools }] = await Promise.all([
+      import('@birdie/skill-parser'),
+      import('@birdie/registry'),
+    ]);
+    // What the registry would refuse when loading (unsafe templates, unknown placeholders) is reported here too.
+    const toolProblems = (skills: readonly import('@birdie/skill-parser').Skill[]) =>
+      skills.flatMap((skill) => checkSkillTools(skill).messages);
     for (const target of positionals.map((p) => resolveFrom(io.cwd, p))) {
       const info = await stat(target).catch(() => undefined);
       if (!info) {
@@ -49,11 +55,11 @@ export async function skillsCheckCommand({ io, values, positionals }: CommandCon
       if (skillFile) {
         const result = await parser.loadSkillFile(skillFile);
         if (result.skill) skillCount++;
-        messages.push(...result.messages);
+        messages.push(...result.messages, ...toolProblems(result.skill ? [result.skill] : []));
       } else {
         const result = await parser.discoverSkills(target);
         skillCount += result.skills.length;
-        messages.push(...result.messages);
+        messages.push(...result.messages, ...toolProblems(result.skills));
       }
     }
   }

@@ -1,0 +1,68 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../test/helpers.js';
+import { loadRegistry } from './registry.js';
+
+const skill = (tools: string) => `---
+name: counter
+description: Counts
+---
+
+## Tools
+
+### next
+description: The next number
+entrypoint: bash:n={n}; echo $(( n + 1 ))
+schema:
+  type: object
+  properties:
+    n:
+      type: string
+  required: [n]
+${tools}`;
+
+const safeTool = `
+### show
+description: Show a file
+entrypoint: bash:cat -- {file}
+schema:
+  type: object
+  properties:
+    file:
+      type: string
+`;
+
+const unknownPlaceholder = `
+### greet
+description: Greet
+entrypoint: bash:echo hello {name}
+schema:
+  type: object
+  properties:
+    who:
+      type: string
+`;
+
+describe('entrypoints are checked when skills load', () => {
+  it("refuses a tool whose value could reach code, at the placeholder, and keeps the skill's other tools", async (t) => {
+    const root = await tempDir(t);
+    await mkdir(join(root, 'counter'));
+    const file = join(root, 'counter', 'SKILL.md');
+    await writeFile(file, skill(safeTool + unknownPlaceholder));
+    const registry = await loadRegistry({ dirs: [root] });
+    const snapshot = registry.current();
+    expect(snapshot.getSkill('counter')?.tools.map((tool) => tool.name)).toEqual(['show']);
+    expect(snapshot.getTool('next')).toBeUndefined();
+    const refused = snapshot.messages.filter((m) => m.source === 'registry');
+    expect(refused.map((m) => [m.ruleId, m.fatal, m.file])).toEqual([
+      ['invalid-entrypoint', true, file],
+      ['unknown-placeholder', true, file],
+    ]);
+    expect(refused[0]?.reason).toMatch(/^Tool `next` is refused: .*arithmetic/);
+    expect(refused[1]?.reason).toContain('{name}');
+    // At the place bash would evaluate the value: line 10 is `entrypoint: bash:n={n}; echo $(( n + 1 ))`, and the
+    // arithmetic `$((` starts at column 30.
+    expect([refused[0]?.line, refused[0]?.column]).toEqual([10, 30]);
+  });
+});
