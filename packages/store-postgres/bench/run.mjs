@@ -179,5 +179,5 @@ for (const { rows } of results) {
 console.log('');
 console.log(`Run time: ${results.map((r) => `${r.rows[0].label.split(' ')[0]} ${fmt(r.seconds, 1)} s`).join(', ')}.`);
 console.log(
-  `Node ${process.version}, PostgreSQL ${(await import('node:child_process')).execFileSync('postgres', ['--version']).toString().trim().split(' ').pop()} on a unix socket, one thread; save+load = wall time with a saver call pending, per turn; median (and mean) of the last ${WINDOW} turns up to the mark (turns 1-10 for 10).`,
+  `Node ${process.version}, PostgreSQL ${/PostgreSQL\) (\S+)/.exec((await import('node:child_process')).execFileSync('postgres', ['--version']).toString())?.[1]} on a unix socket, one thread; save+load = wall time with a saver call pending, per turn; median (and mean) of the last ${WINDOW} turns up to the mark (turns 1-10 for 10).`,
 );
