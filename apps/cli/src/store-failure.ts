@@ -32,7 +32,10 @@ export function storeFailureText(failure: FailureLike, sessionId?: string): stri
   const hint =
     failure.code === 'corrupt-record' && sessionId
       ? `run \`birdie sessions repair ${sessionId}\` to continue from that step, or \`birdie sessions delete ${sessionId}\``
-      : failure.hint;
+      : failure.code === 'session-busy'
+        ? // A busy session is not broken: say how to wait for it.
+          `${failure.hint ?? 'try again when it is free'}; or pass --wait SECONDS`
+        : failure.hint;
   return hint ? `${failure.message} (${hint})` : failure.message;
 }
 

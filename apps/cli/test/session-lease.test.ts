@@ -135,7 +135,7 @@ describe('two birdie run on one session at once', { timeout: 180_000 }, () => {
       expect(busy.code, busy.stderr).toBe(3);
       expect(busy.stderr).toMatch(
         new RegExp(
-          `^birdie: session ${id} is in use by process ${holder.process.pid} on ${hostname()} since ${ISO} \\(wait for that process to finish; if it stopped without letting go, its lease expires at ${ISO}\\)\\n$`,
+          `^birdie: session ${id} is in use by process ${holder.process.pid} on ${hostname()} since ${ISO} \\(wait for that process to finish; if it stopped without letting go, its lease expires at ${ISO}; or pass --wait SECONDS\\)\\n$`,
         ),
       );
       expect(jsonLines(busy.stdout).map((e) => e.type)).toEqual(['session']);
