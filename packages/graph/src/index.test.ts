@@ -11,10 +11,12 @@ describe('public exports', () => {
       'TOOL_LIMITS',
       'UNKNOWN_TOOL_RESULT',
       'buildSystemPrompt',
+      'childThreadId',
       'contextWindow',
       'createAgent',
       'createSkillTool',
       'describeToolError',
+      'findMemoryFiles',
       'isAgentError',
       'repairDanglingToolCalls',
     ]);
