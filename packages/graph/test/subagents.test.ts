@@ -8,6 +8,7 @@ import {
   type AgentSpec,
   childThreadId,
   createAgent,
+  STARTED_TOOL_RESULT,
   type ToolJournal,
   UNKNOWN_TOOL_RESULT,
 } from '../src/index.js';
@@ -280,6 +281,27 @@ describe('subagents: task', () => {
         .filter((e) => e.name === 'task')
         .map((e) => e.id),
     ).toEqual(['t1', 't2']);
+  });
+
+  it('abandons a waiting subagent when the user sends a message instead of deciding', async () => {
+    const { agent, fx } = await setup([
+      { match: '^review', tool_calls: [task('t1', 'researcher', 'deploy it')] },
+      { match: '^deploy', tool_calls: [{ name: 'deploy', id: 'x1', args: { file: 'never.log' } }] },
+      { match: '^never mind', text: 'Dropped.' },
+    ]);
+    fx.policy.enable('s1', 'ops');
+    const { journal } = recordingJournal();
+    await collect(agent.stream('review', { threadId: 's1', agent: 'reviewer', journal }));
+    const events = await collect(agent.stream('never mind', { threadId: 's1', journal }));
+    expect(ofType(events, 'done').map((e) => e.status)).toEqual(['ok']);
+    expect((await agent.getState('s1')).pendingApprovals).toEqual([]);
+    const [placeholder] = await toolMessages(agent, 's1');
+    // The task started (its subagent may have done things), so the model is told to check.
+    expect([placeholder?.tool_call_id, placeholder?.status, textOf(placeholder)]).toEqual([
+      't1',
+      'error',
+      STARTED_TOOL_RESULT,
+    ]);
   });
 
   it('passes a rejection down to the subagent, which goes on without the call', async () => {
