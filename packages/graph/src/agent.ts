@@ -22,6 +22,7 @@ import type {
   InvokeResult,
   MemoryFile,
   ResumeOptions,
+  RunError,
   ToolInfo,
   TurnOptions,
 } from './types.js';
@@ -219,7 +220,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
         messages: [],
         pendingApprovals: [],
       };
-      let failure: { code: string; message: string } | undefined;
+      let failure: RunError | undefined;
       for await (const event of stream(input, turn)) {
         // The session's own events have no path or a path of one; a subagent's are deeper.
         const own = (event.agent?.length ?? 0) <= 1;

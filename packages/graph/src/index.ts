@@ -5,6 +5,8 @@ export { TOOL_LIMITS, type ToolLimits } from './limits.js';
 export { McpManager, type McpManagerOptions, type McpServerTools } from './mcp-manager.js';
 export { type FindMemoryFilesOptions, findMemoryFiles } from './memory-files.js';
 export {
+  FAILED_TOOL_RESULT,
+  FINISHED_TOOL_RESULT,
   NOT_STARTED_TOOL_RESULT,
   repairDanglingToolCalls,
   STARTED_TOOL_RESULT,
@@ -42,6 +44,7 @@ export type {
   MemoryItem,
   MemoryRecord,
   ResumeOptions,
+  RunError,
   ToolInfo,
   ToolJournal,
   TurnOptions,

@@ -21,7 +21,7 @@ import {
   type SubagentRuns,
 } from './subagents.js';
 import type { TurnContext } from './turn-context.js';
-import type { AgentEvent, ApprovalDecision, ApprovalRequest, DoneStatus } from './types.js';
+import type { AgentEvent, ApprovalDecision, ApprovalRequest, DoneStatus, RunError } from './types.js';
 
 /** A turn's context before its run starts (each run gets its own clock). */
 export type TurnBase = Omit<TurnContext, 'deadline'>;
@@ -54,7 +54,7 @@ const ERROR_CODES: ReadonlySet<string> = new Set<AgentErrorCode>([
 ]);
 
 /** An `error` event as a thrown `AgentError`; a foreign code (a store's `disk-full`) becomes `run-failed`. */
-export function errorFromEvent(error: { code: string; message: string }): AgentError {
+export function errorFromEvent(error: RunError): AgentError {
   return ERROR_CODES.has(error.code)
     ? new AgentError(error.code as AgentErrorCode, error.message)
     : new AgentError('run-failed', `${error.message} (${error.code})`, { cause: error });
@@ -214,7 +214,7 @@ export class Runner implements SubagentRuns {
       switchAgent: undefined,
     };
     let done = 'ok' as DoneStatus;
-    let failure: { code: string; message: string } | undefined;
+    let failure: RunError | undefined;
     await detached(async () => {
       for await (const event of this.run(input, child, base, parent.signal)) {
         if (event.type === 'done') done = event.status;
@@ -236,7 +236,7 @@ export class Runner implements SubagentRuns {
   }
 }
 
-export function describeRunError(error: unknown, limit: number): { code: string; message: string } {
+export function describeRunError(error: unknown, limit: number): RunError {
   if (error instanceof GraphRecursionError || (error as { name?: string })?.name === 'GraphRecursionError') {
     return {
       code: 'recursion-limit',
@@ -247,11 +247,14 @@ export function describeRunError(error: unknown, limit: number): { code: string;
   const cause = (error as { cause?: unknown })?.cause;
   if (cause instanceof AgentError) return { code: cause.code, message: cause.message };
   // A typed failure of a part the application gave us (the checkpointer's full disk, a lost lease) keeps its code,
-  // and its hint when it has one, so the application can word it as it words the same failure elsewhere.
+  // and its hint apart, so the application can word it as it words the same failure elsewhere.
   const typed = error as { code?: unknown; hint?: unknown; message?: unknown } | null;
   if (error instanceof Error && typeof typed?.code === 'string' && /^[a-z][a-z0-9-]*$/.test(typed.code)) {
-    const hint = typeof typed.hint === 'string' ? ` (${typed.hint})` : '';
-    return { code: typed.code, message: `${error.message}${hint}` };
+    return {
+      code: typed.code,
+      message: error.message,
+      ...(typeof typed.hint === 'string' ? { hint: typed.hint } : {}),
+    };
   }
   return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
 }

@@ -30,7 +30,7 @@ export function childThreadId(parentThread: string, callId: string): string {
 export function childJournal(journal: ToolJournal | undefined, childThread: string): ToolJournal | undefined {
   if (!journal) return undefined;
   const prefix = `${childThread}/`;
-  return {
+  const wrapped: ToolJournal = {
     started: (call) => journal.started({ ...call, id: prefix + call.id }),
     finished: (call) => journal.finished({ ...call, id: prefix + call.id }),
     async startedAmong(ids) {
@@ -38,6 +38,14 @@ export function childJournal(journal: ToolJournal | undefined, childThread: stri
       return new Set([...found].map((id) => id.slice(prefix.length)));
     },
   };
+  const finishedAmong = journal.finishedAmong?.bind(journal);
+  if (finishedAmong) {
+    wrapped.finishedAmong = async (ids) => {
+      const found = await finishedAmong(ids.map((id) => prefix + id));
+      return new Map([...found].map(([id, ok]) => [id.slice(prefix.length), ok]));
+    };
+  }
+  return wrapped;
 }
 
 /** A parent-side request: the child's request under `<task call id>/<child call id>`, so it is unique in the parent. */
