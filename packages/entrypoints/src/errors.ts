@@ -20,7 +20,9 @@ export type EntrypointErrorCode =
   | 'call-failed'
   | 'python-missing'
   | 'bad-output'
-  | 'process-guard-unavailable';
+  | 'process-guard-unavailable'
+  | 'unknown-builtin'
+  | 'builtin-only';
 
 export interface EntrypointErrorDetails {
   cause?: unknown;

@@ -1,3 +1,4 @@
+export { BUILTIN_ENTRYPOINTS } from './builtin.js';
 export type { EntrypointErrorCode, EntrypointErrorDetails } from './errors.js';
 export { EntrypointError, isEntrypointError } from './errors.js';
 export { DEFAULT_KILL_GRACE_MS, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS } from './limits.js';

@@ -17,7 +17,7 @@ describe('resolveEntrypoint', () => {
         }
       })();
       expect(error?.code).toBe('unsupported-scheme');
-      expect(error?.message).toContain('supported: bash:, http:, node:, python:');
+      expect(error?.message).toContain('supported: bash:, http:, node:, python:, builtin:');
     },
   );
 
@@ -84,7 +84,7 @@ describe('registerScheme', () => {
     }
   });
 
-  it.each(['bash', 'http', 'node', 'python'])('refuses to replace built-in %s', (name) => {
+  it.each(['bash', 'http', 'node', 'python', 'builtin'])('refuses to replace built-in %s', (name) => {
     expect(() => registerScheme(name, () => ({}) as Entrypoint)).toThrow(
       expect.objectContaining({ code: 'scheme-conflict' }),
     );

@@ -1,4 +1,5 @@
 import { analyseBash, bashScheme } from './bash.js';
+import { builtinScheme } from './builtin.js';
 import { EntrypointError } from './errors.js';
 import { analyseHttp, httpScheme } from './http.js';
 import { nodeScheme } from './node.js';
@@ -12,6 +13,7 @@ const BUILT_IN: ReadonlyMap<string, SchemeFactory> = new Map<string, SchemeFacto
   ['http', httpScheme],
   ['node', nodeScheme],
   ['python', pythonScheme],
+  ['builtin', builtinScheme],
 ]);
 
 /** Built-in schemes that report every problem of a target (and its placeholders) without building anything. */
@@ -119,7 +121,7 @@ function analyseEntrypoint(
   const schemeContext: SchemeContext = { ...context, scheme, entrypoint: text };
   const analyse = ANALYSERS.get(scheme);
   if (!analyse) {
-    // node:, python: and registered schemes: their factory is the check (factories must not run anything)
+    // node:, python:, builtin: and registered schemes: their factory is the check (factories must not run anything)
     try {
       const built = factory(target, schemeContext);
       return { problems: [], build: () => built };

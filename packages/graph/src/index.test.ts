@@ -13,10 +13,12 @@ describe('public exports', () => {
       'TOOL_LIMITS',
       'UNKNOWN_TOOL_RESULT',
       'buildSystemPrompt',
+      'childThreadId',
       'contextWindow',
       'createAgent',
       'createSkillTool',
       'describeToolError',
+      'findMemoryFiles',
       'isAgentError',
       'repairDanglingToolCalls',
     ]);
