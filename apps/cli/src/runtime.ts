@@ -2,6 +2,7 @@ import type { Agent, ApprovalMode } from '@birdie/graph';
 import type { ResolvedProviderConfig } from '@birdie/providers';
 import type { LoadedRegistry, SkillPolicy } from '@birdie/registry';
 import type { Grants, LeaseHolder, Session, Store } from '@birdie/store';
+import { agentModels } from './agent-models.js';
 import type { Values } from './argv.js';
 import { type LoadedConfig, loadConfig } from './config.js';
 import { WRITABLE_HINT } from './folders.js';
@@ -11,7 +12,7 @@ import { APPROVAL_MODES } from './settings.js';
 import { openRegistry, workingDir } from './skills.js';
 import { isStoreErrorLike, storeFailure } from './store-failure.js';
 import { didYouMean } from './suggest.js';
-import { readTrust, type TrustRecords, trustDecision, trustedForOneRun } from './trust.js';
+import { readTrust, realFolder, type TrustRecords, trustDecision, trustedForOneRun } from './trust.js';
 
 export { APPROVAL_MODES };
 
@@ -132,6 +133,8 @@ export interface Runtime {
   agent: Agent;
   /** The user's trust answers the registry decides by; kept in step with the store when the REPL records one. */
   trust: TrustRecords;
+  /** Whether the working folder is trusted (a stored answer, or `--trust-workspace`): its AGENTS.md files are read. */
+  workspaceTrusted(): boolean;
   /** Reads the session's grants from the store for the policy (once per session); call before the policy is asked. */
   loadGrants(sessionId: string): Promise<void>;
   /** Waits for the policy's grant changes to be written; rejects with the first write's failure. */
@@ -194,6 +197,8 @@ export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
     const policy = new SkillPolicy(registry, { store: grants.policyStore });
     const agent = createAgent({
       model,
+      // An agent file's `model: "vendor:model"`, resolved against the user's own config for that vendor.
+      modelFor: agentModels(io, config),
       registry,
       policy,
       checkpointer: store.checkpointer,
@@ -211,6 +216,8 @@ export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
       config,
       agent,
       trust,
+      workspaceTrusted: () =>
+        trustedForOneRun(values, cwd) !== undefined || trust.get(realFolder(cwd))?.decision === 'trusted',
       loadGrants: grants.load,
       saveGrants: grants.flush,
       async close() {

@@ -156,6 +156,14 @@ describe('slash commands', () => {
     expect(info).toMatch(/provider\s+scripted · scripted/);
     expect(info).toMatch(/config\s+vendor ← env LLM_VENDOR/);
     expect(info).toContain('script ← env LLM_SCRIPT');
+    expect(info).toMatch(/memory files\s+none/);
+  });
+
+  it("/info lists the AGENTS.md files a turn reads, and leaves an untrusted project's out", async () => {
+    await writeFile(join(box.home, 'AGENTS.md'), 'Answer in English.\n');
+    await writeFile(join(box.cwd, 'AGENTS.md'), 'Run the tests with make check.\n');
+    const info = await slash('/info');
+    expect(info).toContain(`memory files  ${join(box.home, 'AGENTS.md')}; not read (folder not trusted): AGENTS.md`);
   });
 
   it('/session new, list, switch (with history), delete and info; /new', async () => {

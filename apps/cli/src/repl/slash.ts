@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import type { ApprovalMode } from '@birdie/graph';
+import { birdieHome } from '../paths.js';
 import { relativeIfInside } from '../render/diagnostics.js';
 import { table } from '../render/style.js';
 import { TOOL_OUTPUT_MODES, type ToolOutputMode } from '../render/tool-output.js';
@@ -123,6 +125,24 @@ async function memory(state: ReplState, rest: string[]): Promise<undefined> {
   );
 }
 
+/** The AGENTS.md files a turn reads now, and the project's that it leaves out while the folder is untrusted. */
+async function memoryFilesLine(rt: ReplState['rt']): Promise<string> {
+  const { findMemoryFiles } = await import('@birdie/graph');
+  const userFile = join(birdieHome(rt.io.env), 'AGENTS.md');
+  const trusted = rt.workspaceTrusted();
+  const read = await findMemoryFiles({ cwd: rt.cwd, userFile, project: trusted });
+  const all = trusted ? read : await findMemoryFiles({ cwd: rt.cwd, userFile, project: true });
+  const shown = read.map((f) => relativeIfInside(rt.cwd, f.path));
+  const skipped = all
+    .filter((f) => !read.some((r) => r.path === f.path))
+    .map((f) => relativeIfInside(rt.cwd, f.path));
+  const parts = [
+    shown.join(', ') || 'none',
+    ...(skipped.length ? [`not read (folder not trusted): ${skipped.join(', ')}`] : []),
+  ];
+  return parts.join('; ');
+}
+
 async function info(state: ReplState): Promise<undefined> {
   const { rt, session } = state;
   const totals = (await rt.store.sessions.get(session.id, rt.userId)) ?? session;
@@ -143,6 +163,7 @@ async function info(state: ReplState): Promise<undefined> {
       rt.registry.directories.map((d) => `${d.layer}:${relativeIfInside(rt.cwd, d.path)}`).join('  '),
     ],
     ['store', rt.store.location],
+    ['memory files', await memoryFilesLine(rt)],
   ];
   return out(state, table(rows.map(([k, v]) => [state.style('bold', k!), v!])));
 }
