@@ -153,6 +153,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
         // Set last: a tool always learns the real thread, even if the application's env names another one.
         toolEnv: { ...turn.toolEnv, BIRDIE_SESSION_ID: threadId },
         journal: turn.journal,
+        files: turn.files,
       };
       const stream = await graph.stream(input as never, {
         configurable: { thread_id: threadId },

@@ -5,6 +5,7 @@ describe('public exports', () => {
     expect(Object.keys(await import('./index.js')).sort()).toEqual([
       'AgentError',
       'AgentState',
+      'MODEL_CHANNEL',
       'McpManager',
       'NOT_STARTED_TOOL_RESULT',
       'STARTED_TOOL_RESULT',

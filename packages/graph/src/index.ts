@@ -3,6 +3,7 @@ export { contextWindow } from './context-window.js';
 export { AgentError, type AgentErrorCode, isAgentError } from './errors.js';
 export { TOOL_LIMITS, type ToolLimits } from './limits.js';
 export { McpManager, type McpManagerOptions, type McpServerTools } from './mcp-manager.js';
+export { MODEL_CHANNEL, type ModelApprovalAsk, type ModelChannel } from './model-channel.js';
 export {
   NOT_STARTED_TOOL_RESULT,
   repairDanglingToolCalls,
@@ -34,6 +35,8 @@ export type {
   ApprovalRequest,
   DoneStatus,
   MemoryItem,
+  ModelApprovalEvent,
+  ModelToolEvent,
   ResumeOptions,
   ToolInfo,
   ToolJournal,

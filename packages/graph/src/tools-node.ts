@@ -47,6 +47,7 @@ export function createToolsNode(builder: ToolsetBuilder, policy: AgentPolicy, se
         loadedSkills: state.loadedSkills,
         contextMessages: settings.contextMessages,
         ...(context.signal ? { signal: context.signal } : {}),
+        ...(context.files ? { files: context.files } : {}),
       },
     });
     return loaded.length > 0 ? { messages, loadedSkills: loaded } : { messages };

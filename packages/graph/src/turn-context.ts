@@ -1,3 +1,4 @@
+import type { FileAccess } from '@birdie/entrypoints';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import { z } from 'zod';
 import type { BoundDecisions } from './approvals.js';
@@ -19,6 +20,8 @@ export interface TurnContext {
   toolEnv: Record<string, string>;
   /** Records each call before it starts and when it ends (the application's run log); undefined without one. */
   journal: ToolJournal | undefined;
+  /** The application's file access for `node:` tools (an editor's buffers); undefined without one. */
+  files: FileAccess | undefined;
 }
 
 const object = <T>() => z.custom<T>((value) => value !== null && typeof value === 'object');
@@ -32,6 +35,7 @@ export const TurnContextSchema = z.object({
   decisions: object<BoundDecisions>(),
   toolEnv: z.record(z.string(), z.string()),
   journal: object<ToolJournal>().optional(),
+  files: object<FileAccess>().optional(),
 });
 
 /** The turn's context and its thread, as a node sees them. */
