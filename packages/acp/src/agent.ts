@@ -177,11 +177,15 @@ async function runPrompt(
       },
     });
   } catch (error) {
+    for (const update of translator.close('Not run: the turn could not start.')) send(update);
     await sent;
     throw RequestError.internalError(undefined, error instanceof Error ? error.message : String(error));
   }
+  const cancelled = result.status === 'aborted' || signal.aborted;
+  for (const update of translator.close(cancelled ? 'Cancelled.' : 'The turn ended before this call finished.'))
+    send(update);
   await sent;
-  if (result.status === 'aborted' || signal.aborted) return 'cancelled';
+  if (cancelled) return 'cancelled';
   if (result.status === 'error')
     throw RequestError.internalError({ code: result.errorCode }, result.error ?? 'the turn failed');
   return 'end_turn';

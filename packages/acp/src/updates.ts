@@ -17,8 +17,25 @@ const text = (value: string): ToolCallContent[] => [
  */
 export class UpdateTranslator {
   readonly #calls = new Map<string, { name: string }>();
+  /** Calls announced and not finished yet. */
+  readonly #open = new Set<string>();
 
   constructor(private readonly cwd: string) {}
+
+  /**
+   * The calls still open when the turn ended (cancelled, failed), marked failed so the client does not show them
+   * running forever.
+   */
+  close(reason: string): SessionUpdate[] {
+    const updates: SessionUpdate[] = [...this.#open].map((toolCallId) => ({
+      sessionUpdate: 'tool_call_update',
+      toolCallId,
+      status: 'failed',
+      content: text(reason),
+    }));
+    this.#open.clear();
+    return updates;
+  }
 
   translate(event: AgentEvent): SessionUpdate[] {
     switch (event.type) {
@@ -39,6 +56,8 @@ export class UpdateTranslator {
         const content = event.output !== undefined ? { content: text(event.output) } : {};
         const known = this.#calls.has(id);
         this.#calls.set(id, { name: event.title });
+        if (event.status === 'completed' || event.status === 'failed') this.#open.delete(id);
+        else this.#open.add(id);
         return [
           known
             ? {
@@ -69,6 +88,7 @@ export class UpdateTranslator {
     return (message.tool_calls ?? []).flatMap((call) => {
       if (!call.id) return [];
       this.#calls.set(call.id, { name: call.name });
+      this.#open.add(call.id);
       const args = (call.args ?? {}) as Record<string, unknown>;
       const locations = toolLocations(args, this.cwd);
       return [
@@ -86,6 +106,7 @@ export class UpdateTranslator {
   }
 
   #finish(id: string, name: string, ok: boolean, output: string): SessionUpdate[] {
+    this.#open.delete(id);
     const updates: SessionUpdate[] = [
       {
         sessionUpdate: 'tool_call_update',

@@ -211,7 +211,7 @@ describe('birdie as an ACP agent', () => {
     ).rejects.toMatchObject({ code: -32602 });
   });
 
-  it('cancel aborts the running turn: the prompt stops with cancelled', async () => {
+  it('cancel aborts the running turn: the prompt stops with cancelled, its open calls failed', async () => {
     let started!: () => void;
     const running = new Promise<void>((resolve) => {
       started = resolve;
@@ -219,6 +219,14 @@ describe('birdie as an ACP agent', () => {
     const { runtime } = fakeRuntime({
       turn: (_t, o) =>
         new Promise((resolve) => {
+          o.onEvent({
+            type: 'message',
+            message: new AIMessage({
+              content: '',
+              tool_calls: [{ id: 's1', name: 'slow_sleep', args: {}, type: 'tool_call' }],
+            }),
+          });
+          o.onEvent({ type: 'tool-start', id: 's1', name: 'slow_sleep', args: {} });
           started();
           o.signal.addEventListener('abort', () => resolve({ status: 'aborted' }));
         }),
@@ -236,6 +244,12 @@ describe('birdie as an ACP agent', () => {
     await running;
     await test.connection.agent.notify(methods.agent.session.cancel, { sessionId });
     expect((await prompt).stopReason).toBe('cancelled');
+    // The call the abort cut off is not left running in the editor.
+    expect(outline(test.updates)).toEqual([
+      'tool_call s1 pending',
+      'tool_call_update s1 in_progress',
+      'tool_call_update s1 failed',
+    ]);
   });
 
   it('a failed turn is a JSON-RPC error with its message and code', async () => {
