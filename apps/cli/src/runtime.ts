@@ -6,7 +6,7 @@ import type { Values } from './argv.js';
 import { type LoadedConfig, loadConfig } from './config.js';
 import { WRITABLE_HINT } from './folders.js';
 import { CliError, EXIT_RUN, type Io, UsageError } from './io.js';
-import { birdieHome } from './paths.js';
+import { birdieHome, integrationsDir } from './paths.js';
 import { APPROVAL_MODES } from './settings.js';
 import { openRegistry, workingDir } from './skills.js';
 import { storeFailure } from './store-failure.js';
@@ -141,8 +141,8 @@ export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
   const store = await openUserStore(io);
   try {
     const registry = await openRegistry(io, values, trustDecision(store, trustedForOneRun(values, cwd)));
-    const [{ SkillPolicy }, { createChatModel }, { createAgent }] = await modules;
-    const model = await createChatModel(provider.config);
+    const [{ SkillPolicy }, { createChatModel, closeChatModel }, { createAgent }] = await modules;
+    const model = await createChatModel(provider.config, { integrationsDir: integrationsDir(io.env), cwd });
     // The policy reads each session's grants from the store and saves every change there itself.
     const policy = new SkillPolicy(registry, {
       store: {
@@ -170,6 +170,8 @@ export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
       agent,
       async close() {
         await agent.close();
+        // A model that runs a program (the acp vendor's agent) ends it here.
+        await closeChatModel(model);
         store.close();
       },
     };

@@ -1,4 +1,11 @@
-import type { AgentEvent, ApprovalDecision, ApprovalMode, ApprovalRequest, DoneStatus } from '@birdie/graph';
+import type {
+  AgentEvent,
+  ApprovalDecision,
+  ApprovalMode,
+  ApprovalRequest,
+  DoneStatus,
+  TurnOptions as AgentTurnOptions,
+} from '@birdie/graph';
 import type { FinishedStatus, LeaseHolder, Session } from '@birdie/store';
 import type { Runtime } from './runtime.js';
 import { sessionToolEnv } from './session-dir.js';
@@ -31,6 +38,10 @@ export interface TurnOptions {
   handlers: TurnHandlers;
   /** How long to wait for a session another process is using, ms (0: fail at once with `session-busy`). */
   waitMs: number;
+  /** The tools' working directory for this turn (default: the runtime's). */
+  cwd?: string;
+  /** Text files through the application (an editor's buffers over ACP), for `node:` tools. */
+  files?: AgentTurnOptions['files'];
 }
 
 /**
@@ -87,9 +98,10 @@ async function leasedTurn(
       memory,
       approval: options.approval,
       signal: options.signal,
-      cwd: rt.cwd,
+      cwd: options.cwd ?? rt.cwd,
       toolEnv,
       journal,
+      ...(options.files ? { files: options.files } : {}),
     };
     let stream: AsyncIterable<AgentEvent> = rt.agent.stream(text, { threadId: session.id, ...turn });
     for (;;) {
@@ -105,6 +117,15 @@ async function leasedTurn(
           result.toolCalls++;
         } else if (event.type === 'approval-request') {
           pending = [...(pending ?? []), ...event.requests];
+        } else if (event.type === 'model-approval') {
+          // The model's own agent asks while its call runs: the same decide answers it, and the stream goes on.
+          const decisions = await options.handlers.decide([event.request]);
+          const decision = decisions[event.request.id] ?? {
+            type: 'reject',
+            message: 'No decision was given.',
+          };
+          if (decision.type === 'reject') result.rejected++;
+          event.respond(decision);
         } else if (event.type === 'error') {
           result.error = event.error.message;
           result.errorCode = event.error.code;
