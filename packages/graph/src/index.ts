@@ -5,6 +5,8 @@ export { TOOL_LIMITS, type ToolLimits } from './limits.js';
 export { McpManager, type McpManagerOptions, type McpServerTools } from './mcp-manager.js';
 export { MODEL_CHANNEL, type ModelApprovalAsk, type ModelChannel } from './model-channel.js';
 export {
+  FAILED_TOOL_RESULT,
+  FINISHED_TOOL_RESULT,
   NOT_STARTED_TOOL_RESULT,
   repairDanglingToolCalls,
   STARTED_TOOL_RESULT,
@@ -38,6 +40,7 @@ export type {
   ModelApprovalEvent,
   ModelToolEvent,
   ResumeOptions,
+  RunError,
   ToolInfo,
   ToolJournal,
   TurnOptions,

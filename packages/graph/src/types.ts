@@ -93,6 +93,11 @@ export interface ToolJournal {
   }): void | Promise<void>;
   /** Which of these call ids of the thread were ever recorded as started (finished or not). */
   startedAmong(ids: readonly string[]): Set<string> | Promise<Set<string>>;
+  /**
+   * Of these call ids, the ones whose end was recorded (`true`: succeeded). A call can end after its result was
+   * produced but before the result reached the checkpoint; the repair then says it finished. Optional.
+   */
+  finishedAmong?(ids: readonly string[]): Map<string, boolean> | Promise<Map<string, boolean>>;
 }
 
 export type ResumeOptions = Omit<TurnOptions, 'threadId'>;
@@ -145,6 +150,17 @@ export interface ModelApprovalEvent {
 
 export type DoneStatus = 'ok' | 'interrupted' | 'error' | 'aborted';
 
+/** Why a run failed: a stable code and a message; `hint` (what to do) when the failing part gave one. */
+export interface RunError {
+  code: string;
+  message: string;
+  /**
+   * The fix, as a typed error of a part the application gave the agent states it (the checkpointer's full disk:
+   * "free space …"). Kept apart from `message`, so the application words the failure as it does elsewhere.
+   */
+  hint?: string;
+}
+
 export type AgentEvent =
   | { type: 'token'; text: string }
   | { type: 'message'; message: BaseMessage }
@@ -162,7 +178,7 @@ export type AgentEvent =
   | ModelToolEvent
   | ModelApprovalEvent
   | { type: 'usage'; inputTokens: number; outputTokens: number }
-  | { type: 'error'; error: { code: string; message: string } }
+  | { type: 'error'; error: RunError }
   | { type: 'done'; status: DoneStatus };
 
 export interface AgentStateView {

@@ -10,9 +10,9 @@
 // graph code that runs while a saver promise is pending is not counted, and CPU time (not
 // wall time) keeps a loaded machine's neighbours out of the figure.
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
 import { HumanMessage } from '@langchain/core/messages';
 import { MessagesDeltaValue, MessagesValue } from '@langchain/langgraph';

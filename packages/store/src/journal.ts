@@ -16,6 +16,8 @@ export interface RunJournal {
   finished(call: { id: string; ok: boolean; durationMs: number; truncated: boolean; error?: string }): void;
   /** Which of these call ids were ever started in this run's session, by any run. */
   startedAmong(ids: readonly string[]): Set<string>;
+  /** Of these call ids of the session, the ones whose end was recorded: `true` when they succeeded. */
+  finishedAmong(ids: readonly string[]): Map<string, boolean>;
 }
 
 export function createJournal(db: Db, leases: Leases, runId: number, sessionId: string): RunJournal {
@@ -29,6 +31,10 @@ export function createJournal(db: Db, leases: Leases, runId: number, sessionId: 
   const finish = db.prepare(
     `UPDATE tool_calls SET status = ?, ended_at = ?, duration_ms = ?, truncated = ?, error = ?
      WHERE run_id = ? AND session_id = ? AND call_id = ?`,
+  );
+  const ended = db.prepare<[string, string], { call_id: string; status: string }>(
+    `SELECT call_id, status FROM tool_calls
+     WHERE session_id = ? AND status IN ('ok', 'error') AND call_id IN (SELECT value FROM json_each(?))`,
   );
   const among = db.prepare<[string, string], { call_id: string }>(
     `SELECT DISTINCT call_id FROM tool_calls
@@ -70,6 +76,13 @@ export function createJournal(db: Db, leases: Leases, runId: number, sessionId: 
       }
       if (ids.length === 0) return new Set();
       return new Set(among.all(sessionId, JSON.stringify(ids)).map((r) => r.call_id));
+    },
+    finishedAmong(ids) {
+      if (!Array.isArray(ids) || !ids.every((i) => typeof i === 'string')) {
+        throw new StoreError('invalid-argument', 'finishedAmong takes an array of call ids');
+      }
+      if (ids.length === 0) return new Map();
+      return new Map(ended.all(sessionId, JSON.stringify(ids)).map((r) => [r.call_id, r.status === 'ok']));
     },
   };
 }

@@ -83,6 +83,8 @@ describe('the tool journal', () => {
       new Set(['call_1', 'call_2']),
     );
     expect(second.startedAmong([])).toEqual(new Set());
+    // Which of them ended, and how: call_2 succeeded; call_1 never reported back.
+    expect(second.finishedAmong(['call_1', 'call_2', 'call_3'])).toEqual(new Map([['call_2', true]]));
     // A call started again in a later run (a retry) is one row per run.
     second.started({ id: 'call_1', name: 'x' });
     second.started({ id: 'call_1', name: 'x' });
