@@ -123,7 +123,7 @@ async function run(label, turns, open) {
       `${label} turn ${turn}: ${(size / 1e6).toFixed(2)} MB, saver ${row.saver.toFixed(2)} ms (mean ${row.mean.toFixed(2)})\n`,
     );
   }
-  close();
+  await close();
   rmSync(dir, { recursive: true, force: true });
   return { rows, seconds: (performance.now() - started) / 1000 };
 }

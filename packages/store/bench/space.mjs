@@ -17,7 +17,7 @@ for (let i = 0; i < turns; i++)
     { messages: [new HumanMessage(text(200))] },
     { configurable: { thread_id: '2026-01-01_1' } },
   );
-store.close();
+await store.close();
 const db = new Database(store.file);
 db.pragma('wal_checkpoint(TRUNCATE)');
 const rows = db

@@ -53,7 +53,7 @@ export async function acpCommand({ io, values }: CommandContext): Promise<number
       defaultApproval: approval,
       async createSession() {
         const session = await useSession(rt, undefined);
-        applySkillFlags(rt, session, flags);
+        await applySkillFlags(rt, session, flags);
         return session.id;
       },
       async hasSession(id) {
@@ -66,7 +66,8 @@ export async function acpCommand({ io, values }: CommandContext): Promise<number
         return (await rt.agent.getState(id)).messages;
       },
       async runTurn(id, text, o) {
-        const session = await findSession(rt.store, id, rt.userId);
+        // Opens the session with its grants read from the store (a session loaded after a restart has them too).
+        const session = await useSession(rt, id);
         for (const line of staleGrantNotes(rt, session.id)) log(`birdie: ${line}`);
         const turn = executeTurn(rt, session, text, {
           approval: o.approval,
