@@ -19,6 +19,7 @@ describe('parseArgv', () => {
     expect(COMMANDS.map((c) => c.name)).toEqual([
       '',
       'run',
+      'acp',
       'skills list',
       'skills check',
       'skills new',

@@ -14,6 +14,7 @@ type Handler = (ctx: CommandContext) => Promise<number>;
 const handlers: Record<string, () => Promise<Handler>> = {
   '': async () => (await import('./commands/repl.js')).replCommand,
   run: async () => (await import('./commands/run.js')).runCommand,
+  acp: async () => (await import('./commands/acp.js')).acpCommand,
   'skills list': async () => (await import('./commands/skills-list.js')).skillsListCommand,
   'skills check': async () => (await import('./commands/skills-check.js')).skillsCheckCommand,
   'skills new': async () => (await import('./commands/skills-new.js')).skillsNewCommand,

@@ -21,6 +21,11 @@ export function configFile(env: NodeJS.ProcessEnv): string {
   return join(birdieHome(env), 'config.json');
 }
 
+/** `~/.birdie/integrations`: an npm project of LangChain integrations the user added (the `langchain` vendor). */
+export function integrationsDir(env: NodeJS.ProcessEnv): string {
+  return join(birdieHome(env), 'integrations');
+}
+
 export function userSkillsDir(env: NodeJS.ProcessEnv): string {
   return join(birdieHome(env), 'skills');
 }

@@ -7,7 +7,7 @@ import type { Values } from './argv.js';
 import { type LoadedConfig, loadConfig } from './config.js';
 import { WRITABLE_HINT } from './folders.js';
 import { CliError, EXIT_RUN, type Io, UsageError } from './io.js';
-import { birdieHome } from './paths.js';
+import { birdieHome, integrationsDir } from './paths.js';
 import { APPROVAL_MODES } from './settings.js';
 import { openRegistry, workingDir } from './skills.js';
 import { isStoreErrorLike, storeFailure } from './store-failure.js';
@@ -133,8 +133,9 @@ export interface Runtime {
   agent: Agent;
   /** The user's trust answers the registry decides by; kept in step with the store when the REPL records one. */
   trust: TrustRecords;
-  /** Whether the working folder is trusted (a stored answer, or `--trust-workspace`): its AGENTS.md files are read. */
-  workspaceTrusted(): boolean;
+  /** Whether a folder (default: the working one) is trusted — a stored answer, or `--trust-workspace` for the working
+   * folder — so that its AGENTS.md files are read. */
+  workspaceTrusted(folder?: string): boolean;
   /** Reads the session's grants from the store for the policy (once per session); call before the policy is asked. */
   loadGrants(sessionId: string): Promise<void>;
   /** Waits for the policy's grant changes to be written; rejects with the first write's failure. */
@@ -190,8 +191,8 @@ export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
   try {
     const trust = await readTrust(store);
     const registry = await openRegistry(io, values, trustDecision(trust, trustedForOneRun(values, cwd)));
-    const [{ SkillPolicy }, { createChatModel }, { createAgent }] = await modules;
-    const model = await createChatModel(provider.config);
+    const [{ SkillPolicy }, { createChatModel, closeChatModel }, { createAgent }] = await modules;
+    const model = await createChatModel(provider.config, { integrationsDir: integrationsDir(io.env), cwd });
     // The policy reads each session's grants from the store and saves every change there itself.
     const grants = grantsBridge(store, userId);
     const policy = new SkillPolicy(registry, { store: grants.policyStore });
@@ -216,12 +217,15 @@ export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
       config,
       agent,
       trust,
-      workspaceTrusted: () =>
-        trustedForOneRun(values, cwd) !== undefined || trust.get(realFolder(cwd))?.decision === 'trusted',
+      workspaceTrusted: (folder = cwd) =>
+        trustedForOneRun(values, cwd) === realFolder(folder) ||
+        trust.get(realFolder(folder))?.decision === 'trusted',
       loadGrants: grants.load,
       saveGrants: grants.flush,
       async close() {
         await agent.close();
+        // A model that runs a program (the acp vendor's agent) ends it here.
+        await closeChatModel(model);
         await store.close();
       },
     };

@@ -105,6 +105,35 @@ export const COMMANDS: CommandSpec[] = [
     ],
   },
   {
+    name: 'acp',
+    summary: 'serve the Agent Client Protocol on stdin/stdout, for editors (Zed, JetBrains, Neovim)',
+    usage: 'birdie acp [options]',
+    options: {
+      ...runtime,
+      cwd: {
+        ...runtime.cwd!,
+        help: "folder whose project skills load (default: the current one); tools work in each session's folder",
+      },
+      approval: session.approval!,
+      enable: { ...session.enable!, help: 'enable this skill for every new session (repeatable)' },
+      disable: { ...session.disable!, help: 'disable this skill for every new session (repeatable)' },
+      wait: { ...session.wait!, help: 'wait this long for a session another process is using (default: 5)' },
+      agent: {
+        type: 'string',
+        arg: 'NAME',
+        help: 'run this agent (an agent file) instead of the default one',
+      },
+      ...help,
+    },
+    positionals: [0, 0],
+    details:
+      'An editor starts it as its agent and talks ACP (JSON-RPC) over stdio: stdout carries the protocol only, ' +
+      'everything else goes to stderr. Sessions are birdie sessions (`birdie sessions list`); the editor can load ' +
+      "them again. Session modes are the approval modes; approvals become the editor's permission prompts. " +
+      "Where the editor offers file access, the filesystem skill reads and writes the editor's buffers.",
+    examples: ['birdie acp --enable filesystem --enable todo', 'birdie acp --approval always'],
+  },
+  {
     name: 'skills list',
     summary: 'list the skills every layer provides',
     usage: 'birdie skills list [options]',

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type {
   AgentEvent,
+  TurnOptions as AgentTurnOptions,
   ApprovalDecision,
   ApprovalMode,
   ApprovalRequest,
@@ -47,6 +48,10 @@ export interface TurnOptions {
    * (after a handoff, the agent handed to).
    */
   agent?: string | null;
+  /** The tools' working directory for this turn (default: the runtime's). */
+  cwd?: string;
+  /** Text files through the application (an editor's buffers over ACP), for `node:` tools. */
+  files?: AgentTurnOptions['files'];
 }
 
 /**
@@ -116,20 +121,22 @@ async function leasedTurn(
     const toolEnv = await sessionToolEnv(rt.io.env, session.id);
     const { findMemoryFiles } = await import('@birdie/graph');
     // AGENTS.md files: the user's own, and the project's (working folder up to the repository root) once trusted.
+    const cwd = options.cwd ?? rt.cwd;
     const memoryFiles = await findMemoryFiles({
-      cwd: rt.cwd,
+      cwd,
       userFile: join(birdieHome(rt.io.env), 'AGENTS.md'),
-      project: rt.workspaceTrusted(),
+      project: rt.workspaceTrusted(cwd),
     });
     const turn = {
       memory,
       approval: options.approval,
       signal: options.signal,
-      cwd: rt.cwd,
+      cwd,
       toolEnv,
       journal,
       memoryFiles,
       memoryStore: longTermMemory(rt),
+      ...(options.files ? { files: options.files } : {}),
     };
     let stream: AsyncIterable<AgentEvent> = rt.agent.stream(text, {
       threadId: session.id,
@@ -149,6 +156,15 @@ async function leasedTurn(
           result.toolCalls++;
         } else if (event.type === 'approval-request') {
           pending = [...(pending ?? []), ...event.requests];
+        } else if (event.type === 'model-approval') {
+          // The model's own agent asks while its call runs: the same decide answers it, and the stream goes on.
+          const decisions = await options.handlers.decide([event.request]);
+          const decision = decisions[event.request.id] ?? {
+            type: 'reject',
+            message: 'No decision was given.',
+          };
+          if (decision.type === 'reject') result.rejected++;
+          event.respond(decision);
         } else if (event.type === 'error' && (event.agent?.length ?? 0) <= 1) {
           // A subagent's failure reaches its parent as the `task` result; only the turn's own errors end it.
           result.error = event.error.message;
