@@ -6,8 +6,10 @@ import { type RegistryRuleId, RULES, registryMessage } from './diagnostics.js';
 export interface AgentCheckContext {
   /** The skills that loaded, after trust, layering and tool checks. */
   skills: readonly Skill[];
-  /** The agents that loaded. */
+  /** The agents to check (each may name the others). */
   agents: readonly AgentDefinition[];
+  /** Names of other agents that count as loaded (e.g. the registry's, when checking a folder outside it). */
+  knownAgents?: readonly string[];
   /** Tools the application provides itself (never unknown). */
   builtinTools: readonly string[];
 }
@@ -26,7 +28,11 @@ export function checkAgents(context: AgentCheckContext): VFileMessage[] {
     if (!skillsByName.has(skill.name.toLowerCase())) skillsByName.set(skill.name.toLowerCase(), skill);
   }
   const findSkill = (name: string) => skillsByName.get(name) ?? skillsByName.get(name.toLowerCase());
-  const agentNames = new Set(context.agents.map((agent) => agent.name.toLowerCase()));
+  const agentNames = new Set(
+    [...context.agents.map((agent) => agent.name), ...(context.knownAgents ?? [])].map((name) =>
+      name.toLowerCase(),
+    ),
+  );
   const toolOwner = new Map<string, Skill>();
   for (const skill of context.skills) for (const tool of skill.tools) toolOwner.set(tool.name, skill);
   const builtins = new Set(context.builtinTools);

@@ -5,6 +5,7 @@ it('exports exactly the public API', async () => {
     'REGISTRY_RULES',
     'RegistryError',
     'SkillPolicy',
+    'checkAgents',
     'checkSkillTools',
     'declarationsDigest',
     'defaultAgentDirectories',

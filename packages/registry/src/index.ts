@@ -1,4 +1,5 @@
 export type { AgentDefinition, McpServerConfig, Skill, SkillTool } from '@birdie/skill-parser';
+export { type AgentCheckContext, checkAgents } from './agent-checks.js';
 export { type RegistryRuleId, RULES as REGISTRY_RULES } from './diagnostics.js';
 export {
   type DefaultAgentDirectoryOptions,
