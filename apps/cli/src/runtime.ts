@@ -9,7 +9,7 @@ import { CliError, EXIT_RUN, type Io, UsageError } from './io.js';
 import { birdieHome } from './paths.js';
 import { APPROVAL_MODES } from './settings.js';
 import { openRegistry, workingDir } from './skills.js';
-import { storeFailure } from './store-failure.js';
+import { isStoreErrorLike, storeFailure } from './store-failure.js';
 import { didYouMean } from './suggest.js';
 import { trustDecision, trustedForOneRun } from './trust.js';
 
@@ -68,10 +68,16 @@ export async function openUserStore(io: Io): Promise<Store> {
   }
 }
 
-/** Commands that write (a turn, a new session) stop before they start when the store can only be read. */
+/**
+ * Commands that write (a turn, a new session) stop before they start when the store can only be read, with the very
+ * error a write would meet (`read-only`, or `disk-full` on a store that opened on a full disk), in its one wording.
+ */
 export function requireWritable(store: Store): void {
-  const state = store.readOnly;
-  if (state) throw new CliError(`cannot write ${store.file}: ${state.message} (${state.hint})`, EXIT_RUN);
+  try {
+    store.assertWritable();
+  } catch (error) {
+    throw isStoreErrorLike(error) ? storeFailure(error) : error;
+  }
 }
 
 /** Validates a user id before it reaches any query. */

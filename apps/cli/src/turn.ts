@@ -23,6 +23,8 @@ export interface TurnResult {
   error?: string;
   /** The stable code of `error` (an agent error code, or a store failure such as `disk-full`). */
   errorCode?: string;
+  /** What to do about `error`, when its source says (a store failure's hint). */
+  errorHint?: string;
 }
 
 export interface TurnOptions {
@@ -108,6 +110,7 @@ async function leasedTurn(
         } else if (event.type === 'error') {
           result.error = event.error.message;
           result.errorCode = event.error.code;
+          result.errorHint = event.error.hint;
         } else if (event.type === 'done') {
           done = event.status;
         }
@@ -129,7 +132,10 @@ async function leasedTurn(
   } catch (error) {
     result.status = options.signal.aborted ? 'aborted' : 'error';
     result.error = error instanceof Error ? error.message : String(error);
-    if (isStoreErrorLike(error)) result.errorCode = error.code;
+    if (isStoreErrorLike(error)) {
+      result.errorCode = error.code;
+      result.errorHint = error.hint;
+    }
   }
   if (result.status === 'ok' && result.rejected > 0) result.status = 'rejected';
   const logged: FinishedStatus =

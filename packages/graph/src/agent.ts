@@ -28,6 +28,7 @@ import type {
   ApprovalDecision,
   ApprovalRequest,
   ResumeOptions,
+  RunError,
   ToolInfo,
   TurnOptions,
 } from './types.js';
@@ -234,7 +235,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
   };
 }
 
-function describeRunError(error: unknown, limit: number): { code: string; message: string } {
+function describeRunError(error: unknown, limit: number): RunError {
   if (error instanceof GraphRecursionError || (error as { name?: string })?.name === 'GraphRecursionError') {
     return {
       code: 'recursion-limit',
@@ -245,11 +246,14 @@ function describeRunError(error: unknown, limit: number): { code: string; messag
   const cause = (error as { cause?: unknown })?.cause;
   if (cause instanceof AgentError) return { code: cause.code, message: cause.message };
   // A typed failure of a part the application gave us (the checkpointer's full disk, a lost lease) keeps its code,
-  // and its hint when it has one, so the application can word it as it words the same failure elsewhere.
+  // and its hint apart, so the application can word it as it words the same failure elsewhere.
   const typed = error as { code?: unknown; hint?: unknown; message?: unknown } | null;
   if (error instanceof Error && typeof typed?.code === 'string' && /^[a-z][a-z0-9-]*$/.test(typed.code)) {
-    const hint = typeof typed.hint === 'string' ? ` (${typed.hint})` : '';
-    return { code: typed.code, message: `${error.message}${hint}` };
+    return {
+      code: typed.code,
+      message: error.message,
+      ...(typeof typed.hint === 'string' ? { hint: typed.hint } : {}),
+    };
   }
   return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
 }

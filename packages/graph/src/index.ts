@@ -35,6 +35,7 @@ export type {
   DoneStatus,
   MemoryItem,
   ResumeOptions,
+  RunError,
   ToolInfo,
   ToolJournal,
   TurnOptions,

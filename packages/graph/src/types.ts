@@ -112,6 +112,17 @@ export type ApprovalDecision =
 
 export type DoneStatus = 'ok' | 'interrupted' | 'error' | 'aborted';
 
+/** Why a run failed: a stable code and a message; `hint` (what to do) when the failing part gave one. */
+export interface RunError {
+  code: string;
+  message: string;
+  /**
+   * The fix, as a typed error of a part the application gave the agent states it (the checkpointer's full disk:
+   * "free space …"). Kept apart from `message`, so the application words the failure as it does elsewhere.
+   */
+  hint?: string;
+}
+
 export type AgentEvent =
   | { type: 'token'; text: string }
   | { type: 'message'; message: BaseMessage }
@@ -127,7 +138,7 @@ export type AgentEvent =
     }
   | { type: 'approval-request'; requests: ApprovalRequest[] }
   | { type: 'usage'; inputTokens: number; outputTokens: number }
-  | { type: 'error'; error: { code: string; message: string } }
+  | { type: 'error'; error: RunError }
   | { type: 'done'; status: DoneStatus };
 
 export interface AgentStateView {

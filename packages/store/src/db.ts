@@ -1,5 +1,6 @@
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
+import { diskFullError } from './disk-space.js';
 import { isBusyError, StoreError } from './errors.js';
 
 export type Db = Database.Database;
@@ -9,9 +10,13 @@ export type ReadOnlyReason =
   | 'malformed'
   | 'file-not-writable'
   | 'folder-not-writable'
-  | 'read-only-file-system';
+  | 'read-only-file-system'
+  | 'disk-full';
 
-/** Set on a store that opened (or turned) read-only: reads work, every write throws `read-only`. */
+/**
+ * Set on a store that opened (or turned) read-only: reads work, every write throws `read-only` — or `disk-full` for a
+ * store that opened on a full disk, with the same message as a write that meets a full disk.
+ */
 export interface ReadOnlyState {
   reason: ReadOnlyReason;
   message: string;
@@ -50,6 +55,7 @@ const BUSY_RETRIES = 8;
 /** The error every write of a read-only store throws: names the file, the reason and the fix. */
 export function readOnlyError(state: DbState): StoreError {
   const ro = state.readOnly!;
+  if (ro.reason === 'disk-full') return diskFullError(state.file, state.dir);
   return new StoreError('read-only', `cannot write ${state.file}: ${ro.message}`, {
     file: state.file,
     hint: ro.hint,

@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import { BirdieCheckpointer } from './checkpointer/saver.js';
-import { type Db, type ReadOnlyState, stateOf } from './db.js';
+import { type Db, type ReadOnlyState, readOnlyError, stateOf } from './db.js';
 import { type DoctorReport, runDoctor } from './doctor.js';
 import { StoreError } from './errors.js';
 import { createGrants, type GrantsRepo } from './grants.js';
@@ -29,8 +29,14 @@ export interface Store {
   /**
    * Set when the store only reads (the file or its folder is not writable, its file system is
    * read-only, or SQLite found it malformed): reads work, every write throws `StoreError('read-only')`.
+   * A store that opened on a full disk reads too (`reason: 'disk-full'`); its writes throw `disk-full`.
    */
   readonly readOnly: ReadOnlyState | undefined;
+  /**
+   * Throws the error any write would throw now when the store only reads (`read-only`, or `disk-full`), so a caller
+   * can stop before it starts something it cannot record; does nothing otherwise.
+   */
+  assertWritable(): void;
   readonly sessions: Sessions;
   readonly grants: GrantsRepo;
   readonly memory: MemoryRepo;
@@ -70,6 +76,11 @@ function assemble(db: Db, file: string): Store {
     file,
     get readOnly() {
       return stateOf(db).readOnly;
+    },
+    assertWritable() {
+      if (!db.open) throw new StoreError('closed', 'the store is closed');
+      const state = stateOf(db);
+      if (state.readOnly) throw readOnlyError(state);
     },
     sessions: guard(
       createSessions(db, {

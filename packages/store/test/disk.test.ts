@@ -133,7 +133,7 @@ describe('a read-only folder or file', () => {
       byLabel(out),
       'file-not-writable',
       'the file is not writable',
-      `chmod u+w ${file} (it must belong to the user running birdie)`,
+      `chmod u+w ${file}; it must belong to the user running birdie`,
     );
   });
 
@@ -148,7 +148,7 @@ describe('a read-only folder or file', () => {
       byLabel(out),
       'folder-not-writable',
       `its folder ${home.dir} is not writable (SQLite keeps ${file}-wal and ${file}-shm beside it)`,
-      `chmod u+w ${home.dir} (it must belong to the user running birdie)`,
+      `chmod u+w ${home.dir}; it must belong to the user running birdie`,
     );
   });
 
@@ -215,6 +215,62 @@ describe('a full disk', () => {
   });
 });
 
+describe('a disk that is already full when the store opens', () => {
+  it('opens read-only (SQLite cannot open a WAL file there), reads work, writes fail as on any full disk', async () => {
+    const script = `${ATTEMPT}
+      import { openSync, writeSync, closeSync, rmSync } from 'node:fs';
+      const { openStore } = await import(STORE);
+      const home = process.argv[2];
+      const first = openStore({ home });
+      const { id } = first.sessions.create('alice', { title: 'kept' });
+      const config = { configurable: { thread_id: id, checkpoint_ns: '' } };
+      await first.checkpointer.put(config, checkpoint(1, 'first'), meta, { notes: 1 });
+      first.close();
+      const filler = home + '/filler';
+      const fd = openSync(filler, 'w');
+      for (let chunk = 1 << 16; chunk >= 1; ) {
+        try { writeSync(fd, Buffer.alloc(chunk)); } catch { chunk >>= 1; }
+      }
+      closeSync(fd);
+      const store = openStore({ home });
+      console.log(JSON.stringify({ label: 'readOnly', value: store.readOnly ?? null }));
+      await attempt('list', () => store.sessions.list('alice').map((s) => s.title));
+      await attempt('read', async () => (await store.checkpointer.getTuple(config))?.checkpoint.channel_values);
+      await attempt('assertWritable', () => store.assertWritable());
+      await attempt('create', () => store.sessions.create('alice'));
+      await attempt('lease', () => store.leases.acquire(id));
+      store.close();
+      rmSync(filler);
+      const again = openStore({ home });
+      await attempt('after', () => again.sessions.create('alice').id);
+      again.close();
+    `;
+    const { code, out, stderr } = await runScript(scripts.dir, script, [home.dir], smallDisk(home.dir, '1m'));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const results = byLabel(out);
+    const file = join(home.dir, 'birdie.db');
+    expect(results.readOnly.value).toEqual({
+      reason: 'disk-full',
+      message: 'its disk is full (0 B free)',
+      hint: `free space on the disk that holds ${home.dir}, then open the store again`,
+    });
+    expect(results.list).toMatchObject({ ok: true, value: ['kept'] });
+    expect(results.read).toMatchObject({ ok: true, value: { notes: 'first' } });
+    const expected = {
+      ok: false,
+      name: 'StoreError',
+      code: 'disk-full',
+      message: `the disk holding ${file} is full (0 B free); the last saved step is intact`,
+      hint: `free space on the disk that holds ${home.dir}, then try again`,
+      file,
+    };
+    for (const label of ['assertWritable', 'create', 'lease'])
+      expect(results[label]).toEqual({ label, ...expected });
+    expect(results.after).toMatchObject({ ok: true });
+  });
+});
+
 describe('a file-size limit (ulimit -f)', () => {
   it('fails the write with file-too-large instead of killing the process (Node ignores SIGXFSZ)', async () => {
     const script = `${ATTEMPT}
@@ -255,7 +311,7 @@ describe('a file-size limit (ulimit -f)', () => {
       name: 'StoreError',
       code: 'file-too-large',
       message: `${file} reached the file-size limit of ${mib} of this process (ulimit -f); the last saved step is intact`,
-      hint: 'raise the limit (`ulimit -f unlimited`) before starting birdie, or delete old sessions',
+      hint: 'raise the limit with `ulimit -f unlimited` before starting birdie, or delete old sessions',
       file,
     };
     expect(results.put).toEqual({ label: 'put', ...expected });

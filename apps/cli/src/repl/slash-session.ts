@@ -1,6 +1,7 @@
 import { table } from '../render/style.js';
 import { findSession } from '../runtime.js';
 import { removeSessionDir } from '../session-dir.js';
+import { storeFailureText } from '../store-failure.js';
 import { closest } from '../suggest.js';
 import { formatHistory, readHistoryOf } from './history-view.js';
 import { out, type ReplState, switchTo } from './state.js';
@@ -20,7 +21,7 @@ export async function session(state: ReplState, rest: string[]): Promise<undefin
       switchTo(state, target);
       out(state, `${style('green', '✓')} switched to ${target.id}`);
       const { messages, damage } = await readHistoryOf(state);
-      if (damage) out(state, `${style('red', 'damaged:')} ${damage}`);
+      if (damage) out(state, `${style('red', 'birdie:')} ${storeFailureText(damage, target.id)}`);
       const history = formatHistory(messages, style, 3);
       if (history) out(state, history);
       return undefined;

@@ -42,7 +42,7 @@ export async function corruptRecordError(error: DamageError, ctx: DamageContext)
       cause: error,
       file,
       damage,
-      hint: 'repair the session (it continues from its last good step; the damaged records are kept aside), or delete it',
+      hint: 'repair the session to continue from its last good step (the damaged records are kept aside), or delete it',
     },
   );
 }
