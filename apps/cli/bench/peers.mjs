@@ -117,7 +117,7 @@ try {
     const d = await makeModel({ tools: false, answerChars: 200 });
     const birdie = await birdieAgent({ model: b.model, toolDir, checkpointer: store.checkpointer });
     const deep = await deepAgent({ model: d.model, checkpointer: saver });
-    const session = store.sessions.create('bench');
+    const session = await store.sessions.create('bench');
     const text = 'q'.repeat(200);
     const [xs, ys] = await quietly(() =>
       alternate(
@@ -135,7 +135,7 @@ try {
       `first ${last} turns: ${median(xs.slice(0, last)).toFixed(2)} vs ${median(ys.slice(0, last)).toFixed(2)} ms`,
     );
     await birdie.close();
-    store.close();
+    await store.close();
     const mb = async (file) => {
       const sizes = await Promise.all(
         ['', '-wal'].map((x) =>

@@ -11,7 +11,7 @@ import {
   userHome,
   userSkillsDir,
 } from './paths.js';
-import { realFolder, trustDecision, trustedForOneRun } from './trust.js';
+import { readTrust, realFolder, trustDecision, trustedForOneRun } from './trust.js';
 
 export function workingDir(io: Io, values: Values): string {
   if (typeof values.cwd !== 'string') return io.cwd;
@@ -73,10 +73,10 @@ export async function openTrustedRegistry(io: Io, values: Values): Promise<Loade
     return await openRegistry(
       io,
       values,
-      trustDecision(store, trustedForOneRun(values, workingDir(io, values))),
+      trustDecision(await readTrust(store), trustedForOneRun(values, workingDir(io, values))),
     );
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

@@ -56,7 +56,7 @@ export async function executeTurn(
   try {
     return await leasedTurn(rt, session, text, options);
   } finally {
-    lease.release();
+    await lease.release();
   }
 }
 
@@ -67,12 +67,13 @@ async function leasedTurn(
   options: TurnOptions,
 ): Promise<TurnResult> {
   const { store, userId } = rt;
-  const runId = store.runs.start({
+  await rt.loadGrants(session.id);
+  const runId = await store.runs.start({
     sessionId: session.id,
     userId,
     model: `${rt.provider.config.vendor}/${rt.provider.config.model}`,
   });
-  const journal = store.runs.journal(runId);
+  const journal = await store.runs.journal(runId);
   const result: TurnResult = {
     status: 'ok',
     inputTokens: 0,
@@ -81,7 +82,7 @@ async function leasedTurn(
     toolCalls: 0,
     rejected: 0,
   };
-  const memory = store.memory.list(userId).map((m) => ({ id: String(m.id), content: m.content }));
+  const memory = (await store.memory.list(userId)).map((m) => ({ id: String(m.id), content: m.content }));
   try {
     // Tools learn their session (BIRDIE_SESSION_DIR etc.) per turn; the graph keeps it out of checkpoints.
     const toolEnv = await sessionToolEnv(rt.io.env, session.id);
@@ -141,13 +142,13 @@ async function leasedTurn(
   const logged: FinishedStatus =
     result.status === 'aborted' || result.status === 'interrupted' ? 'interrupted' : result.status;
   try {
-    store.runs.finish(runId, {
+    await store.runs.finish(runId, {
       status: logged,
       inputTokens: result.inputTokens,
       outputTokens: result.outputTokens,
       ...(result.error ? { error: result.error } : {}),
     });
-    store.sessions.recordTurn(session.id, userId, {
+    await store.sessions.recordTurn(session.id, userId, {
       inputTokens: result.inputTokens,
       outputTokens: result.outputTokens,
     });

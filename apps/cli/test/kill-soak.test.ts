@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { NOT_STARTED_TOOL_RESULT, STARTED_TOOL_RESULT } from '@birdie/graph';
+import { FINISHED_TOOL_RESULT, NOT_STARTED_TOOL_RESULT, STARTED_TOOL_RESULT } from '@birdie/graph';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type BirdieProcess, birdie, startBirdie } from './helpers/birdie-process.js';
 import { type Sandbox, sandbox } from './helpers/env.js';
@@ -170,9 +170,11 @@ describe('SIGKILL at random points of birdie run with a side-effecting tool', { 
             ? 'done'
             : result === STARTED_TOOL_RESULT
               ? 'started'
-              : result === NOT_STARTED_TOOL_RESULT
-                ? 'not started'
-                : `unexpected result ${JSON.stringify(result)}`;
+              : result === FINISHED_TOOL_RESULT
+                ? 'finished'
+                : result === NOT_STARTED_TOOL_RESULT
+                  ? 'not started'
+                  : `unexpected result ${JSON.stringify(result)}`;
       const key = `${attempt.killed ? 'killed' : 'finished'}, ${outcome}, effect ${effects}`;
       outcomes[key] = (outcomes[key] ?? 0) + 1;
       const say = (what: string) => problems.push(`${token} (${key}): ${what}`);
@@ -183,12 +185,18 @@ describe('SIGKILL at random points of birdie run with a side-effecting tool', { 
       if (outcome === 'not started' && effects > 0) say('"Not executed" for a call whose effect happened');
       if ((outcome === 'no call' || outcome === 'not started') && effects > 0)
         say('an effect without a trace');
-      if (outcome === 'done' && effects !== 1) say('a result without its effect');
+      if ((outcome === 'done' || outcome === 'finished') && effects !== 1) say('a result without its effect');
       if (outcome.startsWith('unexpected')) say(outcome);
       // The run log says the same as the history about every call.
       const row = call && logged.get(call.id);
       const log = !row ? 'none' : row.resultUnknown ? 'unknown' : row.status;
-      const expected = { done: 'ok', started: 'unknown', 'not started': 'none', 'no call': 'none' }[outcome];
+      const expected = {
+        done: 'ok',
+        finished: 'ok',
+        started: 'unknown',
+        'not started': 'none',
+        'no call': 'none',
+      }[outcome];
       if (expected !== undefined && log !== expected) say(`the run log says ${log}`);
     }
     console.log(`seed ${SEED}, start-up ${startup} ms, turn ${turnLength} ms + sleep:`, outcomes);

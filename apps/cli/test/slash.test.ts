@@ -74,7 +74,7 @@ describe('slash commands', () => {
     expect(await slash('/skill enable ecoer')).toContain('No skill "ecoer". Did you mean "echoer"?');
     expect(await slash('/skill enable ECHOER')).toContain('echoer enabled');
     const echoer = `explicit:${join(TEST_SKILLS, 'echoer', 'SKILL.md')}`;
-    expect(state.rt.store.grants.get(state.session.id, state.rt.userId)).toEqual({
+    expect(await state.rt.store.grants.get(state.session.id, state.rt.userId)).toEqual({
       enabled: ['echoer'],
       disabled: [],
       sources: { echoer },
@@ -83,7 +83,7 @@ describe('slash commands', () => {
     expect(await slash('/tool list')).toMatch(/shout\s+echoer\s+Print the text in capital letters\./);
     expect(await slash('/skill disable sleeper')).toContain('sleeper disabled');
     expect(await slash('/tool list')).not.toContain('slow_sleep');
-    expect(state.rt.store.grants.get(state.session.id, state.rt.userId)).toEqual({
+    expect(await state.rt.store.grants.get(state.session.id, state.rt.userId)).toEqual({
       enabled: ['echoer'],
       disabled: ['sleeper'],
       sources: { echoer },

@@ -55,9 +55,12 @@ export function createAgentNode(model: BaseChatModel, builder: ToolsetBuilder, s
     const context = turnContext(config);
     const dangling = danglingCalls(state.messages);
     // Calls cut off by a crash or a cancel: the journal tells the ones that started from the ones that never did.
-    const started =
-      dangling.length > 0 && context.journal ? await context.journal.startedAmong(dangling) : undefined;
-    const repair = repairDanglingToolCalls(state.messages, started);
+    const journal = dangling.length > 0 ? context.journal : undefined;
+    const [started, finished] = await Promise.all([
+      journal?.startedAmong(dangling),
+      journal?.finishedAmong?.(dangling),
+    ]);
+    const repair = repairDanglingToolCalls(state.messages, started, finished);
     const toolset = await builder.build(context.threadId, context.snapshot);
     for (const error of toolset.errors)
       emit(config, { type: 'error', error: { code: error.code, message: error.message } });

@@ -5,6 +5,8 @@ describe('public exports', () => {
     expect(Object.keys(await import('./index.js')).sort()).toEqual([
       'AgentError',
       'AgentState',
+      'FAILED_TOOL_RESULT',
+      'FINISHED_TOOL_RESULT',
       'McpManager',
       'NOT_STARTED_TOOL_RESULT',
       'STARTED_TOOL_RESULT',

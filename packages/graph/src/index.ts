@@ -4,6 +4,8 @@ export { AgentError, type AgentErrorCode, isAgentError } from './errors.js';
 export { TOOL_LIMITS, type ToolLimits } from './limits.js';
 export { McpManager, type McpManagerOptions, type McpServerTools } from './mcp-manager.js';
 export {
+  FAILED_TOOL_RESULT,
+  FINISHED_TOOL_RESULT,
   NOT_STARTED_TOOL_RESULT,
   repairDanglingToolCalls,
   STARTED_TOOL_RESULT,

@@ -87,6 +87,11 @@ export interface ToolJournal {
   }): void | Promise<void>;
   /** Which of these call ids of the thread were ever recorded as started (finished or not). */
   startedAmong(ids: readonly string[]): Set<string> | Promise<Set<string>>;
+  /**
+   * Of these call ids, the ones whose end was recorded (`true`: succeeded). A call can end after its result was
+   * produced but before the result reached the checkpoint; the repair then says it finished. Optional.
+   */
+  finishedAmong?(ids: readonly string[]): Map<string, boolean> | Promise<Map<string, boolean>>;
 }
 
 export type ResumeOptions = Omit<TurnOptions, 'threadId'>;

@@ -2,27 +2,11 @@ import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { diskFullError } from './disk-space.js';
 import { isBusyError, StoreError } from './errors.js';
+import type { ReadOnlyState } from './interface.js';
 
 export type Db = Database.Database;
 
-/** Why a store only reads. */
-export type ReadOnlyReason =
-  | 'malformed'
-  | 'file-not-writable'
-  | 'folder-not-writable'
-  | 'read-only-file-system'
-  | 'disk-full';
-
-/**
- * Set on a store that opened (or turned) read-only: reads work, every write throws `read-only` — or `disk-full` for a
- * store that opened on a full disk, with the same message as a write that meets a full disk.
- */
-export interface ReadOnlyState {
-  reason: ReadOnlyReason;
-  message: string;
-  /** The fix, in one sentence naming the file or folder. */
-  hint: string;
-}
+export type { ReadOnlyReason, ReadOnlyState } from './interface.js';
 
 /** What the store knows about its connection beyond better-sqlite3's handle. */
 export interface DbState {

@@ -16,7 +16,7 @@ export async function doctorCommand({ io, values }: CommandContext): Promise<num
       return report.ok ? EXIT_OK : EXIT_RUN;
     }
     const style = styler(io.stdout, io.env);
-    write(io.stdout, `store: ${report.file}`);
+    write(io.stdout, `store: ${report.location}`);
     if (report.readOnly)
       write(io.stdout, style('yellow', `read-only: ${report.readOnly.message} (${report.readOnly.hint})`));
     const integrity = report.integrity.length === 1 && report.integrity[0] === 'ok';
@@ -50,6 +50,6 @@ export async function doctorCommand({ io, values }: CommandContext): Promise<num
     write(io.stdout, report.ok ? style('green', 'No problems found.') : style('red', 'Problems found.'));
     return report.ok ? EXIT_OK : EXIT_RUN;
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -40,7 +40,7 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
       rt,
       typeof values['session-id'] === 'string' ? values['session-id'] : undefined,
     );
-    applySkillFlags(rt, session, flags);
+    await applySkillFlags(rt, session, flags);
     for (const note of staleGrantNotes(rt, session.id)) write(io.stderr, `birdie: ${note}`);
     const emit = (line: unknown) => write(io.stdout, typeof line === 'string' ? line : JSON.stringify(line));
     if (json)

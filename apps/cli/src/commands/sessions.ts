@@ -11,7 +11,7 @@ export async function sessionsListCommand({ io, values }: CommandContext): Promi
   const userId = await checkUserId(userIdOf(io, values));
   const store = await openUserStore(io);
   try {
-    const sessions = store.sessions.list(userId);
+    const sessions = await store.sessions.list(userId);
     if (values.json) {
       for (const s of sessions) write(io.stdout, JSON.stringify(s));
       return EXIT_OK;
@@ -35,7 +35,7 @@ export async function sessionsListCommand({ io, values }: CommandContext): Promi
     );
     return EXIT_OK;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -62,7 +62,7 @@ export async function sessionsShowCommand({ io, values, positionals }: CommandCo
     io.stdout.write(formatHistory(messages, style) || 'No messages yet.\n');
     return damage ? EXIT_RUN : EXIT_OK;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -72,12 +72,12 @@ export async function sessionsDeleteCommand({ io, values, positionals }: Command
   try {
     requireWritable(store);
     const session = await findSession(store, positionals[0]!, userId);
-    store.sessions.delete(session.id, userId);
+    await store.sessions.delete(session.id, userId);
     await removeSessionDir(io.env, session.id);
     write(io.stdout, `Deleted session ${session.id} (history, grants, run log and data folder).`);
     return EXIT_OK;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -108,6 +108,6 @@ export async function sessionsRepairCommand({ io, values, positionals }: Command
       write(io.stdout, `  ${r.table}${r.checkpointId ? ` step ${r.checkpointId}` : ''}: ${r.reason}`);
     return EXIT_OK;
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -14,7 +14,7 @@ export async function trustCommand({ io, values, positionals }: CommandContext):
   const store = await openUserStore(io);
   try {
     if (values.list === true) {
-      const records = store.trust.list();
+      const records = await store.trust.list();
       if (values.json) {
         for (const r of records) write(io.stdout, JSON.stringify(r));
         return EXIT_OK;
@@ -39,7 +39,7 @@ export async function trustCommand({ io, values, positionals }: CommandContext):
     if (typeof values.revoke === 'string') {
       requireWritable(store);
       const dir = realFolder(resolveFrom(io.cwd, values.revoke));
-      const removed = store.trust.revoke(dir);
+      const removed = await store.trust.revoke(dir);
       write(
         io.stdout,
         removed
@@ -70,7 +70,7 @@ export async function trustCommand({ io, values, positionals }: CommandContext):
       );
       return EXIT_OK;
     }
-    store.trust.set(dir, { digest: found.digest, decision: 'trusted' });
+    await store.trust.set(dir, { digest: found.digest, decision: 'trusted' });
     write(io.stdout, `Trusted ${dir}. Its ${workspaceContents(found)} now load:`);
     for (const line of describeWorkspace(found, dir, style)) write(io.stdout, `  ${line}`);
     write(
@@ -82,6 +82,6 @@ export async function trustCommand({ io, values, positionals }: CommandContext):
     );
     return EXIT_OK;
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -18,7 +18,7 @@ export async function bootRepl(
   try {
     const flags = skillFlags(rt, values);
     const session = await useSession(rt, options.resumeId);
-    applySkillFlags(rt, session, flags);
+    await applySkillFlags(rt, session, flags);
     const state: ReplState = {
       io,
       style: options.style,
@@ -42,7 +42,7 @@ export async function bootRepl(
       );
       const history = formatHistory(messages, style, 3);
       if (history) io.stdout.write(history);
-      printStatus(state);
+      await printStatus(state);
     }
     watchSkills(state);
     return state;

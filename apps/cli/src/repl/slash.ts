@@ -60,16 +60,16 @@ export async function runSlash(state: ReplState, line: string): Promise<SlashRes
         return;
       case 'remember': {
         if (!arg) return out(state, 'Usage: /remember TEXT');
-        const entry = state.rt.store.memory.add(state.rt.userId, arg);
+        const entry = await state.rt.store.memory.add(state.rt.userId, arg);
         return out(
           state,
           `${s('green', '✓')} remembered as #${entry.id} (in every session of ${state.rt.userId})`,
         );
       }
       case 'memory':
-        return memory(state, rest);
+        return await memory(state, rest);
       case 'info':
-        return info(state);
+        return await info(state);
       case 'tool':
         return tool(state, rest);
       case 'skill':
@@ -107,15 +107,15 @@ function help(state: ReplState): undefined {
   return undefined;
 }
 
-function memory(state: ReplState, rest: string[]): undefined {
+async function memory(state: ReplState, rest: string[]): Promise<undefined> {
   const { store, userId } = state.rt;
   if (rest[0] === 'forget') {
     const id = Number(rest[1]);
     if (!Number.isInteger(id)) return out(state, 'Usage: /memory forget ID');
-    return out(state, store.memory.remove(userId, id) ? `Forgot #${id}.` : `No memory #${id}.`);
+    return out(state, (await store.memory.remove(userId, id)) ? `Forgot #${id}.` : `No memory #${id}.`);
   }
   if (rest.length && rest[0] !== 'list') return out(state, `Usage: /memory [list | forget ID]`);
-  const entries = store.memory.list(userId);
+  const entries = await store.memory.list(userId);
   if (!entries.length) return out(state, 'No long-term memory yet. Add some with /remember TEXT.');
   return out(
     state,
@@ -123,9 +123,9 @@ function memory(state: ReplState, rest: string[]): undefined {
   );
 }
 
-function info(state: ReplState): undefined {
+async function info(state: ReplState): Promise<undefined> {
   const { rt, session } = state;
-  const totals = rt.store.sessions.get(session.id, rt.userId) ?? session;
+  const totals = (await rt.store.sessions.get(session.id, rt.userId)) ?? session;
   const sources = Object.entries(rt.provider.sources)
     .filter(([field]) => field !== 'timeout' && field !== 'max_retries')
     .map(([field, source]) => `${field} ← ${source}`);
@@ -142,7 +142,7 @@ function info(state: ReplState): undefined {
       'skills',
       rt.registry.directories.map((d) => `${d.layer}:${relativeIfInside(rt.cwd, d.path)}`).join('  '),
     ],
-    ['store', rt.store.file],
+    ['store', rt.store.location],
   ];
   return out(state, table(rows.map(([k, v]) => [state.style('bold', k!), v!])));
 }

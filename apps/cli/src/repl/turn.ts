@@ -103,7 +103,7 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
       out(state, `${style('red', label)} ${storeFailureText(failure, state.session.id)}`);
     }
     if (result.contextTokens) state.contextTokens = result.contextTokens;
-    printStatus(state);
+    await printStatus(state);
   } finally {
     spinner.stop();
     listen(false);
