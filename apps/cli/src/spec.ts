@@ -30,6 +30,12 @@ const runtime: Record<string, OptionSpec> = {
     arg: 'PATH',
     help: 'extra skills folder, highest precedence (repeatable)',
   },
+  'agents-dir': {
+    type: 'string',
+    multiple: true,
+    arg: 'PATH',
+    help: 'extra agents folder (NAME.md files), highest precedence (repeatable)',
+  },
   config: {
     type: 'string',
     arg: 'FILE',
@@ -38,7 +44,7 @@ const runtime: Record<string, OptionSpec> = {
   cwd: { type: 'string', arg: 'DIR', help: 'working directory for tools (default: the current one)' },
   'trust-workspace': {
     type: 'boolean',
-    help: "load this folder's project skills (.birdie/skills, .agents/skills) for this run only, without asking",
+    help: "load this folder's project skills and agents (.birdie/, .agents/) for this run only, without asking",
   },
 };
 const session: Record<string, OptionSpec> = {
@@ -157,6 +163,30 @@ export const COMMANDS: CommandSpec[] = [
     positionals: [1, 1],
   },
   {
+    name: 'agents list',
+    summary: 'list the agents every layer provides',
+    usage: 'birdie agents list [options]',
+    options: { ...runtime, json: { type: 'boolean', help: 'print JSON, one agent per line' }, ...help },
+    positionals: [0, 0],
+  },
+  {
+    name: 'agents check',
+    summary: 'validate agent files and print their diagnostics',
+    usage: 'birdie agents check [DIR|FILE…]',
+    options: { ...runtime, ...help },
+    positionals: [0, Number.POSITIVE_INFINITY],
+    details:
+      'Without DIR, checks every agents folder birdie would load. A DIR is an agents folder (its *.md files) or one ' +
+      'agent file; its agents are checked against the skills and agents birdie loads. Exit code 1 when any problem is fatal.',
+  },
+  {
+    name: 'agents new',
+    summary: 'scaffold an agent in your agents folder (~/.birdie/agents)',
+    usage: 'birdie agents new NAME [--dir DIR]',
+    options: { dir: { type: 'string', arg: 'DIR', help: 'create it in DIR instead' }, ...help },
+    positionals: [1, 1],
+  },
+  {
     name: 'tool',
     summary: 'run one skill tool directly, without a model',
     usage: "birdie tool NAME [--args '{…}']",
@@ -211,7 +241,7 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'trust',
     summary:
-      "trust a folder's project skills (.birdie/skills, .agents/skills), list or revoke trusted folders",
+      "trust a folder's project skills and agents (.birdie/, .agents/), list or revoke trusted folders",
     usage: 'birdie trust [DIR] | --list | --revoke DIR',
     options: {
       list: { type: 'boolean', help: 'list the folders you answered about' },
@@ -221,9 +251,10 @@ export const COMMANDS: CommandSpec[] = [
     },
     positionals: [0, 1],
     details:
-      "Skills found in a project folder are someone else's until you trust that folder: until then birdie loads none of " +
-      'them (no tool runs, no MCP server starts, nothing enters the prompt). Trusting records the folder and a digest of ' +
-      'what its skills declare (tools, entrypoints, MCP commands); when that changes, birdie asks again.',
+      "Skills and agents found in a project folder are someone else's until you trust that folder: until then birdie loads " +
+      'none of them (no tool runs, no MCP server starts, nothing enters the prompt). Trusting records the folder and a ' +
+      "digest of what they declare (tools, entrypoints, MCP commands; agents' models, skills, tools, pre-approved tools, " +
+      'subagents and handoffs); when that changes, birdie asks again.',
     examples: [
       'birdie trust',
       'birdie trust ~/src/project',
@@ -255,7 +286,7 @@ export const COMMANDS: CommandSpec[] = [
 ];
 
 /** Groups whose first positional is a sub-command, and the sub-command used when none is given. */
-export const GROUPS: Record<string, string> = { skills: 'list', sessions: 'list' };
+export const GROUPS: Record<string, string> = { skills: 'list', agents: 'list', sessions: 'list' };
 
 export function findCommand(name: string): CommandSpec | undefined {
   return COMMANDS.find((c) => c.name === name);
