@@ -245,6 +245,21 @@ export async function useSession(rt: Runtime, id: string | undefined): Promise<S
   return session;
 }
 
+/**
+ * `--agent NAME` checked against the loaded agents (undefined without the flag): an unknown name is a usage error
+ * with the closest agent's name.
+ */
+export function agentFlag(rt: Pick<Runtime, 'registry'>, values: Values): string | undefined {
+  if (typeof values.agent !== 'string') return undefined;
+  const snapshot = rt.registry.current();
+  const found = snapshot.getAgent(values.agent);
+  if (found) return found.name;
+  const names = snapshot.agents.map((a) => a.name);
+  throw new UsageError(
+    `--agent: no agent "${values.agent}".${didYouMean(values.agent, names)} Run \`birdie agents list\` to see them.`,
+  );
+}
+
 /** Grants of the session that another skill file now shadows: they do not carry over, and the user is told once. */
 export function staleGrantNotes(rt: Runtime, sessionId: string): string[] {
   return rt.policy

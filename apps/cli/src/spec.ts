@@ -49,6 +49,11 @@ const runtime: Record<string, OptionSpec> = {
 };
 const session: Record<string, OptionSpec> = {
   'session-id': { type: 'string', arg: 'ID', help: 'continue this session instead of starting a new one' },
+  agent: {
+    type: 'string',
+    arg: 'NAME',
+    help: "the agent that answers (`birdie agents list`); default: the session's last one, else none",
+  },
   wait: {
     type: 'string',
     arg: 'SECONDS',

@@ -79,6 +79,14 @@ export async function executeTurn(
   }
 }
 
+/** The agent that answers a turn: the one named, else whoever spoke last in the session (none without agents). */
+async function answeringAgent(rt: Runtime, sessionId: string, named: string | null | undefined) {
+  const snapshot = rt.registry.current();
+  if (named === null || snapshot.agents.length === 0) return undefined;
+  const name = named ?? (await rt.agent.getState(sessionId).catch(() => undefined))?.agent;
+  return name ? snapshot.getAgent(name) : undefined;
+}
+
 /** The user's long-term memory as the graph's `remember`/`recall`/`forget` tools use it (ids as text). */
 function longTermMemory(rt: Runtime): LongTermMemory {
   const { store, userId } = rt;
@@ -101,10 +109,13 @@ async function leasedTurn(
 ): Promise<TurnResult> {
   const { store, userId } = rt;
   await rt.loadGrants(session.id);
+  const agent = await answeringAgent(rt, session.id, options.agent);
   const runId = await store.runs.start({
     sessionId: session.id,
     userId,
     model: `${rt.provider.config.vendor}/${rt.provider.config.model}`,
+    // Which version of the agent file ran: the log can say exactly what answered.
+    ...(agent ? { agent: { name: agent.name, digest: agent.digest } } : {}),
   });
   const journal = await store.runs.journal(runId);
   const result: TurnResult = {

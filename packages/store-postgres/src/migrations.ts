@@ -137,6 +137,13 @@ export const MIGRATIONS: readonly { name: string; sql: string }[] = [
   CREATE INDEX cp_quarantine_by_thread ON cp_quarantine (thread_id, id);
   `,
   },
+  {
+    name: 'run-agent',
+    sql: `
+  ALTER TABLE runs ADD COLUMN agent text;
+  ALTER TABLE runs ADD COLUMN agent_digest text;
+  `,
+  },
 ];
 
 export interface MigrationStatus {

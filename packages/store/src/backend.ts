@@ -43,6 +43,7 @@ export {
   checkFinishedCall,
   checkGrants,
   checkMemoryContent,
+  checkRunAgent,
   checkRunFinish,
   checkStartedCall,
   checkTitle,

@@ -22,6 +22,7 @@ export type {
   ReadOnlyReason,
   ReadOnlyState,
   RepairReport,
+  RunAgent,
   RunFinish,
   RunJournal,
   RunRecord,

@@ -153,4 +153,8 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX cp_quarantine_by_thread ON cp_quarantine (thread_id, id);
   `,
+  `
+  ALTER TABLE runs ADD COLUMN agent TEXT;
+  ALTER TABLE runs ADD COLUMN agent_digest TEXT;
+  `,
 ];

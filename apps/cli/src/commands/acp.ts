@@ -4,6 +4,7 @@ import { type Io, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { reportSkillProblems } from '../render/diagnostics.js';
 import {
+  agentFlag,
   approvalMode,
   findSession,
   openRuntime,
@@ -27,10 +28,6 @@ import { cliVersion } from '../version.js';
 export async function acpCommand({ io, values }: CommandContext): Promise<number> {
   approvalMode(values); // a bad --approval fails before anything loads
   const wait = waitMs(values, 5);
-  if (values.agent !== undefined)
-    throw new UsageError(
-      `--agent ${String(values.agent)}: this birdie has no agent files yet; run \`birdie acp\` without --agent`,
-    );
   const protocol = { input: io.stdin, output: io.stdout };
   const logIo: Io = { ...io, stdout: io.stderr };
   const restoreConsole = consoleToStderr();
@@ -41,6 +38,10 @@ export async function acpCommand({ io, values }: CommandContext): Promise<number
     const skipped = skippedLine(rt.registry.current().untrusted);
     if (skipped) log(skipped);
     const flags = skillFlags(rt, values);
+    const agent = agentFlag(rt, values);
+    // A session made here starts with --agent's agent; after that (and in a loaded session) whoever spoke last goes
+    // on, so a handoff holds across turns.
+    const startsWithAgent = new Set<string>();
     const approval = approvalMode(values, rt.config.settings.approval);
     const [{ serveAcp }, { ndJsonStream }, { skillIdentity }] = await Promise.all([
       import('@birdie/acp'),
@@ -54,6 +55,7 @@ export async function acpCommand({ io, values }: CommandContext): Promise<number
       async createSession() {
         const session = await useSession(rt, undefined);
         await applySkillFlags(rt, session, flags);
+        if (agent !== undefined) startsWithAgent.add(session.id);
         return session.id;
       },
       async hasSession(id) {
@@ -74,6 +76,7 @@ export async function acpCommand({ io, values }: CommandContext): Promise<number
           signal: o.signal,
           waitMs: wait,
           cwd: o.cwd,
+          ...(startsWithAgent.delete(session.id) ? { agent } : {}),
           ...(o.files ? { files: o.files } : {}),
           handlers: {
             onEvent: o.onEvent,

@@ -34,7 +34,7 @@ export async function logsCommand({ io, values }: CommandContext): Promise<numbe
           statusColor(r.status),
           r.durationMs === undefined ? '-' : formatMs(r.durationMs),
           `↑${r.inputTokens} ↓${r.outputTokens}`,
-          r.model ?? '-',
+          `${r.model ?? '-'}${r.agent ? ` (${r.agent.name}@${r.agent.digest.slice(0, 8)})` : ''}`,
           [
             // ✗ failed; ? started but never reported back (the run died): it may have had its effect.
             r.toolCalls
@@ -48,7 +48,7 @@ export async function logsCommand({ io, values }: CommandContext): Promise<numbe
             .filter(Boolean)
             .join('  '),
         ]),
-        ['STARTED (UTC)', 'SESSION', 'STATUS', 'TIME', 'TOKENS', 'MODEL', 'TOOLS / ERROR'].map((h) =>
+        ['STARTED (UTC)', 'SESSION', 'STATUS', 'TIME', 'TOKENS', 'MODEL (AGENT)', 'TOOLS / ERROR'].map((h) =>
           style('bold', h),
         ),
       ),
