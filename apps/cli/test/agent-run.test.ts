@@ -24,13 +24,21 @@ beforeEach(async () => {
             { name: 'task', args: { agent: 'researcher', prompt: 'Which version added the flag?' } },
           ],
         },
+        { match: 'Which version', tool_calls: [{ name: 'read_file', args: { path: 'CHANGELOG.md' } }] },
         { match: 'Which version', text: 'Version 2.3 added it (source: CHANGELOG.md:12).' },
         { match: 'review', text: 'Review done: the flag exists since 2.3, so the change is fine.' },
         { text: 'Plain answer.' },
       ],
     }),
   );
-  env = { ...box.env, LLM_VENDOR: 'scripted', LLM_SCRIPT: script };
+  await writeFile(join(box.cwd, 'CHANGELOG.md'), '# 2.3\n- the --flag option\n');
+  env = {
+    ...box.env,
+    LLM_VENDOR: 'scripted',
+    LLM_SCRIPT: script,
+    // The real bundled skills, so the researcher's read_file is the filesystem skill that ships.
+    BIRDIE_BUNDLED_SKILLS: join(CLI_ROOT, '..', '..', 'skills'),
+  };
 });
 afterEach(async () => {
   await box.cleanup();
@@ -45,7 +53,15 @@ const events = (stdout: string) =>
 
 describe('birdie run --agent (the bundled reviewer and researcher)', { timeout: 60_000 }, () => {
   it('the reviewer delegates to the researcher; events carry the agent path; the log records which version ran', async () => {
-    const result = await cli(['run', '--json', '--agent', 'reviewer', 'review my change']);
+    const result = await cli([
+      'run',
+      '--json',
+      '--agent',
+      'reviewer',
+      '--enable',
+      'filesystem',
+      'review my change',
+    ]);
     expect(result.code, result.stderr).toBe(0);
     const stream = events(result.stdout);
     expect(stream[0]).toMatchObject({ type: 'session', agent: 'reviewer' });
@@ -63,12 +79,25 @@ describe('birdie run --agent (the bundled reviewer and researcher)', { timeout: 
       .split('\n')
       .map((l) => JSON.parse(l));
     const reviewer = listed.find((a: { name: string }) => a.name === 'reviewer');
-    const [run] = (await cli(['logs', '--json'])).stdout
+    const logged = await cli(['logs', '--json']);
+    expect(logged.stderr).toBe('');
+    const [run] = logged.stdout
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
     expect(run.agent).toEqual({ name: 'reviewer', digest: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(run.agent.digest).toBe(reviewer.digest);
+
+    // The subagent's run is shown under its parent's: in the run log and in the session's history.
+    expect((await cli(['logs'])).stdout).toMatch(/task\(read_file\)/);
+    const id = stream[0]!.id as string;
+    const shown = (await cli(['sessions', 'show', id])).stdout;
+    expect(shown).toMatch(/⚙ task .*\n {2}│ › Which version added the flag\?\n {2}│ ⚙ read_file/);
+    const json = (await cli(['sessions', 'show', id, '--json'])).stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(json.filter((m) => m.subagentOf).map((m) => m.role)).toEqual(['human', 'ai', 'tool', 'ai']);
   });
 
   it('an unknown agent is a usage error that names the closest one', async () => {
