@@ -20,7 +20,14 @@ export type EntrypointErrorCode =
   | 'call-failed'
   | 'python-missing'
   | 'bad-output'
-  | 'process-guard-unavailable';
+  | 'process-guard-unavailable'
+  | 'sandbox-unavailable'
+  | 'container-runtime-missing'
+  | 'container-image-missing'
+  | 'container-failed'
+  | 'bad-proto'
+  | 'schema-mismatch'
+  | 'grpc-status';
 
 export interface EntrypointErrorDetails {
   cause?: unknown;
