@@ -1,4 +1,10 @@
 export { confinementOf } from './confinement.js';
+export type {
+  ContainerRuntimeChoice,
+  ContainerRuntimeName,
+  ContainerRuntimeStatus,
+} from './container-runtime.js';
+export { configureContainerRuntime, containerRuntimeStatus } from './container-runtime.js';
 export type { EntrypointErrorCode, EntrypointErrorDetails } from './errors.js';
 export { EntrypointError, isEntrypointError } from './errors.js';
 export { DEFAULT_KILL_GRACE_MS, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS } from './limits.js';

@@ -1,4 +1,5 @@
 import { analyseBash, bashScheme } from './bash.js';
+import { analyseContainer } from './container.js';
 import { EntrypointError } from './errors.js';
 import { analyseHttp, httpScheme } from './http.js';
 import { nodeScheme } from './node.js';
@@ -12,15 +13,33 @@ const BUILT_IN: ReadonlyMap<string, SchemeFactory> = new Map<string, SchemeFacto
   ['http', httpScheme],
   ['node', nodeScheme],
   ['python', pythonScheme],
+  ['container', fromAnalysis(analyseContainer)],
 ]);
 
 /** Built-in schemes that report every problem of a target (and its placeholders) without building anything. */
 const ANALYSERS: ReadonlyMap<string, (target: string, context: SchemeContext) => TargetAnalysis> = new Map([
   ['bash', analyseBash],
   ['http', analyseHttp],
+  ['container', analyseContainer],
 ]);
 
 const registered = new Map<string, SchemeFactory>();
+
+/** A factory that throws the first problem of an analysis (the built-in table needs one for every scheme). */
+function fromAnalysis(analyse: (target: string, context: SchemeContext) => TargetAnalysis): SchemeFactory {
+  return (target, context) => {
+    const analysis = analyse(target, context);
+    const problem = analysis.problems[0];
+    if (problem) {
+      throw new EntrypointError(
+        problem.code,
+        problem.message,
+        problem.offset === undefined ? {} : { offset: problem.offset },
+      );
+    }
+    return analysis.build!();
+  };
+}
 
 const SCHEME_NAME = /^[a-z][a-z0-9+.-]*$/;
 
