@@ -8,7 +8,7 @@ import { EntrypointError } from './errors.js';
 import { limitsOf } from './limits.js';
 import { type ProcessOutcome, runProcess, tailOf } from './process.js';
 import type { EntrypointProblem, TargetAnalysis } from './target.js';
-import type { Entrypoint, RunOptions, RunResult, SchemeContext, ToolSettings } from './types.js';
+import type { RunOptions, RunResult, SchemeContext, ToolSettings } from './types.js';
 
 const MEMORY = /^[1-9]\d*(?:\.\d+)?[bkmg]?$/i;
 

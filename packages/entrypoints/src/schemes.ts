@@ -1,6 +1,7 @@
 import { analyseBash, bashScheme } from './bash.js';
 import { analyseContainer } from './container.js';
 import { EntrypointError } from './errors.js';
+import { analyseGrpc } from './grpc.js';
 import { analyseHttp, httpScheme } from './http.js';
 import { nodeScheme } from './node.js';
 import { pythonScheme } from './python.js';
@@ -14,6 +15,7 @@ const BUILT_IN: ReadonlyMap<string, SchemeFactory> = new Map<string, SchemeFacto
   ['node', nodeScheme],
   ['python', pythonScheme],
   ['container', fromAnalysis(analyseContainer)],
+  ['grpc', fromAnalysis(analyseGrpc)],
 ]);
 
 /** Built-in schemes that report every problem of a target (and its placeholders) without building anything. */
@@ -21,6 +23,7 @@ const ANALYSERS: ReadonlyMap<string, (target: string, context: SchemeContext) =>
   ['bash', analyseBash],
   ['http', analyseHttp],
   ['container', analyseContainer],
+  ['grpc', analyseGrpc],
 ]);
 
 const registered = new Map<string, SchemeFactory>();

@@ -146,7 +146,7 @@ describe('container: argument and option construction (fake runtime; always runs
     await withFakeOnly(['docker']);
     const settings = { network: true, writable: true, memory: '512m', cpus: 1.5, pids: 64 };
     await outcome(
-      'container:ghcr.io/acme/tool@sha256:' + 'a'.repeat(64) + ' run --x={x}',
+      `container:ghcr.io/acme/tool@sha256:${'a'.repeat(64)} run --x={x}`,
       { x: 'v' },
       settings,
       {
