@@ -11,6 +11,7 @@ export const RULES = {
   scanFailed: 'scan-failed',
   invalidEntrypoint: 'invalid-entrypoint',
   unknownPlaceholder: 'unknown-placeholder',
+  schemaMismatch: 'schema-mismatch',
 } as const;
 
 export type RegistryRuleId = (typeof RULES)[keyof typeof RULES];
