@@ -52,6 +52,8 @@ describe('cold start stays light', () => {
       '@langchain/ollama',
       '@langchain/mcp-adapters',
       '@clack/',
+      '@grpc/',
+      'protobufjs',
     ]) {
       expect(
         urls.filter((u) => u.includes(heavy)),

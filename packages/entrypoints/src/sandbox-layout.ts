@@ -2,7 +2,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { EntrypointError } from './errors.js';
-import { baseArgs } from './sandbox.js';
+import { baseArgs, configuredHidden } from './sandbox.js';
 
 /** What one sandboxed call may see and change. */
 export interface SandboxRequest {
@@ -37,10 +37,11 @@ function real(path: string): string | undefined {
 
 /**
  * The birdie folders of this process and of the child: `$BIRDIE_HOME` and `~/.birdie` (for both HOME values and
- * the account's home). They hold the user's config (API keys), sessions and grants: a sandboxed tool sees none of it.
+ * the account's home), and what the application named with `configureSandbox(…, { hide })`. They hold the user's config (API keys), sessions and grants: a sandboxed tool sees none of it.
  */
 export function birdieFolders(env: Record<string, string>): string[] {
   const candidates = [
+    ...configuredHidden(),
     process.env.BIRDIE_HOME,
     env.BIRDIE_HOME,
     process.env.HOME && join(process.env.HOME, '.birdie'),

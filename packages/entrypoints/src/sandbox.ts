@@ -35,13 +35,22 @@ const detections = new Map<string, Promise<Detection>>();
 
 type Detection = { bwrap: string; version: string } | { reason: string; bwrap?: string };
 
+let hidden: readonly string[] = [];
+
 /**
  * Sets the sandbox mode for every call started from now on (`undefined`: back to `BIRDIE_SANDBOX`, default
- * `declared`).
+ * `declared`). `hide` names more folders no sandboxed call may see, on top of `$BIRDIE_HOME` and `~/.birdie`
+ * (an application passes its own data folder; absolute paths).
  */
-export function configureSandbox(mode?: SandboxMode): void {
+export function configureSandbox(mode?: SandboxMode, options: { hide?: readonly string[] } = {}): void {
   if (mode !== undefined && !MODES.includes(mode)) throw new TypeError(`unknown sandbox mode: ${mode}`);
   configured = mode;
+  hidden = [...(options.hide ?? [])];
+}
+
+/** The folders the application asked to hide (see `configureSandbox`). */
+export function configuredHidden(): readonly string[] {
+  return hidden;
 }
 
 export function sandboxMode(): { mode: SandboxMode; warning?: string } {

@@ -145,14 +145,9 @@ describe('container: argument and option construction (fake runtime; always runs
   it('network, writable and the limits come from the tool; environment variables travel by name only', async () => {
     await withFakeOnly(['docker']);
     const settings = { network: true, writable: true, memory: '512m', cpus: 1.5, pids: 64 };
-    await outcome(
-      `container:ghcr.io/acme/tool@sha256:${'a'.repeat(64)} run --x={x}`,
-      { x: 'v' },
-      settings,
-      {
-        env: { BIRDIE_SESSION_ID: 's-1' },
-      },
-    );
+    await outcome(`container:ghcr.io/acme/tool@sha256:${'a'.repeat(64)} run --x={x}`, { x: 'v' }, settings, {
+      env: { BIRDIE_SESSION_ID: 's-1' },
+    });
     const argv = (await recorded())[0]!;
     expect(argv).not.toContain('--network=none');
     expect(argv).toEqual(

@@ -162,6 +162,25 @@ describe('a sandboxed bash: tool, against the same tool unsandboxed (the control
     expect(control).toMatchObject({ ok: true, output: expect.stringContaining('sk-secret') });
   });
 
+  it('nor a folder the application names with configureSandbox(mode, { hide })', async () => {
+    await requireBubblewrap();
+    // (outside /tmp, which the sandbox replaces anyway)
+    const data = join(persistent, 'appdata');
+    await mkdir(data);
+    await writeFile(join(data, 'secret.txt'), 'app secret\n');
+    expect(await call(`bash:cat ${data}/secret.txt`, SANDBOXED, {}, { cwd: work })).toMatchObject({
+      output: 'app secret\n',
+    });
+    configureSandbox(undefined, { hide: [data] });
+    try {
+      const confined = await call(`bash:cat ${data}/secret.txt`, SANDBOXED, {}, { cwd: work });
+      expect(confined).toMatchObject({ ok: false, code: 'non-zero-exit' });
+      expect(JSON.stringify(confined)).not.toContain('app secret');
+    } finally {
+      configureSandbox(undefined);
+    }
+  });
+
   it('cannot read ~/.birdie either (HOME of the tool)', async () => {
     await requireBubblewrap();
     const home = await tempDir('birdie-sandbox-user-');
