@@ -12,7 +12,9 @@ const BUNDLED = join(CLI_ROOT, '..', '..', 'skills');
 async function requireBubblewrap(): Promise<void> {
   const status = await sandboxStatus();
   if (!status.available) {
-    throw new Error(`these tests need a working bubblewrap: ${status.reason}. (CI installs it in .ci/run)`);
+    throw new Error(
+      `these tests need a working bubblewrap: ${status.reason}. (run "sh scripts/system-packages.sh", as README command 1 and CI do)`,
+    );
   }
 }
 

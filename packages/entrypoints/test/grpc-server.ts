@@ -93,7 +93,7 @@ export function makeCertificates(dir: string): { ca: Buffer; key: Buffer; cert: 
       const code = (error as NodeJS.ErrnoException).code;
       throw new Error(
         code === 'ENOENT'
-          ? 'the TLS test makes its certificates with openssl, which is not installed here (Debian/Ubuntu: apt-get install -y openssl)'
+          ? 'the TLS test makes its certificates with openssl, which is not installed here (run `sh scripts/system-packages.sh`, or apt-get install -y openssl)'
           : `openssl ${args[0]} failed: ${String((error as { stderr?: unknown }).stderr ?? error)}`,
       );
     }

@@ -23,7 +23,7 @@ async function requireBubblewrap(): Promise<void> {
   const status = await sandboxStatus();
   if (!status.available) {
     throw new Error(
-      `the sandbox tests need a working bubblewrap: ${status.reason}. (CI installs it in .ci/run; on Debian/Ubuntu: apt-get install -y bubblewrap)`,
+      `the sandbox tests need a working bubblewrap: ${status.reason}. (run "sh scripts/system-packages.sh", as README command 1 and CI do; on Debian/Ubuntu: apt-get install -y bubblewrap)`,
     );
   }
 }
