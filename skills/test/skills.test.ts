@@ -12,6 +12,7 @@ const EXPECTED = {
   },
   'git-workflow': { kind: 'knowledge', tools: [] },
   'mcp-demo': { kind: 'mcp', tools: [] },
+  memory: { kind: 'tool', tools: ['remember', 'recall', 'forget'] },
   shell: { kind: 'tool', tools: ['run_bash'] },
   ssh: { kind: 'knowledge', tools: [] },
   todo: { kind: 'tool', tools: ['todo_create_plan', 'todo_complete_step', 'todo_show_plan'] },
@@ -90,6 +91,16 @@ describe('the bundled skills', () => {
         expect(typeof module[name], `${skill.name}/${file}#${name}`).toBe('function');
       }
     }
+  });
+
+  it('switch on the builtin memory tools of the agent by name (builtin:)', () => {
+    const memory = byName('memory');
+    expect(memory.tools.map((tool) => tool.entrypoint)).toEqual([
+      'builtin:remember',
+      'builtin:recall',
+      'builtin:forget',
+    ]);
+    expect(memory.body).toBeNull();
   });
 
   it('give the todo skill always-injected prose and keep ## Tools out of it', () => {

@@ -3,12 +3,13 @@ import type { Store } from '@birdie/store';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { Style } from './render/style.js';
 import { formatArgs } from './render/tool-output.js';
+import type { FailureLike } from './store-failure.js';
 
 /** A session's history; with `damage`, only the part up to the last step that reads fine. */
 export interface History {
   messages: BaseMessage[];
-  /** Why the history stops early: the store's message naming the session, the step and the file. */
-  damage?: string;
+  /** Why the history stops early: the store's `corrupt-record` failure, naming the session, the step and the file. */
+  damage?: FailureLike;
 }
 
 /**
@@ -45,7 +46,8 @@ export async function historyOf(agent: Pick<Agent, 'getState'>, sessionId: strin
     if ((error as { code?: string }).code !== 'corrupt-record' || !damage) throw error;
     const lastGood = damage.lastGoodCheckpointId;
     const messages = lastGood ? (await agent.getState(sessionId, { checkpointId: lastGood })).messages : [];
-    return { messages, damage: (error as Error).message };
+    const { code, message, hint } = error as FailureLike;
+    return { messages, damage: { code, message, ...(hint ? { hint } : {}) } };
   }
 }
 

@@ -1,7 +1,5 @@
 import { parseArgv, type Values } from './argv.js';
-import { commandHelp, mainHelp } from './help.js';
 import { CliError, EXIT_OK, EXIT_RUN, type Io, write } from './io.js';
-import { isStoreErrorLike, storeFailure } from './store-failure.js';
 import { cliVersion } from './version.js';
 
 export interface CommandContext {
@@ -12,7 +10,7 @@ export interface CommandContext {
 
 type Handler = (ctx: CommandContext) => Promise<number>;
 
-/** Each command's module is imported only when it runs, so `--version` and `--help` load nothing heavy. */
+/** Each command's module (and the help text) is imported only when it runs, so `--version` loads nothing else. */
 const handlers: Record<string, () => Promise<Handler>> = {
   '': async () => (await import('./commands/repl.js')).replCommand,
   run: async () => (await import('./commands/run.js')).runCommand,
@@ -38,6 +36,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       return EXIT_OK;
     }
     if (parsed.kind === 'help') {
+      const { commandHelp, mainHelp } = await import('./help.js');
       io.stdout.write(parsed.command ? commandHelp(parsed.command) : mainHelp(cliVersion()));
       return EXIT_OK;
     }
@@ -45,6 +44,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return await handler({ io, values: parsed.values, positionals: parsed.positionals });
   } catch (caught) {
     // A store failure that no command translated still gets its one wording, never a stack trace.
+    const { isStoreErrorLike, storeFailure } = await import('./store-failure.js');
     const error = isStoreErrorLike(caught) ? storeFailure(caught) : caught;
     if (error instanceof CliError) {
       write(io.stderr, `birdie: ${error.message}`);

@@ -1,7 +1,8 @@
 import type { Agent, ApprovalMode } from '@birdie/graph';
 import type { ResolvedProviderConfig } from '@birdie/providers';
 import type { LoadedRegistry, SkillPolicy } from '@birdie/registry';
-import type { LeaseHolder, Session, Store } from '@birdie/store';
+import type { Grants, LeaseHolder, Session, Store } from '@birdie/store';
+import { agentModels } from './agent-models.js';
 import type { Values } from './argv.js';
 import { type LoadedConfig, loadConfig } from './config.js';
 import { WRITABLE_HINT } from './folders.js';
@@ -10,9 +11,9 @@ import { applyIsolation } from './isolation.js';
 import { birdieHome } from './paths.js';
 import { APPROVAL_MODES } from './settings.js';
 import { openRegistry, workingDir } from './skills.js';
-import { storeFailure } from './store-failure.js';
+import { isStoreErrorLike, storeFailure } from './store-failure.js';
 import { didYouMean } from './suggest.js';
-import { trustDecision, trustedForOneRun } from './trust.js';
+import { readTrust, realFolder, type TrustRecords, trustDecision, trustedForOneRun } from './trust.js';
 
 export { APPROVAL_MODES };
 
@@ -69,10 +70,16 @@ export async function openUserStore(io: Io): Promise<Store> {
   }
 }
 
-/** Commands that write (a turn, a new session) stop before they start when the store can only be read. */
+/**
+ * Commands that write (a turn, a new session) stop before they start when the store can only be read, with the very
+ * error a write would meet (`read-only`, or `disk-full` on a store that opened on a full disk), in its one wording.
+ */
 export function requireWritable(store: Store): void {
-  const state = store.readOnly;
-  if (state) throw new CliError(`cannot write ${store.file}: ${state.message} (${state.hint})`, EXIT_RUN);
+  try {
+    store.assertWritable();
+  } catch (error) {
+    throw isStoreErrorLike(error) ? storeFailure(error) : error;
+  }
 }
 
 /** Validates a user id before it reaches any query. */
@@ -95,7 +102,7 @@ export async function findSession(store: Store, id: string, userId: string): Pro
   let session: Session | undefined;
   try {
     validateSessionId(id);
-    session = store.sessions.get(id, userId);
+    session = await store.sessions.get(id, userId);
   } catch (error) {
     if (error instanceof StoreError && error.code === 'not-owner')
       throw new UsageError(`session "${id}" belongs to user ${error.owner}; pass --user ${error.owner}`, {
@@ -106,7 +113,7 @@ export async function findSession(store: Store, id: string, userId: string): Pro
     throw error;
   }
   if (!session) {
-    const ids = store.sessions.list(userId).map((s) => s.id);
+    const ids = (await store.sessions.list(userId)).map((s) => s.id);
     throw new UsageError(`no session "${id}".${didYouMean(id, ids)} Run \`birdie sessions list\`.`);
   }
   return session;
@@ -125,7 +132,48 @@ export interface Runtime {
   /** The whole config: provider, settings and where each value came from. */
   config: LoadedConfig;
   agent: Agent;
+  /** The user's trust answers the registry decides by; kept in step with the store when the REPL records one. */
+  trust: TrustRecords;
+  /** Whether the working folder is trusted (a stored answer, or `--trust-workspace`): its AGENTS.md files are read. */
+  workspaceTrusted(): boolean;
+  /** Reads the session's grants from the store for the policy (once per session); call before the policy is asked. */
+  loadGrants(sessionId: string): Promise<void>;
+  /** Waits for the policy's grant changes to be written; rejects with the first write's failure. */
+  saveGrants(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * The policy asks for a session's grants synchronously and the store answers with promises: the grants are read into
+ * this bridge when a session is taken up (`load`), the policy's saves go to the store in order, and `flush` waits for
+ * them and reports the first failure.
+ */
+function grantsBridge(store: Store, userId: string) {
+  const loaded = new Map<string, Grants>();
+  let writes: Promise<void> = Promise.resolve();
+  let failure: { error: unknown } | undefined;
+  return {
+    policyStore: {
+      get: (sessionId: string) => loaded.get(sessionId),
+      set: (sessionId: string, grants: Grants) => {
+        loaded.set(sessionId, grants);
+        writes = writes
+          .then(() => store.grants.set(sessionId, userId, grants))
+          .catch((error: unknown) => {
+            failure ??= { error };
+          });
+      },
+    },
+    async load(sessionId: string) {
+      if (!loaded.has(sessionId)) loaded.set(sessionId, await store.grants.get(sessionId, userId));
+    },
+    async flush() {
+      await writes;
+      const first = failure;
+      failure = undefined;
+      if (first) throw first.error;
+    },
+  };
 }
 
 export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
@@ -142,18 +190,17 @@ export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
   // The store first: it holds the user's trust answers, which decide whether project skills load at all.
   const store = await openUserStore(io);
   try {
-    const registry = await openRegistry(io, values, trustDecision(store, trustedForOneRun(values, cwd)));
+    const trust = await readTrust(store);
+    const registry = await openRegistry(io, values, trustDecision(trust, trustedForOneRun(values, cwd)));
     const [{ SkillPolicy }, { createChatModel }, { createAgent }] = await modules;
     const model = await createChatModel(provider.config);
     // The policy reads each session's grants from the store and saves every change there itself.
-    const policy = new SkillPolicy(registry, {
-      store: {
-        get: (sessionId) => store.grants.get(sessionId, userId),
-        set: (sessionId, grants) => store.grants.set(sessionId, userId, grants),
-      },
-    });
+    const grants = grantsBridge(store, userId);
+    const policy = new SkillPolicy(registry, { store: grants.policyStore });
     const agent = createAgent({
       model,
+      // An agent file's `model: "vendor:model"`, resolved against the user's own config for that vendor.
+      modelFor: agentModels(io, config),
       registry,
       policy,
       checkpointer: store.checkpointer,
@@ -170,13 +217,18 @@ export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
       provider,
       config,
       agent,
+      trust,
+      workspaceTrusted: () =>
+        trustedForOneRun(values, cwd) !== undefined || trust.get(realFolder(cwd))?.decision === 'trusted',
+      loadGrants: grants.load,
+      saveGrants: grants.flush,
       async close() {
         await agent.close();
-        store.close();
+        await store.close();
       },
     };
   } catch (error) {
-    store.close();
+    await store.close();
     const { ProviderError } = await import('@birdie/providers');
     if (error instanceof ProviderError) throw new UsageError(error.message, { cause: error });
     throw error;
@@ -186,7 +238,9 @@ export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
 /** Opens the given session of the user (the policy reads its grants from the store) or creates a new one. */
 export async function useSession(rt: Runtime, id: string | undefined): Promise<Session> {
   requireWritable(rt.store);
-  return id ? await findSession(rt.store, id, rt.userId) : rt.store.sessions.create(rt.userId);
+  const session = id ? await findSession(rt.store, id, rt.userId) : await rt.store.sessions.create(rt.userId);
+  await rt.loadGrants(session.id);
+  return session;
 }
 
 /** Grants of the session that another skill file now shadows: they do not carry over, and the user is told once. */

@@ -36,7 +36,8 @@ export function skillFlags(rt: Pick<Runtime, 'registry'>, values: Values): Skill
 }
 
 /** Applies the flags to the session's grants (the policy saves them), so they hold for this turn and every later one. */
-export function applySkillFlags(rt: Runtime, session: Session, flags: SkillFlags): void {
+export async function applySkillFlags(rt: Runtime, session: Session, flags: SkillFlags): Promise<void> {
   for (const name of flags.enable) rt.policy.enable(session.id, name);
   for (const name of flags.disable) rt.policy.disable(session.id, name);
+  await rt.saveGrants();
 }

@@ -4,7 +4,7 @@ import type { LoadedRegistry, SkillDirectory, TrustDecision } from '@birdie/regi
 import type { Values } from './argv.js';
 import { type Io, UsageError } from './io.js';
 import { bundledSkillsDir, resolveFrom, userHome, userSkillsDir } from './paths.js';
-import { realFolder, trustDecision, trustedForOneRun } from './trust.js';
+import { readTrust, realFolder, trustDecision, trustedForOneRun } from './trust.js';
 
 export function workingDir(io: Io, values: Values): string {
   if (typeof values.cwd !== 'string') return io.cwd;
@@ -40,10 +40,10 @@ export async function openTrustedRegistry(io: Io, values: Values): Promise<Loade
     return await openRegistry(
       io,
       values,
-      trustDecision(store, trustedForOneRun(values, workingDir(io, values))),
+      trustDecision(await readTrust(store), trustedForOneRun(values, workingDir(io, values))),
     );
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

@@ -6,6 +6,14 @@ interface StoreErrorLike {
   code: string;
   message: string;
   hint?: string;
+  damage?: { sessionId?: string };
+}
+
+/** A store failure as it reaches the CLI: thrown (`StoreErrorLike`) or in an agent's `error` event. */
+export interface FailureLike {
+  code: string;
+  message: string;
+  hint?: string;
 }
 
 export function isStoreErrorLike(error: unknown): error is StoreErrorLike {
@@ -17,12 +25,27 @@ export function isStoreErrorLike(error: unknown): error is StoreErrorLike {
 }
 
 /**
- * One wording for every store failure, whichever command and whichever step met it: the store's message (it names
- * the file) and, in brackets, what to do. A busy session has its own exit code; the rest are run errors.
+ * The one wording of a store failure, whichever command and whichever step met it: the store's message (it names
+ * the file) and, in brackets, what to do. A damaged record's fix is the birdie command that does it.
  */
+export function storeFailureText(failure: FailureLike, sessionId?: string): string {
+  const hint =
+    failure.code === 'corrupt-record' && sessionId
+      ? `run \`birdie sessions repair ${sessionId}\` to continue from that step, or \`birdie sessions delete ${sessionId}\``
+      : failure.code === 'session-busy'
+        ? // A busy session is not broken: say how to wait for it.
+          `${failure.hint ?? 'try again when it is free'}; or pass --wait SECONDS`
+        : failure.hint;
+  return hint ? `${failure.message} (${hint})` : failure.message;
+}
+
+/** A thrown store failure as the CLI error that ends the command; a busy session has its own exit code. */
 export function storeFailure(error: StoreErrorLike): CliError {
-  const text = error.hint ? `${error.message} (${error.hint})` : error.message;
-  return new CliError(text, error.code === 'session-busy' ? EXIT_BUSY : EXIT_RUN, { cause: error });
+  return new CliError(
+    storeFailureText(error, error.damage?.sessionId),
+    error.code === 'session-busy' ? EXIT_BUSY : EXIT_RUN,
+    { cause: error },
+  );
 }
 
 /** Store failures a run can meet mid-turn (they reach the CLI as error events with these codes). */
@@ -35,6 +58,8 @@ const FAILURE_CODES = new Set([
   'lease-lost',
   'session-busy',
   'not-owner',
+  'locked',
+  'io',
 ]);
 
 export function isStoreFailureCode(code: string | undefined): boolean {

@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import type { TrustDecision, WorkspaceDeclarations } from '@birdie/registry';
-import type { Store } from '@birdie/store';
+import type { Store, TrustRecord } from '@birdie/store';
 import type { Values } from './argv.js';
 import { relativeIfInside } from './render/diagnostics.js';
 import type { Style } from './render/style.js';
@@ -14,15 +14,22 @@ export function realFolder(dir: string): string {
   }
 }
 
+/** The user's stored trust answers by folder, read once: the registry decides synchronously, on load and reload. */
+export type TrustRecords = Map<string, TrustRecord>;
+
+export async function readTrust(store: Pick<Store, 'trust'>): Promise<TrustRecords> {
+  return new Map((await store.trust.list()).map((record) => [record.dir, record]));
+}
+
 /**
  * The user's stored answers decide: a workspace is trusted when its record says `trusted` for exactly the
  * declarations it has now (a new tool, entrypoint or MCP command changes the digest and asks again). `--trust-workspace`
  * trusts the working folder for this one run without storing anything.
  */
-export function trustDecision(store: Pick<Store, 'trust'>, oneRun?: string): TrustDecision {
+export function trustDecision(records: TrustRecords, oneRun?: string): TrustDecision {
   return (workspace) => {
     if (oneRun !== undefined && workspace.path === oneRun) return true;
-    const record = store.trust.get(workspace.path);
+    const record = records.get(workspace.path);
     return record?.decision === 'trusted' && record.digest === workspace.digest;
   };
 }
@@ -33,8 +40,8 @@ export function trustedForOneRun(values: Values, cwd: string): string | undefine
 }
 
 /** Whether the user already answered "no" to exactly these declarations (then they are not asked again). */
-export function refusedBefore(store: Pick<Store, 'trust'>, workspace: WorkspaceDeclarations): boolean {
-  const record = store.trust.get(workspace.path);
+export function refusedBefore(records: TrustRecords, workspace: WorkspaceDeclarations): boolean {
+  const record = records.get(workspace.path);
   return record?.decision === 'refused' && record.digest === workspace.digest;
 }
 

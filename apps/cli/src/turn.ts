@@ -1,5 +1,14 @@
-import type { AgentEvent, ApprovalDecision, ApprovalMode, ApprovalRequest, DoneStatus } from '@birdie/graph';
+import { join } from 'node:path';
+import type {
+  AgentEvent,
+  ApprovalDecision,
+  ApprovalMode,
+  ApprovalRequest,
+  DoneStatus,
+  LongTermMemory,
+} from '@birdie/graph';
 import type { FinishedStatus, LeaseHolder, Session } from '@birdie/store';
+import { birdieHome } from './paths.js';
 import type { Runtime } from './runtime.js';
 import { sessionToolEnv } from './session-dir.js';
 import { isStoreErrorLike } from './store-failure.js';
@@ -23,6 +32,8 @@ export interface TurnResult {
   error?: string;
   /** The stable code of `error` (an agent error code, or a store failure such as `disk-full`). */
   errorCode?: string;
+  /** What to do about `error`, when its source says (a store failure's hint). */
+  errorHint?: string;
 }
 
 export interface TurnOptions {
@@ -31,6 +42,11 @@ export interface TurnOptions {
   handlers: TurnHandlers;
   /** How long to wait for a session another process is using, ms (0: fail at once with `session-busy`). */
   waitMs: number;
+  /**
+   * The agent that answers: a name, `null` for the default agent, undefined for whoever spoke last in the session
+   * (after a handoff, the agent handed to).
+   */
+  agent?: string | null;
 }
 
 /**
@@ -54,8 +70,22 @@ export async function executeTurn(
   try {
     return await leasedTurn(rt, session, text, options);
   } finally {
-    lease.release();
+    await lease.release();
   }
+}
+
+/** The user's long-term memory as the graph's `remember`/`recall`/`forget` tools use it (ids as text). */
+function longTermMemory(rt: Runtime): LongTermMemory {
+  const { store, userId } = rt;
+  return {
+    list: async () =>
+      (await store.memory.list(userId)).map((m) => ({ id: String(m.id), content: m.content })),
+    add: async (content) => {
+      const entry = await store.memory.add(userId, content);
+      return { id: String(entry.id), content: entry.content };
+    },
+    remove: async (id) => /^\d+$/.test(id) && (await store.memory.remove(userId, Number(id))),
+  };
 }
 
 async function leasedTurn(
@@ -65,12 +95,13 @@ async function leasedTurn(
   options: TurnOptions,
 ): Promise<TurnResult> {
   const { store, userId } = rt;
-  const runId = store.runs.start({
+  await rt.loadGrants(session.id);
+  const runId = await store.runs.start({
     sessionId: session.id,
     userId,
     model: `${rt.provider.config.vendor}/${rt.provider.config.model}`,
   });
-  const journal = store.runs.journal(runId);
+  const journal = await store.runs.journal(runId);
   const result: TurnResult = {
     status: 'ok',
     inputTokens: 0,
@@ -79,10 +110,17 @@ async function leasedTurn(
     toolCalls: 0,
     rejected: 0,
   };
-  const memory = store.memory.list(userId).map((m) => ({ id: String(m.id), content: m.content }));
+  const memory = (await store.memory.list(userId)).map((m) => ({ id: String(m.id), content: m.content }));
   try {
     // Tools learn their session (BIRDIE_SESSION_DIR etc.) per turn; the graph keeps it out of checkpoints.
     const toolEnv = await sessionToolEnv(rt.io.env, session.id);
+    const { findMemoryFiles } = await import('@birdie/graph');
+    // AGENTS.md files: the user's own, and the project's (working folder up to the repository root) once trusted.
+    const memoryFiles = await findMemoryFiles({
+      cwd: rt.cwd,
+      userFile: join(birdieHome(rt.io.env), 'AGENTS.md'),
+      project: rt.workspaceTrusted(),
+    });
     const turn = {
       memory,
       approval: options.approval,
@@ -90,8 +128,14 @@ async function leasedTurn(
       cwd: rt.cwd,
       toolEnv,
       journal,
+      memoryFiles,
+      memoryStore: longTermMemory(rt),
     };
-    let stream: AsyncIterable<AgentEvent> = rt.agent.stream(text, { threadId: session.id, ...turn });
+    let stream: AsyncIterable<AgentEvent> = rt.agent.stream(text, {
+      threadId: session.id,
+      ...turn,
+      ...(options.agent !== undefined ? { agent: options.agent } : {}),
+    });
     for (;;) {
       let pending: ApprovalRequest[] | undefined;
       let done: DoneStatus = 'ok';
@@ -105,9 +149,11 @@ async function leasedTurn(
           result.toolCalls++;
         } else if (event.type === 'approval-request') {
           pending = [...(pending ?? []), ...event.requests];
-        } else if (event.type === 'error') {
+        } else if (event.type === 'error' && (event.agent?.length ?? 0) <= 1) {
+          // A subagent's failure reaches its parent as the `task` result; only the turn's own errors end it.
           result.error = event.error.message;
           result.errorCode = event.error.code;
+          result.errorHint = event.error.hint;
         } else if (event.type === 'done') {
           done = event.status;
         }
@@ -129,19 +175,22 @@ async function leasedTurn(
   } catch (error) {
     result.status = options.signal.aborted ? 'aborted' : 'error';
     result.error = error instanceof Error ? error.message : String(error);
-    if (isStoreErrorLike(error)) result.errorCode = error.code;
+    if (isStoreErrorLike(error)) {
+      result.errorCode = error.code;
+      result.errorHint = error.hint;
+    }
   }
   if (result.status === 'ok' && result.rejected > 0) result.status = 'rejected';
   const logged: FinishedStatus =
     result.status === 'aborted' || result.status === 'interrupted' ? 'interrupted' : result.status;
   try {
-    store.runs.finish(runId, {
+    await store.runs.finish(runId, {
       status: logged,
       inputTokens: result.inputTokens,
       outputTokens: result.outputTokens,
       ...(result.error ? { error: result.error } : {}),
     });
-    store.sessions.recordTurn(session.id, userId, {
+    await store.sessions.recordTurn(session.id, userId, {
       inputTokens: result.inputTokens,
       outputTokens: result.outputTokens,
     });

@@ -1,12 +1,12 @@
-import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, CLI_ROOT, type Sandbox, sandbox, scripted, TEST_SKILLS } from './helpers/env.js';
+import { BIN, type Sandbox, sandbox, scripted, TEST_SKILLS } from './helpers/env.js';
+import { packageOf, sourcesOf, traceImports } from './helpers/loaded-modules.mjs';
 
-const exec = promisify(execFile);
-const TRACE = join(CLI_ROOT, 'test', 'helpers', 'trace-imports.mjs');
+const modulesLoadedBy = (args: string[]): Promise<string[]> =>
+  traceImports(BIN, args, { env: box.env, cwd: box.cwd });
+const cliSources = (sources: string[]) =>
+  sources.filter((s) => s.startsWith('apps/cli/src/')).map((s) => s.slice('apps/cli/src/'.length));
+const packagesIn = (sources: string[]): string[] => [...new Set(sources.map(packageOf))].sort();
 
 let box: Sandbox;
 beforeEach(async () => {
@@ -16,49 +16,71 @@ afterEach(async () => {
   await box.cleanup();
 });
 
-/** Runs the compiled CLI and returns every module URL it resolved. */
-async function modulesLoadedBy(args: string[]): Promise<string[]> {
-  const file = join(box.cwd, 'trace.txt');
-  await exec(process.execPath, ['--import', TRACE, BIN, ...args], {
-    env: { ...box.env, BIRDIE_TRACE_FILE: file },
-    cwd: box.cwd,
+describe('cold start stays light (the bundled CLI)', () => {
+  it('--version loads the entry, its argument parser and nothing else: no dependency, no command', async () => {
+    const urls = await modulesLoadedBy(['--version']);
+    const outside = urls.filter((u) => !u.startsWith('node:') && !u.includes('/apps/cli/dist/'));
+    expect(outside).toEqual([]);
+    const sources = sourcesOf(urls);
+    expect(packagesIn(sources)).toEqual(['birdie', 'node:']);
+    expect(cliSources(sources)).toEqual([
+      'argv.ts',
+      'bin.ts',
+      'io.ts',
+      'main.ts',
+      'spec.ts',
+      'suggest.ts',
+      'version.ts',
+    ]);
   });
-  return (await readFile(file, 'utf8')).trim().split('\n');
-}
 
-describe('cold start stays light', () => {
-  it('--version and --help load only the CLI’s own modules and node builtins', async () => {
-    for (const flag of ['--version', '--help', 'run --help']) {
-      const urls = await modulesLoadedBy(flag.split(' '));
-      const foreign = urls.filter(
-        (u) =>
-          !u.startsWith('node:') &&
-          !u.startsWith(`file://${join(CLI_ROOT, 'dist')}`) &&
-          !u.includes('/test/helpers/'),
-      );
-      expect(foreign, flag).toEqual([]);
-      expect(urls.some((u) => u.endsWith('/dist/main.js'))).toBe(true);
+  it('--help adds only the help text', async () => {
+    for (const args of [['--help'], ['run', '--help']]) {
+      const sources = sourcesOf(await modulesLoadedBy(args));
+      expect(packagesIn(sources), args.join(' ')).toEqual(['birdie', 'node:']);
+      expect(cliSources(sources), args.join(' ')).toEqual([
+        'argv.ts',
+        'bin.ts',
+        'help.ts',
+        'io.ts',
+        'main.ts',
+        'spec.ts',
+        'suggest.ts',
+        'version.ts',
+      ]);
     }
   });
 
-  it('a scripted run loads no vendor package and no MCP client', async () => {
+  it('a scripted run loads the bundle and better-sqlite3, and no vendor package, MCP client, prompt UI or other command', async () => {
     const urls = await modulesLoadedBy(['run', 'count these', '--skills-dir', TEST_SKILLS]);
-    expect(urls.some((u) => u.includes('@langchain/langgraph'))).toBe(true);
-    for (const heavy of [
+    // Everything JS comes from the bundle; the native addon is the one package loaded from node_modules.
+    const outside = urls.filter((u) => !u.startsWith('node:') && !u.includes('/apps/cli/dist/'));
+    expect(packagesIn(sourcesOf(outside))).toEqual(['better-sqlite3']);
+
+    const sources = sourcesOf(urls);
+    const packages = packagesIn(sources);
+    for (const needed of ['@langchain/langgraph', '@langchain/core', '@birdie/graph', '@birdie/store'])
+      expect(packages).toContain(needed);
+    for (const unneeded of [
       '@langchain/openai',
       '@langchain/anthropic',
       '@langchain/google-genai',
       '@langchain/mistralai',
       '@langchain/ollama',
+      'openai',
+      '@anthropic-ai/sdk',
       '@langchain/mcp-adapters',
-      '@clack/',
-      '@grpc/',
+      '@modelcontextprotocol/sdk',
+      '@clack/core',
+      '@clack/prompts',
+      '@grpc/grpc-js',
+      '@grpc/proto-loader',
       'protobufjs',
-    ]) {
-      expect(
-        urls.filter((u) => u.includes(heavy)),
-        heavy,
-      ).toEqual([]);
-    }
+    ])
+      expect(packages, unneeded).not.toContain(unneeded);
+    // Of the CLI's own modules: the run command and what it wires, never the REPL, setup or another command.
+    const own = cliSources(sources);
+    expect(own.filter((s) => s.startsWith('commands/'))).toEqual(['commands/run.ts']);
+    expect(own.filter((s) => s.startsWith('repl/') || s === 'setup.ts' || s === 'help.ts')).toEqual([]);
   });
 });

@@ -75,7 +75,7 @@ describe('slash commands', () => {
     expect(await slash('/skill enable ecoer')).toContain('No skill "ecoer". Did you mean "echoer"?');
     expect(await slash('/skill enable ECHOER')).toContain('echoer enabled');
     const echoer = `explicit:${join(TEST_SKILLS, 'echoer', 'SKILL.md')}`;
-    expect(state.rt.store.grants.get(state.session.id, state.rt.userId)).toEqual({
+    expect(await state.rt.store.grants.get(state.session.id, state.rt.userId)).toEqual({
       enabled: ['echoer'],
       disabled: [],
       sources: { echoer },
@@ -84,7 +84,7 @@ describe('slash commands', () => {
     expect(await slash('/tool list')).toMatch(/shout\s+echoer\s+Print the text in capital letters\./);
     expect(await slash('/skill disable sleeper')).toContain('sleeper disabled');
     expect(await slash('/tool list')).not.toContain('slow_sleep');
-    expect(state.rt.store.grants.get(state.session.id, state.rt.userId)).toEqual({
+    expect(await state.rt.store.grants.get(state.session.id, state.rt.userId)).toEqual({
       enabled: ['echoer'],
       disabled: ['sleeper'],
       sources: { echoer },
@@ -157,6 +157,14 @@ describe('slash commands', () => {
     expect(info).toMatch(/provider\s+scripted · scripted/);
     expect(info).toMatch(/config\s+vendor ← env LLM_VENDOR/);
     expect(info).toContain('script ← env LLM_SCRIPT');
+    expect(info).toMatch(/memory files\s+none/);
+  });
+
+  it("/info lists the AGENTS.md files a turn reads, and leaves an untrusted project's out", async () => {
+    await writeFile(join(box.home, 'AGENTS.md'), 'Answer in English.\n');
+    await writeFile(join(box.cwd, 'AGENTS.md'), 'Run the tests with make check.\n');
+    const info = await slash('/info');
+    expect(info).toContain(`memory files  ${join(box.home, 'AGENTS.md')}; not read (folder not trusted): AGENTS.md`);
   });
 
   it('/info shows the sandbox mode and which enabled tools run sandboxed', async () => {

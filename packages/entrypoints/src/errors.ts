@@ -27,7 +27,9 @@ export type EntrypointErrorCode =
   | 'container-failed'
   | 'bad-proto'
   | 'schema-mismatch'
-  | 'grpc-status';
+  | 'grpc-status'
+  | 'unknown-builtin'
+  | 'builtin-only';
 
 export interface EntrypointErrorDetails {
   cause?: unknown;

@@ -1,3 +1,4 @@
+export { BUILTIN_ENTRYPOINTS } from './builtin.js';
 export { confinementOf } from './confinement.js';
 export type {
   ContainerRuntimeChoice,

@@ -17,7 +17,7 @@ describe('resolveEntrypoint', () => {
         }
       })();
       expect(error?.code).toBe('unsupported-scheme');
-      expect(error?.message).toContain('supported: bash:, http:, node:, python:, container:, grpc:');
+      expect(error?.message).toContain('supported: bash:, http:, node:, python:, builtin:, container:, grpc:');
     },
   );
 
@@ -84,7 +84,7 @@ describe('registerScheme', () => {
     }
   });
 
-  it.each(['bash', 'http', 'node', 'python', 'container', 'grpc'])(
+  it.each(['bash', 'http', 'node', 'python', 'builtin', 'container', 'grpc'])(
     'refuses to replace built-in %s',
     (name) => {
       expect(() => registerScheme(name, () => ({}) as Entrypoint)).toThrow(

@@ -1,5 +1,6 @@
 import { analyseBash, bashScheme } from './bash.js';
 import { analyseContainer } from './container.js';
+import { builtinScheme } from './builtin.js';
 import { EntrypointError } from './errors.js';
 import { analyseGrpc } from './grpc.js';
 import { analyseHttp, httpScheme } from './http.js';
@@ -14,6 +15,7 @@ const BUILT_IN: ReadonlyMap<string, SchemeFactory> = new Map<string, SchemeFacto
   ['http', httpScheme],
   ['node', nodeScheme],
   ['python', pythonScheme],
+  ['builtin', builtinScheme],
   ['container', fromAnalysis(analyseContainer)],
   ['grpc', fromAnalysis(analyseGrpc)],
 ]);
@@ -141,7 +143,7 @@ function analyseEntrypoint(
   const schemeContext: SchemeContext = { ...context, scheme, entrypoint: text };
   const analyse = ANALYSERS.get(scheme);
   if (!analyse) {
-    // node:, python: and registered schemes: their factory is the check (factories must not run anything)
+    // node:, python:, builtin: and registered schemes: their factory is the check (factories must not run anything)
     try {
       const built = factory(target, schemeContext);
       return { problems: [], build: () => built };

@@ -292,6 +292,6 @@ describe('grpc: checkEntrypoint compares the schema with the proto message', () 
       dir,
       "console.log('imported ' + entrypoints.supportedSchemes().join(' ')); process.exit(0);",
     );
-    expect(await parent.waitFor('imported ')).toContain('imported bash http node python container grpc');
+    expect(await parent.waitFor('imported ')).toContain('imported bash http node python builtin container grpc');
   });
 });

@@ -1,6 +1,7 @@
 // pnpm bench: framework overhead of the birdie agent per model+tool round trip, against a minimal hand-written
-// StateGraph loop with the same zero-latency model and the same tool function, measured in the same process; and the
-// system-prompt size with the 14 agentskills corpus skills, catalog only vs every body injected.
+// StateGraph loop with the same zero-latency model and the same tool function, measured in the same process — with
+// no agent, and with a named agent (body, a skills list, approve); and the system-prompt size with the 14
+// agentskills corpus skills, catalog only vs every body injected.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -118,9 +119,37 @@ try {
   const agentModel = new ZeroLatencyModel();
   const agent = createAgent({ model: agentModel, registry, policy });
   const baseline = baselineGraph(new ZeroLatencyModel());
+  // The same skills behind a registry with an agent layer, and a turn that names the agent.
+  const spec = {
+    name: 'bench',
+    description: 'The benchmark agent',
+    body: 'You are the benchmark agent. Call the tool once, then answer.',
+    skills: Array.from({ length: 20 }, (_, i) => `skill-${String(i).padStart(3, '0')}`),
+    approve: ['tool_000'],
+    file: '/agents/bench.md',
+    digest: 'bench',
+  };
+  const withAgent = {
+    current() {
+      const base = registry.current();
+      if (withAgent.base !== base) {
+        withAgent.base = base;
+        withAgent.snapshot = Object.assign(Object.create(base), {
+          getAgent: (name) => (name === spec.name ? spec : undefined),
+        });
+      }
+      return withAgent.snapshot;
+    },
+  };
+  const namedAgent = createAgent({ model: new ZeroLatencyModel(), registry: withAgent, policy });
 
   const birdieTurn = async (i) => {
     for await (const event of agent.stream('do the thing', { threadId: `b${i}` })) {
+      if (event.type === 'error') throw new Error(event.error.message);
+    }
+  };
+  const namedTurn = async (i) => {
+    for await (const event of namedAgent.stream('do the thing', { threadId: `a${i}`, agent: 'bench' })) {
       if (event.type === 'error') throw new Error(event.error.message);
     }
   };
@@ -145,15 +174,18 @@ try {
 
   await time(birdieTurn, WARMUP);
   await time(baselineTurn, WARMUP);
+  await time(namedTurn, WARMUP);
   const toolsSeen = (await agent.toolsFor('probe')).length;
   // Alternate the two call by call, so load changes on the shared machine hit both alike.
   const b = [];
   const h = [];
+  const a = [];
   const bl = [];
   const hl = [];
   for (let i = 0; i < ROUND_TRIPS; i += 1) {
     h.push(...(await time(() => baselineTurn(i + 1000), 1)));
     b.push(...(await time(() => birdieTurn(i + 1000), 1)));
+    a.push(...(await time(() => namedTurn(i + 1000), 1)));
   }
   if (!SKIP_LONG) {
     for (let i = 0; i < ROUND_TRIPS / 2; i += 1) {
@@ -162,8 +194,10 @@ try {
     }
   }
   await agent.close();
+  await namedAgent.close();
   const sb = stats(b);
   const sh = stats(h);
+  const sa = stats(a);
   const sbl = SKIP_LONG ? { median: Number.NaN, p90: Number.NaN, mean: Number.NaN } : stats(bl);
   const shl = SKIP_LONG ? { median: Number.NaN, p90: Number.NaN, mean: Number.NaN } : stats(hl);
   const fmt = (x) => x.toFixed(3);
@@ -181,7 +215,10 @@ try {
     `| baseline StateGraph loop, new thread | ${fmt(sh.median)} | ${fmt(sh.p90)} | ${fmt(sh.mean)} | 1.00× |`,
   );
   console.log(
-    `| birdie agent, new thread | ${fmt(sb.median)} | ${fmt(sb.p90)} | ${fmt(sb.mean)} | **${(sb.median / sh.median).toFixed(2)}×** |`,
+    `| birdie agent, ${SKILLS} skills, no agent named, new thread | ${fmt(sb.median)} | ${fmt(sb.p90)} | ${fmt(sb.mean)} | **${(sb.median / sh.median).toFixed(2)}×** |`,
+  );
+  console.log(
+    `| birdie agent, named agent (body, 20 of the skills, approve), new thread | ${fmt(sa.median)} | ${fmt(sa.p90)} | ${fmt(sa.mean)} | **${(sa.median / sh.median).toFixed(2)}×** |`,
   );
   console.log(
     `| baseline, one thread (${ROUND_TRIPS / 2} turns) | ${fmt(shl.median)} | ${fmt(shl.p90)} | ${fmt(shl.mean)} | 1.00× |`,

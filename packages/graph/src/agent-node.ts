@@ -3,19 +3,22 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from '@langchain/core/messages';
 import type { Runnable } from '@langchain/core/runnables';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
+import { type AgentModels, activeAgent, maxTurnsError, modelTurns } from './agents.js';
 import { contextWindow } from './context-window.js';
 import { AgentError } from './errors.js';
 import { withUniqueIds } from './message-ids.js';
 import { danglingCalls, repairDanglingToolCalls } from './repair.js';
 import type { AgentStateUpdate, AgentStateValue } from './state.js';
+import { waitingTasks } from './subagents.js';
 import { memoizedSystemPrompt } from './system-prompt.js';
 import { TokenForwarder, withHandler } from './token-stream.js';
 import type { ToolsetBuilder } from './toolset.js';
-import { emit, turnContext } from './turn-context.js';
+import { emit, emitAgent, turnContext } from './turn-context.js';
 
 export interface AgentNodeSettings {
   contextMessages: number;
   catalogBudgetChars: number;
+  memoryFilesBudgetChars: number;
   instructions?: string;
 }
 
@@ -48,17 +51,58 @@ function binder(model: BaseChatModel) {
   };
 }
 
-export function createAgentNode(model: BaseChatModel, builder: ToolsetBuilder, settings: AgentNodeSettings) {
-  const bind = binder(model);
-  const buildSystemPrompt = memoizedSystemPrompt();
+/** One binder per model (agents may use different ones), each keeping its last binding. */
+function binders() {
+  const byModel = new WeakMap<BaseChatModel, ReturnType<typeof binder>>();
+  return (model: BaseChatModel) => {
+    let bind = byModel.get(model);
+    if (!bind) {
+      bind = binder(model);
+      byModel.set(model, bind);
+    }
+    return bind;
+  };
+}
+
+/** One memo per agent, so switching agents (handoffs, subagents on the same graph) does not thrash it. */
+function prompts() {
+  const byAgent = new Map<string, ReturnType<typeof memoizedSystemPrompt>>();
+  return (agent: string) => {
+    let memo = byAgent.get(agent);
+    if (!memo) {
+      if (byAgent.size > 64) byAgent.clear();
+      memo = memoizedSystemPrompt();
+      byAgent.set(agent, memo);
+    }
+    return memo;
+  };
+}
+
+export function createAgentNode(models: AgentModels, builder: ToolsetBuilder, settings: AgentNodeSettings) {
+  const binderFor = binders();
+  const promptFor = prompts();
   return async (state: AgentStateValue, config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
     const context = turnContext(config);
+    const agent = activeAgent(state.sender, context.snapshot);
+    emitAgent(config, agent.name);
+    const spec = agent.spec;
+    if (spec?.timeout) context.deadline?.arm(spec.timeout, agent.name as string);
+    if (spec?.maxTurns !== undefined && modelTurns(state.messages) >= spec.maxTurns)
+      throw maxTurnsError(agent, spec.maxTurns);
+    // Subagents that still wait (the user sent a message instead of deciding) are abandoned like any open call.
     const dangling = danglingCalls(state.messages);
     // Calls cut off by a crash or a cancel: the journal tells the ones that started from the ones that never did.
-    const started =
-      dangling.length > 0 && context.journal ? await context.journal.startedAmong(dangling) : undefined;
-    const repair = repairDanglingToolCalls(state.messages, started);
-    const toolset = await builder.build(context.threadId, context.snapshot);
+    const journal = dangling.length > 0 ? context.journal : undefined;
+    const [started, finished] = await Promise.all([
+      journal?.startedAmong(dangling),
+      journal?.finishedAmong?.(dangling),
+    ]);
+    const repair = repairDanglingToolCalls(state.messages, started, finished);
+    const toolset = await builder.build(
+      context.policyKey,
+      context.snapshot,
+      spec ? { spec, loaded: state.loadedSkills } : undefined,
+    );
     for (const error of toolset.errors)
       emit(config, { type: 'error', error: { code: error.code, message: error.message } });
 
@@ -69,8 +113,13 @@ export function createAgentNode(model: BaseChatModel, builder: ToolsetBuilder, s
           toolset.allowed.map((s) => s.name),
         )
       : [];
-    const system = buildSystemPrompt({
+    const system = promptFor(agent.name ?? '')({
       ...(settings.instructions !== undefined ? { instructions: settings.instructions } : {}),
+      ...(spec ? { agentBody: spec.body } : {}),
+      ...(context.memoryFiles.length > 0
+        ? { memoryFiles: context.memoryFiles, memoryFilesBudgetChars: settings.memoryFilesBudgetChars }
+        : {}),
+      ...(toolset.progressive ? { progressive: true } : {}),
       allowed: toolset.allowed,
       triggered,
       memory: context.memory,
@@ -78,7 +127,8 @@ export function createAgentNode(model: BaseChatModel, builder: ToolsetBuilder, s
       canLoadSkills: toolset.knowledge.length > 0,
     });
     const window = contextWindow(repair.messages, settings.contextMessages);
-    const bound = bind(toolset.tools.map((t) => t.definition));
+    const model = await models.get(agent);
+    const bound = binderFor(model)(toolset.tools.map((t) => t.definition));
     let response: AIMessage;
     const tokens = new TokenForwarder((text) => emit(config, { type: 'token', text }));
     try {
@@ -97,6 +147,11 @@ export function createAgentNode(model: BaseChatModel, builder: ToolsetBuilder, s
     if (!tokens.streamed && response.text) emit(config, { type: 'token', text: response.text });
     return { messages: [...repair.update, withUniqueIds(response, repair.messages)] };
   };
+}
+
+/** After the tools: subagents that wait for approvals are finished first, then the model goes on. */
+export function routeAfterTools(state: AgentStateValue): 'agent' | 'subagents' {
+  return waitingTasks(state.messages).length > 0 ? 'subagents' : 'agent';
 }
 
 export function routeAfterAgent(state: AgentStateValue): 'tools' | '__end__' {

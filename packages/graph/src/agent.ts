@@ -1,23 +1,16 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { HumanMessage } from '@langchain/core/messages';
-import {
-  type BaseCheckpointSaver,
-  Command,
-  GraphRecursionError,
-  MemorySaver,
-  type StateSnapshot,
-} from '@langchain/langgraph';
-
-import { type BoundDecisions, bindDecisions, isApprovalInterrupt, validateDecisions } from './approvals.js';
+import { AIMessage, type BaseMessage, HumanMessage } from '@langchain/core/messages';
+import { type BaseCheckpointSaver, Command, MemorySaver } from '@langchain/langgraph';
+import { AgentModels, activeAgent } from './agents.js';
+import { bindDecisions, validateDecisions } from './approvals.js';
 import { AgentError } from './errors.js';
-import { EventMapper } from './events.js';
 import { buildAgentGraph } from './graph.js';
 import { newId, THREAD_ID_PATTERN } from './ids.js';
 import { TOOL_LIMITS } from './limits.js';
 import { McpManager, type McpManagerOptions } from './mcp-manager.js';
-import { interruptAnswered } from './pending-answer.js';
+import { errorFromEvent, Runner, type TurnBase } from './runner.js';
+import { DEFAULT_MEMORY_FILES_BUDGET } from './system-prompt.js';
 import { ToolsetBuilder } from './toolset.js';
-import type { TurnContext } from './turn-context.js';
 import type {
   Agent,
   AgentEvent,
@@ -26,8 +19,10 @@ import type {
   AgentRegistry,
   AgentStateView,
   ApprovalDecision,
-  ApprovalRequest,
+  InvokeResult,
+  MemoryFile,
   ResumeOptions,
+  RunError,
   ToolInfo,
   TurnOptions,
 } from './types.js';
@@ -41,12 +36,18 @@ export interface CreateAgentOptions {
   options?: AgentOptions;
   /** Overrides for the MCP manager (e.g. how `@langchain/mcp-adapters` is loaded). */
   mcp?: McpManagerOptions;
+  /**
+   * The chat model of an agent whose file names one (`"vendor:model"` or a tier name); called once per spec string.
+   * Without it every agent uses `model`.
+   */
+  modelFor?: (spec: string) => Promise<BaseChatModel>;
 }
 
 const DEFAULTS = {
   contextMessages: 20,
   catalogBudgetChars: 8000,
   recursionLimit: 50,
+  maxSubagentDepth: 3,
 };
 
 function checkThreadId(threadId: string): void {
@@ -76,17 +77,17 @@ function checkToolEnv(env: Record<string, string>): Record<string, string> {
   return out;
 }
 
+function checkMemoryFiles(files: MemoryFile[]): MemoryFile[] {
+  if (!Array.isArray(files) || !files.every((f) => typeof f?.path === 'string' && typeof f.text === 'string'))
+    throw new AgentError('bad-option', 'memoryFiles must be an array of { path, text } strings.');
+  return files.map((f) => ({ path: f.path, text: f.text }));
+}
+
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value <= 0)
     throw new AgentError('bad-option', `${name} must be a positive integer.`);
   return value;
-}
-
-function isAbort(error: unknown, signal?: AbortSignal): boolean {
-  if (signal?.aborted) return true;
-  const e = error as { name?: string; code?: string } | null;
-  return e?.name === 'AbortError' || e?.code === 'aborted';
 }
 
 /** The agent: one compiled graph, an MCP manager, and the per-turn tool builder, shared by all threads. */
@@ -95,6 +96,11 @@ export function createAgent(init: CreateAgentOptions): Agent {
   const settings = {
     contextMessages: positive('contextMessages', o.contextMessages, DEFAULTS.contextMessages),
     catalogBudgetChars: positive('catalogBudgetChars', o.catalogBudgetChars, DEFAULTS.catalogBudgetChars),
+    memoryFilesBudgetChars: positive(
+      'memoryFilesBudgetChars',
+      o.memoryFilesBudgetChars,
+      DEFAULT_MEMORY_FILES_BUDGET,
+    ),
     ...(o.instructions !== undefined ? { instructions: o.instructions } : {}),
   };
   const recursionLimit = positive('recursionLimit', o.recursionLimit, DEFAULTS.recursionLimit);
@@ -110,116 +116,163 @@ export function createAgent(init: CreateAgentOptions): Agent {
     mcpToolTimeoutMs: positive('mcpToolTimeoutMs', o.mcpToolTimeoutMs, TOOL_LIMITS.mcpToolTimeoutMs),
   });
   const checkpointer = init.checkpointer ?? new MemorySaver();
-  const graph = buildAgentGraph({ model: init.model, policy: init.policy, builder, checkpointer, settings });
-  const running = new Set<string>();
-  let closed = false;
+  const runner = new Runner({
+    checkpointer,
+    recursionLimit,
+    maxSubagentDepth: positive('maxSubagentDepth', o.maxSubagentDepth, DEFAULTS.maxSubagentDepth),
+  });
+  const graph = buildAgentGraph({
+    models: new AgentModels(init.model, init.modelFor),
+    policy: init.policy,
+    builder,
+    checkpointer,
+    settings,
+    subagents: runner,
+  });
+  runner.graph = graph;
 
-  const threadConfig = (threadId: string) => ({ configurable: { thread_id: threadId } });
-
-  /** True when the thread's open interrupt was already answered by a resume whose process stopped mid-way. */
-  async function answeredBeforeStop(threadId: string): Promise<boolean> {
-    const tuple = await checkpointer.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: '' } });
-    return interruptAnswered(tuple?.pendingWrites ?? []);
+  /** An agent the application names must exist now (`null`: the default agent, stored as ''). */
+  function checkAgent(agent: string | null | undefined): string | undefined {
+    if (agent === undefined) return undefined;
+    if (agent === null || agent === '') return '';
+    if (typeof agent !== 'string' || !init.registry.current().getAgent?.(agent))
+      throw new AgentError('unknown-agent', `There is no agent ${JSON.stringify(agent)}.`);
+    return agent;
   }
 
-  async function pendingApprovals(threadId: string, snapshot?: StateSnapshot): Promise<ApprovalRequest[]> {
-    const state = snapshot ?? (await graph.getState(threadConfig(threadId)));
-    const requests = state.tasks.flatMap((task) =>
-      (task.interrupts ?? []).flatMap((i) => (isApprovalInterrupt(i.value) ? i.value.requests : [])),
+  function turnBase(threadId: string, turn: ResumeOptions, decisions: TurnBase['decisions']): TurnBase {
+    return {
+      snapshot: init.registry.current(),
+      approval: turn.approval ?? 'ask',
+      cwd: turn.cwd ?? o.cwd ?? process.cwd(),
+      memory: turn.memory ?? [],
+      decisions,
+      // Set last: a tool always learns the real thread, even if the application's env names another one.
+      toolEnv: { ...(turn.toolEnv ? checkToolEnv(turn.toolEnv) : {}), BIRDIE_SESSION_ID: threadId },
+      journal: turn.journal,
+      policyKey: threadId,
+      path: [],
+      memoryFiles: turn.memoryFiles ? checkMemoryFiles(turn.memoryFiles) : [],
+      memoryStore: turn.memoryStore,
+      switchAgent: undefined,
+    };
+  }
+
+  function stream(input: string, turn: TurnOptions): AsyncIterable<AgentEvent> {
+    checkThreadId(turn.threadId);
+    const { threadId, signal, ...rest } = turn;
+    const agent = checkAgent(turn.agent);
+    const base = turnBase(threadId, rest, {});
+    const message = new HumanMessage({ id: newId('human'), content: input });
+    return runner.run(
+      { messages: [message], ...(agent !== undefined ? { sender: agent } : {}) },
+      threadId,
+      base,
+      signal,
     );
-    if (requests.length === 0 || (await answeredBeforeStop(threadId))) return [];
-    return requests;
   }
 
-  async function* run(
-    input: unknown,
-    threadId: string,
-    turn: ResumeOptions,
-    decisions: BoundDecisions = {},
-  ): AsyncGenerator<AgentEvent> {
-    if (closed) throw new AgentError('closed', 'The agent is closed.');
-    if (running.has(threadId))
-      throw new AgentError('busy', `Thread ${threadId} already has a run in progress.`);
-    running.add(threadId);
-    const mapper = new EventMapper();
-    let status: 'ok' | 'error' | 'aborted' = 'ok';
-    try {
-      const context: TurnContext = {
-        snapshot: init.registry.current(),
-        approval: turn.approval ?? 'ask',
-        cwd: turn.cwd ?? o.cwd ?? process.cwd(),
-        memory: turn.memory ?? [],
-        decisions,
-        // Set last: a tool always learns the real thread, even if the application's env names another one.
-        toolEnv: { ...turn.toolEnv, BIRDIE_SESSION_ID: threadId },
-        journal: turn.journal,
-      };
-      const stream = await graph.stream(input as never, {
-        configurable: { thread_id: threadId },
-        context,
-        recursionLimit,
-        // Each step's checkpoint is on disk before the next step starts: the model's tool calls are stored before
-        // any tool runs, so a crash can never lose a call whose side effect already happened.
-        durability: 'sync',
-        streamMode: ['updates', 'custom'],
-        ...(turn.signal ? { signal: turn.signal } : {}),
-      });
-      for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {
-        for (const event of mapper.map(mode, chunk)) yield event;
-      }
-    } catch (error) {
-      if (isAbort(error, turn.signal)) status = 'aborted';
-      else {
-        status = 'error';
-        yield { type: 'error', error: describeRunError(error, recursionLimit) };
-      }
-    } finally {
-      running.delete(threadId);
-    }
-    yield { type: 'done', status: status === 'ok' && mapper.interrupted ? 'interrupted' : status };
+  async function threadValues(threadId: string, checkpointId?: string) {
+    const config = checkpointId
+      ? { configurable: { thread_id: threadId, checkpoint_id: checkpointId } }
+      : { configurable: { thread_id: threadId } };
+    const snapshot = await graph.getState(config);
+    const values = (snapshot.values ?? {}) as {
+      messages?: BaseMessage[];
+      loadedSkills?: string[];
+      sender?: string;
+    };
+    return { snapshot, values };
   }
 
   return {
-    stream(input: string, turn: TurnOptions) {
-      checkThreadId(turn.threadId);
-      const { threadId, ...rest } = turn;
-      if (rest.toolEnv) rest.toolEnv = checkToolEnv(rest.toolEnv);
-      return run({ messages: [new HumanMessage({ id: newId('human'), content: input })] }, threadId, rest);
-    },
+    stream,
 
     resume(threadId: string, decisions: Record<string, ApprovalDecision>, options: ResumeOptions = {}) {
       checkThreadId(threadId);
-      const turn = options.toolEnv ? { ...options, toolEnv: checkToolEnv(options.toolEnv) } : options;
+      const agent = checkAgent(options.agent);
+      const base = turnBase(threadId, options, {});
       return (async function* () {
-        const pending = await pendingApprovals(threadId);
+        const pending = await runner.pendingApprovals(threadId);
         if (pending.length === 0)
           throw new AgentError('nothing-to-resume', `Thread ${threadId} has no pending approvals.`);
         validateDecisions(pending, decisions);
         const bound = bindDecisions(pending, decisions);
-        yield* run(new Command({ resume: bound }), threadId, turn, bound);
+        let switchAgent: string | undefined;
+        if (agent !== undefined) {
+          const { values } = await threadValues(threadId);
+          if ((values.sender ?? '') !== agent) switchAgent = agent;
+        }
+        yield* runner.run(
+          new Command({ resume: bound }),
+          threadId,
+          { ...base, decisions: bound, switchAgent },
+          options.signal,
+        );
       })();
+    },
+
+    async invoke(input: string, turn: TurnOptions): Promise<InvokeResult> {
+      const result: InvokeResult = {
+        status: 'ok',
+        text: '',
+        usage: { inputTokens: 0, outputTokens: 0 },
+        messages: [],
+        pendingApprovals: [],
+      };
+      let failure: RunError | undefined;
+      for await (const event of stream(input, turn)) {
+        // The session's own events have no path or a path of one; a subagent's are deeper.
+        const own = (event.agent?.length ?? 0) <= 1;
+        if (event.agent?.length === 1) result.agent = event.agent[0];
+        if (event.type === 'usage') {
+          result.usage.inputTokens += event.inputTokens;
+          result.usage.outputTokens += event.outputTokens;
+        } else if (event.type === 'message' && own) {
+          result.messages.push(event.message);
+          if (AIMessage.isInstance(event.message)) result.text = event.message.text;
+        } else if (event.type === 'approval-request') {
+          result.pendingApprovals.push(...event.requests);
+        } else if (event.type === 'error' && own) {
+          failure = event.error;
+        } else if (event.type === 'done') {
+          if (event.status === 'aborted') throw new AgentError('aborted', 'The run was cancelled.');
+          if (event.status === 'error')
+            throw errorFromEvent(failure ?? { code: 'internal', message: 'The run failed.' });
+          if (event.status === 'interrupted') result.status = 'interrupted';
+        }
+      }
+      if (result.status === 'interrupted') result.text = '';
+      return result;
     },
 
     async getState(threadId: string, options: { checkpointId?: string } = {}): Promise<AgentStateView> {
       checkThreadId(threadId);
-      const config = options.checkpointId
-        ? { configurable: { thread_id: threadId, checkpoint_id: options.checkpointId } }
-        : threadConfig(threadId);
-      const snapshot = await graph.getState(config);
-      const values = (snapshot.values ?? {}) as {
-        messages?: AgentStateView['messages'];
-        loadedSkills?: string[];
-      };
+      const { snapshot, values } = await threadValues(threadId, options.checkpointId);
       return {
         messages: values.messages ?? [],
         loadedSkills: values.loadedSkills ?? [],
-        pendingApprovals: options.checkpointId ? [] : await pendingApprovals(threadId, snapshot),
+        ...(values.sender ? { agent: values.sender } : {}),
+        pendingApprovals: options.checkpointId ? [] : await runner.pendingApprovals(threadId, snapshot),
       };
     },
 
-    async toolsFor(threadId: string): Promise<ToolInfo[]> {
+    async toolsFor(threadId: string, options: { agent?: string | null } = {}): Promise<ToolInfo[]> {
       checkThreadId(threadId);
-      const toolset = await builder.build(threadId, init.registry.current());
+      const snapshot = init.registry.current();
+      let name = checkAgent(options.agent);
+      let loaded: string[] = [];
+      if (snapshot.getAgent) {
+        const { values } = await threadValues(threadId);
+        name ??= values.sender;
+        loaded = values.loadedSkills ?? [];
+      }
+      const agent = activeAgent(name, snapshot);
+      const toolset = await builder.build(
+        threadId,
+        snapshot,
+        agent.spec ? { spec: agent.spec, loaded } : undefined,
+      );
       return toolset.tools.map((t) => ({
         name: t.name,
         ...(t.skill ? { skill: t.skill } : {}),
@@ -228,28 +281,8 @@ export function createAgent(init: CreateAgentOptions): Agent {
     },
 
     async close() {
-      closed = true;
+      runner.closed = true;
       await mcp.close();
     },
   };
-}
-
-function describeRunError(error: unknown, limit: number): { code: string; message: string } {
-  if (error instanceof GraphRecursionError || (error as { name?: string })?.name === 'GraphRecursionError') {
-    return {
-      code: 'recursion-limit',
-      message: `Stopped after ${limit} steps without a final answer (recursion limit). Ask again with a narrower request, or raise recursionLimit.`,
-    };
-  }
-  if (error instanceof AgentError) return { code: error.code, message: error.message };
-  const cause = (error as { cause?: unknown })?.cause;
-  if (cause instanceof AgentError) return { code: cause.code, message: cause.message };
-  // A typed failure of a part the application gave us (the checkpointer's full disk, a lost lease) keeps its code,
-  // and its hint when it has one, so the application can word it as it words the same failure elsewhere.
-  const typed = error as { code?: unknown; hint?: unknown; message?: unknown } | null;
-  if (error instanceof Error && typeof typed?.code === 'string' && /^[a-z][a-z0-9-]*$/.test(typed.code)) {
-    const hint = typeof typed.hint === 'string' ? ` (${typed.hint})` : '';
-    return { code: typed.code, message: `${error.message}${hint}` };
-  }
-  return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
 }

@@ -12,6 +12,11 @@ export type AgentErrorCode =
   | 'mcp-unavailable'
   | 'mcp-adapters-missing'
   | 'closed'
+  | 'unknown-agent'
+  | 'max-turns'
+  | 'agent-timeout'
+  | 'subagent-depth'
+  | 'run-failed'
   | 'internal';
 
 export class AgentError extends Error {

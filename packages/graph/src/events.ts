@@ -10,16 +10,36 @@ import type { AgentEvent } from './types.js';
  */
 export class EventMapper {
   interrupted = false;
+  /** The named agent whose nodes run now (set by the nodes' markers); undefined: the default agent. */
+  current: string | undefined;
   readonly #errors = new Set<string>();
 
+  /** `base`: the agents above this run's thread (a subagent's parent path); empty for a session. */
+  constructor(private readonly base: readonly string[] = []) {}
+
   map(mode: string, chunk: unknown): AgentEvent[] {
-    if (mode === 'custom') return this.#custom(chunk);
-    if (mode === 'updates') return this.#updates(chunk as Record<string, unknown>);
-    return [];
+    const events =
+      mode === 'custom'
+        ? this.#custom(chunk)
+        : mode === 'updates'
+          ? this.#updates(chunk as Record<string, unknown>)
+          : [];
+    return this.current === undefined ? events : events.map((e) => this.stamp(e));
+  }
+
+  /** The event with the path of the agent that produced it; a subagent's events already carry theirs. */
+  stamp(event: AgentEvent): AgentEvent {
+    if (event.agent || this.current === undefined) return event;
+    return { ...event, agent: [...this.base, this.current] };
   }
 
   #custom(chunk: unknown): AgentEvent[] {
-    const event = (chunk as CustomEnvelope | null)?.birdie;
+    const envelope = chunk as CustomEnvelope | null;
+    if (envelope?.birdieAgent !== undefined) {
+      this.current = envelope.birdieAgent;
+      return [];
+    }
+    const event = envelope?.birdie;
     if (!event) return [];
     if (event.type === 'error') {
       // One error per failing server per run, however many model steps the run takes.

@@ -3,7 +3,10 @@ export { contextWindow } from './context-window.js';
 export { AgentError, type AgentErrorCode, isAgentError } from './errors.js';
 export { TOOL_LIMITS, type ToolLimits } from './limits.js';
 export { McpManager, type McpManagerOptions, type McpServerTools } from './mcp-manager.js';
+export { type FindMemoryFilesOptions, findMemoryFiles } from './memory-files.js';
 export {
+  FAILED_TOOL_RESULT,
+  FINISHED_TOOL_RESULT,
   NOT_STARTED_TOOL_RESULT,
   repairDanglingToolCalls,
   STARTED_TOOL_RESULT,
@@ -11,6 +14,7 @@ export {
 } from './repair.js';
 export { createSkillTool, describeToolError } from './skill-tool.js';
 export { AgentState } from './state.js';
+export { childThreadId } from './subagents.js';
 export { buildSystemPrompt, type SystemPromptInput } from './system-prompt.js';
 export type {
   ApprovalReason,
@@ -28,13 +32,19 @@ export type {
   AgentPolicy,
   AgentRegistry,
   AgentRegistrySnapshot,
+  AgentSpec,
   AgentStateView,
   ApprovalDecision,
   ApprovalMode,
   ApprovalRequest,
   DoneStatus,
+  InvokeResult,
+  LongTermMemory,
+  MemoryFile,
   MemoryItem,
+  MemoryRecord,
   ResumeOptions,
+  RunError,
   ToolInfo,
   ToolJournal,
   TurnOptions,

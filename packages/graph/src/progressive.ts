@@ -11,14 +11,17 @@ export const READ_REFERENCE = 'read_reference';
 
 const never = () => null;
 
-/** What a builtin's failure reads like to the model (its message; builtins have no error codes of their own). */
-const describeBuiltinError = (error: unknown) => ({
-  code: 'error',
-  text: `Error: ${error instanceof Error ? error.message : String(error)}`,
-});
+/** What a builtin's failure reads like to the model: its message, with the code of a typed failure (`max-turns`). */
+export const describeBuiltinError = (error: unknown) => {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  return typeof code === 'string' && /^[a-z][a-z0-9-]*$/.test(code)
+    ? { code, text: `Error (${code}): ${message}` }
+    : { code: 'error', text: `Error: ${message}` };
+};
 
 /** A builtin tool: bounds its own output and never asks for approval. */
-function builtinTool(
+export function builtinTool(
   name: string,
   description: string,
   parameters: Record<string, unknown>,
@@ -43,8 +46,12 @@ function bodyStillVisible(name: string, context: ToolRunContext): boolean {
   );
 }
 
-/** `load_skill(name)`: the body of an allowed knowledge skill, once; the name is an enum of exactly those skills. */
-export function createLoadSkillTool(skills: readonly Skill[]): DeclaredTool {
+/**
+ * `load_skill(name)`: the body of an allowed knowledge skill, once; the name is an enum of exactly those skills.
+ * For a progressive agent (`unlocks`), tool skills are loadable too: loading one makes its tools available from the
+ * next model call on, and the result names them.
+ */
+export function createLoadSkillTool(skills: readonly Skill[], unlocks = false): DeclaredTool {
   const byName = new Map(skills.map((s) => [s.name, s]));
   const schema = {
     type: 'object',
@@ -58,8 +65,9 @@ export function createLoadSkillTool(skills: readonly Skill[]): DeclaredTool {
     required: ['name'],
     additionalProperties: false,
   };
-  const description =
-    'Read the full instructions of a knowledge skill listed in the system prompt. Call it before a task the skill covers; the text stays in the conversation, so load each skill once.';
+  const description = unlocks
+    ? 'Load a skill listed in the system prompt: returns its instructions and makes its tools available from your next step. Call it before a task the skill covers; load each skill once.'
+    : 'Read the full instructions of a knowledge skill listed in the system prompt. Call it before a task the skill covers; the text stays in the conversation, so load each skill once.';
   const execute: ToolBody['execute'] = async (args, context) => {
     const name = String(args.name);
     const skill = byName.get(name);
@@ -73,7 +81,15 @@ export function createLoadSkillTool(skills: readonly Skill[]): DeclaredTool {
       skill.resources.length > 0
         ? `\n\nReference files (read one with ${READ_REFERENCE}({"skill": "${name}", "file": "<path>"})):\n${skill.resources.map((r) => `- ${r}`).join('\n')}`
         : '';
-    return { content: `${skillBlock(skill)}${resources}`, loaded: [name] };
+    const hasBody = skill.body !== null && skill.body.trim() !== '';
+    const text = hasBody
+      ? skillBlock(skill)
+      : `<skill name="${name}">\n${skill.description.trim()}\n</skill>`;
+    const tools =
+      unlocks && (skill.tools.length > 0 || skill.mcpServer)
+        ? `\n\nTools available from your next step: ${skill.tools.map((t) => t.name).join(', ') || `the tools of its MCP server`}.`
+        : '';
+    return { content: `${text}${tools}${resources}`, loaded: [name] };
   };
   return builtinTool(LOAD_SKILL, description, schema, execute);
 }

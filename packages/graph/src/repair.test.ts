@@ -1,7 +1,14 @@
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { messagesDeltaReducer } from '@langchain/langgraph';
 import { describe, expect, it } from 'vitest';
-import { repairDanglingToolCalls, UNKNOWN_TOOL_RESULT } from './repair.js';
+import {
+  FAILED_TOOL_RESULT,
+  FINISHED_TOOL_RESULT,
+  NOT_STARTED_TOOL_RESULT,
+  repairDanglingToolCalls,
+  STARTED_TOOL_RESULT,
+  UNKNOWN_TOOL_RESULT,
+} from './repair.js';
 
 const ai = (id: string, calls: string[]) =>
   new AIMessage({ id, content: '', tool_calls: calls.map((c) => ({ id: c, name: 'run', args: {} })) });
@@ -55,5 +62,23 @@ describe('repairDanglingToolCalls', () => {
     });
     const repair = repairDanglingToolCalls([broken]);
     expect(repair.repaired).toEqual(['bad']);
+  });
+
+  it('says what the journal knows: never started, started, finished (its effect happened) or failed', () => {
+    const history = [new HumanMessage({ id: 'h1', content: 'x' }), ai('a1', ['n', 's', 'ok', 'bad'])];
+    const repair = repairDanglingToolCalls(
+      history,
+      new Set(['s', 'ok', 'bad']),
+      new Map([
+        ['ok', true],
+        ['bad', false],
+      ]),
+    );
+    expect(repair.messages.slice(2).map((m) => [(m as ToolMessage).tool_call_id, m.content])).toEqual([
+      ['n', NOT_STARTED_TOOL_RESULT],
+      ['s', STARTED_TOOL_RESULT],
+      ['ok', FINISHED_TOOL_RESULT],
+      ['bad', FAILED_TOOL_RESULT],
+    ]);
   });
 });

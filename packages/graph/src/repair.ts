@@ -10,6 +10,14 @@ export const NOT_STARTED_TOOL_RESULT =
 export const STARTED_TOOL_RESULT =
   'Started, result unknown: the run stopped while this tool call was running (crash or cancel). It may have had its effect; check before calling it again.';
 
+/** For a call the journal saw succeed whose result did not reach the checkpoint: its effect happened. */
+export const FINISHED_TOOL_RESULT =
+  'Finished before the run stopped, but its output was lost (crash or cancel): it ran to the end and succeeded, so its effect happened. Check the outcome rather than calling it again.';
+
+/** For a call the journal saw fail whose error did not reach the checkpoint. */
+export const FAILED_TOOL_RESULT =
+  'Failed before the run stopped, and its error output was lost (crash or cancel). Check what it left behind before calling it again.';
+
 /** Without a journal nobody knows whether the call started, so the model is told to check, as if it had. */
 export const UNKNOWN_TOOL_RESULT =
   'Result unknown: the run stopped before this tool call reported a result (crash, cancel, or the user moved on). It may have had its effect; check before calling it again.';
@@ -32,6 +40,18 @@ export function danglingCalls(history: readonly BaseMessage[]): string[] {
   return ids;
 }
 
+/** What the journal knows about a call cut off before its result was saved. */
+function placeholderFor(
+  id: string,
+  started: ReadonlySet<string> | undefined,
+  finished: ReadonlyMap<string, boolean> | undefined,
+): string {
+  if (!started) return UNKNOWN_TOOL_RESULT;
+  const ended = finished?.get(id);
+  if (ended !== undefined) return ended ? FINISHED_TOOL_RESULT : FAILED_TOOL_RESULT;
+  return started.has(id) ? STARTED_TOOL_RESULT : NOT_STARTED_TOOL_RESULT;
+}
+
 export interface Repair {
   /** The history with a placeholder ToolMessage right after each AIMessage whose calls had no result. */
   messages: BaseMessage[];
@@ -47,7 +67,11 @@ export interface Repair {
  * without this one crash would brick the thread. `started` holds the ids the journal recorded as started; without a
  * journal it is undefined and every placeholder says the result is unknown.
  */
-export function repairDanglingToolCalls(history: BaseMessage[], started?: ReadonlySet<string>): Repair {
+export function repairDanglingToolCalls(
+  history: BaseMessage[],
+  started?: ReadonlySet<string>,
+  finished?: ReadonlyMap<string, boolean>,
+): Repair {
   const answered = new Set<string>();
   for (const message of history) if (ToolMessage.isInstance(message)) answered.add(message.tool_call_id);
 
@@ -68,11 +92,7 @@ export function repairDanglingToolCalls(history: BaseMessage[], started?: Readon
           tool_call_id: call.id,
           name: call.name ?? 'unknown',
           status: 'error',
-          content: !started
-            ? UNKNOWN_TOOL_RESULT
-            : started.has(call.id)
-              ? STARTED_TOOL_RESULT
-              : NOT_STARTED_TOOL_RESULT,
+          content: placeholderFor(call.id, started, finished),
         }),
       );
     }

@@ -16,7 +16,9 @@ function addNames(current: string[], update: string[]): string[] {
 
 /**
  * Messages use LangGraph's delta channel (each checkpoint stores the step's new messages, not the whole list);
- * `loadedSkills` holds only names of skills the model loaded with `load_skill`, never their bodies.
+ * `loadedSkills` holds only names of skills the model loaded with `load_skill`, never their bodies; `sender` is the
+ * agent the thread continues with (`''` or absent: the default agent), written when a turn names one or a `handoff`
+ * moves the conversation — so a resumed session, even in a new process, goes on with whoever spoke last.
  */
 export const AgentState = new StateSchema({
   messages: MessagesDeltaValue,
@@ -27,6 +29,7 @@ export const AgentState = new StateSchema({
       reducer: addNames,
     },
   ),
+  sender: z.string().optional(),
 });
 
 export type AgentStateValue = typeof AgentState.State;

@@ -1,8 +1,17 @@
 import type { Skill } from '@birdie/skill-parser';
-import type { MemoryItem } from './types.js';
+import { memoryFilesTier } from './memory-files.js';
+import type { MemoryFile, MemoryItem } from './types.js';
 
 export interface SystemPromptInput {
   instructions?: string;
+  /** The agent's own prompt (its file's body), right after the instructions and before every other tier. */
+  agentBody?: string;
+  /** Project memory files (`AGENTS.md`), general to specific; their own tier after the agent's body. */
+  memoryFiles?: readonly MemoryFile[];
+  /** Character budget of the memory files tier. Default 16000. */
+  memoryFilesBudgetChars?: number;
+  /** A progressive agent: loading a skill also unlocks its tools, and the catalog says so. */
+  progressive?: boolean;
   /** Allowed skills (any kind), for the Tier 1 catalog. */
   allowed: readonly Skill[];
   /** Tier 2b: knowledge skills whose triggers match the latest human message. */
@@ -29,7 +38,9 @@ function catalogLine(skill: Skill): string {
   return `- ${skill.name} [${skill.kind}]: ${description}${triggers}`;
 }
 
-function catalog(skills: Skill[], budget: number, canLoad: boolean): string {
+export const DEFAULT_MEMORY_FILES_BUDGET = 16_000;
+
+function catalog(skills: Skill[], budget: number, canLoad: boolean, progressive: boolean): string {
   const lines: string[] = [];
   let used = 0;
   let listed = 0;
@@ -42,9 +53,11 @@ function catalog(skills: Skill[], budget: number, canLoad: boolean): string {
   }
   const missing = skills.length - listed;
   if (missing > 0) lines.push(`(${missing} more skill${missing === 1 ? '' : 's'} not listed)`);
-  const hint = canLoad
-    ? '\nKnowledge skills are not in this prompt until needed: call load_skill with a name to read one.'
-    : '';
+  const hint = !canLoad
+    ? ''
+    : progressive
+      ? '\nSkills are not loaded until needed: call load_skill with a name to read one; its tools become available from your next step.'
+      : '\nKnowledge skills are not in this prompt until needed: call load_skill with a name to read one.';
   return `# Skills\n${lines.join('\n')}${hint}`;
 }
 
@@ -53,14 +66,24 @@ function memoryLine(item: MemoryItem): string {
 }
 
 /**
- * Tier 1 catalog, Tier 2a `always_inject` bodies, Tier 2b triggered bodies, Tier 3 memory. A pure function of its
- * input with a fixed order (names sorted), so equal inputs give byte-identical prompts and the provider's prompt
- * cache keeps hitting.
+ * Instructions, the agent's body, project memory files, then Tier 1 catalog, Tier 2a `always_inject` bodies, Tier 2b
+ * triggered bodies, Tier 3 memory. A pure function of its input with a fixed order (names sorted), so equal inputs
+ * give byte-identical prompts and the provider's prompt cache keeps hitting.
  */
 export function buildSystemPrompt(input: SystemPromptInput): string {
   const allowed = [...input.allowed].sort(byName);
   const parts = [(input.instructions ?? DEFAULT_INSTRUCTIONS).trim()];
-  if (allowed.length > 0) parts.push(catalog(allowed, input.catalogBudgetChars, input.canLoadSkills));
+  const body = input.agentBody?.trim();
+  if (body) parts.push(body);
+  if (input.memoryFiles && input.memoryFiles.length > 0) {
+    const tier = memoryFilesTier(
+      input.memoryFiles,
+      input.memoryFilesBudgetChars ?? DEFAULT_MEMORY_FILES_BUDGET,
+    );
+    if (tier) parts.push(tier);
+  }
+  if (allowed.length > 0)
+    parts.push(catalog(allowed, input.catalogBudgetChars, input.canLoadSkills, input.progressive === true));
 
   const always = allowed.filter((s) => s.alwaysInject && s.body !== null && s.body.trim() !== '');
   if (always.length > 0) parts.push(`# Standing instructions\n${always.map(skillBlock).join('\n\n')}`);
@@ -82,6 +105,12 @@ function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
+function sameFiles(a: readonly MemoryFile[] | undefined, b: readonly MemoryFile[] | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  return a.every((f, i) => f.path === b[i]?.path && f.text === b[i]?.text);
+}
+
 /**
  * `buildSystemPrompt` remembering its last result: a steady session (same snapshot, same allowed skills, same
  * memory) reuses the string instead of sorting and joining the catalog on every model call.
@@ -94,6 +123,10 @@ export function memoizedSystemPrompt(): (input: SystemPromptInput) => string {
       last &&
       last.memory === memory &&
       last.input.instructions === input.instructions &&
+      last.input.agentBody === input.agentBody &&
+      last.input.progressive === input.progressive &&
+      last.input.memoryFilesBudgetChars === input.memoryFilesBudgetChars &&
+      sameFiles(last.input.memoryFiles, input.memoryFiles) &&
       last.input.catalogBudgetChars === input.catalogBudgetChars &&
       last.input.canLoadSkills === input.canLoadSkills &&
       sameItems(last.input.allowed, input.allowed) &&

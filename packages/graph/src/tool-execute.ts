@@ -20,10 +20,17 @@ export interface ExecuteInput {
  * refused and rejected ones. A call is recorded in the journal before it starts; a call whose start cannot be
  * recorded does not run, so no effect ever lands without its record.
  */
-export async function executeCalls(
-  input: ExecuteInput,
-): Promise<{ messages: ToolMessage[]; loaded: string[] }> {
+export async function executeCalls(input: ExecuteInput): Promise<{
+  messages: ToolMessage[];
+  loaded: string[];
+  /** The agent a `handoff` call moved the conversation to. */
+  handoff?: string;
+  /** Ids of `task` calls whose subagent waits for approvals: no result yet. */
+  suspended: string[];
+}> {
   const loaded: string[] = [];
+  const suspended: string[] = [];
+  let handoff: string | undefined;
   const answer = (
     p: PlannedCall,
     result: Omit<ToolResult, 'truncated'> & { truncated?: boolean },
@@ -47,7 +54,7 @@ export async function executeCalls(
     });
   };
 
-  const one = async (p: PlannedCall): Promise<ToolMessage> => {
+  const one = async (p: PlannedCall): Promise<ToolMessage | undefined> => {
     if (p.kind === 'refuse') return answer(p, { ok: false, content: p.message }, 0);
     const decision: ApprovalDecision | undefined =
       input.decisions.get({ id: p.id, digest: p.invocation.digest }) ??
@@ -76,7 +83,11 @@ export async function executeCalls(
     return run(p, invocation, note);
   };
 
-  const run = async (p: PlannedCall, invocation: ToolInvocation, note: string): Promise<ToolMessage> => {
+  const run = async (
+    p: PlannedCall,
+    invocation: ToolInvocation,
+    note: string,
+  ): Promise<ToolMessage | undefined> => {
     const tool = invocation.tool;
     const call = { id: p.id, name: tool.name, ...(tool.skill ? { skill: tool.skill } : {}) };
     try {
@@ -94,9 +105,15 @@ export async function executeCalls(
     }
     emit(input.config, { type: 'tool-start', ...call, args: { ...invocation.args } });
     const started = Date.now();
-    const result = await invocation.run(input.context);
+    const result = await invocation.run({ ...input.context, callId: p.id });
     const durationMs = Date.now() - started;
+    if (result.suspended) {
+      // Its subagent asks the user first; the call ends (and is journaled as ended) once the subagent has finished.
+      suspended.push(p.id);
+      return undefined;
+    }
     if (result.loaded) loaded.push(...result.loaded);
+    if (result.handoff && result.ok) handoff = result.handoff;
     // A failure to record the end must not hide the result the model is owed; the call already happened.
     await Promise.resolve(
       input.journal?.finished({
@@ -110,6 +127,6 @@ export async function executeCalls(
     return answer(p, { ...result, content: note + result.content }, durationMs);
   };
 
-  const messages = await Promise.all(input.plan.map(one));
-  return { messages, loaded };
+  const messages = (await Promise.all(input.plan.map(one))).filter((m): m is ToolMessage => m !== undefined);
+  return { messages, loaded, suspended, ...(handoff ? { handoff } : {}) };
 }

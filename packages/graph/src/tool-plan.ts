@@ -1,4 +1,5 @@
 import type { AIMessage, BaseMessage } from '@langchain/core/messages';
+import { HANDOFF } from './agent-tools.js';
 import { newId } from './ids.js';
 import { callSignature, MAX_REPEATS, previousRepeats } from './loop-guard.js';
 import type { DeclaredTool, ToolInvocation } from './tool.js';
@@ -24,9 +25,12 @@ export interface PlanInput {
   aiIndex: number;
   toolset: Toolset;
   policy: AgentPolicy;
-  threadId: string;
+  /** The session whose policy applies (a subagent's thread: its parent session). */
+  policyKey: string;
   snapshot: AgentRegistrySnapshot;
   approval: ApprovalMode;
+  /** The asking agent's path, copied onto its approval requests; absent for the default agent. */
+  agentPath?: string[];
 }
 
 /**
@@ -38,6 +42,7 @@ export function planCalls(input: PlanInput): PlannedCall[] {
   const { ai, toolset } = input;
   const available = [...toolset.byName.keys()].join(', ') || '(none)';
   const plan: PlannedCall[] = [];
+  let handoff: string | undefined;
   for (const bad of ai.invalid_tool_calls ?? []) {
     plan.push({
       kind: 'refuse',
@@ -57,7 +62,7 @@ export function planCalls(input: PlanInput): PlannedCall[] {
       !tool ||
       (tool.kind === 'skill' &&
         input.snapshot.getTool(call.name) &&
-        !input.policy.isToolAllowed(input.threadId, call.name, input.snapshot))
+        !input.policy.isToolAllowed(input.policyKey, call.name, input.snapshot))
     ) {
       refuse(
         `Error: tool "${call.name}" is not available in this session (disabled or unknown). Available tools: ${available}.`,
@@ -76,8 +81,20 @@ export function planCalls(input: PlanInput): PlannedCall[] {
       refuse(built.error, tool);
       continue;
     }
+    if (tool.kind === 'builtin' && tool.name === HANDOFF) {
+      if (handoff !== undefined) {
+        refuse(
+          `Refused: this step already hands the conversation to ${handoff}; one handoff per step.`,
+          tool,
+        );
+        continue;
+      }
+      handoff = String(built.invocation.args.to);
+    }
     const { invocation } = built;
-    const reason = invocation.approval(input.approval);
+    const asked = invocation.approval(input.approval);
+    // An agent's `approve` lifts what a tool declares, never a raw shell command nor the user's mode `always`.
+    const reason = asked === 'approval-required' && toolset.preApproved?.has(tool.name) ? null : asked;
     const request: ApprovalRequest | undefined = reason
       ? {
           id,
@@ -87,6 +104,7 @@ export function planCalls(input: PlanInput): PlannedCall[] {
           args: { ...invocation.args },
           description: invocation.describe(reason),
           reason,
+          ...(input.agentPath ? { agent: input.agentPath } : {}),
         }
       : undefined;
     plan.push({ kind: 'run', id, name: call.name, invocation, ...(request ? { request } : {}) });

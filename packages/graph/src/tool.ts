@@ -3,7 +3,7 @@ import type { BaseMessage } from '@langchain/core/messages';
 import { argsDigest } from './digest.js';
 import { argsPreparer } from './json-args.js';
 import { capOutput } from './output-cap.js';
-import type { ApprovalMode, ApprovalRequest } from './types.js';
+import type { ApprovalMode, ApprovalRequest, LongTermMemory } from './types.js';
 
 export type ToolKind = 'skill' | 'mcp' | 'builtin';
 export type ApprovalReason = ApprovalRequest['reason'];
@@ -18,7 +18,20 @@ export interface ToolRunContext {
   messages?: readonly BaseMessage[];
   loadedSkills?: readonly string[];
   contextMessages?: number;
+  /** The id of the call being run (absent outside a turn). */
+  callId?: string;
+  /** The user's long-term memory, for the builtin memory tools only; skill entrypoints never receive it. */
+  memoryStore?: LongTermMemory;
+  /** @internal What the `task` builtin needs from the running turn: a way to run a subagent. */
+  delegate?: Delegate;
 }
+
+/** @internal Runs a subagent for a `task` call to its end, or until it waits for approvals (`suspended`). */
+export type Delegate = (request: {
+  agent: string;
+  prompt: string;
+  callId: string;
+}) => Promise<{ content: string } | { suspended: true }>;
 
 export interface ToolResult {
   ok: boolean;
@@ -29,6 +42,10 @@ export interface ToolResult {
   code?: string;
   /** Skill names the call loaded (only `load_skill`). */
   loaded?: string[];
+  /** The agent the conversation moves to (only `handoff`). */
+  handoff?: string;
+  /** A `task` whose subagent waits for approvals: it has no result yet (the tools node asks, then finishes it). */
+  suspended?: boolean;
 }
 
 /** A call checked against the tool's schema, defaults applied once: what the user approves is what runs. */
@@ -72,11 +89,11 @@ export interface ToolBody {
   /** True when the tool bounds its own output, so the generic cut does not apply. */
   ownLimit?: boolean;
   /** Throws on failure; `declareTool` turns that into the model-facing error text. */
-  execute(
-    args: Record<string, unknown>,
-    context: ToolRunContext,
-  ): Promise<{ content: string; loaded?: string[] }>;
+  execute(args: Record<string, unknown>, context: ToolRunContext): Promise<ToolOutcome>;
 }
+
+/** What a tool's body returns: its text, and for some builtins an effect on the thread. */
+export type ToolOutcome = { content: string; loaded?: string[]; handoff?: string } | { suspended: true };
 
 /** Turns a tool's parts into the two-phase tool: `build(args)` once, then `describe`, `approval`, `run`. */
 export function declareTool(
@@ -108,11 +125,13 @@ export function declareTool(
           let result: ToolResult;
           try {
             const outcome = await body.execute(structuredClone(args) as Record<string, unknown>, context);
+            if ('suspended' in outcome) return { ok: true, content: '', truncated: false, suspended: true };
             result = {
               ok: true,
               content: outcome.content,
               truncated: false,
               ...(outcome.loaded ? { loaded: outcome.loaded } : {}),
+              ...(outcome.handoff ? { handoff: outcome.handoff } : {}),
             };
           } catch (error) {
             const { code, text } = options.describeError(error);

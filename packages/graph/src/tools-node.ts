@@ -1,12 +1,15 @@
 import { AIMessage } from '@langchain/core/messages';
 import { interrupt, type LangGraphRunnableConfig } from '@langchain/langgraph';
+import { activeAgent } from './agents.js';
 import type { ApprovalInterrupt, BoundDecisions } from './approvals.js';
 import type { AgentStateUpdate, AgentStateValue } from './state.js';
+import type { SubagentRuns } from './subagents.js';
+import type { Delegate } from './tool.js';
 import { confirmCalls } from './tool-confirm.js';
 import { executeCalls } from './tool-execute.js';
 import { planCalls } from './tool-plan.js';
 import type { ToolsetBuilder } from './toolset.js';
-import { turnContext } from './turn-context.js';
+import { emit, emitAgent, turnContext } from './turn-context.js';
 import type { AgentPolicy } from './types.js';
 
 export interface ToolsNodeSettings {
@@ -14,28 +17,52 @@ export interface ToolsNodeSettings {
 }
 
 /** Runs the last AIMessage's tool calls in three steps: plan (policy, loop guard, build), confirm, execute. */
-export function createToolsNode(builder: ToolsetBuilder, policy: AgentPolicy, settings: ToolsNodeSettings) {
+export function createToolsNode(
+  builder: ToolsetBuilder,
+  policy: AgentPolicy,
+  settings: ToolsNodeSettings,
+  subagents: SubagentRuns,
+) {
   return async (state: AgentStateValue, config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
     const context = turnContext(config);
+    const active = activeAgent(state.sender, context.snapshot);
+    emitAgent(config, active.name);
+    if (active.spec?.timeout) context.deadline?.arm(active.spec.timeout, active.name as string);
     const aiIndex = state.messages.length - 1;
     const ai = state.messages[aiIndex];
     if (!ai || !AIMessage.isInstance(ai)) return {};
-    const toolset = await builder.build(context.threadId, context.snapshot);
+    // The same set the model was given (the agent's, its loaded skills), recomputed: nothing else can run.
+    const toolset = await builder.build(
+      context.policyKey,
+      context.snapshot,
+      active.spec ? { spec: active.spec, loaded: state.loadedSkills } : undefined,
+    );
+    const path = active.name ? [...context.path, active.name] : undefined;
     const plan = planCalls({
       ai,
       messages: state.messages,
       aiIndex,
       toolset,
       policy,
-      threadId: context.threadId,
+      policyKey: context.policyKey,
       snapshot: context.snapshot,
       approval: context.approval,
+      ...(path ? { agentPath: path } : {}),
     });
     // Nothing has run yet: on resume this node starts again from the top and each `interrupt` returns its answer.
     const decisions = confirmCalls(plan, context.decisions, (requests) =>
       interrupt<ApprovalInterrupt, BoundDecisions>({ kind: 'birdie/approval', requests }),
     );
-    const { messages, loaded } = await executeCalls({
+    const delegate: Delegate | undefined = path
+      ? (request) =>
+          subagents.start({
+            parent: context,
+            ancestors: path,
+            emit: (event) => emit(config, event),
+            ...request,
+          })
+      : undefined;
+    const result = await executeCalls({
       plan,
       decisions,
       config,
@@ -47,8 +74,15 @@ export function createToolsNode(builder: ToolsetBuilder, policy: AgentPolicy, se
         loadedSkills: state.loadedSkills,
         contextMessages: settings.contextMessages,
         ...(context.signal ? { signal: context.signal } : {}),
+        ...(context.memoryStore ? { memoryStore: context.memoryStore } : {}),
+        ...(delegate ? { delegate } : {}),
       },
     });
-    return loaded.length > 0 ? { messages, loadedSkills: loaded } : { messages };
+    const update: AgentStateUpdate = { messages: result.messages };
+    if (result.loaded.length > 0) update.loadedSkills = result.loaded;
+    // The application's choice on resume beats a handoff the model made in the same step.
+    const next = context.switchAgent ?? result.handoff;
+    if (next !== undefined) update.sender = next;
+    return update;
   };
 }

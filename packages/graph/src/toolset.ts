@@ -1,23 +1,41 @@
 import type { Skill, SkillTool } from '@birdie/skill-parser';
 import type { StructuredToolInterface } from '@langchain/core/tools';
+import { createHandoffTool, createTaskTool, HANDOFF, TASK } from './agent-tools.js';
 import { AgentError } from './errors.js';
 import type { ToolLimits } from './limits.js';
 import type { McpManager } from './mcp-manager.js';
 import { createMcpTool } from './mcp-tool.js';
+import { builtinTarget, createBuiltinSkillTool } from './memory-tools.js';
 import { createLoadSkillTool, createReadReferenceTool, LOAD_SKILL, READ_REFERENCE } from './progressive.js';
 import { createSkillTool } from './skill-tool.js';
 import type { DeclaredTool } from './tool.js';
-import type { AgentPolicy, AgentRegistrySnapshot } from './types.js';
+import type { AgentPolicy, AgentRegistrySnapshot, AgentSpec } from './types.js';
 
 export interface Toolset {
-  /** Allowed skills this turn (policy for the thread, on the turn's registry snapshot). */
+  /** Allowed skills this turn (policy for the session, on the turn's registry snapshot; ∩ the agent's `skills`). */
   allowed: Skill[];
-  /** Allowed knowledge skills with prose (what `load_skill` offers). */
+  /** What `load_skill` offers: allowed knowledge skills with prose (a progressive agent: also its tool skills). */
   knowledge: Skill[];
   tools: DeclaredTool[];
   byName: Map<string, DeclaredTool>;
   /** One per MCP server that could not be reached this turn. */
   errors: AgentError[];
+  /** Tools whose `approval: required` the agent lifts (its `approve`). */
+  preApproved?: ReadonlySet<string>;
+  /** The agent's skill tools stay hidden until `load_skill` loads their skill. */
+  progressive: boolean;
+}
+
+/** The agent a toolset is built for, and the skills its thread has loaded (what a progressive agent unlocked). */
+export interface AgentView {
+  spec: AgentSpec;
+  loaded: readonly string[];
+}
+
+function loadable(skill: Skill, progressive: boolean): boolean {
+  if (skill.body !== null && skill.body.trim() !== '' && (progressive || skill.kind === 'knowledge'))
+    return true;
+  return progressive && (skill.tools.length > 0 || skill.mcpServer !== undefined);
 }
 
 const NAME_LIMIT = 64;
@@ -35,6 +53,8 @@ export class ToolsetBuilder {
   readonly #skillTools = new WeakMap<SkillTool, DeclaredTool>();
   readonly #mcpTools = new WeakMap<StructuredToolInterface, Map<string, DeclaredTool>>();
   readonly #builtins = new Map<string, { knowledge: Skill[]; tools: DeclaredTool[] }>();
+  readonly #agentTools = new Map<string, { agents: AgentSpec[]; tools: DeclaredTool[] }>();
+  readonly #approve = new WeakMap<AgentSpec, ReadonlySet<string>>();
 
   constructor(
     private readonly policy: AgentPolicy,
@@ -42,24 +62,38 @@ export class ToolsetBuilder {
     private readonly limits: ToolLimits,
   ) {}
 
-  async build(threadId: string, snapshot: AgentRegistrySnapshot): Promise<Toolset> {
-    const allowed = this.policy.allowedSkills(threadId, snapshot);
-    const tools: DeclaredTool[] = [];
-    for (const { skill, tool } of this.policy.allowedTools(threadId, snapshot)) {
+  /**
+   * `key` is the session whose policy applies (a subagent's thread uses its parent session's). With an agent, the
+   * set is narrowed to its `skills` and `tools`, a progressive agent sees the tools of loaded skills only, and its
+   * `task` / `handoff` builtins come first (a skill tool of the same name cannot shadow them).
+   */
+  async build(key: string, snapshot: AgentRegistrySnapshot, agent?: AgentView): Promise<Toolset> {
+    const spec = agent?.spec;
+    const only = spec?.skills ? new Set(spec.skills) : undefined;
+    const named = spec?.tools ? new Set(spec.tools) : undefined;
+    const unlocked = spec?.progressive ? new Set(agent?.loaded) : undefined;
+    const open = (skill: Skill) => !unlocked || unlocked.has(skill.name);
+    let allowed = this.policy.allowedSkills(key, snapshot);
+    if (only) allowed = allowed.filter((s) => only.has(s.name));
+    const tools: DeclaredTool[] = spec ? [...this.#agentBuiltins(spec, snapshot)] : [];
+    for (const { skill, tool } of this.policy.allowedTools(key, snapshot)) {
+      if ((only && !only.has(skill.name)) || !open(skill) || (named && !named.has(tool.name))) continue;
       let runtime = this.#skillTools.get(tool);
       if (!runtime) {
-        runtime = createSkillTool(skill, tool, this.limits);
+        const target = builtinTarget(tool);
+        runtime =
+          target === undefined
+            ? createSkillTool(skill, tool, this.limits)
+            : createBuiltinSkillTool(skill, tool, target, this.limits.maxOutputChars);
         this.#skillTools.set(tool, runtime);
       }
       tools.push(runtime);
     }
-    const knowledge = allowed.filter(
-      (s) => s.kind === 'knowledge' && s.body !== null && s.body.trim() !== '',
-    );
-    tools.push(...this.#builtinTools(knowledge));
+    const knowledge = allowed.filter((s) => loadable(s, unlocked !== undefined));
+    tools.push(...this.#builtinTools(knowledge, unlocked !== undefined));
 
     const errors: AgentError[] = [];
-    const withServer = allowed.filter((s) => s.mcpServer !== undefined);
+    const withServer = allowed.filter((s) => s.mcpServer !== undefined && open(s));
     if (withServer.length > 0) {
       const results = await Promise.allSettled(
         withServer.map((s) => this.mcp.tools(s.name, s.mcpServer as never)),
@@ -85,21 +119,62 @@ export class ToolsetBuilder {
           // Prefix only on a clash, so a lone server's tools keep the names its docs use.
           const clash = (taken.get(original.name) ?? 0) > 1;
           const exposed = providerSafe(clash ? `${result.value.server}__${original.name}` : original.name);
+          if (named && !named.has(exposed)) continue;
           tools.push(this.#mcpTool(original, exposed, skill.name, result.value.toolTimeoutMs));
         }
       });
     }
     const byName = new Map<string, DeclaredTool>();
     for (const t of tools) if (!byName.has(t.name)) byName.set(t.name, t);
-    return { allowed, knowledge, tools: [...byName.values()], byName, errors };
+    return {
+      allowed,
+      knowledge,
+      tools: [...byName.values()],
+      byName,
+      errors,
+      progressive: unlocked !== undefined,
+      ...(spec?.approve ? { preApproved: this.#preApproved(spec) } : {}),
+    };
   }
 
-  #builtinTools(knowledge: Skill[]): DeclaredTool[] {
+  #preApproved(spec: AgentSpec): ReadonlySet<string> {
+    let set = this.#approve.get(spec);
+    if (!set) {
+      set = new Set(spec.approve);
+      this.#approve.set(spec, set);
+    }
+    return set;
+  }
+
+  /** `task` over the agent's subagents and `handoff` over its handoff targets, each only for agents that exist. */
+  #agentBuiltins(spec: AgentSpec, snapshot: AgentRegistrySnapshot): DeclaredTool[] {
+    const resolve = (names: readonly string[] | undefined) =>
+      (names ?? []).flatMap((n) => {
+        const found = snapshot.getAgent?.(n);
+        return found ? [found] : [];
+      });
+    const subagents = resolve(spec.subagents);
+    const targets = resolve(spec.handoffs);
+    if (subagents.length === 0 && targets.length === 0) return [];
+    const agents = [...subagents, ...targets];
+    const key = `${spec.name}\0${subagents.map((a) => a.name).join(',')}\0${targets.map((a) => a.name).join(',')}`;
+    const cached = this.#agentTools.get(key);
+    if (cached?.agents.length === agents.length && cached.agents.every((a, i) => a === agents[i]))
+      return cached.tools;
+    const tools: DeclaredTool[] = [];
+    if (subagents.length > 0) tools.push(createTaskTool(subagents));
+    if (targets.length > 0) tools.push(createHandoffTool(targets));
+    if (this.#agentTools.size > 64) this.#agentTools.clear();
+    this.#agentTools.set(key, { agents, tools });
+    return tools;
+  }
+
+  #builtinTools(knowledge: Skill[], unlocks: boolean): DeclaredTool[] {
     if (knowledge.length === 0) return [];
-    const key = knowledge.map((s) => `${s.file}\0${s.name}`).join('\n');
+    const key = `${unlocks ? 'p' : 'k'}\n${knowledge.map((s) => `${s.file}\0${s.name}`).join('\n')}`;
     const cached = this.#builtins.get(key);
     if (cached?.knowledge.every((s, i) => s === knowledge[i])) return cached.tools;
-    const tools = [createLoadSkillTool(knowledge)];
+    const tools = [createLoadSkillTool(knowledge, unlocks)];
     const withFiles = knowledge.filter((s) => s.resources.length > 0);
     if (withFiles.length > 0) tools.push(createReadReferenceTool(withFiles, this.limits.maxReferenceChars));
     if (this.#builtins.size > 32) this.#builtins.clear();
@@ -135,4 +210,4 @@ export class ToolsetBuilder {
   }
 }
 
-export const BUILTIN_TOOL_NAMES = [LOAD_SKILL, READ_REFERENCE] as const;
+export const BUILTIN_TOOL_NAMES = [LOAD_SKILL, READ_REFERENCE, TASK, HANDOFF] as const;

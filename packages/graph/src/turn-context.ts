@@ -1,8 +1,17 @@
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import { z } from 'zod';
 import type { BoundDecisions } from './approvals.js';
+import type { Deadline } from './deadline.js';
 import { AgentError } from './errors.js';
-import type { AgentEvent, AgentRegistrySnapshot, ApprovalMode, MemoryItem, ToolJournal } from './types.js';
+import type {
+  AgentEvent,
+  AgentRegistrySnapshot,
+  ApprovalMode,
+  LongTermMemory,
+  MemoryFile,
+  MemoryItem,
+  ToolJournal,
+} from './types.js';
 
 /**
  * Per-turn data: LangGraph's runtime context (`contextSchema`), given to `stream` as `context` for one run and never
@@ -19,6 +28,18 @@ export interface TurnContext {
   toolEnv: Record<string, string>;
   /** Records each call before it starts and when it ends (the application's run log); undefined without one. */
   journal: ToolJournal | undefined;
+  /** The session whose policy applies: the thread itself, or for a subagent's thread the session that started it. */
+  policyKey: string;
+  /** The agents above this thread's agent: empty for a session, the parent's path for a subagent. */
+  path: string[];
+  /** Project memory files, general to specific. */
+  memoryFiles: MemoryFile[];
+  /** The user's long-term memory for the builtin memory tools; undefined without one. */
+  memoryStore: LongTermMemory | undefined;
+  /** The run's clock: the first node of an agent with `timeout` arms it. */
+  deadline: Deadline | undefined;
+  /** An agent a resume named: it takes over once the pending calls have run. */
+  switchAgent: string | undefined;
 }
 
 const object = <T>() => z.custom<T>((value) => value !== null && typeof value === 'object');
@@ -32,6 +53,12 @@ export const TurnContextSchema = z.object({
   decisions: object<BoundDecisions>(),
   toolEnv: z.record(z.string(), z.string()),
   journal: object<ToolJournal>().optional(),
+  policyKey: z.string(),
+  path: z.array(z.string()),
+  memoryFiles: z.array(z.object({ path: z.string(), text: z.string() })),
+  memoryStore: object<LongTermMemory>().optional(),
+  deadline: object<Deadline>().optional(),
+  switchAgent: z.string().optional(),
 });
 
 /** The turn's context and its thread, as a node sees them. */
@@ -46,9 +73,16 @@ export function turnContext(
 
 /** Custom-stream payloads are wrapped so the agent can tell its own events from anything else a node writes. */
 export interface CustomEnvelope {
-  birdie: AgentEvent;
+  birdie?: AgentEvent;
+  /** Which agent the node runs as: the events after it come from that agent. */
+  birdieAgent?: string;
 }
 
 export function emit(config: LangGraphRunnableConfig, event: AgentEvent): void {
   config.writer?.({ birdie: event } satisfies CustomEnvelope);
+}
+
+/** Tells the event stream which agent the events that follow belong to (only when a named agent runs). */
+export function emitAgent(config: LangGraphRunnableConfig, name: string | undefined): void {
+  if (name) config.writer?.({ birdieAgent: name } satisfies CustomEnvelope);
 }

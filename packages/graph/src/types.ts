@@ -7,11 +7,45 @@ import type { BaseMessage } from '@langchain/core/messages';
  */
 export interface AgentRegistrySnapshot {
   readonly skills: readonly Skill[];
+  /** The agent of that name (agent files, `@birdie/registry`); a registry without agents leaves it out. */
+  getAgent?(name: string): AgentSpec | undefined;
   readonly version: number;
   getSkill(name: string): Skill | undefined;
   getTool(name: string): { skill: Skill; tool: SkillTool } | undefined;
   mcpServers(): Array<{ skill: Skill; server: McpServerConfig }>;
   matchTriggers(message: string, allowedSkillNames: Iterable<string>): Skill[];
+}
+
+/**
+ * An agent as the registry gives it (an `AGENT.md`-style file parsed by `@birdie/skill-parser`). Declared
+ * structurally, like the registry: the graph reads these fields and nothing else.
+ */
+export interface AgentSpec {
+  name: string;
+  description: string;
+  /** `"vendor:model"` or a tier name: resolved by the application's `modelFor`, never by the graph. */
+  model?: string;
+  /** Skills the agent may use (intersected with what the session allows). Absent: every allowed skill. */
+  skills?: readonly string[];
+  /** Tool names the agent may call (skill and MCP tools). Absent: every tool of its skills. */
+  tools?: readonly string[];
+  /** Tools whose `approval: required` is lifted for this agent (not raw shell commands, not mode `always`). */
+  approve?: readonly string[];
+  /** Agents it may run with the `task` tool. */
+  subagents?: readonly string[];
+  /** Agents it may hand the conversation to with the `handoff` tool. */
+  handoffs?: readonly string[];
+  /** Tools of its skills stay hidden until `load_skill` loads the skill. */
+  progressive?: boolean;
+  /** Model calls per run before it stops with `max-turns`. */
+  maxTurns?: number;
+  /** Seconds per run before it stops with `agent-timeout` (tools are stopped with it). */
+  timeout?: number;
+  /** The agent's system prompt. */
+  body: string;
+  file: string;
+  /** Digest of the definition (frontmatter + body). */
+  digest: string;
 }
 
 export interface AgentRegistry {
@@ -45,16 +79,56 @@ export interface AgentOptions {
   instructions?: string;
   /** Largest file `read_reference` returns, in characters. Default 64000. */
   maxReferenceChars?: number;
+  /** How many levels of subagents may run below the session's agent (`task` inside `task` …). Default 3. */
+  maxSubagentDepth?: number;
+  /** Character budget of the project memory files tier (`memoryFiles`). Default 16000. */
+  memoryFilesBudgetChars?: number;
   /** Connect/list timeout of an MCP server, ms. Default 15000. */
   mcpConnectTimeoutMs?: number;
   /** Timeout of one MCP tool call without a server `timeout`, ms. Default 60000. */
   mcpToolTimeoutMs?: number;
 }
 
+/** A project memory file (`AGENTS.md`) as the application read it. */
+export interface MemoryFile {
+  path: string;
+  text: string;
+}
+
+/** One entry of the user's long-term memory, as the builtin memory tools see it. */
+export interface MemoryRecord {
+  id: string;
+  content: string;
+}
+
+/**
+ * The user's long-term memory, given per turn by the application (the CLI wraps the store's memory repo). Only
+ * the builtin tools `remember`, `recall` and `forget` reach it; skill entrypoints never do.
+ */
+export interface LongTermMemory {
+  list(): MemoryRecord[] | Promise<MemoryRecord[]>;
+  add(content: string): MemoryRecord | Promise<MemoryRecord>;
+  /** `false` when there is no entry with that id. */
+  remove(id: string): boolean | Promise<boolean>;
+}
+
 export interface TurnOptions {
   threadId: string;
+  /**
+   * The agent that answers (a name the registry's `getAgent` knows), `null` for the default agent (no body).
+   * Absent: the agent the thread ended with last time (a handoff moves it), else the default agent.
+   */
+  agent?: string | null;
   /** Tier 3 of the system prompt (long-term memory). */
   memory?: MemoryItem[];
+  /**
+   * Project memory files (`AGENTS.md`), general to specific (`~/.birdie/AGENTS.md`, the repository root, …, the
+   * working directory): their own tier of the system prompt, under `memoryFilesBudgetChars`. The graph reads no
+   * files itself; `findMemoryFiles` finds them.
+   */
+  memoryFiles?: MemoryFile[];
+  /** The user's long-term memory for the builtin `remember` / `recall` / `forget` tools. */
+  memoryStore?: LongTermMemory;
   /** Default `'ask'`. */
   approval?: ApprovalMode;
   signal?: AbortSignal;
@@ -87,8 +161,17 @@ export interface ToolJournal {
   }): void | Promise<void>;
   /** Which of these call ids of the thread were ever recorded as started (finished or not). */
   startedAmong(ids: readonly string[]): Set<string> | Promise<Set<string>>;
+  /**
+   * Of these call ids, the ones whose end was recorded (`true`: succeeded). A call can end after its result was
+   * produced but before the result reached the checkpoint; the repair then says it finished. Optional.
+   */
+  finishedAmong?(ids: readonly string[]): Map<string, boolean> | Promise<Map<string, boolean>>;
 }
 
+/**
+ * `agent` on a resume does not change who runs the pending calls (the agent that asked for them); the named agent
+ * takes over from the next model call on.
+ */
 export type ResumeOptions = Omit<TurnOptions, 'threadId'>;
 
 export interface ApprovalRequest {
@@ -103,6 +186,8 @@ export interface ApprovalRequest {
   description: string;
   /** Why approval is needed. */
   reason: 'raw-command' | 'approval-required' | 'mode-always';
+  /** The agent asking, as a path from the session's agent down (`['reviewer', 'researcher']`); absent without agents. */
+  agent?: string[];
 }
 
 export type ApprovalDecision =
@@ -112,7 +197,26 @@ export type ApprovalDecision =
 
 export type DoneStatus = 'ok' | 'interrupted' | 'error' | 'aborted';
 
-export type AgentEvent =
+/** Why a run failed: a stable code and a message; `hint` (what to do) when the failing part gave one. */
+export interface RunError {
+  code: string;
+  message: string;
+  /**
+   * The fix, as a typed error of a part the application gave the agent states it (the checkpointer's full disk:
+   * "free space …"). Kept apart from `message`, so the application words the failure as it does elsewhere.
+   */
+  hint?: string;
+}
+
+/**
+ * Every event says which agent it comes from when agents are in play: `agent` is the path from the session's agent
+ * down to the one that produced it (`['reviewer']`, a subagent's `['reviewer', 'researcher']`). Events of the
+ * default agent have no `agent`. A subagent's events arrive in its parent's stream (its own `done` and
+ * `approval-request` do not: its result is the `task` call's `tool-end`, its questions are the parent's).
+ */
+export type AgentEvent = AgentEventBody & { agent?: string[] };
+
+type AgentEventBody =
   | { type: 'token'; text: string }
   | { type: 'message'; message: BaseMessage }
   | { type: 'tool-start'; id: string; name: string; skill?: string; args: Record<string, unknown> }
@@ -127,11 +231,13 @@ export type AgentEvent =
     }
   | { type: 'approval-request'; requests: ApprovalRequest[] }
   | { type: 'usage'; inputTokens: number; outputTokens: number }
-  | { type: 'error'; error: { code: string; message: string } }
+  | { type: 'error'; error: RunError }
   | { type: 'done'; status: DoneStatus };
 
 export interface AgentStateView {
   messages: BaseMessage[];
+  /** The agent the thread continues with (the last one named or handed to); absent: the default agent. */
+  agent?: string;
   loadedSkills: string[];
   pendingApprovals: ApprovalRequest[];
 }
@@ -151,6 +257,26 @@ export interface Agent {
   ): AsyncIterable<AgentEvent>;
   /** The thread's state now, or at an earlier step (`checkpointId`), e.g. the last good one of a damaged thread. */
   getState(threadId: string, options?: { checkpointId?: string }): Promise<AgentStateView>;
-  toolsFor(threadId: string): Promise<ToolInfo[]>;
+  /**
+   * Runs one turn to its end and returns its outcome (the final answer, usage, the new messages), or the pending
+   * approvals when it stopped for one. A failed run throws `AgentError` (an `error` event's code).
+   */
+  invoke(input: string, options: TurnOptions): Promise<InvokeResult>;
+  /** The tools the thread's agent (or `options.agent`) is given now. */
+  toolsFor(threadId: string, options?: { agent?: string | null }): Promise<ToolInfo[]>;
   close(): Promise<void>;
+}
+
+export interface InvokeResult {
+  status: 'ok' | 'interrupted';
+  /** The text of the last model message of the run ('' when it stopped for approvals before answering). */
+  text: string;
+  /** Tokens of every model call of the run, subagents included. */
+  usage: { inputTokens: number; outputTokens: number };
+  /** The messages this run added to the thread (the session's own, not its subagents'). */
+  messages: BaseMessage[];
+  /** Set when `status` is `interrupted`: decide them and call `resume`. */
+  pendingApprovals: ApprovalRequest[];
+  /** The agent that spoke last (after handoffs); absent for the default agent. */
+  agent?: string;
 }

@@ -65,7 +65,7 @@ async function fixture() {
   const db = join(fx.dir.path, 'birdie.db');
   const stores: Store[] = [];
   cleanups.push(async () => {
-    for (const s of stores) s.close();
+    for (const s of stores) await s.close();
     await fx.dir.cleanup();
   });
   const reopen = (model = fakeModel()) => {

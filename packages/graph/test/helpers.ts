@@ -8,6 +8,9 @@ import {
   type Agent,
   type AgentEvent,
   type AgentOptions,
+  type AgentRegistry,
+  type AgentRegistrySnapshot,
+  type AgentSpec,
   type CreateAgentOptions,
   createAgent,
 } from '../src/index.js';
@@ -148,4 +151,45 @@ export function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** An agent definition as the registry would give it (the parser's output shape). */
+export function agentSpec(name: string, fields: Partial<AgentSpec> = {}): AgentSpec {
+  return {
+    name,
+    description: `The ${name} agent`,
+    body: `You are ${name}.`,
+    file: `/agents/${name}.md`,
+    digest: `digest-${name}`,
+    ...fields,
+  };
+}
+
+/**
+ * The registry with agents added to its snapshots (`getAgent`), as the registry's agent layer will give them. One
+ * wrapper per snapshot, so the snapshot stays the same object for the whole turn as the real one does.
+ */
+export function withAgents(registry: Registry, agents: AgentSpec[]): AgentRegistry {
+  const wrapped = new WeakMap<object, AgentRegistrySnapshot>();
+  return {
+    current() {
+      const base = registry.current();
+      let snapshot = wrapped.get(base);
+      if (!snapshot) {
+        snapshot = Object.assign(Object.create(base) as AgentRegistrySnapshot, {
+          // Looked up live, so a test can take an agent away as an agent-file reload would.
+          getAgent: (n: string) => agents.find((a) => a.name === n),
+        });
+        wrapped.set(base, snapshot);
+      }
+      return snapshot;
+    },
+  };
+}
+
+/** Text of a message's content, whatever its shape. */
+export function textOf(message: { content: unknown } | undefined): string {
+  const content = message?.content;
+  if (typeof content === 'string') return content;
+  return JSON.stringify(content ?? '');
 }

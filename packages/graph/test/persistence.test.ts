@@ -56,7 +56,7 @@ describe('what checkpoints hold', () => {
       expect(Object.keys(state).sort()).toEqual(['loadedSkills', 'messages', 'pendingApprovals']);
       await agent.close();
     } finally {
-      store.close();
+      await store.close();
       await fx.dir.cleanup();
     }
   });

@@ -1,8 +1,9 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../test/helpers.js';
-import { writeSkill } from '../test/skill-files.js';
+import { skillText, writeSkill } from '../test/skill-files.js';
 import { SkillPolicy } from './policy.js';
 import { loadRegistry } from './registry.js';
 
@@ -223,7 +224,9 @@ describe('reload', () => {
     await writeSkill(root, { name: 'one' });
     const registry = await loadRegistry({ dirs: [root] });
     const first = registry.reload();
-    await writeSkill(root, { name: 'two' });
+    // Written synchronously, so `first` is certainly still scanning when the next three calls come.
+    mkdirSync(join(root, 'two'), { recursive: true });
+    writeFileSync(join(root, 'two', 'SKILL.md'), skillText({ name: 'two' }));
     const [a, b, c] = [registry.reload(), registry.reload(), registry.reload()];
     await Promise.all([first, a, b, c]);
     expect(registry.current().skills.map((s) => s.name)).toEqual(['one', 'two']);

@@ -10,9 +10,9 @@
 // graph code that runs while a saver promise is pending is not counted, and CPU time (not
 // wall time) keeps a loaded machine's neighbours out of the figure.
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
 import { HumanMessage } from '@langchain/core/messages';
 import { MessagesDeltaValue, MessagesValue } from '@langchain/langgraph';
@@ -123,7 +123,7 @@ async function run(label, turns, open) {
       `${label} turn ${turn}: ${(size / 1e6).toFixed(2)} MB, saver ${row.saver.toFixed(2)} ms (mean ${row.mean.toFixed(2)})\n`,
     );
   }
-  close();
+  await close();
   rmSync(dir, { recursive: true, force: true });
   return { rows, seconds: (performance.now() - started) / 1000 };
 }

@@ -2,11 +2,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { openStore } from '../dist/index.js';
-import { buildGraph, text, rawBytes } from './graph.mjs';
 import { HumanMessage } from '@langchain/core/messages';
 import { MessagesDeltaValue, MessagesValue } from '@langchain/langgraph';
+import Database from 'better-sqlite3';
+import { openStore } from '../dist/index.js';
+import { buildGraph, rawBytes, text } from './graph.mjs';
 
 const turns = Number(process.argv[2] ?? 200);
 const store = openStore({ home: mkdtempSync(join(tmpdir(), 'birdie-space-')) });
@@ -17,7 +17,7 @@ for (let i = 0; i < turns; i++)
     { messages: [new HumanMessage(text(200))] },
     { configurable: { thread_id: '2026-01-01_1' } },
   );
-store.close();
+await store.close();
 const db = new Database(store.file);
 db.pragma('wal_checkpoint(TRUNCATE)');
 const rows = db

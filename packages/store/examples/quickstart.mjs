@@ -8,15 +8,18 @@ import { isStoreError, openStore } from '../dist/index.js';
 
 const home = mkdtempSync(join(tmpdir(), 'birdie-'));
 const store = openStore({ home });
-const session = store.sessions.create('alice', { title: 'first steps', now: new Date(2026, 10, 21, 9, 30) });
+const session = await store.sessions.create('alice', {
+  title: 'first steps',
+  now: new Date(2026, 10, 21, 9, 30),
+});
 console.log('session', session.id, session.title);
 
-store.grants.set(session.id, 'alice', {
+await store.grants.set(session.id, 'alice', {
   enabled: ['web'],
   disabled: ['shell'],
   sources: { web: 'bundled:skills/web/SKILL.md' },
 });
-store.memory.add('alice', 'prefers metric units');
+await store.memory.add('alice', 'prefers metric units');
 
 // The graph's state uses the delta messages channel; the checkpointer is the store's.
 const graph = new StateGraph(new StateSchema({ messages: MessagesDeltaValue }))
@@ -27,16 +30,16 @@ const graph = new StateGraph(new StateSchema({ messages: MessagesDeltaValue }))
 
 // One writer per session: a turn holds the session's lease.
 const lease = await store.leases.acquire(session.id, { waitMs: 0 });
-const run = store.runs.start({ sessionId: session.id, userId: 'alice', model: 'scripted' });
-const journal = store.runs.journal(run);
+const run = await store.runs.start({ sessionId: session.id, userId: 'alice', model: 'scripted' });
+const journal = await store.runs.journal(run);
 const out = await graph.invoke(
   { messages: [new HumanMessage('hello')] },
   { configurable: { thread_id: session.id } },
 );
-journal.started({ id: 'call_1', name: 'fetch', skill: 'web' }); // before the tool's process starts
-journal.finished({ id: 'call_1', ok: true, durationMs: 42, truncated: false });
-store.runs.finish(run, { status: 'ok', inputTokens: 12, outputTokens: 7 });
-store.sessions.recordTurn(session.id, 'alice', { inputTokens: 12, outputTokens: 7 });
+await journal.started({ id: 'call_1', name: 'fetch', skill: 'web' }); // before the tool's process starts
+await journal.finished({ id: 'call_1', ok: true, durationMs: 42, truncated: false });
+await store.runs.finish(run, { status: 'ok', inputTokens: 12, outputTokens: 7 });
+await store.sessions.recordTurn(session.id, 'alice', { inputTokens: 12, outputTokens: 7 });
 
 // Another process (here: another open store) cannot take the session meanwhile.
 const other = openStore({ home });
@@ -45,19 +48,19 @@ try {
 } catch (error) {
   if (isStoreError(error, 'session-busy')) console.log('busy', error.message.replace(/since .*/, 'since …'));
 }
-lease.release();
-other.close();
+await lease.release();
+await other.close();
 
 console.log(
   'messages',
   out.messages.map((m) => `${m.getType()}: ${m.content}`),
 );
-console.log('grants', store.grants.get(session.id, 'alice'));
+console.log('grants', await store.grants.get(session.id, 'alice'));
 console.log(
   'memory',
-  store.memory.list('alice').map((m) => m.content),
+  (await store.memory.list('alice')).map((m) => m.content),
 );
-const [logged] = store.runs.list({ userId: 'alice', sessionId: session.id });
+const [logged] = await store.runs.list({ userId: 'alice', sessionId: session.id });
 console.log(
   'run',
   logged.status,
@@ -66,10 +69,10 @@ console.log(
   logged.outputTokens,
   logged.toolCalls.map((t) => `${t.name} ${t.status}`),
 );
-console.log('session turns', store.sessions.get(session.id, 'alice').turns);
+console.log('session turns', (await store.sessions.get(session.id, 'alice')).turns);
 
-store.trust.set('/home/alice/project', { digest: 'sha256:1f2e…', decision: 'trusted' });
-console.log('trust', store.trust.get('/home/alice/project').decision);
+await store.trust.set('/home/alice/project', { digest: 'sha256:1f2e…', decision: 'trusted' });
+console.log('trust', (await store.trust.get('/home/alice/project')).decision);
 
 const report = await store.doctor();
 console.log('doctor', report.ok, report.integrity, report.checked, report.advice);
@@ -79,15 +82,15 @@ for (const attempt of [
   () => store.sessions.delete(session.id, 'bob'),
 ]) {
   try {
-    attempt();
+    await attempt();
   } catch (error) {
     if (isStoreError(error)) console.log('rejected', error.code, error.message);
   }
 }
-store.sessions.delete(session.id, 'alice');
+await store.sessions.delete(session.id, 'alice');
 console.log(
   'after delete',
-  store.sessions.list('alice').length,
+  (await store.sessions.list('alice')).length,
   await store.checkpointer.getTuple({ configurable: { thread_id: session.id } }),
 );
-store.close();
+await store.close();

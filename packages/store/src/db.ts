@@ -1,23 +1,12 @@
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
+import { diskFullError } from './disk-space.js';
 import { isBusyError, StoreError } from './errors.js';
+import type { ReadOnlyState } from './interface.js';
 
 export type Db = Database.Database;
 
-/** Why a store only reads. */
-export type ReadOnlyReason =
-  | 'malformed'
-  | 'file-not-writable'
-  | 'folder-not-writable'
-  | 'read-only-file-system';
-
-/** Set on a store that opened (or turned) read-only: reads work, every write throws `read-only`. */
-export interface ReadOnlyState {
-  reason: ReadOnlyReason;
-  message: string;
-  /** The fix, in one sentence naming the file or folder. */
-  hint: string;
-}
+export type { ReadOnlyReason, ReadOnlyState } from './interface.js';
 
 /** What the store knows about its connection beyond better-sqlite3's handle. */
 export interface DbState {
@@ -50,6 +39,7 @@ const BUSY_RETRIES = 8;
 /** The error every write of a read-only store throws: names the file, the reason and the fix. */
 export function readOnlyError(state: DbState): StoreError {
   const ro = state.readOnly!;
+  if (ro.reason === 'disk-full') return diskFullError(state.file, state.dir);
   return new StoreError('read-only', `cannot write ${state.file}: ${ro.message}`, {
     file: state.file,
     hint: ro.hint,

@@ -1,37 +1,9 @@
 import type { BirdieCheckpointer } from './checkpointer/saver.js';
-import { type Db, type ReadOnlyState, stateOf } from './db.js';
+import { type Db, stateOf } from './db.js';
 import type { DamagedRecord } from './errors.js';
+import type { DamagedSession, DoctorReport } from './interface.js';
 import { clearMalformedMark, markMalformed } from './malformed-mark.js';
 import { malformedState } from './sqlite-errors.js';
-
-/** A session with damaged records. */
-export interface DamagedSession {
-  sessionId: string;
-  /** The session's user, when the thread is a session of this store. */
-  userId?: string;
-  /** Damaged records of the session. */
-  damaged: number;
-  /** Checkpoints that cannot be read back (damaged, or after a damaged one). */
-  unreadableSteps: number;
-  /** The step the session reads fine up to (its own graph's namespace); undefined if none. */
-  lastGoodCheckpointId?: string;
-}
-
-export interface DoctorReport {
-  file: string;
-  /** SQLite's integrity check passed and every record decoded. */
-  ok: boolean;
-  /** Set when the store only reads (the check may have just found the file malformed). */
-  readOnly?: ReadOnlyState;
-  /** `PRAGMA integrity_check`: `['ok']`, or SQLite's findings. */
-  integrity: string[];
-  /** Records decoded (values, checkpoint bodies, write records, grants). */
-  checked: number;
-  damaged: DamagedRecord[];
-  sessions: DamagedSession[];
-  /** What to do, one sentence per finding; `['nothing to do']` when all is well. */
-  advice: string[];
-}
 
 /**
  * Checks the whole store: SQLite's integrity check (pages, indexes), then every checkpoint record
@@ -113,7 +85,7 @@ export async function runDoctor(db: Db, saver: BirdieCheckpointer): Promise<Doct
   }
   const ok = integrityOk && damaged.length === 0;
   if (ok && advice.length === 0) advice.push('nothing to do');
-  const report: DoctorReport = { file, ok, integrity, checked, damaged, sessions, advice };
+  const report: DoctorReport = { location: file, ok, integrity, checked, damaged, sessions, advice };
   if (state.readOnly) report.readOnly = state.readOnly;
   return report;
 }

@@ -15,7 +15,8 @@ export type StoreErrorCode =
   | 'read-only'
   | 'malformed'
   | 'corrupt-record'
-  | 'io';
+  | 'io'
+  | 'unavailable';
 
 /** Who holds a session's lease: one process on one machine, until `expiresAt` unless it renews. */
 export interface LeaseHolder {

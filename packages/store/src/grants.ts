@@ -1,28 +1,9 @@
 import { type Db, immediate, stateOf } from './db.js';
-import { StoreError } from './errors.js';
+import type { GrantsRepo, SyncOf } from './interface.js';
 import type { Ownership } from './owner.js';
+import { checkGrants, decodeGrants, grantsDamage } from './validate.js';
 
-/** A session's skill grants, in the registry's serialisable policy shape. */
-export interface Grants {
-  enabled: string[];
-  disabled: string[];
-  /**
-   * What each enabled skill was when it was granted: skill name → an opaque identity the registry
-   * computes (e.g. layer + file path). Stored and returned as given; absent on grants saved without it.
-   */
-  sources?: Record<string, string>;
-}
-
-export interface GrantsRepo {
-  /** The session's grants; both lists empty when none were set. `not-found` for no such session. */
-  get(sessionId: string, userId: string): Grants;
-  set(sessionId: string, userId: string, grants: Grants): void;
-}
-
-const MAX_NAME = 200;
-const MAX_SOURCE = 4096;
-
-export function createGrants(db: Db, owners: Ownership): GrantsRepo {
+export function createGrants(db: Db, owners: Ownership): SyncOf<GrantsRepo> {
   const select = db.prepare<[string], { enabled: string; disabled: string; sources: string | null }>(
     'SELECT enabled, disabled, sources FROM grants WHERE session_id = ?',
   );
@@ -37,67 +18,19 @@ export function createGrants(db: Db, owners: Ownership): GrantsRepo {
       const row = select.get(sessionId);
       if (!row) return { enabled: [], disabled: [] };
       try {
-        const grants: Grants = {
-          enabled: names(JSON.parse(row.enabled), 'enabled'),
-          disabled: names(JSON.parse(row.disabled), 'disabled'),
-        };
-        if (row.sources !== null) grants.sources = sources(JSON.parse(row.sources));
-        return grants;
+        return decodeGrants(row.enabled, row.disabled, row.sources);
       } catch (cause) {
         const { file } = stateOf(db);
-        throw new StoreError(
-          'corrupt-record',
-          `the grants of session ${sessionId} in ${file} do not decode (${(cause as Error).message})`,
-          {
-            cause,
-            file,
-            damage: { sessionId, ns: '', table: 'grants', reason: (cause as Error).message },
-            hint: 'set the grants again (enable the skills anew) to replace the record',
-          },
-        );
+        throw grantsDamage(sessionId, file, cause, file);
       }
     },
     set(sessionId, userId, grants) {
-      const enabled = names(grants?.enabled, 'enabled');
-      const disabled = names(grants?.disabled, 'disabled');
-      const given = grants.sources === undefined ? null : JSON.stringify(sources(grants.sources));
+      const { enabled, disabled, sources } = checkGrants(grants);
+      const given = sources === undefined ? null : JSON.stringify(sources);
       immediate(db, () => {
         owners.require(sessionId, userId);
         upsert.run(sessionId, JSON.stringify(enabled), JSON.stringify(disabled), given);
       });
     },
   };
-}
-
-function names(list: unknown, field: string): string[] {
-  if (
-    !Array.isArray(list) ||
-    !list.every((n) => typeof n === 'string' && n.length > 0 && n.length <= MAX_NAME)
-  ) {
-    throw new StoreError('invalid-argument', `grants.${field} must be an array of non-empty strings`);
-  }
-  return [...new Set(list as string[])].sort();
-}
-
-/** A plain copy with own, string-valued entries only. */
-function sources(value: unknown): Record<string, string> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new StoreError('invalid-argument', 'grants.sources must be an object of skill name → string');
-  }
-  const out: Record<string, string> = {};
-  for (const [name, source] of Object.entries(value)) {
-    if (
-      name.length === 0 ||
-      name.length > MAX_NAME ||
-      typeof source !== 'string' ||
-      source.length > MAX_SOURCE
-    ) {
-      throw new StoreError(
-        'invalid-argument',
-        `grants.sources must map skill names to strings of at most ${MAX_SOURCE} characters`,
-      );
-    }
-    Object.defineProperty(out, name, { value: source, enumerable: true, writable: true, configurable: true });
-  }
-  return out;
 }

@@ -1,18 +1,6 @@
 import { type LeaseHolder, StoreError } from './errors.js';
+import type { SessionLease } from './interface.js';
 import { type LeaseRow, leaseLost } from './lease-rows.js';
-
-/** The right to write one session, held by this process until released (or lost). */
-export interface SessionLease {
-  readonly sessionId: string;
-  /** This process, as other processes see it. */
-  readonly holder: LeaseHolder;
-  /** The stale holder (expired, or a process that is gone) this lease replaced, if any. */
-  readonly previous?: LeaseHolder;
-  /** Gives the session back; idempotent and never throws. */
-  release(): void;
-  /** Throws `StoreError('lease-lost')` if the lease was released or another owner took it. */
-  assertHeld(): void;
-}
 
 /** What a held lease needs from the store's lease table. */
 export interface LeaseBook {
@@ -44,11 +32,26 @@ export class HeldLease implements SessionLease {
     this.timer.unref();
   }
 
-  release(): void {
-    this.end('released');
+  release(): Promise<void> {
+    try {
+      this.end('released');
+    } catch {
+      // Giving a lease back never fails the caller: an unreleased row expires on its own.
+    }
+    return Promise.resolve();
   }
 
-  assertHeld(): void {
+  assertHeld(): Promise<void> {
+    try {
+      this.checkHeld();
+      return Promise.resolve();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** @internal `assertHeld`, synchronously. */
+  checkHeld(): void {
     if (this.state === 'released') {
       throw new StoreError('lease-lost', `the lease on session ${this.sessionId} was released`);
     }

@@ -1,6 +1,4 @@
 export { BirdieCheckpointer } from './checkpointer/saver.js';
-export type { ReadOnlyReason, ReadOnlyState } from './db.js';
-export type { DamagedSession, DoctorReport } from './doctor.js';
 export {
   type DamagedRecord,
   isStoreError,
@@ -9,22 +7,35 @@ export {
   StoreError,
   type StoreErrorCode,
 } from './errors.js';
-export type { Grants, GrantsRepo } from './grants.js';
-export type { SessionLease } from './held-lease.js';
 export { validateSessionId, validateUserId } from './ids.js';
-export type { RunJournal } from './journal.js';
-export type { AcquireOptions, LeasesRepo } from './leases.js';
-export type { MemoryEntry, MemoryRepo } from './memory.js';
-export type { QuarantinedRecord, RepairReport } from './repair.js';
 export type {
+  AcquireOptions,
+  DamagedSession,
+  DoctorReport,
   FinishedStatus,
+  Grants,
+  GrantsRepo,
+  LeasesRepo,
+  MemoryEntry,
+  MemoryRepo,
+  QuarantinedRecord,
+  ReadOnlyReason,
+  ReadOnlyState,
+  RepairReport,
   RunFinish,
+  RunJournal,
   RunRecord,
   RunStatus,
   RunsRepo,
+  Session,
+  SessionLease,
+  Sessions,
+  Store,
   ToolCallRecord,
   ToolCallStatus,
-} from './runs.js';
-export type { Session, Sessions, Usage } from './sessions.js';
-export { openStore, type Store, type StoreOptions } from './store.js';
-export type { TrustDecision, TrustRecord, TrustRepo } from './trust.js';
+  TrustDecision,
+  TrustRecord,
+  TrustRepo,
+  Usage,
+} from './interface.js';
+export { openStore, type SqliteStore, type StoreOptions } from './store.js';

@@ -2,38 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Db, immediate } from './db.js';
-import { type LeaseHolder, StoreError } from './errors.js';
-import { HeldLease, type LeaseBook, type SessionLease } from './held-lease.js';
+import type { LeaseHolder } from './errors.js';
+import { HeldLease, type LeaseBook } from './held-lease.js';
 import { validateSessionId } from './ids.js';
+import type { AcquireOptions, LeasesRepo, SessionLease, SyncOf } from './interface.js';
 import { busy, holderOf, type LeaseRow, leaseLost } from './lease-rows.js';
 import { pidScope, processGone } from './process-alive.js';
-
-export interface AcquireOptions {
-  /** How long to wait for another holder to let go, polling with back-off. Default 0: fail at once. */
-  waitMs?: number;
-  /** How long the lease lasts without a heartbeat (renewed every third of it). Default 30 s. */
-  ttlMs?: number;
-  /** Aborting stops the wait; `acquire` then rejects with the signal's reason. */
-  signal?: AbortSignal;
-  /** Called once, when the first attempt finds the session held and `waitMs` allows waiting. */
-  onWait?: (holder: LeaseHolder) => void;
-}
-
-export interface LeasesRepo {
-  /**
-   * Takes the session's lease (one `BEGIN IMMEDIATE` transaction). A lease held by a live process is
-   * waited for up to `waitMs`, then `StoreError('session-busy')`; an expired one, or one whose process
-   * on this machine is gone, is taken over at once and the session's runs still marked `running` become
-   * `interrupted`.
-   */
-  acquire(sessionId: string, opts?: AcquireOptions): Promise<SessionLease>;
-  /** The live holder of the session's lease, if any (expired leases and gone processes are not). */
-  holder(sessionId: string): LeaseHolder | undefined;
-}
-
-export const DEFAULT_TTL_MS = 30_000;
-const MIN_TTL_MS = 200;
-const MAX_WAIT_MS = 24 * 3600_000;
+import { checkAcquire } from './validate.js';
 
 /**
  * The store's leases: one row per session in `leases` (owner, host, pid, acquired, expires). Wall-clock
@@ -72,7 +47,7 @@ export class Leases implements LeaseBook {
     );
   }
 
-  repo(): LeasesRepo {
+  repo(): SyncOf<LeasesRepo> {
     return {
       acquire: (sessionId, opts) => this.acquire(sessionId, opts),
       holder: (sessionId) => {
@@ -113,19 +88,12 @@ export class Leases implements LeaseBook {
 
   /** Releases every lease this store holds (on close). */
   releaseAll(): void {
-    for (const lease of [...this.held.values()]) lease.release();
+    for (const lease of [...this.held.values()]) lease.end('released');
   }
 
   private async acquire(sessionId: string, opts: AcquireOptions = {}): Promise<SessionLease> {
     validateSessionId(sessionId);
-    const waitMs = opts.waitMs ?? 0;
-    const ttlMs = opts.ttlMs ?? DEFAULT_TTL_MS;
-    if (!Number.isFinite(waitMs) || waitMs < 0 || waitMs > MAX_WAIT_MS) {
-      throw new StoreError('invalid-argument', `waitMs must be between 0 and ${MAX_WAIT_MS}`);
-    }
-    if (!Number.isFinite(ttlMs) || ttlMs < MIN_TTL_MS || ttlMs > MAX_WAIT_MS) {
-      throw new StoreError('invalid-argument', `ttlMs must be between ${MIN_TTL_MS} and ${MAX_WAIT_MS}`);
-    }
+    const { waitMs, ttlMs } = checkAcquire(opts);
     const deadline = Date.now() + waitMs;
     let delay = 25;
     let told = false;

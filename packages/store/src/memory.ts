@@ -1,47 +1,25 @@
 import { type Db, immediate } from './db.js';
-import { StoreError } from './errors.js';
 import { validateUserId } from './ids.js';
+import type { MemoryEntry, MemoryRepo, SyncOf } from './interface.js';
+import { checkMemoryContent } from './validate.js';
 
-/** One long-term memory entry; memory belongs to a user, not a session. */
-export interface MemoryEntry {
-  id: number;
-  userId: string;
-  content: string;
-  createdAt: Date;
-}
-
-export interface MemoryRepo {
-  add(userId: string, content: string): MemoryEntry;
-  /** Oldest first, the order the graph injects them in. */
-  list(userId: string): MemoryEntry[];
-  /** `false` when the user has no entry with that id. */
-  remove(userId: string, id: number): boolean;
-}
-
-const MAX_CONTENT = 16 * 1024;
-
-interface Row {
+export interface MemoryRow {
   id: number;
   user_id: string;
   content: string;
   created_at: number;
 }
 
-export function createMemory(db: Db): MemoryRepo {
-  const insert = db.prepare<[string, string, number], Row>(
+export function createMemory(db: Db): SyncOf<MemoryRepo> {
+  const insert = db.prepare<[string, string, number], MemoryRow>(
     'INSERT INTO memory (user_id, content, created_at) VALUES (?, ?, ?) RETURNING *',
   );
-  const select = db.prepare<[string], Row>('SELECT * FROM memory WHERE user_id = ? ORDER BY id');
+  const select = db.prepare<[string], MemoryRow>('SELECT * FROM memory WHERE user_id = ? ORDER BY id');
   const remove = db.prepare('DELETE FROM memory WHERE user_id = ? AND id = ?');
   return {
     add(userId, content) {
       validateUserId(userId);
-      if (typeof content !== 'string' || content.trim() === '' || content.length > MAX_CONTENT) {
-        throw new StoreError(
-          'invalid-argument',
-          `memory content must be non-empty text of at most ${MAX_CONTENT} characters`,
-        );
-      }
+      checkMemoryContent(content);
       return toEntry(immediate(db, () => insert.get(userId, content, Date.now()))!);
     },
     list(userId) {
@@ -56,6 +34,6 @@ export function createMemory(db: Db): MemoryRepo {
   };
 }
 
-function toEntry(row: Row): MemoryEntry {
+export function toEntry(row: MemoryRow): MemoryEntry {
   return { id: row.id, userId: row.user_id, content: row.content, createdAt: new Date(row.created_at) };
 }

@@ -7,7 +7,7 @@ import { MIGRATIONS } from './schema.js';
 import { openStore } from './store.js';
 
 const dirs: string[] = [];
-afterEach(() => {
+afterEach(async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -39,10 +39,10 @@ function firstReleaseFile(): string {
 }
 
 describe('migration 2', () => {
-  it('keeps the first release’s run log and grants readable, with tool call statuses', () => {
+  it('keeps the first release’s run log and grants readable, with tool call statuses', async () => {
     const store = openStore({ file: firstReleaseFile() });
     try {
-      const [run] = store.runs.list({ userId: 'alice' });
+      const [run] = await store.runs.list({ userId: 'alice' });
       expect(run!.toolCalls).toEqual([
         {
           id: 1,
@@ -67,13 +67,13 @@ describe('migration 2', () => {
           error: 'exit 1',
         },
       ]);
-      expect(store.grants.get('2026-01-02_1', 'alice')).toEqual({ enabled: ['web'], disabled: [] });
+      expect(await store.grants.get('2026-01-02_1', 'alice')).toEqual({ enabled: ['web'], disabled: [] });
       // The migrated table takes journal rows next to the old ones.
-      const journal = store.runs.journal(7);
-      journal.started({ id: 'call_new', name: 'fetch' });
-      expect(journal.startedAmong(['call_new'])).toEqual(new Set(['call_new']));
+      const journal = await store.runs.journal(7);
+      await journal.started({ id: 'call_new', name: 'fetch' });
+      expect(await journal.startedAmong(['call_new'])).toEqual(new Set(['call_new']));
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

@@ -5,7 +5,7 @@ import { StoreError } from './errors.js';
 import { ensureFolder } from './folder.js';
 import { readMalformedMark } from './malformed-mark.js';
 import { MIGRATIONS } from './schema.js';
-import { codeOf, malformedState, probeReadOnly, toStoreError } from './sqlite-errors.js';
+import { codeOf, diskFullState, malformedState, probeReadOnly, toStoreError } from './sqlite-errors.js';
 
 /**
  * Opens `file` for reading and writing, creating and migrating it as needed. A file that cannot be
@@ -35,6 +35,10 @@ export function openDatabase(file: string, dir: string): Db {
     if (state.readOnly && mapped instanceof StoreError && ['read-only', 'malformed'].includes(mapped.code)) {
       return openReadOnly(state, state.readOnly);
     }
+    // SQLite cannot even open a WAL file on a full disk (its -shm file cannot grow): read what is there, and let
+    // every write fail as a write on a full disk does.
+    if (mapped instanceof StoreError && mapped.code === 'disk-full')
+      return openReadOnly(state, diskFullState(dir));
     if (mapped instanceof StoreError) throw mapped;
     throw new StoreError('io', `cannot open ${file}`, { cause: error, file });
   }
@@ -72,7 +76,8 @@ function prepareFile(file: string, dir: string): ReadOnlyState | undefined {
 function openReadOnly(state: DbState, readOnly: ReadOnlyState): Db {
   const { file } = state;
   state.readOnly = readOnly;
-  if (!existsSync(file)) {
+  // A file created empty on a full disk holds nothing yet, like a missing one.
+  if (!existsSync(file) || statSync(file).size === 0) {
     const empty = new Database(':memory:');
     migrate(empty, state);
     attachState(empty, state);
@@ -84,7 +89,9 @@ function openReadOnly(state: DbState, readOnly: ReadOnlyState): Db {
     probe(db);
   } catch (error) {
     const code = codeOf(error);
-    if (code !== 'SQLITE_CANTOPEN' && !code?.startsWith('SQLITE_READONLY')) throw unreadable(state, error);
+    const noShm =
+      code === 'SQLITE_CANTOPEN' || code?.startsWith('SQLITE_READONLY') || readOnly.reason === 'disk-full';
+    if (!noShm) throw unreadable(state, error);
     try {
       db = snapshot(file);
       probe(db);

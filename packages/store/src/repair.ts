@@ -1,27 +1,8 @@
 import type { BirdieCheckpointer } from './checkpointer/saver.js';
 import type { ThreadCheck } from './checkpointer/verify.js';
 import { type Db, immediate } from './db.js';
+import type { QuarantinedRecord, RepairReport } from './interface.js';
 import type { Leases } from './leases.js';
-
-/** A record `sessions.repair` moved to `cp_quarantine`. */
-export interface QuarantinedRecord {
-  table: 'cp_checkpoints' | 'cp_writes' | 'cp_blobs';
-  ns: string;
-  checkpointId?: string;
-  seq?: number;
-  taskId?: string;
-  blobId?: number;
-  /** Why it was set aside: its own damage, or `follows a damaged step`. */
-  reason: string;
-}
-
-export interface RepairReport {
-  sessionId: string;
-  /** The checkpoint the session now continues from (its newest good one); undefined if none was good. */
-  head?: string;
-  /** What was set aside, in `cp_quarantine` (nothing is deleted). Empty when nothing was damaged. */
-  quarantined: QuarantinedRecord[];
-}
 
 interface Deps {
   db: Db;

@@ -2,69 +2,21 @@ import { checkCount, checkText } from './checks.js';
 import { type Db, immediate } from './db.js';
 import { StoreError } from './errors.js';
 import { validateUserId } from './ids.js';
-import { createJournal, type RunJournal } from './journal.js';
+import type {
+  RunJournal,
+  RunRecord,
+  RunStatus,
+  RunsRepo,
+  SyncOf,
+  ToolCallRecord,
+  ToolCallStatus,
+} from './interface.js';
+import { createJournal } from './journal.js';
 import type { Leases } from './leases.js';
 import type { Ownership } from './owner.js';
-import { redactSecrets } from './secrets.js';
+import { checkRunFinish } from './validate.js';
 
-export type RunStatus = 'running' | 'ok' | 'error' | 'interrupted' | 'rejected';
-export type FinishedStatus = Exclude<RunStatus, 'running'>;
-export type ToolCallStatus = 'started' | 'ok' | 'error';
-
-export interface ToolCallRecord {
-  /** Row id, in call order. */
-  id: number;
-  /** The model's tool call id; absent on rows logged before the journal existed. */
-  callId?: string;
-  name: string;
-  skill?: string;
-  status: ToolCallStatus;
-  /** `started` in a run that is no longer running: the call began and its result is unknown (it may have had its effect). */
-  resultUnknown: boolean;
-  startedAt: Date;
-  endedAt?: Date;
-  durationMs?: number;
-  truncated: boolean;
-  error?: string;
-}
-
-export interface RunRecord {
-  id: number;
-  sessionId: string;
-  model?: string;
-  status: RunStatus;
-  startedAt: Date;
-  endedAt?: Date;
-  durationMs?: number;
-  inputTokens: number;
-  outputTokens: number;
-  error?: string;
-  toolCalls: ToolCallRecord[];
-}
-
-export interface RunFinish {
-  status: FinishedStatus;
-  inputTokens?: number;
-  outputTokens?: number;
-  error?: string;
-}
-
-export interface RunsRepo {
-  /**
-   * Opens a run (status `running`) on the user's session and returns its id. `session-busy` when
-   * another live process holds the session's lease.
-   */
-  start(r: { sessionId: string; userId: string; model?: string }): number;
-  finish(runId: number, r: RunFinish): void;
-  /** The run's tool journal (intent before effect). `not-found` for an unknown run. */
-  journal(runId: number): RunJournal;
-  /** The user's runs (of one of their sessions if given), newest first, each with its tool calls in call order. Default limit 50. */
-  list(q: { userId: string; sessionId?: string; limit?: number }): RunRecord[];
-}
-
-const STATUSES = new Set<FinishedStatus>(['ok', 'error', 'interrupted', 'rejected']);
-
-interface RunRow {
+export interface RunRow {
   id: number;
   session_id: string;
   model: string | null;
@@ -76,7 +28,7 @@ interface RunRow {
   error: string | null;
 }
 
-interface ToolRow {
+export interface ToolRow {
   id: number;
   call_id: string | null;
   name: string;
@@ -89,7 +41,10 @@ interface ToolRow {
   error: string | null;
 }
 
-export function createRuns(db: Db, owners: Ownership, leases: Leases): RunsRepo {
+/** The runs repository before the store wraps it: its journal is synchronous too. */
+export type SyncRuns = Omit<SyncOf<RunsRepo>, 'journal'> & { journal(runId: number): SyncOf<RunJournal> };
+
+export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns {
   const insert = db.prepare(
     "INSERT INTO runs (session_id, model, status, started_at) VALUES (?, ?, 'running', ?)",
   );
@@ -109,13 +64,8 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): RunsRepo 
       });
     },
     finish(runId, r) {
-      if (!STATUSES.has(r?.status)) {
-        throw new StoreError('invalid-argument', `run status must be one of ${[...STATUSES].join(', ')}`);
-      }
-      const input = checkCount(r.inputTokens ?? 0, 'inputTokens');
-      const output = checkCount(r.outputTokens ?? 0, 'outputTokens');
-      const error = r.error === undefined ? null : redactSecrets(checkText(r.error, 'error'));
-      const { changes } = immediate(db, () => update.run(r.status, Date.now(), input, output, error, runId));
+      const { status, input, output, error } = checkRunFinish(r);
+      const { changes } = immediate(db, () => update.run(status, Date.now(), input, output, error, runId));
       if (changes === 0) throw new StoreError('not-found', `no run ${runId}`);
     },
     journal(runId) {
@@ -145,7 +95,7 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): RunsRepo 
   };
 }
 
-function toRun(row: RunRow, tools: ToolRow[]): RunRecord {
+export function toRun(row: RunRow, tools: ToolRow[]): RunRecord {
   const run: RunRecord = {
     id: row.id,
     sessionId: row.session_id,
@@ -164,7 +114,7 @@ function toRun(row: RunRow, tools: ToolRow[]): RunRecord {
   return run;
 }
 
-function toTool(row: ToolRow, runEnded: boolean): ToolCallRecord {
+export function toTool(row: ToolRow, runEnded: boolean): ToolCallRecord {
   const call: ToolCallRecord = {
     id: row.id,
     name: row.name,

@@ -1,52 +1,12 @@
 import { checkCount } from './checks.js';
 import { type Db, immediate } from './db.js';
-import { StoreError } from './errors.js';
 import { localDay, validateUserId } from './ids.js';
+import type { RepairReport, Session, Sessions, SyncOf } from './interface.js';
 import type { Leases } from './leases.js';
 import type { Ownership } from './owner.js';
-import type { RepairReport } from './repair.js';
+import { checkTitle } from './validate.js';
 
-export interface Session {
-  /** `YYYY-MM-DD_N`; also the LangGraph `thread_id` of the session's checkpoints. */
-  id: string;
-  userId: string;
-  title?: string;
-  createdAt: Date;
-  updatedAt: Date;
-  /** Turns recorded with `recordTurn`. */
-  turns: number;
-  inputTokens: number;
-  outputTokens: number;
-}
-
-export interface Usage {
-  inputTokens: number;
-  outputTokens: number;
-}
-
-/**
- * Sessions by id take the acting user's id and refuse another user's session with
- * `StoreError('not-owner')` (whose `owner` names the session's user).
- */
-export interface Sessions {
-  create(userId: string, opts?: { title?: string; now?: Date }): Session;
-  /** The user's sessions, newest first. */
-  list(userId: string): Session[];
-  /** `undefined` when there is no such session. */
-  get(id: string, userId: string): Session | undefined;
-  rename(id: string, userId: string, title: string): void;
-  /** Removes the session with its checkpoints, grants, runs and quarantined records; `session-busy` while another process holds it. */
-  delete(id: string, userId: string): void;
-  /** Adds one turn and its token usage to the session's totals. */
-  recordTurn(id: string, userId: string, usage: Usage): void;
-  /**
-   * Forks the session from its last good step: damaged checkpoint records and the steps after them
-   * move to the quarantine table (nothing is deleted) and the last good checkpoint becomes the head.
-   */
-  repair(id: string, userId: string): Promise<RepairReport>;
-}
-
-interface Row {
+export interface SessionRow {
   id: string;
   user_id: string;
   title: string | null;
@@ -57,7 +17,8 @@ interface Row {
   output_tokens: number;
 }
 
-const COLUMNS = 'id, user_id, title, created_at, updated_at, turns, input_tokens, output_tokens';
+export const SESSION_COLUMNS =
+  'id, user_id, title, created_at, updated_at, turns, input_tokens, output_tokens';
 
 export interface SessionDeps {
   owners: Ownership;
@@ -67,7 +28,7 @@ export interface SessionDeps {
   repair(id: string): Promise<RepairReport>;
 }
 
-export function createSessions(db: Db, deps: SessionDeps): Sessions {
+export function createSessions(db: Db, deps: SessionDeps): SyncOf<Sessions> {
   const { owners, leases } = deps;
   const nextSeq = db.prepare<[string], { n: number }>(
     'SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM sessions WHERE day = ?',
@@ -75,10 +36,10 @@ export function createSessions(db: Db, deps: SessionDeps): Sessions {
   const insert = db.prepare(
     'INSERT INTO sessions (id, user_id, day, seq, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
-  const byUser = db.prepare<[string], Row>(
-    `SELECT ${COLUMNS} FROM sessions WHERE user_id = ? ORDER BY created_at DESC, day DESC, seq DESC`,
+  const byUser = db.prepare<[string], SessionRow>(
+    `SELECT ${SESSION_COLUMNS} FROM sessions WHERE user_id = ? ORDER BY created_at DESC, day DESC, seq DESC`,
   );
-  const byId = db.prepare<[string], Row>(`SELECT ${COLUMNS} FROM sessions WHERE id = ?`);
+  const byId = db.prepare<[string], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`);
   const setTitle = db.prepare('UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?');
   const remove = db.prepare('DELETE FROM sessions WHERE id = ?');
   const addTurn = db.prepare(
@@ -139,7 +100,7 @@ export function createSessions(db: Db, deps: SessionDeps): Sessions {
   };
 }
 
-function toSession(row: Row): Session {
+export function toSession(row: SessionRow): Session {
   const session: Session = {
     id: row.id,
     userId: row.user_id,
@@ -151,11 +112,4 @@ function toSession(row: Row): Session {
   };
   if (row.title !== null) session.title = row.title;
   return session;
-}
-
-function checkTitle(title: unknown): string {
-  if (typeof title !== 'string' || title.length > 200 || title.includes('\0')) {
-    throw new StoreError('invalid-argument', 'a session title is a string of at most 200 characters');
-  }
-  return title;
 }

@@ -9,7 +9,7 @@ import { toStoreError } from './sqlite-errors.js';
 
 let dir: string;
 let state: DbState;
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'birdie-store-errors-'));
   state = { file: join(dir, 'birdie.db'), dir };
 });
@@ -32,7 +32,7 @@ function sqliteError(sql: string, options: Database.Options = {}): unknown {
 }
 
 describe('toStoreError', () => {
-  it('SQLITE_READONLY where the file looks writable: read-only, and the store turns read-only', () => {
+  it('SQLITE_READONLY where the file looks writable: read-only, and the store turns read-only', async () => {
     const error = sqliteError('INSERT INTO t VALUES (1)', { readonly: true });
     const mapped = toStoreError(error, state) as StoreError;
     expect(mapped).toBeInstanceOf(StoreError);
@@ -43,7 +43,7 @@ describe('toStoreError', () => {
     expect(state.readOnly?.reason).toBe('file-not-writable');
   });
 
-  it('a malformed file: malformed, read-only from now on, and marked for later processes', () => {
+  it('a malformed file: malformed, read-only from now on, and marked for later processes', async () => {
     const error = Object.assign(new Error('database disk image is malformed'), { code: 'SQLITE_CORRUPT' });
     new Database(state.file).close();
     const mapped = toStoreError(error, state) as StoreError;
@@ -52,7 +52,7 @@ describe('toStoreError', () => {
     expect(existsSync(`${state.file}.malformed`)).toBe(true);
   });
 
-  it('a full disk without a file-size limit is disk-full naming the folder', () => {
+  it('a full disk without a file-size limit is disk-full naming the folder', async () => {
     const mapped = toStoreError(
       Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }),
       state,
@@ -64,7 +64,7 @@ describe('toStoreError', () => {
     });
   });
 
-  it('lock errors are locked; errors without a code pass through unchanged', () => {
+  it('lock errors are locked; errors without a code pass through unchanged', async () => {
     expect(
       toStoreError(Object.assign(new Error('busy'), { code: 'SQLITE_BUSY_SNAPSHOT' }), state),
     ).toMatchObject({

@@ -1,5 +1,6 @@
-import { accessSync, constants, readFileSync, statfsSync, statSync } from 'node:fs';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { type DbState, type ReadOnlyState, readOnlyError } from './db.js';
+import { diskFullError, formatBytes, freeBytes, NEARLY_FULL_BYTES } from './disk-space.js';
 import { StoreError } from './errors.js';
 import { markMalformed } from './malformed-mark.js';
 
@@ -25,11 +26,12 @@ export function toStoreError(error: unknown, state: DbState): unknown {
     const limit = fileSizeLimit();
     if (code === 'EFBIG' || (limit !== undefined && nearLimit(file, limit)))
       return tooLarge(state, limit, error);
-    if (code === 'SQLITE_FULL' || code === 'ENOSPC') return diskFull(state, error);
+    if (code === 'SQLITE_FULL' || code === 'ENOSPC' || nearlyFull(state.dir))
+      return diskFullError(file, state.dir, error);
     return new StoreError('io', `cannot read or write ${file}: ${reason}`, {
       cause: error,
       file,
-      hint: `check the disk that holds ${state.dir} (the system log names the failing device)`,
+      hint: `check the disk that holds ${state.dir}; the system log names the failing device`,
     });
   }
   if (
@@ -46,7 +48,7 @@ export function toStoreError(error: unknown, state: DbState): unknown {
       state.readOnly ??= found ?? {
         reason: 'file-not-writable',
         message: `SQLite refused to write (${reason})`,
-        hint: `make ${file} and its folder writable (chmod u+w ${file} ${state.dir})`,
+        hint: `make ${file} and its folder writable: chmod u+w ${file} ${state.dir}`,
       };
       const mapped = readOnlyError(state);
       return new StoreError('read-only', mapped.message, { cause: error, file, hint: mapped.hint });
@@ -61,11 +63,15 @@ export function toStoreError(error: unknown, state: DbState): unknown {
     const ro = malformedState(file, reason);
     state.readOnly = ro;
     markMalformed(file, reason);
-    return new StoreError('malformed', `${file} is malformed (SQLite: ${reason}); ${ro.message}`, {
-      cause: error,
-      file,
-      hint: ro.hint,
-    });
+    return new StoreError(
+      'malformed',
+      `${file} is malformed (SQLite: ${reason}); nothing more is written into it`,
+      {
+        cause: error,
+        file,
+        hint: ro.hint,
+      },
+    );
   }
   if (code === 'SQLITE_TOOBIG') {
     return new StoreError('invalid-argument', `a value is too big to store in ${file} (${reason})`, {
@@ -83,8 +89,8 @@ export function toStoreError(error: unknown, state: DbState): unknown {
 export function malformedState(file: string, reason: string): ReadOnlyState {
   return {
     reason: 'malformed',
-    message: `the file is malformed (SQLite: ${reason}), so it is only read and nothing more is written into it`,
-    hint: `keep a copy of ${file}, then recover it with \`sqlite3 ${file} .recover | sqlite3 recovered.db\` and put recovered.db in its place (or move ${file} aside to start afresh)`,
+    message: `it is malformed (SQLite: ${reason})`,
+    hint: `keep a copy of ${file}, then recover it with \`sqlite3 ${file} .recover | sqlite3 recovered.db\` and put recovered.db in its place, or move ${file} aside to start afresh`,
   };
 }
 
@@ -99,7 +105,7 @@ export function probeReadOnly(file: string, dir: string): ReadOnlyState | undefi
     return {
       reason: 'file-not-writable',
       message: 'the file is not writable',
-      hint: `chmod u+w ${file} (it must belong to the user running birdie)`,
+      hint: `chmod u+w ${file}; it must belong to the user running birdie`,
     };
   }
   const dirError = accessError(dir);
@@ -108,7 +114,7 @@ export function probeReadOnly(file: string, dir: string): ReadOnlyState | undefi
     return {
       reason: 'folder-not-writable',
       message: `its folder ${dir} is not writable (SQLite keeps ${file}-wal and ${file}-shm beside it)`,
-      hint: `chmod u+w ${dir} (it must belong to the user running birdie)`,
+      hint: `chmod u+w ${dir}; it must belong to the user running birdie`,
     };
   }
   return undefined;
@@ -131,15 +137,6 @@ function accessError(path: string): string | undefined {
   }
 }
 
-function diskFull(state: DbState, cause: unknown): StoreError {
-  const free = freeBytes(state.dir);
-  return new StoreError(
-    'disk-full',
-    `the disk holding ${state.file} is full${free === undefined ? '' : ` (${formatBytes(free)} free)`}; the last saved step is intact`,
-    { cause, file: state.file, hint: `free space on the disk that holds ${state.dir}, then try again` },
-  );
-}
-
 function tooLarge(state: DbState, limit: number | undefined, cause: unknown): StoreError {
   const what = limit === undefined ? 'the file-size limit' : `the file-size limit of ${formatBytes(limit)}`;
   return new StoreError(
@@ -148,7 +145,7 @@ function tooLarge(state: DbState, limit: number | undefined, cause: unknown): St
     {
       cause,
       file: state.file,
-      hint: 'raise the limit (`ulimit -f unlimited`) before starting birdie, or delete old sessions',
+      hint: 'raise the limit with `ulimit -f unlimited` before starting birdie, or delete old sessions',
     },
   );
 }
@@ -172,20 +169,20 @@ function nearLimit(file: string, limit: number): boolean {
   return Math.max(...sizes) + 1024 * 1024 >= limit;
 }
 
-function freeBytes(dir: string): number | undefined {
-  try {
-    const fs = statfsSync(dir);
-    return fs.bavail * fs.bsize;
-  } catch {
-    return undefined;
-  }
+/** The read-only state of a store that opened on a full disk: it reads; a write gets `diskFullError`. */
+export function diskFullState(dir: string): ReadOnlyState {
+  const free = freeBytes(dir);
+  return {
+    reason: 'disk-full',
+    message: `its disk is full${free === undefined ? '' : ` (${formatBytes(free)} free)`}`,
+    hint: `free space on the disk that holds ${dir}, then open the store again`,
+  };
 }
 
-function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(0)} KiB`;
-  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MiB`;
-  return `${(n / 1024 ** 3).toFixed(1)} GiB`;
+/** An I/O error on a disk with next to no room left is the full disk, whatever SQLite called it. */
+function nearlyFull(dir: string): boolean {
+  const free = freeBytes(dir);
+  return free !== undefined && free < NEARLY_FULL_BYTES;
 }
 
 export function codeOf(error: unknown): string | undefined {

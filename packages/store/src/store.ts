@@ -1,20 +1,20 @@
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import { BirdieCheckpointer } from './checkpointer/saver.js';
-import { type Db, type ReadOnlyState, stateOf } from './db.js';
-import { type DoctorReport, runDoctor } from './doctor.js';
+import { type Db, readOnlyError, stateOf } from './db.js';
+import { runDoctor } from './doctor.js';
 import { StoreError } from './errors.js';
-import { createGrants, type GrantsRepo } from './grants.js';
-import { Leases, type LeasesRepo } from './leases.js';
-import { createMemory, type MemoryRepo } from './memory.js';
+import { createGrants } from './grants.js';
+import type { RunJournal, RunsRepo, Store, SyncOf } from './interface.js';
+import { Leases } from './leases.js';
+import { createMemory } from './memory.js';
 import { openDatabase } from './open.js';
 import { createOwnership } from './owner.js';
 import { repairSession } from './repair.js';
-import { createRuns, type RunsRepo } from './runs.js';
-import { createSessions, type Sessions } from './sessions.js';
+import { createRuns, type SyncRuns } from './runs.js';
+import { createSessions } from './sessions.js';
 import { toStoreError } from './sqlite-errors.js';
-import { createTrust, type TrustRepo } from './trust.js';
+import { createTrust } from './trust.js';
 
 export interface StoreOptions {
   /** Folder of birdie's data. Default: `BIRDIE_HOME`, else `~/.birdie`. */
@@ -23,32 +23,15 @@ export interface StoreOptions {
   file?: string;
 }
 
-export interface Store {
-  /** Absolute path of the SQLite file. */
+/** The SQLite store: the interface, plus the file it keeps everything in. */
+export interface SqliteStore extends Store {
+  readonly kind: 'sqlite';
+  /** Absolute path of the SQLite file (also `location`). */
   readonly file: string;
-  /**
-   * Set when the store only reads (the file or its folder is not writable, its file system is
-   * read-only, or SQLite found it malformed): reads work, every write throws `StoreError('read-only')`.
-   */
-  readonly readOnly: ReadOnlyState | undefined;
-  readonly sessions: Sessions;
-  readonly grants: GrantsRepo;
-  readonly memory: MemoryRepo;
-  readonly runs: RunsRepo;
-  /** One writer per session. */
-  readonly leases: LeasesRepo;
-  /** Workspace trust decisions, by folder. */
-  readonly trust: TrustRepo;
-  /** LangGraph checkpointer over the same file; `thread_id` is the session id. */
-  readonly checkpointer: BaseCheckpointSaver;
-  /** Checks the whole file: SQLite's integrity check, then every stored record decoded. */
-  doctor(): Promise<DoctorReport>;
-  /** Releases this store's leases and closes the connection; later calls fail with `StoreError('closed')`. Idempotent. */
-  close(): void;
 }
 
 /** Opens (creating and migrating as needed) the store's SQLite file. */
-export function openStore(options: StoreOptions = {}): Store {
+export function openStore(options: StoreOptions = {}): SqliteStore {
   const home = resolve(options.home ?? process.env.BIRDIE_HOME ?? join(homedir(), '.birdie'));
   const file = resolve(options.file ?? join(home, 'birdie.db'));
   const db: Db = openDatabase(file, dirname(file));
@@ -61,15 +44,22 @@ export function openStore(options: StoreOptions = {}): Store {
   }
 }
 
-function assemble(db: Db, file: string): Store {
+function assemble(db: Db, file: string): SqliteStore {
   const leases = new Leases(db);
   const owners = createOwnership(db);
   const checkpointer = new BirdieCheckpointer(db, { fence: (threadId) => leases.fence(threadId) });
   const guard = guardFor(db);
   return {
+    kind: 'sqlite',
     file,
+    location: file,
     get readOnly() {
       return stateOf(db).readOnly;
+    },
+    assertWritable() {
+      if (!db.open) throw new StoreError('closed', 'the store is closed');
+      const state = stateOf(db);
+      if (state.readOnly) throw readOnlyError(state);
     },
     sessions: guard(
       createSessions(db, {
@@ -85,28 +75,38 @@ function assemble(db: Db, file: string): Store {
     leases: guard(leases.repo()),
     trust: guard(createTrust(db)),
     checkpointer,
-    doctor: guard({ doctor: () => runDoctor(db, checkpointer) }).doctor,
+    doctor: guard<Pick<Store, 'doctor'>>({ doctor: () => runDoctor(db, checkpointer) }).doctor,
     close() {
-      if (!db.open) return;
-      leases.releaseAll();
-      db.close();
+      if (db.open) {
+        leases.releaseAll();
+        db.close();
+      }
+      return Promise.resolve();
     },
   };
 }
 
 /** The journal a run hands out is guarded like the repositories. */
-function guardRuns(guard: ReturnType<typeof guardFor>, runs: RunsRepo): RunsRepo {
-  const guarded = guard(runs);
-  return { ...guarded, journal: (runId) => guard(guarded.journal(runId)) };
+function guardRuns(guard: Guard, runs: SyncRuns): RunsRepo {
+  const guarded = guard<Omit<RunsRepo, 'journal'> & { journal(runId: number): Promise<SyncOf<RunJournal>> }>(
+    runs,
+  );
+  return {
+    ...guarded,
+    journal: (runId) => guarded.journal(runId).then((journal) => guard<RunJournal>(journal)),
+  };
 }
 
+type Guard = <T extends object>(repo: SyncOf<T>) => T;
+
 /**
- * Wraps every method of a repository: a call after close is `StoreError('closed')`, and whatever
- * SQLite or the file system throws (synchronously or from a promise) leaves as a `StoreError`.
+ * Turns a synchronous repository into the promise-returning interface: a call after close rejects
+ * with `StoreError('closed')`, a result becomes one resolved promise (no await chain on hot paths such
+ * as the tool journal), and whatever SQLite or the file system throws leaves as a rejected `StoreError`.
  */
-function guardFor(db: Db) {
+function guardFor(db: Db): Guard {
   const map = (error: unknown) => toStoreError(error, stateOf(db));
-  return <T extends object>(repo: T): T => {
+  return <T extends object>(repo: SyncOf<T>): T => {
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(repo)) {
       if (typeof value !== 'function') {
@@ -114,19 +114,19 @@ function guardFor(db: Db) {
         continue;
       }
       out[key] = (...args: unknown[]) => {
-        if (!db.open) throw new StoreError('closed', 'the store is closed');
+        if (!db.open) return Promise.reject(new StoreError('closed', 'the store is closed'));
         let result: unknown;
         try {
           result = value.apply(repo, args);
         } catch (error) {
-          throw map(error);
+          return Promise.reject(map(error));
         }
         if (result instanceof Promise) {
           return result.catch((error: unknown) => {
             throw map(error);
           });
         }
-        return result;
+        return Promise.resolve(result);
       };
     }
     return out as T;

@@ -1,42 +1,17 @@
-import { isAbsolute } from 'node:path';
-import { checkKey } from './checks.js';
 import { type Db, immediate } from './db.js';
-import { StoreError } from './errors.js';
+import type { SyncOf, TrustDecision, TrustRecord, TrustRepo } from './interface.js';
+import { checkDir, checkTrust } from './validate.js';
 
-export type TrustDecision = 'trusted' | 'refused';
-
-/** The user's answer about one project folder, for what it declared when they answered. */
-export interface TrustRecord {
-  /** The folder's real path (the caller resolves it). */
-  dir: string;
-  /** Digest of what the folder declares (skills, tools, entrypoints, MCP commands); the registry computes it. */
-  digest: string;
-  decision: TrustDecision;
-  at: Date;
-}
-
-export interface TrustRepo {
-  get(dir: string): TrustRecord | undefined;
-  /** Records (or replaces) the decision for `dir`. */
-  set(dir: string, record: { digest: string; decision: TrustDecision }): void;
-  /** Every record, by folder. */
-  list(): TrustRecord[];
-  /** `false` when there was no record for `dir`. */
-  revoke(dir: string): boolean;
-}
-
-interface Row {
+export interface TrustRow {
   dir: string;
   digest: string;
   decision: TrustDecision;
   at: number;
 }
 
-const DECISIONS = new Set<TrustDecision>(['trusted', 'refused']);
-
-export function createTrust(db: Db): TrustRepo {
-  const select = db.prepare<[string], Row>('SELECT * FROM trust WHERE dir = ?');
-  const all = db.prepare<[], Row>('SELECT * FROM trust ORDER BY dir');
+export function createTrust(db: Db): SyncOf<TrustRepo> {
+  const select = db.prepare<[string], TrustRow>('SELECT * FROM trust WHERE dir = ?');
+  const all = db.prepare<[], TrustRow>('SELECT * FROM trust ORDER BY dir');
   const upsert = db.prepare(
     `INSERT INTO trust (dir, digest, decision, at) VALUES (?, ?, ?, ?)
      ON CONFLICT (dir) DO UPDATE SET digest = excluded.digest, decision = excluded.decision, at = excluded.at`,
@@ -49,11 +24,8 @@ export function createTrust(db: Db): TrustRepo {
     },
     set(dir, record) {
       const key = checkDir(dir);
-      const digest = checkKey(record?.digest, 'digest', 512);
-      if (!DECISIONS.has(record.decision)) {
-        throw new StoreError('invalid-argument', "decision must be 'trusted' or 'refused'");
-      }
-      immediate(db, () => upsert.run(key, digest, record.decision, Date.now()));
+      const { digest, decision } = checkTrust(record);
+      immediate(db, () => upsert.run(key, digest, decision, Date.now()));
     },
     list() {
       return all.all().map(toRecord);
@@ -65,14 +37,6 @@ export function createTrust(db: Db): TrustRepo {
   };
 }
 
-/** An absolute path without NUL; the caller passes a realpath, so the same folder is one key. */
-function checkDir(dir: unknown): string {
-  if (typeof dir !== 'string' || dir.includes('\0') || !isAbsolute(dir) || dir.length > 4096) {
-    throw new StoreError('invalid-argument', 'a trusted folder is an absolute path without NUL bytes');
-  }
-  return dir;
-}
-
-function toRecord(row: Row): TrustRecord {
+export function toRecord(row: TrustRow): TrustRecord {
   return { dir: row.dir, digest: row.digest, decision: row.decision, at: new Date(row.at) };
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import { deltaChannelHistoryTests, validate } from '@langchain/langgraph-checkpoint-validation';
-import { openStore, type Store } from '../src/index.js';
+import { openStore, type SqliteStore as Store } from '../src/index.js';
 
 // LangGraph's own checkpointer conformance suite, plus its opt-in getDeltaChannelHistory specs,
 // against a fresh store file per spec group.

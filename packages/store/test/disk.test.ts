@@ -9,15 +9,15 @@ import { AS_NOBODY, DIST_URL, readOnlyMount, runScript, smallDisk, tempHome } fr
 
 let home: ReturnType<typeof tempHome>;
 let scripts: ReturnType<typeof tempHome>;
-beforeAll(() => {
+beforeAll(async () => {
   if (!existsSync(new URL(DIST_URL))) throw new Error('run `pnpm build` first');
 });
-beforeEach(() => {
+beforeEach(async () => {
   home = tempHome();
   scripts = tempHome();
   chmodSync(scripts.dir, 0o755);
 });
-afterEach(() => {
+afterEach(async () => {
   home.cleanup();
   scripts.cleanup();
 });
@@ -40,7 +40,7 @@ const meta = { source: 'loop', step: 0, parents: {} };
 /** A store with one session of alice (title, a checkpoint, a run), closed so its WAL is folded in. */
 async function seed(dir: string): Promise<string> {
   const store = openStore({ home: dir });
-  const { id } = store.sessions.create('alice', { title: 'seeded' });
+  const { id } = await store.sessions.create('alice', { title: 'seeded' });
   const config = { configurable: { thread_id: id, checkpoint_ns: '' } };
   await store.checkpointer.put(
     config,
@@ -55,8 +55,8 @@ async function seed(dir: string): Promise<string> {
     { source: 'loop', step: 0, parents: {} },
     { notes: 1 },
   );
-  store.runs.finish(store.runs.start({ sessionId: id, userId: 'alice' }), { status: 'ok' });
-  store.close();
+  await store.runs.finish(await store.runs.start({ sessionId: id, userId: 'alice' }), { status: 'ok' });
+  await store.close();
   return id;
 }
 
@@ -66,15 +66,15 @@ const { openStore } = await import(STORE);
 const [home, sessionId] = process.argv.slice(2);
 const store = openStore({ home });
 console.log(JSON.stringify({ label: 'readOnly', value: store.readOnly ?? null, file: store.file }));
-await attempt('list', () => store.sessions.list('alice').map((s) => s.title));
-await attempt('get', () => store.sessions.get(sessionId, 'alice')?.title);
+await attempt('list', async () => (await store.sessions.list('alice')).map((s) => s.title));
+await attempt('get', async () => (await store.sessions.get(sessionId, 'alice'))?.title);
 await attempt('checkpoint', async () => (await store.checkpointer.getTuple({ configurable: { thread_id: sessionId } }))?.checkpoint.channel_values);
-await attempt('runs', () => store.runs.list({ userId: 'alice', sessionId }).map((r) => r.status));
+await attempt('runs', async () => (await store.runs.list({ userId: 'alice', sessionId })).map((r) => r.status));
 await attempt('create', () => store.sessions.create('alice'));
 await attempt('rename', () => store.sessions.rename(sessionId, 'alice', 'x'));
 await attempt('put', () => store.checkpointer.put({ configurable: { thread_id: sessionId, checkpoint_ns: '' } }, checkpoint(2, 'more'), meta, { notes: 2 }));
 await attempt('lease', () => store.leases.acquire(sessionId));
-store.close();
+await store.close();
 `;
 
 function byLabel(out: any[]): Record<string, any> {
@@ -133,7 +133,7 @@ describe('a read-only folder or file', () => {
       byLabel(out),
       'file-not-writable',
       'the file is not writable',
-      `chmod u+w ${file} (it must belong to the user running birdie)`,
+      `chmod u+w ${file}; it must belong to the user running birdie`,
     );
   });
 
@@ -148,7 +148,7 @@ describe('a read-only folder or file', () => {
       byLabel(out),
       'folder-not-writable',
       `its folder ${home.dir} is not writable (SQLite keeps ${file}-wal and ${file}-shm beside it)`,
-      `chmod u+w ${home.dir} (it must belong to the user running birdie)`,
+      `chmod u+w ${home.dir}; it must belong to the user running birdie`,
     );
   });
 
@@ -174,10 +174,10 @@ describe('a full disk', () => {
       const { openStore } = await import(STORE);
       const home = process.argv[2];
       const store = openStore({ home });
-      const { id } = store.sessions.create('alice');
+      const { id } = await store.sessions.create('alice');
       const config = { configurable: { thread_id: id, checkpoint_ns: '' } };
       await store.checkpointer.put(config, checkpoint(1, 'first'), meta, { notes: 1 });
-      const journal = store.runs.journal(store.runs.start({ sessionId: id, userId: 'alice' }));
+      const journal = await store.runs.journal(await store.runs.start({ sessionId: id, userId: 'alice' }));
       // Fill the disk to the last byte.
       const filler = home + '/filler';
       const fd = openSync(filler, 'w');
@@ -191,8 +191,8 @@ describe('a full disk', () => {
       await attempt('journal', () => journal.started({ id: 'call_' + 'z'.repeat(400), name: 'run_bash' }));
       await attempt('read', async () => (await store.checkpointer.getTuple(config))?.checkpoint.channel_values);
       rmSync(filler);
-      await attempt('after', () => store.sessions.create('alice').id);
-      store.close();
+      await attempt('after', async () => (await store.sessions.create('alice')).id);
+      await store.close();
     `;
     const { code, out } = await runScript(scripts.dir, script, [home.dir], smallDisk(home.dir, '1m'));
     expect(code).toBe(0);
@@ -215,6 +215,62 @@ describe('a full disk', () => {
   });
 });
 
+describe('a disk that is already full when the store opens', () => {
+  it('opens read-only (SQLite cannot open a WAL file there), reads work, writes fail as on any full disk', async () => {
+    const script = `${ATTEMPT}
+      import { openSync, writeSync, closeSync, rmSync } from 'node:fs';
+      const { openStore } = await import(STORE);
+      const home = process.argv[2];
+      const first = openStore({ home });
+      const { id } = await first.sessions.create('alice', { title: 'kept' });
+      const config = { configurable: { thread_id: id, checkpoint_ns: '' } };
+      await first.checkpointer.put(config, checkpoint(1, 'first'), meta, { notes: 1 });
+      await first.close();
+      const filler = home + '/filler';
+      const fd = openSync(filler, 'w');
+      for (let chunk = 1 << 16; chunk >= 1; ) {
+        try { writeSync(fd, Buffer.alloc(chunk)); } catch { chunk >>= 1; }
+      }
+      closeSync(fd);
+      const store = openStore({ home });
+      console.log(JSON.stringify({ label: 'readOnly', value: store.readOnly ?? null }));
+      await attempt('list', async () => (await store.sessions.list('alice')).map((s) => s.title));
+      await attempt('read', async () => (await store.checkpointer.getTuple(config))?.checkpoint.channel_values);
+      await attempt('assertWritable', () => store.assertWritable());
+      await attempt('create', () => store.sessions.create('alice'));
+      await attempt('lease', () => store.leases.acquire(id));
+      await store.close();
+      rmSync(filler);
+      const again = openStore({ home });
+      await attempt('after', async () => (await again.sessions.create('alice')).id);
+      await again.close();
+    `;
+    const { code, out, stderr } = await runScript(scripts.dir, script, [home.dir], smallDisk(home.dir, '1m'));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const results = byLabel(out);
+    const file = join(home.dir, 'birdie.db');
+    expect(results.readOnly.value).toEqual({
+      reason: 'disk-full',
+      message: 'its disk is full (0 B free)',
+      hint: `free space on the disk that holds ${home.dir}, then open the store again`,
+    });
+    expect(results.list).toMatchObject({ ok: true, value: ['kept'] });
+    expect(results.read).toMatchObject({ ok: true, value: { notes: 'first' } });
+    const expected = {
+      ok: false,
+      name: 'StoreError',
+      code: 'disk-full',
+      message: `the disk holding ${file} is full (0 B free); the last saved step is intact`,
+      hint: `free space on the disk that holds ${home.dir}, then try again`,
+      file,
+    };
+    for (const label of ['assertWritable', 'create', 'lease'])
+      expect(results[label]).toEqual({ label, ...expected });
+    expect(results.after).toMatchObject({ ok: true });
+  });
+});
+
 describe('a file-size limit (ulimit -f)', () => {
   it('fails the write with file-too-large instead of killing the process (Node ignores SIGXFSZ)', async () => {
     const script = `${ATTEMPT}
@@ -224,7 +280,7 @@ describe('a file-size limit (ulimit -f)', () => {
       const limit = readFileSync('/proc/self/limits', 'utf8').split('\\n').find((l) => l.startsWith('Max file size')).split(/\\s+/)[3];
       console.log(JSON.stringify({ label: 'limit', value: Number(limit) }));
       const store = openStore({ home });
-      const { id } = store.sessions.create('alice');
+      const { id } = await store.sessions.create('alice');
       const config = { configurable: { thread_id: id, checkpoint_ns: '' } };
       let parent = config;
       let failed = false;
@@ -240,7 +296,7 @@ describe('a file-size limit (ulimit -f)', () => {
       }
       await attempt('create', () => store.sessions.create('alice'));
       await attempt('read', async () => typeof (await store.checkpointer.getTuple(config))?.checkpoint.channel_values.notes);
-      store.close();
+      await store.close();
     `;
     const wrap = ['sh', '-c', 'ulimit -f 4096 && exec "$@"', 'sh'];
     const { code, out, stderr } = await runScript(scripts.dir, script, [home.dir], wrap);
@@ -255,7 +311,7 @@ describe('a file-size limit (ulimit -f)', () => {
       name: 'StoreError',
       code: 'file-too-large',
       message: `${file} reached the file-size limit of ${mib} of this process (ulimit -f); the last saved step is intact`,
-      hint: 'raise the limit (`ulimit -f unlimited`) before starting birdie, or delete old sessions',
+      hint: 'raise the limit with `ulimit -f unlimited` before starting birdie, or delete old sessions',
       file,
     };
     expect(results.put).toEqual({ label: 'put', ...expected });

@@ -1,7 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type Child, spawnModule } from '@birdie/test-utils';
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import {
   type BaseCheckpointSaver,
@@ -81,78 +81,15 @@ export function summary(messages: BaseMessage[]): string[] {
 /** The built package, as the CLI loads it: child-process tests run it. */
 export const DIST_URL = new URL('../dist/index.js', import.meta.url).href;
 
-export interface Child {
-  child: ChildProcess;
-  /** Writes one line to the child's stdin. */
-  send(line: string): void;
-  /** stdout lines so far. */
-  lines: string[];
-  stderr(): string;
-  exited: Promise<number | null>;
-  waitFor(predicate: (line: string) => boolean): Promise<string>;
-}
+export type { Child } from '@birdie/test-utils';
 
 /**
  * Runs `script` (an ES module body; `STORE` is the built package's URL) in a child `node`, under
- * `wrap` (a command prefix such as an `unshare -m sh -c …` mount namespace) if given. The script is
- * written to a file in `dir`, so wrappers need no quoting.
+ * `wrap` (a command prefix such as an `unshare -m sh -c …` mount namespace) if given.
  */
 export function spawnScript(dir: string, script: string, args: string[] = [], wrap: string[] = []): Child {
-  const file = join(dir, `script-${process.pid}-${scripts++}.mjs`);
-  writeFileSync(file, `const STORE = ${JSON.stringify(DIST_URL)};\n${script}`);
-  const [command, ...rest] = [...wrap, process.execPath, file, ...args];
-  const child = spawn(command!, rest, { stdio: ['pipe', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  const waiters: [(line: string) => boolean, (line: string) => void][] = [];
-  let buffer = '';
-  let stderr = '';
-  child.stderr!.on('data', (d) => {
-    stderr += d;
-  });
-  child.stdout!.on('data', (d) => {
-    buffer += d;
-    for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 1);
-      lines.push(line);
-      for (const w of [...waiters]) {
-        if (w[0](line)) {
-          waiters.splice(waiters.indexOf(w), 1);
-          w[1](line);
-        }
-      }
-    }
-  });
-  let signal: string | null = null;
-  const exited = new Promise<number | null>((resolve) =>
-    child.on('exit', (code, sig) => {
-      signal = sig;
-      resolve(code);
-    }),
-  );
-  return {
-    child,
-    send: (line) => child.stdin!.write(`${line}\n`),
-    lines,
-    stderr: () => stderr,
-    exited,
-    waitFor(predicate) {
-      const found = lines.find(predicate);
-      if (found) return Promise.resolve(found);
-      return new Promise((resolve, reject) => {
-        waiters.push([predicate, resolve]);
-        void exited.then((code) =>
-          reject(
-            new Error(
-              `child exited (${code ?? signal}) before the line; stderr: ${stderr}; stdout: ${lines.join('\n')}`,
-            ),
-          ),
-        );
-      });
-    },
-  };
+  return spawnModule(dir, `const STORE = ${JSON.stringify(DIST_URL)};\n${script}`, args, wrap);
 }
-let scripts = 0;
 
 /** Runs a script to its end and parses each stdout line as JSON. */
 export async function runScript(

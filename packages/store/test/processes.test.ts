@@ -8,7 +8,7 @@ import { chatGraph, tempHome } from './helpers.js';
 
 const worker = fileURLToPath(new URL('./fixtures/worker.mjs', import.meta.url));
 
-beforeAll(() => {
+beforeAll(async () => {
   // The workers are plain node processes running the built package, as the CLI does.
   if (!existsSync(new URL('../dist/index.js', import.meta.url))) throw new Error('run `pnpm build` first');
 });
@@ -64,7 +64,7 @@ function start(home: string, user: string, turns: string): Worker {
 }
 
 const homes: ReturnType<typeof tempHome>[] = [];
-afterEach(() => {
+afterEach(async () => {
   for (const h of homes.splice(0)) h.cleanup();
 });
 
@@ -85,14 +85,14 @@ describe('several processes on one file', () => {
     expect(new Set(ids).size).toBe(2);
     const store = openStore({ home: home.dir });
     for (const [i, user] of ['alice', 'bob'].entries()) {
-      const session = store.sessions.get(ids[i]!, user)!;
+      const session = (await store.sessions.get(ids[i]!, user))!;
       expect(session).toMatchObject({ userId: user, turns, inputTokens: turns * 10 });
-      expect(store.runs.list({ userId: user, sessionId: session.id, limit: 100 })).toHaveLength(turns);
-      expect(store.memory.list(user)).toHaveLength(turns / 5);
+      expect(await store.runs.list({ userId: user, sessionId: session.id, limit: 100 })).toHaveLength(turns);
+      expect(await store.memory.list(user)).toHaveLength(turns / 5);
       const state = await chatGraph(store.checkpointer).getState({ configurable: { thread_id: session.id } });
       expect(state.values.messages).toHaveLength(turns * 2);
     }
-    store.close();
+    await store.close();
   }, 60_000);
 
   it('a process killed with SIGKILL mid-write leaves an intact file holding every completed turn', async () => {
@@ -118,13 +118,13 @@ describe('several processes on one file', () => {
       .map((m) => m.content)
       .filter((c) => c.startsWith('turn '));
     for (let n = 1; n <= completed; n += 1) expect(humans.some((c) => c.startsWith(`turn ${n} `))).toBe(true);
-    expect(store.sessions.get(sessionId, 'alice')!.turns).toBeGreaterThanOrEqual(completed);
+    expect((await store.sessions.get(sessionId, 'alice'))!.turns).toBeGreaterThanOrEqual(completed);
     // The file stays usable: the session continues where it stopped.
     const graph = chatGraph(store.checkpointer);
     await graph.invoke(
       { messages: [{ role: 'user', content: 'after the crash' }] },
       { configurable: { thread_id: sessionId } },
     );
-    store.close();
+    await store.close();
   }, 60_000);
 });

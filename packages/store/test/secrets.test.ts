@@ -8,7 +8,7 @@ import { openStore } from '../src/index.js';
 import { chatGraph, tempHome } from './helpers.js';
 
 const homes: ReturnType<typeof tempHome>[] = [];
-afterEach(() => {
+afterEach(async () => {
   for (const h of homes.splice(0)) h.cleanup();
 });
 
@@ -33,7 +33,7 @@ describe('secrets', () => {
     const home = tempHome();
     homes.push(home);
     const store = openStore({ home: home.dir });
-    const session = store.sessions.create('alice');
+    const session = await store.sessions.create('alice');
     const graph = chatGraph(store.checkpointer);
     const config = {
       configurable: {
@@ -94,7 +94,7 @@ describe('secrets', () => {
     expect(newest.metadata.headers).toEqual({});
 
     // Physically: the file bytes (database, WAL, shm) hold no secret, compressed parts included.
-    store.close();
+    await store.close();
     const bytes = storedBytes(home.dir);
     for (const secret of Object.values(SECRETS)) expect(bytes).not.toContain(secret);
     const records = inflateAll(home.dir).join('\n');

@@ -9,7 +9,7 @@ import { tempHome } from './helpers.js';
 const DIST = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
 let home: ReturnType<typeof tempHome>;
-beforeEach(() => {
+beforeEach(async () => {
   home = tempHome();
 });
 afterEach(() => home.cleanup());
@@ -51,7 +51,7 @@ describe('openStore: a home where no folder can be made', () => {
     },
   );
 
-  it('names a file that sits in the path', () => {
+  it('names a file that sits in the path', async () => {
     const file = join(home.dir, 'a-file');
     writeFileSync(file, 'not a folder');
     const error = errorOf(() => openStore({ home: join(file, 'sub', '.birdie') }));
@@ -61,9 +61,9 @@ describe('openStore: a home where no folder can be made', () => {
     );
   });
 
-  it('still creates every missing folder of a deep path, each 0700', () => {
+  it('still creates every missing folder of a deep path, each 0700', async () => {
     const store = openStore({ home: join(home.dir, 'x', 'y', 'z') });
-    store.close();
+    await store.close();
     expect(store.file).toBe(join(home.dir, 'x', 'y', 'z', 'birdie.db'));
   });
 });

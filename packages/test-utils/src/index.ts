@@ -1,1 +1,3 @@
 export { makeTempDir, writeTree } from './temp-dir.js';
+export { PostgresUnavailableError, type PostgresServer, type StartPostgresOptions, startPostgres } from './postgres.js';
+export { type Child, spawnModule } from './child.js';

@@ -16,7 +16,7 @@ export async function doctorCommand({ io, values }: CommandContext): Promise<num
       return report.ok ? EXIT_OK : EXIT_RUN;
     }
     const style = styler(io.stdout, io.env);
-    write(io.stdout, `store: ${report.file}`);
+    write(io.stdout, `store: ${report.location}`);
     if (report.readOnly)
       write(io.stdout, style('yellow', `read-only: ${report.readOnly.message} (${report.readOnly.hint})`));
     const integrity = report.integrity.length === 1 && report.integrity[0] === 'ok';
@@ -47,9 +47,15 @@ export async function doctorCommand({ io, values }: CommandContext): Promise<num
     if (report.damaged.length > 20)
       write(io.stdout, style('dim', `    … ${report.damaged.length - 20} more (--json lists all)`));
     for (const advice of report.advice) write(io.stdout, `→ ${advice}`);
+    // The store's advice names what to do; these are the commands that do it.
+    for (const session of report.sessions)
+      write(
+        io.stdout,
+        `→ birdie sessions repair ${session.sessionId}${session.userId ? ` --user ${session.userId}` : ''}   (or: birdie sessions delete ${session.sessionId})`,
+      );
     write(io.stdout, report.ok ? style('green', 'No problems found.') : style('red', 'Problems found.'));
     return report.ok ? EXIT_OK : EXIT_RUN;
   } finally {
-    store.close();
+    await store.close();
   }
 }

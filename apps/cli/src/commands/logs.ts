@@ -15,7 +15,7 @@ export async function logsCommand({ io, values }: CommandContext): Promise<numbe
     const sessionId =
       typeof values.session === 'string' ? (await findSession(store, values.session, userId)).id : undefined;
     // The user's own runs, as `sessions list` shows only theirs; a session narrows them to its runs.
-    const runs = store.runs.list({ userId, limit, ...(sessionId ? { sessionId } : {}) });
+    const runs = await store.runs.list({ userId, limit, ...(sessionId ? { sessionId } : {}) });
     if (values.json) {
       for (const run of runs) write(io.stdout, JSON.stringify(run));
       return EXIT_OK;
@@ -55,6 +55,6 @@ export async function logsCommand({ io, values }: CommandContext): Promise<numbe
     );
     return EXIT_OK;
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -8,7 +8,7 @@ import { styler } from '../render/style.js';
 import { approvalMode, openRuntime, staleGrantNotes, useSession, waitingLine, waitMs } from '../runtime.js';
 import { applySkillFlags, skillFlags } from '../skill-flags.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
-import { isStoreFailureCode } from '../store-failure.js';
+import { isStoreFailureCode, storeFailureText } from '../store-failure.js';
 import { skippedLine } from '../trust.js';
 import { executeTurn } from '../turn.js';
 
@@ -40,7 +40,7 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
       rt,
       typeof values['session-id'] === 'string' ? values['session-id'] : undefined,
     );
-    applySkillFlags(rt, session, flags);
+    await applySkillFlags(rt, session, flags);
     for (const note of staleGrantNotes(rt, session.id)) write(io.stderr, `birdie: ${note}`);
     const emit = (line: unknown) => write(io.stdout, typeof line === 'string' ? line : JSON.stringify(line));
     if (json)
@@ -53,7 +53,13 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
         ...(rt.provider.ignored.length ? { ignored: rt.provider.ignored } : {}),
       });
     const style = styler(io.stderr, io.env);
-    const printer = new EventPrinter({ answer: io.stdout, info: io.stderr, style, mode: () => 'short' });
+    const printer = new EventPrinter({
+      answer: io.stdout,
+      info: io.stderr,
+      style,
+      mode: () => 'short',
+      sessionId: session.id,
+    });
     let refused = 0;
     const result = await executeTurn(rt, session, prompt, {
       approval,
@@ -99,11 +105,13 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
         ),
       );
     if (result.status === 'ok') return EXIT_OK;
-    if (!json && result.status === 'error' && result.error && !printer.printedError)
+    if (!json && result.status === 'error' && result.error && !printer.printedError) {
+      const failure = { code: result.errorCode ?? 'internal', message: result.error, hint: result.errorHint };
       write(
         io.stderr,
-        `birdie: ${isStoreFailureCode(result.errorCode) ? '' : 'run failed: '}${result.error}`,
+        `birdie: ${isStoreFailureCode(result.errorCode) ? '' : 'run failed: '}${storeFailureText(failure, session.id)}`,
       );
+    }
     if (result.status === 'aborted') write(io.stderr, 'birdie: interrupted');
     if (refused > 0 && !json)
       write(io.stderr, `birdie: ${refused} tool call(s) refused for lack of approval`);

@@ -5,12 +5,13 @@ import { messageJson } from '../render/json-events.js';
 import { styler, table } from '../render/style.js';
 import { checkUserId, findSession, openUserStore, requireWritable, userIdOf } from '../runtime.js';
 import { removeSessionDir } from '../session-dir.js';
+import { storeFailureText } from '../store-failure.js';
 
 export async function sessionsListCommand({ io, values }: CommandContext): Promise<number> {
   const userId = await checkUserId(userIdOf(io, values));
   const store = await openUserStore(io);
   try {
-    const sessions = store.sessions.list(userId);
+    const sessions = await store.sessions.list(userId);
     if (values.json) {
       for (const s of sessions) write(io.stdout, JSON.stringify(s));
       return EXIT_OK;
@@ -34,7 +35,7 @@ export async function sessionsListCommand({ io, values }: CommandContext): Promi
     );
     return EXIT_OK;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -45,11 +46,7 @@ export async function sessionsShowCommand({ io, values, positionals }: CommandCo
     const session = await findSession(store, positionals[0]!, userId);
     const { messages, damage } = await readHistory(store, session.id);
     // Damage never hides what reads fine: everything before it is shown, and the problem is named on stderr.
-    if (damage)
-      write(
-        io.stderr,
-        `birdie: ${damage}. Run \`birdie sessions repair ${session.id}\` to continue from there.`,
-      );
+    if (damage) write(io.stderr, `birdie: ${storeFailureText(damage, session.id)}`);
     if (values.json) {
       for (const m of messages) write(io.stdout, JSON.stringify(messageJson(m as never)));
       return damage ? EXIT_RUN : EXIT_OK;
@@ -65,7 +62,7 @@ export async function sessionsShowCommand({ io, values, positionals }: CommandCo
     io.stdout.write(formatHistory(messages, style) || 'No messages yet.\n');
     return damage ? EXIT_RUN : EXIT_OK;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -75,12 +72,12 @@ export async function sessionsDeleteCommand({ io, values, positionals }: Command
   try {
     requireWritable(store);
     const session = await findSession(store, positionals[0]!, userId);
-    store.sessions.delete(session.id, userId);
+    await store.sessions.delete(session.id, userId);
     await removeSessionDir(io.env, session.id);
     write(io.stdout, `Deleted session ${session.id} (history, grants, run log and data folder).`);
     return EXIT_OK;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -105,12 +102,12 @@ export async function sessionsRepairCommand({ io, values, positionals }: Command
     }
     write(
       io.stdout,
-      `Repaired session ${session.id}: ${report.quarantined.length} damaged record(s) set aside; it continues from ${report.head ? `step ${report.head}` : 'its start'}.`,
+      `Repaired session ${session.id}: ${report.quarantined.length} record(s) set aside (damaged, or written after the damage); it continues from ${report.head ? `step ${report.head}` : 'its start'}.`,
     );
     for (const r of report.quarantined)
       write(io.stdout, `  ${r.table}${r.checkpointId ? ` step ${r.checkpointId}` : ''}: ${r.reason}`);
     return EXIT_OK;
   } finally {
-    store.close();
+    await store.close();
   }
 }

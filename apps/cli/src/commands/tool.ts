@@ -88,7 +88,7 @@ async function toolSessionEnv(
     // What a turn of the session gives its tools (the agent adds BIRDIE_SESSION_ID there).
     return { ...(await sessionToolEnv(io.env, session.id)), BIRDIE_SESSION_ID: session.id };
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

@@ -14,7 +14,7 @@ export async function trustCommand({ io, values, positionals }: CommandContext):
   const store = await openUserStore(io);
   try {
     if (values.list === true) {
-      const records = store.trust.list();
+      const records = await store.trust.list();
       if (values.json) {
         for (const r of records) write(io.stdout, JSON.stringify(r));
         return EXIT_OK;
@@ -39,7 +39,7 @@ export async function trustCommand({ io, values, positionals }: CommandContext):
     if (typeof values.revoke === 'string') {
       requireWritable(store);
       const dir = realFolder(resolveFrom(io.cwd, values.revoke));
-      const removed = store.trust.revoke(dir);
+      const removed = await store.trust.revoke(dir);
       write(
         io.stdout,
         removed
@@ -63,7 +63,7 @@ export async function trustCommand({ io, values, positionals }: CommandContext):
       write(io.stdout, `${dir} has no project skills (.birdie/skills or .agents/skills): nothing to trust.`);
       return EXIT_OK;
     }
-    store.trust.set(dir, { digest: found.digest, decision: 'trusted' });
+    await store.trust.set(dir, { digest: found.digest, decision: 'trusted' });
     write(io.stdout, `Trusted ${dir}. Its project skills now load:`);
     for (const line of describeWorkspace(found, dir, style)) write(io.stdout, `  ${line}`);
     write(
@@ -75,6 +75,6 @@ export async function trustCommand({ io, values, positionals }: CommandContext):
     );
     return EXIT_OK;
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -1,6 +1,6 @@
 import type { AgentEvent } from '@birdie/graph';
 import type { Output } from '../io.js';
-import { isStoreFailureCode } from '../store-failure.js';
+import { isStoreFailureCode, storeFailureText } from '../store-failure.js';
 import type { Style } from './style.js';
 import { formatArgs, type ToolOutputMode, toolOutputView } from './tool-output.js';
 
@@ -14,6 +14,8 @@ export interface PrinterOptions {
   /** Called before anything is written (the REPL stops its spinner) and when the agent waits again. */
   onWrite?(): void;
   onIdle?(): void;
+  /** The session of the turn: a store failure's fix names it (`birdie sessions repair ID`). */
+  sessionId?: string;
 }
 
 /** Renders agent events as text: streamed answer, then each tool call and its result per the output mode. */
@@ -84,7 +86,7 @@ export class EventPrinter {
         this.breakLine();
         // A store failure reads the same whichever step met it (see store-failure.ts); other errors keep their code.
         const label = isStoreFailureCode(event.error.code) ? 'birdie:' : `error (${event.error.code}):`;
-        this.o.info.write(`${style('red', label)} ${event.error.message}\n`);
+        this.o.info.write(`${style('red', label)} ${storeFailureText(event.error, this.o.sessionId)}\n`);
         this.printedError = true;
         return;
       }

@@ -5,6 +5,7 @@ import type { Io } from '../io.js';
 import type { Style } from '../render/style.js';
 import { openRuntime, staleGrantNotes, useSession, waitMs } from '../runtime.js';
 import { applySkillFlags, skillFlags } from '../skill-flags.js';
+import { storeFailureText } from '../store-failure.js';
 import { printStatus, type ReplState, watchSkills } from './state.js';
 
 /** Loads everything a turn needs; for a resumed session, also prints its last exchanges. */
@@ -17,7 +18,7 @@ export async function bootRepl(
   try {
     const flags = skillFlags(rt, values);
     const session = await useSession(rt, options.resumeId);
-    applySkillFlags(rt, session, flags);
+    await applySkillFlags(rt, session, flags);
     const state: ReplState = {
       io,
       style: options.style,
@@ -35,16 +36,13 @@ export async function bootRepl(
     if (options.resumeId) {
       const { style } = options;
       const { messages, damage } = await historyOf(rt.agent, session.id);
-      if (damage)
-        io.stdout.write(
-          `${style('red', 'damaged:')} ${damage}. \`birdie sessions repair ${session.id}\` continues from there.\n`,
-        );
+      if (damage) io.stdout.write(`${style('red', 'birdie:')} ${storeFailureText(damage, session.id)}\n`);
       io.stdout.write(
         `${style('dim', `resuming ${session.id} · ${session.turns} turns · ↑${session.inputTokens} ↓${session.outputTokens} tok`)}\n`,
       );
       const history = formatHistory(messages, style, 3);
       if (history) io.stdout.write(history);
-      printStatus(state);
+      await printStatus(state);
     }
     watchSkills(state);
     return state;

@@ -128,12 +128,12 @@ export async function runRepl({ io, style, boot, readInput }: LoopOptions): Prom
       if (
         fresh &&
         !store.readOnly &&
-        (store.sessions.get(id, userId)?.turns ?? 0) === 0 &&
+        ((await store.sessions.get(id, userId))?.turns ?? 0) === 0 &&
         !grants.enabled.length &&
         !grants.disabled.length
       ) {
         // Opening and leaving the REPL should not litter `birdie sessions list` with empty sessions.
-        store.sessions.delete(id, userId);
+        await store.sessions.delete(id, userId);
       } else {
         io.stdout.write(`${style('dim', `session ${id} saved · resume with: birdie --session-id ${id}`)}\n`);
       }

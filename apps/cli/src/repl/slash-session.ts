@@ -1,6 +1,7 @@
 import { table } from '../render/style.js';
 import { findSession } from '../runtime.js';
 import { removeSessionDir } from '../session-dir.js';
+import { storeFailureText } from '../store-failure.js';
 import { closest } from '../suggest.js';
 import { formatHistory, readHistoryOf } from './history-view.js';
 import { out, type ReplState, switchTo } from './state.js';
@@ -11,16 +12,16 @@ export async function session(state: ReplState, rest: string[]): Promise<undefin
   const sub = rest[0] ?? 'info';
   switch (sub) {
     case 'new': {
-      switchTo(state, rt.store.sessions.create(rt.userId));
+      await switchTo(state, await rt.store.sessions.create(rt.userId));
       return out(state, `${style('green', '✓')} new session ${state.session.id}`);
     }
     case 'switch': {
       if (!rest[1]) return out(state, 'Usage: /session switch ID');
       const target = await findSession(rt.store, rest[1], rt.userId);
-      switchTo(state, target);
+      await switchTo(state, target);
       out(state, `${style('green', '✓')} switched to ${target.id}`);
       const { messages, damage } = await readHistoryOf(state);
-      if (damage) out(state, `${style('red', 'damaged:')} ${damage}`);
+      if (damage) out(state, `${style('red', 'birdie:')} ${storeFailureText(damage, target.id)}`);
       const history = formatHistory(messages, style, 3);
       if (history) out(state, history);
       return undefined;
@@ -30,12 +31,12 @@ export async function session(state: ReplState, rest: string[]): Promise<undefin
       const target = await findSession(rt.store, rest[1], rt.userId);
       if (target.id === state.session.id)
         return out(state, 'That is the current session; /session new or switch first.');
-      rt.store.sessions.delete(target.id, rt.userId);
+      await rt.store.sessions.delete(target.id, rt.userId);
       await removeSessionDir(state.io.env, target.id);
       return out(state, `${style('green', '✓')} deleted ${target.id}`);
     }
     case 'list': {
-      const sessions = rt.store.sessions.list(rt.userId);
+      const sessions = await rt.store.sessions.list(rt.userId);
       return out(
         state,
         table(
@@ -50,7 +51,7 @@ export async function session(state: ReplState, rest: string[]): Promise<undefin
       );
     }
     case 'info': {
-      const x = rt.store.sessions.get(state.session.id, rt.userId) ?? state.session;
+      const x = (await rt.store.sessions.get(state.session.id, rt.userId)) ?? state.session;
       return out(
         state,
         `session ${x.id} · user ${x.userId} · ${x.turns} turns · ↑${x.inputTokens} ↓${x.outputTokens} tok · created ${x.createdAt.toISOString().slice(0, 16).replace('T', ' ')}`,

@@ -48,6 +48,7 @@ export async function skill(state: ReplState, rest: string[]): Promise<undefined
     // The policy saves the grant to the session itself.
     if (sub === 'enable') rt.policy.enable(session.id, found.name);
     else rt.policy.disable(session.id, found.name);
+    await rt.saveGrants();
     return out(
       state,
       `${style('green', '✓')} ${found.name} ${sub}d for session ${session.id} (from the next turn)`,

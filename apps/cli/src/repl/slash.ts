@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import type { ApprovalMode } from '@birdie/graph';
 import { confinementOfTool, sandboxSummary } from '../isolation.js';
+import { birdieHome } from '../paths.js';
 import { relativeIfInside } from '../render/diagnostics.js';
 import { table } from '../render/style.js';
 import { TOOL_OUTPUT_MODES, type ToolOutputMode } from '../render/tool-output.js';
@@ -61,14 +63,14 @@ export async function runSlash(state: ReplState, line: string): Promise<SlashRes
         return;
       case 'remember': {
         if (!arg) return out(state, 'Usage: /remember TEXT');
-        const entry = state.rt.store.memory.add(state.rt.userId, arg);
+        const entry = await state.rt.store.memory.add(state.rt.userId, arg);
         return out(
           state,
           `${s('green', '✓')} remembered as #${entry.id} (in every session of ${state.rt.userId})`,
         );
       }
       case 'memory':
-        return memory(state, rest);
+        return await memory(state, rest);
       case 'info':
         return await info(state);
       case 'tool':
@@ -108,15 +110,15 @@ function help(state: ReplState): undefined {
   return undefined;
 }
 
-function memory(state: ReplState, rest: string[]): undefined {
+async function memory(state: ReplState, rest: string[]): Promise<undefined> {
   const { store, userId } = state.rt;
   if (rest[0] === 'forget') {
     const id = Number(rest[1]);
     if (!Number.isInteger(id)) return out(state, 'Usage: /memory forget ID');
-    return out(state, store.memory.remove(userId, id) ? `Forgot #${id}.` : `No memory #${id}.`);
+    return out(state, (await store.memory.remove(userId, id)) ? `Forgot #${id}.` : `No memory #${id}.`);
   }
   if (rest.length && rest[0] !== 'list') return out(state, `Usage: /memory [list | forget ID]`);
-  const entries = store.memory.list(userId);
+  const entries = await store.memory.list(userId);
   if (!entries.length) return out(state, 'No long-term memory yet. Add some with /remember TEXT.');
   return out(
     state,
@@ -124,9 +126,27 @@ function memory(state: ReplState, rest: string[]): undefined {
   );
 }
 
+/** The AGENTS.md files a turn reads now, and the project's that it leaves out while the folder is untrusted. */
+async function memoryFilesLine(rt: ReplState['rt']): Promise<string> {
+  const { findMemoryFiles } = await import('@birdie/graph');
+  const userFile = join(birdieHome(rt.io.env), 'AGENTS.md');
+  const trusted = rt.workspaceTrusted();
+  const read = await findMemoryFiles({ cwd: rt.cwd, userFile, project: trusted });
+  const all = trusted ? read : await findMemoryFiles({ cwd: rt.cwd, userFile, project: true });
+  const shown = read.map((f) => relativeIfInside(rt.cwd, f.path));
+  const skipped = all
+    .filter((f) => !read.some((r) => r.path === f.path))
+    .map((f) => relativeIfInside(rt.cwd, f.path));
+  const parts = [
+    shown.join(', ') || 'none',
+    ...(skipped.length ? [`not read (folder not trusted): ${skipped.join(', ')}`] : []),
+  ];
+  return parts.join('; ');
+}
+
 async function info(state: ReplState): Promise<undefined> {
   const { rt, session } = state;
-  const totals = rt.store.sessions.get(session.id, rt.userId) ?? session;
+  const totals = (await rt.store.sessions.get(session.id, rt.userId)) ?? session;
   const sources = Object.entries(rt.provider.sources)
     .filter(([field]) => field !== 'timeout' && field !== 'max_retries')
     .map(([field, source]) => `${field} ← ${source}`);
@@ -143,7 +163,8 @@ async function info(state: ReplState): Promise<undefined> {
       'skills',
       rt.registry.directories.map((d) => `${d.layer}:${relativeIfInside(rt.cwd, d.path)}`).join('  '),
     ],
-    ['store', rt.store.file],
+    ['store', rt.store.location],
+    ['memory files', await memoryFilesLine(rt)],
     ['sandbox', await sandboxSummary()],
     ...(await confinedTools(state)),
   ];

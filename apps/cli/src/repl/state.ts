@@ -36,8 +36,8 @@ export function out(state: ReplState, text = ''): undefined {
   return undefined;
 }
 
-export function printStatus(state: ReplState): void {
-  const totals = state.rt.store.sessions.get(state.session.id, state.rt.userId) ?? state.session;
+export async function printStatus(state: ReplState): Promise<void> {
+  const totals = (await state.rt.store.sessions.get(state.session.id, state.rt.userId)) ?? state.session;
   out(
     state,
     statusLine(
@@ -55,7 +55,8 @@ export function printStatus(state: ReplState): void {
 }
 
 /** Makes `session` current (the policy reads its grants from the store); session approvals and context start over. */
-export function switchTo(state: ReplState, session: Session): void {
+export async function switchTo(state: ReplState, session: Session): Promise<void> {
+  await state.rt.loadGrants(session.id);
   state.session = session;
   state.approvedTools.clear();
   state.contextTokens = 0;

@@ -8,7 +8,7 @@ type Answer = 'yes' | 'no' | 'later';
 export function pendingTrust(state: ReplState): WorkspaceDeclarations[] {
   return state.rt.registry
     .current()
-    .untrusted.filter((w) => !refusedBefore(state.rt.store, w) && !state.trustPutOff.has(w.digest));
+    .untrusted.filter((w) => !refusedBefore(state.rt.trust, w) && !state.trustPutOff.has(w.digest));
 }
 
 /**
@@ -47,10 +47,9 @@ export async function askPendingTrust(state: ReplState): Promise<void> {
       );
       continue;
     }
-    rt.store.trust.set(workspace.path, {
-      digest: workspace.digest,
-      decision: answer === 'yes' ? 'trusted' : 'refused',
-    });
+    const decision = answer === 'yes' ? 'trusted' : 'refused';
+    await rt.store.trust.set(workspace.path, { digest: workspace.digest, decision });
+    rt.trust.set(workspace.path, { dir: workspace.path, digest: workspace.digest, decision, at: new Date() });
     if (answer === 'yes') trusted = true;
     else out(state, style('dim', `${workspace.path} stays untrusted; its skills do not load`));
   }

@@ -2,7 +2,7 @@ import { CliError, EXIT_RUN } from '../io.js';
 import { EventPrinter } from '../render/events.js';
 import { waitingLine } from '../runtime.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
-import { isStoreErrorLike, storeFailure } from '../store-failure.js';
+import { isStoreErrorLike, isStoreFailureCode, storeFailure, storeFailureText } from '../store-failure.js';
 import { executeTurn } from '../turn.js';
 import { askApprovals } from './approval.js';
 import { Spinner } from './spinner.js';
@@ -55,6 +55,7 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
     onIdle: () => {
       if (!controller.signal.aborted) spinner.start(THINKING);
     },
+    sessionId: state.session.id,
   });
   process.on('SIGINT', onSigint);
   listen(true);
@@ -96,10 +97,13 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
     }
     spinner.stop();
     if (result.status === 'aborted') out(state, style('yellow', 'turn cancelled'));
-    else if (result.status === 'error' && result.error && !printer.printedError)
-      out(state, `${style('red', 'error:')} ${result.error}`);
+    else if (result.status === 'error' && result.error && !printer.printedError) {
+      const failure = { code: result.errorCode ?? 'internal', message: result.error, hint: result.errorHint };
+      const label = isStoreFailureCode(result.errorCode) ? 'birdie:' : 'error:';
+      out(state, `${style('red', label)} ${storeFailureText(failure, state.session.id)}`);
+    }
     if (result.contextTokens) state.contextTokens = result.contextTokens;
-    printStatus(state);
+    await printStatus(state);
   } finally {
     spinner.stop();
     listen(false);

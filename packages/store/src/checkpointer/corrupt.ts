@@ -2,7 +2,10 @@ import { type RecordDamage, StoreError } from '../errors.js';
 import type { DamageError } from './damage.js';
 
 export interface DamageContext {
-  file: string;
+  /** The SQLite file (set on the error as `file`). */
+  file?: string;
+  /** Where the store is, for the message; defaults to `file`. */
+  location?: string;
   sessionId: string;
   ns: string;
   checkpointIdOf(seq: number): string | undefined;
@@ -13,6 +16,7 @@ export interface DamageContext {
 /** `corrupt-record` naming the session, the step and the file, with the step the session reads fine up to. */
 export async function corruptRecordError(error: DamageError, ctx: DamageContext): Promise<StoreError> {
   const { file, sessionId, ns } = ctx;
+  const where = ctx.location ?? file ?? 'the store';
   const { seq, taskId, blobId } = error.where;
   const damage: RecordDamage = { sessionId, ns, table: error.table, reason: error.reason };
   if (seq !== undefined) {
@@ -37,12 +41,12 @@ export async function corruptRecordError(error: DamageError, ctx: DamageContext)
     : 'no earlier step of it is intact';
   return new StoreError(
     'corrupt-record',
-    `session ${sessionId} has a damaged record at ${step} in ${file} (${record}: ${error.reason}); ${before}`,
+    `session ${sessionId} has a damaged record at ${step} in ${where} (${record}: ${error.reason}); ${before}`,
     {
       cause: error,
-      file,
+      ...(file === undefined ? {} : { file }),
       damage,
-      hint: 'repair the session (it continues from its last good step; the damaged records are kept aside), or delete it',
+      hint: 'repair the session to continue from its last good step (the damaged records are kept aside), or delete it',
     },
   );
 }

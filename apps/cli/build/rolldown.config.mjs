@@ -1,0 +1,27 @@
+// The CLI ships as one ESM entry (dist/bin.js) plus chunks loaded on demand (a command, the runtime, a model vendor,
+// the MCP client). The CLI's own code, the @birdie packages (through their built dist/, so they stay separately
+// built and publishable) and every pure-JS dependency are bundled; packages with a native addon stay external.
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'rolldown';
+
+/** Loaded from node_modules at run time, so each is a `dependency` of the CLI. */
+export const NATIVE = ['better-sqlite3'];
+
+export default defineConfig({
+  cwd: fileURLToPath(new URL('..', import.meta.url)),
+  input: { bin: 'src/bin.ts' },
+  platform: 'node',
+  external: (id) => NATIVE.some((name) => id === name || id.startsWith(`${name}/`)),
+  logLevel: 'warn',
+  output: {
+    dir: 'dist',
+    format: 'esm',
+    // Flat: modules find files next to dist/ through import.meta.url (package.json, ../../../skills).
+    chunkFileNames: '[name]-[hash].js',
+    // Less to parse at every start: peak memory of a scripted run 0.93× the unminified bundle's (0.95× with names
+    // kept). Stack traces map back to the sources with `NODE_OPTIONS=--enable-source-maps`.
+    minify: true,
+    sourcemap: true,
+    cleanDir: true,
+  },
+});

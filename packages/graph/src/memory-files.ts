@@ -1,0 +1,113 @@
+import { open, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import type { MemoryFile } from './types.js';
+
+export const MEMORY_FILE_NAME = 'AGENTS.md';
+const DEFAULT_MAX_FILE_BYTES = 256 * 1024;
+
+/**
+ * The project memory tier: each file in a `<memory-file>` block, general to specific as the application lists
+ * them. When the texts exceed `budget` characters the most specific files (listed last: the working directory's)
+ * keep their room first; a file cut short says so, and files with no room left are named in one line. A pure
+ * function of its input, so equal files give a byte-identical prompt.
+ */
+export function memoryFilesTier(files: readonly MemoryFile[], budget: number): string {
+  const kept = files.filter((f) => f.text.trim() !== '');
+  if (kept.length === 0) return '';
+  const room = new Array<number>(kept.length).fill(0);
+  let left = budget;
+  for (let i = kept.length - 1; i >= 0; i -= 1) {
+    const size = (kept[i] as MemoryFile).text.trim().length;
+    room[i] = Math.min(size, left);
+    left -= room[i] as number;
+  }
+  const blocks: string[] = [];
+  const dropped: string[] = [];
+  kept.forEach((file, i) => {
+    const text = file.text.trim();
+    const n = room[i] as number;
+    if (n === 0) {
+      dropped.push(file.path);
+      return;
+    }
+    const cut = n < text.length ? `\n[truncated: ${text.length - n} more characters]` : '';
+    blocks.push(`<memory-file path="${file.path}">\n${text.slice(0, n)}${cut}\n</memory-file>`);
+  });
+  if (dropped.length > 0)
+    blocks.push(
+      `(${dropped.length} more memory file${dropped.length === 1 ? '' : 's'} left out: ${dropped.join(', ')})`,
+    );
+  return `# Project instructions (${MEMORY_FILE_NAME})\n${blocks.join('\n\n')}`;
+}
+
+export interface FindMemoryFilesOptions {
+  /** Where the session works; its `AGENTS.md` and those of its parents up to the repository root are read. */
+  cwd: string;
+  /** The user's own file (the CLI passes `~/.birdie/AGENTS.md`); listed first, read when it exists. */
+  userFile?: string;
+  /** `false` leaves the project's files out (an untrusted workspace). Default true. */
+  project?: boolean;
+  /** Bytes read per file at most. Default 256 KiB. */
+  maxFileBytes?: number;
+}
+
+async function isPresent(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function readText(path: string, maxBytes: number): Promise<string | undefined> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(path, 'r');
+    const info = await handle.stat();
+    if (!info.isFile()) return undefined;
+    const buffer = Buffer.alloc(Math.min(info.size, maxBytes));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8');
+  } catch {
+    return undefined;
+  } finally {
+    await handle?.close();
+  }
+}
+
+/**
+ * The memory files of a session, general to specific: `userFile`, then `AGENTS.md` from the repository root (the
+ * nearest folder above `cwd` holding `.git`) down to `cwd`; outside a repository only `cwd`'s. Unreadable files are
+ * skipped. Deciding whether the project is trusted is the application's job (`project: false`).
+ */
+export async function findMemoryFiles(options: FindMemoryFilesOptions): Promise<MemoryFile[]> {
+  const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const folders: string[] = [];
+  if (options.project !== false) {
+    const chain: string[] = [];
+    let dir = resolve(options.cwd);
+    let root: number | undefined;
+    for (;;) {
+      chain.push(dir);
+      if (await isPresent(join(dir, '.git'))) {
+        root = chain.length;
+        break;
+      }
+      const parent = dirname(dir);
+      if (parent === dir) break;
+      dir = parent;
+    }
+    folders.push(...chain.slice(0, root ?? 1).reverse());
+  }
+  const paths = [
+    ...(options.userFile ? [resolve(options.userFile)] : []),
+    ...folders.map((d) => join(d, MEMORY_FILE_NAME)),
+  ];
+  const files: MemoryFile[] = [];
+  for (const path of new Set(paths)) {
+    const text = await readText(path, maxBytes);
+    if (text !== undefined) files.push({ path, text });
+  }
+  return files;
+}

@@ -1,0 +1,260 @@
+import { AIMessage, HumanMessage } from '@langchain/core/messages';
+import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
+import {
+  type BaseCheckpointSaver,
+  Command,
+  GraphRecursionError,
+  type StateSnapshot,
+} from '@langchain/langgraph';
+import { bindDecisions, isApprovalInterrupt, validateDecisions } from './approvals.js';
+import { Deadline } from './deadline.js';
+import { AgentError, type AgentErrorCode } from './errors.js';
+import { EventMapper } from './events.js';
+import type { AgentGraph } from './graph.js';
+import { newId } from './ids.js';
+import { interruptAnswered } from './pending-answer.js';
+import {
+  type ChildOutcome,
+  type ChildRequest,
+  childJournal,
+  childThreadId,
+  type SubagentRuns,
+} from './subagents.js';
+import type { TurnContext } from './turn-context.js';
+import type { AgentEvent, ApprovalDecision, ApprovalRequest, DoneStatus, RunError } from './types.js';
+
+/** A turn's context before its run starts (each run gets its own clock). */
+export type TurnBase = Omit<TurnContext, 'deadline'>;
+
+export interface RunnerOptions {
+  checkpointer: BaseCheckpointSaver;
+  recursionLimit: number;
+  maxSubagentDepth: number;
+}
+
+const ERROR_CODES: ReadonlySet<string> = new Set<AgentErrorCode>([
+  'bad-thread-id',
+  'bad-option',
+  'busy',
+  'nothing-to-resume',
+  'missing-decision',
+  'unknown-decision',
+  'model-error',
+  'recursion-limit',
+  'aborted',
+  'mcp-unavailable',
+  'mcp-adapters-missing',
+  'closed',
+  'unknown-agent',
+  'max-turns',
+  'agent-timeout',
+  'subagent-depth',
+  'run-failed',
+  'internal',
+]);
+
+/** An `error` event as a thrown `AgentError`; a foreign code (a store's `disk-full`) becomes `run-failed`. */
+export function errorFromEvent(error: RunError): AgentError {
+  return ERROR_CODES.has(error.code)
+    ? new AgentError(error.code as AgentErrorCode, error.message)
+    : new AgentError('run-failed', `${error.message} (${error.code})`, { cause: error });
+}
+
+function isAbort(error: unknown, signal?: AbortSignal): boolean {
+  if (signal?.aborted) return true;
+  const e = error as { name?: string; code?: string } | null;
+  return e?.name === 'AbortError' || e?.code === 'aborted';
+}
+
+/**
+ * A subagent's graph run must not join its parent's: inside a node, LangGraph would take the parent task's
+ * configuration (checkpoint namespace, scratchpad, interrupts) from async-local storage and nest the child into it.
+ * Run it with that storage empty, as a root run on a thread of its own.
+ */
+function detached<T>(fn: () => Promise<T>): Promise<T> {
+  return AsyncLocalStorageProviderSingleton.getInstance().run(undefined as never, fn);
+}
+
+/**
+ * Runs threads: a session's turns and resumes, and the subagents' threads its `task` calls start — the same graph,
+ * the same event mapping, one `done` per run. Implements what the nodes need to run subagents.
+ */
+export class Runner implements SubagentRuns {
+  graph!: AgentGraph;
+  readonly running = new Set<string>();
+  closed = false;
+
+  constructor(private readonly options: RunnerOptions) {}
+
+  async *run(
+    input: unknown,
+    threadId: string,
+    base: TurnBase,
+    signal?: AbortSignal,
+  ): AsyncGenerator<AgentEvent> {
+    if (this.closed) throw new AgentError('closed', 'The agent is closed.');
+    if (this.running.has(threadId))
+      throw new AgentError('busy', `Thread ${threadId} already has a run in progress.`);
+    this.running.add(threadId);
+    const deadline = new Deadline();
+    const context: TurnContext = { ...base, deadline };
+    const mapper = new EventMapper(base.path);
+    let status: 'ok' | 'error' | 'aborted' = 'ok';
+    try {
+      const stream = await this.graph.stream(input as never, {
+        configurable: { thread_id: threadId },
+        context,
+        recursionLimit: this.options.recursionLimit,
+        // Each step's checkpoint is on disk before the next step starts: the model's tool calls are stored before
+        // any tool runs, so a crash can never lose a call whose side effect already happened.
+        durability: 'sync',
+        streamMode: ['updates', 'custom'],
+        signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
+      });
+      for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {
+        for (const event of mapper.map(mode, chunk)) yield event;
+      }
+    } catch (error) {
+      if (deadline.fired && !signal?.aborted) {
+        status = 'error';
+        const timeout = deadline.error();
+        yield mapper.stamp({ type: 'error', error: { code: timeout.code, message: timeout.message } });
+      } else if (isAbort(error, signal)) status = 'aborted';
+      else {
+        status = 'error';
+        yield mapper.stamp({ type: 'error', error: describeRunError(error, this.options.recursionLimit) });
+      }
+    } finally {
+      deadline.clear();
+      this.running.delete(threadId);
+    }
+    yield mapper.stamp({
+      type: 'done',
+      status: status === 'ok' && mapper.interrupted ? 'interrupted' : status,
+    });
+  }
+
+  /** True when the thread's open interrupt was already answered by a resume whose process stopped mid-way. */
+  async #answeredBeforeStop(threadId: string): Promise<boolean> {
+    const tuple = await this.options.checkpointer.getTuple({
+      configurable: { thread_id: threadId, checkpoint_ns: '' },
+    });
+    return interruptAnswered(tuple?.pendingWrites ?? []);
+  }
+
+  async pendingApprovals(threadId: string, snapshot?: StateSnapshot): Promise<ApprovalRequest[]> {
+    const state = snapshot ?? (await this.graph.getState({ configurable: { thread_id: threadId } }));
+    const requests = state.tasks.flatMap((task) =>
+      (task.interrupts ?? []).flatMap((i) => (isApprovalInterrupt(i.value) ? i.value.requests : [])),
+    );
+    if (requests.length === 0 || (await this.#answeredBeforeStop(threadId))) return [];
+    return requests;
+  }
+
+  // --- subagents ---------------------------------------------------------------------------------------------
+
+  async start(request: ChildRequest & { prompt: string }): Promise<ChildOutcome> {
+    const { ancestors, agent, parent } = request;
+    const limit = this.options.maxSubagentDepth;
+    if (ancestors.length > limit) {
+      throw new AgentError(
+        'subagent-depth',
+        `Refused: subagents nest at most ${limit} level${limit === 1 ? '' : 's'} deep, and ${[...ancestors, agent].join(' › ')} would be level ${ancestors.length}. Do this part yourself.`,
+      );
+    }
+    if (!parent.snapshot.getAgent?.(agent))
+      throw new AgentError('unknown-agent', `There is no agent "${agent}" (any more).`);
+    const input = {
+      messages: [new HumanMessage({ id: newId('human'), content: request.prompt })],
+      sender: agent,
+    };
+    return this.#drive(request, input, {});
+  }
+
+  async resume(request: ChildRequest, decisions: Record<string, ApprovalDecision>): Promise<ChildOutcome> {
+    const child = childThreadId(request.parent.threadId, request.callId);
+    const pending = await this.pendingApprovals(child);
+    validateDecisions(pending, decisions);
+    const bound = bindDecisions(pending, decisions);
+    return this.#drive(request, new Command({ resume: bound }), bound);
+  }
+
+  pending(childThread: string): Promise<ApprovalRequest[]> {
+    return this.pendingApprovals(childThread);
+  }
+
+  async finalAnswer(threadId: string): Promise<string | undefined> {
+    const state = await this.graph.getState({ configurable: { thread_id: threadId } });
+    const messages = (state.values as { messages?: unknown[] } | undefined)?.messages ?? [];
+    const last = messages.at(-1);
+    if (!last || !AIMessage.isInstance(last) || (last.tool_calls?.length ?? 0) > 0) return undefined;
+    return last.text;
+  }
+
+  /** Runs (or resumes) a subagent's thread, passing its events up, and turns how it ended into the call's outcome. */
+  async #drive(
+    request: ChildRequest,
+    input: unknown,
+    decisions: TurnContext['decisions'],
+  ): Promise<ChildOutcome> {
+    const { parent, ancestors, agent } = request;
+    const child = childThreadId(parent.threadId, request.callId);
+    const base: TurnBase = {
+      snapshot: parent.snapshot,
+      approval: parent.approval,
+      cwd: parent.cwd,
+      memory: parent.memory,
+      decisions,
+      toolEnv: parent.toolEnv,
+      journal: childJournal(parent.journal, child),
+      policyKey: parent.policyKey,
+      path: ancestors,
+      memoryFiles: parent.memoryFiles,
+      memoryStore: parent.memoryStore,
+      switchAgent: undefined,
+    };
+    let done = 'ok' as DoneStatus;
+    let failure: RunError | undefined;
+    await detached(async () => {
+      for await (const event of this.run(input, child, base, parent.signal)) {
+        if (event.type === 'done') done = event.status;
+        // Its questions become the parent's (the subagents node asks them); its end is the task call's end.
+        else if (event.type !== 'approval-request') {
+          if (event.type === 'error' && (event.agent?.length ?? 0) <= ancestors.length + 1)
+            failure = event.error;
+          request.emit(event);
+        }
+      }
+    });
+    if (done === 'interrupted') return { suspended: true };
+    if (done === 'aborted') throw new AgentError('aborted', `Subagent ${agent} was cancelled.`);
+    if (done === 'error') {
+      const error = errorFromEvent(failure ?? { code: 'internal', message: 'unknown failure' });
+      throw new AgentError(error.code, `Subagent ${agent} failed: ${error.message}`, { cause: error });
+    }
+    return { content: (await this.finalAnswer(child)) ?? `(${agent} finished without an answer)` };
+  }
+}
+
+export function describeRunError(error: unknown, limit: number): RunError {
+  if (error instanceof GraphRecursionError || (error as { name?: string })?.name === 'GraphRecursionError') {
+    return {
+      code: 'recursion-limit',
+      message: `Stopped after ${limit} steps without a final answer (recursion limit). Ask again with a narrower request, or raise recursionLimit.`,
+    };
+  }
+  if (error instanceof AgentError) return { code: error.code, message: error.message };
+  const cause = (error as { cause?: unknown })?.cause;
+  if (cause instanceof AgentError) return { code: cause.code, message: cause.message };
+  // A typed failure of a part the application gave us (the checkpointer's full disk, a lost lease) keeps its code,
+  // and its hint apart, so the application can word it as it words the same failure elsewhere.
+  const typed = error as { code?: unknown; hint?: unknown; message?: unknown } | null;
+  if (error instanceof Error && typeof typed?.code === 'string' && /^[a-z][a-z0-9-]*$/.test(typed.code)) {
+    return {
+      code: typed.code,
+      message: error.message,
+      ...(typeof typed.hint === 'string' ? { hint: typed.hint } : {}),
+    };
+  }
+  return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
+}

@@ -1,0 +1,396 @@
+import {
+  type Body,
+  channelList,
+  corruptRecordError,
+  DamageError,
+  type DeltaChannelHistory,
+  Encoder,
+  missing,
+  packText,
+  parseBody,
+  parseRecord,
+  type Ref,
+  resolveRef,
+  SPECIAL_WRITE_INDEX,
+  scrubSecrets,
+  target,
+  threadKey,
+  type WritesRecord,
+} from '@birdie/store/backend';
+import type { RunnableConfig } from '@langchain/core/runnables';
+import {
+  BaseCheckpointSaver,
+  type Checkpoint,
+  type CheckpointMetadata,
+  type CheckpointTuple,
+} from '@langchain/langgraph';
+import type { Client, Db, Queryable } from '../db.js';
+import { MissingBlobError, PgBlobStore } from './blobs.js';
+import { deltaHistory, HistoryCache } from './history.js';
+import { listTuples } from './list.js';
+import { type CheckpointRow, type ReadContext, SELECT_CHECKPOINT, toTuple } from './read.js';
+import { checkThread, type ThreadCheck } from './verify.js';
+
+type ChannelVersions = Parameters<BaseCheckpointSaver['put']>[3];
+type PendingWrite = Parameters<BaseCheckpointSaver['putWrites']>[1][number];
+type ListOptions = NonNullable<Parameters<BaseCheckpointSaver['list']>[1]>;
+
+export interface PostgresCheckpointerOptions {
+  /** Called inside every write transaction with the thread id: throws to refuse the write (the lease fence). */
+  fence?: (client: Client, threadId: string) => Promise<void>;
+}
+
+/**
+ * LangGraph checkpointer over birdie's PostgreSQL tables: the SQLite store's design carried over. Message lists
+ * are stored element by element and content-addressed (`cp_blobs`), only channels with a new version are
+ * serialised, bodies and write records are dictionary-deflated with a CRC-32 each, and `getDeltaChannelHistory`
+ * walks ancestors with a recursive query. A record that fails its checksum or does not decode is reported as
+ * `StoreError('corrupt-record')` naming the session and the step; `list` skips such checkpoints.
+ */
+export class PostgresCheckpointer extends BaseCheckpointSaver {
+  /** @internal */
+  readonly blobs: PgBlobStore;
+  private readonly histories = new HistoryCache();
+  /** Thread rows seen by this process; only a hint for skipping serialisation, never trusted for writes. */
+  private readonly threadIds = new Map<string, number>();
+  /** Bodies of recent puts: the next put inherits unchanged values from its parent, usually the last one. */
+  private readonly recentBodies = new Map<number, Body>();
+  private readonly fence: (client: Client, threadId: string) => Promise<void>;
+
+  constructor(
+    private readonly db: Db,
+    options: PostgresCheckpointerOptions = {},
+  ) {
+    super();
+    this.blobs = new PgBlobStore(this.serde);
+    this.fence = options.fence ?? (async () => {});
+  }
+
+  private ctx(q: Queryable = this.db): ReadContext {
+    return { serde: this.serde, blobs: this.blobs, q };
+  }
+
+  override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    const { threadId, ns, checkpointId } = target(config);
+    return this.guard(threadId, ns, async () => {
+      if (threadId === undefined) return undefined;
+      const params: unknown[] = [threadId, ns];
+      if (checkpointId) params.push(checkpointId);
+      const { rows } = await this.db.query<CheckpointRow>(
+        `${SELECT_CHECKPOINT} WHERE t.thread_id = $1 AND t.ns = $2 AND c.body IS NOT NULL
+         ${checkpointId ? 'AND c.checkpoint_id = $3' : ''} ORDER BY c.checkpoint_id DESC LIMIT 1`,
+        params,
+      );
+      return rows[0] ? toTuple(this.ctx(), rows[0]) : undefined;
+    });
+  }
+
+  override async *list(config: RunnableConfig, options: ListOptions = {}): AsyncGenerator<CheckpointTuple> {
+    this.db.ensureOpen();
+    const { threadId } = target(config);
+    try {
+      yield* listTuples(this.ctx(), config, options);
+    } catch (error) {
+      throw await this.mapError(error, threadId, (config.configurable?.checkpoint_ns as string) ?? '');
+    }
+  }
+
+  override async put(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+  ): Promise<RunnableConfig> {
+    const threadId = config.configurable?.thread_id as string | undefined;
+    const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
+    if (threadId === undefined) throw missing('thread_id', 'put a checkpoint');
+    const parentId = config.configurable?.checkpoint_id as string | undefined;
+    await this.guard(threadId, ns, async () => {
+      const [, metadataJson] = await this.serde.dumpsTyped(scrubSecrets(metadata));
+      await this.putCheckpoint(threadId, ns, parentId, checkpoint, metadataJson, newVersions);
+    });
+    return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
+  }
+
+  private async putCheckpoint(
+    threadId: string,
+    ns: string,
+    parentId: string | undefined,
+    checkpoint: Checkpoint,
+    metadataJson: Uint8Array,
+    newVersions: ChannelVersions,
+  ): Promise<void> {
+    await this.withEncoder(threadId, ns, async (encoder) => {
+      const drafts: Record<string, Ref> = {};
+      const values = checkpoint.channel_values ?? {};
+      // Only channels with a new version are serialised; the others keep the parent's stored value.
+      for (const channel of Object.keys(values)) {
+        if (Object.hasOwn(newVersions, channel)) drafts[channel] = await encoder.encode(values[channel]);
+      }
+      // Caches learn about rows only after the commit: a rolled-back attempt's ids are never used.
+      const saved = await this.db.tx(async (client) => {
+        await this.fence(client, threadId);
+        const { thread, seq: parentSeq } = await this.locate(client, threadId, ns, parentId);
+        const ids = await this.blobs.store(client, thread, encoder.blobs);
+        const vals = await this.inherit(client, parentSeq, checkpoint.channel_versions, newVersions);
+        for (const channel of Object.keys(drafts)) vals[channel] = resolveRef(drafts[channel]!, ids);
+        const body: Body = {
+          v: checkpoint.v,
+          ts: checkpoint.ts,
+          cv: checkpoint.channel_versions,
+          vs: checkpoint.versions_seen,
+          vals,
+        };
+        // Metadata is the serializer's own JSON, appended after a newline (JSON text never has a raw one).
+        const text = `${JSON.stringify(body)}\n${Buffer.from(metadataJson).toString('utf8')}`;
+        const { rows } = await client.query<{ seq: number }>(
+          `INSERT INTO cp_checkpoints (thread, checkpoint_id, parent_seq, chans, body) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (thread, checkpoint_id) DO UPDATE SET parent_seq = excluded.parent_seq,
+             chans = excluded.chans, body = excluded.body
+           RETURNING seq`,
+          [thread, checkpoint.id, parentSeq, channelList(Object.keys(vals)), packText(text)],
+        );
+        return { thread, ids, seq: rows[0]!.seq, body };
+      });
+      this.threadIds.set(threadKey(threadId, ns), saved.thread);
+      this.blobs.remember(saved.thread, encoder.blobs, saved.ids);
+      // A filled placeholder or a re-put changes what walks from its descendants find.
+      this.histories.invalidateAfter(saved.seq);
+      this.recentBodies.delete(saved.seq);
+      this.recentBodies.set(saved.seq, saved.body);
+      if (this.recentBodies.size > 8) this.recentBodies.delete(this.recentBodies.keys().next().value!);
+    });
+  }
+
+  override async putWrites(
+    config: RunnableConfig,
+    writes: PendingWrite[],
+    taskId: string,
+    taskPath = '',
+  ): Promise<void> {
+    const threadId = config.configurable?.thread_id as string | undefined;
+    const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
+    const checkpointId = config.configurable?.checkpoint_id as string | undefined;
+    if (threadId === undefined) throw missing('thread_id', 'put writes');
+    if (!checkpointId) throw missing('checkpoint_id', 'put writes');
+    await this.guard(threadId, ns, () =>
+      this.withEncoder(threadId, ns, async (encoder) => {
+        const drafts: [number, string, Ref][] = [];
+        for (const [i, [channel, value]] of writes.entries()) {
+          drafts.push([SPECIAL_WRITE_INDEX[channel] ?? i, channel, await encoder.encode(value)]);
+        }
+        const saved = await this.db.tx(async (client) => {
+          await this.fence(client, threadId);
+          const { thread, seq } = await this.locate(client, threadId, ns, checkpointId);
+          const ids = await this.blobs.store(client, thread, encoder.blobs);
+          const existing = await client.query<{ writes: Buffer }>(
+            'SELECT writes FROM cp_writes WHERE checkpoint = $1 AND task_id = $2 FOR UPDATE',
+            [seq, taskId],
+          );
+          const record: WritesRecord = existing.rows[0]
+            ? parseRecord(existing.rows[0].writes, seq!, taskId)
+            : { p: taskPath, w: [] };
+          const byIdx = new Map(record.w.map((w) => [w[0], w]));
+          for (const [idx, channel, ref] of drafts) {
+            // A regular write is stored once (retries are no-ops); special writes replace.
+            if (idx >= 0 && byIdx.has(idx)) continue;
+            byIdx.set(idx, [idx, channel, resolveRef(ref, ids)]);
+          }
+          record.w = [...byIdx.values()].sort((a, b) => a[0] - b[0]);
+          await client.query(
+            `INSERT INTO cp_writes (checkpoint, task_id, writes) VALUES ($1, $2, $3)
+             ON CONFLICT (checkpoint, task_id) DO UPDATE SET writes = excluded.writes`,
+            [seq, taskId, packText(JSON.stringify(record))],
+          );
+          return { thread, ids, seq: seq! };
+        });
+        this.threadIds.set(threadKey(threadId, ns), saved.thread);
+        this.blobs.remember(saved.thread, encoder.blobs, saved.ids);
+        this.histories.invalidateAfter(saved.seq);
+      }),
+    );
+  }
+
+  override async deleteThread(threadId: string): Promise<void> {
+    await this.guard(undefined, '', () => this.db.tx((client) => this.deleteThreadIn(client, threadId)));
+  }
+
+  /** @internal Deletes inside the caller's transaction (sessions.delete). */
+  async deleteThreadIn(client: Client, threadId: string): Promise<void> {
+    const { rows } = await client.query<{ id: number }>('SELECT id FROM cp_threads WHERE thread_id = $1', [
+      threadId,
+    ]);
+    const threads = rows.map((r) => r.id);
+    if (threads.length > 0) {
+      await client.query(
+        'DELETE FROM cp_writes WHERE checkpoint IN (SELECT seq FROM cp_checkpoints WHERE thread = ANY($1::bigint[]))',
+        [threads],
+      );
+      await client.query('DELETE FROM cp_checkpoints WHERE thread = ANY($1::bigint[])', [threads]);
+      await client.query('DELETE FROM cp_blobs WHERE thread = ANY($1::bigint[])', [threads]);
+      await client.query('DELETE FROM cp_threads WHERE id = ANY($1::bigint[])', [threads]);
+    }
+    await client.query('DELETE FROM cp_quarantine WHERE thread_id = $1', [threadId]);
+    this.forgetCaches(threads);
+  }
+
+  /** @internal Drops every per-process cache that may name rows of `threads` (after a delete or a repair). */
+  forgetCaches(threads: readonly number[]): void {
+    this.blobs.forget(threads);
+    this.histories.clear();
+    this.recentBodies.clear();
+    this.threadIds.clear();
+  }
+
+  /** @internal Decodes every record of a session (doctor, repair, and the last good step of an error). */
+  checkThread(threadId: string): Promise<ThreadCheck> {
+    return checkThread(this.ctx(), threadId);
+  }
+
+  override async getDeltaChannelHistory(options: {
+    config: RunnableConfig;
+    channels: string[];
+  }): Promise<Record<string, DeltaChannelHistory>> {
+    const { threadId, ns } = target(options.config);
+    return this.guard(threadId, ns, async () =>
+      deltaHistory(this.ctx(), this.histories, await this.targetSeq(options.config), options.channels),
+    );
+  }
+
+  /** The row id of a checkpoint (`latest` when no id is given). */
+  private async targetSeq(config: RunnableConfig): Promise<number | undefined> {
+    const { threadId, ns, checkpointId } = target(config);
+    if (threadId === undefined) return undefined;
+    const params: unknown[] = [threadId, ns];
+    if (checkpointId) params.push(checkpointId);
+    const { rows } = await this.db.query<{ seq: number }>(
+      `SELECT c.seq FROM cp_checkpoints c JOIN cp_threads t ON t.id = c.thread
+       WHERE t.thread_id = $1 AND t.ns = $2 AND c.body IS NOT NULL ${checkpointId ? 'AND c.checkpoint_id = $3' : ''}
+       ORDER BY c.checkpoint_id DESC LIMIT 1`,
+      params,
+    );
+    return rows[0]?.seq;
+  }
+
+  /**
+   * The thread's row (created if missing) and the row of `checkpointId` in it (an empty placeholder for an id not
+   * put yet), in one query when both exist.
+   */
+  private async locate(
+    client: Client,
+    threadId: string,
+    ns: string,
+    checkpointId: string | undefined,
+  ): Promise<{ thread: number; seq: number | null }> {
+    const { rows } = await client.query<{ id: number; seq: number | null }>(
+      `SELECT t.id, (SELECT seq FROM cp_checkpoints WHERE thread = t.id AND checkpoint_id = $3) AS seq
+       FROM cp_threads t WHERE t.thread_id = $1 AND t.ns = $2`,
+      [threadId, ns, checkpointId ?? null],
+    );
+    let thread = rows[0]?.id;
+    let seq = rows[0]?.seq ?? null;
+    if (thread === undefined) {
+      await client.query('INSERT INTO cp_threads (thread_id, ns) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+        threadId,
+        ns,
+      ]);
+      const again = await client.query<{ id: number }>(
+        'SELECT id FROM cp_threads WHERE thread_id = $1 AND ns = $2',
+        [threadId, ns],
+      );
+      thread = again.rows[0]!.id;
+    }
+    if (checkpointId !== undefined && seq === null) {
+      const placed = await client.query<{ seq: number }>(
+        `INSERT INTO cp_checkpoints (thread, checkpoint_id) VALUES ($1, $2)
+         ON CONFLICT (thread, checkpoint_id) DO UPDATE SET thread = excluded.thread RETURNING seq`,
+        [thread, checkpointId],
+      );
+      seq = placed.rows[0]!.seq;
+    }
+    return { thread, seq };
+  }
+
+  /**
+   * Refs of the parent's stored values whose channel version did not change: same branch, same version, same
+   * value. Keyed by parent rather than by version, so forks never mix.
+   */
+  private async inherit(
+    client: Client,
+    parentSeq: number | null,
+    versions: ChannelVersions,
+    changed: ChannelVersions,
+  ) {
+    const vals: Record<string, Ref> = {};
+    if (parentSeq === null) return vals;
+    let parent = this.recentBodies.get(parentSeq);
+    if (!parent) {
+      const { rows } = await client.query<{ body: Buffer | null }>(
+        'SELECT body FROM cp_checkpoints WHERE seq = $1',
+        [parentSeq],
+      );
+      const packed = rows[0]?.body;
+      if (!packed) return vals;
+      parent = parseBody(packed, parentSeq).body;
+    }
+    for (const [channel, ref] of Object.entries(parent.vals)) {
+      if (
+        !Object.hasOwn(changed, channel) &&
+        versions[channel] !== undefined &&
+        parent.cv[channel] === versions[channel]
+      ) {
+        vals[channel] = ref;
+      }
+    }
+    return vals;
+  }
+
+  /**
+   * Runs encode-then-commit with an encoder that may skip serialising values this process knows the thread already
+   * stores. If one vanished meanwhile (another process deleted the thread), it runs again without reuse.
+   */
+  private async withEncoder(threadId: string, ns: string, save: (encoder: Encoder) => Promise<void>) {
+    const thread = this.threadIds.get(threadKey(threadId, ns));
+    try {
+      await save(new Encoder(this.serde, (key) => this.blobs.has(thread, key)));
+    } catch (error) {
+      if (!(error instanceof MissingBlobError)) throw error;
+      this.threadIds.delete(threadKey(threadId, ns));
+      await save(new Encoder(this.serde));
+    }
+  }
+
+  /** Every public method runs here: damage and server failures leave as `StoreError`s. */
+  private async guard<T>(threadId: string | undefined, ns: string, fn: () => Promise<T>): Promise<T> {
+    this.db.ensureOpen();
+    try {
+      return await fn();
+    } catch (error) {
+      throw await this.mapError(error, threadId, ns);
+    }
+  }
+
+  private async mapError(error: unknown, threadId: string | undefined, ns: string): Promise<unknown> {
+    if (!(error instanceof DamageError)) return this.db.map(error);
+    const sessionId = threadId ?? '(unknown)';
+    let checkpointId: string | undefined;
+    if (error.where.seq !== undefined) {
+      try {
+        const { rows } = await this.db.query<{ checkpoint_id: string }>(
+          'SELECT checkpoint_id FROM cp_checkpoints WHERE seq = $1',
+          [error.where.seq],
+        );
+        checkpointId = rows[0]?.checkpoint_id;
+      } catch {
+        // The server went away meanwhile: report the damage without the step's id.
+      }
+    }
+    return corruptRecordError(error, {
+      location: this.db.state.location,
+      sessionId,
+      ns,
+      checkpointIdOf: () => checkpointId,
+      lastGood: async () => (await this.checkThread(sessionId)).lastGood.get(ns)?.checkpointId,
+    });
+  }
+}

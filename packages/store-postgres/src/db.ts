@@ -1,0 +1,119 @@
+import { StoreError } from '@birdie/store/backend';
+import pg from 'pg';
+import { isRetryable, type ServerState, toStoreError } from './pg-errors.js';
+
+export type Client = pg.PoolClient;
+
+/** A query target: the store (one statement, autocommit) or a client inside a transaction. */
+export interface Queryable {
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(
+    text: string,
+    values?: unknown[],
+  ): Promise<pg.QueryResult<R>>;
+}
+
+// int8 (counts, ids, ms timestamps) as numbers: every value birdie stores fits in 2^53.
+const INT8 = 20;
+const types = {
+  getTypeParser(oid: number, format?: string) {
+    if (oid === INT8 && format !== 'binary') return (value: string) => Number(value);
+    return (pg.types.getTypeParser as (oid: number, format?: string) => unknown)(oid, format);
+  },
+};
+
+/** The pool and what every repository needs around it: transactions, the schema, the server's state. */
+export class Db {
+  readonly pool: pg.Pool;
+  readonly state: ServerState;
+  closed = false;
+
+  constructor(
+    options: { url: string; max?: number },
+    readonly schema: string,
+    location: string,
+  ) {
+    this.state = { location };
+    this.pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.max ?? 10,
+      types: types as pg.CustomTypesConfig,
+      // Every connection works in birdie's schema: table names stay unqualified.
+      options: `-c search_path=${quoteIdent(schema)}`,
+    });
+    // An idle client that loses its connection must not crash the process: the next query reports it.
+    this.pool.on('error', () => {});
+  }
+
+  /** One statement outside a transaction. */
+  async query<R extends pg.QueryResultRow = pg.QueryResultRow>(
+    text: string,
+    values?: unknown[],
+  ): Promise<pg.QueryResult<R>> {
+    this.ensureOpen();
+    return this.pool.query<R>(text, values);
+  }
+
+  /**
+   * Runs `fn` in a transaction (READ COMMITTED; the statements lock what they need), retrying the whole of it when
+   * the server picks it as a deadlock victim or a serialization failure. Writes refuse at once on a read-only server.
+   */
+  async tx<T>(
+    fn: (client: Client) => Promise<T>,
+    options: { write?: boolean; durable?: boolean } = {},
+  ): Promise<T> {
+    this.ensureOpen();
+    if (options.write !== false && this.state.readOnly) {
+      throw new StoreError(
+        'read-only',
+        `cannot write ${this.state.location}: ${this.state.readOnly.message}`,
+        {
+          hint: this.state.readOnly.hint,
+        },
+      );
+    }
+    for (let attempt = 0; ; attempt += 1) {
+      const client = await this.pool.connect();
+      let broken = false;
+      try {
+        await client.query(options.durable ? 'BEGIN; SET LOCAL synchronous_commit TO on' : 'BEGIN');
+        const result = await fn(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        try {
+          await client.query('ROLLBACK');
+        } catch {
+          broken = true;
+        }
+        if (isRetryable(error) && attempt < 8) {
+          await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** Math.min(attempt, 5)));
+          continue;
+        }
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    }
+  }
+
+  ensureOpen(): void {
+    if (this.closed) throw new StoreError('closed', 'the store is closed');
+  }
+
+  map(error: unknown): unknown {
+    return toStoreError(error, this.state);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+}
+
+export function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** The database's clock in ms: leases expire by it, so the workers' clocks need not agree. */
+export const NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::bigint';

@@ -1,0 +1,74 @@
+import { type LeaseHolder, leaseLost, type SessionLease, StoreError } from '@birdie/store/backend';
+import type { PgLeases } from './leases.js';
+
+/** A lease this process holds: renewed by an `unref()`ed heartbeat every third of its TTL. */
+export class PgHeldLease implements SessionLease {
+  readonly previous?: LeaseHolder;
+  private readonly timer: NodeJS.Timeout;
+  private state: 'held' | 'released' | 'lost' = 'held';
+  private beating = false;
+
+  constructor(
+    private readonly book: PgLeases,
+    readonly sessionId: string,
+    readonly holder: LeaseHolder,
+    private readonly ttlMs: number,
+    previous: LeaseHolder | undefined,
+  ) {
+    if (previous) this.previous = previous;
+    this.timer = setInterval(() => void this.beat(), Math.max(50, Math.floor(ttlMs / 3)));
+    // The heartbeat never keeps a process alive on its own.
+    this.timer.unref();
+  }
+
+  async release(): Promise<void> {
+    try {
+      await this.end('released');
+    } catch {
+      // Giving a lease back never fails the caller: an unreleased row expires on its own.
+    }
+  }
+
+  async assertHeld(): Promise<void> {
+    if (this.state === 'released') {
+      throw new StoreError('lease-lost', `the lease on session ${this.sessionId} was released`);
+    }
+    let row: Awaited<ReturnType<PgLeases['ownerRow']>>;
+    try {
+      row = await this.book.ownerRow(this.sessionId);
+    } catch (cause) {
+      throw new StoreError('lease-lost', `cannot confirm the lease on session ${this.sessionId}`, { cause });
+    }
+    if (this.state === 'held' && row?.owner === this.holder.owner) return;
+    this.lost();
+    throw leaseLost(this.sessionId, row?.owner === this.holder.owner ? undefined : row);
+  }
+
+  /** @internal Another owner has the row: stop renewing, forget it, keep the row alone. */
+  lost(): void {
+    if (this.state === 'held') void this.end('lost');
+  }
+
+  /** @internal */
+  async end(how: 'released' | 'lost' | 'deleted'): Promise<void> {
+    if (this.state === 'released') return;
+    const wasHeld = this.state === 'held';
+    this.state = how === 'lost' ? 'lost' : 'released';
+    clearInterval(this.timer);
+    await this.book.ended(this.sessionId, this, how, wasHeld);
+  }
+
+  private async beat(): Promise<void> {
+    if (this.state !== 'held' || this.beating) return;
+    this.beating = true;
+    try {
+      const expiresAt = await this.book.renewRow(this.sessionId, this.ttlMs);
+      if (expiresAt === undefined) this.lost();
+      else if (this.state === 'held') this.holder.expiresAt = new Date(expiresAt);
+    } catch {
+      // Unreachable or closed: try again on the next beat; the lease lasts a whole TTL.
+    } finally {
+      this.beating = false;
+    }
+  }
+}

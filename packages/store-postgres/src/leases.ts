@@ -1,0 +1,200 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  type AcquireOptions,
+  busy,
+  checkAcquire,
+  holderOf,
+  type LeaseHolder,
+  type LeaseRow,
+  type LeasesRepo,
+  leaseLost,
+  pidScope,
+  processGone,
+  type SessionLease,
+  validateSessionId,
+} from '@birdie/store/backend';
+import { type Client, type Db, NOW_MS, type Queryable } from './db.js';
+import { PgHeldLease } from './held-lease.js';
+
+type Row = LeaseRow & { now: number };
+
+/**
+ * The store's leases on PostgreSQL: the SQLite store's rules over the same row (owner, host, pid, pid scope,
+ * acquired, expires), with the database's clock for times, so that workers on several machines agree on expiry.
+ * Acquiring is one transaction under a per-session advisory lock; writes to a session call `fence` inside their
+ * transaction (`FOR SHARE` on the lease row, so a takeover waits for a write in flight and then wins).
+ */
+export class PgLeases {
+  readonly owner = randomUUID();
+  readonly host = hostname();
+  readonly pid = process.pid;
+  private readonly scope = pidScope();
+  private readonly held = new Map<string, PgHeldLease>();
+  /** Leases this store lost to another owner and has not released: their writes get `lease-lost`. */
+  private readonly lost = new Set<string>();
+
+  constructor(private readonly db: Db) {}
+
+  repo(): LeasesRepo {
+    return {
+      acquire: (sessionId, opts) => this.acquire(sessionId, opts),
+      holder: async (sessionId) => {
+        validateSessionId(sessionId);
+        const row = await this.row(this.db, sessionId);
+        return row && (row.owner === this.owner || this.live(row)) ? holderOf(row) : undefined;
+      },
+    };
+  }
+
+  /**
+   * Inside a write transaction on `sessionId`: throws `lease-lost` when this process held the lease and another
+   * owner has it now, `session-busy` when it never held it and a live process does.
+   */
+  async fence(client: Client, sessionId: string): Promise<void> {
+    const row = await this.row(client, sessionId, ' FOR SHARE');
+    const lease = this.held.get(sessionId);
+    if (lease) {
+      if (row?.owner === this.owner) return;
+      lease.lost();
+      throw leaseLost(sessionId, row);
+    }
+    if (!row || row.owner === this.owner) return;
+    if (this.lost.has(sessionId)) throw leaseLost(sessionId, row);
+    if (this.live(row)) throw busy(sessionId, holderOf(row));
+  }
+
+  /** Inside the transaction that deletes the session: refuses while another live process holds it, then drops the row. */
+  async clearForDelete(client: Client, sessionId: string): Promise<void> {
+    await this.fence(client, sessionId);
+    void this.held.get(sessionId)?.end('deleted');
+    this.lost.delete(sessionId);
+    await client.query('DELETE FROM leases WHERE session_id = $1', [sessionId]);
+  }
+
+  /** Releases every lease this store holds (on close). */
+  async releaseAll(): Promise<void> {
+    await Promise.all([...this.held.values()].map((lease) => lease.release()));
+  }
+
+  private async acquire(sessionId: string, opts: AcquireOptions = {}): Promise<SessionLease> {
+    validateSessionId(sessionId);
+    const { waitMs, ttlMs } = checkAcquire(opts);
+    const deadline = Date.now() + waitMs;
+    let delay = 25;
+    let told = false;
+    for (;;) {
+      opts.signal?.throwIfAborted();
+      const attempt = await this.tryAcquire(sessionId, ttlMs);
+      if ('lease' in attempt) return attempt.lease;
+      const left = deadline - Date.now();
+      if (left <= 0) throw busy(sessionId, attempt.busy);
+      if (!told) {
+        told = true;
+        opts.onWait?.(attempt.busy);
+      }
+      await sleep(Math.min(delay, left), undefined, opts.signal ? { signal: opts.signal } : {});
+      delay = Math.min(delay * 2, 500);
+    }
+  }
+
+  private async tryAcquire(
+    sessionId: string,
+    ttlMs: number,
+  ): Promise<{ lease: SessionLease } | { busy: LeaseHolder }> {
+    const mine = this.held.get(sessionId);
+    if (mine) return { busy: mine.holder };
+    const outcome = await this.db.tx(
+      async (client): Promise<{ busy: LeaseHolder } | { now: number; previous?: LeaseHolder }> => {
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
+          `birdie-lease:${this.db.schema}:${sessionId}`,
+        ]);
+        const { rows } = await client.query<Row>(
+          `SELECT l.*, n.now FROM (SELECT ${NOW_MS} AS now) n LEFT JOIN leases l ON l.session_id = $1`,
+          [sessionId],
+        );
+        const found = rows[0]!;
+        const row = found.owner === null ? undefined : found;
+        const now = found.now;
+        if (row && row.owner !== this.owner && this.live(row)) return { busy: holderOf(row) };
+        const previous = row && row.owner !== this.owner ? holderOf(row) : undefined;
+        await client.query(
+          `INSERT INTO leases (session_id, owner, host, pid, pid_scope, acquired_at, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (session_id) DO UPDATE SET owner = excluded.owner, host = excluded.host, pid = excluded.pid,
+           pid_scope = excluded.pid_scope, acquired_at = excluded.acquired_at, expires_at = excluded.expires_at`,
+          [sessionId, this.owner, this.host, this.pid, this.scope, now, now + ttlMs],
+        );
+        if (previous) {
+          await client.query(
+            `UPDATE runs SET status = 'interrupted', ended_at = $1, error = $2 WHERE session_id = $3 AND status = 'running'`,
+            [
+              now,
+              `interrupted: process ${previous.pid} on ${previous.host} stopped holding the session`,
+              sessionId,
+            ],
+          );
+        }
+        return previous ? { now, previous } : { now };
+      },
+    );
+    if ('busy' in outcome) return outcome;
+    const holder: LeaseHolder = {
+      owner: this.owner,
+      host: this.host,
+      pid: this.pid,
+      since: new Date(outcome.now),
+      expiresAt: new Date(outcome.now + ttlMs),
+    };
+    const lease = new PgHeldLease(this, sessionId, holder, ttlMs, outcome.previous);
+    this.held.set(sessionId, lease);
+    this.lost.delete(sessionId);
+    return { lease };
+  }
+
+  /** @internal Moves the row's expiry forward; undefined when this owner no longer has the row. */
+  async renewRow(sessionId: string, ttlMs: number): Promise<number | undefined> {
+    const { rows } = await this.db.query<{ expires_at: number }>(
+      `UPDATE leases SET expires_at = ${NOW_MS} + $3 WHERE session_id = $1 AND owner = $2 RETURNING expires_at`,
+      [sessionId, this.owner, ttlMs],
+    );
+    return rows[0]?.expires_at;
+  }
+
+  /** @internal */
+  ownerRow(sessionId: string): Promise<Row | undefined> {
+    return this.row(this.db, sessionId);
+  }
+
+  /** @internal A lease ends: `released` (the row goes), `lost` to another owner, or `deleted` with its session. */
+  async ended(sessionId: string, lease: PgHeldLease, how: 'released' | 'lost' | 'deleted', wasHeld: boolean) {
+    if (this.held.get(sessionId) === lease) this.held.delete(sessionId);
+    if (how === 'lost') this.lost.add(sessionId);
+    else this.lost.delete(sessionId);
+    if (how === 'released' && wasHeld && !this.db.closed) {
+      try {
+        await this.db.query('DELETE FROM leases WHERE session_id = $1 AND owner = $2', [
+          sessionId,
+          this.owner,
+        ]);
+      } catch {
+        // Unreachable or read-only server: the row expires on its own.
+      }
+    }
+  }
+
+  private async row(q: Queryable, sessionId: string, lock = ''): Promise<Row | undefined> {
+    const { rows } = await q.query<Row>(
+      `SELECT *, ${NOW_MS} AS now FROM leases WHERE session_id = $1${lock}`,
+      [sessionId],
+    );
+    return rows[0];
+  }
+
+  /** A holder is live until its expiry by the database's clock; on this machine, a gone process lets go at once. */
+  private live(row: Row): boolean {
+    if (row.expires_at <= row.now) return false;
+    return !(row.pid_scope === this.scope && processGone(row.pid));
+  }
+}

@@ -1,0 +1,225 @@
+import { StoreError } from '@birdie/store/backend';
+import type { Db } from './db.js';
+import { quoteIdent } from './db.js';
+
+/**
+ * Migrations, applied in order; `birdie_migrations` records each one. Append only: a released migration is never
+ * edited. The tables mirror the SQLite store's (same columns, same packed record bytes), so the checks, the repair
+ * and the lease rules carry over unchanged. Times are ms since the epoch (`bigint`).
+ */
+export const MIGRATIONS: readonly { name: string; sql: string }[] = [
+  {
+    name: 'initial',
+    sql: `
+  CREATE TABLE sessions (
+    id text PRIMARY KEY,
+    user_id text NOT NULL,
+    day text NOT NULL,
+    seq integer NOT NULL,
+    title text,
+    created_at bigint NOT NULL,
+    updated_at bigint NOT NULL,
+    turns integer NOT NULL DEFAULT 0,
+    input_tokens bigint NOT NULL DEFAULT 0,
+    output_tokens bigint NOT NULL DEFAULT 0,
+    UNIQUE (day, seq)
+  );
+  CREATE INDEX sessions_by_user ON sessions (user_id, created_at);
+
+  CREATE TABLE leases (
+    session_id text PRIMARY KEY,
+    owner text NOT NULL,
+    host text NOT NULL,
+    pid integer NOT NULL,
+    pid_scope text NOT NULL,
+    acquired_at bigint NOT NULL,
+    expires_at bigint NOT NULL
+  );
+
+  CREATE TABLE grants (
+    session_id text PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+    enabled text NOT NULL,
+    disabled text NOT NULL,
+    sources text
+  );
+
+  CREATE TABLE memory (
+    id bigserial PRIMARY KEY,
+    user_id text NOT NULL,
+    content text NOT NULL,
+    created_at bigint NOT NULL
+  );
+  CREATE INDEX memory_by_user ON memory (user_id, id);
+
+  CREATE TABLE runs (
+    id bigserial PRIMARY KEY,
+    session_id text NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    model text,
+    status text NOT NULL,
+    started_at bigint NOT NULL,
+    ended_at bigint,
+    input_tokens bigint NOT NULL DEFAULT 0,
+    output_tokens bigint NOT NULL DEFAULT 0,
+    error text
+  );
+  CREATE INDEX runs_by_session ON runs (session_id, id);
+
+  CREATE TABLE tool_calls (
+    id bigserial PRIMARY KEY,
+    run_id bigint NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    session_id text NOT NULL,
+    call_id text,
+    name text NOT NULL,
+    skill text,
+    status text NOT NULL CHECK (status IN ('started', 'ok', 'error')),
+    started_at bigint NOT NULL,
+    ended_at bigint,
+    duration_ms bigint,
+    truncated integer NOT NULL DEFAULT 0,
+    error text,
+    UNIQUE (session_id, call_id, run_id)
+  );
+  CREATE INDEX tool_calls_by_run ON tool_calls (run_id, id);
+
+  CREATE TABLE trust (
+    dir text COLLATE "C" PRIMARY KEY,
+    digest text NOT NULL,
+    decision text NOT NULL CHECK (decision IN ('trusted', 'refused')),
+    at bigint NOT NULL
+  );
+
+  CREATE TABLE cp_threads (
+    id bigserial PRIMARY KEY,
+    thread_id text NOT NULL,
+    ns text NOT NULL,
+    UNIQUE (thread_id, ns)
+  );
+
+  CREATE TABLE cp_checkpoints (
+    seq bigserial PRIMARY KEY,
+    thread bigint NOT NULL,
+    checkpoint_id text COLLATE "C" NOT NULL,
+    parent_seq bigint,
+    chans text,
+    body bytea,
+    UNIQUE (thread, checkpoint_id)
+  );
+
+  CREATE TABLE cp_writes (
+    checkpoint bigint NOT NULL,
+    task_id text COLLATE "C" NOT NULL,
+    writes bytea NOT NULL,
+    PRIMARY KEY (checkpoint, task_id)
+  );
+
+  CREATE TABLE cp_blobs (
+    id bigserial PRIMARY KEY,
+    thread bigint NOT NULL,
+    hash bytea NOT NULL,
+    data bytea NOT NULL,
+    UNIQUE (thread, hash)
+  );
+
+  CREATE TABLE cp_quarantine (
+    id bigserial PRIMARY KEY,
+    thread_id text NOT NULL,
+    ns text NOT NULL,
+    source text NOT NULL,
+    checkpoint_id text,
+    seq bigint,
+    task_id text,
+    blob_id bigint,
+    meta text NOT NULL,
+    data bytea,
+    reason text NOT NULL,
+    at bigint NOT NULL
+  );
+  CREATE INDEX cp_quarantine_by_thread ON cp_quarantine (thread_id, id);
+  `,
+  },
+];
+
+export interface MigrationStatus {
+  /** The schema birdie's tables live in. */
+  schema: string;
+  /** Migrations applied to the database. */
+  current: number;
+  /** Migrations this package knows. */
+  latest: number;
+  /** Names of the migrations still to apply (empty when up to date). */
+  pending: string[];
+  applied: { version: number; name: string; appliedAt: Date }[];
+}
+
+const TABLE = 'birdie_migrations';
+
+/** What has been applied to `schema`, without changing anything. */
+export async function migrationStatus(db: Db): Promise<MigrationStatus> {
+  const schema = db.schema;
+  const exists = await db.query<{ present: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS present`, [
+    `${quoteIdent(schema)}.${TABLE}`,
+  ]);
+  const applied = exists.rows[0]?.present
+    ? (
+        await db.query<{ version: number; name: string; applied_at: Date }>(
+          `SELECT version, name, applied_at FROM ${quoteIdent(schema)}.${TABLE} ORDER BY version`,
+        )
+      ).rows.map((r) => ({ version: r.version, name: r.name, appliedAt: r.applied_at }))
+    : [];
+  const current = applied.length;
+  return {
+    schema,
+    current,
+    latest: MIGRATIONS.length,
+    pending: MIGRATIONS.slice(current).map((m) => m.name),
+    applied,
+  };
+}
+
+/**
+ * Applies the pending migrations in one transaction, under an advisory lock, so that workers starting at once
+ * migrate once. A database newer than this package is refused (`migration-failed`).
+ */
+export async function migrate(db: Db): Promise<MigrationStatus> {
+  const schema = quoteIdent(db.schema);
+  try {
+    // Up to date (the usual open): nothing to lock or write, so a read-only server opens too.
+    const before = await migrationStatus(db);
+    if (before.current === before.latest) return before;
+    await db.tx(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`birdie-migrate:${db.schema}`]);
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${schema}.${TABLE} (version integer PRIMARY KEY, name text NOT NULL,
+          applied_at timestamptz NOT NULL DEFAULT now())`,
+      );
+      const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${schema}.${TABLE}`);
+      const from = rows[0]!.n;
+      if (from > MIGRATIONS.length) throw tooNew(from);
+      for (let v = from; v < MIGRATIONS.length; v += 1) {
+        await client.query(`SET LOCAL search_path = ${schema}`);
+        await client.query(MIGRATIONS[v]!.sql);
+        await client.query(`INSERT INTO ${schema}.${TABLE} (version, name) VALUES ($1, $2)`, [
+          v + 1,
+          MIGRATIONS[v]!.name,
+        ]);
+      }
+    });
+  } catch (cause) {
+    if (cause instanceof StoreError) throw cause;
+    const mapped = db.map(cause);
+    if (mapped instanceof StoreError && mapped.code !== 'io') throw mapped;
+    throw new StoreError('migration-failed', `cannot migrate schema ${db.schema} of ${db.state.location}`, {
+      cause,
+    });
+  }
+  return migrationStatus(db);
+}
+
+function tooNew(version: number): StoreError {
+  return new StoreError(
+    'migration-failed',
+    `database schema version ${version} is newer than this birdie understands (${MIGRATIONS.length})`,
+    { hint: 'upgrade birdie on this machine' },
+  );
+}

@@ -1,0 +1,95 @@
+import {
+  checkCount,
+  checkTitle,
+  localDay,
+  type RepairReport,
+  SESSION_COLUMNS,
+  type SessionRow,
+  type Sessions,
+  toSession,
+  validateUserId,
+} from '@birdie/store/backend';
+import type { Client, Db } from './db.js';
+import type { PgLeases } from './leases.js';
+import { checkOwner, requireOwner } from './owner.js';
+
+export interface SessionDeps {
+  leases: PgLeases;
+  /** Deletes the session's checkpoints inside the caller's transaction. */
+  deleteThread(client: Client, threadId: string): Promise<void>;
+  repair(id: string): Promise<RepairReport>;
+}
+
+export function createSessions(db: Db, deps: SessionDeps): Sessions {
+  const byId = async (id: string) =>
+    (await db.query<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = $1`, [id])).rows[0];
+  return {
+    async create(userId, opts = {}) {
+      validateUserId(userId);
+      const title = opts.title === undefined ? null : checkTitle(opts.title);
+      const now = (opts.now ?? new Date()).getTime();
+      const day = localDay(opts.now ?? new Date());
+      // Numbering and insert under one lock per day: two workers never pick the same N.
+      const row = await db.tx(async (client) => {
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`birdie-day:${db.schema}:${day}`]);
+        const { rows } = await client.query<SessionRow>(
+          `INSERT INTO sessions (id, user_id, day, seq, title, created_at, updated_at)
+           SELECT $1 || '_' || n, $2, $1, n, $3, $4, $4
+             FROM (SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM sessions WHERE day = $1) next
+           RETURNING ${SESSION_COLUMNS}`,
+          [day, userId, title, now],
+        );
+        return rows[0]!;
+      });
+      return toSession(row);
+    },
+    async list(userId) {
+      validateUserId(userId);
+      const { rows } = await db.query<SessionRow>(
+        `SELECT ${SESSION_COLUMNS} FROM sessions WHERE user_id = $1 ORDER BY created_at DESC, day DESC, seq DESC`,
+        [userId],
+      );
+      return rows.map(toSession);
+    },
+    async get(id, userId) {
+      if ((await checkOwner(db, id, userId)) === 'missing') return undefined;
+      const row = await byId(id);
+      return row ? toSession(row) : undefined;
+    },
+    async rename(id, userId, title) {
+      const checked = checkTitle(title);
+      await db.tx(async (client) => {
+        await requireOwner(client, id, userId);
+        await client.query('UPDATE sessions SET title = $1, updated_at = $2 WHERE id = $3', [
+          checked,
+          Date.now(),
+          id,
+        ]);
+      });
+    },
+    async delete(id, userId) {
+      await db.tx(async (client) => {
+        await requireOwner(client, id, userId);
+        await deps.leases.clearForDelete(client, id);
+        await client.query('DELETE FROM sessions WHERE id = $1', [id]);
+        await deps.deleteThread(client, id);
+      });
+    },
+    async recordTurn(id, userId, usage) {
+      const input = checkCount(usage?.inputTokens, 'inputTokens');
+      const output = checkCount(usage?.outputTokens, 'outputTokens');
+      await db.tx(async (client) => {
+        await requireOwner(client, id, userId);
+        await client.query(
+          `UPDATE sessions SET turns = turns + 1, input_tokens = input_tokens + $1,
+             output_tokens = output_tokens + $2, updated_at = $3 WHERE id = $4`,
+          [input, output, Date.now(), id],
+        );
+      });
+    },
+    async repair(id, userId) {
+      await requireOwner(db, id, userId);
+      return deps.repair(id);
+    },
+  };
+}

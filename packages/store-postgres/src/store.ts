@@ -1,0 +1,121 @@
+import { type Store, StoreError } from '@birdie/store/backend';
+import { PostgresCheckpointer } from './checkpointer/saver.js';
+import { Db } from './db.js';
+import { runDoctor } from './doctor.js';
+import { guard } from './guard.js';
+import { PgLeases } from './leases.js';
+import { type MigrationStatus, migrate, migrationStatus } from './migrations.js';
+import { redactUrl } from './pg-errors.js';
+import { createGrants, createMemory, createTrust } from './records.js';
+import { repairSession } from './repair.js';
+import { createRuns } from './runs.js';
+import { createSessions } from './sessions.js';
+
+export interface PostgresStoreOptions {
+  /** `postgres://user:password@host:port/database` (or with `?host=/socket/dir`). */
+  url: string;
+  /** Schema of birdie's tables (created if missing). Default `birdie`. */
+  schema?: string;
+  /** Connections in the pool. Default 10. */
+  maxConnections?: number;
+  /**
+   * Apply pending migrations on open (default). With `false`, a database that is not up to date is refused
+   * (`migration-failed`), for deployments that migrate explicitly (`birdie db migrate`).
+   */
+  migrate?: boolean;
+}
+
+/** The PostgreSQL store: the interface, plus the schema it keeps everything in. */
+export interface PostgresStore extends Store {
+  readonly kind: 'postgres';
+  readonly schema: string;
+  /** The LangGraph checkpointer over the same tables. */
+  readonly checkpointer: PostgresCheckpointer;
+  /** Which migrations are applied. */
+  migrationStatus(): Promise<MigrationStatus>;
+}
+
+const SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** Opens (migrating as needed) birdie's tables on a PostgreSQL server; several processes and machines may share them. */
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
+  const schema = options.schema ?? 'birdie';
+  if (!SCHEMA.test(schema)) {
+    throw new StoreError(
+      'invalid-argument',
+      `schema must be 1-63 of [a-z0-9_], starting with a letter or _, got ${JSON.stringify(schema)}`,
+    );
+  }
+  if (typeof options.url !== 'string' || options.url === '') {
+    throw new StoreError('invalid-argument', 'url must be a postgres:// connection string');
+  }
+  const db = new Db(
+    { url: options.url, ...(options.maxConnections ? { max: options.maxConnections } : {}) },
+    schema,
+    redactUrl(options.url),
+  );
+  try {
+    if (options.migrate === false) {
+      const status = await migrationStatus(db);
+      if (status.current !== status.latest) {
+        throw new StoreError(
+          'migration-failed',
+          `schema ${schema} of ${db.state.location} is at version ${status.current}, this birdie needs ${status.latest}`,
+          {
+            hint:
+              status.current < status.latest ? 'run `birdie db migrate`' : 'upgrade birdie on this machine',
+          },
+        );
+      }
+    } else {
+      await migrate(db);
+    }
+  } catch (error) {
+    await db.close();
+    throw db.map(error);
+  }
+  return assemble(db);
+}
+
+function assemble(db: Db): PostgresStore {
+  const leases = new PgLeases(db);
+  const checkpointer = new PostgresCheckpointer(db, {
+    fence: (client, threadId) => leases.fence(client, threadId),
+  });
+  return {
+    kind: 'postgres',
+    location: db.state.location,
+    schema: db.schema,
+    get readOnly() {
+      return db.state.readOnly;
+    },
+    assertWritable() {
+      const readOnly = db.state.readOnly;
+      if (readOnly)
+        throw new StoreError('read-only', `cannot write ${db.state.location}: ${readOnly.message}`, {
+          hint: readOnly.hint,
+        });
+    },
+    sessions: guard(
+      db,
+      createSessions(db, {
+        leases,
+        deleteThread: (client, threadId) => checkpointer.deleteThreadIn(client, threadId),
+        repair: (id) => repairSession({ db, saver: checkpointer, leases }, id),
+      }),
+    ),
+    grants: guard(db, createGrants(db)),
+    memory: guard(db, createMemory(db)),
+    runs: guard(db, createRuns(db, leases)),
+    leases: guard(db, leases.repo()),
+    trust: guard(db, createTrust(db)),
+    checkpointer,
+    doctor: guard(db, { doctor: () => runDoctor(db, checkpointer) }).doctor,
+    migrationStatus: guard(db, { migrationStatus: () => migrationStatus(db) }).migrationStatus,
+    async close() {
+      if (db.closed) return;
+      await leases.releaseAll();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,53 @@
+// What a back end implementing the store interface reuses, so every back end validates, words errors, leases
+// and encodes checkpoint records the same way. Loads neither SQLite nor a database client.
+
+export {
+  type BlobDraft,
+  decodeRef,
+  Encoder,
+  type Ref,
+  refIds,
+  rememberIdentity,
+  resolveRef,
+  type Serde,
+} from './checkpointer/codec.js';
+export { pack, packText, unpack, unpackText } from './checkpointer/compress.js';
+export { channelList, matches, missing, target, threadKey } from './checkpointer/config.js';
+export { corruptRecordError, type DamageContext } from './checkpointer/corrupt.js';
+export { DamageError, decoding, reasonOf } from './checkpointer/damage.js';
+export { compareWrites, SPECIAL_WRITE_INDEX, type StoredWrite } from './checkpointer/order.js';
+export { type Body, parseBody, parseRecord, type WritesRecord } from './checkpointer/read.js';
+export type { DeltaChannelHistory } from './checkpointer/saver.js';
+export { checkCount, checkKey, checkText } from './checks.js';
+export {
+  type DamagedRecord,
+  isStoreError,
+  type LeaseHolder,
+  type RecordDamage,
+  StoreError,
+  type StoreErrorCode,
+} from './errors.js';
+export { localDay, validateSessionId, validateUserId } from './ids.js';
+export type * from './interface.js';
+export { busy, holderOf, type LeaseRow, leaseLost } from './lease-rows.js';
+export { type MemoryRow, toEntry } from './memory.js';
+export { pidScope, processGone } from './process-alive.js';
+export { type RunRow, type ToolRow, toRun, toTool } from './runs.js';
+export { redactSecrets, scrubSecrets } from './secrets.js';
+export { SESSION_COLUMNS, type SessionRow, toSession } from './sessions.js';
+export { type TrustRow, toRecord as toTrustRecord } from './trust.js';
+export {
+  checkAcquire,
+  checkCallIds,
+  checkDir,
+  checkFinishedCall,
+  checkGrants,
+  checkMemoryContent,
+  checkRunFinish,
+  checkStartedCall,
+  checkTitle,
+  checkTrust,
+  DEFAULT_TTL_MS,
+  decodeGrants,
+  grantsDamage,
+} from './validate.js';

@@ -1,0 +1,319 @@
+// The store interface: what every back end (SQLite here, PostgreSQL in @birdie/store-postgres) implements.
+// Every method returns a promise, so a back end over a network client fits the same shape; a failure is a
+// rejected promise with a `StoreError` (never a synchronous throw).
+import type { BaseCheckpointSaver } from '@langchain/langgraph';
+import type { DamagedRecord, LeaseHolder } from './errors.js';
+
+export interface Session {
+  /** `YYYY-MM-DD_N`; also the LangGraph `thread_id` of the session's checkpoints. */
+  id: string;
+  userId: string;
+  title?: string;
+  createdAt: Date;
+  updatedAt: Date;
+  /** Turns recorded with `recordTurn`. */
+  turns: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/**
+ * Sessions by id take the acting user's id and refuse another user's session with
+ * `StoreError('not-owner')` (whose `owner` names the session's user).
+ */
+export interface Sessions {
+  create(userId: string, opts?: { title?: string; now?: Date }): Promise<Session>;
+  /** The user's sessions, newest first. */
+  list(userId: string): Promise<Session[]>;
+  /** `undefined` when there is no such session. */
+  get(id: string, userId: string): Promise<Session | undefined>;
+  rename(id: string, userId: string, title: string): Promise<void>;
+  /** Removes the session with its checkpoints, grants, runs and quarantined records; `session-busy` while another process holds it. */
+  delete(id: string, userId: string): Promise<void>;
+  /** Adds one turn and its token usage to the session's totals. */
+  recordTurn(id: string, userId: string, usage: Usage): Promise<void>;
+  /**
+   * Forks the session from its last good step: damaged checkpoint records and the steps after them
+   * move to the quarantine table (nothing is deleted) and the last good checkpoint becomes the head.
+   */
+  repair(id: string, userId: string): Promise<RepairReport>;
+}
+
+/** A session's skill grants, in the registry's serialisable policy shape. */
+export interface Grants {
+  enabled: string[];
+  disabled: string[];
+  /**
+   * What each enabled skill was when it was granted: skill name → an opaque identity the registry
+   * computes (e.g. layer + file path). Stored and returned as given; absent on grants saved without it.
+   */
+  sources?: Record<string, string>;
+}
+
+export interface GrantsRepo {
+  /** The session's grants; both lists empty when none were set. `not-found` for no such session. */
+  get(sessionId: string, userId: string): Promise<Grants>;
+  set(sessionId: string, userId: string, grants: Grants): Promise<void>;
+}
+
+/** One long-term memory entry; memory belongs to a user, not a session. */
+export interface MemoryEntry {
+  id: number;
+  userId: string;
+  content: string;
+  createdAt: Date;
+}
+
+export interface MemoryRepo {
+  add(userId: string, content: string): Promise<MemoryEntry>;
+  /** Oldest first, the order the graph injects them in. */
+  list(userId: string): Promise<MemoryEntry[]>;
+  /** `false` when the user has no entry with that id. */
+  remove(userId: string, id: number): Promise<boolean>;
+}
+
+export type RunStatus = 'running' | 'ok' | 'error' | 'interrupted' | 'rejected';
+export type FinishedStatus = Exclude<RunStatus, 'running'>;
+export type ToolCallStatus = 'started' | 'ok' | 'error';
+
+export interface ToolCallRecord {
+  /** Row id, in call order. */
+  id: number;
+  /** The model's tool call id; absent on rows logged before the journal existed. */
+  callId?: string;
+  name: string;
+  skill?: string;
+  status: ToolCallStatus;
+  /** `started` in a run that is no longer running: the call began and its result is unknown (it may have had its effect). */
+  resultUnknown: boolean;
+  startedAt: Date;
+  endedAt?: Date;
+  durationMs?: number;
+  truncated: boolean;
+  error?: string;
+}
+
+export interface RunRecord {
+  id: number;
+  sessionId: string;
+  model?: string;
+  status: RunStatus;
+  startedAt: Date;
+  endedAt?: Date;
+  durationMs?: number;
+  inputTokens: number;
+  outputTokens: number;
+  error?: string;
+  toolCalls: ToolCallRecord[];
+}
+
+export interface RunFinish {
+  status: FinishedStatus;
+  inputTokens?: number;
+  outputTokens?: number;
+  error?: string;
+}
+
+export interface RunsRepo {
+  /**
+   * Opens a run (status `running`) on the user's session and returns its id. `session-busy` when
+   * another live process holds the session's lease.
+   */
+  start(r: { sessionId: string; userId: string; model?: string }): Promise<number>;
+  finish(runId: number, r: RunFinish): Promise<void>;
+  /** The run's tool journal (intent before effect). `not-found` for an unknown run. */
+  journal(runId: number): Promise<RunJournal>;
+  /** The user's runs (of one of their sessions if given), newest first, each with its tool calls in call order. Default limit 50. */
+  list(q: { userId: string; sessionId?: string; limit?: number }): Promise<RunRecord[]>;
+}
+
+/**
+ * Intent before effect: the graph records that a tool call starts before it spawns anything, and
+ * how it ended afterwards. A row still `started` once its run has ended means "started, result
+ * unknown": the call may have had its effect. The graph declares this interface structurally.
+ */
+export interface RunJournal {
+  /** Inserts the call's row with status `started`; durable when the promise resolves. */
+  started(call: { id: string; name: string; skill?: string }): Promise<void>;
+  /** Records how a started call ended; `not-found` if `started` was never called for it in this run. */
+  finished(call: {
+    id: string;
+    ok: boolean;
+    durationMs: number;
+    truncated: boolean;
+    error?: string;
+  }): Promise<void>;
+  /** Which of these call ids were ever started in this run's session, by any run. */
+  startedAmong(ids: readonly string[]): Promise<Set<string>>;
+  /** Of these call ids of the session, the ones whose end was recorded: `true` when they succeeded. */
+  finishedAmong(ids: readonly string[]): Promise<Map<string, boolean>>;
+}
+
+export interface AcquireOptions {
+  /** How long to wait for another holder to let go, polling with back-off. Default 0: fail at once. */
+  waitMs?: number;
+  /** How long the lease lasts without a heartbeat (renewed every third of it). Default 30 s. */
+  ttlMs?: number;
+  /** Aborting stops the wait; `acquire` then rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Called once, when the first attempt finds the session held and `waitMs` allows waiting. */
+  onWait?: (holder: LeaseHolder) => void;
+}
+
+export interface LeasesRepo {
+  /**
+   * Takes the session's lease (one transaction). A lease held by a live process is waited for up to
+   * `waitMs`, then `StoreError('session-busy')`; an expired one, or one whose process on this machine is
+   * gone, is taken over at once and the session's runs still marked `running` become `interrupted`.
+   */
+  acquire(sessionId: string, opts?: AcquireOptions): Promise<SessionLease>;
+  /** The live holder of the session's lease, if any (expired leases and gone processes are not). */
+  holder(sessionId: string): Promise<LeaseHolder | undefined>;
+}
+
+/** The right to write one session, held by this process until released (or lost). */
+export interface SessionLease {
+  readonly sessionId: string;
+  /** This process, as other processes see it. */
+  readonly holder: LeaseHolder;
+  /** The stale holder (expired, or a process that is gone) this lease replaced, if any. */
+  readonly previous?: LeaseHolder;
+  /** Gives the session back; idempotent, and never rejects. */
+  release(): Promise<void>;
+  /** Rejects with `StoreError('lease-lost')` if the lease was released or another owner took it. */
+  assertHeld(): Promise<void>;
+}
+
+export type TrustDecision = 'trusted' | 'refused';
+
+/** The user's answer about one project folder, for what it declared when they answered. */
+export interface TrustRecord {
+  /** The folder's real path (the caller resolves it). */
+  dir: string;
+  /** Digest of what the folder declares (skills, tools, entrypoints, MCP commands); the registry computes it. */
+  digest: string;
+  decision: TrustDecision;
+  at: Date;
+}
+
+export interface TrustRepo {
+  get(dir: string): Promise<TrustRecord | undefined>;
+  /** Records (or replaces) the decision for `dir`. */
+  set(dir: string, record: { digest: string; decision: TrustDecision }): Promise<void>;
+  /** Every record, by folder. */
+  list(): Promise<TrustRecord[]>;
+  /** `false` when there was no record for `dir`. */
+  revoke(dir: string): Promise<boolean>;
+}
+
+/** Why a store only reads. */
+export type ReadOnlyReason =
+  | 'malformed'
+  | 'file-not-writable'
+  | 'folder-not-writable'
+  | 'read-only-file-system'
+  | 'read-only-server'
+  | 'disk-full';
+
+/**
+ * Set on a store that opened (or turned) read-only: reads work, every write throws `read-only` — or `disk-full` for a
+ * store that opened on a full disk, with the same message as a write that meets a full disk.
+ */
+export interface ReadOnlyState {
+  reason: ReadOnlyReason;
+  message: string;
+  /** The fix, in one sentence naming the file, folder or server. */
+  hint: string;
+}
+
+/** A session with damaged records. */
+export interface DamagedSession {
+  sessionId: string;
+  /** The session's user, when the thread is a session of this store. */
+  userId?: string;
+  /** Damaged records of the session. */
+  damaged: number;
+  /** Checkpoints that cannot be read back (damaged, or after a damaged one). */
+  unreadableSteps: number;
+  /** The step the session reads fine up to (its own graph's namespace); undefined if none. */
+  lastGoodCheckpointId?: string;
+}
+
+export interface DoctorReport {
+  /** Where the data is: the SQLite file, or the server (a URL without its password). */
+  location: string;
+  /** The back end's own check passed and every record decoded. */
+  ok: boolean;
+  /** Set when the store only reads (the check may have just found the file malformed). */
+  readOnly?: ReadOnlyState;
+  /** The back end's own check: SQLite's `PRAGMA integrity_check`, PostgreSQL's schema check; `['ok']` when it passed. */
+  integrity: string[];
+  /** Records decoded (values, checkpoint bodies, write records, grants). */
+  checked: number;
+  damaged: DamagedRecord[];
+  sessions: DamagedSession[];
+  /** What to do, one sentence per finding; `['nothing to do']` when all is well. */
+  advice: string[];
+}
+
+/** A record `sessions.repair` moved to `cp_quarantine`. */
+export interface QuarantinedRecord {
+  table: 'cp_checkpoints' | 'cp_writes' | 'cp_blobs';
+  ns: string;
+  checkpointId?: string;
+  seq?: number;
+  taskId?: string;
+  blobId?: number;
+  /** Why it was set aside: its own damage, or `follows a damaged step`. */
+  reason: string;
+}
+
+export interface RepairReport {
+  sessionId: string;
+  /** The checkpoint the session now continues from (its newest good one); undefined if none was good. */
+  head?: string;
+  /** What was set aside, in `cp_quarantine` (nothing is deleted). Empty when nothing was damaged. */
+  quarantined: QuarantinedRecord[];
+}
+
+/** Everything birdie persists, behind one interface: SQLite on one machine, PostgreSQL for several. */
+export interface Store {
+  /** Which back end this is. */
+  readonly kind: 'sqlite' | 'postgres';
+  /** Where the data is, for messages: the SQLite file, or the server as a URL without its password. */
+  readonly location: string;
+  /** Set when the store only reads: reads work, every write rejects with `StoreError('read-only')`. */
+  readonly readOnly: ReadOnlyState | undefined;
+  /**
+   * Throws what any write would throw now when the store only reads (`read-only`, or `disk-full` for a SQLite store
+   * that opened on a full disk), so a caller can stop before it starts something it cannot record.
+   */
+  assertWritable(): void;
+  readonly sessions: Sessions;
+  readonly grants: GrantsRepo;
+  readonly memory: MemoryRepo;
+  readonly runs: RunsRepo;
+  /** One writer per session. */
+  readonly leases: LeasesRepo;
+  /** Workspace trust decisions, by folder. */
+  readonly trust: TrustRepo;
+  /** LangGraph checkpointer over the same data; `thread_id` is the session id. */
+  readonly checkpointer: BaseCheckpointSaver;
+  /** Checks the whole store: the back end's own check, then every stored record decoded. */
+  doctor(): Promise<DoctorReport>;
+  /** Releases this store's leases and closes its connections; later calls reject with `StoreError('closed')`. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * The synchronous shape of a repository whose interface returns promises: a back end with a synchronous
+ * driver implements this, and the store wraps it (one resolved promise per call, no await chain).
+ */
+export type SyncOf<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => R | Promise<R> : T[K];
+};

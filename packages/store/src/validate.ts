@@ -1,0 +1,190 @@
+// Argument checks every back end applies the same way, before any query: one wording per mistake.
+import { isAbsolute } from 'node:path';
+import { checkCount, checkKey, checkText } from './checks.js';
+import { StoreError } from './errors.js';
+import type { AcquireOptions, FinishedStatus, Grants, RunFinish, TrustDecision } from './interface.js';
+import { redactSecrets } from './secrets.js';
+
+export function checkTitle(title: unknown): string {
+  if (typeof title !== 'string' || title.length > 200 || title.includes('\0')) {
+    throw new StoreError('invalid-argument', 'a session title is a string of at most 200 characters');
+  }
+  return title;
+}
+
+const MAX_NAME = 200;
+const MAX_SOURCE = 4096;
+
+/** Grants as stored: de-duplicated, sorted lists; sources as given (checked). */
+export function checkGrants(grants: Grants): {
+  enabled: string[];
+  disabled: string[];
+  sources?: Record<string, string>;
+} {
+  const enabled = names(grants?.enabled, 'enabled');
+  const disabled = names(grants?.disabled, 'disabled');
+  return grants.sources === undefined
+    ? { enabled, disabled }
+    : { enabled, disabled, sources: sources(grants.sources) };
+}
+
+/** Grants read back from their three JSON columns; throws a plain error when they do not decode. */
+export function decodeGrants(enabled: string, disabled: string, stored: string | null): Grants {
+  const grants: Grants = {
+    enabled: names(JSON.parse(enabled), 'enabled'),
+    disabled: names(JSON.parse(disabled), 'disabled'),
+  };
+  if (stored !== null) grants.sources = sources(JSON.parse(stored));
+  return grants;
+}
+
+/** `corrupt-record` for a session's grants that do not decode. */
+export function grantsDamage(sessionId: string, location: string, cause: unknown, file?: string): StoreError {
+  return new StoreError(
+    'corrupt-record',
+    `the grants of session ${sessionId} in ${location} do not decode (${(cause as Error).message})`,
+    {
+      cause,
+      ...(file === undefined ? {} : { file }),
+      damage: { sessionId, ns: '', table: 'grants', reason: (cause as Error).message },
+      hint: 'set the grants again (enable the skills anew) to replace the record',
+    },
+  );
+}
+
+function names(list: unknown, field: string): string[] {
+  if (
+    !Array.isArray(list) ||
+    !list.every((n) => typeof n === 'string' && n.length > 0 && n.length <= MAX_NAME)
+  ) {
+    throw new StoreError('invalid-argument', `grants.${field} must be an array of non-empty strings`);
+  }
+  return [...new Set(list as string[])].sort();
+}
+
+/** A plain copy with own, string-valued entries only. */
+function sources(value: unknown): Record<string, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new StoreError('invalid-argument', 'grants.sources must be an object of skill name → string');
+  }
+  const out: Record<string, string> = {};
+  for (const [name, source] of Object.entries(value)) {
+    if (
+      name.length === 0 ||
+      name.length > MAX_NAME ||
+      typeof source !== 'string' ||
+      source.length > MAX_SOURCE
+    ) {
+      throw new StoreError(
+        'invalid-argument',
+        `grants.sources must map skill names to strings of at most ${MAX_SOURCE} characters`,
+      );
+    }
+    Object.defineProperty(out, name, { value: source, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+const MAX_CONTENT = 16 * 1024;
+
+export function checkMemoryContent(content: unknown): string {
+  if (typeof content !== 'string' || content.trim() === '' || content.length > MAX_CONTENT) {
+    throw new StoreError(
+      'invalid-argument',
+      `memory content must be non-empty text of at most ${MAX_CONTENT} characters`,
+    );
+  }
+  return content;
+}
+
+const STATUSES = new Set<FinishedStatus>(['ok', 'error', 'interrupted', 'rejected']);
+
+/** A run's end as stored: status checked, counts non-negative, the error redacted. */
+export function checkRunFinish(r: RunFinish): {
+  status: FinishedStatus;
+  input: number;
+  output: number;
+  error: string | null;
+} {
+  if (!STATUSES.has(r?.status)) {
+    throw new StoreError('invalid-argument', `run status must be one of ${[...STATUSES].join(', ')}`);
+  }
+  return {
+    status: r.status,
+    input: checkCount(r.inputTokens ?? 0, 'inputTokens'),
+    output: checkCount(r.outputTokens ?? 0, 'outputTokens'),
+    error: r.error === undefined ? null : redactSecrets(checkText(r.error, 'error')),
+  };
+}
+
+export function checkStartedCall(call: { id: string; name: string; skill?: string }): {
+  id: string;
+  name: string;
+  skill: string | null;
+} {
+  return {
+    id: checkKey(call?.id, 'call.id'),
+    name: checkText(call.name, 'call.name', 200),
+    skill: call.skill === undefined ? null : checkText(call.skill, 'call.skill', 200),
+  };
+}
+
+export function checkFinishedCall(call: {
+  id: string;
+  ok: boolean;
+  durationMs: number;
+  truncated: boolean;
+  error?: string;
+}): { id: string; status: 'ok' | 'error'; duration: number; truncated: boolean; error: string | null } {
+  return {
+    id: checkKey(call?.id, 'call.id'),
+    status: call.ok ? 'ok' : 'error',
+    duration: checkCount(Math.round(call.durationMs), 'call.durationMs'),
+    truncated: call.truncated === true,
+    error: call.error === undefined ? null : redactSecrets(checkText(call.error, 'call.error')),
+  };
+}
+
+export function checkCallIds(ids: unknown): string[] {
+  if (!Array.isArray(ids) || !ids.every((i) => typeof i === 'string')) {
+    throw new StoreError('invalid-argument', 'startedAmong takes an array of call ids');
+  }
+  return ids as string[];
+}
+
+const DECISIONS = new Set<TrustDecision>(['trusted', 'refused']);
+
+/** An absolute path without NUL; the caller passes a realpath, so the same folder is one key. */
+export function checkDir(dir: unknown): string {
+  if (typeof dir !== 'string' || dir.includes('\0') || !isAbsolute(dir) || dir.length > 4096) {
+    throw new StoreError('invalid-argument', 'a trusted folder is an absolute path without NUL bytes');
+  }
+  return dir;
+}
+
+export function checkTrust(record: { digest: string; decision: TrustDecision }): {
+  digest: string;
+  decision: TrustDecision;
+} {
+  const digest = checkKey(record?.digest, 'digest', 512);
+  if (!DECISIONS.has(record.decision)) {
+    throw new StoreError('invalid-argument', "decision must be 'trusted' or 'refused'");
+  }
+  return { digest, decision: record.decision };
+}
+
+export const DEFAULT_TTL_MS = 30_000;
+const MIN_TTL_MS = 200;
+const MAX_WAIT_MS = 24 * 3600_000;
+
+export function checkAcquire(opts: AcquireOptions): { waitMs: number; ttlMs: number } {
+  const waitMs = opts.waitMs ?? 0;
+  const ttlMs = opts.ttlMs ?? DEFAULT_TTL_MS;
+  if (!Number.isFinite(waitMs) || waitMs < 0 || waitMs > MAX_WAIT_MS) {
+    throw new StoreError('invalid-argument', `waitMs must be between 0 and ${MAX_WAIT_MS}`);
+  }
+  if (!Number.isFinite(ttlMs) || ttlMs < MIN_TTL_MS || ttlMs > MAX_WAIT_MS) {
+    throw new StoreError('invalid-argument', `ttlMs must be between ${MIN_TTL_MS} and ${MAX_WAIT_MS}`);
+  }
+  return { waitMs, ttlMs };
+}
