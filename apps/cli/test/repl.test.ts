@@ -70,6 +70,26 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     expect(await again.exited).toBe(0);
   });
 
+  it('Ctrl+D deletes the character under the cursor on a non-empty line, and quits only on an empty one', async () => {
+    const t = start();
+    await t.expect('/help for commands');
+    await t.prompt();
+    t.write('hello world');
+    await t.expect('hello world');
+    t.write('\x1b[D'.repeat(5)); // the cursor onto the "w"
+    await new Promise((r) => setTimeout(r, 50));
+    t.write('\x04');
+    await t.expect('hello orld');
+    t.write(`${'\x1b[C'.repeat(4)}\x04`); // at the end of the line: nothing to delete, nothing happens
+    await new Promise((r) => setTimeout(r, 100));
+    t.write('\r');
+    await t.expect('› hello orld');
+    await t.expect('Plain answer.');
+    await t.prompt();
+    t.write('\x04');
+    expect(await t.exited).toBe(0);
+  });
+
   it('Ctrl+C during a long bash: tool cancels the turn and leaves no child process', async () => {
     const t = start();
     await t.expect('/help for commands');
