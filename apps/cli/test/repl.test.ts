@@ -183,9 +183,17 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     t.write('\r');
     await t.expect('Arguments (JSON object)');
     t.write('\x15'); // Ctrl+U clears the pre-filled arguments
+    t.write('{"command":5}');
+    t.write('\r');
+    // checked against the tool's schema at the prompt: it asks again instead of sending a call that would fail
+    await t.expect(/command: .*string/);
+    t.write('\x15');
     t.write('{"command":"touch edited.txt"}');
     t.write('\r');
+    // the call is shown as it runs: with the edited arguments
+    await t.expect(/⚙ run_command[^\n]*\{"command":"touch edited.txt"\}/);
     await t.expect('[The user edited the arguments to {"command":"touch edited.txt"}]');
+    expect(t.text).not.toContain("The user's edited arguments were invalid");
     await t.expect('Edited run done.');
     expect((await stat(join(box.cwd, 'edited.txt'))).isFile()).toBe(true);
     await expect(stat(join(box.cwd, 'original.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
