@@ -20,6 +20,15 @@ const settingsSchema = z
       { enable: skillList.optional(), disable: skillList.optional() },
       { error: 'must be an object with "enable" and "disable" lists' },
     ),
+    context_window: z
+      .number({ error: 'must be a number of tokens' })
+      .int({ error: 'must be a whole number of tokens' })
+      .min(1000, { error: 'must be at least 1000 tokens' }),
+    context_messages: z
+      .number({ error: 'must be a number of messages' })
+      .int({ error: 'must be a whole number of messages' })
+      .min(2, { error: 'must be at least 2 messages' }),
+    titles: z.enum(['prompt', 'model'], { error: 'must be prompt or model' }),
   })
   .partial();
 
@@ -47,7 +56,8 @@ export function checkSettings(file: ConfigFile): SettingsLayer {
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';
     const where = ['settings', ...path, key].join('.');
-    const allowed = path.length === 0 ? 'approval, skills' : 'enable, disable';
+    const allowed =
+      path.length === 0 ? 'approval, skills, context_window, context_messages, titles' : 'enable, disable';
     throw positioned(file, [...path, key], `unknown setting ${JSON.stringify(where)} (allowed: ${allowed})`);
   }
   const name = ['settings', ...path].join('.');
@@ -69,6 +79,9 @@ export function mergeSettings(files: ConfigFile[]): {
     approval: 'default',
     'skills.enable': 'default',
     'skills.disable': 'default',
+    context_window: 'default',
+    context_messages: 'default',
+    titles: 'default',
   };
   for (const file of [...files].reverse()) {
     const layer = checkSettings(file);
@@ -84,6 +97,16 @@ export function mergeSettings(files: ConfigFile[]): {
     if (layer.skills?.disable !== undefined) {
       settings.skills.disable = layer.skills.disable;
       sources['skills.disable'] = from;
+    }
+    for (const key of ['context_window', 'context_messages'] as const) {
+      if (layer[key] !== undefined) {
+        settings[key] = layer[key];
+        sources[key] = from;
+      }
+    }
+    if (layer.titles !== undefined) {
+      settings.titles = layer.titles;
+      sources.titles = from;
     }
   }
   return { settings, sources };

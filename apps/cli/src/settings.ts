@@ -9,12 +9,31 @@ export interface Settings {
   approval: ApprovalMode;
   /** Skills enabled or disabled in a new session, as if given with `--enable` / `--disable`. */
   skills: { enable: string[]; disable: string[] };
+  /** The model's input limit in tokens, instead of its profile's (compaction works against it). */
+  context_window?: number;
+  /** A safety cap on the messages sent per model call, whatever the token budget allows. */
+  context_messages?: number;
+  /** How a session gets its title after the first exchange: the first prompt on one line, or a short model-made one. */
+  titles: 'prompt' | 'model';
 }
 
 /** A setting's dotted name, as used in `sources` and in messages. */
-export type SettingKey = 'approval' | 'skills.enable' | 'skills.disable';
-export const SETTING_KEYS: readonly SettingKey[] = ['approval', 'skills.enable', 'skills.disable'];
+export type SettingKey =
+  | 'approval'
+  | 'skills.enable'
+  | 'skills.disable'
+  | 'context_window'
+  | 'context_messages'
+  | 'titles';
+export const SETTING_KEYS: readonly SettingKey[] = [
+  'approval',
+  'skills.enable',
+  'skills.disable',
+  'context_window',
+  'context_messages',
+  'titles',
+];
 
 export function defaultSettings(): Settings {
-  return { approval: 'ask', skills: { enable: [], disable: [] } };
+  return { approval: 'ask', skills: { enable: [], disable: [] }, titles: 'prompt' };
 }
