@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -39,19 +39,29 @@ afterEach(async () => {
 });
 
 /** A REPL in this process over a scripted model, with `config` as ~/.birdie/config.json. */
-async function repl(config: Record<string, unknown>, extra: unknown[] = []) {
+async function repl(
+  config: Record<string, unknown>,
+  extra: unknown[] = [],
+  values: Record<string, string | string[]> = {},
+) {
   box = await sandbox({ LLM_VENDOR: 'scripted' });
   const file = join(box.dir.path, 'long.json');
   await writeFile(file, JSON.stringify(script(extra)));
   box.env.LLM_SCRIPT = file;
   await writeFile(join(box.home, 'config.json'), JSON.stringify(config));
+  const agents = join(box.dir.path, 'agents');
+  await mkdir(agents);
+  await writeFile(
+    join(agents, 'quick.md'),
+    '---\nname: quick\ndescription: Answers quickly on the fast tier.\nmodel: fast\n---\n\nYou answer in one line.\n',
+  );
   output = [];
   const stdout = new PassThrough();
   stdout.on('data', (c: Buffer) => output.push(c.toString('utf8')));
   const io: Io = { stdout, stderr: stdout, stdin: Readable.from([]), env: box.env, cwd: box.cwd };
   state = await bootRepl(
     io,
-    { 'skills-dir': [TEST_SKILLS] },
+    { 'skills-dir': [TEST_SKILLS], 'agents-dir': [agents], ...values },
     { approval: 'ask', style: styler(stdout, box.env), resumeId: undefined },
   );
   return state;
@@ -185,6 +195,14 @@ describe('the model router in the CLI', { timeout: 60_000 }, () => {
     const s = await repl({ provider: { vendor: 'scripted', models: { strong: { model: 'deep' } } } });
     const tools = (await s.rt.agent.toolsFor(s.session.id)).map((t) => t.name);
     expect(tools).toContain('switch_model');
+  });
+
+  it('an agent file that names a tier answers on that tier', async () => {
+    await repl({ provider: { vendor: 'scripted', models: { fast: { model: 'quick' } } } }, [], {
+      agent: 'quick',
+    });
+    const shown = await turn('question 1');
+    expect(shown).toContain('agent: quick │ scripted · quick │ session:');
   });
 
   it('tiers resolve as agent files and /model name them; a tier the config lacks is refused', async () => {
