@@ -9,6 +9,10 @@ export interface Settings {
   approval: ApprovalMode;
   /** Skills enabled or disabled in a new session, as if given with `--enable` / `--disable`. */
   skills: { enable: string[]; disable: string[] };
+  /** `always`: every bash:/python: tool runs under the sandbox (as with `--sandbox`); `declared`: those that ask. */
+  sandbox: SandboxSetting;
+  /** Which program runs container: tools; `auto` takes podman, else docker. */
+  container_runtime: ContainerRuntimeSetting;
   /** The model's input limit in tokens, instead of its profile's (compaction works against it). */
   context_window?: number;
   /** A safety cap on the messages sent per model call, whatever the token budget allows. */
@@ -17,11 +21,18 @@ export interface Settings {
   titles: 'prompt' | 'model';
 }
 
+export const SANDBOX_SETTINGS = ['declared', 'always'] as const;
+export type SandboxSetting = (typeof SANDBOX_SETTINGS)[number];
+export const CONTAINER_RUNTIMES = ['auto', 'podman', 'docker'] as const;
+export type ContainerRuntimeSetting = (typeof CONTAINER_RUNTIMES)[number];
+
 /** A setting's dotted name, as used in `sources` and in messages. */
 export type SettingKey =
   | 'approval'
   | 'skills.enable'
   | 'skills.disable'
+  | 'sandbox'
+  | 'container_runtime'
   | 'context_window'
   | 'context_messages'
   | 'titles';
@@ -29,11 +40,19 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   'approval',
   'skills.enable',
   'skills.disable',
+  'sandbox',
+  'container_runtime',
   'context_window',
   'context_messages',
   'titles',
 ];
 
 export function defaultSettings(): Settings {
-  return { approval: 'ask', skills: { enable: [], disable: [] }, titles: 'prompt' };
+  return {
+    approval: 'ask',
+    skills: { enable: [], disable: [] },
+    sandbox: 'declared',
+    container_runtime: 'auto',
+    titles: 'prompt',
+  };
 }
