@@ -69,7 +69,7 @@ export async function sessionsShowCommand({ io, values, positionals }: CommandCo
       io.stdout,
       style(
         'dim',
-        `session ${session.id}${session.title ? ` · ${session.title}` : ''} · user ${session.userId} · ${session.turns} turns · ↑${session.inputTokens} ↓${session.outputTokens} tok${compactions.length ? ` · ${compactions.length} compactions` : ''}`,
+        `session ${session.id} · user ${session.userId} · ${session.turns} turns · ↑${session.inputTokens} ↓${session.outputTokens} tok${compactions.length ? ` · ${compactions.length} compactions` : ''}${session.title ? ` · ${session.title}` : ''}`,
       ),
     );
     io.stdout.write(
