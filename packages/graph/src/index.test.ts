@@ -20,6 +20,7 @@ describe('public exports', () => {
       'TOOL_LIMITS',
       'UNKNOWN_TOOL_RESULT',
       'buildSystemPrompt',
+      'checkToolArgs',
       'childThreadId',
       'contextWindow',
       'createAgent',
@@ -36,6 +37,7 @@ describe('public exports', () => {
   it('pins the runtime exports of @birdie/graph/tools (no LangGraph behind them)', async () => {
     expect(Object.keys(await import('./tools.js')).sort()).toEqual([
       'TOOL_LIMITS',
+      'checkToolArgs',
       'createSkillTool',
       'describeToolError',
     ]);
