@@ -86,8 +86,8 @@ const session: Record<string, OptionSpec> = {
 export const COMMANDS: CommandSpec[] = [
   {
     name: '',
-    summary: 'start the interactive session (REPL)',
-    usage: 'birdie [options]',
+    summary: 'start the interactive session (REPL), with a first message if one is given',
+    usage: 'birdie [options] ["<prompt>"]   ·   birdie -p "<prompt>" (= birdie run)',
     options: {
       ...runtime,
       ...session,
@@ -95,8 +95,10 @@ export const COMMANDS: CommandSpec[] = [
       version: { type: 'boolean', short: 'v', help: 'print the version' },
       ...help,
     },
-    positionals: [0, 0],
-    details: 'Type /help inside the session for its commands. Needs a terminal; use `birdie run` in scripts.',
+    positionals: [0, 1],
+    details:
+      'Type /help inside the session for its commands. Needs a terminal; use `birdie run` (or `birdie -p`) in ' +
+      'scripts. A prompt that is also a command name is sent with `birdie -- "<prompt>"`.',
   },
   {
     name: 'resume',
@@ -296,6 +298,17 @@ export const COMMANDS: CommandSpec[] = [
       'birdie trust --list',
       'birdie trust --revoke .',
     ],
+  },
+  {
+    name: 'setup',
+    summary:
+      'choose the model provider again: vendor, model and key (the key is checked with the vendor first)',
+    usage: 'birdie setup',
+    options: { ...help },
+    positionals: [0, 0],
+    details:
+      'Writes the provider section of ~/.birdie/config.json (mode 0600) and keeps its settings section. A key the ' +
+      'vendor refuses is never saved; one that cannot be checked (no network) is saved with a warning. Needs a terminal.',
   },
   {
     name: 'doctor',

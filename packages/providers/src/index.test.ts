@@ -16,6 +16,7 @@ describe('@birdie/providers public API', () => {
       'ScriptedChatModel',
       'VENDORS',
       'VENDOR_NAMES',
+      'checkCredentials',
       'closeChatModel',
       'contextWindowOf',
       'createChatModel',
