@@ -13,6 +13,12 @@ export interface Settings {
   sandbox: SandboxSetting;
   /** Which program runs container: tools; `auto` takes podman, else docker. */
   container_runtime: ContainerRuntimeSetting;
+  /** The model's input limit in tokens, instead of its profile's (compaction works against it). */
+  context_window?: number;
+  /** A safety cap on the messages sent per model call, whatever the token budget allows. */
+  context_messages?: number;
+  /** How a session gets its title after the first exchange: the first prompt on one line, or a short model-made one. */
+  titles: 'prompt' | 'model';
 }
 
 export const SANDBOX_SETTINGS = ['declared', 'always'] as const;
@@ -21,13 +27,24 @@ export const CONTAINER_RUNTIMES = ['auto', 'podman', 'docker'] as const;
 export type ContainerRuntimeSetting = (typeof CONTAINER_RUNTIMES)[number];
 
 /** A setting's dotted name, as used in `sources` and in messages. */
-export type SettingKey = 'approval' | 'skills.enable' | 'skills.disable' | 'sandbox' | 'container_runtime';
+export type SettingKey =
+  | 'approval'
+  | 'skills.enable'
+  | 'skills.disable'
+  | 'sandbox'
+  | 'container_runtime'
+  | 'context_window'
+  | 'context_messages'
+  | 'titles';
 export const SETTING_KEYS: readonly SettingKey[] = [
   'approval',
   'skills.enable',
   'skills.disable',
   'sandbox',
   'container_runtime',
+  'context_window',
+  'context_messages',
+  'titles',
 ];
 
 export function defaultSettings(): Settings {
@@ -36,5 +53,6 @@ export function defaultSettings(): Settings {
     skills: { enable: [], disable: [] },
     sandbox: 'declared',
     container_runtime: 'auto',
+    titles: 'prompt',
   };
 }

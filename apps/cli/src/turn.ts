@@ -10,7 +10,7 @@ import type {
 } from '@birdie/graph';
 import type { FinishedStatus, LeaseHolder, Session } from '@birdie/store';
 import { birdieHome } from './paths.js';
-import type { Runtime } from './runtime.js';
+import { modelLabel, type Runtime } from './runtime.js';
 import { sessionToolEnv } from './session-dir.js';
 import { isStoreErrorLike } from './store-failure.js';
 
@@ -35,8 +35,16 @@ export interface TurnResult {
   status: TurnStatus;
   inputTokens: number;
   outputTokens: number;
-  /** Input tokens of the last model call: how much context the conversation takes now. */
+  /** What the last model call was sent (birdie's estimate before sending): how much context the conversation takes now. */
   contextTokens: number;
+  /** The input limit of the last call's model (0 when no call reported it). */
+  contextWindow: number;
+  /** The model of the last call, as birdie names it (`vendor:model`). */
+  model?: string;
+  /** Compactions made during the turn. */
+  compactions: number;
+  /** The title the session got after this turn (its first exchange). */
+  title?: string;
   toolCalls: number;
   rejected: number;
   error?: string;
@@ -61,6 +69,8 @@ export interface TurnOptions {
   cwd?: string;
   /** Text files through the application (an editor's buffers over ACP), for `node:` tools. */
   files?: AgentTurnOptions['files'];
+  /** The turn's model (`/model`): a tier or `vendor:model`; undefined: the session agent's or the provider's. */
+  model?: string;
 }
 
 /**
@@ -125,7 +135,7 @@ async function leasedTurn(
   const runId = await store.runs.start({
     sessionId: session.id,
     userId,
-    model: `${rt.provider.config.vendor}/${rt.provider.config.model}`,
+    model: options.model ?? modelLabel(rt.provider),
     // Which version of the agent file ran: the log can say exactly what answered.
     ...(agent ? { agent: { name: agent.name, digest: agent.digest } } : {}),
   });
@@ -135,6 +145,8 @@ async function leasedTurn(
     inputTokens: 0,
     outputTokens: 0,
     contextTokens: 0,
+    contextWindow: 0,
+    compactions: 0,
     toolCalls: 0,
     rejected: 0,
   };
@@ -160,6 +172,7 @@ async function leasedTurn(
       memoryFiles,
       memoryStore: longTermMemory(rt),
       ...(options.files ? { files: options.files } : {}),
+      ...(options.model ? { model: options.model } : {}),
     };
     let stream: AsyncIterable<AgentEvent> = rt.agent.stream(text, {
       threadId: session.id,
@@ -175,7 +188,13 @@ async function leasedTurn(
         if (event.type === 'usage') {
           result.inputTokens += event.inputTokens;
           result.outputTokens += event.outputTokens;
-          result.contextTokens = event.inputTokens + event.outputTokens;
+          if (event.context) {
+            result.contextTokens = event.context.tokens;
+            result.contextWindow = event.context.window;
+            result.model = event.model;
+          }
+        } else if (event.type === 'compaction') {
+          result.compactions++;
         } else if (event.type === 'tool-end') {
           result.toolCalls++;
         } else if (event.type === 'approval-request') {
@@ -237,6 +256,11 @@ async function leasedTurn(
   } catch (error) {
     // The turn already failed on the same cause (a full disk): that failure is the one to report.
     if (result.status !== 'error') throw error;
+  }
+  if (session.title === undefined) {
+    // A title is a convenience: failing to make one never fails the turn.
+    const { titleAfterTurn } = await import('./session-titles.js');
+    result.title = await titleAfterTurn(rt, session, text).catch(() => undefined);
   }
   return result;
 }
