@@ -29,6 +29,10 @@ const handlers: Record<string, () => Promise<Handler>> = {
   trust: async () => (await import('./commands/trust.js')).trustCommand,
   doctor: async () => (await import('./commands/doctor.js')).doctorCommand,
   logs: async () => (await import('./commands/logs.js')).logsCommand,
+  'logs show': async () => (await import('./commands/logs.js')).logsShowCommand,
+  start: async () => (await import('./commands/start.js')).startCommand,
+  'tasks list': async () => (await import('./commands/tasks.js')).tasksListCommand,
+  'tasks cancel': async () => (await import('./commands/tasks.js')).tasksCancelCommand,
 };
 
 /** Runs one invocation and returns its exit code; never calls `process.exit` itself. */

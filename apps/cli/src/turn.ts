@@ -31,6 +31,10 @@ export interface TurnResult {
   toolCalls: number;
   rejected: number;
   error?: string;
+  /** The run log's id of this turn. */
+  runId?: number;
+  /** The text of the turn's last model message (its own agent's, not a subagent's). */
+  answer?: string;
   /** The stable code of `error` (an agent error code, or a store failure such as `disk-full`). */
   errorCode?: string;
   /** What to do about `error`, when its source says (a store failure's hint). */
@@ -52,6 +56,12 @@ export interface TurnOptions {
   cwd?: string;
   /** Text files through the application (an editor's buffers over ACP), for `node:` tools. */
   files?: AgentTurnOptions['files'];
+  /** What started the run when nobody typed it (`every 30s`, `watch a.md`), for the run log. */
+  trigger?: string;
+  /** The run this one belongs to (the run that scheduled the task it runs). */
+  parentRunId?: number;
+  /** Called with the result just before the run log is written, to add what only the caller knows (a refusal). */
+  beforeLog?(result: TurnResult): void;
 }
 
 /**
@@ -110,15 +120,29 @@ async function leasedTurn(
   const { store, userId } = rt;
   await rt.loadGrants(session.id);
   const agent = await answeringAgent(rt, session.id, options.agent);
+  const model = `${rt.provider.config.vendor}/${rt.provider.config.model}`;
+  // Where the session's thread stood before the run: its messages are the checkpoints after this one.
+  const before = await store.checkpointer
+    .getTuple({ configurable: { thread_id: session.id, checkpoint_ns: '' } })
+    .catch(() => undefined);
   const runId = await store.runs.start({
     sessionId: session.id,
     userId,
-    model: `${rt.provider.config.vendor}/${rt.provider.config.model}`,
+    model,
+    ...(options.trigger ? { trigger: options.trigger } : {}),
+    ...(options.parentRunId !== undefined ? { parentRunId: options.parentRunId } : {}),
+    ...(before?.config.configurable?.checkpoint_id
+      ? { startCheckpointId: String(before.config.configurable.checkpoint_id) }
+      : {}),
     // Which version of the agent file ran: the log can say exactly what answered.
     ...(agent ? { agent: { name: agent.name, digest: agent.digest } } : {}),
   });
   const journal = await store.runs.journal(runId);
+  // Tokens per model: a message names the model that wrote it when the vendor says; else the turn's model.
+  const usage = new Map<string, { inputTokens: number; outputTokens: number }>();
+  let lastModel = model;
   const result: TurnResult = {
+    runId,
     status: 'ok',
     inputTokens: 0,
     outputTokens: 0,
@@ -159,7 +183,19 @@ async function leasedTurn(
       let done: DoneStatus = 'ok';
       for await (const event of stream) {
         options.handlers.onEvent(event);
+        if (event.type === 'message' && event.message.getType() === 'ai') {
+          const meta = event.message.response_metadata as Record<string, unknown> | undefined;
+          const named = meta?.model_name ?? meta?.model;
+          lastModel =
+            typeof named === 'string' && named !== '' ? `${rt.provider.config.vendor}/${named}` : model;
+          // The answer is the turn's own agent's last words, not a subagent's.
+          if ((event.agent?.length ?? 0) <= 1 && event.message.text) result.answer = event.message.text;
+        }
         if (event.type === 'usage') {
+          const total = usage.get(lastModel) ?? { inputTokens: 0, outputTokens: 0 };
+          total.inputTokens += event.inputTokens;
+          total.outputTokens += event.outputTokens;
+          usage.set(lastModel, total);
           result.inputTokens += event.inputTokens;
           result.outputTokens += event.outputTokens;
           result.contextTokens = event.inputTokens + event.outputTokens;
@@ -208,14 +244,23 @@ async function leasedTurn(
     }
   }
   if (result.status === 'ok' && result.rejected > 0) result.status = 'rejected';
-  const logged: FinishedStatus =
-    result.status === 'aborted' || result.status === 'interrupted' ? 'interrupted' : result.status;
+  options.beforeLog?.(result);
+  // Stopped by the user or a signal: `cancelled`; waiting for an approval nobody gave: `interrupted`.
+  const logged: FinishedStatus = result.status === 'aborted' ? 'cancelled' : result.status;
+  const after = await store.checkpointer
+    .getTuple({ configurable: { thread_id: session.id, checkpoint_ns: '' } })
+    .catch(() => undefined);
   try {
     await store.runs.finish(runId, {
       status: logged,
       inputTokens: result.inputTokens,
       outputTokens: result.outputTokens,
+      usage: [...usage].map(([name, u]) => ({ model: name, ...u })),
+      ...(result.answer ? { answer: result.answer } : {}),
       ...(result.error ? { error: result.error } : {}),
+      ...(after?.config.configurable?.checkpoint_id
+        ? { endCheckpointId: String(after.config.configurable.checkpoint_id) }
+        : {}),
     });
     await store.sessions.recordTurn(session.id, userId, {
       inputTokens: result.inputTokens,
