@@ -154,6 +154,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
       path: [],
       memoryFiles: turn.memoryFiles ? checkMemoryFiles(turn.memoryFiles) : [],
       memoryStore: turn.memoryStore,
+      taskStore: turn.taskStore,
       switchAgent: undefined,
       files: turn.files,
     };

@@ -75,6 +75,7 @@ export function createToolsNode(
         contextMessages: settings.contextMessages,
         ...(context.signal ? { signal: context.signal } : {}),
         ...(context.memoryStore ? { memoryStore: context.memoryStore } : {}),
+        ...(context.taskStore ? { taskStore: context.taskStore } : {}),
         ...(delegate ? { delegate } : {}),
         ...(context.files ? { files: context.files } : {}),
       },
