@@ -13,6 +13,7 @@ import { birdieHome } from './paths.js';
 import type { Runtime } from './runtime.js';
 import { sessionToolEnv } from './session-dir.js';
 import { isStoreErrorLike } from './store-failure.js';
+import { taskBook } from './task-book.js';
 
 export interface TurnHandlers {
   onEvent(event: AgentEvent): void;
@@ -171,6 +172,8 @@ async function leasedTurn(
       journal,
       memoryFiles,
       memoryStore: longTermMemory(rt),
+      // The scheduler skill's tools: tasks of this user, remembering this run as the one that scheduled them.
+      taskStore: taskBook(rt, runId),
       ...(options.files ? { files: options.files } : {}),
     };
     let stream: AsyncIterable<AgentEvent> = rt.agent.stream(text, {

@@ -308,3 +308,41 @@ describe('a run whose process is killed', { timeout: 90_000 }, () => {
     expect((await runs())[0]).toMatchObject({ status: 'died', toolCalls: [] });
   });
 });
+
+describe('birdie logs --follow', { timeout: 60_000 }, () => {
+  it('prints each run as it starts and as it ends, until SIGTERM', async () => {
+    // A run that lasts a while (a 2 s tool), so that it is seen running as well as done.
+    const pidfile = join(box.dir.path, 'sleep.pid');
+    await agent('ticker', 'every: 1h\nprompt: Tick.\nskills: [sleeper]');
+    const follow = startBirdie(['logs', '--follow', '--json', '--agent', 'ticker'], {
+      env: box.env,
+      cwd: box.cwd,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const file = await script([
+      { tool_calls: [{ name: 'slow_sleep', args: { seconds: '2', pidfile } }] },
+      { text: 'done' },
+    ]);
+    const once = await birdie(
+      ['start', '--agents-dir', agents, '--skills-dir', TEST_SKILLS, '--once', 'ticker'],
+      {
+        env: env(file),
+        cwd: box.cwd,
+      },
+    );
+    expect(once.code).toBe(0);
+    await follow.waitFor('stdout', /"status":"ok"/);
+    follow.kill('SIGTERM');
+    const done = await follow.exited;
+    expect(done.code).toBe(0);
+    const lines = done.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number; status: string; answer?: string });
+    expect(lines.map((l) => [l.id, l.status])).toEqual([
+      [1, 'running'],
+      [1, 'ok'],
+    ]);
+    expect(lines[1]!.answer).toBe('done');
+  });
+});

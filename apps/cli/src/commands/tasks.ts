@@ -1,14 +1,8 @@
-import type { ScheduledTask } from '@birdie/store';
 import { EXIT_OK, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { styler, table } from '../render/style.js';
 import { checkUserId, openUserStore, requireWritable, userIdOf } from '../runtime.js';
-
-export function whenText(t: ScheduledTask): string {
-  if (t.schedule !== undefined) return `schedule ${t.schedule}${t.timezone ? ` (${t.timezone})` : ''}`;
-  if (t.every !== undefined) return `every ${t.every}s`;
-  return `at ${t.at?.toISOString() ?? '-'}`;
-}
+import { whenText } from '../task-book.js';
 
 /** `birdie tasks list`: the user's scheduled tasks (active ones unless `--all`). */
 export async function tasksListCommand({ io, values }: CommandContext): Promise<number> {
