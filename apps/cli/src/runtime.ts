@@ -7,6 +7,7 @@ import type { Values } from './argv.js';
 import { type LoadedConfig, loadConfig } from './config.js';
 import { WRITABLE_HINT } from './folders.js';
 import { CliError, EXIT_RUN, type Io, UsageError } from './io.js';
+import { applyIsolation } from './isolation.js';
 import { birdieHome, integrationsDir } from './paths.js';
 import { APPROVAL_MODES } from './settings.js';
 import { openRegistry, workingDir } from './skills.js';
@@ -96,7 +97,13 @@ export async function checkUserId(userId: string): Promise<string> {
  * Looks a session of `userId` up by id, explaining a malformed or unknown id with the closest of the user's sessions,
  * and another user's session with the flag that reaches it.
  */
-export async function findSession(store: Store, id: string, userId: string): Promise<Session> {
+export async function findSession(
+  store: Store,
+  id: string,
+  userId: string,
+  /** Where the user typed the id: the hints name that place's commands. */
+  from: 'shell' | 'repl' = 'shell',
+): Promise<Session> {
   const { validateSessionId, StoreError } = await import('@birdie/store');
   let session: Session | undefined;
   try {
@@ -104,16 +111,18 @@ export async function findSession(store: Store, id: string, userId: string): Pro
     session = await store.sessions.get(id, userId);
   } catch (error) {
     if (error instanceof StoreError && error.code === 'not-owner')
-      throw new UsageError(`session "${id}" belongs to user ${error.owner}; pass --user ${error.owner}`, {
-        cause: error,
-      });
+      throw new UsageError(
+        `session "${id}" belongs to user ${error.owner}; ${from === 'repl' ? `start birdie with --user ${error.owner} to open it` : `pass --user ${error.owner}`}`,
+        { cause: error },
+      );
     if (error instanceof StoreError && error.code === 'invalid-id')
       throw new UsageError(error.message, { cause: error });
     throw error;
   }
   if (!session) {
     const ids = (await store.sessions.list(userId)).map((s) => s.id);
-    throw new UsageError(`no session "${id}".${didYouMean(id, ids)} Run \`birdie sessions list\`.`);
+    const list = from === 'repl' ? '/session list' : 'birdie sessions list';
+    throw new UsageError(`no session "${id}".${didYouMean(id, ids)} Run \`${list}\`.`);
   }
   return session;
 }
@@ -178,6 +187,7 @@ function grantsBridge(store: Store, userId: string) {
 
 export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
   const config = await loadConfig(io, values);
+  await applyIsolation(io, values, config.settings);
   const { provider } = config;
   const userId = await checkUserId(userIdOf(io, values));
   const cwd = workingDir(io, values);

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
+import { configureSandbox } from '@birdie/entrypoints';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Io } from '../src/io.js';
 import { styler } from '../src/render/style.js';
@@ -180,6 +181,22 @@ describe('slash commands', () => {
     );
   });
 
+  it('/info shows the sandbox mode and which enabled tools run sandboxed', async () => {
+    await slash('/skill enable raw-shell');
+    const declared = await slash('/info');
+    expect(declared).toMatch(/sandbox\s+tools that declare sandbox: true · /);
+    expect(declared).toMatch(/sandboxed\s+\(no enabled tool\)/);
+    // what --sandbox / settings.sandbox: always do for the process
+    configureSandbox('always');
+    try {
+      const always = await slash('/info');
+      expect(always).toMatch(/sandbox\s+always \(every bash: and python: tool\)/);
+      expect(always).toMatch(/sandboxed\s+.*\brun_command\b/);
+    } finally {
+      configureSandbox(undefined);
+    }
+  });
+
   it('/session new, list, switch (with history), delete and info; /new', async () => {
     const first = state.session.id;
     await replTurn(state, 'please shout');
@@ -195,7 +212,11 @@ describe('slash commands', () => {
     expect(switched).toContain('› please shout');
     expect(await slash('/session info')).toContain(`session ${first} · user tester · 1 turns`);
     expect(await slash(`/session delete ${second}`)).toContain(`deleted ${second}`);
-    expect(await slash('/session switch 2020-01-01_1')).toContain('no session "2020-01-01_1"');
+    const unknown = await slash('/session switch 2020-01-01_1');
+    expect(unknown).toContain('no session "2020-01-01_1"');
+    // Inside the REPL the hint names the REPL's command, not the shell's.
+    expect(unknown).toContain('/session list');
+    expect(unknown).not.toContain('birdie sessions list');
     expect(await slash('/new')).toContain('new session');
     expect(state.session.id).not.toBe(first);
     expect(await slash('/session swich')).toContain('Did you mean "switch"?');

@@ -104,7 +104,7 @@ describe('birdie start', { timeout: 90_000 }, () => {
     const p = start(await script(answers(30)));
     await p.waitFor('stdout', /ticker\s+every 1s\s+\d{4}-\d{2}-\d{2}T/);
     expect(p.stdout()).not.toMatch(/plain/);
-    await p.waitFor('stderr', /(end ticker ok[^\n]*\n[^]*){2}/);
+    await p.waitFor('stderr', /(end ticker ok[^\n]*\n[\s\S]*){2}/);
     p.kill('SIGTERM');
     const done = await p.exited;
     expect(done.code).toBe(0);
