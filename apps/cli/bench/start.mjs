@@ -128,7 +128,7 @@ try {
   // 2b. `birdie start`: from each due time to its model call.
   arrivals.length = 0;
   const busy = start(['--json', '--agents-dir', agentsDir('busy', [...farAway.slice(1), ['ticker', 'every: 2s\nprompt: Say ok.']])]);
-  await busy.until(new RegExp(`("event":"run-end"[\s\S]*){${RUNS}}`), 'stderr');
+  await busy.until(new RegExp(`("event":"run-end"[\\s\\S]*){${RUNS}}`), 'stderr');
   await busy.stop();
   const dues = busy
     .stderr()
