@@ -109,6 +109,10 @@ describe('scheduled tasks (the scheduler skill, birdie tasks, birdie start)', { 
     const word = await birdie(['tasks', 'cancel', 'one'], { env: box.env, cwd: box.cwd });
     expect(word.stderr).toMatch(/ID must be a task number/);
     const help = await birdie(['tasks', '--help'], { env: box.env, cwd: box.cwd });
-    expect(help.stdout).toMatch(/birdie tasks list \[--all\]/);
+    expect(help.stdout).toMatch(/birdie tasks list +list your scheduled tasks[\s\S]*birdie tasks cancel +cancel/);
+    const listHelp = await birdie(['tasks', 'list', '--help'], { env: box.env, cwd: box.cwd });
+    expect(listHelp.stdout).toMatch(/birdie tasks list \[--all\]/);
+    const startHelp = await birdie(['start', '--help'], { env: box.env, cwd: box.cwd });
+    expect(startHelp.stdout).toMatch(/--once AGENT[\s\S]*--grace SECONDS/);
   });
 });
