@@ -37,7 +37,24 @@ describe('parseArgv', () => {
       'setup',
       'doctor',
       'logs',
+      'logs show',
+      'start',
+      'tasks list',
+      'tasks cancel',
     ]);
+  });
+
+  it('reads `logs show ID` as its own command, and `logs` with flags as the log', () => {
+    expect(parseArgv(['logs', 'show', '12'])).toMatchObject({
+      command: { name: 'logs show' },
+      positionals: ['12'],
+    });
+    expect(parseArgv(['logs', '--status', 'died'])).toMatchObject({
+      command: { name: 'logs' },
+      values: { status: 'died' },
+    });
+    expect(parseArgv(['tasks'])).toMatchObject({ command: { name: 'tasks list' } });
+    expect(() => parseArgv(['logs', 'shwo'])).toThrow(/unexpected argument "shwo"/);
   });
 
   it('parses the REPL flags, repeatable --skills-dir included', () => {

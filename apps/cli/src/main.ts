@@ -32,6 +32,10 @@ const handlers: Record<string, () => Promise<Handler>> = {
   doctor: async () => (await import('./commands/doctor.js')).doctorCommand,
   setup: async () => (await import('./commands/setup.js')).setupCommand,
   logs: async () => (await import('./commands/logs.js')).logsCommand,
+  'logs show': async () => (await import('./commands/logs.js')).logsShowCommand,
+  start: async () => (await import('./commands/start.js')).startCommand,
+  'tasks list': async () => (await import('./commands/tasks.js')).tasksListCommand,
+  'tasks cancel': async () => (await import('./commands/tasks.js')).tasksCancelCommand,
 };
 
 /** Runs one invocation and returns its exit code; never calls `process.exit` itself. */

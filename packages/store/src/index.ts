@@ -7,7 +7,7 @@ export {
   StoreError,
   type StoreErrorCode,
 } from './errors.js';
-export { validateSessionId, validateUserId } from './ids.js';
+export { validateLeaseKey, validateSessionId, validateUserId } from './ids.js';
 export type {
   AcquireOptions,
   DamagedSession,
@@ -15,9 +15,12 @@ export type {
   FinishedStatus,
   Grants,
   GrantsRepo,
+  LeaseKey,
   LeasesRepo,
   MemoryEntry,
   MemoryRepo,
+  ModelUsage,
+  NewTask,
   QuarantinedRecord,
   ReadOnlyReason,
   ReadOnlyState,
@@ -25,18 +28,25 @@ export type {
   RunAgent,
   RunFinish,
   RunJournal,
+  RunQuery,
   RunRecord,
+  RunStart,
   RunStatus,
   RunsRepo,
+  ScheduledTask,
   Session,
   SessionLease,
   Sessions,
   Store,
+  TaskStatus,
+  TasksRepo,
   ToolCallRecord,
   ToolCallStatus,
+  TriggersRepo,
   TrustDecision,
   TrustRecord,
   TrustRepo,
   Usage,
 } from './interface.js';
 export { openStore, type SqliteStore, type StoreOptions } from './store.js';
+export { RUN_STATUSES } from './validate.js';

@@ -84,9 +84,11 @@ describe('public API', () => {
   it('exports exactly these names', async () => {
     expect(Object.keys(await import('../src/index.js')).sort()).toEqual([
       'BirdieCheckpointer',
+      'RUN_STATUSES',
       'StoreError',
       'isStoreError',
       'openStore',
+      'validateLeaseKey',
       'validateSessionId',
       'validateUserId',
     ]);
