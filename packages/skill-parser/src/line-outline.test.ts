@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { generateBodies, generateHeadings } from '../test/markdown-fuzz.js';
+import { generateBodies, generateHeadings, generateToolsHeadings } from '../test/markdown-fuzz.js';
 import { mutants } from '../test/mutate.js';
 import { outlineFromMdast, remarkHeadingText } from '../test/remark-reference.js';
 import { TRICKY_BODIES } from '../test/tricky-markdown.js';
@@ -121,6 +121,49 @@ describe('mayHaveToolsSection', () => {
     expect(mayHaveToolsSection(`${front}## Tools #\n`, front.length)).toBe(true);
     expect(mayHaveToolsSection(`${front}## *Tools*\n`, front.length)).toBe(true);
     expect(mayHaveToolsSection(`${front}tool  \ns\n---\n`, front.length)).toBe(true);
+  });
+
+  it('says no to headings with markup that cannot spell tools, yes to those that might', () => {
+    const may = (heading: string) => mayHaveToolsSection(`${front}${heading}\n`, front.length);
+    expect(may('## Example: Using with_server.py')).toBe(false);
+    expect(may('## Design & Style Guidelines')).toBe(false);
+    expect(may('## `read_file` and *friends*')).toBe(false);
+    expect(may('## T&#111;ols')).toBe(true);
+    expect(may('## T&#x6F;ols')).toBe(true);
+    expect(may('## *T*ools')).toBe(true);
+    expect(may('## [Tools](https://example.com)')).toBe(true);
+    expect(may('**Tool**s\n---')).toBe(true);
+  });
+
+  it('never says no to a generated heading with markup whose text is tools', () => {
+    let no = 0;
+    for (const raw of generateHeadings(3000, 7)) {
+      const reference = remarkHeadingText(raw);
+      if (reference === undefined) continue;
+      const heading = raw.includes('\n') ? `${raw}\n---` : `## ${raw}`;
+      if (mayHaveToolsSection(`${front}${heading}\n`, front.length)) continue;
+      no++;
+      expect(reference.trim().toLowerCase(), JSON.stringify(raw)).not.toBe('tools');
+    }
+    expect(no).toBeGreaterThan(300);
+  });
+
+  it('says yes to every generated heading that spells tools through markup', () => {
+    const isTools = (text: string | undefined) => text?.trim().toLowerCase() === 'tools';
+    let atx = 0;
+    let setext = 0;
+    for (const raw of generateToolsHeadings(2000, 8)) {
+      if (isTools(remarkHeadingText(raw, 'atx'))) {
+        atx++;
+        expect(mayHaveToolsSection(`${front}## ${raw}\n`, front.length), JSON.stringify(raw)).toBe(true);
+      }
+      if (isTools(remarkHeadingText(raw, 'setext'))) {
+        setext++;
+        expect(mayHaveToolsSection(`${front}${raw}\n---\n`, front.length), JSON.stringify(raw)).toBe(true);
+      }
+    }
+    expect(atx).toBeGreaterThan(1000);
+    expect(setext).toBeGreaterThan(700);
   });
 });
 

@@ -38,7 +38,10 @@ export interface ToolsSection {
  * references, code, emphasis, links, images, HTML: `INLINE_MARKUP`) a heading's text is its source text: an ATX line
  * whose content (closing `#`s and blanks dropped) is not "tools" cannot be one; a setext heading's text is made of the
  * non-blank lines above its underline, joined by line endings or (after a hard break) by nothing, so when those lines,
- * blanks removed, do not end with "tools", it cannot be one. When no line can be one, the Markdown tree cannot contain
+ * blanks removed, do not end with "tools", it cannot be one. With markup but without a character reference (`&…;`, the
+ * only construct that puts characters in the text that are not in the source), every character of the text comes from
+ * the source in order, so a source without the letters t, o, o, l, s in that order cannot be one either (a heading
+ * `## Example: with_server.py` is not read). When no line can be one, the Markdown tree cannot contain
  * a Tools section and parsing it would tell nothing new: this check is what keeps knowledge skills cheap (a body
  * titled `## Server Tools` is not read). It may say yes too often (then the outline decides), never too rarely. Each
  * form is a linear scan.
@@ -46,23 +49,45 @@ export interface ToolsSection {
 const ATX_LEVEL_2 = /^ {0,3}##(?=[ \t]|\r?$)(.*)$/gm;
 const SETEXT_UNDERLINE = /\n {0,3}-+[ \t]*\r?$/gm;
 const INLINE_MARKUP = /[\\`*_&<[!]/;
-const TRAILING = /[#\s]*$/;
+const BLANK = /\s/;
+/** The shape of every character reference (`&amp;`, `&#111;`, `&#x6F;`), and of more. */
+const CHARACTER_REFERENCE = /&#?[A-Za-z0-9]+;/;
 
 export function mayHaveToolsSection(text: string, bodyStart: number): boolean {
   const body = bodyStart === 0 ? text : text.slice(bodyStart);
   ATX_LEVEL_2.lastIndex = 0;
   for (let match = ATX_LEVEL_2.exec(body); match; match = ATX_LEVEL_2.exec(body)) {
     const content = match[1]!;
-    if (INLINE_MARKUP.test(content)) return true;
-    if (content.replace(TRAILING, '').trim().toLowerCase() === 'tools') return true;
+    if (INLINE_MARKUP.test(content)) {
+      if (mayReadTools(content)) return true;
+    } else if (withoutClosing(content).trim().toLowerCase() === 'tools') return true;
   }
   SETEXT_UNDERLINE.lastIndex = 0;
   for (let match = SETEXT_UNDERLINE.exec(body); match; match = SETEXT_UNDERLINE.exec(body)) {
     const lines = paragraphAbove(body, match.index);
-    if (INLINE_MARKUP.test(lines)) return true;
-    if (lines.replace(/\s+/g, '').toLowerCase().endsWith('tools')) return true;
+    if (INLINE_MARKUP.test(lines)) {
+      if (mayReadTools(lines)) return true;
+    } else if (lines.replace(/\s+/g, '').toLowerCase().endsWith('tools')) return true;
   }
   return false;
+}
+
+/** Source with markup whose text might read "tools": it has a character reference, or t, o, o, l, s in order. */
+function mayReadTools(source: string): boolean {
+  if (source.includes('&') && CHARACTER_REFERENCE.test(source)) return true;
+  const wanted = 'tools';
+  let found = 0;
+  for (let i = 0; i < source.length && found < wanted.length; i++) {
+    if ((source.charCodeAt(i) | 0x20) === wanted.charCodeAt(found)) found++;
+  }
+  return found === wanted.length;
+}
+
+/** An ATX heading's content without trailing `#`s and blanks (more than a closing sequence: it may say yes too often). */
+function withoutClosing(content: string): string {
+  let end = content.length;
+  while (end > 0 && (content[end - 1] === '#' || BLANK.test(content[end - 1]!))) end--;
+  return content.slice(0, end);
 }
 
 const UNDERLINE_SHAPE = /^ {0,3}(?:=+|-+)[ \t]*\r?$/;

@@ -111,6 +111,11 @@ const PIECES: readonly string[] = [
   'tools',
   'To',
   'ols',
+  'T',
+  'o',
+  'ls',
+  '&#116;',
+  '&#X6c;',
   ' ',
   '  ',
   '\t',
@@ -162,6 +167,45 @@ export function generateHeadings(count: number, seed: number): string[] {
     for (let k = 0; k < n; k++) raw += PIECES[Math.floor(random() * PIECES.length)]!;
     raw = raw.trim();
     if (raw && !/\n[ \t]*\n/.test(raw)) out.push(raw);
+  }
+  return out;
+}
+
+/** One letter of "tools" as it may be written: itself in either case, or a decimal or hexadecimal character reference. */
+function spell(letter: string, random: () => number): string {
+  const pick = random();
+  const code = letter.charCodeAt(0);
+  if (pick < 0.3) return letter;
+  if (pick < 0.5) return letter.toUpperCase();
+  if (pick < 0.75) return `&#${code};`;
+  return `&#x${code.toString(16)};`;
+}
+
+const WRAPS: ReadonlyArray<readonly [string, string]> = [
+  ['*', '*'],
+  ['**', '**'],
+  ['_', '_'],
+  ['`', '`'],
+  ['[', '](u)'],
+  ['<b>', '</b>'],
+  ['', ''],
+];
+
+/**
+ * `count` raw heading contents that spell "tools" through markup (character references, emphasis, code, links, HTML,
+ * blanks around), deterministic for a seed: most of them are a Tools heading's text, some are not (the markup stays
+ * text); the references tell which.
+ */
+export function generateToolsHeadings(count: number, seed: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const random = prng(seed + i);
+    const letters = [...'tools'].map((letter) => spell(letter, random));
+    const from = Math.floor(random() * 5);
+    const to = from + 1 + Math.floor(random() * (5 - from));
+    const [open, close] = WRAPS[Math.floor(random() * WRAPS.length)]!;
+    const word = `${letters.slice(0, from).join('')}${open}${letters.slice(from, to).join('')}${close}${letters.slice(to).join('')}`;
+    out.push(random() < 0.3 ? `${word} #` : word);
   }
   return out;
 }

@@ -39,8 +39,11 @@ export function remarkYaml(text: string): { value: string } | undefined {
  * The text mdast gives a heading whose raw content has inline markup (the reference for `headingText`), or
  * `undefined` when `raw` cannot be a heading's content (a line of it would start another block).
  */
-export function remarkHeadingText(raw: string): string | undefined {
-  const tree = processor.parse(raw.includes('\n') ? `${raw}\n---` : `# ${raw}`) as Root;
+export function remarkHeadingText(
+  raw: string,
+  form: 'atx' | 'setext' = raw.includes('\n') ? 'setext' : 'atx',
+): string | undefined {
+  const tree = processor.parse(form === 'setext' ? `${raw}\n---` : `# ${raw}`) as Root;
   const first = tree.children[0];
   return first?.type === 'heading' && tree.children.length === 1 ? plainText(first) : undefined;
 }
