@@ -9,12 +9,32 @@ export interface Settings {
   approval: ApprovalMode;
   /** Skills enabled or disabled in a new session, as if given with `--enable` / `--disable`. */
   skills: { enable: string[]; disable: string[] };
+  /** `always`: every bash:/python: tool runs under the sandbox (as with `--sandbox`); `declared`: those that ask. */
+  sandbox: SandboxSetting;
+  /** Which program runs container: tools; `auto` takes podman, else docker. */
+  container_runtime: ContainerRuntimeSetting;
 }
 
+export const SANDBOX_SETTINGS = ['declared', 'always'] as const;
+export type SandboxSetting = (typeof SANDBOX_SETTINGS)[number];
+export const CONTAINER_RUNTIMES = ['auto', 'podman', 'docker'] as const;
+export type ContainerRuntimeSetting = (typeof CONTAINER_RUNTIMES)[number];
+
 /** A setting's dotted name, as used in `sources` and in messages. */
-export type SettingKey = 'approval' | 'skills.enable' | 'skills.disable';
-export const SETTING_KEYS: readonly SettingKey[] = ['approval', 'skills.enable', 'skills.disable'];
+export type SettingKey = 'approval' | 'skills.enable' | 'skills.disable' | 'sandbox' | 'container_runtime';
+export const SETTING_KEYS: readonly SettingKey[] = [
+  'approval',
+  'skills.enable',
+  'skills.disable',
+  'sandbox',
+  'container_runtime',
+];
 
 export function defaultSettings(): Settings {
-  return { approval: 'ask', skills: { enable: [], disable: [] } };
+  return {
+    approval: 'ask',
+    skills: { enable: [], disable: [] },
+    sandbox: 'declared',
+    container_runtime: 'auto',
+  };
 }

@@ -34,6 +34,28 @@ describe('birdie --version / --help', () => {
     expect((await cli(['logs', '--help'])).stdout).toContain('Usage: birdie logs');
   });
 
+  it('a group (skills, agents, sessions) lists every subcommand for --help and help GROUP', async () => {
+    for (const [group, subs] of [
+      ['skills', ['list', 'check', 'new']],
+      ['agents', ['list', 'check', 'new']],
+      ['sessions', ['list', 'show', 'delete', 'repair']],
+    ] as const) {
+      for (const argv of [
+        [group, '--help'],
+        [group, '-h'],
+        ['help', group],
+      ]) {
+        const help = await cli(argv);
+        expect(help).toMatchObject({ code: 0, stderr: '' });
+        for (const sub of subs)
+          expect(help.stdout, argv.join(' ')).toMatch(new RegExp(`birdie ${group} ${sub}\\b`));
+        expect(help.stdout).toContain(`birdie ${group} COMMAND --help`);
+      }
+      // a subcommand's own help stays its own
+      expect((await cli([group, 'list', '--help'])).stdout).toContain(`Usage: birdie ${group} list`);
+    }
+  });
+
   it('exits 2 with a suggestion for an unknown command', async () => {
     expect(await cli(['sesions'])).toMatchObject({ code: 2, stdout: '' });
     expect((await cli(['sesions'])).stderr).toContain('Did you mean "sessions"?');
@@ -149,6 +171,17 @@ describe('birdie tool', () => {
     const failing = await cli(['tool', 'run_command', ...withSkills, '--args', '{"command":"exit 1"}']);
     expect(failing.code).toBe(1);
     expect(failing.stderr).toMatch(/^Error \(non-zero-exit\): command exited with code 1/);
+    const noisy = await cli([
+      'tool',
+      'run_command',
+      ...withSkills,
+      '--args',
+      '{"command":"echo out1; echo err1 >&2; exit 3"}',
+    ]);
+    expect(noisy.code).toBe(1);
+    expect(noisy.stderr).toMatch(/^Error \(non-zero-exit\): command exited with code 3\noutput:\n/);
+    expect(noisy.stderr.split('err1').length - 1).toBe(1);
+    expect(noisy.stderr).not.toContain('stderr:');
   });
 });
 

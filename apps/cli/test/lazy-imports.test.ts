@@ -79,6 +79,9 @@ describe('cold start stays light (the bundled CLI)', () => {
       '@birdie/acp',
       '@agentclientprotocol/sdk',
       'langchain',
+      '@grpc/grpc-js',
+      '@grpc/proto-loader',
+      'protobufjs',
       // The skill parser reads Markdown with micromark alone; remark's tree is its tests' reference only.
       'unified',
       'remark-parse',

@@ -16,7 +16,8 @@ console.log(readdirSync(skillDir));
 try {
   await resolveEntrypoint('bash:ls {path}', { skillDir }).run({ path: 'no such dir' });
 } catch (error) {
-  if (error instanceof EntrypointError) console.log(error.code, '|', error.message);
+  // the output (stdout and stderr merged) travels beside the message, which does not repeat it
+  if (error instanceof EntrypointError) console.log(error.code, '|', error.message, '|', error.output.trim());
 }
 
 // The original read_file template: '--version' would be an option to cat, so it is refused before cat starts.
@@ -27,10 +28,23 @@ try {
 }
 
 try {
-  resolveEntrypoint('grpc:weather.Forecast/Get', { skillDir });
+  resolveEntrypoint('ftp:weather/forecast.csv', { skillDir });
 } catch (error) {
   console.log(error.code, '|', error.message);
 }
+
+// A container: command is argv: the value stays one word. Here no runtime is installed, so the call says so.
+const inContainer = resolveEntrypoint('container:docker.io/library/alpine:3.20 wc -c -- {path}', {
+  skillDir,
+});
+console.log(inContainer.confinement, await inContainer.run({ path: 'a b; rm -rf /' }).catch((e) => e.code));
+
+// A sandboxed bash: tool (bubblewrap) can write only in its working directory.
+const sandboxed = resolveEntrypoint('bash:touch made-here && touch /etc/birdie-was-here', {
+  skillDir,
+  settings: { sandbox: true },
+});
+console.log(await sandboxed.run({}).catch((e) => `${e.code} | ${e.output.trim()}`));
 
 // The load-time check lists every problem with its offset: a value that reaches arithmetic through a variable
 // (bash would run the $( … ) in a value such as a[$(cmd)]), and a placeholder the schema does not declare.

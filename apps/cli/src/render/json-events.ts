@@ -1,4 +1,5 @@
 import type { AgentEvent } from '@birdie/graph';
+import type { TurnEvent } from '../turn.js';
 
 /** A LangChain message as plain JSON: role, text, and the tool-call fields a script may want. */
 export function messageJson(message: {
@@ -24,7 +25,7 @@ export function messageJson(message: {
 }
 
 /** One agent event as one JSON line. */
-export function eventJson(event: AgentEvent): string {
+export function eventJson(event: AgentEvent | TurnEvent): string {
   if (event.type === 'message')
     return JSON.stringify({ type: 'message', message: messageJson(event.message as never) });
   return JSON.stringify(event);
