@@ -84,7 +84,7 @@ export function outlineFromLines(
     if (container && column > 0 && (atx || fenceOpen || underline || rule)) return undefined;
     if (underline && !after && (paragraph || container)) return undefined;
     if (atx) {
-      let raw = line.slice(atx[0].length).replace(/[ \t]+$/, '');
+      let raw = withoutTrailingBlanks(line.slice(atx[0].length));
       const closing = CLOSING_SEQUENCE.exec(raw);
       if (closing) raw = raw.slice(0, closing.index);
       nodes.push({
@@ -121,4 +121,11 @@ export function outlineFromLines(
   }
   if (fence) nodes.push(fenceNode(text, fence.lang, fence.start, text.length, text.length));
   return nodes;
+}
+
+/** `text` without its trailing spaces and tabs (a loop: `/[ \t]+$/` retries at every blank of a long inner run). */
+function withoutTrailingBlanks(text: string): string {
+  let end = text.length;
+  while (end > 0 && (text.charCodeAt(end - 1) === 32 || text.charCodeAt(end - 1) === 9)) end--;
+  return text.slice(0, end);
 }
