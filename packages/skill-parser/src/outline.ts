@@ -46,7 +46,6 @@ export interface ToolsSection {
  * titled `## Server Tools` is not read). It may say yes too often (then the outline decides), never too rarely. Each
  * form is a linear scan.
  */
-const ATX_LEVEL_2 = /^ {0,3}##(?=[ \t]|\r?$)(.*)$/gm;
 const SETEXT_UNDERLINE = /\n {0,3}-+[ \t]*\r?$/gm;
 const INLINE_MARKUP = /[\\`*_&<[!]/;
 const BLANK = /\s/;
@@ -55,9 +54,9 @@ const CHARACTER_REFERENCE = /&#?[A-Za-z0-9]+;/;
 
 export function mayHaveToolsSection(text: string, bodyStart: number): boolean {
   const body = bodyStart === 0 ? text : text.slice(bodyStart);
-  ATX_LEVEL_2.lastIndex = 0;
-  for (let match = ATX_LEVEL_2.exec(body); match; match = ATX_LEVEL_2.exec(body)) {
-    const content = match[1]!;
+  for (let hit = body.indexOf('##'); hit !== -1; hit = body.indexOf('##', hit + 1)) {
+    const content = atxLevel2Content(body, hit);
+    if (content === undefined) continue;
     if (INLINE_MARKUP.test(content)) {
       if (mayReadTools(content)) return true;
     } else if (withoutClosing(content).trim().toLowerCase() === 'tools') return true;
@@ -70,6 +69,28 @@ export function mayHaveToolsSection(text: string, bodyStart: number): boolean {
     } else if (lines.replace(/\s+/g, '').toLowerCase().endsWith('tools')) return true;
   }
   return false;
+}
+
+/** Ends a line for this check: `\n`, `\r` (micromark's line endings), and what else JavaScript takes for one. */
+const endsLine = (code: number) => code === 10 || code === 13 || code === 0x2028 || code === 0x2029;
+
+/**
+ * The content of the line whose `##` is at `hit` when that line is a level-2 ATX heading's shape (at most three spaces
+ * before `##`, then a blank or the line's end), else `undefined`. Found from `indexOf('##')` rather than a multiline
+ * `^` expression, which is tried at every character of the body.
+ */
+function atxLevel2Content(body: string, hit: number): string | undefined {
+  let start = hit;
+  while (start > 0 && hit - start < 3 && body.charCodeAt(start - 1) === 32) start--;
+  if (start > 0 && !endsLine(body.charCodeAt(start - 1))) return undefined;
+  const after = hit + 2;
+  if (after < body.length) {
+    const next = body.charCodeAt(after);
+    if (next !== 32 && next !== 9 && !endsLine(next)) return undefined;
+  }
+  let end = after;
+  while (end < body.length && !endsLine(body.charCodeAt(end))) end++;
+  return body.slice(after, end);
 }
 
 /** Source with markup whose text might read "tools": it has a character reference, or t, o, o, l, s in order. */
