@@ -9,8 +9,11 @@ const CLOSING_FENCE = /^(`+|~+)[ \t]*$/;
 const UNDERLINE = /^(?:=+|-+)[ \t]*$/;
 const THEMATIC_BREAK = /^(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$/;
 const LIST_ITEM = /^(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/;
-/** Line endings micromark knows and this reader does not (a lone CR), and NUL, which micromark replaces. */
-const UNSURE = /\r(?!\n)|\0/;
+/**
+ * Line endings micromark knows and this reader does not (a lone CR), NUL, which micromark replaces, and a byte order
+ * mark, which micromark drops at the start of its input only (a body starting with two moves every offset).
+ */
+const UNSURE = /\r(?!\n)|\0|\uFEFF/;
 
 interface OpenFence {
   char: string;
