@@ -62,7 +62,11 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     await again.expect('I shouted it for you.');
     await again.expect('› shout again');
     await again.expect('The shout tool is gone.');
-    await again.expect(`session: ${sessionId} │ ctx: 0 tok │ spent: ↑${second[2]} ↓${second[3]} tok`);
+    // the conversation's size is known from the start, not 0 until the next call
+    const resumed = new RegExp(
+      `session: ${sessionId} │ ctx: (\\d+) tok │ spent: ↑${second[2]} ↓${second[3]} tok`,
+    );
+    expect(Number(resumed.exec(await again.expect(resumed))![1])).toBeGreaterThan(20);
     await again.submit('/skill list');
     await again.expect(/off\s+echoer\s+tool\s+shout\s+this session/);
     await again.submit('/session info');

@@ -7,6 +7,7 @@ import { agentFlag, modelLabel, openRuntime, staleGrantNotes, useSession, waitMs
 import { applySkillFlags, skillFlags } from '../skill-flags.js';
 import { storeFailureText } from '../store-failure.js';
 import { printStatus, type ReplState, watchSkills } from './state.js';
+import { threadContextTokens } from './thread-context.js';
 
 /** Loads everything a turn needs; for a resumed session, also prints its last exchanges. */
 export async function bootRepl(
@@ -44,13 +45,17 @@ export async function bootRepl(
     }
     if (options.resumeId) {
       const { style } = options;
-      const { messages, damage } = await historyOf(rt.agent, session.id);
+      const { messages, damage, compactions } = await historyOf(rt.agent, session.id);
       if (damage) io.stdout.write(`${style('red', 'birdie:')} ${storeFailureText(damage, session.id)}\n`);
       io.stdout.write(
         `${style('dim', `resuming ${session.id} · ${session.turns} turns · ↑${session.inputTokens} ↓${session.outputTokens} tok`)}\n`,
       );
       const history = formatHistory(messages, style, 3);
       if (history) io.stdout.write(history);
+      state.contextTokens = await threadContextTokens(
+        { messages, ...(compactions ? { compactions } : {}) },
+        state.modelName,
+      ).catch(() => 0);
       await printStatus(state);
     }
     watchSkills(state);

@@ -6,6 +6,7 @@ import { storeFailureText } from '../store-failure.js';
 import { closest } from '../suggest.js';
 import { formatHistory, readHistoryOf } from './history-view.js';
 import { out, type ReplState, switchTo } from './state.js';
+import { threadContextTokens } from './thread-context.js';
 
 /** `/session new | switch ID | delete ID | rename TITLE | list | info` (and `/new`). */
 export async function session(state: ReplState, rest: string[]): Promise<undefined> {
@@ -21,10 +22,14 @@ export async function session(state: ReplState, rest: string[]): Promise<undefin
       const target = await findSession(rt.store, rest[1], rt.userId, 'repl');
       await switchTo(state, target);
       out(state, `${style('green', '✓')} switched to ${target.id}`);
-      const { messages, damage } = await readHistoryOf(state);
+      const { messages, damage, compactions } = await readHistoryOf(state);
       if (damage) out(state, `${style('red', 'birdie:')} ${storeFailureText(damage, target.id)}`);
       const history = formatHistory(messages, style, 3);
       if (history) out(state, history);
+      state.contextTokens = await threadContextTokens(
+        { messages, ...(compactions ? { compactions } : {}) },
+        state.modelName,
+      ).catch(() => 0);
       return undefined;
     }
     case 'delete': {
