@@ -254,9 +254,8 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
 
     await t.submit('touch it');
     await t.expect('run_command (raw-shell) needs approval');
-    await t.expect('Approve once');
-    t.write('\x1b[B'); // down: approve for this session
-    t.write('\r');
+    await t.expect('[a] Approve run_command for this session');
+    t.write('a'); // one key: approve for this session
     await t.expect('Done with the file.');
     expect((await stat(join(box.cwd, 'approved.txt'))).isFile()).toBe(true);
     await t.submit('/exit');
@@ -267,9 +266,8 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     const t = start();
     await t.expect('/help for commands');
     await t.submit('touch edited');
-    await t.expect('Edit the arguments');
-    t.write('\x1b[B\x1b[B'); // down twice: edit
-    t.write('\r');
+    await t.expect('[e] Edit the arguments');
+    t.write('e'); // one key: edit
     await t.expect('Arguments (JSON object)');
     t.write('\x15'); // Ctrl+U clears the pre-filled arguments
     t.write('{"command":5}');
@@ -288,8 +286,8 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     await expect(stat(join(box.cwd, 'original.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
 
     await t.submit('touch rejected');
-    await t.expect('Reject, with a message for the model');
-    t.write('\x1b[B\x1b[B\x1b[B'); // down three times: reject
+    await t.expect('[n] No, reject with a message for the model');
+    t.write('\x1b[B\x1b[B\x1b[B'); // arrows and Enter work too: down three times is reject
     t.write('\r');
     await t.expect('Message for the model');
     t.write('not in this folder');
@@ -300,12 +298,22 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
 
     // Ctrl+C at the approval question cancels the turn; nothing runs and the session goes on.
     await t.submit('touch cancelled');
-    await t.expect('Approve once');
+    await t.expect('[y] Yes, approve once');
     t.write('\x03');
     await t.expect('turn cancelled');
     await t.submit('anything else');
     await t.expect('Plain answer.');
     await expect(stat(join(box.cwd, 'cancelled.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
+
+    // Esc at the question rejects that call only: the turn goes on and the model hears of it.
+    await t.submit('touch escaped');
+    await t.expect('[y] Yes, approve once');
+    t.write('\x1b');
+    await t.expect('rejected (Esc)');
+    await t.expect('The user rejected this call; it did not run.');
+    await t.expect('Skipped as you said.');
+    expect(t.text).not.toMatch(/touch escaped[\s\S]*turn cancelled/);
+    await expect(stat(join(box.cwd, 'escaped.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
     await t.submit('/quit');
     expect(await t.exited).toBe(0);
   });
@@ -315,12 +323,11 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     await t.expect('/help for commands');
     await t.submit('two calls one id');
     await t.expect('echo harmless > harmless.txt');
-    await t.expect('Approve once');
-    t.write('\r'); // approve the first
+    await t.expect('[y] Yes, approve once');
+    t.write('y'); // approve the first
     await t.expect('touch PWNED');
-    await t.expect('Reject, with a message for the model');
-    t.write('\x1b[B\x1b[B\x1b[B'); // down three times: reject the second
-    t.write('\r');
+    await t.expect('[n] No, reject with a message for the model');
+    t.write('n'); // reject the second
     await t.expect('Message for the model');
     t.write('\r');
     await t.expect('Both calls answered.');

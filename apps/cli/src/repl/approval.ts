@@ -2,8 +2,7 @@ import type { ApprovalDecision, ApprovalRequest } from '@birdie/graph';
 import { checkToolArgs } from '@birdie/graph/tools';
 import type { Io } from '../io.js';
 import type { Style } from '../render/style.js';
-
-export type ApprovalChoice = 'once' | 'session' | 'edit' | 'reject';
+import { askApprovalChoice } from './approval-choice.js';
 
 /**
  * Asks about each request: approve once, approve this tool for the rest of the session, edit the arguments, or
@@ -33,22 +32,18 @@ export async function askApprovals(
       `${request.tool}${request.skill ? ` (${request.skill})` : ''} needs approval`,
       { output: io.stdout },
     );
-    const choice = await prompts.select<ApprovalChoice>({
-      ...opts,
-      message: 'Run it?',
-      options: [
-        { value: 'once', label: 'Approve once' },
-        { value: 'session', label: `Approve ${request.tool} for this session` },
-        { value: 'edit', label: 'Edit the arguments' },
-        { value: 'reject', label: 'Reject, with a message for the model' },
-      ],
-    });
-    if (prompts.isCancel(choice)) {
-      // Ctrl+C (or Escape) at the question cancels the whole turn, as Ctrl+C does everywhere else in a turn.
+    const choice = await askApprovalChoice(io, style, request.tool);
+    if (choice === 'cancel') {
+      // Ctrl+C at the question cancels the whole turn, as Ctrl+C does everywhere else in a turn.
       onCancel();
       for (const r of requests)
         decisions[r.id] ??= { type: 'reject', message: 'The user cancelled the turn.' };
       return decisions;
+    }
+    if (choice === 'escape') {
+      // Esc turns this one call down and the turn goes on (the other calls are still asked about).
+      decisions[request.id] = { type: 'reject' };
+      continue;
     }
     if (choice === 'once') decisions[request.id] = { type: 'approve' };
     else if (choice === 'session') {
