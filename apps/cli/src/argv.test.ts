@@ -34,6 +34,7 @@ describe('parseArgv', () => {
       'sessions delete',
       'sessions repair',
       'trust',
+      'config',
       'setup',
       'doctor',
       'logs',

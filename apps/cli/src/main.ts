@@ -31,6 +31,7 @@ const handlers: Record<string, () => Promise<Handler>> = {
   trust: async () => (await import('./commands/trust.js')).trustCommand,
   doctor: async () => (await import('./commands/doctor.js')).doctorCommand,
   setup: async () => (await import('./commands/setup.js')).setupCommand,
+  config: async () => (await import('./commands/config.js')).configCommand,
   logs: async () => (await import('./commands/logs.js')).logsCommand,
   'logs show': async () => (await import('./commands/logs.js')).logsShowCommand,
   start: async () => (await import('./commands/start.js')).startCommand,

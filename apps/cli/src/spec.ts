@@ -300,6 +300,30 @@ export const COMMANDS: CommandSpec[] = [
     ],
   },
   {
+    name: 'config',
+    summary: 'your defaults: list, get, set or unset a setting (approval, skills.enable, sandbox, …)',
+    usage: 'birdie config [list|get KEY|set KEY VALUE|unset KEY] [--config FILE] [--json]',
+    options: {
+      config: {
+        type: 'string',
+        arg: 'FILE',
+        help: 'the config file to read and write (default: ~/.birdie/config.json)',
+      },
+      json: { type: 'boolean', help: 'print JSON' },
+      ...help,
+    },
+    positionals: [0, 3],
+    details:
+      'Settings live in the settings section of the config file; set checks a value as a start would and never writes ' +
+      'one it would refuse. Lists are comma-separated (skills.enable shell,filesystem). list shows where each value ' +
+      'comes from.',
+    examples: [
+      'birdie config set approval never',
+      'birdie config set skills.enable shell,filesystem',
+      'birdie config list',
+    ],
+  },
+  {
     name: 'setup',
     summary:
       'choose the model provider again: vendor, model and key (the key is checked with the vendor first)',

@@ -197,6 +197,17 @@ describe('slash commands', () => {
     }
   });
 
+  it('/config sets and lists defaults like birdie config; /info shows the non-default ones with their source', async () => {
+    expect(await slash('/info')).toMatch(/settings\s+all defaults/);
+    expect(await slash('/config set titles model')).toContain('titles = model');
+    expect(await slash('/config list')).toMatch(/titles\s+model\s+file /);
+    expect(await slash('/info')).toMatch(/settings\s+titles=model ← file /);
+    expect(await slash('/config set approval maybe')).toContain(
+      'settings.approval must be ask, always or never',
+    );
+    expect(await slash('/config get approval')).toContain('ask');
+  });
+
   it('/session new, list, switch (with history), delete and info; /new', async () => {
     const first = state.session.id;
     await replTurn(state, 'please shout');

@@ -32,6 +32,10 @@ export const SLASH_COMMANDS: Array<[string, string]> = [
   ['/agent [list | NAME | none]', 'show the agent answering, list agents, or switch (from the next turn)'],
   ['/new', 'start a new session'],
   ['/approval ask|always|never', 'when tool calls need your approval'],
+  [
+    '/config [list | get KEY | set KEY VALUE | unset KEY]',
+    'your defaults for new sessions (as birdie config)',
+  ],
   ['/clear', 'clear the screen'],
   ['/quit, /exit', 'leave (Ctrl+D on an empty line too)'],
 ];
@@ -47,6 +51,7 @@ const NAMES = [
   'agent',
   'model',
   'compact',
+  'config',
   'new',
   'approval',
   'clear',
@@ -98,6 +103,8 @@ export async function runSlash(state: ReplState, line: string): Promise<SlashRes
         return await model(state, rest);
       case 'compact':
         return await compact(state, arg);
+      case 'config':
+        return await config(state, rest);
       case 'approval': {
         const mode = rest[0];
         if (!mode) return out(state, `approval: ${state.approval}  (/approval ask|always|never)`);
@@ -223,6 +230,7 @@ async function info(state: ReplState): Promise<undefined> {
     ...rt.provider.ignored.map((v) => ['not used', `${v.field} ← ${v.source} (for ${v.vendor})`]),
     ['approval', state.approval],
     ['tool output', state.toolMode],
+    ['settings', await settingsLine(state)],
     ['cwd', rt.cwd],
     [
       'skills',
@@ -234,6 +242,31 @@ async function info(state: ReplState): Promise<undefined> {
     ...(await confinedTools(state)),
   ];
   return out(state, table(rows.map(([k, v]) => [state.style('bold', k!), v!])));
+}
+
+/** The settings that are not at their default, each with the file it came from. */
+async function settingsLine(state: ReplState): Promise<string> {
+  const { settingRows } = await import('../commands/config.js');
+  const rows = (await settingRows(state.io, {})).filter((r) => r.source !== 'default');
+  if (rows.length === 0) return 'all defaults (/config)';
+  return rows
+    .map((r) => `${r.key}=${Array.isArray(r.value) ? r.value.join(',') : String(r.value)} ← ${r.source}`)
+    .join(', ');
+}
+
+/** `/config [list|get|set|unset …]`: the same as `birdie config`, on the user's config file. */
+async function config(state: ReplState, rest: string[]): Promise<undefined> {
+  const { configCommand } = await import('../commands/config.js');
+  await configCommand({ io: state.io, values: {}, positionals: rest });
+  if (rest[0] === 'set' || rest[0] === 'unset')
+    out(
+      state,
+      state.style(
+        'dim',
+        'saved: new sessions and the next start use it (/approval and /tool output change this session)',
+      ),
+    );
+  return undefined;
 }
 
 async function tool(state: ReplState, rest: string[]): Promise<undefined> {

@@ -1,0 +1,140 @@
+import { existsSync } from 'node:fs';
+import { explicitConfigPath } from '../config.js';
+import { writePrivateFile } from '../folders.js';
+import { EXIT_OK, type Io, UsageError, write } from '../io.js';
+import type { CommandContext } from '../main.js';
+import { configFile } from '../paths.js';
+import { table } from '../render/style.js';
+import type { SettingKey } from '../settings.js';
+import { SETTING_KEYS } from '../settings.js';
+import { didYouMean } from '../suggest.js';
+
+/** The file `set` and `unset` write: `--config FILE` when given, else `~/.birdie/config.json`. */
+function targetFile(io: Io, values: CommandContext['values']): string {
+  return explicitConfigPath(io, values) ?? configFile(io.env);
+}
+
+/** Every setting with its value and where it came from (the files in precedence order, else the default). */
+export async function settingRows(
+  io: Io,
+  values: CommandContext['values'],
+): Promise<Array<{ key: SettingKey; value: unknown; source: string }>> {
+  const [{ readConfigFile }, { mergeSettings }] = await Promise.all([
+    import('@birdie/providers'),
+    import('../settings-schema.js'),
+  ]);
+  const explicit = explicitConfigPath(io, values);
+  const saved = configFile(io.env);
+  const paths = [explicit, explicit !== saved && existsSync(saved) ? saved : undefined];
+  const files = await Promise.all(paths.filter((p): p is string => !!p).map((p) => readConfigFile(p)));
+  const { settings, sources } = mergeSettings(files);
+  return SETTING_KEYS.map((key) => ({ key, value: valueOf(settings, key), source: sources[key] }));
+}
+
+function valueOf(settings: object, key: SettingKey): unknown {
+  return key
+    .split('.')
+    .reduce<unknown>((at, part) => (at as Record<string, unknown> | undefined)?.[part], settings);
+}
+
+function shown(value: unknown): string {
+  if (value === undefined) return '(not set)';
+  if (Array.isArray(value)) return value.length ? value.join(', ') : '(none)';
+  return String(value);
+}
+
+function checkKey(key: string | undefined): SettingKey {
+  if (key && (SETTING_KEYS as readonly string[]).includes(key)) return key as SettingKey;
+  throw new UsageError(
+    `unknown setting ${JSON.stringify(key ?? '')}.${didYouMean(key ?? '', SETTING_KEYS)} Settings: ${SETTING_KEYS.join(', ')}.`,
+  );
+}
+
+/** A value as typed on the command line: lists comma-separated (or JSON), numbers as numbers. */
+function parseValue(key: SettingKey, raw: string): unknown {
+  if (key === 'skills.enable' || key === 'skills.disable') {
+    if (raw.trim().startsWith('[')) return JSON.parse(raw);
+    return raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  }
+  if (key === 'context_window' || key === 'context_messages') {
+    const number = Number(raw);
+    return Number.isFinite(number) && raw.trim() !== '' ? number : raw;
+  }
+  return raw;
+}
+
+/** Writes `settings` into the file (its provider section kept as it is), after checking it as a load would. */
+async function writeSettings(
+  file: string,
+  change: (settings: Record<string, unknown>) => void,
+): Promise<void> {
+  const { parseConfigFile, readConfigFile } = await import('@birdie/providers');
+  const { checkSettings } = await import('../settings-schema.js');
+  const current = existsSync(file) ? await readConfigFile(file) : undefined;
+  const settings = structuredClone(current?.settings ?? {});
+  change(settings);
+  const skills = settings.skills as Record<string, unknown> | undefined;
+  if (skills && Object.keys(skills).length === 0) delete settings.skills;
+  // A flat file of the first release is rewritten in sections; its provider fields stay as they were.
+  const provider = current?.provider;
+  const body: Record<string, unknown> = {};
+  if (provider && Object.keys(provider).length) body.provider = provider;
+  if (Object.keys(settings).length) body.settings = settings;
+  const text = `${JSON.stringify(body, null, 2)}\n`;
+  // The same check a start would make: a value it would refuse is never written.
+  checkSettings(parseConfigFile(text, file));
+  await writePrivateFile(file, text);
+}
+
+/** `birdie config list|get|set|unset`: the user's defaults (settings section of the config file). */
+export async function configCommand({ io, values, positionals }: CommandContext): Promise<number> {
+  const [sub = 'list', key, raw] = positionals;
+  if (sub === 'list') {
+    const rows = await settingRows(io, values);
+    if (values.json === true) {
+      for (const row of rows) write(io.stdout, JSON.stringify(row));
+      return EXIT_OK;
+    }
+    io.stdout.write(
+      table(
+        rows.map((r) => [r.key, shown(r.value), r.source]),
+        ['SETTING', 'VALUE', 'SOURCE'],
+      ),
+    );
+    return EXIT_OK;
+  }
+  if (sub === 'get') {
+    const name = checkKey(key);
+    const row = (await settingRows(io, values)).find((r) => r.key === name)!;
+    write(io.stdout, values.json === true ? JSON.stringify(row.value ?? null) : shown(row.value));
+    return EXIT_OK;
+  }
+  if (sub === 'set' || sub === 'unset') {
+    const name = checkKey(key);
+    if (sub === 'set' && raw === undefined)
+      throw new UsageError(`missing value. Usage: birdie config set ${name} VALUE`);
+    const file = targetFile(io, values);
+    const [head, tail] = name.split('.') as [string, string | undefined];
+    await writeSettings(file, (settings) => {
+      if (sub === 'unset') {
+        if (tail) delete (settings[head] as Record<string, unknown> | undefined)?.[tail];
+        else delete settings[head];
+        return;
+      }
+      const value = parseValue(name, raw!);
+      if (tail) settings[head] = { ...((settings[head] as object | undefined) ?? {}), [tail]: value };
+      else settings[head] = value;
+    });
+    write(
+      io.stdout,
+      sub === 'set'
+        ? `${name} = ${shown(parseValue(name, raw!))} (in ${file})`
+        : `${name} unset (in ${file})`,
+    );
+    return EXIT_OK;
+  }
+  throw new UsageError(`unknown command "config ${sub}". Try: list, get, set, unset.`);
+}

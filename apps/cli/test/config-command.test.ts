@@ -1,0 +1,56 @@
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Sandbox, sandbox, scripted, TEST_SKILLS } from './helpers/env.js';
+import { runCli } from './helpers/run-in-process.js';
+
+let box: Sandbox;
+beforeEach(async () => {
+  box = await sandbox(scripted('count.json'));
+});
+afterEach(async () => {
+  await box.cleanup();
+});
+
+const cli = (argv: string[]) => runCli(argv, { env: box.env, cwd: box.cwd });
+
+describe('birdie config', () => {
+  it('sets, gets, lists with sources and unsets settings, keeping the provider section; refuses bad values unwritten', async () => {
+    const file = join(box.home, 'config.json');
+    await writeFile(file, `${JSON.stringify({ provider: { vendor: 'scripted', script: 'x.json' } })}\n`);
+    expect(await cli(['config', 'set', 'approval', 'never'])).toMatchObject({ code: 0 });
+    expect(await cli(['config', 'set', 'skills.enable', 'shell, filesystem'])).toMatchObject({ code: 0 });
+    expect((await cli(['config', 'get', 'approval'])).stdout).toBe('never\n');
+    expect((await cli(['config', 'get', 'skills.enable', '--json'])).stdout).toBe('["shell","filesystem"]\n');
+    const list = (await cli(['config', 'list'])).stdout;
+    expect(list).toMatch(new RegExp(`approval\\s+never\\s+file ${file}`));
+    expect(list).toMatch(/sandbox\s+declared\s+default/);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
+      provider: { vendor: 'scripted', script: 'x.json' },
+      settings: { approval: 'never', skills: { enable: ['shell', 'filesystem'] } },
+    });
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+
+    const before = await readFile(file, 'utf8');
+    const bad = await cli(['config', 'set', 'approval', 'sometimes']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('settings.approval must be ask, always or never');
+    const unknown = await cli(['config', 'set', 'aproval', 'never']);
+    expect(unknown.stderr).toContain('Did you mean "approval"?');
+    expect(await readFile(file, 'utf8')).toBe(before);
+
+    expect(await cli(['config', 'unset', 'approval'])).toMatchObject({ code: 0 });
+    expect((await cli(['config', 'get', 'approval'])).stdout).toBe('ask\n');
+  });
+
+  it('a new session starts with the skills of skills.enable, and the approval setting applies', async () => {
+    expect(await cli(['config', 'set', 'approval', 'never'])).toMatchObject({ code: 0 });
+    // count.json's "touch it" asks for approval: with approval never it runs without --yes
+    const touched = await runCli(['run', 'touch it', '--skills-dir', TEST_SKILLS], {
+      env: box.env,
+      cwd: box.cwd,
+    });
+    expect(touched.code, touched.stderr).toBe(0);
+    expect((await stat(join(box.cwd, 'marker.txt'))).isFile()).toBe(true);
+  });
+});
