@@ -38,6 +38,7 @@ const settingsSchema = z
       .int({ error: 'must be a whole number of messages' })
       .min(2, { error: 'must be at least 2 messages' }),
     titles: z.enum(['prompt', 'model'], { error: 'must be prompt or model' }),
+    tool_output: z.enum(['full', 'short', 'off'], { error: 'must be full, short or off' }),
   })
   .partial();
 
@@ -67,7 +68,7 @@ export function checkSettings(file: ConfigFile): SettingsLayer {
     const where = ['settings', ...path, key].join('.');
     const allowed =
       path.length === 0
-        ? 'approval, skills, sandbox, container_runtime, context_window, context_messages, titles'
+        ? 'approval, skills, sandbox, container_runtime, context_window, context_messages, titles, tool_output'
         : 'enable, disable';
     throw positioned(file, [...path, key], `unknown setting ${JSON.stringify(where)} (allowed: ${allowed})`);
   }
@@ -95,6 +96,7 @@ export function mergeSettings(files: ConfigFile[]): {
     context_window: 'default',
     context_messages: 'default',
     titles: 'default',
+    tool_output: 'default',
   };
   for (const file of [...files].reverse()) {
     const layer = checkSettings(file);
@@ -128,6 +130,10 @@ export function mergeSettings(files: ConfigFile[]): {
     if (layer.titles !== undefined) {
       settings.titles = layer.titles;
       sources.titles = from;
+    }
+    if (layer.tool_output !== undefined) {
+      settings.tool_output = layer.tool_output;
+      sources.tool_output = from;
     }
   }
   return { settings, sources };

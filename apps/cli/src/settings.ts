@@ -19,6 +19,8 @@ export interface Settings {
   context_messages?: number;
   /** How a session gets its title after the first exchange: the first prompt on one line, or a short model-made one. */
   titles: 'prompt' | 'model';
+  /** How much of each tool result the REPL shows (as `/tool output`). */
+  tool_output: 'full' | 'short' | 'off';
 }
 
 export const SANDBOX_SETTINGS = ['declared', 'always'] as const;
@@ -35,7 +37,8 @@ export type SettingKey =
   | 'container_runtime'
   | 'context_window'
   | 'context_messages'
-  | 'titles';
+  | 'titles'
+  | 'tool_output';
 export const SETTING_KEYS: readonly SettingKey[] = [
   'approval',
   'skills.enable',
@@ -45,6 +48,7 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   'context_window',
   'context_messages',
   'titles',
+  'tool_output',
 ];
 
 export function defaultSettings(): Settings {
@@ -54,5 +58,6 @@ export function defaultSettings(): Settings {
     sandbox: 'declared',
     container_runtime: 'auto',
     titles: 'prompt',
+    tool_output: 'short',
   };
 }

@@ -1,6 +1,10 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Io } from '../src/io.js';
+import { styler } from '../src/render/style.js';
+import { bootRepl } from '../src/repl/boot.js';
 import { type Sandbox, sandbox, scripted, TEST_SKILLS } from './helpers/env.js';
 import { runCli } from './helpers/run-in-process.js';
 
@@ -41,6 +45,25 @@ describe('birdie config', () => {
 
     expect(await cli(['config', 'unset', 'approval'])).toMatchObject({ code: 0 });
     expect((await cli(['config', 'get', 'approval'])).stdout).toBe('ask\n');
+  });
+
+  it('tool_output sets how much of each tool result a new REPL shows', async () => {
+    expect(await cli(['config', 'set', 'tool_output', 'off'])).toMatchObject({ code: 0 });
+    const output = new PassThrough();
+    const io: Io = { stdout: output, stderr: output, stdin: Readable.from([]), env: box.env, cwd: box.cwd };
+    const state = await bootRepl(
+      io,
+      {},
+      { approval: 'ask', style: styler(output, box.env), resumeId: undefined },
+    );
+    try {
+      expect(state.toolMode).toBe('off');
+    } finally {
+      await state.rt.close();
+    }
+    expect((await cli(['config', 'set', 'tool_output', 'all'])).stderr).toContain(
+      'must be full, short or off',
+    );
   });
 
   it('a new session starts with the skills of skills.enable, and the approval setting applies', async () => {

@@ -28,7 +28,7 @@ export async function bootRepl(
       session,
       approval: values.approval === undefined ? rt.config.settings.approval : options.approval,
       waitMs: waitMs(values, 5),
-      toolMode: 'short',
+      toolMode: rt.config.settings.tool_output,
       approvedTools: new Set(),
       contextTokens: 0,
       contextWindow: 0,
