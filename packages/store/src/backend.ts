@@ -34,6 +34,26 @@ export { type MemoryRow, toEntry } from './memory.js';
 export { pidScope, processGone } from './process-alive.js';
 export { type RunRow, type ToolRow, toRun, toTool } from './runs.js';
 export { redactSecrets, scrubSecrets } from './secrets.js';
+export {
+  type CheckedPut,
+  checkAgentName,
+  checkedContent,
+  checkFileChanges,
+  checkFilePath,
+  checkFileTotals,
+  checkTokenId,
+  checkTokenName,
+  hashToken,
+  isTokenShaped,
+  newToken,
+  SESSION_FILE_LIMITS,
+  type SessionFileRow,
+  sha256Hex,
+  TOKEN_USE_RESOLUTION_MS,
+  type TokenRow,
+  toApiToken,
+  toSessionFile,
+} from './session-files-check.js';
 export { SESSION_COLUMNS, type SessionRow, toSession } from './sessions.js';
 export { type TrustRow, toRecord as toTrustRecord } from './trust.js';
 export {

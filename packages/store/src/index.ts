@@ -10,6 +10,7 @@ export {
 export { validateSessionId, validateUserId } from './ids.js';
 export type {
   AcquireOptions,
+  ApiToken,
   DamagedSession,
   DoctorReport,
   FinishedStatus,
@@ -28,9 +29,13 @@ export type {
   RunStatus,
   RunsRepo,
   Session,
+  SessionFile,
+  SessionFileChanges,
+  SessionFilesRepo,
   SessionLease,
   Sessions,
   Store,
+  TokensRepo,
   ToolCallRecord,
   ToolCallStatus,
   TrustDecision,
@@ -38,4 +43,5 @@ export type {
   TrustRepo,
   Usage,
 } from './interface.js';
+export { SESSION_FILE_LIMITS } from './session-files-check.js';
 export { openStore, type SqliteStore, type StoreOptions } from './store.js';

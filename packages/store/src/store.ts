@@ -4,6 +4,7 @@ import { BirdieCheckpointer } from './checkpointer/saver.js';
 import { type Db, readOnlyError, stateOf } from './db.js';
 import { runDoctor } from './doctor.js';
 import { StoreError } from './errors.js';
+import { createFiles } from './files.js';
 import { createGrants } from './grants.js';
 import type { RunJournal, RunsRepo, Store, SyncOf } from './interface.js';
 import { Leases } from './leases.js';
@@ -14,6 +15,7 @@ import { repairSession } from './repair.js';
 import { createRuns, type SyncRuns } from './runs.js';
 import { createSessions } from './sessions.js';
 import { toStoreError } from './sqlite-errors.js';
+import { createTokens } from './tokens.js';
 import { createTrust } from './trust.js';
 
 export interface StoreOptions {
@@ -74,6 +76,8 @@ function assemble(db: Db, file: string): SqliteStore {
     runs: guardRuns(guard, createRuns(db, owners, leases)),
     leases: guard(leases.repo()),
     trust: guard(createTrust(db)),
+    files: guard(createFiles(db, owners, leases)),
+    tokens: guard(createTokens(db)),
     checkpointer,
     doctor: guard<Pick<Store, 'doctor'>>({ doctor: () => runDoctor(db, checkpointer) }).doctor,
     close() {

@@ -84,6 +84,7 @@ describe('public API', () => {
   it('exports exactly these names', async () => {
     expect(Object.keys(await import('../src/index.js')).sort()).toEqual([
       'BirdieCheckpointer',
+      'SESSION_FILE_LIMITS',
       'StoreError',
       'isStoreError',
       'openStore',
