@@ -25,6 +25,12 @@ const handlers: Record<string, () => Promise<Handler>> = {
   trust: async () => (await import('./commands/trust.js')).trustCommand,
   doctor: async () => (await import('./commands/doctor.js')).doctorCommand,
   logs: async () => (await import('./commands/logs.js')).logsCommand,
+  serve: async () => (await import('./commands/serve.js')).serveCommand,
+  'tokens create': async () => (await import('./commands/tokens.js')).tokensCreateCommand,
+  'tokens list': async () => (await import('./commands/tokens.js')).tokensListCommand,
+  'tokens revoke': async () => (await import('./commands/tokens.js')).tokensRevokeCommand,
+  'db status': async () => (await import('./commands/db.js')).dbStatusCommand,
+  'db migrate': async () => (await import('./commands/db.js')).dbMigrateCommand,
 };
 
 /** Runs one invocation and returns its exit code; never calls `process.exit` itself. */

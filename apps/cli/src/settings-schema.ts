@@ -16,6 +16,9 @@ const skillList = z.array(skillName, { error: 'must be a list of skill names' })
 const settingsSchema = z
   .strictObject({
     approval: z.enum(APPROVAL_MODES as [string, ...string[]], { error: 'must be ask, always or never' }),
+    database_url: z
+      .string({ error: 'must be a postgres:// connection string' })
+      .regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// (or postgresql://) connection string' }),
     skills: z.strictObject(
       { enable: skillList.optional(), disable: skillList.optional() },
       { error: 'must be an object with "enable" and "disable" lists' },
@@ -47,7 +50,7 @@ export function checkSettings(file: ConfigFile): SettingsLayer {
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';
     const where = ['settings', ...path, key].join('.');
-    const allowed = path.length === 0 ? 'approval, skills' : 'enable, disable';
+    const allowed = path.length === 0 ? 'approval, database_url, skills' : 'enable, disable';
     throw positioned(file, [...path, key], `unknown setting ${JSON.stringify(where)} (allowed: ${allowed})`);
   }
   const name = ['settings', ...path].join('.');
@@ -69,6 +72,7 @@ export function mergeSettings(files: ConfigFile[]): {
     approval: 'default',
     'skills.enable': 'default',
     'skills.disable': 'default',
+    database_url: 'default',
   };
   for (const file of [...files].reverse()) {
     const layer = checkSettings(file);
@@ -76,6 +80,10 @@ export function mergeSettings(files: ConfigFile[]): {
     if (layer.approval !== undefined) {
       settings.approval = layer.approval as Settings['approval'];
       sources.approval = from;
+    }
+    if (layer.database_url !== undefined) {
+      settings.databaseUrl = layer.database_url;
+      sources.database_url = from;
     }
     if (layer.skills?.enable !== undefined) {
       settings.skills.enable = layer.skills.enable;

@@ -9,11 +9,18 @@ export interface Settings {
   approval: ApprovalMode;
   /** Skills enabled or disabled in a new session, as if given with `--enable` / `--disable`. */
   skills: { enable: string[]; disable: string[] };
+  /** A PostgreSQL server to keep everything in instead of the SQLite file (`BIRDIE_DATABASE_URL` overrides it). */
+  databaseUrl?: string;
 }
 
 /** A setting's dotted name, as used in `sources` and in messages. */
-export type SettingKey = 'approval' | 'skills.enable' | 'skills.disable';
-export const SETTING_KEYS: readonly SettingKey[] = ['approval', 'skills.enable', 'skills.disable'];
+export type SettingKey = 'approval' | 'skills.enable' | 'skills.disable' | 'database_url';
+export const SETTING_KEYS: readonly SettingKey[] = [
+  'approval',
+  'skills.enable',
+  'skills.disable',
+  'database_url',
+];
 
 export function defaultSettings(): Settings {
   return { approval: 'ask', skills: { enable: [], disable: [] } };

@@ -1,16 +1,24 @@
 import type { AgentEvent, ApprovalDecision, ApprovalMode, ApprovalRequest, DoneStatus } from '@birdie/graph';
-import type { FinishedStatus, LeaseHolder, Session } from '@birdie/store';
+import type { FinishedStatus, LeaseHolder, Session, SessionLease } from '@birdie/store';
 import type { Runtime } from './runtime.js';
-import { sessionToolEnv } from './session-dir.js';
+import { openSessionFolder, type SessionFolder } from './session-folder.js';
 import { isStoreErrorLike } from './store-failure.js';
 
 export interface TurnHandlers {
   onEvent(event: AgentEvent): void;
-  /** Called for each approval interrupt; resolves to one decision per request id. */
-  decide(requests: ApprovalRequest[]): Promise<Record<string, ApprovalDecision>>;
+  /**
+   * Called for each approval interrupt; resolves to one decision per request id, or to `undefined` to leave the
+   * approval pending: the turn then ends (`interrupted`, with `pending`), and a later turn answers it.
+   */
+  decide(requests: ApprovalRequest[]): Promise<Record<string, ApprovalDecision> | undefined>;
   /** Called once when the session is in use by another process and the turn waits for it. */
   onWait?(holder: LeaseHolder, waitMs: number): void;
+  /** Called once the session's lease is held, before anything of the turn is read or written. */
+  onLeased?(lease: SessionLease): void;
 }
+
+/** What a turn starts from: the user's text, or the decisions for the session's pending approvals. */
+export type TurnInput = string | { decisions: Record<string, ApprovalDecision> };
 
 export interface TurnResult {
   status: DoneStatus | 'rejected';
@@ -25,6 +33,8 @@ export interface TurnResult {
   errorCode?: string;
   /** What to do about `error`, when its source says (a store failure's hint). */
   errorHint?: string;
+  /** The approvals the turn stopped for, when `decide` left them pending. */
+  pending?: ApprovalRequest[];
 }
 
 export interface TurnOptions {
@@ -44,7 +54,7 @@ export interface TurnOptions {
 export async function executeTurn(
   rt: Runtime,
   session: Session,
-  text: string,
+  input: TurnInput,
   options: TurnOptions,
 ): Promise<TurnResult> {
   const { store } = rt;
@@ -54,7 +64,8 @@ export async function executeTurn(
     onWait: (holder) => options.handlers.onWait?.(holder, options.waitMs),
   });
   try {
-    return await leasedTurn(rt, session, text, options);
+    options.handlers.onLeased?.(lease);
+    return await leasedTurn(rt, session, input, options);
   } finally {
     await lease.release();
   }
@@ -63,11 +74,13 @@ export async function executeTurn(
 async function leasedTurn(
   rt: Runtime,
   session: Session,
-  text: string,
+  input: TurnInput,
   options: TurnOptions,
 ): Promise<TurnResult> {
-  const { store, userId } = rt;
-  await rt.loadGrants(session.id);
+  const { store } = rt;
+  // The session's own user: one runtime may serve many users (`birdie serve`).
+  const userId = session.userId;
+  await rt.loadGrants(session.id, userId);
   const runId = await store.runs.start({
     sessionId: session.id,
     userId,
@@ -83,18 +96,28 @@ async function leasedTurn(
     rejected: 0,
   };
   const memory = (await store.memory.list(userId)).map((m) => ({ id: String(m.id), content: m.content }));
+  let folder: SessionFolder | undefined;
   try {
-    // Tools learn their session (BIRDIE_SESSION_DIR etc.) per turn; the graph keeps it out of checkpoints.
-    const toolEnv = await sessionToolEnv(rt.io.env, session.id);
+    // Tools learn their session (BIRDIE_SESSION_DIR etc.) per turn; the graph keeps it out of checkpoints. The folder
+    // holds what the store holds for the session, and every tool's changes go back to the store when it ends.
+    folder = await openSessionFolder(store, rt.io.env, session);
     const turn = {
       memory,
       approval: options.approval,
       signal: options.signal,
       cwd: rt.cwd,
-      toolEnv,
-      journal,
+      toolEnv: folder.env,
+      journal: folder.journal(journal),
     };
-    let stream: AsyncIterable<AgentEvent> = rt.agent.stream(text, { threadId: session.id, ...turn });
+    let stream: AsyncIterable<AgentEvent>;
+    if (typeof input === 'string') {
+      // The agent a session was created with answers its first turn; after that the thread remembers who speaks.
+      const agent = session.turns === 0 && session.agent ? { agent: session.agent } : {};
+      stream = rt.agent.stream(input, { threadId: session.id, ...turn, ...agent });
+    } else {
+      result.rejected += Object.values(input.decisions).filter((d) => d.type === 'reject').length;
+      stream = rt.agent.resume(session.id, input.decisions, turn);
+    }
     for (;;) {
       let pending: ApprovalRequest[] | undefined;
       let done: DoneStatus = 'ok';
@@ -123,6 +146,11 @@ async function leasedTurn(
           result.status = 'aborted';
           break;
         }
+        if (decisions === undefined) {
+          result.status = 'interrupted';
+          result.pending = pending;
+          break;
+        }
         result.rejected += Object.values(decisions).filter((d) => d.type === 'reject').length;
         stream = rt.agent.resume(session.id, decisions, turn);
         continue;
@@ -136,6 +164,20 @@ async function leasedTurn(
     if (isStoreErrorLike(error)) {
       result.errorCode = error.code;
       result.errorHint = error.hint;
+    }
+  }
+  try {
+    await folder?.sync();
+  } catch (error) {
+    // The session's files did not reach the store: another worker would not see them. Say so, unless the turn
+    // already failed (most likely on the same cause).
+    if (result.status !== 'error') {
+      result.status = 'error';
+      result.error = `the session's files were not saved: ${error instanceof Error ? error.message : String(error)}`;
+      if (isStoreErrorLike(error)) {
+        result.errorCode = error.code;
+        result.errorHint = error.hint;
+      }
     }
   }
   if (result.status === 'ok' && result.rejected > 0) result.status = 'rejected';

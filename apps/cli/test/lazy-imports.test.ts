@@ -35,7 +35,7 @@ describe('cold start stays light (the bundled CLI)', () => {
   });
 
   it('--help adds only the help text', async () => {
-    for (const args of [['--help'], ['run', '--help']]) {
+    for (const args of [['--help'], ['run', '--help'], ['serve', '--help']]) {
       const sources = sourcesOf(await modulesLoadedBy(args));
       expect(packagesIn(sources), args.join(' ')).toEqual(['birdie', 'node:']);
       expect(cliSources(sources), args.join(' ')).toEqual([
@@ -73,11 +73,32 @@ describe('cold start stays light (the bundled CLI)', () => {
       '@modelcontextprotocol/sdk',
       '@clack/core',
       '@clack/prompts',
+      // The HTTP server and the PostgreSQL back end load only for `birdie serve` and a configured database.
+      '@birdie/server',
+      'hono',
+      '@hono/node-server',
+      '@birdie/store-postgres',
+      'pg',
     ])
       expect(packages, unneeded).not.toContain(unneeded);
     // Of the CLI's own modules: the run command and what it wires, never the REPL, setup or another command.
     const own = cliSources(sources);
     expect(own.filter((s) => s.startsWith('commands/'))).toEqual(['commands/run.ts']);
     expect(own.filter((s) => s.startsWith('repl/') || s === 'setup.ts' || s === 'help.ts')).toEqual([]);
+  });
+
+  it('tokens list loads the store and nothing of the agent, the server or PostgreSQL', async () => {
+    // (The SQLite store's checkpointer extends LangGraph's saver, so the store brings @langchain/langgraph with it.)
+    const packages = packagesIn(sourcesOf(await modulesLoadedBy(['tokens', 'list'])));
+    expect(packages).toContain('@birdie/store');
+    for (const unneeded of [
+      '@birdie/graph',
+      '@birdie/providers',
+      '@birdie/server',
+      'hono',
+      '@birdie/store-postgres',
+      'pg',
+    ])
+      expect(packages, unneeded).not.toContain(unneeded);
   });
 });
