@@ -2,11 +2,11 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openStore, type Store } from '@birdie/store';
-import { makeTempDir, type TempDir } from '@birdie/test-utils';
+import { makeTempDir } from '@birdie/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSessionFolder } from './session-folder.js';
 
-let dir: TempDir;
+let dir: Awaited<ReturnType<typeof makeTempDir>>;
 let store: Store;
 let env: NodeJS.ProcessEnv;
 beforeEach(async () => {
@@ -101,13 +101,13 @@ describe('the session folder kept in the store', () => {
     const seen: string[] = [];
     const journal = folder.journal({
       started: () => undefined,
-      finished: async () => {
+      finished: async (_call: { id: string }) => {
         seen.push('finished');
       },
-      startedAmong: async () => new Set<string>(),
+      startedAmong: async (_ids: readonly string[]) => new Set<string>(),
     });
     await writeFile(join(folder.dir, 'todo.json'), 'after the tool');
-    await journal.finished({ id: 'c', ok: true, durationMs: 1, truncated: false } as never);
+    await journal.finished({ id: 'c' });
     expect(seen).toEqual(['finished']);
     expect(await text(store, s.id, 'todo.json')).toBe('after the tool');
     // The rest of the journal is the original's.
