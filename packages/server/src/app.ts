@@ -47,11 +47,14 @@ export function createApp(o: AppOptions): Hono<Env> {
     '/v1/*',
     bodyLimit({
       maxSize: o.maxBodyBytes,
-      onError: (c) =>
-        c.json(
+      onError: (c) => {
+        // The rest of the body is never read: the connection cannot carry another request.
+        c.header('Connection', 'close');
+        return c.json(
           errorBody('payload-too-large', `the request body is larger than ${o.maxBodyBytes} bytes`),
           413,
-        ),
+        );
+      },
     }),
   );
 
