@@ -30,7 +30,23 @@ describe('parseArgv', () => {
       'trust',
       'doctor',
       'logs',
+      'serve',
+      'tokens create',
+      'tokens list',
+      'tokens revoke',
+      'db status',
+      'db migrate',
     ]);
+  });
+
+  it('takes `tokens` and `db` as groups with a default sub-command', () => {
+    expect(parseArgv(['tokens'])).toMatchObject({ kind: 'command', command: { name: 'tokens list' } });
+    expect(parseArgv(['db'])).toMatchObject({ kind: 'command', command: { name: 'db status' } });
+    expect(
+      parseArgv(['serve', '--port', '0', '--cors-origin', 'https://a', '--cors-origin', 'https://b']),
+    ).toMatchObject({
+      values: { port: '0', 'cors-origin': ['https://a', 'https://b'] },
+    });
   });
 
   it('parses the REPL flags, repeatable --skills-dir included', () => {
