@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
 import { writeAtomic } from './lib/atomic.mjs';
 import { confine, confineExisting, display, rootOf } from './lib/confine.mjs';
 import { FilesystemError } from './lib/errors.mjs';
-import { READ_LIMIT_BYTES, readText } from './lib/read-text.mjs';
+import { READ_LIMIT_BYTES, readText, sliceText } from './lib/read-text.mjs';
 import { runSearch } from './lib/search-pool.mjs';
 
 const MAX_LIST_ENTRIES = 1000;
@@ -14,20 +14,46 @@ const MAX_LIST_ENTRIES = 1000;
 const SEARCH_DEADLINE_MS = 60_000;
 
 /**
- * @typedef {{ signal?: AbortSignal; cwd?: string }} ToolContext
+ * `files`: the application's access to text files (an editor's buffers over the Agent Client Protocol). When it is
+ * given, file content is read and written through it, so the model sees unsaved edits and the editor records each
+ * write; paths are still confined here first, and listing, searching and folders stay on the disk.
+ * @typedef {{
+ *   readTextFile(path: string, options?: { line?: number; limit?: number }): Promise<string>;
+ *   writeTextFile(path: string, content: string): Promise<void>;
+ * }} FileAccess
+ * @typedef {{ signal?: AbortSignal; cwd?: string; files?: FileAccess }} ToolContext
  */
 
 /** @param {{ path: string; start_line?: number; end_line?: number }} args @param {ToolContext} [context] */
 export async function read_file(args, context) {
   const { target } = await confineExisting(args.path, context);
   if (!target.exists) await existing(target, 'file');
-  const read = await readText(target.path, {
+  const request = {
     start: args.start_line,
     end: args.end_line,
     shown: target.shown,
     signal: context?.signal,
-  });
+  };
+  const read = context?.files
+    ? sliceText(await readThrough(context.files, target), request)
+    : await readText(target.path, request);
   return `${read.text}${readNote(read, args, target.shown)}`;
+}
+
+/**
+ * A file's text through the application. It must be a regular file on the disk too: the checks that keep devices and
+ * folders out stay the same whoever reads it.
+ * @param {FileAccess} files @param {{ path: string; shown: string }} target
+ */
+async function readThrough(files, target) {
+  const info = await stat(target.path);
+  if (!info.isFile()) {
+    const what = info.isDirectory()
+      ? 'is a directory; use list_dir to see what it holds'
+      : 'is not a regular file';
+    throw new FilesystemError('not-a-file', `"${target.shown}" ${what}.`);
+  }
+  return files.readTextFile(target.path);
 }
 
 /**
@@ -87,7 +113,8 @@ export async function write_file(args, context) {
   const content = requireContent(args);
   const root = await rootOf(context);
   const target = await writable(args.path, root);
-  await writeAtomic(target.path, [content], context?.signal);
+  if (context?.files) await context.files.writeTextFile(target.path, content);
+  else await writeAtomic(target.path, [content], context?.signal);
   return `Wrote ${Buffer.byteLength(content)} bytes to ${display(root, target.path)}.`;
 }
 
@@ -96,6 +123,15 @@ export async function append_file(args, context) {
   const content = requireContent(args);
   const root = await rootOf(context);
   const target = await writable(args.path, root);
+  if (context?.files) {
+    // The application's copy is the one to extend: it may hold edits the disk does not have yet.
+    const before = target.exists ? await readThrough(context.files, target) : '';
+    await context.files.writeTextFile(target.path, before + content);
+    const added = Buffer.byteLength(content);
+    return target.exists
+      ? `Appended ${added} bytes to ${display(root, target.path)} (now ${Buffer.byteLength(before) + added} bytes).`
+      : `Created ${display(root, target.path)} with ${added} bytes.`;
+  }
   if (!target.exists) {
     await writeAtomic(target.path, [content], context?.signal);
     return `Created ${display(root, target.path)} with ${Buffer.byteLength(content)} bytes.`;

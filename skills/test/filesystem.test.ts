@@ -407,3 +407,108 @@ describe('filesystem: the call context', () => {
     });
   });
 });
+
+/** An editor's buffers: text by absolute path, and a record of every call the tools made. */
+function editorBuffers(initial: Record<string, string> = {}) {
+  const buffers = new Map(Object.entries(initial));
+  const calls: string[] = [];
+  return {
+    buffers,
+    calls,
+    files: {
+      async readTextFile(path: string) {
+        calls.push(`read ${path}`);
+        const text = buffers.get(path);
+        return text ?? (await readFile(path, 'utf8'));
+      },
+      async writeTextFile(path: string, content: string) {
+        calls.push(`write ${path}`);
+        buffers.set(path, content);
+      },
+    },
+  };
+}
+
+describe("filesystem: through the application's file access (an editor's buffers)", () => {
+  const through = async (tool: string, args: Record<string, unknown>, files: object) => {
+    const entrypoint = await toolEntrypoint('filesystem', tool);
+    return (await entrypoint.run(args, { cwd: root, files: files as never })).output;
+  };
+
+  it('reads what the editor holds, unsaved edits included, not the disk', async () => {
+    await writeFile(join(root, 'a.txt'), 'on disk\n');
+    const editor = editorBuffers({ [join(root, 'a.txt')]: 'unsaved\nedit\n' });
+    expect(await through('read_file', { path: 'a.txt' }, editor.files)).toBe('unsaved\nedit\n');
+    expect(await through('read_file', { path: 'a.txt', start_line: 2 }, editor.files)).toBe('edit\n');
+    expect(editor.calls).toEqual([`read ${join(root, 'a.txt')}`, `read ${join(root, 'a.txt')}`]);
+  });
+
+  it('answers exactly as a disk read does: ranges, the byte limit, long lines, empty files', async () => {
+    const files: Record<string, string> = {
+      'hundreds.txt': Array.from(
+        { length: 1000 },
+        (_, i) => `${String(i + 1).padStart(4, '0')}${'.'.repeat(95)}\n`,
+      ).join(''),
+      'long.txt': `a${'é'.repeat(20_000)}\nnext\n`,
+      'mixed.txt': 'one\r\ntwo\n\nno newline at end',
+      'empty.txt': '',
+    };
+    const requests = [
+      {},
+      { start_line: 1 },
+      { start_line: 2, end_line: 3 },
+      { start_line: 11, end_line: 900 },
+      { start_line: 3 },
+      { start_line: 5000 },
+    ];
+    const editor = editorBuffers();
+    for (const [name, text] of Object.entries(files)) {
+      await writeFile(join(root, name), text);
+      for (const request of requests) {
+        const args = { path: name, ...request };
+        const disk = await run('read_file', args).catch((error: Error) => `refused: ${error.message}`);
+        const buffer = await through('read_file', args, editor.files).catch(
+          (error: Error) => `refused: ${error.message}`,
+        );
+        expect(buffer, `${name} ${JSON.stringify(request)}`).toBe(disk);
+      }
+    }
+  });
+
+  it('writes and appends through the editor, leaving the disk to it', async () => {
+    await writeFile(join(root, 'log.txt'), 'disk copy\n');
+    const editor = editorBuffers({ [join(root, 'log.txt')]: 'buffer copy\n' });
+    expect(await through('write_file', { path: 'new/file.txt', content: 'fresh $(x)\n' }, editor.files)).toBe(
+      'Wrote 11 bytes to new/file.txt.',
+    );
+    expect(await through('append_file', { path: 'log.txt', content: 'more\n' }, editor.files)).toBe(
+      'Appended 5 bytes to log.txt (now 17 bytes).',
+    );
+    expect(await through('append_file', { path: 'other.txt', content: 'first\n' }, editor.files)).toBe(
+      'Created other.txt with 6 bytes.',
+    );
+    expect(editor.buffers.get(join(root, 'new', 'file.txt'))).toBe('fresh $(x)\n');
+    expect(editor.buffers.get(join(root, 'log.txt'))).toBe('buffer copy\nmore\n');
+    expect(editor.buffers.get(join(root, 'other.txt'))).toBe('first\n');
+    // The disk is the editor's business now: birdie wrote nothing there but the new folder.
+    expect(await readFile(join(root, 'log.txt'), 'utf8')).toBe('disk copy\n');
+    await expect(stat(join(root, 'new', 'file.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(stat(join(root, 'other.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('confines paths first: nothing outside the root, no folder, reaches the editor', async () => {
+    await mkdir(join(root, 'dir'));
+    await symlink(join(outside, 'secret.txt'), join(root, 'link.txt'));
+    const editor = editorBuffers();
+    for (const [tool, args] of [
+      ['read_file', { path: '../outside/secret.txt' }],
+      ['read_file', { path: 'link.txt' }],
+      ['read_file', { path: 'dir' }],
+      ['write_file', { path: join(outside, 'x.txt'), content: 'x' }],
+      ['append_file', { path: 'link.txt', content: 'x' }],
+    ] as const) {
+      await expect(through(tool, args, editor.files), `${tool} ${JSON.stringify(args)}`).rejects.toThrow();
+    }
+    expect(editor.calls).toEqual([]);
+  });
+});

@@ -19,9 +19,13 @@ describe('parseArgv', () => {
     expect(COMMANDS.map((c) => c.name)).toEqual([
       '',
       'run',
+      'acp',
       'skills list',
       'skills check',
       'skills new',
+      'agents list',
+      'agents check',
+      'agents new',
       'tool',
       'sessions list',
       'sessions show',
@@ -67,8 +71,18 @@ describe('parseArgv', () => {
     });
   });
 
+  it('takes --agents-dir wherever it takes --skills-dir', () => {
+    for (const spec of COMMANDS.filter((c) => 'skills-dir' in c.options)) {
+      expect(spec.options['agents-dir'], spec.name).toMatchObject({ type: 'string', multiple: true });
+    }
+    expect(parseArgv(['run', '--agents-dir', 'a', '--agents-dir', 'b', 'hi'])).toMatchObject({
+      values: { 'agents-dir': ['a', 'b'] },
+    });
+  });
+
   it('routes groups to their sub-command, with list as the default', () => {
     expect(parseArgv(['skills'])).toMatchObject({ command: { name: 'skills list' } });
+    expect(parseArgv(['agents'])).toMatchObject({ command: { name: 'agents list' } });
     expect(parseArgv(['sessions', 'show', '2026-01-01_1'])).toMatchObject({
       command: { name: 'sessions show' },
       positionals: ['2026-01-01_1'],

@@ -8,6 +8,8 @@ import type { FailureLike } from './store-failure.js';
 /** A session's history; with `damage`, only the part up to the last step that reads fine. */
 export interface History {
   messages: BaseMessage[];
+  /** The conversation of each subagent the session's `task` calls ran, by task call id (nested the same way). */
+  subagents?: Map<string, History>;
   /** Why the history stops early: the store's `corrupt-record` failure, naming the session, the step and the file. */
   damage?: FailureLike;
 }
@@ -18,11 +20,8 @@ export interface History {
  * named. The agent needs a model to exist; this one is never called.
  */
 export async function readHistory(store: Store, sessionId: string): Promise<History> {
-  const [{ createAgent }, { loadRegistry, SkillPolicy }, { ScriptedChatModel }] = await Promise.all([
-    import('@birdie/graph'),
-    import('@birdie/registry'),
-    import('@birdie/providers'),
-  ]);
+  const [{ createAgent, childThreadId }, { loadRegistry, SkillPolicy }, { ScriptedChatModel }] =
+    await Promise.all([import('@birdie/graph'), import('@birdie/registry'), import('@birdie/providers')]);
   const registry = await loadRegistry({ dirs: [] });
   const agent = createAgent({
     model: new ScriptedChatModel([]),
@@ -31,10 +30,37 @@ export async function readHistory(store: Store, sessionId: string): Promise<Hist
     checkpointer: store.checkpointer,
   });
   try {
-    return await historyOf(agent, sessionId);
+    return await withSubagents(agent, await historyOf(agent, sessionId), sessionId, childThreadId);
   } finally {
     await agent.close();
   }
+}
+
+/** Depth of nested subagents read for a history (the graph's default depth limit). */
+const MAX_SUBAGENT_DEPTH = 3;
+
+/** Adds the subagent conversations of the history's `task` calls, read from their child threads. */
+async function withSubagents(
+  agent: Pick<Agent, 'getState'>,
+  history: History,
+  threadId: string,
+  childThreadId: (parent: string, callId: string) => string,
+  depth = 0,
+): Promise<History> {
+  if (depth >= MAX_SUBAGENT_DEPTH) return history;
+  const subagents = new Map<string, History>();
+  for (const message of history.messages) {
+    const calls =
+      (message as unknown as { tool_calls?: Array<{ id?: string; name: string }> }).tool_calls ?? [];
+    for (const call of calls) {
+      if (call.name !== 'task' || !call.id) continue;
+      const child = childThreadId(threadId, call.id);
+      const read = await historyOf(agent, child).catch(() => undefined);
+      if (read && read.messages.length > 0)
+        subagents.set(call.id, await withSubagents(agent, read, child, childThreadId, depth + 1));
+    }
+  }
+  return subagents.size > 0 ? { ...history, subagents } : history;
 }
 
 /** `agent.getState` that falls back to the last good step when a stored record of the thread is damaged. */
@@ -51,8 +77,16 @@ export async function historyOf(agent: Pick<Agent, 'getState'>, sessionId: strin
   }
 }
 
-/** Human, AI and tool messages as the REPL shows them; `limit` keeps the last N human turns. */
-export function formatHistory(messages: BaseMessage[], style: Style, limit?: number): string {
+/**
+ * Human, AI and tool messages as the REPL shows them; `limit` keeps the last N human turns. A subagent's conversation
+ * (when `subagents` has it) is shown under its `task` call, indented.
+ */
+export function formatHistory(
+  messages: BaseMessage[],
+  style: Style,
+  limit?: number,
+  subagents?: Map<string, History>,
+): string {
   let start = 0;
   if (limit !== undefined) {
     const humans = messages.flatMap((m, i) => (m.getType() === 'human' ? [i] : []));
@@ -66,11 +100,18 @@ export function formatHistory(messages: BaseMessage[], style: Style, limit?: num
     else if (type === 'ai') {
       if (text) lines.push(text);
       const calls =
-        (message as unknown as { tool_calls?: Array<{ name: string; args: unknown }> }).tool_calls ?? [];
-      for (const call of calls)
+        (message as unknown as { tool_calls?: Array<{ id?: string; name: string; args: unknown }> })
+          .tool_calls ?? [];
+      for (const call of calls) {
         lines.push(
           `${style('magenta', '⚙')} ${style('bold', call.name)} ${style('dim', formatArgs(call.args))}`,
         );
+        const child = call.id ? subagents?.get(call.id) : undefined;
+        if (child) {
+          const nested = formatHistory(child.messages, style, undefined, child.subagents).trimEnd();
+          lines.push(...nested.split('\n').map((line) => `  ${style('dim', '│')} ${line}`));
+        }
+      }
     } else if (type === 'tool') {
       const first = text.split('\n')[0] ?? '';
       const status =

@@ -14,9 +14,13 @@ type Handler = (ctx: CommandContext) => Promise<number>;
 const handlers: Record<string, () => Promise<Handler>> = {
   '': async () => (await import('./commands/repl.js')).replCommand,
   run: async () => (await import('./commands/run.js')).runCommand,
+  acp: async () => (await import('./commands/acp.js')).acpCommand,
   'skills list': async () => (await import('./commands/skills-list.js')).skillsListCommand,
   'skills check': async () => (await import('./commands/skills-check.js')).skillsCheckCommand,
   'skills new': async () => (await import('./commands/skills-new.js')).skillsNewCommand,
+  'agents list': async () => (await import('./commands/agents-list.js')).agentsListCommand,
+  'agents check': async () => (await import('./commands/agents-check.js')).agentsCheckCommand,
+  'agents new': async () => (await import('./commands/agents-new.js')).agentsNewCommand,
   tool: async () => (await import('./commands/tool.js')).toolCommand,
   'sessions list': async () => (await import('./commands/sessions.js')).sessionsListCommand,
   'sessions show': async () => (await import('./commands/sessions.js')).sessionsShowCommand,

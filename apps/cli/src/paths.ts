@@ -17,12 +17,27 @@ export function bundledSkillsDir(env: NodeJS.ProcessEnv): string {
   return fileURLToPath(new URL('../../../skills', import.meta.url));
 }
 
+/** The CLI's own agents (`apps/cli/agents`, shipped in the package), found from the compiled file (dist → ../agents). */
+export function bundledAgentsDir(env: NodeJS.ProcessEnv): string {
+  if (env.BIRDIE_BUNDLED_AGENTS) return resolve(env.BIRDIE_BUNDLED_AGENTS);
+  return fileURLToPath(new URL('../agents', import.meta.url));
+}
+
 export function configFile(env: NodeJS.ProcessEnv): string {
   return join(birdieHome(env), 'config.json');
 }
 
+/** `~/.birdie/integrations`: an npm project of LangChain integrations the user added (the `langchain` vendor). */
+export function integrationsDir(env: NodeJS.ProcessEnv): string {
+  return join(birdieHome(env), 'integrations');
+}
+
 export function userSkillsDir(env: NodeJS.ProcessEnv): string {
   return join(birdieHome(env), 'skills');
+}
+
+export function userAgentsDir(env: NodeJS.ProcessEnv): string {
+  return join(birdieHome(env), 'agents');
 }
 
 export function resolveFrom(cwd: string, path: string): string {

@@ -2,16 +2,17 @@ import type { Agent, ApprovalMode } from '@birdie/graph';
 import type { ResolvedProviderConfig } from '@birdie/providers';
 import type { LoadedRegistry, SkillPolicy } from '@birdie/registry';
 import type { Grants, LeaseHolder, Session, Store } from '@birdie/store';
+import { agentModels } from './agent-models.js';
 import type { Values } from './argv.js';
 import { type LoadedConfig, loadConfig } from './config.js';
 import { WRITABLE_HINT } from './folders.js';
 import { CliError, EXIT_RUN, type Io, UsageError } from './io.js';
-import { birdieHome } from './paths.js';
+import { birdieHome, integrationsDir } from './paths.js';
 import { APPROVAL_MODES } from './settings.js';
 import { openRegistry, workingDir } from './skills.js';
 import { isStoreErrorLike, storeFailure } from './store-failure.js';
 import { didYouMean } from './suggest.js';
-import { readTrust, type TrustRecords, trustDecision, trustedForOneRun } from './trust.js';
+import { readTrust, realFolder, type TrustRecords, trustDecision, trustedForOneRun } from './trust.js';
 
 export { APPROVAL_MODES };
 
@@ -139,6 +140,9 @@ export interface Runtime {
   agent: Agent;
   /** The user's trust answers the registry decides by; kept in step with the store when the REPL records one. */
   trust: TrustRecords;
+  /** Whether a folder (default: the working one) is trusted — a stored answer, or `--trust-workspace` for the working
+   * folder — so that its AGENTS.md files are read. */
+  workspaceTrusted(folder?: string): boolean;
   /**
    * Reads the session's grants from the store into the policy (as `userId`, default the runtime's user); call before
    * the policy is asked about the session. Every turn calls it again: another process may have changed them.
@@ -204,13 +208,15 @@ export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
   try {
     const trust = await readTrust(store);
     const registry = await openRegistry(io, values, trustDecision(trust, trustedForOneRun(values, cwd)));
-    const [{ SkillPolicy }, { createChatModel }, { createAgent }] = await modules;
-    const model = await createChatModel(provider.config);
+    const [{ SkillPolicy }, { createChatModel, closeChatModel }, { createAgent }] = await modules;
+    const model = await createChatModel(provider.config, { integrationsDir: integrationsDir(io.env), cwd });
     // The policy reads each session's grants from the store and saves every change there itself.
     const grants = grantsBridge(store, userId);
     const policy = new SkillPolicy(registry, { store: grants.policyStore });
     const agent = createAgent({
       model,
+      // An agent file's `model: "vendor:model"`, resolved against the user's own config for that vendor.
+      modelFor: agentModels(io, config),
       registry,
       policy,
       checkpointer: store.checkpointer,
@@ -228,12 +234,17 @@ export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
       config,
       agent,
       trust,
+      workspaceTrusted: (folder = cwd) =>
+        trustedForOneRun(values, cwd) === realFolder(folder) ||
+        trust.get(realFolder(folder))?.decision === 'trusted',
       async loadGrants(sessionId: string, owner: string = userId) {
         policy.setGrants(sessionId, await grants.load(sessionId, owner));
       },
       saveGrants: grants.flush,
       async close() {
         await agent.close();
+        // A model that runs a program (the acp vendor's agent) ends it here.
+        await closeChatModel(model);
         await store.close();
       },
     };
@@ -251,6 +262,21 @@ export async function useSession(rt: Runtime, id: string | undefined): Promise<S
   const session = id ? await findSession(rt.store, id, rt.userId) : await rt.store.sessions.create(rt.userId);
   await rt.loadGrants(session.id);
   return session;
+}
+
+/**
+ * `--agent NAME` checked against the loaded agents (undefined without the flag): an unknown name is a usage error
+ * with the closest agent's name.
+ */
+export function agentFlag(rt: Pick<Runtime, 'registry'>, values: Values): string | undefined {
+  if (typeof values.agent !== 'string') return undefined;
+  const snapshot = rt.registry.current();
+  const found = snapshot.getAgent(values.agent);
+  if (found) return found.name;
+  const names = snapshot.agents.map((a) => a.name);
+  throw new UsageError(
+    `--agent: no agent "${values.agent}".${didYouMean(values.agent, names)} Run \`birdie agents list\` to see them.`,
+  );
 }
 
 /** Grants of the session that another skill file now shadows: they do not carry over, and the user is told once. */

@@ -17,7 +17,8 @@ export async function firstRunSetup(io: Io): Promise<string> {
   const vendor = await prompts.select({
     ...opts,
     message: 'Which provider?',
-    options: VENDOR_NAMES.filter((v) => v !== 'scripted').map((v) => ({
+    // The scripted model is for tests; acp and langchain name a program or a module, written into the file by hand.
+    options: VENDOR_NAMES.filter((v) => v !== 'scripted' && !VENDORS[v].advanced).map((v) => ({
       value: v,
       label: v,
       hint: VENDORS[v].notes,

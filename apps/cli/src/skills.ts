@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import type { LoadedRegistry, SkillDirectory, TrustDecision } from '@birdie/registry';
 import type { Values } from './argv.js';
 import { type Io, UsageError } from './io.js';
-import { bundledSkillsDir, resolveFrom, userHome, userSkillsDir } from './paths.js';
+import {
+  bundledAgentsDir,
+  bundledSkillsDir,
+  resolveFrom,
+  userAgentsDir,
+  userHome,
+  userSkillsDir,
+} from './paths.js';
 import { readTrust, realFolder, trustDecision, trustedForOneRun } from './trust.js';
 
 export function workingDir(io: Io, values: Values): string {
@@ -15,18 +22,44 @@ export function workingDir(io: Io, values: Values): string {
 }
 
 export function extraSkillDirs(io: Io, values: Values): string[] {
-  const raw = values['skills-dir'];
+  return pathList(io, values['skills-dir']);
+}
+
+export function extraAgentDirs(io: Io, values: Values): string[] {
+  return pathList(io, values['agents-dir']);
+}
+
+function pathList(io: Io, raw: Values[string]): string[] {
   const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : [];
   return list.map((p) => resolveFrom(io.cwd, p));
 }
 
 /**
- * Every layer birdie loads, in increasing precedence: bundled, user, project, then `--skills-dir`. Project folders
- * load only when `trust` says so (see trust.ts); without a decision they do not load at all.
+ * Tools the graph provides itself, which an agent file may name in `tools` or `approve` without a skill declaring
+ * them. (Kept here so loading the registry never imports the graph.)
+ */
+export const BUILTIN_TOOLS: readonly string[] = [
+  'load_skill',
+  'read_reference',
+  'task',
+  'handoff',
+  'remember',
+  'recall',
+  'forget',
+];
+
+/**
+ * Every layer birdie loads, skills and agents, in increasing precedence: bundled, user, project, then `--skills-dir` /
+ * `--agents-dir`. Project folders load only when `trust` says so (see trust.ts); without a decision they do not load.
  */
 export async function openRegistry(io: Io, values: Values, trust?: TrustDecision): Promise<LoadedRegistry> {
   const { loadRegistry } = await import('@birdie/registry');
-  return loadRegistry({ dirs: skillDirectories(io, values), ...(trust ? { trust } : {}) });
+  return loadRegistry({
+    dirs: skillDirectories(io, values),
+    agentDirs: agentDirectories(io, values),
+    builtinTools: BUILTIN_TOOLS,
+    ...(trust ? { trust } : {}),
+  });
 }
 
 /**
@@ -61,5 +94,19 @@ export function skillDirectories(io: Io, values: Values): SkillDirectory[] {
     { path: join(cwd, '.birdie', 'skills'), layer: 'project', workspace },
     { path: join(cwd, '.agents', 'skills'), layer: 'project', workspace },
     ...extraSkillDirs(io, values).map((path) => ({ path, layer: 'explicit' as const })),
+  ];
+}
+
+/** The agents folders, laid out like the skills folders (`$BIRDIE_HOME/agents` for the user's own). */
+export function agentDirectories(io: Io, values: Values): SkillDirectory[] {
+  const cwd = workingDir(io, values);
+  const workspace = realFolder(cwd);
+  return [
+    { path: bundledAgentsDir(io.env), layer: 'bundled' },
+    { path: userAgentsDir(io.env), layer: 'user' },
+    { path: join(userHome(io.env), '.agents', 'agents'), layer: 'user' },
+    { path: join(cwd, '.birdie', 'agents'), layer: 'project', workspace },
+    { path: join(cwd, '.agents', 'agents'), layer: 'project', workspace },
+    ...extraAgentDirs(io, values).map((path) => ({ path, layer: 'explicit' as const })),
   ];
 }

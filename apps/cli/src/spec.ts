@@ -30,6 +30,12 @@ const runtime: Record<string, OptionSpec> = {
     arg: 'PATH',
     help: 'extra skills folder, highest precedence (repeatable)',
   },
+  'agents-dir': {
+    type: 'string',
+    multiple: true,
+    arg: 'PATH',
+    help: 'extra agents folder (NAME.md files), highest precedence (repeatable)',
+  },
   config: {
     type: 'string',
     arg: 'FILE',
@@ -38,11 +44,16 @@ const runtime: Record<string, OptionSpec> = {
   cwd: { type: 'string', arg: 'DIR', help: 'working directory for tools (default: the current one)' },
   'trust-workspace': {
     type: 'boolean',
-    help: "load this folder's project skills (.birdie/skills, .agents/skills) for this run only, without asking",
+    help: "load this folder's project skills and agents (.birdie/, .agents/) for this run only, without asking",
   },
 };
 const session: Record<string, OptionSpec> = {
   'session-id': { type: 'string', arg: 'ID', help: 'continue this session instead of starting a new one' },
+  agent: {
+    type: 'string',
+    arg: 'NAME',
+    help: "the agent that answers (`birdie agents list`); default: the session's last one, else none",
+  },
   wait: {
     type: 'string',
     arg: 'SECONDS',
@@ -105,6 +116,35 @@ export const COMMANDS: CommandSpec[] = [
     ],
   },
   {
+    name: 'acp',
+    summary: 'serve the Agent Client Protocol on stdin/stdout, for editors (Zed, JetBrains, Neovim)',
+    usage: 'birdie acp [options]',
+    options: {
+      ...runtime,
+      cwd: {
+        ...runtime.cwd!,
+        help: "folder whose project skills load (default: the current one); tools work in each session's folder",
+      },
+      approval: session.approval!,
+      enable: { ...session.enable!, help: 'enable this skill for every new session (repeatable)' },
+      disable: { ...session.disable!, help: 'disable this skill for every new session (repeatable)' },
+      wait: { ...session.wait!, help: 'wait this long for a session another process is using (default: 5)' },
+      agent: {
+        type: 'string',
+        arg: 'NAME',
+        help: 'run this agent (an agent file) instead of the default one',
+      },
+      ...help,
+    },
+    positionals: [0, 0],
+    details:
+      'An editor starts it as its agent and talks ACP (JSON-RPC) over stdio: stdout carries the protocol only, ' +
+      'everything else goes to stderr. Sessions are birdie sessions (`birdie sessions list`); the editor can load ' +
+      "them again. Session modes are the approval modes; approvals become the editor's permission prompts. " +
+      "Where the editor offers file access, the filesystem skill reads and writes the editor's buffers.",
+    examples: ['birdie acp --enable filesystem --enable todo', 'birdie acp --approval always'],
+  },
+  {
     name: 'skills list',
     summary: 'list the skills every layer provides',
     usage: 'birdie skills list [options]',
@@ -125,6 +165,30 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'scaffold a skill in your skills folder (~/.birdie/skills)',
     usage: 'birdie skills new NAME [--dir DIR]',
     options: { dir: { type: 'string', arg: 'DIR', help: 'create it under DIR instead' }, ...help },
+    positionals: [1, 1],
+  },
+  {
+    name: 'agents list',
+    summary: 'list the agents every layer provides',
+    usage: 'birdie agents list [options]',
+    options: { ...runtime, json: { type: 'boolean', help: 'print JSON, one agent per line' }, ...help },
+    positionals: [0, 0],
+  },
+  {
+    name: 'agents check',
+    summary: 'validate agent files and print their diagnostics',
+    usage: 'birdie agents check [DIR|FILE…]',
+    options: { ...runtime, ...help },
+    positionals: [0, Number.POSITIVE_INFINITY],
+    details:
+      'Without DIR, checks every agents folder birdie would load. A DIR is an agents folder (its *.md files) or one ' +
+      'agent file; its agents are checked against the skills and agents birdie loads. Exit code 1 when any problem is fatal.',
+  },
+  {
+    name: 'agents new',
+    summary: 'scaffold an agent in your agents folder (~/.birdie/agents)',
+    usage: 'birdie agents new NAME [--dir DIR]',
+    options: { dir: { type: 'string', arg: 'DIR', help: 'create it in DIR instead' }, ...help },
     positionals: [1, 1],
   },
   {
@@ -182,7 +246,7 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'trust',
     summary:
-      "trust a folder's project skills (.birdie/skills, .agents/skills), list or revoke trusted folders",
+      "trust a folder's project skills and agents (.birdie/, .agents/), list or revoke trusted folders",
     usage: 'birdie trust [DIR] | --list | --revoke DIR',
     options: {
       list: { type: 'boolean', help: 'list the folders you answered about' },
@@ -192,9 +256,10 @@ export const COMMANDS: CommandSpec[] = [
     },
     positionals: [0, 1],
     details:
-      "Skills found in a project folder are someone else's until you trust that folder: until then birdie loads none of " +
-      'them (no tool runs, no MCP server starts, nothing enters the prompt). Trusting records the folder and a digest of ' +
-      'what its skills declare (tools, entrypoints, MCP commands); when that changes, birdie asks again.',
+      "Skills and agents found in a project folder are someone else's until you trust that folder: until then birdie loads " +
+      'none of them (no tool runs, no MCP server starts, nothing enters the prompt). Trusting records the folder and a ' +
+      "digest of what they declare (tools, entrypoints, MCP commands; agents' models, skills, tools, pre-approved tools, " +
+      'subagents and handoffs); when that changes, birdie asks again.',
     examples: [
       'birdie trust',
       'birdie trust ~/src/project',
@@ -318,6 +383,7 @@ export const COMMANDS: CommandSpec[] = [
 /** Groups whose first positional is a sub-command, and the sub-command used when none is given. */
 export const GROUPS: Record<string, string> = {
   skills: 'list',
+  agents: 'list',
   sessions: 'list',
   tokens: 'list',
   db: 'status',

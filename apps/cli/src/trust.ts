@@ -47,7 +47,10 @@ export function refusedBefore(records: TrustRecords, workspace: WorkspaceDeclara
 
 const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** Everything a workspace would add, one line per skill, tool and MCP command, for the question and `birdie trust`. */
+/**
+ * Everything a workspace would add, one line per skill, tool and MCP command, then each agent with the model it picks,
+ * the tools it pre-approves and what it may reach, for the question and `birdie trust`.
+ */
 export function describeWorkspace(workspace: WorkspaceDeclarations, cwd: string, style: Style): string[] {
   const lines: string[] = [];
   for (const skill of workspace.skills) {
@@ -65,15 +68,43 @@ export function describeWorkspace(workspace: WorkspaceDeclarations, cwd: string,
       lines.push(`  MCP server: ${[mcp.command, ...mcp.args].map(quote).join(' ')}${env}`);
     } else if (mcp) lines.push(`  MCP server: ${mcp.url}`);
   }
+  for (const agent of workspace.agents) {
+    lines.push(
+      `${style('bold', `agent ${agent.name}`)} ${style('dim', `(${relativeIfInside(cwd, agent.file)})`)}`,
+    );
+    lines.push(`  model: ${agent.model ?? 'your default'}`);
+    lines.push(
+      `  pre-approves: ${agent.approve?.length ? agent.approve.join(', ') : 'nothing (every approval is asked)'}`,
+    );
+    const reach = [
+      ['skills', agent.skills],
+      ['tools', agent.tools],
+      ['subagents', agent.subagents],
+      ['handoffs', agent.handoffs],
+    ] as const;
+    for (const [key, names] of reach) if (names?.length) lines.push(`  ${key}: ${names.join(', ')}`);
+  }
   return lines;
+}
+
+/** "project skills", "project agents" or "project skills and agents": what a workspace holds. */
+export function workspaceContents(workspace: WorkspaceDeclarations): string {
+  const agents = workspace.agents.length > 0;
+  const skills = workspace.skills.length > 0;
+  return `project ${skills && agents ? 'skills and agents' : agents ? 'agents' : 'skills'}`;
 }
 
 /** The one line `birdie run` (and other non-interactive commands) print for skipped workspaces. */
 export function skippedLine(untrusted: readonly WorkspaceDeclarations[]): string | undefined {
   if (untrusted.length === 0) return undefined;
   const skills = untrusted.reduce((n, w) => n + w.skills.length, 0);
+  const agents = untrusted.reduce((n, w) => n + w.agents.length, 0);
+  const what = [
+    ...(skills > 0 || agents === 0 ? [count(skills, 'skill')] : []),
+    ...(agents > 0 ? [count(agents, 'agent')] : []),
+  ].join(' and ');
   const where = untrusted.map((w) => w.path).join(', ');
-  return `birdie: skipped ${count(skills, 'skill')} of the untrusted folder ${where}: run \`birdie trust\` there to use them (or --trust-workspace for one run)`;
+  return `birdie: skipped ${what} of the untrusted folder ${where}: run \`birdie trust\` there to use them (or --trust-workspace for one run)`;
 }
 
 function quote(word: string): string {

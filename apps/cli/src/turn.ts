@@ -1,5 +1,15 @@
-import type { AgentEvent, ApprovalDecision, ApprovalMode, ApprovalRequest, DoneStatus } from '@birdie/graph';
+import { join } from 'node:path';
+import type {
+  AgentEvent,
+  TurnOptions as AgentTurnOptions,
+  ApprovalDecision,
+  ApprovalMode,
+  ApprovalRequest,
+  DoneStatus,
+  LongTermMemory,
+} from '@birdie/graph';
 import type { FinishedStatus, LeaseHolder, Session, SessionLease } from '@birdie/store';
+import { birdieHome } from './paths.js';
 import type { Runtime } from './runtime.js';
 import { openSessionFolder, type SessionFolder } from './session-folder.js';
 import { isStoreErrorLike } from './store-failure.js';
@@ -43,6 +53,15 @@ export interface TurnOptions {
   handlers: TurnHandlers;
   /** How long to wait for a session another process is using, ms (0: fail at once with `session-busy`). */
   waitMs: number;
+  /**
+   * The agent that answers: a name, `null` for the default agent, undefined for whoever spoke last in the session
+   * (after a handoff, the agent handed to).
+   */
+  agent?: string | null;
+  /** The tools' working directory for this turn (default: the runtime's). */
+  cwd?: string;
+  /** Text files through the application (an editor's buffers over ACP), for `node:` tools. */
+  files?: AgentTurnOptions['files'];
 }
 
 /**
@@ -71,6 +90,28 @@ export async function executeTurn(
   }
 }
 
+/** The agent that answers a turn: the one named, else whoever spoke last in the session (none without agents). */
+async function answeringAgent(rt: Runtime, sessionId: string, named: string | null | undefined) {
+  const snapshot = rt.registry.current();
+  if (named === null || snapshot.agents.length === 0) return undefined;
+  const name = named ?? (await rt.agent.getState(sessionId).catch(() => undefined))?.agent;
+  return name ? snapshot.getAgent(name) : undefined;
+}
+
+/** The user's long-term memory as the graph's `remember`/`recall`/`forget` tools use it (ids as text). */
+function longTermMemory(rt: Runtime, userId: string): LongTermMemory {
+  const { store } = rt;
+  return {
+    list: async () =>
+      (await store.memory.list(userId)).map((m) => ({ id: String(m.id), content: m.content })),
+    add: async (content) => {
+      const entry = await store.memory.add(userId, content);
+      return { id: String(entry.id), content: entry.content };
+    },
+    remove: async (id) => /^\d+$/.test(id) && (await store.memory.remove(userId, Number(id))),
+  };
+}
+
 async function leasedTurn(
   rt: Runtime,
   session: Session,
@@ -81,10 +122,21 @@ async function leasedTurn(
   // The session's own user: one runtime may serve many users (`birdie serve`).
   const userId = session.userId;
   await rt.loadGrants(session.id, userId);
+  // The agent named for this turn; else, on a session's first turn, the agent it was created with (`birdie serve`'s
+  // POST /v1/sessions { agent }); after that the thread remembers who speaks.
+  const named =
+    options.agent !== undefined
+      ? options.agent
+      : typeof input === 'string' && session.turns === 0 && session.agent
+        ? session.agent
+        : undefined;
+  const agent = await answeringAgent(rt, session.id, named);
   const runId = await store.runs.start({
     sessionId: session.id,
     userId,
     model: `${rt.provider.config.vendor}/${rt.provider.config.model}`,
+    // Which version of the agent file ran: the log can say exactly what answered.
+    ...(agent ? { agent: { name: agent.name, digest: agent.digest } } : {}),
   });
   const journal = await store.runs.journal(runId);
   const result: TurnResult = {
@@ -101,19 +153,32 @@ async function leasedTurn(
     // Tools learn their session (BIRDIE_SESSION_DIR etc.) per turn; the graph keeps it out of checkpoints. The folder
     // holds what the store holds for the session, and every tool's changes go back to the store when it ends.
     folder = await openSessionFolder(store, rt.io.env, session);
+    const { findMemoryFiles } = await import('@birdie/graph');
+    // AGENTS.md files: the user's own, and the project's (working folder up to the repository root) once trusted.
+    const cwd = options.cwd ?? rt.cwd;
+    const memoryFiles = await findMemoryFiles({
+      cwd,
+      userFile: join(birdieHome(rt.io.env), 'AGENTS.md'),
+      project: rt.workspaceTrusted(cwd),
+    });
     const turn = {
       memory,
       approval: options.approval,
       signal: options.signal,
-      cwd: rt.cwd,
+      cwd,
       toolEnv: folder.env,
       journal: folder.journal(journal),
+      memoryFiles,
+      memoryStore: longTermMemory(rt, userId),
+      ...(options.files ? { files: options.files } : {}),
     };
     let stream: AsyncIterable<AgentEvent>;
     if (typeof input === 'string') {
-      // The agent a session was created with answers its first turn; after that the thread remembers who speaks.
-      const agent = session.turns === 0 && session.agent ? { agent: session.agent } : {};
-      stream = rt.agent.stream(input, { threadId: session.id, ...turn, ...agent });
+      stream = rt.agent.stream(input, {
+        threadId: session.id,
+        ...turn,
+        ...(named !== undefined ? { agent: named } : {}),
+      });
     } else {
       result.rejected += Object.values(input.decisions).filter((d) => d.type === 'reject').length;
       stream = rt.agent.resume(session.id, input.decisions, turn);
@@ -131,7 +196,18 @@ async function leasedTurn(
           result.toolCalls++;
         } else if (event.type === 'approval-request') {
           pending = [...(pending ?? []), ...event.requests];
-        } else if (event.type === 'error') {
+        } else if (event.type === 'model-approval') {
+          // The model's own agent asks while its call runs: the same decide answers it, and the stream goes on.
+          // It cannot wait for a later request: no decision now (`birdie serve`) is a refusal.
+          const decisions = (await options.handlers.decide([event.request])) ?? {};
+          const decision = decisions[event.request.id] ?? {
+            type: 'reject',
+            message: 'No decision was given.',
+          };
+          if (decision.type === 'reject') result.rejected++;
+          event.respond(decision);
+        } else if (event.type === 'error' && (event.agent?.length ?? 0) <= 1) {
+          // A subagent's failure reaches its parent as the `task` result; only the turn's own errors end it.
           result.error = event.error.message;
           result.errorCode = event.error.code;
           result.errorHint = event.error.hint;

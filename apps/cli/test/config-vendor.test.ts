@@ -167,3 +167,49 @@ describe('a key never goes to another vendor (issue 12, defect 7)', { timeout: 6
     expect(result.stdout).not.toContain(ANTHROPIC_KEY.slice(0, 12));
   });
 });
+
+describe('vendor langchain in the bundled CLI', { timeout: 60_000 }, () => {
+  const events = (stdout: string) =>
+    stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { type: string; text?: string; status?: string });
+
+  it('"openai:…" goes through initChatModel to a local OpenAI-compatible server, streaming', async () => {
+    const inline = JSON.stringify({
+      vendor: 'langchain',
+      model: 'openai:gpt-4o-mini',
+      api_key: OPENAI_KEY,
+      options: { configuration: { baseURL: server.url } },
+    });
+    const result = await birdie(['run', 'hello', '--json'], { LLM_PROVIDER_CONFIG: inline });
+    expect(result.code, result.stderr).toBe(0);
+    expect(server.requests[0]?.body).toMatchObject({ model: 'gpt-4o-mini', stream: true });
+    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${OPENAI_KEY}`);
+    const all = events(result.stdout);
+    expect(all[0]).toMatchObject({ type: 'session', provider: 'langchain/openai:gpt-4o-mini' });
+    expect(all.filter((e) => e.type === 'token').map((e) => e.text)).toEqual(['local ', 'answer']);
+    expect(all.at(-1)).toMatchObject({ type: 'result', status: 'ok' });
+  });
+
+  it('module + class constructs an installed integration', async () => {
+    const inline = JSON.stringify({
+      vendor: 'langchain',
+      module: '@langchain/openai',
+      class: 'ChatOpenAI',
+      options: { model: 'gpt-4.1-nano', apiKey: 'sk-x', configuration: { baseURL: server.url } },
+    });
+    const result = await birdie(['run', 'hello', '--json'], { LLM_PROVIDER_CONFIG: inline });
+    expect(result.code, result.stderr).toBe(0);
+    expect(server.requests[0]?.body.model).toBe('gpt-4.1-nano');
+  });
+
+  it('a missing integration says how to install it into ~/.birdie/integrations', async () => {
+    const inline = JSON.stringify({ vendor: 'langchain', model: 'groq:llama-3.3-70b' });
+    const result = await birdie(['run', 'hello'], { LLM_PROVIDER_CONFIG: inline });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      `birdie: @langchain/groq is not installed: run \`npm install --prefix ${join(box.home, 'integrations')} @langchain/groq\``,
+    );
+  });
+});

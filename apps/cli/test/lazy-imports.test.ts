@@ -23,6 +23,9 @@ describe('cold start stays light (the bundled CLI)', () => {
     expect(outside).toEqual([]);
     const sources = sourcesOf(urls);
     expect(packagesIn(sources)).toEqual(['birdie', 'node:']);
+    // Nothing of the editor protocol: not the ACP package, not its SDK, not the acp command.
+    for (const unneeded of ['@birdie/acp', '@agentclientprotocol/sdk'])
+      expect(packagesIn(sources)).not.toContain(unneeded);
     expect(cliSources(sources)).toEqual([
       'argv.ts',
       'bin.ts',
@@ -73,6 +76,9 @@ describe('cold start stays light (the bundled CLI)', () => {
       '@modelcontextprotocol/sdk',
       '@clack/core',
       '@clack/prompts',
+      '@birdie/acp',
+      '@agentclientprotocol/sdk',
+      'langchain',
       // The HTTP server and the PostgreSQL back end load only for `birdie serve` and a configured database.
       '@birdie/server',
       'hono',
@@ -85,6 +91,22 @@ describe('cold start stays light (the bundled CLI)', () => {
     const own = cliSources(sources);
     expect(own.filter((s) => s.startsWith('commands/'))).toEqual(['commands/run.ts']);
     expect(own.filter((s) => s.startsWith('repl/') || s === 'setup.ts' || s === 'help.ts')).toEqual([]);
+  });
+
+  it('birdie acp loads @birdie/acp and the ACP SDK from the bundle, and no other command', async () => {
+    const initialize = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1 } })}\n`;
+    const urls = await traceImports(BIN, ['acp', '--skills-dir', TEST_SKILLS], {
+      env: box.env,
+      cwd: box.cwd,
+      input: initialize,
+    });
+    const outside = urls.filter((u) => !u.startsWith('node:') && !u.includes('/apps/cli/dist/'));
+    expect(packagesIn(sourcesOf(outside))).toEqual(['better-sqlite3']);
+    const sources = sourcesOf(urls);
+    for (const needed of ['@birdie/acp', '@agentclientprotocol/sdk'])
+      expect(packagesIn(sources)).toContain(needed);
+    expect(packagesIn(sources)).not.toContain('langchain');
+    expect(cliSources(sources).filter((s) => s.startsWith('commands/'))).toEqual(['commands/acp.ts']);
   });
 
   it('tokens list loads the store and nothing of the agent, the server or PostgreSQL', async () => {

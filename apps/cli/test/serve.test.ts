@@ -285,12 +285,12 @@ describe('the database for every command', { timeout: 60_000 }, () => {
     expect(JSON.parse(before.stdout)).toMatchObject({
       kind: 'postgres',
       current: 0,
-      pending: ['initial', 'session-files-tokens'],
+      pending: ['initial', 'run-agent', 'session-files-tokens'],
     });
     expect(before.stdout).not.toContain('password');
     const migrated = await birdie(['db', 'migrate'], { env: fresh, cwd: box.cwd });
     expect(migrated.code, migrated.stderr).toBe(0);
-    expect(migrated.stdout).toMatch(/schema fresh_\d+: version 2 of 2, up to date/);
+    expect(migrated.stdout).toMatch(/schema fresh_\d+: version 3 of 3, up to date/);
     const after = await birdie(['db', 'status'], { env: fresh, cwd: box.cwd });
     expect(after.code).toBe(0);
   });
@@ -305,7 +305,7 @@ describe('the database for every command', { timeout: 60_000 }, () => {
     );
     const configured = { ...rest, BIRDIE_HOME: home };
     const status = await birdie(['db', 'status', '--json'], { env: configured, cwd: box.cwd });
-    expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'postgres', current: 2, latest: 2 });
+    expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'postgres', current: 3, latest: 3 });
     const tokens = await birdie(['tokens', 'list', '--json'], { env: configured, cwd: box.cwd });
     expect(
       tokens.stdout

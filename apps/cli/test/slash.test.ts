@@ -8,14 +8,14 @@ import { bootRepl } from '../src/repl/boot.js';
 import { runSlash } from '../src/repl/slash.js';
 import type { ReplState } from '../src/repl/state.js';
 import { replTurn } from '../src/repl/turn.js';
-import { type Sandbox, sandbox, scripted, TEST_SKILLS } from './helpers/env.js';
+import { CLI_ROOT, type Sandbox, sandbox, scripted, TEST_SKILLS } from './helpers/env.js';
 
 let box: Sandbox;
 let state: ReplState;
 let output: string[];
 
 beforeEach(async () => {
-  box = await sandbox(scripted('repl.json'));
+  box = await sandbox({ ...scripted('repl.json'), BIRDIE_BUNDLED_AGENTS: join(CLI_ROOT, 'agents') });
   output = [];
   const stdout = new PassThrough();
   stdout.on('data', (c: Buffer) => output.push(c.toString('utf8')));
@@ -156,6 +156,28 @@ describe('slash commands', () => {
     expect(info).toMatch(/provider\s+scripted · scripted/);
     expect(info).toMatch(/config\s+vendor ← env LLM_VENDOR/);
     expect(info).toContain('script ← env LLM_SCRIPT');
+    expect(info).toMatch(/memory files\s+none/);
+  });
+
+  it('/agent lists the agents, switches from the next turn, and the status line names the agent', async () => {
+    expect(await slash('/agent')).toContain('No agent: the default prompt answers.');
+    expect(await slash('/agent list')).toMatch(/reviewer\s+bundled/);
+    expect(await slash('/agent reviwer')).toContain('No agent "reviwer". Did you mean "reviewer"?');
+    expect(await slash('/agent reviewer')).toContain('reviewer answers from the next turn');
+    expect(state.nextAgent).toBe('reviewer');
+    await replTurn(state, 'anything else');
+    expect(output.join('')).toMatch(/agent: reviewer │ scripted · scripted │ session:/);
+    expect(await slash('/agent')).toMatch(/^agent: reviewer — Reviews a change/);
+    expect(await slash('/agent none')).toContain('no agent from the next turn');
+  });
+
+  it("/info lists the AGENTS.md files a turn reads, and leaves an untrusted project's out", async () => {
+    await writeFile(join(box.home, 'AGENTS.md'), 'Answer in English.\n');
+    await writeFile(join(box.cwd, 'AGENTS.md'), 'Run the tests with make check.\n');
+    const info = await slash('/info');
+    expect(info).toContain(
+      `memory files  ${join(box.home, 'AGENTS.md')}; not read (folder not trusted): AGENTS.md`,
+    );
   });
 
   it('/session new, list, switch (with history), delete and info; /new', async () => {

@@ -14,6 +14,7 @@ export {
 export type { EntrypointProblem } from './target.js';
 export type {
   Entrypoint,
+  FileAccess,
   JsonSchemaObjectLike,
   ResolveContext,
   RunOptions,

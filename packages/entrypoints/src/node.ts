@@ -4,7 +4,7 @@ import { EntrypointError } from './errors.js';
 import { limitsOf, seconds } from './limits.js';
 import { resultText } from './result-text.js';
 import { lexicalInside, realInside } from './skill-path.js';
-import type { Entrypoint, RunOptions, RunResult, SchemeContext } from './types.js';
+import type { Entrypoint, FileAccess, RunOptions, RunResult, SchemeContext } from './types.js';
 
 /** The second argument of a `node:` tool function. */
 export interface NodeToolContext {
@@ -13,6 +13,11 @@ export interface NodeToolContext {
   cwd: string;
   /** Only the caller's `options.env` (the host environment is not copied; in-process code can read it anyway). */
   env: Record<string, string>;
+  /**
+   * The application's file access (`options.files`), when it has one: read and write text through it rather than
+   * the disk. Absent otherwise. A tool gets no other handle on the application (no store, no session).
+   */
+  files?: FileAccess;
 }
 
 type ToolFunction = (args: Record<string, unknown>, context: NodeToolContext) => unknown;
@@ -21,7 +26,7 @@ const EXPORT_NAME = /^[A-Za-z_$][\w$]*$/;
 
 /**
  * `node:<module path>#<export>`: an ES module inside the skill folder, imported once per entrypoint and
- * called in-process with the arguments object and `{ signal, cwd, env }`.
+ * called in-process with the arguments object and `{ signal, cwd, env, files? }`.
  */
 export function nodeScheme(target: string, context: SchemeContext): Entrypoint {
   const hash = target.lastIndexOf('#');
@@ -68,7 +73,11 @@ export function nodeScheme(target: string, context: SchemeContext): Entrypoint {
       }
       const fn = await loading;
       const limits = limitsOf(options);
-      const extra = { cwd: options.cwd ?? context.skillDir, env: { ...options.env } };
+      const extra = {
+        cwd: options.cwd ?? context.skillDir,
+        env: { ...options.env },
+        ...(options.files ? { files: options.files } : {}),
+      };
       const value = await callWithLimits(
         fn,
         withDefaults(args, context.schema),

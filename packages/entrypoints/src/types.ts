@@ -20,6 +20,18 @@ export interface SchemeContext extends ResolveContext {
   entrypoint: string;
 }
 
+/**
+ * Text files read and written through the application instead of the disk: an editor's open buffers over the Agent
+ * Client Protocol, say, so the model sees unsaved changes and the editor records each write. Given to `node:` tools
+ * only (as `context.files`); a tool still confines every path itself and passes absolute, resolved paths.
+ */
+export interface FileAccess {
+  /** The file's text as the application has it (unsaved edits included); `line` is 1-based, `limit` a line count. */
+  readTextFile(path: string, options?: { line?: number; limit?: number }): Promise<string>;
+  /** Replaces the file's whole text. */
+  writeTextFile(path: string, content: string): Promise<void>;
+}
+
 export interface RunOptions {
   signal?: AbortSignal;
   /** Wall-clock limit for the whole call (including HTTP retries). Default 60 000. */
@@ -36,6 +48,8 @@ export interface RunOptions {
   killGraceMs?: number;
   /** Extra request headers for `http:` (never derived from arguments). */
   headers?: Record<string, string>;
+  /** A `node:` tool's `context.files`; other schemes ignore it. */
+  files?: FileAccess;
 }
 
 export interface RunResult {

@@ -27,6 +27,11 @@ export function wait(_args, { signal }) {
   });
 }
 export function context(_args, { signal, cwd, env }) { return { aborted: signal.aborted, cwd, env }; }
+export async function viaFiles({ path }, { files }) {
+  if (!files) return 'no file access';
+  await files.writeTextFile(path, (await files.readTextFile(path, { line: 2, limit: 1 })) + '!');
+  return 'written';
+}
 export function big() { return 'z'.repeat(50000); }
 export const notAFunction = 42;
 export default async ({ q, limit }) => ({ q, limit });
@@ -67,6 +72,28 @@ describe('node:', () => {
     expect(JSON.parse((await ep.run({})).output)).toEqual({ aborted: false, cwd: skillDir, env: {} });
     const given = JSON.parse((await ep.run({}, { cwd: root, env: { UNITS: 'metric' } })).output);
     expect(given).toEqual({ aborted: false, cwd: root, env: { UNITS: 'metric' } });
+  });
+
+  it("passes the caller's file access as context.files, and nothing when there is none", async () => {
+    const ep = resolveEntrypoint('node:tools.mjs#viaFiles', { skillDir });
+    expect((await ep.run({ path: '/x' })).output).toBe('no file access');
+    const calls: unknown[] = [];
+    const files = {
+      readTextFile: async (path: string, options?: { line?: number; limit?: number }) => {
+        calls.push(['read', path, options]);
+        return 'buffer';
+      },
+      writeTextFile: async (path: string, content: string) => {
+        calls.push(['write', path, content]);
+      },
+    };
+    expect((await ep.run({ path: '/x' }, { files })).output).toBe('written');
+    expect(calls).toEqual([
+      ['read', '/x', { line: 2, limit: 1 }],
+      ['write', '/x', 'buffer!'],
+    ]);
+    const context = resolveEntrypoint('node:tools.mjs#context', { skillDir });
+    expect(Object.keys(JSON.parse((await context.run({}, { files })).output))).toEqual(['aborted', 'cwd', 'env']);
   });
 
   it('uses the default export and schema defaults', async () => {

@@ -7,6 +7,7 @@ import { type AgentModels, activeAgent, maxTurnsError, modelTurns } from './agen
 import { contextWindow } from './context-window.js';
 import { AgentError } from './errors.js';
 import { withUniqueIds } from './message-ids.js';
+import { ModelChannelHandler } from './model-channel.js';
 import { danglingCalls, repairDanglingToolCalls } from './repair.js';
 import type { AgentStateUpdate, AgentStateValue } from './state.js';
 import { waitingTasks } from './subagents.js';
@@ -131,10 +132,18 @@ export function createAgentNode(models: AgentModels, builder: ToolsetBuilder, se
     const bound = binderFor(model)(toolset.tools.map((t) => t.definition));
     let response: AIMessage;
     const tokens = new TokenForwarder((text) => emit(config, { type: 'token', text }));
+    // Only a model that runs its own agent looks for the channel (see model-channel.ts); others never see it.
+    const channel = new ModelChannelHandler({
+      config,
+      threadId: context.threadId,
+      cwd: context.cwd,
+      approval: context.approval,
+      ...(context.signal ? { signal: context.signal } : {}),
+    });
     try {
       response = await bound.invoke([new SystemMessage(system), ...window], {
         ...config,
-        callbacks: withHandler(config.callbacks, tokens),
+        callbacks: withHandler(withHandler(config.callbacks, tokens), channel),
       });
     } catch (cause) {
       if (config.signal?.aborted) throw cause;

@@ -155,6 +155,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
       memoryFiles: turn.memoryFiles ? checkMemoryFiles(turn.memoryFiles) : [],
       memoryStore: turn.memoryStore,
       switchAgent: undefined,
+      files: turn.files,
     };
   }
 

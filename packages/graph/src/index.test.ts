@@ -7,6 +7,7 @@ describe('public exports', () => {
       'AgentState',
       'FAILED_TOOL_RESULT',
       'FINISHED_TOOL_RESULT',
+      'MODEL_CHANNEL',
       'McpManager',
       'NOT_STARTED_TOOL_RESULT',
       'STARTED_TOOL_RESULT',

@@ -4,6 +4,7 @@ export { AgentError, type AgentErrorCode, isAgentError } from './errors.js';
 export { TOOL_LIMITS, type ToolLimits } from './limits.js';
 export { McpManager, type McpManagerOptions, type McpServerTools } from './mcp-manager.js';
 export { type FindMemoryFilesOptions, findMemoryFiles } from './memory-files.js';
+export { MODEL_CHANNEL, type ModelApprovalAsk, type ModelChannel } from './model-channel.js';
 export {
   FAILED_TOOL_RESULT,
   FINISHED_TOOL_RESULT,
@@ -43,6 +44,8 @@ export type {
   MemoryFile,
   MemoryItem,
   MemoryRecord,
+  ModelApprovalEvent,
+  ModelToolEvent,
   ResumeOptions,
   RunError,
   ToolInfo,

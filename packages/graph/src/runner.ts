@@ -212,6 +212,8 @@ export class Runner implements SubagentRuns {
       memoryFiles: parent.memoryFiles,
       memoryStore: parent.memoryStore,
       switchAgent: undefined,
+      // A subagent's node: tools see the same files as its parent's (an editor's buffers).
+      files: parent.files,
     };
     let done = 'ok' as DoneStatus;
     let failure: RunError | undefined;

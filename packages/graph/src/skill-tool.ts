@@ -47,6 +47,7 @@ export function createSkillTool(
           cwd: context.cwd,
           ...(context.env ? { env: context.env } : {}),
           ...(context.signal ? { signal: context.signal } : {}),
+          ...(context.files ? { files: context.files } : {}),
           ...(tool.retries !== undefined ? { retries: tool.retries } : {}),
         });
         return { content: result.output };

@@ -1,3 +1,4 @@
+import type { FileAccess } from '@birdie/entrypoints';
 import type { ToolDefinition } from '@langchain/core/language_models/base';
 import type { BaseMessage } from '@langchain/core/messages';
 import { argsDigest } from './digest.js';
@@ -14,6 +15,8 @@ export interface ToolRunContext {
   /** Environment for child processes, on top of the entrypoints allowlist (a `node:` tool's `context.env`). */
   env?: Record<string, string>;
   signal?: AbortSignal;
+  /** Text file access through the application (a `node:` tool's `context.files`). */
+  files?: FileAccess;
   /** The thread's history and loaded skills (`load_skill`'s "already loaded" check); absent outside a turn. */
   messages?: readonly BaseMessage[];
   loadedSkills?: readonly string[];

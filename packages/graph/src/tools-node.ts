@@ -76,6 +76,7 @@ export function createToolsNode(
         ...(context.signal ? { signal: context.signal } : {}),
         ...(context.memoryStore ? { memoryStore: context.memoryStore } : {}),
         ...(delegate ? { delegate } : {}),
+        ...(context.files ? { files: context.files } : {}),
       },
     });
     const update: AgentStateUpdate = { messages: result.messages };

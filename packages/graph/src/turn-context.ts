@@ -1,3 +1,4 @@
+import type { FileAccess } from '@birdie/entrypoints';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import { z } from 'zod';
 import type { BoundDecisions } from './approvals.js';
@@ -40,6 +41,8 @@ export interface TurnContext {
   deadline: Deadline | undefined;
   /** An agent a resume named: it takes over once the pending calls have run. */
   switchAgent: string | undefined;
+  /** The application's file access for `node:` tools (an editor's buffers); undefined without one. */
+  files: FileAccess | undefined;
 }
 
 const object = <T>() => z.custom<T>((value) => value !== null && typeof value === 'object');
@@ -59,6 +62,7 @@ export const TurnContextSchema = z.object({
   memoryStore: object<LongTermMemory>().optional(),
   deadline: object<Deadline>().optional(),
   switchAgent: z.string().optional(),
+  files: object<FileAccess>().optional(),
 });
 
 /** The turn's context and its thread, as a node sees them. */

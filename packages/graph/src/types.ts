@@ -1,3 +1,4 @@
+import type { FileAccess } from '@birdie/entrypoints';
 import type { McpServerConfig, Skill, SkillTool } from '@birdie/skill-parser';
 import type { BaseMessage } from '@langchain/core/messages';
 
@@ -147,6 +148,11 @@ export interface TurnOptions {
    * started; without it, as "result unknown".
    */
   journal?: ToolJournal;
+  /**
+   * Text files read and written through the application instead of the disk (an editor's buffers over ACP): given
+   * to `node:` tools as `context.files`. Like `toolEnv`, it lives only in the run's config.
+   */
+  files?: FileAccess;
 }
 
 /** The record of tool calls an application keeps; `started` must be durable when it returns. */
@@ -184,8 +190,8 @@ export interface ApprovalRequest {
   args: Record<string, unknown>;
   /** What the call will do, in one line fit for a prompt to the user. */
   description: string;
-  /** Why approval is needed. */
-  reason: 'raw-command' | 'approval-required' | 'mode-always';
+  /** Why approval is needed; `model-agent`: the model runs its own agent, which asks before one of its tools. */
+  reason: 'raw-command' | 'approval-required' | 'mode-always' | 'model-agent';
   /** The agent asking, as a path from the session's agent down (`['reviewer', 'researcher']`); absent without agents. */
   agent?: string[];
 }
@@ -194,6 +200,33 @@ export type ApprovalDecision =
   | { type: 'approve' }
   | { type: 'edit'; args: Record<string, unknown> }
   | { type: 'reject'; message?: string };
+
+/**
+ * A tool call of the model's own agent (a model that is an agent, such as the `acp` vendor): shown, never run by
+ * birdie, never journaled. One event per change, with the same `id`.
+ */
+export interface ModelToolEvent {
+  type: 'model-tool';
+  id: string;
+  title: string;
+  /** The agent's category of the tool (`read`, `edit`, `execute`, …), when it gives one. */
+  kind?: string;
+  status: 'pending' | 'in_progress' | 'completed' | 'failed';
+  input?: unknown;
+  /** The tool's output as text, once it has one. */
+  output?: string;
+}
+
+/**
+ * The model's own agent asks before one of its tools runs, while the model call goes on: the application answers
+ * with `respond` (once; later calls are ignored) without stopping the stream, unlike `approval-request`. An
+ * application that runs such a model must answer these; the turn's abort signal answers `reject`.
+ */
+export interface ModelApprovalEvent {
+  type: 'model-approval';
+  request: ApprovalRequest;
+  respond(decision: ApprovalDecision): void;
+}
 
 export type DoneStatus = 'ok' | 'interrupted' | 'error' | 'aborted';
 
@@ -230,6 +263,8 @@ type AgentEventBody =
       durationMs: number;
     }
   | { type: 'approval-request'; requests: ApprovalRequest[] }
+  | ModelToolEvent
+  | ModelApprovalEvent
   | { type: 'usage'; inputTokens: number; outputTokens: number }
   | { type: 'error'; error: RunError }
   | { type: 'done'; status: DoneStatus };

@@ -19,6 +19,18 @@ export interface ProviderConfig {
   max_retries: number;
   /** Scripted vendor: absolute path of the JSON script. */
   script?: string;
+  /** acp vendor: the agent program to start (stdio); `node` means the Node.js running birdie. */
+  command?: string;
+  /** acp vendor: its arguments. */
+  args?: string[];
+  /** acp vendor: variables the agent is given on top of the environment allowlist (PATH, HOME, locale, …). */
+  env?: Record<string, string>;
+  /** langchain vendor: the package to import a chat model class from (`@langchain/groq`). */
+  module?: string;
+  /** langchain vendor: the class `module` exports (`ChatGroq`). */
+  class?: string;
+  /** langchain vendor: the class's (or initChatModel's) constructor fields, as written. */
+  options?: Record<string, unknown>;
 }
 
 export const CONFIG_FIELDS = [
@@ -32,8 +44,23 @@ export const CONFIG_FIELDS = [
   'timeout',
   'max_retries',
   'script',
+  'command',
+  'args',
+  'env',
+  'module',
+  'class',
+  'options',
 ] as const;
 export type ConfigField = (typeof CONFIG_FIELDS)[number];
+
+/**
+ * Fields that make a config run code: a program to start (`command`, `args`, `env`) or a module to import (`module`,
+ * `class`, `options`). Only the user's own config may set them (`--config`, `LLM_PROVIDER_CONFIG`,
+ * `~/.birdie/config.json`) — never an agent file, a skill or anything from a project folder. A caller that builds a
+ * provider config from less trusted text must refuse these.
+ */
+export const PROGRAM_FIELDS = ['command', 'args', 'env', 'module', 'class', 'options'] as const;
+export type ProgramField = (typeof PROGRAM_FIELDS)[number];
 
 export const NUMERIC_FIELDS: readonly ConfigField[] = ['temperature', 'max_tokens', 'timeout', 'max_retries'];
 
@@ -56,6 +83,8 @@ const int = (min: number, max: number, unit = '') =>
     .min(min, { error: `must be an integer from ${min} to ${max}${unit}` })
     .max(max, { error: `must be an integer from ${min} to ${max}${unit}` });
 const text = z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' });
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const jsonObject = z.record(z.string(), z.unknown(), { error: 'must be a JSON object' });
 
 /** One layer of config (file, inline JSON or environment), every field optional, unknown fields refused. */
 export const configLayerSchema = z
@@ -75,6 +104,21 @@ export const configLayerSchema = z
       timeout: int(1, 3_600_000, ' (milliseconds)'),
       max_retries: int(0, 10),
       script: text,
+      command: text.refine((value) => !value.includes('\0'), { error: 'must not contain NUL' }),
+      args: z.array(
+        z.string({ error: 'must be a string' }).refine((value) => !value.includes('\0'), {
+          error: 'must not contain NUL',
+        }),
+        { error: 'must be an array of strings' },
+      ),
+      env: z.record(
+        z.string().regex(ENV_NAME, { error: 'names must be variable names (letters, digits, _)' }),
+        z.string({ error: 'values must be strings' }),
+        { error: 'must be a JSON object of strings' },
+      ),
+      module: text,
+      class: text.regex(/^[A-Za-z_$][\w$]*$/, { error: 'must be an exported class name' }),
+      options: jsonObject,
     },
     { error: (issue) => (issue.code === 'invalid_type' ? 'must be a JSON object' : undefined) },
   )

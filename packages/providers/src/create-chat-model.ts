@@ -10,6 +10,14 @@ import { ScriptedChatModel } from './scripted/scripted-model.js';
 import { VENDORS } from './vendors.js';
 
 export interface CreateChatModelOptions {
+  /**
+   * `langchain` vendor: the user's folder of added LangChain integrations (an npm project; the CLI passes
+   * `~/.birdie/integrations`), searched after birdie's own install. A missing package's message names the command
+   * that installs it there.
+   */
+  integrationsDir?: string;
+  /** `acp` vendor: where the agent program starts (default `process.cwd()`); each session gets the turn's folder. */
+  cwd?: string;
   /** Called before each retry of a 429/5xx/529 answer (e.g. to show "rate limited, retrying in 2 s"). */
   onRetry?: (event: RetryEvent) => void;
   /** Longest wait between retries; a longer Retry-After ends the retries. Default 30 s. */
@@ -22,13 +30,29 @@ export interface CreateChatModelOptions {
 
 /**
  * The chat model for a resolved config: the vendor's own LangChain class, imported only now. HTTP retries
- * (429/5xx/529, Retry-After) happen in one shared fetch layer; failures surface as ProviderErrors.
+ * (429/5xx/529, Retry-After) happen in one shared fetch layer; failures surface as ProviderErrors. A LangChain
+ * `BaseChatModel` given instead of a config is returned as it is.
  */
 export async function createChatModel(
-  config: ProviderConfig,
+  config: ProviderConfig | BaseChatModel,
   options: CreateChatModelOptions = {},
 ): Promise<BaseChatModel> {
+  if (isChatModel(config)) return config;
   const info = VENDORS[config.vendor];
+  if (config.vendor === 'acp') {
+    const { AcpChatModel } = await importVendorPackage(
+      '@agentclientprotocol/sdk',
+      () => import('./acp/acp-model.js'),
+    );
+    return new AcpChatModel(config, options.cwd ? { cwd: options.cwd } : {});
+  }
+  if (config.vendor === 'langchain') {
+    const { createLangChainModel } = await import('./langchain/langchain-model.js');
+    return createLangChainModel(
+      config,
+      options.integrationsDir ? { integrationsDir: options.integrationsDir } : {},
+    );
+  }
   if (config.vendor === 'scripted') {
     const script = await loadScript(config.script ?? '');
     return new ScriptedChatModel(script, {
@@ -148,6 +172,24 @@ export async function createChatModel(
       });
     }
   }
+}
+
+/** A LangChain chat model instance (duck-typed: another copy of `@langchain/core` may have made it). */
+export function isChatModel(value: unknown): value is BaseChatModel {
+  const model = value as { invoke?: unknown; _llmType?: unknown; _generate?: unknown } | null;
+  return (
+    model !== null &&
+    typeof model === 'object' &&
+    typeof model.invoke === 'function' &&
+    typeof model._llmType === 'function' &&
+    typeof model._generate === 'function'
+  );
+}
+
+/** Ends what a model keeps running (the `acp` vendor's agent program); nothing for any other model. */
+export async function closeChatModel(model: BaseChatModel): Promise<void> {
+  const close = (model as { close?: unknown }).close;
+  if (typeof close === 'function') await close.call(model);
 }
 
 /** Ollama's client has no timeout: abort when the response headers take longer than `ms`. */

@@ -5,8 +5,23 @@ import { VENDORS } from './vendors.js';
 export interface ProviderDescription
   extends Pick<
     ProviderConfig,
-    'vendor' | 'model' | 'temperature' | 'max_tokens' | 'api_version' | 'timeout' | 'max_retries' | 'script'
+    | 'vendor'
+    | 'model'
+    | 'temperature'
+    | 'max_tokens'
+    | 'api_version'
+    | 'timeout'
+    | 'max_retries'
+    | 'script'
+    | 'command'
+    | 'args'
+    | 'module'
+    | 'class'
   > {
+  /** Names of the variables given to an acp agent; their values may be secrets and are never shown. */
+  env?: string[];
+  /** Names of the langchain vendor's constructor options; their values may hold keys and are never shown. */
+  options?: string[];
   /** `vendor/model`, for a status bar. */
   label: string;
   /** Package providing the model (`null`: built in). */
@@ -34,6 +49,12 @@ export function describeProvider(config: ProviderConfig): ProviderDescription {
   if (config.max_tokens !== undefined) description.max_tokens = config.max_tokens;
   if (config.api_version !== undefined) description.api_version = config.api_version;
   if (config.script !== undefined) description.script = config.script;
+  if (config.command !== undefined) description.command = config.command;
+  if (config.args !== undefined) description.args = [...config.args];
+  if (config.env !== undefined) description.env = Object.keys(config.env);
+  if (config.module !== undefined) description.module = config.module;
+  if (config.class !== undefined) description.class = config.class;
+  if (config.options !== undefined) description.options = Object.keys(config.options);
   return description;
 }
 

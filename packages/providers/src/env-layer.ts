@@ -1,10 +1,13 @@
-import { type ConfigField, type ConfigLayer, NUMERIC_FIELDS } from './config-schema.js';
+import { type ConfigField, type ConfigLayer, NUMERIC_FIELDS, type ProgramField } from './config-schema.js';
 import { ProviderError } from './errors.js';
 import { checkFieldValue } from './provider-layer.js';
 import { isVendor, VENDOR_NAMES, VENDORS, type Vendor } from './vendors.js';
 
-/** Generic variables, one per field; the vendor's own key and base URL variables are in VENDORS. */
-export const ENV_VARS: Readonly<Record<Exclude<ConfigField, 'api_key'>, string>> = {
+/**
+ * Generic variables, one per field; the vendor's own key and base URL variables are in VENDORS. The program fields
+ * (`command`, `module`, …) have none: a config that runs code is written as JSON, in a file or LLM_PROVIDER_CONFIG.
+ */
+export const ENV_VARS: Readonly<Record<Exclude<ConfigField, 'api_key' | ProgramField>, string>> = {
   vendor: 'LLM_VENDOR',
   model: 'LLM_MODEL',
   base_url: 'LLM_BASE_URL',

@@ -12,7 +12,8 @@ export type ProviderErrorCode =
   | 'server-error'
   | 'timeout'
   | 'auth-failed'
-  | 'request-failed';
+  | 'request-failed'
+  | 'agent-failed';
 
 export interface ProviderErrorDetails {
   cause?: unknown;

@@ -1,9 +1,9 @@
 export type { ConfigFile, ConfigSection } from './config-file.js';
 export { CONFIG_SECTIONS, parseConfigFile, readConfigFile } from './config-file.js';
-export type { ConfigField, ConfigLayer, ProviderConfig } from './config-schema.js';
-export { CONFIG_FIELDS, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from './config-schema.js';
+export type { ConfigField, ConfigLayer, ProgramField, ProviderConfig } from './config-schema.js';
+export { CONFIG_FIELDS, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, PROGRAM_FIELDS } from './config-schema.js';
 export type { CreateChatModelOptions } from './create-chat-model.js';
-export { createChatModel } from './create-chat-model.js';
+export { closeChatModel, createChatModel, isChatModel } from './create-chat-model.js';
 export type { ProviderDescription } from './describe.js';
 export { describeProvider } from './describe.js';
 export type { ProviderErrorCode, ProviderErrorDetails } from './errors.js';

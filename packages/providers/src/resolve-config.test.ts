@@ -157,7 +157,7 @@ describe('resolveProviderConfig: errors', () => {
     const path = await dir.file('bad-vendor.json', '{"vendor":"grok"}');
     const error = await failure({ env: {}, file: path });
     expect(error.message).toBe(
-      `Unknown vendor "grok" in file ${path} at line 1, column 2; use one of: openai, azure, anthropic, mistral, gemini, ollama, scripted`,
+      `Unknown vendor "grok" in file ${path} at line 1, column 2; use one of: openai, azure, anthropic, mistral, gemini, ollama, scripted, acp, langchain`,
     );
   });
 

@@ -128,6 +128,9 @@ export async function resolveProviderConfig(
     layer.check?.(field, value);
     if (field === 'script' && typeof value === 'string' && !isAbsolute(value))
       value = resolve(layer.baseDir, value);
+    // A program or module named by a relative path is the one next to the file that names it.
+    if ((field === 'command' || field === 'module') && typeof value === 'string' && isRelativePath(value))
+      value = resolve(layer.baseDir, value);
     target[field] = value;
     sources[field] = layer.source(field);
   }
@@ -149,7 +152,26 @@ function applyDefaults(config: ProviderConfig, sources: Partial<Record<ConfigFie
     config.api_version = AZURE_DEFAULT_API_VERSION;
     sources.api_version = 'default';
   }
+  if (config.vendor === 'langchain' && (config.module === undefined) !== (config.class === undefined)) {
+    const missing = config.module === undefined ? 'module' : 'class';
+    throw new ProviderError(
+      'config-invalid',
+      `${missing} is required with ${missing === 'module' ? 'class' : 'module'}: "module" names the package, "class" the chat model class it exports`,
+      { vendor: config.vendor, field: missing },
+    );
+  }
+  if (config.model === '' && config.vendor === 'langchain' && config.class !== undefined) {
+    config.model = config.class;
+    sources.model = 'default';
+  }
   if (config.model === '') {
+    if (config.vendor === 'langchain') {
+      throw new ProviderError(
+        'config-invalid',
+        'model is required for langchain: "provider:model" (e.g. "groq:llama-3.3-70b"), or "module" and "class"',
+        { field: 'model', vendor: config.vendor },
+      );
+    }
     if (info.defaultModel === null) {
       throw new ProviderError(
         'config-invalid',
@@ -203,6 +225,31 @@ function checkVendorRequirements(
       { vendor, field: 'script' },
     );
   }
+  for (const [owner, fields] of [
+    ['acp', ['command', 'args', 'env']],
+    ['langchain', ['module', 'class', 'options']],
+  ] as const) {
+    if (vendor === owner) continue;
+    const field = fields.find((name) => config[name] !== undefined);
+    if (field)
+      throw new ProviderError(
+        'config-invalid',
+        `${field} is only used by the ${owner} vendor, not ${vendor} (from ${sources[field]})`,
+        { vendor, field },
+      );
+  }
+  if (vendor === 'acp' && config.command === undefined) {
+    throw new ProviderError(
+      'config-invalid',
+      'command is required for the acp vendor: the agent program to start, e.g. {"vendor":"acp","command":"npx","args":["@zed-industries/claude-code-acp"]}',
+      { vendor, field: 'command' },
+    );
+  }
+}
+
+/** `./agent`, `../bin/x.mjs`: a path, not a bare command or package name (which may contain `/`: `@scope/pkg`). */
+function isRelativePath(value: string): boolean {
+  return !isAbsolute(value) && (value.startsWith('./') || value.startsWith('../'));
 }
 
 /** Why a key the user may think is set is not used: it belongs to another vendor. */

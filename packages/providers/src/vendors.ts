@@ -6,10 +6,14 @@ export const VENDOR_NAMES = [
   'gemini',
   'ollama',
   'scripted',
+  'acp',
+  'langchain',
 ] as const;
 export type Vendor = (typeof VENDOR_NAMES)[number];
 
 export interface VendorInfo {
+  /** True when the vendor is configured by hand (a program, a module): interactive setup does not offer it. */
+  advanced?: boolean;
   /** npm package that provides the chat model (`null`: built into this package). */
   package: string | null;
   /** LangChain class the model is an instance of. */
@@ -91,6 +95,28 @@ export const VENDORS: Readonly<Record<Vendor, VendorInfo>> = {
     defaultBaseUrl: null,
     notes:
       'Offline replies from a JSON script (`script`, or LLM_SCRIPT); for testing skills without spending tokens.',
+  },
+  acp: {
+    package: '@agentclientprotocol/sdk',
+    className: 'AcpChatModel',
+    apiKeyEnv: [],
+    baseUrlEnv: [],
+    defaultModel: 'default',
+    defaultBaseUrl: null,
+    advanced: true,
+    notes:
+      'An Agent Client Protocol agent (command, args; stdio) as the model: it runs its own tools and asks before them. model picks one of its agents or models ("default": its own choice).',
+  },
+  langchain: {
+    package: 'langchain',
+    className: 'initChatModel',
+    apiKeyEnv: [],
+    baseUrlEnv: [],
+    defaultModel: null,
+    defaultBaseUrl: null,
+    advanced: true,
+    notes:
+      'Any LangChain chat model: model "provider:name" through initChatModel, or module + class (+ options); packages from birdie\'s install or ~/.birdie/integrations.',
   },
 };
 

@@ -118,3 +118,27 @@ export function makeMessage(random, length, triggersOf) {
   }
   return parts.join(' ').slice(0, length);
 }
+
+/** `count` agent files, each naming a few of the generated skills, their tools and two other agents. */
+export async function writeAgents(root, count = 50, skillCount = 1000) {
+  await mkdir(root, { recursive: true });
+  for (let i = 0; i < count; i++) {
+    const skills = [0, 1, 2].map((k) => (i * 37 + k * 101) % skillCount);
+    // Skills 0, 1 and 2 of every ten have tools (see writeSkills): name the first tool of one of them.
+    const toolSkill = Math.floor(skills[0] / 10) * 10;
+    const lines = [
+      '---',
+      `name: agent-${i}`,
+      `description: Generated agent number ${i} for the registry benchmark`,
+      'model: openai:gpt-4o-mini',
+      `skills: [${skills.map((n) => `skill-${String(n).padStart(4, '0')}`).join(', ')}, skill-${String(toolSkill).padStart(4, '0')}]`,
+      `approve: [tool_${toolSkill}_0]`,
+      `subagents: [agent-${(i + 1) % count}, agent-${(i + 2) % count}]`,
+      '---',
+      '',
+      `You are agent ${i}.`,
+      '',
+    ];
+    await writeFile(join(root, `agent-${i}.md`), lines.join('\n'));
+  }
+}

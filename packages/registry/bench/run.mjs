@@ -4,12 +4,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { discoverSkills } from '@birdie/skill-parser';
+import { discoverAgents, discoverSkills } from '@birdie/skill-parser';
 import { loadRegistry, SkillPolicy } from '../dist/index.js';
 import { TriggerMatcher } from '../dist/trigger-matcher.js';
-import { makeMessage, rng, writeSkills } from './generate.mjs';
+import { makeMessage, rng, writeAgents, writeSkills } from './generate.mjs';
 
 const SKILLS = 1000;
+const AGENTS = 50;
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -81,38 +82,55 @@ function regexMatch({ regex, owners }, message) {
 const root = await mkdtemp(join(tmpdir(), 'birdie-registry-bench-'));
 try {
   await writeSkills(join(root, 'skills'), SKILLS);
+  await writeAgents(join(root, 'agents'), AGENTS, SKILLS);
   const dir = join(root, 'skills');
   const rows = [];
   const row = (what, value, baselineName, baseline, target) =>
     rows.push({ what, value, baselineName, baseline, target });
 
-  // Reload vs parsing alone. Both alternate so disk cache and JIT state are shared fairly.
-  const registry = await loadRegistry({ dirs: [{ path: dir, layer: 'explicit' }] });
-  const snapshot = registry.current();
-  if (snapshot.skills.length !== SKILLS)
+  // Reload vs parsing alone. Both alternate so disk cache and JIT state are shared fairly. The registry has the
+  // standard (here empty) agents folders, as the CLI's does; a second one also has a folder of agents, checked against
+  // the skills at every reload, and is compared with parsing the skills and the agents.
+  const agentsDir = join(root, 'agents');
+  const emptyAgents = { path: join(root, 'no-such-home', '.birdie', 'agents'), layer: 'user' };
+  const registry = await loadRegistry({ dirs: [{ path: dir, layer: 'explicit' }], agentDirs: [emptyAgents] });
+  const withAgents = await loadRegistry({
+    dirs: [{ path: dir, layer: 'explicit' }],
+    agentDirs: [emptyAgents, { path: agentsDir, layer: 'explicit' }],
+  });
+  const snapshot = withAgents.current();
+  if (snapshot.skills.length !== SKILLS || registry.current().skills.length !== SKILLS)
     throw new Error(`expected ${SKILLS} skills, got ${snapshot.skills.length}`);
-  const parseWall = [];
-  const parseCpu = [];
-  const reloadWall = [];
-  const reloadCpu = [];
-  const sample = async (fn, wall, cpu) => {
+  if (snapshot.agents.length !== AGENTS || snapshot.messages.length > 0)
+    throw new Error(
+      `expected ${AGENTS} agents and no messages, got ${snapshot.agents.length}: ${snapshot.messages.slice(0, 3).join('; ')}`,
+    );
+  const samples = () => ({ wall: [], cpu: [] });
+  const parse = samples();
+  const reload = samples();
+  const parseBoth = samples();
+  const reloadBoth = samples();
+  const sample = async (fn, into) => {
     const start = performance.now();
     const startCpu = process.cpuUsage();
     await fn();
     const used = process.cpuUsage(startCpu);
-    wall.push(performance.now() - start);
-    cpu.push((used.user + used.system) / 1000);
+    into.wall.push(performance.now() - start);
+    into.cpu.push((used.user + used.system) / 1000);
   };
   for (let i = 0; i < 22; i++) {
-    await sample(() => discoverSkills(dir), parseWall, parseCpu);
-    await sample(() => registry.reload(), reloadWall, reloadCpu);
+    await sample(() => discoverSkills(dir), parse);
+    await sample(() => registry.reload(), reload);
+    await sample(() => Promise.all([discoverSkills(dir), discoverAgents(agentsDir)]), parseBoth);
+    await sample(() => withAgents.reload(), reloadBoth);
   }
-  const settled = (values) => median(values.slice(2));
+  const settled = (s) => ({ wall: median(s.wall.slice(2)), cpu: median(s.cpu.slice(2)) });
+  row('full `reload()` of 1,000 skills', settled(reload), '`discoverSkills` alone', settled(parse), '≤ 1.2×');
   row(
-    'full `reload()` of 1,000 skills',
-    { wall: settled(reloadWall), cpu: settled(reloadCpu) },
-    '`discoverSkills` alone',
-    { wall: settled(parseWall), cpu: settled(parseCpu) },
+    `full \`reload()\` of 1,000 skills + ${AGENTS} agents`,
+    settled(reloadBoth),
+    '`discoverSkills` + `discoverAgents`',
+    settled(parseBoth),
     '≤ 1.2×',
   );
 

@@ -11,6 +11,13 @@ export const RULES = {
   scanFailed: 'scan-failed',
   invalidEntrypoint: 'invalid-entrypoint',
   unknownPlaceholder: 'unknown-placeholder',
+  agentOverridden: 'agent-overridden',
+  duplicateAgentName: 'duplicate-agent-name',
+  agentNameCaseCollision: 'agent-name-case-collision',
+  unknownAgent: 'unknown-agent',
+  unknownSkill: 'unknown-skill',
+  unknownTool: 'unknown-tool',
+  toolOutOfReach: 'tool-out-of-reach',
 } as const;
 
 export type RegistryRuleId = (typeof RULES)[keyof typeof RULES];

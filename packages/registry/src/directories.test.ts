@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultSkillDirectories, normalizeDirectories } from './directories.js';
+import { defaultAgentDirectories, defaultSkillDirectories, normalizeDirectories } from './directories.js';
 
 describe('defaultSkillDirectories', () => {
   it('lists bundled, user, project, then explicit folders in increasing precedence', () => {
@@ -31,7 +31,33 @@ describe('defaultSkillDirectories', () => {
   });
 });
 
+describe('defaultAgentDirectories', () => {
+  it('lists bundled, user, project, then explicit agents folders in increasing precedence', () => {
+    expect(
+      defaultAgentDirectories({
+        bundledDir: '/app/agents',
+        home: '/home/u',
+        cwd: '/work/p',
+        extra: ['mine'],
+      }),
+    ).toEqual([
+      { path: '/app/agents', layer: 'bundled' },
+      { path: '/home/u/.birdie/agents', layer: 'user' },
+      { path: '/home/u/.agents/agents', layer: 'user' },
+      { path: '/work/p/.birdie/agents', layer: 'project' },
+      { path: '/work/p/.agents/agents', layer: 'project' },
+      { path: '/work/p/mine', layer: 'explicit' },
+    ]);
+  });
+});
+
 describe('normalizeDirectories', () => {
+  it('keeps the workspace a project folder belongs to', () => {
+    expect(
+      normalizeDirectories([{ path: '/link/.birdie/skills', layer: 'project', workspace: '/real' }]),
+    ).toEqual([{ path: '/link/.birdie/skills', layer: 'project', workspace: '/real' }]);
+  });
+
   it('turns strings into explicit folders and keeps only the last occurrence of a path', () => {
     expect(
       normalizeDirectories([

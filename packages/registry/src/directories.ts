@@ -29,6 +29,36 @@ export function defaultSkillDirectories(options: DefaultDirectoryOptions = {}): 
   return dirs;
 }
 
+export interface DefaultAgentDirectoryOptions {
+  /** The application's own agents (the CLI's `agents/`). */
+  bundledDir?: string;
+  /** Default `os.homedir()`. */
+  home?: string;
+  /** Default `process.cwd()`. */
+  cwd?: string;
+  /** `--agents-dir` folders, highest precedence, in the order given. */
+  extra?: string[];
+}
+
+/**
+ * The standard agents folders in increasing precedence: bundled, user (`~/.birdie/agents`, `~/.agents/agents`),
+ * project (`./.birdie/agents`, `./.agents/agents`, trusted with the workspace), explicit.
+ */
+export function defaultAgentDirectories(options: DefaultAgentDirectoryOptions = {}): SkillDirectory[] {
+  const home = options.home ?? homedir();
+  const cwd = options.cwd ?? process.cwd();
+  const dirs: SkillDirectory[] = [];
+  if (options.bundledDir) dirs.push({ path: resolve(options.bundledDir), layer: 'bundled' });
+  dirs.push(
+    { path: join(resolve(home), '.birdie', 'agents'), layer: 'user' },
+    { path: join(resolve(home), '.agents', 'agents'), layer: 'user' },
+    { path: join(resolve(cwd), '.birdie', 'agents'), layer: 'project' },
+    { path: join(resolve(cwd), '.agents', 'agents'), layer: 'project' },
+  );
+  for (const path of options.extra ?? []) dirs.push({ path: resolve(cwd, path), layer: 'explicit' });
+  return dirs;
+}
+
 /**
  * Absolute paths, and each folder once: when the same path is listed twice (the project is the home folder, a
  * `--skills-dir` repeats a default) only its last, highest-precedence occurrence stays, so a skill never
@@ -38,7 +68,11 @@ export function normalizeDirectories(dirs: Array<SkillDirectory | string>): Skil
   const normalized = dirs.map((dir) =>
     typeof dir === 'string'
       ? { path: resolve(dir), layer: 'explicit' as const }
-      : { path: resolve(dir.path), layer: dir.layer },
+      : {
+          path: resolve(dir.path),
+          layer: dir.layer,
+          ...(dir.workspace !== undefined ? { workspace: dir.workspace } : {}),
+        },
   );
   const lastIndex = new Map<string, number>();
   for (const [index, dir] of normalized.entries()) lastIndex.set(dir.path, index);

@@ -5,8 +5,10 @@ it('exports exactly the public API', async () => {
     'REGISTRY_RULES',
     'RegistryError',
     'SkillPolicy',
+    'checkAgents',
     'checkSkillTools',
     'declarationsDigest',
+    'defaultAgentDirectories',
     'defaultSkillDirectories',
     'isRegistryError',
     'loadRegistry',
@@ -18,14 +20,21 @@ it('exports exactly the public API', async () => {
 it('names every rule id the package can emit', async () => {
   const { REGISTRY_RULES } = await import('./index.js');
   expect(Object.values(REGISTRY_RULES).sort()).toEqual([
+    'agent-name-case-collision',
+    'agent-overridden',
     'dir-not-directory',
     'dir-unreadable',
+    'duplicate-agent-name',
     'duplicate-skill-name',
     'invalid-entrypoint',
     'scan-failed',
     'skill-name-case-collision',
     'skill-overridden',
     'tool-name-clash',
+    'tool-out-of-reach',
+    'unknown-agent',
     'unknown-placeholder',
+    'unknown-skill',
+    'unknown-tool',
   ]);
 });

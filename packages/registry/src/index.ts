@@ -1,6 +1,12 @@
-export type { McpServerConfig, Skill, SkillTool } from '@birdie/skill-parser';
+export type { AgentDefinition, McpServerConfig, Skill, SkillTool } from '@birdie/skill-parser';
+export { type AgentCheckContext, checkAgents } from './agent-checks.js';
 export { type RegistryRuleId, RULES as REGISTRY_RULES } from './diagnostics.js';
-export { type DefaultDirectoryOptions, defaultSkillDirectories } from './directories.js';
+export {
+  type DefaultAgentDirectoryOptions,
+  type DefaultDirectoryOptions,
+  defaultAgentDirectories,
+  defaultSkillDirectories,
+} from './directories.js';
 export { checkSkillTools } from './entrypoint-checks.js';
 export { isRegistryError, RegistryError, type RegistryErrorCode } from './errors.js';
 export {
@@ -16,6 +22,7 @@ export { loadRegistry } from './registry.js';
 export { snapshotFromSkills } from './snapshot.js';
 export { declarationsDigest } from './trust.js';
 export type {
+  DeclaredAgent,
   DeclaredSkill,
   LoadedRegistry,
   LoadRegistryOptions,

@@ -1,6 +1,6 @@
-import type { Skill } from '@birdie/skill-parser';
+import type { AgentDefinition, Skill } from '@birdie/skill-parser';
 import type { VFileMessage } from 'vfile-message';
-import { compareText, RULES, registryMessage } from './diagnostics.js';
+import { compareText, type RegistryRuleId, RULES, registryMessage } from './diagnostics.js';
 import type { SkillDirectory } from './types.js';
 
 /** What one folder yielded. */
@@ -16,40 +16,84 @@ export interface PlacedSkill {
   order: number;
 }
 
+/** What one agents folder yielded. */
+export interface ScannedAgentDirectory {
+  directory: SkillDirectory;
+  agents: AgentDefinition[];
+}
+
+export interface PlacedAgent {
+  agent: AgentDefinition;
+  directory: SkillDirectory;
+  order: number;
+}
+
+interface Named {
+  name: string;
+  file: string;
+}
+
+/** How layering speaks of one kind of file, and the rule ids it reports with. */
+interface Wording {
+  noun: 'Skill' | 'Agent';
+  /** Added to the replacement warning. */
+  replaced: string;
+  overridden: RegistryRuleId;
+  duplicate: RegistryRuleId;
+  caseCollision: RegistryRuleId;
+}
+
+const SKILLS: Wording = {
+  noun: 'Skill',
+  replaced: '; grants given to that one do not carry over',
+  overridden: RULES.skillOverridden,
+  duplicate: RULES.duplicateSkillName,
+  caseCollision: RULES.skillNameCaseCollision,
+};
+
+const AGENTS: Wording = {
+  noun: 'Agent',
+  replaced: '',
+  overridden: RULES.agentOverridden,
+  duplicate: RULES.duplicateAgentName,
+  caseCollision: RULES.agentNameCaseCollision,
+};
+
 /**
- * One skill per name, names compared case-insensitively. Across folders the later folder wins (an info message,
- * or a warning when the names differ only by case); inside one folder the first file by path wins and the
- * others are refused with a warning.
+ * One item per name, names compared case-insensitively. Across folders the later folder wins (a warning naming both
+ * files); inside one folder the first file by path wins and the others are refused with a warning.
  */
-export function resolveLayers(scanned: readonly ScannedDirectory[]): {
-  placed: PlacedSkill[];
-  messages: VFileMessage[];
-} {
-  const byName = new Map<string, PlacedSkill>();
+function resolveNames<T extends Named>(
+  scanned: ReadonlyArray<{ directory: SkillDirectory; items: readonly T[] }>,
+  words: Wording,
+): { placed: Array<{ item: T; directory: SkillDirectory; order: number }>; messages: VFileMessage[] } {
+  type Placed = { item: T; directory: SkillDirectory; order: number };
+  const byName = new Map<string, Placed>();
   const messages: VFileMessage[] = [];
+  const { noun } = words;
   let order = 0;
-  for (const { directory, skills } of scanned) {
-    const sorted = [...skills].sort((a, b) => compareText(a.file, b.file));
-    for (const skill of sorted) {
-      const key = skill.name.toLowerCase();
+  for (const { directory, items } of scanned) {
+    const sorted = [...items].sort((a, b) => compareText(a.file, b.file));
+    for (const item of sorted) {
+      const key = item.name.toLowerCase();
       const previous = byName.get(key);
-      const current: PlacedSkill = { skill, directory, order: order++ };
+      const current: Placed = { item, directory, order: order++ };
       if (!previous) {
         byName.set(key, current);
         continue;
       }
-      const old = previous.skill;
-      const caseOnly = old.name !== skill.name;
+      const old = previous.item;
+      const caseOnly = old.name !== item.name;
       if (previous.directory === directory) {
         messages.push(
           registryMessage(
             caseOnly
-              ? `Skill \`${skill.name}\` is ignored: its name differs only by case from \`${old.name}\` in ${old.file}`
-              : `Skill \`${skill.name}\` is ignored: ${old.file} in the same folder already defines it`,
+              ? `${noun} \`${item.name}\` is ignored: its name differs only by case from \`${old.name}\` in ${old.file}`
+              : `${noun} \`${item.name}\` is ignored: ${old.file} in the same folder already defines it`,
             {
-              file: skill.file,
+              file: item.file,
               line: 1,
-              ruleId: caseOnly ? RULES.skillNameCaseCollision : RULES.duplicateSkillName,
+              ruleId: caseOnly ? words.caseCollision : words.duplicate,
               severity: 'warning',
             },
           ),
@@ -59,12 +103,12 @@ export function resolveLayers(scanned: readonly ScannedDirectory[]): {
       messages.push(
         registryMessage(
           caseOnly
-            ? `Skill \`${skill.name}\` (${directory.layer}) replaces \`${old.name}\` from ${old.file} (${previous.directory.layer}): the names differ only by case`
-            : `Skill \`${skill.name}\` (${directory.layer}, ${skill.file}) replaces the one from ${old.file} (${previous.directory.layer}); grants given to that one do not carry over`,
+            ? `${noun} \`${item.name}\` (${directory.layer}) replaces \`${old.name}\` from ${old.file} (${previous.directory.layer}): the names differ only by case`
+            : `${noun} \`${item.name}\` (${directory.layer}, ${item.file}) replaces the one from ${old.file} (${previous.directory.layer})${words.replaced}`,
           {
-            file: skill.file,
+            file: item.file,
             line: 1,
-            ruleId: caseOnly ? RULES.skillNameCaseCollision : RULES.skillOverridden,
+            ruleId: caseOnly ? words.caseCollision : words.overridden,
             severity: 'warning',
           },
         ),
@@ -73,6 +117,36 @@ export function resolveLayers(scanned: readonly ScannedDirectory[]): {
     }
   }
   return { placed: [...byName.values()].sort((a, b) => a.order - b.order), messages };
+}
+
+/** Skills layered: see `resolveNames`. */
+export function resolveLayers(scanned: readonly ScannedDirectory[]): {
+  placed: PlacedSkill[];
+  messages: VFileMessage[];
+} {
+  const { placed, messages } = resolveNames(
+    scanned.map(({ directory, skills }) => ({ directory, items: skills })),
+    SKILLS,
+  );
+  return {
+    placed: placed.map(({ item, directory, order }) => ({ skill: item, directory, order })),
+    messages,
+  };
+}
+
+/** Agents layered like skills: a later folder's agent replaces an earlier one of the same name, with a warning. */
+export function resolveAgentLayers(scanned: readonly ScannedAgentDirectory[]): {
+  placed: PlacedAgent[];
+  messages: VFileMessage[];
+} {
+  const { placed, messages } = resolveNames(
+    scanned.map(({ directory, agents }) => ({ directory, items: agents })),
+    AGENTS,
+  );
+  return {
+    placed: placed.map(({ item, directory, order }) => ({ agent: item, directory, order })),
+    messages,
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { VFileMessage } from 'vfile-message';
 import { normalizeDirectories } from './directories.js';
 import { RegistryError } from './errors.js';
-import { scanDirectory } from './scan.js';
+import { scanAgentDirectory, scanDirectory } from './scan.js';
 import { buildSnapshot } from './snapshot.js';
 import { applyTrust } from './trust.js';
 import type {
@@ -20,9 +20,13 @@ import { watchDirectories } from './watch.js';
 export async function loadRegistry(options: LoadRegistryOptions): Promise<LoadedRegistry> {
   const registry = new SkillRegistry(
     normalizeDirectories(options.dirs),
+    normalizeDirectories(options.agentDirs ?? []),
     Object.freeze([...(options.defaults ?? [])]),
-    options.triggers,
-    options.trust ?? (() => false),
+    {
+      triggers: options.triggers,
+      trust: options.trust ?? (() => false),
+      builtinTools: Object.freeze([...(options.builtinTools ?? [])]),
+    },
   );
   await registry.reload();
   return registry;
@@ -36,11 +40,16 @@ class SkillRegistry implements LoadedRegistry {
 
   constructor(
     readonly directories: readonly SkillDirectory[],
+    readonly agentDirectories: readonly SkillDirectory[],
     readonly defaults: readonly string[],
-    private readonly triggers: TriggerOptions | undefined,
-    private readonly trust: TrustDecision,
+    private readonly settings: {
+      triggers: TriggerOptions | undefined;
+      trust: TrustDecision;
+      builtinTools: readonly string[];
+    },
   ) {
     Object.freeze(directories);
+    Object.freeze(agentDirectories);
   }
 
   current(): RegistrySnapshot {
@@ -78,19 +87,29 @@ class SkillRegistry implements LoadedRegistry {
 
   private async scan(): Promise<VFileMessage[]> {
     try {
-      const results = await Promise.all(this.directories.map((directory) => scanDirectory(directory)));
+      const { triggers, trust, builtinTools } = this.settings;
+      const [results, agentResults] = await Promise.all([
+        Promise.all(this.directories.map((directory) => scanDirectory(directory))),
+        Promise.all(this.agentDirectories.map((directory) => scanAgentDirectory(directory))),
+      ]);
       // Trust is decided on what was just read, at every load: a trusted workspace whose declarations changed is
       // untrusted again until the user says otherwise.
-      const { trusted, untrusted } = applyTrust(
+      const { trusted, trustedAgents, untrusted } = applyTrust(
         results.map((result, index) => ({ directory: this.directories[index]!, skills: result.skills })),
-        this.trust,
+        agentResults.map((result, index) => ({
+          directory: this.agentDirectories[index]!,
+          agents: result.agents,
+        })),
+        trust,
       );
       const next = buildSnapshot({
         version: this.lastVersion + 1,
         scanned: trusted,
+        scannedAgents: trustedAgents,
+        builtinTools,
         untrusted,
-        scanMessages: results.flatMap((result) => result.messages),
-        ...(this.triggers ? { triggers: this.triggers } : {}),
+        scanMessages: [...results, ...agentResults].flatMap((result) => result.messages),
+        ...(triggers ? { triggers } : {}),
       });
       // The swap: one assignment, so a reader sees the old snapshot or the new one, never a mix.
       this.lastVersion = next.version;
@@ -99,7 +118,7 @@ class SkillRegistry implements LoadedRegistry {
     } catch (error) {
       throw new RegistryError(
         'reload-failed',
-        'Reloading the skills failed; the previous snapshot stays in force',
+        'Reloading the skills and agents failed; the previous snapshot stays in force',
         {
           cause: error,
         },

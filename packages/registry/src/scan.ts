@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import { discoverSkills, type Skill } from '@birdie/skill-parser';
+import { type AgentDefinition, discoverAgents, discoverSkills, type Skill } from '@birdie/skill-parser';
 import type { VFileMessage } from 'vfile-message';
 import { RULES, registryMessage } from './diagnostics.js';
 import { reportSkippedFolders } from './skipped-folders.js';
@@ -11,20 +11,55 @@ export interface ScanResult {
   messages: VFileMessage[];
 }
 
+export interface AgentScanResult {
+  agents: AgentDefinition[];
+  messages: VFileMessage[];
+}
+
 /**
  * Reads one skills folder. Never throws: a missing folder yields nothing, a folder that cannot be used yields a
  * warning, and the parser's own diagnostics are passed through untouched.
  */
 export async function scanDirectory(directory: SkillDirectory): Promise<ScanResult> {
+  const problem = await folderProblem(directory, 'skills');
+  if (problem !== undefined) return { skills: [], messages: problem };
+  try {
+    const { skills, messages } = await discoverSkills(directory.path);
+    return {
+      skills,
+      messages: [...messages, ...(await reportSkippedFolders(directory.path, skills, messages))],
+    };
+  } catch (error) {
+    return { skills: [], messages: scanFailed(directory, error) };
+  }
+}
+
+/** Reads one agents folder (its `*.md` files), with the same rules as `scanDirectory`. */
+export async function scanAgentDirectory(directory: SkillDirectory): Promise<AgentScanResult> {
+  const problem = await folderProblem(directory, 'agents');
+  if (problem !== undefined) return { agents: [], messages: problem };
+  try {
+    return await discoverAgents(directory.path);
+  } catch (error) {
+    return { agents: [], messages: scanFailed(directory, error) };
+  }
+}
+
+/** `undefined` when the folder can be read; `[]` when it does not exist (nothing to say); else one warning. */
+async function folderProblem(
+  directory: SkillDirectory,
+  what: 'skills' | 'agents',
+): Promise<VFileMessage[] | undefined> {
   const { path } = directory;
   try {
     const info = await stat(path);
     if (!info.isDirectory())
       return warn(directory, RULES.dirNotDirectory, `${path} is not a folder; it is skipped`);
     await access(path, constants.R_OK | constants.X_OK);
+    return undefined;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { skills: [], messages: [] };
+    if (code === 'ENOENT') return [];
     if (code === 'ENOTDIR') {
       return warn(
         directory,
@@ -41,17 +76,20 @@ export async function scanDirectory(directory: SkillDirectory): Promise<ScanResu
     return warn(
       directory,
       RULES.dirUnreadable,
-      `Cannot read skills folder ${path} (${why}); it is skipped`,
+      `Cannot read ${what} folder ${path} (${why}); it is skipped`,
       error,
     );
   }
-  try {
-    const { skills, messages } = await discoverSkills(path);
-    return { skills, messages: [...messages, ...(await reportSkippedFolders(path, skills, messages))] };
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return warn(directory, RULES.scanFailed, `Scanning ${path} failed (${reason}); it is skipped`, error);
-  }
+}
+
+function scanFailed(directory: SkillDirectory, error: unknown): VFileMessage[] {
+  const reason = error instanceof Error ? error.message : String(error);
+  return warn(
+    directory,
+    RULES.scanFailed,
+    `Scanning ${directory.path} failed (${reason}); it is skipped`,
+    error,
+  );
 }
 
 function warn(
@@ -59,12 +97,12 @@ function warn(
   ruleId: (typeof RULES)[keyof typeof RULES],
   reason: string,
   cause?: unknown,
-): ScanResult {
+): VFileMessage[] {
   const message = registryMessage(reason, {
     file: directory.path,
     ruleId,
     severity: 'warning',
     ...(cause instanceof Error ? { cause } : {}),
   });
-  return { skills: [], messages: [message] };
+  return [message];
 }

@@ -1,9 +1,16 @@
-import type { Skill } from '@birdie/skill-parser';
+import type { AgentDefinition, Skill } from '@birdie/skill-parser';
 import type { VFileMessage } from 'vfile-message';
+import { checkAgents } from './agent-checks.js';
 import { compareText } from './diagnostics.js';
 import { checkEntrypoints } from './entrypoint-checks.js';
 import { deepFreeze } from './freeze.js';
-import { claimTools, resolveLayers, type ScannedDirectory } from './layering.js';
+import {
+  claimTools,
+  resolveAgentLayers,
+  resolveLayers,
+  type ScannedAgentDirectory,
+  type ScannedDirectory,
+} from './layering.js';
 import { suggestNames } from './suggest.js';
 import { TriggerMatcher } from './trigger-matcher.js';
 import type {
@@ -20,6 +27,10 @@ export interface SnapshotInput {
   version: number;
   /** Folders in increasing precedence with the skills each yielded. */
   scanned: readonly ScannedDirectory[];
+  /** Agents folders in increasing precedence with the agents each yielded. */
+  scannedAgents?: readonly ScannedAgentDirectory[];
+  /** Tools the application provides itself (see `LoadRegistryOptions.builtinTools`). */
+  builtinTools?: readonly string[];
   /** Diagnostics gathered while scanning (parser messages, unreadable folders). */
   scanMessages?: readonly VFileMessage[];
   triggers?: TriggerOptions;
@@ -32,44 +43,69 @@ export function compareSkillNames(a: string, b: string): number {
   return compareText(a.toLowerCase(), b.toLowerCase()) || compareText(a, b);
 }
 
-/** Applies layering and tool ownership to scanned folders and indexes the result. */
+/** Applies layering and tool ownership to scanned folders, checks agents against the rest, and indexes the result. */
 export function buildSnapshot(input: SnapshotInput): RegistrySnapshot {
   const layered = resolveLayers(input.scanned);
   // Refused tools are taken out before tool names are claimed, so a refused tool never blocks a good one.
   const checked = checkEntrypoints(layered.placed);
   const claimed = claimTools(checked.placed);
   const placed = [...claimed.placed].sort((a, b) => compareSkillNames(a.skill.name, b.skill.name));
+  const agentLayers = resolveAgentLayers(input.scannedAgents ?? []);
+  const agents = [...agentLayers.placed].sort((a, b) => compareSkillNames(a.agent.name, b.agent.name));
+  const agentMessages = checkAgents({
+    skills: placed.map((entry) => entry.skill),
+    agents: agents.map((entry) => entry.agent),
+    builtinTools: input.builtinTools ?? [],
+  });
   return new Snapshot(
     input.version,
     placed.map((entry) => ({ skill: deepFreeze(entry.skill), directory: entry.directory })),
-    [...(input.scanMessages ?? []), ...layered.messages, ...checked.messages, ...claimed.messages],
+    agents.map((entry) => ({ agent: deepFreeze(entry.agent), directory: entry.directory })),
+    [
+      ...(input.scanMessages ?? []),
+      ...layered.messages,
+      ...checked.messages,
+      ...claimed.messages,
+      ...agentLayers.messages,
+      ...agentMessages,
+    ],
     input.triggers,
     deepFreeze(structuredClone([...(input.untrusted ?? [])])),
   );
 }
 
 /**
- * Builds a snapshot from skills already in hand (tests, embedders), as if all came from one folder. The skills are
- * copied (the snapshot freezes what it holds), so the caller's objects stay as they were.
+ * Builds a snapshot from skills (and agents) already in hand (tests, embedders), as if each kind came from one folder.
+ * They are copied (the snapshot freezes what it holds), so the caller's objects stay as they were.
  */
 export function snapshotFromSkills(
   skills: readonly Skill[],
-  options: { version?: number; directory?: SkillDirectory; triggers?: TriggerOptions } = {},
+  options: {
+    version?: number;
+    directory?: SkillDirectory;
+    triggers?: TriggerOptions;
+    agents?: readonly AgentDefinition[];
+    builtinTools?: readonly string[];
+  } = {},
 ): RegistrySnapshot {
   const directory = options.directory ?? { path: '', layer: 'explicit' };
   return buildSnapshot({
     version: options.version ?? 1,
     scanned: [{ directory, skills: structuredClone([...skills]) }],
+    scannedAgents: [{ directory, agents: structuredClone([...(options.agents ?? [])]) }],
+    ...(options.builtinTools ? { builtinTools: options.builtinTools } : {}),
     ...(options.triggers ? { triggers: options.triggers } : {}),
   });
 }
 
 class Snapshot implements RegistrySnapshot {
   readonly skills: readonly Skill[];
+  readonly agents: readonly AgentDefinition[];
   readonly messages: readonly VFileMessage[];
-  private readonly exact = new Map<string, number>();
-  private readonly folded = new Map<string, number>();
+  private readonly skillIndex: NameIndex;
   private readonly directories: readonly SkillDirectory[];
+  private readonly agentIndex: NameIndex;
+  private readonly agentDirectories: readonly SkillDirectory[];
   private readonly tools = new Map<string, TaggedToolEntry>();
   private readonly tags = new Map<string, ToolEntry[]>();
   private readonly servers: McpServerEntry[] = [];
@@ -78,16 +114,19 @@ class Snapshot implements RegistrySnapshot {
   constructor(
     readonly version: number,
     placed: ReadonlyArray<{ skill: Skill; directory: SkillDirectory }>,
+    placedAgents: ReadonlyArray<{ agent: AgentDefinition; directory: SkillDirectory }>,
     messages: VFileMessage[],
     triggers: TriggerOptions | undefined,
     readonly untrusted: readonly WorkspaceDeclarations[],
   ) {
     this.skills = Object.freeze(placed.map((entry) => entry.skill));
     this.directories = placed.map((entry) => Object.freeze({ ...entry.directory }));
+    this.agents = Object.freeze(placedAgents.map((entry) => entry.agent));
+    this.agentDirectories = placedAgents.map((entry) => Object.freeze({ ...entry.directory }));
+    this.agentIndex = new NameIndex(this.agents.map((agent) => agent.name));
     this.messages = Object.freeze(messages);
-    this.skills.forEach((skill, index) => {
-      this.exact.set(skill.name, index);
-      this.folded.set(skill.name.toLowerCase(), index);
+    this.skillIndex = new NameIndex(this.skills.map((skill) => skill.name));
+    this.skills.forEach((skill) => {
       if (skill.mcpServer) this.servers.push(Object.freeze({ skill, server: skill.mcpServer }));
       const tags = Object.freeze([...new Set([...skill.tags, ...skill.toolTags])]) as string[];
       for (const tool of skill.tools) {
@@ -134,6 +173,16 @@ class Snapshot implements RegistrySnapshot {
     return index === undefined ? undefined : this.directories[index];
   }
 
+  getAgent(name: string): AgentDefinition | undefined {
+    const index = this.agentIndex.find(name);
+    return index === undefined ? undefined : this.agents[index];
+  }
+
+  agentLayerOf(agentName: string): SkillDirectory | undefined {
+    const index = this.agentIndex.find(agentName);
+    return index === undefined ? undefined : this.agentDirectories[index];
+  }
+
   matchTriggers(message: string, allowedSkillNames: Iterable<string>): Skill[] {
     const allowed = new Uint8Array(this.skills.length);
     for (const name of allowedSkillNames) {
@@ -144,6 +193,23 @@ class Snapshot implements RegistrySnapshot {
   }
 
   private indexOf(name: string): number | undefined {
+    return this.skillIndex.find(name);
+  }
+}
+
+/** Positions by exact name, then by lower-cased name (layering keeps names unique regardless of case). */
+class NameIndex {
+  private readonly exact = new Map<string, number>();
+  private readonly folded = new Map<string, number>();
+
+  constructor(names: readonly string[]) {
+    names.forEach((name, index) => {
+      this.exact.set(name, index);
+      this.folded.set(name.toLowerCase(), index);
+    });
+  }
+
+  find(name: string): number | undefined {
     return this.exact.get(name) ?? this.folded.get(name.toLowerCase());
   }
 }

@@ -1,7 +1,7 @@
-import type { McpServerConfig, Skill, SkillTool } from '@birdie/skill-parser';
+import type { AgentDefinition, McpServerConfig, Skill, SkillTool } from '@birdie/skill-parser';
 import type { VFileMessage } from 'vfile-message';
 
-/** Where a skills folder sits in the precedence order; later layers win. */
+/** Where a skills (or agents) folder sits in the precedence order; later layers win. */
 export type SkillLayer = 'bundled' | 'user' | 'project' | 'explicit';
 
 export interface SkillDirectory {
@@ -24,15 +24,34 @@ export interface DeclaredSkill {
   enabledByDefault: boolean;
 }
 
-/** A workspace's project skills as the user is asked to trust them. */
+/**
+ * What one project agent declares that decides what it may do: the model it picks, the skills and tools it asks for,
+ * the tools it pre-approves, the agents it may call. Absent lists are not set in the file.
+ */
+export interface DeclaredAgent {
+  name: string;
+  file: string;
+  model?: string;
+  skills?: string[];
+  tools?: string[];
+  approve?: string[];
+  subagents?: string[];
+  handoffs?: string[];
+}
+
+/** A workspace's project skills and agents as the user is asked to trust them. */
 export interface WorkspaceDeclarations {
   /** The workspace folder. */
   path: string;
-  /** Its project skills folders that hold skills. */
+  /** Its project skills and agents folders that hold skills or agents. */
   folders: string[];
-  /** SHA-256 of `skills` (see the README's "Trust"): a new tool, entrypoint or MCP command changes it. */
+  /**
+   * SHA-256 of `skills` and `agents` (see the README's "Trust"): a new tool, entrypoint or MCP command, a new agent, or
+   * a changed model, skill list, tool list, approval list, subagent or handoff changes it.
+   */
   digest: string;
   skills: DeclaredSkill[];
+  agents: DeclaredAgent[];
 }
 
 /** Whether the user trusts a workspace with exactly these declarations (e.g. a stored answer with this digest). */
@@ -63,16 +82,19 @@ export interface TriggerOptions {
 }
 
 /**
- * One immutable view of the loaded skills. A turn takes one with `registry.current()` and keeps it to the end,
+ * One immutable view of the loaded skills and agents. A turn takes one with `registry.current()` and keeps it to the end,
  * whatever reloads happen meanwhile.
  */
 export interface RegistrySnapshot {
   /** Sorted by name (case-insensitively, then by code unit), frozen. */
   readonly skills: readonly Skill[];
+  /** The agents of every agents folder, one per name (the later layer wins), sorted like `skills`, frozen. */
+  readonly agents: readonly AgentDefinition[];
   readonly messages: readonly VFileMessage[];
   /**
-   * Workspaces whose project skills were left out because they are not trusted (with what they declare). None of
-   * their skills is in `skills`: nothing of theirs runs, starts a process or enters the prompt.
+   * Workspaces whose project skills and agents were left out because they are not trusted (with what they declare).
+   * None of their skills is in `skills` and none of their agents in `agents`: nothing of theirs runs, starts a process
+   * or enters the prompt.
    */
   readonly untrusted: readonly WorkspaceDeclarations[];
   /** 1 for the first load, +1 for each reload. */
@@ -87,6 +109,10 @@ export interface RegistrySnapshot {
   mcpServers(): McpServerEntry[];
   /** The folder the (winning) skill of that name was loaded from. */
   layerOf(skillName: string): SkillDirectory | undefined;
+  /** Exact name first, then case-insensitive. */
+  getAgent(name: string): AgentDefinition | undefined;
+  /** The agents folder the (winning) agent of that name was loaded from. */
+  agentLayerOf(agentName: string): SkillDirectory | undefined;
   /**
    * Skills whose triggers occur in `message`, limited to `allowedSkillNames`, in snapshot order. Only skills with
    * prose to inject count: a non-empty body and not `alwaysInject` (those are in the prompt already).
@@ -115,6 +141,8 @@ export interface Registry {
   readonly messages: readonly VFileMessage[];
   /** The folders, deduplicated, in increasing precedence. (Optional so test fakes need not provide it.) */
   readonly directories?: readonly SkillDirectory[];
+  /** The agents folders, likewise. */
+  readonly agentDirectories?: readonly SkillDirectory[];
   /** The application-level default skill names given to `loadRegistry`; `SkillPolicy` uses them. */
   readonly defaults?: readonly string[];
 }
@@ -122,18 +150,26 @@ export interface Registry {
 /** What `loadRegistry` returns: a `Registry` whose folders and defaults are always known. */
 export interface LoadedRegistry extends Registry {
   readonly directories: readonly SkillDirectory[];
+  readonly agentDirectories: readonly SkillDirectory[];
   readonly defaults: readonly string[];
 }
 
 export interface LoadRegistryOptions {
-  /** In increasing precedence. A bare string is an `'explicit'` folder. */
+  /** Skills folders, in increasing precedence. A bare string is an `'explicit'` folder. */
   dirs: Array<SkillDirectory | string>;
+  /** Agents folders (`NAME.md` files), in increasing precedence, layered and trusted like `dirs`. Default: none. */
+  agentDirs?: Array<SkillDirectory | string>;
+  /**
+   * Tools the application provides itself (the graph's `load_skill`, `task`, …): an agent's `tools` or `approve`
+   * naming one is not reported as unknown.
+   */
+  builtinTools?: readonly string[];
   /** Skill names enabled by default in addition to those with `enabled_by_default: true`. */
   defaults?: string[];
   triggers?: TriggerOptions;
   /**
-   * Decides, at every load and reload, whether a workspace's project skills load. Default: never — project folders
-   * are someone else's until the user trusts them. Bundled, user and explicit folders always load.
+   * Decides, at every load and reload, whether a workspace's project skills and agents load. Default: never — project
+   * folders are someone else's until the user trusts them. Bundled, user and explicit folders always load.
    */
   trust?: TrustDecision;
 }

@@ -7,6 +7,7 @@ import type { RegistrySnapshot, RegistryWatcher, SkillDirectory, WatchOptions } 
 /** What the watcher needs of a registry. */
 export interface Watchable {
   readonly directories: readonly SkillDirectory[];
+  readonly agentDirectories?: readonly SkillDirectory[];
   current(): RegistrySnapshot;
   reload(): Promise<VFileMessage[]>;
 }
@@ -33,7 +34,7 @@ interface Active {
   ino: number;
 }
 
-/** Watches the registry's folders and reloads it, debounced, whenever something in them changes. */
+/** Watches the registry's skills and agents folders and reloads it, debounced, whenever something in them changes. */
 export function watchDirectories(registry: Watchable, options: WatchOptions): RegistryWatcher {
   const debounceMs = options.debounceMs ?? 150;
   const active = new Map<string, Active>();
@@ -72,6 +73,14 @@ export function watchDirectories(registry: Watchable, options: WatchOptions): Re
     const wanted = new Map<string, Target>();
     for (const directory of registry.directories) {
       for (const target of targetsFor(directory.path, registry)) wanted.set(key(target), target);
+    }
+    // Agents are files directly in their folder: one watch on the folder sees them come, change and go.
+    for (const directory of registry.agentDirectories ?? []) {
+      const targets =
+        inode(directory.path) === undefined
+          ? ancestorTarget(directory.path)
+          : [{ path: directory.path, recursive: false }];
+      for (const target of targets) wanted.set(key(target), target);
     }
     for (const [id, entry] of active) {
       const target = wanted.get(id);

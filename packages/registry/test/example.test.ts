@@ -14,3 +14,11 @@ it('prints exactly the output the README shows (runs the built package)', async 
   expect(shown).toBeDefined();
   expect(stdout).toBe(shown);
 });
+
+it('prints exactly the agents output the README shows', async () => {
+  const { stdout } = await run(process.execPath, [here('../examples/agents.mjs')]);
+  const readme = await readFile(here('../README.md'), 'utf8');
+  const shown = /workspace is trusted\. Its real output:\n\n```text\n([\s\S]*?)```/.exec(readme)?.[1];
+  expect(shown).toBeDefined();
+  expect(stdout).toBe(shown);
+});

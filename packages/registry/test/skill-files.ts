@@ -49,3 +49,33 @@ export async function writeSkill(
   await writeFile(file, skillText(spec));
   return file;
 }
+
+export interface AgentSpec {
+  name: string;
+  description?: string;
+  /** Frontmatter lines after name and description, as written (e.g. `'skills: [notes]'`). */
+  lines?: string[];
+  body?: string;
+}
+
+/** The text of an agent file. */
+export function agentText(spec: AgentSpec): string {
+  return [
+    '---',
+    `name: ${spec.name}`,
+    `description: ${spec.description ?? `The ${spec.name} agent`}`,
+    ...(spec.lines ?? []),
+    '---',
+    '',
+    spec.body ?? `You are ${spec.name}.`,
+    '',
+  ].join('\n');
+}
+
+/** Writes `<root>/<file>` (default `<name>.md`). Returns the file path. */
+export async function writeAgent(root: string, spec: AgentSpec, file = `${spec.name}.md`): Promise<string> {
+  await mkdir(root, { recursive: true });
+  const path = join(root, file);
+  await writeFile(path, agentText(spec));
+  return path;
+}

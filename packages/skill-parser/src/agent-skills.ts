@@ -17,12 +17,13 @@ const length = (text: string) => {
 
 /**
  * The Agent Skills standard's limits. They are warnings: skills written for other clients (or in the original birdie
- * format, with names like `DuckDuckGo`) still load.
+ * format, with names like `DuckDuckGo`) still load. `container` is what the name must match: a skill's folder, or an
+ * agent file's name without `.md`.
  */
 export function checkAgentSkillsRules(
   data: { name?: string; description?: string; compatibility?: string },
   fields: Map<string, Field>,
-  folder: string,
+  container: { kind: 'folder' | 'file'; name: string },
   reporter: Reporter,
 ): void {
   const at = (key: string): [number, number] => {
@@ -40,12 +41,12 @@ export function checkAgentSkillsRules(
     }
     if (length(name) > 64)
       reporter.report('name-too-long', `Name is ${length(name)} characters; the limit is 64`, ...at('name'));
-    if (name !== folder.normalize('NFKC')) {
-      reporter.report(
-        'name-folder-mismatch',
-        `Name \`${name}\` does not match its folder \`${folder}\``,
-        ...at('name'),
-      );
+    if (name !== container.name.normalize('NFKC')) {
+      const [ruleId, what] =
+        container.kind === 'folder'
+          ? (['name-folder-mismatch', 'its folder'] as const)
+          : (['name-file-mismatch', 'its file name'] as const);
+      reporter.report(ruleId, `Name \`${name}\` does not match ${what} \`${container.name}\``, ...at('name'));
     }
   }
   if (data.description !== undefined && length(data.description) > 1024) {

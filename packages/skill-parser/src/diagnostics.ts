@@ -49,3 +49,32 @@ export class Reporter {
     return message;
   }
 }
+
+/** By position, so a file's messages read top to bottom. */
+export function sortMessages(messages: VFileMessage[]): VFileMessage[] {
+  return messages.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+}
+
+/** The result for a file whose reading or parsing threw: one `parse-failed` error, with the error as its cause. */
+export function parseFailed(file: string, error: unknown): { messages: VFileMessage[] } {
+  const reporter = new Reporter(file);
+  const reason = error instanceof Error ? `${error.name}: ${error.message}` : typeof error;
+  const message = reporter.report('parse-failed', `Parsing failed unexpectedly (${reason.split('\n')[0]})`);
+  message.cause = error;
+  return { messages: reporter.messages };
+}
+
+/**
+ * Runs `fn`; anything it throws becomes a `parse-failed` message of `file` (the messages so far are dropped), so that
+ * a failure nothing foresaw (a bug) costs this one file, never the files around it.
+ */
+export function guard<T extends { messages: VFileMessage[] }>(
+  file: string,
+  fn: () => T,
+): T | { messages: VFileMessage[] } {
+  try {
+    return fn();
+  } catch (error) {
+    return parseFailed(file, error);
+  }
+}

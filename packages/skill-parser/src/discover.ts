@@ -1,10 +1,11 @@
-import { constants, type Dirent } from 'node:fs';
-import { type FileHandle, open, readdir, stat } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { VFileMessage } from 'vfile-message';
-import { Reporter } from './diagnostics.js';
-import { MAX_RESOURCE_DEPTH, MAX_RESOURCES, MAX_SKILL_FILE_BYTES } from './limits.js';
-import { type ParseSkillResult, parseFailed, parseSkill } from './parse-skill.js';
+import { parseFailed, Reporter } from './diagnostics.js';
+import { MAX_RESOURCE_DEPTH, MAX_RESOURCES } from './limits.js';
+import { type ParseSkillResult, parseSkill } from './parse-skill.js';
+import { failure, mapLimited, readAuthoredText } from './read-file.js';
 import type { Skill } from './types.js';
 
 /** File names that make a folder a skill, in order of preference. */
@@ -17,24 +18,7 @@ export interface DiscoverResult {
   messages: VFileMessage[];
 }
 
-async function mapLimited<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-
-const skipped = (name: string) => name.startsWith('.') || name === 'node_modules';
+export const skipped = (name: string) => name.startsWith('.') || name === 'node_modules';
 
 /** A symbolic link is listed when it leads to a regular file; a link to a folder (loops), a device or nothing is not. */
 async function linksToFile(path: string): Promise<boolean> {
@@ -87,64 +71,12 @@ async function listResources(
   return files.sort();
 }
 
-function failure(
-  file: string,
-  ruleId: 'unreadable-file' | 'file-too-large',
-  reason: string,
-): ParseSkillResult {
-  const reporter = new Reporter(file);
-  reporter.report(ruleId, reason);
-  return { messages: reporter.messages };
-}
-
-/**
- * Opens the file once, without blocking (a named pipe would otherwise wait for a writer forever), and reads it only
- * when it is a regular file of at most MAX_SKILL_FILE_BYTES — checked on the open handle, and again while reading, so a
- * file that grows in between is refused too.
- */
-async function readSkillText(file: string): Promise<string | ParseSkillResult> {
-  let handle: FileHandle | undefined;
-  try {
-    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
-    const info = await handle.stat();
-    if (!info.isFile()) return failure(file, 'unreadable-file', 'Cannot read SKILL.md: not a regular file');
-    if (info.size > MAX_SKILL_FILE_BYTES) {
-      return failure(
-        file,
-        'file-too-large',
-        `SKILL.md is ${info.size} bytes; the limit is 1 MiB (not parsed)`,
-      );
-    }
-    let buffer = Buffer.allocUnsafe(info.size + 1);
-    let length = 0;
-    for (;;) {
-      if (length === buffer.length) {
-        if (length > MAX_SKILL_FILE_BYTES) {
-          return failure(file, 'file-too-large', 'SKILL.md grew past the limit of 1 MiB while it was read');
-        }
-        const grown = Buffer.allocUnsafe(Math.min(length * 2, MAX_SKILL_FILE_BYTES + 1));
-        buffer.copy(grown, 0, 0, length);
-        buffer = grown;
-      }
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-    }
-    return buffer.toString('utf8', 0, length);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    return failure(file, 'unreadable-file', `Cannot read SKILL.md: ${code}`);
-  } finally {
-    await handle?.close();
-  }
-}
-
 async function loadFromFolder(dir: string, entries: Dirent[], fileName: string): Promise<ParseSkillResult> {
   const file = join(dir, fileName);
   const reporter = new Reporter(file);
   try {
     const [text, resources] = await Promise.all([
-      readSkillText(file),
+      readAuthoredText(file, 'SKILL.md'),
       listResources(dir, entries, fileName, reporter),
     ]);
     if (typeof text !== 'string') return text;

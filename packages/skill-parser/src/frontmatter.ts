@@ -45,17 +45,20 @@ export function nodeRange(node: Node | null | undefined, base: number, fallback:
 
 /**
  * Parses the frontmatter YAML. Returns its top-level keys, or `undefined` when it is unusable (syntax errors, duplicate
- * keys, nesting or aliases past the limits, not a mapping): the errors are reported at their lines.
+ * keys, nesting or aliases past the limits, not a mapping): the errors are reported at their lines. With `nodes`, every
+ * field keeps its YAML node (else the fast reader may leave `node` null).
  */
 export function parseFrontmatter(
   source: Source,
   range: { valueStart: number; valueEnd: number },
   reporter: Reporter,
+  options: { nodes?: boolean } = {},
 ): { fields: Map<string, Field>; base: number } | undefined {
   const base = range.valueStart;
   const text = source.text.slice(base, range.valueEnd);
-  // The plain subset is read directly; `mcp_server` needs YAML nodes (positions of nested keys), so it takes `yaml`.
-  const fast = text.includes('mcp_server') ? undefined : fastYamlFields(text);
+  // The plain subset is read directly; `mcp_server` needs YAML nodes (positions of nested keys), so it takes `yaml`,
+  // as does a caller that asks for nodes (an agent file's list items are reported at their own positions).
+  const fast = options.nodes || text.includes('mcp_server') ? undefined : fastYamlFields(text);
   if (fast) {
     const fields = new Map<string, Field>();
     for (const [key, f] of fast) {

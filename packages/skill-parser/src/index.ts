@@ -1,5 +1,6 @@
 export { createMessage, SOURCE } from './diagnostics.js';
 export { type DiscoverResult, discoverSkills, loadSkillFile, SKILL_FILE_NAMES } from './discover.js';
+export { type DiscoverAgentsResult, discoverAgents, loadAgentFile } from './discover-agents.js';
 export {
   MAX_RESOURCE_DEPTH,
   MAX_RESOURCES,
@@ -9,10 +10,14 @@ export {
   MAX_YAML_DEPTH,
 } from './limits.js';
 export { resolveArg } from './mcp.js';
+export { MODEL_TIER, MODEL_VENDORS, modelProblem } from './model.js';
+export { type ParseAgentOptions, type ParseAgentResult, parseAgent } from './parse-agent.js';
 export { type ParseSkillOptions, type ParseSkillResult, parseSkill } from './parse-skill.js';
 export { RULES, type RuleId, type RuleInfo, type Severity } from './rules.js';
 export { ENTRYPOINT_SHAPE, TOOL_NAME } from './tool-block.js';
 export type {
+  AgentDefinition,
+  AgentPositions,
   JsonSchema,
   JsonSchemaObject,
   McpRemoteServer,
@@ -21,5 +26,6 @@ export type {
   Skill,
   SkillKind,
   SkillTool,
+  SourcePoint,
   ToolApproval,
 } from './types.js';

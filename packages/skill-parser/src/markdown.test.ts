@@ -79,7 +79,7 @@ describe('outlineFromMicromark', () => {
 
   it('agrees with the remark tree on every fixture', () => {
     const root = fileURLToPath(new URL('../test/fixtures', import.meta.url));
-    for (const name of readdirSync(root)) {
+    for (const name of readdirSync(root).filter((n) => n !== 'agents')) {
       const text = readFileSync(`${root}/${name}/SKILL.md`, 'utf8');
       if (findFrontmatter(text).state !== 'ok') continue;
       const { fast, tree } = fromBoth(text);

@@ -1,9 +1,10 @@
 import { basename, dirname, resolve } from 'node:path';
 import type { VFileMessage } from 'vfile-message';
 import { checkAgentSkillsRules } from './agent-skills.js';
-import { Reporter } from './diagnostics.js';
-import { type Field, findFrontmatter, parseFrontmatter } from './frontmatter.js';
-import { MAX_SETEXT_HEADINGS, MAX_SKILL_FILE_BYTES } from './limits.js';
+import { openAuthoredFile, reportMissingNameAndDescription } from './authored.js';
+import { guard, type Reporter, sortMessages } from './diagnostics.js';
+import type { Field } from './frontmatter.js';
+import { MAX_SETEXT_HEADINGS } from './limits.js';
 import { outlineFromMicromark } from './markdown.js';
 import { parseMcpServer } from './mcp.js';
 import {
@@ -14,7 +15,7 @@ import {
   setextPastLimit,
   type ToolsSection,
 } from './outline.js';
-import { cleanProse, createSource, lineEnd, type Source } from './source.js';
+import { cleanProse, lineEnd, type Source } from './source.js';
 import { readSpecField, SPEC_FIELDS, type SpecData } from './spec-fields.js';
 import { parseToolBlock } from './tool-block.js';
 import type { McpServerConfig, Skill, SkillTool } from './types.js';
@@ -55,48 +56,11 @@ export function parseSkill(text: string, options: ParseSkillOptions): ParseSkill
   return guard(file, () => parse(text, file, options));
 }
 
-/** Runs `fn`; anything it throws becomes a `parse-failed` message of `file` (the messages so far are dropped). */
-export function guard(file: string, fn: () => ParseSkillResult): ParseSkillResult {
-  try {
-    return fn();
-  } catch (error) {
-    return parseFailed(file, error);
-  }
-}
-
-/** The result for a file whose reading or parsing threw: one `parse-failed` error, with the error as its cause. */
-export function parseFailed(file: string, error: unknown): ParseSkillResult {
-  const reporter = new Reporter(file);
-  const reason = error instanceof Error ? `${error.name}: ${error.message}` : typeof error;
-  const message = reporter.report('parse-failed', `Parsing failed unexpectedly (${reason.split('\n')[0]})`);
-  message.cause = error;
-  return { messages: reporter.messages };
-}
-
 function parse(text: string, file: string, options: ParseSkillOptions): ParseSkillResult {
   const dir = dirname(file);
-  if (text.length > MAX_SKILL_FILE_BYTES / 4 && Buffer.byteLength(text) > MAX_SKILL_FILE_BYTES) {
-    const reporter = new Reporter(file);
-    reporter.report('file-too-large', `SKILL.md is ${Buffer.byteLength(text)} bytes; the limit is 1 MiB`);
-    return { messages: sortMessages(reporter.messages) };
-  }
-  const source = createSource(text);
-  const reporter = new Reporter(file, source);
-  const range = findFrontmatter(source.text);
-  if (range.state === 'missing') {
-    reporter.report(
-      'missing-frontmatter',
-      'SKILL.md must start with YAML frontmatter (a `---` line)',
-      0,
-      lineEnd(source.text, 0),
-    );
-    return { messages: sortMessages(reporter.messages) };
-  }
-  if (range.state === 'unclosed') {
-    reporter.report('unclosed-frontmatter', 'Frontmatter is not closed by a `---` line', 0, range.openEnd);
-    return { messages: sortMessages(reporter.messages) };
-  }
-  const front = parseFrontmatter(source, range, reporter);
+  const opened = openAuthoredFile(text, file, 'SKILL.md');
+  if (!('source' in opened)) return opened;
+  const { source, reporter, range, front } = opened;
   const resources = [...(options.resources ?? [])].sort();
   const resourceSet = new Set(resources);
 
@@ -137,16 +101,8 @@ function parse(text: string, file: string, options: ParseSkillOptions): ParseSki
       );
     }
   }
-  // Absent (reported at the opening fence) or without a value (`name:`, `name: ~`, reported at the key) is missing;
-  // present with a wrong value is `invalid-type`, reported by readSpecField.
-  for (const key of ['name', 'description'] as const) {
-    const field = front.fields.get(key);
-    if (field?.value != null) continue;
-    const [start, end] = field ? [field.keyStart, field.keyEnd] : [0, lineEnd(source.text, 0)];
-    const reason = field ? `\`${key}\` has no value` : `Frontmatter has no \`${key}\``;
-    reporter.report(key === 'name' ? 'missing-name' : 'missing-description', reason, start, end);
-  }
-  checkAgentSkillsRules(data, front.fields, basename(dir), reporter);
+  reportMissingNameAndDescription(front.fields, source, reporter);
+  checkAgentSkillsRules(data, front.fields, { kind: 'folder', name: basename(dir) }, reporter);
   if (reporter.fatal || data.name === undefined || data.description === undefined) {
     return { messages: sortMessages(reporter.messages) };
   }
@@ -259,9 +215,4 @@ function readBody(
   } else prose = text.slice(bodyStart, section.headingStart) + text.slice(section.end);
   const body = cleanProse(prose);
   return body === '' ? null : body;
-}
-
-/** By position, so a file's messages read top to bottom. */
-function sortMessages(messages: VFileMessage[]): VFileMessage[] {
-  return messages.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
 }

@@ -12,20 +12,20 @@ export interface RuleInfo {
 }
 
 /**
- * Every `ruleId` this package emits (all with `source: 'skill-parser'`). The ids are stable: tools and tests may match
- * on them. A skill with any `error` message is not returned.
+ * Every `ruleId` this package emits (all with `source: 'skill-parser'`), for skill files and agent files alike. The ids
+ * are stable: tools and tests may match on them. A skill or agent with any `error` message is not returned.
  */
 export const RULES = {
   'file-too-large': {
     severity: 'error',
-    meaning: 'The SKILL.md file is over 1 MiB; it was refused before parsing.',
-    fix: 'Move long reference material into separate files in the skill folder; they are listed in `resources`.',
+    meaning: 'The SKILL.md file (or agent file) is over 1 MiB; it was refused before parsing.',
+    fix: 'Move long reference material into separate files in the skill folder; they are listed in `resources`. Shorten an agent prompt.',
   },
   'unreadable-file': {
     severity: 'error',
     meaning:
-      'The SKILL.md file or the skills folder could not be read (missing, permissions, not a folder, or SKILL.md is not a regular file: a named pipe, a device).',
-    fix: 'Check the path and its permissions; SKILL.md must be a regular file (a symbolic link to one is fine).',
+      'The SKILL.md file, the agent file, or the skills or agents folder could not be read (missing, permissions, not a folder, or the file is not a regular file: a named pipe, a device).',
+    fix: 'Check the path and its permissions; SKILL.md and agent files must be regular files (a symbolic link to one is fine).',
   },
   'parse-failed': {
     severity: 'error',
@@ -77,18 +77,18 @@ export const RULES = {
     severity: 'error',
     meaning:
       'The frontmatter has no `name` (reported at the opening `---`), or `name` has no value (`name:`, `name: ~`; reported at the key).',
-    fix: 'Add `name: my-skill` (lower-case letters, digits and hyphens, matching the folder name).',
+    fix: 'Add `name: my-skill` (lower-case letters, digits and hyphens, matching the skill folder or the agent file name).',
   },
   'missing-description': {
     severity: 'error',
     meaning:
       'The frontmatter has no `description` (reported at the opening `---`), or `description` has no value (reported at the key).',
-    fix: 'Add a `description:` that says what the skill does and when to use it.',
+    fix: 'Add a `description:` that says what the skill (or agent) does and when to use it.',
   },
   'invalid-type': {
     severity: 'error',
     meaning:
-      'A frontmatter or tool value has the wrong type or an unsupported value (e.g. `tags: 5`, `approval: maybe`, `name:` given as a list or a mapping, `name: ""`).',
+      'A frontmatter or tool value has the wrong type or an unsupported value (e.g. `tags: 5`, `approval: maybe`, `name:` given as a list or a mapping, `name: ""`; in an agent file `skills: 5`, `tools: [bad name]`, `max_turns: 0`, `progressive: "yes"`).',
     fix: 'Use the type the message names (string, list of strings, boolean, positive number, …).',
   },
   'invalid-mcp-server': {
@@ -96,6 +96,18 @@ export const RULES = {
     meaning:
       '`mcp_server` is incomplete or inconsistent (no `command` for stdio, no valid `url` for sse/http, unknown transport).',
     fix: 'Declare `transport: stdio` with `command` (and `args`), or `transport: sse | streamable_http` with an http(s) `url`.',
+  },
+  'invalid-model': {
+    severity: 'error',
+    meaning:
+      "An agent's `model` is not a `vendor:model` string with a known vendor (`openai:gpt-4o-mini`) nor a tier name (`fast`), e.g. a mapping that sets a base URL, a URL, an unknown vendor, or text with blanks. An agent file can only pick a model; where requests go and with which key is the user's configuration.",
+    fix: 'Write `model: vendor:model` (a vendor from `MODEL_VENDORS`) or the name of a tier from your config; set base URLs and keys in the config.',
+  },
+  'forbidden-key': {
+    severity: 'error',
+    meaning:
+      "An agent file sets something only the user's configuration may set: where requests go or with which key (`base_url`, `api_key`, `url`, `headers`, `vendor`, …) or what runs (`command`, `args`, `module`, `entrypoint`, `mcp_server`, `env`, …). The agent is refused.",
+    fix: 'Remove the key: pick a model with `model: vendor:model` or a tier, and give tools through `skills`.',
   },
   'tool-missing-entrypoint': {
     severity: 'error',
@@ -157,6 +169,12 @@ export const RULES = {
       'Agent Skills standard: `name` should equal the name of the folder holding SKILL.md (both NFKC-normalised).',
     fix: 'Rename the folder or the skill so they match.',
   },
+  'name-file-mismatch': {
+    severity: 'warning',
+    meaning:
+      "An agent's `name` should equal its file name without `.md` (both NFKC-normalised), as a skill's name equals its folder.",
+    fix: 'Rename the file (`NAME.md`) or the agent so they match.',
+  },
   'description-too-long': {
     severity: 'warning',
     meaning: 'Agent Skills standard: `description` should be at most 1024 characters.',
@@ -193,7 +211,7 @@ export const RULES = {
   'unknown-key': {
     severity: 'info',
     meaning:
-      'A frontmatter key (or `mcp_server` key) this parser does not use; other clients may. It is ignored.',
+      'A frontmatter key (or `mcp_server` key) this parser does not use in this kind of file (skill or agent); other clients may. It is ignored.',
     fix: 'Nothing, if another client needs it; otherwise check the spelling.',
   },
   'unknown-tool-key': {

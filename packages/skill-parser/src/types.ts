@@ -103,3 +103,61 @@ export interface Skill {
   /** Other files in the skill folder, relative, `/`-separated, sorted (for on-demand reading). */
   resources: string[];
 }
+
+/** A 1-based place in a file (a BOM is not counted). */
+export interface SourcePoint {
+  line: number;
+  column: number;
+}
+
+/**
+ * Where the values of an agent's name lists (and its model) were written, item by item, so that a finding about one
+ * of them made elsewhere (the registry: an unknown skill, a tool out of reach) points at its exact place.
+ */
+export interface AgentPositions {
+  model?: SourcePoint;
+  skills?: SourcePoint[];
+  tools?: SourcePoint[];
+  approve?: SourcePoint[];
+  subagents?: SourcePoint[];
+  handoffs?: SourcePoint[];
+}
+
+/**
+ * One agent: `NAME.md` in an agents folder, its frontmatter the configuration, its body the system prompt. Plain JSON
+ * like `Skill`. Optional fields are absent when the file does not set them (the runtime's defaults apply).
+ */
+export interface AgentDefinition {
+  /** Agent Skills naming rules, as for skills; should equal the file name without `.md`. */
+  name: string;
+  description: string;
+  /** `"vendor:model"` (a vendor of `MODEL_VENDORS`) or a tier name of the user's config; never anything else. */
+  model?: string;
+  /** Skill names enabled for this agent (never more than the user may grant). */
+  skills?: string[];
+  /** Allowlist of tool names. */
+  tools?: string[];
+  /** Tool names pre-approved for this agent. */
+  approve?: string[];
+  /** Agents it may delegate to (a `task` tool). */
+  subagents?: string[];
+  /** Agents it may hand the conversation to (a `handoff` tool). */
+  handoffs?: string[];
+  /** Tools of its skills hidden until `load_skill` (`progressive` in the file). */
+  progressive?: boolean;
+  /** `max_turns` in the file: a positive whole number. */
+  maxTurns?: number;
+  /** Seconds, positive. */
+  timeout?: number;
+  /** The system prompt: the body, trimmed, CRLF turned into LF; `''` when the file has none. */
+  body: string;
+  /** Absolute path of NAME.md. */
+  file: string;
+  /**
+   * SHA-256 (hex) of the frontmatter text and the body as parsed (BOM dropped, line endings LF, each trimmed), so a
+   * run log says exactly which version of an agent ran.
+   */
+  digest: string;
+  /** Where list items and the model were written (absent on definitions not made by this package). */
+  positions?: AgentPositions;
+}

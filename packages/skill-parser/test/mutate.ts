@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { VFileMessage } from 'vfile-message';
 import { describe, expect, it } from 'vitest';
-import { discoverSkills, parseSkill, RULES } from '../src/index.js';
+import { discoverAgents, discoverSkills, parseAgent, parseSkill, RULES } from '../src/index.js';
 
 /** mulberry32: a small seeded PRNG, so a failing case can be replayed from its seed. */
 export function prng(seed: number): () => number {
@@ -68,6 +68,15 @@ const INJECTIONS: ReadonlyArray<(random: Random) => string> = [
   (r) => `## ${'*a '.repeat(pick(r, [10, 400, 3_000]))}Tools`,
   (r) => `${'> '.repeat(pick(r, [10, 2_000]))}## Tools`,
   () => 'Tools\n-----',
+  // Agent files' keys (unknown keys to a skill).
+  (r) =>
+    `model: ${pick(r, ['{vendor: openai, base_url: http://x}', 'openai:../x', 'https://x', '[a]', '~', 'openai:'])}`,
+  (r) =>
+    `${pick(r, ['skills', 'tools', 'approve', 'subagents', 'handoffs'])}: ${pick(r, ['[__proto__, constructor]', '"a,,b  c"', '[*a]', '[[x]]', '{a: b}', '5', '[""]'])}`,
+  (r) =>
+    `${pick(r, ['max_turns', 'timeout', 'progressive'])}: ${pick(r, ['1e999', '.inf', '-0', '0x10', 'yes', '[1]'])}`,
+  (r) =>
+    `${pick(r, ['base_url', 'Base-URL', 'command', 'env', '__proto__'])}: ${pick(r, ['x', '~', '{a: 1}'])}`,
 ];
 
 /** Inserts injection `index` before a random line, inside the frontmatter most of the time (where YAML is read). */
@@ -219,6 +228,59 @@ export function mutationSuite(title: string, load: () => Source[], options: { co
             const loaded = skills.find((s) => s.dir === join(dir, folder));
             expect(loaded?.name, `${folder} in ${dir}`).toBe(expected.name);
             expect(loaded!.tools.map((t) => t.name)).toEqual(expected.tools.map((t) => t.name));
+          }
+        }
+      } finally {
+        await rm(root, { recursive: true, force: true });
+      }
+    });
+  });
+}
+
+/**
+ * The same for agent files: every mutant through `parseAgent`, then through `discoverAgents` in batches, each batch in
+ * one agents folder next to unmutated copies of the sources, which must all still load as they do alone.
+ */
+export function agentMutationSuite(
+  title: string,
+  load: () => Source[],
+  options: { count: number; seed: number },
+) {
+  describe(title, () => {
+    const sources = load();
+    const all = mutants(sources, options.count, options.seed);
+
+    it(`parses ${options.count} mutants without throwing; every fatal message has a line`, () => {
+      for (const mutant of all) {
+        const result = parseAgent(mutant.text, { path: `/agents/${mutant.name}.md` });
+        checkMessages(result.messages, mutant.label);
+        if (result.agent) expect(() => JSON.stringify(result.agent), mutant.label).not.toThrow();
+      }
+    });
+
+    it('discovers them next to the unmutated agents, which still load', async () => {
+      const root = await mkdtemp(join(tmpdir(), 'skill-parser-agent-mutation-'));
+      try {
+        const originals = sources.map((source) => ({
+          file: `orig-${source.name}.md`,
+          expected: parseAgent(source.text, { path: join(root, `orig-${source.name}.md`) }).agent,
+        }));
+        const batchSize = 100;
+        for (let start = 0; start < all.length; start += batchSize) {
+          const batch = all.slice(start, start + batchSize);
+          const dir = join(root, `batch-${start}`);
+          await mkdir(dir);
+          for (const [index, source] of sources.entries())
+            await writeFile(join(dir, originals[index]!.file), source.text);
+          for (const mutant of batch) await writeFile(join(dir, `${mutant.name}.md`), mutant.text);
+          const { agents, messages } = await discoverAgents(dir);
+          const labels = new Map(batch.map((m) => [join(dir, `${m.name}.md`), m.label]));
+          for (const message of messages)
+            checkMessages([message], labels.get(message.file!) ?? message.file!);
+          for (const { file, expected } of originals) {
+            if (!expected) continue;
+            const loaded = agents.find((a) => a.file === join(dir, file));
+            expect(loaded, `${file} in ${dir}`).toEqual({ ...expected, file: join(dir, file) });
           }
         }
       } finally {

@@ -138,6 +138,13 @@ export const MIGRATIONS: readonly { name: string; sql: string }[] = [
   `,
   },
   {
+    name: 'run-agent',
+    sql: `
+  ALTER TABLE runs ADD COLUMN agent text;
+  ALTER TABLE runs ADD COLUMN agent_digest text;
+  `,
+  },
+  {
     // `birdie serve`: the session's data folder (so any worker sees it), API tokens (hashes only), the agent a
     // session started with, and a cancel request on the lease row that its holder polls.
     name: 'session-files-tokens',

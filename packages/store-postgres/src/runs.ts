@@ -2,6 +2,7 @@ import {
   checkCallIds,
   checkCount,
   checkFinishedCall,
+  checkRunAgent,
   checkRunFinish,
   checkStartedCall,
   checkText,
@@ -20,14 +21,16 @@ import { requireOwner } from './owner.js';
 
 export function createRuns(db: Db, leases: PgLeases): RunsRepo {
   return {
-    async start({ sessionId, userId, model }) {
+    async start({ sessionId, userId, model, agent }) {
       const checkedModel = model === undefined ? null : checkText(model, 'model');
+      const checked = checkRunAgent(agent);
       return db.tx(async (client) => {
         await requireOwner(client, sessionId, userId);
         await leases.fence(client, sessionId);
         const { rows } = await client.query<{ id: number }>(
-          "INSERT INTO runs (session_id, model, status, started_at) VALUES ($1, $2, 'running', $3) RETURNING id",
-          [sessionId, checkedModel, Date.now()],
+          `INSERT INTO runs (session_id, model, agent, agent_digest, status, started_at)
+           VALUES ($1, $2, $3, $4, 'running', $5) RETURNING id`,
+          [sessionId, checkedModel, checked?.name ?? null, checked?.digest ?? null, Date.now()],
         );
         return rows[0]!.id;
       });

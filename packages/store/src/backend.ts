@@ -63,6 +63,7 @@ export {
   checkFinishedCall,
   checkGrants,
   checkMemoryContent,
+  checkRunAgent,
   checkRunFinish,
   checkStartedCall,
   checkTitle,

@@ -23,6 +23,7 @@ export type {
   ReadOnlyReason,
   ReadOnlyState,
   RepairReport,
+  RunAgent,
   RunFinish,
   RunJournal,
   RunRecord,

@@ -101,10 +101,18 @@ export interface ToolCallRecord {
   error?: string;
 }
 
+/** An agent as a run records it: its name and the SHA-256 of its definition file's frontmatter and body. */
+export interface RunAgent {
+  name: string;
+  digest: string;
+}
+
 export interface RunRecord {
   id: number;
   sessionId: string;
   model?: string;
+  /** The agent that answered at the start of the run, and which version of its file. */
+  agent?: RunAgent;
   status: RunStatus;
   startedAt: Date;
   endedAt?: Date;
@@ -127,7 +135,8 @@ export interface RunsRepo {
    * Opens a run (status `running`) on the user's session and returns its id. `session-busy` when
    * another live process holds the session's lease.
    */
-  start(r: { sessionId: string; userId: string; model?: string }): Promise<number>;
+  /** `agent`: the agent that answers at the start of the run, with the digest of its definition (which version ran). */
+  start(r: { sessionId: string; userId: string; model?: string; agent?: RunAgent }): Promise<number>;
   finish(runId: number, r: RunFinish): Promise<void>;
   /** The run's tool journal (intent before effect). `not-found` for an unknown run. */
   journal(runId: number): Promise<RunJournal>;

@@ -14,12 +14,14 @@ import type {
 import { createJournal } from './journal.js';
 import type { Leases } from './leases.js';
 import type { Ownership } from './owner.js';
-import { checkRunFinish } from './validate.js';
+import { checkRunAgent, checkRunFinish } from './validate.js';
 
 export interface RunRow {
   id: number;
   session_id: string;
   model: string | null;
+  agent: string | null;
+  agent_digest: string | null;
   status: RunStatus;
   started_at: number;
   ended_at: number | null;
@@ -46,7 +48,7 @@ export type SyncRuns = Omit<SyncOf<RunsRepo>, 'journal'> & { journal(runId: numb
 
 export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns {
   const insert = db.prepare(
-    "INSERT INTO runs (session_id, model, status, started_at) VALUES (?, ?, 'running', ?)",
+    "INSERT INTO runs (session_id, model, agent, agent_digest, status, started_at) VALUES (?, ?, ?, ?, 'running', ?)",
   );
   const update = db.prepare(
     `UPDATE runs SET status = ?, ended_at = ?, input_tokens = ?, output_tokens = ?, error = ? WHERE id = ?`,
@@ -55,12 +57,16 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
   const toolsOf = db.prepare<[number], ToolRow>('SELECT * FROM tool_calls WHERE run_id = ? ORDER BY id');
 
   return {
-    start({ sessionId, userId, model }) {
+    start({ sessionId, userId, model, agent }) {
       const checkedModel = model === undefined ? null : checkText(model, 'model');
+      const checked = checkRunAgent(agent);
       return immediate(db, () => {
         owners.require(sessionId, userId);
         leases.fence(sessionId);
-        return Number(insert.run(sessionId, checkedModel, Date.now()).lastInsertRowid);
+        return Number(
+          insert.run(sessionId, checkedModel, checked?.name ?? null, checked?.digest ?? null, Date.now())
+            .lastInsertRowid,
+        );
       });
     },
     finish(runId, r) {
@@ -106,6 +112,8 @@ export function toRun(row: RunRow, tools: ToolRow[]): RunRecord {
     toolCalls: tools.map((t) => toTool(t, row.status !== 'running')),
   };
   if (row.model !== null) run.model = row.model;
+  if (row.agent !== null && row.agent !== undefined)
+    run.agent = { name: row.agent, digest: row.agent_digest ?? '' };
   if (row.ended_at !== null) {
     run.endedAt = new Date(row.ended_at);
     run.durationMs = row.ended_at - row.started_at;

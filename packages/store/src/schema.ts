@@ -153,7 +153,11 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX cp_quarantine_by_thread ON cp_quarantine (thread_id, id);
   `,
-  // 3: `birdie serve` — the session's data folder (so any worker sees it), API tokens (hashes only), the agent a
+  `
+  ALTER TABLE runs ADD COLUMN agent TEXT;
+  ALTER TABLE runs ADD COLUMN agent_digest TEXT;
+  `,
+  // 4: `birdie serve` — the session's data folder (so any worker sees it), API tokens (hashes only), the agent a
   // session started with, and a cancel request on the lease row that its holder polls.
   `
   ALTER TABLE sessions ADD COLUMN agent TEXT;

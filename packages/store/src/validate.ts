@@ -188,3 +188,12 @@ export function checkAcquire(opts: AcquireOptions): { waitMs: number; ttlMs: num
   }
   return { waitMs, ttlMs };
 }
+
+/** A run's agent: a name and a hex SHA-256 digest, or nothing. */
+export function checkRunAgent(agent: unknown): { name: string; digest: string } | undefined {
+  if (agent === undefined) return undefined;
+  const a = agent as { name?: unknown; digest?: unknown } | null;
+  if (!a || typeof a.name !== 'string' || typeof a.digest !== 'string' || !/^[0-9a-f]{64}$/.test(a.digest))
+    throw new StoreError('invalid-argument', "a run's agent is { name, digest } with a SHA-256 hex digest");
+  return { name: checkText(a.name, 'agent.name', 200), digest: a.digest };
+}

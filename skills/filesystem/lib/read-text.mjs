@@ -118,6 +118,48 @@ export async function readText(path, request) {
 }
 
 /**
+ * `readText`'s answer for text the application gave (an editor's buffer, through `context.files`): the same lines,
+ * the same limit and the same `cut`, counted on the UTF-8 bytes of `text`.
+ * @param {string} text
+ * @param {ReadRequest} request
+ * @returns {ReadResult}
+ */
+export function sliceText(text, request) {
+  checkRange(request.start, request.end);
+  const ranged = request.start !== undefined || request.end !== undefined;
+  const first = request.start ?? 1;
+  const last = request.end ?? Number.POSITIVE_INFINITY;
+  const bytes = Buffer.from(text, 'utf8');
+  /** @type {Buffer[]} */
+  const lines = [];
+  for (let i = 0; i < bytes.length; ) {
+    const newline = bytes.indexOf(NEWLINE, i);
+    const stop = newline === -1 ? bytes.length : newline + 1;
+    lines.push(bytes.subarray(i, stop));
+    i = stop;
+  }
+  if (ranged && first > lines.length) {
+    throw new FilesystemError(
+      'bad-range',
+      `"${request.shown}" has ${lines.length} lines; start_line ${first} is past the end.`,
+    );
+  }
+  /** @type {Buffer[]} */
+  const parts = [];
+  let taken = 0;
+  const end = Math.min(last, lines.length);
+  for (let line = first; line <= end; line += 1) {
+    const piece = /** @type {Buffer} */ (lines[line - 1]);
+    if (taken + piece.length > READ_LIMIT_BYTES) {
+      return overLimit(parts, piece, { size: bytes.length, first, line, lineStart: taken, taken });
+    }
+    parts.push(piece);
+    taken += piece.length;
+  }
+  return result(parts, bytes.length, first, end, 'none');
+}
+
+/**
  * Opens a file for reading and checks, on the open descriptor, that it is a regular file: a directory, device, FIFO or
  * socket is refused before a byte is read. O_NONBLOCK makes a FIFO open at once instead of waiting for a writer.
  * @param {string} path @param {string} shown

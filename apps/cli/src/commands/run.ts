@@ -5,7 +5,15 @@ import { reportSkillProblems } from '../render/diagnostics.js';
 import { EventPrinter } from '../render/events.js';
 import { eventJson, turnResultJson } from '../render/json-events.js';
 import { styler } from '../render/style.js';
-import { approvalMode, openRuntime, staleGrantNotes, useSession, waitingLine, waitMs } from '../runtime.js';
+import {
+  agentFlag,
+  approvalMode,
+  openRuntime,
+  staleGrantNotes,
+  useSession,
+  waitingLine,
+  waitMs,
+} from '../runtime.js';
 import { applySkillFlags, skillFlags } from '../skill-flags.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 import { isStoreFailureCode, storeFailureText } from '../store-failure.js';
@@ -36,6 +44,7 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
   try {
     // Checked before a session is made, so a typo leaves nothing behind.
     const flags = skillFlags(rt, values);
+    const agent = agentFlag(rt, values);
     const session = await useSession(
       rt,
       typeof values['session-id'] === 'string' ? values['session-id'] : undefined,
@@ -49,6 +58,7 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
         id: session.id,
         user: rt.userId,
         provider: `${rt.provider.config.vendor}/${rt.provider.config.model}`,
+        ...(agent !== undefined ? { agent } : {}),
         sources: rt.provider.sources,
         ...(rt.provider.ignored.length ? { ignored: rt.provider.ignored } : {}),
       });
@@ -65,6 +75,7 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
       approval,
       signal: controller.signal,
       waitMs: wait,
+      ...(agent !== undefined ? { agent } : {}),
       handlers: {
         onWait: (holder, ms) => write(io.stderr, waitingLine(session.id, holder, ms)),
         onEvent: (event) => (json ? emit(eventJson(event)) : printer.onEvent(event)),

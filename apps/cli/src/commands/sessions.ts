@@ -44,11 +44,23 @@ export async function sessionsShowCommand({ io, values, positionals }: CommandCo
   const store = await openUserStore(io);
   try {
     const session = await findSession(store, positionals[0]!, userId);
-    const { messages, damage } = await readHistory(store, session.id);
+    const { messages, damage, subagents } = await readHistory(store, session.id);
     // Damage never hides what reads fine: everything before it is shown, and the problem is named on stderr.
     if (damage) write(io.stderr, `birdie: ${storeFailureText(damage, session.id)}`);
     if (values.json) {
-      for (const m of messages) write(io.stdout, JSON.stringify(messageJson(m as never)));
+      // A subagent's messages follow its task call's tool message, each naming the task call (`subagentOf`).
+      const print = (list: typeof messages, nested: typeof subagents, parent?: string) => {
+        for (const m of list) {
+          write(
+            io.stdout,
+            JSON.stringify({ ...messageJson(m as never), ...(parent ? { subagentOf: parent } : {}) }),
+          );
+          const callId = (m as { tool_call_id?: string }).tool_call_id;
+          const child = callId ? nested?.get(callId) : undefined;
+          if (child) print(child.messages, child.subagents, callId);
+        }
+      };
+      print(messages, subagents);
       return damage ? EXIT_RUN : EXIT_OK;
     }
     const style = styler(io.stdout, io.env);
@@ -59,7 +71,7 @@ export async function sessionsShowCommand({ io, values, positionals }: CommandCo
         `session ${session.id} · user ${session.userId} · ${session.turns} turns · ↑${session.inputTokens} ↓${session.outputTokens} tok`,
       ),
     );
-    io.stdout.write(formatHistory(messages, style) || 'No messages yet.\n');
+    io.stdout.write(formatHistory(messages, style, undefined, subagents) || 'No messages yet.\n');
     return damage ? EXIT_RUN : EXIT_OK;
   } finally {
     await store.close();

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isAgentMessage } from '../agents.js';
 import { EXIT_OK, EXIT_RUN, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { resolveFrom } from '../paths.js';
@@ -25,7 +26,8 @@ export async function skillsCheckCommand({ io, values, positionals }: CommandCon
   if (positionals.length === 0) {
     const registry = await openTrustedRegistry(io, values);
     skillCount = registry.current().skills.length;
-    messages.push(...registry.messages);
+    // Agent files have their own command (`agents check`).
+    messages.push(...registry.messages.filter((m) => !isAgentMessage(m, registry.agentDirectories)));
     // Their files were read and checked (their problems are above), but they do not load until trusted.
     const skipped = skippedLine(registry.current().untrusted);
     if (skipped) write(io.stderr, skipped);

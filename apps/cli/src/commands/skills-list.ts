@@ -1,3 +1,4 @@
+import { isAgentMessage } from '../agents.js';
 import { EXIT_OK, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { relativeIfInside, reportSkillProblems } from '../render/diagnostics.js';
@@ -8,7 +9,10 @@ import { skippedLine } from '../trust.js';
 /** `birdie skills list`: name, kind, tools, enabled by default, and where each skill came from. */
 export async function skillsListCommand({ io, values }: CommandContext): Promise<number> {
   const registry = await openTrustedRegistry(io, values);
-  reportSkillProblems(registry.messages, io);
+  reportSkillProblems(
+    registry.messages.filter((m) => !isAgentMessage(m, registry.agentDirectories)),
+    io,
+  );
   const snapshot = registry.current();
   const skipped = skippedLine(snapshot.untrusted);
   if (skipped) write(io.stderr, skipped);

@@ -6,7 +6,7 @@ import { resolveFrom } from '../paths.js';
 import { styler, table } from '../render/style.js';
 import { openUserStore, requireWritable } from '../runtime.js';
 import { openRegistry } from '../skills.js';
-import { describeWorkspace, realFolder } from '../trust.js';
+import { describeWorkspace, realFolder, workspaceContents } from '../trust.js';
 
 /** `birdie trust [DIR]`, `--list`, `--revoke DIR`: the user's answers about project folders, kept in the store. */
 export async function trustCommand({ io, values, positionals }: CommandContext): Promise<number> {
@@ -43,7 +43,7 @@ export async function trustCommand({ io, values, positionals }: CommandContext):
       write(
         io.stdout,
         removed
-          ? `Forgot the answer about ${dir}: its project skills no longer load.`
+          ? `Forgot the answer about ${dir}: its project skills and agents no longer load.`
           : `No answer was recorded for ${dir}.`,
       );
       return EXIT_OK;
@@ -55,16 +55,23 @@ export async function trustCommand({ io, values, positionals }: CommandContext):
     requireWritable(store);
     // Load the folder as a workspace, trusting nothing, to see exactly what it declares now.
     let found: WorkspaceDeclarations | undefined;
-    await openRegistry(io, { ...values, cwd: dir, 'skills-dir': undefined }, (workspace) => {
-      if (workspace.path === dir) found = workspace;
-      return false;
-    });
+    await openRegistry(
+      io,
+      { ...values, cwd: dir, 'skills-dir': undefined, 'agents-dir': undefined },
+      (workspace) => {
+        if (workspace.path === dir) found = workspace;
+        return false;
+      },
+    );
     if (!found) {
-      write(io.stdout, `${dir} has no project skills (.birdie/skills or .agents/skills): nothing to trust.`);
+      write(
+        io.stdout,
+        `${dir} has no project skills or agents (.birdie/skills, .agents/skills, .birdie/agents, .agents/agents): nothing to trust.`,
+      );
       return EXIT_OK;
     }
     await store.trust.set(dir, { digest: found.digest, decision: 'trusted' });
-    write(io.stdout, `Trusted ${dir}. Its project skills now load:`);
+    write(io.stdout, `Trusted ${dir}. Its ${workspaceContents(found)} now load:`);
     for (const line of describeWorkspace(found, dir, style)) write(io.stdout, `  ${line}`);
     write(
       io.stdout,

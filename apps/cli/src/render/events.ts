@@ -90,6 +90,18 @@ export class EventPrinter {
         this.printedError = true;
         return;
       }
+      case 'model-tool': {
+        // The model's own agent ran (or runs) this tool: shown once it has an outcome, never run by birdie.
+        if (event.status !== 'completed' && event.status !== 'failed') return;
+        this.o.onWrite?.();
+        this.breakLine();
+        const mark = event.status === 'completed' ? style('green', '✓') : style('red', '✗');
+        this.o.info.write(
+          `${style('magenta', '⚙')} ${style('dim', `${event.title} (the model's agent)`)} ${mark}\n`,
+        );
+        this.o.onIdle?.();
+        return;
+      }
       case 'done': {
         this.o.onWrite?.();
         this.breakLine();

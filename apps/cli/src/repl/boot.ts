@@ -3,7 +3,7 @@ import type { Values } from '../argv.js';
 import { formatHistory, historyOf } from '../history.js';
 import type { Io } from '../io.js';
 import type { Style } from '../render/style.js';
-import { openRuntime, staleGrantNotes, useSession, waitMs } from '../runtime.js';
+import { agentFlag, openRuntime, staleGrantNotes, useSession, waitMs } from '../runtime.js';
 import { applySkillFlags, skillFlags } from '../skill-flags.js';
 import { storeFailureText } from '../store-failure.js';
 import { printStatus, type ReplState, watchSkills } from './state.js';
@@ -17,6 +17,7 @@ export async function bootRepl(
   const rt = await openRuntime(io, values);
   try {
     const flags = skillFlags(rt, values);
+    const agent = agentFlag(rt, values);
     const session = await useSession(rt, options.resumeId);
     await applySkillFlags(rt, session, flags);
     const state: ReplState = {
@@ -32,7 +33,13 @@ export async function bootRepl(
       notices: staleGrantNotes(rt, session.id),
       startupProblems: [...rt.registry.messages],
       trustPutOff: new Set(),
+      ...(agent !== undefined ? { nextAgent: agent, agentName: agent } : {}),
     };
+    // A resumed session goes on with whoever spoke last, unless --agent names another.
+    if (agent === undefined && options.resumeId) {
+      const last = (await rt.agent.getState(session.id).catch(() => undefined))?.agent;
+      if (last) state.agentName = last;
+    }
     if (options.resumeId) {
       const { style } = options;
       const { messages, damage } = await historyOf(rt.agent, session.id);

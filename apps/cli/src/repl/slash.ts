@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import type { ApprovalMode } from '@birdie/graph';
+import { birdieHome } from '../paths.js';
 import { relativeIfInside } from '../render/diagnostics.js';
 import { table } from '../render/style.js';
 import { TOOL_OUTPUT_MODES, type ToolOutputMode } from '../render/tool-output.js';
@@ -19,6 +21,7 @@ export const SLASH_COMMANDS: Array<[string, string]> = [
   ['/skill enable|disable NAME', 'change it for this session (saved; applies next turn)'],
   ['/skill reload', 're-read every skills folder'],
   ['/session new|switch ID|delete ID|list|info', 'manage sessions'],
+  ['/agent [list | NAME | none]', 'show the agent answering, list agents, or switch (from the next turn)'],
   ['/new', 'start a new session'],
   ['/approval ask|always|never', 'when tool calls need your approval'],
   ['/clear', 'clear the screen'],
@@ -33,6 +36,7 @@ const NAMES = [
   'tool',
   'skill',
   'session',
+  'agent',
   'new',
   'approval',
   'clear',
@@ -78,6 +82,8 @@ export async function runSlash(state: ReplState, line: string): Promise<SlashRes
         return await session(state, rest);
       case 'new':
         return await session(state, ['new']);
+      case 'agent':
+        return agentCommand(state, rest);
       case 'approval': {
         const mode = rest[0];
         if (!mode) return out(state, `approval: ${state.approval}  (/approval ask|always|never)`);
@@ -96,6 +102,49 @@ export async function runSlash(state: ReplState, line: string): Promise<SlashRes
   } catch (error) {
     out(state, `${s('red', 'error:')} ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/** `/agent`: who answers; `/agent list`; `/agent NAME` switches from the next turn; `/agent none`: no agent. */
+function agentCommand(state: ReplState, rest: string[]): undefined {
+  const snapshot = state.rt.registry.current();
+  const sub = rest[0];
+  if (sub === undefined) {
+    const current = state.agentName ? snapshot.getAgent(state.agentName) : undefined;
+    if (!current)
+      return out(
+        state,
+        'No agent: the default prompt answers. /agent list shows the agents; /agent NAME picks one.',
+      );
+    return out(state, `agent: ${current.name} — ${current.description}\n${state.style('dim', current.file)}`);
+  }
+  if (sub === 'list') {
+    if (snapshot.agents.length === 0)
+      return out(state, 'No agents loaded. `birdie agents new NAME` makes one.');
+    return out(
+      state,
+      table(
+        snapshot.agents.map((a) => [
+          a.name === state.agentName ? '*' : ' ',
+          a.name,
+          snapshot.agentLayerOf(a.name)?.layer ?? '',
+          a.description.length > 80 ? `${a.description.slice(0, 79)}…` : a.description,
+        ]),
+      ),
+    );
+  }
+  if (sub === 'none' || sub === 'default') {
+    state.nextAgent = null;
+    state.agentName = undefined;
+    return out(state, `${state.style('green', '✓')} no agent from the next turn`);
+  }
+  const found = snapshot.getAgent(sub);
+  if (!found) {
+    const names = snapshot.agents.map((a) => a.name);
+    return out(state, `No agent "${sub}".${didYouMean(sub, names)} /agent list shows them.`);
+  }
+  state.nextAgent = found.name;
+  state.agentName = found.name;
+  return out(state, `${state.style('green', '✓')} ${found.name} answers from the next turn`);
 }
 
 function help(state: ReplState): undefined {
@@ -123,6 +172,24 @@ async function memory(state: ReplState, rest: string[]): Promise<undefined> {
   );
 }
 
+/** The AGENTS.md files a turn reads now, and the project's that it leaves out while the folder is untrusted. */
+async function memoryFilesLine(rt: ReplState['rt']): Promise<string> {
+  const { findMemoryFiles } = await import('@birdie/graph');
+  const userFile = join(birdieHome(rt.io.env), 'AGENTS.md');
+  const trusted = rt.workspaceTrusted();
+  const read = await findMemoryFiles({ cwd: rt.cwd, userFile, project: trusted });
+  const all = trusted ? read : await findMemoryFiles({ cwd: rt.cwd, userFile, project: true });
+  const shown = read.map((f) => relativeIfInside(rt.cwd, f.path));
+  const skipped = all
+    .filter((f) => !read.some((r) => r.path === f.path))
+    .map((f) => relativeIfInside(rt.cwd, f.path));
+  const parts = [
+    shown.join(', ') || 'none',
+    ...(skipped.length ? [`not read (folder not trusted): ${skipped.join(', ')}`] : []),
+  ];
+  return parts.join('; ');
+}
+
 async function info(state: ReplState): Promise<undefined> {
   const { rt, session } = state;
   const totals = (await rt.store.sessions.get(session.id, rt.userId)) ?? session;
@@ -143,6 +210,7 @@ async function info(state: ReplState): Promise<undefined> {
       rt.registry.directories.map((d) => `${d.layer}:${relativeIfInside(rt.cwd, d.path)}`).join('  '),
     ],
     ['store', rt.store.location],
+    ['memory files', await memoryFilesLine(rt)],
   ];
   return out(state, table(rows.map(([k, v]) => [state.style('bold', k!), v!])));
 }

@@ -25,6 +25,13 @@ export interface ReplState {
   notices: string[];
   /** The registry's warnings and errors at start-up, printed once (then emptied) before the first prompt or turn. */
   startupProblems: DiagnosticLike[];
+  /**
+   * The agent the next turn names (`--agent`, `/agent NAME`; `null`: the default agent); undefined lets the session
+   * continue with whoever spoke last (after a handoff, the agent handed to).
+   */
+  nextAgent?: string | null;
+  /** The agent answering now, for the status line: the session's last speaker, or the one just chosen. */
+  agentName?: string;
   /** Digests of untrusted workspaces the user answered "not now" about in this process. */
   trustPutOff: Set<string>;
   watcher?: RegistryWatcher;
@@ -42,6 +49,7 @@ export async function printStatus(state: ReplState): Promise<void> {
     state,
     statusLine(
       {
+        ...(state.agentName ? { agent: state.agentName } : {}),
         vendor: state.rt.provider.config.vendor,
         model: state.rt.provider.config.model,
         sessionId: state.session.id,

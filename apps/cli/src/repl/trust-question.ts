@@ -1,5 +1,5 @@
 import type { WorkspaceDeclarations } from '@birdie/registry';
-import { describeWorkspace, refusedBefore } from '../trust.js';
+import { describeWorkspace, refusedBefore, workspaceContents } from '../trust.js';
 import { out, type ReplState } from './state.js';
 
 type Answer = 'yes' | 'no' | 'later';
@@ -25,13 +25,16 @@ export async function askPendingTrust(state: ReplState): Promise<void> {
   for (const workspace of pending) {
     prompts.note(
       describeWorkspace(workspace, rt.cwd, style).join('\n'),
-      `${workspace.path} has project skills you have not trusted`,
+      `${workspace.path} has ${workspaceContents(workspace)} you have not trusted`,
       { output: io.stdout },
     );
     const answer = await prompts.select<Answer>({
       input: io.stdin,
       output: io.stdout,
-      message: 'Load them? Their tools and MCP servers can run commands on this machine.',
+      message:
+        workspace.agents.length > 0
+          ? 'Load them? Their tools and MCP servers can run commands on this machine, and agents run the tools they pre-approve without asking.'
+          : 'Load them? Their tools and MCP servers can run commands on this machine.',
       options: [
         { value: 'yes', label: 'Yes, trust this folder' },
         { value: 'no', label: 'No (ask again only if what they declare changes)' },
@@ -51,11 +54,18 @@ export async function askPendingTrust(state: ReplState): Promise<void> {
     await rt.store.trust.set(workspace.path, { digest: workspace.digest, decision });
     rt.trust.set(workspace.path, { dir: workspace.path, digest: workspace.digest, decision, at: new Date() });
     if (answer === 'yes') trusted = true;
-    else out(state, style('dim', `${workspace.path} stays untrusted; its skills do not load`));
+    else
+      out(
+        state,
+        style('dim', `${workspace.path} stays untrusted; its ${workspaceContents(workspace)} do not load`),
+      );
   }
   if (trusted) {
     await rt.registry.reload();
-    const skills = rt.registry.current().skills.length;
-    out(state, `${style('green', '✓')} trusted; ${skills} skills loaded`);
+    const { skills, agents } = rt.registry.current();
+    out(
+      state,
+      `${style('green', '✓')} trusted; ${skills.length} skills${agents.length ? ` and ${agents.length} agents` : ''} loaded`,
+    );
   }
 }

@@ -67,6 +67,7 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
         approval: state.approval,
         signal: controller.signal,
         waitMs: state.waitMs,
+        ...(state.nextAgent !== undefined ? { agent: state.nextAgent } : {}),
         handlers: {
           onWait: (holder, ms) => {
             spinner.stop();
@@ -103,6 +104,9 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
       out(state, `${style('red', label)} ${storeFailureText(failure, state.session.id)}`);
     }
     if (result.contextTokens) state.contextTokens = result.contextTokens;
+    // The choice applied to this turn; from now on the session goes on with whoever spoke last (a handoff moves it).
+    state.nextAgent = undefined;
+    state.agentName = (await state.rt.agent.getState(state.session.id).catch(() => undefined))?.agent;
     await printStatus(state);
   } finally {
     spinner.stop();

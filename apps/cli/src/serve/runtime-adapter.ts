@@ -30,11 +30,8 @@ export function serveRuntime(rt: Runtime, approval: ApprovalMode): ServeRuntime 
         }
         return skill.name;
       });
-      if (request.agent !== undefined) {
-        const agents = snapshot as { getAgent?: (name: string) => unknown };
-        if (!agents.getAgent?.(request.agent))
-          throw new ApiError('invalid-request', `no agent "${request.agent}"`);
-      }
+      if (request.agent !== undefined && !snapshot.getAgent(request.agent))
+        throw new ApiError('invalid-request', `no agent "${request.agent}"`);
       const session = await store.sessions.create(userId, {
         ...(request.agent !== undefined ? { agent: request.agent } : {}),
         ...(request.title !== undefined ? { title: request.title } : {}),

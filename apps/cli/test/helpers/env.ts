@@ -22,15 +22,16 @@ export interface Sandbox {
 }
 
 /**
- * A temp BIRDIE_HOME and HOME for one test, so nothing touches the real home; an empty bundled-skills folder so
- * tests depend only on their own fixture skills.
+ * A temp BIRDIE_HOME and HOME for one test, so nothing touches the real home; empty bundled-skills and bundled-agents
+ * folders so tests depend only on their own fixtures.
  */
 export async function sandbox(extra: NodeJS.ProcessEnv = {}): Promise<Sandbox> {
   const dir = await makeTempDir('birdie-cli-');
   const home = join(dir.path, 'birdie-home');
   const cwd = join(dir.path, 'work');
   const bundled = join(dir.path, 'bundled');
-  await Promise.all([mkdir(home), mkdir(cwd), mkdir(bundled)]);
+  const bundledAgents = join(dir.path, 'bundled-agents');
+  await Promise.all([mkdir(home), mkdir(cwd), mkdir(bundled), mkdir(bundledAgents)]);
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: cwd,
@@ -40,6 +41,7 @@ export async function sandbox(extra: NodeJS.ProcessEnv = {}): Promise<Sandbox> {
     NO_COLOR: '1',
     BIRDIE_HOME: home,
     BIRDIE_BUNDLED_SKILLS: bundled,
+    BIRDIE_BUNDLED_AGENTS: bundledAgents,
     ...extra,
   };
   return { dir, home, cwd, env, cleanup: () => dir.cleanup() };

@@ -14,19 +14,23 @@ export const DIST = join(CLI_ROOT, 'dist');
 const ROOT = resolve(CLI_ROOT, '..', '..');
 const TRACE = join(here, 'trace-imports.mjs');
 
-/** Runs `node <bin> …args` with the import tracer; resolves with every module URL it resolved (deduplicated). */
-export async function traceImports(bin, args, { env = process.env, cwd = process.cwd() } = {}) {
+/**
+ * Runs `node <bin> …args` with the import tracer; resolves with every module URL it resolved (deduplicated).
+ * `input`, when given, is written to its stdin, which is then closed.
+ */
+export async function traceImports(bin, args, { env = process.env, cwd = process.cwd(), input } = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'birdie-trace-'));
   const file = join(dir, 'trace.txt');
   try {
-    await new Promise((done, fail) =>
-      execFile(
+    await new Promise((done, fail) => {
+      const child = execFile(
         process.execPath,
         ['--import', TRACE, bin, ...args],
         { env: { ...env, BIRDIE_TRACE_FILE: file }, cwd },
         (error, stdout, stderr) => (error ? fail(Object.assign(error, { stdout, stderr })) : done(undefined)),
-      ),
-    );
+      );
+      if (input !== undefined) child.stdin?.end(input);
+    });
     const urls = (await readFile(file, 'utf8')).trim().split('\n');
     return [...new Set(urls)];
   } finally {

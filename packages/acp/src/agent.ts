@@ -1,0 +1,192 @@
+import {
+  type AgentConnection,
+  type AgentContext,
+  agent,
+  type ClientCapabilities,
+  methods,
+  PROTOCOL_VERSION,
+  RequestError,
+  type SessionUpdate,
+  type StopReason,
+  type Stream,
+} from '@agentclientprotocol/sdk';
+import type { ApprovalMode } from '@birdie/graph';
+import { isAbsolute } from 'node:path';
+import { clientFiles } from './file-bridge.js';
+import { isApprovalMode, modeState } from './modes.js';
+import { askPermissions, ToolGrants } from './permissions.js';
+import { promptText } from './prompt-text.js';
+import type { AcpRuntime } from './runtime.js';
+import { replayUpdates, UpdateTranslator } from './updates.js';
+
+interface SessionState {
+  cwd: string;
+  approval: ApprovalMode;
+  grants: ToolGrants;
+  /** The prompt in progress, if any: `session/cancel` aborts it. */
+  turn?: AbortController;
+}
+
+/**
+ * Serves birdie as an ACP agent on `stream` (`ndJsonStream` over stdio, in the CLI) until the client goes away:
+ * initialize (no authentication), new and load session, prompt with streamed updates, cancel, the approval modes as
+ * session modes, approvals as permission requests, and the client's file access for `node:` tools.
+ */
+export function serveAcp(runtime: AcpRuntime, stream: Stream): AgentConnection {
+  let capabilities: ClientCapabilities | undefined;
+  const sessions = new Map<string, SessionState>();
+
+  const known = (sessionId: string): SessionState => {
+    const session = sessions.get(sessionId);
+    if (!session) throw RequestError.sessionNotFound(sessionId);
+    return session;
+  };
+  const absolute = (cwd: string) => {
+    if (!isAbsolute(cwd) || cwd.includes('\0'))
+      throw RequestError.invalidParams({ cwd }, 'cwd must be an absolute path');
+    return cwd;
+  };
+  const note = (what: string, mcpServers: readonly unknown[]) => {
+    if (mcpServers.length > 0)
+      runtime.log(
+        `birdie acp: ${what}: the client's ${mcpServers.length} MCP server(s) are not used; birdie's skills declare its MCP servers`,
+      );
+  };
+
+  const app = agent({ name: 'birdie' })
+    .onRequest(methods.agent.initialize, ({ params }) => {
+      capabilities = params.clientCapabilities;
+      return {
+        protocolVersion: PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          mcpCapabilities: { http: false, sse: false },
+        },
+        authMethods: [],
+        agentInfo: { name: runtime.info.name, version: runtime.info.version },
+      };
+    })
+    .onRequest(methods.agent.session.new, async ({ params }) => {
+      const cwd = absolute(params.cwd);
+      note('session/new', params.mcpServers);
+      const sessionId = await runtime.createSession();
+      sessions.set(sessionId, { cwd, approval: runtime.defaultApproval, grants: new ToolGrants() });
+      return { sessionId, modes: modeState(runtime.defaultApproval) };
+    })
+    .onRequest(methods.agent.session.load, async ({ params, client }) => {
+      const cwd = absolute(params.cwd);
+      note('session/load', params.mcpServers);
+      if (!(await runtime.hasSession(params.sessionId))) throw RequestError.sessionNotFound(params.sessionId);
+      const session = sessions.get(params.sessionId) ?? {
+        cwd,
+        approval: runtime.defaultApproval,
+        grants: new ToolGrants(),
+      };
+      session.cwd = cwd;
+      sessions.set(params.sessionId, session);
+      for (const update of replayUpdates(await runtime.history(params.sessionId), cwd))
+        await client.notify(methods.client.session.update, { sessionId: params.sessionId, update });
+      return { modes: modeState(session.approval) };
+    })
+    .onRequest(methods.agent.session.setMode, ({ params }) => {
+      const session = known(params.sessionId);
+      if (!isApprovalMode(params.modeId))
+        throw RequestError.invalidParams({ modeId: params.modeId }, 'the modes are ask, always and never');
+      session.approval = params.modeId;
+      return {};
+    })
+    .onNotification(methods.agent.session.cancel, ({ params }) => {
+      sessions.get(params.sessionId)?.turn?.abort(new Error('cancelled by the client'));
+    })
+    .onRequest(methods.agent.session.prompt, async ({ params, client, signal }) => {
+      const session = known(params.sessionId);
+      if (session.turn)
+        throw RequestError.invalidRequest(undefined, 'this session is already answering a prompt');
+      const turn = new AbortController();
+      session.turn = turn;
+      // The request's own cancellation, or the client going away, stops the turn and its tools too.
+      const stop = () => turn.abort(new Error('the prompt request was cancelled'));
+      signal.addEventListener('abort', stop, { once: true });
+      try {
+        return {
+          stopReason: await runPrompt(
+            runtime,
+            client,
+            params.sessionId,
+            session,
+            promptText(params.prompt),
+            turn.signal,
+            capabilities,
+          ),
+        };
+      } finally {
+        signal.removeEventListener('abort', stop);
+        session.turn = undefined;
+      }
+    });
+  return app.connect(stream);
+}
+
+async function runPrompt(
+  runtime: AcpRuntime,
+  client: AgentContext,
+  sessionId: string,
+  session: SessionState,
+  text: string,
+  signal: AbortSignal,
+  capabilities: ClientCapabilities | undefined,
+): Promise<StopReason> {
+  const translator = new UpdateTranslator(session.cwd);
+  // Updates are sent one after another, so the client sees them in the order the agent produced them.
+  let sent: Promise<void> = Promise.resolve();
+  const send = (update: SessionUpdate) => {
+    sent = sent
+      .then(() => client.notify(methods.client.session.update, { sessionId, update }))
+      .catch(() => {});
+  };
+  const files = clientFiles(client, sessionId, capabilities);
+  let result: Awaited<ReturnType<AcpRuntime['runTurn']>>;
+  try {
+    result = await runtime.runTurn(sessionId, text, {
+      approval: session.approval,
+      signal,
+      cwd: session.cwd,
+      ...(files ? { files } : {}),
+      onEvent(event) {
+        if (event.type === 'error') {
+          runtime.log(`birdie acp: ${event.error.code}: ${event.error.message}`);
+          send({
+            sessionUpdate: 'agent_message_chunk',
+            content: { type: 'text', text: `\n(birdie: ${event.error.message})\n` },
+          });
+          return;
+        }
+        for (const update of translator.translate(event)) send(update);
+      },
+      async decide(requests) {
+        await sent;
+        return askPermissions(requests, {
+          client,
+          sessionId,
+          cwd: session.cwd,
+          grants: session.grants,
+          identityOf: (skill) => runtime.skillIdentity(skill),
+          signal,
+        });
+      },
+    });
+  } catch (error) {
+    for (const update of translator.close('Not run: the turn could not start.')) send(update);
+    await sent;
+    throw RequestError.internalError(undefined, error instanceof Error ? error.message : String(error));
+  }
+  const cancelled = result.status === 'aborted' || signal.aborted;
+  for (const update of translator.close(cancelled ? 'Cancelled.' : 'The turn ended before this call finished.'))
+    send(update);
+  await sent;
+  if (cancelled) return 'cancelled';
+  if (result.status === 'error')
+    throw RequestError.internalError({ code: result.errorCode }, result.error ?? 'the turn failed');
+  return 'end_turn';
+}

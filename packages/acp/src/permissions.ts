@@ -1,0 +1,103 @@
+import type { AgentContext, PermissionOption, RequestPermissionResponse } from '@agentclientprotocol/sdk';
+import { methods } from '@agentclientprotocol/sdk';
+import type { ApprovalDecision, ApprovalRequest } from '@birdie/graph';
+import { toolKind, toolLocations } from './tool-view.js';
+
+export const ALLOW_ONCE = 'allow-once';
+export const ALLOW_SESSION = 'allow-session';
+export const REJECT = 'reject';
+
+/**
+ * "Allow for this session" answers: tool name → the skill file (`layer:path`) the user allowed it from. A grant
+ * holds only while that same file provides the tool's skill: when another file provides it now (a project skill
+ * shadowing a bundled one, a reload), the user is asked again. Kept for the ACP session in this process.
+ */
+export class ToolGrants {
+  readonly #grants = new Map<string, string>();
+
+  grant(tool: string, identity: string): void {
+    this.#grants.set(tool, identity);
+  }
+
+  allows(tool: string, identity: string | undefined): boolean {
+    return identity !== undefined && this.#grants.get(tool) === identity;
+  }
+}
+
+export interface AskContext {
+  client: AgentContext;
+  sessionId: string;
+  cwd: string;
+  grants: ToolGrants;
+  /** The skill file a skill comes from now (see `AcpRuntime.skillIdentity`). */
+  identityOf(skill: string): string | undefined;
+  /** The turn's signal: a cancelled turn withdraws its questions. */
+  signal: AbortSignal;
+}
+
+/**
+ * birdie's approval requests as ACP permission requests, one at a time: allow once, allow the tool for the session
+ * (offered only for a skill's tool, and bound to that skill's file), or reject. A tool allowed for the session is
+ * approved without asking while its skill file is the same. A question the client answers `cancelled` (the turn
+ * was cancelled) rejects that call and the rest.
+ */
+export async function askPermissions(
+  requests: ApprovalRequest[],
+  ask: AskContext,
+): Promise<Record<string, ApprovalDecision>> {
+  const decisions: Record<string, ApprovalDecision> = {};
+  for (const request of requests) {
+    const identity = request.skill ? ask.identityOf(request.skill) : undefined;
+    if (ask.grants.allows(request.tool, identity)) {
+      decisions[request.id] = { type: 'approve' };
+      continue;
+    }
+    if (ask.signal.aborted) {
+      decisions[request.id] = { type: 'reject', message: 'The turn was cancelled.' };
+      continue;
+    }
+    const answer = await ask.client
+      .request(
+        methods.client.session.requestPermission,
+        {
+          sessionId: ask.sessionId,
+          toolCall: {
+            toolCallId: request.reason === 'model-agent' ? `model-${request.id}` : request.id,
+            title: request.description,
+            kind: toolKind(request.tool),
+            status: 'pending',
+            rawInput: request.args,
+            locations: toolLocations(request.args, ask.cwd),
+          },
+          options: optionsFor(request, identity),
+        },
+        { cancellationSignal: ask.signal },
+      )
+      .catch((): RequestPermissionResponse => ({ outcome: { outcome: 'cancelled' } }));
+    const chosen = answer.outcome.outcome === 'selected' ? answer.outcome.optionId : undefined;
+    if (chosen === ALLOW_ONCE) decisions[request.id] = { type: 'approve' };
+    else if (chosen === ALLOW_SESSION && identity !== undefined) {
+      ask.grants.grant(request.tool, identity);
+      decisions[request.id] = { type: 'approve' };
+    } else if (chosen === undefined) {
+      decisions[request.id] = { type: 'reject', message: 'The user cancelled the turn.' };
+    } else decisions[request.id] = { type: 'reject', message: 'The user rejected this call in the editor.' };
+  }
+  return decisions;
+}
+
+function optionsFor(request: ApprovalRequest, identity: string | undefined): PermissionOption[] {
+  return [
+    { optionId: ALLOW_ONCE, name: 'Allow once', kind: 'allow_once' },
+    ...(identity !== undefined
+      ? [
+          {
+            optionId: ALLOW_SESSION,
+            name: `Allow ${request.tool} for this session`,
+            kind: 'allow_always' as const,
+          },
+        ]
+      : []),
+    { optionId: REJECT, name: 'Reject', kind: 'reject_once' },
+  ];
+}

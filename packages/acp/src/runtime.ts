@@ -1,0 +1,59 @@
+import type {
+  AgentEvent,
+  ApprovalDecision,
+  ApprovalMode,
+  ApprovalRequest,
+  DoneStatus,
+  TurnOptions,
+} from '@birdie/graph';
+import type { BaseMessage } from '@langchain/core/messages';
+
+/** Text files through the client (an editor's buffers); see `FileAccess` in `@birdie/entrypoints`. */
+export type FileAccess = NonNullable<TurnOptions['files']>;
+
+/** One turn, as the ACP agent asks the application to run it. */
+export interface AcpTurnOptions {
+  approval: ApprovalMode;
+  signal: AbortSignal;
+  /** The session's working directory, as the client gave it. */
+  cwd: string;
+  /** The client's file access, when it offers reading and writing text files. */
+  files?: FileAccess;
+  onEvent(event: AgentEvent): void;
+  /** Every approval of the turn, skill tools' and the model's own agent's alike: one decision per request id. */
+  decide(requests: ApprovalRequest[]): Promise<Record<string, ApprovalDecision>>;
+}
+
+export interface AcpTurnResult {
+  status: DoneStatus | 'rejected';
+  error?: string;
+  /** The stable code of `error` (`session-busy`, `model-error`, `disk-full`, …). */
+  errorCode?: string;
+}
+
+/**
+ * What `@birdie/acp` needs from the application that runs it (birdie's CLI gives its runtime: registry, store,
+ * provider and agent, wired once). Session ids are the application's: the ACP session id is the birdie session id.
+ * The library never touches a store, a terminal or the process; everything goes through these.
+ */
+export interface AcpRuntime {
+  /** `agentInfo` of the initialize answer. */
+  readonly info: { name: string; version: string };
+  /** The approval mode a session starts in (the user's `approval` setting). */
+  readonly defaultApproval: ApprovalMode;
+  /** A new session of the user; its id becomes the ACP session id. */
+  createSession(): Promise<string>;
+  /** True when the user has this session (ids from the client are data: checked before any use). */
+  hasSession(id: string): Promise<boolean>;
+  /** The session's conversation, oldest first, for `session/load` to replay. */
+  history(id: string): Promise<BaseMessage[]>;
+  /** Runs one turn on the session; throws only when the turn cannot start (the session is busy elsewhere). */
+  runTurn(id: string, text: string, options: AcpTurnOptions): Promise<AcpTurnResult>;
+  /**
+   * The file a skill is provided by now (`layer:path`, the registry's `skillIdentity`), which an "allow always"
+   * answer is bound to; undefined for tools of no skill file.
+   */
+  skillIdentity(skill: string): string | undefined;
+  /** A line for the application's log (the CLI: stderr; stdout carries the protocol only). */
+  log(line: string): void;
+}

@@ -1,0 +1,155 @@
+import type { SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
+import type { AgentEvent } from '@birdie/graph';
+import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
+import { PLAN_TOOLS, planFromTodoOutput } from './plan.js';
+import { knownKind, toolKind, toolLocations, toolTitle } from './tool-view.js';
+
+const text = (value: string): ToolCallContent[] => [
+  { type: 'content', content: { type: 'text', text: value } },
+];
+
+/**
+ * Turns one turn's agent events into ACP session updates, in order: the answer's tokens as agent message chunks, each
+ * tool call as a `tool_call` (pending, with its kind, title, input and the files it names) followed by updates
+ * (in progress, then completed or failed with its output), the todo skill's plan as a `plan` update, and the tool
+ * calls of a model that is an agent itself (`model-tool`) the same way. Approvals are not updates: the caller asks
+ * them as permission requests.
+ */
+export class UpdateTranslator {
+  readonly #calls = new Map<string, { name: string }>();
+  /** Calls announced and not finished yet. */
+  readonly #open = new Set<string>();
+
+  constructor(private readonly cwd: string) {}
+
+  /**
+   * The calls still open when the turn ended (cancelled, failed), marked failed so the client does not show them
+   * running forever.
+   */
+  close(reason: string): SessionUpdate[] {
+    const updates: SessionUpdate[] = [...this.#open].map((toolCallId) => ({
+      sessionUpdate: 'tool_call_update',
+      toolCallId,
+      status: 'failed',
+      content: text(reason),
+    }));
+    this.#open.clear();
+    return updates;
+  }
+
+  translate(event: AgentEvent): SessionUpdate[] {
+    switch (event.type) {
+      case 'token':
+        return event.text
+          ? [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: event.text } }]
+          : [];
+      case 'message':
+        return AIMessage.isInstance(event.message) ? this.#announce(event.message) : [];
+      case 'tool-start':
+        this.#calls.set(event.id, { name: event.name });
+        return [{ sessionUpdate: 'tool_call_update', toolCallId: event.id, status: 'in_progress' }];
+      case 'tool-end':
+        return this.#finish(event.id, event.name, event.ok, event.output);
+      case 'model-tool': {
+        const kind = knownKind(event.kind);
+        const id = `model-${event.id}`;
+        const content = event.output !== undefined ? { content: text(event.output) } : {};
+        const known = this.#calls.has(id);
+        this.#calls.set(id, { name: event.title });
+        if (event.status === 'completed' || event.status === 'failed') this.#open.delete(id);
+        else this.#open.add(id);
+        return [
+          known
+            ? {
+                sessionUpdate: 'tool_call_update',
+                toolCallId: id,
+                status: event.status,
+                title: event.title,
+                ...content,
+              }
+            : {
+                sessionUpdate: 'tool_call',
+                toolCallId: id,
+                title: event.title,
+                status: event.status,
+                ...(kind ? { kind } : {}),
+                ...(event.input !== undefined ? { rawInput: event.input } : {}),
+                ...content,
+              },
+        ];
+      }
+      default:
+        return [];
+    }
+  }
+
+  /** A reply's tool calls, announced as pending before anything runs or is asked. */
+  #announce(message: AIMessage): SessionUpdate[] {
+    return (message.tool_calls ?? []).flatMap((call) => {
+      if (!call.id) return [];
+      this.#calls.set(call.id, { name: call.name });
+      this.#open.add(call.id);
+      const args = (call.args ?? {}) as Record<string, unknown>;
+      const locations = toolLocations(args, this.cwd);
+      return [
+        {
+          sessionUpdate: 'tool_call',
+          toolCallId: call.id,
+          title: toolTitle(call.name, args),
+          kind: toolKind(call.name),
+          status: 'pending',
+          rawInput: args,
+          ...(locations.length ? { locations } : {}),
+        },
+      ];
+    });
+  }
+
+  #finish(id: string, name: string, ok: boolean, output: string): SessionUpdate[] {
+    this.#open.delete(id);
+    const updates: SessionUpdate[] = [
+      {
+        sessionUpdate: 'tool_call_update',
+        toolCallId: id,
+        status: ok ? 'completed' : 'failed',
+        content: text(output),
+        rawOutput: { output },
+      },
+    ];
+    const entries = ok && PLAN_TOOLS.has(name) ? planFromTodoOutput(output) : undefined;
+    if (entries) updates.push({ sessionUpdate: 'plan', entries });
+    return updates;
+  }
+}
+
+/**
+ * A stored conversation as the updates `session/load` replays: the user's messages, the answers, each tool call and
+ * its result, and the last plan the todo skill showed.
+ */
+export function replayUpdates(messages: readonly BaseMessage[], cwd: string): SessionUpdate[] {
+  const translator = new UpdateTranslator(cwd);
+  const updates: SessionUpdate[] = [];
+  for (const message of messages) {
+    if (HumanMessage.isInstance(message)) {
+      if (message.text)
+        updates.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: message.text } });
+    } else if (AIMessage.isInstance(message)) {
+      if (message.text)
+        updates.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: message.text } });
+      updates.push(...translator.translate({ type: 'message', message }));
+    } else if (ToolMessage.isInstance(message)) {
+      updates.push(
+        ...translator.translate({
+          type: 'tool-end',
+          id: message.tool_call_id,
+          name: message.name ?? '',
+          ok: message.status !== 'error',
+          output: message.text,
+          truncated: false,
+          durationMs: 0,
+        }),
+      );
+    }
+  }
+  return updates;
+}
