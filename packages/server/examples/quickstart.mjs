@@ -51,7 +51,9 @@ console.log((await turn.text()).trim());
 const anonymous = await fetch(`${url}/v1/sessions`);
 console.log(anonymous.status, await anonymous.json());
 const bob = (await store.tokens.create('bob')).token;
-const foreign = await fetch(`${url}/v1/sessions/${session.id}`, { headers: { authorization: `Bearer ${bob}` } });
+const foreign = await fetch(`${url}/v1/sessions/${session.id}`, {
+  headers: { authorization: `Bearer ${bob}` },
+});
 console.log(foreign.status, await foreign.json());
 console.log('closed', await server.close({ graceMs: 1000 }));
 await store.close();
