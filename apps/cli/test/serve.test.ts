@@ -23,7 +23,7 @@ let w2: Worker;
 let alice: string;
 let start: (name: 'w1' | 'w2' | 'w3') => Promise<Worker>;
 let bob: string;
-const files = { started: '', release: '', pid: '' };
+const files = { started: '', release: '', pid: '', effects: '' };
 
 beforeAll(async () => {
   pg = await startPostgres();
@@ -35,6 +35,7 @@ beforeAll(async () => {
   files.started = join(box.dir.path, 'started.txt');
   files.release = join(box.dir.path, 'release');
   files.pid = join(box.dir.path, 'sleep.pid');
+  files.effects = join(box.dir.path, 'effects.txt');
   // Each worker has its own scripted model (its replies are used once each, per process).
   const gated = (token: string) => ({
     name: 'gated_step',
@@ -56,6 +57,13 @@ beforeAll(async () => {
       { match: 'hold on', tool_calls: [gated('busy')] },
       { match: 'hold on', text: 'Held.' },
       { match: 'warm up', text: 'Warm.' },
+      // A step that completes, then one that is cut off by kill -9.
+      {
+        match: 'slow step',
+        tool_calls: [
+          { name: 'append_token', args: { delay: '0', token: 'done-before', file: files.effects } },
+        ],
+      },
       { match: 'slow step', tool_calls: [gated('crash')] },
     ],
     w2: [
@@ -231,12 +239,17 @@ describe('two birdie serve workers on one PostgreSQL database', { timeout: 120_0
     const after = await streamEvents(await turn(w2, id, 'after the crash'));
     expect(after.at(-1)).toMatchObject({ type: 'result', status: 'ok' });
     const messages = await messagesOf(w2, id);
-    // Everything that was saved is there, in order; the cut-off call has its placeholder answer.
-    expect(messages.slice(0, 2).map((m) => m.content)).toEqual(['warm up', 'Warm.']);
-    const call = messages.find((m) => m.tool_calls?.length)?.tool_calls?.[0];
+    // Everything that was saved is there, in order: the earlier turn, the step of the killed turn that completed
+    // (its call and its result, not run again), and the cut-off call with its placeholder answer.
+    expect(messages.slice(0, 3).map((m) => m.content)).toEqual(['warm up', 'Warm.', 'slow step']);
+    const [done, call] = messages.filter((m) => m.tool_calls?.length).map((m) => m.tool_calls![0]!);
+    expect(done).toBeDefined();
     expect(call).toBeDefined();
-    const answer = messages.find((m) => m.role === 'tool' && m.tool_call_id === call!.id);
-    expect(answer?.content).toBe(STARTED_TOOL_RESULT);
+    const answerOf = (callId: string) =>
+      messages.find((m) => m.role === 'tool' && m.tool_call_id === callId)?.content;
+    expect(answerOf(done!.id)).toBe('appended done-before\n');
+    expect(answerOf(call!.id)).toBe(STARTED_TOOL_RESULT);
+    expect(await readFile(files.effects, 'utf8')).toBe('done-before\n');
     expect(messages.map((m) => m.content).slice(-2)).toEqual(['after the crash', 'Carried on.']);
 
     // The run log agrees: the killed run is interrupted, its call started with its result unknown.
@@ -248,6 +261,7 @@ describe('two birdie serve workers on one PostgreSQL database', { timeout: 120_0
     };
     expect(runs.runs.map((r) => r.status)).toEqual(['ok', 'interrupted', 'ok']);
     expect(runs.runs[1]!.toolCalls).toEqual([
+      expect.objectContaining({ callId: done!.id, status: 'ok', resultUnknown: false }),
       expect.objectContaining({ callId: call!.id, status: 'started', resultUnknown: true }),
     ]);
   });
