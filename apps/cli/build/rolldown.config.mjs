@@ -6,12 +6,17 @@ import { defineConfig } from 'rolldown';
 
 /** Loaded from node_modules at run time, so each is a `dependency` of the CLI. */
 export const NATIVE = ['better-sqlite3'];
+/**
+ * Also loaded from node_modules, by @birdie/entrypoints and only for a `grpc:` tool: its load-time check is
+ * synchronous, so it reads `.proto` files through `createRequire`, which a bundler cannot follow. Dependencies too.
+ */
+export const RUNTIME_REQUIRED = ['@grpc/grpc-js', '@grpc/proto-loader'];
 
 export default defineConfig({
   cwd: fileURLToPath(new URL('..', import.meta.url)),
   input: { bin: 'src/bin.ts' },
   platform: 'node',
-  external: (id) => NATIVE.some((name) => id === name || id.startsWith(`${name}/`)),
+  external: (id) => [...NATIVE, ...RUNTIME_REQUIRED].some((name) => id === name || id.startsWith(`${name}/`)),
   logLevel: 'warn',
   output: {
     dir: 'dist',

@@ -7,6 +7,7 @@ import type { Values } from './argv.js';
 import { type LoadedConfig, loadConfig } from './config.js';
 import { WRITABLE_HINT } from './folders.js';
 import { CliError, EXIT_RUN, type Io, UsageError } from './io.js';
+import { applyIsolation } from './isolation.js';
 import { birdieHome, integrationsDir } from './paths.js';
 import { APPROVAL_MODES } from './settings.js';
 import { openRegistry, workingDir } from './skills.js';
@@ -195,6 +196,7 @@ function grantsBridge(store: Store, defaultUser: string) {
 
 export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
   const config = await loadConfig(io, values);
+  await applyIsolation(io, values, config.settings);
   const { provider } = config;
   const userId = await checkUserId(userIdOf(io, values));
   const cwd = workingDir(io, values);

@@ -1,7 +1,14 @@
 import type { ConfigFile } from '@birdie/providers';
 import { z } from 'zod';
 import { UsageError } from './io.js';
-import { APPROVAL_MODES, defaultSettings, type SettingKey, type Settings } from './settings.js';
+import {
+  APPROVAL_MODES,
+  CONTAINER_RUNTIMES,
+  defaultSettings,
+  SANDBOX_SETTINGS,
+  type SettingKey,
+  type Settings,
+} from './settings.js';
 
 // Names end up in session grants; the registry refuses the same things (empty, control characters, > 256).
 const skillName = z
@@ -23,6 +30,8 @@ const settingsSchema = z
       { enable: skillList.optional(), disable: skillList.optional() },
       { error: 'must be an object with "enable" and "disable" lists' },
     ),
+    sandbox: z.enum(SANDBOX_SETTINGS, { error: 'must be declared or always' }),
+    container_runtime: z.enum(CONTAINER_RUNTIMES, { error: 'must be auto, podman or docker' }),
   })
   .partial();
 
@@ -50,7 +59,8 @@ export function checkSettings(file: ConfigFile): SettingsLayer {
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';
     const where = ['settings', ...path, key].join('.');
-    const allowed = path.length === 0 ? 'approval, database_url, skills' : 'enable, disable';
+    const allowed =
+      path.length === 0 ? 'approval, database_url, skills, sandbox, container_runtime' : 'enable, disable';
     throw positioned(file, [...path, key], `unknown setting ${JSON.stringify(where)} (allowed: ${allowed})`);
   }
   const name = ['settings', ...path].join('.');
@@ -73,6 +83,8 @@ export function mergeSettings(files: ConfigFile[]): {
     'skills.enable': 'default',
     'skills.disable': 'default',
     database_url: 'default',
+    sandbox: 'default',
+    container_runtime: 'default',
   };
   for (const file of [...files].reverse()) {
     const layer = checkSettings(file);
@@ -92,6 +104,14 @@ export function mergeSettings(files: ConfigFile[]): {
     if (layer.skills?.disable !== undefined) {
       settings.skills.disable = layer.skills.disable;
       sources['skills.disable'] = from;
+    }
+    if (layer.sandbox !== undefined) {
+      settings.sandbox = layer.sandbox;
+      sources.sandbox = from;
+    }
+    if (layer.container_runtime !== undefined) {
+      settings.container_runtime = layer.container_runtime;
+      sources.container_runtime = from;
     }
   }
   return { settings, sources };

@@ -11,17 +11,39 @@ export interface Settings {
   skills: { enable: string[]; disable: string[] };
   /** A PostgreSQL server to keep everything in instead of the SQLite file (`BIRDIE_DATABASE_URL` overrides it). */
   databaseUrl?: string;
+  /** `always`: every bash:/python: tool runs under the sandbox (as with `--sandbox`); `declared`: those that ask. */
+  sandbox: SandboxSetting;
+  /** Which program runs container: tools; `auto` takes podman, else docker. */
+  container_runtime: ContainerRuntimeSetting;
 }
 
+export const SANDBOX_SETTINGS = ['declared', 'always'] as const;
+export type SandboxSetting = (typeof SANDBOX_SETTINGS)[number];
+export const CONTAINER_RUNTIMES = ['auto', 'podman', 'docker'] as const;
+export type ContainerRuntimeSetting = (typeof CONTAINER_RUNTIMES)[number];
+
 /** A setting's dotted name, as used in `sources` and in messages. */
-export type SettingKey = 'approval' | 'skills.enable' | 'skills.disable' | 'database_url';
+export type SettingKey =
+  | 'approval'
+  | 'skills.enable'
+  | 'skills.disable'
+  | 'database_url'
+  | 'sandbox'
+  | 'container_runtime';
 export const SETTING_KEYS: readonly SettingKey[] = [
   'approval',
   'skills.enable',
   'skills.disable',
   'database_url',
+  'sandbox',
+  'container_runtime',
 ];
 
 export function defaultSettings(): Settings {
-  return { approval: 'ask', skills: { enable: [], disable: [] } };
+  return {
+    approval: 'ask',
+    skills: { enable: [], disable: [] },
+    sandbox: 'declared',
+    container_runtime: 'auto',
+  };
 }

@@ -47,7 +47,12 @@ const runtime: Record<string, OptionSpec> = {
     help: "load this folder's project skills and agents (.birdie/, .agents/) for this run only, without asking",
   },
 };
+const sandbox: OptionSpec = {
+  type: 'boolean',
+  help: 'run every bash: and python: tool in the sandbox (bubblewrap): writes only in the working directory, no network',
+};
 const session: Record<string, OptionSpec> = {
+  sandbox,
   'session-id': { type: 'string', arg: 'ID', help: 'continue this session instead of starting a new one' },
   agent: {
     type: 'string',
@@ -199,6 +204,7 @@ export const COMMANDS: CommandSpec[] = [
       ...runtime,
       args: { type: 'string', arg: 'JSON', help: 'the tool arguments as a JSON object (default: {})' },
       timeout: { type: 'string', arg: 'SECONDS', help: "override the tool's timeout" },
+      sandbox,
       'session-id': {
         type: 'string',
         arg: 'ID',

@@ -85,6 +85,9 @@ describe('cold start stays light (the bundled CLI)', () => {
       '@hono/node-server',
       '@birdie/store-postgres',
       'pg',
+      '@grpc/grpc-js',
+      '@grpc/proto-loader',
+      'protobufjs',
     ])
       expect(packages, unneeded).not.toContain(unneeded);
     // Of the CLI's own modules: the run command and what it wires, never the REPL, setup or another command.

@@ -140,6 +140,8 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     await t.submit('/info');
     await t.expect(/user\s+tester/);
     await t.expect(/config\s+vendor ← env LLM_VENDOR/);
+    await t.expect(/sandbox\s+tools that declare sandbox: true · (bubblewrap \d|unavailable: )/);
+    await t.expect(/sandboxed\s+\(no enabled tool\)/);
 
     await t.submit('touch it');
     await t.expect('run_command (raw-shell) needs approval');

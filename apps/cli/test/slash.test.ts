@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
+import { configureSandbox } from '@birdie/entrypoints';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Io } from '../src/io.js';
 import { styler } from '../src/render/style.js';
@@ -178,6 +179,22 @@ describe('slash commands', () => {
     expect(info).toContain(
       `memory files  ${join(box.home, 'AGENTS.md')}; not read (folder not trusted): AGENTS.md`,
     );
+  });
+
+  it('/info shows the sandbox mode and which enabled tools run sandboxed', async () => {
+    await slash('/skill enable raw-shell');
+    const declared = await slash('/info');
+    expect(declared).toMatch(/sandbox\s+tools that declare sandbox: true · /);
+    expect(declared).toMatch(/sandboxed\s+\(no enabled tool\)/);
+    // what --sandbox / settings.sandbox: always do for the process
+    configureSandbox('always');
+    try {
+      const always = await slash('/info');
+      expect(always).toMatch(/sandbox\s+always \(every bash: and python: tool\)/);
+      expect(always).toMatch(/sandboxed\s+.*\brun_command\b/);
+    } finally {
+      configureSandbox(undefined);
+    }
   });
 
   it('/session new, list, switch (with history), delete and info; /new', async () => {

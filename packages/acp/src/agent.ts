@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import {
   type AgentConnection,
   type AgentContext,
@@ -11,7 +12,6 @@ import {
   type Stream,
 } from '@agentclientprotocol/sdk';
 import type { ApprovalMode } from '@birdie/graph';
-import { isAbsolute } from 'node:path';
 import { clientFiles } from './file-bridge.js';
 import { isApprovalMode, modeState } from './modes.js';
 import { askPermissions, ToolGrants } from './permissions.js';
@@ -182,7 +182,9 @@ async function runPrompt(
     throw RequestError.internalError(undefined, error instanceof Error ? error.message : String(error));
   }
   const cancelled = result.status === 'aborted' || signal.aborted;
-  for (const update of translator.close(cancelled ? 'Cancelled.' : 'The turn ended before this call finished.'))
+  for (const update of translator.close(
+    cancelled ? 'Cancelled.' : 'The turn ended before this call finished.',
+  ))
     send(update);
   await sent;
   if (cancelled) return 'cancelled';

@@ -1,5 +1,5 @@
-import type { ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk';
 import { isAbsolute, resolve } from 'node:path';
+import type { ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk';
 
 const KINDS: Array<[RegExp, ToolKind]> = [
   [/^todo_|plan/, 'think'],

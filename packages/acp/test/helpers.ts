@@ -1,3 +1,4 @@
+import type { AgentConnection } from '@agentclientprotocol/sdk';
 import {
   type AnyMessage,
   type ClientConnection,
@@ -8,7 +9,6 @@ import {
   type SessionNotification,
   type Stream,
 } from '@agentclientprotocol/sdk';
-import type { AgentConnection } from '@agentclientprotocol/sdk';
 import type { BaseMessage } from '@langchain/core/messages';
 import { type AcpRuntime, type AcpTurnOptions, type AcpTurnResult, serveAcp } from '../src/index.js';
 

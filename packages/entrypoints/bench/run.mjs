@@ -6,7 +6,15 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { checkEntrypoint, configureProcessGuard, processGuardStatus, resolveEntrypoint } from '../dist/index.js';
+import { findExecutable } from '../dist/executable.js';
+import {
+  checkEntrypoint,
+  configureProcessGuard,
+  processGuardStatus,
+  resolveEntrypoint,
+  sandboxStatus,
+} from '../dist/index.js';
+import { sandboxArgs } from '../dist/sandbox-layout.js';
 import { parseTemplate } from '../dist/template.js';
 
 const median = (xs) => {
@@ -84,6 +92,69 @@ try {
     guardedMs / spawnMs <= 3,
   ]);
 
+  // the same bash: call in the sandbox, against the same bare spawn and against a bare spawn of bubblewrap with the
+  // very arguments the entrypoint gives it (the floor of any sandboxed call: namespaces and mounts), interleaved
+  const sandbox = await sandboxStatus();
+  if (!sandbox.available) throw new Error(`bubblewrap is not usable here: ${sandbox.reason}`);
+  const boxed = resolveEntrypoint('bash:echo {x}', { skillDir: dir, settings: { sandbox: true } });
+  const bwrapArgs = [
+    ...sandboxArgs({ cwd: dir, env: { PATH: process.env.PATH ?? '' }, network: false, skillDir: dir }),
+    '--',
+    findExecutable('bash', process.env.PATH ?? ''),
+    ...script,
+  ];
+  const bareBwrap = () =>
+    new Promise((resolve, reject) => {
+      const child = spawn(sandbox.bwrap, bwrapArgs, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      child.stdout.resume();
+      child.on('error', reject);
+      child.on('close', resolve);
+    });
+  const runBoxed = (mode) => async () => {
+    configureProcessGuard(mode);
+    await boxed.run({ x: 'hello' });
+  };
+  for (let i = 0; i < 10; i++) await Promise.all([runBoxed('auto')(), bareBwrap()]);
+  const [spawnMs2, floorMs, guardedMs2, boxedOffMs, boxedMs] = await interleaved(
+    100,
+    () => bareSpawn(script),
+    bareBwrap,
+    run('auto'),
+    runBoxed('off'),
+    runBoxed('auto'),
+  );
+  configureProcessGuard(undefined);
+  // what the guard costs a plain call in this same run: the sandbox under the guard should cost no more than both
+  const guardCost = Math.max(0, guardedMs2 - spawnMs2);
+  const over = (x) => `${(x / spawnMs2).toFixed(2)}× (+${(x - spawnMs2).toFixed(2)} ms)`;
+  rows.push([
+    'bare spawn of bwrap (same arguments) + bash -c',
+    'child_process.spawn',
+    spawnMs2,
+    floorMs,
+    over(floorMs),
+    '—',
+    true,
+  ]);
+  rows.push([
+    'bash:echo {x}, sandboxed, guard off',
+    'child_process.spawn',
+    spawnMs2,
+    boxedOffMs,
+    over(boxedOffMs),
+    `≤ 1.3× the bare bwrap spawn (${(1.3 * floorMs).toFixed(1)} ms)`,
+    boxedOffMs <= 1.3 * floorMs,
+  ]);
+  rows.push([
+    'bash:echo {x}, sandboxed, guard on',
+    'child_process.spawn',
+    spawnMs2,
+    boxedMs,
+    over(boxedMs),
+    `≤ 1.3× (bare bwrap + the guard's cost, +${guardCost.toFixed(1)} ms here) = ${(1.3 * (floorMs + guardCost)).toFixed(1)} ms`,
+    boxedMs <= 1.3 * (floorMs + guardCost),
+  ]);
+
   // node: a direct call of the same function
   await writeFile(join(dir, 'tool.mjs'), 'export function add({ a, b }) { return { sum: a + b }; }\n');
   const { add } = await import(pathToFileURL(join(dir, 'tool.mjs')).href);
@@ -150,8 +221,26 @@ try {
     'x={v}; case $x in a*) echo A;; *) echo B;; esac',
     'tmp=$(mktemp); trap \'rm -f "$tmp"\' EXIT; curl -s -- {url} > "$tmp"; wc -c < "$tmp"',
   ];
-  const names = ['path', 'content', 'repo', 'file', 'pattern', 'dir', 'a', 'b', 'v', 'x', 'y', 'z', 'n', 'url'];
-  const schema = { type: 'object', properties: Object.fromEntries(names.map((n) => [n, { type: 'string' }])) };
+  const names = [
+    'path',
+    'content',
+    'repo',
+    'file',
+    'pattern',
+    'dir',
+    'a',
+    'b',
+    'v',
+    'x',
+    'y',
+    'z',
+    'n',
+    'url',
+  ];
+  const schema = {
+    type: 'object',
+    properties: Object.fromEntries(names.map((n) => [n, { type: 'string' }])),
+  };
   const context = { skillDir: dir, schema };
   const rounds = 200;
   const [parseMs, checkMs] = await paired(

@@ -27,10 +27,23 @@ try {
 }
 
 try {
-  resolveEntrypoint('grpc:weather.Forecast/Get', { skillDir });
+  resolveEntrypoint('ftp:weather/forecast.csv', { skillDir });
 } catch (error) {
   console.log(error.code, '|', error.message);
 }
+
+// A container: command is argv: the value stays one word. Here no runtime is installed, so the call says so.
+const inContainer = resolveEntrypoint('container:docker.io/library/alpine:3.20 wc -c -- {path}', {
+  skillDir,
+});
+console.log(inContainer.confinement, await inContainer.run({ path: 'a b; rm -rf /' }).catch((e) => e.code));
+
+// A sandboxed bash: tool (bubblewrap) can write only in its working directory.
+const sandboxed = resolveEntrypoint('bash:touch made-here && touch /etc/birdie-was-here', {
+  skillDir,
+  settings: { sandbox: true },
+});
+console.log(await sandboxed.run({}).catch((e) => `${e.code} | ${e.message.split('\n').pop()}`));
 
 // The load-time check lists every problem with its offset: a value that reaches arithmetic through a variable
 // (bash would run the $( … ) in a value such as a[$(cmd)]), and a placeholder the schema does not declare.

@@ -35,7 +35,7 @@ const EXPR_OPERATORS = [
   ...['|', '&', '<', '<=', '=', '==', '!=', '>=', '>', '+', '-', '*', '/', '%', ':', '(', ')'],
   ...['match', 'substr', 'index', 'length'],
 ];
-const EXPRESSION_OPERATORS: Readonly<Record<string, readonly string[]>> = {
+export const EXPRESSION_OPERATORS: Readonly<Record<string, readonly string[]>> = {
   find: TEST_OPERATORS,
   test: TEST_OPERATORS,
   '[': TEST_OPERATORS,
@@ -63,7 +63,7 @@ const ECHO_OPTION = /^-[neE]+$/;
  * Commands for which a `--` word does not make later words operands: find reads `find -- -delete` as its
  * expression (and deletes), test and [ treat `--` as a string.
  */
-const NO_END_OF_OPTIONS = new Set(['find', 'test', '[']);
+export const NO_END_OF_OPTIONS = new Set(['find', 'test', '[']);
 /** Options of prefix commands that take the next word as their value (`sudo -u bob cat`: bob is no command). */
 const PREFIX_VALUE_OPTIONS: Record<string, RegExp> = {
   sudo: /^-[CDghprTtUu]$/,

@@ -10,7 +10,9 @@ import type { JsonSchemaObjectLike } from './types.js';
 export type { Problem } from './bash-pass.js';
 
 /** An expansion, or a variable bash sets from the values (`BASH_REMATCH` after `[[ {x} =~ … ]]`, `PWD` after `cd`). */
-const MAY_HOLD_A_VALUE = new RegExp(`[$\`]|\\b(${[...INPUT_PARAMETERS].filter((n) => /^\\w+$/.test(n)).join('|')}|birdie_\\d+)\\b`);
+const MAY_HOLD_A_VALUE = new RegExp(
+  `[$\`]|\\b(${[...INPUT_PARAMETERS].filter((n) => /^\\w+$/.test(n)).join('|')}|birdie_\\d+)\\b`,
+);
 
 export interface CompiledBash {
   script: string;

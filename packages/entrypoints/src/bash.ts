@@ -1,8 +1,10 @@
 import { argumentValue, processArgumentText } from './args.js';
 import { type OptionExposure, optionProblem } from './bash-options.js';
 import { analyseBashTemplate } from './bash-script.js';
+import { sandboxRequest } from './confinement.js';
 import { childEnv } from './env.js';
 import { EntrypointError } from './errors.js';
+import { signalNote } from './exit-status.js';
 import { integerProblem } from './integer-argument.js';
 import { limitsOf } from './limits.js';
 import { runProcess, tailOf } from './process.js';
@@ -72,6 +74,7 @@ function bashEntrypoint(
     scheme: 'bash',
     raw,
     placeholders: [...names],
+    confinement: context.settings?.sandbox === true ? 'sandbox' : 'none',
     async run(args: Record<string, unknown>, options: RunOptions = {}): Promise<RunResult> {
       // Values are checked before anything starts, so a bad argument never half-runs a command.
       const values = names.map((name) => {
@@ -107,6 +110,7 @@ export async function runCommand(
   options: RunOptions,
   label: string,
 ): Promise<RunResult> {
+  const sandbox = sandboxRequest(context.settings, options, context.skillDir);
   const outcome = await runProcess(
     {
       command,
@@ -115,6 +119,7 @@ export async function runCommand(
       env: childEnv(options.env),
       mergeStderr: true,
       label,
+      ...(sandbox ? { sandbox } : {}),
     },
     limitsOf(options),
     options.signal,
@@ -123,7 +128,7 @@ export async function runCommand(
   const status =
     outcome.exitCode === null
       ? `was killed by ${outcome.signal ?? 'a signal'}`
-      : `exited with code ${outcome.exitCode}`;
+      : `exited with code ${outcome.exitCode}${signalNote(outcome)}`;
   const stderr = outcome.stderrTail ? `\nstderr:\n${outcome.stderrTail}` : '\n(no stderr output)';
   const details = outcome.stderrTail
     ? ''

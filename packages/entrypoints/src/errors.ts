@@ -21,6 +21,13 @@ export type EntrypointErrorCode =
   | 'python-missing'
   | 'bad-output'
   | 'process-guard-unavailable'
+  | 'sandbox-unavailable'
+  | 'container-runtime-missing'
+  | 'container-image-missing'
+  | 'container-failed'
+  | 'bad-proto'
+  | 'schema-mismatch'
+  | 'grpc-status'
   | 'unknown-builtin'
   | 'builtin-only';
 

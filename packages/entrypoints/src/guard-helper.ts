@@ -9,7 +9,10 @@
  *   descendants when we die, however we die, and reap them (for at most 0.5 s) so that none lingers as a zombie
  *   waiting for init; the child also gets SIGKILL if the helper itself is killed;
  * - when the child ends, it kills whatever the child left behind, then exits with the child's exact status
- *   (a signal is raised again on itself, with core dumps off so no second core file appears);
+ *   (a signal is raised again on itself, with core dumps off so no second core file appears). Children that are
+ *   exiting (zombies, tasks the kernel is tearing down) can run no code and are left to init; one still running
+ *   gets 10 ms to start exiting on its own first — the init of a sandbox's PID namespace outlives bubblewrap's
+ *   outer process by about that, and killing it costs a walk over /proc;
  * - USR2 asks it to kill the whole tree now (the SIGKILL step of an escalation, escapees included);
  * - it ignores TERM/INT/HUP, which reach the child directly through the process group.
  *
@@ -53,8 +56,14 @@ for (;;) {
   if ($w == $child) { $status = $?; last }
   if ($w == -1) { $status = 9; last }
 }
+sub gone { open my $f, '<', "/proc/$_[0]/stat" or return 1; my $l = <$f> // ''; $l =~ /\) (\S) (?:\S+ ){5}(\d+)/ && ($1 eq 'Z' || $2 & 4) }
 my $left = 1;
-if (open my $c, '<', "/proc/$me/task/$me/children") { my $l = <$c>; $left = defined $l && $l =~ /\d/ }
+for my $try (0 .. 20) {
+  open my $c, '<', "/proc/$me/task/$me/children" or last;
+  $left = grep { !gone($_) } (<$c> // '') =~ /(\d+)/g;
+  last if !$left || $try == 20;
+  select undef, undef, undef, 0.0005;
+}
 kill_tree(1) if $left;
 my $sig = $status & 127;
 exit($status >> 8) if !$sig;

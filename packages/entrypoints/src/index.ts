@@ -1,9 +1,22 @@
 export { BUILTIN_ENTRYPOINTS } from './builtin.js';
+export { confinementOf } from './confinement.js';
+export type {
+  ContainerRuntimeChoice,
+  ContainerRuntimeName,
+  ContainerRuntimeStatus,
+} from './container-runtime.js';
+export { configureContainerRuntime, containerRuntimeStatus } from './container-runtime.js';
 export type { EntrypointErrorCode, EntrypointErrorDetails } from './errors.js';
 export { EntrypointError, isEntrypointError } from './errors.js';
 export { DEFAULT_KILL_GRACE_MS, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS } from './limits.js';
 export type { NodeToolContext } from './node.js';
+export type { ProcessGuardMode, ProcessGuardStatus } from './process-guard.js';
+export { configureProcessGuard, processGuardStatus } from './process-guard.js';
+export type { StopAllOptions, StopAllSummary } from './process-registry.js';
+export { stopAllProcesses } from './process-registry.js';
 export { redactUrl } from './redact.js';
+export type { SandboxMode, SandboxStatus } from './sandbox.js';
+export { configureSandbox, sandboxStatus } from './sandbox.js';
 export {
   checkEntrypoint,
   registerScheme,
@@ -11,8 +24,11 @@ export {
   supportedSchemes,
   unregisterScheme,
 } from './schemes.js';
+export type { ServerProcess, ServerProcessSpec } from './server-process.js';
+export { wrapServerCommand } from './server-process.js';
 export type { EntrypointProblem } from './target.js';
 export type {
+  Confinement,
   Entrypoint,
   FileAccess,
   JsonSchemaObjectLike,
@@ -21,10 +37,5 @@ export type {
   RunResult,
   SchemeContext,
   SchemeFactory,
+  ToolSettings,
 } from './types.js';
-export { configureProcessGuard, processGuardStatus } from './process-guard.js';
-export type { ProcessGuardMode, ProcessGuardStatus } from './process-guard.js';
-export { stopAllProcesses } from './process-registry.js';
-export type { StopAllOptions, StopAllSummary } from './process-registry.js';
-export { wrapServerCommand } from './server-process.js';
-export type { ServerProcess, ServerProcessSpec } from './server-process.js';

@@ -7,6 +7,8 @@ import { OutputCap } from './output-cap.js';
 import { GUARD_ENV, guardedLaunch, guardPlan } from './process-guard.js';
 import { isStopping, track } from './process-registry.js';
 import { killTree } from './process-tree.js';
+import { detectBwrap } from './sandbox.js';
+import { sandboxArgs } from './sandbox-layout.js';
 
 export interface ProcessSpec {
   command: string;
@@ -19,6 +21,8 @@ export interface ProcessSpec {
   mergeStderr: boolean;
   /** Short name for messages, e.g. "command" or "python3". */
   label: string;
+  /** Run under the sandbox (bubblewrap); `skillDir` stays readable in it. */
+  sandbox?: { network: boolean; skillDir?: string };
 }
 
 export interface ProcessOutcome {
@@ -27,6 +31,8 @@ export interface ProcessOutcome {
   output: string;
   truncated: boolean;
   stderrTail: string;
+  /** It ran under the sandbox, whose init reports a signal as exit code 128 + N. */
+  sandboxed: boolean;
 }
 
 const STDERR_TAIL_BYTES = 2_000;
@@ -147,6 +153,7 @@ export async function runProcess(
         output: text,
         truncated: output.truncated,
         stderrTail: tailOf(stderr.text()),
+        sandboxed: launch.sandboxed,
       });
     };
 
@@ -181,10 +188,27 @@ interface Launch {
   args: string[];
   env: Record<string, string>;
   guarded: boolean;
+  sandboxed: boolean;
 }
 
-/** What to spawn for `spec`: the guard's helper around it, or the command itself. */
+/** What to spawn for `spec`: the guard's helper around bubblewrap around the command, each when it applies. */
 async function launchOf(spec: ProcessSpec): Promise<Launch> {
+  let { command, args } = spec;
+  if (spec.sandbox) {
+    const found = await detectBwrap();
+    if ('reason' in found) {
+      throw new EntrypointError(
+        'sandbox-unavailable',
+        `${spec.label} was not started: it must run in the sandbox, and ${found.reason}. It never runs unconfined instead`,
+      );
+    }
+    // bubblewrap would report a missing program with its own exit code: find it now, as spawn would.
+    const inner = locate(spec);
+    if (!existsSync(spec.cwd)) throw spawnFailed(spec, 'ENOENT');
+    args = [...sandboxArgs({ cwd: spec.cwd, env: spec.env, ...spec.sandbox }), '--', inner, ...spec.args];
+    command = found.bwrap;
+  }
+  const sandboxed = spec.sandbox !== undefined;
   const { status, helper } = await guardPlan();
   if (!helper) {
     if (status.mode === 'require') {
@@ -193,20 +217,28 @@ async function launchOf(spec: ProcessSpec): Promise<Launch> {
         `${spec.label} was not started: ${GUARD_ENV}=require, but ${status.reason}`,
       );
     }
-    return { command: spec.command, args: spec.args, env: spec.env, guarded: false };
+    return { command, args, env: spec.env, guarded: false, sandboxed };
   }
   // The helper would only fail later, with exit code 127: find the program now, as spawn would.
+  if (!sandboxed) locate(spec);
+  return { ...guardedLaunch(helper, command, args, spec.env), guarded: true, sandboxed };
+}
+
+/** The absolute path of the spec's program, or the `spawn-failed` error spawn itself would have given. */
+function locate(spec: ProcessSpec): string {
   const found = locateCommand(spec.command, spec.env.PATH ?? '', spec.cwd);
-  if ('code' in found) {
-    const reason = existsSync(spec.cwd) ? found.code : `working directory ${spec.cwd} does not exist`;
-    const cause = Object.assign(new Error(`spawn ${spec.command} ${found.code}`), {
-      code: found.code,
-      syscall: `spawn ${spec.command}`,
-      path: spec.command,
-    });
-    throw new EntrypointError('spawn-failed', `could not start ${spec.command}: ${reason}`, { cause });
-  }
-  return { ...guardedLaunch(helper, spec.command, spec.args, spec.env), guarded: true };
+  if ('path' in found) return found.path;
+  throw spawnFailed(spec, found.code);
+}
+
+function spawnFailed(spec: ProcessSpec, code: 'ENOENT' | 'EACCES'): EntrypointError {
+  const reason = existsSync(spec.cwd) ? code : `working directory ${spec.cwd} does not exist`;
+  const cause = Object.assign(new Error(`spawn ${spec.command} ${code}`), {
+    code,
+    syscall: `spawn ${spec.command}`,
+    path: spec.command,
+  });
+  return new EntrypointError('spawn-failed', `could not start ${spec.command}: ${reason}`, { cause });
 }
 
 function stoppedError(label: string, output?: string): EntrypointError {

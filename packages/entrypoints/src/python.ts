@@ -1,6 +1,8 @@
 import { withDefaults } from './args.js';
+import { sandboxRequest } from './confinement.js';
 import { childEnv } from './env.js';
 import { EntrypointError, type EntrypointErrorCode } from './errors.js';
+import { signalNote } from './exit-status.js';
 import { limitsOf } from './limits.js';
 import { capText } from './output-cap.js';
 import { runProcess } from './process.js';
@@ -33,9 +35,11 @@ export function pythonScheme(target: string, context: SchemeContext): Entrypoint
     scheme: 'python',
     raw: false,
     placeholders: [],
+    confinement: context.settings?.sandbox === true ? 'sandbox' : 'none',
     async run(args: Record<string, unknown>, options: RunOptions = {}): Promise<RunResult> {
       const limits = limitsOf(options);
       const input = JSON.stringify(withDefaults(args, context.schema));
+      const sandbox = sandboxRequest(context.settings, options, context.skillDir);
       const env = childEnv({ PYTHONDONTWRITEBYTECODE: '1', PYTHONIOENCODING: 'utf-8', ...options.env });
       const spec = {
         command: 'python3',
@@ -45,6 +49,7 @@ export function pythonScheme(target: string, context: SchemeContext): Entrypoint
         input,
         mergeStderr: false,
         label: where,
+        ...(sandbox ? { sandbox } : {}),
       };
       // The envelope may be larger than the text the model gets (JSON escapes); keep room to parse it whole.
       const envelopeLimits = { ...limits, maxOutputBytes: Math.max(limits.maxOutputBytes * 4, 1024 * 1024) };
@@ -80,7 +85,7 @@ export function pythonScheme(target: string, context: SchemeContext): Entrypoint
       const status =
         outcome.exitCode === null
           ? `was killed by ${outcome.signal}`
-          : `exited with code ${outcome.exitCode}`;
+          : `exited with code ${outcome.exitCode}${signalNote(outcome)}`;
       throw new EntrypointError(
         outcome.exitCode === 0 ? 'bad-output' : 'non-zero-exit',
         `python3 ${status} without a result for ${where}${stderr}`,

@@ -6,7 +6,7 @@ import type { Entrypoint } from './types.js';
 const skillDir = '/tmp';
 
 describe('resolveEntrypoint', () => {
-  it.each(['grpc:service/Method', 'container:alpine echo hi', 'ftp:x'])(
+  it.each(['ftp:x', 'smtp:user@example.com', 'ssh:host ls'])(
     'rejects %j naming the supported schemes',
     (ep) => {
       const error = (() => {
@@ -17,7 +17,9 @@ describe('resolveEntrypoint', () => {
         }
       })();
       expect(error?.code).toBe('unsupported-scheme');
-      expect(error?.message).toContain('supported: bash:, http:, node:, python:, builtin:');
+      expect(error?.message).toContain(
+        'supported: bash:, http:, node:, python:, builtin:, container:, grpc:',
+      );
     },
   );
 
@@ -70,25 +72,28 @@ describe('registerScheme', () => {
     );
   });
 
-  it('lets an application provide grpc: itself', () => {
-    registerScheme('grpc', () => ({
-      scheme: 'grpc',
+  it('lets an application provide a scheme of its own (ftp:)', () => {
+    registerScheme('ftp', () => ({
+      scheme: 'ftp',
       raw: false,
       placeholders: [],
       run: async () => ({ output: '', truncated: false }),
     }));
     try {
-      expect(resolveEntrypoint('grpc:svc/M', { skillDir }).scheme).toBe('grpc');
+      expect(resolveEntrypoint('ftp:host/file', { skillDir }).scheme).toBe('ftp');
     } finally {
-      unregisterScheme('grpc');
+      unregisterScheme('ftp');
     }
   });
 
-  it.each(['bash', 'http', 'node', 'python', 'builtin'])('refuses to replace built-in %s', (name) => {
-    expect(() => registerScheme(name, () => ({}) as Entrypoint)).toThrow(
-      expect.objectContaining({ code: 'scheme-conflict' }),
-    );
-  });
+  it.each(['bash', 'http', 'node', 'python', 'builtin', 'container', 'grpc'])(
+    'refuses to replace built-in %s',
+    (name) => {
+      expect(() => registerScheme(name, () => ({}) as Entrypoint)).toThrow(
+        expect.objectContaining({ code: 'scheme-conflict' }),
+      );
+    },
+  );
 
   it('refuses an invalid scheme name', () => {
     expect(() => registerScheme('Has Space', () => ({}) as Entrypoint)).toThrow(EntrypointError);

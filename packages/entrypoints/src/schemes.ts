@@ -1,6 +1,8 @@
 import { analyseBash, bashScheme } from './bash.js';
 import { builtinScheme } from './builtin.js';
+import { analyseContainer } from './container.js';
 import { EntrypointError } from './errors.js';
+import { analyseGrpc } from './grpc.js';
 import { analyseHttp, httpScheme } from './http.js';
 import { nodeScheme } from './node.js';
 import { pythonScheme } from './python.js';
@@ -14,15 +16,35 @@ const BUILT_IN: ReadonlyMap<string, SchemeFactory> = new Map<string, SchemeFacto
   ['node', nodeScheme],
   ['python', pythonScheme],
   ['builtin', builtinScheme],
+  ['container', fromAnalysis(analyseContainer)],
+  ['grpc', fromAnalysis(analyseGrpc)],
 ]);
 
 /** Built-in schemes that report every problem of a target (and its placeholders) without building anything. */
 const ANALYSERS: ReadonlyMap<string, (target: string, context: SchemeContext) => TargetAnalysis> = new Map([
   ['bash', analyseBash],
   ['http', analyseHttp],
+  ['container', analyseContainer],
+  ['grpc', analyseGrpc],
 ]);
 
 const registered = new Map<string, SchemeFactory>();
+
+/** A factory that throws the first problem of an analysis (the built-in table needs one for every scheme). */
+function fromAnalysis(analyse: (target: string, context: SchemeContext) => TargetAnalysis): SchemeFactory {
+  return (target, context) => {
+    const analysis = analyse(target, context);
+    const problem = analysis.problems[0];
+    if (problem) {
+      throw new EntrypointError(
+        problem.code,
+        problem.message,
+        problem.offset === undefined ? {} : { offset: problem.offset },
+      );
+    }
+    return analysis.build!();
+  };
+}
 
 const SCHEME_NAME = /^[a-z][a-z0-9+.-]*$/;
 

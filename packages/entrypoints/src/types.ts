@@ -11,7 +11,39 @@ export interface ResolveContext {
   skillDir: string;
   /** The tool's argument schema; its `default`s fill missing arguments. */
   schema?: JsonSchemaObjectLike;
+  /**
+   * The tool's own settings from its SKILL.md block (a parsed `SkillTool` can be passed as it is: only these keys
+   * are read). They are the skill author's, never the model's.
+   */
+  settings?: ToolSettings;
 }
+
+/** How a tool asks to be run, written by the skill author next to its entrypoint. Each key applies to some schemes. */
+export interface ToolSettings {
+  /** `bash:`/`python:`: run under the sandbox (bubblewrap) even when the application does not ask for it. */
+  sandbox?: boolean;
+  /** Sandboxed `bash:`/`python:` and `container:`: allow network access (off by default). */
+  network?: boolean;
+  /** `container:`: mount the working directory at /work read-write (read-only by default). */
+  writable?: boolean;
+  /** `container:`: memory limit, e.g. `512m`, `2g`. */
+  memory?: string;
+  /** `container:`: CPU limit, e.g. `1.5`. */
+  cpus?: number;
+  /** `container:`: process limit. */
+  pids?: number;
+  /** `grpc:`: the `.proto` file, relative to the skill folder. */
+  proto?: string;
+  /** `grpc:`: use TLS (system roots, or `ca`). */
+  tls?: boolean;
+  /** `grpc:`: a PEM file of CA certificates, relative to the skill folder, trusted instead of the system roots. */
+  ca?: string;
+  /** `grpc:`: request metadata sent with every call. */
+  metadata?: Record<string, string>;
+}
+
+/** Where a call of an entrypoint runs: on the host, under the sandbox (bubblewrap), or in a container. */
+export type Confinement = 'none' | 'sandbox' | 'container';
 
 export interface SchemeContext extends ResolveContext {
   /** The scheme name, without the colon. */
@@ -50,6 +82,13 @@ export interface RunOptions {
   headers?: Record<string, string>;
   /** A `node:` tool's `context.files`; other schemes ignore it. */
   files?: FileAccess;
+  /** Extra request metadata for `grpc:`, on top of the tool's `metadata` (never derived from arguments). */
+  metadata?: Record<string, string>;
+  /**
+   * `bash:`/`python:`: run this call under the sandbox even when the tool did not declare `sandbox: true` (a tool
+   * that declared it always runs sandboxed; so does every call while `configureSandbox('always')` is in effect).
+   */
+  sandbox?: boolean;
 }
 
 export interface RunResult {
@@ -64,6 +103,12 @@ export interface Entrypoint {
   raw: boolean;
   /** Argument names referenced by the entrypoint string, in first-use order. */
   placeholders: string[];
+  /**
+   * Where calls run: `container` for `container:`; `sandbox` for a `bash:`/`python:` tool that declared
+   * `sandbox: true`; else `none` (see `confinementOf` for the effect of the sandbox mode and `RunOptions.sandbox`).
+   * Absent on schemes an application registered: `none`.
+   */
+  confinement?: Confinement;
   run(args: Record<string, unknown>, options?: RunOptions): Promise<RunResult>;
 }
 

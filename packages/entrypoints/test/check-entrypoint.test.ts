@@ -60,8 +60,12 @@ describe('checkEntrypoint', () => {
   });
 
   it('reports schemes and targets that cannot resolve', () => {
-    expect(checkEntrypoint('grpc:weather.Forecast/Get', { skillDir })).toEqual([
+    expect(checkEntrypoint('ftp:weather/forecast', { skillDir })).toEqual([
       expect.objectContaining({ code: 'unsupported-scheme', offset: 0 }),
+    ]);
+    // grpc: without the port, and without the tool's proto: file
+    expect(checkEntrypoint('grpc:weather.Forecast/Get', { skillDir })).toEqual([
+      expect.objectContaining({ code: 'bad-entrypoint', offset: 5 }),
     ]);
     expect(checkEntrypoint('no scheme here', { skillDir })).toEqual([
       expect.objectContaining({ code: 'bad-entrypoint', offset: 0 }),

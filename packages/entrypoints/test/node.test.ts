@@ -93,7 +93,11 @@ describe('node:', () => {
       ['write', '/x', 'buffer!'],
     ]);
     const context = resolveEntrypoint('node:tools.mjs#context', { skillDir });
-    expect(Object.keys(JSON.parse((await context.run({}, { files })).output))).toEqual(['aborted', 'cwd', 'env']);
+    expect(Object.keys(JSON.parse((await context.run({}, { files })).output))).toEqual([
+      'aborted',
+      'cwd',
+      'env',
+    ]);
   });
 
   it('uses the default export and schema defaults', async () => {

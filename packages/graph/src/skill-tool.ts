@@ -25,7 +25,12 @@ export function createSkillTool(
   let entrypoint: Entrypoint | undefined;
   let resolveError: unknown;
   try {
-    entrypoint = resolveEntrypoint(tool.entrypoint, { skillDir: skill.dir, schema: tool.schema });
+    // The tool carries its entrypoint settings (sandbox:, proto:, memory:, …): the entrypoint reads those keys.
+    entrypoint = resolveEntrypoint(tool.entrypoint, {
+      skillDir: skill.dir,
+      schema: tool.schema,
+      settings: tool,
+    });
   } catch (error) {
     resolveError = error;
   }

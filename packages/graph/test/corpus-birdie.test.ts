@@ -61,12 +61,9 @@ describe('the original birdie skills (corpus, read in place)', () => {
     const { agent, model, path } = await setup();
     const content = '$(touch PWNED) `touch PWNED2` "; rm -rf ~; echo "';
     model
-      .respond(
-        callTools([
-          { name: 'write_file', args: { path: 'out.txt', content } },
-          { name: 'list_dir', args: {}, id: 'c2' },
-        ]),
-      )
+      // Calls of one model turn run side by side: the listing comes in the next turn, after the write.
+      .respond(callTools([{ name: 'write_file', args: { path: 'out.txt', content } }]))
+      .respond(callTools([{ name: 'list_dir', args: {}, id: 'c2' }]))
       .respond(callTools([{ name: 'run_bash', args: { command: 'echo raw > raw.txt' }, id: 'c3' }]))
       .respond(new AIMessage('done'));
     const first = await collect(agent.stream('write it', { threadId: 's1' }));

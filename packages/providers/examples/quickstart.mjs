@@ -1,8 +1,8 @@
 // Run from packages/providers after `pnpm build`: node examples/quickstart.mjs
 import { fileURLToPath } from 'node:url';
+import { createChatModel, describeProvider, ProviderError, resolveProviderConfig } from '@birdie/providers';
 import { HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
-import { createChatModel, describeProvider, ProviderError, resolveProviderConfig } from '@birdie/providers';
 import { z } from 'zod';
 
 const script = fileURLToPath(new URL('./weather-script.json', import.meta.url));

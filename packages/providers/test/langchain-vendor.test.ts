@@ -4,7 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { writeTree } from '@birdie/test-utils';
 import { HumanMessage } from '@langchain/core/messages';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createChatModel, type ProviderConfig, resolveProviderConfig, ScriptedChatModel } from '../src/index.js';
+import {
+  createChatModel,
+  type ProviderConfig,
+  resolveProviderConfig,
+  ScriptedChatModel,
+} from '../src/index.js';
 import { type FixtureServer, loadFixture, startFixtureServer } from './contract/fixture-server.js';
 import { rejection, useTempDir } from './helpers.js';
 

@@ -18,6 +18,7 @@ export const RULES = {
   unknownSkill: 'unknown-skill',
   unknownTool: 'unknown-tool',
   toolOutOfReach: 'tool-out-of-reach',
+  schemaMismatch: 'schema-mismatch',
 } as const;
 
 export type RegistryRuleId = (typeof RULES)[keyof typeof RULES];

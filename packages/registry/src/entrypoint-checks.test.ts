@@ -65,4 +65,40 @@ describe('entrypoints are checked when skills load', () => {
     // arithmetic `$((` starts at column 30.
     expect([refused[0]?.line, refused[0]?.column]).toEqual([10, 30]);
   });
+
+  it('checks a tool with its entrypoint settings: a grpc: schema that does not match the proto message', async (t) => {
+    const root = await tempDir(t);
+    await mkdir(join(root, 'weather'));
+    await writeFile(
+      join(root, 'weather', 'weather.proto'),
+      'syntax = "proto3";\npackage w;\nmessage Req { string city = 1; int32 days = 2; }\nmessage Res { string text = 1; }\nservice W { rpc Get(Req) returns (Res); }\n',
+    );
+    const file = join(root, 'weather', 'SKILL.md');
+    const tool = (name: string, daysType: string) => `
+### ${name}
+description: Forecast
+entrypoint: grpc:localhost:50051/w.W/Get
+proto: weather.proto
+schema:
+  type: object
+  properties:
+    city: { type: string }
+    days: { type: ${daysType} }
+`;
+    await writeFile(
+      file,
+      `---\nname: weather\ndescription: Weather\n---\n\n## Tools\n${tool('good', 'integer')}${tool('bad', 'string')}`,
+    );
+    const snapshot = (await loadRegistry({ dirs: [root] })).current();
+    expect(snapshot.getSkill('weather')?.tools.map((t) => t.name)).toEqual(['good']);
+    expect(snapshot.getTool('good')?.tool.proto).toBe('weather.proto');
+    const refused = snapshot.messages.filter((m) => m.source === 'registry');
+    expect(refused.map((m) => [m.ruleId, m.line, m.column])).toEqual([
+      // line 20: `entrypoint: grpc:localhost:50051/w.W/Get`; the method name starts at column 38
+      ['schema-mismatch', 20, 38],
+    ]);
+    expect(refused[0]?.reason).toContain(
+      'property "days" has type string in the schema, but w.Req.days is int32',
+    );
+  });
 });

@@ -4,6 +4,11 @@ import type { VFileMessage } from 'vfile-message';
 import { RULES, registryMessage } from './diagnostics.js';
 import type { PlacedSkill } from './layering.js';
 
+const RULE_OF: Partial<Record<EntrypointProblem['code'], (typeof RULES)[keyof typeof RULES]>> = {
+  'unknown-placeholder': RULES.unknownPlaceholder,
+  'schema-mismatch': RULES.schemaMismatch,
+};
+
 /** Where a tool's entrypoint starts in its file, when the parser recorded it (else the tool's `###` line). */
 function entrypointPlace(tool: SkillTool, problem: EntrypointProblem): { line: number; column?: number } {
   const start = tool.entrypointPosition;
@@ -37,13 +42,18 @@ export function checkEntrypoints(placed: readonly PlacedSkill[]): {
 export function checkSkillTools(skill: Skill): { kept: SkillTool[]; messages: VFileMessage[] } {
   const messages: VFileMessage[] = [];
   const kept = skill.tools.filter((tool) => {
-    const problems = checkEntrypoint(tool.entrypoint, { skillDir: skill.dir, schema: tool.schema });
+    // The tool itself carries its entrypoint settings (proto:, sandbox:, memory:, …): checkEntrypoint reads those keys.
+    const problems = checkEntrypoint(tool.entrypoint, {
+      skillDir: skill.dir,
+      schema: tool.schema,
+      settings: tool,
+    });
     for (const problem of problems) {
       messages.push(
         registryMessage(`Tool \`${tool.name}\` is refused: ${problem.message}`, {
           file: skill.file,
           ...entrypointPlace(tool, problem),
-          ruleId: problem.code === 'unknown-placeholder' ? RULES.unknownPlaceholder : RULES.invalidEntrypoint,
+          ruleId: RULE_OF[problem.code] ?? RULES.invalidEntrypoint,
           severity: 'error',
         }),
       );

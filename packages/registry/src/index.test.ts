@@ -28,6 +28,7 @@ it('names every rule id the package can emit', async () => {
     'duplicate-skill-name',
     'invalid-entrypoint',
     'scan-failed',
+    'schema-mismatch',
     'skill-name-case-collision',
     'skill-overridden',
     'tool-name-clash',

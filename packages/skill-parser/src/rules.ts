@@ -217,8 +217,14 @@ export const RULES = {
   'unknown-tool-key': {
     severity: 'info',
     meaning:
-      'A key in a `### tool` block that is not `description`, `entrypoint`, `schema`, `timeout`, `retries` or `approval`. It is ignored.',
+      'A key in a `### tool` block that is not `description`, `entrypoint`, `schema`, `timeout`, `retries`, `approval` or one of the entrypoint settings (`sandbox`, `network`, `writable`, `memory`, `cpus`, `pids`, `proto`, `tls`, `ca`, `metadata`). It is ignored.',
     fix: 'Check the spelling.',
+  },
+  'tool-key-not-applicable': {
+    severity: 'warning',
+    meaning:
+      'An entrypoint setting on a tool whose scheme does not read it (`proto:` on a `bash:` tool, `sandbox:` on an `http:` tool). It is ignored.',
+    fix: 'Remove it, or check the entrypoint: `sandbox` is for bash:/python:, `network` for those and container:, `writable`/`memory`/`cpus`/`pids` for container:, `proto`/`tls`/`ca`/`metadata` for grpc:.',
   },
   'tool-text-ignored': {
     severity: 'info',

@@ -5,6 +5,7 @@ import { asText } from './own.js';
 import { readSchema } from './schema.js';
 import { pointAt, type Source } from './source.js';
 import { type Entry, foldProse, needsYaml, readEntries, yamlValue } from './tool-entries.js';
+import { readToolSettings, TOOL_SETTING_KEYS } from './tool-settings.js';
 import type { SkillTool, ToolApproval } from './types.js';
 import { approvalSchema, retriesSchema, timeoutSchema, zodReason } from './values.js';
 import { composeYaml } from './yaml.js';
@@ -12,7 +13,15 @@ import { composeYaml } from './yaml.js';
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 /** `scheme:target`: a lower-case scheme, a colon, then something that is not blank. */
 export const ENTRYPOINT_SHAPE = /^[a-z][a-z0-9+._-]*:\S/;
-const KNOWN_KEYS = new Set(['description', 'entrypoint', 'schema', 'timeout', 'retries', 'approval']);
+const KNOWN_KEYS = new Set<string>([
+  'description',
+  'entrypoint',
+  'schema',
+  'timeout',
+  'retries',
+  'approval',
+  ...TOOL_SETTING_KEYS,
+]);
 
 /** The entrypoint and the offset of its first character in the source. */
 function readEntrypoint(
@@ -177,6 +186,8 @@ export function parseToolBlock(
     ? scalar(source, approvalEntry, reporter, approvalSchema)
     : undefined;
 
+  const settings = readToolSettings(source, byKey, entrypoint, reporter);
+
   const failed = reporter.messages.slice(before).some((m) => m.fatal);
   if (failed || entrypoint === undefined || description === undefined || schema === undefined)
     return undefined;
@@ -188,6 +199,7 @@ export function parseToolBlock(
     ...(timeout !== undefined ? { timeout } : {}),
     ...(retries !== undefined ? { retries } : {}),
     ...(approval !== undefined ? { approval } : {}),
+    ...settings,
     line,
     entrypointPosition: position(source, read!.start),
   };

@@ -31,6 +31,26 @@ export interface SkillTool {
   retries?: number;
   /** Absent: decided by the runtime (raw shell commands need approval, the rest do not). */
   approval?: ToolApproval;
+  /** `bash:`/`python:`: always run under the sandbox (bubblewrap). */
+  sandbox?: boolean;
+  /** Sandboxed `bash:`/`python:` and `container:`: allow network access. */
+  network?: boolean;
+  /** `container:`: the working directory is mounted read-write at /work. */
+  writable?: boolean;
+  /** `container:`: memory limit (`512m`, `2g`). */
+  memory?: string;
+  /** `container:`: CPU limit. */
+  cpus?: number;
+  /** `container:`: process limit. */
+  pids?: number;
+  /** `grpc:`: the `.proto` file, relative to the skill folder. */
+  proto?: string;
+  /** `grpc:`: connect with TLS. */
+  tls?: boolean;
+  /** `grpc:`: CA certificates (PEM) relative to the skill folder, trusted instead of the system roots. */
+  ca?: string;
+  /** `grpc:`: metadata sent with every call (the author's values; the model never sets them). */
+  metadata?: Record<string, string>;
   /** 1-based line of the tool's `###` heading in the skill file, for diagnostics further down the line. */
   line: number;
   /**

@@ -3,7 +3,7 @@ import type { BaseMessage } from '@langchain/core/messages';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type SqliteStore as Store, StoreError } from '../src/index.js';
-import { chatGraph, summary, tempHome } from './helpers.js';
+import { chatGraph, flipVisibleBit, summary, tempHome } from './helpers.js';
 
 let home: ReturnType<typeof tempHome>;
 let store: Store;
@@ -34,8 +34,7 @@ function flip(table: string, column: string, key: string[], where: string, param
   const row = db
     .prepare(`SELECT ${key.join(', ')}, ${column} AS data FROM ${table} WHERE ${where}`)
     .get(...params) as Record<string, unknown> & { data: Buffer };
-  const data = Buffer.from(row.data);
-  data[Math.floor(data.length / 2)]! ^= 0x04;
+  const data = flipVisibleBit(row.data);
   db.prepare(`UPDATE ${table} SET ${column} = ? WHERE ${key.map((k) => `${k} = ?`).join(' AND ')}`).run(
     data,
     ...key.map((k) => row[k]),

@@ -14,6 +14,7 @@ import {
   StateGraph,
   StateSchema,
 } from '@langchain/langgraph';
+import { unpack } from '../src/checkpointer/compress.js';
 
 export function tempHome(): { dir: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'birdie-store-'));
@@ -135,3 +136,23 @@ export function smallDisk(dir: string, size: string): string[] {
 
 /** A prefix that runs a command as the unprivileged user nobody. */
 export const AS_NOBODY = ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups'];
+
+/**
+ * A copy of a packed record with one bit flipped where reading it must fail, as a failing disk or a stray write would
+ * leave it. The checksum covers the decoded bytes, so a flip deflate never reads (its last byte's padding bits)
+ * decodes to the same record — no damage at all; such positions are passed over, starting from the middle.
+ */
+export function flipVisibleBit(data: Uint8Array, mask = 0x04): Buffer {
+  const out = Buffer.from(data);
+  for (let k = 0; k < out.length; k += 1) {
+    const i = (Math.floor(out.length / 2) + k) % out.length;
+    out[i] = (out[i] ?? 0) ^ mask;
+    try {
+      unpack(out);
+    } catch {
+      return out;
+    }
+    out[i] = (out[i] ?? 0) ^ mask;
+  }
+  throw new Error('no single-bit flip of this record changes what it reads');
+}

@@ -73,4 +73,3 @@ export function spawnModule(dir: string, source: string, args: string[] = [], wr
   };
 }
 let scripts = 0;
-

@@ -57,8 +57,23 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await as(bin.initdb, ['-D', data, '-U', 'birdie', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
-    const settings = { ...(options.settings ?? FAST), listen_addresses: "''", unix_socket_directories: `'${dir}'` };
+    await as(bin.initdb, [
+      '-D',
+      data,
+      '-U',
+      'birdie',
+      '-A',
+      'trust',
+      '-E',
+      'UTF8',
+      '--locale=C',
+      '--no-sync',
+    ]);
+    const settings = {
+      ...(options.settings ?? FAST),
+      listen_addresses: "''",
+      unix_socket_directories: `'${dir}'`,
+    };
     const flags = Object.entries(settings)
       .map(([name, value]) => `-c ${name}=${value}`)
       .join(' ');

@@ -1,6 +1,6 @@
 import { Readable, Writable } from 'node:stream';
 import type { AcpRuntime } from '@birdie/acp';
-import { type Io, UsageError, write } from '../io.js';
+import { type Io, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { reportSkillProblems } from '../render/diagnostics.js';
 import {

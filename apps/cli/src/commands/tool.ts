@@ -1,4 +1,5 @@
 import { EXIT_OK, EXIT_RUN, UsageError, write } from '../io.js';
+import { applyIsolation, confinementLine, confinementOfTool, loadSettings } from '../isolation.js';
 import type { CommandContext } from '../main.js';
 import { checkUserId, findSession, openUserStore, userIdOf } from '../runtime.js';
 import { openSessionFolder, type SessionFolder } from '../session-folder.js';
@@ -37,6 +38,9 @@ export async function toolCommand({ io, values, positionals }: CommandContext): 
   const { createSkillTool, TOOL_LIMITS } = await import('@birdie/graph/tools');
   // --timeout wins over the tool's own `timeout`, which wins over the default.
   const declared = seconds === undefined ? entry.tool : { ...entry.tool, timeout: seconds };
+  await applyIsolation(io, values, await loadSettings(io, values));
+  const confined = confinementLine(name, await confinementOfTool(declared), workingDir(io, values), declared);
+  if (confined) write(io.stderr, confined);
   const tool = createSkillTool(entry.skill, declared, TOOL_LIMITS);
   const built = tool.build(args);
   if (!built.ok) throw new UsageError(`tool ${name}: ${built.error}`);

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { ApprovalMode } from '@birdie/graph';
+import { confinementOfTool, sandboxSummary } from '../isolation.js';
 import { birdieHome } from '../paths.js';
 import { relativeIfInside } from '../render/diagnostics.js';
 import { table } from '../render/style.js';
@@ -14,7 +15,7 @@ export const SLASH_COMMANDS: Array<[string, string]> = [
   ['/help', 'this list'],
   ['/remember TEXT', 'keep TEXT in long-term memory (all your sessions)'],
   ['/memory [forget ID]', 'list long-term memory, or forget one entry'],
-  ['/info', 'user, session, turns, provider and where its config came from'],
+  ['/info', 'user, session, turns, provider, where its config came from, the sandbox'],
   ['/tool list', 'tools the model can call now'],
   ['/tool output full|short|off', 'how much of each tool result to show (default short)'],
   ['/skill list', 'skills and whether this session may use them'],
@@ -211,6 +212,8 @@ async function info(state: ReplState): Promise<undefined> {
     ],
     ['store', rt.store.location],
     ['memory files', await memoryFilesLine(rt)],
+    ['sandbox', await sandboxSummary()],
+    ...(await confinedTools(state)),
   ];
   return out(state, table(rows.map(([k, v]) => [state.style('bold', k!), v!])));
 }
@@ -240,6 +243,22 @@ async function tool(state: ReplState, rest: string[]): Promise<undefined> {
       ['TOOL', 'SKILL', 'DESCRIPTION'],
     ),
   );
+}
+
+/** The session's tools that run confined, by how: what /info shows, so the user knows what a call can touch. */
+async function confinedTools(state: ReplState): Promise<string[][]> {
+  const snapshot = state.rt.registry.current();
+  const by = { sandbox: [] as string[], container: [] as string[] };
+  for (const declared of await state.rt.agent.toolsFor(state.session.id)) {
+    const entry = declared.skill ? snapshot.getTool(declared.name) : undefined;
+    if (!entry || entry.skill.name !== declared.skill) continue;
+    const how = await confinementOfTool(entry.tool);
+    if (how !== 'none') by[how].push(declared.name);
+  }
+  return [
+    ['sandboxed', by.sandbox.join(', ') || '(no enabled tool)'],
+    ...(by.container.length > 0 ? [['in containers', by.container.join(', ')]] : []),
+  ];
 }
 
 function firstLine(text: string): string {

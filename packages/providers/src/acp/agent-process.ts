@@ -3,8 +3,8 @@ import { Readable, Writable } from 'node:stream';
 import {
   type AgentCapabilities,
   type ClientConnection,
-  client,
   type ContentBlock,
+  client,
   type LoadSessionResponse,
   methods,
   type NewSessionResponse,

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { createChatModel, type RetryEvent, resolveProviderConfig } from '../../src/index.js';
-import type { ContractSession, ContractTarget, Scenario, ToolExchange } from './suite.js';
 import { loadFixture, type RecordedRequest, startFixtureServer } from './fixture-server.js';
+import type { ContractSession, ContractTarget, Scenario, ToolExchange } from './suite.js';
 
 export const TEST_KEY = 'sk-test-contract-0123456789abcdef';
 

@@ -1,6 +1,6 @@
 import type { BaseMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
-import { chatGraph, summary } from '../../../store/test/helpers.js';
+import { chatGraph, flipVisibleBit, summary } from '../../../store/test/helpers.js';
 import { backends } from '../backends.js';
 import { rejection, useBackend } from './harness.js';
 
@@ -23,8 +23,9 @@ describe.each(backends)('$name', (backend) => {
         Math.floor(count * 0.6),
       ]),
     );
-    const data = Buffer.from((await t.env.one<Buffer>('SELECT data FROM cp_blobs WHERE id = ?', [victim]))!);
-    data[Math.floor(data.length / 2)]! ^= 0x04;
+    const data = flipVisibleBit(
+      (await t.env.one<Buffer>('SELECT data FROM cp_blobs WHERE id = ?', [victim]))!,
+    );
     await t.env.exec('UPDATE cp_blobs SET data = ? WHERE id = ?', [data, victim]);
 
     // Another store has nothing cached: the damage is found on read.

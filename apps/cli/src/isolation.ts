@@ -1,0 +1,68 @@
+import { existsSync } from 'node:fs';
+import type { SkillTool } from '@birdie/skill-parser';
+import type { Values } from './argv.js';
+import { explicitConfigPath } from './config.js';
+import type { Io } from './io.js';
+import { birdieHome, configFile } from './paths.js';
+import type { Settings } from './settings.js';
+
+/**
+ * The sandbox and container settings, applied to `@birdie/entrypoints` for this process: `--sandbox` or
+ * `sandbox: always` confine every bash:/python: tool (the Shell skill's `run_bash` included); `container_runtime`
+ * picks podman or docker. A tool that declares `sandbox: true` is confined whatever these say.
+ */
+export async function applyIsolation(
+  io: Io,
+  values: Values,
+  settings: Pick<Settings, 'sandbox' | 'container_runtime'>,
+): Promise<void> {
+  const { configureSandbox, configureContainerRuntime } = await import('@birdie/entrypoints');
+  // The birdie folder of this run (BIRDIE_HOME of the CLI's environment) is hidden from every sandboxed tool.
+  configureSandbox(values.sandbox === true || settings.sandbox === 'always' ? 'always' : undefined, {
+    hide: [birdieHome(io.env)],
+  });
+  configureContainerRuntime(settings.container_runtime === 'auto' ? undefined : settings.container_runtime);
+}
+
+/** The settings alone (`birdie tool` needs no model provider): `--config FILE` over `~/.birdie/config.json`. */
+export async function loadSettings(io: Io, values: Values): Promise<Settings> {
+  const [{ readConfigFile }, { mergeSettings }] = await Promise.all([
+    import('@birdie/providers'),
+    import('./settings-schema.js'),
+  ]);
+  const explicit = explicitConfigPath(io, values);
+  const saved = configFile(io.env);
+  const paths = [explicit, explicit !== saved && existsSync(saved) ? saved : undefined];
+  const files = await Promise.all(paths.filter((p): p is string => !!p).map((p) => readConfigFile(p)));
+  return mergeSettings(files).settings;
+}
+
+/** `sandbox` for /info: the mode and whether bubblewrap can run here. */
+export async function sandboxSummary(): Promise<string> {
+  const { sandboxStatus } = await import('@birdie/entrypoints');
+  const status = await sandboxStatus();
+  const mode =
+    status.mode === 'always' ? 'always (every bash: and python: tool)' : 'tools that declare sandbox: true';
+  return status.available ? `${mode} · ${status.version}` : `${mode} · unavailable: ${status.reason}`;
+}
+
+/** How one skill tool runs now: `sandbox`, `container` or `none`. */
+export async function confinementOfTool(tool: SkillTool): Promise<'none' | 'sandbox' | 'container'> {
+  const { confinementOf } = await import('@birdie/entrypoints');
+  return confinementOf(tool.entrypoint, tool);
+}
+
+/** The line `birdie tool` prints (stderr) for a confined tool; empty for one that runs on the host. */
+export function confinementLine(
+  name: string,
+  confinement: 'none' | 'sandbox' | 'container',
+  cwd: string,
+  tool: Pick<SkillTool, 'network' | 'writable'>,
+): string {
+  const network = tool.network ? 'with network access' : 'no network';
+  if (confinement === 'sandbox')
+    return `birdie: ${name} runs in the sandbox (bubblewrap): writes only in ${cwd} and a private /tmp, ${network}`;
+  if (confinement === 'container')
+    return `birdie: ${name} runs in a container: ${cwd} at /work (${tool.writable ? 'read-write' : 'read-only'}), ${network}`;
+  return '';
+}
