@@ -6,6 +6,7 @@ import { type PostgresServer, startPostgres } from '@birdie/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { birdie } from './helpers/birdie-process.js';
 import { CLI_ROOT, type Sandbox, sandbox, TEST_SKILLS } from './helpers/env.js';
+import { survives } from './helpers/processes.js';
 import { makeToken, type StreamEvent, startWorker, streamEvents, type Worker } from './helpers/serve.js';
 import { STORE_SKILLS } from './helpers/sessions.js';
 
@@ -23,7 +24,8 @@ let w2: Worker;
 let alice: string;
 let start: (name: 'w1' | 'w2' | 'w3') => Promise<Worker>;
 let bob: string;
-const files = { started: '', release: '', pid: '', effects: '' };
+const files = { started: '', release: '', pid: '', effects: '', mcpPid: '', mcpEnd: '' };
+const PID_SERVER = join(CLI_ROOT, 'test', 'fixtures', 'mcp', 'pid-server.mjs');
 
 beforeAll(async () => {
   pg = await startPostgres();
@@ -36,6 +38,15 @@ beforeAll(async () => {
   files.release = join(box.dir.path, 'release');
   files.pid = join(box.dir.path, 'sleep.pid');
   files.effects = join(box.dir.path, 'effects.txt');
+  files.mcpPid = join(box.dir.path, 'mcp.pid');
+  files.mcpEnd = join(box.dir.path, 'mcp-ended.txt');
+  // A stdio MCP server skill, for the worker that is stopped (w3) only.
+  const mcpSkills = join(box.dir.path, 'mcp-skills');
+  await mkdir(join(mcpSkills, 'pid-server'), { recursive: true });
+  await writeFile(
+    join(mcpSkills, 'pid-server', 'SKILL.md'),
+    `---\nname: pid-server\ndescription: An MCP server that tells its pid\nenabled_by_default: true\nmcp_server:\n  transport: stdio\n  command: ${JSON.stringify(process.execPath)}\n  args: ${JSON.stringify([PID_SERVER, files.mcpPid, files.mcpEnd])}\n---\n`,
+  );
   // Each worker has its own scripted model (its replies are used once each, per process).
   const gated = (token: string) => ({
     name: 'gated_step',
@@ -80,11 +91,15 @@ beforeAll(async () => {
   start = async (name: 'w1' | 'w2' | 'w3') => {
     const script = join(box.dir.path, `${name}.json`);
     await writeFile(script, JSON.stringify({ replies: scripts[name] }));
-    return startWorker(['--skills-dir', TEST_SKILLS, '--skills-dir', STORE_SKILLS, '--grace', '1'], {
-      env: { ...env, LLM_VENDOR: 'scripted', LLM_SCRIPT: script },
-      cwd: box.cwd,
-      home: join(box.dir.path, `home-${name}`),
-    });
+    const extra = name === 'w3' ? ['--skills-dir', mcpSkills] : [];
+    return startWorker(
+      ['--skills-dir', TEST_SKILLS, '--skills-dir', STORE_SKILLS, ...extra, '--grace', '1'],
+      {
+        env: { ...env, LLM_VENDOR: 'scripted', LLM_SCRIPT: script },
+        cwd: box.cwd,
+        home: join(box.dir.path, `home-${name}`),
+      },
+    );
   };
   env = box.env;
   // The schema is made (migrated) by the first command that opens the database.
@@ -268,20 +283,27 @@ describe('two birdie serve workers on one PostgreSQL database', { timeout: 120_0
 });
 
 describe('a worker that is told to stop', { timeout: 120_000 }, () => {
-  it('SIGTERM: the running turn is cancelled after the grace period, its tool ends, the worker exits 0, and the session goes on elsewhere', async () => {
+  it('SIGTERM: the running turn is cancelled after the grace period, its tool and MCP server end, the worker exits 0, and the session goes on elsewhere', async () => {
     const w3 = await start('w3');
     try {
       const id = await newSession(w3);
       const running = turn(w3, id, 'stuck');
       while (!existsSync(files.pid)) await pause(50);
       const sleeper = Number((await readFile(files.pid, 'utf8')).trim());
+      // The session's MCP server was started for the turn (before the model's call).
+      const mcp = Number((await readFile(files.mcpPid, 'utf8')).trim());
+      expect(existsSync(files.mcpEnd)).toBe(false);
       w3.process.kill('SIGTERM');
       const events = await streamEvents(await running);
       expect(events.at(-1)).toMatchObject({ type: 'result', status: 'aborted' });
       const exited = await w3.process.exited;
       expect(exited.code, exited.stderr).toBe(0);
       expect(exited.stderr).toContain('stopped (0 turn(s) finished, 1 cancelled)');
-      expect(() => process.kill(sleeper, 0)).toThrow();
+      // Ended (a zombie waiting for PID 1 to reap it counts as ended).
+      expect(await survives(sleeper)).toBe(false);
+      // The MCP server was closed (it saw its stdin end or a SIGTERM), not left running or only killed.
+      expect(await readFile(files.mcpEnd, 'utf8')).toMatch(/^(stdin closed|SIGTERM)\n$/);
+      expect(await survives(mcp)).toBe(false);
       // The lease went with the worker: another one continues at once.
       const next = await streamEvents(await turn(w2, id, 'after the stop'));
       expect(next.at(-1)).toMatchObject({ type: 'result', status: 'ok' });
