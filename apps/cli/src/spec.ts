@@ -307,6 +307,7 @@ export const COMMANDS: CommandSpec[] = [
       port: { type: 'string', arg: 'PORT', help: 'port to listen on (default: 8787; 0 picks a free one)' },
       ...runtime,
       approval: session.approval!,
+      sandbox,
       'rate-limit': {
         type: 'string',
         arg: 'N',
