@@ -25,6 +25,11 @@ let alice: string;
 let start: (name: 'w1' | 'w2' | 'w3') => Promise<Worker>;
 let bob: string;
 const files = { started: '', release: '', pid: '', effects: '', mcpPid: '', mcpEnd: '' };
+// One turn with a tool call, scripted alike for a worker and for `birdie run --json`.
+const SHOUT = [
+  { match: 'shout it', tool_calls: [{ name: 'shout', args: { text: 'same events' } }] },
+  { match: 'shout it', text: 'Shouted.' },
+];
 const PID_SERVER = join(CLI_ROOT, 'test', 'fixtures', 'mcp', 'pid-server.mjs');
 
 beforeAll(async () => {
@@ -83,6 +88,7 @@ beforeAll(async () => {
       { match: 'list files', text: 'Listed.' },
       { match: 'after the crash', text: 'Carried on.' },
       { match: 'after the stop', text: 'Still here.' },
+      ...SHOUT,
     ],
     w3: [
       { match: 'stuck', tool_calls: [{ name: 'slow_sleep', args: { seconds: '60', pidfile: files.pid } }] },
@@ -279,6 +285,41 @@ describe('two birdie serve workers on one PostgreSQL database', { timeout: 120_0
       expect.objectContaining({ callId: done!.id, status: 'ok', resultUnknown: false }),
       expect.objectContaining({ callId: call!.id, status: 'started', resultUnknown: true }),
     ]);
+  });
+});
+
+describe('the event stream', { timeout: 60_000 }, () => {
+  it('is the same typed events, in the same order, as birdie run --json prints for the same turn', async () => {
+    const id = await newSession(w2, { enable: ['echoer'] });
+    const served = await streamEvents(await turn(w2, id, 'shout it'));
+    const script = join(box.dir.path, 'run-shout.json');
+    await writeFile(script, JSON.stringify({ replies: SHOUT }));
+    const ran = await birdie(
+      [
+        ...['run', '--json', '--user', 'alice', '--enable', 'echoer'],
+        ...['--skills-dir', TEST_SKILLS, '--skills-dir', STORE_SKILLS, 'shout it'],
+      ],
+      { env: { ...env, LLM_VENDOR: 'scripted', LLM_SCRIPT: script }, cwd: box.cwd },
+    );
+    expect(ran.code, ran.stderr).toBe(0);
+    const printed = ran.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as StreamEvent);
+    // Only what differs by nature: the session's id, and ids and times that are new on every run. The first event
+    // is each side's own: the CLI adds where its provider settings came from, which an API client has no use for.
+    const runId = String(printed[0]!.id);
+    expect(printed[0]).toMatchObject({ sources: expect.any(Object) });
+    delete printed[0]!.sources;
+    const same = (events: StreamEvent[], session: string) =>
+      JSON.parse(
+        JSON.stringify(events)
+          .replaceAll(session, 'SESSION')
+          .replace(/"(id|callId|tool_call_id|runId)":"[^"]*"/g, '"$1":"ID"')
+          .replace(/"(ms|durationMs|at|startedAt|endedAt)":[^,}]*/g, '"$1":0'),
+      );
+    expect(served.map((e) => e.type)).toContain('tool-end');
+    expect(same(served, id)).toEqual(same(printed, runId));
   });
 });
 
