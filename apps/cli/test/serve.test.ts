@@ -403,4 +403,32 @@ describe('the database for every command', { timeout: 60_000 }, () => {
     });
     expect(JSON.parse(plain.stdout)).toMatchObject({ kind: 'sqlite' });
   });
+
+  it('birdie tokens: a token works on any worker until `tokens revoke`, at once; list never shows it', async () => {
+    const made = await birdie(['tokens', 'create', '--user', 'carol', '--name', 'ci', '--json'], {
+      env,
+      cwd: box.cwd,
+    });
+    expect(made.code, made.stderr).toBe(0);
+    const { id, token, userId } = JSON.parse(made.stdout) as { id: string; token: string; userId: string };
+    expect(userId).toBe('carol');
+    expect((await w2.request('/v1/sessions', { token })).status).toBe(200);
+    const listed = await birdie(['tokens', 'list', '--user', 'carol', '--json'], { env, cwd: box.cwd });
+    expect(
+      listed.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).id),
+    ).toEqual([id]);
+    expect(listed.stdout).not.toContain(token);
+    const revoked = await birdie(['tokens', 'revoke', id], { env, cwd: box.cwd });
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(revoked.stderr).toContain(`token ${id} revoked`);
+    const refused = await w2.request('/v1/sessions', { token });
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
+    const again = await birdie(['tokens', 'revoke', id], { env, cwd: box.cwd });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`no token ${id}`);
+  });
 });
