@@ -59,7 +59,9 @@ async function oneTurn(url, token, id, prompt, signal) {
   });
   const text = await response.text();
   if (response.status !== 200) return `HTTP ${response.status} ${text.slice(0, 120)}`;
-  return /"type":"result","status":"ok"/.test(text) ? undefined : `stream ended without ok: ${text.slice(-160)}`;
+  return /"type":"result","status":"ok"/.test(text)
+    ? undefined
+    : `stream ended without ok: ${text.slice(-160)}`;
 }
 
 async function scenario(name, workers, token, hop) {
@@ -101,7 +103,15 @@ async function scenario(name, workers, token, hop) {
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
-  return { name, turns: latencies.length, seconds, rate: latencies.length / seconds, p50: at(0.5), p99: at(0.99), errors };
+  return {
+    name,
+    turns: latencies.length,
+    seconds,
+    rate: latencies.length / seconds,
+    p50: at(0.5),
+    p99: at(0.99),
+    errors,
+  };
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'birdie-serve-bench-'));
@@ -110,7 +120,9 @@ const rows = [];
 try {
   // Every reply is plain text (no `match`): each worker answers its turns in order, whatever the session.
   const script = join(dir, 'script.json');
-  const replies = Array.from({ length: SESSIONS * TURNS + 10 }, (_, i) => ({ text: `Reply ${i}, short and done.` }));
+  const replies = Array.from({ length: SESSIONS * TURNS + 10 }, (_, i) => ({
+    text: `Reply ${i}, short and done.`,
+  }));
   await writeFile(script, JSON.stringify({ replies }));
   const base = {
     PATH: process.env.PATH,
@@ -145,7 +157,9 @@ try {
       run.pg ? await openPostgresStore({ url: pg.url, schema }) : openStore({ home: sqliteHome }),
     );
     const workers = await Promise.all(
-      Array.from({ length: run.workers }, (_, w) => startWorker(env, run.pg ? join(dir, `home-${i}-${w}`) : sqliteHome)),
+      Array.from({ length: run.workers }, (_, w) =>
+        startWorker(env, run.pg ? join(dir, `home-${i}-${w}`) : sqliteHome),
+      ),
     );
     try {
       rows.push(await scenario(run.name, workers, token, run.hop === true));
