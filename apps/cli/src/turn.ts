@@ -14,8 +14,17 @@ import type { Runtime } from './runtime.js';
 import { openSessionFolder, type SessionFolder } from './session-folder.js';
 import { isStoreErrorLike } from './store-failure.js';
 
+/** How a turn ended: the graph's end, or `rejected` when it finished but the user refused some of its calls. */
+export type TurnStatus = DoneStatus | 'rejected';
+
+/**
+ * What a turn reports: the agent's events, except that the graph's `done` (one per stream, and a turn with
+ * approvals streams several times) becomes exactly one `done` at the very end, carrying the turn's status.
+ */
+export type TurnEvent = Exclude<AgentEvent, { type: 'done' }> | { type: 'done'; status: TurnStatus };
+
 export interface TurnHandlers {
-  onEvent(event: AgentEvent): void;
+  onEvent(event: TurnEvent): void;
   /**
    * Called for each approval interrupt; resolves to one decision per request id, or to `undefined` to leave the
    * approval pending: the turn then ends (`interrupted`, with `pending`), and a later turn answers it.
@@ -31,7 +40,7 @@ export interface TurnHandlers {
 export type TurnInput = string | { decisions: Record<string, ApprovalDecision> };
 
 export interface TurnResult {
-  status: DoneStatus | 'rejected';
+  status: TurnStatus;
   inputTokens: number;
   outputTokens: number;
   /** Input tokens of the last model call: how much context the conversation takes now. */
@@ -82,11 +91,14 @@ export async function executeTurn(
     signal: options.signal,
     onWait: (holder) => options.handlers.onWait?.(holder, options.waitMs),
   });
+  let result: TurnResult | undefined;
   try {
     options.handlers.onLeased?.(lease);
-    return await leasedTurn(rt, session, input, options);
+    result = await leasedTurn(rt, session, input, options);
+    return result;
   } finally {
     await lease.release();
+    if (result) options.handlers.onEvent({ type: 'done', status: result.status });
   }
 }
 
@@ -187,7 +199,8 @@ async function leasedTurn(
       let pending: ApprovalRequest[] | undefined;
       let done: DoneStatus = 'ok';
       for await (const event of stream) {
-        options.handlers.onEvent(event);
+        // Held back: the turn sends one done, after its last stream and its run log.
+        if (event.type !== 'done') options.handlers.onEvent(event);
         if (event.type === 'usage') {
           result.inputTokens += event.inputTokens;
           result.outputTokens += event.outputTokens;

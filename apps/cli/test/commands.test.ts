@@ -149,6 +149,17 @@ describe('birdie tool', () => {
     const failing = await cli(['tool', 'run_command', ...withSkills, '--args', '{"command":"exit 1"}']);
     expect(failing.code).toBe(1);
     expect(failing.stderr).toMatch(/^Error \(non-zero-exit\): command exited with code 1/);
+    const noisy = await cli([
+      'tool',
+      'run_command',
+      ...withSkills,
+      '--args',
+      '{"command":"echo out1; echo err1 >&2; exit 3"}',
+    ]);
+    expect(noisy.code).toBe(1);
+    expect(noisy.stderr).toMatch(/^Error \(non-zero-exit\): command exited with code 3\noutput:\n/);
+    expect(noisy.stderr.split('err1').length - 1).toBe(1);
+    expect(noisy.stderr).not.toContain('stderr:');
   });
 });
 

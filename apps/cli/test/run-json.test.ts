@@ -107,6 +107,15 @@ describe('birdie run --json (compiled CLI)', () => {
       reason: expect.stringContaining('--yes'),
     });
     expect(events.at(-1)).toMatchObject({ type: 'result', status: 'rejected' });
+    // One turn, one done, agreeing with the result; a refused call never starts.
+    expect(events.filter((e) => e.type === 'done')).toEqual([{ type: 'done', status: 'rejected' }]);
+    expect(events.at(-2)).toEqual({ type: 'done', status: 'rejected' });
+    const refusedId = events.find((e) => e.type === 'approval-refused').id;
+    expect(events.filter((e) => e.type === 'tool-start' && e.id === refusedId)).toEqual([]);
+    const order = events.map((e) => `${e.type}:${e.id ?? ''}`);
+    expect(order.indexOf(`approval-refused:${refusedId}`)).toBeLessThan(
+      order.indexOf(`tool-end:${refusedId}`),
+    );
     await expect(stat(join(box.cwd, 'marker.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
 
     const never = await birdie([

@@ -174,6 +174,9 @@ describe('two birdie serve workers on one PostgreSQL database', { timeout: 120_0
     const asked = await streamEvents(await turn(w1, id, 'list files'));
     const last = asked.at(-1)!;
     expect(last.type).toBe('approval-request');
+    // One done per stream: the turn's, just before the question.
+    expect(asked.filter((e) => e.type === 'done')).toEqual([{ type: 'done', status: 'interrupted' }]);
+    expect(asked.at(-2)).toEqual({ type: 'done', status: 'interrupted' });
     const [request] = last.requests as Array<{ id: string; tool: string; args: Record<string, unknown> }>;
     expect(request).toMatchObject({ tool: 'run_command', args: { command: 'echo listed-by-the-tool' } });
     const pending = (await (await w2.request(`/v1/sessions/${id}`, { token: alice })).json()) as {
@@ -189,6 +192,7 @@ describe('two birdie serve workers on one PostgreSQL database', { timeout: 120_0
     const rest = await streamEvents(answered);
     expect(outputs(rest)).toEqual([{ name: 'run_command', ok: true, output: 'listed-by-the-tool\n' }]);
     expect(rest.at(-1)).toMatchObject({ type: 'result', status: 'ok' });
+    expect(rest.filter((e) => e.type === 'done')).toEqual([{ type: 'done', status: 'ok' }]);
     // Answered once: a second answer finds nothing pending.
     const again = await w1.request(`/v1/sessions/${id}/approvals`, {
       token: alice,

@@ -16,7 +16,8 @@ console.log(readdirSync(skillDir));
 try {
   await resolveEntrypoint('bash:ls {path}', { skillDir }).run({ path: 'no such dir' });
 } catch (error) {
-  if (error instanceof EntrypointError) console.log(error.code, '|', error.message);
+  // the output (stdout and stderr merged) travels beside the message, which does not repeat it
+  if (error instanceof EntrypointError) console.log(error.code, '|', error.message, '|', error.output.trim());
 }
 
 // The original read_file template: '--version' would be an option to cat, so it is refused before cat starts.
@@ -43,7 +44,7 @@ const sandboxed = resolveEntrypoint('bash:touch made-here && touch /etc/birdie-w
   skillDir,
   settings: { sandbox: true },
 });
-console.log(await sandboxed.run({}).catch((e) => `${e.code} | ${e.message.split('\n').pop()}`));
+console.log(await sandboxed.run({}).catch((e) => `${e.code} | ${e.output.trim()}`));
 
 // The load-time check lists every problem with its offset: a value that reaches arithmetic through a variable
 // (bash would run the $( … ) in a value such as a[$(cmd)]), and a placeholder the schema does not declare.

@@ -4,10 +4,10 @@ import { analyseBashTemplate } from './bash-script.js';
 import { sandboxRequest } from './confinement.js';
 import { childEnv } from './env.js';
 import { EntrypointError } from './errors.js';
-import { signalNote } from './exit-status.js';
+import { mergedFailureNote, signalNote } from './exit-status.js';
 import { integerProblem } from './integer-argument.js';
 import { limitsOf } from './limits.js';
-import { runProcess, tailOf } from './process.js';
+import { runProcess } from './process.js';
 import type { TargetAnalysis } from './target.js';
 import type { Entrypoint, RunOptions, RunResult, SchemeContext } from './types.js';
 
@@ -129,13 +129,7 @@ export async function runCommand(
     outcome.exitCode === null
       ? `was killed by ${outcome.signal ?? 'a signal'}`
       : `exited with code ${outcome.exitCode}${signalNote(outcome)}`;
-  const stderr = outcome.stderrTail ? `\nstderr:\n${outcome.stderrTail}` : '\n(no stderr output)';
-  const details = outcome.stderrTail
-    ? ''
-    : outcome.output.trim()
-      ? `\noutput:\n${tailOf(outcome.output)}`
-      : '';
-  throw new EntrypointError('non-zero-exit', `${label} ${status}${stderr}${details}`, {
+  throw new EntrypointError('non-zero-exit', `${label} ${status}${mergedFailureNote(outcome)}`, {
     output: outcome.output,
     ...(outcome.exitCode === null ? {} : { exitCode: outcome.exitCode }),
   });

@@ -5,8 +5,9 @@ import { type ContainerRun, containerArgv, findRuntime, forceRemove } from './co
 import { type ContainerTemplate, parseContainerTemplate } from './container-template.js';
 import { childEnv } from './env.js';
 import { EntrypointError } from './errors.js';
+import { mergedFailureNote } from './exit-status.js';
 import { limitsOf } from './limits.js';
-import { type ProcessOutcome, runProcess, tailOf } from './process.js';
+import { type ProcessOutcome, runProcess } from './process.js';
 import type { EntrypointProblem, TargetAnalysis } from './target.js';
 import type { RunOptions, RunResult, SchemeContext, ToolSettings } from './types.js';
 
@@ -131,10 +132,9 @@ const DAEMON_MISSING =
 /** The runtime's own failures (exit 125) named for what is missing; the command's failures as non-zero-exit. */
 function outcomeError(outcome: ProcessOutcome, runtime: string, image: string): EntrypointError {
   const tail = outcome.stderrTail;
-  const details = {
-    output: outcome.output,
-    ...(outcome.exitCode === null ? {} : { exitCode: outcome.exitCode }),
-  };
+  const exit = outcome.exitCode === null ? {} : { exitCode: outcome.exitCode };
+  // The runtime's own failures quote its stderr in the message; the output (that same stderr) is not attached twice.
+  const details = exit;
   if (outcome.exitCode === 125 && IMAGE_MISSING.test(tail)) {
     return new EntrypointError(
       'container-image-missing',
@@ -166,14 +166,9 @@ function outcomeError(outcome: ProcessOutcome, runtime: string, image: string): 
       : outcome.exitCode === 126
         ? ' (the command in the image could not be run)'
         : '';
-  const stderr = tail
-    ? `\nstderr:\n${tail}`
-    : outcome.output.trim()
-      ? `\noutput:\n${tailOf(outcome.output)}`
-      : '';
   return new EntrypointError(
     'non-zero-exit',
-    `command in container ${image} ${status}${note}${stderr}`,
-    details,
+    `command in container ${image} ${status}${note}${mergedFailureNote(outcome)}`,
+    { output: outcome.output, ...exit },
   );
 }

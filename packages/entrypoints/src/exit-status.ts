@@ -12,3 +12,12 @@ export function signalNote(outcome: { exitCode: number | null; sandboxed: boolea
   const name = NAMES.get(code - 128);
   return name ? ` (in the sandbox, what a command killed by ${name} ends with)` : '';
 }
+
+/**
+ * What a failed command's message adds after its status line when stdout and stderr were merged into its output:
+ * nothing, since the output already holds stderr (and keeps its tail past the cap, where the cause usually is);
+ * only an empty output is named, so the reader does not look for a block that is not there.
+ */
+export function mergedFailureNote(outcome: { output: string }): string {
+  return outcome.output.trim() === '' ? '\n(no output)' : '';
+}

@@ -62,21 +62,34 @@ describe('bash: processes', () => {
     expect(resolveEntrypoint('bash:echo {command}', { skillDir: dir }).raw).toBe(false);
   });
 
-  it('reports a non-zero exit with its code and the tail of stderr', async () => {
+  it('reports a non-zero exit with its code; the output holds stderr, which the message does not repeat', async () => {
     const ep = resolveEntrypoint(
       'bash:echo partial; for i in $(seq 1 500); do echo "noise $i" >&2; done; echo "fatal: {what}" >&2; exit 3',
-      {
-        skillDir: dir,
-      },
+      { skillDir: dir },
     );
     const error = await failure(ep.run({ what: 'disk full' }));
     expect(error.code).toBe('non-zero-exit');
     expect(error.exitCode).toBe(3);
-    expect(error.message).toMatch(/^command exited with code 3\nstderr:\n…/);
-    expect(error.message).toContain('fatal: disk full');
-    expect(error.message).not.toContain('noise 1\n');
-    expect(error.message.length).toBeLessThan(2_200);
+    expect(error.message).toBe('command exited with code 3');
     expect(error.output).toContain('partial');
+    expect(error.output).toContain('noise 1\n');
+    expect(error.output).toContain('fatal: disk full');
+  });
+
+  it('keeps the end of a long output, where the failing lines are, and still does not repeat them', async () => {
+    const ep = resolveEntrypoint(
+      'bash:head -c 5000 /dev/zero | tr "\\0" a; echo; for i in $(seq 1 300); do echo "noise $i" >&2; done; echo "fatal: {what}" >&2; exit 3',
+      { skillDir: dir },
+    );
+    const error = await failure(ep.run({ what: 'disk full' }, { maxOutputBytes: 1000 }));
+    expect(error.message).toBe('command exited with code 3');
+    expect(error.output).toMatch(/output dropped/);
+    expect(error.output?.trimEnd().endsWith('fatal: disk full')).toBe(true);
+  });
+
+  it('says there was no output at all rather than showing an empty block', async () => {
+    const error = await failure(resolveEntrypoint('bash:exit 4', { skillDir: dir }).run({}));
+    expect(error.message).toBe('command exited with code 4\n(no output)');
   });
 
   it('names the signal when the command is killed by one', async () => {

@@ -123,7 +123,7 @@ describe('a sandboxed bash: tool, against the same tool unsandboxed (the control
       const target = join(folder, 'escaped.txt');
       const confined = await call(template, SANDBOXED, { target }, { cwd: work });
       expect(confined).toMatchObject({ ok: false, code: 'non-zero-exit' });
-      expect((confined as { message: string }).message).toContain(reason);
+      expect((confined as { output: string }).output).toContain(reason);
       expect(await readFile(join(work, 'inside.txt'), 'utf8')).toBe('in\n');
       expect(await exists(target)).toBe(false);
 
@@ -201,7 +201,7 @@ describe('a sandboxed bash: tool, against the same tool unsandboxed (the control
     const template = `bash:exec 3<>/dev/tcp/127.0.0.1/${port} && head -n 1 <&3`;
     const confined = await call(template, SANDBOXED, {}, { cwd: work });
     expect(confined).toMatchObject({ ok: false, code: 'non-zero-exit' });
-    expect((confined as { message: string }).message).toContain('Connection refused');
+    expect((confined as { output: string }).output).toContain('Connection refused');
 
     const control = await call(template, PLAIN, {}, { cwd: work });
     expect(control).toMatchObject({ ok: true, output: 'hello from the host\n' });
@@ -298,7 +298,7 @@ describe('the sandbox and the process guard together', { timeout: 30_000 }, () =
       expect(exit).toMatchObject({
         ok: false,
         exitCode: 7,
-        message: 'command exited with code 7\n(no stderr output)',
+        message: 'command exited with code 7\n(no output)',
       });
     }
     configureProcessGuard(undefined);
@@ -392,7 +392,7 @@ describe('when the sandbox applies', { timeout: 30_000 }, () => {
       // (outside lies under the host's /tmp, which the sandbox replaces with its own)
       expect(error).toMatchObject({
         code: 'non-zero-exit',
-        message: expect.stringContaining('No such file'),
+        output: expect.stringContaining('No such file'),
       });
       expect(await exists(target)).toBe(false);
       expect((await sandboxStatus()).mode).toBe('always');

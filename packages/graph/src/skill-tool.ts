@@ -3,10 +3,13 @@ import type { Skill, SkillTool } from '@birdie/skill-parser';
 import { captureBytes, type ToolLimits } from './limits.js';
 import { type DeclaredTool, declareTool, defaultApproval } from './tool.js';
 
-/** What the model reads when a tool fails: the stable code, the message, and any output captured. */
+/**
+ * What the model reads when a tool fails: the stable code, the message, and any output captured under its own label
+ * (a process's output holds its stderr too, which the message does not repeat).
+ */
 export function describeToolError(error: unknown): { code: string; text: string } {
   if (error instanceof EntrypointError) {
-    const output = error.output ? `\n${error.output}` : '';
+    const output = error.output?.trim() ? `\noutput:\n${error.output}` : '';
     return { code: error.code, text: `Error (${error.code}): ${error.message}${output}` };
   }
   return { code: 'error', text: `Error: ${error instanceof Error ? error.message : String(error)}` };

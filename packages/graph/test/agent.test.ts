@@ -135,6 +135,24 @@ describe('agent: tool round trip through a real bash: entrypoint', () => {
     expect(ofType(events, 'done')[0]?.status).toBe('ok');
   });
 
+  it('shows a failing command its output once, under one label (stderr is not repeated)', async () => {
+    const { agent, model } = await setup({
+      'fail/SKILL.md': toolSkill('fail', [
+        { name: 'boom', entrypoint: 'bash:echo out1; echo err1 >&2; echo out2; exit 3' },
+      ]),
+    });
+    model.respond(callTools([{ name: 'boom' }])).respond(new AIMessage('it failed'));
+    const events = await collect(agent.stream('go', { threadId: 't1' }));
+    const [tool] = await toolMessages(agent, 't1');
+    const text = String(tool?.content);
+    expect(text).toMatch(/^Error \(non-zero-exit\): command exited with code 3\noutput:\n/);
+    expect(text.split('err1').length - 1).toBe(1);
+    expect(text).toContain('out1');
+    expect(text).toContain('out2');
+    expect(text).not.toContain('stderr:');
+    expect(ofType(events, 'tool-end')[0]?.output).toBe(text);
+  });
+
   it('cuts long output with a visible note', async () => {
     const { agent, model } = await setup(
       {

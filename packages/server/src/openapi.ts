@@ -193,7 +193,9 @@ export function openApiDocument(version: string): Record<string, unknown> {
                 },
               },
             }),
-            event('done', { status: { type: 'string', enum: ['ok', 'interrupted', 'error', 'aborted'] } }),
+            event('done', {
+              status: { type: 'string', enum: ['ok', 'interrupted', 'error', 'aborted', 'rejected'] },
+            }),
             event('approval-request', { requests: { type: 'array', items: ref('ApprovalRequest') } }),
             event('result', {
               status: { type: 'string', enum: ['ok', 'interrupted', 'error', 'aborted', 'rejected'] },

@@ -15,11 +15,19 @@ export interface TurnSummary {
   pending?: ApprovalRequest[];
 }
 
+/**
+ * An event of a turn: the agent's events, with exactly one `done` at the turn's end (a turn with approvals streams
+ * the graph more than once), whose status may be `rejected` when the user refused a call.
+ */
+export type TurnEvent =
+  | Exclude<AgentEvent, { type: 'done' }>
+  | { type: 'done'; status: DoneStatus | 'rejected' };
+
 export interface TurnHandlers {
   signal: AbortSignal;
   /** Called once the session's lease is held, before the turn reads or writes anything. */
   onLeased(lease: SessionLease): void;
-  onEvent(event: AgentEvent): void;
+  onEvent(event: TurnEvent): void;
 }
 
 /**

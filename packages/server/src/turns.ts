@@ -52,7 +52,9 @@ export class Turns {
       },
       // The approvals a turn waits for close its stream (below), as one event with all of them.
       onEvent: (event) => {
-        if (event.type !== 'approval-request') stream.push({ type: event.type, ...agentEventJson(event) });
+        if (event.type === 'done') stream.push({ ...event });
+        else if (event.type !== 'approval-request')
+          stream.push({ type: event.type, ...agentEventJson(event) });
       },
     });
     const first = await Promise.race([

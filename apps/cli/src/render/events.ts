@@ -1,6 +1,7 @@
 import type { AgentEvent } from '@birdie/graph';
 import type { Output } from '../io.js';
 import { isStoreFailureCode, storeFailureText } from '../store-failure.js';
+import type { TurnEvent } from '../turn.js';
 import type { Style } from './style.js';
 import { formatArgs, type ToolOutputMode, toolOutputView } from './tool-output.js';
 
@@ -33,7 +34,7 @@ export class EventPrinter {
     return this.wroteAnswer;
   }
 
-  onEvent(event: AgentEvent): void {
+  onEvent(event: AgentEvent | TurnEvent): void {
     const { style } = this.o;
     switch (event.type) {
       case 'token': {
