@@ -8,6 +8,8 @@ export type Values = Record<string, string | boolean | string[] | undefined>;
 export type Parsed =
   | { kind: 'version' }
   | { kind: 'help'; command: CommandSpec | undefined }
+  /** `birdie sessions --help`, `birdie help sessions`: every subcommand of the group. */
+  | { kind: 'group-help'; group: string }
   | { kind: 'command'; command: CommandSpec; values: Values; positionals: string[] };
 
 function topLevelNames(): string[] {
@@ -25,6 +27,7 @@ export function parseArgv(argv: string[]): Parsed {
   if (first !== undefined && !first.startsWith('-')) {
     if (first === 'help') {
       const target = argv.slice(1).join(' ');
+      if (target in GROUPS) return { kind: 'group-help', group: target };
       const spec =
         target === ''
           ? undefined
@@ -36,6 +39,7 @@ export function parseArgv(argv: string[]): Parsed {
     if (first in GROUPS) {
       const sub = argv[1];
       if (sub === undefined || sub.startsWith('-')) {
+        if (argv.includes('--help') || argv.includes('-h')) return { kind: 'group-help', group: first };
         name = `${first} ${GROUPS[first]}`;
         rest = argv.slice(1);
       } else {

@@ -1,4 +1,4 @@
-import { COMMANDS, type CommandSpec } from './spec.js';
+import { COMMANDS, type CommandSpec, GROUPS } from './spec.js';
 
 function optionLines(spec: CommandSpec): string[] {
   const rows = Object.entries(spec.options).map(([name, o]) => {
@@ -31,6 +31,24 @@ export function mainHelp(version: string): string {
     '',
     'Run `birdie COMMAND --help` for the options of a command.',
     "Provider: LLM_VENDOR, LLM_MODEL and the vendor key variable, --config FILE or LLM_PROVIDER_CONFIG='{…}'.",
+    '',
+  ].join('\n');
+}
+
+/** A group's help: what each subcommand does, and which one runs without a name. */
+export function groupHelp(group: string): string {
+  const rows = COMMANDS.filter((c) => c.name.startsWith(`${group} `)).map(
+    (c) => [`birdie ${c.name}`, c.summary] as const,
+  );
+  const width = Math.max(...rows.map(([n]) => n.length));
+  return [
+    `Usage: birdie ${group} COMMAND [options]`,
+    '',
+    'Commands:',
+    ...rows.map(([n, s]) => `  ${n.padEnd(width)}  ${s}`),
+    '',
+    `\`birdie ${group}\` alone runs \`birdie ${group} ${GROUPS[group]}\`.`,
+    `Run \`birdie ${group} COMMAND --help\` for the options of a command.`,
     '',
   ].join('\n');
 }

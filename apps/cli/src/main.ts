@@ -45,6 +45,11 @@ export async function main(argv: string[], io: Io): Promise<number> {
       write(io.stdout, cliVersion());
       return EXIT_OK;
     }
+    if (parsed.kind === 'group-help') {
+      const { groupHelp } = await import('./help.js');
+      io.stdout.write(groupHelp(parsed.group));
+      return EXIT_OK;
+    }
     if (parsed.kind === 'help') {
       const { commandHelp, mainHelp } = await import('./help.js');
       io.stdout.write(parsed.command ? commandHelp(parsed.command) : mainHelp(cliVersion()));

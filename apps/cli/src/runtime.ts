@@ -104,7 +104,13 @@ export async function checkUserId(userId: string): Promise<string> {
  * Looks a session of `userId` up by id, explaining a malformed or unknown id with the closest of the user's sessions,
  * and another user's session with the flag that reaches it.
  */
-export async function findSession(store: Store, id: string, userId: string): Promise<Session> {
+export async function findSession(
+  store: Store,
+  id: string,
+  userId: string,
+  /** Where the user typed the id: the hints name that place's commands. */
+  from: 'shell' | 'repl' = 'shell',
+): Promise<Session> {
   const { validateSessionId, StoreError } = await import('@birdie/store');
   let session: Session | undefined;
   try {
@@ -112,16 +118,18 @@ export async function findSession(store: Store, id: string, userId: string): Pro
     session = await store.sessions.get(id, userId);
   } catch (error) {
     if (error instanceof StoreError && error.code === 'not-owner')
-      throw new UsageError(`session "${id}" belongs to user ${error.owner}; pass --user ${error.owner}`, {
-        cause: error,
-      });
+      throw new UsageError(
+        `session "${id}" belongs to user ${error.owner}; ${from === 'repl' ? `start birdie with --user ${error.owner} to open it` : `pass --user ${error.owner}`}`,
+        { cause: error },
+      );
     if (error instanceof StoreError && error.code === 'invalid-id')
       throw new UsageError(error.message, { cause: error });
     throw error;
   }
   if (!session) {
     const ids = (await store.sessions.list(userId)).map((s) => s.id);
-    throw new UsageError(`no session "${id}".${didYouMean(id, ids)} Run \`birdie sessions list\`.`);
+    const list = from === 'repl' ? '/session list' : 'birdie sessions list';
+    throw new UsageError(`no session "${id}".${didYouMean(id, ids)} Run \`${list}\`.`);
   }
   return session;
 }

@@ -34,6 +34,28 @@ describe('birdie --version / --help', () => {
     expect((await cli(['logs', '--help'])).stdout).toContain('Usage: birdie logs');
   });
 
+  it('a group (skills, agents, sessions) lists every subcommand for --help and help GROUP', async () => {
+    for (const [group, subs] of [
+      ['skills', ['list', 'check', 'new']],
+      ['agents', ['list', 'check', 'new']],
+      ['sessions', ['list', 'show', 'delete', 'repair']],
+    ] as const) {
+      for (const argv of [
+        [group, '--help'],
+        [group, '-h'],
+        ['help', group],
+      ]) {
+        const help = await cli(argv);
+        expect(help).toMatchObject({ code: 0, stderr: '' });
+        for (const sub of subs)
+          expect(help.stdout, argv.join(' ')).toMatch(new RegExp(`birdie ${group} ${sub}\\b`));
+        expect(help.stdout).toContain(`birdie ${group} COMMAND --help`);
+      }
+      // a subcommand's own help stays its own
+      expect((await cli([group, 'list', '--help'])).stdout).toContain(`Usage: birdie ${group} list`);
+    }
+  });
+
   it('exits 2 with a suggestion for an unknown command', async () => {
     expect(await cli(['sesions'])).toMatchObject({ code: 2, stdout: '' });
     expect((await cli(['sesions'])).stderr).toContain('Did you mean "sessions"?');

@@ -212,7 +212,11 @@ describe('slash commands', () => {
     expect(switched).toContain('› please shout');
     expect(await slash('/session info')).toContain(`session ${first} · user tester · 1 turns`);
     expect(await slash(`/session delete ${second}`)).toContain(`deleted ${second}`);
-    expect(await slash('/session switch 2020-01-01_1')).toContain('no session "2020-01-01_1"');
+    const unknown = await slash('/session switch 2020-01-01_1');
+    expect(unknown).toContain('no session "2020-01-01_1"');
+    // Inside the REPL the hint names the REPL's command, not the shell's.
+    expect(unknown).toContain('/session list');
+    expect(unknown).not.toContain('birdie sessions list');
     expect(await slash('/new')).toContain('new session');
     expect(state.session.id).not.toBe(first);
     expect(await slash('/session swich')).toContain('Did you mean "switch"?');

@@ -32,3 +32,10 @@ export function findExecutable(name: string, path: string): string | undefined {
   const found = locateCommand(name, absolute.join(delimiter), '/');
   return 'path' in found ? found.path : undefined;
 }
+
+/** A spawn error code in words a user can act on; the code itself stays in the error's cause. */
+export function spawnCodeText(code: string): string {
+  if (code === 'ENOENT') return 'not found (not a file, and not on PATH)';
+  if (code === 'EACCES') return 'not executable (permission denied)';
+  return code;
+}

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { EntrypointError } from './errors.js';
-import { locateCommand } from './executable.js';
+import { locateCommand, spawnCodeText } from './executable.js';
 import { type Limits, seconds } from './limits.js';
 import { OutputCap } from './output-cap.js';
 import { GUARD_ENV, guardedLaunch, guardPlan } from './process-guard.js';
@@ -162,7 +162,9 @@ export async function runProcess(
       // uv reports a missing cwd as ENOENT too; say which one it was.
       const cwdExists = existsSync(spec.cwd);
       const reason = cwdExists
-        ? (cause.code ?? cause.message)
+        ? cause.code
+          ? spawnCodeText(cause.code)
+          : cause.message
         : `working directory ${spec.cwd} does not exist`;
       finish(new EntrypointError('spawn-failed', `could not start ${spec.command}: ${reason}`, { cause }));
     });
@@ -232,7 +234,7 @@ function locate(spec: ProcessSpec): string {
 }
 
 function spawnFailed(spec: ProcessSpec, code: 'ENOENT' | 'EACCES'): EntrypointError {
-  const reason = existsSync(spec.cwd) ? code : `working directory ${spec.cwd} does not exist`;
+  const reason = existsSync(spec.cwd) ? spawnCodeText(code) : `working directory ${spec.cwd} does not exist`;
   const cause = Object.assign(new Error(`spawn ${spec.command} ${code}`), {
     code,
     syscall: `spawn ${spec.command}`,

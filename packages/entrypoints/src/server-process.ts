@@ -1,9 +1,20 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  truncateSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { childEnv } from './env.js';
 import { EntrypointError } from './errors.js';
-import { findExecutable, locateCommand } from './executable.js';
+import { findExecutable, locateCommand, spawnCodeText } from './executable.js';
+import { tailOf } from './process.js';
 import { GUARD_ENV, guardedLaunch, guardPlan } from './process-guard.js';
 import { track } from './process-registry.js';
 import { endTree, type ProcessTree, signalTree } from './process-tree.js';
@@ -35,6 +46,12 @@ export interface ServerProcess {
   /** True while that process is alive. */
   alive(): boolean;
   /**
+   * The last lines the server wrote to stderr (at most `maxChars`, whole lines), '' when none: what explains a
+   * server that exits at start. Its stderr goes to a file in the server's temp folder, emptied by `alive()` once
+   * it passes 1 MB, so a chatty server cannot fill the disk.
+   */
+  stderrTail(maxChars?: number): string;
+  /**
    * SIGTERM to the server's tree, SIGKILL after `graceMs` (default 1 000), resolves when it is gone; also
    * removes the temp folder of the pid file. Safe to call more than once, and before the server started.
    */
@@ -49,6 +66,34 @@ export interface ServerProcess {
 const PID_FIRST =
   // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax
   'echo $$ >"$0"; case $1 in -) unset PWD ;; *) PWD=${1#=}; export PWD ;; esac; shift; exec "$@"';
+
+// biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax
+const STDERR_TO_FILE = 'exec 2>>"$0"; exec "$@"';
+const STDERR_FILE_CAP = 1024 * 1024;
+
+/** Empties the file once it passes `cap`; the writer appends (O_APPEND), so it goes on at the new end. */
+function capFile(path: string, cap: number): void {
+  try {
+    if (statSync(path).size > cap) truncateSync(path, 0);
+  } catch {}
+}
+
+/** The last whole lines of a file, at most `maxChars`; '' when it is missing or empty. */
+function fileTail(path: string, maxChars: number): string {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const size = fstatSync(fd).size;
+    const length = Math.min(size, maxChars * 4);
+    const buffer = Buffer.alloc(length);
+    readSync(fd, buffer, 0, length, size - length);
+    return tailOf(buffer.toString('utf8'), maxChars);
+  } catch {
+    return '';
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
 
 /**
  * Wraps a long-running server's command (an MCP stdio server, say) for a spawner this package does not control:
@@ -68,7 +113,10 @@ export async function wrapServerCommand(spec: ServerProcessSpec): Promise<Server
   }
   const found = locateCommand(spec.command, serverEnv.PATH ?? '', spec.cwd ?? process.cwd());
   if ('code' in found) {
-    throw new EntrypointError('spawn-failed', `could not start ${spec.command}: ${found.code}`);
+    throw new EntrypointError(
+      'spawn-failed',
+      `could not start ${spec.command}: ${spawnCodeText(found.code)}`,
+    );
   }
   const dir = mkdtempSync(join(tmpdir(), 'birdie-server-'));
   const pidFile = join(dir, 'pid');
@@ -86,6 +134,14 @@ export async function wrapServerCommand(spec: ServerProcessSpec): Promise<Server
       ? { command: setsid, args: wrapped, env: serverEnv }
       : { command: sh, args: wrapped.slice(1), env: serverEnv };
   }
+  // stderr to a file the caller can read when the server fails; the sh execs on, so no process stays in between.
+  const stderrFile = join(dir, 'stderr');
+  const sh = findExecutable('sh', process.env.PATH ?? '') ?? '/bin/sh';
+  launch = {
+    command: sh,
+    args: ['-c', STDERR_TO_FILE, stderrFile, launch.command, ...launch.args],
+    env: launch.env,
+  };
 
   let pid: number | undefined;
   const readPid = (): number | undefined => {
@@ -106,7 +162,11 @@ export async function wrapServerCommand(spec: ServerProcessSpec): Promise<Server
     guarded: helper !== undefined,
     group,
     pid: readPid,
-    alive: () => signalTree({ pid: readPid, group: false }, 0),
+    alive: () => {
+      capFile(stderrFile, STDERR_FILE_CAP);
+      return signalTree({ pid: readPid, group: false }, 0);
+    },
+    stderrTail: (maxChars = 2_000) => fileTail(stderrFile, maxChars),
     stop(options = {}) {
       stopping ??= (async () => {
         readPid();

@@ -174,7 +174,10 @@ describe('the process guard is invisible to a call', { timeout: 30_000 }, () => 
       expect(guarded).toEqual(plain);
     }
     const [missing] = await both(cases[0]!);
-    expect(missing).toMatchObject({ code: 'spawn-failed', message: 'could not start bash: ENOENT' });
+    expect(missing).toMatchObject({
+      code: 'spawn-failed',
+      message: 'could not start bash: not found (not a file, and not on PATH)',
+    });
   });
 
   it('a program on PATH that is not executable fails the same way', async () => {

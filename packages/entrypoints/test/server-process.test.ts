@@ -57,6 +57,34 @@ async function pgrp(pid: number): Promise<number> {
 describe.each<ProcessGuardMode>(['off', 'auto'])('wrapServerCommand (guard %s)', (mode) => {
   beforeAll(() => configureProcessGuard(mode));
 
+  it("keeps the server's last stderr lines, even with stderr ignored by the spawner, and caps the file", async () => {
+    const server = await wrapServerCommand({
+      command: 'bash',
+      args: [
+        '-c',
+        'for i in $(seq 1 3000); do echo "line $i of the log" >&2; done; echo "fatal: port in use" >&2; exit 4',
+      ],
+    });
+    started.push(server);
+    const child = spawnLikeTheSdk(server);
+    await new Promise((resolve) => child.on('exit', resolve));
+    const tail = server.stderrTail(300);
+    expect(tail.endsWith('fatal: port in use')).toBe(true);
+    expect(tail.length).toBeLessThanOrEqual(301);
+    expect(tail).not.toContain('line 1 of');
+    // past 1 MB, alive() empties the file; what comes after is kept
+    const big = await wrapServerCommand({
+      command: 'bash',
+      args: ['-c', 'head -c 1100000 /dev/zero | tr "\\0" x >&2; echo >&2; echo written >&2; sleep 60'],
+    });
+    started.push(big);
+    const running = spawnLikeTheSdk(big);
+    await until(() => (big.stderrTail(10).endsWith('written') ? true : undefined));
+    expect(big.alive()).toBe(true);
+    expect(big.stderrTail()).toBe('');
+    running.kill();
+  });
+
   it('knows the pid early, leads its own process group, and stop() ends the whole tree', async () => {
     const file = join(dir, `tree-${mode}`);
     const server = await wrapServerCommand({
@@ -119,7 +147,7 @@ describe.each<ProcessGuardMode>(['off', 'auto'])('wrapServerCommand (guard %s)',
   it('fails with spawn-failed when the command does not exist, and stop() before a start is harmless', async () => {
     await expect(wrapServerCommand({ command: '/nonexistent/server' })).rejects.toMatchObject({
       code: 'spawn-failed',
-      message: 'could not start /nonexistent/server: ENOENT',
+      message: 'could not start /nonexistent/server: not found (not a file, and not on PATH)',
     });
     const never = await wrapServerCommand({ command: 'sleep', args: ['1'] });
     await never.stop();

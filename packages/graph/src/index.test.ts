@@ -14,6 +14,7 @@ describe('public exports', () => {
       'TOOL_LIMITS',
       'UNKNOWN_TOOL_RESULT',
       'buildSystemPrompt',
+      'checkToolArgs',
       'childThreadId',
       'contextWindow',
       'createAgent',
@@ -28,6 +29,7 @@ describe('public exports', () => {
   it('pins the runtime exports of @birdie/graph/tools (no LangGraph behind them)', async () => {
     expect(Object.keys(await import('./tools.js')).sort()).toEqual([
       'TOOL_LIMITS',
+      'checkToolArgs',
       'createSkillTool',
       'describeToolError',
     ]);

@@ -1,6 +1,7 @@
 export { type CreateAgentOptions, createAgent } from './agent.js';
 export { contextWindow } from './context-window.js';
 export { AgentError, type AgentErrorCode, isAgentError } from './errors.js';
+export { checkToolArgs } from './json-args.js';
 export { TOOL_LIMITS, type ToolLimits } from './limits.js';
 export { McpManager, type McpManagerOptions, type McpServerTools } from './mcp-manager.js';
 export { type FindMemoryFilesOptions, findMemoryFiles } from './memory-files.js';

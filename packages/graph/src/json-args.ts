@@ -45,3 +45,12 @@ export function argsPreparer(input: Schema): (args: Record<string, unknown>) => 
     };
   };
 }
+
+/**
+ * Why `args` do not fit a tool's JSON Schema (defaults applied first, as for a call), or undefined when they do:
+ * the check a call's arguments get, for a prompt that lets the user edit them.
+ */
+export function checkToolArgs(parameters: Schema, args: unknown): string | undefined {
+  const prepared = argsPreparer(parameters)(args as Record<string, unknown>);
+  return prepared.ok ? undefined : prepared.error;
+}

@@ -87,13 +87,13 @@ export class McpManager {
         return { server: name, tools, toolTimeoutMs: timeoutMs };
       })
       .catch(async (cause) => {
+        // Read before the stop removes it: what the server said on its way out is usually the real cause.
+        const said = fresh.server?.stderrTail() ?? '';
         await this.#stop(fresh);
         const error =
           cause instanceof AgentError
             ? cause
-            : new AgentError('mcp-unavailable', `MCP server "${name}" failed to start: ${short(cause)}`, {
-                cause,
-              });
+            : new AgentError('mcp-unavailable', startFailure(name, cause, said), { cause });
         fresh.failure = { error, at: Date.now() };
         throw error;
       })
@@ -217,6 +217,19 @@ export class McpManager {
     await this.#stop(connection);
     await pending?.catch(() => {});
   }
+}
+
+/**
+ * Why a server did not start. The SDK only says "Connection closed" when the process exits during the handshake;
+ * the server's own last stderr lines say why, so they replace that phrase.
+ */
+function startFailure(name: string, cause: unknown, stderr: string): string {
+  const text = short(cause);
+  if (stderr === '') return `MCP server "${name}" failed to start: ${text}`;
+  const closed = /connection closed/i.test(text);
+  return closed
+    ? `MCP server "${name}" exited during start-up. Its last stderr lines:\n${stderr}`
+    : `MCP server "${name}" failed to start: ${text}\nIts last stderr lines:\n${stderr}`;
 }
 
 function short(error: unknown): string {

@@ -4,13 +4,18 @@ import { toJsonSchema } from '@langchain/core/utils/json_schema';
 import { describeToolError } from './skill-tool.js';
 import { type DeclaredTool, declareTool, defaultApproval } from './tool.js';
 
-/** MCP results may be content blocks; the model and the output cap both want one string. */
+/**
+ * MCP results may be content blocks; the model and the output cap both want one string. A block's text is what the
+ * model reads (a result's `structuredContent` repeats its text as JSON, so it is sent only when there is no text);
+ * binary blocks are named with their MIME type and size.
+ */
 export function contentToText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content) && content.length === 2 && !isBlock(content[0]) && Array.isArray(content[1])) {
     return contentToText(content[0]);
   }
   if (Array.isArray(content)) return content.map(blockToText).join('\n');
+  if (isBlock(content)) return blockToText(content);
   if (content && typeof content === 'object' && 'content' in content) {
     return contentToText((content as BaseMessage).content);
   }
@@ -26,10 +31,22 @@ function blockToText(block: unknown): string {
   if (block && typeof block === 'object') {
     const b = block as Record<string, unknown>;
     if (typeof b.text === 'string') return b.text;
-    const mime = b.mimeType ?? b.mime_type ?? '';
-    return `[${String(b.type ?? 'content')}${mime ? `: ${String(mime)}` : ''}]`;
+    if (b.structuredContent !== undefined) return JSON.stringify(b.structuredContent);
+    return binaryLabel(b);
   }
   return String(block);
+}
+
+/** `[image: image/png, 1234 bytes]`, from a block's own fields or its data URL. */
+function binaryLabel(b: Record<string, unknown>): string {
+  const url = (b.image_url as { url?: unknown } | undefined)?.url ?? b.image_url ?? b.url;
+  const dataUrl = typeof url === 'string' ? /^data:([^;,]+)(;base64)?,/.exec(url) : null;
+  const mime = b.mimeType ?? b.mime_type ?? dataUrl?.[1];
+  const base64 =
+    typeof b.data === 'string' ? b.data : dataUrl?.[2] ? String(url).slice(dataUrl[0].length) : '';
+  const kind = String(b.type ?? 'content').replace(/_url$/, '');
+  const size = base64 ? `, ${Math.floor((base64.replace(/=+$/, '').length * 3) / 4)} bytes` : '';
+  return `[${kind}${mime ? `: ${String(mime)}` : ''}${size}]`;
 }
 
 export interface McpToolOptions {

@@ -102,6 +102,7 @@ export function planCalls(input: PlanInput): PlannedCall[] {
           tool: tool.name,
           ...(tool.skill ? { skill: tool.skill } : {}),
           args: { ...invocation.args },
+          parameters: tool.definition.function.parameters as Record<string, unknown>,
           description: invocation.describe(reason),
           reason,
           ...(input.agentPath ? { agent: input.agentPath } : {}),

@@ -188,6 +188,11 @@ export interface ApprovalRequest {
   tool: string;
   skill?: string;
   args: Record<string, unknown>;
+  /**
+   * The tool's JSON Schema, so a prompt can check edited arguments before it sends them (`checkToolArgs`); an edit
+   * the schema refuses would otherwise fail only once the call is made. Absent for the model's own agent's tools.
+   */
+  parameters?: Record<string, unknown>;
   /** What the call will do, in one line fit for a prompt to the user. */
   description: string;
   /** Why approval is needed; `model-agent`: the model runs its own agent, which asks before one of its tools. */

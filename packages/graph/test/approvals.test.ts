@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { AIMessage, type ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import { argsDigest } from '../src/digest.js';
-import { AgentError, createAgent } from '../src/index.js';
+import { AgentError, checkToolArgs, createAgent } from '../src/index.js';
 import {
   agentSetup,
   callTools,
@@ -62,10 +62,18 @@ describe('approvals', () => {
         tool: 'run_bash',
         skill: 'shell',
         args: { command },
+        parameters: expect.objectContaining({ type: 'object', required: ['command'] }),
         description: `Run shell command: ${command}`,
         reason: 'raw-command',
       },
     ]);
+    // the schema travels with the request, so a prompt can check an edit before sending it
+    const parameters = request!.requests[0]!.parameters!;
+    expect(checkToolArgs(parameters, { command: 'ls' })).toBeUndefined();
+    expect(checkToolArgs(parameters, { command: 5 })).toMatch(
+      /^Invalid arguments, fix them and call again:\n- command: /,
+    );
+    expect(checkToolArgs(parameters, {})).toMatch(/command/);
     expect(ofType(first, 'done')).toEqual([{ type: 'done', status: 'interrupted' }]);
     expect(ofType(first, 'tool-start')).toEqual([]);
     expect(existsSync(file('log'))).toBe(false);

@@ -66,6 +66,52 @@ describe('MCP through server-everything (stdio)', { timeout: 60_000 }, () => {
     expect(results[1]?.content).toContain('42');
   });
 
+  it('sends the text of a result with structured content once, and names an image with its MIME type', async () => {
+    const { agent, model } = await setup({
+      'everything/SKILL.md': mcpSkill('everything', 'node', [everything]),
+    });
+    model
+      .respond(
+        callTools([
+          { name: 'get-structured-content', args: { location: 'New York' } },
+          { name: 'get-tiny-image', args: {}, id: 'c2' },
+        ]),
+      )
+      .respond(new AIMessage('ok'));
+    await collect(agent.stream('use mcp', { threadId: 't1' }));
+    const [structured, image] = await toolMessages(agent, 't1');
+    const text = String(structured?.content);
+    expect(JSON.parse(text)).toEqual({
+      temperature: expect.any(Number),
+      conditions: expect.any(String),
+      humidity: expect.any(Number),
+    });
+    expect(text).not.toContain('structuredContent');
+    expect(String(image?.content)).toMatch(
+      /^Here's the image you requested:\n\[image: image\/png, \d+ bytes\]/,
+    );
+  });
+
+  it('a server that exits at start says why: its exit code and the last lines it wrote to stderr', async () => {
+    const { agent, model } = await setup({
+      'dying/SKILL.md': mcpSkill('dying', 'bash', [
+        '-c',
+        'echo "config file missing: /etc/x.toml" >&2; exit 7',
+      ]),
+      'absent/SKILL.md': mcpSkill('absent', 'no-such-mcp-server-command', []),
+    });
+    model.respond(new AIMessage('answered anyway'));
+    const events = await collect(agent.stream('hi', { threadId: 't1' }));
+    const messages = ofType(events, 'error').map((e) => e.error.message);
+    const dying = messages.find((m) => m.includes('"dying"'));
+    expect(dying).toMatch(/"dying" exited during start-up/);
+    expect(dying).toContain('config file missing: /etc/x.toml');
+    expect(dying).not.toContain('Connection closed');
+    const absent = messages.find((m) => m.includes('"absent"'));
+    expect(absent).toMatch(/no-such-mcp-server-command.*not found/);
+    expect(ofType(events, 'done')[0]?.status).toBe('ok');
+  });
+
   it('applies the server timeout to a tool call; the timed-out call is an error result and the turn goes on', async () => {
     const { agent, model } = await setup({
       'everything/SKILL.md': mcpSkill('everything', 'node', [everything], '  timeout: 1\n'),

@@ -207,7 +207,9 @@ describe('failures of the less common vendors become ProviderErrors too', () => 
     const chat = await model({ LLM_VENDOR: 'ollama', OLLAMA_HOST: url, LLM_MAX_RETRIES: '0' });
     const error = await rejection(chat.invoke('hi'));
     expect(error.code).toBe('request-failed');
-    expect(error.message).toContain(`ollama request failed at ${url}`);
+    expect(error.message).toBe(
+      `ollama could not be reached at ${url}: nothing is listening there (connection refused); check that the server is running and its address (base_url)`,
+    );
   });
 });
 

@@ -10,6 +10,8 @@ export interface ErrorContext {
   maxRetries: number;
   /** Request timeout in milliseconds, named in timeout errors. */
   timeout?: number;
+  /** What to do about a 401/403 when no credential is to blame (a simulated failure): replaces the key advice. */
+  authFix?: string;
 }
 
 /** HTTP status carried by a vendor client's error (OpenAI/Anthropic `status`, Ollama `status_code`, …). */
@@ -61,11 +63,13 @@ export function toProviderError(error: unknown, ctx: ErrorContext): unknown {
   const details = { cause: error, vendor: ctx.vendor, status };
   if (status === 401 || status === 403) {
     // A keyless config (an OpenAI-compatible local server) sent no key: say so rather than blame a variable.
-    const fix = !ctx.envVar
-      ? 'check the server access settings'
-      : ctx.apiKey === undefined
-        ? `no API key was sent; set ${ctx.envVar} (or "api_key" in the config)`
-        : `check ${ctx.envVar} (or "api_key" in the config)`;
+    const fix = ctx.authFix
+      ? ctx.authFix
+      : !ctx.envVar
+        ? 'check the server access settings'
+        : ctx.apiKey === undefined
+          ? `no API key was sent; set ${ctx.envVar} (or "api_key" in the config)`
+          : `check ${ctx.envVar} (or "api_key" in the config)`;
     return new ProviderError(
       'auth-failed',
       `${ctx.vendor} rejected the credentials (HTTP ${status}): ${fix}. Server said: ${detail}`,
@@ -95,5 +99,38 @@ export function toProviderError(error: unknown, ctx: ErrorContext): unknown {
     );
   }
   const where = ctx.baseUrl ? ` at ${ctx.baseUrl}` : '';
+  const network = networkCause(error);
+  if (network) {
+    return new ProviderError(
+      'request-failed',
+      `${ctx.vendor} could not be reached${where}: ${network}; check that the server is running and its address (base_url)`,
+      details,
+    );
+  }
   return new ProviderError('request-failed', `${ctx.vendor} request failed${where}: ${detail}`, details);
+}
+
+const NETWORK_CAUSES: Record<string, string> = {
+  ECONNREFUSED: 'nothing is listening there (connection refused)',
+  ENOTFOUND: 'the host name does not resolve',
+  EAI_AGAIN: 'the host name could not be resolved now (DNS)',
+  EHOSTUNREACH: 'the host cannot be reached',
+  ENETUNREACH: 'the network cannot be reached',
+  ECONNRESET: 'the connection was reset',
+  ETIMEDOUT: 'the connection timed out',
+};
+
+/** fetch says only "fetch failed": the system error code that explains it is somewhere down its cause chain. */
+function networkCause(error: unknown): string | undefined {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 6; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && code in NETWORK_CAUSES) return NETWORK_CAUSES[code];
+    const errors = (e as { errors?: unknown }).errors;
+    if (Array.isArray(errors)) {
+      const inner = errors.map(networkCause).find(Boolean);
+      if (inner) return inner;
+    }
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
 }

@@ -1,7 +1,9 @@
 export type ToolOutputMode = 'full' | 'short' | 'off';
 
 export const TOOL_OUTPUT_MODES: readonly ToolOutputMode[] = ['full', 'short', 'off'];
-export const SHORT_LIMIT = 1000;
+/** `short` shows this many lines of a result, each cut to about a screen line: enough to see what it was. */
+export const SHORT_LINES = 5;
+export const SHORT_LINE_CHARS = 200;
 
 export function lineCount(text: string): number {
   if (text === '') return 0;
@@ -13,14 +15,17 @@ export function toolOutputView(output: string, mode: ToolOutputMode): { body: st
   const lines = lineCount(output);
   const summary = `${lines} line${lines === 1 ? '' : 's'}`;
   if (mode === 'off') return { body: null, note: summary };
-  if (mode === 'short' && output.length > SHORT_LIMIT) {
-    const rest = output.length - SHORT_LIMIT;
-    return {
-      body: output.slice(0, SHORT_LIMIT),
-      note: `${summary}, … ${rest} more character${rest === 1 ? '' : 's'}`,
-    };
-  }
-  return { body: output, note: summary };
+  if (mode !== 'short') return { body: output, note: summary };
+  const shown = output.split('\n').slice(0, Math.min(lines, SHORT_LINES));
+  const cut = shown.map((line) =>
+    line.length > SHORT_LINE_CHARS ? `${line.slice(0, SHORT_LINE_CHARS)}…` : line,
+  );
+  const rest = lines - shown.length;
+  const body = cut.join('\n') + (rest > 0 || output.endsWith('\n') ? '\n' : '');
+  return {
+    body,
+    note: rest > 0 ? `${summary}, … ${rest} more line${rest === 1 ? '' : 's'}` : summary,
+  };
 }
 
 /** One-line JSON of the arguments, cut so a huge argument does not flood the screen. */

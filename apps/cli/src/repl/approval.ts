@@ -1,4 +1,5 @@
 import type { ApprovalDecision, ApprovalRequest } from '@birdie/graph';
+import { checkToolArgs } from '@birdie/graph/tools';
 import type { Io } from '../io.js';
 import type { Style } from '../render/style.js';
 
@@ -59,14 +60,16 @@ export async function askApprovals(
         message: 'Arguments (JSON object)',
         initialValue: JSON.stringify(request.args),
         validate: (value) => {
+          let parsed: unknown;
           try {
-            const parsed = JSON.parse(value ?? '');
-            return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
-              ? undefined
-              : 'must be a JSON object';
+            parsed = JSON.parse(value ?? '');
           } catch (error) {
             return `not JSON: ${(error as Error).message}`;
           }
+          if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return 'must be a JSON object';
+          // The tool's own schema, as the call will be checked: a bad edit is fixed here, not failed later.
+          const problem = request.parameters ? checkToolArgs(request.parameters, parsed) : undefined;
+          return problem?.replace('Invalid arguments, fix them and call again:', 'Not valid for the tool:');
         },
       });
       decisions[request.id] = prompts.isCancel(edited)

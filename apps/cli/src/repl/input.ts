@@ -1,5 +1,5 @@
 import type { Key } from 'node:readline';
-import { isCancel, MultiLinePrompt, updateSettings } from '@clack/core';
+import { isCancel, MultiLinePrompt } from '@clack/core';
 import type { Input, Output } from '../io.js';
 import type { Style } from '../render/style.js';
 
@@ -18,6 +18,26 @@ class ReplPrompt extends MultiLinePrompt {
   lastKey: 'ctrl-c' | 'ctrl-d' | 'escape' | undefined;
   /** Inside a bracketed paste: a pasted line break is a newline in the message, not Enter. */
   pasting = false;
+
+  /**
+   * Ctrl+D as readline has it: on an empty line it ends the prompt (EOF); otherwise it deletes the character under
+   * the cursor and the draft stays. Called from the key listener, after the editor inserted the key's \x04.
+   */
+  ctrlD(): void {
+    const at = this._cursor - 1;
+    const text =
+      this.userInput[at] === '\x04'
+        ? this.userInput.slice(0, at) + this.userInput.slice(at + 1)
+        : this.userInput;
+    const cursor = this.userInput[at] === '\x04' ? at : this._cursor;
+    if (text === '') {
+      this._setUserInput('');
+      this.state = 'cancel';
+      return;
+    }
+    this._setUserInput(cursor < text.length ? text.slice(0, cursor) + text.slice(cursor + 1) : text);
+    this._cursor = cursor;
+  }
 
   /** Replaces the line with an earlier input (Up/Down on a one-line input). */
   recall(text: string): void {
@@ -40,8 +60,6 @@ const shown = (text: string) => text.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
 const PASTE_ON = '\x1b[?2004h';
 const PASTE_OFF = '\x1b[?2004l';
 
-let aliased = false;
-
 export async function readInput(options: {
   input: Input;
   output: Output;
@@ -52,11 +70,6 @@ export async function readInput(options: {
   /** Earlier inputs, oldest first, for Up/Down; the submitted text is appended. */
   history?: string[];
 }): Promise<InputResult> {
-  if (!aliased) {
-    // Ctrl+D is not a clack action by default; make it end the prompt like Ctrl+C, and tell them apart by key.
-    updateSettings({ aliases: { '\x04': 'cancel' } });
-    aliased = true;
-  }
   const { style } = options;
   const prompt: ReplPrompt = new ReplPrompt({
     input: options.input,
@@ -77,8 +90,10 @@ export async function readInput(options: {
     if (key?.name === 'paste-start') prompt.pasting = true;
     else if (key?.name === 'paste-end') prompt.pasting = false;
     if (char === '\x03' || (key?.ctrl && key.name === 'c')) prompt.lastKey = 'ctrl-c';
-    else if (char === '\x04' || (key?.ctrl && key.name === 'd')) prompt.lastKey = 'ctrl-d';
-    else if (key?.name === 'escape') prompt.lastKey = 'escape';
+    else if (char === '\x04' || (key?.ctrl && key.name === 'd')) {
+      prompt.lastKey = 'ctrl-d';
+      prompt.ctrlD();
+    } else if (key?.name === 'escape') prompt.lastKey = 'escape';
     else if (key?.name !== 'paste-start' && key?.name !== 'paste-end') prompt.lastKey = undefined;
   });
   const history = options.history ?? [];
@@ -105,8 +120,7 @@ export async function readInput(options: {
   }
   if (isCancel(value) || value === undefined) {
     const text = textAtKey.replace(/\x03/g, '');
-    if (prompt.lastKey === 'ctrl-d')
-      return text.trim() === '' ? { kind: 'eof' } : { kind: 'interrupt', empty: false };
+    if (prompt.lastKey === 'ctrl-d') return { kind: 'eof' };
     return { kind: 'interrupt', empty: prompt.lastKey === 'escape' ? false : text.trim() === '' };
   }
   const text = String(value);

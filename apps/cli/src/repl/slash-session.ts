@@ -17,7 +17,7 @@ export async function session(state: ReplState, rest: string[]): Promise<undefin
     }
     case 'switch': {
       if (!rest[1]) return out(state, 'Usage: /session switch ID');
-      const target = await findSession(rt.store, rest[1], rt.userId);
+      const target = await findSession(rt.store, rest[1], rt.userId, 'repl');
       await switchTo(state, target);
       out(state, `${style('green', '✓')} switched to ${target.id}`);
       const { messages, damage } = await readHistoryOf(state);
@@ -28,7 +28,7 @@ export async function session(state: ReplState, rest: string[]): Promise<undefin
     }
     case 'delete': {
       if (!rest[1]) return out(state, 'Usage: /session delete ID');
-      const target = await findSession(rt.store, rest[1], rt.userId);
+      const target = await findSession(rt.store, rest[1], rt.userId, 'repl');
       if (target.id === state.session.id)
         return out(state, 'That is the current session; /session new or switch first.');
       await rt.store.sessions.delete(target.id, rt.userId);

@@ -26,7 +26,7 @@ export const SLASH_COMMANDS: Array<[string, string]> = [
   ['/new', 'start a new session'],
   ['/approval ask|always|never', 'when tool calls need your approval'],
   ['/clear', 'clear the screen'],
-  ['/quit, /exit', 'leave (Ctrl+D too)'],
+  ['/quit, /exit', 'leave (Ctrl+D on an empty line too)'],
 ];
 
 const NAMES = [
@@ -152,7 +152,7 @@ function help(state: ReplState): undefined {
   out(state, table(SLASH_COMMANDS.map(([c, d]) => [c, d])));
   out(
     state,
-    'Keys: Enter sends · Ctrl+J new line · Ctrl+C cancels a turn (twice on an empty line quits) · Ctrl+D quits',
+    'Keys: Enter sends · Ctrl+J new line · Ctrl+C cancels a turn (twice on an empty line quits) · Ctrl+D deletes the character under the cursor, or quits on an empty line',
   );
   return undefined;
 }

@@ -186,6 +186,12 @@ describe('ScriptedChatModel simulated failures', () => {
   it('fails at once on 401 and other client errors', async () => {
     const auth = await rejection(createScriptedModel([{ error: { status: 401 } }]).invoke('x'));
     expect(auth).toMatchObject({ code: 'auth-failed', status: 401 });
+    // The script simulates it: no key variable is to blame, and the message says which reply did it.
+    expect(auth.envVar).toBeUndefined();
+    expect(auth.message).toBe(
+      'scripted rejected the credentials (HTTP 401): simulated by reply 1 of the script; no key is involved. Server said: simulated HTTP 401',
+    );
+    expect(auth.message).not.toContain('LLM_SCRIPT');
     const bad = await rejection(
       createScriptedModel([{ error: { status: 400, message: 'bad tool schema' } }]).invoke('x'),
     );

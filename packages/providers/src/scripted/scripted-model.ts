@@ -192,7 +192,7 @@ export class ScriptedChatModel extends BaseChatModel<ScriptedCallOptions, AIMess
         const message = reply.error.message ?? `simulated HTTP ${status}`;
         throw toProviderError(Object.assign(new Error(message), { status }), {
           vendor: 'scripted',
-          envVar: status === 401 || status === 403 ? 'LLM_SCRIPT' : undefined,
+          authFix: `simulated by reply ${index + 1} of the ${this.settings.source ? `script ${this.settings.source}` : 'script'}; no key is involved`,
           maxRetries,
         });
       }
