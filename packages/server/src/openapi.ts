@@ -100,6 +100,11 @@ export function openApiDocument(version: string): Record<string, unknown> {
             tool: { type: 'string' },
             skill: { type: 'string' },
             args: { type: 'object' },
+            parameters: {
+              type: 'object',
+              description:
+                "The tool's JSON Schema: check edited arguments against it before an edit decision.",
+            },
             description: { type: 'string' },
             reason: { type: 'string', enum: ['raw-command', 'approval-required', 'mode-always'] },
           },
