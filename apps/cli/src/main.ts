@@ -28,6 +28,7 @@ const handlers: Record<string, () => Promise<Handler>> = {
   'sessions repair': async () => (await import('./commands/sessions.js')).sessionsRepairCommand,
   trust: async () => (await import('./commands/trust.js')).trustCommand,
   doctor: async () => (await import('./commands/doctor.js')).doctorCommand,
+  setup: async () => (await import('./commands/setup.js')).setupCommand,
   logs: async () => (await import('./commands/logs.js')).logsCommand,
   serve: async () => (await import('./commands/serve.js')).serveCommand,
   'tokens create': async () => (await import('./commands/tokens.js')).tokensCreateCommand,

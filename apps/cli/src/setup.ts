@@ -1,19 +1,27 @@
 import { existsSync } from 'node:fs';
+import type { Vendor } from '@birdie/providers';
 import { writePrivateFile } from './folders.js';
 import { CliError, type Io } from './io.js';
 import { configFile } from './paths.js';
 
 /**
- * First run in a terminal with no provider anywhere: ask vendor, model and key, write the `provider` section of
- * `~/.birdie/config.json` with mode 0600 in a 0700 folder (it may hold a key; it is the only file birdie ever
- * writes one to), keeping a `settings` section the file already has. The file is replaced, never written through:
- * see `writePrivateFile`.
+ * The setup wizard: ask vendor, model and key, check the key with the vendor where it has a cheap check, and write
+ * the `provider` section of `~/.birdie/config.json` with mode 0600 in a 0700 folder (it may hold a key; it is the
+ * only file birdie ever writes one to), keeping a `settings` section the file already has. The file is replaced,
+ * never written through: see `writePrivateFile`. Runs on a first start in a terminal with no provider anywhere, and
+ * as `birdie setup` to choose again. A config the vendor refuses (or a keyless one with no key in the environment)
+ * is never saved: every later start would fail on it.
  */
-export async function firstRunSetup(io: Io): Promise<string> {
+export async function firstRunSetup(io: Io, options: { again?: boolean } = {}): Promise<string> {
   const prompts = await import('@clack/prompts');
   const { VENDORS, VENDOR_NAMES, readConfigFile } = await import('@birdie/providers');
   const opts = { input: io.stdin, output: io.stdout };
-  prompts.intro('birdie setup: no model provider is configured yet', { output: io.stdout });
+  prompts.intro(
+    options.again
+      ? 'birdie setup: choose the model provider'
+      : 'birdie setup: no model provider is configured yet',
+    { output: io.stdout },
+  );
   const vendor = await prompts.select({
     ...opts,
     message: 'Which provider?',
@@ -35,14 +43,6 @@ export async function firstRunSetup(io: Io): Promise<string> {
   });
   if (prompts.isCancel(model)) throw new CliError('setup cancelled; nothing was written', 2);
   const config: Record<string, string> = { vendor, model: model || info.defaultModel || '' };
-  if (info.apiKeyEnv.length > 0) {
-    const key = await prompts.password({
-      ...opts,
-      message: `API key (leave empty to use ${info.apiKeyEnv.join(' or ')} from the environment)`,
-    });
-    if (prompts.isCancel(key)) throw new CliError('setup cancelled; nothing was written', 2);
-    if (key) config.api_key = key;
-  }
   if (vendor === 'azure' || vendor === 'ollama') {
     const url = await prompts.text({
       ...opts,
@@ -53,14 +53,74 @@ export async function firstRunSetup(io: Io): Promise<string> {
     if (prompts.isCancel(url)) throw new CliError('setup cancelled; nothing was written', 2);
     if (url) config.base_url = url;
   }
+  // Where requests will go: the URL just given, else LLM_BASE_URL, else the vendor's own endpoint.
+  const baseUrl = config.base_url ?? (io.env.LLM_BASE_URL || undefined);
+  const fromEnv = info.apiKeyEnv.find((name) => io.env[name]);
+  for (;;) {
+    let key: string | undefined;
+    if (info.apiKeyEnv.length > 0) {
+      const entered = await prompts.password({
+        ...opts,
+        message: fromEnv
+          ? `API key (leave empty to use ${fromEnv} from the environment)`
+          : `API key (${info.apiKeyEnv.join(' or ')} is not set, so one is needed)`,
+        validate: (v) =>
+          !v && !fromEnv
+            ? `a key is required: ${info.apiKeyEnv.join(' and ')} ${info.apiKeyEnv.length > 1 ? 'are' : 'is'} not set`
+            : undefined,
+      });
+      if (prompts.isCancel(entered)) throw new CliError('setup cancelled; nothing was written', 2);
+      key = entered || undefined;
+    }
+    const check = await checkWithSpinner(
+      prompts,
+      io,
+      vendor,
+      key ?? (fromEnv ? io.env[fromEnv] : undefined),
+      baseUrl,
+    );
+    if (check.status === 'rejected') {
+      prompts.log.error(`${check.reason}; nothing was saved. Enter another key (Ctrl+C stops).`, {
+        output: io.stdout,
+      });
+      if (info.apiKeyEnv.length === 0)
+        throw new CliError(`setup stopped: ${check.reason}; nothing was written`, 2);
+      continue;
+    }
+    if (check.status === 'unchecked')
+      prompts.log.warn(`Could not check the key: ${check.reason}. Saving it anyway.`, { output: io.stdout });
+    if (key) config.api_key = key;
+    break;
+  }
   const file = configFile(io.env);
-  // Setup runs only when the file has no provider section, so a settings section is all there is to keep.
+  // The provider section is replaced; a settings section is kept as it is.
   const settings = existsSync(file) ? (await readConfigFile(file)).settings : undefined;
   await writePrivateFile(file, configText(config, settings));
   prompts.outro(`Saved ${file} (mode 0600). Environment variables and --config still work.`, {
     output: io.stdout,
   });
   return file;
+}
+
+async function checkWithSpinner(
+  prompts: typeof import('@clack/prompts'),
+  io: Io,
+  vendor: Vendor,
+  apiKey: string | undefined,
+  baseUrl: string | undefined,
+) {
+  const { checkCredentials } = await import('@birdie/providers');
+  const spinner = prompts.spinner({ output: io.stdout });
+  spinner.start(vendor === 'ollama' ? 'Checking the server…' : 'Checking the key…');
+  const check = await checkCredentials({
+    vendor,
+    ...(apiKey ? { apiKey } : {}),
+    ...(baseUrl ? { baseUrl } : {}),
+  });
+  spinner.stop(
+    check.status === 'valid' ? (vendor === 'ollama' ? 'Server answered' : 'Key accepted') : 'Checked',
+  );
+  return check;
 }
 
 /** The config file's text in its sectioned shape: `{ "provider": {…}, "settings": {…} }`. */

@@ -274,6 +274,17 @@ export const COMMANDS: CommandSpec[] = [
     ],
   },
   {
+    name: 'setup',
+    summary:
+      'choose the model provider again: vendor, model and key (the key is checked with the vendor first)',
+    usage: 'birdie setup',
+    options: { ...help },
+    positionals: [0, 0],
+    details:
+      'Writes the provider section of ~/.birdie/config.json (mode 0600) and keeps its settings section. A key the ' +
+      'vendor refuses is never saved; one that cannot be checked (no network) is saved with a warning. Needs a terminal.',
+  },
+  {
     name: 'doctor',
     summary: 'check the store: SQLite integrity and every stored record, and say what to do',
     usage: 'birdie doctor [--json]',

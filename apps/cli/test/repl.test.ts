@@ -90,6 +90,25 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     expect(await t.exited).toBe(0);
   });
 
+  it('two tools in one turn: each result is shown under the call it belongs to', async () => {
+    const t = start();
+    await t.expect('/help for commands');
+    await t.submit('/skill enable echoer');
+    await t.expect('echoer enabled for session');
+    await t.submit('shout twice');
+    const screen = await t.expect('Both shouted.');
+    // every result block is introduced by the header of its own call
+    for (const [text, loud] of [
+      ['first one', 'FIRST ONE'],
+      ['second one', 'SECOND ONE'],
+    ]) {
+      const lines = screen.split('\n');
+      const at = lines.findIndex((line) => line.includes(`│ ${loud}`));
+      expect(at).toBeGreaterThan(0);
+      expect(lines[at - 1]).toContain(`{"text":"${text}"}`);
+    }
+  });
+
   it('Ctrl+C during a long bash: tool cancels the turn and leaves no child process', async () => {
     const t = start();
     await t.expect('/help for commands');

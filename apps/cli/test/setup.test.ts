@@ -1,96 +1,71 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Sandbox, SCRIPTS, sandbox } from './helpers/env.js';
+import { type Sandbox, sandbox } from './helpers/env.js';
 import { Terminal } from './helpers/pty.js';
+import { runCli } from './helpers/run-in-process.js';
 
 let box: Sandbox;
 let terminal: Terminal | undefined;
+let server: Server | undefined;
 beforeEach(async () => {
   box = await sandbox();
 });
 afterEach(async () => {
   terminal?.kill();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+  server = undefined;
   await box.cleanup();
 });
 
-describe('first run in a terminal', { timeout: 60_000 }, () => {
-  it('asks vendor, model and key, saves ~/.birdie/config.json with mode 0600, then starts the session', async () => {
-    const t = new Terminal([], { env: box.env, cwd: box.cwd });
-    terminal = t;
-    await t.expect('no model provider is configured yet');
-    await t.expect('Which provider?');
-    await t.expect('openai');
-    t.write('\r'); // openai is the first choice
-    await t.expect('Model');
-    t.write('\r'); // keep the default model
-    await t.expect('API key');
-    t.write('sk-test-not-a-real-key');
-    t.write('\r');
-    await t.expect('(mode 0600)');
-    await t.submit('/info');
-    await t.expect(/provider\s+openai · gpt-4o-mini/);
-    await t.expect(/api_key ← file \S+config\.json/);
-    await t.submit('/quit');
-    expect(await t.exited).toBe(0);
-
-    const file = join(box.home, 'config.json');
-    expect((await stat(file)).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
-      provider: { vendor: 'openai', model: 'gpt-4o-mini', api_key: 'sk-test-not-a-real-key' },
-    });
-    expect(t.text).not.toContain('sk-test-not-a-real-key');
+/** An OpenAI-compatible stand-in that knows one key. */
+async function openaiStandIn(): Promise<string> {
+  server = createServer((req, res) => {
+    const ok = req.url === '/v1/models' && req.headers.authorization === 'Bearer sk-good';
+    res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
+    res.end(ok ? '{"data":[{"id":"gpt-4o-mini"}]}' : '{"error":{"message":"Incorrect API key"}}');
   });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server!.address() as AddressInfo).port}/v1`;
+}
 
-  it('a saved file with settings but no provider still asks, and keeps the settings', async () => {
-    const file = join(box.home, 'config.json');
-    const settings = { approval: 'never', skills: { enable: ['word-count'] } };
-    await writeFile(file, JSON.stringify({ settings }), { mode: 0o600 });
-    const t = new Terminal([], { env: box.env, cwd: box.cwd });
-    terminal = t;
-    await t.expect('Which provider?');
-    t.write('\r');
-    await t.expect('Model');
-    t.write('\r');
-    await t.expect('API key');
-    t.write('sk-test-not-a-real-key\r');
-    await t.expect('(mode 0600)');
-    await t.submit('/info');
-    await t.expect(/approval\s+never/);
-    await t.submit('/quit');
-    expect(await t.exited).toBe(0);
-    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
-      provider: { vendor: 'openai', model: 'gpt-4o-mini', api_key: 'sk-test-not-a-real-key' },
-      settings,
-    });
-  });
-
-  it('/info says where each value came from, and which saved values were not used (another vendor)', async () => {
-    const file = join(box.home, 'config.json');
+describe('birdie setup (the wizard, checked keys)', { timeout: 60_000 }, () => {
+  it('refuses an empty key with none in the environment and a key the vendor rejects; saves the good one, keeping settings', async () => {
+    const url = await openaiStandIn();
+    const config = join(box.home, 'config.json');
     await writeFile(
-      file,
-      JSON.stringify({ provider: { vendor: 'anthropic', api_key: 'sk-ant-not-a-real-key-0000' } }),
+      config,
+      `${JSON.stringify({ provider: { vendor: 'openai', api_key: 'sk-old' }, settings: { approval: 'always' } })}\n`,
     );
-    const inline = JSON.stringify({ vendor: 'scripted', script: join(SCRIPTS, 'repl.json') });
-    const t = new Terminal([], { env: { ...box.env, LLM_PROVIDER_CONFIG: inline }, cwd: box.cwd });
+    const t = new Terminal(['setup'], { env: { ...box.env, LLM_BASE_URL: url }, cwd: box.cwd });
     terminal = t;
-    await t.expect('/help for commands');
-    await t.submit('/info');
-    await t.expect(/provider\s+scripted · scripted/);
-    await t.expect(/not used\s+api_key ← file \S+config\.json \(for anthropic\)/);
-    await t.submit('/quit');
+    await t.expect('choose the model provider');
+    await t.expect('Which provider?');
+    t.write('\r'); // openai
+    await t.expect('Model');
+    t.write('\r');
+    await t.expect('OPENAI_API_KEY is not set, so one is needed');
+    t.write('\r'); // empty
+    await t.expect('a key is required: OPENAI_API_KEY is not set');
+    t.write('sk-bad\r');
+    await t.expect('openai refused the key (HTTP 401); nothing was saved');
+    expect(JSON.parse(await readFile(config, 'utf8')).provider.api_key).toBe('sk-old');
+    await t.expect('API key');
+    t.write('sk-good\r');
+    await t.expect('Key accepted');
+    await t.expect('(mode 0600)');
     expect(await t.exited).toBe(0);
-    expect(t.text).not.toContain('sk-ant-not-a-real-key');
+    expect(JSON.parse(await readFile(config, 'utf8'))).toEqual({
+      provider: { vendor: 'openai', model: expect.any(String), api_key: 'sk-good' },
+      settings: { approval: 'always' },
+    });
   });
 
-  it('a configured provider that cannot load ends the session with its error (exit 2), without waiting for Enter', async () => {
-    const t = new Terminal([], {
-      env: { ...box.env, LLM_PROVIDER_CONFIG: '{"vendor":"scripted","script":"missing-script.json"}' },
-      cwd: box.cwd,
-    });
-    terminal = t;
-    await t.expect('/help for commands');
-    await t.expect(/Cannot read script \S*missing-script\.json/);
-    expect(await t.exited).toBe(2);
+  it('needs a terminal: in a pipe it says what to do instead (exit 2)', async () => {
+    const result = await runCli(['setup'], { env: box.env, cwd: box.cwd });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('birdie setup needs a terminal');
   });
 });

@@ -14,6 +14,7 @@ describe('@birdie/providers public API', () => {
       'ScriptedChatModel',
       'VENDORS',
       'VENDOR_NAMES',
+      'checkCredentials',
       'closeChatModel',
       'createChatModel',
       'createScriptedModel',

@@ -23,7 +23,11 @@ export interface PrinterOptions {
 export class EventPrinter {
   private answerAtLineStart = true;
   private wroteAnswer = false;
-  private readonly starts = new Map<string, { name: string }>();
+  private readonly starts = new Map<string, { name: string; args: Record<string, unknown> }>();
+  /** The call whose header is the last thing printed: its result can follow without naming it again. */
+  private lastHeader: string | undefined;
+  /** Calls started and not ended yet. */
+  private readonly running = new Set<string>();
 
   constructor(private readonly o: PrinterOptions) {}
 
@@ -36,6 +40,9 @@ export class EventPrinter {
 
   onEvent(event: AgentEvent | TurnEvent): void {
     const { style } = this.o;
+    // Anything else printed after a call's header separates its result from it.
+    if (event.type === 'token' || event.type === 'error' || event.type === 'model-tool')
+      this.lastHeader = undefined;
     switch (event.type) {
       case 'token': {
         if (!event.text) return;
@@ -48,11 +55,13 @@ export class EventPrinter {
       case 'tool-start': {
         this.o.onWrite?.();
         this.breakLine();
-        this.starts.set(event.id, { name: event.name });
+        this.starts.set(event.id, { name: event.name, args: event.args });
+        this.running.add(event.id);
         const owner = event.skill ? style('dim', ` (${event.skill})`) : '';
         this.o.info.write(
           `${style('magenta', '⚙')} ${style('bold', event.name)}${owner} ${style('dim', formatArgs(event.args))}\n`,
         );
+        this.lastHeader = event.id;
         return;
       }
       case 'tool-end': {
@@ -64,6 +73,15 @@ export class EventPrinter {
             `${style('magenta', '⚙')} ${style('bold', event.name)} ${style('dim', '(not run)')}\n`,
           );
         }
+        const started = this.starts.get(event.id);
+        this.running.delete(event.id);
+        if (started && (this.lastHeader !== event.id || this.running.size > 0)) {
+          // Calls run side by side: other headers or results came between, so say whose result this is.
+          this.o.info.write(
+            `${style('dim', '↳')} ${style('bold', started.name)} ${style('dim', formatArgs(started.args))}\n`,
+          );
+        }
+        this.lastHeader = undefined;
         const view = toolOutputView(event.output, this.o.mode());
         if (view.body !== null && view.body !== '') {
           const body = view.body.endsWith('\n') ? view.body.slice(0, -1) : view.body;
