@@ -32,6 +32,7 @@ describe('parseArgv', () => {
       'sessions delete',
       'sessions repair',
       'trust',
+      'setup',
       'doctor',
       'logs',
       'serve',
