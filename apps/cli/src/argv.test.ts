@@ -108,4 +108,32 @@ describe('parseArgv', () => {
     expect(usageError(['tool', 'a', 'b'])).toContain('unexpected argument "b"');
     expect(usageError(['logs', '--session'])).toContain('argument missing');
   });
+
+  it('takes a prompt as the first word: the REPL with a first message; -p is run; a near-command still suggests', () => {
+    expect(parseArgv(['fix the failing tests'])).toMatchObject({
+      kind: 'command',
+      command: { name: '' },
+      positionals: ['fix the failing tests'],
+    });
+    expect(parseArgv(['hello', '--enable', 'shell'])).toMatchObject({
+      command: { name: '' },
+      positionals: ['hello'],
+      values: { enable: ['shell'] },
+    });
+    expect(parseArgv(['--', 'run'])).toMatchObject({ command: { name: '' }, positionals: ['run'] });
+    expect(() => parseArgv(['rnu'])).toThrow(
+      /unknown command "rnu"\. Did you mean "run"\? To send it as a message: birdie -- "rnu"/,
+    );
+    expect(parseArgv(['-p', 'count these', '--json'])).toMatchObject({
+      command: { name: 'run' },
+      positionals: ['count these'],
+      values: { json: true },
+    });
+    expect(parseArgv(['--yes', '--print', '-'])).toMatchObject({
+      command: { name: 'run' },
+      positionals: ['-'],
+    });
+    expect(parseArgv(['-p', '--weird prompt'])).toMatchObject({ positionals: ['--weird prompt'] });
+    expect(() => parseArgv(['-p'])).toThrow('-p needs a prompt');
+  });
 });

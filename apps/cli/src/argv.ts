@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from './io.js';
 import { COMMANDS, type CommandSpec, findCommand, GROUPS } from './spec.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean, editDistance } from './suggest.js';
 
 export type Values = Record<string, string | boolean | string[] | undefined>;
 
@@ -21,6 +21,8 @@ function topLevelNames(): string[] {
 
 /** Splits argv into a command of the table and its parsed options; every mistake is a `UsageError` (exit 2). */
 export function parseArgv(argv: string[]): Parsed {
+  const print = printPrompt(argv);
+  if (print) return parseArgv(print);
   let rest = argv;
   let name = '';
   const first = argv[0];
@@ -57,9 +59,12 @@ export function parseArgv(argv: string[]): Parsed {
     } else if (findCommand(first)) {
       name = first;
       rest = argv.slice(1);
+    } else if (!looksLikeCommand(first)) {
+      // `birdie "fix the tests"`: the REPL with a first message.
+      rest = [...argv.slice(1), '--', first];
     } else {
       throw new UsageError(
-        `unknown command "${first}".${didYouMean(first, topLevelNames())} Run \`birdie --help\`.`,
+        `unknown command "${first}".${didYouMean(first, topLevelNames())} To send it as a message: birdie -- "${first}".`,
       );
     }
   }
@@ -103,4 +108,29 @@ function explainParseError(error: unknown, command: CommandSpec): string {
     return `unknown option "${unknown[1]}${unknown[2]}".${hint} Run \`${label} --help\`.`;
   }
   return `${message.split('\n')[0]} Run \`${label} --help\`.`;
+}
+
+/**
+ * `birdie -p "<prompt>" [options]` is `birdie run [options] "<prompt>"`, as in other agent CLIs: the argv rewritten,
+ * or undefined when there is no `-p`/`--print` before a command word.
+ */
+function printPrompt(argv: string[]): string[] | undefined {
+  const at = argv.findIndex((a) => a === '-p' || a === '--print');
+  if (at === -1 || argv.slice(0, at).some((a) => !a.startsWith('-'))) return undefined;
+  const prompt = argv[at + 1];
+  if (prompt === undefined) throw new UsageError('-p needs a prompt: birdie -p "<prompt>"');
+  const options = [...argv.slice(0, at), ...argv.slice(at + 2)];
+  return ['run', ...options, ...(prompt.startsWith('-') && prompt !== '-' ? ['--'] : []), prompt];
+}
+
+/**
+ * A word the user more likely meant as a command than as a message: one edit from a command name (`rnu`), or the
+ * start of one (`sess`). `hello` is a message, though two edits from `help`.
+ */
+function looksLikeCommand(word: string): boolean {
+  if (/\s/.test(word)) return false;
+  const lower = word.toLowerCase();
+  return topLevelNames().some(
+    (name) => editDistance(lower, name) <= 1 || (lower.length >= 3 && name.startsWith(lower)),
+  );
 }

@@ -86,16 +86,18 @@ const session: Record<string, OptionSpec> = {
 export const COMMANDS: CommandSpec[] = [
   {
     name: '',
-    summary: 'start the interactive session (REPL)',
-    usage: 'birdie [options]',
+    summary: 'start the interactive session (REPL), with a first message if one is given',
+    usage: 'birdie [options] ["<prompt>"]   ·   birdie -p "<prompt>" (= birdie run)',
     options: {
       ...runtime,
       ...session,
       version: { type: 'boolean', short: 'v', help: 'print the version' },
       ...help,
     },
-    positionals: [0, 0],
-    details: 'Type /help inside the session for its commands. Needs a terminal; use `birdie run` in scripts.',
+    positionals: [0, 1],
+    details:
+      'Type /help inside the session for its commands. Needs a terminal; use `birdie run` (or `birdie -p`) in ' +
+      'scripts. A prompt that is also a command name is sent with `birdie -- "<prompt>"`.',
   },
   {
     name: 'run',

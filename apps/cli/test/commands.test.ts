@@ -56,6 +56,15 @@ describe('birdie --version / --help', () => {
     }
   });
 
+  it('birdie -p "<prompt>" is birdie run; a mistyped command still gets "did you mean"', async () => {
+    const printed = await cli(['-p', 'count these', '--skills-dir', TEST_SKILLS], scripted('count.json'));
+    expect(printed.code, printed.stderr).toBe(0);
+    expect(printed.stdout).toContain('There are 3 words.');
+    const typo = await cli(['rnu', 'hello']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('Did you mean "run"? To send it as a message: birdie -- "rnu"');
+  });
+
   it('exits 2 with a suggestion for an unknown command', async () => {
     expect(await cli(['sesions'])).toMatchObject({ code: 2, stdout: '' });
     expect((await cli(['sesions'])).stderr).toContain('Did you mean "sessions"?');

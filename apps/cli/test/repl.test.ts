@@ -109,6 +109,42 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     }
   });
 
+  it('birdie "prompt" starts the REPL with that first message; the session goes on after it', async () => {
+    const t = start(['please shout', '--enable', 'echoer']);
+    await t.expect('› please shout');
+    await t.expect('│ HELLO BIRDIE');
+    await t.expect('I shouted it for you.');
+    await t.submit('shout twice');
+    await t.expect('Both shouted.');
+    t.write('\x1b[A\x1b[A'); // history holds the first message too
+    await t.expect('please shout');
+    t.write('\x15'); // Ctrl+U empties the line, so Ctrl+D quits
+    await t.expect('› █');
+    t.write('\x04');
+    expect(await t.exited).toBe(0);
+  });
+
+  it('readline keys: Ctrl+W, Alt+Backspace, Ctrl+A, Ctrl+K, Alt+Left, Ctrl+U, Ctrl+E', async () => {
+    const t = start();
+    await t.expect('/help for commands');
+    await t.prompt();
+    const step = async (keys: string, screen: string) => {
+      t.write(keys);
+      await t.expect(screen);
+    };
+    await step('one two three', 'one two three█');
+    await step('\x17', '› one two █'); // Ctrl+W
+    await step('\x1b\x7f', '› one █'); // Alt+Backspace
+    await step('alpha', '› one alpha█');
+    await step('\x01\x0b', '› █'); // Ctrl+A, Ctrl+K
+    await step('red green blue', 'red green blue█');
+    await step('\x1b[1;3D\x0b', '› red green █'); // Alt+Left, Ctrl+K
+    await step('\x1b[1;3D\x1b[1;3D\x15', '› red green '); // two words left is the start: Ctrl+U removes nothing
+    await step('\x05\x15', '› █'); // Ctrl+E, Ctrl+U
+    t.write('\x04');
+    expect(await t.exited).toBe(0);
+  });
+
   it('Ctrl+C during a long bash: tool cancels the turn and leaves no child process', async () => {
     const t = start();
     await t.expect('/help for commands');

@@ -10,7 +10,7 @@ import { cliVersion } from '../version.js';
  * `birdie`: the interactive session. The prompt is drawn before LangChain, LangGraph, the store or any skill is
  * loaded; those load while the user types, and the first turn waits for them if it has to.
  */
-export async function replCommand({ io, values }: CommandContext): Promise<number> {
+export async function replCommand({ io, values, positionals }: CommandContext): Promise<number> {
   if (!io.stdin.isTTY || !io.stdout.isTTY) {
     throw new UsageError(
       'the interactive session needs a terminal. Use `birdie run "<prompt>"` (or `birdie run -` to read stdin) in scripts and pipes.',
@@ -30,5 +30,12 @@ export async function replCommand({ io, values }: CommandContext): Promise<numbe
   const boot = () => bootRepl(io, values, { approval, style, resumeId });
   const { runRepl } = await import('../repl/loop.js');
   // Resuming prints history before the prompt; a new session loads right after the first prompt is drawn.
-  return runRepl({ io, style, boot: resumeId ? await boot() : boot, readInput });
+  const firstMessage = positionals[0];
+  return runRepl({
+    io,
+    style,
+    boot: resumeId ? await boot() : boot,
+    readInput,
+    ...(firstMessage !== undefined && firstMessage.trim() !== '' ? { firstMessage } : {}),
+  });
 }

@@ -39,6 +39,84 @@ class ReplPrompt extends MultiLinePrompt {
     this._cursor = cursor;
   }
 
+  /**
+   * Readline's editing keys, which the multi-line editor lacks: Ctrl+U, Ctrl+K, Ctrl+W and Alt+Backspace delete to
+   * the line's start, its end, and the word before; Ctrl+A/Home and Ctrl+E/End go to the line's start and end;
+   * Alt+Left/Right (and Alt+B/F) move by words. Called after the editor saw the key: a control character it
+   * inserted is taken out again, and a key it already applied once (Alt+Backspace, Alt+arrows) is finished here.
+   */
+  readlineKey(char: string | undefined, key: Key | undefined): boolean {
+    if (!key) return false;
+    const ctrl = key.ctrl === true && !key.meta;
+    const action =
+      ctrl && key.name === 'u'
+        ? 'kill-start'
+        : ctrl && key.name === 'k'
+          ? 'kill-end'
+          : (ctrl && key.name === 'w') || (key.meta && key.name === 'backspace')
+            ? 'kill-word'
+            : (ctrl && key.name === 'a') || key.name === 'home'
+              ? 'start'
+              : (ctrl && key.name === 'e') || key.name === 'end'
+                ? 'end'
+                : key.meta && (key.name === 'left' || key.name === 'b')
+                  ? 'word-left'
+                  : key.meta && (key.name === 'right' || key.name === 'f')
+                    ? 'word-right'
+                    : undefined;
+    if (!action) return false;
+    let text = this.userInput;
+    let at = this._cursor;
+    if (char && char.length === 1 && char < ' ' && text[at - 1] === char) {
+      text = text.slice(0, at - 1) + text.slice(at);
+      at -= 1;
+    } else if (
+      key.meta &&
+      (key.name === 'b' || key.name === 'f') &&
+      text.slice(at - 2, at) === `\x1b${key.name}`
+    ) {
+      text = text.slice(0, at - 2) + text.slice(at);
+      at -= 2;
+    } else if (key.meta && (key.name === 'b' || key.name === 'f') && text[at - 1] === key.name) {
+      text = text.slice(0, at - 1) + text.slice(at);
+      at -= 1;
+    }
+    const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+    const newline = text.indexOf('\n', at);
+    const lineEnd = newline === -1 ? text.length : newline;
+    const wordStart = () => at - (/[^\s]*\s*$/.exec(text.slice(lineStart, at))?.[0].length ?? 0);
+    switch (action) {
+      case 'kill-start':
+        text = text.slice(0, lineStart) + text.slice(at);
+        at = lineStart;
+        break;
+      case 'kill-end':
+        text = text.slice(0, at) + text.slice(lineEnd);
+        break;
+      case 'kill-word': {
+        const from = wordStart();
+        text = text.slice(0, from) + text.slice(at);
+        at = from;
+        break;
+      }
+      case 'start':
+        at = lineStart;
+        break;
+      case 'end':
+        at = lineEnd;
+        break;
+      case 'word-left':
+        at = wordStart();
+        break;
+      case 'word-right':
+        at += /^\s*[^\s]*/.exec(text.slice(at, lineEnd))?.[0].length ?? 0;
+        break;
+    }
+    this._setUserInput(text);
+    this._cursor = at;
+    return true;
+  }
+
   /** Replaces the line with an earlier input (Up/Down on a one-line input). */
   recall(text: string): void {
     this._setUserInput(text);
@@ -93,7 +171,8 @@ export async function readInput(options: {
     else if (char === '\x04' || (key?.ctrl && key.name === 'd')) {
       prompt.lastKey = 'ctrl-d';
       prompt.ctrlD();
-    } else if (key?.name === 'escape') prompt.lastKey = 'escape';
+    } else if (prompt.readlineKey(char, key)) prompt.lastKey = undefined;
+    else if (key?.name === 'escape') prompt.lastKey = 'escape';
     else if (key?.name !== 'paste-start' && key?.name !== 'paste-end') prompt.lastKey = undefined;
   });
   const history = options.history ?? [];

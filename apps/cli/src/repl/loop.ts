@@ -19,6 +19,8 @@ export interface LoopOptions {
     style: Style;
     hint?: string;
   }): Promise<InputResult>;
+  /** `birdie "prompt"`: sent as the first message, as if typed at the first prompt. */
+  firstMessage?: string;
 }
 
 /**
@@ -39,7 +41,7 @@ async function beforeInput(state: ReplState): Promise<void> {
 }
 
 /** Read, dispatch, repeat; returns the exit code when the user leaves. */
-export async function runRepl({ io, style, boot, readInput }: LoopOptions): Promise<number> {
+export async function runRepl({ io, style, boot, readInput, firstMessage }: LoopOptions): Promise<number> {
   let state: ReplState | undefined = typeof boot === 'function' ? undefined : boot;
   let booting: Promise<ReplState> | undefined;
   let firstId: string | undefined;
@@ -63,14 +65,22 @@ export async function runRepl({ io, style, boot, readInput }: LoopOptions): Prom
       // A resumed session loaded before its first prompt: its skill problems and questions go above that prompt.
       if (state) await beforeInput(state);
       const stop = new AbortController();
-      const reading = readInput({
-        signal: stop.signal,
-        history: inputs,
-        input: io.stdin,
-        output: io.stdout,
-        style,
-        hint: lastInterrupt ? ' press Ctrl+C again to quit' : ' ask anything, or /help',
-      });
+      const typed = firstMessage;
+      firstMessage = undefined;
+      if (typed !== undefined) inputs.push(typed);
+      if (typed !== undefined)
+        io.stdout.write(`${style('dim', '›')} ${style('dim', typed.replace(/\n/g, '\n  '))}\n`);
+      const reading: Promise<InputResult> =
+        typed !== undefined
+          ? Promise.resolve({ kind: 'text', text: typed })
+          : readInput({
+              signal: stop.signal,
+              history: inputs,
+              input: io.stdin,
+              output: io.stdout,
+              style,
+              hint: lastInterrupt ? ' press Ctrl+C again to quit' : ' ask anything, or /help',
+            });
       if (!state && !booting && typeof boot === 'function') {
         // The prompt is on screen now: load LangChain, LangGraph, the store and the skills while the user types.
         booting = boot();
