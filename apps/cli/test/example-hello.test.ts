@@ -36,9 +36,9 @@ describe('the offline demo of the root README (apps/cli/examples/hello.json)', {
     const result = await birdie(['run', '--enable', 'filesystem', 'what files are in this folder?']);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('list_dir (filesystem) {"path":"."}');
-    for (const entry of ['apps/', 'packages/', 'skills/', 'README.md', 'package.json'])
-      expect(result.stderr).toContain(entry);
-    expect(result.stderr).toMatch(/✓ list_dir/);
+    // `birdie run` shows a few lines of a result and counts the rest (the model reads all of it)
+    for (const entry of ['.changeset/', '.ci/']) expect(result.stderr).toContain(entry);
+    expect(result.stderr).toMatch(/✓ list_dir · \d+ lines, … \d+ more lines/);
     expect(result.stdout).toContain('Above is what this folder holds');
   });
 

@@ -145,6 +145,35 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     expect(await t.exited).toBe(0);
   });
 
+  it('input history survives a restart (per user, 0600), with Up and Ctrl+R reverse search', async () => {
+    const t = start();
+    await t.expect('/help for commands');
+    await t.submit('alpha one');
+    await t.expect('Plain answer.');
+    await t.submit('/memory');
+    await t.submit('/quit');
+    expect(await t.exited).toBe(0);
+    const file = join(box.home, 'history', 'tester.jsonl');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+
+    const again = start();
+    await again.expect('/help for commands');
+    await again.prompt();
+    again.write('\x1b[A'); // Up: the newest input of the last session
+    await again.expect('/quit');
+    again.write('\x15\x12'); // Ctrl+U, Ctrl+R
+    await again.expect("(reverse-i-search)`':");
+    again.write('alp');
+    await again.expect("(reverse-i-search)`alp': alpha one");
+    again.write('zzz');
+    await again.expect("(failing reverse-i-search)`alpzzz': alpha one");
+    again.write('\x7f\x7f\x7f\r'); // back to a match, Enter sends it
+    await again.expect('› alpha one');
+    await again.expect('Plain answer.');
+    await again.submit('/quit');
+    expect(await again.exited).toBe(0);
+  });
+
   it('Ctrl+C during a long bash: tool cancels the turn and leaves no child process', async () => {
     const t = start();
     await t.expect('/help for commands');

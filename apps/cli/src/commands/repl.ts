@@ -3,7 +3,7 @@ import { UsageError } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { styler } from '../render/style.js';
 import { readInput } from '../repl/input.js';
-import { approvalMode } from '../runtime.js';
+import { approvalMode, userIdOf } from '../runtime.js';
 import { cliVersion } from '../version.js';
 
 /**
@@ -31,11 +31,17 @@ export async function replCommand({ io, values, positionals }: CommandContext): 
   const { runRepl } = await import('../repl/loop.js');
   // Resuming prints history before the prompt; a new session loads right after the first prompt is drawn.
   const firstMessage = positionals[0];
+  const { appendHistory, historyFile, loadHistory, prepareHistory } = await import(
+    '../repl/input-history.js'
+  );
+  const file = historyFile(io.env, userIdOf(io, values));
+  const [entries] = await Promise.all([loadHistory(file), prepareHistory(file)]);
   return runRepl({
     io,
     style,
     boot: resumeId ? await boot() : boot,
     readInput,
+    history: { entries, remember: (text) => appendHistory(file, text) },
     ...(firstMessage !== undefined && firstMessage.trim() !== '' ? { firstMessage } : {}),
   });
 }

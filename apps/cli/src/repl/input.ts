@@ -18,6 +18,61 @@ class ReplPrompt extends MultiLinePrompt {
   lastKey: 'ctrl-c' | 'ctrl-d' | 'escape' | undefined;
   /** Inside a bracketed paste: a pasted line break is a newline in the message, not Enter. */
   pasting = false;
+  /** Earlier inputs, oldest first (Up/Down, Ctrl+R). */
+  entries: string[] = [];
+  /** Ctrl+R's reverse search while it runs: what is typed, where the match is, and the draft to go back to. */
+  search: { query: string; at: number; draft: string; failing: boolean } | undefined;
+
+  /**
+   * Ctrl+R as in readline: typing narrows the search to the newest earlier input containing the text, Ctrl+R again
+   * goes further back, Backspace widens it, Enter sends the match, Esc or Ctrl+G goes back to the draft, and any
+   * other key keeps the match for editing. The editor already applied the key to the line; the search undoes that.
+   */
+  searchKey(char: string | undefined, key: Key | undefined): boolean {
+    const ctrlR = key?.ctrl === true && key.name === 'r';
+    if (!this.search) {
+      if (!ctrlR) return false;
+      const draft = this.userInput.replace(/\x12/g, '');
+      this.search = { query: '', at: this.entries.length, draft, failing: false };
+      this._setUserInput(draft);
+      this._cursor = draft.length;
+      return true;
+    }
+    const search = this.search;
+    if (key?.name === 'return') {
+      this.search = undefined;
+      return true;
+    }
+    if (key?.name === 'escape' || (key?.ctrl && key.name === 'g')) {
+      this.search = undefined;
+      this._setUserInput(search.draft);
+      this._cursor = search.draft.length;
+      return true;
+    }
+    const shownMatch = search.at < this.entries.length ? this.entries[search.at]! : search.draft;
+    let from = search.at;
+    if (ctrlR) from = search.at - 1;
+    else if (key?.name === 'backspace') search.query = search.query.slice(0, -1);
+    else if (char && char >= ' ' && !key?.ctrl && !key?.meta) search.query += char;
+    else {
+      // Any other key ends the search on the match, then acts on it as usual.
+      this.search = undefined;
+      return false;
+    }
+    let found = -1;
+    for (let i = Math.min(from, this.entries.length - 1); i >= 0; i--) {
+      if (this.entries[i]!.includes(search.query)) {
+        found = i;
+        break;
+      }
+    }
+    search.failing = found === -1;
+    if (found !== -1) search.at = found;
+    const text = found !== -1 ? this.entries[found]! : shownMatch;
+    this._setUserInput(text);
+    this._cursor = Math.max(0, text.indexOf(search.query));
+    return true;
+  }
 
   /**
    * Ctrl+D as readline has it: on an empty line it ends the prompt (EOF); otherwise it deletes the character under
@@ -159,12 +214,21 @@ export async function readInput(options: {
         return `${style('dim', '›')} ${style('dim', shown(self.userInput).replace(/\n/g, '\n  '))}`;
       if (self.state === 'cancel')
         return `${style('dim', '›')} ${shown(self.userInput).replace(/\n/g, '\n  ')}`;
+      if (self.search) {
+        const label = self.search.failing ? 'failing reverse-i-search' : 'reverse-i-search';
+        return `${style('dim', `(${label})\`${self.search.query}':`)} ${shown(self.userInput).replace(/\n/g, '\n  ')}`;
+      }
       const body =
         self.userInput === '' ? `\u2588${style('dim', options.hint ?? '')}` : self.userInputWithCursor;
       return `${style('cyan', '›')} ${body.replace(/\n/g, '\n  ')}`;
     },
   });
+  prompt.entries = options.history ?? [];
   prompt.on('key', (char: string | undefined, key: Key) => {
+    if (prompt.searchKey(char, key)) {
+      prompt.lastKey = undefined;
+      return;
+    }
     if (key?.name === 'paste-start') prompt.pasting = true;
     else if (key?.name === 'paste-end') prompt.pasting = false;
     if (char === '\x03' || (key?.ctrl && key.name === 'c')) prompt.lastKey = 'ctrl-c';

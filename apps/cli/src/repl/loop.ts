@@ -21,6 +21,8 @@ export interface LoopOptions {
   }): Promise<InputResult>;
   /** `birdie "prompt"`: sent as the first message, as if typed at the first prompt. */
   firstMessage?: string;
+  /** Inputs of earlier sessions (oldest first) for Up/Down and Ctrl+R, and where each new one is kept. */
+  history?: { entries: string[]; remember(text: string): void };
 }
 
 /**
@@ -41,7 +43,14 @@ async function beforeInput(state: ReplState): Promise<void> {
 }
 
 /** Read, dispatch, repeat; returns the exit code when the user leaves. */
-export async function runRepl({ io, style, boot, readInput, firstMessage }: LoopOptions): Promise<number> {
+export async function runRepl({
+  io,
+  style,
+  boot,
+  readInput,
+  firstMessage,
+  history,
+}: LoopOptions): Promise<number> {
   let state: ReplState | undefined = typeof boot === 'function' ? undefined : boot;
   let booting: Promise<ReplState> | undefined;
   let firstId: string | undefined;
@@ -59,7 +68,7 @@ export async function runRepl({ io, style, boot, readInput, firstMessage }: Loop
     }
   };
   let lastInterrupt = false;
-  const inputs: string[] = [];
+  const inputs: string[] = history?.entries ?? [];
   try {
     for (;;) {
       // A resumed session loaded before its first prompt: its skill problems and questions go above that prompt.
@@ -98,6 +107,7 @@ export async function runRepl({ io, style, boot, readInput, firstMessage }: Loop
         continue;
       }
       lastInterrupt = false;
+      if (input.text.trim()) history?.remember(input.text);
       const text = input.text.trim();
       if (text === '') continue;
       if (text === '/quit' || text === '/exit') break;
