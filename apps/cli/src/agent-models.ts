@@ -1,31 +1,75 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { LoadedConfig } from './config.js';
 import { type Io, UsageError } from './io.js';
+import { integrationsDir } from './paths.js';
 
 const VENDOR_MODEL = /^([a-z][a-z0-9-]*):(\S.*)$/;
+export const TIER_NAMES = ['fast', 'default', 'strong'] as const;
+
+/** A model as birdie names it everywhere (config, `/model`, agent files, usage): `vendor:model`. */
+export interface NamedModel {
+  model: BaseChatModel;
+  name: string;
+}
+
+/** Whether `spec` is a name the router understands: a tier, or `vendor:model`. */
+export function isModelSpec(spec: string): boolean {
+  return (TIER_NAMES as readonly string[]).includes(spec) || VENDOR_MODEL.test(spec);
+}
 
 /**
- * The chat model an agent file names with `model: "vendor:model"`. It is resolved like the user's own provider, with
- * the agent's vendor and model on top: a key, a base URL or any other setting comes only from the user's environment
- * and config for that same vendor (an agent file can name nothing else). Tier names arrive with model tiers in the
- * settings; until then they are refused with the way to write the model instead.
+ * The one grammar for naming a model: a tier name (`fast`, `default`, `strong`: the provider section's `models`, the
+ * key from the environment as for the provider itself) or `vendor:model`, resolved like the user's own provider with
+ * that vendor and model on top (a key, a base URL or any other setting comes only from the user's environment and
+ * config for that same vendor: an agent file can name nothing else). Every problem is a usage error.
  */
-export function agentModels(io: Io, config: LoadedConfig): (spec: string) => Promise<BaseChatModel> {
+export function modelResolver(io: Io, config: LoadedConfig): (spec: string) => Promise<NamedModel> {
   return async (spec) => {
+    const { resolveProviderConfig, createChatModel, probeContextWindow, ProviderError, isModelTier } =
+      await import('@birdie/providers');
     const match = VENDOR_MODEL.exec(spec);
-    if (!match) {
+    if (!match && !isModelTier(spec)) {
       throw new UsageError(
-        `an agent asks for the model "${spec}", which is not "vendor:model" (model tiers are not configured); write it as e.g. "openai:gpt-4o-mini"`,
+        `the model "${spec}" is neither a tier (fast, default, strong) nor "vendor:model" (e.g. "openai:gpt-4o-mini")`,
       );
     }
-    const { resolveProviderConfig, createChatModel } = await import('@birdie/providers');
-    const [vendor, model] = [match[1]!, match[2]!];
-    const resolved = await resolveProviderConfig({
-      env: io.env,
-      inline: JSON.stringify({ vendor, model }),
-      ...(config.files[0] ? { saved: config.files[0] } : {}),
-      cwd: io.cwd,
-    });
-    return createChatModel(resolved.config);
+    try {
+      const { file, saved } = config.layers;
+      const resolved = await resolveProviderConfig(
+        match
+          ? // The named vendor and model above everything; the user's files only below the environment, so that
+            // their own model cannot replace the one named.
+            {
+              env: io.env,
+              tier: null,
+              inline: JSON.stringify({ vendor: match[1], model: match[2] }),
+              ...(file || saved ? { saved: (file ?? saved)! } : {}),
+              cwd: io.cwd,
+            }
+          : {
+              env: io.env,
+              tier: spec as (typeof TIER_NAMES)[number],
+              ...(file ? { file } : {}),
+              ...(saved ? { saved } : {}),
+              cwd: io.cwd,
+            },
+      );
+      const model = await createChatModel(resolved.config, {
+        integrationsDir: integrationsDir(io.env),
+        cwd: io.cwd,
+      });
+      await probeContextWindow(model, resolved.config);
+      return { model, name: `${resolved.config.vendor}:${resolved.config.model}` };
+    } catch (error) {
+      if (error instanceof ProviderError) throw new UsageError(error.message, { cause: error });
+      throw error;
+    }
   };
+}
+
+/** The tiers `switch_model` offers: those the config defines, and `default` with them (it always resolves). */
+export function routerTiers(config: LoadedConfig): string[] {
+  const defined = config.provider.tiers;
+  if (defined.length === 0) return [];
+  return TIER_NAMES.filter((t) => t === 'default' || defined.includes(t));
 }

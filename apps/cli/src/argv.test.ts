@@ -18,6 +18,7 @@ describe('parseArgv', () => {
   it('knows every command of the issue', () => {
     expect(COMMANDS.map((c) => c.name)).toEqual([
       '',
+      'resume',
       'run',
       'acp',
       'skills list',
@@ -29,6 +30,7 @@ describe('parseArgv', () => {
       'tool',
       'sessions list',
       'sessions show',
+      'sessions rename',
       'sessions delete',
       'sessions repair',
       'trust',

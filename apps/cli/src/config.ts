@@ -27,6 +27,8 @@ export interface LoadedConfig {
   sources: Record<SettingKey, string>;
   /** The files read, highest first. */
   files: string[];
+  /** The provider layers as read, to resolve model tiers and `vendor:model` names the same way later. */
+  layers: { file?: ConfigFile; saved?: ConfigFile };
 }
 
 /** `--config FILE` as an absolute path, if given. */
@@ -90,7 +92,13 @@ export async function loadConfig(io: Io, values: Values): Promise<LoadedConfig> 
     const files = [file, saved].filter((f): f is ConfigFile => f !== undefined);
     const { settings, sources } = mergeSettings(files);
     const provider = await resolveProviderConfig({ env: io.env, file, saved, cwd: io.cwd });
-    return { provider, settings, sources, files: files.map((f) => f.path) };
+    return {
+      provider,
+      settings,
+      sources,
+      files: files.map((f) => f.path),
+      layers: { ...(file ? { file } : {}), ...(saved ? { saved } : {}) },
+    };
   } catch (error) {
     if (error instanceof ProviderError) {
       if (error.code === 'missing-api-key' && nothingConfigured(io, values)) throw new NoProviderError();

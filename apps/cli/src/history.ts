@@ -1,4 +1,4 @@
-import type { Agent } from '@birdie/graph';
+import type { Agent, CompactionRecord } from '@birdie/graph';
 import type { Store } from '@birdie/store';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { Style } from './render/style.js';
@@ -10,6 +10,8 @@ export interface History {
   messages: BaseMessage[];
   /** The conversation of each subagent the session's `task` calls ran, by task call id (nested the same way). */
   subagents?: Map<string, History>;
+  /** The session's compactions, oldest first (what is sent as a summary; the messages are all kept). */
+  compactions?: CompactionRecord[];
   /** Why the history stops early: the store's `corrupt-record` failure, naming the session, the step and the file. */
   damage?: FailureLike;
 }
@@ -66,7 +68,11 @@ async function withSubagents(
 /** `agent.getState` that falls back to the last good step when a stored record of the thread is damaged. */
 export async function historyOf(agent: Pick<Agent, 'getState'>, sessionId: string): Promise<History> {
   try {
-    return { messages: (await agent.getState(sessionId)).messages };
+    const state = await agent.getState(sessionId);
+    return {
+      messages: state.messages,
+      ...(state.compactions?.length ? { compactions: state.compactions } : {}),
+    };
   } catch (error) {
     const damage = (error as { code?: string; damage?: { lastGoodCheckpointId?: string } }).damage;
     if ((error as { code?: string }).code !== 'corrupt-record' || !damage) throw error;
@@ -86,14 +92,39 @@ export function formatHistory(
   style: Style,
   limit?: number,
   subagents?: Map<string, History>,
+  compacted?: { compactions: readonly CompactionRecord[]; full: boolean },
 ): string {
+  const records = compacted?.compactions ?? [];
+  const boundaryAt = (record: CompactionRecord) => {
+    const i = messages.findIndex((m) => m.id === record.upTo);
+    return i >= 0 ? i : Math.min(record.messages, messages.length) - 1;
+  };
+  const boundaries = new Map(records.map((r) => [boundaryAt(r), r]));
+  const rule = (record: CompactionRecord) =>
+    style(
+      'dim',
+      `── compacted (${record.trigger}, ${record.at.slice(0, 16).replace('T', ' ')}, ${record.model}): the ${record.messages} messages above are sent as a summary ──`,
+    );
+  const latest = records.at(-1);
   let start = 0;
+  const lines: string[] = [];
+  if (latest && !compacted?.full && limit === undefined) {
+    // What the model is sent now: the latest summary instead of the messages it covers.
+    start = boundaryAt(latest) + 1;
+    lines.push(
+      style(
+        'dim',
+        `── ${latest.messages} earlier messages, sent as this summary (birdie sessions show --full shows them) ──`,
+      ),
+      style('dim', latest.summary.trim()),
+      style('dim', '── end of summary ──'),
+    );
+  }
   if (limit !== undefined) {
     const humans = messages.flatMap((m, i) => (m.getType() === 'human' ? [i] : []));
     start = humans.length > limit ? humans[humans.length - limit]! : 0;
   }
-  const lines: string[] = [];
-  for (const message of messages.slice(start)) {
+  for (const [offset, message] of messages.slice(start).entries()) {
     const type = message.getType();
     const text = message.text;
     if (type === 'human') lines.push(`${style('cyan', '›')} ${text.replace(/\n/g, '\n  ')}`);
@@ -122,6 +153,8 @@ export function formatHistory(
         `${style('dim', '└')} ${status} ${style('dim', first.length > 100 ? `${first.slice(0, 100)}…` : first)}`,
       );
     }
+    const record = compacted?.full ? boundaries.get(start + offset) : undefined;
+    if (record) lines.push(rule(record));
   }
   return lines.length ? `${lines.join('\n')}\n` : '';
 }

@@ -24,6 +24,8 @@ const handlers: Record<string, () => Promise<Handler>> = {
   tool: async () => (await import('./commands/tool.js')).toolCommand,
   'sessions list': async () => (await import('./commands/sessions.js')).sessionsListCommand,
   'sessions show': async () => (await import('./commands/sessions.js')).sessionsShowCommand,
+  'sessions rename': async () => (await import('./commands/sessions.js')).sessionsRenameCommand,
+  resume: async () => (await import('./commands/resume.js')).resumeCommand,
   'sessions delete': async () => (await import('./commands/sessions.js')).sessionsDeleteCommand,
   'sessions repair': async () => (await import('./commands/sessions.js')).sessionsRepairCommand,
   trust: async () => (await import('./commands/trust.js')).trustCommand,

@@ -2,7 +2,7 @@ import type { Agent, ApprovalMode } from '@birdie/graph';
 import type { ResolvedProviderConfig } from '@birdie/providers';
 import type { LoadedRegistry, SkillPolicy } from '@birdie/registry';
 import type { Grants, LeaseHolder, Session, Store } from '@birdie/store';
-import { agentModels } from './agent-models.js';
+import { modelResolver, type NamedModel, routerTiers } from './agent-models.js';
 import type { Values } from './argv.js';
 import { type LoadedConfig, loadConfig } from './config.js';
 import { WRITABLE_HINT } from './folders.js';
@@ -152,6 +152,10 @@ export interface Runtime {
   /** Whether a folder (default: the working one) is trusted — a stored answer, or `--trust-workspace` for the working
    * folder — so that its AGENTS.md files are read. */
   workspaceTrusted(folder?: string): boolean;
+  /** Resolves a model name (a tier or `vendor:model`), as `/model` and agent files name models; usage errors. */
+  resolveModel(spec: string): Promise<NamedModel>;
+  /** The model that writes titles (`titles: model`): the `fast` tier when the config has one, else the provider's. */
+  titleModel(): Promise<NamedModel>;
   /**
    * Reads the session's grants from the store into the policy (as `userId`, default the runtime's user); call before
    * the policy is asked about the session. Every turn calls it again: another process may have changed them.
@@ -218,19 +222,31 @@ export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
   try {
     const trust = await readTrust(store);
     const registry = await openRegistry(io, values, trustDecision(trust, trustedForOneRun(values, cwd)));
-    const [{ SkillPolicy }, { createChatModel, closeChatModel }, { createAgent }] = await modules;
+    const [{ SkillPolicy }, { createChatModel, closeChatModel, probeContextWindow }, { createAgent }] =
+      await modules;
     const model = await createChatModel(provider.config, { integrationsDir: integrationsDir(io.env), cwd });
+    // Ollama's context length is the server's (num_ctx); asked once, it becomes the model profile's input limit.
+    await probeContextWindow(model, provider.config);
+    const { settings } = config;
+    const resolveModel = modelResolver(io, config);
+    let titleModel: Promise<NamedModel> | undefined;
     // The policy reads each session's grants from the store and saves every change there itself.
     const grants = grantsBridge(store, userId);
     const policy = new SkillPolicy(registry, { store: grants.policyStore });
     const agent = createAgent({
       model,
-      // An agent file's `model: "vendor:model"`, resolved against the user's own config for that vendor.
-      modelFor: agentModels(io, config),
+      modelName: modelLabel(provider),
+      // Tiers and `vendor:model` (agent files, /model, switch_model), resolved against the user's own config.
+      modelFor: resolveModel,
+      tiers: routerTiers(config),
       registry,
       policy,
       checkpointer: store.checkpointer,
-      options: { cwd },
+      options: {
+        cwd,
+        ...(settings.context_window !== undefined ? { contextWindow: settings.context_window } : {}),
+        ...(settings.context_messages !== undefined ? { contextMessages: settings.context_messages } : {}),
+      },
     });
     return {
       io,
@@ -247,6 +263,13 @@ export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
       workspaceTrusted: (folder = cwd) =>
         trustedForOneRun(values, cwd) === realFolder(folder) ||
         trust.get(realFolder(folder))?.decision === 'trusted',
+      resolveModel,
+      titleModel() {
+        titleModel ??= provider.tiers.includes('fast')
+          ? resolveModel('fast').catch(() => ({ model, name: modelLabel(provider) }))
+          : Promise.resolve({ model, name: modelLabel(provider) });
+        return titleModel;
+      },
       async loadGrants(sessionId: string, owner: string = userId) {
         policy.setGrants(sessionId, await grants.load(sessionId, owner));
       },
@@ -264,6 +287,11 @@ export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
     if (error instanceof ProviderError) throw new UsageError(error.message, { cause: error });
     throw error;
   }
+}
+
+/** The provider's model as birdie names models everywhere: `vendor:model`. */
+export function modelLabel(provider: ResolvedProviderConfig): string {
+  return `${provider.config.vendor}:${provider.config.model}`;
 }
 
 /** Opens the given session of the user (the policy reads its grants from the store) or creates a new one. */

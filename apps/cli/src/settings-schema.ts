@@ -32,6 +32,15 @@ const settingsSchema = z
     ),
     sandbox: z.enum(SANDBOX_SETTINGS, { error: 'must be declared or always' }),
     container_runtime: z.enum(CONTAINER_RUNTIMES, { error: 'must be auto, podman or docker' }),
+    context_window: z
+      .number({ error: 'must be a number of tokens' })
+      .int({ error: 'must be a whole number of tokens' })
+      .min(1000, { error: 'must be at least 1000 tokens' }),
+    context_messages: z
+      .number({ error: 'must be a number of messages' })
+      .int({ error: 'must be a whole number of messages' })
+      .min(2, { error: 'must be at least 2 messages' }),
+    titles: z.enum(['prompt', 'model'], { error: 'must be prompt or model' }),
   })
   .partial();
 
@@ -60,7 +69,9 @@ export function checkSettings(file: ConfigFile): SettingsLayer {
     const key = issue.keys[0] ?? '';
     const where = ['settings', ...path, key].join('.');
     const allowed =
-      path.length === 0 ? 'approval, database_url, skills, sandbox, container_runtime' : 'enable, disable';
+      path.length === 0
+        ? 'approval, database_url, skills, sandbox, container_runtime, context_window, context_messages, titles'
+        : 'enable, disable';
     throw positioned(file, [...path, key], `unknown setting ${JSON.stringify(where)} (allowed: ${allowed})`);
   }
   const name = ['settings', ...path].join('.');
@@ -85,6 +96,9 @@ export function mergeSettings(files: ConfigFile[]): {
     database_url: 'default',
     sandbox: 'default',
     container_runtime: 'default',
+    context_window: 'default',
+    context_messages: 'default',
+    titles: 'default',
   };
   for (const file of [...files].reverse()) {
     const layer = checkSettings(file);
@@ -112,6 +126,16 @@ export function mergeSettings(files: ConfigFile[]): {
     if (layer.container_runtime !== undefined) {
       settings.container_runtime = layer.container_runtime;
       sources.container_runtime = from;
+    }
+    for (const key of ['context_window', 'context_messages'] as const) {
+      if (layer[key] !== undefined) {
+        settings[key] = layer[key];
+        sources[key] = from;
+      }
+    }
+    if (layer.titles !== undefined) {
+      settings.titles = layer.titles;
+      sources.titles = from;
     }
   }
   return { settings, sources };

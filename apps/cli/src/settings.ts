@@ -15,6 +15,12 @@ export interface Settings {
   sandbox: SandboxSetting;
   /** Which program runs container: tools; `auto` takes podman, else docker. */
   container_runtime: ContainerRuntimeSetting;
+  /** The model's input limit in tokens, instead of its profile's (compaction works against it). */
+  context_window?: number;
+  /** A safety cap on the messages sent per model call, whatever the token budget allows. */
+  context_messages?: number;
+  /** How a session gets its title after the first exchange: the first prompt on one line, or a short model-made one. */
+  titles: 'prompt' | 'model';
 }
 
 export const SANDBOX_SETTINGS = ['declared', 'always'] as const;
@@ -29,7 +35,10 @@ export type SettingKey =
   | 'skills.disable'
   | 'database_url'
   | 'sandbox'
-  | 'container_runtime';
+  | 'container_runtime'
+  | 'context_window'
+  | 'context_messages'
+  | 'titles';
 export const SETTING_KEYS: readonly SettingKey[] = [
   'approval',
   'skills.enable',
@@ -37,6 +46,9 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   'database_url',
   'sandbox',
   'container_runtime',
+  'context_window',
+  'context_messages',
+  'titles',
 ];
 
 export function defaultSettings(): Settings {
@@ -45,5 +57,6 @@ export function defaultSettings(): Settings {
     skills: { enable: [], disable: [] },
     sandbox: 'declared',
     container_runtime: 'auto',
+    titles: 'prompt',
   };
 }

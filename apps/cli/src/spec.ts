@@ -91,6 +91,7 @@ export const COMMANDS: CommandSpec[] = [
     options: {
       ...runtime,
       ...session,
+      continue: { type: 'boolean', short: 'c', help: 'continue your latest session' },
       version: { type: 'boolean', short: 'v', help: 'print the version' },
       ...help,
     },
@@ -98,6 +99,14 @@ export const COMMANDS: CommandSpec[] = [
     details:
       'Type /help inside the session for its commands. Needs a terminal; use `birdie run` (or `birdie -p`) in ' +
       'scripts. A prompt that is also a command name is sent with `birdie -- "<prompt>"`.',
+  },
+  {
+    name: 'resume',
+    summary: 'pick one of your sessions (newest first, type to filter) and continue it',
+    usage: 'birdie resume [options]',
+    options: { ...runtime, ...session, ...help },
+    positionals: [0, 0],
+    details: 'Needs a terminal. `birdie --continue` (-c) continues the latest session without asking.',
   },
   {
     name: 'run',
@@ -230,9 +239,24 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'sessions show',
     summary: "print a session's conversation",
-    usage: 'birdie sessions show ID [--user ID] [--json]',
-    options: { user: runtime.user!, json: { type: 'boolean', help: 'print JSON' }, ...help },
+    usage: 'birdie sessions show ID [--user ID] [--full] [--json]',
+    options: {
+      user: runtime.user!,
+      full: {
+        type: 'boolean',
+        help: 'every message, with the compaction boundaries (default: the latest summary instead of what it covers)',
+      },
+      json: { type: 'boolean', help: 'print JSON' },
+      ...help,
+    },
     positionals: [1, 1],
+  },
+  {
+    name: 'sessions rename',
+    summary: "set a session's title (shown in lists and the resume picker)",
+    usage: 'birdie sessions rename ID TITLE [--user ID]',
+    options: { user: runtime.user!, ...help },
+    positionals: [2, 50],
   },
   {
     name: 'sessions delete',

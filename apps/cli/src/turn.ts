@@ -10,7 +10,7 @@ import type {
 } from '@birdie/graph';
 import type { FinishedStatus, LeaseHolder, Session, SessionLease } from '@birdie/store';
 import { birdieHome } from './paths.js';
-import type { Runtime } from './runtime.js';
+import { modelLabel, type Runtime } from './runtime.js';
 import { openSessionFolder, type SessionFolder } from './session-folder.js';
 import { isStoreErrorLike } from './store-failure.js';
 
@@ -43,8 +43,16 @@ export interface TurnResult {
   status: TurnStatus;
   inputTokens: number;
   outputTokens: number;
-  /** Input tokens of the last model call: how much context the conversation takes now. */
+  /** What the last model call was sent (birdie's estimate before sending): how much context the conversation takes now. */
   contextTokens: number;
+  /** The input limit of the last call's model (0 when no call reported it). */
+  contextWindow: number;
+  /** The model of the last call, as birdie names it (`vendor:model`). */
+  model?: string;
+  /** Compactions made during the turn. */
+  compactions: number;
+  /** The title the session got after this turn (its first exchange). */
+  title?: string;
   toolCalls: number;
   rejected: number;
   error?: string;
@@ -71,6 +79,8 @@ export interface TurnOptions {
   cwd?: string;
   /** Text files through the application (an editor's buffers over ACP), for `node:` tools. */
   files?: AgentTurnOptions['files'];
+  /** The turn's model (`/model`): a tier or `vendor:model`; undefined: the session agent's or the provider's. */
+  model?: string;
 }
 
 /**
@@ -146,7 +156,7 @@ async function leasedTurn(
   const runId = await store.runs.start({
     sessionId: session.id,
     userId,
-    model: `${rt.provider.config.vendor}/${rt.provider.config.model}`,
+    model: options.model ?? modelLabel(rt.provider),
     // Which version of the agent file ran: the log can say exactly what answered.
     ...(agent ? { agent: { name: agent.name, digest: agent.digest } } : {}),
   });
@@ -156,6 +166,8 @@ async function leasedTurn(
     inputTokens: 0,
     outputTokens: 0,
     contextTokens: 0,
+    contextWindow: 0,
+    compactions: 0,
     toolCalls: 0,
     rejected: 0,
   };
@@ -183,6 +195,7 @@ async function leasedTurn(
       memoryFiles,
       memoryStore: longTermMemory(rt, userId),
       ...(options.files ? { files: options.files } : {}),
+      ...(options.model ? { model: options.model } : {}),
     };
     let stream: AsyncIterable<AgentEvent>;
     if (typeof input === 'string') {
@@ -204,7 +217,13 @@ async function leasedTurn(
         if (event.type === 'usage') {
           result.inputTokens += event.inputTokens;
           result.outputTokens += event.outputTokens;
-          result.contextTokens = event.inputTokens + event.outputTokens;
+          if (event.context) {
+            result.contextTokens = event.context.tokens;
+            result.contextWindow = event.context.window;
+            result.model = event.model;
+          }
+        } else if (event.type === 'compaction') {
+          result.compactions++;
         } else if (event.type === 'tool-end') {
           result.toolCalls++;
         } else if (event.type === 'approval-request') {
@@ -286,6 +305,12 @@ async function leasedTurn(
   } catch (error) {
     // The turn already failed on the same cause (a full disk): that failure is the one to report.
     if (result.status !== 'error') throw error;
+  }
+  // From the user's words: a turn that answers approvals has none (its session's first turn had them).
+  if (session.title === undefined && typeof input === 'string') {
+    // A title is a convenience: failing to make one never fails the turn.
+    const { titleAfterTurn } = await import('./session-titles.js');
+    result.title = await titleAfterTurn(rt, session, input).catch(() => undefined);
   }
   return result;
 }

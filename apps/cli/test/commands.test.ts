@@ -296,7 +296,7 @@ describe('sessions and logs', () => {
     expect(messages.map((m) => m.role)).toEqual(['human', 'ai', 'tool', 'ai']);
 
     const logs = await cli(['logs', '--session', id]);
-    expect(logs.stdout).toMatch(new RegExp(`${id}\\s+ok\\s+.*scripted/scripted\\s+count_words`));
+    expect(logs.stdout).toMatch(new RegExp(`${id}\\s+ok\\s+.*scripted:scripted\\s+count_words`));
     const json = (await cli(['logs', '--json', '-n', '1'])).stdout
       .trim()
       .split('\n')

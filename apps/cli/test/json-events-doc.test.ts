@@ -66,6 +66,24 @@ describe('birdie run --json against the README table', { timeout: 60_000 }, () =
         BIRDIE_BUNDLED_AGENTS: join(CLI_ROOT, 'agents'),
       }),
     ];
+    // A session that outgrows a small context_window: its turns compact (a `compaction` event, and usage with context).
+    const long = join(box.dir.path, 'long.json');
+    const answer = 'owls hunt at night and bats do too. '.repeat(25);
+    await writeFile(
+      long,
+      JSON.stringify({
+        replies: [
+          ...Array.from({ length: 4 }, () => ({ match: '^Conversation to summarise:', text: 'SUMMARY.' })),
+          ...Array.from({ length: 5 }, (_, i) => ({ match: `^question ${i}$`, text: answer })),
+        ],
+      }),
+    );
+    await writeFile(join(box.home, 'config.json'), JSON.stringify({ settings: { context_window: 1000 } }));
+    const longEnv = { LLM_VENDOR: 'scripted', LLM_SCRIPT: long };
+    const first = await stream(['question 0'], longEnv);
+    runs.push(first);
+    for (let i = 1; i < 5; i += 1)
+      runs.push(await stream(['--session-id', String(first[0]?.id), `question ${i}`], longEnv));
     const table = await documentedEvents();
     const seen = new Set<string>();
     for (const events of runs) {

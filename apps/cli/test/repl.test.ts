@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Sandbox, sandbox, scripted, TEST_SKILLS } from './helpers/env.js';
 import { isAlive, readPidFile, survives } from './helpers/processes.js';
 import { Terminal } from './helpers/pty.js';
+import { runCli } from './helpers/run-in-process.js';
 
 let box: Sandbox;
 const terminals: Terminal[] = [];
@@ -21,7 +22,7 @@ function start(args: string[] = []): Terminal {
   return t;
 }
 
-const STATUS = /scripted · scripted │ session: (\S+) │ ctx: \d+ tok │ spent: ↑(\d+) ↓(\d+) tok/;
+const STATUS = /scripted · scripted │ session: (\S+) │ ctx: \d+ tok(?: \(\d+%\))? │ spent: ↑(\d+) ↓(\d+) tok/;
 
 describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () => {
   it('enables a skill, shows the tool call and the status line, disables it, quits, and resumes with history', async () => {
@@ -323,5 +324,36 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     await expect(stat(join(box.cwd, 'PWNED'))).rejects.toMatchObject({ code: 'ENOENT' });
     await t.submit('/quit');
     expect(await t.exited).toBe(0);
+  });
+
+  it('birdie resume picks a session by typing part of its title; birdie -c continues the latest', async () => {
+    const run = async () => {
+      const r = await runCli(['run', 'anything else'], { env: box.env, cwd: box.cwd });
+      expect(r.code).toBe(0);
+      return /session (\S+) ·/.exec(r.stderr)![1]!;
+    };
+    const older = await run();
+    const latest = await run();
+    expect(
+      (await runCli(['sessions', 'rename', older, 'owls and bats'], { env: box.env, cwd: box.cwd })).code,
+    ).toBe(0);
+
+    const picker = new Terminal(['resume', '--skills-dir', TEST_SKILLS], { env: box.env, cwd: box.cwd });
+    terminals.push(picker);
+    await picker.expect('Resume which session?');
+    await picker.expect(/anything else · \d{4}-\d\d-\d\d \d\d:\d\d · 1 turns · \d+ tok/);
+    await picker.expect('owls and bats');
+    picker.write('owls');
+    await picker.expect(/owls and bats[^\n]*\n/);
+    picker.write('\r');
+    await picker.expect(`resuming ${older} · 1 turns`);
+    await picker.expect('› anything else');
+    await picker.submit('/quit');
+    expect(await picker.exited).toBe(0);
+
+    const cont = start(['-c']);
+    await cont.expect(`resuming ${latest} · 1 turns`);
+    await cont.submit('/quit');
+    expect(await cont.exited).toBe(0);
   });
 });

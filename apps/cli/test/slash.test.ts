@@ -138,7 +138,7 @@ describe('slash commands', () => {
     expect(text).toContain('⚙ shout (echoer) {"text":"hello birdie"}');
     expect(text).not.toContain('HELLO BIRDIE');
     expect(text).toContain('└ ✓ shout · 1 line');
-    expect(text).toMatch(/scripted · scripted │ session: \S+ │ ctx: \d+ tok │ spent: ↑\d+ ↓\d+ tok/);
+    expect(text).toMatch(/scripted · scripted │ session: \S+ │ ctx: \d+ tok \(\d+%\) │ spent: ↑\d+ ↓\d+ tok/);
   });
 
   it('/remember, /memory and /memory forget keep long-term memory per user', async () => {
@@ -211,7 +211,13 @@ describe('slash commands', () => {
     expect(switched).toContain(`switched to ${first}`);
     expect(switched).toContain('› please shout');
     expect(await slash('/session info')).toContain(`session ${first} · user tester · 1 turns`);
-    expect(await slash(`/session delete ${second}`)).toContain(`deleted ${second}`);
+    // The session left without an exchange was not kept.
+    expect(await slash(`/session delete ${second}`)).toContain(`no session "${second}"`);
+    expect(await slash('/session new')).toContain('new session');
+    await replTurn(state, 'please shout');
+    const third = state.session.id;
+    await slash(`/session switch ${first}`);
+    expect(await slash(`/session delete ${third}`)).toContain(`deleted ${third}`);
     const unknown = await slash('/session switch 2020-01-01_1');
     expect(unknown).toContain('no session "2020-01-01_1"');
     // Inside the REPL the hint names the REPL's command, not the shell's.

@@ -26,6 +26,11 @@ export interface ServerProcessSpec {
   env?: Record<string, string>;
   /** The directory the spawner will start it in (only used here to find a relative command). */
   cwd?: string;
+  /**
+   * Send the server's stderr to a file `stderrTail()` reads, whatever the spawner does with it: for a spawner that
+   * drops stderr (the MCP SDK with `stderr: 'ignore'`). Off, stderr goes where the spawner says (a pipe it reads).
+   */
+  captureStderr?: boolean;
 }
 
 export interface ServerProcess {
@@ -46,9 +51,9 @@ export interface ServerProcess {
   /** True while that process is alive. */
   alive(): boolean;
   /**
-   * The last lines the server wrote to stderr (at most `maxChars`, whole lines), '' when none: what explains a
-   * server that exits at start. Its stderr goes to a file in the server's temp folder, emptied by `alive()` once
-   * it passes 1 MB, so a chatty server cannot fill the disk.
+   * With `captureStderr`, the last lines the server wrote to stderr (at most `maxChars`, whole lines), '' when
+   * none (or without it): what explains a server that exits at start. Its stderr goes to a file in the server's
+   * temp folder, emptied by `alive()` once it passes 1 MB, so a chatty server cannot fill the disk.
    */
   stderrTail(maxChars?: number): string;
   /**
@@ -136,12 +141,14 @@ export async function wrapServerCommand(spec: ServerProcessSpec): Promise<Server
   }
   // stderr to a file the caller can read when the server fails; the sh execs on, so no process stays in between.
   const stderrFile = join(dir, 'stderr');
-  const sh = findExecutable('sh', process.env.PATH ?? '') ?? '/bin/sh';
-  launch = {
-    command: sh,
-    args: ['-c', STDERR_TO_FILE, stderrFile, launch.command, ...launch.args],
-    env: launch.env,
-  };
+  if (spec.captureStderr) {
+    const sh = findExecutable('sh', process.env.PATH ?? '') ?? '/bin/sh';
+    launch = {
+      command: sh,
+      args: ['-c', STDERR_TO_FILE, stderrFile, launch.command, ...launch.args],
+      env: launch.env,
+    };
+  }
 
   let pid: number | undefined;
   const readPid = (): number | undefined => {

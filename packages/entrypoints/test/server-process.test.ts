@@ -57,13 +57,14 @@ async function pgrp(pid: number): Promise<number> {
 describe.each<ProcessGuardMode>(['off', 'auto'])('wrapServerCommand (guard %s)', (mode) => {
   beforeAll(() => configureProcessGuard(mode));
 
-  it("keeps the server's last stderr lines, even with stderr ignored by the spawner, and caps the file", async () => {
+  it("with captureStderr, keeps the server's last stderr lines even when the spawner ignores stderr, and caps the file", async () => {
     const server = await wrapServerCommand({
       command: 'bash',
       args: [
         '-c',
         'for i in $(seq 1 3000); do echo "line $i of the log" >&2; done; echo "fatal: port in use" >&2; exit 4',
       ],
+      captureStderr: true,
     });
     started.push(server);
     const child = spawnLikeTheSdk(server);
@@ -76,6 +77,7 @@ describe.each<ProcessGuardMode>(['off', 'auto'])('wrapServerCommand (guard %s)',
     const big = await wrapServerCommand({
       command: 'bash',
       args: ['-c', 'head -c 1100000 /dev/zero | tr "\\0" x >&2; echo >&2; echo written >&2; sleep 60'],
+      captureStderr: true,
     });
     started.push(big);
     const running = spawnLikeTheSdk(big);

@@ -4,7 +4,7 @@ import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from '@langc
 import type { Runnable } from '@langchain/core/runnables';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import { type AgentModels, activeAgent, maxTurnsError, modelTurns } from './agents.js';
-import { contextWindow } from './context-window.js';
+import { fitContext } from './context-fit.js';
 import { AgentError } from './errors.js';
 import { withUniqueIds } from './message-ids.js';
 import { ModelChannelHandler } from './model-channel.js';
@@ -14,10 +14,15 @@ import { waitingTasks } from './subagents.js';
 import { memoizedSystemPrompt } from './system-prompt.js';
 import { TokenForwarder, withHandler } from './token-stream.js';
 import type { ToolsetBuilder } from './toolset.js';
-import { emit, emitAgent, turnContext } from './turn-context.js';
+import { type CustomEnvelope, emit, emitAgent, turnContext } from './turn-context.js';
 
 export interface AgentNodeSettings {
+  /** Safety cap on the messages sent per call. */
   contextMessages: number;
+  /** Input limit for every model, instead of its profile's. */
+  contextWindow?: number;
+  /** Share of the budget above which the conversation is compacted; undefined: never. */
+  threshold: number | undefined;
   catalogBudgetChars: number;
   memoryFilesBudgetChars: number;
   instructions?: string;
@@ -127,11 +132,30 @@ export function createAgentNode(models: AgentModels, builder: ToolsetBuilder, se
       catalogBudgetChars: settings.catalogBudgetChars,
       canLoadSkills: toolset.knowledge.length > 0,
     });
-    const window = contextWindow(repair.messages, settings.contextMessages);
-    const model = await models.get(agent);
-    const bound = binderFor(model)(toolset.tools.map((t) => t.definition));
+    const routed = await models.forCall(agent, repair.messages, {
+      ...(context.model ? { turn: context.model } : {}),
+      session: context.path.length === 0,
+    });
+    const definitions = toolset.tools.map((t) => t.definition);
+    const {
+      messages: sent,
+      tokens,
+      window,
+      compacted,
+    } = await fitContext({
+      state,
+      messages: repair.messages,
+      routed,
+      models,
+      system,
+      definitions,
+      settings,
+      config,
+      describeSkill: (name) => context.snapshot.getSkill(name)?.description,
+    });
+    const bound = binderFor(routed.model)(definitions);
     let response: AIMessage;
-    const tokens = new TokenForwarder((text) => emit(config, { type: 'token', text }));
+    const forwarder = new TokenForwarder((text) => emit(config, { type: 'token', text }));
     // Only a model that runs its own agent looks for the channel (see model-channel.ts); others never see it.
     const channel = new ModelChannelHandler({
       config,
@@ -141,9 +165,9 @@ export function createAgentNode(models: AgentModels, builder: ToolsetBuilder, se
       ...(context.signal ? { signal: context.signal } : {}),
     });
     try {
-      response = await bound.invoke([new SystemMessage(system), ...window], {
+      response = await bound.invoke([new SystemMessage(system), ...sent], {
         ...config,
-        callbacks: withHandler(withHandler(config.callbacks, tokens), channel),
+        callbacks: withHandler(withHandler(config.callbacks, forwarder), channel),
       });
     } catch (cause) {
       if (config.signal?.aborted) throw cause;
@@ -153,8 +177,15 @@ export function createAgentNode(models: AgentModels, builder: ToolsetBuilder, se
     if (!AIMessage.isInstance(response))
       response = new AIMessage({ content: (response as BaseMessage).content });
     // A model without a streaming path still delivers its text as one token, so renderers need one code path.
-    if (!tokens.streamed && response.text) emit(config, { type: 'token', text: response.text });
-    return { messages: [...repair.update, withUniqueIds(response, repair.messages)] };
+    if (!forwarder.streamed && response.text) emit(config, { type: 'token', text: response.text });
+    // The usage event of this reply names the model and what was sent (see events.ts).
+    config.writer?.({
+      birdieCall: { model: routed.name, context: { tokens, window } },
+    } satisfies CustomEnvelope);
+    return {
+      messages: [...repair.update, withUniqueIds(response, repair.messages)],
+      ...(compacted ? { compactions: [compacted] } : {}),
+    };
   };
 }
 

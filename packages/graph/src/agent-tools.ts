@@ -1,10 +1,10 @@
+import { HANDOFF, SWITCH_MODEL, TASK } from './builtin-names.js';
 import { AgentError } from './errors.js';
 import { builtinTool } from './progressive.js';
 import type { DeclaredTool, ToolBody } from './tool.js';
 import type { AgentSpec } from './types.js';
 
-export const TASK = 'task';
-export const HANDOFF = 'handoff';
+export { HANDOFF, SWITCH_MODEL, TASK };
 
 const roster = (agents: readonly AgentSpec[]) =>
   agents.map((a) => `- ${a.name}: ${a.description.replace(/\s+/g, ' ').trim()}`).join('\n');
@@ -67,4 +67,38 @@ export function createHandoffTool(agents: readonly AgentSpec[]): DeclaredTool {
     };
   };
   return builtinTool(HANDOFF, description, schema, execute);
+}
+
+const TIER_HINTS: Record<string, string> = {
+  fast: 'a quicker, cheaper model for simple or mechanical steps',
+  default: 'the usual model',
+  strong: 'a more capable model for hard reasoning, tricky code or a plan',
+};
+
+/**
+ * `switch_model({tier, reason})`: the rest of this turn runs on another model tier, from the next step on; the next
+ * user message starts again on the session's model. `check` resolves the tier, so a tier that cannot be used is a
+ * failed call (the turn goes on with the current model) rather than a failed next step.
+ */
+export function createSwitchModelTool(
+  tiers: readonly string[],
+  check: (tier: string) => Promise<string>,
+): DeclaredTool {
+  const schema = {
+    type: 'object',
+    properties: {
+      tier: { type: 'string', enum: [...tiers], description: 'The model tier to use from your next step on' },
+      reason: { type: 'string', description: 'Why this tier suits the rest of the task, in one sentence' },
+    },
+    required: ['tier', 'reason'],
+    additionalProperties: false,
+  };
+  const list = tiers.map((t) => `- ${t}${TIER_HINTS[t] ? `: ${TIER_HINTS[t]}` : ''}`).join('\n');
+  const description = `Move the rest of this turn to another model tier (the next user message starts on the usual model again). Switch when the task clearly needs it, not back and forth.\nTiers:\n${list}`;
+  const execute: ToolBody['execute'] = async (args) => {
+    const tier = String(args.tier);
+    const name = await check(tier);
+    return { content: `Switched to the ${tier} model (${name}) for the rest of this turn.` };
+  };
+  return builtinTool(SWITCH_MODEL, description, schema, execute);
 }

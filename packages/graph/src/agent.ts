@@ -1,8 +1,10 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, type BaseMessage, HumanMessage } from '@langchain/core/messages';
 import { type BaseCheckpointSaver, Command, MemorySaver } from '@langchain/langgraph';
-import { AgentModels, activeAgent } from './agents.js';
+import { createSwitchModelTool } from './agent-tools.js';
+import { AgentModels, activeAgent, type ModelForResult } from './agents.js';
 import { bindDecisions, validateDecisions } from './approvals.js';
+import { compactThread } from './compact-thread.js';
 import { AgentError } from './errors.js';
 import { buildAgentGraph } from './graph.js';
 import { newId, THREAD_ID_PATTERN } from './ids.js';
@@ -19,6 +21,9 @@ import type {
   AgentRegistry,
   AgentStateView,
   ApprovalDecision,
+  CompactionRecord,
+  CompactionResult,
+  CompactOptions,
   InvokeResult,
   MemoryFile,
   ResumeOptions,
@@ -36,15 +41,24 @@ export interface CreateAgentOptions {
   options?: AgentOptions;
   /** Overrides for the MCP manager (e.g. how `@langchain/mcp-adapters` is loaded). */
   mcp?: McpManagerOptions;
+  /** The name of `model` in events (`usage.model`), e.g. `openai:gpt-4o-mini`. Default: from the model object. */
+  modelName?: string;
   /**
-   * The chat model of an agent whose file names one (`"vendor:model"` or a tier name); called once per spec string.
+   * Resolves a model named as the application names models (`"vendor:model"` or a tier name): an agent file's
+   * `model`, the turn's `model`, the tiers. Called once per spec string; it may answer the model or `{ model, name }`.
    * Without it every agent uses `model`.
    */
-  modelFor?: (spec: string) => Promise<BaseChatModel>;
+  modelFor?: (spec: string) => Promise<ModelForResult>;
+  /**
+   * Tier names `modelFor` resolves (`fast`, `default`, `strong`). With any, the model gets `switch_model`, and a
+   * `fast` tier writes the compaction summaries.
+   */
+  tiers?: readonly string[];
 }
 
 const DEFAULTS = {
-  contextMessages: 20,
+  contextMessages: 1000,
+  threshold: 0.8,
   catalogBudgetChars: 8000,
   recursionLimit: 50,
   maxSubagentDepth: 3,
@@ -83,6 +97,27 @@ function checkMemoryFiles(files: MemoryFile[]): MemoryFile[] {
   return files.map((f) => ({ path: f.path, text: f.text }));
 }
 
+function checkModelSpec(spec: string): string {
+  if (typeof spec !== 'string' || spec.trim() === '' || /[\u0000-\u001f]/.test(spec))
+    throw new AgentError('bad-option', 'model must be a model name (a non-empty string on one line).');
+  return spec.trim();
+}
+
+function checkTiers(tiers: readonly string[] | undefined): string[] {
+  if (tiers === undefined) return [];
+  if (!Array.isArray(tiers) || !tiers.every((t) => typeof t === 'string' && /^[a-z][a-z0-9_-]*$/.test(t)))
+    throw new AgentError('bad-option', 'tiers must be names of lowercase letters, digits, "_" and "-".');
+  return [...new Set(tiers)];
+}
+
+function compactionThreshold(compaction: AgentOptions['compaction']): number | undefined {
+  if (compaction === false) return undefined;
+  const threshold = compaction?.threshold ?? DEFAULTS.threshold;
+  if (typeof threshold !== 'number' || !(threshold > 0 && threshold < 1))
+    throw new AgentError('bad-option', 'compaction.threshold must be a number between 0 and 1.');
+  return threshold;
+}
+
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value <= 0)
@@ -95,6 +130,10 @@ export function createAgent(init: CreateAgentOptions): Agent {
   const o = init.options ?? {};
   const settings = {
     contextMessages: positive('contextMessages', o.contextMessages, DEFAULTS.contextMessages),
+    ...(o.contextWindow !== undefined
+      ? { contextWindow: positive('contextWindow', o.contextWindow, 0) }
+      : {}),
+    threshold: compactionThreshold(o.compaction),
     catalogBudgetChars: positive('catalogBudgetChars', o.catalogBudgetChars, DEFAULTS.catalogBudgetChars),
     memoryFilesBudgetChars: positive(
       'memoryFilesBudgetChars',
@@ -109,12 +148,20 @@ export function createAgent(init: CreateAgentOptions): Agent {
     ...(o.mcpToolTimeoutMs !== undefined ? { toolTimeoutMs: o.mcpToolTimeoutMs } : {}),
     ...init.mcp,
   });
-  const builder = new ToolsetBuilder(init.policy, mcp, {
-    timeoutMs: positive('defaultTimeoutMs', o.defaultTimeoutMs, TOOL_LIMITS.timeoutMs),
-    maxOutputChars: positive('maxToolOutputChars', o.maxToolOutputChars, TOOL_LIMITS.maxOutputChars),
-    maxReferenceChars: positive('maxReferenceChars', o.maxReferenceChars, TOOL_LIMITS.maxReferenceChars),
-    mcpToolTimeoutMs: positive('mcpToolTimeoutMs', o.mcpToolTimeoutMs, TOOL_LIMITS.mcpToolTimeoutMs),
-  });
+  const models = new AgentModels(init.model, init.modelName, init.modelFor, checkTiers(init.tiers));
+  const builder = new ToolsetBuilder(
+    init.policy,
+    mcp,
+    {
+      timeoutMs: positive('defaultTimeoutMs', o.defaultTimeoutMs, TOOL_LIMITS.timeoutMs),
+      maxOutputChars: positive('maxToolOutputChars', o.maxToolOutputChars, TOOL_LIMITS.maxOutputChars),
+      maxReferenceChars: positive('maxReferenceChars', o.maxReferenceChars, TOOL_LIMITS.maxReferenceChars),
+      mcpToolTimeoutMs: positive('mcpToolTimeoutMs', o.mcpToolTimeoutMs, TOOL_LIMITS.mcpToolTimeoutMs),
+    },
+    models.tiers.length > 0
+      ? createSwitchModelTool(models.tiers, async (tier) => (await models.resolve(tier)).name)
+      : undefined,
+  );
   const checkpointer = init.checkpointer ?? new MemorySaver();
   const runner = new Runner({
     checkpointer,
@@ -122,7 +169,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
     maxSubagentDepth: positive('maxSubagentDepth', o.maxSubagentDepth, DEFAULTS.maxSubagentDepth),
   });
   const graph = buildAgentGraph({
-    models: new AgentModels(init.model, init.modelFor),
+    models,
     policy: init.policy,
     builder,
     checkpointer,
@@ -156,6 +203,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
       memoryStore: turn.memoryStore,
       switchAgent: undefined,
       files: turn.files,
+      model: turn.model === undefined ? undefined : checkModelSpec(turn.model),
     };
   }
 
@@ -182,6 +230,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
       messages?: BaseMessage[];
       loadedSkills?: string[];
       sender?: string;
+      compactions?: CompactionRecord[];
     };
     return { snapshot, values };
   }
@@ -252,10 +301,50 @@ export function createAgent(init: CreateAgentOptions): Agent {
       const { snapshot, values } = await threadValues(threadId, options.checkpointId);
       return {
         messages: values.messages ?? [],
+        compactions: values.compactions ?? [],
         loadedSkills: values.loadedSkills ?? [],
         ...(values.sender ? { agent: values.sender } : {}),
         pendingApprovals: options.checkpointId ? [] : await runner.pendingApprovals(threadId, snapshot),
       };
+    },
+
+    async compact(threadId: string, options: CompactOptions = {}): Promise<CompactionResult | undefined> {
+      checkThreadId(threadId);
+      if (runner.closed) throw new AgentError('closed', 'The agent is closed.');
+      if (runner.running.has(threadId))
+        throw new AgentError(
+          'busy',
+          `Thread ${threadId} has a run in progress; compact it once the run ends.`,
+        );
+      const { values } = await threadValues(threadId);
+      const messages = values.messages ?? [];
+      const last = messages.at(-1);
+      if (last && AIMessage.isInstance(last) && (last.tool_calls?.length ?? 0) > 0)
+        throw new AgentError(
+          'busy',
+          `Thread ${threadId} has tool calls waiting for their results or approvals; answer or continue first.`,
+        );
+      const snapshot = init.registry.current();
+      const agent = activeAgent(values.sender, snapshot);
+      const model = options.model === undefined ? undefined : checkModelSpec(options.model);
+      // Held like a run, so a turn of this process cannot start on the thread while its summary is written.
+      runner.running.add(threadId);
+      try {
+        return await compactThread({
+          graph,
+          threadId,
+          messages,
+          records: values.compactions ?? [],
+          routed: await models.forCall(agent, messages, { ...(model ? { turn: model } : {}), session: true }),
+          models,
+          contextWindow: settings.contextWindow,
+          describeSkill: (name) => snapshot.getSkill(name)?.description,
+          ...(options.instructions ? { instructions: options.instructions } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+      } finally {
+        runner.running.delete(threadId);
+      }
     },
 
     async toolsFor(threadId: string, options: { agent?: string | null } = {}): Promise<ToolInfo[]> {

@@ -1,6 +1,6 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
-import { HANDOFF } from './agent-tools.js';
+import { HANDOFF, SWITCH_MODEL } from './builtin-names.js';
 import { AgentError } from './errors.js';
 import type { AgentRegistrySnapshot, AgentSpec } from './types.js';
 
@@ -25,39 +25,133 @@ export function activeAgent(name: string | undefined, snapshot: AgentRegistrySna
   return { name, spec };
 }
 
+/** A chat model and the name birdie gives it in events (`openai:gpt-4o-mini`). */
+export interface ResolvedModel {
+  model: BaseChatModel;
+  name: string;
+}
+
+/** What `modelFor` may answer: the model, or the model with its name. */
+export type ModelForResult = BaseChatModel | ResolvedModel;
+
+/** A name for a model the application did not name: `<llm type>:<model>` from the LangChain object. */
+export function modelNameOf(model: BaseChatModel): string {
+  const fields = model as unknown as { model?: unknown; modelName?: unknown };
+  const id =
+    typeof fields.model === 'string'
+      ? fields.model
+      : typeof fields.modelName === 'string'
+        ? fields.modelName
+        : '';
+  let type = 'model';
+  try {
+    type = model._llmType();
+  } catch {
+    // a model without a type name keeps the generic one
+  }
+  return id ? `${type}:${id}` : type;
+}
+
+function isResolved(value: ModelForResult): value is ResolvedModel {
+  return (
+    typeof value === 'object' && value !== null && 'model' in value && 'name' in value && !('invoke' in value)
+  );
+}
+
+/** Who decides a call's model (see `forCall`). */
+export interface ModelChoice {
+  /** The turn's model (`TurnOptions.model`); undefined: none named. */
+  turn?: string;
+  /** True for the session's own thread, false for a subagent's. */
+  session: boolean;
+}
+
 /**
- * Each agent's chat model: the application's `modelFor(spec)` once per spec string (a failure is not cached, so
- * the next turn tries again), the default model for agents that name none or when there is no `modelFor`.
+ * The chat models of a graph: the default one, and those the application's `modelFor(spec)` resolves (agents'
+ * `model`, the turn's model, tiers), once per spec string (a failure is not cached, so the next turn tries again).
  */
 export class AgentModels {
-  readonly #cache = new Map<string, Promise<BaseChatModel>>();
+  readonly #cache = new Map<string, Promise<ResolvedModel>>();
+  readonly default: ResolvedModel;
 
   constructor(
-    readonly fallback: BaseChatModel,
-    private readonly modelFor?: (spec: string) => Promise<BaseChatModel>,
-  ) {}
+    fallback: BaseChatModel,
+    fallbackName: string | undefined,
+    private readonly modelFor?: (spec: string) => Promise<ModelForResult>,
+    /** Tier names `modelFor` resolves, offered to the model by `switch_model`. */
+    readonly tiers: readonly string[] = [],
+  ) {
+    this.default = { model: fallback, name: fallbackName ?? modelNameOf(fallback) };
+  }
 
-  async get(agent: ActiveAgent): Promise<BaseChatModel> {
-    const spec = agent.spec?.model;
-    if (!spec || !this.modelFor) return this.fallback;
-    let model = this.#cache.get(spec);
-    if (!model) {
+  /** `spec` through `modelFor`, cached; the default model when there is no `modelFor`. */
+  resolve(spec: string): Promise<ResolvedModel> {
+    if (!this.modelFor) return Promise.resolve(this.default);
+    let found = this.#cache.get(spec);
+    if (!found) {
       const resolve = this.modelFor;
-      model = Promise.resolve().then(() => resolve(spec));
-      this.#cache.set(spec, model);
-      model.catch(() => this.#cache.delete(spec));
+      found = Promise.resolve()
+        .then(() => resolve(spec))
+        .then((value) =>
+          isResolved(value) ? value : { model: value, name: spec.includes(':') ? spec : modelNameOf(value) },
+        );
+      this.#cache.set(spec, found);
+      found.catch(() => this.#cache.delete(spec));
     }
+    return found;
+  }
+
+  async #resolveFor(spec: string, who: string): Promise<ResolvedModel> {
     try {
-      return await model;
+      return await this.resolve(spec);
     } catch (cause) {
       const detail = cause instanceof Error ? cause.message : String(cause);
-      throw new AgentError(
-        'model-error',
-        `The model "${spec}" of agent ${agent.name} is not available: ${detail}`,
-        { cause },
-      );
+      throw new AgentError('model-error', `The model "${spec}" ${who} is not available: ${detail}`, {
+        cause,
+      });
     }
   }
+
+  /**
+   * The model of one call: a tier the model switched to in this run (`switch_model`); else, in the session's thread,
+   * the turn's model; else the agent's own `model`; else the turn's model; else the default.
+   */
+  async forCall(
+    agent: ActiveAgent,
+    messages: readonly BaseMessage[],
+    choice: ModelChoice,
+  ): Promise<ResolvedModel> {
+    const tier = this.tiers.length > 0 ? switchedTier(messages) : undefined;
+    if (tier !== undefined) return this.#resolveFor(tier, `of tier ${tier}`);
+    if (choice.session && choice.turn) return this.#resolveFor(choice.turn, 'of this turn');
+    const spec = agent.spec?.model;
+    if (spec && this.modelFor) return this.#resolveFor(spec, `of agent ${agent.name}`);
+    if (choice.turn) return this.#resolveFor(choice.turn, 'of this turn');
+    return this.default;
+  }
+
+  /** The model that writes summaries: the `fast` tier where there is one, else the model in use. */
+  async summariser(current: ResolvedModel): Promise<ResolvedModel> {
+    if (!this.tiers.includes('fast')) return current;
+    return this.resolve('fast').catch(() => current);
+  }
+}
+
+/** The tier a successful `switch_model` call of the current run (since the user's message) moved to. */
+export function switchedTier(messages: readonly BaseMessage[]): string | undefined {
+  const switched = new Set<string>();
+  for (let i = messages.length - 1; i >= 0; i -= 1) {
+    const m = messages[i] as BaseMessage;
+    if (HumanMessage.isInstance(m)) return undefined;
+    if (ToolMessage.isInstance(m) && m.name === SWITCH_MODEL && m.status !== 'error')
+      switched.add(m.tool_call_id);
+    else if (AIMessage.isInstance(m) && switched.size > 0) {
+      const calls = (m.tool_calls ?? []).filter((c) => c.name === SWITCH_MODEL && c.id && switched.has(c.id));
+      const tier = calls.at(-1)?.args?.tier;
+      if (typeof tier === 'string') return tier;
+    }
+  }
+  return undefined;
 }
 
 /**

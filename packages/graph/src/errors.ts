@@ -16,6 +16,7 @@ export type AgentErrorCode =
   | 'max-turns'
   | 'agent-timeout'
   | 'subagent-depth'
+  | 'compaction-failed'
   | 'run-failed'
   | 'internal';
 

@@ -13,6 +13,8 @@ export class EventMapper {
   /** The named agent whose nodes run now (set by the nodes' markers); undefined: the default agent. */
   current: string | undefined;
   readonly #errors = new Set<string>();
+  /** The model call whose reply comes next in `updates` (the agent node says it just before returning). */
+  #call: CustomEnvelope['birdieCall'];
 
   /** `base`: the agents above this run's thread (a subagent's parent path); empty for a session. */
   constructor(private readonly base: readonly string[] = []) {}
@@ -37,6 +39,10 @@ export class EventMapper {
     const envelope = chunk as CustomEnvelope | null;
     if (envelope?.birdieAgent !== undefined) {
       this.current = envelope.birdieAgent;
+      return [];
+    }
+    if (envelope?.birdieCall !== undefined) {
+      this.#call = envelope.birdieCall;
       return [];
     }
     const event = envelope?.birdie;
@@ -80,8 +86,16 @@ export class EventMapper {
         if (rewrite && !message.id?.startsWith('repair-')) continue;
         events.push({ type: 'message', message });
         const usage = AIMessage.isInstance(message) ? message.usage_metadata : undefined;
+        const call = AIMessage.isInstance(message) ? this.#call : undefined;
+        if (AIMessage.isInstance(message)) this.#call = undefined;
         if (usage)
-          events.push({ type: 'usage', inputTokens: usage.input_tokens, outputTokens: usage.output_tokens });
+          events.push({
+            type: 'usage',
+            inputTokens: usage.input_tokens,
+            outputTokens: usage.output_tokens,
+            model: call?.model ?? 'unknown',
+            ...(call ? { context: call.context } : {}),
+          });
       }
     }
     return events;

@@ -5,12 +5,18 @@ describe('public exports', () => {
     expect(Object.keys(await import('./index.js')).sort()).toEqual([
       'AgentError',
       'AgentState',
+      'CHARS_ESTIMATOR',
+      'DEFAULT_CONTEXT_WINDOW',
       'FAILED_TOOL_RESULT',
       'FINISHED_TOOL_RESULT',
+      'MESSAGE_OVERHEAD_TOKENS',
       'MODEL_CHANNEL',
       'McpManager',
       'NOT_STARTED_TOOL_RESULT',
       'STARTED_TOOL_RESULT',
+      'SUMMARY_HEADER',
+      'SWITCH_MODEL',
+      'TOKEN_MARGINS',
       'TOOL_LIMITS',
       'UNKNOWN_TOOL_RESULT',
       'buildSystemPrompt',
@@ -22,7 +28,9 @@ describe('public exports', () => {
       'describeToolError',
       'findMemoryFiles',
       'isAgentError',
+      'modelLimits',
       'repairDanglingToolCalls',
+      'tokenEstimator',
     ]);
   });
 

@@ -1,4 +1,7 @@
 export { type CreateAgentOptions, createAgent } from './agent.js';
+export type { ModelForResult, ResolvedModel } from './agents.js';
+export { SWITCH_MODEL } from './builtin-names.js';
+export { SUMMARY_HEADER } from './compaction-summary.js';
 export { contextWindow } from './context-window.js';
 export { AgentError, type AgentErrorCode, isAgentError } from './errors.js';
 export { checkToolArgs } from './json-args.js';
@@ -6,6 +9,7 @@ export { TOOL_LIMITS, type ToolLimits } from './limits.js';
 export { McpManager, type McpManagerOptions, type McpServerTools } from './mcp-manager.js';
 export { type FindMemoryFilesOptions, findMemoryFiles } from './memory-files.js';
 export { MODEL_CHANNEL, type ModelApprovalAsk, type ModelChannel } from './model-channel.js';
+export { DEFAULT_CONTEXT_WINDOW, type ModelLimits, modelLimits } from './model-limits.js';
 export {
   FAILED_TOOL_RESULT,
   FINISHED_TOOL_RESULT,
@@ -18,6 +22,13 @@ export { createSkillTool, describeToolError } from './skill-tool.js';
 export { AgentState } from './state.js';
 export { childThreadId } from './subagents.js';
 export { buildSystemPrompt, type SystemPromptInput } from './system-prompt.js';
+export {
+  CHARS_ESTIMATOR,
+  MESSAGE_OVERHEAD_TOKENS,
+  TOKEN_MARGINS,
+  type TokenEstimator,
+  tokenEstimator,
+} from './tokens.js';
 export type {
   ApprovalReason,
   BuildResult,
@@ -39,6 +50,10 @@ export type {
   ApprovalDecision,
   ApprovalMode,
   ApprovalRequest,
+  CompactionEvent,
+  CompactionRecord,
+  CompactionResult,
+  CompactOptions,
   DoneStatus,
   InvokeResult,
   LongTermMemory,
@@ -52,4 +67,5 @@ export type {
   ToolInfo,
   ToolJournal,
   TurnOptions,
+  UsageEvent,
 } from './types.js';

@@ -187,6 +187,8 @@ export class McpManager {
       args: config.args,
       ...(config.env ? { env: config.env } : {}),
       ...(config.cwd ? { cwd: config.cwd } : {}),
+      // The SDK drops the server's stderr; kept in a file, its last lines explain a server that dies at start.
+      captureStderr: true,
     });
     connection.server = server;
     return {

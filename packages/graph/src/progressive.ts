@@ -1,13 +1,10 @@
 import { open, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Skill } from '@birdie/skill-parser';
-import { ToolMessage } from '@langchain/core/messages';
-import { contextWindow } from './context-window.js';
+import { LOAD_SKILL, READ_REFERENCE } from './builtin-names.js';
+import { skillBodyVisible } from './compaction-view.js';
 import { skillBlock } from './system-prompt.js';
 import { type DeclaredTool, declareTool, type ToolBody, type ToolRunContext } from './tool.js';
-
-export const LOAD_SKILL = 'load_skill';
-export const READ_REFERENCE = 'read_reference';
 
 const never = () => null;
 
@@ -33,17 +30,12 @@ export function builtinTool(
   );
 }
 
-/** True when an earlier `load_skill` result for this skill is still inside what the model will see. */
+export { LOAD_SKILL, READ_REFERENCE };
+
+/** True when an earlier `load_skill` result for this skill is still sent whole (not summarised, not a breadcrumb). */
 function bodyStillVisible(name: string, context: ToolRunContext): boolean {
   if (!context.loadedSkills?.includes(name) || !context.messages) return false;
-  const marker = `<skill name="${name}">`;
-  return contextWindow([...context.messages], context.contextMessages ?? 0).some(
-    (m) =>
-      ToolMessage.isInstance(m) &&
-      m.name === LOAD_SKILL &&
-      typeof m.content === 'string' &&
-      m.content.startsWith(marker),
-  );
+  return skillBodyVisible(context.messages, context.compactions ?? [], context.contextMessages ?? 0, name);
 }
 
 /**

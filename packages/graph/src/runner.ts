@@ -49,6 +49,7 @@ const ERROR_CODES: ReadonlySet<string> = new Set<AgentErrorCode>([
   'max-turns',
   'agent-timeout',
   'subagent-depth',
+  'compaction-failed',
   'run-failed',
   'internal',
 ]);
@@ -214,6 +215,8 @@ export class Runner implements SubagentRuns {
       switchAgent: undefined,
       // A subagent's node: tools see the same files as its parent's (an editor's buffers).
       files: parent.files,
+      // A subagent that names no model of its own runs on the turn's.
+      model: parent.model,
     };
     let done = 'ok' as DoneStatus;
     let failure: RunError | undefined;

@@ -1,5 +1,6 @@
 import { MessagesDeltaValue, ReducedValue, StateSchema } from '@langchain/langgraph';
 import { z } from 'zod';
+import type { CompactionRecord } from './types.js';
 
 /** Union that keeps first-seen order, so replaying writes in any batching gives the same list. */
 function addNames(current: string[], update: string[]): string[] {
@@ -14,11 +15,26 @@ function addNames(current: string[], update: string[]): string[] {
   return next;
 }
 
+const compactionRecord = z.object({
+  upTo: z.string(),
+  messages: z.number(),
+  summary: z.string(),
+  skills: z.array(z.string()),
+  trigger: z.enum(['auto', 'manual']),
+  instructions: z.string().optional(),
+  tokensBefore: z.number(),
+  tokensAfter: z.number(),
+  model: z.string(),
+  at: z.string(),
+});
+
 /**
  * Messages use LangGraph's delta channel (each checkpoint stores the step's new messages, not the whole list);
  * `loadedSkills` holds only names of skills the model loaded with `load_skill`, never their bodies; `sender` is the
  * agent the thread continues with (`''` or absent: the default agent), written when a turn names one or a `handoff`
  * moves the conversation — so a resumed session, even in a new process, goes on with whoever spoke last.
+ * `compactions` records each summary of the older conversation and where it ends (appended, never rewritten): what
+ * is sent changes, the messages do not, and a resumed thread sends the same summary without making it again.
  */
 export const AgentState = new StateSchema({
   messages: MessagesDeltaValue,
@@ -30,6 +46,13 @@ export const AgentState = new StateSchema({
     },
   ),
   sender: z.string().optional(),
+  compactions: new ReducedValue(
+    z.array(compactionRecord).default(() => []),
+    {
+      inputSchema: z.array(compactionRecord),
+      reducer: (current: CompactionRecord[], update: CompactionRecord[]) => [...current, ...update],
+    },
+  ),
 });
 
 export type AgentStateValue = typeof AgentState.State;

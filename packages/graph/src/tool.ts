@@ -4,7 +4,7 @@ import type { BaseMessage } from '@langchain/core/messages';
 import { argsDigest } from './digest.js';
 import { argsPreparer } from './json-args.js';
 import { capOutput } from './output-cap.js';
-import type { ApprovalMode, ApprovalRequest, LongTermMemory } from './types.js';
+import type { ApprovalMode, ApprovalRequest, CompactionRecord, LongTermMemory } from './types.js';
 
 export type ToolKind = 'skill' | 'mcp' | 'builtin';
 export type ApprovalReason = ApprovalRequest['reason'];
@@ -20,7 +20,9 @@ export interface ToolRunContext {
   /** The thread's history and loaded skills (`load_skill`'s "already loaded" check); absent outside a turn. */
   messages?: readonly BaseMessage[];
   loadedSkills?: readonly string[];
+  /** The message cap and the thread's compactions: what the model is still sent (`load_skill`'s check). */
   contextMessages?: number;
+  compactions?: readonly CompactionRecord[];
   /** The id of the call being run (absent outside a turn). */
   callId?: string;
   /** The user's long-term memory, for the builtin memory tools only; skill entrypoints never receive it. */

@@ -73,6 +73,7 @@ export function createToolsNode(
         messages: state.messages,
         loadedSkills: state.loadedSkills,
         contextMessages: settings.contextMessages,
+        compactions: state.compactions ?? [],
         ...(context.signal ? { signal: context.signal } : {}),
         ...(context.memoryStore ? { memoryStore: context.memoryStore } : {}),
         ...(delegate ? { delegate } : {}),

@@ -1,6 +1,6 @@
 import type { Skill, SkillTool } from '@birdie/skill-parser';
 import type { StructuredToolInterface } from '@langchain/core/tools';
-import { createHandoffTool, createTaskTool, HANDOFF, TASK } from './agent-tools.js';
+import { createHandoffTool, createTaskTool, HANDOFF, SWITCH_MODEL, TASK } from './agent-tools.js';
 import { AgentError } from './errors.js';
 import type { ToolLimits } from './limits.js';
 import type { McpManager } from './mcp-manager.js';
@@ -60,6 +60,8 @@ export class ToolsetBuilder {
     private readonly policy: AgentPolicy,
     private readonly mcp: McpManager,
     private readonly limits: ToolLimits,
+    /** `switch_model`, given to every agent when the application names model tiers. */
+    private readonly switchModel?: DeclaredTool,
   ) {}
 
   /**
@@ -76,6 +78,7 @@ export class ToolsetBuilder {
     let allowed = this.policy.allowedSkills(key, snapshot);
     if (only) allowed = allowed.filter((s) => only.has(s.name));
     const tools: DeclaredTool[] = spec ? [...this.#agentBuiltins(spec, snapshot)] : [];
+    if (this.switchModel) tools.push(this.switchModel);
     for (const { skill, tool } of this.policy.allowedTools(key, snapshot)) {
       if ((only && !only.has(skill.name)) || !open(skill) || (named && !named.has(tool.name))) continue;
       let runtime = this.#skillTools.get(tool);
@@ -210,4 +213,4 @@ export class ToolsetBuilder {
   }
 }
 
-export const BUILTIN_TOOL_NAMES = [LOAD_SKILL, READ_REFERENCE, TASK, HANDOFF] as const;
+export const BUILTIN_TOOL_NAMES = [LOAD_SKILL, READ_REFERENCE, TASK, HANDOFF, SWITCH_MODEL] as const;

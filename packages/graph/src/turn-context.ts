@@ -43,6 +43,8 @@ export interface TurnContext {
   switchAgent: string | undefined;
   /** The application's file access for `node:` tools (an editor's buffers); undefined without one. */
   files: FileAccess | undefined;
+  /** The turn's model (`TurnOptions.model`), resolved by the application's `modelFor`; undefined: none named. */
+  model: string | undefined;
 }
 
 const object = <T>() => z.custom<T>((value) => value !== null && typeof value === 'object');
@@ -63,6 +65,7 @@ export const TurnContextSchema = z.object({
   deadline: object<Deadline>().optional(),
   switchAgent: z.string().optional(),
   files: object<FileAccess>().optional(),
+  model: z.string().optional(),
 });
 
 /** The turn's context and its thread, as a node sees them. */
@@ -80,6 +83,8 @@ export interface CustomEnvelope {
   birdie?: AgentEvent;
   /** Which agent the node runs as: the events after it come from that agent. */
   birdieAgent?: string;
+  /** The model call that produced the next AIMessage: its model, and what was sent (for its `usage` event). */
+  birdieCall?: { model: string; context: { tokens: number; window: number } };
 }
 
 export function emit(config: LangGraphRunnableConfig, event: AgentEvent): void {

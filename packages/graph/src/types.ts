@@ -64,8 +64,22 @@ export type ApprovalMode = 'ask' | 'always' | 'never';
 export type MemoryItem = string | { id: string; content: string };
 
 export interface AgentOptions {
-  /** Messages sent to the model per call (the checkpoint keeps everything). Default 20. */
+  /**
+   * A safety cap on the messages sent per call, whatever the token budget says (the checkpoint keeps everything).
+   * Default 1000.
+   */
   contextMessages?: number;
+  /**
+   * The input limit, in tokens, assumed for every model instead of its LangChain profile's `maxInputTokens` (the
+   * CLI's `context_window` setting). Default: the model's profile, else 128,000.
+   */
+  contextWindow?: number;
+  /**
+   * When the conversation takes more than `threshold` of the budget (the context window minus the system prompt,
+   * the tool definitions and room for the answer), old tool results are cut, then the older part is summarised.
+   * `false`: never compact (only `contextMessages` bounds what is sent). Default `{ threshold: 0.8 }`.
+   */
+  compaction?: false | { threshold?: number };
   /** Character budget of the Tier 1 skill catalog. Default 8000. */
   catalogBudgetChars?: number;
   /** Tool output above this many characters is cut. Default 32000. */
@@ -115,6 +129,12 @@ export interface LongTermMemory {
 
 export interface TurnOptions {
   threadId: string;
+  /**
+   * The model of this turn, as the application's `modelFor` understands it (`"vendor:model"` or a tier name, e.g.
+   * from `/model`): it replaces the session agent's model (and is the model of subagents that name none). A
+   * `switch_model` call still moves the rest of the turn to its tier.
+   */
+  model?: string;
   /**
    * The agent that answers (a name the registry's `getAgent` knows), `null` for the default agent (no body).
    * Absent: the agent the thread ended with last time (a handoff moves it), else the default agent.
@@ -235,6 +255,58 @@ export interface ModelApprovalEvent {
 
 export type DoneStatus = 'ok' | 'interrupted' | 'error' | 'aborted';
 
+/** What one model call cost, and which model made it. */
+export interface UsageEvent {
+  type: 'usage';
+  inputTokens: number;
+  outputTokens: number;
+  /** The model that produced it, as the application names it (`openai:gpt-4o-mini`; see `modelName`/`modelFor`). */
+  model: string;
+  /**
+   * For a call of the conversation (not a compaction summary): what was sent, estimated before sending with the
+   * agent's token estimator (system prompt and tool definitions included), and the model's input limit.
+   */
+  context?: { tokens: number; window: number };
+}
+
+/**
+ * The conversation was compacted: its older part (`messages` more of them) is now sent as one summary. What is
+ * stored does not change; the summary and its boundary are kept in the thread's state (`getState().compactions`).
+ */
+export interface CompactionEvent {
+  type: 'compaction';
+  trigger: 'auto' | 'manual';
+  /** Messages the new summary covers that the previous one did not. */
+  messages: number;
+  /** Estimated tokens of the conversation as it would be sent, before and after. */
+  tokensBefore: number;
+  tokensAfter: number;
+  /** The input limit compaction worked against. */
+  window: number;
+  /** The model that wrote the summary (`none` when the summary call failed and birdie listed the requests itself). */
+  model: string;
+  summary: string;
+}
+
+/** One compaction of a thread, kept in its state: where the summary ends and what it says. */
+export interface CompactionRecord {
+  /** Id of the last message the summary covers: it and every message before it are sent as the summary. */
+  upTo: string;
+  /** How many messages, from the start of the thread, the summary covers (its position when ids are missing). */
+  messages: number;
+  summary: string;
+  /** Skills loaded in the part it covers: sent as breadcrumbs (name, one line, and how to load them again). */
+  skills: string[];
+  trigger: 'auto' | 'manual';
+  /** The user's instructions for this summary (`/compact …`). */
+  instructions?: string;
+  tokensBefore: number;
+  tokensAfter: number;
+  model: string;
+  /** ISO time. */
+  at: string;
+}
+
 /** Why a run failed: a stable code and a message; `hint` (what to do) when the failing part gave one. */
 export interface RunError {
   code: string;
@@ -270,12 +342,15 @@ type AgentEventBody =
   | { type: 'approval-request'; requests: ApprovalRequest[] }
   | ModelToolEvent
   | ModelApprovalEvent
-  | { type: 'usage'; inputTokens: number; outputTokens: number }
+  | UsageEvent
+  | CompactionEvent
   | { type: 'error'; error: RunError }
   | { type: 'done'; status: DoneStatus };
 
 export interface AgentStateView {
   messages: BaseMessage[];
+  /** The thread's compactions, oldest first: the last one says what is sent as a summary now. */
+  compactions: CompactionRecord[];
   /** The agent the thread continues with (the last one named or handed to); absent: the default agent. */
   agent?: string;
   loadedSkills: string[];
@@ -302,9 +377,33 @@ export interface Agent {
    * approvals when it stopped for one. A failed run throws `AgentError` (an `error` event's code).
    */
   invoke(input: string, options: TurnOptions): Promise<InvokeResult>;
+  /**
+   * Compacts the thread now (`/compact`): everything but the last exchange is summarised (with `instructions`, if
+   * given) and the boundary recorded in the thread's state. Undefined when there is nothing old enough to summarise.
+   * Refused (`busy`) while a run is in progress or tool calls wait for their results or approvals.
+   */
+  compact(threadId: string, options?: CompactOptions): Promise<CompactionResult | undefined>;
   /** The tools the thread's agent (or `options.agent`) is given now. */
   toolsFor(threadId: string, options?: { agent?: string | null }): Promise<ToolInfo[]>;
   close(): Promise<void>;
+}
+
+export interface CompactOptions {
+  /** What the summary should keep or focus on. */
+  instructions?: string;
+  /** The model the session uses now (as in `TurnOptions.model`), for the summary when there is no `fast` tier. */
+  model?: string;
+  signal?: AbortSignal;
+}
+
+export interface CompactionResult {
+  record: CompactionRecord;
+  /** Messages the new summary covers that the previous one did not. */
+  messages: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  /** What the summary calls cost, and the model that made them. */
+  usage: { inputTokens: number; outputTokens: number; model: string };
 }
 
 export interface InvokeResult {

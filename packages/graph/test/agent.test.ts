@@ -326,8 +326,11 @@ describe('agent: prompt and context', () => {
     expect(prompts[2]).not.toContain('prefers short answers');
   });
 
-  it('sends only the last N messages, never starting with an orphan tool result', async () => {
-    const { agent, model } = await setup({ 'echo/SKILL.md': echoSkill }, { contextMessages: 3 });
+  it('without compaction, sends only the last N messages, never starting with an orphan tool result', async () => {
+    const { agent, model } = await setup(
+      { 'echo/SKILL.md': echoSkill },
+      { contextMessages: 3, compaction: false },
+    );
     model
       .respond(
         callTools([
@@ -361,7 +364,16 @@ describe('agent: events', () => {
       .respond(new Error('503 upstream unavailable'));
     const ok = await collect(agent.stream('hello', { threadId: 't1' }));
     expect(ofType(ok, 'token').map((e) => e.text)).toEqual(['hi']);
-    expect(ofType(ok, 'usage')).toEqual([{ type: 'usage', inputTokens: 12, outputTokens: 3 }]);
+    // The usage names the model, and what was sent by the estimator's count against the model's window.
+    const [usage] = ofType(ok, 'usage');
+    expect(usage).toMatchObject({
+      type: 'usage',
+      inputTokens: 12,
+      outputTokens: 3,
+      model: 'fake-model-builder',
+    });
+    expect(usage?.context?.window).toBe(128_000);
+    expect(usage?.context?.tokens).toBeGreaterThan(0);
     const failed = await collect(agent.stream('again', { threadId: 't1' }));
     expect(ofType(failed, 'error')[0]?.error).toMatchObject({ code: 'model-error' });
     expect(ofType(failed, 'error')[0]?.error.message).toMatch(/503 upstream unavailable/);

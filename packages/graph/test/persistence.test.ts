@@ -53,7 +53,13 @@ describe('what checkpoints hold', () => {
       expect(checkpoints).toBeGreaterThan(2);
       const state = await agent.getState('s1');
       expect(state.loadedSkills).toEqual(['deploy']);
-      expect(Object.keys(state).sort()).toEqual(['loadedSkills', 'messages', 'pendingApprovals']);
+      expect(Object.keys(state).sort()).toEqual([
+        'compactions',
+        'loadedSkills',
+        'messages',
+        'pendingApprovals',
+      ]);
+      expect(state.compactions).toEqual([]);
       await agent.close();
     } finally {
       await store.close();

@@ -89,7 +89,7 @@ describe('progressive loading with the agentskills corpus (read in place)', () =
   it('loads the body again once the first copy has left the context window', async () => {
     const { agent, model } = await fixture(
       { 'notes/SKILL.md': knowledgeSkill('notes', 'Write everything down.') },
-      { contextMessages: 2 },
+      { contextMessages: 2, compaction: false },
     );
     model
       .respond(loadSkill('notes'))

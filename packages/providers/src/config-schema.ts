@@ -86,42 +86,72 @@ const text = z.string({ error: 'must be a string' }).min(1, { error: 'must not b
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const jsonObject = z.record(z.string(), z.unknown(), { error: 'must be a JSON object' });
 
+/** The fields of one provider config, as the JSON file writes them. */
+const providerFields = {
+  vendor: z.string({ error: 'must be a string' }),
+  model: text,
+  api_key: text,
+  base_url: z
+    .string({ error: 'must be a string' })
+    .refine(isHttpUrl, { error: 'must be an http:// or https:// URL' }),
+  temperature: number('0 to 2')
+    .min(0, { error: 'must be between 0 and 2' })
+    .max(2, { error: 'must be between 0 and 2' }),
+  max_tokens: int(1, 1_000_000),
+  api_version: text,
+  timeout: int(1, 3_600_000, ' (milliseconds)'),
+  max_retries: int(0, 10),
+  script: text,
+  command: text.refine((value) => !value.includes('\0'), { error: 'must not contain NUL' }),
+  args: z.array(
+    z.string({ error: 'must be a string' }).refine((value) => !value.includes('\0'), {
+      error: 'must not contain NUL',
+    }),
+    { error: 'must be an array of strings' },
+  ),
+  env: z.record(
+    z.string().regex(ENV_NAME, { error: 'names must be variable names (letters, digits, _)' }),
+    z.string({ error: 'values must be strings' }),
+    { error: 'must be a JSON object of strings' },
+  ),
+  module: text,
+  class: text.regex(/^[A-Za-z_$][\w$]*$/, { error: 'must be an exported class name' }),
+  options: jsonObject,
+};
+
+const objectError = {
+  error: (issue: { code: string }) => (issue.code === 'invalid_type' ? 'must be a JSON object' : undefined),
+};
+
+/**
+ * The model tiers a provider section may name under `models`: each is a provider config of its own, merged over the
+ * layers below it like any other (a tier without `vendor` keeps the section's vendor and key).
+ */
+export const MODEL_TIERS = ['fast', 'default', 'strong'] as const;
+export type ModelTier = (typeof MODEL_TIERS)[number];
+
+export function isModelTier(value: unknown): value is ModelTier {
+  return typeof value === 'string' && (MODEL_TIERS as readonly string[]).includes(value);
+}
+
+/** One tier: the provider fields, every one optional, unknown fields refused. */
+export const tierLayerSchema = z.strictObject(providerFields, objectError).partial();
+
 /** One layer of config (file, inline JSON or environment), every field optional, unknown fields refused. */
 export const configLayerSchema = z
   .strictObject(
     {
-      vendor: z.string({ error: 'must be a string' }),
-      model: text,
-      api_key: text,
-      base_url: z
-        .string({ error: 'must be a string' })
-        .refine(isHttpUrl, { error: 'must be an http:// or https:// URL' }),
-      temperature: number('0 to 2')
-        .min(0, { error: 'must be between 0 and 2' })
-        .max(2, { error: 'must be between 0 and 2' }),
-      max_tokens: int(1, 1_000_000),
-      api_version: text,
-      timeout: int(1, 3_600_000, ' (milliseconds)'),
-      max_retries: int(0, 10),
-      script: text,
-      command: text.refine((value) => !value.includes('\0'), { error: 'must not contain NUL' }),
-      args: z.array(
-        z.string({ error: 'must be a string' }).refine((value) => !value.includes('\0'), {
-          error: 'must not contain NUL',
-        }),
-        { error: 'must be an array of strings' },
-      ),
-      env: z.record(
-        z.string().regex(ENV_NAME, { error: 'names must be variable names (letters, digits, _)' }),
-        z.string({ error: 'values must be strings' }),
-        { error: 'must be a JSON object of strings' },
-      ),
-      module: text,
-      class: text.regex(/^[A-Za-z_$][\w$]*$/, { error: 'must be an exported class name' }),
-      options: jsonObject,
+      ...providerFields,
+      models: z
+        .strictObject(
+          { fast: tierLayerSchema, default: tierLayerSchema, strong: tierLayerSchema },
+          objectError,
+        )
+        .partial(),
     },
-    { error: (issue) => (issue.code === 'invalid_type' ? 'must be a JSON object' : undefined) },
+    objectError,
   )
   .partial();
 
+export type TierLayer = z.infer<typeof tierLayerSchema>;
 export type ConfigLayer = z.infer<typeof configLayerSchema>;

@@ -1,5 +1,6 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { ProviderConfig } from './config-schema.js';
+import { applyModelProfile } from './context-window.js';
 import { describeProvider } from './describe.js';
 import { anthropicStreamUsage, withProviderErrors } from './error-mapping.js';
 import type { ErrorContext } from './http-errors.js';
@@ -38,6 +39,14 @@ export async function createChatModel(
   options: CreateChatModelOptions = {},
 ): Promise<BaseChatModel> {
   if (isChatModel(config)) return config;
+  // Every model knows its input limit (LangChain's profile, else the vendor's default): compaction budgets by it.
+  return applyModelProfile(await buildChatModel(config, options), config);
+}
+
+async function buildChatModel(
+  config: ProviderConfig,
+  options: CreateChatModelOptions,
+): Promise<BaseChatModel> {
   const info = VENDORS[config.vendor];
   if (config.vendor === 'acp') {
     const { AcpChatModel } = await importVendorPackage(

@@ -13,7 +13,8 @@ export type ProviderErrorCode =
   | 'timeout'
   | 'auth-failed'
   | 'request-failed'
-  | 'agent-failed';
+  | 'agent-failed'
+  | 'unknown-tier';
 
 export interface ProviderErrorDetails {
   cause?: unknown;

@@ -2,8 +2,24 @@ export type { CredentialCheck, CredentialCheckInput } from './check-credentials.
 export { checkCredentials } from './check-credentials.js';
 export type { ConfigFile, ConfigSection } from './config-file.js';
 export { CONFIG_SECTIONS, parseConfigFile, readConfigFile } from './config-file.js';
-export type { ConfigField, ConfigLayer, ProgramField, ProviderConfig } from './config-schema.js';
-export { CONFIG_FIELDS, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, PROGRAM_FIELDS } from './config-schema.js';
+export type {
+  ConfigField,
+  ConfigLayer,
+  ModelTier,
+  ProgramField,
+  ProviderConfig,
+  TierLayer,
+} from './config-schema.js';
+export {
+  CONFIG_FIELDS,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  isModelTier,
+  MODEL_TIERS,
+  PROGRAM_FIELDS,
+} from './config-schema.js';
+export type { ContextWindow } from './context-window.js';
+export { contextWindowOf, DEFAULT_CONTEXT_WINDOWS, probeContextWindow } from './context-window.js';
 export type { CreateChatModelOptions } from './create-chat-model.js';
 export { closeChatModel, createChatModel, isChatModel } from './create-chat-model.js';
 export type { ProviderDescription } from './describe.js';

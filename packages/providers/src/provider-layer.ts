@@ -1,4 +1,10 @@
-import { CONFIG_FIELDS, type ConfigField, type ConfigLayer, configLayerSchema } from './config-schema.js';
+import {
+  CONFIG_FIELDS,
+  type ConfigField,
+  type ConfigLayer,
+  configLayerSchema,
+  MODEL_TIERS,
+} from './config-schema.js';
 import { ProviderError } from './errors.js';
 import type { JsonPath, JsonPlace } from './json-paths.js';
 import { isVendor, VENDOR_NAMES } from './vendors.js';
@@ -44,31 +50,59 @@ export function checkProviderObject(raw: unknown, origin: LayerOrigin): ConfigLa
     throw invalidConfig(origin, [], what);
   }
   const object = raw as Record<string, unknown>;
-  if (typeof object.vendor === 'string' && !isVendor(object.vendor)) {
-    const { text, place } = describePlace(origin, ['vendor']);
-    throw new ProviderError(
-      'unknown-vendor',
-      `Unknown vendor ${JSON.stringify(object.vendor)} in ${text}; use one of: ${VENDOR_NAMES.join(', ')}`,
-      { file: origin.file, line: place?.line, column: place?.column, field: 'vendor' },
-    );
+  checkVendorName(object.vendor, origin, ['vendor']);
+  const models = object.models;
+  if (models !== null && typeof models === 'object' && !Array.isArray(models)) {
+    for (const [tier, value] of Object.entries(models as Record<string, unknown>)) {
+      if (value !== null && typeof value === 'object' && !Array.isArray(value))
+        checkVendorName((value as Record<string, unknown>).vendor, origin, ['models', tier, 'vendor']);
+    }
   }
   const result = configLayerSchema.safeParse(object);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
-  const dotted = (name: string) => (origin.prefix?.length ? `${origin.prefix.join('.')}.${name}` : name);
+  const dotted = (path: JsonPath) => [...(origin.prefix ?? []), ...path].join('.');
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';
+    const path = [...(issue.path as JsonPath), key];
+    if (issue.path.length === 1 && issue.path[0] === 'models') {
+      throw invalidConfig(
+        origin,
+        path,
+        `unknown model tier ${JSON.stringify(dotted(path))} (allowed: ${MODEL_TIERS.join(', ')})`,
+        path.join('.'),
+      );
+    }
     throw invalidConfig(
       origin,
-      [key],
-      `unknown field ${JSON.stringify(dotted(key))} (allowed: ${CONFIG_FIELDS.join(', ')})`,
-      key,
+      path,
+      `unknown field ${JSON.stringify(dotted(path))} (allowed: ${CONFIG_FIELDS.join(', ')}${issue.path.length === 0 ? ', models' : ''})`,
+      path.join('.'),
     );
   }
   const field = issue.path.map(String).join('.');
+  const value = (issue.path as JsonPath).reduce<unknown>(
+    (at, key) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined),
+    object,
+  );
   // The key is never echoed, even when it is the wrong type.
-  const got = field === 'api_key' ? '' : ` (got ${JSON.stringify(object[field])})`;
-  throw invalidConfig(origin, issue.path as JsonPath, `${dotted(field)} ${issue.message}${got}`, field);
+  const got = issue.path.at(-1) === 'api_key' ? '' : ` (got ${JSON.stringify(value)})`;
+  throw invalidConfig(
+    origin,
+    issue.path as JsonPath,
+    `${dotted(issue.path as JsonPath)} ${issue.message}${got}`,
+    field,
+  );
+}
+
+function checkVendorName(vendor: unknown, origin: LayerOrigin, path: JsonPath): void {
+  if (typeof vendor !== 'string' || isVendor(vendor)) return;
+  const { text, place } = describePlace(origin, path);
+  throw new ProviderError(
+    'unknown-vendor',
+    `Unknown vendor ${JSON.stringify(vendor)} in ${text}; use one of: ${VENDOR_NAMES.join(', ')}`,
+    { file: origin.file, line: place?.line, column: place?.column, field: path.join('.') },
+  );
 }
 
 /** Validates one value the way a layer's field is validated (environment values, defaults from variables). */

@@ -3,9 +3,13 @@ import { type ConfigFile, readConfigFile } from './config-file.js';
 import {
   CONFIG_FIELDS,
   type ConfigField,
+  type ConfigLayer,
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
+  MODEL_TIERS,
+  type ModelTier,
   type ProviderConfig,
+  type TierLayer,
 } from './config-schema.js';
 import { genericEnvLayer, type Layer, otherVendorKeys, vendorEnvLayer } from './env-layer.js';
 import { ProviderError } from './errors.js';
@@ -29,6 +33,13 @@ export interface ResolveProviderConfigInput {
   saved?: string | ConfigFile;
   /** Base for relative `script` paths outside a file (default: process.cwd()). */
   cwd?: string;
+  /**
+   * A model tier (`provider.models.<tier>` of the highest file or inline JSON that defines it) to resolve: its fields
+   * become the highest layer. Default `default`, whose definition is optional (without one, the provider section
+   * alone); another tier that no layer defines is `unknown-tier`. `null`: no tier at all (a model named as
+   * `vendor:model` on top, which `models.default` must not replace).
+   */
+  tier?: ModelTier | null;
 }
 
 /** A value that was set but not used because its layer belongs to another vendor (the value itself is not kept). */
@@ -49,6 +60,8 @@ export interface ResolvedProviderConfig {
   sources: Record<string, string>;
   /** Values of layers that belong to another vendor, left out so that nothing crosses vendors. */
   ignored: IgnoredValue[];
+  /** The tiers the layers define under `models` (`fast`, `default`, `strong`), in that order. */
+  tiers: ModelTier[];
 }
 
 const AZURE_DEFAULT_API_VERSION = '2024-10-21';
@@ -66,15 +79,50 @@ export async function resolveProviderConfig(
   const cwd = input.cwd ?? process.cwd();
   const { env } = input;
   const layers: Layer[] = [];
-  if (input.file !== undefined) layers.push(fileLayer(await asConfigFile(input.file, cwd)));
+  // Where tiers are defined, highest first: each source's `models`, positioned for messages.
+  const tierSources: Array<{ models: NonNullable<ConfigLayer['models']>; source: string; baseDir: string }> =
+    [];
+  if (input.file !== undefined) {
+    const file = await asConfigFile(input.file, cwd);
+    layers.push(fileLayer(file));
+    if (file.provider.models)
+      tierSources.push({
+        models: file.provider.models,
+        source: `file ${file.path}`,
+        baseDir: dirname(file.path),
+      });
+  }
   const inlineText = input.inline ?? env.LLM_PROVIDER_CONFIG;
   if (inlineText !== undefined && inlineText.trim() !== '') {
     const where = input.inline !== undefined ? 'inline config' : 'inline LLM_PROVIDER_CONFIG';
-    layers.push(inlineLayer(inlineText, where, cwd));
+    const { layer, models } = inlineLayer(inlineText, where, cwd);
+    layers.push(layer);
+    if (models) tierSources.push({ models, source: 'inline LLM_PROVIDER_CONFIG', baseDir: cwd });
   }
   const generic = genericEnvLayer(env, cwd);
   layers.push(generic);
-  if (input.saved !== undefined) layers.push(fileLayer(await asConfigFile(input.saved, cwd)));
+  if (input.saved !== undefined) {
+    const saved = await asConfigFile(input.saved, cwd);
+    layers.push(fileLayer(saved));
+    if (saved.provider.models)
+      tierSources.push({
+        models: saved.provider.models,
+        source: `file ${saved.path}`,
+        baseDir: dirname(saved.path),
+      });
+  }
+  const tiers = MODEL_TIERS.filter((t) => tierSources.some((s) => s.models[t] !== undefined));
+  const tier = input.tier === undefined ? 'default' : input.tier;
+  const defining = tier === null ? undefined : tierSources.find((s) => s.models[tier] !== undefined);
+  if (tier !== null && defining)
+    layers.unshift(tierLayer(defining.models[tier]!, tier, defining.source, defining.baseDir));
+  else if (tier !== null && tier !== 'default') {
+    throw new ProviderError(
+      'unknown-tier',
+      `No model tier "${tier}": define it in the provider section of your config file, e.g. "models": { "${tier}": { "model": "…" } }${tiers.length ? ` (defined: ${tiers.join(', ')})` : ''}`,
+      { field: `models.${tier}` },
+    );
+  }
 
   // Each layer belongs to the vendor it names, else to the one the layers below it belong to.
   const belongsTo = new Map<Layer, string>();
@@ -137,7 +185,7 @@ export async function resolveProviderConfig(
 
   applyDefaults(config, sources);
   checkVendorRequirements(config, sources, ignored, env);
-  return { config, sources: sources as Record<string, string>, ignored };
+  return { config, sources: sources as Record<string, string>, ignored, tiers };
 }
 
 function applyDefaults(config: ProviderConfig, sources: Partial<Record<ConfigField, string>>): void {
@@ -273,7 +321,7 @@ async function asConfigFile(file: string | ConfigFile, cwd: string): Promise<Con
 }
 
 function fileLayer(file: ConfigFile): Layer {
-  const { vendor, ...values } = file.provider;
+  const { vendor, models: _tiers, ...values } = file.provider;
   return {
     ...(vendor === undefined ? {} : { vendor }),
     values,
@@ -282,7 +330,22 @@ function fileLayer(file: ConfigFile): Layer {
   };
 }
 
-function inlineLayer(text: string, where: string, cwd: string): Layer {
+/** A tier's fields as the highest layer; its sources say which tier they came from. */
+function tierLayer(tier: TierLayer, name: ModelTier, source: string, baseDir: string): Layer {
+  const { vendor, ...values } = tier;
+  return {
+    ...(vendor === undefined ? {} : { vendor }),
+    values,
+    source: () => `${source} (models.${name})`,
+    baseDir,
+  };
+}
+
+function inlineLayer(
+  text: string,
+  where: string,
+  cwd: string,
+): { layer: Layer; models: ConfigLayer['models'] } {
   const parsed = parseJson(text);
   if (!parsed.ok) {
     throw new ProviderError(
@@ -291,11 +354,14 @@ function inlineLayer(text: string, where: string, cwd: string): Layer {
       { line: parsed.line, column: parsed.column },
     );
   }
-  const { vendor, ...values } = checkProviderObject(parsed.value, { where });
+  const { vendor, models, ...values } = checkProviderObject(parsed.value, { where });
   return {
-    ...(vendor === undefined ? {} : { vendor }),
-    values,
-    source: () => 'inline LLM_PROVIDER_CONFIG',
-    baseDir: cwd,
+    layer: {
+      ...(vendor === undefined ? {} : { vendor }),
+      values,
+      source: () => 'inline LLM_PROVIDER_CONFIG',
+      baseDir: cwd,
+    },
+    models,
   };
 }

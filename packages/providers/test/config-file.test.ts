@@ -63,7 +63,7 @@ describe('config files: every problem has its line and column', () => {
     const error = failure('{\n  "provider": {\n    "vendor": "openai",\n    "modle": "gpt-4o"\n  }\n}\n');
     expect(error).toMatchObject({ code: 'config-invalid', line: 4, column: 5, field: 'modle' });
     expect(error.message).toBe(
-      `Invalid config in file ${PATH} at line 4, column 5: unknown field "provider.modle" (allowed: vendor, model, api_key, base_url, temperature, max_tokens, api_version, timeout, max_retries, script, command, args, env, module, class, options)`,
+      `Invalid config in file ${PATH} at line 4, column 5: unknown field "provider.modle" (allowed: vendor, model, api_key, base_url, temperature, max_tokens, api_version, timeout, max_retries, script, command, args, env, module, class, options, models)`,
     );
   });
 

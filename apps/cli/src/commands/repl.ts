@@ -25,7 +25,14 @@ export async function replCommand({ io, values, positionals }: CommandContext): 
   io.stdout.write(
     `${style('bold', 'birdie')} ${style('dim', `${cliVersion()} · /help for commands · Enter sends · Ctrl+J new line · Ctrl+D quits`)}\n`,
   );
-  const resumeId = typeof values['session-id'] === 'string' ? values['session-id'] : undefined;
+  if (values.continue === true && typeof values['session-id'] === 'string')
+    throw new UsageError('--continue and --session-id both name a session; give one of them.');
+  const resumeId =
+    typeof values['session-id'] === 'string'
+      ? values['session-id']
+      : values.continue === true
+        ? await (await import('./resume.js')).latestSessionId({ io, values, positionals: [] })
+        : undefined;
   const { bootRepl } = await import('../repl/boot.js');
   const boot = () => bootRepl(io, values, { approval, style, resumeId });
   const { runRepl } = await import('../repl/loop.js');

@@ -1,10 +1,11 @@
 import { formatHistory, readHistory } from '../history.js';
-import { EXIT_OK, EXIT_RUN, write } from '../io.js';
+import { EXIT_OK, EXIT_RUN, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { messageJson } from '../render/json-events.js';
 import { styler, table } from '../render/style.js';
 import { checkUserId, findSession, openUserStore, requireWritable, userIdOf } from '../runtime.js';
 import { removeSessionDir } from '../session-dir.js';
+import { oneLine } from '../session-titles.js';
 import { storeFailureText } from '../store-failure.js';
 
 export async function sessionsListCommand({ io, values }: CommandContext): Promise<number> {
@@ -44,7 +45,7 @@ export async function sessionsShowCommand({ io, values, positionals }: CommandCo
   const store = await openUserStore(io);
   try {
     const session = await findSession(store, positionals[0]!, userId);
-    const { messages, damage, subagents } = await readHistory(store, session.id);
+    const { messages, damage, subagents, compactions = [] } = await readHistory(store, session.id);
     // Damage never hides what reads fine: everything before it is shown, and the problem is named on stderr.
     if (damage) write(io.stderr, `birdie: ${storeFailureText(damage, session.id)}`);
     if (values.json) {
@@ -68,11 +69,31 @@ export async function sessionsShowCommand({ io, values, positionals }: CommandCo
       io.stdout,
       style(
         'dim',
-        `session ${session.id} · user ${session.userId} · ${session.turns} turns · ↑${session.inputTokens} ↓${session.outputTokens} tok`,
+        `session ${session.id} · user ${session.userId} · ${session.turns} turns · ↑${session.inputTokens} ↓${session.outputTokens} tok${compactions.length ? ` · ${compactions.length} compactions` : ''}${session.title ? ` · ${session.title}` : ''}`,
       ),
     );
-    io.stdout.write(formatHistory(messages, style, undefined, subagents) || 'No messages yet.\n');
+    io.stdout.write(
+      formatHistory(messages, style, undefined, subagents, { compactions, full: values.full === true }) ||
+        'No messages yet.\n',
+    );
     return damage ? EXIT_RUN : EXIT_OK;
+  } finally {
+    await store.close();
+  }
+}
+
+/** `birdie sessions rename ID TITLE`: the title shown in lists and the resume picker. */
+export async function sessionsRenameCommand({ io, values, positionals }: CommandContext): Promise<number> {
+  const userId = await checkUserId(userIdOf(io, values));
+  const title = oneLine(positionals.slice(1).join(' '), 200);
+  if (!title) throw new UsageError('the title is empty. Usage: birdie sessions rename ID TITLE');
+  const store = await openUserStore(io);
+  try {
+    requireWritable(store);
+    const session = await findSession(store, positionals[0]!, userId);
+    await store.sessions.rename(session.id, userId, title);
+    write(io.stdout, `Renamed session ${session.id}: ${title}`);
+    return EXIT_OK;
   } finally {
     await store.close();
   }

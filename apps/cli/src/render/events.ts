@@ -109,6 +109,13 @@ export class EventPrinter {
         this.printedError = true;
         return;
       }
+      case 'compaction': {
+        // Compaction changes what is sent, never what is stored: one line says it happened and what it saved.
+        this.o.info.write(
+          `${style('dim', `⟲ compacted: ${event.messages} older messages now sent as a summary (${event.tokensBefore} → ${event.tokensAfter} tok of ${event.window}; /compact to do it now)`)}\n`,
+        );
+        break;
+      }
       case 'model-tool': {
         // The model's own agent ran (or runs) this tool: shown once it has an outcome, never run by birdie.
         if (event.status !== 'completed' && event.status !== 'failed') return;

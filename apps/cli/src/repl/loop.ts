@@ -53,12 +53,10 @@ export async function runRepl({
 }: LoopOptions): Promise<number> {
   let state: ReplState | undefined = typeof boot === 'function' ? undefined : boot;
   let booting: Promise<ReplState> | undefined;
-  let firstId: string | undefined;
   const ready = async (): Promise<ReplState | undefined> => {
     if (state) return state;
     try {
       state = await booting!;
-      firstId = state.session.id;
       return state;
     } catch (error) {
       // A config or store problem: say it once and leave, with the same code as the CLI would give.
@@ -141,20 +139,10 @@ export async function runRepl({
     io.stdin.setRawMode?.(false);
     if (state) {
       state.watcher?.close();
-      const { store, policy, userId } = state.rt;
       const id = state.session.id;
-      const grants = policy.grants(id);
-      const fresh = typeof boot === 'function' && id === firstId;
-      if (
-        fresh &&
-        !store.readOnly &&
-        ((await store.sessions.get(id, userId))?.turns ?? 0) === 0 &&
-        !grants.enabled.length &&
-        !grants.disabled.length
-      ) {
-        // Opening and leaving the REPL should not litter `birdie sessions list` with empty sessions.
-        await store.sessions.delete(id, userId);
-      } else {
+      const { discardIfEmpty } = await import('../session-titles.js');
+      // A session without an exchange (opened and left, a failed first call) does not litter the lists.
+      if (!(await discardIfEmpty(state.rt, state.session))) {
         io.stdout.write(`${style('dim', `session ${id} saved · resume with: birdie --session-id ${id}`)}\n`);
       }
       await state.rt.close();

@@ -1,12 +1,13 @@
 import { table } from '../render/style.js';
 import { findSession } from '../runtime.js';
 import { removeSessionDir } from '../session-dir.js';
+import { oneLine } from '../session-titles.js';
 import { storeFailureText } from '../store-failure.js';
 import { closest } from '../suggest.js';
 import { formatHistory, readHistoryOf } from './history-view.js';
 import { out, type ReplState, switchTo } from './state.js';
 
-/** `/session new | switch ID | delete ID | list | info` (and `/new`). */
+/** `/session new | switch ID | delete ID | rename TITLE | list | info` (and `/new`). */
 export async function session(state: ReplState, rest: string[]): Promise<undefined> {
   const { rt, style } = state;
   const sub = rest[0] ?? 'info';
@@ -35,6 +36,13 @@ export async function session(state: ReplState, rest: string[]): Promise<undefin
       await removeSessionDir(state.io.env, target.id);
       return out(state, `${style('green', '✓')} deleted ${target.id}`);
     }
+    case 'rename': {
+      const title = oneLine(rest.slice(1).join(' '), 200);
+      if (!title) return out(state, 'Usage: /session rename TITLE');
+      await rt.store.sessions.rename(state.session.id, rt.userId, title);
+      state.session.title = title;
+      return out(state, `${style('green', '✓')} renamed ${state.session.id}: ${title}`);
+    }
     case 'list': {
       const sessions = await rt.store.sessions.list(rt.userId);
       return out(
@@ -43,6 +51,7 @@ export async function session(state: ReplState, rest: string[]): Promise<undefin
           sessions.map((x) => [
             x.id === state.session.id ? '*' : ' ',
             x.id,
+            x.updatedAt.toISOString().slice(0, 16).replace('T', ' '),
             `${x.turns} turns`,
             `↑${x.inputTokens} ↓${x.outputTokens}`,
             x.title ?? '',
@@ -54,14 +63,14 @@ export async function session(state: ReplState, rest: string[]): Promise<undefin
       const x = (await rt.store.sessions.get(state.session.id, rt.userId)) ?? state.session;
       return out(
         state,
-        `session ${x.id} · user ${x.userId} · ${x.turns} turns · ↑${x.inputTokens} ↓${x.outputTokens} tok · created ${x.createdAt.toISOString().slice(0, 16).replace('T', ' ')}`,
+        `session ${x.id} · user ${x.userId} · ${x.turns} turns · ↑${x.inputTokens} ↓${x.outputTokens} tok · created ${x.createdAt.toISOString().slice(0, 16).replace('T', ' ')}${x.title ? ` · ${x.title}` : ''}`,
       );
     }
     default: {
-      const near = closest(sub, ['new', 'switch', 'delete', 'list', 'info'], 1);
+      const near = closest(sub, ['new', 'switch', 'delete', 'rename', 'list', 'info'], 1);
       return out(
         state,
-        `Usage: /session new | switch ID | delete ID | list | info.${near.length ? ` Did you mean "${near[0]}"?` : ''}`,
+        `Usage: /session new | switch ID | delete ID | rename TITLE | list | info.${near.length ? ` Did you mean "${near[0]}"?` : ''}`,
       );
     }
   }

@@ -7,6 +7,7 @@ import { table } from '../render/style.js';
 import { TOOL_OUTPUT_MODES, type ToolOutputMode } from '../render/tool-output.js';
 import { APPROVAL_MODES } from '../runtime.js';
 import { didYouMean } from '../suggest.js';
+import { compact, model } from './slash-model.js';
 import { session } from './slash-session.js';
 import { skill } from './slash-skill.js';
 import { out, type ReplState } from './state.js';
@@ -22,6 +23,12 @@ export const SLASH_COMMANDS: Array<[string, string]> = [
   ['/skill enable|disable NAME', 'change it for this session (saved; applies next turn)'],
   ['/skill reload', 're-read every skills folder'],
   ['/session new|switch ID|delete ID|list|info', 'manage sessions'],
+  ['/session rename TITLE', "set this session's title"],
+  [
+    '/model [TIER | vendor:model]',
+    'show the model in use, or switch (fast, default, strong, or e.g. openai:gpt-4o-mini)',
+  ],
+  ['/compact [INSTRUCTIONS]', 'summarise the older conversation now (the history is kept)'],
   ['/agent [list | NAME | none]', 'show the agent answering, list agents, or switch (from the next turn)'],
   ['/new', 'start a new session'],
   ['/approval ask|always|never', 'when tool calls need your approval'],
@@ -38,6 +45,8 @@ const NAMES = [
   'skill',
   'session',
   'agent',
+  'model',
+  'compact',
   'new',
   'approval',
   'clear',
@@ -85,6 +94,10 @@ export async function runSlash(state: ReplState, line: string): Promise<SlashRes
         return await session(state, ['new']);
       case 'agent':
         return agentCommand(state, rest);
+      case 'model':
+        return await model(state, rest);
+      case 'compact':
+        return await compact(state, arg);
       case 'approval': {
         const mode = rest[0];
         if (!mode) return out(state, `approval: ${state.approval}  (/approval ask|always|never)`);
@@ -201,6 +214,11 @@ async function info(state: ReplState): Promise<undefined> {
     ['user', rt.userId],
     ['session', `${session.id} (${totals.turns} turns, ↑${totals.inputTokens} ↓${totals.outputTokens} tok)`],
     ['provider', `${rt.provider.config.vendor} · ${rt.provider.config.model}`],
+    [
+      'model',
+      `${state.modelName}${rt.provider.tiers.length ? ` (tiers: ${rt.provider.tiers.join(', ')})` : ''}`,
+    ],
+    ['context', state.contextWindow ? `${state.contextTokens} of ${state.contextWindow} tok` : 'no call yet'],
     ['config', sources.join(', ')],
     ...rt.provider.ignored.map((v) => ['not used', `${v.field} ← ${v.source} (for ${v.vendor})`]),
     ['approval', state.approval],

@@ -21,6 +21,12 @@ export interface ReplState {
   /** Tools the user approved "for this session"; cleared when the session changes. */
   approvedTools: Set<string>;
   contextTokens: number;
+  /** The input limit of the last call's model (0 until a call reports it). */
+  contextWindow: number;
+  /** The model `/model` chose for the next turns (a tier or `vendor:model`); undefined: the provider's / agent's. */
+  model?: string;
+  /** The model in use as birdie names it (`vendor:model`), for the status line and /info. */
+  modelName: string;
   /** Messages from background work (skill reloads) shown before the next prompt. */
   notices: string[];
   /** The registry's warnings and errors at start-up, printed once (then emptied) before the first prompt or turn. */
@@ -50,10 +56,11 @@ export async function printStatus(state: ReplState): Promise<void> {
     statusLine(
       {
         ...(state.agentName ? { agent: state.agentName } : {}),
-        vendor: state.rt.provider.config.vendor,
-        model: state.rt.provider.config.model,
+        vendor: vendorOf(state.modelName),
+        model: state.modelName.slice(vendorOf(state.modelName).length + 1),
         sessionId: state.session.id,
         contextTokens: state.contextTokens,
+        contextWindow: state.contextWindow,
         inputTokens: totals.inputTokens,
         outputTokens: totals.outputTokens,
       },
@@ -62,12 +69,22 @@ export async function printStatus(state: ReplState): Promise<void> {
   );
 }
 
-/** Makes `session` current (the policy reads its grants from the store); session approvals and context start over. */
+const vendorOf = (name: string) => name.slice(0, Math.max(0, name.indexOf(':')));
+
+/**
+ * Makes `session` current (the policy reads its grants from the store); session approvals and context start over.
+ * The session left behind is not kept when it has no exchange (an empty `/new`, a failed first call).
+ */
 export async function switchTo(state: ReplState, session: Session): Promise<void> {
+  if (session.id !== state.session.id) {
+    const { discardIfEmpty } = await import('../session-titles.js');
+    await discardIfEmpty(state.rt, state.session);
+  }
   await state.rt.loadGrants(session.id);
   state.session = session;
   state.approvedTools.clear();
   state.contextTokens = 0;
+  state.contextWindow = 0;
   state.notices.push(...staleGrantNotes(state.rt, session.id));
 }
 

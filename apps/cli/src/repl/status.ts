@@ -7,11 +7,13 @@ export interface StatusInput {
   model: string;
   sessionId: string;
   contextTokens: number;
+  /** The input limit of the model in use (0: not known yet). */
+  contextWindow: number;
   inputTokens: number;
   outputTokens: number;
 }
 
-/** `[agent: NAME │ ]vendor · model │ session: ID │ ctx: N tok │ spent: ↑IN ↓OUT tok` */
+/** `[agent: NAME │ ]vendor · model │ session: ID │ ctx: N tok[ (P%)] │ spent: ↑IN ↓OUT tok` — P: share of the window. */
 export function statusLine(s: StatusInput, style: Style): string {
   const bar = style('dim', ' │ ');
   return style(
@@ -20,7 +22,7 @@ export function statusLine(s: StatusInput, style: Style): string {
       ...(s.agent ? [`agent: ${s.agent}`] : []),
       `${s.vendor} · ${s.model}`,
       `session: ${s.sessionId}`,
-      `ctx: ${s.contextTokens} tok`,
+      `ctx: ${s.contextTokens} tok${s.contextWindow > 0 ? ` (${Math.round((100 * s.contextTokens) / s.contextWindow)}%)` : ''}`,
       `spent: ↑${s.inputTokens} ↓${s.outputTokens} tok`,
     ].join(bar),
   );

@@ -68,6 +68,7 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
         signal: controller.signal,
         waitMs: state.waitMs,
         ...(state.nextAgent !== undefined ? { agent: state.nextAgent } : {}),
+        ...(state.model ? { model: state.model } : {}),
         handlers: {
           onWait: (holder, ms) => {
             spinner.stop();
@@ -103,7 +104,12 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
       const label = isStoreFailureCode(result.errorCode) ? 'birdie:' : 'error:';
       out(state, `${style('red', label)} ${storeFailureText(failure, state.session.id)}`);
     }
-    if (result.contextTokens) state.contextTokens = result.contextTokens;
+    if (result.contextTokens) {
+      state.contextTokens = result.contextTokens;
+      state.contextWindow = result.contextWindow;
+    }
+    if (result.model) state.modelName = result.model;
+    if (result.title) state.session.title = result.title;
     // The choice applied to this turn; from now on the session goes on with whoever spoke last (a handoff moves it).
     state.nextAgent = undefined;
     state.agentName = (await state.rt.agent.getState(state.session.id).catch(() => undefined))?.agent;

@@ -1,0 +1,50 @@
+import { isModelSpec, TIER_NAMES } from '../agent-models.js';
+import { out, type ReplState } from './state.js';
+
+/** `/model`: the model in use and the tiers; `/model TIER | vendor:model` switches from the next turn. */
+export async function model(state: ReplState, rest: string[]): Promise<undefined> {
+  const { rt, style } = state;
+  const spec = rest[0];
+  const tiers = rt.provider.tiers;
+  if (spec === undefined) {
+    const defined = tiers.length
+      ? `tiers: ${TIER_NAMES.filter((t) => t === 'default' || tiers.includes(t)).join(', ')}`
+      : 'no tiers configured (provider.models)';
+    return out(
+      state,
+      `model: ${state.modelName}${state.model ? ` (chosen with /model ${state.model})` : ''} · ${defined}\n${style('dim', '/model TIER or /model vendor:model switches from the next turn')}`,
+    );
+  }
+  if (!isModelSpec(spec))
+    return out(
+      state,
+      `"${spec}" is neither a tier (${TIER_NAMES.join(', ')}) nor vendor:model (e.g. openai:gpt-4o-mini).`,
+    );
+  // Resolved now, so a missing key or an unknown tier is said here rather than at the next turn.
+  const resolved = await rt.resolveModel(spec);
+  state.model = spec;
+  state.modelName = resolved.name;
+  state.contextWindow = 0;
+  return out(state, `${style('green', '✓')} model: ${resolved.name} from the next turn`);
+}
+
+/** `/compact [instructions]`: summarise all but the last exchange now (what is stored does not change). */
+export async function compact(state: ReplState, instructions: string): Promise<undefined> {
+  const { rt, style, session } = state;
+  const lease = await rt.store.leases.acquire(session.id, { waitMs: state.waitMs });
+  try {
+    const result = await rt.agent.compact(session.id, {
+      ...(instructions ? { instructions } : {}),
+      ...(state.model ? { model: state.model } : {}),
+    });
+    if (!result) return out(state, 'Nothing to compact yet: the conversation is one exchange or less.');
+    // What the next call is sent, as far as the conversation goes.
+    state.contextTokens = result.tokensAfter;
+    return out(
+      state,
+      `${style('green', '✓')} compacted ${result.messages} messages into a summary (${result.tokensBefore} → ${result.tokensAfter} tok, by ${result.usage.model}); birdie sessions show --full ${session.id} still shows them all`,
+    );
+  } finally {
+    await lease.release();
+  }
+}

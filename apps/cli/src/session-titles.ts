@@ -1,0 +1,77 @@
+import type { Session } from '@birdie/store';
+import type { Runtime } from './runtime.js';
+
+/** Titles are one line of at most this many characters. */
+export const TITLE_CHARS = 60;
+
+/** One line of at most `TITLE_CHARS` characters: whitespace runs become one space, a longer text ends with `…`. */
+export function oneLine(text: string, max = TITLE_CHARS): string {
+  const line = text
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
+}
+
+const TITLE_INSTRUCTIONS =
+  'Write a title for a conversation that starts with the request below: at most six words, no quotes, no full stop. Answer with the title only.';
+
+/** A short model-made title for the first prompt (the `fast` tier when the config has one); undefined when it fails. */
+async function modelTitle(rt: Runtime, prompt: string): Promise<string | undefined> {
+  try {
+    const { model } = await rt.titleModel();
+    const { HumanMessage, SystemMessage } = await import('@langchain/core/messages');
+    const reply = await model.invoke([
+      new SystemMessage(TITLE_INSTRUCTIONS),
+      new HumanMessage(oneLine(prompt, 2000)),
+    ]);
+    const title = oneLine(reply.text.replace(/^["'`]+|["'`.]+$/g, ''));
+    return title || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * After a turn: a session without a title gets one once it has an exchange — the first prompt on one line, or with
+ * `titles: model` a short model-made title (the prompt's line when the model fails). Returns the title set, if any.
+ */
+export async function titleAfterTurn(
+  rt: Runtime,
+  session: Session,
+  prompt: string,
+): Promise<string | undefined> {
+  const current = await rt.store.sessions.get(session.id, rt.userId);
+  if (!current || current.title !== undefined || !(await hasExchange(rt, session.id))) return undefined;
+  const title =
+    (rt.config.settings.titles === 'model' ? await modelTitle(rt, prompt) : undefined) ?? oneLine(prompt);
+  if (!title) return undefined;
+  await rt.store.sessions.rename(session.id, rt.userId, title);
+  session.title = title;
+  return title;
+}
+
+/** Whether the session's conversation has an answer of the model (a failed first call leaves none). */
+export async function hasExchange(rt: Runtime, sessionId: string): Promise<boolean> {
+  const state = await rt.agent.getState(sessionId).catch(() => undefined);
+  return state?.messages.some((m) => m.type === 'ai') ?? false;
+}
+
+/**
+ * A session with no exchange (an empty `/new`, a first call that failed) is not kept: removed with its folder,
+ * unless the user gave it skill grants. Returns whether it was removed. A store that cannot be written keeps it.
+ */
+export async function discardIfEmpty(rt: Runtime, session: Session): Promise<boolean> {
+  if (rt.store.readOnly) return false;
+  const grants = rt.policy.grants(session.id);
+  if (grants.enabled.length || grants.disabled.length) return false;
+  if (await hasExchange(rt, session.id)) return false;
+  try {
+    await rt.store.sessions.delete(session.id, rt.userId);
+    const { removeSessionDir } = await import('./session-dir.js');
+    await removeSessionDir(rt.io.env, session.id);
+    return true;
+  } catch {
+    return false;
+  }
+}
