@@ -167,6 +167,11 @@ describe('two birdie serve workers on one PostgreSQL database', { timeout: 120_0
       expect.arrayContaining(['human:plan alpha please', 'ai:Alpha is planned.', 'human:show the plan']),
     );
     expect(contents.at(-1)).toBe("ai:That is this session's plan.");
+    // Titled from the first prompt, whoever's session it is (not the worker's own user).
+    const shownSession = (await (await w2.request(`/v1/sessions/${id}`, { token: alice })).json()) as {
+      title?: string;
+    };
+    expect(shownSession.title).toBe('plan alpha please');
   });
 
   it('an approval asked by one worker is answered through the other, which runs the rest of the turn', async () => {
