@@ -187,7 +187,24 @@ export function openApiDocument(version: string): Record<string, unknown> {
               truncated: { type: 'boolean' },
               durationMs: { type: 'integer' },
             }),
-            event('usage', { inputTokens: { type: 'integer' }, outputTokens: { type: 'integer' } }),
+            event('usage', {
+              inputTokens: { type: 'integer' },
+              outputTokens: { type: 'integer' },
+              model: { type: 'string', description: 'The model that made the call (vendor:model).' },
+              context: {
+                type: 'object',
+                properties: { tokens: { type: 'integer' }, window: { type: 'integer' } },
+              },
+            }),
+            event('compaction', {
+              trigger: { type: 'string' },
+              messages: { type: 'integer' },
+              tokensBefore: { type: 'integer' },
+              tokensAfter: { type: 'integer' },
+              window: { type: 'integer' },
+              model: { type: 'string' },
+              summary: { type: 'string' },
+            }),
             event('error', {
               error: {
                 type: 'object',
