@@ -13,6 +13,7 @@ const EXPECTED = {
   'git-workflow': { kind: 'knowledge', tools: [] },
   'mcp-demo': { kind: 'mcp', tools: [] },
   memory: { kind: 'tool', tools: ['remember', 'recall', 'forget'] },
+  scheduler: { kind: 'tool', tools: ['schedule_task', 'list_tasks', 'cancel_task'] },
   shell: { kind: 'tool', tools: ['run_bash'] },
   ssh: { kind: 'knowledge', tools: [] },
   todo: { kind: 'tool', tools: ['todo_create_plan', 'todo_complete_step', 'todo_show_plan'] },

@@ -37,6 +37,10 @@ describe('parseArgv', () => {
       'setup',
       'doctor',
       'logs',
+      'logs show',
+      'start',
+      'tasks list',
+      'tasks cancel',
       'serve',
       'tokens create',
       'tokens list',
@@ -44,6 +48,19 @@ describe('parseArgv', () => {
       'db status',
       'db migrate',
     ]);
+  });
+
+  it('reads `logs show ID` as its own command, and `logs` with flags as the log', () => {
+    expect(parseArgv(['logs', 'show', '12'])).toMatchObject({
+      command: { name: 'logs show' },
+      positionals: ['12'],
+    });
+    expect(parseArgv(['logs', '--status', 'died'])).toMatchObject({
+      command: { name: 'logs' },
+      values: { status: 'died' },
+    });
+    expect(parseArgv(['tasks'])).toMatchObject({ command: { name: 'tasks list' } });
+    expect(() => parseArgv(['logs', 'shwo'])).toThrow(/unexpected argument "shwo"/);
   });
 
   it('takes `tokens` and `db` as groups with a default sub-command', () => {

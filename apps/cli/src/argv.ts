@@ -38,7 +38,11 @@ export function parseArgv(argv: string[]): Parsed {
         throw new UsageError(`unknown command "${target}".${didYouMean(target, topLevelNames())}`);
       return { kind: 'help', command: spec };
     }
-    if (first in GROUPS) {
+    if (!(first in GROUPS) && argv[1] !== undefined && findCommand(`${first} ${argv[1]}`)) {
+      // A command with sub-commands of its own besides itself (`logs`, `logs show`).
+      name = `${first} ${argv[1]}`;
+      rest = argv.slice(2);
+    } else if (first in GROUPS) {
       const sub = argv[1];
       if (sub === undefined || sub.startsWith('-')) {
         if (argv.includes('--help') || argv.includes('-h')) return { kind: 'group-help', group: first };

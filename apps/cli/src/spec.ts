@@ -321,15 +321,90 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'logs',
     summary: 'show the run log',
-    usage: 'birdie logs [--session ID] [--user ID] [-n N] [--json]',
+    usage:
+      'birdie logs [--session ID] [--user ID] [--agent NAME] [--status S] [--since T] [-n N] [--follow] [--json]',
     options: {
       session: { type: 'string', arg: 'ID', help: 'only runs of this session' },
       user: runtime.user!,
+      agent: { type: 'string', arg: 'NAME', help: 'only runs of this agent' },
+      status: {
+        type: 'string',
+        arg: 'S',
+        help: 'only runs with this status: running, ok, error, interrupted, rejected, cancelled, died',
+      },
+      since: {
+        type: 'string',
+        arg: 'T',
+        help: 'only runs started since T: an ISO date/time, or a duration ago (30m, 2h, 1d)',
+      },
       n: { type: 'string', short: 'n', arg: 'N', help: 'how many runs (default 20)' },
+      follow: {
+        type: 'boolean',
+        short: 'f',
+        help: 'keep printing runs as they start and end (Ctrl+C stops)',
+      },
       json: { type: 'boolean', help: 'print JSON, one run per line' },
       ...help,
     },
     positionals: [0, 0],
+    examples: ['birdie logs --agent digest --status error --since 1d', 'birdie logs --follow --json'],
+  },
+  {
+    name: 'logs show',
+    summary: 'one run: its messages, tool calls and answer',
+    usage: 'birdie logs show RUN_ID [--user ID] [--json]',
+    options: { user: runtime.user!, json: { type: 'boolean', help: 'print JSON' }, ...help },
+    positionals: [1, 1],
+    details:
+      "The messages are read from the session's checkpoints (the log references them, it does not copy them).",
+  },
+  {
+    name: 'start',
+    summary:
+      'run agents on their triggers (schedule, every, watch) and your scheduled tasks, in the foreground',
+    usage: 'birdie start [--agents-dir PATH]… [--json] [--grace SECONDS] | --once AGENT',
+    options: {
+      ...runtime,
+      json: { type: 'boolean', help: 'log one JSON object per line on stderr' },
+      grace: {
+        type: 'string',
+        arg: 'SECONDS',
+        help: 'on SIGTERM/SIGINT, how long active runs may finish before they are cancelled (default 30)',
+      },
+      once: {
+        type: 'string',
+        arg: 'AGENT',
+        help: "run this agent's trigger once, now, and exit (for testing)",
+      },
+      ...help,
+    },
+    positionals: [0, 0],
+    details:
+      'Prints the agents with triggers and their next run, then logs one line per run start and end on stderr. Reloads ' +
+      'when agent files change. Several `birdie start` on one database never run the same due time twice. Nobody ' +
+      "approves: a call that needs approval runs only if the agent's `approve` list names the tool, else it is " +
+      'refused and the refusal is logged. SIGTERM or SIGINT: active runs get --grace seconds, then are cancelled; ' +
+      'exit code 0.',
+    examples: ['birdie start', 'birdie start --agents-dir ./agents --json', 'birdie start --once digest'],
+  },
+  {
+    name: 'tasks list',
+    summary: 'list your scheduled tasks (run by `birdie start`)',
+    usage: 'birdie tasks list [--all] [--user ID] [--json]',
+    options: {
+      user: runtime.user!,
+      all: { type: 'boolean', help: 'also done and cancelled tasks' },
+      json: { type: 'boolean', help: 'print JSON, one task per line' },
+      ...help,
+    },
+    positionals: [0, 0],
+  },
+  {
+    name: 'tasks cancel',
+    summary: 'cancel a scheduled task',
+    usage: 'birdie tasks cancel ID [--user ID]',
+    options: { user: runtime.user!, ...help },
+    positionals: [1, 1],
   },
   {
     name: 'serve',
@@ -429,6 +504,7 @@ export const GROUPS: Record<string, string> = {
   skills: 'list',
   agents: 'list',
   sessions: 'list',
+  tasks: 'list',
   tokens: 'list',
   db: 'status',
 };

@@ -13,6 +13,7 @@ import { birdieHome } from './paths.js';
 import { modelLabel, type Runtime } from './runtime.js';
 import { openSessionFolder, type SessionFolder } from './session-folder.js';
 import { isStoreErrorLike } from './store-failure.js';
+import { taskBook } from './task-book.js';
 
 /** How a turn ended: the graph's end, or `rejected` when it finished but the user refused some of its calls. */
 export type TurnStatus = DoneStatus | 'rejected';
@@ -56,6 +57,10 @@ export interface TurnResult {
   toolCalls: number;
   rejected: number;
   error?: string;
+  /** The run log's id of this turn. */
+  runId?: number;
+  /** The text of the turn's last model message (its own agent's, not a subagent's). */
+  answer?: string;
   /** The stable code of `error` (an agent error code, or a store failure such as `disk-full`). */
   errorCode?: string;
   /** What to do about `error`, when its source says (a store failure's hint). */
@@ -81,6 +86,12 @@ export interface TurnOptions {
   files?: AgentTurnOptions['files'];
   /** The turn's model (`/model`): a tier or `vendor:model`; undefined: the session agent's or the provider's. */
   model?: string;
+  /** What started the run when nobody typed it (`every 30s`, `watch a.md`), for the run log. */
+  trigger?: string;
+  /** The run this one belongs to (the run that scheduled the task it runs). */
+  parentRunId?: number;
+  /** Called with the result just before the run log is written, to add what only the caller knows (a refusal). */
+  beforeLog?(result: TurnResult): void;
 }
 
 /**
@@ -153,15 +164,28 @@ async function leasedTurn(
         ? session.agent
         : undefined;
   const agent = await answeringAgent(rt, session.id, named);
+  const model = options.model ?? modelLabel(rt.provider);
+  // Where the session's thread stood before the run: its messages are the checkpoints after this one.
+  const before = await store.checkpointer
+    .getTuple({ configurable: { thread_id: session.id, checkpoint_ns: '' } })
+    .catch(() => undefined);
   const runId = await store.runs.start({
     sessionId: session.id,
     userId,
-    model: options.model ?? modelLabel(rt.provider),
+    model,
+    ...(options.trigger ? { trigger: options.trigger } : {}),
+    ...(options.parentRunId !== undefined ? { parentRunId: options.parentRunId } : {}),
+    ...(before?.config.configurable?.checkpoint_id
+      ? { startCheckpointId: String(before.config.configurable.checkpoint_id) }
+      : {}),
     // Which version of the agent file ran: the log can say exactly what answered.
     ...(agent ? { agent: { name: agent.name, digest: agent.digest } } : {}),
   });
   const journal = await store.runs.journal(runId);
+  // Tokens per model: a message names the model that wrote it when the vendor says; else the turn's model.
+  const usage = new Map<string, { inputTokens: number; outputTokens: number }>();
   const result: TurnResult = {
+    runId,
     status: 'ok',
     inputTokens: 0,
     outputTokens: 0,
@@ -194,6 +218,8 @@ async function leasedTurn(
       journal: folder.journal(journal),
       memoryFiles,
       memoryStore: longTermMemory(rt, userId),
+      // The scheduler skill's tools: tasks of this user, remembering this run as the one that scheduled them.
+      taskStore: taskBook(rt, runId, userId),
       ...(options.files ? { files: options.files } : {}),
       ...(options.model ? { model: options.model } : {}),
     };
@@ -214,7 +240,16 @@ async function leasedTurn(
       for await (const event of stream) {
         // Held back: the turn sends one done, after its last stream and its run log.
         if (event.type !== 'done') options.handlers.onEvent(event);
+        // The answer is the turn's own agent's last words, not a subagent's.
+        if (event.type === 'message' && event.message.getType() === 'ai' && (event.agent?.length ?? 0) <= 1)
+          if (event.message.text) result.answer = event.message.text;
         if (event.type === 'usage') {
+          // Each call's usage names the model that answered it (the router may switch within a turn).
+          const name = event.model || model;
+          const total = usage.get(name) ?? { inputTokens: 0, outputTokens: 0 };
+          total.inputTokens += event.inputTokens;
+          total.outputTokens += event.outputTokens;
+          usage.set(name, total);
           result.inputTokens += event.inputTokens;
           result.outputTokens += event.outputTokens;
           if (event.context) {
@@ -289,14 +324,23 @@ async function leasedTurn(
     }
   }
   if (result.status === 'ok' && result.rejected > 0) result.status = 'rejected';
-  const logged: FinishedStatus =
-    result.status === 'aborted' || result.status === 'interrupted' ? 'interrupted' : result.status;
+  options.beforeLog?.(result);
+  // Stopped by the user or a signal: `cancelled`; waiting for an approval nobody gave: `interrupted`.
+  const logged: FinishedStatus = result.status === 'aborted' ? 'cancelled' : result.status;
+  const after = await store.checkpointer
+    .getTuple({ configurable: { thread_id: session.id, checkpoint_ns: '' } })
+    .catch(() => undefined);
   try {
     await store.runs.finish(runId, {
       status: logged,
       inputTokens: result.inputTokens,
       outputTokens: result.outputTokens,
+      usage: [...usage].map(([name, u]) => ({ model: name, ...u })),
+      ...(result.answer ? { answer: result.answer } : {}),
       ...(result.error ? { error: result.error } : {}),
+      ...(after?.config.configurable?.checkpoint_id
+        ? { endCheckpointId: String(after.config.configurable.checkpoint_id) }
+        : {}),
     });
     await store.sessions.recordTurn(session.id, userId, {
       inputTokens: result.inputTokens,

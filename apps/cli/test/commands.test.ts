@@ -296,7 +296,7 @@ describe('sessions and logs', () => {
     expect(messages.map((m) => m.role)).toEqual(['human', 'ai', 'tool', 'ai']);
 
     const logs = await cli(['logs', '--session', id]);
-    expect(logs.stdout).toMatch(new RegExp(`${id}\\s+ok\\s+.*scripted:scripted\\s+count_words`));
+    expect(logs.stdout).toMatch(new RegExp(`${id}\\s+ok\\s+.*scripted:scripted\\s+-\\s+count_words`));
     const json = (await cli(['logs', '--json', '-n', '1'])).stdout
       .trim()
       .split('\n')
@@ -306,8 +306,22 @@ describe('sessions and logs', () => {
         sessionId: id,
         status: 'ok',
         toolCalls: [expect.objectContaining({ name: 'count_words', status: 'ok', resultUnknown: false })],
+        // The complete run log: who, which thread and checkpoints (messages referenced), tokens per model, answer.
+        userId: 'tester',
+        threadId: id,
+        endCheckpointId: expect.any(String),
+        usage: [expect.objectContaining({ model: 'scripted:scripted' })],
+        answer: expect.any(String),
       }),
     ]);
+    const runShown = await cli(['logs', 'show', String(json[0].id)]);
+    expect(runShown.code).toBe(0);
+    expect(runShown.stdout).toMatch(/count_words/);
+    expect(runShown.stdout).toContain(`answer: ${json[0].answer}`);
+    expect((await cli(['logs', 'show', '999'])).stderr).toMatch(/no run 999 of user tester/);
+    expect((await cli(['logs', '--since', 'yesterday'])).stderr).toMatch(/--since must be an ISO date/);
+    expect((await cli(['logs', '--status', 'gone'])).stderr).toMatch(/--status must be one of running, ok/);
+    expect((await cli(['logs', '--since', '1h', '--status', 'ok'])).stdout).toMatch(/count_words/);
     expect((await cli(['logs', '-n', 'x'])).code).toBe(2);
     expect((await cli(['logs', '--user', 'someone-else'])).stdout).toBe('No runs logged yet.\n');
 

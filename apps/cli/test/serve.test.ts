@@ -282,14 +282,14 @@ describe('two birdie serve workers on one PostgreSQL database', { timeout: 120_0
     expect(await readFile(files.effects, 'utf8')).toBe('done-before\n');
     expect(messages.map((m) => m.content).slice(-2)).toEqual(['after the crash', 'Carried on.']);
 
-    // The run log agrees: the killed run is interrupted, its call started with its result unknown.
+    // The run log agrees: the killed run died (its process did), its call started with its result unknown.
     const runs = (await (await w2.request(`/v1/runs?session=${id}`, { token: alice })).json()) as {
       runs: Array<{
         status: string;
         toolCalls: Array<{ callId?: string; status: string; resultUnknown: boolean }>;
       }>;
     };
-    expect(runs.runs.map((r) => r.status)).toEqual(['ok', 'interrupted', 'ok']);
+    expect(runs.runs.map((r) => r.status)).toEqual(['ok', 'died', 'ok']);
     expect(runs.runs[1]!.toolCalls).toEqual([
       expect.objectContaining({ callId: done!.id, status: 'ok', resultUnknown: false }),
       expect.objectContaining({ callId: call!.id, status: 'started', resultUnknown: true }),
@@ -371,12 +371,12 @@ describe('the database for every command', { timeout: 60_000 }, () => {
     expect(JSON.parse(before.stdout)).toMatchObject({
       kind: 'postgres',
       current: 0,
-      pending: ['initial', 'run-agent', 'session-files-tokens'],
+      pending: ['initial', 'run-agent', 'run-log', 'session-files-tokens'],
     });
     expect(before.stdout).not.toContain('password');
     const migrated = await birdie(['db', 'migrate'], { env: fresh, cwd: box.cwd });
     expect(migrated.code, migrated.stderr).toBe(0);
-    expect(migrated.stdout).toMatch(/schema fresh_\d+: version 3 of 3, up to date/);
+    expect(migrated.stdout).toMatch(/schema fresh_\d+: version 4 of 4, up to date/);
     const after = await birdie(['db', 'status'], { env: fresh, cwd: box.cwd });
     expect(after.code).toBe(0);
   });
@@ -391,7 +391,7 @@ describe('the database for every command', { timeout: 60_000 }, () => {
     );
     const configured = { ...rest, BIRDIE_HOME: home };
     const status = await birdie(['db', 'status', '--json'], { env: configured, cwd: box.cwd });
-    expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'postgres', current: 3, latest: 3 });
+    expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'postgres', current: 4, latest: 4 });
     const tokens = await birdie(['tokens', 'list', '--json'], { env: configured, cwd: box.cwd });
     expect(
       tokens.stdout

@@ -6,7 +6,14 @@ const skillDir = '/tmp';
 
 describe('builtin: entrypoints', () => {
   it('resolve for each builtin name, and running one outside the agent says where it runs', async () => {
-    expect([...BUILTIN_ENTRYPOINTS]).toEqual(['forget', 'recall', 'remember']);
+    expect([...BUILTIN_ENTRYPOINTS]).toEqual([
+      'cancel_task',
+      'forget',
+      'list_tasks',
+      'recall',
+      'remember',
+      'schedule_task',
+    ]);
     for (const name of BUILTIN_ENTRYPOINTS) {
       expect(checkEntrypoint(`builtin:${name}`, { skillDir })).toEqual([]);
       const entrypoint = resolveEntrypoint(`builtin:${name}`, { skillDir });
@@ -23,7 +30,7 @@ describe('builtin: entrypoints', () => {
       {
         code: 'unknown-builtin',
         message:
-          "builtin:remembr: there is no builtin tool 'remembr' (builtin tools: forget, recall, remember)",
+          "builtin:remembr: there is no builtin tool 'remembr' (builtin tools: cancel_task, forget, list_tasks, recall, remember, schedule_task)",
         offset: 8,
       },
     ]);

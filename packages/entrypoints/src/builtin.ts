@@ -7,7 +7,14 @@ import type { Entrypoint, SchemeContext } from './types.js';
  * (`entrypoint: builtin:remember`); the agent runs it in-process. This list is the one source of the names: the
  * registry's load-time check and `skills check` refuse any other target, and the graph implements exactly these.
  */
-export const BUILTIN_ENTRYPOINTS: readonly string[] = Object.freeze(['forget', 'recall', 'remember']);
+export const BUILTIN_ENTRYPOINTS: readonly string[] = Object.freeze([
+  'cancel_task',
+  'forget',
+  'list_tasks',
+  'recall',
+  'remember',
+  'schedule_task',
+]);
 
 /**
  * `builtin:<name>`: resolves (so a skill that declares it loads and checks clean), but never runs here. Whoever runs
@@ -28,7 +35,7 @@ export function builtinScheme(target: string, context: SchemeContext): Entrypoin
     async run() {
       throw new EntrypointError(
         'builtin-only',
-        `${context.entrypoint} is provided by the agent itself (it needs the session's long-term memory), so it runs only inside a session, not on its own`,
+        `${context.entrypoint} is provided by the agent itself (it needs the user's store: long-term memory or scheduled tasks), so it runs only inside a session, not on its own`,
       );
     },
   };

@@ -43,7 +43,10 @@ class SessionModel extends BaseChatModel {
       message =
         last?.type === 'tool'
           ? new AIMessage('Fetched.')
-          : new AIMessage({ content: '', tool_calls: [{ id: `call_${this.calls}`, name: 'fetch_page', args: {} }] });
+          : new AIMessage({
+              content: '',
+              tool_calls: [{ id: `call_${this.calls}`, name: 'fetch_page', args: {} }],
+            });
     }
     return { generations: [{ text: String(message.content), message }] };
   }
@@ -54,7 +57,10 @@ const PAGE = 'lorem ipsum dolor sit amet, '.repeat(80).slice(0, 2048);
 async function session(root, name, options) {
   const dir = join(root, name);
   await mkdir(join(dir, 'skills', 'pages'), { recursive: true });
-  await writeFile(join(dir, 'skills', 'pages', 'page.mjs'), `export function run() { return ${JSON.stringify(PAGE)}; }\n`);
+  await writeFile(
+    join(dir, 'skills', 'pages', 'page.mjs'),
+    `export function run() { return ${JSON.stringify(PAGE)}; }\n`,
+  );
   await writeFile(
     join(dir, 'skills', 'pages', 'SKILL.md'),
     '---\nname: pages\ndescription: Fetches pages\nenabled_by_default: true\n---\n\n## Tools\n\n### fetch_page\ndescription: Fetch the next page\nentrypoint: node:page.mjs#run\nschema:\n  type: object\n  properties: {}\n',
@@ -111,7 +117,9 @@ try {
   plain.compactions = await plain.close();
   compacted.summaries = compacted.model.summaries;
   console.log(`\n## Long session: ${TURNS} turns, 2 KB tool result per turn, context_window 8000\n`);
-  console.log('| turn | prompt tokens, compaction | ms/turn, compaction | prompt tokens, none | ms/turn, none |');
+  console.log(
+    '| turn | prompt tokens, compaction | ms/turn, compaction | prompt tokens, none | ms/turn, none |',
+  );
   console.log('|---:|---:|---:|---:|---:|');
   for (const t of POINTS) {
     const c = compacted.at.get(t);

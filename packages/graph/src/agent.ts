@@ -201,6 +201,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
       path: [],
       memoryFiles: turn.memoryFiles ? checkMemoryFiles(turn.memoryFiles) : [],
       memoryStore: turn.memoryStore,
+      taskStore: turn.taskStore,
       switchAgent: undefined,
       files: turn.files,
       model: turn.model === undefined ? undefined : checkModelSpec(turn.model),

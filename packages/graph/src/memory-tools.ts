@@ -1,5 +1,6 @@
 import type { Skill, SkillTool } from '@birdie/skill-parser';
 import { describeBuiltinError } from './progressive.js';
+import { TASK_BUILTINS } from './task-tools.js';
 import { type DeclaredTool, declareTool, defaultApproval, type ToolBody } from './tool.js';
 import type { LongTermMemory, MemoryRecord } from './types.js';
 
@@ -98,17 +99,26 @@ export function createBuiltinSkillTool(
   target: string,
   maxOutputChars: number,
 ): DeclaredTool {
-  const builtin = Object.hasOwn(MEMORY_BUILTINS, target) ? MEMORY_BUILTINS[target] : undefined;
+  const memoryBuiltin = Object.hasOwn(MEMORY_BUILTINS, target) ? MEMORY_BUILTINS[target] : undefined;
+  const taskBuiltin = Object.hasOwn(TASK_BUILTINS, target) ? TASK_BUILTINS[target] : undefined;
+  const builtin = memoryBuiltin ?? taskBuiltin;
   const execute: ToolBody['execute'] = async (args, context) => {
-    if (!builtin)
+    if (taskBuiltin) {
+      if (!context.taskStore)
+        throw new Error(
+          'Scheduled tasks are not available in this session (the application gave the agent no task store).',
+        );
+      return { content: await taskBuiltin.execute(args, context.taskStore) };
+    }
+    if (!memoryBuiltin)
       throw new Error(
-        `builtin:${target} is not a builtin tool (builtin tools: ${Object.keys(MEMORY_BUILTINS).join(', ')}).`,
+        `builtin:${target} is not a builtin tool (builtin tools: ${[...Object.keys(MEMORY_BUILTINS), ...Object.keys(TASK_BUILTINS)].sort().join(', ')}).`,
       );
     if (!context.memoryStore)
       throw new Error(
         'Long-term memory is not available in this session (the application gave the agent no memory store).',
       );
-    return { content: await builtin.execute(args, context.memoryStore) };
+    return { content: await memoryBuiltin.execute(args, context.memoryStore) };
   };
   return declareTool(
     {

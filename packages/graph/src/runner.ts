@@ -212,6 +212,7 @@ export class Runner implements SubagentRuns {
       path: ancestors,
       memoryFiles: parent.memoryFiles,
       memoryStore: parent.memoryStore,
+      taskStore: parent.taskStore,
       switchAgent: undefined,
       // A subagent's node: tools see the same files as its parent's (an editor's buffers).
       files: parent.files,

@@ -4,7 +4,7 @@ import type { BaseMessage } from '@langchain/core/messages';
 import { argsDigest } from './digest.js';
 import { argsPreparer } from './json-args.js';
 import { capOutput } from './output-cap.js';
-import type { ApprovalMode, ApprovalRequest, CompactionRecord, LongTermMemory } from './types.js';
+import type { ApprovalMode, ApprovalRequest, CompactionRecord, LongTermMemory, TaskBook } from './types.js';
 
 export type ToolKind = 'skill' | 'mcp' | 'builtin';
 export type ApprovalReason = ApprovalRequest['reason'];
@@ -27,6 +27,8 @@ export interface ToolRunContext {
   callId?: string;
   /** The user's long-term memory, for the builtin memory tools only; skill entrypoints never receive it. */
   memoryStore?: LongTermMemory;
+  /** The user's scheduled tasks, for the builtin task tools only. */
+  taskStore?: TaskBook;
   /** @internal What the `task` builtin needs from the running turn: a way to run a subagent. */
   delegate?: Delegate;
 }

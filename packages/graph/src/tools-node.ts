@@ -76,6 +76,7 @@ export function createToolsNode(
         compactions: state.compactions ?? [],
         ...(context.signal ? { signal: context.signal } : {}),
         ...(context.memoryStore ? { memoryStore: context.memoryStore } : {}),
+        ...(context.taskStore ? { taskStore: context.taskStore } : {}),
         ...(delegate ? { delegate } : {}),
         ...(context.files ? { files: context.files } : {}),
       },

@@ -11,6 +11,7 @@ import type {
   LongTermMemory,
   MemoryFile,
   MemoryItem,
+  TaskBook,
   ToolJournal,
 } from './types.js';
 
@@ -37,6 +38,8 @@ export interface TurnContext {
   memoryFiles: MemoryFile[];
   /** The user's long-term memory for the builtin memory tools; undefined without one. */
   memoryStore: LongTermMemory | undefined;
+  /** The user's scheduled tasks for the builtin task tools; undefined without them. */
+  taskStore: TaskBook | undefined;
   /** The run's clock: the first node of an agent with `timeout` arms it. */
   deadline: Deadline | undefined;
   /** An agent a resume named: it takes over once the pending calls have run. */
@@ -62,6 +65,7 @@ export const TurnContextSchema = z.object({
   path: z.array(z.string()),
   memoryFiles: z.array(z.object({ path: z.string(), text: z.string() })),
   memoryStore: object<LongTermMemory>().optional(),
+  taskStore: object<TaskBook>().optional(),
   deadline: object<Deadline>().optional(),
   switchAgent: z.string().optional(),
   files: object<FileAccess>().optional(),

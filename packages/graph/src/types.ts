@@ -127,6 +127,37 @@ export interface LongTermMemory {
   remove(id: string): boolean | Promise<boolean>;
 }
 
+/** A task as the builtin task tools show it. */
+export interface TaskRecord {
+  id: string;
+  /** `every 1h`, `schedule 0 9 * * * (UTC)`, `at 2026-…`. */
+  when: string;
+  prompt: string;
+  agent?: string;
+}
+
+/** What `schedule_task` is given: the prompt and exactly one of schedule, every, at (checked by the application). */
+export interface NewTaskRequest {
+  prompt: string;
+  schedule?: string;
+  timezone?: string;
+  every?: string;
+  at?: string;
+  agent?: string;
+}
+
+/**
+ * The user's scheduled tasks, given per turn by the application (the CLI wraps the store's tasks repo; `birdie start`
+ * runs them). Only the builtin tools `schedule_task`, `list_tasks` and `cancel_task` reach it. `create` throws an
+ * `Error` whose message the model sees when the request is invalid.
+ */
+export interface TaskBook {
+  list(): TaskRecord[] | Promise<TaskRecord[]>;
+  create(request: NewTaskRequest): TaskRecord | Promise<TaskRecord>;
+  /** `false` when there is no active task with that id. */
+  cancel(id: string): boolean | Promise<boolean>;
+}
+
 export interface TurnOptions {
   threadId: string;
   /**
@@ -150,6 +181,8 @@ export interface TurnOptions {
   memoryFiles?: MemoryFile[];
   /** The user's long-term memory for the builtin `remember` / `recall` / `forget` tools. */
   memoryStore?: LongTermMemory;
+  /** The user's scheduled tasks for the builtin `schedule_task` / `list_tasks` / `cancel_task` tools. */
+  taskStore?: TaskBook;
   /** Default `'ask'`. */
   approval?: ApprovalMode;
   signal?: AbortSignal;

@@ -120,7 +120,7 @@ describe('builtin memory tools (the bundled memory skill)', () => {
     const result = await built.invocation.run({ cwd: fx.dir.path });
     expect(result).toMatchObject({ ok: false, code: 'builtin-only' });
     expect(result.content).toBe(
-      "Error (builtin-only): builtin:remember is provided by the agent itself (it needs the session's long-term memory), so it runs only inside a session, not on its own",
+      "Error (builtin-only): builtin:remember is provided by the agent itself (it needs the user's store: long-term memory or scheduled tasks), so it runs only inside a session, not on its own",
     );
   });
 

@@ -1,5 +1,6 @@
 import { isSeq } from 'yaml';
 import { z } from 'zod';
+import { readTriggerField, TRIGGER_KEYS } from './agent-triggers.js';
 import type { Reporter } from './diagnostics.js';
 import type { Field } from './frontmatter.js';
 import { modelProblem } from './model.js';
@@ -171,9 +172,31 @@ function readModel(ctx: FieldContext): void {
   ctx.positions.model = at(ctx.source, field.valueStart);
 }
 
+/** Offsets of each item of a YAML list value, made absolute. */
+function itemRanges(ctx: FieldContext): Array<{ start: number; end: number }> | undefined {
+  if (!isSeq(ctx.field.node)) return undefined;
+  return ctx.field.node.items.map((node) => {
+    const range = (node as { range?: [number, number, number] } | undefined)?.range;
+    return range
+      ? { start: ctx.base + range[0], end: ctx.base + range[1] }
+      : { start: ctx.field.valueStart, end: ctx.field.valueEnd };
+  });
+}
+
+/** The trigger keys (`schedule`, `every`, `watch`, …), read into `triggers` (see agent-triggers.ts). */
+const TRIGGER_FIELDS = Object.fromEntries(
+  TRIGGER_KEYS.map((key) => [
+    key,
+    (ctx: FieldContext) => {
+      ctx.config.triggers ??= {};
+      readTriggerField(key, ctx.field, ctx.reporter, ctx.config.triggers, itemRanges(ctx));
+    },
+  ]),
+);
+
 /**
- * The agent keys besides `name` and `description`, each with its reader. The scheduler's trigger keys (`schedule`,
- * `every`, `watch`, …) join this table; any other key is an `unknown-key` info (or `forbidden-key`).
+ * The agent keys besides `name` and `description`, each with its reader, the scheduler's trigger keys included; any
+ * other key is an `unknown-key` info (or `forbidden-key`).
  */
 export const AGENT_FIELDS: Readonly<Record<string, (ctx: FieldContext) => void>> = Object.freeze({
   model: readModel,
@@ -194,4 +217,5 @@ export const AGENT_FIELDS: Readonly<Record<string, (ctx: FieldContext) => void>>
     readSchema(ctx, timeoutSchema, (v) => {
       ctx.config.timeout = v;
     }),
+  ...TRIGGER_FIELDS,
 });

@@ -1,3 +1,10 @@
+export {
+  cronProblem,
+  knownTimeZone,
+  MIN_EVERY_SECONDS,
+  parseDuration,
+  watchProblem,
+} from './agent-triggers.js';
 export { createMessage, SOURCE } from './diagnostics.js';
 export { type DiscoverResult, discoverSkills, loadSkillFile, SKILL_FILE_NAMES } from './discover.js';
 export { type DiscoverAgentsResult, discoverAgents, loadAgentFile } from './discover-agents.js';
@@ -18,6 +25,7 @@ export { ENTRYPOINT_SHAPE, TOOL_NAME } from './tool-block.js';
 export type {
   AgentDefinition,
   AgentPositions,
+  AgentTriggers,
   JsonSchema,
   JsonSchemaObject,
   McpRemoteServer,

@@ -3,11 +3,12 @@ import { basename, resolve } from 'node:path';
 import type { VFileMessage } from 'vfile-message';
 import { AGENT_FIELDS, type AgentConfig, forbiddenReason } from './agent-fields.js';
 import { checkAgentSkillsRules } from './agent-skills.js';
+import { finishTriggers } from './agent-triggers.js';
 import { openAuthoredFile, reportMissingNameAndDescription } from './authored.js';
 import { guard, sortMessages } from './diagnostics.js';
 import { cleanProse } from './source.js';
 import { readSpecField, type SpecData } from './spec-fields.js';
-import type { AgentDefinition, AgentPositions } from './types.js';
+import type { AgentDefinition, AgentPositions, AgentTriggers } from './types.js';
 
 export interface ParseAgentOptions {
   /** Path of the agent file, `NAME.md` (made absolute). Its name without `.md` should equal the agent's `name`. */
@@ -63,6 +64,9 @@ function parse(text: string, file: string): ParseAgentResult {
     }
   }
   reportMissingNameAndDescription(front.fields, source, reporter);
+  const triggers = finishTriggers(front.fields, config.triggers ?? {}, reporter);
+  if (triggers) config.triggers = triggers;
+  else delete config.triggers;
   checkAgentSkillsRules(
     spec,
     front.fields,
@@ -96,12 +100,30 @@ const CONFIG_ORDER = [
   'progressive',
   'maxTurns',
   'timeout',
+  'triggers',
 ] as const satisfies ReadonlyArray<keyof AgentConfig>;
+
+const TRIGGER_ORDER = [
+  'schedule',
+  'timezone',
+  'every',
+  'watch',
+  'debounce',
+  'prompt',
+  'overlap',
+  'catchUp',
+] as const satisfies ReadonlyArray<keyof AgentTriggers>;
 
 /** The configuration with its keys in one order, whatever order the file wrote them in. */
 function inOrder(config: AgentConfig): AgentConfig {
   const ordered: Record<string, unknown> = {};
   for (const key of CONFIG_ORDER) if (config[key] !== undefined) ordered[key] = config[key];
+  if (config.triggers) {
+    const triggers: Record<string, unknown> = {};
+    for (const key of TRIGGER_ORDER)
+      if (config.triggers[key] !== undefined) triggers[key] = config.triggers[key];
+    ordered.triggers = triggers;
+  }
   return ordered as AgentConfig;
 }
 

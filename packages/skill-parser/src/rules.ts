@@ -88,7 +88,7 @@ export const RULES = {
   'invalid-type': {
     severity: 'error',
     meaning:
-      'A frontmatter or tool value has the wrong type or an unsupported value (e.g. `tags: 5`, `approval: maybe`, `name:` given as a list or a mapping, `name: ""`; in an agent file `skills: 5`, `tools: [bad name]`, `max_turns: 0`, `progressive: "yes"`).',
+      'A frontmatter or tool value has the wrong type or an unsupported value (e.g. `tags: 5`, `approval: maybe`, `name:` given as a list or a mapping, `name: ""`; in an agent file `skills: 5`, `tools: [bad name]`, `max_turns: 0`, `progressive: "yes"`, `overlap: sometimes`, `catch_up: maybe`).',
     fix: 'Use the type the message names (string, list of strings, boolean, positive number, …).',
   },
   'invalid-mcp-server': {
@@ -108,6 +108,41 @@ export const RULES = {
     meaning:
       "An agent file sets something only the user's configuration may set: where requests go or with which key (`base_url`, `api_key`, `url`, `headers`, `vendor`, …) or what runs (`command`, `args`, `module`, `entrypoint`, `mcp_server`, `env`, …). The agent is refused.",
     fix: 'Remove the key: pick a model with `model: vendor:model` or a tier, and give tools through `skills`.',
+  },
+  'invalid-schedule': {
+    severity: 'error',
+    meaning:
+      "An agent's `schedule` is not a cron expression: five fields (minute hour day-of-month month day-of-week), six with seconds first, or a nickname such as `@daily`; the message gives the field that is wrong.",
+    fix: 'Write e.g. `schedule: "0 9 * * 1-5"` (09:00 on weekdays); quote it, since `*` starts a YAML alias.',
+  },
+  'invalid-timezone': {
+    severity: 'error',
+    meaning: "An agent's `timezone` is not an IANA time zone this Node knows.",
+    fix: 'Write a zone such as `Europe/Berlin`, `America/New_York` or `UTC`.',
+  },
+  'invalid-interval': {
+    severity: 'error',
+    meaning:
+      "An agent's `every` or `debounce` is not a duration (a number of seconds, or `30s`, `15m`, `2h`, `1h30m`, `500ms`, `1d`), or `every` is shorter than 1 second.",
+    fix: 'Write e.g. `every: 15m`, `debounce: 2s`.',
+  },
+  'invalid-watch': {
+    severity: 'error',
+    meaning:
+      "An agent's `watch` is not a path or glob (or a list of them) inside its project: empty, not text, absolute, or with a `..` segment.",
+    fix: 'Write paths relative to the project, e.g. `watch: ["docs/**/*.md", "CHANGELOG.md"]`.',
+  },
+  'missing-prompt': {
+    severity: 'warning',
+    meaning:
+      'An agent has a trigger (`schedule`, `every` or `watch`) but no `prompt`: when triggered it is told only that it was triggered.',
+    fix: 'Add `prompt:` saying what to do on each run (for `watch`, the changed paths are appended to it).',
+  },
+  'trigger-key-unused': {
+    severity: 'warning',
+    meaning:
+      'A trigger key that only works with another one is set without it: `timezone` without `schedule`, `debounce` without `watch`, `catch_up` without `schedule` or `every`, `prompt` or `overlap` without any trigger. It is ignored.',
+    fix: 'Add the trigger it belongs to, or remove the key.',
   },
   'tool-missing-entrypoint': {
     severity: 'error',

@@ -144,6 +144,29 @@ export interface AgentPositions {
 }
 
 /**
+ * An agent's trigger keys, as `birdie start` reads them. Durations are seconds (`every: 15m` → 900). Absent keys take
+ * the scheduler's defaults: the machine's time zone, a debounce of 0.5 s, `overlap: skip`, `catch_up: true`.
+ */
+export interface AgentTriggers {
+  /** A cron expression as written (5 fields, 6 with seconds first, or a nickname such as `@daily`). */
+  schedule?: string;
+  /** The IANA time zone `schedule` is read in (`Europe/Berlin`). */
+  timezone?: string;
+  /** Seconds between runs, at least 1. */
+  every?: number;
+  /** Paths or globs, relative to the agent's project, whose changes start a run. */
+  watch?: string[];
+  /** Seconds of quiet after the last change before a watch run starts. */
+  debounce?: number;
+  /** What the agent is told when triggered (for `watch`, the changed paths are appended). */
+  prompt?: string;
+  /** A run that comes due while one of this agent's runs is active: `skip` it (logged) or `queue` it. */
+  overlap?: 'skip' | 'queue';
+  /** `false`: a schedule missed while nothing was running is skipped instead of run once. */
+  catchUp?: boolean;
+}
+
+/**
  * One agent: `NAME.md` in an agents folder, its frontmatter the configuration, its body the system prompt. Plain JSON
  * like `Skill`. Optional fields are absent when the file does not set them (the runtime's defaults apply).
  */
@@ -169,6 +192,8 @@ export interface AgentDefinition {
   maxTurns?: number;
   /** Seconds, positive. */
   timeout?: number;
+  /** When the agent runs by itself (`birdie start`): present when the file sets `schedule`, `every` or `watch`. */
+  triggers?: AgentTriggers;
   /** The system prompt: the body, trimmed, CRLF turned into LF; `''` when the file has none. */
   body: string;
   /** Absolute path of NAME.md. */

@@ -13,6 +13,7 @@ import {
   pidScope,
   processGone,
   type SessionLease,
+  validateLeaseKey,
   validateSessionId,
 } from '@birdie/store/backend';
 import { type Client, type Db, NOW_MS, type Queryable } from './db.js';
@@ -30,7 +31,7 @@ export class PgLeases {
   readonly owner = randomUUID();
   readonly host = hostname();
   readonly pid = process.pid;
-  private readonly scope = pidScope();
+  readonly scope = pidScope();
   private readonly held = new Map<string, PgHeldLease>();
   /** Leases this store lost to another owner and has not released: their writes get `lease-lost`. */
   private readonly lost = new Set<string>();
@@ -41,7 +42,7 @@ export class PgLeases {
     return {
       acquire: (sessionId, opts) => this.acquire(sessionId, opts),
       holder: async (sessionId) => {
-        validateSessionId(sessionId);
+        validateLeaseKey(sessionId);
         const row = await this.row(this.db, sessionId);
         return row && (row.owner === this.owner || this.live(row)) ? holderOf(row) : undefined;
       },
@@ -89,8 +90,20 @@ export class PgLeases {
     await Promise.all([...this.held.values()].map((lease) => lease.release()));
   }
 
+  /**
+   * Inside a write transaction that needs `key`'s lease held by this store right now (a trigger claim): throws
+   * `lease-lost` otherwise. Locks the row (`FOR SHARE`), so a takeover waits for the claim.
+   */
+  async requireHeld(client: Client, key: string): Promise<void> {
+    const row = await this.row(client, key, ' FOR SHARE');
+    const lease = this.held.get(key);
+    if (lease && row?.owner === this.owner) return;
+    lease?.lost();
+    throw leaseLost(key, row?.owner === this.owner ? undefined : row);
+  }
+
   private async acquire(sessionId: string, opts: AcquireOptions = {}): Promise<SessionLease> {
-    validateSessionId(sessionId);
+    validateLeaseKey(sessionId);
     const { waitMs, ttlMs } = checkAcquire(opts);
     const deadline = Date.now() + waitMs;
     let delay = 25;
@@ -140,12 +153,8 @@ export class PgLeases {
         );
         if (previous) {
           await client.query(
-            `UPDATE runs SET status = 'interrupted', ended_at = $1, error = $2 WHERE session_id = $3 AND status = 'running'`,
-            [
-              now,
-              `interrupted: process ${previous.pid} on ${previous.host} stopped holding the session`,
-              sessionId,
-            ],
+            `UPDATE runs SET status = 'died', ended_at = $1, error = $2 WHERE session_id = $3 AND status = 'running'`,
+            [now, `died: process ${previous.pid} on ${previous.host} stopped holding the session`, sessionId],
           );
         }
         return previous ? { now, previous } : { now };
@@ -214,7 +223,7 @@ export class PgLeases {
   }
 
   /** A holder is live until its expiry by the database's clock; on this machine, a gone process lets go at once. */
-  private live(row: Row): boolean {
+  live(row: Row): boolean {
     if (row.expires_at <= row.now) return false;
     return !(row.pid_scope === this.scope && processGone(row.pid));
   }

@@ -145,6 +145,56 @@ export const MIGRATIONS: readonly { name: string; sql: string }[] = [
   `,
   },
   {
+    // The complete run log, the scheduler's claimed due times and scheduled tasks; old rows mapped as on SQLite.
+    name: 'run-log',
+    sql: `
+  ALTER TABLE runs ADD COLUMN parent_run_id bigint REFERENCES runs (id) ON DELETE CASCADE;
+  ALTER TABLE runs ADD COLUMN user_id text;
+  ALTER TABLE runs ADD COLUMN thread_id text;
+  ALTER TABLE runs ADD COLUMN start_checkpoint text;
+  ALTER TABLE runs ADD COLUMN end_checkpoint text;
+  ALTER TABLE runs ADD COLUMN trigger text;
+  ALTER TABLE runs ADD COLUMN usage text;
+  ALTER TABLE runs ADD COLUMN answer text;
+  ALTER TABLE runs ADD COLUMN owner text;
+  ALTER TABLE runs ADD COLUMN host text;
+  ALTER TABLE runs ADD COLUMN pid integer;
+  ALTER TABLE runs ADD COLUMN pid_scope text;
+  UPDATE runs SET user_id = s.user_id, thread_id = runs.session_id FROM sessions s WHERE s.id = runs.session_id;
+  UPDATE runs SET usage = json_build_array(json_build_object('model', model, 'inputTokens', input_tokens,
+      'outputTokens', output_tokens))::text
+    WHERE model IS NOT NULL AND (input_tokens > 0 OR output_tokens > 0);
+  UPDATE runs SET status = 'died'
+    WHERE status = 'interrupted' AND error LIKE 'interrupted: process % stopped holding the session';
+  CREATE INDEX runs_by_user ON runs (user_id, id);
+  CREATE INDEX runs_by_parent ON runs (parent_run_id);
+  CREATE INDEX runs_running ON runs (status) WHERE status = 'running';
+
+  CREATE TABLE trigger_state (
+    key text COLLATE "C" PRIMARY KEY,
+    last_due bigint NOT NULL,
+    claimed_at bigint NOT NULL,
+    owner text
+  );
+
+  CREATE TABLE tasks (
+    id bigserial PRIMARY KEY,
+    user_id text NOT NULL,
+    agent text,
+    prompt text NOT NULL,
+    schedule text,
+    timezone text,
+    every_s double precision,
+    at bigint,
+    status text NOT NULL CHECK (status IN ('active', 'done', 'cancelled')),
+    created_at bigint NOT NULL,
+    created_by_run bigint,
+    ended_at bigint
+  );
+  CREATE INDEX tasks_by_user ON tasks (user_id, status, id);
+  `,
+  },
+  {
     // `birdie serve`: the session's data folder (so any worker sees it), API tokens (hashes only), the agent a
     // session started with, and a cancel request on the lease row that its holder polls.
     name: 'session-files-tokens',

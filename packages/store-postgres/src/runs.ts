@@ -1,46 +1,88 @@
 import {
   checkCallIds,
-  checkCount,
   checkFinishedCall,
-  checkRunAgent,
   checkRunFinish,
+  checkRunStart,
   checkStartedCall,
-  checkText,
+  diedMessage,
+  type LeaseRow,
   type RunJournal,
   type RunRow,
   type RunsRepo,
+  runIsDead,
+  runQueryClause,
   StoreError,
   type ToolRow,
   toRun,
   validateUserId,
 } from '@birdie/store/backend';
-import type { Db } from './db.js';
+import { type Db, NOW_MS } from './db.js';
 import { guard } from './guard.js';
 import type { PgLeases } from './leases.js';
 import { requireOwner } from './owner.js';
 
+/** `?` placeholders as `$1, $2, …`. */
+function numbered(sql: string, from = 0): string {
+  let n = from;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
 export function createRuns(db: Db, leases: PgLeases): RunsRepo {
+  const toolsFor = async (rows: RunRow[]) => {
+    if (rows.length === 0) return [];
+    const tools = await db.query<ToolRow & { run_id: number }>(
+      'SELECT * FROM tool_calls WHERE run_id = ANY($1::bigint[]) ORDER BY id',
+      [rows.map((r) => r.id)],
+    );
+    const byRun = new Map<number, ToolRow[]>();
+    for (const t of tools.rows) byRun.set(t.run_id, [...(byRun.get(t.run_id) ?? []), t]);
+    return rows.map((row) => toRun(row, byRun.get(row.id) ?? []));
+  };
   return {
-    async start({ sessionId, userId, model, agent }) {
-      const checkedModel = model === undefined ? null : checkText(model, 'model');
-      const checked = checkRunAgent(agent);
+    async start(r) {
+      const checked = checkRunStart(r);
       return db.tx(async (client) => {
-        await requireOwner(client, sessionId, userId);
-        await leases.fence(client, sessionId);
+        await requireOwner(client, r.sessionId, r.userId);
+        await leases.fence(client, r.sessionId);
+        if (checked.parent !== null) {
+          const { rows } = await client.query<{ user_id: string | null }>(
+            'SELECT user_id FROM runs WHERE id = $1',
+            [checked.parent],
+          );
+          if (rows[0]?.user_id !== r.userId)
+            throw new StoreError('not-found', `no run ${checked.parent} of user ${r.userId}`);
+        }
         const { rows } = await client.query<{ id: number }>(
-          `INSERT INTO runs (session_id, model, agent, agent_digest, status, started_at)
-           VALUES ($1, $2, $3, $4, 'running', $5) RETURNING id`,
-          [sessionId, checkedModel, checked?.name ?? null, checked?.digest ?? null, Date.now()],
+          `INSERT INTO runs (session_id, user_id, parent_run_id, thread_id, start_checkpoint, model, agent,
+             agent_digest, trigger, status, started_at, owner, host, pid, pid_scope)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'running', $10, $11, $12, $13, $14) RETURNING id`,
+          [
+            r.sessionId,
+            r.userId,
+            checked.parent,
+            checked.thread,
+            checked.startCheckpoint,
+            checked.model,
+            checked.agent?.name ?? null,
+            checked.agent?.digest ?? null,
+            checked.trigger,
+            Date.now(),
+            leases.owner,
+            leases.host,
+            leases.pid,
+            leases.scope,
+          ],
         );
         return rows[0]!.id;
       });
     },
     async finish(runId, r) {
-      const { status, input, output, error } = checkRunFinish(r);
+      const { status, input, output, error, usage, answer, endCheckpoint } = checkRunFinish(r);
       if (!Number.isSafeInteger(runId)) throw new StoreError('not-found', `no run ${runId}`);
       const { rowCount } = await db.query(
-        'UPDATE runs SET status = $1, ended_at = $2, input_tokens = $3, output_tokens = $4, error = $5 WHERE id = $6',
-        [status, Date.now(), input, output, error, runId],
+        `UPDATE runs SET status = $1, ended_at = $2, input_tokens = $3, output_tokens = $4, error = $5, usage = $6,
+           answer = $7, end_checkpoint = coalesce($8, end_checkpoint) WHERE id = $9`,
+        [status, Date.now(), input, output, error, usage, answer, endCheckpoint, runId],
       );
       if (rowCount === 0) throw new StoreError('not-found', `no run ${runId}`);
     },
@@ -52,31 +94,60 @@ export function createRuns(db: Db, leases: PgLeases): RunsRepo {
       if (!row) throw new StoreError('not-found', `no run ${runId}`);
       return guard(db, createJournal(db, leases, runId, row.session_id));
     },
+    async get(runId, userId) {
+      validateUserId(userId);
+      if (!Number.isSafeInteger(runId)) return undefined;
+      const { rows } = await db.query<RunRow>('SELECT * FROM runs WHERE id = $1', [runId]);
+      const row = rows[0];
+      if (!row) return undefined;
+      const owner = row.user_id ?? undefined;
+      if (owner !== userId)
+        throw new StoreError('not-owner', `run ${runId} belongs to user ${owner}, not ${userId}`, {
+          ...(owner ? { owner } : {}),
+        });
+      return (await toolsFor([row]))[0];
+    },
     async list(q) {
-      const where = ['s.user_id = $1'];
-      const params: unknown[] = [q?.userId];
-      if (q.sessionId !== undefined) {
-        await requireOwner(db, q.sessionId, q.userId);
-        params.push(q.sessionId);
-        where.push(`r.session_id = $${params.length}`);
-      } else {
-        validateUserId(q?.userId);
-      }
-      const limit = q.limit === undefined ? 50 : checkCount(q.limit, 'limit');
-      params.push(limit);
+      const { where, params, limit } = runQueryClause(q);
+      if (q.sessionId !== undefined) await requireOwner(db, q.sessionId, q.userId);
       const { rows } = await db.query<RunRow>(
-        `SELECT r.* FROM runs r JOIN sessions s ON s.id = r.session_id
-         WHERE ${where.join(' AND ')} ORDER BY r.id DESC LIMIT $${params.length}`,
-        params,
+        numbered(`SELECT r.* FROM runs r WHERE ${where.join(' AND ')} ORDER BY r.id DESC LIMIT ?`),
+        [...params, limit],
       );
-      if (rows.length === 0) return [];
-      const tools = await db.query<ToolRow & { run_id: number }>(
-        'SELECT * FROM tool_calls WHERE run_id = ANY($1::bigint[]) ORDER BY id',
-        [rows.map((r) => r.id)],
+      return toolsFor(rows);
+    },
+    async reap() {
+      const { rows } = await db.query<
+        RunRow & { now: number } & { [K in keyof LeaseRow as `l_${K}`]: LeaseRow[K] | null }
+      >(
+        `SELECT r.*, ${NOW_MS} AS now, l.session_id AS l_session_id, l.owner AS l_owner, l.host AS l_host,
+           l.pid AS l_pid, l.pid_scope AS l_pid_scope, l.acquired_at AS l_acquired_at, l.expires_at AS l_expires_at
+         FROM runs r LEFT JOIN leases l ON l.session_id = r.session_id WHERE r.status = 'running'`,
       );
-      const byRun = new Map<number, ToolRow[]>();
-      for (const t of tools.rows) byRun.set(t.run_id, [...(byRun.get(t.run_id) ?? []), t]);
-      return rows.map((row) => toRun(row, byRun.get(row.id) ?? []));
+      const dead: number[] = [];
+      for (const row of rows) {
+        if (row.owner === leases.owner) continue;
+        const lease =
+          row.l_owner === null
+            ? undefined
+            : {
+                session_id: row.l_session_id!,
+                owner: row.l_owner,
+                host: row.l_host!,
+                pid: row.l_pid!,
+                pid_scope: row.l_pid_scope!,
+                acquired_at: row.l_acquired_at!,
+                expires_at: row.l_expires_at!,
+              };
+        const run = { id: row.id, owner: row.owner, host: row.host, pid: row.pid, lease };
+        if (!runIsDead(run, (l) => leases.live({ ...l, now: row.now }))) continue;
+        const { rowCount } = await db.query(
+          `UPDATE runs SET status = 'died', ended_at = $1, error = $2 WHERE id = $3 AND status = 'running'`,
+          [row.now, diedMessage(row), row.id],
+        );
+        if ((rowCount ?? 0) > 0) dead.push(row.id);
+      }
+      return dead;
     },
   };
 }

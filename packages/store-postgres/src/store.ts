@@ -10,6 +10,7 @@ import { redactUrl } from './pg-errors.js';
 import { createGrants, createMemory, createTrust } from './records.js';
 import { repairSession } from './repair.js';
 import { createRuns } from './runs.js';
+import { createTasks, createTriggers } from './scheduling.js';
 import { createSessions } from './sessions.js';
 import { createTokens } from './tokens.js';
 
@@ -76,7 +77,10 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     await db.close();
     throw db.map(error);
   }
-  return assemble(db);
+  const store = assemble(db);
+  // A run left `running` by a process that is gone becomes `died` as soon as any process opens the store.
+  if (!db.state.readOnly) await store.runs.reap().catch(() => undefined);
+  return store;
 }
 
 function assemble(db: Db): PostgresStore {
@@ -110,6 +114,8 @@ function assemble(db: Db): PostgresStore {
     memory: guard(db, createMemory(db)),
     runs: guard(db, createRuns(db, leases)),
     leases: guard(db, leases.repo()),
+    triggers: guard(db, createTriggers(db, leases)),
+    tasks: guard(db, createTasks(db)),
     trust: guard(db, createTrust(db)),
     files: guard(db, createFiles(db, leases)),
     tokens: guard(db, createTokens(db)),

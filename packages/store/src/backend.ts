@@ -27,12 +27,21 @@ export {
   StoreError,
   type StoreErrorCode,
 } from './errors.js';
-export { localDay, validateSessionId, validateUserId } from './ids.js';
+export { localDay, validateLeaseKey, validateSessionId, validateUserId } from './ids.js';
 export type * from './interface.js';
 export { busy, holderOf, type LeaseRow, leaseLost } from './lease-rows.js';
 export { type MemoryRow, toEntry } from './memory.js';
 export { pidScope, processGone } from './process-alive.js';
-export { type RunRow, type ToolRow, toRun, toTool } from './runs.js';
+export {
+  diedMessage,
+  type RunningRow,
+  type RunRow,
+  runIsDead,
+  runQueryClause,
+  type ToolRow,
+  toRun,
+  toTool,
+} from './runs.js';
 export { redactSecrets, scrubSecrets } from './secrets.js';
 export {
   type CheckedPut,
@@ -55,6 +64,8 @@ export {
   toSessionFile,
 } from './session-files-check.js';
 export { SESSION_COLUMNS, type SessionRow, toSession } from './sessions.js';
+export { type TaskRow, toTask } from './tasks.js';
+export { checkDue } from './triggers.js';
 export { type TrustRow, toRecord as toTrustRecord } from './trust.js';
 export {
   checkAcquire,
@@ -65,10 +76,17 @@ export {
   checkMemoryContent,
   checkRunAgent,
   checkRunFinish,
+  checkRunStart,
+  checkRunStatus,
   checkStartedCall,
+  checkTask,
   checkTitle,
   checkTrust,
+  checkUsage,
   DEFAULT_TTL_MS,
   decodeGrants,
+  decodeUsage,
   grantsDamage,
+  MAX_ANSWER,
+  RUN_STATUSES,
 } from './validate.js';

@@ -25,6 +25,22 @@ export function validateUserId(id: unknown): string {
   return id;
 }
 
+// Trigger lease keys: `trigger:` and a name without blanks or control characters (agent names may be any script).
+const TRIGGER_KEY = /^trigger:[^\s\p{Cc}]{1,200}$/u;
+
+/** A lease key: a session id, or a trigger key `trigger:<name>`; `StoreError('invalid-id')` otherwise. */
+export function validateLeaseKey(key: unknown): string {
+  if (typeof key === 'string' && key.startsWith('trigger:')) {
+    if (!TRIGGER_KEY.test(key))
+      throw new StoreError(
+        'invalid-id',
+        `invalid trigger key ${describe(key)}: expected trigger: and 1-200 characters without blanks`,
+      );
+    return key;
+  }
+  return validateSessionId(key);
+}
+
 /** The local calendar day of `date` as `YYYY-MM-DD`. */
 export function localDay(date: Date): string {
   const pad = (n: number, width = 2) => String(n).padStart(width, '0');

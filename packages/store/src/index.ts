@@ -7,7 +7,7 @@ export {
   StoreError,
   type StoreErrorCode,
 } from './errors.js';
-export { validateSessionId, validateUserId } from './ids.js';
+export { validateLeaseKey, validateSessionId, validateUserId } from './ids.js';
 export type {
   AcquireOptions,
   ApiToken,
@@ -16,9 +16,12 @@ export type {
   FinishedStatus,
   Grants,
   GrantsRepo,
+  LeaseKey,
   LeasesRepo,
   MemoryEntry,
   MemoryRepo,
+  ModelUsage,
+  NewTask,
   QuarantinedRecord,
   ReadOnlyReason,
   ReadOnlyState,
@@ -26,9 +29,12 @@ export type {
   RunAgent,
   RunFinish,
   RunJournal,
+  RunQuery,
   RunRecord,
+  RunStart,
   RunStatus,
   RunsRepo,
+  ScheduledTask,
   Session,
   SessionFile,
   SessionFileChanges,
@@ -36,9 +42,12 @@ export type {
   SessionLease,
   Sessions,
   Store,
+  TaskStatus,
+  TasksRepo,
   TokensRepo,
   ToolCallRecord,
   ToolCallStatus,
+  TriggersRepo,
   TrustDecision,
   TrustRecord,
   TrustRepo,
@@ -46,3 +55,4 @@ export type {
 } from './interface.js';
 export { SESSION_FILE_LIMITS } from './session-files-check.js';
 export { openStore, type SqliteStore, type StoreOptions } from './store.js';
+export { RUN_STATUSES } from './validate.js';

@@ -80,8 +80,14 @@ export interface MemoryRepo {
   remove(userId: string, id: number): Promise<boolean>;
 }
 
-export type RunStatus = 'running' | 'ok' | 'error' | 'interrupted' | 'rejected';
-export type FinishedStatus = Exclude<RunStatus, 'running'>;
+/**
+ * How a run ended: `ok`; `error` (the model, a tool or the store failed); `interrupted` (it stopped to wait for an
+ * approval nobody gave in this run); `rejected` (a call was refused); `cancelled` (Ctrl+C, SIGTERM, a stop button);
+ * `died` (its process vanished: the store found it running with nobody holding its session). `running` until then.
+ */
+export type RunStatus = 'running' | 'ok' | 'error' | 'interrupted' | 'rejected' | 'cancelled' | 'died';
+/** What `finish` records; `died` is the store's own finding, never given. */
+export type FinishedStatus = Exclude<RunStatus, 'running' | 'died'>;
 export type ToolCallStatus = 'started' | 'ok' | 'error';
 
 export interface ToolCallRecord {
@@ -107,41 +113,116 @@ export interface RunAgent {
   digest: string;
 }
 
+/** The tokens one model used in a run. */
+export interface ModelUsage {
+  /** `vendor/model` (e.g. `openai/gpt-4o-mini`), as the application names it. */
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+}
+
 export interface RunRecord {
   id: number;
+  /** The run this one belongs to: the turn that delegated to a subagent, the run that scheduled a task. */
+  parentRunId?: number;
+  userId: string;
   sessionId: string;
+  /**
+   * The LangGraph thread whose checkpoints hold the run's messages: the session's, or a subagent's child thread.
+   * Messages are referenced (this thread, `startCheckpointId`..`endCheckpointId`), never copied into the log.
+   */
+  threadId: string;
+  /** The thread's newest checkpoint before the run (absent when the thread was new) and its last one in the run. */
+  startCheckpointId?: string;
+  endCheckpointId?: string;
   model?: string;
   /** The agent that answered at the start of the run, and which version of its file. */
   agent?: RunAgent;
+  /** What started the run when it was not a person: `schedule 0 9 * * *`, `every 30s`, `watch docs/a.md`, `task 12`. */
+  trigger?: string;
   status: RunStatus;
   startedAt: Date;
   endedAt?: Date;
   durationMs?: number;
+  /** Totals over every model of the run (subagents included). */
   inputTokens: number;
   outputTokens: number;
+  /** The same tokens per model; empty when none were recorded. */
+  usage: ModelUsage[];
+  /** The final answer: the text of the run's last model message. */
+  answer?: string;
   error?: string;
+  /** The machine and process that ran it (absent on runs logged before this was recorded). */
+  host?: string;
+  pid?: number;
   toolCalls: ToolCallRecord[];
+}
+
+export interface RunStart {
+  sessionId: string;
+  userId: string;
+  model?: string;
+  /** The agent that answers at the start of the run, with the digest of its definition (which version ran). */
+  agent?: RunAgent;
+  /** A run of the same user this one belongs to (a subagent's parent turn, the run that scheduled a task). */
+  parentRunId?: number;
+  /** What started it (`schedule 0 9 * * *`, `every 30s`, `watch a.md`, `task 12`); absent for a person's turn. */
+  trigger?: string;
+  /** Default: the session's own thread. */
+  threadId?: string;
+  startCheckpointId?: string;
 }
 
 export interface RunFinish {
   status: FinishedStatus;
   inputTokens?: number;
   outputTokens?: number;
+  /** Tokens per model; the totals above are the caller's (they are not summed from here). */
+  usage?: ModelUsage[];
+  /** The text of the run's last model message. */
+  answer?: string;
   error?: string;
+  endCheckpointId?: string;
+}
+
+export interface RunQuery {
+  userId: string;
+  /** Only runs of this session of the user. */
+  sessionId?: string;
+  /** Only runs whose agent has this name. */
+  agent?: string;
+  status?: RunStatus;
+  /** Only runs started at or after this time. */
+  since?: Date;
+  /** Only runs with a smaller id (paging back), or a larger one (following new runs). */
+  beforeId?: number;
+  afterId?: number;
+  /** `null`: runs without a parent only (what a person started or a trigger started); a number: that run's children. */
+  parentRunId?: number | null;
+  /** Default 50. */
+  limit?: number;
 }
 
 export interface RunsRepo {
   /**
-   * Opens a run (status `running`) on the user's session and returns its id. `session-busy` when
-   * another live process holds the session's lease.
+   * Opens a run (status `running`) on the user's session and returns its id, recording this process (host, pid) as
+   * its owner. `session-busy` when another live process holds the session's lease; `not-found` for a parent run
+   * that is not the user's.
    */
-  /** `agent`: the agent that answers at the start of the run, with the digest of its definition (which version ran). */
-  start(r: { sessionId: string; userId: string; model?: string; agent?: RunAgent }): Promise<number>;
+  start(r: RunStart): Promise<number>;
   finish(runId: number, r: RunFinish): Promise<void>;
   /** The run's tool journal (intent before effect). `not-found` for an unknown run. */
   journal(runId: number): Promise<RunJournal>;
-  /** The user's runs (of one of their sessions if given), newest first, each with its tool calls in call order. Default limit 50. */
-  list(q: { userId: string; sessionId?: string; limit?: number }): Promise<RunRecord[]>;
+  /** One run of the user with its tool calls; undefined when there is none, `not-owner` for another user's. */
+  get(runId: number, userId: string): Promise<RunRecord | undefined>;
+  /** The user's runs, newest first, each with its tool calls in call order. Default limit 50. */
+  list(q: RunQuery): Promise<RunRecord[]>;
+  /**
+   * Marks `died` every run still `running` whose process is gone: nobody holds its session's lease any more, or the
+   * holder is another owner, an expired one, or a process of this machine that no longer exists. Returns their ids.
+   * Every store does this once when it opens; a long-lived process may call it again.
+   */
+  reap(): Promise<number[]>;
 }
 
 /**
@@ -177,15 +258,21 @@ export interface AcquireOptions {
   onWait?: (holder: LeaseHolder) => void;
 }
 
+/**
+ * What a lease is on: a session id, or a trigger key `trigger:<name>` (the scheduler's: one runner of an agent's
+ * triggers at a time, on every process and machine that shares the store).
+ */
+export type LeaseKey = string;
+
 export interface LeasesRepo {
   /**
-   * Takes the session's lease (one transaction). A lease held by a live process is waited for up to
+   * Takes the lease on a session or a trigger key (one transaction). A lease held by a live process is waited for up to
    * `waitMs`, then `StoreError('session-busy')`; an expired one, or one whose process on this machine is
-   * gone, is taken over at once and the session's runs still marked `running` become `interrupted`.
+   * gone, is taken over at once and the session's runs still marked `running` become `died`.
    */
-  acquire(sessionId: string, opts?: AcquireOptions): Promise<SessionLease>;
-  /** The live holder of the session's lease, if any (expired leases and gone processes are not). */
-  holder(sessionId: string): Promise<LeaseHolder | undefined>;
+  acquire(key: LeaseKey, opts?: AcquireOptions): Promise<SessionLease>;
+  /** The live holder of the lease, if any (expired leases and gone processes are not). */
+  holder(key: LeaseKey): Promise<LeaseHolder | undefined>;
   /**
    * Asks the live holder of the session's lease (this process or another, on any machine) to stop what it is doing:
    * its `SessionLease.cancelRequested()` turns true. Returns the holder asked; undefined when no live process holds
@@ -194,8 +281,9 @@ export interface LeasesRepo {
   requestCancel(sessionId: string): Promise<LeaseHolder | undefined>;
 }
 
-/** The right to write one session, held by this process until released (or lost). */
+/** The right to write one session (or to run one trigger key), held by this process until released (or lost). */
 export interface SessionLease {
+  /** The session id or trigger key the lease is on. */
   readonly sessionId: string;
   /** This process, as other processes see it. */
   readonly holder: LeaseHolder;
@@ -265,6 +353,71 @@ export interface TokensRepo {
   revoke(id: string): Promise<boolean>;
   /** The token's record when `token` is a token of this store and not revoked; undefined otherwise. */
   verify(token: string): Promise<ApiToken | undefined>;
+}
+
+/**
+ * Which due times of each trigger have been claimed: the record that makes several processes on one store run a due
+ * trigger once. A trigger key names one trigger (`alice/digest:schedule`); its runs are claimed under a lease on a
+ * trigger key (`trigger:alice/digest`) that the caller holds, so that claim and run stay one process's.
+ */
+export interface TriggersRepo {
+  /** The newest due time claimed (or armed) for the trigger; undefined when it has no record. */
+  last(key: string): Promise<Date | undefined>;
+  /**
+   * Records `at` as the trigger's starting point unless it has a record already (a new trigger does not catch up on
+   * times before it was first seen). Returns the record's due time.
+   */
+  arm(key: string, at: Date): Promise<Date>;
+  /**
+   * Claims `dueAt` for this process: `true` when no run of the trigger claimed it or a later time. `lease` is the trigger
+   * lease key the caller holds (`lease-lost` when it does not hold it now).
+   */
+  claim(key: string, dueAt: Date, lease: LeaseKey): Promise<boolean>;
+}
+
+export type TaskStatus = 'active' | 'done' | 'cancelled';
+
+/** A task a user (or the model, with their approval) scheduled: run by `birdie start` as the user. */
+export interface ScheduledTask {
+  id: number;
+  userId: string;
+  /** The agent that runs it; absent: the default agent. */
+  agent?: string;
+  prompt: string;
+  /** Exactly one of `schedule` (cron, with an optional `timezone`), `every` (seconds) and `at`. */
+  schedule?: string;
+  timezone?: string;
+  every?: number;
+  at?: Date;
+  status: TaskStatus;
+  createdAt: Date;
+  /** The run that scheduled it (the model's `schedule_task` call), when one did. */
+  createdByRun?: number;
+  /** When it stopped: ran (`at` tasks) or was cancelled. */
+  endedAt?: Date;
+}
+
+export interface NewTask {
+  userId: string;
+  prompt: string;
+  agent?: string;
+  schedule?: string;
+  timezone?: string;
+  every?: number;
+  at?: Date;
+  createdByRun?: number;
+}
+
+export interface TasksRepo {
+  /** Stores an active task; `invalid-argument` unless exactly one of `schedule`, `every`, `at` is given. */
+  create(task: NewTask): Promise<ScheduledTask>;
+  /** The user's tasks, oldest first; only the active ones unless `all`. */
+  list(userId: string, opts?: { all?: boolean }): Promise<ScheduledTask[]>;
+  get(id: number, userId: string): Promise<ScheduledTask | undefined>;
+  /** Cancels an active task of the user; `false` when there is none with that id. */
+  cancel(id: number, userId: string): Promise<boolean>;
+  /** Marks a one-time (`at`) task done after its run. */
+  finish(id: number): Promise<void>;
 }
 
 export type TrustDecision = 'trusted' | 'refused';
@@ -376,8 +529,12 @@ export interface Store {
   readonly grants: GrantsRepo;
   readonly memory: MemoryRepo;
   readonly runs: RunsRepo;
-  /** One writer per session. */
+  /** One writer per session; one runner per trigger key. */
   readonly leases: LeasesRepo;
+  /** Due times claimed by the scheduler. */
+  readonly triggers: TriggersRepo;
+  /** Tasks users scheduled. */
+  readonly tasks: TasksRepo;
   /** Workspace trust decisions, by folder. */
   readonly trust: TrustRepo;
   /** Each session's data folder, so that any worker continuing the session sees it. */

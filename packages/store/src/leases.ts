@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type Db, immediate } from './db.js';
 import type { LeaseHolder } from './errors.js';
 import { HeldLease, type LeaseBook } from './held-lease.js';
-import { validateSessionId } from './ids.js';
+import { validateLeaseKey, validateSessionId } from './ids.js';
 import type { AcquireOptions, LeasesRepo, SessionLease, SyncOf } from './interface.js';
 import { busy, holderOf, type LeaseRow, leaseLost } from './lease-rows.js';
 import { pidScope, processGone } from './process-alive.js';
@@ -19,7 +19,7 @@ import { checkAcquire } from './validate.js';
 export class Leases implements LeaseBook {
   readonly owner = randomUUID();
   readonly host = hostname();
-  private readonly scope = pidScope();
+  readonly scope = pidScope();
   readonly pid = process.pid;
   private readonly held = new Map<string, HeldLease>();
   /** Leases this store lost to another owner and has not released: their writes get `lease-lost`. */
@@ -29,9 +29,9 @@ export class Leases implements LeaseBook {
   private readonly renew;
   private readonly remove;
   private readonly removeAny;
-  private readonly interruptRuns;
   private readonly markCancel;
   private readonly cancelOf;
+  private readonly markDied;
 
   constructor(private readonly db: Db) {
     this.select = db.prepare<[string], LeaseRow>('SELECT * FROM leases WHERE session_id = ?');
@@ -49,8 +49,8 @@ export class Leases implements LeaseBook {
     this.renew = db.prepare('UPDATE leases SET expires_at = ? WHERE session_id = ? AND owner = ?');
     this.remove = db.prepare('DELETE FROM leases WHERE session_id = ? AND owner = ?');
     this.removeAny = db.prepare('DELETE FROM leases WHERE session_id = ?');
-    this.interruptRuns = db.prepare(
-      `UPDATE runs SET status = 'interrupted', ended_at = ?, error = ? WHERE session_id = ? AND status = 'running'`,
+    this.markDied = db.prepare(
+      `UPDATE runs SET status = 'died', ended_at = ?, error = ? WHERE session_id = ? AND status = 'running'`,
     );
   }
 
@@ -58,7 +58,7 @@ export class Leases implements LeaseBook {
     return {
       acquire: (sessionId, opts) => this.acquire(sessionId, opts),
       holder: (sessionId) => {
-        validateSessionId(sessionId);
+        validateLeaseKey(sessionId);
         const row = this.select.get(sessionId);
         return row && (row.owner === this.owner || this.live(row, Date.now())) ? holderOf(row) : undefined;
       },
@@ -108,8 +108,20 @@ export class Leases implements LeaseBook {
     for (const lease of [...this.held.values()]) lease.end('released');
   }
 
+  /**
+   * Inside a write transaction that needs `key`'s lease held by this store right now (a trigger claim): throws
+   * `lease-lost` otherwise.
+   */
+  requireHeld(key: string): void {
+    const lease = this.held.get(key);
+    const row = this.select.get(key);
+    if (lease && row?.owner === this.owner) return;
+    lease?.lost();
+    throw leaseLost(key, row?.owner === this.owner ? undefined : row);
+  }
+
   private async acquire(sessionId: string, opts: AcquireOptions = {}): Promise<SessionLease> {
-    validateSessionId(sessionId);
+    validateLeaseKey(sessionId);
     const { waitMs, ttlMs } = checkAcquire(opts);
     const deadline = Date.now() + waitMs;
     let delay = 25;
@@ -141,9 +153,9 @@ export class Leases implements LeaseBook {
         const previous = row && row.owner !== this.owner ? holderOf(row) : undefined;
         this.insert.run(sessionId, this.owner, this.host, this.pid, this.scope, now, now + ttlMs);
         if (previous) {
-          this.interruptRuns.run(
+          this.markDied.run(
             now,
-            `interrupted: process ${previous.pid} on ${previous.host} stopped holding the session`,
+            `died: process ${previous.pid} on ${previous.host} stopped holding the session`,
             sessionId,
           );
         }
@@ -189,7 +201,8 @@ export class Leases implements LeaseBook {
     }
   }
 
-  private live(row: LeaseRow, now: number): boolean {
+  /** Whether a lease row's holder is alive: not expired, and not a process of this machine that is gone. */
+  live(row: LeaseRow, now: number): boolean {
     if (row.expires_at <= now) return false;
     return !(row.pid_scope === this.scope && processGone(row.pid));
   }

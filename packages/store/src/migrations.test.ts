@@ -77,3 +77,69 @@ describe('migration 2', () => {
     }
   });
 });
+
+/** A file as the agents release wrote it (schema 3): three runs of alice, one of them left running by a dead process. */
+function agentsReleaseFile(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'birdie-store-v3-'));
+  dirs.push(dir);
+  const file = join(dir, 'birdie.db');
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  for (const sql of MIGRATIONS.slice(0, 3)) db.exec(sql);
+  db.pragma('user_version = 3');
+  db.prepare(
+    `INSERT INTO sessions (id, user_id, day, seq, created_at, updated_at) VALUES ('2026-01-02_1', 'alice', '2026-01-02', 1, 1000, 1000)`,
+  ).run();
+  const run = db.prepare(
+    `INSERT INTO runs (id, session_id, model, agent, agent_digest, status, started_at, ended_at, input_tokens, output_tokens, error)
+     VALUES (?, '2026-01-02_1', 'openai/gpt-4o-mini', ?, ?, ?, 1000, ?, ?, ?, ?)`,
+  );
+  run.run(1, 'reviewer', 'a'.repeat(64), 'ok', 2000, 120, 30, null);
+  run.run(
+    2,
+    null,
+    null,
+    'interrupted',
+    3000,
+    0,
+    0,
+    'interrupted: process 4242 on vm stopped holding the session',
+  );
+  run.run(3, null, null, 'running', null, 0, 0, null);
+  run.run(4, null, null, 'interrupted', 4000, 5, 1, 'interrupted (SIGINT)');
+  db.close();
+  return file;
+}
+
+describe('migration 4', () => {
+  it('maps the old run log: user and thread from the session, tokens under their model, taken-over runs died', async () => {
+    const store = openStore({ file: agentsReleaseFile() });
+    try {
+      const runs = await store.runs.list({ userId: 'alice' });
+      expect(runs.map((r) => [r.id, r.status])).toEqual([
+        [4, 'interrupted'],
+        // Left running with nobody holding its session: the opening store marks it.
+        [3, 'died'],
+        [2, 'died'],
+        [1, 'ok'],
+      ]);
+      const first = runs.find((r) => r.id === 1)!;
+      expect(first).toMatchObject({
+        userId: 'alice',
+        sessionId: '2026-01-02_1',
+        threadId: '2026-01-02_1',
+        agent: { name: 'reviewer', digest: 'a'.repeat(64) },
+        usage: [{ model: 'openai/gpt-4o-mini', inputTokens: 120, outputTokens: 30 }],
+      });
+      expect(runs.find((r) => r.id === 3)!.error).toBe(
+        'died: the process running it stopped without finishing it',
+      );
+      expect(runs.find((r) => r.id === 2)!.usage).toEqual([]);
+      // The new tables take rows.
+      const task = await store.tasks.create({ userId: 'alice', prompt: 'water the plants', every: 3600 });
+      expect((await store.tasks.list('alice')).map((t) => t.id)).toEqual([task.id]);
+    } finally {
+      await store.close();
+    }
+  });
+});

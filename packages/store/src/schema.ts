@@ -157,7 +157,57 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE runs ADD COLUMN agent TEXT;
   ALTER TABLE runs ADD COLUMN agent_digest TEXT;
   `,
-  // 4: `birdie serve` — the session's data folder (so any worker sees it), API tokens (hashes only), the agent a
+  // 4: the complete run log (parent run, user, thread and checkpoints, trigger, tokens per model, answer, the
+  // process that ran it), due times claimed by the scheduler, and scheduled tasks. Old rows: their user and thread
+  // from the session, their tokens under their model, and a run a dead process left (taken over) becomes `died`.
+  `
+  ALTER TABLE runs ADD COLUMN parent_run_id INTEGER REFERENCES runs (id) ON DELETE CASCADE;
+  ALTER TABLE runs ADD COLUMN user_id TEXT;
+  ALTER TABLE runs ADD COLUMN thread_id TEXT;
+  ALTER TABLE runs ADD COLUMN start_checkpoint TEXT;
+  ALTER TABLE runs ADD COLUMN end_checkpoint TEXT;
+  ALTER TABLE runs ADD COLUMN trigger TEXT;
+  ALTER TABLE runs ADD COLUMN usage TEXT;
+  ALTER TABLE runs ADD COLUMN answer TEXT;
+  ALTER TABLE runs ADD COLUMN owner TEXT;
+  ALTER TABLE runs ADD COLUMN host TEXT;
+  ALTER TABLE runs ADD COLUMN pid INTEGER;
+  ALTER TABLE runs ADD COLUMN pid_scope TEXT;
+  UPDATE runs SET user_id = (SELECT s.user_id FROM sessions s WHERE s.id = runs.session_id),
+    thread_id = session_id;
+  UPDATE runs SET usage = json_array(json_object('model', model, 'inputTokens', input_tokens,
+      'outputTokens', output_tokens))
+    WHERE model IS NOT NULL AND (input_tokens > 0 OR output_tokens > 0);
+  UPDATE runs SET status = 'died'
+    WHERE status = 'interrupted' AND error LIKE 'interrupted: process % stopped holding the session';
+  CREATE INDEX runs_by_user ON runs (user_id, id);
+  CREATE INDEX runs_by_parent ON runs (parent_run_id);
+  CREATE INDEX runs_running ON runs (status) WHERE status = 'running';
+
+  CREATE TABLE trigger_state (
+    key TEXT PRIMARY KEY,
+    last_due INTEGER NOT NULL,
+    claimed_at INTEGER NOT NULL,
+    owner TEXT
+  );
+
+  CREATE TABLE tasks (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    user_id TEXT NOT NULL,
+    agent TEXT,
+    prompt TEXT NOT NULL,
+    schedule TEXT,
+    timezone TEXT,
+    every_s REAL,
+    at INTEGER,
+    status TEXT NOT NULL CHECK (status IN ('active', 'done', 'cancelled')),
+    created_at INTEGER NOT NULL,
+    created_by_run INTEGER,
+    ended_at INTEGER
+  );
+  CREATE INDEX tasks_by_user ON tasks (user_id, status, id);
+  `,
+  // 5: `birdie serve` — the session's data folder (so any worker sees it), API tokens (hashes only), the agent a
   // session started with, and a cancel request on the lease row that its holder polls.
   `
   ALTER TABLE sessions ADD COLUMN agent TEXT;

@@ -15,7 +15,9 @@ import { repairSession } from './repair.js';
 import { createRuns, type SyncRuns } from './runs.js';
 import { createSessions } from './sessions.js';
 import { toStoreError } from './sqlite-errors.js';
+import { createTasks } from './tasks.js';
 import { createTokens } from './tokens.js';
+import { createTriggers } from './triggers.js';
 import { createTrust } from './trust.js';
 
 export interface StoreOptions {
@@ -37,13 +39,25 @@ export function openStore(options: StoreOptions = {}): SqliteStore {
   const home = resolve(options.home ?? process.env.BIRDIE_HOME ?? join(homedir(), '.birdie'));
   const file = resolve(options.file ?? join(home, 'birdie.db'));
   const db: Db = openDatabase(file, dirname(file));
+  let store: SqliteStore;
   try {
-    return assemble(db, file);
+    store = assemble(db, file);
   } catch (error) {
     db.close();
     const mapped = toStoreError(error, stateOf(db));
     throw mapped;
   }
+  reapOnOpen(store);
+  return store;
+}
+
+/**
+ * A run left `running` by a process that is gone becomes `died` as soon as any process opens the store. Best effort:
+ * a store that only reads, or a lock held for too long, leaves it for the next opening.
+ */
+function reapOnOpen(store: SqliteStore): void {
+  if (store.readOnly) return;
+  store.runs.reap().catch(() => undefined);
 }
 
 function assemble(db: Db, file: string): SqliteStore {
@@ -75,6 +89,8 @@ function assemble(db: Db, file: string): SqliteStore {
     memory: guard(createMemory(db)),
     runs: guardRuns(guard, createRuns(db, owners, leases)),
     leases: guard(leases.repo()),
+    triggers: guard(createTriggers(db, leases)),
+    tasks: guard(createTasks(db)),
     trust: guard(createTrust(db)),
     files: guard(createFiles(db, owners, leases)),
     tokens: guard(createTokens(db)),

@@ -2,7 +2,18 @@
 import { isAbsolute } from 'node:path';
 import { checkCount, checkKey, checkText } from './checks.js';
 import { StoreError } from './errors.js';
-import type { AcquireOptions, FinishedStatus, Grants, RunFinish, TrustDecision } from './interface.js';
+import { validateUserId } from './ids.js';
+import type {
+  AcquireOptions,
+  FinishedStatus,
+  Grants,
+  ModelUsage,
+  NewTask,
+  RunFinish,
+  RunStart,
+  RunStatus,
+  TrustDecision,
+} from './interface.js';
 import { redactSecrets } from './secrets.js';
 
 export function checkTitle(title: unknown): string {
@@ -97,14 +108,28 @@ export function checkMemoryContent(content: unknown): string {
   return content;
 }
 
-const STATUSES = new Set<FinishedStatus>(['ok', 'error', 'interrupted', 'rejected']);
+const STATUSES = new Set<FinishedStatus>(['ok', 'error', 'interrupted', 'rejected', 'cancelled']);
+export const RUN_STATUSES: readonly RunStatus[] = [
+  'running',
+  'ok',
+  'error',
+  'interrupted',
+  'rejected',
+  'cancelled',
+  'died',
+];
+/** The longest answer the log keeps (the whole message stays in the checkpoint). */
+export const MAX_ANSWER = 16_000;
 
-/** A run's end as stored: status checked, counts non-negative, the error redacted. */
+/** A run's end as stored: status checked, counts non-negative, the error redacted, usage as JSON. */
 export function checkRunFinish(r: RunFinish): {
   status: FinishedStatus;
   input: number;
   output: number;
   error: string | null;
+  usage: string | null;
+  answer: string | null;
+  endCheckpoint: string | null;
 } {
   if (!STATUSES.has(r?.status)) {
     throw new StoreError('invalid-argument', `run status must be one of ${[...STATUSES].join(', ')}`);
@@ -114,6 +139,106 @@ export function checkRunFinish(r: RunFinish): {
     input: checkCount(r.inputTokens ?? 0, 'inputTokens'),
     output: checkCount(r.outputTokens ?? 0, 'outputTokens'),
     error: r.error === undefined ? null : redactSecrets(checkText(r.error, 'error')),
+    usage: r.usage === undefined || r.usage.length === 0 ? null : JSON.stringify(checkUsage(r.usage)),
+    answer:
+      r.answer === undefined || r.answer === ''
+        ? null
+        : redactSecrets(checkText(r.answer, 'answer', MAX_ANSWER)),
+    endCheckpoint: r.endCheckpointId === undefined ? null : checkKey(r.endCheckpointId, 'endCheckpointId'),
+  };
+}
+
+/** Tokens per model, merged by model name, in the order given. */
+export function checkUsage(usage: unknown): ModelUsage[] {
+  if (!Array.isArray(usage)) throw new StoreError('invalid-argument', 'usage must be an array');
+  const byModel = new Map<string, ModelUsage>();
+  for (const u of usage as ModelUsage[]) {
+    const model = checkText(u?.model, 'usage.model', 200);
+    const entry = byModel.get(model) ?? { model, inputTokens: 0, outputTokens: 0 };
+    entry.inputTokens += checkCount(u.inputTokens, 'usage.inputTokens');
+    entry.outputTokens += checkCount(u.outputTokens, 'usage.outputTokens');
+    byModel.set(model, entry);
+  }
+  return [...byModel.values()];
+}
+
+/** Stored usage JSON read back; anything unreadable reads as none (the totals stay). */
+export function decodeUsage(text: string | null): ModelUsage[] {
+  if (text === null) return [];
+  try {
+    return checkUsage(JSON.parse(text));
+  } catch {
+    return [];
+  }
+}
+
+/** The optional parts of a run's start, checked. */
+export function checkRunStart(r: RunStart): {
+  model: string | null;
+  agent: { name: string; digest: string } | undefined;
+  parent: number | null;
+  trigger: string | null;
+  thread: string;
+  startCheckpoint: string | null;
+} {
+  if (r?.parentRunId !== undefined && !Number.isSafeInteger(r.parentRunId))
+    throw new StoreError('invalid-argument', 'parentRunId must be a run id');
+  return {
+    model: r.model === undefined ? null : checkText(r.model, 'model'),
+    agent: checkRunAgent(r.agent),
+    parent: r.parentRunId ?? null,
+    trigger: r.trigger === undefined ? null : checkText(r.trigger, 'trigger', 500),
+    thread: r.threadId === undefined ? r.sessionId : checkKey(r.threadId, 'threadId'),
+    startCheckpoint:
+      r.startCheckpointId === undefined ? null : checkKey(r.startCheckpointId, 'startCheckpointId'),
+  };
+}
+
+export function checkRunStatus(status: unknown): RunStatus {
+  if (!RUN_STATUSES.includes(status as RunStatus))
+    throw new StoreError('invalid-argument', `run status must be one of ${RUN_STATUSES.join(', ')}`);
+  return status as RunStatus;
+}
+
+const MAX_PROMPT = 16_000;
+
+/** A new task as stored: one of schedule / every / at, the rest checked. */
+export function checkTask(t: NewTask): {
+  userId: string;
+  prompt: string;
+  agent: string | null;
+  schedule: string | null;
+  timezone: string | null;
+  every: number | null;
+  at: number | null;
+  createdByRun: number | null;
+} {
+  const userId = validateUserId(t?.userId);
+  if (typeof t.prompt !== 'string' || t.prompt.trim() === '' || t.prompt.length > MAX_PROMPT)
+    throw new StoreError(
+      'invalid-argument',
+      `a task's prompt is non-empty text of at most ${MAX_PROMPT} characters`,
+    );
+  const given = [t.schedule, t.every, t.at].filter((v) => v !== undefined).length;
+  if (given !== 1)
+    throw new StoreError('invalid-argument', 'a task has exactly one of schedule, every and at');
+  if (t.every !== undefined && (!Number.isFinite(t.every) || t.every < 1))
+    throw new StoreError('invalid-argument', "a task's every is a number of seconds, at least 1");
+  if (t.at !== undefined && (!(t.at instanceof Date) || Number.isNaN(t.at.getTime())))
+    throw new StoreError('invalid-argument', "a task's at is a valid Date");
+  if (t.timezone !== undefined && t.schedule === undefined)
+    throw new StoreError('invalid-argument', "a task's timezone goes with a schedule");
+  if (t.createdByRun !== undefined && !Number.isSafeInteger(t.createdByRun))
+    throw new StoreError('invalid-argument', 'createdByRun must be a run id');
+  return {
+    userId,
+    prompt: t.prompt,
+    agent: t.agent === undefined ? null : checkKey(t.agent, 'agent', 200),
+    schedule: t.schedule === undefined ? null : checkKey(t.schedule, 'schedule', 200),
+    timezone: t.timezone === undefined ? null : checkKey(t.timezone, 'timezone', 100),
+    every: t.every ?? null,
+    at: t.at === undefined ? null : t.at.getTime(),
+    createdByRun: t.createdByRun ?? null,
   };
 }
 

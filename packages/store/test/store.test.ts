@@ -84,10 +84,12 @@ describe('public API', () => {
   it('exports exactly these names', async () => {
     expect(Object.keys(await import('../src/index.js')).sort()).toEqual([
       'BirdieCheckpointer',
+      'RUN_STATUSES',
       'SESSION_FILE_LIMITS',
       'StoreError',
       'isStoreError',
       'openStore',
+      'validateLeaseKey',
       'validateSessionId',
       'validateUserId',
     ]);

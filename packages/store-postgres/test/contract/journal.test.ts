@@ -107,7 +107,7 @@ describe.each(backends)('$name', (backend) => {
       );
       expect(await journal.startedAmong(['call_effect', 'call_other'])).toEqual(new Set(['call_effect']));
       const killed = (await t.store.runs.list({ userId: 'alice' }))[1]!;
-      expect(killed.status).toBe('interrupted');
+      expect(killed.status).toBe('died');
       expect(killed.toolCalls).toMatchObject([
         { callId: 'call_effect', status: 'started', resultUnknown: true },
       ]);

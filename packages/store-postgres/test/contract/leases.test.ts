@@ -139,9 +139,7 @@ describe.each(backends)('$name', (backend) => {
       await t.env.exec('UPDATE leases SET expires_at = 0 WHERE session_id = ?', [sessionId]);
       const taker = await intruder.leases.acquire(sessionId);
       expect(taker.previous?.owner).toBe(lease.holder.owner);
-      expect((await intruder.runs.list({ userId: 'alice' })).find((r) => r.id === run)?.status).toBe(
-        'interrupted',
-      );
+      expect((await intruder.runs.list({ userId: 'alice' })).find((r) => r.id === run)?.status).toBe('died');
 
       const lost = await rejection(
         t.store.checkpointer.put(config, { ...checkpoint, id: checkpoint.id.replace(/1$/, '2') }, meta, {}),
@@ -182,7 +180,7 @@ describe.each(backends)('$name', (backend) => {
   });
 
   describe('leases across processes', () => {
-    it('a holder killed with SIGKILL is taken over at once; its running run becomes interrupted', async () => {
+    it('a holder killed with SIGKILL is taken over at once; its running run becomes died', async () => {
       const c = holder();
       const { pid, run } = JSON.parse(await c.waitFor((l) => l.includes('held')));
       const busy = await rejection(t.store.leases.acquire(sessionId));
@@ -199,7 +197,7 @@ describe.each(backends)('$name', (backend) => {
       const lease = await t.store.leases.acquire(sessionId);
       expect(lease.previous).toMatchObject({ pid, host: hostname() });
       const [logged] = await t.store.runs.list({ userId: 'alice' });
-      expect(logged).toMatchObject({ id: run, status: 'interrupted' });
+      expect(logged).toMatchObject({ id: run, status: 'died' });
       expect(logged!.error).toContain(`process ${pid} on ${hostname()}`);
       // The call it had started is "started, result unknown" in the run log.
       expect(logged!.toolCalls).toMatchObject([

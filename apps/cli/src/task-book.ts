@@ -1,0 +1,80 @@
+import type { NewTaskRequest, TaskBook, TaskRecord } from '@birdie/graph';
+import { cronProblem, knownTimeZone, parseDuration } from '@birdie/skill-parser';
+import type { ScheduledTask } from '@birdie/store';
+import type { Runtime } from './runtime.js';
+
+/** How a task's timing reads: `every 3600s`, `schedule 0 9 * * * (UTC)`, `at 2026-…`. */
+export function whenText(t: ScheduledTask): string {
+  if (t.schedule !== undefined) return `schedule ${t.schedule}${t.timezone ? ` (${t.timezone})` : ''}`;
+  if (t.every !== undefined) return `every ${t.every}s`;
+  return `at ${t.at?.toISOString() ?? '-'}`;
+}
+
+const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
+
+function record(t: ScheduledTask): TaskRecord {
+  return { id: String(t.id), when: whenText(t), prompt: t.prompt, ...(t.agent ? { agent: t.agent } : {}) };
+}
+
+/**
+ * The user's scheduled tasks as the builtin task tools see them. A request the model got wrong throws an Error whose
+ * message tells it what to fix; a task remembers the run that scheduled it.
+ */
+export function taskBook(rt: Runtime, runId: number, userId: string = rt.userId): TaskBook {
+  // `userId`: the session's user, who may not be the process's own (`birdie serve`).
+  const { store } = rt;
+  return {
+    list: async () => (await store.tasks.list(userId)).map(record),
+    async create(request: NewTaskRequest) {
+      const given = (['schedule', 'every', 'at'] as const).filter((k) => request[k] !== undefined);
+      if (given.length !== 1)
+        throw new Error(`Give exactly one of schedule, every and at (got ${given.join(', ') || 'none'}).`);
+      if (request.schedule !== undefined) {
+        const problem = cronProblem(request.schedule);
+        if (problem) throw new Error(`"${request.schedule}" is not a cron expression: ${problem}`);
+      }
+      if (request.timezone !== undefined) {
+        if (request.schedule === undefined) throw new Error('timezone goes with schedule only.');
+        if (!knownTimeZone(request.timezone))
+          throw new Error(`"${request.timezone}" is not an IANA time zone (e.g. "Europe/Berlin", "UTC").`);
+      }
+      let every: number | undefined;
+      if (request.every !== undefined) {
+        every = parseDuration(request.every);
+        if (every === undefined || every < 60)
+          throw new Error(
+            `every: "${request.every}" is not an interval of at least one minute (e.g. 30m, 2h, 1d).`,
+          );
+      }
+      let at: Date | undefined;
+      if (request.at !== undefined) {
+        at = ISO_WITH_ZONE.test(request.at) ? new Date(request.at) : undefined;
+        if (!at || Number.isNaN(at.getTime()))
+          throw new Error(
+            `at: "${request.at}" is not an ISO 8601 time with an offset (e.g. 2026-12-01T09:00:00+01:00).`,
+          );
+      }
+      if (request.agent !== undefined && !rt.registry.current().getAgent(request.agent))
+        throw new Error(
+          `There is no agent "${request.agent}" (agents: ${
+            rt.registry
+              .current()
+              .agents.map((a) => a.name)
+              .join(', ') || 'none'
+          }).`,
+        );
+      const task = await store.tasks.create({
+        userId,
+        prompt: request.prompt,
+        createdByRun: runId,
+        ...(request.agent !== undefined ? { agent: request.agent } : {}),
+        ...(request.schedule !== undefined ? { schedule: request.schedule } : {}),
+        ...(request.timezone !== undefined ? { timezone: request.timezone } : {}),
+        ...(every !== undefined ? { every } : {}),
+        ...(at ? { at } : {}),
+      });
+      return record(task);
+    },
+    cancel: async (id) => /^\d+$/.test(id) && (await store.tasks.cancel(Number(id), userId)),
+  };
+}

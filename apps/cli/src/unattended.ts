@@ -1,0 +1,103 @@
+import { dirname, sep } from 'node:path';
+import type { AgentDefinition } from '@birdie/registry';
+import type { Firing, Trigger } from '@birdie/scheduler';
+import type { ScheduledTask } from '@birdie/store';
+import type { Runtime } from './runtime.js';
+import { executeTurn, type TurnResult } from './turn.js';
+
+/** What a triggered run's refused approvals say: nobody is there to approve. */
+export const UNATTENDED_REFUSAL =
+  "refused: birdie start runs unattended and nobody can approve this call; add the tool to the agent's `approve` list to allow it";
+
+/**
+ * The folder an agent's `watch` paths are relative to: the project whose `.birdie/agents` or `.agents/agents` holds
+ * the file, else the working folder.
+ */
+export function projectOf(agentFile: string, cwd: string): string {
+  const parts = dirname(agentFile).split(sep);
+  const at = parts.findLastIndex(
+    (part, i) =>
+      (part === '.birdie' || part === '.agents') && parts[i + 1] === 'agents' && i + 2 === parts.length,
+  );
+  return at > 0 ? parts.slice(0, at).join(sep) : cwd;
+}
+
+/** The scheduler's trigger for an agent with trigger fields; undefined for one without. */
+export function agentTrigger(agent: AgentDefinition, cwd: string): Trigger | undefined {
+  const t = agent.triggers;
+  if (!t || (t.schedule === undefined && t.every === undefined && !t.watch?.length)) return undefined;
+  return {
+    id: agent.name,
+    ...(t.schedule !== undefined ? { schedule: t.schedule } : {}),
+    ...(t.timezone !== undefined ? { timezone: t.timezone } : {}),
+    ...(t.every !== undefined ? { every: t.every } : {}),
+    ...(t.watch?.length ? { watch: t.watch, root: projectOf(agent.file, cwd) } : {}),
+    ...(t.debounce !== undefined ? { debounce: t.debounce } : {}),
+    ...(t.prompt !== undefined ? { prompt: t.prompt } : {}),
+    ...(t.overlap !== undefined ? { overlap: t.overlap } : {}),
+    ...(t.catchUp !== undefined ? { catchUp: t.catchUp } : {}),
+  };
+}
+
+/** Trigger ids of tasks: `task-<id>` (agent names cannot hold that shape's meaning: tasks are looked up by it). */
+export const TASK_PREFIX = 'task-';
+
+export function taskTrigger(task: ScheduledTask): Trigger {
+  return {
+    id: `${TASK_PREFIX}${task.id}`,
+    prompt: task.prompt,
+    ...(task.schedule !== undefined ? { schedule: task.schedule } : {}),
+    ...(task.timezone !== undefined ? { timezone: task.timezone } : {}),
+    ...(task.every !== undefined ? { every: task.every } : {}),
+    ...(task.at !== undefined ? { at: task.at } : {}),
+  };
+}
+
+export interface TriggeredRun {
+  sessionId: string;
+  agent?: string;
+  result: TurnResult;
+  /** Tools refused for lack of approval. */
+  refused: string[];
+}
+
+/**
+ * One triggered run: a new session of the user, the agent (or the task's agent), the firing's prompt; calls that
+ * need approval run only when the agent pre-approves the tool (the graph applies `approve`), every other one is
+ * refused with a tool error and the refusal is in the run's log entry.
+ */
+export async function runTriggered(
+  rt: Runtime,
+  firing: Firing,
+  opts: { agent?: string; task?: ScheduledTask; onStart?(info: { sessionId: string }): void },
+): Promise<TriggeredRun> {
+  const session = await rt.store.sessions.create(rt.userId, {
+    title: `${opts.agent ?? 'birdie'}: ${firing.label}`.slice(0, 200),
+  });
+  opts.onStart?.({ sessionId: session.id });
+  const refused: string[] = [];
+  const trigger = opts.task ? `task ${opts.task.id} (${firing.label})` : firing.label;
+  const result = await executeTurn(rt, session, firing.prompt, {
+    approval: rt.config.settings.approval ?? 'ask',
+    signal: firing.signal,
+    waitMs: 0,
+    agent: opts.agent ?? null,
+    trigger,
+    ...(opts.task?.createdByRun !== undefined ? { parentRunId: opts.task.createdByRun } : {}),
+    // The log says why the run was rejected: nobody could approve.
+    beforeLog: (result) => {
+      if (refused.length > 0 && !result.error) result.error = `${UNATTENDED_REFUSAL} (${refused.join(', ')})`;
+    },
+    handlers: {
+      onEvent: () => undefined,
+      decide: async (requests) =>
+        Object.fromEntries(
+          requests.map((request) => {
+            refused.push(request.tool);
+            return [request.id, { type: 'reject', message: UNATTENDED_REFUSAL }];
+          }),
+        ),
+    },
+  });
+  return { sessionId: session.id, ...(opts.agent ? { agent: opts.agent } : {}), result, refused };
+}

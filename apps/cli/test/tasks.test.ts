@@ -1,0 +1,120 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { openStore } from '@birdie/store';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { birdie, startBirdie } from './helpers/birdie-process.js';
+import { CLI_ROOT, type Sandbox, sandbox } from './helpers/env.js';
+
+let box: Sandbox;
+beforeEach(async () => {
+  // The real bundled skills: the scheduler skill that ships.
+  box = await sandbox({ BIRDIE_BUNDLED_SKILLS: join(CLI_ROOT, '..', '..', 'skills') });
+});
+afterEach(async () => {
+  await box.cleanup();
+});
+
+async function withScript(replies: unknown[]): Promise<NodeJS.ProcessEnv> {
+  const file = join(box.dir.path, `script-${Math.random().toString(36).slice(2)}.json`);
+  await writeFile(file, JSON.stringify({ replies }));
+  return { ...box.env, LLM_VENDOR: 'scripted', LLM_SCRIPT: file };
+}
+
+describe('scheduled tasks (the scheduler skill, birdie tasks, birdie start)', { timeout: 90_000 }, () => {
+  it('the model schedules a task with approval; birdie start runs it as a child of that run; tasks list and cancel', async () => {
+    const at = new Date(Date.now() - 1000).toISOString();
+    const env = await withScript([
+      { match: 'remind', tool_calls: [{ name: 'schedule_task', args: { prompt: 'Water the plants.', at } }] },
+      { match: 'remind', text: 'Scheduled.' },
+      { match: 'Water the plants', text: 'Watered.' },
+    ]);
+    const scheduled = await birdie(
+      ['run', '--enable', 'scheduler', '--yes', 'remind me to water the plants'],
+      {
+        env,
+        cwd: box.cwd,
+      },
+    );
+    expect(scheduled.code).toBe(0);
+    const list = await birdie(['tasks', 'list'], { env: box.env, cwd: box.cwd });
+    expect(list.stdout).toMatch(
+      new RegExp(`1\\s+active\\s+at ${at.replace(/\./g, '\\.')}\\s+-\\s+Water the plants\\.`),
+    );
+
+    const p = startBirdie(['start', '--json'], { env, cwd: box.cwd, timeoutMs: 60_000 });
+    await p.waitFor('stdout', /"agent":"task 1","trigger":"at /);
+    await p.waitFor('stderr', /"event":"run-end","agent":"task 1"/);
+    p.kill('SIGTERM');
+    expect((await p.exited).code).toBe(0);
+
+    const store = openStore({ home: box.home });
+    try {
+      const [taskRun, modelRun] = await store.runs.list({ userId: 'tester' });
+      expect(taskRun).toMatchObject({
+        status: 'ok',
+        answer: 'Watered.',
+        parentRunId: modelRun!.id,
+        trigger: expect.stringMatching(/^task 1 \(at /),
+      });
+      expect(modelRun!.toolCalls.map((c) => [c.name, c.status])).toEqual([['schedule_task', 'ok']]);
+    } finally {
+      await store.close();
+    }
+    // An `at` task is done after its run.
+    expect((await birdie(['tasks', 'list'], { env: box.env, cwd: box.cwd })).stdout).toMatch(
+      /No scheduled tasks/,
+    );
+    const all = await birdie(['tasks', 'list', '--all', '--json'], { env: box.env, cwd: box.cwd });
+    expect(JSON.parse(all.stdout.trim())).toMatchObject({
+      id: 1,
+      status: 'done',
+      createdByRun: expect.any(Number),
+    });
+  });
+
+  it('scheduling needs approval: birdie run without --yes refuses it; bad timings reach the model as tool errors', async () => {
+    const env = await withScript([
+      { match: 'daily', tool_calls: [{ name: 'schedule_task', args: { prompt: 'Report.', every: '1d' } }] },
+      { match: 'daily', text: 'Could not.' },
+      { match: 'often', tool_calls: [{ name: 'schedule_task', args: { prompt: 'Spam.', every: '5s' } }] },
+      { match: 'often', text: 'Refused by the check.' },
+    ]);
+    const refused = await birdie(['run', '--enable', 'scheduler', 'daily report please'], {
+      env,
+      cwd: box.cwd,
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/schedule_task .* needs approval/);
+    const bad = await birdie(['run', '--enable', 'scheduler', '--yes', '--json', 'often please'], {
+      env,
+      cwd: box.cwd,
+    });
+    expect(bad.stdout).toMatch(/every: \\"5s\\" is not an interval of at least one minute/);
+    expect((await birdie(['tasks', 'list', '--json'], { env: box.env, cwd: box.cwd })).stdout).toBe('');
+  });
+
+  it("birdie tasks cancel ID cancels the user's task; an unknown id is a usage error", async () => {
+    const store = openStore({ home: box.home });
+    try {
+      await store.tasks.create({ userId: 'tester', prompt: 'Hourly check.', every: 3600 });
+      await store.tasks.create({ userId: 'someone', prompt: 'Not yours.', every: 3600 });
+    } finally {
+      await store.close();
+    }
+    const cancel = await birdie(['tasks', 'cancel', '1'], { env: box.env, cwd: box.cwd });
+    expect([cancel.code, cancel.stdout.trim()]).toEqual([0, 'Cancelled task 1.']);
+    const other = await birdie(['tasks', 'cancel', '2'], { env: box.env, cwd: box.cwd });
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/no active task 2 of user tester/);
+    const word = await birdie(['tasks', 'cancel', 'one'], { env: box.env, cwd: box.cwd });
+    expect(word.stderr).toMatch(/ID must be a task number/);
+    const help = await birdie(['tasks', '--help'], { env: box.env, cwd: box.cwd });
+    expect(help.stdout).toMatch(
+      /birdie tasks list +list your scheduled tasks[\s\S]*birdie tasks cancel +cancel/,
+    );
+    const listHelp = await birdie(['tasks', 'list', '--help'], { env: box.env, cwd: box.cwd });
+    expect(listHelp.stdout).toMatch(/birdie tasks list \[--all\]/);
+    const startHelp = await birdie(['start', '--help'], { env: box.env, cwd: box.cwd });
+    expect(startHelp.stdout).toMatch(/--once AGENT[\s\S]*--grace SECONDS/);
+  });
+});
