@@ -1,7 +1,9 @@
 // Benchmark: discover + parse + validate 1,000 generated skills, against reading the same files with no parsing.
+// BENCH_BASELINE=<folder> adds another build of this package (its `dist/`, e.g. one built from an older commit) as a
+// row timed in the same run, and the rate of this build as a multiple of it.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { discoverSkills, parseSkill } from '../dist/index.js';
 import { generateSkills } from './generate.mjs';
 
@@ -47,6 +49,13 @@ try {
   const { bytes } = await generateSkills(root, COUNT);
   const read = await time(() => readOnly(root));
   const discover = await time(() => discoverSkills(root));
+  const baselineDir = process.env.BENCH_BASELINE;
+  const baseline = baselineDir
+    ? await time(async () => {
+        const { discoverSkills: discoverBefore } = await import(resolve(baselineDir, 'index.js'));
+        return discoverBefore(root);
+      })
+    : undefined;
   const texts = read.result;
   const parseAll = (filter) => () => {
     for (const [path, text] of texts) if (filter(text)) parseSkill(text, { path });
@@ -76,11 +85,17 @@ try {
     );
   row('read only (readdir + readFile, no parsing): baseline', read, COUNT);
   row('**discoverSkills: discover + parse + validate**', discover, COUNT);
+  if (baseline) row(`discoverSkills of the baseline build (${baselineDir})`, baseline, COUNT);
   row(`parseSkill only, ${nTools} tool skills`, parseTools, nTools);
   row(`parseSkill only, ${COUNT - nTools} knowledge skills`, parseKnowledge, COUNT - nTools);
   const target = 2000;
   const wall = (COUNT / discover.ms) * 1000;
   const cpu = (COUNT / discover.cpu) * 1000;
+  if (baseline) {
+    console.log(
+      `\nthis build's rate ÷ the baseline's: ${(baseline.ms / discover.ms).toFixed(2)}× on wall-clock time, ${(baseline.cpu / discover.cpu).toFixed(2)}× on CPU time (goal ≥ 2×, issue 22)`,
+    );
+  }
   console.log(
     `\ntarget ≥ ${target} skills/s: ${wall >= target ? 'met' : 'NOT met'} on wall-clock time (${Math.round(wall)}/s), ${cpu >= target ? 'met' : 'NOT met'} on CPU time (${Math.round(cpu)}/s); load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`,
   );

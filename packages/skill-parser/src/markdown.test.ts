@@ -1,67 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { outlineFromMdast, remarkYaml } from '../test/remark-reference.js';
+import { TRICKY_BODIES as tricky } from '../test/tricky-markdown.js';
 import { findFrontmatter } from './frontmatter.js';
+import { headingText } from './inline-text.js';
 import { outlineFromMicromark } from './markdown.js';
-import { headingText, outlineFromMdast, remarkYaml } from './outline.js';
 import { createSource } from './source.js';
 
 const front = '---\nname: x\ndescription: y\n---\n';
-
-/** Markdown where a line-based reader would go wrong; the outline must agree with the full remark tree. */
-const tricky = [
-  '## Tools\n\n### a\nentrypoint: bash:true\n',
-  '```\n## Tools\n```\n\n## Tools\n',
-  '~~~~md\n```\n## Tools\n```\n~~~~\n',
-  '  ```yaml\n  type: object\n    properties: {}\n  ```\n',
-  '```json\n{"type": "object"}\n',
-  '<!--\n## Tools\n-->\n\n## Tools\n',
-  '<div>\n## Tools\n</div>\n',
-  '> ## Tools\n> ### a\n',
-  '- item\n  ## Tools\n\n## Tools\n',
-  '1. one\n\n   ```yaml\n   a: 1\n   ```\n',
-  'Tools\n-----\n\n### a\n',
-  'Some\nTools\n---\n',
-  'Tools\n=====\n',
-  '## **Tools**\n### `read_file`\n',
-  '## T&#111;ols ##\n### a\\_b\n',
-  '   ## Tools\n    ## not a heading\n',
-  '## Tools\r\n\r\n### a\r\n```json\r\n{"type": "object"}\r\n```\r\n',
-  '#### Tools\n## Tools #\n### \n',
-  '* * *\n## Tools\n---\n### x\n',
-  '[ref]: https://example.com\n## Tools\n',
-  '## Tools\n\n    ### indented code\n\n### real\n',
-  '## Tools\n### _private_\n### snake_case_name\n### a*b*\n',
-  '- a\nlazy\n## Tools\n',
-  '<!--\nnote\n## Tools\nstill a comment -->\n## Tools\n### a\n',
-  '<div>\ntext\n## Tools\n\n## Tools\n',
-  '[a\nb]: /u\nTools\n-----\n',
-  'Intro line  \nTools\n---\n',
-  '  Tools  \n  ---\n',
-  '```yaml\ntype: object\nproperties: {}',
-  '- item\n  ```\n  code\nend\n## Tools\n',
-  '> quote\ncontinued lazily\n## Tools\n',
-  '1. step\n   detail\n\n   ## Tools\n\n## Tools\r\nText\r\n',
-  'Paragraph\n```\nfence interrupts\n```\nTools\n=====\n',
-  '    code\n    more code\nTools\n---\n',
-  '- item\n  text\n  more\nlazy\n## Tools\n',
-  'Para one\nstill para\nTools\n---\n',
-  '```\nfoo\nbar\n```\nTools\n-----\n',
-  '<!--\na\nb -->\nc\nd\n## Tools\n',
-  '\tfoo\n\tbar\n  baz\n## Tools\n',
-  '> q\nlazy one\nlazy two\n---\n## Tools\n',
-  '## Tools\n### t\ndescription: a\n  b\nc\n```json\n{}\n```\n### u\n',
-  '    code\n      deeper\n    back\nTools\n---\n',
-  '- a\n  b\n    c\nd\n## Tools\n',
-  '1. x\n\n       code in item\n         more\n   para\n## Tools\n',
-  '  a\n    b\n  ```\n  c\n  ```\nTools\n---\n',
-  'a\n\tb\n    c\nTools\n---\n',
-  '> a\n  b\nc\n    d\n## Tools\n',
-  '{"a": 1}\n"quoted"\n(x) y\nTools\n---\n```json\n{"type":"object"}\n```\n',
-  '<!-- c\n{ still comment }\n"x" -->\n## Tools\n',
-  '```\n{ "a": "```" }\n```\n## Tools\n',
-  '## Tools\r\n### t\r\n```yaml\r\ntype: object\r\nproperties:\r\n  a: {type: string}\r\n```\r\n',
-];
 
 function fromBoth(text: string) {
   const source = createSource(text);

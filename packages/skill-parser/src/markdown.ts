@@ -33,6 +33,47 @@ const CONTAINERS = new Set(['blockQuote', 'listOrdered', 'listUnordered']);
 /** Text of a heading as the mdast tree would give it, for the rare heading that has inline markup. */
 export type InlineText = (raw: string) => string;
 
+/** A heading's text from its raw content (trailing blanks removed): markup, escapes and references change the text the tree reports; plain text is already what it reports. */
+export function headingTextOf(raw: string, inlineText: InlineText): string {
+  return raw.length <= MAX_INLINE_HEADING && MARKUP.test(raw) ? inlineText(raw) : raw;
+}
+
+/**
+ * A fenced code block's node: its content runs from the line after the opening fence (at `start`, after the
+ * indentation) to `contentEnd`; up to the opening fence's indentation (in columns) is removed from each content line,
+ * as CommonMark says — a tab that reaches past it leaves the columns it still covers as spaces — and lines keep their
+ * own endings (CRLF stays CRLF), like the mdast value.
+ */
+export function fenceNode(text: string, lang: string, start: number, end: number, contentEnd: number) {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  const indent = start - lineStart + /^ */.exec(text.slice(start, start + 4))![0].length;
+  let value = '';
+  for (let offset = nextLine(text, start); offset < contentEnd; offset = nextLine(text, offset)) {
+    const eol = lineEnd(text, offset);
+    const line = text.slice(offset, Math.min(eol, contentEnd));
+    const next = nextLine(text, offset);
+    value += stripIndent(line, indent) + (next < contentEnd ? text.slice(eol, next) : '');
+  }
+  return { type: 'fence', lang, value, start, end } as const;
+}
+
+/** `line` without its first `columns` columns of indentation (tab stops every 4 columns). */
+function stripIndent(line: string, columns: number): string {
+  let column = 0;
+  let index = 0;
+  while (column < columns && index < line.length) {
+    const char = line[index];
+    if (char === ' ') column++;
+    else if (char === '\t') {
+      const stop = column + 4 - (column % 4);
+      if (stop > columns) return ' '.repeat(stop - columns) + line.slice(index + 1);
+      column = stop;
+    } else break;
+    index++;
+  }
+  return line.slice(index);
+}
+
 /** Blank indentation, then a character that starts no block construct (not `#`, `` ` ``, `~`, `<`, `>`, `-`, `+`, `*`, `=`, `_`, `[`, a digit, …). */
 const INERT_LEAD = /^[ \t]*[A-Za-z!"$%&'(),./;?@^{}]/;
 
@@ -164,9 +205,13 @@ function heading(
       raw = source.text.slice(at(child.start), at(child.end)).trimEnd();
     }
   }
-  // Markup, escapes and references change the text the tree reports; plain text is already what it reports.
-  const text = raw.length <= MAX_INLINE_HEADING && MARKUP.test(raw) ? inlineText(raw) : raw;
-  return { type: 'heading', depth, text, start: at(token.start), end: at(token.end) } as const;
+  return {
+    type: 'heading',
+    depth,
+    text: headingTextOf(raw, inlineText),
+    start: at(token.start),
+    end: at(token.end),
+  } as const;
 }
 
 function fence(events: Event[], index: number, token: Token, source: Source, at: At) {
@@ -187,18 +232,5 @@ function fence(events: Event[], index: number, token: Token, source: Source, at:
       lang = text.slice(at(child.start), at(child.end)).split(/\s/)[0]!.toLowerCase();
     }
   }
-  // Up to the opening fence's indentation is removed from each content line, as CommonMark says.
-  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
-  const indent = start - lineStart + /^ */.exec(text.slice(start, start + 4))![0].length;
-  // Lines keep their own endings (CRLF stays CRLF), like the mdast value.
-  let value = '';
-  for (let offset = nextLine(text, start); offset < contentEnd; offset = nextLine(text, offset)) {
-    const eol = lineEnd(text, offset);
-    const line = text.slice(offset, Math.min(eol, contentEnd));
-    let strip = 0;
-    while (strip < indent && line[strip] === ' ') strip++;
-    const next = nextLine(text, offset);
-    value += line.slice(strip) + (next < contentEnd ? text.slice(eol, next) : '');
-  }
-  return { type: 'fence', lang, value, start, end } as const;
+  return fenceNode(text, lang, start, end, contentEnd);
 }

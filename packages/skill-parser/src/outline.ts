@@ -1,7 +1,3 @@
-import type { Code, Heading, Nodes, Root } from 'mdast';
-import remarkFrontmatter from 'remark-frontmatter';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
 import { MAX_SETEXT_HEADINGS } from './limits.js';
 import { lineEnd, nextLine, type Source } from './source.js';
 
@@ -36,29 +32,102 @@ export interface ToolsSection {
   extraHeadings: number[];
 }
 
-const processor = unified().use(remarkParse).use(remarkFrontmatter);
-
 /**
- * A level-2 heading whose text is "tools" needs a line that starts (after ≤ 3 spaces) with `## ` and spells "tools"
- * (or hides letters in character references such as `&#111;`), or a setext `---` underline below such a line. When no
- * line can be one, the Markdown tree cannot contain a Tools section and parsing it would tell nothing new: this check is
- * what keeps knowledge skills cheap. It may say yes too often (then the tree decides), never too rarely. Each form is
- * a linear scan (one regular expression for both backtracked quadratically over a long line full of "tools").
+ * A level-2 heading whose text is "tools" needs an ATX line (`## …`, after ≤ 3 spaces) or a setext `---` underline,
+ * whose text, once markup is taken into account, trims to "tools". Without inline markup (escapes, character
+ * references, code, emphasis, links, images, HTML: `INLINE_MARKUP`) a heading's text is its source text: an ATX line
+ * whose content (closing `#`s and blanks dropped) is not "tools" cannot be one; a setext heading's text is made of the
+ * non-blank lines above its underline, joined by line endings or (after a hard break) by nothing, so when those lines,
+ * blanks removed, do not end with "tools", it cannot be one. With markup but without a character reference (`&…;`, the
+ * only construct that puts characters in the text that are not in the source), every character of the text comes from
+ * the source in order, so a source without the letters t, o, o, l, s in that order cannot be one either (a heading
+ * `## Example: with_server.py` is not read). When no line can be one, the Markdown tree cannot contain
+ * a Tools section and parsing it would tell nothing new: this check is what keeps knowledge skills cheap (a body
+ * titled `## Server Tools` is not read). It may say yes too often (then the outline decides), never too rarely. Each
+ * form is a linear scan.
  */
-const REF = '&#?[a-z0-9]+;';
-const ATX_CANDIDATE = new RegExp(`^ {0,3}##(?:[ \\t][^\\n]*)?(?:tools|${REF})`, 'im');
 const SETEXT_UNDERLINE = /\n {0,3}-+[ \t]*\r?$/gm;
-const TOOLS_WORD = new RegExp(`tools|${REF}`, 'i');
+const INLINE_MARKUP = /[\\`*_&<[!]/;
+const BLANK = /\s/;
+/** The shape of every character reference (`&amp;`, `&#111;`, `&#x6F;`), and of more. */
+const CHARACTER_REFERENCE = /&#?[A-Za-z0-9]+;/;
 
 export function mayHaveToolsSection(text: string, bodyStart: number): boolean {
   const body = bodyStart === 0 ? text : text.slice(bodyStart);
-  if (ATX_CANDIDATE.test(body)) return true;
+  for (let hit = body.indexOf('##'); hit !== -1; hit = body.indexOf('##', hit + 1)) {
+    const content = atxLevel2Content(body, hit);
+    if (content === undefined) continue;
+    if (INLINE_MARKUP.test(content)) {
+      if (mayReadTools(content)) return true;
+    } else if (withoutClosing(content).trim().toLowerCase() === 'tools') return true;
+  }
   SETEXT_UNDERLINE.lastIndex = 0;
   for (let match = SETEXT_UNDERLINE.exec(body); match; match = SETEXT_UNDERLINE.exec(body)) {
-    const lineStart = body.lastIndexOf('\n', match.index - 1) + 1;
-    if (TOOLS_WORD.test(body.slice(lineStart, match.index))) return true;
+    const lines = paragraphAbove(body, match.index);
+    if (INLINE_MARKUP.test(lines)) {
+      if (mayReadTools(lines)) return true;
+    } else if (lines.replace(/\s+/g, '').toLowerCase().endsWith('tools')) return true;
   }
   return false;
+}
+
+/** Ends a line for this check: `\n`, `\r` (micromark's line endings), and what else JavaScript takes for one. */
+const endsLine = (code: number) => code === 10 || code === 13 || code === 0x2028 || code === 0x2029;
+
+/**
+ * The content of the line whose `##` is at `hit` when that line is a level-2 ATX heading's shape (at most three spaces
+ * before `##`, then a blank or the line's end), else `undefined`. Found from `indexOf('##')` rather than a multiline
+ * `^` expression, which is tried at every character of the body.
+ */
+function atxLevel2Content(body: string, hit: number): string | undefined {
+  let start = hit;
+  while (start > 0 && hit - start < 3 && body.charCodeAt(start - 1) === 32) start--;
+  if (start > 0 && !endsLine(body.charCodeAt(start - 1))) return undefined;
+  const after = hit + 2;
+  if (after < body.length) {
+    const next = body.charCodeAt(after);
+    if (next !== 32 && next !== 9 && !endsLine(next)) return undefined;
+  }
+  let end = after;
+  while (end < body.length && !endsLine(body.charCodeAt(end))) end++;
+  return body.slice(after, end);
+}
+
+/** Source with markup whose text might read "tools": it has a character reference, or t, o, o, l, s in order. */
+function mayReadTools(source: string): boolean {
+  if (source.includes('&') && CHARACTER_REFERENCE.test(source)) return true;
+  const wanted = 'tools';
+  let found = 0;
+  for (let i = 0; i < source.length && found < wanted.length; i++) {
+    if ((source.charCodeAt(i) | 0x20) === wanted.charCodeAt(found)) found++;
+  }
+  return found === wanted.length;
+}
+
+/** An ATX heading's content without trailing `#`s and blanks (more than a closing sequence: it may say yes too often). */
+function withoutClosing(content: string): string {
+  let end = content.length;
+  while (end > 0 && (content[end - 1] === '#' || BLANK.test(content[end - 1]!))) end--;
+  return content.slice(0, end);
+}
+
+const UNDERLINE_SHAPE = /^ {0,3}(?:=+|-+)[ \t]*\r?$/;
+
+/**
+ * The lines above the line break at `end`, back to a blank line or a line shaped like an underline (a paragraph never
+ * reaches past one of those with text that could still read "tools"). Each line is read for one underline at most.
+ */
+function paragraphAbove(body: string, end: number): string {
+  let start = end;
+  // `breakAt` is the line break that ends the line looked at.
+  for (let breakAt = end; breakAt > 0; ) {
+    const lineStart = body.lastIndexOf('\n', breakAt - 1) + 1;
+    const line = body.slice(lineStart, breakAt);
+    if (!/\S/.test(line) || UNDERLINE_SHAPE.test(line)) break;
+    start = lineStart;
+    breakAt = lineStart - 1;
+  }
+  return body.slice(start, end);
 }
 
 const UNDERLINE = /^ {0,3}(?:=+|-+)[ \t]*\r?$/gm;
@@ -72,48 +141,6 @@ export function setextPastLimit(text: string, bodyStart: number): number {
     if (/\S/.test(previous) && ++count > MAX_SETEXT_HEADINGS) return match.index;
   }
   return -1;
-}
-
-/** Root-level headings and fenced code blocks of the whole file, from the remark (mdast) tree. */
-export function outlineFromMdast(source: Source): OutlineNode[] {
-  const tree = processor.parse(source.text) as Root;
-  const nodes: OutlineNode[] = [];
-  for (const child of tree.children) {
-    const start = child.position?.start.offset;
-    const end = child.position?.end.offset;
-    if (start === undefined || end === undefined) continue;
-    if (child.type === 'heading') {
-      nodes.push({ type: 'heading', depth: (child as Heading).depth, text: plainText(child), start, end });
-    } else if (child.type === 'code' && isFenced(source.text, start)) {
-      const code = child as Code;
-      nodes.push({ type: 'fence', lang: (code.lang ?? '').toLowerCase(), value: code.value, start, end });
-    }
-  }
-  return nodes;
-}
-
-/** remark-frontmatter's `yaml` node of a text, if any (the reference `findFrontmatter` is tested against). */
-export function remarkYaml(text: string): { value: string } | undefined {
-  const first = (processor.parse(text) as Root).children[0];
-  return first?.type === 'yaml' ? { value: first.value } : undefined;
-}
-
-/** The text mdast gives a heading whose raw content has inline markup (`**Tools**`, `T&#111;ols`, …). */
-export function headingText(raw: string): string {
-  const tree = processor.parse(raw.includes('\n') ? `${raw}\n---` : `# ${raw}`) as Root;
-  const first = tree.children[0];
-  return first ? plainText(first) : raw;
-}
-
-function isFenced(text: string, start: number): boolean {
-  const head = text.slice(start, start + 3);
-  return head === '```' || head === '~~~';
-}
-
-function plainText(node: Nodes): string {
-  if ('value' in node && typeof node.value === 'string') return node.value;
-  if ('children' in node) return (node.children as Nodes[]).map(plainText).join('');
-  return '';
 }
 
 /** The `## Tools` section (first one, level 2, any case) and its `###` tool blocks. */

@@ -4,12 +4,13 @@ import { checkAgentSkillsRules } from './agent-skills.js';
 import { openAuthoredFile, reportMissingNameAndDescription } from './authored.js';
 import { guard, type Reporter, sortMessages } from './diagnostics.js';
 import type { Field } from './frontmatter.js';
+import { headingText } from './inline-text.js';
 import { MAX_SETEXT_HEADINGS } from './limits.js';
+import { outlineFromLines } from './line-outline.js';
 import { outlineFromMicromark } from './markdown.js';
 import { parseMcpServer } from './mcp.js';
 import {
   findToolsSection,
-  headingText,
   mayHaveToolsSection,
   type OutlineNode,
   setextPastLimit,
@@ -67,8 +68,11 @@ function parse(text: string, file: string, options: ParseSkillOptions): ParseSki
   let nodes: OutlineNode[] = [];
   if (mayHaveToolsSection(source.text, range.bodyStart)) {
     const excess = setextPastLimit(source.text, range.bodyStart);
-    if (excess < 0) nodes = outlineFromMicromark(source, range.bodyStart, headingText);
-    else {
+    if (excess < 0) {
+      nodes =
+        outlineFromLines(source, range.bodyStart, headingText) ??
+        outlineFromMicromark(source, range.bodyStart, headingText);
+    } else {
       reporter.report(
         'too-many-setext-headings',
         `More than ${MAX_SETEXT_HEADINGS} lines are underlined with \`---\` or \`===\`; the body is not read`,

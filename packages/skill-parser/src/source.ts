@@ -51,5 +51,5 @@ export function nextLine(text: string, offset: number): number {
 
 /** Trims and turns CRLF into LF, for prose handed to a model. */
 export function cleanProse(text: string): string {
-  return text.replace(/\r\n?/g, '\n').trim();
+  return (text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text).trim();
 }

@@ -3,10 +3,12 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findFrontmatter } from '../src/frontmatter.js';
 import { discoverSkills, loadSkillFile, parseSkill, type Skill } from '../src/index.js';
+import { headingText } from '../src/inline-text.js';
 import { outlineFromMicromark } from '../src/markdown.js';
-import { findToolsSection, headingText, mayHaveToolsSection, outlineFromMdast } from '../src/outline.js';
+import { findToolsSection, mayHaveToolsSection } from '../src/outline.js';
 import { createSource } from '../src/source.js';
 import { corpus } from './corpus.js';
+import { outlineFromMdast } from './remark-reference.js';
 
 interface ManifestTool {
   name: string;

@@ -177,6 +177,13 @@ describe('Markdown that is expensive to read', () => {
     expect(skill!.kind).toBe('knowledge');
   });
 
+  it('headings with long runs of blanks inside, in a body with a Tools section', () => {
+    const body = `## Tools\n\n# a${'\t'.repeat(300_000)}b\n# c${' '.repeat(300_000)}d #\n`;
+    const { skill, messages } = parse(skillText('bad', body));
+    expect(messages.map(brief)).toEqual(['6:1 empty-tools-section warning']);
+    expect(skill!.tools).toEqual([]);
+  });
+
   it('twenty thousand keys in a mapping read by yaml', () => {
     const keys = Array.from({ length: 20_000 }, (_, i) => `  k${i}: "v\\t"`).join('\n');
     const { skill, messages } = parse(skillText('bad', '', `metadata:\n${keys}\n  k7: again\n`));
