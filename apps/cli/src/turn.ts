@@ -13,10 +13,14 @@ import { birdieHome } from './paths.js';
 import { modelLabel, type Runtime } from './runtime.js';
 import { openSessionFolder, type SessionFolder } from './session-folder.js';
 import { isStoreErrorLike } from './store-failure.js';
+import { SubagentRuns } from './subagent-runs.js';
 import { taskBook } from './task-book.js';
 
-/** How a turn ended: the graph's end, or `rejected` when it finished but the user refused some of its calls. */
-export type TurnStatus = DoneStatus | 'rejected';
+/**
+ * How a turn ended, in the run log's words: the graph's end, `cancelled` for Ctrl+C or a stop signal (the graph's
+ * `aborted`), or `rejected` when it finished but the user refused some of its calls.
+ */
+export type TurnStatus = Exclude<DoneStatus, 'aborted'> | 'cancelled' | 'rejected';
 
 /**
  * What a turn reports: the agent's events, except that the graph's `done` (one per stream, and a turn with
@@ -182,6 +186,7 @@ async function leasedTurn(
     ...(agent ? { agent: { name: agent.name, digest: agent.digest } } : {}),
   });
   const journal = await store.runs.journal(runId);
+  const subagents = new SubagentRuns(rt, { sessionId: session.id, userId, model, runId });
   // Tokens per model: a message names the model that wrote it when the vendor says; else the turn's model.
   const usage = new Map<string, { inputTokens: number; outputTokens: number }>();
   const result: TurnResult = {
@@ -240,6 +245,7 @@ async function leasedTurn(
       for await (const event of stream) {
         // Held back: the turn sends one done, after its last stream and its run log.
         if (event.type !== 'done') options.handlers.onEvent(event);
+        await subagents.onEvent(event);
         // The answer is the turn's own agent's last words, not a subagent's.
         if (event.type === 'message' && event.message.getType() === 'ai' && (event.agent?.length ?? 0) <= 1)
           if (event.message.text) result.answer = event.message.text;
@@ -286,7 +292,7 @@ async function leasedTurn(
         const decisions = await options.handlers.decide(pending);
         // Cancelled while being asked: nothing runs; the graph repairs the unanswered calls on the next turn.
         if (options.signal.aborted) {
-          result.status = 'aborted';
+          result.status = 'cancelled';
           break;
         }
         if (decisions === undefined) {
@@ -298,11 +304,11 @@ async function leasedTurn(
         stream = rt.agent.resume(session.id, decisions, turn);
         continue;
       }
-      result.status = options.signal.aborted ? 'aborted' : done;
+      result.status = options.signal.aborted || done === 'aborted' ? 'cancelled' : done;
       break;
     }
   } catch (error) {
-    result.status = options.signal.aborted ? 'aborted' : 'error';
+    result.status = options.signal.aborted ? 'cancelled' : 'error';
     result.error = error instanceof Error ? error.message : String(error);
     if (isStoreErrorLike(error)) {
       result.errorCode = error.code;
@@ -326,11 +332,12 @@ async function leasedTurn(
   if (result.status === 'ok' && result.rejected > 0) result.status = 'rejected';
   options.beforeLog?.(result);
   // Stopped by the user or a signal: `cancelled`; waiting for an approval nobody gave: `interrupted`.
-  const logged: FinishedStatus = result.status === 'aborted' ? 'cancelled' : result.status;
+  const logged: FinishedStatus = result.status;
   const after = await store.checkpointer
     .getTuple({ configurable: { thread_id: session.id, checkpoint_ns: '' } })
     .catch(() => undefined);
   try {
+    await subagents.finishAll(logged);
     await store.runs.finish(runId, {
       status: logged,
       inputTokens: result.inputTokens,

@@ -81,12 +81,28 @@ describe('birdie run --agent (the bundled reviewer and researcher)', { timeout: 
     const reviewer = listed.find((a: { name: string }) => a.name === 'reviewer');
     const logged = await cli(['logs', '--json']);
     expect(logged.stderr).toBe('');
-    const [run] = logged.stdout
+    const run = logged.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .find((r: { parentRunId?: number }) => r.parentRunId === undefined);
+    expect(run.agent).toEqual({ name: 'reviewer', digest: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(run.agent.digest).toBe(reviewer.digest);
+    // The subagent's work is a run of its own, child of the reviewer's, with its answer and its tokens.
+    const runs = logged.stdout
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    expect(run.agent).toEqual({ name: 'reviewer', digest: expect.stringMatching(/^[0-9a-f]{64}$/) });
-    expect(run.agent.digest).toBe(reviewer.digest);
+    const researcher = listed.find((a: { name: string }) => a.name === 'researcher');
+    const child = runs.find((r: { parentRunId?: number }) => r.parentRunId !== undefined);
+    expect(child).toMatchObject({
+      parentRunId: run.id,
+      agent: { name: 'researcher', digest: researcher.digest },
+      status: 'ok',
+      answer: 'Version 2.3 added it (source: CHANGELOG.md:12).',
+    });
+    expect(child.inputTokens).toBeGreaterThan(0);
+    expect(child.inputTokens).toBeLessThan(run.inputTokens);
 
     // The subagent's run is shown under its parent's: in the run log and in the session's history.
     expect((await cli(['logs'])).stdout).toMatch(/task\(read_file\)/);

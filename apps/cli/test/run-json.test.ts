@@ -221,7 +221,7 @@ describe('birdie run --json (compiled CLI)', () => {
       .trimEnd()
       .split('\n')
       .map((l) => JSON.parse(l));
-    expect(events.at(-1)).toMatchObject({ type: 'result', status: 'aborted' });
+    expect(events.at(-1)).toMatchObject({ type: 'result', status: 'cancelled' });
     expect(await survives(pid)).toBe(false);
   });
 

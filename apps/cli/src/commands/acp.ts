@@ -79,14 +79,19 @@ export async function acpCommand({ io, values }: CommandContext): Promise<number
           ...(startsWithAgent.delete(session.id) ? { agent } : {}),
           ...(o.files ? { files: o.files } : {}),
           handlers: {
-            onEvent: o.onEvent,
+            // ACP ends a prompt with its own stop reason; the turn's closing done is not an update to send.
+            onEvent: (event) => {
+              if (event.type !== 'done') o.onEvent(event);
+            },
             decide: o.decide,
             onWait: (holder, ms) => log(waitingLine(session.id, holder, ms)),
           },
         });
         running.add(turn);
         try {
-          return await turn;
+          const result = await turn;
+          // The ACP runtime speaks the graph's words: a cancelled turn is `aborted` there.
+          return { ...result, status: result.status === 'cancelled' ? 'aborted' : result.status };
         } finally {
           running.delete(turn);
         }

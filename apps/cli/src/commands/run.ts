@@ -124,7 +124,7 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
         `birdie: ${isStoreFailureCode(result.errorCode) ? '' : 'run failed: '}${storeFailureText(failure, session.id)}`,
       );
     }
-    if (result.status === 'aborted') write(io.stderr, 'birdie: interrupted');
+    if (result.status === 'cancelled') write(io.stderr, 'birdie: interrupted');
     if (refused > 0 && !json)
       write(io.stderr, `birdie: ${refused} tool call(s) refused for lack of approval`);
     return EXIT_RUN;

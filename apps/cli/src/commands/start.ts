@@ -91,7 +91,7 @@ export async function startCommand({ io, values }: CommandContext): Promise<numb
       if (task?.at !== undefined) await rt.store.tasks.finish(task.id);
       const { result } = outcome;
       if (result.status !== 'ok') failures++;
-      const status = result.status === 'aborted' ? 'cancelled' : result.status;
+      const status = result.status;
       log(
         {
           event: 'run-end',

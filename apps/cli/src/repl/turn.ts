@@ -98,7 +98,7 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
       return;
     }
     spinner.stop();
-    if (result.status === 'aborted') out(state, style('yellow', 'turn cancelled'));
+    if (result.status === 'cancelled') out(state, style('yellow', 'turn cancelled'));
     else if (result.status === 'error' && result.error && !printer.printedError) {
       const failure = { code: result.errorCode ?? 'internal', message: result.error, hint: result.errorHint };
       const label = isStoreFailureCode(result.errorCode) ? 'birdie:' : 'error:';
