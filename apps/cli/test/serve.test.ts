@@ -345,7 +345,7 @@ describe('a worker that is told to stop', { timeout: 120_000 }, () => {
       expect(existsSync(files.mcpEnd)).toBe(false);
       w3.process.kill('SIGTERM');
       const events = await streamEvents(await running);
-      expect(events.at(-1)).toMatchObject({ type: 'result', status: 'aborted' });
+      expect(events.at(-1)).toMatchObject({ type: 'result', status: 'cancelled' });
       const exited = await w3.process.exited;
       expect(exited.code, exited.stderr).toBe(0);
       expect(exited.stderr).toContain('stopped (0 turn(s) finished, 1 cancelled)');

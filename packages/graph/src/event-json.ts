@@ -42,14 +42,14 @@ export function agentEventJson(event: AgentEvent): Record<string, unknown> {
 /** How a turn ended, as its last event: `status` is the agent's, or `rejected` when the user refused a call. */
 export interface TurnResultJson {
   type: 'result';
-  status: DoneStatus | 'rejected';
+  status: DoneStatus | 'cancelled' | 'rejected';
   session: string;
   inputTokens: number;
   outputTokens: number;
 }
 
 export function turnResultJson(r: {
-  status: DoneStatus | 'rejected';
+  status: DoneStatus | 'cancelled' | 'rejected';
   session: string;
   inputTokens: number;
   outputTokens: number;

@@ -216,11 +216,11 @@ export function openApiDocument(version: string): Record<string, unknown> {
               },
             }),
             event('done', {
-              status: { type: 'string', enum: ['ok', 'interrupted', 'error', 'aborted', 'rejected'] },
+              status: { type: 'string', enum: ['ok', 'interrupted', 'error', 'cancelled', 'rejected'] },
             }),
             event('approval-request', { requests: { type: 'array', items: ref('ApprovalRequest') } }),
             event('result', {
-              status: { type: 'string', enum: ['ok', 'interrupted', 'error', 'aborted', 'rejected'] },
+              status: { type: 'string', enum: ['ok', 'interrupted', 'error', 'cancelled', 'rejected'] },
               session: { type: 'string' },
               inputTokens: { type: 'integer' },
               outputTokens: { type: 'integer' },
@@ -396,7 +396,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
           summary: "Stop the session's running turn, on whichever worker runs it.",
           responses: {
             '202': {
-              description: '`cancelled`: whether a turn was running (it ends with status `aborted`).',
+              description: '`cancelled`: whether a turn was running (it ends with status `cancelled`).',
               content: json({ type: 'object', properties: { cancelled: { type: 'boolean' } } }),
             },
             ...errors('not-found', ...common),

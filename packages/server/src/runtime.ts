@@ -4,9 +4,15 @@ import type { Session, SessionLease, Store } from '@birdie/store';
 /** What a turn starts from: the user's text, or decisions for the session's pending approvals. */
 export type TurnInput = string | { decisions: Record<string, ApprovalDecision> };
 
+/**
+ * How a turn ended, in the run log's words: the graph's end, `cancelled` (a cancel request or a stop: the graph's
+ * `aborted`), or `rejected` when the user refused a call.
+ */
+export type TurnStatus = Exclude<DoneStatus, 'aborted'> | 'cancelled' | 'rejected';
+
 /** How a turn ended, as the runtime reports it. */
 export interface TurnSummary {
-  status: DoneStatus | 'rejected';
+  status: TurnStatus;
   inputTokens: number;
   outputTokens: number;
   error?: string;
@@ -19,9 +25,7 @@ export interface TurnSummary {
  * An event of a turn: the agent's events, with exactly one `done` at the turn's end (a turn with approvals streams
  * the graph more than once), whose status may be `rejected` when the user refused a call.
  */
-export type TurnEvent =
-  | Exclude<AgentEvent, { type: 'done' }>
-  | { type: 'done'; status: DoneStatus | 'rejected' };
+export type TurnEvent = Exclude<AgentEvent, { type: 'done' }> | { type: 'done'; status: TurnStatus };
 
 export interface TurnHandlers {
   signal: AbortSignal;

@@ -231,8 +231,8 @@ describe('turns', () => {
       h.runtime.script = async ({ handlers }) => {
         started.open();
         await new Promise<void>((resolve) => handlers.signal.addEventListener('abort', () => resolve()));
-        handlers.onEvent({ type: 'done', status: 'aborted' });
-        return { status: 'aborted', inputTokens: 0, outputTokens: 0 };
+        handlers.onEvent({ type: 'done', status: 'cancelled' });
+        return { status: 'cancelled', inputTokens: 0, outputTokens: 0 };
       };
       const turn = await h.request(`/v1/sessions/${id}/turns`, { token, json: { prompt: 'long' } });
       await started.promise;
@@ -245,7 +245,7 @@ describe('turns', () => {
       );
       expect(cancelled.status).toBe(202);
       expect(await cancelled.json()).toEqual({ cancelled: true });
-      expect((await events(turn)).at(-1), where).toMatchObject({ type: 'result', status: 'aborted' });
+      expect((await events(turn)).at(-1), where).toMatchObject({ type: 'result', status: 'cancelled' });
       const idle = await canceller.fetch(
         new Request(`http://localhost/v1/sessions/${id}/cancel`, {
           method: 'POST',
@@ -264,7 +264,7 @@ describe('turns', () => {
     h.runtime.script = async ({ session, handlers }) => {
       if (session.id === slow) await release.promise;
       else await new Promise<void>((resolve) => handlers.signal.addEventListener('abort', () => resolve()));
-      const status = handlers.signal.aborted ? 'aborted' : 'ok';
+      const status = handlers.signal.aborted ? 'cancelled' : 'ok';
       return { status, inputTokens: 0, outputTokens: 0 };
     };
     const a = await h.request(`/v1/sessions/${slow}/turns`, { token, json: { prompt: 'a' } });
@@ -276,7 +276,7 @@ describe('turns', () => {
     expect(refused.status).toBe(503);
     expect(await closing).toEqual({ finished: 1, cancelled: 1 });
     expect((await events(a)).at(-1)).toMatchObject({ status: 'ok' });
-    expect((await events(b)).at(-1)).toMatchObject({ status: 'aborted' });
+    expect((await events(b)).at(-1)).toMatchObject({ status: 'cancelled' });
     // Their leases are released: another worker can continue both sessions.
     expect(await h.store.leases.holder(slow)).toBeUndefined();
     expect(await h.store.leases.holder(stuck)).toBeUndefined();
