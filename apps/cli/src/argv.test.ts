@@ -42,6 +42,12 @@ describe('parseArgv', () => {
       'start',
       'tasks list',
       'tasks cancel',
+      'serve',
+      'tokens create',
+      'tokens list',
+      'tokens revoke',
+      'db status',
+      'db migrate',
     ]);
   });
 
@@ -56,6 +62,16 @@ describe('parseArgv', () => {
     });
     expect(parseArgv(['tasks'])).toMatchObject({ command: { name: 'tasks list' } });
     expect(() => parseArgv(['logs', 'shwo'])).toThrow(/unexpected argument "shwo"/);
+  });
+
+  it('takes `tokens` and `db` as groups with a default sub-command', () => {
+    expect(parseArgv(['tokens'])).toMatchObject({ kind: 'command', command: { name: 'tokens list' } });
+    expect(parseArgv(['db'])).toMatchObject({ kind: 'command', command: { name: 'db status' } });
+    expect(
+      parseArgv(['serve', '--port', '0', '--cors-origin', 'https://a', '--cors-origin', 'https://b']),
+    ).toMatchObject({
+      values: { port: '0', 'cors-origin': ['https://a', 'https://b'] },
+    });
   });
 
   it('parses the REPL flags, repeatable --skills-dir included', () => {

@@ -37,6 +37,12 @@ const handlers: Record<string, () => Promise<Handler>> = {
   start: async () => (await import('./commands/start.js')).startCommand,
   'tasks list': async () => (await import('./commands/tasks.js')).tasksListCommand,
   'tasks cancel': async () => (await import('./commands/tasks.js')).tasksCancelCommand,
+  serve: async () => (await import('./commands/serve.js')).serveCommand,
+  'tokens create': async () => (await import('./commands/tokens.js')).tokensCreateCommand,
+  'tokens list': async () => (await import('./commands/tokens.js')).tokensListCommand,
+  'tokens revoke': async () => (await import('./commands/tokens.js')).tokensRevokeCommand,
+  'db status': async () => (await import('./commands/db.js')).dbStatusCommand,
+  'db migrate': async () => (await import('./commands/db.js')).dbMigrateCommand,
 };
 
 /** Runs one invocation and returns its exit code; never calls `process.exit` itself. */

@@ -47,8 +47,15 @@ export function userIdOf(io: Io, values: Values): string {
 /**
  * The store, opened with errors a user can act on (bad ids, unreadable folder) as usage errors. A file or folder
  * birdie cannot write, or a damaged file, still opens, read-only: listing and showing sessions and the run log work.
+ * With `BIRDIE_DATABASE_URL` (or `database_url` in the config) it is the PostgreSQL store instead, for every command.
  */
-export async function openUserStore(io: Io): Promise<Store> {
+export async function openUserStore(io: Io, values: Values = {}): Promise<Store> {
+  const { chooseDatabase } = await import('./database.js');
+  const choice = await chooseDatabase(io, values);
+  if (choice.kind === 'postgres') {
+    const { openServerStore } = await import('./database-open.js');
+    return openServerStore(choice);
+  }
   const { openStore, StoreError } = await import('@birdie/store');
   const home = birdieHome(io.env);
   try {
@@ -149,8 +156,11 @@ export interface Runtime {
   resolveModel(spec: string): Promise<NamedModel>;
   /** The model that writes titles (`titles: model`): the `fast` tier when the config has one, else the provider's. */
   titleModel(): Promise<NamedModel>;
-  /** Reads the session's grants from the store for the policy (once per session); call before the policy is asked. */
-  loadGrants(sessionId: string): Promise<void>;
+  /**
+   * Reads the session's grants from the store into the policy (as `userId`, default the runtime's user); call before
+   * the policy is asked about the session. Every turn calls it again: another process may have changed them.
+   */
+  loadGrants(sessionId: string, userId?: string): Promise<void>;
   /** Waits for the policy's grant changes to be written; rejects with the first write's failure. */
   saveGrants(): Promise<void>;
   close(): Promise<void>;
@@ -158,11 +168,13 @@ export interface Runtime {
 
 /**
  * The policy asks for a session's grants synchronously and the store answers with promises: the grants are read into
- * this bridge when a session is taken up (`load`), the policy's saves go to the store in order, and `flush` waits for
- * them and reports the first failure.
+ * this bridge when a turn takes a session up (`load`, again at every turn: another process may have changed them),
+ * the policy's saves go to the store in order, as the session's own user, and `flush` waits for them and reports the
+ * first failure.
  */
-function grantsBridge(store: Store, userId: string) {
+function grantsBridge(store: Store, defaultUser: string) {
   const loaded = new Map<string, Grants>();
+  const owners = new Map<string, string>();
   let writes: Promise<void> = Promise.resolve();
   let failure: { error: unknown } | undefined;
   return {
@@ -170,6 +182,7 @@ function grantsBridge(store: Store, userId: string) {
       get: (sessionId: string) => loaded.get(sessionId),
       set: (sessionId: string, grants: Grants) => {
         loaded.set(sessionId, grants);
+        const userId = owners.get(sessionId) ?? defaultUser;
         writes = writes
           .then(() => store.grants.set(sessionId, userId, grants))
           .catch((error: unknown) => {
@@ -177,8 +190,12 @@ function grantsBridge(store: Store, userId: string) {
           });
       },
     },
-    async load(sessionId: string) {
-      if (!loaded.has(sessionId)) loaded.set(sessionId, await store.grants.get(sessionId, userId));
+    async load(sessionId: string, userId: string): Promise<Grants> {
+      await writes;
+      const grants = await store.grants.get(sessionId, userId);
+      loaded.set(sessionId, grants);
+      owners.set(sessionId, userId);
+      return grants;
     },
     async flush() {
       await writes;
@@ -201,7 +218,7 @@ export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
     import('@birdie/graph'),
   ]);
   // The store first: it holds the user's trust answers, which decide whether project skills load at all.
-  const store = await openUserStore(io);
+  const store = await openUserStore(io, values);
   try {
     const trust = await readTrust(store);
     const registry = await openRegistry(io, values, trustDecision(trust, trustedForOneRun(values, cwd)));
@@ -253,7 +270,9 @@ export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
           : Promise.resolve({ model, name: modelLabel(provider) });
         return titleModel;
       },
-      loadGrants: grants.load,
+      async loadGrants(sessionId: string, owner: string = userId) {
+        policy.setGrants(sessionId, await grants.load(sessionId, owner));
+      },
       saveGrants: grants.flush,
       async close() {
         await agent.close();

@@ -41,12 +41,13 @@ export async function titleAfterTurn(
   session: Session,
   prompt: string,
 ): Promise<string | undefined> {
-  const current = await rt.store.sessions.get(session.id, rt.userId);
+  // As the session's own user: under `birdie serve` that is the caller's, not the worker's.
+  const current = await rt.store.sessions.get(session.id, session.userId);
   if (!current || current.title !== undefined || !(await hasExchange(rt, session.id))) return undefined;
   const title =
     (rt.config.settings.titles === 'model' ? await modelTitle(rt, prompt) : undefined) ?? oneLine(prompt);
   if (!title) return undefined;
-  await rt.store.sessions.rename(session.id, rt.userId, title);
+  await rt.store.sessions.rename(session.id, session.userId, title);
   session.title = title;
   return title;
 }
@@ -67,7 +68,7 @@ export async function discardIfEmpty(rt: Runtime, session: Session): Promise<boo
   if (grants.enabled.length || grants.disabled.length) return false;
   if (await hasExchange(rt, session.id)) return false;
   try {
-    await rt.store.sessions.delete(session.id, rt.userId);
+    await rt.store.sessions.delete(session.id, session.userId);
     const { removeSessionDir } = await import('./session-dir.js');
     await removeSessionDir(rt.io.env, session.id);
     return true;

@@ -23,6 +23,9 @@ const skillList = z.array(skillName, { error: 'must be a list of skill names' })
 const settingsSchema = z
   .strictObject({
     approval: z.enum(APPROVAL_MODES as [string, ...string[]], { error: 'must be ask, always or never' }),
+    database_url: z
+      .string({ error: 'must be a postgres:// connection string' })
+      .regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// (or postgresql://) connection string' }),
     skills: z.strictObject(
       { enable: skillList.optional(), disable: skillList.optional() },
       { error: 'must be an object with "enable" and "disable" lists' },
@@ -68,7 +71,7 @@ export function checkSettings(file: ConfigFile): SettingsLayer {
     const where = ['settings', ...path, key].join('.');
     const allowed =
       path.length === 0
-        ? 'approval, skills, sandbox, container_runtime, context_window, context_messages, titles, tool_output'
+        ? 'approval, database_url, skills, sandbox, container_runtime, context_window, context_messages, titles, tool_output'
         : 'enable, disable';
     throw positioned(file, [...path, key], `unknown setting ${JSON.stringify(where)} (allowed: ${allowed})`);
   }
@@ -91,6 +94,7 @@ export function mergeSettings(files: ConfigFile[]): {
     approval: 'default',
     'skills.enable': 'default',
     'skills.disable': 'default',
+    database_url: 'default',
     sandbox: 'default',
     container_runtime: 'default',
     context_window: 'default',
@@ -104,6 +108,10 @@ export function mergeSettings(files: ConfigFile[]): {
     if (layer.approval !== undefined) {
       settings.approval = layer.approval as Settings['approval'];
       sources.approval = from;
+    }
+    if (layer.database_url !== undefined) {
+      settings.databaseUrl = layer.database_url;
+      sources.database_url = from;
     }
     if (layer.skills?.enable !== undefined) {
       settings.skills.enable = layer.skills.enable;

@@ -9,6 +9,8 @@ export interface Settings {
   approval: ApprovalMode;
   /** Skills enabled or disabled in a new session, as if given with `--enable` / `--disable`. */
   skills: { enable: string[]; disable: string[] };
+  /** A PostgreSQL server to keep everything in instead of the SQLite file (`BIRDIE_DATABASE_URL` overrides it). */
+  databaseUrl?: string;
   /** `always`: every bash:/python: tool runs under the sandbox (as with `--sandbox`); `declared`: those that ask. */
   sandbox: SandboxSetting;
   /** Which program runs container: tools; `auto` takes podman, else docker. */
@@ -33,6 +35,7 @@ export type SettingKey =
   | 'approval'
   | 'skills.enable'
   | 'skills.disable'
+  | 'database_url'
   | 'sandbox'
   | 'container_runtime'
   | 'context_window'
@@ -43,6 +46,7 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   'approval',
   'skills.enable',
   'skills.disable',
+  'database_url',
   'sandbox',
   'container_runtime',
   'context_window',

@@ -68,7 +68,7 @@ export async function openRegistry(io: Io, values: Values, trust?: TrustDecision
  */
 export async function openTrustedRegistry(io: Io, values: Values): Promise<LoadedRegistry> {
   const { openUserStore } = await import('./runtime.js');
-  const store = await openUserStore(io);
+  const store = await openUserStore(io, values);
   try {
     return await openRegistry(
       io,

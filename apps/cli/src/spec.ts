@@ -430,6 +430,97 @@ export const COMMANDS: CommandSpec[] = [
     options: { user: runtime.user!, ...help },
     positionals: [1, 1],
   },
+  {
+    name: 'serve',
+    summary: 'serve the agent over HTTP (sessions, turns as server-sent events, approvals) for a team',
+    usage: 'birdie serve [--host 127.0.0.1] [--port 8787] [options]',
+    options: {
+      host: {
+        type: 'string',
+        arg: 'HOST',
+        help: 'address to listen on (default: 127.0.0.1, this machine only)',
+      },
+      port: { type: 'string', arg: 'PORT', help: 'port to listen on (default: 8787; 0 picks a free one)' },
+      ...runtime,
+      approval: session.approval!,
+      sandbox,
+      'rate-limit': {
+        type: 'string',
+        arg: 'N',
+        help: 'requests per minute per token (default: 600; 0 turns the limit off)',
+      },
+      'max-body': { type: 'string', arg: 'BYTES', help: 'largest request body (default: 1048576)' },
+      'cors-origin': {
+        type: 'string',
+        multiple: true,
+        arg: 'ORIGIN',
+        help: 'let a browser page of ORIGIN call the API (repeatable; default: no CORS)',
+      },
+      grace: {
+        type: 'string',
+        arg: 'SECONDS',
+        help: 'on SIGTERM/SIGINT, how long running turns may finish before they are cancelled (default: 10)',
+      },
+      ...help,
+    },
+    positionals: [0, 0],
+    details:
+      'Every request but /v1/health and /v1/openapi.json needs `Authorization: Bearer TOKEN` from `birdie tokens ' +
+      'create --user NAME`. Workers keep no session state: with BIRDIE_DATABASE_URL (or database_url in the config) ' +
+      'several `birdie serve` processes on several machines share one PostgreSQL database, and any of them continues ' +
+      'any session. The API is described at /v1/openapi.json.',
+    examples: [
+      'birdie tokens create --user alice',
+      'BIRDIE_DATABASE_URL=postgres://birdie@db/birdie birdie serve --host 0.0.0.0 --port 8787',
+    ],
+  },
+  {
+    name: 'tokens create',
+    summary: 'make an API token for a user of `birdie serve` (printed once; only its hash is kept)',
+    usage: 'birdie tokens create --user NAME [--name LABEL] [--json]',
+    options: {
+      user: { type: 'string', arg: 'NAME', help: 'the user the token acts as (required)' },
+      name: { type: 'string', arg: 'LABEL', help: 'a label to tell tokens apart' },
+      json: { type: 'boolean', help: 'print JSON' },
+      ...help,
+    },
+    positionals: [0, 0],
+  },
+  {
+    name: 'tokens list',
+    summary: 'list API tokens (never the tokens themselves)',
+    usage: 'birdie tokens list [--user NAME] [--json]',
+    options: {
+      user: { type: 'string', arg: 'NAME', help: "only this user's tokens" },
+      json: { type: 'boolean', help: 'print JSON' },
+      ...help,
+    },
+    positionals: [0, 0],
+  },
+  {
+    name: 'tokens revoke',
+    summary: 'revoke an API token: requests with it fail from now on',
+    usage: 'birdie tokens revoke ID',
+    options: { ...help },
+    positionals: [1, 1],
+  },
+  {
+    name: 'db status',
+    summary: 'which schema migrations the database has, and which are pending',
+    usage: 'birdie db status [--json]',
+    options: { json: { type: 'boolean', help: 'print JSON' }, ...help },
+    positionals: [0, 0],
+    details:
+      'The database is PostgreSQL when BIRDIE_DATABASE_URL (or database_url in the config) names one, else the SQLite ' +
+      'file in BIRDIE_HOME. Exit code 1 when migrations are pending.',
+  },
+  {
+    name: 'db migrate',
+    summary: 'apply pending schema migrations (birdie also applies them when it opens the database)',
+    usage: 'birdie db migrate [--json]',
+    options: { json: { type: 'boolean', help: 'print JSON' }, ...help },
+    positionals: [0, 0],
+  },
 ];
 
 /** Groups whose first positional is a sub-command, and the sub-command used when none is given. */
@@ -438,6 +529,8 @@ export const GROUPS: Record<string, string> = {
   agents: 'list',
   sessions: 'list',
   tasks: 'list',
+  tokens: 'list',
+  db: 'status',
 };
 
 export function findCommand(name: string): CommandSpec | undefined {

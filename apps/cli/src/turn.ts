@@ -8,10 +8,10 @@ import type {
   DoneStatus,
   LongTermMemory,
 } from '@birdie/graph';
-import type { FinishedStatus, LeaseHolder, Session } from '@birdie/store';
+import type { FinishedStatus, LeaseHolder, Session, SessionLease } from '@birdie/store';
 import { birdieHome } from './paths.js';
 import { modelLabel, type Runtime } from './runtime.js';
-import { sessionToolEnv } from './session-dir.js';
+import { openSessionFolder, type SessionFolder } from './session-folder.js';
 import { isStoreErrorLike } from './store-failure.js';
 import { SubagentRuns } from './subagent-runs.js';
 import { taskBook } from './task-book.js';
@@ -30,11 +30,19 @@ export type TurnEvent = Exclude<AgentEvent, { type: 'done' }> | { type: 'done'; 
 
 export interface TurnHandlers {
   onEvent(event: TurnEvent): void;
-  /** Called for each approval interrupt; resolves to one decision per request id. */
-  decide(requests: ApprovalRequest[]): Promise<Record<string, ApprovalDecision>>;
+  /**
+   * Called for each approval interrupt; resolves to one decision per request id, or to `undefined` to leave the
+   * approval pending: the turn then ends (`interrupted`, with `pending`), and a later turn answers it.
+   */
+  decide(requests: ApprovalRequest[]): Promise<Record<string, ApprovalDecision> | undefined>;
   /** Called once when the session is in use by another process and the turn waits for it. */
   onWait?(holder: LeaseHolder, waitMs: number): void;
+  /** Called once the session's lease is held, before anything of the turn is read or written. */
+  onLeased?(lease: SessionLease): void;
 }
+
+/** What a turn starts from: the user's text, or the decisions for the session's pending approvals. */
+export type TurnInput = string | { decisions: Record<string, ApprovalDecision> };
 
 export interface TurnResult {
   status: TurnStatus;
@@ -61,6 +69,8 @@ export interface TurnResult {
   errorCode?: string;
   /** What to do about `error`, when its source says (a store failure's hint). */
   errorHint?: string;
+  /** The approvals the turn stopped for, when `decide` left them pending. */
+  pending?: ApprovalRequest[];
 }
 
 export interface TurnOptions {
@@ -97,7 +107,7 @@ export interface TurnOptions {
 export async function executeTurn(
   rt: Runtime,
   session: Session,
-  text: string,
+  input: TurnInput,
   options: TurnOptions,
 ): Promise<TurnResult> {
   const { store } = rt;
@@ -108,7 +118,8 @@ export async function executeTurn(
   });
   let result: TurnResult | undefined;
   try {
-    result = await leasedTurn(rt, session, text, options);
+    options.handlers.onLeased?.(lease);
+    result = await leasedTurn(rt, session, input, options);
     return result;
   } finally {
     await lease.release();
@@ -125,8 +136,8 @@ async function answeringAgent(rt: Runtime, sessionId: string, named: string | nu
 }
 
 /** The user's long-term memory as the graph's `remember`/`recall`/`forget` tools use it (ids as text). */
-function longTermMemory(rt: Runtime): LongTermMemory {
-  const { store, userId } = rt;
+function longTermMemory(rt: Runtime, userId: string): LongTermMemory {
+  const { store } = rt;
   return {
     list: async () =>
       (await store.memory.list(userId)).map((m) => ({ id: String(m.id), content: m.content })),
@@ -141,12 +152,22 @@ function longTermMemory(rt: Runtime): LongTermMemory {
 async function leasedTurn(
   rt: Runtime,
   session: Session,
-  text: string,
+  input: TurnInput,
   options: TurnOptions,
 ): Promise<TurnResult> {
-  const { store, userId } = rt;
-  await rt.loadGrants(session.id);
-  const agent = await answeringAgent(rt, session.id, options.agent);
+  const { store } = rt;
+  // The session's own user: one runtime may serve many users (`birdie serve`).
+  const userId = session.userId;
+  await rt.loadGrants(session.id, userId);
+  // The agent named for this turn; else, on a session's first turn, the agent it was created with (`birdie serve`'s
+  // POST /v1/sessions { agent }); after that the thread remembers who speaks.
+  const named =
+    options.agent !== undefined
+      ? options.agent
+      : typeof input === 'string' && session.turns === 0 && session.agent
+        ? session.agent
+        : undefined;
+  const agent = await answeringAgent(rt, session.id, named);
   const model = options.model ?? modelLabel(rt.provider);
   // Where the session's thread stood before the run: its messages are the checkpoints after this one.
   const before = await store.checkpointer
@@ -180,9 +201,11 @@ async function leasedTurn(
     rejected: 0,
   };
   const memory = (await store.memory.list(userId)).map((m) => ({ id: String(m.id), content: m.content }));
+  let folder: SessionFolder | undefined;
   try {
-    // Tools learn their session (BIRDIE_SESSION_DIR etc.) per turn; the graph keeps it out of checkpoints.
-    const toolEnv = await sessionToolEnv(rt.io.env, session.id);
+    // Tools learn their session (BIRDIE_SESSION_DIR etc.) per turn; the graph keeps it out of checkpoints. The folder
+    // holds what the store holds for the session, and every tool's changes go back to the store when it ends.
+    folder = await openSessionFolder(store, rt.io.env, session);
     const { findMemoryFiles } = await import('@birdie/graph');
     // AGENTS.md files: the user's own, and the project's (working folder up to the repository root) once trusted.
     const cwd = options.cwd ?? rt.cwd;
@@ -196,20 +219,26 @@ async function leasedTurn(
       approval: options.approval,
       signal: options.signal,
       cwd,
-      toolEnv,
-      journal,
+      toolEnv: folder.env,
+      journal: folder.journal(journal),
       memoryFiles,
-      memoryStore: longTermMemory(rt),
+      memoryStore: longTermMemory(rt, userId),
       // The scheduler skill's tools: tasks of this user, remembering this run as the one that scheduled them.
-      taskStore: taskBook(rt, runId),
+      taskStore: taskBook(rt, runId, userId),
       ...(options.files ? { files: options.files } : {}),
       ...(options.model ? { model: options.model } : {}),
     };
-    let stream: AsyncIterable<AgentEvent> = rt.agent.stream(text, {
-      threadId: session.id,
-      ...turn,
-      ...(options.agent !== undefined ? { agent: options.agent } : {}),
-    });
+    let stream: AsyncIterable<AgentEvent>;
+    if (typeof input === 'string') {
+      stream = rt.agent.stream(input, {
+        threadId: session.id,
+        ...turn,
+        ...(named !== undefined ? { agent: named } : {}),
+      });
+    } else {
+      result.rejected += Object.values(input.decisions).filter((d) => d.type === 'reject').length;
+      stream = rt.agent.resume(session.id, input.decisions, turn);
+    }
     for (;;) {
       let pending: ApprovalRequest[] | undefined;
       let done: DoneStatus = 'ok';
@@ -242,7 +271,8 @@ async function leasedTurn(
           pending = [...(pending ?? []), ...event.requests];
         } else if (event.type === 'model-approval') {
           // The model's own agent asks while its call runs: the same decide answers it, and the stream goes on.
-          const decisions = await options.handlers.decide([event.request]);
+          // It cannot wait for a later request: no decision now (`birdie serve`) is a refusal.
+          const decisions = (await options.handlers.decide([event.request])) ?? {};
           const decision = decisions[event.request.id] ?? {
             type: 'reject',
             message: 'No decision was given.',
@@ -265,6 +295,11 @@ async function leasedTurn(
           result.status = 'cancelled';
           break;
         }
+        if (decisions === undefined) {
+          result.status = 'interrupted';
+          result.pending = pending;
+          break;
+        }
         result.rejected += Object.values(decisions).filter((d) => d.type === 'reject').length;
         stream = rt.agent.resume(session.id, decisions, turn);
         continue;
@@ -278,6 +313,20 @@ async function leasedTurn(
     if (isStoreErrorLike(error)) {
       result.errorCode = error.code;
       result.errorHint = error.hint;
+    }
+  }
+  try {
+    await folder?.sync();
+  } catch (error) {
+    // The session's files did not reach the store: another worker would not see them. Say so, unless the turn
+    // already failed (most likely on the same cause).
+    if (result.status !== 'error') {
+      result.status = 'error';
+      result.error = `the session's files were not saved: ${error instanceof Error ? error.message : String(error)}`;
+      if (isStoreErrorLike(error)) {
+        result.errorCode = error.code;
+        result.errorHint = error.hint;
+      }
     }
   }
   if (result.status === 'ok' && result.rejected > 0) result.status = 'rejected';
@@ -308,10 +357,11 @@ async function leasedTurn(
     // The turn already failed on the same cause (a full disk): that failure is the one to report.
     if (result.status !== 'error') throw error;
   }
-  if (session.title === undefined) {
+  // From the user's words: a turn that answers approvals has none (its session's first turn had them).
+  if (session.title === undefined && typeof input === 'string') {
     // A title is a convenience: failing to make one never fails the turn.
     const { titleAfterTurn } = await import('./session-titles.js');
-    result.title = await titleAfterTurn(rt, session, text).catch(() => undefined);
+    result.title = await titleAfterTurn(rt, session, input).catch(() => undefined);
   }
   return result;
 }

@@ -38,7 +38,7 @@ describe('cold start stays light (the bundled CLI)', () => {
   });
 
   it('--help adds only the help text', async () => {
-    for (const args of [['--help'], ['run', '--help']]) {
+    for (const args of [['--help'], ['run', '--help'], ['serve', '--help']]) {
       const sources = sourcesOf(await modulesLoadedBy(args));
       expect(packagesIn(sources), args.join(' ')).toEqual(['birdie', 'node:']);
       expect(cliSources(sources), args.join(' ')).toEqual([
@@ -79,6 +79,12 @@ describe('cold start stays light (the bundled CLI)', () => {
       '@birdie/acp',
       '@agentclientprotocol/sdk',
       'langchain',
+      // The HTTP server and the PostgreSQL back end load only for `birdie serve` and a configured database.
+      '@birdie/server',
+      'hono',
+      '@hono/node-server',
+      '@birdie/store-postgres',
+      'pg',
       '@grpc/grpc-js',
       '@grpc/proto-loader',
       'protobufjs',
@@ -109,5 +115,20 @@ describe('cold start stays light (the bundled CLI)', () => {
       expect(packagesIn(sources)).toContain(needed);
     expect(packagesIn(sources)).not.toContain('langchain');
     expect(cliSources(sources).filter((s) => s.startsWith('commands/'))).toEqual(['commands/acp.ts']);
+  });
+
+  it('tokens list loads the store and nothing of the agent, the server or PostgreSQL', async () => {
+    // (The SQLite store's checkpointer extends LangGraph's saver, so the store brings @langchain/langgraph with it.)
+    const packages = packagesIn(sourcesOf(await modulesLoadedBy(['tokens', 'list'])));
+    expect(packages).toContain('@birdie/store');
+    for (const unneeded of [
+      '@birdie/graph',
+      '@birdie/providers',
+      '@birdie/server',
+      'hono',
+      '@birdie/store-postgres',
+      'pg',
+    ])
+      expect(packages, unneeded).not.toContain(unneeded);
   });
 });

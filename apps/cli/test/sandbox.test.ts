@@ -81,7 +81,7 @@ describe('the sandbox from the command line', { timeout: 60_000 }, () => {
     expect((await runBash('true')).stderr).toContain(
       'settings.container_runtime must be auto, podman or docker',
     );
-    for (const command of [['run', '--help'], ['tool', '--help'], ['--help']]) {
+    for (const command of [['run', '--help'], ['tool', '--help'], ['serve', '--help'], ['--help']]) {
       expect((await cli(command)).stdout, command.join(' ')).toContain('--sandbox');
     }
   });

@@ -44,6 +44,16 @@ export class PgHeldLease implements SessionLease {
     throw leaseLost(this.sessionId, row?.owner === this.holder.owner ? undefined : row);
   }
 
+  async cancelRequested(): Promise<boolean> {
+    if (this.state !== 'held') return false;
+    try {
+      return await this.book.cancelRequested(this.sessionId);
+    } catch {
+      // Unreachable or closed: no request seen yet; the caller asks again.
+      return false;
+    }
+  }
+
   /** @internal Another owner has the row: stop renewing, forget it, keep the row alone. */
   lost(): void {
     if (this.state === 'held') void this.end('lost');

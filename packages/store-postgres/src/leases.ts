@@ -14,6 +14,7 @@ import {
   processGone,
   type SessionLease,
   validateLeaseKey,
+  validateSessionId,
 } from '@birdie/store/backend';
 import { type Client, type Db, NOW_MS, type Queryable } from './db.js';
 import { PgHeldLease } from './held-lease.js';
@@ -44,6 +45,17 @@ export class PgLeases {
         validateLeaseKey(sessionId);
         const row = await this.row(this.db, sessionId);
         return row && (row.owner === this.owner || this.live(row)) ? holderOf(row) : undefined;
+      },
+      requestCancel: async (sessionId) => {
+        validateSessionId(sessionId);
+        const row = await this.row(this.db, sessionId);
+        if (!row || (row.owner !== this.owner && !this.live(row))) return undefined;
+        const { rowCount } = await this.db.query(
+          `UPDATE leases SET cancel_at = ${NOW_MS} WHERE session_id = $1 AND owner = $2`,
+          [sessionId, row.owner],
+        );
+        // Released (or taken over) between the two statements: nothing of that holder left to cancel.
+        return (rowCount ?? 0) > 0 ? holderOf(row) : undefined;
       },
     };
   }
@@ -135,7 +147,8 @@ export class PgLeases {
           `INSERT INTO leases (session_id, owner, host, pid, pid_scope, acquired_at, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (session_id) DO UPDATE SET owner = excluded.owner, host = excluded.host, pid = excluded.pid,
-           pid_scope = excluded.pid_scope, acquired_at = excluded.acquired_at, expires_at = excluded.expires_at`,
+           pid_scope = excluded.pid_scope, acquired_at = excluded.acquired_at, expires_at = excluded.expires_at,
+           cancel_at = NULL`,
           [sessionId, this.owner, this.host, this.pid, this.scope, now, now + ttlMs],
         );
         if (previous) {
@@ -168,6 +181,15 @@ export class PgLeases {
       [sessionId, this.owner, ttlMs],
     );
     return rows[0]?.expires_at;
+  }
+
+  /** @internal Whether this owner's row for the session carries a cancel request. */
+  async cancelRequested(sessionId: string): Promise<boolean> {
+    const { rows } = await this.db.query<{ cancel_at: number | null }>(
+      'SELECT cancel_at FROM leases WHERE session_id = $1 AND owner = $2',
+      [sessionId, this.owner],
+    );
+    return (rows[0]?.cancel_at ?? null) !== null;
   }
 
   /** @internal */

@@ -194,6 +194,36 @@ export const MIGRATIONS: readonly { name: string; sql: string }[] = [
   CREATE INDEX tasks_by_user ON tasks (user_id, status, id);
   `,
   },
+  {
+    // `birdie serve`: the session's data folder (so any worker sees it), API tokens (hashes only), the agent a
+    // session started with, and a cancel request on the lease row that its holder polls.
+    name: 'session-files-tokens',
+    sql: `
+  ALTER TABLE sessions ADD COLUMN agent text;
+  ALTER TABLE leases ADD COLUMN cancel_at bigint;
+
+  CREATE TABLE session_files (
+    id bigserial PRIMARY KEY,
+    session_id text NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    path text COLLATE "C" NOT NULL,
+    size integer NOT NULL,
+    sha256 text NOT NULL,
+    content bytea NOT NULL,
+    updated_at bigint NOT NULL,
+    UNIQUE (session_id, path)
+  );
+
+  CREATE TABLE api_tokens (
+    id text PRIMARY KEY,
+    user_id text NOT NULL,
+    name text,
+    hash text NOT NULL UNIQUE,
+    created_at bigint NOT NULL,
+    last_used_at bigint
+  );
+  CREATE INDEX api_tokens_by_user ON api_tokens (user_id, created_at);
+  `,
+  },
 ];
 
 export interface MigrationStatus {

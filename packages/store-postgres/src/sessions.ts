@@ -1,4 +1,5 @@
 import {
+  checkAgentName,
   checkCount,
   checkTitle,
   localDay,
@@ -27,17 +28,18 @@ export function createSessions(db: Db, deps: SessionDeps): Sessions {
     async create(userId, opts = {}) {
       validateUserId(userId);
       const title = opts.title === undefined ? null : checkTitle(opts.title);
+      const agent = opts.agent === undefined ? null : checkAgentName(opts.agent);
       const now = (opts.now ?? new Date()).getTime();
       const day = localDay(opts.now ?? new Date());
       // Numbering and insert under one lock per day: two workers never pick the same N.
       const row = await db.tx(async (client) => {
         await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`birdie-day:${db.schema}:${day}`]);
         const { rows } = await client.query<SessionRow>(
-          `INSERT INTO sessions (id, user_id, day, seq, title, created_at, updated_at)
-           SELECT $1 || '_' || n, $2, $1, n, $3, $4, $4
+          `INSERT INTO sessions (id, user_id, day, seq, title, agent, created_at, updated_at)
+           SELECT $1 || '_' || n, $2, $1, n, $3, $5, $4, $4
              FROM (SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM sessions WHERE day = $1) next
            RETURNING ${SESSION_COLUMNS}`,
-          [day, userId, title, now],
+          [day, userId, title, now, agent],
         );
         return rows[0]!;
       });

@@ -2,6 +2,7 @@ import { type Store, StoreError } from '@birdie/store/backend';
 import { PostgresCheckpointer } from './checkpointer/saver.js';
 import { Db } from './db.js';
 import { runDoctor } from './doctor.js';
+import { createFiles } from './files.js';
 import { guard } from './guard.js';
 import { PgLeases } from './leases.js';
 import { type MigrationStatus, migrate, migrationStatus } from './migrations.js';
@@ -11,6 +12,7 @@ import { repairSession } from './repair.js';
 import { createRuns } from './runs.js';
 import { createTasks, createTriggers } from './scheduling.js';
 import { createSessions } from './sessions.js';
+import { createTokens } from './tokens.js';
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database` (or with `?host=/socket/dir`). */
@@ -115,6 +117,8 @@ function assemble(db: Db): PostgresStore {
     triggers: guard(db, createTriggers(db, leases)),
     tasks: guard(db, createTasks(db)),
     trust: guard(db, createTrust(db)),
+    files: guard(db, createFiles(db, leases)),
+    tokens: guard(db, createTokens(db)),
     checkpointer,
     doctor: guard(db, { doctor: () => runDoctor(db, checkpointer) }).doctor,
     migrationStatus: guard(db, { migrationStatus: () => migrationStatus(db) }).migrationStatus,

@@ -43,6 +43,26 @@ export {
   toTool,
 } from './runs.js';
 export { redactSecrets, scrubSecrets } from './secrets.js';
+export {
+  type CheckedPut,
+  checkAgentName,
+  checkedContent,
+  checkFileChanges,
+  checkFilePath,
+  checkFileTotals,
+  checkTokenId,
+  checkTokenName,
+  hashToken,
+  isTokenShaped,
+  newToken,
+  SESSION_FILE_LIMITS,
+  type SessionFileRow,
+  sha256Hex,
+  TOKEN_USE_RESOLUTION_MS,
+  type TokenRow,
+  toApiToken,
+  toSessionFile,
+} from './session-files-check.js';
 export { SESSION_COLUMNS, type SessionRow, toSession } from './sessions.js';
 export { type TaskRow, toTask } from './tasks.js';
 export { checkDue } from './triggers.js';

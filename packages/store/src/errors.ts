@@ -36,7 +36,7 @@ export interface DamagedRecord {
   sessionId: string;
   /** Checkpoint namespace; `''` for the session's own graph. */
   ns: string;
-  table: 'cp_checkpoints' | 'cp_writes' | 'cp_blobs' | 'grants';
+  table: 'cp_checkpoints' | 'cp_writes' | 'cp_blobs' | 'grants' | 'session_files';
   /** The step: the checkpoint the record belongs to (its id and row number), when one is known. */
   checkpointId?: string;
   seq?: number;

@@ -6,6 +6,8 @@ import { type LeaseRow, leaseLost } from './lease-rows.js';
 export interface LeaseBook {
   renewRow(sessionId: string, expiresAt: number): boolean;
   ownerRow(sessionId: string): LeaseRow | undefined;
+  /** Whether the row this store holds for the session carries a cancel request. */
+  cancelRequested(sessionId: string): boolean;
   /**
    * A lease ends: `released` by its holder (the row goes), `lost` to another owner (the row is theirs;
    * writes get `lease-lost` until released), or `deleted` with its session.
@@ -47,6 +49,16 @@ export class HeldLease implements SessionLease {
       return Promise.resolve();
     } catch (error) {
       return Promise.reject(error);
+    }
+  }
+
+  cancelRequested(): Promise<boolean> {
+    if (this.state !== 'held') return Promise.resolve(false);
+    try {
+      return Promise.resolve(this.book.cancelRequested(this.sessionId));
+    } catch {
+      // Busy or closed: no request seen yet; the caller asks again.
+      return Promise.resolve(false);
     }
   }
 

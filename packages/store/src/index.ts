@@ -10,6 +10,7 @@ export {
 export { validateLeaseKey, validateSessionId, validateUserId } from './ids.js';
 export type {
   AcquireOptions,
+  ApiToken,
   DamagedSession,
   DoctorReport,
   FinishedStatus,
@@ -35,11 +36,15 @@ export type {
   RunsRepo,
   ScheduledTask,
   Session,
+  SessionFile,
+  SessionFileChanges,
+  SessionFilesRepo,
   SessionLease,
   Sessions,
   Store,
   TaskStatus,
   TasksRepo,
+  TokensRepo,
   ToolCallRecord,
   ToolCallStatus,
   TriggersRepo,
@@ -48,5 +53,6 @@ export type {
   TrustRepo,
   Usage,
 } from './interface.js';
+export { SESSION_FILE_LIMITS } from './session-files-check.js';
 export { openStore, type SqliteStore, type StoreOptions } from './store.js';
 export { RUN_STATUSES } from './validate.js';

@@ -11,6 +11,8 @@ export interface Session {
   title?: string;
   createdAt: Date;
   updatedAt: Date;
+  /** The agent the session was started with (`sessions.create`'s `agent`), if any. */
+  agent?: string;
   /** Turns recorded with `recordTurn`. */
   turns: number;
   inputTokens: number;
@@ -27,7 +29,8 @@ export interface Usage {
  * `StoreError('not-owner')` (whose `owner` names the session's user).
  */
 export interface Sessions {
-  create(userId: string, opts?: { title?: string; now?: Date }): Promise<Session>;
+  /** `agent`: the name of the agent the session starts with (1-128 of `[A-Za-z0-9._-]`), kept with the session. */
+  create(userId: string, opts?: { title?: string; now?: Date; agent?: string }): Promise<Session>;
   /** The user's sessions, newest first. */
   list(userId: string): Promise<Session[]>;
   /** `undefined` when there is no such session. */
@@ -270,6 +273,12 @@ export interface LeasesRepo {
   acquire(key: LeaseKey, opts?: AcquireOptions): Promise<SessionLease>;
   /** The live holder of the lease, if any (expired leases and gone processes are not). */
   holder(key: LeaseKey): Promise<LeaseHolder | undefined>;
+  /**
+   * Asks the live holder of the session's lease (this process or another, on any machine) to stop what it is doing:
+   * its `SessionLease.cancelRequested()` turns true. Returns the holder asked; undefined when no live process holds
+   * the session (nothing to cancel). The request ends with that lease.
+   */
+  requestCancel(sessionId: string): Promise<LeaseHolder | undefined>;
 }
 
 /** The right to write one session (or to run one trigger key), held by this process until released (or lost). */
@@ -284,6 +293,66 @@ export interface SessionLease {
   release(): Promise<void>;
   /** Rejects with `StoreError('lease-lost')` if the lease was released or another owner took it. */
   assertHeld(): Promise<void>;
+  /** Whether someone asked this holder to stop (`leases.requestCancel`) since it acquired the lease. */
+  cancelRequested(): Promise<boolean>;
+}
+
+/** One file of a session's data folder, as stored (the bytes are read with `files.read`). */
+export interface SessionFile {
+  /** Relative path inside the session's folder, `/`-separated (`todo.json`, `notes/a.md`). */
+  path: string;
+  size: number;
+  /** SHA-256 of the bytes, hex; checked when the file is read back. */
+  sha256: string;
+  updatedAt: Date;
+}
+
+/** Writes and removals applied to a session's files at once. */
+export interface SessionFileChanges {
+  put?: ReadonlyArray<{ path: string; content: Uint8Array }>;
+  remove?: readonly string[];
+}
+
+/**
+ * A session's data folder kept in the store (the todo skill's plan, …), so that any process or machine continuing
+ * the session sees it. Paths are relative (`[A-Za-z0-9._-]` segments joined by `/`, no `.` or `..` segment, at most
+ * `SESSION_FILE_LIMITS.pathChars`); sizes are bounded by `SESSION_FILE_LIMITS`. Calls by session id check the owner.
+ */
+export interface SessionFilesRepo {
+  /** The session's files, by path (no content). */
+  list(sessionId: string, userId: string): Promise<SessionFile[]>;
+  /** A file's bytes; undefined when there is no such file. `corrupt-record` when they fail their checksum. */
+  read(sessionId: string, userId: string, path: string): Promise<Uint8Array | undefined>;
+  /**
+   * Applies every change in one transaction, fenced by the session's lease like any write to the session
+   * (`lease-lost`, `session-busy` while another live process holds it). `invalid-argument` for a bad path, a
+   * path both put and removed, or a file or session over the limits (nothing is written then).
+   */
+  apply(sessionId: string, userId: string, changes: SessionFileChanges): Promise<void>;
+}
+
+/** An API token as listed: never the token itself (only its SHA-256 is stored). */
+export interface ApiToken {
+  /** Public id (`tok_` + 16 hex digits), for `tokens revoke`. */
+  id: string;
+  userId: string;
+  /** A label given at creation. */
+  name?: string;
+  createdAt: Date;
+  /** When the token last authenticated a request (updated at most once a minute). */
+  lastUsedAt?: Date;
+}
+
+/** Bearer tokens of the HTTP API: each acts as one user. */
+export interface TokensRepo {
+  /** Makes a token for `userId` and returns it once (`bdt_` + 43 base64url characters); only its hash is kept. */
+  create(userId: string, opts?: { name?: string }): Promise<{ token: string; record: ApiToken }>;
+  /** Every token (of one user when given), oldest first. */
+  list(userId?: string): Promise<ApiToken[]>;
+  /** `false` when there was no token with that id. */
+  revoke(id: string): Promise<boolean>;
+  /** The token's record when `token` is a token of this store and not revoked; undefined otherwise. */
+  verify(token: string): Promise<ApiToken | undefined>;
 }
 
 /**
@@ -468,6 +537,10 @@ export interface Store {
   readonly tasks: TasksRepo;
   /** Workspace trust decisions, by folder. */
   readonly trust: TrustRepo;
+  /** Each session's data folder, so that any worker continuing the session sees it. */
+  readonly files: SessionFilesRepo;
+  /** Bearer tokens of the HTTP API (`birdie serve`). */
+  readonly tokens: TokensRepo;
   /** LangGraph checkpointer over the same data; `thread_id` is the session id. */
   readonly checkpointer: BaseCheckpointSaver;
   /** Checks the whole store: the back end's own check, then every stored record decoded. */

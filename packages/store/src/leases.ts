@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type Db, immediate } from './db.js';
 import type { LeaseHolder } from './errors.js';
 import { HeldLease, type LeaseBook } from './held-lease.js';
-import { validateLeaseKey } from './ids.js';
+import { validateLeaseKey, validateSessionId } from './ids.js';
 import type { AcquireOptions, LeasesRepo, SessionLease, SyncOf } from './interface.js';
 import { busy, holderOf, type LeaseRow, leaseLost } from './lease-rows.js';
 import { pidScope, processGone } from './process-alive.js';
@@ -29,6 +29,8 @@ export class Leases implements LeaseBook {
   private readonly renew;
   private readonly remove;
   private readonly removeAny;
+  private readonly markCancel;
+  private readonly cancelOf;
   private readonly markDied;
 
   constructor(private readonly db: Db) {
@@ -37,7 +39,12 @@ export class Leases implements LeaseBook {
       `INSERT INTO leases (session_id, owner, host, pid, pid_scope, acquired_at, expires_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (session_id) DO UPDATE SET owner = excluded.owner, host = excluded.host, pid = excluded.pid,
-         pid_scope = excluded.pid_scope, acquired_at = excluded.acquired_at, expires_at = excluded.expires_at`,
+         pid_scope = excluded.pid_scope, acquired_at = excluded.acquired_at, expires_at = excluded.expires_at,
+         cancel_at = NULL`,
+    );
+    this.markCancel = db.prepare('UPDATE leases SET cancel_at = ? WHERE session_id = ? AND owner = ?');
+    this.cancelOf = db.prepare<[string, string], { cancel_at: number | null }>(
+      'SELECT cancel_at FROM leases WHERE session_id = ? AND owner = ?',
     );
     this.renew = db.prepare('UPDATE leases SET expires_at = ? WHERE session_id = ? AND owner = ?');
     this.remove = db.prepare('DELETE FROM leases WHERE session_id = ? AND owner = ?');
@@ -54,6 +61,16 @@ export class Leases implements LeaseBook {
         validateLeaseKey(sessionId);
         const row = this.select.get(sessionId);
         return row && (row.owner === this.owner || this.live(row, Date.now())) ? holderOf(row) : undefined;
+      },
+      requestCancel: (sessionId) => {
+        validateSessionId(sessionId);
+        return immediate(this.db, () => {
+          const now = Date.now();
+          const row = this.select.get(sessionId);
+          if (!row || (row.owner !== this.owner && !this.live(row, now))) return undefined;
+          this.markCancel.run(now, sessionId, row.owner);
+          return holderOf(row);
+        });
       },
     };
   }
@@ -161,6 +178,10 @@ export class Leases implements LeaseBook {
 
   renewRow(sessionId: string, expiresAt: number): boolean {
     return this.renew.run(expiresAt, sessionId, this.owner).changes > 0;
+  }
+
+  cancelRequested(sessionId: string): boolean {
+    return (this.cancelOf.get(sessionId, this.owner)?.cancel_at ?? null) !== null;
   }
 
   ownerRow(sessionId: string): LeaseRow | undefined {

@@ -207,4 +207,31 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX tasks_by_user ON tasks (user_id, status, id);
   `,
+  // 5: `birdie serve` — the session's data folder (so any worker sees it), API tokens (hashes only), the agent a
+  // session started with, and a cancel request on the lease row that its holder polls.
+  `
+  ALTER TABLE sessions ADD COLUMN agent TEXT;
+  ALTER TABLE leases ADD COLUMN cancel_at INTEGER;
+
+  CREATE TABLE session_files (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    path TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    sha256 TEXT NOT NULL,
+    content BLOB NOT NULL,
+    updated_at INTEGER NOT NULL,
+    UNIQUE (session_id, path)
+  );
+
+  CREATE TABLE api_tokens (
+    id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    name TEXT,
+    hash TEXT NOT NULL UNIQUE,
+    created_at INTEGER NOT NULL,
+    last_used_at INTEGER
+  );
+  CREATE INDEX api_tokens_by_user ON api_tokens (user_id, created_at);
+  `,
 ];

@@ -4,12 +4,14 @@ import { localDay, validateUserId } from './ids.js';
 import type { RepairReport, Session, Sessions, SyncOf } from './interface.js';
 import type { Leases } from './leases.js';
 import type { Ownership } from './owner.js';
+import { checkAgentName } from './session-files-check.js';
 import { checkTitle } from './validate.js';
 
 export interface SessionRow {
   id: string;
   user_id: string;
   title: string | null;
+  agent: string | null;
   created_at: number;
   updated_at: number;
   turns: number;
@@ -18,7 +20,7 @@ export interface SessionRow {
 }
 
 export const SESSION_COLUMNS =
-  'id, user_id, title, created_at, updated_at, turns, input_tokens, output_tokens';
+  'id, user_id, title, agent, created_at, updated_at, turns, input_tokens, output_tokens';
 
 export interface SessionDeps {
   owners: Ownership;
@@ -34,7 +36,7 @@ export function createSessions(db: Db, deps: SessionDeps): SyncOf<Sessions> {
     'SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM sessions WHERE day = ?',
   );
   const insert = db.prepare(
-    'INSERT INTO sessions (id, user_id, day, seq, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO sessions (id, user_id, day, seq, title, agent, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const byUser = db.prepare<[string], SessionRow>(
     `SELECT ${SESSION_COLUMNS} FROM sessions WHERE user_id = ? ORDER BY created_at DESC, day DESC, seq DESC`,
@@ -51,13 +53,14 @@ export function createSessions(db: Db, deps: SessionDeps): SyncOf<Sessions> {
     create(userId, opts = {}) {
       validateUserId(userId);
       const title = opts.title === undefined ? null : checkTitle(opts.title);
+      const agent = opts.agent === undefined ? null : checkAgentName(opts.agent);
       const now = opts.now ?? new Date();
       const day = localDay(now);
       // Numbering and insert in one IMMEDIATE transaction: two processes never pick the same N.
       const id = immediate(db, () => {
         const seq = nextSeq.get(day)!.n;
         const newId = `${day}_${seq}`;
-        insert.run(newId, userId, day, seq, title, now.getTime(), now.getTime());
+        insert.run(newId, userId, day, seq, title, agent, now.getTime(), now.getTime());
         return newId;
       });
       return toSession(byId.get(id)!);
@@ -111,5 +114,6 @@ export function toSession(row: SessionRow): Session {
     outputTokens: row.output_tokens,
   };
   if (row.title !== null) session.title = row.title;
+  if (row.agent !== null && row.agent !== undefined) session.agent = row.agent;
   return session;
 }

@@ -4,6 +4,7 @@ import { BirdieCheckpointer } from './checkpointer/saver.js';
 import { type Db, readOnlyError, stateOf } from './db.js';
 import { runDoctor } from './doctor.js';
 import { StoreError } from './errors.js';
+import { createFiles } from './files.js';
 import { createGrants } from './grants.js';
 import type { RunJournal, RunsRepo, Store, SyncOf } from './interface.js';
 import { Leases } from './leases.js';
@@ -15,6 +16,7 @@ import { createRuns, type SyncRuns } from './runs.js';
 import { createSessions } from './sessions.js';
 import { toStoreError } from './sqlite-errors.js';
 import { createTasks } from './tasks.js';
+import { createTokens } from './tokens.js';
 import { createTriggers } from './triggers.js';
 import { createTrust } from './trust.js';
 
@@ -90,6 +92,8 @@ function assemble(db: Db, file: string): SqliteStore {
     triggers: guard(createTriggers(db, leases)),
     tasks: guard(createTasks(db)),
     trust: guard(createTrust(db)),
+    files: guard(createFiles(db, owners, leases)),
+    tokens: guard(createTokens(db)),
     checkpointer,
     doctor: guard<Pick<Store, 'doctor'>>({ doctor: () => runDoctor(db, checkpointer) }).doctor,
     close() {

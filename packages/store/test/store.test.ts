@@ -85,6 +85,7 @@ describe('public API', () => {
     expect(Object.keys(await import('../src/index.js')).sort()).toEqual([
       'BirdieCheckpointer',
       'RUN_STATUSES',
+      'SESSION_FILE_LIMITS',
       'StoreError',
       'isStoreError',
       'openStore',

@@ -3,7 +3,7 @@ import { EXIT_OK, EXIT_RUN, type Input, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { reportSkillProblems } from '../render/diagnostics.js';
 import { EventPrinter } from '../render/events.js';
-import { eventJson } from '../render/json-events.js';
+import { eventJson, turnResultJson } from '../render/json-events.js';
 import { styler } from '../render/style.js';
 import {
   agentFlag,
@@ -100,13 +100,14 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
       },
     });
     if (json)
-      emit({
-        type: 'result',
-        status: result.status,
-        session: session.id,
-        inputTokens: result.inputTokens,
-        outputTokens: result.outputTokens,
-      });
+      emit(
+        turnResultJson({
+          status: result.status,
+          session: session.id,
+          inputTokens: result.inputTokens,
+          outputTokens: result.outputTokens,
+        }),
+      );
     else
       write(
         io.stderr,

@@ -2,7 +2,7 @@ import { EXIT_OK, EXIT_RUN, UsageError, write } from '../io.js';
 import { applyIsolation, confinementLine, confinementOfTool, loadSettings } from '../isolation.js';
 import type { CommandContext } from '../main.js';
 import { checkUserId, findSession, openUserStore, userIdOf } from '../runtime.js';
-import { sessionToolEnv } from '../session-dir.js';
+import { openSessionFolder, type SessionFolder } from '../session-folder.js';
 import { openTrustedRegistry, workingDir } from '../skills.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 import { didYouMean } from '../suggest.js';
@@ -45,10 +45,11 @@ export async function toolCommand({ io, values, positionals }: CommandContext): 
   const built = tool.build(args);
   if (!built.ok) throw new UsageError(`tool ${name}: ${built.error}`);
 
-  const env =
+  const session =
     typeof values['session-id'] === 'string'
-      ? await toolSessionEnv(io, values['session-id'], await checkUserId(userIdOf(io, values)))
+      ? await toolSession(io, values['session-id'], await checkUserId(userIdOf(io, values)))
       : undefined;
+  const env = session?.env;
   const controller = new AbortController();
   let stopped = false;
   const stopListening = onStopSignal((signal) => {
@@ -73,22 +74,38 @@ export async function toolCommand({ io, values, positionals }: CommandContext): 
   } finally {
     stopListening();
     if (stopped) await endChildProcesses();
+    await session?.close();
   }
 }
 
-/** The session must exist: a typo would otherwise start an empty plan in a folder no session owns. */
-async function toolSessionEnv(
+/**
+ * The session must exist: a typo would otherwise start an empty plan in a folder no session owns. Its folder holds
+ * what the store holds for it, and what the tool changes there goes back to the store when the command ends.
+ */
+async function toolSession(
   io: CommandContext['io'],
   id: string,
   userId: string,
-): Promise<Record<string, string>> {
+): Promise<{ env: Record<string, string>; close(): Promise<void> }> {
   const store = await openUserStore(io);
+  let folder: SessionFolder;
   try {
     const session = await findSession(store, id, userId);
+    folder = await openSessionFolder(store, io.env, session);
     // What a turn of the session gives its tools (the agent adds BIRDIE_SESSION_ID there).
-    return { ...(await sessionToolEnv(io.env, session.id)), BIRDIE_SESSION_ID: session.id };
-  } finally {
+    return {
+      env: { ...folder.env, BIRDIE_SESSION_ID: session.id },
+      async close() {
+        try {
+          await folder.sync();
+        } finally {
+          await store.close();
+        }
+      },
+    };
+  } catch (error) {
     await store.close();
+    throw error;
   }
 }
 

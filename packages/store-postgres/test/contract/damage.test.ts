@@ -92,7 +92,10 @@ describe.each(backends)('$name', (backend) => {
     await fresh.invoke({ messages: [{ role: 'user', content: 'after the repair' }] }, config);
     const continued = (await fresh.getState(config)).values.messages as BaseMessage[];
     expect(summary(continued).slice(0, before.length)).toEqual(summary(before));
-    expect(summary(continued).at(-2)).toBe('human:after the repair');
+    // Right after the good steps (where the damaged one was). Not necessarily second to last: the test model
+    // answers every fifth turn with a tool round trip, and which step is the last good one depends on the victim.
+    expect(summary(continued)[before.length]).toBe('human:after the repair');
+    expect(continued.at(-1)?.getType()).toBe('ai');
     const first = chatGraph(t.store.checkpointer);
     expect(summary((await first.getState(config)).values.messages)).toEqual(summary(continued));
   });

@@ -1,0 +1,188 @@
+// A bounded load run of `birdie serve` on loopback (issue 17): SESSIONS concurrent sessions × TURNS turns each with
+// the scripted model, through one worker on SQLite (the reference), one worker on PostgreSQL, and two workers on one
+// PostgreSQL database (sessions spread over both; then each turn of a session to the next worker). Prints turns/s,
+// p50 and p99 latency of a turn (POST to the end of its event stream) and the errors, with ratios against the first
+// row. Bounded: a fixed number of turns, and each scenario stops after BENCH_SERVE_LIMIT_S seconds whatever happens.
+// Run after `pnpm build`: `node bench/serve-load.mjs`; BENCH_SERVE_SESSIONS, BENCH_SERVE_TURNS change the sizes.
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SESSIONS = Number(process.env.BENCH_SERVE_SESSIONS ?? 50);
+const TURNS = Number(process.env.BENCH_SERVE_TURNS ?? 5);
+const LIMIT_S = Number(process.env.BENCH_SERVE_LIMIT_S ?? 180);
+const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+
+const { startPostgres } = await import('@birdie/test-utils');
+
+/** Starts `birdie serve` and resolves with its URL and process once it prints its address. */
+function startWorker(env, home) {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--rate-limit', '0'], {
+    env: { ...env, BIRDIE_HOME: home },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (d) => {
+    err += d;
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`worker did not start: ${err}`)), 60_000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ url: match[1], child, stderr: () => err });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`worker exited ${code}: ${err}`)));
+  });
+}
+
+async function stopWorker(worker) {
+  const exited = new Promise((resolve) => worker.child.once('exit', resolve));
+  worker.child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+  worker.child.kill('SIGKILL');
+}
+
+/** One turn: POST, read the stream to its end; ok when it ends with a `result` of status ok. */
+async function oneTurn(url, token, id, prompt, signal) {
+  const response = await fetch(`${url}/v1/sessions/${id}/turns`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ prompt }),
+    signal,
+  });
+  const text = await response.text();
+  if (response.status !== 200) return `HTTP ${response.status} ${text.slice(0, 120)}`;
+  return /"type":"result","status":"ok"/.test(text)
+    ? undefined
+    : `stream ended without ok: ${text.slice(-160)}`;
+}
+
+async function scenario(name, workers, token, hop) {
+  const deadline = AbortSignal.timeout(LIMIT_S * 1000);
+  const latencies = [];
+  const errors = [];
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: SESSIONS }, async (_, s) => {
+      const home = workers[s % workers.length];
+      const created = await fetch(`${home.url}/v1/sessions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: '{}',
+        signal: deadline,
+      }).catch((e) => e);
+      if (!(created instanceof Response) || created.status !== 201) {
+        errors.push(`create: ${created instanceof Response ? created.status : created.message}`);
+        return;
+      }
+      const { id } = await created.json();
+      for (let t = 0; t < TURNS; t++) {
+        if (deadline.aborted) {
+          errors.push('time limit');
+          return;
+        }
+        // Hopping: each turn to the next worker; else a session stays on the worker that made it.
+        const worker = hop ? workers[next++ % workers.length] : home;
+        const t0 = performance.now();
+        const problem = await oneTurn(worker.url, token, id, `session ${s} turn ${t}`, deadline).catch(
+          (e) => e.message,
+        );
+        if (problem) errors.push(problem);
+        else latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
+  return {
+    name,
+    turns: latencies.length,
+    seconds,
+    rate: latencies.length / seconds,
+    p50: at(0.5),
+    p99: at(0.99),
+    errors,
+  };
+}
+
+const dir = await mkdtemp(join(tmpdir(), 'birdie-serve-bench-'));
+const pg = await startPostgres();
+const rows = [];
+try {
+  // Every reply is plain text (no `match`): each worker answers its turns in order, whatever the session.
+  const script = join(dir, 'script.json');
+  const replies = Array.from({ length: SESSIONS * TURNS + 10 }, (_, i) => ({
+    text: `Reply ${i}, short and done.`,
+  }));
+  await writeFile(script, JSON.stringify({ replies }));
+  const base = {
+    PATH: process.env.PATH,
+    HOME: dir,
+    LANG: 'C.UTF-8',
+    LLM_VENDOR: 'scripted',
+    LLM_SCRIPT: script,
+    BIRDIE_BUNDLED_SKILLS: join(dir, 'no-skills'),
+  };
+  await mkdir(base.BIRDIE_BUNDLED_SKILLS);
+  const tokenOf = async (store) => {
+    try {
+      return (await store.tokens.create('bench')).token;
+    } finally {
+      await store.close();
+    }
+  };
+  const { openStore } = await import('@birdie/store');
+  const { openPostgresStore } = await import('@birdie/store-postgres');
+
+  const runs = [
+    { name: '1 worker, SQLite', workers: 1, pg: false },
+    { name: '1 worker, PostgreSQL', workers: 1, pg: true },
+    { name: '2 workers, one PostgreSQL, each session on one worker', workers: 2, pg: true },
+    { name: '2 workers, one PostgreSQL, every turn to the next worker', workers: 2, pg: true, hop: true },
+  ];
+  for (const [i, run] of runs.entries()) {
+    const schema = `bench_${i}`;
+    const sqliteHome = join(dir, `sqlite-${i}`);
+    const env = run.pg ? { ...base, BIRDIE_DATABASE_URL: pg.url, BIRDIE_DATABASE_SCHEMA: schema } : base;
+    const token = await tokenOf(
+      run.pg ? await openPostgresStore({ url: pg.url, schema }) : openStore({ home: sqliteHome }),
+    );
+    const workers = await Promise.all(
+      Array.from({ length: run.workers }, (_, w) =>
+        startWorker(env, run.pg ? join(dir, `home-${i}-${w}`) : sqliteHome),
+      ),
+    );
+    try {
+      rows.push(await scenario(run.name, workers, token, run.hop === true));
+    } finally {
+      await Promise.all(workers.map(stopWorker));
+    }
+  }
+} finally {
+  await pg.stop();
+  await rm(dir, { recursive: true, force: true });
+}
+
+const [first] = rows;
+console.log(
+  `\nbirdie serve on loopback: ${SESSIONS} concurrent sessions × ${TURNS} turns, scripted model (Node ${process.version}, ${cpus().length} CPUs)\n`,
+);
+console.log('| setup | turns ok | errors | wall s | turns/s | vs first | p50 ms | p99 ms |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+for (const r of rows) {
+  console.log(
+    `| ${r.name} | ${r.turns} | ${r.errors.length} | ${r.seconds.toFixed(1)} | ${r.rate.toFixed(1)} | ${(r.rate / first.rate).toFixed(2)}× | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} |`,
+  );
+}
+const failed = rows.filter((r) => r.errors.length > 0);
+for (const r of failed) console.log(`\n${r.name}: ${r.errors.length} errors, first: ${r.errors[0]}`);
+if (failed.length > 0) process.exitCode = 1;

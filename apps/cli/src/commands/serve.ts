@@ -1,0 +1,96 @@
+import { CliError, EXIT_OK, EXIT_RUN, UsageError, write } from '../io.js';
+import type { CommandContext } from '../main.js';
+import { reportSkillProblems } from '../render/diagnostics.js';
+import { approvalMode, openRuntime } from '../runtime.js';
+import { serveRuntime } from '../serve/runtime-adapter.js';
+import { endChildProcesses, onStopSignal, type StopSignal } from '../stop-signals.js';
+import { skippedLine } from '../trust.js';
+import { cliVersion } from '../version.js';
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/**
+ * `birdie serve`: the HTTP API over this process's runtime until SIGTERM/SIGINT, then a graceful stop: no new
+ * requests, running turns get `--grace` seconds, the rest are cancelled, tools and MCP servers are ended.
+ */
+export async function serveCommand({ io, values }: CommandContext): Promise<number> {
+  const host = typeof values.host === 'string' ? values.host : '127.0.0.1';
+  const port = integer(values.port, 'port', 8787, 0, 65535);
+  const perMinute = integer(values['rate-limit'], 'rate-limit', 600, 0, 1_000_000);
+  const maxBodyBytes = integer(values['max-body'], 'max-body', 1024 * 1024, 1024, 64 * 1024 * 1024);
+  const graceMs = integer(values.grace, 'grace', 10, 0, 3600) * 1000;
+  const corsOrigins = Array.isArray(values['cors-origin']) ? values['cors-origin'] : [];
+  for (const origin of corsOrigins)
+    if (!/^https?:\/\/[^/\s]+$/.test(origin))
+      throw new UsageError(
+        `--cors-origin must be an origin such as https://app.example.com, got "${origin}"`,
+      );
+  approvalMode(values); // a bad --approval fails before anything loads
+
+  const rt = await openRuntime(io, values);
+  const approval = approvalMode(values, rt.config.settings.approval);
+  reportSkillProblems(rt.registry.messages, io);
+  const skipped = skippedLine(rt.registry.current().untrusted);
+  if (skipped) write(io.stderr, skipped);
+  const { createServer } = await import('@birdie/server');
+  const server = createServer({
+    runtime: serveRuntime(rt, approval),
+    version: cliVersion(),
+    maxBodyBytes,
+    rateLimit: perMinute === 0 ? false : { requests: perMinute, perMs: 60_000 },
+    corsOrigins,
+    onError: (error, where) =>
+      write(
+        io.stderr,
+        `birdie serve: ${where}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      ),
+  });
+  let stopSignal: (signal: StopSignal) => void = () => {};
+  const stopped = new Promise<StopSignal>((resolve) => {
+    stopSignal = resolve;
+  });
+  const stopListening = onStopSignal((signal) => stopSignal(signal));
+  try {
+    let address: Awaited<ReturnType<typeof server.listen>>;
+    try {
+      address = await server.listen({ host, port });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new CliError(`cannot listen on ${host}:${port}: ${code ?? (error as Error).message}`, EXIT_RUN, {
+        cause: error,
+      });
+    }
+    if (!LOOPBACK.has(host))
+      write(
+        io.stderr,
+        `birdie serve: listening on ${host}, not only this machine: anyone who reaches the port needs a token, but use TLS (a reverse proxy) between machines`,
+      );
+    write(
+      io.stderr,
+      `birdie serve: store ${rt.store.kind} ${rt.store.location}; approval ${approval}; tokens: birdie tokens create --user NAME`,
+    );
+    // The one line a supervisor or a test waits for.
+    write(io.stdout, `listening on ${address.url}`);
+    const signal = await stopped;
+    write(io.stderr, `birdie serve: ${signal}: stopping (running turns get ${graceMs / 1000} s)`);
+    const outcome = await server.close({ graceMs });
+    write(
+      io.stderr,
+      `birdie serve: stopped (${outcome.finished} turn(s) finished, ${outcome.cancelled} cancelled)`,
+    );
+    return EXIT_OK;
+  } finally {
+    stopListening();
+    await server.close({ graceMs: 0 });
+    await rt.close();
+    await endChildProcesses();
+  }
+}
+
+function integer(value: unknown, name: string, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (typeof value !== 'string' || !Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got "${String(value)}"`);
+  return n;
+}

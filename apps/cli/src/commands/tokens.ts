@@ -1,0 +1,78 @@
+import { EXIT_OK, UsageError, write } from '../io.js';
+import type { CommandContext } from '../main.js';
+import { checkUserId, openUserStore, requireWritable } from '../runtime.js';
+
+/** `birdie tokens create --user NAME`: the token is printed once, on stdout; the store keeps its hash only. */
+export async function tokensCreateCommand({ io, values }: CommandContext): Promise<number> {
+  if (typeof values.user !== 'string')
+    throw new UsageError('--user NAME is required: the token acts as that user');
+  const userId = await checkUserId(values.user);
+  const store = await openUserStore(io);
+  try {
+    requireWritable(store);
+    const { token, record } = await store.tokens.create(userId, {
+      ...(typeof values.name === 'string' ? { name: values.name } : {}),
+    });
+    if (values.json) write(io.stdout, JSON.stringify({ ...record, token }));
+    else {
+      write(io.stdout, token);
+      write(
+        io.stderr,
+        `birdie: token ${record.id} for user ${userId}; it is shown only now (birdie keeps its hash). Revoke it with \`birdie tokens revoke ${record.id}\`.`,
+      );
+    }
+    return EXIT_OK;
+  } finally {
+    await store.close();
+  }
+}
+
+export async function tokensListCommand({ io, values }: CommandContext): Promise<number> {
+  const userId = typeof values.user === 'string' ? await checkUserId(values.user) : undefined;
+  const store = await openUserStore(io);
+  try {
+    const tokens = await store.tokens.list(userId);
+    if (values.json) {
+      for (const t of tokens) write(io.stdout, JSON.stringify(t));
+      return EXIT_OK;
+    }
+    if (tokens.length === 0) {
+      write(io.stdout, 'No tokens. Make one with `birdie tokens create --user NAME`.');
+      return EXIT_OK;
+    }
+    for (const t of tokens)
+      write(
+        io.stdout,
+        [
+          t.id,
+          t.userId,
+          t.name ?? '-',
+          `created ${t.createdAt.toISOString()}`,
+          t.lastUsedAt ? `last used ${t.lastUsedAt.toISOString()}` : 'never used',
+        ].join('  '),
+      );
+    return EXIT_OK;
+  } finally {
+    await store.close();
+  }
+}
+
+export async function tokensRevokeCommand({ io, positionals }: CommandContext): Promise<number> {
+  const { isStoreError } = await import('@birdie/store/errors');
+  const store = await openUserStore(io);
+  try {
+    requireWritable(store);
+    let revoked: boolean;
+    try {
+      revoked = await store.tokens.revoke(positionals[0]!);
+    } catch (error) {
+      if (isStoreError(error, 'invalid-id')) throw new UsageError(error.message, { cause: error });
+      throw error;
+    }
+    if (!revoked) throw new UsageError(`no token ${positionals[0]}. Run \`birdie tokens list\`.`);
+    write(io.stderr, `birdie: token ${positionals[0]} revoked`);
+    return EXIT_OK;
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,89 @@
+import type { ApprovalMode } from '@birdie/graph';
+import { messageJson } from '@birdie/graph/event-json';
+import { ApiError, type ServeRuntime } from '@birdie/server';
+import { historyOf } from '../history.js';
+import type { Runtime } from '../runtime.js';
+import { removeSessionDir } from '../session-dir.js';
+import { executeTurn } from '../turn.js';
+
+/**
+ * The CLI's runtime as `@birdie/server` drives it: sessions through the store, turns through `executeTurn` (the one
+ * turn path of `birdie run` and the REPL: lease, run log, tool journal, session files). A turn that needs approval
+ * ends with its pending requests; the decisions come back in a later request, possibly to another worker.
+ */
+export function serveRuntime(rt: Runtime, approval: ApprovalMode): ServeRuntime {
+  const { store } = rt;
+  return {
+    store,
+    provider: `${rt.provider.config.vendor}/${rt.provider.config.model}`,
+
+    async createSession(userId, request) {
+      const snapshot = rt.registry.current();
+      const enable = (request.enable ?? []).map((name) => {
+        const skill = snapshot.getSkill(name);
+        if (!skill) {
+          const [near] = snapshot.suggest(name, 1);
+          throw new ApiError(
+            'invalid-request',
+            `no skill "${name}"${near ? ` (did you mean "${near}"?)` : ''}`,
+          );
+        }
+        return skill.name;
+      });
+      if (request.agent !== undefined && !snapshot.getAgent(request.agent))
+        throw new ApiError('invalid-request', `no agent "${request.agent}"`);
+      const session = await store.sessions.create(userId, {
+        ...(request.agent !== undefined ? { agent: request.agent } : {}),
+        ...(request.title !== undefined ? { title: request.title } : {}),
+      });
+      if (enable.length > 0) {
+        await rt.loadGrants(session.id, userId);
+        for (const name of enable) rt.policy.enable(session.id, name);
+        await rt.saveGrants();
+      }
+      return session;
+    },
+
+    async history(session) {
+      const [{ messages }, grants] = await Promise.all([
+        historyOf(rt.agent, session.id),
+        store.grants.get(session.id, session.userId),
+      ]);
+      return {
+        messages: messages.map((m) => messageJson(m as never)),
+        grants: { enabled: grants.enabled, disabled: grants.disabled },
+      };
+    },
+
+    async pendingApprovals(session) {
+      return (await rt.agent.getState(session.id)).pendingApprovals;
+    },
+
+    async deleteSession(session) {
+      await store.sessions.delete(session.id, session.userId);
+      await removeSessionDir(rt.io.env, session.id);
+    },
+
+    async runTurn(session, input, handlers) {
+      const result = await executeTurn(rt, session, input, {
+        approval,
+        signal: handlers.signal,
+        waitMs: 0,
+        handlers: {
+          onLeased: handlers.onLeased,
+          onEvent: handlers.onEvent,
+          // Never decided here: the turn ends and the user answers through the API.
+          decide: async () => undefined,
+        },
+      });
+      return {
+        status: result.status,
+        inputTokens: result.inputTokens,
+        outputTokens: result.outputTokens,
+        ...(result.error !== undefined ? { error: result.error } : {}),
+        ...(result.errorCode !== undefined ? { errorCode: result.errorCode } : {}),
+        ...(result.pending ? { pending: result.pending } : {}),
+      };
+    },
+  };
+}

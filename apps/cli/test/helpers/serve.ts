@@ -1,0 +1,75 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type BirdieProcess, birdie, startBirdie } from './birdie-process.js';
+
+/** One `birdie serve` worker: its process, its address, and requests to it. */
+export interface Worker {
+  process: BirdieProcess;
+  url: string;
+  /** This worker's own BIRDIE_HOME: workers share only the database, like separate machines. */
+  home: string;
+  request(
+    path: string,
+    init?: { method?: string; token?: string; json?: unknown; body?: string },
+  ): Promise<Response>;
+}
+
+/** Starts `birdie serve --port 0 ARGS` and waits for the address it prints. */
+export async function startWorker(
+  args: string[],
+  options: { env: NodeJS.ProcessEnv; cwd: string; home: string },
+): Promise<Worker> {
+  await mkdir(options.home, { recursive: true });
+  const process = startBirdie(['serve', '--port', '0', ...args], {
+    env: { ...options.env, BIRDIE_HOME: options.home },
+    cwd: options.cwd,
+    timeoutMs: 180_000,
+  });
+  const [, url] = (await process.waitFor(
+    'stdout',
+    /listening on (http:\/\/\S+)/,
+    30_000,
+  )) as RegExpMatchArray;
+  return {
+    process,
+    url: url!,
+    home: options.home,
+    request: (path, init = {}) => {
+      const headers: Record<string, string> = {};
+      if (init.token) headers.authorization = `Bearer ${init.token}`;
+      if (init.json !== undefined || init.body !== undefined) headers['content-type'] = 'application/json';
+      return fetch(`${url}${path}`, {
+        method: init.method ?? (init.json !== undefined || init.body !== undefined ? 'POST' : 'GET'),
+        headers,
+        ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}),
+        ...(init.body !== undefined ? { body: init.body } : {}),
+      });
+    },
+  };
+}
+
+/** A token of `user`, made with `birdie tokens create` against the shared database. */
+export async function makeToken(
+  user: string,
+  options: { env: NodeJS.ProcessEnv; cwd: string },
+): Promise<string> {
+  const made = await birdie(['tokens', 'create', '--user', user], options);
+  if (made.code !== 0) throw new Error(`tokens create failed: ${made.stderr}`);
+  return made.stdout.trim();
+}
+
+export type StreamEvent = { type: string } & Record<string, unknown>;
+
+/** The events of a server-sent event stream, read to its end. */
+export async function streamEvents(response: Response): Promise<StreamEvent[]> {
+  const text = await response.text();
+  return text
+    .split('\n\n')
+    .map((block) => block.split('\n').find((line) => line.startsWith('data: ')))
+    .filter((line): line is string => line !== undefined)
+    .map((line) => JSON.parse(line.slice(6)) as StreamEvent);
+}
+
+export function homeOf(root: string, name: string): string {
+  return join(root, name);
+}

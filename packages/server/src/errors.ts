@@ -1,0 +1,41 @@
+/** Stable codes of the API's errors, each with its HTTP status. */
+export const ERROR_STATUS = {
+  'invalid-request': 400,
+  unauthorized: 401,
+  'not-found': 404,
+  'method-not-allowed': 405,
+  'session-busy': 409,
+  'nothing-pending': 409,
+  'payload-too-large': 413,
+  'unsupported-media-type': 415,
+  'rate-limited': 429,
+  internal: 500,
+  unavailable: 503,
+} as const;
+
+export type ApiErrorCode = keyof typeof ERROR_STATUS;
+
+/** A failure the API answers with `{ error: { code, message } }` and the code's status. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly code: ApiErrorCode;
+  readonly status: number;
+  /** Seconds, for `Retry-After` (429, 503). */
+  readonly retryAfter?: number;
+
+  constructor(code: ApiErrorCode, message: string, options: { cause?: unknown; retryAfter?: number } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    if (options.retryAfter !== undefined) this.retryAfter = options.retryAfter;
+  }
+}
+
+export function isApiError(error: unknown, ...codes: ApiErrorCode[]): error is ApiError {
+  return error instanceof ApiError && (codes.length === 0 || codes.includes(error.code));
+}
+
+/** The body of every error response. */
+export function errorBody(code: string, message: string): { error: { code: string; message: string } } {
+  return { error: { code, message } };
+}

@@ -1,0 +1,93 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import { createApp } from './app.js';
+import type { ServeRuntime } from './runtime.js';
+import { Turns } from './turns.js';
+
+export interface ServerOptions {
+  runtime: ServeRuntime;
+  /** Reported by `/v1/health` and the OpenAPI document. Default `0.0.0`. */
+  version?: string;
+  /** Largest request body, bytes (413 above). Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Requests per token (429 above, with `Retry-After`). Default 600 per minute; `false` turns it off. */
+  rateLimit?: { requests: number; perMs: number } | false;
+  /** Origins allowed to call the API from a browser. Default none: no CORS headers at all. */
+  corsOrigins?: string[];
+  /** How often a running turn checks whether another worker asked it to stop, ms. Default 500. */
+  cancelPollMs?: number;
+  /** A comment line on quiet event streams, ms. Default 15000. */
+  keepAliveMs?: number;
+  /** Unexpected failures: the response says only `internal error`; this gets the error. Default: ignored. */
+  onError?(error: unknown, where: string): void;
+}
+
+export interface BirdieServer {
+  /** The API as a fetch handler (web-standard `Request` → `Response`), for tests or another adapter. */
+  fetch(request: Request): Promise<Response>;
+  /** Listens on `host:port` (port 0: any free port) and resolves with the address. */
+  listen(options: { host: string; port: number }): Promise<{ url: string; host: string; port: number }>;
+  /** Turns running on this worker now. */
+  readonly runningTurns: number;
+  /**
+   * Graceful stop: no new connections or turns, running turns get `graceMs` to finish and are cancelled after it
+   * (their runs are logged `interrupted`, their leases released); then every connection is closed.
+   */
+  close(options?: { graceMs?: number }): Promise<{ finished: number; cancelled: number }>;
+}
+
+/** The HTTP API over one runtime. Loads nothing until called; listens only when asked. */
+export function createServer(options: ServerOptions): BirdieServer {
+  const turns = new Turns(options.runtime, {
+    cancelPollMs: options.cancelPollMs ?? 500,
+    keepAliveMs: options.keepAliveMs ?? 15_000,
+  });
+  const app = createApp({
+    runtime: options.runtime,
+    turns,
+    version: options.version ?? '0.0.0',
+    maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+    rateLimit: options.rateLimit === undefined ? { requests: 600, perMs: 60_000 } : options.rateLimit,
+    corsOrigins: options.corsOrigins ?? [],
+    onError: options.onError ?? (() => {}),
+  });
+  let http: Server | undefined;
+  let closing: Promise<{ finished: number; cancelled: number }> | undefined;
+  return {
+    fetch: async (request) => app.fetch(request),
+    get runningTurns() {
+      return turns.size;
+    },
+    async listen({ host, port }) {
+      if (http) throw new Error('the server is already listening');
+      const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
+      http = server;
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+      const address = server.address() as AddressInfo;
+      const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      return { url: `http://${shown}:${address.port}`, host: address.address, port: address.port };
+    },
+    close({ graceMs = 10_000 } = {}) {
+      closing ??= (async () => {
+        const server = http;
+        // Stop accepting first; connections with a response in flight stay until it ends.
+        const stopped = server
+          ? new Promise<void>((resolve) => server.close(() => resolve()))
+          : Promise.resolve();
+        server?.closeIdleConnections();
+        const outcome = await turns.drain(graceMs);
+        server?.closeAllConnections();
+        await stopped;
+        return outcome;
+      })();
+      return closing;
+    },
+  };
+}

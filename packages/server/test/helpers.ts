@@ -1,0 +1,153 @@
+import type { AgentEvent, ApprovalRequest } from '@birdie/graph/event-json';
+import { openStore, type Session, type Store } from '@birdie/store';
+import { makeTempDir } from '@birdie/test-utils';
+import { afterEach, beforeEach } from 'vitest';
+import { type BirdieServer, createServer, type ServerOptions } from '../src/index.js';
+import type { ServeRuntime, TurnHandlers, TurnInput, TurnSummary } from '../src/runtime.js';
+
+/** A scripted turn: what the fake runtime does once it holds the lease (emit events, wait, return). */
+export type Script = (ctx: {
+  session: Session;
+  input: TurnInput;
+  handlers: TurnHandlers;
+}) => Promise<TurnSummary>;
+
+/**
+ * A runtime over a real SQLite store whose turns are scripted: it takes the session's lease exactly as the CLI's
+ * turn does (so 409 and cancel are the store's), then runs `script`.
+ */
+export class FakeRuntime implements ServeRuntime {
+  readonly provider = 'scripted/test';
+  script: Script = async ({ handlers }) => {
+    handlers.onEvent({ type: 'token', text: 'hi' });
+    handlers.onEvent({ type: 'done', status: 'ok' });
+    return { status: 'ok', inputTokens: 1, outputTokens: 2 };
+  };
+  pending: ApprovalRequest[] = [];
+  failWith: unknown;
+
+  constructor(readonly store: Store) {}
+
+  async createSession(userId: string, request: { agent?: string; title?: string }) {
+    return this.store.sessions.create(userId, request);
+  }
+
+  async history() {
+    if (this.failWith) throw this.failWith;
+    return { messages: [{ role: 'human', content: 'hello' }], grants: { enabled: [], disabled: [] } };
+  }
+
+  async pendingApprovals() {
+    return this.pending;
+  }
+
+  async deleteSession(session: Session) {
+    await this.store.sessions.delete(session.id, session.userId);
+  }
+
+  async runTurn(session: Session, input: TurnInput, handlers: TurnHandlers): Promise<TurnSummary> {
+    const lease = await this.store.leases.acquire(session.id, { waitMs: 0 });
+    try {
+      handlers.onLeased(lease);
+      return await this.script({ session, input, handlers });
+    } finally {
+      await lease.release();
+    }
+  }
+}
+
+export interface Harness {
+  home: string;
+  store: Store;
+  runtime: FakeRuntime;
+  server: BirdieServer;
+  errors: unknown[];
+  /** A token of `user` (made in the store). */
+  token(user?: string): Promise<string>;
+  request(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
+  /** Another worker over the same SQLite file. */
+  worker(options?: Partial<ServerOptions>): { store: Store; runtime: FakeRuntime; server: BirdieServer };
+}
+
+/** A fresh store, runtime and server per test; `options` for the server. */
+export function useServer(options: Partial<ServerOptions> = {}): Harness {
+  const h = { errors: [] as unknown[] } as unknown as Harness;
+  const closers: Array<() => Promise<unknown>> = [];
+  beforeEach(async () => {
+    const dir = await makeTempDir('birdie-server-');
+    h.home = dir.path;
+    const open = (extra: Partial<ServerOptions> = {}) => {
+      const store = openStore({ home: dir.path });
+      const runtime = new FakeRuntime(store);
+      const server = createServer({
+        runtime,
+        cancelPollMs: 20,
+        onError: (error) => h.errors.push(error),
+        ...options,
+        ...extra,
+      });
+      closers.push(async () => {
+        await server.close({ graceMs: 0 });
+        await store.close();
+      });
+      return { store, runtime, server };
+    };
+    const main = open();
+    h.store = main.store;
+    h.runtime = main.runtime;
+    h.server = main.server;
+    h.errors.length = 0;
+    h.worker = open;
+    h.token = async (user = 'alice') => (await h.store.tokens.create(user)).token;
+    h.request = (path, init = {}) => requestOf(h.server, path, init);
+    closers.push(() => dir.cleanup());
+  });
+  afterEach(async () => {
+    for (const close of closers.splice(0)) await close();
+  });
+  return h;
+}
+
+export function requestOf(
+  server: BirdieServer,
+  path: string,
+  init: RequestInit & { token?: string; json?: unknown } = {},
+): Promise<Response> {
+  const { token, json, ...rest } = init;
+  const headers = new Headers(rest.headers);
+  if (token) headers.set('authorization', `Bearer ${token}`);
+  if (json !== undefined) headers.set('content-type', 'application/json');
+  return server.fetch(
+    new Request(`http://localhost${path}`, {
+      ...rest,
+      headers,
+      ...(json !== undefined ? { body: JSON.stringify(json), method: rest.method ?? 'POST' } : {}),
+    }),
+  );
+}
+
+/** The events of a `text/event-stream` body, parsed; checks each `event:` line names its data's type. */
+export async function events(response: Response): Promise<Array<{ type: string } & Record<string, unknown>>> {
+  const text = await response.text();
+  const out: Array<{ type: string } & Record<string, unknown>> = [];
+  for (const block of text.split('\n\n')) {
+    const lines = block.split('\n').filter((l) => l !== '' && !l.startsWith(':'));
+    if (lines.length === 0) continue;
+    const name = lines.find((l) => l.startsWith('event: '))?.slice(7);
+    const data = JSON.parse(lines.find((l) => l.startsWith('data: '))!.slice(6));
+    if (data.type !== name) throw new Error(`event ${name} carries data of type ${data.type}`);
+    out.push(data);
+  }
+  return out;
+}
+
+/** A promise and its resolver, for gating a scripted turn. */
+export function gate(): { promise: Promise<void>; open(): void } {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}
+
+export type { AgentEvent };

@@ -1,0 +1,65 @@
+import {
+  checkTokenId,
+  checkTokenName,
+  hashToken,
+  isTokenShaped,
+  newToken,
+  TOKEN_USE_RESOLUTION_MS,
+  type TokenRow,
+  type TokensRepo,
+  toApiToken,
+  validateUserId,
+} from '@birdie/store/backend';
+import type { Db } from './db.js';
+
+const COLUMNS = 'id, user_id, name, created_at, last_used_at';
+
+export function createTokens(db: Db): TokensRepo {
+  return {
+    async create(userId, opts = {}) {
+      validateUserId(userId);
+      const name = opts.name === undefined ? null : checkTokenName(opts.name);
+      const { id, token, hash } = newToken();
+      const { rows } = await db.query<TokenRow>(
+        `INSERT INTO api_tokens (id, user_id, name, hash, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
+        [id, userId, name, hash, Date.now()],
+      );
+      return { token, record: toApiToken(rows[0]!) };
+    },
+    async list(userId) {
+      const { rows } =
+        userId === undefined
+          ? await db.query<TokenRow>(`SELECT ${COLUMNS} FROM api_tokens ORDER BY created_at, id`)
+          : await db.query<TokenRow>(
+              `SELECT ${COLUMNS} FROM api_tokens WHERE user_id = $1 ORDER BY created_at, id`,
+              [validateUserId(userId)],
+            );
+      return rows.map(toApiToken);
+    },
+    async revoke(id) {
+      const { rowCount } = await db.query('DELETE FROM api_tokens WHERE id = $1', [checkTokenId(id)]);
+      return (rowCount ?? 0) > 0;
+    },
+    async verify(token) {
+      if (!isTokenShaped(token)) return undefined;
+      const { rows } = await db.query<TokenRow>(`SELECT ${COLUMNS} FROM api_tokens WHERE hash = $1`, [
+        hashToken(token),
+      ]);
+      const row = rows[0];
+      if (!row) return undefined;
+      const now = Date.now();
+      if (
+        !db.state.readOnly &&
+        (row.last_used_at === null || now - row.last_used_at >= TOKEN_USE_RESOLUTION_MS)
+      ) {
+        try {
+          await db.query('UPDATE api_tokens SET last_used_at = $1 WHERE id = $2', [now, row.id]);
+          row.last_used_at = now;
+        } catch {
+          // The time of use is a convenience: a failed update still authenticates.
+        }
+      }
+      return toApiToken(row);
+    },
+  };
+}

@@ -1,0 +1,209 @@
+import { SESSION_FILE_LIMITS } from '@birdie/store';
+import { describe, expect, it } from 'vitest';
+import { backends } from '../backends.js';
+import { codeOf, rejection, useBackend } from './harness.js';
+
+// What `birdie serve` needs of every back end (issue 17): the session's files, API tokens, the agent a session
+// starts with, and a cancel request that reaches the lease's holder in another process.
+const bytes = (text: string) => new TextEncoder().encode(text);
+const text = (data: Uint8Array | undefined) =>
+  data === undefined ? undefined : new TextDecoder().decode(data);
+
+describe.each(backends)('$name', (backend) => {
+  const t = useBackend(backend);
+
+  describe('session files', () => {
+    it('puts, lists, reads and removes files in one change set; another store sees them', async () => {
+      const s = await t.store.sessions.create('alice');
+      expect(await t.store.files.list(s.id, 'alice')).toEqual([]);
+      await t.store.files.apply(s.id, 'alice', {
+        put: [
+          { path: 'todo.json', content: bytes('{"steps":[]}') },
+          { path: 'notes/a.md', content: bytes('# a') },
+        ],
+      });
+      const listed = await t.store.files.list(s.id, 'alice');
+      expect(listed.map((f) => [f.path, f.size])).toEqual([
+        ['notes/a.md', 3],
+        ['todo.json', 12],
+      ]);
+      expect(listed[1]!.sha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(listed[1]!.updatedAt).toBeInstanceOf(Date);
+
+      const other = await t.env.open();
+      expect(text(await other.files.read(s.id, 'alice', 'todo.json'))).toBe('{"steps":[]}');
+      await other.files.apply(s.id, 'alice', {
+        put: [{ path: 'todo.json', content: bytes('{"steps":[1]}') }],
+        remove: ['notes/a.md'],
+      });
+      expect(text(await t.store.files.read(s.id, 'alice', 'todo.json'))).toBe('{"steps":[1]}');
+      expect(await t.store.files.read(s.id, 'alice', 'notes/a.md')).toBeUndefined();
+      expect((await t.store.files.list(s.id, 'alice')).map((f) => f.path)).toEqual(['todo.json']);
+      // Removing what is not there is not an error; an empty change set only checks the owner.
+      await t.store.files.apply(s.id, 'alice', { remove: ['gone.txt'] });
+      await t.store.files.apply(s.id, 'alice', {});
+    });
+
+    it("checks the owner: another user's session is not-owner, a missing one not-found", async () => {
+      const s = await t.store.sessions.create('alice');
+      await t.store.files.apply(s.id, 'alice', { put: [{ path: 'a', content: bytes('x') }] });
+      expect(await codeOf(() => t.store.files.list(s.id, 'bob'))).toBe('not-owner');
+      expect(await codeOf(() => t.store.files.read(s.id, 'bob', 'a'))).toBe('not-owner');
+      expect(await codeOf(() => t.store.files.apply(s.id, 'bob', { remove: ['a'] }))).toBe('not-owner');
+      expect(await codeOf(() => t.store.files.list('2026-01-01_9', 'alice'))).toBe('not-found');
+    });
+
+    it.each([
+      '../etc/passwd',
+      '/abs',
+      'a/../b',
+      './a',
+      'a//b',
+      'a\0b',
+      'space here',
+      '',
+      `${'x'.repeat(200)}/${'y'.repeat(60)}`,
+    ])('refuses the path %j', async (path) => {
+      const s = await t.store.sessions.create('alice');
+      expect(
+        await codeOf(() => t.store.files.apply(s.id, 'alice', { put: [{ path, content: bytes('x') }] })),
+      ).toBe('invalid-argument');
+      expect(await codeOf(() => t.store.files.read(s.id, 'alice', path))).toBe('invalid-argument');
+    });
+
+    it('refuses a file, or a session, over the limits, and writes nothing of that change set', async () => {
+      const s = await t.store.sessions.create('alice');
+      const big = new Uint8Array(SESSION_FILE_LIMITS.fileBytes + 1);
+      const error = await rejection(
+        t.store.files.apply(s.id, 'alice', {
+          put: [
+            { path: 'ok.txt', content: bytes('fine') },
+            { path: 'big.bin', content: big },
+          ],
+        }),
+      );
+      expect(error.code).toBe('invalid-argument');
+      expect(error.message).toContain('big.bin');
+      const half = new Uint8Array(SESSION_FILE_LIMITS.fileBytes);
+      const count = SESSION_FILE_LIMITS.sessionBytes / SESSION_FILE_LIMITS.fileBytes;
+      await t.store.files.apply(s.id, 'alice', {
+        put: Array.from({ length: count }, (_, i) => ({ path: `f${i}`, content: half })),
+      });
+      const over = await rejection(
+        t.store.files.apply(s.id, 'alice', { put: [{ path: 'one-more', content: bytes('x') }] }),
+      );
+      expect(over.code).toBe('invalid-argument');
+      expect(over.message).toContain('more than the');
+      // Replacing a file by a smaller one keeps the total under the limit.
+      await t.store.files.apply(s.id, 'alice', { put: [{ path: 'f0', content: bytes('small') }] });
+      expect(
+        await codeOf(() =>
+          t.store.files.apply(s.id, 'alice', { put: [{ path: 'a', content: bytes('1') }], remove: ['a'] }),
+        ),
+      ).toBe('invalid-argument');
+      expect(
+        await codeOf(() =>
+          t.store.files.apply(s.id, 'alice', { put: [{ path: 'a', content: 'text' as never }] }),
+        ),
+      ).toBe('invalid-argument');
+    });
+
+    it('a file whose bytes no longer match their checksum is corrupt-record, named', async () => {
+      const s = await t.store.sessions.create('alice');
+      await t.store.files.apply(s.id, 'alice', { put: [{ path: 'todo.json', content: bytes('{"a":1}') }] });
+      await t.env.exec("UPDATE session_files SET sha256 = ? WHERE path = 'todo.json'", ['0'.repeat(64)]);
+      const error = await rejection(t.store.files.read(s.id, 'alice', 'todo.json'));
+      expect(error.code).toBe('corrupt-record');
+      expect(error.message).toContain('todo.json');
+      expect(error.damage).toMatchObject({ sessionId: s.id, table: 'session_files' });
+    });
+
+    it('writes are fenced by the lease: busy while another store holds it, lost once taken over', async () => {
+      const s = await t.store.sessions.create('alice');
+      const other = await t.env.open();
+      const lease = await other.leases.acquire(s.id);
+      expect(
+        await codeOf(() => t.store.files.apply(s.id, 'alice', { put: [{ path: 'a', content: bytes('1') }] })),
+      ).toBe('session-busy');
+      // Reads are not fenced.
+      expect(await t.store.files.list(s.id, 'alice')).toEqual([]);
+      await other.files.apply(s.id, 'alice', { put: [{ path: 'a', content: bytes('1') }] });
+      await lease.release();
+      await t.store.files.apply(s.id, 'alice', { put: [{ path: 'a', content: bytes('2') }] });
+      expect(text(await other.files.read(s.id, 'alice', 'a'))).toBe('2');
+    });
+
+    it('go with their session', async () => {
+      const s = await t.store.sessions.create('alice');
+      await t.store.files.apply(s.id, 'alice', { put: [{ path: 'a', content: bytes('1') }] });
+      await t.store.sessions.delete(s.id, 'alice');
+      expect(Number(await t.env.one('SELECT count(*) AS n FROM session_files'))).toBe(0);
+    });
+  });
+
+  describe('API tokens', () => {
+    it('are shown once, stored as a hash, verified, listed per user and revoked', async () => {
+      const { token, record } = await t.store.tokens.create('alice', { name: 'laptop' });
+      expect(token).toMatch(/^bdt_[A-Za-z0-9_-]{43}$/);
+      expect(record).toMatchObject({ userId: 'alice', name: 'laptop' });
+      expect(record.id).toMatch(/^tok_[0-9a-f]{16}$/);
+      // Only the hash is stored: the token itself appears nowhere in the table.
+      const stored = await t.env.one<string>('SELECT hash FROM api_tokens WHERE id = ?', [record.id]);
+      expect(stored).toMatch(/^[0-9a-f]{64}$/);
+      expect(stored).not.toContain(token.slice(4));
+
+      const other = await t.env.open();
+      const verified = await other.tokens.verify(token);
+      expect(verified).toMatchObject({ id: record.id, userId: 'alice' });
+      expect(verified!.lastUsedAt).toBeInstanceOf(Date);
+      expect(
+        await other.tokens.verify(`${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`),
+      ).toBeUndefined();
+      expect(await other.tokens.verify('Bearer nonsense')).toBeUndefined();
+      expect(await other.tokens.verify(undefined as never)).toBeUndefined();
+
+      const bob = await t.store.tokens.create('bob');
+      expect(bob.record.name).toBeUndefined();
+      expect((await t.store.tokens.list()).map((r) => r.userId)).toEqual(['alice', 'bob']);
+      expect((await t.store.tokens.list('bob')).map((r) => r.id)).toEqual([bob.record.id]);
+      expect(await t.store.tokens.revoke(record.id)).toBe(true);
+      expect(await t.store.tokens.revoke(record.id)).toBe(false);
+      expect(await other.tokens.verify(token)).toBeUndefined();
+      expect(await codeOf(() => t.store.tokens.revoke('nope'))).toBe('invalid-id');
+      expect(await codeOf(() => t.store.tokens.create('../x'))).toBe('invalid-id');
+      expect(await codeOf(() => t.store.tokens.create('alice', { name: 'a\nb' }))).toBe('invalid-argument');
+    });
+  });
+
+  describe('the agent a session starts with', () => {
+    it('is kept with the session and validated', async () => {
+      const s = await t.store.sessions.create('alice', { agent: 'reviewer' });
+      expect(s.agent).toBe('reviewer');
+      expect((await (await t.env.open()).sessions.get(s.id, 'alice'))?.agent).toBe('reviewer');
+      expect((await t.store.sessions.create('alice')).agent).toBeUndefined();
+      expect(await codeOf(() => t.store.sessions.create('alice', { agent: '../x' }))).toBe(
+        'invalid-argument',
+      );
+    });
+  });
+
+  describe('cancel requests', () => {
+    it("reach the lease's holder in another store, and end with that lease", async () => {
+      const s = await t.store.sessions.create('alice');
+      expect(await t.store.leases.requestCancel(s.id)).toBeUndefined();
+      const worker = await t.env.open();
+      const lease = await worker.leases.acquire(s.id);
+      expect(await lease.cancelRequested()).toBe(false);
+      const asked = await t.store.leases.requestCancel(s.id);
+      expect(asked).toMatchObject({ owner: lease.holder.owner, pid: process.pid });
+      expect(await lease.cancelRequested()).toBe(true);
+      await lease.release();
+      expect(await lease.cancelRequested()).toBe(false);
+      // The next holder starts without a request, even the same store.
+      const again = await worker.leases.acquire(s.id);
+      expect(await again.cancelRequested()).toBe(false);
+      await again.release();
+      expect(await codeOf(() => t.store.leases.requestCancel('bad'))).toBe('invalid-id');
+    });
+  });
+});

@@ -1,0 +1,61 @@
+import { type Db, immediate } from './db.js';
+import { validateUserId } from './ids.js';
+import type { SyncOf, TokensRepo } from './interface.js';
+import {
+  checkTokenId,
+  checkTokenName,
+  hashToken,
+  isTokenShaped,
+  newToken,
+  TOKEN_USE_RESOLUTION_MS,
+  type TokenRow,
+  toApiToken,
+} from './session-files-check.js';
+
+const COLUMNS = 'id, user_id, name, created_at, last_used_at';
+
+export function createTokens(db: Db): SyncOf<TokensRepo> {
+  const insert = db.prepare(
+    'INSERT INTO api_tokens (id, user_id, name, hash, created_at) VALUES (?, ?, ?, ?, ?)',
+  );
+  const byId = db.prepare<[string], TokenRow>(`SELECT ${COLUMNS} FROM api_tokens WHERE id = ?`);
+  const all = db.prepare<[], TokenRow>(`SELECT ${COLUMNS} FROM api_tokens ORDER BY created_at, id`);
+  const ofUser = db.prepare<[string], TokenRow>(
+    `SELECT ${COLUMNS} FROM api_tokens WHERE user_id = ? ORDER BY created_at, id`,
+  );
+  const byHash = db.prepare<[string], TokenRow>(`SELECT ${COLUMNS} FROM api_tokens WHERE hash = ?`);
+  const used = db.prepare('UPDATE api_tokens SET last_used_at = ? WHERE id = ?');
+  const remove = db.prepare('DELETE FROM api_tokens WHERE id = ?');
+  return {
+    create(userId, opts = {}) {
+      validateUserId(userId);
+      const name = opts.name === undefined ? null : checkTokenName(opts.name);
+      const { id, token, hash } = newToken();
+      immediate(db, () => insert.run(id, userId, name, hash, Date.now()));
+      return { token, record: toApiToken(byId.get(id)!) };
+    },
+    list(userId) {
+      if (userId === undefined) return all.all().map(toApiToken);
+      return ofUser.all(validateUserId(userId)).map(toApiToken);
+    },
+    revoke(id) {
+      const checked = checkTokenId(id);
+      return immediate(db, () => remove.run(checked)).changes > 0;
+    },
+    verify(token) {
+      if (!isTokenShaped(token)) return undefined;
+      const row = byHash.get(hashToken(token));
+      if (!row) return undefined;
+      const now = Date.now();
+      if (row.last_used_at === null || now - row.last_used_at >= TOKEN_USE_RESOLUTION_MS) {
+        try {
+          immediate(db, () => used.run(now, row.id));
+          row.last_used_at = now;
+        } catch {
+          // A read-only or busy store still authenticates: the time of use is a convenience.
+        }
+      }
+      return toApiToken(row);
+    },
+  };
+}
