@@ -43,6 +43,14 @@ describe('birdie config', () => {
     expect(unknown.stderr).toContain('Did you mean "approval"?');
     expect(await readFile(file, 'utf8')).toBe(before);
 
+    expect(
+      await cli(['config', 'set', 'database_url', 'postgres://ann:s3cret@db.example/birdie']),
+    ).toMatchObject({ code: 0 });
+    const shown =
+      (await cli(['config', 'list'])).stdout + (await cli(['config', 'get', 'database_url'])).stdout;
+    expect(shown).toContain('postgres://ann:***@db.example/birdie');
+    expect(shown).not.toContain('s3cret');
+    expect(await cli(['config', 'unset', 'database_url'])).toMatchObject({ code: 0 });
     expect(await cli(['config', 'unset', 'approval'])).toMatchObject({ code: 0 });
     expect((await cli(['config', 'get', 'approval'])).stdout).toBe('ask\n');
   });

@@ -32,9 +32,18 @@ export async function settingRows(
 }
 
 function valueOf(settings: object, key: SettingKey): unknown {
+  if (key === 'database_url') {
+    const url = (settings as { databaseUrl?: string }).databaseUrl;
+    return url === undefined ? undefined : withoutPassword(url);
+  }
   return key
     .split('.')
     .reduce<unknown>((at, part) => (at as Record<string, unknown> | undefined)?.[part], settings);
+}
+
+/** A database URL may hold a password: it is never printed. */
+function withoutPassword(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*):[^@]*@/i, '$1:***@');
 }
 
 function shown(value: unknown): string {
