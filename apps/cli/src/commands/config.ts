@@ -28,10 +28,10 @@ export async function settingRows(
   const paths = [explicit, explicit !== saved && existsSync(saved) ? saved : undefined];
   const files = await Promise.all(paths.filter((p): p is string => !!p).map((p) => readConfigFile(p)));
   const { settings, sources } = mergeSettings(files);
-  return SETTING_KEYS.map((key) => ({ key, value: valueOf(settings, key), source: sources[key] }));
+  return SETTING_KEYS.map((key) => ({ key, value: settingValue(settings, key), source: sources[key] }));
 }
 
-function valueOf(settings: object, key: SettingKey): unknown {
+function settingValue(settings: object, key: SettingKey): unknown {
   if (key === 'database_url') {
     const url = (settings as { databaseUrl?: string }).databaseUrl;
     return url === undefined ? undefined : withoutPassword(url);
