@@ -129,7 +129,10 @@ export function formatHistory(
     const text = message.text;
     if (type === 'human') lines.push(`${style('cyan', '›')} ${text.replace(/\n/g, '\n  ')}`);
     else if (type === 'ai') {
-      if (text) lines.push(text);
+      // An answer cut short by Ctrl+C is kept as far as it was shown, and says so.
+      const cancelled =
+        (message.response_metadata as { cancelled?: boolean } | undefined)?.cancelled === true;
+      if (text) lines.push(cancelled ? `${text} ${style('yellow', '[cancelled]')}` : text);
       const calls =
         (message as unknown as { tool_calls?: Array<{ id?: string; name: string; args: unknown }> })
           .tool_calls ?? [];

@@ -179,6 +179,26 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     expect(await again.exited).toBe(0);
   });
 
+  it('Ctrl+C during a streamed answer keeps what was shown in the history, marked cancelled', async () => {
+    const t = start();
+    await t.expect('/help for commands');
+    await t.submit('tell a long story');
+    await t.expect('Once upon');
+    t.write('\x03');
+    await t.expect('turn cancelled');
+    const id = STATUS.exec(await t.expect(STATUS))![1]!;
+    await t.submit('/quit');
+    expect(await t.exited).toBe(0);
+    const again = start(['--session-id', id]);
+    await again.expect(`resuming ${id}`);
+    await again.expect('› tell a long story');
+    const kept = await again.expect('[cancelled]');
+    expect(kept).toMatch(/Once upon[^\n]*\[cancelled\]/);
+    expect(kept).not.toContain('beyond it');
+    again.write('\x04');
+    expect(await again.exited).toBe(0);
+  });
+
   it('Ctrl+C during a long bash: tool cancels the turn and leaves no child process', async () => {
     const t = start();
     await t.expect('/help for commands');

@@ -155,7 +155,12 @@ export function createAgentNode(models: AgentModels, builder: ToolsetBuilder, se
     });
     const bound = binderFor(routed.model)(definitions);
     let response: AIMessage;
-    const forwarder = new TokenForwarder((text) => emit(config, { type: 'token', text }));
+    const partial = context.partialAnswer;
+    if (partial) partial.text = '';
+    const forwarder = new TokenForwarder((text) => {
+      if (partial) partial.text += text;
+      emit(config, { type: 'token', text });
+    });
     // Only a model that runs its own agent looks for the channel (see model-channel.ts); others never see it.
     const channel = new ModelChannelHandler({
       config,
@@ -174,6 +179,7 @@ export function createAgentNode(models: AgentModels, builder: ToolsetBuilder, se
       const detail = cause instanceof Error ? cause.message : String(cause);
       throw new AgentError('model-error', `The model call failed: ${detail}`, { cause });
     }
+    if (partial) partial.text = '';
     if (!AIMessage.isInstance(response))
       response = new AIMessage({ content: (response as BaseMessage).content });
     // A model without a streaming path still delivers its text as one token, so renderers need one code path.

@@ -16,8 +16,11 @@ export function messageJson(message: {
     tool_call_id?: string;
     name?: string;
     status?: string;
+    response_metadata?: { cancelled?: boolean };
   };
   const out: Record<string, unknown> = { role: message.getType(), content: message.text };
+  // An answer cut short by Ctrl+C (kept as far as it was streamed).
+  if (m.response_metadata?.cancelled === true) out.cancelled = true;
   if (message.id) out.id = message.id;
   if (m.tool_calls?.length)
     out.tool_calls = m.tool_calls.map((c) => ({ id: c.id, name: c.name, args: c.args }));

@@ -98,7 +98,8 @@ export class Runner implements SubagentRuns {
       throw new AgentError('busy', `Thread ${threadId} already has a run in progress.`);
     this.running.add(threadId);
     const deadline = new Deadline();
-    const context: TurnContext = { ...base, deadline };
+    const partialAnswer = { text: '' };
+    const context: TurnContext = { ...base, deadline, partialAnswer };
     const mapper = new EventMapper(base.path);
     let status: 'ok' | 'error' | 'aborted' = 'ok';
     try {
@@ -120,8 +121,10 @@ export class Runner implements SubagentRuns {
         status = 'error';
         const timeout = deadline.error();
         yield mapper.stamp({ type: 'error', error: { code: timeout.code, message: timeout.message } });
-      } else if (isAbort(error, signal)) status = 'aborted';
-      else {
+      } else if (isAbort(error, signal)) {
+        status = 'aborted';
+        if (partialAnswer.text) await this.#keepPartialAnswer(threadId, partialAnswer.text);
+      } else {
         status = 'error';
         yield mapper.stamp({ type: 'error', error: describeRunError(error, this.options.recursionLimit) });
       }
@@ -133,6 +136,22 @@ export class Runner implements SubagentRuns {
       type: 'done',
       status: status === 'ok' && mapper.interrupted ? 'interrupted' : status,
     });
+  }
+
+  /**
+   * A cancelled model call's streamed text is kept in the thread as the agent's message, marked `cancelled` in its
+   * metadata: the user saw it, so the history shows it, and the next turn's model knows what it had said. Best
+   * effort: a store that cannot write it loses only that text.
+   */
+  async #keepPartialAnswer(threadId: string, text: string): Promise<void> {
+    const message = new AIMessage({
+      id: newId('cancelled'),
+      content: text,
+      response_metadata: { cancelled: true },
+    });
+    await this.graph
+      .updateState({ configurable: { thread_id: threadId } }, { messages: [message] }, 'agent')
+      .catch(() => undefined);
   }
 
   /** True when the thread's open interrupt was already answered by a resume whose process stopped mid-way. */

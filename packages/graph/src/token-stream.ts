@@ -15,6 +15,8 @@ export class TokenForwarder extends BaseCallbackHandler {
   name = 'birdie-token-forwarder';
   lc_prefer_streaming = true;
   streamed = false;
+  /** Everything streamed so far. */
+  text = '';
 
   constructor(private readonly onToken: (text: string) => void) {
     super({ _awaitHandler: true });
@@ -32,6 +34,7 @@ export class TokenForwarder extends BaseCallbackHandler {
     const text = message ? message.text : token;
     if (!text) return;
     this.streamed = true;
+    this.text += text;
     this.onToken(text);
   }
 }

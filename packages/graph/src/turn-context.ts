@@ -48,6 +48,8 @@ export interface TurnContext {
   files: FileAccess | undefined;
   /** The turn's model (`TurnOptions.model`), resolved by the application's `modelFor`; undefined: none named. */
   model: string | undefined;
+  /** The answer streamed so far by the model call in progress: kept in the thread if the turn is cancelled. */
+  partialAnswer?: { text: string };
 }
 
 const object = <T>() => z.custom<T>((value) => value !== null && typeof value === 'object');

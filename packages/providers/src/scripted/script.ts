@@ -16,6 +16,8 @@ export interface ScriptedReply {
   tool_calls?: ScriptedToolCall[];
   /** Stream this reply token by token (default: the script's `stream`, which defaults to true). */
   stream?: boolean;
+  /** Wait this long before each streamed token: a slow model, for demos and for cancelling mid-answer in tests. */
+  token_delay_ms?: number;
   /** Override the estimated token counts. */
   usage?: { input_tokens?: number; output_tokens?: number };
   /** Simulate an HTTP failure: 429/5xx are retried like a real vendor (max_retries), others fail at once. */
@@ -47,6 +49,12 @@ const replySchema = z
       .min(1, { error: 'must not be empty' })
       .optional(),
     stream: z.boolean({ error: 'must be true or false' }).optional(),
+    token_delay_ms: z
+      .number({ error: 'must be a number of milliseconds' })
+      .int({ error: 'must be a whole number of milliseconds' })
+      .min(0, { error: 'must not be negative' })
+      .max(60_000, { error: 'must be at most 60000' })
+      .optional(),
     usage: z
       .strictObject({
         input_tokens: z.number().int().min(0, { error: 'must be a non-negative integer' }).optional(),

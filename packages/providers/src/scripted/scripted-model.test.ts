@@ -198,6 +198,24 @@ describe('ScriptedChatModel simulated failures', () => {
     expect(bad.message).toBe('scripted refused the request (HTTP 400): bad tool schema');
   });
 
+  it('waits token_delay_ms before each streamed token, and an abort stops it mid-answer', async () => {
+    const model = createScriptedModel([{ text: 'one two three four five', token_delay_ms: 30 }]);
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const stream = await model.stream('x', { signal: controller.signal });
+    const reading = (async () => {
+      for await (const chunk of stream) {
+        if (chunk.text) seen.push(chunk.text);
+        if (seen.length === 2) controller.abort();
+      }
+    })();
+    await expect(reading).rejects.toThrow();
+    expect(seen.join('')).toBe('one two ');
+    expect(() => createScriptedModel([{ text: 'x', token_delay_ms: -1 }])).toThrow(
+      /token_delay_ms must not be negative/,
+    );
+  });
+
   it('honours an aborted signal', async () => {
     const model = createScriptedModel([{ text: 'never' }]);
     await expect(model.invoke('x', { signal: AbortSignal.abort() })).rejects.toThrow();

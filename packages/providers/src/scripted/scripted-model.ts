@@ -140,6 +140,7 @@ export class ScriptedChatModel extends BaseChatModel<ScriptedCallOptions, AIMess
     const tokenByToken = streaming && (reply.stream ?? this.settings.stream ?? this.script.stream ?? true);
     const pieces = tokenByToken ? (text.match(/\s*\S+\s*|\s+/g) ?? []) : text ? [text] : [];
     for (const piece of pieces) {
+      if (reply.token_delay_ms) await sleep(reply.token_delay_ms, options.signal);
       options.signal?.throwIfAborted();
       const chunk = new ChatGenerationChunk({
         text: piece,
