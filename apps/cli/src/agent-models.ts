@@ -2,6 +2,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import type { LoadedConfig } from './config.js';
 import { type Io, UsageError } from './io.js';
 import { integrationsDir } from './paths.js';
+import { retryCallback } from './retry-notice.js';
 
 const VENDOR_MODEL = /^([a-z][a-z0-9-]*):(\S.*)$/;
 export const TIER_NAMES = ['fast', 'default', 'strong'] as const;
@@ -57,6 +58,7 @@ export function modelResolver(io: Io, config: LoadedConfig): (spec: string) => P
       const model = await createChatModel(resolved.config, {
         integrationsDir: integrationsDir(io.env),
         cwd: io.cwd,
+        onRetry: retryCallback(resolved.config),
       });
       await probeContextWindow(model, resolved.config);
       return { model, name: `${resolved.config.vendor}:${resolved.config.model}` };

@@ -9,6 +9,7 @@ import { WRITABLE_HINT } from './folders.js';
 import { CliError, EXIT_RUN, type Io, UsageError } from './io.js';
 import { applyIsolation } from './isolation.js';
 import { birdieHome, integrationsDir } from './paths.js';
+import { retryCallback } from './retry-notice.js';
 import { APPROVAL_MODES } from './settings.js';
 import { openRegistry, workingDir } from './skills.js';
 import { isStoreErrorLike, storeFailure } from './store-failure.js';
@@ -224,7 +225,11 @@ export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
     const registry = await openRegistry(io, values, trustDecision(trust, trustedForOneRun(values, cwd)));
     const [{ SkillPolicy }, { createChatModel, closeChatModel, probeContextWindow }, { createAgent }] =
       await modules;
-    const model = await createChatModel(provider.config, { integrationsDir: integrationsDir(io.env), cwd });
+    const model = await createChatModel(provider.config, {
+      integrationsDir: integrationsDir(io.env),
+      cwd,
+      onRetry: retryCallback(provider.config),
+    });
     // Ollama's context length is the server's (num_ctx); asked once, it becomes the model profile's input limit.
     await probeContextWindow(model, provider.config);
     const { settings } = config;

@@ -60,6 +60,7 @@ describe('birdie run --json against the README table', { timeout: 60_000 }, () =
       await stream(['--skills-dir', TEST_SKILLS, 'count these'], script('count.json')),
       await stream(['--skills-dir', TEST_SKILLS, 'touch it'], script('count.json')),
       await stream(['hello'], script('failing.json')),
+      await stream(['busy vendor'], script('repl.json')),
       await stream(['--agent', 'reviewer', 'review my change'], {
         LLM_VENDOR: 'scripted',
         LLM_SCRIPT: review,

@@ -199,6 +199,16 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     expect(await again.exited).toBe(0);
   });
 
+  it('a rate-limited vendor shows the wait and the attempt where the spinner is, then the answer', async () => {
+    const t = start();
+    await t.expect('/help for commands');
+    await t.submit('busy vendor');
+    await t.expect('scripted is rate limiting (HTTP 429): retrying in 1 s, attempt 1 of 2');
+    await t.expect('Answered after the wait.');
+    await t.submit('/quit');
+    expect(await t.exited).toBe(0);
+  });
+
   it('Ctrl+C during a long bash: tool cancels the turn and leaves no child process', async () => {
     const t = start();
     await t.expect('/help for commands');

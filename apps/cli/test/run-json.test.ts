@@ -225,6 +225,36 @@ describe('birdie run --json (compiled CLI)', () => {
     expect(await survives(pid)).toBe(false);
   });
 
+  it('reports a vendor retry: a retry event with --json, a line on stderr without', async () => {
+    const env = { ...box.env, ...scripted('repl.json') };
+    const run = async (args: string[]) => {
+      try {
+        return await exec(process.execPath, [BIN, ...args], { env, cwd: box.cwd });
+      } catch (error) {
+        return error as { stdout: string; stderr: string };
+      }
+    };
+    const json = await run(['run', 'busy vendor', '--json']);
+    const retry = json.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .find((e) => e.type === 'retry');
+    expect(retry).toEqual({
+      type: 'retry',
+      vendor: 'scripted',
+      status: 429,
+      attempt: 1,
+      of: 2,
+      delayMs: 1000,
+    });
+    const text = await run(['run', 'busy vendor']);
+    expect(text.stderr).toContain(
+      'birdie: scripted is rate limiting (HTTP 429): retrying in 1 s, attempt 1 of 2',
+    );
+    expect(text.stdout).toContain('Answered after the wait.');
+  });
+
   it('exits 2 for usage errors with nothing on stdout', async () => {
     const result = await birdie(['run', '--json']);
     expect(result).toMatchObject({ code: 2, stdout: '' });

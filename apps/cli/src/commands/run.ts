@@ -5,6 +5,7 @@ import { reportSkillProblems } from '../render/diagnostics.js';
 import { EventPrinter } from '../render/events.js';
 import { eventJson, turnResultJson } from '../render/json-events.js';
 import { styler } from '../render/style.js';
+import { listenForRetries, retryLine } from '../retry-notice.js';
 import {
   agentFlag,
   approvalMode,
@@ -71,6 +72,9 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
       sessionId: session.id,
     });
     let refused = 0;
+    listenForRetries((notice) =>
+      json ? emit({ type: 'retry', ...notice }) : write(io.stderr, `birdie: ${retryLine(notice)}`),
+    );
     const result = await executeTurn(rt, session, prompt, {
       approval,
       signal: controller.signal,

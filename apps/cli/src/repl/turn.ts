@@ -1,5 +1,6 @@
 import { CliError, EXIT_RUN } from '../io.js';
 import { EventPrinter } from '../render/events.js';
+import { listenForRetries, retryLine } from '../retry-notice.js';
 import { waitingLine } from '../runtime.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 import { isStoreErrorLike, isStoreFailureCode, storeFailure, storeFailureText } from '../store-failure.js';
@@ -60,6 +61,11 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
   process.on('SIGINT', onSigint);
   listen(true);
   spinner.start(THINKING);
+  // A rate-limited or failing vendor: the wait is shown where the spinner is, counting the attempts.
+  listenForRetries((notice) => {
+    spinner.stop();
+    spinner.start(`${retryLine(notice)} (Ctrl+C cancels)`);
+  });
   try {
     let result: Awaited<ReturnType<typeof executeTurn>>;
     try {
@@ -115,6 +121,7 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
     state.agentName = (await state.rt.agent.getState(state.session.id).catch(() => undefined))?.agent;
     await printStatus(state);
   } finally {
+    listenForRetries(undefined);
     spinner.stop();
     listen(false);
     process.off('SIGINT', onSigint);

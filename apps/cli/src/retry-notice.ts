@@ -1,0 +1,27 @@
+import type { RetryEvent } from '@birdie/providers';
+
+/** A vendor retrying a rate-limited or failed call, in the words the screen shows. */
+export interface RetryNotice extends RetryEvent {
+  vendor: string;
+  /** Retries the config allows (max_retries): `attempt` of `of`. */
+  of: number;
+}
+
+let listener: ((notice: RetryNotice) => void) | undefined;
+
+/** Who hears about retries now (the REPL's spinner, `birdie run`'s stderr); undefined: nobody. */
+export function listenForRetries(next: ((notice: RetryNotice) => void) | undefined): void {
+  listener = next;
+}
+
+/** The `onRetry` given to a chat model: forwards to whoever listens at the time of the retry. */
+export function retryCallback(config: { vendor: string; max_retries: number }): (event: RetryEvent) => void {
+  return (event) => listener?.({ ...event, vendor: config.vendor, of: config.max_retries });
+}
+
+/** `openai is busy (HTTP 429): retrying in 4 s, attempt 2 of 3` */
+export function retryLine(notice: RetryNotice): string {
+  const why = notice.status === 429 ? 'is rate limiting' : 'failed';
+  const seconds = Math.max(1, Math.round(notice.delayMs / 1000));
+  return `${notice.vendor} ${why} (HTTP ${notice.status}): retrying in ${seconds} s, attempt ${notice.attempt} of ${notice.of}`;
+}
