@@ -209,6 +209,23 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     expect(await t.exited).toBe(0);
   });
 
+  it('a long answer wraps between words at the terminal width, never inside one', async () => {
+    const t = start();
+    await t.expect('/help for commands');
+    await t.submit('a long line');
+    const screen = await t.expect('word059');
+    const lines = screen.slice(screen.indexOf('word000')).split('\n');
+    expect(lines.length).toBeGreaterThan(2);
+    // 160 columns: every line ends at a word's end, and the words are all there in order
+    for (const line of lines) expect(line.trimEnd()).toMatch(/^(word\d{3} ?)+$/);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(160);
+    expect(lines.join(' ').split(/\s+/).filter(Boolean)).toEqual(
+      Array.from({ length: 60 }, (_, i) => `word${String(i).padStart(3, '0')}`),
+    );
+    await t.submit('/quit');
+    expect(await t.exited).toBe(0);
+  });
+
   it('Ctrl+C during a long bash: tool cancels the turn and leaves no child process', async () => {
     const t = start();
     await t.expect('/help for commands');

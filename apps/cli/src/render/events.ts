@@ -4,6 +4,7 @@ import { isStoreFailureCode, storeFailureText } from '../store-failure.js';
 import type { TurnEvent } from '../turn.js';
 import type { Style } from './style.js';
 import { formatArgs, type ToolOutputMode, toolOutputView } from './tool-output.js';
+import { WordWrap } from './word-wrap.js';
 
 export interface PrinterOptions {
   /** Where the answer's tokens go. */
@@ -17,6 +18,8 @@ export interface PrinterOptions {
   onIdle?(): void;
   /** The session of the turn: a store failure's fix names it (`birdie sessions repair ID`). */
   sessionId?: string;
+  /** A terminal's width: the answer is wrapped between words at it (undefined: written as it comes, for pipes). */
+  wrapWidth?: () => number;
 }
 
 /** Renders agent events as text: streamed answer, then each tool call and its result per the output mode. */
@@ -29,7 +32,11 @@ export class EventPrinter {
   /** Calls started and not ended yet. */
   private readonly running = new Set<string>();
 
-  constructor(private readonly o: PrinterOptions) {}
+  private readonly wrap: WordWrap | undefined;
+
+  constructor(private readonly o: PrinterOptions) {
+    this.wrap = o.wrapWidth ? new WordWrap((text) => o.answer.write(text), o.wrapWidth) : undefined;
+  }
 
   /** An `error` event was shown, so the caller need not repeat it. */
   printedError = false;
@@ -47,7 +54,8 @@ export class EventPrinter {
       case 'token': {
         if (!event.text) return;
         this.o.onWrite?.();
-        this.o.answer.write(event.text);
+        if (this.wrap) this.wrap.push(event.text);
+        else this.o.answer.write(event.text);
         this.answerAtLineStart = event.text.endsWith('\n');
         this.wroteAnswer = true;
         return;
@@ -139,6 +147,7 @@ export class EventPrinter {
   }
 
   private breakLine(): void {
+    this.wrap?.reset();
     if (!this.answerAtLineStart) {
       this.o.answer.write('\n');
       this.answerAtLineStart = true;

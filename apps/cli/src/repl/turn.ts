@@ -57,6 +57,8 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
       if (!controller.signal.aborted) spinner.start(THINKING);
     },
     sessionId: state.session.id,
+    // Answers wrap between words at the terminal's width (read each time: the window may be resized).
+    ...(io.stdout.isTTY ? { wrapWidth: () => (io.stdout as { columns?: number }).columns || 80 } : {}),
   });
   process.on('SIGINT', onSigint);
   listen(true);
