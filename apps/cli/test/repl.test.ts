@@ -226,6 +226,31 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     expect(await t.exited).toBe(0);
   });
 
+  it('typing / lists the commands with their descriptions; Tab completes commands, skills and session ids', async () => {
+    const t = start();
+    await t.expect('/help for commands');
+    await t.submit('/session info'); // the runtime is up: completion knows the skills and sessions
+    const id = /session (\S+) · user tester/.exec(await t.expect(/session \S+ · user tester/))![1]!;
+    await t.prompt();
+    t.write('/');
+    await t.expect(/\/skill enable\|disable NAME\s+change it for this session/);
+    t.write('sk\t');
+    await t.expect('› /skill █');
+    t.write('en\t');
+    await t.expect('› /skill enable █');
+    t.write('ech\t');
+    await t.expect('› /skill enable echoer █');
+    t.write('\r');
+    await t.expect('echoer enabled for session');
+    await t.prompt();
+    t.write(`/session switch ${id.slice(0, 8)}\t`);
+    await t.expect(`› /session switch ${id} █`);
+    t.write('\r');
+    await t.expect(`switched to ${id}`);
+    await t.submit('/quit');
+    expect(await t.exited).toBe(0);
+  });
+
   it('Ctrl+C during a long bash: tool cancels the turn and leaves no child process', async () => {
     const t = start();
     await t.expect('/help for commands');

@@ -2,6 +2,7 @@ import type { Key } from 'node:readline';
 import { isCancel, MultiLinePrompt } from '@clack/core';
 import type { Input, Output } from '../io.js';
 import type { Style } from '../render/style.js';
+import { type Completions, commandMenu, complete } from './completion.js';
 
 export type InputResult =
   | { kind: 'text'; text: string }
@@ -20,6 +21,32 @@ class ReplPrompt extends MultiLinePrompt {
   pasting = false;
   /** Earlier inputs, oldest first (Up/Down, Ctrl+R). */
   entries: string[] = [];
+  completions: Completions | undefined;
+  /** What the last Tab could not decide between, shown under the prompt until the next key. */
+  options: string[] = [];
+
+  /** Tab: completes the word before the cursor (at the end of a one-line input); the editor inserted a tab. */
+  tabKey(char: string | undefined): boolean {
+    if (char !== '\t') return false;
+    const at = this._cursor;
+    const text =
+      this.userInput[at - 1] === '\t'
+        ? this.userInput.slice(0, at - 1) + this.userInput.slice(at)
+        : this.userInput;
+    const cursor = this.userInput[at - 1] === '\t' ? at - 1 : at;
+    this.options = [];
+    if (!this.completions || cursor !== text.length || text.includes('\n')) {
+      this._setUserInput(text);
+      this._cursor = cursor;
+      return true;
+    }
+    const done = complete(text, this.completions);
+    this._setUserInput(done.line);
+    this._cursor = done.line.length;
+    this.options = done.options;
+    return true;
+  }
+
   /** Ctrl+R's reverse search while it runs: what is typed, where the match is, and the draft to go back to. */
   search: { query: string; at: number; draft: string; failing: boolean } | undefined;
 
@@ -202,6 +229,8 @@ export async function readInput(options: {
   signal?: AbortSignal;
   /** Earlier inputs, oldest first, for Up/Down; the submitted text is appended. */
   history?: string[];
+  /** Tab completion and the `/` menu, once gathered (the prompt does not wait for them); until then Tab does nothing. */
+  completions?: Promise<Completions>;
 }): Promise<InputResult> {
   const { style } = options;
   const prompt: ReplPrompt = new ReplPrompt({
@@ -220,11 +249,27 @@ export async function readInput(options: {
       }
       const body =
         self.userInput === '' ? `\u2588${style('dim', options.hint ?? '')}` : self.userInputWithCursor;
-      return `${style('cyan', '›')} ${body.replace(/\n/g, '\n  ')}`;
+      const line = `${style('cyan', '›')} ${body.replace(/\n/g, '\n  ')}`;
+      // Under the input: what Tab could not decide between, else the commands that start with what is typed.
+      if (self.options.length) return `${line}\n  ${style('dim', self.options.join('  '))}`;
+      const menu = self.completions ? commandMenu(self.userInput, self.completions) : [];
+      if (menu.length === 0) return line;
+      const width = Math.max(...menu.map(([usage]) => usage.length));
+      return [line, ...menu.map(([usage, what]) => `  ${usage.padEnd(width)}  ${style('dim', what)}`)].join(
+        '\n',
+      );
     },
   });
   prompt.entries = options.history ?? [];
+  options.completions?.then(
+    (completions) => {
+      prompt.completions = completions;
+    },
+    () => undefined,
+  );
   prompt.on('key', (char: string | undefined, key: Key) => {
+    if (prompt.tabKey(char)) return;
+    prompt.options = [];
     if (prompt.searchKey(char, key)) {
       prompt.lastKey = undefined;
       return;

@@ -1,6 +1,7 @@
 import type { Io } from '../io.js';
 import { CliError, EXIT_OK } from '../io.js';
 import type { Style } from '../render/style.js';
+import type { Completions } from './completion.js';
 import type { InputResult } from './input.js';
 import { Spinner } from './spinner.js';
 import { flushStartupProblems, type ReplState } from './state.js';
@@ -18,6 +19,7 @@ export interface LoopOptions {
     output: Io['stdout'];
     style: Style;
     hint?: string;
+    completions?: Promise<Completions>;
   }): Promise<InputResult>;
   /** `birdie "prompt"`: sent as the first message, as if typed at the first prompt. */
   firstMessage?: string;
@@ -65,6 +67,8 @@ export async function runRepl({
         : new CliError(error instanceof Error ? error.message : String(error));
     }
   };
+  const completions = async (current: ReplState) =>
+    (await import('./completion-source.js')).completionsFor(current);
   let lastInterrupt = false;
   const inputs: string[] = history?.entries ?? [];
   try {
@@ -83,6 +87,8 @@ export async function runRepl({
           : readInput({
               signal: stop.signal,
               history: inputs,
+              // Once the runtime is up: Tab completion and the `/` menu (before that, the prompt stays light).
+              ...(state ? { completions: completions(state) } : {}),
               input: io.stdin,
               output: io.stdout,
               style,

@@ -1,0 +1,44 @@
+import { SETTING_KEYS } from '../settings.js';
+import type { Completions } from './completion.js';
+import { SLASH_COMMANDS } from './slash.js';
+import type { ReplState } from './state.js';
+
+const SUBCOMMANDS: Record<string, string[]> = {
+  '/skill': ['list', 'enable', 'disable', 'reload'],
+  '/session': ['new', 'switch', 'delete', 'list', 'info', 'rename'],
+  '/tool': ['list', 'output'],
+  '/memory': ['forget'],
+  '/approval': ['ask', 'always', 'never'],
+  '/config': ['list', 'get', 'set', 'unset'],
+};
+
+/**
+ * The names Tab offers at this prompt: read once before it (the session list is one store query), so completing
+ * is instant while typing.
+ */
+export async function completionsFor(state: ReplState): Promise<Completions> {
+  const snapshot = state.rt.registry.current();
+  const skills = snapshot.skills.map((skill) => skill.name);
+  const tools = snapshot.skills.flatMap((skill) => skill.tools.map((tool) => tool.name));
+  const agents = snapshot.agents.map((agent) => agent.name);
+  const sessions = (await state.rt.store.sessions.list(state.rt.userId).catch(() => [])).map((s) => s.id);
+  return {
+    commands: SLASH_COMMANDS,
+    words(before) {
+      const [command = '', sub] = before.trim().split(/\s+/);
+      const position = before.trim().split(/\s+/).length;
+      if (!command.startsWith('/')) return [...tools, ...skills];
+      if (position === 1) {
+        if (command === '/agent') return ['list', 'none', ...agents];
+        if (command === '/model') return [...state.rt.provider.tiers];
+        return SUBCOMMANDS[command] ?? [];
+      }
+      if (command === '/skill' && (sub === 'enable' || sub === 'disable')) return skills;
+      if (command === '/session' && (sub === 'switch' || sub === 'delete')) return sessions;
+      if (command === '/tool' && sub === 'output') return ['full', 'short', 'off'];
+      if (command === '/config' && (sub === 'get' || sub === 'set' || sub === 'unset') && position === 2)
+        return [...SETTING_KEYS];
+      return [];
+    },
+  };
+}
