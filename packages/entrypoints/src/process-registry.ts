@@ -11,6 +11,8 @@ import {
 export interface TrackedTree extends ProcessTree {
   /** Told first when `stopAllProcesses` ends it, so the call reports a cancellation, not a signal. */
   onStop?: () => void;
+  /** Settles once the call that started it has settled (a tool run), so its caller hears of the stop first. */
+  settled?: Promise<unknown>;
 }
 
 export interface StopAllOptions {
@@ -56,6 +58,9 @@ export function isStopping(): boolean {
  * left after `graceMs`, and resolves when all are gone. Children asked for while it runs are refused (`aborted`).
  * Meant for an application that is about to exit.
  */
+/** How long `stopAllProcesses` waits for stopped tool runs to settle once their processes are gone. */
+const SETTLE_WAIT_MS = 1_000;
+
 export async function stopAllProcesses(options: StopAllOptions = {}): Promise<StopAllSummary> {
   const graceMs = options.graceMs ?? 2_000;
   stopping++;
@@ -68,6 +73,14 @@ export async function stopAllProcesses(options: StopAllOptions = {}): Promise<St
     const stubborn = await waitGone(trees, graceMs);
     for (const tree of stubborn) killTree(tree);
     await waitGone(stubborn, KILL_WAIT_MS);
+    // The tool runs it stopped report `aborted` to their callers before this resolves (an application that exits
+    // right after would otherwise cut those reports off): their promises settle, then one macrotask lets every
+    // handler queued on them run.
+    await Promise.race([
+      Promise.all(trees.map((tree) => tree.settled?.catch(() => undefined))),
+      new Promise((resolve) => setTimeout(resolve, SETTLE_WAIT_MS).unref?.()),
+    ]);
+    await new Promise((resolve) => setImmediate(resolve));
     for (const tree of trees) tracked.delete(tree);
     return { stopped: trees.length, killed: stubborn.length };
   } finally {

@@ -88,8 +88,13 @@ export async function runProcess(
       }
     };
     const tree = { pid: () => child.pid, group: true, guarded: launch.guarded };
+    let markSettled = () => {};
+    const settledSignal = new Promise<void>((done) => {
+      markSettled = done;
+    });
     const untrack = track({
       ...tree,
+      settled: settledSignal,
       onStop: () => {
         if (!exit && !stopped) stopped = 'stopped';
       },
@@ -125,6 +130,8 @@ export async function runProcess(
     const finish = (error?: EntrypointError) => {
       if (settled) return;
       settled = true;
+      // After this call has resolved or rejected the run (below): stopAllProcesses waits for it.
+      queueMicrotask(markSettled);
       clearTimeout(timer);
       clearTimeout(drainTimer);
       signal?.removeEventListener('abort', onAbort);
