@@ -4,7 +4,7 @@ import type { Values } from './argv.js';
 import { explicitConfigPath } from './config.js';
 import type { Io } from './io.js';
 import { birdieHome, configFile } from './paths.js';
-import type { Settings } from './settings.js';
+import type { SettingKey, Settings } from './settings.js';
 
 /**
  * The sandbox and container settings, applied to `@birdie/entrypoints` for this process: `--sandbox` or
@@ -26,6 +26,14 @@ export async function applyIsolation(
 
 /** The settings alone (`birdie tool` needs no model provider): `--config FILE` over `~/.birdie/config.json`. */
 export async function loadSettings(io: Io, values: Values): Promise<Settings> {
+  return (await loadSettingsWithSources(io, values)).settings;
+}
+
+/** The settings and where each came from (a file, or the default), as `birdie config list` and `/info` show them. */
+export async function loadSettingsWithSources(
+  io: Io,
+  values: Values,
+): Promise<{ settings: Settings; sources: Record<SettingKey, string> }> {
   const [{ readConfigFile }, { mergeSettings }] = await Promise.all([
     import('@birdie/providers'),
     import('./settings-schema.js'),
@@ -34,7 +42,7 @@ export async function loadSettings(io: Io, values: Values): Promise<Settings> {
   const saved = configFile(io.env);
   const paths = [explicit, explicit !== saved && existsSync(saved) ? saved : undefined];
   const files = await Promise.all(paths.filter((p): p is string => !!p).map((p) => readConfigFile(p)));
-  return mergeSettings(files).settings;
+  return mergeSettings(files);
 }
 
 /** `sandbox` for /info: the mode and whether bubblewrap can run here. */

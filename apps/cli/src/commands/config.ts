@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { explicitConfigPath } from '../config.js';
 import { writePrivateFile } from '../folders.js';
 import { EXIT_OK, type Io, UsageError, write } from '../io.js';
+import { loadSettingsWithSources } from '../isolation.js';
 import type { CommandContext } from '../main.js';
 import { configFile } from '../paths.js';
 import { table } from '../render/style.js';
@@ -19,15 +20,7 @@ export async function settingRows(
   io: Io,
   values: CommandContext['values'],
 ): Promise<Array<{ key: SettingKey; value: unknown; source: string }>> {
-  const [{ readConfigFile }, { mergeSettings }] = await Promise.all([
-    import('@birdie/providers'),
-    import('../settings-schema.js'),
-  ]);
-  const explicit = explicitConfigPath(io, values);
-  const saved = configFile(io.env);
-  const paths = [explicit, explicit !== saved && existsSync(saved) ? saved : undefined];
-  const files = await Promise.all(paths.filter((p): p is string => !!p).map((p) => readConfigFile(p)));
-  const { settings, sources } = mergeSettings(files);
+  const { settings, sources } = await loadSettingsWithSources(io, values);
   return SETTING_KEYS.map((key) => ({ key, value: settingValue(settings, key), source: sources[key] }));
 }
 
