@@ -25,7 +25,8 @@ export class SubagentRuns {
     private readonly base: { sessionId: string; userId: string; model: string; runId: number },
   ) {}
 
-  async onEvent(event: AgentEvent): Promise<void> {
+  /** A promise only for the events that write to the store (a `task` call's start and end); the rest are counted. */
+  onEvent(event: AgentEvent): Promise<void> | undefined {
     if (event.type === 'tool-start' && event.name === 'task') return this.#start(event);
     if (event.type === 'tool-end' && this.#byCall.has(event.id)) return this.#end(event);
     if (event.type === 'usage' && (event.agent?.length ?? 0) > 0) {

@@ -245,7 +245,9 @@ async function leasedTurn(
       for await (const event of stream) {
         // Held back: the turn sends one done, after its last stream and its run log.
         if (event.type !== 'done') options.handlers.onEvent(event);
-        await subagents.onEvent(event);
+        // Tokens stream through here: only a task call's start and end wait for the store.
+        const logged = subagents.onEvent(event);
+        if (logged) await logged;
         // The answer is the turn's own agent's last words, not a subagent's.
         if (event.type === 'message' && event.message.getType() === 'ai' && (event.agent?.length ?? 0) <= 1)
           if (event.message.text) result.answer = event.message.text;
