@@ -3,8 +3,7 @@ import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
 import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
 import { describe, expect, it } from 'vitest';
-import { createAgent } from '../src/index.js';
-import { collect, ofType, skillsFixture, useCleanups } from './helpers.js';
+import { agentOverModel, collect, ofType, useCleanups } from './helpers.js';
 
 const cleanups = useCleanups();
 
@@ -37,18 +36,8 @@ class HalfAnswer extends BaseChatModel {
 
 describe('a cancelled answer', () => {
   it('keeps what was streamed in the thread, marked cancelled; the next turn goes on after it', async () => {
-    const fx = await skillsFixture({});
     const model = new HalfAnswer({});
-    const agent = createAgent({
-      model,
-      registry: fx.registry,
-      policy: fx.policy,
-      options: { cwd: fx.dir.path },
-    });
-    cleanups.push(async () => {
-      await agent.close();
-      await fx.dir.cleanup();
-    });
+    const { agent } = await agentOverModel(cleanups, model);
     const controller = new AbortController();
     const events: Awaited<ReturnType<typeof collect>> = [];
     for await (const event of agent.stream('question', { threadId: 't1', signal: controller.signal })) {

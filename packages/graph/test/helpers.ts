@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { loadRegistry, type Registry, SkillPolicy } from '@birdie/registry';
 import { makeTempDir, writeTree } from '@birdie/test-utils';
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, ToolMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
 import { afterEach } from 'vitest';
@@ -70,6 +71,22 @@ export function agentSetup(cleanups: Cleanups) {
     });
     return { fx, model, agent };
   };
+}
+
+/** An agent with no skills over a model of the test's own (one that streams, asks, or hangs), closed after it. */
+export async function agentOverModel(cleanups: Cleanups, model: BaseChatModel) {
+  const fx = await skillsFixture({});
+  const agent = createAgent({
+    model,
+    registry: fx.registry,
+    policy: fx.policy,
+    options: { cwd: fx.dir.path },
+  });
+  cleanups.push(async () => {
+    await agent.close();
+    await fx.dir.cleanup();
+  });
+  return { agent, cwd: fx.dir.path };
 }
 
 /** The thread's tool results, oldest first. */

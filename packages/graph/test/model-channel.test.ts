@@ -3,14 +3,8 @@ import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
 import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
 import { describe, expect, it } from 'vitest';
-import {
-  type AgentEvent,
-  type ApprovalDecision,
-  createAgent,
-  MODEL_CHANNEL,
-  type ModelChannel,
-} from '../src/index.js';
-import { agentSetup, callTools, ofType, skillsFixture, toolSkill, useCleanups } from './helpers.js';
+import { type AgentEvent, type ApprovalDecision, MODEL_CHANNEL, type ModelChannel } from '../src/index.js';
+import { agentOverModel, agentSetup, callTools, ofType, toolSkill, useCleanups } from './helpers.js';
 
 const cleanups = useCleanups();
 const fixture = agentSetup(cleanups);
@@ -63,20 +57,7 @@ class AgentModel extends BaseChatModel {
   }
 }
 
-async function agentOver(model: BaseChatModel) {
-  const fx = await skillsFixture({});
-  const agent = createAgent({
-    model,
-    registry: fx.registry,
-    policy: fx.policy,
-    options: { cwd: fx.dir.path },
-  });
-  cleanups.push(async () => {
-    await agent.close();
-    await fx.dir.cleanup();
-  });
-  return { agent, cwd: fx.dir.path };
-}
+const agentOver = (model: BaseChatModel) => agentOverModel(cleanups, model);
 
 describe('the model channel: a model that runs its own agent', () => {
   it('finds the thread and folder, shows its tool calls and gets a decision through a model-approval event', async () => {
