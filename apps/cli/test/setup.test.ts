@@ -63,6 +63,25 @@ describe('birdie setup (the wizard, checked keys)', { timeout: 60_000 }, () => {
     });
   });
 
+  it('the first start (the report: an empty key saved, then exit 2 on every start) asks again and saves nothing', async () => {
+    const url = await openaiStandIn();
+    const t = new Terminal([], { env: { ...box.env, LLM_BASE_URL: url }, cwd: box.cwd });
+    terminal = t;
+    await t.expect('no model provider is configured yet');
+    t.write('\r'); // openai
+    await t.expect('Model');
+    t.write('\r');
+    await t.expect('API key');
+    t.write('\r'); // empty, and OPENAI_API_KEY is not set
+    await t.expect('a key is required: OPENAI_API_KEY is not set');
+    await expect(readFile(join(box.home, 'config.json'), 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
+    t.write('sk-good\r');
+    await t.expect('Key accepted');
+    await t.expect('/help for commands'); // the REPL starts instead of exiting 2
+    await t.submit('/quit');
+    expect(await t.exited).toBe(0);
+  });
+
   it('needs a terminal: in a pipe it says what to do instead (exit 2)', async () => {
     const result = await runCli(['setup'], { env: box.env, cwd: box.cwd });
     expect(result.code).toBe(2);
