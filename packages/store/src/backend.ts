@@ -18,6 +18,7 @@ export { DamageError, decoding, reasonOf } from './checkpointer/damage.js';
 export { compareWrites, SPECIAL_WRITE_INDEX, type StoredWrite } from './checkpointer/order.js';
 export { type Body, parseBody, parseRecord, type WritesRecord } from './checkpointer/read.js';
 export type { DeltaChannelHistory } from './checkpointer/saver.js';
+export { bodyTs, storedTs } from './checkpointer/timestamp.js';
 export { checkCount, checkKey, checkText } from './checks.js';
 export {
   type DamagedRecord,

@@ -69,6 +69,30 @@ describe('codec', () => {
     expect(changed.value).toEqual([{ id: 'assigned-later', content: 'q'.repeat(200) }]);
   });
 
+  it("stores a graph input's list property by property, sharing blobs with the list itself", async () => {
+    const message = { id: 'human-1', content: 'w'.repeat(200) };
+    const encoder = new Encoder(serde);
+    const input = await encoder.encode({ messages: [message], skip: undefined, note: 'n' });
+    const write = await encoder.encode([message]);
+    expect(encoder.blobs).toHaveLength(1);
+    expect(input).toEqual(['o', { messages: ['a', [0]], note: ['j', '"n"'] }]);
+    const blobs = new Map([[7, message]]);
+    expect(await decodeRef(resolveRef(input, [7]), serde, blobs)).toEqual({ messages: [message], note: 'n' });
+    expect(refIds(resolveRef(write, [7]))).toEqual([7]);
+    // Class instances, serialised LangChain objects and objects without a list stay one value.
+    expect((await roundTrip({ lc: 1, kwargs: [message] })).ref[0]).toBe('b');
+    expect(
+      (
+        await roundTrip(
+          new (class Box {
+            items = [message];
+          })(),
+        )
+      ).ref[0],
+    ).toBe('b');
+    expect((await roundTrip({ text: 'v'.repeat(200) })).ref[0]).toBe('b');
+  });
+
   it('round-trips bytes', async () => {
     const { value } = await roundTrip(new Uint8Array([1, 2, 3]));
     expect(Buffer.from(value as Uint8Array)).toEqual(Buffer.from([1, 2, 3]));

@@ -12,6 +12,7 @@ export type Ref =
   | ['a', number[]] // array of blobs, run-length encoded ids
   | ['s', number[]] // DeltaSnapshot of an array of blobs, run-length encoded ids
   | ['S', Ref] // DeltaSnapshot of anything else
+  | ['o', Record<string, Ref>] // plain object holding a list, property by property
   | ['u']; // undefined
 
 /** A blob waiting for its id: content hash and serializer JSON bytes. */
@@ -90,6 +91,15 @@ export class Encoder {
       const inner = await this.encode(value.value);
       return inner[0] === 'a' ? ['s', inner[1]] : ['S', inner];
     }
+    if (holdsList(value)) {
+      // A graph's input (`{messages: [...]}`) is stored property by property, so the messages in it are the same
+      // blobs the channel's writes and snapshots refer to, not a second copy.
+      const props: Record<string, Ref> = {};
+      for (const [key, prop] of Object.entries(value)) {
+        if (prop !== undefined) props[key] = await this.encode(prop); // JSON leaves an undefined property out
+      }
+      return ['o', props];
+    }
     if (Array.isArray(value) && value.length > 0) {
       // Elements this thread already stores are referenced; only the new ones are serialised.
       const keys = value.map((v) => {
@@ -133,6 +143,18 @@ export class Encoder {
   }
 }
 
+/**
+ * A plain object (not a class instance, not a serialised LangChain object) with a non-empty list property: the
+ * serializer turns it into JSON property by property, so storing each property on its own reads back the same.
+ */
+function holdsList(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  if ('lc' in value || 'lg_name' in value || 'toJSON' in value) return false;
+  return Object.values(value).some((prop) => Array.isArray(prop) && prop.length > 0);
+}
+
 /** Replaces placeholder indexes with blob ids and run-length encodes id lists. */
 export function resolveRef(ref: Ref, ids: readonly number[]): Ref {
   switch (ref[0]) {
@@ -143,6 +165,8 @@ export function resolveRef(ref: Ref, ids: readonly number[]): Ref {
       return [ref[0], runLength(ref[1].map((i) => ids[i]!))];
     case 'S':
       return ['S', resolveRef(ref[1], ids)];
+    case 'o':
+      return ['o', mapProps(ref[1], (prop) => resolveRef(prop, ids))];
     default:
       return ref;
   }
@@ -158,6 +182,8 @@ export function refIds(ref: Ref): number[] {
       return expand(ref[1]);
     case 'S':
       return refIds(ref[1]);
+    case 'o':
+      return Object.values(ref[1]).flatMap(refIds);
     default:
       return [];
   }
@@ -184,7 +210,18 @@ export async function decodeRef(
       return deltaSnapshot(expand(ref[1]).map((id) => blobs.get(id)));
     case 'S':
       return deltaSnapshot(await decodeRef(ref[1], serde, blobs));
+    case 'o': {
+      const value: Record<string, unknown> = {};
+      for (const [key, prop] of Object.entries(ref[1])) value[key] = await decodeRef(prop, serde, blobs);
+      return value;
+    }
   }
+}
+
+function mapProps(props: Record<string, Ref>, fn: (ref: Ref) => Ref): Record<string, Ref> {
+  const out: Record<string, Ref> = {};
+  for (const [key, prop] of Object.entries(props)) out[key] = fn(prop);
+  return out;
 }
 
 /**

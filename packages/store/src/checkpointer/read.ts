@@ -5,13 +5,15 @@ import { DamageError, decoding, reasonOf } from './damage.js';
 import { compareWrites, type StoredWrite } from './order.js';
 import type { CheckpointRow, WriteRow } from './rows.js';
 import type { BirdieCheckpointer } from './saver.js';
+import { bodyTs } from './timestamp.js';
 
 type PendingWriteTuple = NonNullable<CheckpointTuple['pendingWrites']>[number];
 
-/** A checkpoint row's body: the checkpoint without its id, values as refs. */
+/** A checkpoint row's body: the checkpoint without its id, values as refs; `ts` or its gap `dt` (see timestamp.ts). */
 export interface Body {
   v: number;
-  ts: string;
+  ts?: string;
+  dt?: number;
   cv: Record<string, string | number>;
   vs: Record<string, Record<string, string | number>>;
   vals: Record<string, Ref>;
@@ -35,6 +37,7 @@ export function parseBody(packed: Buffer, seq?: number): { body: Body; metadata:
       if (typeof body !== 'object' || body === null || typeof body.vals !== 'object' || body.vals === null) {
         throw new Error('not a checkpoint body');
       }
+      if (typeof body.ts !== 'string' && typeof body.dt !== 'number') throw new Error('no timestamp');
       return { body, metadata: text.slice(cut + 1) };
     },
     seq === undefined ? {} : { seq },
@@ -153,7 +156,7 @@ export async function toTuple(saver: BirdieCheckpointer, row: CheckpointRow): Pr
     checkpoint: {
       v: body.v,
       id: row.checkpoint_id,
-      ts: body.ts,
+      ts: bodyTs(row.checkpoint_id, body),
       channel_values: channelValues,
       channel_versions: body.cv,
       versions_seen: body.vs,

@@ -20,6 +20,7 @@ import { listTuples } from './list.js';
 import { SPECIAL_WRITE_INDEX } from './order.js';
 import { type Body, parseBody, parseRecord, toTuple, type WritesRecord } from './read.js';
 import { prepareRows, type Rows } from './rows.js';
+import { storedTs } from './timestamp.js';
 import { checkThread, type ThreadCheck } from './verify.js';
 
 type ChannelVersions = Parameters<BaseCheckpointSaver['put']>[3];
@@ -128,7 +129,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
         for (const channel of Object.keys(drafts)) vals[channel] = resolveRef(drafts[channel]!, ids);
         const body: Body = {
           v: checkpoint.v,
-          ts: checkpoint.ts,
+          ...storedTs(checkpoint.id, checkpoint.ts),
           cv: checkpoint.channel_versions,
           vs: checkpoint.versions_seen,
           vals,
