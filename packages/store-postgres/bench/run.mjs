@@ -1,6 +1,8 @@
 // Checkpointer benchmark on PostgreSQL, the same shape as @birdie/store's: one thread, N turns of a real
 // StateGraph. Each turn: a ~200-character human message and a ~200-character AI answer; every fifth turn the AI
-// first calls a tool and gets a ~200-character result back.
+// first calls a tool and gets a ~200-character result back. The human message carries an id, as birdie's agent and
+// runner give it one before the turn (`newId('human')` in @birdie/graph), so the graph's input and the message list
+// hold the same message.
 //   A  @birdie/store-postgres checkpointer          + MessagesDeltaValue   (what birdie runs)
 //   L  LangGraph's PostgresSaver (checkpoint-postgres) + MessagesDeltaValue (the candidate it was measured against)
 //   S  LangGraph's PostgresSaver                     + stock MessagesValue  (informational; BENCH_ONLY=S)
@@ -9,7 +11,10 @@
 // "save+load ms/turn": wall time during which at least one saver call of the turn was pending (the union of
 // their intervals: LangGraph overlaps writes with the next step), median and mean over the 20 turns up to the
 // mark (turns 1-10 for 10). "server CPU ms/turn": user+system CPU of the server's processes over the same turns,
-// from /proc. Size: pg_total_relation_size (heap, TOAST and indexes) summed over the saver's tables.
+// from /proc. Size: pg_total_relation_size (heap, TOAST and indexes) summed over every table in the saver's schema:
+// for A that is all of birdie's tables (sessions, run log, tokens, … ~20 mostly empty ones, about 0.4 MB), not only
+// the checkpointer's; for L, LangGraph's four.
+import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { startPostgres } from '@birdie/test-utils';
@@ -110,7 +115,8 @@ async function run(label, turns, open) {
     const mark = marks.find((m) => turn > m - WINDOW && turn <= m);
     const before = clock.total;
     const cpu = mark === undefined ? 0 : serverCpuMs();
-    const out = await app.invoke({ messages: [new HumanMessage(text(200))] }, config);
+    const human = new HumanMessage({ id: `human-${randomUUID()}`, content: text(200) });
+    const out = await app.invoke({ messages: [human] }, config);
     if (mark === undefined) continue;
     window.push({ saver: clock.total - before, server: serverCpuMs() - cpu });
     if (turn !== mark) continue;

@@ -1,5 +1,9 @@
 // Where the bytes go on PostgreSQL: `node bench/space.mjs [turns]` (after `pnpm build`) runs one thread through the
-// store's checkpointer with MessagesDeltaValue and prints each relation's size (heap + TOAST, and each index).
+// store's checkpointer with MessagesDeltaValue and prints each relation's size (heap + TOAST, and each index), and
+// the total over every table of the schema (what run.mjs reports). Human messages carry ids as birdie gives them;
+// BENCH_NO_IDS=1 leaves them to LangGraph (then the input and the message list hold two copies of each).
+
+import { randomUUID } from 'node:crypto';
 import { startPostgres } from '@birdie/test-utils';
 import { HumanMessage } from '@langchain/core/messages';
 import { MessagesDeltaValue } from '@langchain/langgraph';
@@ -16,7 +20,8 @@ try {
   const config = { configurable: { thread_id: '2026-11-21_1' } };
   let out;
   for (let turn = 1; turn <= turns; turn += 1) {
-    out = await app.invoke({ messages: [new HumanMessage(text(200))] }, config);
+    const id = process.env.BENCH_NO_IDS ? undefined : `human-${randomUUID()}`;
+    out = await app.invoke({ messages: [new HumanMessage({ id, content: text(200) })] }, config);
   }
   await store.close();
   const admin = new pg.Client({ connectionString: server.url });
@@ -29,6 +34,8 @@ try {
   );
   const raw = rawBytes(out.messages);
   console.log(`${turns} turns, ${out.messages.length} messages, ${raw} raw message bytes`);
+  const total = rows.filter((r) => r.relkind === 'r').reduce((n, r) => n + Number(r.total), 0);
+  console.log(`all tables: ${(total / 1024).toFixed(0)} KiB, ${(total / raw).toFixed(2)} per raw byte`);
   console.log('| relation | kind | size | per raw byte |');
   console.log('|---|---|---:|---:|');
   for (const r of rows) {

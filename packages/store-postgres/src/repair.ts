@@ -60,7 +60,10 @@ async function quarantineThread(
     checkpoint_id: string;
     parent_seq: number | null;
     chans: string | null;
-  }>('SELECT seq, checkpoint_id, parent_seq, chans FROM cp_checkpoints WHERE thread = $1', [thread.id]);
+  }>(
+    'SELECT seq, cp_key_text(checkpoint_id) AS checkpoint_id, parent_seq, chans FROM cp_checkpoints WHERE thread = $1',
+    [thread.id],
+  );
   // Recomputed from the rows as they are now: a step added since the check is still a descendant.
   const children = new Map<number, number[]>();
   for (const info of infos) {
@@ -78,7 +81,7 @@ async function quarantineThread(
   for (const info of infos.filter((i) => doomed.has(i.seq)).sort((a, b) => a.seq - b.seq)) {
     const reason = check.bad.get(info.seq) ?? FOLLOWS;
     const { rows: writes } = await client.query<{ task_id: string; writes: Buffer }>(
-      'SELECT task_id, writes FROM cp_writes WHERE checkpoint = $1 ORDER BY task_id',
+      'SELECT cp_key_text(task_id) AS task_id, writes FROM cp_writes WHERE checkpoint = $1 ORDER BY task_id',
       [info.seq],
     );
     for (const w of writes) {
@@ -164,7 +167,7 @@ async function quarantineThread(
 
 async function withHead(q: Queryable, report: RepairReport): Promise<RepairReport> {
   const { rows } = await q.query<{ checkpoint_id: string }>(
-    `SELECT c.checkpoint_id FROM cp_checkpoints c JOIN cp_threads t ON t.id = c.thread
+    `SELECT cp_key_text(c.checkpoint_id) AS checkpoint_id FROM cp_checkpoints c JOIN cp_threads t ON t.id = c.thread
      WHERE t.thread_id = $1 AND t.ns = '' AND c.body IS NOT NULL ORDER BY c.checkpoint_id DESC LIMIT 1`,
     [report.sessionId],
   );

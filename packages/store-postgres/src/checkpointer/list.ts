@@ -24,9 +24,9 @@ export async function* listTuples(
   };
   if (threadId !== undefined) add('t.thread_id = ?', threadId);
   if (ns !== undefined) add('t.ns = ?', ns);
-  if (checkpointId) add('c.checkpoint_id = ?', checkpointId);
+  if (checkpointId) add('c.checkpoint_id = cp_key(?)', checkpointId);
   const before = options.before?.configurable?.checkpoint_id as string | undefined;
-  if (before) add('c.checkpoint_id < ?', before);
+  if (before) add('c.checkpoint_id < cp_key(?)', before);
   const filter = options.filter && Object.keys(options.filter).length > 0 ? options.filter : undefined;
   let remaining = options.limit ?? Number.POSITIVE_INFINITY;
   let sqlLimit = '';

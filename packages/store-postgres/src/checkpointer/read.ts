@@ -1,4 +1,5 @@
 import {
+  bodyTs,
   compareWrites,
   DamageError,
   decodeRef,
@@ -33,7 +34,9 @@ export interface WriteRow {
   writes: Buffer;
 }
 
-export const SELECT_CHECKPOINT = `SELECT c.seq, c.checkpoint_id, c.parent_seq, c.body, p.checkpoint_id AS parent, t.thread_id, t.ns
+/** Checkpoint and task ids are stored as `cp_key(id)` bytes (migration 5) and read back with `cp_key_text`. */
+export const SELECT_CHECKPOINT = `SELECT c.seq, cp_key_text(c.checkpoint_id) AS checkpoint_id, c.parent_seq, c.body,
+    cp_key_text(p.checkpoint_id) AS parent, t.thread_id, t.ns
   FROM cp_checkpoints c JOIN cp_threads t ON t.id = c.thread LEFT JOIN cp_checkpoints p ON p.seq = c.parent_seq`;
 
 /** What reading needs: the serializer, the blob store and a connection. */
@@ -45,7 +48,7 @@ export interface ReadContext {
 
 export async function writesOf(q: Queryable, seqs: number[]): Promise<WriteRow[]> {
   const { rows } = await q.query<WriteRow>(
-    'SELECT checkpoint, task_id, writes FROM cp_writes WHERE checkpoint = ANY($1::bigint[])',
+    'SELECT checkpoint, cp_key_text(task_id) AS task_id, writes FROM cp_writes WHERE checkpoint = ANY($1::bigint[])',
     [seqs],
   );
   return rows;
@@ -149,7 +152,7 @@ export async function toTuple(ctx: ReadContext, row: CheckpointRow): Promise<Che
     checkpoint: {
       v: body.v,
       id: row.checkpoint_id,
-      ts: body.ts,
+      ts: bodyTs(row.checkpoint_id, body),
       channel_values: channelValues,
       channel_versions: body.cv,
       versions_seen: body.vs,

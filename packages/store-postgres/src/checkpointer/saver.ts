@@ -13,6 +13,7 @@ import {
   resolveRef,
   SPECIAL_WRITE_INDEX,
   scrubSecrets,
+  storedTs,
   target,
   threadKey,
   type WritesRecord,
@@ -78,7 +79,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
       if (checkpointId) params.push(checkpointId);
       const { rows } = await this.db.query<CheckpointRow>(
         `${SELECT_CHECKPOINT} WHERE t.thread_id = $1 AND t.ns = $2 AND c.body IS NOT NULL
-         ${checkpointId ? 'AND c.checkpoint_id = $3' : ''} ORDER BY c.checkpoint_id DESC LIMIT 1`,
+         ${checkpointId ? 'AND c.checkpoint_id = cp_key($3)' : ''} ORDER BY c.checkpoint_id DESC LIMIT 1`,
         params,
       );
       return rows[0] ? toTuple(this.ctx(), rows[0]) : undefined;
@@ -136,7 +137,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
         for (const channel of Object.keys(drafts)) vals[channel] = resolveRef(drafts[channel]!, ids);
         const body: Body = {
           v: checkpoint.v,
-          ts: checkpoint.ts,
+          ...storedTs(checkpoint.id, checkpoint.ts),
           cv: checkpoint.channel_versions,
           vs: checkpoint.versions_seen,
           vals,
@@ -144,7 +145,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
         // Metadata is the serializer's own JSON, appended after a newline (JSON text never has a raw one).
         const text = `${JSON.stringify(body)}\n${Buffer.from(metadataJson).toString('utf8')}`;
         const { rows } = await client.query<{ seq: number }>(
-          `INSERT INTO cp_checkpoints (thread, checkpoint_id, parent_seq, chans, body) VALUES ($1, $2, $3, $4, $5)
+          `INSERT INTO cp_checkpoints (thread, checkpoint_id, parent_seq, chans, body) VALUES ($1, cp_key($2), $3, $4, $5)
            ON CONFLICT (thread, checkpoint_id) DO UPDATE SET parent_seq = excluded.parent_seq,
              chans = excluded.chans, body = excluded.body
            RETURNING seq`,
@@ -184,7 +185,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
           const { thread, seq } = await this.locate(client, threadId, ns, checkpointId);
           const ids = await this.blobs.store(client, thread, encoder.blobs);
           const existing = await client.query<{ writes: Buffer }>(
-            'SELECT writes FROM cp_writes WHERE checkpoint = $1 AND task_id = $2 FOR UPDATE',
+            'SELECT writes FROM cp_writes WHERE checkpoint = $1 AND task_id = cp_key($2) FOR UPDATE',
             [seq, taskId],
           );
           const record: WritesRecord = existing.rows[0]
@@ -198,7 +199,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
           }
           record.w = [...byIdx.values()].sort((a, b) => a[0] - b[0]);
           await client.query(
-            `INSERT INTO cp_writes (checkpoint, task_id, writes) VALUES ($1, $2, $3)
+            `INSERT INTO cp_writes (checkpoint, task_id, writes) VALUES ($1, cp_key($2), $3)
              ON CONFLICT (checkpoint, task_id) DO UPDATE SET writes = excluded.writes`,
             [seq, taskId, packText(JSON.stringify(record))],
           );
@@ -265,7 +266,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     if (checkpointId) params.push(checkpointId);
     const { rows } = await this.db.query<{ seq: number }>(
       `SELECT c.seq FROM cp_checkpoints c JOIN cp_threads t ON t.id = c.thread
-       WHERE t.thread_id = $1 AND t.ns = $2 AND c.body IS NOT NULL ${checkpointId ? 'AND c.checkpoint_id = $3' : ''}
+       WHERE t.thread_id = $1 AND t.ns = $2 AND c.body IS NOT NULL ${checkpointId ? 'AND c.checkpoint_id = cp_key($3)' : ''}
        ORDER BY c.checkpoint_id DESC LIMIT 1`,
       params,
     );
@@ -283,7 +284,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     checkpointId: string | undefined,
   ): Promise<{ thread: number; seq: number | null }> {
     const { rows } = await client.query<{ id: number; seq: number | null }>(
-      `SELECT t.id, (SELECT seq FROM cp_checkpoints WHERE thread = t.id AND checkpoint_id = $3) AS seq
+      `SELECT t.id, (SELECT seq FROM cp_checkpoints WHERE thread = t.id AND checkpoint_id = cp_key($3)) AS seq
        FROM cp_threads t WHERE t.thread_id = $1 AND t.ns = $2`,
       [threadId, ns, checkpointId ?? null],
     );
@@ -302,7 +303,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     }
     if (checkpointId !== undefined && seq === null) {
       const placed = await client.query<{ seq: number }>(
-        `INSERT INTO cp_checkpoints (thread, checkpoint_id) VALUES ($1, $2)
+        `INSERT INTO cp_checkpoints (thread, checkpoint_id) VALUES ($1, cp_key($2))
          ON CONFLICT (thread, checkpoint_id) DO UPDATE SET thread = excluded.thread RETURNING seq`,
         [thread, checkpointId],
       );
@@ -377,7 +378,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     if (error.where.seq !== undefined) {
       try {
         const { rows } = await this.db.query<{ checkpoint_id: string }>(
-          'SELECT checkpoint_id FROM cp_checkpoints WHERE seq = $1',
+          'SELECT cp_key_text(checkpoint_id) AS checkpoint_id FROM cp_checkpoints WHERE seq = $1',
           [error.where.seq],
         );
         checkpointId = rows[0]?.checkpoint_id;

@@ -71,7 +71,8 @@ async function checkNamespace(ctx: ReadContext, check: ThreadCheck, thread: numb
   const { q } = ctx;
   const infos = (
     await q.query<Omit<CheckpointInfo, 'ns'>>(
-      'SELECT seq, checkpoint_id, parent_seq, body IS NOT NULL AS stored FROM cp_checkpoints WHERE thread = $1',
+      `SELECT seq, cp_key_text(checkpoint_id) AS checkpoint_id, parent_seq, body IS NOT NULL AS stored
+       FROM cp_checkpoints WHERE thread = $1`,
       [thread],
     )
   ).rows.map((info) => ({ ...info, ns }));
@@ -158,11 +159,11 @@ async function checkNamespace(ctx: ReadContext, check: ThreadCheck, thread: numb
     after = rows.at(-1)!.seq;
   }
 
-  for (let after: [number, string] = [0, '']; ; ) {
-    const { rows } = await q.query<{ checkpoint: number; task_id: string; writes: Buffer }>(
-      `SELECT w.checkpoint, w.task_id, w.writes FROM cp_writes w JOIN cp_checkpoints c ON c.seq = w.checkpoint
-       WHERE c.thread = $1 AND (w.checkpoint, w.task_id COLLATE "C") > ($2, $3 COLLATE "C")
-       ORDER BY w.checkpoint, w.task_id COLLATE "C" LIMIT $4`,
+  for (let after: [number, Buffer] = [0, Buffer.alloc(0)]; ; ) {
+    const { rows } = await q.query<{ checkpoint: number; task_id: string; task_key: Buffer; writes: Buffer }>(
+      `SELECT w.checkpoint, cp_key_text(w.task_id) AS task_id, w.task_id AS task_key, w.writes
+       FROM cp_writes w JOIN cp_checkpoints c ON c.seq = w.checkpoint
+       WHERE c.thread = $1 AND (w.checkpoint, w.task_id) > ($2, $3) ORDER BY w.checkpoint, w.task_id LIMIT $4`,
       [thread, after[0], after[1], PAGE],
     );
     if (rows.length === 0) break;
@@ -185,7 +186,7 @@ async function checkNamespace(ctx: ReadContext, check: ThreadCheck, thread: numb
       markBad(row.checkpoint, problem.reason);
     }
     const last = rows.at(-1)!;
-    after = [last.checkpoint, last.task_id];
+    after = [last.checkpoint, last.task_key];
   }
 
   for (const [id, reason] of badHere) {
