@@ -189,6 +189,71 @@ describe('turns', () => {
     expect(list.at(-1)).toMatchObject({ type: 'result', status: 'ok' });
   });
 
+  it("approvals: edited arguments that break the tool's schema are 400 invalid-arguments, and nothing resumes", async () => {
+    const token = await h.token();
+    const id = await newSession(token);
+    const parameters = {
+      type: 'object',
+      properties: { path: { type: 'string' }, lines: { type: 'integer', default: 10 } },
+      required: ['path'],
+      additionalProperties: false,
+    };
+    h.runtime.pending = [
+      {
+        id: 'call_1',
+        digest: 'd',
+        tool: 'read_file',
+        args: { path: 'a.txt' },
+        parameters,
+        description: 'x',
+        reason: 'approval-required',
+      },
+      {
+        id: 'call_2',
+        digest: 'e',
+        tool: 'shell',
+        args: { command: 'ls' },
+        description: 'y',
+        reason: 'raw-command',
+      },
+    ];
+    let resumed = 0;
+    h.runtime.script = async ({ handlers }) => {
+      resumed += 1;
+      handlers.onEvent({ type: 'done', status: 'ok' });
+      return { status: 'ok', inputTokens: 0, outputTokens: 0 };
+    };
+    const approve = (decisions: unknown) =>
+      h.request(`/v1/sessions/${id}/approvals`, { token, json: { decisions } });
+    for (const args of [{ path: 5 }, { lines: 3 }, { path: 'b.txt', colour: 'red' }]) {
+      const refused = await approve({ call_1: { type: 'edit', args }, call_2: { type: 'approve' } });
+      expect(refused.status, JSON.stringify(args)).toBe(400);
+      const { error } = (await refused.json()) as { error: { code: string; message: string } };
+      expect(error.code).toBe('invalid-arguments');
+      expect(error.message).toMatch(
+        /^edited arguments of call_1 \(read_file\) do not fit the tool's schema:\n- /,
+      );
+    }
+    const { error } = (await (
+      await approve({ call_1: { type: 'edit', args: { path: 5 } }, call_2: { type: 'approve' } })
+    ).json()) as {
+      error: { message: string };
+    };
+    expect(error.message).toContain('path');
+    // Nothing ran or changed: no turn resumed, no run logged, the session is free for the next decision.
+    expect(resumed).toBe(0);
+    expect(await h.store.runs.list({ userId: 'alice', sessionId: id, limit: 10 })).toEqual([]);
+    // A tool without a schema takes any object; a fitting edit resumes with the arguments as given.
+    const list = await events(
+      await approve({
+        call_1: { type: 'edit', args: { path: 'b.txt' } },
+        call_2: { type: 'edit', args: { x: 1 } },
+      }),
+    );
+    expect(list.at(-1)).toMatchObject({ type: 'result', status: 'ok' });
+    expect(resumed).toBe(1);
+  });
+
   it('a second turn of a busy session is 409 from the store lease, here or on another worker', async () => {
     const token = await h.token();
     const id = await newSession(token);
