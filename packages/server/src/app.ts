@@ -1,4 +1,5 @@
-import type { ApprovalDecision } from '@birdie/graph/event-json';
+import type { ApprovalDecision, ApprovalRequest } from '@birdie/graph/event-json';
+import { checkToolArgs } from '@birdie/graph/tools';
 import type { ApiToken, Session } from '@birdie/store';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -168,6 +169,7 @@ export function createApp(o: AppOptions): Hono<Env> {
       body.decisions,
       pending.map((p) => p.id),
     );
+    checkEdits(decisions, pending);
     return turns.start(session, { decisions });
   });
 
@@ -211,6 +213,25 @@ export function createApp(o: AppOptions): Hono<Env> {
     return c.json(errorBody('internal', 'internal error'), 500);
   });
   return app;
+}
+
+/**
+ * Edited arguments are checked against the tool's JSON Schema (defaults applied, as the call will be) before the
+ * turn resumes, as the REPL checks them: a bad edit is refused here, with nothing resumed, rather than failing the
+ * call later. A request without a schema (the model's own agent's tools) takes any object.
+ */
+function checkEdits(decisions: Record<string, ApprovalDecision>, pending: ApprovalRequest[]): void {
+  for (const request of pending) {
+    const decision = decisions[request.id];
+    if (decision?.type !== 'edit' || !request.parameters) continue;
+    const problem = checkToolArgs(request.parameters, decision.args);
+    if (problem === undefined) continue;
+    const details = problem.slice(problem.indexOf('\n') + 1);
+    throw new ApiError(
+      'invalid-arguments',
+      `edited arguments of ${request.id} (${request.tool}) do not fit the tool's schema:\n${details}`,
+    );
+  }
 }
 
 /** A JSON object body; `optional`: an empty body is `{}`. Anything else is 400 (or 415 for another media type). */

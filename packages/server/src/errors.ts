@@ -1,6 +1,7 @@
 /** Stable codes of the API's errors, each with its HTTP status. */
 export const ERROR_STATUS = {
   'invalid-request': 400,
+  'invalid-arguments': 400,
   unauthorized: 401,
   'not-found': 404,
   'method-not-allowed': 405,

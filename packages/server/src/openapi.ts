@@ -120,7 +120,14 @@ export function openApiDocument(version: string): Record<string, unknown> {
             {
               type: 'object',
               required: ['type', 'args'],
-              properties: { type: { const: 'edit' }, args: { type: 'object' } },
+              properties: {
+                type: { const: 'edit' },
+                args: {
+                  type: 'object',
+                  description:
+                    "Checked against the request's `parameters` (the tool's JSON Schema) before anything resumes: `invalid-arguments` (400) when they do not fit.",
+                },
+              },
             },
           ],
         },
@@ -380,6 +387,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
             '200': eventStream,
             ...errors(
               'invalid-request',
+              'invalid-arguments',
               'not-found',
               'session-busy',
               'nothing-pending',
