@@ -228,17 +228,18 @@ export const MIGRATIONS: readonly { name: string; sql: string }[] = [
     // Checkpoint and task ids as bytes: a LangGraph id (a lowercase UUID) in 16 bytes instead of 37 in the row and
     // in its index; any other text as 0xFF, its UTF-8 bytes, and a 0x00 when that would be 16 bytes long. Byte
     // order is text order within each kind, so `ORDER BY checkpoint_id` still lists a thread's steps in order.
-    // The keys grow at their right end, so their indexes split full.
+    // The keys grow at their right end, so their indexes split full. The functions are not STRICT so that the
+    // planner inlines them (NULL gives NULL anyway).
     name: 'compact-checkpoint-keys',
     sql: `
-  CREATE FUNCTION cp_key(id text) RETURNS bytea LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
+  CREATE FUNCTION cp_key(id text) RETURNS bytea LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
     SELECT CASE
       WHEN id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' THEN decode(replace(id, '-', ''), 'hex')
       WHEN octet_length(convert_to(id, 'UTF8')) = 15 THEN '\\xff'::bytea || convert_to(id, 'UTF8') || '\\x00'::bytea
       ELSE '\\xff'::bytea || convert_to(id, 'UTF8')
     END
   $fn$;
-  CREATE FUNCTION cp_key_text(key bytea) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
+  CREATE FUNCTION cp_key_text(key bytea) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
     SELECT CASE
       WHEN octet_length(key) = 16 THEN encode(key, 'hex')::uuid::text
       WHEN octet_length(key) = 17 AND get_byte(key, 16) = 0 THEN convert_from(substring(key FROM 2 FOR 15), 'UTF8')

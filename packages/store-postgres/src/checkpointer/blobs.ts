@@ -39,7 +39,10 @@ export class PgBlobStore {
       for (const row of rows) found.set(row.hash.toString('base64'), row.id);
     };
     await lookup(unknown.map((d) => d.key));
-    const fresh = unknown.filter((d) => !found.has(d.key));
+    // In key order, so that two transactions storing some of the same values lock them in the same order.
+    const fresh = unknown
+      .filter((d) => !found.has(d.key))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     if (fresh.length > 0) {
       if (fresh.some((d) => !d.json)) throw new MissingBlobError();
       const { rows } = await q.query<{ id: number; hash: Buffer }>(

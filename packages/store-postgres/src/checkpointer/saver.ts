@@ -182,8 +182,11 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
         }
         const saved = await this.db.tx(async (client) => {
           await this.fence(client, threadId);
-          const { thread, seq } = await this.locate(client, threadId, ns, checkpointId);
+          // Values before the step's row: a put of the same step (LangGraph runs it alongside) stores the same
+          // messages and then inserts that row, so taking them in the other order would deadlock the two.
+          const { thread } = await this.locate(client, threadId, ns, undefined);
           const ids = await this.blobs.store(client, thread, encoder.blobs);
+          const { seq } = await this.locate(client, threadId, ns, checkpointId);
           const existing = await client.query<{ writes: Buffer }>(
             'SELECT writes FROM cp_writes WHERE checkpoint = $1 AND task_id = cp_key($2) FOR UPDATE',
             [seq, taskId],
