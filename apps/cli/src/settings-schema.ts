@@ -75,7 +75,7 @@ export function checkSettings(file: ConfigFile): SettingsLayer {
     const where = ['settings', ...path, key].join('.');
     const allowed =
       path.length === 0
-        ? 'approval, database_url, skills, sandbox, container_runtime, context_window, context_messages, titles, tool_output, model'
+        ? Object.keys(settingsSchema.shape).join(', ')
         : 'enable, disable';
     throw positioned(file, [...path, key], `unknown setting ${JSON.stringify(where)} (allowed: ${allowed})`);
   }
