@@ -28,6 +28,7 @@ import type {
   MemoryFile,
   ResumeOptions,
   RunError,
+  SessionApproval,
   ToolInfo,
   TurnOptions,
 } from './types.js';
@@ -232,6 +233,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
       loadedSkills?: string[];
       sender?: string;
       compactions?: CompactionRecord[];
+      sessionApprovals?: SessionApproval[];
     };
     return { snapshot, values };
   }
@@ -306,6 +308,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
         loadedSkills: values.loadedSkills ?? [],
         ...(values.sender ? { agent: values.sender } : {}),
         pendingApprovals: options.checkpointId ? [] : await runner.pendingApprovals(threadId, snapshot),
+        sessionApprovals: values.sessionApprovals ?? [],
       };
     },
 
