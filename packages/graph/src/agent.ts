@@ -206,6 +206,8 @@ export function createAgent(init: CreateAgentOptions): Agent {
       switchAgent: undefined,
       files: turn.files,
       model: turn.model === undefined ? undefined : checkModelSpec(turn.model),
+      // A session's own thread holds its approvals in its state; only subagents are given their parents'.
+      sessionApprovals: undefined,
     };
   }
 

@@ -11,9 +11,11 @@ const digests = new WeakMap<object, string>();
  * tools. An edited or replaced file gives another digest, so an approval given to the old one no longer holds.
  * Undefined when the tool's skill is not in the snapshot (it cannot be bound, so it cannot be approved for good).
  */
-export function approvalSource(tool: DeclaredTool, snapshot: AgentRegistrySnapshot): string | undefined {
-  if (tool.kind === 'builtin') return 'builtin';
-  if (!tool.skill) return undefined;
+export function approvalSource(
+  tool: Pick<DeclaredTool, 'skill'> & { kind?: DeclaredTool['kind'] },
+  snapshot: AgentRegistrySnapshot,
+): string | undefined {
+  if (!tool.skill) return tool.kind === 'builtin' ? 'builtin' : undefined;
   const skill = snapshot.getSkill(tool.skill);
   if (!skill) return undefined;
   let digest = digests.get(skill);
@@ -21,7 +23,18 @@ export function approvalSource(tool: DeclaredTool, snapshot: AgentRegistrySnapsh
     digest = createHash('sha256').update(stableStringify(skill)).digest('hex');
     digests.set(skill, digest);
   }
-  return `${tool.kind}:sha256:${digest}`;
+  return `sha256:${digest}`;
+}
+
+/**
+ * The approvals that hold in a thread: its own, and for a subagent's thread those of the threads above it (given in
+ * the turn context), so a tool the user approved for the session does not ask again inside a `task`.
+ */
+export function approvalsInForce(
+  inherited: readonly SessionApproval[] | undefined,
+  own: readonly SessionApproval[] | undefined,
+): SessionApproval[] {
+  return [...(inherited ?? []), ...(own ?? [])];
 }
 
 /** Whether the session approved this tool, as declared by the same file, for good. */

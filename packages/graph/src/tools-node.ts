@@ -1,7 +1,7 @@
 import { AIMessage } from '@langchain/core/messages';
 import { interrupt, type LangGraphRunnableConfig } from '@langchain/langgraph';
 import { activeAgent } from './agents.js';
-import { approvalSource, approvedForSession } from './approval-source.js';
+import { approvalSource, approvalsInForce, approvedForSession } from './approval-source.js';
 import type { ApprovalInterrupt, BoundDecisions } from './approvals.js';
 import type { AgentStateUpdate, AgentStateValue } from './state.js';
 import type { SubagentRuns } from './subagents.js';
@@ -40,6 +40,7 @@ export function createToolsNode(
       active.spec ? { spec: active.spec, loaded: state.loadedSkills } : undefined,
     );
     const path = active.name ? [...context.path, active.name] : undefined;
+    const inForce = approvalsInForce(context.sessionApprovals, state.sessionApprovals);
     const plan = planCalls({
       ai,
       messages: state.messages,
@@ -50,7 +51,7 @@ export function createToolsNode(
       snapshot: context.snapshot,
       approval: context.approval,
       ...(path ? { agentPath: path } : {}),
-      approvedForSession: (tool) => approvedForSession(state.sessionApprovals ?? [], tool, context.snapshot),
+      approvedForSession: (tool) => approvedForSession(inForce, tool, context.snapshot),
     });
     const runContext = {
       cwd: context.cwd,
@@ -72,7 +73,7 @@ export function createToolsNode(
     const delegate: Delegate | undefined = path
       ? (request) =>
           subagents.start({
-            parent: context,
+            parent: { ...context, sessionApprovals: inForce },
             ancestors: path,
             emit: (event) => emit(config, event),
             ...request,

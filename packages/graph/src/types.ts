@@ -276,9 +276,9 @@ export type ChangePreview = { changes: PlannedChange[] } | { error: string };
 /**
  * A tool the user approved for the rest of the session (an `approve` decision with `scope: 'session'`), kept in the
  * thread's checkpointed state, so it holds after a resume in another process. It is bound to what declared the tool:
- * `source` is a digest of the parsed skill file (its path and everything read from it), `mcp:<skill>` digests for an
- * MCP server's tool likewise, `builtin` for birdie's own tools. When the file changes or another file provides the
- * skill, the source differs and the user is asked again.
+ * `source` is `sha256:` and a digest of the skill as parsed from its file (its path and everything read from it: tools,
+ * MCP server, text), for skill and MCP tools alike, or `builtin` for birdie's own tools. When the file changes or
+ * another file provides the skill, the source differs and the user is asked again. Subagents are given the session's.
  */
 export interface SessionApproval {
   tool: string;

@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createScriptedModel } from '@birdie/providers';
 import { loadRegistry, SkillPolicy } from '@birdie/registry';
 import { openStore, type Store } from '@birdie/store';
 import { makeTempDir, writeTree } from '@birdie/test-utils';
@@ -7,7 +8,17 @@ import { AIMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
 import { describe, expect, it } from 'vitest';
 import { AgentError, createAgent } from '../src/index.js';
-import { callTools, collect, ofType, stringArg, toolSkill, useCleanups } from './helpers.js';
+import {
+  agentSpec,
+  callTools,
+  collect,
+  ofType,
+  skillsFixture,
+  stringArg,
+  toolSkill,
+  useCleanups,
+  withAgents,
+} from './helpers.js';
 
 const cleanups = useCleanups();
 
@@ -72,7 +83,7 @@ describe('approving a tool for the session', () => {
     expect(ofType(resumed, 'tool-approved')).toEqual([]);
     const [approval] = (await first.getState('s1')).sessionApprovals;
     expect(approval).toMatchObject({ tool: 'stamp', skill: 'notes' });
-    expect(approval?.source).toMatch(/^skill:sha256:[0-9a-f]{64}$/);
+    expect(approval?.source).toMatch(/^sha256:[0-9a-f]{64}$/);
     await first.close();
 
     const second = await w.open(
@@ -132,5 +143,47 @@ describe('approving a tool for the session', () => {
     ).rejects.toSatisfy((e) => e instanceof AgentError && e.code === 'unknown-decision');
     await collect(agent.resume('s1', { a1: { type: 'approve', scope: 'once' } }));
     expect((await agent.getState('s1')).sessionApprovals).toEqual([]);
+  });
+});
+
+describe('approvals for the session and subagents', () => {
+  it("an approval given to a subagent's question holds for the session, and the session's hold in later subagents", async () => {
+    const fx = await skillsFixture({ 'notes/SKILL.md': notes() });
+    cleanups.push(() => fx.dir.cleanup());
+    const task = (id: string, prompt: string) => ({ name: 'task', id, args: { agent: 'helper', prompt } });
+    const model = createScriptedModel([
+      { match: '^first', tool_calls: [task('t1', 'stamp a')] },
+      { match: '^stamp a', tool_calls: [{ name: 'stamp', id: 'x1', args: { line: 'a' } }] },
+      { match: '^stamp a', text: 'stamped a' },
+      { match: '^first', text: 'first done' },
+      { match: '^second', tool_calls: [task('t2', 'stamp b')] },
+      { match: '^stamp b', tool_calls: [{ name: 'stamp', id: 'y1', args: { line: 'b' } }] },
+      { match: '^stamp b', text: 'stamped b' },
+      { match: '^second', text: 'second done' },
+      { match: '^third', tool_calls: [{ name: 'stamp', id: 'z1', args: { line: 'c' } }] },
+      { match: '^third', text: 'third done' },
+    ]);
+    const agent = createAgent({
+      model,
+      registry: withAgents(fx.registry, [
+        agentSpec('lead', { body: 'You lead.', subagents: ['helper'] }),
+        agentSpec('helper', { body: 'You help.', skills: ['notes'] }),
+      ]),
+      policy: fx.policy,
+      options: { cwd: fx.dir.path },
+    });
+    cleanups.push(() => agent.close());
+    const asked = await collect(agent.stream('first', { threadId: 's1', agent: 'lead' }));
+    expect(ofType(asked, 'approval-request').flatMap((e) => e.requests.map((r) => r.id))).toEqual(['t1/x1']);
+    await collect(agent.resume('s1', { 't1/x1': { type: 'approve', scope: 'session' } }));
+    // Kept in the session's own thread, not only in the subagent's.
+    expect((await agent.getState('s1')).sessionApprovals.map((a) => a.tool)).toEqual(['stamp']);
+    // A later subagent (a new thread) and the lead itself run it without asking.
+    const second = await collect(agent.stream('second', { threadId: 's1' }));
+    expect(ofType(second, 'approval-request')).toEqual([]);
+    expect(ofType(second, 'tool-approved').map((e) => e.id)).toEqual(['y1']);
+    const third = await collect(agent.stream('third', { threadId: 's1', agent: null }));
+    expect(ofType(third, 'approval-request')).toEqual([]);
+    expect(readFileSync(join(fx.dir.path, 'stamps.txt'), 'utf8')).toBe('a\nb\nc\n');
   });
 });
