@@ -123,6 +123,16 @@ describe('file changes and approvals kept with the session (real terminal)', { t
     const redrawn = t.text.slice(mark).split('\n');
     expect(redrawn.length).toBeGreaterThan(5);
     for (const line of redrawn) expect(line.length, line).toBeLessThan(60);
+    // On the screen (redraws applied): the question once, drawn for 60 columns, no piece of the wide one left over.
+    const screen = await t.screen();
+    const from = screen.lastIndexOf('› make a folder');
+    const shown = screen.slice(from).split('\n').slice(1);
+    expect(shown.filter((line) => line.includes('needs approval'))).toEqual([
+      `◇ create_directory (filesystem) needs approval ${'─'.repeat(12)}`,
+    ]);
+    expect(shown.filter((line) => line.includes('[y] Yes, approve once'))).toHaveLength(1);
+    for (const line of shown) expect(line.length, line).toBeLessThan(60);
+    expect(shown.join('\n')).not.toMatch(/─{13}/);
     t.write('y');
     await t.expect('Made the folder.');
     expect((await stat(join(box.cwd, 'src', 'lib'))).isDirectory()).toBe(true);

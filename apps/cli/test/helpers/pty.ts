@@ -92,8 +92,9 @@ export class Terminal {
     this.proc.write(data);
   }
 
-  /** Resizes the terminal (the program gets SIGWINCH and a `resize` event on stdout). */
+  /** Resizes the terminal, the emulator with it (the program gets SIGWINCH and a `resize` event on stdout). */
   resize(cols: number, rows: number): void {
+    this.emulator.resize(cols, rows);
     this.proc.resize(cols, rows);
   }
 
