@@ -103,8 +103,10 @@ export function planCalls(input: PlanInput): PlannedCall[] {
     }
     const { invocation } = built;
     const asked = invocation.approval(input.approval);
-    // An agent's `approve` lifts what a tool declares, never a raw shell command nor the user's mode `always`.
-    const lifted = asked === 'approval-required' && toolset.preApproved?.has(tool.name) ? null : asked;
+    // An agent's `approve` lifts what a tool declares (`approval: required`, a file-changing `preview:`), never a raw
+    // shell command nor the user's mode `always`.
+    const declared = asked === 'approval-required' || asked === 'file-change';
+    const lifted = declared && toolset.preApproved?.has(tool.name) ? null : asked;
     const granted = lifted !== null && input.approvedForSession?.(tool) === true;
     const reason = granted ? null : lifted;
     const request: ApprovalRequest | undefined = reason

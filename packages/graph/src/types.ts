@@ -30,7 +30,10 @@ export interface AgentSpec {
   skills?: readonly string[];
   /** Tool names the agent may call (skill and MCP tools). Absent: every tool of its skills. */
   tools?: readonly string[];
-  /** Tools whose `approval: required` is lifted for this agent (not raw shell commands, not mode `always`). */
+  /**
+   * Tools whose `approval: required` (or the question a file-changing tool asks) is lifted for this agent (not raw
+   * shell commands, not mode `always`).
+   */
   approve?: readonly string[];
   /** Agents it may run with the `task` tool. */
   subagents?: readonly string[];

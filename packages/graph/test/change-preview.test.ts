@@ -3,7 +3,19 @@ import { join } from 'node:path';
 import { AIMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import { readChangePreview } from '../src/change-preview.js';
-import { agentSetup, callTools, collect, ofType, stringArg, toolSkill, useCleanups } from './helpers.js';
+import { createAgent } from '../src/index.js';
+import {
+  agentSetup,
+  agentSpec,
+  callTools,
+  collect,
+  ofType,
+  skillsFixture,
+  stringArg,
+  toolSkill,
+  useCleanups,
+  withAgents,
+} from './helpers.js';
 
 const cleanups = useCleanups();
 const setup = agentSetup(cleanups);
@@ -128,6 +140,32 @@ describe('tools that declare a preview of their changes', () => {
       ['d.txt', '4'],
     ])
       expect(readFileSync(join(fx.dir.path, name!), 'utf8')).toBe(content);
+  });
+});
+
+describe('an agent that pre-approves a file tool', () => {
+  it('runs it without asking (unattended runs), while mode always still asks', async () => {
+    const fx = await skillsFixture(files);
+    cleanups.push(() => fx.dir.cleanup());
+    const { fakeModel } = await import('@langchain/core/testing');
+    const model = fakeModel()
+      .respond(callTools([{ name: 'save', args: { path: 'a.txt', content: 'x' }, id: 'p1' }]))
+      .respond(new AIMessage('ok'))
+      .respond(callTools([{ name: 'save', args: { path: 'b.txt', content: 'y' }, id: 'p2' }]));
+    const agent = createAgent({
+      model,
+      registry: withAgents(fx.registry, [agentSpec('writer', { body: 'You write.', approve: ['save'] })]),
+      policy: fx.policy,
+      options: { cwd: fx.dir.path },
+    });
+    cleanups.push(() => agent.close());
+    const lifted = await collect(agent.stream('one', { threadId: 't1', agent: 'writer' }));
+    expect(ofType(lifted, 'approval-request')).toEqual([]);
+    expect(readFileSync(join(fx.dir.path, 'a.txt'), 'utf8')).toBe('x');
+    const always = await collect(
+      agent.stream('two', { threadId: 't1', agent: 'writer', approval: 'always' }),
+    );
+    expect(ofType(always, 'approval-request')[0]?.requests[0]?.reason).toBe('mode-always');
   });
 });
 
