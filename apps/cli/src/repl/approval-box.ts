@@ -1,6 +1,13 @@
 import { stripVTControlCharacters } from 'node:util';
 import type { Style } from '../render/style.js';
-import type { ToneLine } from './change-view.js';
+
+/** How a line of the approval box is coloured (when the terminal takes colours). */
+export type Tone = 'green' | 'red' | 'cyan' | 'dim' | 'yellow';
+
+export interface ToneLine {
+  text: string;
+  tone?: Tone;
+}
 
 /** What the question shows above its choices: a title and the call (its description, arguments or diff). */
 export interface ApprovalBox {
@@ -56,4 +63,16 @@ function pieces(text: string, width: number): string[] {
 function fit(text: string, width: number): string {
   const plain = [...stripVTControlCharacters(text)];
   return plain.length > width ? `${plain.slice(0, width - 1).join('')}…` : plain.join('');
+}
+
+/**
+ * Text from a file or the model shown as it is, never as terminal commands: control characters (escape sequences,
+ * carriage returns, tabs) become their visible Unicode pictures, so a file cannot redraw or recolour the question.
+ */
+export function visible(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => {
+    const code = c.charCodeAt(0);
+    if (code < 0x20) return String.fromCharCode(0x2400 + code);
+    return code === 0x7f ? '\u2421' : '\ufffd';
+  });
 }

@@ -3,15 +3,15 @@ import { checkToolArgs } from '@birdie/graph/tools';
 import type { Io } from '../io.js';
 import { sessionApprovedLine } from '../render/events.js';
 import type { Style } from '../render/style.js';
-import type { ApprovalBox } from './approval-box.js';
+import { type ApprovalBox, type ToneLine, visible } from './approval-box.js';
 import { askApprovalChoice } from './approval-choice.js';
-import { changeLines, type ToneLine, visible } from './change-view.js';
 
 /** What the question shows: the call's description, then the diff of the files it changes, or its arguments. */
-function approvalBox(request: ApprovalRequest): ApprovalBox {
+async function approvalBox(request: ApprovalRequest): Promise<ApprovalBox> {
   const text = (value: string): ToneLine[] => value.split('\n').map((line) => ({ text: visible(line) }));
+  // The diff library loads with the first question that shows a change, not with the REPL.
   const details = request.preview
-    ? changeLines(request.preview)
+    ? (await import('./change-view.js')).changeLines(request.preview)
     : text(JSON.stringify(request.args, null, 2));
   return {
     title: `${request.tool}${request.skill ? ` (${request.skill})` : ''} needs approval`,
@@ -41,7 +41,7 @@ export async function askApprovals(
       io.stdout.write(`${sessionApprovedLine(style, request.tool)}\n`);
       continue;
     }
-    const choice = await askApprovalChoice(io, style, request.tool, approvalBox(request));
+    const choice = await askApprovalChoice(io, style, request.tool, await approvalBox(request));
     if (choice === 'cancel') {
       // Ctrl+C at the question cancels the whole turn, as Ctrl+C does everywhere else in a turn.
       onCancel();

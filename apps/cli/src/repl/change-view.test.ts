@@ -1,7 +1,7 @@
 import { styleText } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { boxLines } from './approval-box.js';
-import { changeLines, visible } from './change-view.js';
+import { boxLines, visible } from './approval-box.js';
+import { changeLines } from './change-view.js';
 
 const plain = (_format: unknown, text: string) => text;
 const colour = ((format: Parameters<typeof styleText>[0], text: string) => styleText(format, text)) as never;

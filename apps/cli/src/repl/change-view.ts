@@ -1,13 +1,6 @@
 import type { ChangePreview, PlannedChange } from '@birdie/graph';
 import { structuredPatch } from 'diff';
-
-/** How a line of the approval box is coloured (when the terminal takes colours). */
-export type Tone = 'green' | 'red' | 'cyan' | 'dim' | 'yellow';
-
-export interface ToneLine {
-  text: string;
-  tone?: Tone;
-}
+import { type ToneLine, visible } from './approval-box.js';
 
 /** A question stays on one screen: the diff lines shown at most, the rest counted. */
 export const MAX_CHANGE_LINES = 40;
@@ -63,15 +56,3 @@ function linesOf(change: PlannedChange): ToneLine[] {
 
 /** A hunk's range as unified diffs write it: an empty side starts at the line before (`-0,0` for a new file). */
 const range = (start: number, lines: number) => `${lines === 0 ? start - 1 : start},${lines}`;
-
-/**
- * Text from a file or the model shown as it is, never as terminal commands: control characters (escape sequences,
- * carriage returns, tabs) become their visible Unicode pictures, so a file cannot redraw or recolour the question.
- */
-export function visible(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => {
-    const code = c.charCodeAt(0);
-    if (code < 0x20) return String.fromCharCode(0x2400 + code);
-    return code === 0x7f ? '\u2421' : '\ufffd';
-  });
-}
