@@ -6,6 +6,7 @@ import { dirname } from 'node:path';
 import { writeAtomic } from './lib/atomic.mjs';
 import { confine, confineExisting, display, rootOf } from './lib/confine.mjs';
 import { FilesystemError } from './lib/errors.mjs';
+import { previewFile, previewFolder } from './lib/preview.mjs';
 import { READ_LIMIT_BYTES, readText, sliceText } from './lib/read-text.mjs';
 import { runSearch } from './lib/search-pool.mjs';
 
@@ -141,6 +142,23 @@ export async function append_file(args, context) {
   await writeAtomic(target.path, [before, content], context?.signal);
   const added = Buffer.byteLength(content);
   return `Appended ${added} bytes to ${display(root, target.path)} (now ${before.length + added} bytes).`;
+}
+
+/** What write_file would change (nothing is written). @param {{ path: string; content: string }} args @param {ToolContext} [context] */
+export async function preview_write_file(args, context) {
+  const content = requireContent(args);
+  return previewFile(args.path, () => content, context);
+}
+
+/** What append_file would change (nothing is written). @param {{ path: string; content: string }} args @param {ToolContext} [context] */
+export async function preview_append_file(args, context) {
+  const content = requireContent(args);
+  return previewFile(args.path, (before) => before + content, context);
+}
+
+/** The folder create_directory would make (nothing is made). @param {{ path: string }} args @param {ToolContext} [context] */
+export async function preview_create_directory(args, context) {
+  return previewFolder(args.path, context);
 }
 
 /** @param {{ path: string }} args @param {ToolContext} [context] */

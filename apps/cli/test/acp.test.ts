@@ -250,9 +250,24 @@ describe('birdie acp, driven by the ACP SDK client', () => {
         : [],
     );
     expect(completed[0]).toContain('unsaved in the editor');
+    // read_file, then the write's preview (what the editor holds is what the write replaces), then the write.
     expect(
       proc.log.flatMap((e) => (e.kind === 'read' || e.kind === 'write' ? [`${e.kind} ${e.path}`] : [])),
-    ).toEqual([`read ${join(box.cwd, 'notes.txt')}`, `write ${join(box.cwd, 'notes.txt')}`]);
+    ).toEqual([
+      `read ${join(box.cwd, 'notes.txt')}`,
+      `read ${join(box.cwd, 'notes.txt')}`,
+      `write ${join(box.cwd, 'notes.txt')}`,
+    ]);
+    // The write asked first, showing the change against the editor's unsaved text.
+    const permission = proc.log.find((e) => e.kind === 'permission');
+    expect(permission?.kind === 'permission' && permission.request.toolCall.content).toEqual([
+      {
+        type: 'diff',
+        path: join(box.cwd, 'notes.txt'),
+        oldText: 'unsaved in the editor\n',
+        newText: 'rewritten\n',
+      },
+    ]);
     expect(proc.buffers.get(join(box.cwd, 'notes.txt'))).toBe('rewritten\n');
     // The editor owns the file now: birdie did not write the disk.
     expect(await readFile(join(box.cwd, 'notes.txt'), 'utf8')).toBe('on disk\n');

@@ -1,4 +1,10 @@
-import type { AgentContext, PermissionOption, RequestPermissionResponse } from '@agentclientprotocol/sdk';
+import { resolve } from 'node:path';
+import type {
+  AgentContext,
+  PermissionOption,
+  RequestPermissionResponse,
+  ToolCallContent,
+} from '@agentclientprotocol/sdk';
 import { methods } from '@agentclientprotocol/sdk';
 import type { ApprovalDecision, ApprovalRequest } from '@birdie/graph';
 import { toolKind, toolLocations } from './tool-view.js';
@@ -68,6 +74,7 @@ export async function askPermissions(
             status: 'pending',
             rawInput: request.args,
             locations: toolLocations(request.args, ask.cwd),
+            ...diffContent(request, ask.cwd),
           },
           options: optionsFor(request, identity),
         },
@@ -78,12 +85,32 @@ export async function askPermissions(
     if (chosen === ALLOW_ONCE) decisions[request.id] = { type: 'approve' };
     else if (chosen === ALLOW_SESSION && identity !== undefined) {
       ask.grants.grant(request.tool, identity);
-      decisions[request.id] = { type: 'approve' };
+      // Kept with the session by the agent too, bound to the skill file: it holds after the session is loaded again.
+      decisions[request.id] = { type: 'approve', scope: 'session' };
     } else if (chosen === undefined) {
       decisions[request.id] = { type: 'reject', message: 'The user cancelled the turn.' };
     } else decisions[request.id] = { type: 'reject', message: 'The user rejected this call in the editor.' };
   }
   return decisions;
+}
+
+/** The files a call would change, as ACP diffs the editor shows in its permission prompt. */
+function diffContent(request: ApprovalRequest, cwd: string): { content?: ToolCallContent[] } {
+  const preview = request.preview;
+  if (!preview || 'error' in preview) return {};
+  const content: ToolCallContent[] = preview.changes.flatMap((change) =>
+    change.kind === 'file' && change.after !== undefined && change.before !== undefined
+      ? [
+          {
+            type: 'diff' as const,
+            path: resolve(cwd, change.path),
+            oldText: change.before,
+            newText: change.after,
+          },
+        ]
+      : [],
+  );
+  return content.length > 0 ? { content } : {};
 }
 
 function optionsFor(request: ApprovalRequest, identity: string | undefined): PermissionOption[] {

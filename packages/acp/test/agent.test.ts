@@ -165,9 +165,44 @@ describe('birdie as an ACP agent', () => {
     await prompt('c');
     expect(test.permissions).toHaveLength(2);
     expect(decisions).toEqual([
-      { a: { type: 'approve' } },
+      { a: { type: 'approve', scope: 'session' } },
       { b: { type: 'approve' } },
       { c: { type: 'reject', message: 'The user rejected this call in the editor.' } },
+    ]);
+  });
+
+  it('a call that changes files shows its diff in the permission prompt (absolute paths, as ACP wants)', async () => {
+    const { runtime } = fakeRuntime({
+      turn: async (_t, o) => {
+        await o.decide([
+          {
+            ...request('w1', 'write_file', 'filesystem'),
+            reason: 'file-change',
+            preview: {
+              changes: [
+                { kind: 'file', path: 'notes.txt', before: 'old\n', after: 'new\n' },
+                { kind: 'file', path: 'new.md', before: null, after: '# hi\n' },
+                { kind: 'folder', path: 'src' },
+              ],
+            },
+          },
+        ]);
+        return { status: 'ok' };
+      },
+    });
+    const test = connect(runtime);
+    await test.connection.agent.request(methods.agent.initialize, init());
+    const { sessionId } = await test.connection.agent.request(methods.agent.session.new, {
+      cwd: '/w',
+      mcpServers: [],
+    });
+    await test.connection.agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: 'text', text: 'write' }],
+    });
+    expect(test.permissions[0]?.toolCall.content).toEqual([
+      { type: 'diff', path: '/w/notes.txt', oldText: 'old\n', newText: 'new\n' },
+      { type: 'diff', path: '/w/new.md', oldText: null, newText: '# hi\n' },
     ]);
   });
 

@@ -28,6 +28,7 @@ import type {
   MemoryFile,
   ResumeOptions,
   RunError,
+  SessionApproval,
   ToolInfo,
   TurnOptions,
 } from './types.js';
@@ -205,6 +206,8 @@ export function createAgent(init: CreateAgentOptions): Agent {
       switchAgent: undefined,
       files: turn.files,
       model: turn.model === undefined ? undefined : checkModelSpec(turn.model),
+      // A session's own thread holds its approvals in its state; only subagents are given their parents'.
+      sessionApprovals: undefined,
     };
   }
 
@@ -232,6 +235,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
       loadedSkills?: string[];
       sender?: string;
       compactions?: CompactionRecord[];
+      sessionApprovals?: SessionApproval[];
     };
     return { snapshot, values };
   }
@@ -306,6 +310,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
         loadedSkills: values.loadedSkills ?? [],
         ...(values.sender ? { agent: values.sender } : {}),
         pendingApprovals: options.checkpointId ? [] : await runner.pendingApprovals(threadId, snapshot),
+        sessionApprovals: values.sessionApprovals ?? [],
       };
     },
 

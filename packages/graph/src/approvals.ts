@@ -67,6 +67,9 @@ export function validateDecisions(
     if (type !== 'approve' && type !== 'edit' && type !== 'reject') {
       throw new AgentError('unknown-decision', `Decision for ${id} must be approve, edit or reject.`);
     }
+    const scope = (decision as { scope?: unknown }).scope;
+    if (type === 'approve' && scope !== undefined && scope !== 'once' && scope !== 'session')
+      throw new AgentError('unknown-decision', `The approve decision for ${id} has scope once or session.`);
     if (
       type === 'edit' &&
       (typeof (decision as { args?: unknown }).args !== 'object' ||

@@ -237,6 +237,8 @@ export class Runner implements SubagentRuns {
       files: parent.files,
       // A subagent that names no model of its own runs on the turn's.
       model: parent.model,
+      // Tools approved for the session hold in its subagents too.
+      sessionApprovals: parent.sessionApprovals,
     };
     let done = 'ok' as DoneStatus;
     let failure: RunError | undefined;

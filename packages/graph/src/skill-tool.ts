@@ -1,5 +1,6 @@
 import { type Entrypoint, EntrypointError, resolveEntrypoint } from '@birdie/entrypoints';
 import type { Skill, SkillTool } from '@birdie/skill-parser';
+import { readChangePreview } from './change-preview.js';
 import { captureBytes, type ToolLimits } from './limits.js';
 import { type DeclaredTool, declareTool, defaultApproval } from './tool.js';
 
@@ -14,6 +15,11 @@ export function describeToolError(error: unknown): { code: string; text: string 
   }
   return { code: 'error', text: `Error: ${error instanceof Error ? error.message : String(error)}` };
 }
+
+/** A preview is asked for while the user waits for the question: it has to be quick. */
+const PREVIEW_TIMEOUT_MS = 10_000;
+/** Room for the texts `readChangePreview` keeps (JSON escapes included); a larger output is cut and not JSON. */
+const PREVIEW_OUTPUT_BYTES = 2 * 1024 * 1024;
 
 /**
  * A skill tool: the skill's own JSON Schema for the model, run through `@birdie/entrypoints` with the tool's
@@ -37,6 +43,16 @@ export function createSkillTool(
   } catch (error) {
     resolveError = error;
   }
+  // The preview is an entrypoint of its own (`preview:`), resolved the same way; it must not change anything.
+  let preview: Entrypoint | undefined;
+  let previewError: unknown;
+  if (tool.preview !== undefined) {
+    try {
+      preview = resolveEntrypoint(tool.preview, { skillDir: skill.dir, schema: tool.schema, settings: tool });
+    } catch (error) {
+      previewError = error;
+    }
+  }
   const timeoutMs = tool.timeout !== undefined ? tool.timeout * 1000 : limits.timeoutMs;
   const maxOutputBytes = captureBytes(limits);
   return declareTool(
@@ -46,7 +62,23 @@ export function createSkillTool(
       skill: skill.name,
       kind: 'skill',
       parameters: structuredClone(tool.schema),
-      approval: defaultApproval(entrypoint?.raw ?? false, tool.approval),
+      approval: defaultApproval(entrypoint?.raw ?? false, tool.approval, tool.preview !== undefined),
+      ...(tool.preview !== undefined
+        ? {
+            async preview(args, context) {
+              if (!preview) throw previewError;
+              const result = await preview.run(args, {
+                timeoutMs: Math.min(timeoutMs, PREVIEW_TIMEOUT_MS),
+                maxOutputBytes: PREVIEW_OUTPUT_BYTES,
+                cwd: context.cwd,
+                ...(context.env ? { env: context.env } : {}),
+                ...(context.signal ? { signal: context.signal } : {}),
+                ...(context.files ? { files: context.files } : {}),
+              });
+              return readChangePreview(result.output);
+            },
+          }
+        : {}),
       async execute(args, context) {
         if (!entrypoint) throw resolveError;
         const result = await entrypoint.run(args, {

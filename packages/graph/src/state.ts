@@ -1,6 +1,6 @@
 import { MessagesDeltaValue, ReducedValue, StateSchema } from '@langchain/langgraph';
 import { z } from 'zod';
-import type { CompactionRecord } from './types.js';
+import type { CompactionRecord, SessionApproval } from './types.js';
 
 /** Union that keeps first-seen order, so replaying writes in any batching gives the same list. */
 function addNames(current: string[], update: string[]): string[] {
@@ -14,6 +14,24 @@ function addNames(current: string[], update: string[]): string[] {
   }
   return next;
 }
+
+/** The newest approval of a tool replaces an older one (the tool's file may have changed in between). */
+function addApprovals(current: SessionApproval[], update: SessionApproval[]): SessionApproval[] {
+  const next = [...current];
+  for (const approval of update) {
+    const at = next.findIndex((a) => a.tool === approval.tool);
+    if (at === -1) next.push(approval);
+    else next[at] = approval;
+  }
+  return next;
+}
+
+const sessionApproval = z.object({
+  tool: z.string(),
+  skill: z.string().optional(),
+  source: z.string(),
+  at: z.string(),
+});
 
 const compactionRecord = z.object({
   upTo: z.string(),
@@ -35,6 +53,9 @@ const compactionRecord = z.object({
  * moves the conversation — so a resumed session, even in a new process, goes on with whoever spoke last.
  * `compactions` records each summary of the older conversation and where it ends (appended, never rewritten): what
  * is sent changes, the messages do not, and a resumed thread sends the same summary without making it again.
+ * `sessionApprovals` holds the tools the user approved for the rest of the session, each bound to the file that
+ * declared it: checkpointed like the messages, so they survive a resume on any checkpointer, and `/new` (a new
+ * thread) starts without them.
  */
 export const AgentState = new StateSchema({
   messages: MessagesDeltaValue,
@@ -51,6 +72,13 @@ export const AgentState = new StateSchema({
     {
       inputSchema: z.array(compactionRecord),
       reducer: (current: CompactionRecord[], update: CompactionRecord[]) => [...current, ...update],
+    },
+  ),
+  sessionApprovals: new ReducedValue(
+    z.array(sessionApproval).default(() => []),
+    {
+      inputSchema: z.array(sessionApproval),
+      reducer: addApprovals,
     },
   ),
 });

@@ -1,6 +1,7 @@
 import { ToolMessage } from '@langchain/core/messages';
 import { interrupt, type LangGraphRunnableConfig } from '@langchain/langgraph';
 import { activeAgent } from './agents.js';
+import { approvalSource, approvalsInForce } from './approval-source.js';
 import type { ApprovalInterrupt, BoundDecisions } from './approvals.js';
 import { AgentError } from './errors.js';
 import { newId } from './ids.js';
@@ -15,7 +16,7 @@ import {
 } from './subagents.js';
 import { DecisionBook } from './tool-confirm.js';
 import { emit, emitAgent, turnContext } from './turn-context.js';
-import type { ApprovalDecision, ApprovalRequest } from './types.js';
+import type { ApprovalDecision, ApprovalRequest, SessionApproval } from './types.js';
 
 type Settled = { ok: true; content: string } | { ok: false; content: string };
 
@@ -35,8 +36,9 @@ export function createSubagentsNode(subagents: SubagentRuns) {
     const waiting = waitingTasks(state.messages);
     if (waiting.length === 0) return {};
     const ancestors = [...context.path, ...(active.name ? [active.name] : [])];
+    const inForce = approvalsInForce(context.sessionApprovals, state.sessionApprovals);
     const request = (w: { id: string; agent: string }): ChildRequest => ({
-      parent: context,
+      parent: { ...context, sessionApprovals: inForce },
       ancestors,
       callId: w.id,
       agent: w.agent,
@@ -45,6 +47,8 @@ export function createSubagentsNode(subagents: SubagentRuns) {
     const book = new DecisionBook();
     book.add(context.decisions);
     const settled = new Map<string, Settled>();
+    // A subagent's call the user approved for the session: kept in this thread, so it holds for the whole session.
+    const approvals: SessionApproval[] = [];
     const settle = (id: string, outcome: Settled) => settled.set(id, outcome);
     const started = Date.now();
 
@@ -75,7 +79,27 @@ export function createSubagentsNode(subagents: SubagentRuns) {
           if (decision) decisions[r.id] = decision;
           else open.push(lifted);
         }
-        if (Object.keys(decisions).length === pending.length) ready.push({ w, decisions });
+        if (Object.keys(decisions).length === pending.length) {
+          ready.push({ w, decisions });
+          for (const r of pending) {
+            if (
+              decisions[r.id]?.type !== 'approve' ||
+              (decisions[r.id] as { scope?: string }).scope !== 'session'
+            )
+              continue;
+            const source = approvalSource(
+              { ...(r.skill ? { skill: r.skill } : { kind: 'builtin' }) },
+              context.snapshot,
+            );
+            if (source !== undefined)
+              approvals.push({
+                tool: r.tool,
+                ...(r.skill ? { skill: r.skill } : {}),
+                source,
+                at: new Date().toISOString(),
+              });
+          }
+        }
       }
       if (ready.length > 0) {
         // Answered subagents go on side by side; the loop then reads again what each one waits for.
@@ -129,7 +153,10 @@ export function createSubagentsNode(subagents: SubagentRuns) {
         }),
       );
     }
-    return context.switchAgent !== undefined ? { messages, sender: context.switchAgent } : { messages };
+    const update: AgentStateUpdate = { messages };
+    if (approvals.length > 0) update.sessionApprovals = approvals;
+    if (context.switchAgent !== undefined) update.sender = context.switchAgent;
+    return update;
   };
 }
 

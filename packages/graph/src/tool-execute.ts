@@ -63,6 +63,16 @@ export async function executeCalls(input: ExecuteInput): Promise<{
       const message = decision.message ? ` Their message: ${decision.message}` : '';
       return answer(p, { ok: false, content: `The user rejected this call; it did not run.${message}` }, 0);
     }
+    if (p.granted) {
+      const tool = p.invocation.tool;
+      emit(input.config, {
+        type: 'tool-approved',
+        id: p.id,
+        name: tool.name,
+        ...(tool.skill ? { skill: tool.skill } : {}),
+        scope: 'session',
+      });
+    }
     let invocation: ToolInvocation = p.invocation;
     let note = '';
     if (decision?.type === 'edit') {

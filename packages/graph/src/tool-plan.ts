@@ -16,7 +16,15 @@ export type PlannedCall =
       message: string;
       tool?: DeclaredTool;
     }
-  | { kind: 'run'; id: string; name: string; invocation: ToolInvocation; request?: ApprovalRequest };
+  | {
+      kind: 'run';
+      id: string;
+      name: string;
+      invocation: ToolInvocation;
+      request?: ApprovalRequest;
+      /** It would have asked, but the user approved its tool for the session (from the same file). */
+      granted?: boolean;
+    };
 
 export interface PlanInput {
   ai: AIMessage;
@@ -31,6 +39,8 @@ export interface PlanInput {
   approval: ApprovalMode;
   /** The asking agent's path, copied onto its approval requests; absent for the default agent. */
   agentPath?: string[];
+  /** Whether the session approved this tool for good (a session approval bound to the same file). */
+  approvedForSession?: (tool: DeclaredTool) => boolean;
 }
 
 /**
@@ -93,8 +103,12 @@ export function planCalls(input: PlanInput): PlannedCall[] {
     }
     const { invocation } = built;
     const asked = invocation.approval(input.approval);
-    // An agent's `approve` lifts what a tool declares, never a raw shell command nor the user's mode `always`.
-    const reason = asked === 'approval-required' && toolset.preApproved?.has(tool.name) ? null : asked;
+    // An agent's `approve` lifts what a tool declares (`approval: required`, a file-changing `preview:`), never a raw
+    // shell command nor the user's mode `always`.
+    const declared = asked === 'approval-required' || asked === 'file-change';
+    const lifted = declared && toolset.preApproved?.has(tool.name) ? null : asked;
+    const granted = lifted !== null && input.approvedForSession?.(tool) === true;
+    const reason = granted ? null : lifted;
     const request: ApprovalRequest | undefined = reason
       ? {
           id,
@@ -108,7 +122,14 @@ export function planCalls(input: PlanInput): PlannedCall[] {
           ...(input.agentPath ? { agent: input.agentPath } : {}),
         }
       : undefined;
-    plan.push({ kind: 'run', id, name: call.name, invocation, ...(request ? { request } : {}) });
+    plan.push({
+      kind: 'run',
+      id,
+      name: call.name,
+      invocation,
+      ...(request ? { request } : {}),
+      ...(granted ? { granted } : {}),
+    });
   }
   return plan;
 }

@@ -4,7 +4,14 @@ import type { BaseMessage } from '@langchain/core/messages';
 import { argsDigest } from './digest.js';
 import { argsPreparer } from './json-args.js';
 import { capOutput } from './output-cap.js';
-import type { ApprovalMode, ApprovalRequest, CompactionRecord, LongTermMemory, TaskBook } from './types.js';
+import type {
+  ApprovalMode,
+  ApprovalRequest,
+  ChangePreview,
+  CompactionRecord,
+  LongTermMemory,
+  TaskBook,
+} from './types.js';
 
 export type ToolKind = 'skill' | 'mcp' | 'builtin';
 export type ApprovalReason = ApprovalRequest['reason'];
@@ -67,6 +74,11 @@ export interface ToolInvocation {
   approval(mode: ApprovalMode): ApprovalReason | null;
   /** Runs the call; a failure of the tool is a result with `ok: false`, never a throw. */
   run(context: ToolRunContext): Promise<ToolResult>;
+  /**
+   * What the call would change, computed without side effects (tools that declare a `preview:`); never throws: a
+   * failure is `{ error }`.
+   */
+  preview?(context: ToolRunContext): Promise<ChangePreview>;
 }
 
 export type BuildResult = { ok: true; invocation: ToolInvocation } | { ok: false; error: string };
@@ -97,6 +109,8 @@ export interface ToolBody {
   ownLimit?: boolean;
   /** Throws on failure; `declareTool` turns that into the model-facing error text. */
   execute(args: Record<string, unknown>, context: ToolRunContext): Promise<ToolOutcome>;
+  /** The planned changes of a call, without side effects; may throw (the failure is shown as the preview's error). */
+  preview?(args: Record<string, unknown>, context: ToolRunContext): Promise<ChangePreview>;
 }
 
 /** What a tool's body returns: its text, and for some builtins an effect on the thread. */
@@ -128,6 +142,17 @@ export function declareTool(
         digest: argsDigest(body.name, args),
         describe: (reason) => describeCall(tool, args, reason),
         approval: (mode) => body.approval(mode),
+        ...(body.preview
+          ? {
+              async preview(context: ToolRunContext): Promise<ChangePreview> {
+                try {
+                  return await body.preview!(structuredClone(args) as Record<string, unknown>, context);
+                } catch (error) {
+                  return { error: options.describeError(error).text };
+                }
+              },
+            }
+          : {}),
         async run(context) {
           let result: ToolResult;
           try {
@@ -171,13 +196,21 @@ function describeCall(
   return `${owner}${tool.name}(${clip(JSON.stringify(args), 300)}): ${clip(tool.description, 160)}`;
 }
 
-/** The approval rule every tool kind shares: the session's mode first, then what the tool declares. */
-export function defaultApproval(raw: boolean, declared: 'required' | 'never' | undefined) {
+/**
+ * The approval rule every tool kind shares: the session's mode first, then what the tool declares. A tool that
+ * changes files (it declares a `preview:`) asks under the default mode unless it declares `approval: never`.
+ */
+export function defaultApproval(
+  raw: boolean,
+  declared: 'required' | 'never' | undefined,
+  changesFiles = false,
+) {
   return (mode: ApprovalMode): ApprovalReason | null => {
     if (mode === 'never') return null;
     if (mode === 'always') return 'mode-always';
     if (declared === 'required') return 'approval-required';
     if (raw && declared !== 'never') return 'raw-command';
+    if (changesFiles && declared !== 'never') return 'file-change';
     return null;
   };
 }

@@ -1,16 +1,18 @@
 import { AIMessage } from '@langchain/core/messages';
 import { interrupt, type LangGraphRunnableConfig } from '@langchain/langgraph';
 import { activeAgent } from './agents.js';
+import { approvalSource, approvalsInForce, approvedForSession } from './approval-source.js';
 import type { ApprovalInterrupt, BoundDecisions } from './approvals.js';
 import type { AgentStateUpdate, AgentStateValue } from './state.js';
 import type { SubagentRuns } from './subagents.js';
 import type { Delegate } from './tool.js';
+import type { DecisionBook } from './tool-confirm.js';
 import { confirmCalls } from './tool-confirm.js';
 import { executeCalls } from './tool-execute.js';
-import { planCalls } from './tool-plan.js';
+import { type PlannedCall, planCalls } from './tool-plan.js';
 import type { ToolsetBuilder } from './toolset.js';
 import { emit, emitAgent, turnContext } from './turn-context.js';
-import type { AgentPolicy } from './types.js';
+import type { AgentPolicy, AgentRegistrySnapshot, SessionApproval } from './types.js';
 
 export interface ToolsNodeSettings {
   contextMessages: number;
@@ -38,6 +40,7 @@ export function createToolsNode(
       active.spec ? { spec: active.spec, loaded: state.loadedSkills } : undefined,
     );
     const path = active.name ? [...context.path, active.name] : undefined;
+    const inForce = approvalsInForce(context.sessionApprovals, state.sessionApprovals);
     const plan = planCalls({
       ai,
       messages: state.messages,
@@ -48,7 +51,21 @@ export function createToolsNode(
       snapshot: context.snapshot,
       approval: context.approval,
       ...(path ? { agentPath: path } : {}),
+      approvedForSession: (tool) => approvedForSession(inForce, tool, context.snapshot),
     });
+    const runContext = {
+      cwd: context.cwd,
+      env: context.toolEnv,
+      messages: state.messages,
+      loadedSkills: state.loadedSkills,
+      contextMessages: settings.contextMessages,
+      compactions: state.compactions ?? [],
+      ...(context.signal ? { signal: context.signal } : {}),
+      ...(context.memoryStore ? { memoryStore: context.memoryStore } : {}),
+      ...(context.taskStore ? { taskStore: context.taskStore } : {}),
+      ...(context.files ? { files: context.files } : {}),
+    };
+    await attachPreviews(plan, context.decisions, runContext);
     // Nothing has run yet: on resume this node starts again from the top and each `interrupt` returns its answer.
     const decisions = confirmCalls(plan, context.decisions, (requests) =>
       interrupt<ApprovalInterrupt, BoundDecisions>({ kind: 'birdie/approval', requests }),
@@ -56,7 +73,7 @@ export function createToolsNode(
     const delegate: Delegate | undefined = path
       ? (request) =>
           subagents.start({
-            parent: context,
+            parent: { ...context, sessionApprovals: inForce },
             ancestors: path,
             emit: (event) => emit(config, event),
             ...request,
@@ -67,25 +84,52 @@ export function createToolsNode(
       decisions,
       config,
       journal: context.journal,
-      context: {
-        cwd: context.cwd,
-        env: context.toolEnv,
-        messages: state.messages,
-        loadedSkills: state.loadedSkills,
-        contextMessages: settings.contextMessages,
-        compactions: state.compactions ?? [],
-        ...(context.signal ? { signal: context.signal } : {}),
-        ...(context.memoryStore ? { memoryStore: context.memoryStore } : {}),
-        ...(context.taskStore ? { taskStore: context.taskStore } : {}),
-        ...(delegate ? { delegate } : {}),
-        ...(context.files ? { files: context.files } : {}),
-      },
+      context: { ...runContext, ...(delegate ? { delegate } : {}) },
     });
     const update: AgentStateUpdate = { messages: result.messages };
+    const approvals = newSessionApprovals(plan, decisions, context.snapshot);
+    if (approvals.length > 0) update.sessionApprovals = approvals;
     if (result.loaded.length > 0) update.loadedSkills = result.loaded;
     // The application's choice on resume beats a handoff the model made in the same step.
     const next = context.switchAgent ?? result.handoff;
     if (next !== undefined) update.sender = next;
     return update;
   };
+}
+
+/**
+ * The planned changes of each call about to be asked about, computed now (the files as they are when the question
+ * is shown). A call already decided (a resume) is not previewed again.
+ */
+async function attachPreviews(
+  plan: PlannedCall[],
+  decided: BoundDecisions,
+  context: Parameters<NonNullable<PlannedCall & { kind: 'run' }>['invocation']['run']>[0],
+): Promise<void> {
+  await Promise.all(
+    plan.map(async (p) => {
+      if (p.kind !== 'run' || !p.request || !p.invocation.preview || Object.hasOwn(decided, p.id)) return;
+      p.request.preview = await p.invocation.preview({ ...context, callId: p.id });
+    }),
+  );
+}
+
+/** Tools the user approved for the session in this step, each bound to the file that declares it now. */
+function newSessionApprovals(
+  plan: readonly PlannedCall[],
+  decisions: DecisionBook,
+  snapshot: AgentRegistrySnapshot,
+): SessionApproval[] {
+  const at = new Date().toISOString();
+  const approvals: SessionApproval[] = [];
+  for (const p of plan) {
+    if (p.kind !== 'run' || !p.request) continue;
+    const decision = decisions.get({ id: p.id, digest: p.invocation.digest });
+    if (decision?.type !== 'approve' || decision.scope !== 'session') continue;
+    const tool = p.invocation.tool;
+    const source = approvalSource(tool, snapshot);
+    if (source === undefined) continue;
+    approvals.push({ tool: tool.name, ...(tool.skill ? { skill: tool.skill } : {}), source, at });
+  }
+  return approvals;
 }

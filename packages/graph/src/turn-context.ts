@@ -11,6 +11,7 @@ import type {
   LongTermMemory,
   MemoryFile,
   MemoryItem,
+  SessionApproval,
   TaskBook,
   ToolJournal,
 } from './types.js';
@@ -48,6 +49,8 @@ export interface TurnContext {
   files: FileAccess | undefined;
   /** The turn's model (`TurnOptions.model`), resolved by the application's `modelFor`; undefined: none named. */
   model: string | undefined;
+  /** For a subagent's thread: the tools approved for the session in the threads above it (see `SessionApproval`). */
+  sessionApprovals: SessionApproval[] | undefined;
   /** The answer streamed so far by the model call in progress: kept in the thread if the turn is cancelled. */
   partialAnswer?: { text: string };
 }
@@ -72,6 +75,7 @@ export const TurnContextSchema = z.object({
   switchAgent: z.string().optional(),
   files: object<FileAccess>().optional(),
   model: z.string().optional(),
+  sessionApprovals: z.array(z.custom<SessionApproval>()).optional(),
 });
 
 /** The turn's context and its thread, as a node sees them. */

@@ -30,7 +30,10 @@ export interface AgentSpec {
   skills?: readonly string[];
   /** Tool names the agent may call (skill and MCP tools). Absent: every tool of its skills. */
   tools?: readonly string[];
-  /** Tools whose `approval: required` is lifted for this agent (not raw shell commands, not mode `always`). */
+  /**
+   * Tools whose `approval: required` (or the question a file-changing tool asks) is lifted for this agent (not raw
+   * shell commands, not mode `always`).
+   */
   approve?: readonly string[];
   /** Agents it may run with the `task` tool. */
   subagents?: readonly string[];
@@ -248,14 +251,55 @@ export interface ApprovalRequest {
   parameters?: Record<string, unknown>;
   /** What the call will do, in one line fit for a prompt to the user. */
   description: string;
-  /** Why approval is needed; `model-agent`: the model runs its own agent, which asks before one of its tools. */
-  reason: 'raw-command' | 'approval-required' | 'mode-always' | 'model-agent';
+  /**
+   * Why approval is needed; `model-agent`: the model runs its own agent, which asks before one of its tools;
+   * `file-change`: the tool changes files (it declares a `preview:`), and `preview` says how.
+   */
+  reason: 'raw-command' | 'approval-required' | 'mode-always' | 'model-agent' | 'file-change';
   /** The agent asking, as a path from the session's agent down (`['reviewer', 'researcher']`); absent without agents. */
   agent?: string[];
+  /**
+   * What the call would change, computed without side effects when the question is asked (the files as they are
+   * then), for tools that declare a `preview:`. `error`: the preview failed (the call would most likely fail too).
+   */
+  preview?: ChangePreview;
+}
+
+/**
+ * One change a call would make. `file`: its text before (`null`: the file does not exist yet) and after; a file too
+ * large or not text has `note` instead of the texts. `folder`: a folder that would be created. Paths are as the tool
+ * shows them (relative to the working directory).
+ */
+export type PlannedChange =
+  | { kind: 'file'; path: string; before?: string | null; after?: string; note?: string }
+  | { kind: 'folder'; path: string; note?: string };
+
+export type ChangePreview = { changes: PlannedChange[] } | { error: string };
+
+/**
+ * A tool the user approved for the rest of the session (an `approve` decision with `scope: 'session'`), kept in the
+ * thread's checkpointed state, so it holds after a resume in another process. It is bound to what declared the tool:
+ * `source` is `sha256:` and a digest of the skill as parsed from its file (its path and everything read from it: tools,
+ * MCP server, text), for skill and MCP tools alike, or `builtin` for birdie's own tools. When the file changes or
+ * another file provides the skill, the source differs and the user is asked again. Subagents are given the session's.
+ */
+export interface SessionApproval {
+  tool: string;
+  skill?: string;
+  source: string;
+  /** ISO time of the approval. */
+  at: string;
 }
 
 export type ApprovalDecision =
-  | { type: 'approve' }
+  | {
+      type: 'approve';
+      /**
+       * `session`: also approve later calls of this tool in this session, without asking, while the skill file that
+       * declares it stays the same (see `SessionApproval`). Default `once`.
+       */
+      scope?: 'once' | 'session';
+    }
   | { type: 'edit'; args: Record<string, unknown> }
   | { type: 'reject'; message?: string };
 
@@ -373,6 +417,8 @@ type AgentEventBody =
       durationMs: number;
     }
   | { type: 'approval-request'; requests: ApprovalRequest[] }
+  /** A call that would have asked ran without asking: the user approved its tool for the session earlier. */
+  | { type: 'tool-approved'; id: string; name: string; skill?: string; scope: 'session' }
   | ModelToolEvent
   | ModelApprovalEvent
   | UsageEvent
@@ -388,6 +434,8 @@ export interface AgentStateView {
   agent?: string;
   loadedSkills: string[];
   pendingApprovals: ApprovalRequest[];
+  /** Tools approved for the rest of the session (`scope: 'session'`), oldest first. */
+  sessionApprovals: SessionApproval[];
 }
 
 export interface ToolInfo {

@@ -58,6 +58,7 @@ describe('what checkpoints hold', () => {
         'loadedSkills',
         'messages',
         'pendingApprovals',
+        'sessionApprovals',
       ]);
       expect(state.compactions).toEqual([]);
       await agent.close();

@@ -281,14 +281,19 @@ function checkDecisions(value: unknown, pending: string[]): Record<string, Appro
     throw new ApiError('invalid-request', `decide every pending call; missing: ${missing.join(', ')}`);
   const out: Record<string, ApprovalDecision> = {};
   for (const id of pending) {
-    const d = given[id] as { type?: unknown; message?: unknown; args?: unknown } | null;
-    if (d?.type === 'approve') out[id] = { type: 'approve' };
+    const d = given[id] as { type?: unknown; message?: unknown; args?: unknown; scope?: unknown } | null;
+    if (d?.type === 'approve' && (d.scope === undefined || d.scope === 'once' || d.scope === 'session'))
+      // `scope: 'session'`: the tool runs without asking for the rest of the session (kept with it, bound to its file).
+      out[id] = d.scope === undefined ? { type: 'approve' } : { type: 'approve', scope: d.scope };
     else if (d?.type === 'reject')
       out[id] = typeof d.message === 'string' ? { type: 'reject', message: d.message } : { type: 'reject' };
     else if (d?.type === 'edit' && d.args !== null && typeof d.args === 'object' && !Array.isArray(d.args))
       out[id] = { type: 'edit', args: d.args as Record<string, unknown> };
     else
-      throw new ApiError('invalid-request', `decision for ${id} must be approve, reject or edit (with args)`);
+      throw new ApiError(
+        'invalid-request',
+        `decision for ${id} must be approve (scope once or session), reject or edit (with args)`,
+      );
   }
   return out;
 }

@@ -106,12 +106,31 @@ export function openApiDocument(version: string): Record<string, unknown> {
                 "The tool's JSON Schema: check edited arguments against it before an edit decision.",
             },
             description: { type: 'string' },
-            reason: { type: 'string', enum: ['raw-command', 'approval-required', 'mode-always'] },
+            reason: {
+              type: 'string',
+              enum: ['raw-command', 'approval-required', 'mode-always', 'file-change'],
+            },
+            preview: {
+              type: 'object',
+              description:
+                'For tools that change files: `{ changes: [{ kind: "file", path, before?, after?, note? } | { kind: "folder", path, note? }] }` (`before: null` for a new file), or `{ error }` when the preview failed. Computed when the question was asked.',
+            },
           },
         },
         Decision: {
           oneOf: [
-            { type: 'object', required: ['type'], properties: { type: { const: 'approve' } } },
+            {
+              type: 'object',
+              required: ['type'],
+              properties: {
+                type: { const: 'approve' },
+                scope: {
+                  enum: ['once', 'session'],
+                  description:
+                    '`session`: later calls of this tool in this session run without asking while its skill file stays the same.',
+                },
+              },
+            },
             {
               type: 'object',
               required: ['type'],

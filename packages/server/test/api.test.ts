@@ -254,6 +254,25 @@ describe('turns', () => {
     expect(resumed).toBe(1);
   });
 
+  it('approvals: approve carries its scope (session: kept with the session); an unknown scope is 400', async () => {
+    const token = await h.token();
+    const id = await newSession(token);
+    const approve = (decisions: unknown) =>
+      h.request(`/v1/sessions/${id}/approvals`, { token, json: { decisions } });
+    h.runtime.pending = [
+      { id: 'call_1', digest: 'd', tool: 'write_file', args: {}, description: 'x', reason: 'file-change' },
+    ];
+    expect((await approve({ call_1: { type: 'approve', scope: 'forever' } })).status).toBe(400);
+    let seen: unknown;
+    h.runtime.script = async ({ input, handlers }) => {
+      seen = input;
+      handlers.onEvent({ type: 'done', status: 'ok' });
+      return { status: 'ok', inputTokens: 0, outputTokens: 0 };
+    };
+    await events(await approve({ call_1: { type: 'approve', scope: 'session' } }));
+    expect(seen).toEqual({ decisions: { call_1: { type: 'approve', scope: 'session' } } });
+  });
+
   it('a second turn of a busy session is 409 from the store lease, here or on another worker', async () => {
     const token = await h.token();
     const id = await newSession(token);

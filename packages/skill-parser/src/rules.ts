@@ -155,6 +155,12 @@ export const RULES = {
       'The entrypoint does not have the `scheme:target` shape (a lower-case scheme, a colon, a non-empty target).',
     fix: 'Write e.g. `bash:cat {path}`, `http:get https://…`, `node:./tool.js`.',
   },
+  'invalid-preview': {
+    severity: 'error',
+    meaning:
+      "A tool's `preview:` is not `node:<module>#<export>` (e.g. a `bash:` command, a module without an export, a list).",
+    fix: 'Write e.g. `preview: node:tools.mjs#preview_write`: a function of the skill that returns `{ changes: [...] }` without changing anything.',
+  },
   'tool-invalid-schema': {
     severity: 'error',
     meaning:
@@ -252,7 +258,7 @@ export const RULES = {
   'unknown-tool-key': {
     severity: 'info',
     meaning:
-      'A key in a `### tool` block that is not `description`, `entrypoint`, `schema`, `timeout`, `retries`, `approval` or one of the entrypoint settings (`sandbox`, `network`, `writable`, `memory`, `cpus`, `pids`, `proto`, `tls`, `ca`, `metadata`). It is ignored.',
+      'A key in a `### tool` block that is not `description`, `entrypoint`, `schema`, `timeout`, `retries`, `approval`, `preview` or one of the entrypoint settings (`sandbox`, `network`, `writable`, `memory`, `cpus`, `pids`, `proto`, `tls`, `ca`, `metadata`). It is ignored.',
     fix: 'Check the spelling.',
   },
   'tool-key-not-applicable': {

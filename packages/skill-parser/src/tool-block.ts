@@ -20,6 +20,7 @@ const KNOWN_KEYS = new Set<string>([
   'timeout',
   'retries',
   'approval',
+  'preview',
   ...TOOL_SETTING_KEYS,
 ]);
 
@@ -63,6 +64,23 @@ function quotedScalar(line: string): string | undefined {
   if (!composed.ok || composed.doc.errors.length > 0) return undefined;
   const contents = composed.doc.contents;
   return isScalar(contents) && typeof contents.value === 'string' ? contents.value : undefined;
+}
+
+/** `preview: node:module#export` (a module of the skill and one of its exports): the only shape a preview takes. */
+const PREVIEW_SHAPE = /^node:[^#\s]+#[A-Za-z_$][\w$]*$/;
+
+function readPreview(source: Source, entry: Entry, reporter: Reporter): string | undefined {
+  const { ok, value } = yamlValue(source, entry, reporter);
+  if (!ok) return undefined;
+  const text = typeof value === 'string' ? value.trim() : undefined;
+  if (text !== undefined && PREVIEW_SHAPE.test(text)) return text;
+  reporter.report(
+    'invalid-preview',
+    `Tool \`preview\` must be \`node:<module>#<export>\` (a function of the skill that returns the planned changes), not \`${entry.inline.trim()}\``,
+    entry.inlineStart,
+    entry.inlineStart + entry.inline.trimEnd().length,
+  );
+  return undefined;
 }
 
 function readDescription(source: Source, entry: Entry, reporter: Reporter): string | undefined {
@@ -186,6 +204,9 @@ export function parseToolBlock(
     ? scalar(source, approvalEntry, reporter, approvalSchema)
     : undefined;
 
+  const previewEntry = byKey.get('preview');
+  const preview = previewEntry ? readPreview(source, previewEntry, reporter) : undefined;
+
   const settings = readToolSettings(source, byKey, entrypoint, reporter);
 
   const failed = reporter.messages.slice(before).some((m) => m.fatal);
@@ -199,6 +220,7 @@ export function parseToolBlock(
     ...(timeout !== undefined ? { timeout } : {}),
     ...(retries !== undefined ? { retries } : {}),
     ...(approval !== undefined ? { approval } : {}),
+    ...(preview !== undefined ? { preview } : {}),
     ...settings,
     line,
     entrypointPosition: position(source, read!.start),

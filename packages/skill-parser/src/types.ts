@@ -31,6 +31,11 @@ export interface SkillTool {
   retries?: number;
   /** Absent: decided by the runtime (raw shell commands need approval, the rest do not). */
   approval?: ToolApproval;
+  /**
+   * `node:module#export` that computes, without side effects, what a call would change (`{ changes: [...] }`). A
+   * tool with a preview changes files: the runtime asks before each call under its default mode and shows the change.
+   */
+  preview?: string;
   /** `bash:`/`python:`: always run under the sandbox (bubblewrap). */
   sandbox?: boolean;
   /** Sandboxed `bash:`/`python:` and `container:`: allow network access. */

@@ -117,6 +117,13 @@ export class EventPrinter {
         this.printedError = true;
         return;
       }
+      case 'tool-approved': {
+        // A call that would have asked: the user approved its tool for the session (its header follows).
+        this.o.onWrite?.();
+        this.breakLine();
+        this.o.info.write(`${sessionApprovedLine(style, event.name)}\n`);
+        return;
+      }
       case 'compaction': {
         // Compaction changes what is sent, never what is stored: one line says it happened and what it saved.
         this.o.info.write(
@@ -153,6 +160,11 @@ export class EventPrinter {
       this.answerAtLineStart = true;
     }
   }
+}
+
+/** A call that runs without asking, because the user approved its tool for the session. */
+export function sessionApprovedLine(style: Style, tool: string): string {
+  return `${style('green', '✓')} ${style('dim', `${tool} approved for this session`)}`;
 }
 
 export function formatMs(ms: number): string {

@@ -2,6 +2,7 @@ import type { Key } from 'node:readline';
 import { isCancel, SelectPrompt } from '@clack/core';
 import type { Io } from '../io.js';
 import type { Style } from '../render/style.js';
+import { type ApprovalBox, boxLines } from './approval-box.js';
 
 export type ApprovalChoice = 'once' | 'session' | 'edit' | 'reject';
 
@@ -15,10 +16,24 @@ interface Choice {
 }
 
 /**
- * The approval question: one key answers it (y, a, e, n), arrows and Enter work too. Esc rejects this call only;
- * Ctrl+C cancels the whole turn, as everywhere else in a turn.
+ * The approval question: the box saying what the call does (its arguments, or the diff of the files it changes),
+ * then the choices. One key answers it (y, a, e, n), arrows and Enter work too. Esc rejects this call only; Ctrl+C
+ * cancels the whole turn, as everywhere else in a turn. Box and choices are one frame, drawn at the terminal's width
+ * each time: after a resize the prompt draws it again at the new width (the answered frame keeps the box).
  */
-export async function askApprovalChoice(io: Io, style: Style, tool: string): Promise<ApprovalAnswer> {
+export async function askApprovalChoice(
+  io: Io,
+  style: Style,
+  tool: string,
+  box: ApprovalBox,
+): Promise<ApprovalAnswer> {
+  const out = io.stdout as { columns?: number; rows?: number };
+  const boxed = () => {
+    const width = out.columns || 80;
+    // The choices take seven rows; the box gets the rest of the screen, so the frame never scrolls.
+    const rows = Math.max(6, (out.rows || 40) - 9);
+    return boxLines(box, style, width, rows).join('\n');
+  };
   const choices: Choice[] = [
     { value: 'once', key: 'y', label: 'Yes, approve once' },
     { value: 'session', key: 'a', label: `Approve ${tool} for this session` },
@@ -33,9 +48,10 @@ export async function askApprovalChoice(io: Io, style: Style, tool: string): Pro
     render() {
       const self = this as unknown as SelectPrompt<Choice>;
       const picked = choices[self.cursor]!;
-      if (self.state === 'submit') return `${style('green', '◇')} Run it? ${style('dim', picked.label)}`;
+      if (self.state === 'submit')
+        return `${boxed()}\n${style('green', '◇')} Run it? ${style('dim', picked.label)}`;
       if (self.state === 'cancel')
-        return `${style('red', '■')} Run it? ${style('dim', lastKey === 'escape' ? 'rejected (Esc)' : 'cancelled')}`;
+        return `${boxed()}\n${style('red', '■')} Run it? ${style('dim', lastKey === 'escape' ? 'rejected (Esc)' : 'cancelled')}`;
       const rows = choices.map((c, i) => {
         const line = `[${c.key}] ${c.label}`;
         return i === self.cursor
@@ -43,6 +59,7 @@ export async function askApprovalChoice(io: Io, style: Style, tool: string): Pro
           : `${style('dim', '○')} ${style('dim', line)}`;
       });
       return [
+        boxed(),
         `${style('cyan', '◆')} Run it? ${style('dim', 'y/a/e/n · Esc rejects · Ctrl+C cancels the turn')}`,
         ...rows.map((r) => `${style('cyan', '│')} ${r}`),
         style('cyan', '└'),

@@ -1,38 +1,47 @@
 import type { ApprovalDecision, ApprovalRequest } from '@birdie/graph';
 import { checkToolArgs } from '@birdie/graph/tools';
 import type { Io } from '../io.js';
+import { sessionApprovedLine } from '../render/events.js';
 import type { Style } from '../render/style.js';
+import { type ApprovalBox, type ToneLine, visible } from './approval-box.js';
 import { askApprovalChoice } from './approval-choice.js';
+
+/** What the question shows: the call's description, then the diff of the files it changes, or its arguments. */
+async function approvalBox(request: ApprovalRequest): Promise<ApprovalBox> {
+  const text = (value: string): ToneLine[] => value.split('\n').map((line) => ({ text: visible(line) }));
+  // The diff library loads with the first question that shows a change, not with the REPL.
+  const details = request.preview
+    ? (await import('./change-view.js')).changeLines(request.preview)
+    : text(JSON.stringify(request.args, null, 2));
+  return {
+    title: `${request.tool}${request.skill ? ` (${request.skill})` : ''} needs approval`,
+    lines: [...text(request.description), { text: '' }, ...details],
+  };
+}
 
 /**
  * Asks about each request: approve once, approve this tool for the rest of the session, edit the arguments, or
- * reject with a message the model sees. Tools approved for the session are answered without asking.
+ * reject with a message the model sees. "For this session" is a decision with `scope: 'session'`: the agent keeps
+ * it with the session, bound to the skill file, and later calls of the tool run without asking (even after a
+ * resume); a second call of the same tool in this batch is answered the same way here.
  */
 export async function askApprovals(
   io: Io,
   style: Style,
   requests: ApprovalRequest[],
-  approvedTools: Set<string>,
   onCancel: () => void,
 ): Promise<Record<string, ApprovalDecision>> {
   const prompts = await import('@clack/prompts');
   const opts = { input: io.stdin, output: io.stdout };
   const decisions: Record<string, ApprovalDecision> = {};
+  const approvedNow = new Set<string>();
   for (const request of requests) {
-    if (approvedTools.has(request.tool)) {
-      decisions[request.id] = { type: 'approve' };
-      io.stdout.write(
-        `${style('green', '✓')} ${style('dim', `${request.tool} approved for this session`)}\n`,
-      );
+    if (approvedNow.has(request.tool)) {
+      decisions[request.id] = { type: 'approve', scope: 'session' };
+      io.stdout.write(`${sessionApprovedLine(style, request.tool)}\n`);
       continue;
     }
-    const args = JSON.stringify(request.args, null, 2);
-    prompts.note(
-      `${request.description}\n\n${args}`,
-      `${request.tool}${request.skill ? ` (${request.skill})` : ''} needs approval`,
-      { output: io.stdout },
-    );
-    const choice = await askApprovalChoice(io, style, request.tool);
+    const choice = await askApprovalChoice(io, style, request.tool, await approvalBox(request));
     if (choice === 'cancel') {
       // Ctrl+C at the question cancels the whole turn, as Ctrl+C does everywhere else in a turn.
       onCancel();
@@ -47,8 +56,8 @@ export async function askApprovals(
     }
     if (choice === 'once') decisions[request.id] = { type: 'approve' };
     else if (choice === 'session') {
-      approvedTools.add(request.tool);
-      decisions[request.id] = { type: 'approve' };
+      approvedNow.add(request.tool);
+      decisions[request.id] = { type: 'approve', scope: 'session' };
     } else if (choice === 'edit') {
       const edited = await prompts.text({
         ...opts,

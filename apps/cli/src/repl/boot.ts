@@ -29,7 +29,6 @@ export async function bootRepl(
       approval: values.approval === undefined ? rt.config.settings.approval : options.approval,
       waitMs: waitMs(values, 5),
       toolMode: rt.config.settings.tool_output,
-      approvedTools: new Set(),
       contextTokens: 0,
       contextWindow: 0,
       modelName: rt.modelName,

@@ -66,10 +66,18 @@ export async function session(state: ReplState, rest: string[]): Promise<undefin
     }
     case 'info': {
       const x = (await rt.store.sessions.get(state.session.id, rt.userId)) ?? state.session;
-      return out(
+      out(
         state,
         `session ${x.id} · user ${x.userId} · ${x.turns} turns · ↑${x.inputTokens} ↓${x.outputTokens} tok · created ${x.createdAt.toISOString().slice(0, 16).replace('T', ' ')}${x.title ? ` · ${x.title}` : ''}`,
       );
+      // Tools approved for the rest of the session (kept in its thread, bound to their skill files).
+      const approvals = (await rt.agent.getState(x.id).catch(() => undefined))?.sessionApprovals ?? [];
+      if (approvals.length > 0)
+        out(
+          state,
+          `approved for this session: ${approvals.map((a) => (a.skill ? `${a.tool} (${a.skill})` : a.tool)).join(', ')}`,
+        );
+      return undefined;
     }
     default: {
       const near = closest(sub, ['new', 'switch', 'delete', 'rename', 'list', 'info'], 1);

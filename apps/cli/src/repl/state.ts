@@ -18,8 +18,6 @@ export interface ReplState {
   /** How long a turn waits for the session when another process is using it, ms (`--wait`, default 5 s). */
   waitMs: number;
   toolMode: ToolOutputMode;
-  /** Tools the user approved "for this session"; cleared when the session changes. */
-  approvedTools: Set<string>;
   contextTokens: number;
   /** The input limit of the last call's model (0 until a call reports it). */
   contextWindow: number;
@@ -72,7 +70,8 @@ export async function printStatus(state: ReplState): Promise<void> {
 const vendorOf = (name: string) => name.slice(0, Math.max(0, name.indexOf(':')));
 
 /**
- * Makes `session` current (the policy reads its grants from the store); session approvals and context start over.
+ * Makes `session` current (the policy reads its grants from the store; its tools approved for the session are in its
+ * thread); the context count starts over.
  * The session left behind is not kept when it has no exchange (an empty `/new`, a failed first call).
  */
 export async function switchTo(state: ReplState, session: Session): Promise<void> {
@@ -82,7 +81,6 @@ export async function switchTo(state: ReplState, session: Session): Promise<void
   }
   await state.rt.loadGrants(session.id);
   state.session = session;
-  state.approvedTools.clear();
   state.contextTokens = 0;
   state.contextWindow = 0;
   state.notices.push(...staleGrantNotes(state.rt, session.id));

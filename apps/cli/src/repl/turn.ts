@@ -88,7 +88,7 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
             spinner.stop();
             listen(false);
             try {
-              return await askApprovals(io, style, requests, state.approvedTools, () =>
+              return await askApprovals(io, style, requests, () =>
                 controller.abort(new Error('cancelled by the user')),
               );
             } finally {

@@ -92,6 +92,17 @@ export class Terminal {
     this.proc.write(data);
   }
 
+  /** Resizes the terminal, the emulator with it (the program gets SIGWINCH and a `resize` event on stdout). */
+  resize(cols: number, rows: number): void {
+    this.emulator.resize(cols, rows);
+    this.proc.resize(cols, rows);
+  }
+
+  /** How much has been shown so far: `text.slice(mark)` is what came after this point. */
+  get mark(): number {
+    return this.text.length;
+  }
+
   /** Types a line and presses Enter once the prompt is there. */
   async submit(line: string): Promise<void> {
     await this.prompt();
