@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, type Sandbox, sandbox, scripted, TEST_SKILLS } from './helpers/env.js';
 import { Terminal } from './helpers/pty.js';
-import { Screen } from './helpers/screen.js';
 
 // The answer the script gives to "show markdown" (and, token by token with a delay, to "stream markdown slowly").
 const SOURCE_LINES = [
@@ -38,10 +37,9 @@ function start(colors: boolean, args: string[] = []): Terminal {
 const STATUS = /session: (\S+) │ ctx/;
 
 /** What the pty's screen shows (erased raw text gone), from the last line that starts with `from`. */
-function screenOf(t: Terminal, from: string): string {
-  const screen = new Screen(160, 50);
-  screen.write(t.output);
-  return screen.text.slice(screen.text.lastIndexOf(`› ${from}`));
+async function screenOf(t: Terminal, from: string): Promise<string> {
+  const screen = await t.screen();
+  return screen.slice(screen.lastIndexOf(`› ${from}`));
 }
 
 describe('Markdown answers in the REPL (compiled CLI, real pty)', { timeout: 60_000 }, () => {
@@ -51,7 +49,7 @@ describe('Markdown answers in the REPL (compiled CLI, real pty)', { timeout: 60_
     await t.submit('show markdown');
     await t.expect('That is all.');
     await t.expect(STATUS);
-    const shown = screenOf(t, 'show markdown');
+    const shown = await screenOf(t, 'show markdown');
     expect(shown).toContain('\nRelease plan\n');
     expect(shown.split('Release plan')).toHaveLength(2);
     expect(shown).toContain('Ship fast and keep main green; see the guide (https://example.com/guide).');
@@ -75,7 +73,7 @@ describe('Markdown answers in the REPL (compiled CLI, real pty)', { timeout: 60_
     await t.submit('stream markdown slowly');
     await t.expect('That is all.');
     await t.expect(STATUS);
-    const shown = screenOf(t, 'stream markdown slowly');
+    const shown = await screenOf(t, 'stream markdown slowly');
     for (const raw of SOURCE_LINES.slice(0, 3)) expect(shown).not.toContain(raw);
     for (const once of ['Release plan', 'Step  │', 'const answer', 'That is all.'])
       expect(shown.split(once), once).toHaveLength(2);
@@ -143,7 +141,7 @@ describe('Markdown answers in the REPL (compiled CLI, real pty)', { timeout: 60_
     await again.expect('› stream markdown slowly');
     await again.expect('[cancelled]');
     await again.expect(STATUS);
-    const kept = screenOf(again, 'stream markdown slowly');
+    const kept = await screenOf(again, 'stream markdown slowly');
     expect(kept).toMatch(/\nRelease plan\n\nShip fast and keep[^\n]*\[cancelled\]/);
     expect(kept).not.toContain('# Release plan');
     expect(kept).not.toContain('That is all.');

@@ -11,7 +11,11 @@ describe('wrapStyled', () => {
 
   it('closes a style open at a break and opens it again on the next line; spaces before a style stay unstyled', () => {
     const bold = '\x1b[1mtwo three\x1b[22m';
-    expect(wrapStyled(`one ${bold} four`, 7)).toEqual(['one \x1b[1mtwo\x1b[0m', '\x1b[1mthree\x1b[22m', 'four']);
+    expect(wrapStyled(`one ${bold} four`, 7)).toEqual([
+      'one \x1b[1mtwo\x1b[0m',
+      '\x1b[1mthree\x1b[22m',
+      'four',
+    ]);
     expect(wrapStyled('\x1b[36mab\x1b[39m cd', 2)).toEqual(['\x1b[36mab\x1b[39m', 'cd']);
   });
 
