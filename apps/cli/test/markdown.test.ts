@@ -145,6 +145,7 @@ describe('Markdown answers in the REPL (compiled CLI, real pty)', { timeout: 60_
     expect(kept).toMatch(/\nRelease plan\n\nShip fast and keep[^\n]*\[cancelled\]/);
     expect(kept).not.toContain('# Release plan');
     expect(kept).not.toContain('That is all.');
+    await again.prompt();
     again.write('\x04');
     expect(await again.exited).toBe(0);
   });
