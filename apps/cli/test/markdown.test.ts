@@ -149,4 +149,25 @@ describe('Markdown answers in the REPL (compiled CLI, real pty)', { timeout: 60_
     again.write('\x04');
     expect(await again.exited).toBe(0);
   });
+
+  it('an answer before an approval is rendered above the approval box, which nothing draws over', async () => {
+    const t = start(true);
+    await t.expect('/help for commands');
+    await t.submit('plan then touch');
+    await t.expect('[a] Approve run_command for this session');
+    const asking = await screenOf(t, 'plan then touch');
+    expect(asking).toMatch(
+      /\nPlan\n\nI will touch one file:\n\n```sh\ntouch planned.txt\n```\n\nAsking first\.\n/,
+    );
+    expect(asking).toContain('run_command (raw-shell) needs approval');
+    t.write('y');
+    await t.expect('Touched');
+    await t.expect(STATUS);
+    const after = await screenOf(t, 'plan then touch');
+    expect(after.split('Plan')).toHaveLength(2);
+    expect(after).toContain('Asking first.');
+    expect(after).toContain('Touched planned.txt.');
+    await t.submit('/quit');
+    expect(await t.exited).toBe(0);
+  });
 });

@@ -74,11 +74,15 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
     markdown ? loadMarkdown().then((renderer) => markdown.use(renderer)) : undefined,
     (event) => printer.onEvent(event),
   );
+  const endRenderedAnswer = () => {
+    if (markdown && !gate.holding) printer.endAnswer();
+  };
   process.on('SIGINT', onSigint);
   listen(true);
   spinner.start(THINKING);
   // A rate-limited or failing vendor: the wait is shown where the spinner is, counting the attempts.
   listenForRetries((notice) => {
+    endRenderedAnswer();
     spinner.stop();
     spinner.start(`${retryLine(notice)} (Ctrl+C cancels)`);
   });
@@ -100,6 +104,8 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
           onEvent: (event) => gate.push(event),
           decide: async (requests) => {
             await gate.open;
+            // The approval box goes under the answer so far, rendered: a block left pending would be redrawn over it.
+            endRenderedAnswer();
             spinner.stop();
             listen(false);
             try {
