@@ -85,7 +85,8 @@ export async function historyOf(agent: Pick<Agent, 'getState'>, sessionId: strin
 
 /**
  * Human, AI and tool messages as the REPL shows them; `limit` keeps the last N human turns. A subagent's conversation
- * (when `subagents` has it) is shown under its `task` call, indented.
+ * (when `subagents` has it) is shown under its `task` call, indented. `answer`, when given, renders an answer's text
+ * (the REPL's Markdown rendering in a terminal); without it answers are shown as they were written.
  */
 export function formatHistory(
   messages: BaseMessage[],
@@ -93,6 +94,7 @@ export function formatHistory(
   limit?: number,
   subagents?: Map<string, History>,
   compacted?: { compactions: readonly CompactionRecord[]; full: boolean },
+  answer?: (text: string) => string,
 ): string {
   const records = compacted?.compactions ?? [];
   const boundaryAt = (record: CompactionRecord) => {
@@ -132,7 +134,8 @@ export function formatHistory(
       // An answer cut short by Ctrl+C is kept as far as it was shown, and says so.
       const cancelled =
         (message.response_metadata as { cancelled?: boolean } | undefined)?.cancelled === true;
-      if (text) lines.push(cancelled ? `${text} ${style('yellow', '[cancelled]')}` : text);
+      const shown = text && answer ? answer(text) : text;
+      if (shown) lines.push(cancelled ? `${shown} ${style('yellow', '[cancelled]')}` : shown);
       const calls =
         (message as unknown as { tool_calls?: Array<{ id?: string; name: string; args: unknown }> })
           .tool_calls ?? [];

@@ -1,12 +1,24 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, type Sandbox, sandbox, scripted, TEST_SKILLS } from './helpers/env.js';
+import { BIN, CLI_ROOT, type Sandbox, sandbox, scripted, TEST_SKILLS } from './helpers/env.js';
 import { packageOf, sourcesOf, traceImports } from './helpers/loaded-modules.mjs';
+import { Terminal } from './helpers/pty.js';
 
 const modulesLoadedBy = (args: string[]): Promise<string[]> =>
   traceImports(BIN, args, { env: box.env, cwd: box.cwd });
 const cliSources = (sources: string[]) =>
   sources.filter((s) => s.startsWith('apps/cli/src/')).map((s) => s.slice('apps/cli/src/'.length));
 const packagesIn = (sources: string[]): string[] => [...new Set(sources.map(packageOf))].sort();
+
+/** What the REPL's Markdown rendering brings: the parser, GFM and the highlighter. */
+const MARKDOWN_RENDERING = [
+  'mdast-util-from-markdown',
+  'micromark-extension-gfm',
+  'mdast-util-gfm',
+  'lowlight',
+  'highlight.js',
+];
 
 let box: Sandbox;
 beforeEach(async () => {
@@ -93,10 +105,13 @@ describe('cold start stays light (the bundled CLI)', () => {
       'remark-parse',
       'remark-frontmatter',
       'mdast-util-from-markdown',
+      // Answers are rendered as Markdown in the REPL only, never for `run`.
+      ...MARKDOWN_RENDERING,
     ])
       expect(packages, unneeded).not.toContain(unneeded);
     // Of the CLI's own modules: the run command and what it wires, never the REPL, setup or another command.
     const own = cliSources(sources);
+    expect(own.filter((s) => s.startsWith('render/markdown/'))).toEqual([]);
     expect(own.filter((s) => s.startsWith('commands/'))).toEqual(['commands/run.ts']);
     expect(own.filter((s) => s.startsWith('repl/') || s === 'setup.ts' || s === 'help.ts')).toEqual([]);
   });
@@ -130,5 +145,39 @@ describe('cold start stays light (the bundled CLI)', () => {
       'pg',
     ])
       expect(packages, unneeded).not.toContain(unneeded);
+  });
+
+  it('the REPL draws its first prompt without the Markdown renderer, and loads it for the first answer', async () => {
+    const trace = join(box.cwd, 'trace.txt');
+    // A terminal with colors, where answers are rendered (the sandbox sets NO_COLOR, which turns rendering off).
+    const { NO_COLOR: _, ...env } = box.env;
+    const t = new Terminal(['--skills-dir', TEST_SKILLS], {
+      env: {
+        ...env,
+        ...scripted('repl.json'),
+        NODE_OPTIONS: `--import ${join(CLI_ROOT, 'test', 'helpers', 'trace-imports.mjs')}`,
+        BIRDIE_TRACE_FILE: trace,
+      },
+      cwd: box.cwd,
+    });
+    try {
+      const loaded = async () => sourcesOf([...new Set((await readFile(trace, 'utf8')).trim().split('\n'))]);
+      await t.expect('/help for commands');
+      await t.submit('/session info'); // the runtime is up, and still no answer
+      await t.expect(/session \S+ · user tester/);
+      const atStart = await loaded();
+      for (const name of MARKDOWN_RENDERING) expect(packagesIn(atStart), name).not.toContain(name);
+      expect(cliSources(atStart).filter((s) => s.startsWith('render/markdown/'))).toEqual([]);
+
+      await t.submit('show markdown');
+      await t.expect('That is all.');
+      const afterAnswer = await loaded();
+      for (const name of MARKDOWN_RENDERING) expect(packagesIn(afterAnswer), name).toContain(name);
+      expect(cliSources(afterAnswer)).toContain('render/markdown/terminal.ts');
+      await t.submit('/quit');
+      expect(await t.exited).toBe(0);
+    } finally {
+      t.kill();
+    }
   });
 });

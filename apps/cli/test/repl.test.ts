@@ -195,6 +195,7 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     const kept = await again.expect('[cancelled]');
     expect(kept).toMatch(/Once upon[^\n]*\[cancelled\]/);
     expect(kept).not.toContain('beyond it');
+    await again.prompt(); // Ctrl+D before the prompt reads keys is lost (it hung 1 run in 12, on main too)
     again.write('\x04');
     expect(await again.exited).toBe(0);
   });

@@ -2,6 +2,7 @@ import type { AgentEvent } from '@birdie/graph';
 import type { Output } from '../io.js';
 import { isStoreFailureCode, storeFailureText } from '../store-failure.js';
 import type { TurnEvent } from '../turn.js';
+import type { AnswerSink } from './answer-sink.js';
 import type { Style } from './style.js';
 import { formatArgs, type ToolOutputMode, toolOutputView } from './tool-output.js';
 import { WordWrap } from './word-wrap.js';
@@ -20,6 +21,8 @@ export interface PrinterOptions {
   sessionId?: string;
   /** A terminal's width: the answer is wrapped between words at it (undefined: written as it comes, for pipes). */
   wrapWidth?: () => number;
+  /** Takes the answer's text instead (the REPL's Markdown rendering); `wrapWidth` is then unused. */
+  answerSink?: AnswerSink;
 }
 
 /** Renders agent events as text: streamed answer, then each tool call and its result per the output mode. */
@@ -54,9 +57,10 @@ export class EventPrinter {
       case 'token': {
         if (!event.text) return;
         this.o.onWrite?.();
-        if (this.wrap) this.wrap.push(event.text);
+        if (this.o.answerSink) this.o.answerSink.push(event.text);
+        else if (this.wrap) this.wrap.push(event.text);
         else this.o.answer.write(event.text);
-        this.answerAtLineStart = event.text.endsWith('\n');
+        this.answerAtLineStart = !this.o.answerSink && event.text.endsWith('\n');
         this.wroteAnswer = true;
         return;
       }
@@ -153,8 +157,17 @@ export class EventPrinter {
     }
   }
 
+  /** Writes what is held of the answer and ends its line (before something else is printed under it). */
+  endAnswer(): void {
+    this.breakLine();
+  }
+
   private breakLine(): void {
     this.wrap?.reset();
+    if (this.o.answerSink) {
+      this.o.answerSink.end();
+      this.answerAtLineStart = true;
+    }
     if (!this.answerAtLineStart) {
       this.o.answer.write('\n');
       this.answerAtLineStart = true;

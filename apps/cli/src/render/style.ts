@@ -4,8 +4,12 @@ import type { Output } from '../io.js';
 type Format = Parameters<typeof styleText>[0];
 
 /** Colors only for a terminal, and never when NO_COLOR is set (https://no-color.org). */
+export function colorsOn(out: Output, env: NodeJS.ProcessEnv): boolean {
+  return Boolean(out.isTTY) && !env.NO_COLOR && env.TERM !== 'dumb';
+}
+
 export function styler(out: Output, env: NodeJS.ProcessEnv) {
-  const on = Boolean(out.isTTY) && !env.NO_COLOR && env.TERM !== 'dumb';
+  const on = colorsOn(out, env);
   return (format: Format, text: string): string => (on ? styleText(format, text) : text);
 }
 

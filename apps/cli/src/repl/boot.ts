@@ -1,11 +1,12 @@
 import type { ApprovalMode } from '@birdie/graph';
 import type { Values } from '../argv.js';
-import { formatHistory, historyOf } from '../history.js';
+import { historyOf } from '../history.js';
 import type { Io } from '../io.js';
 import type { Style } from '../render/style.js';
 import { agentFlag, openRuntime, staleGrantNotes, useSession, waitMs } from '../runtime.js';
 import { applySkillFlags, skillFlags } from '../skill-flags.js';
 import { storeFailureText } from '../store-failure.js';
+import { formatReplHistory } from './history-view.js';
 import { printStatus, type ReplState, watchSkills } from './state.js';
 import { threadContextTokens } from './thread-context.js';
 
@@ -49,7 +50,7 @@ export async function bootRepl(
       io.stdout.write(
         `${style('dim', `resuming ${session.id} · ${session.turns} turns · ↑${session.inputTokens} ↓${session.outputTokens} tok`)}\n`,
       );
-      const history = formatHistory(messages, style, 3);
+      const history = await formatReplHistory(io, style, messages, 3);
       if (history) io.stdout.write(history);
       state.contextTokens = await threadContextTokens(
         { messages, ...(compactions ? { compactions } : {}) },

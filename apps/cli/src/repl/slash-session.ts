@@ -4,7 +4,7 @@ import { removeSessionDir } from '../session-dir.js';
 import { oneLine } from '../session-titles.js';
 import { storeFailureText } from '../store-failure.js';
 import { closest } from '../suggest.js';
-import { formatHistory, readHistoryOf } from './history-view.js';
+import { formatReplHistory, readHistoryOf } from './history-view.js';
 import { out, type ReplState, switchTo } from './state.js';
 import { threadContextTokens } from './thread-context.js';
 
@@ -24,7 +24,7 @@ export async function session(state: ReplState, rest: string[]): Promise<undefin
       out(state, `${style('green', '✓')} switched to ${target.id}`);
       const { messages, damage, compactions } = await readHistoryOf(state);
       if (damage) out(state, `${style('red', 'birdie:')} ${storeFailureText(damage, target.id)}`);
-      const history = formatHistory(messages, style, 3);
+      const history = await formatReplHistory(state.io, style, messages, 3);
       if (history) out(state, history);
       state.contextTokens = await threadContextTokens(
         { messages, ...(compactions ? { compactions } : {}) },

@@ -5,6 +5,7 @@ import { waitingLine } from '../runtime.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 import { isStoreErrorLike, isStoreFailureCode, storeFailure, storeFailureText } from '../store-failure.js';
 import { executeTurn } from '../turn.js';
+import { EventGate, loadMarkdown, MarkdownAnswer, rendersMarkdown } from './answer-markdown.js';
 import { askApprovals } from './approval.js';
 import { Spinner } from './spinner.js';
 import { out, printStatus, type ReplState } from './state.js';
@@ -22,7 +23,13 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
   const onKey = (data: Buffer | string) => {
     if (String(data).includes('\x03') && !controller.signal.aborted) {
       spinner.stop();
-      out(state, style('yellow', '^C cancelling…'));
+      // A rendered answer shows what it holds of its last block before the notice, which goes under it.
+      const notice = () => {
+        if (markdown) printer.endAnswer();
+        out(state, style('yellow', '^C cancelling…'));
+      };
+      if (gate.holding) void gate.open.then(notice);
+      else notice();
       controller.abort(new Error('cancelled by the user'));
     }
   };
@@ -47,6 +54,8 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
       io.stdin.pause();
     }
   };
+  // Markdown rendering loads on the first turn (not at start); events wait for it, in order, on that turn only.
+  const markdown = rendersMarkdown(io) ? new MarkdownAnswer(io, style) : undefined;
   const printer = new EventPrinter({
     answer: io.stdout,
     info: io.stdout,
@@ -59,12 +68,21 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
     sessionId: state.session.id,
     // Answers wrap between words at the terminal's width (read each time: the window may be resized).
     ...(io.stdout.isTTY ? { wrapWidth: () => (io.stdout as { columns?: number }).columns || 80 } : {}),
+    ...(markdown ? { answerSink: markdown } : {}),
   });
+  const gate = new EventGate<Parameters<EventPrinter['onEvent']>[0]>(
+    markdown ? loadMarkdown().then((renderer) => markdown.use(renderer)) : undefined,
+    (event) => printer.onEvent(event),
+  );
+  const endRenderedAnswer = () => {
+    if (markdown && !gate.holding) printer.endAnswer();
+  };
   process.on('SIGINT', onSigint);
   listen(true);
   spinner.start(THINKING);
   // A rate-limited or failing vendor: the wait is shown where the spinner is, counting the attempts.
   listenForRetries((notice) => {
+    endRenderedAnswer();
     spinner.stop();
     spinner.start(`${retryLine(notice)} (Ctrl+C cancels)`);
   });
@@ -83,8 +101,11 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
             out(state, style('yellow', waitingLine(state.session.id, holder, ms).replace(/^birdie: /, '')));
             spinner.start(THINKING);
           },
-          onEvent: (event) => printer.onEvent(event),
+          onEvent: (event) => gate.push(event),
           decide: async (requests) => {
+            await gate.open;
+            // The approval box goes under the answer so far, rendered: a block left pending would be redrawn over it.
+            endRenderedAnswer();
             spinner.stop();
             listen(false);
             try {
@@ -101,11 +122,14 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
     } catch (error) {
       // The session is busy (after waiting), or the store cannot record the turn: say so; the REPL goes on.
       if (!isStoreErrorLike(error)) throw error;
+      await gate.open;
       spinner.stop();
       out(state, `${style('red', 'birdie:')} ${storeFailure(error).message}`);
       return;
     }
+    await gate.open;
     spinner.stop();
+    if (markdown) printer.endAnswer();
     if (result.status === 'cancelled') out(state, style('yellow', 'turn cancelled'));
     else if (result.status === 'error' && result.error && !printer.printedError) {
       const failure = { code: result.errorCode ?? 'internal', message: result.error, hint: result.errorHint };

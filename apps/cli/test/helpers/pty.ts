@@ -40,6 +40,11 @@ export class Terminal {
     return this.proc.pid;
   }
 
+  /** Everything written so far, escape sequences included. */
+  get output(): string {
+    return this.raw;
+  }
+
   /** Everything shown so far, without escape sequences. */
   get text(): string {
     return stripVTControlCharacters(this.raw).replace(/\r/g, '');
