@@ -69,6 +69,7 @@ export type {
   TaskRecord,
   ToolInfo,
   ToolJournal,
+  ToolOutputEvent,
   TurnOptions,
   UsageEvent,
 } from './types.js';
