@@ -6,6 +6,7 @@ import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 import { isStoreErrorLike, isStoreFailureCode, storeFailure, storeFailureText } from '../store-failure.js';
 import { executeTurn } from '../turn.js';
 import { askApprovals } from './approval.js';
+import { LiveTools } from './live-tools.js';
 import { Spinner } from './spinner.js';
 import { out, printStatus, type ReplState } from './state.js';
 
@@ -19,8 +20,14 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
   const { io, style } = state;
   const controller = new AbortController();
   const spinner = new Spinner(io.stdout, style);
+  // Running tools show their output and time in place; not in a pipe or under NO_COLOR (no redrawing there).
+  const live =
+    io.stdout.isTTY && !io.env.NO_COLOR && io.env.TERM !== 'dumb'
+      ? new LiveTools({ out: io.stdout, style })
+      : undefined;
   const onKey = (data: Buffer | string) => {
     if (String(data).includes('\x03') && !controller.signal.aborted) {
+      live?.pause();
       spinner.stop();
       out(state, style('yellow', '^C cancelling…'));
       controller.abort(new Error('cancelled by the user'));
@@ -32,6 +39,7 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
   const stopListening = onStopSignal(
     (signal) => {
       terminated = signal;
+      live?.pause();
       spinner.stop();
       controller.abort(new Error(`terminated by ${signal}`));
     },
@@ -54,7 +62,8 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
     mode: () => state.toolMode,
     onWrite: () => spinner.stop(),
     onIdle: () => {
-      if (!controller.signal.aborted) spinner.start(THINKING);
+      // While other calls run, their live area shows progress instead of the spinner.
+      if (!controller.signal.aborted && !live?.active) spinner.start(THINKING);
     },
     sessionId: state.session.id,
     // Answers wrap between words at the terminal's width (read each time: the window may be resized).
@@ -83,8 +92,13 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
             out(state, style('yellow', waitingLine(state.session.id, holder, ms).replace(/^birdie: /, '')));
             spinner.start(THINKING);
           },
-          onEvent: (event) => printer.onEvent(event),
+          onEvent: (event) => {
+            live?.before(event);
+            printer.onEvent(event);
+            live?.after();
+          },
           decide: async (requests) => {
+            live?.pause();
             spinner.stop();
             listen(false);
             try {
@@ -93,7 +107,8 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
               );
             } finally {
               listen(true);
-              spinner.start(THINKING);
+              live?.resume();
+              if (!live?.active) spinner.start(THINKING);
             }
           },
         },
@@ -124,6 +139,7 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
     await printStatus(state);
   } finally {
     listenForRetries(undefined);
+    live?.stop();
     spinner.stop();
     listen(false);
     process.off('SIGINT', onSigint);

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { stripVTControlCharacters } from 'node:util';
 import type { IPty } from 'node-pty';
 import { BIN } from './env.js';
+import { screenLines } from './screen.js';
 
 const require = createRequire(import.meta.url);
 const pty = require('node-pty') as typeof import('node-pty');
@@ -34,6 +35,11 @@ export class Terminal {
   /** Everything shown so far, without escape sequences. */
   get text(): string {
     return stripVTControlCharacters(this.raw).replace(/\r/g, '');
+  }
+
+  /** The whole session as the terminal shows it now (scrollback included): what was erased is gone. */
+  get screen(): string {
+    return screenLines(this.raw, 160, 50).join('\n');
   }
 
   /** Waits until `pattern` appears after the previous match, then moves past it. */

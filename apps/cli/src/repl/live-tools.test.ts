@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { screenLines } from '../../test/helpers/screen.js';
+import type { Output } from '../io.js';
+import { LiveTools } from './live-tools.js';
+
+function terminal(columns: number, rows = 24) {
+  let raw = '';
+  // A terminal's line discipline turns each newline into CR LF.
+  const write = (text: string) => {
+    raw += text.replace(/\n/g, '\r\n');
+    return true;
+  };
+  const out = { columns, rows, isTTY: true, write } as unknown as Output;
+  return { out, screen: () => screenLines(raw, columns, rows) };
+}
+
+const plain = (_format: unknown, text: string) => text;
+
+describe('LiveTools', () => {
+  it('cuts long output lines and headers to the terminal width, so the area never wraps', () => {
+    const t = terminal(30);
+    let now = 1_000;
+    const live = new LiveTools({ out: t.out, style: plain as never, now: () => now });
+    live.before({ type: 'tool-start', id: 'a', name: 'a_tool_with_a_rather_long_name', args: {} });
+    live.after();
+    live.before({
+      type: 'tool-output',
+      id: 'a',
+      name: 'x',
+      stream: 'stdout',
+      text: `${'x'.repeat(100)}\nshort\n`,
+    });
+    now = 3_250;
+    live.draw();
+    const lines = t.screen();
+    expect(lines.every((line) => line.length <= 29)).toBe(true);
+    expect(lines).toEqual([
+      expect.stringMatching(/^⠙ a_tool_with_a_rathe?r?… · 2\.3s$/),
+      `┆ ${'x'.repeat(26)}…`,
+      '┆ short',
+      '',
+    ]);
+    live.stop();
+  });
+
+  it('erases itself before anything else is printed, and for good when the call ends', () => {
+    const t = terminal(60);
+    const live = new LiveTools({ out: t.out, style: plain as never, now: () => 0 });
+    t.out.write('⚙ run {"x":1}\n');
+    live.before({ type: 'tool-start', id: 'a', name: 'run', args: { x: 1 } });
+    live.after();
+    live.before({ type: 'tool-output', id: 'a', name: 'run', stream: 'stdout', text: 'one\ntwo\n' });
+    live.after();
+    expect(t.screen()).toEqual(['⚙ run {"x":1}', '⠙ run · 0.0s', '┆ one', '┆ two', '']);
+    live.before({
+      type: 'tool-end',
+      id: 'a',
+      name: 'run',
+      ok: true,
+      output: 'one\ntwo\n',
+      truncated: false,
+      durationMs: 5,
+    });
+    t.out.write('│ one\n│ two\n└ ✓ run\n');
+    live.after();
+    expect(t.screen()).toEqual(['⚙ run {"x":1}', '│ one', '│ two', '└ ✓ run', '']);
+    expect(live.active).toBe(false);
+  });
+});
