@@ -147,6 +147,8 @@ export interface Runtime {
   provider: ResolvedProviderConfig;
   /** The whole config: provider, settings and where each value came from. */
   config: LoadedConfig;
+  /** The default model's name (`vendor:model`): the `model` setting's when it applies, else the provider's. */
+  modelName: string;
   agent: Agent;
   /** The user's trust answers the registry decides by; kept in step with the store when the REPL records one. */
   trust: TrustRecords;
@@ -225,22 +227,18 @@ export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
     const registry = await openRegistry(io, values, trustDecision(trust, trustedForOneRun(values, cwd)));
     const [{ SkillPolicy }, { createChatModel, closeChatModel, probeContextWindow }, { createAgent }] =
       await modules;
-    const model = await createChatModel(provider.config, {
-      integrationsDir: integrationsDir(io.env),
-      cwd,
-      onRetry: retryCallback(provider.config),
-    });
-    // Ollama's context length is the server's (num_ctx); asked once, it becomes the model profile's input limit.
-    await probeContextWindow(model, provider.config);
     const { settings } = config;
     const resolveModel = modelResolver(io, config);
+    const { model, name: modelName } = settingModelApplies(config)
+      ? await resolveModel(settings.model!)
+      : await providerModel(io, provider, cwd, createChatModel, probeContextWindow);
     let titleModel: Promise<NamedModel> | undefined;
     // The policy reads each session's grants from the store and saves every change there itself.
     const grants = grantsBridge(store, userId);
     const policy = new SkillPolicy(registry, { store: grants.policyStore });
     const agent = createAgent({
       model,
-      modelName: modelLabel(provider),
+      modelName,
       // Tiers and `vendor:model` (agent files, /model, switch_model), resolved against the user's own config.
       modelFor: resolveModel,
       tiers: routerTiers(config),
@@ -263,6 +261,7 @@ export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
       policy,
       provider,
       config,
+      modelName,
       agent,
       trust,
       workspaceTrusted: (folder = cwd) =>
@@ -271,8 +270,8 @@ export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
       resolveModel,
       titleModel() {
         titleModel ??= provider.tiers.includes('fast')
-          ? resolveModel('fast').catch(() => ({ model, name: modelLabel(provider) }))
-          : Promise.resolve({ model, name: modelLabel(provider) });
+          ? resolveModel('fast').catch(() => ({ model, name: modelName }))
+          : Promise.resolve({ model, name: modelName });
         return titleModel;
       },
       async loadGrants(sessionId: string, owner: string = userId) {
@@ -292,6 +291,34 @@ export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
     if (error instanceof ProviderError) throw new UsageError(error.message, { cause: error });
     throw error;
   }
+}
+
+/**
+ * Whether the `model` setting picks the default model: it is a user default, so a model given for this run
+ * (`LLM_MODEL`, `LLM_PROVIDER_CONFIG`) wins over it.
+ */
+function settingModelApplies(config: LoadedConfig): boolean {
+  if (config.settings.model === undefined) return false;
+  const source = config.provider.sources.model ?? 'default';
+  return !source.startsWith('env') && !source.startsWith('inline');
+}
+
+/** The provider section's own model, as every run used before the `model` setting. */
+async function providerModel(
+  io: Io,
+  provider: ResolvedProviderConfig,
+  cwd: string,
+  createChatModel: typeof import('@birdie/providers').createChatModel,
+  probeContextWindow: typeof import('@birdie/providers').probeContextWindow,
+): Promise<NamedModel> {
+  const model = await createChatModel(provider.config, {
+    integrationsDir: integrationsDir(io.env),
+    cwd,
+    onRetry: retryCallback(provider.config),
+  });
+  // Ollama's context length is the server's (num_ctx); asked once, it becomes the model profile's input limit.
+  await probeContextWindow(model, provider.config);
+  return { model, name: modelLabel(provider) };
 }
 
 /** The provider's model as birdie names models everywhere: `vendor:model`. */

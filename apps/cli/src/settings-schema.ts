@@ -1,5 +1,6 @@
 import type { ConfigFile } from '@birdie/providers';
 import { z } from 'zod';
+import { isModelSpec } from './agent-models.js';
 import { UsageError } from './io.js';
 import {
   APPROVAL_MODES,
@@ -42,6 +43,9 @@ const settingsSchema = z
       .min(2, { error: 'must be at least 2 messages' }),
     titles: z.enum(['prompt', 'model'], { error: 'must be prompt or model' }),
     tool_output: z.enum(['full', 'short', 'off'], { error: 'must be full, short or off' }),
+    model: z.string({ error: 'must be a model name' }).refine(isModelSpec, {
+      error: 'must be a tier (fast, default, strong) or vendor:model (e.g. openai:gpt-4o-mini)',
+    }),
   })
   .partial();
 
@@ -71,7 +75,7 @@ export function checkSettings(file: ConfigFile): SettingsLayer {
     const where = ['settings', ...path, key].join('.');
     const allowed =
       path.length === 0
-        ? 'approval, database_url, skills, sandbox, container_runtime, context_window, context_messages, titles, tool_output'
+        ? Object.keys(settingsSchema.shape).join(', ')
         : 'enable, disable';
     throw positioned(file, [...path, key], `unknown setting ${JSON.stringify(where)} (allowed: ${allowed})`);
   }
@@ -101,6 +105,7 @@ export function mergeSettings(files: ConfigFile[]): {
     context_messages: 'default',
     titles: 'default',
     tool_output: 'default',
+    model: 'default',
   };
   for (const file of [...files].reverse()) {
     const layer = checkSettings(file);
@@ -142,6 +147,10 @@ export function mergeSettings(files: ConfigFile[]): {
     if (layer.tool_output !== undefined) {
       settings.tool_output = layer.tool_output;
       sources.tool_output = from;
+    }
+    if (layer.model !== undefined) {
+      settings.model = layer.model;
+      sources.model = from;
     }
   }
   return { settings, sources };

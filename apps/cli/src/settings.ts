@@ -23,6 +23,11 @@ export interface Settings {
   titles: 'prompt' | 'model';
   /** How much of each tool result the REPL shows (as `/tool output`). */
   tool_output: 'full' | 'short' | 'off';
+  /**
+   * The model new sessions use, named as `/model` names one (a tier or `vendor:model`); `LLM_MODEL` and
+   * `LLM_PROVIDER_CONFIG` still win, being set for one run.
+   */
+  model?: string;
 }
 
 export const SANDBOX_SETTINGS = ['declared', 'always'] as const;
@@ -41,7 +46,8 @@ export type SettingKey =
   | 'context_window'
   | 'context_messages'
   | 'titles'
-  | 'tool_output';
+  | 'tool_output'
+  | 'model';
 export const SETTING_KEYS: readonly SettingKey[] = [
   'approval',
   'skills.enable',
@@ -53,6 +59,7 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   'context_messages',
   'titles',
   'tool_output',
+  'model',
 ];
 
 export function defaultSettings(): Settings {

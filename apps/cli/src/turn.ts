@@ -10,7 +10,7 @@ import type {
 } from '@birdie/graph';
 import type { FinishedStatus, LeaseHolder, Session, SessionLease } from '@birdie/store';
 import { birdieHome } from './paths.js';
-import { modelLabel, type Runtime } from './runtime.js';
+import type { Runtime } from './runtime.js';
 import { openSessionFolder, type SessionFolder } from './session-folder.js';
 import { isStoreErrorLike } from './store-failure.js';
 import { SubagentRuns } from './subagent-runs.js';
@@ -168,7 +168,7 @@ async function leasedTurn(
         ? session.agent
         : undefined;
   const agent = await answeringAgent(rt, session.id, named);
-  const model = options.model ?? modelLabel(rt.provider);
+  const model = options.model ?? rt.modelName;
   // Where the session's thread stood before the run: its messages are the checkpoints after this one.
   const before = await store.checkpointer
     .getTuple({ configurable: { thread_id: session.id, checkpoint_ns: '' } })

@@ -84,4 +84,37 @@ describe('birdie config', () => {
     expect(touched.code, touched.stderr).toBe(0);
     expect((await stat(join(box.cwd, 'marker.txt'))).isFile()).toBe(true);
   });
+
+  it('model picks the default model of new runs, as /model names one; LLM_MODEL still wins for one run', async () => {
+    const file = join(box.home, 'config.json');
+    await writeFile(
+      file,
+      `${JSON.stringify({ provider: { vendor: 'scripted', models: { fast: { model: 'quick' } } } })}\n`,
+    );
+    const bad = await cli(['config', 'set', 'model', 'quick']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('settings.model must be a tier (fast, default, strong) or vendor:model');
+    expect(await cli(['config', 'set', 'model', 'fast'])).toMatchObject({ code: 0 });
+    expect((await cli(['config', 'list'])).stdout).toMatch(new RegExp(`model\\s+fast\\s+file ${file}`));
+
+    const usedModels = async () => {
+      const logs = await cli(['logs', '--json']);
+      return logs.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { model: string; usage: Array<{ model: string }> })
+        .map((run) => [run.model, ...run.usage.map((u) => u.model)].join(' '));
+    };
+    expect((await cli(['run', 'count these'])).code).toBe(0);
+    expect(await usedModels()).toEqual(['scripted:quick scripted:quick']);
+    const once = await runCli(['run', 'count these'], {
+      env: { ...box.env, LLM_MODEL: 'chosen' },
+      cwd: box.cwd,
+    });
+    expect(once.code, once.stderr).toBe(0);
+    expect((await usedModels()).sort()).toEqual([
+      'scripted:chosen scripted:chosen',
+      'scripted:quick scripted:quick',
+    ]);
+  });
 });

@@ -40,7 +40,7 @@ describe('a running tool in the REPL (compiled CLI, real terminal)', { timeout: 
     await t.expect('Counted to seven.');
     await t.prompt();
     // On the screen as it stands: the result under its header, each line once, and no trace of the live area.
-    const screen = t.screen;
+    const screen = await t.screen();
     const call = screen.slice(screen.lastIndexOf('⚙ run_command'));
     expect(call).toMatch(/^⚙ run_command \(raw-shell\) \{"command":"for i in[^\n]*\n│ line 1\n│ line 2\n/);
     for (let i = 1; i <= 7; i++) expect(count(screen, `line ${i}\n`)).toBeLessThanOrEqual(1);
@@ -62,7 +62,7 @@ describe('a running tool in the REPL (compiled CLI, real terminal)', { timeout: 
     expect(t.text).not.toContain('Both counted.');
     await t.expect('Both counted.');
     await t.prompt();
-    const screen = t.screen;
+    const screen = await t.screen();
     expect(screen).not.toContain('┆');
     for (const word of ['alpha 1', 'alpha 4', 'beta 1', 'beta 5']) expect(count(screen, `${word}\n`)).toBe(1);
     // The first result follows the second header, so it names its call; then the second's.
@@ -96,7 +96,7 @@ describe('a running tool in the REPL (compiled CLI, real terminal)', { timeout: 
     t.write('\x03');
     await t.expect('turn cancelled');
     await t.prompt();
-    expect(t.screen).not.toContain('┆');
+    expect(await t.screen()).not.toContain('┆');
     expect(t.text).not.toContain('line 7');
     t.write('/quit\r');
     expect(await t.exited).toBe(0);

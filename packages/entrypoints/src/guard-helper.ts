@@ -8,8 +8,9 @@
  * - its parent-death signal (USR1, checked against PARENT after arming) makes it SIGSTOP then SIGKILL all its
  *   descendants when we die, however we die, and reap them (for at most 0.5 s) so that none lingers as a zombie
  *   waiting for init; the child also gets SIGKILL if the helper itself is killed;
- * - when the child ends, it kills whatever the child left behind, then exits with the child's exact status
- *   (a signal is raised again on itself, with core dumps off so no second core file appears). Children that are
+ * - when the child ends, it writes the child's wait status to PID-FILE.exit (when a PID-FILE was given: a caller
+ *   that did not spawn the process, such as an MCP SDK, can still say how the server ended), kills whatever the
+ *   child left behind, then exits with the child's exact status (a signal is raised again on itself, with core dumps off so no second core file appears). Children that are
  *   exiting (zombies, tasks the kernel is tearing down) can run no code and are left to init; one still running
  *   gets 10 ms to start exiting on its own first — the init of a sandbox's PID namespace outlives bubblewrap's
  *   outer process by about that, and killing it costs a walk over /proc;
@@ -56,6 +57,7 @@ for (;;) {
   if ($w == $child) { $status = $?; last }
   if ($w == -1) { $status = 9; last }
 }
+if ($pidfile ne '-' && open my $x, '>', "$pidfile.exit") { print $x "$status\n"; close $x }
 sub gone { open my $f, '<', "/proc/$_[0]/stat" or return 1; my $l = <$f> // ''; $l =~ /\) (\S) (?:\S+ ){5}(\d+)/ && ($1 eq 'Z' || $2 & 4) }
 my $left = 1;
 for my $try (0 .. 20) {

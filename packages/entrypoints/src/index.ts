@@ -24,7 +24,7 @@ export {
   supportedSchemes,
   unregisterScheme,
 } from './schemes.js';
-export type { ServerProcess, ServerProcessSpec } from './server-process.js';
+export type { ServerExit, ServerProcess, ServerProcessSpec } from './server-process.js';
 export { wrapServerCommand } from './server-process.js';
 export type { EntrypointProblem } from './target.js';
 export type {

@@ -9,7 +9,7 @@ import {
   statSync,
   truncateSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { constants as osConstants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { childEnv } from './env.js';
 import { EntrypointError } from './errors.js';
@@ -32,6 +32,9 @@ export interface ServerProcessSpec {
    */
   captureStderr?: boolean;
 }
+
+/** How a server process ended: exactly one of the two is set. */
+export type ServerExit = { code: number; signal?: undefined } | { code?: undefined; signal: NodeJS.Signals };
 
 export interface ServerProcess {
   /** Start exactly this (e.g. as an MCP stdio transport's command, args and env); nothing else. */
@@ -57,6 +60,12 @@ export interface ServerProcess {
    */
   stderrTail(maxChars?: number): string;
   /**
+   * How the server ended, once it has: its exit code or the signal that killed it. Waits up to `waitMs` (default
+   * 0) for the news, which can trail the spawner's own "connection closed" by a moment. Undefined while it runs,
+   * and always without the process guard (the spawner, not this package, holds the child then).
+   */
+  exitStatus(waitMs?: number): Promise<ServerExit | undefined>;
+  /**
    * SIGTERM to the server's tree, SIGKILL after `graceMs` (default 1 000), resolves when it is gone; also
    * removes the temp folder of the pid file. Safe to call more than once, and before the server started.
    */
@@ -72,7 +81,6 @@ const PID_FIRST =
   // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax
   'echo $$ >"$0"; case $1 in -) unset PWD ;; *) PWD=${1#=}; export PWD ;; esac; shift; exec "$@"';
 
-// biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax
 const STDERR_TO_FILE = 'exec 2>>"$0"; exec "$@"';
 const STDERR_FILE_CAP = 1024 * 1024;
 
@@ -98,6 +106,23 @@ function fileTail(path: string, maxChars: number): string {
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/** The guard helper's record of the server's wait status (see GUARD_HELPER), decoded; undefined until written. */
+function readExit(file: string): ServerExit | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  if (!text.endsWith('\n')) return undefined;
+  const status = Number.parseInt(text, 10);
+  if (!Number.isInteger(status)) return undefined;
+  const signal = status & 127;
+  if (signal === 0) return { code: status >> 8 };
+  const name = Object.entries(osConstants.signals).find(([, n]) => n === signal)?.[0];
+  return name ? { signal: name as NodeJS.Signals } : { code: 128 + signal };
 }
 
 /**
@@ -174,6 +199,15 @@ export async function wrapServerCommand(spec: ServerProcessSpec): Promise<Server
       return signalTree({ pid: readPid, group: false }, 0);
     },
     stderrTail: (maxChars = 2_000) => fileTail(stderrFile, maxChars),
+    async exitStatus(waitMs = 0) {
+      if (!helper) return undefined;
+      const deadline = Date.now() + waitMs;
+      for (;;) {
+        const exit = readExit(`${pidFile}.exit`);
+        if (exit || Date.now() >= deadline) return exit;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
     stop(options = {}) {
       stopping ??= (async () => {
         readPid();

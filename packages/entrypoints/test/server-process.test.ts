@@ -87,6 +87,21 @@ describe.each<ProcessGuardMode>(['off', 'auto'])('wrapServerCommand (guard %s)',
     running.kill();
   });
 
+  it('says how the server ended: its exit code or the signal that killed it (known under the guard only)', async () => {
+    const ends = async (script: string) => {
+      const server = await wrapServerCommand({ command: 'bash', args: ['-c', script], captureStderr: true });
+      started.push(server);
+      expect(await server.exitStatus()).toBeUndefined();
+      const child = spawnLikeTheSdk(server);
+      await new Promise((resolve) => child.on('exit', resolve));
+      return server.exitStatus(2_000);
+    };
+    const guarded = (await processGuardStatus()).active;
+    expect(await ends('exit 7')).toEqual(guarded ? { code: 7 } : undefined);
+    expect(await ends('kill -9 $$')).toEqual(guarded ? { signal: 'SIGKILL' } : undefined);
+    expect(await ends('true')).toEqual(guarded ? { code: 0 } : undefined);
+  });
+
   it('knows the pid early, leads its own process group, and stop() ends the whole tree', async () => {
     const file = join(dir, `tree-${mode}`);
     const server = await wrapServerCommand({

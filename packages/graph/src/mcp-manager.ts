@@ -1,4 +1,4 @@
-import { type ServerProcess, wrapServerCommand } from '@birdie/entrypoints';
+import { type ServerExit, type ServerProcess, wrapServerCommand } from '@birdie/entrypoints';
 import type { McpServerConfig } from '@birdie/skill-parser';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import { AgentError } from './errors.js';
@@ -89,11 +89,14 @@ export class McpManager {
       .catch(async (cause) => {
         // Read before the stop removes it: what the server said on its way out is usually the real cause.
         const said = fresh.server?.stderrTail() ?? '';
+        // A closed connection usually means the server exited: how it did can trail the SDK's news by a moment.
+        const closed = /connection closed/i.test(short(cause));
+        const ended = closed ? await fresh.server?.exitStatus(500) : undefined;
         await this.#stop(fresh);
         const error =
           cause instanceof AgentError
             ? cause
-            : new AgentError('mcp-unavailable', startFailure(name, cause, said), { cause });
+            : new AgentError('mcp-unavailable', startFailure(name, cause, said, ended), { cause });
         fresh.failure = { error, at: Date.now() };
         throw error;
       })
@@ -225,13 +228,14 @@ export class McpManager {
  * Why a server did not start. The SDK only says "Connection closed" when the process exits during the handshake;
  * the server's own last stderr lines say why, so they replace that phrase.
  */
-function startFailure(name: string, cause: unknown, stderr: string): string {
+function startFailure(name: string, cause: unknown, stderr: string, ended: ServerExit | undefined): string {
   const text = short(cause);
-  if (stderr === '') return `MCP server "${name}" failed to start: ${text}`;
-  const closed = /connection closed/i.test(text);
-  return closed
-    ? `MCP server "${name}" exited during start-up. Its last stderr lines:\n${stderr}`
-    : `MCP server "${name}" failed to start: ${text}\nIts last stderr lines:\n${stderr}`;
+  const how = ended ? (ended.signal ? `: killed by ${ended.signal}` : ` with exit code ${ended.code}`) : '';
+  if (/connection closed/i.test(text) && (how !== '' || stderr !== '')) {
+    const said = stderr === '' ? '' : ` Its last stderr lines:\n${stderr}`;
+    return `MCP server "${name}" exited during start-up${how}.${said}`;
+  }
+  return `MCP server "${name}" failed to start: ${text}${stderr === '' ? '' : `\nIts last stderr lines:\n${stderr}`}`;
 }
 
 function short(error: unknown): string {

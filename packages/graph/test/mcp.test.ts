@@ -99,16 +99,24 @@ describe('MCP through server-everything (stdio)', { timeout: 60_000 }, () => {
         'echo "config file missing: /etc/x.toml" >&2; exit 7',
       ]),
       'absent/SKILL.md': mcpSkill('absent', 'no-such-mcp-server-command', []),
+      'quiet/SKILL.md': mcpSkill('quiet', 'bash', ['-c', 'exit 3']),
+      'killed/SKILL.md': mcpSkill('killed', 'bash', ['-c', 'kill -9 $$']),
     });
     model.respond(new AIMessage('answered anyway'));
     const events = await collect(agent.stream('hi', { threadId: 't1' }));
     const messages = ofType(events, 'error').map((e) => e.error.message);
     const dying = messages.find((m) => m.includes('"dying"'));
-    expect(dying).toMatch(/"dying" exited during start-up/);
+    expect(dying).toMatch(/"dying" exited during start-up with exit code 7/);
     expect(dying).toContain('config file missing: /etc/x.toml');
     expect(dying).not.toContain('Connection closed');
     const absent = messages.find((m) => m.includes('"absent"'));
     expect(absent).toMatch(/no-such-mcp-server-command.*not found/);
+    // Nothing on stderr: the exit code alone still says more than the SDK's "Connection closed".
+    const quiet = messages.find((m) => m.includes('"quiet"'));
+    expect(quiet).toMatch(/"quiet" exited during start-up with exit code 3/);
+    expect(quiet).not.toContain('Connection closed');
+    const killed = messages.find((m) => m.includes('"killed"'));
+    expect(killed).toMatch(/"killed" exited during start-up: killed by SIGKILL/);
     expect(ofType(events, 'done')[0]?.status).toBe('ok');
   });
 

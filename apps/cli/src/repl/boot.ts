@@ -3,7 +3,7 @@ import type { Values } from '../argv.js';
 import { formatHistory, historyOf } from '../history.js';
 import type { Io } from '../io.js';
 import type { Style } from '../render/style.js';
-import { agentFlag, modelLabel, openRuntime, staleGrantNotes, useSession, waitMs } from '../runtime.js';
+import { agentFlag, openRuntime, staleGrantNotes, useSession, waitMs } from '../runtime.js';
 import { applySkillFlags, skillFlags } from '../skill-flags.js';
 import { storeFailureText } from '../store-failure.js';
 import { printStatus, type ReplState, watchSkills } from './state.js';
@@ -32,7 +32,7 @@ export async function bootRepl(
       approvedTools: new Set(),
       contextTokens: 0,
       contextWindow: 0,
-      modelName: modelLabel(rt.provider),
+      modelName: rt.modelName,
       notices: staleGrantNotes(rt, session.id),
       startupProblems: [...rt.registry.messages],
       trustPutOff: new Set(),

@@ -1,23 +1,35 @@
+import { Terminal as Emulator } from '@xterm/headless';
 import { describe, expect, it } from 'vitest';
-import { screenLines } from '../../test/helpers/screen.js';
 import type { Output } from '../io.js';
 import { LiveTools } from './live-tools.js';
 
+/** A fake stdout whose bytes go through a terminal emulator: what a user would see, redraws applied. */
 function terminal(columns: number, rows = 24) {
-  let raw = '';
-  // A terminal's line discipline turns each newline into CR LF.
-  const write = (text: string) => {
-    raw += text.replace(/\n/g, '\r\n');
-    return true;
+  const emulator = new Emulator({ cols: columns, rows, convertEol: true, allowProposedApi: true });
+  const out = {
+    columns,
+    rows,
+    isTTY: true,
+    write: (text: string) => {
+      emulator.write(text);
+      return true;
+    },
+  } as unknown as Output;
+  const screen = async () => {
+    await new Promise<void>((resolve) => emulator.write('', resolve));
+    const buffer = emulator.buffer.active;
+    const lines: string[] = [];
+    for (let y = 0; y < buffer.length; y++) lines.push(buffer.getLine(y)?.translateToString(true) ?? '');
+    while (lines.length && lines[lines.length - 1] === '') lines.pop();
+    return lines;
   };
-  const out = { columns, rows, isTTY: true, write } as unknown as Output;
-  return { out, screen: () => screenLines(raw, columns, rows) };
+  return { out, screen };
 }
 
 const plain = (_format: unknown, text: string) => text;
 
 describe('LiveTools', () => {
-  it('cuts long output lines and headers to the terminal width, so the area never wraps', () => {
+  it('cuts long output lines and headers to the terminal width, so the area never wraps', async () => {
     const t = terminal(30);
     let now = 1_000;
     const live = new LiveTools({ out: t.out, style: plain as never, now: () => now });
@@ -32,18 +44,17 @@ describe('LiveTools', () => {
     });
     now = 3_250;
     live.draw();
-    const lines = t.screen();
+    const lines = await t.screen();
     expect(lines.every((line) => line.length <= 29)).toBe(true);
     expect(lines).toEqual([
       expect.stringMatching(/^⠙ a_tool_with_a_rathe?r?… · 2\.3s$/),
       `┆ ${'x'.repeat(26)}…`,
       '┆ short',
-      '',
     ]);
     live.stop();
   });
 
-  it('erases itself before anything else is printed, and for good when the call ends', () => {
+  it('erases itself before anything else is printed, and for good when the call ends', async () => {
     const t = terminal(60);
     const live = new LiveTools({ out: t.out, style: plain as never, now: () => 0 });
     t.out.write('⚙ run {"x":1}\n');
@@ -51,7 +62,7 @@ describe('LiveTools', () => {
     live.after();
     live.before({ type: 'tool-output', id: 'a', name: 'run', stream: 'stdout', text: 'one\ntwo\n' });
     live.after();
-    expect(t.screen()).toEqual(['⚙ run {"x":1}', '⠙ run · 0.0s', '┆ one', '┆ two', '']);
+    expect(await t.screen()).toEqual(['⚙ run {"x":1}', '⠙ run · 0.0s', '┆ one', '┆ two']);
     live.before({
       type: 'tool-end',
       id: 'a',
@@ -63,7 +74,7 @@ describe('LiveTools', () => {
     });
     t.out.write('│ one\n│ two\n└ ✓ run\n');
     live.after();
-    expect(t.screen()).toEqual(['⚙ run {"x":1}', '│ one', '│ two', '└ ✓ run', '']);
+    expect(await t.screen()).toEqual(['⚙ run {"x":1}', '│ one', '│ two', '└ ✓ run']);
     expect(live.active).toBe(false);
   });
 });

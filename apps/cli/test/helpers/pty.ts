@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import { stripVTControlCharacters } from 'node:util';
+import { Terminal as Emulator } from '@xterm/headless';
 import type { IPty } from 'node-pty';
 import { BIN } from './env.js';
-import { screenLines } from './screen.js';
 
 const require = createRequire(import.meta.url);
 const pty = require('node-pty') as typeof import('node-pty');
@@ -13,6 +13,13 @@ export class Terminal {
   private cursor = 0;
   readonly exited: Promise<number>;
   private readonly proc: IPty;
+  /** The same bytes through a terminal emulator: what a user sees once cursor moves and erasures are applied. */
+  private readonly emulator = new Emulator({
+    cols: 160,
+    rows: 50,
+    scrollback: 10_000,
+    allowProposedApi: true,
+  });
 
   constructor(args: string[], options: { env: NodeJS.ProcessEnv; cwd: string }) {
     this.proc = pty.spawn(process.execPath, [BIN, ...args], {
@@ -24,6 +31,7 @@ export class Terminal {
     });
     this.proc.onData((data) => {
       this.raw += data;
+      this.emulator.write(data);
     });
     this.exited = new Promise((resolve) => this.proc.onExit(({ exitCode }) => resolve(exitCode)));
   }
@@ -37,9 +45,17 @@ export class Terminal {
     return stripVTControlCharacters(this.raw).replace(/\r/g, '');
   }
 
-  /** The whole session as the terminal shows it now (scrollback included): what was erased is gone. */
-  get screen(): string {
-    return screenLines(this.raw, 160, 50).join('\n');
+  /**
+   * The screen and its scrollback as the terminal shows them now (redraws applied, trailing blanks trimmed): for
+   * asserting that nothing is left over or shown twice, which the raw `text` cannot tell.
+   */
+  async screen(): Promise<string> {
+    await new Promise<void>((resolve) => this.emulator.write('', resolve));
+    const buffer = this.emulator.buffer.active;
+    const lines: string[] = [];
+    for (let y = 0; y < buffer.length; y++) lines.push(buffer.getLine(y)?.translateToString(true) ?? '');
+    while (lines.length && lines[lines.length - 1] === '') lines.pop();
+    return lines.join('\n');
   }
 
   /** Waits until `pattern` appears after the previous match, then moves past it. */
