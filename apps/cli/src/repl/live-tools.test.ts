@@ -54,6 +54,19 @@ describe('LiveTools', () => {
     live.stop();
   });
 
+  it('fits a short window: calls beyond its height are counted, not drawn', async () => {
+    const t = terminal(60, 6);
+    const live = new LiveTools({ out: t.out, style: plain as never, now: () => 0 });
+    for (const id of ['a', 'b', 'c', 'd', 'e', 'f', 'g'])
+      live.before({ type: 'tool-start', id, name: `tool_${id}`, args: {} });
+    live.after();
+    const lines = await t.screen();
+    expect(lines.length).toBeLessThanOrEqual(5);
+    expect(lines.at(-1)).toBe('… and 4 more running');
+    live.stop();
+    expect(await t.screen()).toEqual([]);
+  });
+
   it('erases itself before anything else is printed, and for good when the call ends', async () => {
     const t = terminal(60);
     const live = new LiveTools({ out: t.out, style: plain as never, now: () => 0 });

@@ -121,7 +121,10 @@ export class LiveTools {
     const perCall = Math.max(0, Math.min(LINES, Math.floor((rows - 2) / this.#calls.size) - 1));
     const frame = FRAMES[this.#frame++ % FRAMES.length]!;
     const lines: string[] = [];
-    for (const call of this.#calls.values()) {
+    // The area must fit the window (the cursor cannot move up past its top): more calls than rows are counted.
+    const calls = [...this.#calls.values()];
+    const shown = calls.length > rows - 2 ? calls.slice(0, Math.max(1, rows - 3)) : calls;
+    for (const call of shown) {
       const elapsed = `${((this.#now() - call.started) / 1000).toFixed(1)}s`;
       const head = fitWidth(
         `${call.name}${several ? ` ${formatArgs(call.args)}` : ''}`,
@@ -131,6 +134,8 @@ export class LiveTools {
       for (const line of call.output.last(perCall))
         lines.push(`${style('dim', '┆')} ${fitWidth(line, width - 2)}`);
     }
+    if (shown.length < calls.length)
+      lines.push(style('dim', fitWidth(`… and ${calls.length - shown.length} more running`, width)));
     this.clear();
     this.o.out.write(`${lines.map((line) => `${line}\x1b[K`).join('\n')}\n`);
     this.#drawn = lines.length;
