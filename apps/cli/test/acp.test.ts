@@ -78,8 +78,20 @@ describe('birdie acp, driven by the ACP SDK client', () => {
       'tool_call run_command pending',
       'permission run_command',
       'tool_call_update run_command in_progress',
+      // its output while it runs (tool-output), as the call's content
+      'tool_call_update run_command in_progress',
       'tool_call_update run_command completed',
       'text All clean.',
+    ]);
+    const running = proc.log.filter(
+      (e) =>
+        e.kind === 'update' &&
+        e.update.sessionUpdate === 'tool_call_update' &&
+        e.update.status === 'in_progress' &&
+        e.update.content !== undefined,
+    );
+    expect(running.map((e) => e.kind === 'update' && e.update)).toEqual([
+      expect.objectContaining({ content: [{ type: 'content', content: { type: 'text', text: 'ok\n' } }] }),
     ]);
     const permission = proc.log.find((e) => e.kind === 'permission');
     expect(permission?.kind === 'permission' && permission.request.options.map((o) => o.kind)).toEqual([

@@ -48,6 +48,7 @@ describe('birdie run --json (compiled CLI)', () => {
       'message',
       'usage',
       'tool-start',
+      'tool-output',
       'tool-end',
       'message',
       'token',
@@ -59,7 +60,7 @@ describe('birdie run --json (compiled CLI)', () => {
       'done',
       'result',
     ]);
-    const [session, call, , start, end, toolMessage] = events;
+    const [session, call, , start, live, end, toolMessage] = events;
     expect(session).toEqual({
       type: 'session',
       id: expect.stringMatching(/^\d{4}-\d{2}-\d{2}_1$/),
@@ -81,6 +82,14 @@ describe('birdie run --json (compiled CLI)', () => {
       name: 'count_words',
       skill: 'word-count',
       args: { text: 'one two three' },
+    });
+    // The tool's output as it ran, before its end (the same text here: it printed one line).
+    expect(live).toEqual({
+      type: 'tool-output',
+      id: start.id,
+      name: 'count_words',
+      stream: 'stdout',
+      text: '3\n',
     });
     expect(end).toMatchObject({ name: 'count_words', ok: true, output: '3\n', truncated: false });
     expect(toolMessage.message).toMatchObject({ role: 'tool', content: '3\n', tool_call_id: start.id });

@@ -19,6 +19,8 @@ export class UpdateTranslator {
   readonly #calls = new Map<string, { name: string }>();
   /** Calls announced and not finished yet. */
   readonly #open = new Set<string>();
+  /** The output tail of each running call: a `tool_call_update`'s content replaces the last one's, so it is resent. */
+  readonly #live = new Map<string, string>();
 
   constructor(private readonly cwd: string) {}
 
@@ -34,6 +36,7 @@ export class UpdateTranslator {
       content: text(reason),
     }));
     this.#open.clear();
+    this.#live.clear();
     return updates;
   }
 
@@ -48,7 +51,10 @@ export class UpdateTranslator {
       case 'tool-start':
         this.#calls.set(event.id, { name: event.name });
         return [{ sessionUpdate: 'tool_call_update', toolCallId: event.id, status: 'in_progress' }];
+      case 'tool-output':
+        return this.#progress(event.id, event.text);
       case 'tool-end':
+        this.#live.delete(event.id);
         return this.#finish(event.id, event.name, event.ok, event.output);
       case 'model-tool': {
         const kind = knownKind(event.kind);
@@ -81,6 +87,19 @@ export class UpdateTranslator {
       default:
         return [];
     }
+  }
+
+  /**
+   * A running call's output so far, as the call's content: its last lines (at most `LIVE_TAIL_CHARS`), since ACP
+   * replaces a call's content with each update rather than appending to it. The final update replaces it with the
+   * result.
+   */
+  #progress(id: string, chunk: string): SessionUpdate[] {
+    const tail = liveTail((this.#live.get(id) ?? '') + chunk);
+    this.#live.set(id, tail);
+    return [
+      { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'in_progress', content: text(tail) },
+    ];
   }
 
   /** A reply's tool calls, announced as pending before anything runs or is asked. */
@@ -120,6 +139,16 @@ export class UpdateTranslator {
     if (entries) updates.push({ sessionUpdate: 'plan', entries });
     return updates;
   }
+}
+
+/** How much of a running call's output an editor is shown while it runs. */
+export const LIVE_TAIL_CHARS = 4_000;
+
+function liveTail(text: string): string {
+  if (text.length <= LIVE_TAIL_CHARS) return text;
+  const cut = text.slice(text.length - LIVE_TAIL_CHARS);
+  const nl = cut.indexOf('\n');
+  return nl >= 0 && nl < 200 ? cut.slice(nl + 1) : cut;
 }
 
 /**

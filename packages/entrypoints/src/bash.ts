@@ -120,6 +120,7 @@ export async function runCommand(
       mergeStderr: true,
       label,
       ...(sandbox ? { sandbox } : {}),
+      ...(options.onOutput ? { onOutput: options.onOutput } : {}),
     },
     limitsOf(options),
     options.signal,

@@ -108,6 +108,7 @@ async function runContainer(
         env,
         mergeStderr: true,
         label: `container ${template.image}`,
+        ...(options.onOutput ? { onOutput: options.onOutput } : {}),
       },
       limitsOf(options),
       options.signal,

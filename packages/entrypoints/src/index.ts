@@ -32,6 +32,7 @@ export type {
   Entrypoint,
   FileAccess,
   JsonSchemaObjectLike,
+  OutputChunk,
   ResolveContext,
   RunOptions,
   RunResult,

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import { EntrypointError } from './errors.js';
 import { locateCommand, spawnCodeText } from './executable.js';
 import { type Limits, seconds } from './limits.js';
@@ -9,6 +10,7 @@ import { isStopping, track } from './process-registry.js';
 import { killTree } from './process-tree.js';
 import { detectBwrap } from './sandbox.js';
 import { sandboxArgs } from './sandbox-layout.js';
+import type { OutputChunk } from './types.js';
 
 export interface ProcessSpec {
   command: string;
@@ -23,6 +25,10 @@ export interface ProcessSpec {
   label: string;
   /** Run under the sandbox (bubblewrap); `skillDir` stays readable in it. */
   sandbox?: { network: boolean; skillDir?: string };
+  /** Hears the output as it arrives (see `RunOptions.onOutput`); `liveStreams` says which streams it hears. */
+  onOutput?: (chunk: OutputChunk) => void;
+  /** Default both; `python:` passes only stderr (its stdout is the JSON envelope). */
+  liveStreams?: 'both' | 'stderr';
 }
 
 export interface ProcessOutcome {
@@ -117,10 +123,15 @@ export async function runProcess(
     const onAbort = () => stop('aborted');
     signal?.addEventListener('abort', onAbort, { once: true });
 
-    child.stdout!.on('data', (chunk: Buffer) => output.push(chunk));
+    const live = liveListener(spec);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output.push(chunk);
+      live?.stdout(chunk);
+    });
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr.push(chunk);
       if (spec.mergeStderr) output.push(chunk);
+      live?.stderr(chunk);
     });
     if (spec.input !== undefined && child.stdin) {
       child.stdin.on('error', () => {}); // the child may exit without reading; EPIPE is not our failure
@@ -135,6 +146,7 @@ export async function runProcess(
       clearTimeout(timer);
       clearTimeout(drainTimer);
       signal?.removeEventListener('abort', onAbort);
+      live?.end();
       if (!killTimer || !killGroup(0)) {
         clearTimeout(killTimer);
         untrack();
@@ -190,6 +202,43 @@ export async function runProcess(
       if (exit) finish();
     });
   });
+}
+
+/**
+ * Decodes each stream on its own (a multibyte character cut between two reads waits for its rest) and hands the text
+ * to the spec's listener. Absent without a listener, so a call nobody watches decodes nothing twice.
+ */
+function liveListener(
+  spec: ProcessSpec,
+): { stdout(chunk: Buffer): void; stderr(chunk: Buffer): void; end(): void } | undefined {
+  const listener = spec.onOutput;
+  if (!listener) return undefined;
+  const call = (stream: OutputChunk['stream'], text: string) => {
+    if (!text) return;
+    try {
+      listener({ stream, text });
+    } catch {
+      // The listener is the application's display: its failure must not change the call's outcome.
+    }
+  };
+  const out = new StringDecoder('utf8');
+  const err = new StringDecoder('utf8');
+  const withStdout = spec.liveStreams !== 'stderr';
+  let ended = false;
+  return {
+    stdout: (chunk) => {
+      if (withStdout && !ended) call('stdout', out.write(chunk));
+    },
+    stderr: (chunk) => {
+      if (!ended) call('stderr', err.write(chunk));
+    },
+    end: () => {
+      if (ended) return;
+      ended = true;
+      if (withStdout) call('stdout', out.end());
+      call('stderr', err.end());
+    },
+  };
 }
 
 interface Launch {

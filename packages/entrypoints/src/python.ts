@@ -50,6 +50,8 @@ export function pythonScheme(target: string, context: SchemeContext): Entrypoint
         mergeStderr: false,
         label: where,
         ...(sandbox ? { sandbox } : {}),
+        // stdout is the JSON envelope; what the function prints goes to stderr (see python-runner.ts).
+        ...(options.onOutput ? { onOutput: options.onOutput, liveStreams: 'stderr' as const } : {}),
       };
       // The envelope may be larger than the text the model gets (JSON escapes); keep room to parse it whole.
       const envelopeLimits = { ...limits, maxOutputBytes: Math.max(limits.maxOutputBytes * 4, 1024 * 1024) };

@@ -64,6 +64,12 @@ export interface FileAccess {
   writeTextFile(path: string, content: string): Promise<void>;
 }
 
+/** A piece of a child process's output as it arrives: whole characters (a UTF-8 sequence is never split). */
+export interface OutputChunk {
+  stream: 'stdout' | 'stderr';
+  text: string;
+}
+
 export interface RunOptions {
   signal?: AbortSignal;
   /** Wall-clock limit for the whole call (including HTTP retries). Default 60 000. */
@@ -89,6 +95,13 @@ export interface RunOptions {
    * that declared it always runs sandboxed; so does every call while `configureSandbox('always')` is in effect).
    */
   sandbox?: boolean;
+  /**
+   * Called with the output of the call's child process as it arrives, before the call ends (`bash:`, `container:`;
+   * `python:` passes the function's prints, which it sends to stderr, and never its JSON result). The whole stream
+   * is passed, whatever `maxOutputBytes` keeps for the result; the result itself does not change. A listener that
+   * throws is ignored. Schemes with no child process (`http:`, `grpc:`, `node:`) never call it.
+   */
+  onOutput?: (chunk: OutputChunk) => void;
 }
 
 export interface RunResult {

@@ -72,6 +72,7 @@ export type {
   TaskRecord,
   ToolInfo,
   ToolJournal,
+  ToolOutputEvent,
   TurnOptions,
   UsageEvent,
 } from './types.js';

@@ -88,6 +88,7 @@ export function createSkillTool(
           ...(context.env ? { env: context.env } : {}),
           ...(context.signal ? { signal: context.signal } : {}),
           ...(context.files ? { files: context.files } : {}),
+          ...(context.onOutput ? { onOutput: context.onOutput } : {}),
           ...(tool.retries !== undefined ? { retries: tool.retries } : {}),
         });
         return { content: result.output };

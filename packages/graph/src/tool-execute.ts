@@ -3,6 +3,7 @@ import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import { newId } from './ids.js';
 import type { ToolInvocation, ToolResult, ToolRunContext } from './tool.js';
 import type { DecisionBook } from './tool-confirm.js';
+import { LiveOutput } from './tool-live-output.js';
 import type { PlannedCall } from './tool-plan.js';
 import { emit } from './turn-context.js';
 import type { ApprovalDecision, ToolJournal } from './types.js';
@@ -115,7 +116,16 @@ export async function executeCalls(input: ExecuteInput): Promise<{
     }
     emit(input.config, { type: 'tool-start', ...call, args: { ...invocation.args } });
     const started = Date.now();
-    const result = await invocation.run({ ...input.context, callId: p.id });
+    // The output so far, while the call runs: throttled and bounded, and always before the call's tool-end.
+    const live = new LiveOutput((stream, text) =>
+      emit(input.config, { type: 'tool-output', id: p.id, name: tool.name, stream, text }),
+    );
+    let result: ToolResult;
+    try {
+      result = await invocation.run({ ...input.context, callId: p.id, onOutput: live.push });
+    } finally {
+      live.close();
+    }
     const durationMs = Date.now() - started;
     if (result.suspended) {
       // Its subagent asks the user first; the call ends (and is journaled as ended) once the subagent has finished.

@@ -1,4 +1,4 @@
-import type { FileAccess } from '@birdie/entrypoints';
+import type { FileAccess, OutputChunk } from '@birdie/entrypoints';
 import type { ToolDefinition } from '@langchain/core/language_models/base';
 import type { BaseMessage } from '@langchain/core/messages';
 import { argsDigest } from './digest.js';
@@ -32,6 +32,11 @@ export interface ToolRunContext {
   compactions?: readonly CompactionRecord[];
   /** The id of the call being run (absent outside a turn). */
   callId?: string;
+  /**
+   * Hears the call's output while it runs (a skill tool's child process; see `RunOptions.onOutput` of
+   * `@birdie/entrypoints`). The result does not change; tools without a child process never call it.
+   */
+  onOutput?: (chunk: OutputChunk) => void;
   /** The user's long-term memory, for the builtin memory tools only; skill entrypoints never receive it. */
   memoryStore?: LongTermMemory;
   /** The user's scheduled tasks, for the builtin task tools only. */

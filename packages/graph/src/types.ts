@@ -396,6 +396,19 @@ export interface RunError {
 }
 
 /**
+ * A running call's output, as it arrives (skill tools whose entrypoint runs a child process): at most about ten a
+ * second per call and stream, each the newest few KB of what arrived since the previous one, all before the call's
+ * `tool-end` (whose `output` is the result the model reads). For display only: nothing here is stored.
+ */
+export interface ToolOutputEvent {
+  type: 'tool-output';
+  id: string;
+  name: string;
+  stream: 'stdout' | 'stderr';
+  text: string;
+}
+
+/**
  * Every event says which agent it comes from when agents are in play: `agent` is the path from the session's agent
  * down to the one that produced it (`['reviewer']`, a subagent's `['reviewer', 'researcher']`). Events of the
  * default agent have no `agent`. A subagent's events arrive in its parent's stream (its own `done` and
@@ -407,6 +420,7 @@ type AgentEventBody =
   | { type: 'token'; text: string }
   | { type: 'message'; message: BaseMessage }
   | { type: 'tool-start'; id: string; name: string; skill?: string; args: Record<string, unknown> }
+  | ToolOutputEvent
   | {
       type: 'tool-end';
       id: string;

@@ -34,6 +34,7 @@ describe('agent: tool round trip through a real bash: entrypoint', () => {
     expect(events.map((e) => e.type)).toEqual([
       'message',
       'tool-start',
+      'tool-output',
       'tool-end',
       'message',
       'token',

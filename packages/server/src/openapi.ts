@@ -205,6 +205,16 @@ export function openApiDocument(version: string): Record<string, unknown> {
               skill: { type: 'string' },
               args: { type: 'object' },
             }),
+            event('tool-output', {
+              id: { type: 'string' },
+              name: { type: 'string' },
+              stream: { type: 'string', enum: ['stdout', 'stderr'] },
+              text: {
+                type: 'string',
+                description:
+                  'Output of the running call since the previous tool-output of its stream (the newest ≤ 4,096 characters; at most one per 100 ms).',
+              },
+            }),
             event('tool-end', {
               id: { type: 'string' },
               name: { type: 'string' },

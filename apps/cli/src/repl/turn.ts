@@ -7,6 +7,7 @@ import { isStoreErrorLike, isStoreFailureCode, storeFailure, storeFailureText } 
 import { executeTurn } from '../turn.js';
 import { EventGate, loadMarkdown, MarkdownAnswer, rendersMarkdown } from './answer-markdown.js';
 import { askApprovals } from './approval.js';
+import { LiveTools } from './live-tools.js';
 import { Spinner } from './spinner.js';
 import { out, printStatus, type ReplState } from './state.js';
 
@@ -20,8 +21,14 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
   const { io, style } = state;
   const controller = new AbortController();
   const spinner = new Spinner(io.stdout, style);
+  // Running tools show their output and time in place; not in a pipe or under NO_COLOR (no redrawing there).
+  const live =
+    io.stdout.isTTY && !io.env.NO_COLOR && io.env.TERM !== 'dumb'
+      ? new LiveTools({ out: io.stdout, style })
+      : undefined;
   const onKey = (data: Buffer | string) => {
     if (String(data).includes('\x03') && !controller.signal.aborted) {
+      live?.pause();
       spinner.stop();
       // A rendered answer shows what it holds of its last block before the notice, which goes under it.
       const notice = () => {
@@ -39,6 +46,7 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
   const stopListening = onStopSignal(
     (signal) => {
       terminated = signal;
+      live?.pause();
       spinner.stop();
       controller.abort(new Error(`terminated by ${signal}`));
     },
@@ -63,7 +71,8 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
     mode: () => state.toolMode,
     onWrite: () => spinner.stop(),
     onIdle: () => {
-      if (!controller.signal.aborted) spinner.start(THINKING);
+      // While other calls run, their live area shows progress instead of the spinner.
+      if (!controller.signal.aborted && !live?.active) spinner.start(THINKING);
     },
     sessionId: state.session.id,
     // Answers wrap between words at the terminal's width (read each time: the window may be resized).
@@ -72,7 +81,11 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
   });
   const gate = new EventGate<Parameters<EventPrinter['onEvent']>[0]>(
     markdown ? loadMarkdown().then((renderer) => markdown.use(renderer)) : undefined,
-    (event) => printer.onEvent(event),
+    (event) => {
+      live?.before(event);
+      printer.onEvent(event);
+      live?.after();
+    },
   );
   const endRenderedAnswer = () => {
     if (markdown && !gate.holding) printer.endAnswer();
@@ -104,6 +117,7 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
           onEvent: (event) => gate.push(event),
           decide: async (requests) => {
             await gate.open;
+            live?.pause();
             // The approval box goes under the answer so far, rendered: a block left pending would be redrawn over it.
             endRenderedAnswer();
             spinner.stop();
@@ -114,7 +128,8 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
               );
             } finally {
               listen(true);
-              spinner.start(THINKING);
+              live?.resume();
+              if (!live?.active) spinner.start(THINKING);
             }
           },
         },
@@ -148,6 +163,7 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
     await printStatus(state);
   } finally {
     listenForRetries(undefined);
+    live?.stop();
     spinner.stop();
     listen(false);
     process.off('SIGINT', onSigint);

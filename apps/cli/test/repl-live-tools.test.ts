@@ -1,0 +1,104 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Sandbox, sandbox, scripted, TEST_SKILLS } from './helpers/env.js';
+import { Terminal } from './helpers/pty.js';
+
+let box: Sandbox;
+const terminals: Terminal[] = [];
+beforeEach(async () => {
+  box = await sandbox(scripted('repl.json'));
+});
+afterEach(async () => {
+  for (const t of terminals.splice(0)) t.kill();
+  await box.cleanup();
+});
+
+/** The REPL in a colour terminal (the test environment sets NO_COLOR, which turns the live area off), or not. */
+function start(color: boolean): Terminal {
+  const env = { ...box.env };
+  if (color) delete env.NO_COLOR;
+  else env.NO_COLOR = '1';
+  const t = new Terminal(['--skills-dir', TEST_SKILLS], { env, cwd: box.cwd });
+  terminals.push(t);
+  return t;
+}
+
+const count = (text: string, part: string) => text.split(part).length - 1;
+
+describe('a running tool in the REPL (compiled CLI, real terminal)', { timeout: 60_000 }, () => {
+  it('shows the last lines of its output and its elapsed time while it runs, then only the result', async () => {
+    const t = start(true);
+    await t.expect('/help for commands');
+    await t.submit('show live lines');
+    await t.expect('[y] Yes, approve once');
+    t.write('y');
+    // Live, under the call's header: its output so far and how long it has run, before the call has ended.
+    await t.expect(/┆ line 2/);
+    await t.expect(/run_command · \d+\.\ds/);
+    expect(t.text).not.toContain('└ ✓ run_command');
+    expect(t.text).not.toContain('line 7');
+    await t.expect('└ ✓ run_command');
+    await t.expect('Counted to seven.');
+    await t.prompt();
+    // On the screen as it stands: the result under its header, each line once, and no trace of the live area.
+    const screen = await t.screen();
+    const call = screen.slice(screen.lastIndexOf('⚙ run_command'));
+    expect(call).toMatch(/^⚙ run_command \(raw-shell\) \{"command":"for i in[^\n]*\n│ line 1\n│ line 2\n/);
+    for (let i = 1; i <= 7; i++) expect(count(screen, `line ${i}\n`)).toBeLessThanOrEqual(1);
+    expect(screen).not.toContain('┆');
+    expect(screen).not.toMatch(/run_command · \d+\.\ds/);
+    t.write('/quit\r');
+    expect(await t.exited).toBe(0);
+  });
+
+  it('two calls side by side: a live block each, then each result under its own call', async () => {
+    const t = start(true);
+    await t.expect('/help for commands');
+    await t.submit('two live calls');
+    await t.expect('[a] Approve run_command for this session');
+    t.write('a'); // the second call is approved with it
+    // Both run at once, each block named by its arguments.
+    await t.expect(/run_command \{"command":"for i in 1 2 3 4; do echo alpha[^\n]*· \d+\.\ds\n┆ alpha 1/);
+    await t.expect(/┆ beta 2/);
+    expect(t.text).not.toContain('Both counted.');
+    await t.expect('Both counted.');
+    await t.prompt();
+    const screen = await t.screen();
+    expect(screen).not.toContain('┆');
+    for (const word of ['alpha 1', 'alpha 4', 'beta 1', 'beta 5']) expect(count(screen, `${word}\n`)).toBe(1);
+    // The first result follows the second header, so it names its call; then the second's.
+    expect(screen).toMatch(/↳ run_command \{"command":"for i in 1 2 3 4; do[^\n]*\n│ alpha 1\n/);
+    expect(screen).toMatch(/↳ run_command \{"command":"for i in 1 2 3 4 5 6; do[^\n]*\n│ beta 1\n/);
+    t.write('/quit\r');
+    expect(await t.exited).toBe(0);
+  });
+
+  it('draws nothing live under NO_COLOR: the result line alone says how long the call took', async () => {
+    const t = start(false);
+    await t.expect('/help for commands');
+    await t.submit('show live lines');
+    await t.expect('[y] Yes, approve once');
+    t.write('y');
+    await t.expect(/└ ✓ run_command · .* · \d+\.\d s/);
+    await t.expect('Counted to seven.');
+    expect(t.text).not.toContain('┆');
+    expect(t.text).not.toMatch(/run_command · \d+\.\ds/);
+    t.write('/quit\r');
+    expect(await t.exited).toBe(0);
+  });
+
+  it('Ctrl+C while a tool shows live output cancels the turn and clears the live area', async () => {
+    const t = start(true);
+    await t.expect('/help for commands');
+    await t.submit('show live lines');
+    await t.expect('[y] Yes, approve once');
+    t.write('y');
+    await t.expect(/┆ line 1/);
+    t.write('\x03');
+    await t.expect('turn cancelled');
+    await t.prompt();
+    expect(await t.screen()).not.toContain('┆');
+    expect(t.text).not.toContain('line 7');
+    t.write('/quit\r');
+    expect(await t.exited).toBe(0);
+  });
+});
