@@ -73,10 +73,7 @@ export function checkSettings(file: ConfigFile): SettingsLayer {
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';
     const where = ['settings', ...path, key].join('.');
-    const allowed =
-      path.length === 0
-        ? Object.keys(settingsSchema.shape).join(', ')
-        : 'enable, disable';
+    const allowed = path.length === 0 ? Object.keys(settingsSchema.shape).join(', ') : 'enable, disable';
     throw positioned(file, [...path, key], `unknown setting ${JSON.stringify(where)} (allowed: ${allowed})`);
   }
   const name = ['settings', ...path].join('.');
