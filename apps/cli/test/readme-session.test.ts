@@ -1,8 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CLI_ROOT, type Sandbox, sandbox, scripted } from './helpers/env.js';
-import { Terminal } from './helpers/pty.js';
+import { describe, expect, it } from 'vitest';
+import { CLI_ROOT, scripted } from './helpers/env.js';
+import type { Terminal } from './helpers/pty.js';
+import { useReplSandbox } from './helpers/repl-sandbox.js';
 
 /**
  * The CLI README's screen recording is this test's transcript: one REPL session with the repository's own skills and
@@ -16,15 +17,7 @@ const END = '<!-- /recording -->';
 const REPO_SKILLS = join(CLI_ROOT, '..', '..', 'skills');
 const COLS = 100;
 
-let box: Sandbox;
-let terminal: Terminal | undefined;
-beforeEach(async () => {
-  box = await sandbox({ ...scripted('demo.json'), BIRDIE_BUNDLED_SKILLS: REPO_SKILLS });
-});
-afterEach(async () => {
-  terminal?.kill();
-  await box.cleanup();
-});
+const repl = useReplSandbox({ ...scripted('demo.json'), BIRDIE_BUNDLED_SKILLS: REPO_SKILLS });
 
 /** What differs from run to run: session ids, durations, token counts, the spinner's frame, the version. */
 function normalise(text: string): string {
@@ -80,10 +73,8 @@ function recording(frames: { approval: string; live: string; whole: string }): s
 
 describe('the CLI README recording', { timeout: 60_000 }, () => {
   it('is what the terminal shows in a session with rendering, an approval and a live tool', async () => {
-    const env = { ...box.env };
-    delete env.NO_COLOR; // a colour terminal: Markdown rendered, running tools shown live
-    const t = new Terminal([], { env, cwd: box.cwd, cols: COLS, rows: 40 });
-    terminal = t;
+    // A colour terminal: Markdown rendered, running tools shown live.
+    const t = repl.start([], { colors: true, cols: COLS, rows: 40 });
     await t.expect('/help for commands');
     await t.submit('/skill enable shell');
     await t.expect('shell enabled');
