@@ -1,6 +1,7 @@
 import type { BaseMessage } from '@langchain/core/messages';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
+import { progressConfig } from './mcp-progress.js';
 import { describeToolError } from './skill-tool.js';
 import { type DeclaredTool, declareTool, defaultApproval } from './tool.js';
 
@@ -76,7 +77,7 @@ function binaryLabel(b: Record<string, unknown>): string {
 type McpToolFunction = (
   args: Record<string, unknown>,
   runManager: undefined,
-  config: { timeout: number; signal?: AbortSignal },
+  config: { timeout: number; signal?: AbortSignal; configurable?: Record<string, unknown> },
 ) => Promise<unknown>;
 
 export interface McpToolOptions {
@@ -106,6 +107,7 @@ export function createMcpTool(original: StructuredToolInterface, options: McpToo
           const config = {
             timeout: options.timeoutMs,
             ...(context.signal ? { signal: context.signal } : {}),
+            ...progressConfig(context.onOutput),
           };
           // `invoke` keeps only the content of the adapters' `[content, artifacts]` answer, and a result made of
           // structured content alone has its data among the artifacts: take the pair from the tool's function
