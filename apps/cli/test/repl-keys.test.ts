@@ -45,8 +45,7 @@ describe('REPL keys and conveniences in a real terminal (compiled CLI)', { timeo
     expect(await t.exited).toBe(0);
   });
 
-  it('birdie -- "run" starts the REPL with "run" as its first message; birdie rnu says did you mean', async () => {
-    // (options first would make the word a message anyway: `birdie --enable x run` is the REPL saying "run")
+  it('birdie -- "run" starts the REPL with "run" as its first message; birdie rnu says did you mean, options first too', async () => {
     const t = repl.start(['--', 'run']);
     await t.expect('› run');
     await t.expect('You said run.');
@@ -56,6 +55,19 @@ describe('REPL keys and conveniences in a real terminal (compiled CLI)', { timeo
     const typo = repl.start(['rnu']);
     await typo.expect('unknown command "rnu". Did you mean "run"? To send it as a message: birdie -- "rnu"');
     expect(await typo.exited).toBe(2);
+    // options first change nothing: a command's name or a near miss is not sent to the model unasked
+    const late = start(['rnu']);
+    await late.expect('unknown command "rnu". Did you mean "run"? To send it as a message, put -- before it');
+    expect(await late.exited).toBe(2);
+    const command = start(['run']);
+    await command.expect(
+      '"run" is a command: put it first (birdie run …), or to send it as a message, put -- before it',
+    );
+    expect(await command.exited).toBe(2);
+    const message = start(['--', 'run']);
+    await message.expect('You said run.');
+    await message.submit('/quit');
+    expect(await message.exited).toBe(0);
   });
 
   it('the input history file stays within its cap across restarts, and keeps the newest inputs', async () => {
