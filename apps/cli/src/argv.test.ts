@@ -141,6 +141,15 @@ describe('parseArgv', () => {
       values: { enable: ['shell'] },
     });
     expect(parseArgv(['--', 'run'])).toMatchObject({ command: { name: '' }, positionals: ['run'] });
+    // after options the same: a command word or a near miss is not a message unless -- says so
+    expect(usageError(['--enable', 'shell', 'rnu'])).toContain('Did you mean "run"?');
+    expect(usageError(['--enable', 'run', 'run'])).toContain('"run" is a command: put it first');
+    expect(parseArgv(['--enable', 'run', '--', 'run'])).toMatchObject({
+      command: { name: '' },
+      positionals: ['run'],
+      values: { enable: ['run'] },
+    });
+    expect(parseArgv(['--enable', 'shell', 'fix it'])).toMatchObject({ positionals: ['fix it'] });
     expect(() => parseArgv(['rnu'])).toThrow(
       /unknown command "rnu"\. Did you mean "run"\? To send it as a message: birdie -- "rnu"/,
     );

@@ -77,7 +77,7 @@ export function parseArgv(argv: string[]): Parsed {
     return { kind: 'help', command: name === '' ? undefined : command };
   if (name === '' && (rest.includes('--version') || rest.includes('-v'))) return { kind: 'version' };
 
-  let parsed: { values: Values; positionals: string[] };
+  let parsed: { values: Values; positionals: string[]; tokens: Array<{ kind: string; index: number }> };
   try {
     parsed = parseArgs({
       args: rest,
@@ -89,10 +89,12 @@ export function parseArgv(argv: string[]): Parsed {
       ),
       allowPositionals: true,
       strict: true,
-    }) as { values: Values; positionals: string[] };
+      tokens: true,
+    }) as typeof parsed;
   } catch (error) {
     throw new UsageError(explainParseError(error, command), { cause: error });
   }
+  if (name === '') refuseCommandAsMessage(parsed.tokens, rest);
   const [min, max] = command.positionals;
   if (parsed.positionals.length < min) throw new UsageError(`missing argument. Usage: ${command.usage}`);
   if (parsed.positionals.length > max) {
@@ -101,6 +103,27 @@ export function parseArgv(argv: string[]): Parsed {
     throw new UsageError(`unexpected argument "${extra}".${hint} Usage: ${command.usage}`);
   }
   return { kind: 'command', command, values: parsed.values, positionals: parsed.positionals };
+}
+
+/**
+ * `birdie --enable x run` (options before the word): the word is a command's name, or a near miss of one, as when
+ * it comes first; it becomes the REPL's first message only after `--`, never by accident.
+ */
+function refuseCommandAsMessage(
+  tokens: ReadonlyArray<{ kind: string; index: number }>,
+  args: string[],
+): void {
+  const first = tokens.find((t) => t.kind === 'positional' || t.kind === 'option-terminator');
+  if (first?.kind !== 'positional') return;
+  const word = args[first.index]!;
+  if (topLevelNames().includes(word))
+    throw new UsageError(
+      `"${word}" is a command: put it first (birdie ${word} …), or to send it as a message, put -- before it.`,
+    );
+  if (looksLikeCommand(word))
+    throw new UsageError(
+      `unknown command "${word}".${didYouMean(word, topLevelNames())} To send it as a message, put -- before it.`,
+    );
 }
 
 function explainParseError(error: unknown, command: CommandSpec): string {

@@ -38,17 +38,14 @@ export async function replCommand({ io, values, positionals }: CommandContext): 
   const { runRepl } = await import('../repl/loop.js');
   // Resuming prints history before the prompt; a new session loads right after the first prompt is drawn.
   const firstMessage = positionals[0];
-  const { appendHistory, historyFile, loadHistory, prepareHistory } = await import(
-    '../repl/input-history.js'
-  );
-  const file = historyFile(io.env, userIdOf(io, values));
-  const [entries] = await Promise.all([loadHistory(file), prepareHistory(file)]);
+  const { historyFile, openHistory } = await import('../repl/input-history.js');
+  const history = await openHistory(historyFile(io.env, userIdOf(io, values)));
   return runRepl({
     io,
     style,
     boot: resumeId ? await boot() : boot,
     readInput,
-    history: { entries, remember: (text) => appendHistory(file, text) },
+    history,
     ...(firstMessage !== undefined && firstMessage.trim() !== '' ? { firstMessage } : {}),
   });
 }

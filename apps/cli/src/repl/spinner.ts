@@ -17,11 +17,13 @@ export class Spinner {
     return this.timer !== undefined;
   }
 
-  start(label: string): void {
+  /** `label` as a function is read again at every frame: a label that changes while it spins (a countdown). */
+  start(label: string | (() => string)): void {
     if (this.timer) return;
     const draw = () => {
+      const text = typeof label === 'function' ? label() : label;
       this.out.write(
-        `\r${this.style('magenta', FRAMES[this.frame++ % FRAMES.length]!)} ${this.style('dim', label)}\x1b[K`,
+        `\r${this.style('magenta', FRAMES[this.frame++ % FRAMES.length]!)} ${this.style('dim', text)}\x1b[K`,
       );
     };
     draw();

@@ -1,6 +1,6 @@
 import { CliError, EXIT_RUN } from '../io.js';
 import { EventPrinter } from '../render/events.js';
-import { listenForRetries, retryLine } from '../retry-notice.js';
+import { listenForRetries, retryCountdown } from '../retry-notice.js';
 import { waitingLine } from '../runtime.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 import { isStoreErrorLike, isStoreFailureCode, storeFailure, storeFailureText } from '../store-failure.js';
@@ -93,11 +93,13 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
   process.on('SIGINT', onSigint);
   listen(true);
   spinner.start(THINKING);
-  // A rate-limited or failing vendor: the wait is shown where the spinner is, counting the attempts.
+  // A rate-limited or failing vendor: the wait is shown where the spinner is, counting the attempts and, at every
+  // frame, the seconds left until the retry.
   listenForRetries((notice) => {
     endRenderedAnswer();
     spinner.stop();
-    spinner.start(`${retryLine(notice)} (Ctrl+C cancels)`);
+    const line = retryCountdown(notice);
+    spinner.start(() => `${line()} (Ctrl+C cancels)`);
   });
   try {
     let result: Awaited<ReturnType<typeof executeTurn>>;
