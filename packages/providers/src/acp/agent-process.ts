@@ -40,6 +40,21 @@ const STDERR_TAIL = 2_000;
 interface ProcessState {
   stderr: string;
   exited: string | undefined;
+  /** Settles once the program has exited and its stdout and stderr are read to the end. */
+  closed: Promise<void>;
+}
+
+/**
+ * A program that has gone away may still have its last words in the stderr pipe, and its exit may not be known yet
+ * when its stdout ends: waits (briefly: a grandchild can hold the pipes open) until both are in.
+ */
+async function lastWords(state: ProcessState, gone: boolean): Promise<string> {
+  if (gone || state.exited !== undefined) {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([state.closed, new Promise((resolve) => (timer = setTimeout(resolve, 500)))]);
+    clearTimeout(timer);
+  }
+  return state.stderr;
 }
 const CANCELLED: RequestPermissionResponse = { outcome: { outcome: 'cancelled' } };
 
@@ -98,7 +113,11 @@ export class AgentProcess {
       cwd: spec.cwd,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    const state: ProcessState = { stderr: '', exited: undefined };
+    const state: ProcessState = {
+      stderr: '',
+      exited: undefined,
+      closed: new Promise((resolve) => child.once('close', () => resolve())),
+    };
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {
       state.stderr = (state.stderr + chunk).slice(-STDERR_TAIL);
@@ -155,7 +174,8 @@ export class AgentProcess {
       connection.close();
       await server.stop();
       child.kill('SIGKILL');
-      throw failure(spec, describe(cause, state.exited), state.stderr, cause);
+      const stderr = await lastWords(state, true);
+      throw failure(spec, describe(cause, state.exited), stderr, cause);
     }
   }
 
@@ -195,8 +215,9 @@ export class AgentProcess {
     try {
       const response = await this.#connection.agent
         .request(methods.agent.session.prompt, { sessionId, prompt })
-        .catch((cause: unknown) => {
-          throw failure(this.#spec, describe(cause, this.exitReason), this.#state.stderr, cause);
+        .catch(async (cause: unknown) => {
+          const stderr = await lastWords(this.#state, this.#connection.signal.aborted);
+          throw failure(this.#spec, describe(cause, this.exitReason), stderr, cause);
         });
       // Updates sent just before the answer may still be on their way through the connection's handlers.
       await new Promise((resolve) => setImmediate(resolve));
@@ -219,12 +240,8 @@ export class AgentProcess {
     try {
       return await withTimeout(request(), this.#spec.timeoutMs, what);
     } catch (cause) {
-      throw failure(
-        this.#spec,
-        `${what} failed: ${describe(cause, this.exitReason)}`,
-        this.#state.stderr,
-        cause,
-      );
+      const stderr = await lastWords(this.#state, this.#connection.signal.aborted);
+      throw failure(this.#spec, `${what} failed: ${describe(cause, this.exitReason)}`, stderr, cause);
     }
   }
 }
