@@ -27,7 +27,7 @@ afterAll(async () => {
 async function deadlocks(): Promise<number> {
   for (;;) {
     const { rows } = await admin.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend'",
       [database],
     );
     if (rows[0]!.n === 0) break;
