@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isEntrypointError, resolveEntrypoint } from '@birdie/entrypoints';
+import { resolveEntrypoint } from '@birdie/entrypoints';
 import { makeTempDir } from '@birdie/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadBundledSkill } from './helpers.js';
+import { entrypointRefusal, loadBundledSkill, snapshot } from './helpers.js';
 
 type TempDir = Awaited<ReturnType<typeof makeTempDir>>;
 
@@ -21,25 +21,8 @@ async function preview(tool: string, args: Record<string, unknown>): Promise<unk
   return JSON.parse((await entrypoint.run(args, { cwd: root, timeoutMs: 10_000 })).output);
 }
 
-async function refusal(tool: string, args: Record<string, unknown>): Promise<string> {
-  try {
-    await preview(tool, args);
-  } catch (error) {
-    if (isEntrypointError(error)) return error.message;
-    throw error;
-  }
-  throw new Error(`${tool} ${JSON.stringify(args)} was not refused`);
-}
-
-/** Every entry under `dir` with its content: proof that a preview changed nothing. */
-async function snapshot(dir: string): Promise<Record<string, string>> {
-  const result: Record<string, string> = {};
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    const full = join(entry.parentPath, entry.name);
-    result[full] = entry.isFile() ? await readFile(full, 'utf8') : entry.isDirectory() ? '<dir>' : '<other>';
-  }
-  return result;
-}
+const refusal = (tool: string, args: Record<string, unknown>) =>
+  entrypointRefusal(() => preview(tool, args), `${tool} ${JSON.stringify(args)}`);
 
 beforeEach(async () => {
   work = await makeTempDir('birdie-fs-preview-');

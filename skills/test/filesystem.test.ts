@@ -15,7 +15,7 @@ import { type Entrypoint, isEntrypointError } from '@birdie/entrypoints';
 import { makeTempDir } from '@birdie/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as tools from '../filesystem/tools.mjs';
-import { toolEntrypoint } from './helpers.js';
+import { entrypointRefusal, snapshot, toolEntrypoint } from './helpers.js';
 
 type TempDir = Awaited<ReturnType<typeof makeTempDir>>;
 
@@ -34,25 +34,8 @@ async function run(tool: string, args: Record<string, unknown>, timeoutMs = 10_0
   return (await entrypoint.run(args, { cwd: root, timeoutMs })).output;
 }
 
-async function refusal(tool: string, args: Record<string, unknown>): Promise<string> {
-  try {
-    await run(tool, args);
-  } catch (error) {
-    if (isEntrypointError(error)) return error.message;
-    throw error;
-  }
-  throw new Error(`${tool} ${JSON.stringify(args)} was not refused`);
-}
-
-/** Every file under `dir` with its content: a snapshot to prove nothing outside the root changed. */
-async function snapshot(dir: string): Promise<Record<string, string>> {
-  const result: Record<string, string> = {};
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    const full = join(entry.parentPath, entry.name);
-    result[full] = entry.isFile() ? await readFile(full, 'utf8') : entry.isDirectory() ? '<dir>' : '<other>';
-  }
-  return result;
-}
+const refusal = (tool: string, args: Record<string, unknown>) =>
+  entrypointRefusal(() => run(tool, args), `${tool} ${JSON.stringify(args)}`);
 
 beforeEach(async () => {
   work = await makeTempDir('birdie-fs-');

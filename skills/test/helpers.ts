@@ -1,7 +1,9 @@
+import { readdir, readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Entrypoint, resolveEntrypoint } from '@birdie/entrypoints';
+import { type Entrypoint, isEntrypointError, resolveEntrypoint } from '@birdie/entrypoints';
 import { loadSkillFile, type Skill } from '@birdie/skill-parser';
 
 /** The bundled skills folder (this package's root). */
@@ -27,6 +29,27 @@ export async function toolEntrypoint(
   if (!tool) throw new Error(`${skillName} has no tool ${toolName}`);
   const entrypoint = origin ? tool.entrypoint.replace(origin.from, origin.to) : tool.entrypoint;
   return resolveEntrypoint(entrypoint, { skillDir: skill.dir, schema: tool.schema });
+}
+
+/** The message of the entrypoint error `call` fails with; any other error is rethrown, and no failure is one. */
+export async function entrypointRefusal(call: () => Promise<unknown>, what: string): Promise<string> {
+  try {
+    await call();
+  } catch (error) {
+    if (isEntrypointError(error)) return error.message;
+    throw error;
+  }
+  throw new Error(`${what} was not refused`);
+}
+
+/** Every entry under `dir` with its content (`<dir>`, `<other>`): proof that nothing there changed. */
+export async function snapshot(dir: string): Promise<Record<string, string>> {
+  const result: Record<string, string> = {};
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    const full = join(entry.parentPath, entry.name);
+    result[full] = entry.isFile() ? await readFile(full, 'utf8') : entry.isDirectory() ? '<dir>' : '<other>';
+  }
+  return result;
 }
 
 export interface RecordedRequest {

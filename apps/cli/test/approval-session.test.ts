@@ -1,36 +1,26 @@
 import { cp, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CLI_ROOT, type Sandbox, sandbox, scripted } from './helpers/env.js';
-import { Terminal } from './helpers/pty.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { CLI_ROOT, scripted } from './helpers/env.js';
+import { useReplSandbox } from './helpers/repl-sandbox.js';
 import { runCli } from './helpers/run-in-process.js';
 
 // The bundled filesystem skill, copied so a test can edit its SKILL.md; its write tools declare previews.
 const FILESYSTEM = join(CLI_ROOT, '..', '..', 'skills', 'filesystem');
 const STATUS_SESSION = /│ session: (\S+) │/;
 
-let box: Sandbox;
+const repl = useReplSandbox(scripted('approvals.json'));
 let args: string[];
-const terminals: Terminal[] = [];
 beforeEach(async () => {
-  box = await sandbox(scripted('approvals.json'));
-  const skills = join(box.dir.path, 'skills');
+  const skills = join(repl.box.dir.path, 'skills');
   await cp(FILESYSTEM, join(skills, 'filesystem'), { recursive: true });
-  await writeFile(join(box.cwd, 'notes.txt'), 'one\ntwo\nthree\n');
+  await writeFile(join(repl.box.cwd, 'notes.txt'), 'one\ntwo\nthree\n');
   args = ['--skills-dir', skills, '--enable', 'filesystem'];
 });
-afterEach(async () => {
-  for (const t of terminals.splice(0)) t.kill();
-  await box.cleanup();
-});
 
-function start(extra: string[] = []): Terminal {
-  const t = new Terminal([...extra, ...args], { env: box.env, cwd: box.cwd });
-  terminals.push(t);
-  return t;
-}
+const start = (extra: string[] = []) => repl.start([...extra, ...args]);
 
-const notes = () => readFile(join(box.cwd, 'notes.txt'), 'utf8');
+const notes = () => readFile(join(repl.box.cwd, 'notes.txt'), 'utf8');
 
 describe('file changes and approvals kept with the session (real terminal)', { timeout: 90_000 }, () => {
   it('shows the diff of a write, keeps "a" with the session across a resume and birdie run, and asks again after the skill file changed', async () => {
@@ -67,8 +57,8 @@ describe('file changes and approvals kept with the session (real terminal)', { t
 
     // birdie run on the session does not ask either (no --yes needed), and --json says why.
     const run = await runCli(['run', '--json', ...args, '--session-id', id, 'rewrite by run'], {
-      env: box.env,
-      cwd: box.cwd,
+      env: repl.box.env,
+      cwd: repl.box.cwd,
     });
     expect(run.code).toBe(0);
     const events = run.stdout
@@ -87,7 +77,7 @@ describe('file changes and approvals kept with the session (real terminal)', { t
     expect(await notes()).toBe('uno\n');
 
     // The skill file changed: the approval was given to the old one, so the user is asked again.
-    const skillFile = join(box.dir.path, 'skills', 'filesystem', 'SKILL.md');
+    const skillFile = join(repl.box.dir.path, 'skills', 'filesystem', 'SKILL.md');
     await writeFile(
       skillFile,
       (await readFile(skillFile, 'utf8')).replace(
@@ -135,7 +125,7 @@ describe('file changes and approvals kept with the session (real terminal)', { t
     expect(shown.join('\n')).not.toMatch(/─{13}/);
     t.write('y');
     await t.expect('Made the folder.');
-    expect((await stat(join(box.cwd, 'src', 'lib'))).isDirectory()).toBe(true);
+    expect((await stat(join(repl.box.cwd, 'src', 'lib'))).isDirectory()).toBe(true);
     await t.submit('/exit');
     expect(await t.exited).toBe(0);
   });
@@ -143,15 +133,15 @@ describe('file changes and approvals kept with the session (real terminal)', { t
 
 describe('file changes without a terminal', { timeout: 60_000 }, () => {
   it('birdie run refuses an unapproved write (it cannot ask); --approval never runs it without asking', async () => {
-    const refused = await runCli(['run', ...args, 'rewrite notes'], { env: box.env, cwd: box.cwd });
+    const refused = await runCli(['run', ...args, 'rewrite notes'], { env: repl.box.env, cwd: repl.box.cwd });
     expect(refused.stderr).toContain(
       'write_file {"path":"notes.txt","content":"one\\n2\\nthree\\n"} needs approval',
     );
     expect(await notes()).toBe('one\ntwo\nthree\n');
 
     const never = await runCli(['run', '--approval', 'never', ...args, 'rewrite notes'], {
-      env: box.env,
-      cwd: box.cwd,
+      env: repl.box.env,
+      cwd: repl.box.cwd,
     });
     expect(never.code).toBe(0);
     expect(never.stderr).not.toContain('needs approval');

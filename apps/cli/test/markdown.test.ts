@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, type Sandbox, sandbox, scripted, TEST_SKILLS } from './helpers/env.js';
-import { Terminal } from './helpers/pty.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, scripted, TEST_SKILLS } from './helpers/env.js';
+import type { Terminal } from './helpers/pty.js';
+import { useReplSandbox } from './helpers/repl-sandbox.js';
 
 // The answer the script gives to "show markdown" (and, token by token with a delay, to "stream markdown slowly").
 const SOURCE_LINES = [
@@ -13,26 +14,11 @@ const SOURCE_LINES = [
   '```ts',
 ];
 
-let box: Sandbox;
-const terminals: Terminal[] = [];
-beforeEach(async () => {
-  box = await sandbox(scripted('repl.json'));
-});
-afterEach(async () => {
-  for (const t of terminals.splice(0)) t.kill();
-  await box.cleanup();
-});
+const repl = useReplSandbox(scripted('repl.json'));
 
 /** The REPL in a pty; with `colors`, NO_COLOR (which every test sandbox sets) is taken out. */
-function start(colors: boolean, args: string[] = []): Terminal {
-  const { NO_COLOR: _, ...withColors } = box.env;
-  const t = new Terminal(['--skills-dir', TEST_SKILLS, ...args], {
-    env: colors ? withColors : box.env,
-    cwd: box.cwd,
-  });
-  terminals.push(t);
-  return t;
-}
+const start = (colors: boolean, args: string[] = []) =>
+  repl.start(['--skills-dir', TEST_SKILLS, ...args], { colors });
 
 const STATUS = /session: (\S+) │ ctx/;
 
@@ -97,17 +83,17 @@ describe('Markdown answers in the REPL (compiled CLI, real pty)', { timeout: 60_
   });
 
   it('in a pipe (birdie run, -p, --json) the answer is the Markdown as written, even with colors allowed', async () => {
-    const { NO_COLOR: _, ...withColors } = box.env;
+    const { NO_COLOR: _, ...withColors } = repl.box.env;
     const run = (args: string[]) =>
       new Promise<string>((resolve, reject) => {
         execFile(
           process.execPath,
           [BIN, ...args, '--skills-dir', TEST_SKILLS],
-          { env: { ...withColors, FORCE_COLOR: '1' }, cwd: box.cwd },
+          { env: { ...withColors, FORCE_COLOR: '1' }, cwd: repl.box.cwd },
           (error, stdout) => (error ? reject(error) : resolve(stdout)),
         );
       });
-    const script = JSON.parse(await readFile(join(box.env.LLM_SCRIPT!), 'utf8')) as {
+    const script = JSON.parse(await readFile(join(repl.box.env.LLM_SCRIPT!), 'utf8')) as {
       replies: { match?: string; text?: string }[];
     };
     const answer = script.replies.find((r) => r.match === 'show markdown')!.text!;

@@ -1,26 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Sandbox, sandbox, scripted, TEST_SKILLS } from './helpers/env.js';
-import { Terminal } from './helpers/pty.js';
+import { describe, expect, it } from 'vitest';
+import { scripted, TEST_SKILLS } from './helpers/env.js';
+import { useReplSandbox } from './helpers/repl-sandbox.js';
 
-let box: Sandbox;
-const terminals: Terminal[] = [];
-beforeEach(async () => {
-  box = await sandbox(scripted('repl.json'));
-});
-afterEach(async () => {
-  for (const t of terminals.splice(0)) t.kill();
-  await box.cleanup();
-});
+const repl = useReplSandbox(scripted('repl.json'));
 
 /** The REPL in a colour terminal (the test environment sets NO_COLOR, which turns the live area off), or not. */
-function start(color: boolean): Terminal {
-  const env = { ...box.env };
-  if (color) delete env.NO_COLOR;
-  else env.NO_COLOR = '1';
-  const t = new Terminal(['--skills-dir', TEST_SKILLS], { env, cwd: box.cwd });
-  terminals.push(t);
-  return t;
-}
+const start = (colors: boolean) => repl.start(['--skills-dir', TEST_SKILLS], { colors });
 
 const count = (text: string, part: string) => text.split(part).length - 1;
 

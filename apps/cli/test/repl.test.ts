@@ -1,26 +1,14 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Sandbox, sandbox, scripted, TEST_SKILLS } from './helpers/env.js';
+import { describe, expect, it } from 'vitest';
+import { scripted, TEST_SKILLS } from './helpers/env.js';
 import { isAlive, readPidFile, survives } from './helpers/processes.js';
-import { Terminal } from './helpers/pty.js';
+import { useReplSandbox } from './helpers/repl-sandbox.js';
 import { runCli } from './helpers/run-in-process.js';
 
-let box: Sandbox;
-const terminals: Terminal[] = [];
-beforeEach(async () => {
-  box = await sandbox(scripted('repl.json'));
-});
-afterEach(async () => {
-  for (const t of terminals.splice(0)) t.kill();
-  await box.cleanup();
-});
+const repl = useReplSandbox(scripted('repl.json'));
 
-function start(args: string[] = []): Terminal {
-  const t = new Terminal(['--skills-dir', TEST_SKILLS, ...args], { env: box.env, cwd: box.cwd });
-  terminals.push(t);
-  return t;
-}
+const start = (args: string[] = []) => repl.start(['--skills-dir', TEST_SKILLS, ...args]);
 
 const STATUS = /scripted · scripted │ session: (\S+) │ ctx: \d+ tok(?: \(\d+%\))? │ spent: ↑(\d+) ↓(\d+) tok/;
 
@@ -158,7 +146,7 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     await t.submit('/memory');
     await t.submit('/quit');
     expect(await t.exited).toBe(0);
-    const file = join(box.home, 'history', 'tester.jsonl');
+    const file = join(repl.box.home, 'history', 'tester.jsonl');
     expect((await stat(file)).mode & 0o777).toBe(0o600);
 
     const again = start();
@@ -258,7 +246,7 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     await t.submit('please sleep');
     await t.expect('thinking… (Ctrl+C cancels)');
     await t.expect('⚙ slow_sleep');
-    const pid = await readPidFile(join(box.cwd, 'sleep.pid'));
+    const pid = await readPidFile(join(repl.box.cwd, 'sleep.pid'));
     expect(isAlive(pid)).toBe(true);
     t.write('\x03');
     await t.expect('turn cancelled');
@@ -279,7 +267,7 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     await t.expect('/help for commands');
     await t.submit('please sleep');
     await t.expect('⚙ slow_sleep');
-    const pid = await readPidFile(join(box.cwd, 'sleep.pid'));
+    const pid = await readPidFile(join(repl.box.cwd, 'sleep.pid'));
     expect(isAlive(pid)).toBe(true);
     process.kill(t.pid, 'SIGTERM');
     await t.expect('terminated by SIGTERM');
@@ -330,7 +318,7 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     await t.expect('[a] Approve run_command for this session');
     t.write('a'); // one key: approve for this session
     await t.expect('Done with the file.');
-    expect((await stat(join(box.cwd, 'approved.txt'))).isFile()).toBe(true);
+    expect((await stat(join(repl.box.cwd, 'approved.txt'))).isFile()).toBe(true);
     await t.submit('/exit');
     expect(await t.exited).toBe(0);
   });
@@ -355,8 +343,8 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     await t.expect('[The user edited the arguments to {"command":"touch edited.txt"}]');
     expect(t.text).not.toContain("The user's edited arguments were invalid");
     await t.expect('Edited run done.');
-    expect((await stat(join(box.cwd, 'edited.txt'))).isFile()).toBe(true);
-    await expect(stat(join(box.cwd, 'original.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect((await stat(join(repl.box.cwd, 'edited.txt'))).isFile()).toBe(true);
+    await expect(stat(join(repl.box.cwd, 'original.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
 
     await t.submit('touch rejected');
     await t.expect('[n] No, reject with a message for the model');
@@ -367,7 +355,7 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     t.write('\r');
     await t.expect('The user rejected this call; it did not run. Their message: not in this folder');
     await t.expect('Understood, I left it.');
-    await expect(stat(join(box.cwd, 'rejected.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(stat(join(repl.box.cwd, 'rejected.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
 
     // Ctrl+C at the approval question cancels the turn; nothing runs and the session goes on.
     await t.submit('touch cancelled');
@@ -376,7 +364,7 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     await t.expect('turn cancelled');
     await t.submit('anything else');
     await t.expect('Plain answer.');
-    await expect(stat(join(box.cwd, 'cancelled.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(stat(join(repl.box.cwd, 'cancelled.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
 
     // Esc at the question rejects that call only: the turn goes on and the model hears of it.
     await t.submit('touch escaped');
@@ -386,7 +374,7 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     await t.expect('The user rejected this call; it did not run.');
     await t.expect('Skipped as you said.');
     expect(t.text).not.toMatch(/touch escaped[\s\S]*turn cancelled/);
-    await expect(stat(join(box.cwd, 'escaped.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(stat(join(repl.box.cwd, 'escaped.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
     await t.submit('/quit');
     expect(await t.exited).toBe(0);
   });
@@ -404,26 +392,26 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     await t.expect('Message for the model');
     t.write('\r');
     await t.expect('Both calls answered.');
-    expect((await stat(join(box.cwd, 'harmless.txt'))).isFile()).toBe(true);
-    await expect(stat(join(box.cwd, 'PWNED'))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect((await stat(join(repl.box.cwd, 'harmless.txt'))).isFile()).toBe(true);
+    await expect(stat(join(repl.box.cwd, 'PWNED'))).rejects.toMatchObject({ code: 'ENOENT' });
     await t.submit('/quit');
     expect(await t.exited).toBe(0);
   });
 
   it('birdie resume picks a session by typing part of its title; birdie -c continues the latest', async () => {
     const run = async () => {
-      const r = await runCli(['run', 'anything else'], { env: box.env, cwd: box.cwd });
+      const r = await runCli(['run', 'anything else'], { env: repl.box.env, cwd: repl.box.cwd });
       expect(r.code).toBe(0);
       return /session (\S+) ·/.exec(r.stderr)![1]!;
     };
     const older = await run();
     const latest = await run();
     expect(
-      (await runCli(['sessions', 'rename', older, 'owls and bats'], { env: box.env, cwd: box.cwd })).code,
+      (await runCli(['sessions', 'rename', older, 'owls and bats'], { env: repl.box.env, cwd: repl.box.cwd }))
+        .code,
     ).toBe(0);
 
-    const picker = new Terminal(['resume', '--skills-dir', TEST_SKILLS], { env: box.env, cwd: box.cwd });
-    terminals.push(picker);
+    const picker = repl.start(['resume', '--skills-dir', TEST_SKILLS]);
     await picker.expect('Resume which session?');
     await picker.expect(/anything else · \d{4}-\d\d-\d\d \d\d:\d\d · 1 turns · \d+ tok/);
     await picker.expect('owls and bats');

@@ -9,6 +9,21 @@ const init = (fs = false) => ({
   clientCapabilities: { fs: { readTextFile: fs, writeTextFile: fs }, terminal: false },
 });
 
+type Connected = ReturnType<typeof connect>;
+
+/** Initialises the connection (`fs`: the client offers file reads and writes) and opens a session in `cwd`. */
+async function openSession(test: Connected, cwd = '/w', fs = false): Promise<string> {
+  await test.connection.agent.request(methods.agent.initialize, init(fs));
+  return (await test.connection.agent.request(methods.agent.session.new, { cwd, mcpServers: [] })).sessionId;
+}
+
+/** Sends one text prompt to the session: the turn's stop reason comes back. */
+const say = (test: Connected, sessionId: string, text: string) =>
+  test.connection.agent.request(methods.agent.session.prompt, {
+    sessionId,
+    prompt: [{ type: 'text', text }],
+  });
+
 const PLAN = 'Plan: 0 of 2 steps done\n[ ] 1. Look\n[ ] 2. Leap\nNext: step 1 — Look';
 
 const request = (id: string, tool: string, skill?: string): ApprovalRequest => ({
@@ -91,11 +106,7 @@ describe('birdie as an ACP agent', () => {
       },
     });
     const test = connect(runtime);
-    await test.connection.agent.request(methods.agent.initialize, init());
-    const { sessionId } = await test.connection.agent.request(methods.agent.session.new, {
-      cwd: '/work',
-      mcpServers: [],
-    });
+    const sessionId = await openSession(test, '/work');
     const result = await test.connection.agent.request(methods.agent.session.prompt, {
       sessionId,
       prompt: [
@@ -147,11 +158,7 @@ describe('birdie as an ACP agent', () => {
     });
     const test = connect(runtime);
     test.answer = () => ({ outcome: { outcome: 'selected', optionId: 'allow-session' } });
-    await test.connection.agent.request(methods.agent.initialize, init());
-    const { sessionId } = await test.connection.agent.request(methods.agent.session.new, {
-      cwd: '/w',
-      mcpServers: [],
-    });
+    const sessionId = await openSession(test);
     const prompt = (text: string) =>
       test.connection.agent.request(methods.agent.session.prompt, {
         sessionId,
@@ -191,15 +198,8 @@ describe('birdie as an ACP agent', () => {
       },
     });
     const test = connect(runtime);
-    await test.connection.agent.request(methods.agent.initialize, init());
-    const { sessionId } = await test.connection.agent.request(methods.agent.session.new, {
-      cwd: '/w',
-      mcpServers: [],
-    });
-    await test.connection.agent.request(methods.agent.session.prompt, {
-      sessionId,
-      prompt: [{ type: 'text', text: 'write' }],
-    });
+    const sessionId = await openSession(test);
+    await say(test, sessionId, 'write');
     expect(test.permissions[0]?.toolCall.content).toEqual([
       { type: 'diff', path: '/w/notes.txt', oldText: 'old\n', newText: 'new\n' },
       { type: 'diff', path: '/w/new.md', oldText: null, newText: '# hi\n' },
@@ -214,15 +214,8 @@ describe('birdie as an ACP agent', () => {
       },
     });
     const test = connect(runtime);
-    await test.connection.agent.request(methods.agent.initialize, init());
-    const { sessionId } = await test.connection.agent.request(methods.agent.session.new, {
-      cwd: '/w',
-      mcpServers: [],
-    });
-    await test.connection.agent.request(methods.agent.session.prompt, {
-      sessionId,
-      prompt: [{ type: 'text', text: 'go' }],
-    });
+    const sessionId = await openSession(test);
+    await say(test, sessionId, 'go');
     expect(test.permissions[0]?.toolCall.toolCallId).toBe('model-x');
     expect(test.permissions[0]?.options.map((o) => o.kind)).toEqual(['allow_once', 'reject_once']);
   });
@@ -230,16 +223,9 @@ describe('birdie as an ACP agent', () => {
   it('session modes set the turn’s approval mode; an unknown mode is refused', async () => {
     const { runtime, turns } = fakeRuntime();
     const test = connect(runtime);
-    await test.connection.agent.request(methods.agent.initialize, init());
-    const { sessionId } = await test.connection.agent.request(methods.agent.session.new, {
-      cwd: '/w',
-      mcpServers: [],
-    });
+    const sessionId = await openSession(test);
     await test.connection.agent.request(methods.agent.session.setMode, { sessionId, modeId: 'never' });
-    await test.connection.agent.request(methods.agent.session.prompt, {
-      sessionId,
-      prompt: [{ type: 'text', text: 'x' }],
-    });
+    await say(test, sessionId, 'x');
     expect(turns[0]?.options.approval).toBe('never');
     await expect(
       test.connection.agent.request(methods.agent.session.setMode, { sessionId, modeId: 'yolo' }),
@@ -267,15 +253,8 @@ describe('birdie as an ACP agent', () => {
         }),
     });
     const test = connect(runtime);
-    await test.connection.agent.request(methods.agent.initialize, init());
-    const { sessionId } = await test.connection.agent.request(methods.agent.session.new, {
-      cwd: '/w',
-      mcpServers: [],
-    });
-    const prompt = test.connection.agent.request(methods.agent.session.prompt, {
-      sessionId,
-      prompt: [{ type: 'text', text: 'x' }],
-    });
+    const sessionId = await openSession(test);
+    const prompt = say(test, sessionId, 'x');
     await running;
     await test.connection.agent.notify(methods.agent.session.cancel, { sessionId });
     expect((await prompt).stopReason).toBe('cancelled');
@@ -292,17 +271,8 @@ describe('birdie as an ACP agent', () => {
       turn: async () => ({ status: 'error', error: 'The model call failed: 500', errorCode: 'model-error' }),
     });
     const test = connect(runtime);
-    await test.connection.agent.request(methods.agent.initialize, init());
-    const { sessionId } = await test.connection.agent.request(methods.agent.session.new, {
-      cwd: '/w',
-      mcpServers: [],
-    });
-    await expect(
-      test.connection.agent.request(methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: 'text', text: 'x' }],
-      }),
-    ).rejects.toMatchObject({
+    const sessionId = await openSession(test);
+    await expect(say(test, sessionId, 'x')).rejects.toMatchObject({
       code: -32603,
       message: expect.stringContaining('The model call failed: 500'),
       data: { code: 'model-error' },
@@ -360,15 +330,8 @@ describe('birdie as an ACP agent', () => {
     });
     const test = connect(runtime);
     test.files.set('/w/a.txt', 'unsaved');
-    await test.connection.agent.request(methods.agent.initialize, init(true));
-    const { sessionId } = await test.connection.agent.request(methods.agent.session.new, {
-      cwd: '/w',
-      mcpServers: [],
-    });
-    await test.connection.agent.request(methods.agent.session.prompt, {
-      sessionId,
-      prompt: [{ type: 'text', text: 'x' }],
-    });
+    const sessionId = await openSession(test, '/w', true);
+    await say(test, sessionId, 'x');
     expect(turns[0]?.options.files).toBeDefined();
     expect(test.files.get('/w/a.txt')).toBe('unsaved!');
   });

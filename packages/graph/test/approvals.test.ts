@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { AIMessage, type ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import { argsDigest } from '../src/digest.js';
-import { AgentError, checkToolArgs, createAgent } from '../src/index.js';
+import { AgentError, checkToolArgs } from '../src/index.js';
 import {
+  agentOn,
   agentSetup,
   callTools,
   collect,
@@ -257,16 +258,7 @@ describe('approvals: a decision belongs to one call', () => {
       },
       { text: 'done' },
     ]);
-    const agent = createAgent({
-      model,
-      registry: fx.registry,
-      policy: fx.policy,
-      options: { cwd: fx.dir.path },
-    });
-    cleanups.push(async () => {
-      await agent.close();
-      await fx.dir.cleanup();
-    });
+    const agent = agentOn(cleanups, fx, model);
     const first = await collect(agent.stream('go', { threadId: 't1' }));
     const [harmless, hostile] = ofType(first, 'approval-request')[0]?.requests ?? [];
     expect(hostile?.args).toEqual({ command: `touch ${pwned}` });

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { AIMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import { readChangePreview } from '../src/change-preview.js';
-import { createAgent } from '../src/index.js';
 import {
+  agentOn,
   agentSetup,
   agentSpec,
   callTools,
@@ -14,7 +14,6 @@ import {
   stringArg,
   toolSkill,
   useCleanups,
-  withAgents,
 } from './helpers.js';
 
 const cleanups = useCleanups();
@@ -152,13 +151,9 @@ describe('an agent that pre-approves a file tool', () => {
       .respond(callTools([{ name: 'save', args: { path: 'a.txt', content: 'x' }, id: 'p1' }]))
       .respond(new AIMessage('ok'))
       .respond(callTools([{ name: 'save', args: { path: 'b.txt', content: 'y' }, id: 'p2' }]));
-    const agent = createAgent({
-      model,
-      registry: withAgents(fx.registry, [agentSpec('writer', { body: 'You write.', approve: ['save'] })]),
-      policy: fx.policy,
-      options: { cwd: fx.dir.path },
-    });
-    cleanups.push(() => agent.close());
+    const agent = agentOn(cleanups, fx, model, [
+      agentSpec('writer', { body: 'You write.', approve: ['save'] }),
+    ]);
     const lifted = await collect(agent.stream('one', { threadId: 't1', agent: 'writer' }));
     expect(ofType(lifted, 'approval-request')).toEqual([]);
     expect(readFileSync(join(fx.dir.path, 'a.txt'), 'utf8')).toBe('x');

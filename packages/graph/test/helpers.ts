@@ -73,12 +73,19 @@ export function agentSetup(cleanups: Cleanups) {
   };
 }
 
-/** An agent with no skills over a model of the test's own (one that streams, asks, or hangs), closed after it. */
-export async function agentOverModel(cleanups: Cleanups, model: BaseChatModel) {
-  const fx = await skillsFixture({});
+/**
+ * An agent over the skills fixture `fx` and a model of the test's own (scripted, streaming, asking or hanging), with
+ * `agents` added to its registry; after the test the agent is closed and the fixture's folder removed.
+ */
+export function agentOn(
+  cleanups: Cleanups,
+  fx: SkillsFixture,
+  model: BaseChatModel,
+  agents: AgentSpec[] = [],
+) {
   const agent = createAgent({
     model,
-    registry: fx.registry,
+    registry: agents.length > 0 ? withAgents(fx.registry, agents) : fx.registry,
     policy: fx.policy,
     options: { cwd: fx.dir.path },
   });
@@ -86,7 +93,13 @@ export async function agentOverModel(cleanups: Cleanups, model: BaseChatModel) {
     await agent.close();
     await fx.dir.cleanup();
   });
-  return { agent, cwd: fx.dir.path };
+  return agent;
+}
+
+/** An agent with no skills over a model of the test's own, closed after it. */
+export async function agentOverModel(cleanups: Cleanups, model: BaseChatModel) {
+  const fx = await skillsFixture({});
+  return { agent: agentOn(cleanups, fx, model), cwd: fx.dir.path };
 }
 
 /** The thread's tool results, oldest first. */

@@ -1,14 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createScriptedModel, type ScriptedReply } from '@birdie/providers';
 import { describe, expect, it } from 'vitest';
-import {
-  createAgent,
-  createSkillTool,
-  type LongTermMemory,
-  type MemoryRecord,
-  TOOL_LIMITS,
-} from '../src/index.js';
-import { collect, ofType, skillsFixture, textOf, toolMessages, useCleanups } from './helpers.js';
+import { createSkillTool, type LongTermMemory, type MemoryRecord, TOOL_LIMITS } from '../src/index.js';
+import { agentOn, collect, ofType, skillsFixture, textOf, toolMessages, useCleanups } from './helpers.js';
 
 const cleanups = useCleanups();
 const bundled = readFileSync(new URL('../../../skills/memory/SKILL.md', import.meta.url), 'utf8');
@@ -37,17 +31,7 @@ function memoryStore(): LongTermMemory & { entries: MemoryRecord[] } {
 async function setup(script: ScriptedReply[], extra: Record<string, string> = {}) {
   const fx = await skillsFixture({ 'memory/SKILL.md': bundled, ...extra });
   const model = createScriptedModel(script);
-  const agent = createAgent({
-    model,
-    registry: fx.registry,
-    policy: fx.policy,
-    options: { cwd: fx.dir.path },
-  });
-  cleanups.push(async () => {
-    await agent.close();
-    await fx.dir.cleanup();
-  });
-  return { fx, model, agent };
+  return { fx, model, agent: agentOn(cleanups, fx, model) };
 }
 
 describe('builtin memory tools (the bundled memory skill)', () => {

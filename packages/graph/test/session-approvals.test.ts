@@ -9,6 +9,7 @@ import { fakeModel } from '@langchain/core/testing';
 import { describe, expect, it } from 'vitest';
 import { AgentError, createAgent } from '../src/index.js';
 import {
+  agentOn,
   agentSpec,
   callTools,
   collect,
@@ -17,7 +18,6 @@ import {
   stringArg,
   toolSkill,
   useCleanups,
-  withAgents,
 } from './helpers.js';
 
 const cleanups = useCleanups();
@@ -149,7 +149,6 @@ describe('approving a tool for the session', () => {
 describe('approvals for the session and subagents', () => {
   it("an approval given to a subagent's question holds for the session, and the session's hold in later subagents", async () => {
     const fx = await skillsFixture({ 'notes/SKILL.md': notes() });
-    cleanups.push(() => fx.dir.cleanup());
     const task = (id: string, prompt: string) => ({ name: 'task', id, args: { agent: 'helper', prompt } });
     const model = createScriptedModel([
       { match: '^first', tool_calls: [task('t1', 'stamp a')] },
@@ -163,16 +162,10 @@ describe('approvals for the session and subagents', () => {
       { match: '^third', tool_calls: [{ name: 'stamp', id: 'z1', args: { line: 'c' } }] },
       { match: '^third', text: 'third done' },
     ]);
-    const agent = createAgent({
-      model,
-      registry: withAgents(fx.registry, [
-        agentSpec('lead', { body: 'You lead.', subagents: ['helper'] }),
-        agentSpec('helper', { body: 'You help.', skills: ['notes'] }),
-      ]),
-      policy: fx.policy,
-      options: { cwd: fx.dir.path },
-    });
-    cleanups.push(() => agent.close());
+    const agent = agentOn(cleanups, fx, model, [
+      agentSpec('lead', { body: 'You lead.', subagents: ['helper'] }),
+      agentSpec('helper', { body: 'You help.', skills: ['notes'] }),
+    ]);
     const asked = await collect(agent.stream('first', { threadId: 's1', agent: 'lead' }));
     expect(ofType(asked, 'approval-request').flatMap((e) => e.requests.map((r) => r.id))).toEqual(['t1/x1']);
     await collect(agent.resume('s1', { 't1/x1': { type: 'approve', scope: 'session' } }));

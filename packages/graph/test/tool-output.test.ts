@@ -2,8 +2,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createScriptedModel } from '@birdie/providers';
 import { describe, expect, it } from 'vitest';
-import { type AgentEvent, createAgent } from '../src/index.js';
-import { ofType, skillsFixture, toolSkill, useCleanups } from './helpers.js';
+import type { AgentEvent } from '../src/index.js';
+import { agentOn, ofType, skillsFixture, toolSkill, useCleanups } from './helpers.js';
 
 const cleanups = useCleanups();
 
@@ -14,17 +14,7 @@ async function agentWith(entrypoint: string) {
   const model = createScriptedModel({
     replies: [{ tool_calls: [{ name: 'work', args: {}, id: 'w1' }] }, { text: 'Done.' }],
   });
-  const agent = createAgent({
-    model,
-    registry: fx.registry,
-    policy: fx.policy,
-    options: { cwd: fx.dir.path },
-  });
-  cleanups.push(async () => {
-    await agent.close();
-    await fx.dir.cleanup();
-  });
-  return { agent, dir: fx.dir.path };
+  return { agent: agentOn(cleanups, fx, model), dir: fx.dir.path };
 }
 
 describe('tool-output events while a tool runs', { timeout: 30_000 }, () => {

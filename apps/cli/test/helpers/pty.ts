@@ -14,18 +14,18 @@ export class Terminal {
   readonly exited: Promise<number>;
   private readonly proc: IPty;
   /** The same bytes through a terminal emulator: what a user sees once cursor moves and erasures are applied. */
-  private readonly emulator = new Emulator({
-    cols: 160,
-    rows: 50,
-    scrollback: 10_000,
-    allowProposedApi: true,
-  });
+  private readonly emulator: Emulator;
 
-  constructor(args: string[], options: { env: NodeJS.ProcessEnv; cwd: string }) {
+  constructor(
+    args: string[],
+    options: { env: NodeJS.ProcessEnv; cwd: string; cols?: number; rows?: number },
+  ) {
+    const { cols = 160, rows = 50 } = options;
+    this.emulator = new Emulator({ cols, rows, scrollback: 10_000, allowProposedApi: true });
     this.proc = pty.spawn(process.execPath, [BIN, ...args], {
       name: 'xterm-256color',
-      cols: 160,
-      rows: 50,
+      cols,
+      rows,
       cwd: options.cwd,
       env: options.env as Record<string, string>,
     });
