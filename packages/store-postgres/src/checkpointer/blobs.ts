@@ -57,9 +57,17 @@ export class PgBlobStore {
       }
     };
     await lookup(unknown.map((d) => d.key));
-    // In key order, so that two transactions storing some of the same values lock them in the same order.
+    // One draft per 8-byte key (two in one batch would both be handed the row of the first), in key order, so
+    // that two transactions storing some of the same values lock them in the same order.
+    const keys = new Set<string>();
     const fresh = unknown
       .filter((d) => !found.has(d.key) && !taken.has(d.key))
+      .filter((d) => {
+        const short = shortKey(d.key);
+        if (keys.has(short)) taken.add(d.key);
+        else keys.add(short);
+        return !taken.has(d.key);
+      })
       .sort((a, b) => compareKeys(shortKey(a.key), shortKey(b.key)));
     if (fresh.some((d) => !packed.has(d.key))) throw new MissingBlobError();
     if (fresh.length > 0) {
