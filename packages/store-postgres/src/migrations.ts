@@ -254,6 +254,60 @@ export const MIGRATIONS: readonly { name: string; sql: string }[] = [
   ALTER TABLE cp_writes ALTER COLUMN task_id TYPE bytea USING cp_key(task_id);
   `,
   },
+  {
+    // A step's pending writes live in its checkpoint row (`writes`: per task, in key order, the length of its key,
+    // the key, the length of its record, the record; a length below 128 is one byte, a longer one four bytes
+    // big-endian with the top bit set), so a task pays no row and no index entry of its own; the update that adds
+    // them is a HOT one. Values get an 8-byte content key (the first 8 bytes of the 12 the old column held), unique
+    // per thread so that a put and a putWrites storing the same message at once keep one copy; a match is confirmed
+    // by the CRC-32 in the record's head, and a value whose key another one holds is stored with none. Both tables
+    // are rebuilt so that fixed-width columns come first (no alignment padding); their sequences carry over. The
+    // history walk reads which channels a step stores from its body, so the `chans` column goes.
+    name: 'writes-in-checkpoint-rows',
+    sql: `
+  CREATE FUNCTION cp_len(n integer) RETURNS bytea LANGUAGE sql IMMUTABLE AS $fn$
+    SELECT CASE WHEN n < 128 THEN set_byte('\\x00'::bytea, 0, n) ELSE int4send(n | (-2147483648)) END
+  $fn$;
+  ALTER SEQUENCE cp_checkpoints_seq_seq OWNED BY NONE;
+  ALTER TABLE cp_checkpoints RENAME TO cp_checkpoints_v5;
+  CREATE TABLE cp_checkpoints (
+    seq bigint NOT NULL DEFAULT nextval('cp_checkpoints_seq_seq'),
+    thread bigint NOT NULL,
+    parent_seq bigint,
+    checkpoint_id bytea NOT NULL,
+    body bytea,
+    writes bytea
+  );
+  INSERT INTO cp_checkpoints (seq, thread, parent_seq, checkpoint_id, body, writes)
+    SELECT c.seq, c.thread, c.parent_seq, c.checkpoint_id, c.body,
+      (SELECT string_agg(cp_len(octet_length(w.task_id)) || w.task_id
+          || cp_len(octet_length(w.writes)) || w.writes, ''::bytea ORDER BY w.task_id)
+        FROM cp_writes w WHERE w.checkpoint = c.seq)
+    FROM cp_checkpoints_v5 c ORDER BY c.seq;
+  DROP TABLE cp_writes;
+  DROP TABLE cp_checkpoints_v5;
+  DROP FUNCTION cp_len(integer);
+  ALTER TABLE cp_checkpoints ADD PRIMARY KEY (seq) WITH (fillfactor = 100);
+  ALTER TABLE cp_checkpoints ADD UNIQUE (thread, checkpoint_id) WITH (fillfactor = 100);
+  ALTER SEQUENCE cp_checkpoints_seq_seq OWNED BY cp_checkpoints.seq;
+
+  ALTER SEQUENCE cp_blobs_id_seq OWNED BY NONE;
+  ALTER TABLE cp_blobs RENAME TO cp_blobs_v5;
+  CREATE TABLE cp_blobs (
+    id bigint NOT NULL DEFAULT nextval('cp_blobs_id_seq'),
+    thread bigint NOT NULL,
+    key bigint,
+    data bytea NOT NULL
+  );
+  INSERT INTO cp_blobs (id, thread, key, data)
+    SELECT id, thread, ('x' || rpad(encode(substring(hash FROM 1 FOR 8), 'hex'), 16, '0'))::bit(64)::bigint, data
+    FROM cp_blobs_v5 ORDER BY id;
+  DROP TABLE cp_blobs_v5;
+  ALTER TABLE cp_blobs ADD PRIMARY KEY (id) WITH (fillfactor = 100);
+  ALTER TABLE cp_blobs ADD UNIQUE (thread, key);
+  ALTER SEQUENCE cp_blobs_id_seq OWNED BY cp_blobs.id;
+  `,
+  },
 ];
 
 export interface MigrationStatus {

@@ -1,6 +1,7 @@
 import type { QuarantinedRecord, RepairReport } from '@birdie/store/backend';
 import type { PostgresCheckpointer } from './checkpointer/saver.js';
 import type { ThreadCheck } from './checkpointer/verify.js';
+import { unpackTasks } from './checkpointer/writes.js';
 import type { Client, Db, Queryable } from './db.js';
 import type { PgLeases } from './leases.js';
 
@@ -59,9 +60,8 @@ async function quarantineThread(
     seq: number;
     checkpoint_id: string;
     parent_seq: number | null;
-    chans: string | null;
   }>(
-    'SELECT seq, cp_key_text(checkpoint_id) AS checkpoint_id, parent_seq, chans FROM cp_checkpoints WHERE thread = $1',
+    'SELECT seq, cp_key_text(checkpoint_id) AS checkpoint_id, parent_seq FROM cp_checkpoints WHERE thread = $1',
     [thread.id],
   );
   // Recomputed from the rows as they are now: a step added since the check is still a descendant.
@@ -80,11 +80,11 @@ async function quarantineThread(
   }
   for (const info of infos.filter((i) => doomed.has(i.seq)).sort((a, b) => a.seq - b.seq)) {
     const reason = check.bad.get(info.seq) ?? FOLLOWS;
-    const { rows: writes } = await client.query<{ task_id: string; writes: Buffer }>(
-      'SELECT cp_key_text(task_id) AS task_id, writes FROM cp_writes WHERE checkpoint = $1 ORDER BY task_id',
+    const { rows: stored } = await client.query<{ body: Buffer | null; writes: Buffer | null }>(
+      'SELECT body, writes FROM cp_checkpoints WHERE seq = $1',
       [info.seq],
     );
-    for (const w of writes) {
+    for (const w of quarantinedWrites(info.seq, stored[0]?.writes ?? null)) {
       const meta = JSON.stringify({ checkpoint: info.seq, task_id: w.task_id });
       await keep([
         sessionId,
@@ -104,7 +104,7 @@ async function quarantineThread(
         ns: thread.ns,
         checkpointId: info.checkpoint_id,
         seq: info.seq,
-        taskId: w.task_id,
+        ...(w.task_id === null ? {} : { taskId: w.task_id }),
         reason,
       });
     }
@@ -113,12 +113,7 @@ async function quarantineThread(
       thread: thread.id,
       checkpoint_id: info.checkpoint_id,
       parent_seq: info.parent_seq,
-      chans: info.chans,
     });
-    const { rows: bodies } = await client.query<{ body: Buffer | null }>(
-      'SELECT body FROM cp_checkpoints WHERE seq = $1',
-      [info.seq],
-    );
     await keep([
       sessionId,
       thread.ns,
@@ -128,7 +123,7 @@ async function quarantineThread(
       null,
       null,
       meta,
-      bodies[0]?.body ?? null,
+      stored[0]?.body ?? null,
       reason,
       now,
     ]);
@@ -139,16 +134,15 @@ async function quarantineThread(
       seq: info.seq,
       reason,
     });
-    await client.query('DELETE FROM cp_writes WHERE checkpoint = $1', [info.seq]);
     await client.query('DELETE FROM cp_checkpoints WHERE seq = $1', [info.seq]);
   }
-  const { rows: blobs } = await client.query<{ id: number; hash: Buffer; data: Buffer }>(
-    'SELECT id, hash, data FROM cp_blobs WHERE thread = $1 AND id = ANY($2::bigint[])',
+  const { rows: blobs } = await client.query<{ id: number; key: string | null; data: Buffer }>(
+    'SELECT id, key::text AS key, data FROM cp_blobs WHERE thread = $1 AND id = ANY($2::bigint[])',
     [thread.id, [...check.badBlobs.keys()]],
   );
   for (const blob of blobs) {
     const reason = check.badBlobs.get(blob.id)!;
-    const meta = JSON.stringify({ id: blob.id, thread: thread.id, hash: blob.hash.toString('base64') });
+    const meta = JSON.stringify({ id: blob.id, thread: thread.id, key: blob.key });
     await keep([sessionId, thread.ns, 'cp_blobs', null, null, null, blob.id, meta, blob.data, reason, now]);
     out.push({ table: 'cp_blobs', ns: thread.ns, blobId: blob.id, reason });
     await client.query('DELETE FROM cp_blobs WHERE id = $1', [blob.id]);
@@ -163,6 +157,16 @@ async function quarantineThread(
   );
   await client.query('UPDATE cp_checkpoints SET thread = $1 WHERE thread = $2', [rows[0]!.id, thread.id]);
   await client.query('UPDATE cp_blobs SET thread = $1 WHERE thread = $2', [rows[0]!.id, thread.id]);
+}
+
+/** A step's pending writes as quarantine entries: one per task, or the whole column when its framing is broken. */
+function quarantinedWrites(seq: number, column: Buffer | null): { task_id: string | null; writes: Buffer }[] {
+  if (column === null) return [];
+  try {
+    return unpackTasks(column, seq).map((t) => ({ task_id: t.taskId, writes: t.record }));
+  } catch {
+    return [{ task_id: null, writes: column }];
+  }
 }
 
 async function withHead(q: Queryable, report: RepairReport): Promise<RepairReport> {

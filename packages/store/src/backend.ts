@@ -3,6 +3,7 @@
 
 export {
   type BlobDraft,
+  contentKey,
   decodeRef,
   Encoder,
   type Ref,

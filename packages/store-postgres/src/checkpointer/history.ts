@@ -1,4 +1,4 @@
-import { type DeltaChannelHistory, parseBody } from '@birdie/store/backend';
+import { type DeltaChannelHistory, parseBody, type Ref } from '@birdie/store/backend';
 import type { Queryable } from '../db.js';
 import { decodeValue, decodeWrites, type ReadContext, writesOf } from './read.js';
 
@@ -44,8 +44,8 @@ export class HistoryCache {
 
 interface ChainRow {
   seq: number;
-  chans: string | null;
-  stored: boolean;
+  /** Null for a parent referenced but never put. */
+  body: Buffer | null;
 }
 
 /** Ancestors of checkpoint `from` (not itself), nearest first, one page at a time. */
@@ -53,12 +53,12 @@ async function* ancestors(q: Queryable, from: number): AsyncGenerator<ChainRow> 
   let start = from;
   for (;;) {
     const { rows } = await q.query<ChainRow>(
-      `WITH RECURSIVE chain (seq, parent, chans, stored) AS (
-         SELECT c.seq, c.parent_seq, c.chans, c.body IS NOT NULL FROM cp_checkpoints c
+      `WITH RECURSIVE chain (seq, parent, body) AS (
+         SELECT c.seq, c.parent_seq, c.body FROM cp_checkpoints c
            WHERE c.seq = (SELECT parent_seq FROM cp_checkpoints WHERE seq = $1)
          UNION ALL
-         SELECT c.seq, c.parent_seq, c.chans, c.body IS NOT NULL FROM chain JOIN cp_checkpoints c ON c.seq = chain.parent
-       ) SELECT seq, chans, stored FROM chain LIMIT $2`,
+         SELECT c.seq, c.parent_seq, c.body FROM chain JOIN cp_checkpoints c ON c.seq = chain.parent
+       ) SELECT seq, body FROM chain LIMIT $2`,
       [start, PAGE],
     );
     yield* rows;
@@ -70,7 +70,7 @@ async function* ancestors(q: Queryable, from: number): AsyncGenerator<ChainRow> 
 /**
  * `getDeltaChannelHistory` over SQL (the SQLite store's design): a recursive query yields the ancestors nearest
  * first, a page at a time, and reading stops as soon as every channel met a checkpoint that stores a value for it
- * (the `chans` column says so without reading the body) or a checkpoint whose history is cached. One more query
+ * (the keys of its body's values, a record of about a hundred bytes) or a checkpoint whose history is cached. One more query
  * fetches the writes of exactly those ancestors.
  */
 export async function deltaHistory(
@@ -87,14 +87,15 @@ export async function deltaHistory(
 
   const remaining = new Set(channels);
   const active = new Map<number, Set<string>>();
-  const seeds: [seq: number, channel: string][] = [];
+  const seeds: [seq: number, channel: string, ref: Ref][] = [];
   const fromCache = new Map<string, Cached>();
   for await (const row of ancestors(ctx.q, start)) {
-    if (!row.stored) break; // a parent referenced but never put: the walk ends there, as getTuple's would
+    if (row.body === null) break; // a parent referenced but never put: the walk ends there, as getTuple's would
     active.set(row.seq, new Set(remaining));
+    const { vals } = parseBody(row.body, row.seq).body;
     for (const ch of [...remaining]) {
-      if (row.chans?.includes(`\n${ch}\n`)) {
-        seeds.push([row.seq, ch]);
+      if (Object.hasOwn(vals, ch)) {
+        seeds.push([row.seq, ch, vals[ch]!]);
         remaining.delete(ch);
       }
     }
@@ -130,12 +131,8 @@ export async function deltaHistory(
       older ? { ...older, writes: older.writes.concat(newer) } : { hasSeed: false, writes: newer },
     );
   }
-  for (const [seq, ch] of seeds) {
-    const { rows } = await ctx.q.query<{ body: Buffer }>('SELECT body FROM cp_checkpoints WHERE seq = $1', [
-      seq,
-    ]);
-    const { body } = parseBody(rows[0]!.body, seq);
-    const seed = await decodeValue(ctx, body.vals[ch]!, seq);
+  for (const [seq, ch, ref] of seeds) {
+    const seed = await decodeValue(ctx, ref, seq);
     computed.set(ch, { ...computed.get(ch)!, seed, hasSeed: true });
   }
   cache.set(start, computed);

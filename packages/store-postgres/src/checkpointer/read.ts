@@ -15,6 +15,7 @@ import {
 import type { CheckpointMetadata, CheckpointTuple } from '@langchain/langgraph';
 import type { Queryable } from '../db.js';
 import type { PgBlobStore } from './blobs.js';
+import { unpackTasks } from './writes.js';
 
 type PendingWriteTuple = NonNullable<CheckpointTuple['pendingWrites']>[number];
 
@@ -23,6 +24,8 @@ export interface CheckpointRow {
   checkpoint_id: string;
   parent_seq: number | null;
   body: Buffer;
+  /** The step's pending writes, per task (`writes.ts`). */
+  writes: Buffer | null;
   parent: string | null;
   thread_id: string;
   ns: string;
@@ -36,7 +39,7 @@ export interface WriteRow {
 
 /** Checkpoint and task ids are stored as `cp_key(id)` bytes (migration 5) and read back with `cp_key_text`. */
 export const SELECT_CHECKPOINT = `SELECT c.seq, cp_key_text(c.checkpoint_id) AS checkpoint_id, c.parent_seq, c.body,
-    cp_key_text(p.checkpoint_id) AS parent, t.thread_id, t.ns
+    c.writes, cp_key_text(p.checkpoint_id) AS parent, t.thread_id, t.ns
   FROM cp_checkpoints c JOIN cp_threads t ON t.id = c.thread LEFT JOIN cp_checkpoints p ON p.seq = c.parent_seq`;
 
 /** What reading needs: the serializer, the blob store and a connection. */
@@ -46,12 +49,18 @@ export interface ReadContext {
   q: Queryable;
 }
 
+/** The write records of checkpoint `seq`'s tasks, from its row's `writes` column. */
+export function taskRows(seq: number, column: Buffer | null): WriteRow[] {
+  if (column === null) return [];
+  return unpackTasks(column, seq).map((t) => ({ checkpoint: seq, task_id: t.taskId, writes: t.record }));
+}
+
 export async function writesOf(q: Queryable, seqs: number[]): Promise<WriteRow[]> {
-  const { rows } = await q.query<WriteRow>(
-    'SELECT checkpoint, cp_key_text(task_id) AS task_id, writes FROM cp_writes WHERE checkpoint = ANY($1::bigint[])',
+  const { rows } = await q.query<{ seq: number; writes: Buffer }>(
+    'SELECT seq, writes FROM cp_checkpoints WHERE seq = ANY($1::bigint[]) AND writes IS NOT NULL',
     [seqs],
   );
-  return rows;
+  return rows.flatMap((row) => taskRows(row.seq, row.writes));
 }
 
 /** Decodes a ref, placing damage at the record (`table`, `where`) that holds it. */
@@ -135,10 +144,8 @@ export async function toTuple(ctx: ReadContext, row: CheckpointRow): Promise<Che
   const where = { seq: row.seq };
   const { body, metadata } = parseBody(row.body, row.seq);
   const refs = Object.values(body.vals);
-  const [blobs, writeRows] = await Promise.all([
-    loadAt(ctx, refs.flatMap(refIds), where),
-    writesOf(ctx.q, [row.seq]),
-  ]);
+  const writeRows = taskRows(row.seq, row.writes);
+  const blobs = await loadAt(ctx, refs.flatMap(refIds), where);
   const channelValues: Record<string, unknown> = {};
   for (const [channel, ref] of Object.entries(body.vals)) {
     channelValues[channel] = await decodeAt(ctx, ref, blobs, 'cp_checkpoints', where);

@@ -1,6 +1,5 @@
 import {
   type Body,
-  channelList,
   corruptRecordError,
   DamageError,
   type DeltaChannelHistory,
@@ -31,6 +30,7 @@ import { deltaHistory, HistoryCache } from './history.js';
 import { listTuples } from './list.js';
 import { type CheckpointRow, type ReadContext, SELECT_CHECKPOINT, toTuple } from './read.js';
 import { checkThread, type ThreadCheck } from './verify.js';
+import { packTasks, unpackTasks } from './writes.js';
 
 type ChannelVersions = Parameters<BaseCheckpointSaver['put']>[3];
 type PendingWrite = Parameters<BaseCheckpointSaver['putWrites']>[1][number];
@@ -56,6 +56,8 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
   private readonly threadIds = new Map<string, number>();
   /** Bodies of recent puts: the next put inherits unchanged values from its parent, usually the last one. */
   private readonly recentBodies = new Map<number, Body>();
+  /** Puts under way in this process, by thread: a putWrites of the same thread waits for them (see putWrites). */
+  private readonly puts = new Map<string, Set<Promise<unknown>>>();
   private readonly fence: (client: Client, threadId: string) => Promise<void>;
 
   constructor(
@@ -106,10 +108,19 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
     if (threadId === undefined) throw missing('thread_id', 'put a checkpoint');
     const parentId = config.configurable?.checkpoint_id as string | undefined;
-    await this.guard(threadId, ns, async () => {
+    const saving = this.guard(threadId, ns, async () => {
       const [, metadataJson] = await this.serde.dumpsTyped(scrubSecrets(metadata));
       await this.putCheckpoint(threadId, ns, parentId, checkpoint, metadataJson, newVersions);
     });
+    const key = threadKey(threadId, ns);
+    const pending = this.puts.get(key) ?? new Set();
+    this.puts.set(key, pending.add(saving));
+    try {
+      await saving;
+    } finally {
+      pending.delete(saving);
+      if (pending.size === 0 && this.puts.get(key) === pending) this.puts.delete(key);
+    }
     return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
 
@@ -145,11 +156,10 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
         // Metadata is the serializer's own JSON, appended after a newline (JSON text never has a raw one).
         const text = `${JSON.stringify(body)}\n${Buffer.from(metadataJson).toString('utf8')}`;
         const { rows } = await client.query<{ seq: number }>(
-          `INSERT INTO cp_checkpoints (thread, checkpoint_id, parent_seq, chans, body) VALUES ($1, cp_key($2), $3, $4, $5)
-           ON CONFLICT (thread, checkpoint_id) DO UPDATE SET parent_seq = excluded.parent_seq,
-             chans = excluded.chans, body = excluded.body
+          `INSERT INTO cp_checkpoints (thread, checkpoint_id, parent_seq, body) VALUES ($1, cp_key($2), $3, $4)
+           ON CONFLICT (thread, checkpoint_id) DO UPDATE SET parent_seq = excluded.parent_seq, body = excluded.body
            RETURNING seq`,
-          [thread, checkpoint.id, parentSeq, channelList(Object.keys(vals)), packText(text)],
+          [thread, checkpoint.id, parentSeq, packText(text)],
         );
         return { thread, ids, seq: rows[0]!.seq, body };
       });
@@ -174,6 +184,16 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     const checkpointId = config.configurable?.checkpoint_id as string | undefined;
     if (threadId === undefined) throw missing('thread_id', 'put writes');
     if (!checkpointId) throw missing('checkpoint_id', 'put writes');
+    // LangGraph runs the puts of a thread one after another, alongside the writes of their steps' tasks, so the
+    // writes of a step often arrive before its put has started. Waiting for this process's puts of the thread (a few
+    // rounds: each one finished starts the next) lets the writes find the step's row instead of placing an empty one
+    // that the put then rewrites (a second row version and, when the page is full, new index entries). The put of
+    // another process still meets the placeholder.
+    for (let round = 0; round < 4; round += 1) {
+      const pending = this.puts.get(threadKey(threadId, ns));
+      if (!pending) break;
+      await Promise.allSettled(pending);
+    }
     await this.guard(threadId, ns, () =>
       this.withEncoder(threadId, ns, async (encoder) => {
         const drafts: [number, string, Ref][] = [];
@@ -187,13 +207,14 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
           const { thread } = await this.locate(client, threadId, ns, undefined);
           const ids = await this.blobs.store(client, thread, encoder.blobs);
           const { seq } = await this.locate(client, threadId, ns, checkpointId);
-          const existing = await client.query<{ writes: Buffer }>(
-            'SELECT writes FROM cp_writes WHERE checkpoint = $1 AND task_id = cp_key($2) FOR UPDATE',
-            [seq, taskId],
+          // The step's writes are one column of its row: the row lock orders the step's tasks.
+          const existing = await client.query<{ writes: Buffer | null }>(
+            'SELECT writes FROM cp_checkpoints WHERE seq = $1 FOR UPDATE',
+            [seq],
           );
-          const record: WritesRecord = existing.rows[0]
-            ? parseRecord(existing.rows[0].writes, seq!, taskId)
-            : { p: taskPath, w: [] };
+          const tasks = existing.rows[0]?.writes ? unpackTasks(existing.rows[0].writes, seq!) : [];
+          const mine = tasks.find((t) => t.taskId === taskId);
+          const record: WritesRecord = mine ? parseRecord(mine.record, seq!, taskId) : { p: taskPath, w: [] };
           const byIdx = new Map(record.w.map((w) => [w[0], w]));
           for (const [idx, channel, ref] of drafts) {
             // A regular write is stored once (retries are no-ops); special writes replace.
@@ -201,11 +222,13 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
             byIdx.set(idx, [idx, channel, resolveRef(ref, ids)]);
           }
           record.w = [...byIdx.values()].sort((a, b) => a[0] - b[0]);
-          await client.query(
-            `INSERT INTO cp_writes (checkpoint, task_id, writes) VALUES ($1, cp_key($2), $3)
-             ON CONFLICT (checkpoint, task_id) DO UPDATE SET writes = excluded.writes`,
-            [seq, taskId, packText(JSON.stringify(record))],
-          );
+          const packed = packText(JSON.stringify(record));
+          const others = tasks.filter((t) => t.taskId !== taskId);
+          // No indexed column changes: a HOT update, whose old version page pruning reclaims.
+          await client.query('UPDATE cp_checkpoints SET writes = $2 WHERE seq = $1', [
+            seq,
+            packTasks([...others, { taskId, record: packed }]),
+          ]);
           return { thread, ids, seq: seq! };
         });
         this.threadIds.set(threadKey(threadId, ns), saved.thread);
@@ -226,10 +249,6 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     ]);
     const threads = rows.map((r) => r.id);
     if (threads.length > 0) {
-      await client.query(
-        'DELETE FROM cp_writes WHERE checkpoint IN (SELECT seq FROM cp_checkpoints WHERE thread = ANY($1::bigint[]))',
-        [threads],
-      );
       await client.query('DELETE FROM cp_checkpoints WHERE thread = ANY($1::bigint[])', [threads]);
       await client.query('DELETE FROM cp_blobs WHERE thread = ANY($1::bigint[])', [threads]);
       await client.query('DELETE FROM cp_threads WHERE id = ANY($1::bigint[])', [threads]);

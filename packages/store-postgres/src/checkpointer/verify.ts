@@ -9,6 +9,7 @@ import {
   refIds,
 } from '@birdie/store/backend';
 import type { ReadContext } from './read.js';
+import { type TaskWrites, unpackTasks } from './writes.js';
 
 /** What checking every stored record of one session found. */
 export interface ThreadCheck {
@@ -159,34 +160,44 @@ async function checkNamespace(ctx: ReadContext, check: ThreadCheck, thread: numb
     after = rows.at(-1)!.seq;
   }
 
-  for (let after: [number, Buffer] = [0, Buffer.alloc(0)]; ; ) {
-    const { rows } = await q.query<{ checkpoint: number; task_id: string; task_key: Buffer; writes: Buffer }>(
-      `SELECT w.checkpoint, cp_key_text(w.task_id) AS task_id, w.task_id AS task_key, w.writes
-       FROM cp_writes w JOIN cp_checkpoints c ON c.seq = w.checkpoint
-       WHERE c.thread = $1 AND (w.checkpoint, w.task_id) > ($2, $3) ORDER BY w.checkpoint, w.task_id LIMIT $4`,
-      [thread, after[0], after[1], PAGE],
+  for (let after = 0; ; ) {
+    const { rows } = await q.query<{ seq: number; writes: Buffer }>(
+      `SELECT seq, writes FROM cp_checkpoints WHERE thread = $1 AND writes IS NOT NULL AND seq > $2
+       ORDER BY seq LIMIT $3`,
+      [thread, after, PAGE],
     );
     if (rows.length === 0) break;
     for (const row of rows) {
-      check.checked += 1;
-      let problem: Problem | undefined;
+      let tasks: TaskWrites[];
       try {
-        const parsed = parseRecord(row.writes, row.checkpoint, row.task_id);
-        problem = await refsProblem(
-          parsed.w.map(([, , ref]) => ref),
-          row.checkpoint,
-        );
+        tasks = unpackTasks(row.writes, row.seq);
       } catch (error) {
-        problem = own(error);
+        check.checked += 1;
+        const problem = own(error);
+        record({ table: 'cp_writes', seq: row.seq, reason: problem.reason });
+        markBad(row.seq, problem.reason);
+        continue;
       }
-      if (!problem) continue;
-      if (problem.own) {
-        record({ table: 'cp_writes', seq: row.checkpoint, taskId: row.task_id, reason: problem.reason });
+      for (const task of tasks) {
+        check.checked += 1;
+        let problem: Problem | undefined;
+        try {
+          const parsed = parseRecord(task.record, row.seq, task.taskId);
+          problem = await refsProblem(
+            parsed.w.map(([, , ref]) => ref),
+            row.seq,
+          );
+        } catch (error) {
+          problem = own(error);
+        }
+        if (!problem) continue;
+        if (problem.own) {
+          record({ table: 'cp_writes', seq: row.seq, taskId: task.taskId, reason: problem.reason });
+        }
+        markBad(row.seq, problem.reason);
       }
-      markBad(row.checkpoint, problem.reason);
     }
-    const last = rows.at(-1)!;
-    after = [last.checkpoint, last.task_key];
+    after = rows.at(-1)!.seq;
   }
 
   for (const [id, reason] of badHere) {
