@@ -12,7 +12,7 @@ import { birdieHome, integrationsDir } from './paths.js';
 import { retryCallback } from './retry-notice.js';
 import { APPROVAL_MODES } from './settings.js';
 import { openRegistry, workingDir } from './skills.js';
-import { isStoreErrorLike, storeFailure } from './store-failure.js';
+import { type HintPlace, isStoreErrorLike, storeFailure } from './store-failure.js';
 import { didYouMean } from './suggest.js';
 import { readTrust, realFolder, type TrustRecords, trustDecision, trustedForOneRun } from './trust.js';
 
@@ -110,7 +110,7 @@ export async function findSession(
   id: string,
   userId: string,
   /** Where the user typed the id: the hints name that place's commands. */
-  from: 'shell' | 'repl' = 'shell',
+  from: HintPlace = 'shell',
 ): Promise<Session> {
   const { validateSessionId, StoreError } = await import('@birdie/store');
   let session: Session | undefined;

@@ -1,6 +1,6 @@
 import type { AgentEvent } from '@birdie/graph';
 import type { Output } from '../io.js';
-import { isStoreFailureCode, storeFailureText } from '../store-failure.js';
+import { type HintPlace, isStoreFailureCode, storeFailureText } from '../store-failure.js';
 import type { TurnEvent } from '../turn.js';
 import type { AnswerSink } from './answer-sink.js';
 import type { Style } from './style.js';
@@ -19,6 +19,8 @@ export interface PrinterOptions {
   onIdle?(): void;
   /** The session of the turn: a store failure's fix names it (`birdie sessions repair ID`). */
   sessionId?: string;
+  /** Where the output is read: a fix names that place's commands (default: the shell's). */
+  hintsFor?: HintPlace;
   /** A terminal's width: the answer is wrapped between words at it (undefined: written as it comes, for pipes). */
   wrapWidth?: () => number;
   /** Takes the answer's text instead (the REPL's Markdown rendering); `wrapWidth` is then unused. */
@@ -117,7 +119,9 @@ export class EventPrinter {
         this.breakLine();
         // A store failure reads the same whichever step met it (see store-failure.ts); other errors keep their code.
         const label = isStoreFailureCode(event.error.code) ? 'birdie:' : `error (${event.error.code}):`;
-        this.o.info.write(`${style('red', label)} ${storeFailureText(event.error, this.o.sessionId)}\n`);
+        this.o.info.write(
+          `${style('red', label)} ${storeFailureText(event.error, this.o.sessionId, this.o.hintsFor)}\n`,
+        );
         this.printedError = true;
         return;
       }

@@ -46,7 +46,7 @@ export async function bootRepl(
     if (options.resumeId) {
       const { style } = options;
       const { messages, damage, compactions } = await historyOf(rt.agent, session.id);
-      if (damage) io.stdout.write(`${style('red', 'birdie:')} ${storeFailureText(damage, session.id)}\n`);
+      if (damage) io.stdout.write(`${style('red', 'birdie:')} ${storeFailureText(damage, session.id, 'repl')}\n`);
       io.stdout.write(
         `${style('dim', `resuming ${session.id} · ${session.turns} turns · ↑${session.inputTokens} ↓${session.outputTokens} tok`)}\n`,
       );

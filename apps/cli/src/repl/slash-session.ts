@@ -23,7 +23,7 @@ export async function session(state: ReplState, rest: string[]): Promise<undefin
       await switchTo(state, target);
       out(state, `${style('green', '✓')} switched to ${target.id}`);
       const { messages, damage, compactions } = await readHistoryOf(state);
-      if (damage) out(state, `${style('red', 'birdie:')} ${storeFailureText(damage, target.id)}`);
+      if (damage) out(state, `${style('red', 'birdie:')} ${storeFailureText(damage, target.id, 'repl')}`);
       const history = await formatReplHistory(state.io, style, messages, 3);
       if (history) out(state, history);
       state.contextTokens = await threadContextTokens(
