@@ -326,14 +326,6 @@ export function modelLabel(provider: ResolvedProviderConfig): string {
   return `${provider.config.vendor}:${provider.config.model}`;
 }
 
-/** Opens the given session of the user (the policy reads its grants from the store) or creates a new one. */
-export async function useSession(rt: Runtime, id: string | undefined): Promise<Session> {
-  requireWritable(rt.store);
-  const session = id ? await findSession(rt.store, id, rt.userId) : await rt.store.sessions.create(rt.userId);
-  await rt.loadGrants(session.id);
-  return session;
-}
-
 /**
  * `--agent NAME` checked against the loaded agents (undefined without the flag): an unknown name is a usage error
  * with the closest agent's name.
