@@ -1,3 +1,4 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TEST_SKILLS } from './helpers/env.js';
@@ -5,7 +6,7 @@ import { useReplSandbox } from './helpers/repl-sandbox.js';
 import { runCli } from './helpers/run-in-process.js';
 import { script } from './helpers/sessions.js';
 
-// Issue 19, "Settings": user defaults that new sessions start with.
+// Issue 19, "Settings": user defaults that new sessions start with, and the config file the REPL was started with.
 
 const repl = useReplSandbox();
 
@@ -81,5 +82,42 @@ describe('settings in the REPL (compiled CLI, real terminal)', { timeout: 60_000
     expect(list).toMatch(/on\s+sleeper/);
     await t.submit('/quit');
     expect(await t.exited).toBe(0);
+  });
+
+  it('--config FILE: its settings make the new session, and /info and /config show and write that file', async () => {
+    const env = await shoutScript('one');
+    const team = join(repl.box.cwd, 'team.json');
+    await writeFile(team, `${JSON.stringify({ settings: { skills: { enable: ['echoer'] } } })}\n`);
+    const t = repl.start(['--skills-dir', TEST_SKILLS, '--config', 'team.json'], { env });
+    await t.expect('/help for commands');
+    await t.submit('shout one');
+    await t.expect('│ ONE');
+    await t.submit('/info');
+    await t.expect(`skills.enable=echoer ← file ${team}`);
+    await t.submit('/config set approval never');
+    await t.expect(`approval = never (in ${team})`);
+    await t.expect('saved: the next start uses it (/approval changes it now)');
+    await t.submit('/config list');
+    await t.expect(new RegExp(`approval\\s+never\\s+file ${team}`));
+    // The skill lists are what /new makes sessions from: a change applies to the next /new at once.
+    await t.submit('/config unset skills.enable');
+    await t.expect('saved: new sessions start with it, /new included');
+    await t.submit('/new');
+    await t.expect('new session');
+    await t.submit('/skill list');
+    await t.expect(/off\s+echoer/);
+    await t.submit('/config set skills.enable echoer');
+    await t.submit('/new');
+    await t.expect('new session');
+    await t.submit('/skill list');
+    await t.expect(/on\s+echoer/);
+    await t.submit('/quit');
+    expect(await t.exited).toBe(0);
+    expect(JSON.parse(await readFile(team, 'utf8'))).toEqual({
+      settings: { approval: 'never', skills: { enable: ['echoer'] } },
+    });
+    await expect(readFile(join(repl.box.home, 'config.json'), 'utf8')).rejects.toMatchObject({
+      code: 'ENOENT',
+    });
   });
 });
