@@ -2,6 +2,7 @@ import { type ServerExit, type ServerProcess, wrapServerCommand } from '@birdie/
 import type { McpServerConfig } from '@birdie/skill-parser';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import { AgentError } from './errors.js';
+import { progressHooks } from './mcp-progress.js';
 
 type Adapters = typeof import('@langchain/mcp-adapters');
 type Client = InstanceType<Adapters['MultiServerMCPClient']>;
@@ -152,6 +153,7 @@ export class McpManager {
       onConnectionError: 'throw',
       useStandardContentBlocks: false,
       prefixToolNameWithServerName: false,
+      ...progressHooks,
     });
     connection.client = client;
     let timer: NodeJS.Timeout | undefined;

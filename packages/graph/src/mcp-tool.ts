@@ -1,6 +1,7 @@
 import type { BaseMessage } from '@langchain/core/messages';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
+import { progressConfig } from './mcp-progress.js';
 import { describeToolError } from './skill-tool.js';
 import { type DeclaredTool, declareTool, defaultApproval } from './tool.js';
 
@@ -76,6 +77,7 @@ export function createMcpTool(original: StructuredToolInterface, options: McpToo
           const result = await original.invoke(args, {
             timeout: options.timeoutMs,
             ...(context.signal ? { signal: context.signal } : {}),
+            ...progressConfig(context.onOutput),
           });
           return { content: contentToText(result) };
         } catch (error) {

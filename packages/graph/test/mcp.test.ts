@@ -92,6 +92,41 @@ describe('MCP through server-everything (stdio)', { timeout: 60_000 }, () => {
     );
   });
 
+  it("shows a server's progress notifications as the running call's live output, each under its own call", async () => {
+    const { agent, model } = await setup({
+      'everything/SKILL.md': mcpSkill('everything', 'node', [everything]),
+    });
+    model
+      .respond(
+        callTools([
+          { name: 'trigger-long-running-operation', args: { duration: 0.6, steps: 3 }, id: 'slow' },
+          { name: 'trigger-long-running-operation', args: { duration: 0.4, steps: 2 }, id: 'quick' },
+          { name: 'echo', args: { message: 'no progress' }, id: 'plain' },
+        ]),
+      )
+      .respond(new AIMessage('ok'));
+    const events = await collect(agent.stream('use mcp', { threadId: 't1' }));
+    const output = (id: string) =>
+      ofType(events, 'tool-output')
+        .filter((e) => e.id === id)
+        .map((e) => e.text)
+        .join('');
+    // The SDK hands notifications on a microtask later than the response that follows them, so a server's last
+    // notification, sent just before its result, can arrive after the call has ended: it is then not shown.
+    expect([
+      'progress 1 of 3\nprogress 2 of 3\n',
+      'progress 1 of 3\nprogress 2 of 3\nprogress 3 of 3\n',
+    ]).toContain(output('slow'));
+    expect(['progress 1 of 2\n', 'progress 1 of 2\nprogress 2 of 2\n']).toContain(output('quick'));
+    expect(output('plain')).toBe('');
+    // All of a call's live output comes before its end.
+    const ended = events.findIndex((e) => e.type === 'tool-end' && e.id === 'slow');
+    const lastOutput = events.findLastIndex((e) => e.type === 'tool-output' && e.id === 'slow');
+    expect(lastOutput).toBeLessThan(ended);
+    const results = await toolMessages(agent, 't1');
+    expect(String(results[0]?.content)).toContain('Steps: 3');
+  });
+
   it('a server that exits at start says why: its exit code and the last lines it wrote to stderr', async () => {
     const { agent, model } = await setup({
       'dying/SKILL.md': mcpSkill('dying', 'bash', [
