@@ -176,6 +176,17 @@ describe.each<ProcessGuardMode>(['off', 'auto'])('wrapServerCommand (guard %s)',
     started.push(server);
     spawnLikeTheSdk(server);
     const pid = await until(() => server.pid());
+    // Once the shell has become `sleep` (the server itself, or under the guard its helper's child) TERM is ignored;
+    // a TERM sent before the trap is set would end it at once, and nothing would be left to kill.
+    const comm = (p: number) =>
+      readFile(`/proc/${p}/comm`, 'utf8').then(
+        (text) => text.trim(),
+        () => '',
+      );
+    await until(async () => {
+      const names = await Promise.all([pid, ...(await descendants(pid))].map(comm));
+      return names.includes('sleep') ? true : undefined;
+    });
     expect(await stopAllProcesses({ graceMs: 200 })).toEqual({ stopped: 1, killed: 1 });
     expect(await livingInGroup(pid)).toEqual([]);
   });

@@ -8,19 +8,42 @@ import { type DeclaredTool, declareTool, defaultApproval } from './tool.js';
 /**
  * MCP results may be content blocks; the model and the output cap both want one string. A block's text is what the
  * model reads (a result's `structuredContent` repeats its text as JSON, so it is sent only when there is no text);
- * binary blocks are named with their MIME type and size.
+ * binary blocks are named with their MIME type and size. The adapters' `[content, artifacts]` pair carries the
+ * structured content of a result that has no text block among its artifacts.
  */
 export function contentToText(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content) && content.length === 2 && !isBlock(content[0]) && Array.isArray(content[1])) {
-    return contentToText(content[0]);
-  }
+  if (isResultPair(content)) return resultToText(content[0], content[1]);
   if (Array.isArray(content)) return content.map(blockToText).join('\n');
   if (isBlock(content)) return blockToText(content);
   if (content && typeof content === 'object' && 'content' in content) {
     return contentToText((content as BaseMessage).content);
   }
   return JSON.stringify(content) ?? '';
+}
+
+/** A list of content blocks never holds a list, so a pair whose second half is one is `[content, artifacts]`. */
+function isResultPair(value: unknown): value is [unknown, unknown[]] {
+  return Array.isArray(value) && value.length === 2 && Array.isArray(value[1]);
+}
+
+function resultToText(content: unknown, artifacts: unknown[]): string {
+  const text = contentToText(content);
+  if (hasText(content)) return text;
+  const structured = artifacts.find(
+    (artifact) => (artifact as { type?: unknown } | null)?.type === 'mcp_structured_content',
+  ) as { data?: unknown } | undefined;
+  if (structured?.data === undefined) return text;
+  const json = JSON.stringify(structured.data);
+  return text ? `${text}\n${json}` : json;
+}
+
+function hasText(content: unknown): boolean {
+  if (typeof content === 'string') return content !== '';
+  const blocks = Array.isArray(content) ? content : [content];
+  return blocks.some(
+    (block) => typeof block === 'string' || typeof (block as { text?: unknown } | null)?.text === 'string',
+  );
 }
 
 function isBlock(value: unknown): boolean {
@@ -50,6 +73,13 @@ function binaryLabel(b: Record<string, unknown>): string {
   return `[${kind}${mime ? `: ${String(mime)}` : ''}${size}]`;
 }
 
+/** `DynamicStructuredTool.func` of the adapters' tools: answers `[content, artifacts]`. */
+type McpToolFunction = (
+  args: Record<string, unknown>,
+  runManager: undefined,
+  config: { timeout: number; signal?: AbortSignal; configurable?: Record<string, unknown> },
+) => Promise<unknown>;
+
 export interface McpToolOptions {
   exposedName: string;
   skill: string;
@@ -74,11 +104,19 @@ export function createMcpTool(original: StructuredToolInterface, options: McpToo
       approval: defaultApproval(false, undefined),
       async execute(args, context) {
         try {
-          const result = await original.invoke(args, {
+          const config = {
             timeout: options.timeoutMs,
             ...(context.signal ? { signal: context.signal } : {}),
             ...progressConfig(context.onOutput),
-          });
+          };
+          // `invoke` keeps only the content of the adapters' `[content, artifacts]` answer, and a result made of
+          // structured content alone has its data among the artifacts: take the pair from the tool's function
+          // (the arguments were already checked against the same schema by `build`).
+          const call = (original as { func?: unknown }).func;
+          const result =
+            typeof call === 'function'
+              ? await (call as McpToolFunction).call(original, args, undefined, config)
+              : await original.invoke(args, config);
           return { content: contentToText(result) };
         } catch (error) {
           options.onFailure(error);

@@ -23,6 +23,8 @@ const everything = fileURLToPath(
   new URL('../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url),
 );
 
+const structuredServer = fileURLToPath(new URL('./fixtures/structured-server.mjs', import.meta.url));
+
 const cleanups = useCleanups();
 
 /** Whether `pid` can still run: not gone, not a zombie waiting for init to reap it. */
@@ -90,6 +92,24 @@ describe('MCP through server-everything (stdio)', { timeout: 60_000 }, () => {
     expect(String(image?.content)).toMatch(
       /^Here's the image you requested:\n\[image: image\/png, \d+ bytes\]/,
     );
+  });
+
+  it('sends the structured content of a result that has no text: alone, or after an image', async () => {
+    const { agent, model } = await setup({
+      'structured/SKILL.md': mcpSkill('structured', 'node', [structuredServer]),
+    });
+    model
+      .respond(
+        callTools([
+          { name: 'structured_only', args: {} },
+          { name: 'image_and_structured', args: {}, id: 'c2' },
+        ]),
+      )
+      .respond(new AIMessage('ok'));
+    await collect(agent.stream('use mcp', { threadId: 't1' }));
+    const [only, image] = await toolMessages(agent, 't1');
+    expect(only?.content).toBe('{"city":"Porto","temperature":18}');
+    expect(image?.content).toMatch(/^\[image: image\/png, \d+ bytes\]\n\{"width":1,"height":1\}$/);
   });
 
   it("shows a server's progress notifications as the running call's live output, each under its own call", async () => {

@@ -5,7 +5,7 @@ import type { TurnEvent } from '../turn.js';
 import type { AnswerSink } from './answer-sink.js';
 import type { Style } from './style.js';
 import { formatArgs, type ToolOutputMode, toolOutputView } from './tool-output.js';
-import { WordWrap } from './word-wrap.js';
+import { WordWrap, wrapWords } from './word-wrap.js';
 
 export interface PrinterOptions {
   /** Where the answer's tokens go. */
@@ -21,9 +21,10 @@ export interface PrinterOptions {
   sessionId?: string;
   /** Where the output is read: a fix names that place's commands (default: the shell's). */
   hintsFor?: HintPlace;
-  /** A terminal's width: the answer is wrapped between words at it (undefined: written as it comes, for pipes). */
+  /** A terminal's width: the answer and error messages are wrapped between words at it (undefined: written as they
+   * come, for pipes). */
   wrapWidth?: () => number;
-  /** Takes the answer's text instead (the REPL's Markdown rendering); `wrapWidth` is then unused. */
+  /** Takes the answer's text instead (the REPL's Markdown rendering); `wrapWidth` then wraps only error messages. */
   answerSink?: AnswerSink;
 }
 
@@ -119,9 +120,10 @@ export class EventPrinter {
         this.breakLine();
         // A store failure reads the same whichever step met it (see store-failure.ts); other errors keep their code.
         const label = isStoreFailureCode(event.error.code) ? 'birdie:' : `error (${event.error.code}):`;
-        this.o.info.write(
-          `${style('red', label)} ${storeFailureText(event.error, this.o.sessionId, this.o.hintsFor)}\n`,
-        );
+        const text = storeFailureText(event.error, this.o.sessionId, this.o.hintsFor);
+        // In a terminal the message breaks between words; the terminal's own wrap would cut a word (or a URL) in two.
+        const shown = this.o.wrapWidth ? wrapWords(text, this.o.wrapWidth(), label.length + 1) : text;
+        this.o.info.write(`${style('red', label)} ${shown}\n`);
         this.printedError = true;
         return;
       }

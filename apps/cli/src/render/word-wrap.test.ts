@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WordWrap } from './word-wrap.js';
+import { WordWrap, wrapWords } from './word-wrap.js';
 
 function wrap(pieces: string[], width: number): string {
   let out = '';
@@ -26,5 +26,15 @@ describe('WordWrap', () => {
   it('keeps line breaks, and passes a word longer than a line through', () => {
     expect(wrap(['ab\ncd ef'], 5)).toBe('ab\ncd ef');
     expect(wrap(['x ', 'abcdefghij', ' y'], 4)).toBe('x abcdefghij y');
+  });
+});
+
+describe('wrapWords', () => {
+  it('wraps a whole text between words, its first line starting after what is already on the line', () => {
+    expect(wrapWords('could not be reached at http://127.0.0.1:1234: connection refused', 32, 7)).toBe(
+      'could not be reached at\nhttp://127.0.0.1:1234:\nconnection refused',
+    );
+    expect(wrapWords('one two\nthree four', 9)).toBe('one two\nthree\nfour');
+    expect(wrapWords('short', 80, 10)).toBe('short');
   });
 });

@@ -5,7 +5,6 @@
  * line, and text with escape sequences, pass through as they are.
  */
 export class WordWrap {
-  private column = 0;
   private word = '';
   /** Spaces after the last word: written before the next word, or dropped when it moves to the next line. */
   private spaces = '';
@@ -13,6 +12,8 @@ export class WordWrap {
   constructor(
     private readonly write: (text: string) => void,
     private readonly width: () => number,
+    /** Where the cursor is on its line when the first piece comes (after a label, say). */
+    private column = 0,
   ) {}
 
   push(text: string): void {
@@ -61,4 +62,22 @@ export class WordWrap {
     this.column = (this.column + length) % Math.max(1, width);
     this.word = '';
   }
+}
+
+/**
+ * A whole text (no escape sequences) wrapped between words at `width`, its first line starting at column `start`:
+ * for messages printed in one piece, such as errors after their label.
+ */
+export function wrapWords(text: string, width: number, start = 0): string {
+  let wrapped = '';
+  const wrap = new WordWrap(
+    (piece) => {
+      wrapped += piece;
+    },
+    () => width,
+    start,
+  );
+  wrap.push(text);
+  wrap.end();
+  return wrapped;
 }
