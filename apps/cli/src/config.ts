@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import type { ConfigFile, ResolvedProviderConfig } from '@birdie/providers';
+import type { ConfigFile, ProviderError, ResolvedProviderConfig } from '@birdie/providers';
 import type { Values } from './argv.js';
 import { type Io, UsageError } from './io.js';
 import { configFile, resolveFrom } from './paths.js';
@@ -15,6 +15,39 @@ export class NoProviderError extends UsageError {
     );
     this.name = 'NoProviderError';
   }
+}
+
+/**
+ * Thrown when the provider section of the saved `~/.birdie/config.json` cannot be used (an empty key, as older
+ * versions saved; a misspelt vendor or field): `birdie setup` rewrites that section, so the message says to run it,
+ * and a start of the REPL in a terminal runs it.
+ */
+export class SavedProviderError extends UsageError {
+  /** The problem as the config check worded it, without the way out. */
+  readonly problem: string;
+  constructor(problem: string, options?: { cause?: unknown }) {
+    super(`${problem}; run \`birdie setup\` to set it again`, options);
+    this.name = 'SavedProviderError';
+    this.problem = problem;
+  }
+}
+
+export function isSavedProviderError(error: unknown): error is SavedProviderError {
+  return error instanceof SavedProviderError;
+}
+
+/**
+ * A `ProviderError` met reading the config files, as the usage error that ends the command (exit 2). One in what
+ * `birdie setup` rewrites (the saved file, outside its settings section) is a `SavedProviderError`.
+ */
+export function configFileProblem(io: Io, error: ProviderError): UsageError {
+  const setupFixes =
+    error.file === configFile(io.env) &&
+    (error.code === 'config-invalid' || error.code === 'unknown-vendor') &&
+    error.field !== 'settings';
+  return setupFixes
+    ? new SavedProviderError(error.message, { cause: error })
+    : new UsageError(error.message, { cause: error });
 }
 
 /** What `loadConfig` returns: the provider and the user settings, each value with where it came from. */
@@ -102,7 +135,7 @@ export async function loadConfig(io: Io, values: Values): Promise<LoadedConfig> 
   } catch (error) {
     if (error instanceof ProviderError) {
       if (error.code === 'missing-api-key' && nothingConfigured(io, values)) throw new NoProviderError();
-      throw new UsageError(error.message, { cause: error });
+      throw configFileProblem(io, error);
     }
     throw error;
   }

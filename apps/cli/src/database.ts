@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Values } from './argv.js';
-import { explicitConfigPath } from './config.js';
+import { configFileProblem, explicitConfigPath } from './config.js';
 import type { Io } from './io.js';
 import { configFile } from './paths.js';
 
@@ -26,7 +26,7 @@ export async function chooseDatabase(io: Io, values: Values = {}): Promise<Datab
   const pick = (url: string, from: string): DatabaseChoice => ({ kind: 'postgres', url, schema, from });
   const explicit = explicitConfigPath(io, values);
   if (explicit) {
-    const url = await urlInFile(explicit);
+    const url = await urlInFile(io, explicit);
     if (url) return pick(url, `file ${explicit}`);
   }
   const env = io.env.BIRDIE_DATABASE_URL;
@@ -37,14 +37,14 @@ export async function chooseDatabase(io: Io, values: Values = {}): Promise<Datab
   }
   const saved = configFile(io.env);
   if (saved !== explicit) {
-    const url = await urlInFile(saved);
+    const url = await urlInFile(io, saved);
     if (url) return pick(url, `file ${saved}`);
   }
   return { kind: 'sqlite' };
 }
 
 /** The file's `settings.database_url`, checked like every setting (a bad value is a positioned usage error). */
-async function urlInFile(path: string): Promise<string | undefined> {
+async function urlInFile(io: Io, path: string): Promise<string | undefined> {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -52,15 +52,14 @@ async function urlInFile(path: string): Promise<string | undefined> {
     return undefined; // A missing file names nothing; an unreadable one is reported where the config is loaded.
   }
   if (!text.includes('database_url')) return undefined;
-  const [{ readConfigFile, ProviderError }, { checkSettings }, { UsageError }] = await Promise.all([
+  const [{ readConfigFile, ProviderError }, { checkSettings }] = await Promise.all([
     import('@birdie/providers'),
     import('./settings-schema.js'),
-    import('./io.js'),
   ]);
   try {
     return checkSettings(await readConfigFile(path)).database_url;
   } catch (error) {
-    if (error instanceof ProviderError) throw new UsageError(error.message, { cause: error });
+    if (error instanceof ProviderError) throw configFileProblem(io, error);
     throw error;
   }
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { SkillTool } from '@birdie/skill-parser';
 import type { Values } from './argv.js';
-import { explicitConfigPath } from './config.js';
+import { configFileProblem, explicitConfigPath } from './config.js';
 import type { Io } from './io.js';
 import { birdieHome, configFile } from './paths.js';
 import type { SettingKey, Settings } from './settings.js';
@@ -34,15 +34,20 @@ export async function loadSettingsWithSources(
   io: Io,
   values: Values,
 ): Promise<{ settings: Settings; sources: Record<SettingKey, string> }> {
-  const [{ readConfigFile }, { mergeSettings }] = await Promise.all([
+  const [{ readConfigFile, ProviderError }, { mergeSettings }] = await Promise.all([
     import('@birdie/providers'),
     import('./settings-schema.js'),
   ]);
   const explicit = explicitConfigPath(io, values);
   const saved = configFile(io.env);
   const paths = [explicit, explicit !== saved && existsSync(saved) ? saved : undefined];
-  const files = await Promise.all(paths.filter((p): p is string => !!p).map((p) => readConfigFile(p)));
-  return mergeSettings(files);
+  try {
+    const files = await Promise.all(paths.filter((p): p is string => !!p).map((p) => readConfigFile(p)));
+    return mergeSettings(files);
+  } catch (error) {
+    // A file birdie cannot read is the user's to fix (exit 2), as when a start meets it.
+    throw error instanceof ProviderError ? configFileProblem(io, error) : error;
+  }
 }
 
 /** `sandbox` for /info: the mode and whether bubblewrap can run here. */

@@ -12,7 +12,7 @@ import { birdieHome, integrationsDir } from './paths.js';
 import { retryCallback } from './retry-notice.js';
 import { APPROVAL_MODES } from './settings.js';
 import { openRegistry, workingDir } from './skills.js';
-import { isStoreErrorLike, storeFailure } from './store-failure.js';
+import { type HintPlace, isStoreErrorLike, storeFailure } from './store-failure.js';
 import { didYouMean } from './suggest.js';
 import { readTrust, realFolder, type TrustRecords, trustDecision, trustedForOneRun } from './trust.js';
 
@@ -110,7 +110,7 @@ export async function findSession(
   id: string,
   userId: string,
   /** Where the user typed the id: the hints name that place's commands. */
-  from: 'shell' | 'repl' = 'shell',
+  from: HintPlace = 'shell',
 ): Promise<Session> {
   const { validateSessionId, StoreError } = await import('@birdie/store');
   let session: Session | undefined;
@@ -324,14 +324,6 @@ async function providerModel(
 /** The provider's model as birdie names models everywhere: `vendor:model`. */
 export function modelLabel(provider: ResolvedProviderConfig): string {
   return `${provider.config.vendor}:${provider.config.model}`;
-}
-
-/** Opens the given session of the user (the policy reads its grants from the store) or creates a new one. */
-export async function useSession(rt: Runtime, id: string | undefined): Promise<Session> {
-  requireWritable(rt.store);
-  const session = id ? await findSession(rt.store, id, rt.userId) : await rt.store.sessions.create(rt.userId);
-  await rt.loadGrants(session.id);
-  return session;
 }
 
 /**

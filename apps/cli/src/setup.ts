@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { Vendor } from '@birdie/providers';
 import { writePrivateFile } from './folders.js';
 import { CliError, type Io } from './io.js';
@@ -14,8 +14,11 @@ import { configFile } from './paths.js';
  */
 export async function firstRunSetup(io: Io, options: { again?: boolean } = {}): Promise<string> {
   const prompts = await import('@clack/prompts');
-  const { VENDORS, VENDOR_NAMES, readConfigFile } = await import('@birdie/providers');
+  const { VENDORS, VENDOR_NAMES } = await import('@birdie/providers');
   const opts = { input: io.stdin, output: io.stdout };
+  const file = configFile(io.env);
+  // Read first: a file that cannot be kept fails before any question.
+  const settings = await settingsToKeep(file);
   prompts.intro(
     options.again
       ? 'birdie setup: choose the model provider'
@@ -92,14 +95,46 @@ export async function firstRunSetup(io: Io, options: { again?: boolean } = {}): 
     if (key) config.api_key = key;
     break;
   }
-  const file = configFile(io.env);
   // The provider section is replaced; a settings section is kept as it is.
-  const settings = existsSync(file) ? (await readConfigFile(file)).settings : undefined;
   await writePrivateFile(file, configText(config, settings));
   prompts.outro(`Saved ${file} (mode 0600). Environment variables and --config still work.`, {
     output: io.stdout,
   });
   return file;
+}
+
+/**
+ * The settings section of the file setup replaces, read without checking its provider section: that section is being
+ * replaced, and may be why setup runs (an empty key older versions saved). A file that is not JSON is not replaced.
+ */
+async function settingsToKeep(file: string): Promise<Record<string, unknown> | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    throw new CliError(`cannot read ${file} (${code ?? 'read error'}); nothing was written`, 2, {
+      cause: error,
+    });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text.replace(/^\ufeff/, ''));
+  } catch (error) {
+    throw new CliError(
+      `${file} is not valid JSON (${(error as Error).message}): fix it or move it away, then run \`birdie setup\` again; nothing was written`,
+      2,
+      { cause: error },
+    );
+  }
+  const settings =
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>).settings
+      : undefined;
+  return settings !== null && typeof settings === 'object' && !Array.isArray(settings)
+    ? (settings as Record<string, unknown>)
+    : undefined;
 }
 
 async function checkWithSpinner(

@@ -3,6 +3,7 @@ import type { Values } from './argv.js';
 import { UsageError } from './io.js';
 import type { Runtime } from './runtime.js';
 
+/** Skills to enable and to disable in a session: from `--enable`/`--disable`, the settings, or an API request. */
 export interface SkillFlags {
   enable: string[];
   disable: string[];
@@ -35,7 +36,57 @@ export function skillFlags(rt: Pick<Runtime, 'registry'>, values: Values): Skill
   return flags;
 }
 
-/** Applies the flags to the session's grants (the policy saves them), so they hold for this turn and every later one. */
+/**
+ * The `skills.enable` / `skills.disable` settings checked against the loaded skills. They are the user's standing
+ * defaults, so a name no loaded skill has (removed, misspelt, or in a project folder not trusted for what it declares
+ * now) is left out with a warning naming the setting, its file and the skill; it never stops a start.
+ */
+export function settingSkills(rt: Pick<Runtime, 'registry' | 'config'>): {
+  skills: SkillFlags;
+  warnings: string[];
+} {
+  const snapshot = rt.registry.current();
+  const warnings: string[] = [];
+  const known = (key: 'enable' | 'disable') => (name: string) => {
+    const skill = snapshot.getSkill(name);
+    if (skill) return [skill.name];
+    const setting = `setting skills.${key} (${rt.config.sources[`skills.${key}`]})`;
+    const folder = snapshot.untrusted.find((w) =>
+      w.skills.some((s) => s.name.toLowerCase() === name.toLowerCase()),
+    );
+    if (folder)
+      warnings.push(
+        `${setting}: skill "${name}" is in ${folder.path}, a project folder not trusted for what it declares now, so it is not ${key}d in this session. Once you trust the folder (\`birdie trust\` there, or the REPL's question), new sessions get it.`,
+      );
+    else {
+      const [near] = snapshot.suggest(name, 1);
+      warnings.push(
+        `${setting}: no skill "${name}", so it is not ${key}d.${near ? ` Did you mean "${near}"?` : ' Run `birdie skills list` to see them.'}`,
+      );
+    }
+    return [];
+  };
+  const { enable, disable } = rt.config.settings.skills;
+  return {
+    skills: { enable: enable.flatMap(known('enable')), disable: disable.flatMap(known('disable')) },
+    warnings,
+  };
+}
+
+/** The flags over the settings: a skill a flag names takes the flag's side, whatever the settings say. */
+export function skillsOver(settings: SkillFlags, flags: SkillFlags): SkillFlags {
+  const named = new Set([...flags.enable, ...flags.disable].map((name) => name.toLowerCase()));
+  const kept = (names: string[]) => names.filter((name) => !named.has(name.toLowerCase()));
+  return {
+    enable: [...kept(settings.enable), ...flags.enable],
+    disable: [...kept(settings.disable), ...flags.disable],
+  };
+}
+
+/**
+ * Applies the flags to the session's grants through the policy (which saves them, each enabled name bound to the
+ * skill file that provides it now, as `/skill enable` does), so they hold for this turn and every later one.
+ */
 export async function applySkillFlags(rt: Runtime, session: Session, flags: SkillFlags): Promise<void> {
   for (const name of flags.enable) rt.policy.enable(session.id, name);
   for (const name of flags.disable) rt.policy.disable(session.id, name);

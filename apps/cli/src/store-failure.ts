@@ -24,14 +24,24 @@ export function isStoreErrorLike(error: unknown): error is StoreErrorLike {
   );
 }
 
+/** Where the user reads a hint: its commands are that place's (`birdie sessions list` in a shell, `/session list` in the REPL). */
+export type HintPlace = 'shell' | 'repl';
+
 /**
  * The one wording of a store failure, whichever command and whichever step met it: the store's message (it names
- * the file) and, in brackets, what to do. A damaged record's fix is the birdie command that does it.
+ * the file) and, in brackets, what to do. A damaged record's fix is the command that does it, in the place the user
+ * reads it: inside the REPL the damaged session is the current one, so it is left (`/new`) before it is deleted.
  */
-export function storeFailureText(failure: FailureLike, sessionId?: string): string {
+export function storeFailureText(
+  failure: FailureLike,
+  sessionId?: string,
+  from: HintPlace = 'shell',
+): string {
   const hint =
     failure.code === 'corrupt-record' && sessionId
-      ? `run \`birdie sessions repair ${sessionId}\` to continue from that step, or \`birdie sessions delete ${sessionId}\``
+      ? from === 'repl'
+        ? `run \`birdie sessions repair ${sessionId}\` in a shell to continue from that step, or \`/new\` then \`/session delete ${sessionId}\``
+        : `run \`birdie sessions repair ${sessionId}\` to continue from that step, or \`birdie sessions delete ${sessionId}\``
       : failure.code === 'session-busy'
         ? // A busy session is not broken: say how to wait for it.
           `${failure.hint ?? 'try again when it is free'}; or pass --wait SECONDS`
@@ -40,9 +50,9 @@ export function storeFailureText(failure: FailureLike, sessionId?: string): stri
 }
 
 /** A thrown store failure as the CLI error that ends the command; a busy session has its own exit code. */
-export function storeFailure(error: StoreErrorLike): CliError {
+export function storeFailure(error: StoreErrorLike, from: HintPlace = 'shell'): CliError {
   return new CliError(
-    storeFailureText(error, error.damage?.sessionId),
+    storeFailureText(error, error.damage?.sessionId, from),
     error.code === 'session-busy' ? EXIT_BUSY : EXIT_RUN,
     { cause: error },
   );

@@ -3,6 +3,7 @@ import type { AgentDefinition } from '@birdie/registry';
 import type { Firing, Trigger } from '@birdie/scheduler';
 import type { ScheduledTask } from '@birdie/store';
 import type { Runtime } from './runtime.js';
+import { createSession } from './session-start.js';
 import { executeTurn, type TurnResult } from './turn.js';
 
 /** What a triggered run's refused approvals say: nobody is there to approve. */
@@ -71,7 +72,7 @@ export async function runTriggered(
   firing: Firing,
   opts: { agent?: string; task?: ScheduledTask; onStart?(info: { sessionId: string }): void },
 ): Promise<TriggeredRun> {
-  const session = await rt.store.sessions.create(rt.userId, {
+  const session = await createSession(rt, {
     title: `${opts.agent ?? 'birdie'}: ${firing.label}`.slice(0, 200),
   });
   opts.onStart?.({ sessionId: session.id });

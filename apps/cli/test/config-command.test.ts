@@ -1,4 +1,4 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -74,8 +74,27 @@ describe('birdie config', () => {
     );
   });
 
-  it('a new session starts with the skills of skills.enable, and the approval setting applies', async () => {
+  it('birdie run: a new session starts with the skills of skills.enable (unknown names warned about), --disable wins; approval applies', async () => {
+    expect(await cli(['config', 'set', 'skills.enable', 'echoer,wordcount'])).toMatchObject({ code: 0 });
     expect(await cli(['config', 'set', 'approval', 'never'])).toMatchObject({ code: 0 });
+    const shouting = { env: { ...box.env, ...scripted('repl.json') }, cwd: box.cwd };
+    // echoer is off by default: only the setting turns it on.
+    const shouted = await runCli(['run', '--json', 'please shout', '--skills-dir', TEST_SKILLS], shouting);
+    expect(shouted.code, shouted.stderr).toBe(0);
+    expect(shouted.stdout).toContain('HELLO BIRDIE');
+    expect(shouted.stderr).toContain(
+      `birdie: setting skills.enable (file ${join(box.home, 'config.json')}): no skill "wordcount", so it is not enabled. Did you mean "word-count"?`,
+    );
+    const id = (JSON.parse(shouted.stdout.split('\n')[0]!) as { id: string }).id;
+    expect((await cli(['sessions', 'show', id, '--json'])).stdout).toContain('HELLO BIRDIE');
+
+    const flagged = await runCli(
+      ['run', '--json', 'please shout', '--skills-dir', TEST_SKILLS, '--disable', 'echoer'],
+      shouting,
+    );
+    expect(flagged.stdout).not.toContain('HELLO BIRDIE');
+    expect(flagged.stdout).toContain('is not available in this session');
+
     // count.json's "touch it" asks for approval: with approval never it runs without --yes
     const touched = await runCli(['run', 'touch it', '--skills-dir', TEST_SKILLS], {
       env: box.env,
@@ -83,6 +102,23 @@ describe('birdie config', () => {
     });
     expect(touched.code, touched.stderr).toBe(0);
     expect((await stat(join(box.cwd, 'marker.txt'))).isFile()).toBe(true);
+  });
+
+  it('skills.enable naming a skill of a project folder not trusted: a warning, the skill not granted; trusted, it is', async () => {
+    const dir = join(box.cwd, '.birdie', 'skills', 'loud');
+    await mkdir(dir, { recursive: true });
+    const skill = await readFile(join(TEST_SKILLS, 'echoer', 'SKILL.md'), 'utf8');
+    await writeFile(join(dir, 'SKILL.md'), skill.replace('name: echoer', 'name: loud'));
+    expect(await cli(['config', 'set', 'skills.enable', 'loud'])).toMatchObject({ code: 0 });
+    const shouting = { env: { ...box.env, ...scripted('repl.json') }, cwd: box.cwd };
+    const refused = await runCli(['run', '--json', 'please shout'], shouting);
+    expect(refused.stderr).toContain(
+      `setting skills.enable (file ${join(box.home, 'config.json')}): skill "loud" is in ${box.cwd}, a project folder not trusted for what it declares now, so it is not enabled in this session.`,
+    );
+    expect(refused.stdout).not.toContain('HELLO BIRDIE');
+    const trusted = await runCli(['run', '--json', 'please shout', '--trust-workspace'], shouting);
+    expect(trusted.stderr).not.toContain('skills.enable');
+    expect(trusted.stdout).toContain('HELLO BIRDIE');
   });
 
   it('model picks the default model of new runs, as /model names one; LLM_MODEL still wins for one run', async () => {

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { birdie } from './helpers/birdie-process.js';
 import { type Sandbox, sandbox } from './helpers/env.js';
+import { Terminal } from './helpers/pty.js';
 import {
   answers,
   jsonLines,
@@ -20,10 +21,13 @@ import {
 // finds it, `sessions repair` sets it aside, and the session goes on.
 
 let box: Sandbox;
+let terminal: Terminal | undefined;
 beforeEach(async () => {
   box = await sandbox();
 });
 afterEach(async () => {
+  terminal?.kill();
+  terminal = undefined;
   await box.cleanup();
 });
 
@@ -186,6 +190,38 @@ describe('a flipped byte inside a stored record', { timeout: 120_000 }, () => {
       ]);
     },
   );
+});
+
+describe('a damaged record met inside the REPL', { timeout: 120_000 }, () => {
+  it("the fix names the REPL's own command (/session delete), not the shell's, at resume and after a turn", async () => {
+    const first = await turn('r1');
+    expect(first.code, first.stderr).toBe(0);
+    const id = sessionIdOf(first.stdout);
+    expect((await turn('r2', id)).code).toBe(0);
+    const file = join(box.home, 'birdie.db');
+    const db = new Database(file, { readonly: true });
+    const last = db.prepare('SELECT max(id) AS n FROM cp_blobs').get() as { n: number };
+    db.close();
+    flip(file, 'cp_blobs', 'id', 'data', last.n);
+
+    const env = await script(box.dir.path, 'r3', [{ text: 'answer r3' }]);
+    const t = new Terminal(['--session-id', id, '--skills-dir', STORE_SKILLS], {
+      env: { ...box.env, ...env },
+      cwd: box.cwd,
+    });
+    terminal = t;
+    const hint = `(run \`birdie sessions repair ${id}\` in a shell to continue from that step, or \`/new\` then \`/session delete ${id}\`)`;
+    // A turn's error is wrapped between words at the terminal's width: any space may be a line break.
+    const wrapped = new RegExp(literal(hint).replace(/ /g, '\\s+'));
+    await t.expect(`birdie: session ${id} has a damaged record`);
+    await t.expect(wrapped);
+    await t.submit('prompt r3');
+    await t.expect(/session\s+\S+\s+has\s+a\s+damaged\s+record/);
+    await t.expect(wrapped);
+    expect(t.text).not.toMatch(/birdie\s+sessions\s+delete/);
+    await t.submit('/quit');
+    expect(await t.exited).toBe(0);
+  });
 });
 
 /** Overwrites the b-tree page header of `table`'s root page: SQLite itself then calls the file malformed. */

@@ -82,6 +82,49 @@ describe('birdie setup (the wizard, checked keys)', { timeout: 60_000 }, () => {
     expect(await t.exited).toBe(0);
   });
 
+  it('a saved config older versions wrote (an empty key): scripts get the error and the way out; a terminal start offers setup', async () => {
+    const url = await openaiStandIn();
+    const config = join(box.home, 'config.json');
+    await writeFile(
+      config,
+      `${JSON.stringify({ provider: { vendor: 'openai', model: 'gpt-4o-mini', api_key: '' }, settings: { approval: 'always' } })}\n`,
+    );
+    const env = { ...box.env, LLM_BASE_URL: url };
+    const before = await readFile(config, 'utf8');
+    for (const args of [
+      ['run', 'hello'],
+      ['config', 'list'],
+      ['config', 'set', 'approval', 'never'],
+    ]) {
+      const result = await runCli(args, { env, cwd: box.cwd });
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toBe(
+        `birdie: Invalid config in file ${config} at line 1, column 54: provider.api_key must not be empty; run \`birdie setup\` to set it again\n`,
+      );
+    }
+    expect(await readFile(config, 'utf8')).toBe(before);
+
+    const t = new Terminal([], { env, cwd: box.cwd });
+    terminal = t;
+    await t.expect('provider.api_key must not be empty');
+    await t.expect('Which provider?');
+    t.write('\r'); // openai
+    await t.expect('Model');
+    t.write('\r');
+    await t.expect('API key');
+    t.write('sk-good\r');
+    await t.expect('Key accepted');
+    await t.expect('/help for commands'); // the REPL starts instead of exiting 2
+    await t.submit('/info');
+    await t.expect(/provider\s+openai · gpt-4o-mini/);
+    await t.submit('/quit');
+    expect(await t.exited).toBe(0);
+    expect(JSON.parse(await readFile(config, 'utf8'))).toEqual({
+      provider: { vendor: 'openai', model: 'gpt-4o-mini', api_key: 'sk-good' },
+      settings: { approval: 'always' },
+    });
+  });
+
   it('needs a terminal: in a pipe it says what to do instead (exit 2)', async () => {
     const result = await runCli(['setup'], { env: box.env, cwd: box.cwd });
     expect(result.code).toBe(2);

@@ -9,11 +9,11 @@ import {
   findSession,
   openRuntime,
   staleGrantNotes,
-  useSession,
   waitingLine,
   waitMs,
 } from '../runtime.js';
-import { applySkillFlags, skillFlags } from '../skill-flags.js';
+import { useSession } from '../session-start.js';
+import { skillFlags } from '../skill-flags.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 import { skippedLine } from '../trust.js';
 import { executeTurn } from '../turn.js';
@@ -53,8 +53,7 @@ export async function acpCommand({ io, values }: CommandContext): Promise<number
       info: { name: 'birdie', version: cliVersion() },
       defaultApproval: approval,
       async createSession() {
-        const session = await useSession(rt, undefined);
-        await applySkillFlags(rt, session, flags);
+        const session = await useSession(rt, undefined, { flags });
         if (agent !== undefined) startsWithAgent.add(session.id);
         return session.id;
       },

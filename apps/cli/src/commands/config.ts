@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { explicitConfigPath } from '../config.js';
+import { configFileProblem, explicitConfigPath } from '../config.js';
 import { writePrivateFile } from '../folders.js';
 import { EXIT_OK, type Io, UsageError, write } from '../io.js';
 import { loadSettingsWithSources } from '../isolation.js';
@@ -70,12 +70,17 @@ function parseValue(key: SettingKey, raw: string): unknown {
 
 /** Writes `settings` into the file (its provider section kept as it is), after checking it as a load would. */
 async function writeSettings(
+  io: Io,
   file: string,
   change: (settings: Record<string, unknown>) => void,
 ): Promise<void> {
-  const { parseConfigFile, readConfigFile } = await import('@birdie/providers');
+  const { parseConfigFile, readConfigFile, ProviderError } = await import('@birdie/providers');
   const { checkSettings } = await import('../settings-schema.js');
-  const current = existsSync(file) ? await readConfigFile(file) : undefined;
+  const current = existsSync(file)
+    ? await readConfigFile(file).catch((error: unknown) => {
+        throw error instanceof ProviderError ? configFileProblem(io, error) : error;
+      })
+    : undefined;
   const settings = structuredClone(current?.settings ?? {});
   change(settings);
   const skills = settings.skills as Record<string, unknown> | undefined;
@@ -120,7 +125,7 @@ export async function configCommand({ io, values, positionals }: CommandContext)
       throw new UsageError(`missing value. Usage: birdie config set ${name} VALUE`);
     const file = targetFile(io, values);
     const [head, tail] = name.split('.') as [string, string | undefined];
-    await writeSettings(file, (settings) => {
+    await writeSettings(io, file, (settings) => {
       if (sub === 'unset') {
         if (tail) delete (settings[head] as Record<string, unknown> | undefined)?.[tail];
         else delete settings[head];

@@ -1,7 +1,7 @@
-import { nothingConfigured } from '../config.js';
+import { isSavedProviderError, nothingConfigured } from '../config.js';
 import { UsageError } from '../io.js';
 import type { CommandContext } from '../main.js';
-import { styler } from '../render/style.js';
+import { type Style, styler } from '../render/style.js';
 import { readInput } from '../repl/input.js';
 import { approvalMode, userIdOf } from '../runtime.js';
 import { cliVersion } from '../version.js';
@@ -22,11 +22,29 @@ export async function replCommand({ io, values, positionals }: CommandContext): 
     await firstRunSetup(io);
   }
   const style = styler(io.stdout, io.env);
+  if (values.continue === true && typeof values['session-id'] === 'string')
+    throw new UsageError('--continue and --session-id both name a session; give one of them.');
+  try {
+    return await interactive({ io, values, positionals }, approval, style);
+  } catch (error) {
+    // The saved provider cannot be used (an empty key older versions saved): choose it again, then start.
+    if (!isSavedProviderError(error)) throw error;
+    io.stdout.write(`${style('red', 'birdie:')} ${error.problem}\n`);
+    const { firstRunSetup } = await import('../setup.js');
+    await firstRunSetup(io, { again: true });
+    return await interactive({ io, values, positionals }, approval, style);
+  }
+}
+
+/** The banner, then the prompt; the runtime loads behind it (or first, to resume a session). */
+async function interactive(
+  { io, values, positionals }: CommandContext,
+  approval: ReturnType<typeof approvalMode>,
+  style: Style,
+): Promise<number> {
   io.stdout.write(
     `${style('bold', 'birdie')} ${style('dim', `${cliVersion()} · /help for commands · Enter sends · Ctrl+J new line · Ctrl+D quits`)}\n`,
   );
-  if (values.continue === true && typeof values['session-id'] === 'string')
-    throw new UsageError('--continue and --session-id both name a session; give one of them.');
   const resumeId =
     typeof values['session-id'] === 'string'
       ? values['session-id']

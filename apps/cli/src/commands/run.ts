@@ -6,16 +6,9 @@ import { EventPrinter } from '../render/events.js';
 import { eventJson, turnResultJson } from '../render/json-events.js';
 import { styler } from '../render/style.js';
 import { listenForRetries, retryLine } from '../retry-notice.js';
-import {
-  agentFlag,
-  approvalMode,
-  openRuntime,
-  staleGrantNotes,
-  useSession,
-  waitingLine,
-  waitMs,
-} from '../runtime.js';
-import { applySkillFlags, skillFlags } from '../skill-flags.js';
+import { agentFlag, approvalMode, openRuntime, staleGrantNotes, waitingLine, waitMs } from '../runtime.js';
+import { useSession } from '../session-start.js';
+import { skillFlags } from '../skill-flags.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 import { isStoreFailureCode, storeFailureText } from '../store-failure.js';
 import { skippedLine } from '../trust.js';
@@ -49,8 +42,8 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
     const session = await useSession(
       rt,
       typeof values['session-id'] === 'string' ? values['session-id'] : undefined,
+      { flags },
     );
-    await applySkillFlags(rt, session, flags);
     for (const note of staleGrantNotes(rt, session.id)) write(io.stderr, `birdie: ${note}`);
     const emit = (line: unknown) => write(io.stdout, typeof line === 'string' ? line : JSON.stringify(line));
     if (json)

@@ -1,6 +1,6 @@
 import type { AgentEvent } from '@birdie/graph';
 import type { Output } from '../io.js';
-import { isStoreFailureCode, storeFailureText } from '../store-failure.js';
+import { type HintPlace, isStoreFailureCode, storeFailureText } from '../store-failure.js';
 import type { TurnEvent } from '../turn.js';
 import type { AnswerSink } from './answer-sink.js';
 import type { Style } from './style.js';
@@ -19,6 +19,8 @@ export interface PrinterOptions {
   onIdle?(): void;
   /** The session of the turn: a store failure's fix names it (`birdie sessions repair ID`). */
   sessionId?: string;
+  /** Where the output is read: a fix names that place's commands (default: the shell's). */
+  hintsFor?: HintPlace;
   /** A terminal's width: the answer and error messages are wrapped between words at it (undefined: written as they
    * come, for pipes). */
   wrapWidth?: () => number;
@@ -118,7 +120,7 @@ export class EventPrinter {
         this.breakLine();
         // A store failure reads the same whichever step met it (see store-failure.ts); other errors keep their code.
         const label = isStoreFailureCode(event.error.code) ? 'birdie:' : `error (${event.error.code}):`;
-        const text = storeFailureText(event.error, this.o.sessionId);
+        const text = storeFailureText(event.error, this.o.sessionId, this.o.hintsFor);
         // In a terminal the message breaks between words; the terminal's own wrap would cut a word (or a URL) in two.
         const shown = this.o.wrapWidth ? wrapWords(text, this.o.wrapWidth(), label.length + 1) : text;
         this.o.info.write(`${style('red', label)} ${shown}\n`);

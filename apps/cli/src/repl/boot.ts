@@ -3,8 +3,9 @@ import type { Values } from '../argv.js';
 import { historyOf } from '../history.js';
 import type { Io } from '../io.js';
 import type { Style } from '../render/style.js';
-import { agentFlag, openRuntime, staleGrantNotes, useSession, waitMs } from '../runtime.js';
-import { applySkillFlags, skillFlags } from '../skill-flags.js';
+import { agentFlag, openRuntime, staleGrantNotes, waitMs } from '../runtime.js';
+import { useSession } from '../session-start.js';
+import { skillFlags } from '../skill-flags.js';
 import { storeFailureText } from '../store-failure.js';
 import { formatReplHistory } from './history-view.js';
 import { printStatus, type ReplState, watchSkills } from './state.js';
@@ -20,8 +21,12 @@ export async function bootRepl(
   try {
     const flags = skillFlags(rt, values);
     const agent = agentFlag(rt, values);
-    const session = await useSession(rt, options.resumeId);
-    await applySkillFlags(rt, session, flags);
+    // Warnings about the settings wait for the prompt to be done with, like the other start-up notes.
+    const warnings: string[] = [];
+    const session = await useSession(rt, options.resumeId, {
+      flags,
+      warn: (line) => warnings.push(`birdie: ${line}`),
+    });
     const state: ReplState = {
       io,
       style: options.style,
@@ -33,7 +38,7 @@ export async function bootRepl(
       contextTokens: 0,
       contextWindow: 0,
       modelName: rt.modelName,
-      notices: staleGrantNotes(rt, session.id),
+      notices: [...warnings, ...staleGrantNotes(rt, session.id)],
       startupProblems: [...rt.registry.messages],
       trustPutOff: new Set(),
       ...(agent !== undefined ? { nextAgent: agent, agentName: agent } : {}),
@@ -46,7 +51,8 @@ export async function bootRepl(
     if (options.resumeId) {
       const { style } = options;
       const { messages, damage, compactions } = await historyOf(rt.agent, session.id);
-      if (damage) io.stdout.write(`${style('red', 'birdie:')} ${storeFailureText(damage, session.id)}\n`);
+      if (damage)
+        io.stdout.write(`${style('red', 'birdie:')} ${storeFailureText(damage, session.id, 'repl')}\n`);
       io.stdout.write(
         `${style('dim', `resuming ${session.id} · ${session.turns} turns · ↑${session.inputTokens} ↓${session.outputTokens} tok`)}\n`,
       );

@@ -1,6 +1,7 @@
 import { table } from '../render/style.js';
 import { findSession } from '../runtime.js';
 import { removeSessionDir } from '../session-dir.js';
+import { createSession } from '../session-start.js';
 import { oneLine } from '../session-titles.js';
 import { storeFailureText } from '../store-failure.js';
 import { closest } from '../suggest.js';
@@ -14,7 +15,11 @@ export async function session(state: ReplState, rest: string[]): Promise<undefin
   const sub = rest[0] ?? 'info';
   switch (sub) {
     case 'new': {
-      await switchTo(state, await rt.store.sessions.create(rt.userId));
+      // A new session starts with the skills of the settings, as at start.
+      const next = await createSession(rt, {
+        warn: (line) => out(state, `${style('yellow', 'birdie:')} ${line}`),
+      });
+      await switchTo(state, next);
       return out(state, `${style('green', '✓')} new session ${state.session.id}`);
     }
     case 'switch': {
@@ -23,7 +28,7 @@ export async function session(state: ReplState, rest: string[]): Promise<undefin
       await switchTo(state, target);
       out(state, `${style('green', '✓')} switched to ${target.id}`);
       const { messages, damage, compactions } = await readHistoryOf(state);
-      if (damage) out(state, `${style('red', 'birdie:')} ${storeFailureText(damage, target.id)}`);
+      if (damage) out(state, `${style('red', 'birdie:')} ${storeFailureText(damage, target.id, 'repl')}`);
       const history = await formatReplHistory(state.io, style, messages, 3);
       if (history) out(state, history);
       state.contextTokens = await threadContextTokens(

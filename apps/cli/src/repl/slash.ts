@@ -7,6 +7,7 @@ import { table } from '../render/style.js';
 import { TOOL_OUTPUT_MODES, type ToolOutputMode } from '../render/tool-output.js';
 import { APPROVAL_MODES } from '../runtime.js';
 import { didYouMean } from '../suggest.js';
+import { config, settingsLine } from './slash-config.js';
 import { compact, model } from './slash-model.js';
 import { session } from './slash-session.js';
 import { skill } from './slash-skill.js';
@@ -242,31 +243,6 @@ async function info(state: ReplState): Promise<undefined> {
     ...(await confinedTools(state)),
   ];
   return out(state, table(rows.map(([k, v]) => [state.style('bold', k!), v!])));
-}
-
-/** The settings that are not at their default, each with the file it came from. */
-async function settingsLine(state: ReplState): Promise<string> {
-  const { settingRows } = await import('../commands/config.js');
-  const rows = (await settingRows(state.io, {})).filter((r) => r.source !== 'default');
-  if (rows.length === 0) return 'all defaults (/config)';
-  return rows
-    .map((r) => `${r.key}=${Array.isArray(r.value) ? r.value.join(',') : String(r.value)} ← ${r.source}`)
-    .join(', ');
-}
-
-/** `/config [list|get|set|unset …]`: the same as `birdie config`, on the user's config file. */
-async function config(state: ReplState, rest: string[]): Promise<undefined> {
-  const { configCommand } = await import('../commands/config.js');
-  await configCommand({ io: state.io, values: {}, positionals: rest });
-  if (rest[0] === 'set' || rest[0] === 'unset')
-    out(
-      state,
-      state.style(
-        'dim',
-        'saved: new sessions and the next start use it (/approval and /tool output change this session)',
-      ),
-    );
-  return undefined;
 }
 
 async function tool(state: ReplState, rest: string[]): Promise<undefined> {

@@ -75,6 +75,7 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
       if (!controller.signal.aborted && !live?.active) spinner.start(THINKING);
     },
     sessionId: state.session.id,
+    hintsFor: 'repl',
     // Answers wrap between words at the terminal's width (read each time: the window may be resized).
     ...(io.stdout.isTTY ? { wrapWidth: () => (io.stdout as { columns?: number }).columns || 80 } : {}),
     ...(markdown ? { answerSink: markdown } : {}),
@@ -141,7 +142,7 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
       if (!isStoreErrorLike(error)) throw error;
       await gate.open;
       spinner.stop();
-      out(state, `${style('red', 'birdie:')} ${storeFailure(error).message}`);
+      out(state, `${style('red', 'birdie:')} ${storeFailure(error, 'repl').message}`);
       return;
     }
     await gate.open;
@@ -151,7 +152,7 @@ export async function replTurn(state: ReplState, text: string): Promise<void> {
     else if (result.status === 'error' && result.error && !printer.printedError) {
       const failure = { code: result.errorCode ?? 'internal', message: result.error, hint: result.errorHint };
       const label = isStoreFailureCode(result.errorCode) ? 'birdie:' : 'error:';
-      out(state, `${style('red', label)} ${storeFailureText(failure, state.session.id)}`);
+      out(state, `${style('red', label)} ${storeFailureText(failure, state.session.id, 'repl')}`);
     }
     if (result.contextTokens) {
       state.contextTokens = result.contextTokens;

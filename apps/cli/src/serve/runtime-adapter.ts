@@ -4,6 +4,7 @@ import { ApiError, type ServeRuntime } from '@birdie/server';
 import { historyOf } from '../history.js';
 import type { Runtime } from '../runtime.js';
 import { removeSessionDir } from '../session-dir.js';
+import { createSession } from '../session-start.js';
 import { executeTurn } from '../turn.js';
 
 /**
@@ -32,16 +33,13 @@ export function serveRuntime(rt: Runtime, approval: ApprovalMode): ServeRuntime 
       });
       if (request.agent !== undefined && !snapshot.getAgent(request.agent))
         throw new ApiError('invalid-request', `no agent "${request.agent}"`);
-      const session = await store.sessions.create(userId, {
+      // The server's settings (skills.enable / skills.disable) and the request's list over them.
+      return createSession(rt, {
+        userId,
+        flags: { enable, disable: [] },
         ...(request.agent !== undefined ? { agent: request.agent } : {}),
         ...(request.title !== undefined ? { title: request.title } : {}),
       });
-      if (enable.length > 0) {
-        await rt.loadGrants(session.id, userId);
-        for (const name of enable) rt.policy.enable(session.id, name);
-        await rt.saveGrants();
-      }
-      return session;
     },
 
     async history(session) {
