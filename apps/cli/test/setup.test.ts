@@ -68,6 +68,7 @@ describe('birdie setup (the wizard, checked keys)', { timeout: 60_000 }, () => {
     const t = new Terminal([], { env: { ...box.env, LLM_BASE_URL: url }, cwd: box.cwd });
     terminal = t;
     await t.expect('no model provider is configured yet');
+    await t.expect('Which provider?'); // the select listens once it is drawn: an Enter before that is lost
     t.write('\r'); // openai
     await t.expect('Model');
     t.write('\r');

@@ -289,8 +289,9 @@ describe('a run whose process is killed', { timeout: 90_000 }, () => {
 
   it('kill -9 during a model call: the next birdie process marks the run died', async () => {
     await agent('waiter', 'every: 1h\nprompt: Wait.');
-    // The scripted vendor answers 429 with a long Retry-After: the model call is in progress for a minute.
-    const file = await script([{ error: { status: 429, retry_after: 60 } }, { text: 'late' }]);
+    // The scripted vendor answers 429 with a long Retry-After, under the 30 s a retry may wait (a longer one is not
+    // waited for: the call fails at once): the model call stays in progress for 25 s.
+    const file = await script([{ error: { status: 429, retry_after: 25 } }, { text: 'late' }]);
     const p = startBirdie(['start', '--agents-dir', agents, '--json', '--once', 'waiter'], {
       env: env(file),
       cwd: box.cwd,
