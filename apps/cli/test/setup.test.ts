@@ -15,6 +15,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   terminal?.kill();
+  server?.closeAllConnections(); // a stand-in that never answers keeps its connections
   await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
   server = undefined;
   await box.cleanup();
@@ -123,6 +124,32 @@ describe('birdie setup (the wizard, checked keys)', { timeout: 60_000 }, () => {
     expect(JSON.parse(await readFile(config, 'utf8'))).toEqual({
       provider: { vendor: 'openai', model: 'gpt-4o-mini', api_key: 'sk-good' },
       settings: { approval: 'always' },
+    });
+  });
+
+  it('a vendor that does not answer the key check in time: the wizard says so after its short timeout and saves the key', async () => {
+    // Takes the connection and never answers.
+    server = createServer(() => {});
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server!.address() as AddressInfo).port}/v1`;
+    const t = new Terminal(['setup'], { env: { ...box.env, LLM_BASE_URL: url }, cwd: box.cwd });
+    terminal = t;
+    await t.expect('Which provider?');
+    t.write('\r'); // openai
+    await t.expect('Model');
+    t.write('\r');
+    await t.expect('API key');
+    t.write('sk-unanswered\r');
+    await t.expect('Checking the key');
+    await t.expect(
+      `Could not check the key: ${url}/models could not be reached (no answer within 5000 ms)`,
+      20_000,
+    );
+    await t.expect('(mode 0600)');
+    expect(await t.exited).toBe(0);
+    expect(JSON.parse(await readFile(join(box.home, 'config.json'), 'utf8')).provider).toMatchObject({
+      vendor: 'openai',
+      api_key: 'sk-unanswered',
     });
   });
 
