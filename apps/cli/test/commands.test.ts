@@ -94,14 +94,11 @@ describe('birdie skills', () => {
   });
 
   it('check and agents check report a path that does not exist as an error of its own', async () => {
-    for (const [group, noun] of [
-      ['skills', 'skills'],
-      ['agents', 'agents'],
-    ]) {
+    for (const group of ['skills', 'agents']) {
       const result = await cli([group, 'check', 'nope']);
       expect(result.code, group).toBe(1);
       expect(result.stdout, group).toBe(
-        `nope:1:1  error  no such file or folder  birdie:missing-path\n\n0 ${noun} loaded: 1 error, 0 warnings, 0 info\n`,
+        `nope:1:1  error  no such file or folder  birdie:missing-path\n\n0 ${group} loaded: 1 error, 0 warnings, 0 info\n`,
       );
     }
   });
