@@ -19,6 +19,14 @@ export { DamageError, decoding, reasonOf } from './checkpointer/damage.js';
 export { compareWrites, SPECIAL_WRITE_INDEX, type StoredWrite } from './checkpointer/order.js';
 export { type Body, parseBody, parseRecord, type WritesRecord } from './checkpointer/read.js';
 export type { DeltaChannelHistory } from './checkpointer/saver.js';
+export {
+  CHECK_PAGE,
+  type CheckpointInfo,
+  emptyThreadCheck,
+  NamespaceCheck,
+  type ThreadCheck,
+  type ValueDecoder,
+} from './checkpointer/thread-check.js';
 export { bodyTs, storedTs } from './checkpointer/timestamp.js';
 export { checkCount, checkKey, checkText } from './checks.js';
 export {
