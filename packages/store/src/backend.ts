@@ -17,6 +17,15 @@ export { channelList, matches, missing, target, threadKey } from './checkpointer
 export { corruptRecordError, type DamageContext } from './checkpointer/corrupt.js';
 export { DamageError, decoding, reasonOf } from './checkpointer/damage.js';
 export { compareWrites, SPECIAL_WRITE_INDEX, type StoredWrite } from './checkpointer/order.js';
+export {
+  checkpointText,
+  draftValues,
+  draftWrites,
+  inheritedVals,
+  mergeWrites,
+  rememberBody,
+  type WriteDraft,
+} from './checkpointer/put-shape.js';
 export { type Body, parseBody, parseRecord, type WritesRecord } from './checkpointer/read.js';
 export type { DeltaChannelHistory } from './checkpointer/saver.js';
 export {

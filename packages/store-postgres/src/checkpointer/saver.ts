@@ -1,18 +1,20 @@
 import {
   type Body,
+  checkpointText,
   corruptRecordError,
   DamageError,
   type DeltaChannelHistory,
+  draftValues,
+  draftWrites,
   Encoder,
+  inheritedVals,
+  mergeWrites,
   missing,
   packText,
   parseBody,
   parseRecord,
-  type Ref,
-  resolveRef,
-  SPECIAL_WRITE_INDEX,
+  rememberBody,
   scrubSecrets,
-  storedTs,
   target,
   threadKey,
   type WritesRecord,
@@ -133,28 +135,15 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     newVersions: ChannelVersions,
   ): Promise<void> {
     await this.withEncoder(threadId, ns, async (encoder) => {
-      const drafts: Record<string, Ref> = {};
-      const values = checkpoint.channel_values ?? {};
-      // Only channels with a new version are serialised; the others keep the parent's stored value.
-      for (const channel of Object.keys(values)) {
-        if (Object.hasOwn(newVersions, channel)) drafts[channel] = await encoder.encode(values[channel]);
-      }
+      const drafts = await draftValues(encoder, checkpoint, newVersions);
       // Caches learn about rows only after the commit: a rolled-back attempt's ids are never used.
       const saved = await this.db.tx(async (client) => {
         await this.fence(client, threadId);
         const { thread, seq: parentSeq } = await this.locate(client, threadId, ns, parentId);
         const ids = await this.blobs.store(client, thread, encoder.blobs);
-        const vals = await this.inherit(client, parentSeq, checkpoint.channel_versions, newVersions);
-        for (const channel of Object.keys(drafts)) vals[channel] = resolveRef(drafts[channel]!, ids);
-        const body: Body = {
-          v: checkpoint.v,
-          ...storedTs(checkpoint.id, checkpoint.ts),
-          cv: checkpoint.channel_versions,
-          vs: checkpoint.versions_seen,
-          vals,
-        };
-        // Metadata is the serializer's own JSON, appended after a newline (JSON text never has a raw one).
-        const text = `${JSON.stringify(body)}\n${Buffer.from(metadataJson).toString('utf8')}`;
+        const parent = await this.parentBody(client, parentSeq);
+        const vals = inheritedVals(parent, checkpoint.channel_versions, newVersions);
+        const { body, text } = checkpointText(checkpoint, vals, drafts, ids, metadataJson);
         const { rows } = await client.query<{ seq: number }>(
           `INSERT INTO cp_checkpoints (thread, checkpoint_id, parent_seq, body) VALUES ($1, cp_key($2), $3, $4)
            ON CONFLICT (thread, checkpoint_id) DO UPDATE SET parent_seq = excluded.parent_seq, body = excluded.body
@@ -167,9 +156,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
       this.blobs.remember(saved.thread, encoder.blobs, saved.ids);
       // A filled placeholder or a re-put changes what walks from its descendants find.
       this.histories.invalidateAfter(saved.seq);
-      this.recentBodies.delete(saved.seq);
-      this.recentBodies.set(saved.seq, saved.body);
-      if (this.recentBodies.size > 8) this.recentBodies.delete(this.recentBodies.keys().next().value!);
+      rememberBody(this.recentBodies, saved.seq, saved.body);
     });
   }
 
@@ -196,10 +183,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     }
     await this.guard(threadId, ns, () =>
       this.withEncoder(threadId, ns, async (encoder) => {
-        const drafts: [number, string, Ref][] = [];
-        for (const [i, [channel, value]] of writes.entries()) {
-          drafts.push([SPECIAL_WRITE_INDEX[channel] ?? i, channel, await encoder.encode(value)]);
-        }
+        const drafts = await draftWrites(encoder, writes);
         const saved = await this.db.tx(async (client) => {
           await this.fence(client, threadId);
           // Values before the step's row: a put of the same step (LangGraph runs it alongside) stores the same
@@ -215,14 +199,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
           const tasks = existing.rows[0]?.writes ? unpackTasks(existing.rows[0].writes, seq!) : [];
           const mine = tasks.find((t) => t.taskId === taskId);
           const record: WritesRecord = mine ? parseRecord(mine.record, seq!, taskId) : { p: taskPath, w: [] };
-          const byIdx = new Map(record.w.map((w) => [w[0], w]));
-          for (const [idx, channel, ref] of drafts) {
-            // A regular write is stored once (retries are no-ops); special writes replace.
-            if (idx >= 0 && byIdx.has(idx)) continue;
-            byIdx.set(idx, [idx, channel, resolveRef(ref, ids)]);
-          }
-          record.w = [...byIdx.values()].sort((a, b) => a[0] - b[0]);
-          const packed = packText(JSON.stringify(record));
+          const packed = packText(JSON.stringify(mergeWrites(record, drafts, ids)));
           const others = tasks.filter((t) => t.taskId !== taskId);
           // No indexed column changes: a HOT update, whose old version page pruning reclaims.
           await client.query('UPDATE cp_checkpoints SET writes = $2 WHERE seq = $1', [
@@ -334,38 +311,17 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     return { thread, seq };
   }
 
-  /**
-   * Refs of the parent's stored values whose channel version did not change: same branch, same version, same
-   * value. Keyed by parent rather than by version, so forks never mix.
-   */
-  private async inherit(
-    client: Client,
-    parentSeq: number | null,
-    versions: ChannelVersions,
-    changed: ChannelVersions,
-  ) {
-    const vals: Record<string, Ref> = {};
-    if (parentSeq === null) return vals;
-    let parent = this.recentBodies.get(parentSeq);
-    if (!parent) {
-      const { rows } = await client.query<{ body: Buffer | null }>(
-        'SELECT body FROM cp_checkpoints WHERE seq = $1',
-        [parentSeq],
-      );
-      const packed = rows[0]?.body;
-      if (!packed) return vals;
-      parent = parseBody(packed, parentSeq).body;
-    }
-    for (const [channel, ref] of Object.entries(parent.vals)) {
-      if (
-        !Object.hasOwn(changed, channel) &&
-        versions[channel] !== undefined &&
-        parent.cv[channel] === versions[channel]
-      ) {
-        vals[channel] = ref;
-      }
-    }
-    return vals;
+  /** The parent's body, whose unchanged values a put inherits (none without a stored parent). */
+  private async parentBody(client: Client, parentSeq: number | null): Promise<Body | undefined> {
+    if (parentSeq === null) return undefined;
+    const recent = this.recentBodies.get(parentSeq);
+    if (recent) return recent;
+    const { rows } = await client.query<{ body: Buffer | null }>(
+      'SELECT body FROM cp_checkpoints WHERE seq = $1',
+      [parentSeq],
+    );
+    const packed = rows[0]?.body;
+    return packed ? parseBody(packed, parentSeq).body : undefined;
   }
 
   /**

@@ -10,17 +10,23 @@ import { StoreError } from '../errors.js';
 import { scrubSecrets } from '../secrets.js';
 import { toStoreError } from '../sqlite-errors.js';
 import { BlobStore, MissingBlobError } from './blobs.js';
-import { Encoder, type Ref, resolveRef } from './codec.js';
+import { Encoder } from './codec.js';
 import { packText } from './compress.js';
 import { channelList, missing, target, threadKey } from './config.js';
 import { corruptRecordError } from './corrupt.js';
 import { DamageError } from './damage.js';
 import { deltaHistory, HistoryCache } from './history.js';
 import { listTuples } from './list.js';
-import { SPECIAL_WRITE_INDEX } from './order.js';
+import {
+  checkpointText,
+  draftValues,
+  draftWrites,
+  inheritedVals,
+  mergeWrites,
+  rememberBody,
+} from './put-shape.js';
 import { type Body, parseBody, parseRecord, toTuple, type WritesRecord } from './read.js';
 import { prepareRows, type Rows } from './rows.js';
-import { storedTs } from './timestamp.js';
 import { checkThread, type ThreadCheck } from './verify.js';
 
 type ChannelVersions = Parameters<BaseCheckpointSaver['put']>[3];
@@ -113,29 +119,15 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     newVersions: ChannelVersions,
   ): Promise<void> {
     await this.withEncoder(threadId, ns, async (encoder) => {
-      const drafts: Record<string, Ref> = {};
-      const values = checkpoint.channel_values ?? {};
-      // Only channels with a new version are serialised; the others keep the parent's stored value.
-      for (const channel of Object.keys(values)) {
-        if (Object.hasOwn(newVersions, channel)) drafts[channel] = await encoder.encode(values[channel]);
-      }
+      const drafts = await draftValues(encoder, checkpoint, newVersions);
       // Caches learn about rows only after the commit: a rolled-back attempt's ids get reused.
       const saved = immediate(this.db, () => {
         this.fence(threadId);
         const thread = this.threadRow(threadId, ns);
         const ids = this.blobs.store(thread, encoder.blobs);
         const parentSeq = parentId ? this.seqOf(thread, parentId) : null;
-        const vals = this.inherit(parentSeq, checkpoint.channel_versions, newVersions);
-        for (const channel of Object.keys(drafts)) vals[channel] = resolveRef(drafts[channel]!, ids);
-        const body: Body = {
-          v: checkpoint.v,
-          ...storedTs(checkpoint.id, checkpoint.ts),
-          cv: checkpoint.channel_versions,
-          vs: checkpoint.versions_seen,
-          vals,
-        };
-        // Metadata is the serializer's own JSON, appended after a newline (JSON text never has a raw one).
-        const text = `${JSON.stringify(body)}\n${Buffer.from(metadataJson).toString('utf8')}`;
+        const vals = inheritedVals(this.parentBody(parentSeq), checkpoint.channel_versions, newVersions);
+        const { body, text } = checkpointText(checkpoint, vals, drafts, ids, metadataJson);
         const seq = this.seqOf(thread, checkpoint.id);
         this.rows.fill.run(parentSeq, channelList(Object.keys(vals)), packText(text), seq);
         return { thread, ids, seq, body };
@@ -143,9 +135,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
       this.blobs.remember(saved.thread, encoder.blobs, saved.ids);
       // A filled placeholder or a re-put changes what walks from its descendants find.
       this.histories.invalidateAfter(saved.seq);
-      this.recentBodies.delete(saved.seq);
-      this.recentBodies.set(saved.seq, saved.body);
-      if (this.recentBodies.size > 8) this.recentBodies.delete(this.recentBodies.keys().next().value!);
+      rememberBody(this.recentBodies, saved.seq, saved.body);
     });
   }
 
@@ -174,10 +164,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     taskPath: string,
   ): Promise<void> {
     await this.withEncoder(threadId, ns, async (encoder) => {
-      const drafts: [number, string, Ref][] = [];
-      for (const [i, [channel, value]] of writes.entries()) {
-        drafts.push([SPECIAL_WRITE_INDEX[channel] ?? i, channel, await encoder.encode(value)]);
-      }
+      const drafts = await draftWrites(encoder, writes);
       const saved = immediate(this.db, () => {
         this.fence(threadId);
         const thread = this.threadRow(threadId, ns);
@@ -187,14 +174,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
         const record: WritesRecord = existing
           ? parseRecord(existing.writes, seq, taskId)
           : { p: taskPath, w: [] };
-        const byIdx = new Map(record.w.map((w) => [w[0], w]));
-        for (const [idx, channel, ref] of drafts) {
-          // A regular write is stored once (retries are no-ops); special writes replace.
-          if (idx >= 0 && byIdx.has(idx)) continue;
-          byIdx.set(idx, [idx, channel, resolveRef(ref, ids)]);
-        }
-        record.w = [...byIdx.values()].sort((a, b) => a[0] - b[0]);
-        this.rows.putWrite.run(seq, taskId, packText(JSON.stringify(record)));
+        this.rows.putWrite.run(seq, taskId, packText(JSON.stringify(mergeWrites(record, drafts, ids))));
         return { thread, ids, seq };
       });
       this.blobs.remember(saved.thread, encoder.blobs, saved.ids);
@@ -251,29 +231,13 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
       : this.rows.latestSeq.get(thread)?.seq;
   }
 
-  /**
-   * Refs of the parent's stored values whose channel version did not change: same branch,
-   * same version, same value. Keyed by parent rather than by version, so forks never mix.
-   */
-  private inherit(parentSeq: number | null, versions: ChannelVersions, changed: ChannelVersions) {
-    const vals: Record<string, Ref> = {};
-    if (parentSeq === null) return vals;
-    let parent = this.recentBodies.get(parentSeq);
-    if (!parent) {
-      const packed = this.rows.bodyOf.get(parentSeq)?.body;
-      if (!packed) return vals;
-      parent = parseBody(packed, parentSeq).body;
-    }
-    for (const [channel, ref] of Object.entries(parent.vals)) {
-      if (
-        !Object.hasOwn(changed, channel) &&
-        versions[channel] !== undefined &&
-        parent.cv[channel] === versions[channel]
-      ) {
-        vals[channel] = ref;
-      }
-    }
-    return vals;
+  /** The parent's body, whose unchanged values a put inherits (none without a stored parent). */
+  private parentBody(parentSeq: number | null): Body | undefined {
+    if (parentSeq === null) return undefined;
+    const recent = this.recentBodies.get(parentSeq);
+    if (recent) return recent;
+    const packed = this.rows.bodyOf.get(parentSeq)?.body;
+    return packed ? parseBody(packed, parentSeq).body : undefined;
   }
 
   /**
