@@ -37,6 +37,14 @@ export {
   type ValueDecoder,
 } from './checkpointer/thread-check.js';
 export { bodyTs, storedTs } from './checkpointer/timestamp.js';
+export {
+  decodeValue,
+  decodeWrites,
+  type TupleRow,
+  type TupleSource,
+  toTuple,
+  type WriteRow,
+} from './checkpointer/tuple.js';
 export { checkCount, checkKey, checkText } from './checks.js';
 export {
   type DamagedRecord,

@@ -1,6 +1,12 @@
-import { type DeltaChannelHistory, parseBody, type Ref } from '@birdie/store/backend';
+import {
+  type DeltaChannelHistory,
+  decodeValue,
+  decodeWrites,
+  parseBody,
+  type Ref,
+} from '@birdie/store/backend';
 import type { Queryable } from '../db.js';
-import { decodeValue, decodeWrites, type ReadContext, writesOf } from './read.js';
+import { type ReadContext, writesOf } from './read.js';
 
 type Write = DeltaChannelHistory['writes'][number];
 

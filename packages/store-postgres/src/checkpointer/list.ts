@@ -1,7 +1,7 @@
-import { DamageError, matches, target } from '@birdie/store/backend';
+import { DamageError, matches, target, toTuple } from '@birdie/store/backend';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type { BaseCheckpointSaver, CheckpointTuple } from '@langchain/langgraph';
-import { type CheckpointRow, type ReadContext, SELECT_CHECKPOINT, toTuple } from './read.js';
+import { type CheckpointRow, type ReadContext, SELECT_CHECKPOINT } from './read.js';
 
 type ListOptions = NonNullable<Parameters<BaseCheckpointSaver['list']>[1]>;
 

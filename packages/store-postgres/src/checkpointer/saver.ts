@@ -17,6 +17,7 @@ import {
   scrubSecrets,
   target,
   threadKey,
+  toTuple,
   type WritesRecord,
 } from '@birdie/store/backend';
 import type { RunnableConfig } from '@langchain/core/runnables';
@@ -30,7 +31,7 @@ import type { Client, Db, Queryable } from '../db.js';
 import { MissingBlobError, PgBlobStore } from './blobs.js';
 import { deltaHistory, HistoryCache } from './history.js';
 import { listTuples } from './list.js';
-import { type CheckpointRow, type ReadContext, SELECT_CHECKPOINT, toTuple } from './read.js';
+import { type CheckpointRow, type ReadContext, readContext, SELECT_CHECKPOINT } from './read.js';
 import { checkThread, type ThreadCheck } from './verify.js';
 import { packTasks, unpackTasks } from './writes.js';
 
@@ -72,7 +73,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
   }
 
   private ctx(q: Queryable = this.db): ReadContext {
-    return { serde: this.serde, blobs: this.blobs, q };
+    return readContext(this.serde, this.blobs, q);
   }
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {

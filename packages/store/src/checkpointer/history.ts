@@ -1,6 +1,7 @@
 import type { RunnableConfig } from '@langchain/core/runnables';
-import { decodeValue, decodeWrites, parseBody } from './read.js';
+import { parseBody } from './read.js';
 import type { BirdieCheckpointer, DeltaChannelHistory } from './saver.js';
+import { decodeValue, decodeWrites } from './tuple.js';
 
 type Write = DeltaChannelHistory['writes'][number];
 
@@ -90,7 +91,7 @@ export async function deltaHistory(
   const collected = new Map<string, Write[]>(channels.map((ch) => [ch, []]));
   if (active.size > 0) {
     const rows = saver.rows.writesIn.all(JSON.stringify([...active.keys()]));
-    const writes = await decodeWrites(saver, rows, (seq, ch) => active.get(seq)?.has(ch) === true);
+    const writes = await decodeWrites(saver.source, rows, (seq, ch) => active.get(seq)?.has(ch) === true);
     // Ancestors were collected nearest first; replay wants oldest first, each step in write order.
     const order = new Map([...active.keys()].reverse().map((seq, i) => [seq, i]));
     writes.sort((a, b) => order.get(a.seq)! - order.get(b.seq)!);
@@ -108,7 +109,7 @@ export async function deltaHistory(
   }
   for (const [seq, ch] of seeds) {
     const { body } = parseBody(saver.rows.bodyOf.get(seq)!.body, seq);
-    const seed = await decodeValue(saver, body.vals[ch]!, seq);
+    const seed = await decodeValue(saver.source, body.vals[ch]!, seq);
     computed.set(ch, { ...computed.get(ch)!, seed, hasSeed: true });
   }
   cache.set(start, computed);

@@ -3,8 +3,8 @@ import type { BaseCheckpointSaver, CheckpointTuple } from '@langchain/langgraph'
 import type { Db } from '../db.js';
 import { matches, target } from './config.js';
 import { DamageError } from './damage.js';
-import { toTuple } from './read.js';
 import { type CheckpointRow, SELECT_CHECKPOINT } from './rows.js';
+import { type TupleSource, toTuple } from './tuple.js';
 
 type ListOptions = NonNullable<Parameters<BaseCheckpointSaver['list']>[1]>;
 
@@ -13,7 +13,7 @@ type ListOptions = NonNullable<Parameters<BaseCheckpointSaver['list']>[1]>;
  * left out (so a LIMIT may yield fewer); the ones around it still list, and `getTuple` names the damage.
  */
 export async function* listTuples(
-  saver: Parameters<typeof toTuple>[0],
+  source: TupleSource,
   db: Db,
   config: RunnableConfig,
   options: ListOptions,
@@ -40,7 +40,7 @@ export async function* listTuples(
     if (remaining <= 0) return;
     let tuple: CheckpointTuple;
     try {
-      tuple = await toTuple(saver, row);
+      tuple = await toTuple(source, row);
     } catch (error) {
       if (error instanceof DamageError) continue;
       throw error;

@@ -25,8 +25,9 @@ import {
   mergeWrites,
   rememberBody,
 } from './put-shape.js';
-import { type Body, parseBody, parseRecord, toTuple, type WritesRecord } from './read.js';
-import { prepareRows, type Rows } from './rows.js';
+import { type Body, parseBody, parseRecord, type WritesRecord } from './read.js';
+import { type CheckpointRow, prepareRows, type Rows } from './rows.js';
+import { type TupleSource, toTuple } from './tuple.js';
 import { checkThread, type ThreadCheck } from './verify.js';
 
 type ChannelVersions = Parameters<BaseCheckpointSaver['put']>[3];
@@ -54,6 +55,8 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
   readonly rows: Rows;
   /** @internal */
   readonly blobs: BlobStore;
+  /** @internal How the shared tuple decoding reads this file's values and write records. */
+  readonly source: TupleSource<CheckpointRow>;
   private readonly histories = new HistoryCache();
   /** Thread rows seen by this process; only a hint for skipping serialisation, never trusted for writes. */
   private readonly threadIds = new Map<string, number>();
@@ -69,6 +72,12 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     super();
     this.rows = prepareRows(db);
     this.blobs = new BlobStore(db, this.serde);
+    this.source = {
+      serde: this.serde,
+      loadValues: (ids) => this.blobs.load(ids),
+      ownWrites: (row) => this.rows.writesOf.all(row.seq),
+      writesOf: (seq) => this.rows.writesOf.all(seq),
+    };
     this.fence = options.fence ?? (() => {});
   }
 
@@ -79,7 +88,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
       const thread = this.rows.thread.get(threadId, ns)?.id;
       if (thread === undefined) return undefined;
       const row = checkpointId ? this.rows.byId.get(thread, checkpointId) : this.rows.latest.get(thread);
-      return row ? toTuple(this, row) : undefined;
+      return row ? toTuple(this.source, row) : undefined;
     });
   }
 
@@ -87,7 +96,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     this.ensureOpen();
     const { threadId } = target(config);
     try {
-      yield* listTuples(this, this.db, config, options);
+      yield* listTuples(this.source, this.db, config, options);
     } catch (error) {
       throw await this.mapError(error, threadId, (config.configurable?.checkpoint_ns as string) ?? '');
     }
