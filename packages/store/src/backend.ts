@@ -16,6 +16,7 @@ export { pack, packText, unpack, unpackText } from './checkpointer/compress.js';
 export { channelList, matches, missing, target, threadKey } from './checkpointer/config.js';
 export { corruptRecordError, type DamageContext } from './checkpointer/corrupt.js';
 export { DamageError, decoding, reasonOf } from './checkpointer/damage.js';
+export { type StepLink, withDescendants } from './checkpointer/descendants.js';
 export { compareWrites, SPECIAL_WRITE_INDEX, type StoredWrite } from './checkpointer/order.js';
 export {
   checkpointText,
@@ -59,6 +60,17 @@ export type * from './interface.js';
 export { busy, holderOf, type LeaseRow, leaseLost } from './lease-rows.js';
 export { type MemoryRow, toEntry } from './memory.js';
 export { pidScope, processGone } from './process-alive.js';
+export {
+  FOLLOWS_DAMAGED,
+  type Moved,
+  type MovedStep,
+  movedCheckpoint,
+  movedValue,
+  movedWrites,
+  type QuarantineRow,
+  quarantineParams,
+  stepsToMove,
+} from './repair-plan.js';
 export {
   diedMessage,
   type RunningRow,

@@ -1,6 +1,7 @@
 import type { DamagedRecord } from '../errors.js';
 import { decodeRef, type Ref, refIds, type Serde } from './codec.js';
 import { DamageError, reasonOf } from './damage.js';
+import { withDescendants } from './descendants.js';
 import { parseBody, parseRecord } from './read.js';
 
 // What checking a session's records decides, apart from how a back end reads them: each back end pages
@@ -156,18 +157,7 @@ export class NamespaceCheck {
     }
 
     // Everything that descends from a bad checkpoint replays its records: it cannot be read either.
-    const children = new Map<number, number[]>();
-    for (const info of this.#infos) {
-      if (info.parent_seq === null) continue;
-      children.set(info.parent_seq, [...(children.get(info.parent_seq) ?? []), info.seq]);
-    }
-    const queue = this.#infos.filter((i) => check.bad.has(i.seq)).map((i) => i.seq);
-    while (queue.length > 0) {
-      const seq = queue.pop()!;
-      if (check.tainted.has(seq)) continue;
-      check.tainted.add(seq);
-      queue.push(...(children.get(seq) ?? []));
-    }
+    for (const seq of withDescendants(this.#infos, (seq) => check.bad.has(seq))) check.tainted.add(seq);
     let best: CheckpointInfo | undefined;
     for (const info of this.#infos) {
       if (!info.stored || check.tainted.has(info.seq)) continue;
