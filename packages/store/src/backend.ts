@@ -17,6 +17,12 @@ export { channelList, matches, missing, target, threadKey } from './checkpointer
 export { corruptRecordError, type DamageContext } from './checkpointer/corrupt.js';
 export { DamageError, decoding, reasonOf } from './checkpointer/damage.js';
 export { type StepLink, withDescendants } from './checkpointer/descendants.js';
+export {
+  type DeltaChannelHistory,
+  HistoryCache,
+  HistoryWalk,
+  knownHistories,
+} from './checkpointer/history-walk.js';
 export { compareWrites, SPECIAL_WRITE_INDEX, type StoredWrite } from './checkpointer/order.js';
 export {
   checkpointText,
@@ -28,7 +34,6 @@ export {
   type WriteDraft,
 } from './checkpointer/put-shape.js';
 export { type Body, parseBody, parseRecord, type WritesRecord } from './checkpointer/read.js';
-export type { DeltaChannelHistory } from './checkpointer/saver.js';
 export {
   CHECK_PAGE,
   type CheckpointInfo,

@@ -7,6 +7,7 @@ import {
   draftValues,
   draftWrites,
   Encoder,
+  HistoryCache,
   inheritedVals,
   mergeWrites,
   missing,
@@ -29,7 +30,7 @@ import {
 } from '@langchain/langgraph';
 import type { Client, Db, Queryable } from '../db.js';
 import { MissingBlobError, PgBlobStore } from './blobs.js';
-import { deltaHistory, HistoryCache } from './history.js';
+import { deltaHistory } from './history.js';
 import { listTuples } from './list.js';
 import { type CheckpointRow, type ReadContext, readContext, SELECT_CHECKPOINT } from './read.js';
 import { checkThread, type ThreadCheck } from './verify.js';

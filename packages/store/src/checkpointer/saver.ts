@@ -15,7 +15,8 @@ import { packText } from './compress.js';
 import { channelList, missing, target, threadKey } from './config.js';
 import { corruptRecordError } from './corrupt.js';
 import { DamageError } from './damage.js';
-import { deltaHistory, HistoryCache } from './history.js';
+import { deltaHistory } from './history.js';
+import { type DeltaChannelHistory, HistoryCache } from './history-walk.js';
 import { listTuples } from './list.js';
 import {
   checkpointText,
@@ -33,7 +34,6 @@ import { checkThread, type ThreadCheck } from './verify.js';
 type ChannelVersions = Parameters<BaseCheckpointSaver['put']>[3];
 type PendingWrite = Parameters<BaseCheckpointSaver['putWrites']>[1][number];
 type ListOptions = NonNullable<Parameters<BaseCheckpointSaver['list']>[1]>;
-export type DeltaChannelHistory = Awaited<ReturnType<BaseCheckpointSaver['getDeltaChannelHistory']>>[string];
 
 export interface CheckpointerOptions {
   /**
