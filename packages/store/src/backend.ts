@@ -62,7 +62,19 @@ export {
 } from './errors.js';
 export { localDay, validateLeaseKey, validateSessionId, validateUserId } from './ids.js';
 export type * from './interface.js';
-export { busy, holderOf, type LeaseRow, leaseLost } from './lease-rows.js';
+export {
+  busy,
+  checkFence,
+  checkHeld,
+  type HeldHere,
+  holderOf,
+  isLive,
+  type LeaseRow,
+  leaseLost,
+  newHolder,
+  takenOverError,
+} from './lease-rows.js';
+export { type LeaseAttempt, waitForLease } from './lease-wait.js';
 export { type MemoryRow, toEntry } from './memory.js';
 export { pidScope, processGone } from './process-alive.js';
 export {
