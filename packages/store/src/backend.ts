@@ -52,6 +52,7 @@ export {
   type WriteRow,
 } from './checkpointer/tuple.js';
 export { checkCount, checkKey, checkText } from './checks.js';
+export { DoctorTally, type GrantsText } from './doctor-tally.js';
 export {
   type DamagedRecord,
   isStoreError,
