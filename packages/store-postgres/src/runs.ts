@@ -6,11 +6,13 @@ import {
   checkStartedCall,
   diedMessage,
   type LeaseRow,
+  noParentRun,
   type RunJournal,
   type RunRow,
   type RunsRepo,
   runIsDead,
   runQueryClause,
+  runStartValues,
   StoreError,
   type ToolRow,
   toRun,
@@ -49,29 +51,13 @@ export function createRuns(db: Db, leases: PgLeases): RunsRepo {
             'SELECT user_id FROM runs WHERE id = $1',
             [checked.parent],
           );
-          if (rows[0]?.user_id !== r.userId)
-            throw new StoreError('not-found', `no run ${checked.parent} of user ${r.userId}`);
+          if (rows[0]?.user_id !== r.userId) throw noParentRun(checked.parent, r.userId);
         }
         const { rows } = await client.query<{ id: number }>(
           `INSERT INTO runs (session_id, user_id, parent_run_id, thread_id, start_checkpoint, model, agent,
              agent_digest, trigger, status, started_at, owner, host, pid, pid_scope)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'running', $10, $11, $12, $13, $14) RETURNING id`,
-          [
-            r.sessionId,
-            r.userId,
-            checked.parent,
-            checked.thread,
-            checked.startCheckpoint,
-            checked.model,
-            checked.agent?.name ?? null,
-            checked.agent?.digest ?? null,
-            checked.trigger,
-            Date.now(),
-            leases.owner,
-            leases.host,
-            leases.pid,
-            leases.scope,
-          ],
+          runStartValues(r, checked, leases, Date.now()),
         );
         return rows[0]!.id;
       });

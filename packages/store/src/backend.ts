@@ -91,10 +91,13 @@ export {
 } from './repair-plan.js';
 export {
   diedMessage,
+  noParentRun,
   type RunningRow,
   type RunRow,
+  type RunStarter,
   runIsDead,
   runQueryClause,
+  runStartValues,
   type ToolRow,
   toRun,
   toTool,

@@ -6,6 +6,7 @@ import type {
   RunJournal,
   RunQuery,
   RunRecord,
+  RunStart,
   RunStatus,
   RunsRepo,
   SyncOf,
@@ -128,6 +129,47 @@ export function runIsDead(run: RunningRow, live: (lease: LeaseRow) => boolean): 
   return !live(lease);
 }
 
+/** Who starts a run: the store's lease identity, recorded so a later check can tell whether it still runs. */
+export interface RunStarter {
+  owner: string;
+  host: string;
+  pid: number;
+  scope: string;
+}
+
+/**
+ * The values of a new `runs` row, in the column order both back ends insert (session_id … pid_scope, without
+ * `status`, which is always 'running'); `checked` is `checkRunStart(r)`.
+ */
+export function runStartValues(
+  r: RunStart,
+  checked: ReturnType<typeof checkRunStart>,
+  me: RunStarter,
+  now: number,
+): unknown[] {
+  return [
+    r.sessionId,
+    r.userId,
+    checked.parent,
+    checked.thread,
+    checked.startCheckpoint,
+    checked.model,
+    checked.agent?.name ?? null,
+    checked.agent?.digest ?? null,
+    checked.trigger,
+    now,
+    me.owner,
+    me.host,
+    me.pid,
+    me.scope,
+  ];
+}
+
+/** A parent run that is missing, or of another user: the same answer, so one user cannot probe another's. */
+export function noParentRun(parent: number, userId: string): StoreError {
+  return new StoreError('not-found', `no run ${parent} of user ${userId}`);
+}
+
 export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns {
   const insert = db.prepare(
     `INSERT INTO runs (session_id, user_id, parent_run_id, thread_id, start_checkpoint, model, agent, agent_digest,
@@ -160,27 +202,9 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
         leases.fence(r.sessionId);
         if (checked.parent !== null) {
           const parent = one.get(checked.parent);
-          if (!parent || parent.user_id !== r.userId)
-            throw new StoreError('not-found', `no run ${checked.parent} of user ${r.userId}`);
+          if (!parent || parent.user_id !== r.userId) throw noParentRun(checked.parent, r.userId);
         }
-        return Number(
-          insert.run(
-            r.sessionId,
-            r.userId,
-            checked.parent,
-            checked.thread,
-            checked.startCheckpoint,
-            checked.model,
-            checked.agent?.name ?? null,
-            checked.agent?.digest ?? null,
-            checked.trigger,
-            Date.now(),
-            leases.owner,
-            leases.host,
-            leases.pid,
-            leases.scope,
-          ).lastInsertRowid,
-        );
+        return Number(insert.run(...runStartValues(r, checked, leases, Date.now())).lastInsertRowid);
       });
     },
     finish(runId, r) {
