@@ -238,7 +238,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
 
   /** @internal Drops every per-process cache that may name rows of `threads` (after a delete or a repair). */
   forgetCaches(threads: readonly number[]): void {
-    this.blobs.forget(threads);
+    this.blobs.forgetThreads(threads);
     this.histories.clear();
     this.recentBodies.clear();
     this.threadIds.clear();
