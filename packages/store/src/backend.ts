@@ -14,10 +14,19 @@ export {
   type Serde,
 } from './checkpointer/codec.js';
 export { pack, packText, unpack, unpackText } from './checkpointer/compress.js';
-export { channelList, matches, missing, target, threadKey } from './checkpointer/config.js';
+export {
+  channelList,
+  matches,
+  missing,
+  putTarget,
+  target,
+  threadKey,
+  writesTarget,
+} from './checkpointer/config.js';
 export { corruptRecordError, type DamageContext } from './checkpointer/corrupt.js';
 export { DamageError, decoding, reasonOf } from './checkpointer/damage.js';
 export { type StepLink, withDescendants } from './checkpointer/descendants.js';
+export { withReuse } from './checkpointer/encode-reuse.js';
 export {
   type DeltaChannelHistory,
   HistoryCache,

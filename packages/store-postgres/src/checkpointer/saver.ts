@@ -6,20 +6,22 @@ import {
   type DeltaChannelHistory,
   draftValues,
   draftWrites,
-  Encoder,
+  type Encoder,
   HistoryCache,
   inheritedVals,
   mergeWrites,
-  missing,
   packText,
   parseBody,
   parseRecord,
+  putTarget,
   rememberBody,
   scrubSecrets,
   target,
   threadKey,
   toTuple,
   type WritesRecord,
+  withReuse,
+  writesTarget,
 } from '@birdie/store/backend';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import {
@@ -29,7 +31,7 @@ import {
   type CheckpointTuple,
 } from '@langchain/langgraph';
 import type { Client, Db, Queryable } from '../db.js';
-import { MissingBlobError, PgBlobStore } from './blobs.js';
+import { PgBlobStore } from './blobs.js';
 import { deltaHistory } from './history.js';
 import { listTuples } from './list.js';
 import { type CheckpointRow, type ReadContext, readContext, SELECT_CHECKPOINT } from './read.js';
@@ -108,10 +110,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
   ): Promise<RunnableConfig> {
-    const threadId = config.configurable?.thread_id as string | undefined;
-    const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
-    if (threadId === undefined) throw missing('thread_id', 'put a checkpoint');
-    const parentId = config.configurable?.checkpoint_id as string | undefined;
+    const { threadId, ns, parentId } = putTarget(config);
     const saving = this.guard(threadId, ns, async () => {
       const [, metadataJson] = await this.serde.dumpsTyped(scrubSecrets(metadata));
       await this.putCheckpoint(threadId, ns, parentId, checkpoint, metadataJson, newVersions);
@@ -168,11 +167,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     taskId: string,
     taskPath = '',
   ): Promise<void> {
-    const threadId = config.configurable?.thread_id as string | undefined;
-    const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
-    const checkpointId = config.configurable?.checkpoint_id as string | undefined;
-    if (threadId === undefined) throw missing('thread_id', 'put writes');
-    if (!checkpointId) throw missing('checkpoint_id', 'put writes');
+    const { threadId, ns, checkpointId } = writesTarget(config);
     // LangGraph runs the puts of a thread one after another, alongside the writes of their steps' tasks, so the
     // writes of a step often arrive before its put has started. Waiting for this process's puts of the thread (a few
     // rounds: each one finished starts the next) lets the writes find the step's row instead of placing an empty one
@@ -326,19 +321,12 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     return packed ? parseBody(packed, parentSeq).body : undefined;
   }
 
-  /**
-   * Runs encode-then-commit with an encoder that may skip serialising values this process knows the thread already
-   * stores. If one vanished meanwhile (another process deleted the thread), it runs again without reuse.
-   */
-  private async withEncoder(threadId: string, ns: string, save: (encoder: Encoder) => Promise<void>) {
-    const thread = this.threadIds.get(threadKey(threadId, ns));
-    try {
-      await save(new Encoder(this.serde, (key) => this.blobs.has(thread, key)));
-    } catch (error) {
-      if (!(error instanceof MissingBlobError)) throw error;
-      this.threadIds.delete(threadKey(threadId, ns));
-      await save(new Encoder(this.serde));
-    }
+  private withEncoder(
+    threadId: string,
+    ns: string,
+    save: (encoder: Encoder) => Promise<void>,
+  ): Promise<void> {
+    return withReuse(this.serde, this.threadIds, this.blobs, threadId, ns, save);
   }
 
   /** Every public method runs here: damage and server failures leave as `StoreError`s. */

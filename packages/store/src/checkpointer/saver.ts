@@ -9,12 +9,13 @@ import { type Db, immediate, stateOf } from '../db.js';
 import { StoreError } from '../errors.js';
 import { scrubSecrets } from '../secrets.js';
 import { toStoreError } from '../sqlite-errors.js';
-import { BlobStore, MissingBlobError } from './blobs.js';
-import { Encoder } from './codec.js';
+import { BlobStore } from './blobs.js';
+import type { Encoder } from './codec.js';
 import { packText } from './compress.js';
-import { channelList, missing, target, threadKey } from './config.js';
+import { channelList, putTarget, target, threadKey, writesTarget } from './config.js';
 import { corruptRecordError } from './corrupt.js';
 import { DamageError } from './damage.js';
+import { withReuse } from './encode-reuse.js';
 import { deltaHistory } from './history.js';
 import { type DeltaChannelHistory, HistoryCache } from './history-walk.js';
 import { listTuples } from './list.js';
@@ -108,10 +109,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
   ): Promise<RunnableConfig> {
-    const threadId = config.configurable?.thread_id as string | undefined;
-    const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
-    if (threadId === undefined) throw missing('thread_id', 'put a checkpoint');
-    const parentId = config.configurable?.checkpoint_id as string | undefined;
+    const { threadId, ns, parentId } = putTarget(config);
     await this.guard(threadId, ns, async () => {
       const [, metadataJson] = await this.serde.dumpsTyped(scrubSecrets(metadata));
       await this.putCheckpoint(threadId, ns, parentId, checkpoint, metadataJson, newVersions);
@@ -154,11 +152,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     taskId: string,
     taskPath = '',
   ): Promise<void> {
-    const threadId = config.configurable?.thread_id as string | undefined;
-    const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
-    const checkpointId = config.configurable?.checkpoint_id as string | undefined;
-    if (threadId === undefined) throw missing('thread_id', 'put writes');
-    if (!checkpointId) throw missing('checkpoint_id', 'put writes');
+    const { threadId, ns, checkpointId } = writesTarget(config);
     await this.guard(threadId, ns, () =>
       this.putTaskWrites(threadId, ns, checkpointId, writes, taskId, taskPath),
     );
@@ -249,20 +243,12 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     return packed ? parseBody(packed, parentSeq).body : undefined;
   }
 
-  /**
-   * Runs encode-then-commit with an encoder that may skip serialising values this process
-   * knows the thread already stores. If one vanished meanwhile (another process deleted and
-   * recreated the thread), the commit throws MissingBlobError and it runs again without reuse.
-   */
-  private async withEncoder(threadId: string, ns: string, save: (encoder: Encoder) => Promise<void>) {
-    const thread = this.threadIds.get(threadKey(threadId, ns));
-    try {
-      await save(new Encoder(this.serde, (key) => this.blobs.has(thread, key)));
-    } catch (error) {
-      if (!(error instanceof MissingBlobError)) throw error;
-      this.threadIds.delete(threadKey(threadId, ns));
-      await save(new Encoder(this.serde));
-    }
+  private withEncoder(
+    threadId: string,
+    ns: string,
+    save: (encoder: Encoder) => Promise<void>,
+  ): Promise<void> {
+    return withReuse(this.serde, this.threadIds, this.blobs, threadId, ns, save);
   }
 
   private ensureOpen(): void {
