@@ -101,10 +101,12 @@ export {
 } from './repair-plan.js';
 export {
   diedMessage,
+  joinedLease,
   noParentRun,
   type RunningRow,
   type RunRow,
   type RunStarter,
+  type RunWithLease,
   runIsDead,
   runQueryClause,
   runStartValues,

@@ -67,6 +67,24 @@ export interface RunningRow {
   lease: LeaseRow | undefined;
 }
 
+/** A running run's row joined with its session's lease row, whose columns come prefixed `l_` (all null: none). */
+export type RunWithLease = { [K in keyof LeaseRow as `l_${K}`]: LeaseRow[K] | null };
+
+/** The lease row of a `RunWithLease`, if the session has one. */
+export function joinedLease(row: RunWithLease): LeaseRow | undefined {
+  return row.l_owner === null
+    ? undefined
+    : {
+        session_id: row.l_session_id!,
+        owner: row.l_owner,
+        host: row.l_host!,
+        pid: row.l_pid!,
+        pid_scope: row.l_pid_scope!,
+        acquired_at: row.l_acquired_at!,
+        expires_at: row.l_expires_at!,
+      };
+}
+
 /** The runs repository before the store wraps it: its journal is synchronous too. */
 export type SyncRuns = Omit<SyncOf<RunsRepo>, 'journal'> & { journal(runId: number): SyncOf<RunJournal> };
 
@@ -182,10 +200,7 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
   );
   const one = db.prepare<[number], RunRow>('SELECT * FROM runs WHERE id = ?');
   const toolsOf = db.prepare<[number], ToolRow>('SELECT * FROM tool_calls WHERE run_id = ? ORDER BY id');
-  const running = db.prepare<
-    [],
-    RunRow & { l_owner: string | null } & { [K in keyof LeaseRow as `l_${K}`]: LeaseRow[K] | null }
-  >(
+  const running = db.prepare<[], RunRow & RunWithLease>(
     `SELECT r.*, l.session_id AS l_session_id, l.owner AS l_owner, l.host AS l_host, l.pid AS l_pid,
        l.pid_scope AS l_pid_scope, l.acquired_at AS l_acquired_at, l.expires_at AS l_expires_at
      FROM runs r LEFT JOIN leases l ON l.session_id = r.session_id WHERE r.status = 'running'`,
@@ -246,18 +261,7 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
         const now = Date.now();
         const dead: number[] = [];
         for (const row of running.all()) {
-          const lease: LeaseRow | undefined =
-            row.l_owner === null
-              ? undefined
-              : {
-                  session_id: row.l_session_id!,
-                  owner: row.l_owner,
-                  host: row.l_host!,
-                  pid: row.l_pid!,
-                  pid_scope: row.l_pid_scope!,
-                  acquired_at: row.l_acquired_at!,
-                  expires_at: row.l_expires_at!,
-                };
+          const lease = joinedLease(row);
           // This store's own runs are alive: it is running them.
           if (row.owner === leases.owner) continue;
           if (
