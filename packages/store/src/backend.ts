@@ -33,6 +33,12 @@ export {
   HistoryWalk,
   knownHistories,
 } from './checkpointer/history-walk.js';
+export {
+  type ListOptions,
+  type ListPlan,
+  listedTuples,
+  listPlan,
+} from './checkpointer/list-plan.js';
 export { compareWrites, SPECIAL_WRITE_INDEX, type StoredWrite } from './checkpointer/order.js';
 export {
   checkpointText,
