@@ -93,6 +93,19 @@ describe('birdie skills', () => {
     expect((await cli(['skills', 'check', 'nope'])).code).toBe(1);
   });
 
+  it('check and agents check report a path that does not exist as an error of its own', async () => {
+    for (const [group, noun] of [
+      ['skills', 'skills'],
+      ['agents', 'agents'],
+    ]) {
+      const result = await cli([group, 'check', 'nope']);
+      expect(result.code, group).toBe(1);
+      expect(result.stdout, group).toBe(
+        `nope:1:1  error  no such file or folder  birdie:missing-path\n\n0 ${noun} loaded: 1 error, 0 warnings, 0 info\n`,
+      );
+    }
+  });
+
   it('list shows name, kind, tools, default and source folder', async () => {
     const result = await cli(['skills', 'list', ...withSkills]);
     expect(result.code).toBe(0);

@@ -1,19 +1,13 @@
 import { stat } from 'node:fs/promises';
 import type { AgentDefinition } from '@birdie/skill-parser';
 import { isAgentMessage } from '../agents.js';
-import { EXIT_OK, EXIT_RUN, write } from '../io.js';
+import { write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { resolveFrom } from '../paths.js';
-import {
-  type DiagnosticLike,
-  formatDiagnostic,
-  plural,
-  sortDiagnostics,
-  summarize,
-} from '../render/diagnostics.js';
-import { styler } from '../render/style.js';
+import type { DiagnosticLike } from '../render/diagnostics.js';
 import { BUILTIN_TOOLS, openTrustedRegistry } from '../skills.js';
 import { skippedLine } from '../trust.js';
+import { missingPath, printCheckReport } from './check-report.js';
 
 /**
  * `birdie agents check [DIR|FILE…]`, in `skills check`'s format. Without arguments, every agents folder birdie loads,
@@ -21,7 +15,6 @@ import { skippedLine } from '../trust.js';
  * FILE one agent; their agents are checked against what birdie loads too, so an unknown skill shows up at once.
  */
 export async function agentsCheckCommand({ io, values, positionals }: CommandContext): Promise<number> {
-  const style = styler(io.stdout, io.env);
   const messages: DiagnosticLike[] = [];
   const registry = await openTrustedRegistry(io, values);
   let agentCount = 0;
@@ -39,15 +32,7 @@ export async function agentsCheckCommand({ io, values, positionals }: CommandCon
     for (const target of positionals.map((p) => resolveFrom(io.cwd, p))) {
       const info = await stat(target).catch(() => undefined);
       if (!info) {
-        messages.push({
-          file: target,
-          line: 1,
-          column: 1,
-          reason: 'no such file or folder',
-          ruleId: 'missing-path',
-          fatal: true,
-          source: 'birdie',
-        });
+        messages.push(missingPath(target));
         continue;
       }
       if (info.isFile()) {
@@ -71,11 +56,5 @@ export async function agentsCheckCommand({ io, values, positionals }: CommandCon
       }),
     );
   }
-  const sorted = sortDiagnostics(messages);
-  for (const m of sorted) write(io.stdout, formatDiagnostic(m, io.cwd, style));
-  const { errors, warnings, infos } = summarize(sorted);
-  const summary = `${plural(agentCount, 'agent')} loaded: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${infos} info`;
-  if (sorted.length) write(io.stdout, '');
-  write(io.stdout, errors ? style('red', summary) : style('green', summary));
-  return errors ? EXIT_RUN : EXIT_OK;
+  return printCheckReport(io, messages, agentCount, 'agent');
 }

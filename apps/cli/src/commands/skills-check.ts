@@ -1,26 +1,19 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isAgentMessage } from '../agents.js';
-import { EXIT_OK, EXIT_RUN, write } from '../io.js';
+import { write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { resolveFrom } from '../paths.js';
-import {
-  type DiagnosticLike,
-  formatDiagnostic,
-  plural,
-  sortDiagnostics,
-  summarize,
-} from '../render/diagnostics.js';
-import { styler } from '../render/style.js';
+import type { DiagnosticLike } from '../render/diagnostics.js';
 import { openTrustedRegistry } from '../skills.js';
 import { skippedLine } from '../trust.js';
+import { missingPath, printCheckReport } from './check-report.js';
 
 /**
  * `birdie skills check [DIR…]`: each DIR may be a skills folder, one skill's folder or a SKILL.md file. Without DIR,
  * every folder birdie loads is checked together, so clashes between layers show up too.
  */
 export async function skillsCheckCommand({ io, values, positionals }: CommandContext): Promise<number> {
-  const style = styler(io.stdout, io.env);
   const messages: DiagnosticLike[] = [];
   let skillCount = 0;
   if (positionals.length === 0) {
@@ -42,15 +35,7 @@ export async function skillsCheckCommand({ io, values, positionals }: CommandCon
     for (const target of positionals.map((p) => resolveFrom(io.cwd, p))) {
       const info = await stat(target).catch(() => undefined);
       if (!info) {
-        messages.push({
-          file: target,
-          line: 1,
-          column: 1,
-          reason: 'no such file or folder',
-          ruleId: 'missing-path',
-          fatal: true,
-          source: 'birdie',
-        });
+        messages.push(missingPath(target));
         continue;
       }
       const skillFile = info.isFile() ? target : await findSkillFile(target);
@@ -65,13 +50,7 @@ export async function skillsCheckCommand({ io, values, positionals }: CommandCon
       }
     }
   }
-  const sorted = sortDiagnostics(messages);
-  for (const m of sorted) write(io.stdout, formatDiagnostic(m, io.cwd, style));
-  const { errors, warnings, infos } = summarize(sorted);
-  const summary = `${plural(skillCount, 'skill')} loaded: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${infos} info`;
-  if (sorted.length) write(io.stdout, '');
-  write(io.stdout, errors ? style('red', summary) : style('green', summary));
-  return errors ? EXIT_RUN : EXIT_OK;
+  return printCheckReport(io, messages, skillCount, 'skill');
 }
 
 async function findSkillFile(dir: string): Promise<string | undefined> {
