@@ -1,20 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type AcquireOptions,
-  busy,
-  checkAcquire,
+  checkFence,
+  checkHeld,
   holderOf,
+  isLive,
   type LeaseHolder,
   type LeaseRow,
   type LeasesRepo,
-  leaseLost,
+  newHolder,
   pidScope,
-  processGone,
   type SessionLease,
+  takenOverError,
   validateLeaseKey,
   validateSessionId,
+  waitForLease,
 } from '@birdie/store/backend';
 import { type Client, type Db, NOW_MS, type Queryable } from './db.js';
 import { PgHeldLease } from './held-lease.js';
@@ -67,14 +68,7 @@ export class PgLeases {
   async fence(client: Client, sessionId: string): Promise<void> {
     const row = await this.row(client, sessionId, ' FOR SHARE');
     const lease = this.held.get(sessionId);
-    if (lease) {
-      if (row?.owner === this.owner) return;
-      lease.lost();
-      throw leaseLost(sessionId, row);
-    }
-    if (!row || row.owner === this.owner) return;
-    if (this.lost.has(sessionId)) throw leaseLost(sessionId, row);
-    if (this.live(row)) throw busy(sessionId, holderOf(row));
+    checkFence(sessionId, row, this.owner, lease, this.lost.has(sessionId), (r) => this.live(r));
   }
 
   /** Inside the transaction that deletes the session: refuses while another live process holds it, then drops the row. */
@@ -96,31 +90,11 @@ export class PgLeases {
    */
   async requireHeld(client: Client, key: string): Promise<void> {
     const row = await this.row(client, key, ' FOR SHARE');
-    const lease = this.held.get(key);
-    if (lease && row?.owner === this.owner) return;
-    lease?.lost();
-    throw leaseLost(key, row?.owner === this.owner ? undefined : row);
+    checkHeld(key, row, this.owner, this.held.get(key));
   }
 
-  private async acquire(sessionId: string, opts: AcquireOptions = {}): Promise<SessionLease> {
-    validateLeaseKey(sessionId);
-    const { waitMs, ttlMs } = checkAcquire(opts);
-    const deadline = Date.now() + waitMs;
-    let delay = 25;
-    let told = false;
-    for (;;) {
-      opts.signal?.throwIfAborted();
-      const attempt = await this.tryAcquire(sessionId, ttlMs);
-      if ('lease' in attempt) return attempt.lease;
-      const left = deadline - Date.now();
-      if (left <= 0) throw busy(sessionId, attempt.busy);
-      if (!told) {
-        told = true;
-        opts.onWait?.(attempt.busy);
-      }
-      await sleep(Math.min(delay, left), undefined, opts.signal ? { signal: opts.signal } : {});
-      delay = Math.min(delay * 2, 500);
-    }
+  private acquire(sessionId: string, opts: AcquireOptions = {}): Promise<SessionLease> {
+    return waitForLease(sessionId, opts, (ttlMs) => this.tryAcquire(sessionId, ttlMs));
   }
 
   private async tryAcquire(
@@ -154,20 +128,14 @@ export class PgLeases {
         if (previous) {
           await client.query(
             `UPDATE runs SET status = 'died', ended_at = $1, error = $2 WHERE session_id = $3 AND status = 'running'`,
-            [now, `died: process ${previous.pid} on ${previous.host} stopped holding the session`, sessionId],
+            [now, takenOverError(previous), sessionId],
           );
         }
         return previous ? { now, previous } : { now };
       },
     );
     if ('busy' in outcome) return outcome;
-    const holder: LeaseHolder = {
-      owner: this.owner,
-      host: this.host,
-      pid: this.pid,
-      since: new Date(outcome.now),
-      expiresAt: new Date(outcome.now + ttlMs),
-    };
+    const holder = newHolder(this, outcome.now, ttlMs);
     const lease = new PgHeldLease(this, sessionId, holder, ttlMs, outcome.previous);
     this.held.set(sessionId, lease);
     this.lost.delete(sessionId);
@@ -224,7 +192,6 @@ export class PgLeases {
 
   /** A holder is live until its expiry by the database's clock; on this machine, a gone process lets go at once. */
   live(row: Row): boolean {
-    if (row.expires_at <= row.now) return false;
-    return !(row.pid_scope === this.scope && processGone(row.pid));
+    return isLive(row, row.now, this.scope);
   }
 }

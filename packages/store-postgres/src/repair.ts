@@ -1,4 +1,13 @@
-import type { QuarantinedRecord, RepairReport } from '@birdie/store/backend';
+import {
+  type Moved,
+  movedCheckpoint,
+  movedValue,
+  movedWrites,
+  type QuarantinedRecord,
+  quarantineParams,
+  type RepairReport,
+  stepsToMove,
+} from '@birdie/store/backend';
 import type { PostgresCheckpointer } from './checkpointer/saver.js';
 import type { ThreadCheck } from './checkpointer/verify.js';
 import { unpackTasks } from './checkpointer/writes.js';
@@ -10,8 +19,6 @@ interface Deps {
   saver: PostgresCheckpointer;
   leases: PgLeases;
 }
-
-const FOLLOWS = 'follows a damaged step';
 
 /**
  * Forks a session from its last good step (the SQLite store's repair): every checkpoint whose records are damaged,
@@ -64,77 +71,21 @@ async function quarantineThread(
     'SELECT seq, cp_key_text(checkpoint_id) AS checkpoint_id, parent_seq FROM cp_checkpoints WHERE thread = $1',
     [thread.id],
   );
-  // Recomputed from the rows as they are now: a step added since the check is still a descendant.
-  const children = new Map<number, number[]>();
-  for (const info of infos) {
-    if (info.parent_seq !== null)
-      children.set(info.parent_seq, [...(children.get(info.parent_seq) ?? []), info.seq]);
-  }
-  const doomed = new Set<number>();
-  const queue = infos.filter((i) => check.bad.has(i.seq)).map((i) => i.seq);
-  while (queue.length > 0) {
-    const seq = queue.pop()!;
-    if (doomed.has(seq)) continue;
-    doomed.add(seq);
-    queue.push(...(children.get(seq) ?? []));
-  }
-  for (const info of infos.filter((i) => doomed.has(i.seq)).sort((a, b) => a.seq - b.seq)) {
-    const reason = check.bad.get(info.seq) ?? FOLLOWS;
+  const move = async ({ row, record }: Moved) => {
+    await keep(quarantineParams(sessionId, thread.ns, row, now));
+    out.push(record);
+  };
+  for (const { step, reason } of stepsToMove(infos, check.bad)) {
     const { rows: stored } = await client.query<{ body: Buffer | null; writes: Buffer | null }>(
       'SELECT body, writes FROM cp_checkpoints WHERE seq = $1',
-      [info.seq],
+      [step.seq],
     );
-    for (const w of quarantinedWrites(info.seq, stored[0]?.writes ?? null)) {
-      const meta = JSON.stringify({ checkpoint: info.seq, task_id: w.task_id });
-      await keep([
-        sessionId,
-        thread.ns,
-        'cp_writes',
-        info.checkpoint_id,
-        info.seq,
-        w.task_id,
-        null,
-        meta,
-        w.writes,
-        reason,
-        now,
-      ]);
-      out.push({
-        table: 'cp_writes',
-        ns: thread.ns,
-        checkpointId: info.checkpoint_id,
-        seq: info.seq,
-        ...(w.task_id === null ? {} : { taskId: w.task_id }),
-        reason,
-      });
+    // Since migration 6 a step's writes are a column of its row: they move with it, one entry per task.
+    for (const w of quarantinedWrites(step.seq, stored[0]?.writes ?? null)) {
+      await move(movedWrites(thread.ns, step, w.task_id, w.writes, reason));
     }
-    const meta = JSON.stringify({
-      seq: info.seq,
-      thread: thread.id,
-      checkpoint_id: info.checkpoint_id,
-      parent_seq: info.parent_seq,
-    });
-    await keep([
-      sessionId,
-      thread.ns,
-      'cp_checkpoints',
-      info.checkpoint_id,
-      info.seq,
-      null,
-      null,
-      meta,
-      stored[0]?.body ?? null,
-      reason,
-      now,
-    ]);
-    out.push({
-      table: 'cp_checkpoints',
-      ns: thread.ns,
-      checkpointId: info.checkpoint_id,
-      seq: info.seq,
-      reason,
-    });
-    await client.query('DELETE FROM cp_checkpoints WHERE seq = $1', [info.seq]);
+    await move(movedCheckpoint(thread.ns, thread.id, step, stored[0]?.body ?? null, reason));
+    await client.query('DELETE FROM cp_checkpoints WHERE seq = $1', [step.seq]);
   }
   const { rows: blobs } = await client.query<{ id: number; key: string | null; data: Buffer }>(
     'SELECT id, key::text AS key, data FROM cp_blobs WHERE thread = $1 AND id = ANY($2::bigint[])',
@@ -142,9 +93,7 @@ async function quarantineThread(
   );
   for (const blob of blobs) {
     const reason = check.badBlobs.get(blob.id)!;
-    const meta = JSON.stringify({ id: blob.id, thread: thread.id, key: blob.key });
-    await keep([sessionId, thread.ns, 'cp_blobs', null, null, null, blob.id, meta, blob.data, reason, now]);
-    out.push({ table: 'cp_blobs', ns: thread.ns, blobId: blob.id, reason });
+    await move(movedValue(thread.ns, thread.id, blob.id, { key: blob.key }, blob.data, reason));
     await client.query('DELETE FROM cp_blobs WHERE id = $1', [blob.id]);
   }
   if (blobs.length === 0) return;

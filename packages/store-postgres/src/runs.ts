@@ -5,12 +5,15 @@ import {
   checkRunStart,
   checkStartedCall,
   diedMessage,
-  type LeaseRow,
+  joinedLease,
+  noParentRun,
   type RunJournal,
   type RunRow,
   type RunsRepo,
+  type RunWithLease,
   runIsDead,
   runQueryClause,
+  runStartValues,
   StoreError,
   type ToolRow,
   toRun,
@@ -49,29 +52,13 @@ export function createRuns(db: Db, leases: PgLeases): RunsRepo {
             'SELECT user_id FROM runs WHERE id = $1',
             [checked.parent],
           );
-          if (rows[0]?.user_id !== r.userId)
-            throw new StoreError('not-found', `no run ${checked.parent} of user ${r.userId}`);
+          if (rows[0]?.user_id !== r.userId) throw noParentRun(checked.parent, r.userId);
         }
         const { rows } = await client.query<{ id: number }>(
           `INSERT INTO runs (session_id, user_id, parent_run_id, thread_id, start_checkpoint, model, agent,
              agent_digest, trigger, status, started_at, owner, host, pid, pid_scope)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'running', $10, $11, $12, $13, $14) RETURNING id`,
-          [
-            r.sessionId,
-            r.userId,
-            checked.parent,
-            checked.thread,
-            checked.startCheckpoint,
-            checked.model,
-            checked.agent?.name ?? null,
-            checked.agent?.digest ?? null,
-            checked.trigger,
-            Date.now(),
-            leases.owner,
-            leases.host,
-            leases.pid,
-            leases.scope,
-          ],
+          runStartValues(r, checked, leases, Date.now()),
         );
         return rows[0]!.id;
       });
@@ -117,9 +104,7 @@ export function createRuns(db: Db, leases: PgLeases): RunsRepo {
       return toolsFor(rows);
     },
     async reap() {
-      const { rows } = await db.query<
-        RunRow & { now: number } & { [K in keyof LeaseRow as `l_${K}`]: LeaseRow[K] | null }
-      >(
+      const { rows } = await db.query<RunRow & { now: number } & RunWithLease>(
         `SELECT r.*, ${NOW_MS} AS now, l.session_id AS l_session_id, l.owner AS l_owner, l.host AS l_host,
            l.pid AS l_pid, l.pid_scope AS l_pid_scope, l.acquired_at AS l_acquired_at, l.expires_at AS l_expires_at
          FROM runs r LEFT JOIN leases l ON l.session_id = r.session_id WHERE r.status = 'running'`,
@@ -127,19 +112,7 @@ export function createRuns(db: Db, leases: PgLeases): RunsRepo {
       const dead: number[] = [];
       for (const row of rows) {
         if (row.owner === leases.owner) continue;
-        const lease =
-          row.l_owner === null
-            ? undefined
-            : {
-                session_id: row.l_session_id!,
-                owner: row.l_owner,
-                host: row.l_host!,
-                pid: row.l_pid!,
-                pid_scope: row.l_pid_scope!,
-                acquired_at: row.l_acquired_at!,
-                expires_at: row.l_expires_at!,
-              };
-        const run = { id: row.id, owner: row.owner, host: row.host, pid: row.pid, lease };
+        const run = { id: row.id, owner: row.owner, host: row.host, pid: row.pid, lease: joinedLease(row) };
         if (!runIsDead(run, (l) => leases.live({ ...l, now: row.now }))) continue;
         const { rowCount } = await db.query(
           `UPDATE runs SET status = 'died', ended_at = $1, error = $2 WHERE id = $3 AND status = 'running'`,

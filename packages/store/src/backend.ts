@@ -1,6 +1,7 @@
 // What a back end implementing the store interface reuses, so every back end validates, words errors, leases
 // and encodes checkpoint records the same way. Loads neither SQLite nor a database client.
 
+export { BlobCache, MissingBlobError } from './checkpointer/blob-cache.js';
 export {
   type BlobDraft,
   contentKey,
@@ -13,14 +14,61 @@ export {
   type Serde,
 } from './checkpointer/codec.js';
 export { pack, packText, unpack, unpackText } from './checkpointer/compress.js';
-export { channelList, matches, missing, target, threadKey } from './checkpointer/config.js';
+export {
+  channelList,
+  matches,
+  missing,
+  putTarget,
+  target,
+  threadKey,
+  writesTarget,
+} from './checkpointer/config.js';
 export { corruptRecordError, type DamageContext } from './checkpointer/corrupt.js';
 export { DamageError, decoding, reasonOf } from './checkpointer/damage.js';
+export { type StepLink, withDescendants } from './checkpointer/descendants.js';
+export { withReuse } from './checkpointer/encode-reuse.js';
+export {
+  type DeltaChannelHistory,
+  HistoryCache,
+  HistoryWalk,
+  knownHistories,
+} from './checkpointer/history-walk.js';
+export {
+  type ListOptions,
+  type ListPlan,
+  listedTuples,
+  listPlan,
+} from './checkpointer/list-plan.js';
 export { compareWrites, SPECIAL_WRITE_INDEX, type StoredWrite } from './checkpointer/order.js';
+export {
+  checkpointText,
+  draftValues,
+  draftWrites,
+  inheritedVals,
+  mergeWrites,
+  rememberBody,
+  type WriteDraft,
+} from './checkpointer/put-shape.js';
 export { type Body, parseBody, parseRecord, type WritesRecord } from './checkpointer/read.js';
-export type { DeltaChannelHistory } from './checkpointer/saver.js';
+export {
+  CHECK_PAGE,
+  type CheckpointInfo,
+  emptyThreadCheck,
+  NamespaceCheck,
+  type ThreadCheck,
+  type ValueDecoder,
+} from './checkpointer/thread-check.js';
 export { bodyTs, storedTs } from './checkpointer/timestamp.js';
+export {
+  decodeValue,
+  decodeWrites,
+  type TupleRow,
+  type TupleSource,
+  toTuple,
+  type WriteRow,
+} from './checkpointer/tuple.js';
 export { checkCount, checkKey, checkText } from './checks.js';
+export { DoctorTally, type GrantsText } from './doctor-tally.js';
 export {
   type DamagedRecord,
   isStoreError,
@@ -31,15 +79,43 @@ export {
 } from './errors.js';
 export { localDay, validateLeaseKey, validateSessionId, validateUserId } from './ids.js';
 export type * from './interface.js';
-export { busy, holderOf, type LeaseRow, leaseLost } from './lease-rows.js';
+export {
+  busy,
+  checkFence,
+  checkHeld,
+  type HeldHere,
+  holderOf,
+  isLive,
+  type LeaseRow,
+  leaseLost,
+  newHolder,
+  takenOverError,
+} from './lease-rows.js';
+export { type LeaseAttempt, waitForLease } from './lease-wait.js';
 export { type MemoryRow, toEntry } from './memory.js';
 export { pidScope, processGone } from './process-alive.js';
 export {
+  FOLLOWS_DAMAGED,
+  type Moved,
+  type MovedStep,
+  movedCheckpoint,
+  movedValue,
+  movedWrites,
+  type QuarantineRow,
+  quarantineParams,
+  stepsToMove,
+} from './repair-plan.js';
+export {
   diedMessage,
+  joinedLease,
+  noParentRun,
   type RunningRow,
   type RunRow,
+  type RunStarter,
+  type RunWithLease,
   runIsDead,
   runQueryClause,
+  runStartValues,
   type ToolRow,
   toRun,
   toTool,

@@ -1,7 +1,7 @@
 import type { BirdieCheckpointer } from './checkpointer/saver.js';
 import { type Db, stateOf } from './db.js';
-import type { DamagedRecord } from './errors.js';
-import type { DamagedSession, DoctorReport } from './interface.js';
+import { DoctorTally, type GrantsText } from './doctor-tally.js';
+import type { DoctorReport } from './interface.js';
 import { clearMalformedMark, markMalformed } from './malformed-mark.js';
 import { malformedState } from './sqlite-errors.js';
 
@@ -29,65 +29,28 @@ export async function runDoctor(db: Db, saver: BirdieCheckpointer): Promise<Doct
     );
   }
 
-  const damaged: DamagedRecord[] = [];
-  const sessions: DamagedSession[] = [];
-  let checked = 0;
+  const tally = new DoctorTally(advice);
   const ownerOf = db.prepare<[string], { user_id: string }>('SELECT user_id FROM sessions WHERE id = ?');
   for (const { thread_id } of readAll<{ thread_id: string }>(
     db,
     'SELECT DISTINCT thread_id FROM cp_threads ORDER BY thread_id',
     advice,
   )) {
-    let check: Awaited<ReturnType<BirdieCheckpointer['checkThread']>>;
-    try {
-      check = await saver.checkThread(thread_id);
-    } catch (error) {
-      advice.push(`session ${thread_id} could not be checked: ${(error as Error).message}`);
-      continue;
-    }
-    checked += check.checked;
-    if (check.damaged.length === 0 && check.tainted.size === 0) continue;
-    damaged.push(...check.damaged);
-    const entry: DamagedSession = {
-      sessionId: thread_id,
-      damaged: check.damaged.length,
-      unreadableSteps: check.tainted.size,
-    };
-    const userId = ownerOf.get(thread_id)?.user_id;
-    if (userId !== undefined) entry.userId = userId;
-    const good = check.lastGood.get('')?.checkpointId;
-    if (good !== undefined) entry.lastGoodCheckpointId = good;
-    sessions.push(entry);
-    advice.push(
-      `session ${thread_id}: ${check.damaged.length} damaged record(s); ${good ? `it reads fine up to step ${good}` : 'no step of it is intact'}. Repair it to continue from ${good ? 'there' : 'an empty history'} (the damaged records move to cp_quarantine, nothing is deleted), or delete it`,
-    );
+    await tally.session(saver, thread_id, () => ownerOf.get(thread_id)?.user_id);
+  }
+  for (const row of readAll<GrantsText>(
+    db,
+    'SELECT session_id, enabled, disabled, sources FROM grants ORDER BY session_id',
+    advice,
+  )) {
+    tally.grants(row);
   }
 
-  for (const row of readAll<{
-    session_id: string;
-    enabled: string;
-    disabled: string;
-    sources: string | null;
-  }>(db, 'SELECT session_id, enabled, disabled, sources FROM grants ORDER BY session_id', advice)) {
-    checked += 1;
-    try {
-      for (const text of [row.enabled, row.disabled, row.sources ?? 'null']) JSON.parse(text);
-    } catch (error) {
-      damaged.push({ sessionId: row.session_id, ns: '', table: 'grants', reason: (error as Error).message });
-      advice.push(
-        `session ${row.session_id}: its skill grants do not decode; set them again (enable the skills anew)`,
-      );
-    }
-  }
-
+  // A malformed file already said so above, with what to do.
   if (state.readOnly && state.readOnly.reason !== 'malformed') {
     advice.push(`the store only reads: ${state.readOnly.message}; ${state.readOnly.hint}`);
   }
-  const ok = integrityOk && damaged.length === 0;
-  if (ok && advice.length === 0) advice.push('nothing to do');
-  const report: DoctorReport = { location: file, ok, integrity, checked, damaged, sessions, advice };
-  if (state.readOnly) report.readOnly = state.readOnly;
-  return report;
+  return tally.report(file, integrity, integrityOk, state.readOnly);
 }
 
 function integrityCheck(db: Db): string[] {

@@ -1,4 +1,5 @@
 import { type LeaseHolder, StoreError } from './errors.js';
+import { processGone } from './process-alive.js';
 
 /** A row of `leases`: one per session with a holder. */
 export interface LeaseRow {
@@ -46,4 +47,73 @@ export function leaseLost(sessionId: string, row: LeaseRow | undefined): StoreEr
     `the lease on session ${sessionId} was taken over by process ${holder.pid} on ${holder.host} at ${holder.since.toISOString()}`,
     { holder, hint: 'this process stopped renewing it in time; stop writing to the session' },
   );
+}
+
+/**
+ * Whether a lease row's holder is alive at `now` (ms, by the clock the back end trusts): not expired, and not a
+ * process of this machine (`scope`, see `pidScope`) that is gone.
+ */
+export function isLive(row: LeaseRow, now: number, scope: string): boolean {
+  if (row.expires_at <= now) return false;
+  return !(row.pid_scope === scope && processGone(row.pid));
+}
+
+/** What a store knows of a lease it holds: it can be told the lease is lost. */
+export interface HeldHere {
+  lost(): void;
+}
+
+/**
+ * The fence inside a write transaction on `sessionId`, given the lease row as that transaction sees it: throws
+ * `lease-lost` when this owner held the lease (`held`) and another owner has it now, or lost it before
+ * (`lostBefore`); `session-busy` when it never held it and a live process does.
+ */
+export function checkFence<R extends LeaseRow>(
+  sessionId: string,
+  row: R | undefined,
+  owner: string,
+  held: HeldHere | undefined,
+  lostBefore: boolean,
+  live: (row: R) => boolean,
+): void {
+  if (held) {
+    if (row?.owner === owner) return;
+    held.lost();
+    throw leaseLost(sessionId, row);
+  }
+  if (!row || row.owner === owner) return;
+  if (lostBefore) throw leaseLost(sessionId, row);
+  if (live(row)) throw busy(sessionId, holderOf(row));
+}
+
+/** Throws `lease-lost` unless this owner holds `key`'s lease (`held`) and the row says so too. */
+export function checkHeld(
+  key: string,
+  row: LeaseRow | undefined,
+  owner: string,
+  held: HeldHere | undefined,
+): void {
+  if (held && row?.owner === owner) return;
+  held?.lost();
+  throw leaseLost(key, row?.owner === owner ? undefined : row);
+}
+
+/** The holder a store becomes when it takes a lease at `now` for `ttlMs`. */
+export function newHolder(
+  me: { owner: string; host: string; pid: number },
+  now: number,
+  ttlMs: number,
+): LeaseHolder {
+  return {
+    owner: me.owner,
+    host: me.host,
+    pid: me.pid,
+    since: new Date(now),
+    expiresAt: new Date(now + ttlMs),
+  };
+}
+
+/** The error of the runs a takeover finds still `running` under the previous holder. */
+export function takenOverError(previous: LeaseHolder): string {
+  return `died: process ${previous.pid} on ${previous.host} stopped holding the session`;
 }

@@ -1,14 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { type Db, immediate } from './db.js';
 import type { LeaseHolder } from './errors.js';
 import { HeldLease, type LeaseBook } from './held-lease.js';
 import { validateLeaseKey, validateSessionId } from './ids.js';
 import type { AcquireOptions, LeasesRepo, SessionLease, SyncOf } from './interface.js';
-import { busy, holderOf, type LeaseRow, leaseLost } from './lease-rows.js';
-import { pidScope, processGone } from './process-alive.js';
-import { checkAcquire } from './validate.js';
+import {
+  checkFence,
+  checkHeld,
+  holderOf,
+  isLive,
+  type LeaseRow,
+  newHolder,
+  takenOverError,
+} from './lease-rows.js';
+import { waitForLease } from './lease-wait.js';
+import { pidScope } from './process-alive.js';
 
 /**
  * The store's leases: one row per session in `leases` (owner, host, pid, acquired, expires). Wall-clock
@@ -82,14 +89,7 @@ export class Leases implements LeaseBook {
   fence(sessionId: string): void {
     const lease = this.held.get(sessionId);
     const row = this.select.get(sessionId);
-    if (lease) {
-      if (row?.owner === this.owner) return;
-      lease.lost();
-      throw leaseLost(sessionId, row);
-    }
-    if (!row || row.owner === this.owner) return;
-    if (this.lost.has(sessionId)) throw leaseLost(sessionId, row);
-    if (this.live(row, Date.now())) throw busy(sessionId, holderOf(row));
+    checkFence(sessionId, row, this.owner, lease, this.lost.has(sessionId), (r) => this.live(r, Date.now()));
   }
 
   /**
@@ -115,30 +115,11 @@ export class Leases implements LeaseBook {
   requireHeld(key: string): void {
     const lease = this.held.get(key);
     const row = this.select.get(key);
-    if (lease && row?.owner === this.owner) return;
-    lease?.lost();
-    throw leaseLost(key, row?.owner === this.owner ? undefined : row);
+    checkHeld(key, row, this.owner, lease);
   }
 
-  private async acquire(sessionId: string, opts: AcquireOptions = {}): Promise<SessionLease> {
-    validateLeaseKey(sessionId);
-    const { waitMs, ttlMs } = checkAcquire(opts);
-    const deadline = Date.now() + waitMs;
-    let delay = 25;
-    let told = false;
-    for (;;) {
-      opts.signal?.throwIfAborted();
-      const attempt = this.tryAcquire(sessionId, ttlMs);
-      if ('lease' in attempt) return attempt.lease;
-      const left = deadline - Date.now();
-      if (left <= 0) throw busy(sessionId, attempt.busy);
-      if (!told) {
-        told = true;
-        opts.onWait?.(attempt.busy);
-      }
-      await sleep(Math.min(delay, left), undefined, opts.signal ? { signal: opts.signal } : {});
-      delay = Math.min(delay * 2, 500);
-    }
+  private acquire(sessionId: string, opts: AcquireOptions = {}): Promise<SessionLease> {
+    return waitForLease(sessionId, opts, (ttlMs) => this.tryAcquire(sessionId, ttlMs));
   }
 
   private tryAcquire(sessionId: string, ttlMs: number): { lease: SessionLease } | { busy: LeaseHolder } {
@@ -153,23 +134,13 @@ export class Leases implements LeaseBook {
         const previous = row && row.owner !== this.owner ? holderOf(row) : undefined;
         this.insert.run(sessionId, this.owner, this.host, this.pid, this.scope, now, now + ttlMs);
         if (previous) {
-          this.markDied.run(
-            now,
-            `died: process ${previous.pid} on ${previous.host} stopped holding the session`,
-            sessionId,
-          );
+          this.markDied.run(now, takenOverError(previous), sessionId);
         }
         return previous ? { now, previous } : { now };
       },
     );
     if ('busy' in outcome) return outcome;
-    const holder: LeaseHolder = {
-      owner: this.owner,
-      host: this.host,
-      pid: this.pid,
-      since: new Date(outcome.now),
-      expiresAt: new Date(outcome.now + ttlMs),
-    };
+    const holder = newHolder(this, outcome.now, ttlMs);
     const lease = new HeldLease(this, sessionId, holder, ttlMs, outcome.previous);
     this.held.set(sessionId, lease);
     this.lost.delete(sessionId);
@@ -203,7 +174,6 @@ export class Leases implements LeaseBook {
 
   /** Whether a lease row's holder is alive: not expired, and not a process of this machine that is gone. */
   live(row: LeaseRow, now: number): boolean {
-    if (row.expires_at <= now) return false;
-    return !(row.pid_scope === this.scope && processGone(row.pid));
+    return isLive(row, now, this.scope);
   }
 }

@@ -3,14 +3,20 @@ import type { ThreadCheck } from './checkpointer/verify.js';
 import { type Db, immediate } from './db.js';
 import type { QuarantinedRecord, RepairReport } from './interface.js';
 import type { Leases } from './leases.js';
+import {
+  type Moved,
+  movedCheckpoint,
+  movedValue,
+  movedWrites,
+  quarantineParams,
+  stepsToMove,
+} from './repair-plan.js';
 
 interface Deps {
   db: Db;
   saver: BirdieCheckpointer;
   leases: Leases;
 }
-
-const FOLLOWS = 'follows a damaged step';
 
 /**
  * Forks a session from its last good step: every checkpoint whose records are damaged, and every
@@ -60,20 +66,6 @@ function quarantineThread(
       { seq: number; checkpoint_id: string; parent_seq: number | null; chans: string | null }
     >('SELECT seq, checkpoint_id, parent_seq, chans FROM cp_checkpoints WHERE thread = ?')
     .all(thread.id);
-  // Recomputed from the rows as they are now: a step added since the check is still a descendant.
-  const children = new Map<number, number[]>();
-  for (const info of infos) {
-    if (info.parent_seq !== null)
-      children.set(info.parent_seq, [...(children.get(info.parent_seq) ?? []), info.seq]);
-  }
-  const doomed = new Set<number>();
-  const queue = infos.filter((i) => check.bad.has(i.seq)).map((i) => i.seq);
-  while (queue.length > 0) {
-    const seq = queue.pop()!;
-    if (doomed.has(seq)) continue;
-    doomed.add(seq);
-    queue.push(...(children.get(seq) ?? []));
-  }
   const writesOf = db.prepare<[number], { task_id: string; writes: Buffer }>(
     'SELECT task_id, writes FROM cp_writes WHERE checkpoint = ? ORDER BY task_id',
   );
@@ -82,62 +74,16 @@ function quarantineThread(
   );
   const dropWrites = db.prepare('DELETE FROM cp_writes WHERE checkpoint = ?');
   const dropCheckpoint = db.prepare('DELETE FROM cp_checkpoints WHERE seq = ?');
-  for (const info of infos.filter((i) => doomed.has(i.seq)).sort((a, b) => a.seq - b.seq)) {
-    const reason = check.bad.get(info.seq) ?? FOLLOWS;
-    for (const w of writesOf.all(info.seq)) {
-      const meta = JSON.stringify({ checkpoint: info.seq, task_id: w.task_id });
-      keep.run(
-        sessionId,
-        thread.ns,
-        'cp_writes',
-        info.checkpoint_id,
-        info.seq,
-        w.task_id,
-        null,
-        meta,
-        w.writes,
-        reason,
-        now,
-      );
-      out.push({
-        table: 'cp_writes',
-        ns: thread.ns,
-        checkpointId: info.checkpoint_id,
-        seq: info.seq,
-        taskId: w.task_id,
-        reason,
-      });
-    }
-    const meta = JSON.stringify({
-      seq: info.seq,
-      thread: thread.id,
-      checkpoint_id: info.checkpoint_id,
-      parent_seq: info.parent_seq,
-      chans: info.chans,
-    });
-    const body = bodyOf.get(info.seq)?.body ?? null;
-    keep.run(
-      sessionId,
-      thread.ns,
-      'cp_checkpoints',
-      info.checkpoint_id,
-      info.seq,
-      null,
-      null,
-      meta,
-      body,
-      reason,
-      now,
-    );
-    out.push({
-      table: 'cp_checkpoints',
-      ns: thread.ns,
-      checkpointId: info.checkpoint_id,
-      seq: info.seq,
-      reason,
-    });
-    dropWrites.run(info.seq);
-    dropCheckpoint.run(info.seq);
+  const move = ({ row, record }: Moved) => {
+    keep.run(...quarantineParams(sessionId, thread.ns, row, now));
+    out.push(record);
+  };
+  for (const { step, reason } of stepsToMove(infos, check.bad)) {
+    for (const w of writesOf.all(step.seq)) move(movedWrites(thread.ns, step, w.task_id, w.writes, reason));
+    const body = bodyOf.get(step.seq)?.body ?? null;
+    move(movedCheckpoint(thread.ns, thread.id, step, body, reason, { chans: step.chans }));
+    dropWrites.run(step.seq);
+    dropCheckpoint.run(step.seq);
   }
 
   const blobs = db
@@ -149,9 +95,9 @@ function quarantineThread(
   const dropBlob = db.prepare('DELETE FROM cp_blobs WHERE id = ?');
   for (const blob of blobs) {
     const reason = check.badBlobs.get(blob.id)!;
-    const meta = JSON.stringify({ id: blob.id, thread: thread.id, hash: blob.hash.toString('base64') });
-    keep.run(sessionId, thread.ns, 'cp_blobs', null, null, null, blob.id, meta, blob.data, reason, now);
-    out.push({ table: 'cp_blobs', ns: thread.ns, blobId: blob.id, reason });
+    move(
+      movedValue(thread.ns, thread.id, blob.id, { hash: blob.hash.toString('base64') }, blob.data, reason),
+    );
     dropBlob.run(blob.id);
   }
   if (blobs.length === 0) return false;

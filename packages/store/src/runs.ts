@@ -6,6 +6,7 @@ import type {
   RunJournal,
   RunQuery,
   RunRecord,
+  RunStart,
   RunStatus,
   RunsRepo,
   SyncOf,
@@ -64,6 +65,24 @@ export interface RunningRow {
   host: string | null;
   pid: number | null;
   lease: LeaseRow | undefined;
+}
+
+/** A running run's row joined with its session's lease row, whose columns come prefixed `l_` (all null: none). */
+export type RunWithLease = { [K in keyof LeaseRow as `l_${K}`]: LeaseRow[K] | null };
+
+/** The lease row of a `RunWithLease`, if the session has one. */
+export function joinedLease(row: RunWithLease): LeaseRow | undefined {
+  return row.l_owner === null
+    ? undefined
+    : {
+        session_id: row.l_session_id!,
+        owner: row.l_owner,
+        host: row.l_host!,
+        pid: row.l_pid!,
+        pid_scope: row.l_pid_scope!,
+        acquired_at: row.l_acquired_at!,
+        expires_at: row.l_expires_at!,
+      };
 }
 
 /** The runs repository before the store wraps it: its journal is synchronous too. */
@@ -128,6 +147,47 @@ export function runIsDead(run: RunningRow, live: (lease: LeaseRow) => boolean): 
   return !live(lease);
 }
 
+/** Who starts a run: the store's lease identity, recorded so a later check can tell whether it still runs. */
+export interface RunStarter {
+  owner: string;
+  host: string;
+  pid: number;
+  scope: string;
+}
+
+/**
+ * The values of a new `runs` row, in the column order both back ends insert (session_id … pid_scope, without
+ * `status`, which is always 'running'); `checked` is `checkRunStart(r)`.
+ */
+export function runStartValues(
+  r: RunStart,
+  checked: ReturnType<typeof checkRunStart>,
+  me: RunStarter,
+  now: number,
+): unknown[] {
+  return [
+    r.sessionId,
+    r.userId,
+    checked.parent,
+    checked.thread,
+    checked.startCheckpoint,
+    checked.model,
+    checked.agent?.name ?? null,
+    checked.agent?.digest ?? null,
+    checked.trigger,
+    now,
+    me.owner,
+    me.host,
+    me.pid,
+    me.scope,
+  ];
+}
+
+/** A parent run that is missing, or of another user: the same answer, so one user cannot probe another's. */
+export function noParentRun(parent: number, userId: string): StoreError {
+  return new StoreError('not-found', `no run ${parent} of user ${userId}`);
+}
+
 export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns {
   const insert = db.prepare(
     `INSERT INTO runs (session_id, user_id, parent_run_id, thread_id, start_checkpoint, model, agent, agent_digest,
@@ -140,10 +200,7 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
   );
   const one = db.prepare<[number], RunRow>('SELECT * FROM runs WHERE id = ?');
   const toolsOf = db.prepare<[number], ToolRow>('SELECT * FROM tool_calls WHERE run_id = ? ORDER BY id');
-  const running = db.prepare<
-    [],
-    RunRow & { l_owner: string | null } & { [K in keyof LeaseRow as `l_${K}`]: LeaseRow[K] | null }
-  >(
+  const running = db.prepare<[], RunRow & RunWithLease>(
     `SELECT r.*, l.session_id AS l_session_id, l.owner AS l_owner, l.host AS l_host, l.pid AS l_pid,
        l.pid_scope AS l_pid_scope, l.acquired_at AS l_acquired_at, l.expires_at AS l_expires_at
      FROM runs r LEFT JOIN leases l ON l.session_id = r.session_id WHERE r.status = 'running'`,
@@ -160,27 +217,9 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
         leases.fence(r.sessionId);
         if (checked.parent !== null) {
           const parent = one.get(checked.parent);
-          if (!parent || parent.user_id !== r.userId)
-            throw new StoreError('not-found', `no run ${checked.parent} of user ${r.userId}`);
+          if (!parent || parent.user_id !== r.userId) throw noParentRun(checked.parent, r.userId);
         }
-        return Number(
-          insert.run(
-            r.sessionId,
-            r.userId,
-            checked.parent,
-            checked.thread,
-            checked.startCheckpoint,
-            checked.model,
-            checked.agent?.name ?? null,
-            checked.agent?.digest ?? null,
-            checked.trigger,
-            Date.now(),
-            leases.owner,
-            leases.host,
-            leases.pid,
-            leases.scope,
-          ).lastInsertRowid,
-        );
+        return Number(insert.run(...runStartValues(r, checked, leases, Date.now())).lastInsertRowid);
       });
     },
     finish(runId, r) {
@@ -222,18 +261,7 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
         const now = Date.now();
         const dead: number[] = [];
         for (const row of running.all()) {
-          const lease: LeaseRow | undefined =
-            row.l_owner === null
-              ? undefined
-              : {
-                  session_id: row.l_session_id!,
-                  owner: row.l_owner,
-                  host: row.l_host!,
-                  pid: row.l_pid!,
-                  pid_scope: row.l_pid_scope!,
-                  acquired_at: row.l_acquired_at!,
-                  expires_at: row.l_expires_at!,
-                };
+          const lease = joinedLease(row);
           // This store's own runs are alive: it is running them.
           if (row.owner === leases.owner) continue;
           if (

@@ -1,38 +1,21 @@
-import {
-  type BlobDraft,
-  contentKey,
-  DamageError,
-  pack,
-  reasonOf,
-  rememberIdentity,
-  type Serde,
-  unpack,
-} from '@birdie/store/backend';
+import { BlobCache, type BlobDraft, contentKey, MissingBlobError, pack } from '@birdie/store/backend';
+
+export { MissingBlobError } from '@birdie/store/backend';
+
 import type { Queryable } from '../db.js';
 
-/** Decoded values kept in memory, by blob id (ids are never reused: a sequence). */
-const DECODED_MAX = 20_000;
-/** Known (thread, content hash) → blob id, to skip a lookup per element on put. */
-const KNOWN_MAX = 100_000;
-
 /**
- * Content-addressed blob storage (the SQLite store's design): one row per distinct value per thread, two bounded
- * per-process caches. Decoded values are shared between loads: LangGraph's reducers build new lists and never
- * mutate the messages they are given, so a history that is re-read every turn is decoded once per process.
+ * Content-addressed blob storage (the SQLite store's design): one row per distinct value per thread (ids come from
+ * a sequence, never reused), with the shared per-process caches of `BlobCache`.
  */
-export class PgBlobStore {
-  private readonly decoded = new Map<number, unknown>();
-  private readonly known = new Map<string, number>();
-
-  constructor(private readonly serde: Serde) {}
-
+export class PgBlobStore extends BlobCache {
   /**
    * Ids for drafts, inserting the new ones (in one statement). Call inside the write transaction. A row is found by
    * the first 8 bytes of the draft's content key and confirmed by the CRC-32 in its packed head; a value whose key
    * another value holds (a 64-bit collision) is stored without a key, so it is never shared.
    */
   async store(q: Queryable, thread: number, drafts: readonly BlobDraft[]): Promise<number[]> {
-    const ids: (number | undefined)[] = drafts.map((d) => this.known.get(`${thread}:${d.key}`));
+    const ids: (number | undefined)[] = drafts.map((d) => this.knownId(thread, d.key));
     const unknown = drafts.filter((_, i) => ids[i] === undefined);
     if (unknown.length === 0) return ids as number[];
     const packed = new Map<string, Buffer>();
@@ -103,77 +86,21 @@ export class PgBlobStore {
     });
   }
 
-  /** After the transaction that stored `drafts` as `ids` committed: skip their lookup next time. */
-  remember(thread: number, drafts: readonly BlobDraft[], ids: readonly number[]): void {
-    for (const [i, draft] of drafts.entries())
-      remember(this.known, `${thread}:${draft.key}`, ids[i]!, KNOWN_MAX);
-  }
-
   /** The decoded values of `ids`, from the cache or the database. */
   async load(q: Queryable, ids: Iterable<number>): Promise<Map<number, unknown>> {
-    const out = new Map<number, unknown>();
-    const missing: number[] = [];
-    for (const id of ids) {
-      if (out.has(id)) continue;
-      if (this.decoded.has(id)) out.set(id, this.decoded.get(id));
-      else missing.push(id);
-    }
+    const { out, missing } = this.cached(ids);
     if (missing.length === 0) return out;
     const { rows } = await q.query<{ id: number; data: Buffer }>(
       'SELECT id, data FROM cp_blobs WHERE id = ANY($1::bigint[])',
       [missing],
     );
     for (const row of rows) {
+      // Rows keep only an 8-byte key: the content key comes from the JSON itself.
       const { value, json } = await this.decodeJson(row.id, row.data);
-      // The encoder recognises the value by identity: it is not serialised again while it stays in the thread.
-      rememberIdentity(value, contentKey(json));
-      out.set(row.id, value);
-      remember(this.decoded, row.id, value, DECODED_MAX);
+      this.keep(out, row.id, value, contentKey(json));
     }
-    for (const id of missing) {
-      if (!out.has(id)) throw new DamageError('cp_blobs', `stored value ${id} is missing`, { blobId: id });
-    }
+    this.requireAll(out, missing);
     return out;
-  }
-
-  /** One stored value: checksum, inflate, then the serializer. */
-  async decode(id: number, data: Buffer): Promise<unknown> {
-    return (await this.decodeJson(id, data)).value;
-  }
-
-  private async decodeJson(id: number, data: Buffer): Promise<{ value: unknown; json: Buffer }> {
-    let bytes: Buffer;
-    try {
-      bytes = unpack(data, 'cp_blobs');
-    } catch (error) {
-      throw new DamageError('cp_blobs', error instanceof DamageError ? error.reason : reasonOf(error), {
-        blobId: id,
-      });
-    }
-    try {
-      return { value: await this.serde.loadsTyped('json', bytes), json: bytes };
-    } catch (error) {
-      throw new DamageError('cp_blobs', `does not decode (${reasonOf(error)})`, { blobId: id });
-    }
-  }
-
-  /** Whether this process knows that `thread` stores a blob with content key `key`. */
-  has(thread: number | undefined, key: string): boolean {
-    return thread !== undefined && this.known.has(`${thread}:${key}`);
-  }
-
-  /** Drops every cache entry (after a delete or a repair, which may move or remove values). */
-  forget(threads: readonly number[]): void {
-    if (threads.length === 0) return;
-    const prefixes = threads.map((t) => `${t}:`);
-    for (const key of this.known.keys()) if (prefixes.some((p) => key.startsWith(p))) this.known.delete(key);
-  }
-}
-
-/** A value this process believed stored is gone (its thread was deleted by another process). */
-export class MissingBlobError extends Error {
-  constructor() {
-    super('a stored checkpoint value vanished while saving');
   }
 }
 
@@ -188,10 +115,4 @@ function shortKey(key: string): string {
 function compareKeys(a: string, b: string): number {
   const [x, y] = [BigInt(a), BigInt(b)];
   return x < y ? -1 : x > y ? 1 : 0;
-}
-
-function remember<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > max) map.delete(map.keys().next().value as K);
 }

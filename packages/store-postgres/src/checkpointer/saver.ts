@@ -1,21 +1,27 @@
 import {
   type Body,
+  checkpointText,
   corruptRecordError,
   DamageError,
   type DeltaChannelHistory,
-  Encoder,
-  missing,
+  draftValues,
+  draftWrites,
+  type Encoder,
+  HistoryCache,
+  inheritedVals,
+  mergeWrites,
   packText,
   parseBody,
   parseRecord,
-  type Ref,
-  resolveRef,
-  SPECIAL_WRITE_INDEX,
+  putTarget,
+  rememberBody,
   scrubSecrets,
-  storedTs,
   target,
   threadKey,
+  toTuple,
   type WritesRecord,
+  withReuse,
+  writesTarget,
 } from '@birdie/store/backend';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import {
@@ -25,10 +31,10 @@ import {
   type CheckpointTuple,
 } from '@langchain/langgraph';
 import type { Client, Db, Queryable } from '../db.js';
-import { MissingBlobError, PgBlobStore } from './blobs.js';
-import { deltaHistory, HistoryCache } from './history.js';
+import { PgBlobStore } from './blobs.js';
+import { deltaHistory } from './history.js';
 import { listTuples } from './list.js';
-import { type CheckpointRow, type ReadContext, SELECT_CHECKPOINT, toTuple } from './read.js';
+import { type CheckpointRow, type ReadContext, readContext, SELECT_CHECKPOINT } from './read.js';
 import { checkThread, type ThreadCheck } from './verify.js';
 import { packTasks, unpackTasks } from './writes.js';
 
@@ -70,7 +76,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
   }
 
   private ctx(q: Queryable = this.db): ReadContext {
-    return { serde: this.serde, blobs: this.blobs, q };
+    return readContext(this.serde, this.blobs, q);
   }
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
@@ -104,10 +110,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
   ): Promise<RunnableConfig> {
-    const threadId = config.configurable?.thread_id as string | undefined;
-    const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
-    if (threadId === undefined) throw missing('thread_id', 'put a checkpoint');
-    const parentId = config.configurable?.checkpoint_id as string | undefined;
+    const { threadId, ns, parentId } = putTarget(config);
     const saving = this.guard(threadId, ns, async () => {
       const [, metadataJson] = await this.serde.dumpsTyped(scrubSecrets(metadata));
       await this.putCheckpoint(threadId, ns, parentId, checkpoint, metadataJson, newVersions);
@@ -133,28 +136,15 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     newVersions: ChannelVersions,
   ): Promise<void> {
     await this.withEncoder(threadId, ns, async (encoder) => {
-      const drafts: Record<string, Ref> = {};
-      const values = checkpoint.channel_values ?? {};
-      // Only channels with a new version are serialised; the others keep the parent's stored value.
-      for (const channel of Object.keys(values)) {
-        if (Object.hasOwn(newVersions, channel)) drafts[channel] = await encoder.encode(values[channel]);
-      }
+      const drafts = await draftValues(encoder, checkpoint, newVersions);
       // Caches learn about rows only after the commit: a rolled-back attempt's ids are never used.
       const saved = await this.db.tx(async (client) => {
         await this.fence(client, threadId);
         const { thread, seq: parentSeq } = await this.locate(client, threadId, ns, parentId);
         const ids = await this.blobs.store(client, thread, encoder.blobs);
-        const vals = await this.inherit(client, parentSeq, checkpoint.channel_versions, newVersions);
-        for (const channel of Object.keys(drafts)) vals[channel] = resolveRef(drafts[channel]!, ids);
-        const body: Body = {
-          v: checkpoint.v,
-          ...storedTs(checkpoint.id, checkpoint.ts),
-          cv: checkpoint.channel_versions,
-          vs: checkpoint.versions_seen,
-          vals,
-        };
-        // Metadata is the serializer's own JSON, appended after a newline (JSON text never has a raw one).
-        const text = `${JSON.stringify(body)}\n${Buffer.from(metadataJson).toString('utf8')}`;
+        const parent = await this.parentBody(client, parentSeq);
+        const vals = inheritedVals(parent, checkpoint.channel_versions, newVersions);
+        const { body, text } = checkpointText(checkpoint, vals, drafts, ids, metadataJson);
         const { rows } = await client.query<{ seq: number }>(
           `INSERT INTO cp_checkpoints (thread, checkpoint_id, parent_seq, body) VALUES ($1, cp_key($2), $3, $4)
            ON CONFLICT (thread, checkpoint_id) DO UPDATE SET parent_seq = excluded.parent_seq, body = excluded.body
@@ -167,9 +157,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
       this.blobs.remember(saved.thread, encoder.blobs, saved.ids);
       // A filled placeholder or a re-put changes what walks from its descendants find.
       this.histories.invalidateAfter(saved.seq);
-      this.recentBodies.delete(saved.seq);
-      this.recentBodies.set(saved.seq, saved.body);
-      if (this.recentBodies.size > 8) this.recentBodies.delete(this.recentBodies.keys().next().value!);
+      rememberBody(this.recentBodies, saved.seq, saved.body);
     });
   }
 
@@ -179,11 +167,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     taskId: string,
     taskPath = '',
   ): Promise<void> {
-    const threadId = config.configurable?.thread_id as string | undefined;
-    const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
-    const checkpointId = config.configurable?.checkpoint_id as string | undefined;
-    if (threadId === undefined) throw missing('thread_id', 'put writes');
-    if (!checkpointId) throw missing('checkpoint_id', 'put writes');
+    const { threadId, ns, checkpointId } = writesTarget(config);
     // LangGraph runs the puts of a thread one after another, alongside the writes of their steps' tasks, so the
     // writes of a step often arrive before its put has started. Waiting for this process's puts of the thread (a few
     // rounds: each one finished starts the next) lets the writes find the step's row instead of placing an empty one
@@ -196,10 +180,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     }
     await this.guard(threadId, ns, () =>
       this.withEncoder(threadId, ns, async (encoder) => {
-        const drafts: [number, string, Ref][] = [];
-        for (const [i, [channel, value]] of writes.entries()) {
-          drafts.push([SPECIAL_WRITE_INDEX[channel] ?? i, channel, await encoder.encode(value)]);
-        }
+        const drafts = await draftWrites(encoder, writes);
         const saved = await this.db.tx(async (client) => {
           await this.fence(client, threadId);
           // Values before the step's row: a put of the same step (LangGraph runs it alongside) stores the same
@@ -215,14 +196,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
           const tasks = existing.rows[0]?.writes ? unpackTasks(existing.rows[0].writes, seq!) : [];
           const mine = tasks.find((t) => t.taskId === taskId);
           const record: WritesRecord = mine ? parseRecord(mine.record, seq!, taskId) : { p: taskPath, w: [] };
-          const byIdx = new Map(record.w.map((w) => [w[0], w]));
-          for (const [idx, channel, ref] of drafts) {
-            // A regular write is stored once (retries are no-ops); special writes replace.
-            if (idx >= 0 && byIdx.has(idx)) continue;
-            byIdx.set(idx, [idx, channel, resolveRef(ref, ids)]);
-          }
-          record.w = [...byIdx.values()].sort((a, b) => a[0] - b[0]);
-          const packed = packText(JSON.stringify(record));
+          const packed = packText(JSON.stringify(mergeWrites(record, drafts, ids)));
           const others = tasks.filter((t) => t.taskId !== taskId);
           // No indexed column changes: a HOT update, whose old version page pruning reclaims.
           await client.query('UPDATE cp_checkpoints SET writes = $2 WHERE seq = $1', [
@@ -259,7 +233,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
 
   /** @internal Drops every per-process cache that may name rows of `threads` (after a delete or a repair). */
   forgetCaches(threads: readonly number[]): void {
-    this.blobs.forget(threads);
+    this.blobs.forgetThreads(threads);
     this.histories.clear();
     this.recentBodies.clear();
     this.threadIds.clear();
@@ -334,53 +308,25 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     return { thread, seq };
   }
 
-  /**
-   * Refs of the parent's stored values whose channel version did not change: same branch, same version, same
-   * value. Keyed by parent rather than by version, so forks never mix.
-   */
-  private async inherit(
-    client: Client,
-    parentSeq: number | null,
-    versions: ChannelVersions,
-    changed: ChannelVersions,
-  ) {
-    const vals: Record<string, Ref> = {};
-    if (parentSeq === null) return vals;
-    let parent = this.recentBodies.get(parentSeq);
-    if (!parent) {
-      const { rows } = await client.query<{ body: Buffer | null }>(
-        'SELECT body FROM cp_checkpoints WHERE seq = $1',
-        [parentSeq],
-      );
-      const packed = rows[0]?.body;
-      if (!packed) return vals;
-      parent = parseBody(packed, parentSeq).body;
-    }
-    for (const [channel, ref] of Object.entries(parent.vals)) {
-      if (
-        !Object.hasOwn(changed, channel) &&
-        versions[channel] !== undefined &&
-        parent.cv[channel] === versions[channel]
-      ) {
-        vals[channel] = ref;
-      }
-    }
-    return vals;
+  /** The parent's body, whose unchanged values a put inherits (none without a stored parent). */
+  private async parentBody(client: Client, parentSeq: number | null): Promise<Body | undefined> {
+    if (parentSeq === null) return undefined;
+    const recent = this.recentBodies.get(parentSeq);
+    if (recent) return recent;
+    const { rows } = await client.query<{ body: Buffer | null }>(
+      'SELECT body FROM cp_checkpoints WHERE seq = $1',
+      [parentSeq],
+    );
+    const packed = rows[0]?.body;
+    return packed ? parseBody(packed, parentSeq).body : undefined;
   }
 
-  /**
-   * Runs encode-then-commit with an encoder that may skip serialising values this process knows the thread already
-   * stores. If one vanished meanwhile (another process deleted the thread), it runs again without reuse.
-   */
-  private async withEncoder(threadId: string, ns: string, save: (encoder: Encoder) => Promise<void>) {
-    const thread = this.threadIds.get(threadKey(threadId, ns));
-    try {
-      await save(new Encoder(this.serde, (key) => this.blobs.has(thread, key)));
-    } catch (error) {
-      if (!(error instanceof MissingBlobError)) throw error;
-      this.threadIds.delete(threadKey(threadId, ns));
-      await save(new Encoder(this.serde));
-    }
+  private withEncoder(
+    threadId: string,
+    ns: string,
+    save: (encoder: Encoder) => Promise<void>,
+  ): Promise<void> {
+    return withReuse(this.serde, this.threadIds, this.blobs, threadId, ns, save);
   }
 
   /** Every public method runs here: damage and server failures leave as `StoreError`s. */

@@ -33,3 +33,25 @@ export function missing(field: string, action: string): StoreError {
     `cannot ${action}: config.configurable.${field} is required (the thread is the session id)`,
   );
 }
+
+/** Where a put points: its thread (required), namespace, and the parent checkpoint the config names. */
+export function putTarget(config: RunnableConfig): {
+  threadId: string;
+  ns: string;
+  parentId: string | undefined;
+} {
+  const threadId = config.configurable?.thread_id as string | undefined;
+  const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
+  if (threadId === undefined) throw missing('thread_id', 'put a checkpoint');
+  return { threadId, ns, parentId: config.configurable?.checkpoint_id as string | undefined };
+}
+
+/** Where a putWrites points: its thread and checkpoint (both required) and namespace. */
+export function writesTarget(config: RunnableConfig): { threadId: string; ns: string; checkpointId: string } {
+  const threadId = config.configurable?.thread_id as string | undefined;
+  const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
+  const checkpointId = config.configurable?.checkpoint_id as string | undefined;
+  if (threadId === undefined) throw missing('thread_id', 'put writes');
+  if (!checkpointId) throw missing('checkpoint_id', 'put writes');
+  return { threadId, ns, checkpointId };
+}

@@ -1,21 +1,11 @@
 import type Database from 'better-sqlite3';
 import type { Db } from '../db.js';
 
-export interface CheckpointRow {
-  seq: number;
-  checkpoint_id: string;
-  parent_seq: number | null;
-  body: Buffer;
-  parent: string | null;
-  thread_id: string;
-  ns: string;
-}
+import type { TupleRow, WriteRow } from './tuple.js';
 
-export interface WriteRow {
-  checkpoint: number;
-  task_id: string;
-  writes: Buffer;
-}
+export type { TupleRow as CheckpointRow, WriteRow } from './tuple.js';
+
+type CheckpointRow = TupleRow;
 
 export interface ChainRow {
   seq: number;

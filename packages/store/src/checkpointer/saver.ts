@@ -9,24 +9,32 @@ import { type Db, immediate, stateOf } from '../db.js';
 import { StoreError } from '../errors.js';
 import { scrubSecrets } from '../secrets.js';
 import { toStoreError } from '../sqlite-errors.js';
-import { BlobStore, MissingBlobError } from './blobs.js';
-import { Encoder, type Ref, resolveRef } from './codec.js';
+import { BlobStore } from './blobs.js';
+import type { Encoder } from './codec.js';
 import { packText } from './compress.js';
-import { channelList, missing, target, threadKey } from './config.js';
+import { channelList, putTarget, target, threadKey, writesTarget } from './config.js';
 import { corruptRecordError } from './corrupt.js';
 import { DamageError } from './damage.js';
-import { deltaHistory, HistoryCache } from './history.js';
+import { withReuse } from './encode-reuse.js';
+import { deltaHistory } from './history.js';
+import { type DeltaChannelHistory, HistoryCache } from './history-walk.js';
 import { listTuples } from './list.js';
-import { SPECIAL_WRITE_INDEX } from './order.js';
-import { type Body, parseBody, parseRecord, toTuple, type WritesRecord } from './read.js';
-import { prepareRows, type Rows } from './rows.js';
-import { storedTs } from './timestamp.js';
+import {
+  checkpointText,
+  draftValues,
+  draftWrites,
+  inheritedVals,
+  mergeWrites,
+  rememberBody,
+} from './put-shape.js';
+import { type Body, parseBody, parseRecord, type WritesRecord } from './read.js';
+import { type CheckpointRow, prepareRows, type Rows } from './rows.js';
+import { type TupleSource, toTuple } from './tuple.js';
 import { checkThread, type ThreadCheck } from './verify.js';
 
 type ChannelVersions = Parameters<BaseCheckpointSaver['put']>[3];
 type PendingWrite = Parameters<BaseCheckpointSaver['putWrites']>[1][number];
 type ListOptions = NonNullable<Parameters<BaseCheckpointSaver['list']>[1]>;
-export type DeltaChannelHistory = Awaited<ReturnType<BaseCheckpointSaver['getDeltaChannelHistory']>>[string];
 
 export interface CheckpointerOptions {
   /**
@@ -48,6 +56,8 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
   readonly rows: Rows;
   /** @internal */
   readonly blobs: BlobStore;
+  /** @internal How the shared tuple decoding reads this file's values and write records. */
+  readonly source: TupleSource<CheckpointRow>;
   private readonly histories = new HistoryCache();
   /** Thread rows seen by this process; only a hint for skipping serialisation, never trusted for writes. */
   private readonly threadIds = new Map<string, number>();
@@ -63,6 +73,12 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     super();
     this.rows = prepareRows(db);
     this.blobs = new BlobStore(db, this.serde);
+    this.source = {
+      serde: this.serde,
+      loadValues: (ids) => this.blobs.load(ids),
+      ownWrites: (row) => this.rows.writesOf.all(row.seq),
+      writesOf: (seq) => this.rows.writesOf.all(seq),
+    };
     this.fence = options.fence ?? (() => {});
   }
 
@@ -73,7 +89,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
       const thread = this.rows.thread.get(threadId, ns)?.id;
       if (thread === undefined) return undefined;
       const row = checkpointId ? this.rows.byId.get(thread, checkpointId) : this.rows.latest.get(thread);
-      return row ? toTuple(this, row) : undefined;
+      return row ? toTuple(this.source, row) : undefined;
     });
   }
 
@@ -81,7 +97,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     this.ensureOpen();
     const { threadId } = target(config);
     try {
-      yield* listTuples(this, this.db, config, options);
+      yield* listTuples(this.source, this.db, config, options);
     } catch (error) {
       throw await this.mapError(error, threadId, (config.configurable?.checkpoint_ns as string) ?? '');
     }
@@ -93,10 +109,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
   ): Promise<RunnableConfig> {
-    const threadId = config.configurable?.thread_id as string | undefined;
-    const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
-    if (threadId === undefined) throw missing('thread_id', 'put a checkpoint');
-    const parentId = config.configurable?.checkpoint_id as string | undefined;
+    const { threadId, ns, parentId } = putTarget(config);
     await this.guard(threadId, ns, async () => {
       const [, metadataJson] = await this.serde.dumpsTyped(scrubSecrets(metadata));
       await this.putCheckpoint(threadId, ns, parentId, checkpoint, metadataJson, newVersions);
@@ -113,29 +126,15 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     newVersions: ChannelVersions,
   ): Promise<void> {
     await this.withEncoder(threadId, ns, async (encoder) => {
-      const drafts: Record<string, Ref> = {};
-      const values = checkpoint.channel_values ?? {};
-      // Only channels with a new version are serialised; the others keep the parent's stored value.
-      for (const channel of Object.keys(values)) {
-        if (Object.hasOwn(newVersions, channel)) drafts[channel] = await encoder.encode(values[channel]);
-      }
+      const drafts = await draftValues(encoder, checkpoint, newVersions);
       // Caches learn about rows only after the commit: a rolled-back attempt's ids get reused.
       const saved = immediate(this.db, () => {
         this.fence(threadId);
         const thread = this.threadRow(threadId, ns);
         const ids = this.blobs.store(thread, encoder.blobs);
         const parentSeq = parentId ? this.seqOf(thread, parentId) : null;
-        const vals = this.inherit(parentSeq, checkpoint.channel_versions, newVersions);
-        for (const channel of Object.keys(drafts)) vals[channel] = resolveRef(drafts[channel]!, ids);
-        const body: Body = {
-          v: checkpoint.v,
-          ...storedTs(checkpoint.id, checkpoint.ts),
-          cv: checkpoint.channel_versions,
-          vs: checkpoint.versions_seen,
-          vals,
-        };
-        // Metadata is the serializer's own JSON, appended after a newline (JSON text never has a raw one).
-        const text = `${JSON.stringify(body)}\n${Buffer.from(metadataJson).toString('utf8')}`;
+        const vals = inheritedVals(this.parentBody(parentSeq), checkpoint.channel_versions, newVersions);
+        const { body, text } = checkpointText(checkpoint, vals, drafts, ids, metadataJson);
         const seq = this.seqOf(thread, checkpoint.id);
         this.rows.fill.run(parentSeq, channelList(Object.keys(vals)), packText(text), seq);
         return { thread, ids, seq, body };
@@ -143,9 +142,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
       this.blobs.remember(saved.thread, encoder.blobs, saved.ids);
       // A filled placeholder or a re-put changes what walks from its descendants find.
       this.histories.invalidateAfter(saved.seq);
-      this.recentBodies.delete(saved.seq);
-      this.recentBodies.set(saved.seq, saved.body);
-      if (this.recentBodies.size > 8) this.recentBodies.delete(this.recentBodies.keys().next().value!);
+      rememberBody(this.recentBodies, saved.seq, saved.body);
     });
   }
 
@@ -155,11 +152,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     taskId: string,
     taskPath = '',
   ): Promise<void> {
-    const threadId = config.configurable?.thread_id as string | undefined;
-    const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
-    const checkpointId = config.configurable?.checkpoint_id as string | undefined;
-    if (threadId === undefined) throw missing('thread_id', 'put writes');
-    if (!checkpointId) throw missing('checkpoint_id', 'put writes');
+    const { threadId, ns, checkpointId } = writesTarget(config);
     await this.guard(threadId, ns, () =>
       this.putTaskWrites(threadId, ns, checkpointId, writes, taskId, taskPath),
     );
@@ -174,10 +167,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     taskPath: string,
   ): Promise<void> {
     await this.withEncoder(threadId, ns, async (encoder) => {
-      const drafts: [number, string, Ref][] = [];
-      for (const [i, [channel, value]] of writes.entries()) {
-        drafts.push([SPECIAL_WRITE_INDEX[channel] ?? i, channel, await encoder.encode(value)]);
-      }
+      const drafts = await draftWrites(encoder, writes);
       const saved = immediate(this.db, () => {
         this.fence(threadId);
         const thread = this.threadRow(threadId, ns);
@@ -187,14 +177,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
         const record: WritesRecord = existing
           ? parseRecord(existing.writes, seq, taskId)
           : { p: taskPath, w: [] };
-        const byIdx = new Map(record.w.map((w) => [w[0], w]));
-        for (const [idx, channel, ref] of drafts) {
-          // A regular write is stored once (retries are no-ops); special writes replace.
-          if (idx >= 0 && byIdx.has(idx)) continue;
-          byIdx.set(idx, [idx, channel, resolveRef(ref, ids)]);
-        }
-        record.w = [...byIdx.values()].sort((a, b) => a[0] - b[0]);
-        this.rows.putWrite.run(seq, taskId, packText(JSON.stringify(record)));
+        this.rows.putWrite.run(seq, taskId, packText(JSON.stringify(mergeWrites(record, drafts, ids))));
         return { thread, ids, seq };
       });
       this.blobs.remember(saved.thread, encoder.blobs, saved.ids);
@@ -251,45 +234,21 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
       : this.rows.latestSeq.get(thread)?.seq;
   }
 
-  /**
-   * Refs of the parent's stored values whose channel version did not change: same branch,
-   * same version, same value. Keyed by parent rather than by version, so forks never mix.
-   */
-  private inherit(parentSeq: number | null, versions: ChannelVersions, changed: ChannelVersions) {
-    const vals: Record<string, Ref> = {};
-    if (parentSeq === null) return vals;
-    let parent = this.recentBodies.get(parentSeq);
-    if (!parent) {
-      const packed = this.rows.bodyOf.get(parentSeq)?.body;
-      if (!packed) return vals;
-      parent = parseBody(packed, parentSeq).body;
-    }
-    for (const [channel, ref] of Object.entries(parent.vals)) {
-      if (
-        !Object.hasOwn(changed, channel) &&
-        versions[channel] !== undefined &&
-        parent.cv[channel] === versions[channel]
-      ) {
-        vals[channel] = ref;
-      }
-    }
-    return vals;
+  /** The parent's body, whose unchanged values a put inherits (none without a stored parent). */
+  private parentBody(parentSeq: number | null): Body | undefined {
+    if (parentSeq === null) return undefined;
+    const recent = this.recentBodies.get(parentSeq);
+    if (recent) return recent;
+    const packed = this.rows.bodyOf.get(parentSeq)?.body;
+    return packed ? parseBody(packed, parentSeq).body : undefined;
   }
 
-  /**
-   * Runs encode-then-commit with an encoder that may skip serialising values this process
-   * knows the thread already stores. If one vanished meanwhile (another process deleted and
-   * recreated the thread), the commit throws MissingBlobError and it runs again without reuse.
-   */
-  private async withEncoder(threadId: string, ns: string, save: (encoder: Encoder) => Promise<void>) {
-    const thread = this.threadIds.get(threadKey(threadId, ns));
-    try {
-      await save(new Encoder(this.serde, (key) => this.blobs.has(thread, key)));
-    } catch (error) {
-      if (!(error instanceof MissingBlobError)) throw error;
-      this.threadIds.delete(threadKey(threadId, ns));
-      await save(new Encoder(this.serde));
-    }
+  private withEncoder(
+    threadId: string,
+    ns: string,
+    save: (encoder: Encoder) => Promise<void>,
+  ): Promise<void> {
+    return withReuse(this.serde, this.threadIds, this.blobs, threadId, ns, save);
   }
 
   private ensureOpen(): void {

@@ -1,47 +1,20 @@
 import type { Db } from '../db.js';
-import type { DamagedRecord } from '../errors.js';
 import type { BlobStore } from './blobs.js';
-import { decodeRef, type Ref, refIds, type Serde } from './codec.js';
-import { DamageError, reasonOf } from './damage.js';
-import { parseBody, parseRecord } from './read.js';
+import type { Serde } from './codec.js';
+import {
+  CHECK_PAGE,
+  type CheckpointInfo,
+  emptyThreadCheck,
+  NamespaceCheck,
+  type ThreadCheck,
+} from './thread-check.js';
 
-/** What checking every stored record of one session found. */
-export interface ThreadCheck {
-  threadId: string;
-  /** Each damaged record once: a damaged value is listed as `cp_blobs`, at the first step that reads it. */
-  damaged: DamagedRecord[];
-  /** Checkpoints that cannot be read back: damaged, reading a damaged value, or descended from one. */
-  tainted: Set<number>;
-  /** The checkpoints whose own records are damaged (the roots of `tainted`). */
-  bad: Map<number, string>;
-  /** Damaged values, by blob id, with the reason. */
-  badBlobs: Map<number, string>;
-  /** Per namespace, the newest checkpoint outside `tainted`. */
-  lastGood: Map<string, { seq: number; checkpointId: string }>;
-  /** Records decoded. */
-  checked: number;
-}
+export type { ThreadCheck } from './thread-check.js';
 
 export interface VerifyContext {
   db: Db;
   serde: Serde;
   blobs: BlobStore;
-}
-
-const PAGE = 256;
-
-interface Problem {
-  reason: string;
-  /** The record itself is damaged (not only a value it reads). */
-  own: boolean;
-}
-
-interface CheckpointInfo {
-  seq: number;
-  checkpoint_id: string;
-  parent_seq: number | null;
-  stored: number;
-  ns: string;
 }
 
 /**
@@ -51,15 +24,7 @@ interface CheckpointInfo {
  */
 export async function checkThread(ctx: VerifyContext, threadId: string): Promise<ThreadCheck> {
   const { db } = ctx;
-  const check: ThreadCheck = {
-    threadId,
-    damaged: [],
-    tainted: new Set(),
-    bad: new Map(),
-    badBlobs: new Map(),
-    lastGood: new Map(),
-    checked: 0,
-  };
+  const check = emptyThreadCheck(threadId);
   const threads = db
     .prepare<[string], { id: number; ns: string }>('SELECT id, ns FROM cp_threads WHERE thread_id = ?')
     .all(threadId);
@@ -70,91 +35,29 @@ export async function checkThread(ctx: VerifyContext, threadId: string): Promise
 async function checkNamespace(ctx: VerifyContext, check: ThreadCheck, thread: number, ns: string) {
   const { db } = ctx;
   const infos = db
-    .prepare<[number], Omit<CheckpointInfo, 'ns'>>(
+    .prepare<[number], CheckpointInfo>(
       'SELECT seq, checkpoint_id, parent_seq, body IS NOT NULL AS stored FROM cp_checkpoints WHERE thread = ?',
     )
-    .all(thread)
-    .map((info) => ({ ...info, ns }));
-  const idOf = new Map(infos.map((i) => [i.seq, i.checkpoint_id]));
-  const record = (d: Omit<DamagedRecord, 'sessionId' | 'ns'>) => {
-    const entry: DamagedRecord = { sessionId: check.threadId, ns, ...d };
-    if (d.seq !== undefined && idOf.has(d.seq)) entry.checkpointId = idOf.get(d.seq)!;
-    check.damaged.push(entry);
-  };
-  const markBad = (seq: number, reason: string) => {
-    if (!check.bad.has(seq)) check.bad.set(seq, reason);
-  };
+    .all(thread);
+  const checker = new NamespaceCheck(check, ns, infos, ctx.serde, ctx.blobs);
 
-  // Values first, so the records that read them know which ones are gone or damaged.
-  const blobIds = new Set<number>();
-  const badHere = new Map<number, string>();
   const blobPage = db.prepare<[number, number, number], { id: number; data: Buffer }>(
     'SELECT id, data FROM cp_blobs WHERE thread = ? AND id > ? ORDER BY id LIMIT ?',
   );
   for (let after = 0; ; ) {
-    const rows = blobPage.all(thread, after, PAGE);
+    const rows = blobPage.all(thread, after, CHECK_PAGE);
     if (rows.length === 0) break;
-    for (const row of rows) {
-      blobIds.add(row.id);
-      check.checked += 1;
-      try {
-        await ctx.blobs.decode(row.id, row.data);
-      } catch (error) {
-        badHere.set(row.id, error instanceof DamageError ? error.reason : reasonOf(error));
-      }
-    }
+    for (const row of rows) await checker.value(row.id, row.data);
     after = rows.at(-1)!.id;
   }
-  const firstReader = new Map<number, number>();
-  // A record reading a damaged value is unreadable but not itself damaged: the value is listed instead.
-  const refsProblem = async (refs: Ref[], seq: number): Promise<Problem | undefined> => {
-    for (const id of refs.flatMap(refIds)) {
-      if (!blobIds.has(id)) return { reason: `refers to stored value ${id}, which is missing`, own: true };
-      if (badHere.has(id)) {
-        if (!firstReader.has(id) || firstReader.get(id)! > seq) firstReader.set(id, seq);
-        return { reason: `reads stored value ${id}, which is damaged`, own: false };
-      }
-    }
-    for (const ref of refs) {
-      try {
-        await decodeRef(ref, ctx.serde, new Map());
-      } catch (error) {
-        return { reason: `a value does not decode (${reasonOf(error)})`, own: true };
-      }
-    }
-    return undefined;
-  };
-  const own = (error: unknown): Problem => ({
-    reason: error instanceof DamageError ? error.reason : reasonOf(error),
-    own: true,
-  });
 
   const bodyPage = db.prepare<[number, number, number], { seq: number; body: Buffer }>(
     'SELECT seq, body FROM cp_checkpoints WHERE thread = ? AND body IS NOT NULL AND seq > ? ORDER BY seq LIMIT ?',
   );
   for (let after = 0; ; ) {
-    const rows = bodyPage.all(thread, after, PAGE);
+    const rows = bodyPage.all(thread, after, CHECK_PAGE);
     if (rows.length === 0) break;
-    for (const row of rows) {
-      check.checked += 1;
-      let problem: Problem | undefined;
-      try {
-        const { body, metadata } = parseBody(row.body, row.seq);
-        problem = await refsProblem(Object.values(body.vals), row.seq);
-        if (!problem) {
-          try {
-            await ctx.serde.loadsTyped('json', metadata);
-          } catch (error) {
-            problem = { reason: `its metadata does not decode (${reasonOf(error)})`, own: true };
-          }
-        }
-      } catch (error) {
-        problem = own(error);
-      }
-      if (!problem) continue;
-      if (problem.own) record({ table: 'cp_checkpoints', seq: row.seq, reason: problem.reason });
-      markBad(row.seq, problem.reason);
-    }
+    for (const row of rows) await checker.body(row.seq, row.body);
     after = rows.at(-1)!.seq;
   }
 
@@ -166,53 +69,12 @@ async function checkNamespace(ctx: VerifyContext, check: ThreadCheck, thread: nu
      WHERE c.thread = ? AND (w.checkpoint, w.task_id) > (?, ?) ORDER BY w.checkpoint, w.task_id LIMIT ?`,
   );
   for (let after: [number, string] = [0, '']; ; ) {
-    const rows = writePage.all(thread, after[0], after[1], PAGE);
+    const rows = writePage.all(thread, after[0], after[1], CHECK_PAGE);
     if (rows.length === 0) break;
-    for (const row of rows) {
-      check.checked += 1;
-      let problem: Problem | undefined;
-      try {
-        const parsed = parseRecord(row.writes, row.checkpoint, row.task_id);
-        problem = await refsProblem(
-          parsed.w.map(([, , ref]) => ref),
-          row.checkpoint,
-        );
-      } catch (error) {
-        problem = own(error);
-      }
-      if (!problem) continue;
-      if (problem.own) {
-        record({ table: 'cp_writes', seq: row.checkpoint, taskId: row.task_id, reason: problem.reason });
-      }
-      markBad(row.checkpoint, problem.reason);
-    }
+    for (const row of rows) await checker.writes(row.checkpoint, row.task_id, row.writes);
     const last = rows.at(-1)!;
     after = [last.checkpoint, last.task_id];
   }
 
-  for (const [id, reason] of badHere) {
-    check.badBlobs.set(id, reason);
-    const seq = firstReader.get(id);
-    record({ table: 'cp_blobs', blobId: id, reason, ...(seq === undefined ? {} : { seq }) });
-  }
-
-  // Everything that descends from a bad checkpoint replays its records: it cannot be read either.
-  const children = new Map<number, number[]>();
-  for (const info of infos) {
-    if (info.parent_seq === null) continue;
-    children.set(info.parent_seq, [...(children.get(info.parent_seq) ?? []), info.seq]);
-  }
-  const queue = infos.filter((i) => check.bad.has(i.seq)).map((i) => i.seq);
-  while (queue.length > 0) {
-    const seq = queue.pop()!;
-    if (check.tainted.has(seq)) continue;
-    check.tainted.add(seq);
-    queue.push(...(children.get(seq) ?? []));
-  }
-  let best: CheckpointInfo | undefined;
-  for (const info of infos) {
-    if (!info.stored || check.tainted.has(info.seq)) continue;
-    if (!best || info.checkpoint_id > best.checkpoint_id) best = info;
-  }
-  if (best) check.lastGood.set(ns, { seq: best.seq, checkpointId: best.checkpoint_id });
+  checker.finish();
 }

@@ -1,0 +1,152 @@
+import type { BaseCheckpointSaver } from '@langchain/langgraph';
+import type { StoredWrite } from './order.js';
+
+// `getDeltaChannelHistory` apart from how a back end reads ancestors, writes and values: both back ends walk
+// from the target up its parents, stop per channel at a stored value or a cached history, and memoise alike.
+
+export type DeltaChannelHistory = Awaited<ReturnType<BaseCheckpointSaver['getDeltaChannelHistory']>>[string];
+
+type Write = DeltaChannelHistory['writes'][number];
+
+interface Cached {
+  seed?: unknown;
+  hasSeed: boolean;
+  writes: readonly Write[];
+}
+
+/** Histories kept per target checkpoint: the next turn's target descends from the last one. */
+const CACHE_MAX = 16;
+
+/**
+ * Per-process memo of computed histories, by checkpoint row. history(T) for a descendant T of
+ * a cached X is history(X) + the writes stored on the path X..parent(T), so a load reads only
+ * the checkpoints added since the previous load instead of everything since the last snapshot.
+ */
+export class HistoryCache {
+  private readonly entries = new Map<number, Map<string, Cached>>();
+
+  get(seq: number): Map<string, Cached> | undefined {
+    return this.entries.get(seq);
+  }
+
+  set(seq: number, value: Map<string, Cached>): void {
+    this.entries.delete(seq);
+    this.entries.set(seq, value);
+    if (this.entries.size > CACHE_MAX) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  /** New writes on checkpoint `seq` change the history of checkpoints created after it. */
+  invalidateAfter(seq: number): void {
+    for (const key of [...this.entries.keys()]) if (key > seq) this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}
+
+/** The answer without walking: none asked, no target, or every channel cached at the target. */
+export function knownHistories(
+  cache: HistoryCache,
+  start: number | undefined,
+  channels: string[],
+): Record<string, DeltaChannelHistory> | undefined {
+  if (channels.length === 0) return {};
+  if (start === undefined) return toResult(channels.map((ch) => [ch, { hasSeed: false, writes: [] }]));
+  const hit = cache.get(start);
+  if (hit && channels.every((ch) => hit.has(ch))) return toResult(channels.map((ch) => [ch, hit.get(ch)!]));
+  return undefined;
+}
+
+/**
+ * One walk from a target checkpoint up its ancestors, nearest first. `S` is what a back end needs later to
+ * decode a channel's stored value (its seed).
+ */
+export class HistoryWalk<S> {
+  /** Per ancestor, the channels that still collect writes there. */
+  readonly active = new Map<number, Set<string>>();
+  /** The ancestors where a channel's walk stopped at a stored value. */
+  readonly seeds: [seq: number, channel: string, seed: S][] = [];
+  readonly #channels: string[];
+  readonly #cache: HistoryCache;
+  readonly #remaining: Set<string>;
+  readonly #fromCache = new Map<string, Cached>();
+  readonly #collected: Map<string, Write[]>;
+  #computed = new Map<string, Cached>();
+
+  constructor(cache: HistoryCache, channels: string[]) {
+    this.#cache = cache;
+    this.#channels = channels;
+    this.#remaining = new Set(channels);
+    this.#collected = new Map(channels.map((ch) => [ch, []]));
+  }
+
+  /** Visits ancestor `seq`; `seedOf(ch)` is defined when it stores a value of `ch`. True: the walk is done. */
+  step(seq: number, seedOf: (channel: string) => S | undefined): boolean {
+    const remaining = this.#remaining;
+    this.active.set(seq, new Set(remaining));
+    for (const ch of [...remaining]) {
+      const seed = seedOf(ch);
+      if (seed !== undefined) {
+        this.seeds.push([seq, ch, seed]);
+        remaining.delete(ch);
+      }
+    }
+    const cached = this.#cache.get(seq);
+    if (cached) {
+      for (const ch of [...remaining]) {
+        const entry = cached.get(ch);
+        if (entry) {
+          this.#fromCache.set(ch, entry);
+          remaining.delete(ch);
+        }
+      }
+    }
+    return remaining.size === 0;
+  }
+
+  /** Whether the write of `channel` at ancestor `seq` belongs to the history. */
+  readonly keeps = (seq: number, channel: string): boolean => this.active.get(seq)?.has(channel) === true;
+
+  /** The decoded writes of the visited ancestors (those `keeps` accepts). */
+  collect(writes: (StoredWrite & { seq: number })[]): void {
+    // Ancestors were collected nearest first; replay wants oldest first, each step in write order.
+    const order = new Map([...this.active.keys()].reverse().map((seq, i) => [seq, i]));
+    writes.sort((a, b) => order.get(a.seq)! - order.get(b.seq)!);
+    for (const w of writes) this.#collected.get(w.channel)!.push([w.taskId, w.channel, w.value]);
+  }
+
+  /** Joins cached histories with the collected writes; then `seed` adds the decoded seeds. */
+  combine(): void {
+    this.#computed = new Map();
+    for (const ch of this.#channels) {
+      const older = this.#fromCache.get(ch);
+      const newer = this.#collected.get(ch)!;
+      this.#computed.set(
+        ch,
+        older ? { ...older, writes: older.writes.concat(newer) } : { hasSeed: false, writes: newer },
+      );
+    }
+  }
+
+  seed(channel: string, value: unknown): void {
+    this.#computed.set(channel, { ...this.#computed.get(channel)!, seed: value, hasSeed: true });
+  }
+
+  /** Caches the histories of the target `start` and returns them. */
+  finish(start: number): Record<string, DeltaChannelHistory> {
+    this.#cache.set(start, this.#computed);
+    return toResult(this.#computed);
+  }
+}
+
+/** Fresh arrays for the caller; the cached ones are shared with later loads. */
+function toResult(entries: Iterable<[string, Cached]>): Record<string, DeltaChannelHistory> {
+  const result: Record<string, DeltaChannelHistory> = {};
+  for (const [ch, entry] of entries) {
+    result[ch] = entry.hasSeed
+      ? { seed: entry.seed, writes: [...entry.writes] }
+      : { writes: [...entry.writes] };
+  }
+  return result;
+}
