@@ -1,55 +1,30 @@
 import { packText } from '@birdie/store/backend';
 import { emptyCheckpoint, uuid6 } from '@langchain/langgraph-checkpoint';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { MIGRATIONS, openPostgresStore } from '../src/index.js';
+import { packedBody, schemaAtMigration, useAdminClient } from './old-database.js';
 
 // Migration 5 (`compact-checkpoint-keys`) on a database written before it: text ids become key bytes, and every
 // checkpoint, pending write and value written by the old layout still reads back the same.
-const url = inject('postgresUrl');
 const schema = `oldkeys_${process.pid}`;
-let admin: pg.Client;
+const url = inject('postgresUrl');
+const admin = useAdminClient();
 
-beforeAll(async () => {
-  admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-});
-afterAll(async () => {
-  await admin.end();
-});
-
-/** A schema at migration 4, as the previous release left it. */
-async function oldDatabase() {
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.query(`SET search_path = ${schema}`);
-  await admin.query(
-    'CREATE TABLE birdie_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
-  );
-  for (const [i, m] of MIGRATIONS.slice(0, 4).entries()) {
-    await admin.query(m.sql);
-    await admin.query('INSERT INTO birdie_migrations (version, name) VALUES ($1, $2)', [i + 1, m.name]);
-  }
-}
-
-const body = (ts: string, step: number, vals: object, cv: object) =>
-  packText(
-    `${JSON.stringify({ v: 4, ts, cv, vs: {}, vals })}\n${JSON.stringify({ source: 'loop', step, parents: {} })}`,
-  );
 const record = (value: string) =>
   packText(JSON.stringify({ p: '', w: [[0, 'messages', ['j', JSON.stringify(value)]]] }));
 
 describe('migration compact-checkpoint-keys', () => {
   it('reads the checkpoints, pending writes and values an older release stored', async () => {
-    await oldDatabase();
+    await schemaAtMigration(admin.client, schema, 4);
     const [parent, child] = [uuid6(0), uuid6(1)];
     const task = uuid6(2);
     const threads = (
-      await admin.query<{ id: string }>(
+      await admin.client.query<{ id: string }>(
         `INSERT INTO cp_threads (thread_id, ns) VALUES ('old', ''), ('named', '') RETURNING id`,
       )
     ).rows.map((r) => Number(r.id));
     const blob = (
-      await admin.query<{ id: string }>(
+      await admin.client.query<{ id: string }>(
         `INSERT INTO cp_blobs (thread, hash, data) VALUES ($1, '\\x0102', $2) RETURNING id`,
         [threads[0], packText(JSON.stringify({ text: 'hello from the old layout' }))],
       )
@@ -58,16 +33,16 @@ describe('migration compact-checkpoint-keys', () => {
       // Values live in blobs of their own thread; the other thread's are inline.
       const vals =
         thread === threads[0] ? { messages: ['a', [Number(blob), 1]] } : { messages: ['j', `[${step}]`] };
-      const { rows } = await admin.query<{ seq: string }>(
+      const { rows } = await admin.client.query<{ seq: string }>(
         `INSERT INTO cp_checkpoints (thread, checkpoint_id, parent_seq, chans, body)
          VALUES ($1, $2, $3, E'\\nmessages\\n', $4) RETURNING seq`,
-        [thread, id, parentSeq, body(ts, step, vals, { messages: step + 1 })],
+        [thread, id, parentSeq, packedBody(ts, step, vals, { messages: step + 1 })],
       );
       return Number(rows[0]!.seq);
     };
     const p = await insert(threads[0]!, parent, null, '2026-01-02T03:04:05.678Z', 0);
     await insert(threads[0]!, child, p, '2026-01-02T03:04:06.000Z', 1);
-    await admin.query(
+    await admin.client.query(
       'INSERT INTO cp_writes (checkpoint, task_id, writes) VALUES ($1, $2, $3), ($1, $4, $5)',
       [p, task, record('from a uuid task'), 'task-a', record('from a named task')],
     );
@@ -128,7 +103,7 @@ describe('migration compact-checkpoint-keys', () => {
       );
       expect((await saver.getTuple(config))?.checkpoint).toMatchObject({ id: next.id, ts: next.ts });
       expect(await ids('old')).toEqual([next.id, child, parent]);
-      const sizes = await admin.query<{ n: number }>(
+      const sizes = await admin.client.query<{ n: number }>(
         `SELECT octet_length(c.checkpoint_id) AS n FROM ${schema}.cp_checkpoints c
          JOIN ${schema}.cp_threads t ON t.id = c.thread WHERE t.thread_id = 'old' ORDER BY c.seq`,
       );

@@ -1,54 +1,29 @@
 import { createHash } from 'node:crypto';
 import { packText } from '@birdie/store/backend';
 import { emptyCheckpoint, uuid6 } from '@langchain/langgraph-checkpoint';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { MIGRATIONS, openPostgresStore } from '../src/index.js';
+import { packedBody, schemaAtMigration, useAdminClient } from './old-database.js';
 
 // Migration 6 (`writes-in-checkpoint-rows`) on a database written before it: each task's writes move from a
 // `cp_writes` row into the row of their checkpoint, and values get an 8-byte content key. Every checkpoint, pending
 // write and value stored in the old layout reads back the same, and the thread goes on in the new one.
-const url = inject('postgresUrl');
 const schema = `oldwrites_${process.pid}`;
-let admin: pg.Client;
+const url = inject('postgresUrl');
+const admin = useAdminClient();
 
-beforeAll(async () => {
-  admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-});
-afterAll(async () => {
-  await admin.end();
-});
-
-/** A schema at migration 5, as the previous release left it. */
-async function oldDatabase() {
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.query(`SET search_path = ${schema}`);
-  await admin.query(
-    'CREATE TABLE birdie_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
-  );
-  for (const [i, m] of MIGRATIONS.slice(0, 5).entries()) {
-    await admin.query(m.sql);
-    await admin.query('INSERT INTO birdie_migrations (version, name) VALUES ($1, $2)', [i + 1, m.name]);
-  }
-}
-
-const body = (ts: string, step: number, vals: object, cv: object) =>
-  packText(
-    `${JSON.stringify({ v: 4, ts, cv, vs: {}, vals })}\n${JSON.stringify({ source: 'loop', step, parents: {} })}`,
-  );
 const record = (p: string, w: unknown[]) => packText(JSON.stringify({ p, w }));
 const json = (value: unknown) => ['j', JSON.stringify(value)];
 
 describe('migration writes-in-checkpoint-rows', () => {
   it('reads the checkpoints, pending writes and values an older release stored, and goes on', async () => {
-    await oldDatabase();
+    await schemaAtMigration(admin.client, schema, 5);
     const [parent, child, placeholder, next] = [uuid6(0), uuid6(1), uuid6(2), uuid6(3)];
     const task = uuid6(4);
     const longTask = `task-${'x'.repeat(200)}`; // a key longer than 127 bytes
     const thread = Number(
       (
-        await admin.query<{ id: string }>(
+        await admin.client.query<{ id: string }>(
           `INSERT INTO cp_threads (thread_id, ns) VALUES ('old', '') RETURNING id`,
         )
       ).rows[0]!.id,
@@ -57,21 +32,23 @@ describe('migration writes-in-checkpoint-rows', () => {
     for (const text of ['hello from the old layout', 'a second message']) {
       const data = JSON.stringify({ text });
       const hash = createHash('sha1').update(data).digest().subarray(0, 12);
-      const { rows } = await admin.query<{ id: string }>(
+      const { rows } = await admin.client.query<{ id: string }>(
         'INSERT INTO cp_blobs (thread, hash, data) VALUES ($1, $2, $3) RETURNING id',
         [thread, hash, packText(data)],
       );
       blobs.push(Number(rows[0]!.id));
     }
     const insert = async (id: string, parentSeq: number | null, ts: string | null, step: number) => {
-      const { rows } = await admin.query<{ seq: string }>(
+      const { rows } = await admin.client.query<{ seq: string }>(
         `INSERT INTO cp_checkpoints (thread, checkpoint_id, parent_seq, chans, body)
          VALUES ($1, cp_key($2), $3, E'\\nmessages\\n', $4) RETURNING seq`,
         [
           thread,
           id,
           parentSeq,
-          ts === null ? null : body(ts, step, { messages: ['a', [blobs[0]!, 1]] }, { messages: step + 1 }),
+          ts === null
+            ? null
+            : packedBody(ts, step, { messages: ['a', [blobs[0]!, 1]] }, { messages: step + 1 }),
         ],
       );
       return Number(rows[0]!.seq);
@@ -96,17 +73,16 @@ describe('migration writes-in-checkpoint-rows', () => {
       [h, 'task-c', record('', [[0, 'messages', json('written before its step')]])],
     ];
     for (const [seq, id, writes] of rows) {
-      await admin.query('INSERT INTO cp_writes (checkpoint, task_id, writes) VALUES ($1, cp_key($2), $3)', [
-        seq,
-        id,
-        writes,
-      ]);
+      await admin.client.query(
+        'INSERT INTO cp_writes (checkpoint, task_id, writes) VALUES ($1, cp_key($2), $3)',
+        [seq, id, writes],
+      );
     }
 
     const store = await openPostgresStore({ url, schema });
     try {
       expect((await store.migrationStatus()).current).toBe(MIGRATIONS.length);
-      const tables = await admin.query<{ name: string }>(
+      const tables = await admin.client.query<{ name: string }>(
         `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 AND table_name LIKE 'cp\\_%'
          ORDER BY 1`,
         [schema],
