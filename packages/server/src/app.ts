@@ -5,6 +5,7 @@ import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { ApiError, errorBody } from './errors.js';
+import { parseJsonBody } from './json-body.js';
 import { openApiDocument } from './openapi.js';
 import { RateLimiter } from './rate-limit.js';
 import type { ServeRuntime } from './runtime.js';
@@ -236,19 +237,10 @@ function checkEdits(decisions: Record<string, ApprovalDecision>, pending: Approv
 
 /** A JSON object body; `optional`: an empty body is `{}`. Anything else is 400 (or 415 for another media type). */
 async function jsonBody(c: Context<Env>, optional: boolean): Promise<Record<string, unknown>> {
-  const text = await c.req.text();
-  if (text.trim() === '') {
+  const value = parseJsonBody(new Uint8Array(await c.req.arrayBuffer()), c.req.header('content-type') ?? '');
+  if (value === undefined) {
     if (optional) return {};
     throw new ApiError('invalid-request', 'the request needs a JSON body');
-  }
-  const type = c.req.header('content-type') ?? '';
-  if (!/^application\/json\b/i.test(type))
-    throw new ApiError('unsupported-media-type', 'send the body as application/json');
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new ApiError('invalid-request', 'the body is not valid JSON');
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value))
     throw new ApiError('invalid-request', 'the body must be a JSON object');
