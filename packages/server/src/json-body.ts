@@ -1,3 +1,4 @@
+import type { MiddlewareHandler } from 'hono';
 import { ApiError } from './errors.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -41,3 +42,22 @@ function wellFormed(value: unknown): boolean {
     return Object.entries(value).every(([key, item]) => !LONE_SURROGATE.test(key) && wellFormed(item));
   return true;
 }
+
+/**
+ * Reads the body of every request that may carry one, once and strictly (`parseJsonBody`), before any route sees
+ * it. The routes' validators read `c.req.json()`, which then answers this value (`{}` for an empty body).
+ */
+export function jsonBodies(): MiddlewareHandler {
+  return async (c, next) => {
+    if (!BODILESS.has(c.req.method)) {
+      const value = parseJsonBody(
+        new Uint8Array(await c.req.arrayBuffer()),
+        c.req.header('content-type') ?? '',
+      );
+      c.req.bodyCache.json = Promise.resolve(value ?? {});
+    }
+    await next();
+  };
+}
+
+const BODILESS = new Set(['GET', 'HEAD', 'OPTIONS']);
