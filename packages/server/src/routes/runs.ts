@@ -29,7 +29,7 @@ export const listRuns = defineRoute(
           limit,
           ...(sessionId !== undefined ? { sessionId } : {}),
         });
-        return c.json({ runs } as never, 200);
+        return c.json({ runs }, 200);
       } catch (error) {
         throw apiErrorOf(error, sessionId) ?? error;
       }

@@ -100,6 +100,8 @@ export const getSession = defineRoute(
         runtime.history(session),
         runtime.pendingApprovals(session),
       ]);
+      // The runtime gives messages as loose JSON records (`messageJson`); test/openapi.test.ts checks them against
+      // the schema.
       return c.json({ ...sessionJson(session), grants, messages, pendingApprovals } as never, 200);
     },
 );
