@@ -3,8 +3,10 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
+import { authenticate } from './auth.js';
 import { ApiError, type ApiErrorCode, errorBody } from './errors.js';
 import { jsonBodies } from './json-body.js';
+import type { ServerMetrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
 import { RateLimiter } from './rate-limit.js';
 import type { ApiEnv, RouteDeps } from './routes/define.js';
@@ -21,6 +23,8 @@ export interface AppOptions {
   maxBodyBytes: number;
   rateLimit: { requests: number; perMs: number } | false;
   corsOrigins: string[];
+  metrics: ServerMetrics;
+  isAdminToken(token: ApiToken): boolean;
   /** Unexpected failures (never sent to the client): the application logs them. */
   onError(error: unknown, where: string): void;
 }
@@ -37,6 +41,8 @@ export function createApp(o: AppOptions): OpenAPIHono<ApiEnv> {
     store,
     turns,
     version: o.version,
+    metrics: o.metrics,
+    isAdminToken: o.isAdminToken,
     document: (serverUrl) => {
       let document = documents.get(serverUrl);
       if (!document) {
@@ -76,34 +82,15 @@ export function createApp(o: AppOptions): OpenAPIHono<ApiEnv> {
   for (const route of ROUTES) if (route.public) route.mount(app, deps);
 
   // Everything else needs a token, and each token has its own rate.
-  app.use('/v1/*', async (c, next) => {
-    const header = c.req.header('authorization') ?? '';
-    const match = /^Bearer\s+(\S+)$/i.exec(header);
-    const token = match ? await verify(match[1]!) : undefined;
-    if (!token) {
-      c.header('WWW-Authenticate', 'Bearer realm="birdie"');
-      throw new ApiError('unauthorized', 'a valid token is required: Authorization: Bearer TOKEN');
-    }
-    const wait = limiter?.take(token.id) ?? 0;
-    if (wait > 0)
-      throw new ApiError('rate-limited', `too many requests; retry in ${wait} s`, { retryAfter: wait });
-    c.set('token', token);
-    await next();
-  });
+  app.use('/v1/*', authenticate(store, limiter));
+  app.use('/metrics', authenticate(store, limiter));
   app.use('/v1/*', jsonBodies());
-
-  async function verify(token: string): Promise<ApiToken | undefined> {
-    try {
-      return await store.tokens.verify(token);
-    } catch (error) {
-      throw apiErrorOf(error) ?? error;
-    }
-  }
 
   for (const route of ROUTES) if (!route.public) route.mount(app, deps);
 
   app.notFound((c) => c.json(errorBody('not-found', `no such endpoint: ${c.req.method} ${c.req.path}`), 404));
   app.onError((error, c) => {
+    o.metrics.storeError(error);
     const known = error instanceof ApiError ? error : (apiErrorOf(error) ?? httpError(error));
     if (known) {
       if (known.retryAfter !== undefined) c.header('Retry-After', String(known.retryAfter));

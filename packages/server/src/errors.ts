@@ -4,6 +4,7 @@ export const ERROR_STATUS = {
   'invalid-arguments': 400,
   'invalid-encoding': 400,
   unauthorized: 401,
+  forbidden: 403,
   'not-found': 404,
   'method-not-allowed': 405,
   'session-busy': 409,

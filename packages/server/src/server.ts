@@ -1,7 +1,11 @@
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ApiToken } from '@birdie/store';
 import { createAdaptorServer } from '@hono/node-server';
 import { createApp } from './app.js';
+import { tokenIsAdmin } from './auth.js';
+import { type Address, listenOn, stopListening } from './listen.js';
+import { ServerMetrics } from './metrics.js';
+import { metricsServer } from './metrics-listener.js';
 import type { ServeRuntime } from './runtime.js';
 import { Turns } from './turns.js';
 
@@ -21,13 +25,23 @@ export interface ServerOptions {
   keepAliveMs?: number;
   /** Unexpected failures: the response says only `internal error`; this gets the error. Default: ignored. */
   onError?(error: unknown, where: string): void;
+  /**
+   * Whether a token is an operator's: only such a token reads `GET /metrics` on the API's listener. Default: the
+   * token record's `admin` field is `true` (today's tokens have none, so only the metrics listener serves them).
+   */
+  isAdminToken?(token: ApiToken): boolean;
 }
 
 export interface BirdieServer {
   /** The API as a fetch handler (web-standard `Request` → `Response`), for tests or another adapter. */
   fetch(request: Request): Promise<Response>;
   /** Listens on `host:port` (port 0: any free port) and resolves with the address. */
-  listen(options: { host: string; port: number }): Promise<{ url: string; host: string; port: number }>;
+  listen(options: { host: string; port: number }): Promise<Address>;
+  /**
+   * Serves `GET /metrics` (Prometheus text format) on a listener of its own, with no token: give it an address only
+   * the operator's scraper reaches (loopback). Closed with the server.
+   */
+  listenMetrics(options: { host: string; port: number }): Promise<Address>;
   /** Turns running on this worker now. */
   readonly runningTurns: number;
   /**
@@ -39,9 +53,12 @@ export interface BirdieServer {
 
 /** The HTTP API over one runtime. Loads nothing until called; listens only when asked. */
 export function createServer(options: ServerOptions): BirdieServer {
-  const turns = new Turns(options.runtime, {
+  const onError = options.onError ?? (() => {});
+  const metrics: ServerMetrics = new ServerMetrics((): number => turns.size);
+  const turns: Turns = new Turns(options.runtime, {
     cancelPollMs: options.cancelPollMs ?? 500,
     keepAliveMs: options.keepAliveMs ?? 15_000,
+    observer: metrics,
   });
   const app = createApp({
     runtime: options.runtime,
@@ -50,9 +67,12 @@ export function createServer(options: ServerOptions): BirdieServer {
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     rateLimit: options.rateLimit === undefined ? { requests: 600, perMs: 60_000 } : options.rateLimit,
     corsOrigins: options.corsOrigins ?? [],
-    onError: options.onError ?? (() => {}),
+    metrics,
+    isAdminToken: options.isAdminToken ?? tokenIsAdmin,
+    onError,
   });
   let http: Server | undefined;
+  let metricsHttp: Server | undefined;
   let closing: Promise<{ finished: number; cancelled: number }> | undefined;
   return {
     fetch: async (request) => app.fetch(request),
@@ -63,28 +83,28 @@ export function createServer(options: ServerOptions): BirdieServer {
       if (http) throw new Error('the server is already listening');
       const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
       http = server;
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
-          resolve();
-        });
-      });
-      const address = server.address() as AddressInfo;
-      const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      return { url: `http://${shown}:${address.port}`, host: address.address, port: address.port };
+      return listenOn(server, host, port);
+    },
+    async listenMetrics({ host, port }) {
+      if (metricsHttp) throw new Error('the metrics listener is already listening');
+      metricsHttp = metricsServer(metrics, onError);
+      return listenOn(metricsHttp, host, port);
     },
     close({ graceMs = 10_000 } = {}) {
       closing ??= (async () => {
         const server = http;
         // Stop accepting first; connections with a response in flight stay until it ends.
-        const stopped = server
-          ? new Promise<void>((resolve) => server.close(() => resolve()))
-          : Promise.resolve();
+        const stopped = server ? stopListening(server) : Promise.resolve();
         server?.closeIdleConnections();
         const outcome = await turns.drain(graceMs);
         server?.closeAllConnections();
         await stopped;
+        // The metrics last until the turns have ended, so a final scrape sees how they did.
+        if (metricsHttp) {
+          const closed = stopListening(metricsHttp);
+          metricsHttp.closeAllConnections();
+          await closed;
+        }
         return outcome;
       })();
       return closing;

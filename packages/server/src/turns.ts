@@ -2,6 +2,7 @@ import { agentEventJson, turnResultJson } from '@birdie/graph/event-json';
 import type { Session, Store } from '@birdie/store';
 import { ApiError } from './errors.js';
 import { EVENT_STREAM_HEADERS, EventStream } from './event-stream.js';
+import type { TurnObserver } from './metrics.js';
 import type { ServeRuntime, TurnInput } from './runtime.js';
 import { apiErrorOf } from './store-errors.js';
 
@@ -21,7 +22,7 @@ export class Turns {
 
   constructor(
     private readonly runtime: ServeRuntime,
-    private readonly options: { cancelPollMs: number; keepAliveMs: number },
+    private readonly options: { cancelPollMs: number; keepAliveMs: number; observer?: TurnObserver },
   ) {}
 
   get size(): number {
@@ -33,7 +34,10 @@ export class Turns {
     if (!this.accepting) throw new ApiError('unavailable', 'the server is shutting down', { retryAfter: 1 });
     const controller = new AbortController();
     const stream = new EventStream(this.options.keepAliveMs);
+    const observer = this.options.observer;
     let poll: NodeJS.Timeout | undefined;
+    let startedAt = 0;
+    const seconds = () => (performance.now() - startedAt) / 1000;
     let leased!: () => void;
     const held = new Promise<void>((resolve) => {
       leased = resolve;
@@ -48,10 +52,13 @@ export class Turns {
           });
         }, this.options.cancelPollMs);
         poll.unref();
+        startedAt = performance.now();
+        observer?.started();
         leased();
       },
       // The approvals a turn waits for close its stream (below), as one event with all of them.
       onEvent: (event) => {
+        observer?.event(event);
         if (event.type === 'done') stream.push({ ...event });
         else if (event.type !== 'approval-request')
           stream.push({ type: event.type, ...agentEventJson(event) });
@@ -72,6 +79,7 @@ export class Turns {
     const done = turn
       .then(
         (summary) => {
+          observer?.finished(summary.status, seconds());
           if (summary.status === 'interrupted' && summary.pending?.length) {
             stream.push({ type: 'approval-request', requests: summary.pending });
             return;
@@ -79,6 +87,7 @@ export class Turns {
           stream.push({ ...turnResultJson({ ...summary, session: session.id }) });
         },
         (error: unknown) => {
+          observer?.finished('error', seconds(), error);
           const mapped = apiErrorOf(error, session.id);
           stream.push({
             type: 'error',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { ERROR_STATUS } from '../src/errors.js';
 import * as api from '../src/index.js';
+import { ServerMetrics } from '../src/metrics.js';
 import { Turns } from '../src/turns.js';
 import { FakeRuntime, useServer } from './helpers.js';
 
@@ -70,6 +71,8 @@ describe('GET /v1/openapi.json (generated from the routes’ zod schemas)', () =
       maxBodyBytes: 1,
       rateLimit: false,
       corsOrigins: [],
+      metrics: new ServerMetrics(() => 0),
+      isAdminToken: () => false,
       onError: () => {},
     });
     const routed = new Set(app.routes.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${r.path}`));

@@ -25,6 +25,13 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
       throw new UsageError(
         `--cors-origin must be an origin such as https://app.example.com, got "${origin}"`,
       );
+  const metricsPort =
+    values['metrics-port'] === undefined
+      ? undefined
+      : integer(values['metrics-port'], 'metrics-port', 0, 0, 65535);
+  const metricsHost = typeof values['metrics-host'] === 'string' ? values['metrics-host'] : '127.0.0.1';
+  if (metricsPort === undefined && values['metrics-host'] !== undefined)
+    throw new UsageError('--metrics-host needs --metrics-port (the metrics listener is off without it)');
   approvalMode(values); // a bad --approval fails before anything loads
 
   const rt = await openRuntime(io, values);
@@ -51,14 +58,19 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
   });
   const stopListening = onStopSignal((signal) => stopSignal(signal));
   try {
-    let address: Awaited<ReturnType<typeof server.listen>>;
-    try {
-      address = await server.listen({ host, port });
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new CliError(`cannot listen on ${host}:${port}: ${code ?? (error as Error).message}`, EXIT_RUN, {
-        cause: error,
-      });
+    const address = await listenOrFail(() => server.listen({ host, port }), host, port);
+    if (metricsPort !== undefined) {
+      const metrics = await listenOrFail(
+        () => server.listenMetrics({ host: metricsHost, port: metricsPort }),
+        metricsHost,
+        metricsPort,
+      );
+      write(io.stderr, `birdie serve: metrics on ${metrics.url}/metrics`);
+      if (!LOOPBACK.has(metricsHost))
+        write(
+          io.stderr,
+          `birdie serve: the metrics listener on ${metricsHost} needs no token: keep it reachable by your scraper only`,
+        );
     }
     if (!LOOPBACK.has(host))
       write(
@@ -93,4 +105,15 @@ function integer(value: unknown, name: string, fallback: number, min: number, ma
   if (typeof value !== 'string' || !Number.isInteger(n) || n < min || n > max)
     throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got "${String(value)}"`);
   return n;
+}
+
+async function listenOrFail<T>(listen: () => Promise<T>, host: string, port: number): Promise<T> {
+  try {
+    return await listen();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CliError(`cannot listen on ${host}:${port}: ${code ?? (error as Error).message}`, EXIT_RUN, {
+      cause: error,
+    });
+  }
 }

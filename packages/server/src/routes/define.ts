@@ -1,6 +1,7 @@
 import type { ApiToken, Store } from '@birdie/store';
 import { type OpenAPIHono, type RouteConfig, type RouteHandler, z } from '@hono/zod-openapi';
 import { type ApiErrorCode, ERROR_STATUS } from '../errors.js';
+import type { ServerMetrics } from '../metrics.js';
 import type { ServeRuntime } from '../runtime.js';
 import type { Turns } from '../turns.js';
 import { ErrorSchema, EventSchema } from './schemas.js';
@@ -14,6 +15,9 @@ export interface RouteDeps {
   store: Store;
   turns: Turns;
   version: string;
+  metrics: ServerMetrics;
+  /** Whether a token may read what only the operator may (the metrics). */
+  isAdminToken(token: ApiToken): boolean;
   /** The OpenAPI document, with `serverUrl` as its server. */
   document(serverUrl: string): Record<string, unknown>;
 }

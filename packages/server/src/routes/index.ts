@@ -7,9 +7,10 @@
 //   2. Add it to `ROUTES` below. That mounts it (with request validation: a failure is `400 invalid-request` in the
 //      API's error shape, see validation.ts) and puts it in the OpenAPI document (`GET /v1/openapi.json`).
 //   3. `public: true` (third argument of defineRoute) serves it without a token; anything else passes the auth and
-//      rate-limit middleware first. Throw `ApiError` for refusals; JSON bodies are read once, strictly (json-body.ts).
+//      rate-limit middleware first (paths under /v1/, and /metrics). Throw `ApiError` for refusals; JSON bodies are read once, strictly (json-body.ts).
 import type { ApiRoute } from './define.js';
 import { health, openApi } from './health.js';
+import { getMetrics } from './metrics.js';
 import { listRuns } from './runs.js';
 import { answerApprovals, cancelTurn, startTurn } from './session-turns.js';
 import { createSession, deleteSession, getSession, listSessions } from './sessions.js';
@@ -25,4 +26,5 @@ export const ROUTES: readonly ApiRoute[] = [
   answerApprovals,
   cancelTurn,
   listRuns,
+  getMetrics,
 ];
