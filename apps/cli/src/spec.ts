@@ -471,6 +471,11 @@ export const COMMANDS: CommandSpec[] = [
         arg: 'HOST',
         help: 'address of the metrics listener (default: 127.0.0.1, this machine only)',
       },
+      'log-format': {
+        type: 'string',
+        arg: 'text|json',
+        help: 'the log on stderr: a line per request and per turn, with its request id (default: text; json: one object per line)',
+      },
       ...help,
     },
     positionals: [0, 0],

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_ROOT, type Sandbox, sandbox } from './helpers/env.js';
 import { makeToken, startWorker, streamEvents, type Worker } from './helpers/serve.js';
 
-// Issue 27, "operable": `birdie serve` on one SQLite worker with its metrics on a listener of their own.
+// Issue 27, "operable": `birdie serve` on one SQLite worker with its metrics on a listener of their own and its
+// log as JSON lines.
 
 let box: Sandbox;
 let worker: Worker;
@@ -24,19 +25,21 @@ beforeAll(async () => {
       replies: [
         { match: 'plan it', tool_calls: [{ name: 'todo_create_plan', args: { steps: ['One', 'Two'] } }] },
         { match: 'plan it', text: 'Planned.' },
+        // The scripted model uses each reply once: the second turn's.
+        { match: 'plan again', text: 'Planned again.' },
       ],
     }),
   );
   box.env.LLM_SCRIPT = script;
   token = await makeToken('alice', { env: box.env, cwd: box.cwd });
-  worker = await startWorker(['--metrics-port', '0'], {
+  worker = await startWorker(['--metrics-port', '0', '--log-format', 'json'], {
     env: box.env,
     cwd: box.cwd,
     home: box.home,
   });
   const [, url] = (await worker.process.waitFor(
     'stderr',
-    /metrics on (http:\/\/\S+)\/metrics/,
+    /metrics on (http:\/\/[^\s"]+)\/metrics/,
     30_000,
   )) as RegExpMatchArray;
   metricsUrl = url!;
@@ -74,5 +77,52 @@ describe('birdie serve --metrics-port', () => {
     expect(text).toMatch(/^birdie_active_sessions 0$/m);
     // The API's own listener serves it only to an admin token.
     expect((await worker.request('/metrics', { token })).status).toBe(403);
+  });
+});
+
+describe('birdie serve --log-format json', () => {
+  it('writes every stderr line as one JSON object; requests and turns carry the request id the client got', async () => {
+    const { id } = (await (await worker.request('/v1/sessions', { token, json: {} })).json()) as {
+      id: string;
+    };
+    const response = await fetch(`${worker.url}/v1/sessions/${id}/turns`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        'x-request-id': 'trace-1',
+      },
+      body: JSON.stringify({ prompt: 'plan again' }),
+    });
+    expect(response.headers.get('x-request-id')).toBe('trace-1');
+    await streamEvents(response);
+    await worker.process.waitFor('stderr', /"msg":"turn finished","requestId":"trace-1"/, 30_000);
+    const lines = worker.process
+      .stderr()
+      .split('\n')
+      .filter((line) => line !== '');
+    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    for (const entry of entries) {
+      expect(typeof entry.time, JSON.stringify(entry)).toBe('string');
+      expect(['info', 'warn', 'error']).toContain(entry.level);
+      expect(typeof entry.msg).toBe('string');
+    }
+    expect(entries.some((e) => String(e.msg).startsWith('store sqlite'))).toBe(true);
+    expect(entries.some((e) => String(e.msg).startsWith('metrics on http://127.0.0.1:'))).toBe(true);
+    expect(entries).toContainEqual(
+      expect.objectContaining({
+        msg: 'request',
+        requestId: 'trace-1',
+        method: 'POST',
+        path: `/v1/sessions/${id}/turns`,
+        status: 200,
+        userId: 'alice',
+      }),
+    );
+    expect(entries).toContainEqual(
+      expect.objectContaining({ msg: 'turn finished', requestId: 'trace-1', sessionId: id, status: 'ok' }),
+    );
+    // The token itself is never logged.
+    expect(worker.process.stderr()).not.toContain(token);
   });
 });

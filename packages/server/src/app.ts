@@ -3,9 +3,11 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
+import { requestId } from 'hono/request-id';
 import { authenticate } from './auth.js';
 import { ApiError, type ApiErrorCode, errorBody } from './errors.js';
 import { jsonBodies } from './json-body.js';
+import type { Log } from './log.js';
 import type { ServerMetrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
 import { RateLimiter } from './rate-limit.js';
@@ -26,7 +28,9 @@ export interface AppOptions {
   metrics: ServerMetrics;
   isAdminToken(token: ApiToken): boolean;
   /** Unexpected failures (never sent to the client): the application logs them. */
-  onError(error: unknown, where: string): void;
+  onError(error: unknown, where: string, context: { requestId?: string }): void;
+  /** One entry per request, when it is answered. */
+  log: Log;
 }
 
 /** The API as a Hono app: `fetch(request)` for any adapter or test. Its operations are `routes/index.ts`'s. */
@@ -53,6 +57,25 @@ export function createApp(o: AppOptions): OpenAPIHono<ApiEnv> {
     },
   };
 
+  // Every answer carries its request's id (the client's `X-Request-Id` when it is a plain token, else a new UUID),
+  // and every request is logged once answered (a stream: when it starts).
+  app.use('*', requestId({ limitLength: 128 }), async (c, next) => {
+    const started = performance.now();
+    await next();
+    const id = c.get('requestId');
+    if (c.res.headers.get('x-request-id') !== id) c.header('X-Request-Id', id);
+    const status = c.res.status;
+    o.log({
+      level: status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info',
+      msg: 'request',
+      requestId: id,
+      method: c.req.method,
+      path: c.req.path,
+      status,
+      durationMs: Math.round(performance.now() - started),
+      ...(c.get('token') ? { userId: c.get('token').userId } : {}),
+    });
+  });
   if (o.corsOrigins.length > 0) {
     app.use(
       '/v1/*',
@@ -97,7 +120,7 @@ export function createApp(o: AppOptions): OpenAPIHono<ApiEnv> {
       return c.json(errorBody(known.code, known.message), known.status as never);
     }
     // A bug or an unexpected failure: logged by the application, never shown (no stack, no internals).
-    o.onError(error, `${c.req.method} ${c.req.path}`);
+    o.onError(error, `${c.req.method} ${c.req.path}`, { requestId: c.get('requestId') });
     return c.json(errorBody('internal', 'internal error'), 500);
   });
   return app;

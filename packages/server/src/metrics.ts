@@ -1,14 +1,7 @@
 import { isStoreError } from '@birdie/store/errors';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { TurnEvent, TurnStatus } from './runtime.js';
-
-/** What the server tells about its turns as they run: the metrics listen here (Turns calls it). */
-export interface TurnObserver {
-  started(): void;
-  event(event: TurnEvent): void;
-  /** `error`: the turn's run could not be recorded (it ends `error`). */
-  finished(status: TurnStatus, seconds: number, error?: unknown): void;
-}
+import type { TurnEvent } from './runtime.js';
+import type { TurnContext, TurnEnd, TurnObserver } from './turn-observer.js';
 
 /** Store failures that are about the store, not the request (a missing session is the caller's, not the store's). */
 const REQUEST_CODES = new Set([
@@ -77,11 +70,11 @@ export class ServerMetrics implements TurnObserver {
     collectDefaultMetrics({ register: this.registry });
   }
 
-  started(): void {
+  started(_turn: TurnContext): void {
     this.turnsStarted.inc();
   }
 
-  event(event: TurnEvent): void {
+  event(_turn: TurnContext, event: TurnEvent): void {
     if (event.type === 'tool-end')
       this.toolCalls.inc({ tool: event.name, outcome: event.ok ? 'ok' : 'error' });
     else if (event.type === 'usage') {
@@ -90,7 +83,7 @@ export class ServerMetrics implements TurnObserver {
     }
   }
 
-  finished(status: TurnStatus, seconds: number, error?: unknown): void {
+  finished(_turn: TurnContext, { status, seconds, error }: TurnEnd): void {
     this.turnsFinished.inc({ status });
     this.turnSeconds.observe({ status }, seconds);
     if (error !== undefined) this.storeError(error);

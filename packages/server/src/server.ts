@@ -4,9 +4,11 @@ import { createAdaptorServer } from '@hono/node-server';
 import { createApp } from './app.js';
 import { tokenIsAdmin } from './auth.js';
 import { type Address, listenOn, stopListening } from './listen.js';
+import type { LogEntry } from './log.js';
 import { ServerMetrics } from './metrics.js';
 import { metricsServer } from './metrics-listener.js';
 import type { ServeRuntime } from './runtime.js';
+import { turnLog } from './turn-log.js';
 import { Turns } from './turns.js';
 
 export interface ServerOptions {
@@ -23,8 +25,17 @@ export interface ServerOptions {
   cancelPollMs?: number;
   /** A comment line on quiet event streams, ms. Default 15000. */
   keepAliveMs?: number;
-  /** Unexpected failures: the response says only `internal error`; this gets the error. Default: ignored. */
-  onError?(error: unknown, where: string): void;
+  /**
+   * Unexpected failures: the response says only `internal error`; this gets the error, where it happened and the
+   * request's id (the one the client got as `X-Request-Id`). Default: ignored.
+   */
+  onError?(error: unknown, where: string, context?: { requestId?: string }): void;
+  /**
+   * The server's log: one entry per request (`request`: method, path, status, duration, user, request id) and per
+   * turn (`turn started`, `turn finished`: session, user, status, duration, tokens, the request's id). The server
+   * never prints; the application writes them (the CLI: `--log-format json|text`). Default: none.
+   */
+  onLog?(entry: LogEntry): void;
   /**
    * Whether a token is an operator's: only such a token reads `GET /metrics` on the API's listener. Default: the
    * token record's `admin` field is `true` (today's tokens have none, so only the metrics listener serves them).
@@ -54,11 +65,12 @@ export interface BirdieServer {
 /** The HTTP API over one runtime. Loads nothing until called; listens only when asked. */
 export function createServer(options: ServerOptions): BirdieServer {
   const onError = options.onError ?? (() => {});
+  const log = options.onLog ?? (() => {});
   const metrics: ServerMetrics = new ServerMetrics((): number => turns.size);
   const turns: Turns = new Turns(options.runtime, {
     cancelPollMs: options.cancelPollMs ?? 500,
     keepAliveMs: options.keepAliveMs ?? 15_000,
-    observer: metrics,
+    observers: options.onLog ? [metrics, turnLog(log)] : [metrics],
   });
   const app = createApp({
     runtime: options.runtime,
@@ -70,6 +82,7 @@ export function createServer(options: ServerOptions): BirdieServer {
     metrics,
     isAdminToken: options.isAdminToken ?? tokenIsAdmin,
     onError,
+    log,
   });
   let http: Server | undefined;
   let metricsHttp: Server | undefined;

@@ -2,9 +2,9 @@ import { agentEventJson, turnResultJson } from '@birdie/graph/event-json';
 import type { Session, Store } from '@birdie/store';
 import { ApiError } from './errors.js';
 import { EVENT_STREAM_HEADERS, EventStream } from './event-stream.js';
-import type { TurnObserver } from './metrics.js';
 import type { ServeRuntime, TurnInput } from './runtime.js';
 import { apiErrorOf } from './store-errors.js';
+import type { TurnContext, TurnObserver } from './turn-observer.js';
 
 interface Running {
   controller: AbortController;
@@ -22,7 +22,7 @@ export class Turns {
 
   constructor(
     private readonly runtime: ServeRuntime,
-    private readonly options: { cancelPollMs: number; keepAliveMs: number; observer?: TurnObserver },
+    private readonly options: { cancelPollMs: number; keepAliveMs: number; observers?: TurnObserver[] },
   ) {}
 
   get size(): number {
@@ -30,11 +30,12 @@ export class Turns {
   }
 
   /** Starts the turn and answers with its event stream, or throws the `ApiError` that refused it. */
-  async start(session: Session, input: TurnInput): Promise<Response> {
+  async start(session: Session, input: TurnInput, request: { requestId?: string } = {}): Promise<Response> {
     if (!this.accepting) throw new ApiError('unavailable', 'the server is shutting down', { retryAfter: 1 });
     const controller = new AbortController();
     const stream = new EventStream(this.options.keepAliveMs);
-    const observer = this.options.observer;
+    const observers = this.options.observers ?? [];
+    const context: TurnContext = { sessionId: session.id, userId: session.userId, ...request };
     let poll: NodeJS.Timeout | undefined;
     let startedAt = 0;
     const seconds = () => (performance.now() - startedAt) / 1000;
@@ -53,12 +54,12 @@ export class Turns {
         }, this.options.cancelPollMs);
         poll.unref();
         startedAt = performance.now();
-        observer?.started();
+        for (const o of observers) o.started(context);
         leased();
       },
       // The approvals a turn waits for close its stream (below), as one event with all of them.
       onEvent: (event) => {
-        observer?.event(event);
+        for (const o of observers) o.event(context, event);
         if (event.type === 'done') stream.push({ ...event });
         else if (event.type !== 'approval-request')
           stream.push({ type: event.type, ...agentEventJson(event) });
@@ -79,7 +80,8 @@ export class Turns {
     const done = turn
       .then(
         (summary) => {
-          observer?.finished(summary.status, seconds());
+          for (const o of observers)
+            o.finished(context, { status: summary.status, seconds: seconds(), summary });
           if (summary.status === 'interrupted' && summary.pending?.length) {
             stream.push({ type: 'approval-request', requests: summary.pending });
             return;
@@ -87,7 +89,7 @@ export class Turns {
           stream.push({ ...turnResultJson({ ...summary, session: session.id }) });
         },
         (error: unknown) => {
-          observer?.finished('error', seconds(), error);
+          for (const o of observers) o.finished(context, { status: 'error', seconds: seconds(), error });
           const mapped = apiErrorOf(error, session.id);
           stream.push({
             type: 'error',

@@ -73,6 +73,7 @@ describe('GET /v1/openapi.json (generated from the routes’ zod schemas)', () =
       corsOrigins: [],
       metrics: new ServerMetrics(() => 0),
       isAdminToken: () => false,
+      log: () => {},
       onError: () => {},
     });
     const routed = new Set(app.routes.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${r.path}`));

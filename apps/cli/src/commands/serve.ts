@@ -1,7 +1,8 @@
-import { CliError, EXIT_OK, EXIT_RUN, UsageError, write } from '../io.js';
+import { CliError, EXIT_OK, EXIT_RUN, type Io, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { reportSkillProblems } from '../render/diagnostics.js';
 import { approvalMode, openRuntime } from '../runtime.js';
+import { linesToLog, logFormat, serveLog } from '../serve/log.js';
 import { serveRuntime } from '../serve/runtime-adapter.js';
 import { endChildProcesses, onStopSignal, type StopSignal } from '../stop-signals.js';
 import { skippedLine } from '../trust.js';
@@ -32,13 +33,18 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
   const metricsHost = typeof values['metrics-host'] === 'string' ? values['metrics-host'] : '127.0.0.1';
   if (metricsPort === undefined && values['metrics-host'] !== undefined)
     throw new UsageError('--metrics-host needs --metrics-port (the metrics listener is off without it)');
+  const format = logFormat(values['log-format']);
   approvalMode(values); // a bad --approval fails before anything loads
 
-  const rt = await openRuntime(io, values);
+  const log = serveLog(io.stderr, format);
+  const say = (msg: string) => log({ level: 'info', msg });
+  // Under --log-format json, what the runtime writes to stderr is logged too: every line of stderr is JSON.
+  const logged: Io = format === 'json' ? { ...io, stderr: linesToLog(log) } : io;
+  const rt = await openRuntime(logged, values);
   const approval = approvalMode(values, rt.config.settings.approval);
-  reportSkillProblems(rt.registry.messages, io);
+  reportSkillProblems(rt.registry.messages, logged);
   const skipped = skippedLine(rt.registry.current().untrusted);
-  if (skipped) write(io.stderr, skipped);
+  if (skipped) write(logged.stderr, skipped);
   const { createServer } = await import('@birdie/server');
   const server = createServer({
     runtime: serveRuntime(rt, approval),
@@ -46,11 +52,13 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
     maxBodyBytes,
     rateLimit: perMinute === 0 ? false : { requests: perMinute, perMs: 60_000 },
     corsOrigins,
-    onError: (error, where) =>
-      write(
-        io.stderr,
-        `birdie serve: ${where}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-      ),
+    onError: (error, where, context) =>
+      log({
+        level: 'error',
+        msg: `${where}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        ...context,
+      }),
+    onLog: log,
   });
   let stopSignal: (signal: StopSignal) => void = () => {};
   const stopped = new Promise<StopSignal>((resolve) => {
@@ -65,31 +73,23 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
         metricsHost,
         metricsPort,
       );
-      write(io.stderr, `birdie serve: metrics on ${metrics.url}/metrics`);
+      say(`metrics on ${metrics.url}/metrics`);
       if (!LOOPBACK.has(metricsHost))
-        write(
-          io.stderr,
-          `birdie serve: the metrics listener on ${metricsHost} needs no token: keep it reachable by your scraper only`,
-        );
+        say(`the metrics listener on ${metricsHost} needs no token: keep it reachable by your scraper only`);
     }
     if (!LOOPBACK.has(host))
-      write(
-        io.stderr,
-        `birdie serve: listening on ${host}, not only this machine: anyone who reaches the port needs a token, but use TLS (a reverse proxy) between machines`,
+      say(
+        `listening on ${host}, not only this machine: anyone who reaches the port needs a token, but use TLS (a reverse proxy) between machines`,
       );
-    write(
-      io.stderr,
-      `birdie serve: store ${rt.store.kind} ${rt.store.location}; approval ${approval}; tokens: birdie tokens create --user NAME`,
+    say(
+      `store ${rt.store.kind} ${rt.store.location}; approval ${approval}; tokens: birdie tokens create --user NAME`,
     );
     // The one line a supervisor or a test waits for.
     write(io.stdout, `listening on ${address.url}`);
     const signal = await stopped;
-    write(io.stderr, `birdie serve: ${signal}: stopping (running turns get ${graceMs / 1000} s)`);
+    say(`${signal}: stopping (running turns get ${graceMs / 1000} s)`);
     const outcome = await server.close({ graceMs });
-    write(
-      io.stderr,
-      `birdie serve: stopped (${outcome.finished} turn(s) finished, ${outcome.cancelled} cancelled)`,
-    );
+    say(`stopped (${outcome.finished} turn(s) finished, ${outcome.cancelled} cancelled)`);
     return EXIT_OK;
   } finally {
     stopListening();

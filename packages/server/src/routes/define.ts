@@ -6,7 +6,8 @@ import type { ServeRuntime } from '../runtime.js';
 import type { Turns } from '../turns.js';
 import { ErrorSchema, EventSchema } from './schemas.js';
 
-export type ApiEnv = { Variables: { token: ApiToken } };
+/** `requestId`: the request's id (`X-Request-Id`, given or made), for logs; `token`: the caller's, once authenticated. */
+export type ApiEnv = { Variables: { token: ApiToken; requestId: string } };
 export type ApiApp = OpenAPIHono<ApiEnv>;
 
 /** What handlers use; read only when a request comes, so the document can be generated without any of it. */

@@ -47,7 +47,7 @@ export const startTurn = defineRoute(
     async (c) => {
       const { prompt } = c.req.valid('json');
       const session = await sessionOf(c, store);
-      return turns.start(session, prompt);
+      return turns.start(session, prompt, { requestId: c.get('requestId') });
     },
 );
 
@@ -90,7 +90,7 @@ export const answerApprovals = defineRoute(
       if (pending.length === 0)
         throw new ApiError('nothing-pending', `session ${session.id} is not waiting for an approval`);
       checkDecisions(decisions, pending);
-      return turns.start(session, { decisions });
+      return turns.start(session, { decisions }, { requestId: c.get('requestId') });
     },
 );
 
