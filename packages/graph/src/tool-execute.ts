@@ -36,12 +36,14 @@ export async function executeCalls(input: ExecuteInput): Promise<{
     p: PlannedCall,
     result: Omit<ToolResult, 'truncated'> & { truncated?: boolean },
     ms: number,
+    outcome?: 'rejected' | 'refused',
   ) => {
     emit(input.config, {
       type: 'tool-end',
       id: p.id,
       name: p.name,
       ok: result.ok,
+      ...(outcome ? { outcome } : {}),
       output: result.content,
       truncated: result.truncated ?? false,
       durationMs: ms,
@@ -56,13 +58,18 @@ export async function executeCalls(input: ExecuteInput): Promise<{
   };
 
   const one = async (p: PlannedCall): Promise<ToolMessage | undefined> => {
-    if (p.kind === 'refuse') return answer(p, { ok: false, content: p.message }, 0);
+    if (p.kind === 'refuse') return answer(p, { ok: false, content: p.message }, 0, 'refused');
     const decision: ApprovalDecision | undefined =
       input.decisions.get({ id: p.id, digest: p.invocation.digest }) ??
       (p.request ? { type: 'reject', message: 'No decision was given.' } : undefined);
     if (decision?.type === 'reject') {
       const message = decision.message ? ` Their message: ${decision.message}` : '';
-      return answer(p, { ok: false, content: `The user rejected this call; it did not run.${message}` }, 0);
+      return answer(
+        p,
+        { ok: false, content: `The user rejected this call; it did not run.${message}` },
+        0,
+        'rejected',
+      );
     }
     if (p.granted) {
       const tool = p.invocation.tool;

@@ -229,6 +229,7 @@ describe('agent: policy is enforced every turn', () => {
     expect(results[1]?.content).toMatch(/tool "say" is not available in this session/);
     expect(results[2]?.content).toMatch(/tool "made_up" is not available/);
     expect(ofType(events, 'tool-end').map((e) => e.ok)).toEqual([false, false]);
+    expect(ofType(events, 'tool-end').map((e) => e.outcome)).toEqual(['refused', 'refused']);
     // The system prompt of the second turn no longer lists the disabled skill.
     const system = model.calls[2]?.messages[0] as SystemMessage;
     expect(system.content).not.toContain('- echo');

@@ -107,7 +107,7 @@ export class EventPrinter {
               .join('\n')}\n`,
           );
         }
-        const mark = event.ok ? style('green', '✓') : style('red', '✗ failed');
+        const mark = event.ok ? style('green', '✓') : style('red', `✗ ${event.outcome ?? 'failed'}`);
         const extra = event.truncated ? ', truncated' : '';
         this.o.info.write(
           `${style('dim', '└')} ${mark} ${style('dim', `${event.name} · ${view.note}${extra} · ${formatMs(event.durationMs)}`)}\n`,
