@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scripted, TEST_SKILLS } from './helpers/env.js';
 import { useReplSandbox } from './helpers/repl-sandbox.js';
+import { runCli } from './helpers/run-in-process.js';
 
 const repl = useReplSandbox(scripted('repl.json'));
 
@@ -33,6 +34,39 @@ describe('a running tool in the REPL (compiled CLI, real terminal)', { timeout: 
     expect(screen).not.toMatch(/run_command · \d+\.\ds/);
     t.write('/quit\r');
     expect(await t.exited).toBe(0);
+  });
+
+  it('Ctrl+C during a running tool keeps its output on screen, marks the call cancelled, and tells the model so', async () => {
+    const t = start(true);
+    await t.expect('/help for commands');
+    await t.submit('please chatter');
+    await t.expect(/┆ second line of output/);
+    t.write('\x03');
+    await t.expect('turn cancelled');
+    await t.prompt();
+    // What the tool printed stays on the screen, under its call, marked cancelled by the user; no live area is left.
+    const screen = await t.screen();
+    expect(screen).toMatch(
+      /⚙ chatty_sleep[^\n]*\n(?:\^C cancelling…\n)?│ first line of output\n│ second line of output\n│ \[Cancelled by the user while it ran[^└]*└ ✗ cancelled by the user chatty_sleep/,
+    );
+    expect(screen).not.toContain('┆');
+    const sessionId = /session: (\S+)/.exec(screen)![1]!;
+    t.write('/quit\r');
+    expect(await t.exited).toBe(0);
+    // The history (what the model reads next turn) says exactly that, with the output so far.
+    const shown = await runCli(['sessions', 'show', sessionId, '--json'], {
+      env: repl.box.env,
+      cwd: repl.box.cwd,
+    });
+    const result = shown.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .find((m) => m.role === 'tool');
+    expect(result.content).toMatch(
+      /^first line of output\nsecond line of output\n\[Cancelled by the user while it ran: the output above is what it printed/,
+    );
+    expect(shown.stdout).not.toContain('crash or cancel');
   });
 
   it('two calls side by side: a live block each, then each result under its own call', async () => {

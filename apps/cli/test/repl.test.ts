@@ -372,6 +372,8 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     t.write('\x1b');
     await t.expect('rejected (Esc)');
     await t.expect('The user rejected this call; it did not run.');
+    // A call the user rejected never ran: it is marked rejected, never "failed".
+    await t.expect(/✗ rejected[^\n]*run_command/);
     await t.expect('Skipped as you said.');
     expect(t.text).not.toMatch(/touch escaped[\s\S]*turn cancelled/);
     await expect(stat(join(repl.box.cwd, 'escaped.txt'))).rejects.toMatchObject({ code: 'ENOENT' });

@@ -84,6 +84,7 @@ export function createToolsNode(
       decisions,
       config,
       journal: context.journal,
+      ...(context.callsInProgress ? { inProgress: context.callsInProgress } : {}),
       context: { ...runContext, ...(delegate ? { delegate } : {}) },
     });
     const update: AgentStateUpdate = { messages: result.messages };

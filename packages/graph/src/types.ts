@@ -426,6 +426,11 @@ type AgentEventBody =
       id: string;
       name: string;
       ok: boolean;
+      /**
+       * Why a call that is not `ok` did not succeed, when it was not a failure of the tool: the user `rejected` it,
+       * a rule or the approval mode `refused` it (neither ran), or the user `cancelled` it while it ran.
+       */
+      outcome?: 'rejected' | 'refused' | 'cancelled';
       output: string;
       truncated: boolean;
       durationMs: number;

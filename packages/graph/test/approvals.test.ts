@@ -115,7 +115,7 @@ describe('approvals', () => {
     const [result] = await toolMessages(agent, 't1');
     expect(result?.status).toBe('error');
     expect(result?.content).toBe('The user rejected this call; it did not run. Their message: not that file');
-    expect(ofType(events, 'tool-end')[0]).toMatchObject({ ok: false });
+    expect(ofType(events, 'tool-end')[0]).toMatchObject({ ok: false, outcome: 'rejected' });
     expect(model.calls[1]?.messages.at(-1)?.content).toContain('not that file');
   });
 

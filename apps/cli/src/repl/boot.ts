@@ -2,6 +2,7 @@ import type { ApprovalMode } from '@birdie/graph';
 import type { Values } from '../argv.js';
 import { historyOf } from '../history.js';
 import type { Io } from '../io.js';
+import { plural } from '../render/diagnostics.js';
 import type { Style } from '../render/style.js';
 import { agentFlag, openRuntime, staleGrantNotes, waitMs } from '../runtime.js';
 import { useSession } from '../session-start.js';
@@ -54,7 +55,7 @@ export async function bootRepl(
       if (damage)
         io.stdout.write(`${style('red', 'birdie:')} ${storeFailureText(damage, session.id, 'repl')}\n`);
       io.stdout.write(
-        `${style('dim', `resuming ${session.id} · ${session.turns} turns · ↑${session.inputTokens} ↓${session.outputTokens} tok`)}\n`,
+        `${style('dim', `resuming ${session.id} · ${plural(session.turns, 'turn')} · ↑${session.inputTokens} ↓${session.outputTokens} tok`)}\n`,
       );
       const history = await formatReplHistory(io, style, messages, 3);
       if (history) io.stdout.write(history);

@@ -1,3 +1,4 @@
+import { plural } from '../render/diagnostics.js';
 import { table } from '../render/style.js';
 import { findSession } from '../runtime.js';
 import { removeSessionDir } from '../session-dir.js';
@@ -62,7 +63,7 @@ export async function session(state: ReplState, rest: string[]): Promise<undefin
             x.id === state.session.id ? '*' : ' ',
             x.id,
             x.updatedAt.toISOString().slice(0, 16).replace('T', ' '),
-            `${x.turns} turns`,
+            plural(x.turns, 'turn'),
             `↑${x.inputTokens} ↓${x.outputTokens}`,
             x.title ?? '',
           ]),
@@ -73,7 +74,7 @@ export async function session(state: ReplState, rest: string[]): Promise<undefin
       const x = (await rt.store.sessions.get(state.session.id, rt.userId)) ?? state.session;
       out(
         state,
-        `session ${x.id} · user ${x.userId} · ${x.turns} turns · ↑${x.inputTokens} ↓${x.outputTokens} tok · created ${x.createdAt.toISOString().slice(0, 16).replace('T', ' ')}${x.title ? ` · ${x.title}` : ''}`,
+        `session ${x.id} · user ${x.userId} · ${plural(x.turns, 'turn')} · ↑${x.inputTokens} ↓${x.outputTokens} tok · created ${x.createdAt.toISOString().slice(0, 16).replace('T', ' ')}${x.title ? ` · ${x.title}` : ''}`,
       );
       // Tools approved for the rest of the session (kept in its thread, bound to their skill files).
       const approvals = (await rt.agent.getState(x.id).catch(() => undefined))?.sessionApprovals ?? [];

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { ApprovalMode } from '@birdie/graph';
 import { confinementOfTool, sandboxSummary } from '../isolation.js';
 import { birdieHome } from '../paths.js';
-import { relativeIfInside } from '../render/diagnostics.js';
+import { plural, relativeIfInside } from '../render/diagnostics.js';
 import { table } from '../render/style.js';
 import { TOOL_OUTPUT_MODES, type ToolOutputMode } from '../render/tool-output.js';
 import { APPROVAL_MODES } from '../runtime.js';
@@ -220,7 +220,10 @@ async function info(state: ReplState): Promise<undefined> {
     .map(([field, source]) => `${field} ← ${source}`);
   const rows = [
     ['user', rt.userId],
-    ['session', `${session.id} (${totals.turns} turns, ↑${totals.inputTokens} ↓${totals.outputTokens} tok)`],
+    [
+      'session',
+      `${session.id} (${plural(totals.turns, 'turn')}, ↑${totals.inputTokens} ↓${totals.outputTokens} tok)`,
+    ],
     ['provider', `${rt.provider.config.vendor} · ${rt.provider.config.model}`],
     [
       'model',

@@ -1,4 +1,5 @@
 import type { WorkspaceDeclarations } from '@birdie/registry';
+import { plural } from '../render/diagnostics.js';
 import { describeWorkspace, refusedBefore, workspaceContents } from '../trust.js';
 import { out, type ReplState } from './state.js';
 
@@ -65,7 +66,7 @@ export async function askPendingTrust(state: ReplState): Promise<void> {
     const { skills, agents } = rt.registry.current();
     out(
       state,
-      `${style('green', '✓')} trusted; ${skills.length} skills${agents.length ? ` and ${agents.length} agents` : ''} loaded`,
+      `${style('green', '✓')} trusted; ${plural(skills.length, 'skill')}${agents.length ? ` and ${plural(agents.length, 'agent')}` : ''} loaded`,
     );
   }
 }
