@@ -129,6 +129,7 @@ export {
   checkFilePath,
   checkFileTotals,
   checkTokenId,
+  checkTokenAdmin,
   checkTokenName,
   hashToken,
   isTokenShaped,
