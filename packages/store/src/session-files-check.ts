@@ -171,7 +171,8 @@ export function checkTokenId(id: unknown): string {
 
 export function checkTokenAdmin(admin: unknown): boolean {
   if (admin === undefined) return false;
-  if (typeof admin !== 'boolean') throw new StoreError('invalid-argument', 'a token is admin (true) or not (false)');
+  if (typeof admin !== 'boolean')
+    throw new StoreError('invalid-argument', 'a token is admin (true) or not (false)');
   return admin;
 }
 
