@@ -477,10 +477,14 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'tokens create',
     summary: 'make an API token for a user of `birdie serve` (printed once; only its hash is kept)',
-    usage: 'birdie tokens create --user NAME [--name LABEL] [--json]',
+    usage: 'birdie tokens create --user NAME [--name LABEL] [--admin] [--json]',
     options: {
       user: { type: 'string', arg: 'NAME', help: 'the user the token acts as (required)' },
       name: { type: 'string', arg: 'LABEL', help: 'a label to tell tokens apart' },
+      admin: {
+        type: 'boolean',
+        help: "an operator's token: it may also list and revoke tokens and read every user's runs through the API",
+      },
       json: { type: 'boolean', help: 'print JSON' },
       ...help,
     },
@@ -488,7 +492,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'tokens list',
-    summary: 'list API tokens (never the tokens themselves)',
+    summary: 'list API tokens with their role (never the tokens themselves)',
     usage: 'birdie tokens list [--user NAME] [--json]',
     options: {
       user: { type: 'string', arg: 'NAME', help: "only this user's tokens" },
