@@ -7,6 +7,7 @@ import {
   CONTAINER_RUNTIMES,
   defaultSettings,
   SANDBOX_SETTINGS,
+  SETTING_KEYS,
   type SettingKey,
   type Settings,
 } from './settings.js';
@@ -19,6 +20,12 @@ const skillName = z
     error: 'must be a skill name (not empty, no control characters)',
   });
 const skillList = z.array(skillName, { error: 'must be a list of skill names' });
+
+const perUserLimit = (what: string) =>
+  z
+    .number({ error: `must be a number of ${what}` })
+    .int({ error: `must be a whole number of ${what}` })
+    .min(1, { error: `must be at least 1 (unset it for no limit)` });
 
 /** The settings section: every key optional, unknown keys refused. Add new settings here and in `Settings`. */
 const settingsSchema = z
@@ -46,6 +53,20 @@ const settingsSchema = z
     model: z.string({ error: 'must be a model name' }).refine(isModelSpec, {
       error: 'must be a tier (fast, default, strong) or vendor:model (e.g. openai:gpt-4o-mini)',
     }),
+    serve: z.strictObject(
+      {
+        limits: z
+          .strictObject(
+            {
+              concurrent_turns: perUserLimit('turns').optional(),
+              turns_per_minute: perUserLimit('turns').optional(),
+            },
+            { error: 'must be an object with "concurrent_turns" and "turns_per_minute"' },
+          )
+          .optional(),
+      },
+      { error: 'must be an object with "limits"' },
+    ),
   })
   .partial();
 
@@ -73,11 +94,22 @@ export function checkSettings(file: ConfigFile): SettingsLayer {
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';
     const where = ['settings', ...path, key].join('.');
-    const allowed = path.length === 0 ? Object.keys(settingsSchema.shape).join(', ') : 'enable, disable';
+    const allowed = (
+      path.length === 0 ? Object.keys(settingsSchema.shape) : keysUnder(path.map(String))
+    ).join(', ');
     throw positioned(file, [...path, key], `unknown setting ${JSON.stringify(where)} (allowed: ${allowed})`);
   }
   const name = ['settings', ...path].join('.');
   throw positioned(file, path, `${name} ${issue.message}`);
+}
+
+/** The keys a nested settings object at `path` may have: the next part of every setting's dotted name under it. */
+function keysUnder(path: string[]): string[] {
+  const prefix = path.map((part) => `${part}.`).join('');
+  const next = SETTING_KEYS.filter((key) => key.startsWith(prefix)).map(
+    (key) => key.slice(prefix.length).split('.')[0]!,
+  );
+  return [...new Set(next)];
 }
 
 function positioned(file: ConfigFile, path: Array<string | number>, reason: string): UsageError {
@@ -103,6 +135,8 @@ export function mergeSettings(files: ConfigFile[]): {
     titles: 'default',
     tool_output: 'default',
     model: 'default',
+    'serve.limits.concurrent_turns': 'default',
+    'serve.limits.turns_per_minute': 'default',
   };
   for (const file of [...files].reverse()) {
     const layer = checkSettings(file);
@@ -148,6 +182,13 @@ export function mergeSettings(files: ConfigFile[]): {
     if (layer.model !== undefined) {
       settings.model = layer.model;
       sources.model = from;
+    }
+    for (const key of ['concurrent_turns', 'turns_per_minute'] as const) {
+      const value = layer.serve?.limits?.[key];
+      if (value !== undefined) {
+        settings.serve.limits[key] = value;
+        sources[`serve.limits.${key}`] = from;
+      }
     }
   }
   return { settings, sources };

@@ -28,6 +28,16 @@ export interface Settings {
    * `LLM_PROVIDER_CONFIG` still win, being set for one run.
    */
   model?: string;
+  /** `birdie serve` only: per-user limits, counted in the store across every worker. */
+  serve: { limits: ServeLimits };
+}
+
+/** Per-user limits of `birdie serve` (absent: no limit). */
+export interface ServeLimits {
+  /** Turns of one user running at once. */
+  concurrent_turns?: number;
+  /** Turns one user may start in any 60 seconds. */
+  turns_per_minute?: number;
 }
 
 export const SANDBOX_SETTINGS = ['declared', 'always'] as const;
@@ -47,7 +57,9 @@ export type SettingKey =
   | 'context_messages'
   | 'titles'
   | 'tool_output'
-  | 'model';
+  | 'model'
+  | 'serve.limits.concurrent_turns'
+  | 'serve.limits.turns_per_minute';
 export const SETTING_KEYS: readonly SettingKey[] = [
   'approval',
   'skills.enable',
@@ -60,6 +72,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   'titles',
   'tool_output',
   'model',
+  'serve.limits.concurrent_turns',
+  'serve.limits.turns_per_minute',
 ];
 
 export function defaultSettings(): Settings {
@@ -70,5 +84,6 @@ export function defaultSettings(): Settings {
     container_runtime: 'auto',
     titles: 'prompt',
     tool_output: 'short',
+    serve: { limits: {} },
   };
 }

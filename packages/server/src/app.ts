@@ -4,6 +4,7 @@ import type { ApiToken, Session } from '@birdie/store';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
+import { listTokens, revokeToken, runsUserOf } from './admin.js';
 import { ApiError, errorBody } from './errors.js';
 import { openApiDocument } from './openapi.js';
 import { RateLimiter } from './rate-limit.js';
@@ -183,7 +184,7 @@ export function createApp(o: AppOptions): Hono<Env> {
   });
 
   app.get('/v1/runs', async (c) => {
-    const userId = c.get('token').userId;
+    const userId = runsUserOf(c.get('token'), c.req.query('user'));
     const sessionId = c.req.query('session');
     const limitText = c.req.query('limit');
     const limit = limitText === undefined ? 50 : Number(limitText);
@@ -199,6 +200,13 @@ export function createApp(o: AppOptions): Hono<Env> {
     } catch (error) {
       throw apiErrorOf(error, sessionId) ?? error;
     }
+  });
+
+  // Admin routes: the handlers (and the role check) live in admin.ts.
+  app.get('/v1/tokens', async (c) => c.json(await listTokens(store, c.get('token'), c.req.query('user'))));
+  app.delete('/v1/tokens/:id', async (c) => {
+    await revokeToken(store, c.get('token'), c.req.param('id'));
+    return c.body(null, 204);
   });
 
   app.notFound((c) => c.json(errorBody('not-found', `no such endpoint: ${c.req.method} ${c.req.path}`), 404));

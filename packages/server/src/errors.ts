@@ -3,6 +3,7 @@ export const ERROR_STATUS = {
   'invalid-request': 400,
   'invalid-arguments': 400,
   unauthorized: 401,
+  forbidden: 403,
   'not-found': 404,
   'method-not-allowed': 405,
   'session-busy': 409,
@@ -10,6 +11,8 @@ export const ERROR_STATUS = {
   'payload-too-large': 413,
   'unsupported-media-type': 415,
   'rate-limited': 429,
+  'concurrent-turns-limit': 429,
+  'turns-per-minute-limit': 429,
   internal: 500,
   unavailable: 503,
 } as const;

@@ -19,6 +19,7 @@ const errors = (...codes: Array<keyof typeof ERROR_STATUS>) =>
     ]),
   );
 const common = ['unauthorized', 'rate-limited', 'unavailable', 'internal'] as const;
+const limits = ['concurrent-turns-limit', 'turns-per-minute-limit'] as const;
 const sessionId = {
   name: 'id',
   in: 'path',
@@ -39,7 +40,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
       title: 'birdie',
       version,
       description:
-        'The birdie agent over HTTP. Every endpoint but `/v1/health` and `/v1/openapi.json` needs `Authorization: Bearer TOKEN` (`birdie tokens create --user NAME`); a token acts as its user, who sees only their own sessions and runs. Errors are `{ "error": { "code", "message" } }`.',
+        'The birdie agent over HTTP. Every endpoint but `/v1/health` and `/v1/openapi.json` needs `Authorization: Bearer TOKEN` (`birdie tokens create --user NAME`); a token acts as its user, who sees only their own sessions and runs; an admin token (`--admin`) may also list and revoke tokens and read the runs of any user. Errors are `{ "error": { "code", "message" } }`.',
     },
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
@@ -149,6 +150,18 @@ export function openApiDocument(version: string): Record<string, unknown> {
               },
             },
           ],
+        },
+        Token: {
+          type: 'object',
+          required: ['id', 'userId', 'role', 'createdAt'],
+          properties: {
+            id: { type: 'string', description: 'Public id, for `DELETE /v1/tokens/{id}`.' },
+            userId: { type: 'string' },
+            name: { type: 'string' },
+            role: { type: 'string', enum: ['user', 'admin'] },
+            createdAt: { type: 'string', format: 'date-time' },
+            lastUsedAt: { type: 'string', format: 'date-time' },
+          },
         },
         Run: {
           type: 'object',
@@ -388,6 +401,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
               'session-busy',
               'payload-too-large',
               'unsupported-media-type',
+              ...limits,
               ...common,
             ),
           },
@@ -422,6 +436,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
               'nothing-pending',
               'payload-too-large',
               'unsupported-media-type',
+              ...limits,
               ...common,
             ),
           },
@@ -442,8 +457,16 @@ export function openApiDocument(version: string): Record<string, unknown> {
       },
       '/v1/runs': {
         get: {
-          summary: "The caller's runs, newest first, each with its tool calls.",
+          summary:
+            "The caller's runs, newest first, each with its tool calls; with `user`, that user's (an admin token's only).",
           parameters: [
+            {
+              name: 'user',
+              in: 'query',
+              schema: { type: 'string' },
+              description:
+                "Whose runs: the caller's own by default; another user's needs an admin token (else 403 `forbidden`).",
+            },
             { name: 'session', in: 'query', schema: { type: 'string' }, description: 'Only this session.' },
             {
               name: 'limit',
@@ -456,7 +479,50 @@ export function openApiDocument(version: string): Record<string, unknown> {
               description: 'Runs.',
               content: json({ type: 'object', properties: { runs: { type: 'array', items: ref('Run') } } }),
             },
-            ...errors('invalid-request', 'not-found', ...common),
+            ...errors('invalid-request', 'forbidden', 'not-found', ...common),
+          },
+        },
+      },
+      '/v1/tokens': {
+        get: {
+          summary: 'Every API token (never the token or its hash), oldest first. Admin tokens only.',
+          parameters: [
+            {
+              name: 'user',
+              in: 'query',
+              schema: { type: 'string' },
+              description: "Only this user's tokens.",
+            },
+          ],
+          responses: {
+            '200': {
+              description: 'Tokens.',
+              content: json({
+                type: 'object',
+                required: ['tokens'],
+                properties: { tokens: { type: 'array', items: ref('Token') } },
+              }),
+            },
+            ...errors('invalid-request', 'forbidden', ...common),
+          },
+        },
+      },
+      '/v1/tokens/{id}': {
+        parameters: [
+          {
+            name: 'id',
+            in: 'path',
+            required: true,
+            schema: { type: 'string', pattern: '^tok_[0-9a-f]{16}$' },
+            description: 'Token id (`tok_` and 16 hex digits).',
+          },
+        ],
+        delete: {
+          summary:
+            'Revoke a token: requests with it fail from the next one, on every worker. Admin tokens only.',
+          responses: {
+            '204': { description: 'Revoked.' },
+            ...errors('forbidden', 'not-found', ...common),
           },
         },
       },

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { createApp } from './app.js';
+import type { TurnLimits } from './limits.js';
 import type { ServeRuntime } from './runtime.js';
 import { Turns } from './turns.js';
 
@@ -13,6 +14,11 @@ export interface ServerOptions {
   maxBodyBytes?: number;
   /** Requests per token (429 above, with `Retry-After`). Default 600 per minute; `false` turns it off. */
   rateLimit?: { requests: number; perMs: number } | false;
+  /**
+   * Per-user limits on turns, counted in the store across every worker (429 `concurrent-turns-limit` /
+   * `turns-per-minute-limit`). Default none.
+   */
+  limits?: TurnLimits;
   /** Origins allowed to call the API from a browser. Default none: no CORS headers at all. */
   corsOrigins?: string[];
   /** How often a running turn checks whether another worker asked it to stop, ms. Default 500. */
@@ -42,6 +48,7 @@ export function createServer(options: ServerOptions): BirdieServer {
   const turns = new Turns(options.runtime, {
     cancelPollMs: options.cancelPollMs ?? 500,
     keepAliveMs: options.keepAliveMs ?? 15_000,
+    ...(options.limits ? { limits: options.limits } : {}),
   });
   const app = createApp({
     runtime: options.runtime,

@@ -2,6 +2,7 @@ import { agentEventJson, turnResultJson } from '@birdie/graph/event-json';
 import type { Session, Store } from '@birdie/store';
 import { ApiError } from './errors.js';
 import { EVENT_STREAM_HEADERS, EventStream } from './event-stream.js';
+import { checkTurnLimits, type TurnLimits } from './limits.js';
 import type { ServeRuntime, TurnInput } from './runtime.js';
 import { apiErrorOf } from './store-errors.js';
 
@@ -21,16 +22,20 @@ export class Turns {
 
   constructor(
     private readonly runtime: ServeRuntime,
-    private readonly options: { cancelPollMs: number; keepAliveMs: number },
+    private readonly options: { cancelPollMs: number; keepAliveMs: number; limits?: TurnLimits },
   ) {}
 
   get size(): number {
     return this.running.size;
   }
 
-  /** Starts the turn and answers with its event stream, or throws the `ApiError` that refused it. */
+  /**
+   * Starts the turn and answers with its event stream, or throws the `ApiError` that refused it (the user's turn
+   * limits included: a new turn and an approval's continuation both start a run).
+   */
   async start(session: Session, input: TurnInput): Promise<Response> {
     if (!this.accepting) throw new ApiError('unavailable', 'the server is shutting down', { retryAfter: 1 });
+    if (this.options.limits) await checkTurnLimits(this.runtime.store, session.userId, this.options.limits);
     const controller = new AbortController();
     const stream = new EventStream(this.options.keepAliveMs);
     let poll: NodeJS.Timeout | undefined;

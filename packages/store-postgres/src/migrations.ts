@@ -308,6 +308,14 @@ export const MIGRATIONS: readonly { name: string; sql: string }[] = [
   ALTER SEQUENCE cp_blobs_id_seq OWNED BY cp_blobs.id;
   `,
   },
+  {
+    // An API token is a user's own or an operator's `admin` token, which may list and revoke tokens and read every
+    // user's run log through the API.
+    name: 'token-roles',
+    sql: `
+  ALTER TABLE api_tokens ADD COLUMN admin boolean NOT NULL DEFAULT false;
+  `,
+  },
 ];
 
 export interface MigrationStatus {

@@ -128,6 +128,7 @@ export {
   checkFileChanges,
   checkFilePath,
   checkFileTotals,
+  checkTokenAdmin,
   checkTokenId,
   checkTokenName,
   hashToken,

@@ -338,6 +338,8 @@ export interface ApiToken {
   userId: string;
   /** A label given at creation. */
   name?: string;
+  /** An operator's token: may list and revoke tokens and read every user's runs through the API. */
+  admin: boolean;
   createdAt: Date;
   /** When the token last authenticated a request (updated at most once a minute). */
   lastUsedAt?: Date;
@@ -346,7 +348,10 @@ export interface ApiToken {
 /** Bearer tokens of the HTTP API: each acts as one user. */
 export interface TokensRepo {
   /** Makes a token for `userId` and returns it once (`bdt_` + 43 base64url characters); only its hash is kept. */
-  create(userId: string, opts?: { name?: string }): Promise<{ token: string; record: ApiToken }>;
+  create(
+    userId: string,
+    opts?: { name?: string; admin?: boolean },
+  ): Promise<{ token: string; record: ApiToken }>;
   /** Every token (of one user when given), oldest first. */
   list(userId?: string): Promise<ApiToken[]>;
   /** `false` when there was no token with that id. */

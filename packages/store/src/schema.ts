@@ -234,4 +234,9 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX api_tokens_by_user ON api_tokens (user_id, created_at);
   `,
+  // token-roles: an API token is a user's own (0) or an operator's `admin` token (1), which may list and revoke
+  // tokens and read every user's run log through the API.
+  `
+  ALTER TABLE api_tokens ADD COLUMN admin INTEGER NOT NULL DEFAULT 0 CHECK (admin IN (0, 1));
+  `,
 ];

@@ -61,7 +61,12 @@ function parseValue(key: SettingKey, raw: string): unknown {
       .map((s) => s.trim())
       .filter(Boolean);
   }
-  if (key === 'context_window' || key === 'context_messages') {
+  if (
+    key === 'context_window' ||
+    key === 'context_messages' ||
+    key === 'serve.limits.concurrent_turns' ||
+    key === 'serve.limits.turns_per_minute'
+  ) {
     const number = Number(raw);
     return Number.isFinite(number) && raw.trim() !== '' ? number : raw;
   }
@@ -83,8 +88,7 @@ async function writeSettings(
     : undefined;
   const settings = structuredClone(current?.settings ?? {});
   change(settings);
-  const skills = settings.skills as Record<string, unknown> | undefined;
-  if (skills && Object.keys(skills).length === 0) delete settings.skills;
+  pruneEmpty(settings);
   // A flat file of the first release is rewritten in sections; its provider fields stay as they were.
   const provider = current?.provider;
   const body: Record<string, unknown> = {};
@@ -94,6 +98,15 @@ async function writeSettings(
   // The same check a start would make: a value it would refuse is never written.
   checkSettings(parseConfigFile(text, file));
   await writePrivateFile(file, text);
+}
+
+/** Drops the objects a `set`/`unset` left empty (`skills: {}`, `serve: { limits: {} }`). */
+function pruneEmpty(settings: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(settings)) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) continue;
+    pruneEmpty(value as Record<string, unknown>);
+    if (Object.keys(value).length === 0) delete settings[key];
+  }
 }
 
 /** `birdie config list|get|set|unset`: the user's defaults (settings section of the config file). */
@@ -124,16 +137,18 @@ export async function configCommand({ io, values, positionals }: CommandContext)
     if (sub === 'set' && raw === undefined)
       throw new UsageError(`missing value. Usage: birdie config set ${name} VALUE`);
     const file = targetFile(io, values);
-    const [head, tail] = name.split('.') as [string, string | undefined];
+    const parts = name.split('.');
+    const last = parts.pop()!;
     await writeSettings(io, file, (settings) => {
-      if (sub === 'unset') {
-        if (tail) delete (settings[head] as Record<string, unknown> | undefined)?.[tail];
-        else delete settings[head];
-        return;
+      // The object that holds the setting (`serve.limits` for `serve.limits.concurrent_turns`), made as needed.
+      let parent = settings;
+      for (const part of parts) {
+        const next = parent[part];
+        parent[part] = next !== null && typeof next === 'object' && !Array.isArray(next) ? { ...next } : {};
+        parent = parent[part] as Record<string, unknown>;
       }
-      const value = parseValue(name, raw!);
-      if (tail) settings[head] = { ...((settings[head] as object | undefined) ?? {}), [tail]: value };
-      else settings[head] = value;
+      if (sub === 'unset') delete parent[last];
+      else parent[last] = parseValue(name, raw!);
     });
     write(
       io.stdout,

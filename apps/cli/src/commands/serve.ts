@@ -1,8 +1,10 @@
+import type { TurnLimits } from '@birdie/server';
 import { CliError, EXIT_OK, EXIT_RUN, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { reportSkillProblems } from '../render/diagnostics.js';
 import { approvalMode, openRuntime } from '../runtime.js';
 import { serveRuntime } from '../serve/runtime-adapter.js';
+import type { ServeLimits } from '../settings.js';
 import { endChildProcesses, onStopSignal, type StopSignal } from '../stop-signals.js';
 import { skippedLine } from '../trust.js';
 import { cliVersion } from '../version.js';
@@ -38,6 +40,7 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
     version: cliVersion(),
     maxBodyBytes,
     rateLimit: perMinute === 0 ? false : { requests: perMinute, perMs: 60_000 },
+    limits: turnLimits(rt.config.settings.serve.limits),
     corsOrigins,
     onError: (error, where) =>
       write(
@@ -67,7 +70,7 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
       );
     write(
       io.stderr,
-      `birdie serve: store ${rt.store.kind} ${rt.store.location}; approval ${approval}; tokens: birdie tokens create --user NAME`,
+      `birdie serve: store ${rt.store.kind} ${rt.store.location}; approval ${approval}; ${limitsLine(rt.config.settings.serve.limits)}; tokens: birdie tokens create --user NAME`,
     );
     // The one line a supervisor or a test waits for.
     write(io.stdout, `listening on ${address.url}`);
@@ -85,6 +88,25 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
     await rt.close();
     await endChildProcesses();
   }
+}
+
+/**
+ * The settings' per-user turn limits, as the server takes them. They are counted in the store, so every worker on
+ * one database enforces them together; `--rate-limit` instead counts requests per token in this process only.
+ */
+function turnLimits(limits: ServeLimits): TurnLimits {
+  return {
+    ...(limits.concurrent_turns !== undefined ? { concurrentTurns: limits.concurrent_turns } : {}),
+    ...(limits.turns_per_minute !== undefined ? { turnsPerMinute: limits.turns_per_minute } : {}),
+  };
+}
+
+function limitsLine({ concurrent_turns, turns_per_minute }: ServeLimits): string {
+  const parts = [
+    ...(concurrent_turns !== undefined ? [`${concurrent_turns} concurrent turn(s)`] : []),
+    ...(turns_per_minute !== undefined ? [`${turns_per_minute} turn(s) a minute`] : []),
+  ];
+  return parts.length ? `per user: ${parts.join(', ')}` : 'no per-user turn limits';
 }
 
 function integer(value: unknown, name: string, fallback: number, min: number, max: number): number {
