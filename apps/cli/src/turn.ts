@@ -292,9 +292,12 @@ async function leasedTurn(
       }
       if (done === 'interrupted' && pending?.length && !options.signal.aborted) {
         const decisions = await options.handlers.decide(pending);
-        // Cancelled while being asked: nothing runs; the graph repairs the unanswered calls on the next turn.
+        // Cancelled while being asked: nothing runs, and the thread says so (the history shows the calls as not run).
         if (options.signal.aborted) {
           result.status = 'cancelled';
+          await rt.agent
+            .dropPending(session.id, 'the user cancelled the turn at the approval question.')
+            .catch(() => undefined); // best effort: the next turn's repair answers them otherwise
           break;
         }
         if (decisions === undefined) {

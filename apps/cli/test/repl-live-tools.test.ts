@@ -69,6 +69,25 @@ describe('a running tool in the REPL (compiled CLI, real terminal)', { timeout: 
     expect(shown.stdout).not.toContain('crash or cancel');
   });
 
+  it('a "for this session" approval outlives a turn cancelled while the approved call runs', async () => {
+    const t = start(true);
+    await t.expect('/help for commands');
+    await t.submit('approve then cancel');
+    await t.expect('[a] Approve run_command for this session');
+    t.write('a');
+    await t.expect(/┆ started/);
+    t.write('\x03');
+    await t.expect('turn cancelled');
+    await t.submit('after the cancel');
+    await t.expect('Ran it.');
+    // Not asked again: the approval was given, even though its turn was then cancelled.
+    const after = (await t.screen()).slice((await t.screen()).lastIndexOf('after the cancel'));
+    expect(after).toContain('ran without asking');
+    expect(after).not.toContain('[y] Yes, approve once');
+    t.write('/quit\r');
+    expect(await t.exited).toBe(0);
+  });
+
   it('two calls side by side: a live block each, then each result under its own call', async () => {
     const t = start(true);
     await t.expect('/help for commands');

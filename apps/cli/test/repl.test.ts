@@ -381,6 +381,28 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     expect(await t.exited).toBe(0);
   });
 
+  it('a turn cancelled at the approval question shows on resume that its call never ran', async () => {
+    const t = start();
+    await t.expect('/help for commands');
+    await t.submit('touch cancelled');
+    await t.expect('[y] Yes, approve once');
+    t.write('\x03');
+    await t.expect('turn cancelled');
+    const sessionId = STATUS.exec(await t.expect(STATUS))![1]!;
+    await t.submit('/quit');
+    expect(await t.exited).toBe(0);
+    const again = start(['--session-id', sessionId]);
+    await again.expect('› touch cancelled');
+    const shown = await again.expect(STATUS);
+    // Its call is shown with what became of it: not run, because the turn was cancelled at the question.
+    expect(shown).toMatch(
+      /⚙ run_command[^\n]*\n└ ✗ Not run: the user cancelled the turn at the approval question/,
+    );
+    await again.submit('/quit');
+    expect(await again.exited).toBe(0);
+    await expect(stat(join(repl.box.cwd, 'cancelled.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
   it('two calls sharing an id: approving the first never runs the rejected second', async () => {
     const t = start();
     await t.expect('/help for commands');

@@ -2,6 +2,7 @@ import type { OutputChunk } from '@birdie/entrypoints';
 import { ToolMessage } from '@langchain/core/messages';
 import { newId } from './ids.js';
 import { LIVE_OUTPUT_MAX_CHARS, tail } from './tool-live-output.js';
+import type { SessionApproval } from './types.js';
 
 /** A call of the tools step in progress: its output so far, and its answer once it has one. */
 interface CallInProgress {
@@ -21,13 +22,19 @@ export function cancelledCallResult(output: string, truncated: boolean): string 
 }
 
 /**
- * The calls of a turn's tools step, kept while they run: when the user cancels the turn, the step never completes (its
+ * The calls of a turn's tools step (and the session approvals given for it), kept while they run: when the user cancels the turn, the step never completes (its
  * results are not checkpointed), so the runner answers each call from here instead: a finished call with its real
  * result, a running one with what it printed so far (the newest `LIVE_OUTPUT_MAX_CHARS`) marked cancelled. Without
  * this, the next turn's repair could only say "crash or cancel" and the user's screen would lose the output.
  */
 export class CallsInProgress {
   readonly #calls = new Map<string, CallInProgress>();
+  /** Tools the user approved for the session in this step: kept even if the step is cut off. */
+  #approvals: SessionApproval[] = [];
+
+  approved(approvals: SessionApproval[]): void {
+    this.#approvals = approvals;
+  }
 
   started(id: string, name: string): void {
     this.#calls.set(id, { name, started: Date.now(), output: '', truncated: false });
@@ -52,6 +59,7 @@ export class CallsInProgress {
   /** The answers owed when the step was cut off: finished calls as they ended, running ones as cancelled. */
   settle(): {
     messages: ToolMessage[];
+    sessionApprovals: SessionApproval[];
     cancelled: { id: string; name: string; output: string; truncated: boolean; durationMs: number }[];
   } {
     const messages: ToolMessage[] = [];
@@ -74,7 +82,9 @@ export class CallsInProgress {
         durationMs: Date.now() - call.started,
       });
     }
+    const sessionApprovals = this.#approvals;
     this.#calls.clear();
-    return { messages, cancelled };
+    this.#approvals = [];
+    return { messages, sessionApprovals, cancelled };
   }
 }

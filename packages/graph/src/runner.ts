@@ -162,14 +162,15 @@ export class Runner implements SubagentRuns {
   /**
    * The tools step the user cancelled never completes, so its calls would reach the next turn unanswered (and be
    * repaired as "crash or cancel"). Each gets its answer now: a finished call its result, a running one what it
-   * printed so far, marked cancelled by the user. Best effort, like the partial answer: a store that cannot write it
+   * printed so far, marked cancelled by the user; approvals for the session given for them are kept. Best effort, like the partial answer: a store that cannot write it
    * leaves the calls to the repair. Returns the cancelled calls, for their `tool-end` events.
    */
   async #answerCutOffCalls(threadId: string, calls: CallsInProgress) {
-    const { messages, cancelled } = calls.settle();
-    if (messages.length === 0) return [];
+    const { messages, sessionApprovals, cancelled } = calls.settle();
+    if (messages.length === 0 && sessionApprovals.length === 0) return [];
+    const update = { messages, ...(sessionApprovals.length > 0 ? { sessionApprovals } : {}) };
     try {
-      await this.graph.updateState({ configurable: { thread_id: threadId } }, { messages }, 'tools');
+      await this.graph.updateState({ configurable: { thread_id: threadId } }, update, 'tools');
     } catch {
       return [];
     }

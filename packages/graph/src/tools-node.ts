@@ -79,6 +79,9 @@ export function createToolsNode(
             ...request,
           })
       : undefined;
+    // Known before anything runs: a turn cancelled while the approved calls run keeps them (see CallsInProgress).
+    const approvals = newSessionApprovals(plan, decisions, context.snapshot);
+    context.callsInProgress?.approved(approvals);
     const result = await executeCalls({
       plan,
       decisions,
@@ -88,7 +91,6 @@ export function createToolsNode(
       context: { ...runContext, ...(delegate ? { delegate } : {}) },
     });
     const update: AgentStateUpdate = { messages: result.messages };
-    const approvals = newSessionApprovals(plan, decisions, context.snapshot);
     if (approvals.length > 0) update.sessionApprovals = approvals;
     if (result.loaded.length > 0) update.loadedSkills = result.loaded;
     // The application's choice on resume beats a handoff the model made in the same step.

@@ -483,6 +483,12 @@ export interface Agent {
    * Refused (`busy`) while a run is in progress or tool calls wait for their results or approvals.
    */
   compact(threadId: string, options?: CompactOptions): Promise<CompactionResult | undefined>;
+  /**
+   * Answers the calls a thread waits to run (pending approvals, and the calls held back with them) as not run, with
+   * `reason`, so the history says what became of them: for a turn the user cancelled at the approval question.
+   * Nothing runs and no model is called. Returns the call ids it answered (empty when nothing was pending).
+   */
+  dropPending(threadId: string, reason: string): Promise<string[]>;
   /** The tools the thread's agent (or `options.agent`) is given now. */
   toolsFor(threadId: string, options?: { agent?: string | null }): Promise<ToolInfo[]>;
   close(): Promise<void>;
