@@ -9,6 +9,7 @@ export const ERROR_STATUS = {
   'nothing-pending': 409,
   'payload-too-large': 413,
   'unsupported-media-type': 415,
+  'idempotency-key-reused': 422,
   'rate-limited': 429,
   internal: 500,
   unavailable: 503,

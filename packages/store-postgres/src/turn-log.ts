@@ -14,7 +14,7 @@ import {
   toTurn,
   toTurnEvent,
 } from '@birdie/store/backend';
-import type { Db, Queryable } from './db.js';
+import type { Client, Db, Queryable } from './db.js';
 import { requireOwner } from './owner.js';
 
 /**
@@ -30,6 +30,23 @@ export function createTurnLog(db: Db): TurnLogRepo {
     );
     if (!rows[0]) throw missingTurnError(turnId);
     return rows[0];
+  };
+
+  const insertAll = async (client: Client, turn: TurnRow, checked: Array<{ type: string; json: string }>) => {
+    const now = Date.now();
+    const out = [];
+    for (const e of checked) {
+      const { rows } = await client.query<{ id: number }>(
+        'INSERT INTO turn_events (turn_id, session_id, type, data, at) VALUES ($1, $2, $3, $4, $5) RETURNING id',
+        [turn.id, turn.session_id, e.type, e.json, now],
+      );
+      out.push(toTurnEvent({ id: rows[0]!.id, turn_id: turn.id, data: e.json, at: now }));
+    }
+    await client.query(
+      "UPDATE api_turns SET updated_at = $1, state = CASE state WHEN 'starting' THEN 'running' ELSE state END WHERE id = $2",
+      [now, turn.id],
+    );
+    return out;
   };
 
   return {
@@ -60,32 +77,23 @@ export function createTurnLog(db: Db): TurnLogRepo {
       return db.tx(async (client) => {
         const turn = await turnOf(client, turnId, true);
         if (turn.state === 'ended') throw endedTurnError(turnId);
-        const now = Date.now();
-        const out = [];
-        for (const e of checked) {
-          const { rows } = await client.query<{ id: number }>(
-            'INSERT INTO turn_events (turn_id, session_id, type, data, at) VALUES ($1, $2, $3, $4, $5) RETURNING id',
-            [turn.id, turn.session_id, e.type, e.json, now],
-          );
-          out.push(toTurnEvent({ id: rows[0]!.id, turn_id: turn.id, data: e.json, at: now }));
-        }
-        await client.query(
-          "UPDATE api_turns SET updated_at = $1, state = CASE state WHEN 'starting' THEN 'running' ELSE state END WHERE id = $2",
-          [now, turn.id],
-        );
-        return out;
+        return insertAll(client, turn, checked);
       });
     },
-    async end(turnId, status) {
-      const checked = checkTurnLabel(status, 'status');
-      const id = checkTurnId(turnId);
-      await turnOf(db, id);
-      const now = Date.now();
-      const { rowCount } = await db.query(
-        "UPDATE api_turns SET state = 'ended', status = $1, ended_at = $2, updated_at = $2 WHERE id = $3 AND state <> 'ended'",
-        [checked, now, id],
-      );
-      return (rowCount ?? 0) > 0;
+    async end(turnId, status, events = []) {
+      const checkedStatus = checkTurnLabel(status, 'status');
+      const checked = checkTurnEvents(events);
+      return db.tx(async (client) => {
+        const turn = await turnOf(client, turnId, true);
+        if (turn.state === 'ended') return false;
+        await insertAll(client, turn, checked);
+        const now = Date.now();
+        await client.query(
+          "UPDATE api_turns SET state = 'ended', status = $1, ended_at = $2, updated_at = $2 WHERE id = $3",
+          [checkedStatus, now, turn.id],
+        );
+        return true;
+      });
     },
     async discard(turnId) {
       await db.query("DELETE FROM api_turns WHERE id = $1 AND state = 'starting'", [checkTurnId(turnId)]);

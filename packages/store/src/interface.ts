@@ -473,8 +473,15 @@ export interface TurnLogRepo {
     turnId: number,
     events: ReadonlyArray<{ type: string } & Record<string, unknown>>,
   ): Promise<TurnEventRecord[]>;
-  /** Ends the turn with `status`; `false` when it had ended already (the first end wins). */
-  end(turnId: number, status: string): Promise<boolean>;
+  /**
+   * Ends the turn with `status`, appending `events` in the same transaction; `false` (and nothing appended) when it
+   * had ended already: the first end wins.
+   */
+  end(
+    turnId: number,
+    status: string,
+    events?: ReadonlyArray<{ type: string } & Record<string, unknown>>,
+  ): Promise<boolean>;
   /** Removes a turn that never started (still `starting`) with its key, so the key can be used again. */
   discard(turnId: number): Promise<void>;
   /** The user's turn; undefined when there is none (or it was pruned), `not-owner` for another user's. */

@@ -40,7 +40,7 @@ export function createTurnLog(db: Db, owners: Ownership): SyncOf<TurnLogRepo> {
     "UPDATE api_turns SET updated_at = ?, state = CASE state WHEN 'starting' THEN 'running' ELSE state END WHERE id = ?",
   );
   const endRow = db.prepare(
-    "UPDATE api_turns SET state = 'ended', status = ?, ended_at = ?, updated_at = ? WHERE id = ? AND state <> 'ended'",
+    "UPDATE api_turns SET state = 'ended', status = ?, ended_at = ?, updated_at = ? WHERE id = ?",
   );
   const discardRow = db.prepare("DELETE FROM api_turns WHERE id = ? AND state = 'starting'");
   const eventsOf = db.prepare<[string, number, number], TurnEventRow>(
@@ -55,6 +55,16 @@ export function createTurnLog(db: Db, owners: Ownership): SyncOf<TurnLogRepo> {
     const row = byId.get(checkTurnId(turnId));
     if (!row) throw missingTurnError(turnId);
     return row;
+  };
+
+  const insertAll = (turn: TurnRow, checked: Array<{ type: string; json: string }>) => {
+    const now = Date.now();
+    const out = checked.map((e) => {
+      const id = Number(insertEvent.run(turn.id, turn.session_id, e.type, e.json, now).lastInsertRowid);
+      return toTurnEvent({ id, turn_id: turn.id, data: e.json, at: now });
+    });
+    touch.run(now, turn.id);
+    return out;
   };
 
   return {
@@ -77,22 +87,19 @@ export function createTurnLog(db: Db, owners: Ownership): SyncOf<TurnLogRepo> {
       return immediate(db, () => {
         const turn = turnOf(turnId);
         if (turn.state === 'ended') throw endedTurnError(turnId);
-        const now = Date.now();
-        const out = checked.map((e) => {
-          const id = Number(insertEvent.run(turn.id, turn.session_id, e.type, e.json, now).lastInsertRowid);
-          return toTurnEvent({ id, turn_id: turn.id, data: e.json, at: now });
-        });
-        touch.run(now, turn.id);
-        return out;
+        return insertAll(turn, checked);
       });
     },
-    end(turnId, status) {
-      const checked = checkTurnLabel(status, 'status');
-      const id = checkTurnId(turnId);
+    end(turnId, status, events = []) {
+      const checkedStatus = checkTurnLabel(status, 'status');
+      const checked = checkTurnEvents(events);
       return immediate(db, () => {
-        turnOf(id);
+        const turn = turnOf(turnId);
+        if (turn.state === 'ended') return false;
+        insertAll(turn, checked);
         const now = Date.now();
-        return endRow.run(checked, now, now, id).changes > 0;
+        endRow.run(checkedStatus, now, now, turn.id);
+        return true;
       });
     },
     discard(turnId) {

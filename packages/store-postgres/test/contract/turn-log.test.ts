@@ -53,7 +53,8 @@ describe.each(backends)('$name', (backend) => {
       const second = await other.turns.append(turn.id, [{ type: 'result', status: 'ok' }]);
       expect(second[0]!.id).toBeGreaterThan(first[1]!.id);
       expect(await t.store.turns.end(turn.id, 'ok')).toBe(true);
-      expect(await other.turns.end(turn.id, 'died')).toBe(false);
+      // The first end wins: a later one appends nothing.
+      expect(await other.turns.end(turn.id, 'died', [{ type: 'error' }])).toBe(false);
       const ended = await other.turns.get(turn.id, 'alice');
       expect(ended).toMatchObject({ state: 'ended', status: 'ok' });
       expect(ended?.endedAt).toBeInstanceOf(Date);
@@ -91,6 +92,15 @@ describe.each(backends)('$name', (backend) => {
       await t.store.turns.append(again.turn.id, [{ type: 'session' }]);
       await t.store.turns.discard(again.turn.id);
       expect((await t.store.turns.get(again.turn.id, 'alice'))?.state).toBe('running');
+      // An end may carry the turn's last events, appended with it.
+      expect(await t.store.turns.end(again.turn.id, 'died', [{ type: 'error' }, { type: 'result' }])).toBe(
+        true,
+      );
+      expect((await t.store.turns.events(s.id, 'alice')).map((e) => e.event.type)).toEqual([
+        'session',
+        'error',
+        'result',
+      ]);
     });
 
     it("checks the owner and the arguments: another user's session is not-owner, a bad key invalid-argument", async () => {
