@@ -378,12 +378,13 @@ describe('the database for every command', { timeout: 60_000 }, () => {
         'session-files-tokens',
         'compact-checkpoint-keys',
         'writes-in-checkpoint-rows',
+        'turn-events',
       ],
     });
     expect(before.stdout).not.toContain('password');
     const migrated = await birdie(['db', 'migrate'], { env: fresh, cwd: box.cwd });
     expect(migrated.code, migrated.stderr).toBe(0);
-    expect(migrated.stdout).toMatch(/schema fresh_\d+: version 6 of 6, up to date/);
+    expect(migrated.stdout).toMatch(/schema fresh_\d+: version 7 of 7, up to date/);
     const after = await birdie(['db', 'status'], { env: fresh, cwd: box.cwd });
     expect(after.code).toBe(0);
   });
@@ -398,7 +399,7 @@ describe('the database for every command', { timeout: 60_000 }, () => {
     );
     const configured = { ...rest, BIRDIE_HOME: home };
     const status = await birdie(['db', 'status', '--json'], { env: configured, cwd: box.cwd });
-    expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'postgres', current: 6, latest: 6 });
+    expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'postgres', current: 7, latest: 7 });
     const tokens = await birdie(['tokens', 'list', '--json'], { env: configured, cwd: box.cwd });
     expect(
       tokens.stdout
