@@ -123,7 +123,10 @@ describe('a turn is submitted once, across workers', { timeout: 120_000 }, () =>
     const rest = await streamEvents(reattached);
     // The resend is the whole turn (its first part replayed); the reattached stream is what came after the cut.
     expect(replay[0]).toMatchObject({ type: 'session', id });
-    expect(replay.filter((e) => e.type === 'tool-end').map((e) => e.name)).toEqual(['append_token', 'gated_step']);
+    expect(replay.filter((e) => e.type === 'tool-end').map((e) => e.name)).toEqual([
+      'append_token',
+      'gated_step',
+    ]);
     expect(replay.at(-1)).toMatchObject({ type: 'result', status: 'ok', session: id });
     expect(rest.map((e) => e.type)).not.toContain('tool-start');
     expect(rest.filter((e) => e.type === 'tool-end').map((e) => e.name)).toEqual(['gated_step']);
@@ -136,7 +139,9 @@ describe('a turn is submitted once, across workers', { timeout: 120_000 }, () =>
     expect(runs.runs).toHaveLength(1);
 
     // Once finished, the key still answers with that turn; with another prompt it is refused.
-    const later = await streamEvents(await post(a, `/v1/sessions/${id}/turns`, { prompt: 'append once' }, key));
+    const later = await streamEvents(
+      await post(a, `/v1/sessions/${id}/turns`, { prompt: 'append once' }, key),
+    );
     expect(later.at(-1)).toEqual(replay.at(-1));
     const other = await post(b, `/v1/sessions/${id}/turns`, { prompt: 'append twice' }, key);
     expect(other.status).toBe(422);

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { requestDigest } from '../src/idempotency.js';
-import { type Block, blocksOf, events, gate, requestOf, type Script, useServer } from './helpers.js';
+import { blocksOf, events, gate, readUntil, requestOf, type Script, useServer } from './helpers.js';
 
 // Issue 27: a client whose stream was cut reattaches to the turn (`GET /v1/sessions/{id}/events`, `Last-Event-ID`),
 // on any worker: the events are recorded in the store while the turn runs, and kept for a while after it.
@@ -56,15 +56,7 @@ describe('GET /v1/sessions/{id}/events', () => {
     const turn = await h.request(`/v1/sessions/${id}/turns`, { token, json: { prompt: 'sleep' } });
     await started.promise;
     // The client reads up to the tool's start, then its connection is cut.
-    const seen: Block[] = [];
-    const reader = turn.body!.getReader();
-    let text = '';
-    while (!seen.some((b) => b.event?.type === 'tool-start')) {
-      const { value } = await reader.read();
-      text += new TextDecoder().decode(value);
-      seen.splice(0, seen.length, ...blocksOf(text.slice(0, text.lastIndexOf('\n\n') + 2)));
-    }
-    await reader.cancel();
+    const seen = await readUntil(turn, (e) => e.type === 'tool-start');
     const lastId = seen.at(-1)!.id!;
     const other = h.worker({ eventPollMs: 20 });
     const reattached = await requestOf(other.server, `/v1/sessions/${id}/events`, {
