@@ -3,15 +3,23 @@ import type { EventStream } from './event-stream.js';
 
 export type StreamEvent = { type: string } & Record<string, unknown>;
 
+/** What is waiting to be recorded and sent: an event (sent with its id), a token (sent at once), recorded tokens. */
+type Item =
+  | { kind: 'event'; event: StreamEvent }
+  | { kind: 'token'; event: StreamEvent }
+  | { kind: 'tokens'; event: StreamEvent };
+
 /**
  * Records a running turn's events in the store (for replay on any worker) and streams them to the client that
  * submitted it, in one order: each event goes to the client once it is recorded, with its id. `token` events go to
- * the client at once (no id) and are recorded coalesced: consecutive tokens of one message (and agent) become one
- * event, written at the next other event or after `tokenFlushMs`, whose id then reaches the client alone
- * (`EventStream.mark`). When the store cannot take an event, the client still gets it, without an id.
+ * the client without waiting to be recorded (no id) and are recorded coalesced: consecutive tokens of one message
+ * (and agent) become one event, written at the next other event or after `tokenFlushMs`, whose id then reaches the
+ * client alone (`EventStream.mark`). Whatever arrives while a write is in flight is written next in one append (one
+ * transaction). When the store cannot take an event, the client still gets it, without an id.
  */
 export class TurnRecorder {
-  private chain: Promise<void> = Promise.resolve();
+  private queue: Item[] = [];
+  private pumping: Promise<void> | undefined;
   private tokens: StreamEvent | undefined;
   private timer: NodeJS.Timeout | undefined;
   private failed = false;
@@ -26,27 +34,22 @@ export class TurnRecorder {
   push(event: StreamEvent): void {
     if (event.type === 'token' && typeof event.text === 'string') {
       this.coalesce(event);
-      this.inOrder(() => this.live.push(event));
+      this.enqueue({ kind: 'token', event });
       return;
     }
     this.flushTokens();
-    this.inOrder(async () => {
-      const [record] = await this.record([event]);
-      this.live.push(event, record?.id);
-    });
+    this.enqueue({ kind: 'event', event });
   }
 
   /** Records the last events, then the end (the turn's `status`), after everything pushed before. */
   async end(status: string, last: StreamEvent[]): Promise<void> {
     for (const event of last) this.push(event);
-    this.inOrder(async () => {
-      try {
-        await this.store.turns.end(this.turnId, status);
-      } catch (error) {
-        this.fail(error);
-      }
-    });
-    await this.chain;
+    while (this.pumping) await this.pumping;
+    try {
+      await this.store.turns.end(this.turnId, status);
+    } catch (error) {
+      this.fail(error);
+    }
   }
 
   private coalesce(token: StreamEvent): void {
@@ -63,16 +66,43 @@ export class TurnRecorder {
   private flushTokens(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    const tokens = this.tokens;
-    if (!tokens) return;
+    if (!this.tokens) return;
+    this.enqueue({ kind: 'tokens', event: this.tokens });
     this.tokens = undefined;
-    this.inOrder(async () => {
-      const [record] = await this.record([tokens]);
-      if (record) this.live.mark(record.id);
-    });
+  }
+
+  private enqueue(item: Item): void {
+    this.queue.push(item);
+    this.pumping ??= this.pump();
+  }
+
+  /** Writes what is queued in one append, sends it in order, and again until the queue is empty. */
+  private async pump(): Promise<void> {
+    try {
+      // Let the events of one synchronous burst join the first write.
+      await Promise.resolve();
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0);
+        const records = await this.record(batch.filter((i) => i.kind !== 'token').map((i) => i.event));
+        let next = 0;
+        for (const item of batch) {
+          if (item.kind === 'token') {
+            this.live.push(item.event);
+            continue;
+          }
+          const id = records[next++]?.id;
+          if (item.kind === 'event') this.live.push(item.event, id);
+          else if (id !== undefined) this.live.mark(id);
+        }
+      }
+    } finally {
+      // In the same synchronous step as the last look at the queue: an item queued after it starts a new pump.
+      this.pumping = undefined;
+    }
   }
 
   private async record(events: StreamEvent[]): Promise<Array<TurnEventRecord | undefined>> {
+    if (events.length === 0) return [];
     try {
       return await this.store.turns.append(this.turnId, events);
     } catch (error) {
@@ -86,10 +116,6 @@ export class TurnRecorder {
     if (this.failed) return;
     this.failed = true;
     this.options.onError(error);
-  }
-
-  private inOrder(step: () => void | Promise<void>): void {
-    this.chain = this.chain.then(step).catch((error: unknown) => this.fail(error));
   }
 }
 
