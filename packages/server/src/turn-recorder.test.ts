@@ -52,7 +52,7 @@ describe('TurnRecorder', () => {
       { type: 'done', status: 'ok' },
       { type: 'result', status: 'ok' },
     ]);
-    // One synchronous burst, one write (one transaction).
+    // One synchronous burst, one append (one transaction); the last event went with the end.
     expect(appends).toBe(1);
     expect((await store.turns.get(turnId, 'alice'))?.status).toBe('ok');
     const sent = blocksOf(await new Response(live.body).text());

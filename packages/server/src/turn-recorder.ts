@@ -41,15 +41,20 @@ export class TurnRecorder {
     this.enqueue({ kind: 'event', event });
   }
 
-  /** Records the last events, then the end (the turn's `status`), after everything pushed before. */
+  /**
+   * Records the turn's last events with its end (the turn's `status`) in one transaction, after everything pushed
+   * before, and sends them. A turn ended already (found lost by a follower) records nothing more.
+   */
   async end(status: string, last: StreamEvent[]): Promise<void> {
-    for (const event of last) this.push(event);
+    this.flushTokens();
     while (this.pumping) await this.pumping;
+    let recorded: Array<TurnEventRecord | undefined> = [];
     try {
-      await this.store.turns.end(this.turnId, status);
+      recorded = (await this.store.turns.end(this.turnId, status, last)) ?? [];
     } catch (error) {
       this.fail(error);
     }
+    last.forEach((event, i) => this.live.push(event, recorded[i]?.id));
   }
 
   private coalesce(token: StreamEvent): void {

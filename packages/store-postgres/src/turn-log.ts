@@ -85,14 +85,14 @@ export function createTurnLog(db: Db): TurnLogRepo {
       const checked = checkTurnEvents(events);
       return db.tx(async (client) => {
         const turn = await turnOf(client, turnId, true);
-        if (turn.state === 'ended') return false;
-        await insertAll(client, turn, checked);
+        if (turn.state === 'ended') return undefined;
+        const recorded = await insertAll(client, turn, checked);
         const now = Date.now();
         await client.query(
           "UPDATE api_turns SET state = 'ended', status = $1, ended_at = $2, updated_at = $2 WHERE id = $3",
           [checkedStatus, now, turn.id],
         );
-        return true;
+        return recorded;
       });
     },
     async discard(turnId) {

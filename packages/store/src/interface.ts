@@ -474,14 +474,14 @@ export interface TurnLogRepo {
     events: ReadonlyArray<{ type: string } & Record<string, unknown>>,
   ): Promise<TurnEventRecord[]>;
   /**
-   * Ends the turn with `status`, appending `events` in the same transaction; `false` (and nothing appended) when it
-   * had ended already: the first end wins.
+   * Ends the turn with `status`, appending `events` in the same transaction, and returns them as recorded;
+   * undefined (nothing appended) when it had ended already: the first end wins.
    */
   end(
     turnId: number,
     status: string,
     events?: ReadonlyArray<{ type: string } & Record<string, unknown>>,
-  ): Promise<boolean>;
+  ): Promise<TurnEventRecord[] | undefined>;
   /** Removes a turn that never started (still `starting`) with its key, so the key can be used again. */
   discard(turnId: number): Promise<void>;
   /** The user's turn; undefined when there is none (or it was pruned), `not-owner` for another user's. */

@@ -95,11 +95,11 @@ export function createTurnLog(db: Db, owners: Ownership): SyncOf<TurnLogRepo> {
       const checked = checkTurnEvents(events);
       return immediate(db, () => {
         const turn = turnOf(turnId);
-        if (turn.state === 'ended') return false;
-        insertAll(turn, checked);
+        if (turn.state === 'ended') return undefined;
+        const recorded = insertAll(turn, checked);
         const now = Date.now();
         endRow.run(checkedStatus, now, now, turn.id);
-        return true;
+        return recorded;
       });
     },
     discard(turnId) {
