@@ -54,7 +54,7 @@ export class TurnRecorder {
     } catch (error) {
       this.fail(error);
     }
-    last.forEach((event, i) => this.live.push(event, recorded[i]?.id));
+    for (const [i, event] of last.entries()) this.live.push(event, recorded[i]?.id);
   }
 
   private coalesce(token: StreamEvent): void {
