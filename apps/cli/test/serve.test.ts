@@ -378,13 +378,14 @@ describe('the database for every command', { timeout: 60_000 }, () => {
         'session-files-tokens',
         'compact-checkpoint-keys',
         'writes-in-checkpoint-rows',
+        'turn-events',
         'token-roles',
       ],
     });
     expect(before.stdout).not.toContain('password');
     const migrated = await birdie(['db', 'migrate'], { env: fresh, cwd: box.cwd });
     expect(migrated.code, migrated.stderr).toBe(0);
-    expect(migrated.stdout).toMatch(/schema fresh_\d+: version 7 of 7, up to date/);
+    expect(migrated.stdout).toMatch(/schema fresh_\d+: version 8 of 8, up to date/);
     const after = await birdie(['db', 'status'], { env: fresh, cwd: box.cwd });
     expect(after.code).toBe(0);
   });

@@ -6,9 +6,11 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { listTokens, revokeToken, runsUserOf } from './admin.js';
 import { ApiError, errorBody } from './errors.js';
+import { idempotencyKeyOf, requestDigest } from './idempotency.js';
 import { openApiDocument } from './openapi.js';
 import { RateLimiter } from './rate-limit.js';
 import type { ServeRuntime } from './runtime.js';
+import { sessionEvents } from './session-events.js';
 import { apiErrorOf } from './store-errors.js';
 import type { Turns } from './turns.js';
 
@@ -39,7 +41,7 @@ export function createApp(o: AppOptions): Hono<Env> {
       '/v1/*',
       cors({
         origin: o.corsOrigins,
-        allowHeaders: ['Authorization', 'Content-Type'],
+        allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'Last-Event-ID'],
         allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
         maxAge: 600,
       }),
@@ -156,9 +158,14 @@ export function createApp(o: AppOptions): Hono<Env> {
         'invalid-request',
         `prompt must be a non-empty string of at most ${MAX_PROMPT} characters`,
       );
+    const key = idempotencyKeyOf(c.req.header('idempotency-key'));
     const session = await sessionOf(c);
-    return turns.start(session, prompt);
+    return turns.start(session, prompt, key === undefined ? {} : { key, digest: requestDigest(body) });
   });
+
+  app.get('/v1/sessions/:id/events', async (c) =>
+    sessionEvents(store, turns.followers, await sessionOf(c), c.req.header('last-event-id')),
+  );
 
   app.post('/v1/sessions/:id/approvals', async (c) => {
     const body = await jsonBody(c, false);

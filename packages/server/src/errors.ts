@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   'nothing-pending': 409,
   'payload-too-large': 413,
   'unsupported-media-type': 415,
+  'idempotency-key-reused': 422,
   'rate-limited': 429,
   'concurrent-turns-limit': 429,
   'turns-per-minute-limit': 429,

@@ -29,7 +29,7 @@ const sessionId = {
 };
 const eventStream = {
   description:
-    "A `text/event-stream` of the turn's events, each `event: <type>` with `data: <JSON>` — the same objects `birdie run --json` prints, one per line. It starts with `session`, ends with `result`, or with `approval-request` when the turn waits for a decision (answer it with `POST /v1/sessions/{id}/approvals`, on any worker).",
+    "A `text/event-stream` of the turn's events, each `event: <type>` with `data: <JSON>` — the same objects `birdie run --json` prints, one per line — and an `id:` once recorded (resume with `GET /v1/sessions/{id}/events` and `Last-Event-ID`). It starts with `session`, ends with `result`, or with `approval-request` when the turn waits for a decision (answer it with `POST /v1/sessions/{id}/approvals`, on any worker).",
   content: { 'text/event-stream': { schema: ref('Event') } },
 };
 
@@ -385,6 +385,16 @@ export function openApiDocument(version: string): Record<string, unknown> {
         parameters: [sessionId],
         post: {
           summary: 'Run one turn; its events stream back.',
+          parameters: [
+            {
+              name: 'Idempotency-Key',
+              in: 'header',
+              required: false,
+              schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
+              description:
+                "Submits the turn once: the same key again (same user and session, within 24 h of the turn's end) answers with that turn's stream — its recorded events, then the rest while it runs — instead of running another. The same key with another body is 422 `idempotency-key-reused`.",
+            },
+          ],
           requestBody: {
             required: true,
             content: json({
@@ -402,8 +412,34 @@ export function openApiDocument(version: string): Record<string, unknown> {
               'payload-too-large',
               'unsupported-media-type',
               ...limits,
+              'idempotency-key-reused',
               ...common,
             ),
+          },
+        },
+      },
+      '/v1/sessions/{id}/events': {
+        parameters: [sessionId],
+        get: {
+          summary:
+            "Reattach: the session's recorded events after `Last-Event-ID` (without it, its newest turn's from the start), then the rest while a turn runs, on any worker.",
+          parameters: [
+            {
+              name: 'Last-Event-ID',
+              in: 'header',
+              required: false,
+              schema: { type: 'string', pattern: '^\\d{1,15}$' },
+              description:
+                'The `id:` of the last event the client has (what an EventSource sends when it reconnects).',
+            },
+          ],
+          responses: {
+            '200': {
+              description:
+                'A `text/event-stream` of recorded events, each with its `id:`; it ends when no turn of the session is running. Tokens are recorded coalesced (one event per message part).',
+              content: { 'text/event-stream': { schema: ref('Event') } },
+            },
+            ...errors('invalid-request', 'not-found', ...common),
           },
         },
       },

@@ -25,6 +25,14 @@ export interface ServerOptions {
   cancelPollMs?: number;
   /** A comment line on quiet event streams, ms. Default 15000. */
   keepAliveMs?: number;
+  /** How often a reattached stream (`GET …/events`, a resent key) asks the store for new events, ms. Default 500. */
+  eventPollMs?: number;
+  /** How long a turn's key and events are kept after it ended, ms. Default 24 h: what `Idempotency-Key` promises. */
+  turnRetentionMs?: number;
+  /** How long streamed tokens wait to be recorded as one event, ms. Default 250. */
+  tokenFlushMs?: number;
+  /** A turn with no new event for this long, whose session nobody holds, is ended as lost, ms. Default 60000. */
+  lostTurnMs?: number;
   /** Unexpected failures: the response says only `internal error`; this gets the error. Default: ignored. */
   onError?(error: unknown, where: string): void;
 }
@@ -45,10 +53,18 @@ export interface BirdieServer {
 
 /** The HTTP API over one runtime. Loads nothing until called; listens only when asked. */
 export function createServer(options: ServerOptions): BirdieServer {
+  const onError = options.onError ?? (() => {});
   const turns = new Turns(options.runtime, {
     cancelPollMs: options.cancelPollMs ?? 500,
     keepAliveMs: options.keepAliveMs ?? 15_000,
     ...(options.limits ? { limits: options.limits } : {}),
+    ...definedOf({
+      eventPollMs: options.eventPollMs,
+      tokenFlushMs: options.tokenFlushMs,
+      retentionMs: options.turnRetentionMs,
+      lostTurnMs: options.lostTurnMs,
+    }),
+    onError: (error) => onError(error, 'turn log'),
   });
   const app = createApp({
     runtime: options.runtime,
@@ -57,7 +73,7 @@ export function createServer(options: ServerOptions): BirdieServer {
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     rateLimit: options.rateLimit === undefined ? { requests: 600, perMs: 60_000 } : options.rateLimit,
     corsOrigins: options.corsOrigins ?? [],
-    onError: options.onError ?? (() => {}),
+    onError,
   });
   let http: Server | undefined;
   let closing: Promise<{ finished: number; cancelled: number }> | undefined;
@@ -97,4 +113,9 @@ export function createServer(options: ServerOptions): BirdieServer {
       return closing;
     },
   };
+}
+
+/** The entries whose value is given (an option left out keeps its default, even under exactOptionalPropertyTypes). */
+function definedOf<T extends Record<string, number | undefined>>(values: T): { [K in keyof T]?: number } {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as never;
 }

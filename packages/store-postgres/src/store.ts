@@ -13,6 +13,7 @@ import { createRuns } from './runs.js';
 import { createTasks, createTriggers } from './scheduling.js';
 import { createSessions } from './sessions.js';
 import { createTokens } from './tokens.js';
+import { createTurnLog } from './turn-log.js';
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database` (or with `?host=/socket/dir`). */
@@ -119,6 +120,7 @@ function assemble(db: Db): PostgresStore {
     trust: guard(db, createTrust(db)),
     files: guard(db, createFiles(db, leases)),
     tokens: guard(db, createTokens(db)),
+    turns: guard(db, createTurnLog(db)),
     checkpointer,
     doctor: guard(db, { doctor: () => runDoctor(db, checkpointer) }).doctor,
     migrationStatus: guard(db, { migrationStatus: () => migrationStatus(db) }).migrationStatus,

@@ -147,6 +147,20 @@ export { type TaskRow, toTask } from './tasks.js';
 export { checkDue } from './triggers.js';
 export { type TrustRow, toRecord as toTrustRecord } from './trust.js';
 export {
+  checkEventsQuery,
+  checkIdempotencyKey,
+  checkTurnEvents,
+  checkTurnId,
+  checkTurnLabel,
+  endedTurnError,
+  missingTurnError,
+  TURN_COLUMNS,
+  type TurnEventRow,
+  type TurnRow,
+  toTurn,
+  toTurnEvent,
+} from './turn-log-check.js';
+export {
   checkAcquire,
   checkCallIds,
   checkDir,

@@ -51,6 +51,10 @@ export type {
   TrustDecision,
   TrustRecord,
   TrustRepo,
+  TurnEventRecord,
+  TurnLogRepo,
+  TurnRecord,
+  TurnState,
   Usage,
 } from './interface.js';
 export { SESSION_FILE_LIMITS } from './session-files-check.js';

@@ -425,6 +425,84 @@ export interface TasksRepo {
   finish(id: number): Promise<void>;
 }
 
+/**
+ * Where an API turn is: `starting` until its first event is recorded (the session's lease is held then), `running`,
+ * then `ended`. A turn whose submission was refused before it started is discarded, not ended.
+ */
+export type TurnState = 'starting' | 'running' | 'ended';
+
+/** One turn submitted through the HTTP API (`POST …/turns` or `…/approvals`), as the turn log keeps it. */
+export interface TurnRecord {
+  id: number;
+  sessionId: string;
+  userId: string;
+  /** The client's `Idempotency-Key`, when it sent one: unique per user and session. */
+  key?: string;
+  /** What the request that first used the key asked for (a digest the caller computes), to refuse a reuse. */
+  requestDigest?: string;
+  state: TurnState;
+  /** How it ended (the `result` event's status, `interrupted` for an approval request, `died`), once ended. */
+  status?: string;
+  createdAt: Date;
+  /** The last change: an event recorded, or the end. */
+  updatedAt: Date;
+  endedAt?: Date;
+}
+
+/** An event of a turn as recorded: the JSON object the API streams (`{ type, … }`). */
+export interface TurnEventRecord {
+  /** Increasing across the store, so a session's events are in order by id: the server-sent event's `id`. */
+  id: number;
+  turnId: number;
+  event: { type: string } & Record<string, unknown>;
+  at: Date;
+}
+
+/**
+ * The API's turns and their events, kept so that a client whose stream was cut can find out what happened (and
+ * follow the rest) on any worker instead of submitting the turn again. Calls by session id check the owner.
+ */
+export interface TurnLogRepo {
+  /**
+   * Records a new turn of the user's session, or, when `key` was used on the session before, returns that turn
+   * (`created: false`, whatever its state). Race-safe: two calls with one key make one turn.
+   */
+  begin(r: {
+    sessionId: string;
+    userId: string;
+    key?: string;
+    requestDigest?: string;
+  }): Promise<{ turn: TurnRecord; created: boolean }>;
+  /** Appends events in order (a `starting` turn becomes `running`); `invalid-argument` for an ended turn. */
+  append(
+    turnId: number,
+    events: ReadonlyArray<{ type: string } & Record<string, unknown>>,
+  ): Promise<TurnEventRecord[]>;
+  /**
+   * Ends the turn with `status`, appending `events` in the same transaction, and returns them as recorded;
+   * undefined (nothing appended) when it had ended already: the first end wins.
+   */
+  end(
+    turnId: number,
+    status: string,
+    events?: ReadonlyArray<{ type: string } & Record<string, unknown>>,
+  ): Promise<TurnEventRecord[] | undefined>;
+  /** Removes a turn that never started (still `starting`) with its key, so the key can be used again. */
+  discard(turnId: number): Promise<void>;
+  /** The user's turn; undefined when there is none (or it was pruned), `not-owner` for another user's. */
+  get(turnId: number, userId: string): Promise<TurnRecord | undefined>;
+  /** The session's newest turn, if any is kept. */
+  latest(sessionId: string, userId: string): Promise<TurnRecord | undefined>;
+  /** The session's events after `afterId` (of one turn when `turnId` is given), oldest first; default limit 500. */
+  events(
+    sessionId: string,
+    userId: string,
+    q?: { afterId?: number; turnId?: number; limit?: number },
+  ): Promise<TurnEventRecord[]>;
+  /** Deletes turns (their keys and events) that ended, or last changed, before `before`; returns how many. */
+  prune(before: Date): Promise<number>;
+}
+
 export type TrustDecision = 'trusted' | 'refused';
 
 /** The user's answer about one project folder, for what it declared when they answered. */
@@ -546,6 +624,8 @@ export interface Store {
   readonly files: SessionFilesRepo;
   /** Bearer tokens of the HTTP API (`birdie serve`). */
   readonly tokens: TokensRepo;
+  /** The HTTP API's turns and their events, for idempotent submission and reattaching (`birdie serve`). */
+  readonly turns: TurnLogRepo;
   /** LangGraph checkpointer over the same data; `thread_id` is the session id. */
   readonly checkpointer: BaseCheckpointSaver;
   /** Checks the whole store: the back end's own check, then every stored record decoded. */

@@ -19,6 +19,7 @@ import { createTasks } from './tasks.js';
 import { createTokens } from './tokens.js';
 import { createTriggers } from './triggers.js';
 import { createTrust } from './trust.js';
+import { createTurnLog } from './turn-log.js';
 
 export interface StoreOptions {
   /** Folder of birdie's data. Default: `BIRDIE_HOME`, else `~/.birdie`. */
@@ -94,6 +95,7 @@ function assemble(db: Db, file: string): SqliteStore {
     trust: guard(createTrust(db)),
     files: guard(createFiles(db, owners, leases)),
     tokens: guard(createTokens(db)),
+    turns: guard(createTurnLog(db, owners)),
     checkpointer,
     doctor: guard<Pick<Store, 'doctor'>>({ doctor: () => runDoctor(db, checkpointer) }).doctor,
     close() {

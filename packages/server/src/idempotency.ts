@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+import { stringify } from 'safe-stable-stringify';
+import { ApiError } from './errors.js';
+
+/** What a client sends in `Idempotency-Key`: 1-255 visible ASCII characters (a UUID, typically). */
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** The request's `Idempotency-Key`, checked; undefined without one. */
+export function idempotencyKeyOf(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (!KEY.test(header))
+    throw new ApiError(
+      'invalid-request',
+      'Idempotency-Key must be 1-255 visible ASCII characters (no spaces), such as a UUID',
+    );
+  return header;
+}
+
+/**
+ * What a request asked for, as a digest: the same key sent with another body is refused. The body is hashed as
+ * JSON with its keys sorted, so the same object matches however a client orders its keys.
+ */
+export function requestDigest(body: Record<string, unknown>): string {
+  return createHash('sha256').update(stringify(body)).digest('hex');
+}
+
+export function keyReusedError(key: string): ApiError {
+  return new ApiError(
+    'idempotency-key-reused',
+    `Idempotency-Key ${JSON.stringify(key)} was used on this session for another request; use a new key for a new turn`,
+  );
+}
