@@ -144,4 +144,37 @@ describe('a PostgreSQL restart under a worker', { timeout: 120_000 }, () => {
       child.child.kill('SIGKILL');
     }
   });
+
+  it('a lease released while the server is down is released once it is back, and the run it left running dies', async () => {
+    const schema = 'restart_release';
+    const child = worker(schema);
+    try {
+      const id = (await child.waitFor((l) => l.startsWith('session '))).slice('session '.length);
+      expect(await ask(child, 'acquire')).toBe('ok');
+      expect(await ask(child, 'write')).toBe('ok');
+      await server.crash();
+      // The turn's end cannot be recorded, nor the lease given back; releasing never fails its caller.
+      expect(await ask(child, 'release')).toBe('ok');
+      await server.start();
+      const state = async () => {
+        const lease = await admin.query(`SELECT owner FROM ${schema}.leases WHERE session_id = $1`, [id]);
+        const runs = await admin.query<{ status: string; error: string | null }>(
+          `SELECT status, error FROM ${schema}.runs WHERE session_id = $1`,
+          [id],
+        );
+        return { leases: lease.rowCount, runs: runs.rows };
+      };
+      await until(async () => (await state()).leases === 0, 'the release to reach the server');
+      expect((await state()).runs).toEqual([
+        {
+          status: 'died',
+          error:
+            'died: the turn ended while the database server could not be reached, so its end was not recorded',
+        },
+      ]);
+      expect(child.child.exitCode).toBeNull();
+    } finally {
+      child.child.kill('SIGKILL');
+    }
+  });
 });
