@@ -51,6 +51,10 @@ const commands = {
   held: () => lease.assertHeld(),
   write: () => store.runs.start({ sessionId: session.id, userId: 'alice', model: 'scripted' }),
   release: () => lease.release(),
+  ready: async () => {
+    const found = await store.ready();
+    if (!found.ready) throw Object.assign(new Error(found.reason), { code: found.code });
+  },
 };
 for await (const line of createInterface({ input: process.stdin })) {
   const [label, command] = line.split(' ');
@@ -106,10 +110,12 @@ describe('a PostgreSQL restart under a worker', { timeout: 120_000 }, () => {
       expect(await acquiring).toMatch(/^unavailable cannot reach the database server postgresql:\/\/birdie@/);
       // Down: the next call is refused the same way, and the process is still there to say so.
       expect(await ask(child, 'write')).toMatch(/^unavailable cannot reach the database server/);
+      expect(await ask(child, 'ready')).toMatch(/^unavailable cannot reach the database server/);
 
       await server.start();
       // Back: the same worker takes the lease and writes, over new connections.
       await until(async () => (await ask(child, 'acquire')) === 'ok', 'the worker to take the lease');
+      expect(await ask(child, 'ready')).toBe('ok');
       expect(await ask(child, 'write')).toBe('ok');
       expect(await ask(child, 'release')).toBe('ok');
       expect(child.child.exitCode).toBeNull();
