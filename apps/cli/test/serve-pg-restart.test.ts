@@ -125,16 +125,16 @@ describe('a PostgreSQL restart while a turn runs', { timeout: 180_000 }, () => {
     // The worker is up and says the store is down; requests that need the store are 503, not a dropped connection.
     expect(worker.process.child.exitCode).toBeNull();
     expect((await worker.request('/v1/health')).status).toBe(200);
+    const notReady = await worker.request('/v1/ready');
+    expect(notReady.status).toBe(503);
+    expect(((await notReady.json()) as { reason: { code: string } }).reason.code).toBe('unavailable');
     const refused = await worker.request(`/v1/sessions/${id}`, { token: alice });
     expect(refused.status).toBe(503);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('unavailable');
 
     await server.start();
     // Back: the same worker serves the next turn of the same session (its lease left behind is its own).
-    await until(
-      async () => (await worker.request('/v1/sessions', { token: alice })).status === 200,
-      'the store',
-    );
+    await until(async () => (await worker.request('/v1/ready')).status === 200, 'the worker to be ready');
     const next = await streamEvents(await turn(id, 'after the restart'));
     expect(next.at(-1)).toMatchObject({ type: 'result', status: 'ok' });
 

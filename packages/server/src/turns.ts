@@ -28,6 +28,11 @@ export class Turns {
     return this.running.size;
   }
 
+  /** False once `drain` began: the worker takes no new turns (and is not ready). */
+  get isAccepting(): boolean {
+    return this.accepting;
+  }
+
   /** Starts the turn and answers with its event stream, or throws the `ApiError` that refused it. */
   async start(session: Session, input: TurnInput): Promise<Response> {
     if (!this.accepting) throw new ApiError('unavailable', 'the server is shutting down', { retryAfter: 1 });
