@@ -9,6 +9,7 @@ import { ApiError, errorBody } from './errors.js';
 import { idempotencyKeyOf, requestDigest } from './idempotency.js';
 import { openApiDocument } from './openapi.js';
 import { RateLimiter } from './rate-limit.js';
+import { readiness } from './readiness.js';
 import type { ServeRuntime } from './runtime.js';
 import { sessionEvents } from './session-events.js';
 import { apiErrorOf } from './store-errors.js';
@@ -64,6 +65,11 @@ export function createApp(o: AppOptions): Hono<Env> {
 
   app.get('/v1/health', (c) => c.json({ status: 'ok', version: o.version, store: store.kind }));
   app.get('/v1/openapi.json', (c) => c.json(openApiDocument(o.version)));
+  app.get('/v1/ready', async (c) => {
+    const { status, body } = await readiness(store, { accepting: turns.isAccepting, version: o.version });
+    if (status === 503) c.header('Retry-After', '5');
+    return c.json(body, status);
+  });
 
   // Everything else needs a token, and each token has its own rate.
   app.use('/v1/*', async (c, next) => {

@@ -40,7 +40,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
       title: 'birdie',
       version,
       description:
-        'The birdie agent over HTTP. Every endpoint but `/v1/health` and `/v1/openapi.json` needs `Authorization: Bearer TOKEN` (`birdie tokens create --user NAME`); a token acts as its user, who sees only their own sessions and runs; an admin token (`--admin`) may also list and revoke tokens and read the runs of any user. Errors are `{ "error": { "code", "message" } }`.',
+        'The birdie agent over HTTP. Every endpoint but `/v1/health`, `/v1/ready` and `/v1/openapi.json` needs `Authorization: Bearer TOKEN` (`birdie tokens create --user NAME`); a token acts as its user, who sees only their own sessions and runs; an admin token (`--admin`) may also list and revoke tokens and read the runs of any user. Errors are `{ "error": { "code", "message" } }`.',
     },
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
@@ -293,6 +293,51 @@ export function openApiDocument(version: string): Record<string, unknown> {
                   status: { const: 'ok' },
                   version: { type: 'string' },
                   store: { type: 'string', enum: ['sqlite', 'postgres'] },
+                },
+              }),
+            },
+          },
+        },
+      },
+      '/v1/ready': {
+        get: {
+          summary:
+            'Whether this worker can serve requests (no token needed): its store is reachable, its schema current and writable, and the worker is not shutting down. A readiness probe; `/v1/health` is the liveness one.',
+          security: [],
+          responses: {
+            '200': {
+              description: 'Ready.',
+              content: json({
+                type: 'object',
+                required: ['status', 'version', 'store'],
+                properties: {
+                  status: { const: 'ready' },
+                  version: { type: 'string' },
+                  store: { type: 'string', enum: ['sqlite', 'postgres'] },
+                },
+              }),
+            },
+            '503': {
+              description: 'Not ready (`Retry-After`), with the reason.',
+              content: json({
+                type: 'object',
+                required: ['status', 'version', 'store', 'reason'],
+                properties: {
+                  status: { const: 'not-ready' },
+                  version: { type: 'string' },
+                  store: { type: 'string', enum: ['sqlite', 'postgres'] },
+                  reason: {
+                    type: 'object',
+                    required: ['code', 'message'],
+                    properties: {
+                      code: {
+                        type: 'string',
+                        description:
+                          "The store's error code (`unavailable`, `migration-failed`, `read-only`, `disk-full`, `malformed`, `closed`, …) or `shutting-down`.",
+                      },
+                      message: { type: 'string' },
+                    },
+                  },
                 },
               }),
             },

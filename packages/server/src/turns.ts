@@ -86,6 +86,11 @@ export class Turns {
     return this.running.size;
   }
 
+  /** False once `drain` began: the worker takes no new turns (and is not ready). */
+  get isAccepting(): boolean {
+    return this.accepting;
+  }
+
   /**
    * Starts the turn and answers with its event stream, or throws the `ApiError` that refused it. With a key used
    * on the session before, answers with that turn's stream instead (422 when the request differs).

@@ -94,6 +94,7 @@ export {
 export { type LeaseAttempt, waitForLease } from './lease-wait.js';
 export { type MemoryRow, toEntry } from './memory.js';
 export { pidScope, processGone } from './process-alive.js';
+export { checkReadiness, type StoreReadiness } from './readiness.js';
 export {
   FOLLOWS_DAMAGED,
   type Moved,

@@ -57,6 +57,7 @@ export type {
   TurnState,
   Usage,
 } from './interface.js';
+export type { StoreReadiness } from './readiness.js';
 export { SESSION_FILE_LIMITS } from './session-files-check.js';
 export { openStore, type SqliteStore, type StoreOptions } from './store.js';
 export { RUN_STATUSES } from './validate.js';

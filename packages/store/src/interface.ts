@@ -1,8 +1,10 @@
 // The store interface: what every back end (SQLite here, PostgreSQL in @birdie/store-postgres) implements.
 // Every method returns a promise, so a back end over a network client fits the same shape; a failure is a
 // rejected promise with a `StoreError` (never a synchronous throw).
+
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import type { DamagedRecord, LeaseHolder } from './errors.js';
+import type { StoreReadiness } from './readiness.js';
 
 export interface Session {
   /** `YYYY-MM-DD_N`; also the LangGraph `thread_id` of the session's checkpoints. */
@@ -630,6 +632,11 @@ export interface Store {
   readonly checkpointer: BaseCheckpointSaver;
   /** Checks the whole store: the back end's own check, then every stored record decoded. */
   doctor(): Promise<DoctorReport>;
+  /**
+   * Whether the store can serve requests now, for a readiness probe (`birdie serve`'s `GET /v1/ready`): its data is
+   * reachable (one round trip), its schema is at the version this package needs, and it takes writes. Never throws.
+   */
+  ready(): Promise<StoreReadiness>;
   /** Releases this store's leases and closes its connections; later calls reject with `StoreError('closed')`. Idempotent. */
   close(): Promise<void>;
 }
