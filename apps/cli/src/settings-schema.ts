@@ -19,6 +19,11 @@ const skillName = z
     error: 'must be a skill name (not empty, no control characters)',
   });
 const skillList = z.array(skillName, { error: 'must be a list of skill names' });
+const patternList = (what: string) =>
+  z.array(skillName, { error: `must be a list of ${what} names or patterns (such as "*")` });
+
+/** The nested sections and their keys, for the message about an unknown key. */
+const SECTION_KEYS: Record<string, string> = { skills: 'enable, disable', serve: 'skills, agents' };
 
 /** The settings section: every key optional, unknown keys refused. Add new settings here and in `Settings`. */
 const settingsSchema = z
@@ -30,6 +35,10 @@ const settingsSchema = z
     skills: z.strictObject(
       { enable: skillList.optional(), disable: skillList.optional() },
       { error: 'must be an object with "enable" and "disable" lists' },
+    ),
+    serve: z.strictObject(
+      { skills: patternList('skill').optional(), agents: patternList('agent').optional() },
+      { error: 'must be an object with "skills" and "agents" lists' },
     ),
     sandbox: z.enum(SANDBOX_SETTINGS, { error: 'must be declared or always' }),
     container_runtime: z.enum(CONTAINER_RUNTIMES, { error: 'must be auto, podman or docker' }),
@@ -73,7 +82,10 @@ export function checkSettings(file: ConfigFile): SettingsLayer {
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';
     const where = ['settings', ...path, key].join('.');
-    const allowed = path.length === 0 ? Object.keys(settingsSchema.shape).join(', ') : 'enable, disable';
+    const allowed =
+      path.length === 0
+        ? Object.keys(settingsSchema.shape).join(', ')
+        : (SECTION_KEYS[String(path[0])] ?? '');
     throw positioned(file, [...path, key], `unknown setting ${JSON.stringify(where)} (allowed: ${allowed})`);
   }
   const name = ['settings', ...path].join('.');
@@ -95,6 +107,8 @@ export function mergeSettings(files: ConfigFile[]): {
     approval: 'default',
     'skills.enable': 'default',
     'skills.disable': 'default',
+    'serve.skills': 'default',
+    'serve.agents': 'default',
     database_url: 'default',
     sandbox: 'default',
     container_runtime: 'default',
@@ -122,6 +136,12 @@ export function mergeSettings(files: ConfigFile[]): {
     if (layer.skills?.disable !== undefined) {
       settings.skills.disable = layer.skills.disable;
       sources['skills.disable'] = from;
+    }
+    for (const key of ['skills', 'agents'] as const) {
+      const value = layer.serve?.[key];
+      if (value === undefined) continue;
+      settings.serve[key] = value;
+      sources[`serve.${key}`] = from;
     }
     if (layer.sandbox !== undefined) {
       settings.sandbox = layer.sandbox;

@@ -9,6 +9,12 @@ export interface Settings {
   approval: ApprovalMode;
   /** Skills enabled or disabled in a new session, as if given with `--enable` / `--disable`. */
   skills: { enable: string[]; disable: string[] };
+  /**
+   * What `birdie serve` lets API sessions use (the operator's policy; a request only narrows it): skill and agent
+   * names or patterns (`*`, `web-*`). A skill whose tools run raw commands or in-process `node:` code of a folder
+   * other than the bundled one counts only when named exactly, never through a pattern. `skills.disable` always wins.
+   */
+  serve: { skills: string[]; agents: string[] };
   /** A PostgreSQL server to keep everything in instead of the SQLite file (`BIRDIE_DATABASE_URL` overrides it). */
   databaseUrl?: string;
   /** `always`: every bash:/python: tool runs under the sandbox (as with `--sandbox`); `declared`: those that ask. */
@@ -40,6 +46,8 @@ export type SettingKey =
   | 'approval'
   | 'skills.enable'
   | 'skills.disable'
+  | 'serve.skills'
+  | 'serve.agents'
   | 'database_url'
   | 'sandbox'
   | 'container_runtime'
@@ -52,6 +60,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   'approval',
   'skills.enable',
   'skills.disable',
+  'serve.skills',
+  'serve.agents',
   'database_url',
   'sandbox',
   'container_runtime',
@@ -66,6 +76,7 @@ export function defaultSettings(): Settings {
   return {
     approval: 'ask',
     skills: { enable: [], disable: [] },
+    serve: { skills: ['*'], agents: ['*'] },
     sandbox: 'declared',
     container_runtime: 'auto',
     titles: 'prompt',

@@ -3,6 +3,7 @@
 export { checkToolArgs } from './json-args.js';
 export { TOOL_LIMITS, type ToolLimits } from './limits.js';
 export { createSkillTool, describeToolError } from './skill-tool.js';
+export { defaultApproval } from './tool.js';
 export type {
   ApprovalReason,
   BuildResult,

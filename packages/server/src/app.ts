@@ -8,6 +8,7 @@ import { ApiError, errorBody } from './errors.js';
 import { openApiDocument } from './openapi.js';
 import { RateLimiter } from './rate-limit.js';
 import type { ServeRuntime } from './runtime.js';
+import { listSkills } from './skills.js';
 import { apiErrorOf } from './store-errors.js';
 import type { Turns } from './turns.js';
 
@@ -181,6 +182,8 @@ export function createApp(o: AppOptions): Hono<Env> {
       throw apiErrorOf(error, session.id) ?? error;
     }
   });
+
+  app.get('/v1/skills', listSkills(runtime));
 
   app.get('/v1/runs', async (c) => {
     const userId = c.get('token').userId;

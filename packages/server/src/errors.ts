@@ -3,6 +3,8 @@ export const ERROR_STATUS = {
   'invalid-request': 400,
   'invalid-arguments': 400,
   unauthorized: 401,
+  'skill-not-allowed': 403,
+  'agent-not-allowed': 403,
   'not-found': 404,
   'method-not-allowed': 405,
   'session-busy': 409,

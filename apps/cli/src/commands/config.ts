@@ -52,9 +52,16 @@ function checkKey(key: string | undefined): SettingKey {
   );
 }
 
+const LIST_KEYS: ReadonlySet<SettingKey> = new Set([
+  'skills.enable',
+  'skills.disable',
+  'serve.skills',
+  'serve.agents',
+]);
+
 /** A value as typed on the command line: lists comma-separated (or JSON), numbers as numbers. */
 function parseValue(key: SettingKey, raw: string): unknown {
-  if (key === 'skills.enable' || key === 'skills.disable') {
+  if (LIST_KEYS.has(key)) {
     if (raw.trim().startsWith('[')) return JSON.parse(raw);
     return raw
       .split(',')
@@ -83,8 +90,10 @@ async function writeSettings(
     : undefined;
   const settings = structuredClone(current?.settings ?? {});
   change(settings);
-  const skills = settings.skills as Record<string, unknown> | undefined;
-  if (skills && Object.keys(skills).length === 0) delete settings.skills;
+  for (const section of ['skills', 'serve']) {
+    const value = settings[section] as Record<string, unknown> | undefined;
+    if (value && Object.keys(value).length === 0) delete settings[section];
+  }
   // A flat file of the first release is rewritten in sections; its provider fields stay as they were.
   const provider = current?.provider;
   const body: Record<string, unknown> = {};
