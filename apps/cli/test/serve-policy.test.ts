@@ -112,7 +112,10 @@ describe('operator policy for API sessions', { timeout: 120_000 }, () => {
     const made = await create(open, {});
     const { id } = (await made.json()) as { id: string };
     const events = await streamEvents(
-      await open.worker.request(`/v1/sessions/${id}/turns`, { token: open.token, json: { prompt: 'call node' } }),
+      await open.worker.request(`/v1/sessions/${id}/turns`, {
+        token: open.token,
+        json: { prompt: 'call node' },
+      }),
     );
     const [end] = events.filter((e) => e.type === 'tool-end');
     expect(end).toMatchObject({ name: 'whoami_node', ok: false });
@@ -179,7 +182,9 @@ describe('operator policy for API sessions', { timeout: 120_000 }, () => {
     const strictSkills = await list(strict);
     expect(strictSkills.map((s) => s.name)).not.toContain('shell');
     const raw = strictSkills.find((s) => s.name === 'raw-shell');
-    expect(raw?.tools).toEqual([expect.objectContaining({ name: 'run_command', raw: true, approval: 'always' })]);
+    expect(raw?.tools).toEqual([
+      expect.objectContaining({ name: 'run_command', raw: true, approval: 'always' }),
+    ]);
     // Without a token: 401, like every other endpoint but health.
     expect((await open.worker.request('/v1/skills')).status).toBe(401);
   });

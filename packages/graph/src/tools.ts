@@ -3,7 +3,6 @@
 export { checkToolArgs } from './json-args.js';
 export { TOOL_LIMITS, type ToolLimits } from './limits.js';
 export { createSkillTool, describeToolError } from './skill-tool.js';
-export { defaultApproval } from './tool.js';
 export type {
   ApprovalReason,
   BuildResult,
@@ -13,3 +12,4 @@ export type {
   ToolResult,
   ToolRunContext,
 } from './tool.js';
+export { defaultApproval } from './tool.js';
