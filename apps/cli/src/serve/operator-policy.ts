@@ -12,7 +12,7 @@ import type { Settings } from '../settings.js';
  * run a raw command (a `bash:` template that is only `{command}`), or run `node:` code inside the server's process
  * from a folder other than the bundled one (the CLI's own filesystem and todo tools stay available).
  */
-export type NamedOnly = 'raw-command' | 'in-process-code';
+type NamedOnly = 'raw-command' | 'in-process-code';
 
 /** The operator's policy over API sessions, from the server's settings (`serve.skills`, `serve.agents`, `skills.disable`). */
 export interface OperatorPolicy {
@@ -59,7 +59,7 @@ function isRaw(skill: Skill, tool: SkillTool): boolean {
 const runsNode = (tool: SkillTool) => [tool.entrypoint, tool.preview].some((e) => e?.startsWith('node:'));
 
 /** What the skill's tools would do that only the operator may accept by naming it, if anything. */
-export function namedOnly(skill: Skill, snapshot: RegistrySnapshot): NamedOnly | undefined {
+function namedOnly(skill: Skill, snapshot: RegistrySnapshot): NamedOnly | undefined {
   if (skill.tools.some((tool) => isRaw(skill, tool))) return 'raw-command';
   if (snapshot.layerOf(skill.name)?.layer !== 'bundled' && skill.tools.some(runsNode))
     return 'in-process-code';
