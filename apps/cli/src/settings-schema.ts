@@ -20,6 +20,8 @@ const skillName = z
     error: 'must be a skill name (not empty, no control characters)',
   });
 const skillList = z.array(skillName, { error: 'must be a list of skill names' });
+const patternList = (what: string) =>
+  z.array(skillName, { error: `must be a list of ${what} names or patterns (such as "*")` });
 
 const perUserLimit = (what: string) =>
   z
@@ -55,6 +57,8 @@ const settingsSchema = z
     }),
     serve: z.strictObject(
       {
+        skills: patternList('skill').optional(),
+        agents: patternList('agent').optional(),
         limits: z
           .strictObject(
             {
@@ -65,7 +69,7 @@ const settingsSchema = z
           )
           .optional(),
       },
-      { error: 'must be an object with "limits"' },
+      { error: 'must be an object with "skills", "agents" and "limits"' },
     ),
   })
   .partial();
@@ -127,6 +131,8 @@ export function mergeSettings(files: ConfigFile[]): {
     approval: 'default',
     'skills.enable': 'default',
     'skills.disable': 'default',
+    'serve.skills': 'default',
+    'serve.agents': 'default',
     database_url: 'default',
     sandbox: 'default',
     container_runtime: 'default',
@@ -156,6 +162,12 @@ export function mergeSettings(files: ConfigFile[]): {
     if (layer.skills?.disable !== undefined) {
       settings.skills.disable = layer.skills.disable;
       sources['skills.disable'] = from;
+    }
+    for (const key of ['skills', 'agents'] as const) {
+      const value = layer.serve?.[key];
+      if (value === undefined) continue;
+      settings.serve[key] = value;
+      sources[`serve.${key}`] = from;
     }
     if (layer.sandbox !== undefined) {
       settings.sandbox = layer.sandbox;

@@ -9,6 +9,13 @@ export interface Settings {
   approval: ApprovalMode;
   /** Skills enabled or disabled in a new session, as if given with `--enable` / `--disable`. */
   skills: { enable: string[]; disable: string[] };
+  /**
+   * What `birdie serve` lets API sessions use (the operator's policy; a request only narrows it): skill and agent
+   * names or patterns (`*`, `web-*`). A skill whose tools run raw commands or in-process `node:` code of a folder
+   * other than the bundled one counts only when named exactly, never through a pattern. `skills.disable` always wins.
+   * `limits`: per-user limits, counted in the store across every worker.
+   */
+  serve: { skills: string[]; agents: string[]; limits: ServeLimits };
   /** A PostgreSQL server to keep everything in instead of the SQLite file (`BIRDIE_DATABASE_URL` overrides it). */
   databaseUrl?: string;
   /** `always`: every bash:/python: tool runs under the sandbox (as with `--sandbox`); `declared`: those that ask. */
@@ -28,8 +35,6 @@ export interface Settings {
    * `LLM_PROVIDER_CONFIG` still win, being set for one run.
    */
   model?: string;
-  /** `birdie serve` only: per-user limits, counted in the store across every worker. */
-  serve: { limits: ServeLimits };
 }
 
 /** Per-user limits of `birdie serve` (absent: no limit). */
@@ -50,6 +55,8 @@ export type SettingKey =
   | 'approval'
   | 'skills.enable'
   | 'skills.disable'
+  | 'serve.skills'
+  | 'serve.agents'
   | 'database_url'
   | 'sandbox'
   | 'container_runtime'
@@ -64,6 +71,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   'approval',
   'skills.enable',
   'skills.disable',
+  'serve.skills',
+  'serve.agents',
   'database_url',
   'sandbox',
   'container_runtime',
@@ -80,10 +89,10 @@ export function defaultSettings(): Settings {
   return {
     approval: 'ask',
     skills: { enable: [], disable: [] },
+    serve: { skills: ['*'], agents: ['*'], limits: {} },
     sandbox: 'declared',
     container_runtime: 'auto',
     titles: 'prompt',
     tool_output: 'short',
-    serve: { limits: {} },
   };
 }

@@ -75,6 +75,8 @@ export interface TurnResult {
 
 export interface TurnOptions {
   approval: ApprovalMode;
+  /** Raw commands ask whatever `approval` says (the server's API sessions: the one who approves is not the operator). */
+  askRawCommands?: boolean;
   signal: AbortSignal;
   handlers: TurnHandlers;
   /** How long to wait for a session another process is using, ms (0: fail at once with `session-busy`). */
@@ -217,6 +219,7 @@ async function leasedTurn(
     const turn = {
       memory,
       approval: options.approval,
+      ...(options.askRawCommands ? { askRawCommands: true } : {}),
       signal: options.signal,
       cwd,
       toolEnv: folder.env,

@@ -69,6 +69,11 @@ describe('~/.birdie/config.json: provider and settings sections', () => {
     expect(setting.stderr).toContain(
       `Invalid config in file ${file} at line 4, column 5: unknown setting "settings.aproval" (allowed: approval, database_url, skills, sandbox, container_runtime, context_window, context_messages, titles, tool_output, model, serve)`,
     );
+    // A nested section names its own keys.
+    await save({ provider, settings: { serve: { skill: ['todo'] } } });
+    const nested = await cli(['run', 'hello']);
+    expect(nested.code).toBe(2);
+    expect(nested.stderr).toContain('unknown setting "settings.serve.skill" (allowed: skills, agents)');
 
     await save('{\n  "provider": {\n    "vendor": "scripted",\n    "scirpt": "x.json"\n  }\n}\n');
     const field = await cli(['run', 'hello']);

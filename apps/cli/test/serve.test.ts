@@ -98,12 +98,19 @@ beforeAll(async () => {
     const script = join(box.dir.path, `${name}.json`);
     await writeFile(script, JSON.stringify({ replies: scripts[name] }));
     const extra = name === 'w3' ? ['--skills-dir', mcpSkills] : [];
+    // The operator lets API sessions use the raw-command test skill (named: a pattern never covers one).
+    const home = join(box.dir.path, `home-${name}`);
+    await mkdir(home, { recursive: true });
+    await writeFile(
+      join(home, 'config.json'),
+      JSON.stringify({ settings: { serve: { skills: ['*', 'raw-shell'] } } }),
+    );
     return startWorker(
       ['--skills-dir', TEST_SKILLS, '--skills-dir', STORE_SKILLS, ...extra, '--grace', '1'],
       {
         env: { ...env, LLM_VENDOR: 'scripted', LLM_SCRIPT: script },
         cwd: box.cwd,
-        home: join(box.dir.path, `home-${name}`),
+        home,
       },
     );
   };

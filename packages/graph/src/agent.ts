@@ -193,6 +193,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
     return {
       snapshot: init.registry.current(),
       approval: turn.approval ?? 'ask',
+      askRawCommands: turn.askRawCommands ?? false,
       cwd: turn.cwd ?? o.cwd ?? process.cwd(),
       memory: turn.memory ?? [],
       decisions,

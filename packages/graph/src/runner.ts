@@ -245,6 +245,7 @@ export class Runner implements SubagentRuns {
     const base: TurnBase = {
       snapshot: parent.snapshot,
       approval: parent.approval,
+      askRawCommands: parent.askRawCommands,
       cwd: parent.cwd,
       memory: parent.memory,
       decisions,

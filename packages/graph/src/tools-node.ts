@@ -50,6 +50,7 @@ export function createToolsNode(
       policyKey: context.policyKey,
       snapshot: context.snapshot,
       approval: context.approval,
+      ...(context.askRawCommands ? { askRawCommands: true } : {}),
       ...(path ? { agentPath: path } : {}),
       approvedForSession: (tool) => approvedForSession(inForce, tool, context.snapshot),
     });

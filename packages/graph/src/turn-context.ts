@@ -24,6 +24,8 @@ import type {
 export interface TurnContext {
   snapshot: AgentRegistrySnapshot;
   approval: ApprovalMode;
+  /** Raw commands ask whatever `approval` says (`TurnOptions.askRawCommands`). */
+  askRawCommands: boolean;
   cwd: string;
   memory: MemoryItem[];
   /** Decisions given to `resume`, bound to the calls they answer (id and argument digest). */
@@ -64,6 +66,7 @@ const object = <T>() => z.custom<T>((value) => value !== null && typeof value ==
 export const TurnContextSchema = z.object({
   snapshot: object<AgentRegistrySnapshot>(),
   approval: z.enum(['ask', 'always', 'never']),
+  askRawCommands: z.boolean(),
   cwd: z.string(),
   memory: z.array(z.custom<MemoryItem>()),
   decisions: object<BoundDecisions>(),

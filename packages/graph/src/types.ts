@@ -60,6 +60,8 @@ export interface AgentPolicy {
   allowedSkills(key: string, snapshot?: AgentRegistrySnapshot): Skill[];
   allowedTools(key: string, snapshot?: AgentRegistrySnapshot): Array<{ skill: Skill; tool: SkillTool }>;
   isToolAllowed(key: string, toolName: string, snapshot?: AgentRegistrySnapshot): boolean;
+  /** Whether an agent may be delegated to or handed off to (an operator's allow list); absent: every agent. */
+  isAgentAllowed?(name: string): boolean;
 }
 
 export type ApprovalMode = 'ask' | 'always' | 'never';
@@ -188,6 +190,12 @@ export interface TurnOptions {
   taskStore?: TaskBook;
   /** Default `'ask'`. */
   approval?: ApprovalMode;
+  /**
+   * A tool that runs a raw command (a `bash:` template that is only `{command}`) asks for approval whatever
+   * `approval` says (`never` included) and whatever the tool declares: a server's API sessions, where the one who
+   * approves is not the operator whose machine runs it. Subagents inherit it. Default false.
+   */
+  askRawCommands?: boolean;
   signal?: AbortSignal;
   /** Working directory of tools for this turn. */
   cwd?: string;

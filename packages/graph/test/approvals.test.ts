@@ -173,6 +173,26 @@ describe('approvals', () => {
     });
   });
 
+  it('askRawCommands: a raw command asks even under "never"; other tools keep the mode', async () => {
+    const { agent, model, file } = await setup();
+    model
+      .respond(
+        callTools([
+          { name: 'run_bash', args: { command: `touch ${file('raw')}` }, id: 'r1' },
+          { name: 'wipe', args: { file: file('gone') }, id: 'r2' },
+        ]),
+      )
+      .respond(new AIMessage('ok'));
+    const events = await collect(
+      agent.stream('go', { threadId: 't1', approval: 'never', askRawCommands: true }),
+    );
+    // The raw command asks; `approval: required` is still lifted by "never".
+    expect(ofType(events, 'approval-request')[0]?.requests.map((r) => [r.tool, r.reason])).toEqual([
+      ['run_bash', 'raw-command'],
+    ]);
+    expect(existsSync(file('raw'))).toBe(false);
+  });
+
   it('a new message instead of a decision abandons the pending calls and repairs them', async () => {
     const { agent, model, file } = await setup();
     model

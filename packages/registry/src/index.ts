@@ -11,6 +11,7 @@ export { checkSkillTools } from './entrypoint-checks.js';
 export { isRegistryError, RegistryError, type RegistryErrorCode } from './errors.js';
 export {
   type GrantsStore,
+  type PolicyCeiling,
   type PolicyState,
   type SessionGrants,
   SkillPolicy,

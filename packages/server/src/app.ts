@@ -12,6 +12,7 @@ import { RateLimiter } from './rate-limit.js';
 import { readiness } from './readiness.js';
 import type { ServeRuntime } from './runtime.js';
 import { sessionEvents } from './session-events.js';
+import { listSkills } from './skills.js';
 import { apiErrorOf } from './store-errors.js';
 import type { Turns } from './turns.js';
 
@@ -195,6 +196,8 @@ export function createApp(o: AppOptions): Hono<Env> {
       throw apiErrorOf(error, session.id) ?? error;
     }
   });
+
+  app.get('/v1/skills', listSkills(runtime));
 
   app.get('/v1/runs', async (c) => {
     const userId = runsUserOf(c.get('token'), c.req.query('user'));

@@ -4,6 +4,8 @@ export const ERROR_STATUS = {
   'invalid-arguments': 400,
   unauthorized: 401,
   forbidden: 403,
+  'skill-not-allowed': 403,
+  'agent-not-allowed': 403,
   'not-found': 404,
   'method-not-allowed': 405,
   'session-busy': 409,

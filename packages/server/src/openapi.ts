@@ -1,4 +1,5 @@
 import { ERROR_STATUS } from './errors.js';
+import { skillsOpenApi } from './skills.js';
 
 // The API described as OpenAPI 3.1, served at `GET /v1/openapi.json`. Written by hand next to the routes (app.ts);
 // `test/openapi.test.ts` checks that every route is described and every described route exists.
@@ -59,6 +60,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
             },
           },
         },
+        Skill: skillsOpenApi.schema,
         Session: {
           type: 'object',
           required: ['id', 'createdAt', 'updatedAt', 'turns', 'inputTokens', 'outputTokens'],
@@ -363,7 +365,8 @@ export function openApiDocument(version: string): Record<string, unknown> {
                 enable: {
                   type: 'array',
                   items: { type: 'string' },
-                  description: 'Skills enabled for the session.',
+                  description:
+                    'Skills enabled for the session, among those `GET /v1/skills` lists (any other: 403 `skill-not-allowed`).',
                 },
                 title: { type: 'string' },
               },
@@ -371,7 +374,14 @@ export function openApiDocument(version: string): Record<string, unknown> {
           },
           responses: {
             '201': { description: 'The new session.', content: json(ref('Session')) },
-            ...errors('invalid-request', 'payload-too-large', 'unsupported-media-type', ...common),
+            ...errors(
+              'invalid-request',
+              'skill-not-allowed',
+              'agent-not-allowed',
+              'payload-too-large',
+              'unsupported-media-type',
+              ...common,
+            ),
           },
         },
         get: {
@@ -533,6 +543,21 @@ export function openApiDocument(version: string): Record<string, unknown> {
               content: json({ type: 'object', properties: { cancelled: { type: 'boolean' } } }),
             },
             ...errors('not-found', ...common),
+          },
+        },
+      },
+      '/v1/skills': {
+        get: {
+          summary: skillsOpenApi.summary,
+          responses: {
+            '200': {
+              description: 'Skills.',
+              content: json({
+                type: 'object',
+                properties: { skills: { type: 'array', items: ref('Skill') } },
+              }),
+            },
+            ...errors(...common),
           },
         },
       },

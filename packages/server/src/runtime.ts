@@ -1,5 +1,6 @@
 import type { AgentEvent, ApprovalDecision, ApprovalRequest, DoneStatus } from '@birdie/graph/event-json';
 import type { Session, SessionLease, Store } from '@birdie/store';
+import type { SkillInfo } from './skills.js';
 
 /** What a turn starts from: the user's text, or decisions for the session's pending approvals. */
 export type TurnInput = string | { decisions: Record<string, ApprovalDecision> };
@@ -45,12 +46,16 @@ export interface ServeRuntime {
   readonly provider: string;
   /**
    * Makes a session of `userId`, with these skills enabled and (optionally) the agent that starts it. An unknown
-   * skill or agent throws `ApiError('invalid-request')` before anything is stored.
+   * skill or agent throws `ApiError('invalid-request')`, one the operator's policy does not allow API sessions
+   * `ApiError('skill-not-allowed' | 'agent-not-allowed')`, before anything is stored: a request narrows the
+   * operator's policy, it never widens it (and nothing asked for is silently dropped).
    */
   createSession(
     userId: string,
     request: { agent?: string; enable?: string[]; title?: string },
   ): Promise<Session>;
+  /** The skills the operator's policy lets `userId`'s sessions enable (`GET /v1/skills`). */
+  skills(userId: string): Promise<SkillInfo[]>;
   /** The session's conversation as JSON messages (`birdie sessions show --json`), and its grants. */
   history(
     session: Session,

@@ -4,6 +4,7 @@ import { makeTempDir } from '@birdie/test-utils';
 import { afterEach, beforeEach } from 'vitest';
 import { type BirdieServer, createServer, type ServerOptions } from '../src/index.js';
 import type { ServeRuntime, TurnHandlers, TurnInput, TurnSummary } from '../src/runtime.js';
+import type { SkillInfo } from '../src/skills.js';
 
 /** A scripted turn: what the fake runtime does once it holds the lease (emit events, wait, return). */
 export type Script = (ctx: {
@@ -30,6 +31,10 @@ export class FakeRuntime implements ServeRuntime {
 
   async createSession(userId: string, request: { agent?: string; title?: string }) {
     return this.store.sessions.create(userId, request);
+  }
+
+  async skills(_userId: string): Promise<SkillInfo[]> {
+    return [{ name: 'notes', description: 'Notes.', enabledByDefault: false, mcpServer: false, tools: [] }];
   }
 
   async history() {

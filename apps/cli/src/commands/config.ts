@@ -52,9 +52,16 @@ function checkKey(key: string | undefined): SettingKey {
   );
 }
 
+const LIST_KEYS: ReadonlySet<SettingKey> = new Set([
+  'skills.enable',
+  'skills.disable',
+  'serve.skills',
+  'serve.agents',
+]);
+
 /** A value as typed on the command line: lists comma-separated (or JSON), numbers as numbers. */
 function parseValue(key: SettingKey, raw: string): unknown {
-  if (key === 'skills.enable' || key === 'skills.disable') {
+  if (LIST_KEYS.has(key)) {
     if (raw.trim().startsWith('[')) return JSON.parse(raw);
     return raw
       .split(',')

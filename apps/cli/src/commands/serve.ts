@@ -3,6 +3,7 @@ import { CliError, EXIT_OK, EXIT_RUN, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { reportSkillProblems } from '../render/diagnostics.js';
 import { approvalMode, openRuntime } from '../runtime.js';
+import { operatorPolicy } from '../serve/operator-policy.js';
 import { serveRuntime } from '../serve/runtime-adapter.js';
 import type { ServeLimits } from '../settings.js';
 import { endChildProcesses, onStopSignal, type StopSignal } from '../stop-signals.js';
@@ -29,7 +30,8 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
       );
   approvalMode(values); // a bad --approval fails before anything loads
 
-  const rt = await openRuntime(io, values);
+  // The operator's policy is the ceiling of every API session's skills and agents, on every turn.
+  const rt = await openRuntime(io, values, { ceiling: (config) => operatorPolicy(config.settings).ceiling });
   const approval = approvalMode(values, rt.config.settings.approval);
   reportSkillProblems(rt.registry.messages, io);
   const skipped = skippedLine(rt.registry.current().untrusted);
