@@ -28,6 +28,21 @@ export interface Settings {
    * `LLM_PROVIDER_CONFIG` still win, being set for one run.
    */
   model?: string;
+  /** What `birdie serve` gives its users (API sessions); the operator's, never a token holder's. */
+  serve: ServeSettings;
+}
+
+export interface ServeSettings {
+  /** The folder holding every user's workspace, mounted by every worker (`--workspaces`); default `~/.birdie/workspaces`. */
+  workspaces?: string;
+  /** One workspace per `user` (default), or per `session` (deleted with it). */
+  workspace: 'user' | 'session';
+  /** Whether sandboxed shell and Python tools of API sessions may use the network (when they declare it). */
+  sandbox: { network: boolean };
+  limits: {
+    /** The bytes a user's workspace may hold before their turns are refused (413). */
+    workspace_bytes?: number;
+  };
 }
 
 export const SANDBOX_SETTINGS = ['declared', 'always'] as const;
@@ -47,7 +62,11 @@ export type SettingKey =
   | 'context_messages'
   | 'titles'
   | 'tool_output'
-  | 'model';
+  | 'model'
+  | 'serve.workspaces'
+  | 'serve.workspace'
+  | 'serve.sandbox.network'
+  | 'serve.limits.workspace_bytes';
 export const SETTING_KEYS: readonly SettingKey[] = [
   'approval',
   'skills.enable',
@@ -60,6 +79,10 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   'titles',
   'tool_output',
   'model',
+  'serve.workspaces',
+  'serve.workspace',
+  'serve.sandbox.network',
+  'serve.limits.workspace_bytes',
 ];
 
 export function defaultSettings(): Settings {
@@ -70,5 +93,6 @@ export function defaultSettings(): Settings {
     container_runtime: 'auto',
     titles: 'prompt',
     tool_output: 'short',
+    serve: { workspace: 'user', sandbox: { network: false }, limits: {} },
   };
 }

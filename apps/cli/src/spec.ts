@@ -444,6 +444,11 @@ export const COMMANDS: CommandSpec[] = [
       ...runtime,
       approval: session.approval!,
       sandbox,
+      workspaces: {
+        type: 'string',
+        arg: 'DIR',
+        help: "the folder of the users' workspaces, the same on every worker (default: serve.workspaces, else ~/.birdie/workspaces)",
+      },
       'rate-limit': {
         type: 'string',
         arg: 'N',

@@ -10,10 +10,13 @@ import { RateLimiter } from './rate-limit.js';
 import type { ServeRuntime } from './runtime.js';
 import { apiErrorOf } from './store-errors.js';
 import type { Turns } from './turns.js';
+import type { Workspaces } from './workspaces.js';
 
 export interface AppOptions {
   runtime: ServeRuntime;
   turns: Turns;
+  /** Deleting a session deletes its own workspace (`per: 'session'`). */
+  workspaces?: Workspaces;
   version: string;
   maxBodyBytes: number;
   rateLimit: { requests: number; perMs: number } | false;
@@ -138,6 +141,7 @@ export function createApp(o: AppOptions): Hono<Env> {
       const lease = await store.leases.acquire(session.id, { waitMs: 0 });
       try {
         await runtime.deleteSession(session);
+        await o.workspaces?.remove(session);
       } finally {
         await lease.release();
       }

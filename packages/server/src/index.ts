@@ -2,3 +2,4 @@ export { ApiError, type ApiErrorCode, ERROR_STATUS, isApiError } from './errors.
 export { openApiDocument } from './openapi.js';
 export type { ServeRuntime, TurnEvent, TurnHandlers, TurnInput, TurnStatus, TurnSummary } from './runtime.js';
 export { type BirdieServer, createServer, type ServerOptions } from './server.js';
+export { type WorkspaceOptions, Workspaces } from './workspaces.js';

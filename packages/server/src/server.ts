@@ -4,6 +4,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import { createApp } from './app.js';
 import type { ServeRuntime } from './runtime.js';
 import { Turns } from './turns.js';
+import { type WorkspaceOptions, Workspaces } from './workspaces.js';
 
 export interface ServerOptions {
   runtime: ServeRuntime;
@@ -19,6 +20,11 @@ export interface ServerOptions {
   cancelPollMs?: number;
   /** A comment line on quiet event streams, ms. Default 15000. */
   keepAliveMs?: number;
+  /**
+   * A workspace per user (or session) under one root every worker mounts: each turn's tools run there
+   * (`TurnHandlers.workspace`), with an optional byte quota per user. Default: none (the runtime's own folder).
+   */
+  workspaces?: WorkspaceOptions;
   /** Unexpected failures: the response says only `internal error`; this gets the error. Default: ignored. */
   onError?(error: unknown, where: string): void;
 }
@@ -39,13 +45,16 @@ export interface BirdieServer {
 
 /** The HTTP API over one runtime. Loads nothing until called; listens only when asked. */
 export function createServer(options: ServerOptions): BirdieServer {
+  const workspaces = options.workspaces ? new Workspaces(options.workspaces) : undefined;
   const turns = new Turns(options.runtime, {
     cancelPollMs: options.cancelPollMs ?? 500,
     keepAliveMs: options.keepAliveMs ?? 15_000,
+    ...(workspaces ? { workspaces } : {}),
   });
   const app = createApp({
     runtime: options.runtime,
     turns,
+    ...(workspaces ? { workspaces } : {}),
     version: options.version ?? '0.0.0',
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     rateLimit: options.rateLimit === undefined ? { requests: 600, perMs: 60_000 } : options.rateLimit,

@@ -4,6 +4,7 @@ import { ApiError } from './errors.js';
 import { EVENT_STREAM_HEADERS, EventStream } from './event-stream.js';
 import type { ServeRuntime, TurnInput } from './runtime.js';
 import { apiErrorOf } from './store-errors.js';
+import type { Workspaces } from './workspaces.js';
 
 interface Running {
   controller: AbortController;
@@ -21,7 +22,7 @@ export class Turns {
 
   constructor(
     private readonly runtime: ServeRuntime,
-    private readonly options: { cancelPollMs: number; keepAliveMs: number },
+    private readonly options: { cancelPollMs: number; keepAliveMs: number; workspaces?: Workspaces },
   ) {}
 
   get size(): number {
@@ -31,6 +32,8 @@ export class Turns {
   /** Starts the turn and answers with its event stream, or throws the `ApiError` that refused it. */
   async start(session: Session, input: TurnInput): Promise<Response> {
     if (!this.accepting) throw new ApiError('unavailable', 'the server is shutting down', { retryAfter: 1 });
+    // Before anything starts: a user over the workspace quota gets a 413, not a stream.
+    const workspace = await this.options.workspaces?.admit(session);
     const controller = new AbortController();
     const stream = new EventStream(this.options.keepAliveMs);
     let poll: NodeJS.Timeout | undefined;
@@ -41,6 +44,7 @@ export class Turns {
     stream.push({ type: 'session', id: session.id, user: session.userId, provider: this.runtime.provider });
     const turn = this.runtime.runTurn(session, input, {
       signal: controller.signal,
+      ...(workspace !== undefined ? { workspace } : {}),
       onLeased: (lease) => {
         poll = setInterval(() => {
           void lease.cancelRequested().then((asked) => {

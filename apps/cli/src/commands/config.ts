@@ -61,7 +61,8 @@ function parseValue(key: SettingKey, raw: string): unknown {
       .map((s) => s.trim())
       .filter(Boolean);
   }
-  if (key === 'context_window' || key === 'context_messages') {
+  if (key === 'serve.sandbox.network') return raw === 'true' ? true : raw === 'false' ? false : raw;
+  if (key === 'context_window' || key === 'context_messages' || key === 'serve.limits.workspace_bytes') {
     const number = Number(raw);
     return Number.isFinite(number) && raw.trim() !== '' ? number : raw;
   }
@@ -83,8 +84,6 @@ async function writeSettings(
     : undefined;
   const settings = structuredClone(current?.settings ?? {});
   change(settings);
-  const skills = settings.skills as Record<string, unknown> | undefined;
-  if (skills && Object.keys(skills).length === 0) delete settings.skills;
   // A flat file of the first release is rewritten in sections; its provider fields stay as they were.
   const provider = current?.provider;
   const body: Record<string, unknown> = {};
@@ -124,16 +123,20 @@ export async function configCommand({ io, values, positionals }: CommandContext)
     if (sub === 'set' && raw === undefined)
       throw new UsageError(`missing value. Usage: birdie config set ${name} VALUE`);
     const file = targetFile(io, values);
-    const [head, tail] = name.split('.') as [string, string | undefined];
+    const path = name.split('.');
+    const last = path.pop()!;
     await writeSettings(io, file, (settings) => {
-      if (sub === 'unset') {
-        if (tail) delete (settings[head] as Record<string, unknown> | undefined)?.[tail];
-        else delete settings[head];
-        return;
+      // The sections on the way (`serve`, `serve.limits`), made for a set; an unset leaves empty ones out.
+      const sections = [settings];
+      for (const part of path) {
+        const at = sections.at(-1)!;
+        if (sub === 'set') at[part] = { ...((at[part] as object | undefined) ?? {}) };
+        sections.push((at[part] as Record<string, unknown> | undefined) ?? {});
       }
-      const value = parseValue(name, raw!);
-      if (tail) settings[head] = { ...((settings[head] as object | undefined) ?? {}), [tail]: value };
-      else settings[head] = value;
+      if (sub === 'set') sections.at(-1)![last] = parseValue(name, raw!);
+      else delete sections.at(-1)![last];
+      for (let i = path.length - 1; i >= 0; i--)
+        if (Object.keys(sections[i + 1]!).length === 0) delete sections[i]![path[i]!];
     });
     write(
       io.stdout,
