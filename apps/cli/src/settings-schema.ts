@@ -53,19 +53,23 @@ const settingsSchema = z
             .string({ error: 'must be a folder (an absolute path)' })
             .refine((path) => path.startsWith('/'), { error: 'must be an absolute path' }),
           workspace: z.enum(['user', 'session'], { error: 'must be user or session' }),
-          sandbox: z.strictObject(
-            { network: z.boolean({ error: 'must be true or false' }) },
-            { error: 'must be an object with "network"' },
-          ),
-          limits: z.strictObject(
-            {
-              workspace_bytes: z
-                .number({ error: 'must be a number of bytes' })
-                .int({ error: 'must be a whole number of bytes' })
-                .min(0, { error: 'must be at least 0' }),
-            },
-            { error: 'must be an object with "workspace_bytes"' },
-          ),
+          sandbox: z
+            .strictObject(
+              { network: z.boolean({ error: 'must be true or false' }) },
+              { error: 'must be an object with "network"' },
+            )
+            .partial(),
+          limits: z
+            .strictObject(
+              {
+                workspace_bytes: z
+                  .number({ error: 'must be a number of bytes' })
+                  .int({ error: 'must be a whole number of bytes' })
+                  .min(0, { error: 'must be at least 0' }),
+              },
+              { error: 'must be an object with "workspace_bytes"' },
+            )
+            .partial(),
         },
         { error: 'must be an object (workspaces, workspace, sandbox, limits)' },
       )
