@@ -1,4 +1,4 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type PostgresServer, startPostgres } from '@birdie/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ const SECRET = 'alice secret\n';
 let pg: PostgresServer;
 let box: Sandbox;
 let root: string;
+let accountHome: string;
 let w1: Worker;
 let w2: Worker;
 const tokens = { alice: '', bob: '', carol: '' };
@@ -87,6 +88,11 @@ beforeAll(async () => {
   await mkdir(join(skills, 'probe'), { recursive: true });
   await writeFile(join(skills, 'probe', 'SKILL.md'), PROBE_SKILL);
   const aliceNotes = join(root, 'alice', 'alice-notes.txt');
+  // A file in the home of the account the server runs as (HOME of the workers), outside /tmp (which the sandbox
+  // replaces anyway).
+  accountHome = await mkdtemp('/var/tmp/birdie-serve-home-');
+  const serverSecret = join(accountHome, 'server-secret.txt');
+  await writeFile(serverSecret, 'server secret\n');
   const scripts = {
     w1: [
       {
@@ -104,6 +110,7 @@ beforeAll(async () => {
           { name: 'plant_link', args: { target: aliceNotes, name: 'link.txt' } },
           { name: 'peek', args: { path: aliceNotes } },
           { name: 'where_am_i', args: {} },
+          { name: 'peek', args: { path: serverSecret } },
         ],
       },
       {
@@ -138,7 +145,11 @@ beforeAll(async () => {
     await writeFile(join(home, 'config.json'), JSON.stringify({ settings: { serve } }));
     return startWorker(
       ['--skills-dir', skills, '--grace', '1', ...(name === 'w2' ? ['--workspaces', root] : [])],
-      { env: { ...box.env, LLM_VENDOR: 'scripted', LLM_SCRIPT: script }, cwd: box.cwd, home },
+      {
+        env: { ...box.env, HOME: accountHome, LLM_VENDOR: 'scripted', LLM_SCRIPT: script },
+        cwd: box.cwd,
+        home,
+      },
     );
   };
   // The schema is made (migrated) by the first command that opens the database.
@@ -150,6 +161,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const w of [w1, w2]) w?.process.kill('SIGKILL');
   await box?.cleanup();
+  if (accountHome) await rm(accountHome, { recursive: true, force: true });
   await pg?.stop();
 });
 
@@ -208,7 +220,9 @@ describe('a workspace per user under birdie serve', { timeout: 120_000 }, () => 
     // Calls of one step run side by side: their results are compared by what each was for.
     const result = (name: string, text: string) =>
       results.find((r) => r.name === name && r.output.includes(text)) ?? { name, text, missing: true };
-    expect(results).toHaveLength(7);
+    expect(results).toHaveLength(8);
+    expect(JSON.stringify(events)).not.toContain('server secret');
+    expect(result('peek', 'server-secret.txt: No such file or directory')).toMatchObject({ ok: false });
     // File tools: `..` and an absolute path refused by name, the planted link (pointing out) refused when followed.
     expect(result('read_file', '"../alice/alice-notes.txt"')).toMatchObject({ ok: false });
     expect(result('read_file', 'is outside the working directory')).toMatchObject({ ok: false });

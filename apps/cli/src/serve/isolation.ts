@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import type { RegistrySnapshot } from '@birdie/registry';
 import type { WorkspaceOptions } from '@birdie/server';
 import type { Values } from '../argv.js';
@@ -21,8 +22,8 @@ export interface ServeIsolation {
 /**
  * The isolation of API sessions, applied to this process before it serves: a workspace per user (or session) under
  * one root (`--workspaces`, `serve.workspaces`, default `~/.birdie/workspaces`), and every `bash:`/`python:` tool in
- * the bubblewrap sandbox whatever a session asks, with the birdie folder and the workspace root hidden (a tool sees
- * only its own workspace, bound back over it) and no network unless `serve.sandbox.network`. Throws when such tools
+ * the bubblewrap sandbox whatever a session asks, with the birdie folder, the workspace root and the server account's
+ * home hidden (a tool sees only its own workspace, bound back over it) and no network unless `serve.sandbox.network`. Throws when such tools
  * are allowed and bubblewrap cannot run here: they never run unconfined under `serve`.
  */
 export async function serveIsolation(
@@ -40,7 +41,12 @@ export async function serveIsolation(
   const root = chosen ?? join(home, 'workspaces');
   // Made now, so the sandbox hides it from the first call on (it hides only folders that exist).
   await mkdir(root, { recursive: true, mode: 0o700 });
-  configureSandbox('always', { hide: [home, root], network: settings.serve.sandbox.network });
+  // The server account's home too (its keys, cloud credentials, shell history): a user's tool sees only its workspace.
+  const accountHomes = [io.env.HOME, homedir()].filter((path): path is string => !!path && isAbsolute(path));
+  configureSandbox('always', {
+    hide: [home, root, ...accountHomes],
+    network: settings.serve.sandbox.network,
+  });
   const shellTools = sandboxedTools(snapshot, settings.skills.disable);
   let sandboxVersion: string | undefined;
   if (shellTools.length > 0) {
