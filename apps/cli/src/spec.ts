@@ -473,7 +473,8 @@ export const COMMANDS: CommandSpec[] = [
       'Every request but /v1/health and /v1/openapi.json needs `Authorization: Bearer TOKEN` from `birdie tokens ' +
       'create --user NAME`. Workers keep no session state: with BIRDIE_DATABASE_URL (or database_url in the config) ' +
       'several `birdie serve` processes on several machines share one PostgreSQL database, and any of them continues ' +
-      'any session. The API is described at /v1/openapi.json.',
+      "any session. Each user's tools run in their own workspace under --workspaces (the same shared folder on every " +
+      'worker), shell and Python tools always in the bubblewrap sandbox. The API is described at /v1/openapi.json.',
     examples: [
       'birdie tokens create --user alice',
       'BIRDIE_DATABASE_URL=postgres://birdie@db/birdie birdie serve --host 0.0.0.0 --port 8787',
