@@ -55,22 +55,38 @@ const settingsSchema = z
     model: z.string({ error: 'must be a model name' }).refine(isModelSpec, {
       error: 'must be a tier (fast, default, strong) or vendor:model (e.g. openai:gpt-4o-mini)',
     }),
-    serve: z.strictObject(
-      {
-        skills: patternList('skill').optional(),
-        agents: patternList('agent').optional(),
-        limits: z
-          .strictObject(
-            {
-              concurrent_turns: perUserLimit('turns').optional(),
-              turns_per_minute: perUserLimit('turns').optional(),
-            },
-            { error: 'must be an object with "concurrent_turns" and "turns_per_minute"' },
-          )
-          .optional(),
-      },
-      { error: 'must be an object with "skills", "agents" and "limits"' },
-    ),
+    serve: z
+      .strictObject(
+        {
+          skills: patternList('skill'),
+          agents: patternList('agent'),
+          workspaces: z
+            .string({ error: 'must be a folder (an absolute path)' })
+            .refine((path) => path.startsWith('/'), { error: 'must be an absolute path' }),
+          workspace: z.enum(['user', 'session'], { error: 'must be user or session' }),
+          sandbox: z
+            .strictObject(
+              { network: z.boolean({ error: 'must be true or false' }) },
+              { error: 'must be an object with "network"' },
+            )
+            .partial(),
+          limits: z
+            .strictObject(
+              {
+                concurrent_turns: perUserLimit('turns'),
+                turns_per_minute: perUserLimit('turns'),
+                workspace_bytes: z
+                  .number({ error: 'must be a number of bytes' })
+                  .int({ error: 'must be a whole number of bytes' })
+                  .min(0, { error: 'must be at least 0' }),
+              },
+              { error: 'must be an object (concurrent_turns, turns_per_minute, workspace_bytes)' },
+            )
+            .partial(),
+        },
+        { error: 'must be an object (skills, agents, workspaces, workspace, sandbox, limits)' },
+      )
+      .partial(),
   })
   .partial();
 
@@ -98,22 +114,24 @@ export function checkSettings(file: ConfigFile): SettingsLayer {
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';
     const where = ['settings', ...path, key].join('.');
-    const allowed = (
-      path.length === 0 ? Object.keys(settingsSchema.shape) : keysUnder(path.map(String))
-    ).join(', ');
+    const allowed = Object.keys(shapeAt(path.map(String))).join(', ');
     throw positioned(file, [...path, key], `unknown setting ${JSON.stringify(where)} (allowed: ${allowed})`);
   }
   const name = ['settings', ...path].join('.');
   throw positioned(file, path, `${name} ${issue.message}`);
 }
 
-/** The keys a nested settings object at `path` may have: the next part of every setting's dotted name under it. */
-function keysUnder(path: string[]): string[] {
-  const prefix = path.map((part) => `${part}.`).join('');
-  const next = SETTING_KEYS.filter((key) => key.startsWith(prefix)).map(
-    (key) => key.slice(prefix.length).split('.')[0]!,
-  );
-  return [...new Set(next)];
+/** The keys allowed at `path` of the settings section, for the message about an unknown one. */
+function shapeAt(path: string[]): Record<string, unknown> {
+  let schema: unknown = settingsSchema;
+  for (const part of path) {
+    const shape = (schema as { shape?: Record<string, unknown> }).shape;
+    schema = shape?.[part];
+    // .optional() (from .partial()) wraps the object: its shape is inside.
+    while (schema && !(schema as { shape?: unknown }).shape && (schema as { unwrap?: unknown }).unwrap)
+      schema = (schema as { unwrap(): unknown }).unwrap();
+  }
+  return (schema as { shape?: Record<string, unknown> })?.shape ?? {};
 }
 
 function positioned(file: ConfigFile, path: Array<string | number>, reason: string): UsageError {
@@ -143,6 +161,10 @@ export function mergeSettings(files: ConfigFile[]): {
     model: 'default',
     'serve.limits.concurrent_turns': 'default',
     'serve.limits.turns_per_minute': 'default',
+    'serve.workspaces': 'default',
+    'serve.workspace': 'default',
+    'serve.sandbox.network': 'default',
+    'serve.limits.workspace_bytes': 'default',
   };
   for (const file of [...files].reverse()) {
     const layer = checkSettings(file);
@@ -201,6 +223,23 @@ export function mergeSettings(files: ConfigFile[]): {
         settings.serve.limits[key] = value;
         sources[`serve.limits.${key}`] = from;
       }
+    }
+    const serve = layer.serve;
+    if (serve?.workspaces !== undefined) {
+      settings.serve.workspaces = serve.workspaces;
+      sources['serve.workspaces'] = from;
+    }
+    if (serve?.workspace !== undefined) {
+      settings.serve.workspace = serve.workspace;
+      sources['serve.workspace'] = from;
+    }
+    if (serve?.sandbox?.network !== undefined) {
+      settings.serve.sandbox.network = serve.sandbox.network;
+      sources['serve.sandbox.network'] = from;
+    }
+    if (serve?.limits?.workspace_bytes !== undefined) {
+      settings.serve.limits.workspace_bytes = serve.limits.workspace_bytes;
+      sources['serve.limits.workspace_bytes'] = from;
     }
   }
   return { settings, sources };

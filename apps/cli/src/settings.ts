@@ -9,13 +9,6 @@ export interface Settings {
   approval: ApprovalMode;
   /** Skills enabled or disabled in a new session, as if given with `--enable` / `--disable`. */
   skills: { enable: string[]; disable: string[] };
-  /**
-   * What `birdie serve` lets API sessions use (the operator's policy; a request only narrows it): skill and agent
-   * names or patterns (`*`, `web-*`). A skill whose tools run raw commands or in-process `node:` code of a folder
-   * other than the bundled one counts only when named exactly, never through a pattern. `skills.disable` always wins.
-   * `limits`: per-user limits, counted in the store across every worker.
-   */
-  serve: { skills: string[]; agents: string[]; limits: ServeLimits };
   /** A PostgreSQL server to keep everything in instead of the SQLite file (`BIRDIE_DATABASE_URL` overrides it). */
   databaseUrl?: string;
   /** `always`: every bash:/python: tool runs under the sandbox (as with `--sandbox`); `declared`: those that ask. */
@@ -35,10 +28,31 @@ export interface Settings {
    * `LLM_PROVIDER_CONFIG` still win, being set for one run.
    */
   model?: string;
+  /** What `birdie serve` gives its users (API sessions); the operator's, never a token holder's. */
+  serve: ServeSettings;
 }
 
-/** Per-user limits of `birdie serve` (absent: no limit). */
+export interface ServeSettings {
+  /**
+   * What `birdie serve` lets API sessions use (the operator's policy; a request only narrows it): skill and agent
+   * names or patterns (`*`, `web-*`). A skill whose tools run raw commands or in-process `node:` code of a folder
+   * other than the bundled one counts only when named exactly, never through a pattern. `skills.disable` always wins.
+   */
+  skills: string[];
+  agents: string[];
+  /** The folder holding every user's workspace, mounted by every worker (`--workspaces`); default `~/.birdie/workspaces`. */
+  workspaces?: string;
+  /** One workspace per `user` (default), or per `session` (deleted with it). */
+  workspace: 'user' | 'session';
+  /** Whether sandboxed shell and Python tools of API sessions may use the network (when they declare it). */
+  sandbox: { network: boolean };
+  limits: ServeLimits;
+}
+
+/** Per-user limits of `birdie serve` (absent: no limit), counted in the store across every worker. */
 export interface ServeLimits {
+  /** The bytes a user's workspace may hold before their turns are refused (413). */
+  workspace_bytes?: number;
   /** Turns of one user running at once. */
   concurrent_turns?: number;
   /** Turns one user may start in any 60 seconds. */
@@ -66,7 +80,11 @@ export type SettingKey =
   | 'tool_output'
   | 'model'
   | 'serve.limits.concurrent_turns'
-  | 'serve.limits.turns_per_minute';
+  | 'serve.limits.turns_per_minute'
+  | 'serve.workspaces'
+  | 'serve.workspace'
+  | 'serve.sandbox.network'
+  | 'serve.limits.workspace_bytes';
 export const SETTING_KEYS: readonly SettingKey[] = [
   'approval',
   'skills.enable',
@@ -83,16 +101,20 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   'model',
   'serve.limits.concurrent_turns',
   'serve.limits.turns_per_minute',
+  'serve.workspaces',
+  'serve.workspace',
+  'serve.sandbox.network',
+  'serve.limits.workspace_bytes',
 ];
 
 export function defaultSettings(): Settings {
   return {
     approval: 'ask',
     skills: { enable: [], disable: [] },
-    serve: { skills: ['*'], agents: ['*'], limits: {} },
     sandbox: 'declared',
     container_runtime: 'auto',
     titles: 'prompt',
     tool_output: 'short',
+    serve: { skills: ['*'], agents: ['*'], workspace: 'user', sandbox: { network: false }, limits: {} },
   };
 }

@@ -444,6 +444,11 @@ export const COMMANDS: CommandSpec[] = [
       ...runtime,
       approval: session.approval!,
       sandbox,
+      workspaces: {
+        type: 'string',
+        arg: 'DIR',
+        help: "the folder of the users' workspaces, the same on every worker (default: serve.workspaces, else ~/.birdie/workspaces)",
+      },
       'rate-limit': {
         type: 'string',
         arg: 'N',
@@ -470,7 +475,9 @@ export const COMMANDS: CommandSpec[] = [
       'several `birdie serve` processes on several machines share one PostgreSQL database, and any of them continues ' +
       "any session. A token made with `--admin` may also list and revoke tokens and read every user's runs. " +
       "The settings serve.limits.concurrent_turns and serve.limits.turns_per_minute limit each user's turns on " +
-      'all workers together (429). The API is described at /v1/openapi.json.',
+      'all workers together (429). ' +
+      "Each user's tools run in their own workspace under --workspaces (the same shared folder on every " +
+      'worker), shell and Python tools always in the bubblewrap sandbox. The API is described at /v1/openapi.json.',
     examples: [
       'birdie tokens create --user alice',
       'BIRDIE_DATABASE_URL=postgres://birdie@db/birdie birdie serve --host 0.0.0.0 --port 8787',

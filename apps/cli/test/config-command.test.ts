@@ -55,6 +55,41 @@ describe('birdie config', () => {
     expect((await cli(['config', 'get', 'approval'])).stdout).toBe('ask\n');
   });
 
+  it('sets the serve settings of nested sections (workspaces, sandbox network, workspace quota), typed; unsets them to nothing', async () => {
+    const file = join(box.home, 'config.json');
+    for (const [key, value] of [
+      ['serve.workspaces', '/srv/birdie/workspaces'],
+      ['serve.workspace', 'session'],
+      ['serve.sandbox.network', 'true'],
+      ['serve.limits.workspace_bytes', '1048576'],
+    ])
+      expect(await cli(['config', 'set', key!, value!])).toMatchObject({ code: 0 });
+    expect(JSON.parse(await readFile(file, 'utf8')).settings).toEqual({
+      serve: {
+        workspaces: '/srv/birdie/workspaces',
+        workspace: 'session',
+        sandbox: { network: true },
+        limits: { workspace_bytes: 1048576 },
+      },
+    });
+    expect((await cli(['config', 'get', 'serve.limits.workspace_bytes', '--json'])).stdout).toBe('1048576\n');
+    expect((await cli(['config', 'list'])).stdout).toMatch(
+      new RegExp(`serve\\.sandbox\\.network\\s+true\\s+file ${file}`),
+    );
+    const bad = await cli(['config', 'set', 'serve.workspace', 'team']);
+    expect(bad.stderr).toContain('settings.serve.workspace must be user or session');
+    const relative = await cli(['config', 'set', 'serve.workspaces', 'work/spaces']);
+    expect(relative.stderr).toContain('settings.serve.workspaces must be an absolute path');
+    for (const key of ['serve.sandbox.network', 'serve.limits.workspace_bytes', 'serve.workspace'])
+      expect(await cli(['config', 'unset', key])).toMatchObject({ code: 0 });
+    // The emptied sections go with their last key.
+    expect(JSON.parse(await readFile(file, 'utf8')).settings).toEqual({
+      serve: { workspaces: '/srv/birdie/workspaces' },
+    });
+    expect((await cli(['config', 'get', 'serve.sandbox.network'])).stdout).toBe('false\n');
+    expect((await cli(['config', 'get', 'serve.workspace'])).stdout).toBe('user\n');
+  });
+
   it('tool_output sets how much of each tool result a new REPL shows', async () => {
     expect(await cli(['config', 'set', 'tool_output', 'off'])).toMatchObject({ code: 0 });
     const output = new PassThrough();

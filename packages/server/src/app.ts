@@ -15,10 +15,13 @@ import { sessionEvents } from './session-events.js';
 import { listSkills } from './skills.js';
 import { apiErrorOf } from './store-errors.js';
 import type { Turns } from './turns.js';
+import type { Workspaces } from './workspaces.js';
 
 export interface AppOptions {
   runtime: ServeRuntime;
   turns: Turns;
+  /** Deleting a session deletes its own workspace (`per: 'session'`). */
+  workspaces?: Workspaces;
   version: string;
   maxBodyBytes: number;
   rateLimit: { requests: number; perMs: number } | false;
@@ -148,6 +151,7 @@ export function createApp(o: AppOptions): Hono<Env> {
       const lease = await store.leases.acquire(session.id, { waitMs: 0 });
       try {
         await runtime.deleteSession(session);
+        await o.workspaces?.remove(session);
       } finally {
         await lease.release();
       }

@@ -11,6 +11,7 @@ export const ERROR_STATUS = {
   'session-busy': 409,
   'nothing-pending': 409,
   'payload-too-large': 413,
+  'workspace-bytes-exceeded': 413,
   'unsupported-media-type': 415,
   'idempotency-key-reused': 422,
   'rate-limited': 429,

@@ -30,6 +30,11 @@ export type TurnEvent = Exclude<AgentEvent, { type: 'done' }> | { type: 'done'; 
 
 export interface TurnHandlers {
   signal: AbortSignal;
+  /**
+   * The folder every tool of the turn must work in, and the root file tools are confined to: the user's (or the
+   * session's) workspace, given when the server has workspaces (`ServerOptions.workspaces`). Made before the turn.
+   */
+  workspace?: string;
   /** Called once the session's lease is held, before the turn reads or writes anything. */
   onLeased(lease: SessionLease): void;
   onEvent(event: TurnEvent): void;

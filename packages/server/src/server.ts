@@ -5,6 +5,7 @@ import { createApp } from './app.js';
 import type { TurnLimits } from './limits.js';
 import type { ServeRuntime } from './runtime.js';
 import { Turns } from './turns.js';
+import { type WorkspaceOptions, Workspaces } from './workspaces.js';
 
 export interface ServerOptions {
   runtime: ServeRuntime;
@@ -33,6 +34,11 @@ export interface ServerOptions {
   tokenFlushMs?: number;
   /** A turn with no new event for this long, whose session nobody holds, is ended as lost, ms. Default 60000. */
   lostTurnMs?: number;
+  /**
+   * A workspace per user (or session) under one root every worker mounts: each turn's tools run there
+   * (`TurnHandlers.workspace`), with an optional byte quota per user. Default: none (the runtime's own folder).
+   */
+  workspaces?: WorkspaceOptions;
   /** Unexpected failures: the response says only `internal error`; this gets the error. Default: ignored. */
   onError?(error: unknown, where: string): void;
 }
@@ -53,11 +59,13 @@ export interface BirdieServer {
 
 /** The HTTP API over one runtime. Loads nothing until called; listens only when asked. */
 export function createServer(options: ServerOptions): BirdieServer {
+  const workspaces = options.workspaces ? new Workspaces(options.workspaces) : undefined;
   const onError = options.onError ?? (() => {});
   const turns = new Turns(options.runtime, {
     cancelPollMs: options.cancelPollMs ?? 500,
     keepAliveMs: options.keepAliveMs ?? 15_000,
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(workspaces ? { workspaces } : {}),
     ...definedOf({
       eventPollMs: options.eventPollMs,
       tokenFlushMs: options.tokenFlushMs,
@@ -69,6 +77,7 @@ export function createServer(options: ServerOptions): BirdieServer {
   const app = createApp({
     runtime: options.runtime,
     turns,
+    ...(workspaces ? { workspaces } : {}),
     version: options.version ?? '0.0.0',
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     rateLimit: options.rateLimit === undefined ? { requests: 600, perMs: 60_000 } : options.rateLimit,

@@ -2,8 +2,8 @@ import { agentEventJson, turnResultJson } from '@birdie/graph/event-json';
 import type { Session, Store, TurnRecord } from '@birdie/store';
 import { ApiError } from './errors.js';
 import { EVENT_STREAM_HEADERS, EventStream } from './event-stream.js';
-import { checkTurnLimits, type TurnLimits } from './limits.js';
 import { keyReusedError } from './idempotency.js';
+import { checkTurnLimits, type TurnLimits } from './limits.js';
 import type { ServeRuntime, TurnInput } from './runtime.js';
 import { apiErrorOf } from './store-errors.js';
 import { Followers } from './turn-follow.js';
@@ -17,6 +17,8 @@ async function storeCall<T>(sessionId: string, call: () => Promise<T>): Promise<
     throw apiErrorOf(error, sessionId) ?? error;
   }
 }
+
+import type { Workspaces } from './workspaces.js';
 
 interface Running {
   controller: AbortController;
@@ -42,6 +44,8 @@ export interface TurnsOptions {
   lostTurnMs: number;
   /** The per-user turn limits (`serve.limits`), counted across workers in the store's run log. */
   limits?: TurnLimits;
+  /** The users' workspaces: where each turn's tools run, and the byte quota checked before it starts. */
+  workspaces?: Workspaces;
   onError(error: unknown): void;
 }
 
@@ -108,17 +112,18 @@ export class Turns {
       }),
     );
     if (!created) return this.join(session, input, submission, turn);
-    // The user's turn limits count new turns only (a new turn and an approval's continuation both start a run); a
-    // resend with its key follows its turn instead.
-    if (this.options.limits) {
-      try {
-        await checkTurnLimits(store, session.userId, this.options.limits);
-      } catch (error) {
-        await storeCall(session.id, () => store.turns.discard(turn.id));
-        throw error;
-      }
+    // The user's turn limits and workspace quota count new turns only (a new turn and an approval's continuation both
+    // start a run); a resend with its key follows its turn instead. Refused: nothing ran under the key.
+    let workspace: string | undefined;
+    try {
+      if (this.options.limits) await checkTurnLimits(store, session.userId, this.options.limits);
+      // Before anything starts: a user over the workspace quota gets a 413, not a stream.
+      workspace = await this.options.workspaces?.admit(session);
+    } catch (error) {
+      await storeCall(session.id, () => store.turns.discard(turn.id));
+      throw error;
     }
-    return this.run(session, input, turn);
+    return this.run(session, input, turn, workspace);
   }
 
   /** The turn a key was used for: once it started, its stream (replay, then live); refused meanwhile, start again. */
@@ -150,7 +155,12 @@ export class Turns {
     });
   }
 
-  private async run(session: Session, input: TurnInput, turn: TurnRecord): Promise<Response> {
+  private async run(
+    session: Session,
+    input: TurnInput,
+    turn: TurnRecord,
+    workspace: string | undefined,
+  ): Promise<Response> {
     const { store } = this.runtime;
     const controller = new AbortController();
     const stream = new EventStream(this.options.keepAliveMs);
@@ -165,6 +175,7 @@ export class Turns {
     });
     const running = this.runtime.runTurn(session, input, {
       signal: controller.signal,
+      ...(workspace !== undefined ? { workspace } : {}),
       onLeased: (lease) => {
         // The turn's first event: recorded only now, so a refused turn leaves nothing to replay.
         recorder.push({

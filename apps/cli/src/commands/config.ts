@@ -68,11 +68,13 @@ function parseValue(key: SettingKey, raw: string): unknown {
       .map((s) => s.trim())
       .filter(Boolean);
   }
+  if (key === 'serve.sandbox.network') return raw === 'true' ? true : raw === 'false' ? false : raw;
   if (
     key === 'context_window' ||
     key === 'context_messages' ||
     key === 'serve.limits.concurrent_turns' ||
-    key === 'serve.limits.turns_per_minute'
+    key === 'serve.limits.turns_per_minute' ||
+    key === 'serve.limits.workspace_bytes'
   ) {
     const number = Number(raw);
     return Number.isFinite(number) && raw.trim() !== '' ? number : raw;
@@ -95,7 +97,6 @@ async function writeSettings(
     : undefined;
   const settings = structuredClone(current?.settings ?? {});
   change(settings);
-  pruneEmpty(settings);
   // A flat file of the first release is rewritten in sections; its provider fields stay as they were.
   const provider = current?.provider;
   const body: Record<string, unknown> = {};
@@ -105,15 +106,6 @@ async function writeSettings(
   // The same check a start would make: a value it would refuse is never written.
   checkSettings(parseConfigFile(text, file));
   await writePrivateFile(file, text);
-}
-
-/** Drops the objects a `set`/`unset` left empty (`skills: {}`, `serve: { limits: {} }`). */
-function pruneEmpty(settings: Record<string, unknown>): void {
-  for (const [key, value] of Object.entries(settings)) {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) continue;
-    pruneEmpty(value as Record<string, unknown>);
-    if (Object.keys(value).length === 0) delete settings[key];
-  }
 }
 
 /** `birdie config list|get|set|unset`: the user's defaults (settings section of the config file). */
@@ -144,18 +136,20 @@ export async function configCommand({ io, values, positionals }: CommandContext)
     if (sub === 'set' && raw === undefined)
       throw new UsageError(`missing value. Usage: birdie config set ${name} VALUE`);
     const file = targetFile(io, values);
-    const parts = name.split('.');
-    const last = parts.pop()!;
+    const path = name.split('.');
+    const last = path.pop()!;
     await writeSettings(io, file, (settings) => {
-      // The object that holds the setting (`serve.limits` for `serve.limits.concurrent_turns`), made as needed.
-      let parent = settings;
-      for (const part of parts) {
-        const next = parent[part];
-        parent[part] = next !== null && typeof next === 'object' && !Array.isArray(next) ? { ...next } : {};
-        parent = parent[part] as Record<string, unknown>;
+      // The sections on the way (`serve`, `serve.limits`), made for a set; an unset leaves empty ones out.
+      const sections = [settings];
+      for (const part of path) {
+        const at = sections.at(-1)!;
+        if (sub === 'set') at[part] = { ...((at[part] as object | undefined) ?? {}) };
+        sections.push((at[part] as Record<string, unknown> | undefined) ?? {});
       }
-      if (sub === 'unset') delete parent[last];
-      else parent[last] = parseValue(name, raw!);
+      if (sub === 'set') sections.at(-1)![last] = parseValue(name, raw!);
+      else delete sections.at(-1)![last];
+      for (let i = path.length - 1; i >= 0; i--)
+        if (Object.keys(sections[i + 1]!).length === 0) delete sections[i]![path[i]!];
     });
     write(
       io.stdout,

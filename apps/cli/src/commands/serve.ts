@@ -3,6 +3,7 @@ import { CliError, EXIT_OK, EXIT_RUN, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { reportSkillProblems } from '../render/diagnostics.js';
 import { approvalMode, openRuntime } from '../runtime.js';
+import { serveIsolation } from '../serve/isolation.js';
 import { operatorPolicy } from '../serve/operator-policy.js';
 import { serveRuntime } from '../serve/runtime-adapter.js';
 import type { ServeLimits } from '../settings.js';
@@ -32,13 +33,29 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
 
   // The operator's policy is the ceiling of every API session's skills and agents, on every turn.
   const rt = await openRuntime(io, values, { ceiling: (config) => operatorPolicy(config.settings).ceiling });
+  const policy = operatorPolicy(rt.config.settings);
   const approval = approvalMode(values, rt.config.settings.approval);
   reportSkillProblems(rt.registry.messages, io);
   const skipped = skippedLine(rt.registry.current().untrusted);
   if (skipped) write(io.stderr, skipped);
+  let isolation: Awaited<ReturnType<typeof serveIsolation>>;
+  try {
+    const snapshot = rt.registry.current();
+    isolation = await serveIsolation(
+      io,
+      values,
+      rt.config.settings,
+      snapshot,
+      (skill) => policy.skillRefusal(skill, snapshot) === undefined,
+    );
+  } catch (error) {
+    await rt.close();
+    throw error;
+  }
   const { createServer } = await import('@birdie/server');
   const server = createServer({
     runtime: serveRuntime(rt, approval),
+    workspaces: isolation.workspaces,
     version: cliVersion(),
     maxBodyBytes,
     rateLimit: perMinute === 0 ? false : { requests: perMinute, perMs: 60_000 },
@@ -74,6 +91,12 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
       io.stderr,
       `birdie serve: store ${rt.store.kind} ${rt.store.location}; approval ${approval}; ${limitsLine(rt.config.settings.serve.limits)}; tokens: birdie tokens create --user NAME`,
     );
+    write(io.stderr, isolationLine(isolation, rt.config.settings.serve.sandbox.network));
+    if (isolation.defaultRoot && rt.store.kind !== 'sqlite')
+      write(
+        io.stderr,
+        `birdie serve: the workspaces are in this worker's own folder (${isolation.workspaces.root}): workers on other machines will not see a session's files; give every worker one shared folder (--workspaces DIR or serve.workspaces)`,
+      );
     // The one line a supervisor or a test waits for.
     write(io.stdout, `listening on ${address.url}`);
     const signal = await stopped;
@@ -109,6 +132,16 @@ function limitsLine({ concurrent_turns, turns_per_minute }: ServeLimits): string
     ...(turns_per_minute !== undefined ? [`${turns_per_minute} turn(s) a minute`] : []),
   ];
   return parts.length ? `per user: ${parts.join(', ')}` : 'no per-user turn limits';
+}
+
+/** Where users' tools run, for the start-up lines. */
+function isolationLine(isolation: Awaited<ReturnType<typeof serveIsolation>>, network: boolean): string {
+  const { root, per = 'user' } = isolation.workspaces;
+  const sandbox =
+    isolation.shellTools.length === 0
+      ? 'no shell or Python tools'
+      : `shell and Python tools sandboxed (${isolation.sandboxVersion}), network ${network ? 'allowed' : 'off'}`;
+  return `birdie serve: workspaces in ${root} (one per ${per}); ${sandbox}`;
 }
 
 function integer(value: unknown, name: string, fallback: number, min: number, max: number): number {

@@ -84,6 +84,8 @@ export function serveRuntime(rt: Runtime, approval: ApprovalMode): ServeRuntime 
         askRawCommands: true,
         signal: handlers.signal,
         waitMs: 0,
+        // The user's workspace: every tool's working folder and the root file tools are confined to.
+        ...(handlers.workspace !== undefined ? { cwd: handlers.workspace } : {}),
         handlers: {
           onLeased: handlers.onLeased,
           onEvent: handlers.onEvent,
