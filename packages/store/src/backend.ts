@@ -154,6 +154,7 @@ export {
   checkMemoryContent,
   checkRunAgent,
   checkRunFinish,
+  checkRunProgress,
   checkRunStart,
   checkRunStatus,
   checkStartedCall,
