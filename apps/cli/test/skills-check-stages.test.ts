@@ -101,3 +101,17 @@ describe('birdie skills check (issue 30, defect 9)', () => {
     expect(result.stdout).not.toMatch(/prose\/SKILL\.md.*tools-section-prose/);
   });
 });
+
+describe('retries on a tool that is not http: (issue 30, defect 12)', () => {
+  it('is reported at load: only http: tools retry, so a bash: tool’s `retries:` would be ignored silently', async () => {
+    await skill(
+      'retrying',
+      '---\nname: retrying\ndescription: A bash tool that asks for retries\n---\n\n## Tools\n\n### flaky\ndescription: Fails sometimes\nentrypoint: bash:echo ok\nretries: 2\n\n### fetch\ndescription: A GET\nentrypoint: http:get https://example.com/{q}\nretries: 2\nschema:\n  type: object\n  properties:\n    q:\n      type: string\n',
+    );
+    const result = await check('skills');
+    expect(result.stdout).toMatch(
+      /retrying\/SKILL\.md:11:1 {2}warning {2}`retries` applies to http: tools, not to a bash: tool; it is ignored {2}skill-parser:tool-key-not-applicable/,
+    );
+    expect(result.stdout).not.toMatch(/SKILL\.md:16:1 .*retries/);
+  });
+});

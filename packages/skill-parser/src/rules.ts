@@ -296,8 +296,8 @@ export const RULES = {
   'tool-key-not-applicable': {
     severity: 'warning',
     meaning:
-      'An entrypoint setting on a tool whose scheme does not read it (`proto:` on a `bash:` tool, `sandbox:` on an `http:` tool). It is ignored.',
-    fix: 'Remove it, or check the entrypoint: `sandbox` is for bash:/python:, `network` for those and container:, `writable`/`memory`/`cpus`/`pids` for container:, `proto`/`tls`/`ca`/`metadata` for grpc:.',
+      'An entrypoint setting on a tool whose scheme does not read it (`proto:` on a `bash:` tool, `sandbox:` on an `http:` tool, `retries:` on anything but an `http:` tool). It is ignored.',
+    fix: 'Remove it, or check the entrypoint: `sandbox` is for bash:/python:, `network` for those and container:, `writable`/`memory`/`cpus`/`pids` for container:, `proto`/`tls`/`ca`/`metadata` for grpc:, `retries` for http:.',
   },
   'tool-text-ignored': {
     severity: 'info',
