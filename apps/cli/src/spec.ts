@@ -170,11 +170,18 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'skills check',
     summary: 'validate skill folders and print their diagnostics',
-    usage: 'birdie skills check [DIR…]',
-    options: { ...runtime, ...help },
+    usage: 'birdie skills check [--strict] [DIR…]',
+    options: {
+      ...runtime,
+      strict: {
+        type: 'boolean',
+        help: 'the Agent Skills standard as errors (for skills you publish to other clients)',
+      },
+      ...help,
+    },
     positionals: [0, Number.POSITIVE_INFINITY],
     details:
-      'Without DIR, checks every skills folder birdie would load. Exit code 1 when any problem is fatal.',
+      'Without DIR, checks every skills folder birdie would load (with --strict, all but the bundled one). Exit code 1 when any problem is fatal.',
   },
   {
     name: 'skills new',

@@ -256,6 +256,13 @@ describe('resolveProviderConfig: errors', () => {
     expect(stray.message).toBe(
       'script is only used by the scripted vendor, not openai (from env LLM_SCRIPT)',
     );
+    // langchain integrations name their address in their own option: a base_url would be ignored.
+    const langchainUrl = await failure({
+      env: {},
+      inline: '{"vendor":"langchain","model":"openai:gpt-4o","base_url":"http://127.0.0.1:9/v1"}',
+    });
+    expect(langchainUrl).toMatchObject({ code: 'config-invalid', field: 'base_url', vendor: 'langchain' });
+    expect(langchainUrl.message).toContain('"configuration":{"baseURL":"http://127.0.0.1:9/v1"}');
   });
 });
 

@@ -286,6 +286,15 @@ function checkVendorRequirements(
         { vendor, field },
       );
   }
+  // Each integration names its address differently (configuration.baseURL, anthropicApiUrl, baseUrl): a base_url
+  // birdie cannot pass on would be silently ignored, and the calls would go to the vendor's own servers.
+  if (vendor === 'langchain' && config.base_url !== undefined) {
+    throw new ProviderError(
+      'config-invalid',
+      `base_url is not used by the langchain vendor (from ${sources.base_url}): give the integration its address in "options" under its own name, e.g. {"options":{"configuration":{"baseURL":"${config.base_url}"}}} for openai, {"options":{"baseUrl":"${config.base_url}"}} for ollama`,
+      { vendor, field: 'base_url' },
+    );
+  }
   if (vendor === 'acp' && config.command === undefined) {
     throw new ProviderError(
       'config-invalid',

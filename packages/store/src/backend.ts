@@ -170,6 +170,7 @@ export {
   checkMemoryContent,
   checkRunAgent,
   checkRunFinish,
+  checkRunProgress,
   checkRunStart,
   checkRunStatus,
   checkStartedCall,

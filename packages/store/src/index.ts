@@ -29,6 +29,7 @@ export type {
   RunAgent,
   RunFinish,
   RunJournal,
+  RunProgress,
   RunQuery,
   RunRecord,
   RunStart,

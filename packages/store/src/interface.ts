@@ -185,6 +185,18 @@ export interface RunFinish {
   answer?: string;
   error?: string;
   endCheckpointId?: string;
+  /** The model of the run's last call (`vendor:model`), when one answered: it replaces the one the run started with. */
+  model?: string;
+}
+
+/** What a running run has used so far: recorded as it goes, so a run whose process dies keeps it. */
+export interface RunProgress {
+  inputTokens: number;
+  outputTokens: number;
+  /** Tokens per model so far. */
+  usage: ModelUsage[];
+  /** The model of the run's latest call (`vendor:model`). */
+  model?: string;
 }
 
 export interface RunQuery {
@@ -213,6 +225,11 @@ export interface RunsRepo {
    */
   start(r: RunStart): Promise<number>;
   finish(runId: number, r: RunFinish): Promise<void>;
+  /**
+   * Records the tokens a running run has used so far (and its latest model); a run that has ended is left as it is.
+   * `not-found` for an unknown run.
+   */
+  progress(runId: number, r: RunProgress): Promise<void>;
   /** The run's tool journal (intent before effect). `not-found` for an unknown run. */
   journal(runId: number): Promise<RunJournal>;
   /** One run of the user with its tool calls; undefined when there is none, `not-owner` for another user's. */
