@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { TEST_SKILLS } from './helpers/env.js';
 import { useReplSandbox } from './helpers/repl-sandbox.js';
 
 /** A local port nothing listens on (taken, then released): connecting to it is refused at once. */
@@ -40,5 +41,16 @@ describe('a provider from LLM_PROVIDER_CONFIG with a base_url (compiled CLI in a
     await t.prompt();
     t.write('\x04');
     expect(await t.exited).toBe(0);
+  });
+
+  it('a refused connection names the base_url and the hint with tools enabled too', async () => {
+    const { env, baseUrl } = await inlineProvider();
+    const hint = `openai could not be reached at ${baseUrl}: nothing is listening there (connection refused); check that the server is running and its address (base_url)`;
+    const plain = repl.start(['run', 'hello'], { env });
+    expect(await plain.exited).toBe(1);
+    expect(plain.text).toContain(hint);
+    const tools = repl.start(['run', 'hello', '--skills-dir', TEST_SKILLS, '--enable', 'echoer'], { env });
+    expect(await tools.exited).toBe(1);
+    expect(tools.text).toContain(hint);
   });
 });
