@@ -276,9 +276,12 @@ export async function openRuntime(
       modelName,
       agent,
       trust,
+      // Trusted for what it holds now: the registry lists a folder whose digest changed (a new AGENTS.md, say) as
+      // untrusted until the user answers again.
       workspaceTrusted: (folder = cwd) =>
         trustedForOneRun(values, cwd) === realFolder(folder) ||
-        trust.get(realFolder(folder))?.decision === 'trusted',
+        (trust.get(realFolder(folder))?.decision === 'trusted' &&
+          !registry.current().untrusted.some((w) => w.path === realFolder(folder))),
       resolveModel,
       titleModel() {
         titleModel ??= provider.tiers.includes('fast')

@@ -92,22 +92,20 @@ const settingsSchema = z
 
 type SettingsLayer = z.infer<typeof settingsSchema>;
 
-/** Checks a file's `settings` section; a problem is a usage error with the file, line and column. */
-export function checkSettings(file: ConfigFile): SettingsLayer {
-  if (file.settings === undefined) return {};
-  const result = settingsSchema.safeParse(file.settings);
+/** What is wrong with a `settings` section (the first problem, at its path inside the section), if anything. */
+export function settingsProblem(
+  section: unknown,
+): { path: Array<string | number>; reason: string } | { layer: SettingsLayer } {
+  const result = settingsSchema.safeParse(section);
   if (result.success) {
     const { enable = [], disable = [] } = result.data.skills ?? {};
     const both = enable.find((name) => disable.some((other) => other.toLowerCase() === name.toLowerCase()));
-    if (both !== undefined) {
-      const index = disable.findIndex((other) => other.toLowerCase() === both.toLowerCase());
-      throw positioned(
-        file,
-        ['skills', 'disable', index],
-        `skill "${both}" is in both skills.enable and skills.disable`,
-      );
-    }
-    return result.data;
+    if (both === undefined) return { layer: result.data };
+    const index = disable.findIndex((other) => other.toLowerCase() === both.toLowerCase());
+    return {
+      path: ['skills', 'disable', index],
+      reason: `skill "${both}" is in both skills.enable and skills.disable`,
+    };
   }
   const issue = result.error.issues[0]!;
   const path = issue.path.map((part) => (typeof part === 'number' ? part : String(part)));
@@ -115,10 +113,17 @@ export function checkSettings(file: ConfigFile): SettingsLayer {
     const key = issue.keys[0] ?? '';
     const where = ['settings', ...path, key].join('.');
     const allowed = Object.keys(shapeAt(path.map(String))).join(', ');
-    throw positioned(file, [...path, key], `unknown setting ${JSON.stringify(where)} (allowed: ${allowed})`);
+    return { path: [...path, key], reason: `unknown setting ${JSON.stringify(where)} (allowed: ${allowed})` };
   }
-  const name = ['settings', ...path].join('.');
-  throw positioned(file, path, `${name} ${issue.message}`);
+  return { path, reason: `${['settings', ...path].join('.')} ${issue.message}` };
+}
+
+/** Checks a file's `settings` section; a problem is a usage error with the file, line and column. */
+export function checkSettings(file: ConfigFile): SettingsLayer {
+  if (file.settings === undefined) return {};
+  const checked = settingsProblem(file.settings);
+  if ('layer' in checked) return checked.layer;
+  throw positioned(file, checked.path, checked.reason);
 }
 
 /** The keys allowed at `path` of the settings section, for the message about an unknown one. */

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { RegistrySnapshot } from '@birdie/registry';
 import { configFileProblem, explicitConfigPath } from '../config.js';
 import { writePrivateFile } from '../folders.js';
 import { EXIT_OK, type Io, UsageError, write } from '../io.js';
@@ -8,6 +9,7 @@ import { configFile } from '../paths.js';
 import { table } from '../render/style.js';
 import type { SettingKey } from '../settings.js';
 import { SETTING_KEYS } from '../settings.js';
+import { unknownSkillWarning } from '../skill-flags.js';
 import { didYouMean } from '../suggest.js';
 
 /** The file `set` and `unset` write: `--config FILE` when given, else `~/.birdie/config.json`. */
@@ -82,34 +84,47 @@ function parseValue(key: SettingKey, raw: string): unknown {
   return raw;
 }
 
-/** Writes `settings` into the file (its provider section kept as it is), after checking it as a load would. */
+/**
+ * Writes `settings` into the file (its provider section kept as it is), after checking it as a load would: a problem
+ * the file already has is pointed at in it; one the change would bring names the change (`what`), as the new text
+ * is never written.
+ */
 async function writeSettings(
   io: Io,
   file: string,
+  what: string,
   change: (settings: Record<string, unknown>) => void,
 ): Promise<void> {
-  const { parseConfigFile, readConfigFile, ProviderError } = await import('@birdie/providers');
-  const { checkSettings } = await import('../settings-schema.js');
+  const { readConfigFile, ProviderError } = await import('@birdie/providers');
+  const { checkSettings, settingsProblem } = await import('../settings-schema.js');
   const current = existsSync(file)
     ? await readConfigFile(file).catch((error: unknown) => {
         throw error instanceof ProviderError ? configFileProblem(io, error) : error;
       })
     : undefined;
+  if (current) checkSettings(current);
   const settings = structuredClone(current?.settings ?? {});
   change(settings);
+  const problem = settingsProblem(settings);
+  if (!('layer' in problem)) throw new UsageError(`${what}: ${problem.reason}; ${file} is unchanged`);
   // A flat file of the first release is rewritten in sections; its provider fields stay as they were.
   const provider = current?.provider;
   const body: Record<string, unknown> = {};
   if (provider && Object.keys(provider).length) body.provider = provider;
   if (Object.keys(settings).length) body.settings = settings;
-  const text = `${JSON.stringify(body, null, 2)}\n`;
-  // The same check a start would make: a value it would refuse is never written.
-  checkSettings(parseConfigFile(text, file));
-  await writePrivateFile(file, text);
+  await writePrivateFile(file, `${JSON.stringify(body, null, 2)}\n`);
 }
 
-/** `birdie config list|get|set|unset`: the user's defaults (settings section of the config file). */
-export async function configCommand({ io, values, positionals }: CommandContext): Promise<number> {
+/**
+ * `birdie config list|get|set|unset`: the user's defaults (settings section of the config file). `skills`: the loaded
+ * skills to check `skills.enable|disable` names against (the REPL's own); by default the command loads them.
+ */
+export async function configCommand({
+  io,
+  values,
+  positionals,
+  skills,
+}: CommandContext & { skills?: () => RegistrySnapshot }): Promise<number> {
   const [sub = 'list', key, raw] = positionals;
   if (sub === 'list') {
     const rows = await settingRows(io, values);
@@ -138,7 +153,8 @@ export async function configCommand({ io, values, positionals }: CommandContext)
     const file = targetFile(io, values);
     const path = name.split('.');
     const last = path.pop()!;
-    await writeSettings(io, file, (settings) => {
+    const what = sub === 'set' ? `${name} ${JSON.stringify(raw)}` : `unset ${name}`;
+    await writeSettings(io, file, what, (settings) => {
       // The sections on the way (`serve`, `serve.limits`), made for a set; an unset leaves empty ones out.
       const sections = [settings];
       for (const part of path) {
@@ -157,7 +173,32 @@ export async function configCommand({ io, values, positionals }: CommandContext)
         ? `${name} = ${shown(parseValue(name, raw!))} (in ${file})`
         : `${name} unset (in ${file})`,
     );
+    if (sub === 'set' && (name === 'skills.enable' || name === 'skills.disable'))
+      warnUnknownSkills(
+        io,
+        skills ? skills() : await loadedSkills(io, values),
+        name,
+        parseValue(name, raw!) as string[],
+      );
     return EXIT_OK;
   }
   throw new UsageError(`unknown command "config ${sub}". Try: list, get, set, unset.`);
+}
+
+async function loadedSkills(io: Io, values: CommandContext['values']): Promise<RegistrySnapshot> {
+  const { openTrustedRegistry } = await import('../skills.js');
+  return (await openTrustedRegistry(io, values)).current();
+}
+
+/** The names a start would warn about (no loaded skill has them), said now, with the same suggestion. */
+function warnUnknownSkills(
+  io: Io,
+  snapshot: RegistrySnapshot,
+  key: 'skills.enable' | 'skills.disable',
+  names: string[],
+): void {
+  for (const name of names) {
+    const warning = unknownSkillWarning(snapshot, key, name, `setting ${key}`);
+    if (warning) write(io.stderr, `birdie: ${warning}`);
+  }
 }

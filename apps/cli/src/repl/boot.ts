@@ -1,4 +1,5 @@
 import type { ApprovalMode } from '@birdie/graph';
+import { agentGapLine, agentGaps } from '../agent-gaps.js';
 import type { Values } from '../argv.js';
 import { historyOf } from '../history.js';
 import type { Io } from '../io.js';
@@ -44,6 +45,8 @@ export async function bootRepl(
       trustPutOff: new Set(),
       ...(agent !== undefined ? { nextAgent: agent, agentName: agent } : {}),
     };
+    const gaps = agent === undefined ? undefined : await agentGaps(rt, session.id, agent);
+    if (gaps) state.notices.push(`birdie: ${agentGapLine(gaps, 'slash')}`);
     // A resumed session goes on with whoever spoke last, unless --agent names another.
     if (agent === undefined && options.resumeId) {
       const last = (await rt.agent.getState(session.id).catch(() => undefined))?.agent;

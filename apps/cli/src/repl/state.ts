@@ -6,6 +6,7 @@ import { type DiagnosticLike, formatDiagnostic, plural, reportSkillProblems } fr
 import type { Style } from '../render/style.js';
 import type { ToolOutputMode } from '../render/tool-output.js';
 import { type Runtime, staleGrantNotes } from '../runtime.js';
+import { workspaceContents } from '../trust.js';
 import { statusLine } from './status.js';
 
 /** What one REPL process holds: the runtime, the current session and the user's display choices. */
@@ -101,7 +102,8 @@ export function watchSkills(state: ReplState): void {
         `skills reloaded: ${plural(state.rt.registry.current().skills.length, 'skill')}${fatal.length ? `, ${plural(fatal.length, 'error')}` : ''}`,
         // A trusted folder whose declarations changed is dropped at once and asked about again before the next turn.
         ...untrusted.map(
-          (w) => `${w.path}: its project skills are not loaded (not trusted for what they declare now)`,
+          (w) =>
+            `${w.path}: its ${workspaceContents(w)} are not loaded (not trusted for what they declare now)`,
         ),
         ...fatal.slice(0, 3).map((m) => formatDiagnostic(m as DiagnosticLike, state.io.cwd, state.style)),
         ...more,
