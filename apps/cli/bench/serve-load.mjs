@@ -4,6 +4,9 @@
 // p50 and p99 latency of a turn (POST to the end of its event stream) and the errors, with ratios against the first
 // row. Bounded: a fixed number of turns, and each scenario stops after BENCH_SERVE_LIMIT_S seconds whatever happens.
 // Run after `pnpm build`: `node bench/serve-load.mjs`; BENCH_SERVE_SESSIONS, BENCH_SERVE_TURNS change the sizes.
+// The cost of the sandbox (issue 27: every shell tool of `birdie serve` runs in bubblewrap): a row whose every turn runs
+// one `bash:` tool under serve, and the same tool called directly here, BENCH_SANDBOX_CALLS times unconfined and as
+// many times sandboxed, in the same run.
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
@@ -11,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const SESSIONS = Number(process.env.BENCH_SERVE_SESSIONS ?? 50);
+const SANDBOX_CALLS = Number(process.env.BENCH_SANDBOX_CALLS ?? 50);
 const TURNS = Number(process.env.BENCH_SERVE_TURNS ?? 5);
 const LIMIT_S = Number(process.env.BENCH_SERVE_LIMIT_S ?? 180);
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
@@ -18,8 +22,8 @@ const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const { startPostgres } = await import('@birdie/test-utils');
 
 /** Starts `birdie serve` and resolves with its URL and process once it prints its address. */
-function startWorker(env, home) {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--rate-limit', '0'], {
+function startWorker(env, home, extra = []) {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--rate-limit', '0', ...extra], {
     env: { ...env, BIRDIE_HOME: home },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -64,7 +68,7 @@ async function oneTurn(url, token, id, prompt, signal) {
     : `stream ended without ok: ${text.slice(-160)}`;
 }
 
-async function scenario(name, workers, token, hop) {
+async function scenario(name, workers, token, hop, prompt = (s, t) => `session ${s} turn ${t}`) {
   const deadline = AbortSignal.timeout(LIMIT_S * 1000);
   const latencies = [];
   const errors = [];
@@ -92,9 +96,7 @@ async function scenario(name, workers, token, hop) {
         // Hopping: each turn to the next worker; else a session stays on the worker that made it.
         const worker = hop ? workers[next++ % workers.length] : home;
         const t0 = performance.now();
-        const problem = await oneTurn(worker.url, token, id, `session ${s} turn ${t}`, deadline).catch(
-          (e) => e.message,
-        );
+        const problem = await oneTurn(worker.url, token, id, prompt(s, t), deadline).catch((e) => e.message);
         if (problem) errors.push(problem);
         else latencies.push(performance.now() - t0);
       }
@@ -114,6 +116,33 @@ async function scenario(name, workers, token, hop) {
   };
 }
 
+/** The same `bash:` tool, called SANDBOX_CALLS times unconfined, then as many times in the sandbox: median ms each. */
+async function measureSandbox(dir) {
+  const { configureSandbox, resolveEntrypoint } = await import('@birdie/entrypoints');
+  const tool = resolveEntrypoint('bash:printf ok', { skillDir: dir });
+  const median = async () => {
+    const times = [];
+    for (let i = 0; i < SANDBOX_CALLS; i++) {
+      const t0 = performance.now();
+      const result = await tool.run({}, { cwd: dir });
+      times.push(performance.now() - t0);
+      if (result.output !== 'ok') throw new Error(`the probe failed: ${JSON.stringify(result)}`);
+    }
+    times.sort((a, b) => a - b);
+    return times[Math.floor(times.length / 2)];
+  };
+  try {
+    configureSandbox('declared');
+    const plain = await median();
+    configureSandbox('always', { network: false });
+    const sandboxed = await median();
+    return { plain, sandboxed };
+  } finally {
+    configureSandbox(undefined);
+  }
+}
+
+let sandboxCost;
 const dir = await mkdtemp(join(tmpdir(), 'birdie-serve-bench-'));
 const pg = await startPostgres();
 const rows = [];
@@ -143,8 +172,26 @@ try {
   const { openStore } = await import('@birdie/store');
   const { openPostgresStore } = await import('@birdie/store-postgres');
 
+  // One shell tool per turn: `tool S T` is answered with a call of `ok_probe`, then with text.
+  const skills = join(dir, 'probe-skills');
+  await mkdir(join(skills, 'probe'), { recursive: true });
+  await writeFile(
+    join(skills, 'probe', 'SKILL.md'),
+    '---\nname: probe\ndescription: A shell tool that prints ok\nenabled_by_default: true\n---\n\n## Tools\n\n### ok_probe\ndescription: Print ok.\nentrypoint: bash:printf ok\n',
+  );
+  const toolScript = join(dir, 'tool-script.json');
+  const toolReplies = [];
+  for (let s = 0; s < SESSIONS; s++)
+    for (let t = 0; t < TURNS; t++)
+      toolReplies.push(
+        { match: `^tool ${s} ${t}$`, tool_calls: [{ name: 'ok_probe', args: {} }] },
+        { match: `^tool ${s} ${t}$`, text: 'Probed.' },
+      );
+  await writeFile(toolScript, JSON.stringify({ replies: toolReplies }));
+
   const runs = [
     { name: '1 worker, SQLite', workers: 1, pg: false },
+    { name: '1 worker, SQLite, one shell tool per turn (sandboxed)', workers: 1, pg: false, tool: true },
     { name: '1 worker, PostgreSQL', workers: 1, pg: true },
     { name: '2 workers, one PostgreSQL, each session on one worker', workers: 2, pg: true },
     { name: '2 workers, one PostgreSQL, every turn to the next worker', workers: 2, pg: true, hop: true },
@@ -152,21 +199,28 @@ try {
   for (const [i, run] of runs.entries()) {
     const schema = `bench_${i}`;
     const sqliteHome = join(dir, `sqlite-${i}`);
-    const env = run.pg ? { ...base, BIRDIE_DATABASE_URL: pg.url, BIRDIE_DATABASE_SCHEMA: schema } : base;
+    const plain = run.pg ? { ...base, BIRDIE_DATABASE_URL: pg.url, BIRDIE_DATABASE_SCHEMA: schema } : base;
+    const env = run.tool ? { ...plain, LLM_SCRIPT: toolScript } : plain;
     const token = await tokenOf(
       run.pg ? await openPostgresStore({ url: pg.url, schema }) : openStore({ home: sqliteHome }),
     );
     const workers = await Promise.all(
       Array.from({ length: run.workers }, (_, w) =>
-        startWorker(env, run.pg ? join(dir, `home-${i}-${w}`) : sqliteHome),
+        startWorker(
+          env,
+          run.pg ? join(dir, `home-${i}-${w}`) : sqliteHome,
+          run.tool ? ['--skills-dir', skills] : [],
+        ),
       ),
     );
     try {
-      rows.push(await scenario(run.name, workers, token, run.hop === true));
+      const prompt = run.tool ? (s, t) => `tool ${s} ${t}` : undefined;
+      rows.push(await scenario(run.name, workers, token, run.hop === true, prompt));
     } finally {
       await Promise.all(workers.map(stopWorker));
     }
   }
+  sandboxCost = await measureSandbox(dir);
 } finally {
   await pg.stop();
   await rm(dir, { recursive: true, force: true });
@@ -181,6 +235,14 @@ console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   console.log(
     `| ${r.name} | ${r.turns} | ${r.errors.length} | ${r.seconds.toFixed(1)} | ${r.rate.toFixed(1)} | ${(r.rate / first.rate).toFixed(2)}× | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} |`,
+  );
+}
+if (sandboxCost) {
+  const { plain, sandboxed } = sandboxCost;
+  console.log(
+    `\nThe sandbox per tool call (\`bash:printf ok\`, median of ${SANDBOX_CALLS}, same run): unconfined ${plain.toFixed(1)} ms, ` +
+      `sandboxed (bubblewrap) ${sandboxed.toFixed(1)} ms: +${(sandboxed - plain).toFixed(1)} ms (${(sandboxed / plain).toFixed(2)}×). ` +
+      'Compare the two SQLite rows for the cost of a turn with one tool call under serve.',
   );
 }
 const failed = rows.filter((r) => r.errors.length > 0);

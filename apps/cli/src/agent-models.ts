@@ -36,25 +36,17 @@ export function modelResolver(io: Io, config: LoadedConfig): (spec: string) => P
     }
     try {
       const { file, saved } = config.layers;
-      const resolved = await resolveProviderConfig(
-        match
-          ? // The named vendor and model above everything; the user's files only below the environment, so that
-            // their own model cannot replace the one named.
-            {
-              env: io.env,
-              tier: null,
-              inline: JSON.stringify({ vendor: match[1], model: match[2] }),
-              ...(file || saved ? { saved: (file ?? saved)! } : {}),
-              cwd: io.cwd,
-            }
-          : {
-              env: io.env,
-              tier: spec as (typeof TIER_NAMES)[number],
-              ...(file ? { file } : {}),
-              ...(saved ? { saved } : {}),
-              cwd: io.cwd,
-            },
-      );
+      // Every layer the provider itself was resolved from (`--config`, LLM_PROVIDER_CONFIG, the environment, the
+      // saved file), with the named vendor and model, or the tier, on top.
+      const resolved = await resolveProviderConfig({
+        env: io.env,
+        ...(match
+          ? { named: { vendor: match[1]!, model: match[2]! } }
+          : { tier: spec as (typeof TIER_NAMES)[number] }),
+        ...(file ? { file } : {}),
+        ...(saved ? { saved } : {}),
+        cwd: io.cwd,
+      });
       const model = await createChatModel(resolved.config, {
         integrationsDir: integrationsDir(io.env),
         cwd: io.cwd,

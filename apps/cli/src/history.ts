@@ -1,6 +1,7 @@
 import type { Agent, CompactionRecord } from '@birdie/graph';
 import type { Store } from '@birdie/store';
 import type { BaseMessage } from '@langchain/core/messages';
+import { plural } from './render/diagnostics.js';
 import type { Style } from './render/style.js';
 import { formatArgs } from './render/tool-output.js';
 import type { FailureLike } from './store-failure.js';
@@ -105,7 +106,7 @@ export function formatHistory(
   const rule = (record: CompactionRecord) =>
     style(
       'dim',
-      `── compacted (${record.trigger}, ${record.at.slice(0, 16).replace('T', ' ')}, ${record.model}): the ${record.messages} messages above are sent as a summary ──`,
+      `── compacted (${record.trigger}, ${record.at.slice(0, 16).replace('T', ' ')}, ${record.model}): the ${plural(record.messages, 'message')} above ${record.messages === 1 ? 'is' : 'are'} sent as a summary ──`,
     );
   const latest = records.at(-1);
   let start = 0;

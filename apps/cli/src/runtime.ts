@@ -1,6 +1,6 @@
 import type { Agent, ApprovalMode } from '@birdie/graph';
 import type { ResolvedProviderConfig } from '@birdie/providers';
-import type { LoadedRegistry, SkillPolicy } from '@birdie/registry';
+import type { LoadedRegistry, PolicyCeiling, SkillPolicy } from '@birdie/registry';
 import type { Grants, LeaseHolder, Session, Store } from '@birdie/store';
 import { modelResolver, type NamedModel, routerTiers } from './agent-models.js';
 import type { Values } from './argv.js';
@@ -209,7 +209,16 @@ function grantsBridge(store: Store, defaultUser: string) {
   };
 }
 
-export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
+export interface OpenRuntimeOptions {
+  /** The most any session may use (`birdie serve`: the operator's policy), from the loaded config. */
+  ceiling?(config: LoadedConfig): PolicyCeiling;
+}
+
+export async function openRuntime(
+  io: Io,
+  values: Values,
+  options: OpenRuntimeOptions = {},
+): Promise<Runtime> {
   const config = await loadConfig(io, values);
   await applyIsolation(io, values, config.settings);
   const { provider } = config;
@@ -235,7 +244,10 @@ export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
     let titleModel: Promise<NamedModel> | undefined;
     // The policy reads each session's grants from the store and saves every change there itself.
     const grants = grantsBridge(store, userId);
-    const policy = new SkillPolicy(registry, { store: grants.policyStore });
+    const policy = new SkillPolicy(registry, {
+      store: grants.policyStore,
+      ...(options.ceiling ? { ceiling: options.ceiling(config) } : {}),
+    });
     const agent = createAgent({
       model,
       modelName,
@@ -264,9 +276,12 @@ export async function openRuntime(io: Io, values: Values): Promise<Runtime> {
       modelName,
       agent,
       trust,
+      // Trusted for what it holds now: the registry lists a folder whose digest changed (a new AGENTS.md, say) as
+      // untrusted until the user answers again.
       workspaceTrusted: (folder = cwd) =>
         trustedForOneRun(values, cwd) === realFolder(folder) ||
-        trust.get(realFolder(folder))?.decision === 'trusted',
+        (trust.get(realFolder(folder))?.decision === 'trusted' &&
+          !registry.current().untrusted.some((w) => w.path === realFolder(folder))),
       resolveModel,
       titleModel() {
         titleModel ??= provider.tiers.includes('fast')

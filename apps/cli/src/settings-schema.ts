@@ -7,6 +7,7 @@ import {
   CONTAINER_RUNTIMES,
   defaultSettings,
   SANDBOX_SETTINGS,
+  SETTING_KEYS,
   type SettingKey,
   type Settings,
 } from './settings.js';
@@ -19,6 +20,14 @@ const skillName = z
     error: 'must be a skill name (not empty, no control characters)',
   });
 const skillList = z.array(skillName, { error: 'must be a list of skill names' });
+const patternList = (what: string) =>
+  z.array(skillName, { error: `must be a list of ${what} names or patterns (such as "*")` });
+
+const perUserLimit = (what: string) =>
+  z
+    .number({ error: `must be a number of ${what}` })
+    .int({ error: `must be a whole number of ${what}` })
+    .min(1, { error: `must be at least 1 (unset it for no limit)` });
 
 /** The settings section: every key optional, unknown keys refused. Add new settings here and in `Settings`. */
 const settingsSchema = z
@@ -46,38 +55,88 @@ const settingsSchema = z
     model: z.string({ error: 'must be a model name' }).refine(isModelSpec, {
       error: 'must be a tier (fast, default, strong) or vendor:model (e.g. openai:gpt-4o-mini)',
     }),
+    serve: z
+      .strictObject(
+        {
+          skills: patternList('skill'),
+          agents: patternList('agent'),
+          workspaces: z
+            .string({ error: 'must be a folder (an absolute path)' })
+            .refine((path) => path.startsWith('/'), { error: 'must be an absolute path' }),
+          workspace: z.enum(['user', 'session'], { error: 'must be user or session' }),
+          sandbox: z
+            .strictObject(
+              { network: z.boolean({ error: 'must be true or false' }) },
+              { error: 'must be an object with "network"' },
+            )
+            .partial(),
+          limits: z
+            .strictObject(
+              {
+                concurrent_turns: perUserLimit('turns'),
+                turns_per_minute: perUserLimit('turns'),
+                workspace_bytes: z
+                  .number({ error: 'must be a number of bytes' })
+                  .int({ error: 'must be a whole number of bytes' })
+                  .min(0, { error: 'must be at least 0' }),
+              },
+              { error: 'must be an object (concurrent_turns, turns_per_minute, workspace_bytes)' },
+            )
+            .partial(),
+        },
+        { error: 'must be an object (skills, agents, workspaces, workspace, sandbox, limits)' },
+      )
+      .partial(),
   })
   .partial();
 
 type SettingsLayer = z.infer<typeof settingsSchema>;
 
-/** Checks a file's `settings` section; a problem is a usage error with the file, line and column. */
-export function checkSettings(file: ConfigFile): SettingsLayer {
-  if (file.settings === undefined) return {};
-  const result = settingsSchema.safeParse(file.settings);
+/** What is wrong with a `settings` section (the first problem, at its path inside the section), if anything. */
+export function settingsProblem(
+  section: unknown,
+): { path: Array<string | number>; reason: string } | { layer: SettingsLayer } {
+  const result = settingsSchema.safeParse(section);
   if (result.success) {
     const { enable = [], disable = [] } = result.data.skills ?? {};
     const both = enable.find((name) => disable.some((other) => other.toLowerCase() === name.toLowerCase()));
-    if (both !== undefined) {
-      const index = disable.findIndex((other) => other.toLowerCase() === both.toLowerCase());
-      throw positioned(
-        file,
-        ['skills', 'disable', index],
-        `skill "${both}" is in both skills.enable and skills.disable`,
-      );
-    }
-    return result.data;
+    if (both === undefined) return { layer: result.data };
+    const index = disable.findIndex((other) => other.toLowerCase() === both.toLowerCase());
+    return {
+      path: ['skills', 'disable', index],
+      reason: `skill "${both}" is in both skills.enable and skills.disable`,
+    };
   }
   const issue = result.error.issues[0]!;
   const path = issue.path.map((part) => (typeof part === 'number' ? part : String(part)));
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';
     const where = ['settings', ...path, key].join('.');
-    const allowed = path.length === 0 ? Object.keys(settingsSchema.shape).join(', ') : 'enable, disable';
-    throw positioned(file, [...path, key], `unknown setting ${JSON.stringify(where)} (allowed: ${allowed})`);
+    const allowed = Object.keys(shapeAt(path.map(String))).join(', ');
+    return { path: [...path, key], reason: `unknown setting ${JSON.stringify(where)} (allowed: ${allowed})` };
   }
-  const name = ['settings', ...path].join('.');
-  throw positioned(file, path, `${name} ${issue.message}`);
+  return { path, reason: `${['settings', ...path].join('.')} ${issue.message}` };
+}
+
+/** Checks a file's `settings` section; a problem is a usage error with the file, line and column. */
+export function checkSettings(file: ConfigFile): SettingsLayer {
+  if (file.settings === undefined) return {};
+  const checked = settingsProblem(file.settings);
+  if ('layer' in checked) return checked.layer;
+  throw positioned(file, checked.path, checked.reason);
+}
+
+/** The keys allowed at `path` of the settings section, for the message about an unknown one. */
+function shapeAt(path: string[]): Record<string, unknown> {
+  let schema: unknown = settingsSchema;
+  for (const part of path) {
+    const shape = (schema as { shape?: Record<string, unknown> }).shape;
+    schema = shape?.[part];
+    // .optional() (from .partial()) wraps the object: its shape is inside.
+    while (schema && !(schema as { shape?: unknown }).shape && (schema as { unwrap?: unknown }).unwrap)
+      schema = (schema as { unwrap(): unknown }).unwrap();
+  }
+  return (schema as { shape?: Record<string, unknown> })?.shape ?? {};
 }
 
 function positioned(file: ConfigFile, path: Array<string | number>, reason: string): UsageError {
@@ -95,6 +154,8 @@ export function mergeSettings(files: ConfigFile[]): {
     approval: 'default',
     'skills.enable': 'default',
     'skills.disable': 'default',
+    'serve.skills': 'default',
+    'serve.agents': 'default',
     database_url: 'default',
     sandbox: 'default',
     container_runtime: 'default',
@@ -103,6 +164,12 @@ export function mergeSettings(files: ConfigFile[]): {
     titles: 'default',
     tool_output: 'default',
     model: 'default',
+    'serve.limits.concurrent_turns': 'default',
+    'serve.limits.turns_per_minute': 'default',
+    'serve.workspaces': 'default',
+    'serve.workspace': 'default',
+    'serve.sandbox.network': 'default',
+    'serve.limits.workspace_bytes': 'default',
   };
   for (const file of [...files].reverse()) {
     const layer = checkSettings(file);
@@ -122,6 +189,12 @@ export function mergeSettings(files: ConfigFile[]): {
     if (layer.skills?.disable !== undefined) {
       settings.skills.disable = layer.skills.disable;
       sources['skills.disable'] = from;
+    }
+    for (const key of ['skills', 'agents'] as const) {
+      const value = layer.serve?.[key];
+      if (value === undefined) continue;
+      settings.serve[key] = value;
+      sources[`serve.${key}`] = from;
     }
     if (layer.sandbox !== undefined) {
       settings.sandbox = layer.sandbox;
@@ -148,6 +221,30 @@ export function mergeSettings(files: ConfigFile[]): {
     if (layer.model !== undefined) {
       settings.model = layer.model;
       sources.model = from;
+    }
+    for (const key of ['concurrent_turns', 'turns_per_minute'] as const) {
+      const value = layer.serve?.limits?.[key];
+      if (value !== undefined) {
+        settings.serve.limits[key] = value;
+        sources[`serve.limits.${key}`] = from;
+      }
+    }
+    const serve = layer.serve;
+    if (serve?.workspaces !== undefined) {
+      settings.serve.workspaces = serve.workspaces;
+      sources['serve.workspaces'] = from;
+    }
+    if (serve?.workspace !== undefined) {
+      settings.serve.workspace = serve.workspace;
+      sources['serve.workspace'] = from;
+    }
+    if (serve?.sandbox?.network !== undefined) {
+      settings.serve.sandbox.network = serve.sandbox.network;
+      sources['serve.sandbox.network'] = from;
+    }
+    if (serve?.limits?.workspace_bytes !== undefined) {
+      settings.serve.limits.workspace_bytes = serve.limits.workspace_bytes;
+      sources['serve.limits.workspace_bytes'] = from;
     }
   }
   return { settings, sources };

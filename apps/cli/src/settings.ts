@@ -28,6 +28,35 @@ export interface Settings {
    * `LLM_PROVIDER_CONFIG` still win, being set for one run.
    */
   model?: string;
+  /** What `birdie serve` gives its users (API sessions); the operator's, never a token holder's. */
+  serve: ServeSettings;
+}
+
+export interface ServeSettings {
+  /**
+   * What `birdie serve` lets API sessions use (the operator's policy; a request only narrows it): skill and agent
+   * names or patterns (`*`, `web-*`). A skill whose tools run raw commands or in-process `node:` code of a folder
+   * other than the bundled one counts only when named exactly, never through a pattern. `skills.disable` always wins.
+   */
+  skills: string[];
+  agents: string[];
+  /** The folder holding every user's workspace, mounted by every worker (`--workspaces`); default `~/.birdie/workspaces`. */
+  workspaces?: string;
+  /** One workspace per `user` (default), or per `session` (deleted with it). */
+  workspace: 'user' | 'session';
+  /** Whether sandboxed shell and Python tools of API sessions may use the network (when they declare it). */
+  sandbox: { network: boolean };
+  limits: ServeLimits;
+}
+
+/** Per-user limits of `birdie serve` (absent: no limit), counted in the store across every worker. */
+export interface ServeLimits {
+  /** The bytes a user's workspace may hold before their turns are refused (413). */
+  workspace_bytes?: number;
+  /** Turns of one user running at once. */
+  concurrent_turns?: number;
+  /** Turns one user may start in any 60 seconds. */
+  turns_per_minute?: number;
 }
 
 export const SANDBOX_SETTINGS = ['declared', 'always'] as const;
@@ -40,6 +69,8 @@ export type SettingKey =
   | 'approval'
   | 'skills.enable'
   | 'skills.disable'
+  | 'serve.skills'
+  | 'serve.agents'
   | 'database_url'
   | 'sandbox'
   | 'container_runtime'
@@ -47,11 +78,19 @@ export type SettingKey =
   | 'context_messages'
   | 'titles'
   | 'tool_output'
-  | 'model';
+  | 'model'
+  | 'serve.limits.concurrent_turns'
+  | 'serve.limits.turns_per_minute'
+  | 'serve.workspaces'
+  | 'serve.workspace'
+  | 'serve.sandbox.network'
+  | 'serve.limits.workspace_bytes';
 export const SETTING_KEYS: readonly SettingKey[] = [
   'approval',
   'skills.enable',
   'skills.disable',
+  'serve.skills',
+  'serve.agents',
   'database_url',
   'sandbox',
   'container_runtime',
@@ -60,6 +99,12 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   'titles',
   'tool_output',
   'model',
+  'serve.limits.concurrent_turns',
+  'serve.limits.turns_per_minute',
+  'serve.workspaces',
+  'serve.workspace',
+  'serve.sandbox.network',
+  'serve.limits.workspace_bytes',
 ];
 
 export function defaultSettings(): Settings {
@@ -70,5 +115,6 @@ export function defaultSettings(): Settings {
     container_runtime: 'auto',
     titles: 'prompt',
     tool_output: 'short',
+    serve: { skills: ['*'], agents: ['*'], workspace: 'user', sandbox: { network: false }, limits: {} },
   };
 }

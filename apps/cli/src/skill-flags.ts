@@ -1,3 +1,4 @@
+import type { RegistrySnapshot } from '@birdie/registry';
 import type { Session } from '@birdie/store';
 import type { Values } from './argv.js';
 import { UsageError } from './io.js';
@@ -51,19 +52,7 @@ export function settingSkills(rt: Pick<Runtime, 'registry' | 'config'>): {
     const skill = snapshot.getSkill(name);
     if (skill) return [skill.name];
     const setting = `setting skills.${key} (${rt.config.sources[`skills.${key}`]})`;
-    const folder = snapshot.untrusted.find((w) =>
-      w.skills.some((s) => s.name.toLowerCase() === name.toLowerCase()),
-    );
-    if (folder)
-      warnings.push(
-        `${setting}: skill "${name}" is in ${folder.path}, a project folder not trusted for what it declares now, so it is not ${key}d in this session. Once you trust the folder (\`birdie trust\` there, or the REPL's question), new sessions get it.`,
-      );
-    else {
-      const [near] = snapshot.suggest(name, 1);
-      warnings.push(
-        `${setting}: no skill "${name}", so it is not ${key}d.${near ? ` Did you mean "${near}"?` : ' Run `birdie skills list` to see them.'}`,
-      );
-    }
+    warnings.push(unknownSkillWarning(snapshot, `skills.${key}`, name, setting)!);
     return [];
   };
   const { enable, disable } = rt.config.settings.skills;
@@ -91,4 +80,25 @@ export async function applySkillFlags(rt: Runtime, session: Session, flags: Skil
   for (const name of flags.enable) rt.policy.enable(session.id, name);
   for (const name of flags.disable) rt.policy.disable(session.id, name);
   await rt.saveGrants();
+}
+
+/**
+ * Why a name in `skills.enable` / `skills.disable` (`setting` says which, and where) has no effect, or undefined
+ * when a loaded skill has it: in a project folder not trusted, or no such skill (with the nearest name).
+ */
+export function unknownSkillWarning(
+  snapshot: RegistrySnapshot,
+  key: 'skills.enable' | 'skills.disable',
+  name: string,
+  setting: string,
+): string | undefined {
+  if (snapshot.getSkill(name)) return undefined;
+  const done = key === 'skills.enable' ? 'enabled' : 'disabled';
+  const folder = snapshot.untrusted.find((w) =>
+    w.skills.some((s) => s.name.toLowerCase() === name.toLowerCase()),
+  );
+  if (folder)
+    return `${setting}: skill "${name}" is in ${folder.path}, a project folder not trusted for what it declares now, so it is not ${done} in this session. Once you trust the folder (\`birdie trust\` there, or the REPL's question), new sessions get it.`;
+  const [near] = snapshot.suggest(name, 1);
+  return `${setting}: no skill "${name}", so it is not ${done}.${near ? ` Did you mean "${near}"?` : ' Run `birdie skills list` to see them.'}`;
 }

@@ -170,11 +170,18 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'skills check',
     summary: 'validate skill folders and print their diagnostics',
-    usage: 'birdie skills check [DIR…]',
-    options: { ...runtime, ...help },
+    usage: 'birdie skills check [--strict] [DIR…]',
+    options: {
+      ...runtime,
+      strict: {
+        type: 'boolean',
+        help: 'the Agent Skills standard as errors (for skills you publish to other clients)',
+      },
+      ...help,
+    },
     positionals: [0, Number.POSITIVE_INFINITY],
     details:
-      'Without DIR, checks every skills folder birdie would load. Exit code 1 when any problem is fatal.',
+      'Without DIR, checks every skills folder birdie would load (with --strict, all but the bundled one). Exit code 1 when any problem is fatal.',
   },
   {
     name: 'skills new',
@@ -444,10 +451,15 @@ export const COMMANDS: CommandSpec[] = [
       ...runtime,
       approval: session.approval!,
       sandbox,
+      workspaces: {
+        type: 'string',
+        arg: 'DIR',
+        help: "the folder of the users' workspaces, the same on every worker (default: serve.workspaces, else ~/.birdie/workspaces)",
+      },
       'rate-limit': {
         type: 'string',
         arg: 'N',
-        help: 'requests per minute per token (default: 600; 0 turns the limit off)',
+        help: 'requests per minute per token, counted by this worker (default: 600; 0 turns the limit off); per-user turn limits across workers are the serve.limits.* settings',
       },
       'max-body': { type: 'string', arg: 'BYTES', help: 'largest request body (default: 1048576)' },
       'cors-origin': {
@@ -483,7 +495,11 @@ export const COMMANDS: CommandSpec[] = [
       'Every request but /v1/health and /v1/openapi.json needs `Authorization: Bearer TOKEN` from `birdie tokens ' +
       'create --user NAME`. Workers keep no session state: with BIRDIE_DATABASE_URL (or database_url in the config) ' +
       'several `birdie serve` processes on several machines share one PostgreSQL database, and any of them continues ' +
-      'any session. The API is described at /v1/openapi.json.',
+      "any session. A token made with `--admin` may also list and revoke tokens and read every user's runs. " +
+      "The settings serve.limits.concurrent_turns and serve.limits.turns_per_minute limit each user's turns on " +
+      'all workers together (429). ' +
+      "Each user's tools run in their own workspace under --workspaces (the same shared folder on every " +
+      'worker), shell and Python tools always in the bubblewrap sandbox. The API is described at /v1/openapi.json.',
     examples: [
       'birdie tokens create --user alice',
       'BIRDIE_DATABASE_URL=postgres://birdie@db/birdie birdie serve --host 0.0.0.0 --port 8787',
@@ -492,10 +508,14 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'tokens create',
     summary: 'make an API token for a user of `birdie serve` (printed once; only its hash is kept)',
-    usage: 'birdie tokens create --user NAME [--name LABEL] [--json]',
+    usage: 'birdie tokens create --user NAME [--name LABEL] [--admin] [--json]',
     options: {
       user: { type: 'string', arg: 'NAME', help: 'the user the token acts as (required)' },
       name: { type: 'string', arg: 'LABEL', help: 'a label to tell tokens apart' },
+      admin: {
+        type: 'boolean',
+        help: "an operator's token: it may also list and revoke tokens and read every user's runs through the API",
+      },
       json: { type: 'boolean', help: 'print JSON' },
       ...help,
     },
@@ -503,7 +523,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'tokens list',
-    summary: 'list API tokens (never the tokens themselves)',
+    summary: 'list API tokens with their role (never the tokens themselves)',
     usage: 'birdie tokens list [--user NAME] [--json]',
     options: {
       user: { type: 'string', arg: 'NAME', help: "only this user's tokens" },

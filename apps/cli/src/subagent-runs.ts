@@ -1,14 +1,13 @@
 import type { AgentEvent } from '@birdie/graph';
-import type { FinishedStatus, ModelUsage, Store } from '@birdie/store';
+import type { FinishedStatus, Store } from '@birdie/store';
+import { RunUsage } from './run-usage.js';
 import type { Runtime } from './runtime.js';
 
 interface Child {
   runId: number;
   /** The agent path its own events carry (`['reviewer', 'researcher']`). */
   path: string;
-  usage: Map<string, { inputTokens: number; outputTokens: number }>;
-  inputTokens: number;
-  outputTokens: number;
+  usage: RunUsage;
 }
 
 /**
@@ -25,20 +24,15 @@ export class SubagentRuns {
     private readonly base: { sessionId: string; userId: string; model: string; runId: number },
   ) {}
 
-  /** A promise only for the events that write to the store (a `task` call's start and end); the rest are counted. */
+  /** A promise for the events that write to the store (a `task` call's start and end, a subagent's usage). */
   onEvent(event: AgentEvent): Promise<void> | undefined {
     if (event.type === 'tool-start' && event.name === 'task') return this.#start(event);
     if (event.type === 'tool-end' && this.#byCall.has(event.id)) return this.#end(event);
     if (event.type === 'usage' && (event.agent?.length ?? 0) > 0) {
       const child = this.#byPath.get(event.agent!.join('/'));
       if (!child) return;
-      const name = event.model || this.base.model;
-      const total = child.usage.get(name) ?? { inputTokens: 0, outputTokens: 0 };
-      total.inputTokens += event.inputTokens;
-      total.outputTokens += event.outputTokens;
-      child.usage.set(name, total);
-      child.inputTokens += event.inputTokens;
-      child.outputTokens += event.outputTokens;
+      child.usage.add(event);
+      return this.store.runs.progress(child.runId, child.usage.recorded());
     }
   }
 
@@ -56,13 +50,15 @@ export class SubagentRuns {
     const caller = event.agent ?? [];
     const parent = caller.length > 1 ? this.#byPath.get(caller.join('/'))?.runId : undefined;
     const spec = this.rt.registry.current().getAgent?.(name);
+    // The subagent's own tier until its first call names the model that answered.
+    const model = spec?.model ?? this.base.model;
     const { childThreadId } = await import('@birdie/graph');
     const runId = await this.store.runs.start({
       sessionId: this.base.sessionId,
       // Its conversation: the subagent's own thread, which the log references like any other.
       threadId: childThreadId(this.base.sessionId, event.id),
       userId: this.base.userId,
-      model: this.base.model,
+      model,
       parentRunId: parent ?? this.base.runId,
       trigger: `task ${event.id}`,
       ...(spec ? { agent: { name: spec.name, digest: spec.digest } } : {}),
@@ -70,9 +66,7 @@ export class SubagentRuns {
     const child: Child = {
       runId,
       path: [...caller, name].join('/'),
-      usage: new Map(),
-      inputTokens: 0,
-      outputTokens: 0,
+      usage: new RunUsage(model),
     };
     this.#byCall.set(event.id, child);
     this.#byPath.set(child.path, child);
@@ -93,13 +87,7 @@ export class SubagentRuns {
     child: Child,
     outcome: { status: FinishedStatus; answer?: string; error?: string },
   ): Promise<void> {
-    const usage: ModelUsage[] = [...child.usage].map(([model, u]) => ({ model, ...u }));
-    await this.store.runs.finish(child.runId, {
-      ...outcome,
-      inputTokens: child.inputTokens,
-      outputTokens: child.outputTokens,
-      usage,
-    });
+    await this.store.runs.finish(child.runId, { ...outcome, ...child.usage.recorded() });
   }
 
   private get store(): Store {

@@ -1,4 +1,5 @@
 import { realpathSync } from 'node:fs';
+import { join } from 'node:path';
 import type { TrustDecision, WorkspaceDeclarations } from '@birdie/registry';
 import type { Store, TrustRecord } from '@birdie/store';
 import type { Values } from './argv.js';
@@ -62,6 +63,7 @@ export function describeWorkspace(workspace: WorkspaceDeclarations, cwd: string,
       `${style('bold', skill.name)} ${style('dim', `(${relativeIfInside(cwd, skill.file)}; ${flags.join(', ')})`)}`,
     );
     for (const tool of skill.tools) lines.push(`  tool ${tool.name}: ${tool.entrypoint}`);
+    for (const run of skill.runs) lines.push(`  runs ${relativeIfInside(cwd, join(skill.folder, run.file))}`);
     const mcp = skill.mcp;
     if (mcp && 'command' in mcp) {
       const env = mcp.env ? ` env ${Object.keys(mcp.env).join(', ')}` : '';
@@ -84,14 +86,33 @@ export function describeWorkspace(workspace: WorkspaceDeclarations, cwd: string,
     ] as const;
     for (const [key, names] of reach) if (names?.length) lines.push(`  ${key}: ${names.join(', ')}`);
   }
+  // Memory files reach every prompt: the question shows enough of each to recognise it.
+  for (const file of workspace.memoryFiles) {
+    lines.push(
+      `${style('bold', relativeIfInside(cwd, file.path))} ${style('dim', `(${file.size} bytes; read into every prompt)`)}`,
+    );
+    for (const line of file.head) lines.push(`  ${style('dim', '│')} ${line}`);
+  }
+  if (workspace.settings)
+    lines.push(
+      `${style('bold', relativeIfInside(cwd, workspace.settings.path))} ${style('dim', "(the project's settings and rules)")}`,
+    );
   return lines;
 }
 
-/** "project skills", "project agents" or "project skills and agents": what a workspace holds. */
+/** "project skills", "memory files", "project skills, agents and memory files"…: what a workspace holds. */
 export function workspaceContents(workspace: WorkspaceDeclarations): string {
-  const agents = workspace.agents.length > 0;
-  const skills = workspace.skills.length > 0;
-  return `project ${skills && agents ? 'skills and agents' : agents ? 'agents' : 'skills'}`;
+  const parts = [
+    ...(workspace.skills.length ? ['skills'] : []),
+    ...(workspace.agents.length ? ['agents'] : []),
+  ];
+  const project = parts.length ? [`project ${parts.join(' and ')}`] : [];
+  const all = [
+    ...project,
+    ...(workspace.memoryFiles.length ? ['memory files'] : []),
+    ...(workspace.settings ? ['settings'] : []),
+  ];
+  return all.length > 1 ? `${all.slice(0, -1).join(', ')} and ${all.at(-1)}` : (all[0] ?? 'project files');
 }
 
 /** The one line `birdie run` (and other non-interactive commands) print for skipped workspaces. */
@@ -99,10 +120,15 @@ export function skippedLine(untrusted: readonly WorkspaceDeclarations[]): string
   if (untrusted.length === 0) return undefined;
   const skills = untrusted.reduce((n, w) => n + w.skills.length, 0);
   const agents = untrusted.reduce((n, w) => n + w.agents.length, 0);
-  const what = [
-    ...(skills > 0 || agents === 0 ? [count(skills, 'skill')] : []),
+  const memory = untrusted.reduce((n, w) => n + w.memoryFiles.length, 0);
+  const settings = untrusted.filter((w) => w.settings).length;
+  const parts = [
+    ...(skills > 0 ? [count(skills, 'skill')] : []),
     ...(agents > 0 ? [count(agents, 'agent')] : []),
-  ].join(' and ');
+    ...(memory > 0 ? [count(memory, 'memory file')] : []),
+    ...(settings > 0 ? ['the settings file'] : []),
+  ];
+  const what = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '');
   const where = untrusted.map((w) => w.path).join(', ');
   return `birdie: skipped ${what} of the untrusted folder ${where}: run \`birdie trust\` there to use them (or --trust-workspace for one run)`;
 }

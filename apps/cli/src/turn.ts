@@ -10,6 +10,7 @@ import type {
 } from '@birdie/graph';
 import type { FinishedStatus, LeaseHolder, Session, SessionLease } from '@birdie/store';
 import { birdieHome } from './paths.js';
+import { RunUsage } from './run-usage.js';
 import type { Runtime } from './runtime.js';
 import { openSessionFolder, type SessionFolder } from './session-folder.js';
 import { isStoreErrorLike } from './store-failure.js';
@@ -75,6 +76,8 @@ export interface TurnResult {
 
 export interface TurnOptions {
   approval: ApprovalMode;
+  /** Raw commands ask whatever `approval` says (the server's API sessions: the one who approves is not the operator). */
+  askRawCommands?: boolean;
   signal: AbortSignal;
   handlers: TurnHandlers;
   /** How long to wait for a session another process is using, ms (0: fail at once with `session-busy`). */
@@ -168,7 +171,8 @@ async function leasedTurn(
         ? session.agent
         : undefined;
   const agent = await answeringAgent(rt, session.id, named);
-  const model = options.model ?? rt.modelName;
+  // What the run is asked to answer with (the agent's tier until a call names the model that answered).
+  const model = options.model ?? agent?.model ?? rt.modelName;
   // Where the session's thread stood before the run: its messages are the checkpoints after this one.
   const before = await store.checkpointer
     .getTuple({ configurable: { thread_id: session.id, checkpoint_ns: '' } })
@@ -187,8 +191,7 @@ async function leasedTurn(
   });
   const journal = await store.runs.journal(runId);
   const subagents = new SubagentRuns(rt, { sessionId: session.id, userId, model, runId });
-  // Tokens per model: a message names the model that wrote it when the vendor says; else the turn's model.
-  const usage = new Map<string, { inputTokens: number; outputTokens: number }>();
+  const usage = new RunUsage(model);
   const result: TurnResult = {
     runId,
     status: 'ok',
@@ -217,6 +220,7 @@ async function leasedTurn(
     const turn = {
       memory,
       approval: options.approval,
+      ...(options.askRawCommands ? { askRawCommands: true } : {}),
       signal: options.signal,
       cwd,
       toolEnv: folder.env,
@@ -245,21 +249,18 @@ async function leasedTurn(
       for await (const event of stream) {
         // Held back: the turn sends one done, after its last stream and its run log.
         if (event.type !== 'done') options.handlers.onEvent(event);
-        // Tokens stream through here: only a task call's start and end wait for the store.
+        // Tokens stream through here: only a task call's start and end and a subagent's usage wait for the store.
         const logged = subagents.onEvent(event);
         if (logged) await logged;
         // The answer is the turn's own agent's last words, not a subagent's.
         if (event.type === 'message' && event.message.getType() === 'ai' && (event.agent?.length ?? 0) <= 1)
           if (event.message.text) result.answer = event.message.text;
         if (event.type === 'usage') {
-          // Each call's usage names the model that answered it (the router may switch within a turn).
-          const name = event.model || model;
-          const total = usage.get(name) ?? { inputTokens: 0, outputTokens: 0 };
-          total.inputTokens += event.inputTokens;
-          total.outputTokens += event.outputTokens;
-          usage.set(name, total);
-          result.inputTokens += event.inputTokens;
-          result.outputTokens += event.outputTokens;
+          usage.add(event);
+          result.inputTokens = usage.inputTokens;
+          result.outputTokens = usage.outputTokens;
+          // Recorded now: a run whose process is killed later still shows what its finished calls used.
+          await store.runs.progress(runId, usage.recorded());
           if (event.context) {
             result.contextTokens = event.context.tokens;
             result.contextWindow = event.context.window;
@@ -292,9 +293,12 @@ async function leasedTurn(
       }
       if (done === 'interrupted' && pending?.length && !options.signal.aborted) {
         const decisions = await options.handlers.decide(pending);
-        // Cancelled while being asked: nothing runs; the graph repairs the unanswered calls on the next turn.
+        // Cancelled while being asked: nothing runs, and the thread says so (the history shows the calls as not run).
         if (options.signal.aborted) {
           result.status = 'cancelled';
+          await rt.agent
+            .dropPending(session.id, 'the user cancelled the turn at the approval question.')
+            .catch(() => undefined); // best effort: the next turn's repair answers them otherwise
           break;
         }
         if (decisions === undefined) {
@@ -342,9 +346,7 @@ async function leasedTurn(
     await subagents.finishAll(logged);
     await store.runs.finish(runId, {
       status: logged,
-      inputTokens: result.inputTokens,
-      outputTokens: result.outputTokens,
-      usage: [...usage].map(([name, u]) => ({ model: name, ...u })),
+      ...usage.recorded(),
       ...(result.answer ? { answer: result.answer } : {}),
       ...(result.error ? { error: result.error } : {}),
       ...(after?.config.configurable?.checkpoint_id

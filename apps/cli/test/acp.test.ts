@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { methods } from '@agentclientprotocol/sdk';
+import { methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AcpProcess, outline, startAcp } from './helpers/acp-client.js';
 import { CLI_ROOT, type Sandbox, sandbox, TEST_SKILLS } from './helpers/env.js';
@@ -290,5 +290,57 @@ describe('birdie acp, driven by the ACP SDK client', () => {
     expect(await proc.end()).toBe(2);
     expect(proc.stderr()).toContain('--approval must be ask, always or never');
     expect(proc.stdoutLines()).toEqual([]);
+  });
+});
+
+describe('birdie acp sessions across connections (issue 30, defect 13)', () => {
+  it('announces list, resume and close; "allow for session" holds after session/load in a new process; usage_update is sent', async () => {
+    const env = await script([
+      { match: 'first', tool_calls: [{ name: 'run_command', args: { command: 'echo one >> log.txt' } }] },
+      { match: 'first', text: 'One.' },
+      { match: 'second', tool_calls: [{ name: 'run_command', args: { command: 'echo two >> log.txt' } }] },
+      { match: 'second', text: 'Two.' },
+    ]);
+    const first = acp([], env);
+    const init = await first.agent.request(methods.agent.initialize, {
+      protocolVersion: PROTOCOL_VERSION,
+      clientCapabilities: {},
+    });
+    expect(
+      (init as { agentCapabilities?: { sessionCapabilities?: unknown } }).agentCapabilities
+        ?.sessionCapabilities,
+    ).toEqual({ list: {}, resume: {}, close: {} });
+    const { sessionId } = await first.agent.request(methods.agent.session.new, {
+      cwd: box.cwd,
+      mcpServers: [],
+    });
+    first.answer = () => ({ outcome: { outcome: 'selected', optionId: 'allow-session' } });
+    await first.agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: 'text', text: 'first' }],
+    });
+    expect(outline(first)).toContain('permission run_command');
+    const usage = first.log.find((e) => e.kind === 'update' && e.update.sessionUpdate === 'usage_update');
+    expect(usage?.kind === 'update' && usage.update).toMatchObject({
+      used: expect.any(Number),
+      size: expect.any(Number),
+    });
+    const listed = await first.agent.request(methods.agent.session.list, {});
+    expect(listed.sessions.map((s) => s.sessionId)).toContain(sessionId);
+    await first.agent.request(methods.agent.session.close, { sessionId });
+    expect(await first.end()).toBe(0);
+
+    const second = acp([], env);
+    await second.initialize();
+    await second.agent.request(methods.agent.session.load, { sessionId, cwd: box.cwd, mcpServers: [] });
+    second.answer = () => ({ outcome: { outcome: 'selected', optionId: 'reject' } });
+    second.log.length = 0;
+    await second.agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: 'text', text: 'second' }],
+    });
+    expect(outline(second)).not.toContain('permission run_command');
+    expect(await readFile(join(box.cwd, 'log.txt'), 'utf8')).toBe('one\ntwo\n');
+    expect(await second.end()).toBe(0);
   });
 });

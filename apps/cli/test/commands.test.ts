@@ -289,6 +289,14 @@ describe('birdie run', () => {
 });
 
 describe('sessions and logs', () => {
+  it('counts in words that agree with the number: one turn is "1 turn"', async () => {
+    const run = await cli(['run', 'count these', ...withSkills], scripted('count.json'));
+    const id = /session (\S+) /.exec(run.stderr)![1]!;
+    const shown = (await cli(['sessions', 'show', id])).stdout;
+    expect(shown).toContain(' · 1 turn · ');
+    expect(shown).not.toMatch(/\b1 turns\b/);
+  });
+
   it('show prints the conversation, logs the runs with their tools, delete removes it', async () => {
     const env = scripted('count.json');
     const run = await cli(['run', 'count these', ...withSkills], env);

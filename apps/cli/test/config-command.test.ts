@@ -55,6 +55,75 @@ describe('birdie config', () => {
     expect((await cli(['config', 'get', 'approval'])).stdout).toBe('ask\n');
   });
 
+  it('sets the serve settings of nested sections (workspaces, sandbox network, workspace quota), typed; unsets them to nothing', async () => {
+    const file = join(box.home, 'config.json');
+    for (const [key, value] of [
+      ['serve.workspaces', '/srv/birdie/workspaces'],
+      ['serve.workspace', 'session'],
+      ['serve.sandbox.network', 'true'],
+      ['serve.limits.workspace_bytes', '1048576'],
+    ])
+      expect(await cli(['config', 'set', key!, value!])).toMatchObject({ code: 0 });
+    expect(JSON.parse(await readFile(file, 'utf8')).settings).toEqual({
+      serve: {
+        workspaces: '/srv/birdie/workspaces',
+        workspace: 'session',
+        sandbox: { network: true },
+        limits: { workspace_bytes: 1048576 },
+      },
+    });
+    expect((await cli(['config', 'get', 'serve.limits.workspace_bytes', '--json'])).stdout).toBe('1048576\n');
+    expect((await cli(['config', 'list'])).stdout).toMatch(
+      new RegExp(`serve\\.sandbox\\.network\\s+true\\s+file ${file}`),
+    );
+    const bad = await cli(['config', 'set', 'serve.workspace', 'team']);
+    expect(bad.stderr).toContain('settings.serve.workspace must be user or session');
+    const relative = await cli(['config', 'set', 'serve.workspaces', 'work/spaces']);
+    expect(relative.stderr).toContain('settings.serve.workspaces must be an absolute path');
+    for (const key of ['serve.sandbox.network', 'serve.limits.workspace_bytes', 'serve.workspace'])
+      expect(await cli(['config', 'unset', key])).toMatchObject({ code: 0 });
+    // The emptied sections go with their last key.
+    expect(JSON.parse(await readFile(file, 'utf8')).settings).toEqual({
+      serve: { workspaces: '/srv/birdie/workspaces' },
+    });
+    expect((await cli(['config', 'get', 'serve.sandbox.network'])).stdout).toBe('false\n');
+    expect((await cli(['config', 'get', 'serve.workspace'])).stdout).toBe('user\n');
+  });
+
+  it('set: a refused value names the setting and the allowed values, never a place in a file it did not write', async () => {
+    const file = join(box.home, 'config.json');
+    // no config file yet: nothing to point into, and none is made
+    const fresh = await cli(['config', 'set', 'approval', 'sometimes']);
+    expect(fresh.code).toBe(2);
+    expect(fresh.stderr).toBe(
+      `birdie: approval "sometimes": settings.approval must be ask, always or never; ${file} is unchanged\n`,
+    );
+    await expect(stat(file)).rejects.toMatchObject({ code: 'ENOENT' });
+    // a file whose text the refused value was never part of: the same words
+    await writeFile(file, `${JSON.stringify({ settings: { titles: 'model' } })}\n`);
+    const existing = await cli(['config', 'set', 'context_window', '12']);
+    expect(existing.stderr).toBe(
+      `birdie: context_window "12": settings.context_window must be at least 1000 tokens; ${file} is unchanged\n`,
+    );
+    // a problem already in the file is pointed at where it is
+    await writeFile(file, '{\n  "settings": {\n    "titles": "often"\n  }\n}\n');
+    expect((await cli(['config', 'set', 'approval', 'never'])).stderr).toContain(
+      `Invalid config in file ${file} at line 3, column 5: settings.titles must be prompt or model`,
+    );
+  });
+
+  it('set skills.enable: a name no loaded skill has is kept, with the suggestion a start would make', async () => {
+    const env = { ...box.env, BIRDIE_BUNDLED_SKILLS: TEST_SKILLS };
+    const set = await runCli(['config', 'set', 'skills.enable', 'echoer,wordcount'], { env, cwd: box.cwd });
+    expect(set.code).toBe(0);
+    expect(set.stdout).toContain('skills.enable = echoer, wordcount');
+    expect(set.stderr).toBe(
+      'birdie: setting skills.enable: no skill "wordcount", so it is not enabled. Did you mean "word-count"?\n',
+    );
+    const disable = await runCli(['config', 'set', 'skills.disable', 'word-count'], { env, cwd: box.cwd });
+    expect(disable.stderr).toBe('');
+  });
+
   it('tool_output sets how much of each tool result a new REPL shows', async () => {
     expect(await cli(['config', 'set', 'tool_output', 'off'])).toMatchObject({ code: 0 });
     const output = new PassThrough();

@@ -67,8 +67,13 @@ describe('~/.birdie/config.json: provider and settings sections', () => {
     const setting = await cli(['run', 'hello']);
     expect(setting.code).toBe(2);
     expect(setting.stderr).toContain(
-      `Invalid config in file ${file} at line 4, column 5: unknown setting "settings.aproval" (allowed: approval, database_url, skills, sandbox, container_runtime, context_window, context_messages, titles, tool_output, model)`,
+      `Invalid config in file ${file} at line 4, column 5: unknown setting "settings.aproval" (allowed: approval, database_url, skills, sandbox, container_runtime, context_window, context_messages, titles, tool_output, model, serve)`,
     );
+    // A nested section names its own keys.
+    await save({ provider, settings: { serve: { skill: ['todo'] } } });
+    const nested = await cli(['run', 'hello']);
+    expect(nested.code).toBe(2);
+    expect(nested.stderr).toContain('unknown setting "settings.serve.skill" (allowed: skills, agents, workspaces, workspace, sandbox, limits)');
 
     await save('{\n  "provider": {\n    "vendor": "scripted",\n    "scirpt": "x.json"\n  }\n}\n');
     const field = await cli(['run', 'hello']);

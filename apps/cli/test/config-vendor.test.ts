@@ -204,6 +204,20 @@ describe('vendor langchain in the bundled CLI', { timeout: 60_000 }, () => {
     expect(server.requests[0]?.body.model).toBe('gpt-4.1-nano');
   });
 
+  it('base_url is refused, naming where the integration takes its address (issue 30, defect 10)', async () => {
+    const inline = JSON.stringify({
+      vendor: 'langchain',
+      model: 'openai:gpt-4o-mini',
+      api_key: OPENAI_KEY,
+      base_url: server.url,
+    });
+    const result = await birdie(['run', 'hello'], { LLM_PROVIDER_CONFIG: inline });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('base_url is not used by the langchain vendor');
+    expect(result.stderr).toContain('"options"');
+    expect(server.requests).toEqual([]);
+  });
+
   it('a missing integration says how to install it into ~/.birdie/integrations', async () => {
     const inline = JSON.stringify({ vendor: 'langchain', model: 'groq:llama-3.3-70b' });
     const result = await birdie(['run', 'hello'], { LLM_PROVIDER_CONFIG: inline });

@@ -45,6 +45,19 @@ describe('REPL keys and conveniences in a real terminal (compiled CLI)', { timeo
     expect(await t.exited).toBe(0);
   });
 
+  it('the first prompt of a fresh REPL offers the / menu and Tab completion without any input sent first', async () => {
+    const t = start();
+    await t.expect('/help for commands');
+    await t.prompt();
+    // typed at once: the menu appears as soon as the runtime is up, with no further key
+    t.write('/sk');
+    await t.expect(/› \/sk█\s+\/skill list\s+skills and whether/, 30_000);
+    t.write('ill en\t');
+    await t.expect('› /skill enable █');
+    t.write('\x15\x04');
+    expect(await t.exited).toBe(0);
+  });
+
   it('birdie -- "run" starts the REPL with "run" as its first message; birdie rnu says did you mean, options first too', async () => {
     const t = repl.start(['--', 'run']);
     await t.expect('› run');

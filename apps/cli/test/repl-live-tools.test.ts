@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scripted, TEST_SKILLS } from './helpers/env.js';
 import { useReplSandbox } from './helpers/repl-sandbox.js';
+import { runCli } from './helpers/run-in-process.js';
 
 const repl = useReplSandbox(scripted('repl.json'));
 
@@ -31,6 +32,58 @@ describe('a running tool in the REPL (compiled CLI, real terminal)', { timeout: 
     for (let i = 1; i <= 7; i++) expect(count(screen, `line ${i}\n`)).toBeLessThanOrEqual(1);
     expect(screen).not.toContain('┆');
     expect(screen).not.toMatch(/run_command · \d+\.\ds/);
+    t.write('/quit\r');
+    expect(await t.exited).toBe(0);
+  });
+
+  it('Ctrl+C during a running tool keeps its output on screen, marks the call cancelled, and tells the model so', async () => {
+    const t = start(true);
+    await t.expect('/help for commands');
+    await t.submit('please chatter');
+    await t.expect(/┆ second line of output/);
+    t.write('\x03');
+    await t.expect('turn cancelled');
+    await t.prompt();
+    // What the tool printed stays on the screen, under its call, marked cancelled by the user; no live area is left.
+    const screen = await t.screen();
+    expect(screen).toMatch(
+      /⚙ chatty_sleep[^\n]*\n(?:\^C cancelling…\n)?│ first line of output\n│ second line of output\n│ \[Cancelled by the user while it ran[^└]*└ ✗ cancelled by the user chatty_sleep/,
+    );
+    expect(screen).not.toContain('┆');
+    const sessionId = /session: (\S+)/.exec(screen)![1]!;
+    t.write('/quit\r');
+    expect(await t.exited).toBe(0);
+    // The history (what the model reads next turn) says exactly that, with the output so far.
+    const shown = await runCli(['sessions', 'show', sessionId, '--json'], {
+      env: repl.box.env,
+      cwd: repl.box.cwd,
+    });
+    const result = shown.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .find((m) => m.role === 'tool');
+    expect(result.content).toMatch(
+      /^first line of output\nsecond line of output\n\[Cancelled by the user while it ran: the output above is what it printed/,
+    );
+    expect(shown.stdout).not.toContain('crash or cancel');
+  });
+
+  it('a "for this session" approval outlives a turn cancelled while the approved call runs', async () => {
+    const t = start(true);
+    await t.expect('/help for commands');
+    await t.submit('approve then cancel');
+    await t.expect('[a] Approve run_command for this session');
+    t.write('a');
+    await t.expect(/┆ started/);
+    t.write('\x03');
+    await t.expect('turn cancelled');
+    await t.submit('after the cancel');
+    await t.expect('Ran it.');
+    // Not asked again: the approval was given, even though its turn was then cancelled.
+    const after = (await t.screen()).slice((await t.screen()).lastIndexOf('after the cancel'));
+    expect(after).toContain('ran without asking');
+    expect(after).not.toContain('[y] Yes, approve once');
     t.write('/quit\r');
     expect(await t.exited).toBe(0);
   });

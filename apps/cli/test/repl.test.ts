@@ -63,6 +63,17 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     expect(await again.exited).toBe(0);
   });
 
+  it('a line typed and sent before the REPL took the terminal is sent, not turned into a new line', async () => {
+    const t = start();
+    // Written at once: the terminal is still in cooked mode, which turns this Enter into a line feed (Ctrl+J).
+    t.write('anything else\r');
+    await t.expect('Plain answer.');
+    const screen = await t.screen();
+    expect(screen).toContain('› anything else');
+    await t.submit('/quit');
+    expect(await t.exited).toBe(0);
+  });
+
   it('Ctrl+D deletes the character under the cursor on a non-empty line, and quits only on an empty one', async () => {
     const t = start();
     await t.expect('/help for commands');
@@ -372,11 +383,35 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     t.write('\x1b');
     await t.expect('rejected (Esc)');
     await t.expect('The user rejected this call; it did not run.');
+    // A call the user rejected never ran: it is marked rejected, never "failed".
+    await t.expect(/✗ rejected[^\n]*run_command/);
     await t.expect('Skipped as you said.');
     expect(t.text).not.toMatch(/touch escaped[\s\S]*turn cancelled/);
     await expect(stat(join(repl.box.cwd, 'escaped.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
     await t.submit('/quit');
     expect(await t.exited).toBe(0);
+  });
+
+  it('a turn cancelled at the approval question shows on resume that its call never ran', async () => {
+    const t = start();
+    await t.expect('/help for commands');
+    await t.submit('touch cancelled');
+    await t.expect('[y] Yes, approve once');
+    t.write('\x03');
+    await t.expect('turn cancelled');
+    const sessionId = STATUS.exec(await t.expect(STATUS))![1]!;
+    await t.submit('/quit');
+    expect(await t.exited).toBe(0);
+    const again = start(['--session-id', sessionId]);
+    await again.expect('› touch cancelled');
+    const shown = await again.expect(STATUS);
+    // Its call is shown with what became of it: not run, because the turn was cancelled at the question.
+    expect(shown).toMatch(
+      /⚙ run_command[^\n]*\n└ ✗ Not run: the user cancelled the turn at the approval question/,
+    );
+    await again.submit('/quit');
+    expect(await again.exited).toBe(0);
+    await expect(stat(join(repl.box.cwd, 'cancelled.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('two calls sharing an id: approving the first never runs the rejected second', async () => {
@@ -413,18 +448,18 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
 
     const picker = repl.start(['resume', '--skills-dir', TEST_SKILLS]);
     await picker.expect('Resume which session?');
-    await picker.expect(/anything else · \d{4}-\d\d-\d\d \d\d:\d\d · 1 turns · \d+ tok/);
+    await picker.expect(/anything else · \d{4}-\d\d-\d\d \d\d:\d\d · 1 turn · \d+ tok/);
     await picker.expect('owls and bats');
     picker.write('owls');
     await picker.expect(/owls and bats[^\n]*\n/);
     picker.write('\r');
-    await picker.expect(`resuming ${older} · 1 turns`);
+    await picker.expect(`resuming ${older} · 1 turn`);
     await picker.expect('› anything else');
     await picker.submit('/quit');
     expect(await picker.exited).toBe(0);
 
     const cont = start(['-c']);
-    await cont.expect(`resuming ${latest} · 1 turns`);
+    await cont.expect(`resuming ${latest} · 1 turn`);
     await cont.submit('/quit');
     expect(await cont.exited).toBe(0);
   });

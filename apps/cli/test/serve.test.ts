@@ -6,7 +6,7 @@ import { type PostgresServer, startPostgres } from '@birdie/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { birdie } from './helpers/birdie-process.js';
 import { CLI_ROOT, type Sandbox, sandbox, TEST_SKILLS } from './helpers/env.js';
-import { survives } from './helpers/processes.js';
+import { processesWithEnv, survives } from './helpers/processes.js';
 import { makeToken, type StreamEvent, startWorker, streamEvents, type Worker } from './helpers/serve.js';
 import { STORE_SKILLS } from './helpers/sessions.js';
 
@@ -24,6 +24,7 @@ let w2: Worker;
 let alice: string;
 let start: (name: 'w1' | 'w2' | 'w3') => Promise<Worker>;
 let bob: string;
+let workspaces: string;
 const files = { started: '', release: '', pid: '', effects: '', mcpPid: '', mcpEnd: '' };
 // One turn with a tool call, scripted alike for a worker and for `birdie run --json`.
 const SHOUT = [
@@ -39,10 +40,12 @@ beforeAll(async () => {
     BIRDIE_DATABASE_URL: pg.url,
     BIRDIE_DATABASE_SCHEMA: `serve_${process.pid}`,
   });
-  files.started = join(box.dir.path, 'started.txt');
-  files.release = join(box.dir.path, 'release');
-  files.pid = join(box.dir.path, 'sleep.pid');
-  files.effects = join(box.dir.path, 'effects.txt');
+  // Shell tools run sandboxed in alice's workspace (under one root all workers share): the files they write are there.
+  workspaces = join(box.dir.path, 'workspaces');
+  files.started = join(workspaces, 'alice', 'started.txt');
+  files.release = join(workspaces, 'alice', 'release');
+  files.pid = join(workspaces, 'alice', 'sleep.pid');
+  files.effects = join(workspaces, 'alice', 'effects.txt');
   files.mcpPid = join(box.dir.path, 'mcp.pid');
   files.mcpEnd = join(box.dir.path, 'mcp-ended.txt');
   // A stdio MCP server skill, for the worker that is stopped (w3) only.
@@ -55,7 +58,7 @@ beforeAll(async () => {
   // Each worker has its own scripted model (its replies are used once each, per process).
   const gated = (token: string) => ({
     name: 'gated_step',
-    args: { token, started: files.started, release: files.release },
+    args: { token, started: 'started.txt', release: 'release' },
   });
   const scripts = {
     w1: [
@@ -77,7 +80,7 @@ beforeAll(async () => {
       {
         match: 'slow step',
         tool_calls: [
-          { name: 'append_token', args: { delay: '0', token: 'done-before', file: files.effects } },
+          { name: 'append_token', args: { delay: '0', token: 'done-before', file: 'effects.txt' } },
         ],
       },
       { match: 'slow step', tool_calls: [gated('crash')] },
@@ -91,19 +94,36 @@ beforeAll(async () => {
       ...SHOUT,
     ],
     w3: [
-      { match: 'stuck', tool_calls: [{ name: 'slow_sleep', args: { seconds: '60', pidfile: files.pid } }] },
+      { match: 'stuck', tool_calls: [{ name: 'slow_sleep', args: { seconds: '60', pidfile: 'sleep.pid' } }] },
     ],
   };
   start = async (name: 'w1' | 'w2' | 'w3') => {
     const script = join(box.dir.path, `${name}.json`);
     await writeFile(script, JSON.stringify({ replies: scripts[name] }));
     const extra = name === 'w3' ? ['--skills-dir', mcpSkills] : [];
+    // The operator lets API sessions use the raw-command test skill (named: a pattern never covers one).
+    const home = join(box.dir.path, `home-${name}`);
+    await mkdir(home, { recursive: true });
+    await writeFile(
+      join(home, 'config.json'),
+      JSON.stringify({ settings: { serve: { skills: ['*', 'raw-shell'] } } }),
+    );
     return startWorker(
-      ['--skills-dir', TEST_SKILLS, '--skills-dir', STORE_SKILLS, ...extra, '--grace', '1'],
+      [
+        '--skills-dir',
+        TEST_SKILLS,
+        '--skills-dir',
+        STORE_SKILLS,
+        ...extra,
+        '--grace',
+        '1',
+        '--workspaces',
+        workspaces,
+      ],
       {
         env: { ...env, LLM_VENDOR: 'scripted', LLM_SCRIPT: script },
         cwd: box.cwd,
-        home: join(box.dir.path, `home-${name}`),
+        home,
       },
     );
   };
@@ -339,7 +359,9 @@ describe('a worker that is told to stop', { timeout: 120_000 }, () => {
       const id = await newSession(w3);
       const running = turn(w3, id, 'stuck');
       while (!existsSync(files.pid)) await pause(50);
-      const sleeper = Number((await readFile(files.pid, 'utf8')).trim());
+      // The tool runs sandboxed (its own PID namespace: the pid it wrote is not the host's): found by its session.
+      const sleepers = await processesWithEnv(`BIRDIE_SESSION_DIR=${join(w3.home, 'sessions', id)}`);
+      expect(sleepers.length).toBeGreaterThan(0);
       // The session's MCP server was started for the turn (before the model's call).
       const mcp = Number((await readFile(files.mcpPid, 'utf8')).trim());
       expect(existsSync(files.mcpEnd)).toBe(false);
@@ -350,7 +372,7 @@ describe('a worker that is told to stop', { timeout: 120_000 }, () => {
       expect(exited.code, exited.stderr).toBe(0);
       expect(exited.stderr).toContain('stopped (0 turn(s) finished, 1 cancelled)');
       // Ended (a zombie waiting for PID 1 to reap it counts as ended).
-      expect(await survives(sleeper)).toBe(false);
+      for (const sleeper of sleepers) expect(await survives(sleeper)).toBe(false);
       // The MCP server was closed (it saw its stdin end or a SIGTERM), not left running or only killed.
       expect(await readFile(files.mcpEnd, 'utf8')).toMatch(/^(stdin closed|SIGTERM)\n$/);
       expect(await survives(mcp)).toBe(false);
@@ -378,12 +400,14 @@ describe('the database for every command', { timeout: 60_000 }, () => {
         'session-files-tokens',
         'compact-checkpoint-keys',
         'writes-in-checkpoint-rows',
+        'turn-events',
+        'token-roles',
       ],
     });
     expect(before.stdout).not.toContain('password');
     const migrated = await birdie(['db', 'migrate'], { env: fresh, cwd: box.cwd });
     expect(migrated.code, migrated.stderr).toBe(0);
-    expect(migrated.stdout).toMatch(/schema fresh_\d+: version 6 of 6, up to date/);
+    expect(migrated.stdout).toMatch(/schema fresh_\d+: version 8 of 8, up to date/);
     const after = await birdie(['db', 'status'], { env: fresh, cwd: box.cwd });
     expect(after.code).toBe(0);
   });
@@ -398,7 +422,7 @@ describe('the database for every command', { timeout: 60_000 }, () => {
     );
     const configured = { ...rest, BIRDIE_HOME: home };
     const status = await birdie(['db', 'status', '--json'], { env: configured, cwd: box.cwd });
-    expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'postgres', current: 6, latest: 6 });
+    expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'postgres', current: 7, latest: 7 });
     const tokens = await birdie(['tokens', 'list', '--json'], { env: configured, cwd: box.cwd });
     expect(
       tokens.stdout

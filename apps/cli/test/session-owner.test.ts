@@ -58,7 +58,7 @@ describe('a session of another user', { timeout: 60_000 }, () => {
         .map((l) => JSON.parse(l).content),
     ).toEqual(['count these words', '', '3\n', 'There are 3 words.']);
     const text = await cli(['sessions', 'show', id, '--user', 'alice']);
-    expect(text.stdout).toContain(`session ${id} · user alice · 1 turns`);
+    expect(text.stdout).toContain(`session ${id} · user alice · 1 turn`);
     expect((await cli(['sessions', 'list', '--json'])).stdout).toBe('');
     const logs = await cli(['logs', '--session', id, '--user', 'alice', '--json']);
     expect(

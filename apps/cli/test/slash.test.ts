@@ -221,7 +221,7 @@ describe('slash commands', () => {
     const switched = await slash(`/session switch ${first}`);
     expect(switched).toContain(`switched to ${first}`);
     expect(switched).toContain('› please shout');
-    expect(await slash('/session info')).toContain(`session ${first} · user tester · 1 turns`);
+    expect(await slash('/session info')).toContain(`session ${first} · user tester · 1 turn`);
     // The session left without an exchange was not kept.
     expect(await slash(`/session delete ${second}`)).toContain(`no session "${second}"`);
     expect(await slash('/session new')).toContain('new session');

@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { openStore } from '@birdie/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CLI_ROOT, type Sandbox, sandbox } from './helpers/env.js';
 import { Terminal } from './helpers/pty.js';
@@ -173,5 +174,67 @@ describe('skill folders from strangers (the REPL)', { timeout: 90_000 }, () => {
     await u.submit('/quit');
     expect(await u.exited).toBe(0);
     expect(await readFile(repo.loot, 'utf8')).not.toBe('');
+  });
+});
+
+describe("a project's AGENTS.md on its own (issue 30)", { timeout: 90_000 }, () => {
+  const MEMORY = '# How we work here\nRun the tests with make check.\n';
+
+  /** An ordinary repository: `.git` and an AGENTS.md, no skills or agents folders. */
+  async function ordinaryRepository() {
+    await mkdir(join(box.cwd, '.git'));
+    await writeFile(join(box.cwd, 'AGENTS.md'), MEMORY);
+    const script = join(box.dir.path, 'script.json');
+    await writeFile(script, JSON.stringify({ replies: [{ text: 'Hello.' }] }));
+    return { ...box.env, LLM_VENDOR: 'scripted', LLM_SCRIPT: script };
+  }
+
+  it('birdie trust DIR trusts it, listing the file with its size and first lines', async () => {
+    const env = await ordinaryRepository();
+    const trusted = await runCli(['trust', box.cwd], { env, cwd: box.cwd });
+    expect(trusted.code, trusted.stderr).toBe(0);
+    expect(trusted.stdout).toContain(`Trusted ${realpathSync(box.cwd)}. Its memory files now load:`);
+    expect(trusted.stdout).toContain(
+      `AGENTS.md (${Buffer.byteLength(MEMORY)} bytes; read into every prompt)`,
+    );
+    expect(trusted.stdout).toContain('# How we work here');
+    expect(trusted.stdout).toContain('Run the tests with make check.');
+    const listed = await runCli(['trust', '--list', '--json'], { env, cwd: box.cwd });
+    expect(JSON.parse(listed.stdout)).toMatchObject({ dir: realpathSync(box.cwd), decision: 'trusted' });
+  });
+
+  it('the REPL asks about it; once trusted a turn reads it; a folder trusted under the old digest is asked once', async () => {
+    const env = await ordinaryRepository();
+    // an answer stored by an earlier release (digest version 1) for this folder
+    const store = openStore({ home: box.home });
+    await store.trust.set(realpathSync(box.cwd), { digest: 'b'.repeat(64), decision: 'trusted' });
+    await store.close();
+
+    const t = new Terminal([], { env, cwd: box.cwd });
+    terminals.push(t);
+    await t.expect('/help for commands');
+    await t.submit('hello');
+    await t.expect(`${realpathSync(box.cwd)} has memory files you have not trusted`);
+    await t.expect(`AGENTS.md (${Buffer.byteLength(MEMORY)} bytes; read into every prompt)`);
+    await t.expect('Run the tests with make check.');
+    await t.expect('Yes, trust this folder');
+    t.write('\x1b[A\x1b[A'); // up twice: yes
+    t.write('\r');
+    await t.expect('trusted; ');
+    await t.expect('Hello.');
+    await t.submit('/info');
+    await t.expect(/memory files\s+AGENTS\.md\n/);
+    await t.submit('/quit');
+    expect(await t.exited).toBe(0);
+
+    // asked once: the next start reads it without a question
+    const u = new Terminal([], { env, cwd: box.cwd });
+    terminals.push(u);
+    await u.expect('/help for commands');
+    await u.submit('hello');
+    await u.expect('Hello.');
+    await u.submit('/quit');
+    expect(await u.exited).toBe(0);
+    expect(u.text).not.toContain('you have not trusted');
   });
 });

@@ -53,6 +53,21 @@ export function serveAcp(runtime: AcpRuntime, stream: Stream): AgentConnection {
       );
   };
 
+  /** A stored session opened in this connection (load, resume), with the grants the user gave it before. */
+  const open = async (sessionId: string, cwd: string): Promise<SessionState> => {
+    if (!(await runtime.hasSession(sessionId))) throw RequestError.sessionNotFound(sessionId);
+    const session = sessions.get(sessionId) ?? {
+      cwd,
+      approval: runtime.defaultApproval,
+      grants: new ToolGrants(),
+    };
+    session.cwd = cwd;
+    for (const { tool, identity } of await runtime.sessionGrants(sessionId))
+      session.grants.grant(tool, identity);
+    sessions.set(sessionId, session);
+    return session;
+  };
+
   const app = agent({ name: 'birdie' })
     .onRequest(methods.agent.initialize, ({ params }) => {
       capabilities = params.clientCapabilities;
@@ -60,6 +75,7 @@ export function serveAcp(runtime: AcpRuntime, stream: Stream): AgentConnection {
         protocolVersion: PROTOCOL_VERSION,
         agentCapabilities: {
           loadSession: true,
+          sessionCapabilities: { list: {}, resume: {}, close: {} },
           promptCapabilities: { image: false, audio: false, embeddedContext: true },
           mcpCapabilities: { http: false, sse: false },
         },
@@ -75,19 +91,35 @@ export function serveAcp(runtime: AcpRuntime, stream: Stream): AgentConnection {
       return { sessionId, modes: modeState(runtime.defaultApproval) };
     })
     .onRequest(methods.agent.session.load, async ({ params, client }) => {
-      const cwd = absolute(params.cwd);
       note('session/load', params.mcpServers);
-      if (!(await runtime.hasSession(params.sessionId))) throw RequestError.sessionNotFound(params.sessionId);
-      const session = sessions.get(params.sessionId) ?? {
-        cwd,
-        approval: runtime.defaultApproval,
-        grants: new ToolGrants(),
-      };
-      session.cwd = cwd;
-      sessions.set(params.sessionId, session);
-      for (const update of replayUpdates(await runtime.history(params.sessionId), cwd))
+      const session = await open(params.sessionId, absolute(params.cwd));
+      for (const update of replayUpdates(await runtime.history(params.sessionId), session.cwd))
         await client.notify(methods.client.session.update, { sessionId: params.sessionId, update });
       return { modes: modeState(session.approval) };
+    })
+    .onRequest(methods.agent.session.resume, async ({ params }) => {
+      note('session/resume', params.mcpServers ?? []);
+      // As load, without replaying the conversation: the client has it.
+      const session = await open(params.sessionId, absolute(params.cwd));
+      return { modes: modeState(session.approval) };
+    })
+    .onRequest(methods.agent.session.list, async ({ params }) => {
+      const listed = await runtime.listSessions();
+      return {
+        sessions: listed.map((s) => ({
+          sessionId: s.id,
+          // birdie's sessions are not bound to a folder: the one this connection uses for it, else the one asked.
+          cwd: sessions.get(s.id)?.cwd ?? params.cwd ?? runtime.cwd,
+          ...(s.title !== undefined ? { title: s.title } : {}),
+          ...(s.updatedAt ? { updatedAt: s.updatedAt.toISOString() } : {}),
+        })),
+      };
+    })
+    .onRequest(methods.agent.session.close, ({ params }) => {
+      const session = known(params.sessionId);
+      session.turn?.abort(new Error('the session was closed'));
+      sessions.delete(params.sessionId);
+      return {};
     })
     .onRequest(methods.agent.session.setMode, ({ params }) => {
       const session = known(params.sessionId);
@@ -154,6 +186,11 @@ async function runPrompt(
       cwd: session.cwd,
       ...(files ? { files } : {}),
       onEvent(event) {
+        // How full the context is after each model call of the session's own agent: the editor's usage meter.
+        if (event.type === 'usage' && event.context && (event.agent?.length ?? 0) <= 1) {
+          send({ sessionUpdate: 'usage_update', used: event.context.tokens, size: event.context.window });
+          return;
+        }
         if (event.type === 'error') {
           runtime.log(`birdie acp: ${event.error.code}: ${event.error.message}`);
           send({

@@ -1,4 +1,10 @@
 export { serveAcp } from './agent.js';
 export { ACP_MODES } from './modes.js';
 export { PLAN_TOOLS, planFromTodoOutput } from './plan.js';
-export type { AcpRuntime, AcpTurnOptions, AcpTurnResult, FileAccess } from './runtime.js';
+export type {
+  AcpRuntime,
+  AcpSessionInfo,
+  AcpTurnOptions,
+  AcpTurnResult,
+  FileAccess,
+} from './runtime.js';

@@ -24,6 +24,13 @@ export interface AcpTurnOptions {
   decide(requests: ApprovalRequest[]): Promise<Record<string, ApprovalDecision>>;
 }
 
+/** One session as `session/list` shows it. */
+export interface AcpSessionInfo {
+  id: string;
+  title?: string;
+  updatedAt?: Date;
+}
+
 export interface AcpTurnResult {
   status: DoneStatus | 'rejected';
   error?: string;
@@ -39,6 +46,8 @@ export interface AcpTurnResult {
 export interface AcpRuntime {
   /** `agentInfo` of the initialize answer. */
   readonly info: { name: string; version: string };
+  /** The working folder of sessions `session/list` cannot place (birdie's sessions are not bound to one). */
+  readonly cwd: string;
   /** The approval mode a session starts in (the user's `approval` setting). */
   readonly defaultApproval: ApprovalMode;
   /** A new session of the user; its id becomes the ACP session id. */
@@ -47,6 +56,14 @@ export interface AcpRuntime {
   hasSession(id: string): Promise<boolean>;
   /** The session's conversation, oldest first, for `session/load` to replay. */
   history(id: string): Promise<BaseMessage[]>;
+  /** The user's sessions, most recent first, for `session/list`. */
+  listSessions(): Promise<AcpSessionInfo[]>;
+  /**
+   * The tools the user allowed for the rest of the session in an earlier connection, each with the skill file
+   * (`skillIdentity`) it was allowed from: `session/load` and `session/resume` keep them. Kept by the application
+   * (birdie: in the session's thread, bound to the skill file), since a connection's memory ends with it.
+   */
+  sessionGrants(id: string): Promise<Array<{ tool: string; identity: string }>>;
   /** Runs one turn on the session; throws only when the turn cannot start (the session is busy elsewhere). */
   runTurn(id: string, text: string, options: AcpTurnOptions): Promise<AcpTurnResult>;
   /**

@@ -32,8 +32,11 @@ export function fakeRuntime(
   const sessions = new Set<string>(init.history ? ['stored-1'] : []);
   const logs: string[] = [];
   const turns: Array<{ sessionId: string; text: string; options: AcpTurnOptions }> = [];
+  // What the application keeps of "allow for this session" answers (birdie: the session's thread).
+  const grants = new Map<string, Array<{ tool: string; identity: string }>>();
   const runtime: AcpRuntime & { turn?: Turn } = {
     info: { name: 'birdie', version: '9.9.9' },
+    cwd: '/home/user',
     defaultApproval: 'ask',
     turn: init.turn,
     async createSession() {
@@ -47,9 +50,28 @@ export function fakeRuntime(
     async history() {
       return init.history ?? [];
     },
+    async listSessions() {
+      return [...sessions].reverse().map((id) => ({ id, title: `title of ${id}` }));
+    },
+    async sessionGrants(id) {
+      return grants.get(id) ?? [];
+    },
     async runTurn(sessionId, text, options) {
       turns.push({ sessionId, text, options });
-      return runtime.turn ? runtime.turn(text, options, sessionId) : { status: 'ok' };
+      const decide: AcpTurnOptions['decide'] = async (requests) => {
+        const decisions = await options.decide(requests);
+        for (const request of requests) {
+          const decision = decisions[request.id];
+          if (decision?.type === 'approve' && decision.scope === 'session' && request.skill)
+            grants.set(sessionId, [
+              ...(grants.get(sessionId) ?? []),
+              { tool: request.tool, identity: runtime.skillIdentity(request.skill)! },
+            ]);
+        }
+        return decisions;
+      };
+      const played = { ...options, decide };
+      return runtime.turn ? runtime.turn(text, played, sessionId) : { status: 'ok' };
     },
     skillIdentity: (skill) => (init.identity ? init.identity() : `bundled:/skills/${skill}/SKILL.md`),
     log: (line) => void logs.push(line),

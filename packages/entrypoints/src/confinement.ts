@@ -1,4 +1,4 @@
-import { sandboxMode } from './sandbox.js';
+import { sandboxMode, sandboxNetworkAllowed } from './sandbox.js';
 import type { Confinement, Entrypoint, RunOptions, ToolSettings } from './types.js';
 
 /** Schemes whose calls are child processes that the sandbox can confine. */
@@ -11,7 +11,8 @@ export function sandboxRequest(
   skillDir: string,
 ): { network: boolean; skillDir: string } | undefined {
   const wanted = settings?.sandbox === true || options.sandbox === true || sandboxMode().mode === 'always';
-  return wanted ? { network: settings?.network === true, skillDir } : undefined;
+  if (!wanted) return undefined;
+  return { network: settings?.network === true && sandboxNetworkAllowed(), skillDir };
 }
 
 /**

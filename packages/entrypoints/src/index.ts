@@ -15,7 +15,7 @@ export { configureProcessGuard, processGuardStatus } from './process-guard.js';
 export type { StopAllOptions, StopAllSummary } from './process-registry.js';
 export { stopAllProcesses } from './process-registry.js';
 export { redactUrl } from './redact.js';
-export type { SandboxMode, SandboxStatus } from './sandbox.js';
+export type { SandboxMode, SandboxOptions, SandboxStatus } from './sandbox.js';
 export { configureSandbox, sandboxStatus } from './sandbox.js';
 export {
   checkEntrypoint,

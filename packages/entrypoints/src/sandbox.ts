@@ -36,16 +36,33 @@ const detections = new Map<string, Promise<Detection>>();
 type Detection = { bwrap: string; version: string } | { reason: string; bwrap?: string };
 
 let hidden: readonly string[] = [];
+let networkAllowed = true;
+
+export interface SandboxOptions {
+  /** More folders no sandboxed call may see, on top of `$BIRDIE_HOME` and `~/.birdie` (absolute paths). */
+  hide?: readonly string[];
+  /**
+   * `false`: no sandboxed call gets the host's network, whatever its tool declares (`network: true` is then
+   * ignored). A server sets it for its users' tools unless the operator allows the network. Default `true`.
+   */
+  network?: boolean;
+}
 
 /**
  * Sets the sandbox mode for every call started from now on (`undefined`: back to `BIRDIE_SANDBOX`, default
- * `declared`). `hide` names more folders no sandboxed call may see, on top of `$BIRDIE_HOME` and `~/.birdie`
- * (an application passes its own data folder; absolute paths).
+ * `declared`), and the folders it hides and whether a tool may have the network (see `SandboxOptions`). Each call
+ * replaces the previous options.
  */
-export function configureSandbox(mode?: SandboxMode, options: { hide?: readonly string[] } = {}): void {
+export function configureSandbox(mode?: SandboxMode, options: SandboxOptions = {}): void {
   if (mode !== undefined && !MODES.includes(mode)) throw new TypeError(`unknown sandbox mode: ${mode}`);
   configured = mode;
   hidden = [...(options.hide ?? [])];
+  networkAllowed = options.network ?? true;
+}
+
+/** Whether a sandboxed call that declares `network: true` gets it (see `SandboxOptions.network`). */
+export function sandboxNetworkAllowed(): boolean {
+  return networkAllowed;
 }
 
 /** The folders the application asked to hide (see `configureSandbox`). */

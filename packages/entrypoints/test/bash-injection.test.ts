@@ -4,7 +4,7 @@ import { mkdir, readdir, readFile, rm, writeFile as writeFileText } from 'node:f
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resolveEntrypoint } from '../src/index.js';
-import { inBatches, tempDir } from './helpers.js';
+import { budgetFor, inBatches, tempDir } from './helpers.js';
 import { hostileStrings, isFileName, MARKER } from './hostile-strings.js';
 
 let dir: string;
@@ -34,7 +34,10 @@ function noInjection(where: string) {
   expect(existsSync(absoluteMarker), 'absolute marker').toBe(false);
 }
 
-describe('bash: hostile arguments stay data', () => {
+/** Each test below runs one bash (and a probe) per hostile value: its budget grows with the corpus. */
+const HOSTILE_RUNS = hostileStrings('/x').length;
+
+describe('bash: hostile arguments stay data', { timeout: budgetFor(HOSTILE_RUNS) }, () => {
   it('has a corpus of at least 200 distinct hostile strings', () => {
     expect(new Set(values).size).toBeGreaterThanOrEqual(200);
   });

@@ -13,7 +13,7 @@ import {
   resolveEntrypoint,
   type ToolSettings,
 } from '../src/index.js';
-import { tempDir } from './helpers.js';
+import { budgetFor, tempDir } from './helpers.js';
 import { hostileStrings, MARKER } from './hostile-strings.js';
 
 /**
@@ -182,7 +182,9 @@ describe('container: argument and option construction (fake runtime; always runs
     ]);
   });
 
-  it('the hostile corpus: every value reaches the command as exactly one argv word, and no option before the image changes', async () => {
+  it('the hostile corpus: every value reaches the command as exactly one argv word, and no option before the image changes', {
+    timeout: budgetFor(hostileStrings('/x').length, 600),
+  }, async () => {
     await withFakeOnly(['podman']);
     const values = hostileStrings(join(dir, 'ABSOLUTE-PWNED')).filter((v) => !v.includes('\0'));
     expect(values.length).toBeGreaterThanOrEqual(200);
@@ -291,9 +293,13 @@ describe('container: argument and option construction (fake runtime; always runs
     const names = argvs
       .filter((a) => a[1] === 'run')
       .map((a) => a.find((w) => w.startsWith('--name='))!.slice(7));
-    expect(argvs.filter((a) => a[1] === 'rm')).toEqual(
-      names.map((name) => ['docker', 'rm', '--force', name]),
-    );
+    // One removal by name per call, also when the cancel came before the client had recorded its `run` (a loaded
+    // machine): removing a container that never started is harmless; missing one that did is not.
+    const removals = argvs.filter((a) => a[1] === 'rm');
+    expect(removals).toHaveLength(2);
+    for (const removal of removals) expect(removal.slice(0, 3)).toEqual(['docker', 'rm', '--force']);
+    const removed = removals.map((a) => a[3]);
+    for (const name of names) expect(removed).toContain(name);
   });
 
   it('checkEntrypoint finds template and setting problems without running anything', async () => {

@@ -17,6 +17,15 @@ export async function tempDir(prefix = 'birdie-entrypoints-'): Promise<string> {
   return dir;
 }
 
+/**
+ * A test's time budget, scaled to its work: `runs` child processes (or other units of work) at `perRunMs` each, on
+ * top of a fixed start-up allowance. A test that spawns hundreds of processes needs a budget that grows with them, so
+ * a loaded two-core machine slows it down without failing it; the assertions, not the clock, decide the result.
+ */
+export function budgetFor(runs: number, perRunMs = 400, baseMs = 20_000): number {
+  return baseMs + runs * perRunMs;
+}
+
 /** Runs `task` over `items` with at most `limit` in flight (the CI machine has two cores). */
 export async function inBatches<T>(
   items: readonly T[],

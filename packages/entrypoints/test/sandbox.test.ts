@@ -209,6 +209,22 @@ describe('a sandboxed bash: tool, against the same tool unsandboxed (the control
     expect(allowed).toMatchObject({ ok: true, output: 'hello from the host\n' });
   });
 
+  it('nor with network: true, once the application turned the network off (a server for its users)', async () => {
+    await requireBubblewrap();
+    const template = `bash:exec 3<>/dev/tcp/127.0.0.1/${port} && head -n 1 <&3`;
+    configureSandbox('always', { network: false });
+    try {
+      const declared = await call(template, { network: true }, {}, { cwd: work });
+      expect(declared).toMatchObject({ ok: false, code: 'non-zero-exit' });
+      expect((declared as { output: string }).output).toContain('Connection refused');
+    } finally {
+      configureSandbox(undefined);
+    }
+    // The options are replaced by the next call: back to what the tool declares.
+    const allowed = await call(template, { sandbox: true, network: true }, {}, { cwd: work });
+    expect(allowed).toMatchObject({ ok: true, output: 'hello from the host\n' });
+  });
+
   it('keeps no capability, even when birdie runs as root: / cannot be remounted read-write', async () => {
     await requireBubblewrap();
     const confined = await call(

@@ -1,5 +1,5 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { AIMessage, type BaseMessage, HumanMessage } from '@langchain/core/messages';
+import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { type BaseCheckpointSaver, Command, MemorySaver } from '@langchain/langgraph';
 import { createSwitchModelTool } from './agent-tools.js';
 import { AgentModels, activeAgent, type ModelForResult } from './agents.js';
@@ -10,6 +10,7 @@ import { buildAgentGraph } from './graph.js';
 import { newId, THREAD_ID_PATTERN } from './ids.js';
 import { TOOL_LIMITS } from './limits.js';
 import { McpManager, type McpManagerOptions } from './mcp-manager.js';
+import { callsOf, danglingCalls } from './repair.js';
 import { errorFromEvent, Runner, type TurnBase } from './runner.js';
 import { DEFAULT_MEMORY_FILES_BUDGET } from './system-prompt.js';
 import { ToolsetBuilder } from './toolset.js';
@@ -192,6 +193,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
     return {
       snapshot: init.registry.current(),
       approval: turn.approval ?? 'ask',
+      askRawCommands: turn.askRawCommands ?? false,
       cwd: turn.cwd ?? o.cwd ?? process.cwd(),
       memory: turn.memory ?? [],
       decisions,
@@ -312,6 +314,33 @@ export function createAgent(init: CreateAgentOptions): Agent {
         pendingApprovals: options.checkpointId ? [] : await runner.pendingApprovals(threadId, snapshot),
         sessionApprovals: values.sessionApprovals ?? [],
       };
+    },
+
+    async dropPending(threadId: string, reason: string): Promise<string[]> {
+      checkThreadId(threadId);
+      if (runner.running.has(threadId))
+        throw new AgentError('busy', `Thread ${threadId} has a run in progress.`);
+      const { snapshot, values } = await threadValues(threadId);
+      if ((await runner.pendingApprovals(threadId, snapshot)).length === 0) return [];
+      const messages = values.messages ?? [];
+      const ids = danglingCalls(messages);
+      const names = new Map<string, string>();
+      for (const m of messages)
+        if (AIMessage.isInstance(m))
+          for (const c of callsOf(m)) if (c.id) names.set(c.id, c.name ?? 'unknown');
+      const answers = ids.map(
+        (id) =>
+          new ToolMessage({
+            id: newId('tool'),
+            tool_call_id: id,
+            name: names.get(id) ?? 'unknown',
+            status: 'error',
+            content: `Not run: ${reason}`,
+          }),
+      );
+      // Written as the tools step's result: the thread no longer waits, and its next turn starts from the user.
+      await graph.updateState({ configurable: { thread_id: threadId } }, { messages: answers }, 'tools');
+      return ids;
     },
 
     async compact(threadId: string, options: CompactOptions = {}): Promise<CompactionResult | undefined> {

@@ -39,6 +39,7 @@ describe('public exports', () => {
       'TOOL_LIMITS',
       'checkToolArgs',
       'createSkillTool',
+      'defaultApproval',
       'describeToolError',
     ]);
   });

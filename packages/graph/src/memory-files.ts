@@ -1,8 +1,10 @@
-import { open, stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { open } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { MEMORY_FILE_NAME, memoryFilePaths } from '@birdie/registry';
 import type { MemoryFile } from './types.js';
 
-export const MEMORY_FILE_NAME = 'AGENTS.md';
+export { MEMORY_FILE_NAME };
+
 const DEFAULT_MAX_FILE_BYTES = 256 * 1024;
 
 /**
@@ -51,15 +53,6 @@ export interface FindMemoryFilesOptions {
   maxFileBytes?: number;
 }
 
-async function isPresent(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function readText(path: string, maxBytes: number): Promise<string | undefined> {
   let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
@@ -83,27 +76,9 @@ async function readText(path: string, maxBytes: number): Promise<string | undefi
  */
 export async function findMemoryFiles(options: FindMemoryFilesOptions): Promise<MemoryFile[]> {
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const folders: string[] = [];
-  if (options.project !== false) {
-    const chain: string[] = [];
-    let dir = resolve(options.cwd);
-    let root: number | undefined;
-    for (;;) {
-      chain.push(dir);
-      if (await isPresent(join(dir, '.git'))) {
-        root = chain.length;
-        break;
-      }
-      const parent = dirname(dir);
-      if (parent === dir) break;
-      dir = parent;
-    }
-    folders.push(...chain.slice(0, root ?? 1).reverse());
-  }
-  const paths = [
-    ...(options.userFile ? [resolve(options.userFile)] : []),
-    ...folders.map((d) => join(d, MEMORY_FILE_NAME)),
-  ];
+  // The registry's rule, which its trust digest covers too: the repository root down to `cwd`.
+  const project = options.project === false ? [] : await memoryFilePaths(options.cwd);
+  const paths = [...(options.userFile ? [resolve(options.userFile)] : []), ...project];
   const files: MemoryFile[] = [];
   for (const path of new Set(paths)) {
     const text = await readText(path, maxBytes);

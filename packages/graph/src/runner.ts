@@ -7,6 +7,7 @@ import {
   type StateSnapshot,
 } from '@langchain/langgraph';
 import { bindDecisions, isApprovalInterrupt, validateDecisions } from './approvals.js';
+import { CallsInProgress } from './cancelled-calls.js';
 import { Deadline } from './deadline.js';
 import { AgentError, type AgentErrorCode } from './errors.js';
 import { EventMapper } from './events.js';
@@ -99,7 +100,9 @@ export class Runner implements SubagentRuns {
     this.running.add(threadId);
     const deadline = new Deadline();
     const partialAnswer = { text: '' };
-    const context: TurnContext = { ...base, deadline, partialAnswer };
+    // Fresh for each stream: a subagent's calls are its own thread's, never its parent's.
+    const callsInProgress = new CallsInProgress();
+    const context: TurnContext = { ...base, deadline, partialAnswer, callsInProgress };
     const mapper = new EventMapper(base.path);
     let status: 'ok' | 'error' | 'aborted' = 'ok';
     try {
@@ -124,6 +127,8 @@ export class Runner implements SubagentRuns {
       } else if (isAbort(error, signal)) {
         status = 'aborted';
         if (partialAnswer.text) await this.#keepPartialAnswer(threadId, partialAnswer.text);
+        for (const call of await this.#answerCutOffCalls(threadId, callsInProgress))
+          yield mapper.stamp({ type: 'tool-end', ok: false, outcome: 'cancelled', ...call });
       } else {
         status = 'error';
         yield mapper.stamp({ type: 'error', error: describeRunError(error, this.options.recursionLimit) });
@@ -152,6 +157,24 @@ export class Runner implements SubagentRuns {
     await this.graph
       .updateState({ configurable: { thread_id: threadId } }, { messages: [message] }, 'agent')
       .catch(() => undefined);
+  }
+
+  /**
+   * The tools step the user cancelled never completes, so its calls would reach the next turn unanswered (and be
+   * repaired as "crash or cancel"). Each gets its answer now: a finished call its result, a running one what it
+   * printed so far, marked cancelled by the user; approvals for the session given for them are kept. Best effort, like the partial answer: a store that cannot write it
+   * leaves the calls to the repair. Returns the cancelled calls, for their `tool-end` events.
+   */
+  async #answerCutOffCalls(threadId: string, calls: CallsInProgress) {
+    const { messages, sessionApprovals, cancelled } = calls.settle();
+    if (messages.length === 0 && sessionApprovals.length === 0) return [];
+    const update = { messages, ...(sessionApprovals.length > 0 ? { sessionApprovals } : {}) };
+    try {
+      await this.graph.updateState({ configurable: { thread_id: threadId } }, update, 'tools');
+    } catch {
+      return [];
+    }
+    return cancelled;
   }
 
   /** True when the thread's open interrupt was already answered by a resume whose process stopped mid-way. */
@@ -222,6 +245,7 @@ export class Runner implements SubagentRuns {
     const base: TurnBase = {
       snapshot: parent.snapshot,
       approval: parent.approval,
+      askRawCommands: parent.askRawCommands,
       cwd: parent.cwd,
       memory: parent.memory,
       decisions,

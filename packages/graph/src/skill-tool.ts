@@ -63,6 +63,7 @@ export function createSkillTool(
       kind: 'skill',
       parameters: structuredClone(tool.schema),
       approval: defaultApproval(entrypoint?.raw ?? false, tool.approval, tool.preview !== undefined),
+      raw: entrypoint?.raw ?? false,
       ...(tool.preview !== undefined
         ? {
             async preview(args, context) {

@@ -1,5 +1,7 @@
+import type { OutputChunk } from '@birdie/entrypoints';
 import { ToolMessage } from '@langchain/core/messages';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
+import type { CallsInProgress } from './cancelled-calls.js';
 import { newId } from './ids.js';
 import type { ToolInvocation, ToolResult, ToolRunContext } from './tool.js';
 import type { DecisionBook } from './tool-confirm.js';
@@ -14,6 +16,8 @@ export interface ExecuteInput {
   context: ToolRunContext;
   journal: ToolJournal | undefined;
   config: LangGraphRunnableConfig;
+  /** The turn's record of calls while they run: a cancelled turn answers them from it. */
+  inProgress?: CallsInProgress;
 }
 
 /**
@@ -36,12 +40,14 @@ export async function executeCalls(input: ExecuteInput): Promise<{
     p: PlannedCall,
     result: Omit<ToolResult, 'truncated'> & { truncated?: boolean },
     ms: number,
+    outcome?: 'rejected' | 'refused',
   ) => {
     emit(input.config, {
       type: 'tool-end',
       id: p.id,
       name: p.name,
       ok: result.ok,
+      ...(outcome ? { outcome } : {}),
       output: result.content,
       truncated: result.truncated ?? false,
       durationMs: ms,
@@ -56,13 +62,18 @@ export async function executeCalls(input: ExecuteInput): Promise<{
   };
 
   const one = async (p: PlannedCall): Promise<ToolMessage | undefined> => {
-    if (p.kind === 'refuse') return answer(p, { ok: false, content: p.message }, 0);
+    if (p.kind === 'refuse') return answer(p, { ok: false, content: p.message }, 0, 'refused');
     const decision: ApprovalDecision | undefined =
       input.decisions.get({ id: p.id, digest: p.invocation.digest }) ??
       (p.request ? { type: 'reject', message: 'No decision was given.' } : undefined);
     if (decision?.type === 'reject') {
       const message = decision.message ? ` Their message: ${decision.message}` : '';
-      return answer(p, { ok: false, content: `The user rejected this call; it did not run.${message}` }, 0);
+      return answer(
+        p,
+        { ok: false, content: `The user rejected this call; it did not run.${message}` },
+        0,
+        'rejected',
+      );
     }
     if (p.granted) {
       const tool = p.invocation.tool;
@@ -120,9 +131,17 @@ export async function executeCalls(input: ExecuteInput): Promise<{
     const live = new LiveOutput((stream, text) =>
       emit(input.config, { type: 'tool-output', id: p.id, name: tool.name, stream, text }),
     );
+    const inProgress = input.inProgress;
+    inProgress?.started(p.id, tool.name);
+    const onOutput = inProgress
+      ? (chunk: OutputChunk) => {
+          inProgress.output(p.id, chunk);
+          live.push(chunk);
+        }
+      : live.push;
     let result: ToolResult;
     try {
-      result = await invocation.run({ ...input.context, callId: p.id, onOutput: live.push });
+      result = await invocation.run({ ...input.context, callId: p.id, onOutput });
     } finally {
       live.close();
     }
@@ -144,7 +163,9 @@ export async function executeCalls(input: ExecuteInput): Promise<{
         ...(result.ok ? {} : { error: result.content.slice(0, 500) }),
       }),
     ).catch(() => undefined);
-    return answer(p, { ...result, content: note + result.content }, durationMs);
+    const message = answer(p, { ...result, content: note + result.content }, durationMs);
+    inProgress?.answered(p.id, message);
+    return message;
   };
 
   const messages = (await Promise.all(input.plan.map(one))).filter((m): m is ToolMessage => m !== undefined);

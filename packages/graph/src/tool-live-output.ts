@@ -55,7 +55,7 @@ export class LiveOutput {
 }
 
 /** The last `max` characters, from a line start when one is near, never starting inside a surrogate pair. */
-function tail(text: string, max: number): string {
+export function tail(text: string, max: number): string {
   if (text.length <= max) return text;
   let cut = text.slice(text.length - max);
   const nl = cut.indexOf('\n');

@@ -37,6 +37,8 @@ export interface PlanInput {
   policyKey: string;
   snapshot: AgentRegistrySnapshot;
   approval: ApprovalMode;
+  /** A raw command asks whatever the mode and whatever the tool declares (a server's API sessions). */
+  askRawCommands?: boolean;
   /** The asking agent's path, copied onto its approval requests; absent for the default agent. */
   agentPath?: string[];
   /** Whether the session approved this tool for good (a session approval bound to the same file). */
@@ -102,7 +104,7 @@ export function planCalls(input: PlanInput): PlannedCall[] {
       handoff = String(built.invocation.args.to);
     }
     const { invocation } = built;
-    const asked = invocation.approval(input.approval);
+    const asked = input.askRawCommands && tool.raw ? 'raw-command' : invocation.approval(input.approval);
     // An agent's `approve` lifts what a tool declares (`approval: required`, a file-changing `preview:`), never a raw
     // shell command nor the user's mode `always`.
     const declared = asked === 'approval-required' || asked === 'file-change';

@@ -97,6 +97,8 @@ export interface DeclaredTool {
   readonly description: string;
   readonly skill?: string;
   readonly kind: ToolKind;
+  /** Runs a raw command (a `bash:` template that is only `{command}`): a turn may require that it always asks. */
+  readonly raw?: true;
   /** The function definition bound to the model: name, description, JSON Schema. */
   readonly definition: ToolDefinition;
   /** Validates against the schema and applies defaults; a failure is a message the model can act on. */
@@ -110,6 +112,8 @@ export interface ToolBody {
   kind: ToolKind;
   parameters: Record<string, unknown>;
   approval(mode: ApprovalMode): ApprovalReason | null;
+  /** The tool runs a raw command (see `DeclaredTool.raw`). */
+  raw?: boolean;
   /** True when the tool bounds its own output, so the generic cut does not apply. */
   ownLimit?: boolean;
   /** Throws on failure; `declareTool` turns that into the model-facing error text. */
@@ -136,6 +140,7 @@ export function declareTool(
     description: body.description,
     ...(body.skill !== undefined ? { skill: body.skill } : {}),
     kind: body.kind,
+    ...(body.raw ? { raw: true as const } : {}),
     definition,
     build(raw) {
       const prepared = prepare(raw as Record<string, unknown>);

@@ -50,6 +50,7 @@ export function createToolsNode(
       policyKey: context.policyKey,
       snapshot: context.snapshot,
       approval: context.approval,
+      ...(context.askRawCommands ? { askRawCommands: true } : {}),
       ...(path ? { agentPath: path } : {}),
       approvedForSession: (tool) => approvedForSession(inForce, tool, context.snapshot),
     });
@@ -79,15 +80,18 @@ export function createToolsNode(
             ...request,
           })
       : undefined;
+    // Known before anything runs: a turn cancelled while the approved calls run keeps them (see CallsInProgress).
+    const approvals = newSessionApprovals(plan, decisions, context.snapshot);
+    context.callsInProgress?.approved(approvals);
     const result = await executeCalls({
       plan,
       decisions,
       config,
       journal: context.journal,
+      ...(context.callsInProgress ? { inProgress: context.callsInProgress } : {}),
       context: { ...runContext, ...(delegate ? { delegate } : {}) },
     });
     const update: AgentStateUpdate = { messages: result.messages };
-    const approvals = newSessionApprovals(plan, decisions, context.snapshot);
     if (approvals.length > 0) update.sessionApprovals = approvals;
     if (result.loaded.length > 0) update.loadedSkills = result.loaded;
     // The application's choice on resume beats a handoff the model made in the same step.

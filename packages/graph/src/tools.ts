@@ -12,3 +12,4 @@ export type {
   ToolResult,
   ToolRunContext,
 } from './tool.js';
+export { defaultApproval } from './tool.js';

@@ -153,6 +153,7 @@ export class ToolsetBuilder {
   #agentBuiltins(spec: AgentSpec, snapshot: AgentRegistrySnapshot): DeclaredTool[] {
     const resolve = (names: readonly string[] | undefined) =>
       (names ?? []).flatMap((n) => {
+        if (this.policy.isAgentAllowed?.(n) === false) return [];
         const found = snapshot.getAgent?.(n);
         return found ? [found] : [];
       });

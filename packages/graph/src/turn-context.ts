@@ -2,6 +2,7 @@ import type { FileAccess } from '@birdie/entrypoints';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import { z } from 'zod';
 import type { BoundDecisions } from './approvals.js';
+import type { CallsInProgress } from './cancelled-calls.js';
 import type { Deadline } from './deadline.js';
 import { AgentError } from './errors.js';
 import type {
@@ -23,6 +24,8 @@ import type {
 export interface TurnContext {
   snapshot: AgentRegistrySnapshot;
   approval: ApprovalMode;
+  /** Raw commands ask whatever `approval` says (`TurnOptions.askRawCommands`). */
+  askRawCommands: boolean;
   cwd: string;
   memory: MemoryItem[];
   /** Decisions given to `resume`, bound to the calls they answer (id and argument digest). */
@@ -53,6 +56,8 @@ export interface TurnContext {
   sessionApprovals: SessionApproval[] | undefined;
   /** The answer streamed so far by the model call in progress: kept in the thread if the turn is cancelled. */
   partialAnswer?: { text: string };
+  /** The tools step's calls while they run: answered from here if the turn is cancelled. */
+  callsInProgress?: CallsInProgress;
 }
 
 const object = <T>() => z.custom<T>((value) => value !== null && typeof value === 'object');
@@ -61,6 +66,7 @@ const object = <T>() => z.custom<T>((value) => value !== null && typeof value ==
 export const TurnContextSchema = z.object({
   snapshot: object<AgentRegistrySnapshot>(),
   approval: z.enum(['ask', 'always', 'never']),
+  askRawCommands: z.boolean(),
   cwd: z.string(),
   memory: z.array(z.custom<MemoryItem>()),
   decisions: object<BoundDecisions>(),

@@ -60,6 +60,8 @@ export interface AgentPolicy {
   allowedSkills(key: string, snapshot?: AgentRegistrySnapshot): Skill[];
   allowedTools(key: string, snapshot?: AgentRegistrySnapshot): Array<{ skill: Skill; tool: SkillTool }>;
   isToolAllowed(key: string, toolName: string, snapshot?: AgentRegistrySnapshot): boolean;
+  /** Whether an agent may be delegated to or handed off to (an operator's allow list); absent: every agent. */
+  isAgentAllowed?(name: string): boolean;
 }
 
 export type ApprovalMode = 'ask' | 'always' | 'never';
@@ -188,6 +190,12 @@ export interface TurnOptions {
   taskStore?: TaskBook;
   /** Default `'ask'`. */
   approval?: ApprovalMode;
+  /**
+   * A tool that runs a raw command (a `bash:` template that is only `{command}`) asks for approval whatever
+   * `approval` says (`never` included) and whatever the tool declares: a server's API sessions, where the one who
+   * approves is not the operator whose machine runs it. Subagents inherit it. Default false.
+   */
+  askRawCommands?: boolean;
   signal?: AbortSignal;
   /** Working directory of tools for this turn. */
   cwd?: string;
@@ -426,6 +434,11 @@ type AgentEventBody =
       id: string;
       name: string;
       ok: boolean;
+      /**
+       * Why a call that is not `ok` did not succeed, when it was not a failure of the tool: the user `rejected` it,
+       * a rule or the approval mode `refused` it (neither ran), or the user `cancelled` it while it ran.
+       */
+      outcome?: 'rejected' | 'refused' | 'cancelled';
       output: string;
       truncated: boolean;
       durationMs: number;
@@ -478,6 +491,12 @@ export interface Agent {
    * Refused (`busy`) while a run is in progress or tool calls wait for their results or approvals.
    */
   compact(threadId: string, options?: CompactOptions): Promise<CompactionResult | undefined>;
+  /**
+   * Answers the calls a thread waits to run (pending approvals, and the calls held back with them) as not run, with
+   * `reason`, so the history says what became of them: for a turn the user cancelled at the approval question.
+   * Nothing runs and no model is called. Returns the call ids it answered (empty when nothing was pending).
+   */
+  dropPending(threadId: string, reason: string): Promise<string[]>;
   /** The tools the thread's agent (or `options.agent`) is given now. */
   toolsFor(threadId: string, options?: { agent?: string | null }): Promise<ToolInfo[]>;
   close(): Promise<void>;

@@ -229,6 +229,7 @@ describe('agent: policy is enforced every turn', () => {
     expect(results[1]?.content).toMatch(/tool "say" is not available in this session/);
     expect(results[2]?.content).toMatch(/tool "made_up" is not available/);
     expect(ofType(events, 'tool-end').map((e) => e.ok)).toEqual([false, false]);
+    expect(ofType(events, 'tool-end').map((e) => e.outcome)).toEqual(['refused', 'refused']);
     // The system prompt of the second turn no longer lists the disabled skill.
     const system = model.calls[2]?.messages[0] as SystemMessage;
     expect(system.content).not.toContain('- echo');
@@ -271,7 +272,7 @@ describe('agent: loop guard and recursion limit', () => {
 });
 
 describe('agent: cancellation', () => {
-  it('aborting the run kills the running command and its children; the next turn repairs the call', async () => {
+  it('aborting the run kills the running command and its children; the call is answered as cancelled', async () => {
     const { agent, model, fx } = await setup({
       'slow/SKILL.md': toolSkill('slow', [
         {
@@ -295,7 +296,13 @@ describe('agent: cancellation', () => {
     await collect(agent.stream('continue', { threadId: 't1' }));
     const state = await agent.getState('t1');
     expect(state.messages.map((m) => m.type)).toEqual(['human', 'ai', 'tool', 'human', 'ai']);
-    expect((state.messages[2] as ToolMessage).content).toBe(UNKNOWN_TOOL_RESULT);
+    // Cancelled, not crashed: the call is answered at once, and the model is told the user stopped it.
+    expect((state.messages[2] as ToolMessage).content).toMatch(
+      /^\[Cancelled by the user while it ran, before it printed anything/,
+    );
+    expect(ofType(events, 'tool-end')).toEqual([
+      expect.objectContaining({ name: 'slow', ok: false, outcome: 'cancelled' }),
+    ]);
   });
 });
 

@@ -115,7 +115,7 @@ describe('approvals', () => {
     const [result] = await toolMessages(agent, 't1');
     expect(result?.status).toBe('error');
     expect(result?.content).toBe('The user rejected this call; it did not run. Their message: not that file');
-    expect(ofType(events, 'tool-end')[0]).toMatchObject({ ok: false });
+    expect(ofType(events, 'tool-end')[0]).toMatchObject({ ok: false, outcome: 'rejected' });
     expect(model.calls[1]?.messages.at(-1)?.content).toContain('not that file');
   });
 
@@ -171,6 +171,26 @@ describe('approvals', () => {
     await expect(collect(agent.resume('t9', { a: { type: 'approve' } }))).rejects.toMatchObject({
       code: 'nothing-to-resume',
     });
+  });
+
+  it('askRawCommands: a raw command asks even under "never"; other tools keep the mode', async () => {
+    const { agent, model, file } = await setup();
+    model
+      .respond(
+        callTools([
+          { name: 'run_bash', args: { command: `touch ${file('raw')}` }, id: 'r1' },
+          { name: 'wipe', args: { file: file('gone') }, id: 'r2' },
+        ]),
+      )
+      .respond(new AIMessage('ok'));
+    const events = await collect(
+      agent.stream('go', { threadId: 't1', approval: 'never', askRawCommands: true }),
+    );
+    // The raw command asks; `approval: required` is still lifted by "never".
+    expect(ofType(events, 'approval-request')[0]?.requests.map((r) => [r.tool, r.reason])).toEqual([
+      ['run_bash', 'raw-command'],
+    ]);
+    expect(existsSync(file('raw'))).toBe(false);
   });
 
   it('a new message instead of a decision abandons the pending calls and repairs them', async () => {

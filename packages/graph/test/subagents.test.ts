@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createScriptedModel, type ScriptedReply } from '@birdie/providers';
+import { SkillPolicy } from '@birdie/registry';
 import { openStore, type Store } from '@birdie/store';
 import { describe, expect, it } from 'vitest';
 import {
@@ -322,7 +323,7 @@ describe('subagents: task', () => {
     expect(textOf((await toolMessages(agent, 's1'))[0])).toBe('The user said no.');
   });
 
-  it('cancels a running subagent with the turn, its processes included, and the next turn repairs the call', async () => {
+  it('cancels a running subagent with the turn, its processes included, and answers the call as cancelled', async () => {
     const { agent, fx } = await setup([
       { match: '^review', tool_calls: [task('t1', 'researcher', 'wait a while')] },
       { match: '^wait', tool_calls: [{ name: 'wait', id: 'w1', args: { pidfile: 'sub.pid' } }] },
@@ -341,7 +342,7 @@ describe('subagents: task', () => {
     await collect(agent.stream('again', { threadId: 's1' }));
     const [repaired] = await toolMessages(agent, 's1');
     expect([repaired?.tool_call_id, repaired?.status]).toEqual(['t1', 'error']);
-    expect(textOf(repaired)).toBe(UNKNOWN_TOOL_RESULT);
+    expect(textOf(repaired)).toMatch(/^\[Cancelled by the user while it ran/);
   });
 
   it('runs the subagents of one model turn side by side', async () => {
@@ -397,6 +398,23 @@ describe('subagents: task', () => {
     const deepest = ofType(events, 'tool-end').find((e) => e.id === 'k4');
     expect(deepest?.agent).toEqual(['fractal', 'fractal', 'fractal', 'fractal']);
     expect(textOf((await toolMessages(agent, 's1'))[0])).toBe('up 1');
+  });
+
+  it('offers no task for a subagent the policy does not allow (an operator allow list)', async () => {
+    const fx = await skillsFixture(files);
+    cleanups.push(() => fx.dir.cleanup());
+    const ceiling = { agent: (name: string) => name !== 'researcher' };
+    const { agent } = await setup(
+      [],
+      team(),
+      {},
+      { ...fx, policy: new SkillPolicy(fx.registry, { ceiling }) },
+    );
+    const names = (await agent.toolsFor('t1', { agent: 'reviewer' })).map((t) => t.name);
+    expect(names).toContain('draft');
+    expect(names).not.toContain('task');
+    const open = await setup([], team());
+    expect((await open.agent.toolsFor('t1', { agent: 'reviewer' })).map((t) => t.name)).toContain('task');
   });
 
   it('keeps thread ids of subagents valid however long the parent id is', () => {

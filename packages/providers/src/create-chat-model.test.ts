@@ -200,6 +200,39 @@ describe('failures of the less common vendors become ProviderErrors too', () => 
     );
   });
 
+  it('a model with tools bound keeps its errors: an unreachable openai server names the URL', async () => {
+    const { url } = await serve(200, {});
+    await new Promise((resolve) => server!.close(resolve));
+    server = undefined;
+    const tool = {
+      type: 'function',
+      function: { name: 'echo', description: 'echoes', parameters: { type: 'object', properties: {} } },
+    };
+    const openai = await model({
+      LLM_PROVIDER_CONFIG: JSON.stringify({ vendor: 'openai', base_url: `${url}/v1`, max_retries: 0 }),
+    });
+    // AzureChatOpenAI's withConfig makes a plain ChatOpenAI: its errors are mapped all the same
+    const azure = await model({
+      LLM_VENDOR: 'azure',
+      LLM_MODEL: 'deployment',
+      AZURE_OPENAI_API_KEY: KEY,
+      AZURE_OPENAI_ENDPOINT: url,
+      LLM_MAX_RETRIES: '0',
+    });
+    for (const [chat, vendor, at] of [
+      [openai, 'openai', `${url}/v1`],
+      [azure, 'azure', url],
+    ] as const) {
+      for (const bound of [chat.bindTools!([tool]), chat.withConfig({ tags: ['x'] })]) {
+        const error = await rejection(bound.invoke('hi'));
+        expect(error.code).toBe('request-failed');
+        expect(error.message).toBe(
+          `${vendor} could not be reached at ${at}: nothing is listening there (connection refused); check that the server is running and its address (base_url)`,
+        );
+      }
+    }
+  });
+
   it('a server that cannot be reached is a request-failed error naming the URL', async () => {
     const { url } = await serve(200, {});
     await new Promise((resolve) => server!.close(resolve));

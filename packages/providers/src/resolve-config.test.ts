@@ -126,6 +126,28 @@ describe('resolveProviderConfig: precedence', () => {
     });
   });
 
+  it("puts a named vendor:model above every layer, which keeps that vendor's base_url and key from inline JSON", async () => {
+    const inline = JSON.stringify({ vendor: 'openai', base_url: 'http://127.0.0.1:8080/v1', model: 'local' });
+    const { config, sources } = await resolveProviderConfig({
+      env: { LLM_PROVIDER_CONFIG: inline, LLM_MODEL: 'from-env' },
+      named: { vendor: 'openai', model: 'other' },
+    });
+    expect(config).toMatchObject({ vendor: 'openai', model: 'other', base_url: 'http://127.0.0.1:8080/v1' });
+    expect(sources).toMatchObject({ model: 'named openai:other', base_url: 'inline LLM_PROVIDER_CONFIG' });
+    // another vendor named: nothing of the openai layers crosses over
+    const other = await resolveProviderConfig({
+      env: { LLM_PROVIDER_CONFIG: inline, ANTHROPIC_API_KEY: KEY },
+      named: { vendor: 'anthropic', model: 'claude-x' },
+    });
+    expect(other.config).toMatchObject({ vendor: 'anthropic', model: 'claude-x', api_key: KEY });
+    expect(other.config.base_url).not.toContain('127.0.0.1');
+    expect(other.ignored).toContainEqual({
+      field: 'base_url',
+      source: 'inline LLM_PROVIDER_CONFIG',
+      vendor: 'openai',
+    });
+  });
+
   it('defaults the Azure api_version and reads it from AZURE_OPENAI_API_VERSION', async () => {
     const env = { LLM_VENDOR: 'azure', LLM_MODEL: 'my-gpt4o', AZURE_OPENAI_API_KEY: KEY };
     const endpoint = { AZURE_OPENAI_ENDPOINT: 'https://example.openai.azure.com' };
@@ -256,6 +278,13 @@ describe('resolveProviderConfig: errors', () => {
     expect(stray.message).toBe(
       'script is only used by the scripted vendor, not openai (from env LLM_SCRIPT)',
     );
+    // langchain integrations name their address in their own option: a base_url would be ignored.
+    const langchainUrl = await failure({
+      env: {},
+      inline: '{"vendor":"langchain","model":"openai:gpt-4o","base_url":"http://127.0.0.1:9/v1"}',
+    });
+    expect(langchainUrl).toMatchObject({ code: 'config-invalid', field: 'base_url', vendor: 'langchain' });
+    expect(langchainUrl.message).toContain('"configuration":{"baseURL":"http://127.0.0.1:9/v1"}');
   });
 });
 

@@ -40,6 +40,12 @@ export interface ResolveProviderConfigInput {
    * `vendor:model` on top, which `models.default` must not replace).
    */
   tier?: ModelTier | null;
+  /**
+   * A model named as `vendor:model` (`/model`, an agent file, the `model` setting): the highest layer, in place of any
+   * tier. Every other layer stays where it is, so that vendor's key, base URL and other settings come from the user's
+   * own file, inline JSON and environment, as for the provider itself (and nothing of another vendor's).
+   */
+  named?: { vendor: string; model: string };
 }
 
 /** A value that was set but not used because its layer belongs to another vendor (the value itself is not kept). */
@@ -112,7 +118,7 @@ export async function resolveProviderConfig(
       });
   }
   const tiers = MODEL_TIERS.filter((t) => tierSources.some((s) => s.models[t] !== undefined));
-  const tier = input.tier === undefined ? 'default' : input.tier;
+  const tier = input.named ? null : input.tier === undefined ? 'default' : input.tier;
   const defining = tier === null ? undefined : tierSources.find((s) => s.models[tier] !== undefined);
   if (tier !== null && defining)
     layers.unshift(tierLayer(defining.models[tier]!, tier, defining.source, defining.baseDir));
@@ -123,6 +129,8 @@ export async function resolveProviderConfig(
       { field: `models.${tier}` },
     );
   }
+
+  if (input.named) layers.unshift(namedLayer(input.named, cwd));
 
   // Each layer belongs to the vendor it names, else to the one the layers below it belong to.
   const belongsTo = new Map<Layer, string>();
@@ -286,6 +294,15 @@ function checkVendorRequirements(
         { vendor, field },
       );
   }
+  // Each integration names its address differently (configuration.baseURL, anthropicApiUrl, baseUrl): a base_url
+  // birdie cannot pass on would be silently ignored, and the calls would go to the vendor's own servers.
+  if (vendor === 'langchain' && config.base_url !== undefined) {
+    throw new ProviderError(
+      'config-invalid',
+      `base_url is not used by the langchain vendor (from ${sources.base_url}): give the integration its address in "options" under its own name, e.g. {"options":{"configuration":{"baseURL":"${config.base_url}"}}} for openai, {"options":{"baseUrl":"${config.base_url}"}} for ollama`,
+      { vendor, field: 'base_url' },
+    );
+  }
   if (vendor === 'acp' && config.command === undefined) {
     throw new ProviderError(
       'config-invalid',
@@ -339,6 +356,12 @@ function tierLayer(tier: TierLayer, name: ModelTier, source: string, baseDir: st
     source: () => `${source} (models.${name})`,
     baseDir,
   };
+}
+
+/** `vendor:model` named for one use: the two fields above every other layer. */
+function namedLayer(named: { vendor: string; model: string }, baseDir: string): Layer {
+  const label = `named ${named.vendor}:${named.model}`;
+  return { vendor: named.vendor, values: { model: named.model }, source: () => label, baseDir };
 }
 
 function inlineLayer(

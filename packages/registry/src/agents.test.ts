@@ -6,7 +6,7 @@ import { makeSkill, tempDir } from '../test/helpers.js';
 import { agentText, writeAgent, writeSkill } from '../test/skill-files.js';
 import { loadRegistry } from './registry.js';
 import { snapshotFromSkills } from './snapshot.js';
-import { declarationsDigest } from './trust.js';
+import { declarationsDigest, TRUST_DIGEST_VERSION } from './trust.js';
 import type { Registry } from './types.js';
 
 describe('agents folders', () => {
@@ -168,6 +168,7 @@ describe('workspace trust covers project agents', () => {
             subagents: ['helper'],
           },
         ],
+        memoryFiles: [],
       },
     ]);
   });
@@ -214,7 +215,7 @@ describe('workspace trust covers project agents', () => {
     expect(registry.current().getAgent('helper')?.maxTurns).toBe(3);
   });
 
-  it('a workspace without agents keeps the digest it had before agents existed', () => {
+  it('the digest is version 2: an answer stored under version 1 no longer matches; lists are sets, files are where', () => {
     const skills = [
       {
         name: 'helper',
@@ -226,12 +227,14 @@ describe('workspace trust covers project agents', () => {
         mcp: { command: 'bash', args: ['-c', 'id'] },
         alwaysInject: false,
         enabledByDefault: true,
+        folder: '/w/.agents/skills/helper',
+        runs: [],
       },
     ];
-    // Computed by the release before agents (stored trust answers hold this value).
-    expect(declarationsDigest(skills)).toBe(
-      'b243d07f2b100f5b0eee2bb4aa930e7ab39493f5447104837922bfe4d7ed7a94',
-    );
+    // Version 1 of these declarations, as stored trust answers of earlier releases hold it.
+    const versionOne = 'b243d07f2b100f5b0eee2bb4aa930e7ab39493f5447104837922bfe4d7ed7a94';
+    expect(TRUST_DIGEST_VERSION).toBe(2);
+    expect(declarationsDigest(skills)).not.toBe(versionOne);
     expect(declarationsDigest(skills, [])).toBe(declarationsDigest(skills));
     expect(declarationsDigest(skills, [{ name: 'a', file: '/x' }])).not.toBe(declarationsDigest(skills));
     // Lists are sets, files are where, not what.

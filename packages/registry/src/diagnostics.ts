@@ -19,6 +19,7 @@ export const RULES = {
   unknownTool: 'unknown-tool',
   toolOutOfReach: 'tool-out-of-reach',
   schemaMismatch: 'schema-mismatch',
+  codeOutsideWorkspace: 'code-outside-workspace',
 } as const;
 
 export type RegistryRuleId = (typeof RULES)[keyof typeof RULES];

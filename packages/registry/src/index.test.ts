@@ -2,9 +2,12 @@ import { expect, it } from 'vitest';
 
 it('exports exactly the public API', async () => {
   expect(Object.keys(await import('./index.js')).sort()).toEqual([
+    'MEMORY_FILE_NAME',
+    'PROJECT_SETTINGS_FILE',
     'REGISTRY_RULES',
     'RegistryError',
     'SkillPolicy',
+    'TRUST_DIGEST_VERSION',
     'checkAgents',
     'checkSkillTools',
     'declarationsDigest',
@@ -12,6 +15,7 @@ it('exports exactly the public API', async () => {
     'defaultSkillDirectories',
     'isRegistryError',
     'loadRegistry',
+    'memoryFilePaths',
     'skillIdentity',
     'snapshotFromSkills',
   ]);
@@ -22,6 +26,7 @@ it('names every rule id the package can emit', async () => {
   expect(Object.values(REGISTRY_RULES).sort()).toEqual([
     'agent-name-case-collision',
     'agent-overridden',
+    'code-outside-workspace',
     'dir-not-directory',
     'dir-unreadable',
     'duplicate-agent-name',

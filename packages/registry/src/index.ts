@@ -11,6 +11,7 @@ export { checkSkillTools } from './entrypoint-checks.js';
 export { isRegistryError, RegistryError, type RegistryErrorCode } from './errors.js';
 export {
   type GrantsStore,
+  type PolicyCeiling,
   type PolicyState,
   type SessionGrants,
   SkillPolicy,
@@ -20,16 +21,18 @@ export {
 } from './policy.js';
 export { loadRegistry } from './registry.js';
 export { snapshotFromSkills } from './snapshot.js';
-export { declarationsDigest } from './trust.js';
+export { declarationsDigest, TRUST_DIGEST_VERSION } from './trust.js';
 export type {
   DeclaredAgent,
   DeclaredSkill,
   LoadedRegistry,
   LoadRegistryOptions,
   McpServerEntry,
+  MemoryFileInfo,
   Registry,
   RegistrySnapshot,
   RegistryWatcher,
+  RunFile,
   SkillDirectory,
   SkillLayer,
   TaggedToolEntry,
@@ -39,3 +42,8 @@ export type {
   WatchOptions,
   WorkspaceDeclarations,
 } from './types.js';
+export {
+  MEMORY_FILE_NAME,
+  memoryFilePaths,
+  PROJECT_SETTINGS_FILE,
+} from './workspace-files.js';

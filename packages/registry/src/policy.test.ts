@@ -46,6 +46,34 @@ describe('SkillPolicy precedence: disable > enable > default', () => {
   );
 });
 
+describe('SkillPolicy ceiling: the most any key may use', () => {
+  const snapshot = snapshotFromSkills([
+    makeSkill('shell', { tools: ['run_bash'] }),
+    makeSkill('always-on', { tools: ['ping'], enabledByDefault: true }),
+    makeSkill('notes'),
+  ]);
+  const policy = new SkillPolicy(() => snapshot, {
+    defaults: ['notes'],
+    state: { k: { enabled: ['shell', 'always-on'], disabled: [] } },
+    ceiling: { skill: (skill) => skill.name === 'notes', agent: (name) => name === 'helper' },
+  });
+
+  it('a grant, a default or enabled_by_default never widens it', () => {
+    expect(names(policy.allowedSkills('k'))).toEqual(['notes']);
+    expect(policy.isToolAllowed('k', 'run_bash')).toBe(false);
+    expect(policy.isToolAllowed('k', 'ping')).toBe(false);
+    policy.enable('k', 'shell');
+    expect(policy.allowedTools('k')).toEqual([]);
+    expect(policy.withinCeiling(snapshot.getSkill('shell')!)).toBe(false);
+  });
+
+  it('decides agents by name; without a ceiling every agent is allowed', () => {
+    expect(policy.isAgentAllowed('helper')).toBe(true);
+    expect(policy.isAgentAllowed('other')).toBe(false);
+    expect(new SkillPolicy(() => snapshot).isAgentAllowed('other')).toBe(true);
+  });
+});
+
 describe('SkillPolicy', () => {
   const snapshot = snapshotFromSkills([
     makeSkill('web', { tools: ['fetch_url', 'search'] }),

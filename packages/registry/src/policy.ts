@@ -44,6 +44,17 @@ export interface SkillPolicyOptions {
   state?: PolicyState;
   /** Where grants are read from (lazily, per key) and saved to on every change. */
   store?: GrantsStore;
+  /**
+   * The most any key may use (a server operator's policy over every API session): a skill or agent it refuses is
+   * never allowed, whatever the grants and defaults say. Grants narrow within it; they cannot widen it.
+   */
+  ceiling?: PolicyCeiling;
+}
+
+/** What an application allows at most, decided per skill (on the snapshot asked about) and per agent name. */
+export interface PolicyCeiling {
+  skill?(skill: Skill, snapshot: RegistrySnapshot): boolean;
+  agent?(name: string): boolean;
 }
 
 interface Computed {
@@ -79,14 +90,15 @@ const fold = (name: string) => name.toLowerCase();
 
 /**
  * Which skills a key (the CLI uses the session id) may use: explicit disable > explicit enable > default, where
- * default is the skill's `enabledByDefault` or its name being in the application's default list. Names are
- * compared case-insensitively, as skill names are unique that way.
+ * default is the skill's `enabledByDefault` or its name being in the application's default list, all within the
+ * application's ceiling (if any). Names are compared case-insensitively, as skill names are unique that way.
  */
 export class SkillPolicy {
   private readonly snapshotOf: () => RegistrySnapshot;
   private readonly defaults: ReadonlySet<string>;
   private readonly keys = new Map<string, KeyState>();
   private readonly store: GrantsStore | undefined;
+  private readonly ceiling: PolicyCeiling;
   private readonly cache = new WeakMap<
     RegistrySnapshot,
     Map<string, { revision: number; computed: Computed }>
@@ -97,6 +109,7 @@ export class SkillPolicy {
     const defaults = options.defaults ?? (typeof source === 'function' ? [] : (source.defaults ?? []));
     this.defaults = new Set(defaults.map(fold));
     this.store = options.store;
+    this.ceiling = options.ceiling ?? {};
     for (const [key, grants] of Object.entries(options.state ?? {})) this.setGrants(key, grants);
   }
 
@@ -191,6 +204,16 @@ export class SkillPolicy {
     return this.compute(key, snapshot).toolNames.has(toolName);
   }
 
+  /** Whether the ceiling lets a skill be used at all (grants and defaults aside). */
+  withinCeiling(skill: Skill, snapshot = this.snapshotOf()): boolean {
+    return this.ceiling.skill?.(skill, snapshot) ?? true;
+  }
+
+  /** Whether an agent may run (be started, delegated to, handed off to): the ceiling's answer, else yes. */
+  isAgentAllowed(name: string): boolean {
+    return this.ceiling.agent?.(name) ?? true;
+  }
+
   /** Every key with grants; keys whose grants are both empty are left out. */
   toJSON(): PolicyState {
     const state: PolicyState = {};
@@ -245,7 +268,7 @@ export class SkillPolicy {
     const disabled = new Set(state?.disabled.map(fold));
     const skills = snapshot.skills.filter((skill) => {
       const name = fold(skill.name);
-      if (disabled.has(name)) return false;
+      if (disabled.has(name) || !this.withinCeiling(skill, snapshot)) return false;
       // A grant given to another file than the one providing the name now does not carry over.
       const source = state?.sources[name];
       if (enabled.has(name) && (!source || source === skillIdentity(snapshot, skill.name))) return true;

@@ -94,7 +94,7 @@ class SkillRegistry implements LoadedRegistry {
       ]);
       // Trust is decided on what was just read, at every load: a trusted workspace whose declarations changed is
       // untrusted again until the user says otherwise.
-      const { trusted, trustedAgents, untrusted } = applyTrust(
+      const { trusted, trustedAgents, untrusted, messages } = await applyTrust(
         results.map((result, index) => ({ directory: this.directories[index]!, skills: result.skills })),
         agentResults.map((result, index) => ({
           directory: this.agentDirectories[index]!,
@@ -108,7 +108,7 @@ class SkillRegistry implements LoadedRegistry {
         scannedAgents: trustedAgents,
         builtinTools,
         untrusted,
-        scanMessages: [...results, ...agentResults].flatMap((result) => result.messages),
+        scanMessages: [...[...results, ...agentResults].flatMap((result) => result.messages), ...messages],
         ...(triggers ? { triggers } : {}),
       });
       // The swap: one assignment, so a reader sees the old snapshot or the new one, never a mix.

@@ -22,6 +22,24 @@ export interface DeclaredSkill {
   mcp?: { command: string; args: string[]; env?: Record<string, string>; cwd?: string } | { url: string };
   alwaysInject: boolean;
   enabledByDefault: boolean;
+  /** The real path of the skill folder (a symlinked folder retargeted is another skill). */
+  folder: string;
+  /** The files its tools run (`node:`/`python:` modules, scripts its `bash:` templates name), hashed. */
+  runs: RunFile[];
+}
+
+/** A file a skill runs, by its path inside the skill folder and the SHA-256 of its bytes. */
+export interface RunFile {
+  file: string;
+  sha256: string;
+}
+
+/** A project memory file (`AGENTS.md`) as the trust question shows it. */
+export interface MemoryFileInfo {
+  path: string;
+  size: number;
+  /** Its first non-empty lines (at most 3, each cut at 100 characters). */
+  head: string[];
 }
 
 /**
@@ -45,13 +63,14 @@ export interface WorkspaceDeclarations {
   path: string;
   /** Its project skills and agents folders that hold skills or agents. */
   folders: string[];
-  /**
-   * SHA-256 of `skills` and `agents` (see the README's "Trust"): a new tool, entrypoint or MCP command, a new agent, or
-   * a changed model, skill list, tool list, approval list, subagent or handoff changes it.
-   */
+  /** SHA-256 of everything listed here (see `workspaceDigest` and the README's "Trust"). */
   digest: string;
   skills: DeclaredSkill[];
   agents: DeclaredAgent[];
+  /** Its memory files (`AGENTS.md`, from the repository root down to the workspace) that exist. */
+  memoryFiles: MemoryFileInfo[];
+  /** Its settings and rules file (`.birdie/settings.json`), if it has one. */
+  settings?: { path: string; sha256: string };
 }
 
 /** Whether the user trusts a workspace with exactly these declarations (e.g. a stored answer with this digest). */

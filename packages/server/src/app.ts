@@ -17,10 +17,13 @@ import type { ServeRuntime } from './runtime.js';
 import { apiErrorOf } from './store-errors.js';
 import type { Turns } from './turns.js';
 import { refuseInvalid } from './validation.js';
+import type { Workspaces } from './workspaces.js';
 
 export interface AppOptions {
   runtime: ServeRuntime;
   turns: Turns;
+  /** Deleting a session deletes its own workspace (`per: 'session'`). */
+  workspaces?: Workspaces;
   version: string;
   maxBodyBytes: number;
   rateLimit: { requests: number; perMs: number } | false;
@@ -44,6 +47,7 @@ export function createApp(o: AppOptions): OpenAPIHono<ApiEnv> {
     runtime,
     store,
     turns,
+    ...(o.workspaces ? { workspaces: o.workspaces } : {}),
     version: o.version,
     metrics: o.metrics,
     isAdminToken: o.isAdminToken,
@@ -81,7 +85,7 @@ export function createApp(o: AppOptions): OpenAPIHono<ApiEnv> {
       '/v1/*',
       cors({
         origin: o.corsOrigins,
-        allowHeaders: ['Authorization', 'Content-Type'],
+        allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'Last-Event-ID'],
         allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
         maxAge: 600,
       }),

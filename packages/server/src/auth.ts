@@ -31,9 +31,9 @@ export function authenticate(store: Store, limiter: RateLimiter | undefined): Mi
 }
 
 /**
- * Whether a token is an operator's (admin) token. Today's tokens have no role; a token record with `admin: true`
- * (the roles work) counts. The application may pass its own check (`ServerOptions.isAdminToken`).
+ * Whether a token is an operator's: its stored role (`birdie tokens create --admin` sets `token.admin`), the same
+ * one the admin routes check (admin.ts). The application may pass its own check (`ServerOptions.isAdminToken`).
  */
 export function tokenIsAdmin(token: ApiToken): boolean {
-  return (token as ApiToken & { admin?: unknown }).admin === true;
+  return token.admin === true;
 }

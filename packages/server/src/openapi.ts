@@ -2,7 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { ROUTES } from './routes/index.js';
 
 const DESCRIPTION =
-  'The birdie agent over HTTP. Every endpoint but `/v1/health` and `/v1/openapi.json` needs `Authorization: Bearer TOKEN` (`birdie tokens create --user NAME`); a token acts as its user, who sees only their own sessions and runs. Errors are `{ "error": { "code", "message" } }`.';
+  'The birdie agent over HTTP. Every endpoint but `/v1/health`, `/v1/ready` and `/v1/openapi.json` needs `Authorization: Bearer TOKEN` (`birdie tokens create --user NAME`); a token acts as its user, who sees only their own sessions and runs; an admin token (`--admin`) may also list and revoke tokens, read the runs of any user and `/metrics`. Errors are `{ "error": { "code", "message" } }`.';
 
 /**
  * The API as OpenAPI 3.1, generated from the routes' own zod schemas (the ones that validate requests), served at

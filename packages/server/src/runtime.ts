@@ -1,5 +1,6 @@
 import type { AgentEvent, ApprovalDecision, ApprovalRequest, DoneStatus } from '@birdie/graph/event-json';
 import type { Session, SessionLease, Store } from '@birdie/store';
+import type { SkillInfo } from './skills.js';
 
 /** What a turn starts from: the user's text, or decisions for the session's pending approvals. */
 export type TurnInput = string | { decisions: Record<string, ApprovalDecision> };
@@ -29,6 +30,11 @@ export type TurnEvent = Exclude<AgentEvent, { type: 'done' }> | { type: 'done'; 
 
 export interface TurnHandlers {
   signal: AbortSignal;
+  /**
+   * The folder every tool of the turn must work in, and the root file tools are confined to: the user's (or the
+   * session's) workspace, given when the server has workspaces (`ServerOptions.workspaces`). Made before the turn.
+   */
+  workspace?: string;
   /** Called once the session's lease is held, before the turn reads or writes anything. */
   onLeased(lease: SessionLease): void;
   onEvent(event: TurnEvent): void;
@@ -45,12 +51,16 @@ export interface ServeRuntime {
   readonly provider: string;
   /**
    * Makes a session of `userId`, with these skills enabled and (optionally) the agent that starts it. An unknown
-   * skill or agent throws `ApiError('invalid-request')` before anything is stored.
+   * skill or agent throws `ApiError('invalid-request')`, one the operator's policy does not allow API sessions
+   * `ApiError('skill-not-allowed' | 'agent-not-allowed')`, before anything is stored: a request narrows the
+   * operator's policy, it never widens it (and nothing asked for is silently dropped).
    */
   createSession(
     userId: string,
     request: { agent?: string; enable?: string[]; title?: string },
   ): Promise<Session>;
+  /** The skills the operator's policy lets `userId`'s sessions enable (`GET /v1/skills`). */
+  skills(userId: string): Promise<SkillInfo[]>;
   /** The session's conversation as JSON messages (`birdie sessions show --json`), and its grants. */
   history(
     session: Session,

@@ -3,6 +3,7 @@ import type { ApiToken } from '@birdie/store';
 import { createAdaptorServer } from '@hono/node-server';
 import { createApp } from './app.js';
 import { tokenIsAdmin } from './auth.js';
+import type { TurnLimits } from './limits.js';
 import { type Address, listenOn, stopListening } from './listen.js';
 import type { LogEntry } from './log.js';
 import { ServerMetrics } from './metrics.js';
@@ -10,6 +11,7 @@ import { metricsServer } from './metrics-listener.js';
 import type { ServeRuntime } from './runtime.js';
 import { turnLog } from './turn-log.js';
 import { Turns } from './turns.js';
+import { type WorkspaceOptions, Workspaces } from './workspaces.js';
 
 export interface ServerOptions {
   runtime: ServeRuntime;
@@ -19,12 +21,30 @@ export interface ServerOptions {
   maxBodyBytes?: number;
   /** Requests per token (429 above, with `Retry-After`). Default 600 per minute; `false` turns it off. */
   rateLimit?: { requests: number; perMs: number } | false;
+  /**
+   * Per-user limits on turns, counted in the store across every worker (429 `concurrent-turns-limit` /
+   * `turns-per-minute-limit`). Default none.
+   */
+  limits?: TurnLimits;
   /** Origins allowed to call the API from a browser. Default none: no CORS headers at all. */
   corsOrigins?: string[];
   /** How often a running turn checks whether another worker asked it to stop, ms. Default 500. */
   cancelPollMs?: number;
   /** A comment line on quiet event streams, ms. Default 15000. */
   keepAliveMs?: number;
+  /** How often a reattached stream (`GET …/events`, a resent key) asks the store for new events, ms. Default 500. */
+  eventPollMs?: number;
+  /** How long a turn's key and events are kept after it ended, ms. Default 24 h: what `Idempotency-Key` promises. */
+  turnRetentionMs?: number;
+  /** How long streamed tokens wait to be recorded as one event, ms. Default 250. */
+  tokenFlushMs?: number;
+  /** A turn with no new event for this long, whose session nobody holds, is ended as lost, ms. Default 60000. */
+  lostTurnMs?: number;
+  /**
+   * A workspace per user (or session) under one root every worker mounts: each turn's tools run there
+   * (`TurnHandlers.workspace`), with an optional byte quota per user. Default: none (the runtime's own folder).
+   */
+  workspaces?: WorkspaceOptions;
   /**
    * Unexpected failures: the response says only `internal error`; this gets the error, where it happened and the
    * request's id (the one the client got as `X-Request-Id`). Default: ignored.
@@ -38,7 +58,7 @@ export interface ServerOptions {
   onLog?(entry: LogEntry): void;
   /**
    * Whether a token is an operator's: only such a token reads `GET /metrics` on the API's listener. Default: the
-   * token record's `admin` field is `true` (today's tokens have none, so only the metrics listener serves them).
+   * stored role (`birdie tokens create --admin`: `token.admin`), the one the admin routes check.
    */
   isAdminToken?(token: ApiToken): boolean;
 }
@@ -64,17 +84,28 @@ export interface BirdieServer {
 
 /** The HTTP API over one runtime. Loads nothing until called; listens only when asked. */
 export function createServer(options: ServerOptions): BirdieServer {
+  const workspaces = options.workspaces ? new Workspaces(options.workspaces) : undefined;
   const onError = options.onError ?? (() => {});
   const log = options.onLog ?? (() => {});
   const metrics: ServerMetrics = new ServerMetrics((): number => turns.size);
   const turns: Turns = new Turns(options.runtime, {
     cancelPollMs: options.cancelPollMs ?? 500,
     keepAliveMs: options.keepAliveMs ?? 15_000,
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(workspaces ? { workspaces } : {}),
+    ...definedOf({
+      eventPollMs: options.eventPollMs,
+      tokenFlushMs: options.tokenFlushMs,
+      retentionMs: options.turnRetentionMs,
+      lostTurnMs: options.lostTurnMs,
+    }),
     observers: options.onLog ? [metrics, turnLog(log)] : [metrics],
+    onError: (error) => onError(error, 'turn log'),
   });
   const app = createApp({
     runtime: options.runtime,
     turns,
+    ...(workspaces ? { workspaces } : {}),
     version: options.version ?? '0.0.0',
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     rateLimit: options.rateLimit === undefined ? { requests: 600, perMs: 60_000 } : options.rateLimit,
@@ -123,4 +154,9 @@ export function createServer(options: ServerOptions): BirdieServer {
       return closing;
     },
   };
+}
+
+/** The entries whose value is given (an option left out keeps its default, even under exactOptionalPropertyTypes). */
+function definedOf<T extends Record<string, number | undefined>>(values: T): { [K in keyof T]?: number } {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as never;
 }

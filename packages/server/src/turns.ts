@@ -1,10 +1,24 @@
 import { agentEventJson, turnResultJson } from '@birdie/graph/event-json';
-import type { Session, Store } from '@birdie/store';
+import type { Session, Store, TurnRecord } from '@birdie/store';
 import { ApiError } from './errors.js';
 import { EVENT_STREAM_HEADERS, EventStream } from './event-stream.js';
+import { keyReusedError } from './idempotency.js';
+import { checkTurnLimits, type TurnLimits } from './limits.js';
 import type { ServeRuntime, TurnInput } from './runtime.js';
 import { apiErrorOf } from './store-errors.js';
+import { Followers } from './turn-follow.js';
 import type { TurnContext, TurnObserver } from './turn-observer.js';
+import { TurnRecorder } from './turn-recorder.js';
+import type { Workspaces } from './workspaces.js';
+
+/** A store call of a request: its failure as the API words it. */
+async function storeCall<T>(sessionId: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw apiErrorOf(error, sessionId) ?? error;
+  }
+}
 
 interface Running {
   controller: AbortController;
@@ -12,41 +26,179 @@ interface Running {
 }
 
 /**
+ * How a turn was submitted: the client's `Idempotency-Key` and a digest of its request, when it sent a key; the
+ * request's id (`X-Request-Id`), for the turn's log entries.
+ */
+export interface Submission {
+  key?: string;
+  digest?: string;
+  requestId?: string;
+}
+
+export interface TurnsOptions {
+  cancelPollMs: number;
+  keepAliveMs: number;
+  /** How often a reattached client's stream asks the store for new events, ms. */
+  eventPollMs: number;
+  /** How long tokens wait to be recorded as one event, ms. */
+  tokenFlushMs: number;
+  /** How long a turn (its key and events) is kept after it ended, ms. */
+  retentionMs: number;
+  /** A turn with no new event for this long, whose session nobody holds, was lost with its worker, ms. */
+  lostTurnMs: number;
+  /** The per-user turn limits (`serve.limits`), counted across workers in the store's run log. */
+  limits?: TurnLimits;
+  /** The users' workspaces: where each turn's tools run, and the byte quota checked before it starts. */
+  workspaces?: Workspaces;
+  /** Told of the turns this worker runs (the metrics, the log); a resend that joins a turn is not a new one. */
+  observers?: TurnObserver[];
+  onError(error: unknown): void;
+}
+
+const TURN_DEFAULTS = {
+  eventPollMs: 500,
+  tokenFlushMs: 250,
+  retentionMs: 24 * 60 * 60 * 1000,
+  lostTurnMs: 60_000,
+  onError: () => {},
+};
+
+/**
  * The turns this worker runs. A turn's session lease is the only lock: a second turn of the same session, here or on
  * another worker, is refused by the store (`session-busy` → 409) before any response starts. Cancel reaches the
  * worker that runs the turn through the lease row (`leases.requestCancel`), which the running turn polls.
+ *
+ * Every turn is recorded in the store's turn log with its events, so a client that lost its stream reattaches
+ * (`followers`) on any worker; a turn submitted with an `Idempotency-Key` is submitted once: the same key again
+ * follows that turn instead of running another.
  */
 export class Turns {
   private readonly running = new Map<string, Running>();
   private accepting = true;
+  private prunedAt = 0;
+  private readonly options: TurnsOptions;
+  readonly followers: Followers;
 
   constructor(
     private readonly runtime: ServeRuntime,
-    private readonly options: { cancelPollMs: number; keepAliveMs: number; observers?: TurnObserver[] },
-  ) {}
+    options: Pick<TurnsOptions, 'cancelPollMs' | 'keepAliveMs'> & Partial<TurnsOptions>,
+  ) {
+    this.options = { ...TURN_DEFAULTS, ...options };
+    this.followers = new Followers(runtime.store, {
+      pollMs: this.options.eventPollMs,
+      lostTurnMs: this.options.lostTurnMs,
+      keepAliveMs: this.options.keepAliveMs,
+      onError: this.options.onError,
+    });
+  }
 
   get size(): number {
     return this.running.size;
   }
 
-  /** Starts the turn and answers with its event stream, or throws the `ApiError` that refused it. */
-  async start(session: Session, input: TurnInput, request: { requestId?: string } = {}): Promise<Response> {
+  /** False once `drain` began: the worker takes no new turns (and is not ready). */
+  get isAccepting(): boolean {
+    return this.accepting;
+  }
+
+  /**
+   * Starts the turn and answers with its event stream, or throws the `ApiError` that refused it. With a key used
+   * on the session before, answers with that turn's stream instead (422 when the request differs).
+   */
+  async start(session: Session, input: TurnInput, submission: Submission = {}): Promise<Response> {
     if (!this.accepting) throw new ApiError('unavailable', 'the server is shutting down', { retryAfter: 1 });
-    const controller = new AbortController();
-    const stream = new EventStream(this.options.keepAliveMs);
+    this.prune();
+    const { store } = this.runtime;
+    const { turn, created } = await storeCall(session.id, () =>
+      store.turns.begin({
+        sessionId: session.id,
+        userId: session.userId,
+        ...(submission.key !== undefined ? { key: submission.key } : {}),
+        ...(submission.digest !== undefined ? { requestDigest: submission.digest } : {}),
+      }),
+    );
+    if (!created) return this.join(session, input, submission, turn);
+    // The user's turn limits and workspace quota count new turns only (a new turn and an approval's continuation both
+    // start a run); a resend with its key follows its turn instead. Refused: nothing ran under the key.
+    let workspace: string | undefined;
+    try {
+      if (this.options.limits) await checkTurnLimits(store, session.userId, this.options.limits);
+      // Before anything starts: a user over the workspace quota gets a 413, not a stream.
+      workspace = await this.options.workspaces?.admit(session);
+    } catch (error) {
+      await storeCall(session.id, () => store.turns.discard(turn.id));
+      throw error;
+    }
+    return this.run(session, input, turn, workspace, submission.requestId);
+  }
+
+  /** The turn a key was used for: once it started, its stream (replay, then live); refused meanwhile, start again. */
+  private async join(
+    session: Session,
+    input: TurnInput,
+    submission: Submission,
+    first: TurnRecord,
+  ): Promise<Response> {
+    if (first.requestDigest !== submission.digest) throw keyReusedError(submission.key ?? '');
+    let turn: TurnRecord | undefined = first;
+    const { store } = this.runtime;
+    while (turn?.state === 'starting') {
+      if (Date.now() - turn.updatedAt.getTime() >= this.options.lostTurnMs) {
+        // Its worker died before the turn started: nothing ran under the key.
+        await storeCall(session.id, () => store.turns.discard(turn!.id));
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, this.options.eventPollMs));
+      const id: number = turn.id;
+      turn = await storeCall(session.id, () => store.turns.get(id, session.userId));
+    }
+    if (!turn || turn.state === 'starting') return this.start(session, input, submission);
+    return this.followers.respond({
+      sessionId: session.id,
+      userId: session.userId,
+      afterId: 0,
+      turnId: turn.id,
+    });
+  }
+
+  private async run(
+    session: Session,
+    input: TurnInput,
+    turn: TurnRecord,
+    workspace: string | undefined,
+    requestId: string | undefined,
+  ): Promise<Response> {
+    const { store } = this.runtime;
     const observers = this.options.observers ?? [];
-    const context: TurnContext = { sessionId: session.id, userId: session.userId, ...request };
-    let poll: NodeJS.Timeout | undefined;
+    const context: TurnContext = {
+      sessionId: session.id,
+      userId: session.userId,
+      ...(requestId !== undefined ? { requestId } : {}),
+    };
     let startedAt = 0;
     const seconds = () => (performance.now() - startedAt) / 1000;
+    const controller = new AbortController();
+    const stream = new EventStream(this.options.keepAliveMs);
+    const recorder = new TurnRecorder(store, turn.id, stream, {
+      tokenFlushMs: this.options.tokenFlushMs,
+      onError: this.options.onError,
+    });
+    let poll: NodeJS.Timeout | undefined;
     let leased!: () => void;
     const held = new Promise<void>((resolve) => {
       leased = resolve;
     });
-    stream.push({ type: 'session', id: session.id, user: session.userId, provider: this.runtime.provider });
-    const turn = this.runtime.runTurn(session, input, {
+    const running = this.runtime.runTurn(session, input, {
       signal: controller.signal,
+      ...(workspace !== undefined ? { workspace } : {}),
       onLeased: (lease) => {
+        // The turn's first event: recorded only now, so a refused turn leaves nothing to replay.
+        recorder.push({
+          type: 'session',
+          id: session.id,
+          user: session.userId,
+          provider: this.runtime.provider,
+        });
         poll = setInterval(() => {
           void lease.cancelRequested().then((asked) => {
             if (asked && !controller.signal.aborted) controller.abort(new Error('cancelled by the user'));
@@ -60,14 +212,14 @@ export class Turns {
       // The approvals a turn waits for close its stream (below), as one event with all of them.
       onEvent: (event) => {
         for (const o of observers) o.event(context, event);
-        if (event.type === 'done') stream.push({ ...event });
+        if (event.type === 'done') recorder.push({ ...event });
         else if (event.type !== 'approval-request')
-          stream.push({ type: event.type, ...agentEventJson(event) });
+          recorder.push({ type: event.type, ...agentEventJson(event) });
       },
     });
     const first = await Promise.race([
       held.then(() => undefined),
-      turn.then(
+      running.then(
         () => undefined,
         (error: unknown) => ({ error }),
       ),
@@ -75,32 +227,32 @@ export class Turns {
     if (first) {
       clearInterval(poll);
       stream.close();
+      // Nothing ran: the key (if any) is free for the next attempt.
+      await store.turns.discard(turn.id).catch(() => undefined);
       throw apiErrorOf(first.error, session.id) ?? first.error;
     }
-    const done = turn
+    const done = running
       .then(
         (summary) => {
           for (const o of observers)
             o.finished(context, { status: summary.status, seconds: seconds(), summary });
-          if (summary.status === 'interrupted' && summary.pending?.length) {
-            stream.push({ type: 'approval-request', requests: summary.pending });
-            return;
-          }
-          stream.push({ ...turnResultJson({ ...summary, session: session.id }) });
+          if (summary.status === 'interrupted' && summary.pending?.length)
+            return recorder.end('interrupted', [{ type: 'approval-request', requests: summary.pending }]);
+          return recorder.end(summary.status, [{ ...turnResultJson({ ...summary, session: session.id }) }]);
         },
         (error: unknown) => {
           for (const o of observers) o.finished(context, { status: 'error', seconds: seconds(), error });
           const mapped = apiErrorOf(error, session.id);
-          stream.push({
-            type: 'error',
-            error: {
-              code: mapped?.code ?? 'internal',
-              message: mapped?.message ?? 'the turn could not be recorded',
+          return recorder.end('error', [
+            {
+              type: 'error',
+              error: {
+                code: mapped?.code ?? 'internal',
+                message: mapped?.message ?? 'the turn could not be recorded',
+              },
             },
-          });
-          stream.push({
-            ...turnResultJson({ status: 'error', session: session.id, inputTokens: 0, outputTokens: 0 }),
-          });
+            { ...turnResultJson({ status: 'error', session: session.id, inputTokens: 0, outputTokens: 0 }) },
+          ]);
         },
       )
       .finally(() => {
@@ -110,6 +262,14 @@ export class Turns {
       });
     this.running.set(session.id, { controller, done });
     return new Response(stream.body, { status: 200, headers: EVENT_STREAM_HEADERS });
+  }
+
+  /** Forgets turns that ended more than `retentionMs` ago, at most once a minute per worker (any worker may). */
+  private prune(): void {
+    const now = Date.now();
+    if (now - this.prunedAt < Math.min(60_000, this.options.retentionMs)) return;
+    this.prunedAt = now;
+    this.runtime.store.turns.prune(new Date(now - this.options.retentionMs)).catch(this.options.onError);
   }
 
   /**
@@ -132,7 +292,10 @@ export class Turns {
   async drain(graceMs: number): Promise<{ finished: number; cancelled: number }> {
     this.accepting = false;
     const all = [...this.running.values()];
-    if (all.length === 0) return { finished: 0, cancelled: 0 };
+    if (all.length === 0) {
+      this.followers.stop();
+      return { finished: 0, cancelled: 0 };
+    }
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.allSettled(all.map((r) => r.done)),
@@ -144,6 +307,7 @@ export class Turns {
     const left = [...this.running.values()];
     for (const r of left) r.controller.abort(new Error('the server is shutting down'));
     await Promise.allSettled(left.map((r) => r.done));
+    this.followers.stop();
     return { finished: all.length - left.length, cancelled: left.length };
   }
 }

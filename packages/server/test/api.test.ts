@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ApiError } from '../src/errors.js';
 import { events, gate, useServer } from './helpers.js';
 
 describe('auth, ownership and limits', () => {
@@ -75,6 +76,36 @@ describe('auth, ownership and limits', () => {
       headers: { 'content-type': 'text/plain' },
     });
     expect(text.status).toBe(415);
+  });
+});
+
+describe('operator policy', () => {
+  const h = useServer();
+
+  it("GET /v1/skills: the runtime's list for the caller's user", async () => {
+    const alice = await h.token('alice');
+    h.runtime.skills = async (userId) => [
+      { name: `for-${userId}`, description: 'd', enabledByDefault: false, mcpServer: false, tools: [] },
+    ];
+    const response = await h.request('/v1/skills', { token: alice });
+    expect(response.status).toBe(200);
+    expect(
+      ((await response.json()) as { skills: Array<{ name: string }> }).skills.map((s) => s.name),
+    ).toEqual(['for-alice']);
+    expect((await h.request('/v1/skills')).status).toBe(401);
+  });
+
+  it('a skill or agent the operator does not allow is 403 with its code, and no session is made', async () => {
+    const alice = await h.token('alice');
+    for (const code of ['skill-not-allowed', 'agent-not-allowed'] as const) {
+      h.runtime.createSession = async () => {
+        throw new ApiError(code, 'not on this server');
+      };
+      const response = await h.request('/v1/sessions', { token: alice, json: { enable: ['shell'] } });
+      expect(response.status).toBe(403);
+      expect(await response.json()).toEqual({ error: { code, message: 'not on this server' } });
+    }
+    expect(await h.store.sessions.list('alice')).toEqual([]);
   });
 });
 

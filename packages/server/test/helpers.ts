@@ -4,6 +4,7 @@ import { makeTempDir } from '@birdie/test-utils';
 import { afterEach, beforeEach } from 'vitest';
 import { type BirdieServer, createServer, type ServerOptions } from '../src/index.js';
 import type { ServeRuntime, TurnHandlers, TurnInput, TurnSummary } from '../src/runtime.js';
+import type { SkillInfo } from '../src/skills.js';
 
 /** A scripted turn: what the fake runtime does once it holds the lease (emit events, wait, return). */
 export type Script = (ctx: {
@@ -30,6 +31,10 @@ export class FakeRuntime implements ServeRuntime {
 
   async createSession(userId: string, request: { agent?: string; title?: string }) {
     return this.store.sessions.create(userId, request);
+  }
+
+  async skills(_userId: string): Promise<SkillInfo[]> {
+    return [{ name: 'notes', description: 'Notes.', enabledByDefault: false, mcpServer: false, tools: [] }];
   }
 
   async history() {
@@ -126,19 +131,63 @@ export function requestOf(
   );
 }
 
-/** The events of a `text/event-stream` body, parsed; checks each `event:` line names its data's type. */
-export async function events(response: Response): Promise<Array<{ type: string } & Record<string, unknown>>> {
-  const text = await response.text();
-  const out: Array<{ type: string } & Record<string, unknown>> = [];
+export type StreamEvent = { type: string } & Record<string, unknown>;
+
+/** One block of a `text/event-stream`: an event (with its `id:` when it has one), or an `id:` alone. */
+export interface Block {
+  id?: number;
+  event?: StreamEvent;
+}
+
+/** The blocks of a stream's text, parsed; checks each `event:` line names its data's type. */
+export function blocksOf(text: string): Block[] {
+  const out: Block[] = [];
   for (const block of text.split('\n\n')) {
     const lines = block.split('\n').filter((l) => l !== '' && !l.startsWith(':'));
     if (lines.length === 0) continue;
+    const id = lines.find((l) => l.startsWith('id: '))?.slice(4);
     const name = lines.find((l) => l.startsWith('event: '))?.slice(7);
-    const data = JSON.parse(lines.find((l) => l.startsWith('data: '))!.slice(6));
-    if (data.type !== name) throw new Error(`event ${name} carries data of type ${data.type}`);
-    out.push(data);
+    const dataLine = lines.find((l) => l.startsWith('data: '));
+    const parsed: Block = id === undefined ? {} : { id: Number(id) };
+    if (dataLine !== undefined) {
+      const data = JSON.parse(dataLine.slice(6));
+      if (data.type !== name) throw new Error(`event ${name} carries data of type ${data.type}`);
+      parsed.event = data;
+    }
+    out.push(parsed);
   }
   return out;
+}
+
+/** The events of a `text/event-stream` body, parsed (blocks with only an `id:` are left out). */
+export async function events(response: Response): Promise<StreamEvent[]> {
+  return blocksOf(await response.text()).flatMap((b) => (b.event ? [b.event] : []));
+}
+
+/**
+ * Reads a stream's blocks until `until` holds for an event (or the stream ends), then lets go of the body: a client
+ * whose connection was cut there.
+ */
+export async function readUntil(
+  response: Response,
+  until: (event: StreamEvent) => boolean,
+): Promise<Block[]> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+    const complete = text.slice(0, text.lastIndexOf('\n\n') + 2);
+    const blocks = blocksOf(complete);
+    const at = blocks.findIndex((b) => b.event && until(b.event));
+    if (at >= 0) {
+      await reader.cancel();
+      return blocks.slice(0, at + 1);
+    }
+  }
+  return blocksOf(text);
 }
 
 /** A promise and its resolver, for gating a scripted turn. */

@@ -63,6 +63,28 @@ describe('request ids and the log', () => {
     ]);
   });
 
+  it('a resend with the same Idempotency-Key is logged as a request and joins the turn: one turn logged, not two', async () => {
+    const token = await h.token();
+    const { id } = (await (await h.request('/v1/sessions', { token, json: {} })).json()) as { id: string };
+    entries.length = 0;
+    const send = () =>
+      h.request(`/v1/sessions/${id}/turns`, {
+        token,
+        json: { prompt: 'hi' },
+        headers: { 'Idempotency-Key': 'k-log' },
+      });
+    const first = await send();
+    expect((await events(first)).at(-1)).toMatchObject({ type: 'result', status: 'ok' });
+    const again = await send();
+    expect((await events(again)).at(-1)).toMatchObject({ type: 'result', status: 'ok' });
+    const requestIds = entries.filter((e) => e.msg === 'request').map((e) => e.requestId);
+    expect(requestIds).toEqual([first.headers.get('x-request-id'), again.headers.get('x-request-id')]);
+    expect(entries.filter((e) => e.msg.startsWith('turn')).map((e) => [e.msg, e.requestId])).toEqual([
+      ['turn started', first.headers.get('x-request-id')],
+      ['turn finished', first.headers.get('x-request-id')],
+    ]);
+  });
+
   it('an unexpected failure reaches onError with the request id the client got', async () => {
     const token = await h.token();
     const { id } = (await (await h.request('/v1/sessions', { token, json: {} })).json()) as { id: string };

@@ -155,7 +155,28 @@ describe('GET /metrics on the API listener', () => {
 describe('GET /metrics by default', () => {
   const h = useServer();
 
-  it('is refused to every token until tokens have roles (a token record with admin: true is one)', async () => {
+  it('is read with an admin token (the stored role, birdie tokens create --admin) and refused to a user token', async () => {
     expect((await h.request('/metrics', { token: await h.token('alice') })).status).toBe(403);
+    const admin = (await h.store.tokens.create('ops', { admin: true })).token;
+    const scraped = await h.request('/metrics', { token: admin });
+    expect(scraped.status).toBe(200);
+    expect(value(samples(await scraped.text()), 'birdie_turns_started_total')).toBe(0);
+  });
+
+  it('a resend with the same Idempotency-Key joins the turn: it is counted once', async () => {
+    const admin = (await h.store.tokens.create('ops', { admin: true })).token;
+    const token = await h.token();
+    const { id } = (await (await h.request('/v1/sessions', { token, json: {} })).json()) as { id: string };
+    const send = () =>
+      h.request(`/v1/sessions/${id}/turns`, {
+        token,
+        json: { prompt: 'hi' },
+        headers: { 'Idempotency-Key': 'k-metrics' },
+      });
+    expect((await events(await send())).at(-1)).toMatchObject({ type: 'result', status: 'ok' });
+    expect((await events(await send())).at(-1)).toMatchObject({ type: 'result', status: 'ok' });
+    const all = samples(await (await h.request('/metrics', { token: admin })).text());
+    expect(value(all, 'birdie_turns_started_total')).toBe(1);
+    expect(value(all, 'birdie_turns_finished_total', { status: 'ok' })).toBe(1);
   });
 });

@@ -160,6 +160,7 @@ describe('public API', () => {
     expect(Object.keys(api).sort()).toEqual([
       'ApiError',
       'ERROR_STATUS',
+      'Workspaces',
       'createServer',
       'isApiError',
       'openApiDocument',

@@ -1,6 +1,6 @@
 import type { VFileMessage } from 'vfile-message';
 import { Reporter, sortMessages } from './diagnostics.js';
-import { type Field, findFrontmatter, parseFrontmatter } from './frontmatter.js';
+import { type Frontmatter, findFrontmatter, parseFrontmatter } from './frontmatter.js';
 import { MAX_SKILL_FILE_BYTES } from './limits.js';
 import { createSource, lineEnd, type Source } from './source.js';
 
@@ -11,7 +11,7 @@ export interface OpenedFile {
   /** Where the frontmatter's YAML text starts and ends, and where the body starts. */
   range: { valueStart: number; valueEnd: number; bodyStart: number };
   /** The top-level keys; absent when the YAML is unusable (its errors are reported). */
-  front?: { fields: Map<string, Field>; base: number };
+  front?: Frontmatter;
 }
 
 /**
@@ -23,7 +23,7 @@ export function openAuthoredFile(
   text: string,
   file: string,
   label: string,
-  options: { nodes?: boolean } = {},
+  options: { nodes?: boolean; strict?: boolean } = {},
 ): OpenedFile | { messages: VFileMessage[] } {
   if (text.length > MAX_SKILL_FILE_BYTES / 4 && Buffer.byteLength(text) > MAX_SKILL_FILE_BYTES) {
     const reporter = new Reporter(file);
@@ -31,7 +31,7 @@ export function openAuthoredFile(
     return { messages: sortMessages(reporter.messages) };
   }
   const source = createSource(text);
-  const reporter = new Reporter(file, source);
+  const reporter = new Reporter(file, source, options.strict);
   const range = findFrontmatter(source.text);
   if (range.state === 'missing') {
     reporter.report(
@@ -55,11 +55,14 @@ export function openAuthoredFile(
  * `name: ~`, reported at the key) is missing; a wrong value is `invalid-type`, reported where the value is read.
  */
 export function reportMissingNameAndDescription(
-  fields: Map<string, Field>,
+  front: Frontmatter,
   source: Source,
   reporter: Reporter,
 ): void {
+  const { fields } = front;
   for (const key of ['name', 'description'] as const) {
+    // Its value is not valid YAML: that error is reported already.
+    if (front.broken?.has(key)) continue;
     const field = fields.get(key);
     if (field?.value != null) continue;
     const [start, end] = field ? [field.keyStart, field.keyEnd] : [0, lineEnd(source.text, 0)];

@@ -1,5 +1,5 @@
 import { VFileMessage } from 'vfile-message';
-import { RULES, type RuleId } from './rules.js';
+import { RULES, type RuleId, STANDARD_RULES } from './rules.js';
 import { pointAt, type Source } from './source.js';
 
 export const SOURCE = 'skill-parser';
@@ -34,6 +34,8 @@ export class Reporter {
   constructor(
     readonly file: string,
     readonly source?: Source,
+    /** The Agent Skills standard's rules become errors (`STANDARD_RULES`). */
+    readonly strict = false,
   ) {}
 
   report(ruleId: RuleId, reason: string, start = 0, end?: number): VFileMessage {
@@ -44,6 +46,7 @@ export class Reporter {
         }
       : { start: { line: 1, column: 1 } };
     const message = createMessage(ruleId, reason, this.file, place);
+    if (this.strict && STANDARD_RULES.has(ruleId)) message.fatal = true;
     if (message.fatal) this.fatal = true;
     this.messages.push(message);
     return message;

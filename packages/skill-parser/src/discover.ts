@@ -71,7 +71,17 @@ async function listResources(
   return files.sort();
 }
 
-async function loadFromFolder(dir: string, entries: Dirent[], fileName: string): Promise<ParseSkillResult> {
+/** How skills are read: `strict` makes the Agent Skills standard's rules errors (see `ParseSkillOptions`). */
+export interface LoadOptions {
+  strict?: boolean;
+}
+
+async function loadFromFolder(
+  dir: string,
+  entries: Dirent[],
+  fileName: string,
+  options: LoadOptions,
+): Promise<ParseSkillResult> {
   const file = join(dir, fileName);
   const reporter = new Reporter(file);
   try {
@@ -80,7 +90,7 @@ async function loadFromFolder(dir: string, entries: Dirent[], fileName: string):
       listResources(dir, entries, fileName, reporter),
     ]);
     if (typeof text !== 'string') return text;
-    const result = parseSkill(text, { path: file, resources });
+    const result = parseSkill(text, { path: file, resources, ...(options.strict ? { strict: true } : {}) });
     return { ...result, messages: [...reporter.messages, ...result.messages] };
   } catch (error) {
     // Whatever goes wrong with one folder is that skill's error, never the whole discovery's.
@@ -89,13 +99,13 @@ async function loadFromFolder(dir: string, entries: Dirent[], fileName: string):
 }
 
 /** Parses one SKILL.md from disk, listing the other files of its folder as `resources`. */
-export async function loadSkillFile(file: string): Promise<ParseSkillResult> {
+export async function loadSkillFile(file: string, options: LoadOptions = {}): Promise<ParseSkillResult> {
   const path = resolve(file);
   const dir = dirname(path);
   const entries = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => error);
   if (entries instanceof Error)
     return failure(path, 'unreadable-file', `Cannot read ${dir}: ${entries.code ?? entries.message}`);
-  return loadFromFolder(dir, entries, basename(path));
+  return loadFromFolder(dir, entries, basename(path), options);
 }
 
 /**
@@ -103,7 +113,7 @@ export async function loadSkillFile(file: string): Promise<ParseSkillResult> {
  * skill.md) and parses them, a bounded number at a time. One bad skill never stops the others. Skills come back in
  * folder-name order; only skills without fatal messages are returned.
  */
-export async function discoverSkills(dir: string): Promise<DiscoverResult> {
+export async function discoverSkills(dir: string, options: LoadOptions = {}): Promise<DiscoverResult> {
   const root = resolve(dir);
   const entries = await readdir(root, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => error);
   if (entries instanceof Error) {
@@ -123,7 +133,7 @@ export async function discoverSkills(dir: string): Promise<DiscoverResult> {
     const children = await readdir(folder, { withFileTypes: true }).catch(() => undefined);
     const fileName =
       children && SKILL_FILE_NAMES.find((n) => children.some((c) => c.name === n && !c.isDirectory()));
-    return children && fileName ? loadFromFolder(folder, children, fileName) : undefined;
+    return children && fileName ? loadFromFolder(folder, children, fileName, options) : undefined;
   });
   const skills: Skill[] = [];
   const messages: VFileMessage[] = [];

@@ -1,7 +1,9 @@
+import type { VFileMessage } from 'vfile-message';
 import { isMap, isScalar, type Node } from 'yaml';
-import type { Reporter } from './diagnostics.js';
+import { Reporter } from './diagnostics.js';
 import { fastYamlFields } from './fast-yaml.js';
 import { getOwn } from './own.js';
+import type { RuleId } from './rules.js';
 import type { Source } from './source.js';
 import { parseYaml, yamlToJS } from './yaml.js';
 
@@ -53,7 +55,7 @@ export function parseFrontmatter(
   range: { valueStart: number; valueEnd: number },
   reporter: Reporter,
   options: { nodes?: boolean } = {},
-): { fields: Map<string, Field>; base: number } | undefined {
+): Frontmatter | undefined {
   const base = range.valueStart;
   const text = source.text.slice(base, range.valueEnd);
   // The plain subset is read directly; `mcp_server` needs YAML nodes (positions of nested keys), so it takes `yaml`,
@@ -73,8 +75,31 @@ export function parseFrontmatter(
     }
     return { fields, base };
   }
+  const errors = reporter.messages.length;
   const parsed = parseYaml(text, base, reporter);
-  if (!parsed) return undefined;
+  if (!parsed) {
+    // Syntax errors (reported): the keys around them are still checked, each on its own, so that one bad value does
+    // not hide the problems after it. Nesting or aliases past the limits stop the reading altogether.
+    const syntaxOnly = reporter.messages
+      .slice(errors)
+      .every((m) => m.ruleId === 'yaml-syntax' || m.ruleId === 'duplicate-key');
+    return syntaxOnly ? recoverFields(text, base, reporter) : undefined;
+  }
+  return fieldsOf(parsed, base, reporter);
+}
+
+/** A frontmatter's top-level keys; `broken`: keys whose value is not valid YAML (reported), in a damaged one. */
+export interface Frontmatter {
+  fields: Map<string, Field>;
+  base: number;
+  broken?: Set<string>;
+}
+
+function fieldsOf(
+  parsed: NonNullable<ReturnType<typeof parseYaml>>,
+  base: number,
+  reporter: Reporter,
+): Frontmatter | undefined {
   const { doc } = parsed;
   const fields = new Map<string, Field>();
   if (doc.contents === null) return { fields, base };
@@ -100,6 +125,60 @@ export function parseFrontmatter(
     fields.set(key, { value, node: valueNode, keyStart, keyEnd, valueStart, valueEnd });
   }
   return { fields, base };
+}
+
+function startOffset(message: VFileMessage): number | undefined {
+  const place = message.place;
+  return place && 'start' in place ? place.start.offset : place?.offset;
+}
+
+/** A line that starts a top-level key: at column 0, not blank, a comment, a list item or the end of a flow value. */
+const TOP_LEVEL_KEY = /^[^\s#\-\]}]/;
+
+/**
+ * The keys of a frontmatter whose YAML has syntax errors (already reported): each top-level entry (its key line and
+ * the lines indented under it) is read on its own. Entries that read cleanly are kept; the others are `broken`, their
+ * own first error reported unless an error of the whole text already lies inside them.
+ */
+function recoverFields(text: string, base: number, reporter: Reporter): Frontmatter {
+  const reported = reporter.messages.map(startOffset);
+  const starts: number[] = [];
+  let offset = 0;
+  for (const line of text.split('\n')) {
+    if (TOP_LEVEL_KEY.test(line)) starts.push(offset);
+    offset += line.length + 1;
+  }
+  const fields = new Map<string, Field>();
+  const broken = new Set<string>();
+  for (const [i, start] of starts.entries()) {
+    const end = starts[i + 1] ?? text.length;
+    const chunk = text.slice(start, end);
+    const key = chunk.split(/[:\n]/, 1)[0]!.trim();
+    const scratch = new Reporter(reporter.file, reporter.source);
+    const parsed = parseYaml(chunk, base + start, scratch);
+    const entry = parsed && fieldsOf(parsed, base + start, scratch);
+    if (entry && scratch.messages.length === 0) {
+      for (const [name, field] of entry.fields) if (!fields.has(name)) fields.set(name, field);
+      continue;
+    }
+    broken.add(key);
+    // An error at the very end of the text (an unclosed flow value) belongs to the last entry.
+    const last = end === text.length;
+    const inside = reported.some(
+      (at) => at !== undefined && at >= base + start && (at < base + end || (last && at === base + end)),
+    );
+    const first = scratch.messages[0];
+    if (!inside && first) {
+      const place = first.place && 'start' in first.place ? first.place : undefined;
+      reporter.report(
+        first.ruleId as RuleId,
+        first.reason,
+        startOffset(first) ?? base + start,
+        place?.end.offset,
+      );
+    }
+  }
+  return { fields, base, broken };
 }
 
 /** Offsets of the value under `key` inside a YAML mapping node (for messages about nested values). */

@@ -15,6 +15,7 @@ it('pins the public exports', async () => {
     'RULES',
     'SKILL_FILE_NAMES',
     'SOURCE',
+    'STANDARD_RULES',
     'TOOL_NAME',
     'createMessage',
     'cronProblem',

@@ -6,7 +6,13 @@ export {
   watchProblem,
 } from './agent-triggers.js';
 export { createMessage, SOURCE } from './diagnostics.js';
-export { type DiscoverResult, discoverSkills, loadSkillFile, SKILL_FILE_NAMES } from './discover.js';
+export {
+  type DiscoverResult,
+  discoverSkills,
+  type LoadOptions,
+  loadSkillFile,
+  SKILL_FILE_NAMES,
+} from './discover.js';
 export { type DiscoverAgentsResult, discoverAgents, loadAgentFile } from './discover-agents.js';
 export {
   MAX_RESOURCE_DEPTH,
@@ -20,7 +26,7 @@ export { resolveArg } from './mcp.js';
 export { MODEL_TIER, MODEL_VENDORS, modelProblem } from './model.js';
 export { type ParseAgentOptions, type ParseAgentResult, parseAgent } from './parse-agent.js';
 export { type ParseSkillOptions, type ParseSkillResult, parseSkill } from './parse-skill.js';
-export { RULES, type RuleId, type RuleInfo, type Severity } from './rules.js';
+export { RULES, type RuleId, type RuleInfo, type Severity, STANDARD_RULES } from './rules.js';
 export { ENTRYPOINT_SHAPE, TOOL_NAME } from './tool-block.js';
 export type {
   AgentDefinition,

@@ -14,6 +14,12 @@ import { outlineFromMicromark } from './markdown.js';
 import { findToolsSection, mayHaveToolsSection } from './outline.js';
 import { createSource } from './source.js';
 
+/**
+ * These tests parse thousands of generated documents with micromark and remark: their time budget grows with the
+ * number generated (about 25 ms each, allowing for a loaded two-core machine), never a fixed 20 s.
+ */
+const budgetFor = (documents: number) => 20_000 + documents * 25;
+
 const front = '---\nname: x\ndescription: y\n---\n';
 
 /** Both readers over one file: the line reader's outline (or `undefined`) and micromark's. */
@@ -71,7 +77,9 @@ describe('outlineFromLines', () => {
     },
   );
 
-  it('gives micromark’s outline (or remark’s) or gives up on 4,000 generated bodies, and reads most of them itself', () => {
+  it('gives micromark’s outline (or remark’s) or gives up on 4,000 generated bodies, and reads most of them itself', {
+    timeout: budgetFor(4000),
+  }, () => {
     let read = 0;
     let fixed = 0;
     for (const body of generateBodies(4000, 1)) {
@@ -95,14 +103,14 @@ describe('outlineFromLines', () => {
     expect(unread).toEqual(['too-many-setext-headings']);
   });
 
-  it('gives micromark’s outline or gives up on 600 mutants of them', () => {
+  it('gives micromark’s outline or gives up on 600 mutants of them', { timeout: budgetFor(600) }, () => {
     const sources = skillFiles().map(([name, text]) => ({ name, text }));
     for (const mutant of mutants(sources, 600, 3)) expectSameOutline(mutant.text, mutant.label);
   });
 });
 
 describe('mayHaveToolsSection', () => {
-  it('never says no to a body whose outline has a Tools section', () => {
+  it('never says no to a body whose outline has a Tools section', { timeout: budgetFor(4000) }, () => {
     const bodies = [...TRICKY_BODIES, ...generateBodies(4000, 2)];
     let no = 0;
     for (const body of bodies) {
@@ -135,7 +143,9 @@ describe('mayHaveToolsSection', () => {
     expect(may('**Tool**s\n---')).toBe(true);
   });
 
-  it('never says no to a generated heading with markup whose text is tools', () => {
+  it('never says no to a generated heading with markup whose text is tools', {
+    timeout: budgetFor(3000),
+  }, () => {
     let no = 0;
     for (const raw of generateHeadings(3000, 7)) {
       const reference = remarkHeadingText(raw);
@@ -148,7 +158,9 @@ describe('mayHaveToolsSection', () => {
     expect(no).toBeGreaterThan(300);
   });
 
-  it('says yes to every generated heading that spells tools through markup', () => {
+  it('says yes to every generated heading that spells tools through markup', {
+    timeout: budgetFor(2000 * 2),
+  }, () => {
     const isTools = (text: string | undefined) => text?.trim().toLowerCase() === 'tools';
     let atx = 0;
     let setext = 0;

@@ -63,7 +63,7 @@ function parse(text: string, file: string): ParseAgentResult {
       );
     }
   }
-  reportMissingNameAndDescription(front.fields, source, reporter);
+  reportMissingNameAndDescription(front, source, reporter);
   const triggers = finishTriggers(front.fields, config.triggers ?? {}, reporter);
   if (triggers) config.triggers = triggers;
   else delete config.triggers;

@@ -16,6 +16,7 @@ import {
   setextPastLimit,
   type ToolsSection,
 } from './outline.js';
+import { checkPortability } from './portability.js';
 import { cleanProse, lineEnd, type Source } from './source.js';
 import { readSpecField, SPEC_FIELDS, type SpecData } from './spec-fields.js';
 import { parseToolBlock } from './tool-block.js';
@@ -30,6 +31,11 @@ export interface ParseSkillOptions {
    * `resources`, and stdio MCP `args` naming one of them resolve against the folder.
    */
   resources?: readonly string[];
+  /**
+   * The Agent Skills standard's rules are errors, and keys outside the standard (birdie's own included) are reported
+   * (`non-standard-key`): for authors who publish to other clients (`birdie skills check --strict`).
+   */
+  strict?: boolean;
 }
 
 export interface ParseSkillResult {
@@ -59,9 +65,11 @@ export function parseSkill(text: string, options: ParseSkillOptions): ParseSkill
 
 function parse(text: string, file: string, options: ParseSkillOptions): ParseSkillResult {
   const dir = dirname(file);
-  const opened = openAuthoredFile(text, file, 'SKILL.md');
+  const opened = openAuthoredFile(text, file, 'SKILL.md', { strict: options.strict === true });
   if (!('source' in opened)) return opened;
   const { source, reporter, range, front } = opened;
+  // Flow style is looked for only in YAML that reads: in broken YAML the errors say more.
+  checkPortability(text, file, source, front && !front.broken ? range : undefined, reporter);
   const resources = [...(options.resources ?? [])].sort();
   const resourceSet = new Set(resources);
 
@@ -89,6 +97,14 @@ function parse(text: string, file: string, options: ParseSkillOptions): ParseSki
   let mcpServer: McpServerConfig | undefined;
   for (const [rawKey, field] of front.fields) {
     const key = rawKey === 'allowed_tools' ? 'allowed-tools' : rawKey;
+    if (options.strict && rawKey !== key)
+      nonStandard(rawKey, field, reporter, `the standard spells it \`${key}\``);
+    else if (
+      options.strict &&
+      !SPEC_FIELDS.has(key) &&
+      (key === 'mcp_server' || Object.hasOwn(fieldSchemas, key))
+    )
+      nonStandard(rawKey, field, reporter, 'a birdie key');
     if (field.value === null || field.value === undefined) continue;
     if (key === 'mcp_server') {
       mcpServer = parseMcpServer(field, front.base, dir, resourceSet, reporter);
@@ -105,7 +121,7 @@ function parse(text: string, file: string, options: ParseSkillOptions): ParseSki
       );
     }
   }
-  reportMissingNameAndDescription(front.fields, source, reporter);
+  reportMissingNameAndDescription(front, source, reporter);
   checkAgentSkillsRules(data, front.fields, { kind: 'folder', name: basename(dir) }, reporter);
   if (reporter.fatal || data.name === undefined || data.description === undefined) {
     return { messages: sortMessages(reporter.messages) };
@@ -136,6 +152,15 @@ function parse(text: string, file: string, options: ParseSkillOptions): ParseSki
     resources,
   };
   return { skill, messages: sortMessages(reporter.messages) };
+}
+
+function nonStandard(key: string, field: Field, reporter: Reporter, what: string): void {
+  reporter.report(
+    'non-standard-key',
+    `\`${key}\` is not an Agent Skills standard key (${what}): other clients refuse the file`,
+    field.keyStart,
+    field.keyEnd,
+  );
 }
 
 function readField(
@@ -183,10 +208,23 @@ function readTools(source: Source, section: ToolsSection, reporter: Reporter): S
   if (section.blocks.length === 0) {
     reporter.report(
       'empty-tools-section',
-      '`## Tools` has no `### tool` block',
+      '`## Tools` has no `### tool` block; its text is read as prose',
       section.headingStart,
       section.headingEnd,
     );
+  } else {
+    // Text before the first tool block belongs to no tool: the model would never read it.
+    const intro = source.text.slice(section.headingEnd, section.blocks[0]!.headingStart);
+    const first = intro.search(/\S/);
+    if (first >= 0) {
+      const start = section.headingEnd + first;
+      reporter.report(
+        'tools-section-prose',
+        'Text under `## Tools` before the first `### tool` block is not shown to the model',
+        start,
+        lineEnd(source.text, start),
+      );
+    }
   }
   for (const start of section.extraHeadings) {
     reporter.report(
@@ -200,7 +238,7 @@ function readTools(source: Source, section: ToolsSection, reporter: Reporter): S
 }
 
 /**
- * No tools: the whole body (minus an empty Tools section). Tools with `always_inject`: the prose before `## Tools`.
+ * No tools: the whole body (a Tools section without tool blocks included; one whose blocks all failed left out). Tools with `always_inject`: the prose before `## Tools`.
  * Tools without it: `null` (the model sees the tools, not the prose). Blank prose is `null` too.
  */
 function readBody(
@@ -212,7 +250,8 @@ function readBody(
 ): string | null {
   const { text } = source;
   let prose: string;
-  if (!section) prose = text.slice(bodyStart);
+  // A Tools section without tool blocks is prose about tools: the model reads it with the rest.
+  if (!section || section.blocks.length === 0) prose = text.slice(bodyStart);
   else if (hasTools) {
     if (!alwaysInject) return null;
     prose = text.slice(bodyStart, section.headingStart);

@@ -45,7 +45,8 @@ export const RULES = {
   },
   'yaml-syntax': {
     severity: 'error',
-    meaning: 'The frontmatter, or a value in a tool block, is not valid YAML.',
+    meaning:
+      'The frontmatter, or a value in a tool block, is not valid YAML. The keys after it are still checked, each on its own.',
     fix: 'Fix the YAML at the reported position (quote values that contain `: ` or start with a special character).',
   },
   'yaml-too-deep': {
@@ -185,8 +186,15 @@ export const RULES = {
   },
   'empty-tools-section': {
     severity: 'warning',
-    meaning: 'A `## Tools` section contains no `### tool` block.',
-    fix: 'Add `### tool_name` blocks or remove the heading.',
+    meaning:
+      'A `## Tools` section contains no `### tool` block; its text is read as prose, with the rest of the body.',
+    fix: 'Add `### tool_name` blocks, or rename the heading if it is prose about tools.',
+  },
+  'tools-section-prose': {
+    severity: 'warning',
+    meaning:
+      'Text between `## Tools` and its first `### tool` block: it is not part of any tool, so the model never reads it.',
+    fix: 'Move it above `## Tools` (read with `always_inject: true`), or into a tool’s `description:`.',
   },
   'duplicate-tools-section': {
     severity: 'warning',
@@ -249,6 +257,30 @@ export const RULES = {
       'The skill folder is deeper or holds more files than the resource listing goes; the rest is not listed.',
     fix: 'Keep skill folders small; move large trees (e.g. datasets, node_modules) elsewhere.',
   },
+  'byte-order-mark': {
+    severity: 'warning',
+    meaning:
+      'The SKILL.md starts with a byte order mark. birdie skips it; other Agent Skills clients (and the reference validator) then find no frontmatter and refuse the skill.',
+    fix: 'Save the file as UTF-8 without a BOM.',
+  },
+  'skill-file-name': {
+    severity: 'warning',
+    meaning:
+      'The skill file is named `SKILL.MD`. birdie reads it; the Agent Skills standard names it `SKILL.md`, and other clients do not find the skill.',
+    fix: 'Rename the file to `SKILL.md`.',
+  },
+  'flow-style-yaml': {
+    severity: 'info',
+    meaning:
+      'A value of a standard key is written in YAML flow style (`[a, b]`, `{k: v}`); with `strict`, any value. YAML allows it; the reference validator (strictyaml) and clients built on it refuse the file.',
+    fix: 'Write a block list (`- a` lines) or mapping (`key: value` lines) instead.',
+  },
+  'non-standard-key': {
+    severity: 'warning',
+    meaning:
+      'Reported only by `--strict` (`strict: true`): a frontmatter key outside the Agent Skills standard (`name`, `description`, `license`, `compatibility`, `metadata`, `allowed-tools`), such as birdie’s own `version`, `tags` or `triggers`; the reference validator refuses the file.',
+    fix: 'For a skill published to other clients, move the value under `metadata:` or drop it.',
+  },
   'unknown-key': {
     severity: 'info',
     meaning:
@@ -264,8 +296,8 @@ export const RULES = {
   'tool-key-not-applicable': {
     severity: 'warning',
     meaning:
-      'An entrypoint setting on a tool whose scheme does not read it (`proto:` on a `bash:` tool, `sandbox:` on an `http:` tool). It is ignored.',
-    fix: 'Remove it, or check the entrypoint: `sandbox` is for bash:/python:, `network` for those and container:, `writable`/`memory`/`cpus`/`pids` for container:, `proto`/`tls`/`ca`/`metadata` for grpc:.',
+      'An entrypoint setting on a tool whose scheme does not read it (`proto:` on a `bash:` tool, `sandbox:` on an `http:` tool, `retries:` on anything but an `http:` tool). It is ignored.',
+    fix: 'Remove it, or check the entrypoint: `sandbox` is for bash:/python:, `network` for those and container:, `writable`/`memory`/`cpus`/`pids` for container:, `proto`/`tls`/`ca`/`metadata` for grpc:, `retries` for http:.',
   },
   'tool-text-ignored': {
     severity: 'info',
@@ -276,3 +308,20 @@ export const RULES = {
 } as const satisfies Record<string, RuleInfo>;
 
 export type RuleId = keyof typeof RULES;
+
+/**
+ * The Agent Skills standard's rules (what the reference validator refuses), warnings or infos here so that skills
+ * written for other clients still load; `strict: true` (`birdie skills check --strict`) makes them errors.
+ */
+export const STANDARD_RULES: ReadonlySet<RuleId> = new Set<RuleId>([
+  'name-format',
+  'name-too-long',
+  'name-folder-mismatch',
+  'description-too-long',
+  'compatibility-too-long',
+  'unknown-key',
+  'non-standard-key',
+  'byte-order-mark',
+  'skill-file-name',
+  'flow-style-yaml',
+]);

@@ -199,7 +199,18 @@ export function parseToolBlock(
   const retriesEntry = byKey.get('retries');
   const approvalEntry = byKey.get('approval');
   const timeout = timeoutEntry ? scalar(source, timeoutEntry, reporter, timeoutSchema) : undefined;
-  const retries = retriesEntry ? scalar(source, retriesEntry, reporter, retriesSchema) : undefined;
+  const asked = retriesEntry ? scalar(source, retriesEntry, reporter, retriesSchema) : undefined;
+  // Only http: retries (a GET, or a status that says nothing happened): a command or a module that failed may have
+  // had its effect, and running it again is not the author's to assume. Said at load, never silently ignored.
+  const scheme = entrypoint ? /^([a-z][a-z0-9+._-]*):/.exec(entrypoint)?.[1] : undefined;
+  const retries = asked !== undefined && scheme !== undefined && scheme !== 'http' ? undefined : asked;
+  if (asked !== undefined && retries === undefined)
+    reporter.report(
+      'tool-key-not-applicable',
+      `\`retries\` applies to http: tools, not to a ${scheme}: tool; it is ignored`,
+      retriesEntry!.keyStart,
+      retriesEntry!.keyStart + 'retries'.length,
+    );
   const approval: ToolApproval | undefined = approvalEntry
     ? scalar(source, approvalEntry, reporter, approvalSchema)
     : undefined;

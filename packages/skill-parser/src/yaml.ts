@@ -185,7 +185,7 @@ export function reportYamlErrors(
       .trim();
     const reason = duplicate
       ? `Duplicate key \`${key}\` (keys must be unique)`
-      : `${label}: ${error.message.split('\n')[0]}`;
+      : `${label}: ${error.message.split('\n')[0]} (quote the value if it contains ": " or starts with a special character)`;
     reporter.report(
       duplicate ? 'duplicate-key' : 'yaml-syntax',
       reason,

@@ -28,7 +28,11 @@ describe('discoverSkills', () => {
       'SKILL.md': skillText('top'),
     });
     const { skills, messages } = await discoverSkills(root);
-    expect(messages).toEqual([]);
+    // SKILL.MD loads, with a warning: the standard (and other clients) look for SKILL.md.
+    expect(messages.map((m) => `${m.file}:${m.line}:${m.column} ${m.ruleId}`)).toEqual([
+      `${join(root, 'alpha', 'SKILL.MD')}:1:1 skill-file-name`,
+    ]);
+    expect(messages[0]!.fatal).toBe(false);
     expect(skills.map((s) => s.name)).toEqual(['alpha', 'mid', 'zeta']);
     expect(skills[0]!.file).toBe(join(root, 'alpha', 'SKILL.MD'));
     expect(skills[0]!.dir).toBe(join(root, 'alpha'));

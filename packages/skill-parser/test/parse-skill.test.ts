@@ -53,6 +53,32 @@ describe('parseSkill', () => {
     expect(plain.tools.map((t) => t.name)).toEqual(['run']);
   });
 
+  it('keeps prose under a `## Tools` heading without tool blocks in the body the model reads (issue 30, defect 9)', () => {
+    const { skill, messages } = parseSkill(
+      '---\nname: prose\ndescription: Knowledge.\n---\n\nIntro.\n\n## Tools\n\nPrefer ripgrep over grep.\n',
+      { path: '/s/prose/SKILL.md' },
+    );
+    expect(skill!.kind).toBe('knowledge');
+    expect(skill!.body).toBe('Intro.\n\n## Tools\n\nPrefer ripgrep over grep.');
+    expect(messages.map(brief)).toEqual(['8:1 empty-tools-section warning']);
+  });
+
+  it("strict: the standard's rules are errors, and keys outside the standard are reported", () => {
+    const text =
+      '---\nname: Strict\ndescription: Mixed keys.\nversion: 1.0.0\nallowed_tools: Read\nlicense: MIT\n---\n\nBody.\n';
+    const lenient = parseSkill(text, { path: '/s/Strict/SKILL.md' });
+    expect(lenient.skill).toBeDefined();
+    expect(lenient.messages.map(brief)).toEqual(['2:7 name-format warning']);
+    const strict = parseSkill(text, { path: '/s/Strict/SKILL.md', strict: true });
+    expect(strict.skill).toBeUndefined();
+    expect(strict.messages.map(brief)).toEqual([
+      '2:7 name-format error',
+      '4:1 non-standard-key error',
+      '5:1 non-standard-key error',
+    ]);
+    expect(strict.messages[2]!.reason).toContain('the standard spells it `allowed-tools`');
+  });
+
   it.each([
     ['bash:echo "{content}" > {path}'],
     ["bash:grep -n '#' {file} | head -n 5 # counts: yes"],
@@ -64,19 +90,19 @@ describe('parseSkill', () => {
     expect(skill!.tools[0]!.entrypoint).toBe(entrypoint);
   });
 
-  it('accepts a BOM and CRLF silently and keeps every position exact', () => {
+  it('accepts a BOM (with a warning: other clients refuse it) and CRLF, and keeps every position exact', () => {
     const lf =
       '---\nname: crlf\ndescription: Windows line endings.\ntags: [a]\nalways_inject: 3\n---\n\n## Tools\n\n### run\ndescription: x\nentrypoint: bash:true\ntimeout: soon\n';
     const crlf = `\uFEFF${lf.replaceAll('\n', '\r\n')}`;
     const a = parseSkill(lf, { path: '/s/crlf/SKILL.md' });
     const b = parseSkill(crlf, { path: '/s/crlf/SKILL.md' });
     expect(a.messages.map(brief)).toEqual(['5:16 invalid-type error', '13:10 invalid-type error']);
-    expect(b.messages.map(brief)).toEqual(a.messages.map(brief));
+    expect(b.messages.map(brief)).toEqual(['1:1 byte-order-mark warning', ...a.messages.map(brief)]);
 
     const good = parseSkill(`\uFEFF${toolSkill('run', { inject: true }).replaceAll('\n', '\r\n')}`, {
       path: '/s/run/SKILL.md',
     });
-    expect(good.messages).toEqual([]);
+    expect(good.messages.map(brief)).toEqual(['1:1 byte-order-mark warning']);
     expect(good.skill!.tools[0]).toMatchObject({
       entrypoint: 'bash:true',
       description: 'Runs it.',

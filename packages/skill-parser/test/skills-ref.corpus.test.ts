@@ -58,8 +58,8 @@ const CASES: Record<string, [birdie: string, why: string]> = {
   '26-yaml-unclosed-flow': ['invalid: yaml-syntax 4:1', ''],
   '27-yaml-tab-indent': ['invalid: yaml-syntax 5:1', ''],
   '28-bom': [
-    'valid',
-    'birdie skips a byte order mark before the opening `---` (Windows editors write one); the reference does not, and finds no frontmatter.',
+    'valid: byte-order-mark 1:1',
+    'birdie skips a byte order mark before the opening `---` (Windows editors write one), with a warning; the reference does not, and finds no frontmatter.',
   ],
   '29-crlf': ['valid', ''],
   '30-name-folder-mismatch': ['valid: name-folder-mismatch 2:7', NAME_RULES],
@@ -73,8 +73,8 @@ const CASES: Record<string, [birdie: string, why: string]> = {
   '35-name-empty': ['invalid: invalid-type 2:7', ''],
   '36-lowercase-skill.md': ['valid', ''],
   '37-SKILL.MD-uppercase-ext': [
-    'valid',
-    'birdie finds `SKILL.md`, `SKILL.MD` and `skill.md` (the original birdie corpus uses `SKILL.MD`); the reference accepts the first and the last.',
+    'valid: skill-file-name 1:1',
+    'With a warning, birdie finds `SKILL.md`, `SKILL.MD` and `skill.md` (the original birdie corpus uses `SKILL.MD`); the reference accepts the first and the last.',
   ],
   '38-leading-blank-line': ['invalid: missing-frontmatter 1:1', ''],
   '39-triple-dash-in-description': [
@@ -82,8 +82,8 @@ const CASES: Record<string, [birdie: string, why: string]> = {
     'Same verdict; the reference splits the file on `---` and reads the description as "Convert a", birdie reads it whole.',
   ],
   '40-flow-list-tags': [
-    'valid',
-    'The reference reads YAML with strictyaml, which refuses flow style (`[Read, Grep]`); YAML and the specification allow it.',
+    'valid: flow-style-yaml 4:16',
+    'The reference reads YAML with strictyaml, which refuses flow style (`[Read, Grep]`); YAML and the specification allow it, so birdie notes it (an info).',
   ],
   '41-description-block-scalar(ok)': ['valid', ''],
   '42-compatibility-number': ['valid: value-converted 4:16', CONVERTED],
@@ -94,14 +94,14 @@ const CASES: Record<string, [birdie: string, why: string]> = {
   '44-description-whitespace-only': ['invalid: invalid-type 3:14', ''],
   '45-name-whitespace-padded': ['valid', ''],
   '46-bom+uppercase-name': [
-    'valid: name-format 2:7',
+    'valid: byte-order-mark 1:1, name-format 2:7',
     'As in 28 (byte order mark), then as in 03 (a warning).',
   ],
   '47-crlf+description-1025': ['valid: description-too-long 3:14', LENGTH_RULES],
   '48-crlf+unknown-key-line4': ['valid: unknown-key 4:1', UNKNOWN_KEYS],
   '49-name-key-without-value': ['invalid: missing-name 2:1', ''],
   '50-bom+crlf+yaml-error': [
-    'invalid: yaml-syntax 3:14',
+    'invalid: byte-order-mark 1:1, yaml-syntax 3:14',
     'Same verdict; birdie gets past the byte order mark (see 28) to the YAML error.',
   ],
   '51-closing-fence-with-trailing-spaces': ['valid', ''],
@@ -126,8 +126,8 @@ interface Verdict {
 const root = join(corpus, 'skills-ref');
 const verdicts = JSON.parse(readFileSync(join(root, 'verdicts.json'), 'utf8')) as Verdict[];
 
-async function birdieVerdict(name: string): Promise<string> {
-  const { skills, messages } = await discoverSkills(join(root, name));
+async function birdieVerdict(name: string, strict = false): Promise<string> {
+  const { skills, messages } = await discoverSkills(join(root, name), { strict });
   const list = messages.map((m) => `${m.ruleId} ${m.line}:${m.column}`).join(', ');
   return `${skills.length === 1 ? 'valid' : 'invalid'}${list ? `: ${list}` : ''}`;
 }
@@ -167,6 +167,12 @@ describe('corpus/skills-ref: birdie next to the Agent Skills reference validator
     // birdie never refuses what the reference accepts, and every difference in verdict is explained.
     if (verdict.reference === 'valid') expect(expected).toMatch(/^valid/);
     if (!expected.startsWith(verdict.reference)) expect(why).not.toBe('');
+  });
+
+  // `birdie skills check --strict`: the reference's verdict on every case (the cases where they differ for a reason
+  // other than strictness — YAML's `~`, a `----` fence — agree in verdict too).
+  it.each(verdicts.map((v) => [v.case, v] as const))('strict: %s', async (name, verdict) => {
+    expect((await birdieVerdict(name, true)).split(':')[0]).toBe(verdict.reference);
   });
 
   it('the README holds the table generated from these cases', () => {

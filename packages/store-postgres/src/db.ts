@@ -40,7 +40,15 @@ export class Db {
       // Every connection works in birdie's schema: table names stay unqualified.
       options: `-c search_path=${quoteIdent(schema)}`,
     });
-    // An idle client that loses its connection must not crash the process: the next query reports it.
+    // A connection that dies (the server restarts, the network drops) must never crash the process. `pg` emits
+    // 'error' on the client, and pg-pool listens only while the client is idle in the pool (its 'error' event then
+    // drops it): a client checked out for a transaction has no listener, and an unhandled 'error' event kills Node.
+    // So every client gets one for its whole life. The statements in flight reject on their own (`pg` fails every
+    // queued query with the same error: `unavailable` once mapped), `tx` releases the client as broken, and the
+    // pool opens new connections on the next call, once the server is back.
+    this.pool.on('connect', (client) => {
+      client.on('error', () => {});
+    });
     this.pool.on('error', () => {});
   }
 

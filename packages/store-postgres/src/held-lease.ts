@@ -12,7 +12,7 @@ export class PgHeldLease implements SessionLease {
     private readonly book: PgLeases,
     readonly sessionId: string,
     readonly holder: LeaseHolder,
-    private readonly ttlMs: number,
+    readonly ttlMs: number,
     previous: LeaseHolder | undefined,
   ) {
     if (previous) this.previous = previous;

@@ -19,8 +19,12 @@ import {
 } from '@birdie/store/backend';
 import { type Client, type Db, NOW_MS, type Queryable } from './db.js';
 import { PgHeldLease } from './held-lease.js';
+import { UnreleasedLeases } from './unreleased.js';
 
 type Row = LeaseRow & { now: number };
+
+/** How often a release that did not reach the server is tried again, at most. */
+const RETRY_MS = 5_000;
 
 /**
  * The store's leases on PostgreSQL: the SQLite store's rules over the same row (owner, host, pid, pid scope,
@@ -37,7 +41,12 @@ export class PgLeases {
   /** Leases this store lost to another owner and has not released: their writes get `lease-lost`. */
   private readonly lost = new Set<string>();
 
-  constructor(private readonly db: Db) {}
+  /** Released while the server could not be reached: retried once it is back. */
+  private readonly unreleased: UnreleasedLeases;
+
+  constructor(private readonly db: Db) {
+    this.unreleased = new UnreleasedLeases(db, this.owner, (sessionId) => this.lockKey(sessionId));
+  }
 
   repo(): LeasesRepo {
     return {
@@ -82,6 +91,7 @@ export class PgLeases {
   /** Releases every lease this store holds (on close). */
   async releaseAll(): Promise<void> {
     await Promise.all([...this.held.values()].map((lease) => lease.release()));
+    this.unreleased.clear();
   }
 
   /**
@@ -103,11 +113,11 @@ export class PgLeases {
   ): Promise<{ lease: SessionLease } | { busy: LeaseHolder }> {
     const mine = this.held.get(sessionId);
     if (mine) return { busy: mine.holder };
-    const outcome = await this.db.tx(
-      async (client): Promise<{ busy: LeaseHolder } | { now: number; previous?: LeaseHolder }> => {
-        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
-          `birdie-lease:${this.db.schema}:${sessionId}`,
-        ]);
+    // Released by this store while the server was unreachable: this acquire finishes that release.
+    const leftBehind = this.unreleased.take(sessionId);
+    const outcome = await this.db
+      .tx(async (client): Promise<{ busy: LeaseHolder } | { now: number; previous?: LeaseHolder }> => {
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [this.lockKey(sessionId)]);
         const { rows } = await client.query<Row>(
           `SELECT l.*, n.now FROM (SELECT ${NOW_MS} AS now) n LEFT JOIN leases l ON l.session_id = $1`,
           [sessionId],
@@ -131,9 +141,13 @@ export class PgLeases {
             [now, takenOverError(previous), sessionId],
           );
         }
+        if (leftBehind) await this.unreleased.closeRuns(client, sessionId);
         return previous ? { now, previous } : { now };
-      },
-    );
+      })
+      .catch((error: unknown) => {
+        if (leftBehind) this.unreleased.add(sessionId, RETRY_MS);
+        throw error;
+      });
     if ('busy' in outcome) return outcome;
     const holder = newHolder(this, outcome.now, ttlMs);
     const lease = new PgHeldLease(this, sessionId, holder, ttlMs, outcome.previous);
@@ -177,9 +191,15 @@ export class PgLeases {
           this.owner,
         ]);
       } catch {
-        // Unreachable or read-only server: the row expires on its own.
+        // Unreachable or read-only server: retried until the server takes it (the row would expire on its own,
+        // but the session would stay busy for other workers until then, and the turn's run would stay `running`).
+        this.unreleased.add(sessionId, Math.max(50, Math.min(RETRY_MS, Math.floor(lease.ttlMs / 3))));
       }
     }
+  }
+
+  private lockKey(sessionId: string): string {
+    return `birdie-lease:${this.db.schema}:${sessionId}`;
   }
 
   private async row(q: Queryable, sessionId: string, lock = ''): Promise<Row | undefined> {

@@ -308,6 +308,47 @@ export const MIGRATIONS: readonly { name: string; sql: string }[] = [
   ALTER SEQUENCE cp_blobs_id_seq OWNED BY cp_blobs.id;
   `,
   },
+  {
+    // The API's turns, each with the client's Idempotency-Key (unique per user and session) and its events, so that
+    // a client whose stream was cut reattaches on any worker instead of submitting the turn again.
+    name: 'turn-events',
+    sql: `
+  CREATE TABLE api_turns (
+    id bigserial PRIMARY KEY,
+    session_id text NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    user_id text NOT NULL,
+    idem_key text,
+    request_digest text,
+    state text NOT NULL CHECK (state IN ('starting', 'running', 'ended')),
+    status text,
+    created_at bigint NOT NULL,
+    updated_at bigint NOT NULL,
+    ended_at bigint,
+    UNIQUE (user_id, session_id, idem_key)
+  );
+  CREATE INDEX api_turns_by_session ON api_turns (session_id, id);
+  CREATE INDEX api_turns_by_age ON api_turns (updated_at);
+
+  CREATE TABLE turn_events (
+    id bigserial PRIMARY KEY,
+    turn_id bigint NOT NULL REFERENCES api_turns (id) ON DELETE CASCADE,
+    session_id text NOT NULL,
+    type text NOT NULL,
+    data text NOT NULL,
+    at bigint NOT NULL
+  );
+  CREATE INDEX turn_events_by_session ON turn_events (session_id, id);
+  CREATE INDEX turn_events_by_turn ON turn_events (turn_id, id);
+  `,
+  },
+  {
+    // An API token is a user's own or an operator's `admin` token, which may list and revoke tokens and read every
+    // user's run log through the API.
+    name: 'token-roles',
+    sql: `
+  ALTER TABLE api_tokens ADD COLUMN admin boolean NOT NULL DEFAULT false;
+  `,
+  },
 ];
 
 export interface MigrationStatus {

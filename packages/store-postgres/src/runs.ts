@@ -2,6 +2,7 @@ import {
   checkCallIds,
   checkFinishedCall,
   checkRunFinish,
+  checkRunProgress,
   checkRunStart,
   checkStartedCall,
   diedMessage,
@@ -64,14 +65,26 @@ export function createRuns(db: Db, leases: PgLeases): RunsRepo {
       });
     },
     async finish(runId, r) {
-      const { status, input, output, error, usage, answer, endCheckpoint } = checkRunFinish(r);
+      const { status, input, output, error, usage, answer, endCheckpoint, model } = checkRunFinish(r);
       if (!Number.isSafeInteger(runId)) throw new StoreError('not-found', `no run ${runId}`);
       const { rowCount } = await db.query(
         `UPDATE runs SET status = $1, ended_at = $2, input_tokens = $3, output_tokens = $4, error = $5, usage = $6,
-           answer = $7, end_checkpoint = coalesce($8, end_checkpoint) WHERE id = $9`,
-        [status, Date.now(), input, output, error, usage, answer, endCheckpoint, runId],
+           answer = $7, end_checkpoint = coalesce($8, end_checkpoint), model = coalesce($9, model) WHERE id = $10`,
+        [status, Date.now(), input, output, error, usage, answer, endCheckpoint, model, runId],
       );
       if (rowCount === 0) throw new StoreError('not-found', `no run ${runId}`);
+    },
+    async progress(runId, r) {
+      const { input, output, usage, model } = checkRunProgress(r);
+      if (!Number.isSafeInteger(runId)) throw new StoreError('not-found', `no run ${runId}`);
+      const { rowCount } = await db.query(
+        `UPDATE runs SET input_tokens = $1, output_tokens = $2, usage = $3, model = coalesce($4, model)
+         WHERE id = $5 AND status = 'running'`,
+        [input, output, usage, model, runId],
+      );
+      // Not running any more (finished, or marked died meanwhile): the end it recorded stays.
+      if (rowCount === 0 && (await db.query('SELECT 1 FROM runs WHERE id = $1', [runId])).rowCount === 0)
+        throw new StoreError('not-found', `no run ${runId}`);
     },
     async journal(runId) {
       const row = Number.isSafeInteger(runId)

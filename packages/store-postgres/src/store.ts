@@ -1,4 +1,4 @@
-import { type Store, StoreError } from '@birdie/store/backend';
+import { checkReadiness, type Store, StoreError } from '@birdie/store/backend';
 import { PostgresCheckpointer } from './checkpointer/saver.js';
 import { Db } from './db.js';
 import { runDoctor } from './doctor.js';
@@ -13,6 +13,7 @@ import { createRuns } from './runs.js';
 import { createTasks, createTriggers } from './scheduling.js';
 import { createSessions } from './sessions.js';
 import { createTokens } from './tokens.js';
+import { createTurnLog } from './turn-log.js';
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database` (or with `?host=/socket/dir`). */
@@ -59,17 +60,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   );
   try {
     if (options.migrate === false) {
-      const status = await migrationStatus(db);
-      if (status.current !== status.latest) {
-        throw new StoreError(
-          'migration-failed',
-          `schema ${schema} of ${db.state.location} is at version ${status.current}, this birdie needs ${status.latest}`,
-          {
-            hint:
-              status.current < status.latest ? 'run `birdie db migrate`' : 'upgrade birdie on this machine',
-          },
-        );
-      }
+      await requireCurrentSchema(db);
     } else {
       await migrate(db);
     }
@@ -83,8 +74,26 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   return store;
 }
 
+/** Throws `migration-failed` unless the schema is at the version this package needs. */
+async function requireCurrentSchema(db: Db): Promise<void> {
+  const status = await migrationStatus(db);
+  if (status.current === status.latest) return;
+  throw new StoreError(
+    'migration-failed',
+    `schema ${db.schema} of ${db.state.location} is at version ${status.current}, this birdie needs ${status.latest}`,
+    { hint: status.current < status.latest ? 'run `birdie db migrate`' : 'upgrade birdie on this machine' },
+  );
+}
+
 function assemble(db: Db): PostgresStore {
   const leases = new PgLeases(db);
+  const assertWritable = () => {
+    const readOnly = db.state.readOnly;
+    if (readOnly)
+      throw new StoreError('read-only', `cannot write ${db.state.location}: ${readOnly.message}`, {
+        hint: readOnly.hint,
+      });
+  };
   const checkpointer = new PostgresCheckpointer(db, {
     fence: (client, threadId) => leases.fence(client, threadId),
   });
@@ -95,13 +104,7 @@ function assemble(db: Db): PostgresStore {
     get readOnly() {
       return db.state.readOnly;
     },
-    assertWritable() {
-      const readOnly = db.state.readOnly;
-      if (readOnly)
-        throw new StoreError('read-only', `cannot write ${db.state.location}: ${readOnly.message}`, {
-          hint: readOnly.hint,
-        });
-    },
+    assertWritable,
     sessions: guard(
       db,
       createSessions(db, {
@@ -119,9 +122,12 @@ function assemble(db: Db): PostgresStore {
     trust: guard(db, createTrust(db)),
     files: guard(db, createFiles(db, leases)),
     tokens: guard(db, createTokens(db)),
+    turns: guard(db, createTurnLog(db)),
     checkpointer,
     doctor: guard(db, { doctor: () => runDoctor(db, checkpointer) }).doctor,
     migrationStatus: guard(db, { migrationStatus: () => migrationStatus(db) }).migrationStatus,
+    // Reachable, migrated (another worker may have run a newer birdie's migrations since), and writable.
+    ready: () => checkReadiness(guard(db, { probe: () => requireCurrentSchema(db) }).probe, assertWritable),
     async close() {
       if (db.closed) return;
       await leases.releaseAll();

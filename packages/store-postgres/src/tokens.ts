@@ -1,4 +1,5 @@
 import {
+  checkTokenAdmin,
   checkTokenId,
   checkTokenName,
   hashToken,
@@ -12,17 +13,18 @@ import {
 } from '@birdie/store/backend';
 import type { Db } from './db.js';
 
-const COLUMNS = 'id, user_id, name, created_at, last_used_at';
+const COLUMNS = 'id, user_id, name, admin, created_at, last_used_at';
 
 export function createTokens(db: Db): TokensRepo {
   return {
     async create(userId, opts = {}) {
       validateUserId(userId);
       const name = opts.name === undefined ? null : checkTokenName(opts.name);
+      const admin = checkTokenAdmin(opts.admin);
       const { id, token, hash } = newToken();
       const { rows } = await db.query<TokenRow>(
-        `INSERT INTO api_tokens (id, user_id, name, hash, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
-        [id, userId, name, hash, Date.now()],
+        `INSERT INTO api_tokens (id, user_id, name, admin, hash, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
+        [id, userId, name, admin, hash, Date.now()],
       );
       return { token, record: toApiToken(rows[0]!) };
     },

@@ -94,6 +94,7 @@ export {
 export { type LeaseAttempt, waitForLease } from './lease-wait.js';
 export { type MemoryRow, toEntry } from './memory.js';
 export { pidScope, processGone } from './process-alive.js';
+export { checkReadiness, type StoreReadiness } from './readiness.js';
 export {
   FOLLOWS_DAMAGED,
   type Moved,
@@ -128,6 +129,7 @@ export {
   checkFileChanges,
   checkFilePath,
   checkFileTotals,
+  checkTokenAdmin,
   checkTokenId,
   checkTokenName,
   hashToken,
@@ -146,6 +148,20 @@ export { type TaskRow, toTask } from './tasks.js';
 export { checkDue } from './triggers.js';
 export { type TrustRow, toRecord as toTrustRecord } from './trust.js';
 export {
+  checkEventsQuery,
+  checkIdempotencyKey,
+  checkTurnEvents,
+  checkTurnId,
+  checkTurnLabel,
+  endedTurnError,
+  missingTurnError,
+  TURN_COLUMNS,
+  type TurnEventRow,
+  type TurnRow,
+  toTurn,
+  toTurnEvent,
+} from './turn-log-check.js';
+export {
   checkAcquire,
   checkCallIds,
   checkDir,
@@ -154,6 +170,7 @@ export {
   checkMemoryContent,
   checkRunAgent,
   checkRunFinish,
+  checkRunProgress,
   checkRunStart,
   checkRunStatus,
   checkStartedCall,

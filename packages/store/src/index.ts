@@ -29,6 +29,7 @@ export type {
   RunAgent,
   RunFinish,
   RunJournal,
+  RunProgress,
   RunQuery,
   RunRecord,
   RunStart,
@@ -51,8 +52,13 @@ export type {
   TrustDecision,
   TrustRecord,
   TrustRepo,
+  TurnEventRecord,
+  TurnLogRepo,
+  TurnRecord,
+  TurnState,
   Usage,
 } from './interface.js';
+export type { StoreReadiness } from './readiness.js';
 export { SESSION_FILE_LIMITS } from './session-files-check.js';
 export { openStore, type SqliteStore, type StoreOptions } from './store.js';
 export { RUN_STATUSES } from './validate.js';

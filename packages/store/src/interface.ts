@@ -1,8 +1,10 @@
 // The store interface: what every back end (SQLite here, PostgreSQL in @birdie/store-postgres) implements.
 // Every method returns a promise, so a back end over a network client fits the same shape; a failure is a
 // rejected promise with a `StoreError` (never a synchronous throw).
+
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import type { DamagedRecord, LeaseHolder } from './errors.js';
+import type { StoreReadiness } from './readiness.js';
 
 export interface Session {
   /** `YYYY-MM-DD_N`; also the LangGraph `thread_id` of the session's checkpoints. */
@@ -183,6 +185,18 @@ export interface RunFinish {
   answer?: string;
   error?: string;
   endCheckpointId?: string;
+  /** The model of the run's last call (`vendor:model`), when one answered: it replaces the one the run started with. */
+  model?: string;
+}
+
+/** What a running run has used so far: recorded as it goes, so a run whose process dies keeps it. */
+export interface RunProgress {
+  inputTokens: number;
+  outputTokens: number;
+  /** Tokens per model so far. */
+  usage: ModelUsage[];
+  /** The model of the run's latest call (`vendor:model`). */
+  model?: string;
 }
 
 export interface RunQuery {
@@ -211,6 +225,11 @@ export interface RunsRepo {
    */
   start(r: RunStart): Promise<number>;
   finish(runId: number, r: RunFinish): Promise<void>;
+  /**
+   * Records the tokens a running run has used so far (and its latest model); a run that has ended is left as it is.
+   * `not-found` for an unknown run.
+   */
+  progress(runId: number, r: RunProgress): Promise<void>;
   /** The run's tool journal (intent before effect). `not-found` for an unknown run. */
   journal(runId: number): Promise<RunJournal>;
   /** One run of the user with its tool calls; undefined when there is none, `not-owner` for another user's. */
@@ -338,6 +357,8 @@ export interface ApiToken {
   userId: string;
   /** A label given at creation. */
   name?: string;
+  /** An operator's token: may list and revoke tokens and read every user's runs through the API. */
+  admin: boolean;
   createdAt: Date;
   /** When the token last authenticated a request (updated at most once a minute). */
   lastUsedAt?: Date;
@@ -346,7 +367,10 @@ export interface ApiToken {
 /** Bearer tokens of the HTTP API: each acts as one user. */
 export interface TokensRepo {
   /** Makes a token for `userId` and returns it once (`bdt_` + 43 base64url characters); only its hash is kept. */
-  create(userId: string, opts?: { name?: string }): Promise<{ token: string; record: ApiToken }>;
+  create(
+    userId: string,
+    opts?: { name?: string; admin?: boolean },
+  ): Promise<{ token: string; record: ApiToken }>;
   /** Every token (of one user when given), oldest first. */
   list(userId?: string): Promise<ApiToken[]>;
   /** `false` when there was no token with that id. */
@@ -418,6 +442,84 @@ export interface TasksRepo {
   cancel(id: number, userId: string): Promise<boolean>;
   /** Marks a one-time (`at`) task done after its run. */
   finish(id: number): Promise<void>;
+}
+
+/**
+ * Where an API turn is: `starting` until its first event is recorded (the session's lease is held then), `running`,
+ * then `ended`. A turn whose submission was refused before it started is discarded, not ended.
+ */
+export type TurnState = 'starting' | 'running' | 'ended';
+
+/** One turn submitted through the HTTP API (`POST …/turns` or `…/approvals`), as the turn log keeps it. */
+export interface TurnRecord {
+  id: number;
+  sessionId: string;
+  userId: string;
+  /** The client's `Idempotency-Key`, when it sent one: unique per user and session. */
+  key?: string;
+  /** What the request that first used the key asked for (a digest the caller computes), to refuse a reuse. */
+  requestDigest?: string;
+  state: TurnState;
+  /** How it ended (the `result` event's status, `interrupted` for an approval request, `died`), once ended. */
+  status?: string;
+  createdAt: Date;
+  /** The last change: an event recorded, or the end. */
+  updatedAt: Date;
+  endedAt?: Date;
+}
+
+/** An event of a turn as recorded: the JSON object the API streams (`{ type, … }`). */
+export interface TurnEventRecord {
+  /** Increasing across the store, so a session's events are in order by id: the server-sent event's `id`. */
+  id: number;
+  turnId: number;
+  event: { type: string } & Record<string, unknown>;
+  at: Date;
+}
+
+/**
+ * The API's turns and their events, kept so that a client whose stream was cut can find out what happened (and
+ * follow the rest) on any worker instead of submitting the turn again. Calls by session id check the owner.
+ */
+export interface TurnLogRepo {
+  /**
+   * Records a new turn of the user's session, or, when `key` was used on the session before, returns that turn
+   * (`created: false`, whatever its state). Race-safe: two calls with one key make one turn.
+   */
+  begin(r: {
+    sessionId: string;
+    userId: string;
+    key?: string;
+    requestDigest?: string;
+  }): Promise<{ turn: TurnRecord; created: boolean }>;
+  /** Appends events in order (a `starting` turn becomes `running`); `invalid-argument` for an ended turn. */
+  append(
+    turnId: number,
+    events: ReadonlyArray<{ type: string } & Record<string, unknown>>,
+  ): Promise<TurnEventRecord[]>;
+  /**
+   * Ends the turn with `status`, appending `events` in the same transaction, and returns them as recorded;
+   * undefined (nothing appended) when it had ended already: the first end wins.
+   */
+  end(
+    turnId: number,
+    status: string,
+    events?: ReadonlyArray<{ type: string } & Record<string, unknown>>,
+  ): Promise<TurnEventRecord[] | undefined>;
+  /** Removes a turn that never started (still `starting`) with its key, so the key can be used again. */
+  discard(turnId: number): Promise<void>;
+  /** The user's turn; undefined when there is none (or it was pruned), `not-owner` for another user's. */
+  get(turnId: number, userId: string): Promise<TurnRecord | undefined>;
+  /** The session's newest turn, if any is kept. */
+  latest(sessionId: string, userId: string): Promise<TurnRecord | undefined>;
+  /** The session's events after `afterId` (of one turn when `turnId` is given), oldest first; default limit 500. */
+  events(
+    sessionId: string,
+    userId: string,
+    q?: { afterId?: number; turnId?: number; limit?: number },
+  ): Promise<TurnEventRecord[]>;
+  /** Deletes turns (their keys and events) that ended, or last changed, before `before`; returns how many. */
+  prune(before: Date): Promise<number>;
 }
 
 export type TrustDecision = 'trusted' | 'refused';
@@ -541,10 +643,17 @@ export interface Store {
   readonly files: SessionFilesRepo;
   /** Bearer tokens of the HTTP API (`birdie serve`). */
   readonly tokens: TokensRepo;
+  /** The HTTP API's turns and their events, for idempotent submission and reattaching (`birdie serve`). */
+  readonly turns: TurnLogRepo;
   /** LangGraph checkpointer over the same data; `thread_id` is the session id. */
   readonly checkpointer: BaseCheckpointSaver;
   /** Checks the whole store: the back end's own check, then every stored record decoded. */
   doctor(): Promise<DoctorReport>;
+  /**
+   * Whether the store can serve requests now, for a readiness probe (`birdie serve`'s `GET /v1/ready`): its data is
+   * reachable (one round trip), its schema is at the version this package needs, and it takes writes. Never throws.
+   */
+  ready(): Promise<StoreReadiness>;
   /** Releases this store's leases and closes its connections; later calls reject with `StoreError('closed')`. Idempotent. */
   close(): Promise<void>;
 }

@@ -143,3 +143,27 @@ describe('migration 4', () => {
     }
   });
 });
+
+describe('token-roles', () => {
+  it('keeps the tokens of a serve release, each a user token', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'birdie-store-v5-'));
+    dirs.push(dir);
+    const file = join(dir, 'birdie.db');
+    const db = new Database(file);
+    const before = MIGRATIONS.findIndex((sql) => sql.includes('ADD COLUMN admin'));
+    for (const sql of MIGRATIONS.slice(0, before)) db.exec(sql);
+    db.pragma(`user_version = ${before}`);
+    db.prepare(
+      `INSERT INTO api_tokens (id, user_id, name, hash, created_at) VALUES ('tok_00000000000000aa', 'alice', NULL, ?, 1000)`,
+    ).run('0'.repeat(64));
+    db.close();
+    const store = openStore({ file });
+    try {
+      expect(await store.tokens.list()).toEqual([
+        { id: 'tok_00000000000000aa', userId: 'alice', admin: false, createdAt: new Date(1000) },
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -17,7 +17,7 @@ import { createJournal } from './journal.js';
 import type { LeaseRow } from './lease-rows.js';
 import type { Leases } from './leases.js';
 import type { Ownership } from './owner.js';
-import { checkRunFinish, checkRunStart, checkRunStatus, decodeUsage } from './validate.js';
+import { checkRunFinish, checkRunProgress, checkRunStart, checkRunStatus, decodeUsage } from './validate.js';
 
 export interface RunRow {
   id: number;
@@ -196,7 +196,11 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
   );
   const update = db.prepare(
     `UPDATE runs SET status = ?, ended_at = ?, input_tokens = ?, output_tokens = ?, error = ?, usage = ?, answer = ?,
-       end_checkpoint = coalesce(?, end_checkpoint) WHERE id = ?`,
+       end_checkpoint = coalesce(?, end_checkpoint), model = coalesce(?, model) WHERE id = ?`,
+  );
+  const progress = db.prepare(
+    `UPDATE runs SET input_tokens = ?, output_tokens = ?, usage = ?, model = coalesce(?, model)
+     WHERE id = ? AND status = 'running'`,
   );
   const one = db.prepare<[number], RunRow>('SELECT * FROM runs WHERE id = ?');
   const toolsOf = db.prepare<[number], ToolRow>('SELECT * FROM tool_calls WHERE run_id = ? ORDER BY id');
@@ -223,11 +227,18 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
       });
     },
     finish(runId, r) {
-      const { status, input, output, error, usage, answer, endCheckpoint } = checkRunFinish(r);
+      const { status, input, output, error, usage, answer, endCheckpoint, model } = checkRunFinish(r);
       const { changes } = immediate(db, () =>
-        update.run(status, Date.now(), input, output, error, usage, answer, endCheckpoint, runId),
+        update.run(status, Date.now(), input, output, error, usage, answer, endCheckpoint, model, runId),
       );
       if (changes === 0) throw new StoreError('not-found', `no run ${runId}`);
+    },
+    progress(runId, r) {
+      const { input, output, usage, model } = checkRunProgress(r);
+      const { changes } = immediate(db, () => progress.run(input, output, usage, model, runId));
+      // Not running any more (finished, or marked died meanwhile): the end it recorded stays.
+      if (changes === 0 && !(Number.isSafeInteger(runId) && one.get(runId)))
+        throw new StoreError('not-found', `no run ${runId}`);
     },
     journal(runId) {
       const row = Number.isSafeInteger(runId) ? one.get(runId) : undefined;

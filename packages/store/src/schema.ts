@@ -234,4 +234,39 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX api_tokens_by_user ON api_tokens (user_id, created_at);
   `,
+  // 6 (turn-events): the API's turns, each with the client's Idempotency-Key (unique per user and session) and
+  // its events, so that a client whose stream was cut reattaches on any worker instead of submitting it again.
+  `
+  CREATE TABLE api_turns (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    user_id TEXT NOT NULL,
+    idem_key TEXT,
+    request_digest TEXT,
+    state TEXT NOT NULL CHECK (state IN ('starting', 'running', 'ended')),
+    status TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    ended_at INTEGER,
+    UNIQUE (user_id, session_id, idem_key)
+  );
+  CREATE INDEX api_turns_by_session ON api_turns (session_id, id);
+  CREATE INDEX api_turns_by_age ON api_turns (updated_at);
+
+  CREATE TABLE turn_events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    turn_id INTEGER NOT NULL REFERENCES api_turns (id) ON DELETE CASCADE,
+    session_id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    data TEXT NOT NULL,
+    at INTEGER NOT NULL
+  );
+  CREATE INDEX turn_events_by_session ON turn_events (session_id, id);
+  CREATE INDEX turn_events_by_turn ON turn_events (turn_id, id);
+  `,
+  // 7 (token-roles): an API token is a user's own (0) or an operator's `admin` token (1), which may list and revoke
+  // tokens and read every user's run log through the API.
+  `
+  ALTER TABLE api_tokens ADD COLUMN admin INTEGER NOT NULL DEFAULT 0 CHECK (admin IN (0, 1));
+  `,
 ];

@@ -169,6 +169,13 @@ export function checkTokenId(id: unknown): string {
   return id;
 }
 
+export function checkTokenAdmin(admin: unknown): boolean {
+  if (admin === undefined) return false;
+  if (typeof admin !== 'boolean')
+    throw new StoreError('invalid-argument', 'a token is admin (true) or not (false)');
+  return admin;
+}
+
 export function checkTokenName(name: unknown): string {
   if (
     typeof name !== 'string' ||
@@ -185,12 +192,19 @@ export interface TokenRow {
   id: string;
   user_id: string;
   name: string | null;
+  /** 0/1 in SQLite, a boolean in PostgreSQL. */
+  admin: number | boolean;
   created_at: number;
   last_used_at: number | null;
 }
 
 export function toApiToken(row: TokenRow): ApiToken {
-  const token: ApiToken = { id: row.id, userId: row.user_id, createdAt: new Date(row.created_at) };
+  const token: ApiToken = {
+    id: row.id,
+    userId: row.user_id,
+    admin: Boolean(row.admin),
+    createdAt: new Date(row.created_at),
+  };
   if (row.name !== null) token.name = row.name;
   if (row.last_used_at !== null) token.lastUsedAt = new Date(row.last_used_at);
   return token;

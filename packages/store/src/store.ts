@@ -11,14 +11,17 @@ import { Leases } from './leases.js';
 import { createMemory } from './memory.js';
 import { openDatabase } from './open.js';
 import { createOwnership } from './owner.js';
+import { checkReadiness } from './readiness.js';
 import { repairSession } from './repair.js';
 import { createRuns, type SyncRuns } from './runs.js';
+import { MIGRATIONS } from './schema.js';
 import { createSessions } from './sessions.js';
 import { toStoreError } from './sqlite-errors.js';
 import { createTasks } from './tasks.js';
 import { createTokens } from './tokens.js';
 import { createTriggers } from './triggers.js';
 import { createTrust } from './trust.js';
+import { createTurnLog } from './turn-log.js';
 
 export interface StoreOptions {
   /** Folder of birdie's data. Default: `BIRDIE_HOME`, else `~/.birdie`. */
@@ -65,6 +68,11 @@ function assemble(db: Db, file: string): SqliteStore {
   const owners = createOwnership(db);
   const checkpointer = new BirdieCheckpointer(db, { fence: (threadId) => leases.fence(threadId) });
   const guard = guardFor(db);
+  const assertWritable = () => {
+    if (!db.open) throw new StoreError('closed', 'the store is closed');
+    const state = stateOf(db);
+    if (state.readOnly) throw readOnlyError(state);
+  };
   return {
     kind: 'sqlite',
     file,
@@ -72,11 +80,7 @@ function assemble(db: Db, file: string): SqliteStore {
     get readOnly() {
       return stateOf(db).readOnly;
     },
-    assertWritable() {
-      if (!db.open) throw new StoreError('closed', 'the store is closed');
-      const state = stateOf(db);
-      if (state.readOnly) throw readOnlyError(state);
-    },
+    assertWritable,
     sessions: guard(
       createSessions(db, {
         owners,
@@ -94,8 +98,15 @@ function assemble(db: Db, file: string): SqliteStore {
     trust: guard(createTrust(db)),
     files: guard(createFiles(db, owners, leases)),
     tokens: guard(createTokens(db)),
+    turns: guard(createTurnLog(db, owners)),
     checkpointer,
     doctor: guard<Pick<Store, 'doctor'>>({ doctor: () => runDoctor(db, checkpointer) }).doctor,
+    ready() {
+      return checkReadiness(
+        guard<{ probe(): Promise<void> }>({ probe: () => checkSchemaVersion(db, file) }).probe,
+        assertWritable,
+      );
+    },
     close() {
       if (db.open) {
         leases.releaseAll();
@@ -104,6 +115,26 @@ function assemble(db: Db, file: string): SqliteStore {
       return Promise.resolve();
     },
   };
+}
+
+/**
+ * The readiness probe's read: the file's schema version, which another birdie (a newer one, a restore) may have
+ * changed since this store opened it.
+ */
+function checkSchemaVersion(db: Db, file: string): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version === MIGRATIONS.length) return;
+  throw new StoreError(
+    'migration-failed',
+    `${file} has schema version ${version}, this birdie needs ${MIGRATIONS.length}`,
+    {
+      file,
+      hint:
+        version > MIGRATIONS.length
+          ? 'upgrade birdie on this machine'
+          : 'restart birdie: it migrates the file when it opens it',
+    },
+  );
 }
 
 /** The journal a run hands out is guarded like the repositories. */

@@ -2,6 +2,7 @@ import { type Db, immediate } from './db.js';
 import { validateUserId } from './ids.js';
 import type { SyncOf, TokensRepo } from './interface.js';
 import {
+  checkTokenAdmin,
   checkTokenId,
   checkTokenName,
   hashToken,
@@ -12,11 +13,11 @@ import {
   toApiToken,
 } from './session-files-check.js';
 
-const COLUMNS = 'id, user_id, name, created_at, last_used_at';
+const COLUMNS = 'id, user_id, name, admin, created_at, last_used_at';
 
 export function createTokens(db: Db): SyncOf<TokensRepo> {
   const insert = db.prepare(
-    'INSERT INTO api_tokens (id, user_id, name, hash, created_at) VALUES (?, ?, ?, ?, ?)',
+    'INSERT INTO api_tokens (id, user_id, name, admin, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   );
   const byId = db.prepare<[string], TokenRow>(`SELECT ${COLUMNS} FROM api_tokens WHERE id = ?`);
   const all = db.prepare<[], TokenRow>(`SELECT ${COLUMNS} FROM api_tokens ORDER BY created_at, id`);
@@ -30,8 +31,9 @@ export function createTokens(db: Db): SyncOf<TokensRepo> {
     create(userId, opts = {}) {
       validateUserId(userId);
       const name = opts.name === undefined ? null : checkTokenName(opts.name);
+      const admin = checkTokenAdmin(opts.admin);
       const { id, token, hash } = newToken();
-      immediate(db, () => insert.run(id, userId, name, hash, Date.now()));
+      immediate(db, () => insert.run(id, userId, name, admin ? 1 : 0, hash, Date.now()));
       return { token, record: toApiToken(byId.get(id)!) };
     },
     list(userId) {

@@ -10,6 +10,7 @@ import type {
   ModelUsage,
   NewTask,
   RunFinish,
+  RunProgress,
   RunStart,
   RunStatus,
   TrustDecision,
@@ -130,6 +131,7 @@ export function checkRunFinish(r: RunFinish): {
   usage: string | null;
   answer: string | null;
   endCheckpoint: string | null;
+  model: string | null;
 } {
   if (!STATUSES.has(r?.status)) {
     throw new StoreError('invalid-argument', `run status must be one of ${[...STATUSES].join(', ')}`);
@@ -145,6 +147,22 @@ export function checkRunFinish(r: RunFinish): {
         ? null
         : redactSecrets(checkText(r.answer, 'answer', MAX_ANSWER)),
     endCheckpoint: r.endCheckpointId === undefined ? null : checkKey(r.endCheckpointId, 'endCheckpointId'),
+    model: r.model === undefined ? null : checkText(r.model, 'model'),
+  };
+}
+
+/** A running run's tokens so far as stored: counts non-negative, usage as JSON. */
+export function checkRunProgress(r: RunProgress): {
+  input: number;
+  output: number;
+  usage: string | null;
+  model: string | null;
+} {
+  return {
+    input: checkCount(r?.inputTokens ?? 0, 'inputTokens'),
+    output: checkCount(r.outputTokens ?? 0, 'outputTokens'),
+    usage: r.usage === undefined || r.usage.length === 0 ? null : JSON.stringify(checkUsage(r.usage)),
+    model: r.model === undefined ? null : checkText(r.model, 'model'),
   };
 }
 

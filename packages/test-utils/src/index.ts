@@ -1,5 +1,12 @@
 export { type Child, spawnModule } from './child.js';
 export {
+  CorpusMissingError,
+  corpusRoot,
+  isCorpusMissingError,
+  REPO_ROOT,
+  testsReadingCorpus,
+} from './corpus.js';
+export {
   type PostgresServer,
   PostgresUnavailableError,
   type StartPostgresOptions,

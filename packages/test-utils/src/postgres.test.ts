@@ -55,6 +55,26 @@ describe('startPostgres', { timeout: 60_000 }, () => {
     await server.stop();
   });
 
+  it('crash cuts the server off at once and keeps its data; start brings it back on the same socket', async () => {
+    const server = await startPostgres();
+    const socket = join(server.dir, '.s.PGSQL.5432');
+    const pidOf = () =>
+      Number(readFileSync(join(server.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const first = pidOf();
+    await server.crash();
+    for (let i = 0; i < 50 && alive(first); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(alive(first)).toBe(false);
+    expect(existsSync(socket)).toBe(false);
+    expect(existsSync(join(server.dir, 'data', 'PG_VERSION'))).toBe(true);
+    await server.crash(); // twice is safe
+    await server.start();
+    expect(existsSync(socket)).toBe(true);
+    expect(alive(pidOf())).toBe(true);
+    expect(pidOf()).not.toBe(first);
+    await server.stop();
+    expect(existsSync(server.dir)).toBe(false);
+  });
+
   it('fails with PostgresUnavailableError and the server log when the server cannot start, leaving nothing behind', async () => {
     const error = await startPostgres({ settings: { max_connections: 'many' } }).then(
       () => undefined,

@@ -15,6 +15,13 @@ export interface PostgresServer {
   dir: string;
   /** Stops the server (immediate shutdown) and removes its folder. Safe to call twice. */
   stop(): Promise<void>;
+  /**
+   * Stops the server as a crash would (`pg_ctl stop -m immediate`: every connection is cut, nothing is flushed)
+   * and keeps its data, so that `start` brings the same database back. For tests of a database that goes away.
+   */
+  crash(): Promise<void>;
+  /** Starts the server again after `crash`, on the same socket, with the same data and settings. */
+  start(): Promise<void>;
 }
 
 export interface StartPostgresOptions {
@@ -49,12 +56,20 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
   const as = (command: string, args: string[]) =>
     asRoot ? run('runuser', ['-u', 'postgres', '--', command, ...args]) : run(command, args);
   let started = false;
+  let flags = '';
+  const crash = async () => {
+    if (!started) return;
+    started = false;
+    await as(bin.pgCtl, ['stop', '-D', data, '-m', 'immediate', '-w']).catch(() => undefined);
+  };
   const stop = async () => {
-    if (started) {
-      started = false;
-      await as(bin.pgCtl, ['stop', '-D', data, '-m', 'immediate', '-w']).catch(() => undefined);
-    }
+    await crash();
     rmSync(dir, { recursive: true, force: true });
+  };
+  const start = async () => {
+    if (started) return;
+    await as(bin.pgCtl, ['start', '-D', data, '-l', log, '-w', '-t', '60', '-o', flags]);
+    started = true;
   };
   try {
     await as(bin.initdb, [
@@ -74,11 +89,10 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
       listen_addresses: "''",
       unix_socket_directories: `'${dir}'`,
     };
-    const flags = Object.entries(settings)
+    flags = Object.entries(settings)
       .map(([name, value]) => `-c ${name}=${value}`)
       .join(' ');
-    await as(bin.pgCtl, ['start', '-D', data, '-l', log, '-w', '-t', '60', '-o', flags]);
-    started = true;
+    await start();
   } catch (error) {
     const detail = [(error as { stderr?: string }).stderr, tail(log)].filter(Boolean).join('\n');
     await stop();
@@ -88,7 +102,7 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     );
   }
   const urlFor = (database: string) => `postgresql://birdie@/${database}?host=${encodeURIComponent(dir)}`;
-  return { url: urlFor('postgres'), urlFor, dir, stop };
+  return { url: urlFor('postgres'), urlFor, dir, stop, crash, start };
 }
 
 /** `initdb` and `pg_ctl` on PATH, else the newest of Debian's `/usr/lib/postgresql/N/bin`. */

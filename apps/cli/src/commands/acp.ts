@@ -66,6 +66,20 @@ export async function acpCommand({ io, values }: CommandContext): Promise<number
       async history(id) {
         return (await rt.agent.getState(id)).messages;
       },
+      cwd: rt.cwd,
+      async listSessions() {
+        return (await rt.store.sessions.list(rt.userId)).map((s) => ({
+          id: s.id,
+          updatedAt: s.updatedAt,
+          ...(s.title !== undefined ? { title: s.title } : {}),
+        }));
+      },
+      // The session's approvals live in its thread, bound to the digest of the skill file, and the agent applies
+      // them before it asks: a call allowed for the session never reaches the editor's permission prompt, in this
+      // process or after a restart. Nothing more to seed.
+      async sessionGrants() {
+        return [];
+      },
       async runTurn(id, text, o) {
         // Opens the session with its grants read from the store (a session loaded after a restart has them too).
         const session = await useSession(rt, id);

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { RegistrySnapshot } from '@birdie/registry';
 import { configFileProblem, explicitConfigPath } from '../config.js';
 import { writePrivateFile } from '../folders.js';
 import { EXIT_OK, type Io, UsageError, write } from '../io.js';
@@ -8,6 +9,7 @@ import { configFile } from '../paths.js';
 import { table } from '../render/style.js';
 import type { SettingKey } from '../settings.js';
 import { SETTING_KEYS } from '../settings.js';
+import { unknownSkillWarning } from '../skill-flags.js';
 import { didYouMean } from '../suggest.js';
 
 /** The file `set` and `unset` write: `--config FILE` when given, else `~/.birdie/config.json`. */
@@ -52,52 +54,77 @@ function checkKey(key: string | undefined): SettingKey {
   );
 }
 
+const LIST_KEYS: ReadonlySet<SettingKey> = new Set([
+  'skills.enable',
+  'skills.disable',
+  'serve.skills',
+  'serve.agents',
+]);
+
 /** A value as typed on the command line: lists comma-separated (or JSON), numbers as numbers. */
 function parseValue(key: SettingKey, raw: string): unknown {
-  if (key === 'skills.enable' || key === 'skills.disable') {
+  if (LIST_KEYS.has(key)) {
     if (raw.trim().startsWith('[')) return JSON.parse(raw);
     return raw
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean);
   }
-  if (key === 'context_window' || key === 'context_messages') {
+  if (key === 'serve.sandbox.network') return raw === 'true' ? true : raw === 'false' ? false : raw;
+  if (
+    key === 'context_window' ||
+    key === 'context_messages' ||
+    key === 'serve.limits.concurrent_turns' ||
+    key === 'serve.limits.turns_per_minute' ||
+    key === 'serve.limits.workspace_bytes'
+  ) {
     const number = Number(raw);
     return Number.isFinite(number) && raw.trim() !== '' ? number : raw;
   }
   return raw;
 }
 
-/** Writes `settings` into the file (its provider section kept as it is), after checking it as a load would. */
+/**
+ * Writes `settings` into the file (its provider section kept as it is), after checking it as a load would: a problem
+ * the file already has is pointed at in it; one the change would bring names the change (`what`), as the new text
+ * is never written.
+ */
 async function writeSettings(
   io: Io,
   file: string,
+  what: string,
   change: (settings: Record<string, unknown>) => void,
 ): Promise<void> {
-  const { parseConfigFile, readConfigFile, ProviderError } = await import('@birdie/providers');
-  const { checkSettings } = await import('../settings-schema.js');
+  const { readConfigFile, ProviderError } = await import('@birdie/providers');
+  const { checkSettings, settingsProblem } = await import('../settings-schema.js');
   const current = existsSync(file)
     ? await readConfigFile(file).catch((error: unknown) => {
         throw error instanceof ProviderError ? configFileProblem(io, error) : error;
       })
     : undefined;
+  if (current) checkSettings(current);
   const settings = structuredClone(current?.settings ?? {});
   change(settings);
-  const skills = settings.skills as Record<string, unknown> | undefined;
-  if (skills && Object.keys(skills).length === 0) delete settings.skills;
+  const problem = settingsProblem(settings);
+  if (!('layer' in problem)) throw new UsageError(`${what}: ${problem.reason}; ${file} is unchanged`);
   // A flat file of the first release is rewritten in sections; its provider fields stay as they were.
   const provider = current?.provider;
   const body: Record<string, unknown> = {};
   if (provider && Object.keys(provider).length) body.provider = provider;
   if (Object.keys(settings).length) body.settings = settings;
-  const text = `${JSON.stringify(body, null, 2)}\n`;
-  // The same check a start would make: a value it would refuse is never written.
-  checkSettings(parseConfigFile(text, file));
-  await writePrivateFile(file, text);
+  await writePrivateFile(file, `${JSON.stringify(body, null, 2)}\n`);
 }
 
-/** `birdie config list|get|set|unset`: the user's defaults (settings section of the config file). */
-export async function configCommand({ io, values, positionals }: CommandContext): Promise<number> {
+/**
+ * `birdie config list|get|set|unset`: the user's defaults (settings section of the config file). `skills`: the loaded
+ * skills to check `skills.enable|disable` names against (the REPL's own); by default the command loads them.
+ */
+export async function configCommand({
+  io,
+  values,
+  positionals,
+  skills,
+}: CommandContext & { skills?: () => RegistrySnapshot }): Promise<number> {
   const [sub = 'list', key, raw] = positionals;
   if (sub === 'list') {
     const rows = await settingRows(io, values);
@@ -124,16 +151,21 @@ export async function configCommand({ io, values, positionals }: CommandContext)
     if (sub === 'set' && raw === undefined)
       throw new UsageError(`missing value. Usage: birdie config set ${name} VALUE`);
     const file = targetFile(io, values);
-    const [head, tail] = name.split('.') as [string, string | undefined];
-    await writeSettings(io, file, (settings) => {
-      if (sub === 'unset') {
-        if (tail) delete (settings[head] as Record<string, unknown> | undefined)?.[tail];
-        else delete settings[head];
-        return;
+    const path = name.split('.');
+    const last = path.pop()!;
+    const what = sub === 'set' ? `${name} ${JSON.stringify(raw)}` : `unset ${name}`;
+    await writeSettings(io, file, what, (settings) => {
+      // The sections on the way (`serve`, `serve.limits`), made for a set; an unset leaves empty ones out.
+      const sections = [settings];
+      for (const part of path) {
+        const at = sections.at(-1)!;
+        if (sub === 'set') at[part] = { ...((at[part] as object | undefined) ?? {}) };
+        sections.push((at[part] as Record<string, unknown> | undefined) ?? {});
       }
-      const value = parseValue(name, raw!);
-      if (tail) settings[head] = { ...((settings[head] as object | undefined) ?? {}), [tail]: value };
-      else settings[head] = value;
+      if (sub === 'set') sections.at(-1)![last] = parseValue(name, raw!);
+      else delete sections.at(-1)![last];
+      for (let i = path.length - 1; i >= 0; i--)
+        if (Object.keys(sections[i + 1]!).length === 0) delete sections[i]![path[i]!];
     });
     write(
       io.stdout,
@@ -141,7 +173,32 @@ export async function configCommand({ io, values, positionals }: CommandContext)
         ? `${name} = ${shown(parseValue(name, raw!))} (in ${file})`
         : `${name} unset (in ${file})`,
     );
+    if (sub === 'set' && (name === 'skills.enable' || name === 'skills.disable'))
+      warnUnknownSkills(
+        io,
+        skills ? skills() : await loadedSkills(io, values),
+        name,
+        parseValue(name, raw!) as string[],
+      );
     return EXIT_OK;
   }
   throw new UsageError(`unknown command "config ${sub}". Try: list, get, set, unset.`);
+}
+
+async function loadedSkills(io: Io, values: CommandContext['values']): Promise<RegistrySnapshot> {
+  const { openTrustedRegistry } = await import('../skills.js');
+  return (await openTrustedRegistry(io, values)).current();
+}
+
+/** The names a start would warn about (no loaded skill has them), said now, with the same suggestion. */
+function warnUnknownSkills(
+  io: Io,
+  snapshot: RegistrySnapshot,
+  key: 'skills.enable' | 'skills.disable',
+  names: string[],
+): void {
+  for (const name of names) {
+    const warning = unknownSkillWarning(snapshot, key, name, `setting ${key}`);
+    if (warning) write(io.stderr, `birdie: ${warning}`);
+  }
 }

@@ -144,7 +144,7 @@ export async function logsCommand({ io, values }: CommandContext): Promise<numbe
     const runs = await nested(await store.runs.list({ ...query, limit }));
     const style = styler(io.stdout, io.env);
     if (values.json) for (const run of runs) write(io.stdout, JSON.stringify(run));
-    else if (runs.length === 0 && !values.follow) write(io.stdout, 'No runs logged yet.');
+    else if (runs.length === 0 && !values.follow) write(io.stdout, await nothingShown(store, query, values));
     else if (runs.length > 0)
       io.stdout.write(
         table(
@@ -157,6 +157,20 @@ export async function logsCommand({ io, values }: CommandContext): Promise<numbe
   } finally {
     await store.close();
   }
+}
+
+const FILTERS = ['session', 'agent', 'status', 'since'] as const;
+
+/** Why nothing is listed: no run matches the filters given, or the user has no runs at all. */
+async function nothingShown(
+  store: Store,
+  query: RunQuery,
+  values: CommandContext['values'],
+): Promise<string> {
+  const given = FILTERS.filter((name) => typeof values[name] === 'string');
+  if (given.length === 0 || (await store.runs.list({ userId: query.userId, limit: 1 })).length === 0)
+    return 'No runs logged yet.';
+  return `No runs match ${given.map((name) => `--${name} ${String(values[name])}`).join(' ')}; \`birdie logs\` lists every run.`;
 }
 
 /** How often `--follow` asks the store for new and finished runs. */

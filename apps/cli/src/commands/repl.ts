@@ -55,7 +55,12 @@ async function interactive(
   const boot = () => bootRepl(io, values, { approval, style, resumeId });
   const { runRepl } = await import('../repl/loop.js');
   // Resuming prints history before the prompt; a new session loads right after the first prompt is drawn.
-  const firstMessage = positionals[0];
+  // A line typed and sent while birdie started is the first message, as if typed at the first prompt.
+  const typedAhead = await (await import('../repl/type-ahead.js')).takeTypeAhead(io.stdin);
+  const firstMessage = positionals[0] ?? typedAhead;
+  // With a message on the command line too, the typed line comes second: given back to the prompt, sent.
+  if (positionals[0] !== undefined && typedAhead !== undefined)
+    io.stdin.unshift(Buffer.from(`${typedAhead}\r`));
   const { historyFile, openHistory } = await import('../repl/input-history.js');
   const history = await openHistory(historyFile(io.env, userIdOf(io, values)));
   return runRepl({

@@ -1,6 +1,7 @@
 import type { Session } from '@birdie/store';
 import { EXIT_OK, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
+import { plural } from '../render/diagnostics.js';
 import { checkUserId, openUserStore, userIdOf } from '../runtime.js';
 import { replCommand } from './repl.js';
 
@@ -8,7 +9,7 @@ const when = (d: Date) => d.toISOString().slice(0, 16).replace('T', ' ');
 
 /** One picker line: title, date, turns and tokens. */
 export function sessionLabel(s: Session): string {
-  return `${s.title ?? '(untitled)'} · ${when(s.updatedAt)} · ${s.turns} turns · ${s.inputTokens + s.outputTokens} tok`;
+  return `${s.title ?? '(untitled)'} · ${when(s.updatedAt)} · ${plural(s.turns, 'turn')} · ${s.inputTokens + s.outputTokens} tok`;
 }
 
 async function userSessions(ctx: CommandContext): Promise<Session[]> {

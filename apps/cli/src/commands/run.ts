@@ -1,4 +1,5 @@
 import type { ApprovalDecision, ApprovalRequest } from '@birdie/graph';
+import { agentGapLine, agentGaps } from '../agent-gaps.js';
 import { EXIT_OK, EXIT_RUN, type Input, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { reportSkillProblems } from '../render/diagnostics.js';
@@ -45,6 +46,8 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
       { flags },
     );
     for (const note of staleGrantNotes(rt, session.id)) write(io.stderr, `birdie: ${note}`);
+    const gaps = agent === undefined ? undefined : await agentGaps(rt, session.id, agent);
+    if (gaps) write(io.stderr, `birdie: ${agentGapLine(gaps, 'flags')}`);
     const emit = (line: unknown) => write(io.stdout, typeof line === 'string' ? line : JSON.stringify(line));
     if (json)
       emit({

@@ -1,9 +1,13 @@
+import type { TurnLimits } from '@birdie/server';
 import { CliError, EXIT_OK, EXIT_RUN, type Io, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { reportSkillProblems } from '../render/diagnostics.js';
 import { approvalMode, openRuntime } from '../runtime.js';
+import { serveIsolation } from '../serve/isolation.js';
 import { linesToLog, logFormat, serveLog } from '../serve/log.js';
+import { operatorPolicy } from '../serve/operator-policy.js';
 import { serveRuntime } from '../serve/runtime-adapter.js';
+import type { ServeLimits } from '../settings.js';
 import { endChildProcesses, onStopSignal, type StopSignal } from '../stop-signals.js';
 import { skippedLine } from '../trust.js';
 import { cliVersion } from '../version.js';
@@ -40,17 +44,37 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
   const say = (msg: string) => log({ level: 'info', msg });
   // Under --log-format json, what the runtime writes to stderr is logged too: every line of stderr is JSON.
   const logged: Io = format === 'json' ? { ...io, stderr: linesToLog(log) } : io;
-  const rt = await openRuntime(logged, values);
+  // The operator's policy is the ceiling of every API session's skills and agents, on every turn.
+  const rt = await openRuntime(logged, values, {
+    ceiling: (config) => operatorPolicy(config.settings).ceiling,
+  });
+  const policy = operatorPolicy(rt.config.settings);
   const approval = approvalMode(values, rt.config.settings.approval);
   reportSkillProblems(rt.registry.messages, logged);
   const skipped = skippedLine(rt.registry.current().untrusted);
   if (skipped) write(logged.stderr, skipped);
+  let isolation: Awaited<ReturnType<typeof serveIsolation>>;
+  try {
+    const snapshot = rt.registry.current();
+    isolation = await serveIsolation(
+      logged,
+      values,
+      rt.config.settings,
+      snapshot,
+      (skill) => policy.skillRefusal(skill, snapshot) === undefined,
+    );
+  } catch (error) {
+    await rt.close();
+    throw error;
+  }
   const { createServer } = await import('@birdie/server');
   const server = createServer({
     runtime: serveRuntime(rt, approval),
+    workspaces: isolation.workspaces,
     version: cliVersion(),
     maxBodyBytes,
     rateLimit: perMinute === 0 ? false : { requests: perMinute, perMs: 60_000 },
+    limits: turnLimits(rt.config.settings.serve.limits),
     corsOrigins,
     onError: (error, where, context) =>
       log({
@@ -82,8 +106,13 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
         `listening on ${host}, not only this machine: anyone who reaches the port needs a token, but use TLS (a reverse proxy) between machines`,
       );
     say(
-      `store ${rt.store.kind} ${rt.store.location}; approval ${approval}; tokens: birdie tokens create --user NAME`,
+      `store ${rt.store.kind} ${rt.store.location}; approval ${approval}; ${limitsLine(rt.config.settings.serve.limits)}; tokens: birdie tokens create --user NAME`,
     );
+    say(isolationLine(isolation, rt.config.settings.serve.sandbox.network));
+    if (isolation.defaultRoot && rt.store.kind !== 'sqlite')
+      say(
+        `the workspaces are in this worker's own folder (${isolation.workspaces.root}): workers on other machines will not see a session's files; give every worker one shared folder (--workspaces DIR or serve.workspaces)`,
+      );
     // The one line a supervisor or a test waits for.
     write(io.stdout, `listening on ${address.url}`);
     const signal = await stopped;
@@ -97,6 +126,35 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
     await rt.close();
     await endChildProcesses();
   }
+}
+
+/**
+ * The settings' per-user turn limits, as the server takes them. They are counted in the store, so every worker on
+ * one database enforces them together; `--rate-limit` instead counts requests per token in this process only.
+ */
+function turnLimits(limits: ServeLimits): TurnLimits {
+  return {
+    ...(limits.concurrent_turns !== undefined ? { concurrentTurns: limits.concurrent_turns } : {}),
+    ...(limits.turns_per_minute !== undefined ? { turnsPerMinute: limits.turns_per_minute } : {}),
+  };
+}
+
+function limitsLine({ concurrent_turns, turns_per_minute }: ServeLimits): string {
+  const parts = [
+    ...(concurrent_turns !== undefined ? [`${concurrent_turns} concurrent turn(s)`] : []),
+    ...(turns_per_minute !== undefined ? [`${turns_per_minute} turn(s) a minute`] : []),
+  ];
+  return parts.length ? `per user: ${parts.join(', ')}` : 'no per-user turn limits';
+}
+
+/** Where users' tools run, for the start-up lines. */
+function isolationLine(isolation: Awaited<ReturnType<typeof serveIsolation>>, network: boolean): string {
+  const { root, per = 'user' } = isolation.workspaces;
+  const sandbox =
+    isolation.shellTools.length === 0
+      ? 'no shell or Python tools'
+      : `shell and Python tools sandboxed (${isolation.sandboxVersion}), network ${network ? 'allowed' : 'off'}`;
+  return `workspaces in ${root} (one per ${per}); ${sandbox}`;
 }
 
 function integer(value: unknown, name: string, fallback: number, min: number, max: number): number {

@@ -1,6 +1,7 @@
 import { formatHistory, readHistory } from '../history.js';
 import { EXIT_OK, EXIT_RUN, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
+import { plural } from '../render/diagnostics.js';
 import { messageJson } from '../render/json-events.js';
 import { styler, table } from '../render/style.js';
 import { checkUserId, findSession, openUserStore, requireWritable, userIdOf } from '../runtime.js';
@@ -69,7 +70,7 @@ export async function sessionsShowCommand({ io, values, positionals }: CommandCo
       io.stdout,
       style(
         'dim',
-        `session ${session.id} · user ${session.userId} · ${session.turns} turns · ↑${session.inputTokens} ↓${session.outputTokens} tok${compactions.length ? ` · ${compactions.length} compactions` : ''}${session.title ? ` · ${session.title}` : ''}`,
+        `session ${session.id} · user ${session.userId} · ${plural(session.turns, 'turn')} · ↑${session.inputTokens} ↓${session.outputTokens} tok${compactions.length ? ` · ${plural(compactions.length, 'compaction')}` : ''}${session.title ? ` · ${session.title}` : ''}`,
       ),
     );
     io.stdout.write(

@@ -16,7 +16,15 @@ import { missingPath, printCheckReport } from './check-report.js';
 export async function skillsCheckCommand({ io, values, positionals }: CommandContext): Promise<number> {
   const messages: DiagnosticLike[] = [];
   let skillCount = 0;
-  if (positionals.length === 0) {
+  const strict = values.strict === true;
+  const targets = positionals.map((p) => resolveFrom(io.cwd, p));
+  if (targets.length === 0 && strict) {
+    // The standard is for skills people publish: the folders the user loads, not the ones birdie ships.
+    const registry = await openTrustedRegistry(io, values);
+    for (const { layer, path } of registry.directories)
+      if (layer !== 'bundled' && (await stat(path).catch(() => undefined))?.isDirectory()) targets.push(path);
+  }
+  if (targets.length === 0) {
     const registry = await openTrustedRegistry(io, values);
     skillCount = registry.current().skills.length;
     // Agent files have their own command (`agents check`).
@@ -32,7 +40,7 @@ export async function skillsCheckCommand({ io, values, positionals }: CommandCon
     // What the registry would refuse when loading (unsafe templates, unknown placeholders) is reported here too.
     const toolProblems = (skills: readonly import('@birdie/skill-parser').Skill[]) =>
       skills.flatMap((skill) => checkSkillTools(skill).messages);
-    for (const target of positionals.map((p) => resolveFrom(io.cwd, p))) {
+    for (const target of targets) {
       const info = await stat(target).catch(() => undefined);
       if (!info) {
         messages.push(missingPath(target));
@@ -40,11 +48,11 @@ export async function skillsCheckCommand({ io, values, positionals }: CommandCon
       }
       const skillFile = info.isFile() ? target : await findSkillFile(target);
       if (skillFile) {
-        const result = await parser.loadSkillFile(skillFile);
+        const result = await parser.loadSkillFile(skillFile, { strict });
         if (result.skill) skillCount++;
         messages.push(...result.messages, ...toolProblems(result.skill ? [result.skill] : []));
       } else {
-        const result = await parser.discoverSkills(target);
+        const result = await parser.discoverSkills(target, { strict });
         skillCount += result.skills.length;
         messages.push(...result.messages, ...toolProblems(result.skills));
       }

@@ -1,5 +1,6 @@
 import { EXIT_OK, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
+import { table } from '../render/style.js';
 import { checkUserId, openUserStore, requireWritable } from '../runtime.js';
 
 /** `birdie tokens create --user NAME`: the token is printed once, on stdout; the store keeps its hash only. */
@@ -12,13 +13,15 @@ export async function tokensCreateCommand({ io, values }: CommandContext): Promi
     requireWritable(store);
     const { token, record } = await store.tokens.create(userId, {
       ...(typeof values.name === 'string' ? { name: values.name } : {}),
+      ...(values.admin === true ? { admin: true } : {}),
     });
     if (values.json) write(io.stdout, JSON.stringify({ ...record, token }));
     else {
       write(io.stdout, token);
+      const role = record.admin ? 'admin token' : 'token';
       write(
         io.stderr,
-        `birdie: token ${record.id} for user ${userId}; it is shown only now (birdie keeps its hash). Revoke it with \`birdie tokens revoke ${record.id}\`.`,
+        `birdie: ${role} ${record.id} for user ${userId}; it is shown only now (birdie keeps its hash). Revoke it with \`birdie tokens revoke ${record.id}\`.`,
       );
     }
     return EXIT_OK;
@@ -40,17 +43,19 @@ export async function tokensListCommand({ io, values }: CommandContext): Promise
       write(io.stdout, 'No tokens. Make one with `birdie tokens create --user NAME`.');
       return EXIT_OK;
     }
-    for (const t of tokens)
-      write(
-        io.stdout,
-        [
+    io.stdout.write(
+      table(
+        tokens.map((t) => [
           t.id,
           t.userId,
+          t.admin ? 'admin' : 'user',
           t.name ?? '-',
-          `created ${t.createdAt.toISOString()}`,
-          t.lastUsedAt ? `last used ${t.lastUsedAt.toISOString()}` : 'never used',
-        ].join('  '),
-      );
+          t.createdAt.toISOString(),
+          t.lastUsedAt ? t.lastUsedAt.toISOString() : 'never',
+        ]),
+        ['ID', 'USER', 'ROLE', 'NAME', 'CREATED', 'LAST USED'],
+      ),
+    );
     return EXIT_OK;
   } finally {
     await store.close();

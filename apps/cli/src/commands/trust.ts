@@ -43,7 +43,7 @@ export async function trustCommand({ io, values, positionals }: CommandContext):
       write(
         io.stdout,
         removed
-          ? `Forgot the answer about ${dir}: its project skills and agents no longer load.`
+          ? `Forgot the answer about ${dir}: its project skills, agents and memory files no longer load.`
           : `No answer was recorded for ${dir}.`,
       );
       return EXIT_OK;
@@ -66,7 +66,7 @@ export async function trustCommand({ io, values, positionals }: CommandContext):
     if (!found) {
       write(
         io.stdout,
-        `${dir} has no project skills or agents (.birdie/skills, .agents/skills, .birdie/agents, .agents/agents): nothing to trust.`,
+        `${dir} has no project skills or agents (.birdie/skills, .agents/skills, .birdie/agents, .agents/agents), memory files (AGENTS.md) or settings (.birdie/settings.json): nothing to trust.`,
       );
       return EXIT_OK;
     }

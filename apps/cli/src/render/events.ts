@@ -7,6 +7,14 @@ import type { Style } from './style.js';
 import { formatArgs, type ToolOutputMode, toolOutputView } from './tool-output.js';
 import { WordWrap, wrapWords } from './word-wrap.js';
 
+/** How a call that is not `ok` is marked: failed, or why it did not run to its end. */
+const OUTCOME = {
+  failed: 'failed',
+  rejected: 'rejected',
+  refused: 'refused',
+  cancelled: 'cancelled by the user',
+} as const;
+
 export interface PrinterOptions {
   /** Where the answer's tokens go. */
   answer: Output;
@@ -107,7 +115,7 @@ export class EventPrinter {
               .join('\n')}\n`,
           );
         }
-        const mark = event.ok ? style('green', '✓') : style('red', '✗ failed');
+        const mark = event.ok ? style('green', '✓') : style('red', `✗ ${OUTCOME[event.outcome ?? 'failed']}`);
         const extra = event.truncated ? ', truncated' : '';
         this.o.info.write(
           `${style('dim', '└')} ${mark} ${style('dim', `${event.name} · ${view.note}${extra} · ${formatMs(event.durationMs)}`)}\n`,

@@ -1,7 +1,9 @@
 import type { ApprovalMode } from '@birdie/graph';
+import { agentGapLine, agentGaps } from '../agent-gaps.js';
 import type { Values } from '../argv.js';
 import { historyOf } from '../history.js';
 import type { Io } from '../io.js';
+import { plural } from '../render/diagnostics.js';
 import type { Style } from '../render/style.js';
 import { agentFlag, openRuntime, staleGrantNotes, waitMs } from '../runtime.js';
 import { useSession } from '../session-start.js';
@@ -43,6 +45,8 @@ export async function bootRepl(
       trustPutOff: new Set(),
       ...(agent !== undefined ? { nextAgent: agent, agentName: agent } : {}),
     };
+    const gaps = agent === undefined ? undefined : await agentGaps(rt, session.id, agent);
+    if (gaps) state.notices.push(`birdie: ${agentGapLine(gaps, 'slash')}`);
     // A resumed session goes on with whoever spoke last, unless --agent names another.
     if (agent === undefined && options.resumeId) {
       const last = (await rt.agent.getState(session.id).catch(() => undefined))?.agent;
@@ -54,7 +58,7 @@ export async function bootRepl(
       if (damage)
         io.stdout.write(`${style('red', 'birdie:')} ${storeFailureText(damage, session.id, 'repl')}\n`);
       io.stdout.write(
-        `${style('dim', `resuming ${session.id} · ${session.turns} turns · ↑${session.inputTokens} ↓${session.outputTokens} tok`)}\n`,
+        `${style('dim', `resuming ${session.id} · ${plural(session.turns, 'turn')} · ↑${session.inputTokens} ↓${session.outputTokens} tok`)}\n`,
       );
       const history = await formatReplHistory(io, style, messages, 3);
       if (history) io.stdout.write(history);

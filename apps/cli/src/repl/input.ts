@@ -25,6 +25,13 @@ class ReplPrompt extends MultiLinePrompt {
   /** What the last Tab could not decide between, shown under the prompt until the next key. */
   options: string[] = [];
 
+  /** Completions that arrived while the prompt is up: a `/` typed before them gets its menu at once. */
+  showCompletions(completions: Completions): void {
+    this.completions = completions;
+    // clack's render is private at the type level only; it is the same redraw a key press makes.
+    if (this.state === 'active' || this.state === 'initial') (this as unknown as { render(): void }).render();
+  }
+
   /** Tab: completes the word before the cursor (at the end of a one-line input); the editor inserted a tab. */
   tabKey(char: string | undefined): boolean {
     if (char !== '\t') return false;
@@ -262,9 +269,7 @@ export async function readInput(options: {
   });
   prompt.entries = options.history ?? [];
   options.completions?.then(
-    (completions) => {
-      prompt.completions = completions;
-    },
+    (completions) => prompt.showCompletions(completions),
     () => undefined,
   );
   prompt.on('key', (char: string | undefined, key: Key) => {

@@ -69,6 +69,12 @@ export async function runRepl({
   };
   const completions = async (current: ReplState) =>
     (await import('./completion-source.js')).completionsFor(current);
+  // The first prompt is on screen before the runtime exists: its Tab and `/` menu arrive once the runtime is up
+  // (`booting` is set right after that prompt is shown, in the same tick).
+  const completionsOnceUp = async (): Promise<Completions> => {
+    await Promise.resolve();
+    return completions(await booting!);
+  };
   let lastInterrupt = false;
   const inputs: string[] = history?.entries ?? [];
   try {
@@ -87,8 +93,8 @@ export async function runRepl({
           : readInput({
               signal: stop.signal,
               history: inputs,
-              // Once the runtime is up: Tab completion and the `/` menu (before that, the prompt stays light).
-              ...(state ? { completions: completions(state) } : {}),
+              // Tab completion and the `/` menu, from the runtime (at the first prompt, as soon as it is loaded).
+              completions: state ? completions(state) : completionsOnceUp(),
               input: io.stdin,
               output: io.stdout,
               style,

@@ -33,7 +33,12 @@ const AFTER_SAVE: Partial<Record<SettingKey, string>> = {
 export async function config(state: ReplState, rest: string[]): Promise<undefined> {
   const { configCommand } = await import('../commands/config.js');
   const values = startedWith(state);
-  await configCommand({ io: state.io, values, positionals: rest });
+  await configCommand({
+    io: state.io,
+    values,
+    positionals: rest,
+    skills: () => state.rt.registry.current(),
+  });
   if (rest[0] !== 'set' && rest[0] !== 'unset') return undefined;
   const key = rest[1] as SettingKey;
   if (key === 'skills.enable' || key === 'skills.disable') {

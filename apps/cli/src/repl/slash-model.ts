@@ -1,4 +1,5 @@
 import { isModelSpec, TIER_NAMES } from '../agent-models.js';
+import { plural } from '../render/diagnostics.js';
 import { out, type ReplState } from './state.js';
 
 /** `/model`: the model in use and the tiers; `/model TIER | vendor:model` switches from the next turn. */
@@ -42,7 +43,7 @@ export async function compact(state: ReplState, instructions: string): Promise<u
     state.contextTokens = result.tokensAfter;
     return out(
       state,
-      `${style('green', '✓')} compacted ${result.messages} messages into a summary (${result.tokensBefore} → ${result.tokensAfter} tok, by ${result.usage.model}); birdie sessions show --full ${session.id} still shows them all`,
+      `${style('green', '✓')} compacted ${plural(result.messages, 'message')} into a summary (${result.tokensBefore} → ${result.tokensAfter} tok, by ${result.usage.model}); birdie sessions show --full ${session.id} still shows them all`,
     );
   } finally {
     await lease.release();

@@ -1,3 +1,4 @@
+import { plural } from '../render/diagnostics.js';
 import { table } from '../render/style.js';
 import { findSession } from '../runtime.js';
 import { removeSessionDir } from '../session-dir.js';
@@ -9,6 +10,10 @@ import { formatReplHistory, readHistoryOf } from './history-view.js';
 import { out, type ReplState, switchTo } from './state.js';
 import { threadContextTokens } from './thread-context.js';
 
+function warn(state: ReplState, line: string): void {
+  out(state, `${state.style('yellow', 'birdie:')} ${line}`);
+}
+
 /** `/session new | switch ID | delete ID | rename TITLE | list | info` (and `/new`). */
 export async function session(state: ReplState, rest: string[]): Promise<undefined> {
   const { rt, style } = state;
@@ -16,9 +21,7 @@ export async function session(state: ReplState, rest: string[]): Promise<undefin
   switch (sub) {
     case 'new': {
       // A new session starts with the skills of the settings, as at start.
-      const next = await createSession(rt, {
-        warn: (line) => out(state, `${style('yellow', 'birdie:')} ${line}`),
-      });
+      const next = await createSession(rt, { warn: (line) => warn(state, line) });
       await switchTo(state, next);
       return out(state, `${style('green', '✓')} new session ${state.session.id}`);
     }
@@ -40,11 +43,17 @@ export async function session(state: ReplState, rest: string[]): Promise<undefin
     case 'delete': {
       if (!rest[1]) return out(state, 'Usage: /session delete ID');
       const target = await findSession(rt.store, rest[1], rt.userId, 'repl');
-      if (target.id === state.session.id)
-        return out(state, 'That is the current session; /session new or switch first.');
-      await rt.store.sessions.delete(target.id, rt.userId);
+      // The current one: the REPL goes on in a new session (with the settings' skills, as /new), then deletes it.
+      const current = target.id === state.session.id;
+      if (current) await switchTo(state, await createSession(rt, { warn: (line) => warn(state, line) }));
+      // Switching away discards an empty session by itself: it may be gone already.
+      if (await rt.store.sessions.get(target.id, rt.userId))
+        await rt.store.sessions.delete(target.id, rt.userId);
       await removeSessionDir(state.io.env, target.id);
-      return out(state, `${style('green', '✓')} deleted ${target.id}`);
+      return out(
+        state,
+        `${style('green', '✓')} deleted ${target.id}${current ? `; new session ${state.session.id}` : ''}`,
+      );
     }
     case 'rename': {
       const title = oneLine(rest.slice(1).join(' '), 200);
@@ -62,7 +71,7 @@ export async function session(state: ReplState, rest: string[]): Promise<undefin
             x.id === state.session.id ? '*' : ' ',
             x.id,
             x.updatedAt.toISOString().slice(0, 16).replace('T', ' '),
-            `${x.turns} turns`,
+            plural(x.turns, 'turn'),
             `↑${x.inputTokens} ↓${x.outputTokens}`,
             x.title ?? '',
           ]),
@@ -73,7 +82,7 @@ export async function session(state: ReplState, rest: string[]): Promise<undefin
       const x = (await rt.store.sessions.get(state.session.id, rt.userId)) ?? state.session;
       out(
         state,
-        `session ${x.id} · user ${x.userId} · ${x.turns} turns · ↑${x.inputTokens} ↓${x.outputTokens} tok · created ${x.createdAt.toISOString().slice(0, 16).replace('T', ' ')}${x.title ? ` · ${x.title}` : ''}`,
+        `session ${x.id} · user ${x.userId} · ${plural(x.turns, 'turn')} · ↑${x.inputTokens} ↓${x.outputTokens} tok · created ${x.createdAt.toISOString().slice(0, 16).replace('T', ' ')}${x.title ? ` · ${x.title}` : ''}`,
       );
       // Tools approved for the rest of the session (kept in its thread, bound to their skill files).
       const approvals = (await rt.agent.getState(x.id).catch(() => undefined))?.sessionApprovals ?? [];

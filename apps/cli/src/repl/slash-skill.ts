@@ -1,4 +1,4 @@
-import { type DiagnosticLike, formatDiagnostic } from '../render/diagnostics.js';
+import { type DiagnosticLike, formatDiagnostic, plural } from '../render/diagnostics.js';
 import { table } from '../render/style.js';
 import { didYouMean } from '../suggest.js';
 import { out, type ReplState } from './state.js';
@@ -29,7 +29,7 @@ export async function skill(state: ReplState, rest: string[]): Promise<undefined
     const fatal = messages.filter((m) => m.fatal === true);
     out(
       state,
-      `${style('green', '✓')} reloaded: ${rt.registry.current().skills.length} skills, ${fatal.length} errors`,
+      `${style('green', '✓')} reloaded: ${plural(rt.registry.current().skills.length, 'skill')}, ${plural(fatal.length, 'error')}`,
     );
     for (const m of fatal) out(state, formatDiagnostic(m as DiagnosticLike, rt.cwd, style));
     return undefined;

@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import type { ApprovalMode } from '@birdie/graph';
+import { agentGapLine, agentGapSummary, agentGaps } from '../agent-gaps.js';
 import { confinementOfTool, sandboxSummary } from '../isolation.js';
 import { birdieHome } from '../paths.js';
-import { relativeIfInside } from '../render/diagnostics.js';
+import { plural, relativeIfInside } from '../render/diagnostics.js';
 import { table } from '../render/style.js';
 import { TOOL_OUTPUT_MODES, type ToolOutputMode } from '../render/tool-output.js';
 import { APPROVAL_MODES } from '../runtime.js';
@@ -127,7 +128,7 @@ export async function runSlash(state: ReplState, line: string): Promise<SlashRes
 }
 
 /** `/agent`: who answers; `/agent list`; `/agent NAME` switches from the next turn; `/agent none`: no agent. */
-function agentCommand(state: ReplState, rest: string[]): undefined {
+async function agentCommand(state: ReplState, rest: string[]): Promise<undefined> {
   const snapshot = state.rt.registry.current();
   const sub = rest[0];
   if (sub === undefined) {
@@ -166,7 +167,9 @@ function agentCommand(state: ReplState, rest: string[]): undefined {
   }
   state.nextAgent = found.name;
   state.agentName = found.name;
-  return out(state, `${state.style('green', '✓')} ${found.name} answers from the next turn`);
+  out(state, `${state.style('green', '✓')} ${found.name} answers from the next turn`);
+  const gaps = await agentGaps(state.rt, state.session.id, found.name);
+  return gaps ? out(state, state.style('yellow', agentGapLine(gaps, 'slash'))) : undefined;
 }
 
 function help(state: ReplState): undefined {
@@ -220,7 +223,10 @@ async function info(state: ReplState): Promise<undefined> {
     .map(([field, source]) => `${field} ← ${source}`);
   const rows = [
     ['user', rt.userId],
-    ['session', `${session.id} (${totals.turns} turns, ↑${totals.inputTokens} ↓${totals.outputTokens} tok)`],
+    [
+      'session',
+      `${session.id} (${plural(totals.turns, 'turn')}, ↑${totals.inputTokens} ↓${totals.outputTokens} tok)`,
+    ],
     ['provider', `${rt.provider.config.vendor} · ${rt.provider.config.model}`],
     [
       'model',
@@ -238,6 +244,9 @@ async function info(state: ReplState): Promise<undefined> {
       rt.registry.directories.map((d) => `${d.layer}:${relativeIfInside(rt.cwd, d.path)}`).join('  '),
     ],
     ['store', rt.store.location],
+    ...(state.agentName
+      ? [['agent', agentGapSummary(await agentGaps(rt, session.id, state.agentName), state.agentName)]]
+      : []),
     ['memory files', await memoryFilesLine(rt)],
     ['sandbox', await sandboxSummary()],
     ...(await confinedTools(state)),

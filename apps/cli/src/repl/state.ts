@@ -2,10 +2,11 @@ import type { ApprovalMode } from '@birdie/graph';
 import type { RegistryWatcher } from '@birdie/registry';
 import type { Session } from '@birdie/store';
 import type { Io } from '../io.js';
-import { type DiagnosticLike, formatDiagnostic, reportSkillProblems } from '../render/diagnostics.js';
+import { type DiagnosticLike, formatDiagnostic, plural, reportSkillProblems } from '../render/diagnostics.js';
 import type { Style } from '../render/style.js';
 import type { ToolOutputMode } from '../render/tool-output.js';
 import { type Runtime, staleGrantNotes } from '../runtime.js';
+import { workspaceContents } from '../trust.js';
 import { statusLine } from './status.js';
 
 /** What one REPL process holds: the runtime, the current session and the user's display choices. */
@@ -98,10 +99,11 @@ export function watchSkills(state: ReplState): void {
       state.notices.splice(0);
       const untrusted = state.rt.registry.current().untrusted;
       state.notices.push(
-        `skills reloaded: ${state.rt.registry.current().skills.length} skills${fatal.length ? `, ${fatal.length} errors` : ''}`,
+        `skills reloaded: ${plural(state.rt.registry.current().skills.length, 'skill')}${fatal.length ? `, ${plural(fatal.length, 'error')}` : ''}`,
         // A trusted folder whose declarations changed is dropped at once and asked about again before the next turn.
         ...untrusted.map(
-          (w) => `${w.path}: its project skills are not loaded (not trusted for what they declare now)`,
+          (w) =>
+            `${w.path}: its ${workspaceContents(w)} are not loaded (not trusted for what they declare now)`,
         ),
         ...fatal.slice(0, 3).map((m) => formatDiagnostic(m as DiagnosticLike, state.io.cwd, state.style)),
         ...more,

@@ -1,4 +1,5 @@
 import type { WorkspaceDeclarations } from '@birdie/registry';
+import { plural } from '../render/diagnostics.js';
 import { describeWorkspace, refusedBefore, workspaceContents } from '../trust.js';
 import { out, type ReplState } from './state.js';
 
@@ -31,10 +32,7 @@ export async function askPendingTrust(state: ReplState): Promise<void> {
     const answer = await prompts.select<Answer>({
       input: io.stdin,
       output: io.stdout,
-      message:
-        workspace.agents.length > 0
-          ? 'Load them? Their tools and MCP servers can run commands on this machine, and agents run the tools they pre-approve without asking.'
-          : 'Load them? Their tools and MCP servers can run commands on this machine.',
+      message: trustQuestion(workspace),
       options: [
         { value: 'yes', label: 'Yes, trust this folder' },
         { value: 'no', label: 'No (ask again only if what they declare changes)' },
@@ -65,7 +63,21 @@ export async function askPendingTrust(state: ReplState): Promise<void> {
     const { skills, agents } = rt.registry.current();
     out(
       state,
-      `${style('green', '✓')} trusted; ${skills.length} skills${agents.length ? ` and ${agents.length} agents` : ''} loaded`,
+      `${style('green', '✓')} trusted; ${plural(skills.length, 'skill')}${agents.length ? ` and ${plural(agents.length, 'agent')}` : ''} loaded`,
     );
   }
+}
+
+/** What saying yes lets in: code that runs, agents that pre-approve, text that reaches every prompt. */
+function trustQuestion(workspace: WorkspaceDeclarations): string {
+  const risks = [
+    ...(workspace.skills.length || workspace.agents.length
+      ? ['their tools and MCP servers can run commands on this machine']
+      : []),
+    ...(workspace.agents.length ? ['agents run the tools they pre-approve without asking'] : []),
+    ...(workspace.memoryFiles.length ? ['memory files go into every prompt'] : []),
+    ...(workspace.settings ? ["the project's settings apply"] : []),
+  ];
+  const said = risks.join('; ');
+  return `Load them? ${said.charAt(0).toUpperCase()}${said.slice(1)}.`;
 }

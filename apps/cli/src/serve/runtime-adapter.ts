@@ -6,14 +6,18 @@ import type { Runtime } from '../runtime.js';
 import { removeSessionDir } from '../session-dir.js';
 import { createSession } from '../session-start.js';
 import { executeTurn } from '../turn.js';
+import { operatorPolicy } from './operator-policy.js';
 
 /**
  * The CLI's runtime as `@birdie/server` drives it: sessions through the store, turns through `executeTurn` (the one
  * turn path of `birdie run` and the REPL: lease, run log, tool journal, session files). A turn that needs approval
  * ends with its pending requests; the decisions come back in a later request, possibly to another worker.
+ * What sessions may use is the operator's policy (`serve.skills`, `serve.agents`, `skills.disable`): the runtime's
+ * skill policy holds it as its ceiling on every turn; here a request asking for more is refused with a 403.
  */
 export function serveRuntime(rt: Runtime, approval: ApprovalMode): ServeRuntime {
   const { store } = rt;
+  const operator = operatorPolicy(rt.config.settings);
   return {
     store,
     provider: `${rt.provider.config.vendor}/${rt.provider.config.model}`,
@@ -29,17 +33,28 @@ export function serveRuntime(rt: Runtime, approval: ApprovalMode): ServeRuntime 
             `no skill "${name}"${near ? ` (did you mean "${near}"?)` : ''}`,
           );
         }
+        const refusal = operator.skillRefusal(skill, snapshot);
+        if (refusal)
+          throw new ApiError('skill-not-allowed', `${refusal}; GET /v1/skills lists those you may enable`);
         return skill.name;
       });
-      if (request.agent !== undefined && !snapshot.getAgent(request.agent))
-        throw new ApiError('invalid-request', `no agent "${request.agent}"`);
-      // The server's settings (skills.enable / skills.disable) and the request's list over them.
+      if (request.agent !== undefined) {
+        if (!snapshot.getAgent(request.agent))
+          throw new ApiError('invalid-request', `no agent "${request.agent}"`);
+        const refusal = operator.agentRefusal(request.agent);
+        if (refusal) throw new ApiError('agent-not-allowed', refusal);
+      }
+      // The server's settings (skills.enable / skills.disable) and the request's list over them, within the ceiling.
       return createSession(rt, {
         userId,
         flags: { enable, disable: [] },
         ...(request.agent !== undefined ? { agent: request.agent } : {}),
         ...(request.title !== undefined ? { title: request.title } : {}),
       });
+    },
+
+    async skills() {
+      return operator.listing(rt.registry.current(), approval);
     },
 
     async history(session) {
@@ -65,8 +80,12 @@ export function serveRuntime(rt: Runtime, approval: ApprovalMode): ServeRuntime 
     async runTurn(session, input, handlers) {
       const result = await executeTurn(rt, session, input, {
         approval,
+        // The one who approves is a token holder, not the operator whose machine runs it: `never` never covers these.
+        askRawCommands: true,
         signal: handlers.signal,
         waitMs: 0,
+        // The user's workspace: every tool's working folder and the root file tools are confined to.
+        ...(handlers.workspace !== undefined ? { cwd: handlers.workspace } : {}),
         handlers: {
           onLeased: handlers.onLeased,
           onEvent: handlers.onEvent,

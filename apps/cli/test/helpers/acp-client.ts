@@ -113,6 +113,8 @@ export function outline(proc: AcpProcess): string[] {
       continue;
     }
     const u = entry.update;
+    // The context meter comes after every model call; tests that are about it read it from the log.
+    if (u.sessionUpdate === 'usage_update') continue;
     if (u.sessionUpdate === 'tool_call') {
       names.set(u.toolCallId, u.title.split(' ')[0] ?? u.title);
       lines.push(`tool_call ${names.get(u.toolCallId)} ${u.status}`);

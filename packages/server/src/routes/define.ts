@@ -4,6 +4,7 @@ import { type ApiErrorCode, ERROR_STATUS } from '../errors.js';
 import type { ServerMetrics } from '../metrics.js';
 import type { ServeRuntime } from '../runtime.js';
 import type { Turns } from '../turns.js';
+import type { Workspaces } from '../workspaces.js';
 import { ErrorSchema, EventSchema } from './schemas.js';
 
 /** `requestId`: the request's id (`X-Request-Id`, given or made), for logs; `token`: the caller's, once authenticated. */
@@ -15,6 +16,8 @@ export interface RouteDeps {
   runtime: ServeRuntime;
   store: Store;
   turns: Turns;
+  /** The users' workspaces, when the server has them (a session's own is deleted with it). */
+  workspaces?: Workspaces;
   version: string;
   metrics: ServerMetrics;
   /** Whether a token may read what only the operator may (the metrics). */
@@ -87,6 +90,6 @@ export const SessionParams = z.object({
 
 export const EVENT_STREAM = {
   description:
-    "A `text/event-stream` of the turn's events, each `event: <type>` with `data: <JSON>` — the same objects `birdie run --json` prints, one per line. It starts with `session`, ends with `result`, or with `approval-request` when the turn waits for a decision (answer it with `POST /v1/sessions/{id}/approvals`, on any worker).",
+    "A `text/event-stream` of the turn's events, each `event: <type>` with `data: <JSON>` — the same objects `birdie run --json` prints, one per line — and an `id:` once recorded (resume with `GET /v1/sessions/{id}/events` and `Last-Event-ID`). It starts with `session`, ends with `result`, or with `approval-request` when the turn waits for a decision (answer it with `POST /v1/sessions/{id}/approvals`, on any worker).",
   content: { 'text/event-stream': { schema: EventSchema } },
 };

@@ -9,22 +9,29 @@
 //   3. `public: true` (third argument of defineRoute) serves it without a token; anything else passes the auth and
 //      rate-limit middleware first (paths under /v1/, and /metrics). Throw `ApiError` for refusals; JSON bodies are read once, strictly (json-body.ts).
 import type { ApiRoute } from './define.js';
-import { health, openApi } from './health.js';
+import { health, openApi, ready } from './health.js';
 import { getMetrics } from './metrics.js';
 import { listRuns } from './runs.js';
-import { answerApprovals, cancelTurn, startTurn } from './session-turns.js';
+import { answerApprovals, cancelTurn, followEvents, startTurn } from './session-turns.js';
 import { createSession, deleteSession, getSession, listSessions } from './sessions.js';
+import { listSkills } from './skills.js';
+import { listTokensRoute, revokeTokenRoute } from './tokens.js';
 
 export const ROUTES: readonly ApiRoute[] = [
   health,
   openApi,
+  ready,
   createSession,
   listSessions,
   getSession,
   deleteSession,
   startTurn,
+  followEvents,
   answerApprovals,
   cancelTurn,
+  listSkills,
   listRuns,
+  listTokensRoute,
+  revokeTokenRoute,
   getMetrics,
 ];

@@ -205,3 +205,38 @@ export const EventSchema = z
     }),
   ])
   .openapi('Event', { description: 'One event of a turn (`data:` of the stream); `type` says which.' });
+
+export const SkillSchema = z
+  .object({
+    name: z.string(),
+    description: z.string(),
+    enabledByDefault: z
+      .boolean()
+      .openapi({ description: 'On in every new session without being asked for.' }),
+    mcpServer: z.boolean().openapi({ description: 'Its tools come from an MCP server, known once it runs.' }),
+    tools: z.array(
+      z.object({
+        name: z.string(),
+        description: z.string(),
+        raw: z.boolean().openapi({
+          description: "Runs a raw command: it asks on every call, whatever the server's approval mode.",
+        }),
+        approval: z.enum(['always', 'never']).openapi({
+          description:
+            "`always`: each call waits for the session user's decision; `never`: it runs without asking.",
+        }),
+      }),
+    ),
+  })
+  .openapi('Skill');
+
+export const TokenSchema = z
+  .object({
+    id: z.string().openapi({ description: 'Public id, for `DELETE /v1/tokens/{id}`.' }),
+    userId: z.string(),
+    name: z.string().optional(),
+    role: z.enum(['user', 'admin']),
+    createdAt: dateTime(),
+    lastUsedAt: dateTime().optional(),
+  })
+  .openapi('Token');

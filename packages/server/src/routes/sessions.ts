@@ -24,10 +24,10 @@ export const createSession = defineRoute(
         content: jsonContent(
           z.object({
             agent: z.string().optional().openapi({ description: 'The agent that answers the first turn.' }),
-            enable: z
-              .array(z.string())
-              .optional()
-              .openapi({ description: 'Skills enabled for the session.' }),
+            enable: z.array(z.string()).optional().openapi({
+              description:
+                'Skills enabled for the session, among those `GET /v1/skills` lists (any other: 403 `skill-not-allowed`).',
+            }),
             title: z.string().optional(),
           }),
         ),
@@ -35,7 +35,7 @@ export const createSession = defineRoute(
     },
     responses: {
       201: { description: 'The new session.', content: jsonContent(SessionSchema) },
-      ...errorResponses(...BODY_ERRORS, ...COMMON_ERRORS),
+      ...errorResponses(...BODY_ERRORS, 'skill-not-allowed', 'agent-not-allowed', ...COMMON_ERRORS),
     },
   }),
   ({ runtime }) =>
@@ -118,7 +118,7 @@ export const deleteSession = defineRoute(
       ...errorResponses('not-found', 'session-busy', ...COMMON_ERRORS),
     },
   }),
-  ({ runtime, store }) =>
+  ({ runtime, store, workspaces }) =>
     async (c) => {
       const session = await sessionOf(c, store);
       try {
@@ -126,6 +126,7 @@ export const deleteSession = defineRoute(
         const lease = await store.leases.acquire(session.id, { waitMs: 0 });
         try {
           await runtime.deleteSession(session);
+          await workspaces?.remove(session);
         } finally {
           await lease.release();
         }

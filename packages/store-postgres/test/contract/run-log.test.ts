@@ -94,6 +94,41 @@ describe.each(backends)('$name', (backend) => {
     expect(await codeOf(() => t.store.runs.get(parent, 'bob'))).toBe('not-owner');
   });
 
+  it("keeps a running run's tokens and latest model as it goes; its end replaces them, a later progress does not", async () => {
+    const lease = await t.store.leases.acquire(sessionId);
+    const run = await t.store.runs.start({ sessionId, userId: 'alice', model: 'fast' });
+    await t.store.runs.progress(run, {
+      inputTokens: 120,
+      outputTokens: 7,
+      usage: [{ model: 'openai/gpt-4o-mini', inputTokens: 120, outputTokens: 7 }],
+      model: 'openai/gpt-4o-mini',
+    });
+    expect(await t.store.runs.get(run, 'alice')).toMatchObject({
+      status: 'running',
+      model: 'openai/gpt-4o-mini',
+      inputTokens: 120,
+      outputTokens: 7,
+      usage: [{ model: 'openai/gpt-4o-mini', inputTokens: 120, outputTokens: 7 }],
+    });
+    await t.store.runs.finish(run, {
+      status: 'ok',
+      inputTokens: 130,
+      outputTokens: 9,
+      model: 'anthropic/claude',
+    });
+    await t.store.runs.progress(run, { inputTokens: 1, outputTokens: 1, usage: [] });
+    expect(await t.store.runs.get(run, 'alice')).toMatchObject({
+      status: 'ok',
+      model: 'anthropic/claude',
+      inputTokens: 130,
+      outputTokens: 9,
+    });
+    expect(
+      await codeOf(() => t.store.runs.progress(999_999, { inputTokens: 1, outputTokens: 1, usage: [] })),
+    ).toBe('not-found');
+    await lease.release();
+  });
+
   it('lists by agent, status, start time, parent, and pages by id', async () => {
     const lease = await t.store.leases.acquire(sessionId);
     const ids: number[] = [];

@@ -173,6 +173,24 @@ describe.each(backends)('$name', (backend) => {
       expect(await codeOf(() => t.store.tokens.create('../x'))).toBe('invalid-id');
       expect(await codeOf(() => t.store.tokens.create('alice', { name: 'a\nb' }))).toBe('invalid-argument');
     });
+
+    it('carry their role: a user token by default, an admin token when asked, as created, listed and verified', async () => {
+      const user = await t.store.tokens.create('alice');
+      const admin = await t.store.tokens.create('ops', { name: 'operator', admin: true });
+      expect(user.record.admin).toBe(false);
+      expect(admin.record).toMatchObject({ userId: 'ops', name: 'operator', admin: true });
+      const other = await t.env.open();
+      expect((await other.tokens.verify(admin.token))?.admin).toBe(true);
+      expect((await other.tokens.verify(user.token))?.admin).toBe(false);
+      // Made in the same millisecond, they may list in either order.
+      expect((await other.tokens.list()).map((r) => [r.userId, r.admin]).sort()).toEqual([
+        ['alice', false],
+        ['ops', true],
+      ]);
+      expect(await codeOf(() => t.store.tokens.create('alice', { admin: 'yes' as never }))).toBe(
+        'invalid-argument',
+      );
+    });
   });
 
   describe('the agent a session starts with', () => {

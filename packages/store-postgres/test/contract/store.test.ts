@@ -36,6 +36,20 @@ describe.each(backends)('$name', (backend) => {
     );
   });
 
+  describe('ready', () => {
+    it('is ready while open and at its schema version; not once the schema moved on, nor after close', async () => {
+      expect(await t.store.ready()).toEqual({ ready: true });
+      // Another (newer) birdie migrated the data since this store opened it.
+      if (backend.name === 'sqlite') await t.env.exec('PRAGMA user_version = 99');
+      else await t.env.exec("INSERT INTO birdie_migrations (version, name) VALUES (99, 'from the future')");
+      const moved = await t.store.ready();
+      expect(moved).toMatchObject({ ready: false, code: 'migration-failed' });
+      expect(moved.ready === false && moved.reason).toMatch(/ version \d+, this birdie needs \d+$/);
+      await t.store.close();
+      expect(await t.store.ready()).toEqual({ ready: false, code: 'closed', reason: 'the store is closed' });
+    });
+  });
+
   describe('sessions', () => {
     it('numbers sessions per local day and lists newest first per user', async () => {
       const day1 = new Date(2026, 10, 21, 9, 0);

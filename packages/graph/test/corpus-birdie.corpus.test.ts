@@ -1,15 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadRegistry, SkillPolicy } from '@birdie/registry';
-import { makeTempDir } from '@birdie/test-utils';
+import { corpusRoot, makeTempDir } from '@birdie/test-utils';
 import { AIMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
 import { describe, expect, it } from 'vitest';
 import { type Agent, createAgent } from '../src/index.js';
 import { callTools, collect, ofType, toolMessages, useCleanups } from './helpers.js';
 
-const corpus = fileURLToPath(new URL('../../../../shared/corpus/birdie', import.meta.url));
+const corpus = join(corpusRoot(), 'birdie');
 
 const cleanups = useCleanups();
 

@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadRegistry, SkillPolicy } from '@birdie/registry';
+import { corpusRoot } from '@birdie/test-utils';
 import { AIMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
 import { describe, expect, it } from 'vitest';
 import { createAgent } from '../src/index.js';
 import { agentSetup, callTools, collect, knowledgeSkill, toolMessages, useCleanups } from './helpers.js';
 
-const corpus = fileURLToPath(new URL('../../../../shared/corpus/agentskills', import.meta.url));
+const corpus = join(corpusRoot(), 'agentskills');
 
 const cleanups = useCleanups();
 

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+/** `pnpm test:corpus`: compatibility tests that read ../shared/corpus beside the checkout (never copied into it). */
+export default defineConfig({
+  test: {
+    include: ['test/**/*.corpus.test.ts'],
+    exclude: ['**/node_modules/**', '**/dist/**'],
+    testTimeout: 20_000,
+    // The tests that start the CLI run the bundle: rebuild it first when the sources or a package's dist/ changed.
+    globalSetup: ['test/helpers/fresh-bundle.ts'],
+  },
+});

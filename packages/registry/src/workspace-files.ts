@@ -1,0 +1,156 @@
+import { createHash } from 'node:crypto';
+import { open, readFile, realpath, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { Skill } from '@birdie/skill-parser';
+import type { MemoryFileInfo, RunFile } from './types.js';
+
+/** The project memory file's name: read into the prompt once its folder is trusted. */
+export const MEMORY_FILE_NAME = 'AGENTS.md';
+/** A project's own settings and approval rules, read only once its folder is trusted. */
+export const PROJECT_SETTINGS_FILE = join('.birdie', 'settings.json');
+
+const HEAD_LINES = 3;
+const HEAD_WIDTH = 100;
+const HEAD_BYTES = 4096;
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * The `AGENTS.md` paths of a folder, general to specific: from the repository root (the nearest folder above `cwd`
+ * holding `.git`) down to `cwd`; outside a repository only `cwd`'s. Existing or not.
+ */
+export async function memoryFilePaths(cwd: string): Promise<string[]> {
+  const chain: string[] = [];
+  let dir = resolve(cwd);
+  let root: number | undefined;
+  for (;;) {
+    chain.push(dir);
+    if (await exists(join(dir, '.git'))) {
+      root = chain.length;
+      break;
+    }
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return chain
+    .slice(0, root ?? 1)
+    .reverse()
+    .map((folder) => join(folder, MEMORY_FILE_NAME));
+}
+
+/** The project memory files that exist, with their size and first lines. */
+export async function memoryFiles(workspace: string): Promise<MemoryFileInfo[]> {
+  const found: MemoryFileInfo[] = [];
+  for (const path of await memoryFilePaths(workspace)) {
+    const head = await readHead(path);
+    if (head) found.push({ path, ...head });
+  }
+  return found;
+}
+
+async function readHead(path: string): Promise<{ size: number; head: string[] } | undefined> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(path, 'r');
+    const info = await handle.stat();
+    if (!info.isFile()) return undefined;
+    const buffer = Buffer.alloc(Math.min(info.size, HEAD_BYTES));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    const head = buffer
+      .subarray(0, bytesRead)
+      .toString('utf8')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '')
+      .slice(0, HEAD_LINES)
+      .map((line) => (line.length > HEAD_WIDTH ? `${line.slice(0, HEAD_WIDTH - 1)}…` : line));
+    return { size: info.size, head };
+  } catch {
+    return undefined;
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** The project's settings file, if it has one, with the SHA-256 of its bytes. */
+export async function settingsFile(workspace: string): Promise<{ path: string; sha256: string } | undefined> {
+  const path = join(workspace, PROJECT_SETTINGS_FILE);
+  const bytes = await readFile(path).catch(() => undefined);
+  return bytes ? { path, sha256: sha256(bytes) } : undefined;
+}
+
+export function sha256(bytes: Buffer | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+export function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/** The paths (relative to the skill folder) an entrypoint names as code to run there. */
+function namedFiles(skill: Skill, entrypoint: string): string[] {
+  const colon = entrypoint.indexOf(':');
+  const scheme = entrypoint.slice(0, colon);
+  const target = entrypoint.slice(colon + 1);
+  if (scheme === 'node') {
+    const hash = target.lastIndexOf('#');
+    return [hash === -1 ? target : target.slice(0, hash)];
+  }
+  if (scheme === 'python') {
+    const module = target
+      .slice(0, target.lastIndexOf('.'))
+      .replace(new RegExp(`^birdie\\.skills\\.${skill.name.replace(/\W/g, '\\$&')}\\.`), '');
+    const path = module.split('.').join('/');
+    return [`${path}.py`, join(path, '__init__.py')];
+  }
+  if (scheme === 'bash') {
+    // Words of the template that name a file of the skill folder (`./run.sh`, `scripts/x.py`); placeholders are data.
+    return target
+      .split(/\s+/)
+      .map((word) => word.replace(/^['"]|['";]+$/g, ''))
+      .filter((word) => word !== '' && !word.includes('{') && !word.startsWith('-'));
+  }
+  return [];
+}
+
+/**
+ * What a project skill runs: the real path of its folder, and each file its `node:`/`python:` entrypoints and `bash:`
+ * templates name inside that folder, hashed. `outside`: the folder or a named file resolves (symlinks followed)
+ * outside the workspace — code the user did not trust with the folder, which is refused.
+ */
+export async function skillRunFiles(
+  skill: Skill,
+  workspaceReal: string,
+): Promise<{ folder: string; runs: RunFile[]; outside: string[] }> {
+  const lexical = dirname(skill.file);
+  const folder = await realpath(lexical).catch(() => lexical);
+  const outside = isInside(workspaceReal, folder) ? [] : [folder];
+  const runs = new Map<string, string>();
+  for (const tool of skill.tools) {
+    for (const name of namedFiles(skill, tool.entrypoint)) {
+      const path = resolve(lexical, name);
+      if (isAbsolute(name) || !isInside(lexical, path) || path === lexical) continue;
+      const real = await realpath(path).catch(() => undefined);
+      if (real === undefined || !(await stat(real)).isFile()) continue;
+      if (!isInside(workspaceReal, real)) {
+        outside.push(real);
+        continue;
+      }
+      runs.set(relative(lexical, path), sha256(await readFile(real)));
+    }
+  }
+  return {
+    folder,
+    runs: [...runs]
+      .map(([file, hash]) => ({ file, sha256: hash }))
+      .sort((a, b) => (a.file < b.file ? -1 : 1)),
+    outside,
+  };
+}

@@ -1,0 +1,129 @@
+import type { Store, TurnEventRecord } from '@birdie/store';
+import type { EventStream } from './event-stream.js';
+
+export type StreamEvent = { type: string } & Record<string, unknown>;
+
+/** What is waiting to be recorded and sent: an event (sent with its id), a token (sent at once), recorded tokens. */
+type Item =
+  | { kind: 'event'; event: StreamEvent }
+  | { kind: 'token'; event: StreamEvent }
+  | { kind: 'tokens'; event: StreamEvent };
+
+/**
+ * Records a running turn's events in the store (for replay on any worker) and streams them to the client that
+ * submitted it, in one order: each event goes to the client once it is recorded, with its id. `token` events go to
+ * the client without waiting to be recorded (no id) and are recorded coalesced: consecutive tokens of one message
+ * (and agent) become one event, written at the next other event or after `tokenFlushMs`, whose id then reaches the
+ * client alone (`EventStream.mark`). Whatever arrives while a write is in flight is written next in one append (one
+ * transaction). When the store cannot take an event, the client still gets it, without an id.
+ */
+export class TurnRecorder {
+  private queue: Item[] = [];
+  private pumping: Promise<void> | undefined;
+  private tokens: StreamEvent | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private failed = false;
+
+  constructor(
+    private readonly store: Store,
+    private readonly turnId: number,
+    private readonly live: EventStream,
+    private readonly options: { tokenFlushMs: number; onError(error: unknown): void },
+  ) {}
+
+  push(event: StreamEvent): void {
+    if (event.type === 'token' && typeof event.text === 'string') {
+      this.coalesce(event);
+      this.enqueue({ kind: 'token', event });
+      return;
+    }
+    this.flushTokens();
+    this.enqueue({ kind: 'event', event });
+  }
+
+  /**
+   * Records the turn's last events with its end (the turn's `status`) in one transaction, after everything pushed
+   * before, and sends them. A turn ended already (found lost by a follower) records nothing more.
+   */
+  async end(status: string, last: StreamEvent[]): Promise<void> {
+    this.flushTokens();
+    while (this.pumping) await this.pumping;
+    let recorded: Array<TurnEventRecord | undefined> = [];
+    try {
+      recorded = (await this.store.turns.end(this.turnId, status, last)) ?? [];
+    } catch (error) {
+      this.fail(error);
+    }
+    for (const [i, event] of last.entries()) this.live.push(event, recorded[i]?.id);
+  }
+
+  private coalesce(token: StreamEvent): void {
+    const open = this.tokens;
+    if (open && sameMessage(open, token)) {
+      open.text = `${open.text as string}${token.text as string}`;
+    } else {
+      this.flushTokens();
+      this.tokens = { ...token };
+    }
+    this.timer ??= setTimeout(() => this.flushTokens(), this.options.tokenFlushMs);
+  }
+
+  private flushTokens(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.tokens) return;
+    this.enqueue({ kind: 'tokens', event: this.tokens });
+    this.tokens = undefined;
+  }
+
+  private enqueue(item: Item): void {
+    this.queue.push(item);
+    this.pumping ??= this.pump();
+  }
+
+  /** Writes what is queued in one append, sends it in order, and again until the queue is empty. */
+  private async pump(): Promise<void> {
+    try {
+      // Let the events of one synchronous burst join the first write.
+      await Promise.resolve();
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0);
+        const records = await this.record(batch.filter((i) => i.kind !== 'token').map((i) => i.event));
+        let next = 0;
+        for (const item of batch) {
+          if (item.kind === 'token') {
+            this.live.push(item.event);
+            continue;
+          }
+          const id = records[next++]?.id;
+          if (item.kind === 'event') this.live.push(item.event, id);
+          else if (id !== undefined) this.live.mark(id);
+        }
+      }
+    } finally {
+      // In the same synchronous step as the last look at the queue: an item queued after it starts a new pump.
+      this.pumping = undefined;
+    }
+  }
+
+  private async record(events: StreamEvent[]): Promise<Array<TurnEventRecord | undefined>> {
+    if (events.length === 0) return [];
+    try {
+      return await this.store.turns.append(this.turnId, events);
+    } catch (error) {
+      this.fail(error);
+      return [];
+    }
+  }
+
+  /** Reported once: a store that fails keeps failing, and the client still gets its events. */
+  private fail(error: unknown): void {
+    if (this.failed) return;
+    this.failed = true;
+    this.options.onError(error);
+  }
+}
+
+function sameMessage(a: StreamEvent, b: StreamEvent): boolean {
+  return JSON.stringify(a.agent) === JSON.stringify(b.agent);
+}

@@ -1,0 +1,98 @@
+import { chmod, mkdir, rm } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+import type { Session } from '@birdie/store';
+import { validateSessionId, validateUserId } from '@birdie/store';
+import getFolderSize from 'get-folder-size';
+import { ApiError } from './errors.js';
+
+/** Where API sessions' tools work: one folder per user, or per session inside it. */
+export interface WorkspaceOptions {
+  /**
+   * The folder that holds every workspace: `<root>/<userId>` (and `<root>/<userId>/<sessionId>`). Every worker of
+   * one store must mount the same folder here, so a session's next turn finds its files on any worker. Absolute.
+   */
+  root: string;
+  /** `user` (default): a user's sessions share one folder; `session`: each session has its own, deleted with it. */
+  per?: 'user' | 'session';
+  /**
+   * A user's workspace may hold this many bytes (everything under `<root>/<userId>`): a turn of a user over it is
+   * refused (413, `workspace-bytes-exceeded`) before it starts. Checked between turns: a tool can overshoot within
+   * one. Default: no limit.
+   */
+  maxBytes?: number;
+  /** The setting or flag that sets `maxBytes`, named in the refusal. Default `maxBytes`. */
+  maxBytesName?: string;
+}
+
+/**
+ * The workspaces of API sessions under one root (see `WorkspaceOptions`). Folders are made on first use, readable by
+ * the server's OS user only (0700). Ids are checked against the store's patterns before they become paths.
+ */
+export class Workspaces {
+  readonly root: string;
+  readonly per: 'user' | 'session';
+  private readonly maxBytes: number | undefined;
+  private readonly maxBytesName: string;
+
+  constructor(options: WorkspaceOptions) {
+    if (!isAbsolute(options.root))
+      throw new TypeError(`the workspace root must be absolute: ${options.root}`);
+    this.root = resolve(options.root);
+    this.per = options.per ?? 'user';
+    this.maxBytes = options.maxBytes;
+    this.maxBytesName = options.maxBytesName ?? 'maxBytes';
+  }
+
+  /** `<root>/<userId>`: everything of the user, the unit of the quota. */
+  userFolder(userId: string): string {
+    return join(this.root, validateUserId(userId));
+  }
+
+  /** The session's working folder (its user's, or its own inside it), not made. */
+  folderOf(session: Pick<Session, 'id' | 'userId'>): string {
+    const user = this.userFolder(session.userId);
+    return this.per === 'session' ? join(user, validateSessionId(session.id)) : user;
+  }
+
+  /** Makes the session's folder (0700 from the root down) and returns it. */
+  async open(session: Pick<Session, 'id' | 'userId'>): Promise<string> {
+    const folder = this.folderOf(session);
+    await mkdir(this.root, { recursive: true, mode: 0o700 });
+    for (const path of this.per === 'session' ? [this.userFolder(session.userId), folder] : [folder]) {
+      await mkdir(path, { recursive: true, mode: 0o700 });
+      // mkdir's mode passes through the umask; a folder made by an older release or by hand is narrowed too.
+      await chmod(path, 0o700);
+    }
+    return folder;
+  }
+
+  /**
+   * The bytes under the user's folder as `lstat` reports them: files, links themselves, and folders (4 KiB each on
+   * ext4), a hard-linked file once; 0 before first use.
+   */
+  async usage(userId: string): Promise<number> {
+    return getFolderSize.loose(this.userFolder(userId));
+  }
+
+  /**
+   * The folder a turn of `session` runs in, made if needed; throws `ApiError('workspace-bytes-exceeded')` (413) when
+   * the user's workspace already holds more than the limit.
+   */
+  async admit(session: Pick<Session, 'id' | 'userId'>): Promise<string> {
+    if (this.maxBytes !== undefined) {
+      const used = await this.usage(session.userId);
+      if (used > this.maxBytes)
+        throw new ApiError(
+          'workspace-bytes-exceeded',
+          `your workspace holds ${used} bytes, more than the server allows (${this.maxBytesName}: ${this.maxBytes}); ` +
+            'turns run again once it holds less (delete sessions that have a workspace of their own, or ask the operator)',
+        );
+    }
+    return this.open(session);
+  }
+
+  /** Deletes a session's own folder (`per: 'session'`); a user's shared folder stays. */
+  async remove(session: Pick<Session, 'id' | 'userId'>): Promise<void> {
+    if (this.per === 'session') await rm(this.folderOf(session), { recursive: true, force: true });
+  }
+}

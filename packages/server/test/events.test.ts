@@ -1,0 +1,160 @@
+import { describe, expect, it, vi } from 'vitest';
+import { requestDigest } from '../src/idempotency.js';
+import { blocksOf, events, gate, readUntil, requestOf, type Script, useServer } from './helpers.js';
+
+// Issue 27: a client whose stream was cut reattaches to the turn (`GET /v1/sessions/{id}/events`, `Last-Event-ID`),
+// on any worker: the events are recorded in the store while the turn runs, and kept for a while after it.
+describe('GET /v1/sessions/{id}/events', () => {
+  const h = useServer({ eventPollMs: 20 });
+  const newSession = async (token: string) =>
+    ((await (await h.request('/v1/sessions', { token, json: {} })).json()) as { id: string }).id;
+
+  /** A turn that starts a tool, waits at `hold`, then ends it and answers in two tokens. */
+  const held = (hold: Promise<void>, started: () => void): Script => {
+    return async ({ handlers }) => {
+      handlers.onEvent({ type: 'tool-start', id: 'call_1', name: 'sleep', args: {} } as never);
+      started();
+      await hold;
+      handlers.onEvent({ type: 'tool-end', id: 'call_1', name: 'sleep', ok: true, output: 'z' } as never);
+      handlers.onEvent({ type: 'token', text: 'Wo' });
+      handlers.onEvent({ type: 'token', text: 'ke.' });
+      handlers.onEvent({ type: 'done', status: 'ok' });
+      return { status: 'ok', inputTokens: 1, outputTokens: 1 };
+    };
+  };
+
+  it('every event has an id; tokens reach the client at once and their recorded id follows alone', async () => {
+    const token = await h.token();
+    const id = await newSession(token);
+    const blocks = blocksOf(
+      await (await h.request(`/v1/sessions/${id}/turns`, { token, json: { prompt: 'hi' } })).text(),
+    );
+    expect(blocks).toEqual([
+      { id: expect.any(Number), event: { type: 'session', id, user: 'alice', provider: 'scripted/test' } },
+      { event: { type: 'token', text: 'hi' } },
+      { id: expect.any(Number) },
+      { id: expect.any(Number), event: { type: 'done', status: 'ok' } },
+      {
+        id: expect.any(Number),
+        event: { type: 'result', status: 'ok', session: id, inputTokens: 1, outputTokens: 2 },
+      },
+    ]);
+    const ids = blocks.flatMap((b) => (b.id === undefined ? [] : [b.id]));
+    expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+    // The newest turn, from its start: the same events under the same ids.
+    const replay = blocksOf(await (await h.request(`/v1/sessions/${id}/events`, { token })).text());
+    expect(replay.map((b) => b.id)).toEqual(ids);
+    expect(replay.map((b) => b.event?.type)).toEqual(['session', 'token', 'done', 'result']);
+  });
+
+  it('reattaches on another worker from Last-Event-ID: what came after it, then the rest as the turn runs', async () => {
+    const token = await h.token();
+    const id = await newSession(token);
+    const release = gate();
+    const started = gate();
+    h.runtime.script = held(release.promise, started.open);
+    const turn = await h.request(`/v1/sessions/${id}/turns`, { token, json: { prompt: 'sleep' } });
+    await started.promise;
+    // The client reads up to the tool's start, then its connection is cut.
+    const seen = await readUntil(turn, (e) => e.type === 'tool-start');
+    const lastId = seen.at(-1)!.id!;
+    const other = h.worker({ eventPollMs: 20 });
+    const reattached = await requestOf(other.server, `/v1/sessions/${id}/events`, {
+      token,
+      headers: { 'Last-Event-ID': String(lastId) },
+    });
+    expect(reattached.status).toBe(200);
+    expect(reattached.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    release.open();
+    const rest = blocksOf(await reattached.text());
+    expect(rest.map((b) => b.event)).toEqual([
+      { type: 'tool-end', id: 'call_1', name: 'sleep', ok: true, output: 'z' },
+      { type: 'token', text: 'Woke.' },
+      { type: 'done', status: 'ok' },
+      { type: 'result', status: 'ok', session: id, inputTokens: 1, outputTokens: 1 },
+    ]);
+    expect(rest.every((b) => b.id! > lastId)).toBe(true);
+  });
+
+  it("is 404 for another user's session and 400 for a Last-Event-ID that is not one; a session with no turn is an empty stream", async () => {
+    const alice = await h.token('alice');
+    const bob = await h.token('bob');
+    const id = await newSession(alice);
+    expect((await h.request(`/v1/sessions/${id}/events`, { token: bob })).status).toBe(404);
+    const bad = await h.request(`/v1/sessions/${id}/events`, {
+      token: alice,
+      headers: { 'Last-Event-ID': 'x1' },
+    });
+    expect(bad.status).toBe(400);
+    const empty = await h.request(`/v1/sessions/${id}/events`, { token: alice });
+    expect(empty.status).toBe(200);
+    expect(await events(empty)).toEqual([]);
+  });
+
+  it('a turn whose worker died (no event, nobody holds the session) ends as lost for everyone who follows it', async () => {
+    const token = await h.token();
+    const id = await newSession(token);
+    // What a worker killed mid-turn leaves: a running turn, its lease gone.
+    const { turn } = await h.store.turns.begin({
+      sessionId: id,
+      userId: 'alice',
+      key: 'k-lost',
+      requestDigest: requestDigest({ prompt: 'x' }),
+    });
+    await h.store.turns.append(turn.id, [{ type: 'session', id }]);
+    const other = h.worker({ eventPollMs: 20, lostTurnMs: 100 });
+    const list = await events(await requestOf(other.server, `/v1/sessions/${id}/events`, { token }));
+    expect(list.map((e) => e.type)).toEqual(['session', 'error', 'result']);
+    expect(list[1]).toMatchObject({ error: { code: 'turn-lost' } });
+    expect(list[2]).toMatchObject({ type: 'result', status: 'error', session: id });
+    expect(await h.store.turns.get(turn.id, 'alice')).toMatchObject({ state: 'ended', status: 'died' });
+    // The key's resend tells the same end, and runs nothing.
+    let runs = 0;
+    other.runtime.script = async () => {
+      runs += 1;
+      return { status: 'ok', inputTokens: 0, outputTokens: 0 };
+    };
+    const resent = await requestOf(other.server, `/v1/sessions/${id}/turns`, {
+      token,
+      json: { prompt: 'x' },
+      headers: { 'Idempotency-Key': 'k-lost' },
+    });
+    expect((await events(resent)).at(-1)).toMatchObject({ type: 'result', status: 'error' });
+    expect(runs).toBe(0);
+  });
+});
+
+describe('retention', () => {
+  const h = useServer({ eventPollMs: 20, turnRetentionMs: 1 });
+
+  it('a turn past the retention is forgotten (its key and events), by the next turn on any session', async () => {
+    const token = await h.token();
+    const id = await (await h.request('/v1/sessions', { token, json: {} }))
+      .json()
+      .then((s) => (s as { id: string }).id);
+    let runs = 0;
+    h.runtime.script = async ({ handlers }) => {
+      runs += 1;
+      handlers.onEvent({ type: 'done', status: 'ok' });
+      return { status: 'ok', inputTokens: 0, outputTokens: 0 };
+    };
+    const submit = () =>
+      h.request(`/v1/sessions/${id}/turns`, {
+        token,
+        json: { prompt: 'p' },
+        headers: { 'Idempotency-Key': 'k' },
+      });
+    await events(await submit());
+    const first = await h.store.turns.latest(id, 'alice');
+    await vi.waitFor(
+      async () => {
+        await events(await h.request(`/v1/sessions/${id}/turns`, { token, json: { prompt: 'other' } }));
+        expect(await h.store.turns.get(first!.id, 'alice')).toBeUndefined();
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+    const before = runs;
+    await events(await submit());
+    expect(runs).toBe(before + 1);
+  });
+});

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { useServer } from './helpers.js';
+
+// Roles (issue 27): an admin token may list and revoke tokens and read any user's runs; a user token only its own.
+
+type ErrorBody = { error: { code: string; message: string } };
+
+describe('admin and user tokens', () => {
+  const h = useServer();
+  const admin = async () => (await h.store.tokens.create('ops', { name: 'operator', admin: true })).token;
+
+  it('an admin token lists every token with its role, never a secret or a hash; ?user= narrows it', async () => {
+    const ops = await admin();
+    const alice = await h.store.tokens.create('alice', { name: 'laptop' });
+    await h.store.tokens.create('bob');
+    const response = await h.request('/v1/tokens', { token: ops });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    const { tokens } = JSON.parse(text) as { tokens: Array<Record<string, unknown>> };
+    expect(tokens.map((t) => [t.userId, t.role]).sort()).toEqual([
+      ['alice', 'user'],
+      ['bob', 'user'],
+      ['ops', 'admin'],
+    ]);
+    expect(tokens.find((t) => t.userId === 'alice')).toEqual({
+      id: alice.record.id,
+      userId: 'alice',
+      name: 'laptop',
+      role: 'user',
+      createdAt: alice.record.createdAt.toISOString(),
+    });
+    // Neither the tokens nor their hashes travel.
+    const hashes = [alice.token].map((t) => t.slice(4));
+    for (const secret of hashes) expect(text).not.toContain(secret);
+    expect(text).not.toMatch(/bdt_|[0-9a-f]{64}|hash/);
+
+    const only = (await (await h.request('/v1/tokens?user=alice', { token: ops })).json()) as {
+      tokens: Array<{ id: string }>;
+    };
+    expect(only.tokens.map((t) => t.id)).toEqual([alice.record.id]);
+    const bad = await h.request('/v1/tokens?user=../x', { token: ops });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as ErrorBody).error.code).toBe('invalid-request');
+  });
+
+  it('a user token gets 403 forbidden on the admin routes: bob cannot list tokens nor revoke alice’s', async () => {
+    const alice = await h.store.tokens.create('alice');
+    const bob = await h.token('bob');
+    const list = await h.request('/v1/tokens', { token: bob });
+    expect(list.status).toBe(403);
+    const body = (await list.json()) as ErrorBody;
+    expect(body.error.code).toBe('forbidden');
+    expect(body.error.message).toContain('admin token');
+
+    const revoke = await h.request(`/v1/tokens/${alice.record.id}`, { method: 'DELETE', token: bob });
+    expect(revoke.status).toBe(403);
+    expect(((await revoke.json()) as ErrorBody).error.code).toBe('forbidden');
+    // Alice's token still works.
+    expect((await h.request('/v1/sessions', { token: alice.token })).status).toBe(200);
+  });
+
+  it('an admin token revokes a token: it fails at its next request; an unknown or malformed id is 404', async () => {
+    const ops = await admin();
+    const alice = await h.store.tokens.create('alice');
+    expect((await h.request('/v1/sessions', { token: alice.token })).status).toBe(200);
+    const revoked = await h.request(`/v1/tokens/${alice.record.id}`, { method: 'DELETE', token: ops });
+    expect(revoked.status).toBe(204);
+    expect((await h.request('/v1/sessions', { token: alice.token })).status).toBe(401);
+    for (const id of [alice.record.id, 'tok_0000000000000000', 'nope']) {
+      const missing = await h.request(`/v1/tokens/${id}`, { method: 'DELETE', token: ops });
+      expect(missing.status, id).toBe(404);
+      expect(((await missing.json()) as ErrorBody).error).toEqual({
+        code: 'not-found',
+        message: `no token ${id}`,
+      });
+    }
+  });
+
+  it("runs: bob cannot see alice's runs (403 with ?user=alice); an admin token sees any user's", async () => {
+    const ops = await admin();
+    const bob = await h.token('bob');
+    const s = await h.store.sessions.create('alice');
+    const run = await h.store.runs.start({ sessionId: s.id, userId: 'alice', model: 'm' });
+    await h.store.runs.finish(run, { status: 'ok' });
+
+    const refused = await h.request('/v1/runs?user=alice', { token: bob });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as ErrorBody).error.code).toBe('forbidden');
+    // Their own name is their own runs.
+    const own = (await (await h.request('/v1/runs?user=bob', { token: bob })).json()) as { runs: unknown[] };
+    expect(own.runs).toEqual([]);
+
+    const seen = await h.request('/v1/runs?user=alice', { token: ops });
+    expect(seen.status).toBe(200);
+    const { runs } = (await seen.json()) as {
+      runs: Array<{ id: number; userId: string; sessionId: string }>;
+    };
+    expect(runs.map((r) => [r.id, r.userId, r.sessionId])).toEqual([[run, 'alice', s.id]]);
+    const ofSession = (await (
+      await h.request(`/v1/runs?user=alice&session=${s.id}`, { token: ops })
+    ).json()) as { runs: unknown[] };
+    expect(ofSession.runs).toHaveLength(1);
+    // Without ?user=, an admin token reads its own user's runs like any token.
+    expect(
+      ((await (await h.request('/v1/runs', { token: ops })).json()) as { runs: unknown[] }).runs,
+    ).toEqual([]);
+  });
+});
