@@ -126,7 +126,7 @@ describe('birdie skills', () => {
       .map((l) => JSON.parse(l));
     expect(json.find((s) => s.name === 'sleeper')).toMatchObject({
       kind: 'tool',
-      tools: ['slow_sleep', 'stubborn_sleep'],
+      tools: ['slow_sleep', 'chatty_sleep', 'stubborn_sleep'],
       enabledByDefault: true,
     });
   });

@@ -73,7 +73,9 @@ describe('~/.birdie/config.json: provider and settings sections', () => {
     await save({ provider, settings: { serve: { skill: ['todo'] } } });
     const nested = await cli(['run', 'hello']);
     expect(nested.code).toBe(2);
-    expect(nested.stderr).toContain('unknown setting "settings.serve.skill" (allowed: skills, agents, workspaces, workspace, sandbox, limits)');
+    expect(nested.stderr).toContain(
+      'unknown setting "settings.serve.skill" (allowed: skills, agents, workspaces, workspace, sandbox, limits)',
+    );
 
     await save('{\n  "provider": {\n    "vendor": "scripted",\n    "scirpt": "x.json"\n  }\n}\n');
     const field = await cli(['run', 'hello']);

@@ -17,6 +17,8 @@ const SCHEMA = 'restart';
 
 let server: PostgresServer;
 let box: Sandbox;
+/** The users' workspaces (`--workspaces`): the tools run there, sandboxed, so the test's files live there too. */
+let root: string;
 let worker: Worker;
 let alice: string;
 const files = { started: '', release: '', effects: '' };
@@ -24,9 +26,10 @@ const files = { started: '', release: '', effects: '' };
 beforeAll(async () => {
   server = await startPostgres();
   box = await sandbox({ BIRDIE_DATABASE_URL: server.url, BIRDIE_DATABASE_SCHEMA: SCHEMA });
-  files.started = join(box.dir.path, 'started.txt');
-  files.release = join(box.dir.path, 'release');
-  files.effects = join(box.dir.path, 'effects.txt');
+  root = join(box.dir.path, 'workspaces');
+  files.started = join(root, 'alice', 'started.txt');
+  files.release = join(root, 'alice', 'release');
+  files.effects = join(root, 'alice', 'effects.txt');
   const script = join(box.dir.path, 'model.json');
   await writeFile(
     script,
@@ -35,14 +38,14 @@ beforeAll(async () => {
         // A step that completes, then one whose result is being saved when the server goes away.
         {
           match: 'restart mid-turn',
-          tool_calls: [{ name: 'append_token', args: { delay: '0', token: 'kept', file: files.effects } }],
+          tool_calls: [{ name: 'append_token', args: { delay: '0', token: 'kept', file: 'effects.txt' } }],
         },
         {
           match: 'restart mid-turn',
           tool_calls: [
             {
               name: 'gated_step',
-              args: { token: 'restart', started: files.started, release: files.release },
+              args: { token: 'restart', started: 'started.txt', release: 'release' },
             },
           ],
         },
@@ -51,11 +54,14 @@ beforeAll(async () => {
     }),
   );
   alice = await makeToken('alice', { env: box.env, cwd: box.cwd });
-  worker = await startWorker(['--skills-dir', TEST_SKILLS, '--skills-dir', STORE_SKILLS], {
-    env: { ...box.env, LLM_VENDOR: 'scripted', LLM_SCRIPT: script },
-    cwd: box.cwd,
-    home: join(box.dir.path, 'home-worker'),
-  });
+  worker = await startWorker(
+    ['--skills-dir', TEST_SKILLS, '--skills-dir', STORE_SKILLS, '--workspaces', root],
+    {
+      env: { ...box.env, LLM_VENDOR: 'scripted', LLM_SCRIPT: script },
+      cwd: box.cwd,
+      home: join(box.dir.path, 'home-worker'),
+    },
+  );
 }, 120_000);
 
 afterAll(async () => {

@@ -12,6 +12,8 @@ import { STORE_SKILLS } from './helpers/sessions.js';
 
 let pg: PostgresServer;
 let box: Sandbox;
+/** The users' workspaces (`--workspaces`): the tools run there, sandboxed, so the test's files live there too. */
+let root: string;
 let a: Worker;
 let b: Worker;
 let alice: string;
@@ -21,9 +23,10 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 beforeAll(async () => {
   pg = await startPostgres();
   box = await sandbox({ BIRDIE_DATABASE_URL: pg.url, BIRDIE_DATABASE_SCHEMA: `resend_${process.pid}` });
-  files.effects = join(box.dir.path, 'effects.txt');
-  files.started = join(box.dir.path, 'started.txt');
-  files.release = join(box.dir.path, 'release');
+  root = join(box.dir.path, 'workspaces');
+  files.effects = join(root, 'alice', 'effects.txt');
+  files.started = join(root, 'alice', 'started.txt');
+  files.release = join(root, 'alice', 'release');
   // Worker a answers the turn: a tool with an effect, then one that holds the turn until the test releases it.
   const script = join(box.dir.path, 'a.json');
   await writeFile(
@@ -32,12 +35,12 @@ beforeAll(async () => {
       replies: [
         {
           match: 'append once',
-          tool_calls: [{ name: 'append_token', args: { delay: '0', token: 'once', file: files.effects } }],
+          tool_calls: [{ name: 'append_token', args: { delay: '0', token: 'once', file: 'effects.txt' } }],
         },
         {
           match: 'append once',
           tool_calls: [
-            { name: 'gated_step', args: { token: 'held', started: files.started, release: files.release } },
+            { name: 'gated_step', args: { token: 'held', started: 'started.txt', release: 'release' } },
           ],
         },
         { match: 'append once', text: 'Appended once.' },
@@ -48,11 +51,14 @@ beforeAll(async () => {
   await writeFile(empty, JSON.stringify({ replies: [] }));
   alice = await makeToken('alice', { env: box.env, cwd: box.cwd });
   const worker = (name: string, replies: string) =>
-    startWorker(['--skills-dir', TEST_SKILLS, '--skills-dir', STORE_SKILLS, '--grace', '1'], {
-      env: { ...box.env, LLM_VENDOR: 'scripted', LLM_SCRIPT: replies },
-      cwd: box.cwd,
-      home: join(box.dir.path, `home-${name}`),
-    });
+    startWorker(
+      ['--skills-dir', TEST_SKILLS, '--skills-dir', STORE_SKILLS, '--grace', '1', '--workspaces', root],
+      {
+        env: { ...box.env, LLM_VENDOR: 'scripted', LLM_SCRIPT: replies },
+        cwd: box.cwd,
+        home: join(box.dir.path, `home-${name}`),
+      },
+    );
   [a, b] = await Promise.all([worker('a', script), worker('b', empty)]);
 }, 120_000);
 

@@ -13,6 +13,8 @@ import { STORE_SKILLS } from './helpers/sessions.js';
 
 let pg: PostgresServer;
 let box: Sandbox;
+/** The users' workspaces (`--workspaces`): the tools run there, sandboxed, so the test's files live there too. */
+let root: string;
 let env: NodeJS.ProcessEnv;
 let w1: Worker;
 let w2: Worker;
@@ -26,11 +28,12 @@ beforeAll(async () => {
   pg = await startPostgres();
   box = await sandbox({ BIRDIE_DATABASE_URL: pg.url, BIRDIE_DATABASE_SCHEMA: `roles_${process.pid}` });
   env = box.env;
-  files.started = join(box.dir.path, 'started.txt');
-  files.release = join(box.dir.path, 'release');
+  root = join(box.dir.path, 'workspaces');
+  files.started = join(root, 'bob', 'started.txt');
+  files.release = join(root, 'bob', 'release');
   const gated = {
     name: 'gated_step',
-    args: { token: 'held', started: files.started, release: files.release },
+    args: { token: 'held', started: 'started.txt', release: 'release' },
   };
   const replies = [
     { match: 'hold on', tool_calls: [gated] },
@@ -47,7 +50,7 @@ beforeAll(async () => {
     );
     const script = join(box.dir.path, `${name}.json`);
     await writeFile(script, JSON.stringify({ replies: [...replies, ...replies] }));
-    return startWorker(['--skills-dir', STORE_SKILLS], {
+    return startWorker(['--skills-dir', STORE_SKILLS, '--workspaces', root], {
       env: { ...env, LLM_VENDOR: 'scripted', LLM_SCRIPT: script },
       cwd: box.cwd,
       home,
@@ -209,7 +212,7 @@ describe('per-user turn limits across workers', { timeout: 120_000 }, () => {
     );
     const unknown = await birdie(['config', 'list'], { env: cfg, cwd: box.cwd });
     expect(unknown.stderr).toContain(
-      'unknown setting "settings.serve.limits.turns_per_hour" (allowed: concurrent_turns, turns_per_minute)',
+      'unknown setting "settings.serve.limits.turns_per_hour" (allowed: concurrent_turns, turns_per_minute, workspace_bytes)',
     );
   });
 });

@@ -217,7 +217,8 @@ describe('slash commands', () => {
     const list = await slash('/session list');
     expect(list).toMatch(new RegExp(`\\*\\s+${second}`));
     expect(list).toContain(first);
-    expect(await slash(`/session delete ${second}`)).toContain('That is the current session');
+    // Deleting the current session moves to a new one first (issue 30, defect 11).
+    expect(await slash(`/session delete ${second}`)).toContain(`deleted ${second}; new session`);
     const switched = await slash(`/session switch ${first}`);
     expect(switched).toContain(`switched to ${first}`);
     expect(switched).toContain('› please shout');
