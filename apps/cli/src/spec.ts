@@ -473,6 +473,21 @@ export const COMMANDS: CommandSpec[] = [
         arg: 'SECONDS',
         help: 'on SIGTERM/SIGINT, how long running turns may finish before they are cancelled (default: 10)',
       },
+      'metrics-port': {
+        type: 'string',
+        arg: 'PORT',
+        help: 'serve GET /metrics (Prometheus) on a listener of its own, without tokens (0 picks a free port; default: off)',
+      },
+      'metrics-host': {
+        type: 'string',
+        arg: 'HOST',
+        help: 'address of the metrics listener (default: 127.0.0.1, this machine only)',
+      },
+      'log-format': {
+        type: 'string',
+        arg: 'text|json',
+        help: 'the log on stderr: a line per request and per turn, with its request id (default: text; json: one object per line)',
+      },
       ...help,
     },
     positionals: [0, 0],

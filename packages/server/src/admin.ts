@@ -17,12 +17,12 @@ export function requireAdmin(token: ApiToken): void {
 }
 
 /** A token as the API shows it: who and what, never the secret or its hash. */
-export function tokenJson(t: ApiToken): Record<string, unknown> {
+export function tokenJson(t: ApiToken) {
   return {
     id: t.id,
     userId: t.userId,
     ...(t.name !== undefined ? { name: t.name } : {}),
-    role: t.admin ? 'admin' : 'user',
+    role: t.admin ? ('admin' as const) : ('user' as const),
     createdAt: t.createdAt.toISOString(),
     ...(t.lastUsedAt !== undefined ? { lastUsedAt: t.lastUsedAt.toISOString() } : {}),
   };
@@ -33,7 +33,7 @@ export async function listTokens(
   store: Store,
   caller: ApiToken,
   user: string | undefined,
-): Promise<{ tokens: Record<string, unknown>[] }> {
+): Promise<{ tokens: ReturnType<typeof tokenJson>[] }> {
   requireAdmin(caller);
   const tokens = await storeCall(() => store.tokens.list(user));
   return { tokens: tokens.map(tokenJson) };

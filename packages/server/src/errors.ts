@@ -2,6 +2,7 @@
 export const ERROR_STATUS = {
   'invalid-request': 400,
   'invalid-arguments': 400,
+  'invalid-encoding': 400,
   unauthorized: 401,
   forbidden: 403,
   'skill-not-allowed': 403,

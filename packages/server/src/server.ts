@@ -1,9 +1,15 @@
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ApiToken } from '@birdie/store';
 import { createAdaptorServer } from '@hono/node-server';
 import { createApp } from './app.js';
+import { tokenIsAdmin } from './auth.js';
 import type { TurnLimits } from './limits.js';
+import { type Address, listenOn, stopListening } from './listen.js';
+import type { LogEntry } from './log.js';
+import { ServerMetrics } from './metrics.js';
+import { metricsServer } from './metrics-listener.js';
 import type { ServeRuntime } from './runtime.js';
+import { turnLog } from './turn-log.js';
 import { Turns } from './turns.js';
 import { type WorkspaceOptions, Workspaces } from './workspaces.js';
 
@@ -39,15 +45,34 @@ export interface ServerOptions {
    * (`TurnHandlers.workspace`), with an optional byte quota per user. Default: none (the runtime's own folder).
    */
   workspaces?: WorkspaceOptions;
-  /** Unexpected failures: the response says only `internal error`; this gets the error. Default: ignored. */
-  onError?(error: unknown, where: string): void;
+  /**
+   * Unexpected failures: the response says only `internal error`; this gets the error, where it happened and the
+   * request's id (the one the client got as `X-Request-Id`). Default: ignored.
+   */
+  onError?(error: unknown, where: string, context?: { requestId?: string }): void;
+  /**
+   * The server's log: one entry per request (`request`: method, path, status, duration, user, request id) and per
+   * turn (`turn started`, `turn finished`: session, user, status, duration, tokens, the request's id). The server
+   * never prints; the application writes them (the CLI: `--log-format json|text`). Default: none.
+   */
+  onLog?(entry: LogEntry): void;
+  /**
+   * Whether a token is an operator's: only such a token reads `GET /metrics` on the API's listener. Default: the
+   * stored role (`birdie tokens create --admin`: `token.admin`), the one the admin routes check.
+   */
+  isAdminToken?(token: ApiToken): boolean;
 }
 
 export interface BirdieServer {
   /** The API as a fetch handler (web-standard `Request` → `Response`), for tests or another adapter. */
   fetch(request: Request): Promise<Response>;
   /** Listens on `host:port` (port 0: any free port) and resolves with the address. */
-  listen(options: { host: string; port: number }): Promise<{ url: string; host: string; port: number }>;
+  listen(options: { host: string; port: number }): Promise<Address>;
+  /**
+   * Serves `GET /metrics` (Prometheus text format) on a listener of its own, with no token: give it an address only
+   * the operator's scraper reaches (loopback). Closed with the server.
+   */
+  listenMetrics(options: { host: string; port: number }): Promise<Address>;
   /** Turns running on this worker now. */
   readonly runningTurns: number;
   /**
@@ -61,7 +86,9 @@ export interface BirdieServer {
 export function createServer(options: ServerOptions): BirdieServer {
   const workspaces = options.workspaces ? new Workspaces(options.workspaces) : undefined;
   const onError = options.onError ?? (() => {});
-  const turns = new Turns(options.runtime, {
+  const log = options.onLog ?? (() => {});
+  const metrics: ServerMetrics = new ServerMetrics((): number => turns.size);
+  const turns: Turns = new Turns(options.runtime, {
     cancelPollMs: options.cancelPollMs ?? 500,
     keepAliveMs: options.keepAliveMs ?? 15_000,
     ...(options.limits ? { limits: options.limits } : {}),
@@ -72,6 +99,7 @@ export function createServer(options: ServerOptions): BirdieServer {
       retentionMs: options.turnRetentionMs,
       lostTurnMs: options.lostTurnMs,
     }),
+    observers: options.onLog ? [metrics, turnLog(log)] : [metrics],
     onError: (error) => onError(error, 'turn log'),
   });
   const app = createApp({
@@ -82,9 +110,13 @@ export function createServer(options: ServerOptions): BirdieServer {
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     rateLimit: options.rateLimit === undefined ? { requests: 600, perMs: 60_000 } : options.rateLimit,
     corsOrigins: options.corsOrigins ?? [],
+    metrics,
+    isAdminToken: options.isAdminToken ?? tokenIsAdmin,
     onError,
+    log,
   });
   let http: Server | undefined;
+  let metricsHttp: Server | undefined;
   let closing: Promise<{ finished: number; cancelled: number }> | undefined;
   return {
     fetch: async (request) => app.fetch(request),
@@ -95,28 +127,28 @@ export function createServer(options: ServerOptions): BirdieServer {
       if (http) throw new Error('the server is already listening');
       const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
       http = server;
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
-          resolve();
-        });
-      });
-      const address = server.address() as AddressInfo;
-      const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      return { url: `http://${shown}:${address.port}`, host: address.address, port: address.port };
+      return listenOn(server, host, port);
+    },
+    async listenMetrics({ host, port }) {
+      if (metricsHttp) throw new Error('the metrics listener is already listening');
+      metricsHttp = metricsServer(metrics, onError);
+      return listenOn(metricsHttp, host, port);
     },
     close({ graceMs = 10_000 } = {}) {
       closing ??= (async () => {
         const server = http;
         // Stop accepting first; connections with a response in flight stay until it ends.
-        const stopped = server
-          ? new Promise<void>((resolve) => server.close(() => resolve()))
-          : Promise.resolve();
+        const stopped = server ? stopListening(server) : Promise.resolve();
         server?.closeIdleConnections();
         const outcome = await turns.drain(graceMs);
         server?.closeAllConnections();
         await stopped;
+        // The metrics last until the turns have ended, so a final scrape sees how they did.
+        if (metricsHttp) {
+          const closed = stopListening(metricsHttp);
+          metricsHttp.closeAllConnections();
+          await closed;
+        }
         return outcome;
       })();
       return closing;

@@ -7,7 +7,9 @@ import { checkTurnLimits, type TurnLimits } from './limits.js';
 import type { ServeRuntime, TurnInput } from './runtime.js';
 import { apiErrorOf } from './store-errors.js';
 import { Followers } from './turn-follow.js';
+import type { TurnContext, TurnObserver } from './turn-observer.js';
 import { TurnRecorder } from './turn-recorder.js';
+import type { Workspaces } from './workspaces.js';
 
 /** A store call of a request: its failure as the API words it. */
 async function storeCall<T>(sessionId: string, call: () => Promise<T>): Promise<T> {
@@ -18,17 +20,19 @@ async function storeCall<T>(sessionId: string, call: () => Promise<T>): Promise<
   }
 }
 
-import type { Workspaces } from './workspaces.js';
-
 interface Running {
   controller: AbortController;
   done: Promise<void>;
 }
 
-/** How a turn was submitted: the client's `Idempotency-Key` and a digest of its request, when it sent a key. */
+/**
+ * How a turn was submitted: the client's `Idempotency-Key` and a digest of its request, when it sent a key; the
+ * request's id (`X-Request-Id`), for the turn's log entries.
+ */
 export interface Submission {
   key?: string;
   digest?: string;
+  requestId?: string;
 }
 
 export interface TurnsOptions {
@@ -46,6 +50,8 @@ export interface TurnsOptions {
   limits?: TurnLimits;
   /** The users' workspaces: where each turn's tools run, and the byte quota checked before it starts. */
   workspaces?: Workspaces;
+  /** Told of the turns this worker runs (the metrics, the log); a resend that joins a turn is not a new one. */
+  observers?: TurnObserver[];
   onError(error: unknown): void;
 }
 
@@ -123,7 +129,7 @@ export class Turns {
       await storeCall(session.id, () => store.turns.discard(turn.id));
       throw error;
     }
-    return this.run(session, input, turn, workspace);
+    return this.run(session, input, turn, workspace, submission.requestId);
   }
 
   /** The turn a key was used for: once it started, its stream (replay, then live); refused meanwhile, start again. */
@@ -160,8 +166,17 @@ export class Turns {
     input: TurnInput,
     turn: TurnRecord,
     workspace: string | undefined,
+    requestId: string | undefined,
   ): Promise<Response> {
     const { store } = this.runtime;
+    const observers = this.options.observers ?? [];
+    const context: TurnContext = {
+      sessionId: session.id,
+      userId: session.userId,
+      ...(requestId !== undefined ? { requestId } : {}),
+    };
+    let startedAt = 0;
+    const seconds = () => (performance.now() - startedAt) / 1000;
     const controller = new AbortController();
     const stream = new EventStream(this.options.keepAliveMs);
     const recorder = new TurnRecorder(store, turn.id, stream, {
@@ -190,10 +205,13 @@ export class Turns {
           });
         }, this.options.cancelPollMs);
         poll.unref();
+        startedAt = performance.now();
+        for (const o of observers) o.started(context);
         leased();
       },
       // The approvals a turn waits for close its stream (below), as one event with all of them.
       onEvent: (event) => {
+        for (const o of observers) o.event(context, event);
         if (event.type === 'done') recorder.push({ ...event });
         else if (event.type !== 'approval-request')
           recorder.push({ type: event.type, ...agentEventJson(event) });
@@ -216,11 +234,14 @@ export class Turns {
     const done = running
       .then(
         (summary) => {
+          for (const o of observers)
+            o.finished(context, { status: summary.status, seconds: seconds(), summary });
           if (summary.status === 'interrupted' && summary.pending?.length)
             return recorder.end('interrupted', [{ type: 'approval-request', requests: summary.pending }]);
           return recorder.end(summary.status, [{ ...turnResultJson({ ...summary, session: session.id }) }]);
         },
         (error: unknown) => {
+          for (const o of observers) o.finished(context, { status: 'error', seconds: seconds(), error });
           const mapped = apiErrorOf(error, session.id);
           return recorder.end('error', [
             {

@@ -2,27 +2,68 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { ERROR_STATUS } from '../src/errors.js';
 import * as api from '../src/index.js';
+import { ServerMetrics } from '../src/metrics.js';
 import { Turns } from '../src/turns.js';
 import { FakeRuntime, useServer } from './helpers.js';
 
-describe('GET /v1/openapi.json', () => {
-  const h = useServer({ version: '1.2.3' });
+type Schema = {
+  $ref?: string;
+  type?: string;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  allOf?: Schema[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+};
+type Doc = {
+  openapi: string;
+  info: { version: string };
+  servers: Array<{ url: string }>;
+  paths: Record<string, Record<string, { operationId?: string; responses: Record<string, unknown> }>>;
+  components: { schemas: Record<string, Schema> };
+};
 
-  it('describes exactly the routes the server has, each error code with its status', async () => {
-    const doc = (await (await h.request('/v1/openapi.json')).json()) as {
-      openapi: string;
-      info: { version: string };
-      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
-    };
+/**
+ * Every key of `value` is a property of `schema`, recursively, and every required property is there: the document
+ * says exactly what the API sends.
+ */
+function expectFits(doc: Doc, value: unknown, schema: Schema, where: string): void {
+  const resolved = schema.$ref ? doc.components.schemas[schema.$ref.split('/').at(-1)!]! : schema;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) expectFits(doc, item, resolved.items!, `${where}[${i}]`);
+    return;
+  }
+  if (value === null || typeof value !== 'object' || !resolved.properties) return;
+  for (const key of Object.keys(value))
+    expect(Object.keys(resolved.properties), `${where}.${key} is not in the document`).toContain(key);
+  for (const key of resolved.required ?? []) expect(value, `${where}.${key} is required`).toHaveProperty(key);
+  for (const [key, item] of Object.entries(value))
+    expectFits(doc, item, resolved.properties[key]!, `${where}.${key}`);
+}
+
+const responseSchema = (doc: Doc, path: string, method: string, status: string) =>
+  (doc.paths[path]![method]!.responses[status] as { content: { 'application/json': { schema: Schema } } })
+    .content['application/json'].schema;
+
+describe('GET /v1/openapi.json (generated from the routes’ zod schemas)', () => {
+  const h = useServer({ version: '1.2.3' });
+  const document = async () => (await (await h.request('/v1/openapi.json')).json()) as Doc;
+
+  it('has servers, a unique operationId per operation, and every route the app serves', async () => {
+    const doc = await document();
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('1.2.3');
-    const described = Object.entries(doc.paths)
-      .flatMap(([path, ops]) =>
-        Object.keys(ops)
-          .filter((k) => k !== 'parameters')
-          .map((method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
-      )
-      .sort();
+    expect(doc.servers).toEqual([{ url: 'http://localhost' }]);
+    const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({
+        route: `${method.toUpperCase()} ${path}`,
+        id: op.operationId,
+      })),
+    );
+    for (const { route, id } of operations) expect(id, route).toMatch(/^[a-z][A-Za-z]+$/);
+    expect(new Set(operations.map((o) => o.id)).size).toBe(operations.length);
+    // A route mounted the old way (`app.get`), outside the registry, would be served but not documented.
     const app = createApp({
       runtime: new FakeRuntime(h.store),
       turns: new Turns(new FakeRuntime(h.store), { cancelPollMs: 10, keepAliveMs: 1000 }),
@@ -30,17 +71,87 @@ describe('GET /v1/openapi.json', () => {
       maxBodyBytes: 1,
       rateLimit: false,
       corsOrigins: [],
+      metrics: new ServerMetrics(() => 0),
+      isAdminToken: () => false,
+      log: () => {},
       onError: () => {},
     });
-    const routed = [
-      ...new Set(app.routes.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${r.path}`)),
-    ].sort();
-    expect(described).toEqual(routed);
-    const codes = JSON.stringify(doc);
-    for (const [code, status] of Object.entries(ERROR_STATUS)) {
-      expect(codes).toContain(code);
-      expect(ERROR_STATUS[code as keyof typeof ERROR_STATUS]).toBe(status);
+    const routed = new Set(app.routes.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${r.path}`));
+    expect(operations.map((o) => o.route.replace(/\{(\w+)\}/g, ':$1')).sort()).toEqual([...routed].sort());
+    const error = doc.components.schemas.Error!.properties!.error!.properties!.code as { enum: string[] };
+    expect(error.enum).toEqual(Object.keys(ERROR_STATUS));
+  });
+
+  it('the Run and Session schemas list every field the handlers return', async () => {
+    const doc = await document();
+    const token = await h.token();
+    const session = await h.store.sessions.create('alice', { title: 't', agent: 'helper' });
+    const parent = await h.store.runs.start({ sessionId: session.id, userId: 'alice' });
+    const run = await h.store.runs.start({
+      sessionId: session.id,
+      userId: 'alice',
+      model: 'scripted/test',
+      agent: { name: 'helper', digest: 'a'.repeat(64) },
+      parentRunId: parent,
+      trigger: 'every 30s',
+      startCheckpointId: 'cp-1',
+    });
+    const journal = await h.store.runs.journal(run);
+    await journal.started({ id: 'call_1', name: 'read_file', skill: 'files' });
+    await journal.finished({
+      id: 'call_1',
+      ok: false,
+      durationMs: 3,
+      truncated: true,
+      error: 'no such file',
+    });
+    await h.store.runs.finish(run, {
+      status: 'error',
+      inputTokens: 5,
+      outputTokens: 7,
+      usage: [{ model: 'scripted/test', inputTokens: 5, outputTokens: 7 }],
+      answer: 'the answer',
+      error: 'it broke',
+      endCheckpointId: 'cp-2',
+    });
+    const { runs } = (await (await h.request('/v1/runs', { token })).json()) as {
+      runs: Record<string, unknown>[];
+    };
+    const full = runs.find((r) => r.id === run)!;
+    // Every optional field is set, so the check below sees them all.
+    expect(Object.keys(full).sort()).toEqual(Object.keys(doc.components.schemas.Run!.properties!).sort());
+    expectFits(doc, runs, responseSchema(doc, '/v1/runs', 'get', '200').properties!.runs!, 'runs');
+
+    const shown = await (await h.request(`/v1/sessions/${session.id}`, { token })).json();
+    expectFits(doc, shown, responseSchema(doc, '/v1/sessions/{id}', 'get', '200'), 'session');
+    const listed = await (await h.request('/v1/sessions', { token })).json();
+    expectFits(doc, listed, responseSchema(doc, '/v1/sessions', 'get', '200'), 'sessions');
+  });
+});
+
+describe('request validation keeps the API’s error shape', () => {
+  const h = useServer();
+
+  it('a body or query that does not fit its schema is 400 invalid-request naming the problem', async () => {
+    const token = await h.token();
+    const { id } = (await (await h.request('/v1/sessions', { token, json: {} })).json()) as { id: string };
+    const cases: Array<[string, RequestInit & { json?: unknown }, RegExp]> = [
+      [`/v1/sessions/${id}/turns`, { json: { prompt: 3 } }, /^invalid json: prompt: /],
+      [`/v1/sessions/${id}/turns`, { json: { prompt: '  ' } }, /prompt: must not be empty/],
+      [`/v1/sessions/${id}/turns`, { json: [1] }, /^invalid json: /],
+      ['/v1/sessions', { json: { enable: 'shell' } }, /^invalid json: enable: /],
+      ['/v1/runs?limit=501', {}, /^invalid query: limit: /],
+    ];
+    for (const [path, init, message] of cases) {
+      const response = await h.request(path, { token, ...init });
+      expect(response.status, path).toBe(400);
+      const body = (await response.json()) as { error: { code: string; message: string } };
+      expect(Object.keys(body)).toEqual(['error']);
+      expect(body.error.code).toBe('invalid-request');
+      expect(body.error.message).toMatch(message);
     }
+    // Without a token, 401 comes first: nothing about the body is told to an unknown caller.
+    expect((await h.request(`/v1/sessions/${id}/turns`, { json: { prompt: 3 } })).status).toBe(401);
   });
 });
 

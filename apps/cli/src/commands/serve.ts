@@ -1,9 +1,10 @@
 import type { TurnLimits } from '@birdie/server';
-import { CliError, EXIT_OK, EXIT_RUN, UsageError, write } from '../io.js';
+import { CliError, EXIT_OK, EXIT_RUN, type Io, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { reportSkillProblems } from '../render/diagnostics.js';
 import { approvalMode, openRuntime } from '../runtime.js';
 import { serveIsolation } from '../serve/isolation.js';
+import { linesToLog, logFormat, serveLog } from '../serve/log.js';
 import { operatorPolicy } from '../serve/operator-policy.js';
 import { serveRuntime } from '../serve/runtime-adapter.js';
 import type { ServeLimits } from '../settings.js';
@@ -29,20 +30,34 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
       throw new UsageError(
         `--cors-origin must be an origin such as https://app.example.com, got "${origin}"`,
       );
+  const metricsPort =
+    values['metrics-port'] === undefined
+      ? undefined
+      : integer(values['metrics-port'], 'metrics-port', 0, 0, 65535);
+  const metricsHost = typeof values['metrics-host'] === 'string' ? values['metrics-host'] : '127.0.0.1';
+  if (metricsPort === undefined && values['metrics-host'] !== undefined)
+    throw new UsageError('--metrics-host needs --metrics-port (the metrics listener is off without it)');
+  const format = logFormat(values['log-format']);
   approvalMode(values); // a bad --approval fails before anything loads
 
+  const log = serveLog(io.stderr, format);
+  const say = (msg: string) => log({ level: 'info', msg });
+  // Under --log-format json, what the runtime writes to stderr is logged too: every line of stderr is JSON.
+  const logged: Io = format === 'json' ? { ...io, stderr: linesToLog(log) } : io;
   // The operator's policy is the ceiling of every API session's skills and agents, on every turn.
-  const rt = await openRuntime(io, values, { ceiling: (config) => operatorPolicy(config.settings).ceiling });
+  const rt = await openRuntime(logged, values, {
+    ceiling: (config) => operatorPolicy(config.settings).ceiling,
+  });
   const policy = operatorPolicy(rt.config.settings);
   const approval = approvalMode(values, rt.config.settings.approval);
-  reportSkillProblems(rt.registry.messages, io);
+  reportSkillProblems(rt.registry.messages, logged);
   const skipped = skippedLine(rt.registry.current().untrusted);
-  if (skipped) write(io.stderr, skipped);
+  if (skipped) write(logged.stderr, skipped);
   let isolation: Awaited<ReturnType<typeof serveIsolation>>;
   try {
     const snapshot = rt.registry.current();
     isolation = await serveIsolation(
-      io,
+      logged,
       values,
       rt.config.settings,
       snapshot,
@@ -61,11 +76,13 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
     rateLimit: perMinute === 0 ? false : { requests: perMinute, perMs: 60_000 },
     limits: turnLimits(rt.config.settings.serve.limits),
     corsOrigins,
-    onError: (error, where) =>
-      write(
-        io.stderr,
-        `birdie serve: ${where}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-      ),
+    onError: (error, where, context) =>
+      log({
+        level: 'error',
+        msg: `${where}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        ...context,
+      }),
+    onLog: log,
   });
   let stopSignal: (signal: StopSignal) => void = () => {};
   const stopped = new Promise<StopSignal>((resolve) => {
@@ -73,39 +90,35 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
   });
   const stopListening = onStopSignal((signal) => stopSignal(signal));
   try {
-    let address: Awaited<ReturnType<typeof server.listen>>;
-    try {
-      address = await server.listen({ host, port });
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new CliError(`cannot listen on ${host}:${port}: ${code ?? (error as Error).message}`, EXIT_RUN, {
-        cause: error,
-      });
+    const address = await listenOrFail(() => server.listen({ host, port }), host, port);
+    if (metricsPort !== undefined) {
+      const metrics = await listenOrFail(
+        () => server.listenMetrics({ host: metricsHost, port: metricsPort }),
+        metricsHost,
+        metricsPort,
+      );
+      say(`metrics on ${metrics.url}/metrics`);
+      if (!LOOPBACK.has(metricsHost))
+        say(`the metrics listener on ${metricsHost} needs no token: keep it reachable by your scraper only`);
     }
     if (!LOOPBACK.has(host))
-      write(
-        io.stderr,
-        `birdie serve: listening on ${host}, not only this machine: anyone who reaches the port needs a token, but use TLS (a reverse proxy) between machines`,
+      say(
+        `listening on ${host}, not only this machine: anyone who reaches the port needs a token, but use TLS (a reverse proxy) between machines`,
       );
-    write(
-      io.stderr,
-      `birdie serve: store ${rt.store.kind} ${rt.store.location}; approval ${approval}; ${limitsLine(rt.config.settings.serve.limits)}; tokens: birdie tokens create --user NAME`,
+    say(
+      `store ${rt.store.kind} ${rt.store.location}; approval ${approval}; ${limitsLine(rt.config.settings.serve.limits)}; tokens: birdie tokens create --user NAME`,
     );
-    write(io.stderr, isolationLine(isolation, rt.config.settings.serve.sandbox.network));
+    say(isolationLine(isolation, rt.config.settings.serve.sandbox.network));
     if (isolation.defaultRoot && rt.store.kind !== 'sqlite')
-      write(
-        io.stderr,
-        `birdie serve: the workspaces are in this worker's own folder (${isolation.workspaces.root}): workers on other machines will not see a session's files; give every worker one shared folder (--workspaces DIR or serve.workspaces)`,
+      say(
+        `the workspaces are in this worker's own folder (${isolation.workspaces.root}): workers on other machines will not see a session's files; give every worker one shared folder (--workspaces DIR or serve.workspaces)`,
       );
     // The one line a supervisor or a test waits for.
     write(io.stdout, `listening on ${address.url}`);
     const signal = await stopped;
-    write(io.stderr, `birdie serve: ${signal}: stopping (running turns get ${graceMs / 1000} s)`);
+    say(`${signal}: stopping (running turns get ${graceMs / 1000} s)`);
     const outcome = await server.close({ graceMs });
-    write(
-      io.stderr,
-      `birdie serve: stopped (${outcome.finished} turn(s) finished, ${outcome.cancelled} cancelled)`,
-    );
+    say(`stopped (${outcome.finished} turn(s) finished, ${outcome.cancelled} cancelled)`);
     return EXIT_OK;
   } finally {
     stopListening();
@@ -141,7 +154,7 @@ function isolationLine(isolation: Awaited<ReturnType<typeof serveIsolation>>, ne
     isolation.shellTools.length === 0
       ? 'no shell or Python tools'
       : `shell and Python tools sandboxed (${isolation.sandboxVersion}), network ${network ? 'allowed' : 'off'}`;
-  return `birdie serve: workspaces in ${root} (one per ${per}); ${sandbox}`;
+  return `workspaces in ${root} (one per ${per}); ${sandbox}`;
 }
 
 function integer(value: unknown, name: string, fallback: number, min: number, max: number): number {
@@ -150,4 +163,15 @@ function integer(value: unknown, name: string, fallback: number, min: number, ma
   if (typeof value !== 'string' || !Number.isInteger(n) || n < min || n > max)
     throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got "${String(value)}"`);
   return n;
+}
+
+async function listenOrFail<T>(listen: () => Promise<T>, host: string, port: number): Promise<T> {
+  try {
+    return await listen();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CliError(`cannot listen on ${host}:${port}: ${code ?? (error as Error).message}`, EXIT_RUN, {
+      cause: error,
+    });
+  }
 }

@@ -1,0 +1,54 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../io.js';
+import { linesToLog, logFormat, serveLog } from './log.js';
+
+const capture = () => {
+  const out = new PassThrough();
+  let text = '';
+  out.on('data', (d: Buffer) => {
+    text += d.toString();
+  });
+  return { out, text: () => text };
+};
+
+describe('serveLog', () => {
+  const at = () => new Date('2026-11-29T07:00:00.000Z');
+
+  it('json: one object per line, time, level and msg first', () => {
+    const c = capture();
+    serveLog(c.out, 'json', at)({ level: 'info', msg: 'request', requestId: 'r1', status: 200 });
+    expect(c.text()).toBe(
+      '{"time":"2026-11-29T07:00:00.000Z","level":"info","msg":"request","requestId":"r1","status":200}\n',
+    );
+  });
+
+  it('text: the message as before, then key=value, quoting what needs it', () => {
+    const c = capture();
+    const log = serveLog(c.out, 'text', at);
+    log({ level: 'info', msg: 'stopped (1 turn(s) finished, 0 cancelled)' });
+    log({ level: 'warn', msg: 'request', method: 'GET', path: '/v1/x y', status: 404, userId: undefined });
+    expect(c.text()).toBe(
+      'birdie serve: stopped (1 turn(s) finished, 0 cancelled)\nbirdie serve: request method=GET path="/v1/x y" status=404\n',
+    );
+  });
+
+  it('linesToLog makes each written line an entry, however the writes are cut', async () => {
+    const entries: unknown[] = [];
+    const out = linesToLog((e) => entries.push(e));
+    out.write('first li');
+    out.write('ne\nsecond\n\n');
+    await new Promise<void>((resolve) => out.end('last', resolve));
+    expect(entries).toEqual([
+      { level: 'warn', msg: 'first line' },
+      { level: 'warn', msg: 'second' },
+      { level: 'warn', msg: 'last' },
+    ]);
+  });
+
+  it('logFormat takes text (the default) or json', () => {
+    expect(logFormat(undefined)).toBe('text');
+    expect(logFormat('json')).toBe('json');
+    expect(() => logFormat('yaml')).toThrow(UsageError);
+  });
+});

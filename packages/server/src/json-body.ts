@@ -1,0 +1,63 @@
+import type { MiddlewareHandler } from 'hono';
+import { ApiError } from './errors.js';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A request body as JSON: `undefined` when empty, else the parsed value. Strict on purpose: a body that is not
+ * UTF-8 is refused instead of decoded with U+FFFD (which would reach the model and the store as something the
+ * client never sent), and so is a lone surrogate written as a JSON escape (`"\ud800"`), which no store keeps.
+ */
+export function parseJsonBody(bytes: Uint8Array, contentType: string): unknown {
+  if (bytes.length === 0) return undefined;
+  if (!/^application\/json\b/i.test(contentType))
+    throw new ApiError('unsupported-media-type', 'send the body as application/json');
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw notUtf8();
+  }
+  if (text.trim() === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ApiError('invalid-request', 'the body is not valid JSON');
+  }
+  if (!wellFormed(value)) throw notUtf8();
+  return value;
+}
+
+const notUtf8 = () => new ApiError('invalid-encoding', 'the request body is not valid UTF-8');
+
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Every string of the value (keys included) is well-formed UTF-16, so it encodes to UTF-8 unchanged. */
+function wellFormed(value: unknown): boolean {
+  if (typeof value === 'string') return !LONE_SURROGATE.test(value);
+  if (Array.isArray(value)) return value.every(wellFormed);
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value).every(([key, item]) => !LONE_SURROGATE.test(key) && wellFormed(item));
+  return true;
+}
+
+/**
+ * Reads the body of every request that may carry one, once and strictly (`parseJsonBody`), before any route sees
+ * it. The routes' validators read `c.req.json()`, which then answers this value (`{}` for an empty body).
+ */
+export function jsonBodies(): MiddlewareHandler {
+  return async (c, next) => {
+    if (!BODILESS.has(c.req.method)) {
+      const value = parseJsonBody(
+        new Uint8Array(await c.req.arrayBuffer()),
+        c.req.header('content-type') ?? '',
+      );
+      c.req.bodyCache.json = Promise.resolve(value ?? {});
+    }
+    await next();
+  };
+}
+
+const BODILESS = new Set(['GET', 'HEAD', 'OPTIONS']);

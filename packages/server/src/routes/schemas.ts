@@ -1,0 +1,242 @@
+import { z } from '@hono/zod-openapi';
+import { ERROR_STATUS } from '../errors.js';
+
+// The API's shapes, once: requests are validated with them and the OpenAPI document is generated from them. A name
+// given with `.openapi('Name')` makes the schema a component (`#/components/schemas/Name`).
+
+const dateTime = () => z.iso.datetime();
+
+export const ErrorSchema = z
+  .object({
+    error: z.object({
+      code: z.enum(Object.keys(ERROR_STATUS) as [keyof typeof ERROR_STATUS]),
+      message: z.string(),
+    }),
+  })
+  .openapi('Error');
+
+export const SessionSchema = z
+  .object({
+    id: z.string(),
+    title: z.string().optional(),
+    agent: z.string().optional().openapi({ description: 'The agent the session was created with.' }),
+    createdAt: dateTime(),
+    updatedAt: dateTime(),
+    turns: z.int(),
+    inputTokens: z.int(),
+    outputTokens: z.int(),
+  })
+  .openapi('Session');
+
+export const MessageSchema = z
+  .object({
+    role: z.enum(['human', 'ai', 'tool', 'system']),
+    content: z.string(),
+    id: z.string().optional(),
+    cancelled: z.boolean().optional().openapi({ description: 'An answer cut short by a cancel.' }),
+    tool_calls: z
+      .array(
+        z.object({ id: z.string().optional(), name: z.string(), args: z.record(z.string(), z.unknown()) }),
+      )
+      .optional(),
+    tool_call_id: z.string().optional(),
+    name: z.string().optional(),
+    status: z.string().optional(),
+  })
+  .openapi('Message');
+
+export const ApprovalRequestSchema = z
+  .object({
+    id: z.string().openapi({ description: 'The tool call id; decisions are keyed by it.' }),
+    digest: z.string(),
+    tool: z.string(),
+    skill: z.string().optional(),
+    args: z.record(z.string(), z.unknown()),
+    parameters: z.record(z.string(), z.unknown()).optional().openapi({
+      description: "The tool's JSON Schema: check edited arguments against it before an edit decision.",
+    }),
+    description: z.string(),
+    reason: z.enum(['raw-command', 'approval-required', 'mode-always', 'model-agent', 'file-change']),
+    agent: z.array(z.string()).optional(),
+    preview: z.record(z.string(), z.unknown()).optional().openapi({
+      description:
+        'For tools that change files: `{ changes: [{ kind: "file", path, before?, after?, note? } | { kind: "folder", path, note? }] }` (`before: null` for a new file), or `{ error }` when the preview failed. Computed when the question was asked.',
+    }),
+  })
+  .openapi('ApprovalRequest');
+
+export const DecisionSchema = z
+  .discriminatedUnion('type', [
+    z.object({
+      type: z.literal('approve'),
+      scope: z.enum(['once', 'session']).optional().openapi({
+        description:
+          '`session`: later calls of this tool in this session run without asking while its skill file stays the same.',
+      }),
+    }),
+    z.object({ type: z.literal('reject'), message: z.string().optional() }),
+    z.object({
+      type: z.literal('edit'),
+      args: z.record(z.string(), z.unknown()).openapi({
+        description:
+          "Checked against the request's `parameters` (the tool's JSON Schema) before anything resumes: `invalid-arguments` (400) when they do not fit.",
+      }),
+    }),
+  ])
+  .openapi('Decision');
+
+export const ToolCallSchema = z
+  .object({
+    id: z.int(),
+    callId: z.string().optional(),
+    name: z.string(),
+    skill: z.string().optional(),
+    status: z.enum(['started', 'ok', 'error']),
+    resultUnknown: z.boolean().openapi({
+      description: 'Started in a run that ended without its result: it may have had its effect.',
+    }),
+    startedAt: dateTime(),
+    endedAt: dateTime().optional(),
+    durationMs: z.int().optional(),
+    truncated: z.boolean(),
+    error: z.string().optional(),
+  })
+  .openapi('ToolCall');
+
+export const RunSchema = z
+  .object({
+    id: z.int(),
+    parentRunId: z.int().optional().openapi({
+      description:
+        'The run this one belongs to: the turn that delegated to a subagent, the run that scheduled a task.',
+    }),
+    userId: z.string(),
+    sessionId: z.string(),
+    threadId: z.string().openapi({ description: "The LangGraph thread holding the run's messages." }),
+    startCheckpointId: z.string().optional(),
+    endCheckpointId: z.string().optional(),
+    model: z.string().optional(),
+    agent: z
+      .object({ name: z.string(), digest: z.string() })
+      .optional()
+      .openapi({ description: 'The agent that answered first, and the SHA-256 of its file.' }),
+    trigger: z
+      .string()
+      .optional()
+      .openapi({ description: 'What started it when not a person (`every 30s`, `task 12`).' }),
+    status: z.enum(['running', 'ok', 'error', 'interrupted', 'rejected', 'cancelled', 'died']),
+    startedAt: dateTime(),
+    endedAt: dateTime().optional(),
+    durationMs: z.int().optional(),
+    inputTokens: z.int(),
+    outputTokens: z.int(),
+    usage: z.array(z.object({ model: z.string(), inputTokens: z.int(), outputTokens: z.int() })),
+    answer: z.string().optional().openapi({ description: "The text of the run's last model message." }),
+    error: z.string().optional(),
+    host: z.string().optional().openapi({ description: 'The machine that ran it.' }),
+    pid: z.int().optional(),
+    toolCalls: z.array(ToolCallSchema),
+  })
+  .openapi('Run');
+
+const TURN_STATUS = z.enum(['ok', 'interrupted', 'error', 'cancelled', 'rejected']);
+const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
+  z.object({ type: z.literal(type), agent: z.array(z.string()).optional(), ...shape });
+
+export const EventSchema = z
+  .union([
+    event('session', { id: z.string(), user: z.string(), provider: z.string() }),
+    event('token', { text: z.string() }),
+    event('message', { message: MessageSchema }),
+    event('tool-start', {
+      id: z.string(),
+      name: z.string(),
+      skill: z.string().optional(),
+      args: z.record(z.string(), z.unknown()),
+    }),
+    event('tool-output', {
+      id: z.string(),
+      name: z.string(),
+      stream: z.enum(['stdout', 'stderr']),
+      text: z.string().openapi({
+        description:
+          'Output of the running call since the previous tool-output of its stream (the newest ≤ 4,096 characters; at most one per 100 ms).',
+      }),
+    }),
+    event('tool-end', {
+      id: z.string(),
+      name: z.string(),
+      ok: z.boolean(),
+      output: z.string(),
+      truncated: z.boolean(),
+      durationMs: z.int(),
+    }),
+    event('tool-approved', {
+      id: z.string(),
+      name: z.string(),
+      skill: z.string().optional(),
+      scope: z.literal('session'),
+    }),
+    event('usage', {
+      inputTokens: z.int(),
+      outputTokens: z.int(),
+      model: z.string().optional().openapi({ description: 'The model that made the call (vendor:model).' }),
+      context: z.object({ tokens: z.int(), window: z.int() }).optional(),
+    }),
+    event('compaction', {
+      trigger: z.string(),
+      messages: z.int(),
+      tokensBefore: z.int(),
+      tokensAfter: z.int(),
+      window: z.int(),
+      model: z.string(),
+      summary: z.string(),
+    }),
+    event('error', {
+      error: z.object({ code: z.string(), message: z.string(), hint: z.string().optional() }),
+    }),
+    event('done', { status: TURN_STATUS }),
+    event('approval-request', { requests: z.array(ApprovalRequestSchema) }),
+    event('result', {
+      status: TURN_STATUS,
+      session: z.string(),
+      inputTokens: z.int(),
+      outputTokens: z.int(),
+    }),
+  ])
+  .openapi('Event', { description: 'One event of a turn (`data:` of the stream); `type` says which.' });
+
+export const SkillSchema = z
+  .object({
+    name: z.string(),
+    description: z.string(),
+    enabledByDefault: z
+      .boolean()
+      .openapi({ description: 'On in every new session without being asked for.' }),
+    mcpServer: z.boolean().openapi({ description: 'Its tools come from an MCP server, known once it runs.' }),
+    tools: z.array(
+      z.object({
+        name: z.string(),
+        description: z.string(),
+        raw: z.boolean().openapi({
+          description: "Runs a raw command: it asks on every call, whatever the server's approval mode.",
+        }),
+        approval: z.enum(['always', 'never']).openapi({
+          description:
+            "`always`: each call waits for the session user's decision; `never`: it runs without asking.",
+        }),
+      }),
+    ),
+  })
+  .openapi('Skill');
+
+export const TokenSchema = z
+  .object({
+    id: z.string().openapi({ description: 'Public id, for `DELETE /v1/tokens/{id}`.' }),
+    userId: z.string(),
+    name: z.string().optional(),
+    role: z.enum(['user', 'admin']),
+    createdAt: dateTime(),
+    lastUsedAt: dateTime().optional(),
+  })
+  .openapi('Token');
