@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type PostgresServer, startPostgres } from '@birdie/test-utils';
+import { CRASH_SAFE_SETTINGS, type PostgresServer, startPostgres } from '@birdie/test-utils';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, sandbox, TEST_SKILLS } from './helpers/env.js';
@@ -24,7 +24,7 @@ let alice: string;
 const files = { started: '', release: '', effects: '' };
 
 beforeAll(async () => {
-  server = await startPostgres();
+  server = await startPostgres({ settings: CRASH_SAFE_SETTINGS });
   box = await sandbox({ BIRDIE_DATABASE_URL: server.url, BIRDIE_DATABASE_SCHEMA: SCHEMA });
   root = join(box.dir.path, 'workspaces');
   files.started = join(root, 'alice', 'started.txt');

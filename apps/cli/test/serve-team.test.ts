@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type PostgresServer, startPostgres } from '@birdie/test-utils';
+import { CRASH_SAFE_SETTINGS, type PostgresServer, startPostgres } from '@birdie/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_ROOT, type Sandbox, sandbox } from './helpers/env.js';
 import { makeToken, type StreamEvent, startWorker, streamEvents, type Worker } from './helpers/serve.js';
@@ -63,7 +63,7 @@ const tokens = { alice: '', bob: '' };
 type User = keyof typeof tokens;
 
 beforeAll(async () => {
-  pg = await startPostgres();
+  pg = await startPostgres({ settings: CRASH_SAFE_SETTINGS });
   box = await sandbox({
     BIRDIE_BUNDLED_SKILLS: BUNDLED,
     BIRDIE_DATABASE_URL: pg.url,

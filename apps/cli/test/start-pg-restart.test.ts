@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type PostgresServer, startPostgres } from '@birdie/test-utils';
+import { CRASH_SAFE_SETTINGS, type PostgresServer, startPostgres } from '@birdie/test-utils';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBirdie } from './helpers/birdie-process.js';
@@ -17,7 +17,7 @@ let server: PostgresServer;
 let box: Sandbox;
 
 beforeAll(async () => {
-  server = await startPostgres();
+  server = await startPostgres({ settings: CRASH_SAFE_SETTINGS });
   box = await sandbox({ BIRDIE_DATABASE_URL: server.url, BIRDIE_DATABASE_SCHEMA: SCHEMA });
 }, 60_000);
 

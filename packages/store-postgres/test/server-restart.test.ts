@@ -1,7 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Child, type PostgresServer, spawnModule, startPostgres } from '@birdie/test-utils';
+import {
+  type Child,
+  CRASH_SAFE_SETTINGS,
+  type PostgresServer,
+  spawnModule,
+  startPostgres,
+} from '@birdie/test-utils';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
@@ -17,7 +23,7 @@ let dir: string;
 let admin: pg.Pool;
 
 beforeAll(async () => {
-  server = await startPostgres();
+  server = await startPostgres({ settings: CRASH_SAFE_SETTINGS });
   dir = mkdtempSync(join(tmpdir(), 'birdie-pg-restart-'));
   admin = new pg.Pool({ connectionString: server.url, max: 2 });
   // The test's own connections die with the server too.

@@ -7,6 +7,7 @@ export {
   testsReadingCorpus,
 } from './corpus.js';
 export {
+  CRASH_SAFE_SETTINGS,
   type PostgresServer,
   PostgresUnavailableError,
   type StartPostgresOptions,
