@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import { type PostgresServer, startPostgres } from '@birdie/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, sandbox, TEST_SKILLS } from './helpers/env.js';
-import { makeToken, type StreamEvent, startWorker, streamEvents, type Worker } from './helpers/serve.js';
+import {
+  makeToken,
+  readThenCut,
+  type StreamEvent,
+  startWorker,
+  streamEvents,
+  type Worker,
+} from './helpers/serve.js';
 import { STORE_SKILLS } from './helpers/sessions.js';
 
 // Issue 27, "a turn is submitted once": two `birdie serve` workers on one PostgreSQL database. A client's stream is
@@ -75,34 +82,6 @@ const post = (w: Worker, path: string, body: unknown, headers: Record<string, st
     headers: { authorization: `Bearer ${alice}`, 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
   });
-
-/** Reads a stream until an event satisfies `until`, then cuts the connection; the events and the last `id:` seen. */
-async function readThenCut(
-  response: Response,
-  until: (e: StreamEvent) => boolean,
-): Promise<{ events: StreamEvent[]; lastId: number }> {
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`the stream ended before the event looked for:\n${text}`);
-    text += decoder.decode(value, { stream: true });
-    const blocks = text.slice(0, text.lastIndexOf('\n\n')).split('\n\n');
-    const events: StreamEvent[] = [];
-    let lastId = 0;
-    for (const block of blocks) {
-      const id = /^id: (\d+)$/m.exec(block);
-      if (id) lastId = Number(id[1]);
-      const data = /^data: (.*)$/m.exec(block);
-      if (data) events.push(JSON.parse(data[1]!) as StreamEvent);
-      if (data && until(events.at(-1)!)) {
-        await reader.cancel();
-        return { events, lastId };
-      }
-    }
-  }
-}
 
 describe('a turn is submitted once, across workers', { timeout: 120_000 }, () => {
   it('a cut stream: the resend with its Idempotency-Key and GET …/events on the other worker follow the one turn; its tool ran once', async () => {

@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { CRASH_SAFE_SETTINGS, type PostgresServer, startPostgres } from '@birdie/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_ROOT, type Sandbox, sandbox } from './helpers/env.js';
-import { makeToken, type StreamEvent, startWorker, streamEvents, type Worker } from './helpers/serve.js';
+import {
+  makeToken,
+  readThenCut,
+  type StreamEvent,
+  startWorker,
+  streamEvents,
+  type Worker,
+} from './helpers/serve.js';
 
 // Issue 27, the whole team server end to end: two users (alice, bob) on two `birdie serve` workers over one
 // PostgreSQL, with the operator's policy, a workspace per user on one shared root, the sandbox, a turn submitted once
@@ -160,30 +167,6 @@ async function approveAll(w: Worker, user: User, id: string, events: StreamEvent
     (last.requests as Array<{ id: string }>).map((r) => [r.id, { type: 'approve' }]),
   );
   return streamEvents(await post(w, user, `/v1/sessions/${id}/approvals`, { decisions }));
-}
-
-/** Reads a stream until an event satisfies `until`, then cuts the connection: the events and the last `id:` seen. */
-async function readThenCut(response: Response, until: (e: StreamEvent) => boolean) {
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`the stream ended before the event looked for:\n${text}`);
-    text += decoder.decode(value, { stream: true });
-    const events: StreamEvent[] = [];
-    let lastId = 0;
-    for (const block of text.slice(0, text.lastIndexOf('\n\n')).split('\n\n')) {
-      const id = /^id: (\d+)$/m.exec(block);
-      if (id) lastId = Number(id[1]);
-      const data = /^data: (.*)$/m.exec(block);
-      if (data) events.push(JSON.parse(data[1]!) as StreamEvent);
-      if (data && until(events.at(-1)!)) {
-        await reader.cancel();
-        return { events, lastId };
-      }
-    }
-  }
 }
 
 async function waitFor(check: () => boolean | Promise<boolean>, what: string): Promise<void> {

@@ -73,3 +73,30 @@ export async function streamEvents(response: Response): Promise<StreamEvent[]> {
 export function homeOf(root: string, name: string): string {
   return join(root, name);
 }
+
+/** Reads a stream until an event satisfies `until`, then cuts the connection: the events and the last `id:` seen. */
+export async function readThenCut(
+  response: Response,
+  until: (e: StreamEvent) => boolean,
+): Promise<{ events: StreamEvent[]; lastId: number }> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the stream ended before the event looked for:\n${text}`);
+    text += decoder.decode(value, { stream: true });
+    const events: StreamEvent[] = [];
+    let lastId = 0;
+    for (const block of text.slice(0, text.lastIndexOf('\n\n')).split('\n\n')) {
+      const id = /^id: (\d+)$/m.exec(block);
+      if (id) lastId = Number(id[1]);
+      const data = /^data: (.*)$/m.exec(block);
+      if (data) events.push(JSON.parse(data[1]!) as StreamEvent);
+      if (data && until(events.at(-1)!)) {
+        await reader.cancel();
+        return { events, lastId };
+      }
+    }
+  }
+}
