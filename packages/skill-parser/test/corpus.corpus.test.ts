@@ -89,19 +89,20 @@ describe('corpus/birdie (the original format)', async () => {
 
   it('warns only where the Agent Skills standard is not met (display names such as "DuckDuckGo")', () => {
     // The original format used display names: not lower-case/hyphenated, and not the folder's name.
+    // And each is a SKILL.MD, which other Agent Skills clients do not find (issue 30, defect 9): a warning at 1:1.
     const expected: Record<string, string[]> = {
-      duckduckgo: ['name-format', 'name-folder-mismatch'],
-      filesystem: ['name-format', 'name-folder-mismatch'],
-      mcp_demo: ['name-format'],
-      shell: ['name-format', 'name-folder-mismatch'],
-      ssh: [],
-      todo: ['name-format', 'name-folder-mismatch'],
-      weather: ['name-format', 'name-folder-mismatch'],
+      duckduckgo: ['skill-file-name', 'name-format', 'name-folder-mismatch'],
+      filesystem: ['skill-file-name', 'name-format', 'name-folder-mismatch'],
+      mcp_demo: ['skill-file-name', 'name-format'],
+      shell: ['skill-file-name', 'name-format', 'name-folder-mismatch'],
+      ssh: ['skill-file-name'],
+      todo: ['skill-file-name', 'name-format', 'name-folder-mismatch'],
+      weather: ['skill-file-name', 'name-format', 'name-folder-mismatch'],
     };
     const actual: Record<string, string[]> = Object.fromEntries(Object.keys(expected).map((k) => [k, []]));
     for (const m of messages) {
       expect(m.fatal).toBe(false);
-      expect(m.line).toBe(2);
+      expect(m.line).toBe(m.ruleId === 'skill-file-name' ? 1 : 2);
       actual[basename(join(m.file!, '..'))]!.push(m.ruleId!);
     }
     expect(actual).toEqual(expected);
