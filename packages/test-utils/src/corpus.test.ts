@@ -2,24 +2,18 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CorpusMissingError, corpusRoot, testsReadingCorpus } from './corpus.js';
+import { CORPUS_READERS } from './corpus-samples.js';
 import { makeTempDir, writeTree } from './temp-dir.js';
 
 describe('the shared corpus stays out of `pnpm test`', () => {
-  it('no test of `pnpm test` in this checkout reads ../shared/corpus (a user clone has none)', () => {
+  it('no test of `pnpm test` in this checkout reads the shared corpus (a user clone has none)', () => {
     expect(testsReadingCorpus()).toEqual([]);
   });
 
   it('finds a plain test that reads the corpus, and leaves corpus and integration tests alone', async () => {
     const dir = await makeTempDir();
     try {
-      await writeTree(dir.path, {
-        'packages/a/test/reads.test.ts': "const c = new URL('../../../../shared/corpus/x', import.meta.url);",
-        'packages/a/test/joins.test.ts': "join(dir, 'shared', 'corpus')",
-        'packages/a/test/helper.test.ts': 'const root = corpusRoot();',
-        'packages/a/test/fine.corpus.test.ts': "new URL('../../shared/corpus', import.meta.url)",
-        'packages/a/test/net.int.test.ts': 'process.env.BIRDIE_CORPUS',
-        'apps/b/test/clean.test.ts': 'expect(1).toBe(1);',
-      });
+      await writeTree(dir.path, CORPUS_READERS);
       expect(testsReadingCorpus(dir.path)).toEqual([
         'packages/a/test/helper.test.ts',
         'packages/a/test/joins.test.ts',

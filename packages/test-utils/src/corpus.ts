@@ -39,7 +39,7 @@ const READS_CORPUS = /shared\/corpus|['"]shared['"],\s*['"]corpus['"]|BIRDIE_COR
  */
 export function testsReadingCorpus(root = REPO_ROOT): string[] {
   const found: string[] = [];
-  // This module's own test names the corpus to check the scan; it never reads it.
+  // This module's own test calls `corpusRoot()` to test it (on folders it makes); it never reads the corpus.
   const self = join(root, 'packages', 'test-utils', 'src', 'corpus.test.ts');
   const walk = (dir: string) => {
     for (const name of readdirSync(dir)) {
