@@ -102,6 +102,12 @@ describe('session numbers per user on a shared server', { timeout: 120_000 }, ()
     const listed = await birdie(['sessions', 'list', '--user', 'bob'], { env: box.env, cwd: box.cwd });
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout).toContain(`bob~${day}_1`);
+    const shown = await birdie(['sessions', 'show', `bob~${day}_1`, '--user', 'bob'], {
+      env: box.env,
+      cwd: box.cwd,
+    });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain(`session bob~${day}_1 · user bob · 1 turn`);
     const wrong = await birdie(['sessions', 'show', first, '--user', 'bob'], { env: box.env, cwd: box.cwd });
     expect(wrong.code).not.toBe(0);
     expect(wrong.stderr).toContain('--user alice');
