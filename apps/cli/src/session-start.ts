@@ -6,6 +6,11 @@ import { applySkillFlags, type SkillFlags, settingSkills, skillsOver } from './s
 export interface NewSessionOptions {
   /** Whose session it is (default: the runtime's user). */
   userId?: string;
+  /**
+   * Number it among the user's own sessions, its id carrying the user (`alice~2026-11-29_1`): a server many users
+   * share. Default: the store-wide `YYYY-MM-DD_N` of one user's CLI.
+   */
+  perUser?: boolean;
   title?: string;
   agent?: string;
   /** `--enable` / `--disable` (or an API request's list), over the settings: a flag wins. */
@@ -42,6 +47,7 @@ export async function createSession(rt: Runtime, options: NewSessionOptions = {}
   const session = await rt.store.sessions.create(userId, {
     ...(options.agent !== undefined ? { agent: options.agent } : {}),
     ...(options.title !== undefined ? { title: options.title } : {}),
+    ...(options.perUser ? { perUser: true } : {}),
   });
   await rt.loadGrants(session.id, userId);
   const starting = skillsOver(skills, options.flags ?? { enable: [], disable: [] });

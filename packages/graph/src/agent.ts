@@ -70,7 +70,7 @@ function checkThreadId(threadId: string): void {
   if (typeof threadId !== 'string' || !THREAD_ID_PATTERN.test(threadId)) {
     throw new AgentError(
       'bad-thread-id',
-      `Invalid thread id ${JSON.stringify(threadId)}: use letters, digits, ".", "_" or "-".`,
+      `Invalid thread id ${JSON.stringify(threadId)}: use letters, digits, ".", "_", "-", "~" or "@".`,
     );
   }
 }

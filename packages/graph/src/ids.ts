@@ -19,5 +19,8 @@ function sortKeys(value: unknown): unknown {
   return value;
 }
 
-/** Thread ids become checkpoint keys and session file names: a strict pattern. */
-export const THREAD_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+/**
+ * Thread ids become checkpoint keys and session file names: a strict pattern. `~` and `@` for the store's session ids
+ * numbered per user (`a.b@example.org~2026-11-29_1`); none of them is special in a path or a URL path.
+ */
+export const THREAD_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._~@-]{0,127}$/;

@@ -392,4 +392,13 @@ describe('agent: events', () => {
     const { agent } = await setup({});
     expect(() => agent.stream('x', { threadId: '../etc' })).toThrow(/Invalid thread id/);
   });
+
+  it("takes a store's session id numbered per user as its thread id", async () => {
+    const { agent, model } = await setup({});
+    model.respond(new AIMessage('hello')).respond(new AIMessage('again'));
+    for (const threadId of ['a.b@example.org~2026-11-29_1', 'bob~2026-11-29_1']) {
+      const events = await collect(agent.stream('hi', { threadId }));
+      expect(ofType(events, 'done')[0]?.status, threadId).toBe('ok');
+    }
+  });
 });

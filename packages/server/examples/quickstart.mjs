@@ -13,7 +13,8 @@ const store = openStore({ home });
 const runtime = {
   store,
   provider: 'echo/1',
-  createSession: (userId, { title }) => store.sessions.create(userId, title ? { title } : {}),
+  createSession: (userId, { title }) =>
+    store.sessions.create(userId, { perUser: true, ...(title ? { title } : {}) }),
   history: async () => ({ messages: [], grants: { enabled: [], disabled: [] } }),
   pendingApprovals: async () => [],
   deleteSession: (s) => store.sessions.delete(s.id, s.userId),

@@ -48,13 +48,24 @@ describe('auth, ownership and limits', () => {
       expect(response.status, `${method} ${path}`).toBe(404);
       const body = (await response.json()) as { error: { code: string; message: string } };
       expect(body.error.code).toBe('not-found');
-      // The other user's name never shows.
-      expect(body.error.message).not.toContain('alice');
+      // The other user's name never shows, beyond the id the caller sent (which carries it: `alice~…`).
+      expect(body.error.message.replaceAll(id, 'ID')).not.toContain('alice');
     }
     const turn = await h.request(`/v1/sessions/${id}/turns`, { token: bob, json: { prompt: 'hi' } });
     expect(turn.status).toBe(404);
     for (const bad of ['../etc', '2026-13-01_1', 'x'])
       expect((await h.request(`/v1/sessions/${bad}`, { token: alice })).status).toBe(404);
+  });
+
+  it("an id carrying its user (`@` in the user, `~` sent as is or percent-encoded) reaches the user's session", async () => {
+    const token = await h.token('a.b@example.org');
+    const { id } = (await (await h.request('/v1/sessions', { token, json: {} })).json()) as { id: string };
+    expect(id).toMatch(/^a\.b@example\.org~\d{4}-\d{2}-\d{2}_1$/);
+    for (const path of [id, id.replace('~', '%7E'), encodeURIComponent(id)]) {
+      const response = await h.request(`/v1/sessions/${path}`, { token });
+      expect(response.status, path).toBe(200);
+      expect(await response.json(), path).toMatchObject({ id });
+    }
   });
 
   it('a body over the limit is 413; a body that is not a JSON object is 400, another media type 415', async () => {

@@ -30,7 +30,7 @@ export class FakeRuntime implements ServeRuntime {
   constructor(readonly store: Store) {}
 
   async createSession(userId: string, request: { agent?: string; title?: string }) {
-    return this.store.sessions.create(userId, request);
+    return this.store.sessions.create(userId, { ...request, perUser: true });
   }
 
   async skills(_userId: string): Promise<SkillInfo[]> {

@@ -349,6 +349,17 @@ export const MIGRATIONS: readonly { name: string; sql: string }[] = [
   ALTER TABLE api_tokens ADD COLUMN admin boolean NOT NULL DEFAULT false;
   `,
   },
+  {
+    // A session is numbered in a scope: the store's (`''`: ids `YYYY-MM-DD_N`, every existing session, whose id and
+    // thread stay as they are) or its user's own (the user id: ids `USER~YYYY-MM-DD_N`, a shared server's), so that
+    // each user counts from 1. The number is unique per scope and day.
+    name: 'per-user-numbers',
+    sql: `
+  ALTER TABLE sessions ADD COLUMN scope text NOT NULL DEFAULT '';
+  ALTER TABLE sessions DROP CONSTRAINT sessions_day_seq_key;
+  ALTER TABLE sessions ADD CONSTRAINT sessions_scope_day_seq_key UNIQUE (scope, day, seq);
+  `,
+  },
 ];
 
 export interface MigrationStatus {

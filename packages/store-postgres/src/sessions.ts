@@ -7,6 +7,7 @@ import {
   SESSION_COLUMNS,
   type SessionRow,
   type Sessions,
+  sessionIdFor,
   toSession,
   validateUserId,
 } from '@birdie/store/backend';
@@ -31,17 +32,24 @@ export function createSessions(db: Db, deps: SessionDeps): Sessions {
       const agent = opts.agent === undefined ? null : checkAgentName(opts.agent);
       const now = (opts.now ?? new Date()).getTime();
       const day = localDay(opts.now ?? new Date());
-      // Numbering and insert under one lock per day: two workers never pick the same N.
+      const scope = opts.perUser ? userId : '';
+      // Numbering and insert under one lock per scope and day: two workers never pick the same N.
       const row = await db.tx(async (client) => {
-        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`birdie-day:${db.schema}:${day}`]);
-        const { rows } = await client.query<SessionRow>(
-          `INSERT INTO sessions (id, user_id, day, seq, title, agent, created_at, updated_at)
-           SELECT $1 || '_' || n, $2, $1, n, $3, $5, $4, $4
-             FROM (SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM sessions WHERE day = $1) next
-           RETURNING ${SESSION_COLUMNS}`,
-          [day, userId, title, now, agent],
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
+          `birdie-day:${db.schema}:${day}:${scope}`,
+        ]);
+        const { rows } = await client.query<{ n: number }>(
+          'SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM sessions WHERE scope = $1 AND day = $2',
+          [scope, day],
         );
-        return rows[0]!;
+        const seq = rows[0]!.n;
+        const inserted = await client.query<SessionRow>(
+          `INSERT INTO sessions (id, user_id, scope, day, seq, title, agent, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)
+           RETURNING ${SESSION_COLUMNS}`,
+          [sessionIdFor(scope, day, seq), userId, scope, day, seq, title, agent, now],
+        );
+        return inserted.rows[0]!;
       });
       return toSession(row);
     },

@@ -77,7 +77,7 @@ export {
   StoreError,
   type StoreErrorCode,
 } from './errors.js';
-export { localDay, validateLeaseKey, validateSessionId, validateUserId } from './ids.js';
+export { localDay, sessionIdFor, validateLeaseKey, validateSessionId, validateUserId } from './ids.js';
 export type * from './interface.js';
 export {
   busy,

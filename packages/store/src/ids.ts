@@ -1,20 +1,36 @@
 import { StoreError } from './errors.js';
 
-// Session ids become thread ids and may end up in file names or logs: keep them boring.
-const SESSION_ID = /^(\d{4})-(\d{2})-(\d{2})_([1-9]\d{0,8})$/;
+// Session ids become thread ids and may end up in file names or logs: keep them boring. A session numbered among
+// its user's own (a shared server's) carries the user before a `~`, a character no user id has.
+const SESSION_ID = /^(?:([A-Za-z0-9][A-Za-z0-9._@-]{0,63})~)?(\d{4})-(\d{2})-(\d{2})_([1-9]\d{0,8})$/;
 // User ids: a login-like name. No path separators, no leading dot, no "..".
 const USER_ID = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 
-/** Throws `StoreError('invalid-id')` unless `id` looks like `YYYY-MM-DD_N`. */
+/**
+ * Throws `StoreError('invalid-id')` unless `id` looks like `YYYY-MM-DD_N` (numbered across the store) or
+ * `USER~YYYY-MM-DD_N` (numbered among the user's own sessions).
+ */
 export function validateSessionId(id: unknown): string {
   const match = typeof id === 'string' ? SESSION_ID.exec(id) : null;
-  if (!match) throw new StoreError('invalid-id', `invalid session id ${describe(id)}: expected YYYY-MM-DD_N`);
-  const month = Number(match[2]);
-  const day = Number(match[3]);
+  if (!match || match[1]?.includes('..'))
+    throw new StoreError(
+      'invalid-id',
+      `invalid session id ${describe(id)}: expected YYYY-MM-DD_N or USER~YYYY-MM-DD_N`,
+    );
+  const month = Number(match[3]);
+  const day = Number(match[4]);
   if (month < 1 || month > 12 || day < 1 || day > 31) {
     throw new StoreError('invalid-id', `invalid session id ${describe(id)}: not a calendar date`);
   }
   return id as string;
+}
+
+/**
+ * The id of a session numbered `seq` on `day` in `scope`: the store's numbering (`''`, a single user's CLI) gives
+ * `YYYY-MM-DD_N`, a user's own numbering (their id as the scope) `USER~YYYY-MM-DD_N`.
+ */
+export function sessionIdFor(scope: string, day: string, seq: number): string {
+  return scope === '' ? `${day}_${seq}` : `${scope}~${day}_${seq}`;
 }
 
 /** Throws `StoreError('invalid-id')` unless `id` is 1–64 of `[A-Za-z0-9._@-]`, starting alphanumeric, without `..`. */

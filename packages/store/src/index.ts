@@ -11,6 +11,7 @@ export { validateLeaseKey, validateSessionId, validateUserId } from './ids.js';
 export type {
   AcquireOptions,
   ApiToken,
+  CreateSessionOptions,
   DamagedSession,
   DoctorReport,
   FinishedStatus,

@@ -7,7 +7,10 @@ import type { DamagedRecord, LeaseHolder } from './errors.js';
 import type { StoreReadiness } from './readiness.js';
 
 export interface Session {
-  /** `YYYY-MM-DD_N`; also the LangGraph `thread_id` of the session's checkpoints. */
+  /**
+   * `YYYY-MM-DD_N` (numbered across the store), or `USER~YYYY-MM-DD_N` (numbered among the user's own sessions:
+   * `sessions.create`'s `perUser`); also the LangGraph `thread_id` of the session's checkpoints.
+   */
   id: string;
   userId: string;
   title?: string;
@@ -21,6 +24,18 @@ export interface Session {
   outputTokens: number;
 }
 
+export interface CreateSessionOptions {
+  title?: string;
+  now?: Date;
+  agent?: string;
+  /**
+   * Number the session among the user's own of the day, its id carrying the user (`alice~2026-11-29_1`), so that in a
+   * store many users share (`birdie serve`) each user's sessions count from 1. Default: `YYYY-MM-DD_N` numbered across
+   * the store, as a single user's CLI has them.
+   */
+  perUser?: boolean;
+}
+
 export interface Usage {
   inputTokens: number;
   outputTokens: number;
@@ -32,7 +47,7 @@ export interface Usage {
  */
 export interface Sessions {
   /** `agent`: the name of the agent the session starts with (1-128 of `[A-Za-z0-9._-]`), kept with the session. */
-  create(userId: string, opts?: { title?: string; now?: Date; agent?: string }): Promise<Session>;
+  create(userId: string, opts?: CreateSessionOptions): Promise<Session>;
   /** The user's sessions, newest first. */
   list(userId: string): Promise<Session[]>;
   /** `undefined` when there is no such session. */

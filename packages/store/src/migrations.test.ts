@@ -167,3 +167,68 @@ describe('token-roles', () => {
     }
   });
 });
+
+describe('per-user-numbers', () => {
+  /** A file of the release before: alice's and bob's sessions numbered across the store, with rows that refer to them. */
+  function storeWideFile(): string {
+    const dir = mkdtempSync(join(tmpdir(), 'birdie-store-v7-'));
+    dirs.push(dir);
+    const file = join(dir, 'birdie.db');
+    const db = new Database(file);
+    const before = MIGRATIONS.findIndex((sql) => sql.includes('sessions_v8'));
+    for (const sql of MIGRATIONS.slice(0, before)) db.exec(sql);
+    db.pragma(`user_version = ${before}`);
+    const session = db.prepare(
+      `INSERT INTO sessions (id, user_id, day, seq, title, agent, created_at, updated_at, turns)
+       VALUES (?, ?, '2026-11-29', ?, ?, ?, ?, ?, 2)`,
+    );
+    session.run('2026-11-29_1', 'alice', 1, 'first', 'helper', 1000, 2000);
+    session.run('2026-11-29_2', 'bob', 2, null, null, 3000, 3000);
+    db.prepare(
+      `INSERT INTO grants (session_id, enabled, disabled) VALUES ('2026-11-29_1', '["web"]', '[]')`,
+    ).run();
+    db.prepare(
+      `INSERT INTO runs (id, session_id, user_id, thread_id, status, started_at) VALUES (7, '2026-11-29_2', 'bob', '2026-11-29_2', 'ok', 3000)`,
+    ).run();
+    db.prepare(
+      `INSERT INTO session_files (session_id, path, size, sha256, content, updated_at) VALUES ('2026-11-29_1', 'notes.md', 2, ?, ?, 1000)`,
+    ).run('a'.repeat(64), Buffer.from('hi'));
+    db.close();
+    return file;
+  }
+
+  it('keeps every session, its id and the rows that refer to it, and numbers new ones per scope', async () => {
+    const file = storeWideFile();
+    const store = openStore({ file });
+    try {
+      expect(await store.sessions.get('2026-11-29_1', 'alice')).toMatchObject({
+        id: '2026-11-29_1',
+        title: 'first',
+        agent: 'helper',
+        turns: 2,
+      });
+      expect((await store.sessions.list('bob')).map((s) => s.id)).toEqual(['2026-11-29_2']);
+      expect((await store.grants.get('2026-11-29_1', 'alice')).enabled).toEqual(['web']);
+      expect((await store.files.list('2026-11-29_1', 'alice')).map((f) => f.path)).toEqual(['notes.md']);
+      expect((await store.runs.list({ userId: 'bob' })).map((r) => r.id)).toEqual([7]);
+      const now = new Date(2026, 10, 29, 12);
+      // The store's numbering goes on after the existing ids; a user's own starts at 1 for each user.
+      expect((await store.sessions.create('alice', { now })).id).toBe('2026-11-29_3');
+      expect((await store.sessions.create('bob', { now, perUser: true })).id).toBe('bob~2026-11-29_1');
+      expect((await store.sessions.create('alice', { now, perUser: true })).id).toBe('alice~2026-11-29_1');
+      // The rows still refer to the rebuilt table: deleting a session deletes its grants, files and runs.
+      await store.sessions.delete('2026-11-29_1', 'alice');
+      await store.sessions.delete('2026-11-29_2', 'bob');
+    } finally {
+      await store.close();
+    }
+    const db = new Database(file, { readonly: true });
+    try {
+      expect(db.pragma('foreign_key_check')).toEqual([]);
+      for (const table of ['grants', 'session_files', 'runs'])
+        expect(db.prepare(`SELECT count(*) AS n FROM ${table}`).get(), table).toEqual({ n: 0 });
+    } finally {
+      db.close();
+    }
+  });
+});

@@ -149,11 +149,19 @@ function tooNew(version: number): StoreError {
 function migrate(db: Db, state: DbState): void {
   const current = () => db.pragma('user_version', { simple: true }) as number;
   if (current() === MIGRATIONS.length) return;
+  // Foreign keys off while migrating (SQLite ignores the pragma inside a transaction): a migration that rebuilds a
+  // table others refer to (SQLite's way to change a constraint) drops the old one, which with them on would delete
+  // every row referring to it. Before commit, no more references may dangle than before, or nothing is applied.
+  const dangling = () => (db.pragma('foreign_key_check') as unknown[]).length;
+  db.pragma('foreign_keys = OFF');
   try {
     const tx = db.transaction(() => {
       const from = current();
       if (from > MIGRATIONS.length) throw tooNew(from);
+      const before = dangling();
       for (let v = from; v < MIGRATIONS.length; v += 1) db.exec(MIGRATIONS[v]!);
+      const after = dangling();
+      if (after > before) throw new Error(`the migration left ${after - before} row(s) referring to no row`);
       db.pragma(`user_version = ${MIGRATIONS.length}`);
     });
     retryBusy(() => tx.immediate());
@@ -162,5 +170,7 @@ function migrate(db: Db, state: DbState): void {
     const mapped = toStoreError(cause, state);
     if (mapped instanceof StoreError && mapped.code !== 'io') throw mapped;
     throw new StoreError('migration-failed', `cannot migrate ${state.file}`, { cause, file: state.file });
+  } finally {
+    db.pragma('foreign_keys = ON');
   }
 }

@@ -269,4 +269,33 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE api_tokens ADD COLUMN admin INTEGER NOT NULL DEFAULT 0 CHECK (admin IN (0, 1));
   `,
+  // 8 (per-user-numbers): a session is numbered in a scope: the store's (`''`: ids `YYYY-MM-DD_N`, every existing
+  // session, whose id and thread stay as they are) or its user's own (the user id: ids `USER~YYYY-MM-DD_N`, a shared
+  // server's), so that each user of a shared store counts from 1. UNIQUE (day, seq) becomes UNIQUE (scope, day, seq):
+  // SQLite changes a constraint only by rebuilding the table, which the runner does with foreign keys off (the rows
+  // that refer to a session keep their session_id; the check before commit proves every reference still resolves).
+  `
+  CREATE TABLE sessions_v8 (
+    id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    day TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    title TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    turns INTEGER NOT NULL DEFAULT 0,
+    input_tokens INTEGER NOT NULL DEFAULT 0,
+    output_tokens INTEGER NOT NULL DEFAULT 0,
+    agent TEXT,
+    scope TEXT NOT NULL DEFAULT '',
+    UNIQUE (scope, day, seq)
+  );
+  INSERT INTO sessions_v8
+    (id, user_id, day, seq, title, created_at, updated_at, turns, input_tokens, output_tokens, agent, scope)
+    SELECT id, user_id, day, seq, title, created_at, updated_at, turns, input_tokens, output_tokens, agent, ''
+    FROM sessions;
+  DROP TABLE sessions;
+  ALTER TABLE sessions_v8 RENAME TO sessions;
+  CREATE INDEX sessions_by_user ON sessions (user_id, created_at);
+  `,
 ];

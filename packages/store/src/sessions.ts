@@ -1,6 +1,6 @@
 import { checkCount } from './checks.js';
 import { type Db, immediate } from './db.js';
-import { localDay, validateUserId } from './ids.js';
+import { localDay, sessionIdFor, validateUserId } from './ids.js';
 import type { RepairReport, Session, Sessions, SyncOf } from './interface.js';
 import type { Leases } from './leases.js';
 import type { Ownership } from './owner.js';
@@ -32,11 +32,12 @@ export interface SessionDeps {
 
 export function createSessions(db: Db, deps: SessionDeps): SyncOf<Sessions> {
   const { owners, leases } = deps;
-  const nextSeq = db.prepare<[string], { n: number }>(
-    'SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM sessions WHERE day = ?',
+  const nextSeq = db.prepare<[string, string], { n: number }>(
+    'SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM sessions WHERE scope = ? AND day = ?',
   );
   const insert = db.prepare(
-    'INSERT INTO sessions (id, user_id, day, seq, title, agent, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    `INSERT INTO sessions (id, user_id, scope, day, seq, title, agent, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const byUser = db.prepare<[string], SessionRow>(
     `SELECT ${SESSION_COLUMNS} FROM sessions WHERE user_id = ? ORDER BY created_at DESC, day DESC, seq DESC`,
@@ -56,11 +57,12 @@ export function createSessions(db: Db, deps: SessionDeps): SyncOf<Sessions> {
       const agent = opts.agent === undefined ? null : checkAgentName(opts.agent);
       const now = opts.now ?? new Date();
       const day = localDay(now);
+      const scope = opts.perUser ? userId : '';
       // Numbering and insert in one IMMEDIATE transaction: two processes never pick the same N.
       const id = immediate(db, () => {
-        const seq = nextSeq.get(day)!.n;
-        const newId = `${day}_${seq}`;
-        insert.run(newId, userId, day, seq, title, agent, now.getTime(), now.getTime());
+        const seq = nextSeq.get(scope, day)!.n;
+        const newId = sessionIdFor(scope, day, seq);
+        insert.run(newId, userId, scope, day, seq, title, agent, now.getTime(), now.getTime());
         return newId;
       });
       return toSession(byId.get(id)!);

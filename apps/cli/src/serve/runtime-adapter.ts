@@ -45,8 +45,10 @@ export function serveRuntime(rt: Runtime, approval: ApprovalMode): ServeRuntime 
         if (refusal) throw new ApiError('agent-not-allowed', refusal);
       }
       // The server's settings (skills.enable / skills.disable) and the request's list over them, within the ceiling.
+      // Each token holder's sessions are numbered among their own (`alice~2026-11-29_1`).
       return createSession(rt, {
         userId,
+        perUser: true,
         flags: { enable, disable: [] },
         ...(request.agent !== undefined ? { agent: request.agent } : {}),
         ...(request.title !== undefined ? { title: request.title } : {}),

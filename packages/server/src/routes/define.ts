@@ -83,8 +83,9 @@ export const jsonContent = <S extends z.ZodType>(schema: S) => ({ 'application/j
 export const SessionParams = z.object({
   id: z.string().openapi({
     param: { name: 'id', in: 'path' },
-    pattern: '^\\d{4}-\\d{2}-\\d{2}_[1-9]\\d{0,8}$',
-    description: 'Session id (`YYYY-MM-DD_N`).',
+    pattern: '^(?:[A-Za-z0-9][A-Za-z0-9._@-]{0,63}~)?\\d{4}-\\d{2}-\\d{2}_[1-9]\\d{0,8}$',
+    description:
+      "Session id: `USER~YYYY-MM-DD_N`, numbered among the caller's own sessions of the day (`YYYY-MM-DD_N` for a session made before per-user numbers, or by the CLI).",
   }),
 });
 
