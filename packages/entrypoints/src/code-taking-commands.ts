@@ -1,6 +1,6 @@
 import type { CommandSource } from './bash-command-flow.js';
 import { hasExpansion, literalText, splitWords, type Word } from './bash-words.js';
-import { type ArgumentRole, type DangerousOption, readArgv } from './code-taking-argv.js';
+import { type ArgumentRole, readArgv } from './code-taking-argv.js';
 import { programEntry } from './code-taking-programs.js';
 import { awkRunsCommands, sedRunsCommands } from './code-taking-scripts.js';
 
