@@ -150,3 +150,14 @@ describe('the code-taking warning', () => {
     expect(warned(template)).toEqual([]);
   });
 });
+
+describe('the README', () => {
+  it('lists every program of the code-taking table', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const { CODE_TAKING_PROGRAMS } = await import('../src/index.js');
+    const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('### Programs that run their arguments as code'));
+    for (const program of CODE_TAKING_PROGRAMS)
+      for (const name of program.names) expect(section, name).toContain(`\`${name}\``);
+  });
+});
