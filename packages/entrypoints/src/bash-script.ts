@@ -4,6 +4,7 @@ import { Flow, INPUT_PARAMETERS } from './bash-flow.js';
 import type { OptionExposure } from './bash-options.js';
 import { BashPass, type Problem } from './bash-pass.js';
 import type { Item } from './bash-scan.js';
+import { type CodeTakingWarning, codeTakingWarnings, type ScannedCommand } from './code-taking-commands.js';
 import { EntrypointError } from './errors.js';
 import { parseTemplate, placeholderNames, type TemplatePart } from './template.js';
 import type { JsonSchemaObjectLike } from './types.js';
@@ -30,6 +31,8 @@ export interface BashAnalysis extends CompiledBash {
   problems: Problem[];
   /** Every placeholder occurrence, with its offset into the template. */
   placeholders: { name: string; offset: number }[];
+  /** Commands that can run a value as code (a warning, and approval by default). */
+  warnings: CodeTakingWarning[];
 }
 
 /**
@@ -58,7 +61,15 @@ export function analyseBashTemplate(template: string, schema?: JsonSchemaObjectL
     p.kind === 'placeholder' ? [{ name: p.name, offset: p.offset }] : [],
   );
 
-  const first = new BashPass(items, offsets, { ...settings, flow: new Flow(names), recording: true });
+  const commands: ScannedCommand[] = [];
+  const onCommand = (source: ScannedCommand['source'], pipeInput: boolean) =>
+    commands.push({ source, pipeInput });
+  const first = new BashPass(items, offsets, {
+    ...settings,
+    flow: new Flow(names),
+    recording: true,
+    onCommand,
+  });
   let result = first.run();
   let environment: Problem[] | undefined;
   // A value reaches an evaluating context only through an expansion, an assigned variable or one that bash sets from
@@ -91,6 +102,7 @@ export function analyseBashTemplate(template: string, schema?: JsonSchemaObjectL
     integers: result.integers,
     problems: dedupe(problems),
     placeholders,
+    warnings: codeTakingWarnings(commands, names.length > 0),
   };
 }
 
