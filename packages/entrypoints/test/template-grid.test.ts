@@ -1,0 +1,123 @@
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkEntrypoint, isEntrypointError, resolveEntrypoint } from '../src/index.js';
+import { budgetFor, inBatches, tempDir } from './helpers.js';
+import { EVIL_PROGRAMS, GRID_MARKER, GRID_TEMPLATES, gridValues } from './template-grid.js';
+import { codeTakingWarning } from './template-grid-warnings.js';
+
+/**
+ * Issue 28's acceptance: every grid template that loads without an error is run through the real `bash:` entrypoint
+ * with every hostile value, each run in a fresh folder; none may create the marker, except templates that carry the
+ * code-taking-program warning (they ask for approval).
+ */
+
+type Outcome = 'refused at load' | 'accepted safe' | 'accepted with warning' | 'executing';
+
+interface Row {
+  kind: string;
+  template: string;
+  outcome: Outcome;
+  /** Values that created the marker. */
+  executed: string[];
+  /** Values refused when the tool ran (`bad-argument`), before anything started. */
+  refusedAtRun: number;
+}
+
+/** The system's programs only: a version manager's shims (pyenv's python3 is a bash script) cost seconds a run. */
+const PROGRAM_PATH = '/usr/local/bin:/usr/bin:/bin';
+const VALUE_COUNT = gridValues('/x').length;
+const RUNS = GRID_TEMPLATES.length * VALUE_COUNT;
+const rows: Row[] = [];
+let dir: string;
+let values: string[];
+
+beforeAll(async () => {
+  dir = await tempDir('birdie-grid-');
+  const evil = join(dir, 'evil');
+  await mkdir(evil);
+  for (const name of EVIL_PROGRAMS) {
+    await writeFile(join(evil, name), `#!/bin/sh\ntouch ${GRID_MARKER}\n`);
+    await chmod(join(evil, name), 0o755);
+  }
+  values = gridValues(evil);
+});
+
+afterAll(() => {
+  const count = (o: Outcome) => rows.filter((r) => r.outcome === o).length;
+  const lines = [
+    `template grid: ${rows.length} templates × ${VALUE_COUNT} values:`,
+    `  refused at load ${count('refused at load')}, accepted safe ${count('accepted safe')},`,
+    `  accepted with the code-taking warning ${count('accepted with warning')} (${rows.filter((r) => r.outcome === 'accepted with warning' && r.executed.length > 0).length} of them execute a value),`,
+    `  executing ${count('executing')}; values refused when run: ${rows.reduce((n, r) => n + r.refusedAtRun, 0)}`,
+    ...rows
+      .filter((r) => r.executed.length > 0)
+      .map(
+        (r) =>
+          `  ${r.outcome === 'executing' ? 'EXECUTES' : 'warned  '} ${JSON.stringify(r.template)} (${r.executed.length} values)`,
+      ),
+  ];
+  console.info(lines.join('\n'));
+});
+
+describe(`the template grid (${GRID_TEMPLATES.length} templates × ${VALUE_COUNT} hostile values, real bash)`, () => {
+  it('has the size and spread of issue 28, one placeholder each, and no duplicates', () => {
+    expect(GRID_TEMPLATES.length).toBeGreaterThanOrEqual(175);
+    expect(VALUE_COUNT).toBeGreaterThanOrEqual(16);
+    expect(VALUE_COUNT).toBeLessThanOrEqual(19);
+    expect(new Set(GRID_TEMPLATES.map((g) => g.template)).size).toBe(GRID_TEMPLATES.length);
+    for (const { template } of GRID_TEMPLATES)
+      expect(template.match(/(?<!\{)\{v\}/g)?.length ?? 0).toBeGreaterThan(0);
+  });
+
+  it('would notice an executed value: a template that runs its value creates the marker', async () => {
+    const raw = resolveEntrypoint('bash:{command}', { skillDir: dir });
+    const work = join(dir, 'control');
+    await mkdir(work);
+    await raw.run({ command: values[0]! }, { cwd: work });
+    expect(existsSync(join(work, GRID_MARKER))).toBe(true);
+  });
+
+  it('no template that loads without an error executes a value, unless it carries the code-taking warning', {
+    timeout: budgetFor(RUNS, 150),
+  }, async () => {
+    let runIndex = 0;
+    for (const { kind, template } of GRID_TEMPLATES) {
+      const entrypoint = `bash:${template}`;
+      const context = { skillDir: dir };
+      if (checkEntrypoint(entrypoint, context).length > 0) {
+        rows.push({ kind, template, outcome: 'refused at load', executed: [], refusedAtRun: 0 });
+        continue;
+      }
+      const tool = resolveEntrypoint(entrypoint, context);
+      const executed: string[] = [];
+      let refusedAtRun = 0;
+      await inBatches(values, 6, async (v) => {
+        const work = join(dir, `run-${runIndex++}`);
+        await mkdir(work);
+        try {
+          await tool.run(
+            { v },
+            { cwd: work, env: { PATH: PROGRAM_PATH }, timeoutMs: 20_000, maxOutputBytes: 4096 },
+          );
+        } catch (error) {
+          if (!isEntrypointError(error)) throw error;
+          if (error.code === 'bad-argument') refusedAtRun += 1;
+        }
+        if (existsSync(join(work, GRID_MARKER))) executed.push(v);
+      });
+      const warned = codeTakingWarning(template) !== undefined;
+      const outcome: Outcome = warned
+        ? 'accepted with warning'
+        : executed.length > 0
+          ? 'executing'
+          : 'accepted safe';
+      rows.push({ kind, template, outcome, executed, refusedAtRun });
+    }
+    const executing = rows.filter((r) => r.outcome === 'executing');
+    expect(
+      executing.map((r) => `${r.template}  ⟵  ${r.executed.map((v) => JSON.stringify(v)).join(', ')}`),
+    ).toEqual([]);
+  });
+});
