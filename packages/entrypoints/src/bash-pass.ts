@@ -35,6 +35,8 @@ export interface PassSettings {
   templateLength: number;
   /** How many `eval`/`trap` codes this pass is inside. */
   depth?: number;
+  /** Every simple command the pass meets, in the order they end (read-only use: bash-simple-commands.ts). */
+  commands?: CommandSource[];
 }
 
 export interface PassResult {
@@ -326,6 +328,7 @@ export class BashPass {
       outputs: frame.outputs!,
       offsets: frame.commandOffsets!,
     };
+    this.settings.commands?.push(source);
     if (this.settings.recording ? ASSIGNING.test(source.text) : EVALUATING_COMMAND.test(source.text)) {
       if (this.settings.recording) {
         const code = recordAssignments(source, this.flow);

@@ -1,4 +1,5 @@
 import { attributedNames } from './bash-attributes.js';
+import type { CommandSource } from './bash-command-flow.js';
 import { Flow, INPUT_PARAMETERS } from './bash-flow.js';
 import type { OptionExposure } from './bash-options.js';
 import { BashPass, type Problem } from './bash-pass.js';
@@ -39,7 +40,12 @@ export interface BashAnalysis extends CompiledBash {
  * `read`, `for`, function arguments …); the second treats every expansion of such a variable like the placeholder
  * itself and checks each place where bash evaluates text (arithmetic, subscripts, `${!x}`, `eval` …).
  */
-export function analyseBashTemplate(template: string, schema?: JsonSchemaObjectLike): BashAnalysis {
+export function analyseBashTemplate(
+  template: string,
+  schema?: JsonSchemaObjectLike,
+  /** Receives every simple command of the first pass (bash-simple-commands.ts). */
+  commands?: CommandSource[],
+): BashAnalysis {
   const where = `bash:${template}`;
   const parts = parseTemplate(template, where);
   const names = placeholderNames(parts);
@@ -57,7 +63,12 @@ export function analyseBashTemplate(template: string, schema?: JsonSchemaObjectL
     p.kind === 'placeholder' ? [{ name: p.name, offset: p.offset }] : [],
   );
 
-  const first = new BashPass(items, offsets, { ...settings, flow: new Flow(names), recording: true });
+  const first = new BashPass(items, offsets, {
+    ...settings,
+    flow: new Flow(names),
+    recording: true,
+    ...(commands ? { commands } : {}),
+  });
   let result = first.run();
   // A value reaches an evaluating context only through an expansion, an assigned variable or one that bash sets from
   // input: without any, the first pass (which checked every placeholder where it stands) is the whole story.
