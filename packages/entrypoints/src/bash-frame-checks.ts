@@ -105,7 +105,18 @@ function testOperands(findings: Findings, raw: string, marks: readonly Atom[], s
   }
 }
 
-/** `${!x}` names a variable by x's value, `${x@P}` expands it as a prompt, subscripts and offsets are arithmetic. */
+/**
+ * `${!prefix@}`, `${!prefix*}` list variable names and `${!a[@]}`, `${!a[*]}` an array's keys: nothing is read
+ * through a name. With anything after them (`${!a[@]@P}`, `${!a[*]:-z}`) they are indirections like `${!x}`.
+ */
+const NAME_LIST = /^(\[[@*]\]|[@*])$/;
+/** Transformations that evaluate the text: `@P` expands it as a prompt (running its `$( … )`), `@E` its escapes. */
+const EVALUATING_TRANSFORM = /^@([PE])/;
+
+/**
+ * `${!x}` names a variable by x's value, `${x@P}` expands it as a prompt (`@E` its escapes), subscripts and offsets
+ * are arithmetic.
+ */
 function parameter(findings: Findings, body: string, marks: readonly Atom[], start: number): void {
   const { prefix, name, rest } = splitParameter(body);
   let cursor = 0;
@@ -117,7 +128,8 @@ function parameter(findings: Findings, body: string, marks: readonly Atom[], sta
   };
   take(body.slice(0, body.length - rest.length));
   const variable: Atom[] = [{ kind: 'var', name }];
-  if (prefix === '!' && !/^[@*]/.test(rest) && !/^\[[@*]\]/.test(rest)) {
+  const indirect = prefix === '!' && !NAME_LIST.test(rest);
+  if (indirect) {
     const where = `\${!${name}} (a variable named by a value)`;
     findings.region({ kind: 'code', atoms: variable, offset: start, where, value: true });
   }
@@ -131,15 +143,26 @@ function parameter(findings: Findings, body: string, marks: readonly Atom[], sta
     }
     after = close === -1 ? '' : rest.slice(close + 1);
   }
+  const transform = EVALUATING_TRANSFORM.exec(after)?.[1];
   if (/^:[^-=?+]/.test(after) || after === ':') {
     const atoms = atomsOf(after.slice(1), take(after));
     findings.region({ kind: 'arithmetic', atoms, offset: start, where: `\${${name}:…}` });
-  } else if (/^@P/.test(after)) {
+  } else if (transform && indirect) {
+    // The variable it reads is named at run time (`y=x`, `for y in x`, `arr=(x)`, a name read from a file): the
+    // scanner cannot place it, and any variable may hold a value. Fail closed.
+    findings.report(
+      `\${!${name}…@${transform}} ${transform === 'P' ? 'expands the variable that ' + name + ' names as a prompt string, which runs the $( … ) and backticks in it' : 'expands the backslash escapes of the variable that ' + name + ' names'}; in a template with a value, that variable may hold one: use "\${!${name}}" or "\${!${name}@Q}"`,
+      start,
+    );
+  } else if (transform) {
     findings.region({
       kind: 'code',
       atoms: variable,
       offset: start,
-      where: `\${${name}@P} (prompt expansion)`,
+      where:
+        transform === 'P'
+          ? `\${${name}@P} (prompt expansion, which runs $( … ) and backticks)`
+          : `\${${name}@E} (escape expansion)`,
       value: true,
     });
   }

@@ -4,6 +4,7 @@ describe('public exports', () => {
   it('are exactly these', async () => {
     expect(Object.keys(await import('./index.js')).sort()).toEqual([
       'BUILTIN_ENTRYPOINTS',
+      'CODE_TAKING_PROGRAMS',
       'DEFAULT_KILL_GRACE_MS',
       'DEFAULT_MAX_OUTPUT_BYTES',
       'DEFAULT_TIMEOUT_MS',
@@ -14,8 +15,13 @@ describe('public exports', () => {
       'configureSandbox',
       'confinementOf',
       'containerRuntimeStatus',
+      'dangerousArguments',
+      'dangerousOption',
+      'isDangerousOption',
       'isEntrypointError',
       'processGuardStatus',
+      'programEntry',
+      'readArgv',
       'redactUrl',
       'registerScheme',
       'resolveEntrypoint',

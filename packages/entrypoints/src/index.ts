@@ -1,4 +1,16 @@
 export { BUILTIN_ENTRYPOINTS } from './builtin.js';
+export type { ArgumentRole, DangerousOption } from './code-taking-argv.js';
+export { dangerousArguments, dangerousOption, isDangerousOption, readArgv } from './code-taking-argv.js';
+export type {
+  CodeForm,
+  Danger,
+  OperandRule,
+  OptionEntry,
+  OptionValue,
+  ProgramEntry,
+  SubcommandEntry,
+} from './code-taking-programs.js';
+export { CODE_TAKING_PROGRAMS, programEntry } from './code-taking-programs.js';
 export { confinementOf } from './confinement.js';
 export type {
   ContainerRuntimeChoice,
