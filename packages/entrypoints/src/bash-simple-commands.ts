@@ -57,7 +57,10 @@ function shapeCommand(source: CommandSource): SimpleCommand | undefined {
     if (words.length === 0 && ASSIGNMENT.test(word.raw)) assignments.push(shapeWord(word.raw));
     else if (COMPOUND.test(word.raw)) {
       // `declare -a a=( … )`: bash assigns the array itself, and runs (and traces) `declare -a a`
-      words.push([{ kind: 'literal', text: COMPOUND.exec(word.raw)![1]! }, { kind: 'expansion', quoted: false }]);
+      words.push([
+        { kind: 'literal', text: COMPOUND.exec(word.raw)![1]! },
+        { kind: 'expansion', quoted: false },
+      ]);
     } else words.push(shapeWord(word.raw));
   }
   if (words.length === 0 && assignments.length === 0) return undefined;
@@ -83,7 +86,8 @@ export function shapeWord(raw: string): ShapedWord {
       else literal(ch);
       i += 1;
     } else if (ch === '\u0001' || ch === '\u0004') {
-      expansion(quote === '"');
+      // a placeholder is always spelled "${birdie_N}": one word, wherever it stands
+      expansion(ch === '\u0001' || quote === '"');
       i += 1;
     } else if (ch === '\\') {
       literal(quote === '"' && !/[$`"\\\n]/.test(next) ? `\\${next}` : next);
@@ -100,8 +104,11 @@ export function shapeWord(raw: string): ShapedWord {
     } else if (ch === '$' && next === '"' && quote === '') {
       i += 1; // $"…" is "…"
     } else if (ch === '$' && /[({[]/.test(next)) {
-      expansion(quote === '"');
-      i = balanced(raw, i + 1) + 1;
+      const end = balanced(raw, i + 1);
+      // "${a[@]}", "${@:2}", "${!a[@]}" are several words (or none) even within quotes
+      const many = next === '{' && /^\{(@|!?\w+\[@\])/.test(raw.slice(i + 1, end + 1));
+      expansion(quote === '"' && !many);
+      i = end + 1;
     } else if (ch === '$' && /[A-Za-z_]/.test(next)) {
       expansion(quote === '"');
       i += 1;
@@ -113,7 +120,10 @@ export function shapeWord(raw: string): ShapedWord {
     } else if (ch === '`') {
       expansion(quote === '"');
       i = closing(raw, i + 1, '`') + 1;
-    } else if (quote === '' && (/[*?[]/.test(ch) || (ch === '~' && i === 0) || ch === '{')) {
+    } else if (
+      quote === '' &&
+      (/[*?]/.test(ch) || (ch === '[' && raw.includes(']', i + 1)) || (ch === '~' && i === 0) || ch === '{')
+    ) {
       expansion(false); // a glob, a tilde or a brace expansion: bash may turn it into other words
       i += 1;
     } else {
@@ -157,7 +167,7 @@ export function matchesCommand(command: SimpleCommand, argv: readonly string[]):
     .map((word) => {
       const body = word
         .map((part) =>
-          part.kind === 'literal' ? escape(part.text) : part.quoted ? '[^\\u0000]*' : '[^]*',
+          part.kind === 'literal' ? regexText(part.text) : part.quoted ? '[^\\u0000]*' : '[^]*',
         )
         .join('');
       // a word made only of unquoted expansions may vanish (an empty $x, a glob over nothing is kept as itself)
@@ -168,4 +178,4 @@ export function matchesCommand(command: SimpleCommand, argv: readonly string[]):
   return new RegExp(`^${source}$`, 'u').test(argv.map((a) => `\u0000${a}`).join(''));
 }
 
-const escape = (text: string) => text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+const regexText = (text: string) => text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');

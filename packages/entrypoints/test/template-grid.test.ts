@@ -2,7 +2,9 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simpleCommands } from '../src/bash-simple-commands.js';
 import { checkEntrypoint, isEntrypointError, resolveEntrypoint } from '../src/index.js';
+import { type TraceShim, traceShim, unseenCommands } from './bash-trace.js';
 import { budgetFor, inBatches, tempDir } from './helpers.js';
 import { EVIL_PROGRAMS, GRID_MARKER, GRID_TEMPLATES, gridValues } from './template-grid.js';
 import { codeTakingWarning } from './template-grid-warnings.js';
@@ -25,13 +27,16 @@ interface Row {
   refusedAtRun: number;
 }
 
-/** The system's programs only: a version manager's shims (pyenv's python3 is a bash script) cost seconds a run. */
-const PROGRAM_PATH = '/usr/local/bin:/usr/bin:/bin';
 const VALUE_COUNT = gridValues('/x').length;
 const RUNS = GRID_TEMPLATES.length * VALUE_COUNT;
 const rows: Row[] = [];
 let dir: string;
 let values: string[];
+let shim: TraceShim;
+/** Commands bash ran in the template's own shell that the analysis does not list (the differential test). */
+const unseen: string[] = [];
+let childCommands = 0;
+let traced = 0;
 
 beforeAll(async () => {
   dir = await tempDir('birdie-grid-');
@@ -42,6 +47,8 @@ beforeAll(async () => {
     await chmod(join(evil, name), 0o755);
   }
   values = gridValues(evil);
+  shim = await traceShim(dir);
+  await mkdir(join(dir, 'traces'));
 });
 
 afterAll(() => {
@@ -51,6 +58,7 @@ afterAll(() => {
     `  refused at load ${count('refused at load')}, accepted safe ${count('accepted safe')},`,
     `  accepted with the code-taking warning ${count('accepted with warning')} (${rows.filter((r) => r.outcome === 'accepted with warning' && r.executed.length > 0).length} of them execute a value),`,
     `  executing ${count('executing')}; values refused when run: ${rows.reduce((n, r) => n + r.refusedAtRun, 0)}`,
+    `differential: ${traced} traced runs, ${unseen.length} commands the analysis did not list, ${childCommands} commands in child shells`,
     ...rows
       .filter((r) => r.executed.length > 0)
       .map(
@@ -91,21 +99,26 @@ describe(`the template grid (${GRID_TEMPLATES.length} templates × ${VALUE_COUNT
         continue;
       }
       const tool = resolveEntrypoint(entrypoint, context);
+      const commands = simpleCommands(template);
       const executed: string[] = [];
       let refusedAtRun = 0;
       await inBatches(values, 6, async (v) => {
-        const work = join(dir, `run-${runIndex++}`);
+        const index = runIndex++;
+        const work = join(dir, `run-${index}`);
+        const trace = join(dir, 'traces', String(index));
         await mkdir(work);
         try {
-          await tool.run(
-            { v },
-            { cwd: work, env: { PATH: PROGRAM_PATH }, timeoutMs: 20_000, maxOutputBytes: 4096 },
-          );
+          await tool.run({ v }, { cwd: work, env: shim.env(trace), timeoutMs: 20_000, maxOutputBytes: 4096 });
         } catch (error) {
           if (!isEntrypointError(error)) throw error;
           if (error.code === 'bad-argument') refusedAtRun += 1;
         }
         if (existsSync(join(work, GRID_MARKER))) executed.push(v);
+        const seen = unseenCommands(commands, await shim.read(trace));
+        if (seen.traced > 0) traced += 1;
+        childCommands += seen.childCommands;
+        for (const argv of seen.unseen)
+          unseen.push(`${template}  ⟵  ${JSON.stringify(v)} ran ${JSON.stringify(argv)}`);
       });
       const warned = codeTakingWarning(template) !== undefined;
       const outcome: Outcome = warned
@@ -119,5 +132,13 @@ describe(`the template grid (${GRID_TEMPLATES.length} templates × ${VALUE_COUNT
     expect(
       executing.map((r) => `${r.template}  ⟵  ${r.executed.map((v) => JSON.stringify(v)).join(', ')}`),
     ).toEqual([]);
+  });
+});
+
+describe('the differential test over the grid: what bash runs is what the analysis saw', () => {
+  it("every command the template's own shell ran (bash xtrace) is one of the simple commands the analysis lists", () => {
+    expect(rows.length, 'the grid ran first').toBe(GRID_TEMPLATES.length);
+    expect(traced, 'the trace shim saw the runs').toBeGreaterThan(0);
+    expect(unseen).toEqual([]);
   });
 });

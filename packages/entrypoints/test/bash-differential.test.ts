@@ -1,0 +1,116 @@
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { simpleCommands } from '../src/bash-simple-commands.js';
+import { checkEntrypoint, isEntrypointError, resolveEntrypoint } from '../src/index.js';
+import { parseTemplate, placeholderNames } from '../src/template.js';
+import { type TraceShim, traceShim, unseenCommands } from './bash-trace.js';
+import { budgetFor, inBatches, tempDir } from './helpers.js';
+import { INTEGER_FLOW_TEMPLATES, VARIABLE_FLOW_TEMPLATES } from './hostile-strings.js';
+
+/**
+ * The differential test over the `bash:` templates of this folder's tests (the grid's own runs are checked in
+ * template-grid.test.ts): each one that loads runs through the real entrypoint under bash's execution trace, and
+ * every simple command the template's shell ran must be one the analysis lists (`simpleCommands`).
+ */
+
+const here = import.meta.dirname;
+const SKIP = new Set(['template-grid.test.ts', 'bash-differential.test.ts']);
+
+/** Every string literal of the test files that is a template with a placeholder (a `bash:` prefix removed). */
+function templatesOfTests(): string[] {
+  const found = new Set<string>([...VARIABLE_FLOW_TEMPLATES, ...INTEGER_FLOW_TEMPLATES.map(([t]) => t)]);
+  const literal = /'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\$]|\\.|\$(?!\{))*`/g;
+  for (const file of readdirSync(here)) {
+    if (!file.endsWith('.test.ts') || SKIP.has(file)) continue;
+    for (const [text] of readFileSync(join(here, file), 'utf8').matchAll(literal)) {
+      let value: string;
+      try {
+        value = JSON.parse(
+          text.startsWith('"')
+            ? text
+            : `"${text.slice(1, -1).replace(/"/g, '\\"').replace(/\\'/g, "'").replace(/\\`/g, '`')}"`,
+        );
+      } catch {
+        continue;
+      }
+      const template = value.startsWith('bash:') ? value.slice(5) : value;
+      try {
+        // templates of the process tests wait for signals: their commands are covered by the others
+        if (
+          placeholderNames(parseTemplate(template, 'test')).length > 0 &&
+          /[ ;|$]/.test(template) &&
+          !/\bsleep\b/.test(template)
+        )
+          found.add(template);
+      } catch {}
+    }
+  }
+  return [...found];
+}
+
+/** Fewer values than the grid: these templates are many, and a few minutes of a loaded 2-core machine is the budget. */
+const VALUES = ['$(touch PWNED)', 'a\ntouch PWNED\n', '*', "it's x[$(touch PWNED)]"];
+const TEMPLATES = templatesOfTests();
+
+let dir: string;
+let shim: TraceShim;
+
+beforeAll(async () => {
+  dir = await tempDir('birdie-differential-');
+  shim = await traceShim(dir);
+});
+
+describe(`the differential test over ${TEMPLATES.length} templates of packages/entrypoints/test (real bash, xtrace)`, () => {
+  it('would notice a command the analysis did not see: naive substitution runs `touch`', async () => {
+    const trace = join(dir, 'control-trace');
+    await new Promise<void>((resolve) => {
+      const child = spawn('bash', ['-c', 'echo $(touch PWNED)'], {
+        cwd: dir,
+        env: shim.env(trace),
+        stdio: 'ignore',
+      });
+      child.on('close', () => resolve());
+    });
+    const { unseen } = unseenCommands(simpleCommands('echo {v}'), await shim.read(trace));
+    expect(unseen).toContainEqual(['touch', 'PWNED']);
+  });
+
+  it("every command the template's own shell ran is one the analysis lists", {
+    timeout: budgetFor(TEMPLATES.length * VALUES.length, 400),
+  }, async () => {
+    const unseen: string[] = [];
+    let loaded = 0;
+    let runs = 0;
+    let index = 0;
+    for (const template of TEMPLATES) {
+      if (checkEntrypoint(`bash:${template}`, { skillDir: dir }).length > 0) continue;
+      loaded += 1;
+      const tool = resolveEntrypoint(`bash:${template}`, { skillDir: dir });
+      const commands = simpleCommands(template);
+      await inBatches(VALUES, 6, async (v) => {
+        const k = index++;
+        const work = join(dir, `run-${k}`);
+        const trace = join(dir, `trace-${k}`);
+        await mkdir(work);
+        const args = Object.fromEntries(tool.placeholders.map((name) => [name, v]));
+        try {
+          await tool.run(args, { cwd: work, env: shim.env(trace), timeoutMs: 5_000, maxOutputBytes: 4096 });
+        } catch (error) {
+          if (!isEntrypointError(error)) throw error;
+        }
+        const seen = unseenCommands(commands, await shim.read(trace));
+        if (seen.traced > 0) runs += 1;
+        for (const argv of seen.unseen)
+          unseen.push(`${template}  ⟵  ${JSON.stringify(v)} ran ${JSON.stringify(argv)}`);
+      });
+    }
+    console.info(
+      `differential over test/: ${TEMPLATES.length} templates, ${loaded} load, ${runs} traced runs, ${unseen.length} unseen commands`,
+    );
+    expect(loaded).toBeGreaterThan(20);
+    expect(unseen).toEqual([]);
+  });
+});
