@@ -105,8 +105,8 @@ export function shapeWord(raw: string): ShapedWord {
       i += 1; // $"…" is "…"
     } else if (ch === '$' && /[({[]/.test(next)) {
       const end = balanced(raw, i + 1);
-      // "${a[@]}", "${@:2}", "${!a[@]}" are several words (or none) even within quotes
-      const many = next === '{' && /^\{(@|!?\w+\[@\])/.test(raw.slice(i + 1, end + 1));
+      // "${a[@]}", "${@:2}", "${!a[@]}", "${!prefix@}" are several words (or none) even within quotes
+      const many = next === '{' && /^\{(@|!?\w+\[@\]|!\w+@)/.test(raw.slice(i + 1, end + 1));
       expansion(quote === '"' && !many);
       i = end + 1;
     } else if (ch === '$' && /[A-Za-z_]/.test(next)) {

@@ -1,14 +1,12 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { simpleCommands } from '../src/bash-simple-commands.js';
 import { checkEntrypoint, isEntrypointError, resolveEntrypoint } from '../src/index.js';
-import { parseTemplate, placeholderNames } from '../src/template.js';
 import { type TraceShim, traceShim, unseenCommands } from './bash-trace.js';
 import { budgetFor, inBatches, tempDir } from './helpers.js';
-import { INTEGER_FLOW_TEMPLATES, VARIABLE_FLOW_TEMPLATES } from './hostile-strings.js';
+import { templatesOfTests } from './test-templates.js';
 
 /**
  * The differential test over the `bash:` templates of this folder's tests (the grid's own runs are checked in
@@ -16,44 +14,9 @@ import { INTEGER_FLOW_TEMPLATES, VARIABLE_FLOW_TEMPLATES } from './hostile-strin
  * every simple command the template's shell ran must be one the analysis lists (`simpleCommands`).
  */
 
-const here = import.meta.dirname;
-const SKIP = new Set(['template-grid.test.ts', 'bash-differential.test.ts']);
-
-/** Every string literal of the test files that is a template with a placeholder (a `bash:` prefix removed). */
-function templatesOfTests(): string[] {
-  const found = new Set<string>([...VARIABLE_FLOW_TEMPLATES, ...INTEGER_FLOW_TEMPLATES.map(([t]) => t)]);
-  const literal = /'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\$]|\\.|\$(?!\{))*`/g;
-  for (const file of readdirSync(here)) {
-    if (!file.endsWith('.test.ts') || SKIP.has(file)) continue;
-    for (const [text] of readFileSync(join(here, file), 'utf8').matchAll(literal)) {
-      let value: string;
-      try {
-        value = JSON.parse(
-          text.startsWith('"')
-            ? text
-            : `"${text.slice(1, -1).replace(/"/g, '\\"').replace(/\\'/g, "'").replace(/\\`/g, '`')}"`,
-        );
-      } catch {
-        continue;
-      }
-      const template = value.startsWith('bash:') ? value.slice(5) : value;
-      try {
-        // templates of the process tests wait for signals: their commands are covered by the others
-        if (
-          placeholderNames(parseTemplate(template, 'test')).length > 0 &&
-          /[ ;|$]/.test(template) &&
-          !/\bsleep\b/.test(template)
-        )
-          found.add(template);
-      } catch {}
-    }
-  }
-  return [...found];
-}
-
 /** Fewer values than the grid: these templates are many, and a few minutes of a loaded 2-core machine is the budget. */
 const VALUES = ['$(touch PWNED)', 'a\ntouch PWNED\n', '*', "it's x[$(touch PWNED)]"];
-const TEMPLATES = templatesOfTests();
+const TEMPLATES = templatesOfTests(['template-grid.test.ts', 'bash-differential.test.ts']);
 
 let dir: string;
 let shim: TraceShim;
