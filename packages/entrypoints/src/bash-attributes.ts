@@ -1,30 +1,12 @@
-/** Bash's own integer variables: an assignment to them is evaluated as arithmetic. */
-const INTEGER_VARIABLES = ['RANDOM', 'SRANDOM', 'OPTIND', 'HISTCMD', 'SECONDS', 'LINENO'];
+import { BASH_INTEGER_VARIABLES } from './env-name-policy.js';
 
 /**
- * Bash's own variables whose assigned value is code: prompt strings are expanded with command substitution (`PS4`
- * under `set -x`), `BASH_ENV`/`ENV` name a file a child bash sources, `BASH_CMDS` says what program a name runs.
+ * Bash's own variables that act on a value (`PATH`, `PS4`, `BASH_ENV` …) are not here: env-name-policy.ts decides
+ * every name a value may reach, and bash-environment.ts follows values into them.
  */
-const CODE_VARIABLES = [
-  'PS0',
-  'PS1',
-  'PS2',
-  'PS3',
-  'PS4',
-  'PROMPT_COMMAND',
-  'BASH_ENV',
-  'ENV',
-  'SHELLOPTS',
-  'BASHOPTS',
-  // a command name's program and an alias's text
-  'BASH_CMDS',
-  'BASH_ALIASES',
-];
-
-const BUILT_IN: ReadonlyMap<string, 'integer' | 'code'> = new Map([
-  ...INTEGER_VARIABLES.map((name) => [name, 'integer'] as const),
-  ...CODE_VARIABLES.map((name) => [name, 'code'] as const),
-]);
+const BUILT_IN: ReadonlyMap<string, 'integer' | 'code'> = new Map(
+  [...BASH_INTEGER_VARIABLES].map((name) => [name, 'integer'] as const),
+);
 
 /**
  * Names the template gives the integer (-i) or nameref (-n) attribute anywhere: a later plain assignment to them

@@ -34,11 +34,15 @@ const READING = new Set(['read', 'mapfile', 'readarray', 'getopts']);
 /** Builtins whose name arguments may carry a subscript (arithmetic for indexed arrays). */
 const NAMING = new Set(['unset', 'read', 'mapfile', 'readarray', 'getopts', 'wait', ...DECLARING]);
 const ASSIGNMENT = /^([A-Za-z_]\w*)(\[.*?\])?(\+?=)/s;
+/** Prefixes that read `NAME=value` words (quoted or not) into the environment of the command they start. */
+const ENV_SETTING = new Set(['env', 'sudo']);
 const NAME_WITH_SUBSCRIPT = /^([A-Za-z_]\w*)(\[(.*)\])?$/s;
 
 interface Parsed {
   /** Assignment words before the command name (`X=1 cmd`), or a bare assignment statement. */
   assignments: Word[];
+  /** The assignments are in the environment of what runs: a command follows them, or `env`/`sudo` takes them. */
+  exported: boolean;
   name?: Word;
   /** Arguments after the name, redirections and their targets left out. */
   args: Word[];
@@ -52,6 +56,7 @@ function parse(text: string): Parsed {
   const args: Word[] = [];
   let name: Word | undefined;
   let afterPrefix = false;
+  let envPrefix = false;
   for (let k = 0; k < words.length; k++) {
     const word = words[k]!;
     if (word.op) {
@@ -63,14 +68,16 @@ function parse(text: string): Parsed {
       continue;
     }
     const literal = literalText(word.raw);
-    if (PREFIXES.has(literal)) afterPrefix = true;
-    else if (afterPrefix && literal.startsWith('-')) {
+    if (PREFIXES.has(literal)) {
+      afterPrefix = true;
+      envPrefix ||= ENV_SETTING.has(literal);
+    } else if (afterPrefix && literal.startsWith('-')) {
       // a prefix's own option (`env -i`, `command -p`)
-    } else if (ASSIGNMENT.test(word.raw)) assignments.push(word);
+    } else if (ASSIGNMENT.test(word.raw) || (envPrefix && ASSIGNMENT.test(literal))) assignments.push(word);
     else if (literal === 'function') k += 1;
     else name = word;
   }
-  return { assignments, args, words, ...(name ? { name } : {}) };
+  return { assignments, exported: envPrefix || name !== undefined, args, words, ...(name ? { name } : {}) };
 }
 
 const atomsIn = (source: CommandSource, word: Word, from = 0, to = word.raw.length) => {
@@ -89,17 +96,21 @@ function count(text: string, ch: string): number {
 
 /**
  * Records what one simple command assigns (the first pass over a template). Returns the literal code of an `eval`
- * or `trap`, which the caller scans the same way.
+ * or `trap` and where it stands, which the caller scans the same way.
  */
-export function recordAssignments(source: CommandSource, flow: Flow): string | undefined {
-  const { assignments, name, args, words } = parse(source.text);
-  for (const word of assignments) assignWord(source, word, flow);
+export function recordAssignments(
+  source: CommandSource,
+  flow: Flow,
+): { text: string; offset: number } | undefined {
+  const { assignments, exported, name, args, words } = parse(source.text);
+  const site = (word: Word, exported = false) => ({ offset: offsetOf(source, word), exported });
+  for (const word of assignments) assignWord(source, word, flow, exported);
   // `${y:=$x}` and `${y=$x}` assign wherever they stand
   for (const word of words) {
     for (const match of word.raw.matchAll(/\$\{([A-Za-z_]\w*):?=/g)) {
       const open = match.index! + 1;
       const close = balanced(word.raw, open, '{', '}');
-      flow.assign(match[1]!, atomsIn(source, word, open + match[0].length - 1, close));
+      flow.assign(match[1]!, atomsIn(source, word, open + match[0].length - 1, close), site(word));
     }
   }
   if (!name) return undefined;
@@ -107,7 +118,7 @@ export function recordAssignments(source: CommandSource, flow: Flow): string | u
     // `$cmd n` may be `read n`: a word that could name a variable may be assigned anything
     for (const word of args) {
       const target = NAME_WITH_SUBSCRIPT.exec(literalText(word.raw))?.[1];
-      if (target && !hasExpansion(word.raw)) flow.assignFromInput(target);
+      if (target && !hasExpansion(word.raw)) flow.assignFromInput(target, site(word));
     }
     return undefined;
   }
@@ -119,21 +130,27 @@ export function recordAssignments(source: CommandSource, flow: Flow): string | u
       flow.assign(
         variable,
         args.slice(2).flatMap((w) => atomsIn(source, w)),
+        site(args[0]!),
       );
-    } else flow.assignFromInput(variable); // `for x; do` walks the positional parameters
+    } else flow.assignFromInput(variable, args[0] && site(args[0])); // `for x; do` walks the positional parameters
   } else if (DECLARING.has(command)) {
     const flags = literal.filter((w) => /^[-+]/.test(w)).join('');
     if (/n/.test(flags) && command !== 'export') flow.dynamic = true;
+    const exports = command === 'export' || /x/.test(flags);
     for (const word of args) {
-      if (/^[-+]/.test(literalText(word.raw))) continue;
-      if (ASSIGNMENT.test(word.raw)) assignWord(source, word, flow);
-      else if (hasExpansion(word.raw)) flow.dynamic = true; // `declare "$x=1"` names the variable at run time
+      const text = literalText(word.raw);
+      if (/^[-+]/.test(text)) continue;
+      const quotedName = !ASSIGNMENT.test(word.raw) && hasExpansion(word.raw.slice(0, word.raw.indexOf('=')));
+      if (ASSIGNMENT.test(text) && !quotedName) assignWord(source, word, flow, exports);
+      else if (hasExpansion(word.raw))
+        flow.dynamic = true; // `declare "$x=1"` names the variable at run time
+      else if (exports) flow.exported.add(NAME_WITH_SUBSCRIPT.exec(text)?.[1] ?? text);
     }
   } else if (READING.has(command)) {
     for (const word of args) {
       if (hasExpansion(word.raw)) flow.dynamic = true;
       const target = NAME_WITH_SUBSCRIPT.exec(literalText(word.raw))?.[1];
-      if (target) flow.assignFromInput(target);
+      if (target) flow.assignFromInput(target, site(word));
     }
   } else if (command === 'printf' || command === 'wait') {
     const option = command === 'printf' ? '-v' : '-p';
@@ -144,18 +161,28 @@ export function recordAssignments(source: CommandSource, flow: Flow): string | u
       if (!target) continue;
       if (hasExpansion(target.raw)) flow.dynamic = true;
       const named = NAME_WITH_SUBSCRIPT.exec(literalText(target.raw).slice(glued ? 2 : 0))?.[1];
-      if (named) flow.assignFromInput(named);
+      if (named) flow.assignFromInput(named, site(target));
     }
   } else if (runsCode(command)) {
     // code that runs here or later: literal code is scanned like the template; other code may assign anything
     const code = codeOf(command, args);
-    if (code) return code.text;
+    if (code) return { text: code.text, offset: offsetOf(source, code.word) };
     if (!SHELLS.has(command)) flow.dynamic = true; // a child shell cannot assign ours
   } else if (command === 'source' || command === '.') {
     flow.dynamic = true; // the sourced file may assign anything
+  } else if (command === 'set' && exportsAll(literal)) {
+    flow.allExport = true;
   }
   return undefined;
 }
+
+/** `set -a`, `set -ae`, `set -o allexport`: every variable assigned afterwards is exported. */
+function exportsAll(args: readonly string[]): boolean {
+  return args.some((arg, k) => /^-[A-Za-z]*a/.test(arg) || (arg === '-o' && args[k + 1] === 'allexport'));
+}
+
+const offsetOf = (source: CommandSource, word: Word) =>
+  source.offsets[word.start] ?? source.offsets.at(-1) ?? 0;
 
 /** The words that are code: all of `eval`'s, `trap`'s first, the one after a shell's `-c`. */
 function codeWords(command: string, args: readonly Word[]): readonly Word[] {
@@ -182,11 +209,12 @@ function codeOf(command: string, args: readonly Word[]): { text: string; word: W
   return { text: words.map((w) => literalText(w.raw)).join(' '), word: words[0]! };
 }
 
-function assignWord(source: CommandSource, word: Word, flow: Flow): void {
-  const match = ASSIGNMENT.exec(word.raw)!;
-  const name = match[1]!;
-  const valueStart = match[0].length;
-  flow.assign(name, atomsIn(source, word, valueStart));
+function assignWord(source: CommandSource, word: Word, flow: Flow, exported: boolean): void {
+  const plain = ASSIGNMENT.exec(word.raw);
+  const name = (plain ?? ASSIGNMENT.exec(literalText(word.raw))!)[1]!;
+  // a quoted assignment (`export "PATH={v}"`, `env "PATH={v}"`): the value is all that follows the first '='
+  const valueStart = plain ? plain[0].length : word.raw.indexOf('=') + 1;
+  flow.assign(name, atomsIn(source, word, valueStart), { offset: offsetOf(source, word), exported });
   const value = word.raw.slice(valueStart);
   flow.assignWord(name, hasExpansion(value) ? undefined : literalText(value));
 }
@@ -198,9 +226,10 @@ function assignWord(source: CommandSource, word: Word, flow: Flow): void {
 export function evaluatedRegions(source: CommandSource, integerNames: ReadonlySet<string>): Region[] {
   const { assignments, name, args } = parse(source.text);
   const regions: Region[] = [];
-  const at = (word: Word) => source.offsets[word.start] ?? source.offsets.at(-1) ?? 0;
+  const at = (word: Word) => offsetOf(source, word);
   const assignment = (word: Word, declareFlags = '') => {
-    const match = ASSIGNMENT.exec(word.raw)!;
+    const match = ASSIGNMENT.exec(word.raw);
+    if (!match) return; // `env "NAME=…"`: text for env, not an assignment bash evaluates
     if (match[2]) {
       const open = match[1]!.length;
       const close = balanced(word.raw, open, '[', ']');

@@ -92,10 +92,7 @@ export class Findings {
 
   /** What a variable may hold, for messages: `{path}`, or that it may hold anything. */
   describe(taint: Taint): string {
-    const parts = [...taint.sources].map((s) => `{${s}}`);
-    if (taint.opaque) parts.push('anything (text read, printed or assigned at run time)');
-    else if (taint.output && parts.length === 0) parts.push('the output of a command');
-    return parts.join(', ');
+    return describeTaint(taint);
   }
 
   /** The variables of `atoms` that hold a value, for messages. */
@@ -111,4 +108,12 @@ export class Findings {
     }
     return names.size > 0 ? [...names].map((n) => `'${n}'`).join(', ') : 'its text';
   }
+}
+
+/** What a variable may hold, for messages: `{path}`, or that it may hold anything. */
+export function describeTaint(taint: Taint): string {
+  const parts = [...taint.sources].map((s) => `{${s}}`);
+  if (taint.opaque) parts.push('anything (text read, printed or assigned at run time)');
+  else if (taint.output && parts.length === 0) parts.push('the output of a command');
+  return parts.join(', ');
 }

@@ -52,6 +52,21 @@ function same(a: Taint, b: Taint): boolean {
   return a.opaque === b.opaque && a.output === b.output && a.sources.size === b.sources.size;
 }
 
+/** Where an assignment stands in the template, and whether it is in the environment of what runs next. */
+export interface Site {
+  offset: number;
+  /** A prefix assignment (`NAME=… cmd`), `env NAME=…`, `export`, `declare -x`, `local -x`. */
+  exported: boolean;
+}
+
+export interface AssignmentSite extends Site {
+  name: string;
+  /** What is assigned; empty for `input`. */
+  atoms: Atom[];
+  /** Set from input (`read`, `mapfile`, `printf -v`, `for x;`): may hold anything. */
+  input: boolean;
+}
+
 /**
  * Which variables a template's placeholders flow into. Flow-insensitive on purpose: a loop can run a later
  * assignment before an earlier use, and a function body runs wherever it is called.
@@ -65,16 +80,25 @@ export class Flow {
 
   constructor(private readonly placeholders: readonly string[]) {}
 
-  assign(name: string, value: Atom[]): void {
+  /** Every assignment the template makes, where it stands (see bash-environment.ts). */
+  readonly sites: AssignmentSite[] = [];
+  /** Names the template exports without assigning them there (`export x`, `declare -x x`). */
+  readonly exported = new Set<string>();
+  /** `set -a` / `set -o allexport`: every assignment is exported. */
+  allExport = false;
+
+  assign(name: string, value: Atom[], site?: Site): void {
     const list = this.assignments.get(name);
     if (list) list.push(value);
     else this.assignments.set(name, [value]);
+    if (site) this.sites.push({ name, atoms: value, input: false, ...site });
   }
 
   /** A variable that some builtin sets from its input (`read x`, `mapfile a`, `printf -v x`, `getopts o x`). */
-  assignFromInput(name: string): void {
+  assignFromInput(name: string, site?: Site): void {
     this.assign(name, [{ kind: 'names' }]);
     this.inputs.add(name);
+    if (site) this.sites.push({ name, atoms: [], input: true, ...site });
   }
 
   private readonly inputs = new Set<string>();

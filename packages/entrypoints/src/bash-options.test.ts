@@ -46,7 +46,7 @@ describe('option exposure of placeholders', () => {
     'cat -- {path}',
     'ls -la -- {path}',
     'cat ./{a} --name={b} x{c} "a {d}" \'-{e}\' ~/{f}',
-    'X={v} env Y={w} cat -- {x}',
+    'TZ={v} env TERM={w} cat -- {x}',
     'cat < {a} 2> {b} >>{c} &>{d} 2>&1',
     'cat <<< {s}',
     'cat <<EOF\n{h} "{h}"\nEOF',

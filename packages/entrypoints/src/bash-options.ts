@@ -7,7 +7,7 @@ import { PREFIXES } from './bash-words.js';
  * the run refuses a string value starting with `-` there (see `optionProblem`).
  *
  * Operand-safe, because the value cannot start an argv word the command parses as options:
- * - glued to literal text at the start of its word: `--name={x}`, `./{x}`, `x{x}`, `"a {x}"`, `X={v} cmd`;
+ * - glued to literal text at the start of its word: `--name={x}`, `./{x}`, `x{x}`, `"a {x}"`, `TZ={v} cmd`;
  * - after a literal `--` word among the command's arguments (not for find, test and [, which ignore it);
  * - a redirection target (`> {path}`, `<<< {s}`) or a here-document body (never an argument at all);
  * - an argument of `[[ … ]]`, `case`, `for`/`select` (syntax, parsed before expansion) or `printf` (it reads

@@ -51,7 +51,7 @@ export interface PassResult {
 const ANALYSED = new Set(['arith', 'arith-bracket', 'param', 'test', 'backtick']);
 /** Commands that may assign a variable (a quick test before the first pass parses a command). */
 const ASSIGNING =
-  /=|\$|`|\b(for|select|read|mapfile|readarray|getopts|printf|wait|eval|trap|source|declare|typeset|local|export|readonly|bash|sh|dash|zsh|ksh|mksh|ash|posh|yash)\b|(^|\s)\.(\s|$)/;
+  /=|\$|`|\b(for|select|read|mapfile|readarray|getopts|printf|wait|eval|trap|source|declare|typeset|local|export|readonly|set|bash|sh|dash|zsh|ksh|mksh|ash|posh|yash)\b|(^|\s)\.(\s|$)/;
 /** Commands that may evaluate text (the same before the second pass looks for subscripts, `let`, code). */
 const EVALUATING_COMMAND =
   /=|\[|\b(let|eval|trap|source|declare|typeset|local|export|readonly|unset|read|mapfile|readarray|getopts|printf|wait|test|bash|sh|dash|zsh|ksh|mksh|ash|posh|yash)\b|(^|\s)\.(\s|$)/;
@@ -332,7 +332,7 @@ export class BashPass {
     if (this.settings.recording ? ASSIGNING.test(source.text) : EVALUATING_COMMAND.test(source.text)) {
       if (this.settings.recording) {
         const code = recordAssignments(source, this.flow);
-        if (code !== undefined) this.nested(code, source.offsets[0] ?? 0, 'eval');
+        if (code !== undefined) this.nested(code.text, code.offset, 'eval');
       } else {
         for (const region of evaluatedRegions(source, this.integerNames)) {
           if (region.code !== undefined) this.nested(region.code, region.offset, region.where);

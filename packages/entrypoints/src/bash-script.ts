@@ -1,5 +1,6 @@
 import { attributedNames } from './bash-attributes.js';
 import type { CommandSource } from './bash-command-flow.js';
+import { environmentProblems } from './bash-environment.js';
 import { Flow, INPUT_PARAMETERS } from './bash-flow.js';
 import type { OptionExposure } from './bash-options.js';
 import { BashPass, type Problem } from './bash-pass.js';
@@ -70,13 +71,15 @@ export function analyseBashTemplate(
     ...(commands ? { commands } : {}),
   });
   let result = first.run();
+  let environment: Problem[] | undefined;
   // A value reaches an evaluating context only through an expansion, an assigned variable or one that bash sets from
   // input: without any, the first pass (which checked every placeholder where it stands) is the whole story.
   if (names.length > 0 && (first.flow.assigns() || MAY_HOLD_A_VALUE.test(text))) {
     first.flow.solve();
+    environment = environmentProblems(first.flow);
     result = new BashPass(items, offsets, { ...settings, flow: first.flow, recording: false }).run();
   }
-  const problems = [...result.problems];
+  const problems = [...result.problems, ...(environment ?? [])];
   const reserved = /\bbirdie_\d+\b/.exec(text);
   if (reserved && names.length > 0) {
     problems.push({

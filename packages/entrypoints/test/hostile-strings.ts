@@ -272,7 +272,7 @@ export const VARIABLE_FLOW_TEMPLATES: readonly string[] = [
 /** Templates that are safe when the schema makes `n` an integer, with their output for `n: 1` (`file` has lines). */
 export const INTEGER_FLOW_TEMPLATES: ReadonlyArray<readonly [template: string, outputForOne: string]> = [
   ['n={n}; echo $(( n + 1 ))', '2\n'],
-  ['N={n}; head -n "$((N))" -- {file}', 'line 1\n'],
+  ['count={n}; head -n "$((count))" -- {file}', 'line 1\n'],
   ['n={n}; [[ $n -gt 3 ]] && echo big || echo small', 'small\n'],
   ['n={n}; (( n > 1 )); echo ok', 'ok\n'],
   ['n={n}; let "m = n + 1"; echo $m', '2\n'],

@@ -1,0 +1,24 @@
+import { describeTaint, type Problem } from './bash-findings.js';
+import { type Flow, isTainted } from './bash-flow.js';
+import { dataOnlyNames, environmentNameProblem } from './env-name-policy.js';
+
+/**
+ * The assignments through which a value reaches a name that bash acts on or a child reads from its environment
+ * (`PATH={v} ls`, `x={v}; export PATH="$x"`, `read -r PATH`, `env GIT_EXTERNAL_DIFF={v} git diff`): one problem at
+ * each, unless env-name-policy.ts allows the name. Run once the flow of values is solved.
+ */
+export function environmentProblems(flow: Flow): Problem[] {
+  const problems: Problem[] = [];
+  for (const site of flow.sites) {
+    const exported = site.exported || flow.allExport || flow.exported.has(site.name);
+    const why = environmentNameProblem({ name: site.name, exported });
+    if (!why) continue;
+    const taint = site.input ? flow.valueOf(site.name) : flow.taintOf(site.atoms, false);
+    if (!isTainted(taint) && !taint.output) continue;
+    problems.push({
+      message: `${describeTaint(taint)} reaches the variable ${site.name}, and ${why}: a value there chooses what runs. Only data-only names (${dataOnlyNames()}) may take a value; keep it in a lower-case variable the template does not export`,
+      offset: site.offset,
+    });
+  }
+  return problems;
+}
