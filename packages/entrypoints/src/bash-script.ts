@@ -1,10 +1,10 @@
 import { attributedNames } from './bash-attributes.js';
-import type { CommandSource } from './bash-command-flow.js';
 import { environmentProblems } from './bash-environment.js';
 import { Flow, INPUT_PARAMETERS } from './bash-flow.js';
 import type { OptionExposure } from './bash-options.js';
 import { BashPass, type Problem } from './bash-pass.js';
 import type { Item } from './bash-scan.js';
+import { type CodeTakingWarning, codeTakingWarnings, type ScannedCommand } from './code-taking-commands.js';
 import { EntrypointError } from './errors.js';
 import { parseTemplate, placeholderNames, type TemplatePart } from './template.js';
 import type { JsonSchemaObjectLike } from './types.js';
@@ -31,6 +31,10 @@ export interface BashAnalysis extends CompiledBash {
   problems: Problem[];
   /** Every placeholder occurrence, with its offset into the template. */
   placeholders: { name: string; offset: number }[];
+  /** Every simple command of the first pass, in the order they end (read-only: bash-simple-commands.ts). */
+  commands: ScannedCommand[];
+  /** Commands that can run a value as code (a warning, and approval by default). */
+  warnings: CodeTakingWarning[];
 }
 
 /**
@@ -41,12 +45,7 @@ export interface BashAnalysis extends CompiledBash {
  * `read`, `for`, function arguments …); the second treats every expansion of such a variable like the placeholder
  * itself and checks each place where bash evaluates text (arithmetic, subscripts, `${!x}`, `eval` …).
  */
-export function analyseBashTemplate(
-  template: string,
-  schema?: JsonSchemaObjectLike,
-  /** Receives every simple command of the first pass (bash-simple-commands.ts). */
-  commands?: CommandSource[],
-): BashAnalysis {
+export function analyseBashTemplate(template: string, schema?: JsonSchemaObjectLike): BashAnalysis {
   const where = `bash:${template}`;
   const parts = parseTemplate(template, where);
   const names = placeholderNames(parts);
@@ -64,11 +63,14 @@ export function analyseBashTemplate(
     p.kind === 'placeholder' ? [{ name: p.name, offset: p.offset }] : [],
   );
 
+  const commands: ScannedCommand[] = [];
+  const onCommand = (source: ScannedCommand['source'], pipeInput: boolean) =>
+    commands.push({ source, pipeInput });
   const first = new BashPass(items, offsets, {
     ...settings,
     flow: new Flow(names),
     recording: true,
-    ...(commands ? { commands } : {}),
+    onCommand,
   });
   let result = first.run();
   let environment: Problem[] | undefined;
@@ -102,6 +104,8 @@ export function analyseBashTemplate(
     integers: result.integers,
     problems: dedupe(problems),
     placeholders,
+    warnings: codeTakingWarnings(commands, names.length > 0),
+    commands,
   };
 }
 

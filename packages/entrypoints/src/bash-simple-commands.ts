@@ -33,10 +33,8 @@ const COMPOUND = /^([A-Za-z_]\w*)\+?=\(/;
 
 /** The simple commands of a template, in the order the scanner ends them (inner `$( … )` commands first). */
 export function simpleCommands(template: string): SimpleCommand[] {
-  const sources: CommandSource[] = [];
-  analyseBashTemplate(template, undefined, sources);
   const commands: SimpleCommand[] = [];
-  for (const source of sources) {
+  for (const { source } of analyseBashTemplate(template).commands) {
     const command = shapeCommand(source);
     if (command) commands.push(command);
   }

@@ -17,6 +17,7 @@ describe('public exports', () => {
       'containerRuntimeStatus',
       'dangerousArguments',
       'dangerousOption',
+      'inspectEntrypoint',
       'isDangerousOption',
       'isEntrypointError',
       'processGuardStatus',

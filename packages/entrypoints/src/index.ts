@@ -1,6 +1,7 @@
 export { BUILTIN_ENTRYPOINTS } from './builtin.js';
 export type { ArgumentRole, DangerousOption } from './code-taking-argv.js';
 export { dangerousArguments, dangerousOption, isDangerousOption, readArgv } from './code-taking-argv.js';
+export type { CodeTakingWarning } from './code-taking-commands.js';
 export type {
   CodeForm,
   Danger,
@@ -31,6 +32,7 @@ export type { SandboxMode, SandboxOptions, SandboxStatus } from './sandbox.js';
 export { configureSandbox, sandboxStatus } from './sandbox.js';
 export {
   checkEntrypoint,
+  inspectEntrypoint,
   registerScheme,
   resolveEntrypoint,
   supportedSchemes,

@@ -62,7 +62,12 @@ export function createSkillTool(
       skill: skill.name,
       kind: 'skill',
       parameters: structuredClone(tool.schema),
-      approval: defaultApproval(entrypoint?.raw ?? false, tool.approval, tool.preview !== undefined),
+      approval: defaultApproval(
+        entrypoint?.raw ?? false,
+        tool.approval,
+        tool.preview !== undefined,
+        entrypoint?.runsCode !== undefined,
+      ),
       raw: entrypoint?.raw ?? false,
       ...(tool.preview !== undefined
         ? {

@@ -105,9 +105,9 @@ export function planCalls(input: PlanInput): PlannedCall[] {
     }
     const { invocation } = built;
     const asked = input.askRawCommands && tool.raw ? 'raw-command' : invocation.approval(input.approval);
-    // An agent's `approve` lifts what a tool declares (`approval: required`, a file-changing `preview:`), never a raw
-    // shell command nor the user's mode `always`.
-    const declared = asked === 'approval-required' || asked === 'file-change';
+    // An agent's `approve` lifts what a tool declares or its own template implies (`approval: required`, a
+    // file-changing `preview:`, a command that runs a value as code), never a raw shell command nor the mode `always`.
+    const declared = asked === 'approval-required' || asked === 'file-change' || asked === 'runs-code';
     const lifted = declared && toolset.preApproved?.has(tool.name) ? null : asked;
     const granted = lifted !== null && input.approvedForSession?.(tool) === true;
     const reason = granted ? null : lifted;

@@ -208,18 +208,21 @@ function describeCall(
 
 /**
  * The approval rule every tool kind shares: the session's mode first, then what the tool declares. A tool that
- * changes files (it declares a `preview:`) asks under the default mode unless it declares `approval: never`.
+ * changes files (it declares a `preview:`) or whose command can run a value as code (`Entrypoint.runsCode`) asks
+ * under the default mode unless it declares `approval: never`.
  */
 export function defaultApproval(
   raw: boolean,
   declared: 'required' | 'never' | undefined,
   changesFiles = false,
+  runsCode = false,
 ) {
   return (mode: ApprovalMode): ApprovalReason | null => {
     if (mode === 'never') return null;
     if (mode === 'always') return 'mode-always';
     if (declared === 'required') return 'approval-required';
     if (raw && declared !== 'never') return 'raw-command';
+    if (runsCode && declared !== 'never') return 'runs-code';
     if (changesFiles && declared !== 'never') return 'file-change';
     return null;
   };

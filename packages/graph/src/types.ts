@@ -261,9 +261,10 @@ export interface ApprovalRequest {
   description: string;
   /**
    * Why approval is needed; `model-agent`: the model runs its own agent, which asks before one of its tools;
-   * `file-change`: the tool changes files (it declares a `preview:`), and `preview` says how.
+   * `file-change`: the tool changes files (it declares a `preview:`), and `preview` says how; `runs-code`: the
+   * tool's `bash:` command can run a value as code (`perl -e`, `find -exec sh -c`, … see `Entrypoint.runsCode`).
    */
-  reason: 'raw-command' | 'approval-required' | 'mode-always' | 'model-agent' | 'file-change';
+  reason: 'raw-command' | 'approval-required' | 'mode-always' | 'model-agent' | 'file-change' | 'runs-code';
   /** The agent asking, as a path from the session's agent down (`['reviewer', 'researcher']`); absent without agents. */
   agent?: string[];
   /**

@@ -29,7 +29,10 @@ export interface SkillTool {
   timeout?: number;
   /** Extra attempts after a failure. Absent: the entrypoint's default. */
   retries?: number;
-  /** Absent: decided by the runtime (raw shell commands need approval, the rest do not). */
+  /**
+   * Absent: decided by the runtime (raw shell commands, tools with a preview and `bash:` commands that can run a value
+   * as code need approval, the rest do not); `never` turns that off.
+   */
   approval?: ToolApproval;
   /**
    * `node:module#export` that computes, without side effects, what a call would change (`{ changes: [...] }`). A

@@ -56,7 +56,14 @@ export const ApprovalRequestSchema = z
       description: "The tool's JSON Schema: check edited arguments against it before an edit decision.",
     }),
     description: z.string(),
-    reason: z.enum(['raw-command', 'approval-required', 'mode-always', 'model-agent', 'file-change']),
+    reason: z.enum([
+      'raw-command',
+      'approval-required',
+      'mode-always',
+      'model-agent',
+      'file-change',
+      'runs-code',
+    ]),
     agent: z.array(z.string()).optional(),
     preview: z.record(z.string(), z.unknown()).optional().openapi({
       description:
