@@ -16,7 +16,6 @@ describe('simpleCommands', () => {
     expect(names('if [ -n "{v}" ]; then echo set > out; fi')).toEqual([
       ['[', '-n', '…', ']'],
       ['echo', 'set'],
-      ['fi'],
     ]);
     expect(names('echo "$(ls -- {v})" | wc -l')).toEqual([
       ['ls', '--', '…'],
@@ -33,5 +32,24 @@ describe('simpleCommands', () => {
     expect(matchesCommand(ls!, ['touch', 'F'])).toBe(false);
     expect(names('x=1; echo $x *')).toEqual([['echo', '…', '…']]);
     expect(matchesCommand(simpleCommands('x=1; echo $x *')[1]!, ['echo', 'a', 'b', 'c'])).toBe(true);
+  });
+});
+
+describe('simpleCommands, cases the differential test found', () => {
+  it('reads a process substitution as one word of its command, with commands of its own', () => {
+    expect(names('xargs -a <(echo {v}) -I@ sh -c {v}')).toEqual([
+      ['echo', '…'],
+      ['xargs', '-a', '…', '-I@', 'sh', '-c', '…'],
+    ]);
+  });
+
+  it("reads a placeholder inside '…' as an expansion, and `function NAME {` as no command", () => {
+    expect(names("find . -exec sh -c 'echo {v}' \\;")).toEqual([
+      ['find', '.', '-exec', 'sh', '-c', 'echo …', ';'],
+    ]);
+    expect(names('function g {{ printf \'%s\' "$1"; }}; g {v}')).toEqual([
+      ['printf', '%s', '…'],
+      ['g', '…'],
+    ]);
   });
 });

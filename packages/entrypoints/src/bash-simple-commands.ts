@@ -28,6 +28,8 @@ export type ShapedWord = WordPart[];
 
 /** Reserved words that start a command without being its name. */
 const LEADING = new Set(['!', '{', '(', 'if', 'then', 'else', 'elif', 'do', 'while', 'until', 'time']);
+/** Reserved words that end a compound command (a redirection may follow: `done < f`). */
+const CLOSING = new Set(['}', 'fi', 'done', 'esac']);
 const ASSIGNMENT = /^[A-Za-z_]\w*(\[[^\]]*\])?\+?=/;
 const COMPOUND = /^([A-Za-z_]\w*)\+?=\(/;
 
@@ -51,7 +53,11 @@ function shapeCommand(source: CommandSource): SimpleCommand | undefined {
       k += 1; // the redirection's target
       continue;
     }
-    if (words.length === 0 && LEADING.has(word.raw)) continue;
+    if (words.length === 0 && (LEADING.has(word.raw) || CLOSING.has(word.raw))) continue;
+    if (words.length === 0 && word.raw === 'function') {
+      k += all[k + 2]?.raw === '{' ? 2 : 1; // `function NAME {`: the body's first command follows
+      continue;
+    }
     if (words.length === 0 && ASSIGNMENT.test(word.raw)) assignments.push(shapeWord(word.raw));
     else if (COMPOUND.test(word.raw)) {
       // `declare -a a=( … )`: bash assigns the array itself, and runs (and traces) `declare -a a`
@@ -79,13 +85,13 @@ export function shapeWord(raw: string): ShapedWord {
   while (i < raw.length) {
     const ch = raw[i]!;
     const next = raw[i + 1] ?? '';
-    if (quote === "'") {
+    if (ch === '\u0001' || ch === '\u0004') {
+      // a placeholder is always spelled "${birdie_N}" (inside '…' too: the quote is closed around it): one word
+      expansion(ch === '\u0001' || quote === '"');
+      i += 1;
+    } else if (quote === "'") {
       if (ch === "'") quote = '';
       else literal(ch);
-      i += 1;
-    } else if (ch === '\u0001' || ch === '\u0004') {
-      // a placeholder is always spelled "${birdie_N}": one word, wherever it stands
-      expansion(ch === '\u0001' || quote === '"');
       i += 1;
     } else if (ch === '\\') {
       literal(quote === '"' && !/[$`"\\\n]/.test(next) ? `\\${next}` : next);

@@ -3,11 +3,10 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simpleCommands } from '../src/bash-simple-commands.js';
-import { checkEntrypoint, isEntrypointError, resolveEntrypoint } from '../src/index.js';
+import { inspectEntrypoint, isEntrypointError, resolveEntrypoint } from '../src/index.js';
 import { type TraceShim, traceShim, unseenCommands } from './bash-trace.js';
 import { budgetFor, inBatches, tempDir } from './helpers.js';
 import { EVIL_PROGRAMS, GRID_MARKER, GRID_TEMPLATES, gridValues } from './template-grid.js';
-import { codeTakingWarning } from './template-grid-warnings.js';
 
 /**
  * Issue 28's acceptance: every grid template that loads without an error is run through the real `bash:` entrypoint
@@ -94,7 +93,8 @@ describe(`the template grid (${GRID_TEMPLATES.length} templates × ${VALUE_COUNT
     for (const { kind, template } of GRID_TEMPLATES) {
       const entrypoint = `bash:${template}`;
       const context = { skillDir: dir };
-      if (checkEntrypoint(entrypoint, context).length > 0) {
+      const { problems, warnings } = inspectEntrypoint(entrypoint, context);
+      if (problems.length > 0) {
         rows.push({ kind, template, outcome: 'refused at load', executed: [], refusedAtRun: 0 });
         continue;
       }
@@ -120,7 +120,8 @@ describe(`the template grid (${GRID_TEMPLATES.length} templates × ${VALUE_COUNT
         for (const argv of seen.unseen)
           unseen.push(`${template}  ⟵  ${JSON.stringify(v)} ran ${JSON.stringify(argv)}`);
       });
-      const warned = codeTakingWarning(template) !== undefined;
+      // the code-taking-program warning (issue 28.3): such a tool asks for approval unless it says `approval: never`
+      const warned = warnings.length > 0;
       const outcome: Outcome = warned
         ? 'accepted with warning'
         : executed.length > 0

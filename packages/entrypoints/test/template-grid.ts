@@ -324,6 +324,17 @@ export const GRID_TEMPLATES: readonly GridTemplate[] = [
     "printf 'all:\\n\\t%s\\n' {v} > Makefile; make -s",
   ),
   ...t(
+    // found by the differential test: the scanner ended the simple command at `<(`, so what follows was read as
+    // another command (no shell, no code-taking option) while bash passes it all to the same program
+    'process substitution',
+    'xargs -a <(echo x) -I@ sh -c {v}',
+    'xargs -a <(echo x) -r sh -c {v}',
+    "find <(:) ./ -maxdepth 0 -exec sh -c {v} ';'",
+    'diff <(echo a) <(echo {v})',
+    'cat <(printf %s {v}) | wc -c',
+    'bash <(echo {v})',
+  ),
+  ...t(
     'programs that run a command',
     'nohup {v}',
     'setsid {v}',

@@ -3,11 +3,8 @@ import { join } from 'node:path';
 import { parseTemplate, placeholderNames } from '../src/template.js';
 import { INTEGER_FLOW_TEMPLATES, VARIABLE_FLOW_TEMPLATES } from './hostile-strings.js';
 
-/** The `bash:` templates of this folder's tests (the hostile corpus), read from their source. */
-const here = import.meta.dirname;
-
-/** Every string literal of the test files that is a template with a placeholder (a `bash:` prefix removed). */
-export function templatesOfTests(skip: readonly string[] = []): string[] {
+/** The hostile corpus: every string literal of this folder's test files that is a template with a placeholder (a `bash:` prefix removed). */
+export function templatesOfTests(skip: readonly string[] = [], here = import.meta.dirname): string[] {
   const found = new Set<string>([...VARIABLE_FLOW_TEMPLATES, ...INTEGER_FLOW_TEMPLATES.map(([t]) => t)]);
   const literal = /'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\$]|\\.|\$(?!\{))*`/g;
   for (const file of readdirSync(here)) {
