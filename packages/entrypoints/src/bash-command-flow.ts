@@ -1,7 +1,15 @@
 import { type Atom, atomsOf, balanced } from './bash-atoms.js';
 import type { Flow } from './bash-flow.js';
 import { SHELLS } from './bash-shells.js';
-import { hasExpansion, literalText, PREFIXES, splitWords, type Word } from './bash-words.js';
+import {
+  ENV_SETTING,
+  hasExpansion,
+  literalText,
+  PREFIXES,
+  prefixOptionWords,
+  splitWords,
+  type Word,
+} from './bash-words.js';
 
 /** One simple command as the template scanner collected it. */
 export interface CommandSource {
@@ -34,8 +42,6 @@ const READING = new Set(['read', 'mapfile', 'readarray', 'getopts']);
 /** Builtins whose name arguments may carry a subscript (arithmetic for indexed arrays). */
 const NAMING = new Set(['unset', 'read', 'mapfile', 'readarray', 'getopts', 'wait', ...DECLARING]);
 const ASSIGNMENT = /^([A-Za-z_]\w*)(\[.*?\])?(\+?=)/s;
-/** Prefixes that read `NAME=value` words (quoted or not) into the environment of the command they start. */
-const ENV_SETTING = new Set(['env', 'sudo']);
 const NAME_WITH_SUBSCRIPT = /^([A-Za-z_]\w*)(\[(.*)\])?$/s;
 
 interface Parsed {
@@ -55,7 +61,7 @@ function parse(text: string): Parsed {
   const assignments: Word[] = [];
   const args: Word[] = [];
   let name: Word | undefined;
-  let afterPrefix = false;
+  let prefix: string | undefined;
   let envPrefix = false;
   for (let k = 0; k < words.length; k++) {
     const word = words[k]!;
@@ -69,12 +75,14 @@ function parse(text: string): Parsed {
     }
     const literal = literalText(word.raw);
     if (PREFIXES.has(literal)) {
-      afterPrefix = true;
+      prefix = literal;
       envPrefix ||= ENV_SETTING.has(literal);
-    } else if (afterPrefix && literal.startsWith('-')) {
-      // a prefix's own option (`env -i`, `command -p`)
-    } else if (ASSIGNMENT.test(word.raw) || (envPrefix && ASSIGNMENT.test(literal))) assignments.push(word);
-    else if (literal === 'function') k += 1;
+    } else if (prefix !== undefined && literal.startsWith('-')) {
+      k += prefixOptionWords(prefix, literal) - 1; // a prefix's own option (`env -i`, `env -C dir`, `sudo -u bob`)
+    } else if (ASSIGNMENT.test(word.raw) || (envPrefix && ASSIGNMENT.test(literal))) {
+      assignments.push(word);
+      prefix = undefined; // a prefix reads its options before any NAME=value
+    } else if (literal === 'function') k += 1;
     else name = word;
   }
   return { assignments, exported: envPrefix || name !== undefined, args, words, ...(name ? { name } : {}) };
@@ -105,12 +113,14 @@ export function recordAssignments(
   const { assignments, exported, name, args, words } = parse(source.text);
   const site = (word: Word, exported = false) => ({ offset: offsetOf(source, word), exported });
   for (const word of assignments) assignWord(source, word, flow, exported);
-  // `${y:=$x}` and `${y=$x}` assign wherever they stand
+  // `${y:=$x}` and `${y=$x}` assign wherever they stand; `${!y:=$x}` the variable y names
   for (const word of words) {
-    for (const match of word.raw.matchAll(/\$\{([A-Za-z_]\w*):?=/g)) {
+    for (const match of word.raw.matchAll(/\$\{(!?)([A-Za-z_]\w*)(\[[^\]]*\])?:?=/g)) {
       const open = match.index! + 1;
       const close = balanced(word.raw, open, '{', '}');
-      flow.assign(match[1]!, atomsIn(source, word, open + match[0].length - 1, close), site(word));
+      const value = atomsIn(source, word, open + match[0].length - 1, close);
+      if (match[1]) flow.assignIndirect(value, site(word));
+      else flow.assign(match[2]!, value, site(word));
     }
   }
   if (!name) return undefined;
@@ -137,9 +147,14 @@ export function recordAssignments(
     const flags = literal.filter((w) => /^[-+]/.test(w)).join('');
     if (/n/.test(flags) && command !== 'export') flow.dynamic = true;
     const exports = command === 'export' || /x/.test(flags);
+    const nameref = /n/.test(flags) && command !== 'export';
     for (const word of args) {
       const text = literalText(word.raw);
       if (/^[-+]/.test(text)) continue;
+      if (nameref) {
+        const [, name, target] = /^([A-Za-z_]\w*)(?:=([A-Za-z_]\w*))?$/.exec(text) ?? [];
+        if (name) flow.namerefs.set(name, target ?? null);
+      }
       const quotedName = !ASSIGNMENT.test(word.raw) && hasExpansion(word.raw.slice(0, word.raw.indexOf('=')));
       if (ASSIGNMENT.test(text) && !quotedName) assignWord(source, word, flow, exports);
       else if (hasExpansion(word.raw))

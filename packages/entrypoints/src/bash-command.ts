@@ -1,5 +1,5 @@
 import { SHELLS, shellProblem } from './bash-shells.js';
-import { PREFIXES } from './bash-words.js';
+import { ENV_SETTING, PREFIXES, prefixOptionWords } from './bash-words.js';
 
 /**
  * Which command a placeholder is an argument of. Quoting keeps a value one word, but some bash builtins
@@ -61,24 +61,36 @@ interface CommandWords {
   partial: string;
   /** The command name as written, when there is one. */
   rawName?: string;
+  /** Whether the unfinished word is an assignment to bash (`X=…`, not `"X=…"`) or to env/sudo (quoted or not). */
+  assigning: boolean;
 }
 
 function commandWords(command: string): CommandWords {
   // A line continuation vanishes before bash reads words: `ev\<newline>al` is `eval`.
   command = command.replace(/\\\n/g, '');
   const words = command.split(/[ \t\n]+/);
-  const partial = unquote(words.pop() ?? '');
+  const rawPartial = words.pop() ?? '';
+  const partial = unquote(rawPartial);
   const raw = words.filter(Boolean);
   const complete = raw.map(unquote);
 
+  // A quoted `"X=…"` is no assignment to bash (it is the command name), but env and sudo read it as one.
+  let prefix: string | undefined;
+  let envPrefix = false;
+  const assignment = (k: number) =>
+    ASSIGNMENT.test(k < raw.length ? raw[k]! : rawPartial) ||
+    (envPrefix && ASSIGNMENT.test(k < raw.length ? complete[k]! : partial));
   let k = 0;
   while (k < complete.length) {
     const word = complete[k]!;
-    if (
-      PREFIXES.has(word) ||
-      ASSIGNMENT.test(word) ||
-      (k > 0 && PREFIXES.has(complete[k - 1]!) && word.startsWith('-'))
-    ) {
+    if (PREFIXES.has(word)) {
+      prefix = word;
+      envPrefix ||= ENV_SETTING.has(word);
+      k += 1;
+    } else if (prefix !== undefined && word.startsWith('-')) {
+      k += prefixOptionWords(prefix, word);
+    } else if (assignment(k)) {
+      prefix = undefined; // a prefix reads its options before any NAME=value
       k += 1;
     } else if (REDIRECT.test(word)) {
       k += REDIRECT_ONLY.test(word) ? 2 : 1;
@@ -92,6 +104,7 @@ function commandWords(command: string): CommandWords {
     complete: complete.slice(0, k),
     rest: complete.slice(k),
     partial,
+    assigning: assignment(raw.length),
     ...(k < raw.length ? { rawName: raw[k]! } : {}),
   };
 }
@@ -129,7 +142,7 @@ export function commandPositionProblem(
   label: string,
   attributed: Attributed = new Map(),
 ): PositionProblem | undefined {
-  const { rest, partial } = commandWords(command);
+  const { rest, partial, assigning } = commandWords(command);
   const ph = label;
 
   if (/^[A-Za-z_]\w*\[[^\]]*$/.test(partial) || openSubscript(command)) {
@@ -147,7 +160,7 @@ export function commandPositionProblem(
       }
     : undefined;
   if (rest.length === 0) {
-    if (ASSIGNMENT.test(partial) || REDIRECT.test(partial)) return attributedProblem;
+    if (assigning || REDIRECT.test(partial)) return attributedProblem;
     return {
       message: `${ph} as (part of) the command name would let the argument choose the program; use the raw {command} template for that`,
     };

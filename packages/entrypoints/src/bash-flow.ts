@@ -86,12 +86,20 @@ export class Flow {
   readonly exported = new Set<string>();
   /** `set -a` / `set -o allexport`: every assignment is exported. */
   allExport = false;
+  /** Namerefs (`declare -n r=PATH`): the variable each assigns through, null when the template does not name it. */
+  readonly namerefs = new Map<string, string | null>();
 
   assign(name: string, value: Atom[], site?: Site): void {
     const list = this.assignments.get(name);
     if (list) list.push(value);
     else this.assignments.set(name, [value]);
     if (site) this.sites.push({ name, atoms: value, input: false, ...site });
+  }
+
+  /** `${!y:=…}`: assigns a variable whose name is y's value, chosen at run time. */
+  assignIndirect(value: Atom[], site: Site): void {
+    this.dynamic = true;
+    this.sites.push({ name: '', atoms: value, input: false, ...site });
   }
 
   /** A variable that some builtin sets from its input (`read x`, `mapfile a`, `printf -v x`, `getopts o x`). */

@@ -1,4 +1,4 @@
-import { PREFIXES } from './bash-words.js';
+import { PREFIXES, prefixOptionWords } from './bash-words.js';
 
 /**
  * Whether a placeholder stands where its command may read the value as an option. Quoting keeps a value one
@@ -64,12 +64,6 @@ const ECHO_OPTION = /^-[neE]+$/;
  * expression (and deletes), test and [ treat `--` as a string.
  */
 export const NO_END_OF_OPTIONS = new Set(['find', 'test', '[']);
-/** Options of prefix commands that take the next word as their value (`sudo -u bob cat`: bob is no command). */
-const PREFIX_VALUE_OPTIONS: Record<string, RegExp> = {
-  sudo: /^-[CDghprTtUu]$/,
-  env: /^-[CSu]$/,
-  exec: /^-a$/,
-};
 const ASSIGNMENT = /^[A-Za-z_]\w*(\[[^\]]*\])?\+?=/;
 
 interface Token {
@@ -99,7 +93,7 @@ export function optionExposure(command: string): OptionExposure | undefined {
       prefix = undefined; // the end of the prefix's options: the command follows
       k += 1;
     } else if (prefix !== undefined && token.text.startsWith('-')) {
-      k += PREFIX_VALUE_OPTIONS[prefix]?.test(token.text) ? 2 : 1;
+      k += prefixOptionWords(prefix, token.text);
     } else if (PREFIXES.has(token.text)) {
       external ||= EXTERNAL.has(token.text);
       prefix = token.text;

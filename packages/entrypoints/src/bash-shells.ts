@@ -1,4 +1,4 @@
-import { literalText, PREFIXES, splitWords } from './bash-words.js';
+import { ENV_SETTING, literalText, PREFIXES, prefixOptionWords, splitWords } from './bash-words.js';
 
 /** Shells: the word after `-c` is a script, and so is what they read from a here-string or here-document. */
 export const SHELLS: ReadonlySet<string> = new Set([
@@ -53,13 +53,18 @@ function shellArguments(command: string): ShellArguments {
   const last = words.at(-1);
   const reachesEnd = last !== undefined && last.start + last.raw.length >= text.length && !last.op;
   let k = 0;
-  let afterPrefix = false;
+  let prefix: string | undefined;
+  let envPrefix = false;
   for (; k < words.length; k++) {
     const word = words[k]!;
     const literal = literalText(word.raw);
     if (word.op) k += 1;
-    else if (PREFIXES.has(literal)) afterPrefix = true;
-    else if (!(afterPrefix && literal.startsWith('-')) && !ASSIGNMENT.test(word.raw)) break;
+    else if (PREFIXES.has(literal)) {
+      prefix = literal;
+      envPrefix ||= ENV_SETTING.has(literal);
+    } else if (prefix !== undefined && literal.startsWith('-')) k += prefixOptionWords(prefix, literal) - 1;
+    else if (ASSIGNMENT.test(word.raw) || (envPrefix && ASSIGNMENT.test(literal))) prefix = undefined;
+    else break;
   }
   const name = words[k] ? literalText(words[k]!.raw) : undefined;
   const args: string[] = [];

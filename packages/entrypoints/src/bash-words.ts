@@ -21,6 +21,24 @@ export const PREFIXES: ReadonlySet<string> = new Set([
   'coproc',
 ]);
 
+/**
+ * Options of prefix commands that take the next word as their value (`sudo -u bob cat`, `env -C dir bash`: bob and
+ * dir are no commands).
+ */
+const PREFIX_VALUE_OPTIONS: Readonly<Record<string, RegExp>> = {
+  sudo: /^(-[CDghprTtUu]|--(user|group|chdir|host|prompt|role|type|close-from|other-user|command-timeout))$/,
+  env: /^(-[CSu]|--(chdir|unset|split-string))$/,
+  exec: /^-a$/,
+};
+
+/** Prefixes that read `NAME=value` words (quoted or not) into the environment of the command they start. */
+export const ENV_SETTING: ReadonlySet<string> = new Set(['env', 'sudo']);
+
+/** How many words an option of a prefix command takes up: 2 when the next word is its value, else 1. */
+export function prefixOptionWords(prefix: string, option: string): number {
+  return PREFIX_VALUE_OPTIONS[prefix]?.test(option) ? 2 : 1;
+}
+
 /** A word of a simple command's source, or a redirection operator. */
 export interface Word {
   /** Source text, quotes included. */

@@ -183,6 +183,14 @@ describe('bash: a value that reaches an environment name bash or a child acts on
     'ed={v}; typeset -gx ed; env',
     'set -o allexport; ed={v}; env',
     'sudo LD_PRELOAD={v} ls',
+    // a prefix's option that takes a value does not hide the assignment after it
+    'env -C /tmp PATH={v} ls',
+    'env --chdir /tmp PATH={v} ls',
+    'sudo -u root PATH={v} ls',
+    // a nameref assigns the variable it names; `${!y:=…}` assigns one named at run time
+    'declare -n r=PATH; printf %s {v} > f; read -r r < f; ls',
+    'declare -n r; r=PATH; x={v}; r=$x; ls',
+    'y=CDPATH; x={v}; : "${{!y:=$x}}"; cd lib',
   ])('refuses %j', async (template) => {
     expect(checkEntrypoint(`bash:${template}`, { skillDir: dir, schema })).toContainEqual(
       expect.objectContaining({
@@ -237,5 +245,23 @@ describe('bash: a value that reaches an environment name bash or a child acts on
       expect(output).toBe(expected(v));
     }
     expect(existsSync(marker)).toBe(false);
+  });
+});
+
+describe('bash: what a prefix command runs is found behind its options (issue 28, siblings of defect 2)', () => {
+  it.each([
+    ['env -C /tmp bash -c {v}', 'env -C /tmp bash -c "${1}"'],
+    ['env --chdir /tmp bash -c {v}', 'env --chdir /tmp bash -c "${1}"'],
+    ['env -u X bash -c {v}', 'env -u X bash -c "${1}"'],
+    ['env -C /tmp eval {v}', 'true'],
+    // a quoted word is no assignment to bash: the value is part of the command name
+    ['"PATH={v}" ls', 'true'],
+  ])('refuses %j', async (template, earlierScript) => {
+    if (earlierScript !== 'true') {
+      await rm(marker, { force: true });
+      spawnSync('bash', ['-c', earlierScript, 'birdie', `/usr/bin/touch '${marker}'`], { cwd: dir });
+      expect(existsSync(marker), 'the value runs as code').toBe(true);
+    }
+    await refusedAtLoad(template);
   });
 });
