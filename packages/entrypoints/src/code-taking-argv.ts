@@ -128,6 +128,11 @@ class ArgvReader {
           i += 1;
           roles.push({ index: offset + i, role: 'value' });
         }
+        if (found?.lookupOnly) {
+          // `command -v NAME`: nothing runs
+          this.operandsFrom(i + 1);
+          return;
+        }
         if (found?.form === 'script' && this.entry.codeEndsOptions) {
           // `sh -c CODE`, `python3 -c CODE`: what follows is the code's own argv, never options of the program
           this.operandsFrom(i + 1);
@@ -266,12 +271,14 @@ function matchOption(
   if (word.startsWith('-') && word.length > 1) {
     // a bundle of short options: `-ne CODE`, `-xvf FILE`, `-oFILE`, `-ec CODE`
     let operandValue: OptionMatch | undefined;
+    let lookup: OptionEntry | undefined;
     for (let k = 1; k < word.length; k++) {
       const entry = options.find((o) => o.short === word[k]);
       if (!entry) continue;
       const value = takes(entry);
       if (value === 'none') {
         if (entry.danger) return match(entry, `-${entry.short}`, undefined, false);
+        if (entry.lookupOnly) lookup = entry;
         continue;
       }
       if (value === 'operand') {
@@ -283,7 +290,7 @@ function matchOption(
       if (operandValue?.danger && !entry.danger) return operandValue;
       return match(entry, `-${entry.short}`, glued, glued === undefined && value === 'required');
     }
-    return operandValue ?? { takesNext: false };
+    return operandValue ?? (lookup ? { entry: lookup, takesNext: false } : { takesNext: false });
   }
   return undefined;
 }

@@ -64,7 +64,7 @@ export function codeTakingWarnings(
     seen.add(key);
     warnings.push({
       code: 'code-taking-command',
-      message: `\`${program}${option === 'operand' ? '' : ` ${option}`}\` ${why}; ${APPROVAL_NOTE}`,
+      message: `\`${program}${option === 'operand' || option === 'command' ? '' : ` ${option}`}\` ${why}; ${APPROVAL_NOTE}`,
       program,
       option,
       offset,
@@ -139,17 +139,24 @@ function findings(command: ParsedCommand, written: ReadonlySet<string>): Finding
   const out: Finding[] = [];
   const roles = readArgv(argv);
   const programs = roles.filter((r) => r.role === 'program');
-  // a program chosen by a value is refused by the scanner; one chosen by the data a runner reads is not
+  const codeValues = new Set(
+    roles.flatMap((r) => (r.danger?.valueIndex === undefined ? [] : [r.danger.valueIndex])),
+  );
+  // The scanner refuses a value as the template's own program; a runner's command (`timeout 5 {x}`, `find -exec {{}}`)
+  // named by a value or by the data it reads is reported here (once: `-exec {x}` is already the option's code).
   for (const role of programs) {
     const word = raw[role.index]!;
-    if (role.index > 0 && (isDynamic(word) || word.includes('{}')))
-      out.push({
-        index: role.index,
-        program: argv[0]!,
-        option: word,
-        why: 'runs a program named by the data it reads',
-      });
-    else if (written.has(normalise(argv[role.index]!)) && argv[role.index]!.includes('/'))
+    const runner = argv[ownerOf(programs, role.index - 1)]!;
+    if (role.index > 0 && (isDynamic(word) || word.includes('{}'))) {
+      // a value there is the option's code (reported below); `{}` is the data the runner reads
+      if (!(codeValues.has(role.index) && isDynamic(word)))
+        out.push({
+          index: role.index,
+          program: runner,
+          option: 'command',
+          why: 'runs a program named by a value',
+        });
+    } else if (written.has(normalise(argv[role.index]!)) && argv[role.index]!.includes('/'))
       out.push({
         index: role.index,
         program: argv[role.index]!,
@@ -185,11 +192,13 @@ function findings(command: ParsedCommand, written: ReadonlySet<string>): Finding
     else if (danger.form === 'script' && pastesData(argv, programs, owner, code))
       found('`{}` in it is replaced by the data read, which may be a value');
   }
-  // a program that reads its code from input, with no code in its arguments
+  // a program that reads its code from input or from a file of its own (`make`: Makefile), with no code in its arguments
   for (const role of programs) {
     if (coded.has(role.index)) continue;
     const program = argv[role.index]!;
     const entry = programEntry(program);
+    const implicit = entry?.implicitCode?.find((file) => written.has(file));
+    if (implicit) out.push({ index: role.index, program, option: implicit, why: writtenThenRun });
     if (!entry?.readsCodeFromInput) continue;
     const file = command.inputs.find((path) => written.has(path));
     if (file) out.push({ index: role.index, program, option: `< ${file}`, why: writtenThenRun });

@@ -74,6 +74,10 @@ describe('dangerousOption', () => {
     ['vim +!sh f', 1, 'code +'],
     ['make CC=sh', 1, 'code operand'],
     ['awk {print} f', 1, 'code operand'],
+    ['split --filter=sh in', 1, 'code --filter'],
+    ['flock . -c x', 2, 'code -c'],
+    ['nc -e sh host 1', 1, 'code -e'],
+    ['strace -o log ls', 1, 'file-write -o'],
   ])('%s: word %i is %s', (line, index, expected) => {
     expect(at(line, index)).toBe(expected);
   });
@@ -97,6 +101,7 @@ describe('dangerousOption', () => {
     ['find . -name x -print', 4],
     ['timeout 5 ls -e', 3],
     ['sh script.sh -c', 2],
+    ['command -v perl -e', 3],
   ])('%s: word %i is neither', (line, index) => {
     expect(isDangerousOption(line.split(' '), index)).toBe(false);
   });

@@ -48,6 +48,8 @@ export interface OptionEntry {
   readonly startsWith?: string;
   /** Absent: an option listed only because it takes a value (so its value is not read as options). */
   readonly danger?: Danger;
+  /** The program then only looks its operands up and runs nothing (`command -v`). */
+  readonly lookupOnly?: boolean;
   /** For `code`: how the code arrives. */
   readonly form?: CodeForm;
   /** Default `required` for a listed option with a danger or listed for its value. */
@@ -93,6 +95,8 @@ export interface ProgramEntry {
   readonly opaque?: boolean;
   /** It reads code from standard input when no operand or option gives it (`python3`, `at`, `sqlite3`). */
   readonly readsCodeFromInput?: boolean;
+  /** Files it runs as code when no option names others (`make` runs `./Makefile`): written by a template, reported. */
+  readonly implicitCode?: readonly string[];
   /** Inline code ends its options: the words after `sh -c CODE` or `python3 -c CODE` are the code's own argv. */
   readonly codeEndsOptions?: boolean;
   /** The first word may be a bundle without its dash (`tar xzf FILE`). */
@@ -506,16 +510,91 @@ const PROGRAMS: readonly ProgramEntry[] = [
     ],
     operands: { kind: 'command', assignments: true },
   },
-  ...(['nohup', 'setsid', 'time', 'command', 'exec', 'builtin', 'strace', 'ltrace', 'busybox'] as const).map(
+  ...(['nohup', 'setsid', 'time', 'exec', 'builtin', 'busybox'] as const).map(
     (name): ProgramEntry => ({
       names: [name],
       language: 'command',
       syntax: 'posix',
-      options:
-        name === 'strace' || name === 'ltrace' ? values('eopuEsSIP') : values(name === 'exec' ? 'a' : ''),
+      options: values(name === 'exec' ? 'a' : ''),
       operands: { kind: 'command' },
     }),
   ),
+  {
+    names: ['command'],
+    language: 'command',
+    syntax: 'posix',
+    options: [
+      { short: 'v', value: 'none', lookupOnly: true },
+      { short: 'V', value: 'none', lookupOnly: true },
+    ],
+    operands: { kind: 'command' },
+  },
+  {
+    names: ['strace', 'ltrace'],
+    language: 'command',
+    syntax: 'posix',
+    options: [{ short: 'o', ...writes('writes the trace to the file') }, ...values('epuEsSIP')],
+    operands: { kind: 'command' },
+  },
+  {
+    names: ['split'],
+    language: 'command',
+    syntax: 'getopt',
+    options: [
+      { long: 'filter', ...code('script', 'runs its value as a shell command for each piece') },
+      ...values('abCln', ['suffix-length', 'bytes', 'line-bytes', 'lines', 'number', 'additional-suffix']),
+    ],
+  },
+  {
+    names: ['m4'],
+    language: 'm4',
+    syntax: 'getopt',
+    options: [...values('DIUdlt', ['define', 'include', 'undefine', 'debug', 'trace'])],
+    operands: { kind: 'script-file', what: 'runs the file as m4 macros (esyscmd, syscmd)' },
+    opaque: true,
+    readsCodeFromInput: true,
+  },
+  {
+    names: ['gnuplot'],
+    language: 'gnuplot',
+    syntax: 'getopt',
+    options: [{ short: 'e', ...code('script', 'runs its value as gnuplot commands (system …)') }],
+    operands: { kind: 'script-file', what: 'runs the file as gnuplot commands' },
+    opaque: true,
+    readsCodeFromInput: true,
+  },
+  {
+    names: ['nc', 'ncat', 'netcat'],
+    language: 'command',
+    syntax: 'getopt',
+    options: [
+      { short: 'e', long: 'exec', ...code('command', 'runs the program with the connection') },
+      {
+        short: 'c',
+        long: 'sh-exec',
+        ...code('script', 'runs its value as a shell command with the connection'),
+      },
+      { long: 'lua-exec', ...code('file', 'runs the Lua file with the connection') },
+      { short: 'o', long: 'output', ...writes('writes the session to the file') },
+      ...values('psiqwWxXTOIMPg', ['source-port', 'source', 'wait', 'proxy', 'proxy-type']),
+    ],
+  },
+  {
+    names: ['socat'],
+    language: 'command',
+    syntax: 'posix',
+    options: [...values('dlLTb')],
+    // an address may be `EXEC:cmd` or `SYSTEM:cmd`
+    operands: { kind: 'shell-command', what: 'takes addresses that can run commands (EXEC:, SYSTEM:)' },
+  },
+  {
+    names: ['hg'],
+    language: 'command',
+    syntax: 'getopt',
+    options: [
+      { long: 'config', ...code('setting', 'sets configuration that can name programs (hooks, ui.editor)') },
+    ],
+  },
   {
     names: ['sudo', 'doas', 'run0'],
     language: 'command',
@@ -554,7 +633,8 @@ const PROGRAMS: readonly ProgramEntry[] = [
   {
     names: ['flock'],
     language: 'command',
-    syntax: 'posix',
+    // `flock FILE -c CMD`: flock reads `-c` after its file too
+    syntax: 'getopt',
     options: [
       { short: 'c', long: 'command', ...code('script', 'runs its value as a shell command') },
       ...values('wEn', ['timeout', 'conflict-exit-code']),
@@ -789,6 +869,7 @@ const PROGRAMS: readonly ProgramEntry[] = [
       kind: 'assignment-code',
       what: 'sets a make variable, which can name a program (SHELL=…, CC=…)',
     },
+    implicitCode: ['Makefile', 'makefile', 'GNUmakefile'],
   },
   {
     names: ['git'],

@@ -114,7 +114,7 @@ describe('the code-taking warning', () => {
     ["ruby -e 'puts ARGV[0]' {x}", 'ruby -e'],
     ['awk -f {prog} data.txt', 'awk -f'],
     ["sed -e 's/a/b/e' -- {f}", 'sed -e'],
-    ['find -- {dir} -exec {{}} \\;', 'find {}'],
+    ['find -- {dir} -exec {{}} \\;', 'find command'],
     ["printf '%s\\0' {x} | xargs -0 -n1 perl -e 'print @ARGV'", 'perl -e'],
     ["timeout 5 node -e 'console.log(1)' {x}", 'node -e'],
     ['echo {x} | python3', 'python3 input'],
@@ -123,6 +123,10 @@ describe('the code-taking warning', () => {
     ['curl -fsSo get.sh -- {url} && sh get.sh', 'sh get.sh'],
     ['echo {x} > t.sh; chmod +x t.sh; ./t.sh', './t.sh ./t.sh'],
     ['echo {x} > in.sql; sqlite3 db < in.sql', 'sqlite3 < in.sql'],
+    ['timeout 5 {x}', 'timeout command'],
+    ['echo x | split --filter={x}', 'split --filter'],
+    ['flock . -c {x}', 'flock -c'],
+    ["printf 'all:\\n\\t%s\\n' {x} > Makefile; make -s", 'make Makefile'],
   ])('%s: %s', (template, expected) => {
     expect(warned(template)).toEqual(expected === undefined ? [] : [expected]);
   });
@@ -141,7 +145,19 @@ describe('the code-taking warning', () => {
     "printf '%s' {x} > out.txt; cat out.txt",
     "perl -e 'print 1'",
     'echo {x} | grep -c a',
+    'command -v -- {x} || echo none',
   ])('%s: no warning', (template) => {
     expect(warned(template)).toEqual([]);
+  });
+});
+
+describe('the README', () => {
+  it('lists every program of the code-taking table', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const { CODE_TAKING_PROGRAMS } = await import('../src/index.js');
+    const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('### Programs that run their arguments as code'));
+    for (const program of CODE_TAKING_PROGRAMS)
+      for (const name of program.names) expect(section, name).toContain(`\`${name}\``);
   });
 });
