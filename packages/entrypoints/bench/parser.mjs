@@ -187,6 +187,7 @@ export async function parserComparison() {
         'git status \\ #{v}; touch F',
         'printf x \\ #{v}',
         'a\\\n#{v}; touch F',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash template
         'echo ${{v:$o:2}} {v}',
       ],
       skills: [
