@@ -150,8 +150,12 @@ function parameter(findings: Findings, body: string, marks: readonly Atom[], sta
   } else if (transform && indirect) {
     // The variable it reads is named at run time (`y=x`, `for y in x`, `arr=(x)`, a name read from a file): the
     // scanner cannot place it, and any variable may hold a value. Fail closed.
+    const what =
+      transform === 'P'
+        ? `expands the variable that ${name} names as a prompt string, which runs the $( … ) and backticks in it`
+        : `expands the backslash escapes of the variable that ${name} names`;
     findings.report(
-      `\${!${name}…@${transform}} ${transform === 'P' ? 'expands the variable that ' + name + ' names as a prompt string, which runs the $( … ) and backticks in it' : 'expands the backslash escapes of the variable that ' + name + ' names'}; in a template with a value, that variable may hold one: use "\${!${name}}" or "\${!${name}@Q}"`,
+      `\${!${name}…@${transform}} ${what}; in a template with a value, that variable may hold one: use "\${!${name}}" or "\${!${name}@Q}"`,
       start,
     );
   } else if (transform) {
