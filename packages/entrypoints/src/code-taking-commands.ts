@@ -160,7 +160,7 @@ function findings(command: ParsedCommand, written: ReadonlySet<string>): Finding
       out.push({
         index: role.index,
         program: argv[role.index]!,
-        option: argv[role.index]!,
+        option: 'command',
         why: writtenThenRun,
       });
   }
