@@ -87,7 +87,7 @@ describe(`the template grid (${GRID_TEMPLATES.length} templates × ${VALUE_COUNT
   });
 
   it('no template that loads without an error executes a value, unless it carries the code-taking warning', {
-    timeout: budgetFor(RUNS, 150),
+    timeout: budgetFor(RUNS, 300),
   }, async () => {
     let runIndex = 0;
     for (const { kind, template } of GRID_TEMPLATES) {
