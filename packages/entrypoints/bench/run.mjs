@@ -1,6 +1,7 @@
 // Median overhead of entrypoint calls against bare baselines measured in the same run.
 // Run after `pnpm build`: `pnpm bench`. Prints a Markdown table.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -290,3 +291,14 @@ for (const [name, base, b, c, ratio, target, ok] of rows) {
     `| \`${name}\` | ${base} | ${ms(b)} | ${ms(c)} | ${ratio} | ${target} | ${ok ? 'yes' : 'no'} |`,
   );
 }
+
+// the parser question (issue 28): the scanner against web-tree-sitter + tree-sitter-bash, real bash as the referee
+const { parserComparison } = await import('./parser.mjs');
+const versions = ['web-tree-sitter', 'tree-sitter-bash'].map(
+  (name) =>
+    `\`${name}\` ${JSON.parse(readFileSync(new URL(`../node_modules/${name}/package.json`, import.meta.url))).version}`,
+);
+console.log(`\n| | ${versions.join(' + ')} | this scanner |`);
+console.log('|---|---|---|');
+for (const [what, tree, scanner] of await parserComparison())
+  console.log(`| ${what} | ${tree} | ${scanner} |`);

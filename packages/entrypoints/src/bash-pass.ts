@@ -286,6 +286,8 @@ export class BashPass {
       frame.outputs = [];
       const outer = commandOwner(this.stack.slice(0, this.stack.indexOf(frame)));
       frame.outerLength = outer?.command !== undefined ? outer.command.length : 0;
+      // `<(`: the `<` already in the command's text is part of this word, replaced with it when the frame closes
+      if (frame.process && frame.outerLength > 0) frame.outerLength -= 1;
     }
   }
 

@@ -48,6 +48,8 @@ export interface Frame {
   marks?: Atom[];
   /** Command frames: the bodies of the command substitutions shown as \u0004 in `command`. */
   outputs?: Atom[][];
+  /** A process substitution `<( … )`/`>( … )`: its `<` or `>` belongs to the word, not a redirection. */
+  process?: boolean;
   /** `$( … )`: length of the enclosing command's text before the `$(`. */
   outerLength?: number;
   /** `x=( … )`: a compound array assignment (its `[sub]=` words have arithmetic subscripts). */
@@ -177,6 +179,11 @@ export function unquoted(
   } else if (wordStart && atCommandStart(frame) && (peekWord(at, 'case') || peekWord(at, 'esac'))) {
     frame.cases = Math.max(0, (frame.cases ?? 0) + (item === 'c' ? 1 : -1));
     return 4;
+  } else if (item === '(' && (prev === '<' || prev === '>') && frame.context === 'unquoted') {
+    // `<( … )`, `>( … )`: a process substitution is one word of its command (a file name such as /dev/fd/63) and
+    // holds commands of its own, like `$( … )`; read as a subshell it would end the command, and what follows would
+    // pass for another command (`xargs -a <(…) sh -c {x}` as a command `sh -c …` that xargs never runs)
+    stack.push({ context: 'unquoted', depth: 0, closesOnParen: true, command: '', process: true });
   } else if (item === '(') frame.depth += 1;
   else if (item === ')') {
     if (frame.depth > 0) frame.depth -= 1;

@@ -31,6 +31,8 @@ export interface BashAnalysis extends CompiledBash {
   problems: Problem[];
   /** Every placeholder occurrence, with its offset into the template. */
   placeholders: { name: string; offset: number }[];
+  /** Every simple command of the first pass, in the order they end (read-only: bash-simple-commands.ts). */
+  commands: ScannedCommand[];
   /** Commands that can run a value as code (a warning, and approval by default). */
   warnings: CodeTakingWarning[];
 }
@@ -103,6 +105,7 @@ export function analyseBashTemplate(template: string, schema?: JsonSchemaObjectL
     problems: dedupe(problems),
     placeholders,
     warnings: codeTakingWarnings(commands, names.length > 0),
+    commands,
   };
 }
 
