@@ -40,3 +40,6 @@ export type {
   SchemeFactory,
   ToolSettings,
 } from './types.js';
+export type { CommandLineReading, SimpleCommand } from './command-line.js';
+export { readCommandLine } from './command-line.js';
+export { COMMAND_RUNNERS, isCodeArgument } from './command-arguments.js';
