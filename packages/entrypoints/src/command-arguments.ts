@@ -73,7 +73,7 @@ export function isCodeArgument(words: readonly string[], index: number): boolean
   const word = words[index] ?? '';
   const options = INTERIM_CODE_OPTIONS.get(program);
   if (!options) return false;
-  const name = word.startsWith('--') ? word.split('=', 1)[0] ?? word : word;
+  const name = word.startsWith('--') ? (word.split('=', 1)[0] ?? word) : word;
   if (options.has(name) || options.has(word)) return true;
   // `-le 'code'`: a bundle of one-letter options that holds a code-taking one.
   if (/^-[A-Za-z0-9]{2,}$/.test(word))

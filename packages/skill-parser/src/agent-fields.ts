@@ -97,7 +97,8 @@ function readNames(ctx: FieldContext, list: NameList, check: (name: string) => s
     const written = source.text.slice(field.valueStart, field.valueEnd);
     let from = 0;
     // `approve` holds patterns with blanks and commas inside parentheses (`run_bash(npm test *)`).
-    const words = list === 'approve' ? splitAllowedTools(field.value) : field.value.split(/[\s,]+/).filter(Boolean);
+    const words =
+      list === 'approve' ? splitAllowedTools(field.value) : field.value.split(/[\s,]+/).filter(Boolean);
     for (const word of words) {
       const found = written.indexOf(word, from);
       const start = found < 0 ? field.valueStart : field.valueStart + found;
