@@ -274,8 +274,11 @@ class Reader {
     if (op.startsWith('&') && from !== undefined) throw new Refusal('a descriptor before `&>`', at);
     this.#i += op.length;
     if (op === '>&') {
+      // A copy of stdout or stderr (`2>&1`, `>&2`); another descriptor may not be open, and then bash runs nothing.
       const digits = /^[0-9]+/.exec(s.slice(this.#i));
       if (digits && !this.#continuesWord(this.#i + digits[0].length)) {
+        if (digits[0] !== '1' && digits[0] !== '2')
+          throw new Refusal('a copy of a descriptor other than 1 or 2', at);
         this.#i += digits[0].length;
         return true;
       }
