@@ -20,6 +20,7 @@ export const RULES = {
   toolOutOfReach: 'tool-out-of-reach',
   schemaMismatch: 'schema-mismatch',
   codeOutsideWorkspace: 'code-outside-workspace',
+  codeTakingCommand: 'code-taking-command',
 } as const;
 
 export type RegistryRuleId = (typeof RULES)[keyof typeof RULES];

@@ -27,6 +27,7 @@ it('names every rule id the package can emit', async () => {
     'agent-name-case-collision',
     'agent-overridden',
     'code-outside-workspace',
+    'code-taking-command',
     'dir-not-directory',
     'dir-unreadable',
     'duplicate-agent-name',
