@@ -15,11 +15,14 @@ function addNames(current: string[], update: string[]): string[] {
   return next;
 }
 
-/** The newest approval of a tool replaces an older one (the tool's file may have changed in between). */
+/**
+ * The newest approval of a tool replaces an older one (the tool's file may have changed in between); session rules
+ * (approvals with a `pattern`) are kept one per tool and pattern.
+ */
 function addApprovals(current: SessionApproval[], update: SessionApproval[]): SessionApproval[] {
   const next = [...current];
   for (const approval of update) {
-    const at = next.findIndex((a) => a.tool === approval.tool);
+    const at = next.findIndex((a) => a.tool === approval.tool && a.pattern === approval.pattern);
     if (at === -1) next.push(approval);
     else next[at] = approval;
   }
@@ -31,6 +34,7 @@ const sessionApproval = z.object({
   skill: z.string().optional(),
   source: z.string(),
   at: z.string(),
+  pattern: z.string().optional(),
 });
 
 const compactionRecord = z.object({
