@@ -18,6 +18,7 @@ import {
 import {
   agentSpec,
   collect,
+  knowledgeSkill,
   ofType,
   skillsFixture,
   stringArg,
@@ -292,8 +293,9 @@ async function setup(
   script: ScriptedReply[],
   agents: AgentSpec[] = [],
   init: Pick<CreateAgentOptions, 'approvalRules'> = {},
+  extra: Record<string, string> = {},
 ) {
-  const fx = await skillsFixture(files);
+  const fx = await skillsFixture({ ...files, ...extra });
   const agent = createAgent({
     ...init,
     model: createScriptedModel(script),
@@ -422,6 +424,39 @@ describe('approval rules in a turn', () => {
     await expect(
       collect(agent.resume('t1', { c1: { type: 'approve', scope: 'session', pattern: 'run_bash(' } })),
     ).rejects.toThrow(/Bad approval rule/);
+  });
+
+  it("a loaded skill's allowed-tools allow what they name, never against a deny; a skill not loaded allows nothing", async () => {
+    const { agent } = await setup(
+      [
+        {
+          tool_calls: [
+            { name: 'run_bash', id: 'c1', args: { command: 'echo allowed here' } },
+            { name: 'run_bash', id: 'c2', args: { command: 'echo allowed secret' } },
+            { name: 'run_bash', id: 'c3', args: { command: 'echo later' } },
+          ],
+        },
+      ],
+      [],
+      { approvalRules: [user('deny', 'run_bash(echo allowed secret)')] },
+      {
+        'guide/SKILL.md': knowledgeSkill(
+          'guide',
+          'How to work here.',
+          'always_inject: true\nallowed-tools: Bash(echo allowed:*) Bash\n',
+        ),
+        'later/SKILL.md': knowledgeSkill('later', 'Loaded on demand.', 'allowed-tools: Bash(echo later)\n'),
+      },
+    );
+    const events = await collect(agent.stream('go', { threadId: 't1' }));
+    // only the call no rule allows asks; the batch waits for it (events of rules come when the calls are answered)
+    expect(ofType(events, 'approval-request')[0]?.requests.map((r) => r.id)).toEqual(['c3']);
+    const resumed = await collect(agent.resume('t1', { c3: { type: 'reject' } }));
+    expect(ofType(resumed, 'tool-rule').map((e) => [e.id, e.effect, e.pattern, e.source])).toEqual([
+      ['c1', 'allow', 'run_bash(echo allowed *)', { kind: 'skill', name: 'guide' }],
+      ['c2', 'deny', 'run_bash(echo allowed secret)', { kind: 'user' }],
+    ]);
+    expect(ofType(resumed, 'tool-start').map((e) => e.id)).toEqual(['c1']);
   });
 
   it('createAgent refuses malformed application rules', () => {
