@@ -15,13 +15,11 @@ function addNames(current: string[], update: string[]): string[] {
   return next;
 }
 
-/**
- * The newest approval of a tool replaces an older one (the tool's file may have changed in between); session rules
- * (approvals with a `pattern`) are kept one per tool and pattern.
- */
+/** The newest approval of a tool replaces an older one (the tool's file may have changed in between). */
 function addApprovals(current: SessionApproval[], update: SessionApproval[]): SessionApproval[] {
   const next = [...current];
   for (const approval of update) {
+    // One entry per tool and pattern: a command pattern never replaces (nor becomes) the whole tool's approval.
     const at = next.findIndex((a) => a.tool === approval.tool && a.pattern === approval.pattern);
     if (at === -1) next.push(approval);
     else next[at] = approval;
@@ -33,8 +31,9 @@ const sessionApproval = z.object({
   tool: z.string(),
   skill: z.string().optional(),
   source: z.string(),
-  at: z.string(),
+  /** A session rule: the allow pattern approved (kept, or the approval would widen to the whole tool). */
   pattern: z.string().optional(),
+  at: z.string(),
 });
 
 const compactionRecord = z.object({
