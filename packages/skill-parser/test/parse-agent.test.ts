@@ -115,9 +115,15 @@ describe('name lists', () => {
   });
 
   it('`approve` takes approval patterns, in a list or in one string split outside parentheses', () => {
-    const listed = parse(agentText('approve:\n  - "run_bash(git status)"\n  - write_file(path=docs/**)\n  - filesystem:*\n'));
+    const listed = parse(
+      agentText('approve:\n  - "run_bash(git status)"\n  - write_file(path=docs/**)\n  - filesystem:*\n'),
+    );
     expect(listed.messages).toEqual([]);
-    expect(listed.agent?.approve).toEqual(['run_bash(git status)', 'write_file(path=docs/**)', 'filesystem:*']);
+    expect(listed.agent?.approve).toEqual([
+      'run_bash(git status)',
+      'write_file(path=docs/**)',
+      'filesystem:*',
+    ]);
     const inline = parse(agentText('approve: "run_bash(npm test *), read_file"\n'));
     expect(inline.messages).toEqual([]);
     expect(inline.agent?.approve).toEqual(['run_bash(npm test *)', 'read_file']);
