@@ -145,6 +145,7 @@ const TABLE: Array<[string, Expected]> = [
   ['cat <(touch F)', 'ask'],
   ['ls >(touch F)', 'ask'],
   ['echo $HOME', 'ask'],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash syntax
   ['echo ${HOME}', 'ask'],
   ['echo "$HOME"', 'ask'],
   ['echo $((1+2))', 'ask'],
