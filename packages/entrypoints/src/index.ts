@@ -12,6 +12,9 @@ export type {
   SubcommandEntry,
 } from './code-taking-programs.js';
 export { CODE_TAKING_PROGRAMS, programEntry } from './code-taking-programs.js';
+export { COMMAND_RUNNERS, isCodeArgument } from './command-arguments.js';
+export type { CommandLineReading, SimpleCommand } from './command-line.js';
+export { readCommandLine } from './command-line.js';
 export { confinementOf } from './confinement.js';
 export type {
   ContainerRuntimeChoice,

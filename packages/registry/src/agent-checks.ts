@@ -94,7 +94,11 @@ export function checkAgents(context: AgentCheckContext): VFileMessage[] {
         : [RULES.unknownTool, `\`${key}\` names tool \`${name}\`, which no loaded skill declares`];
     };
     for (const key of ['tools', 'approve'] as const) {
-      each(key, (name, at) => {
+      each(key, (entry, at) => {
+        // An `approve` entry is an approval pattern: the tool it names is before `(` (after `skill:`); `skill:*`
+        // names no single tool.
+        const name = key === 'approve' ? approvedTool(entry) : entry;
+        if (name === undefined) return;
         const why = problem(name, key);
         if (why) report(why[0], why[1], at);
       });
@@ -105,4 +109,11 @@ export function checkAgents(context: AgentCheckContext): VFileMessage[] {
     );
   }
   return messages;
+}
+
+/** The tool an `approve` pattern names (`run_bash(git status)` → `run_bash`, `fs:read_file` → `read_file`). */
+function approvedTool(entry: string): string | undefined {
+  const head = entry.split('(', 1)[0] ?? entry;
+  const tool = head.slice(head.indexOf(':') + 1);
+  return tool === '*' || tool === '' ? undefined : tool;
 }
