@@ -14,7 +14,7 @@ import {
   resolveEntrypoint,
   sandboxStatus,
 } from '../dist/index.js';
-import { sandboxArgs } from '../dist/sandbox-layout.js';
+import { prepareSandbox } from '../dist/sandbox-layout.js';
 import { parseTemplate } from '../dist/template.js';
 
 const median = (xs) => {
@@ -111,12 +111,13 @@ try {
   const sandbox = await sandboxStatus();
   if (!sandbox.available) throw new Error(`bubblewrap is not usable here: ${sandbox.reason}`);
   const boxed = resolveEntrypoint('bash:echo {x}', { skillDir: dir, settings: { sandbox: true } });
-  const bwrapArgs = [
-    ...sandboxArgs({ cwd: dir, env: { PATH: process.env.PATH ?? '' }, network: false, skillDir: dir }),
-    '--',
-    findExecutable('bash', process.env.PATH ?? ''),
-    ...script,
-  ];
+  const layout = prepareSandbox({
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '' },
+    network: false,
+    skillDir: dir,
+  });
+  const bwrapArgs = [...layout.args, '--', findExecutable('bash', process.env.PATH ?? ''), ...script];
   const bareBwrap = () =>
     new Promise((resolve, reject) => {
       const child = spawn(sandbox.bwrap, bwrapArgs, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -138,6 +139,7 @@ try {
     runBoxed('auto'),
   );
   configureProcessGuard(undefined);
+  layout.release();
   // what the guard costs a plain call in this same run: the sandbox under the guard should cost no more than both
   const guardCost = Math.max(0, guardedMs2 - spawnMs2);
   const over = (x) => `${(x / spawnMs2).toFixed(2)}× (+${(x - spawnMs2).toFixed(2)} ms)`;
