@@ -68,8 +68,8 @@ export async function runProcess(
   } finally {
     // Only once no process of the call is left (bubblewrap's init ends just after its child): a stand-in removed
     // earlier would be unmounted in a sandbox still running.
-    if (launch.sandboxed && pid !== undefined)
-      await waitGone([{ pid: () => pid, group: true }], limits.killGraceMs + 1_000);
+    if (pid !== undefined && launch.removes())
+      await waitGone([{ pid: () => pid, group: true }], limits.killGraceMs + 1_000, true);
     launch.release();
   }
 }
@@ -274,12 +274,15 @@ interface Launch {
   sandboxed: boolean;
   /** Undoes what the sandbox's layout made on the host (see `prepareSandbox`); called once the call's tree is gone. */
   release: () => void;
+  /** Whether `release` changes anything now (then the tree must be gone first, its sandbox's init included). */
+  removes: () => boolean;
 }
 
 /** What to spawn for `spec`: the guard's helper around bubblewrap around the command, each when it applies. */
 async function launchOf(spec: ProcessSpec): Promise<Launch> {
   let { command, args } = spec;
   let release = () => {};
+  let removes = () => false;
   if (spec.sandbox) {
     const found = await detectBwrap();
     if ('reason' in found) {
@@ -296,6 +299,7 @@ async function launchOf(spec: ProcessSpec): Promise<Launch> {
     args = [...layout.args, '--', inner, ...spec.args];
     command = found.bwrap;
     release = layout.release;
+    removes = layout.removes;
   }
   const sandboxed = spec.sandbox !== undefined;
   const { status, helper } = await guardPlan();
@@ -307,11 +311,11 @@ async function launchOf(spec: ProcessSpec): Promise<Launch> {
         `${spec.label} was not started: ${GUARD_ENV}=require, but ${status.reason}`,
       );
     }
-    return { command, args, env: spec.env, guarded: false, sandboxed, release };
+    return { command, args, env: spec.env, guarded: false, sandboxed, release, removes };
   }
   // The helper would only fail later, with exit code 127: find the program now, as spawn would.
   if (!sandboxed) locate(spec);
-  return { ...guardedLaunch(helper, command, args, spec.env), guarded: true, sandboxed, release };
+  return { ...guardedLaunch(helper, command, args, spec.env), guarded: true, sandboxed, release, removes };
 }
 
 /** The absolute path of the spec's program, or the `spawn-failed` error spawn itself would have given. */

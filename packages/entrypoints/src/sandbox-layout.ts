@@ -93,7 +93,12 @@ const HOME_SECRETS: readonly string[] = [
  * UTS, cgroup, user) namespace; no network namespace of the host's unless `network` (then /etc/resolv.conf's target
  * is shown too, where it lies outside the system folders).
  */
-export function prepareSandbox(request: SandboxRequest): { args: string[]; release: () => void } {
+export function prepareSandbox(request: SandboxRequest): {
+  args: string[];
+  /** Whether `release` would change the working directory now, so the call's processes must be gone first. */
+  removes: () => boolean;
+  release: () => void;
+} {
   const cwd = real(request.cwd);
   if (!cwd || !statSync(cwd).isDirectory()) {
     throw new EntrypointError(
@@ -132,12 +137,14 @@ export function prepareSandbox(request: SandboxRequest): { args: string[]; relea
   if (skillDir && skillDir !== '/' && !within(cwd, skillDir)) args.push('--ro-bind', skillDir, skillDir);
   const protectedPaths = protectWorkspace(cwd);
   args.push(...protectedPaths.args, '--chdir', request.cwd);
-  return { args, release: protectedPaths.release };
+  return { args, removes: protectedPaths.removes, release: protectedPaths.release };
 }
 
-/** The real paths of the system folders shown (a symlinked /bin is /usr/bin). */
+let roots: string[] | undefined;
+/** The real paths of the system folders shown (a symlinked /bin is /usr/bin); read from the host once. */
 function systemRoots(): string[] {
-  return SYSTEM_FOLDERS.map(real).filter((p): p is string => !!p);
+  roots ??= SYSTEM_FOLDERS.map(real).filter((p): p is string => !!p);
+  return roots;
 }
 
 /**

@@ -50,7 +50,12 @@ const placeholders = new Map<string, Placeholder>();
  * bubblewrap's arguments that keep the protected paths of `cwd` (a real path, bound read-write before them)
  * read-only, and a `release` to call once no process of the call is left: it removes the stand-ins it made.
  */
-export function protectWorkspace(cwd: string): { args: string[]; release: () => void } {
+export function protectWorkspace(cwd: string): {
+  args: string[];
+  /** Whether `release` would remove a stand-in now (no other call of this process shares it). */
+  removes: () => boolean;
+  release: () => void;
+} {
   const args: string[] = [];
   const held: string[] = [];
   for (const { name, kind } of PROTECTED) {
@@ -65,7 +70,8 @@ export function protectWorkspace(cwd: string): { args: string[]; release: () => 
     released = true;
     for (const path of held) drop(path);
   };
-  return { args, release };
+  const removes = () => !released && held.some((path) => placeholders.get(path)?.count === 1);
+  return { args, removes, release };
 }
 
 /** The real path of what is there (a stand-in of a concurrent call included), or undefined when nothing is. */
