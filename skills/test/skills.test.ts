@@ -130,6 +130,9 @@ describe('the bundled skills', () => {
       'references/undoing-changes.md',
     ]);
     for (const reference of git.resources) expect(git.body).toContain(reference);
+    // in the sandbox .git is read-only: the skill says what works and what the user runs instead
+    expect(git.body).toContain('`.git` is read-only');
+    expect(git.body).toContain('ask them to run them in their own terminal');
   });
 
   it('declare the mcp-demo server for the running Node, with its script resolved inside the skill', () => {

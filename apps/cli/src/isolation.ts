@@ -17,9 +17,10 @@ export async function applyIsolation(
   settings: Pick<Settings, 'sandbox' | 'container_runtime'>,
 ): Promise<void> {
   const { configureSandbox, configureContainerRuntime } = await import('@birdie/entrypoints');
-  // The birdie folder of this run (BIRDIE_HOME of the CLI's environment) is hidden from every sandboxed tool.
+  // The birdie folder of this run (BIRDIE_HOME of the CLI's environment) and the config files it read are hidden
+  // from every sandboxed tool, wherever they lie (a `--config FILE` in the project folder too).
   configureSandbox(values.sandbox === true || settings.sandbox === 'always' ? 'always' : undefined, {
-    hide: [birdieHome(io.env)],
+    hide: [birdieHome(io.env), ...configPaths(io, values)],
   });
   configureContainerRuntime(settings.container_runtime === 'auto' ? undefined : settings.container_runtime);
 }
@@ -38,16 +39,22 @@ export async function loadSettingsWithSources(
     import('@birdie/providers'),
     import('./settings-schema.js'),
   ]);
-  const explicit = explicitConfigPath(io, values);
-  const saved = configFile(io.env);
-  const paths = [explicit, explicit !== saved && existsSync(saved) ? saved : undefined];
   try {
-    const files = await Promise.all(paths.filter((p): p is string => !!p).map((p) => readConfigFile(p)));
+    const files = await Promise.all(configPaths(io, values).map((p) => readConfigFile(p)));
     return mergeSettings(files);
   } catch (error) {
     // A file birdie cannot read is the user's to fix (exit 2), as when a start meets it.
     throw error instanceof ProviderError ? configFileProblem(io, error) : error;
   }
+}
+
+/** The config files this run reads: `--config FILE`, then the saved `~/.birdie/config.json` when it exists. */
+export function configPaths(io: Io, values: Values): string[] {
+  const explicit = explicitConfigPath(io, values);
+  const saved = configFile(io.env);
+  return [explicit, explicit !== saved && existsSync(saved) ? saved : undefined].filter(
+    (p): p is string => !!p,
+  );
 }
 
 /** `sandbox` for /info: the mode and whether bubblewrap can run here. */

@@ -21,7 +21,7 @@ async function requireBubblewrap(): Promise<void> {
 let box: Sandbox;
 let outside: string;
 beforeAll(async () => {
-  // Outside /tmp (which the sandbox replaces with its own): there the read-only root is what stops a write.
+  // Outside /tmp (which the sandbox replaces with its own): not shown in the sandbox either.
   outside = await mkdtemp('/var/tmp/birdie-cli-sandbox-');
 });
 afterAll(() => rm(outside, { recursive: true, force: true }));
@@ -45,7 +45,7 @@ describe('the sandbox from the command line', { timeout: 60_000 }, () => {
     expect(confined.stderr).toContain(
       `birdie: run_bash runs in the sandbox (bubblewrap): writes only in ${box.cwd} and a private /tmp, no network`,
     );
-    expect(confined.stderr).toContain('Read-only file system');
+    expect(confined.stderr).toContain(`${target}: No such file or directory`);
     expect(await readFile(join(box.cwd, 'in.txt'), 'utf8')).toBe('in\n');
     expect(existsSync(target)).toBe(false);
 
@@ -54,6 +54,41 @@ describe('the sandbox from the command line', { timeout: 60_000 }, () => {
     expect(open).toMatchObject({ code: 0 });
     expect(open.stderr).not.toContain('sandbox');
     expect(await readFile(target, 'utf8')).toBe('out\n');
+  });
+
+  it('--config FILE: the file birdie read is hidden from the tool, in the project folder or outside it', async () => {
+    await requireBubblewrap();
+    const config = JSON.stringify({ provider: { vendor: 'openai', api_key: 'sk-config-secret-000' } });
+    const inProject = join(box.cwd, 'team.json');
+    const elsewhere = join(outside, 'team.json');
+    await writeFile(inProject, config);
+    await writeFile(elsewhere, config);
+    for (const file of [inProject, elsewhere]) {
+      // the control: without the sandbox the tool reads it
+      const open = await runBash(`cat ${file}`, '--config', file);
+      expect(open).toMatchObject({ code: 0, stdout: expect.stringContaining('sk-config-secret-000') });
+      const confined = await runBash(`cat ${file}; echo done`, '--sandbox', '--config', file);
+      expect(confined.stdout + confined.stderr).not.toContain('sk-config-secret-000');
+      expect(confined.stdout).toContain('done');
+    }
+  });
+
+  it('git commit in the sandbox fails, and says why and what the user does instead; git works outside', async () => {
+    await requireBubblewrap();
+    const git = 'git -c user.name=t -c user.email=t@example.com';
+    expect(
+      await runBash(`git init -q && echo a > a.txt && git add a.txt && ${git} commit -qm one`),
+    ).toMatchObject({
+      code: 0,
+    });
+    const confined = await runBash(`echo b > a.txt && ${git} commit -qam two`, '--sandbox');
+    expect(confined.code).toBe(1);
+    expect(confined.stderr).toContain('Read-only file system');
+    expect(confined.stderr).toContain('ask the user to run them outside the sandbox');
+    expect(await runBash(`${git} commit -qam two && git log --oneline | wc -l`)).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('2'),
+    });
   });
 
   it('settings.sandbox: always in the config does the same for every bash:/python: tool', async () => {

@@ -4,7 +4,7 @@ import { analyseBashTemplate } from './bash-script.js';
 import { sandboxRequest } from './confinement.js';
 import { childEnv } from './env.js';
 import { EntrypointError } from './errors.js';
-import { mergedFailureNote, signalNote } from './exit-status.js';
+import { mergedFailureNote, sandboxWriteNote, signalNote } from './exit-status.js';
 import { integerProblem } from './integer-argument.js';
 import { limitsOf } from './limits.js';
 import { runProcess } from './process.js';
@@ -134,7 +134,8 @@ export async function runCommand(
     outcome.exitCode === null
       ? `was killed by ${outcome.signal ?? 'a signal'}`
       : `exited with code ${outcome.exitCode}${signalNote(outcome)}`;
-  throw new EntrypointError('non-zero-exit', `${label} ${status}${mergedFailureNote(outcome)}`, {
+  const note = `${mergedFailureNote(outcome)}${sandboxWriteNote(outcome, outcome.output)}`;
+  throw new EntrypointError('non-zero-exit', `${label} ${status}${note}`, {
     output: outcome.output,
     ...(outcome.exitCode === null ? {} : { exitCode: outcome.exitCode }),
   });

@@ -10,6 +10,7 @@ describe('public exports', () => {
       'DEFAULT_MAX_OUTPUT_BYTES',
       'DEFAULT_TIMEOUT_MS',
       'EntrypointError',
+      'PROTECTED_WORKSPACE_PATHS',
       'checkEntrypoint',
       'configureContainerRuntime',
       'configureProcessGuard',

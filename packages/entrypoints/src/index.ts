@@ -33,6 +33,7 @@ export { stopAllProcesses } from './process-registry.js';
 export { redactUrl } from './redact.js';
 export type { SandboxMode, SandboxOptions, SandboxStatus } from './sandbox.js';
 export { configureSandbox, sandboxStatus } from './sandbox.js';
+export { PROTECTED_WORKSPACE_PATHS } from './sandbox-protected.js';
 export {
   checkEntrypoint,
   inspectEntrypoint,

@@ -45,7 +45,7 @@ const PF_EXITING = 0x4;
  * can never run code again, and how soon they are reaped depends on the host's init, not on us.
  * Undefined where /proc cannot be read (not Linux).
  */
-async function living(): Promise<{ pids: Set<number>; groups: Set<number> } | undefined> {
+async function living(exiting: boolean): Promise<{ pids: Set<number>; groups: Set<number> } | undefined> {
   let entries: string[];
   try {
     entries = await readdir('/proc');
@@ -63,7 +63,7 @@ async function living(): Promise<{ pids: Set<number>; groups: Set<number> } | un
         // after the parenthesised command name: state ppid pgrp session tty_nr tpgid flags …
         const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
         const flags = Number(fields[6]);
-        if (fields[0] === 'Z' || fields[0] === 'X' || flags & PF_EXITING) return;
+        if (fields[0] === 'Z' || fields[0] === 'X' || (!exiting && flags & PF_EXITING)) return;
         pids.add(Number(entry));
         groups.add(Number(fields[2]));
       }),
@@ -71,12 +71,15 @@ async function living(): Promise<{ pids: Set<number>; groups: Set<number> } | un
   return { pids, groups };
 }
 
-/** The trees among `trees` that still have a living process. */
-export async function livingTrees<T extends ProcessTree>(trees: readonly T[]): Promise<T[]> {
+/**
+ * The trees among `trees` that still have a living process. With `exiting`, a task already exiting still counts: a
+ * sandbox's init is exiting while it kills the rest of its PID namespace, and is a zombie only once they are gone.
+ */
+export async function livingTrees<T extends ProcessTree>(trees: readonly T[], exiting = false): Promise<T[]> {
   // kill(…, 0) answers for most trees at once; /proc only settles the ones left with zombies or exiting tasks.
   const maybe = trees.filter((tree) => signalTree(tree, 0));
   if (maybe.length === 0) return [];
-  const now = await living();
+  const now = await living(exiting);
   if (!now) return maybe;
   return maybe.filter((tree) => {
     const pid = tree.pid()!;
@@ -86,13 +89,17 @@ export async function livingTrees<T extends ProcessTree>(trees: readonly T[]): P
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Resolves with the trees still living when all are gone or `ms` has passed. */
-export async function waitGone<T extends ProcessTree>(trees: readonly T[], ms: number): Promise<T[]> {
+/** Resolves with the trees still living when all are gone or `ms` has passed (`exiting`: see `livingTrees`). */
+export async function waitGone<T extends ProcessTree>(
+  trees: readonly T[],
+  ms: number,
+  exiting = false,
+): Promise<T[]> {
   const deadline = Date.now() + ms;
-  let left = await livingTrees(trees);
-  while (left.length > 0 && Date.now() < deadline) {
-    await sleep(Math.min(25, Math.max(1, deadline - Date.now())));
-    left = await livingTrees(left);
+  let left = await livingTrees(trees, exiting);
+  for (let pause = 2; left.length > 0 && Date.now() < deadline; pause = Math.min(pause * 2, 25)) {
+    await sleep(Math.min(pause, Math.max(1, deadline - Date.now())));
+    left = await livingTrees(left, exiting);
   }
   return left;
 }

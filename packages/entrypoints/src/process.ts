@@ -7,9 +7,9 @@ import { type Limits, seconds } from './limits.js';
 import { OutputCap } from './output-cap.js';
 import { GUARD_ENV, guardedLaunch, guardPlan } from './process-guard.js';
 import { isStopping, track } from './process-registry.js';
-import { killTree } from './process-tree.js';
+import { killTree, waitGone } from './process-tree.js';
 import { detectBwrap } from './sandbox.js';
-import { sandboxArgs } from './sandbox-layout.js';
+import { prepareSandbox, shownInSandbox } from './sandbox-layout.js';
 import type { OutputChunk } from './types.js';
 
 export interface ProcessSpec {
@@ -56,8 +56,32 @@ export async function runProcess(
   if (signal?.aborted) throw abortedError(spec.label, signal);
   if (isStopping()) throw stoppedError(spec.label);
   const launch = await launchOf(spec);
-  if (signal?.aborted) throw abortedError(spec.label, signal);
-  if (isStopping()) throw stoppedError(spec.label);
+  if (signal?.aborted || isStopping()) {
+    launch.release();
+    throw signal?.aborted ? abortedError(spec.label, signal) : stoppedError(spec.label);
+  }
+  let pid: number | undefined;
+  try {
+    return await started(spec, launch, limits, signal, (child) => {
+      pid = child;
+    });
+  } finally {
+    // Only once no process of the call is left (bubblewrap's init ends just after its child): a stand-in removed
+    // earlier would be unmounted in a sandbox still running.
+    if (pid !== undefined && launch.removes())
+      await waitGone([{ pid: () => pid, group: true }], limits.killGraceMs + 1_000, true);
+    launch.release();
+  }
+}
+
+/** Spawns the launch and settles with its outcome (see `runProcess`); `onPid` hears the child's pid. */
+function started(
+  spec: ProcessSpec,
+  launch: Launch,
+  limits: Limits,
+  signal: AbortSignal | undefined,
+  onPid: (pid: number) => void,
+): Promise<ProcessOutcome> {
   return new Promise((resolve, reject) => {
     const output = new OutputCap(limits.maxOutputBytes);
     const stderr = new OutputCap(STDERR_TAIL_BYTES, 1);
@@ -84,6 +108,7 @@ export async function runProcess(
       );
     }
 
+    if (child.pid !== undefined) onPid(child.pid);
     const killGroup = (sig: NodeJS.Signals | 0): boolean => {
       if (child.pid === undefined) return false;
       try {
@@ -247,11 +272,17 @@ interface Launch {
   env: Record<string, string>;
   guarded: boolean;
   sandboxed: boolean;
+  /** Undoes what the sandbox's layout made on the host (see `prepareSandbox`); called once the call's tree is gone. */
+  release: () => void;
+  /** Whether `release` changes anything now (then the tree must be gone first, its sandbox's init included). */
+  removes: () => boolean;
 }
 
 /** What to spawn for `spec`: the guard's helper around bubblewrap around the command, each when it applies. */
 async function launchOf(spec: ProcessSpec): Promise<Launch> {
   let { command, args } = spec;
+  let release = () => {};
+  let removes = () => false;
   if (spec.sandbox) {
     const found = await detectBwrap();
     if ('reason' in found) {
@@ -260,31 +291,40 @@ async function launchOf(spec: ProcessSpec): Promise<Launch> {
         `${spec.label} was not started: it must run in the sandbox, and ${found.reason}. It never runs unconfined instead`,
       );
     }
-    // bubblewrap would report a missing program with its own exit code: find it now, as spawn would.
-    const inner = locate(spec);
+    // bubblewrap would report a missing program with its own exit code: find it now, as spawn would, among the
+    // folders the sandbox shows.
+    const inner = locate(spec, (folder) => shownInSandbox(folder, spec.cwd, spec.sandbox?.skillDir));
     if (!existsSync(spec.cwd)) throw spawnFailed(spec, 'ENOENT');
-    args = [...sandboxArgs({ cwd: spec.cwd, env: spec.env, ...spec.sandbox }), '--', inner, ...spec.args];
+    const layout = prepareSandbox({ cwd: spec.cwd, env: spec.env, ...spec.sandbox });
+    args = [...layout.args, '--', inner, ...spec.args];
     command = found.bwrap;
+    release = layout.release;
+    removes = layout.removes;
   }
   const sandboxed = spec.sandbox !== undefined;
   const { status, helper } = await guardPlan();
   if (!helper) {
     if (status.mode === 'require') {
+      release();
       throw new EntrypointError(
         'process-guard-unavailable',
         `${spec.label} was not started: ${GUARD_ENV}=require, but ${status.reason}`,
       );
     }
-    return { command, args, env: spec.env, guarded: false, sandboxed };
+    return { command, args, env: spec.env, guarded: false, sandboxed, release, removes };
   }
   // The helper would only fail later, with exit code 127: find the program now, as spawn would.
   if (!sandboxed) locate(spec);
-  return { ...guardedLaunch(helper, command, args, spec.env), guarded: true, sandboxed };
+  return { ...guardedLaunch(helper, command, args, spec.env), guarded: true, sandboxed, release, removes };
 }
 
 /** The absolute path of the spec's program, or the `spawn-failed` error spawn itself would have given. */
-function locate(spec: ProcessSpec): string {
-  const found = locateCommand(spec.command, spec.env.PATH ?? '', spec.cwd);
+function locate(spec: ProcessSpec, shown: (folder: string) => boolean = () => true): string {
+  const path = (spec.env.PATH ?? '')
+    .split(':')
+    .filter((folder) => folder === '' || shown(folder))
+    .join(':');
+  const found = locateCommand(spec.command, path, spec.cwd);
   if ('path' in found) return found.path;
   throw spawnFailed(spec, found.code);
 }

@@ -2,7 +2,7 @@ import { withDefaults } from './args.js';
 import { sandboxRequest } from './confinement.js';
 import { childEnv } from './env.js';
 import { EntrypointError, type EntrypointErrorCode } from './errors.js';
-import { signalNote } from './exit-status.js';
+import { sandboxWriteNote, signalNote } from './exit-status.js';
 import { limitsOf } from './limits.js';
 import { capText } from './output-cap.js';
 import { runProcess } from './process.js';
@@ -69,11 +69,12 @@ export function pythonScheme(target: string, context: SchemeContext): Entrypoint
       if (envelope?.ok === true)
         return { ...resultText(envelope.result, limits.maxOutputBytes, where), exitCode: 0 };
       const stderr = outcome.stderrTail ? `\n${outcome.stderrTail}` : '';
+      const note = sandboxWriteNote(outcome, `${envelope?.error ?? ''}\n${outcome.stderrTail}`);
       const exitCode = outcome.exitCode ?? undefined;
       if (envelope && RUNNER_CODES.has(envelope.kind as EntrypointErrorCode)) {
         throw new EntrypointError(
           envelope.kind as EntrypointErrorCode,
-          `${where}: ${envelope.error}${stderr}`,
+          `${where}: ${envelope.error}${stderr}${note}`,
           {
             ...(exitCode === undefined ? {} : { exitCode }),
           },
@@ -90,7 +91,7 @@ export function pythonScheme(target: string, context: SchemeContext): Entrypoint
           : `exited with code ${outcome.exitCode}${signalNote(outcome)}`;
       throw new EntrypointError(
         outcome.exitCode === 0 ? 'bad-output' : 'non-zero-exit',
-        `python3 ${status} without a result for ${where}${stderr}`,
+        `python3 ${status} without a result for ${where}${stderr}${note}`,
         {
           output: outcome.output,
           ...(exitCode === undefined ? {} : { exitCode }),

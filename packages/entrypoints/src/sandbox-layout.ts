@@ -1,8 +1,10 @@
-import { realpathSync, statSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { EntrypointError } from './errors.js';
 import { baseArgs, configuredHidden } from './sandbox.js';
+import { protectWorkspace } from './sandbox-protected.js';
+import { SYSTEM_FOLDERS } from './sandbox-system.js';
 
 /** What one sandboxed call may see and change. */
 export interface SandboxRequest {
@@ -62,12 +64,41 @@ function hiddenOf(env: Record<string, string>): Hidden[] {
 }
 
 /**
- * bubblewrap's arguments for one call, before `--`: the whole file system read-only, a private /tmp (and TMPDIR),
- * the working directory read-write, the birdie folders hidden, a new PID (and IPC, UTS, cgroup, user) namespace,
- * no network namespace of the host's unless `network`; without network, /run is hidden too, so the host's Unix
- * sockets there (D-Bus, Docker, systemd) are out of reach.
+ * Secrets in a home folder, hidden when the working directory shows that home (a tool run with `~` as its working
+ * directory): keys, cloud and registry credentials, tokens.
  */
-export function sandboxArgs(request: SandboxRequest): string[] {
+const HOME_SECRETS: readonly string[] = [
+  '.ssh',
+  '.gnupg',
+  '.aws',
+  '.azure',
+  '.kube',
+  '.docker',
+  '.config',
+  '.local/share/keyrings',
+  '.netrc',
+  '.git-credentials',
+  '.pgpass',
+  '.npmrc',
+  '.pypirc',
+];
+
+/**
+ * bubblewrap's arguments for one call, before `--`, and a `release` to call once the call's processes are gone (it
+ * removes the stand-ins `protectWorkspace` made). The sandbox shows the system folders read-only (`systemArgs`), the
+ * working directory read-write — its protected paths (`PROTECTED_WORKSPACE_PATHS`) read-only —, the skill folder
+ * read-only, a private /tmp (and TMPDIR), and the tool's `$HOME` as a private, empty folder; nothing else of the
+ * host: not the user's home, not a config file, not /run or any other folder where a Unix socket could be. The birdie
+ * folders and whatever the application hides are replaced by empty ones where they would show. A new PID (and IPC,
+ * UTS, cgroup, user) namespace; no network namespace of the host's unless `network` (then /etc/resolv.conf's target
+ * is shown too, where it lies outside the system folders).
+ */
+export function prepareSandbox(request: SandboxRequest): {
+  args: string[];
+  /** Whether `release` would change the working directory now, so the call's processes must be gone first. */
+  removes: () => boolean;
+  release: () => void;
+} {
   const cwd = real(request.cwd);
   if (!cwd || !statSync(cwd).isDirectory()) {
     throw new EntrypointError(
@@ -83,26 +114,85 @@ export function sandboxArgs(request: SandboxRequest): string[] {
       `a sandboxed tool cannot run with ${request.cwd} as its working directory: it is the birdie folder, which the sandbox hides (it holds your config and sessions); choose another working directory`,
     );
   }
+  const skillDir = request.skillDir && real(request.skillDir);
   const args = baseArgs(request.network);
-  if (!request.network) args.push('--tmpfs', '/run');
+  if (request.network) args.push(...resolverArgs());
+  const home = privateHome(request.env.HOME, cwd);
+  if (home) args.push('--tmpfs', home);
   const tmpdir = privateTmpdir(request.env.TMPDIR, cwd);
   if (tmpdir) args.push('--tmpfs', tmpdir);
-  // The working directory first, then the birdie folders over it (~ as the working directory still hides ~/.birdie);
-  // a working directory or skill folder inside a birdie folder is mounted again on top of the hiding tmpfs.
-  const cwdHidden = hidden.some((h) => inside(h.path, cwd));
-  if (!cwdHidden) args.push('--bind', cwd, cwd);
-  for (const h of hidden) {
+  args.push('--bind', cwd, cwd);
+  // What would show of a birdie folder, a hidden file or a home's secrets is replaced by an empty one; a working
+  // directory inside such a folder is bound again on top of it.
+  const shown = [...systemRoots(), cwd, ...(skillDir ? [skillDir] : [])];
+  const covered = [...hidden, ...homeSecrets(request.env.HOME, cwd)].filter((h) =>
+    shown.some((root) => within(root, h.path)),
+  );
+  for (const h of covered) {
     if (h.directory) args.push('--tmpfs', h.path);
     else args.push('--ro-bind', '/dev/null', h.path);
   }
-  if (cwdHidden) args.push('--bind', cwd, cwd);
-  // The skill folder is read (python: imports from it) even where it lies under /tmp or a birdie folder.
-  const skillDir = request.skillDir && real(request.skillDir);
+  if (covered.some((h) => inside(h.path, cwd))) args.push('--bind', cwd, cwd);
+  // The skill folder is read (python: imports from it) even where it lies under /tmp, the home or a birdie folder.
   if (skillDir && skillDir !== '/' && !within(cwd, skillDir)) args.push('--ro-bind', skillDir, skillDir);
-  args.push('--chdir', request.cwd);
-  return args;
+  const protectedPaths = protectWorkspace(cwd);
+  args.push(...protectedPaths.args, '--chdir', request.cwd);
+  return { args, removes: protectedPaths.removes, release: protectedPaths.release };
 }
 
+let roots: string[] | undefined;
+/** The real paths of the system folders shown (a symlinked /bin is /usr/bin); read from the host once. */
+function systemRoots(): string[] {
+  roots ??= SYSTEM_FOLDERS.map(real).filter((p): p is string => !!p);
+  return roots;
+}
+
+/**
+ * Whether `path` (a folder on PATH) is there in a sandbox for `cwd` and `skillDir`: the sandbox starts its program from
+ * the first folder on PATH that it shows, so a program under a hidden home (pyenv's shims, ~/.local/bin) gives way
+ * to the system's.
+ */
+export function shownInSandbox(path: string, cwd: string, skillDir?: string): boolean {
+  if (!isAbsolute(path)) return true;
+  const target = real(path);
+  if (!target) return false;
+  const roots = [...systemRoots(), real(cwd), skillDir && real(skillDir)].filter((p): p is string => !!p);
+  return roots.some((root) => within(root, target));
+}
+
+/** The tool's HOME gets an empty tmpfs of its own (caches, dotfiles), unless the working directory shows it. */
+function privateHome(home: string | undefined, cwd: string): string | undefined {
+  if (!home || !isAbsolute(home)) return undefined;
+  const path = resolve(home);
+  if (path === '/' || within('/tmp', path) || within(path, cwd) || inside(cwd, path)) return undefined;
+  // bubblewrap could not make a mount point for it inside a read-only system folder
+  if (!real(path) && systemRoots().some((root) => within(root, path))) return undefined;
+  return path;
+}
+
+/** The secrets of a home that the working directory shows (the working directory is that home, or holds it). */
+function homeSecrets(home: string | undefined, cwd: string): Hidden[] {
+  const root = home && isAbsolute(home) ? real(home) : undefined;
+  if (!root || !within(cwd, root)) return [];
+  const found: Hidden[] = [];
+  for (const name of HOME_SECRETS) {
+    const path = join(root, name);
+    try {
+      const stats = lstatSync(path);
+      if (!stats.isSymbolicLink()) found.push({ path, directory: stats.isDirectory() });
+    } catch {
+      // absent
+    }
+  }
+  return found;
+}
+
+/** With the network, /etc/resolv.conf often points into /run (systemd-resolved): that one file is shown, no socket. */
+function resolverArgs(): string[] {
+  const target = real('/etc/resolv.conf');
+  if (!target || systemRoots().some((root) => within(root, target))) return [];
+  return ['--ro-bind', target, target];
+}
 /** TMPDIR gets a private tmpfs too when it names a folder of its own (not /tmp's, not the working directory's). */
 function privateTmpdir(tmpdir: string | undefined, cwd: string): string | undefined {
   if (!tmpdir || !isAbsolute(tmpdir)) return undefined;

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { findExecutable } from './executable.js';
+import { systemArgs } from './sandbox-system.js';
 
 /**
  * Which `bash:`/`python:` calls run under the sandbox.
@@ -156,8 +157,10 @@ function run(command: string, args: string[]): Promise<{ code: number | null; te
 }
 
 /**
- * The namespaces and capabilities of every sandbox. `--cap-drop ALL` matters when birdie runs as root: bubblewrap
- * then creates no user namespace, and a process that kept CAP_SYS_ADMIN could remount `/` read-write.
+ * The namespaces, capabilities and host folders of every sandbox. `--cap-drop ALL` matters when birdie runs as root:
+ * bubblewrap then creates no user namespace, and a process that kept CAP_SYS_ADMIN could remount a folder read-write.
+ * `--unshare-all` includes the network namespace, and with it the host's abstract Unix sockets (they belong to a
+ * network namespace, not to a folder); `network` shares the host's, abstract sockets included.
  */
 export function baseArgs(network: boolean): string[] {
   return [
@@ -166,9 +169,7 @@ export function baseArgs(network: boolean): string[] {
     ...(network ? ['--share-net'] : []),
     '--cap-drop',
     'ALL',
-    '--ro-bind',
-    '/',
-    '/',
+    ...systemArgs(),
     '--dev',
     '/dev',
     '--proc',

@@ -6,6 +6,7 @@ import type { WorkspaceOptions } from '@birdie/server';
 import type { Skill } from '@birdie/skill-parser';
 import type { Values } from '../argv.js';
 import { CliError, EXIT_RUN, type Io, UsageError } from '../io.js';
+import { configPaths } from '../isolation.js';
 import { birdieHome, resolveFrom } from '../paths.js';
 import type { Settings } from '../settings.js';
 
@@ -47,7 +48,7 @@ export async function serveIsolation(
   // The server account's home too (its keys, cloud credentials, shell history): a user's tool sees only its workspace.
   const accountHomes = [io.env.HOME, homedir()].filter((path): path is string => !!path && isAbsolute(path));
   configureSandbox('always', {
-    hide: [home, root, ...accountHomes],
+    hide: [home, root, ...accountHomes, ...configPaths(io, values)],
     network: settings.serve.sandbox.network,
   });
   const shellTools = sandboxedTools(snapshot, allowed);
