@@ -4,7 +4,7 @@ import type { Io } from '../io.js';
 import { sessionApprovedLine } from '../render/events.js';
 import type { Style } from '../render/style.js';
 import { type ApprovalBox, type ToneLine, visible } from './approval-box.js';
-import { askApprovalChoice } from './approval-choice.js';
+import { type ApprovalAnswer, askApprovalChoice } from './approval-choice.js';
 
 /** What the question shows: the call's description, then the diff of the files it changes, or its arguments. */
 async function approvalBox(request: ApprovalRequest): Promise<ApprovalBox> {
@@ -20,8 +20,32 @@ async function approvalBox(request: ApprovalRequest): Promise<ApprovalBox> {
 }
 
 /**
+ * The question for one request, asked again until it has an answer: approving every command of a shell tool for the
+ * session needs a separate confirmation (typing the tool's name); anything else goes back to the question.
+ */
+async function askChoice(
+  io: Io,
+  style: Style,
+  request: ApprovalRequest,
+  prompts: typeof import('@clack/prompts'),
+): Promise<ApprovalAnswer> {
+  const shell = request.reason === 'raw-command';
+  for (;;) {
+    const answer = await askApprovalChoice(io, style, request.tool, await approvalBox(request), { shell });
+    if (answer.choice !== 'session' || !shell) return answer;
+    const confirmed = await prompts.text({
+      input: io.stdin,
+      output: io.stdout,
+      message: `Every command ${request.tool} is given will run without asking, for the rest of this session. Type ${request.tool} to confirm (anything else goes back)`,
+      defaultValue: '',
+    });
+    if (!prompts.isCancel(confirmed) && confirmed.trim() === request.tool) return answer;
+  }
+}
+
+/**
  * Asks about each request: approve once, approve this tool for the rest of the session, edit the arguments, or
- * reject with a message the model sees. "For this session" is a decision with `scope: 'session'`: the agent keeps
+ * reject with a message the model sees (typed at the question, or after `n`). "For this session" is a decision with `scope: 'session'`: the agent keeps
  * it with the session, bound to the skill file, and later calls of the tool run without asking (even after a
  * resume); a second call of the same tool in this batch is answered the same way here.
  */
@@ -41,7 +65,8 @@ export async function askApprovals(
       io.stdout.write(`${sessionApprovedLine(style, request.tool)}\n`);
       continue;
     }
-    const choice = await askApprovalChoice(io, style, request.tool, await approvalBox(request));
+    const answer = await askChoice(io, style, request, prompts);
+    const { choice } = answer;
     if (choice === 'cancel') {
       // Ctrl+C at the question cancels the whole turn, as Ctrl+C does everywhere else in a turn.
       onCancel();
@@ -79,11 +104,16 @@ export async function askApprovals(
       decisions[request.id] = prompts.isCancel(edited)
         ? { type: 'reject', message: 'The user cancelled the edit.' }
         : { type: 'edit', args: JSON.parse(edited) as Record<string, unknown> };
+    } else if (answer.message !== undefined) {
+      // Text typed at the question and sent with Enter: the rejection, with that text for the model.
+      decisions[request.id] = { type: 'reject', message: answer.message };
     } else {
+      // What was typed right after `n` starts the message, so it is neither lost nor taken as keys.
       const message = await prompts.text({
         ...opts,
         message: 'Message for the model (optional)',
         defaultValue: '',
+        ...(answer.typedAfter ? { initialValue: answer.typedAfter } : {}),
       });
       decisions[request.id] = {
         type: 'reject',
