@@ -413,8 +413,9 @@ export const COMMANDS: CommandSpec[] = [
     details:
       'Prints the agents with triggers and their next run, then logs one line per run start and end on stderr. Reloads ' +
       'when agent files change. Several `birdie start` on one database never run the same due time twice. Nobody ' +
-      "approves: a call that needs approval runs only if the agent's `approve` list names the tool, else it is " +
-      'refused and the refusal is logged. SIGTERM or SIGINT: active runs get --grace seconds, then are cancelled; ' +
+      "approves: a call that needs approval runs only if the agent's `approve` list allows it, else it is " +
+      'refused and the refusal is logged: a tool by its name, a raw shell command only by a command pattern ' +
+      '(`run_bash(git status)`, `run_bash(npm test *)`; a bare `run_bash` never applies). The refusal says what to add. SIGTERM or SIGINT: active runs get --grace seconds, then are cancelled; ' +
       'exit code 0.',
     examples: ['birdie start', 'birdie start --agents-dir ./agents --json', 'birdie start --once digest'],
   },

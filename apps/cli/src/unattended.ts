@@ -1,4 +1,5 @@
 import { dirname, sep } from 'node:path';
+import type { ApprovalRequest } from '@birdie/graph';
 import type { AgentDefinition } from '@birdie/registry';
 import type { Firing, Trigger } from '@birdie/scheduler';
 import type { ScheduledTask } from '@birdie/store';
@@ -6,9 +7,25 @@ import type { Runtime } from './runtime.js';
 import { createSession } from './session-start.js';
 import { executeTurn, type TurnResult } from './turn.js';
 
-/** What a triggered run's refused approvals say: nobody is there to approve. */
-export const UNATTENDED_REFUSAL =
-  "refused: birdie start runs unattended and nobody can approve this call; add the tool to the agent's `approve` list to allow it";
+const NOBODY = 'refused: birdie start runs unattended and nobody can approve this call';
+
+/**
+ * What a triggered run's refused approval says: nobody is there to approve, and what would let the call run. A raw
+ * shell command is never pre-approved by the tool's name, only by a command pattern, so naming the tool in `approve`
+ * is not the fix for one (and saying so when it is already there would send the user in a circle).
+ */
+export function unattendedRefusal(request: ApprovalRequest, approve: readonly string[] = []): string {
+  const command = typeof request.args.command === 'string' ? request.args.command : undefined;
+  if (request.reason !== 'raw-command' || command === undefined)
+    return `${NOBODY}; add the tool to the agent's \`approve\` list to allow it`;
+  const example = `${request.tool}(${command.replace(/\s+/g, ' ').trim()})`;
+  const patterns = approve.filter((entry) => entry.startsWith(`${request.tool}(`));
+  if (patterns.length > 0)
+    return `${NOBODY}: \`${command}\` matches none of the agent's \`approve\` patterns (${patterns.map((p) => `\`${p}\``).join(', ')}); add one that matches it, such as \`${example}\``;
+  if (approve.includes(request.tool))
+    return `${NOBODY}: \`${command}\` is a raw shell command; the \`approve\` entry \`${request.tool}\` never pre-approves one: add a command pattern such as \`${example}\``;
+  return `${NOBODY}: \`${command}\` is a raw shell command; add a command pattern such as \`${example}\` to the agent's \`approve\` list to allow it`;
+}
 
 /**
  * The folder an agent's `watch` paths are relative to: the project whose `.birdie/agents` or `.agents/agents` holds
@@ -77,6 +94,9 @@ export async function runTriggered(
   });
   opts.onStart?.({ sessionId: session.id });
   const refused: string[] = [];
+  const reasons: string[] = [];
+  const agentName = opts.agent ?? opts.task?.agent;
+  const approve = rt.registry.current().agents.find((a) => a.name === agentName)?.approve;
   const trigger = opts.task ? `task ${opts.task.id} (${firing.label})` : firing.label;
   const result = await executeTurn(rt, session, firing.prompt, {
     approval: rt.config.settings.approval ?? 'ask',
@@ -85,17 +105,20 @@ export async function runTriggered(
     agent: opts.agent ?? null,
     trigger,
     ...(opts.task?.createdByRun !== undefined ? { parentRunId: opts.task.createdByRun } : {}),
-    // The log says why the run was rejected: nobody could approve.
+    // The log says why the run was rejected: nobody could approve, and what would have let each call run.
     beforeLog: (result) => {
-      if (refused.length > 0 && !result.error) result.error = `${UNATTENDED_REFUSAL} (${refused.join(', ')})`;
+      if (refused.length > 0 && !result.error)
+        result.error = `${[...new Set(reasons)].join('; ')} (${refused.join(', ')})`;
     },
     handlers: {
       onEvent: () => undefined,
       decide: async (requests) =>
         Object.fromEntries(
           requests.map((request) => {
+            const message = unattendedRefusal(request, approve);
             refused.push(request.tool);
-            return [request.id, { type: 'reject', message: UNATTENDED_REFUSAL }];
+            reasons.push(message);
+            return [request.id, { type: 'reject', message }];
           }),
         ),
     },
