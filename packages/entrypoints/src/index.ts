@@ -1,4 +1,7 @@
 export { BUILTIN_ENTRYPOINTS } from './builtin.js';
+export { COMMAND_RUNNERS, isCodeArgument } from './command-arguments.js';
+export type { CommandLineReading, SimpleCommand } from './command-line.js';
+export { readCommandLine } from './command-line.js';
 export { confinementOf } from './confinement.js';
 export type {
   ContainerRuntimeChoice,

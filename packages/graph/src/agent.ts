@@ -3,6 +3,7 @@ import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langcha
 import { type BaseCheckpointSaver, Command, MemorySaver } from '@langchain/langgraph';
 import { createSwitchModelTool } from './agent-tools.js';
 import { AgentModels, activeAgent, type ModelForResult } from './agents.js';
+import type { ApprovalRule } from './approval-pattern.js';
 import { bindDecisions, validateDecisions } from './approvals.js';
 import { compactThread } from './compact-thread.js';
 import { AgentError } from './errors.js';
@@ -11,6 +12,7 @@ import { newId, THREAD_ID_PATTERN } from './ids.js';
 import { TOOL_LIMITS } from './limits.js';
 import { McpManager, type McpManagerOptions } from './mcp-manager.js';
 import { callsOf, danglingCalls } from './repair.js';
+import { compileRules } from './rule-set.js';
 import { errorFromEvent, Runner, type TurnBase } from './runner.js';
 import { DEFAULT_MEMORY_FILES_BUDGET } from './system-prompt.js';
 import { ToolsetBuilder } from './toolset.js';
@@ -56,6 +58,12 @@ export interface CreateAgentOptions {
    * `fast` tier writes the compaction summaries.
    */
   tiers?: readonly string[];
+  /**
+   * The application's approval rules (the user's settings, a trusted project's, the server operator's), fixed for
+   * the agent; agent files, loaded skills and session choices add theirs per step. A malformed pattern throws
+   * `ApprovalRuleError` here.
+   */
+  approvalRules?: readonly ApprovalRule[];
 }
 
 const DEFAULTS = {
@@ -127,6 +135,16 @@ function positive(name: string, value: number | undefined, fallback: number): nu
   return value;
 }
 
+/** The rules, validated now (`compileRules` throws `ApprovalRuleError`), frozen so the compiled set can be cached. */
+function checkRules(rules: readonly ApprovalRule[] | undefined): readonly ApprovalRule[] {
+  if (rules === undefined) return [];
+  const copy = Object.freeze(
+    rules.map((rule) => Object.freeze({ ...rule, source: Object.freeze({ ...rule.source }) })),
+  );
+  compileRules(copy);
+  return copy;
+}
+
 /** The agent: one compiled graph, an MCP manager, and the per-turn tool builder, shared by all threads. */
 export function createAgent(init: CreateAgentOptions): Agent {
   const o = init.options ?? {};
@@ -143,6 +161,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
       DEFAULT_MEMORY_FILES_BUDGET,
     ),
     ...(o.instructions !== undefined ? { instructions: o.instructions } : {}),
+    approvalRules: checkRules(init.approvalRules),
   };
   const recursionLimit = positive('recursionLimit', o.recursionLimit, DEFAULTS.recursionLimit);
   const mcp = new McpManager({

@@ -1,4 +1,6 @@
+import { isApprovalRuleError } from './approval-pattern.js';
 import { AgentError } from './errors.js';
+import { compileRules } from './rule-set.js';
 import type { ApprovalDecision, ApprovalRequest } from './types.js';
 
 /** The payload given to LangGraph's `interrupt()`; `getState` reads it back after a restart. */
@@ -70,6 +72,11 @@ export function validateDecisions(
     const scope = (decision as { scope?: unknown }).scope;
     if (type === 'approve' && scope !== undefined && scope !== 'once' && scope !== 'session')
       throw new AgentError('unknown-decision', `The approve decision for ${id} has scope once or session.`);
+    if (type === 'approve' && (decision as { pattern?: unknown }).pattern !== undefined) {
+      const request = pending.find((r) => r.id === id) as ApprovalRequest;
+      const problem = sessionPatternProblem(request, scope, (decision as { pattern?: unknown }).pattern);
+      if (problem) throw new AgentError('unknown-decision', `The approve decision for ${id}: ${problem}`);
+    }
     if (
       type === 'edit' &&
       (typeof (decision as { args?: unknown }).args !== 'object' ||
@@ -78,4 +85,32 @@ export function validateDecisions(
       throw new AgentError('unknown-decision', `The edit decision for ${id} needs an args object.`);
     }
   }
+}
+
+/**
+ * What is wrong with a session rule an `approve` decision carries: it must come with `scope: 'session'`, parse, name
+ * the request's tool, and cover the call it answers (so the user's choice is at least what they were shown).
+ */
+function sessionPatternProblem(
+  request: ApprovalRequest,
+  scope: unknown,
+  pattern: unknown,
+): string | undefined {
+  if (scope !== 'session') return 'a pattern needs scope session';
+  if (typeof pattern !== 'string') return 'the pattern must be text';
+  try {
+    const set = compileRules([{ pattern, effect: 'allow', source: { kind: 'session' } }]);
+    const tool = {
+      name: request.tool,
+      ...(request.skill ? { skill: request.skill } : {}),
+      raw: request.raw === true,
+    };
+    const decided = set.decide({ tool, args: request.args });
+    if (decided?.effect !== 'allow')
+      return `the pattern ${pattern} does not cover this call of ${request.tool}`;
+  } catch (error) {
+    if (isApprovalRuleError(error)) return error.message;
+    throw error;
+  }
+  return undefined;
 }

@@ -1,6 +1,19 @@
 export { type CreateAgentOptions, createAgent } from './agent.js';
 export type { ModelForResult, ResolvedModel } from './agents.js';
+export { CLAUDE_CODE_TOOLS, mapAllowedTools } from './allowed-tools.js';
+export {
+  type ApprovalPattern,
+  type ApprovalRule,
+  ApprovalRuleError,
+  type ArgumentConstraint,
+  type CommandWordPattern,
+  isApprovalRuleError,
+  parseApprovalPattern,
+  type RuleEffect,
+  type RuleSource,
+} from './approval-pattern.js';
 export { SWITCH_MODEL } from './builtin-names.js';
+export { matchCommandWords, suggestCommandPattern } from './command-pattern.js';
 export { SUMMARY_HEADER } from './compaction-summary.js';
 export { contextWindow } from './context-window.js';
 export { AgentError, type AgentErrorCode, isAgentError } from './errors.js';
@@ -18,6 +31,16 @@ export {
   STARTED_TOOL_RESULT,
   UNKNOWN_TOOL_RESULT,
 } from './repair.js';
+export { inapplicableRuleReason } from './rule-applicability.js';
+export {
+  compileRules,
+  describeMiss,
+  describeRule,
+  type RuleCall,
+  type RuleDecision,
+  type RuleMiss,
+  type RuleSet,
+} from './rule-set.js';
 export { createSkillTool, describeToolError } from './skill-tool.js';
 export { AgentState } from './state.js';
 export { childThreadId } from './subagents.js';

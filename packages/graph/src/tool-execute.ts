@@ -62,6 +62,17 @@ export async function executeCalls(input: ExecuteInput): Promise<{
   };
 
   const one = async (p: PlannedCall): Promise<ToolMessage | undefined> => {
+    if (p.rule) {
+      const { rule } = p.rule;
+      emit(input.config, {
+        type: 'tool-rule',
+        id: p.id,
+        name: p.name,
+        effect: p.kind === 'refuse' ? 'deny' : p.rule.effect,
+        pattern: rule.pattern,
+        source: { ...rule.source },
+      });
+    }
     if (p.kind === 'refuse') return answer(p, { ok: false, content: p.message }, 0, 'refused');
     const decision: ApprovalDecision | undefined =
       input.decisions.get({ id: p.id, digest: p.invocation.digest }) ??

@@ -2,6 +2,7 @@ import type { AIMessage, BaseMessage } from '@langchain/core/messages';
 import { HANDOFF } from './agent-tools.js';
 import { newId } from './ids.js';
 import { callSignature, MAX_REPEATS, previousRepeats } from './loop-guard.js';
+import { describeMiss, describeRule, type RuleDecision, type RuleSet } from './rule-set.js';
 import type { DeclaredTool, ToolInvocation } from './tool.js';
 import type { Toolset } from './toolset.js';
 import type { AgentPolicy, AgentRegistrySnapshot, ApprovalMode, ApprovalRequest } from './types.js';
@@ -15,6 +16,8 @@ export type PlannedCall =
       args: Record<string, unknown>;
       message: string;
       tool?: DeclaredTool;
+      /** The deny rule that refused it. */
+      rule?: RuleDecision;
     }
   | {
       kind: 'run';
@@ -24,6 +27,8 @@ export type PlannedCall =
       request?: ApprovalRequest;
       /** It would have asked, but the user approved its tool for the session (from the same file). */
       granted?: boolean;
+      /** The rule that let it run without asking (`allow`) or made it ask (`ask`). */
+      rule?: RuleDecision;
     };
 
 export interface PlanInput {
@@ -43,6 +48,12 @@ export interface PlanInput {
   agentPath?: string[];
   /** Whether the session approved this tool for good (a session approval bound to the same file). */
   approvedForSession?: (tool: DeclaredTool) => boolean;
+  /**
+   * The approval rules in force (application, agent, loaded skills, session), consulted before the tool's declaration
+   * and the mode: deny refuses, ask asks, allow runs without asking (a raw command too, when every simple command in
+   * it matches); the mode `always` still asks.
+   */
+  rules?: RuleSet;
 }
 
 /**
@@ -104,23 +115,53 @@ export function planCalls(input: PlanInput): PlannedCall[] {
       handoff = String(built.invocation.args.to);
     }
     const { invocation } = built;
-    const asked = input.askRawCommands && tool.raw ? 'raw-command' : invocation.approval(input.approval);
-    // An agent's `approve` lifts what a tool declares (`approval: required`, a file-changing `preview:`), never a raw
-    // shell command nor the user's mode `always`.
-    const declared = asked === 'approval-required' || asked === 'file-change';
-    const lifted = declared && toolset.preApproved?.has(tool.name) ? null : asked;
-    const granted = lifted !== null && input.approvedForSession?.(tool) === true;
-    const reason = granted ? null : lifted;
+    const ruleCall = { tool, args: invocation.args };
+    const decided = input.rules?.decide(ruleCall);
+    if (decided?.effect === 'deny') {
+      plan.push({
+        kind: 'refuse',
+        id,
+        name: call.name,
+        args,
+        message: `Refused by the ${describeRule(decided.rule)}: this call may not run. Do not retry it in another form.`,
+        tool,
+        rule: decided,
+      });
+      continue;
+    }
+    const declared = input.askRawCommands && tool.raw ? 'raw-command' : invocation.approval(input.approval);
+    // An ask rule asks whatever the mode; an allow rule lifts what the tool declares (a raw command included), never
+    // the user's mode `always`.
+    const asked =
+      decided?.effect === 'ask'
+        ? 'rule'
+        : decided?.effect === 'allow' && declared !== 'mode-always'
+          ? null
+          : declared;
+    const granted = asked !== null && asked !== 'rule' && input.approvedForSession?.(tool) === true;
+    const reason = granted ? null : asked;
+    const miss = reason && decided?.effect !== 'ask' ? input.rules?.miss(ruleCall) : undefined;
     const request: ApprovalRequest | undefined = reason
       ? {
           id,
           digest: invocation.digest,
           tool: tool.name,
           ...(tool.skill ? { skill: tool.skill } : {}),
+          ...(tool.raw ? { raw: true as const } : {}),
           args: { ...invocation.args },
           parameters: tool.definition.function.parameters as Record<string, unknown>,
           description: invocation.describe(reason),
           reason,
+          ...(decided?.effect === 'ask'
+            ? {
+                rule: {
+                  pattern: decided.rule.pattern,
+                  effect: decided.rule.effect,
+                  source: decided.rule.source,
+                },
+              }
+            : {}),
+          ...(miss ? { ruleMiss: describeMiss(miss) } : {}),
           ...(input.agentPath ? { agent: input.agentPath } : {}),
         }
       : undefined;
@@ -131,6 +172,7 @@ export function planCalls(input: PlanInput): PlannedCall[] {
       invocation,
       ...(request ? { request } : {}),
       ...(granted ? { granted } : {}),
+      ...(decided && (decided.effect === 'ask' || reason === null) ? { rule: decided } : {}),
     });
   }
   return plan;

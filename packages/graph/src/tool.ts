@@ -200,7 +200,7 @@ function describeCall(
   args: Readonly<Record<string, unknown>>,
   reason?: ApprovalReason,
 ): string {
-  if (reason === 'raw-command' && typeof args.command === 'string')
+  if ((reason === 'raw-command' || (reason === 'rule' && tool.raw)) && typeof args.command === 'string')
     return `Run shell command: ${clip(args.command, 300)}`;
   const owner = tool.skill ? `${tool.skill} › ` : '';
   return `${owner}${tool.name}(${clip(JSON.stringify(args), 300)}): ${clip(tool.description, 160)}`;

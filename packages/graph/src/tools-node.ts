@@ -1,8 +1,10 @@
 import { AIMessage } from '@langchain/core/messages';
 import { interrupt, type LangGraphRunnableConfig } from '@langchain/langgraph';
 import { activeAgent } from './agents.js';
+import type { ApprovalRule } from './approval-pattern.js';
 import { approvalSource, approvalsInForce, approvedForSession } from './approval-source.js';
 import type { ApprovalInterrupt, BoundDecisions } from './approvals.js';
+import { rulesInForce } from './rules-in-force.js';
 import type { AgentStateUpdate, AgentStateValue } from './state.js';
 import type { SubagentRuns } from './subagents.js';
 import type { Delegate } from './tool.js';
@@ -14,8 +16,15 @@ import type { ToolsetBuilder } from './toolset.js';
 import { emit, emitAgent, turnContext } from './turn-context.js';
 import type { AgentPolicy, AgentRegistrySnapshot, SessionApproval } from './types.js';
 
+/** `{ [key]: value }` when the value is defined, else nothing (for optional properties under exactOptionalPropertyTypes). */
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
 export interface ToolsNodeSettings {
   contextMessages: number;
+  /** The application's approval rules (`CreateAgentOptions.approvalRules`). */
+  approvalRules?: readonly ApprovalRule[];
 }
 
 /** Runs the last AIMessage's tool calls in three steps: plan (policy, loop guard, build), confirm, execute. */
@@ -41,6 +50,14 @@ export function createToolsNode(
     );
     const path = active.name ? [...context.path, active.name] : undefined;
     const inForce = approvalsInForce(context.sessionApprovals, state.sessionApprovals);
+    const rules = rulesInForce({
+      base: settings.approvalRules ?? [],
+      ...optional('agent', active.spec),
+      toolset,
+      loadedSkills: state.loadedSkills,
+      approvals: inForce,
+      snapshot: context.snapshot,
+    });
     const plan = planCalls({
       ai,
       messages: state.messages,
@@ -53,6 +70,7 @@ export function createToolsNode(
       ...(context.askRawCommands ? { askRawCommands: true } : {}),
       ...(path ? { agentPath: path } : {}),
       approvedForSession: (tool) => approvedForSession(inForce, tool, context.snapshot),
+      ...optional('rules', rules),
     });
     const runContext = {
       cwd: context.cwd,
@@ -133,7 +151,13 @@ function newSessionApprovals(
     const tool = p.invocation.tool;
     const source = approvalSource(tool, snapshot);
     if (source === undefined) continue;
-    approvals.push({ tool: tool.name, ...(tool.skill ? { skill: tool.skill } : {}), source, at });
+    approvals.push({
+      tool: tool.name,
+      ...(tool.skill ? { skill: tool.skill } : {}),
+      source,
+      at,
+      ...(decision.pattern !== undefined ? { pattern: decision.pattern } : {}),
+    });
   }
   return approvals;
 }

@@ -20,8 +20,6 @@ export interface Toolset {
   byName: Map<string, DeclaredTool>;
   /** One per MCP server that could not be reached this turn. */
   errors: AgentError[];
-  /** Tools whose `approval: required` the agent lifts (its `approve`). */
-  preApproved?: ReadonlySet<string>;
   /** The agent's skill tools stay hidden until `load_skill` loads their skill. */
   progressive: boolean;
 }
@@ -54,7 +52,6 @@ export class ToolsetBuilder {
   readonly #mcpTools = new WeakMap<StructuredToolInterface, Map<string, DeclaredTool>>();
   readonly #builtins = new Map<string, { knowledge: Skill[]; tools: DeclaredTool[] }>();
   readonly #agentTools = new Map<string, { agents: AgentSpec[]; tools: DeclaredTool[] }>();
-  readonly #approve = new WeakMap<AgentSpec, ReadonlySet<string>>();
 
   constructor(
     private readonly policy: AgentPolicy,
@@ -136,17 +133,7 @@ export class ToolsetBuilder {
       byName,
       errors,
       progressive: unlocked !== undefined,
-      ...(spec?.approve ? { preApproved: this.#preApproved(spec) } : {}),
     };
-  }
-
-  #preApproved(spec: AgentSpec): ReadonlySet<string> {
-    let set = this.#approve.get(spec);
-    if (!set) {
-      set = new Set(spec.approve);
-      this.#approve.set(spec, set);
-    }
-    return set;
   }
 
   /** `task` over the agent's subagents and `handoff` over its handoff targets, each only for agents that exist. */

@@ -1,6 +1,7 @@
 import type { FileAccess } from '@birdie/entrypoints';
 import type { McpServerConfig, Skill, SkillTool } from '@birdie/skill-parser';
 import type { BaseMessage } from '@langchain/core/messages';
+import type { RuleEffect, RuleSource } from './approval-pattern.js';
 
 /**
  * The parts of `@birdie/registry` the agent reads. Declared structurally so the agent accepts the real `Registry`
@@ -31,8 +32,8 @@ export interface AgentSpec {
   /** Tool names the agent may call (skill and MCP tools). Absent: every tool of its skills. */
   tools?: readonly string[];
   /**
-   * Tools whose `approval: required` (or the question a file-changing tool asks) is lifted for this agent (not raw
-   * shell commands, not mode `always`).
+   * Allow rules of this agent (approval patterns: `write_file`, `run_bash(git status)`): what they match runs without
+   * asking, except under mode `always`. A bare raw shell tool (`run_bash`) allows no command: name the commands.
    */
   approve?: readonly string[];
   /** Agents it may run with the `task` tool. */
@@ -251,6 +252,8 @@ export interface ApprovalRequest {
   digest: string;
   tool: string;
   skill?: string;
+  /** The tool runs a raw shell command (`args.command`): a prompt may offer a command-prefix rule for it. */
+  raw?: true;
   args: Record<string, unknown>;
   /**
    * The tool's JSON Schema, so a prompt can check edited arguments before it sends them (`checkToolArgs`); an edit
@@ -263,7 +266,14 @@ export interface ApprovalRequest {
    * Why approval is needed; `model-agent`: the model runs its own agent, which asks before one of its tools;
    * `file-change`: the tool changes files (it declares a `preview:`), and `preview` says how.
    */
-  reason: 'raw-command' | 'approval-required' | 'mode-always' | 'model-agent' | 'file-change';
+  reason: 'raw-command' | 'approval-required' | 'mode-always' | 'model-agent' | 'file-change' | 'rule';
+  /** `reason: 'rule'`: the ask rule that asks (or the deny/ask rule a command line too complex to read ran into). */
+  rule?: { pattern: string; effect: RuleEffect; source: RuleSource };
+  /**
+   * Why the allow rules that name this tool did not let the call run (`the allow rule \`run_bash(git status)\`
+   * (agent nightly.md) does not match \`touch F\``); absent when no allow rule names the tool.
+   */
+  ruleMiss?: string;
   /** The agent asking, as a path from the session's agent down (`['reviewer', 'researcher']`); absent without agents. */
   agent?: string[];
   /**
@@ -295,6 +305,11 @@ export interface SessionApproval {
   tool: string;
   skill?: string;
   source: string;
+  /**
+   * A session rule rather than the whole tool: the allow pattern the user chose (`run_bash(npm test *)`), from an
+   * `approve` decision with `scope: 'session'` and a `pattern`. Bound to `source` like a tool approval.
+   */
+  pattern?: string;
   /** ISO time of the approval. */
   at: string;
 }
@@ -307,6 +322,12 @@ export type ApprovalDecision =
        * declares it stays the same (see `SessionApproval`). Default `once`.
        */
       scope?: 'once' | 'session';
+      /**
+       * With `scope: 'session'`: approve only what this allow pattern covers for the rest of the session (a session
+       * rule, e.g. `run_bash(npm test *)` from `suggestCommandPattern`), not the whole tool. It must name the
+       * request's tool and cover this call.
+       */
+      pattern?: string;
     }
   | { type: 'edit'; args: Record<string, unknown> }
   | { type: 'reject'; message?: string };
@@ -446,6 +467,18 @@ type AgentEventBody =
   | { type: 'approval-request'; requests: ApprovalRequest[] }
   /** A call that would have asked ran without asking: the user approved its tool for the session earlier. */
   | { type: 'tool-approved'; id: string; name: string; skill?: string; scope: 'session' }
+  /**
+   * An approval rule decided a call: `allow` ran it without asking, `ask` asked, `deny` refused it. `pattern` and
+   * `source` name the rule (for an allowed command line of several commands, the first rule it used).
+   */
+  | {
+      type: 'tool-rule';
+      id: string;
+      name: string;
+      effect: RuleEffect;
+      pattern: string;
+      source: RuleSource;
+    }
   | ModelToolEvent
   | ModelApprovalEvent
   | UsageEvent

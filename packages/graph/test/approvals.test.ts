@@ -62,6 +62,7 @@ describe('approvals', () => {
         digest: argsDigest('run_bash', { command }),
         tool: 'run_bash',
         skill: 'shell',
+        raw: true,
         args: { command },
         parameters: expect.objectContaining({ type: 'object', required: ['command'] }),
         description: `Run shell command: ${command}`,

@@ -94,10 +94,14 @@ export function checkAgents(context: AgentCheckContext): VFileMessage[] {
         : [RULES.unknownTool, `\`${key}\` names tool \`${name}\`, which no loaded skill declares`];
     };
     for (const key of ['tools', 'approve'] as const) {
-      each(key, (name, at) => {
+      each(key, (entry, at) => {
+        // An `approve` entry is an approval pattern: the tool it names is before `(` (after `skill:`); `skill:*`
+        // names no single tool.
+        const name = key === 'approve' ? approvedTool(entry) : entry;
+        if (name === undefined) return;
         const why = problem(name, key);
         if (why) report(why[0], why[1], at);
-        else if (key === 'approve' && runsRawCommands(toolOwner.get(name), name))
+        else if (key === 'approve' && !entry.includes('(') && runsRawCommands(toolOwner.get(name), name))
           report(
             RULES.approveNeverApplies,
             `\`approve\` names \`${name}\`, which runs raw shell commands: a tool name never pre-approves one; write a command pattern such as \`${name}(git status)\``,
@@ -120,4 +124,11 @@ export function checkAgents(context: AgentCheckContext): VFileMessage[] {
 function runsRawCommands(skill: Skill | undefined, name: string): boolean {
   const tool = skill?.tools.find((t) => t.name === name);
   return tool?.entrypoint.trim() === 'bash:{command}';
+}
+
+/** The tool an `approve` pattern names (`run_bash(git status)` → `run_bash`, `fs:read_file` → `read_file`). */
+function approvedTool(entry: string): string | undefined {
+  const head = entry.split('(', 1)[0] ?? entry;
+  const tool = head.slice(head.indexOf(':') + 1);
+  return tool === '*' || tool === '' ? undefined : tool;
 }

@@ -8,7 +8,7 @@ import { asText } from './own.js';
 import { pointAt, type Source } from './source.js';
 import { TOOL_NAME } from './tool-block.js';
 import type { AgentDefinition, AgentPositions, SourcePoint } from './types.js';
-import { timeoutSchema, zodReason } from './values.js';
+import { splitAllowedTools, timeoutSchema, zodReason } from './values.js';
 
 /** The configuration an agent file's frontmatter yields (everything of `AgentDefinition` but name, body and file). */
 export type AgentConfig = Partial<
@@ -96,7 +96,10 @@ function readNames(ctx: FieldContext, list: NameList, check: (name: string) => s
     // Offsets of each word in the written value; a quoted value with escapes falls back to the value's start.
     const written = source.text.slice(field.valueStart, field.valueEnd);
     let from = 0;
-    for (const word of field.value.split(/[\s,]+/).filter(Boolean)) {
+    // `approve` holds patterns with blanks and commas inside parentheses (`run_bash(npm test *)`).
+    const words =
+      list === 'approve' ? splitAllowedTools(field.value) : field.value.split(/[\s,]+/).filter(Boolean);
+    for (const word of words) {
       const found = written.indexOf(word, from);
       const start = found < 0 ? field.valueStart : field.valueStart + found;
       if (found >= 0) from = found + word.length;
@@ -136,6 +139,13 @@ const toolName = (name: string) =>
   TOOL_NAME.test(name)
     ? undefined
     : `\`${name}\` is not a tool name (letters, digits, \`_\` and \`-\`, at most 64)`;
+
+/** An approval pattern's shape (`read_file`, `filesystem:*`, `run_bash(git status)`); the graph parses it fully. */
+const APPROVE_PATTERN = /^(?:[A-Za-z0-9][A-Za-z0-9_.-]*:)?(?:\*|[A-Za-z0-9_][A-Za-z0-9_.-]*)(?:\(.*\))?$/s;
+const approvePattern = (entry: string) =>
+  APPROVE_PATTERN.test(entry) && !/[\u0000-\u001f\u007f]/.test(entry)
+    ? undefined
+    : `\`${entry}\` is not a tool name or an approval pattern (\`read_file\`, \`run_bash(git status)\`)`;
 
 const maxTurnsSchema = z
   .number({ error: 'expected a whole number' })
@@ -202,7 +212,7 @@ export const AGENT_FIELDS: Readonly<Record<string, (ctx: FieldContext) => void>>
   model: readModel,
   skills: (ctx) => readNames(ctx, 'skills', anyName),
   tools: (ctx) => readNames(ctx, 'tools', toolName),
-  approve: (ctx) => readNames(ctx, 'approve', toolName),
+  approve: (ctx) => readNames(ctx, 'approve', approvePattern),
   subagents: (ctx) => readNames(ctx, 'subagents', anyName),
   handoffs: (ctx) => readNames(ctx, 'handoffs', anyName),
   progressive: (ctx) =>

@@ -114,12 +114,21 @@ describe('name lists', () => {
     expect(agent && 'tools' in agent).toBe(false);
   });
 
+  it('`approve` takes approval patterns, in a list or in one string split outside parentheses', () => {
+    const listed = parse(agentText('approve:\n  - "run_bash(git status)"\n  - write_file(path=docs/**)\n  - filesystem:*\n'));
+    expect(listed.messages).toEqual([]);
+    expect(listed.agent?.approve).toEqual(['run_bash(git status)', 'write_file(path=docs/**)', 'filesystem:*']);
+    const inline = parse(agentText('approve: "run_bash(npm test *), read_file"\n'));
+    expect(inline.messages).toEqual([]);
+    expect(inline.agent?.approve).toEqual(['run_bash(npm test *)', 'read_file']);
+  });
+
   it('reports each bad item at its place', () => {
     const { messages } = parse(agentText('approve: [ok, "", [x], "no way"]\n'));
     expect(messages.map((m) => `${brief(m)} ${m.reason}`)).toEqual([
       '4:15 invalid-type error `approve[1]`: expected a name, got empty text',
       '4:19 invalid-type error `approve[2]`: expected a name, got `["x"]`',
-      '4:24 invalid-type error `approve[3]`: `no way` is not a tool name (letters, digits, `_` and `-`, at most 64)',
+      '4:24 invalid-type error `approve[3]`: `no way` is not a tool name or an approval pattern (`read_file`, `run_bash(git status)`)',
     ]);
   });
 });

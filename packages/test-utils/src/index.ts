@@ -1,3 +1,4 @@
+export { type BashTracer, bashTracer } from './bash-trace.js';
 export { type Child, spawnModule } from './child.js';
 export {
   CorpusMissingError,

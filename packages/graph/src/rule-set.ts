@@ -1,0 +1,199 @@
+import { posix } from 'node:path';
+import { type CommandLineReading, readCommandLine } from '@birdie/entrypoints';
+import picomatch from 'picomatch';
+import {
+  type ApprovalPattern,
+  type ApprovalRule,
+  parseApprovalPattern,
+  type RuleEffect,
+} from './approval-pattern.js';
+import { matchCommandWords } from './command-pattern.js';
+
+/** What a rule set is asked about: a tool (its name, skill, whether it runs a raw command) and the call's arguments. */
+export interface RuleCall {
+  tool: { name: string; skill?: string; raw?: boolean };
+  args: Readonly<Record<string, unknown>>;
+}
+
+export interface RuleDecision {
+  effect: RuleEffect;
+  /** The rule that decided (for an allowed raw command of several simple commands: the first of `rules`). */
+  rule: ApprovalRule;
+  /** Every allow rule an allowed raw command used, one or more per simple command. */
+  rules?: ApprovalRule[];
+  /** Why a deny or ask rule asks instead: the command line could not be read (`readCommandLine`'s reason). */
+  unplaced?: string;
+}
+
+/**
+ * Why allow rules that name this tool did not allow a call: the first simple command none of them matches, or why
+ * the command line could not be read. The unattended refusal and the REPL question show it.
+ */
+export interface RuleMiss {
+  rules: ApprovalRule[];
+  /** The simple command no allow rule matches (as written in the line). */
+  command?: string;
+  /** The reader's reason when the line could not be placed, with its offset. */
+  unplaced?: { reason: string; offset: number };
+}
+
+export interface RuleSet {
+  readonly rules: readonly ApprovalRule[];
+  /** deny > ask > allow; undefined when no rule applies (the tool's declaration and the mode decide). */
+  decide(call: RuleCall): RuleDecision | undefined;
+  /** For a call `decide` did not allow: what its tool's allow rules did not cover (undefined: no such rules). */
+  miss(call: RuleCall): RuleMiss | undefined;
+}
+
+interface Compiled {
+  rule: ApprovalRule;
+  pattern: ApprovalPattern;
+  globs?: Array<{ key: string; test: (value: string) => boolean }>;
+}
+
+/** The command of a raw tool's call: its `command` argument, else its only string argument. */
+export function rawCommandOf(args: Readonly<Record<string, unknown>>): string | undefined {
+  if (typeof args.command === 'string') return args.command;
+  const strings = Object.values(args).filter((v): v is string => typeof v === 'string');
+  return strings.length === 1 ? strings[0] : undefined;
+}
+
+function targets(pattern: ApprovalPattern, tool: RuleCall['tool']): boolean {
+  if (pattern.skill !== undefined && pattern.skill !== tool.skill) return false;
+  return pattern.tool === undefined || pattern.tool === tool.name;
+}
+
+/** `docs/../x` and `./x` are normalised before a glob sees them; an allow never matches a path that leaves its start. */
+function argumentMatches(compiled: Compiled, args: RuleCall['args'], effect: RuleEffect): boolean {
+  for (const { key, test } of compiled.globs ?? []) {
+    const value = args[key];
+    if (typeof value !== 'string' || value.includes('\0')) return false;
+    const normal = posix.normalize(value).replace(/^\.\/+/, '');
+    if (effect === 'allow') {
+      if (normal === '..' || normal.startsWith('../') || value.includes('\\')) return false;
+      if (!test(normal)) return false;
+    } else if (!test(normal) && !test(value)) return false;
+  }
+  return true;
+}
+
+const parsed = new Map<string, ApprovalPattern>();
+
+/** Patterns are parsed once per process (rule sets are rebuilt per step with the session's and agent's rules). */
+function parseCached(text: string): ApprovalPattern {
+  let pattern = parsed.get(text);
+  if (!pattern) {
+    pattern = parseApprovalPattern(text);
+    if (parsed.size >= 10_000) parsed.clear();
+    parsed.set(text, pattern);
+  }
+  return pattern;
+}
+
+/** Compiles rules once (patterns parsed, globs built); throws `ApprovalRuleError` on a malformed pattern. */
+export function compileRules(rules: readonly ApprovalRule[]): RuleSet {
+  const compiled: Compiled[] = rules.map((rule) => {
+    const pattern = parseCached(rule.pattern);
+    const entry: Compiled = { rule, pattern };
+    if (pattern.arguments)
+      entry.globs = pattern.arguments.map(({ key, glob }) => ({ key, test: picomatch(glob, { dot: true }) }));
+    return entry;
+  });
+  const byEffect = (effect: RuleEffect) => compiled.filter((c) => c.rule.effect === effect);
+  const deny = byEffect('deny');
+  const ask = byEffect('ask');
+  const allow = byEffect('allow');
+
+  const readings = new WeakMap<RuleCall['args'], CommandLineReading | null>();
+  const reading = (call: RuleCall): CommandLineReading | null => {
+    let found = readings.get(call.args);
+    if (found === undefined) {
+      const command = call.tool.raw ? rawCommandOf(call.args) : undefined;
+      found = command === undefined ? null : readCommandLine(command);
+      readings.set(call.args, found);
+    }
+    return found;
+  };
+
+  /** A deny or ask rule: any simple command matching is enough; an unreadable line asks (fail closed). */
+  const restricting = (list: Compiled[], call: RuleCall): RuleDecision | undefined => {
+    for (const c of list) {
+      if (!targets(c.pattern, call.tool)) continue;
+      if (c.pattern.command) {
+        if (!call.tool.raw) continue;
+        const read = reading(call);
+        if (!read) continue;
+        if (!read.placed) return { effect: 'ask', rule: c.rule, unplaced: read.reason };
+        if (read.commands.some((s) => matchCommandWords(c.pattern.command ?? [], s.words)))
+          return { effect: c.rule.effect, rule: c.rule };
+        continue;
+      }
+      if (c.pattern.arguments && !argumentMatches(c, call.args, c.rule.effect)) continue;
+      return { effect: c.rule.effect, rule: c.rule };
+    }
+    return undefined;
+  };
+
+  const allowing = (call: RuleCall): RuleDecision | undefined => {
+    const mine = allow.filter((c) => targets(c.pattern, call.tool));
+    if (mine.length === 0) return undefined;
+    if (!call.tool.raw) {
+      for (const c of mine) {
+        if (c.pattern.command) continue;
+        if (c.pattern.arguments && !argumentMatches(c, call.args, 'allow')) continue;
+        return { effect: 'allow', rule: c.rule };
+      }
+      return undefined;
+    }
+    // A raw command: only command patterns apply, and every simple command must match one of them.
+    const read = reading(call);
+    if (!read?.placed || read.commands.length === 0) return undefined;
+    const used: ApprovalRule[] = [];
+    for (const simple of read.commands) {
+      const by = mine.find((c) => c.pattern.command && matchCommandWords(c.pattern.command, simple.words));
+      if (!by) return undefined;
+      if (!used.includes(by.rule)) used.push(by.rule);
+    }
+    return { effect: 'allow', rule: used[0] as ApprovalRule, rules: used };
+  };
+
+  return {
+    rules,
+    decide(call) {
+      return restricting(deny, call) ?? restricting(ask, call) ?? allowing(call);
+    },
+    miss(call) {
+      const mine = allow.filter((c) => targets(c.pattern, call.tool));
+      if (mine.length === 0) return undefined;
+      const rulesOf = mine.map((c) => c.rule);
+      if (!call.tool.raw) return { rules: rulesOf };
+      const read = reading(call);
+      if (!read) return { rules: rulesOf };
+      if (!read.placed) return { rules: rulesOf, unplaced: { reason: read.reason, offset: read.offset } };
+      const command = rawCommandOf(call.args) ?? '';
+      const first = read.commands.find(
+        (s) => !mine.some((c) => c.pattern.command && matchCommandWords(c.pattern.command, s.words)),
+      );
+      return { rules: rulesOf, ...(first ? { command: command.slice(first.start, first.end) } : {}) };
+    },
+  };
+}
+
+/** How a rule is named in messages: `run_bash(git status)` (agent nightly.md). */
+export function describeRule(rule: ApprovalRule): string {
+  const where = rule.source.name ? `${rule.source.kind} ${rule.source.name}` : rule.source.kind;
+  return `${rule.effect} rule \`${rule.pattern}\` (${where})`;
+}
+
+/** One sentence for a call no allow rule allowed, naming the rules that did not match and what they missed. */
+export function describeMiss(miss: RuleMiss): string {
+  const names = miss.rules.map(
+    (r) => `\`${r.pattern}\` (${r.source.kind}${r.source.name ? ` ${r.source.name}` : ''})`,
+  );
+  const list = names.join(', ');
+  if (miss.unplaced)
+    return `the allow rule${names.length > 1 ? 's' : ''} ${list} cannot apply: the command has ${miss.unplaced.reason} (at ${miss.unplaced.offset + 1})`;
+  if (miss.command !== undefined)
+    return `the allow rule${names.length > 1 ? 's' : ''} ${list} do${names.length > 1 ? '' : 'es'} not match \`${miss.command}\``;
+  return `the allow rule${names.length > 1 ? 's' : ''} ${list} do${names.length > 1 ? '' : 'es'} not match this call`;
+}
