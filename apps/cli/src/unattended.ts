@@ -14,17 +14,25 @@ const NOBODY = 'refused: birdie start runs unattended and nobody can approve thi
  * shell command is never pre-approved by the tool's name, only by a command pattern, so naming the tool in `approve`
  * is not the fix for one (and saying so when it is already there would send the user in a circle).
  */
-export function unattendedRefusal(request: ApprovalRequest, approve: readonly string[] = []): string {
+export function unattendedRefusal(
+  request: ApprovalRequest,
+  approve: readonly string[],
+  suggestCommandPattern: (command: string, tool: string) => string | undefined,
+): string {
   const command = typeof request.args.command === 'string' ? request.args.command : undefined;
+  // A rule asked: only the user can answer it, no `approve` entry lifts an `ask` rule.
+  if (request.reason === 'rule' && request.rule)
+    return `${NOBODY}: the ${request.rule.effect} rule \`${request.rule.pattern}\` (${request.rule.source.kind}${request.rule.source.name ? ` ${request.rule.source.name}` : ''}) asks before it runs`;
   if (request.reason !== 'raw-command' || command === undefined)
     return `${NOBODY}; add the tool to the agent's \`approve\` list to allow it`;
-  const example = `${request.tool}(${command.replace(/\s+/g, ' ').trim()})`;
-  const patterns = approve.filter((entry) => entry.startsWith(`${request.tool}(`));
-  if (patterns.length > 0)
-    return `${NOBODY}: \`${command}\` matches none of the agent's \`approve\` patterns (${patterns.map((p) => `\`${p}\``).join(', ')}); add one that matches it, such as \`${example}\``;
+  const suggested = suggestCommandPattern(command, request.tool);
+  const example = suggested ? `such as \`${suggested}\`` : 'that names the command';
   if (approve.includes(request.tool))
-    return `${NOBODY}: \`${command}\` is a raw shell command; the \`approve\` entry \`${request.tool}\` never pre-approves one: add a command pattern such as \`${example}\``;
-  return `${NOBODY}: \`${command}\` is a raw shell command; add a command pattern such as \`${example}\` to the agent's \`approve\` list to allow it`;
+    return `${NOBODY}: \`${command}\` is a raw shell command; the \`approve\` entry \`${request.tool}\` never pre-approves one: add a command pattern ${example}`;
+  // The engine says which allow rules named the tool and what they did not match (the command of the line they missed).
+  if (request.ruleMiss)
+    return `${NOBODY}: ${request.ruleMiss}; add a command pattern that matches it, ${example}`;
+  return `${NOBODY}: \`${command}\` is a raw shell command; add a command pattern ${example} to the agent's \`approve\` list to allow it`;
 }
 
 /**
@@ -112,15 +120,17 @@ export async function runTriggered(
     },
     handlers: {
       onEvent: () => undefined,
-      decide: async (requests) =>
-        Object.fromEntries(
+      decide: async (requests) => {
+        const { suggestCommandPattern } = await import('@birdie/graph');
+        return Object.fromEntries(
           requests.map((request) => {
-            const message = unattendedRefusal(request, approve);
+            const message = unattendedRefusal(request, approve ?? [], suggestCommandPattern);
             refused.push(request.tool);
             reasons.push(message);
             return [request.id, { type: 'reject', message }];
           }),
-        ),
+        );
+      },
     },
   });
   return { sessionId: session.id, ...(opts.agent ? { agent: opts.agent } : {}), result, refused };

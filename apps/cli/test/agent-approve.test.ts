@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openStore } from '@birdie/store';
@@ -85,11 +86,29 @@ describe('an agent file that approves run_bash', { timeout: 90_000 }, () => {
     // Not "add the tool to the agent's approve list": it is there already, and that cannot work.
     expect(run!.error).not.toContain('add the tool to');
     expect(run!.error).toContain(
-      '`git status` is a raw shell command; the `approve` entry `run_bash` never pre-approves one: add a command pattern such as `run_bash(git status)`',
+      '`git status` is a raw shell command; the `approve` entry `run_bash` never pre-approves one: add a command pattern such as `run_bash(git status *)`',
     );
 
     const help = await cli(['start', '--help']);
     expect(help.stdout).toContain('command pattern');
     expect(help.stdout).not.toContain('`approve` list names the tool, else');
+  });
+
+  it('`approve: ["run_bash(git status)"]` runs `git status` and refuses `git status; touch F`, naming the rule', async () => {
+    await agent('gitter', '["run_bash(git status)"]');
+    const check = await cli(['agents', 'check', '--agents-dir', agents, '--skills-dir', skills]);
+    expect(check.stdout).toContain('1 agent loaded: 0 errors, 0 warnings');
+
+    const result = await once('gitter', ['git status', 'git status; touch F']);
+    expect(result.code).toBe(1);
+    expect(existsSync(join(box.cwd, 'F'))).toBe(false);
+    const run = await lastRun();
+    expect(run).toMatchObject({ status: 'rejected' });
+    expect(run!.error).toContain(
+      `the allow rule \`run_bash(git status)\` (agent ${join(agents, 'gitter.md')}) does not match \`touch F\``,
+    );
+    const shown = await cli(['logs', 'show', String(run!.id)]);
+    // The first call ran: git's own words are in the log.
+    expect(shown.stdout).toMatch(/No commits yet|On branch/);
   });
 });
