@@ -79,4 +79,35 @@ describe('the approval question does not take typed text as an answer (real term
     await t.submit('/quit');
     expect(await t.exited).toBe(0);
   });
+
+  it('`p` then Enter allows the command prefix shown, for the session: covered commands run, others still ask', async () => {
+    const t = start();
+    await t.expect('/help for commands');
+    await t.submit('touch prefix one');
+    await t.expect('[p] Allow run_command(touch *) for this session (p, then Enter)');
+    await t.approvalReady();
+    t.write('p');
+    await t.expect('● [p] Allow run_command(touch *)');
+    expect(await exists('p1.txt')).toBe(false);
+    t.write('\r');
+    await t.expect('Touched the first.');
+    expect(await exists('p1.txt')).toBe(true);
+    const mark = t.mark;
+    await t.submit('touch prefix two');
+    await t.expect('Touched the second.');
+    expect(t.text.slice(mark)).not.toContain('needs approval');
+    expect(t.text.slice(mark)).toContain('run_command allowed by the rule run_command(touch *) (session)');
+    expect(await exists('p2.txt')).toBe(true);
+    // Not covered: asked again.
+    await t.submit('remove it');
+    await t.expect('run_command (raw-shell) needs approval');
+    await t.approvalReady();
+    t.write('n');
+    await t.expect('Message for the model');
+    t.write('\r');
+    await t.expect('Not removed.');
+    expect(await exists('p1.txt')).toBe(true);
+    await t.submit('/quit');
+    expect(await t.exited).toBe(0);
+  });
 });

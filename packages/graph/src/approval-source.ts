@@ -37,12 +37,16 @@ export function approvalsInForce(
   return [...(inherited ?? []), ...(own ?? [])];
 }
 
-/** Whether the session approved this tool, as declared by the same file, for good. */
+/** Whether the session approved this whole tool (not a command pattern of it), as declared by the same file, for good. */
 export function approvedForSession(
   approvals: readonly SessionApproval[],
   tool: DeclaredTool,
   snapshot: AgentRegistrySnapshot,
 ): boolean {
   const source = approvalSource(tool, snapshot);
-  return source !== undefined && approvals.some((a) => a.tool === tool.name && a.source === source);
+  // A session rule (an approval with a `pattern`) allows what its pattern covers, through the rules, not the tool.
+  return (
+    source !== undefined &&
+    approvals.some((a) => a.tool === tool.name && a.source === source && a.pattern === undefined)
+  );
 }

@@ -19,7 +19,8 @@ function addNames(current: string[], update: string[]): string[] {
 function addApprovals(current: SessionApproval[], update: SessionApproval[]): SessionApproval[] {
   const next = [...current];
   for (const approval of update) {
-    const at = next.findIndex((a) => a.tool === approval.tool);
+    // One entry per tool and pattern: a command pattern never replaces (nor becomes) the whole tool's approval.
+    const at = next.findIndex((a) => a.tool === approval.tool && a.pattern === approval.pattern);
     if (at === -1) next.push(approval);
     else next[at] = approval;
   }
@@ -30,6 +31,8 @@ const sessionApproval = z.object({
   tool: z.string(),
   skill: z.string().optional(),
   source: z.string(),
+  /** A session rule: the allow pattern approved (kept, or the approval would widen to the whole tool). */
+  pattern: z.string().optional(),
   at: z.string(),
 });
 

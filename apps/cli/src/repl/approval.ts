@@ -1,4 +1,4 @@
-import type { ApprovalDecision, ApprovalRequest } from '@birdie/graph';
+import type { ApprovalDecision, ApprovalRequest, ApprovalRule } from '@birdie/graph';
 import { checkToolArgs } from '@birdie/graph/tools';
 import type { Io } from '../io.js';
 import { sessionApprovedLine } from '../render/events.js';
@@ -28,10 +28,21 @@ async function askChoice(
   style: Style,
   request: ApprovalRequest,
   prompts: typeof import('@clack/prompts'),
-): Promise<ApprovalAnswer> {
-  const shell = request.reason === 'raw-command';
+): Promise<ApprovalAnswer & { pattern?: string }> {
+  const shell = request.raw === true || request.reason === 'raw-command';
+  const command = typeof request.args.command === 'string' ? request.args.command : undefined;
+  // "Allow this command prefix": the exact pattern the session rule will be, offered only when one is safe to offer.
+  const prefixPattern =
+    shell && command !== undefined
+      ? (await import('@birdie/graph')).suggestCommandPattern(command, request.tool)
+      : undefined;
   for (;;) {
-    const answer = await askApprovalChoice(io, style, request.tool, await approvalBox(request), { shell });
+    const answer = await askApprovalChoice(io, style, request.tool, await approvalBox(request), {
+      shell,
+      ...(prefixPattern ? { prefixPattern } : {}),
+    });
+    if (answer.choice === 'prefix')
+      return { ...answer, ...(prefixPattern ? { pattern: prefixPattern } : {}) };
     if (answer.choice !== 'session' || !shell) return answer;
     const confirmed = await prompts.text({
       input: io.stdin,
@@ -43,8 +54,23 @@ async function askChoice(
   }
 }
 
+/** The session pattern of `rules` that allows `request`, if one does. */
+async function coveredBy(rules: ApprovalRule[], request: ApprovalRequest): Promise<string | undefined> {
+  const { compileRules } = await import('@birdie/graph');
+  const decided = compileRules(rules).decide({
+    tool: {
+      name: request.tool,
+      ...(request.skill ? { skill: request.skill } : {}),
+      raw: request.raw === true,
+    },
+    args: request.args,
+  });
+  return decided?.effect === 'allow' ? decided.rule.pattern : undefined;
+}
+
 /**
- * Asks about each request: approve once, approve this tool for the rest of the session, edit the arguments, or
+ * Asks about each request: approve once, allow a command pattern (a shell command's prefix) or this tool for the rest
+ * of the session, edit the arguments, or
  * reject with a message the model sees (typed at the question, or after `n`). "For this session" is a decision with `scope: 'session'`: the agent keeps
  * it with the session, bound to the skill file, and later calls of the tool run without asking (even after a
  * resume); a second call of the same tool in this batch is answered the same way here.
@@ -59,10 +85,18 @@ export async function askApprovals(
   const opts = { input: io.stdin, output: io.stdout };
   const decisions: Record<string, ApprovalDecision> = {};
   const approvedNow = new Set<string>();
+  // Command patterns allowed for the session at this question: a later call of this batch they cover is not asked.
+  const patternsNow: ApprovalRule[] = [];
   for (const request of requests) {
     if (approvedNow.has(request.tool)) {
       decisions[request.id] = { type: 'approve', scope: 'session' };
       io.stdout.write(`${sessionApprovedLine(style, request.tool)}\n`);
+      continue;
+    }
+    const covered = patternsNow.length ? await coveredBy(patternsNow, request) : undefined;
+    if (covered) {
+      decisions[request.id] = { type: 'approve', scope: 'session', pattern: covered };
+      io.stdout.write(`${sessionApprovedLine(style, covered)}\n`);
       continue;
     }
     const answer = await askChoice(io, style, request, prompts);
@@ -80,7 +114,10 @@ export async function askApprovals(
       continue;
     }
     if (choice === 'once') decisions[request.id] = { type: 'approve' };
-    else if (choice === 'session') {
+    else if (choice === 'prefix' && answer.pattern) {
+      patternsNow.push({ pattern: answer.pattern, effect: 'allow', source: { kind: 'session' } });
+      decisions[request.id] = { type: 'approve', scope: 'session', pattern: answer.pattern };
+    } else if (choice === 'session') {
       approvedNow.add(request.tool);
       decisions[request.id] = { type: 'approve', scope: 'session' };
     } else if (choice === 'edit') {
