@@ -1,4 +1,4 @@
-import type { Agent, ApprovalMode } from '@birdie/graph';
+import type { Agent, ApprovalMode, ApprovalRule } from '@birdie/graph';
 import type { ResolvedProviderConfig } from '@birdie/providers';
 import type { LoadedRegistry, PolicyCeiling, SkillPolicy } from '@birdie/registry';
 import type { Grants, LeaseHolder, Session, Store } from '@birdie/store';
@@ -212,6 +212,11 @@ function grantsBridge(store: Store, defaultUser: string) {
 export interface OpenRuntimeOptions {
   /** The most any session may use (`birdie serve`: the operator's policy), from the loaded config. */
   ceiling?(config: LoadedConfig): PolicyCeiling;
+  /**
+   * The approval rules every session of this runtime gets, instead of the user's and the project's (`birdie serve`:
+   * the operator's rules; nothing a request sends adds to them).
+   */
+  rules?(config: LoadedConfig): ApprovalRule[];
 }
 
 export async function openRuntime(
@@ -248,9 +253,19 @@ export async function openRuntime(
       store: grants.policyStore,
       ...(options.ceiling ? { ceiling: options.ceiling(config) } : {}),
     });
+    // Approval rules fixed for the agent: the user's settings, then the project's (its allow rules once trusted).
+    const trustedNow =
+      trustedForOneRun(values, cwd) === realFolder(cwd) ||
+      (trust.get(realFolder(cwd))?.decision === 'trusted' &&
+        !registry.current().untrusted.some((w) => w.path === realFolder(cwd)));
+    const { userRules, projectRules } = await import('./permission-rules.js');
+    const project = options.rules ? { rules: [] } : await projectRules(cwd, trustedNow);
+    if ('problem' in project && project.problem)
+      io.stderr.write(`birdie: the project's approval rules are not used: ${project.problem}\n`);
     const agent = createAgent({
       model,
       modelName,
+      approvalRules: [...(options.rules?.(config) ?? userRules(settings)), ...project.rules],
       // Tiers and `vendor:model` (agent files, /model, switch_model), resolved against the user's own config.
       modelFor: resolveModel,
       tiers: routerTiers(config),
