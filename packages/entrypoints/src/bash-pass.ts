@@ -35,6 +35,8 @@ export interface PassSettings {
   templateLength: number;
   /** How many `eval`/`trap` codes this pass is inside. */
   depth?: number;
+  /** First pass: each simple command as it ends (read by the code-taking check, code-taking-commands.ts). */
+  onCommand?: (source: CommandSource, pipeInput: boolean) => void;
 }
 
 export interface PassResult {
@@ -326,6 +328,7 @@ export class BashPass {
       outputs: frame.outputs!,
       offsets: frame.commandOffsets!,
     };
+    if (this.settings.recording) this.settings.onCommand?.(source, frame.pipeInput === true);
     if (this.settings.recording ? ASSIGNING.test(source.text) : EVALUATING_COMMAND.test(source.text)) {
       if (this.settings.recording) {
         const code = recordAssignments(source, this.flow);

@@ -3,6 +3,7 @@ import { Flow, INPUT_PARAMETERS } from './bash-flow.js';
 import type { OptionExposure } from './bash-options.js';
 import { BashPass, type Problem } from './bash-pass.js';
 import type { Item } from './bash-scan.js';
+import { type CodeTakingWarning, codeTakingWarnings, type ScannedCommand } from './code-taking-commands.js';
 import { EntrypointError } from './errors.js';
 import { parseTemplate, placeholderNames, type TemplatePart } from './template.js';
 import type { JsonSchemaObjectLike } from './types.js';
@@ -29,6 +30,8 @@ export interface BashAnalysis extends CompiledBash {
   problems: Problem[];
   /** Every placeholder occurrence, with its offset into the template. */
   placeholders: { name: string; offset: number }[];
+  /** Commands that can run a value as code (a warning, and approval by default). */
+  warnings: CodeTakingWarning[];
 }
 
 /**
@@ -57,7 +60,15 @@ export function analyseBashTemplate(template: string, schema?: JsonSchemaObjectL
     p.kind === 'placeholder' ? [{ name: p.name, offset: p.offset }] : [],
   );
 
-  const first = new BashPass(items, offsets, { ...settings, flow: new Flow(names), recording: true });
+  const commands: ScannedCommand[] = [];
+  const onCommand = (source: ScannedCommand['source'], pipeInput: boolean) =>
+    commands.push({ source, pipeInput });
+  const first = new BashPass(items, offsets, {
+    ...settings,
+    flow: new Flow(names),
+    recording: true,
+    onCommand,
+  });
   let result = first.run();
   // A value reaches an evaluating context only through an expansion, an assigned variable or one that bash sets from
   // input: without any, the first pass (which checked every placeholder where it stands) is the whole story.
@@ -88,6 +99,7 @@ export function analyseBashTemplate(template: string, schema?: JsonSchemaObjectL
     integers: result.integers,
     problems: dedupe(problems),
     placeholders,
+    warnings: codeTakingWarnings(commands, names.length > 0),
   };
 }
 

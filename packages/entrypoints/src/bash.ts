@@ -45,11 +45,15 @@ export function analyseBash(template: string, context: SchemeContext): TargetAna
     message: `bash:${template}: ${p.message}`,
     offset: p.offset,
   }));
-  const { script, names, options, integers } = analysis;
+  const { script, names, options, integers, warnings } = analysis;
   return {
     problems,
     placeholders: analysis.placeholders,
-    build: () => bashEntrypoint(false, script, names, options, integers, context),
+    warnings,
+    build: () => ({
+      ...bashEntrypoint(false, script, names, options, integers, context),
+      ...(warnings.length > 0 ? { runsCode: warnings } : {}),
+    }),
   };
 }
 

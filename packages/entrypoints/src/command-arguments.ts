@@ -5,7 +5,7 @@
  * `run_bash(env *)` allows `env` alone; and the code-taking and file-writing options of the table of programs that
  * run their arguments as code (`git log --output=…`, `find -exec`, `perl -e`).
  */
-import { INTERIM_CODE_OPTIONS } from './command-arguments-interim.js';
+import { readArgv } from './code-taking-argv.js';
 
 /** Programs whose arguments name another command to run (or are code): a `*` after them matches nothing. */
 export const COMMAND_RUNNERS: ReadonlySet<string> = new Set([
@@ -62,24 +62,20 @@ function programName(word: string): string {
   return slash < 0 ? word : word.slice(slash + 1);
 }
 
+/** The dangerous indices of an argv, read once per argv (a pattern match asks about each word). */
+const dangerous = new WeakMap<readonly string[], ReadonlySet<number>>();
+
 /**
  * Whether `words[index]` (index ≥ 1) is an argument a `*` must not match: any argument of a command runner, or a
- * code-taking / file-writing option of the program (also written `--opt=value`, or inside a bundle of short
- * options such as `-le`).
+ * code-taking / file-writing option or operand of the program as the code-taking table reads its argv (bundles,
+ * glued values, abbreviations, subcommands: `git log --outp=F`, `perl -ne CODE`, `find . -exec …`, `tee FILE`).
  */
 export function isCodeArgument(words: readonly string[], index: number): boolean {
-  const program = programName(words[0] ?? '');
-  if (COMMAND_RUNNERS.has(program)) return true;
-  const word = words[index] ?? '';
-  const options = INTERIM_CODE_OPTIONS.get(program);
-  if (!options) return false;
-  const name = word.startsWith('--') ? (word.split('=', 1)[0] ?? word) : word;
-  if (options.has(name) || options.has(word)) return true;
-  // `-le 'code'`: a bundle of one-letter options that holds a code-taking one.
-  if (/^-[A-Za-z0-9]{2,}$/.test(word))
-    for (const letter of word.slice(1)) if (options.has(`-${letter}`)) return true;
-  // `-ecode` attached to its value.
-  for (const option of options)
-    if (/^-[A-Za-z]$/.test(option) && word.startsWith(option) && word.length > 2) return true;
-  return false;
+  if (COMMAND_RUNNERS.has(programName(words[0] ?? ''))) return true;
+  let set = dangerous.get(words);
+  if (!set) {
+    set = new Set(readArgv(words).flatMap((role) => (role.danger ? [role.index] : [])));
+    dangerous.set(words, set);
+  }
+  return set.has(index);
 }

@@ -1,4 +1,17 @@
 export { BUILTIN_ENTRYPOINTS } from './builtin.js';
+export type { ArgumentRole, DangerousOption } from './code-taking-argv.js';
+export { dangerousArguments, dangerousOption, isDangerousOption, readArgv } from './code-taking-argv.js';
+export type { CodeTakingWarning } from './code-taking-commands.js';
+export type {
+  CodeForm,
+  Danger,
+  OperandRule,
+  OptionEntry,
+  OptionValue,
+  ProgramEntry,
+  SubcommandEntry,
+} from './code-taking-programs.js';
+export { CODE_TAKING_PROGRAMS, programEntry } from './code-taking-programs.js';
 export { COMMAND_RUNNERS, isCodeArgument } from './command-arguments.js';
 export type { CommandLineReading, SimpleCommand } from './command-line.js';
 export { readCommandLine } from './command-line.js';
@@ -22,6 +35,7 @@ export type { SandboxMode, SandboxOptions, SandboxStatus } from './sandbox.js';
 export { configureSandbox, sandboxStatus } from './sandbox.js';
 export {
   checkEntrypoint,
+  inspectEntrypoint,
   registerScheme,
   resolveEntrypoint,
   supportedSchemes,

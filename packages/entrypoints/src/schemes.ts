@@ -1,5 +1,6 @@
 import { analyseBash, bashScheme } from './bash.js';
 import { builtinScheme } from './builtin.js';
+import type { CodeTakingWarning } from './code-taking-commands.js';
 import { analyseContainer } from './container.js';
 import { EntrypointError } from './errors.js';
 import { analyseGrpc } from './grpc.js';
@@ -96,9 +97,25 @@ export function resolveEntrypoint(entrypoint: string, context: ResolveContext): 
  * whole string. Cheap enough to run for every tool of every skill at load time.
  */
 export function checkEntrypoint(entrypoint: string, context: ResolveContext): EntrypointProblem[] {
-  return analyseEntrypoint(entrypoint, context).problems.map(({ code, message, offset }) =>
-    offset === undefined ? { code, message } : { code, message, offset },
-  );
+  return inspectEntrypoint(entrypoint, context).problems;
+}
+
+/**
+ * `checkEntrypoint`'s problems, and the warnings of an entrypoint that loads: `bash:` commands that can run a value
+ * as code (`code-taking-command`; such a tool asks for approval unless it declares `approval: never`). Offsets are
+ * into the whole string.
+ */
+export function inspectEntrypoint(
+  entrypoint: string,
+  context: ResolveContext,
+): { problems: EntrypointProblem[]; warnings: CodeTakingWarning[] } {
+  const { problems, warnings = [] } = analyseEntrypoint(entrypoint, context);
+  return {
+    problems: problems.map(({ code, message, offset }) =>
+      offset === undefined ? { code, message } : { code, message, offset },
+    ),
+    warnings,
+  };
 }
 
 type Found = EntrypointProblem & { error?: EntrypointError };
@@ -106,7 +123,7 @@ type Found = EntrypointProblem & { error?: EntrypointError };
 function analyseEntrypoint(
   entrypoint: string,
   context: ResolveContext,
-): { problems: Found[]; build?: () => Entrypoint } {
+): { problems: Found[]; warnings?: CodeTakingWarning[]; build?: () => Entrypoint } {
   const fail = (code: Found['code'], message: string, offset?: number) => ({
     problems: [offset === undefined ? { code, message } : { code, message, offset }],
   });
@@ -162,7 +179,12 @@ function analyseEntrypoint(
     p.offset === undefined ? p : { ...p, offset: p.offset + start },
   );
   problems.push(...unknownPlaceholders(analysis.placeholders, context, start, text));
-  return { problems, ...(analysis.build ? { build: analysis.build } : {}) };
+  const warnings = (analysis.warnings ?? []).map((w) => ({
+    ...w,
+    message: `${redactUrlsIn(text)}: ${w.message}`,
+    offset: w.offset + start,
+  }));
+  return { problems, warnings, ...(analysis.build ? { build: analysis.build } : {}) };
 }
 
 /** `{x}` where the tool's schema has no property `x`: the model is never asked for it, so the call cannot work. */

@@ -1,3 +1,4 @@
+import type { CodeTakingWarning } from './code-taking-commands.js';
 import type { EntrypointErrorCode } from './errors.js';
 import type { Entrypoint } from './types.js';
 
@@ -16,5 +17,7 @@ export interface EntrypointProblem {
 export interface TargetAnalysis {
   problems: EntrypointProblem[];
   placeholders: { name: string; offset: number }[];
+  /** What loads but deserves a warning: `bash:` commands that can run a value as code. */
+  warnings?: CodeTakingWarning[];
   build?: () => Entrypoint;
 }

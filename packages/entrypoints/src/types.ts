@@ -1,3 +1,4 @@
+import type { CodeTakingWarning } from './code-taking-commands.js';
 /** The part of a JSON Schema object this package reads: `properties[name].default`. */
 export interface JsonSchemaObjectLike {
   type?: unknown;
@@ -122,6 +123,12 @@ export interface Entrypoint {
    * Absent on schemes an application registered: `none`.
    */
   confinement?: Confinement;
+  /**
+   * `bash:` commands of the template that can run a value as code (`perl -e`, `find -exec sh -c`, an awk program
+   * with `system()`, a file the template writes and runs …; offsets into the template). The runtime asks for
+   * approval before each call unless the tool declares `approval: never`. Absent when there are none.
+   */
+  runsCode?: readonly CodeTakingWarning[];
   run(args: Record<string, unknown>, options?: RunOptions): Promise<RunResult>;
 }
 

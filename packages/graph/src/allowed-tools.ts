@@ -77,7 +77,7 @@ export function mapAllowedTools(entries: readonly string[]): { patterns: string[
       for (const tool of tools) add(`${tool}(path=${path})`, entry);
       continue;
     }
-    if (/^[a-z]/.test(entry)) {
+    if (/^[a-z]/.test(entry) && !entry.startsWith('mcp__')) {
       add(entry, entry);
       continue;
     }

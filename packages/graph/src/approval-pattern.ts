@@ -116,8 +116,11 @@ function parseArguments(text: string, inner: string, base: number): ArgumentCons
   const constraints: ArgumentConstraint[] = [];
   // `, key=` starts the next argument; a comma elsewhere belongs to the glob (`{a,b}`).
   const parts = inner.split(/,\s*(?=[a-z_][a-z0-9_]*=)/);
-  let offset = base;
+  let cursor = 0;
   for (const part of parts) {
+    cursor = inner.indexOf(part, cursor);
+    const offset = base + cursor;
+    cursor += part.length;
     const eq = part.indexOf('=');
     const key = part.slice(0, eq);
     const glob = part.slice(eq + 1);
@@ -127,7 +130,6 @@ function parseArguments(text: string, inner: string, base: number): ArgumentCons
     if (constraints.some((c) => c.key === key))
       throw new ApprovalRuleError(text, offset, `\`${key}\` is constrained twice`);
     constraints.push({ key, glob });
-    offset += part.length + 1;
   }
   return constraints;
 }

@@ -91,12 +91,15 @@ export function createSubagentsNode(subagents: SubagentRuns) {
               { ...(r.skill ? { skill: r.skill } : { kind: 'builtin' }) },
               context.snapshot,
             );
+            const pattern = (decisions[r.id] as { pattern?: string }).pattern;
             if (source !== undefined)
               approvals.push({
                 tool: r.tool,
                 ...(r.skill ? { skill: r.skill } : {}),
                 source,
                 at: new Date().toISOString(),
+                // a session rule chosen for a subagent's call holds for the session, as a tool approval does
+                ...(pattern !== undefined ? { pattern } : {}),
               });
           }
         }

@@ -279,7 +279,10 @@ const TABLE: Array<[string, Expected]> = [
   // code-taking and file-writing options are not matched by `*`
   ['git log --output=x.txt', 'ask'],
   ['git log --output x.txt', 'ask'],
-  ['git log -c core.pager=touch', 'ask'],
+  // `git log -c` is a diff option; the global `-c` comes before the subcommand
+  ['git log -c core.pager=touch', 'allow'],
+  ['git -c core.pager=touch log', 'ask'],
+  ['git --exec-path=. log', 'ask'],
   ['git diff --ext-diff', 'ask'],
   ['git log --oneline --output=~/.bashrc', 'ask'],
   ['find . -name x', 'allow'],
@@ -287,7 +290,9 @@ const TABLE: Array<[string, Expected]> = [
   ['find . -execdir touch F +', 'ask'],
   ['find . -delete', 'ask'],
   ['find . -fprint out', 'ask'],
-  ['sed -n 1p file', 'allow'],
+  // sed's script is its first operand: code a `*` never stands for
+  ['sed -n 1p file', 'ask'],
+  ["sed -n '1e touch F' file", 'ask'],
   ['sed -i s/a/b/ file', 'ask'],
   ['sed --in-place s/a/b/ file', 'ask'],
   ['perl -ne print file', 'ask'],

@@ -128,6 +128,19 @@ describe('checks across files', () => {
     ]);
   });
 
+  it('an `approve` pattern is checked by the tool it names', async (t) => {
+    expect(
+      await check(t, [
+        agent([
+          'skills: [notes]',
+          'approve: ["add_note(path=docs/**)", "notes:*", "notes:list_notes", "ghost(x y)"]',
+        ]),
+      ]),
+    ).toEqual([
+      'writer.md 5:68 unknown-tool warning `approve` names tool `ghost`, which no loaded skill declares',
+    ]);
+  });
+
   it('without `skills` every loaded skill is in reach; with an MCP skill in reach an unknown tool may be its own', async (t) => {
     expect(
       await check(t, [agent(['approve: [web_search, add_note]', 'tools: [web_search, add_note]'])]),

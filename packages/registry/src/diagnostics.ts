@@ -21,6 +21,7 @@ export const RULES = {
   approveNeverApplies: 'approve-never-applies',
   schemaMismatch: 'schema-mismatch',
   codeOutsideWorkspace: 'code-outside-workspace',
+  codeTakingCommand: 'code-taking-command',
 } as const;
 
 export type RegistryRuleId = (typeof RULES)[keyof typeof RULES];

@@ -102,3 +102,48 @@ schema:
     );
   });
 });
+
+describe('commands that run a value as code', () => {
+  it('load with a code-taking-command warning at the command, naming the program and the option', async (t) => {
+    const root = await tempDir(t);
+    await mkdir(join(root, 'runner'));
+    const file = join(root, 'runner', 'SKILL.md');
+    await writeFile(
+      file,
+      `---
+name: runner
+description: Runs things
+---
+
+## Tools
+
+### each
+description: Echo each match
+entrypoint: bash:find . -name {n} -exec sh -c 'echo {n}' \\;
+schema:
+  type: object
+  properties:
+    n: { type: string }
+
+### quiet
+description: Echo, the author vouches for it
+entrypoint: bash:perl -e 'print @ARGV' -- {n}
+approval: never
+schema:
+  type: object
+  properties:
+    n: { type: string }
+`,
+    );
+    const snapshot = (await loadRegistry({ dirs: [root] })).current();
+    expect(snapshot.getSkill('runner')?.tools.map((tool) => tool.name)).toEqual(['each', 'quiet']);
+    const warned = snapshot.messages.filter((m) => m.source === 'registry');
+    expect(warned.map((m) => [m.ruleId, m.fatal, m.file, m.line, m.column])).toEqual([
+      // line 10: `entrypoint: bash:find . -name {n} -exec sh -c 'echo {n}' \;`; `-c` is at column 44
+      ['code-taking-command', false, file, 10, 44],
+      ['code-taking-command', false, file, 18, 23],
+    ]);
+    expect(warned[0]?.reason).toMatch(/^Tool `each` runs a value as code: .*`sh -c`.*approval: never/);
+    expect(warned[1]?.reason).toMatch(/`perl -e`.*`approval: never`: its calls run without asking/);
+  });
+});

@@ -28,6 +28,7 @@ it('names every rule id the package can emit', async () => {
     'agent-overridden',
     'approve-never-applies',
     'code-outside-workspace',
+    'code-taking-command',
     'dir-not-directory',
     'dir-unreadable',
     'duplicate-agent-name',
