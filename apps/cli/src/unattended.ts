@@ -85,6 +85,15 @@ export interface TriggeredRun {
   result: TurnResult;
   /** Tools refused for lack of approval. */
   refused: string[];
+  /** Each call an approval rule decided: the tool, the effect, the rule and its source (`tool-rule` events). */
+  rules: RuleDecisionLine[];
+}
+
+export interface RuleDecisionLine {
+  tool: string;
+  effect: 'allow' | 'ask' | 'deny';
+  pattern: string;
+  source: { kind: string; name?: string };
 }
 
 /**
@@ -103,6 +112,7 @@ export async function runTriggered(
   opts.onStart?.({ sessionId: session.id });
   const refused: string[] = [];
   const reasons: string[] = [];
+  const rules: RuleDecisionLine[] = [];
   const agentName = opts.agent ?? opts.task?.agent;
   const approve = rt.registry.current().agents.find((a) => a.name === agentName)?.approve;
   const trigger = opts.task ? `task ${opts.task.id} (${firing.label})` : firing.label;
@@ -119,7 +129,16 @@ export async function runTriggered(
         result.error = `${[...new Set(reasons)].join('; ')} (${refused.join(', ')})`;
     },
     handlers: {
-      onEvent: () => undefined,
+      // Which rule let each call run or refused it, for the run's log line.
+      onEvent: (event) => {
+        if (event.type === 'tool-rule')
+          rules.push({
+            tool: event.name,
+            effect: event.effect,
+            pattern: event.pattern,
+            source: event.source,
+          });
+      },
       decide: async (requests) => {
         const { suggestCommandPattern } = await import('@birdie/graph');
         return Object.fromEntries(
@@ -133,5 +152,5 @@ export async function runTriggered(
       },
     },
   });
-  return { sessionId: session.id, ...(opts.agent ? { agent: opts.agent } : {}), result, refused };
+  return { sessionId: session.id, ...(opts.agent ? { agent: opts.agent } : {}), result, refused, rules };
 }

@@ -101,6 +101,20 @@ describe('an agent file that approves run_bash', { timeout: 90_000 }, () => {
 
     const result = await once('gitter', ['git status', 'git status; touch F']);
     expect(result.code).toBe(1);
+    // The run's log line says which rule let `git status` run, from which file.
+    const end = result.stderr
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { event: string; rules?: unknown })
+      .find((line) => line.event === 'run-end');
+    expect(end?.rules).toEqual([
+      {
+        tool: 'run_bash',
+        effect: 'allow',
+        pattern: 'run_bash(git status)',
+        source: { kind: 'agent', name: join(agents, 'gitter.md') },
+      },
+    ]);
     expect(existsSync(join(box.cwd, 'F'))).toBe(false);
     const run = await lastRun();
     expect(run).toMatchObject({ status: 'rejected' });
