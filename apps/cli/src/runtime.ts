@@ -137,6 +137,8 @@ export async function findSession(
 
 /** Everything a turn needs, wired once per process. Heavy modules load here, never at startup. */
 export interface Runtime {
+  /** The approval rules the agent was made with (user's or operator's, then the project's), for `/permissions`. */
+  approvalRules: readonly ApprovalRule[];
   io: Io;
   values: Values;
   userId: string;
@@ -262,10 +264,11 @@ export async function openRuntime(
     const project = options.rules ? { rules: [] } : await projectRules(cwd, trustedNow);
     if ('problem' in project && project.problem)
       io.stderr.write(`birdie: the project's approval rules are not used: ${project.problem}\n`);
+    const approvalRules = [...(options.rules?.(config) ?? userRules(settings)), ...project.rules];
     const agent = createAgent({
       model,
       modelName,
-      approvalRules: [...(options.rules?.(config) ?? userRules(settings)), ...project.rules],
+      approvalRules,
       // Tiers and `vendor:model` (agent files, /model, switch_model), resolved against the user's own config.
       modelFor: resolveModel,
       tiers: routerTiers(config),
@@ -279,6 +282,7 @@ export async function openRuntime(
       },
     });
     return {
+      approvalRules,
       io,
       values,
       userId,

@@ -98,6 +98,9 @@ describe('the approval question does not take typed text as an answer (real term
     expect(t.text.slice(mark)).not.toContain('needs approval');
     expect(t.text.slice(mark)).toContain('run_command allowed by the rule run_command(touch *) (session)');
     expect(await exists('p2.txt')).toBe(true);
+    // `/permissions` lists the rules in force with their sources: the session's one included.
+    await t.submit('/permissions');
+    await t.expect('allow  run_command(touch *)  session');
     // Not covered: asked again.
     await t.submit('remove it');
     await t.expect('run_command (raw-shell) needs approval');
