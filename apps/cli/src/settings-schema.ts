@@ -8,7 +8,6 @@ import {
   defaultSettings,
   PERMISSION_EFFECTS,
   SANDBOX_SETTINGS,
-  SETTING_KEYS,
   type SettingKey,
   type Settings,
 } from './settings.js';
