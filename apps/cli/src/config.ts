@@ -124,6 +124,7 @@ export async function loadConfig(io: Io, values: Values): Promise<LoadedConfig> 
       explicit !== savedPath && existsSync(savedPath) ? await readConfigFile(savedPath) : undefined;
     const files = [file, saved].filter((f): f is ConfigFile => f !== undefined);
     const { settings, sources } = mergeSettings(files);
+    await (await import('./permission-rules.js')).checkPermissionPatterns(files);
     const provider = await resolveProviderConfig({ env: io.env, file, saved, cwd: io.cwd });
     return {
       provider,

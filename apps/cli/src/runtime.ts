@@ -1,4 +1,4 @@
-import type { Agent, ApprovalMode } from '@birdie/graph';
+import type { Agent, ApprovalMode, ApprovalRule } from '@birdie/graph';
 import type { ResolvedProviderConfig } from '@birdie/providers';
 import type { LoadedRegistry, PolicyCeiling, SkillPolicy } from '@birdie/registry';
 import type { Grants, LeaseHolder, Session, Store } from '@birdie/store';
@@ -137,6 +137,8 @@ export async function findSession(
 
 /** Everything a turn needs, wired once per process. Heavy modules load here, never at startup. */
 export interface Runtime {
+  /** The approval rules the agent was made with (user's or operator's, then the project's), for `/permissions`. */
+  approvalRules: readonly ApprovalRule[];
   io: Io;
   values: Values;
   userId: string;
@@ -212,6 +214,11 @@ function grantsBridge(store: Store, defaultUser: string) {
 export interface OpenRuntimeOptions {
   /** The most any session may use (`birdie serve`: the operator's policy), from the loaded config. */
   ceiling?(config: LoadedConfig): PolicyCeiling;
+  /**
+   * The approval rules every session of this runtime gets, instead of the user's and the project's (`birdie serve`:
+   * the operator's rules; nothing a request sends adds to them).
+   */
+  rules?(config: LoadedConfig): ApprovalRule[];
 }
 
 export async function openRuntime(
@@ -248,9 +255,20 @@ export async function openRuntime(
       store: grants.policyStore,
       ...(options.ceiling ? { ceiling: options.ceiling(config) } : {}),
     });
+    // Approval rules fixed for the agent: the user's settings, then the project's (its allow rules once trusted).
+    const trustedNow =
+      trustedForOneRun(values, cwd) === realFolder(cwd) ||
+      (trust.get(realFolder(cwd))?.decision === 'trusted' &&
+        !registry.current().untrusted.some((w) => w.path === realFolder(cwd)));
+    const { userRules, projectRules } = await import('./permission-rules.js');
+    const project = options.rules ? { rules: [] } : await projectRules(cwd, trustedNow);
+    if ('problem' in project && project.problem)
+      io.stderr.write(`birdie: the project's approval rules are not used: ${project.problem}\n`);
+    const approvalRules = [...(options.rules?.(config) ?? userRules(settings)), ...project.rules];
     const agent = createAgent({
       model,
       modelName,
+      approvalRules,
       // Tiers and `vendor:model` (agent files, /model, switch_model), resolved against the user's own config.
       modelFor: resolveModel,
       tiers: routerTiers(config),
@@ -264,6 +282,7 @@ export async function openRuntime(
       },
     });
     return {
+      approvalRules,
       io,
       values,
       userId,

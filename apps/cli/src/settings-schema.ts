@@ -6,8 +6,8 @@ import {
   APPROVAL_MODES,
   CONTAINER_RUNTIMES,
   defaultSettings,
+  PERMISSION_EFFECTS,
   SANDBOX_SETTINGS,
-  SETTING_KEYS,
   type SettingKey,
   type Settings,
 } from './settings.js';
@@ -22,6 +22,15 @@ const skillName = z
 const skillList = z.array(skillName, { error: 'must be a list of skill names' });
 const patternList = (what: string) =>
   z.array(skillName, { error: `must be a list of ${what} names or patterns (such as "*")` });
+
+// Approval patterns hold blanks and commas (`run_bash(git log *)`, `write_file(path=a,b)`): whole strings, checked as
+// patterns when the rules are built (`permission-rules.ts`), where the grammar's module is loaded anyway.
+const rulePattern = z
+  .string({ error: 'must be an approval pattern (a string such as "run_bash(npm test *)")' })
+  .refine((text) => text.trim() !== '' && !/[\u0000-\u001f\u007f]/.test(text), {
+    error: 'must be an approval pattern (not empty, no control characters)',
+  });
+const ruleList = z.array(rulePattern, { error: 'must be a list of approval patterns' });
 
 const perUserLimit = (what: string) =>
   z
@@ -55,6 +64,12 @@ const settingsSchema = z
     model: z.string({ error: 'must be a model name' }).refine(isModelSpec, {
       error: 'must be a tier (fast, default, strong) or vendor:model (e.g. openai:gpt-4o-mini)',
     }),
+    permissions: z
+      .strictObject(
+        { allow: ruleList, ask: ruleList, deny: ruleList },
+        { error: 'must be an object with "allow", "ask" and "deny" lists' },
+      )
+      .partial(),
     serve: z
       .strictObject(
         {
@@ -139,7 +154,7 @@ function shapeAt(path: string[]): Record<string, unknown> {
   return (schema as { shape?: Record<string, unknown> })?.shape ?? {};
 }
 
-function positioned(file: ConfigFile, path: Array<string | number>, reason: string): UsageError {
+export function positioned(file: ConfigFile, path: Array<string | number>, reason: string): UsageError {
   const { line, column } = file.placeOf(['settings', ...path]);
   return new UsageError(`Invalid config in file ${file.path} at line ${line}, column ${column}: ${reason}`);
 }
@@ -170,6 +185,9 @@ export function mergeSettings(files: ConfigFile[]): {
     'serve.workspace': 'default',
     'serve.sandbox.network': 'default',
     'serve.limits.workspace_bytes': 'default',
+    'permissions.allow': 'default',
+    'permissions.ask': 'default',
+    'permissions.deny': 'default',
   };
   for (const file of [...files].reverse()) {
     const layer = checkSettings(file);
@@ -245,6 +263,17 @@ export function mergeSettings(files: ConfigFile[]): {
     if (serve?.limits?.workspace_bytes !== undefined) {
       settings.serve.limits.workspace_bytes = serve.limits.workspace_bytes;
       sources['serve.limits.workspace_bytes'] = from;
+    }
+    // Rules add up across files (a deny in either holds); the source names every file that has some.
+    for (const effect of PERMISSION_EFFECTS) {
+      const patterns = layer.permissions?.[effect];
+      if (!patterns?.length) continue;
+      for (const pattern of patterns) {
+        if (!settings.permissions[effect].includes(pattern)) settings.permissions[effect].push(pattern);
+        settings.permissionRules.push({ pattern, effect, file: file.path });
+      }
+      const key = `permissions.${effect}` as const;
+      sources[key] = sources[key] === 'default' ? from : `${sources[key]}, ${from}`;
     }
   }
   return { settings, sources };

@@ -30,6 +30,22 @@ export interface Settings {
   model?: string;
   /** What `birdie serve` gives its users (API sessions); the operator's, never a token holder's. */
   serve: ServeSettings;
+  /**
+   * The user's approval rules (`permissions.allow|ask|deny`: patterns such as `run_bash(npm test *)`), every file's
+   * together (a rule of any file holds); `permissionRules` keeps which file each came from.
+   */
+  permissions: Record<PermissionEffect, string[]>;
+  permissionRules: PermissionRule[];
+}
+
+export const PERMISSION_EFFECTS = ['allow', 'ask', 'deny'] as const;
+export type PermissionEffect = (typeof PERMISSION_EFFECTS)[number];
+
+/** One rule of the settings, with the config file that holds it (the rule's source). */
+export interface PermissionRule {
+  pattern: string;
+  effect: PermissionEffect;
+  file: string;
 }
 
 export interface ServeSettings {
@@ -84,7 +100,10 @@ export type SettingKey =
   | 'serve.workspaces'
   | 'serve.workspace'
   | 'serve.sandbox.network'
-  | 'serve.limits.workspace_bytes';
+  | 'serve.limits.workspace_bytes'
+  | 'permissions.allow'
+  | 'permissions.ask'
+  | 'permissions.deny';
 export const SETTING_KEYS: readonly SettingKey[] = [
   'approval',
   'skills.enable',
@@ -105,6 +124,9 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   'serve.workspace',
   'serve.sandbox.network',
   'serve.limits.workspace_bytes',
+  'permissions.allow',
+  'permissions.ask',
+  'permissions.deny',
 ];
 
 export function defaultSettings(): Settings {
@@ -116,5 +138,7 @@ export function defaultSettings(): Settings {
     titles: 'prompt',
     tool_output: 'short',
     serve: { skills: ['*'], agents: ['*'], workspace: 'user', sandbox: { network: false }, limits: {} },
+    permissions: { allow: [], ask: [], deny: [] },
+    permissionRules: [],
   };
 }

@@ -308,8 +308,10 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'config',
-    summary: 'your defaults: list, get, set or unset a setting (approval, skills.enable, sandbox, …)',
-    usage: 'birdie config [list|get KEY|set KEY VALUE|unset KEY] [--config FILE] [--json]',
+    summary:
+      'your defaults: list, get, set or unset a setting (approval, skills.enable, permissions.allow, …)',
+    usage:
+      'birdie config [list|get KEY|set KEY VALUE|unset KEY|add KEY VALUE|remove KEY VALUE] [--config FILE] [--json]',
     options: {
       config: {
         type: 'string',
@@ -322,11 +324,14 @@ export const COMMANDS: CommandSpec[] = [
     positionals: [0, 3],
     details:
       'Settings live in the settings section of the config file; set checks a value as a start would and never writes ' +
-      'one it would refuse. Lists are comma-separated (skills.enable shell,filesystem). list shows where each value ' +
-      'comes from.',
+      'one it would refuse. Lists are comma-separated (skills.enable shell,filesystem). add and remove change one ' +
+      'entry of a list, taken whole: approval rules (permissions.allow, permissions.ask, permissions.deny) hold blanks ' +
+      'and commas, and are checked as patterns. list shows where each value comes from.',
     examples: [
       'birdie config set approval never',
       'birdie config set skills.enable shell,filesystem',
+      "birdie config add permissions.allow 'run_bash(npm test *)'",
+      "birdie config remove permissions.allow 'run_bash(npm test *)'",
       'birdie config list',
     ],
   },
@@ -413,8 +418,9 @@ export const COMMANDS: CommandSpec[] = [
     details:
       'Prints the agents with triggers and their next run, then logs one line per run start and end on stderr. Reloads ' +
       'when agent files change. Several `birdie start` on one database never run the same due time twice. Nobody ' +
-      "approves: a call that needs approval runs only if the agent's `approve` list names the tool, else it is " +
-      'refused and the refusal is logged. SIGTERM or SIGINT: active runs get --grace seconds, then are cancelled; ' +
+      "approves: a call that needs approval runs only if the agent's `approve` list allows it, else it is " +
+      'refused and the refusal is logged: a tool by its name, a raw shell command only by a command pattern ' +
+      '(`run_bash(git status)`, `run_bash(npm test *)`; a bare `run_bash` never applies). The refusal says what to add. SIGTERM or SIGINT: active runs get --grace seconds, then are cancelled; ' +
       'exit code 0.',
     examples: ['birdie start', 'birdie start --agents-dir ./agents --json', 'birdie start --once digest'],
   },

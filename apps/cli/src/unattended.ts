@@ -1,4 +1,5 @@
 import { dirname, sep } from 'node:path';
+import type { ApprovalRequest } from '@birdie/graph';
 import type { AgentDefinition } from '@birdie/registry';
 import type { Firing, Trigger } from '@birdie/scheduler';
 import type { ScheduledTask } from '@birdie/store';
@@ -6,9 +7,33 @@ import type { Runtime } from './runtime.js';
 import { createSession } from './session-start.js';
 import { executeTurn, type TurnResult } from './turn.js';
 
-/** What a triggered run's refused approvals say: nobody is there to approve. */
-export const UNATTENDED_REFUSAL =
-  "refused: birdie start runs unattended and nobody can approve this call; add the tool to the agent's `approve` list to allow it";
+const NOBODY = 'refused: birdie start runs unattended and nobody can approve this call';
+
+/**
+ * What a triggered run's refused approval says: nobody is there to approve, and what would let the call run. A raw
+ * shell command is never pre-approved by the tool's name, only by a command pattern, so naming the tool in `approve`
+ * is not the fix for one (and saying so when it is already there would send the user in a circle).
+ */
+export function unattendedRefusal(
+  request: ApprovalRequest,
+  approve: readonly string[],
+  suggestCommandPattern: (command: string, tool: string) => string | undefined,
+): string {
+  const command = typeof request.args.command === 'string' ? request.args.command : undefined;
+  // A rule asked: only the user can answer it, no `approve` entry lifts an `ask` rule.
+  if (request.reason === 'rule' && request.rule)
+    return `${NOBODY}: the ${request.rule.effect} rule \`${request.rule.pattern}\` (${request.rule.source.kind}${request.rule.source.name ? ` ${request.rule.source.name}` : ''}) asks before it runs`;
+  if (request.reason !== 'raw-command' || command === undefined)
+    return `${NOBODY}; add the tool to the agent's \`approve\` list to allow it`;
+  const suggested = suggestCommandPattern(command, request.tool);
+  const example = suggested ? `such as \`${suggested}\`` : 'that names the command';
+  if (approve.includes(request.tool))
+    return `${NOBODY}: \`${command}\` is a raw shell command; the \`approve\` entry \`${request.tool}\` never pre-approves one: add a command pattern ${example}`;
+  // The engine says which allow rules named the tool and what they did not match (the command of the line they missed).
+  if (request.ruleMiss)
+    return `${NOBODY}: ${request.ruleMiss}; add a command pattern that matches it, ${example}`;
+  return `${NOBODY}: \`${command}\` is a raw shell command; add a command pattern ${example} to the agent's \`approve\` list to allow it`;
+}
 
 /**
  * The folder an agent's `watch` paths are relative to: the project whose `.birdie/agents` or `.agents/agents` holds
@@ -60,6 +85,15 @@ export interface TriggeredRun {
   result: TurnResult;
   /** Tools refused for lack of approval. */
   refused: string[];
+  /** Each call an approval rule decided: the tool, the effect, the rule and its source (`tool-rule` events). */
+  rules: RuleDecisionLine[];
+}
+
+export interface RuleDecisionLine {
+  tool: string;
+  effect: 'allow' | 'ask' | 'deny';
+  pattern: string;
+  source: { kind: string; name?: string };
 }
 
 /**
@@ -77,6 +111,10 @@ export async function runTriggered(
   });
   opts.onStart?.({ sessionId: session.id });
   const refused: string[] = [];
+  const reasons: string[] = [];
+  const rules: RuleDecisionLine[] = [];
+  const agentName = opts.agent ?? opts.task?.agent;
+  const approve = rt.registry.current().agents.find((a) => a.name === agentName)?.approve;
   const trigger = opts.task ? `task ${opts.task.id} (${firing.label})` : firing.label;
   const result = await executeTurn(rt, session, firing.prompt, {
     approval: rt.config.settings.approval ?? 'ask',
@@ -85,20 +123,34 @@ export async function runTriggered(
     agent: opts.agent ?? null,
     trigger,
     ...(opts.task?.createdByRun !== undefined ? { parentRunId: opts.task.createdByRun } : {}),
-    // The log says why the run was rejected: nobody could approve.
+    // The log says why the run was rejected: nobody could approve, and what would have let each call run.
     beforeLog: (result) => {
-      if (refused.length > 0 && !result.error) result.error = `${UNATTENDED_REFUSAL} (${refused.join(', ')})`;
+      if (refused.length > 0 && !result.error)
+        result.error = `${[...new Set(reasons)].join('; ')} (${refused.join(', ')})`;
     },
     handlers: {
-      onEvent: () => undefined,
-      decide: async (requests) =>
-        Object.fromEntries(
+      // Which rule let each call run or refused it, for the run's log line.
+      onEvent: (event) => {
+        if (event.type === 'tool-rule')
+          rules.push({
+            tool: event.name,
+            effect: event.effect,
+            pattern: event.pattern,
+            source: event.source,
+          });
+      },
+      decide: async (requests) => {
+        const { suggestCommandPattern } = await import('@birdie/graph');
+        return Object.fromEntries(
           requests.map((request) => {
+            const message = unattendedRefusal(request, approve ?? [], suggestCommandPattern);
             refused.push(request.tool);
-            return [request.id, { type: 'reject', message: UNATTENDED_REFUSAL }];
+            reasons.push(message);
+            return [request.id, { type: 'reject', message }];
           }),
-        ),
+        );
+      },
     },
   });
-  return { sessionId: session.id, ...(opts.agent ? { agent: opts.agent } : {}), result, refused };
+  return { sessionId: session.id, ...(opts.agent ? { agent: opts.agent } : {}), result, refused, rules };
 }

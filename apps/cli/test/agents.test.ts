@@ -139,7 +139,7 @@ describe('agents of a project folder', () => {
     const file = await agentFile(dir, 'deployer', [
       'model: openai:gpt-4o-mini',
       'skills: [shell]',
-      'approve: [run_bash]',
+      'approve: ["run_bash(git pull)"]',
     ]);
     return { dir, file };
   }
@@ -159,7 +159,7 @@ describe('agents of a project folder', () => {
     expect(trusted.stdout).toContain(`Trusted ${box.cwd}. Its project agents now load:`);
     expect(trusted.stdout).toContain('agent deployer (.agents/agents/deployer.md)');
     expect(trusted.stdout).toContain('model: openai:gpt-4o-mini');
-    expect(trusted.stdout).toContain('pre-approves: run_bash');
+    expect(trusted.stdout).toContain('pre-approves: run_bash(git pull)');
     expect(trusted.stdout).toContain('skills: shell');
     const after = await cli(['agents', 'list']);
     expect(after.stderr).toBe('');
@@ -172,7 +172,10 @@ describe('agents of a project folder', () => {
     expect((await cli(['agents', 'list'])).stdout).toContain('deployer');
     await writeFile(
       file,
-      (await readFile(file, 'utf8')).replace('approve: [run_bash]', 'approve: [run_bash, write_file]'),
+      (await readFile(file, 'utf8')).replace(
+        'approve: ["run_bash(git pull)"]',
+        'approve: ["run_bash(git pull)", write_file]',
+      ),
     );
     expect((await cli(['agents', 'list'])).stderr).toContain('skipped 1 agent of the untrusted folder');
     expect((await cli(['agents', 'list', '--trust-workspace'])).stdout).toContain('deployer');

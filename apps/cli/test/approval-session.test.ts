@@ -33,9 +33,9 @@ describe('file changes and approvals kept with the session (real terminal)', { t
     await t.expect('+++ notes.txt');
     await t.expect('@@ -1,3 +1,3 @@');
     await t.expect(/│ -two\n│ \+2\n│ {2}three/);
-    await t.expect('[a] Approve write_file for this session');
+    await t.expect('[a] Approve write_file for this session (a, then Enter)');
     expect(await notes()).toBe('one\ntwo\nthree\n');
-    t.write('a');
+    await t.approveForSession();
     await t.expect('Rewrote the notes.');
     const id = STATUS_SESSION.exec(await t.expect(STATUS_SESSION))![1]!;
     expect(await notes()).toBe('one\n2\nthree\n');
@@ -91,6 +91,7 @@ describe('file changes and approvals kept with the session (real terminal)', { t
     await edited.expect('write_file (filesystem) needs approval');
     await edited.expect(/│ -uno\n│ \+last/);
     await edited.expect('[y] Yes, approve once');
+    await edited.approvalReady();
     edited.write('y');
     await edited.expect('Rewrote them once more.');
     expect(await notes()).toBe('last\n');
@@ -123,6 +124,7 @@ describe('file changes and approvals kept with the session (real terminal)', { t
     expect(shown.filter((line) => line.includes('[y] Yes, approve once'))).toHaveLength(1);
     for (const line of shown) expect(line.length, line).toBeLessThan(60);
     expect(shown.join('\n')).not.toMatch(/─{13}/);
+    await t.approvalReady();
     t.write('y');
     await t.expect('Made the folder.');
     expect((await stat(join(repl.box.cwd, 'src', 'lib'))).isDirectory()).toBe(true);

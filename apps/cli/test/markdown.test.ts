@@ -140,12 +140,13 @@ describe('Markdown answers in the REPL (compiled CLI, real pty)', { timeout: 60_
     const t = start(true);
     await t.expect('/help for commands');
     await t.submit('plan then touch');
-    await t.expect('[a] Approve run_command for this session');
+    await t.expect('[a] Approve every run_command command for this session');
     const asking = await screenOf(t, 'plan then touch');
     expect(asking).toMatch(
       /\nPlan\n\nI will touch one file:\n\n```sh\ntouch planned.txt\n```\n\nAsking first\.\n/,
     );
     expect(asking).toContain('run_command (raw-shell) needs approval');
+    await t.approvalReady();
     t.write('y');
     await t.expect('Touched');
     await t.expect(STATUS);

@@ -56,7 +56,7 @@ function recording(frames: { approval: string; live: string; whole: string }): s
   const fence = (text: string) => `\`\`\`\`text\n${text.replace(/[ \t]+$/gm, '')}\n\`\`\`\``;
   return [
     BEGIN,
-    'The approval, as it is asked (`y` approves once, `a` for the rest of the session, `e` edits, `n` or Esc refuses):',
+    "The approval, as it is asked (`y` approves once, `e` edits, `n` or Esc refuses, each on one key; `a` and Enter for every command of the session, confirmed by typing the tool's name):",
     '',
     fence(frames.approval),
     '',
@@ -82,6 +82,7 @@ describe('the CLI README recording', { timeout: 60_000 }, () => {
     await t.expect('you approve the command first');
     await t.submit('build it');
     await t.expect('[y] Yes, approve once');
+    await t.approvalReady();
     const approval = from(await steadyScreen(t), '› build it');
     t.write('y');
     await t.expect(/┆ bundle \.\.\. ok/);

@@ -16,6 +16,7 @@ describe('a running tool in the REPL (compiled CLI, real terminal)', { timeout: 
     await t.expect('/help for commands');
     await t.submit('show live lines');
     await t.expect('[y] Yes, approve once');
+    await t.approvalReady();
     t.write('y');
     // Live, under the call's header: its output so far and how long it has run, before the call has ended.
     await t.expect(/┆ line 2/);
@@ -73,8 +74,8 @@ describe('a running tool in the REPL (compiled CLI, real terminal)', { timeout: 
     const t = start(true);
     await t.expect('/help for commands');
     await t.submit('approve then cancel');
-    await t.expect('[a] Approve run_command for this session');
-    t.write('a');
+    await t.expect('[a] Approve every run_command command for this session');
+    await t.approveForSession('run_command');
     await t.expect(/┆ started/);
     t.write('\x03');
     await t.expect('turn cancelled');
@@ -92,8 +93,8 @@ describe('a running tool in the REPL (compiled CLI, real terminal)', { timeout: 
     const t = start(true);
     await t.expect('/help for commands');
     await t.submit('two live calls');
-    await t.expect('[a] Approve run_command for this session');
-    t.write('a'); // the second call is approved with it
+    await t.expect('[a] Approve every run_command command for this session');
+    await t.approveForSession('run_command'); // the second call is approved with it
     // Both run at once, each block named by its arguments.
     await t.expect(/run_command \{"command":"for i in 1 2 3 4; do echo alpha[^\n]*· \d+\.\ds\n┆ alpha 1/);
     await t.expect(/┆ beta 2/);
@@ -115,6 +116,7 @@ describe('a running tool in the REPL (compiled CLI, real terminal)', { timeout: 
     await t.expect('/help for commands');
     await t.submit('show live lines');
     await t.expect('[y] Yes, approve once');
+    await t.approvalReady();
     t.write('y');
     await t.expect(/└ ✓ run_command · .* · \d+\.\d s/);
     await t.expect('Counted to seven.');
@@ -129,6 +131,7 @@ describe('a running tool in the REPL (compiled CLI, real terminal)', { timeout: 
     await t.expect('/help for commands');
     await t.submit('show live lines');
     await t.expect('[y] Yes, approve once');
+    await t.approvalReady();
     t.write('y');
     await t.expect(/┆ line 1/);
     t.write('\x03');

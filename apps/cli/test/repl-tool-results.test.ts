@@ -87,6 +87,7 @@ describe('append_file asks first and shows its diff (real terminal)', { timeout:
       /│ --- notes\.txt\n│ \+\+\+ notes\.txt\n│ @@ -1,3 \+1,4 @@\n│ {2}one\n│ {2}two\n│ {2}three\n│ \+four\n/,
     );
     expect(await readFile(notes, 'utf8')).toBe('one\ntwo\nthree\n');
+    await t.approvalReady();
     t.write('y');
     await t.expect('Appended the line.');
     expect(await readFile(notes, 'utf8')).toBe('one\ntwo\nthree\nfour\n');

@@ -326,8 +326,8 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
 
     await t.submit('touch it');
     await t.expect('run_command (raw-shell) needs approval');
-    await t.expect('[a] Approve run_command for this session');
-    t.write('a'); // one key: approve for this session
+    await t.expect('[a] Approve every run_command command for this session');
+    await t.approveForSession('run_command'); // a, Enter, then the tool's name to confirm
     await t.expect('Done with the file.');
     expect((await stat(join(repl.box.cwd, 'approved.txt'))).isFile()).toBe(true);
     await t.submit('/exit');
@@ -339,6 +339,7 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     await t.expect('/help for commands');
     await t.submit('touch edited');
     await t.expect('[e] Edit the arguments');
+    await t.approvalReady();
     t.write('e'); // one key: edit
     await t.expect('Arguments (JSON object)');
     t.write('\x15'); // Ctrl+U clears the pre-filled arguments
@@ -359,7 +360,9 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
 
     await t.submit('touch rejected');
     await t.expect('[n] No, reject with a message for the model');
-    t.write('\x1b[B\x1b[B\x1b[B'); // arrows and Enter work too: down three times is reject
+    await t.approvalReady();
+    t.write('\x1b[A'); // arrows and Enter work too: nothing is selected at first, up once is the last choice, reject
+    await t.expect('● [n]');
     t.write('\r');
     await t.expect('Message for the model');
     t.write('not in this folder');
@@ -420,9 +423,11 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     await t.submit('two calls one id');
     await t.expect('echo harmless > harmless.txt');
     await t.expect('[y] Yes, approve once');
+    await t.approvalReady();
     t.write('y'); // approve the first
     await t.expect('touch PWNED');
     await t.expect('[n] No, reject with a message for the model');
+    await t.approvalReady();
     t.write('n'); // reject the second
     await t.expect('Message for the model');
     t.write('\r');

@@ -101,6 +101,12 @@ export function checkAgents(context: AgentCheckContext): VFileMessage[] {
         if (name === undefined) return;
         const why = problem(name, key);
         if (why) report(why[0], why[1], at);
+        else if (key === 'approve' && !entry.includes('(') && runsRawCommands(toolOwner.get(name), name))
+          report(
+            RULES.approveNeverApplies,
+            `\`approve\` names \`${name}\`, which runs raw shell commands: a tool name never pre-approves one; write a command pattern such as \`${name}(git status)\``,
+            at,
+          );
       });
     }
     // Top to bottom, as a reader goes through the file.
@@ -109,6 +115,15 @@ export function checkAgents(context: AgentCheckContext): VFileMessage[] {
     );
   }
   return messages;
+}
+
+/**
+ * Whether the skill's tool `name` runs a raw command (its entrypoint is nothing but `bash:{command}`): such a call is
+ * never pre-approved by the tool's name, only by a command pattern.
+ */
+function runsRawCommands(skill: Skill | undefined, name: string): boolean {
+  const tool = skill?.tools.find((t) => t.name === name);
+  return tool?.entrypoint.trim() === 'bash:{command}';
 }
 
 /** The tool an `approve` pattern names (`run_bash(git status)` → `run_bash`, `fs:read_file` → `read_file`). */

@@ -65,6 +65,15 @@ describe('checks across files', () => {
   const skills = [
     makeSkill('notes', { tools: ['add_note', 'list_notes'] }),
     makeSkill('web', { tools: ['web_search'] }),
+    makeSkill('shell', {
+      tools: [
+        {
+          name: 'run_bash',
+          entrypoint: 'bash:{command}',
+          schema: { type: 'object', properties: { command: { type: 'string' } } },
+        },
+      ],
+    }),
     makeSkill('remote', { mcpServer: { transport: 'stdio', command: 'node', args: [] } }),
   ];
   const agent = (lines: string[], name = 'writer') => ({ name, lines, file: `/agents/${name}.md` });
@@ -110,6 +119,12 @@ describe('checks across files', () => {
       "writer.md 5:19 tool-out-of-reach warning `tools` names tool `web_search` of skill `web`, which is not in the agent's `skills`",
       "writer.md 6:11 tool-out-of-reach warning `approve` names tool `list_notes`, which is not in the agent's `tools`",
       "writer.md 6:23 tool-out-of-reach warning `approve` names tool `web_search` of skill `web`, which is not in the agent's `skills`",
+    ]);
+  });
+
+  it('warns on approving a raw-command tool by its name: that never pre-approves a command', async (t) => {
+    expect(await check(t, [agent(['skills: [shell, notes]', 'approve: [add_note, run_bash]'])])).toEqual([
+      'writer.md 5:21 approve-never-applies warning `approve` names `run_bash`, which runs raw shell commands: a tool name never pre-approves one; write a command pattern such as `run_bash(git status)`',
     ]);
   });
 

@@ -18,6 +18,7 @@ export const RULES = {
   unknownSkill: 'unknown-skill',
   unknownTool: 'unknown-tool',
   toolOutOfReach: 'tool-out-of-reach',
+  approveNeverApplies: 'approve-never-applies',
   schemaMismatch: 'schema-mismatch',
   codeOutsideWorkspace: 'code-outside-workspace',
   codeTakingCommand: 'code-taking-command',

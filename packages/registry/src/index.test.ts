@@ -26,6 +26,7 @@ it('names every rule id the package can emit', async () => {
   expect(Object.values(REGISTRY_RULES).sort()).toEqual([
     'agent-name-case-collision',
     'agent-overridden',
+    'approve-never-applies',
     'code-outside-workspace',
     'code-taking-command',
     'dir-not-directory',

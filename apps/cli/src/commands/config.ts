@@ -182,7 +182,69 @@ export async function configCommand({
       );
     return EXIT_OK;
   }
-  throw new UsageError(`unknown command "config ${sub}". Try: list, get, set, unset.`);
+  if (sub === 'add' || sub === 'remove') return addOrRemove(io, values, sub, key, raw);
+  throw new UsageError(`unknown command "config ${sub}". Try: list, get, set, unset, add, remove.`);
+}
+
+const PERMISSION_KEYS: ReadonlySet<SettingKey> = new Set([
+  'permissions.allow',
+  'permissions.ask',
+  'permissions.deny',
+]);
+
+/**
+ * `birdie config add|remove KEY VALUE`: one entry added to (or taken from) a list setting, VALUE taken whole. An
+ * approval pattern holds blanks and commas (`run_bash(git log *)`), so it is never split, and it is checked against
+ * the rule grammar before the file is written.
+ */
+async function addOrRemove(
+  io: Io,
+  values: CommandContext['values'],
+  sub: 'add' | 'remove',
+  key: string | undefined,
+  raw: string | undefined,
+): Promise<number> {
+  const name = checkKey(key);
+  if (!LIST_KEYS.has(name) && !PERMISSION_KEYS.has(name))
+    throw new UsageError(
+      `${name} is not a list: use birdie config set. Lists: ${[...LIST_KEYS, ...PERMISSION_KEYS].join(', ')}.`,
+    );
+  if (raw === undefined) throw new UsageError(`missing value. Usage: birdie config ${sub} ${name} VALUE`);
+  if (PERMISSION_KEYS.has(name) && sub === 'add') {
+    const { parseApprovalPattern, isApprovalRuleError } = await import('@birdie/graph');
+    try {
+      parseApprovalPattern(raw);
+    } catch (error) {
+      if (!isApprovalRuleError(error)) throw error;
+      throw new UsageError(`${JSON.stringify(raw)} is not an approval pattern: ${error.message}`);
+    }
+  }
+  const file = targetFile(io, values);
+  const path = name.split('.');
+  const last = path.pop()!;
+  let changed = false;
+  await writeSettings(io, file, `${sub} ${name} ${JSON.stringify(raw)}`, (settings) => {
+    let at = settings;
+    for (const part of path) {
+      at[part] = { ...((at[part] as object | undefined) ?? {}) };
+      at = at[part] as Record<string, unknown>;
+    }
+    const list = Array.isArray(at[last]) ? [...(at[last] as unknown[])] : [];
+    const index = list.indexOf(raw);
+    if (sub === 'add' && index === -1) list.push(raw);
+    if (sub === 'remove' && index !== -1) list.splice(index, 1);
+    changed = sub === 'add' ? index === -1 : index !== -1;
+    at[last] = list;
+  });
+  if (sub === 'remove' && !changed)
+    throw new UsageError(`${name} has no entry ${JSON.stringify(raw)} in ${file}; nothing removed`);
+  write(
+    io.stdout,
+    sub === 'add'
+      ? `${name}: ${changed ? 'added' : 'already has'} ${raw} (in ${file})`
+      : `${name}: removed ${raw} (in ${file})`,
+  );
+  return EXIT_OK;
 }
 
 async function loadedSkills(io: Io, values: CommandContext['values']): Promise<RegistrySnapshot> {

@@ -47,6 +47,7 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
   // The operator's policy is the ceiling of every API session's skills and agents, on every turn.
   const rt = await openRuntime(logged, values, {
     ceiling: (config) => operatorPolicy(config.settings).ceiling,
+    rules: (config) => operatorPolicy(config.settings).rules,
   });
   const policy = operatorPolicy(rt.config.settings);
   const approval = approvalMode(values, rt.config.settings.approval);

@@ -104,9 +104,15 @@ export async function startCommand({ io, values }: CommandContext): Promise<numb
           inputTokens: result.inputTokens,
           outputTokens: result.outputTokens,
           ...(outcome.refused.length ? { refused: outcome.refused } : {}),
+          ...(outcome.rules.length ? { rules: outcome.rules } : {}),
           ...(result.error ? { error: result.error } : {}),
         },
-        `end ${name} ${status === 'ok' ? style('green', 'ok') : style('red', status)} run ${result.runId} in ${formatMs(Date.now() - started)}${result.error ? ` ${result.error.split('\n')[0]}` : ''}`,
+        `end ${name} ${status === 'ok' ? style('green', 'ok') : style('red', status)} run ${result.runId} in ${formatMs(Date.now() - started)}${result.error ? ` ${result.error.split('\n')[0]}` : ''}${outcome.rules
+          .map(
+            (r) =>
+              `\n  ${r.tool}: ${r.effect} by the rule ${r.pattern} (${r.source.kind}${r.source.name ? ` ${r.source.name}` : ''})`,
+          )
+          .join('')}`,
       );
     };
     const onEvent = (event: SchedulerEvent) => {

@@ -142,6 +142,14 @@ export class EventPrinter {
         this.o.info.write(`${sessionApprovedLine(style, event.name)}\n`);
         return;
       }
+      case 'tool-rule': {
+        // A rule decided a call: which rule, from where (an `ask` shows as the question itself, so only allow/deny).
+        if (event.effect === 'ask') return;
+        this.o.onWrite?.();
+        this.breakLine();
+        this.o.info.write(`${ruleLine(style, event)}\n`);
+        return;
+      }
       case 'compaction': {
         // Compaction changes what is sent, never what is stored: one line says it happened and what it saved.
         this.o.info.write(
@@ -192,6 +200,22 @@ export class EventPrinter {
 /** A call that runs without asking, because the user approved its tool for the session. */
 export function sessionApprovedLine(style: Style, tool: string): string {
   return `${style('green', '✓')} ${style('dim', `${tool} approved for this session`)}`;
+}
+
+/** `✓ run_bash allowed by run_bash(npm test *) (user settings)`, or `✗ … refused by …`. */
+export function ruleLine(
+  style: Style,
+  event: {
+    name: string;
+    effect: 'allow' | 'ask' | 'deny';
+    pattern: string;
+    source: { kind: string; name?: string };
+  },
+): string {
+  const from = `${event.source.kind}${event.source.name ? ` ${event.source.name}` : ''}`;
+  return event.effect === 'deny'
+    ? `${style('red', '✗')} ${style('dim', `${event.name} refused by the deny rule ${event.pattern} (${from})`)}`
+    : `${style('green', '✓')} ${style('dim', `${event.name} ${event.effect === 'allow' ? 'allowed' : 'asked'} by the rule ${event.pattern} (${from})`)}`;
 }
 
 export function formatMs(ms: number): string {

@@ -1,10 +1,10 @@
-import type { ApprovalDecision, ApprovalRequest } from '@birdie/graph';
+import type { ApprovalDecision, ApprovalRequest, ApprovalRule } from '@birdie/graph';
 import { checkToolArgs } from '@birdie/graph/tools';
 import type { Io } from '../io.js';
 import { sessionApprovedLine } from '../render/events.js';
 import type { Style } from '../render/style.js';
 import { type ApprovalBox, type ToneLine, visible } from './approval-box.js';
-import { askApprovalChoice } from './approval-choice.js';
+import { type ApprovalAnswer, askApprovalChoice } from './approval-choice.js';
 
 /** What the question shows: the call's description, then the diff of the files it changes, or its arguments. */
 async function approvalBox(request: ApprovalRequest): Promise<ApprovalBox> {
@@ -20,8 +20,58 @@ async function approvalBox(request: ApprovalRequest): Promise<ApprovalBox> {
 }
 
 /**
- * Asks about each request: approve once, approve this tool for the rest of the session, edit the arguments, or
- * reject with a message the model sees. "For this session" is a decision with `scope: 'session'`: the agent keeps
+ * The question for one request, asked again until it has an answer: approving every command of a shell tool for the
+ * session needs a separate confirmation (typing the tool's name); anything else goes back to the question.
+ */
+async function askChoice(
+  io: Io,
+  style: Style,
+  request: ApprovalRequest,
+  prompts: typeof import('@clack/prompts'),
+): Promise<ApprovalAnswer & { pattern?: string }> {
+  const shell = request.raw === true || request.reason === 'raw-command';
+  const command = typeof request.args.command === 'string' ? request.args.command : undefined;
+  // "Allow this command prefix": the exact pattern the session rule will be, offered only when one is safe to offer.
+  const prefixPattern =
+    shell && command !== undefined
+      ? (await import('@birdie/graph')).suggestCommandPattern(command, request.tool)
+      : undefined;
+  for (;;) {
+    const answer = await askApprovalChoice(io, style, request.tool, await approvalBox(request), {
+      shell,
+      ...(prefixPattern ? { prefixPattern } : {}),
+    });
+    if (answer.choice === 'prefix')
+      return { ...answer, ...(prefixPattern ? { pattern: prefixPattern } : {}) };
+    if (answer.choice !== 'session' || !shell) return answer;
+    const confirmed = await prompts.text({
+      input: io.stdin,
+      output: io.stdout,
+      message: `Every command ${request.tool} is given will run without asking, for the rest of this session. Type ${request.tool} to confirm (anything else goes back)`,
+      defaultValue: '',
+    });
+    if (!prompts.isCancel(confirmed) && confirmed.trim() === request.tool) return answer;
+  }
+}
+
+/** The session pattern of `rules` that allows `request`, if one does. */
+async function coveredBy(rules: ApprovalRule[], request: ApprovalRequest): Promise<string | undefined> {
+  const { compileRules } = await import('@birdie/graph');
+  const decided = compileRules(rules).decide({
+    tool: {
+      name: request.tool,
+      ...(request.skill ? { skill: request.skill } : {}),
+      raw: request.raw === true,
+    },
+    args: request.args,
+  });
+  return decided?.effect === 'allow' ? decided.rule.pattern : undefined;
+}
+
+/**
+ * Asks about each request: approve once, allow a command pattern (a shell command's prefix) or this tool for the rest
+ * of the session, edit the arguments, or
+ * reject with a message the model sees (typed at the question, or after `n`). "For this session" is a decision with `scope: 'session'`: the agent keeps
  * it with the session, bound to the skill file, and later calls of the tool run without asking (even after a
  * resume); a second call of the same tool in this batch is answered the same way here.
  */
@@ -35,13 +85,22 @@ export async function askApprovals(
   const opts = { input: io.stdin, output: io.stdout };
   const decisions: Record<string, ApprovalDecision> = {};
   const approvedNow = new Set<string>();
+  // Command patterns allowed for the session at this question: a later call of this batch they cover is not asked.
+  const patternsNow: ApprovalRule[] = [];
   for (const request of requests) {
     if (approvedNow.has(request.tool)) {
       decisions[request.id] = { type: 'approve', scope: 'session' };
       io.stdout.write(`${sessionApprovedLine(style, request.tool)}\n`);
       continue;
     }
-    const choice = await askApprovalChoice(io, style, request.tool, await approvalBox(request));
+    const covered = patternsNow.length ? await coveredBy(patternsNow, request) : undefined;
+    if (covered) {
+      decisions[request.id] = { type: 'approve', scope: 'session', pattern: covered };
+      io.stdout.write(`${sessionApprovedLine(style, covered)}\n`);
+      continue;
+    }
+    const answer = await askChoice(io, style, request, prompts);
+    const { choice } = answer;
     if (choice === 'cancel') {
       // Ctrl+C at the question cancels the whole turn, as Ctrl+C does everywhere else in a turn.
       onCancel();
@@ -55,7 +114,10 @@ export async function askApprovals(
       continue;
     }
     if (choice === 'once') decisions[request.id] = { type: 'approve' };
-    else if (choice === 'session') {
+    else if (choice === 'prefix' && answer.pattern) {
+      patternsNow.push({ pattern: answer.pattern, effect: 'allow', source: { kind: 'session' } });
+      decisions[request.id] = { type: 'approve', scope: 'session', pattern: answer.pattern };
+    } else if (choice === 'session') {
       approvedNow.add(request.tool);
       decisions[request.id] = { type: 'approve', scope: 'session' };
     } else if (choice === 'edit') {
@@ -79,11 +141,16 @@ export async function askApprovals(
       decisions[request.id] = prompts.isCancel(edited)
         ? { type: 'reject', message: 'The user cancelled the edit.' }
         : { type: 'edit', args: JSON.parse(edited) as Record<string, unknown> };
+    } else if (answer.message !== undefined) {
+      // Text typed at the question and sent with Enter: the rejection, with that text for the model.
+      decisions[request.id] = { type: 'reject', message: answer.message };
     } else {
+      // What was typed right after `n` starts the message, so it is neither lost nor taken as keys.
       const message = await prompts.text({
         ...opts,
         message: 'Message for the model (optional)',
         defaultValue: '',
+        ...(answer.typedAfter ? { initialValue: answer.typedAfter } : {}),
       });
       decisions[request.id] = {
         type: 'reject',

@@ -35,6 +35,10 @@ export const SLASH_COMMANDS: Array<[string, string]> = [
   ['/new', 'start a new session'],
   ['/approval ask|always|never', 'when tool calls need your approval'],
   [
+    '/permissions',
+    'the approval rules in force, each with where it comes from (birdie config add permissions.allow …)',
+  ],
+  [
     '/config [list | get KEY | set KEY VALUE | unset KEY]',
     'your defaults for new sessions (as birdie config)',
   ],
@@ -56,6 +60,7 @@ const NAMES = [
   'config',
   'new',
   'approval',
+  'permissions',
   'clear',
   'quit',
   'exit',
@@ -116,6 +121,8 @@ export async function runSlash(state: ReplState, line: string): Promise<SlashRes
         state.approval = mode as ApprovalMode;
         return out(state, `${s('green', '✓')} approval: ${mode}`);
       }
+      case 'permissions':
+        return await permissions(state);
       default:
         return out(
           state,
@@ -125,6 +132,31 @@ export async function runSlash(state: ReplState, line: string): Promise<SlashRes
   } catch (error) {
     out(state, `${s('red', 'error:')} ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/**
+ * `/permissions`: the approval rules in force, deny first (precedence deny > ask > allow), each with its source; then
+ * the session's rules (the question's `p` choice). Agents' and skills' rules apply while they run or are loaded.
+ */
+async function permissions(state: ReplState): Promise<SlashResult> {
+  const rules = [...state.rt.approvalRules];
+  const view = await state.rt.agent.getState(state.session.id).catch(() => undefined);
+  for (const approval of view?.sessionApprovals ?? [])
+    if (approval.pattern)
+      rules.push({ pattern: approval.pattern, effect: 'allow', source: { kind: 'session' } });
+  if (rules.length === 0)
+    return out(
+      state,
+      "no approval rules (add one: birdie config add permissions.allow 'run_bash(npm test *)'; agents' approve lists apply while they run)",
+    );
+  const order = { deny: 0, ask: 1, allow: 2 } as const;
+  const lines = rules
+    .sort((a, b) => order[a.effect] - order[b.effect])
+    .map(
+      (r) =>
+        `${r.effect.padEnd(5)}  ${r.pattern}  ${state.style('dim', `${r.source.kind}${r.source.name ? ` ${r.source.name}` : ''}`)}`,
+    );
+  return out(state, lines.join('\n'));
 }
 
 /** `/agent`: who answers; `/agent list`; `/agent NAME` switches from the next turn; `/agent none`: no agent. */

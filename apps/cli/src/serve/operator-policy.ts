@@ -1,5 +1,5 @@
 import { resolveEntrypoint } from '@birdie/entrypoints';
-import type { ApprovalMode } from '@birdie/graph';
+import type { ApprovalMode, ApprovalRule } from '@birdie/graph';
 import { defaultApproval } from '@birdie/graph/tools';
 import type { PolicyCeiling, RegistrySnapshot } from '@birdie/registry';
 import type { SkillInfo } from '@birdie/server';
@@ -24,6 +24,8 @@ export interface OperatorPolicy {
   agentRefusal(name: string): string | undefined;
   /** Every loaded skill API sessions may enable, under the server's approval mode. */
   listing(snapshot: RegistrySnapshot, approval: ApprovalMode): SkillInfo[];
+  /** The operator's approval rules (the server's `permissions` settings), for every API session. */
+  rules: ApprovalRule[];
 }
 
 const fold = (name: string) => name.toLowerCase();
@@ -71,7 +73,9 @@ const NAMED_ONLY_WHY: Record<NamedOnly, string> = {
   'in-process-code': "its node: tools run inside the server's process, with its rights",
 };
 
-export function operatorPolicy(settings: Pick<Settings, 'skills' | 'serve'>): OperatorPolicy {
+export function operatorPolicy(
+  settings: Pick<Settings, 'skills' | 'serve'> & Partial<Pick<Settings, 'permissionRules'>>,
+): OperatorPolicy {
   const disabled = new Set(settings.skills.disable.map(fold));
   const skills = allowList(settings.serve.skills);
   const agents = allowList(settings.serve.agents);
@@ -99,6 +103,12 @@ export function operatorPolicy(settings: Pick<Settings, 'skills' | 'serve'>): Op
     },
     skillRefusal,
     agentRefusal,
+    // The operator's own rules; a request can neither add nor drop one (nothing in the API carries rules).
+    rules: (settings.permissionRules ?? []).map(({ pattern, effect, file }) => ({
+      pattern,
+      effect,
+      source: { kind: 'operator', name: file },
+    })),
     listing: (snapshot, approval) =>
       snapshot.skills
         .filter((skill) => skillRefusal(skill, snapshot) === undefined)

@@ -93,6 +93,28 @@ export class Terminal {
     await this.expect(/› (█|$)/m);
   }
 
+  /**
+   * Waits until the approval question takes keys: keys typed in its first moments are ignored, and its hint says
+   * when that time is over.
+   */
+  async approvalReady(): Promise<void> {
+    await this.expect('y/e/n answer at once');
+  }
+
+  /**
+   * Answers the approval question with "for this session" (`a`, then Enter); for a shell tool, `tool` is the name
+   * typed to confirm that every command of it may run.
+   */
+  async approveForSession(tool?: string): Promise<void> {
+    await this.approvalReady();
+    this.write('a');
+    await this.expect(/● \[a\]/);
+    this.write('\r');
+    if (tool === undefined) return;
+    await this.expect(`Type ${tool} to confirm`);
+    this.write(`${tool}\r`);
+  }
+
   write(data: string): void {
     this.proc.write(data);
   }

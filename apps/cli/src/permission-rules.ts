@@ -1,0 +1,89 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ApprovalRule } from '@birdie/graph';
+import type { ConfigFile } from '@birdie/providers';
+import { PERMISSION_EFFECTS, type Settings } from './settings.js';
+
+/** The project's settings file, relative to the working folder (the registry's trust digest covers it). */
+export const PROJECT_SETTINGS = join('.birdie', 'settings.json');
+
+/**
+ * Every `permissions` pattern of the config files, checked against the rule grammar: a bad one is a usage error
+ * pointing at it in its file, as any other bad setting. The grammar's module loads only when there are rules.
+ */
+export async function checkPermissionPatterns(files: readonly ConfigFile[]): Promise<void> {
+  const listed = files.flatMap((file) =>
+    PERMISSION_EFFECTS.flatMap((effect) => {
+      const list = (file.settings as { permissions?: Record<string, unknown> } | undefined)?.permissions?.[
+        effect
+      ];
+      return Array.isArray(list) ? list.map((pattern, index) => ({ file, effect, pattern, index })) : [];
+    }),
+  );
+  if (listed.length === 0) return;
+  const [{ parseApprovalPattern, isApprovalRuleError }, { positioned }] = await Promise.all([
+    import('@birdie/graph'),
+    import('./settings-schema.js'),
+  ]);
+  for (const { file, effect, pattern, index } of listed) {
+    try {
+      parseApprovalPattern(String(pattern));
+    } catch (error) {
+      if (!isApprovalRuleError(error)) throw error;
+      throw positioned(
+        file,
+        ['permissions', effect, index],
+        `settings.permissions.${effect}[${index}] ${JSON.stringify(pattern)} is not an approval pattern: ${error.message}`,
+      );
+    }
+  }
+}
+
+/** The user's rules, each with the config file it came from. */
+export function userRules(settings: Pick<Settings, 'permissionRules'>): ApprovalRule[] {
+  return settings.permissionRules.map(({ pattern, effect, file }) => ({
+    pattern,
+    effect,
+    source: { kind: 'user', name: file },
+  }));
+}
+
+export interface ProjectRules {
+  rules: ApprovalRule[];
+  /** Allow rules left out because the folder is not trusted (or changed since it was). */
+  untrustedAllows: number;
+  /** Why the file's rules could not be read (bad JSON, a bad pattern): none of them apply then. */
+  problem?: string;
+}
+
+/**
+ * The project's rules (`.birdie/settings.json` → `permissions`). Its `ask` and `deny` rules only narrow what runs,
+ * so they apply whoever wrote them; its `allow` rules widen it, so they apply only once the user trusted the folder
+ * as it is now (`trusted`: the trust digest, which covers this file, still matches).
+ */
+export async function projectRules(cwd: string, trusted: boolean): Promise<ProjectRules> {
+  const path = join(cwd, PROJECT_SETTINGS);
+  const text = await readFile(path, 'utf8').catch(() => undefined);
+  if (text === undefined) return { rules: [], untrustedAllows: 0 };
+  const { parseApprovalPattern } = await import('@birdie/graph');
+  try {
+    const permissions =
+      (JSON.parse(text) as { permissions?: Record<string, unknown> } | null)?.permissions ?? {};
+    const rules: ApprovalRule[] = [];
+    let untrustedAllows = 0;
+    for (const effect of PERMISSION_EFFECTS) {
+      const list = permissions[effect] ?? [];
+      if (!Array.isArray(list)) throw new Error(`permissions.${effect} must be a list of approval patterns`);
+      for (const pattern of list) {
+        if (typeof pattern !== 'string')
+          throw new Error(`permissions.${effect} must be a list of approval patterns`);
+        parseApprovalPattern(pattern);
+        if (effect === 'allow' && !trusted) untrustedAllows++;
+        else rules.push({ pattern, effect, source: { kind: 'project', name: path } });
+      }
+    }
+    return { rules, untrustedAllows };
+  } catch (error) {
+    return { rules: [], untrustedAllows: 0, problem: `${path}: ${(error as Error).message}` };
+  }
+}
