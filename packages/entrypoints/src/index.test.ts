@@ -10,6 +10,7 @@ describe('public exports', () => {
       'EntrypointError',
       'checkEntrypoint',
       'configureContainerRuntime',
+      'configureNodeTools',
       'configureProcessGuard',
       'configureSandbox',
       'confinementOf',
