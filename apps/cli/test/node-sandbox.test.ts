@@ -1,8 +1,13 @@
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sandboxStatus } from '@birdie/entrypoints';
+import { PassThrough, Readable } from 'node:stream';
+import { configureSandbox, sandboxStatus } from '@birdie/entrypoints';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Io } from '../src/io.js';
+import { styler } from '../src/render/style.js';
+import { bootRepl } from '../src/repl/boot.js';
+import { runSlash } from '../src/repl/slash.js';
 import { startBirdie } from './helpers/birdie-process.js';
 import { CLI_ROOT, type Sandbox, sandbox, scripted } from './helpers/env.js';
 import { runCli } from './helpers/run-in-process.js';
@@ -162,5 +167,46 @@ describe("birdie's own node: tools under --sandbox", { timeout: 90_000 }, () => 
     expect(result.stderr).toContain(
       'birdie: fetch_page runs unconfined: the sandbox confines bash:, python: and node: tools, not http: ones',
     );
+  });
+});
+
+describe('/info says how each enabled tool runs', { timeout: 60_000 }, () => {
+  it("sandboxed, in-process (birdie's own), unconfined: with the sandbox off and on", async () => {
+    const skill = join(box.home, 'skills', 'probe');
+    await mkdir(skill, { recursive: true });
+    await writeFile(join(skill, 'SKILL.md'), PROBE_SKILL);
+    await writeFile(join(skill, 'tools.mjs'), PROBE_CODE);
+    const printed: string[] = [];
+    const stdout = new PassThrough();
+    stdout.on('data', (c: Buffer) => printed.push(c.toString('utf8')));
+    const env = { ...box.env, ...scripted('repl.json') };
+    const io: Io = { stdout, stderr: stdout, stdin: Readable.from([]), env, cwd: box.cwd };
+    const state = await bootRepl(
+      io,
+      {},
+      { approval: 'ask', style: styler(stdout, env), resumeId: undefined },
+    );
+    const info = async () => {
+      printed.length = 0;
+      await runSlash(state, '/info');
+      await new Promise((r) => setImmediate(r));
+      return printed.join('');
+    };
+    try {
+      await runSlash(state, '/skill enable filesystem');
+      const off = await info();
+      expect(off).toMatch(/sandboxed\s+\(no enabled tool\)/);
+      expect(off).toMatch(/in-process\s+read_file, list_dir, write_file, .*\(birdie's own tools/);
+      expect(off).toMatch(/unconfined\s+probe\n/);
+      configureSandbox('always');
+      const on = await info();
+      expect(on).toMatch(/sandboxed\s+probe \(bubblewrap\)/);
+      expect(on).toMatch(/in-process\s+read_file, list_dir, write_file/);
+      expect(on).not.toMatch(/unconfined/);
+    } finally {
+      configureSandbox(undefined);
+      state.watcher?.close();
+      await state.rt.close();
+    }
   });
 });
