@@ -1,27 +1,34 @@
 import { existsSync } from 'node:fs';
-import type { SkillTool } from '@birdie/skill-parser';
+import type { Confinement } from '@birdie/entrypoints';
+import type { Skill, SkillTool } from '@birdie/skill-parser';
 import type { Values } from './argv.js';
 import { configFileProblem, explicitConfigPath } from './config.js';
 import type { Io } from './io.js';
-import { birdieHome, configFile } from './paths.js';
+import { birdieHome, bundledSkillsDir, configFile } from './paths.js';
 import type { SettingKey, Settings } from './settings.js';
 
 /**
  * The sandbox and container settings, applied to `@birdie/entrypoints` for this process: `--sandbox` or
- * `sandbox: always` confine every bash:/python: tool (the Shell skill's `run_bash` included); `container_runtime`
- * picks podman or docker. A tool that declares `sandbox: true` is confined whatever these say.
+ * `sandbox: always` confine every bash:/python:/node: tool (the Shell skill's `run_bash` included), except the
+ * node: tools birdie ships (the bundled skills folder: filesystem, todo, …), which stay in-process with their own path
+ * checks and file access; `container_runtime` picks podman or docker. A tool that declares `sandbox: true` is
+ * confined whatever these say.
  */
 export async function applyIsolation(
   io: Io,
   values: Values,
   settings: Pick<Settings, 'sandbox' | 'container_runtime'>,
 ): Promise<void> {
-  const { configureSandbox, configureContainerRuntime } = await import('@birdie/entrypoints');
+  const { configureSandbox, configureContainerRuntime, configureNodeTools } = await import(
+    '@birdie/entrypoints'
+  );
   // The birdie folder of this run (BIRDIE_HOME of the CLI's environment) and the config files it read are hidden
   // from every sandboxed tool, wherever they lie (a `--config FILE` in the project folder too).
   configureSandbox(values.sandbox === true || settings.sandbox === 'always' ? 'always' : undefined, {
     hide: [birdieHome(io.env), ...configPaths(io, values)],
   });
+  // birdie's own node: tools (the bundled folder) run in its process; a node: tool of any other folder is sandboxed.
+  configureNodeTools({ inProcess: [bundledSkillsDir(io.env)] });
   configureContainerRuntime(settings.container_runtime === 'auto' ? undefined : settings.container_runtime);
 }
 
@@ -62,27 +69,37 @@ export async function sandboxSummary(): Promise<string> {
   const { sandboxStatus } = await import('@birdie/entrypoints');
   const status = await sandboxStatus();
   const mode =
-    status.mode === 'always' ? 'always (every bash: and python: tool)' : 'tools that declare sandbox: true';
+    status.mode === 'always'
+      ? "always (every bash:, python: and node: tool but birdie's own)"
+      : 'tools that declare sandbox: true';
   return status.available ? `${mode} · ${status.version}` : `${mode} · unavailable: ${status.reason}`;
 }
 
-/** How one skill tool runs now: `sandbox`, `container` or `none`. */
-export async function confinementOfTool(tool: SkillTool): Promise<'none' | 'sandbox' | 'container'> {
+/** How one skill tool runs now: `sandbox`, `container`, `in-process` (birdie's own node: tools) or `none`. */
+export async function confinementOfTool(skill: Pick<Skill, 'dir'>, tool: SkillTool): Promise<Confinement> {
   const { confinementOf } = await import('@birdie/entrypoints');
-  return confinementOf(tool.entrypoint, tool);
+  return confinementOf(tool.entrypoint, tool, { skillDir: skill.dir });
 }
 
-/** The line `birdie tool` prints (stderr) for a confined tool; empty for one that runs on the host. */
-export function confinementLine(
+/**
+ * The line `birdie tool` prints (stderr) about where the tool runs. Empty for an unconfined tool when the sandbox is
+ * not on (the default, as with every other command); under `--sandbox` an unconfined tool (http:, grpc:) says so.
+ */
+export async function confinementLine(
   name: string,
-  confinement: 'none' | 'sandbox' | 'container',
+  confinement: Confinement,
   cwd: string,
-  tool: Pick<SkillTool, 'network' | 'writable'>,
-): string {
+  tool: Pick<SkillTool, 'network' | 'writable' | 'entrypoint'>,
+): Promise<string> {
   const network = tool.network ? 'with network access' : 'no network';
   if (confinement === 'sandbox')
     return `birdie: ${name} runs in the sandbox (bubblewrap): writes only in ${cwd} and a private /tmp, ${network}`;
   if (confinement === 'container')
     return `birdie: ${name} runs in a container: ${cwd} at /work (${tool.writable ? 'read-write' : 'read-only'}), ${network}`;
-  return '';
+  if (confinement === 'in-process')
+    return `birdie: ${name} runs in-process, not in the sandbox: birdie's own tool, confined by its own path checks`;
+  const { sandboxStatus } = await import('@birdie/entrypoints');
+  if ((await sandboxStatus()).mode !== 'always') return '';
+  const scheme = /^\s*([a-z][a-z0-9+.-]*):/.exec(tool.entrypoint)?.[1] ?? 'its';
+  return `birdie: ${name} runs unconfined: the sandbox confines bash:, python: and node: tools, not ${scheme}: ones`;
 }

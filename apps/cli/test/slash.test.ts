@@ -190,7 +190,7 @@ describe('slash commands', () => {
     configureSandbox('always');
     try {
       const always = await slash('/info');
-      expect(always).toMatch(/sandbox\s+always \(every bash: and python: tool\)/);
+      expect(always).toMatch(/sandbox\s+always \(every bash:, python: and node: tool but birdie's own\)/);
       expect(always).toMatch(/sandboxed\s+.*\brun_command\b/);
     } finally {
       configureSandbox(undefined);

@@ -219,6 +219,71 @@ try {
     overhead <= 0.2,
   ]);
 
+  // node: under the sandbox (a tool of a folder other than the application's own): a bubblewrap child per call,
+  // against the same call in-process and against a bare spawn of bubblewrap + node importing the same module
+  const boxedNode = resolveEntrypoint('node:tool.mjs#add', { skillDir: dir, settings: { sandbox: true } });
+  const importAdd = `import(${JSON.stringify(pathToFileURL(join(dir, 'tool.mjs')).href)}).then((m) => process.stdout.write(JSON.stringify(m.add({ a: 1, b: 2 }))))`;
+  const nodeBwrapArgs = [
+    ...sandboxArgs({ cwd: dir, env: { PATH: process.env.PATH ?? '' }, network: false, skillDir: dir }),
+    '--',
+    process.execPath,
+    '--input-type=module',
+    '-e',
+    importAdd,
+  ];
+  const bareNodeBwrap = () =>
+    new Promise((resolve, reject) => {
+      const child = spawn(sandbox.bwrap, nodeBwrapArgs, {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      });
+      child.stdout.resume();
+      child.on('error', reject);
+      child.on('close', resolve);
+    });
+  const runBoxedNode = (mode) => async () => {
+    configureProcessGuard(mode);
+    const result = await boxedNode.run({ a: 1, b: 2 });
+    if (!result.output.includes('"sum": 3')) throw new Error(`unexpected output: ${result.output}`);
+  };
+  for (let i = 0; i < 5; i++) await Promise.all([runBoxedNode('off')(), bareNodeBwrap()]);
+  const [inProcessMs, nodeFloorMs, boxedNodeOffMs, boxedNodeMs] = await interleaved(
+    30,
+    () => nodeEp.run({ a: 1, b: 2 }),
+    bareNodeBwrap,
+    runBoxedNode('off'),
+    runBoxedNode('auto'),
+  );
+  configureProcessGuard(undefined);
+  const overNode = (x) => `+${(x - inProcessMs).toFixed(1)} ms over in-process`;
+  rows.push([
+    'bare spawn of bwrap (same arguments) + node importing tool.mjs',
+    'node:tool.mjs#add in-process',
+    inProcessMs,
+    nodeFloorMs,
+    overNode(nodeFloorMs),
+    '—',
+    true,
+  ]);
+  rows.push([
+    'node:tool.mjs#add, sandboxed child, guard off',
+    'node:tool.mjs#add in-process',
+    inProcessMs,
+    boxedNodeOffMs,
+    `${overNode(boxedNodeOffMs)}; ${(boxedNodeOffMs / nodeFloorMs).toFixed(2)}× the bare bwrap + node spawn`,
+    '≤ 1.3× the bare bwrap + node spawn',
+    boxedNodeOffMs <= 1.3 * nodeFloorMs,
+  ]);
+  rows.push([
+    'node:tool.mjs#add, sandboxed child, guard on',
+    'node:tool.mjs#add in-process',
+    inProcessMs,
+    boxedNodeMs,
+    overNode(boxedNodeMs),
+    '—',
+    true,
+  ]);
+
   // http: informational, against fetch of the same local URL
   const server = createServer((_req, res) => res.end('{"ok":true}')).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));

@@ -13,6 +13,7 @@ describe('public exports', () => {
       'PROTECTED_WORKSPACE_PATHS',
       'checkEntrypoint',
       'configureContainerRuntime',
+      'configureNodeTools',
       'configureProcessGuard',
       'configureSandbox',
       'confinementOf',

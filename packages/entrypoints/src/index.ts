@@ -26,6 +26,8 @@ export type { EntrypointErrorCode, EntrypointErrorDetails } from './errors.js';
 export { EntrypointError, isEntrypointError } from './errors.js';
 export { DEFAULT_KILL_GRACE_MS, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS } from './limits.js';
 export type { NodeToolContext } from './node.js';
+export type { NodeToolsOptions } from './node-placement.js';
+export { configureNodeTools } from './node-placement.js';
 export type { ProcessGuardMode, ProcessGuardStatus } from './process-guard.js';
 export { configureProcessGuard, processGuardStatus } from './process-guard.js';
 export type { StopAllOptions, StopAllSummary } from './process-registry.js';

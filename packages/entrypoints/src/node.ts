@@ -1,21 +1,29 @@
 import { pathToFileURL } from 'node:url';
 import { withDefaults } from './args.js';
+import { sandboxRequest } from './confinement.js';
 import { EntrypointError } from './errors.js';
 import { limitsOf, seconds } from './limits.js';
+import { runNodeChild } from './node-child.js';
+import { callFailed, exportMissing, importFailed } from './node-failures.js';
+import { runsInProcess } from './node-placement.js';
 import { resultText } from './result-text.js';
 import { lexicalInside, realInside } from './skill-path.js';
-import type { Entrypoint, FileAccess, RunOptions, RunResult, SchemeContext } from './types.js';
+import type { Confinement, Entrypoint, FileAccess, RunOptions, RunResult, SchemeContext } from './types.js';
 
 /** The second argument of a `node:` tool function. */
 export interface NodeToolContext {
   signal: AbortSignal;
   /** `options.cwd`, else the skill folder: the same working directory a `bash:` tool would get. */
   cwd: string;
-  /** Only the caller's `options.env` (the host environment is not copied; in-process code can read it anyway). */
+  /**
+   * Only the caller's `options.env`. In-process code can read the host's environment anyway; a sandboxed child's
+   * `process.env` is the cleaned environment of every child process (no API keys).
+   */
   env: Record<string, string>;
   /**
    * The application's file access (`options.files`), when it has one: read and write text through it rather than
-   * the disk. Absent otherwise. A tool gets no other handle on the application (no store, no session).
+   * the disk. Absent otherwise, and always in a sandboxed child. A tool gets no other handle on the application (no
+   * store, no session).
    */
   files?: FileAccess;
 }
@@ -25,8 +33,11 @@ type ToolFunction = (args: Record<string, unknown>, context: NodeToolContext) =>
 const EXPORT_NAME = /^[A-Za-z_$][\w$]*$/;
 
 /**
- * `node:<module path>#<export>`: an ES module inside the skill folder, imported once per entrypoint and
- * called in-process with the arguments object and `{ signal, cwd, env, files? }`.
+ * `node:<module path>#<export>`: an ES module inside the skill folder, called with the arguments object and
+ * `{ signal, cwd, env, files? }`. Where the sandbox applies to the call (the tool declares `sandbox: true`, the call
+ * asks for it, or the mode is `always`), it runs in a sandboxed child process (node-child.ts), unless its skill folder
+ * holds the application's own tools (`configureNodeTools`), which stay in-process. Otherwise the module is imported
+ * once per entrypoint and called in-process.
  */
 export function nodeScheme(target: string, context: SchemeContext): Entrypoint {
   const hash = target.lastIndexOf('#');
@@ -45,26 +56,41 @@ export function nodeScheme(target: string, context: SchemeContext): Entrypoint {
     try {
       module = await import(pathToFileURL(real).href);
     } catch (cause) {
-      const reason = cause instanceof Error ? cause.message : String(cause);
-      throw new EntrypointError('module-not-found', `${where}: importing ${modulePath} failed: ${reason}`, {
-        cause,
-      });
+      throw importFailed(where, modulePath, cause instanceof Error ? cause.message : String(cause), cause);
     }
     const fn = module[exportName];
-    if (typeof fn !== 'function') {
-      throw new EntrypointError(
-        'export-not-found',
-        `${where}: ${modulePath} has no exported function '${exportName}'`,
-      );
-    }
+    if (typeof fn !== 'function') throw exportMissing(where, modulePath, exportName);
     return fn as ToolFunction;
   };
+  const declared = context.settings?.sandbox === true;
 
   return {
     scheme: 'node',
     raw: false,
     placeholders: [],
+    /** Read when asked: the application may name its own folders (`configureNodeTools`) after resolving. */
+    get confinement(): Confinement {
+      if (declared) return 'sandbox';
+      return runsInProcess(context.skillDir) ? 'in-process' : 'none';
+    },
     async run(args: Record<string, unknown>, options: RunOptions = {}): Promise<RunResult> {
+      const sandbox = sandboxRequest(context.settings, options, context.skillDir);
+      if (sandbox && (declared || !runsInProcess(context.skillDir))) {
+        const real = await realInside(context.skillDir, file, where);
+        return runNodeChild(
+          {
+            file: real,
+            modulePath,
+            exportName,
+            where,
+            args: withDefaults(args, context.schema),
+            cwd: options.cwd ?? context.skillDir,
+            sandbox,
+          },
+          limitsOf(options),
+          options,
+        );
+      }
       if (!loading) {
         loading = load();
         loading.catch(() => {
@@ -140,6 +166,5 @@ function callWithLimits(
 
 function failure(cause: unknown, where: string): EntrypointError {
   if (cause instanceof EntrypointError) return cause;
-  const reason = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
-  return new EntrypointError('call-failed', `${where} threw ${reason}`, { cause });
+  return callFailed(where, cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause), cause);
 }

@@ -2,12 +2,12 @@ import { withDefaults } from './args.js';
 import { sandboxRequest } from './confinement.js';
 import { childEnv } from './env.js';
 import { EntrypointError, type EntrypointErrorCode } from './errors.js';
-import { sandboxWriteNote, signalNote } from './exit-status.js';
+import { sandboxWriteNote } from './exit-status.js';
 import { limitsOf } from './limits.js';
-import { capText } from './output-cap.js';
 import { runProcess } from './process.js';
 import { PYTHON_RUNNER } from './python-runner.js';
 import { resultText } from './result-text.js';
+import { envelopeLimits, noResultError, parseEnvelope, truncatedResult } from './runner-envelope.js';
 import type { Entrypoint, RunOptions, RunResult, SchemeContext } from './types.js';
 
 const DOTTED = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$/;
@@ -53,18 +53,12 @@ export function pythonScheme(target: string, context: SchemeContext): Entrypoint
         // stdout is the JSON envelope; what the function prints goes to stderr (see python-runner.ts).
         ...(options.onOutput ? { onOutput: options.onOutput, liveStreams: 'stderr' as const } : {}),
       };
-      // The envelope may be larger than the text the model gets (JSON escapes); keep room to parse it whole.
-      const envelopeLimits = { ...limits, maxOutputBytes: Math.max(limits.maxOutputBytes * 4, 1024 * 1024) };
-      const outcome = await runProcess(spec, envelopeLimits, options.signal).catch((error: unknown) => {
-        throw missingPython(error, env.PATH) ?? error;
-      });
-      if (outcome.truncated) {
-        const capped = capText(
-          outcome.output.replace(/^\{"ok": true, "result": /, ''),
-          limits.maxOutputBytes,
-        );
-        return { output: capped.text, exitCode: 0, truncated: true };
-      }
+      const outcome = await runProcess(spec, envelopeLimits(limits), options.signal).catch(
+        (error: unknown) => {
+          throw missingPython(error, env.PATH) ?? error;
+        },
+      );
+      if (outcome.truncated) return truncatedResult(outcome, limits);
       const envelope = parseEnvelope(outcome.output);
       if (envelope?.ok === true)
         return { ...resultText(envelope.result, limits.maxOutputBytes, where), exitCode: 0 };
@@ -85,36 +79,9 @@ export function pythonScheme(target: string, context: SchemeContext): Entrypoint
           exitCode: 127,
         });
       }
-      const status =
-        outcome.exitCode === null
-          ? `was killed by ${outcome.signal}`
-          : `exited with code ${outcome.exitCode}${signalNote(outcome)}`;
-      throw new EntrypointError(
-        outcome.exitCode === 0 ? 'bad-output' : 'non-zero-exit',
-        `python3 ${status} without a result for ${where}${stderr}${note}`,
-        {
-          output: outcome.output,
-          ...(exitCode === undefined ? {} : { exitCode }),
-        },
-      );
+      throw noResultError(outcome, 'python3', where, note);
     },
   };
-}
-
-interface Envelope {
-  ok: boolean;
-  result?: unknown;
-  kind?: string;
-  error?: string;
-}
-
-function parseEnvelope(text: string): Envelope | undefined {
-  try {
-    const value = JSON.parse(text) as Envelope;
-    return value && typeof value === 'object' && typeof value.ok === 'boolean' ? value : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function missingPython(error: unknown, path: string | undefined): EntrypointError | undefined {

@@ -14,11 +14,15 @@ export function resultText(
     try {
       text = JSON.stringify(value, null, 2) ?? '';
     } catch (cause) {
-      throw new EntrypointError('bad-output', `${where} returned a value that is not JSON-serialisable`, {
-        cause,
-      });
+      throw notSerialisable(where, cause);
     }
   }
   const capped = capText(text, limit);
   return { output: capped.text, truncated: capped.truncated };
+}
+
+export function notSerialisable(where: string, cause?: unknown): EntrypointError {
+  return new EntrypointError('bad-output', `${where} returned a value that is not JSON-serialisable`, {
+    ...(cause === undefined ? {} : { cause }),
+  });
 }

@@ -21,9 +21,9 @@ export interface ResolveContext {
 
 /** How a tool asks to be run, written by the skill author next to its entrypoint. Each key applies to some schemes. */
 export interface ToolSettings {
-  /** `bash:`/`python:`: run under the sandbox (bubblewrap) even when the application does not ask for it. */
+  /** `bash:`/`python:`/`node:`: run under the sandbox (bubblewrap) even when the application does not ask for it. */
   sandbox?: boolean;
-  /** Sandboxed `bash:`/`python:` and `container:`: allow network access (off by default). */
+  /** Sandboxed `bash:`/`python:`/`node:` and `container:`: allow network access (off by default). */
   network?: boolean;
   /** `container:`: mount the working directory at /work read-write (read-only by default). */
   writable?: boolean;
@@ -43,8 +43,12 @@ export interface ToolSettings {
   metadata?: Record<string, string>;
 }
 
-/** Where a call of an entrypoint runs: on the host, under the sandbox (bubblewrap), or in a container. */
-export type Confinement = 'none' | 'sandbox' | 'container';
+/**
+ * Where a call of an entrypoint runs: on the host (`none`), under the sandbox (bubblewrap), in a container, or in the
+ * application's own process as its own first-party code, which confines its paths itself (`in-process`: a `node:`
+ * tool of a folder named with `configureNodeTools`).
+ */
+export type Confinement = 'none' | 'sandbox' | 'container' | 'in-process';
 
 export interface SchemeContext extends ResolveContext {
   /** The scheme name, without the colon. */
@@ -92,15 +96,17 @@ export interface RunOptions {
   /** Extra request metadata for `grpc:`, on top of the tool's `metadata` (never derived from arguments). */
   metadata?: Record<string, string>;
   /**
-   * `bash:`/`python:`: run this call under the sandbox even when the tool did not declare `sandbox: true` (a tool
-   * that declared it always runs sandboxed; so does every call while `configureSandbox('always')` is in effect).
+   * `bash:`/`python:`/`node:`: run this call under the sandbox even when the tool did not declare `sandbox: true` (a
+   * tool that declared it always runs sandboxed; so does every call while `configureSandbox('always')` is in effect).
+   * A `node:` tool of the application's own folders (`configureNodeTools`) stays in-process unless it declared it.
    */
   sandbox?: boolean;
   /**
    * Called with the output of the call's child process as it arrives, before the call ends (`bash:`, `container:`;
    * `python:` passes the function's prints, which it sends to stderr, and never its JSON result). The whole stream
    * is passed, whatever `maxOutputBytes` keeps for the result; the result itself does not change. A listener that
-   * throws is ignored. Schemes with no child process (`http:`, `grpc:`, `node:`) never call it.
+   * throws is ignored. Schemes with no child process (`http:`, `grpc:`, an in-process `node:`) never call it; a
+   * sandboxed `node:` call passes what the function prints (stderr), never its JSON result.
    */
   onOutput?: (chunk: OutputChunk) => void;
 }
@@ -118,9 +124,10 @@ export interface Entrypoint {
   /** Argument names referenced by the entrypoint string, in first-use order. */
   placeholders: string[];
   /**
-   * Where calls run: `container` for `container:`; `sandbox` for a `bash:`/`python:` tool that declared
-   * `sandbox: true`; else `none` (see `confinementOf` for the effect of the sandbox mode and `RunOptions.sandbox`).
-   * Absent on schemes an application registered: `none`.
+   * Where calls run: `container` for `container:`; `sandbox` for a `bash:`/`python:`/`node:` tool that declared
+   * `sandbox: true`; `in-process` for a `node:` tool of the application's own folders (`configureNodeTools`); else
+   * `none` (see `confinementOf` for the effect of the sandbox mode and `RunOptions.sandbox`). Absent on schemes an
+   * application registered: `none`.
    */
   confinement?: Confinement;
   /**

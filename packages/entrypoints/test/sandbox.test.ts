@@ -347,7 +347,7 @@ describe('when the sandbox applies', { timeout: 30_000 }, () => {
     try {
       expect(confinementOf(raw)).toBe('sandbox');
       expect(confinementOf('python:tools.x')).toBe('sandbox');
-      expect(confinementOf('node:tools.mjs#x')).toBe('none');
+      expect(confinementOf('node:tools.mjs#x')).toBe('sandbox'); // a node: tool not of the application's own folders
       expect(confinementOf('http:get https://example.com/')).toBe('none');
       const error = await raw.run({ command: `echo x > ${target}` }, { cwd: work }).catch((e: unknown) => e);
       // (outside lies under the host's /tmp, which the sandbox replaces with its own)

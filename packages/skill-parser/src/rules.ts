@@ -297,7 +297,7 @@ export const RULES = {
     severity: 'warning',
     meaning:
       'An entrypoint setting on a tool whose scheme does not read it (`proto:` on a `bash:` tool, `sandbox:` on an `http:` tool, `retries:` on anything but an `http:` tool). It is ignored.',
-    fix: 'Remove it, or check the entrypoint: `sandbox` is for bash:/python:, `network` for those and container:, `writable`/`memory`/`cpus`/`pids` for container:, `proto`/`tls`/`ca`/`metadata` for grpc:, `retries` for http:.',
+    fix: 'Remove it, or check the entrypoint: `sandbox` is for bash:/python:/node:, `network` for those and container:, `writable`/`memory`/`cpus`/`pids` for container:, `proto`/`tls`/`ca`/`metadata` for grpc:, `retries` for http:.',
   },
   'tool-text-ignored': {
     severity: 'info',

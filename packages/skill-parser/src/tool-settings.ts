@@ -14,8 +14,8 @@ const scalarText = z.union([z.string(), z.number(), z.boolean()]).transform(Stri
  * A key on a tool of another scheme is reported and left out.
  */
 const SETTINGS = {
-  sandbox: { schema: flag, schemes: ['bash', 'python'] },
-  network: { schema: flag, schemes: ['bash', 'python', 'container'] },
+  sandbox: { schema: flag, schemes: ['bash', 'python', 'node'] },
+  network: { schema: flag, schemes: ['bash', 'python', 'node', 'container'] },
   writable: { schema: flag, schemes: ['container'] },
   memory: {
     schema: z

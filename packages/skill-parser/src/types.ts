@@ -39,9 +39,9 @@ export interface SkillTool {
    * tool with a preview changes files: the runtime asks before each call under its default mode and shows the change.
    */
   preview?: string;
-  /** `bash:`/`python:`: always run under the sandbox (bubblewrap). */
+  /** `bash:`/`python:`/`node:`: always run under the sandbox (bubblewrap). */
   sandbox?: boolean;
-  /** Sandboxed `bash:`/`python:` and `container:`: allow network access. */
+  /** Sandboxed `bash:`/`python:`/`node:` and `container:`: allow network access. */
   network?: boolean;
   /** `container:`: the working directory is mounted read-write at /work. */
   writable?: boolean;

@@ -39,7 +39,12 @@ export async function toolCommand({ io, values, positionals }: CommandContext): 
   // --timeout wins over the tool's own `timeout`, which wins over the default.
   const declared = seconds === undefined ? entry.tool : { ...entry.tool, timeout: seconds };
   await applyIsolation(io, values, await loadSettings(io, values));
-  const confined = confinementLine(name, await confinementOfTool(declared), workingDir(io, values), declared);
+  const confined = await confinementLine(
+    name,
+    await confinementOfTool(entry.skill, declared),
+    workingDir(io, values),
+    declared,
+  );
   if (confined) write(io.stderr, confined);
   const tool = createSkillTool(entry.skill, declared, TOOL_LIMITS);
   const built = tool.build(args);

@@ -313,19 +313,27 @@ async function tool(state: ReplState, rest: string[]): Promise<undefined> {
   );
 }
 
-/** The session's tools that run confined, by how: what /info shows, so the user knows what a call can touch. */
+/** The session's tools by how they run (sandboxed, in-process, in containers, unconfined): what a call can touch. */
 async function confinedTools(state: ReplState): Promise<string[][]> {
   const snapshot = state.rt.registry.current();
-  const by = { sandbox: [] as string[], container: [] as string[] };
+  const by = {
+    sandbox: [] as string[],
+    container: [] as string[],
+    'in-process': [] as string[],
+    none: [] as string[],
+  };
   for (const declared of await state.rt.agent.toolsFor(state.session.id)) {
     const entry = declared.skill ? snapshot.getTool(declared.name) : undefined;
     if (!entry || entry.skill.name !== declared.skill) continue;
-    const how = await confinementOfTool(entry.tool);
-    if (how !== 'none') by[how].push(declared.name);
+    by[await confinementOfTool(entry.skill, entry.tool)].push(declared.name);
   }
+  const row = (how: keyof typeof by, label: string, note = '') =>
+    by[how].length > 0 ? [[label, `${by[how].join(', ')}${note}`]] : [];
   return [
-    ['sandboxed', by.sandbox.join(', ') || '(no enabled tool)'],
-    ...(by.container.length > 0 ? [['in containers', by.container.join(', ')]] : []),
+    ['sandboxed', by.sandbox.length > 0 ? `${by.sandbox.join(', ')} (bubblewrap)` : '(no enabled tool)'],
+    ...row('in-process', 'in-process', " (birdie's own tools: confined by their own path checks)"),
+    ...row('container', 'in containers'),
+    ...row('none', 'unconfined'),
   ];
 }
 

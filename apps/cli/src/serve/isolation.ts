@@ -15,7 +15,7 @@ export interface ServeIsolation {
   workspaces: WorkspaceOptions;
   /** Whether the root is this worker's own default (inside its BIRDIE_HOME), not a folder the operator chose. */
   defaultRoot: boolean;
-  /** The shell and Python tools API sessions may use (they run sandboxed). */
+  /** The shell, Python and non-bundled node: tools API sessions may use (they run sandboxed). */
   shellTools: string[];
   /** `bubblewrap 0.8.0`, when any shell tool is allowed. */
   sandboxVersion?: string;
@@ -57,7 +57,7 @@ export async function serveIsolation(
     const status = await sandboxStatus();
     if (!status.available)
       throw new CliError(
-        `birdie serve runs shell and Python tools (${listed(shellTools)}) only in the sandbox (the bubblewrap ` +
+        `birdie serve runs shell, Python and third-party node: tools (${listed(shellTools)}) only in the sandbox (the bubblewrap ` +
           `package), and it cannot run here: ${status.reason}. Install bubblewrap, or disable those tools' skills ` +
           'for the server (birdie config set skills.disable NAME)',
         EXIT_RUN,
@@ -77,13 +77,16 @@ export async function serveIsolation(
   };
 }
 
-/** The `bash:`/`python:` tools of the skills the operator allows API sessions: those the sandbox must confine. */
+/**
+ * The tools of the skills the operator allows API sessions that the sandbox must confine: `bash:`/`python:` ones, and
+ * `node:` ones outside the bundled folder (birdie's own node: tools run in-process).
+ */
 function sandboxedTools(snapshot: RegistrySnapshot, allowed: (skill: Skill) => boolean): string[] {
-  return snapshot.skills
-    .filter(allowed)
-    .flatMap((skill) => skill.tools)
-    .filter((tool) => /^\s*(bash|python):/.test(tool.entrypoint))
-    .map((tool) => tool.name);
+  return snapshot.skills.filter(allowed).flatMap((skill) => {
+    const bundled = snapshot.layerOf(skill.name)?.layer === 'bundled';
+    const confined = bundled ? /^\s*(bash|python):/ : /^\s*(bash|python|node):/;
+    return skill.tools.filter((tool) => confined.test(tool.entrypoint)).map((tool) => tool.name);
+  });
 }
 
 function listed(names: string[]): string {
