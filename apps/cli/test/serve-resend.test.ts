@@ -3,14 +3,7 @@ import { join } from 'node:path';
 import { type PostgresServer, startPostgres } from '@birdie/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, sandbox, TEST_SKILLS } from './helpers/env.js';
-import {
-  makeToken,
-  readThenCut,
-  type StreamEvent,
-  startWorker,
-  streamEvents,
-  type Worker,
-} from './helpers/serve.js';
+import { makeToken, readThenCut, startWorker, streamEvents, type Worker } from './helpers/serve.js';
 import { STORE_SKILLS } from './helpers/sessions.js';
 
 // Issue 27, "a turn is submitted once": two `birdie serve` workers on one PostgreSQL database. A client's stream is

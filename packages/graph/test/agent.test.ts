@@ -2,7 +2,6 @@ import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { AIMessage, type BaseMessage, type SystemMessage, type ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
-import { UNKNOWN_TOOL_RESULT } from '../src/index.js';
 import {
   agentSetup,
   alive,

@@ -2,7 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AIMessage, ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
-import { NOT_STARTED_TOOL_RESULT, STARTED_TOOL_RESULT, type ToolJournal } from '../src/index.js';
+import { NOT_STARTED_TOOL_RESULT, type ToolJournal } from '../src/index.js';
 import {
   agentSetup,
   callTools,

@@ -11,7 +11,6 @@ import {
   createAgent,
   STARTED_TOOL_RESULT,
   type ToolJournal,
-  UNKNOWN_TOOL_RESULT,
 } from '../src/index.js';
 import {
   agentSpec,
