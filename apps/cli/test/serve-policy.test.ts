@@ -13,6 +13,7 @@ const BUNDLED = join(CLI_ROOT, '..', '..', 'skills');
 let box: Sandbox;
 let open: { worker: Worker; token: string };
 let strict: { worker: Worker; token: string };
+let ruled: { worker: Worker; token: string };
 
 /** A skill of the operator's own folder whose tool is a `node:` module: it would run inside the server. */
 async function writeNodeSkill(dir: string): Promise<void> {
@@ -38,8 +39,8 @@ async function start(name: string, settings: string[][]): Promise<{ worker: Work
   const home = join(box.dir.path, `home-${name}`);
   await mkdir(home, { recursive: true });
   const env = { ...box.env, BIRDIE_HOME: home };
-  for (const [key, value] of settings) {
-    const set = await birdie(['config', 'set', key!, value!], { env, cwd: box.cwd });
+  for (const [key, value, verb = 'set'] of settings) {
+    const set = await birdie(['config', verb, key!, value!], { env, cwd: box.cwd });
     expect(set.code, set.stderr).toBe(0);
   }
   const script = join(box.dir.path, `${name}.json`);
@@ -51,6 +52,8 @@ async function start(name: string, settings: string[][]): Promise<{ worker: Work
         { match: 'list files', text: 'Listed.' },
         { match: 'call node', tool_calls: [{ name: 'whoami_node', args: {} }] },
         { match: 'call node', text: 'Called.' },
+        { match: 'say hi', tool_calls: [{ name: 'run_command', args: { command: 'echo hi' } }] },
+        { match: 'say hi', text: 'Said.' },
       ],
     }),
   );
@@ -75,10 +78,16 @@ beforeAll(async () => {
     ['serve.skills', '*,shell,raw-shell'],
     ['serve.agents', 'helper'],
   ]);
-}, 120_000);
+  // Issue 29: the operator's approval rules (the server's `permissions`) decide for every API session.
+  ruled = await start('ruled', [
+    ['serve.skills', '*,raw-shell'],
+    ['permissions.allow', 'run_command(echo hi)', 'add'],
+    ['permissions.deny', 'run_command(echo ran)', 'add'],
+  ]);
+}, 180_000);
 
 afterAll(async () => {
-  for (const w of [open, strict]) w?.worker.process.kill('SIGKILL');
+  for (const w of [open, strict, ruled]) w?.worker.process.kill('SIGKILL');
   await box?.cleanup();
 });
 
@@ -153,6 +162,37 @@ describe('operator policy for API sessions', { timeout: 120_000 }, () => {
     const last = events.at(-1) as StreamEvent & { requests: Array<{ tool: string; reason: string }> };
     expect(last.type).toBe('approval-request');
     expect(last.requests).toEqual([expect.objectContaining({ tool: 'run_command', reason: 'raw-command' })]);
+  });
+
+  it("the operator's rules decide a raw command, and the SSE stream says which rule did", async () => {
+    const made = await create(ruled, { enable: ['raw-shell'] });
+    expect(made.status).toBe(201);
+    const { id } = (await made.json()) as { id: string };
+    const turn = (prompt: string) =>
+      ruled.worker
+        .request(`/v1/sessions/${id}/turns`, { token: ruled.token, json: { prompt } })
+        .then(streamEvents);
+    // An operator allow lifts the question a raw command always asks in an API session, for that command only.
+    const allowed = await turn('say hi');
+    expect(allowed.find((e) => e.type === 'tool-rule')).toMatchObject({
+      name: 'run_command',
+      effect: 'allow',
+      pattern: 'run_command(echo hi)',
+      source: { kind: 'operator' },
+    });
+    expect(allowed.find((e) => e.type === 'tool-end')).toMatchObject({ ok: true, output: 'hi\n' });
+    expect(allowed.at(-1)).toMatchObject({ type: 'result', status: 'ok' });
+    // An operator deny refuses without asking; the model is told which rule.
+    const denied = await turn('list files');
+    expect(denied.find((e) => e.type === 'tool-rule')).toMatchObject({
+      effect: 'deny',
+      pattern: 'run_command(echo ran)',
+      source: { kind: 'operator' },
+    });
+    expect(denied.some((e) => e.type === 'approval-request')).toBe(false);
+    const end = denied.find((e) => e.type === 'tool-end');
+    expect(end).toMatchObject({ ok: false });
+    expect(String(end!.output)).toContain('run_command(echo ran)');
   });
 
   it('GET /v1/skills lists what the token holder may enable, from the operator policy', async () => {

@@ -42,3 +42,43 @@ describe('UpdateTranslator: live tool output', () => {
     expect(text.endsWith('line 1999\n')).toBe(true);
   });
 });
+
+describe('UpdateTranslator: approval rules', () => {
+  it('says which rule, from which source, let a call run or refused it', () => {
+    const t = new UpdateTranslator('/work');
+    const [allowed] = t.translate({
+      type: 'tool-rule',
+      id: 'c1',
+      name: 'run_bash',
+      effect: 'allow',
+      pattern: 'run_bash(git status)',
+      source: { kind: 'user', name: '/home/me/.birdie/config.json' },
+    });
+    expect(allowed).toEqual({
+      sessionUpdate: 'tool_call_update',
+      toolCallId: 'c1',
+      title: 'run_bash (allowed by the rule run_bash(git status), user /home/me/.birdie/config.json)',
+      _meta: {
+        birdie: {
+          rule: {
+            effect: 'allow',
+            pattern: 'run_bash(git status)',
+            source: { kind: 'user', name: '/home/me/.birdie/config.json' },
+          },
+        },
+      },
+    });
+    const [denied] = t.translate({
+      type: 'tool-rule',
+      id: 'c2',
+      name: 'run_bash',
+      effect: 'deny',
+      pattern: 'run_bash(rm *)',
+      source: { kind: 'operator' },
+    });
+    expect(denied).toMatchObject({
+      toolCallId: 'c2',
+      title: 'run_bash (refused by the rule run_bash(rm *), operator)',
+    });
+  });
+});

@@ -53,6 +53,8 @@ export class UpdateTranslator {
         return [{ sessionUpdate: 'tool_call_update', toolCallId: event.id, status: 'in_progress' }];
       case 'tool-output':
         return this.#progress(event.id, event.text);
+      case 'tool-rule':
+        return this.#ruled(event);
       case 'tool-end':
         this.#live.delete(event.id);
         return this.#finish(event.id, event.name, event.ok, event.output);
@@ -99,6 +101,24 @@ export class UpdateTranslator {
     this.#live.set(id, tail);
     return [
       { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'in_progress', content: text(tail) },
+    ];
+  }
+
+  /**
+   * A call an approval rule decided: the client sees which rule, from which source, let it run or refused it — in
+   * `_meta.birdie.rule` for clients that read it, and in the call's title for those that only show titles.
+   */
+  #ruled(event: Extract<AgentEvent, { type: 'tool-rule' }>): SessionUpdate[] {
+    const { effect, pattern, source } = event;
+    const verb = effect === 'allow' ? 'allowed' : effect === 'deny' ? 'refused' : 'asked';
+    const from = source.name ? `${source.kind} ${source.name}` : source.kind;
+    return [
+      {
+        sessionUpdate: 'tool_call_update',
+        toolCallId: event.id,
+        title: `${event.name} (${verb} by the rule ${pattern}, ${from})`,
+        _meta: { birdie: { rule: { effect, pattern, source: { ...source } } } },
+      },
     ];
   }
 

@@ -45,6 +45,17 @@ export const MessageSchema = z
   })
   .openapi('Message');
 
+const RuleSchema = z
+  .object({
+    pattern: z.string().openapi({ description: 'The rule as written, e.g. `run_bash(git status)`.' }),
+    effect: z.enum(['allow', 'ask', 'deny']),
+    source: z.object({
+      kind: z.enum(['user', 'project', 'agent', 'skill', 'operator', 'session']),
+      name: z.string().optional().openapi({ description: 'The file or skill the rule comes from.' }),
+    }),
+  })
+  .openapi('ApprovalRule');
+
 export const ApprovalRequestSchema = z
   .object({
     id: z.string().openapi({ description: 'The tool call id; decisions are keyed by it.' }),
@@ -63,7 +74,13 @@ export const ApprovalRequestSchema = z
       'model-agent',
       'file-change',
       'runs-code',
+      'rule',
     ]),
+    raw: z.literal(true).optional().openapi({ description: 'The tool runs a raw shell command (`args.command`).' }),
+    rule: RuleSchema.optional().openapi({ description: "`reason: 'rule'`: the ask rule that asks." }),
+    ruleMiss: z.string().optional().openapi({
+      description: 'Why the allow rules that name this tool did not let the call run without asking.',
+    }),
     agent: z.array(z.string()).optional(),
     preview: z.record(z.string(), z.unknown()).optional().openapi({
       description:
@@ -78,7 +95,7 @@ export const DecisionSchema = z
       type: z.literal('approve'),
       scope: z.enum(['once', 'session']).optional().openapi({
         description:
-          '`session`: later calls of this tool in this session run without asking while its skill file stays the same.',
+          '`session`: later calls of this tool in this session run without asking while its skill file stays the same. A request cannot add an approval rule (a `pattern`): only the operator\'s `permissions` allow by rule in API sessions.',
       }),
     }),
     z.object({ type: z.literal('reject'), message: z.string().optional() }),
@@ -183,6 +200,13 @@ export const EventSchema = z
       name: z.string(),
       skill: z.string().optional(),
       scope: z.literal('session'),
+    }),
+    event('tool-rule', {
+      id: z.string(),
+      name: z.string(),
+      effect: z.enum(['allow', 'ask', 'deny']),
+      pattern: z.string(),
+      source: z.object({ kind: z.string(), name: z.string().optional() }),
     }),
     event('usage', {
       inputTokens: z.int(),
