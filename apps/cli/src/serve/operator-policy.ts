@@ -9,8 +9,9 @@ import type { Settings } from '../settings.js';
 
 /**
  * What a skill's tools would do with the server's rights that only the operator may accept, by naming the skill:
- * run a raw command (a `bash:` template that is only `{command}`), or run `node:` code inside the server's process
- * from a folder other than the bundled one (the CLI's own filesystem and todo tools stay available).
+ * run a raw command (a `bash:` template that is only `{command}`), or run `node:` code from a folder other than the
+ * bundled one (the CLI's own filesystem and todo tools stay available). Under serve such code runs in the sandbox, like
+ * shell tools, but it is still a program of someone else's choosing running on the operator's machine.
  */
 type NamedOnly = 'raw-command' | 'in-process-code';
 
@@ -70,7 +71,7 @@ function namedOnly(skill: Skill, snapshot: RegistrySnapshot): NamedOnly | undefi
 
 const NAMED_ONLY_WHY: Record<NamedOnly, string> = {
   'raw-command': 'its tools run raw shell commands',
-  'in-process-code': "its node: tools run inside the server's process, with its rights",
+  'in-process-code': "its node: tools run third-party code on the server (in the sandbox)",
 };
 
 export function operatorPolicy(
