@@ -1,3 +1,5 @@
+import { realpathSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { childEnv } from './env.js';
 import type { EntrypointError } from './errors.js';
 import type { Limits } from './limits.js';
@@ -41,7 +43,9 @@ export async function runNodeChild(
     input: JSON.stringify({ args: call.args, cwd: call.cwd, env: given }),
     mergeStderr: false,
     label: where,
-    sandbox: call.sandbox,
+    // The Node.js running the application runs the tool: its installation is shown wherever it lies (nvm's is in
+    // the home, which the sandbox hides).
+    sandbox: { ...call.sandbox, programDirs: [nodeInstallation()] },
     // stdout is the JSON envelope; what the function prints goes to stderr (see node-runner.ts).
     ...(options.onOutput ? { onOutput: options.onOutput, liveStreams: 'stderr' as const } : {}),
   };
@@ -66,4 +70,15 @@ function failureOf(
   if (kind === 'call-failed') return callFailed(call.where, reason);
   if (kind === 'bad-output') return notSerialisable(call.where);
   return undefined;
+}
+
+/** The folder Node.js is installed in (`<prefix>` of `<prefix>/bin/node`), followed through symlinks. */
+export function nodeInstallation(): string {
+  let node = process.execPath;
+  try {
+    node = realpathSync(node);
+  } catch {
+    // the path as the process knows it
+  }
+  return dirname(dirname(node));
 }

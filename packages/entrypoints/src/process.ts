@@ -24,7 +24,7 @@ export interface ProcessSpec {
   /** Short name for messages, e.g. "command" or "python3". */
   label: string;
   /** Run under the sandbox (bubblewrap); `skillDir` stays readable in it. */
-  sandbox?: { network: boolean; skillDir?: string };
+  sandbox?: { network: boolean; skillDir?: string; programDirs?: readonly string[] };
   /** Hears the output as it arrives (see `RunOptions.onOutput`); `liveStreams` says which streams it hears. */
   onOutput?: (chunk: OutputChunk) => void;
   /** Default both; `python:` passes only stderr (its stdout is the JSON envelope). */

@@ -15,6 +15,11 @@ export interface SandboxRequest {
   network: boolean;
   /** The skill folder: kept readable even where it lies inside the birdie folder (user skills do). */
   skillDir?: string;
+  /**
+   * Folders holding the program itself, shown read-only where the system folders do not (a Node.js installed by nvm
+   * under the hidden home runs a sandboxed `node:` tool).
+   */
+  programDirs?: readonly string[];
 }
 
 /** A folder the sandbox hides (an empty, private tmpfs over it), or a file it replaces with /dev/null. */
@@ -135,9 +140,18 @@ export function prepareSandbox(request: SandboxRequest): {
   if (covered.some((h) => inside(h.path, cwd))) args.push('--bind', cwd, cwd);
   // The skill folder is read (python: imports from it) even where it lies under /tmp, the home or a birdie folder.
   if (skillDir && skillDir !== '/' && !within(cwd, skillDir)) args.push('--ro-bind', skillDir, skillDir);
+  for (const dir of programDirs(request.programDirs, cwd)) args.push('--ro-bind', dir, dir);
   const protectedPaths = protectWorkspace(cwd);
   args.push(...protectedPaths.args, '--chdir', request.cwd);
   return { args, removes: protectedPaths.removes, release: protectedPaths.release };
+}
+
+/** The program folders not already shown by the system folders or the working directory, as real paths. */
+function programDirs(dirs: readonly string[] | undefined, cwd: string): string[] {
+  return (dirs ?? [])
+    .map(real)
+    .filter((dir): dir is string => !!dir && dir !== '/' && !within(cwd, dir))
+    .filter((dir) => !systemRoots().some((root) => within(root, dir)));
 }
 
 let roots: string[] | undefined;
