@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isAgentMessage } from '../agents.js';
+import { allowedToolsWarnings } from '../allowed-tools-check.js';
 import { write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { resolveFrom } from '../paths.js';
@@ -29,6 +30,7 @@ export async function skillsCheckCommand({ io, values, positionals }: CommandCon
     skillCount = registry.current().skills.length;
     // Agent files have their own command (`agents check`).
     messages.push(...registry.messages.filter((m) => !isAgentMessage(m, registry.agentDirectories)));
+    messages.push(...(await allowedToolsWarnings(registry.current().skills)));
     // Their files were read and checked (their problems are above), but they do not load until trusted.
     const skipped = skippedLine(registry.current().untrusted);
     if (skipped) write(io.stderr, skipped);
@@ -50,11 +52,16 @@ export async function skillsCheckCommand({ io, values, positionals }: CommandCon
       if (skillFile) {
         const result = await parser.loadSkillFile(skillFile, { strict });
         if (result.skill) skillCount++;
-        messages.push(...result.messages, ...toolProblems(result.skill ? [result.skill] : []));
+        const skills = result.skill ? [result.skill] : [];
+        messages.push(...result.messages, ...toolProblems(skills), ...(await allowedToolsWarnings(skills)));
       } else {
         const result = await parser.discoverSkills(target, { strict });
         skillCount += result.skills.length;
-        messages.push(...result.messages, ...toolProblems(result.skills));
+        messages.push(
+          ...result.messages,
+          ...toolProblems(result.skills),
+          ...(await allowedToolsWarnings(result.skills)),
+        );
       }
     }
   }
