@@ -65,6 +65,9 @@ interface CommandWords {
   assigning: boolean;
 }
 
+/** `command`'s options that make it look a name up instead of running it (`-v`, `-V`, bundled with `-p`). */
+const LOOKUP_ONLY = /^-p*[vV][pvV]*$/;
+
 function commandWords(command: string): CommandWords {
   // A line continuation vanishes before bash reads words: `ev\<newline>al` is `eval`.
   command = command.replace(/\\\n/g, '');
@@ -81,12 +84,18 @@ function commandWords(command: string): CommandWords {
     ASSIGNMENT.test(k < raw.length ? raw[k]! : rawPartial) ||
     (envPrefix && ASSIGNMENT.test(k < raw.length ? complete[k]! : partial));
   let k = 0;
+  let prefixAt = 0;
   while (k < complete.length) {
     const word = complete[k]!;
     if (PREFIXES.has(word)) {
       prefix = word;
+      prefixAt = k;
       envPrefix ||= ENV_SETTING.has(word);
       k += 1;
+    } else if (prefix === 'command' && LOOKUP_ONLY.test(word)) {
+      // `command -v NAME` / `-V` only says what NAME is: `command` is the program and NAME its argument
+      k = prefixAt;
+      break;
     } else if (prefix !== undefined && word.startsWith('-')) {
       k += prefixOptionWords(prefix, word);
     } else if (assignment(k)) {

@@ -88,6 +88,9 @@ describe('compileBashTemplate', () => {
     '[[ {a} == b ]]',
     'test {a} = b',
     'git -C {dir} status',
+    // `command -v`/`-V` only look a name up: the value is its argument, not the program
+    'command -v -- {x} || echo none',
+    'command -pV {x}',
   ])('accepts %j', (template) => {
     expect(() => compileBashTemplate(template)).not.toThrow();
   });
@@ -101,6 +104,9 @@ describe('compileBashTemplate', () => {
     ['(cd /; {x})', 'command name'],
     ['echo $({x})', 'command name'],
     ['exec {x}', 'command name'],
+    ['command {x}', 'command name'],
+    ['command -p {x}', 'command name'],
+    ['command -v x; command {x}', 'command name'],
     ['env -i {x}', 'command name'],
     ['sudo {x}', 'command name'],
     ['x=1 {x}', 'command name'],
