@@ -37,6 +37,7 @@ describe('approval and tool output modes in the REPL (compiled CLI, real termina
     await t.submit('shout it');
     await t.expect('shout (echoer) needs approval');
     expect(t.text).not.toContain('KEYS TEST'); // nothing ran before the answer
+    await t.approvalReady();
     t.write('y');
     await t.expect('│ KEYS TEST');
     await t.expect('Shouted.');
