@@ -224,7 +224,7 @@ try {
   const boxedNode = resolveEntrypoint('node:tool.mjs#add', { skillDir: dir, settings: { sandbox: true } });
   const importAdd = `import(${JSON.stringify(pathToFileURL(join(dir, 'tool.mjs')).href)}).then((m) => process.stdout.write(JSON.stringify(m.add({ a: 1, b: 2 }))))`;
   const nodeBwrapArgs = [
-    ...sandboxArgs({ cwd: dir, env: { PATH: process.env.PATH ?? '' }, network: false, skillDir: dir }),
+    ...layout.args,
     '--',
     process.execPath,
     '--input-type=module',
