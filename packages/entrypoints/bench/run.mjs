@@ -223,8 +223,15 @@ try {
   // against the same call in-process and against a bare spawn of bubblewrap + node importing the same module
   const boxedNode = resolveEntrypoint('node:tool.mjs#add', { skillDir: dir, settings: { sandbox: true } });
   const importAdd = `import(${JSON.stringify(pathToFileURL(join(dir, 'tool.mjs')).href)}).then((m) => process.stdout.write(JSON.stringify(m.add({ a: 1, b: 2 }))))`;
+  // a layout of its own: the bash rows' layout released its placeholders, and bubblewrap would fail at once on them
+  const nodeLayout = prepareSandbox({
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '' },
+    network: false,
+    skillDir: dir,
+  });
   const nodeBwrapArgs = [
-    ...layout.args,
+    ...nodeLayout.args,
     '--',
     process.execPath,
     '--input-type=module',
@@ -239,7 +246,10 @@ try {
       });
       child.stdout.resume();
       child.on('error', reject);
-      child.on('close', resolve);
+      // a floor that fails fast would make any entrypoint look slow: it must run the tool
+      child.on('close', (code) =>
+        code === 0 ? resolve() : reject(new Error(`the bare bwrap + node spawn exited with ${code}`)),
+      );
     });
   const runBoxedNode = (mode) => async () => {
     configureProcessGuard(mode);
