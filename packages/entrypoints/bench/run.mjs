@@ -230,14 +230,7 @@ try {
     network: false,
     skillDir: dir,
   });
-  const nodeBwrapArgs = [
-    ...nodeLayout.args,
-    '--',
-    process.execPath,
-    '--input-type=module',
-    '-e',
-    importAdd,
-  ];
+  const nodeBwrapArgs = [...nodeLayout.args, '--', process.execPath, '--input-type=module', '-e', importAdd];
   const bareNodeBwrap = () =>
     new Promise((resolve, reject) => {
       const child = spawn(sandbox.bwrap, nodeBwrapArgs, {
