@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import type { RuntimeIo } from '@birdie/runtime/io';
 
 export type Output = Writable & { isTTY?: boolean; columns?: number };
 export type Input = Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
@@ -10,6 +11,8 @@ export interface Io {
   stdin: Input;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** The CLI's bundled skills and agents (set by `main` from the package's own folders). */
+  bundled?: RuntimeIo['bundled'];
 }
 
 export function processIo(): Io {
@@ -23,28 +26,14 @@ export function processIo(): Io {
 }
 
 export const EXIT_OK = 0;
-export const EXIT_RUN = 1;
-export const EXIT_USAGE = 2;
-/** The session is in use by another process (a turn of `birdie run` or the REPL): retry later, or pass --wait. */
-export const EXIT_BUSY = 3;
-
-/** A failure that ends the command with a message and an exit code; everything else is a bug and shows its stack. */
-export class CliError extends Error {
-  readonly exitCode: number;
-  constructor(message: string, exitCode: number = EXIT_RUN, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'CliError';
-    this.exitCode = exitCode;
-  }
-}
-
-/** Bad argv, config or environment: exit code 2. */
-export class UsageError extends CliError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, EXIT_USAGE, options);
-    this.name = 'UsageError';
-  }
-}
+// The runtime's failures carry the status the CLI exits with (1 run, 2 usage, 3 busy); the CLI's own use them too.
+export {
+  EXIT_BUSY,
+  EXIT_RUN,
+  EXIT_USAGE,
+  RuntimeError as CliError,
+  UsageError,
+} from '@birdie/runtime/errors';
 
 export function write(out: Output, text: string): void {
   out.write(text.endsWith('\n') ? text : `${text}\n`);

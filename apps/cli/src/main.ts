@@ -1,5 +1,6 @@
 import { parseArgv, type Values } from './argv.js';
 import { CliError, EXIT_OK, EXIT_RUN, type Io, write } from './io.js';
+import { bundledLayer } from './paths.js';
 import { cliVersion } from './version.js';
 
 export interface CommandContext {
@@ -64,10 +65,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
       return EXIT_OK;
     }
     const handler = await handlers[parsed.command.name]!();
-    return await handler({ io, values: parsed.values, positionals: parsed.positionals });
+    // The runtime reads the bundled layer from the CLI's own package folders, never from the working folder.
+    const withBundled: Io = io.bundled ? io : { ...io, bundled: bundledLayer(io.env) };
+    return await handler({ io: withBundled, values: parsed.values, positionals: parsed.positionals });
   } catch (caught) {
     // A store failure that no command translated still gets its one wording, never a stack trace.
-    const { isStoreErrorLike, storeFailure } = await import('./store-failure.js');
+    const { isStoreErrorLike, storeFailure } = await import('@birdie/runtime/store-failure');
     const error = isStoreErrorLike(caught) ? storeFailure(caught) : caught;
     if (error instanceof CliError) {
       write(io.stderr, `birdie: ${error.message}`);

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Vendor } from '@birdie/providers';
-import { writePrivateFile } from './folders.js';
+import { writePrivateFile } from '@birdie/runtime/folders';
+import { configFile } from '@birdie/runtime/paths';
 import { CliError, type Io } from './io.js';
-import { configFile } from './paths.js';
 
 /**
  * The setup wizard: ask vendor, model and key, check the key with the vendor where it has a cheap check, and write

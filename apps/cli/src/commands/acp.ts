@@ -1,22 +1,11 @@
 import { Readable, Writable } from 'node:stream';
-import type { AcpRuntime } from '@birdie/acp';
+import { agentFlag, approvalMode, openRuntime, waitMs } from '@birdie/runtime/runtime';
+import { skillFlags } from '@birdie/runtime/skill-flags';
 import { type Io, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { reportSkillProblems } from '../render/diagnostics.js';
-import {
-  agentFlag,
-  approvalMode,
-  findSession,
-  openRuntime,
-  staleGrantNotes,
-  waitingLine,
-  waitMs,
-} from '../runtime.js';
-import { useSession } from '../session-start.js';
-import { skillFlags } from '../skill-flags.js';
+import { skippedLine } from '../render/workspace-trust.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
-import { skippedLine } from '../trust.js';
-import { executeTurn } from '../turn.js';
 import { cliVersion } from '../version.js';
 
 /**
@@ -41,77 +30,20 @@ export async function acpCommand({ io, values }: CommandContext): Promise<number
     const agent = agentFlag(rt, values);
     // A session made here starts with --agent's agent; after that (and in a loaded session) whoever spoke last goes
     // on, so a handoff holds across turns.
-    const startsWithAgent = new Set<string>();
     const approval = approvalMode(values, rt.config.settings.approval);
-    const [{ serveAcp }, { ndJsonStream }, { skillIdentity }] = await Promise.all([
+    const [{ serveAcp }, { ndJsonStream }, { acpRuntime }] = await Promise.all([
       import('@birdie/acp'),
       import('@agentclientprotocol/sdk'),
-      import('@birdie/registry'),
+      import('@birdie/runtime/acp-runtime'),
     ]);
-    const running = new Set<Promise<unknown>>();
-    const runtime: AcpRuntime = {
+    const { runtime, settled } = acpRuntime(rt, {
       info: { name: 'birdie', version: cliVersion() },
-      defaultApproval: approval,
-      async createSession() {
-        const session = await useSession(rt, undefined, { flags });
-        if (agent !== undefined) startsWithAgent.add(session.id);
-        return session.id;
-      },
-      async hasSession(id) {
-        return findSession(rt.store, id, rt.userId).then(
-          () => true,
-          () => false,
-        );
-      },
-      async history(id) {
-        return (await rt.agent.getState(id)).messages;
-      },
-      cwd: rt.cwd,
-      async listSessions() {
-        return (await rt.store.sessions.list(rt.userId)).map((s) => ({
-          id: s.id,
-          updatedAt: s.updatedAt,
-          ...(s.title !== undefined ? { title: s.title } : {}),
-        }));
-      },
-      // The session's approvals live in its thread, bound to the digest of the skill file, and the agent applies
-      // them before it asks: a call allowed for the session never reaches the editor's permission prompt, in this
-      // process or after a restart. Nothing more to seed.
-      async sessionGrants() {
-        return [];
-      },
-      async runTurn(id, text, o) {
-        // Opens the session with its grants read from the store (a session loaded after a restart has them too).
-        const session = await useSession(rt, id);
-        for (const line of staleGrantNotes(rt, session.id)) log(`birdie: ${line}`);
-        const turn = executeTurn(rt, session, text, {
-          approval: o.approval,
-          signal: o.signal,
-          waitMs: wait,
-          cwd: o.cwd,
-          ...(startsWithAgent.delete(session.id) ? { agent } : {}),
-          ...(o.files ? { files: o.files } : {}),
-          handlers: {
-            // ACP ends a prompt with its own stop reason; the turn's closing done is not an update to send.
-            onEvent: (event) => {
-              if (event.type !== 'done') o.onEvent(event);
-            },
-            decide: o.decide,
-            onWait: (holder, ms) => log(waitingLine(session.id, holder, ms)),
-          },
-        });
-        running.add(turn);
-        try {
-          const result = await turn;
-          // The ACP runtime speaks the graph's words: a cancelled turn is `aborted` there.
-          return { ...result, status: result.status === 'cancelled' ? 'aborted' : result.status };
-        } finally {
-          running.delete(turn);
-        }
-      },
-      skillIdentity: (skill) => skillIdentity(rt.registry.current(), skill),
+      approval,
+      waitMs: wait,
+      flags,
+      ...(agent !== undefined ? { agent } : {}),
       log,
-    };
+    });
     const connection = serveAcp(
       runtime,
       ndJsonStream(
@@ -126,7 +58,7 @@ export async function acpCommand({ io, values }: CommandContext): Promise<number
       stopListening();
     }
     // The connection's end aborted every prompt; their turns finish (tools killed, run log written) before the end.
-    await Promise.allSettled([...running]);
+    await settled();
     return 0;
   } finally {
     await rt.close();

@@ -1,12 +1,12 @@
 import { stat } from 'node:fs/promises';
+import { isAgentMessage } from '@birdie/runtime/agents';
+import { resolveFrom } from '@birdie/runtime/paths';
+import { BUILTIN_TOOLS, openTrustedRegistry } from '@birdie/runtime/skills';
 import type { AgentDefinition } from '@birdie/skill-parser';
-import { isAgentMessage } from '../agents.js';
 import { write } from '../io.js';
 import type { CommandContext } from '../main.js';
-import { resolveFrom } from '../paths.js';
 import type { DiagnosticLike } from '../render/diagnostics.js';
-import { BUILTIN_TOOLS, openTrustedRegistry } from '../skills.js';
-import { skippedLine } from '../trust.js';
+import { skippedLine } from '../render/workspace-trust.js';
 import { missingPath, printCheckReport } from './check-report.js';
 
 /**

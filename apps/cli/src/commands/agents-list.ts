@@ -1,10 +1,10 @@
-import { isAgentMessage } from '../agents.js';
+import { isAgentMessage } from '@birdie/runtime/agents';
+import { openTrustedRegistry } from '@birdie/runtime/skills';
 import { EXIT_OK, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { relativeIfInside, reportSkillProblems } from '../render/diagnostics.js';
 import { styler, table } from '../render/style.js';
-import { openTrustedRegistry } from '../skills.js';
-import { skippedLine } from '../trust.js';
+import { skippedLine } from '../render/workspace-trust.js';
 
 /** `birdie agents list`: name, model, skills, subagents and handoffs, and where each agent came from. */
 export async function agentsListCommand({ io, values }: CommandContext): Promise<number> {

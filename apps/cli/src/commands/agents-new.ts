@@ -1,9 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ensureFolder } from '../folders.js';
+import { ensureFolder } from '@birdie/runtime/folders';
+import { resolveFrom, userAgentsDir } from '@birdie/runtime/paths';
 import { EXIT_OK, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
-import { resolveFrom, userAgentsDir } from '../paths.js';
 
 const NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 

@@ -1,16 +1,16 @@
 import { existsSync } from 'node:fs';
 import type { RegistrySnapshot } from '@birdie/registry';
-import { configFileProblem, explicitConfigPath } from '../config.js';
-import { writePrivateFile } from '../folders.js';
+import { configFileProblem, explicitConfigPath } from '@birdie/runtime/config';
+import { writePrivateFile } from '@birdie/runtime/folders';
+import { loadSettingsWithSources } from '@birdie/runtime/isolation';
+import { configFile } from '@birdie/runtime/paths';
+import type { SettingKey } from '@birdie/runtime/settings';
+import { SETTING_KEYS } from '@birdie/runtime/settings';
+import { unknownSkillWarning } from '@birdie/runtime/skill-flags';
+import { didYouMean } from '@birdie/runtime/suggest';
 import { EXIT_OK, type Io, UsageError, write } from '../io.js';
-import { loadSettingsWithSources } from '../isolation.js';
 import type { CommandContext } from '../main.js';
-import { configFile } from '../paths.js';
 import { table } from '../render/style.js';
-import type { SettingKey } from '../settings.js';
-import { SETTING_KEYS } from '../settings.js';
-import { unknownSkillWarning } from '../skill-flags.js';
-import { didYouMean } from '../suggest.js';
 
 /** The file `set` and `unset` write: `--config FILE` when given, else `~/.birdie/config.json`. */
 function targetFile(io: Io, values: CommandContext['values']): string {
@@ -96,7 +96,7 @@ async function writeSettings(
   change: (settings: Record<string, unknown>) => void,
 ): Promise<void> {
   const { readConfigFile, ProviderError } = await import('@birdie/providers');
-  const { checkSettings, settingsProblem } = await import('../settings-schema.js');
+  const { checkSettings, settingsProblem } = await import('@birdie/runtime/settings-schema');
   const current = existsSync(file)
     ? await readConfigFile(file).catch((error: unknown) => {
         throw error instanceof ProviderError ? configFileProblem(io, error) : error;
@@ -248,7 +248,7 @@ async function addOrRemove(
 }
 
 async function loadedSkills(io: Io, values: CommandContext['values']): Promise<RegistrySnapshot> {
-  const { openTrustedRegistry } = await import('../skills.js');
+  const { openTrustedRegistry } = await import('@birdie/runtime/skills');
   return (await openTrustedRegistry(io, values)).current();
 }
 

@@ -1,8 +1,8 @@
-import { chooseDatabase } from '../database.js';
+import { chooseDatabase } from '@birdie/runtime/database';
+import { openUserStore } from '@birdie/runtime/runtime';
+import { isStoreErrorLike, storeFailure } from '@birdie/runtime/store-failure';
 import { EXIT_OK, EXIT_RUN, write } from '../io.js';
 import type { CommandContext } from '../main.js';
-import { openUserStore } from '../runtime.js';
-import { isStoreErrorLike, storeFailure } from '../store-failure.js';
 
 interface Status {
   kind: 'sqlite' | 'postgres';

@@ -1,7 +1,7 @@
+import { openUserStore } from '@birdie/runtime/runtime';
 import { EXIT_OK, EXIT_RUN, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { styler } from '../render/style.js';
-import { openUserStore } from '../runtime.js';
 
 /**
  * `birdie doctor`: checks the whole store — SQLite's integrity check, then every stored record decoded against its

@@ -1,9 +1,9 @@
+import { checkUserId, findSession, openUserStore, userIdOf } from '@birdie/runtime/runtime';
 import type { RunQuery, RunRecord, RunStatus, Store, ToolCallRecord } from '@birdie/store';
 import { EXIT_OK, EXIT_RUN, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { formatMs } from '../render/events.js';
 import { styler, table } from '../render/style.js';
-import { checkUserId, findSession, openUserStore, userIdOf } from '../runtime.js';
 import { onStopSignal } from '../stop-signals.js';
 
 type LoggedCall = ToolCallRecord & { subagent?: LoggedCall[] };
@@ -262,7 +262,7 @@ export async function logsShowCommand({ io, values, positionals }: CommandContex
       ),
     );
     if (run.parentRunId !== undefined) write(io.stdout, style('dim', `part of run ${run.parentRunId}`));
-    const { formatHistory } = await import('../history.js');
+    const { formatHistory } = await import('../render/history.js');
     if (messages) io.stdout.write(formatHistory(messages, style) || 'No messages.\n');
     else
       write(

@@ -1,9 +1,9 @@
-import { isSavedProviderError, nothingConfigured } from '../config.js';
+import { isSavedProviderError, nothingConfigured } from '@birdie/runtime/config';
+import { approvalMode, userIdOf } from '@birdie/runtime/runtime';
 import { UsageError } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { type Style, styler } from '../render/style.js';
 import { readInput } from '../repl/input.js';
-import { approvalMode, userIdOf } from '../runtime.js';
 import { cliVersion } from '../version.js';
 
 /**

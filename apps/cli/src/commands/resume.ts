@@ -1,8 +1,8 @@
+import { checkUserId, openUserStore, userIdOf } from '@birdie/runtime/runtime';
 import type { Session } from '@birdie/store';
 import { EXIT_OK, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { plural } from '../render/diagnostics.js';
-import { checkUserId, openUserStore, userIdOf } from '../runtime.js';
 import { replCommand } from './repl.js';
 
 const when = (d: Date) => d.toISOString().slice(0, 16).replace('T', ' ');

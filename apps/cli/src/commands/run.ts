@@ -1,19 +1,26 @@
 import type { ApprovalDecision, ApprovalRequest } from '@birdie/graph';
-import { agentGapLine, agentGaps } from '../agent-gaps.js';
+import { agentGapLine, agentGaps } from '@birdie/runtime/agent-gaps';
+import { listenForRetries, retryLine } from '@birdie/runtime/retry-notice';
+import {
+  agentFlag,
+  approvalMode,
+  openRuntime,
+  staleGrantNotes,
+  waitingLine,
+  waitMs,
+} from '@birdie/runtime/runtime';
+import { useSession } from '@birdie/runtime/session-start';
+import { skillFlags } from '@birdie/runtime/skill-flags';
+import { isStoreFailureCode, storeFailureText } from '@birdie/runtime/store-failure';
+import { executeTurn } from '@birdie/runtime/turn';
 import { EXIT_OK, EXIT_RUN, type Input, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { reportSkillProblems } from '../render/diagnostics.js';
 import { EventPrinter } from '../render/events.js';
 import { eventJson, turnResultJson } from '../render/json-events.js';
 import { styler } from '../render/style.js';
-import { listenForRetries, retryLine } from '../retry-notice.js';
-import { agentFlag, approvalMode, openRuntime, staleGrantNotes, waitingLine, waitMs } from '../runtime.js';
-import { useSession } from '../session-start.js';
-import { skillFlags } from '../skill-flags.js';
+import { skippedLine } from '../render/workspace-trust.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
-import { isStoreFailureCode, storeFailureText } from '../store-failure.js';
-import { skippedLine } from '../trust.js';
-import { executeTurn } from '../turn.js';
 
 export const REFUSAL =
   'birdie run does not ask for approval: refused. Rerun with --yes to approve such calls, or --approval never.';

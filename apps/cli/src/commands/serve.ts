@@ -1,15 +1,11 @@
-import type { TurnLimits } from '@birdie/server';
+import type { ServeIsolation } from '@birdie/runtime/serve-isolation';
+import type { ServeLimits } from '@birdie/runtime/settings';
 import { CliError, EXIT_OK, EXIT_RUN, type Io, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { reportSkillProblems } from '../render/diagnostics.js';
-import { approvalMode, openRuntime } from '../runtime.js';
-import { serveIsolation } from '../serve/isolation.js';
+import { skippedLine } from '../render/workspace-trust.js';
 import { linesToLog, logFormat, serveLog } from '../serve/log.js';
-import { operatorPolicy } from '../serve/operator-policy.js';
-import { serveRuntime } from '../serve/runtime-adapter.js';
-import type { ServeLimits } from '../settings.js';
 import { endChildProcesses, onStopSignal, type StopSignal } from '../stop-signals.js';
-import { skippedLine } from '../trust.js';
 import { cliVersion } from '../version.js';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -38,44 +34,28 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
   if (metricsPort === undefined && values['metrics-host'] !== undefined)
     throw new UsageError('--metrics-host needs --metrics-port (the metrics listener is off without it)');
   const format = logFormat(values['log-format']);
-  approvalMode(values); // a bad --approval fails before anything loads
-
   const log = serveLog(io.stderr, format);
   const say = (msg: string) => log({ level: 'info', msg });
   // Under --log-format json, what the runtime writes to stderr is logged too: every line of stderr is JSON.
   const logged: Io = format === 'json' ? { ...io, stderr: linesToLog(log) } : io;
   // The operator's policy is the ceiling of every API session's skills and agents, on every turn.
-  const rt = await openRuntime(logged, values, {
-    ceiling: (config) => operatorPolicy(config.settings).ceiling,
-    rules: (config) => operatorPolicy(config.settings).rules,
+  const { openServeRuntime } = await import('@birdie/runtime/server-runtime');
+  const setup = await openServeRuntime(logged, values, {
+    opened(rt) {
+      reportSkillProblems(rt.registry.messages, logged);
+      const skipped = skippedLine(rt.registry.current().untrusted);
+      if (skipped) write(logged.stderr, skipped);
+    },
   });
-  const policy = operatorPolicy(rt.config.settings);
-  const approval = approvalMode(values, rt.config.settings.approval);
-  reportSkillProblems(rt.registry.messages, logged);
-  const skipped = skippedLine(rt.registry.current().untrusted);
-  if (skipped) write(logged.stderr, skipped);
-  let isolation: Awaited<ReturnType<typeof serveIsolation>>;
-  try {
-    const snapshot = rt.registry.current();
-    isolation = await serveIsolation(
-      logged,
-      values,
-      rt.config.settings,
-      snapshot,
-      (skill) => policy.skillRefusal(skill, snapshot) === undefined,
-    );
-  } catch (error) {
-    await rt.close();
-    throw error;
-  }
+  const { rt, approval, isolation } = setup;
   const { createServer } = await import('@birdie/server');
   const server = createServer({
-    runtime: serveRuntime(rt, approval),
-    workspaces: isolation.workspaces,
+    runtime: setup.runtime,
+    workspaces: setup.workspaces,
     version: cliVersion(),
     maxBodyBytes,
     rateLimit: perMinute === 0 ? false : { requests: perMinute, perMs: 60_000 },
-    limits: turnLimits(rt.config.settings.serve.limits),
+    limits: setup.limits,
     corsOrigins,
     onError: (error, where, context) =>
       log({
@@ -129,17 +109,6 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
   }
 }
 
-/**
- * The settings' per-user turn limits, as the server takes them. They are counted in the store, so every worker on
- * one database enforces them together; `--rate-limit` instead counts requests per token in this process only.
- */
-function turnLimits(limits: ServeLimits): TurnLimits {
-  return {
-    ...(limits.concurrent_turns !== undefined ? { concurrentTurns: limits.concurrent_turns } : {}),
-    ...(limits.turns_per_minute !== undefined ? { turnsPerMinute: limits.turns_per_minute } : {}),
-  };
-}
-
 function limitsLine({ concurrent_turns, turns_per_minute }: ServeLimits): string {
   const parts = [
     ...(concurrent_turns !== undefined ? [`${concurrent_turns} concurrent turn(s)`] : []),
@@ -149,7 +118,7 @@ function limitsLine({ concurrent_turns, turns_per_minute }: ServeLimits): string
 }
 
 /** Where users' tools run, for the start-up lines. */
-function isolationLine(isolation: Awaited<ReturnType<typeof serveIsolation>>, network: boolean): string {
+function isolationLine(isolation: ServeIsolation, network: boolean): string {
   const { root, per = 'user' } = isolation.workspaces;
   const sandbox =
     isolation.shellTools.length === 0

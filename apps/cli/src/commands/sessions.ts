@@ -1,13 +1,14 @@
-import { formatHistory, readHistory } from '../history.js';
+import { readHistory } from '@birdie/runtime/history';
+import { checkUserId, findSession, openUserStore, requireWritable, userIdOf } from '@birdie/runtime/runtime';
+import { removeSessionDir } from '@birdie/runtime/session-dir';
+import { oneLine } from '@birdie/runtime/session-titles';
+import { storeFailureText } from '@birdie/runtime/store-failure';
 import { EXIT_OK, EXIT_RUN, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { plural } from '../render/diagnostics.js';
+import { formatHistory } from '../render/history.js';
 import { messageJson } from '../render/json-events.js';
 import { styler, table } from '../render/style.js';
-import { checkUserId, findSession, openUserStore, requireWritable, userIdOf } from '../runtime.js';
-import { removeSessionDir } from '../session-dir.js';
-import { oneLine } from '../session-titles.js';
-import { storeFailureText } from '../store-failure.js';
 
 export async function sessionsListCommand({ io, values }: CommandContext): Promise<number> {
   const userId = await checkUserId(userIdOf(io, values));

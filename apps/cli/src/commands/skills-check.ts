@@ -1,13 +1,13 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isAgentMessage } from '../agents.js';
-import { allowedToolsWarnings } from '../allowed-tools-check.js';
+import { isAgentMessage } from '@birdie/runtime/agents';
+import { allowedToolsWarnings } from '@birdie/runtime/allowed-tools-check';
+import { resolveFrom } from '@birdie/runtime/paths';
+import { openTrustedRegistry } from '@birdie/runtime/skills';
 import { write } from '../io.js';
 import type { CommandContext } from '../main.js';
-import { resolveFrom } from '../paths.js';
 import type { DiagnosticLike } from '../render/diagnostics.js';
-import { openTrustedRegistry } from '../skills.js';
-import { skippedLine } from '../trust.js';
+import { skippedLine } from '../render/workspace-trust.js';
 import { missingPath, printCheckReport } from './check-report.js';
 
 /**

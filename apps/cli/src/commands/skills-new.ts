@@ -1,9 +1,9 @@
 import { stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ensureFolder } from '../folders.js';
+import { ensureFolder } from '@birdie/runtime/folders';
+import { resolveFrom, userSkillsDir } from '@birdie/runtime/paths';
 import { EXIT_OK, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
-import { resolveFrom, userSkillsDir } from '../paths.js';
 
 const NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 

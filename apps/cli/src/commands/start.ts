@@ -1,3 +1,7 @@
+import { openRuntime, type Runtime, requireWritable } from '@birdie/runtime/runtime';
+import { agentDirectories } from '@birdie/runtime/skills';
+import { didYouMean } from '@birdie/runtime/suggest';
+import { agentTrigger, runTriggered, TASK_PREFIX, taskTrigger } from '@birdie/runtime/unattended';
 import type { Firing, SchedulerEvent, Trigger } from '@birdie/scheduler';
 import type { ScheduledTask } from '@birdie/store';
 import { EXIT_OK, EXIT_RUN, UsageError, write } from '../io.js';
@@ -5,11 +9,7 @@ import type { CommandContext } from '../main.js';
 import { reportSkillProblems } from '../render/diagnostics.js';
 import { formatMs } from '../render/events.js';
 import { styler, table } from '../render/style.js';
-import { openRuntime, type Runtime, requireWritable } from '../runtime.js';
-import { agentDirectories } from '../skills.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
-import { didYouMean } from '../suggest.js';
-import { agentTrigger, runTriggered, TASK_PREFIX, taskTrigger } from '../unattended.js';
 
 /** How often `birdie start` looks for tasks scheduled since (by `birdie tasks` or the model's `schedule_task`). */
 const TASK_POLL_MS = 10_000;

@@ -1,8 +1,8 @@
+import { checkUserId, openUserStore, requireWritable, userIdOf } from '@birdie/runtime/runtime';
+import { whenText } from '@birdie/runtime/task-book';
 import { EXIT_OK, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { styler, table } from '../render/style.js';
-import { checkUserId, openUserStore, requireWritable, userIdOf } from '../runtime.js';
-import { whenText } from '../task-book.js';
 
 /** `birdie tasks list`: the user's scheduled tasks (active ones unless `--all`). */
 export async function tasksListCommand({ io, values }: CommandContext): Promise<number> {

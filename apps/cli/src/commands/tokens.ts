@@ -1,7 +1,7 @@
+import { checkUserId, openUserStore, requireWritable } from '@birdie/runtime/runtime';
 import { EXIT_OK, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { table } from '../render/style.js';
-import { checkUserId, openUserStore, requireWritable } from '../runtime.js';
 
 /** `birdie tokens create --user NAME`: the token is printed once, on stdout; the store keeps its hash only. */
 export async function tokensCreateCommand({ io, values }: CommandContext): Promise<number> {

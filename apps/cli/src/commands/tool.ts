@@ -1,11 +1,11 @@
+import { applyIsolation, confinementLine, confinementOfTool, loadSettings } from '@birdie/runtime/isolation';
+import { checkUserId, findSession, openUserStore, userIdOf } from '@birdie/runtime/runtime';
+import { openSessionFolder, type SessionFolder } from '@birdie/runtime/session-folder';
+import { openTrustedRegistry, workingDir } from '@birdie/runtime/skills';
+import { didYouMean } from '@birdie/runtime/suggest';
 import { EXIT_OK, EXIT_RUN, UsageError, write } from '../io.js';
-import { applyIsolation, confinementLine, confinementOfTool, loadSettings } from '../isolation.js';
 import type { CommandContext } from '../main.js';
-import { checkUserId, findSession, openUserStore, userIdOf } from '../runtime.js';
-import { openSessionFolder, type SessionFolder } from '../session-folder.js';
-import { openTrustedRegistry, workingDir } from '../skills.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
-import { didYouMean } from '../suggest.js';
 
 /**
  * `birdie tool NAME --args '{…}'`: one skill tool through its real entrypoint, no model. It is built and run by the

@@ -1,12 +1,13 @@
 import { statSync } from 'node:fs';
 import type { WorkspaceDeclarations } from '@birdie/registry';
+import { resolveFrom } from '@birdie/runtime/paths';
+import { openUserStore, requireWritable } from '@birdie/runtime/runtime';
+import { openRegistry } from '@birdie/runtime/skills';
+import { realFolder } from '@birdie/runtime/trust';
 import { EXIT_OK, UsageError, write } from '../io.js';
 import type { CommandContext } from '../main.js';
-import { resolveFrom } from '../paths.js';
 import { styler, table } from '../render/style.js';
-import { openUserStore, requireWritable } from '../runtime.js';
-import { openRegistry } from '../skills.js';
-import { describeWorkspace, realFolder, workspaceContents } from '../trust.js';
+import { describeWorkspace, workspaceContents } from '../render/workspace-trust.js';
 
 /** `birdie trust [DIR]`, `--list`, `--revoke DIR`: the user's answers about project folders, kept in the store. */
 export async function trustCommand({ io, values, positionals }: CommandContext): Promise<number> {

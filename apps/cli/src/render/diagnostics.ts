@@ -1,17 +1,8 @@
-import { relative } from 'node:path';
+import { type DiagnosticLike, relativeIfInside } from '@birdie/runtime/diagnostics';
 import type { Io } from '../io.js';
 import { type Style, styler } from './style.js';
 
-/** The fields of a vfile `VFileMessage` this CLI reads. */
-export interface DiagnosticLike {
-  file?: string | undefined;
-  line?: number | undefined;
-  column?: number | undefined;
-  reason: string;
-  ruleId?: string | undefined;
-  source?: string | undefined;
-  fatal?: boolean | null | undefined;
-}
+export { type DiagnosticLike, relativeIfInside };
 
 export function severityOf(message: DiagnosticLike): 'error' | 'warning' | 'info' {
   return message.fatal === true ? 'error' : message.fatal === false ? 'warning' : 'info';
@@ -27,11 +18,6 @@ export function formatDiagnostic(message: DiagnosticLike, cwd: string, style?: S
     : severity;
   const rule = message.ruleId ? `${message.source ? `${message.source}:` : ''}${message.ruleId}` : '';
   return `${where}  ${colored}  ${message.reason}${rule ? `  ${rule}` : ''}`;
-}
-
-export function relativeIfInside(cwd: string, path: string): string {
-  const rel = relative(cwd, path);
-  return rel === '' || rel.startsWith('..') ? path : rel;
 }
 
 export function summarize(messages: readonly DiagnosticLike[]): {

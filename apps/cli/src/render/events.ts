@@ -1,7 +1,7 @@
 import type { AgentEvent } from '@birdie/graph';
+import { type HintPlace, isStoreFailureCode, storeFailureText } from '@birdie/runtime/store-failure';
+import type { TurnEvent } from '@birdie/runtime/turn';
 import type { Output } from '../io.js';
-import { type HintPlace, isStoreFailureCode, storeFailureText } from '../store-failure.js';
-import type { TurnEvent } from '../turn.js';
 import type { AnswerSink } from './answer-sink.js';
 import type { Style } from './style.js';
 import { formatArgs, type ToolOutputMode, toolOutputView } from './tool-output.js';

@@ -1,5 +1,5 @@
 import { type AgentEvent, agentEventJson } from '@birdie/graph/event-json';
-import type { TurnEvent } from '../turn.js';
+import type { TurnEvent } from '@birdie/runtime/turn';
 
 export { messageJson, turnResultJson } from '@birdie/graph/event-json';
 

@@ -1,4 +1,4 @@
-import { SETTING_KEYS } from '../settings.js';
+import { SETTING_KEYS } from '@birdie/runtime/settings';
 import type { Completions } from './completion.js';
 import { SLASH_COMMANDS } from './slash.js';
 import type { ReplState } from './state.js';

@@ -1,6 +1,7 @@
+import { type History, historyOf } from '@birdie/runtime/history';
 import type { BaseMessage } from '@langchain/core/messages';
-import { formatHistory, type History, historyOf } from '../history.js';
 import type { Io } from '../io.js';
+import { formatHistory } from '../render/history.js';
 import type { Style } from '../render/style.js';
 import { loadMarkdown, rendersMarkdown } from './answer-markdown.js';
 import type { ReplState } from './state.js';

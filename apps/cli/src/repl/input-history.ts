@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync, chmodSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { ensureFolder, writePrivateFile } from '../folders.js';
-import { birdieHome } from '../paths.js';
+import { ensureFolder, writePrivateFile } from '@birdie/runtime/folders';
+import { birdieHome } from '@birdie/runtime/paths';
 
 /** How many inputs are kept; the file is rewritten to this many once it grows a fifth past it. */
 export const HISTORY_LIMIT = 1_000;

@@ -1,9 +1,9 @@
 import type { AgentEvent } from '@birdie/graph';
+import type { TurnEvent } from '@birdie/runtime/turn';
 import type { Output } from '../io.js';
 import { fitWidth, LastLines } from '../render/live-lines.js';
 import type { Style } from '../render/style.js';
 import { formatArgs } from '../render/tool-output.js';
-import type { TurnEvent } from '../turn.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 /** Lines of output shown per running call (fewer when several run and the window is short). */

@@ -152,7 +152,7 @@ export async function runRepl({
     if (state) {
       state.watcher?.close();
       const id = state.session.id;
-      const { discardIfEmpty } = await import('../session-titles.js');
+      const { discardIfEmpty } = await import('@birdie/runtime/session-titles');
       // A session without an exchange (opened and left, a failed first call) does not litter the lists.
       if (!(await discardIfEmpty(state.rt, state.session))) {
         io.stdout.write(`${style('dim', `session ${id} saved · resume with: birdie --session-id ${id}`)}\n`);

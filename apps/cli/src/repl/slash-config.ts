@@ -1,5 +1,5 @@
+import type { SettingKey } from '@birdie/runtime/settings';
 import type { Values } from '../argv.js';
-import type { SettingKey } from '../settings.js';
 import { out, type ReplState } from './state.js';
 
 /** The REPL's own `--config FILE`, if it was started with one: `/info` and `/config` read and write that file. */
@@ -43,7 +43,7 @@ export async function config(state: ReplState, rest: string[]): Promise<undefine
   const key = rest[1] as SettingKey;
   if (key === 'skills.enable' || key === 'skills.disable') {
     // `/new` makes sessions from the runtime's settings: it takes the lists just saved.
-    const { loadSettingsWithSources } = await import('../isolation.js');
+    const { loadSettingsWithSources } = await import('@birdie/runtime/isolation');
     const { settings, sources } = await loadSettingsWithSources(state.io, values);
     state.rt.config.settings.skills = settings.skills;
     state.rt.config.sources['skills.enable'] = sources['skills.enable'];

@@ -1,4 +1,4 @@
-import { isModelSpec, TIER_NAMES } from '../agent-models.js';
+import { isModelSpec, TIER_NAMES } from '@birdie/runtime/agent-models';
 import { plural } from '../render/diagnostics.js';
 import { out, type ReplState } from './state.js';
 

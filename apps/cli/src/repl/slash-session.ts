@@ -1,11 +1,11 @@
+import { findSession } from '@birdie/runtime/runtime';
+import { removeSessionDir } from '@birdie/runtime/session-dir';
+import { createSession } from '@birdie/runtime/session-start';
+import { oneLine } from '@birdie/runtime/session-titles';
+import { storeFailureText } from '@birdie/runtime/store-failure';
+import { closest } from '@birdie/runtime/suggest';
 import { plural } from '../render/diagnostics.js';
 import { table } from '../render/style.js';
-import { findSession } from '../runtime.js';
-import { removeSessionDir } from '../session-dir.js';
-import { createSession } from '../session-start.js';
-import { oneLine } from '../session-titles.js';
-import { storeFailureText } from '../store-failure.js';
-import { closest } from '../suggest.js';
 import { formatReplHistory, readHistoryOf } from './history-view.js';
 import { out, type ReplState, switchTo } from './state.js';
 import { threadContextTokens } from './thread-context.js';

@@ -1,12 +1,12 @@
 import type { ApprovalMode } from '@birdie/graph';
 import type { RegistryWatcher } from '@birdie/registry';
+import { type Runtime, staleGrantNotes } from '@birdie/runtime/runtime';
 import type { Session } from '@birdie/store';
 import type { Io } from '../io.js';
 import { type DiagnosticLike, formatDiagnostic, plural, reportSkillProblems } from '../render/diagnostics.js';
 import type { Style } from '../render/style.js';
 import type { ToolOutputMode } from '../render/tool-output.js';
-import { type Runtime, staleGrantNotes } from '../runtime.js';
-import { workspaceContents } from '../trust.js';
+import { workspaceContents } from '../render/workspace-trust.js';
 import { statusLine } from './status.js';
 
 /** What one REPL process holds: the runtime, the current session and the user's display choices. */
@@ -77,7 +77,7 @@ const vendorOf = (name: string) => name.slice(0, Math.max(0, name.indexOf(':')))
  */
 export async function switchTo(state: ReplState, session: Session): Promise<void> {
   if (session.id !== state.session.id) {
-    const { discardIfEmpty } = await import('../session-titles.js');
+    const { discardIfEmpty } = await import('@birdie/runtime/session-titles');
     await discardIfEmpty(state.rt, state.session);
   }
   await state.rt.loadGrants(session.id);

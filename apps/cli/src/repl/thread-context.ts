@@ -1,4 +1,4 @@
-import type { History } from '../history.js';
+import type { History } from '@birdie/runtime/history';
 
 /**
  * What a resumed conversation takes of the context before its next call: the summary of the last compaction plus

@@ -1,6 +1,7 @@
 import type { WorkspaceDeclarations } from '@birdie/registry';
+import { refusedBefore } from '@birdie/runtime/trust';
 import { plural } from '../render/diagnostics.js';
-import { describeWorkspace, refusedBefore, workspaceContents } from '../trust.js';
+import { describeWorkspace, workspaceContents } from '../render/workspace-trust.js';
 import { out, type ReplState } from './state.js';
 
 type Answer = 'yes' | 'no' | 'later';

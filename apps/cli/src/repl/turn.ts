@@ -1,10 +1,15 @@
+import { listenForRetries, retryCountdown } from '@birdie/runtime/retry-notice';
+import { waitingLine } from '@birdie/runtime/runtime';
+import {
+  isStoreErrorLike,
+  isStoreFailureCode,
+  storeFailure,
+  storeFailureText,
+} from '@birdie/runtime/store-failure';
+import { executeTurn } from '@birdie/runtime/turn';
 import { CliError, EXIT_RUN } from '../io.js';
 import { EventPrinter } from '../render/events.js';
-import { listenForRetries, retryCountdown } from '../retry-notice.js';
-import { waitingLine } from '../runtime.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
-import { isStoreErrorLike, isStoreFailureCode, storeFailure, storeFailureText } from '../store-failure.js';
-import { executeTurn } from '../turn.js';
 import { EventGate, loadMarkdown, MarkdownAnswer, rendersMarkdown } from './answer-markdown.js';
 import { askApprovals } from './approval.js';
 import { LiveTools } from './live-tools.js';

@@ -1,4 +1,4 @@
-import { CliError, EXIT_BUSY, EXIT_RUN } from './io.js';
+import { EXIT_BUSY, EXIT_RUN, RuntimeError } from './errors.js';
 
 /** The fields of `@birdie/store`'s `StoreError` the CLI reads (duck-typed, so this module loads nothing). */
 interface StoreErrorLike {
@@ -50,8 +50,8 @@ export function storeFailureText(
 }
 
 /** A thrown store failure as the CLI error that ends the command; a busy session has its own exit code. */
-export function storeFailure(error: StoreErrorLike, from: HintPlace = 'shell'): CliError {
-  return new CliError(
+export function storeFailure(error: StoreErrorLike, from: HintPlace = 'shell'): RuntimeError {
+  return new RuntimeError(
     storeFailureText(error, error.damage?.sessionId, from),
     error.code === 'session-busy' ? EXIT_BUSY : EXIT_RUN,
     { cause: error },

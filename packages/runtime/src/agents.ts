@@ -1,6 +1,6 @@
 import { sep } from 'node:path';
 import type { SkillDirectory } from '@birdie/registry';
-import type { DiagnosticLike } from './render/diagnostics.js';
+import type { DiagnosticLike } from './diagnostics.js';
 
 /**
  * Whether a registry message is about an agent: its file is an agents folder or inside one. `skills list|check` leave

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { ConfigFile, ProviderError, ResolvedProviderConfig } from '@birdie/providers';
-import type { Values } from './argv.js';
-import { type Io, UsageError } from './io.js';
+import { UsageError } from './errors.js';
+import type { Flags } from './flags.js';
+import type { RuntimeIo } from './io.js';
 import { configFile, resolveFrom } from './paths.js';
 import type { SettingKey, Settings } from './settings.js';
 
@@ -40,7 +41,7 @@ export function isSavedProviderError(error: unknown): error is SavedProviderErro
  * A `ProviderError` met reading the config files, as the usage error that ends the command (exit 2). One in what
  * `birdie setup` rewrites (the saved file, outside its settings section) is a `SavedProviderError`.
  */
-export function configFileProblem(io: Io, error: ProviderError): UsageError {
+export function configFileProblem(io: RuntimeIo, error: ProviderError): UsageError {
   const setupFixes =
     error.file === configFile(io.env) &&
     (error.code === 'config-invalid' || error.code === 'unknown-vendor') &&
@@ -65,7 +66,7 @@ export interface LoadedConfig {
 }
 
 /** `--config FILE` as an absolute path, if given. */
-export function explicitConfigPath(io: Io, values: Values): string | undefined {
+export function explicitConfigPath(io: RuntimeIo, values: Flags): string | undefined {
   return typeof values.config === 'string' ? resolveFrom(io.cwd, values.config) : undefined;
 }
 
@@ -73,7 +74,7 @@ export function explicitConfigPath(io: Io, values: Values): string | undefined {
  * Cheap (no imports): whether the saved `~/.birdie/config.json` has a provider section. A file that cannot be read
  * or parsed counts as configured, so that loading it explains the problem instead of setup replacing it.
  */
-export function savedProviderExists(io: Io): boolean {
+export function savedProviderExists(io: RuntimeIo): boolean {
   let text: string;
   try {
     text = readFileSync(configFile(io.env), 'utf8');
@@ -92,7 +93,7 @@ export function savedProviderExists(io: Io): boolean {
 }
 
 /** Cheap (no imports): true when no file, variable or inline JSON names a provider at all. */
-export function nothingConfigured(io: Io, values: Values): boolean {
+export function nothingConfigured(io: RuntimeIo, values: Flags): boolean {
   const e = io.env;
   return (
     !explicitConfigPath(io, values) &&
@@ -110,7 +111,7 @@ export function nothingConfigured(io: Io, values: Values): boolean {
  * `@birdie/providers`). Settings come from the two files' `settings` sections. Every problem is a usage error
  * (exit 2) whose message says what to change and, for a file, where.
  */
-export async function loadConfig(io: Io, values: Values): Promise<LoadedConfig> {
+export async function loadConfig(io: RuntimeIo, values: Flags): Promise<LoadedConfig> {
   const [{ readConfigFile, resolveProviderConfig, ProviderError }, { mergeSettings }] = await Promise.all([
     import('@birdie/providers'),
     import('./settings-schema.js'),

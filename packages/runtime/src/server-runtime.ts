@@ -1,12 +1,16 @@
 import type { ApprovalMode } from '@birdie/graph';
 import { messageJson } from '@birdie/graph/event-json';
-import { ApiError, type ServeRuntime } from '@birdie/server';
-import { historyOf } from '../history.js';
-import type { Runtime } from '../runtime.js';
-import { removeSessionDir } from '../session-dir.js';
-import { createSession } from '../session-start.js';
-import { executeTurn } from '../turn.js';
+import { ApiError, type ServeRuntime, type TurnLimits, type WorkspaceOptions } from '@birdie/server';
+import type { Flags } from './flags.js';
+import { historyOf } from './history.js';
+import type { RuntimeIo } from './io.js';
 import { operatorPolicy } from './operator-policy.js';
+import { approvalMode, openRuntime, type Runtime } from './runtime.js';
+import { type ServeIsolation, serveIsolation } from './serve-isolation.js';
+import { removeSessionDir } from './session-dir.js';
+import { createSession } from './session-start.js';
+import type { ServeLimits } from './settings.js';
+import { executeTurn } from './turn.js';
 
 /**
  * The CLI's runtime as `@birdie/server` drives it: sessions through the store, turns through `executeTurn` (the one
@@ -104,5 +108,73 @@ export function serveRuntime(rt: Runtime, approval: ApprovalMode): ServeRuntime 
         ...(result.pending ? { pending: result.pending } : {}),
       };
     },
+  };
+}
+
+/** Everything `createServer` needs from a runtime opened for a team server, and the runtime itself. */
+export interface ServeSetup<I extends RuntimeIo = RuntimeIo> {
+  rt: Runtime<I>;
+  /** The approval mode of API sessions (`--approval`, else the `approval` setting). */
+  approval: ApprovalMode;
+  /** Where users' tools run: a workspace per user (or session), the shell tools sandboxed. */
+  isolation: ServeIsolation;
+  /** `createServer`'s `runtime`. */
+  runtime: ServeRuntime;
+  /** `createServer`'s `workspaces`. */
+  workspaces: WorkspaceOptions;
+  /** `createServer`'s `limits`: the settings' per-user turn limits, counted in the store (every worker together). */
+  limits: TurnLimits;
+}
+
+/**
+ * Opens a runtime the way `birdie serve` runs it: the operator's policy (`serve.skills`, `serve.agents`,
+ * `skills.disable`) as the ceiling of every session and its approval rules as the only ones, then the isolation of API
+ * sessions applied to this process. `opened` sees the runtime before the isolation is checked (to report its skill
+ * problems first). Close `rt` when done; a failure while setting up closes it.
+ */
+export async function openServeRuntime<I extends RuntimeIo>(
+  io: I,
+  flags: Flags,
+  hooks: { opened?(rt: Runtime<I>): void } = {},
+): Promise<ServeSetup<I>> {
+  approvalMode(flags); // a bad --approval fails before anything loads
+  const rt = await openRuntime(io, flags, {
+    ceiling: (config) => operatorPolicy(config.settings).ceiling,
+    rules: (config) => operatorPolicy(config.settings).rules,
+  });
+  try {
+    hooks.opened?.(rt);
+    const policy = operatorPolicy(rt.config.settings);
+    const snapshot = rt.registry.current();
+    const isolation = await serveIsolation(
+      io,
+      flags,
+      rt.config.settings,
+      snapshot,
+      (skill) => policy.skillRefusal(skill, snapshot) === undefined,
+    );
+    const mode = approvalMode(flags, rt.config.settings.approval);
+    return {
+      rt,
+      approval: mode,
+      isolation,
+      runtime: serveRuntime(rt, mode),
+      workspaces: isolation.workspaces,
+      limits: turnLimits(rt.config.settings.serve.limits),
+    };
+  } catch (error) {
+    await rt.close();
+    throw error;
+  }
+}
+
+/**
+ * The settings' per-user turn limits, as the server takes them. They are counted in the store, so every worker on
+ * one database enforces them together; `--rate-limit` instead counts requests per token in this process only.
+ */
+export function turnLimits(limits: ServeLimits): TurnLimits {
+  return {
+    ...(limits.concurrent_turns !== undefined ? { concurrentTurns: limits.concurrent_turns } : {}),
+    ...(limits.turns_per_minute !== undefined ? { turnsPerMinute: limits.turns_per_minute } : {}),
   };
 }

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import type { Confinement } from '@birdie/entrypoints';
 import type { Skill, SkillTool } from '@birdie/skill-parser';
-import type { Values } from './argv.js';
 import { configFileProblem, explicitConfigPath } from './config.js';
-import type { Io } from './io.js';
-import { birdieHome, bundledSkillsDir, configFile } from './paths.js';
+import type { Flags } from './flags.js';
+import type { RuntimeIo } from './io.js';
+import { birdieHome, configFile } from './paths.js';
 import type { SettingKey, Settings } from './settings.js';
 
 /**
@@ -15,8 +15,8 @@ import type { SettingKey, Settings } from './settings.js';
  * confined whatever these say.
  */
 export async function applyIsolation(
-  io: Io,
-  values: Values,
+  io: RuntimeIo,
+  values: Flags,
   settings: Pick<Settings, 'sandbox' | 'container_runtime'>,
 ): Promise<void> {
   const { configureSandbox, configureContainerRuntime, configureNodeTools } = await import(
@@ -28,19 +28,19 @@ export async function applyIsolation(
     hide: [birdieHome(io.env), ...configPaths(io, values)],
   });
   // birdie's own node: tools (the bundled folder) run in its process; a node: tool of any other folder is sandboxed.
-  configureNodeTools({ inProcess: [bundledSkillsDir(io.env)] });
+  configureNodeTools({ inProcess: io.bundled?.skills ? [io.bundled.skills] : [] });
   configureContainerRuntime(settings.container_runtime === 'auto' ? undefined : settings.container_runtime);
 }
 
 /** The settings alone (`birdie tool` needs no model provider): `--config FILE` over `~/.birdie/config.json`. */
-export async function loadSettings(io: Io, values: Values): Promise<Settings> {
+export async function loadSettings(io: RuntimeIo, values: Flags): Promise<Settings> {
   return (await loadSettingsWithSources(io, values)).settings;
 }
 
 /** The settings and where each came from (a file, or the default), as `birdie config list` and `/info` show them. */
 export async function loadSettingsWithSources(
-  io: Io,
-  values: Values,
+  io: RuntimeIo,
+  values: Flags,
 ): Promise<{ settings: Settings; sources: Record<SettingKey, string> }> {
   const [{ readConfigFile, ProviderError }, { mergeSettings }] = await Promise.all([
     import('@birdie/providers'),
@@ -56,7 +56,7 @@ export async function loadSettingsWithSources(
 }
 
 /** The config files this run reads: `--config FILE`, then the saved `~/.birdie/config.json` when it exists. */
-export function configPaths(io: Io, values: Values): string[] {
+export function configPaths(io: RuntimeIo, values: Flags): string[] {
   const explicit = explicitConfigPath(io, values);
   const saved = configFile(io.env);
   return [explicit, explicit !== saved && existsSync(saved) ? saved : undefined].filter(

@@ -3,10 +3,11 @@ import type { ResolvedProviderConfig } from '@birdie/providers';
 import type { LoadedRegistry, PolicyCeiling, SkillPolicy } from '@birdie/registry';
 import type { Grants, LeaseHolder, Session, Store } from '@birdie/store';
 import { modelResolver, type NamedModel, routerTiers } from './agent-models.js';
-import type { Values } from './argv.js';
 import { type LoadedConfig, loadConfig } from './config.js';
+import { EXIT_RUN, RuntimeError, UsageError } from './errors.js';
+import type { Flags } from './flags.js';
 import { WRITABLE_HINT } from './folders.js';
-import { CliError, EXIT_RUN, type Io, UsageError } from './io.js';
+import { type RuntimeIo, warn } from './io.js';
 import { applyIsolation } from './isolation.js';
 import { birdieHome, integrationsDir } from './paths.js';
 import { retryCallback } from './retry-notice.js';
@@ -19,7 +20,7 @@ import { readTrust, realFolder, type TrustRecords, trustDecision, trustedForOneR
 export { APPROVAL_MODES };
 
 /** `--approval`, else `fallback` (the `approval` setting once the config is loaded). */
-export function approvalMode(values: Values, fallback: ApprovalMode = 'ask'): ApprovalMode {
+export function approvalMode(values: Flags, fallback: ApprovalMode = 'ask'): ApprovalMode {
   const raw = values.approval;
   if (raw === undefined) return fallback;
   if (typeof raw === 'string' && (APPROVAL_MODES as readonly string[]).includes(raw))
@@ -28,7 +29,7 @@ export function approvalMode(values: Values, fallback: ApprovalMode = 'ask'): Ap
 }
 
 /** `--wait SECONDS` as milliseconds: how long a turn waits for a session another process is using. */
-export function waitMs(values: Values, defaultSeconds: number): number {
+export function waitMs(values: Flags, defaultSeconds: number): number {
   if (values.wait === undefined) return defaultSeconds * 1000;
   const seconds = Number(values.wait);
   if (typeof values.wait !== 'string' || !Number.isFinite(seconds) || seconds < 0)
@@ -41,7 +42,7 @@ export function waitingLine(sessionId: string, holder: LeaseHolder, ms: number):
   return `birdie: session ${sessionId} is in use by process ${holder.pid} on ${holder.host} since ${holder.since.toISOString()}; waiting up to ${ms / 1000} s (Ctrl+C stops)`;
 }
 
-export function userIdOf(io: Io, values: Values): string {
+export function userIdOf(io: RuntimeIo, values: Flags): string {
   return typeof values.user === 'string' ? values.user : io.env.USER || io.env.LOGNAME || 'default';
 }
 
@@ -50,7 +51,7 @@ export function userIdOf(io: Io, values: Values): string {
  * birdie cannot write, or a damaged file, still opens, read-only: listing and showing sessions and the run log work.
  * With `BIRDIE_DATABASE_URL` (or `database_url` in the config) it is the PostgreSQL store instead, for every command.
  */
-export async function openUserStore(io: Io, values: Values = {}): Promise<Store> {
+export async function openUserStore(io: RuntimeIo, values: Flags = {}): Promise<Store> {
   const { chooseDatabase } = await import('./database.js');
   const choice = await chooseDatabase(io, values);
   if (choice.kind === 'postgres') {
@@ -72,9 +73,13 @@ export async function openUserStore(io: Io, values: Values = {}): Promise<Store>
       .filter((e): e is Error => e instanceof Error)
       .map((e) => e.message)
       .join(': ');
-    throw new CliError(`cannot open the birdie database in ${home}: ${reason || String(error)}`, EXIT_RUN, {
-      cause: error,
-    });
+    throw new RuntimeError(
+      `cannot open the birdie database in ${home}: ${reason || String(error)}`,
+      EXIT_RUN,
+      {
+        cause: error,
+      },
+    );
   }
 }
 
@@ -136,11 +141,11 @@ export async function findSession(
 }
 
 /** Everything a turn needs, wired once per process. Heavy modules load here, never at startup. */
-export interface Runtime {
+export interface Runtime<I extends RuntimeIo = RuntimeIo> {
   /** The approval rules the agent was made with (user's or operator's, then the project's), for `/permissions`. */
   approvalRules: readonly ApprovalRule[];
-  io: Io;
-  values: Values;
+  io: I;
+  values: Flags;
   userId: string;
   cwd: string;
   store: Store;
@@ -221,11 +226,11 @@ export interface OpenRuntimeOptions {
   rules?(config: LoadedConfig): ApprovalRule[];
 }
 
-export async function openRuntime(
-  io: Io,
-  values: Values,
+export async function openRuntime<I extends RuntimeIo>(
+  io: I,
+  values: Flags,
   options: OpenRuntimeOptions = {},
-): Promise<Runtime> {
+): Promise<Runtime<I>> {
   const config = await loadConfig(io, values);
   await applyIsolation(io, values, config.settings);
   const { provider } = config;
@@ -263,7 +268,7 @@ export async function openRuntime(
     const { userRules, projectRules } = await import('./permission-rules.js');
     const project = options.rules ? { rules: [] } : await projectRules(cwd, trustedNow);
     if ('problem' in project && project.problem)
-      io.stderr.write(`birdie: the project's approval rules are not used: ${project.problem}\n`);
+      warn(io, `birdie: the project's approval rules are not used: ${project.problem}`);
     const approvalRules = [...(options.rules?.(config) ?? userRules(settings)), ...project.rules];
     const agent = createAgent({
       model,
@@ -339,7 +344,7 @@ function settingModelApplies(config: LoadedConfig): boolean {
 
 /** The provider section's own model, as every run used before the `model` setting. */
 async function providerModel(
-  io: Io,
+  io: RuntimeIo,
   provider: ResolvedProviderConfig,
   cwd: string,
   createChatModel: typeof import('@birdie/providers').createChatModel,
@@ -364,7 +369,7 @@ export function modelLabel(provider: ResolvedProviderConfig): string {
  * `--agent NAME` checked against the loaded agents (undefined without the flag): an unknown name is a usage error
  * with the closest agent's name.
  */
-export function agentFlag(rt: Pick<Runtime, 'registry'>, values: Values): string | undefined {
+export function agentFlag(rt: Pick<Runtime, 'registry'>, values: Flags): string | undefined {
   if (typeof values.agent !== 'string') return undefined;
   const snapshot = rt.registry.current();
   const found = snapshot.getAgent(values.agent);

@@ -3,7 +3,7 @@ import { chmod, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { StoreError } from '@birdie/store/errors';
 import { ensureFolder as makeFolder } from '@birdie/store/folder';
-import { UsageError } from './io.js';
+import { UsageError } from './errors.js';
 
 /**
  * Creates `dir` and its missing parents (each `mode`) with the store's bounded walk (Node's recursive mkdir spins

@@ -1,7 +1,7 @@
 import type { RegistrySnapshot } from '@birdie/registry';
 import type { Session } from '@birdie/store';
-import type { Values } from './argv.js';
-import { UsageError } from './io.js';
+import { UsageError } from './errors.js';
+import type { Flags } from './flags.js';
 import type { Runtime } from './runtime.js';
 
 /** Skills to enable and to disable in a session: from `--enable`/`--disable`, the settings, or an API request. */
@@ -10,7 +10,7 @@ export interface SkillFlags {
   disable: string[];
 }
 
-function list(value: Values[string]): string[] {
+function list(value: Flags[string]): string[] {
   return Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
 }
 
@@ -18,7 +18,7 @@ function list(value: Values[string]): string[] {
  * `--enable SKILL` / `--disable SKILL` checked against the loaded skills, before any session is created or touched:
  * an unknown name is a usage error naming the closest skill. Names come back as the skills spell them.
  */
-export function skillFlags(rt: Pick<Runtime, 'registry'>, values: Values): SkillFlags {
+export function skillFlags(rt: Pick<Runtime, 'registry'>, values: Flags): SkillFlags {
   const snapshot = rt.registry.current();
   const canonical = (flag: string) => (name: string) => {
     const skill = snapshot.getSkill(name);

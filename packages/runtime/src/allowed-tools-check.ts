@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Skill } from '@birdie/skill-parser';
-import type { DiagnosticLike } from './render/diagnostics.js';
+import type { DiagnosticLike } from './diagnostics.js';
 
 /** The frontmatter line that declares `allowed-tools` (either spelling), 1-based; the file's first line otherwise. */
 async function allowedToolsLine(file: string): Promise<number> {

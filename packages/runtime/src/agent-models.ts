@@ -1,6 +1,7 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { LoadedConfig } from './config.js';
-import { type Io, UsageError } from './io.js';
+import { UsageError } from './errors.js';
+import type { RuntimeIo } from './io.js';
 import { integrationsDir } from './paths.js';
 import { retryCallback } from './retry-notice.js';
 
@@ -24,7 +25,7 @@ export function isModelSpec(spec: string): boolean {
  * that vendor and model on top (a key, a base URL or any other setting comes only from the user's environment and
  * config for that same vendor: an agent file can name nothing else). Every problem is a usage error.
  */
-export function modelResolver(io: Io, config: LoadedConfig): (spec: string) => Promise<NamedModel> {
+export function modelResolver(io: RuntimeIo, config: LoadedConfig): (spec: string) => Promise<NamedModel> {
   return async (spec) => {
     const { resolveProviderConfig, createChatModel, probeContextWindow, ProviderError, isModelTier } =
       await import('@birdie/providers');

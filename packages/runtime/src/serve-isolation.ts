@@ -4,11 +4,12 @@ import { isAbsolute, join } from 'node:path';
 import type { RegistrySnapshot } from '@birdie/registry';
 import type { WorkspaceOptions } from '@birdie/server';
 import type { Skill } from '@birdie/skill-parser';
-import type { Values } from '../argv.js';
-import { CliError, EXIT_RUN, type Io, UsageError } from '../io.js';
-import { configPaths } from '../isolation.js';
-import { birdieHome, resolveFrom } from '../paths.js';
-import type { Settings } from '../settings.js';
+import { EXIT_RUN, RuntimeError, UsageError } from './errors.js';
+import type { Flags } from './flags.js';
+import type { RuntimeIo } from './io.js';
+import { configPaths } from './isolation.js';
+import { birdieHome, resolveFrom } from './paths.js';
+import type { Settings } from './settings.js';
 
 /** What `birdie serve` confines its users' tools with (see `serveIsolation`). */
 export interface ServeIsolation {
@@ -29,8 +30,8 @@ export interface ServeIsolation {
  * are allowed and bubblewrap cannot run here: they never run unconfined under `serve`.
  */
 export async function serveIsolation(
-  io: Io,
-  values: Values,
+  io: RuntimeIo,
+  values: Flags,
   settings: Pick<Settings, 'serve' | 'skills'>,
   snapshot: RegistrySnapshot,
   /** Whether API sessions may use the skill (the operator's policy); those they may not need no sandbox here. */
@@ -56,7 +57,7 @@ export async function serveIsolation(
   if (shellTools.length > 0) {
     const status = await sandboxStatus();
     if (!status.available)
-      throw new CliError(
+      throw new RuntimeError(
         `birdie serve runs shell, Python and third-party node: tools (${listed(shellTools)}) only in the sandbox (the bubblewrap ` +
           `package), and it cannot run here: ${status.reason}. Install bubblewrap, or disable those tools' skills ` +
           'for the server (birdie config set skills.disable NAME)',

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import type { Values } from './argv.js';
 import { configFileProblem, explicitConfigPath } from './config.js';
-import type { Io } from './io.js';
+import type { Flags } from './flags.js';
+import type { RuntimeIo } from './io.js';
 import { configFile } from './paths.js';
 
 /** Where birdie keeps its data: the SQLite file under BIRDIE_HOME, or a PostgreSQL server shared by several workers. */
@@ -16,9 +16,9 @@ const SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
  * every other setting follows), else SQLite. Cheap when unused: a config file is parsed only if it names the key.
  * `BIRDIE_DATABASE_SCHEMA` picks the schema of birdie's tables (default `birdie`).
  */
-export async function chooseDatabase(io: Io, values: Values = {}): Promise<DatabaseChoice> {
+export async function chooseDatabase(io: RuntimeIo, values: Flags = {}): Promise<DatabaseChoice> {
   const schema = io.env.BIRDIE_DATABASE_SCHEMA || 'birdie';
-  const { UsageError } = await import('./io.js');
+  const { UsageError } = await import('./errors.js');
   if (!SCHEMA.test(schema))
     throw new UsageError(
       `BIRDIE_DATABASE_SCHEMA must be 1-63 of [a-z0-9_], starting with a letter or _, got ${JSON.stringify(schema)}`,
@@ -44,7 +44,7 @@ export async function chooseDatabase(io: Io, values: Values = {}): Promise<Datab
 }
 
 /** The file's `settings.database_url`, checked like every setting (a bad value is a positioned usage error). */
-async function urlInFile(io: Io, path: string): Promise<string | undefined> {
+async function urlInFile(io: RuntimeIo, path: string): Promise<string | undefined> {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

@@ -1,19 +1,13 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoadedRegistry, SkillDirectory, TrustDecision } from '@birdie/registry';
-import type { Values } from './argv.js';
-import { type Io, UsageError } from './io.js';
-import {
-  bundledAgentsDir,
-  bundledSkillsDir,
-  resolveFrom,
-  userAgentsDir,
-  userHome,
-  userSkillsDir,
-} from './paths.js';
+import { UsageError } from './errors.js';
+import type { Flags } from './flags.js';
+import type { RuntimeIo } from './io.js';
+import { resolveFrom, userAgentsDir, userHome, userSkillsDir } from './paths.js';
 import { readTrust, realFolder, trustDecision, trustedForOneRun } from './trust.js';
 
-export function workingDir(io: Io, values: Values): string {
+export function workingDir(io: RuntimeIo, values: Flags): string {
   if (typeof values.cwd !== 'string') return io.cwd;
   const dir = resolveFrom(io.cwd, values.cwd);
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory())
@@ -21,15 +15,15 @@ export function workingDir(io: Io, values: Values): string {
   return dir;
 }
 
-export function extraSkillDirs(io: Io, values: Values): string[] {
+export function extraSkillDirs(io: RuntimeIo, values: Flags): string[] {
   return pathList(io, values['skills-dir']);
 }
 
-export function extraAgentDirs(io: Io, values: Values): string[] {
+export function extraAgentDirs(io: RuntimeIo, values: Flags): string[] {
   return pathList(io, values['agents-dir']);
 }
 
-function pathList(io: Io, raw: Values[string]): string[] {
+function pathList(io: RuntimeIo, raw: Flags[string]): string[] {
   const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : [];
   return list.map((p) => resolveFrom(io.cwd, p));
 }
@@ -52,7 +46,11 @@ export const BUILTIN_TOOLS: readonly string[] = [
  * Every layer birdie loads, skills and agents, in increasing precedence: bundled, user, project, then `--skills-dir` /
  * `--agents-dir`. Project folders load only when `trust` says so (see trust.ts); without a decision they do not load.
  */
-export async function openRegistry(io: Io, values: Values, trust?: TrustDecision): Promise<LoadedRegistry> {
+export async function openRegistry(
+  io: RuntimeIo,
+  values: Flags,
+  trust?: TrustDecision,
+): Promise<LoadedRegistry> {
   const { loadRegistry } = await import('@birdie/registry');
   return loadRegistry({
     dirs: skillDirectories(io, values),
@@ -66,7 +64,7 @@ export async function openRegistry(io: Io, values: Values, trust?: TrustDecision
  * The registry with the user's stored trust answers applied (and `--trust-workspace`), for commands that do not open
  * a whole runtime (`skills list`, `skills check`, `tool`). The store is only read.
  */
-export async function openTrustedRegistry(io: Io, values: Values): Promise<LoadedRegistry> {
+export async function openTrustedRegistry(io: RuntimeIo, values: Flags): Promise<LoadedRegistry> {
   const { openUserStore } = await import('./runtime.js');
   const store = await openUserStore(io, values);
   try {
@@ -84,11 +82,11 @@ export async function openTrustedRegistry(io: Io, values: Values): Promise<Loade
  * The registry's standard layout, except that the user's birdie folder follows `$BIRDIE_HOME` (so a test or a
  * second profile never reads the real `~/.birdie/skills`).
  */
-export function skillDirectories(io: Io, values: Values): SkillDirectory[] {
+export function skillDirectories(io: RuntimeIo, values: Flags): SkillDirectory[] {
   const cwd = workingDir(io, values);
   const workspace = realFolder(cwd);
   return [
-    { path: bundledSkillsDir(io.env), layer: 'bundled' },
+    ...(io.bundled?.skills ? [{ path: io.bundled.skills, layer: 'bundled' as const }] : []),
     { path: userSkillsDir(io.env), layer: 'user' },
     { path: join(userHome(io.env), '.agents', 'skills'), layer: 'user' },
     { path: join(cwd, '.birdie', 'skills'), layer: 'project', workspace },
@@ -98,11 +96,11 @@ export function skillDirectories(io: Io, values: Values): SkillDirectory[] {
 }
 
 /** The agents folders, laid out like the skills folders (`$BIRDIE_HOME/agents` for the user's own). */
-export function agentDirectories(io: Io, values: Values): SkillDirectory[] {
+export function agentDirectories(io: RuntimeIo, values: Flags): SkillDirectory[] {
   const cwd = workingDir(io, values);
   const workspace = realFolder(cwd);
   return [
-    { path: bundledAgentsDir(io.env), layer: 'bundled' },
+    ...(io.bundled?.agents ? [{ path: io.bundled.agents, layer: 'bundled' as const }] : []),
     { path: userAgentsDir(io.env), layer: 'user' },
     { path: join(userHome(io.env), '.agents', 'agents'), layer: 'user' },
     { path: join(cwd, '.birdie', 'agents'), layer: 'project', workspace },

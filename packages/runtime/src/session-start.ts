@@ -1,5 +1,5 @@
 import type { Session } from '@birdie/store';
-import { write } from './io.js';
+import { warn } from './io.js';
 import { findSession, type Runtime, requireWritable } from './runtime.js';
 import { applySkillFlags, type SkillFlags, settingSkills, skillsOver } from './skill-flags.js';
 
@@ -29,7 +29,7 @@ function warnOnce(rt: Runtime, line: string): void {
   warned.set(rt, seen);
   if (seen.has(line)) return;
   seen.add(line);
-  write(rt.io.stderr, `birdie: ${line}`);
+  warn(rt.io, `birdie: ${line}`);
 }
 
 /**

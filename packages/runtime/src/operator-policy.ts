@@ -5,7 +5,7 @@ import type { PolicyCeiling, RegistrySnapshot } from '@birdie/registry';
 import type { SkillInfo } from '@birdie/server';
 import type { Skill, SkillTool } from '@birdie/skill-parser';
 import picomatch from 'picomatch';
-import type { Settings } from '../settings.js';
+import type { Settings } from './settings.js';
 
 /**
  * What a skill's tools would do with the server's rights that only the operator may accept, by naming the skill:
@@ -71,7 +71,7 @@ function namedOnly(skill: Skill, snapshot: RegistrySnapshot): NamedOnly | undefi
 
 const NAMED_ONLY_WHY: Record<NamedOnly, string> = {
   'raw-command': 'its tools run raw shell commands',
-  'in-process-code': "its node: tools run third-party code on the server (in the sandbox)",
+  'in-process-code': 'its node: tools run third-party code on the server (in the sandbox)',
 };
 
 export function operatorPolicy(
