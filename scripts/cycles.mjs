@@ -15,6 +15,9 @@ const root = join(import.meta.dirname, '..');
 const folders = ['packages', 'apps'];
 const sources = ['src', 'test'];
 
+/** Folders named on the command line (`pnpm cycles packages/graph`) narrow the check to them; none: all of them. */
+const only = process.argv.slice(2).map((arg) => arg.replace(/\/+$/, ''));
+
 /** Every workspace package with TypeScript to check: `{ dir: 'packages/graph', name: '@birdie/graph' }`. */
 const packages = folders.flatMap((folder) =>
   readdirSync(join(root, folder), { withFileTypes: true })
@@ -24,8 +27,13 @@ const packages = folders.flatMap((folder) =>
       const { name } = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
       return { dir, name: name ?? dir };
     })
-    .filter(({ dir }) => sources.some((source) => existsSync(join(root, dir, source)))),
+    .filter(({ dir }) => sources.some((source) => existsSync(join(root, dir, source))))
+    .filter(({ dir }) => only.length === 0 || only.includes(dir)),
 );
+if (packages.length === 0) {
+  console.error(`cycles: no package folder matches ${only.join(' ')}`);
+  process.exit(2);
+}
 const globs = packages.flatMap(({ dir }) =>
   sources
     .filter((source) => existsSync(join(root, dir, source)))
@@ -73,6 +81,13 @@ try {
 function print({ tree, circulars }, status) {
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const files = Object.keys(tree).filter((file) => tree[file] !== null);
+  // dpdm resolves through the nearest tsconfig.json (`./x.js` → `x.ts`); without one, or for a file that is not
+  // there, the edge is silently missing and a cycle through it would pass. A relative import it cannot resolve fails.
+  const unresolved = files.flatMap((file) =>
+    tree[file]
+      .filter((dep) => dep.id === null && dep.request.startsWith('.'))
+      .map((dep) => `${file}: ${dep.request}`),
+  );
   const width = Math.max(...packages.map(({ name }) => name.length));
   for (const { dir, name } of packages) {
     const found = circulars.filter((cycle) => cycle[0].startsWith(`${dir}/`));
@@ -83,6 +98,11 @@ function print({ tree, circulars }, status) {
     `\n${circulars.length} import cycle(s) in ${files.length} files of ${packages.length} packages ` +
       `(dpdm, type-only imports included; ${seconds} s)`,
   );
+  if (unresolved.length > 0) {
+    console.error(`\ncycles: cannot check these relative imports (does the package have a tsconfig.json?):`);
+    for (const line of unresolved) console.error(`  ${line}`);
+  }
   if (circulars.length > 0) return status || 1;
+  if (unresolved.length > 0) return 2;
   return status === 0 ? 0 : 2;
 }
