@@ -4,7 +4,7 @@ import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from '@langc
 import type { Runnable } from '@langchain/core/runnables';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import { type AgentModels, activeAgent, maxTurnsError, modelTurns } from './agents.js';
-import { fitContext } from './context-fit.js';
+import { type ContextSettings, fitContext } from './context-fit.js';
 import { AgentError } from './errors.js';
 import { withUniqueIds } from './message-ids.js';
 import { ModelChannelHandler } from './model-channel.js';
@@ -16,13 +16,7 @@ import { TokenForwarder, withHandler } from './token-stream.js';
 import type { ToolsetBuilder } from './toolset.js';
 import { type CustomEnvelope, emit, emitAgent, turnContext } from './turn-context.js';
 
-export interface AgentNodeSettings {
-  /** Safety cap on the messages sent per call. */
-  contextMessages: number;
-  /** Input limit for every model, instead of its profile's. */
-  contextWindow?: number;
-  /** Share of the budget above which the conversation is compacted; undefined: never. */
-  threshold: number | undefined;
+export interface AgentNodeSettings extends ContextSettings {
   catalogBudgetChars: number;
   memoryFilesBudgetChars: number;
   instructions?: string;

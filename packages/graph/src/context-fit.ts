@@ -1,7 +1,6 @@
 import type { ToolDefinition } from '@langchain/core/language_models/base';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
-import type { AgentNodeSettings } from './agent-node.js';
 import type { AgentModels, ResolvedModel } from './agents.js';
 import { compactHistory } from './compaction.js';
 import { buildView, fitView, type ViewInput } from './compaction-view.js';
@@ -10,6 +9,16 @@ import type { AgentStateValue } from './state.js';
 import { MESSAGE_OVERHEAD_TOKENS, type TokenEstimator, tokenEstimator } from './tokens.js';
 import { emit } from './turn-context.js';
 import type { CompactionRecord } from './types.js';
+
+/** How much of the conversation a call may send (part of the agent node's settings). */
+export interface ContextSettings {
+  /** Safety cap on the messages sent per call. */
+  contextMessages: number;
+  /** Input limit for every model, instead of its profile's. */
+  contextWindow?: number;
+  /** Share of the budget above which the conversation is compacted; undefined: never. */
+  threshold: number | undefined;
+}
 
 /** The budget of one call: the model's window minus the system prompt, the tool definitions and room for the answer. */
 export interface CallBudget {
@@ -44,7 +53,7 @@ export interface FitInput {
   models: AgentModels;
   system: string;
   definitions: readonly ToolDefinition[];
-  settings: Pick<AgentNodeSettings, 'contextMessages' | 'contextWindow' | 'threshold'>;
+  settings: ContextSettings;
   config: LangGraphRunnableConfig;
   describeSkill: ViewInput['describeSkill'];
 }

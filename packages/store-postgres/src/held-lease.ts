@@ -1,5 +1,29 @@
-import { type LeaseHolder, leaseLost, type SessionLease, StoreError } from '@birdie/store/backend';
-import type { PgLeases } from './leases.js';
+import {
+  type LeaseHolder,
+  type LeaseRow,
+  leaseLost,
+  type SessionLease,
+  StoreError,
+} from '@birdie/store/backend';
+
+/** What a held lease needs from the store's lease table (as `@birdie/store`'s `LeaseBook`, asynchronous). */
+export interface PgLeaseBook {
+  /** The new expiry (database clock, ms), or undefined when this owner no longer has the row. */
+  renewRow(sessionId: string, ttlMs: number): Promise<number | undefined>;
+  ownerRow(sessionId: string): Promise<LeaseRow | undefined>;
+  /** Whether the row this store holds for the session carries a cancel request. */
+  cancelRequested(sessionId: string): Promise<boolean>;
+  /**
+   * A lease ends: `released` by its holder (the row goes), `lost` to another owner (the row is theirs;
+   * writes get `lease-lost` until released), or `deleted` with its session.
+   */
+  ended(
+    sessionId: string,
+    lease: PgHeldLease,
+    how: 'released' | 'lost' | 'deleted',
+    wasHeld: boolean,
+  ): Promise<void>;
+}
 
 /** A lease this process holds: renewed by an `unref()`ed heartbeat every third of its TTL. */
 export class PgHeldLease implements SessionLease {
@@ -9,7 +33,7 @@ export class PgHeldLease implements SessionLease {
   private beating = false;
 
   constructor(
-    private readonly book: PgLeases,
+    private readonly book: PgLeaseBook,
     readonly sessionId: string,
     readonly holder: LeaseHolder,
     readonly ttlMs: number,
@@ -33,7 +57,7 @@ export class PgHeldLease implements SessionLease {
     if (this.state === 'released') {
       throw new StoreError('lease-lost', `the lease on session ${this.sessionId} was released`);
     }
-    let row: Awaited<ReturnType<PgLeases['ownerRow']>>;
+    let row: LeaseRow | undefined;
     try {
       row = await this.book.ownerRow(this.sessionId);
     } catch (cause) {

@@ -18,7 +18,7 @@ import {
   waitForLease,
 } from '@birdie/store/backend';
 import { type Client, type Db, NOW_MS, type Queryable } from './db.js';
-import { PgHeldLease } from './held-lease.js';
+import { PgHeldLease, type PgLeaseBook } from './held-lease.js';
 import { UnreleasedLeases } from './unreleased.js';
 
 type Row = LeaseRow & { now: number };
@@ -32,7 +32,7 @@ const RETRY_MS = 5_000;
  * Acquiring is one transaction under a per-session advisory lock; writes to a session call `fence` inside their
  * transaction (`FOR SHARE` on the lease row, so a takeover waits for a write in flight and then wins).
  */
-export class PgLeases {
+export class PgLeases implements PgLeaseBook {
   readonly owner = randomUUID();
   readonly host = hostname();
   readonly pid = process.pid;

@@ -1,8 +1,16 @@
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { type DeltaChannelHistory, type HistoryCache, HistoryWalk, knownHistories } from './history-walk.js';
 import { parseBody } from './read.js';
-import type { BirdieCheckpointer } from './saver.js';
-import { decodeValue, decodeWrites } from './tuple.js';
+import type { CheckpointRow, Rows } from './rows.js';
+import { decodeValue, decodeWrites, type TupleSource } from './tuple.js';
+
+/** What the history walk reads of the checkpointer (the saver passes itself). */
+export interface HistorySource {
+  readonly rows: Pick<Rows, 'chain' | 'writesIn' | 'bodyOf'>;
+  readonly source: TupleSource<CheckpointRow>;
+  /** The row id of the checkpoint `config` names (its thread's latest when it names none). */
+  targetSeq(config: RunnableConfig): number | undefined;
+}
 
 /**
  * `getDeltaChannelHistory` over SQL: one recursive query yields the ancestors nearest first,
@@ -11,7 +19,7 @@ import { decodeValue, decodeWrites } from './tuple.js';
  * One more query fetches the writes of exactly those ancestors.
  */
 export async function deltaHistory(
-  saver: BirdieCheckpointer,
+  saver: HistorySource,
   cache: HistoryCache,
   config: RunnableConfig,
   channels: string[],
