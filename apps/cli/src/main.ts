@@ -1,13 +1,8 @@
-import { parseArgv, type Values } from './argv.js';
+import { parseArgv } from './argv.js';
+import type { CommandContext } from './command-context.js';
 import { CliError, EXIT_OK, EXIT_RUN, type Io, write } from './io.js';
 import { bundledLayer } from './paths.js';
 import { cliVersion } from './version.js';
-
-export interface CommandContext {
-  io: Io;
-  values: Values;
-  positionals: string[];
-}
 
 type Handler = (ctx: CommandContext) => Promise<number>;
 

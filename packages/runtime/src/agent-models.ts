@@ -2,21 +2,16 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import type { LoadedConfig } from './config.js';
 import { UsageError } from './errors.js';
 import type { RuntimeIo } from './io.js';
+import { TIER_NAMES, VENDOR_MODEL } from './model-spec.js';
 import { integrationsDir } from './paths.js';
 import { retryCallback } from './retry-notice.js';
 
-const VENDOR_MODEL = /^([a-z][a-z0-9-]*):(\S.*)$/;
-export const TIER_NAMES = ['fast', 'default', 'strong'] as const;
+export { isModelSpec, TIER_NAMES } from './model-spec.js';
 
 /** A model as birdie names it everywhere (config, `/model`, agent files, usage): `vendor:model`. */
 export interface NamedModel {
   model: BaseChatModel;
   name: string;
-}
-
-/** Whether `spec` is a name the router understands: a tier, or `vendor:model`. */
-export function isModelSpec(spec: string): boolean {
-  return (TIER_NAMES as readonly string[]).includes(spec) || VENDOR_MODEL.test(spec);
 }
 
 /**

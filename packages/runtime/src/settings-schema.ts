@@ -1,7 +1,7 @@
 import type { ConfigFile } from '@birdie/providers';
 import { z } from 'zod';
-import { isModelSpec } from './agent-models.js';
 import { UsageError } from './errors.js';
+import { isModelSpec } from './model-spec.js';
 import {
   APPROVAL_MODES,
   CONTAINER_RUNTIMES,

@@ -65,7 +65,7 @@ export async function openRegistry(
  * a whole runtime (`skills list`, `skills check`, `tool`). The store is only read.
  */
 export async function openTrustedRegistry(io: RuntimeIo, values: Flags): Promise<LoadedRegistry> {
-  const { openUserStore } = await import('./runtime.js');
+  const { openUserStore } = await import('./user-store.js');
   const store = await openUserStore(io, values);
   try {
     return await openRegistry(

@@ -1,8 +1,8 @@
 import { Readable, Writable } from 'node:stream';
 import { agentFlag, approvalMode, openRuntime, waitMs } from '@birdie/runtime/runtime';
 import { skillFlags } from '@birdie/runtime/skill-flags';
+import type { CommandContext } from '../command-context.js';
 import { type Io, write } from '../io.js';
-import type { CommandContext } from '../main.js';
 import { reportSkillProblems } from '../render/diagnostics.js';
 import { skippedLine } from '../render/workspace-trust.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';

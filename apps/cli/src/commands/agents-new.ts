@@ -2,8 +2,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensureFolder } from '@birdie/runtime/folders';
 import { resolveFrom, userAgentsDir } from '@birdie/runtime/paths';
+import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, UsageError, write } from '../io.js';
-import type { CommandContext } from '../main.js';
 
 const NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 

@@ -8,8 +8,8 @@ import type { SettingKey } from '@birdie/runtime/settings';
 import { SETTING_KEYS } from '@birdie/runtime/settings';
 import { unknownSkillWarning } from '@birdie/runtime/skill-flags';
 import { didYouMean } from '@birdie/runtime/suggest';
+import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, type Io, UsageError, write } from '../io.js';
-import type { CommandContext } from '../main.js';
 import { table } from '../render/style.js';
 
 /** The file `set` and `unset` write: `--config FILE` when given, else `~/.birdie/config.json`. */

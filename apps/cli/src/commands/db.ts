@@ -1,8 +1,8 @@
 import { chooseDatabase } from '@birdie/runtime/database';
 import { openUserStore } from '@birdie/runtime/runtime';
 import { isStoreErrorLike, storeFailure } from '@birdie/runtime/store-failure';
+import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, EXIT_RUN, write } from '../io.js';
-import type { CommandContext } from '../main.js';
 
 interface Status {
   kind: 'sqlite' | 'postgres';

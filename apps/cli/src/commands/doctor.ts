@@ -1,6 +1,6 @@
 import { openUserStore } from '@birdie/runtime/runtime';
+import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, EXIT_RUN, write } from '../io.js';
-import type { CommandContext } from '../main.js';
 import { styler } from '../render/style.js';
 
 /**

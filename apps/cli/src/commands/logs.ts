@@ -1,7 +1,7 @@
 import { checkUserId, findSession, openUserStore, userIdOf } from '@birdie/runtime/runtime';
 import type { RunQuery, RunRecord, RunStatus, Store, ToolCallRecord } from '@birdie/store';
+import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, EXIT_RUN, UsageError, write } from '../io.js';
-import type { CommandContext } from '../main.js';
 import { formatMs } from '../render/events.js';
 import { styler, table } from '../render/style.js';
 import { onStopSignal } from '../stop-signals.js';

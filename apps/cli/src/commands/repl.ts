@@ -1,7 +1,7 @@
 import { isSavedProviderError, nothingConfigured } from '@birdie/runtime/config';
 import { approvalMode, userIdOf } from '@birdie/runtime/runtime';
+import type { CommandContext } from '../command-context.js';
 import { UsageError } from '../io.js';
-import type { CommandContext } from '../main.js';
 import { type Style, styler } from '../render/style.js';
 import { readInput } from '../repl/input.js';
 import { cliVersion } from '../version.js';
@@ -49,7 +49,7 @@ async function interactive(
     typeof values['session-id'] === 'string'
       ? values['session-id']
       : values.continue === true
-        ? await (await import('./resume.js')).latestSessionId({ io, values, positionals: [] })
+        ? await (await import('@birdie/runtime/user-sessions')).latestSessionId(io, values)
         : undefined;
   const { bootRepl } = await import('../repl/boot.js');
   const boot = () => bootRepl(io, values, { approval, style, resumeId });

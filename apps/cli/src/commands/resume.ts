@@ -1,7 +1,7 @@
-import { checkUserId, openUserStore, userIdOf } from '@birdie/runtime/runtime';
+import { userSessions } from '@birdie/runtime/user-sessions';
 import type { Session } from '@birdie/store';
+import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, UsageError, write } from '../io.js';
-import type { CommandContext } from '../main.js';
 import { plural } from '../render/diagnostics.js';
 import { replCommand } from './repl.js';
 
@@ -12,16 +12,6 @@ export function sessionLabel(s: Session): string {
   return `${s.title ?? '(untitled)'} · ${when(s.updatedAt)} · ${plural(s.turns, 'turn')} · ${s.inputTokens + s.outputTokens} tok`;
 }
 
-async function userSessions(ctx: CommandContext): Promise<Session[]> {
-  const userId = await checkUserId(userIdOf(ctx.io, ctx.values));
-  const store = await openUserStore(ctx.io);
-  try {
-    return await store.sessions.list(userId);
-  } finally {
-    await store.close();
-  }
-}
-
 /** `birdie resume`: a picker of the user's sessions (newest first, filtered as one types), then the REPL on it. */
 export async function resumeCommand(ctx: CommandContext): Promise<number> {
   const { io } = ctx;
@@ -29,7 +19,7 @@ export async function resumeCommand(ctx: CommandContext): Promise<number> {
     throw new UsageError(
       'the session picker needs a terminal. Use `birdie sessions list` and `birdie --session-id ID` (or `birdie run --session-id ID "…"`).',
     );
-  const sessions = await userSessions(ctx);
+  const sessions = await userSessions(io, ctx.values);
   if (sessions.length === 0) {
     write(io.stdout, 'No sessions to resume yet. Start one with `birdie`.');
     return EXIT_OK;
@@ -49,11 +39,4 @@ export async function resumeCommand(ctx: CommandContext): Promise<number> {
     return EXIT_OK;
   }
   return replCommand({ ...ctx, values: { ...ctx.values, 'session-id': picked } });
-}
-
-/** `birdie --continue`: the user's latest session id; a usage error when there is none. */
-export async function latestSessionId(ctx: CommandContext): Promise<string> {
-  const [latest] = await userSessions(ctx);
-  if (!latest) throw new UsageError('no session to continue yet. Start one with `birdie`.');
-  return latest.id;
 }

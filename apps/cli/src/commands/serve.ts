@@ -1,7 +1,7 @@
 import type { ServeIsolation } from '@birdie/runtime/serve-isolation';
 import type { ServeLimits } from '@birdie/runtime/settings';
+import type { CommandContext } from '../command-context.js';
 import { CliError, EXIT_OK, EXIT_RUN, type Io, UsageError, write } from '../io.js';
-import type { CommandContext } from '../main.js';
 import { reportSkillProblems } from '../render/diagnostics.js';
 import { skippedLine } from '../render/workspace-trust.js';
 import { linesToLog, logFormat, serveLog } from '../serve/log.js';

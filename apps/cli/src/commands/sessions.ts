@@ -3,8 +3,8 @@ import { checkUserId, findSession, openUserStore, requireWritable, userIdOf } fr
 import { removeSessionDir } from '@birdie/runtime/session-dir';
 import { oneLine } from '@birdie/runtime/session-titles';
 import { storeFailureText } from '@birdie/runtime/store-failure';
+import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, EXIT_RUN, UsageError, write } from '../io.js';
-import type { CommandContext } from '../main.js';
 import { plural } from '../render/diagnostics.js';
 import { formatHistory } from '../render/history.js';
 import { messageJson } from '../render/json-events.js';

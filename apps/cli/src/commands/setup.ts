@@ -1,5 +1,5 @@
+import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, UsageError, write } from '../io.js';
-import type { CommandContext } from '../main.js';
 
 /** `birdie setup`: the first-run wizard, on demand, to change the provider or a key that stopped working. */
 export async function setupCommand({ io }: CommandContext): Promise<number> {

@@ -1,7 +1,7 @@
 import { isAgentMessage } from '@birdie/runtime/agents';
 import { openTrustedRegistry } from '@birdie/runtime/skills';
+import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, write } from '../io.js';
-import type { CommandContext } from '../main.js';
 import { relativeIfInside, reportSkillProblems } from '../render/diagnostics.js';
 import { styler, table } from '../render/style.js';
 import { skippedLine } from '../render/workspace-trust.js';

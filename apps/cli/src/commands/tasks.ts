@@ -1,7 +1,7 @@
 import { checkUserId, openUserStore, requireWritable, userIdOf } from '@birdie/runtime/runtime';
 import { whenText } from '@birdie/runtime/task-book';
+import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, UsageError, write } from '../io.js';
-import type { CommandContext } from '../main.js';
 import { styler, table } from '../render/style.js';
 
 /** `birdie tasks list`: the user's scheduled tasks (active ones unless `--all`). */

@@ -1,6 +1,6 @@
 import { checkUserId, openUserStore, requireWritable } from '@birdie/runtime/runtime';
+import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, UsageError, write } from '../io.js';
-import type { CommandContext } from '../main.js';
 import { table } from '../render/style.js';
 
 /** `birdie tokens create --user NAME`: the token is printed once, on stdout; the store keeps its hash only. */

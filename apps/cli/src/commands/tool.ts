@@ -3,8 +3,8 @@ import { checkUserId, findSession, openUserStore, userIdOf } from '@birdie/runti
 import { openSessionFolder, type SessionFolder } from '@birdie/runtime/session-folder';
 import { openTrustedRegistry, workingDir } from '@birdie/runtime/skills';
 import { didYouMean } from '@birdie/runtime/suggest';
+import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, EXIT_RUN, UsageError, write } from '../io.js';
-import type { CommandContext } from '../main.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 
 /**

@@ -4,8 +4,8 @@ import { resolveFrom } from '@birdie/runtime/paths';
 import { openUserStore, requireWritable } from '@birdie/runtime/runtime';
 import { openRegistry } from '@birdie/runtime/skills';
 import { realFolder } from '@birdie/runtime/trust';
+import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, UsageError, write } from '../io.js';
-import type { CommandContext } from '../main.js';
 import { styler, table } from '../render/style.js';
 import { describeWorkspace, workspaceContents } from '../render/workspace-trust.js';
 

@@ -1,0 +1,9 @@
+/** `vendor:model`, the one way birdie names a model outside the tiers. */
+export const VENDOR_MODEL = /^([a-z][a-z0-9-]*):(\S.*)$/;
+/** The model tiers a provider section may define (`models`), by name. */
+export const TIER_NAMES = ['fast', 'default', 'strong'] as const;
+
+/** Whether `spec` is a name the router understands: a tier, or `vendor:model`. */
+export function isModelSpec(spec: string): boolean {
+  return (TIER_NAMES as readonly string[]).includes(spec) || VENDOR_MODEL.test(spec);
+}

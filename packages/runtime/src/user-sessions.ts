@@ -1,0 +1,24 @@
+import type { Session } from '@birdie/store';
+import { UsageError } from './errors.js';
+import type { Flags } from './flags.js';
+import type { RuntimeIo } from './io.js';
+import { checkUserId, userIdOf } from './runtime.js';
+import { openUserStore } from './user-store.js';
+
+/** The user's sessions, newest first, read without opening a whole runtime (no model, no registry). */
+export async function userSessions(io: RuntimeIo, flags: Flags): Promise<Session[]> {
+  const userId = await checkUserId(userIdOf(io, flags));
+  const store = await openUserStore(io);
+  try {
+    return await store.sessions.list(userId);
+  } finally {
+    await store.close();
+  }
+}
+
+/** The user's latest session id (`birdie --continue`); a usage error when there is none. */
+export async function latestSessionId(io: RuntimeIo, flags: Flags): Promise<string> {
+  const [latest] = await userSessions(io, flags);
+  if (!latest) throw new UsageError('no session to continue yet. Start one with `birdie`.');
+  return latest.id;
+}
