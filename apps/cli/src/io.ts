@@ -1,5 +1,4 @@
 import type { Readable, Writable } from 'node:stream';
-import type { RuntimeIo } from '@birdie/runtime/io';
 
 export type Output = Writable & { isTTY?: boolean; columns?: number };
 export type Input = Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
@@ -12,7 +11,7 @@ export interface Io {
   env: NodeJS.ProcessEnv;
   cwd: string;
   /** The CLI's bundled skills and agents (set by `main` from the package's own folders). */
-  bundled?: RuntimeIo['bundled'];
+  bundled?: { skills?: string; agents?: string };
 }
 
 export function processIo(): Io {
@@ -26,14 +25,44 @@ export function processIo(): Io {
 }
 
 export const EXIT_OK = 0;
-// The runtime's failures carry the status the CLI exits with (1 run, 2 usage, 3 busy); the CLI's own use them too.
-export {
-  EXIT_BUSY,
-  EXIT_RUN,
-  EXIT_USAGE,
-  RuntimeError as CliError,
-  UsageError,
-} from '@birdie/runtime/errors';
+export const EXIT_RUN = 1;
+export const EXIT_USAGE = 2;
+/** The session is in use by another process (a turn of `birdie run` or the REPL): retry later, or pass --wait. */
+export const EXIT_BUSY = 3;
+
+/**
+ * The mark `@birdie/runtime` puts on its failures (`RuntimeError`, which carries the same exit codes). Checked by its
+ * global symbol, so recognising one does not load the runtime (`--version` and `--help` load nothing but the CLI).
+ */
+const FAILURE = Symbol.for('birdie.runtime-error');
+
+/** A failure that ends the command with a message and an exit code; everything else is a bug and shows its stack. */
+export class CliError extends Error {
+  readonly exitCode: number;
+  readonly [FAILURE] = true;
+  constructor(message: string, exitCode: number = EXIT_RUN, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'CliError';
+    this.exitCode = exitCode;
+  }
+}
+
+/** Bad argv, config or environment: exit code 2. */
+export class UsageError extends CliError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, EXIT_USAGE, options);
+    this.name = 'UsageError';
+  }
+}
+
+/** Whether `error` is a failure to report in one line with its exit code: the CLI's own or the runtime's. */
+export function isFailure(error: unknown): error is Error & { exitCode: number } {
+  return (
+    error instanceof Error &&
+    (error as unknown as Record<symbol, unknown>)[FAILURE] === true &&
+    typeof (error as { exitCode?: unknown }).exitCode === 'number'
+  );
+}
 
 export function write(out: Output, text: string): void {
   out.write(text.endsWith('\n') ? text : `${text}\n`);

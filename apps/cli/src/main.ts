@@ -1,7 +1,6 @@
 import { parseArgv } from './argv.js';
 import type { CommandContext } from './command-context.js';
-import { CliError, EXIT_OK, EXIT_RUN, type Io, write } from './io.js';
-import { bundledLayer } from './paths.js';
+import { EXIT_OK, EXIT_RUN, type Io, isFailure, write } from './io.js';
 import { cliVersion } from './version.js';
 
 type Handler = (ctx: CommandContext) => Promise<number>;
@@ -61,13 +60,15 @@ export async function main(argv: string[], io: Io): Promise<number> {
     }
     const handler = await handlers[parsed.command.name]!();
     // The runtime reads the bundled layer from the CLI's own package folders, never from the working folder.
-    const withBundled: Io = io.bundled ? io : { ...io, bundled: bundledLayer(io.env) };
+    const withBundled: Io = io.bundled
+      ? io
+      : { ...io, bundled: (await import('./paths.js')).bundledLayer(io.env) };
     return await handler({ io: withBundled, values: parsed.values, positionals: parsed.positionals });
   } catch (caught) {
     // A store failure that no command translated still gets its one wording, never a stack trace.
     const { isStoreErrorLike, storeFailure } = await import('@birdie/runtime/store-failure');
     const error = isStoreErrorLike(caught) ? storeFailure(caught) : caught;
-    if (error instanceof CliError) {
+    if (isFailure(error)) {
       write(io.stderr, `birdie: ${error.message}`);
       return error.exitCode;
     }

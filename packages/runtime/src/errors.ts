@@ -8,6 +8,12 @@ export const EXIT_BUSY = 3;
 /** What kind of failure: `usage` for the caller's to fix, `busy` for a session in use, `failure` for the rest. */
 export type RuntimeErrorCode = 'failure' | 'usage' | 'busy';
 
+/**
+ * The mark every `RuntimeError` carries, by a global symbol: a front end recognises the runtime's failures without
+ * importing this module (the CLI's `--version` loads nothing of the runtime), and so do two copies of the package.
+ */
+export const RUNTIME_ERROR = Symbol.for('birdie.runtime-error');
+
 const CODE_OF: Record<number, RuntimeErrorCode> = { [EXIT_USAGE]: 'usage', [EXIT_BUSY]: 'busy' };
 
 /**
@@ -17,6 +23,7 @@ const CODE_OF: Record<number, RuntimeErrorCode> = { [EXIT_USAGE]: 'usage', [EXIT
 export class RuntimeError extends Error {
   readonly exitCode: number;
   readonly code: RuntimeErrorCode;
+  readonly [RUNTIME_ERROR] = true;
   constructor(message: string, exitCode: number = EXIT_RUN, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'RuntimeError';
@@ -34,5 +41,5 @@ export class UsageError extends RuntimeError {
 }
 
 export function isRuntimeError(error: unknown): error is RuntimeError {
-  return error instanceof RuntimeError;
+  return error instanceof Error && (error as unknown as Record<symbol, unknown>)[RUNTIME_ERROR] === true;
 }

@@ -4,6 +4,7 @@ import type { LoadedRegistry, PolicyCeiling, SkillPolicy } from '@birdie/registr
 import type { Grants, LeaseHolder, Session, Store } from '@birdie/store';
 import { modelResolver, type NamedModel, routerTiers } from './agent-models.js';
 import { type LoadedConfig, loadConfig } from './config.js';
+import { didYouMean } from './did-you-mean.js';
 import { UsageError } from './errors.js';
 import type { Flags } from './flags.js';
 import { type RuntimeIo, warn } from './io.js';
@@ -13,7 +14,6 @@ import { retryCallback } from './retry-notice.js';
 import { APPROVAL_MODES } from './settings.js';
 import { openRegistry, workingDir } from './skills.js';
 import { type HintPlace, isStoreErrorLike, storeFailure } from './store-failure.js';
-import { didYouMean } from './suggest.js';
 import { readTrust, realFolder, type TrustRecords, trustDecision, trustedForOneRun } from './trust.js';
 import { openUserStore } from './user-store.js';
 

@@ -7,10 +7,10 @@ import { configFile } from '@birdie/runtime/paths';
 import type { SettingKey } from '@birdie/runtime/settings';
 import { SETTING_KEYS } from '@birdie/runtime/settings';
 import { unknownSkillWarning } from '@birdie/runtime/skill-flags';
-import { didYouMean } from '@birdie/runtime/suggest';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, type Io, UsageError, write } from '../io.js';
 import { table } from '../render/style.js';
+import { didYouMean } from '../suggest.js';
 
 /** The file `set` and `unset` write: `--config FILE` when given, else `~/.birdie/config.json`. */
 function targetFile(io: Io, values: CommandContext['values']): string {

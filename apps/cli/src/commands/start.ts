@@ -1,6 +1,5 @@
 import { openRuntime, type Runtime, requireWritable } from '@birdie/runtime/runtime';
 import { agentDirectories } from '@birdie/runtime/skills';
-import { didYouMean } from '@birdie/runtime/suggest';
 import { agentTrigger, runTriggered, TASK_PREFIX, taskTrigger } from '@birdie/runtime/unattended';
 import type { Firing, SchedulerEvent, Trigger } from '@birdie/scheduler';
 import type { ScheduledTask } from '@birdie/store';
@@ -10,6 +9,7 @@ import { reportSkillProblems } from '../render/diagnostics.js';
 import { formatMs } from '../render/events.js';
 import { styler, table } from '../render/style.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
+import { didYouMean } from '../suggest.js';
 
 /** How often `birdie start` looks for tasks scheduled since (by `birdie tasks` or the model's `schedule_task`). */
 const TASK_POLL_MS = 10_000;

@@ -2,10 +2,10 @@ import { applyIsolation, confinementLine, confinementOfTool, loadSettings } from
 import { checkUserId, findSession, openUserStore, userIdOf } from '@birdie/runtime/runtime';
 import { openSessionFolder, type SessionFolder } from '@birdie/runtime/session-folder';
 import { openTrustedRegistry, workingDir } from '@birdie/runtime/skills';
-import { didYouMean } from '@birdie/runtime/suggest';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, EXIT_RUN, UsageError, write } from '../io.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
+import { didYouMean } from '../suggest.js';
 
 /**
  * `birdie tool NAME --args '{…}'`: one skill tool through its real entrypoint, no model. It is built and run by the

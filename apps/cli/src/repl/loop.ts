@@ -1,5 +1,5 @@
 import type { Io } from '../io.js';
-import { CliError, EXIT_OK } from '../io.js';
+import { CliError, EXIT_OK, isFailure } from '../io.js';
 import type { Style } from '../render/style.js';
 import type { Completions } from './completion.js';
 import type { InputResult } from './input.js';
@@ -62,9 +62,7 @@ export async function runRepl({
       return state;
     } catch (error) {
       // A config or store problem: say it once and leave, with the same code as the CLI would give.
-      throw error instanceof CliError
-        ? error
-        : new CliError(error instanceof Error ? error.message : String(error));
+      throw isFailure(error) ? error : new CliError(error instanceof Error ? error.message : String(error));
     }
   };
   const completions = async (current: ReplState) =>

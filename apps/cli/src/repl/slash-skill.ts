@@ -1,6 +1,6 @@
-import { didYouMean } from '@birdie/runtime/suggest';
 import { type DiagnosticLike, formatDiagnostic, plural } from '../render/diagnostics.js';
 import { table } from '../render/style.js';
+import { didYouMean } from '../suggest.js';
 import { out, type ReplState } from './state.js';
 
 /** `/skill list | enable NAME | disable NAME | reload`; the policy saves grants to the session at once. */

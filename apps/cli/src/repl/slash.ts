@@ -4,10 +4,10 @@ import { agentGapLine, agentGapSummary, agentGaps } from '@birdie/runtime/agent-
 import { confinementOfTool, sandboxSummary } from '@birdie/runtime/isolation';
 import { birdieHome } from '@birdie/runtime/paths';
 import { APPROVAL_MODES } from '@birdie/runtime/runtime';
-import { didYouMean } from '@birdie/runtime/suggest';
 import { plural, relativeIfInside } from '../render/diagnostics.js';
 import { table } from '../render/style.js';
 import { TOOL_OUTPUT_MODES, type ToolOutputMode } from '../render/tool-output.js';
+import { didYouMean } from '../suggest.js';
 import { config, settingsLine } from './slash-config.js';
 import { compact, model } from './slash-model.js';
 import { session } from './slash-session.js';
