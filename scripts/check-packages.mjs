@@ -11,12 +11,15 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
+import { checkPackage, createPackageFromTarballData } from '@arethetypeswrong/core';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 
 const exec = promisify(execFile);
 const root = join(import.meta.dirname, '..');
 const attw = join(root, 'node_modules', '.bin', 'attw');
+/** What attw's `esm-only` profile ignores: resolution as CommonJS (`require`, node10). */
+const ESM_ONLY_IGNORES = ['node10', 'node16-cjs'];
 
 /** The workspace's public packages: `{ name, dir }`, in pnpm's order. */
 async function publicPackages() {
@@ -34,21 +37,31 @@ async function pack(dir, into) {
 
 /** publint's messages for a tarball, formatted; suggestions are listed but do not fail the check. */
 async function lint(tarball) {
-  const data = await readFile(tarball);
-  const tarballBuffer = data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
-  const { messages, pkg } = await publint({ pack: { tarball: tarballBuffer }, strict: true });
+  const { messages, pkg } = await publint({ pack: { tarball: tarball.buffer }, strict: true });
   const line = (m) => `publint ${m.type}: ${formatMessage(m, pkg, { color: false }) ?? m.code}`;
   return {
     problems: messages.filter((m) => m.type !== 'suggestion').map(line),
     notes: messages.filter((m) => m.type === 'suggestion').map(line),
+    pkg,
   };
 }
 
-/** attw's verdict on a tarball: its report when it found a problem. */
-async function typesResolve(tarball) {
+/**
+ * attw's verdict on a tarball, in this process (@arethetypeswrong/core, the checks the CLI runs, with its `esm-only`
+ * profile: one TypeScript load for every package instead of one per CLI run); on a problem, the CLI's report of it.
+ * A package with an `exports` map must ship types (attw alone passes a package without any).
+ */
+async function typesResolve(tarball, pkg) {
+  const analysis = await checkPackage(createPackageFromTarballData(tarball));
+  if (!analysis.types)
+    return pkg.exports ? ['attw: the package exports modules without type declarations'] : [];
+  const problems = analysis.problems.filter(
+    (p) => !('resolutionKind' in p) || !ESM_ONLY_IGNORES.includes(p.resolutionKind),
+  );
+  if (problems.length === 0) return [];
   try {
-    await exec(attw, [tarball, '--profile', 'esm-only', '--format', 'ascii'], { cwd: root });
-    return [];
+    await exec(attw, [tarball.path, '--profile', 'esm-only', '--format', 'ascii'], { cwd: root });
+    return [`attw: ${problems.map((p) => p.kind).join(', ')}`];
   } catch (error) {
     return [`attw: ${(error.stdout || error.message).trim()}`];
   }
@@ -63,9 +76,10 @@ try {
   if (only.length > packages.length) throw new Error(`no public package among: ${only.join(', ')}`);
   for (const { name, dir } of packages) {
     const packageStart = performance.now();
-    const tarball = await pack(dir, out);
-    const { problems, notes } = await lint(tarball);
-    problems.push(...(await typesResolve(tarball)));
+    const path = await pack(dir, out);
+    const tarball = Object.assign(new Uint8Array(await readFile(path)), { path });
+    const { problems, notes, pkg } = await lint(tarball);
+    problems.push(...(await typesResolve(tarball, pkg)));
     const seconds = ((performance.now() - packageStart) / 1000).toFixed(1);
     console.log(`${problems.length ? 'FAIL' : 'ok  '} ${name} (${relative(root, dir)}) ${seconds} s`);
     for (const text of [...problems, ...notes]) console.log(`     ${text.replaceAll('\n', '\n     ')}`);
