@@ -100,7 +100,8 @@ describe('cold start stays light (the bundled CLI)', () => {
       '@grpc/grpc-js',
       '@grpc/proto-loader',
       'protobufjs',
-      // The skill parser reads Markdown with micromark alone; remark's tree is its tests' reference only.
+      // The skill parser's fast route reads Markdown with micromark alone; remark and unified belong to its separate
+      // `@birdie/skill-parser/unified` entry point, which the CLI never imports.
       'unified',
       'remark-parse',
       'remark-frontmatter',

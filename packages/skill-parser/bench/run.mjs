@@ -4,7 +4,9 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { VFile } from 'vfile';
 import { discoverSkills, parseSkill } from '../dist/index.js';
+import { skillProcessor } from '../dist/unified.js';
 import { generateSkills } from './generate.mjs';
 
 const COUNT = 1000;
@@ -63,6 +65,15 @@ try {
   const isTool = (t) => t.includes('\n## Tools');
   const parseTools = await time(parseAll(isTool));
   const parseKnowledge = await time(parseAll((t) => !isTool(t)));
+  // The unified route: remark's full mdast tree, then the same checks (the reference route; no target).
+  const processor = skillProcessor();
+  const fastAll = await time(parseAll(() => true));
+  const unifiedAll = await time(() => {
+    for (const [path, text] of texts) {
+      const file = new VFile({ path, value: text });
+      processor.runSync(processor.parse(file), file);
+    }
+  });
 
   const { skills, messages } = discover.result;
   const fatal = messages.filter((m) => m.fatal === true).length;
@@ -88,6 +99,11 @@ try {
   if (baseline) row(`discoverSkills of the baseline build (${baselineDir})`, baseline, COUNT);
   row(`parseSkill only, ${nTools} tool skills`, parseTools, nTools);
   row(`parseSkill only, ${COUNT - nTools} knowledge skills`, parseKnowledge, COUNT - nTools);
+  row(`parseSkill only, all ${COUNT}: the fast route`, fastAll, COUNT);
+  row(`unified route only, all ${COUNT}: remark-parse + remark-frontmatter + remarkSkill`, unifiedAll, COUNT);
+  console.log(
+    `\nthe unified route takes ${(unifiedAll.cpu / fastAll.cpu).toFixed(1)}× the fast route's CPU time (${(unifiedAll.ms / fastAll.ms).toFixed(1)}× wall-clock): it is the reference route, with no target`,
+  );
   const target = 2000;
   const wall = (COUNT / discover.ms) * 1000;
   const cpu = (COUNT / discover.cpu) * 1000;

@@ -1,6 +1,6 @@
 import type { VFileMessage } from 'vfile-message';
 import { Reporter, sortMessages } from './diagnostics.js';
-import { type Frontmatter, findFrontmatter, parseFrontmatter } from './frontmatter.js';
+import { type Frontmatter, type FrontmatterRange, findFrontmatter, parseFrontmatter } from './frontmatter.js';
 import { MAX_SKILL_FILE_BYTES } from './limits.js';
 import { createSource, lineEnd, type Source } from './source.js';
 
@@ -14,16 +14,20 @@ export interface OpenedFile {
   front?: Frontmatter;
 }
 
+/** Finds the frontmatter fences in a file's (BOM-less) text: from the text itself, or from a tree already built. */
+export type FrontmatterFinder = (text: string) => FrontmatterRange;
+
 /**
  * The steps every authored file shares: the size limit, the frontmatter fences, the YAML. `label` names the file in
  * messages (`SKILL.md`, `An agent file`). `nodes` keeps the YAML nodes of every key (positions of list items).
+ * `findRange` locates the fences (the text's own reader unless the caller has the Markdown tree).
  * Returns the messages alone when there is no frontmatter to read.
  */
 export function openAuthoredFile(
   text: string,
   file: string,
   label: string,
-  options: { nodes?: boolean; strict?: boolean } = {},
+  options: { nodes?: boolean; strict?: boolean; findRange?: FrontmatterFinder } = {},
 ): OpenedFile | { messages: VFileMessage[] } {
   if (text.length > MAX_SKILL_FILE_BYTES / 4 && Buffer.byteLength(text) > MAX_SKILL_FILE_BYTES) {
     const reporter = new Reporter(file);
@@ -32,7 +36,7 @@ export function openAuthoredFile(
   }
   const source = createSource(text);
   const reporter = new Reporter(file, source, options.strict);
-  const range = findFrontmatter(source.text);
+  const range = (options.findRange ?? findFrontmatter)(source.text);
   if (range.state === 'missing') {
     reporter.report(
       'missing-frontmatter',

@@ -13,20 +13,30 @@ export type FrontmatterRange =
   | { state: 'missing' }
   | { state: 'unclosed'; openEnd: number };
 
-const OPEN = /^---[ \t]*\r?\n/;
-const CLOSE = /^---[ \t]*\r?$/gm;
+const FENCE = /^---[ \t]*$/;
 
-/** The fence must be the very first line; the closing fence is the next line that is only `---`. */
+/** End of the line at `start` and where the next one starts: micromark's line endings (LF, CRLF, a lone CR). */
+export function lineFrom(text: string, start: number): { end: number; next: number } {
+  let end = start;
+  while (end < text.length && text.charCodeAt(end) !== 10 && text.charCodeAt(end) !== 13) end++;
+  const next = text.startsWith('\r\n', end) ? end + 2 : end < text.length ? end + 1 : end;
+  return { end, next };
+}
+
+/**
+ * The fence must be the very first line, followed by a line ending; the closing fence is the next line that is only
+ * `---` (blanks after it allowed). Lines end as micromark ends them (a lone CR too, and not U+2028).
+ */
 export function findFrontmatter(text: string): FrontmatterRange {
-  const open = OPEN.exec(text);
-  if (!open) return { state: 'missing' };
-  const valueStart = open[0].length;
-  CLOSE.lastIndex = valueStart;
-  const close = CLOSE.exec(text);
-  if (!close) return { state: 'unclosed', openEnd: 3 };
-  const closeEnd = close.index + close[0].length;
-  const bodyStart = text.charCodeAt(closeEnd) === 10 ? closeEnd + 1 : closeEnd;
-  return { state: 'ok', valueStart, valueEnd: close.index, bodyStart };
+  const open = lineFrom(text, 0);
+  if (open.next === open.end || !FENCE.test(text.slice(0, open.end))) return { state: 'missing' };
+  for (let start = open.next; start < text.length; ) {
+    const line = lineFrom(text, start);
+    if (FENCE.test(text.slice(start, line.end)))
+      return { state: 'ok', valueStart: open.next, valueEnd: start, bodyStart: line.next };
+    start = line.next;
+  }
+  return { state: 'unclosed', openEnd: 3 };
 }
 
 /** A top-level frontmatter key with its YAML node and absolute offsets. */

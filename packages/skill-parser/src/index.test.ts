@@ -32,3 +32,7 @@ it('pins the public exports', async () => {
     'watchProblem',
   ]);
 });
+
+it('pins the exports of @birdie/skill-parser/unified', async () => {
+  expect(Object.keys(await import('./unified.js')).sort()).toEqual(['remarkSkill', 'skillProcessor']);
+});

@@ -19,8 +19,11 @@ const INLINE = [
   'labelStartLink',
 ];
 
-/** Characters that may make a heading's text differ from its source; an underscore inside a word (`read_file`) cannot. */
-const MARKUP = /[\\`*&<[!\n]|(?:^|[^\p{L}\p{N}])_|_(?:$|[^\p{L}\p{N}])/u;
+/**
+ * Characters that may make a heading's text differ from its source (NUL, which CommonMark replaces with U+FFFD,
+ * included); an underscore inside a word (`read_file`) cannot.
+ */
+const MARKUP = /[\\`*&<[!\n\0]|(?:^|[^\p{L}\p{N}])_|_(?:$|[^\p{L}\p{N}])/u;
 
 /**
  * One parser for every document: building one combines the syntax extensions, which costs more than parsing a small
@@ -54,6 +57,8 @@ export function fenceNode(text: string, lang: string, start: number, end: number
     const next = nextLine(text, offset);
     value += stripIndent(line, indent) + (next < contentEnd ? text.slice(eol, next) : '');
   }
+  // CommonMark replaces NUL with U+FFFD (mdast's value has it so).
+  if (value.includes('\0')) value = value.replaceAll('\0', '\uFFFD');
   return { type: 'fence', lang, value, start, end } as const;
 }
 
@@ -76,6 +81,8 @@ function stripIndent(line: string, columns: number): string {
 
 /** Blank indentation, then a character that starts no block construct (not `#`, `` ` ``, `~`, `<`, `>`, `-`, `+`, `*`, `=`, `_`, `[`, a digit, …). */
 const INERT_LEAD = /^[ \t]*[A-Za-z!"$%&'(),./;?@^{}]/;
+
+const LONE_CR = /\r(?!\n)/;
 
 /** The elided body: its text, and for each of its lines the source lines it stands for and how much of them is kept. */
 export interface ElidedBody {
@@ -100,7 +107,8 @@ export interface ElidedBody {
 export function elide(body: string): ElidedBody {
   const lines = body.split('\n');
   const out: ElidedBody = { text: body, first: [], last: [], kept: [] };
-  if (body.includes(']:')) {
+  // A lone CR ends a line for micromark and not for this split: such a body is read whole, and mapped back by offset.
+  if (body.includes(']:') || LONE_CR.test(body)) {
     for (let i = 0; i < lines.length; i++) {
       out.first.push(i);
       out.last.push(i);
@@ -145,10 +153,13 @@ export function outlineFromMicromark(
   bodyStart: number,
   inlineText: InlineText,
 ): OutlineNode[] {
-  const view = elide(source.text.slice(bodyStart));
+  const body = source.text.slice(bodyStart);
+  const view = elide(body);
   const firstLine = source.lineStarts.indexOf(bodyStart);
   // Offset in the source of a micromark point: past the kept prefix of a cut line is the end of its last source line.
+  // A view kept whole maps by offset (micromark's lines, which a lone CR ends, are not the source's).
   const at = (point: MicromarkPoint): number => {
+    if (view.text === body) return bodyStart + point.offset;
     const line = point.line - 1;
     const cut = view.kept[line]!;
     if (cut >= 0 && point.column - 1 >= cut)

@@ -6,6 +6,9 @@ export type OutlineNode =
   | { type: 'heading'; depth: number; text: string; start: number; end: number }
   | { type: 'fence'; lang: string; value: string; start: number; end: number };
 
+/** Reads the outline of a body: the root-level nodes from `bodyStart` on (nodes before it are ignored). */
+export type OutlineReader = (source: Source, bodyStart: number) => OutlineNode[];
+
 export interface Fence {
   lang: string;
   value: string;

@@ -4,7 +4,7 @@ import type { VFileMessage } from 'vfile-message';
 import { AGENT_FIELDS, type AgentConfig, forbiddenReason } from './agent-fields.js';
 import { checkAgentSkillsRules } from './agent-skills.js';
 import { finishTriggers } from './agent-triggers.js';
-import { openAuthoredFile, reportMissingNameAndDescription } from './authored.js';
+import { type FrontmatterFinder, openAuthoredFile, reportMissingNameAndDescription } from './authored.js';
 import { guard, sortMessages } from './diagnostics.js';
 import { cleanProse } from './source.js';
 import { readSpecField, type SpecData } from './spec-fields.js';
@@ -26,12 +26,24 @@ export interface ParseAgentResult {
  * Never throws: problems are positioned messages, and a failure nothing foresaw is a `parse-failed` error of this file.
  */
 export function parseAgent(text: string, options: ParseAgentOptions): ParseAgentResult {
-  const file = resolve(options.path);
-  return guard(file, () => parse(text, file));
+  return parseAgentWith(text, options);
 }
 
-function parse(text: string, file: string): ParseAgentResult {
-  const opened = openAuthoredFile(text, file, 'An agent file', { nodes: true });
+/** `parseAgent` with the frontmatter fences found by the caller (the unified route reads them from the mdast tree). */
+export function parseAgentWith(
+  text: string,
+  options: ParseAgentOptions,
+  findRange?: FrontmatterFinder,
+): ParseAgentResult {
+  const file = resolve(options.path);
+  return guard(file, () => parse(text, file, findRange));
+}
+
+function parse(text: string, file: string, findRange?: FrontmatterFinder): ParseAgentResult {
+  const opened = openAuthoredFile(text, file, 'An agent file', {
+    nodes: true,
+    ...(findRange ? { findRange } : {}),
+  });
   if (!('source' in opened)) return opened;
   const { source, reporter, range, front } = opened;
   if (!front) return { messages: sortMessages(reporter.messages) };

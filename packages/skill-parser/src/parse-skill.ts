@@ -1,7 +1,7 @@
 import { basename, dirname, resolve } from 'node:path';
 import type { VFileMessage } from 'vfile-message';
 import { checkAgentSkillsRules } from './agent-skills.js';
-import { openAuthoredFile, reportMissingNameAndDescription } from './authored.js';
+import { type FrontmatterFinder, openAuthoredFile, reportMissingNameAndDescription } from './authored.js';
 import { guard, type Reporter, sortMessages } from './diagnostics.js';
 import type { Field } from './frontmatter.js';
 import { headingText } from './inline-text.js';
@@ -13,6 +13,7 @@ import {
   findToolsSection,
   mayHaveToolsSection,
   type OutlineNode,
+  type OutlineReader,
   setextPastLimit,
   type ToolsSection,
 } from './outline.js';
@@ -59,13 +60,40 @@ type Frontmatter = SpecData &
  * `parse-failed` error of this file, so that it cannot cost the skills around it.
  */
 export function parseSkill(text: string, options: ParseSkillOptions): ParseSkillResult {
-  const file = resolve(options.path);
-  return guard(file, () => parse(text, file, options));
+  return parseSkillWith(text, options, {});
 }
 
-function parse(text: string, file: string, options: ParseSkillOptions): ParseSkillResult {
+/** Where a route finds the Markdown structure: the text's own readers by default, or a tree it already has. */
+export interface MarkdownStructure {
+  findRange?: FrontmatterFinder;
+  outline?: OutlineReader;
+}
+
+/** The fast route's outline: line by line, micromark for the bodies the line reader leaves to it. */
+const outlineFromText: OutlineReader = (source, bodyStart) =>
+  outlineFromLines(source, bodyStart, headingText) ?? outlineFromMicromark(source, bodyStart, headingText);
+
+/** `parseSkill` with the structure read by the caller (the unified route reads it from the mdast tree). */
+export function parseSkillWith(
+  text: string,
+  options: ParseSkillOptions,
+  structure: MarkdownStructure,
+): ParseSkillResult {
+  const file = resolve(options.path);
+  return guard(file, () => parse(text, file, options, structure));
+}
+
+function parse(
+  text: string,
+  file: string,
+  options: ParseSkillOptions,
+  structure: MarkdownStructure,
+): ParseSkillResult {
   const dir = dirname(file);
-  const opened = openAuthoredFile(text, file, 'SKILL.md', { strict: options.strict === true });
+  const opened = openAuthoredFile(text, file, 'SKILL.md', {
+    strict: options.strict === true,
+    ...(structure.findRange ? { findRange: structure.findRange } : {}),
+  });
   if (!('source' in opened)) return opened;
   const { source, reporter, range, front } = opened;
   // Flow style is looked for only in YAML that reads: in broken YAML the errors say more.
@@ -73,13 +101,12 @@ function parse(text: string, file: string, options: ParseSkillOptions): ParseSki
   const resources = [...(options.resources ?? [])].sort();
   const resourceSet = new Set(resources);
 
+  // Both routes apply the pre-check (a body that cannot hold a Tools section has none in any tree) and the limit.
   let nodes: OutlineNode[] = [];
   if (mayHaveToolsSection(source.text, range.bodyStart)) {
     const excess = setextPastLimit(source.text, range.bodyStart);
     if (excess < 0) {
-      nodes =
-        outlineFromLines(source, range.bodyStart, headingText) ??
-        outlineFromMicromark(source, range.bodyStart, headingText);
+      nodes = (structure.outline ?? outlineFromText)(source, range.bodyStart);
     } else {
       reporter.report(
         'too-many-setext-headings',

@@ -127,13 +127,20 @@ export function parseToolBlock(
 ): SkillTool | undefined {
   const before = reporter.messages.length;
   const line = pointAt(source, block.headingStart).line;
-  const nameStart = source.text.indexOf(block.name, block.headingStart);
   if (!TOOL_NAME.test(block.name)) {
+    // The name is the heading's text: where markup changed it (`a\_b`, `&amp;`), it is not in the source as such, and
+    // the whole heading is its place.
+    const heading = source.text.slice(block.headingStart, block.headingEnd);
+    const at = heading.indexOf(block.name);
+    const [start, end] =
+      at === -1 || block.name === ''
+        ? [block.headingStart, block.headingEnd]
+        : [block.headingStart + at, block.headingStart + at + block.name.length];
     reporter.report(
       'invalid-tool-name',
       `Tool name \`${block.name}\` must match ^[a-zA-Z0-9_-]{1,64}$ (what model providers accept)`,
-      nameStart,
-      nameStart + block.name.length,
+      start,
+      end,
     );
   }
   const entries = readEntries(source, block, reporter);

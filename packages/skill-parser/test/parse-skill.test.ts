@@ -238,4 +238,43 @@ describe('parseSkill', () => {
     const level1 = setext.replace('Tools\n-----', '# Tools');
     expect(parseSkill(level1, { path: '/s/s/SKILL.md' }).skill!.kind).toBe('knowledge');
   });
+
+  it('reads a tool name as the Markdown tree does, and reports a bad one on its heading even when markup changed it', () => {
+    const withName = (heading: string) =>
+      `---\nname: s\ndescription: S.\n---\n\n## Tools\n\n### ${heading}\ndescription: R.\nentrypoint: bash:true\n`;
+    const invalid = (heading: string) =>
+      parseSkill(withName(heading), { path: '/s/s/SKILL.md' })
+        .messages.filter((m) => m.ruleId === 'invalid-tool-name')
+        .map(
+          (m) =>
+            `${m.line}:${m.column}-${m.place && 'end' in m.place ? `${m.place.end.line}:${m.place.end.column}` : ''} ${m.reason}`,
+        );
+    // Markup the name's text does not show (an escape, a character reference): the whole heading is the place.
+    expect(invalid('a\\_b!')).toEqual([
+      '8:1-8:10 Tool name `a_b!` must match ^[a-zA-Z0-9_-]{1,64}$ (what model providers accept)',
+    ]);
+    expect(invalid('a&amp;b')).toEqual([
+      '8:1-8:12 Tool name `a&b` must match ^[a-zA-Z0-9_-]{1,64}$ (what model providers accept)',
+    ]);
+    // CommonMark replaces NUL with U+FFFD, and so does the tree's text.
+    expect(invalid('a\u0000b')).toEqual([
+      '8:1-8:8 Tool name `a\uFFFDb` must match ^[a-zA-Z0-9_-]{1,64}$ (what model providers accept)',
+    ]);
+    // Where the text is in the source, the name alone is the place.
+    expect(invalid('a b')).toEqual([
+      '8:5-8:8 Tool name `a b` must match ^[a-zA-Z0-9_-]{1,64}$ (what model providers accept)',
+    ]);
+  });
+
+  it('reads a fenced schema as the Markdown tree gives it: NUL becomes U+FFFD', () => {
+    const text = [
+      '---\nname: s\ndescription: S.\n---\n\n## Tools\n\n### run\ndescription: R.\nentrypoint: bash:true\nschema:',
+      '```json',
+      '{"type": "object", "properties": {"a": {"type": "string", "description": "x\u0000y"}}}',
+      '```\n',
+    ].join('\n');
+    const { skill, messages } = parseSkill(text, { path: '/s/s/SKILL.md' });
+    expect(messages.map(brief)).toEqual([]);
+    expect(skill!.tools[0]!.schema.properties).toEqual({ a: { type: 'string', description: 'x\uFFFDy' } });
+  });
 });

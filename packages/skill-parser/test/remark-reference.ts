@@ -1,7 +1,9 @@
-import type { Code, Heading, Nodes, Root } from 'mdast';
+import type { Root } from 'mdast';
+import { toString as textOf } from 'mdast-util-to-string';
 import remarkFrontmatter from 'remark-frontmatter';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
+import { outlineFromTree } from '../src/mdast-structure.js';
 import type { OutlineNode } from '../src/outline.js';
 import type { Source } from '../src/source.js';
 
@@ -11,22 +13,9 @@ import type { Source } from '../src/source.js';
  */
 const processor = unified().use(remarkParse).use(remarkFrontmatter);
 
-/** Root-level headings and fenced code blocks of the whole file, from the remark (mdast) tree. */
+/** Root-level headings and fenced code blocks of the whole file, from the remark (mdast) tree (the unified route's reader). */
 export function outlineFromMdast(source: Source): OutlineNode[] {
-  const tree = processor.parse(source.text) as Root;
-  const nodes: OutlineNode[] = [];
-  for (const child of tree.children) {
-    const start = child.position?.start.offset;
-    const end = child.position?.end.offset;
-    if (start === undefined || end === undefined) continue;
-    if (child.type === 'heading') {
-      nodes.push({ type: 'heading', depth: (child as Heading).depth, text: plainText(child), start, end });
-    } else if (child.type === 'code' && isFenced(source.text, start)) {
-      const code = child as Code;
-      nodes.push({ type: 'fence', lang: (code.lang ?? '').toLowerCase(), value: code.value, start, end });
-    }
-  }
-  return nodes;
+  return outlineFromTree(processor.parse(source.text) as Root)(source, 0);
 }
 
 /** remark-frontmatter's `yaml` node of a text, if any (the reference `findFrontmatter` is tested against). */
@@ -45,16 +34,7 @@ export function remarkHeadingText(
 ): string | undefined {
   const tree = processor.parse(form === 'setext' ? `${raw}\n---` : `# ${raw}`) as Root;
   const first = tree.children[0];
-  return first?.type === 'heading' && tree.children.length === 1 ? plainText(first) : undefined;
-}
-
-function isFenced(text: string, start: number): boolean {
-  const head = text.slice(start, start + 3);
-  return head === '```' || head === '~~~';
-}
-
-function plainText(node: Nodes): string {
-  if ('value' in node && typeof node.value === 'string') return node.value;
-  if ('children' in node) return (node.children as Nodes[]).map(plainText).join('');
-  return '';
+  return first?.type === 'heading' && tree.children.length === 1
+    ? textOf(first, { includeImageAlt: false })
+    : undefined;
 }

@@ -18,6 +18,9 @@ export const TRICKY_BODIES: readonly string[] = [
   '   ## Tools\n    ## not a heading\n',
   '## Tools\r\n\r\n### a\r\n```json\r\n{"type": "object"}\r\n```\r\n',
   '#### Tools\n## Tools #\n### \n',
+  // A lone CR ends a line for micromark (and remark), not for a reader that splits on LF.
+  '## Tools\n\r### save\nentrypoint: bash:true\n\n### load\r\n```json\r\n{}\r\n```\r\n',
+  '## Tools\r\n\r\u0000\n### save\r\nentrypoint: bash:true\r\n',
   '* * *\n## Tools\n---\n### x\n',
   '[ref]: https://example.com\n## Tools\n',
   '## Tools\n\n    ### indented code\n\n### real\n',
