@@ -1,5 +1,5 @@
-// One turn of the agent through the runtime (lease, run log, tool journal), printing its events.
-// The model comes from the environment, as for the CLI (LLM_VENDOR, OPENAI_API_KEY, …).
+// One turn through the runtime (lease, run log, tool journal), printing its events; the model comes from the
+// environment, as for the CLI (LLM_VENDOR, OPENAI_API_KEY, …).
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +22,6 @@ schema: { type: object, properties: { text: { type: string } }, required: [text]
 `,
 );
 const io = { env: { ...process.env, BIRDIE_HOME: home }, cwd: home, stderr: process.stderr };
-
 const rt = await openRuntime(io, { user: 'alice' });
 try {
   const session = await createSession(rt);
