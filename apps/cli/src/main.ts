@@ -60,9 +60,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     }
     const handler = await handlers[parsed.command.name]!();
     // The runtime reads the bundled layer from the CLI's own package folders, never from the working folder.
-    const withBundled: Io = io.bundled
-      ? io
-      : { ...io, bundled: (await import('./paths.js')).bundledLayer(io.env) };
+    const withBundled: Io = (await import('./paths.js')).withBundledLayer(io);
     return await handler({ io: withBundled, values: parsed.values, positionals: parsed.positionals });
   } catch (caught) {
     // A store failure that no command translated still gets its one wording, never a stack trace.

@@ -18,3 +18,10 @@ export function bundledAgentsDir(env: NodeJS.ProcessEnv): string {
 export function bundledLayer(env: NodeJS.ProcessEnv): NonNullable<RuntimeIo['bundled']> {
   return { skills: bundledSkillsDir(env), agents: bundledAgentsDir(env) };
 }
+
+/** `io` with the CLI's bundled layer: `main` gives it to every command, the REPL's boot to a caller that did not. */
+export function withBundledLayer<T extends { env: NodeJS.ProcessEnv; bundled?: RuntimeIo['bundled'] }>(
+  io: T,
+): T {
+  return io.bundled ? io : { ...io, bundled: bundledLayer(io.env) };
+}

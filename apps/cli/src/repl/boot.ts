@@ -7,6 +7,7 @@ import { skillFlags } from '@birdie/runtime/skill-flags';
 import { storeFailureText } from '@birdie/runtime/store-failure';
 import type { Values } from '../argv.js';
 import type { Io } from '../io.js';
+import { withBundledLayer } from '../paths.js';
 import { plural } from '../render/diagnostics.js';
 import type { Style } from '../render/style.js';
 import { formatReplHistory } from './history-view.js';
@@ -19,7 +20,7 @@ export async function bootRepl(
   values: Values,
   options: { approval: ApprovalMode; style: Style; resumeId: string | undefined },
 ): Promise<ReplState> {
-  const rt = await openRuntime(io, values);
+  const rt = await openRuntime(withBundledLayer(io), values);
   try {
     const flags = skillFlags(rt, values);
     const agent = agentFlag(rt, values);
