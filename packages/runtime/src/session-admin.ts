@@ -3,30 +3,13 @@ import { UsageError } from './errors.js';
 import type { Flags } from './flags.js';
 import { type History, readHistory } from './history.js';
 import type { RuntimeIo } from './io.js';
-import { checkUserId, findSession, requireWritable, userIdOf } from './runtime.js';
+import { findSession } from './runtime.js';
 import { removeSessionDir } from './session-dir.js';
 import { oneLine } from './session-titles.js';
-import { openUserStore } from './user-store.js';
+import { withUserStore } from './store-command.js';
 
 // Session commands that need no runtime (no model, no registry): each opens the user's store, finds the session of
 // the user (`--user`, else `$USER`) by its id or unique start, does its one thing, and closes the store.
-
-/** The user's store for one command: the user checked first, the store closed after `use`; `write` refuses a read-only one. */
-async function withUserStore<T>(
-  io: RuntimeIo,
-  flags: Flags,
-  write: boolean,
-  use: (store: Store, userId: string) => Promise<T>,
-): Promise<T> {
-  const userId = await checkUserId(userIdOf(io, flags));
-  const store = await openUserStore(io);
-  try {
-    if (write) requireWritable(store);
-    return await use(store, userId);
-  } finally {
-    await store.close();
-  }
-}
 
 /** The user's sessions, most recently used first. */
 export async function listSessions(
