@@ -1,7 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import type { Vendor } from '@birdie/providers';
-import { writePrivateFile } from '@birdie/runtime/folders';
-import { configFile } from '@birdie/runtime/paths';
+import { providerFileWriter } from '@birdie/runtime/provider-file';
 import { CliError, type Io } from './io.js';
 
 /**
@@ -16,9 +14,8 @@ export async function firstRunSetup(io: Io, options: { again?: boolean } = {}): 
   const prompts = await import('@clack/prompts');
   const { VENDORS, VENDOR_NAMES } = await import('@birdie/providers');
   const opts = { input: io.stdin, output: io.stdout };
-  const file = configFile(io.env);
   // Read first: a file that cannot be kept fails before any question.
-  const settings = await settingsToKeep(file);
+  const { file, save } = await providerFileWriter(io.env);
   prompts.intro(
     options.again
       ? 'birdie setup: choose the model provider'
@@ -96,45 +93,11 @@ export async function firstRunSetup(io: Io, options: { again?: boolean } = {}): 
     break;
   }
   // The provider section is replaced; a settings section is kept as it is.
-  await writePrivateFile(file, configText(config, settings));
+  await save(config);
   prompts.outro(`Saved ${file} (mode 0600). Environment variables and --config still work.`, {
     output: io.stdout,
   });
   return file;
-}
-
-/**
- * The settings section of the file setup replaces, read without checking its provider section: that section is being
- * replaced, and may be why setup runs (an empty key older versions saved). A file that is not JSON is not replaced.
- */
-async function settingsToKeep(file: string): Promise<Record<string, unknown> | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    throw new CliError(`cannot read ${file} (${code ?? 'read error'}); nothing was written`, 2, {
-      cause: error,
-    });
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text.replace(/^\ufeff/, ''));
-  } catch (error) {
-    throw new CliError(
-      `${file} is not valid JSON (${(error as Error).message}): fix it or move it away, then run \`birdie setup\` again; nothing was written`,
-      2,
-      { cause: error },
-    );
-  }
-  const settings =
-    value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>).settings
-      : undefined;
-  return settings !== null && typeof settings === 'object' && !Array.isArray(settings)
-    ? (settings as Record<string, unknown>)
-    : undefined;
 }
 
 async function checkWithSpinner(
@@ -156,9 +119,4 @@ async function checkWithSpinner(
     check.status === 'valid' ? (vendor === 'ollama' ? 'Server answered' : 'Key accepted') : 'Checked',
   );
   return check;
-}
-
-/** The config file's text in its sectioned shape: `{ "provider": {…}, "settings": {…} }`. */
-export function configText(provider: Record<string, unknown>, settings?: Record<string, unknown>): string {
-  return `${JSON.stringify(settings === undefined ? { provider } : { provider, settings }, null, 2)}\n`;
 }

@@ -1,148 +1,109 @@
-import { readHistory } from '@birdie/runtime/history';
-import { checkUserId, findSession, openUserStore, requireWritable, userIdOf } from '@birdie/runtime/runtime';
-import { removeSessionDir } from '@birdie/runtime/session-dir';
-import { oneLine } from '@birdie/runtime/session-titles';
+import {
+  deleteSession,
+  listSessions,
+  readSession,
+  renameSession,
+  repairSession,
+} from '@birdie/runtime/session-admin';
 import { storeFailureText } from '@birdie/runtime/store-failure';
 import type { CommandContext } from '../command-context.js';
-import { EXIT_OK, EXIT_RUN, UsageError, write } from '../io.js';
+import { EXIT_OK, EXIT_RUN, write } from '../io.js';
 import { plural } from '../render/diagnostics.js';
 import { formatHistory } from '../render/history.js';
 import { messageJson } from '../render/json-events.js';
 import { styler, table } from '../render/style.js';
 
 export async function sessionsListCommand({ io, values }: CommandContext): Promise<number> {
-  const userId = await checkUserId(userIdOf(io, values));
-  const store = await openUserStore(io);
-  try {
-    const sessions = await store.sessions.list(userId);
-    if (values.json) {
-      for (const s of sessions) write(io.stdout, JSON.stringify(s));
-      return EXIT_OK;
-    }
-    if (sessions.length === 0) {
-      write(io.stdout, `No sessions for ${userId} yet. Start one with \`birdie\` or \`birdie run "…"\`.`);
-      return EXIT_OK;
-    }
-    const style = styler(io.stdout, io.env);
-    io.stdout.write(
-      table(
-        sessions.map((s) => [
-          s.id,
-          String(s.turns),
-          `↑${s.inputTokens} ↓${s.outputTokens}`,
-          s.updatedAt.toISOString().slice(0, 16).replace('T', ' '),
-          s.title ?? '',
-        ]),
-        ['ID', 'TURNS', 'TOKENS', 'UPDATED', 'TITLE'].map((h) => style('bold', h)),
-      ),
-    );
+  const { userId, sessions } = await listSessions(io, values);
+  if (values.json) {
+    for (const s of sessions) write(io.stdout, JSON.stringify(s));
     return EXIT_OK;
-  } finally {
-    await store.close();
   }
+  if (sessions.length === 0) {
+    write(io.stdout, `No sessions for ${userId} yet. Start one with \`birdie\` or \`birdie run "…"\`.`);
+    return EXIT_OK;
+  }
+  const style = styler(io.stdout, io.env);
+  io.stdout.write(
+    table(
+      sessions.map((s) => [
+        s.id,
+        String(s.turns),
+        `↑${s.inputTokens} ↓${s.outputTokens}`,
+        s.updatedAt.toISOString().slice(0, 16).replace('T', ' '),
+        s.title ?? '',
+      ]),
+      ['ID', 'TURNS', 'TOKENS', 'UPDATED', 'TITLE'].map((h) => style('bold', h)),
+    ),
+  );
+  return EXIT_OK;
 }
 
 export async function sessionsShowCommand({ io, values, positionals }: CommandContext): Promise<number> {
-  const userId = await checkUserId(userIdOf(io, values));
-  const store = await openUserStore(io);
-  try {
-    const session = await findSession(store, positionals[0]!, userId);
-    const { messages, damage, subagents, compactions = [] } = await readHistory(store, session.id);
-    // Damage never hides what reads fine: everything before it is shown, and the problem is named on stderr.
-    if (damage) write(io.stderr, `birdie: ${storeFailureText(damage, session.id)}`);
-    if (values.json) {
-      // A subagent's messages follow its task call's tool message, each naming the task call (`subagentOf`).
-      const print = (list: typeof messages, nested: typeof subagents, parent?: string) => {
-        for (const m of list) {
-          write(
-            io.stdout,
-            JSON.stringify({ ...messageJson(m as never), ...(parent ? { subagentOf: parent } : {}) }),
-          );
-          const callId = (m as { tool_call_id?: string }).tool_call_id;
-          const child = callId ? nested?.get(callId) : undefined;
-          if (child) print(child.messages, child.subagents, callId);
-        }
-      };
-      print(messages, subagents);
-      return damage ? EXIT_RUN : EXIT_OK;
-    }
-    const style = styler(io.stdout, io.env);
-    write(
-      io.stdout,
-      style(
-        'dim',
-        `session ${session.id} · user ${session.userId} · ${plural(session.turns, 'turn')} · ↑${session.inputTokens} ↓${session.outputTokens} tok${compactions.length ? ` · ${plural(compactions.length, 'compaction')}` : ''}${session.title ? ` · ${session.title}` : ''}`,
-      ),
-    );
-    io.stdout.write(
-      formatHistory(messages, style, undefined, subagents, { compactions, full: values.full === true }) ||
-        'No messages yet.\n',
-    );
+  const { session, history } = await readSession(io, values, positionals[0]!);
+  const { messages, damage, subagents, compactions = [] } = history;
+  // Damage never hides what reads fine: everything before it is shown, and the problem is named on stderr.
+  if (damage) write(io.stderr, `birdie: ${storeFailureText(damage, session.id)}`);
+  if (values.json) {
+    // A subagent's messages follow its task call's tool message, each naming the task call (`subagentOf`).
+    const print = (list: typeof messages, nested: typeof subagents, parent?: string) => {
+      for (const m of list) {
+        write(
+          io.stdout,
+          JSON.stringify({ ...messageJson(m as never), ...(parent ? { subagentOf: parent } : {}) }),
+        );
+        const callId = (m as { tool_call_id?: string }).tool_call_id;
+        const child = callId ? nested?.get(callId) : undefined;
+        if (child) print(child.messages, child.subagents, callId);
+      }
+    };
+    print(messages, subagents);
     return damage ? EXIT_RUN : EXIT_OK;
-  } finally {
-    await store.close();
   }
+  const style = styler(io.stdout, io.env);
+  write(
+    io.stdout,
+    style(
+      'dim',
+      `session ${session.id} · user ${session.userId} · ${plural(session.turns, 'turn')} · ↑${session.inputTokens} ↓${session.outputTokens} tok${compactions.length ? ` · ${plural(compactions.length, 'compaction')}` : ''}${session.title ? ` · ${session.title}` : ''}`,
+    ),
+  );
+  io.stdout.write(
+    formatHistory(messages, style, undefined, subagents, { compactions, full: values.full === true }) ||
+      'No messages yet.\n',
+  );
+  return damage ? EXIT_RUN : EXIT_OK;
 }
 
 /** `birdie sessions rename ID TITLE`: the title shown in lists and the resume picker. */
 export async function sessionsRenameCommand({ io, values, positionals }: CommandContext): Promise<number> {
-  const userId = await checkUserId(userIdOf(io, values));
-  const title = oneLine(positionals.slice(1).join(' '), 200);
-  if (!title) throw new UsageError('the title is empty. Usage: birdie sessions rename ID TITLE');
-  const store = await openUserStore(io);
-  try {
-    requireWritable(store);
-    const session = await findSession(store, positionals[0]!, userId);
-    await store.sessions.rename(session.id, userId, title);
-    write(io.stdout, `Renamed session ${session.id}: ${title}`);
-    return EXIT_OK;
-  } finally {
-    await store.close();
-  }
+  const { session, title } = await renameSession(io, values, positionals[0]!, positionals.slice(1).join(' '));
+  write(io.stdout, `Renamed session ${session.id}: ${title}`);
+  return EXIT_OK;
 }
 
 export async function sessionsDeleteCommand({ io, values, positionals }: CommandContext): Promise<number> {
-  const userId = await checkUserId(userIdOf(io, values));
-  const store = await openUserStore(io);
-  try {
-    requireWritable(store);
-    const session = await findSession(store, positionals[0]!, userId);
-    await store.sessions.delete(session.id, userId);
-    await removeSessionDir(io.env, session.id);
-    write(io.stdout, `Deleted session ${session.id} (history, grants, run log and data folder).`);
-    return EXIT_OK;
-  } finally {
-    await store.close();
-  }
+  const session = await deleteSession(io, values, positionals[0]!);
+  write(io.stdout, `Deleted session ${session.id} (history, grants, run log and data folder).`);
+  return EXIT_OK;
 }
 
-/**
- * `birdie sessions repair ID`: the session continues from its last good step. Damaged records are set aside in the
- * store's quarantine (not deleted), so nothing is lost that could still be read by hand.
- */
+/** `birdie sessions repair ID`: the session continues from its last good step (damaged records set aside). */
 export async function sessionsRepairCommand({ io, values, positionals }: CommandContext): Promise<number> {
-  const userId = await checkUserId(userIdOf(io, values));
-  const store = await openUserStore(io);
-  try {
-    requireWritable(store);
-    const session = await findSession(store, positionals[0]!, userId);
-    const report = await store.sessions.repair(session.id, userId);
-    if (values.json) {
-      write(io.stdout, JSON.stringify(report));
-      return EXIT_OK;
-    }
-    if (report.quarantined.length === 0) {
-      write(io.stdout, `Session ${session.id} has no damaged records; nothing to repair.`);
-      return EXIT_OK;
-    }
-    write(
-      io.stdout,
-      `Repaired session ${session.id}: ${report.quarantined.length} record(s) set aside (damaged, or written after the damage); it continues from ${report.head ? `step ${report.head}` : 'its start'}.`,
-    );
-    for (const r of report.quarantined)
-      write(io.stdout, `  ${r.table}${r.checkpointId ? ` step ${r.checkpointId}` : ''}: ${r.reason}`);
+  const { session, report } = await repairSession(io, values, positionals[0]!);
+  if (values.json) {
+    write(io.stdout, JSON.stringify(report));
     return EXIT_OK;
-  } finally {
-    await store.close();
   }
+  if (report.quarantined.length === 0) {
+    write(io.stdout, `Session ${session.id} has no damaged records; nothing to repair.`);
+    return EXIT_OK;
+  }
+  write(
+    io.stdout,
+    `Repaired session ${session.id}: ${report.quarantined.length} record(s) set aside (damaged, or written after the damage); it continues from ${report.head ? `step ${report.head}` : 'its start'}.`,
+  );
+  for (const r of report.quarantined)
+    write(io.stdout, `  ${r.table}${r.checkpointId ? ` step ${r.checkpointId}` : ''}: ${r.reason}`);
+  return EXIT_OK;
 }

@@ -1,4 +1,4 @@
-import { checkUserId, openUserStore, requireWritable } from '@birdie/runtime/runtime';
+import { createToken, listTokens, revokeToken } from '@birdie/runtime/api-tokens';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, UsageError, write } from '../io.js';
 import { table } from '../render/style.js';
@@ -7,77 +7,50 @@ import { table } from '../render/style.js';
 export async function tokensCreateCommand({ io, values }: CommandContext): Promise<number> {
   if (typeof values.user !== 'string')
     throw new UsageError('--user NAME is required: the token acts as that user');
-  const userId = await checkUserId(values.user);
-  const store = await openUserStore(io);
-  try {
-    requireWritable(store);
-    const { token, record } = await store.tokens.create(userId, {
-      ...(typeof values.name === 'string' ? { name: values.name } : {}),
-      ...(values.admin === true ? { admin: true } : {}),
-    });
-    if (values.json) write(io.stdout, JSON.stringify({ ...record, token }));
-    else {
-      write(io.stdout, token);
-      const role = record.admin ? 'admin token' : 'token';
-      write(
-        io.stderr,
-        `birdie: ${role} ${record.id} for user ${userId}; it is shown only now (birdie keeps its hash). Revoke it with \`birdie tokens revoke ${record.id}\`.`,
-      );
-    }
-    return EXIT_OK;
-  } finally {
-    await store.close();
+  const { token, record } = await createToken(io, values.user, {
+    ...(typeof values.name === 'string' ? { name: values.name } : {}),
+    ...(values.admin === true ? { admin: true } : {}),
+  });
+  if (values.json) write(io.stdout, JSON.stringify({ ...record, token }));
+  else {
+    write(io.stdout, token);
+    const role = record.admin ? 'admin token' : 'token';
+    write(
+      io.stderr,
+      `birdie: ${role} ${record.id} for user ${record.userId}; it is shown only now (birdie keeps its hash). Revoke it with \`birdie tokens revoke ${record.id}\`.`,
+    );
   }
+  return EXIT_OK;
 }
 
 export async function tokensListCommand({ io, values }: CommandContext): Promise<number> {
-  const userId = typeof values.user === 'string' ? await checkUserId(values.user) : undefined;
-  const store = await openUserStore(io);
-  try {
-    const tokens = await store.tokens.list(userId);
-    if (values.json) {
-      for (const t of tokens) write(io.stdout, JSON.stringify(t));
-      return EXIT_OK;
-    }
-    if (tokens.length === 0) {
-      write(io.stdout, 'No tokens. Make one with `birdie tokens create --user NAME`.');
-      return EXIT_OK;
-    }
-    io.stdout.write(
-      table(
-        tokens.map((t) => [
-          t.id,
-          t.userId,
-          t.admin ? 'admin' : 'user',
-          t.name ?? '-',
-          t.createdAt.toISOString(),
-          t.lastUsedAt ? t.lastUsedAt.toISOString() : 'never',
-        ]),
-        ['ID', 'USER', 'ROLE', 'NAME', 'CREATED', 'LAST USED'],
-      ),
-    );
+  const tokens = await listTokens(io, typeof values.user === 'string' ? values.user : undefined);
+  if (values.json) {
+    for (const t of tokens) write(io.stdout, JSON.stringify(t));
     return EXIT_OK;
-  } finally {
-    await store.close();
   }
+  if (tokens.length === 0) {
+    write(io.stdout, 'No tokens. Make one with `birdie tokens create --user NAME`.');
+    return EXIT_OK;
+  }
+  io.stdout.write(
+    table(
+      tokens.map((t) => [
+        t.id,
+        t.userId,
+        t.admin ? 'admin' : 'user',
+        t.name ?? '-',
+        t.createdAt.toISOString(),
+        t.lastUsedAt ? t.lastUsedAt.toISOString() : 'never',
+      ]),
+      ['ID', 'USER', 'ROLE', 'NAME', 'CREATED', 'LAST USED'],
+    ),
+  );
+  return EXIT_OK;
 }
 
 export async function tokensRevokeCommand({ io, positionals }: CommandContext): Promise<number> {
-  const { isStoreError } = await import('@birdie/store/errors');
-  const store = await openUserStore(io);
-  try {
-    requireWritable(store);
-    let revoked: boolean;
-    try {
-      revoked = await store.tokens.revoke(positionals[0]!);
-    } catch (error) {
-      if (isStoreError(error, 'invalid-id')) throw new UsageError(error.message, { cause: error });
-      throw error;
-    }
-    if (!revoked) throw new UsageError(`no token ${positionals[0]}. Run \`birdie tokens list\`.`);
-    write(io.stderr, `birdie: token ${positionals[0]} revoked`);
-    return EXIT_OK;
-  } finally {
-    await store.close();
-  }
+  await revokeToken(io, positionals[0]!);
+  write(io.stderr, `birdie: token ${positionals[0]} revoked`);
+  return EXIT_OK;
 }

@@ -1,5 +1,6 @@
-import type { ApprovalDecision, ApprovalRequest, ApprovalRule } from '@birdie/graph';
+import type { ApprovalDecision, ApprovalRequest } from '@birdie/graph';
 import { checkToolArgs } from '@birdie/graph/tools';
+import { ApprovalBatch } from '@birdie/runtime/approval-batch';
 import type { Io } from '../io.js';
 import { sessionApprovedLine } from '../render/events.js';
 import type { Style } from '../render/style.js';
@@ -54,20 +55,6 @@ async function askChoice(
   }
 }
 
-/** The session pattern of `rules` that allows `request`, if one does. */
-async function coveredBy(rules: ApprovalRule[], request: ApprovalRequest): Promise<string | undefined> {
-  const { compileRules } = await import('@birdie/graph');
-  const decided = compileRules(rules).decide({
-    tool: {
-      name: request.tool,
-      ...(request.skill ? { skill: request.skill } : {}),
-      raw: request.raw === true,
-    },
-    args: request.args,
-  });
-  return decided?.effect === 'allow' ? decided.rule.pattern : undefined;
-}
-
 /**
  * Asks about each request: approve once, allow a command pattern (a shell command's prefix) or this tool for the rest
  * of the session, edit the arguments, or
@@ -84,19 +71,13 @@ export async function askApprovals(
   const prompts = await import('@clack/prompts');
   const opts = { input: io.stdin, output: io.stdout };
   const decisions: Record<string, ApprovalDecision> = {};
-  const approvedNow = new Set<string>();
-  // Command patterns allowed for the session at this question: a later call of this batch they cover is not asked.
-  const patternsNow: ApprovalRule[] = [];
+  // Tools and command patterns allowed for the session at this question: a later call they cover is not asked.
+  const batch = new ApprovalBatch();
   for (const request of requests) {
-    if (approvedNow.has(request.tool)) {
-      decisions[request.id] = { type: 'approve', scope: 'session' };
-      io.stdout.write(`${sessionApprovedLine(style, request.tool)}\n`);
-      continue;
-    }
-    const covered = patternsNow.length ? await coveredBy(patternsNow, request) : undefined;
+    const covered = await batch.covered(request);
     if (covered) {
-      decisions[request.id] = { type: 'approve', scope: 'session', pattern: covered };
-      io.stdout.write(`${sessionApprovedLine(style, covered)}\n`);
+      decisions[request.id] = covered.decision;
+      io.stdout.write(`${sessionApprovedLine(style, covered.by)}\n`);
       continue;
     }
     const answer = await askChoice(io, style, request, prompts);
@@ -114,13 +95,10 @@ export async function askApprovals(
       continue;
     }
     if (choice === 'once') decisions[request.id] = { type: 'approve' };
-    else if (choice === 'prefix' && answer.pattern) {
-      patternsNow.push({ pattern: answer.pattern, effect: 'allow', source: { kind: 'session' } });
-      decisions[request.id] = { type: 'approve', scope: 'session', pattern: answer.pattern };
-    } else if (choice === 'session') {
-      approvedNow.add(request.tool);
-      decisions[request.id] = { type: 'approve', scope: 'session' };
-    } else if (choice === 'edit') {
+    else if (choice === 'prefix' && answer.pattern)
+      decisions[request.id] = batch.allowPattern(answer.pattern);
+    else if (choice === 'session') decisions[request.id] = batch.allowTool(request.tool);
+    else if (choice === 'edit') {
       const edited = await prompts.text({
         ...opts,
         message: 'Arguments (JSON object)',

@@ -10,7 +10,7 @@ function startedWith(state: ReplState): Values {
 
 /** The settings that are not at their default, each with the file it came from. */
 export async function settingsLine(state: ReplState): Promise<string> {
-  const { settingRows } = await import('../commands/config.js');
+  const { settingRows } = await import('@birdie/runtime/settings-file');
   const rows = (await settingRows(state.io, startedWith(state))).filter((r) => r.source !== 'default');
   if (rows.length === 0) return 'all defaults (/config)';
   return rows

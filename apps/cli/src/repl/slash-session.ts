@@ -1,5 +1,5 @@
 import { findSession } from '@birdie/runtime/runtime';
-import { removeSessionDir } from '@birdie/runtime/session-dir';
+import { removeSession } from '@birdie/runtime/session-admin';
 import { createSession } from '@birdie/runtime/session-start';
 import { oneLine } from '@birdie/runtime/session-titles';
 import { storeFailureText } from '@birdie/runtime/store-failure';
@@ -47,9 +47,7 @@ export async function session(state: ReplState, rest: string[]): Promise<undefin
       const current = target.id === state.session.id;
       if (current) await switchTo(state, await createSession(rt, { warn: (line) => warn(state, line) }));
       // Switching away discards an empty session by itself: it may be gone already.
-      if (await rt.store.sessions.get(target.id, rt.userId))
-        await rt.store.sessions.delete(target.id, rt.userId);
-      await removeSessionDir(state.io.env, target.id);
+      await removeSession(rt.store, state.io.env, target.id, rt.userId);
       return out(
         state,
         `${style('green', '✓')} deleted ${target.id}${current ? `; new session ${state.session.id}` : ''}`,

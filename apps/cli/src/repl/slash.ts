@@ -1,9 +1,8 @@
-import { join } from 'node:path';
 import type { ApprovalMode } from '@birdie/graph';
 import { agentGapLine, agentGapSummary, agentGaps } from '@birdie/runtime/agent-gaps';
-import { confinementOfTool, sandboxSummary } from '@birdie/runtime/isolation';
-import { birdieHome } from '@birdie/runtime/paths';
+import { sandboxSummary } from '@birdie/runtime/isolation';
 import { APPROVAL_MODES } from '@birdie/runtime/runtime';
+import { memoryFiles, toolsByConfinement } from '@birdie/runtime/session-inspect';
 import { plural, relativeIfInside } from '../render/diagnostics.js';
 import { table } from '../render/style.js';
 import { TOOL_OUTPUT_MODES, type ToolOutputMode } from '../render/tool-output.js';
@@ -231,15 +230,9 @@ async function memory(state: ReplState, rest: string[]): Promise<undefined> {
 
 /** The AGENTS.md files a turn reads now, and the project's that it leaves out while the folder is untrusted. */
 async function memoryFilesLine(rt: ReplState['rt']): Promise<string> {
-  const { findMemoryFiles } = await import('@birdie/graph');
-  const userFile = join(birdieHome(rt.io.env), 'AGENTS.md');
-  const trusted = rt.workspaceTrusted();
-  const read = await findMemoryFiles({ cwd: rt.cwd, userFile, project: trusted });
-  const all = trusted ? read : await findMemoryFiles({ cwd: rt.cwd, userFile, project: true });
-  const shown = read.map((f) => relativeIfInside(rt.cwd, f.path));
-  const skipped = all
-    .filter((f) => !read.some((r) => r.path === f.path))
-    .map((f) => relativeIfInside(rt.cwd, f.path));
+  const files = await memoryFiles(rt);
+  const shown = files.read.map((path) => relativeIfInside(rt.cwd, path));
+  const skipped = files.skipped.map((path) => relativeIfInside(rt.cwd, path));
   const parts = [
     shown.join(', ') || 'none',
     ...(skipped.length ? [`not read (folder not trusted): ${skipped.join(', ')}`] : []),
@@ -315,18 +308,7 @@ async function tool(state: ReplState, rest: string[]): Promise<undefined> {
 
 /** The session's tools by how they run (sandboxed, in-process, in containers, unconfined): what a call can touch. */
 async function confinedTools(state: ReplState): Promise<string[][]> {
-  const snapshot = state.rt.registry.current();
-  const by = {
-    sandbox: [] as string[],
-    container: [] as string[],
-    'in-process': [] as string[],
-    none: [] as string[],
-  };
-  for (const declared of await state.rt.agent.toolsFor(state.session.id)) {
-    const entry = declared.skill ? snapshot.getTool(declared.name) : undefined;
-    if (!entry || entry.skill.name !== declared.skill) continue;
-    by[await confinementOfTool(entry.skill, entry.tool)].push(declared.name);
-  }
+  const by = await toolsByConfinement(state.rt, state.session.id);
   const row = (how: keyof typeof by, label: string, note = '') =>
     by[how].length > 0 ? [[label, `${by[how].join(', ')}${note}`]] : [];
   return [

@@ -1,0 +1,43 @@
+import type { ApiToken } from '@birdie/store';
+import { UsageError } from './errors.js';
+import type { RuntimeIo } from './io.js';
+import { checkUserId } from './runtime.js';
+import { withStore } from './store-command.js';
+
+// The HTTP API's bearer tokens (`birdie tokens`): the store keeps each token's hash only.
+
+/** A new token acting as `userId` (an admin one with `admin`); the token itself exists only in this answer. */
+export async function createToken(
+  io: RuntimeIo,
+  userId: string,
+  options: { name?: string; admin?: boolean } = {},
+): Promise<{ token: string; record: ApiToken }> {
+  const user = await checkUserId(userId);
+  return withStore(io, true, (store) =>
+    store.tokens.create(user, {
+      ...(options.name !== undefined ? { name: options.name } : {}),
+      ...(options.admin === true ? { admin: true } : {}),
+    }),
+  );
+}
+
+/** Every token (of `userId` when given), without the tokens themselves. */
+export async function listTokens(io: RuntimeIo, userId?: string): Promise<ApiToken[]> {
+  const user = userId === undefined ? undefined : await checkUserId(userId);
+  return withStore(io, false, (store) => store.tokens.list(user));
+}
+
+/** Revokes a token by its id; usage errors for a malformed or unknown id. */
+export async function revokeToken(io: RuntimeIo, id: string): Promise<void> {
+  const { isStoreError } = await import('@birdie/store/errors');
+  await withStore(io, true, async (store) => {
+    let revoked: boolean;
+    try {
+      revoked = await store.tokens.revoke(id);
+    } catch (error) {
+      if (isStoreError(error, 'invalid-id')) throw new UsageError(error.message, { cause: error });
+      throw error;
+    }
+    if (!revoked) throw new UsageError(`no token ${id}. Run \`birdie tokens list\`.`);
+  });
+}

@@ -1,0 +1,108 @@
+import { stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { UsageError } from './errors.js';
+import { ensureFolder } from './folders.js';
+import type { RuntimeIo } from './io.js';
+import { resolveFrom, userAgentsDir, userSkillsDir } from './paths.js';
+
+// New skills and agents from a template that passes `birdie skills check` / `birdie agents check` as it is.
+
+const NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/** A valid skill to edit: one `bash:` tool that echoes its argument, disabled by default. */
+function skillTemplate(name: string): string {
+  const tool = name.replace(/-/g, '_');
+  return `---
+name: ${name}
+description: Describe in one sentence what ${name} does and when the agent should use it.
+version: 1.0.0
+tags: [example]
+triggers: [${name}]
+enabled_by_default: false
+---
+
+# ${name}
+
+Prose here is for the model: when to use the tools below and how to read their output.
+
+## Tools
+
+### ${tool}_echo
+description: Echo a message back (replace with the real command).
+entrypoint: bash:printf '%s\\n' {message}
+schema:
+  type: object
+  properties:
+    message:
+      type: string
+      description: The text to echo
+  required: [message]
+`;
+}
+
+/** A valid agent to edit: every optional key is there, commented out, with what it takes. */
+function agentTemplate(name: string): string {
+  return `---
+name: ${name}
+description: Describe in one sentence what ${name} does and when to hand work to it.
+# model: openai:gpt-4o-mini     # vendor:model, or a tier name from your config; default: your model
+# skills: [filesystem]          # skills it may use (never more than the session allows); default: the session's
+# tools: [read_file, list_dir]  # only these tools of those skills
+# approve: [read_file]          # tools it may run without asking you
+# subagents: [researcher]       # agents it may delegate a task to
+# handoffs: [reviewer]          # agents it may hand the conversation to
+# progressive: true             # its skills' tools appear once it loads the skill
+max_turns: 20
+# timeout: 600                  # seconds
+---
+
+You are ${name}. Say here who the agent is, what it does, and how it answers: this text is its system prompt.
+`;
+}
+
+/**
+ * Writes a new skill `NAME/SKILL.md` in `dir` (relative to the working folder), else in the user's skills folder.
+ * Usage errors: a name that is not lowercase words joined by hyphens, a folder that exists.
+ */
+export async function scaffoldSkill(
+  io: RuntimeIo,
+  name: string,
+  dir?: string,
+): Promise<{ dir: string; file: string }> {
+  if (!NAME.test(name) || name.length > 64) {
+    throw new UsageError(
+      `skill names are lowercase words joined by hyphens (e.g. "git-helper"), got "${name}"`,
+    );
+  }
+  const root = dir !== undefined ? resolveFrom(io.cwd, dir) : userSkillsDir(io.env);
+  const folder = join(root, name);
+  if (await stat(folder).catch(() => undefined))
+    throw new UsageError(`${folder} already exists; pick another name`);
+  await ensureFolder(folder, 0o777);
+  const file = join(folder, 'SKILL.md');
+  await writeFile(file, skillTemplate(name), { flag: 'wx' });
+  return { dir: folder, file };
+}
+
+/**
+ * Writes a new agent `NAME.md` in `dir` (relative to the working folder), else in the user's agents folder. Usage
+ * errors: a name that is not lowercase words joined by hyphens, a file that exists.
+ */
+export async function scaffoldAgent(io: RuntimeIo, name: string, dir?: string): Promise<{ file: string }> {
+  if (!NAME.test(name) || name.length > 64) {
+    throw new UsageError(
+      `agent names are lowercase words joined by hyphens (e.g. "code-reviewer"), got "${name}"`,
+    );
+  }
+  const folder = dir !== undefined ? resolveFrom(io.cwd, dir) : userAgentsDir(io.env);
+  await ensureFolder(folder, 0o777);
+  const file = join(folder, `${name}.md`);
+  try {
+    await writeFile(file, agentTemplate(name), { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+      throw new UsageError(`${file} already exists; pick another name`);
+    throw error;
+  }
+  return { file };
+}

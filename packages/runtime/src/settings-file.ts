@@ -1,0 +1,223 @@
+import { existsSync } from 'node:fs';
+import type { RegistrySnapshot } from '@birdie/registry';
+import { configFileProblem, explicitConfigPath } from './config.js';
+import { didYouMean } from './did-you-mean.js';
+import { UsageError } from './errors.js';
+import type { Flags } from './flags.js';
+import { writePrivateFile } from './folders.js';
+import type { RuntimeIo } from './io.js';
+import { loadSettingsWithSources } from './isolation.js';
+import { configFile } from './paths.js';
+import { SETTING_KEYS, type SettingKey } from './settings.js';
+import { unknownSkillWarning } from './skill-flags.js';
+
+/** A setting with its value (a database URL without its password) and where it came from. */
+export interface SettingRow {
+  key: SettingKey;
+  value: unknown;
+  /** The file that set it (in precedence order), else `default`. */
+  source: string;
+}
+
+/** The file `set`, `unset`, `add` and `remove` write: `--config FILE` when given, else `~/.birdie/config.json`. */
+export function settingsFileOf(io: RuntimeIo, flags: Flags): string {
+  return explicitConfigPath(io, flags) ?? configFile(io.env);
+}
+
+/** Every setting with its value and where it came from (the files in precedence order, else the default). */
+export async function settingRows(io: RuntimeIo, flags: Flags): Promise<SettingRow[]> {
+  const { settings, sources } = await loadSettingsWithSources(io, flags);
+  return SETTING_KEYS.map((key) => ({ key, value: settingValue(settings, key), source: sources[key] }));
+}
+
+function settingValue(settings: object, key: SettingKey): unknown {
+  if (key === 'database_url') {
+    const url = (settings as { databaseUrl?: string }).databaseUrl;
+    return url === undefined ? undefined : withoutPassword(url);
+  }
+  return key
+    .split('.')
+    .reduce<unknown>((at, part) => (at as Record<string, unknown> | undefined)?.[part], settings);
+}
+
+/** A database URL may hold a password: it is never shown. */
+function withoutPassword(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*):[^@]*@/i, '$1:***@');
+}
+
+/** A setting's name as typed; a usage error names the closest one and lists them all. */
+export function checkSettingKey(key: string | undefined): SettingKey {
+  if (key && (SETTING_KEYS as readonly string[]).includes(key)) return key as SettingKey;
+  throw new UsageError(
+    `unknown setting ${JSON.stringify(key ?? '')}.${didYouMean(key ?? '', SETTING_KEYS)} Settings: ${SETTING_KEYS.join(', ')}.`,
+  );
+}
+
+const LIST_KEYS: ReadonlySet<SettingKey> = new Set([
+  'skills.enable',
+  'skills.disable',
+  'serve.skills',
+  'serve.agents',
+]);
+
+const PERMISSION_KEYS: ReadonlySet<SettingKey> = new Set([
+  'permissions.allow',
+  'permissions.ask',
+  'permissions.deny',
+]);
+
+/** A value as typed on the command line: lists comma-separated (or JSON), numbers as numbers. */
+export function parseSettingValue(key: SettingKey, raw: string): unknown {
+  if (LIST_KEYS.has(key)) {
+    if (raw.trim().startsWith('[')) return JSON.parse(raw);
+    return raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  }
+  if (key === 'serve.sandbox.network') return raw === 'true' ? true : raw === 'false' ? false : raw;
+  if (
+    key === 'context_window' ||
+    key === 'context_messages' ||
+    key === 'serve.limits.concurrent_turns' ||
+    key === 'serve.limits.turns_per_minute' ||
+    key === 'serve.limits.workspace_bytes'
+  ) {
+    const number = Number(raw);
+    return Number.isFinite(number) && raw.trim() !== '' ? number : raw;
+  }
+  return raw;
+}
+
+/**
+ * Writes `settings` into the file (its provider section kept as it is), after checking it as a load would: a problem
+ * the file already has is pointed at in it; one the change would bring names the change (`what`), as the new text
+ * is never written.
+ */
+async function writeSettings(
+  io: RuntimeIo,
+  file: string,
+  what: string,
+  change: (settings: Record<string, unknown>) => void,
+): Promise<void> {
+  const { readConfigFile, ProviderError } = await import('@birdie/providers');
+  const { checkSettings, settingsProblem } = await import('./settings-schema.js');
+  const current = existsSync(file)
+    ? await readConfigFile(file).catch((error: unknown) => {
+        throw error instanceof ProviderError ? configFileProblem(io, error) : error;
+      })
+    : undefined;
+  if (current) checkSettings(current);
+  const settings = structuredClone(current?.settings ?? {});
+  change(settings);
+  const problem = settingsProblem(settings);
+  if (!('layer' in problem)) throw new UsageError(`${what}: ${problem.reason}; ${file} is unchanged`);
+  // A flat file of the first release is rewritten in sections; its provider fields stay as they were.
+  const provider = current?.provider;
+  const body: Record<string, unknown> = {};
+  if (provider && Object.keys(provider).length) body.provider = provider;
+  if (Object.keys(settings).length) body.settings = settings;
+  await writePrivateFile(file, `${JSON.stringify(body, null, 2)}\n`);
+}
+
+/**
+ * Sets (`raw` given) or unsets a setting in the settings file (`settingsFileOf`), making or dropping the sections on
+ * the way (`serve`, `serve.limits`). Returns the file and the value written; usage errors leave the file unchanged.
+ */
+export async function writeSetting(
+  io: RuntimeIo,
+  flags: Flags,
+  key: SettingKey,
+  raw: string | undefined,
+): Promise<{ file: string; value?: unknown }> {
+  const file = settingsFileOf(io, flags);
+  const path = key.split('.');
+  const last = path.pop()!;
+  const set = raw !== undefined;
+  const value = set ? parseSettingValue(key, raw) : undefined;
+  await writeSettings(io, file, set ? `${key} ${JSON.stringify(raw)}` : `unset ${key}`, (settings) => {
+    // The sections on the way, made for a set; an unset leaves empty ones out.
+    const sections = [settings];
+    for (const part of path) {
+      const at = sections.at(-1)!;
+      if (set) at[part] = { ...((at[part] as object | undefined) ?? {}) };
+      sections.push((at[part] as Record<string, unknown> | undefined) ?? {});
+    }
+    if (set) sections.at(-1)![last] = value;
+    else delete sections.at(-1)![last];
+    for (let i = path.length - 1; i >= 0; i--)
+      if (Object.keys(sections[i + 1]!).length === 0) delete sections[i]![path[i]!];
+  });
+  return set ? { file, value } : { file };
+}
+
+/**
+ * One entry added to (or taken from) a list setting, `raw` taken whole. An approval pattern holds blanks and commas
+ * (`run_bash(git log *)`), so it is never split, and it is checked against the rule grammar before the file is
+ * written. `changed` is false when the entry to add was already there; removing a missing entry is a usage error.
+ */
+export async function changeListSetting(
+  io: RuntimeIo,
+  flags: Flags,
+  change: 'add' | 'remove',
+  key: SettingKey,
+  raw: string,
+): Promise<{ file: string; changed: boolean }> {
+  if (PERMISSION_KEYS.has(key) && change === 'add') {
+    const { parseApprovalPattern, isApprovalRuleError } = await import('@birdie/graph');
+    try {
+      parseApprovalPattern(raw);
+    } catch (error) {
+      if (!isApprovalRuleError(error)) throw error;
+      throw new UsageError(`${JSON.stringify(raw)} is not an approval pattern: ${error.message}`);
+    }
+  }
+  const file = settingsFileOf(io, flags);
+  const path = key.split('.');
+  const last = path.pop()!;
+  let changed = false;
+  await writeSettings(io, file, `${change} ${key} ${JSON.stringify(raw)}`, (settings) => {
+    let at = settings;
+    for (const part of path) {
+      at[part] = { ...((at[part] as object | undefined) ?? {}) };
+      at = at[part] as Record<string, unknown>;
+    }
+    const list = Array.isArray(at[last]) ? [...(at[last] as unknown[])] : [];
+    const index = list.indexOf(raw);
+    if (change === 'add' && index === -1) list.push(raw);
+    if (change === 'remove' && index !== -1) list.splice(index, 1);
+    changed = change === 'add' ? index === -1 : index !== -1;
+    at[last] = list;
+  });
+  if (change === 'remove' && !changed)
+    throw new UsageError(`${key} has no entry ${JSON.stringify(raw)} in ${file}; nothing removed`);
+  return { file, changed };
+}
+
+/** Whether `add`/`remove` work on the setting; a usage error lists the ones they do. */
+export function checkListSetting(key: SettingKey): void {
+  if (!LIST_KEYS.has(key) && !PERMISSION_KEYS.has(key))
+    throw new UsageError(
+      `${key} is not a list: use birdie config set. Lists: ${[...LIST_KEYS, ...PERMISSION_KEYS].join(', ')}.`,
+    );
+}
+
+/**
+ * The warnings a start would give for skill names no loaded skill has (same wording and suggestion), said when the
+ * setting is written. `snapshot`: the skills to check against; by default the trusted registry is loaded for them.
+ */
+export async function unknownSkillWarnings(
+  io: RuntimeIo,
+  flags: Flags,
+  key: 'skills.enable' | 'skills.disable',
+  names: readonly string[],
+  snapshot?: RegistrySnapshot,
+): Promise<string[]> {
+  let skills = snapshot;
+  if (!skills) {
+    const { openTrustedRegistry } = await import('./skills.js');
+    skills = (await openTrustedRegistry(io, flags)).current();
+  }
+  const loaded = skills;
+  return names.flatMap((name) => unknownSkillWarning(loaded, key, name, `setting ${key}`) ?? []);
+}

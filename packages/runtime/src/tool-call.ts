@@ -1,0 +1,124 @@
+import type { ToolInvocation, ToolResult } from '@birdie/graph/tools';
+import { didYouMean } from './did-you-mean.js';
+import { UsageError } from './errors.js';
+import type { Flags } from './flags.js';
+import { type RuntimeIo, warn } from './io.js';
+import { applyIsolation, confinementLine, confinementOfTool, loadSettings } from './isolation.js';
+import { checkUserId, findSession, userIdOf } from './runtime.js';
+import { openSessionFolder, type SessionFolder } from './session-folder.js';
+import { openTrustedRegistry, workingDir } from './skills.js';
+import { openUserStore } from './user-store.js';
+
+/** A skill tool built with its arguments, ready to run once (`birdie tool`). */
+export interface ToolCall {
+  /** Runs the tool in the working folder (as the session, when one was given); never throws for a failed tool. */
+  run(signal: AbortSignal): Promise<ToolResult>;
+  /** Writes back what the tool changed in the session's folder, and closes the store. */
+  close(): Promise<void>;
+}
+
+export interface ToolCallOptions {
+  /** The arguments as JSON text (default `{}`). */
+  args?: string;
+  /** Seconds, over the tool's own `timeout`. */
+  timeout?: string;
+  /** Run as this session of the user: the environment a turn of it would give its tools. */
+  sessionId?: string;
+}
+
+/**
+ * One skill tool through its real entrypoint, no model: built and run by the same code as the agent's calls
+ * (`@birdie/graph/tools`: the same schema check and defaults, limits, output and error text the model would read),
+ * with the same isolation. How it is confined (sandbox, container) is said on `io.stderr`. Usage errors: bad JSON,
+ * an unknown or untrusted tool, arguments the schema refuses, an unknown session.
+ */
+export async function prepareToolCall(
+  io: RuntimeIo,
+  flags: Flags,
+  name: string,
+  options: ToolCallOptions = {},
+): Promise<ToolCall> {
+  const args = parseToolArgs(options.args ?? '{}');
+  const registry = await openTrustedRegistry(io, flags);
+  const snapshot = registry.current();
+  const entry = snapshot.getTool(name);
+  if (!entry) {
+    const untrusted = snapshot.untrusted.find((w) =>
+      w.skills.some((s) => s.tools.some((t) => t.name === name)),
+    );
+    if (untrusted)
+      throw new UsageError(
+        `tool "${name}" belongs to a project skill of ${untrusted.path}, which you have not trusted: run \`birdie trust\` there first (or pass --trust-workspace)`,
+      );
+    const all = snapshot.skills.flatMap((s) => s.tools.map((t) => t.name));
+    throw new UsageError(
+      `unknown tool "${name}".${didYouMean(name, all)} Run \`birdie skills list\` to see them.`,
+    );
+  }
+  const seconds = options.timeout === undefined ? undefined : Number(options.timeout);
+  if (seconds !== undefined && !(seconds > 0))
+    throw new UsageError(`--timeout must be a positive number of seconds, got "${options.timeout}"`);
+  const { createSkillTool, TOOL_LIMITS } = await import('@birdie/graph/tools');
+  // --timeout wins over the tool's own `timeout`, which wins over the default.
+  const declared = seconds === undefined ? entry.tool : { ...entry.tool, timeout: seconds };
+  await applyIsolation(io, flags, await loadSettings(io, flags));
+  const cwd = workingDir(io, flags);
+  const confined = await confinementLine(name, await confinementOfTool(entry.skill, declared), cwd, declared);
+  if (confined) warn(io, confined);
+  const built = createSkillTool(entry.skill, declared, TOOL_LIMITS).build(args);
+  if (!built.ok) throw new UsageError(`tool ${name}: ${built.error}`);
+  const invocation: ToolInvocation = built.invocation;
+  const session =
+    options.sessionId !== undefined
+      ? await toolSession(io, options.sessionId, await checkUserId(userIdOf(io, flags)))
+      : undefined;
+  return {
+    run: (signal) => invocation.run({ cwd, signal, ...(session ? { env: session.env } : {}) }),
+    close: async () => session?.close(),
+  };
+}
+
+/**
+ * The session must exist: a typo would otherwise start an empty plan in a folder no session owns. Its folder holds
+ * what the store holds for it, and what the tool changes there goes back to the store when the call is closed.
+ */
+async function toolSession(
+  io: RuntimeIo,
+  id: string,
+  userId: string,
+): Promise<{ env: Record<string, string>; close(): Promise<void> }> {
+  const store = await openUserStore(io);
+  let folder: SessionFolder;
+  try {
+    const session = await findSession(store, id, userId);
+    folder = await openSessionFolder(store, io.env, session);
+    // What a turn of the session gives its tools (the agent adds BIRDIE_SESSION_ID there).
+    return {
+      env: { ...folder.env, BIRDIE_SESSION_ID: session.id },
+      async close() {
+        try {
+          await folder.sync();
+        } finally {
+          await store.close();
+        }
+      },
+    };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+/** `--args`: a JSON object. */
+export function parseToolArgs(text: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--args is not valid JSON: ${(error as Error).message}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new UsageError('--args must be a JSON object, e.g. \'{"path":"README.md"}\'');
+  }
+  return value as Record<string, unknown>;
+}

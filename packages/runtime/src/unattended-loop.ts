@@ -1,0 +1,216 @@
+import type { Firing, SchedulerEvent, SkipReason, Trigger } from '@birdie/scheduler';
+import type { ScheduledTask } from '@birdie/store';
+import type { DiagnosticLike } from './diagnostics.js';
+import { didYouMean } from './did-you-mean.js';
+import { UsageError } from './errors.js';
+import { type Runtime, requireWritable } from './runtime.js';
+import { agentDirectories } from './skills.js';
+import { agentTrigger, runTriggered, TASK_PREFIX, type TriggeredRun, taskTrigger } from './unattended.js';
+
+/** How often the loop looks for tasks scheduled since (by `birdie tasks` or the model's `schedule_task`). */
+const TASK_POLL_MS = 10_000;
+
+/**
+ * What the unattended loop reports, for a front end to log. `name` is the agent's name, or `task N` for a scheduled
+ * task; `id` is the scheduler's trigger id.
+ */
+export type UnattendedEvent =
+  /** The loaded agents' and skills' problems: at start, and after each reload of the agent files. */
+  | { type: 'skill-problems'; messages: readonly DiagnosticLike[] }
+  | { type: 'run-start'; name: string; firing: Firing; sessionId: string }
+  | { type: 'run-end'; name: string; firing: Firing; run: TriggeredRun; durationMs: number }
+  | { type: 'skipped'; id: string; label: string; dueAt: Date; reason: SkipReason }
+  | { type: 'queued'; id: string; label: string }
+  /** A trigger's run failed outside the turn (`id`), or a reload failed (no `id`). */
+  | { type: 'error'; id?: string; error: string }
+  /** The agent files changed and were read again: the trigger ids now scheduled. */
+  | { type: 'reloaded'; ids: string[] };
+
+export interface UnattendedOptions {
+  onEvent(event: UnattendedEvent): void;
+  /** How often to look for new or changed tasks (default 10 s). */
+  taskPollMs?: number;
+}
+
+/** One scheduled trigger as the loop started with it: who runs, on what, and when next (none for a `watch`). */
+export interface ScheduledTrigger {
+  name: string;
+  trigger: Trigger;
+  next?: Date;
+}
+
+export interface UnattendedLoop {
+  /** The triggers scheduled at start, agents (by name) then tasks. */
+  readonly scheduled: readonly ScheduledTrigger[];
+  /** Runs active now. */
+  readonly running: number;
+  /** Stops watching and polling, lets active runs finish for up to `graceMs`, then cancels them. */
+  stop(graceMs: number): Promise<void>;
+}
+
+/** The triggers of every agent that has some, and of the user's active tasks. */
+function triggersOf(rt: Runtime, tasks: readonly ScheduledTask[]): Trigger[] {
+  const agents = rt.registry
+    .current()
+    .agents.flatMap((agent) => agentTrigger(agent, rt.cwd) ?? [])
+    .sort((a, b) => a.id.localeCompare(b.id));
+  return [...agents, ...tasks.map(taskTrigger)];
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The scheduler of one runtime: every firing runs through `runTriggered` (a new session, refused approvals), a
+ * one-shot task is finished after its run, and the scheduler's own events become `UnattendedEvent`s.
+ */
+async function schedulerOf(
+  rt: Runtime,
+  getTasks: () => readonly ScheduledTask[],
+  options: UnattendedOptions,
+) {
+  const { Scheduler } = await import('@birdie/scheduler');
+  const { onEvent } = options;
+  let failures = 0;
+  const taskOf = (id: string) =>
+    id.startsWith(TASK_PREFIX) ? getTasks().find((t) => `${TASK_PREFIX}${t.id}` === id) : undefined;
+  const nameOf = (id: string) => {
+    const task = taskOf(id);
+    return task ? `task ${task.id}` : id;
+  };
+  const run = async (firing: Firing) => {
+    const task = taskOf(firing.trigger.id);
+    const agent = task ? task.agent : firing.trigger.id;
+    const name = nameOf(firing.trigger.id);
+    const started = Date.now();
+    const outcome = await runTriggered(rt, firing, {
+      ...(agent !== undefined ? { agent } : {}),
+      ...(task ? { task } : {}),
+      onStart: ({ sessionId }) => onEvent({ type: 'run-start', name, firing, sessionId }),
+    });
+    if (task?.at !== undefined) await rt.store.tasks.finish(task.id);
+    if (outcome.result.status !== 'ok') failures++;
+    onEvent({ type: 'run-end', name, firing, run: outcome, durationMs: Date.now() - started });
+  };
+  const onSchedulerEvent = (event: SchedulerEvent) => {
+    if (event.type === 'skipped')
+      onEvent({
+        type: 'skipped',
+        id: event.trigger.id,
+        label: event.label,
+        dueAt: event.dueAt,
+        reason: event.reason,
+      });
+    else if (event.type === 'queued') onEvent({ type: 'queued', id: event.trigger.id, label: event.label });
+    else if (event.type === 'error')
+      onEvent({ type: 'error', id: event.trigger.id, error: errorText(event.error) });
+    else if (event.type === 'run-end' && event.error)
+      onEvent({ type: 'error', id: event.firing.trigger.id, error: errorText(event.error) });
+  };
+  const scheduler = new Scheduler({ store: rt.store, run, onEvent: onSchedulerEvent });
+  return { scheduler, nameOf, failures: () => failures };
+}
+
+/**
+ * Runs one agent's trigger now (`birdie start --once AGENT`) and resolves when its run ended: how many runs did not
+ * end `ok`. Aborting `signal` cancels the run. Usage errors: no such agent, or one without a trigger.
+ */
+export async function runAgentNow(
+  rt: Runtime,
+  name: string,
+  options: UnattendedOptions & { signal?: AbortSignal },
+): Promise<{ failures: number }> {
+  requireWritable(rt.store);
+  options.onEvent({ type: 'skill-problems', messages: rt.registry.messages });
+  const found = rt.registry.current().getAgent(name);
+  const trigger = found ? agentTrigger(found, rt.cwd) : undefined;
+  if (!trigger) {
+    const names = triggersOf(rt, []).map((t) => t.id);
+    throw new UsageError(
+      found
+        ? `--once: agent "${name}" has no trigger (schedule, every or watch)`
+        : `--once: no agent "${name}".${didYouMean(name, names)} Agents with triggers: ${names.join(', ') || 'none'}`,
+    );
+  }
+  const { scheduler, failures } = await schedulerOf(rt, () => [], options);
+  const cancel = () => void scheduler.stop({ graceMs: 0 });
+  options.signal?.addEventListener('abort', cancel, { once: true });
+  try {
+    await scheduler.fireNow(trigger);
+  } finally {
+    options.signal?.removeEventListener('abort', cancel);
+  }
+  return { failures: failures() };
+}
+
+/**
+ * Starts running the user's agents on their triggers and the user's scheduled tasks (`birdie start`), until `stop`.
+ * The agent folders are watched (a changed agent file reschedules) and the tasks polled (a task scheduled since is
+ * picked up). Every run is a new session of `rt`'s user; nobody is there to approve, so only pre-approved calls run.
+ */
+export async function startUnattended(rt: Runtime, options: UnattendedOptions): Promise<UnattendedLoop> {
+  requireWritable(rt.store);
+  const { onEvent } = options;
+  onEvent({ type: 'skill-problems', messages: rt.registry.messages });
+  let tasks = await rt.store.tasks.list(rt.userId);
+  const { scheduler, nameOf } = await schedulerOf(rt, () => tasks, options);
+  const closers: Array<() => Promise<void>> = [];
+  const closeAll = async () => {
+    for (const close of closers.splice(0)) await close();
+  };
+  try {
+    const triggers = triggersOf(rt, tasks);
+    await scheduler.update(triggers);
+    const scheduled = triggers.map((trigger) => {
+      const next = scheduler.next(trigger.id);
+      return { name: nameOf(trigger.id), trigger, ...(next ? { next } : {}) };
+    });
+
+    // Reload when agent files change, and pick up tasks scheduled since; one reload at a time.
+    let reloading: Promise<void> = Promise.resolve();
+    const reschedule = (why: 'agents' | 'tasks') => {
+      reloading = reloading.then(async () => {
+        try {
+          if (why === 'agents') onEvent({ type: 'skill-problems', messages: await rt.registry.reload() });
+          tasks = await rt.store.tasks.list(rt.userId);
+          const next = triggersOf(rt, tasks);
+          await scheduler.update(next);
+          if (why === 'agents') onEvent({ type: 'reloaded', ids: next.map((t) => t.id) });
+        } catch (error) {
+          onEvent({ type: 'error', error: errorText(error) });
+        }
+      });
+    };
+    const { watchFiles, systemClock } = await import('@birdie/scheduler');
+    for (const dir of agentDirectories(rt.io, rt.values)) {
+      const watch = watchFiles({
+        root: dir.path,
+        patterns: ['*.md'],
+        debounce: 0.3,
+        clock: systemClock,
+        onChange: () => reschedule('agents'),
+      });
+      closers.push(() => watch.close());
+    }
+    const poll = setInterval(async () => {
+      const fresh = await rt.store.tasks.list(rt.userId).catch(() => tasks);
+      if (JSON.stringify(fresh) !== JSON.stringify(tasks)) reschedule('tasks');
+    }, options.taskPollMs ?? TASK_POLL_MS);
+    closers.push(async () => clearInterval(poll));
+
+    return {
+      scheduled,
+      get running() {
+        return scheduler.running;
+      },
+      async stop(graceMs) {
+        await closeAll();
+        await reloading;
+        await scheduler.stop({ graceMs });
+      },
+    };
+  } catch (error) {
+    await closeAll();
+    await scheduler.stop({ graceMs: 0 });
+    throw error;
+  }
+}
