@@ -33,7 +33,10 @@ async function alternate(n, cases) {
   for (let i = 0; i < WARMUP; i++) for (const k of names) await cases[k](`w${i}`);
   for (let i = 0; i < n; i++) for (const k of names) samples[k].push(await measure(() => cases[k](`r${i}`)));
   return Object.fromEntries(
-    names.map((k) => [k, { cpu: median(samples[k].map((s) => s.cpu)), wall: median(samples[k].map((s) => s.wall)) }]),
+    names.map((k) => [
+      k,
+      { cpu: median(samples[k].map((s) => s.cpu)), wall: median(samples[k].map((s) => s.wall)) },
+    ]),
   );
 }
 
@@ -88,7 +91,10 @@ function storeTurn(store, agent) {
         ...(before ? { startCheckpointId: String(before.config.configurable.checkpoint_id) } : {}),
       });
       const journal = await store.runs.journal(runId);
-      const memory = (await store.memory.list('bench')).map((m) => ({ id: String(m.id), content: m.content }));
+      const memory = (await store.memory.list('bench')).map((m) => ({
+        id: String(m.id),
+        content: m.content,
+      }));
       await stream(agent, session.id, { journal, memory });
       const after = await store.checkpointer.getTuple(config);
       await store.runs.finish(runId, {
@@ -129,7 +135,9 @@ try {
       langchain: await langchainAgent(l.model, new MemorySaver()),
     };
     const m = await alternate(ROUND_TRIPS, cases);
-    if (!cpuRow('round trip, new thread, MemorySaver (birdie `createAgent` of @birdie/graph)', m, '≤ 1.1×', 1.1))
+    if (
+      !cpuRow('round trip, new thread, MemorySaver (birdie `createAgent` of @birdie/graph)', m, '≤ 1.1×', 1.1)
+    )
       missed++;
     await agent.close();
   }
@@ -171,7 +179,9 @@ console.log(
     `one tool; median of ${ROUND_TRIPS} alternating round trips (2 model calls + 1 tool call) after ${WARMUP} warm-up each. ` +
     'Ratio = birdie / createAgent, CPU time per call.\n',
 );
-console.log('| measurement | createAgent CPU ms | birdie CPU ms | ratio | wall ms (createAgent / birdie) | target | met |');
+console.log(
+  '| measurement | createAgent CPU ms | birdie CPU ms | ratio | wall ms (createAgent / birdie) | target | met |',
+);
 console.log('|---|---:|---:|---:|---|---|---|');
 for (const line of rows) console.log(line);
 if (missed) console.log(`\nTARGETS MISSED in this run: ${missed}`);
