@@ -18,7 +18,10 @@ export class Deadline {
   follow(signal: AbortSignal | undefined): void {
     if (!signal) return;
     const controller = this.#controller;
-    if (signal.aborted) return controller.abort(signal.reason);
+    if (signal.aborted) {
+      controller.abort(signal.reason);
+      return;
+    }
     const onAbort = () => controller.abort(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
     this.#unfollow = () => signal.removeEventListener('abort', onAbort);
