@@ -64,12 +64,14 @@ try {
       const created = await fetch(`${url}/v1/sessions`, { method: 'POST', headers, body: '{}' });
       const { id } = await created.json();
       for (let t = s; t < TURNS; t += SESSIONS) {
-        const response = await fetch(`${url}/v1/sessions/${id}/turns`, {
+        const text = await fetch(`${url}/v1/sessions/${id}/turns`, {
           method: 'POST',
           headers,
           body: JSON.stringify({ prompt: `session ${s} turn ${t}` }),
-        });
-        const text = await response.text();
+        }).then(
+          (response) => response.text(),
+          (error) => String(error),
+        );
         if (!/"type":"result","status":"ok"/.test(text)) errors++;
         done++;
         if (done % STEP === 0) curve.push([done, rssMiB(worker.pid)]);
@@ -94,7 +96,11 @@ try {
   if (ratio > 1.2) console.log('\nTARGETS MISSED in this run: RSS of a long-running server');
   if (errors > 0) process.exitCode = 1;
 } finally {
-  worker?.kill('SIGTERM');
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  if (worker && worker.exitCode === null) {
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    worker.kill('SIGTERM');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+    worker.kill('SIGKILL');
+  }
   await rm(dir, { recursive: true, force: true });
 }
