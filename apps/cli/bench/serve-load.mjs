@@ -7,23 +7,33 @@
 // The cost of the sandbox (issue 27: every shell tool of `birdie serve` runs in bubblewrap): a row whose every turn runs
 // one `bash:` tool under serve, and the same tool called directly here, BENCH_SANDBOX_CALLS times unconfined and as
 // many times sandboxed, in the same run.
+// The floor (issue 36): `birdie serve` (auth, lease, run log and journal on; no tool, so nothing runs sandboxed)
+// against a minimal Hono server around LangChain's `createAgent` + `SqliteSaver` with the same scripted model
+// (`serve-floor/server.mjs`), FLOOR_SESSIONS concurrent sessions × TURNS turns, FLOOR_ROUNDS alternating rounds on the
+// same two servers, medians: throughput ≥ 0.9× and p50 ≤ 1.3× of the floor.
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from './lib.mjs';
 
 const SESSIONS = Number(process.env.BENCH_SERVE_SESSIONS ?? 50);
 const SANDBOX_CALLS = Number(process.env.BENCH_SANDBOX_CALLS ?? 50);
 const TURNS = Number(process.env.BENCH_SERVE_TURNS ?? 5);
 const LIMIT_S = Number(process.env.BENCH_SERVE_LIMIT_S ?? 180);
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const FLOOR_SERVER = fileURLToPath(new URL('./serve-floor/server.mjs', import.meta.url));
+const FLOOR_SESSIONS = Number(process.env.BENCH_FLOOR_SESSIONS ?? 20);
+const FLOOR_ROUNDS = Number(process.env.BENCH_FLOOR_ROUNDS ?? 5);
+/** `BENCH_SERVE_ONLY=floor`: only the comparison with the floor (no PostgreSQL, no sandbox rows). */
+const ONLY_FLOOR = process.env.BENCH_SERVE_ONLY === 'floor';
 
 const { startPostgres } = await import('@birdie/test-utils');
 
 /** Starts `birdie serve` and resolves with its URL and process once it prints its address. */
-function startWorker(env, home, extra = []) {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--rate-limit', '0', ...extra], {
+function startWorker(env, home, extra = [], command = [BIN, 'serve', '--port', '0', '--rate-limit', '0']) {
+  const child = spawn(process.execPath, [...command, ...extra], {
     env: { ...env, BIRDIE_HOME: home },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -68,14 +78,21 @@ async function oneTurn(url, token, id, prompt, signal) {
     : `stream ended without ok: ${text.slice(-160)}`;
 }
 
-async function scenario(name, workers, token, hop, prompt = (s, t) => `session ${s} turn ${t}`) {
+async function scenario(
+  name,
+  workers,
+  token,
+  hop,
+  prompt = (s, t) => `session ${s} turn ${t}`,
+  sessions = SESSIONS,
+) {
   const deadline = AbortSignal.timeout(LIMIT_S * 1000);
   const latencies = [];
   const errors = [];
   const started = performance.now();
   let next = 0;
   await Promise.all(
-    Array.from({ length: SESSIONS }, async (_, s) => {
+    Array.from({ length: sessions }, async (_, s) => {
       const home = workers[s % workers.length];
       const created = await fetch(`${home.url}/v1/sessions`, {
         method: 'POST',
@@ -142,9 +159,47 @@ async function measureSandbox(dir) {
   }
 }
 
+/**
+ * `birdie serve` against the floor server, both started once, FLOOR_ROUNDS rounds after a warm-up round, the side
+ * that goes first alternating: each side's turns/s, p50 and p99 per round.
+ */
+async function floorRounds(dir, base, openStore, tokenOf) {
+  const script = join(dir, 'floor-script.json');
+  const replies = FLOOR_SESSIONS * TURNS * (FLOOR_ROUNDS + 1) + 10;
+  await writeFile(
+    script,
+    JSON.stringify({
+      replies: Array.from({ length: replies }, (_, i) => ({ text: `Reply ${i}, short and done.` })),
+    }),
+  );
+  const env = { ...base, LLM_SCRIPT: script };
+  const home = join(dir, 'floor-birdie');
+  const token = await tokenOf(openStore({ home }));
+  const floorToken = 'floor-bench-token';
+  const floorEnv = { ...env, BENCH_FLOOR_DB: join(dir, 'floor.db'), BENCH_FLOOR_TOKEN: floorToken };
+  const servers = {
+    birdie: await startWorker(env, home),
+    floor: await startWorker(floorEnv, join(dir, 'floor-home'), [], [FLOOR_SERVER]),
+  };
+  const tokens = { birdie: token, floor: floorToken };
+  const samples = { birdie: [], floor: [] };
+  try {
+    for (let round = 0; round <= FLOOR_ROUNDS; round++) {
+      for (const side of round % 2 ? ['floor', 'birdie'] : ['birdie', 'floor']) {
+        const r = await scenario(side, [servers[side]], tokens[side], false, undefined, FLOOR_SESSIONS);
+        if (round > 0) samples[side].push(r);
+      }
+    }
+  } finally {
+    await Promise.all(Object.values(servers).map(stopWorker));
+  }
+  return samples;
+}
+
 let sandboxCost;
+let floor;
 const dir = await mkdtemp(join(tmpdir(), 'birdie-serve-bench-'));
-const pg = await startPostgres();
+const pg = ONLY_FLOOR ? { stop: async () => {} } : await startPostgres();
 const rows = [];
 try {
   // Every reply is plain text (no `match`): each worker answers its turns in order, whatever the session.
@@ -196,7 +251,8 @@ try {
     { name: '2 workers, one PostgreSQL, each session on one worker', workers: 2, pg: true },
     { name: '2 workers, one PostgreSQL, every turn to the next worker', workers: 2, pg: true, hop: true },
   ];
-  for (const [i, run] of runs.entries()) {
+  floor = await floorRounds(dir, base, openStore, tokenOf);
+  for (const [i, run] of (ONLY_FLOOR ? [] : runs).entries()) {
     const schema = `bench_${i}`;
     const sqliteHome = join(dir, `sqlite-${i}`);
     const plain = run.pg ? { ...base, BIRDIE_DATABASE_URL: pg.url, BIRDIE_DATABASE_SCHEMA: schema } : base;
@@ -220,22 +276,58 @@ try {
       await Promise.all(workers.map(stopWorker));
     }
   }
-  sandboxCost = await measureSandbox(dir);
+  if (!ONLY_FLOOR) sandboxCost = await measureSandbox(dir);
 } finally {
   await pg.stop();
   await rm(dir, { recursive: true, force: true });
 }
 
-const [first] = rows;
-console.log(
-  `\nbirdie serve on loopback: ${SESSIONS} concurrent sessions × ${TURNS} turns, scripted model (Node ${process.version}, ${cpus().length} CPUs)\n`,
-);
-console.log('| setup | turns ok | errors | wall s | turns/s | vs first | p50 ms | p99 ms |');
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
-for (const r of rows) {
+if (floor) {
+  const of = (side, key) => median(floor[side].map((r) => r[key]));
+  const rate = of('birdie', 'rate') / of('floor', 'rate');
+  const p50 = of('birdie', 'p50') / of('floor', 'p50');
+  const met = (ok) => (ok ? 'ok' : 'MISSED');
   console.log(
-    `| ${r.name} | ${r.turns} | ${r.errors.length} | ${r.seconds.toFixed(1)} | ${r.rate.toFixed(1)} | ${(r.rate / first.rate).toFixed(2)}× | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} |`,
+    `\n## birdie serve at the floor\n\n${FLOOR_SESSIONS} concurrent sessions × ${TURNS} turns, scripted model on both; ` +
+      `median of ${FLOOR_ROUNDS} alternating rounds after a warm-up round (Node ${process.version}, ${cpus().length} CPUs). ` +
+      'The floor: Hono + LangChain `createAgent` + `SqliteSaver` (bench/serve-floor/server.mjs); birdie serve with ' +
+      'auth, lease, run log and journal on.\n',
   );
+  console.log('| measurement | floor | birdie serve | ratio | target | met |');
+  console.log('|---|---:|---:|---:|---|---|');
+  console.log(
+    `| throughput, turns/s | ${of('floor', 'rate').toFixed(1)} | ${of('birdie', 'rate').toFixed(1)} | **${rate.toFixed(2)}×** | ≥ 0.9× | ${met(rate >= 0.9)} |`,
+  );
+  console.log(
+    `| p50 latency of a turn, ms | ${of('floor', 'p50').toFixed(0)} | ${of('birdie', 'p50').toFixed(0)} | **${p50.toFixed(2)}×** | ≤ 1.3× | ${met(p50 <= 1.3)} |`,
+  );
+  console.log(
+    `| p99 latency of a turn, ms | ${of('floor', 'p99').toFixed(0)} | ${of('birdie', 'p99').toFixed(0)} | ${(of('birdie', 'p99') / of('floor', 'p99')).toFixed(2)}× | – | |`,
+  );
+  console.log(
+    `\nPer round, turns/s birdie / floor: ${floor.birdie.map((r, i) => `${r.rate.toFixed(0)}/${floor.floor[i].rate.toFixed(0)}`).join(', ')}`,
+  );
+  for (const side of ['birdie', 'floor']) {
+    const errors = floor[side].flatMap((r) => r.errors);
+    if (errors.length > 0) {
+      console.log(`\n${side}: ${errors.length} failed turns in the measured rounds, first: ${errors[0]}`);
+      process.exitCode = 1;
+    }
+  }
+  if (rate < 0.9 || p50 > 1.3) console.log('\nTARGETS MISSED in this run: birdie serve at the floor');
+}
+const [first] = rows;
+if (first) {
+  console.log(
+    `\nbirdie serve on loopback: ${SESSIONS} concurrent sessions × ${TURNS} turns, scripted model (Node ${process.version}, ${cpus().length} CPUs)\n`,
+  );
+  console.log('| setup | turns ok | errors | wall s | turns/s | vs first | p50 ms | p99 ms |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    console.log(
+      `| ${r.name} | ${r.turns} | ${r.errors.length} | ${r.seconds.toFixed(1)} | ${r.rate.toFixed(1)} | ${(r.rate / first.rate).toFixed(2)}× | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} |`,
+    );
+  }
 }
 if (sandboxCost) {
   const { plain, sandboxed } = sandboxCost;

@@ -7,6 +7,7 @@ import { type AgentModels, activeAgent, maxTurnsError, modelTurns } from './agen
 import { type ContextSettings, fitContext } from './context-fit.js';
 import { AgentError } from './errors.js';
 import { withUniqueIds } from './message-ids.js';
+import { textOf } from './message-text.js';
 import { ModelChannelHandler } from './model-channel.js';
 import { danglingCalls, repairDanglingToolCalls } from './repair.js';
 import type { AgentStateUpdate, AgentStateValue } from './state.js';
@@ -27,7 +28,7 @@ type Bound = Runnable<BaseMessage[], AIMessage>;
 function lastHumanText(messages: BaseMessage[]): string {
   for (let i = messages.length - 1; i >= 0; i -= 1) {
     const m = messages[i];
-    if (HumanMessage.isInstance(m)) return m.text;
+    if (HumanMessage.isInstance(m)) return textOf(m);
   }
   return '';
 }
@@ -177,7 +178,10 @@ export function createAgentNode(models: AgentModels, builder: ToolsetBuilder, se
     if (!AIMessage.isInstance(response))
       response = new AIMessage({ content: (response as BaseMessage).content });
     // A model without a streaming path still delivers its text as one token, so renderers need one code path.
-    if (!forwarder.streamed && response.text) emit(config, { type: 'token', text: response.text });
+    if (!forwarder.streamed) {
+      const text = textOf(response);
+      if (text) emit(config, { type: 'token', text });
+    }
     // The usage event of this reply names the model and what was sent (see events.ts).
     config.writer?.({
       birdieCall: { model: routed.name, context: { tokens, window } },

@@ -7,7 +7,25 @@ import { AgentError } from './errors.js';
 export class Deadline {
   readonly #controller = new AbortController();
   #timer: ReturnType<typeof setTimeout> | undefined;
+  #unfollow: (() => void) | undefined;
   fired: { agent: string; seconds: number } | undefined;
+
+  /**
+   * Aborts with the application's signal too, so the run needs one plain signal. Not `AbortSignal.any`: Node 20 keeps
+   * a composite signal alive for as long as an abort listener is attached to it, and LangGraph's `stream` attaches one
+   * it never removes, so a long-running server kept every turn's signals (and what they hold) for good.
+   */
+  follow(signal: AbortSignal | undefined): void {
+    if (!signal) return;
+    const controller = this.#controller;
+    if (signal.aborted) {
+      controller.abort(signal.reason);
+      return;
+    }
+    const onAbort = () => controller.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    this.#unfollow = () => signal.removeEventListener('abort', onAbort);
+  }
 
   get signal(): AbortSignal {
     return this.#controller.signal;
@@ -32,5 +50,7 @@ export class Deadline {
 
   clear(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#unfollow?.();
+    this.#unfollow = undefined;
   }
 }

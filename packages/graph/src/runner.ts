@@ -99,6 +99,7 @@ export class Runner implements SubagentRuns {
       throw new AgentError('busy', `Thread ${threadId} already has a run in progress.`);
     this.running.add(threadId);
     const deadline = new Deadline();
+    deadline.follow(signal);
     const partialAnswer = { text: '' };
     // Fresh for each stream: a subagent's calls are its own thread's, never its parent's.
     const callsInProgress = new CallsInProgress();
@@ -114,7 +115,8 @@ export class Runner implements SubagentRuns {
         // any tool runs, so a crash can never lose a call whose side effect already happened.
         durability: 'sync',
         streamMode: ['updates', 'custom'],
-        signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
+        // The deadline's signal also aborts with the application's (see `Deadline.follow`).
+        signal: deadline.signal,
       });
       for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {
         for (const event of mapper.map(mode, chunk)) yield event;

@@ -5,6 +5,7 @@ import {
 } from '@langchain/core/callbacks/base';
 import type { Callbacks } from '@langchain/core/callbacks/manager';
 import type { BaseMessage } from '@langchain/core/messages';
+import { textOf } from './message-text.js';
 
 /**
  * Forwards the model's tokens as they arrive. `lc_prefer_streaming` makes LangChain call the model's streaming
@@ -31,7 +32,7 @@ export class TokenForwarder extends BaseCallbackHandler {
     fields?: HandleLLMNewTokenCallbackFields,
   ): void {
     const message = (fields?.chunk as { message?: BaseMessage } | undefined)?.message;
-    const text = message ? message.text : token;
+    const text = message ? textOf(message) : token;
     if (!text) return;
     this.streamed = true;
     this.text += text;

@@ -95,9 +95,22 @@ export const CHARS_ESTIMATOR: TokenEstimator = estimator('chars/4', (t) => t.len
 
 const byEncoding = new Map<string, Promise<TokenEstimator>>();
 
+/** Encodings by model name: the lookup imports js-tiktoken and throws for an unknown name, so it runs once per name. */
+const encodingByModel = new Map<string, Promise<string | undefined>>();
+
 /** The encoding js-tiktoken knows for a model name (`gpt-4o-mini`, `openai:gpt-4.1`), or undefined. */
-export async function encodingFor(modelName: string | undefined): Promise<string | undefined> {
-  if (!modelName) return undefined;
+export function encodingFor(modelName: string | undefined): Promise<string | undefined> {
+  if (!modelName) return Promise.resolve(undefined);
+  let found = encodingByModel.get(modelName);
+  if (!found) {
+    if (encodingByModel.size > 256) encodingByModel.clear();
+    found = lookUpEncoding(modelName);
+    encodingByModel.set(modelName, found);
+  }
+  return found;
+}
+
+async function lookUpEncoding(modelName: string): Promise<string | undefined> {
   const colon = modelName.indexOf(':');
   const vendor = colon > 0 ? modelName.slice(0, colon) : '';
   // Only OpenAI's models (also served by Azure) use these encodings; another vendor's `gpt-…` name is not one.

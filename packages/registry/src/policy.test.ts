@@ -99,6 +99,20 @@ describe('SkillPolicy', () => {
     expect(policy.grants('b')).toEqual({ enabled: [], disabled: ['shell'] });
   });
 
+  it('keys without grants get the defaults, and a later grant stays with its own key', () => {
+    const policy = new SkillPolicy(() => snapshot);
+    expect(names(policy.allowedSkills('one'))).toEqual(['notes', 'web']);
+    expect(names(policy.allowedSkills('two'))).toEqual(['notes', 'web']);
+    policy.enable('one', 'shell');
+    expect(names(policy.allowedSkills('one'))).toEqual(['notes', 'shell', 'web']);
+    expect(names(policy.allowedSkills('two'))).toEqual(['notes', 'web']);
+    expect(policy.isToolAllowed('two', 'run')).toBe(false);
+    policy.disable('two', 'notes');
+    expect(names(policy.allowedSkills('two'))).toEqual(['web']);
+    expect(names(policy.allowedSkills('three'))).toEqual(['notes', 'web']);
+    expect(names(policy.allowedSkills('one'))).toEqual(['notes', 'shell', 'web']);
+  });
+
   it('resets one skill or a whole key', () => {
     const policy = new SkillPolicy(() => snapshot);
     policy.enable('k', 'shell');

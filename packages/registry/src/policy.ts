@@ -93,6 +93,9 @@ const fold = (name: string) => name.toLowerCase();
  * default is the skill's `enabledByDefault` or its name being in the application's default list, all within the
  * application's ceiling (if any). Names are compared case-insensitively, as skill names are unique that way.
  */
+/** The cache slot of every key without grants (no key is empty: `checkKey` refuses it). */
+const DEFAULTS_SLOT = '';
+
 export class SkillPolicy {
   private readonly snapshotOf: () => RegistrySnapshot;
   private readonly defaults: ReadonlySet<string>;
@@ -247,18 +250,24 @@ export class SkillPolicy {
     if (save) this.store?.set(key, this.grants(key));
   }
 
-  /** Cached per (snapshot, key, grants revision): a turn asks many times and the answer rarely changes. */
+  /**
+   * Cached per (snapshot, key, grants revision): a turn asks many times and the answer rarely changes. Keys without
+   * grants all get the defaults, so they share one entry: a new session costs a lookup, and a long-running server
+   * keeps one entry for them, not one per session it ever served.
+   */
   private compute(key: string, snapshot = this.snapshotOf()): Computed {
-    const revision = this.stateOf(key)?.revision ?? 0;
+    const state = this.stateOf(key);
+    const revision = state?.revision ?? 0;
+    const slot = state ? key : DEFAULTS_SLOT;
     let perKey = this.cache.get(snapshot);
     if (!perKey) {
       perKey = new Map();
       this.cache.set(snapshot, perKey);
     }
-    const hit = perKey.get(key);
+    const hit = perKey.get(slot);
     if (hit && hit.revision === revision) return hit.computed;
     const computed = this.evaluate(key, snapshot);
-    perKey.set(key, { revision, computed });
+    perKey.set(slot, { revision, computed });
     return computed;
   }
 

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { rejection } from '../../test/helpers.js';
 import type { RetryEvent } from '../retry.js';
-import { createScriptedModel, type ScriptedChatModel } from './scripted-model.js';
+import { createScriptedModel, MAX_RECORDED_CALLS, type ScriptedChatModel } from './scripted-model.js';
 
 const echo = tool(async ({ text }) => text, {
   name: 'echo',
@@ -30,6 +30,15 @@ describe('ScriptedChatModel replies', () => {
     const second = await model.invoke('And now?');
     expect(second.content).toBe('Bye.');
     expect(model.remaining).toBe(0);
+  });
+
+  it('keeps the newest calls only, so a long-running server answering from a script does not grow', async () => {
+    const total = MAX_RECORDED_CALLS + 5;
+    const model = createScriptedModel(Array.from({ length: total }, (_, i) => ({ text: `reply ${i}` })));
+    for (let i = 0; i < total; i++) await model.invoke(`question ${i}`);
+    expect(model.calls).toHaveLength(MAX_RECORDED_CALLS);
+    expect(model.calls[0]?.reply).toBe(5);
+    expect(model.calls.at(-1)?.reply).toBe(total - 1);
   });
 
   it('uses the usage given in the script', async () => {

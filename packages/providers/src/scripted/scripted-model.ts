@@ -47,11 +47,15 @@ export interface ScriptedCallOptions extends BaseChatModelCallOptions {
  * message (first unused match) or else in order (first unused reply without `match`). Streams token by token and
  * reports estimated usage on every message. Replies are shared by every runnable `bindTools` returns.
  */
+/** How many calls `ScriptedChatModel.calls` keeps (each holds the messages it was sent). */
+export const MAX_RECORDED_CALLS = 1000;
+
 export class ScriptedChatModel extends BaseChatModel<ScriptedCallOptions, AIMessageChunk> {
   static override lc_name() {
     return 'ScriptedChatModel';
   }
 
+  /** The calls made, oldest first: the newest `MAX_RECORDED_CALLS` (a long-running `birdie serve` keeps answering). */
   readonly calls: ScriptedCall[] = [];
   readonly script: Script;
   private readonly used: boolean[];
@@ -178,6 +182,8 @@ export class ScriptedChatModel extends BaseChatModel<ScriptedCallOptions, AIMess
       const index = this.chooseReply(messages);
       this.used[index] = true;
       this.calls.push({ messages: [...messages], tools: toolNames(options.tools), reply: index });
+      if (this.calls.length > MAX_RECORDED_CALLS)
+        this.calls.splice(0, this.calls.length - MAX_RECORDED_CALLS);
       const reply = this.script.replies[index]!;
       if (!reply.error) return reply;
       const { status, retry_after } = reply.error;

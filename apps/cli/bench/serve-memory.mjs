@@ -1,0 +1,106 @@
+// Memory of a long-running server (issue 36): TURNS turns on SESSIONS sessions (all at once, each session's turns in
+// order) through one `birdie serve` worker on SQLite with the scripted model, its resident set size (VmRSS of the
+// worker, from /proc) read every STEP turns. Target: RSS after turn TURNS ≤ 1.2× RSS after turn BASE (the baseline,
+// measured in the same run on the same process). Prints the curve. Run after `pnpm build`:
+// `node bench/serve-memory.mjs`; BENCH_MEMORY_TURNS (5000), BENCH_MEMORY_SESSIONS (50), BENCH_MEMORY_STEP (500).
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const TURNS = Number(process.env.BENCH_MEMORY_TURNS ?? 5000);
+const SESSIONS = Number(process.env.BENCH_MEMORY_SESSIONS ?? 50);
+const STEP = Number(process.env.BENCH_MEMORY_STEP ?? 500);
+const BASE = Math.min(1000, TURNS);
+const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+
+const rssMiB = (pid) => {
+  const kib = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kib) / 1024;
+};
+
+const dir = await mkdtemp(join(tmpdir(), 'birdie-serve-memory-'));
+const home = join(dir, 'home');
+let worker;
+try {
+  const script = join(dir, 'script.json');
+  const replies = Array.from({ length: TURNS + 10 }, (_, i) => ({ text: `Reply ${i}, short and done.` }));
+  await writeFile(script, JSON.stringify({ replies }));
+  await mkdir(join(dir, 'no-skills'));
+  const { openStore } = await import('@birdie/store');
+  const store = openStore({ home });
+  const { token } = await store.tokens.create('bench');
+  await store.close();
+  worker = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--rate-limit', '0'], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: dir,
+      LANG: 'C.UTF-8',
+      BIRDIE_HOME: home,
+      LLM_VENDOR: 'scripted',
+      LLM_SCRIPT: script,
+      BIRDIE_BUNDLED_SKILLS: join(dir, 'no-skills'),
+    },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    worker.stdout.on('data', (d) => {
+      out += d;
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) resolve(match[1]);
+    });
+    worker.once('exit', (code) => reject(new Error(`worker exited ${code}`)));
+  });
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const curve = [[0, rssMiB(worker.pid)]];
+  let done = 0;
+  let errors = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: SESSIONS }, async (_, s) => {
+      const created = await fetch(`${url}/v1/sessions`, { method: 'POST', headers, body: '{}' });
+      const { id } = await created.json();
+      for (let t = s; t < TURNS; t += SESSIONS) {
+        const text = await fetch(`${url}/v1/sessions/${id}/turns`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ prompt: `session ${s} turn ${t}` }),
+        }).then(
+          (response) => response.text(),
+          (error) => String(error),
+        );
+        if (!/"type":"result","status":"ok"/.test(text)) errors++;
+        done++;
+        if (done % STEP === 0) curve.push([done, rssMiB(worker.pid)]);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const at = (n) => curve.find(([turns]) => turns === n)?.[1] ?? Number.NaN;
+  const ratio = at(TURNS) / at(BASE);
+  console.log(
+    `\n## Memory of a long-running server\n\n${TURNS} turns on ${SESSIONS} sessions through one \`birdie serve\` worker ` +
+      `(SQLite, scripted model; Node ${process.version}), ${(TURNS / seconds).toFixed(0)} turns/s, ${errors} errors. ` +
+      `Resident set size of the worker after each ${STEP} turns:\n`,
+  );
+  console.log(`| turns | ${curve.map(([n]) => n).join(' | ')} |`);
+  console.log(`|---|${curve.map(() => '---:').join('|')}|`);
+  console.log(`| RSS MiB | ${curve.map(([, mib]) => mib.toFixed(0)).join(' | ')} |`);
+  console.log(
+    `\n| measurement | after ${BASE} | after ${TURNS} | ratio | target | met |\n|---|---:|---:|---:|---|---|\n` +
+      `| RSS of the worker, MiB | ${at(BASE).toFixed(1)} | ${at(TURNS).toFixed(1)} | **${ratio.toFixed(2)}×** | ≤ 1.2× | ${ratio <= 1.2 ? 'ok' : 'MISSED'} |`,
+  );
+  if (ratio > 1.2) console.log('\nTARGETS MISSED in this run: RSS of a long-running server');
+  if (errors > 0) process.exitCode = 1;
+} finally {
+  if (worker && worker.exitCode === null) {
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    worker.kill('SIGTERM');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+    worker.kill('SIGKILL');
+  }
+  await rm(dir, { recursive: true, force: true });
+}
