@@ -5,10 +5,13 @@ import { lstat, mkdir, readdir, readFile, readlink, stat } from 'node:fs/promise
 import { dirname } from 'node:path';
 import { writeAtomic } from './lib/atomic.mjs';
 import { confine, confineExisting, display, rootOf } from './lib/confine.mjs';
+import { applyEdit, editArgs } from './lib/edit.mjs';
 import { FilesystemError } from './lib/errors.mjs';
+import { globFiles } from './lib/glob.mjs';
 import { previewFile, previewFolder } from './lib/preview.mjs';
 import { READ_LIMIT_BYTES, readText, sliceText } from './lib/read-text.mjs';
 import { runSearch } from './lib/search-pool.mjs';
+import { looksBinary } from './lib/text.mjs';
 
 const MAX_LIST_ENTRIES = 1000;
 /** A search that has not finished by then is stopped even if the runtime set no timeout. */
@@ -161,6 +164,65 @@ export async function preview_create_directory(args, context) {
   return previewFolder(args.path, context);
 }
 
+/** The most bytes edit_file reads and rewrites: it holds the whole file in memory, twice. */
+const EDIT_LIMIT_BYTES = 10 * 1024 * 1024;
+
+/**
+ * @param {{ path: string; old_string: string; new_string: string; replace_all?: boolean }} args
+ * @param {ToolContext} [context]
+ */
+export async function edit_file(args, context) {
+  const edit = editArgs(args);
+  const root = await rootOf(context);
+  const target = await confine(args.path, root);
+  const before = await editableText(target, context);
+  const after = applyEdit(before, edit, target.shown);
+  if (context?.files) await context.files.writeTextFile(target.path, after.text);
+  else await writeAtomic(target.path, [after.text], context?.signal);
+  const where = after.count === 1 ? `line ${after.lines[0]}` : `lines ${after.lines.join(', ')}`;
+  const what = after.count === 1 ? '1 occurrence' : `${after.count} occurrences`;
+  return `Edited ${display(root, target.path)}: replaced ${what} (${where}).`;
+}
+
+/** What edit_file would change (nothing is written). @param {{ path: string; old_string: string; new_string: string; replace_all?: boolean }} args @param {ToolContext} [context] */
+export async function preview_edit_file(args, context) {
+  const edit = editArgs(args);
+  // A file that does not exist yet has no text to find: the same refusal as the tool's.
+  const root = await rootOf(context);
+  const target = await confine(args.path, root);
+  if (!target.exists) await existing(target, 'file');
+  return previewFile(args.path, (before) => applyEdit(before, edit, target.shown).text, context);
+}
+
+/**
+ * The whole text of an existing regular text file (through the application when it has the file).
+ * @param {{ path: string; exists: boolean; shown: string }} target @param {ToolContext | undefined} context
+ */
+async function editableText(target, context) {
+  const info = await existing(target, 'file');
+  if (!info.isFile()) {
+    const what = info.isDirectory() ? 'is a directory' : 'is not a regular file';
+    throw new FilesystemError('not-a-file', `"${target.shown}" ${what}; edit_file changes text files.`);
+  }
+  if (info.size > EDIT_LIMIT_BYTES) {
+    throw new FilesystemError(
+      'too-large',
+      `"${target.shown}" is ${info.size} bytes; edit_file edits files up to ${EDIT_LIMIT_BYTES} bytes.`,
+    );
+  }
+  if (context?.files) return context.files.readTextFile(target.path);
+  const bytes = await readFile(target.path, { signal: context?.signal });
+  if (looksBinary(bytes)) {
+    throw new FilesystemError('binary-file', `"${target.shown}" looks like a binary file; it is not edited.`);
+  }
+  const text = bytes.toString('utf8');
+  // Bytes that are not UTF-8 would come back as U+FFFD and be written so: the rest of the file must survive an edit.
+  if (Buffer.byteLength(text) !== bytes.length || !Buffer.from(text).equals(bytes)) {
+    throw new FilesystemError('not-utf8', `"${target.shown}" is not UTF-8 text; edit_file would damage it.`);
+  }
+  return text;
+}
+
 /** @param {{ path: string }} args @param {ToolContext} [context] */
 export async function create_directory(args, context) {
   const root = await rootOf(context);
@@ -194,6 +256,37 @@ export async function search_files(args, context) {
   // A regular expression from a model can backtrack for minutes, and a blocked event loop cannot be timed out; in a
   // worker it can always be stopped.
   return runSearch(request, context?.signal, SEARCH_DEADLINE_MS);
+}
+
+/**
+ * @param {{ pattern: string; path?: string; max_results?: number }} args
+ * @param {ToolContext} [context]
+ */
+export async function glob(args, context) {
+  const root = await rootOf(context);
+  const target = await confine(args.path ?? '.', root);
+  const info = await existing(target, 'directory');
+  if (!info.isDirectory()) {
+    throw new FilesystemError(
+      'not-a-directory',
+      `"${target.shown}" is a file; give the folder to search in.`,
+    );
+  }
+  const maxResults = clamp(args.max_results ?? 200, 1, 1000);
+  const found = await globFiles({
+    root,
+    start: target.path,
+    pattern: args.pattern,
+    maxResults,
+    ...(context?.signal ? { signal: context.signal } : {}),
+  });
+  if (found.total === 0) return `No files match "${args.pattern}" in ${display(root, target.path)}`;
+  const count = `${found.total} ${found.total === 1 ? 'file matches' : 'files match'}`;
+  const more =
+    found.total > found.paths.length
+      ? [`[${found.total - found.paths.length} more not shown: narrow the pattern or raise max_results]`]
+      : [];
+  return [`${count} "${args.pattern}" in ${display(root, target.path)}:`, ...found.paths, ...more].join('\n');
 }
 
 /** @param {{ content?: unknown }} args @returns {string} */

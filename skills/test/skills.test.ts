@@ -8,7 +8,16 @@ import { skillsRoot } from './helpers.js';
 const EXPECTED = {
   filesystem: {
     kind: 'tool',
-    tools: ['read_file', 'list_dir', 'write_file', 'append_file', 'create_directory', 'search_files'],
+    tools: [
+      'read_file',
+      'list_dir',
+      'write_file',
+      'append_file',
+      'edit_file',
+      'create_directory',
+      'search_files',
+      'glob',
+    ],
   },
   'git-workflow': { kind: 'knowledge', tools: [] },
   'mcp-demo': { kind: 'mcp', tools: [] },
@@ -149,9 +158,12 @@ describe('the bundled skills', () => {
     expect(await exportsOf('filesystem/tools.mjs')).toEqual([
       'append_file',
       'create_directory',
+      'edit_file',
+      'glob',
       'list_dir',
       'preview_append_file',
       'preview_create_directory',
+      'preview_edit_file',
       'preview_write_file',
       'read_file',
       'search_files',
