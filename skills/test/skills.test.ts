@@ -27,6 +27,7 @@ const EXPECTED = {
   ssh: { kind: 'knowledge', tools: [] },
   todo: { kind: 'tool', tools: ['todo_create_plan', 'todo_complete_step', 'todo_show_plan'] },
   weather: { kind: 'tool', tools: ['get_current_weather', 'get_forecast', 'find_place'] },
+  web: { kind: 'tool', tools: ['web_fetch'] },
   'web-search': { kind: 'tool', tools: ['web_search'] },
 } as const;
 
@@ -171,6 +172,7 @@ describe('the bundled skills', () => {
     ]);
     expect(await exportsOf('todo/tools.mjs')).toEqual(['complete_step', 'create_plan', 'show_plan']);
     expect(await exportsOf('weather/tools.mjs')).toEqual(['get_current_weather', 'get_forecast']);
+    expect(await exportsOf('web/tools.mjs')).toEqual(['web_fetch']);
     expect(await exportsOf('web-search/tools.mjs')).toEqual(['WebSearchError', 'search']);
   });
 });
