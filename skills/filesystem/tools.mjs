@@ -8,6 +8,7 @@ import { confine, confineExisting, display, rootOf } from './lib/confine.mjs';
 import { applyEdit, editArgs } from './lib/edit.mjs';
 import { FilesystemError } from './lib/errors.mjs';
 import { globFiles } from './lib/glob.mjs';
+import { readImage } from './lib/image.mjs';
 import { previewFile, previewFolder } from './lib/preview.mjs';
 import { READ_LIMIT_BYTES, readText, sliceText } from './lib/read-text.mjs';
 import { runSearch } from './lib/search-pool.mjs';
@@ -32,6 +33,15 @@ const SEARCH_DEADLINE_MS = 60_000;
 export async function read_file(args, context) {
   const { target } = await confineExisting(args.path, context);
   if (!target.exists) await existing(target, 'file');
+  // A picture is returned whole as an image (a line range means nothing to it); the editor holds text only.
+  if (
+    /\.(png|jpe?g|gif|webp)$/i.test(target.path) &&
+    args.start_line === undefined &&
+    args.end_line === undefined
+  ) {
+    const image = await readImage(target.path, target.shown);
+    if (image) return image;
+  }
   const request = {
     start: args.start_line,
     end: args.end_line,
