@@ -7,7 +7,6 @@ import { writeAtomic } from './lib/atomic.mjs';
 import { confine, confineExisting, display, rootOf } from './lib/confine.mjs';
 import { applyEdit, editArgs } from './lib/edit.mjs';
 import { FilesystemError } from './lib/errors.mjs';
-import { globFiles } from './lib/glob.mjs';
 import { readImage } from './lib/image.mjs';
 import { previewFile, previewFolder } from './lib/preview.mjs';
 import { READ_LIMIT_BYTES, readText, sliceText } from './lib/read-text.mjs';
@@ -283,6 +282,8 @@ export async function glob(args, context) {
     );
   }
   const maxResults = clamp(args.max_results ?? 200, 1, 1000);
+  // Loaded on first use: the walker and the gitignore reader cost every other tool nothing (start-up, memory).
+  const { globFiles } = await import('./lib/glob.mjs');
   const found = await globFiles({
     root,
     start: target.path,

@@ -148,6 +148,13 @@ describe('web: web_fetch refuses addresses on the user machine and network', () 
     ]) {
       expect(await refusal({ url }), url).toMatch(/Refused .*loopback address/);
     }
+    // https goes through the same checked lookup; 0 is 0.0.0.0, which reaches the machine itself.
+    expect(await refusal({ url: `https://localhost:${port}/secret` })).toMatch(
+      /Refused localhost \(127\.0\.0\.1\)/,
+    );
+    expect(await refusal({ url: `http://0:${port}/secret` })).toMatch(
+      /Refused 0\.0\.0\.0: it is an unspecified address/,
+    );
     expect(internal.requests).toEqual([]);
     expect(internalV6.requests).toEqual([]);
   });

@@ -62,9 +62,10 @@ export function checkAddress(address, allow, host) {
   if (allow.some(([network, bits]) => network.kind() === parsed.kind() && parsed.match(network, bits)))
     return;
   const named = host === address ? address : `${host} (${address})`;
+  const kind = rangeName(range);
   throw new WebFetchError(
     'blocked-address',
-    `Refused ${named}: it is a ${rangeName(range)} address, which web_fetch does not connect to. Fetch public ` +
+    `Refused ${named}: it is ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} address, which web_fetch does not connect to. Fetch public ` +
       `web pages only; the user can allow a network with ${ALLOW_VARIABLE}.`,
   );
 }
