@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Entrypoint } from '@birdie/entrypoints';
@@ -93,6 +94,45 @@ describe('filesystem: glob', () => {
     expect(await glob({ pattern: 'node_modules/**/*.ts' })).toBe(
       '1 file matches "node_modules/**/*.ts" in .:\nnode_modules/pkg/index.ts',
     );
+  });
+
+  it('lists what git lists: the same files as git ls-files --cached --others --exclude-standard', async () => {
+    await files({
+      '.gitignore': '*.log\nbuild/\n/top-only.txt\ncache*\n!cache-keep.txt\n# comment\n\\#hash.txt\n',
+      'a.log': '',
+      'top-only.txt': '',
+      'sub/top-only.txt': '',
+      'build/x.js': '',
+      'sub/build/y.js': '',
+      'cache1.txt': '',
+      'cache-keep.txt': '',
+      '#hash.txt': '',
+      'sub/.gitignore': '!important.log\n*.tmp\ndeep/\n',
+      'sub/important.log': '',
+      'sub/other.log': '',
+      'sub/x.tmp': '',
+      'sub/deep/z.txt': '',
+      'sub/deeper/ok.tmp.txt': '',
+      'sub/deeper/.gitignore': '/ok*\n',
+      'sub/deeper/keep.md': '',
+      'docs/a b.md': '',
+      'docs/ünï.md': '',
+    });
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    const git = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
+      cwd: root,
+    })
+      .toString('utf8')
+      .split('\0')
+      .filter(Boolean)
+      .sort();
+    const listed = (await glob({ pattern: '**/*', max_results: 1000 })).split('\n').slice(1);
+    expect(listed).toEqual(git);
+    // Spot checks that the rules did something: a nested negation, an anchored pattern, an escaped '#'.
+    expect(listed).toContain('sub/important.log');
+    expect(listed).toContain('sub/top-only.txt');
+    expect(listed).not.toContain('top-only.txt');
+    expect(listed).not.toContain('#hash.txt');
   });
 
   it('caps the list and says how many more there are', async () => {
