@@ -7,6 +7,7 @@ import { writeAtomic } from './lib/atomic.mjs';
 import { confine, confineExisting, display, rootOf } from './lib/confine.mjs';
 import { applyEdit, editArgs } from './lib/edit.mjs';
 import { FilesystemError } from './lib/errors.mjs';
+import { oneAtATime } from './lib/file-lock.mjs';
 import { readImage } from './lib/image.mjs';
 import { previewFile, previewFolder } from './lib/preview.mjs';
 import { READ_LIMIT_BYTES, readText, sliceText } from './lib/read-text.mjs';
@@ -126,8 +127,10 @@ export async function write_file(args, context) {
   const content = requireContent(args);
   const root = await rootOf(context);
   const target = await writable(args.path, root);
-  if (context?.files) await context.files.writeTextFile(target.path, content);
-  else await writeAtomic(target.path, [content], context?.signal);
+  await oneAtATime(target.path, async () => {
+    if (context?.files) await context.files.writeTextFile(target.path, content);
+    else await writeAtomic(target.path, [content], context?.signal);
+  });
   return `Wrote ${Buffer.byteLength(content)} bytes to ${display(root, target.path)}.`;
 }
 
@@ -136,6 +139,22 @@ export async function append_file(args, context) {
   const content = requireContent(args);
   const root = await rootOf(context);
   const target = await writable(args.path, root);
+  return oneAtATime(target.path, () => appendNow(target, content, root, context));
+}
+
+/**
+ * @param {{ path: string; exists: boolean; shown: string }} target @param {string} content @param {string} root
+ * @param {ToolContext | undefined} context
+ */
+async function appendNow(target, content, root, context) {
+  // Whether the file exists is asked again: a change queued before this one may have created it.
+  target = {
+    ...target,
+    exists: await stat(target.path).then(
+      () => true,
+      () => false,
+    ),
+  };
   if (context?.files) {
     // The application's copy is the one to extend: it may hold edits the disk does not have yet.
     const before = target.exists ? await readThrough(context.files, target) : '';
@@ -184,10 +203,20 @@ export async function edit_file(args, context) {
   const edit = editArgs(args);
   const root = await rootOf(context);
   const target = await confine(args.path, root);
-  const before = await editableText(target, context);
-  const after = applyEdit(before, edit, target.shown);
-  if (context?.files) await context.files.writeTextFile(target.path, after.text);
-  else await writeAtomic(target.path, [after.text], context?.signal);
+  const after = await oneAtATime(target.path, async () => {
+    // Whether the file exists is asked again: a change queued before this one may have created it.
+    const now = {
+      ...target,
+      exists: await stat(target.path).then(
+        () => true,
+        () => false,
+      ),
+    };
+    const changed = applyEdit(await editableText(now, context), edit, target.shown);
+    if (context?.files) await context.files.writeTextFile(target.path, changed.text);
+    else await writeAtomic(target.path, [changed.text], context?.signal);
+    return changed;
+  });
   const where = after.count === 1 ? `line ${after.lines[0]}` : `lines ${after.lines.join(', ')}`;
   const what = after.count === 1 ? '1 occurrence' : `${after.count} occurrences`;
   return `Edited ${display(root, target.path)}: replaced ${what} (${where}).`;

@@ -19,6 +19,11 @@ async function edit(args: Record<string, unknown>): Promise<string> {
   return (await entrypoint.run(args, { cwd: root, timeoutMs: 10_000 })).output;
 }
 
+async function entrypointRun(tool: string, args: Record<string, unknown>): Promise<string> {
+  return (await (await toolEntrypoint('filesystem', tool)).run(args, { cwd: root, timeoutMs: 10_000 }))
+    .output;
+}
+
 const refusal = (args: Record<string, unknown>) =>
   entrypointRefusal(() => edit(args), `edit_file ${JSON.stringify(args)}`);
 
@@ -110,6 +115,21 @@ describe('filesystem: edit_file', () => {
     );
     expect(await refusal({ path: 'link.ts', ...args })).toMatch(/through a symbolic link/);
     expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('const x = 1;\n');
+  });
+
+  it('applies edits of one file made side by side one after another, losing none (and appends too)', async () => {
+    // The tools node runs a round's calls in parallel: each edit must read the file the previous one wrote.
+    const lines = Array.from({ length: 20 }, (_, i) => `line ${i}`);
+    await writeFile(join(root, 'many.txt'), `${lines.join('\n')}\n`);
+    await Promise.all([
+      ...lines.map((line) =>
+        edit({ path: 'many.txt', old_string: `${line}\n`, new_string: `${line} edited\n` }),
+      ),
+      ...lines.map((_, i) => entrypointRun('append_file', { path: 'many.txt', content: `appended ${i}\n` })),
+    ]);
+    const text = await readFile(join(root, 'many.txt'), 'utf8');
+    for (const line of lines) expect(text).toContain(`${line} edited\n`);
+    for (let i = 0; i < lines.length; i += 1) expect(text).toContain(`appended ${i}\n`);
   });
 
   it('edits the application copy when the runtime gives file access (an editor buffer)', async () => {
