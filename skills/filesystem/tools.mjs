@@ -5,10 +5,14 @@ import { lstat, mkdir, readdir, readFile, readlink, stat } from 'node:fs/promise
 import { dirname } from 'node:path';
 import { writeAtomic } from './lib/atomic.mjs';
 import { confine, confineExisting, display, rootOf } from './lib/confine.mjs';
+import { applyEdit, editArgs } from './lib/edit.mjs';
 import { FilesystemError } from './lib/errors.mjs';
+import { oneAtATime } from './lib/file-lock.mjs';
+import { readImage } from './lib/image.mjs';
 import { previewFile, previewFolder } from './lib/preview.mjs';
 import { READ_LIMIT_BYTES, readText, sliceText } from './lib/read-text.mjs';
 import { runSearch } from './lib/search-pool.mjs';
+import { looksBinary } from './lib/text.mjs';
 
 const MAX_LIST_ENTRIES = 1000;
 /** A search that has not finished by then is stopped even if the runtime set no timeout. */
@@ -29,6 +33,15 @@ const SEARCH_DEADLINE_MS = 60_000;
 export async function read_file(args, context) {
   const { target } = await confineExisting(args.path, context);
   if (!target.exists) await existing(target, 'file');
+  // A picture is returned whole as an image (a line range means nothing to it); the editor holds text only.
+  if (
+    /\.(png|jpe?g|gif|webp)$/i.test(target.path) &&
+    args.start_line === undefined &&
+    args.end_line === undefined
+  ) {
+    const image = await readImage(target.path, target.shown);
+    if (image) return image;
+  }
   const request = {
     start: args.start_line,
     end: args.end_line,
@@ -114,8 +127,10 @@ export async function write_file(args, context) {
   const content = requireContent(args);
   const root = await rootOf(context);
   const target = await writable(args.path, root);
-  if (context?.files) await context.files.writeTextFile(target.path, content);
-  else await writeAtomic(target.path, [content], context?.signal);
+  await oneAtATime(target.path, async () => {
+    if (context?.files) await context.files.writeTextFile(target.path, content);
+    else await writeAtomic(target.path, [content], context?.signal);
+  });
   return `Wrote ${Buffer.byteLength(content)} bytes to ${display(root, target.path)}.`;
 }
 
@@ -124,6 +139,22 @@ export async function append_file(args, context) {
   const content = requireContent(args);
   const root = await rootOf(context);
   const target = await writable(args.path, root);
+  return oneAtATime(target.path, () => appendNow(target, content, root, context));
+}
+
+/**
+ * @param {{ path: string; exists: boolean; shown: string }} target @param {string} content @param {string} root
+ * @param {ToolContext | undefined} context
+ */
+async function appendNow(target, content, root, context) {
+  // Whether the file exists is asked again: a change queued before this one may have created it.
+  target = {
+    ...target,
+    exists: await stat(target.path).then(
+      () => true,
+      () => false,
+    ),
+  };
   if (context?.files) {
     // The application's copy is the one to extend: it may hold edits the disk does not have yet.
     const before = target.exists ? await readThrough(context.files, target) : '';
@@ -161,6 +192,75 @@ export async function preview_create_directory(args, context) {
   return previewFolder(args.path, context);
 }
 
+/** The most bytes edit_file reads and rewrites: it holds the whole file in memory, twice. */
+const EDIT_LIMIT_BYTES = 10 * 1024 * 1024;
+
+/**
+ * @param {{ path: string; old_string: string; new_string: string; replace_all?: boolean }} args
+ * @param {ToolContext} [context]
+ */
+export async function edit_file(args, context) {
+  const edit = editArgs(args);
+  const root = await rootOf(context);
+  const target = await confine(args.path, root);
+  const after = await oneAtATime(target.path, async () => {
+    // Whether the file exists is asked again: a change queued before this one may have created it.
+    const now = {
+      ...target,
+      exists: await stat(target.path).then(
+        () => true,
+        () => false,
+      ),
+    };
+    const changed = applyEdit(await editableText(now, context), edit, target.shown);
+    if (context?.files) await context.files.writeTextFile(target.path, changed.text);
+    else await writeAtomic(target.path, [changed.text], context?.signal);
+    return changed;
+  });
+  const where = after.count === 1 ? `line ${after.lines[0]}` : `lines ${after.lines.join(', ')}`;
+  const what = after.count === 1 ? '1 occurrence' : `${after.count} occurrences`;
+  return `Edited ${display(root, target.path)}: replaced ${what} (${where}).`;
+}
+
+/** What edit_file would change (nothing is written). @param {{ path: string; old_string: string; new_string: string; replace_all?: boolean }} args @param {ToolContext} [context] */
+export async function preview_edit_file(args, context) {
+  const edit = editArgs(args);
+  // A file that does not exist yet has no text to find: the same refusal as the tool's.
+  const root = await rootOf(context);
+  const target = await confine(args.path, root);
+  if (!target.exists) await existing(target, 'file');
+  return previewFile(args.path, (before) => applyEdit(before, edit, target.shown).text, context);
+}
+
+/**
+ * The whole text of an existing regular text file (through the application when it has the file).
+ * @param {{ path: string; exists: boolean; shown: string }} target @param {ToolContext | undefined} context
+ */
+async function editableText(target, context) {
+  const info = await existing(target, 'file');
+  if (!info.isFile()) {
+    const what = info.isDirectory() ? 'is a directory' : 'is not a regular file';
+    throw new FilesystemError('not-a-file', `"${target.shown}" ${what}; edit_file changes text files.`);
+  }
+  if (info.size > EDIT_LIMIT_BYTES) {
+    throw new FilesystemError(
+      'too-large',
+      `"${target.shown}" is ${info.size} bytes; edit_file edits files up to ${EDIT_LIMIT_BYTES} bytes.`,
+    );
+  }
+  if (context?.files) return context.files.readTextFile(target.path);
+  const bytes = await readFile(target.path, { signal: context?.signal });
+  if (looksBinary(bytes)) {
+    throw new FilesystemError('binary-file', `"${target.shown}" looks like a binary file; it is not edited.`);
+  }
+  const text = bytes.toString('utf8');
+  // Bytes that are not UTF-8 would come back as U+FFFD and be written so: the rest of the file must survive an edit.
+  if (Buffer.byteLength(text) !== bytes.length || !Buffer.from(text).equals(bytes)) {
+    throw new FilesystemError('not-utf8', `"${target.shown}" is not UTF-8 text; edit_file would damage it.`);
+  }
+  return text;
+}
+
 /** @param {{ path: string }} args @param {ToolContext} [context] */
 export async function create_directory(args, context) {
   const root = await rootOf(context);
@@ -194,6 +294,39 @@ export async function search_files(args, context) {
   // A regular expression from a model can backtrack for minutes, and a blocked event loop cannot be timed out; in a
   // worker it can always be stopped.
   return runSearch(request, context?.signal, SEARCH_DEADLINE_MS);
+}
+
+/**
+ * @param {{ pattern: string; path?: string; max_results?: number }} args
+ * @param {ToolContext} [context]
+ */
+export async function glob(args, context) {
+  const root = await rootOf(context);
+  const target = await confine(args.path ?? '.', root);
+  const info = await existing(target, 'directory');
+  if (!info.isDirectory()) {
+    throw new FilesystemError(
+      'not-a-directory',
+      `"${target.shown}" is a file; give the folder to search in.`,
+    );
+  }
+  const maxResults = clamp(args.max_results ?? 200, 1, 1000);
+  // Loaded on first use: the walker and the gitignore reader cost every other tool nothing (start-up, memory).
+  const { globFiles } = await import('./lib/glob.mjs');
+  const found = await globFiles({
+    root,
+    start: target.path,
+    pattern: args.pattern,
+    maxResults,
+    ...(context?.signal ? { signal: context.signal } : {}),
+  });
+  if (found.total === 0) return `No files match "${args.pattern}" in ${display(root, target.path)}`;
+  const count = `${found.total} ${found.total === 1 ? 'file matches' : 'files match'}`;
+  const more =
+    found.total > found.paths.length
+      ? [`[${found.total - found.paths.length} more not shown: narrow the pattern or raise max_results]`]
+      : [];
+  return [`${count} "${args.pattern}" in ${display(root, target.path)}:`, ...found.paths, ...more].join('\n');
 }
 
 /** @param {{ content?: unknown }} args @returns {string} */

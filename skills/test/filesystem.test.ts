@@ -117,6 +117,14 @@ describe('filesystem: writes are atomic', () => {
     expect(await readdir(root)).toEqual(['race.txt']);
   });
 
+  it('concurrent appends to one file are all kept (the agent runs a round of calls side by side)', async () => {
+    await writeFile(join(root, 'log.txt'), '');
+    const lines = Array.from({ length: 20 }, (_, i) => `entry ${i}\n`);
+    await Promise.all(lines.map((content) => run('append_file', { path: 'log.txt', content })));
+    const kept = (await readFile(join(root, 'log.txt'), 'utf8')).split(/(?<=\n)/);
+    expect(kept.sort()).toEqual([...lines].sort());
+  });
+
   it('writing through a symbolic link inside the root updates its target and keeps the link', async () => {
     await writeFile(join(root, 'real.txt'), 'before');
     await symlink('real.txt', join(root, 'alias.txt'));

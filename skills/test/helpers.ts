@@ -61,7 +61,7 @@ export interface RecordedRequest {
 
 export type Route = (
   request: RecordedRequest,
-) => { status?: number; type?: string; body: string } | undefined;
+) => { status?: number; type?: string; body: string; headers?: Record<string, string> } | undefined;
 
 export interface LocalServer {
   origin: string;
@@ -69,8 +69,8 @@ export interface LocalServer {
   close(): Promise<void>;
 }
 
-/** A real HTTP server on 127.0.0.1 that answers from `route` and records every request it gets. */
-export async function startLocalServer(route: Route): Promise<LocalServer> {
+/** A real HTTP server on `host` (127.0.0.1) that answers from `route` and records every request it gets. */
+export async function startLocalServer(route: Route, host = '127.0.0.1'): Promise<LocalServer> {
   const requests: RecordedRequest[] = [];
   const server = createServer((incoming: IncomingMessage, outgoing: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -86,14 +86,15 @@ export async function startLocalServer(route: Route): Promise<LocalServer> {
       const answer = route(request) ?? { status: 404, type: 'text/plain', body: 'not found' };
       outgoing.writeHead(answer.status ?? 200, {
         'content-type': answer.type ?? 'application/json; charset=utf-8',
+        ...answer.headers,
       });
       outgoing.end(answer.body);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     requests,
     close: () =>
       new Promise<void>((resolve, reject) => {

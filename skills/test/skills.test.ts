@@ -8,7 +8,16 @@ import { skillsRoot } from './helpers.js';
 const EXPECTED = {
   filesystem: {
     kind: 'tool',
-    tools: ['read_file', 'list_dir', 'write_file', 'append_file', 'create_directory', 'search_files'],
+    tools: [
+      'read_file',
+      'list_dir',
+      'write_file',
+      'append_file',
+      'edit_file',
+      'create_directory',
+      'search_files',
+      'glob',
+    ],
   },
   'git-workflow': { kind: 'knowledge', tools: [] },
   'mcp-demo': { kind: 'mcp', tools: [] },
@@ -18,6 +27,7 @@ const EXPECTED = {
   ssh: { kind: 'knowledge', tools: [] },
   todo: { kind: 'tool', tools: ['todo_create_plan', 'todo_complete_step', 'todo_show_plan'] },
   weather: { kind: 'tool', tools: ['get_current_weather', 'get_forecast', 'find_place'] },
+  web: { kind: 'tool', tools: ['web_fetch'] },
   'web-search': { kind: 'tool', tools: ['web_search'] },
 } as const;
 
@@ -149,9 +159,12 @@ describe('the bundled skills', () => {
     expect(await exportsOf('filesystem/tools.mjs')).toEqual([
       'append_file',
       'create_directory',
+      'edit_file',
+      'glob',
       'list_dir',
       'preview_append_file',
       'preview_create_directory',
+      'preview_edit_file',
       'preview_write_file',
       'read_file',
       'search_files',
@@ -159,6 +172,7 @@ describe('the bundled skills', () => {
     ]);
     expect(await exportsOf('todo/tools.mjs')).toEqual(['complete_step', 'create_plan', 'show_plan']);
     expect(await exportsOf('weather/tools.mjs')).toEqual(['get_current_weather', 'get_forecast']);
+    expect(await exportsOf('web/tools.mjs')).toEqual(['web_fetch']);
     expect(await exportsOf('web-search/tools.mjs')).toEqual(['WebSearchError', 'search']);
   });
 });

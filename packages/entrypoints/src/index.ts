@@ -58,5 +58,6 @@ export type {
   RunResult,
   SchemeContext,
   SchemeFactory,
+  ToolImage,
   ToolSettings,
 } from './types.js';

@@ -115,6 +115,17 @@ export interface RunResult {
   output: string;
   exitCode?: number;
   truncated: boolean;
+  /**
+   * Images the call returned (a `node:`/`python:` function's `{ content: [...] }` result with image blocks), for
+   * models that can see them. `output` always names them in text, for every other reader.
+   */
+  images?: ToolImage[];
+}
+
+/** An image a tool returned: its MIME type and its bytes in base64 (as MCP and the model vendors carry images). */
+export interface ToolImage {
+  mimeType: string;
+  data: string;
 }
 
 export interface Entrypoint {

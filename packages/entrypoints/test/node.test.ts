@@ -33,6 +33,11 @@ export async function viaFiles({ path }, { files }) {
   return 'written';
 }
 export function big() { return 'z'.repeat(50000); }
+export function picture() {
+  return { content: [{ type: 'text', text: 'dot.png: image/png, 3 bytes' }, { type: 'image', mimeType: 'image/png', data: 'AQID' }] };
+}
+export function notContent() { return { content: [{ type: 'image', mimeType: 'text/html', data: 'AQID' }] }; }
+export function contentAndMore() { return { content: [{ type: 'text', text: 'x' }], isError: true }; }
 export const notAFunction = 42;
 export default async ({ q, limit }) => ({ q, limit });
 `,
@@ -159,5 +164,20 @@ describe('node:', () => {
     );
     expect(result.truncated).toBe(true);
     expect(result.output).toContain('bytes of output dropped');
+  });
+
+  it('returns the images of a { content: [...] } result beside its text, and any other object as JSON', async () => {
+    const run = (name: string) => resolveEntrypoint(`node:tools.mjs#${name}`, { skillDir }).run({});
+    expect(await run('picture')).toEqual({
+      output: 'dot.png: image/png, 3 bytes',
+      truncated: false,
+      images: [{ mimeType: 'image/png', data: 'AQID' }],
+    });
+    // Not an image type, or a key beside content: plain JSON, as before.
+    for (const name of ['notContent', 'contentAndMore']) {
+      const result = await run(name);
+      expect(result.images).toBeUndefined();
+      expect(JSON.parse(result.output)).toHaveProperty('content');
+    }
   });
 });

@@ -14,6 +14,7 @@ import type { AgentStateUpdate, AgentStateValue } from './state.js';
 import { waitingTasks } from './subagents.js';
 import { memoizedSystemPrompt } from './system-prompt.js';
 import { TokenForwarder, withHandler } from './token-stream.js';
+import { withToolImages } from './tool-images.js';
 import type { ToolsetBuilder } from './toolset.js';
 import { type CustomEnvelope, emit, emitAgent, turnContext } from './turn-context.js';
 
@@ -165,7 +166,8 @@ export function createAgentNode(models: AgentModels, builder: ToolsetBuilder, se
       ...(context.signal ? { signal: context.signal } : {}),
     });
     try {
-      response = await bound.invoke([new SystemMessage(system), ...sent], {
+      const seesImages = routed.model.profile?.imageInputs === true;
+      response = await bound.invoke([new SystemMessage(system), ...withToolImages(sent, seesImages)], {
         ...config,
         callbacks: withHandler(withHandler(config.callbacks, forwarder), channel),
       });

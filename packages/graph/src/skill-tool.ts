@@ -97,7 +97,7 @@ export function createSkillTool(
           ...(context.onOutput ? { onOutput: context.onOutput } : {}),
           ...(tool.retries !== undefined ? { retries: tool.retries } : {}),
         });
-        return { content: result.output };
+        return { content: result.output, ...(result.images ? { images: result.images } : {}) };
       },
     },
     { maxOutputChars: limits.maxOutputChars, describeError: describeToolError },

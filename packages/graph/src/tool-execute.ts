@@ -5,6 +5,7 @@ import type { CallsInProgress } from './cancelled-calls.js';
 import { newId } from './ids.js';
 import type { ToolInvocation, ToolResult, ToolRunContext } from './tool.js';
 import type { DecisionBook } from './tool-confirm.js';
+import { toolImagesArtifact } from './tool-images.js';
 import { LiveOutput } from './tool-live-output.js';
 import type { PlannedCall } from './tool-plan.js';
 import { emit } from './turn-context.js';
@@ -58,6 +59,8 @@ export async function executeCalls(input: ExecuteInput): Promise<{
       name: p.name,
       content: result.content,
       status: result.ok ? 'success' : 'error',
+      // Kept with the message, sent only to models that can see images (tool-images.ts).
+      ...(result.images?.length ? { artifact: toolImagesArtifact(result.images) } : {}),
     });
   };
 

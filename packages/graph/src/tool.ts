@@ -1,4 +1,4 @@
-import type { FileAccess, OutputChunk } from '@birdie/entrypoints';
+import type { FileAccess, OutputChunk, ToolImage } from '@birdie/entrypoints';
 import type { ToolDefinition } from '@langchain/core/language_models/base';
 import type { BaseMessage } from '@langchain/core/messages';
 import { argsDigest } from './digest.js';
@@ -65,6 +65,8 @@ export interface ToolResult {
   handoff?: string;
   /** A `task` whose subagent waits for approvals: it has no result yet (the tools node asks, then finishes it). */
   suspended?: boolean;
+  /** Images the call returned, for models that can see them; `content` names them for every other reader. */
+  images?: readonly ToolImage[];
 }
 
 /** A call checked against the tool's schema, defaults applied once: what the user approves is what runs. */
@@ -123,7 +125,9 @@ export interface ToolBody {
 }
 
 /** What a tool's body returns: its text, and for some builtins an effect on the thread. */
-export type ToolOutcome = { content: string; loaded?: string[]; handoff?: string } | { suspended: true };
+export type ToolOutcome =
+  | { content: string; loaded?: string[]; handoff?: string; images?: readonly ToolImage[] }
+  | { suspended: true };
 
 /** Turns a tool's parts into the two-phase tool: `build(args)` once, then `describe`, `approval`, `run`. */
 export function declareTool(
@@ -174,6 +178,7 @@ export function declareTool(
               truncated: false,
               ...(outcome.loaded ? { loaded: outcome.loaded } : {}),
               ...(outcome.handoff ? { handoff: outcome.handoff } : {}),
+              ...(outcome.images?.length ? { images: outcome.images } : {}),
             };
           } catch (error) {
             const { code, text } = options.describeError(error);
