@@ -14,7 +14,7 @@ import type {
   TrustDecision,
   WorkspaceDeclarations,
 } from './types.js';
-import { memoryFiles, settingsFile, skillRunFiles } from './workspace-files.js';
+import { DEFAULT_MEMORY_FILE_NAMES, memoryFiles, settingsFile, skillRunFiles } from './workspace-files.js';
 
 /** The workspace a project folder belongs to: given, or the folder two levels up (`<workspace>/.birdie/skills`). */
 export function workspaceOf(directory: SkillDirectory): string {
@@ -72,7 +72,8 @@ export function declaredAgent(agent: AgentDefinition): DeclaredAgent {
  *   file its `node:`/`python:` entrypoints and `bash:` templates name in that folder (code resolving outside the
  *   workspace is refused, never trusted: see `applyTrust`);
  * - each project agent's model, skills, tools, `approve` list, subagents and handoffs;
- * - which memory files (`AGENTS.md`, from the repository root down to the workspace) exist, by path;
+ * - which memory files (`AGENTS.md`, or the names of the `memory_files` setting, from the repository root down to
+ *   the workspace) exist, by path;
  * - the bytes of the project's settings and rules file (`.birdie/settings.json`) if it has one.
  * Prose is not part of it: editing a skill's text, an agent's prompt or an AGENTS.md does not ask again. Lists that
  * are sets are sorted, so reordering one does not either. Version 2 (the version is hashed first): answers stored
@@ -137,6 +138,7 @@ export async function applyTrust(
   scanned: readonly ScannedDirectory[],
   scannedAgents: readonly ScannedAgentDirectory[],
   trust: TrustDecision,
+  memoryFileNames: readonly string[] = DEFAULT_MEMORY_FILE_NAMES,
 ): Promise<{
   trusted: ScannedDirectory[];
   trustedAgents: ScannedAgentDirectory[];
@@ -178,7 +180,7 @@ export async function applyTrust(
       skills.push(declaredSkill(skill, code));
     }
     const agents = entries.agents.flatMap((entry) => entry.agents.map(declaredAgent));
-    const [memory, settings] = await Promise.all([memoryFiles(path), settingsFile(path)]);
+    const [memory, settings] = await Promise.all([memoryFiles(path, memoryFileNames), settingsFile(path)]);
     if (skills.length === 0 && agents.length === 0 && memory.length === 0 && !settings) continue;
     const workspace: WorkspaceDeclarations = {
       path,

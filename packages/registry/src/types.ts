@@ -191,4 +191,9 @@ export interface LoadRegistryOptions {
    * folders are someone else's until the user trusts them. Bundled, user and explicit folders always load.
    */
   trust?: TrustDecision;
+  /**
+   * The memory files' names (the application's `memory_files` setting), looked for in each project folder from the
+   * repository root down: the trust digest covers which of them exist. Default `['AGENTS.md']`.
+   */
+  memoryFiles?: readonly string[];
 }

@@ -6,6 +6,16 @@ import type { MemoryFileInfo, RunFile } from './types.js';
 
 /** The project memory file's name: read into the prompt once its folder is trusted. */
 export const MEMORY_FILE_NAME = 'AGENTS.md';
+/** The memory files' names when the application names none (its `memory_files` setting). */
+export const DEFAULT_MEMORY_FILE_NAMES: readonly string[] = [MEMORY_FILE_NAME];
+
+/** Why `name` cannot be a memory file's name (a plain file name: no folder, no `..`), or undefined. */
+export function memoryFileNameProblem(name: string): string | undefined {
+  if (name.trim() === '' || name !== name.trim()) return 'an empty name, or blanks around it';
+  if (name === '.' || name === '..' || /[/\\\u0000-\u001f\u007f]/.test(name))
+    return 'not a plain file name (no folders, no `..`, no control characters)';
+  return undefined;
+}
 /** A project's own settings and approval rules, read only once its folder is trusted. */
 export const PROJECT_SETTINGS_FILE = join('.birdie', 'settings.json');
 
@@ -21,10 +31,14 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /**
- * The `AGENTS.md` paths of a folder, general to specific: from the repository root (the nearest folder above `cwd`
- * holding `.git`) down to `cwd`; outside a repository only `cwd`'s. Existing or not.
+ * The memory file paths of a folder (`AGENTS.md`, or each of `names` in their order), general to specific: from the
+ * repository root (the nearest folder above `cwd` holding `.git`) down to `cwd`; outside a repository only `cwd`'s.
+ * Existing or not.
  */
-export async function memoryFilePaths(cwd: string): Promise<string[]> {
+export async function memoryFilePaths(
+  cwd: string,
+  names: readonly string[] = DEFAULT_MEMORY_FILE_NAMES,
+): Promise<string[]> {
   const chain: string[] = [];
   let dir = resolve(cwd);
   let root: number | undefined;
@@ -41,13 +55,16 @@ export async function memoryFilePaths(cwd: string): Promise<string[]> {
   return chain
     .slice(0, root ?? 1)
     .reverse()
-    .map((folder) => join(folder, MEMORY_FILE_NAME));
+    .flatMap((folder) => names.map((name) => join(folder, name)));
 }
 
-/** The project memory files that exist, with their size and first lines. */
-export async function memoryFiles(workspace: string): Promise<MemoryFileInfo[]> {
+/** The project memory files that exist (of `names`, default `AGENTS.md`), with their size and first lines. */
+export async function memoryFiles(
+  workspace: string,
+  names: readonly string[] = DEFAULT_MEMORY_FILE_NAMES,
+): Promise<MemoryFileInfo[]> {
   const found: MemoryFileInfo[] = [];
-  for (const path of await memoryFilePaths(workspace)) {
+  for (const path of await memoryFilePaths(workspace, names)) {
     const head = await readHead(path);
     if (head) found.push({ path, ...head });
   }

@@ -210,11 +210,12 @@ async function leasedTurn(
     // holds what the store holds for the session, and every tool's changes go back to the store when it ends.
     folder = await openSessionFolder(store, rt.io.env, session);
     const { findMemoryFiles } = await import('@birdie/graph');
-    // AGENTS.md files: the user's own, and the project's (working folder up to the repository root) once trusted.
+    // Memory files (`memory_files`, default AGENTS.md): the user's own, and the project's (working folder up to the
+    // repository root) once trusted.
     const cwd = options.cwd ?? rt.cwd;
     const memoryFiles = await findMemoryFiles({
       cwd,
-      userFile: join(birdieHome(rt.io.env), 'AGENTS.md'),
+      ...memoryFileOptions(rt),
       project: rt.workspaceTrusted(cwd),
     });
     const turn = {
@@ -368,4 +369,13 @@ async function leasedTurn(
     result.title = await titleAfterTurn(rt, session, input).catch(() => undefined);
   }
   return result;
+}
+
+/** Where a session's memory files are looked for: `~/.birdie/NAME` and each project folder's, for each name. */
+export function memoryFileOptions(rt: Pick<Runtime, 'io' | 'config'>): {
+  userFiles: string[];
+  names: string[];
+} {
+  const names = rt.config.settings.memory_files;
+  return { userFiles: names.map((name) => join(birdieHome(rt.io.env), name)), names };
 }

@@ -59,6 +59,7 @@ const LIST_KEYS: ReadonlySet<SettingKey> = new Set([
   'skills.disable',
   'serve.skills',
   'serve.agents',
+  'memory_files',
 ]);
 
 /** A value as typed on the command line: lists comma-separated (or JSON), numbers as numbers. */

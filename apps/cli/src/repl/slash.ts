@@ -1,10 +1,9 @@
-import { join } from 'node:path';
 import type { ApprovalMode } from '@birdie/graph';
 import { agentGapLine, agentGapSummary, agentGaps } from '@birdie/runtime/agent-gaps';
 import { confinementOfTool, sandboxSummary } from '@birdie/runtime/isolation';
-import { birdieHome } from '@birdie/runtime/paths';
 import { APPROVAL_MODES } from '@birdie/runtime/runtime';
 import { didYouMean } from '@birdie/runtime/suggest';
+import { memoryFileOptions } from '@birdie/runtime/turn';
 import { plural, relativeIfInside } from '../render/diagnostics.js';
 import { table } from '../render/style.js';
 import { TOOL_OUTPUT_MODES, type ToolOutputMode } from '../render/tool-output.js';
@@ -229,13 +228,13 @@ async function memory(state: ReplState, rest: string[]): Promise<undefined> {
   );
 }
 
-/** The AGENTS.md files a turn reads now, and the project's that it leaves out while the folder is untrusted. */
+/** The memory files a turn reads now, and the project's that it leaves out while the folder is untrusted. */
 async function memoryFilesLine(rt: ReplState['rt']): Promise<string> {
   const { findMemoryFiles } = await import('@birdie/graph');
-  const userFile = join(birdieHome(rt.io.env), 'AGENTS.md');
+  const where = memoryFileOptions(rt);
   const trusted = rt.workspaceTrusted();
-  const read = await findMemoryFiles({ cwd: rt.cwd, userFile, project: trusted });
-  const all = trusted ? read : await findMemoryFiles({ cwd: rt.cwd, userFile, project: true });
+  const read = await findMemoryFiles({ cwd: rt.cwd, ...where, project: trusted });
+  const all = trusted ? read : await findMemoryFiles({ cwd: rt.cwd, ...where, project: true });
   const shown = read.map((f) => relativeIfInside(rt.cwd, f.path));
   const skipped = all
     .filter((f) => !read.some((r) => r.path === f.path))
