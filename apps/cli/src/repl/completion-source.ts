@@ -1,3 +1,4 @@
+import { mentionCandidates } from '@birdie/runtime/mentions';
 import { SETTING_KEYS } from '@birdie/runtime/settings';
 import type { Completions } from './completion.js';
 import { SLASH_COMMANDS } from './slash.js';
@@ -24,6 +25,7 @@ export async function completionsFor(state: ReplState): Promise<Completions> {
   const sessions = (await state.rt.store.sessions.list(state.rt.userId).catch(() => [])).map((s) => s.id);
   return {
     commands: SLASH_COMMANDS,
+    mentions: (partial) => mentionCandidates(state.rt.cwd, partial),
     words(before) {
       const [command = '', sub] = before.trim().split(/\s+/);
       const position = before.trim().split(/\s+/).length;
