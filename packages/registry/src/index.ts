@@ -47,5 +47,6 @@ export {
   MEMORY_FILE_NAME,
   memoryFileNameProblem,
   memoryFilePaths,
+  PROJECT_COMMANDS_DIR,
   PROJECT_SETTINGS_FILE,
 } from './workspace-files.js';

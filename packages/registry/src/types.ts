@@ -71,6 +71,8 @@ export interface WorkspaceDeclarations {
   memoryFiles: MemoryFileInfo[];
   /** Its settings and rules file (`.birdie/settings.json`), if it has one. */
   settings?: { path: string; sha256: string };
+  /** Its custom slash commands (`.birdie/commands/*.md`), each with the SHA-256 of its bytes. */
+  commands?: Array<{ path: string; sha256: string }>;
 }
 
 /** Whether the user trusts a workspace with exactly these declarations (e.g. a stored answer with this digest). */

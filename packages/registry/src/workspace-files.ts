@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { open, readFile, realpath, stat } from 'node:fs/promises';
+import { open, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Skill } from '@birdie/skill-parser';
 import type { MemoryFileInfo, RunFile } from './types.js';
@@ -16,6 +16,8 @@ export function memoryFileNameProblem(name: string): string | undefined {
     return 'not a plain file name (no folders, no `..`, no control characters)';
   return undefined;
 }
+/** A project's custom slash commands (`NAME.md`), offered only once its folder is trusted for what they say. */
+export const PROJECT_COMMANDS_DIR = join('.birdie', 'commands');
 /** A project's own settings and approval rules, read only once its folder is trusted. */
 export const PROJECT_SETTINGS_FILE = join('.birdie', 'settings.json');
 
@@ -100,6 +102,22 @@ export async function settingsFile(workspace: string): Promise<{ path: string; s
   const path = join(workspace, PROJECT_SETTINGS_FILE);
   const bytes = await readFile(path).catch(() => undefined);
   return bytes ? { path, sha256: sha256(bytes) } : undefined;
+}
+
+/**
+ * The project's custom slash commands (`.birdie/commands/*.md`), each with the SHA-256 of its bytes: a command's text
+ * is sent as the user's own message when they type it, so the trust digest covers every byte of it.
+ */
+export async function commandFiles(workspace: string): Promise<Array<{ path: string; sha256: string }>> {
+  const dir = join(workspace, PROJECT_COMMANDS_DIR);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const found: Array<{ path: string; sha256: string }> = [];
+  for (const name of names.filter((n) => n.endsWith('.md')).sort()) {
+    const path = join(dir, name);
+    const bytes = await readFile(path).catch(() => undefined);
+    if (bytes) found.push({ path, sha256: sha256(bytes) });
+  }
+  return found;
 }
 
 export function sha256(bytes: Buffer | string): string {
