@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type {
   AgentEvent,
   TurnOptions as AgentTurnOptions,
@@ -9,7 +8,7 @@ import type {
   LongTermMemory,
 } from '@birdie/graph';
 import type { FinishedStatus, LeaseHolder, Session, SessionLease } from '@birdie/store';
-import { birdieHome } from './paths.js';
+import { memoryFileOptions } from './memory-file-options.js';
 import { RunUsage } from './run-usage.js';
 import type { Runtime } from './runtime.js';
 import { openSessionFolder, type SessionFolder } from './session-folder.js';
@@ -369,13 +368,4 @@ async function leasedTurn(
     result.title = await titleAfterTurn(rt, session, input).catch(() => undefined);
   }
   return result;
-}
-
-/** Where a session's memory files are looked for: `~/.birdie/NAME` and each project folder's, for each name. */
-export function memoryFileOptions(rt: Pick<Runtime, 'io' | 'config'>): {
-  userFiles: string[];
-  names: string[];
-} {
-  const names = rt.config.settings.memory_files;
-  return { userFiles: names.map((name) => join(birdieHome(rt.io.env), name)), names };
 }

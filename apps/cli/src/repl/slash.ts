@@ -1,9 +1,9 @@
 import type { ApprovalMode } from '@birdie/graph';
 import { agentGapLine, agentGapSummary, agentGaps } from '@birdie/runtime/agent-gaps';
 import { confinementOfTool, sandboxSummary } from '@birdie/runtime/isolation';
+import { memoryFileOptions } from '@birdie/runtime/memory-file-options';
 import { APPROVAL_MODES } from '@birdie/runtime/runtime';
 import { didYouMean } from '@birdie/runtime/suggest';
-import { memoryFileOptions } from '@birdie/runtime/turn';
 import { plural, relativeIfInside } from '../render/diagnostics.js';
 import { table } from '../render/style.js';
 import { TOOL_OUTPUT_MODES, type ToolOutputMode } from '../render/tool-output.js';
