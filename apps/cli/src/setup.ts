@@ -1,6 +1,7 @@
 import type { Vendor } from '@birdie/providers';
 import { providerFileWriter } from '@birdie/runtime/provider-file';
 import { CliError, type Io } from './io.js';
+import { baseUrlProblem, baseUrlQuestion, keyOptional } from './setup-base-url.js';
 
 /**
  * The setup wizard: ask vendor, model and key, check the key with the vendor where it has a cheap check, and write
@@ -43,18 +44,15 @@ export async function firstRunSetup(io: Io, options: { again?: boolean } = {}): 
   });
   if (prompts.isCancel(model)) throw new CliError('setup cancelled; nothing was written', 2);
   const config: Record<string, string> = { vendor, model: model || info.defaultModel || '' };
-  if (vendor === 'azure' || vendor === 'ollama') {
-    const url = await prompts.text({
-      ...opts,
-      message: vendor === 'azure' ? 'Endpoint (https://<resource>.openai.azure.com)' : 'Server URL',
-      placeholder: info.defaultBaseUrl ?? '',
-      defaultValue: info.defaultBaseUrl ?? '',
-    });
+  const question = baseUrlQuestion(vendor, info);
+  if (question) {
+    const url = await prompts.text({ ...opts, ...question, validate: baseUrlProblem });
     if (prompts.isCancel(url)) throw new CliError('setup cancelled; nothing was written', 2);
-    if (url) config.base_url = url;
+    if (url?.trim()) config.base_url = url.trim();
   }
   // Where requests will go: the URL just given, else LLM_BASE_URL, else the vendor's own endpoint.
   const baseUrl = config.base_url ?? (io.env.LLM_BASE_URL || undefined);
+  const optional = keyOptional(vendor, info, config.base_url);
   const fromEnv = info.apiKeyEnv.find((name) => io.env[name]);
   for (;;) {
     let key: string | undefined;
@@ -63,9 +61,11 @@ export async function firstRunSetup(io: Io, options: { again?: boolean } = {}): 
         ...opts,
         message: fromEnv
           ? `API key (leave empty to use ${fromEnv} from the environment)`
-          : `API key (${info.apiKeyEnv.join(' or ')} is not set, so one is needed)`,
+          : optional
+            ? 'API key (leave empty for a server that needs none)'
+            : `API key (${info.apiKeyEnv.join(' or ')} is not set, so one is needed)`,
         validate: (v) =>
-          !v && !fromEnv
+          !v && !fromEnv && !optional
             ? `a key is required: ${info.apiKeyEnv.join(' and ')} ${info.apiKeyEnv.length > 1 ? 'are' : 'is'} not set`
             : undefined,
       });

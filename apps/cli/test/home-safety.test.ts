@@ -57,6 +57,8 @@ describe('first-run setup and a planted config.json symlink', { timeout: 60_000 
     t.write('\r');
     await t.expect('Model');
     t.write('\r');
+    await t.expect('Base URL (empty: https://api.openai.com/v1');
+    t.write('\r'); // none: the vendor's own
     await t.expect('API key');
     t.write('sk-test-not-a-real-key\r');
     await t.expect('Could not check the key');

@@ -47,6 +47,8 @@ describe('birdie setup (the wizard, checked keys)', { timeout: 60_000 }, () => {
     t.write('\r'); // openai
     await t.expect('Model');
     t.write('\r');
+    await t.expect('Base URL (empty: https://api.openai.com/v1');
+    t.write('\r'); // none: the vendor's own
     await t.expect('OPENAI_API_KEY is not set, so one is needed');
     t.write('\r'); // empty
     await t.expect('a key is required: OPENAI_API_KEY is not set');
@@ -73,6 +75,8 @@ describe('birdie setup (the wizard, checked keys)', { timeout: 60_000 }, () => {
     t.write('\r'); // openai
     await t.expect('Model');
     t.write('\r');
+    await t.expect('Base URL (empty: https://api.openai.com/v1');
+    t.write('\r'); // none: the vendor's own
     await t.expect('API key');
     t.write('\r'); // empty, and OPENAI_API_KEY is not set
     await t.expect('a key is required: OPENAI_API_KEY is not set');
@@ -113,6 +117,8 @@ describe('birdie setup (the wizard, checked keys)', { timeout: 60_000 }, () => {
     t.write('\r'); // openai
     await t.expect('Model');
     t.write('\r');
+    await t.expect('Base URL (empty: https://api.openai.com/v1');
+    t.write('\r'); // none: the vendor's own
     await t.expect('API key');
     t.write('sk-good\r');
     await t.expect('Key accepted');
@@ -138,6 +144,8 @@ describe('birdie setup (the wizard, checked keys)', { timeout: 60_000 }, () => {
     t.write('\r'); // openai
     await t.expect('Model');
     t.write('\r');
+    await t.expect('Base URL (empty: https://api.openai.com/v1');
+    t.write('\r'); // none: the vendor's own
     await t.expect('API key');
     t.write('sk-unanswered\r');
     await t.expect('Checking the key');
@@ -151,6 +159,35 @@ describe('birdie setup (the wizard, checked keys)', { timeout: 60_000 }, () => {
       vendor: 'openai',
       api_key: 'sk-unanswered',
     });
+  });
+
+  it('asks for a base URL: a local OpenAI-compatible server without a key is saved, and birdie then talks to it', async () => {
+    const { openAiRecorder } = await import('./helpers/openai-recorder.js');
+    const local = await openAiRecorder(() => ({ text: 'Hello from the local server.' }));
+    try {
+      const t = new Terminal(['setup'], { env: box.env, cwd: box.cwd });
+      terminal = t;
+      await t.expect('Which provider?');
+      t.write('\r'); // openai
+      await t.expect('Model');
+      t.write('\x15qwen2.5-7b\r');
+      await t.expect('a local OpenAI-compatible server: e.g. http://127.0.0.1:8080/v1');
+      t.write('ftp://nowhere\r');
+      await t.expect('must start with http:// or https://');
+      t.write(`\x15${local.baseUrl}\r`);
+      await t.expect('API key (leave empty for a server that needs none)');
+      t.write('\r');
+      await t.expect('(mode 0600)');
+      expect(await t.exited).toBe(0);
+      expect(JSON.parse(await readFile(join(box.home, 'config.json'), 'utf8'))).toEqual({
+        provider: { vendor: 'openai', model: 'qwen2.5-7b', base_url: local.baseUrl },
+      });
+      const run = await runCli(['run', 'hi'], { env: box.env, cwd: box.cwd });
+      expect(run.stdout).toContain('Hello from the local server.');
+      expect(local.requests.at(-1)?.model).toBe('qwen2.5-7b');
+    } finally {
+      await local.close();
+    }
   });
 
   it('needs a terminal: in a pipe it says what to do instead (exit 2)', async () => {

@@ -2,7 +2,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { type BaseCheckpointSaver, Command, MemorySaver } from '@langchain/langgraph';
 import { createSwitchModelTool } from './agent-tools.js';
-import { AgentModels, activeAgent, type ModelForResult } from './agents.js';
+import { AgentModels, activeAgent, type ModelForResult, type ModelTuning } from './agents.js';
 import type { ApprovalRule } from './approval-pattern.js';
 import { bindDecisions, validateDecisions } from './approvals.js';
 import { compactThread } from './compact-thread.js';
@@ -49,10 +49,11 @@ export interface CreateAgentOptions {
   modelName?: string;
   /**
    * Resolves a model named as the application names models (`"vendor:model"` or a tier name): an agent file's
-   * `model`, the turn's `model`, the tiers. Called once per spec string; it may answer the model or `{ model, name }`.
+   * `model`, the turn's `model`, the tiers. Called once per spec string (and agent `tuning`: an agent file's
+   * `temperature` and `max_retries`, to apply to the model it answers); it may answer the model or `{ model, name }`.
    * Without it every agent uses `model`.
    */
-  modelFor?: (spec: string) => Promise<ModelForResult>;
+  modelFor?: (spec: string, tuning?: ModelTuning) => Promise<ModelForResult>;
   /**
    * Tier names `modelFor` resolves (`fast`, `default`, `strong`). With any, the model gets `switch_model`, and a
    * `fast` tier writes the compaction summaries.

@@ -34,6 +34,22 @@ export interface ResolvedModel {
 /** What `modelFor` may answer: the model, or the model with its name. */
 export type ModelForResult = BaseChatModel | ResolvedModel;
 
+/** An agent file's settings for its model calls (`temperature`, `max_retries`), applied by the application. */
+export interface ModelTuning {
+  temperature?: number;
+  maxRetries?: number;
+}
+
+/** The agent's tuning, or undefined when it sets none. */
+function tuningOf(agent: ActiveAgent): ModelTuning | undefined {
+  const spec = agent.spec;
+  if (spec?.temperature === undefined && spec?.maxRetries === undefined) return undefined;
+  return {
+    ...(spec.temperature !== undefined ? { temperature: spec.temperature } : {}),
+    ...(spec.maxRetries !== undefined ? { maxRetries: spec.maxRetries } : {}),
+  };
+}
+
 /** A name for a model the application did not name: `<llm type>:<model>` from the LangChain object. */
 export function modelNameOf(model: BaseChatModel): string {
   const fields = model as unknown as { model?: unknown; modelName?: unknown };
@@ -77,33 +93,34 @@ export class AgentModels {
   constructor(
     fallback: BaseChatModel,
     fallbackName: string | undefined,
-    private readonly modelFor?: (spec: string) => Promise<ModelForResult>,
+    private readonly modelFor?: (spec: string, tuning?: ModelTuning) => Promise<ModelForResult>,
     /** Tier names `modelFor` resolves, offered to the model by `switch_model`. */
     readonly tiers: readonly string[] = [],
   ) {
     this.default = { model: fallback, name: fallbackName ?? modelNameOf(fallback) };
   }
 
-  /** `spec` through `modelFor`, cached; the default model when there is no `modelFor`. */
-  resolve(spec: string): Promise<ResolvedModel> {
+  /** `spec` (with an agent's `tuning`) through `modelFor`, cached; the default model when there is no `modelFor`. */
+  resolve(spec: string, tuning?: ModelTuning): Promise<ResolvedModel> {
     if (!this.modelFor) return Promise.resolve(this.default);
-    let found = this.#cache.get(spec);
+    const key = tuning ? `${spec}\u0000${JSON.stringify(tuning)}` : spec;
+    let found = this.#cache.get(key);
     if (!found) {
       const resolve = this.modelFor;
       found = Promise.resolve()
-        .then(() => resolve(spec))
+        .then(() => (tuning ? resolve(spec, tuning) : resolve(spec)))
         .then((value) =>
           isResolved(value) ? value : { model: value, name: spec.includes(':') ? spec : modelNameOf(value) },
         );
-      this.#cache.set(spec, found);
-      found.catch(() => this.#cache.delete(spec));
+      this.#cache.set(key, found);
+      found.catch(() => this.#cache.delete(key));
     }
     return found;
   }
 
-  async #resolveFor(spec: string, who: string): Promise<ResolvedModel> {
+  async #resolveFor(spec: string, who: string, tuning?: ModelTuning): Promise<ResolvedModel> {
     try {
-      return await this.resolve(spec);
+      return await this.resolve(spec, tuning);
     } catch (cause) {
       const detail = cause instanceof Error ? cause.message : String(cause);
       throw new AgentError('model-error', `The model "${spec}" ${who} is not available: ${detail}`, {
@@ -114,19 +131,22 @@ export class AgentModels {
 
   /**
    * The model of one call: a tier the model switched to in this run (`switch_model`); else, in the session's thread,
-   * the turn's model; else the agent's own `model`; else the turn's model; else the default.
+   * the turn's model; else the agent's own `model`; else the turn's model; else the default. An agent's `temperature`
+   * and `max_retries` go with whichever it is (the default as the `default` tier, which `modelFor` always knows).
    */
   async forCall(
     agent: ActiveAgent,
     messages: readonly BaseMessage[],
     choice: ModelChoice,
   ): Promise<ResolvedModel> {
+    const tuning = tuningOf(agent);
     const tier = this.tiers.length > 0 ? switchedTier(messages) : undefined;
-    if (tier !== undefined) return this.#resolveFor(tier, `of tier ${tier}`);
-    if (choice.session && choice.turn) return this.#resolveFor(choice.turn, 'of this turn');
+    if (tier !== undefined) return this.#resolveFor(tier, `of tier ${tier}`, tuning);
+    if (choice.session && choice.turn) return this.#resolveFor(choice.turn, 'of this turn', tuning);
     const spec = agent.spec?.model;
-    if (spec && this.modelFor) return this.#resolveFor(spec, `of agent ${agent.name}`);
-    if (choice.turn) return this.#resolveFor(choice.turn, 'of this turn');
+    if (spec && this.modelFor) return this.#resolveFor(spec, `of agent ${agent.name}`, tuning);
+    if (choice.turn) return this.#resolveFor(choice.turn, 'of this turn', tuning);
+    if (tuning && this.modelFor) return this.#resolveFor('default', `of agent ${agent.name}`, tuning);
     return this.default;
   }
 

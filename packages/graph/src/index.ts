@@ -1,5 +1,5 @@
 export { type CreateAgentOptions, createAgent } from './agent.js';
-export type { ModelForResult, ResolvedModel } from './agents.js';
+export type { ModelForResult, ModelTuning, ResolvedModel } from './agents.js';
 export { CLAUDE_CODE_TOOLS, mapAllowedTools } from './allowed-tools.js';
 export {
   type ApprovalPattern,

@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { MEMORY_FILE_NAME, memoryFilePaths } from '@birdie/registry';
 import type { MemoryFile } from './types.js';
 
@@ -39,7 +39,9 @@ export function memoryFilesTier(files: readonly MemoryFile[], budget: number): s
     blocks.push(
       `(${dropped.length} more memory file${dropped.length === 1 ? '' : 's'} left out: ${dropped.join(', ')})`,
     );
-  return `# Project instructions (${MEMORY_FILE_NAME})\n${blocks.join('\n\n')}`;
+  // The heading names the files' kinds (`AGENTS.md`, `MEMORY.md`, …), so equal names give an equal heading.
+  const names = [...new Set(kept.map((file) => basename(file.path)))].join(', ') || MEMORY_FILE_NAME;
+  return `# Project instructions (${names})\n${blocks.join('\n\n')}`;
 }
 
 export interface FindMemoryFilesOptions {
@@ -47,6 +49,13 @@ export interface FindMemoryFilesOptions {
   cwd: string;
   /** The user's own file (the CLI passes `~/.birdie/AGENTS.md`); listed first, read when it exists. */
   userFile?: string;
+  /** More of the user's own files (`~/.birdie/MEMORY.md`, …), listed after `userFile`, read when they exist. */
+  userFiles?: readonly string[];
+  /**
+   * The memory files' names looked for in each project folder, in this order (the `memory_files` setting, e.g.
+   * `['AGENTS.md', 'CLAUDE.md']`). Default `['AGENTS.md']`.
+   */
+  names?: readonly string[];
   /** `false` leaves the project's files out (an untrusted workspace). Default true. */
   project?: boolean;
   /** Bytes read per file at most. Default 256 KiB. */
@@ -70,15 +79,17 @@ async function readText(path: string, maxBytes: number): Promise<string | undefi
 }
 
 /**
- * The memory files of a session, general to specific: `userFile`, then `AGENTS.md` from the repository root (the
- * nearest folder above `cwd` holding `.git`) down to `cwd`; outside a repository only `cwd`'s. Unreadable files are
+ * The memory files of a session, general to specific: `userFile` and `userFiles`, then `AGENTS.md` (or each of
+ * `names`) from the repository root (the nearest folder above `cwd` holding `.git`) down to `cwd`; outside a
+ * repository only `cwd`'s. Unreadable files are
  * skipped. Deciding whether the project is trusted is the application's job (`project: false`).
  */
 export async function findMemoryFiles(options: FindMemoryFilesOptions): Promise<MemoryFile[]> {
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   // The registry's rule, which its trust digest covers too: the repository root down to `cwd`.
-  const project = options.project === false ? [] : await memoryFilePaths(options.cwd);
-  const paths = [...(options.userFile ? [resolve(options.userFile)] : []), ...project];
+  const project = options.project === false ? [] : await memoryFilePaths(options.cwd, options.names);
+  const own = [...(options.userFile ? [options.userFile] : []), ...(options.userFiles ?? [])];
+  const paths = [...own.map((path) => resolve(path)), ...project];
   const files: MemoryFile[] = [];
   for (const path of new Set(paths)) {
     const text = await readText(path, maxBytes);

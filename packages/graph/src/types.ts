@@ -46,6 +46,10 @@ export interface AgentSpec {
   maxTurns?: number;
   /** Seconds per run before it stops with `agent-timeout` (tools are stopped with it). */
   timeout?: number;
+  /** Sampling temperature of its model calls, handed to the application's `modelFor`. */
+  temperature?: number;
+  /** Retries of a failed model call, handed to the application's `modelFor`. */
+  maxRetries?: number;
   /** The agent's system prompt. */
   body: string;
   file: string;
@@ -267,7 +271,14 @@ export interface ApprovalRequest {
    * `file-change`: the tool changes files (it declares a `preview:`), and `preview` says how; `runs-code`: the
    * tool's `bash:` command can run a value as code (`perl -e`, `find -exec sh -c`, … see `Entrypoint.runsCode`).
    */
-  reason: 'raw-command' | 'approval-required' | 'mode-always' | 'model-agent' | 'file-change' | 'runs-code' | 'rule';
+  reason:
+    | 'raw-command'
+    | 'approval-required'
+    | 'mode-always'
+    | 'model-agent'
+    | 'file-change'
+    | 'runs-code'
+    | 'rule';
   /** `reason: 'rule'`: the ask rule that asks (or the deny/ask rule a command line too complex to read ran into). */
   rule?: { pattern: string; effect: RuleEffect; source: RuleSource };
   /**

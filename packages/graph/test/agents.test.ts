@@ -136,6 +136,34 @@ describe('agents: who answers a turn', () => {
     expect(model.calls).toHaveLength(1);
   });
 
+  it("hands an agent's temperature and max_retries to modelFor with its model, or with the default tier", async () => {
+    const tuned = createScriptedModel([{ text: 'tuned own' }, { text: 'tuned default' }]);
+    const asked: Array<[string, unknown]> = [];
+    const { agent, model } = await setup({
+      agents: [
+        agentSpec('careful', { model: 'openai:gpt-x', temperature: 0.1, maxRetries: 5 }),
+        agentSpec('warm', { temperature: 1.2 }),
+        agentSpec('plain'),
+      ],
+      script: [{ text: 'default model' }],
+      init: {
+        modelFor: async (spec, tuning) => {
+          asked.push([spec, tuning]);
+          return tuned as unknown as BaseChatModel;
+        },
+      },
+    });
+    const a = await agent.invoke('hi', { threadId: 't1', agent: 'careful' });
+    const b = await agent.invoke('hi', { threadId: 't2', agent: 'warm' });
+    const c = await agent.invoke('hi', { threadId: 't3', agent: 'plain' });
+    expect([a.text, b.text, c.text]).toEqual(['tuned own', 'tuned default', 'default model']);
+    expect(asked).toEqual([
+      ['openai:gpt-x', { temperature: 0.1, maxRetries: 5 }],
+      ['default', { temperature: 1.2 }],
+    ]);
+    expect(model.calls).toHaveLength(1);
+  });
+
   it('reports a model that cannot be made as model-error, and asks modelFor again next time', async () => {
     let attempts = 0;
     const { agent } = await setup({

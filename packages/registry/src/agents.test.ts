@@ -211,6 +211,30 @@ describe('workspace trust covers project agents', () => {
     ]);
   });
 
+  it("covers the project's slash commands by their bytes and the memory_files names: a change asks again", async (t) => {
+    const root = await tempDir(t);
+    const repo = join(root, 'repo');
+    const agents = join(repo, '.birdie', 'agents');
+    await mkdir(agents, { recursive: true });
+    const options = { dirs: [], agentDirs: [{ path: agents, layer: 'project' as const }] };
+    expect((await loadRegistry(options)).current().untrusted).toEqual([]);
+    await mkdir(join(repo, '.birdie', 'commands'));
+    await writeFile(join(repo, '.birdie', 'commands', 'ship.md'), 'Ship it.\n');
+    const [first] = (await loadRegistry(options)).current().untrusted;
+    expect(first?.commands?.map((c) => c.path)).toEqual([join(repo, '.birdie', 'commands', 'ship.md')]);
+    await writeFile(join(repo, '.birdie', 'commands', 'ship.md'), 'Ship it now.\n');
+    const [second] = (await loadRegistry(options)).current().untrusted;
+    expect(second?.digest).not.toBe(first?.digest);
+    // A memory file counts only under a name the application reads.
+    await writeFile(join(repo, 'CLAUDE.md'), 'Notes.\n');
+    const [plain] = (await loadRegistry(options)).current().untrusted;
+    const [named] = (await loadRegistry({ ...options, memoryFiles: ['AGENTS.md', 'CLAUDE.md'] })).current()
+      .untrusted;
+    expect(plain?.memoryFiles).toEqual([]);
+    expect(named?.memoryFiles.map((f) => f.path)).toEqual([join(repo, 'CLAUDE.md')]);
+    expect(named?.digest).not.toBe(plain?.digest);
+  });
+
   it('loads them once trusted, and asks again when an approval, a model or a skill list changes, not the prompt', async (t) => {
     const { file, options } = await workspace(t);
     let trusted = '';

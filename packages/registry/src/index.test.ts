@@ -2,7 +2,9 @@ import { expect, it } from 'vitest';
 
 it('exports exactly the public API', async () => {
   expect(Object.keys(await import('./index.js')).sort()).toEqual([
+    'DEFAULT_MEMORY_FILE_NAMES',
     'MEMORY_FILE_NAME',
+    'PROJECT_COMMANDS_DIR',
     'PROJECT_SETTINGS_FILE',
     'REGISTRY_RULES',
     'RegistryError',
@@ -15,6 +17,7 @@ it('exports exactly the public API', async () => {
     'defaultSkillDirectories',
     'isRegistryError',
     'loadRegistry',
+    'memoryFileNameProblem',
     'memoryFilePaths',
     'skillIdentity',
     'snapshotFromSkills',

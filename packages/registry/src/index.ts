@@ -44,7 +44,10 @@ export type {
   WorkspaceDeclarations,
 } from './types.js';
 export {
+  DEFAULT_MEMORY_FILE_NAMES,
   MEMORY_FILE_NAME,
+  memoryFileNameProblem,
   memoryFilePaths,
+  PROJECT_COMMANDS_DIR,
   PROJECT_SETTINGS_FILE,
 } from './workspace-files.js';

@@ -15,6 +15,7 @@ import type {
   WatchOptions,
 } from './types.js';
 import { watchDirectories } from './watch.js';
+import { DEFAULT_MEMORY_FILE_NAMES } from './workspace-files.js';
 
 /** Scans every folder once and returns a registry holding the first snapshot. */
 export async function loadRegistry(options: LoadRegistryOptions): Promise<LoadedRegistry> {
@@ -26,6 +27,7 @@ export async function loadRegistry(options: LoadRegistryOptions): Promise<Loaded
       triggers: options.triggers,
       trust: options.trust ?? (() => false),
       builtinTools: Object.freeze([...(options.builtinTools ?? [])]),
+      memoryFileNames: Object.freeze([...(options.memoryFiles ?? DEFAULT_MEMORY_FILE_NAMES)]),
     },
   );
   await registry.reload();
@@ -46,6 +48,7 @@ class SkillRegistry implements LoadedRegistry {
       triggers: TriggerOptions | undefined;
       trust: TrustDecision;
       builtinTools: readonly string[];
+      memoryFileNames: readonly string[];
     },
   ) {
     Object.freeze(directories);
@@ -87,7 +90,7 @@ class SkillRegistry implements LoadedRegistry {
 
   private async scan(): Promise<VFileMessage[]> {
     try {
-      const { triggers, trust, builtinTools } = this.settings;
+      const { triggers, trust, builtinTools, memoryFileNames } = this.settings;
       const [results, agentResults] = await Promise.all([
         Promise.all(this.directories.map((directory) => scanDirectory(directory))),
         Promise.all(this.agentDirectories.map((directory) => scanAgentDirectory(directory))),
@@ -101,6 +104,7 @@ class SkillRegistry implements LoadedRegistry {
           agents: result.agents,
         })),
         trust,
+        memoryFileNames,
       );
       const next = buildSnapshot({
         version: this.lastVersion + 1,

@@ -14,7 +14,13 @@ import type {
   TrustDecision,
   WorkspaceDeclarations,
 } from './types.js';
-import { memoryFiles, settingsFile, skillRunFiles } from './workspace-files.js';
+import {
+  commandFiles,
+  DEFAULT_MEMORY_FILE_NAMES,
+  memoryFiles,
+  settingsFile,
+  skillRunFiles,
+} from './workspace-files.js';
 
 /** The workspace a project folder belongs to: given, or the folder two levels up (`<workspace>/.birdie/skills`). */
 export function workspaceOf(directory: SkillDirectory): string {
@@ -72,8 +78,11 @@ export function declaredAgent(agent: AgentDefinition): DeclaredAgent {
  *   file its `node:`/`python:` entrypoints and `bash:` templates name in that folder (code resolving outside the
  *   workspace is refused, never trusted: see `applyTrust`);
  * - each project agent's model, skills, tools, `approve` list, subagents and handoffs;
- * - which memory files (`AGENTS.md`, from the repository root down to the workspace) exist, by path;
- * - the bytes of the project's settings and rules file (`.birdie/settings.json`) if it has one.
+ * - which memory files (`AGENTS.md`, or the names of the `memory_files` setting, from the repository root down to
+ *   the workspace) exist, by path;
+ * - the bytes of the project's settings and rules file (`.birdie/settings.json`) if it has one;
+ * - the bytes of each of its custom slash commands (`.birdie/commands/*.md`): typing one sends its text as the
+ *   user's own message.
  * Prose is not part of it: editing a skill's text, an agent's prompt or an AGENTS.md does not ask again. Lists that
  * are sets are sorted, so reordering one does not either. Version 2 (the version is hashed first): answers stored
  * under version 1 (declarations only) no longer match, so each such folder is asked about once more.
@@ -81,7 +90,12 @@ export function declaredAgent(agent: AgentDefinition): DeclaredAgent {
 export function declarationsDigest(
   skills: readonly DeclaredSkill[],
   agents: readonly DeclaredAgent[] = [],
-  files: { workspace?: string; memoryFiles?: readonly MemoryFileInfo[]; settings?: { sha256: string } } = {},
+  files: {
+    workspace?: string;
+    memoryFiles?: readonly MemoryFileInfo[];
+    settings?: { sha256: string };
+    commands?: ReadonlyArray<{ path: string; sha256: string }>;
+  } = {},
 ): string {
   const canonical = [...skills]
     .map((s) => ({ ...s, file: undefined, tools: [...s.tools].sort((a, b) => cmp(a.name, b.name)) }))
@@ -99,6 +113,9 @@ export function declarationsDigest(
     .sort((a, b) => cmp(a.name, b.name));
   const base = files.workspace;
   const memory = (files.memoryFiles ?? []).map((f) => (base ? relative(base, f.path) : f.path)).sort(cmp);
+  const commands = (files.commands ?? [])
+    .map((c) => ({ path: base ? relative(base, c.path) : c.path, sha256: c.sha256 }))
+    .sort((a, b) => cmp(a.path, b.path));
   return createHash('sha256')
     .update(`birdie-trust-v${TRUST_DIGEST_VERSION}\n`)
     .update(
@@ -108,6 +125,8 @@ export function declarationsDigest(
           agents: canonicalAgents,
           memoryFiles: memory,
           settings: files.settings?.sha256 ?? null,
+          // Only when there are some: a folder without commands keeps the digest it had before they were covered.
+          ...(commands.length > 0 ? { commands } : {}),
         },
         sortedKeys,
       ),
@@ -137,6 +156,7 @@ export async function applyTrust(
   scanned: readonly ScannedDirectory[],
   scannedAgents: readonly ScannedAgentDirectory[],
   trust: TrustDecision,
+  memoryFileNames: readonly string[] = DEFAULT_MEMORY_FILE_NAMES,
 ): Promise<{
   trusted: ScannedDirectory[];
   trustedAgents: ScannedAgentDirectory[];
@@ -178,8 +198,19 @@ export async function applyTrust(
       skills.push(declaredSkill(skill, code));
     }
     const agents = entries.agents.flatMap((entry) => entry.agents.map(declaredAgent));
-    const [memory, settings] = await Promise.all([memoryFiles(path), settingsFile(path)]);
-    if (skills.length === 0 && agents.length === 0 && memory.length === 0 && !settings) continue;
+    const [memory, settings, commands] = await Promise.all([
+      memoryFiles(path, memoryFileNames),
+      settingsFile(path),
+      commandFiles(path),
+    ]);
+    if (
+      skills.length === 0 &&
+      agents.length === 0 &&
+      memory.length === 0 &&
+      !settings &&
+      commands.length === 0
+    )
+      continue;
     const workspace: WorkspaceDeclarations = {
       path,
       folders: [
@@ -190,11 +221,13 @@ export async function applyTrust(
         workspace: path,
         memoryFiles: memory,
         ...(settings ? { settings } : {}),
+        commands,
       }),
       skills,
       agents,
       memoryFiles: memory,
       ...(settings ? { settings } : {}),
+      ...(commands.length > 0 ? { commands } : {}),
     };
     if (trust(workspace)) continue;
     for (const entry of [...entries.skills, ...entries.agents]) refused.add(entry);

@@ -71,6 +71,8 @@ export interface WorkspaceDeclarations {
   memoryFiles: MemoryFileInfo[];
   /** Its settings and rules file (`.birdie/settings.json`), if it has one. */
   settings?: { path: string; sha256: string };
+  /** Its custom slash commands (`.birdie/commands/*.md`), each with the SHA-256 of its bytes. */
+  commands?: Array<{ path: string; sha256: string }>;
 }
 
 /** Whether the user trusts a workspace with exactly these declarations (e.g. a stored answer with this digest). */
@@ -191,4 +193,9 @@ export interface LoadRegistryOptions {
    * folders are someone else's until the user trusts them. Bundled, user and explicit folders always load.
    */
   trust?: TrustDecision;
+  /**
+   * The memory files' names (the application's `memory_files` setting), looked for in each project folder from the
+   * repository root down: the trust digest covers which of them exist. Default `['AGENTS.md']`.
+   */
+  memoryFiles?: readonly string[];
 }

@@ -1,11 +1,23 @@
 import { createHash } from 'node:crypto';
-import { open, readFile, realpath, stat } from 'node:fs/promises';
+import { open, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Skill } from '@birdie/skill-parser';
 import type { MemoryFileInfo, RunFile } from './types.js';
 
 /** The project memory file's name: read into the prompt once its folder is trusted. */
 export const MEMORY_FILE_NAME = 'AGENTS.md';
+/** The memory files' names when the application names none (its `memory_files` setting). */
+export const DEFAULT_MEMORY_FILE_NAMES: readonly string[] = [MEMORY_FILE_NAME];
+
+/** Why `name` cannot be a memory file's name (a plain file name: no folder, no `..`), or undefined. */
+export function memoryFileNameProblem(name: string): string | undefined {
+  if (name.trim() === '' || name !== name.trim()) return 'an empty name, or blanks around it';
+  if (name === '.' || name === '..' || /[/\\\u0000-\u001f\u007f]/.test(name))
+    return 'not a plain file name (no folders, no `..`, no control characters)';
+  return undefined;
+}
+/** A project's custom slash commands (`NAME.md`), offered only once its folder is trusted for what they say. */
+export const PROJECT_COMMANDS_DIR = join('.birdie', 'commands');
 /** A project's own settings and approval rules, read only once its folder is trusted. */
 export const PROJECT_SETTINGS_FILE = join('.birdie', 'settings.json');
 
@@ -21,10 +33,14 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /**
- * The `AGENTS.md` paths of a folder, general to specific: from the repository root (the nearest folder above `cwd`
- * holding `.git`) down to `cwd`; outside a repository only `cwd`'s. Existing or not.
+ * The memory file paths of a folder (`AGENTS.md`, or each of `names` in their order), general to specific: from the
+ * repository root (the nearest folder above `cwd` holding `.git`) down to `cwd`; outside a repository only `cwd`'s.
+ * Existing or not.
  */
-export async function memoryFilePaths(cwd: string): Promise<string[]> {
+export async function memoryFilePaths(
+  cwd: string,
+  names: readonly string[] = DEFAULT_MEMORY_FILE_NAMES,
+): Promise<string[]> {
   const chain: string[] = [];
   let dir = resolve(cwd);
   let root: number | undefined;
@@ -41,13 +57,16 @@ export async function memoryFilePaths(cwd: string): Promise<string[]> {
   return chain
     .slice(0, root ?? 1)
     .reverse()
-    .map((folder) => join(folder, MEMORY_FILE_NAME));
+    .flatMap((folder) => names.map((name) => join(folder, name)));
 }
 
-/** The project memory files that exist, with their size and first lines. */
-export async function memoryFiles(workspace: string): Promise<MemoryFileInfo[]> {
+/** The project memory files that exist (of `names`, default `AGENTS.md`), with their size and first lines. */
+export async function memoryFiles(
+  workspace: string,
+  names: readonly string[] = DEFAULT_MEMORY_FILE_NAMES,
+): Promise<MemoryFileInfo[]> {
   const found: MemoryFileInfo[] = [];
-  for (const path of await memoryFilePaths(workspace)) {
+  for (const path of await memoryFilePaths(workspace, names)) {
     const head = await readHead(path);
     if (head) found.push({ path, ...head });
   }
@@ -83,6 +102,22 @@ export async function settingsFile(workspace: string): Promise<{ path: string; s
   const path = join(workspace, PROJECT_SETTINGS_FILE);
   const bytes = await readFile(path).catch(() => undefined);
   return bytes ? { path, sha256: sha256(bytes) } : undefined;
+}
+
+/**
+ * The project's custom slash commands (`.birdie/commands/*.md`), each with the SHA-256 of its bytes: a command's text
+ * is sent as the user's own message when they type it, so the trust digest covers every byte of it.
+ */
+export async function commandFiles(workspace: string): Promise<Array<{ path: string; sha256: string }>> {
+  const dir = join(workspace, PROJECT_COMMANDS_DIR);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const found: Array<{ path: string; sha256: string }> = [];
+  for (const name of names.filter((n) => n.endsWith('.md')).sort()) {
+    const path = join(dir, name);
+    const bytes = await readFile(path).catch(() => undefined);
+    if (bytes) found.push({ path, sha256: sha256(bytes) });
+  }
+  return found;
 }
 
 export function sha256(bytes: Buffer | string): string {

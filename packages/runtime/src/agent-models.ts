@@ -20,8 +20,11 @@ export interface NamedModel {
  * that vendor and model on top (a key, a base URL or any other setting comes only from the user's environment and
  * config for that same vendor: an agent file can name nothing else). Every problem is a usage error.
  */
-export function modelResolver(io: RuntimeIo, config: LoadedConfig): (spec: string) => Promise<NamedModel> {
-  return async (spec) => {
+export function modelResolver(
+  io: RuntimeIo,
+  config: LoadedConfig,
+): (spec: string, tuning?: { temperature?: number; maxRetries?: number }) => Promise<NamedModel> {
+  return async (spec, tuning) => {
     const { resolveProviderConfig, createChatModel, probeContextWindow, ProviderError, isModelTier } =
       await import('@birdie/providers');
     const match = VENDOR_MODEL.exec(spec);
@@ -43,12 +46,18 @@ export function modelResolver(io: RuntimeIo, config: LoadedConfig): (spec: strin
         ...(saved ? { saved } : {}),
         cwd: io.cwd,
       });
-      const model = await createChatModel(resolved.config, {
+      // An agent file's `temperature` and `max_retries` go on top of the user's settings for that provider.
+      const settings = {
+        ...resolved.config,
+        ...(tuning?.temperature !== undefined ? { temperature: tuning.temperature } : {}),
+        ...(tuning?.maxRetries !== undefined ? { max_retries: tuning.maxRetries } : {}),
+      };
+      const model = await createChatModel(settings, {
         integrationsDir: integrationsDir(io.env),
         cwd: io.cwd,
-        onRetry: retryCallback(resolved.config),
+        onRetry: retryCallback(settings),
       });
-      await probeContextWindow(model, resolved.config);
+      await probeContextWindow(model, settings);
       return { model, name: `${resolved.config.vendor}:${resolved.config.model}` };
     } catch (error) {
       if (error instanceof ProviderError) throw new UsageError(error.message, { cause: error });

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { ConfigFile, ProviderError, ResolvedProviderConfig } from '@birdie/providers';
 import { UsageError } from './errors.js';
 import type { Flags } from './flags.js';
@@ -112,18 +112,14 @@ export function nothingConfigured(io: RuntimeIo, values: Flags): boolean {
  * (exit 2) whose message says what to change and, for a file, where.
  */
 export async function loadConfig(io: RuntimeIo, values: Flags): Promise<LoadedConfig> {
-  const [{ readConfigFile, resolveProviderConfig, ProviderError }, { mergeSettings }] = await Promise.all([
-    import('@birdie/providers'),
-    import('./settings-schema.js'),
-  ]);
-  const explicit = explicitConfigPath(io, values);
-  const savedPath = configFile(io.env);
+  const [{ resolveProviderConfig, ProviderError }, { mergeSettings }, { readConfigFiles }] =
+    await Promise.all([
+      import('@birdie/providers'),
+      import('./settings-schema.js'),
+      import('./settings-files.js'),
+    ]);
   try {
-    const file = explicit ? await readConfigFile(explicit) : undefined;
-    // The saved file is optional; `--config` naming it too reads it once, at the higher rank.
-    const saved =
-      explicit !== savedPath && existsSync(savedPath) ? await readConfigFile(savedPath) : undefined;
-    const files = [file, saved].filter((f): f is ConfigFile => f !== undefined);
+    const { file, saved, files } = await readConfigFiles(io, explicitConfigPath(io, values));
     const { settings, sources } = mergeSettings(files);
     await (await import('./permission-rules.js')).checkPermissionPatterns(files);
     const provider = await resolveProviderConfig({ env: io.env, file, saved, cwd: io.cwd });

@@ -208,7 +208,12 @@ export async function openRuntime<I extends RuntimeIo>(
   const store = await openUserStore(io, values);
   try {
     const trust = await readTrust(store);
-    const registry = await openRegistry(io, values, trustDecision(trust, trustedForOneRun(values, cwd)));
+    const registry = await openRegistry(
+      io,
+      values,
+      trustDecision(trust, trustedForOneRun(values, cwd)),
+      config.settings,
+    );
     const [{ SkillPolicy }, { createChatModel, closeChatModel, probeContextWindow }, { createAgent }] =
       await modules;
     const { settings } = config;

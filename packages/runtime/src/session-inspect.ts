@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import type { Confinement } from '@birdie/entrypoints';
 import { confinementOfTool } from './isolation.js';
-import { birdieHome } from './paths.js';
+import { memoryFileOptions } from './memory-file-options.js';
 import type { Runtime } from './runtime.js';
 
 // What a front end shows about a running session (the REPL's /info): facts as data, the wording is the front end's.
@@ -26,13 +25,14 @@ export async function toolsByConfinement(
  * the working folder is untrusted. Absolute paths.
  */
 export async function memoryFiles(
-  rt: Pick<Runtime, 'io' | 'cwd' | 'workspaceTrusted'>,
+  rt: Pick<Runtime, 'io' | 'cwd' | 'workspaceTrusted' | 'config'>,
 ): Promise<{ read: string[]; skipped: string[] }> {
   const { findMemoryFiles } = await import('@birdie/graph');
-  const userFile = join(birdieHome(rt.io.env), 'AGENTS.md');
+  // The `memory_files` setting's names, in the user's folder and each project folder, as a turn reads them.
+  const where = memoryFileOptions(rt);
   const trusted = rt.workspaceTrusted();
-  const read = await findMemoryFiles({ cwd: rt.cwd, userFile, project: trusted });
-  const all = trusted ? read : await findMemoryFiles({ cwd: rt.cwd, userFile, project: true });
+  const read = await findMemoryFiles({ cwd: rt.cwd, ...where, project: trusted });
+  const all = trusted ? read : await findMemoryFiles({ cwd: rt.cwd, ...where, project: true });
   return {
     read: read.map((f) => f.path),
     skipped: all.filter((f) => !read.some((r) => r.path === f.path)).map((f) => f.path),

@@ -58,6 +58,7 @@ const LIST_KEYS: ReadonlySet<SettingKey> = new Set([
   'skills.disable',
   'serve.skills',
   'serve.agents',
+  'memory_files',
 ]);
 
 const PERMISSION_KEYS: ReadonlySet<SettingKey> = new Set([

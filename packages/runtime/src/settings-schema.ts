@@ -32,6 +32,15 @@ const rulePattern = z
   });
 const ruleList = z.array(rulePattern, { error: 'must be a list of approval patterns' });
 
+// A memory file is looked for by name in each project folder: a plain file name, never a path (the registry's rule,
+// `memoryFileNameProblem`, which the trust digest relies on).
+const memoryFileName = z
+  .string({ error: 'must be a list of file names' })
+  .refine((name) => name.trim() !== '' && name === name.trim(), { error: 'must not be empty or padded' })
+  .refine((name) => name !== '.' && name !== '..' && !/[/\\\u0000-\u001f\u007f]/.test(name), {
+    error: 'must be plain file names (no folders, no `..`)',
+  });
+
 const perUserLimit = (what: string) =>
   z
     .number({ error: `must be a number of ${what}` })
@@ -61,6 +70,9 @@ const settingsSchema = z
       .min(2, { error: 'must be at least 2 messages' }),
     titles: z.enum(['prompt', 'model'], { error: 'must be prompt or model' }),
     tool_output: z.enum(['full', 'short', 'off'], { error: 'must be full, short or off' }),
+    memory_files: z
+      .array(memoryFileName, { error: 'must be a list of file names (such as ["AGENTS.md", "CLAUDE.md"])' })
+      .max(16, { error: 'must name at most 16 files' }),
     model: z.string({ error: 'must be a model name' }).refine(isModelSpec, {
       error: 'must be a tier (fast, default, strong) or vendor:model (e.g. openai:gpt-4o-mini)',
     }),
@@ -177,6 +189,7 @@ export function mergeSettings(files: ConfigFile[]): {
     context_window: 'default',
     context_messages: 'default',
     titles: 'default',
+    memory_files: 'default',
     tool_output: 'default',
     model: 'default',
     'serve.limits.concurrent_turns': 'default',
@@ -231,6 +244,10 @@ export function mergeSettings(files: ConfigFile[]): {
     if (layer.titles !== undefined) {
       settings.titles = layer.titles;
       sources.titles = from;
+    }
+    if (layer.memory_files !== undefined) {
+      settings.memory_files = [...new Set(layer.memory_files)];
+      sources.memory_files = from;
     }
     if (layer.tool_output !== undefined) {
       settings.tool_output = layer.tool_output;

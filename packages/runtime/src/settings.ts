@@ -21,6 +21,11 @@ export interface Settings {
   context_messages?: number;
   /** How a session gets its title after the first exchange: the first prompt on one line, or a short model-made one. */
   titles: 'prompt' | 'model';
+  /**
+   * The memory files read into every prompt, by name, in this order: `~/.birdie/NAME` and, once the folder is trusted,
+   * each project folder's from the repository root down (`AGENTS.md`; people add `CLAUDE.md`, `MEMORY.md`, …).
+   */
+  memory_files: string[];
   /** How much of each tool result the REPL shows (as `/tool output`). */
   tool_output: 'full' | 'short' | 'off';
   /**
@@ -93,6 +98,7 @@ export type SettingKey =
   | 'context_window'
   | 'context_messages'
   | 'titles'
+  | 'memory_files'
   | 'tool_output'
   | 'model'
   | 'serve.limits.concurrent_turns'
@@ -116,6 +122,7 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   'context_window',
   'context_messages',
   'titles',
+  'memory_files',
   'tool_output',
   'model',
   'serve.limits.concurrent_turns',
@@ -136,6 +143,7 @@ export function defaultSettings(): Settings {
     sandbox: 'declared',
     container_runtime: 'auto',
     titles: 'prompt',
+    memory_files: ['AGENTS.md'],
     tool_output: 'short',
     serve: { skills: ['*'], agents: ['*'], workspace: 'user', sandbox: { network: false }, limits: {} },
     permissions: { allow: [], ask: [], deny: [] },

@@ -1,10 +1,13 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoadedRegistry, SkillDirectory, TrustDecision } from '@birdie/registry';
+import { explicitConfigPath } from './config.js';
 import { UsageError } from './errors.js';
 import type { Flags } from './flags.js';
 import type { RuntimeIo } from './io.js';
 import { resolveFrom, userAgentsDir, userHome, userSkillsDir } from './paths.js';
+import type { Settings } from './settings.js';
+import { readSettings } from './settings-files.js';
 import { readTrust, realFolder, trustDecision, trustedForOneRun } from './trust.js';
 
 export function workingDir(io: RuntimeIo, values: Flags): string {
@@ -50,12 +53,16 @@ export async function openRegistry(
   io: RuntimeIo,
   values: Flags,
   trust?: TrustDecision,
+  settings?: Pick<Settings, 'memory_files'>,
 ): Promise<LoadedRegistry> {
   const { loadRegistry } = await import('@birdie/registry');
+  // The trust digest covers which memory files exist, by the `memory_files` names: every command reads the same.
+  const { memory_files } = settings ?? (await readSettings(io, explicitConfigPath(io, values)));
   return loadRegistry({
     dirs: skillDirectories(io, values),
     agentDirs: agentDirectories(io, values),
     builtinTools: BUILTIN_TOOLS,
+    memoryFiles: memory_files,
     ...(trust ? { trust } : {}),
   });
 }

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type {
   AgentEvent,
   TurnOptions as AgentTurnOptions,
@@ -9,7 +8,7 @@ import type {
   LongTermMemory,
 } from '@birdie/graph';
 import type { FinishedStatus, LeaseHolder, Session, SessionLease } from '@birdie/store';
-import { birdieHome } from './paths.js';
+import { memoryFileOptions } from './memory-file-options.js';
 import { RunUsage } from './run-usage.js';
 import type { Runtime } from './runtime.js';
 import { openSessionFolder, type SessionFolder } from './session-folder.js';
@@ -210,11 +209,12 @@ async function leasedTurn(
     // holds what the store holds for the session, and every tool's changes go back to the store when it ends.
     folder = await openSessionFolder(store, rt.io.env, session);
     const { findMemoryFiles } = await import('@birdie/graph');
-    // AGENTS.md files: the user's own, and the project's (working folder up to the repository root) once trusted.
+    // Memory files (`memory_files`, default AGENTS.md): the user's own, and the project's (working folder up to the
+    // repository root) once trusted.
     const cwd = options.cwd ?? rt.cwd;
     const memoryFiles = await findMemoryFiles({
       cwd,
-      userFile: join(birdieHome(rt.io.env), 'AGENTS.md'),
+      ...memoryFileOptions(rt),
       project: rt.workspaceTrusted(cwd),
     });
     const turn = {

@@ -2,7 +2,7 @@ import { dirname, sep } from 'node:path';
 import type { ApprovalRequest } from '@birdie/graph';
 import type { AgentDefinition } from '@birdie/registry';
 import type { Firing, Trigger } from '@birdie/scheduler';
-import type { ScheduledTask } from '@birdie/store';
+import type { ScheduledTask, Session } from '@birdie/store';
 import type { Runtime } from './runtime.js';
 import { createSession } from './session-start.js';
 import { executeTurn, type TurnResult } from './turn.js';
@@ -96,19 +96,41 @@ export interface RuleDecisionLine {
   source: { kind: string; name?: string };
 }
 
+/** The title that marks an agent's kept session (`session: keep`): the one its triggered runs all continue. */
+export function keptSessionTitle(agent: string): string {
+  return `${agent}: kept session`;
+}
+
 /**
- * One triggered run: a new session of the user, the agent (or the task's agent), the firing's prompt; calls that
- * need approval run only when the agent pre-approves the tool (the graph applies `approve`), every other one is
- * refused with a tool error and the refusal is in the run's log entry.
+ * The session of one triggered run: for an agent with `session: keep`, its kept session (the user's newest session
+ * started with that agent under `keptSessionTitle`), made on the first run; otherwise a new session per run.
+ */
+async function triggeredSession(rt: Runtime, firing: Firing, agent: string | undefined): Promise<Session> {
+  const definition = agent ? rt.registry.current().agents.find((a) => a.name === agent) : undefined;
+  if (agent && definition?.triggers?.session === 'keep') {
+    const title = keptSessionTitle(agent);
+    const kept = (await rt.store.sessions.list(rt.userId)).find(
+      (s) => s.agent === agent && s.title === title,
+    );
+    if (!kept) return createSession(rt, { title, agent });
+    // A resumed session keeps its own grants, as `useSession` reads them.
+    await rt.loadGrants(kept.id);
+    return kept;
+  }
+  return createSession(rt, { title: `${agent ?? 'birdie'}: ${firing.label}`.slice(0, 200) });
+}
+
+/**
+ * One triggered run: a new session of the user (or the agent's kept one: `session: keep`), the agent (or the task's
+ * agent), the firing's prompt; calls that need approval run only when the agent pre-approves the tool (the graph
+ * applies `approve`), every other one is refused with a tool error and the refusal is in the run's log entry.
  */
 export async function runTriggered(
   rt: Runtime,
   firing: Firing,
   opts: { agent?: string; task?: ScheduledTask; onStart?(info: { sessionId: string }): void },
 ): Promise<TriggeredRun> {
-  const session = await createSession(rt, {
-    title: `${opts.agent ?? 'birdie'}: ${firing.label}`.slice(0, 200),
-  });
+  const session = await triggeredSession(rt, firing, opts.agent);
   opts.onStart?.({ sessionId: session.id });
   const refused: string[] = [];
   const reasons: string[] = [];

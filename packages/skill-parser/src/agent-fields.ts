@@ -152,6 +152,17 @@ const maxTurnsSchema = z
   .int('expected a whole number')
   .min(1, 'must be at least 1');
 
+const temperatureSchema = z
+  .number({ error: 'expected a number from 0 to 2' })
+  .min(0, 'must be from 0 to 2')
+  .max(2, 'must be from 0 to 2');
+
+const maxRetriesSchema = z
+  .number({ error: 'expected a whole number from 0 to 10' })
+  .int('expected a whole number from 0 to 10')
+  .min(0, 'must be from 0 to 10')
+  .max(10, 'must be from 0 to 10');
+
 function readSchema<T>(ctx: FieldContext, schema: z.ZodType<T>, set: (value: T) => void): void {
   const parsed = schema.safeParse(ctx.field.value);
   if (parsed.success) set(parsed.data);
@@ -226,6 +237,14 @@ export const AGENT_FIELDS: Readonly<Record<string, (ctx: FieldContext) => void>>
   timeout: (ctx) =>
     readSchema(ctx, timeoutSchema, (v) => {
       ctx.config.timeout = v;
+    }),
+  temperature: (ctx) =>
+    readSchema(ctx, temperatureSchema, (v) => {
+      ctx.config.temperature = v;
+    }),
+  max_retries: (ctx) =>
+    readSchema(ctx, maxRetriesSchema, (v) => {
+      ctx.config.maxRetries = v;
     }),
   ...TRIGGER_FIELDS,
 });

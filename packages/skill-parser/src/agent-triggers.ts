@@ -14,6 +14,7 @@ export const TRIGGER_KEYS = [
   'prompt',
   'overlap',
   'catch_up',
+  'session',
 ] as const;
 export type TriggerKey = (typeof TRIGGER_KEYS)[number];
 
@@ -169,6 +170,15 @@ function readCatchUp(ctx: Ctx): void {
   ctx.triggers.catchUp = ctx.field.value;
 }
 
+function readSession(ctx: Ctx): void {
+  const value = ctx.field.value;
+  if (value !== 'keep' && value !== 'new') {
+    report(ctx, 'invalid-type', `\`session\`: expected \`keep\` or \`new\`, got \`${asText(value)}\``);
+    return;
+  }
+  ctx.triggers.session = value;
+}
+
 const READERS: Record<TriggerKey, (ctx: Ctx) => void> = {
   schedule: readSchedule,
   timezone: readTimezone,
@@ -178,6 +188,7 @@ const READERS: Record<TriggerKey, (ctx: Ctx) => void> = {
   prompt: readPrompt,
   overlap: readOverlap,
   catch_up: readCatchUp,
+  session: readSession,
 };
 
 /** Reads one trigger key into `triggers`, reporting a bad value at its place. */
@@ -198,6 +209,7 @@ const NEEDS: Partial<Record<TriggerKey, { keys: TriggerKey[]; what: string }>> =
   prompt: { keys: ['schedule', 'every', 'watch'], what: 'a trigger (`schedule`, `every` or `watch`)' },
   overlap: { keys: ['schedule', 'every', 'watch'], what: 'a trigger (`schedule`, `every` or `watch`)' },
   catch_up: { keys: ['schedule', 'every'], what: '`schedule` or `every`' },
+  session: { keys: ['schedule', 'every', 'watch'], what: 'a trigger (`schedule`, `every` or `watch`)' },
 };
 
 /**

@@ -112,6 +112,8 @@ const CONFIG_ORDER = [
   'progressive',
   'maxTurns',
   'timeout',
+  'temperature',
+  'maxRetries',
   'triggers',
 ] as const satisfies ReadonlyArray<keyof AgentConfig>;
 
@@ -124,6 +126,7 @@ const TRIGGER_ORDER = [
   'prompt',
   'overlap',
   'catchUp',
+  'session',
 ] as const satisfies ReadonlyArray<keyof AgentTriggers>;
 
 /** The configuration with its keys in one order, whatever order the file wrote them in. */

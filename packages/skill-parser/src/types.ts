@@ -172,6 +172,11 @@ export interface AgentTriggers {
   overlap?: 'skip' | 'queue';
   /** `false`: a schedule missed while nothing was running is skipped instead of run once. */
   catchUp?: boolean;
+  /**
+   * `keep`: every triggered run continues one session, so the agent remembers its previous runs (compaction keeps it
+   * bounded); `new` (the default): each run starts a session of its own.
+   */
+  session?: 'keep' | 'new';
 }
 
 /**
@@ -200,6 +205,10 @@ export interface AgentDefinition {
   maxTurns?: number;
   /** Seconds, positive. */
   timeout?: number;
+  /** Sampling temperature of the agent's model calls, 0 to 2 (`temperature` in the file). */
+  temperature?: number;
+  /** Retries of a failed model call (rate limits, server errors), 0 to 10 (`max_retries` in the file). */
+  maxRetries?: number;
   /** When the agent runs by itself (`birdie start`): present when the file sets `schedule`, `every` or `watch`. */
   triggers?: AgentTriggers;
   /** The system prompt: the body, trimmed, CRLF turned into LF; `''` when the file has none. */

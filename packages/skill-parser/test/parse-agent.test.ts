@@ -174,7 +174,31 @@ describe('numbers and flags', () => {
     });
   });
 
+  it('reads temperature and max_retries', () => {
+    expect(parse(agentText('temperature: 0.2\nmax_retries: 0\n')).agent).toMatchObject({
+      temperature: 0.2,
+      maxRetries: 0,
+    });
+  });
+
+  it('reads session: keep of a trigger', () => {
+    const { agent, messages } = parse(agentText('every: 1h\nprompt: check\nsession: keep\n'));
+    expect(messages).toEqual([]);
+    expect(agent?.triggers).toEqual({ every: 3600, prompt: 'check', session: 'keep' });
+  });
+
+  it('warns about session without a trigger and drops it', () => {
+    const { agent, messages } = parse(agentText('session: keep\n'));
+    expect(messages.map((m) => m.ruleId)).toEqual(['trigger-key-unused']);
+    expect(agent?.triggers).toBeUndefined();
+  });
+
   it.each([
+    ['temperature: 3', 'must be from 0 to 2'],
+    ['temperature: warm', 'expected a number from 0 to 2'],
+    ['max_retries: 1.5', 'expected a whole number from 0 to 10'],
+    ['max_retries: 11', 'must be from 0 to 10'],
+    ['every: 1h\nprompt: x\nsession: forever', 'expected `keep` or `new`'],
     ['max_turns: 2.5', 'expected a whole number'],
     ['max_turns: .inf', 'expected a whole number'],
     ['timeout: .inf', 'expected a number of seconds'],

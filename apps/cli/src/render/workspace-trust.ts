@@ -54,6 +54,10 @@ export function describeWorkspace(workspace: WorkspaceDeclarations, cwd: string,
     lines.push(
       `${style('bold', relativeIfInside(cwd, workspace.settings.path))} ${style('dim', "(the project's settings and rules)")}`,
     );
+  for (const command of workspace.commands ?? [])
+    lines.push(
+      `${style('bold', relativeIfInside(cwd, command.path))} ${style('dim', '(a slash command: its text is sent as your message)')}`,
+    );
   return lines;
 }
 
@@ -68,6 +72,7 @@ export function workspaceContents(workspace: WorkspaceDeclarations): string {
     ...project,
     ...(workspace.memoryFiles.length ? ['memory files'] : []),
     ...(workspace.settings ? ['settings'] : []),
+    ...(workspace.commands?.length ? ['commands'] : []),
   ];
   return all.length > 1 ? `${all.slice(0, -1).join(', ')} and ${all.at(-1)}` : (all[0] ?? 'project files');
 }
@@ -79,11 +84,13 @@ export function skippedLine(untrusted: readonly WorkspaceDeclarations[]): string
   const agents = untrusted.reduce((n, w) => n + w.agents.length, 0);
   const memory = untrusted.reduce((n, w) => n + w.memoryFiles.length, 0);
   const settings = untrusted.filter((w) => w.settings).length;
+  const commands = untrusted.reduce((n, w) => n + (w.commands?.length ?? 0), 0);
   const parts = [
     ...(skills > 0 ? [count(skills, 'skill')] : []),
     ...(agents > 0 ? [count(agents, 'agent')] : []),
     ...(memory > 0 ? [count(memory, 'memory file')] : []),
     ...(settings > 0 ? ['the settings file'] : []),
+    ...(commands > 0 ? [count(commands, 'command')] : []),
   ];
   const what = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '');
   const where = untrusted.map((w) => w.path).join(', ');

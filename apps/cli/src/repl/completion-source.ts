@@ -1,6 +1,8 @@
+import { mentionCandidates } from '@birdie/runtime/mentions';
 import { SETTING_KEYS } from '@birdie/runtime/settings';
 import type { Completions } from './completion.js';
-import { SLASH_COMMANDS } from './slash.js';
+import { NAMES, SLASH_COMMANDS } from './slash.js';
+import { customCommands } from './slash-custom.js';
 import type { ReplState } from './state.js';
 
 const SUBCOMMANDS: Record<string, string[]> = {
@@ -22,8 +24,10 @@ export async function completionsFor(state: ReplState): Promise<Completions> {
   const tools = snapshot.skills.flatMap((skill) => skill.tools.map((tool) => tool.name));
   const agents = snapshot.agents.map((agent) => agent.name);
   const sessions = (await state.rt.store.sessions.list(state.rt.userId).catch(() => [])).map((s) => s.id);
+  const { commands: custom } = await customCommands(state, NAMES).catch(() => ({ commands: [] }));
   return {
-    commands: SLASH_COMMANDS,
+    commands: [...SLASH_COMMANDS, ...custom.map((c) => [`/${c.name}`, c.description ?? ''] as const)],
+    mentions: (partial) => mentionCandidates(state.rt.cwd, partial),
     words(before) {
       const [command = '', sub] = before.trim().split(/\s+/);
       const position = before.trim().split(/\s+/).length;

@@ -4,6 +4,8 @@ export interface Completions {
   commands: ReadonlyArray<readonly [string, string]>;
   /** Words the second or third word of a command may be: skill names, tool names, session ids, … */
   words(line: string): readonly string[];
+  /** Paths an `@` mention may complete to (`src/`, `src/app.ts`), inside the working folder. */
+  mentions?(partial: string): readonly string[];
 }
 
 /** The longest start all the candidates share. */
@@ -22,13 +24,17 @@ export function complete(line: string, completions: Completions): { line: string
   const at = line.lastIndexOf(' ') + 1;
   const word = line.slice(at);
   const first = at === 0;
-  const pool =
-    first && line.startsWith('/')
+  const mention = word.startsWith('@') && completions.mentions !== undefined;
+  const pool = mention
+    ? completions.mentions!(word.slice(1)).map((path) => `@${path}`)
+    : first && line.startsWith('/')
       ? [...new Set(completions.commands.map(([usage]) => usage.split(/[\s,]/)[0]!))]
       : completions.words(line.slice(0, at));
   const matches = pool.filter((candidate) => candidate.startsWith(word)).sort();
   if (matches.length === 0) return { line, options: [] };
-  if (matches.length === 1) return { line: `${line.slice(0, at)}${matches[0]} `, options: [] };
+  // A folder stays open for its files (no blank after `@src/`).
+  if (matches.length === 1)
+    return { line: `${line.slice(0, at)}${matches[0]}${matches[0]!.endsWith('/') ? '' : ' '}`, options: [] };
   const prefix = commonPrefix(matches);
   return { line: `${line.slice(0, at)}${prefix}`, options: prefix.length > word.length ? [] : matches };
 }

@@ -8,6 +8,7 @@ import { table } from '../render/style.js';
 import { TOOL_OUTPUT_MODES, type ToolOutputMode } from '../render/tool-output.js';
 import { didYouMean } from '../suggest.js';
 import { config, settingsLine } from './slash-config.js';
+import { customCommands, customHelp, runCustomCommand } from './slash-custom.js';
 import { compact, model } from './slash-model.js';
 import { session } from './slash-session.js';
 import { skill } from './slash-skill.js';
@@ -45,7 +46,8 @@ export const SLASH_COMMANDS: Array<[string, string]> = [
   ['/quit, /exit', 'leave (Ctrl+D on an empty line too)'],
 ];
 
-const NAMES = [
+/** The built-in command names: a custom command of the same name is hidden (and `/help` says so). */
+export const NAMES = [
   'help',
   'remember',
   'memory',
@@ -76,7 +78,7 @@ export async function runSlash(state: ReplState, line: string): Promise<SlashRes
   try {
     switch (name) {
       case 'help':
-        return help(state);
+        return await help(state);
       case 'quit':
       case 'exit':
         return 'quit';
@@ -122,11 +124,13 @@ export async function runSlash(state: ReplState, line: string): Promise<SlashRes
       }
       case 'permissions':
         return await permissions(state);
-      default:
+      default: {
+        if (await runCustomCommand(state, head, arg, NAMES)) return;
         return out(
           state,
           `Unknown command /${head}.${didYouMean(head, NAMES).replace(/"([^"]+)"/, '"/$1"')} Type /help.`,
         );
+      }
     }
   } catch (error) {
     out(state, `${s('red', 'error:')} ${error instanceof Error ? error.message : String(error)}`);
@@ -203,8 +207,12 @@ async function agentCommand(state: ReplState, rest: string[]): Promise<undefined
   return gaps ? out(state, state.style('yellow', agentGapLine(gaps, 'slash'))) : undefined;
 }
 
-function help(state: ReplState): undefined {
+async function help(state: ReplState): Promise<undefined> {
   out(state, table(SLASH_COMMANDS.map(([c, d]) => [c, d])));
+  // Custom commands (~/.birdie/commands, a trusted project's .birdie/commands), and the clashes among names.
+  const custom = customHelp(state, await customCommands(state, NAMES));
+  if (custom.rows.length > 0) out(state, `Your commands:\n${table(custom.rows)}`);
+  for (const line of custom.clashes) out(state, state.style('yellow', line));
   out(
     state,
     'Keys: Enter sends · Ctrl+J new line · Ctrl+C cancels a turn (twice on an empty line quits) · Ctrl+D deletes the character under the cursor, or quits on an empty line',
@@ -228,7 +236,7 @@ async function memory(state: ReplState, rest: string[]): Promise<undefined> {
   );
 }
 
-/** The AGENTS.md files a turn reads now, and the project's that it leaves out while the folder is untrusted. */
+/** The memory files a turn reads now, and the project's that it leaves out while the folder is untrusted. */
 async function memoryFilesLine(rt: ReplState['rt']): Promise<string> {
   const files = await memoryFiles(rt);
   const shown = files.read.map((path) => relativeIfInside(rt.cwd, path));

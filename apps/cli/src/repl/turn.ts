@@ -1,3 +1,4 @@
+import { attachMentions } from '@birdie/runtime/mentions';
 import { listenForRetries, retryCountdown } from '@birdie/runtime/retry-notice';
 import { waitingLine } from '@birdie/runtime/runtime';
 import {
@@ -22,8 +23,11 @@ const THINKING = 'thinking… (Ctrl+C cancels)';
  * One turn in the terminal. While it runs, stdin is raw and Ctrl+C aborts the turn: the signal reaches the model
  * call and every running tool, whose process groups are killed.
  */
-export async function replTurn(state: ReplState, text: string): Promise<void> {
+export async function replTurn(state: ReplState, typed: string): Promise<void> {
   const { io, style } = state;
+  // `@path` mentions: the files go with the message; each one attached, cut or refused is said above the answer.
+  const { text, notes } = await attachMentions(typed, { cwd: state.rt.cwd });
+  for (const note of notes) out(state, style('dim', note));
   const controller = new AbortController();
   const spinner = new Spinner(io.stdout, style);
   // Running tools show their output and time in place; not in a pipe or under NO_COLOR (no redrawing there).
