@@ -9,6 +9,7 @@ import { builtinTarget, createBuiltinSkillTool } from './memory-tools.js';
 import { createLoadSkillTool, createReadReferenceTool, LOAD_SKILL, READ_REFERENCE } from './progressive.js';
 import { createSkillTool } from './skill-tool.js';
 import type { DeclaredTool } from './tool.js';
+import { ToolBinding } from './tool-binding.js';
 import type { AgentPolicy, AgentRegistrySnapshot, AgentSpec } from './types.js';
 
 export interface Toolset {
@@ -59,6 +60,8 @@ export class ToolsetBuilder {
     private readonly limits: ToolLimits,
     /** `switch_model`, given to every agent when the application names model tiers. */
     private readonly switchModel?: DeclaredTool,
+    /** Which of a turn's tools are bound to the model (the tool budget and `find_tools`). */
+    readonly binding: ToolBinding = new ToolBinding(),
   ) {}
 
   /**
