@@ -1,6 +1,7 @@
 import type { Skill, SkillTool } from '@birdie/skill-parser';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import { createHandoffTool, createTaskTool, HANDOFF, SWITCH_MODEL, TASK } from './agent-tools.js';
+import { FIND_TOOLS } from './builtin-names.js';
 import { AgentError } from './errors.js';
 import type { ToolLimits } from './limits.js';
 import type { McpManager } from './mcp-manager.js';
@@ -204,4 +205,11 @@ export class ToolsetBuilder {
   }
 }
 
-export const BUILTIN_TOOL_NAMES = [LOAD_SKILL, READ_REFERENCE, TASK, HANDOFF, SWITCH_MODEL] as const;
+export const BUILTIN_TOOL_NAMES = [
+  LOAD_SKILL,
+  READ_REFERENCE,
+  TASK,
+  HANDOFF,
+  SWITCH_MODEL,
+  FIND_TOOLS,
+] as const;

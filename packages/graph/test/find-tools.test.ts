@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { loadRegistry, SkillPolicy } from '@birdie/registry';
-import type { openStore } from '@birdie/store';
+import { openStore } from '@birdie/store';
 import { makeTempDir, writeTree } from '@birdie/test-utils';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { describe, expect, it } from 'vitest';
@@ -115,5 +115,103 @@ describe('find_tools: many tools without binding them all', () => {
       if (!names.includes(q.tool)) misses.push(`${q.query} → ${q.tool}: got ${names.join(', ')}`);
     }
     expect(misses).toEqual([]);
+  });
+});
+
+describe('find_tools: what it adds, and for how long', () => {
+  it('grows the tool set across turns, and a resumed session (new agent, same database) keeps it', async () => {
+    const fx = await manyTools(200);
+    const store = openStore({ file: join(fx.dir.path, 'birdie.db') });
+    cleanups.push(() => store.close());
+    const first = await server([
+      find('commit changes'),
+      { text: 'ok' },
+      find('send an email'),
+      { text: 'ok' },
+    ]);
+    const agent = agentOver(fx, first.model('gpt-test'), {}, store.checkpointer);
+    await collect(agent.stream('commit please', { threadId: 's1' }));
+    await collect(agent.stream('and mail it', { threadId: 's1' }));
+    const [, secondTurn, , afterSecondFind] = first.requests.map(toolNames);
+    expect(secondTurn).toContain('git_commit');
+    expect(secondTurn).not.toContain('send_email');
+    expect(afterSecondFind).toEqual(expect.arrayContaining(['git_commit', 'send_email']));
+    expect((await agent.getState('s1')).messages.length).toBeGreaterThan(0);
+    await agent.close();
+
+    // Another process: a new agent over the same SQLite file starts with the tools the thread found.
+    const second = await server([{ text: 'still here' }]);
+    const resumed = agentOver(fx, second.model('gpt-test'), {}, store.checkpointer);
+    await collect(resumed.stream('hello again', { threadId: 's1' }));
+    expect(toolNames(second.requests[0])).toEqual(expect.arrayContaining(['git_commit', 'send_email']));
+    const tools = await resumed.toolsFor('s1');
+    expect(tools.find((t) => t.name === 'git_commit')?.bound).toBe('found');
+    expect(tools.find((t) => t.name === 'find_tools')?.bound).toBe('search');
+    expect(tools.find((t) => t.name === 'sql_query')?.bound).toBe(false);
+    expect(tools.filter((t) => t.bound !== false).length).toBeLessThanOrEqual(40);
+  });
+
+  it("returns only tools the session's policy allows", async () => {
+    const fx = await manyTools(200);
+    fx.policy.disable('s1', 'weather');
+    const { requests, model } = await server([find('weather forecast rain temperature', 10), { text: 'no' }]);
+    const agent = agentOver(fx, model('gpt-test'));
+    await collect(agent.stream('forecast?', { threadId: 's1' }));
+    const [result] = await toolMessages(agent, 's1');
+    const weather = REALISTIC_SKILLS.find((s) => s.skill === 'weather')?.tools.map((t) => t.name) ?? [];
+    expect(weather.length).toBe(3);
+    for (const name of weather) expect(String(result?.content)).not.toContain(name);
+    for (const name of weather) expect(toolNames(requests[1])).not.toContain(name);
+  });
+
+  it('names a tool find_tools added in the approval request, and refuses a held-back tool it did not add', async () => {
+    const fx = await manyTools(200);
+    const { model } = await server([
+      { call: { name: 'stock_quote', args: { input: 'ACME' } } },
+      find('share price of a stock'),
+      { call: { name: 'stock_quote', args: { input: 'ACME' } } },
+    ]);
+    const agent = agentOver(fx, model('gpt-test'));
+    const events = await collect(agent.stream('ACME price?', { threadId: 's1', approval: 'always' }));
+    const [refused, found] = await toolMessages(agent, 's1');
+    expect(refused?.status).toBe('error');
+    expect(refused?.content).toMatch(/not available/);
+    expect(found?.content).toContain('stock_quote');
+    const [request] = ofType(events, 'approval-request').flatMap((e) => e.requests);
+    expect(request?.tool).toBe('stock_quote');
+    expect(request?.addedBy).toBe('find_tools');
+  });
+
+  it('counts characters of definitions too, and binds pinned tools and those of always_inject skills', async () => {
+    const long = 'A tool with a long description. '.repeat(20);
+    const skills = [
+      {
+        skill: 'wordy',
+        description: 'Wordy tools',
+        tags: ['wordy'],
+        tools: Array.from({ length: 30 }, (_, i) => ({ name: `wordy_${i}`, description: `${long}${i}` })),
+      },
+    ];
+    const dir = await makeTempDir('birdie-find-tools-');
+    cleanups.push(() => dir.cleanup());
+    await writeTree(dir.path, {
+      ...skillFiles(skills),
+      'todo/SKILL.md': `---\nname: todo\ndescription: Plans\nalways_inject: true\nenabled_by_default: true\n---\n\nPlan first.\n\n## Tools\n\n### todo_plan\ndescription: Make a plan\nentrypoint: node:tool.mjs#run\nschema:\n  type: object\n  properties: {}\n`,
+      'todo/tool.mjs': 'export async function run() { return "ok"; }\n',
+    });
+    const registry = await loadRegistry({ dirs: [dir.path] });
+    const fx = { dir, registry, policy: new SkillPolicy(registry) };
+    const { requests, model } = await server([{ text: 'hi' }]);
+    const agent = agentOver(fx, model('gpt-test'));
+    await collect(agent.stream('hello', { threadId: 's1', pinnedTools: ['wordy_7'] }));
+    const names = toolNames(requests[0]);
+    expect(names).toEqual(expect.arrayContaining(['todo_plan', 'wordy_7', 'find_tools']));
+    expect(names).toHaveLength(3);
+    // Under a budget that holds them all, every tool is bound and find_tools is not.
+    const wide = await server([{ text: 'hi' }]);
+    const roomy = agentOver(fx, wide.model('gpt-test'), { toolBudget: { maxTools: 100, maxChars: 100_000 } });
+    await collect(roomy.stream('hello', { threadId: 's2' }));
+    expect(toolNames(wide.requests[0])).toHaveLength(31);
+    expect(toolNames(wide.requests[0])).not.toContain('find_tools');
   });
 });
