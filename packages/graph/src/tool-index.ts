@@ -25,8 +25,17 @@ const STOP_WORDS = new Set(
 export function foldTerm(term: string): string | null {
   const word = term.toLowerCase();
   if (word.length < 2 || STOP_WORDS.has(word)) return null;
-  return stemmer(word);
+  let stem = STEMS.get(word);
+  if (stem === undefined) {
+    stem = stemmer(word);
+    // Tool texts repeat their words: a bounded memo keeps the stemmer's regular expressions off the hot path.
+    if (STEMS.size > 50_000) STEMS.clear();
+    STEMS.set(word, stem);
+  }
+  return stem;
 }
+
+const STEMS = new Map<string, string>();
 
 /** Splits on spaces, punctuation and `_` (tool names are snake_case), and on camelCase humps. */
 function tokenize(text: string): string[] {
