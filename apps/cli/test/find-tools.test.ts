@@ -76,6 +76,25 @@ describe('many tools: find_tools in the CLI', { timeout: 60_000 }, () => {
     expect(ends[1]?.output).toBe('quote ACME: 42');
   });
 
+  it('`birdie config set tool_budget 0` gives every tool to every call again; a low tool_budget holds more back', async () => {
+    const json = async (args: string[]) =>
+      (await exec(process.execPath, [BIN, ...args], { cwd: box.cwd, env: box.env })).stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, any>);
+    const runArgs = ['run', '--json', '--approval', 'never', '--skills-dir', skills, 'hello'];
+    await exec(process.execPath, [BIN, 'config', 'set', 'tool_budget', '0'], { cwd: box.cwd, env: box.env });
+    expect((await json(runArgs)).filter((e) => e.type === 'tool-selection')).toEqual([]);
+    await exec(process.execPath, [BIN, 'config', 'set', 'tool_budget', '61'], { cwd: box.cwd, env: box.env });
+    await exec(process.execPath, [BIN, 'config', 'set', 'tool_budget_chars', '1000'], {
+      cwd: box.cwd,
+      env: box.env,
+    });
+    const [selection] = (await json(runArgs)).filter((e) => e.type === 'tool-selection');
+    // 60 tools fit 61, but not 1,000 characters of definitions.
+    expect(selection?.bound).toEqual(['find_tools']);
+  });
+
   it('/info says which tools are bound and that find_tools searches the rest', async () => {
     const output: string[] = [];
     const stdout = new PassThrough();
