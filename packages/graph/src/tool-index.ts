@@ -37,6 +37,56 @@ export function foldTerm(term: string): string | null {
 
 const STEMS = new Map<string, string>();
 
+/**
+ * Words people use for what tool texts say otherwise ("look it up online" → search the web). A query also searches
+ * these, at a lower weight than its own words; tool texts are indexed as written.
+ */
+const RELATED: Record<string, string> = {
+  online: 'web internet',
+  internet: 'web online',
+  web: 'internet online',
+  look: 'search find',
+  lookup: 'search find',
+  google: 'search web',
+  show: 'read display list',
+  see: 'read show',
+  open: 'read',
+  content: 'read',
+  contents: 'read',
+  folder: 'directory',
+  folders: 'directories',
+  directory: 'folder',
+  dir: 'directory',
+  mkdir: 'create directory',
+  save: 'write store',
+  store: 'save write',
+  overwrite: 'write replace',
+  picture: 'image photo',
+  photo: 'image picture',
+  image: 'picture photo',
+  remove: 'delete',
+  delete: 'remove',
+  execute: 'run command',
+  terminal: 'shell command bash',
+  console: 'shell command',
+  command: 'shell bash run',
+  rain: 'weather forecast precipitation',
+  snow: 'weather forecast precipitation',
+  hot: 'temperature weather',
+  cold: 'temperature weather',
+  mail: 'email',
+  email: 'mail',
+  meeting: 'calendar event',
+  price: 'quote cost',
+};
+
+/** The related words of a query's words, or '' when none has any. */
+function relatedWords(query: string): string {
+  return tokenize(query)
+    .flatMap((word) => RELATED[word.toLowerCase()] ?? [])
+    .join(' ');
+}
+
 /** Splits on spaces, punctuation and `_` (tool names are snake_case), and on camelCase humps. */
 function tokenize(text: string): string[] {
   return text
@@ -44,6 +94,13 @@ function tokenize(text: string): string[] {
     .split(/[\s\p{P}\p{S}_]+/u)
     .filter((t) => t !== '');
 }
+
+/** Field weights: a word in a tool's name says most, its skill and tags next, its description least. */
+const BOOST = { name: 3, tagText: 1.5, skill: 1.5, description: 1 };
+/** A related word counts for less than the user's own. */
+const RELATED_WEIGHT = 0.4;
+const scaled = (boost: Record<string, number>, by: number) =>
+  Object.fromEntries(Object.entries(boost).map(([field, weight]) => [field, weight * by]));
 
 /**
  * A full-text index of tools (MiniSearch: BM25+ over name, description, skill and tags, with field boosts, prefix
@@ -80,13 +137,21 @@ export class ToolIndex {
 
   /** The best `limit` tools for `query` among `allowed`, best first. */
   search(query: string, allowed: (name: string) => boolean, limit: number): ToolHit[] {
-    const hits = this.#search.search(query, {
-      boost: { name: 3, tagText: 1.5, skill: 1.5, description: 1 },
-      prefix: (term) => term.length >= 4,
-      fuzzy: (term) => (term.length >= 6 ? 0.2 : false),
-      combineWith: 'OR',
-      filter: (result) => allowed(String(result.id)),
-    });
+    const options = {
+      prefix: (term: string) => term.length >= 4,
+      fuzzy: (term: string) => (term.length >= 6 ? 0.2 : false),
+    };
+    const related = relatedWords(query);
+    const hits = this.#search.search(
+      {
+        combineWith: 'OR',
+        queries: [
+          { ...options, queries: [query], boost: BOOST },
+          ...(related ? [{ ...options, queries: [related], boost: scaled(BOOST, RELATED_WEIGHT) }] : []),
+        ],
+      },
+      { filter: (result) => allowed(String(result.id)) },
+    );
     return hits.slice(0, limit).map((h) => ({ name: String(h.id), score: h.score }));
   }
 }
