@@ -180,6 +180,13 @@ describe('find_tools: what it adds, and for how long', () => {
     const [request] = ofType(events, 'approval-request').flatMap((e) => e.requests);
     expect(request?.tool).toBe('stock_quote');
     expect(request?.addedBy).toBe('find_tools');
+    // Approved, the found tool runs on resume: the selection is recomputed from the checkpointed foundTools.
+    await collect(
+      agent.resume('s1', { [request?.id as string]: { type: 'approve' } }, { approval: 'always' }),
+    );
+    const ran = (await toolMessages(agent, 's1')).at(-1);
+    expect(ran?.name).toBe('stock_quote');
+    expect(ran?.content).toBe('done: ACME');
   });
 
   it('counts characters of definitions too, and binds pinned tools and those of always_inject skills', async () => {
