@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { promisify } from 'node:util';
@@ -10,36 +9,12 @@ import { approvalBox } from '../src/repl/approval.js';
 import { bootRepl } from '../src/repl/boot.js';
 import { runSlash } from '../src/repl/slash.js';
 import { BIN, type Sandbox, sandbox, scripted } from './helpers/env.js';
+import { manyTools } from './helpers/many-tools.js';
 
 const exec = promisify(execFile);
 
 let box: Sandbox;
 let skills: string;
-
-/** 60 tools in 6 skills (over the default budget of 40), one of them `stock_quote`. */
-async function manyTools(root: string): Promise<void> {
-  const topics = ['invoices', 'tickets', 'orders', 'contacts', 'refunds', 'markets'];
-  for (const [s, topic] of topics.entries()) {
-    const blocks = Array.from({ length: 10 }, (_, i) => {
-      const name = s === 5 && i === 0 ? 'stock_quote' : `${topic}_tool_${i}`;
-      const description =
-        name === 'stock_quote'
-          ? 'Latest share price of a stock by its ticker symbol'
-          : `Operation ${i} on ${topic} in the back office`;
-      return `### ${name}\ndescription: ${description}\nentrypoint: node:tool.mjs#run\nschema:\n  type: object\n  properties:\n    symbol:\n      type: string\n`;
-    });
-    const dir = join(root, topic);
-    await mkdir(dir, { recursive: true });
-    await writeFile(
-      join(dir, 'SKILL.md'),
-      `---\nname: ${topic}\ndescription: Tools for ${topic}\nenabled_by_default: true\n---\n\n## Tools\n\n${blocks.join('\n')}`,
-    );
-    await writeFile(
-      join(dir, 'tool.mjs'),
-      'export async function run(args) { return "quote " + args.symbol + ": 42"; }\n',
-    );
-  }
-}
 
 beforeEach(async () => {
   box = await sandbox(scripted('find-tools.json'));
