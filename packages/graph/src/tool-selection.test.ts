@@ -47,8 +47,9 @@ describe('selectTools', () => {
     expect(names).toHaveLength(10);
     expect(names[0]).toBe('load_skill');
     expect(names.at(-1)).toBe('find_tools');
-    // The eight places left go to the newest finds; an older find and the recently used tool do not fit.
-    expect(names.slice(1, 9)).toEqual(['t11', 't10', 't9', 't8', 't7', 't6', 't5', 't4']);
+    // The eight places left go to the newest finds (sent in the toolset's order); older finds and the recently used
+    // tool do not fit.
+    expect(names.slice(1, 9)).toEqual(['t4', 't5', 't6', 't7', 't8', 't9', 't10', 't11']);
     expect(selection.held.map((t) => t.name)).toContain('t40');
     // With room, a tool that ran is kept; a failed or refused call does not bind its tool.
     const roomy = selectTools(many, {

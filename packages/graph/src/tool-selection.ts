@@ -25,7 +25,7 @@ export interface ToolList {
 export type BoundBecause = 'always' | 'found' | 'recent';
 
 export interface ToolSelection {
-  /** The tools bound to the model this call, `find_tools` last when the set is limited. */
+  /** The tools bound to the model this call, in the toolset's order, `find_tools` last when the set is limited. */
   tools: DeclaredTool[];
   byName: Map<string, DeclaredTool>;
   /** The tools were more than the budget: some are held back and `find_tools` is bound. */
@@ -143,10 +143,12 @@ export function selectTools(toolset: ToolList, input: SelectionInput): ToolSelec
     bind(tool, why);
   }
   const held = all.filter((t) => !because.has(t.name));
-  tools.push(input.findTools);
+  // Sent in the toolset's order whatever the priority that chose them, so a new find does not reorder the tools
+  // before it (a vendor's prompt cache keeps the prefix).
+  const bound = [...all.filter((t) => because.has(t.name)), input.findTools];
   return {
-    tools,
-    byName: new Map(tools.map((t) => [t.name, t])),
+    tools: bound,
+    byName: new Map(bound.map((t) => [t.name, t])),
     limited: true,
     because,
     held,
