@@ -189,6 +189,21 @@ describe('find_tools: what it adds, and for how long', () => {
     expect(ran?.content).toBe('done: ACME');
   });
 
+  it('refuses a tool budget that is not positive whole numbers (bad-option)', async () => {
+    const fx = await manyTools(60);
+    const { model } = await server([]);
+    for (const toolBudget of [{ maxTools: 0 }, { maxChars: 1.5 }, 'big']) {
+      expect(() =>
+        createAgent({
+          model: model('gpt-test'),
+          registry: fx.registry,
+          policy: fx.policy,
+          options: { toolBudget: toolBudget as never },
+        }),
+      ).toThrow(expect.objectContaining({ code: 'bad-option' }));
+    }
+  });
+
   it('counts characters of definitions too, and binds pinned tools and those of always_inject skills', async () => {
     const long = 'A tool with a long description. '.repeat(20);
     const skills = [
