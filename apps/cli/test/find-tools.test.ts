@@ -38,6 +38,7 @@ describe('many tools: find_tools in the CLI', { timeout: 60_000 }, () => {
       .map((line) => JSON.parse(line) as Record<string, any>);
     const selections = events.filter((e) => e.type === 'tool-selection');
     expect(selections).toHaveLength(3);
+    for (const s of selections) expect(Object.keys(s).sort()).toEqual(['bound', 'found', 'held', 'type']);
     expect(selections[0]?.bound).toContain('find_tools');
     expect(selections[0]?.bound).not.toContain('stock_quote');
     expect(selections[0]?.held).toBeGreaterThan(20);
