@@ -15,6 +15,7 @@ import { waitingTasks } from './subagents.js';
 import { memoizedSystemPrompt } from './system-prompt.js';
 import { TokenForwarder, withHandler } from './token-stream.js';
 import { withToolImages } from './tool-images.js';
+import { selectionEvent } from './tool-selection.js';
 import type { ToolsetBuilder } from './toolset.js';
 import { type CustomEnvelope, emit, emitAgent, turnContext } from './turn-context.js';
 
@@ -107,6 +108,14 @@ export function createAgentNode(models: AgentModels, builder: ToolsetBuilder, se
     );
     for (const error of toolset.errors)
       emit(config, { type: 'error', error: { code: error.code, message: error.message } });
+    const selection = builder.binding.select(toolset, {
+      snapshot: context.snapshot,
+      spec,
+      pinned: context.pinnedTools,
+      foundTools: state.foundTools,
+      messages: repair.messages,
+    });
+    if (selection.limited) emit(config, selectionEvent(selection));
 
     const human = lastHumanText(repair.messages);
     const triggered = human
@@ -132,7 +141,7 @@ export function createAgentNode(models: AgentModels, builder: ToolsetBuilder, se
       ...(context.model ? { turn: context.model } : {}),
       session: context.path.length === 0,
     });
-    const definitions = toolset.tools.map((t) => t.definition);
+    const definitions = selection.tools.map((t) => t.definition);
     const {
       messages: sent,
       tokens,

@@ -15,6 +15,9 @@ import { callsOf, danglingCalls } from './repair.js';
 import { compileRules } from './rule-set.js';
 import { errorFromEvent, Runner, type TurnBase } from './runner.js';
 import { DEFAULT_MEMORY_FILES_BUDGET } from './system-prompt.js';
+import type { DeclaredTool } from './tool.js';
+import { ToolBinding } from './tool-binding.js';
+import { DEFAULT_TOOL_BUDGET, type ToolBudget } from './tool-selection.js';
 import { ToolsetBuilder } from './toolset.js';
 import type {
   Agent,
@@ -136,6 +139,22 @@ function positive(name: string, value: number | undefined, fallback: number): nu
   return value;
 }
 
+function toolBudget(budget: AgentOptions['toolBudget']): ToolBudget | false {
+  if (budget === false) return false;
+  if (budget !== undefined && (budget === null || typeof budget !== 'object'))
+    throw new AgentError('bad-option', 'toolBudget must be false or { maxTools?, maxChars? }.');
+  return {
+    maxTools: positive('toolBudget.maxTools', budget?.maxTools, DEFAULT_TOOL_BUDGET.maxTools),
+    maxChars: positive('toolBudget.maxChars', budget?.maxChars, DEFAULT_TOOL_BUDGET.maxChars),
+  };
+}
+
+function checkPinned(names: string[]): string[] {
+  if (!Array.isArray(names) || !names.every((n) => typeof n === 'string'))
+    throw new AgentError('bad-option', 'pinnedTools must be an array of tool names.');
+  return [...names];
+}
+
 /** The rules, validated now (`compileRules` throws `ApprovalRuleError`), frozen so the compiled set can be cached. */
 function checkRules(rules: readonly ApprovalRule[] | undefined): readonly ApprovalRule[] {
   if (rules === undefined) return [];
@@ -183,6 +202,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
     models.tiers.length > 0
       ? createSwitchModelTool(models.tiers, async (tier) => (await models.resolve(tier)).name)
       : undefined,
+    new ToolBinding(toolBudget(o.toolBudget)),
   );
   const checkpointer = init.checkpointer ?? new MemorySaver();
   const runner = new Runner({
@@ -230,6 +250,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
       model: turn.model === undefined ? undefined : checkModelSpec(turn.model),
       // A session's own thread holds its approvals in its state; only subagents are given their parents'.
       sessionApprovals: undefined,
+      ...(turn.pinnedTools !== undefined ? { pinnedTools: checkPinned(turn.pinnedTools) } : {}),
     };
   }
 
@@ -258,6 +279,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
       sender?: string;
       compactions?: CompactionRecord[];
       sessionApprovals?: SessionApproval[];
+      foundTools?: string[];
     };
     return { snapshot, values };
   }
@@ -402,27 +424,38 @@ export function createAgent(init: CreateAgentOptions): Agent {
       }
     },
 
-    async toolsFor(threadId: string, options: { agent?: string | null } = {}): Promise<ToolInfo[]> {
+    async toolsFor(
+      threadId: string,
+      options: { agent?: string | null; pinnedTools?: string[] } = {},
+    ): Promise<ToolInfo[]> {
       checkThreadId(threadId);
       const snapshot = init.registry.current();
-      let name = checkAgent(options.agent);
-      let loaded: string[] = [];
-      if (snapshot.getAgent) {
-        const { values } = await threadValues(threadId);
-        name ??= values.sender;
-        loaded = values.loadedSkills ?? [];
-      }
-      const agent = activeAgent(name, snapshot);
+      const { values } = await threadValues(threadId);
+      const agent = activeAgent(checkAgent(options.agent) ?? values.sender, snapshot);
       const toolset = await builder.build(
         threadId,
         snapshot,
-        agent.spec ? { spec: agent.spec, loaded } : undefined,
+        agent.spec ? { spec: agent.spec, loaded: values.loadedSkills ?? [] } : undefined,
       );
-      return toolset.tools.map((t) => ({
+      // What the thread's next model call would be given (the tool budget may hold tools back).
+      const selection = builder.binding.select(toolset, {
+        snapshot,
+        spec: agent.spec,
+        pinned: options.pinnedTools,
+        foundTools: values.foundTools ?? [],
+        messages: values.messages ?? [],
+      });
+      const info = (t: DeclaredTool, bound?: ToolInfo['bound']): ToolInfo => ({
         name: t.name,
         ...(t.skill ? { skill: t.skill } : {}),
         description: t.description,
-      }));
+        ...(bound !== undefined ? { bound } : {}),
+      });
+      if (!selection.limited) return toolset.tools.map((t) => info(t));
+      return [
+        ...selection.tools.map((t) => info(t, selection.because.get(t.name) ?? 'search')),
+        ...selection.held.map((t) => info(t, false)),
+      ];
     },
 
     async close() {

@@ -4,3 +4,4 @@ export const READ_REFERENCE = 'read_reference';
 export const TASK = 'task';
 export const HANDOFF = 'handoff';
 export const SWITCH_MODEL = 'switch_model';
+export const FIND_TOOLS = 'find_tools';

@@ -12,7 +12,7 @@ export {
   type RuleEffect,
   type RuleSource,
 } from './approval-pattern.js';
-export { SWITCH_MODEL } from './builtin-names.js';
+export { FIND_TOOLS, SWITCH_MODEL } from './builtin-names.js';
 export { matchCommandWords, suggestCommandPattern } from './command-pattern.js';
 export { SUMMARY_HEADER } from './compaction-summary.js';
 export { contextWindow } from './context-window.js';
@@ -61,6 +61,7 @@ export type {
   ToolResult,
   ToolRunContext,
 } from './tool.js';
+export { DEFAULT_TOOL_BUDGET, type ToolBudget } from './tool-selection.js';
 export type {
   Agent,
   AgentEvent,
@@ -96,6 +97,7 @@ export type {
   ToolInfo,
   ToolJournal,
   ToolOutputEvent,
+  ToolSelectionEvent,
   TurnOptions,
   UsageEvent,
 } from './types.js';

@@ -15,6 +15,12 @@ function addNames(current: string[], update: string[]): string[] {
   return next;
 }
 
+/** Newest last: a name found again moves to the end, so the most recently found tools are bound first. */
+function addFound(current: string[], update: string[]): string[] {
+  const again = new Set(update);
+  return [...current.filter((name) => !again.has(name)), ...new Set(update)];
+}
+
 /** The newest approval of a tool replaces an older one (the tool's file may have changed in between). */
 function addApprovals(current: SessionApproval[], update: SessionApproval[]): SessionApproval[] {
   const next = [...current];
@@ -58,7 +64,8 @@ const compactionRecord = z.object({
  * is sent changes, the messages do not, and a resumed thread sends the same summary without making it again.
  * `sessionApprovals` holds the tools the user approved for the rest of the session, each bound to the file that
  * declared it: checkpointed like the messages, so they survive a resume on any checkpointer, and `/new` (a new
- * thread) starts without them.
+ * thread) starts without them. `foundTools` holds the names `find_tools` returned (names only, newest last): bound
+ * from then on while the tool budget holds, on a resume too.
  */
 export const AgentState = new StateSchema({
   messages: MessagesDeltaValue,
@@ -75,6 +82,13 @@ export const AgentState = new StateSchema({
     {
       inputSchema: z.array(compactionRecord),
       reducer: (current: CompactionRecord[], update: CompactionRecord[]) => [...current, ...update],
+    },
+  ),
+  foundTools: new ReducedValue(
+    z.array(z.string()).default(() => []),
+    {
+      inputSchema: z.array(z.string()),
+      reducer: addFound,
     },
   ),
   sessionApprovals: new ReducedValue(

@@ -29,12 +29,15 @@ export interface ExecuteInput {
 export async function executeCalls(input: ExecuteInput): Promise<{
   messages: ToolMessage[];
   loaded: string[];
+  /** Tool names `find_tools` returned in this step. */
+  found: string[];
   /** The agent a `handoff` call moved the conversation to. */
   handoff?: string;
   /** Ids of `task` calls whose subagent waits for approvals: no result yet. */
   suspended: string[];
 }> {
   const loaded: string[] = [];
+  const found: string[] = [];
   const suspended: string[] = [];
   let handoff: string | undefined;
   const answer = (
@@ -166,6 +169,7 @@ export async function executeCalls(input: ExecuteInput): Promise<{
       return undefined;
     }
     if (result.loaded) loaded.push(...result.loaded);
+    if (result.found) found.push(...result.found);
     if (result.handoff && result.ok) handoff = result.handoff;
     // A failure to record the end must not hide the result the model is owed; the call already happened.
     await Promise.resolve(
@@ -183,5 +187,5 @@ export async function executeCalls(input: ExecuteInput): Promise<{
   };
 
   const messages = (await Promise.all(input.plan.map(one))).filter((m): m is ToolMessage => m !== undefined);
-  return { messages, loaded, suspended, ...(handoff ? { handoff } : {}) };
+  return { messages, loaded, found, suspended, ...(handoff ? { handoff } : {}) };
 }

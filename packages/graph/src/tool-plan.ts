@@ -54,6 +54,8 @@ export interface PlanInput {
    * it matches); the mode `always` still asks.
    */
   rules?: RuleSet;
+  /** Tools bound because `find_tools` returned them: their approval requests say so (`addedBy`). */
+  foundTools?: ReadonlySet<string>;
 }
 
 /**
@@ -163,6 +165,7 @@ export function planCalls(input: PlanInput): PlannedCall[] {
             : {}),
           ...(miss ? { ruleMiss: describeMiss(miss) } : {}),
           ...(input.agentPath ? { agent: input.agentPath } : {}),
+          ...(input.foundTools?.has(tool.name) ? { addedBy: 'find_tools' as const } : {}),
         }
       : undefined;
     plan.push({

@@ -43,7 +43,19 @@ export interface ToolRunContext {
   taskStore?: TaskBook;
   /** @internal What the `task` builtin needs from the running turn: a way to run a subagent. */
   delegate?: Delegate;
+  /** @internal What `find_tools` needs from the running step: a search over the tools held back from the model. */
+  findTools?: FindToolsSearch;
 }
+
+/** One tool `find_tools` returned: what the model reads about it. */
+export interface FoundTool {
+  name: string;
+  skill?: string;
+  description: string;
+}
+
+/** @internal Searches the tools held back from the model (see `find_tools`). */
+export type FindToolsSearch = (query: string, limit: number) => FoundTool[];
 
 /** @internal Runs a subagent for a `task` call to its end, or until it waits for approvals (`suspended`). */
 export type Delegate = (request: {
@@ -61,6 +73,8 @@ export interface ToolResult {
   code?: string;
   /** Skill names the call loaded (only `load_skill`). */
   loaded?: string[];
+  /** Tool names the call found, bound from the next step on (only `find_tools`). */
+  found?: string[];
   /** The agent the conversation moves to (only `handoff`). */
   handoff?: string;
   /** A `task` whose subagent waits for approvals: it has no result yet (the tools node asks, then finishes it). */
@@ -126,7 +140,13 @@ export interface ToolBody {
 
 /** What a tool's body returns: its text, and for some builtins an effect on the thread. */
 export type ToolOutcome =
-  | { content: string; loaded?: string[]; handoff?: string; images?: readonly ToolImage[] }
+  | {
+      content: string;
+      loaded?: string[];
+      found?: string[];
+      handoff?: string;
+      images?: readonly ToolImage[];
+    }
   | { suspended: true };
 
 /** Turns a tool's parts into the two-phase tool: `build(args)` once, then `describe`, `approval`, `run`. */
@@ -177,6 +197,7 @@ export function declareTool(
               content: outcome.content,
               truncated: false,
               ...(outcome.loaded ? { loaded: outcome.loaded } : {}),
+              ...(outcome.found ? { found: outcome.found } : {}),
               ...(outcome.handoff ? { handoff: outcome.handoff } : {}),
               ...(outcome.images?.length ? { images: outcome.images } : {}),
             };

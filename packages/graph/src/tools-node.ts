@@ -12,6 +12,7 @@ import type { DecisionBook } from './tool-confirm.js';
 import { confirmCalls } from './tool-confirm.js';
 import { executeCalls } from './tool-execute.js';
 import { type PlannedCall, planCalls } from './tool-plan.js';
+import { foundBy } from './tool-selection.js';
 import type { ToolsetBuilder } from './toolset.js';
 import { emit, emitAgent, turnContext } from './turn-context.js';
 import type { AgentPolicy, AgentRegistrySnapshot, SessionApproval } from './types.js';
@@ -48,6 +49,14 @@ export function createToolsNode(
       context.snapshot,
       active.spec ? { spec: active.spec, loaded: state.loadedSkills } : undefined,
     );
+    // The tools the model was given this step (the budget held some back): a call to another one is refused.
+    const selection = builder.binding.select(toolset, {
+      snapshot: context.snapshot,
+      spec: active.spec,
+      pinned: context.pinnedTools,
+      foundTools: state.foundTools,
+      messages: state.messages.slice(0, aiIndex),
+    });
     const path = active.name ? [...context.path, active.name] : undefined;
     const inForce = approvalsInForce(context.sessionApprovals, state.sessionApprovals);
     const rules = rulesInForce({
@@ -62,9 +71,10 @@ export function createToolsNode(
       ai,
       messages: state.messages,
       aiIndex,
-      toolset,
+      toolset: { ...toolset, byName: selection.byName },
       policy,
       policyKey: context.policyKey,
+      ...optional('foundTools', selection.limited ? foundBy(selection) : undefined),
       snapshot: context.snapshot,
       approval: context.approval,
       ...(context.askRawCommands ? { askRawCommands: true } : {}),
@@ -83,6 +93,7 @@ export function createToolsNode(
       ...(context.memoryStore ? { memoryStore: context.memoryStore } : {}),
       ...(context.taskStore ? { taskStore: context.taskStore } : {}),
       ...(context.files ? { files: context.files } : {}),
+      ...optional('findTools', builder.binding.searchFor(selection, context.snapshot)),
     };
     await attachPreviews(plan, context.decisions, runContext);
     // Nothing has run yet: on resume this node starts again from the top and each `interrupt` returns its answer.
@@ -112,6 +123,7 @@ export function createToolsNode(
     const update: AgentStateUpdate = { messages: result.messages };
     if (approvals.length > 0) update.sessionApprovals = approvals;
     if (result.loaded.length > 0) update.loadedSkills = result.loaded;
+    if (result.found.length > 0) update.foundTools = result.found;
     // The application's choice on resume beats a handoff the model made in the same step.
     const next = context.switchAgent ?? result.handoff;
     if (next !== undefined) update.sender = next;

@@ -1,6 +1,7 @@
 import type { Skill, SkillTool } from '@birdie/skill-parser';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import { createHandoffTool, createTaskTool, HANDOFF, SWITCH_MODEL, TASK } from './agent-tools.js';
+import { FIND_TOOLS } from './builtin-names.js';
 import { AgentError } from './errors.js';
 import type { ToolLimits } from './limits.js';
 import type { McpManager } from './mcp-manager.js';
@@ -9,6 +10,7 @@ import { builtinTarget, createBuiltinSkillTool } from './memory-tools.js';
 import { createLoadSkillTool, createReadReferenceTool, LOAD_SKILL, READ_REFERENCE } from './progressive.js';
 import { createSkillTool } from './skill-tool.js';
 import type { DeclaredTool } from './tool.js';
+import { ToolBinding } from './tool-binding.js';
 import type { AgentPolicy, AgentRegistrySnapshot, AgentSpec } from './types.js';
 
 export interface Toolset {
@@ -59,6 +61,8 @@ export class ToolsetBuilder {
     private readonly limits: ToolLimits,
     /** `switch_model`, given to every agent when the application names model tiers. */
     private readonly switchModel?: DeclaredTool,
+    /** Which of a turn's tools are bound to the model (the tool budget and `find_tools`). */
+    readonly binding: ToolBinding = new ToolBinding(),
   ) {}
 
   /**
@@ -201,4 +205,11 @@ export class ToolsetBuilder {
   }
 }
 
-export const BUILTIN_TOOL_NAMES = [LOAD_SKILL, READ_REFERENCE, TASK, HANDOFF, SWITCH_MODEL] as const;
+export const BUILTIN_TOOL_NAMES = [
+  LOAD_SKILL,
+  READ_REFERENCE,
+  TASK,
+  HANDOFF,
+  SWITCH_MODEL,
+  FIND_TOOLS,
+] as const;

@@ -58,6 +58,8 @@ export interface TurnContext {
   partialAnswer?: { text: string };
   /** The tools step's calls while they run: answered from here if the turn is cancelled. */
   callsInProgress?: CallsInProgress;
+  /** Tools bound whatever the tool budget (`TurnOptions.pinnedTools`); undefined: none. */
+  pinnedTools?: string[];
 }
 
 const object = <T>() => z.custom<T>((value) => value !== null && typeof value === 'object');

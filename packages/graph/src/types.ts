@@ -112,6 +112,13 @@ export interface AgentOptions {
   mcpConnectTimeoutMs?: number;
   /** Timeout of one MCP tool call without a server `timeout`, ms. Default 60000. */
   mcpToolTimeoutMs?: number;
+  /**
+   * When a turn's tools are more than `maxTools` or their definitions more than `maxChars` characters of JSON, only
+   * some are bound to the model: the builtins, the pinned ones (`TurnOptions.pinnedTools`, an agent file's `tools`,
+   * skills with `always_inject`), the ones `find_tools` found and the ones used recently, plus `find_tools`, which
+   * searches the rest. `false`: always bind every tool. Default `{ maxTools: 40, maxChars: 12000 }`.
+   */
+  toolBudget?: false | { maxTools?: number; maxChars?: number };
 }
 
 /** A project memory file (`AGENTS.md`) as the application read it. */
@@ -222,6 +229,8 @@ export interface TurnOptions {
    * to `node:` tools as `context.files`. Like `toolEnv`, it lives only in the run's config.
    */
   files?: FileAccess;
+  /** Tools this turn always binds, whatever the tool budget (`AgentOptions.toolBudget`): the session's pins. */
+  pinnedTools?: string[];
 }
 
 /** The record of tool calls an application keeps; `started` must be durable when it returns. */
@@ -288,6 +297,11 @@ export interface ApprovalRequest {
   ruleMiss?: string;
   /** The agent asking, as a path from the session's agent down (`['reviewer', 'researcher']`); absent without agents. */
   agent?: string[];
+  /**
+   * The tool was not among those the model was given: `find_tools` added it (the model searched for it), so a
+   * prompt should say so.
+   */
+  addedBy?: 'find_tools';
   /**
    * What the call would change, computed without side effects when the question is asked (the files as they are
    * then), for tools that declare a `preview:`. `error`: the preview failed (the call would most likely fail too).
@@ -477,6 +491,7 @@ type AgentEventBody =
       durationMs: number;
     }
   | { type: 'approval-request'; requests: ApprovalRequest[] }
+  | ToolSelectionEvent
   /** A call that would have asked ran without asking: the user approved its tool for the session earlier. */
   | { type: 'tool-approved'; id: string; name: string; skill?: string; scope: 'session' }
   /**
@@ -514,6 +529,22 @@ export interface ToolInfo {
   name: string;
   skill?: string;
   description: string;
+  /**
+   * Only when the tool budget holds tools back: whether the next model call is given this tool, and why (`always`:
+   * a builtin or pinned; `found`: `find_tools` returned it; `recent`: it ran lately; `search`: `find_tools` itself).
+   */
+  bound?: false | 'always' | 'found' | 'recent' | 'search';
+}
+
+/**
+ * A model call is given only some of the turn's tools (they exceed the tool budget): `bound` names them, `find_tools`
+ * included; `found` those of them that `find_tools` returned; `held` how many allowed tools it can still find.
+ */
+export interface ToolSelectionEvent {
+  type: 'tool-selection';
+  bound: string[];
+  found: string[];
+  held: number;
 }
 
 export interface Agent {
@@ -543,7 +574,10 @@ export interface Agent {
    */
   dropPending(threadId: string, reason: string): Promise<string[]>;
   /** The tools the thread's agent (or `options.agent`) is given now. */
-  toolsFor(threadId: string, options?: { agent?: string | null }): Promise<ToolInfo[]>;
+  toolsFor(
+    threadId: string,
+    options?: { agent?: string | null; pinnedTools?: string[] },
+  ): Promise<ToolInfo[]>;
   close(): Promise<void>;
 }
 

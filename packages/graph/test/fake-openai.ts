@@ -20,8 +20,20 @@ export interface ChatRequest {
 
 export type Reply = { text: string } | { call: { name: string; args: Record<string, unknown> } };
 
-/** An OpenAI-compatible chat completions endpoint on 127.0.0.1 that records every request and answers per `reply`. */
-export async function fakeOpenAI(cleanups: Cleanups, reply: (request: ChatRequest) => Reply) {
+export interface FakeOpenAIOptions {
+  /** Refuse (HTTP 400, as OpenAI does) a request with more tools than this; the request is still recorded. */
+  maxTools?: number;
+}
+
+/**
+ * An OpenAI-compatible chat completions endpoint on 127.0.0.1 that records every request and answers per `reply`
+ * (or, past `maxTools`, refuses it the way OpenAI refuses more than 128 tools).
+ */
+export async function fakeOpenAI(
+  cleanups: Cleanups,
+  reply: (request: ChatRequest) => Reply,
+  options: FakeOpenAIOptions = {},
+) {
   const requests: ChatRequest[] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let body = '';
@@ -31,6 +43,21 @@ export async function fakeOpenAI(cleanups: Cleanups, reply: (request: ChatReques
     req.on('end', () => {
       const request = JSON.parse(body) as ChatRequest;
       requests.push(request);
+      const tools = request.tools?.length ?? 0;
+      if (options.maxTools !== undefined && tools > options.maxTools) {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            error: {
+              message: `Invalid 'tools': array too long. Expected an array with maximum length ${options.maxTools}, but got an array with length ${tools} instead.`,
+              type: 'invalid_request_error',
+              param: 'tools',
+              code: 'array_above_max_length',
+            },
+          }),
+        );
+        return;
+      }
       const answer = reply(request);
       const toolCalls =
         'call' in answer

@@ -252,6 +252,12 @@ export async function openRuntime<I extends RuntimeIo>(
         cwd,
         ...(settings.context_window !== undefined ? { contextWindow: settings.context_window } : {}),
         ...(settings.context_messages !== undefined ? { contextMessages: settings.context_messages } : {}),
+        // `tool_budget: 0` binds every tool; otherwise either setting replaces its default (40 tools, 12000 chars).
+        ...(settings.tool_budget === 0
+          ? { toolBudget: false as const }
+          : settings.tool_budget !== undefined || settings.tool_budget_chars !== undefined
+            ? { toolBudget: { maxTools: settings.tool_budget, maxChars: settings.tool_budget_chars } }
+            : {}),
       },
     });
     return {

@@ -80,6 +80,8 @@ export function parseSettingValue(key: SettingKey, raw: string): unknown {
   if (
     key === 'context_window' ||
     key === 'context_messages' ||
+    key === 'tool_budget' ||
+    key === 'tool_budget_chars' ||
     key === 'serve.limits.concurrent_turns' ||
     key === 'serve.limits.turns_per_minute' ||
     key === 'serve.limits.workspace_bytes'

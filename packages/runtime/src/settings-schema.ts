@@ -68,6 +68,11 @@ const settingsSchema = z
       .number({ error: 'must be a number of messages' })
       .int({ error: 'must be a whole number of messages' })
       .min(2, { error: 'must be at least 2 messages' }),
+    tool_budget: z
+      .number({ error: 'must be a number of tools' })
+      .int()
+      .min(0, { error: 'must be 0 or more' }),
+    tool_budget_chars: z.number({ error: 'must be a number of characters' }).int().min(1000),
     titles: z.enum(['prompt', 'model'], { error: 'must be prompt or model' }),
     tool_output: z.enum(['full', 'short', 'off'], { error: 'must be full, short or off' }),
     memory_files: z
@@ -188,6 +193,8 @@ export function mergeSettings(files: ConfigFile[]): {
     container_runtime: 'default',
     context_window: 'default',
     context_messages: 'default',
+    tool_budget: 'default',
+    tool_budget_chars: 'default',
     titles: 'default',
     memory_files: 'default',
     tool_output: 'default',
@@ -235,7 +242,7 @@ export function mergeSettings(files: ConfigFile[]): {
       settings.container_runtime = layer.container_runtime;
       sources.container_runtime = from;
     }
-    for (const key of ['context_window', 'context_messages'] as const) {
+    for (const key of ['context_window', 'context_messages', 'tool_budget', 'tool_budget_chars'] as const) {
       if (layer[key] !== undefined) {
         settings[key] = layer[key];
         sources[key] = from;

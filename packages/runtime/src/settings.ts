@@ -19,6 +19,10 @@ export interface Settings {
   context_window?: number;
   /** A safety cap on the messages sent per model call, whatever the token budget allows. */
   context_messages?: number;
+  /** Tools bound per model call before `find_tools` searches the rest (default 40; 0: bind every tool). */
+  tool_budget?: number;
+  /** Characters of tool definitions bound per model call before `find_tools` searches the rest (default 12000). */
+  tool_budget_chars?: number;
   /** How a session gets its title after the first exchange: the first prompt on one line, or a short model-made one. */
   titles: 'prompt' | 'model';
   /**
@@ -97,6 +101,8 @@ export type SettingKey =
   | 'container_runtime'
   | 'context_window'
   | 'context_messages'
+  | 'tool_budget'
+  | 'tool_budget_chars'
   | 'titles'
   | 'memory_files'
   | 'tool_output'
@@ -121,6 +127,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   'container_runtime',
   'context_window',
   'context_messages',
+  'tool_budget',
+  'tool_budget_chars',
   'titles',
   'memory_files',
   'tool_output',

@@ -127,6 +127,23 @@ describe('GET /v1/openapi.json (generated from the routes’ zod schemas)', () =
     const listed = await (await h.request('/v1/sessions', { token })).json();
     expectFits(doc, listed, responseSchema(doc, '/v1/sessions', 'get', '200'), 'sessions');
   });
+
+  it('describes the tool-selection event and an approval request that find_tools added', async () => {
+    const doc = await document();
+    const events = doc.components.schemas.Event!;
+    const members = (events.anyOf ?? events.oneOf ?? []) as Array<
+      Schema & { properties: Record<string, any> }
+    >;
+    const selection = members.find((m) => JSON.stringify(m.properties?.type).includes('"tool-selection"'));
+    expect(Object.keys(selection?.properties ?? {}).sort()).toEqual([
+      'agent',
+      'bound',
+      'found',
+      'held',
+      'type',
+    ]);
+    expect(Object.keys(doc.components.schemas.ApprovalRequest!.properties!)).toContain('addedBy');
+  });
 });
 
 describe('request validation keeps the API’s error shape', () => {

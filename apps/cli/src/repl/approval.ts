@@ -7,8 +7,11 @@ import type { Style } from '../render/style.js';
 import { type ApprovalBox, type ToneLine, visible } from './approval-box.js';
 import { type ApprovalAnswer, askApprovalChoice } from './approval-choice.js';
 
-/** What the question shows: the call's description, then the diff of the files it changes, or its arguments. */
-async function approvalBox(request: ApprovalRequest): Promise<ApprovalBox> {
+/**
+ * What the question shows: the call's description, then the diff of the files it changes, or its arguments; first,
+ * for a tool the model added itself with `find_tools`, a line that says so.
+ */
+export async function approvalBox(request: ApprovalRequest): Promise<ApprovalBox> {
   const text = (value: string): ToneLine[] => value.split('\n').map((line) => ({ text: visible(line) }));
   // The diff library loads with the first question that shows a change, not with the REPL.
   const details = request.preview
@@ -16,7 +19,18 @@ async function approvalBox(request: ApprovalRequest): Promise<ApprovalBox> {
     : text(JSON.stringify(request.args, null, 2));
   return {
     title: `${request.tool}${request.skill ? ` (${request.skill})` : ''} needs approval`,
-    lines: [...text(request.description), { text: '' }, ...details],
+    lines: [
+      ...(request.addedBy === 'find_tools'
+        ? [
+            {
+              text: 'Added by find_tools: the model searched for this tool; it was not among those it was given.',
+            },
+          ]
+        : []),
+      ...text(request.description),
+      { text: '' },
+      ...details,
+    ],
   };
 }
 

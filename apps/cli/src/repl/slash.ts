@@ -271,6 +271,7 @@ async function info(state: ReplState): Promise<undefined> {
     ['approval', state.approval],
     ['tool output', state.toolMode],
     ['settings', await settingsLine(state)],
+    ['tools', await boundToolsLine(state)],
     ['cwd', rt.cwd],
     [
       'skills',
@@ -312,6 +313,18 @@ async function tool(state: ReplState, rest: string[]): Promise<undefined> {
       ['TOOL', 'SKILL', 'DESCRIPTION'],
     ),
   );
+}
+
+/**
+ * The tools the next model call is given: every one, or over the tool budget the bound ones (those `find_tools`
+ * found marked) and how many `find_tools` can still search.
+ */
+async function boundToolsLine(state: ReplState): Promise<string> {
+  const tools = await state.rt.agent.toolsFor(state.session.id);
+  const bound = tools.filter((t) => t.bound !== false);
+  if (bound.length === tools.length) return `${plural(tools.length, 'tool')}, all bound`;
+  const names = bound.map((t) => (t.bound === 'found' ? `${t.name} (found)` : t.name));
+  return `${bound.length} of ${tools.length} bound (over the tool budget; find_tools searches the other ${tools.length - bound.length}): ${names.join(', ')}`;
 }
 
 /** The session's tools by how they run (sandboxed, in-process, in containers, unconfined): what a call can touch. */

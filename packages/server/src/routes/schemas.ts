@@ -76,12 +76,19 @@ export const ApprovalRequestSchema = z
       'runs-code',
       'rule',
     ]),
-    raw: z.literal(true).optional().openapi({ description: 'The tool runs a raw shell command (`args.command`).' }),
+    raw: z
+      .literal(true)
+      .optional()
+      .openapi({ description: 'The tool runs a raw shell command (`args.command`).' }),
     rule: RuleSchema.optional().openapi({ description: "`reason: 'rule'`: the ask rule that asks." }),
     ruleMiss: z.string().optional().openapi({
       description: 'Why the allow rules that name this tool did not let the call run without asking.',
     }),
     agent: z.array(z.string()).optional(),
+    addedBy: z.literal('find_tools').optional().openapi({
+      description:
+        'The model added this tool itself with `find_tools` (it was not among the tools it was given at first).',
+    }),
     preview: z.record(z.string(), z.unknown()).optional().openapi({
       description:
         'For tools that change files: `{ changes: [{ kind: "file", path, before?, after?, note? } | { kind: "folder", path, note? }] }` (`before: null` for a new file), or `{ error }` when the preview failed. Computed when the question was asked.',
@@ -95,7 +102,7 @@ export const DecisionSchema = z
       type: z.literal('approve'),
       scope: z.enum(['once', 'session']).optional().openapi({
         description:
-          '`session`: later calls of this tool in this session run without asking while its skill file stays the same. A request cannot add an approval rule (a `pattern`): only the operator\'s `permissions` allow by rule in API sessions.',
+          "`session`: later calls of this tool in this session run without asking while its skill file stays the same. A request cannot add an approval rule (a `pattern`): only the operator's `permissions` allow by rule in API sessions.",
       }),
     }),
     z.object({ type: z.literal('reject'), message: z.string().optional() }),
@@ -207,6 +214,17 @@ export const EventSchema = z
       effect: z.enum(['allow', 'ask', 'deny']),
       pattern: z.string(),
       source: z.object({ kind: z.string(), name: z.string().optional() }),
+    }),
+    event('tool-selection', {
+      bound: z.array(z.string()).openapi({
+        description: 'The tools this model call is given (over the tool budget), `find_tools` included.',
+      }),
+      found: z
+        .array(z.string())
+        .openapi({ description: 'Those of them `find_tools` returned in this session.' }),
+      held: z
+        .int()
+        .openapi({ description: 'How many allowed tools are held back (what `find_tools` searches).' }),
     }),
     event('usage', {
       inputTokens: z.int(),
