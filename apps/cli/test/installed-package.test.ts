@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, realpath, rename, symlink } from 'node:fs/promises';
+import { mkdir, readFile, realpath, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { makeTempDir, writeTree } from '@birdie/test-utils';
@@ -66,7 +66,10 @@ beforeAll(async () => {
   // <prefix>/lib/node_modules/birdie/dist → ../../../skills is <prefix>/lib/skills
   await writeTree(prefix, { 'lib/skills/evil/SKILL.md': EVIL(marker) });
   const global = join(prefix, 'lib', 'node_modules');
-  await place(tarball, global, join(global, 'birdie', 'node_modules'));
+  const globalPkg = await place(tarball, global, join(global, 'birdie', 'node_modules'));
+  // As `changeset version` would leave it at the first release: --version must follow the package's own manifest.
+  const manifest = join(globalPkg, 'package.json');
+  await writeFile(manifest, (await readFile(manifest, 'utf8')).replace(/"version": "[^"]+"/, '"version": "0.1.0"'));
 }, 180_000);
 
 afterAll(async () => {
@@ -96,11 +99,13 @@ async function birdie(bin: string, args: string[], cwd: string) {
 const installs = () => [
   {
     kind: 'project',
+    version: () => version,
     bin: join(project, 'node_modules', 'birdie', 'dist', 'bin.js'),
     cwds: [project, join(project, 'sub', 'dir'), root.path],
   },
   {
     kind: 'global',
+    version: () => '0.1.0',
     bin: join(prefix, 'lib', 'node_modules', 'birdie', 'dist', 'bin.js'),
     cwds: [join(prefix, 'lib'), prefix, root.path],
   },
@@ -130,8 +135,8 @@ describe('the packed CLI, installed', { timeout: 180_000 }, () => {
   });
 
   it('prints its package version, and a scripted run warns about nothing', async () => {
-    for (const { bin } of installs()) {
-      expect((await birdie(bin, ['--version'], root.path)).stdout.trim()).toContain(version);
+    for (const { bin, version } of installs()) {
+      expect((await birdie(bin, ['--version'], root.path)).stdout.trim()).toBe(version());
       const run = await birdie(bin, ['run', 'hello'], root.path);
       expect(run.code).toBe(0);
       // Nothing on stderr but the closing session line every `birdie run` prints.
