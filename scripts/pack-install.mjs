@@ -10,7 +10,7 @@
 //   node scripts/pack-install.mjs [NAME …]     only these packages (e.g. @birdie/skill-parser birdie)
 //   --keep                                      keep the temporary folder (its path is printed)
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -34,8 +34,9 @@ async function workspacePackages() {
 }
 
 /**
- * The example of a README's `## Example(s)` section: its first ```js block, or else the first `examples/*.mjs` file
- * the section links to; and the output it shows (the section's first ```text block after the code), or null.
+ * The example of a README's `## Example(s)` section: the first `examples/*.mjs` file the section links to (the real
+ * code; a block beside it may abridge it), or else its first ```js block; and the output the section shows (its first
+ * ```text block, after the ```js block when that is the example), or null.
  */
 export function readmeExample(readme) {
   const lines = readme.split('\n');
@@ -58,19 +59,21 @@ export function readmeExample(readme) {
     else prose.push({ line, before: blocks.length });
   }
   const jsIndex = blocks.findIndex((block) => block.lang === 'js');
-  const linked = prose
-    .filter(({ before }) => jsIndex < 0 || before <= jsIndex)
-    .map(({ line }) => /\]\((examples\/[\w.-]+\.mjs)\)/.exec(line)?.[1])
-    .find(Boolean);
-  const example =
-    jsIndex >= 0 ? { code: blocks[jsIndex].lines.join('\n') } : linked ? { file: linked } : null;
+  const linked = prose.map(({ line }) => /\]\((examples\/[\w.-]+\.mjs)\)/.exec(line)?.[1]).find(Boolean);
+  const example = linked
+    ? { file: linked }
+    : jsIndex >= 0
+      ? { code: blocks[jsIndex].lines.join('\n') }
+      : null;
   if (!example) return null;
-  const text = blocks.slice(jsIndex >= 0 ? jsIndex + 1 : 0).find((block) => block.lang === 'text');
+  const text = blocks.slice(example.code ? jsIndex + 1 : 0).find((block) => block.lang === 'text');
   return { ...example, output: text ? text.lines.join('\n') : null };
 }
 
+// Only what differs from run to run is set aside: trailing spaces and a tool's measured duration.
 const normalise = (text) =>
   text
+    .replace(/"durationMs":\d+/g, '"durationMs":…')
     .split('\n')
     .map((line) => line.trimEnd())
     .join('\n')
@@ -106,10 +109,14 @@ async function npmInstall(project, specs, env) {
 async function checkLibrary(pkg, project) {
   const readme = await readFile(join(pkg.dir, 'README.md'), 'utf8').catch(() => '');
   const example = readmeExample(readme);
-  if (!example) return { ok: false, detail: 'no ```js example under "## Example" in its README' };
-  const code = example.code ?? (await readFile(join(pkg.dir, example.file), 'utf8'));
-  await writeFile(join(project, 'example.mjs'), code);
-  const result = await run(process.execPath, ['example.mjs'], { cwd: project });
+  if (!example) return { ok: false, detail: 'no example under "## Example" in its README' };
+  // A linked example runs from a copy of the package's examples/ folder (it may read files next to it).
+  if (example.file) await cp(join(pkg.dir, 'examples'), join(project, 'examples'), { recursive: true });
+  else await writeFile(join(project, 'example.mjs'), example.code);
+  const result = await run(process.execPath, [example.file ?? 'example.mjs'], {
+    cwd: project,
+    timeout: 300_000,
+  });
   if (result.code !== 0)
     return { ok: false, detail: `the README example exited ${result.code}:\n${result.stderr}` };
   if (example.output === null) return { ok: true, detail: 'README example ran (it shows no output)' };
