@@ -69,7 +69,10 @@ beforeAll(async () => {
   const globalPkg = await place(tarball, global, join(global, 'birdie', 'node_modules'));
   // As `changeset version` would leave it at the first release: --version must follow the package's own manifest.
   const manifest = join(globalPkg, 'package.json');
-  await writeFile(manifest, (await readFile(manifest, 'utf8')).replace(/"version": "[^"]+"/, '"version": "0.1.0"'));
+  await writeFile(
+    manifest,
+    (await readFile(manifest, 'utf8')).replace(/"version": "[^"]+"/, '"version": "0.1.0"'),
+  );
 }, 180_000);
 
 afterAll(async () => {
