@@ -98,6 +98,23 @@ function internalDeps(manifest, byName, seen = new Set()) {
   return seen;
 }
 
+/** The packages of the workspace and what they need from it, as a user who installs them by name would get them. */
+function withInternalDeps(names, byName) {
+  const all = new Set(names);
+  for (const name of names) for (const dep of internalDeps(byName.get(name).manifest, byName)) all.add(dep);
+  return all;
+}
+
+/** The other @birdie packages a README example imports (a user copying it installs them too). */
+async function exampleImports(pkg) {
+  const readme = await readFile(join(pkg.dir, 'README.md'), 'utf8').catch(() => '');
+  const example = readmeExample(readme);
+  if (!example) return [];
+  const code = example.code ?? (await readFile(join(pkg.dir, example.file), 'utf8'));
+  const names = [...code.matchAll(/from '(@birdie\/[\w-]+)/g)].map((match) => match[1]);
+  return [...new Set(names)].filter((name) => name !== pkg.manifest.name);
+}
+
 async function npmInstall(project, specs, env) {
   const result = await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...specs], {
     cwd: project,
@@ -172,7 +189,11 @@ async function main() {
   const tarballs = join(tmp, 'tarballs');
   await mkdir(tarballs);
   const tarballOf = new Map();
-  const needed = new Set(chosen.flatMap((pkg) => [pkg.manifest.name, ...internalDeps(pkg.manifest, byName)]));
+  const needed = new Set();
+  for (const pkg of chosen) {
+    for (const dep of withInternalDeps([pkg.manifest.name, ...(await exampleImports(pkg))], byName))
+      needed.add(dep);
+  }
   for (const name of needed) {
     const { stdout } = await exec('pnpm', ['pack', '--pack-destination', tarballs], {
       cwd: byName.get(name).dir,
@@ -193,7 +214,9 @@ async function main() {
     const at = performance.now();
     let result;
     try {
-      const specs = [name, ...internalDeps(pkg.manifest, byName)].map((dep) => tarballOf.get(dep));
+      const specs = [...withInternalDeps([name, ...(await exampleImports(pkg))], byName)].map((dep) =>
+        tarballOf.get(dep),
+      );
       await npmInstall(project, specs, env);
       result = name === 'birdie' ? await checkCli(pkg, project) : await checkLibrary(pkg, project);
     } catch (error) {
