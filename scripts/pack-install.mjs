@@ -10,6 +10,7 @@
 //   node scripts/pack-install.mjs [NAME …]     only these packages (e.g. @birdie/skill-parser birdie)
 //   --keep                                      keep the temporary folder (its path is printed)
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { copyFile, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,7 +35,8 @@ async function workspacePackages() {
 }
 
 /**
- * The example of a README's `## Example(s)` section: the first `examples/*.mjs` file the section links to (the real
+ * The example of a README's `## Example(s)` section: the file a `<!-- pack-install: FILE NAME=value … -->` line names
+ * (with that environment), else the first `examples/*.mjs` file the section links to (the real
  * code; a block beside it may abridge it), or else its first ```js block; and the output the section shows (its first
  * ```text block, after the ```js block when that is the example), or null.
  */
@@ -59,6 +61,25 @@ export function readmeExample(readme) {
     else prose.push({ line, before: blocks.length });
   }
   const jsIndex = blocks.findIndex((block) => block.lang === 'js');
+  // A README may name the example and its environment outright: <!-- pack-install: examples/x.mjs NAME=value … -->
+  const named = prose
+    .map(({ line }) => /^<!-- pack-install: (\S+)((?: [A-Z_]+=\S+)*) -->$/.exec(line))
+    .find(Boolean);
+  if (named) {
+    const env = Object.fromEntries(
+      named[2]
+        .trim()
+        .split(' ')
+        .filter(Boolean)
+        .map((pair) => pair.split('=', 2)),
+    );
+    const text = blocks.find((block) => block.lang === 'text');
+    return {
+      file: named[1],
+      env,
+      output: text && blocks.every((b) => b.lang !== 'js') ? text.lines.join('\n') : null,
+    };
+  }
   const linked = prose.map(({ line }) => /\]\((examples\/[\w.-]+\.mjs)\)/.exec(line)?.[1]).find(Boolean);
   const example = linked
     ? { file: linked }
@@ -130,7 +151,15 @@ async function checkLibrary(pkg, project) {
   // A linked example runs from a copy of the package's examples/ folder (it may read files next to it).
   if (example.file) await cp(join(pkg.dir, 'examples'), join(project, 'examples'), { recursive: true });
   else await writeFile(join(project, 'example.mjs'), example.code);
+  // An environment value naming a file of the package (a scripted model's replies) points at a copy of it.
+  const env = { ...process.env };
+  for (const [key, value] of Object.entries(example.env ?? {})) {
+    env[key] = existsSync(join(pkg.dir, value)) ? join(project, value) : value;
+    if (existsSync(join(pkg.dir, value)))
+      await cp(join(pkg.dir, value), join(project, value), { recursive: true });
+  }
   const result = await run(process.execPath, [example.file ?? 'example.mjs'], {
+    env,
     cwd: project,
     timeout: 300_000,
   });
