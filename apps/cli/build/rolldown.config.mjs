@@ -21,7 +21,7 @@ export default defineConfig({
   output: {
     dir: 'dist',
     format: 'esm',
-    // Flat: modules find files next to dist/ through import.meta.url (package.json, ../../../skills).
+    // Flat: modules find files next to them through import.meta.url (../package.json, ./skills, ../agents).
     chunkFileNames: '[name]-[hash].js',
     // Less to parse at every start: peak memory of a scripted run 0.93× the unminified bundle's (0.95× with names
     // kept). Stack traces map back to the sources with `NODE_OPTIONS=--enable-source-maps`.

@@ -2,10 +2,13 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RuntimeIo } from '@birdie/runtime/io';
 
-/** The repository's `skills/` folder, found from the compiled file (apps/cli/dist → ../../../skills). */
+// Both folders are inside the CLI's own package, found from the compiled file (dist/…): never the working folder nor
+// anything above the package (a project's or a global prefix's `skills/` would otherwise be trusted as bundled).
+
+/** The bundled skills, copied into `dist/skills` by the build (build/bundle.mjs) from the repository's `skills/`. */
 export function bundledSkillsDir(env: NodeJS.ProcessEnv): string {
   if (env.BIRDIE_BUNDLED_SKILLS) return resolve(env.BIRDIE_BUNDLED_SKILLS);
-  return fileURLToPath(new URL('../../../skills', import.meta.url));
+  return fileURLToPath(new URL('./skills', import.meta.url));
 }
 
 /** The CLI's own agents (`apps/cli/agents`, shipped in the package), found from the compiled file (dist → ../agents). */

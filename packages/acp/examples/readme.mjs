@@ -1,8 +1,8 @@
 // birdie's ACP agent served over an in-memory connection to the SDK's client, with a toy runtime whose turn calls one
 // tool that needs approval: what an editor sees, in order. Run after `pnpm build`: node examples/readme.mjs
 import { client, methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
+import { serveAcp } from '@birdie/acp';
 import { AIMessage } from '@langchain/core/messages';
-import { serveAcp } from '../dist/index.js';
 
 const runtime = {
   info: { name: 'birdie', version: '0.0.0' },

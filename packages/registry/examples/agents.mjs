@@ -2,7 +2,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultAgentDirectories, defaultSkillDirectories, loadRegistry } from '../dist/index.js';
+import { defaultAgentDirectories, defaultSkillDirectories, loadRegistry } from '@birdie/registry';
 
 const root = await mkdtemp(join(tmpdir(), 'birdie-agents-'));
 const home = join(root, 'home');

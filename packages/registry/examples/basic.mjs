@@ -2,7 +2,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultSkillDirectories, loadRegistry, SkillPolicy } from '../dist/index.js';
+import { defaultSkillDirectories, loadRegistry, SkillPolicy } from '@birdie/registry';
 
 const root = await mkdtemp(join(tmpdir(), 'birdie-example-'));
 const write = async (dir, name, text) => {

@@ -2,10 +2,10 @@
 // Uses BIRDIE_DATABASE_URL if set; otherwise starts a throw-away PostgreSQL server (initdb + pg_ctl, the tests' helper).
 
 import { isStoreError } from '@birdie/store';
+import { openPostgresStore, postgresMigrationStatus } from '@birdie/store-postgres';
 import { startPostgres } from '@birdie/test-utils';
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { END, MessagesDeltaValue, START, StateGraph, StateSchema } from '@langchain/langgraph';
-import { openPostgresStore, postgresMigrationStatus } from '../dist/index.js';
 
 const server = process.env.BIRDIE_DATABASE_URL ? undefined : await startPostgres();
 const url = process.env.BIRDIE_DATABASE_URL ?? server.url;

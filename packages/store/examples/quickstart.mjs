@@ -2,9 +2,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isStoreError, openStore } from '@birdie/store';
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { END, MessagesDeltaValue, START, StateGraph, StateSchema } from '@langchain/langgraph';
-import { isStoreError, openStore } from '../dist/index.js';
 
 const home = mkdtempSync(join(tmpdir(), 'birdie-'));
 const store = openStore({ home });
