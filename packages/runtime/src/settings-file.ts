@@ -59,6 +59,7 @@ const LIST_KEYS: ReadonlySet<SettingKey> = new Set([
   'serve.skills',
   'serve.agents',
   'memory_files',
+  'web_fetch_allow',
 ]);
 
 const PERMISSION_KEYS: ReadonlySet<SettingKey> = new Set([

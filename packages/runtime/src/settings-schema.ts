@@ -78,6 +78,16 @@ const settingsSchema = z
     memory_files: z
       .array(memoryFileName, { error: 'must be a list of file names (such as ["AGENTS.md", "CLAUDE.md"])' })
       .max(16, { error: 'must name at most 16 files' }),
+    web_fetch_allow: z
+      .array(
+        z
+          .string()
+          .regex(/^[0-9a-fA-F:.]+(\/\d{1,3})?$/, {
+            error: 'must be IP addresses or CIDRs (such as 10.0.0.0/8)',
+          }),
+        { error: 'must be a list of IP addresses or CIDRs (such as ["10.0.0.0/8", "fd00::/8"])' },
+      )
+      .max(64, { error: 'must name at most 64 networks' }),
     model: z.string({ error: 'must be a model name' }).refine(isModelSpec, {
       error: 'must be a tier (fast, default, strong) or vendor:model (e.g. openai:gpt-4o-mini)',
     }),
@@ -197,6 +207,7 @@ export function mergeSettings(files: ConfigFile[]): {
     tool_budget_chars: 'default',
     titles: 'default',
     memory_files: 'default',
+    web_fetch_allow: 'default',
     tool_output: 'default',
     model: 'default',
     'serve.limits.concurrent_turns': 'default',
@@ -255,6 +266,10 @@ export function mergeSettings(files: ConfigFile[]): {
     if (layer.memory_files !== undefined) {
       settings.memory_files = [...new Set(layer.memory_files)];
       sources.memory_files = from;
+    }
+    if (layer.web_fetch_allow !== undefined) {
+      settings.web_fetch_allow = [...new Set(layer.web_fetch_allow)];
+      sources.web_fetch_allow = from;
     }
     if (layer.tool_output !== undefined) {
       settings.tool_output = layer.tool_output;

@@ -30,6 +30,12 @@ export interface Settings {
    * each project folder's from the repository root down (`AGENTS.md`; people add `CLAUDE.md`, `MEMORY.md`, …).
    */
   memory_files: string[];
+  /**
+   * Networks the bundled `web_fetch` may reach although they are not public (loopback, private, link-local): IP
+   * addresses or CIDRs (`10.0.0.0/8`, `fd00::/8`). Empty: public addresses only. Passed to tools as
+   * `BIRDIE_WEB_FETCH_ALLOW`; a value of that variable in birdie's own environment wins.
+   */
+  web_fetch_allow: string[];
   /** How much of each tool result the REPL shows (as `/tool output`). */
   tool_output: 'full' | 'short' | 'off';
   /**
@@ -105,6 +111,7 @@ export type SettingKey =
   | 'tool_budget_chars'
   | 'titles'
   | 'memory_files'
+  | 'web_fetch_allow'
   | 'tool_output'
   | 'model'
   | 'serve.limits.concurrent_turns'
@@ -131,6 +138,7 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   'tool_budget_chars',
   'titles',
   'memory_files',
+  'web_fetch_allow',
   'tool_output',
   'model',
   'serve.limits.concurrent_turns',
@@ -152,6 +160,7 @@ export function defaultSettings(): Settings {
     container_runtime: 'auto',
     titles: 'prompt',
     memory_files: ['AGENTS.md'],
+    web_fetch_allow: [],
     tool_output: 'short',
     serve: { skills: ['*'], agents: ['*'], workspace: 'user', sandbox: { network: false }, limits: {} },
     permissions: { allow: [], ask: [], deny: [] },

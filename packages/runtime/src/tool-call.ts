@@ -7,6 +7,7 @@ import { applyIsolation, confinementLine, confinementOfTool, loadSettings } from
 import { checkUserId, findSession, userIdOf } from './runtime.js';
 import { openSessionFolder, type SessionFolder } from './session-folder.js';
 import { openTrustedRegistry, workingDir } from './skills.js';
+import { settingsToolEnv } from './tool-environment.js';
 import { openUserStore } from './user-store.js';
 
 /** A skill tool built with its arguments, ready to run once (`birdie tool`). */
@@ -61,7 +62,8 @@ export async function prepareToolCall(
   const { createSkillTool, TOOL_LIMITS } = await import('@birdie/graph/tools');
   // --timeout wins over the tool's own `timeout`, which wins over the default.
   const declared = seconds === undefined ? entry.tool : { ...entry.tool, timeout: seconds };
-  await applyIsolation(io, flags, await loadSettings(io, flags));
+  const settings = await loadSettings(io, flags);
+  await applyIsolation(io, flags, settings);
   const cwd = workingDir(io, flags);
   const confined = await confinementLine(name, await confinementOfTool(entry.skill, declared), cwd, declared);
   if (confined) warn(io, confined);
@@ -73,7 +75,8 @@ export async function prepareToolCall(
       ? await toolSession(io, options.sessionId, await checkUserId(userIdOf(io, flags)))
       : undefined;
   return {
-    run: (signal) => invocation.run({ cwd, signal, ...(session ? { env: session.env } : {}) }),
+    run: (signal) =>
+      invocation.run({ cwd, signal, env: { ...session?.env, ...settingsToolEnv(settings, io.env) } }),
     close: async () => session?.close(),
   };
 }

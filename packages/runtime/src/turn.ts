@@ -15,6 +15,7 @@ import { openSessionFolder, type SessionFolder } from './session-folder.js';
 import { isStoreErrorLike } from './store-failure.js';
 import { SubagentRuns } from './subagent-runs.js';
 import { taskBook } from './task-book.js';
+import { settingsToolEnv } from './tool-environment.js';
 
 /**
  * How a turn ended, in the run log's words: the graph's end, `cancelled` for Ctrl+C or a stop signal (the graph's
@@ -223,7 +224,7 @@ async function leasedTurn(
       ...(options.askRawCommands ? { askRawCommands: true } : {}),
       signal: options.signal,
       cwd,
-      toolEnv: folder.env,
+      toolEnv: { ...folder.env, ...settingsToolEnv(rt.config.settings, rt.io.env) },
       journal: folder.journal(journal),
       memoryFiles,
       memoryStore: longTermMemory(rt, userId),
