@@ -21,7 +21,6 @@ export {
 } from './policy.js';
 export { loadRegistry } from './registry.js';
 export { snapshotFromSkills } from './snapshot.js';
-export { editDistance, suggestNames } from './suggest.js';
 export { declarationsDigest, TRUST_DIGEST_VERSION } from './trust.js';
 export type {
   DeclaredAgent,
