@@ -52,6 +52,8 @@ async function lint(tarball) {
  * A package with an `exports` map must ship types (attw alone passes a package without any).
  */
 async function typesResolve(tarball, pkg) {
+  // A package with no entry to import (the CLI: a `bin` only) has no types to resolve; publint still checks it.
+  if (!pkg.exports && !pkg.main && !pkg.module) return [];
   const analysis = await checkPackage(createPackageFromTarballData(tarball));
   if (!analysis.types)
     return pkg.exports ? ['attw: the package exports modules without type declarations'] : [];

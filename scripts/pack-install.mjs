@@ -133,7 +133,9 @@ async function exampleImports(pkg) {
   if (!example) return [];
   const code = example.code ?? (await readFile(join(pkg.dir, example.file), 'utf8'));
   const names = [...code.matchAll(/from '(@birdie\/[\w-]+)/g)].map((match) => match[1]);
-  return [...new Set(names)].filter((name) => name !== pkg.manifest.name);
+  // Private workspace packages (the test helpers) are not published: a user cannot install them, so they are not.
+  const published = new Set((await workspacePackages()).map((found) => found.manifest.name));
+  return [...new Set(names)].filter((name) => name !== pkg.manifest.name && published.has(name));
 }
 
 async function npmInstall(project, specs, env) {
@@ -158,11 +160,19 @@ async function checkLibrary(pkg, project) {
     if (existsSync(join(pkg.dir, value)))
       await cp(join(pkg.dir, value), join(project, value), { recursive: true });
   }
+  // An example that takes a database from BIRDIE_DATABASE_URL gets a throw-away PostgreSQL server (the repository's
+  // test helper, as its tests use), since what it would otherwise import to start one is not published.
+  const code = example.code ?? (await readFile(join(pkg.dir, example.file), 'utf8'));
+  const database =
+    code.includes('BIRDIE_DATABASE_URL') && !env.BIRDIE_DATABASE_URL
+      ? await (await import(join(ROOT, 'packages', 'test-utils', 'dist', 'index.js'))).startPostgres()
+      : undefined;
+  if (database) env.BIRDIE_DATABASE_URL = database.url;
   const result = await run(process.execPath, [example.file ?? 'example.mjs'], {
     env,
     cwd: project,
     timeout: 300_000,
-  });
+  }).finally(() => database?.stop());
   if (result.code !== 0)
     return { ok: false, detail: `the README example exited ${result.code}:\n${result.stderr}` };
   if (example.output === null) return { ok: true, detail: 'README example ran (it shows no output)' };

@@ -3,11 +3,13 @@
 
 import { isStoreError } from '@birdie/store';
 import { openPostgresStore, postgresMigrationStatus } from '@birdie/store-postgres';
-import { startPostgres } from '@birdie/test-utils';
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { END, MessagesDeltaValue, START, StateGraph, StateSchema } from '@langchain/langgraph';
 
-const server = process.env.BIRDIE_DATABASE_URL ? undefined : await startPostgres();
+// The throw-away server comes from the repository's test helpers, loaded only when no database is named.
+const server = process.env.BIRDIE_DATABASE_URL
+  ? undefined
+  : await (await import('@birdie/test-utils')).startPostgres();
 const url = process.env.BIRDIE_DATABASE_URL ?? server.url;
 try {
   // Two workers (two open stores, as on two machines) on one database; migrations run on the first open.
