@@ -20,15 +20,8 @@ export interface History {
  * named. The agent needs a model to exist; this one is never called.
  */
 export async function readHistory(store: Store, sessionId: string): Promise<History> {
-  const [{ createAgent, childThreadId }, { loadRegistry, SkillPolicy }, { ScriptedChatModel }] =
-    await Promise.all([import('@birdie/graph'), import('@birdie/registry'), import('@birdie/providers')]);
-  const registry = await loadRegistry({ dirs: [] });
-  const agent = createAgent({
-    model: new ScriptedChatModel([]),
-    registry,
-    policy: new SkillPolicy(registry),
-    checkpointer: store.checkpointer,
-  });
+  const { childThreadId } = await import('@birdie/graph');
+  const agent = await checkpointReader(store);
   try {
     return await withSubagents(agent, await historyOf(agent, sessionId), sessionId, childThreadId);
   } finally {
@@ -79,4 +72,23 @@ export async function historyOf(agent: Pick<Agent, 'getState'>, sessionId: strin
     const { code, message, hint } = error as FailureLike;
     return { messages, damage: { code, message, ...(hint ? { hint } : {}) } };
   }
+}
+
+/**
+ * A bare agent over the store's checkpoints, to read threads with: no skills, and a model that is never called (the
+ * agent needs one to exist). Close it when done.
+ */
+export async function checkpointReader(store: Store): Promise<Agent> {
+  const [{ createAgent }, { loadRegistry, SkillPolicy }, { ScriptedChatModel }] = await Promise.all([
+    import('@birdie/graph'),
+    import('@birdie/registry'),
+    import('@birdie/providers'),
+  ]);
+  const registry = await loadRegistry({ dirs: [] });
+  return createAgent({
+    model: new ScriptedChatModel([]),
+    registry,
+    policy: new SkillPolicy(registry),
+    checkpointer: store.checkpointer,
+  });
 }

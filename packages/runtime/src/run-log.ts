@@ -1,5 +1,6 @@
 import type { RunQuery, RunRecord, RunStatus, Store, ToolCallRecord } from '@birdie/store';
 import { UsageError } from './errors.js';
+import { checkpointReader } from './history.js';
 import { findSession } from './runtime.js';
 
 /** A journaled tool call; a subagent's `task` call holds the calls its child run made. */
@@ -181,18 +182,7 @@ export async function getRun(store: Store, id: number, userId: string): Promise<
  * bare agent over the store's checkpoints (no model, no skills); rejects when the history is gone or damaged.
  */
 export async function runMessages(store: Store, run: RunRecord) {
-  const [{ createAgent }, { loadRegistry, SkillPolicy }, { ScriptedChatModel }] = await Promise.all([
-    import('@birdie/graph'),
-    import('@birdie/registry'),
-    import('@birdie/providers'),
-  ]);
-  const registry = await loadRegistry({ dirs: [] });
-  const agent = createAgent({
-    model: new ScriptedChatModel([]),
-    registry,
-    policy: new SkillPolicy(registry),
-    checkpointer: store.checkpointer,
-  });
+  const agent = await checkpointReader(store);
   try {
     const end = await agent.getState(
       run.threadId,

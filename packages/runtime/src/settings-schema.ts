@@ -80,11 +80,9 @@ const settingsSchema = z
       .max(16, { error: 'must name at most 16 files' }),
     web_fetch_allow: z
       .array(
-        z
-          .string()
-          .regex(/^[0-9a-fA-F:.]+(\/\d{1,3})?$/, {
-            error: 'must be IP addresses or CIDRs (such as 10.0.0.0/8)',
-          }),
+        z.string().regex(/^[0-9a-fA-F:.]+(\/\d{1,3})?$/, {
+          error: 'must be IP addresses or CIDRs (such as 10.0.0.0/8)',
+        }),
         { error: 'must be a list of IP addresses or CIDRs (such as ["10.0.0.0/8", "fd00::/8"])' },
       )
       .max(64, { error: 'must name at most 64 networks' }),
