@@ -1,4 +1,15 @@
-import type { RunQuery, RunRecord, RunStatus, Store, ToolCallRecord } from '@birdie/store';
+import {
+  RUN_STATUSES,
+  type RunQuery,
+  type RunRecord,
+  type RunStatus,
+  type Store,
+  type ToolCallRecord,
+} from '@birdie/store';
+
+// The store's own list of statuses, which `--status` is checked against.
+export { RUN_STATUSES };
+
 import { UsageError } from './errors.js';
 import { checkpointReader } from './history.js';
 import { findSession } from './runtime.js';
@@ -48,15 +59,6 @@ export async function nestedRuns(runs: readonly RunRecord[]): Promise<LoggedRun[
   }));
 }
 
-export const RUN_STATUSES: readonly RunStatus[] = [
-  'running',
-  'ok',
-  'error',
-  'interrupted',
-  'rejected',
-  'cancelled',
-  'died',
-];
 const AGO = /^(\d+(?:\.\d+)?)(s|m|h|d)$/;
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
