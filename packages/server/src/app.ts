@@ -86,7 +86,7 @@ export function createApp(o: AppOptions): OpenAPIHono<ApiEnv> {
       cors({
         origin: o.corsOrigins,
         allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'Last-Event-ID'],
-        allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+        allowMethods: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'],
         maxAge: 600,
       }),
     );
