@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openStore, type Store } from '@birdie/store';
-import { makeTempDir, type TempDir } from '@birdie/test-utils';
+import { makeTempDir } from '@birdie/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../src/index.js';
 import { FakeRuntime } from './helpers.js';
@@ -9,7 +9,7 @@ import { FakeRuntime } from './helpers.js';
 // `birdie serve` serves the built single-page app at `/`, the API stays under /v1. Real HTTP to a listening server;
 // the raw paths (`..`, encoded dots) are sent as written, not normalised by a URL parser.
 
-let dir: TempDir;
+let dir: Awaited<ReturnType<typeof makeTempDir>>;
 let store: Store;
 const servers: Array<ReturnType<typeof createServer>> = [];
 
