@@ -148,8 +148,10 @@ export async function serveMcpStdio(
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });
-  // stdin ending is the client's way to stop a stdio server.
-  options.input.once('end', () => void server.close());
+  // stdin ending is the client's way to stop a stdio server (and a signal's: the application destroys it).
+  const stop = () => void server.close();
+  options.input.once('end', stop);
+  options.input.once('close', stop);
   await server.connect(transport);
   await closed;
 }
