@@ -178,6 +178,7 @@ describe('public API', () => {
       'ApiError',
       'ERROR_STATUS',
       'Workspaces',
+      'createMcpEndpoint',
       'createServer',
       'isApiError',
       'openApiDocument',
