@@ -42,6 +42,11 @@ async function writeFixtures(root: string): Promise<void> {
       '      type: string',
       '  required: [word]',
       '',
+      '### here',
+      'description: Print the working folder.',
+      'entrypoint: bash:pwd',
+      'schema: { type: object, properties: {} }',
+      '',
     ].join('\n'),
   );
   await mkdir(join(skills, 'house-style', 'reference'), { recursive: true });
@@ -146,6 +151,7 @@ describe('birdie mcp over stdio', { timeout: 120_000 }, () => {
       const result = await c.callTool({ name: 'shout', arguments: { word: 'hi $(id)' } });
       expect(result.isError).toBeFalsy();
       expect(textOf(result)).toBe('HI $(ID)\n');
+      expect(textOf(await c.callTool({ name: 'here', arguments: {} }))).toBe(`${box.cwd}\n`);
       expect(asked).toHaveLength(1);
       expect(asked[0]).toContain('shout');
       expect(asked[0]).toContain('hi $(id)');
@@ -173,9 +179,11 @@ describe('birdie mcp over stdio', { timeout: 120_000 }, () => {
       .map((line) => JSON.parse(line) as { status: string; trigger?: string; toolCalls: unknown[] });
     const mine = runs.filter((r) => r.trigger === 'mcp sdk-test');
     expect(mine.map((r) => r.status)).toEqual(expect.arrayContaining(['ok', 'rejected']));
-    expect(mine.find((r) => r.status === 'ok')?.toolCalls).toEqual([
-      expect.objectContaining({ name: 'shout', status: 'ok' }),
-    ]);
+    // The accepted call ran (its journal row says so); the declined one is a rejected run that ran nothing.
+    expect(mine.flatMap((r) => r.toolCalls)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'shout', status: 'ok' })]),
+    );
+    expect(mine.filter((r) => r.status === 'rejected').flatMap((r) => r.toolCalls)).toEqual([]);
   });
 
   it('refuses a tool that needs approval when the client cannot elicit', async () => {
@@ -247,6 +255,9 @@ describe('birdie mcp --http', { timeout: 180_000 }, () => {
       const result = await c.callTool({ name: 'shout', arguments: { word: 'team' } });
       expect(textOf(result)).toBe('TEAM\n');
       expect(asked).toHaveLength(1);
+      // Alice's tools work in her workspace, as under `birdie serve`.
+      const here = await c.callTool({ name: 'here', arguments: {} });
+      expect(textOf(here)).toBe(`${join(box.home, 'workspaces', 'alice')}\n`);
       // Bob's token with Alice's MCP session id: not his to use.
       const bob = await makeToken('bob', { env: box.env, cwd: box.cwd });
       const response = await fetch(url, {

@@ -41,13 +41,11 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
     instructions:
       "birdie's skills: tools (calls that need approval are asked about through elicitation), knowledge skills as skill:// resources, agents as prompts.",
   });
-  let opened: Promise<{ session: Session; cwd: string }> | undefined;
+  let opened: Promise<{ session: Session }> | undefined;
   const open = () => {
     opened ??= (async () => {
       const client = server.getClientVersion()?.name ?? 'client';
-      const session = await host.newSession(options.userId, `mcp ${client}`.slice(0, 120));
-      const cwd = host.serve ? await host.serve.workspaces.open(session) : host.cwd;
-      return { session, cwd };
+      return { session: await host.newSession(options.userId, `mcp ${client}`.slice(0, 120)) };
     })();
     // A failure is not kept: the next request tries again.
     opened.catch(() => {
@@ -66,8 +64,20 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
   }));
 
   server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {
-    const { session, cwd } = await open();
+    const { session } = await open();
     const client = server.getClientVersion()?.name ?? 'client';
+    const refused = (text: string) => ({ content: [{ type: 'text' as const, text }], isError: true });
+    let cwd = host.cwd;
+    if (host.serve) {
+      // The user's workspace, as a turn of `birdie serve` gets it: refused while it holds more than the quota.
+      const { isApiError } = await import('@birdie/server');
+      try {
+        cwd = await host.serve.workspaces.admit(session);
+      } catch (error) {
+        if (isApiError(error, 'workspace-bytes-exceeded')) return refused(`Refused: ${error.message}`);
+        throw error;
+      }
+    }
     const ask = async (question: McpApprovalQuestion): Promise<McpApprovalAnswer> => {
       // An empty `elicitation` capability means form elicitation (the 2025-06-18 revision had no modes).
       if (!server.getClientCapabilities()?.elicitation) return 'unavailable';
