@@ -40,6 +40,11 @@ async function setUp(settings: Record<string, unknown>, flags: Record<string, st
   const home = join(dir.path, '.birdie');
   await mkdir(join(home, 'skills', 'words'), { recursive: true });
   await writeFile(join(home, 'skills', 'words', 'SKILL.md'), SKILL);
+  await mkdir(join(home, 'skills', 'quiet'), { recursive: true });
+  await writeFile(
+    join(home, 'skills', 'quiet', 'SKILL.md'),
+    "---\nname: quiet\ndescription: Off unless enabled.\nenabled_by_default: false\n---\n\n## Tools\n\n### hush\ndescription: Says nothing much.\nentrypoint: bash:printf 'shh\\n'\nschema: { type: object, properties: {} }\n",
+  );
   await writeFile(join(home, 'config.json'), JSON.stringify({ settings }));
   const work = join(dir.path, 'work');
   await mkdir(work);
@@ -96,6 +101,12 @@ describe('createMcpServer', { timeout: 60_000 }, () => {
     const refused = await client.callTool({ name: 'upper', arguments: { word: 'x' } });
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toContain('is not available here');
+  });
+
+  it('grants --enable / --disable to the session, over the skills on by default', async () => {
+    const { client } = await setUp({}, { enable: ['quiet'], disable: ['words'] });
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['hush']);
+    expect(textOf(await client.callTool({ name: 'hush', arguments: {} }))).toBe('shh\n');
   });
 
   it('checks arguments against the schema before anything runs or is asked', async () => {
