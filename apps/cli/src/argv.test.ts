@@ -28,6 +28,10 @@ describe('parseArgv', () => {
       'agents check',
       'agents new',
       'tool',
+      'mcp',
+      'mcp add',
+      'mcp list',
+      'mcp remove',
       'sessions list',
       'sessions show',
       'sessions rename',
@@ -49,6 +53,17 @@ describe('parseArgv', () => {
       'db status',
       'db migrate',
     ]);
+  });
+
+  it('reads `mcp` alone as the server and `mcp add NAME -- COMMAND ARGS` with the command as positionals', () => {
+    expect(parseArgv(['mcp', '--http', '8788'])).toMatchObject({
+      command: { name: 'mcp' },
+      values: { http: '8788' },
+    });
+    expect(parseArgv(['mcp', 'add', 'files', '--', 'npx', '-y', 'server', '--root', '.'])).toMatchObject({
+      command: { name: 'mcp add' },
+      positionals: ['files', 'npx', '-y', 'server', '--root', '.'],
+    });
   });
 
   it('reads `logs show ID` as its own command, and `logs` with flags as the log', () => {

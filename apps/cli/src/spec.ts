@@ -236,6 +236,87 @@ export const COMMANDS: CommandSpec[] = [
       'birdie tool todo_show_plan --session-id 2026-11-21_1',
     ],
   },
+  // `birdie mcp`: birdie's skills as an MCP server, and MCP servers added as skills (mcpserver's block).
+  {
+    name: 'mcp',
+    summary: 'serve the skills as an MCP server (stdio, or streamable HTTP with --http) for any MCP client',
+    usage: 'birdie mcp [--http PORT] [options]',
+    options: {
+      ...runtime,
+      approval: session.approval!,
+      sandbox,
+      enable: {
+        ...session.enable!,
+        help: 'enable this skill for the MCP session (repeatable; not with --http)',
+      },
+      disable: {
+        ...session.disable!,
+        help: 'disable this skill for the MCP session (repeatable; not with --http)',
+      },
+      http: {
+        type: 'string',
+        arg: 'PORT',
+        help: 'serve streamable HTTP at /mcp on this port (0 picks a free one) instead of stdio, with the tokens and policy of `birdie serve`',
+      },
+      host: { type: 'string', arg: 'HOST', help: 'with --http: address to listen on (default: 127.0.0.1)' },
+      workspaces: {
+        type: 'string',
+        arg: 'DIR',
+        help: "with --http: the folder of the users' workspaces (default: serve.workspaces, else ~/.birdie/workspaces)",
+      },
+      'rate-limit': {
+        type: 'string',
+        arg: 'N',
+        help: 'with --http: requests per minute per token (default: 600; 0 turns the limit off)',
+      },
+      ...help,
+    },
+    positionals: [0, 0],
+    details:
+      'Tools are the skill tools a session may use, with their JSON schemas; a call that needs approval is asked ' +
+      'about through elicitation (a client that cannot elicit gets a refusal). Knowledge skills are skill://NAME ' +
+      'resources (their reference files skill://NAME/FILE), agents are prompts. Each connection is a birdie session ' +
+      'and each call a run (`birdie logs`). Over stdio, stdout carries the protocol only; policy, grants, trust, ' +
+      'approval rules and the sandbox apply as in the REPL. With --http, exactly as `birdie serve`: bearer tokens ' +
+      "(`birdie tokens create`), the operator's policy, a workspace per user, shell tools sandboxed.",
+    examples: ['birdie mcp', 'birdie mcp --enable filesystem --approval always', 'birdie mcp --http 8788'],
+  },
+  {
+    name: 'mcp add',
+    summary: 'add an MCP server as a skill of your own (~/.birdie/skills/NAME)',
+    usage: 'birdie mcp add NAME (--url URL | -- COMMAND [ARGS…])',
+    options: {
+      url: { type: 'string', arg: 'URL', help: 'a streamable HTTP (or SSE) server instead of a command' },
+      description: {
+        type: 'string',
+        arg: 'TEXT',
+        help: "the skill's description (default: the server's name)",
+      },
+      ...help,
+    },
+    positionals: [1, Number.POSITIVE_INFINITY],
+    details:
+      'Writes a skill folder whose SKILL.md has the mcp_server frontmatter, so trust, policy and approvals apply ' +
+      'to the server as to any skill. `birdie mcp remove` removes only folders written here.',
+    examples: [
+      'birdie mcp add memory -- npx -y @modelcontextprotocol/server-memory',
+      'birdie mcp add docs --url https://example.com/mcp',
+    ],
+  },
+  {
+    name: 'mcp list',
+    summary: 'list the MCP servers of your skills (those `birdie mcp add` wrote, and others)',
+    usage: 'birdie mcp list [--json]',
+    options: { ...runtime, json: { type: 'boolean', help: 'print JSON, one server per line' }, ...help },
+    positionals: [0, 0],
+  },
+  {
+    name: 'mcp remove',
+    summary: 'remove an MCP server that `birdie mcp add` added',
+    usage: 'birdie mcp remove NAME',
+    options: { ...help },
+    positionals: [1, 1],
+  },
   {
     name: 'sessions list',
     summary: 'list your sessions, newest first',

@@ -50,10 +50,15 @@ describe('public exports', () => {
   it('pins the runtime exports of @birdie/graph/tools (no LangGraph behind them)', async () => {
     expect(Object.keys(await import('./tools.js')).sort()).toEqual([
       'TOOL_LIMITS',
+      'callApproval',
       'checkToolArgs',
+      'compileRules',
       'createSkillTool',
       'defaultApproval',
+      'describeMiss',
+      'describeRule',
       'describeToolError',
+      'readReferenceFile',
     ]);
   });
 });

@@ -1,8 +1,7 @@
-import { open, realpath } from 'node:fs/promises';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Skill } from '@birdie/skill-parser';
 import { LOAD_SKILL, READ_REFERENCE } from './builtin-names.js';
 import { skillBodyVisible } from './compaction-view.js';
+import { readReferenceFile } from './reference-file.js';
 import { skillBlock } from './system-prompt.js';
 import { type DeclaredTool, declareTool, type ToolBody, type ToolRunContext } from './tool.js';
 
@@ -86,28 +85,6 @@ export function createLoadSkillTool(skills: readonly Skill[], unlocks = false): 
   return builtinTool(LOAD_SKILL, description, schema, execute);
 }
 
-function inside(root: string, target: string): boolean {
-  const rel = relative(root, target);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
-}
-
-async function readCapped(path: string, maxChars: number): Promise<{ text: string; more: number }> {
-  const handle = await open(path, 'r');
-  try {
-    const { size } = await handle.stat();
-    // UTF-8 uses at most 4 bytes per character: reading 4×cap bytes always covers cap characters.
-    const length = Math.min(size, maxChars * 4);
-    const buffer = Buffer.alloc(length);
-    await handle.read(buffer, 0, length, 0);
-    const text = buffer.toString('utf8');
-    if (text.length <= maxChars && size <= length) return { text, more: 0 };
-    const kept = text.slice(0, maxChars);
-    return { text: kept, more: Math.max(1, size - Buffer.byteLength(kept)) };
-  } finally {
-    await handle.close();
-  }
-}
-
 /**
  * `read_reference(skill, file)`: one of the files `load_skill` listed. The file must be in the skill's resource list
  * and resolve (symlinks followed) inside the skill folder; the text is capped.
@@ -130,17 +107,7 @@ export function createReadReferenceTool(skills: readonly Skill[], maxChars: numb
   const execute: ToolBody['execute'] = async (args) => {
     const skill = byName.get(String(args.skill));
     if (!skill) throw new Error(`Unknown or disabled skill "${String(args.skill)}".`);
-    const file = String(args.file).replace(/\\/g, '/').replace(/^\.\//, '');
-    if (file.includes('\0')) throw new Error('Refused: the file name contains a NUL byte.');
-    if (!skill.resources.includes(file)) {
-      throw new Error(
-        `"${file}" is not a reference file of ${skill.name}. Files: ${skill.resources.join(', ') || '(none)'}`,
-      );
-    }
-    const root = await realpath(skill.dir);
-    const target = await realpath(resolve(skill.dir, file));
-    if (!inside(root, target)) throw new Error(`Refused: "${file}" resolves outside the skill folder.`);
-    const { text, more } = await readCapped(target, maxChars);
+    const { text, more } = await readReferenceFile(skill, String(args.file), maxChars);
     return { content: more > 0 ? `${text}\n[truncated: ${more} more bytes]` : text };
   };
   return builtinTool(READ_REFERENCE, description, schema, execute);

@@ -1,5 +1,6 @@
 import type { AIMessage, BaseMessage } from '@langchain/core/messages';
 import { HANDOFF } from './agent-tools.js';
+import { callApproval } from './call-approval.js';
 import { newId } from './ids.js';
 import { callSignature, MAX_REPEATS, previousRepeats } from './loop-guard.js';
 import { describeMiss, describeRule, type RuleDecision, type RuleSet } from './rule-set.js';
@@ -117,32 +118,28 @@ export function planCalls(input: PlanInput): PlannedCall[] {
       handoff = String(built.invocation.args.to);
     }
     const { invocation } = built;
-    const ruleCall = { tool, args: invocation.args };
-    const decided = input.rules?.decide(ruleCall);
-    if (decided?.effect === 'deny') {
+    const decision = callApproval({
+      tool,
+      invocation,
+      approval: input.approval,
+      ...(input.askRawCommands ? { askRawCommands: true } : {}),
+      ...(input.rules ? { rules: input.rules } : {}),
+      ...(input.approvedForSession ? { approvedForSession: input.approvedForSession } : {}),
+    });
+    if (decision.effect === 'deny') {
       plan.push({
         kind: 'refuse',
         id,
         name: call.name,
         args,
-        message: `Refused by the ${describeRule(decided.rule)}: this call may not run. Do not retry it in another form.`,
+        message: `Refused by the ${describeRule(decision.rule.rule)}: this call may not run. Do not retry it in another form.`,
         tool,
-        rule: decided,
+        rule: decision.rule,
       });
       continue;
     }
-    const declared = input.askRawCommands && tool.raw ? 'raw-command' : invocation.approval(input.approval);
-    // An ask rule asks whatever the mode; an allow rule lifts what the tool declares (a raw command included), never
-    // the user's mode `always`.
-    const asked =
-      decided?.effect === 'ask'
-        ? 'rule'
-        : decided?.effect === 'allow' && declared !== 'mode-always'
-          ? null
-          : declared;
-    const granted = asked !== null && asked !== 'rule' && input.approvedForSession?.(tool) === true;
-    const reason = granted ? null : asked;
-    const miss = reason && decided?.effect !== 'ask' ? input.rules?.miss(ruleCall) : undefined;
+    const { reason, granted, miss } = decision;
+    const decided = decision.rule;
     const request: ApprovalRequest | undefined = reason
       ? {
           id,
@@ -175,7 +172,7 @@ export function planCalls(input: PlanInput): PlannedCall[] {
       invocation,
       ...(request ? { request } : {}),
       ...(granted ? { granted } : {}),
-      ...(decided && (decided.effect === 'ask' || reason === null) ? { rule: decided } : {}),
+      ...(decided ? { rule: decided } : {}),
     });
   }
   return plan;

@@ -1,7 +1,11 @@
 // `@birdie/graph/tools`: one skill tool, built and run exactly as the agent does it, without loading LangGraph (for
 // `birdie tool` and other callers that run a tool directly).
+
+export { type CallApproval, type CallApprovalInput, callApproval } from './call-approval.js';
 export { checkToolArgs } from './json-args.js';
 export { TOOL_LIMITS, type ToolLimits } from './limits.js';
+export { readReferenceFile } from './reference-file.js';
+export { compileRules, describeMiss, describeRule, type RuleSet } from './rule-set.js';
 export { createSkillTool, describeToolError } from './skill-tool.js';
 export type {
   ApprovalReason,

@@ -1,12 +1,13 @@
 import type { Agent, ApprovalMode, ApprovalRule } from '@birdie/graph';
 import type { ResolvedProviderConfig } from '@birdie/providers';
 import type { LoadedRegistry, PolicyCeiling, SkillPolicy } from '@birdie/registry';
-import type { Grants, LeaseHolder, Session, Store } from '@birdie/store';
+import type { LeaseHolder, Session, Store } from '@birdie/store';
 import { modelResolver, type NamedModel, routerTiers } from './agent-models.js';
 import { type LoadedConfig, loadConfig } from './config.js';
 import { didYouMean } from './did-you-mean.js';
 import { UsageError } from './errors.js';
 import type { Flags } from './flags.js';
+import { grantsBridge } from './grants-bridge.js';
 import { type RuntimeIo, warn } from './io.js';
 import { applyIsolation } from './isolation.js';
 import { integrationsDir } from './paths.js';
@@ -14,7 +15,7 @@ import { retryCallback } from './retry-notice.js';
 import { APPROVAL_MODES } from './settings.js';
 import { openRegistry, workingDir } from './skills.js';
 import { type HintPlace, isStoreErrorLike, storeFailure } from './store-failure.js';
-import { readTrust, realFolder, type TrustRecords, trustDecision, trustedForOneRun } from './trust.js';
+import { folderTrusted, readTrust, type TrustRecords, trustDecision, trustedForOneRun } from './trust.js';
 import { openUserStore } from './user-store.js';
 
 export { APPROVAL_MODES, openUserStore };
@@ -139,46 +140,6 @@ export interface Runtime<I extends RuntimeIo = RuntimeIo> {
   close(): Promise<void>;
 }
 
-/**
- * The policy asks for a session's grants synchronously and the store answers with promises: the grants are read into
- * this bridge when a turn takes a session up (`load`, again at every turn: another process may have changed them),
- * the policy's saves go to the store in order, as the session's own user, and `flush` waits for them and reports the
- * first failure.
- */
-function grantsBridge(store: Store, defaultUser: string) {
-  const loaded = new Map<string, Grants>();
-  const owners = new Map<string, string>();
-  let writes: Promise<void> = Promise.resolve();
-  let failure: { error: unknown } | undefined;
-  return {
-    policyStore: {
-      get: (sessionId: string) => loaded.get(sessionId),
-      set: (sessionId: string, grants: Grants) => {
-        loaded.set(sessionId, grants);
-        const userId = owners.get(sessionId) ?? defaultUser;
-        writes = writes
-          .then(() => store.grants.set(sessionId, userId, grants))
-          .catch((error: unknown) => {
-            failure ??= { error };
-          });
-      },
-    },
-    async load(sessionId: string, userId: string): Promise<Grants> {
-      await writes;
-      const grants = await store.grants.get(sessionId, userId);
-      loaded.set(sessionId, grants);
-      owners.set(sessionId, userId);
-      return grants;
-    },
-    async flush() {
-      await writes;
-      const first = failure;
-      failure = undefined;
-      if (first) throw first.error;
-    },
-  };
-}
-
 export interface OpenRuntimeOptions {
   /** The most any session may use (`birdie serve`: the operator's policy), from the loaded config. */
   ceiling?(config: LoadedConfig): PolicyCeiling;
@@ -229,10 +190,7 @@ export async function openRuntime<I extends RuntimeIo>(
       ...(options.ceiling ? { ceiling: options.ceiling(config) } : {}),
     });
     // Approval rules fixed for the agent: the user's settings, then the project's (its allow rules once trusted).
-    const trustedNow =
-      trustedForOneRun(values, cwd) === realFolder(cwd) ||
-      (trust.get(realFolder(cwd))?.decision === 'trusted' &&
-        !registry.current().untrusted.some((w) => w.path === realFolder(cwd)));
+    const trustedNow = folderTrusted(values, cwd, trust, registry.current());
     const { userRules, projectRules } = await import('./permission-rules.js');
     const project = options.rules ? { rules: [] } : await projectRules(cwd, trustedNow);
     if ('problem' in project && project.problem)
@@ -276,10 +234,7 @@ export async function openRuntime<I extends RuntimeIo>(
       trust,
       // Trusted for what it holds now: the registry lists a folder whose digest changed (a new AGENTS.md, say) as
       // untrusted until the user answers again.
-      workspaceTrusted: (folder = cwd) =>
-        trustedForOneRun(values, cwd) === realFolder(folder) ||
-        (trust.get(realFolder(folder))?.decision === 'trusted' &&
-          !registry.current().untrusted.some((w) => w.path === realFolder(folder))),
+      workspaceTrusted: (folder = cwd) => folderTrusted(values, cwd, trust, registry.current(), folder),
       resolveModel,
       titleModel() {
         titleModel ??= provider.tiers.includes('fast')

@@ -9,6 +9,14 @@ import { resolveFrom, userAgentsDir, userSkillsDir } from './paths.js';
 
 const NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
+/** A usage error unless `name` is lowercase words joined by hyphens, at most 64 characters (the Agent Skills rule). */
+export function checkNewName(kind: 'skill' | 'agent', name: string, example: string): void {
+  if (!NAME.test(name) || name.length > 64)
+    throw new UsageError(
+      `${kind} names are lowercase words joined by hyphens (e.g. "${example}"), got "${name}"`,
+    );
+}
+
 /** A valid skill to edit: one `bash:` tool that echoes its argument, disabled by default. */
 function skillTemplate(name: string): string {
   const tool = name.replace(/-/g, '_');
@@ -69,11 +77,7 @@ export async function scaffoldSkill(
   name: string,
   dir?: string,
 ): Promise<{ dir: string; file: string }> {
-  if (!NAME.test(name) || name.length > 64) {
-    throw new UsageError(
-      `skill names are lowercase words joined by hyphens (e.g. "git-helper"), got "${name}"`,
-    );
-  }
+  checkNewName('skill', name, 'git-helper');
   const root = dir !== undefined ? resolveFrom(io.cwd, dir) : userSkillsDir(io.env);
   const folder = join(root, name);
   if (await stat(folder).catch(() => undefined))
@@ -89,11 +93,7 @@ export async function scaffoldSkill(
  * errors: a name that is not lowercase words joined by hyphens, a file that exists.
  */
 export async function scaffoldAgent(io: RuntimeIo, name: string, dir?: string): Promise<{ file: string }> {
-  if (!NAME.test(name) || name.length > 64) {
-    throw new UsageError(
-      `agent names are lowercase words joined by hyphens (e.g. "code-reviewer"), got "${name}"`,
-    );
-  }
+  checkNewName('agent', name, 'code-reviewer');
   const folder = dir !== undefined ? resolveFrom(io.cwd, dir) : userAgentsDir(io.env);
   await ensureFolder(folder, 0o777);
   const file = join(folder, `${name}.md`);

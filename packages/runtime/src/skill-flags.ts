@@ -42,7 +42,10 @@ export function skillFlags(rt: Pick<Runtime, 'registry'>, values: Flags): SkillF
  * defaults, so a name no loaded skill has (removed, misspelt, or in a project folder not trusted for what it declares
  * now) is left out with a warning naming the setting, its file and the skill; it never stops a start.
  */
-export function settingSkills(rt: Pick<Runtime, 'registry' | 'config'>): {
+export function settingSkills(rt: {
+  registry: Runtime['registry'];
+  config: Pick<Runtime['config'], 'settings' | 'sources'>;
+}): {
   skills: SkillFlags;
   warnings: string[];
 } {

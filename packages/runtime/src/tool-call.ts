@@ -1,4 +1,5 @@
 import type { ToolInvocation, ToolResult } from '@birdie/graph/tools';
+import type { RegistrySnapshot, ToolEntry } from '@birdie/registry';
 import { didYouMean } from './did-you-mean.js';
 import { UsageError } from './errors.js';
 import type { Flags } from './flags.js';
@@ -41,21 +42,7 @@ export async function prepareToolCall(
 ): Promise<ToolCall> {
   const args = parseToolArgs(options.args ?? '{}');
   const registry = await openTrustedRegistry(io, flags);
-  const snapshot = registry.current();
-  const entry = snapshot.getTool(name);
-  if (!entry) {
-    const untrusted = snapshot.untrusted.find((w) =>
-      w.skills.some((s) => s.tools.some((t) => t.name === name)),
-    );
-    if (untrusted)
-      throw new UsageError(
-        `tool "${name}" belongs to a project skill of ${untrusted.path}, which you have not trusted: run \`birdie trust\` there first (or pass --trust-workspace)`,
-      );
-    const all = snapshot.skills.flatMap((s) => s.tools.map((t) => t.name));
-    throw new UsageError(
-      `unknown tool "${name}".${didYouMean(name, all)} Run \`birdie skills list\` to see them.`,
-    );
-  }
+  const entry = knownTool(registry.current(), name);
   const seconds = options.timeout === undefined ? undefined : Number(options.timeout);
   if (seconds !== undefined && !(seconds > 0))
     throw new UsageError(`--timeout must be a positive number of seconds, got "${options.timeout}"`);
@@ -82,10 +69,30 @@ export async function prepareToolCall(
 }
 
 /**
+ * The trusted skill tool of that name in the snapshot; a usage error naming the folder to trust for a tool of an
+ * untrusted project skill, or the closest name for an unknown one.
+ */
+export function knownTool(snapshot: RegistrySnapshot, name: string): ToolEntry {
+  const entry = snapshot.getTool(name);
+  if (entry) return entry;
+  const untrusted = snapshot.untrusted.find((w) =>
+    w.skills.some((s) => s.tools.some((t) => t.name === name)),
+  );
+  if (untrusted)
+    throw new UsageError(
+      `tool "${name}" belongs to a project skill of ${untrusted.path}, which you have not trusted: run \`birdie trust\` there first (or pass --trust-workspace)`,
+    );
+  const all = snapshot.skills.flatMap((s) => s.tools.map((t) => t.name));
+  throw new UsageError(
+    `unknown tool "${name}".${didYouMean(name, all)} Run \`birdie skills list\` to see them.`,
+  );
+}
+
+/**
  * The session must exist: a typo would otherwise start an empty plan in a folder no session owns. Its folder holds
  * what the store holds for it, and what the tool changes there goes back to the store when the call is closed.
  */
-async function toolSession(
+export async function toolSession(
   io: RuntimeIo,
   id: string,
   userId: string,

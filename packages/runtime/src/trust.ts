@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import type { TrustDecision, WorkspaceDeclarations } from '@birdie/registry';
+import type { RegistrySnapshot, TrustDecision, WorkspaceDeclarations } from '@birdie/registry';
 import type { Store, TrustRecord } from '@birdie/store';
 import type { Flags } from './flags.js';
 
@@ -35,6 +35,24 @@ export function trustDecision(records: TrustRecords, oneRun?: string): TrustDeci
 /** The working folder, when `--trust-workspace` was given. */
 export function trustedForOneRun(values: Flags, cwd: string): string | undefined {
   return values['trust-workspace'] === true ? realFolder(cwd) : undefined;
+}
+
+/**
+ * Whether a folder is trusted for what it holds now: a stored answer the registry did not list as untrusted (a new
+ * AGENTS.md changes its digest), or `--trust-workspace` for the working folder `cwd`.
+ */
+export function folderTrusted(
+  values: Flags,
+  cwd: string,
+  trust: TrustRecords,
+  snapshot: Pick<RegistrySnapshot, 'untrusted'>,
+  folder: string = cwd,
+): boolean {
+  const real = realFolder(folder);
+  return (
+    trustedForOneRun(values, cwd) === real ||
+    (trust.get(real)?.decision === 'trusted' && !snapshot.untrusted.some((w) => w.path === real))
+  );
 }
 
 /** Whether the user already answered "no" to exactly these declarations (then they are not asked again). */

@@ -221,6 +221,7 @@ describe('public API', () => {
       'ApiError',
       'ERROR_STATUS',
       'Workspaces',
+      'createMcpEndpoint',
       'createServer',
       'isApiError',
       'openApiDocument',

@@ -2,6 +2,7 @@ import { Readable, Writable } from 'node:stream';
 import { agentFlag, approvalMode, openRuntime, waitMs } from '@birdie/runtime/runtime';
 import { skillFlags } from '@birdie/runtime/skill-flags';
 import type { CommandContext } from '../command-context.js';
+import { consoleToStderr } from '../console-to-stderr.js';
 import { type Io, write } from '../io.js';
 import { reportSkillProblems } from '../render/diagnostics.js';
 import { skippedLine } from '../render/workspace-trust.js';
@@ -65,11 +66,4 @@ export async function acpCommand({ io, values }: CommandContext): Promise<number
     await endChildProcesses();
     restoreConsole();
   }
-}
-
-/** Sends `console.log`/`info`/`debug` (a library's stray output) to stderr while the protocol owns stdout. */
-function consoleToStderr(): () => void {
-  const saved = { log: console.log, info: console.info, debug: console.debug };
-  console.log = console.info = console.debug = console.error;
-  return () => Object.assign(console, saved);
 }

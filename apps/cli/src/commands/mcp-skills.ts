@@ -1,0 +1,46 @@
+import { addMcpSkill, listMcpSkills, removeMcpSkill } from '@birdie/runtime/mcp-skills';
+import type { CommandContext } from '../command-context.js';
+import { EXIT_OK, write } from '../io.js';
+
+/** `birdie mcp add NAME -- COMMAND ARGS…` / `--url URL`: an MCP server as a skill of the user's own. */
+export async function mcpAddCommand({ io, values, positionals }: CommandContext): Promise<number> {
+  const [name, ...command] = positionals;
+  const { file } = await addMcpSkill(io, values, {
+    name: name!,
+    command,
+    ...(typeof values.url === 'string' ? { url: values.url } : {}),
+    ...(typeof values.description === 'string' ? { description: values.description } : {}),
+  });
+  write(io.stdout, `Added ${file}`);
+  write(
+    io.stdout,
+    `It is disabled by default: enable it in a session with /skill enable ${name} (or birdie run --enable ${name}); \`birdie skills check\` checks it.`,
+  );
+  return EXIT_OK;
+}
+
+/** `birdie mcp list`: every loaded skill with an MCP server, those `mcp add` wrote marked. */
+export async function mcpListCommand({ io, values }: CommandContext): Promise<number> {
+  const servers = await listMcpSkills(io, values);
+  if (values.json) {
+    for (const server of servers) write(io.stdout, JSON.stringify(server));
+    return EXIT_OK;
+  }
+  if (servers.length === 0) {
+    write(io.stdout, 'No MCP servers. Add one: birdie mcp add NAME -- COMMAND [ARGS…]');
+    return EXIT_OK;
+  }
+  for (const s of servers)
+    write(
+      io.stdout,
+      `${s.name}  ${s.transport}  ${s.target}  (${s.layer}${s.added ? ', birdie mcp add' : ''})`,
+    );
+  return EXIT_OK;
+}
+
+/** `birdie mcp remove NAME`: only what `birdie mcp add` wrote. */
+export async function mcpRemoveCommand({ io, positionals }: CommandContext): Promise<number> {
+  const { dir } = await removeMcpSkill(io, positionals[0]!);
+  write(io.stdout, `Removed ${dir}`);
+  return EXIT_OK;
+}

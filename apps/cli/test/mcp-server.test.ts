@@ -1,0 +1,279 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { birdie, startBirdie } from './helpers/birdie-process.js';
+import { BIN, type Sandbox, sandbox } from './helpers/env.js';
+import { makeToken } from './helpers/serve.js';
+
+// Issue 33, the server half: `birdie mcp` driven by the MCP SDK's own client, over stdio (the built CLI spawned by
+// the client) and over streamable HTTP (`--http 0`, the tokens of `birdie serve`).
+
+let box: Sandbox;
+let skills: string;
+let agents: string;
+
+/** A `bash:` tool that needs approval, a knowledge skill with a reference file, and an agent. */
+async function writeFixtures(root: string): Promise<void> {
+  skills = join(root, 'mcp-skills');
+  agents = join(root, 'mcp-agents');
+  await mkdir(join(skills, 'shout'), { recursive: true });
+  await writeFile(
+    join(skills, 'shout', 'SKILL.md'),
+    [
+      '---',
+      'name: shout',
+      'description: Shouts a word back.',
+      '---',
+      '',
+      '## Tools',
+      '',
+      '### shout',
+      'description: Print the word in capitals.',
+      "entrypoint: bash:printf '%s\\n' {word} | tr a-z A-Z",
+      'approval: required',
+      'schema:',
+      '  type: object',
+      '  properties:',
+      '    word:',
+      '      type: string',
+      '  required: [word]',
+      '',
+      '### here',
+      'description: Print the working folder.',
+      'entrypoint: bash:pwd',
+      'schema: { type: object, properties: {} }',
+      '',
+    ].join('\n'),
+  );
+  await mkdir(join(skills, 'house-style', 'reference'), { recursive: true });
+  await writeFile(
+    join(skills, 'house-style', 'SKILL.md'),
+    '---\nname: house-style\ndescription: How we write.\n---\n\n# House style\n\nShort sentences.\n',
+  );
+  await writeFile(join(skills, 'house-style', 'reference', 'words.md'), 'Say "use", not "utilise".\n');
+  await mkdir(agents, { recursive: true });
+  await writeFile(
+    join(agents, 'editor.md'),
+    '---\nname: editor\ndescription: Edits prose.\n---\n\nYou edit prose for clarity.\n',
+  );
+}
+
+beforeAll(async () => {
+  box = await sandbox();
+  await writeFixtures(box.dir.path);
+});
+
+afterAll(async () => {
+  await box?.cleanup();
+});
+
+/** An SDK client; with `answer`, it declares form elicitation and answers every question so, recording them. */
+function client(answer?: ElicitResult['action']): { client: Client; asked: string[] } {
+  const asked: string[] = [];
+  const c = new Client(
+    { name: 'sdk-test', version: '1.0.0' },
+    { capabilities: answer ? { elicitation: { form: {} } } : {} },
+  );
+  if (answer)
+    c.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return answer === 'accept' ? { action: 'accept', content: {} } : { action: answer };
+    });
+  return { client: c, asked };
+}
+
+async function overStdio(c: Client, extra: string[] = []): Promise<void> {
+  await c.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp', '--skills-dir', skills, '--agents-dir', agents, ...extra],
+      env: box.env as Record<string, string>,
+      cwd: box.cwd,
+      stderr: 'pipe',
+    }),
+  );
+}
+
+const textOf = (result: Awaited<ReturnType<Client['callTool']>>) =>
+  (result.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('');
+
+describe('birdie mcp over stdio', { timeout: 120_000 }, () => {
+  it('lists the tools with their schemas, knowledge skills as resources, agents as prompts', async () => {
+    const { client: c } = client();
+    await overStdio(c);
+    try {
+      const { tools } = await c.listTools();
+      const shout = tools.find((t) => t.name === 'shout');
+      expect(shout?.description).toBe('Print the word in capitals.');
+      expect(shout?.inputSchema).toMatchObject({
+        type: 'object',
+        properties: { word: { type: 'string' } },
+        required: ['word'],
+      });
+      const { resources } = await c.listResources();
+      expect(resources.map((r) => r.uri)).toEqual(
+        expect.arrayContaining(['skill://house-style', 'skill://house-style/reference/words.md']),
+      );
+      const { prompts } = await c.listPrompts();
+      expect(prompts.map((p) => p.name)).toContain('editor');
+      const prompt = await c.getPrompt({ name: 'editor', arguments: { request: 'Tighten this.' } });
+      expect(JSON.stringify(prompt.messages)).toContain('You edit prose for clarity.\\n\\nTighten this.');
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('reads a knowledge skill and its reference file as resources', async () => {
+    const { client: c } = client();
+    await overStdio(c);
+    try {
+      const body = await c.readResource({ uri: 'skill://house-style' });
+      expect(body.contents[0]).toMatchObject({ mimeType: 'text/markdown' });
+      expect((body.contents[0] as { text: string }).text).toContain('Short sentences.');
+      const file = await c.readResource({ uri: 'skill://house-style/reference/words.md' });
+      expect((file.contents[0] as { text: string }).text).toBe('Say "use", not "utilise".\n');
+      await expect(c.readResource({ uri: 'skill://house-style/../shout/SKILL.md' })).rejects.toThrow(
+        /not a reference file/,
+      );
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('asks before a bash: tool that needs approval: accepted, it runs (its argument data, not shell)', async () => {
+    const { client: c, asked } = client('accept');
+    await overStdio(c);
+    try {
+      const result = await c.callTool({ name: 'shout', arguments: { word: 'hi $(id)' } });
+      expect(result.isError).toBeFalsy();
+      expect(textOf(result)).toBe('HI $(ID)\n');
+      expect(textOf(await c.callTool({ name: 'here', arguments: {} }))).toBe(`${box.cwd}\n`);
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toContain('shout');
+      expect(asked[0]).toContain('hi $(id)');
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('declined, the call does not run and the client is told; both calls are in the run log', async () => {
+    const { client: c, asked } = client('decline');
+    await overStdio(c);
+    try {
+      const result = await c.callTool({ name: 'shout', arguments: { word: 'no' } });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain('did not approve');
+      expect(asked).toHaveLength(1);
+    } finally {
+      await c.close();
+    }
+    const logs = await birdie(['logs', '--json'], { env: box.env, cwd: box.cwd });
+    expect(logs.code, logs.stderr).toBe(0);
+    const runs = logs.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { status: string; trigger?: string; toolCalls: unknown[] });
+    const mine = runs.filter((r) => r.trigger === 'mcp sdk-test');
+    expect(mine.map((r) => r.status)).toEqual(expect.arrayContaining(['ok', 'rejected']));
+    // The accepted call ran (its journal row says so); the declined one is a rejected run that ran nothing.
+    expect(mine.flatMap((r) => r.toolCalls)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'shout', status: 'ok' })]),
+    );
+    expect(mine.filter((r) => r.status === 'rejected').flatMap((r) => r.toolCalls)).toEqual([]);
+  });
+
+  it('refuses a tool that needs approval when the client cannot elicit', async () => {
+    const { client: c } = client();
+    await overStdio(c);
+    try {
+      const result = await c.callTool({ name: 'shout', arguments: { word: 'hi' } });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain('cannot be asked (it does not support elicitation)');
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+describe('birdie mcp --http', { timeout: 180_000 }, () => {
+  let url: string;
+  let stop: () => void;
+
+  beforeAll(async () => {
+    const server = startBirdie(['mcp', '--http', '0', '--skills-dir', skills, '--agents-dir', agents], {
+      env: box.env,
+      cwd: box.cwd,
+      timeoutMs: 300_000,
+    });
+    stop = () => server.kill('SIGTERM');
+    [, url] = (await server.waitFor('stdout', /listening on (http:\/\/\S+)/, 60_000)) as RegExpMatchArray as [
+      string,
+      string,
+    ];
+  }, 120_000);
+
+  afterAll(() => stop?.());
+
+  const initialize = (token?: string) =>
+    fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      }),
+    });
+
+  it('refuses a missing or wrong bearer token with 401, as birdie serve does', async () => {
+    for (const token of [undefined, 'birdie_not-a-token']) {
+      const response = await initialize(token);
+      expect(response.status, String(token)).toBe(401);
+      expect(response.headers.get('www-authenticate')).toContain('Bearer');
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
+    }
+  });
+
+  it('a token holder lists and calls tools, approving through elicitation; another user cannot use the session', async () => {
+    const token = await makeToken('alice', { env: box.env, cwd: box.cwd });
+    const { client: c, asked } = client('accept');
+    const transport = new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    });
+    await c.connect(transport);
+    try {
+      expect((await c.listTools()).tools.map((t) => t.name)).toContain('shout');
+      const result = await c.callTool({ name: 'shout', arguments: { word: 'team' } });
+      expect(textOf(result)).toBe('TEAM\n');
+      expect(asked).toHaveLength(1);
+      // Alice's tools work in her workspace, as under `birdie serve`.
+      const here = await c.callTool({ name: 'here', arguments: {} });
+      expect(textOf(here)).toBe(`${join(box.home, 'workspaces', 'alice')}\n`);
+      // Bob's token with Alice's MCP session id: not his to use.
+      const bob = await makeToken('bob', { env: box.env, cwd: box.cwd });
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${bob}`,
+          'mcp-session-id': transport.sessionId!,
+          'mcp-protocol-version': '2025-06-18',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list', params: {} }),
+      });
+      expect(response.status).toBe(404);
+    } finally {
+      await c.close();
+    }
+  });
+});

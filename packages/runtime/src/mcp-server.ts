@@ -1,0 +1,167 @@
+import type { Session } from '@birdie/store';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  getPrompt,
+  isMcpResourceError,
+  listPrompts,
+  listResources,
+  listTools,
+  readResource,
+} from './mcp-catalog.js';
+import type { McpHost } from './mcp-host.js';
+import { callMcpTool, type McpApprovalAnswer, type McpApprovalQuestion } from './mcp-tool-call.js';
+
+export interface McpServerOptions {
+  /** Whose sessions the connection's calls are logged in (a token's user under `--http`). */
+  userId: string;
+  /** `serverInfo` of the initialize answer. */
+  info: { name: string; version: string };
+}
+
+/** One MCP connection's server, and how to end what it holds. */
+export interface BirdieMcpServer {
+  server: Server;
+  /** The session its calls are logged in, once one was needed. */
+  session(): Promise<Session>;
+}
+
+/**
+ * An MCP server (the SDK's `Server`) over a host: the skill tools the connection's session may use, with their JSON
+ * schemas, each call run by `callMcpTool` (policy, rules, approval asked through elicitation, run log); the session's
+ * knowledge skills as `skill://` resources; the agents as prompts. The session is made on the first request that
+ * needs it (`mcp CLIENT` is its title), so that its grants decide every listing. Connect it to any transport.
+ */
+export async function createMcpServer(host: McpHost, options: McpServerOptions): Promise<BirdieMcpServer> {
+  const [{ Server }, types] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
+  const server = new Server(options.info, {
+    capabilities: { tools: {}, resources: {}, prompts: {} },
+    instructions:
+      "birdie's skills: tools (calls that need approval are asked about through elicitation), knowledge skills as skill:// resources, agents as prompts.",
+  });
+  let opened: Promise<{ session: Session }> | undefined;
+  const open = () => {
+    opened ??= (async () => {
+      const client = server.getClientVersion()?.name ?? 'client';
+      return { session: await host.newSession(options.userId, `mcp ${client}`.slice(0, 120)) };
+    })();
+    // A failure is not kept: the next request tries again.
+    opened.catch(() => {
+      opened = undefined;
+    });
+    return opened;
+  };
+  const sessionKey = async () => {
+    const { session } = await open();
+    await host.loadGrants(session);
+    return session.id;
+  };
+
+  server.setRequestHandler(types.ListToolsRequestSchema, async () => ({
+    tools: listTools(host, await sessionKey()),
+  }));
+
+  server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {
+    const { session } = await open();
+    const client = server.getClientVersion()?.name ?? 'client';
+    const refused = (text: string) => ({ content: [{ type: 'text' as const, text }], isError: true });
+    let cwd = host.cwd;
+    if (host.serve) {
+      // The user's workspace, as a turn of `birdie serve` gets it: refused while it holds more than the quota.
+      const { isApiError } = await import('@birdie/server');
+      try {
+        cwd = await host.serve.workspaces.admit(session);
+      } catch (error) {
+        if (isApiError(error, 'workspace-bytes-exceeded')) return refused(`Refused: ${error.message}`);
+        throw error;
+      }
+    }
+    const ask = async (question: McpApprovalQuestion): Promise<McpApprovalAnswer> => {
+      // An empty `elicitation` capability means form elicitation (the 2025-06-18 revision had no modes).
+      if (!server.getClientCapabilities()?.elicitation) return 'unavailable';
+      const result = await server.request(
+        {
+          method: 'elicitation/create',
+          params: {
+            mode: 'form',
+            message: `Allow this call? ${question.description}`,
+            requestedSchema: { type: 'object', properties: {} },
+          },
+        },
+        types.ElicitResultSchema,
+        { relatedRequestId: extra.requestId, signal: extra.signal, timeout: 60 * 60 * 1000 },
+      );
+      return result.action;
+    };
+    const outcome = await callMcpTool(host, request.params.name, request.params.arguments ?? {}, {
+      session,
+      cwd,
+      ask,
+      signal: extra.signal,
+      trigger: `mcp ${client}`.slice(0, 120),
+    });
+    return {
+      content: [
+        { type: 'text' as const, text: outcome.content },
+        ...(outcome.images ?? []).map((image) => ({
+          type: 'image' as const,
+          data: image.data,
+          mimeType: image.mimeType,
+        })),
+      ],
+      ...(outcome.ok ? {} : { isError: true }),
+    };
+  });
+
+  server.setRequestHandler(types.ListResourcesRequestSchema, async () => ({
+    resources: listResources(host, await sessionKey()),
+  }));
+
+  server.setRequestHandler(types.ReadResourceRequestSchema, async (request) => {
+    try {
+      return { contents: [await readResource(host, await sessionKey(), request.params.uri)] };
+    } catch (error) {
+      if (isMcpResourceError(error)) throw new types.McpError(types.ErrorCode.InvalidParams, error.message);
+      throw error;
+    }
+  });
+
+  server.setRequestHandler(types.ListPromptsRequestSchema, async () => {
+    await sessionKey();
+    return { prompts: listPrompts(host) };
+  });
+
+  server.setRequestHandler(types.GetPromptRequestSchema, async (request) => {
+    await sessionKey();
+    const prompt = getPrompt(host, request.params.name, request.params.arguments);
+    if (!prompt)
+      throw new types.McpError(types.ErrorCode.InvalidParams, `no prompt "${request.params.name}"`);
+    return prompt;
+  });
+
+  return { server, session: async () => (await open()).session };
+}
+
+/**
+ * `birdie mcp` over stdio: the server on the given streams (the process's stdin and stdout) until the client closes
+ * them. Nothing else may write to `output`: it carries the protocol.
+ */
+export async function serveMcpStdio(
+  host: McpHost,
+  options: McpServerOptions & { input: NodeJS.ReadableStream; output: NodeJS.WritableStream },
+): Promise<void> {
+  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+  const { server } = await createMcpServer(host, options);
+  const transport = new StdioServerTransport(options.input as never, options.output as never);
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve();
+  });
+  // stdin ending is the client's way to stop a stdio server (and a signal's: the application destroys it).
+  const stop = () => void server.close();
+  options.input.once('end', stop);
+  options.input.once('close', stop);
+  await server.connect(transport);
+  await closed;
+}

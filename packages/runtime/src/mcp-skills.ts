@@ -1,0 +1,134 @@
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Skill } from '@birdie/skill-parser';
+import { stringify } from 'yaml';
+import { UsageError } from './errors.js';
+import type { Flags } from './flags.js';
+import { ensureFolder } from './folders.js';
+import type { RuntimeIo } from './io.js';
+import { userSkillsDir } from './paths.js';
+import { checkNewName } from './scaffold.js';
+import { openTrustedRegistry } from './skills.js';
+
+/** The `metadata` key `birdie mcp add` writes: `birdie mcp remove` removes only folders that carry it. */
+export const ADDED_BY = 'added-by';
+const ADDED_BY_VALUE = 'birdie mcp add';
+
+export interface McpServerToAdd {
+  name: string;
+  /** A stdio server: the program and its arguments. */
+  command?: string[];
+  /** A remote server (streamable HTTP). */
+  url?: string;
+  description?: string;
+}
+
+/** What `birdie mcp list` shows of a skill's MCP server. */
+export interface McpServerSkill {
+  name: string;
+  transport: string;
+  /** The command line of a stdio server, or the URL of a remote one. */
+  target: string;
+  /** Where the skill was loaded from. */
+  layer: string;
+  file: string;
+  /** Written by `birdie mcp add` (and so removable by `birdie mcp remove`). */
+  added: boolean;
+}
+
+const addedHere = (skill: Pick<Skill, 'metadata'>) => skill.metadata?.[ADDED_BY] === ADDED_BY_VALUE;
+
+/**
+ * `birdie mcp add`: a skill folder in the user's skills folder whose SKILL.md has the `mcp_server` frontmatter, so the
+ * server's tools go through the same trust, policy and approvals as any skill's. Disabled by default (enable it per
+ * session or with the `skills.enable` setting). Usage errors: an invalid name, a name a loaded skill has, neither or
+ * both of a command and a URL, a URL that is not http(s).
+ */
+export async function addMcpSkill(
+  io: RuntimeIo,
+  flags: Flags,
+  server: McpServerToAdd,
+): Promise<{ dir: string; file: string }> {
+  checkNewName('skill', server.name, 'my-server');
+  const command = server.command ?? [];
+  if (command.length === 0 && server.url === undefined)
+    throw new UsageError(
+      `missing the server: birdie mcp add ${server.name} -- COMMAND [ARGS…], or --url URL`,
+    );
+  if (command.length > 0 && server.url !== undefined)
+    throw new UsageError('give either a command (after --) or --url, not both');
+  if (
+    server.url !== undefined &&
+    !(URL.canParse(server.url) && /^https?:$/.test(new URL(server.url).protocol))
+  )
+    throw new UsageError(`--url must be an http(s) URL, got "${server.url}"`);
+  const registry = await openTrustedRegistry(io, flags);
+  const snapshot = registry.current();
+  const clash = snapshot.getSkill(server.name);
+  if (clash)
+    throw new UsageError(
+      `a skill named "${server.name}" already exists (${snapshot.layerOf(clash.name)?.layer ?? 'loaded'}: ${clash.file}); pick another name`,
+    );
+  const dir = join(userSkillsDir(io.env), server.name);
+  await ensureFolder(userSkillsDir(io.env), 0o777);
+  const frontmatter = {
+    name: server.name,
+    description: server.description ?? `The tools of the ${server.name} MCP server.`,
+    enabled_by_default: false,
+    metadata: { [ADDED_BY]: ADDED_BY_VALUE },
+    mcp_server:
+      server.url !== undefined
+        ? { transport: 'streamable_http', url: server.url }
+        : { transport: 'stdio', command: command[0], args: command.slice(1) },
+  };
+  const body = `# ${server.name}\n\nAdded with \`birdie mcp add\`; its tools come from the MCP server above. Remove it with \`birdie mcp remove ${server.name}\`.\n`;
+  try {
+    await ensureFolder(dir, 0o777);
+    const file = join(dir, 'SKILL.md');
+    await writeFile(file, `---\n${stringify(frontmatter)}---\n\n${body}`, { flag: 'wx' });
+    return { dir, file };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+      throw new UsageError(`${dir} already holds a SKILL.md; pick another name`);
+    throw error;
+  }
+}
+
+/** Every loaded skill with an MCP server, whichever layer it comes from. */
+export async function listMcpSkills(io: RuntimeIo, flags: Flags): Promise<McpServerSkill[]> {
+  const snapshot = (await openTrustedRegistry(io, flags)).current();
+  return snapshot.skills
+    .filter((skill) => skill.mcpServer !== undefined)
+    .map((skill) => {
+      const server = skill.mcpServer!;
+      return {
+        name: skill.name,
+        transport: server.transport,
+        target: server.transport === 'stdio' ? [server.command, ...server.args].join(' ') : server.url,
+        layer: snapshot.layerOf(skill.name)?.layer ?? 'unknown',
+        file: skill.file,
+        added: addedHere(skill),
+      };
+    });
+}
+
+/**
+ * `birdie mcp remove`: deletes the user's skill folder `NAME`, only when `birdie mcp add` wrote it (its SKILL.md
+ * carries the marker). Usage errors otherwise.
+ */
+export async function removeMcpSkill(io: RuntimeIo, name: string): Promise<{ dir: string }> {
+  checkNewName('skill', name, 'my-server');
+  const dir = join(userSkillsDir(io.env), name);
+  const file = join(dir, 'SKILL.md');
+  const text = await readFile(file, 'utf8').catch(() => undefined);
+  if (text === undefined)
+    throw new UsageError(
+      `no MCP server "${name}" in ${userSkillsDir(io.env)} (\`birdie mcp list\` shows them)`,
+    );
+  const { parseSkill } = await import('@birdie/skill-parser');
+  const { skill } = parseSkill(text, { path: file });
+  if (!skill || !addedHere(skill))
+    throw new UsageError(`${dir} was not written by \`birdie mcp add\`; remove or edit it yourself`);
+  await rm(dir, { recursive: true, force: true });
+  return { dir };
+}

@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import type { ApprovalReason, ToolResult } from '@birdie/graph/tools';
+import type { FinishedStatus, Session } from '@birdie/store';
+import { UsageError } from './errors.js';
+import type { McpHost } from './mcp-host.js';
+import { openSessionFolder } from './session-folder.js';
+import { knownTool } from './tool-call.js';
+import { settingsToolEnv } from './tool-environment.js';
+
+/** A call that needs approval, as the MCP client is asked about it. */
+export interface McpApprovalQuestion {
+  tool: string;
+  skill?: string;
+  /** One line: what the call would do (`Run shell command: …`, or the tool and its arguments). */
+  description: string;
+  reason: ApprovalReason;
+  args: Readonly<Record<string, unknown>>;
+}
+
+/** `accept` runs the call; anything else refuses it. `unavailable`: the client cannot be asked (no elicitation). */
+export type McpApprovalAnswer = 'accept' | 'decline' | 'cancel' | 'unavailable';
+
+export interface McpToolCallOutcome {
+  /** False when the tool failed or the call was refused. */
+  ok: boolean;
+  /** The text the agent's model would read (the output, or the error or refusal). */
+  content: string;
+  /** The call did not run: not allowed, refused by a rule, or not approved. */
+  refused?: boolean;
+  images?: ToolResult['images'];
+  /** The run log's id of the call. */
+  runId?: number;
+}
+
+export interface McpToolCallOptions {
+  /** The session the call is logged in (its grants decide what may run). */
+  session: Session;
+  /** The tool's working folder. */
+  cwd: string;
+  /** Asks the client to approve a call that needs it. */
+  ask(question: McpApprovalQuestion): Promise<McpApprovalAnswer>;
+  signal: AbortSignal;
+  /** What started the run, for the run log (`mcp claude-ai`). */
+  trigger: string;
+}
+
+/** How long a call waits for the session's lease (one writer per session: calls of one connection run in turn). */
+const LEASE_WAIT_MS = 60_000;
+
+const refusal = (content: string, runId?: number): McpToolCallOutcome => ({
+  ok: false,
+  refused: true,
+  content,
+  ...(runId !== undefined ? { runId } : {}),
+});
+
+/**
+ * One `tools/call` through the agent's own path for a tool call: the session's policy (grants, the operator's
+ * ceiling under `--http`), the tool built by `@birdie/graph/tools` (schema check, defaults, limits), the approval
+ * rules, mode and declaration (`callApproval`), the client asked where approval is needed, and the call run in the
+ * session's folder environment, journaled and logged as a run of the session (trigger `mcp …`).
+ */
+export async function callMcpTool(
+  host: McpHost,
+  name: string,
+  args: Record<string, unknown>,
+  options: McpToolCallOptions,
+): Promise<McpToolCallOutcome> {
+  const { session, signal } = options;
+  await host.loadGrants(session);
+  const snapshot = host.registry.current();
+  let entry: ReturnType<typeof knownTool>;
+  try {
+    entry = knownTool(snapshot, name);
+  } catch (error) {
+    if (error instanceof UsageError) return refusal(`Error: ${error.message}`);
+    throw error;
+  }
+  if (!host.policy.isToolAllowed(session.id, name, snapshot))
+    return refusal(`Error: tool "${name}" is not available here (its skill is disabled or not allowed).`);
+  const { createSkillTool, TOOL_LIMITS, callApproval, describeRule } = await import('@birdie/graph/tools');
+  const tool = createSkillTool(entry.skill, entry.tool, TOOL_LIMITS);
+  const built = tool.build(args);
+  if (!built.ok) return { ok: false, content: built.error };
+  const { invocation } = built;
+  const decision = callApproval({
+    tool,
+    invocation,
+    approval: host.approval,
+    askRawCommands: host.askRawCommands,
+    rules: host.rules,
+  });
+  const { store } = host;
+  const lease = await store.leases.acquire(session.id, { waitMs: LEASE_WAIT_MS, signal });
+  let runId: number | undefined;
+  let status: FinishedStatus = 'ok';
+  let error: string | undefined;
+  try {
+    runId = await store.runs.start({
+      sessionId: session.id,
+      userId: session.userId,
+      trigger: options.trigger,
+    });
+    if (decision.effect === 'deny') {
+      status = 'rejected';
+      error = `Refused by the ${describeRule(decision.rule.rule)}: this call may not run.`;
+      return refusal(error, runId);
+    }
+    if (decision.reason !== null) {
+      const answer = await options.ask({
+        tool: tool.name,
+        ...(tool.skill ? { skill: tool.skill } : {}),
+        description: invocation.describe(decision.reason),
+        reason: decision.reason,
+        args: invocation.args,
+      });
+      if (answer !== 'accept') {
+        status = 'rejected';
+        error =
+          answer === 'unavailable'
+            ? `Refused: ${name} needs approval, and this MCP client cannot be asked (it does not support elicitation). Approve it with an approval rule, or use a client that supports elicitation.`
+            : `Refused: the user did not approve this call of ${name} (${answer}).`;
+        return refusal(error, runId);
+      }
+    }
+    const folder = await openSessionFolder(store, host.io.env, session);
+    const journal = folder.journal(await store.runs.journal(runId));
+    const id = `mcp_${randomUUID()}`;
+    await journal.started({ id, name: tool.name, ...(tool.skill ? { skill: tool.skill } : {}) });
+    const started = Date.now();
+    const result = await invocation.run({
+      cwd: options.cwd,
+      signal,
+      callId: id,
+      env: {
+        ...folder.env,
+        BIRDIE_SESSION_ID: session.id,
+        ...settingsToolEnv(host.settings, host.io.env),
+      },
+    });
+    await journal.finished({
+      id,
+      ok: result.ok,
+      durationMs: Date.now() - started,
+      truncated: result.truncated,
+      ...(result.ok ? {} : { error: result.content }),
+    });
+    if (!result.ok) {
+      status = signal.aborted ? 'cancelled' : 'error';
+      error = result.content;
+    }
+    return {
+      ok: result.ok,
+      content: result.content,
+      runId,
+      ...(result.images ? { images: result.images } : {}),
+    };
+  } catch (thrown) {
+    status = signal.aborted ? 'cancelled' : 'error';
+    error = thrown instanceof Error ? thrown.message : String(thrown);
+    throw thrown;
+  } finally {
+    try {
+      if (runId !== undefined)
+        await store.runs.finish(runId, { status, ...(error !== undefined ? { error } : {}) });
+    } finally {
+      await lease.release();
+    }
+  }
+}

@@ -1,0 +1,119 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { makeTempDir } from '@birdie/test-utils';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type McpHost, openMcpHost } from '../src/mcp-host.js';
+import { createMcpServer } from '../src/mcp-server.js';
+
+// `birdie mcp` as an embedder runs it: a host over a BIRDIE_HOME, the SDK's Server connected in process to the
+// SDK's Client. The CLI's tests drive the same server over stdio and HTTP.
+
+const SKILL = `---
+name: words
+description: Word tools.
+---
+
+## Tools
+
+### upper
+description: Print a word in capitals.
+entrypoint: bash:printf '%s\\n' {word} | tr a-z A-Z
+schema: { type: object, properties: { word: { type: string } }, required: [word] }
+
+### lower
+description: Print a word in small letters.
+entrypoint: bash:printf '%s\\n' {word} | tr A-Z a-z
+schema: { type: object, properties: { word: { type: string } }, required: [word] }
+`;
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function setUp(settings: Record<string, unknown>, flags: Record<string, string | string[]> = {}) {
+  const dir = await makeTempDir('birdie-mcp-');
+  cleanups.push(dir.cleanup);
+  const home = join(dir.path, '.birdie');
+  await mkdir(join(home, 'skills', 'words'), { recursive: true });
+  await writeFile(join(home, 'skills', 'words', 'SKILL.md'), SKILL);
+  await mkdir(join(home, 'skills', 'quiet'), { recursive: true });
+  await writeFile(
+    join(home, 'skills', 'quiet', 'SKILL.md'),
+    "---\nname: quiet\ndescription: Off unless enabled.\nenabled_by_default: false\n---\n\n## Tools\n\n### hush\ndescription: Says nothing much.\nentrypoint: bash:printf 'shh\\n'\nschema: { type: object, properties: {} }\n",
+  );
+  await writeFile(join(home, 'config.json'), JSON.stringify({ settings }));
+  const work = join(dir.path, 'work');
+  await mkdir(work);
+  const warnings: string[] = [];
+  const io = {
+    env: { PATH: process.env.PATH, HOME: work, BIRDIE_HOME: home, USER: 'tester' },
+    cwd: work,
+    stderr: { write: (text: string) => warnings.push(text) },
+  };
+  const host: McpHost = await openMcpHost(io, flags);
+  cleanups.push(() => host.close());
+  const { server, session } = await createMcpServer(host, {
+    userId: host.userId,
+    info: { name: 'birdie', version: '0.0.0' },
+  });
+  const client = new Client({ name: 'embedder', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+  const asked: string[] = [];
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    asked.push(request.params.message);
+    return { action: 'accept', content: {} };
+  });
+  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  await client.connect(clientSide);
+  cleanups.push(() => client.close());
+  return { host, client, asked, session, warnings };
+}
+
+const textOf = (result: Awaited<ReturnType<Client['callTool']>>) =>
+  (result.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('');
+
+describe('createMcpServer', { timeout: 60_000 }, () => {
+  it('applies the approval rules: deny refuses without asking, ask asks, and each call is a run of one session', async () => {
+    const { client, asked, host, session } = await setUp({
+      permissions: { deny: ['lower'], ask: ['upper'] },
+    });
+    const denied = await client.callTool({ name: 'lower', arguments: { word: 'NO' } });
+    expect(denied.isError).toBe(true);
+    expect(textOf(denied)).toContain('Refused by the deny rule `lower`');
+    expect(asked).toEqual([]);
+    const upper = await client.callTool({ name: 'upper', arguments: { word: 'yes' } });
+    expect(textOf(upper)).toBe('YES\n');
+    expect(asked).toHaveLength(1);
+    const runs = await host.store.runs.list({ userId: host.userId, sessionId: (await session()).id });
+    expect(runs.map((r) => [r.status, r.trigger, r.toolCalls.map((c) => c.name)])).toEqual([
+      ['ok', 'mcp embedder', ['upper']],
+      ['rejected', 'mcp embedder', []],
+    ]);
+  });
+
+  it("lists and runs only what the session's policy allows (a skill disabled by the settings is absent)", async () => {
+    const { client } = await setUp({ skills: { disable: ['words'] } });
+    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('upper');
+    const refused = await client.callTool({ name: 'upper', arguments: { word: 'x' } });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain('is not available here');
+  });
+
+  it('grants --enable / --disable to the session, over the skills on by default', async () => {
+    const { client } = await setUp({}, { enable: ['quiet'], disable: ['words'] });
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['hush']);
+    expect(textOf(await client.callTool({ name: 'hush', arguments: {} }))).toBe('shh\n');
+  });
+
+  it('checks arguments against the schema before anything runs or is asked', async () => {
+    const { client, asked } = await setUp({ approval: 'always' });
+    const bad = await client.callTool({ name: 'upper', arguments: { word: 3 } });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toContain('word');
+    expect(asked).toEqual([]);
+  });
+});
