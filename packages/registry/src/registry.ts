@@ -96,7 +96,7 @@ class SkillRegistry implements LoadedRegistry {
       const { triggers, trust, builtinTools, memoryFileNames, skillCache } = this.settings;
       const [results, agentResults] = await Promise.all([
         Promise.all(this.directories.map((directory) => scanDirectory(directory, skillCache))),
-        Promise.all(this.agentDirectories.map((directory) => scanAgentDirectory(directory))),
+        Promise.all(this.agentDirectories.map((directory) => scanAgentDirectory(directory, skillCache))),
       ]);
       // Trust is decided on what was just read, at every load: a trusted workspace whose declarations changed is
       // untrusted again until the user says otherwise.

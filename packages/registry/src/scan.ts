@@ -42,12 +42,15 @@ export async function scanDirectory(directory: SkillDirectory, cache?: SkillCach
   }
 }
 
-/** Reads one agents folder (its `*.md` files), with the same rules as `scanDirectory`. */
-export async function scanAgentDirectory(directory: SkillDirectory): Promise<AgentScanResult> {
+/** Reads one agents folder (its `*.md` files), with the same rules (and cache) as `scanDirectory`. */
+export async function scanAgentDirectory(
+  directory: SkillDirectory,
+  cache?: SkillCache,
+): Promise<AgentScanResult> {
   const problem = await folderProblem(directory, 'agents');
   if (problem !== undefined) return { agents: [], messages: problem };
   try {
-    return await discoverAgents(directory.path);
+    return await discoverAgents(directory.path, cache && directory.layer !== 'project' ? { cache } : {});
   } catch (error) {
     return { agents: [], messages: scanFailed(directory, error) };
   }

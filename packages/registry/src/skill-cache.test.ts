@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Skill, SkillCache } from '@birdie/skill-parser';
+import type { AgentDefinition, Skill, SkillCache } from '@birdie/skill-parser';
 import { expect, it } from 'vitest';
 import { tempDir } from '../test/helpers.js';
 import { writeSkill } from '../test/skill-files.js';
@@ -19,7 +19,7 @@ it("keeps the skills of the user's chosen folders in the cache, never a project 
   await writeSkill(dirs[0]!.path, { name: 'alpha', tools: ['read_file'] });
   await writeSkill(dirs[1]!.path, { name: 'beta' });
   await writeSkill(dirs[2]!.path, { name: 'gamma' });
-  const kept = new Map<string, Skill>();
+  const kept = new Map<string, Skill | AgentDefinition>();
   const skillCache: SkillCache = { get: (key) => kept.get(key), set: (key, skill) => kept.set(key, skill) };
 
   const first = await loadRegistry({ dirs, skillCache, trust: () => true });

@@ -199,8 +199,8 @@ export interface LoadRegistryOptions {
    */
   memoryFiles?: readonly string[];
   /**
-   * Parsed skills kept between runs (see `SkillCache` in @birdie/skill-parser), used for the folders the user chose
-   * (bundled, user, explicit); a project folder's skills are always parsed afresh. Default: none.
+   * Parsed skills and agents kept between runs (see `SkillCache` in @birdie/skill-parser), used for the folders the
+   * user chose (bundled, user, explicit); a project folder's files are always parsed afresh. Default: none.
    */
   skillCache?: SkillCache;
 }

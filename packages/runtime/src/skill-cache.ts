@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { Skill, SkillCache } from '@birdie/skill-parser';
+import type { AgentDefinition, Skill, SkillCache } from '@birdie/skill-parser';
+
+type Definition = Skill | AgentDefinition;
+
 import { userHome } from './paths.js';
 
 /** The layout of the file; another one is ignored (and replaced on the next save). */
@@ -17,29 +20,29 @@ export function skillCachePath(env: NodeJS.ProcessEnv): string {
 }
 
 /**
- * The parsed skills of the user's own folders (bundled, user, explicit), read at start so that a run whose skills did
+ * The parsed skills and agents of the user's own folders (bundled, user, explicit), read at start so that a run whose skills did
  * not change parses none of them. The parser owns the keys (they cover its build, the file and its folder), so an
  * entry is either exactly right or never asked for. Best effort throughout: an unreadable, damaged or unwritable file
  * only means the skills are parsed again.
  */
 export class SkillCacheFile implements SkillCache {
-  private readonly stored: Record<string, Skill>;
+  private readonly stored: Record<string, Definition>;
   /** What this process looked up or parsed: the next save keeps only these, so the file never grows stale. */
-  private readonly used = new Map<string, Skill>();
+  private readonly used = new Map<string, Definition>();
   private changed = false;
 
   constructor(readonly file: string) {
     this.stored = readEntries(file);
   }
 
-  get(key: string): Skill | undefined {
-    const skill = Object.hasOwn(this.stored, key) ? this.stored[key] : undefined;
-    if (skill) this.used.set(key, skill);
-    return skill;
+  get(key: string): Definition | undefined {
+    const found = Object.hasOwn(this.stored, key) ? this.stored[key] : undefined;
+    if (found) this.used.set(key, found);
+    return found;
   }
 
-  set(key: string, skill: Skill): void {
-    this.used.set(key, skill);
+  set(key: string, definition: Definition): void {
+    this.used.set(key, definition);
     this.changed = true;
   }
 
@@ -62,13 +65,13 @@ export class SkillCacheFile implements SkillCache {
   }
 }
 
-function readEntries(file: string): Record<string, Skill> {
+function readEntries(file: string): Record<string, Definition> {
   try {
     const data = JSON.parse(readFileSync(file, 'utf8')) as { format?: unknown; skills?: unknown };
     const { skills } = data;
     if (data.format !== FORMAT || typeof skills !== 'object' || skills === null || Array.isArray(skills))
       return {};
-    return skills as Record<string, Skill>;
+    return skills as Record<string, Definition>;
   } catch {
     return {};
   }

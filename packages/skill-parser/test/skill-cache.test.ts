@@ -1,7 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { discoverSkills, type Skill, type SkillCache } from '../src/index.js';
+import {
+  type AgentDefinition,
+  discoverAgents,
+  discoverSkills,
+  type Skill,
+  type SkillCache,
+} from '../src/index.js';
 import { skillText, tempTree } from './helpers.js';
 
 let cleanup: (() => Promise<void>) | undefined;
@@ -19,11 +25,11 @@ function jsonCache() {
       const text = entries.get(key);
       if (text === undefined) calls.misses++;
       else calls.hits++;
-      return text === undefined ? undefined : (JSON.parse(text) as Skill);
+      return text === undefined ? undefined : (JSON.parse(text) as Skill | AgentDefinition);
     },
-    set(key, skill) {
+    set(key, definition) {
       calls.sets++;
-      entries.set(key, JSON.stringify(skill));
+      entries.set(key, JSON.stringify(definition));
     },
   };
   return { cache, calls, entries };
@@ -67,5 +73,27 @@ describe('discoverSkills with a cache', () => {
     const listed = await discoverSkills(made.root, { cache });
     expect(listed.skills.find((s) => s.name === 'alpha')?.resources).toEqual(['notes.md']);
     expect(calls.hits).toBe(0);
+  });
+});
+
+describe('discoverAgents with a cache', () => {
+  it('gives the same agents as a parse, read back from the cache, and parses an edited file again', async () => {
+    const agent = (name: string, body: string) =>
+      `---\nname: ${name}\ndescription: The ${name} agent.\n---\n\n${body}\n`;
+    const made = await tempTree({
+      'alpha.md': agent('alpha', 'You are alpha.'),
+      'beta.md': agent('beta', 'Hi.'),
+    });
+    cleanup = made.cleanup;
+    const { cache, calls } = jsonCache();
+    const plain = await discoverAgents(made.root);
+    expect(await discoverAgents(made.root, { cache })).toEqual(plain);
+    expect(await discoverAgents(made.root, { cache })).toEqual(plain);
+    expect(calls).toEqual({ hits: 2, misses: 2, sets: 2 });
+
+    await writeFile(join(made.root, 'beta.md'), agent('beta', 'You are beta now.'));
+    const edited = await discoverAgents(made.root, { cache });
+    expect(edited.agents.find((a) => a.name === 'beta')?.body).toContain('You are beta now.');
+    expect(calls).toEqual({ hits: 3, misses: 3, sets: 3 });
   });
 });
