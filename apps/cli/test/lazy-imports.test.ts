@@ -117,6 +117,15 @@ describe('cold start stays light (the bundled CLI)', () => {
     expect(own.filter((s) => s.startsWith('repl/') || s === 'setup.ts' || s === 'help.ts')).toEqual([]);
   });
 
+  it('a run whose skills and agents are unchanged since the last run parses none: the Markdown reader of the skill parser is not loaded', async () => {
+    const run = ['run', 'count these', '--skills-dir', TEST_SKILLS];
+    // The first run parses them (and keeps them in the cache folder) …
+    expect(packagesIn(sourcesOf(await modulesLoadedBy(run)))).toContain('micromark');
+    // … the next one reads them back without loading the parser's readers.
+    const packages = packagesIn(sourcesOf(await modulesLoadedBy(run)));
+    expect(packages.filter((name) => name.startsWith('micromark'))).toEqual([]);
+  }, 120_000);
+
   it('birdie acp loads @birdie/acp and the ACP SDK from the bundle, and no other command', async () => {
     const initialize = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1 } })}\n`;
     const urls = await traceImports(BIN, ['acp', '--skills-dir', TEST_SKILLS], {

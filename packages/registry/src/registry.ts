@@ -1,3 +1,4 @@
+import type { SkillCache } from '@birdie/skill-parser';
 import type { VFileMessage } from 'vfile-message';
 import { normalizeDirectories } from './directories.js';
 import { RegistryError } from './errors.js';
@@ -28,6 +29,7 @@ export async function loadRegistry(options: LoadRegistryOptions): Promise<Loaded
       trust: options.trust ?? (() => false),
       builtinTools: Object.freeze([...(options.builtinTools ?? [])]),
       memoryFileNames: Object.freeze([...(options.memoryFiles ?? DEFAULT_MEMORY_FILE_NAMES)]),
+      skillCache: options.skillCache,
     },
   );
   await registry.reload();
@@ -49,6 +51,7 @@ class SkillRegistry implements LoadedRegistry {
       trust: TrustDecision;
       builtinTools: readonly string[];
       memoryFileNames: readonly string[];
+      skillCache: SkillCache | undefined;
     },
   ) {
     Object.freeze(directories);
@@ -90,10 +93,10 @@ class SkillRegistry implements LoadedRegistry {
 
   private async scan(): Promise<VFileMessage[]> {
     try {
-      const { triggers, trust, builtinTools, memoryFileNames } = this.settings;
+      const { triggers, trust, builtinTools, memoryFileNames, skillCache } = this.settings;
       const [results, agentResults] = await Promise.all([
-        Promise.all(this.directories.map((directory) => scanDirectory(directory))),
-        Promise.all(this.agentDirectories.map((directory) => scanAgentDirectory(directory))),
+        Promise.all(this.directories.map((directory) => scanDirectory(directory, skillCache))),
+        Promise.all(this.agentDirectories.map((directory) => scanAgentDirectory(directory, skillCache))),
       ]);
       // Trust is decided on what was just read, at every load: a trusted workspace whose declarations changed is
       // untrusted again until the user says otherwise.

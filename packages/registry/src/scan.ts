@@ -1,6 +1,12 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import { type AgentDefinition, discoverAgents, discoverSkills, type Skill } from '@birdie/skill-parser';
+import {
+  type AgentDefinition,
+  discoverAgents,
+  discoverSkills,
+  type Skill,
+  type SkillCache,
+} from '@birdie/skill-parser';
 import type { VFileMessage } from 'vfile-message';
 import { RULES, registryMessage } from './diagnostics.js';
 import { reportSkippedFolders } from './skipped-folders.js';
@@ -20,11 +26,13 @@ export interface AgentScanResult {
  * Reads one skills folder. Never throws: a missing folder yields nothing, a folder that cannot be used yields a
  * warning, and the parser's own diagnostics are passed through untouched.
  */
-export async function scanDirectory(directory: SkillDirectory): Promise<ScanResult> {
+export async function scanDirectory(directory: SkillDirectory, cache?: SkillCache): Promise<ScanResult> {
   const problem = await folderProblem(directory, 'skills');
   if (problem !== undefined) return { skills: [], messages: problem };
   try {
-    const { skills, messages } = await discoverSkills(directory.path);
+    // Not for a project folder: what someone else wrote is read afresh, never kept in the user's own files.
+    const cached = cache && directory.layer !== 'project' ? { cache } : {};
+    const { skills, messages } = await discoverSkills(directory.path, cached);
     return {
       skills,
       messages: [...messages, ...(await reportSkippedFolders(directory.path, skills, messages))],
@@ -34,12 +42,15 @@ export async function scanDirectory(directory: SkillDirectory): Promise<ScanResu
   }
 }
 
-/** Reads one agents folder (its `*.md` files), with the same rules as `scanDirectory`. */
-export async function scanAgentDirectory(directory: SkillDirectory): Promise<AgentScanResult> {
+/** Reads one agents folder (its `*.md` files), with the same rules (and cache) as `scanDirectory`. */
+export async function scanAgentDirectory(
+  directory: SkillDirectory,
+  cache?: SkillCache,
+): Promise<AgentScanResult> {
   const problem = await folderProblem(directory, 'agents');
   if (problem !== undefined) return { agents: [], messages: problem };
   try {
-    return await discoverAgents(directory.path);
+    return await discoverAgents(directory.path, cache && directory.layer !== 'project' ? { cache } : {});
   } catch (error) {
     return { agents: [], messages: scanFailed(directory, error) };
   }

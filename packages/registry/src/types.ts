@@ -1,4 +1,4 @@
-import type { AgentDefinition, McpServerConfig, Skill, SkillTool } from '@birdie/skill-parser';
+import type { AgentDefinition, McpServerConfig, Skill, SkillCache, SkillTool } from '@birdie/skill-parser';
 import type { VFileMessage } from 'vfile-message';
 
 /** Where a skills (or agents) folder sits in the precedence order; later layers win. */
@@ -198,4 +198,9 @@ export interface LoadRegistryOptions {
    * repository root down: the trust digest covers which of them exist. Default `['AGENTS.md']`.
    */
   memoryFiles?: readonly string[];
+  /**
+   * Parsed skills and agents kept between runs (see `SkillCache` in @birdie/skill-parser), used for the folders the
+   * user chose (bundled, user, explicit); a project folder's files are always parsed afresh. Default: none.
+   */
+  skillCache?: SkillCache;
 }

@@ -8,6 +8,7 @@ import type { RuntimeIo } from './io.js';
 import { resolveFrom, userAgentsDir, userHome, userSkillsDir } from './paths.js';
 import type { Settings } from './settings.js';
 import { readSettings } from './settings-files.js';
+import { SkillCacheFile, skillCachePath } from './skill-cache.js';
 import { readTrust, realFolder, trustDecision, trustedForOneRun } from './trust.js';
 
 export function workingDir(io: RuntimeIo, values: Flags): string {
@@ -58,13 +59,18 @@ export async function openRegistry(
   const { loadRegistry } = await import('@birdie/registry');
   // The trust digest covers which memory files exist, by the `memory_files` names: every command reads the same.
   const { memory_files } = settings ?? (await readSettings(io, explicitConfigPath(io, values)));
-  return loadRegistry({
+  // A start parses only the skills that changed since the last one (the bundled ones never do).
+  const skillCache = new SkillCacheFile(skillCachePath(io.env));
+  const registry = await loadRegistry({
     dirs: skillDirectories(io, values),
     agentDirs: agentDirectories(io, values),
     builtinTools: BUILTIN_TOOLS,
     memoryFiles: memory_files,
+    skillCache,
     ...(trust ? { trust } : {}),
   });
+  await skillCache.save();
+  return registry;
 }
 
 /**

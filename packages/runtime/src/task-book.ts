@@ -1,5 +1,4 @@
 import type { NewTaskRequest, TaskBook, TaskRecord } from '@birdie/graph';
-import { cronProblem, knownTimeZone, parseDuration } from '@birdie/skill-parser';
 import type { ScheduledTask } from '@birdie/store';
 import type { Runtime } from './runtime.js';
 
@@ -29,6 +28,8 @@ export function taskBook(rt: Runtime, runId: number, userId: string = rt.userId)
       const given = (['schedule', 'every', 'at'] as const).filter((k) => request[k] !== undefined);
       if (given.length !== 1)
         throw new Error(`Give exactly one of schedule, every and at (got ${given.join(', ') || 'none'}).`);
+      // The parser's timing rules (agent triggers use the same), loaded when a task is made, not with every turn.
+      const { cronProblem, knownTimeZone, parseDuration } = await import('@birdie/skill-parser');
       if (request.schedule !== undefined) {
         const problem = cronProblem(request.schedule);
         if (problem) throw new Error(`"${request.schedule}" is not a cron expression: ${problem}`);

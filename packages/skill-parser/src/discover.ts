@@ -4,8 +4,9 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { VFileMessage } from 'vfile-message';
 import { parseFailed, Reporter } from './diagnostics.js';
 import { MAX_RESOURCE_DEPTH, MAX_RESOURCES } from './limits.js';
-import { type ParseSkillResult, parseSkill } from './parse-skill.js';
+import type { ParseSkillResult } from './parse-skill.js';
 import { failure, mapLimited, readAuthoredText } from './read-file.js';
+import { cacheable, parseCacheKey, type SkillCache } from './skill-cache.js';
 import type { Skill } from './types.js';
 
 /** File names that make a folder a skill, in order of preference. */
@@ -74,6 +75,11 @@ async function listResources(
 /** How skills are read: `strict` makes the Agent Skills standard's rules errors (see `ParseSkillOptions`). */
 export interface LoadOptions {
   strict?: boolean;
+  /**
+   * Parsed skills kept between runs: a skill whose file, folder listing and parser build are unchanged is taken from
+   * it instead of parsed again, and a skill parsed without any message is offered to it (see `SkillCache`).
+   */
+  cache?: SkillCache;
 }
 
 async function loadFromFolder(
@@ -90,7 +96,14 @@ async function loadFromFolder(
       listResources(dir, entries, fileName, reporter),
     ]);
     if (typeof text !== 'string') return text;
+    const key = options.cache && parseCacheKey('skill', file, text, [resources, options.strict === true]);
+    const cached = key === undefined ? undefined : (options.cache!.get(key) as Skill | undefined);
+    if (cached) return { skill: cached, messages: reporter.messages };
+    // Loaded on the first miss: a start whose skills are all cached never loads the parser (YAML, micromark).
+    const { parseSkill } = await import('./parse-skill.js');
     const result = parseSkill(text, { path: file, resources, ...(options.strict ? { strict: true } : {}) });
+    if (key !== undefined && result.skill && result.messages.length === 0 && cacheable(result.skill))
+      options.cache!.set(key, result.skill);
     return { ...result, messages: [...reporter.messages, ...result.messages] };
   } catch (error) {
     // Whatever goes wrong with one folder is that skill's error, never the whole discovery's.

@@ -32,20 +32,17 @@ export async function model(state: ReplState, rest: string[]): Promise<undefined
 /** `/compact [instructions]`: summarise all but the last exchange now (what is stored does not change). */
 export async function compact(state: ReplState, instructions: string): Promise<undefined> {
   const { rt, style, session } = state;
-  const lease = await rt.store.leases.acquire(session.id, { waitMs: state.waitMs });
-  try {
-    const result = await rt.agent.compact(session.id, {
-      ...(instructions ? { instructions } : {}),
-      ...(state.model ? { model: state.model } : {}),
-    });
-    if (!result) return out(state, 'Nothing to compact yet: the conversation is one exchange or less.');
-    // What the next call is sent, as far as the conversation goes.
-    state.contextTokens = result.tokensAfter;
-    return out(
-      state,
-      `${style('green', '✓')} compacted ${plural(result.messages, 'message')} into a summary (${result.tokensBefore} → ${result.tokensAfter} tok, by ${result.usage.model}); birdie sessions show --full ${session.id} still shows them all`,
-    );
-  } finally {
-    await lease.release();
-  }
+  const { compactSession } = await import('@birdie/runtime/session-compact');
+  const result = await compactSession(rt, session.id, {
+    waitMs: state.waitMs,
+    instructions,
+    ...(state.model ? { model: state.model } : {}),
+  });
+  if (!result) return out(state, 'Nothing to compact yet: the conversation is one exchange or less.');
+  // What the next call is sent, as far as the conversation goes.
+  state.contextTokens = result.tokensAfter;
+  return out(
+    state,
+    `${style('green', '✓')} compacted ${plural(result.messages, 'message')} into a summary (${result.tokensBefore} → ${result.tokensAfter} tok, by ${result.usage.model}); birdie sessions show --full ${session.id} still shows them all`,
+  );
 }

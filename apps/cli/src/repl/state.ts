@@ -1,6 +1,6 @@
 import type { ApprovalMode } from '@birdie/graph';
 import type { RegistryWatcher } from '@birdie/registry';
-import { type Runtime, staleGrantNotes } from '@birdie/runtime/runtime';
+import type { Runtime } from '@birdie/runtime/runtime';
 import type { Session } from '@birdie/store';
 import type { Io } from '../io.js';
 import { type DiagnosticLike, formatDiagnostic, plural, reportSkillProblems } from '../render/diagnostics.js';
@@ -71,20 +71,15 @@ export async function printStatus(state: ReplState): Promise<void> {
 const vendorOf = (name: string) => name.slice(0, Math.max(0, name.indexOf(':')));
 
 /**
- * Makes `session` current (the policy reads its grants from the store; its tools approved for the session are in its
- * thread); the context count starts over.
- * The session left behind is not kept when it has no exchange (an empty `/new`, a failed first call).
+ * Makes `session` current (the runtime loads its grants and drops an empty session left behind); the context count
+ * starts over.
  */
 export async function switchTo(state: ReplState, session: Session): Promise<void> {
-  if (session.id !== state.session.id) {
-    const { discardIfEmpty } = await import('@birdie/runtime/session-titles');
-    await discardIfEmpty(state.rt, state.session);
-  }
-  await state.rt.loadGrants(session.id);
+  const { switchSession } = await import('@birdie/runtime/session-switch');
+  state.notices.push(...(await switchSession(state.rt, state.session, session)));
   state.session = session;
   state.contextTokens = 0;
   state.contextWindow = 0;
-  state.notices.push(...staleGrantNotes(state.rt, session.id));
 }
 
 export function watchSkills(state: ReplState): void {
