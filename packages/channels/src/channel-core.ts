@@ -69,7 +69,10 @@ export class ChannelCore {
     await this.enqueue(key, async () => {
       const entry = await this.entryFor(key, user);
       if (entry.userId !== user) {
-        await this.say(message.place, `This chat's session belongs to another birdie user (${entry.userId}).`);
+        await this.say(
+          message.place,
+          `This chat's session belongs to another birdie user (${entry.userId}).`,
+        );
         return;
       }
       if (command)
@@ -103,7 +106,9 @@ export class ChannelCore {
         press.messageId,
         `${approvalText(pressed.request)}\n\n_${pressed.label}_`,
       );
-      this.options.log(`${key}: ${pressed.request.tool} (${pressed.request.id}) ${pressed.label.toLowerCase()}`);
+      this.options.log(
+        `${key}: ${pressed.request.tool} (${pressed.request.id}) ${pressed.label.toLowerCase()}`,
+      );
       if (pending.some((r) => !Object.hasOwn(decisions, r.id))) {
         this.decided.set(session.id, decisions);
         return;
@@ -128,14 +133,22 @@ export class ChannelCore {
   }
 
   /** The chat's session (made on first use, or again when it was deleted); `fresh` makes a new one (`/new`). */
-  async sessionFor(key: string, user: string, fresh = false): Promise<{ entry: ChatEntry; session: Session }> {
+  async sessionFor(
+    key: string,
+    user: string,
+    fresh = false,
+  ): Promise<{ entry: ChatEntry; session: Session }> {
     const known = this.options.book.chat(key);
     if (known && !fresh) {
       const session = await this.rt.store.sessions.get(known.sessionId, known.userId);
       if (session) return { entry: known, session };
     }
     const session = await createSession(this.rt, { userId: user, perUser: true });
-    const entry: ChatEntry = { sessionId: session.id, userId: user, ...(known?.model ? { model: known.model } : {}) };
+    const entry: ChatEntry = {
+      sessionId: session.id,
+      userId: user,
+      ...(known?.model ? { model: known.model } : {}),
+    };
     await this.options.book.setChat(key, entry);
     this.options.log(`${key}: session ${session.id} of ${user}`);
     return { entry, session };
@@ -171,7 +184,10 @@ export class ChannelCore {
         .dropPending(entry.sessionId, 'the user cancelled it in the chat.')
         .catch(() => []);
       this.decided.delete(entry.sessionId);
-      await this.say(place, dropped.length > 0 ? `Cancelled ${dropped.length} waiting call(s).` : 'Nothing to cancel.');
+      await this.say(
+        place,
+        dropped.length > 0 ? `Cancelled ${dropped.length} waiting call(s).` : 'Nothing to cancel.',
+      );
     });
   }
 
@@ -199,10 +215,17 @@ export class ChannelCore {
     if (message.voice) {
       const { transcriber } = this.options;
       if (!transcriber) {
-        await this.say(place, "Voice messages are not available: the configured model vendor can't transcribe audio.");
+        await this.say(
+          place,
+          "Voice messages are not available: the configured model vendor can't transcribe audio.",
+        );
         return;
       }
-      const text = await transcriber.transcribe(await message.voice.download(), message.voice.mime, message.voice.name);
+      const text = await transcriber.transcribe(
+        await message.voice.download(),
+        message.voice.mime,
+        message.voice.name,
+      );
       await this.say(place, `🎙️ _${text.trim()}_`);
       parts.push(text.trim());
     }
@@ -211,7 +234,8 @@ export class ChannelCore {
       const workspace = await this.workspaces.open(session);
       const { saved, refused } = await saveFiles(message.files, workspace, this.options.maxFileBytes);
       if (refused.length > 0) await this.say(place, `Not saved (too large): ${refused.join(', ')}.`);
-      if (saved.length > 0) parts.push(`[The user sent file(s), saved in the workspace: ${saved.join(', ')}]`);
+      if (saved.length > 0)
+        parts.push(`[The user sent file(s), saved in the workspace: ${saved.join(', ')}]`);
     }
     if (parts.length === 0) return;
     await this.turn(place, key, entry, session, parts.join('\n\n'));

@@ -31,7 +31,11 @@ export class ChatBook {
     const book = new ChatBook(path);
     try {
       const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<BookData>;
-      book.data = { chats: parsed.chats ?? {}, sessions: parsed.sessions ?? {}, reported: parsed.reported ?? {} };
+      book.data = {
+        chats: parsed.chats ?? {},
+        sessions: parsed.sessions ?? {},
+        reported: parsed.reported ?? {},
+      };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }

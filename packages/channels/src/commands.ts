@@ -66,7 +66,10 @@ export async function runCommand(
         return core.say(place, `Model: \`${rt.modelName}\` (the default).`);
       }
       if (!isModelSpec(arg))
-        return core.say(place, 'Name a tier (fast, default, strong) or vendor:model (e.g. openai:gpt-4o-mini).');
+        return core.say(
+          place,
+          'Name a tier (fast, default, strong) or vendor:model (e.g. openai:gpt-4o-mini).',
+        );
       await core.setModel(key, entry, arg);
       return core.say(place, `Model: \`${arg}\`.`);
     }

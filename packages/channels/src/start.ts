@@ -47,7 +47,10 @@ export function scrubbed(log: (line: string) => void, secrets: readonly (string 
  * Starts every configured channel (`channels.telegram` with a token, …) on a runtime opened as `birdie serve` opens
  * it, with the chat book beside the store. `no-channels` when none is configured.
  */
-export async function startChannels(setup: ChannelSetup, options: StartChannelsOptions): Promise<RunningChannels> {
+export async function startChannels(
+  setup: ChannelSetup,
+  options: StartChannelsOptions,
+): Promise<RunningChannels> {
   const { rt } = setup;
   const settings = rt.config.settings.channels;
   const secrets = channelSecrets(settings, rt.io.env);

@@ -36,7 +36,8 @@ export class StreamedReply {
 
   /** Starts a new paragraph (after a tool call) unless the text already ends with one. */
   paragraph(line?: string): void {
-    if (this.text !== '' && !this.text.endsWith('\n\n')) this.text += this.text.endsWith('\n') ? '\n' : '\n\n';
+    if (this.text !== '' && !this.text.endsWith('\n\n'))
+      this.text += this.text.endsWith('\n') ? '\n' : '\n\n';
     if (line) this.append(`${line}\n\n`);
   }
 
@@ -58,9 +59,11 @@ export class StreamedReply {
     const wait = Math.max(0, this.lastFlush + this.output.editEveryMs - Date.now());
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.flushing = this.flushing.then(() => this.flush()).catch((error) => {
-        this.failure ??= error;
-      });
+      this.flushing = this.flushing
+        .then(() => this.flush())
+        .catch((error) => {
+          this.failure ??= error;
+        });
     }, wait);
   }
 

@@ -44,7 +44,9 @@ export class TaskReports {
       try {
         await this.lookAt(user);
       } catch (error) {
-        this.core.options.log(`task reports of ${user}: ${error instanceof Error ? error.message : String(error)}`);
+        this.core.options.log(
+          `task reports of ${user}: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     }
   }
@@ -54,7 +56,11 @@ export class TaskReports {
     const { store } = this.core.rt;
     const cursorKey = `${platform}:${user}`;
     const cursor = book.reportedUpTo(cursorKey);
-    const runs = await store.runs.list({ userId: user, ...(cursor !== undefined ? { afterId: cursor } : {}), limit: 100 });
+    const runs = await store.runs.list({
+      userId: user,
+      ...(cursor !== undefined ? { afterId: cursor } : {}),
+      limit: 100,
+    });
     if (cursor === undefined) {
       await book.setReportedUpTo(cursorKey, runs[0]?.id ?? 0);
       return;

@@ -40,7 +40,9 @@ export function toTelegram(markdown: string): string {
 function keyboard(buttons: Button[][] | undefined): { reply_markup?: InlineKeyboardMarkup } {
   if (!buttons) return {};
   return {
-    reply_markup: { inline_keyboard: buttons.map((row) => row.map((b) => ({ text: b.text, callback_data: b.data }))) },
+    reply_markup: {
+      inline_keyboard: buttons.map((row) => row.map((b) => ({ text: b.text, callback_data: b.data }))),
+    },
   };
 }
 
@@ -80,7 +82,14 @@ function telegramOutput(bot: Bot, editEveryMs: number): ChatOutput {
   };
 }
 
-function fileOf(bot: Bot, apiRoot: string, token: string, fileId: string, name: string, size?: number): IncomingFile {
+function fileOf(
+  bot: Bot,
+  apiRoot: string,
+  token: string,
+  fileId: string,
+  name: string,
+  size?: number,
+): IncomingFile {
   return {
     name,
     ...(size !== undefined ? { size } : {}),
@@ -91,7 +100,8 @@ function fileOf(bot: Bot, apiRoot: string, token: string, fileId: string, name: 
         signal: AbortSignal.timeout(60_000),
       });
       // The URL holds the token: never put it in the message.
-      if (!response.ok) throw new ChannelError('platform-failed', `downloading a file failed: ${response.status}`);
+      if (!response.ok)
+        throw new ChannelError('platform-failed', `downloading a file failed: ${response.status}`);
       return new Uint8Array(await response.arrayBuffer());
     },
   };
@@ -114,10 +124,20 @@ function incoming(bot: Bot, apiRoot: string, token: string, message: Message): I
   const files: IncomingFile[] = [];
   if (message.document)
     files.push(
-      fileOf(bot, apiRoot, token, message.document.file_id, message.document.file_name ?? 'document', message.document.file_size),
+      fileOf(
+        bot,
+        apiRoot,
+        token,
+        message.document.file_id,
+        message.document.file_name ?? 'document',
+        message.document.file_size,
+      ),
     );
   const photo = message.photo?.at(-1);
-  if (photo) files.push(fileOf(bot, apiRoot, token, photo.file_id, `photo-${message.message_id}.jpg`, photo.file_size));
+  if (photo)
+    files.push(
+      fileOf(bot, apiRoot, token, photo.file_id, `photo-${message.message_id}.jpg`, photo.file_size),
+    );
   if (!voice && files.length === 0 && text === '') return undefined;
   return {
     place: { chatId: String(message.chat.id) },
@@ -179,13 +199,19 @@ export async function startTelegram(
   try {
     await bot.init();
   } catch (error) {
-    throw new ChannelError('platform-failed', `Telegram refused the bot token or cannot be reached (${apiRoot})`, {
-      cause: error,
-    });
+    throw new ChannelError(
+      'platform-failed',
+      `Telegram refused the bot token or cannot be reached (${apiRoot})`,
+      {
+        cause: error,
+      },
+    );
   }
   core.log(`telegram: bot @${bot.botInfo.username} (${options.mode})`);
   if (options.mode === 'polling') {
-    const polling = bot.start({ onStart: () => undefined }).catch((error: Error) => core.log(`telegram: ${error.message}`));
+    const polling = bot
+      .start({ onStart: () => undefined })
+      .catch((error: Error) => core.log(`telegram: ${error.message}`));
     return {
       core: channel,
       async stop() {

@@ -56,11 +56,17 @@ const httpUrl = z
   .regex(/^https?:\/\/\S+$/, { error: 'must be an http:// or https:// address' });
 const birdieUser = z
   .string({ error: 'must be a birdie user name' })
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, { error: 'must be a birdie user name (letters, digits, . _ -)' });
-const allowMap = (what: string) =>
-  z.record(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: `keys must be ${what} user ids` }), birdieUser, {
-    error: `must map ${what} user ids to birdie users`,
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, {
+    error: 'must be a birdie user name (letters, digits, . _ -)',
   });
+const allowMap = (what: string) =>
+  z.record(
+    z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: `keys must be ${what} user ids` }),
+    birdieUser,
+    {
+      error: `must map ${what} user ids to birdie users`,
+    },
+  );
 const port = z.number({ error: 'must be a port number' }).int().min(0).max(65535);
 
 // `birdie channels`: each platform's credentials, address and allow list (see `ChannelsSettings`).
