@@ -171,7 +171,8 @@ export async function startTelegram(
       'the Telegram webhook needs a secret (channels.telegram.webhook_secret or BIRDIE_TELEGRAM_WEBHOOK_SECRET): without one anybody could post updates to it',
     );
   const apiRoot = (options.apiUrl ?? DEFAULT_API).replace(/\/+$/, '');
-  const bot = new Bot(options.token, { client: { apiRoot } });
+  // Node's own fetch, not grammy's node-fetch default (which fails once bundled into the CLI).
+  const bot = new Bot(options.token, { client: { apiRoot, fetch: globalThis.fetch } });
   const channel = new ChannelCore({
     ...core,
     platform: 'telegram',
@@ -197,7 +198,11 @@ export async function startTelegram(
     });
   });
   try {
-    await bot.init();
+    // grammy retries network failures for ever: a wrong address or a dead network fails the start instead.
+    await Promise.race([
+      bot.init(),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('no answer in 30 s')), 30_000).unref()),
+    ]);
   } catch (error) {
     throw new ChannelError(
       'platform-failed',

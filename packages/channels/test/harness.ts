@@ -2,9 +2,8 @@ import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openServeRuntime } from '@birdie/runtime/server-runtime';
-import { makeTempDir } from '@birdie/test-utils';
+import { FakeBotApi, makeTempDir } from '@birdie/test-utils';
 import { type RunningChannels, startChannels } from '../src/index.js';
-import { FakeBotApi } from './fake-bot-api.js';
 
 export const TOKEN = '123456:TEST-telegram-token-never-logged';
 export const OWNER = 111;

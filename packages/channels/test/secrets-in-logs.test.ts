@@ -1,8 +1,8 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { FakeOpenAi } from '@birdie/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { scrubbed } from '../src/index.js';
-import { FakeOpenAi } from './fake-openai.js';
 import { type Harness, OWNER, STRANGER, startHarness, TOKEN, telegramCore } from './harness.js';
 
 const SECRET = 'webhook-secret-never-logged_42';

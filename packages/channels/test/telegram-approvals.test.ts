@@ -1,5 +1,5 @@
+import type { FakeMessage } from '@birdie/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FakeMessage } from './fake-bot-api.js';
 import { type Harness, OWNER, STRANGER, startHarness, telegramCore } from './harness.js';
 
 let h: Harness | undefined;

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { FakeOpenAi } from '@birdie/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeOpenAi } from './fake-openai.js';
 import { type Harness, OWNER, startHarness, telegramCore } from './harness.js';
 
 const VOICE_KEY = 'sk-voice-key-never-logged';

@@ -1,6 +1,6 @@
 import { startUnattended } from '@birdie/runtime/unattended-loop';
+import type { FakeMessage } from '@birdie/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FakeMessage } from './fake-bot-api.js';
 import { type Harness, OWNER, startHarness, telegramCore } from './harness.js';
 
 let h: Harness | undefined;

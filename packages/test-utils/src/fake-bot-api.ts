@@ -27,6 +27,8 @@ export class FakeBotApi {
   private readonly files = new Map<string, Uint8Array>();
   private readonly waiting = new Set<() => void>();
   private nextUpdateId = 1;
+  /** Updates below this id were confirmed (a later getUpdates asked for a higher offset), as Telegram forgets them. */
+  private confirmed = 0;
   private nextMessageId = 100;
   private server: Server | undefined;
   url = '';
@@ -159,7 +161,8 @@ export class FakeBotApi {
       case 'answerCallbackQuery':
         return true;
       case 'getUpdates': {
-        const offset = Number(p.offset ?? 0);
+        this.confirmed = Math.max(this.confirmed, Number(p.offset ?? 0));
+        const offset = this.confirmed;
         const ready = () => this.updates.filter((u) => Number(u.update_id) >= offset);
         if (ready().length === 0 && Number(p.timeout ?? 0) > 0)
           await new Promise<void>((resolve) => {
