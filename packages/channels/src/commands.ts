@@ -1,9 +1,18 @@
 import { isModelSpec } from '@birdie/runtime/model-spec';
 import { operatorPolicy } from '@birdie/runtime/operator-policy';
+import type { ServeSetup } from '@birdie/runtime/server-runtime';
 import { applySkillFlags } from '@birdie/runtime/skill-flags';
-import type { ChannelCore } from './channel-core.js';
+import type { Session } from '@birdie/store';
 import type { ChatPlace } from './chat.js';
 import type { ChatEntry } from './chat-book.js';
+
+/** What the commands use of the channel's core (declared here, so that the core may import the commands). */
+export interface CommandHost {
+  readonly options: { readonly setup: Pick<ServeSetup, 'rt' | 'approval'> };
+  say(place: ChatPlace, markdown: string): Promise<void>;
+  sessionFor(key: string, user: string, fresh?: boolean): Promise<{ entry: ChatEntry; session: Session }>;
+  setModel(key: string, entry: ChatEntry, model: string | undefined): Promise<void>;
+}
 
 export const HELP = [
   'Talk to me, or use:',
@@ -16,7 +25,7 @@ export const HELP = [
 
 /** The chat commands (`/cancel` is handled at once by the core: it must not wait behind the turn it stops). */
 export async function runCommand(
-  core: ChannelCore,
+  core: CommandHost,
   place: ChatPlace,
   key: string,
   entry: ChatEntry,
