@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FakeBotApi } from '@birdie/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -105,6 +105,28 @@ describe('birdie channels', () => {
           `${error.message}; stderr: ${proc?.stderr()}; calls: ${JSON.stringify(api?.calls.filter((c) => c.method !== 'getUpdates'))}`,
         );
       });
+  }, 180_000);
+
+  it('killed in the middle of a streamed answer, it comes back to the same session', async () => {
+    const slow = Array.from({ length: 80 }, (_, i) => `word${i}`).join(' ');
+    const { api, box } = await setUp({ replies: [{ text: slow, token_delay_ms: 100 }] });
+    proc = start(['channels'], box);
+    await proc.waitFor('stdout', /channels: telegram/, 60_000);
+    api.push(api.message(OWNER, OWNER, 'talk slowly'));
+    await api.waitFor('the answer streaming', () => api?.messagesIn(OWNER).length === 1);
+    const book = join(box.home, 'channels.json');
+    const before = JSON.parse(await readFile(book, 'utf8')).chats.telegram_7.sessionId;
+    proc.kill('SIGKILL');
+    await proc.exited;
+    expect(api.messagesIn(OWNER)[0]?.text).not.toContain('word79');
+    await writeFile(box.env.LLM_SCRIPT as string, JSON.stringify([{ text: 'Back again.' }]));
+    proc = start(['channels'], box);
+    await proc.waitFor('stdout', /channels: telegram/, 60_000);
+    api.push(api.message(OWNER, OWNER, 'are you there?'));
+    await api.waitFor('the answer after the restart', () =>
+      api?.messagesIn(OWNER).find((m) => m.text.includes('Back again')),
+    );
+    expect(JSON.parse(await readFile(book, 'utf8')).chats.telegram_7.sessionId).toBe(before);
   }, 180_000);
 
   it('runs inside birdie serve with --channels, on the same store', async () => {
