@@ -37,6 +37,7 @@ const handlers: Record<string, () => Promise<Handler>> = {
   'tasks list': async () => (await import('./commands/tasks.js')).tasksListCommand,
   'tasks cancel': async () => (await import('./commands/tasks.js')).tasksCancelCommand,
   serve: async () => (await import('./commands/serve.js')).serveCommand,
+  channels: async () => (await import('./commands/channels.js')).channelsCommand,
   'tokens create': async () => (await import('./commands/tokens.js')).tokensCreateCommand,
   'tokens list': async () => (await import('./commands/tokens.js')).tokensListCommand,
   'tokens revoke': async () => (await import('./commands/tokens.js')).tokensRevokeCommand,

@@ -570,6 +570,10 @@ export const COMMANDS: CommandSpec[] = [
         arg: 'HOST',
         help: 'address of the metrics listener (default: 127.0.0.1, this machine only)',
       },
+      channels: {
+        type: 'boolean',
+        help: 'also run the chat channels of the settings (as `birdie channels`), on the same store',
+      },
       'log-format': {
         type: 'string',
         arg: 'text|json',
@@ -591,6 +595,21 @@ export const COMMANDS: CommandSpec[] = [
       'birdie tokens create --user alice',
       'BIRDIE_DATABASE_URL=postgres://birdie@db/birdie birdie serve --host 0.0.0.0 --port 8787',
     ],
+  },
+  // `birdie channels` (issue 37): chat channels on the serve runtime.
+  {
+    name: 'channels',
+    summary: 'talk to the agent from Telegram (the channels settings), in the foreground',
+    usage: 'birdie channels [options]',
+    options: { ...runtime, approval: session.approval!, sandbox, ...help },
+    positionals: [0, 0],
+    details:
+      'Starts every chat channel configured in the settings (channels.telegram: token, api_url, allow, mode, ' +
+      'webhook_secret, …; secrets also from BIRDIE_TELEGRAM_TOKEN and BIRDIE_TELEGRAM_WEBHOOK_SECRET) on a runtime ' +
+      "opened as `birdie serve` opens one: the operator's policy, a workspace per user, shell tools sandboxed. " +
+      'A chat is a session of the birdie user its allow list names; anyone else gets one refusal. Approvals are ' +
+      'buttons. `birdie serve --channels` runs them inside the server, on the same store. SIGTERM/SIGINT stops.',
+    examples: ['BIRDIE_TELEGRAM_TOKEN=123:abc birdie channels', 'birdie serve --channels'],
   },
   {
     name: 'tokens create',

@@ -4,6 +4,7 @@ import { UsageError } from './errors.js';
 import { isModelSpec } from './model-spec.js';
 import {
   APPROVAL_MODES,
+  type ChannelsSettings,
   CONTAINER_RUNTIMES,
   defaultSettings,
   PERMISSION_EFFECTS,
@@ -46,6 +47,78 @@ const perUserLimit = (what: string) =>
     .number({ error: `must be a number of ${what}` })
     .int({ error: `must be a whole number of ${what}` })
     .min(1, { error: `must be at least 1 (unset it for no limit)` });
+
+const secret = z
+  .string({ error: 'must be a string (better: set it in the environment)' })
+  .min(1, { error: 'must not be empty' });
+const httpUrl = z
+  .string({ error: 'must be an http:// or https:// address' })
+  .regex(/^https?:\/\/\S+$/, { error: 'must be an http:// or https:// address' });
+const birdieUser = z
+  .string({ error: 'must be a birdie user name' })
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, {
+    error: 'must be a birdie user name (letters, digits, . _ -)',
+  });
+const allowMap = (what: string) =>
+  z.record(
+    z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: `keys must be ${what} user ids` }),
+    birdieUser,
+    {
+      error: `must map ${what} user ids to birdie users`,
+    },
+  );
+const port = z.number({ error: 'must be a port number' }).int().min(0).max(65535);
+
+// `birdie channels`: each platform's credentials, address and allow list (see `ChannelsSettings`).
+const channelsSchema = z
+  .strictObject(
+    {
+      telegram: z
+        .strictObject(
+          {
+            token: secret,
+            api_url: httpUrl,
+            allow: allowMap('Telegram'),
+            mode: z.enum(['polling', 'webhook'], { error: 'must be polling or webhook' }),
+            webhook_secret: secret.regex(/^[A-Za-z0-9_-]{1,256}$/, {
+              error: "must be 1-256 of A-Z, a-z, 0-9, _ and - (Telegram's rule for secret_token)",
+            }),
+            webhook_url: httpUrl,
+            webhook_host: z.string({ error: 'must be a host name or address' }).min(1),
+            webhook_port: port,
+          },
+          { error: 'must be an object (token, api_url, allow, mode, webhook_secret, webhook_url, …)' },
+        )
+        .partial(),
+      slack: z
+        .strictObject(
+          {
+            bot_token: secret,
+            app_token: secret,
+            signing_secret: secret,
+            api_url: httpUrl,
+            allow: allowMap('Slack'),
+            mode: z.enum(['socket', 'events'], { error: 'must be socket or events' }),
+            events_host: z.string({ error: 'must be a host name or address' }).min(1),
+            events_port: port,
+          },
+          { error: 'must be an object (bot_token, app_token, signing_secret, api_url, allow, mode, …)' },
+        )
+        .partial(),
+      voice: z
+        .strictObject(
+          { base_url: httpUrl, model: z.string({ error: 'must be a model name' }).min(1) },
+          { error: 'must be an object (base_url, model)' },
+        )
+        .partial(),
+      max_file_bytes: z
+        .number({ error: 'must be a number of bytes' })
+        .int({ error: 'must be a whole number of bytes' })
+        .min(1, { error: 'must be at least 1' }),
+    },
+    { error: 'must be an object (telegram, slack, voice, max_file_bytes)' },
+  )
+  .partial();
 
 /** The settings section: every key optional, unknown keys refused. Add new settings here and in `Settings`. */
 const settingsSchema = z
@@ -127,10 +200,21 @@ const settingsSchema = z
         { error: 'must be an object (skills, agents, workspaces, workspace, sandbox, limits)' },
       )
       .partial(),
+    channels: channelsSchema,
   })
   .partial();
 
 type SettingsLayer = z.infer<typeof settingsSchema>;
+
+/** Overlays one file's `channels` over the lower files': each platform's fields one by one (an allow list whole). */
+function mergeChannels(lower: ChannelsSettings, layer: ChannelsSettings): ChannelsSettings {
+  const merged: ChannelsSettings = { ...lower };
+  if (layer.telegram) merged.telegram = { ...lower.telegram, ...layer.telegram };
+  if (layer.slack) merged.slack = { ...lower.slack, ...layer.slack };
+  if (layer.voice) merged.voice = { ...lower.voice, ...layer.voice };
+  if (layer.max_file_bytes !== undefined) merged.max_file_bytes = layer.max_file_bytes;
+  return merged;
+}
 
 /** What is wrong with a `settings` section (the first problem, at its path inside the section), if anything. */
 export function settingsProblem(
@@ -221,6 +305,7 @@ export function mergeSettings(files: ConfigFile[]): {
   for (const file of [...files].reverse()) {
     const layer = checkSettings(file);
     const from = `file ${file.path}`;
+    if (layer.channels !== undefined) settings.channels = mergeChannels(settings.channels, layer.channels);
     if (layer.approval !== undefined) {
       settings.approval = layer.approval as Settings['approval'];
       sources.approval = from;

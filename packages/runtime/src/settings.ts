@@ -51,6 +51,55 @@ export interface Settings {
    */
   permissions: Record<PermissionEffect, string[]>;
   permissionRules: PermissionRule[];
+  /**
+   * The chat channels of `birdie channels` (`@birdie/channels`): each platform's credentials, API address and allow
+   * list. Not a `SettingKey`: `birdie config` never lists it (it holds secrets); edit the config file.
+   */
+  channels: ChannelsSettings;
+}
+
+/** Telegram's settings under `channels.telegram`; the token and the webhook secret may come from the environment. */
+export interface TelegramChannelSettings {
+  token?: string;
+  /** The Bot API's address (default `https://api.telegram.org`); a test points it at a local fake. */
+  api_url?: string;
+  /** Telegram user id → birdie user: who may talk to the bot, and as whom. */
+  allow?: Record<string, string>;
+  /** `polling` (default) or `webhook` (needs `webhook_secret`). */
+  mode?: 'polling' | 'webhook';
+  /** Telegram's `secret_token`, checked on every webhook call (`X-Telegram-Bot-Api-Secret-Token`). */
+  webhook_secret?: string;
+  /** The public HTTPS address Telegram posts to; when set, the webhook is registered there at start. */
+  webhook_url?: string;
+  /** Where the webhook listens (default 127.0.0.1:8788, path /telegram). */
+  webhook_host?: string;
+  webhook_port?: number;
+}
+
+/** Slack's settings under `channels.slack`; the tokens and the signing secret may come from the environment. */
+export interface SlackChannelSettings {
+  bot_token?: string;
+  /** Socket Mode's app-level token (`xapp-…`). */
+  app_token?: string;
+  /** The Events API's signing secret. */
+  signing_secret?: string;
+  /** The Web API's address (default `https://slack.com/api/`); a test points it at a local fake. */
+  api_url?: string;
+  /** Slack user id → birdie user. */
+  allow?: Record<string, string>;
+  /** `socket` (default) or `events` (needs `signing_secret`). */
+  mode?: 'socket' | 'events';
+  events_host?: string;
+  events_port?: number;
+}
+
+export interface ChannelsSettings {
+  telegram?: TelegramChannelSettings;
+  slack?: SlackChannelSettings;
+  /** Voice messages: an OpenAI-compatible `/audio/transcriptions` (default: the provider's, when its vendor has one). */
+  voice?: { base_url?: string; model?: string };
+  /** The largest file a chat may send into a session's workspace, in bytes (default 10 MB). */
+  max_file_bytes?: number;
 }
 
 export const PERMISSION_EFFECTS = ['allow', 'ask', 'deny'] as const;
@@ -165,5 +214,6 @@ export function defaultSettings(): Settings {
     serve: { skills: ['*'], agents: ['*'], workspace: 'user', sandbox: { network: false }, limits: {} },
     permissions: { allow: [], ask: [], deny: [] },
     permissionRules: [],
+    channels: {},
   };
 }

@@ -16,6 +16,8 @@ export {
   REPO_ROOT,
   testsReadingCorpus,
 } from './corpus.js';
+export { FakeBotApi, type FakeMessage, type RecordedCall } from './fake-bot-api.js';
+export { FakeOpenAi, type Transcription } from './fake-openai.js';
 export {
   CRASH_SAFE_SETTINGS,
   type PostgresServer,

@@ -1,3 +1,4 @@
+import type { RunningChannels } from '@birdie/channels';
 import type { ServeIsolation } from '@birdie/runtime/serve-isolation';
 import type { ServeLimits } from '@birdie/runtime/settings';
 import type { CommandContext } from '../command-context.js';
@@ -48,6 +49,8 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
     },
   });
   const { rt, approval, isolation } = setup;
+  // `--channels`: the chat channels in this process, on the same runtime and store (issue 37).
+  let channels: RunningChannels | undefined;
   const { createServer } = await import('@birdie/server');
   const server = createServer({
     runtime: setup.runtime,
@@ -94,6 +97,10 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
       say(
         `the workspaces are in this worker's own folder (${isolation.workspaces.root}): workers on other machines will not see a session's files; give every worker one shared folder (--workspaces DIR or serve.workspaces)`,
       );
+    if (values.channels === true) {
+      const { startChatChannels } = await import('./channels.js');
+      channels = await startChatChannels(setup, say);
+    }
     // The one line a supervisor or a test waits for.
     write(io.stdout, `listening on ${address.url}`);
     const signal = await stopped;
@@ -103,6 +110,7 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
     return EXIT_OK;
   } finally {
     stopListening();
+    await channels?.stop();
     await server.close({ graceMs: 0 });
     await rt.close();
     await endChildProcesses();

@@ -1,0 +1,50 @@
+import { createHash } from 'node:crypto';
+import type { ApprovalDecision, ApprovalRequest } from '@birdie/graph';
+import type { Button } from './chat.js';
+
+/** What each button decides. */
+const ACTIONS = {
+  a: { text: 'Approve', decision: { type: 'approve', scope: 'once' } },
+  s: { text: 'For this session', decision: { type: 'approve', scope: 'session' } },
+  r: { text: 'Reject', decision: { type: 'reject', message: 'The user rejected the call in the chat.' } },
+} as const satisfies Record<string, { text: string; decision: ApprovalDecision }>;
+
+type Action = keyof typeof ACTIONS;
+
+/**
+ * A button's data names one call: a hash of its id and its digest (Telegram keeps 64 bytes of data per button, too
+ * few for both). A press matches a pending request only when both are the same, so a button of a call already
+ * decided, or of a call whose arguments changed, matches nothing.
+ */
+function callTag(request: Pick<ApprovalRequest, 'id' | 'digest'>): string {
+  return createHash('sha256').update(`${request.id}\n${request.digest}`).digest('base64url').slice(0, 32);
+}
+
+export function approvalButtons(request: ApprovalRequest): Button[][] {
+  const tag = callTag(request);
+  return [(Object.keys(ACTIONS) as Action[]).map((a) => ({ text: ACTIONS[a].text, data: `ap:${a}:${tag}` }))];
+}
+
+export function isApprovalData(data: string): boolean {
+  return /^ap:[asr]:[A-Za-z0-9_-]{32}$/.test(data);
+}
+
+/** The pending request a press is for and what it decides; undefined when it names no pending call (stale). */
+export function pressedDecision(
+  data: string,
+  pending: readonly ApprovalRequest[],
+): { request: ApprovalRequest; decision: ApprovalDecision; label: string } | undefined {
+  if (!isApprovalData(data)) return undefined;
+  const [, action, tag] = data.split(':') as [string, Action, string];
+  const request = pending.find((r) => callTag(r) === tag);
+  if (!request) return undefined;
+  const { decision, text } = ACTIONS[action];
+  return { request, decision: { ...decision }, label: text };
+}
+
+/** The approval question as a chat message (Markdown). */
+export function approvalText(request: ApprovalRequest): string {
+  const args = JSON.stringify(request.args, null, 2);
+  const shown = args.length > 1500 ? `${args.slice(0, 1500)}…` : args;
+  return `**Approval needed**: \`${request.tool}\`${request.skill ? ` (${request.skill})` : ''}\n${request.description}\n\`\`\`json\n${shown}\n\`\`\``;
+}

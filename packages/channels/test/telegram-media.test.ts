@@ -1,0 +1,93 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { FakeOpenAi } from '@birdie/test-utils';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Harness, OWNER, startHarness, telegramCore } from './harness.js';
+
+const VOICE_KEY = 'sk-voice-key-never-logged';
+
+let h: Harness | undefined;
+let openai: FakeOpenAi | undefined;
+afterEach(async () => {
+  await h?.stop().catch(() => undefined);
+  await h?.cleanup();
+  await openai?.stop();
+  h = undefined;
+  openai = undefined;
+});
+
+const voiceUpdate = (harness: Harness) =>
+  harness.api.message(OWNER, OWNER, '', {
+    text: undefined,
+    voice: { file_id: 'voice-1', file_unique_id: 'v1', duration: 2, mime_type: 'audio/ogg', file_size: 9 },
+  });
+
+describe('voice messages and files from Telegram', () => {
+  it('transcribes a voice message through the OpenAI-compatible endpoint, then answers it', async () => {
+    openai = new FakeOpenAi('what is the weather in Lyon');
+    await openai.start();
+    h = await startHarness({
+      script: [{ match: 'weather in Lyon', text: 'Sunny in Lyon.' }],
+      channels: { voice: { base_url: openai.url } },
+      env: { BIRDIE_VOICE_API_KEY: VOICE_KEY },
+    });
+    const { api } = h;
+    api.addFile('voice-1', new TextEncoder().encode('OggS-fake'));
+    api.push(voiceUpdate(h));
+    await api.waitFor('the answer', () =>
+      api.messagesIn(OWNER).find((m) => m.text.includes('Sunny in Lyon')),
+    );
+    await telegramCore(h).idle();
+    const [request] = openai.requests;
+    expect(openai.requests).toHaveLength(1);
+    expect(request?.authorization).toBe(`Bearer ${VOICE_KEY}`);
+    expect(request?.contentType).toMatch(/^multipart\/form-data/);
+    expect(request?.body.toString()).toContain('OggS-fake');
+    expect(request?.body.toString()).toContain('whisper-1');
+    // The user sees what was heard.
+    expect(api.messagesIn(OWNER)[0]?.text).toContain('what is the weather in Lyon');
+  });
+
+  it('says voice is not available when the vendor has no transcription', async () => {
+    h = await startHarness({ script: [{ text: 'never' }] });
+    const { api } = h;
+    api.addFile('voice-1', new TextEncoder().encode('OggS-fake'));
+    api.push(voiceUpdate(h));
+    await api.waitFor('the reply', () => api.messagesIn(OWNER).find((m) => m.text.includes('not available')));
+    await telegramCore(h).idle();
+    expect(await h.setup.rt.store.runs.list({ userId: 'alice' })).toEqual([]);
+  });
+
+  it('saves a file into the session workspace and tells the model; refuses one over the cap', async () => {
+    h = await startHarness({
+      script: [{ match: 'uploads/notes.txt', text: 'Got your notes.' }],
+      channels: { max_file_bytes: 100 },
+    });
+    const { api } = h;
+    api.addFile('doc-1', new TextEncoder().encode('my notes'));
+    api.addFile('doc-2', new Uint8Array(500));
+    api.push(
+      api.message(OWNER, OWNER, '', {
+        text: undefined,
+        caption: 'read this',
+        document: { file_id: 'doc-1', file_unique_id: 'd1', file_name: '../notes.txt', file_size: 8 },
+      }),
+    );
+    await api.waitFor('the answer', () =>
+      api.messagesIn(OWNER).find((m) => m.text.includes('Got your notes')),
+    );
+    api.push(
+      api.message(OWNER, OWNER, '', {
+        text: undefined,
+        document: { file_id: 'doc-2', file_unique_id: 'd2', file_name: 'big.bin', file_size: 500 },
+      }),
+    );
+    await api.waitFor('the refusal', () => api.messagesIn(OWNER).find((m) => m.text.includes('too large')));
+    await telegramCore(h).idle();
+    const workspace = join(h.setup.workspaces.root, 'alice');
+    expect(await readFile(join(workspace, 'uploads', 'notes.txt'), 'utf8')).toBe('my notes');
+    await expect(readFile(join(workspace, 'uploads', 'big.bin'))).rejects.toThrow();
+    // Only the first message reached the model.
+    expect(await h.setup.rt.store.runs.list({ userId: 'alice' })).toHaveLength(1);
+  });
+});
