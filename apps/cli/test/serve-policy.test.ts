@@ -54,6 +54,8 @@ async function start(name: string, settings: string[][]): Promise<{ worker: Work
         { match: 'call node', text: 'Called.' },
         { match: 'say hi', tool_calls: [{ name: 'run_command', args: { command: 'echo hi' } }] },
         { match: 'say hi', text: 'Said.' },
+        { match: 'switched off', tool_calls: [{ name: 'run_command', args: { command: 'echo off' } }] },
+        { match: 'switched off', text: 'Tried.' },
       ],
     }),
   );
@@ -193,6 +195,58 @@ describe('operator policy for API sessions', { timeout: 120_000 }, () => {
     const end = denied.find((e) => e.type === 'tool-end');
     expect(end).toMatchObject({ ok: false });
     expect(String(end!.output)).toContain('run_command(echo ran)');
+  });
+
+  it('PUT /v1/sessions/{id}/skills: on within the policy, 403 beyond it; a skill switched off is gone on the next turn', async () => {
+    const made = await create(strict, { enable: ['raw-shell'] });
+    const { id } = (await made.json()) as { id: string };
+    const put = (json: unknown) =>
+      strict.worker.request(`/v1/sessions/${id}/skills`, { method: 'PUT', token: strict.token, json });
+    const refused = await put({ enable: ['shell'] });
+    expect(refused.status).toBe(403);
+    const error = await errorOf(refused);
+    expect(error.code).toBe('skill-not-allowed');
+    expect(error.message).toContain('skills.disable');
+    expect((await put({ enable: ['no-such-skill'] })).status).toBe(400);
+
+    const off = await put({ disable: ['raw-shell'] });
+    expect(off.status).toBe(200);
+    expect(await off.json()).toMatchObject({ enabled: [], disabled: expect.arrayContaining(['raw-shell']) });
+    const shown = await strict.worker.request(`/v1/sessions/${id}`, { token: strict.token });
+    expect(((await shown.json()) as { grants: { disabled: string[] } }).grants.disabled).toContain(
+      'raw-shell',
+    );
+    const events = await streamEvents(
+      await strict.worker.request(`/v1/sessions/${id}/turns`, {
+        token: strict.token,
+        json: { prompt: 'switched off' },
+      }),
+    );
+    expect(events.some((e) => e.type === 'approval-request')).toBe(false);
+    expect(events.find((e) => e.type === 'tool-end')).toMatchObject({ name: 'run_command', ok: false });
+
+    const on = await put({ enable: ['raw-shell'] });
+    expect(on.status).toBe(200);
+    expect(((await on.json()) as { enabled: string[]; disabled: string[] }).disabled).not.toContain(
+      'raw-shell',
+    );
+  });
+
+  it('GET /v1/agents lists the agents serve.agents allows', async () => {
+    const names = async (w: { worker: Worker; token: string }) =>
+      (
+        (await (await w.worker.request('/v1/agents', { token: w.token })).json()) as {
+          agents: Array<{ name: string }>;
+        }
+      ).agents.map((a) => a.name);
+    expect(await names(strict)).toEqual(['helper']);
+    expect(await names(open)).toEqual(expect.arrayContaining(['helper', 'other']));
+    const [helper] = (
+      (await (await strict.worker.request('/v1/agents', { token: strict.token })).json()) as {
+        agents: unknown[];
+      }
+    ).agents;
+    expect(helper).toEqual({ name: 'helper', description: 'The helper agent.' });
   });
 
   it('GET /v1/skills lists what the token holder may enable, from the operator policy', async () => {

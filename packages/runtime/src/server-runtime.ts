@@ -1,5 +1,6 @@
 import type { ApprovalMode } from '@birdie/graph';
 import { messageJson } from '@birdie/graph/event-json';
+import type { RegistrySnapshot } from '@birdie/registry';
 import { ApiError, type ServeRuntime, type TurnLimits, type WorkspaceOptions } from '@birdie/server';
 import type { Flags } from './flags.js';
 import { historyOf } from './history.js';
@@ -10,6 +11,7 @@ import { type ServeIsolation, serveIsolation } from './serve-isolation.js';
 import { removeSessionDir } from './session-dir.js';
 import { createSession } from './session-start.js';
 import type { ServeLimits } from './settings.js';
+import { applySkillFlags } from './skill-flags.js';
 import { executeTurn } from './turn.js';
 
 /**
@@ -22,26 +24,28 @@ import { executeTurn } from './turn.js';
 export function serveRuntime(rt: Runtime, approval: ApprovalMode): ServeRuntime {
   const { store } = rt;
   const operator = operatorPolicy(rt.config.settings);
+  /** The loaded skill of this name, or `invalid-request` naming the nearest one. */
+  const skillNamed = (snapshot: RegistrySnapshot, name: string) => {
+    const skill = snapshot.getSkill(name);
+    if (skill) return skill;
+    const [near] = snapshot.suggest(name, 1);
+    throw new ApiError('invalid-request', `no skill "${name}"${near ? ` (did you mean "${near}"?)` : ''}`);
+  };
+  /** The name of a skill API sessions may switch on, or `skill-not-allowed` saying which setting refuses it. */
+  const enableable = (snapshot: RegistrySnapshot, name: string) => {
+    const skill = skillNamed(snapshot, name);
+    const refusal = operator.skillRefusal(skill, snapshot);
+    if (refusal)
+      throw new ApiError('skill-not-allowed', `${refusal}; GET /v1/skills lists those you may enable`);
+    return skill.name;
+  };
   return {
     store,
     provider: `${rt.provider.config.vendor}/${rt.provider.config.model}`,
 
     async createSession(userId, request) {
       const snapshot = rt.registry.current();
-      const enable = (request.enable ?? []).map((name) => {
-        const skill = snapshot.getSkill(name);
-        if (!skill) {
-          const [near] = snapshot.suggest(name, 1);
-          throw new ApiError(
-            'invalid-request',
-            `no skill "${name}"${near ? ` (did you mean "${near}"?)` : ''}`,
-          );
-        }
-        const refusal = operator.skillRefusal(skill, snapshot);
-        if (refusal)
-          throw new ApiError('skill-not-allowed', `${refusal}; GET /v1/skills lists those you may enable`);
-        return skill.name;
-      });
+      const enable = (request.enable ?? []).map((name) => enableable(snapshot, name));
       if (request.agent !== undefined) {
         if (!snapshot.getAgent(request.agent))
           throw new ApiError('invalid-request', `no agent "${request.agent}"`);
@@ -61,6 +65,32 @@ export function serveRuntime(rt: Runtime, approval: ApprovalMode): ServeRuntime 
 
     async skills() {
       return operator.listing(rt.registry.current(), approval);
+    },
+
+    async agents() {
+      return rt.registry
+        .current()
+        .agents.filter((agent) => operator.agentRefusal(agent.name) === undefined)
+        .map((agent) => ({
+          name: agent.name,
+          description: agent.description,
+          ...(agent.model !== undefined ? { model: agent.model } : {}),
+          ...(agent.skills ? { skills: [...agent.skills] } : {}),
+          ...(agent.subagents ? { subagents: [...agent.subagents] } : {}),
+          ...(agent.handoffs ? { handoffs: [...agent.handoffs] } : {}),
+        }));
+    },
+
+    async setSkills(session, change) {
+      const snapshot = rt.registry.current();
+      // Every name checked before anything changes; switching off only narrows, so the policy never refuses it.
+      const enable = change.enable.map((name) => enableable(snapshot, name));
+      const disable = change.disable.map((name) => skillNamed(snapshot, name).name);
+      // The grants as another worker may have left them, changed through the policy (which saves them).
+      await rt.loadGrants(session.id, session.userId);
+      await applySkillFlags(rt, session, { enable, disable });
+      const grants = await store.grants.get(session.id, session.userId);
+      return { enabled: grants.enabled, disabled: grants.disabled };
     },
 
     async history(session) {

@@ -17,6 +17,7 @@ import type { ServeRuntime } from './runtime.js';
 import { apiErrorOf } from './store-errors.js';
 import type { Turns } from './turns.js';
 import { refuseInvalid } from './validation.js';
+import { webApp } from './web-app.js';
 import type { Workspaces } from './workspaces.js';
 
 export interface AppOptions {
@@ -34,6 +35,8 @@ export interface AppOptions {
   onError(error: unknown, where: string, context: { requestId?: string }): void;
   /** One entry per request, when it is answered. */
   log: Log;
+  /** The built web app's folder, served at `/` (see web-app.ts); undefined: none (`/` is the API's 404). */
+  webRoot?: string;
 }
 
 /** The API as a Hono app: `fetch(request)` for any adapter or test. Its operations are `routes/index.ts`'s. */
@@ -86,7 +89,7 @@ export function createApp(o: AppOptions): OpenAPIHono<ApiEnv> {
       cors({
         origin: o.corsOrigins,
         allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'Last-Event-ID'],
-        allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+        allowMethods: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'],
         maxAge: 600,
       }),
     );
@@ -114,6 +117,8 @@ export function createApp(o: AppOptions): OpenAPIHono<ApiEnv> {
   app.use('/v1/*', jsonBodies());
 
   for (const route of ROUTES) if (!route.public) route.mount(app, deps);
+  // The web app: GET of any path outside /v1 (mounted for every method, so it is no operation of the document).
+  if (o.webRoot !== undefined) app.use('*', webApp(o.webRoot));
 
   app.notFound((c) => c.json(errorBody('not-found', `no such endpoint: ${c.req.method} ${c.req.path}`), 404));
   app.onError((error, c) => {

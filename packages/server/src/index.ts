@@ -4,5 +4,5 @@ export type { LogEntry } from './log.js';
 export { openApiDocument } from './openapi.js';
 export type { ServeRuntime, TurnEvent, TurnHandlers, TurnInput, TurnStatus, TurnSummary } from './runtime.js';
 export { type BirdieServer, createServer, type ServerOptions } from './server.js';
-export type { SkillInfo } from './skills.js';
+export type { AgentInfo, SkillChange, SkillInfo } from './skills.js';
 export { type WorkspaceOptions, Workspaces } from './workspaces.js';

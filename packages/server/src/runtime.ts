@@ -1,6 +1,6 @@
 import type { AgentEvent, ApprovalDecision, ApprovalRequest, DoneStatus } from '@birdie/graph/event-json';
 import type { Session, SessionLease, Store } from '@birdie/store';
-import type { SkillInfo } from './skills.js';
+import type { AgentInfo, SkillChange, SkillInfo } from './skills.js';
 
 /** What a turn starts from: the user's text, or decisions for the session's pending approvals. */
 export type TurnInput = string | { decisions: Record<string, ApprovalDecision> };
@@ -61,6 +61,14 @@ export interface ServeRuntime {
   ): Promise<Session>;
   /** The skills the operator's policy lets `userId`'s sessions enable (`GET /v1/skills`). */
   skills(userId: string): Promise<SkillInfo[]>;
+  /** The agents the operator's policy lets `userId` start sessions with (`GET /v1/agents`). */
+  agents(userId: string): Promise<AgentInfo[]>;
+  /**
+   * Switches skills on and off in the session (the caller holds its lease) and returns its grants. An unknown skill
+   * throws `ApiError('invalid-request')`, enabling one the operator's policy does not allow API sessions
+   * `ApiError('skill-not-allowed')`, before anything changes. Switching off is always allowed (it only narrows).
+   */
+  setSkills(session: Session, change: SkillChange): Promise<{ enabled: string[]; disabled: string[] }>;
   /** The session's conversation as JSON messages (`birdie sessions show --json`), and its grants. */
   history(
     session: Session,

@@ -11,6 +11,7 @@ import { metricsServer } from './metrics-listener.js';
 import type { ServeRuntime } from './runtime.js';
 import { turnLog } from './turn-log.js';
 import { Turns } from './turns.js';
+import { defaultWebRoot } from './web-app.js';
 import { type WorkspaceOptions, Workspaces } from './workspaces.js';
 
 export interface ServerOptions {
@@ -61,6 +62,12 @@ export interface ServerOptions {
    * stored role (`birdie tokens create --admin`: `token.admin`), the one the admin routes check.
    */
   isAdminToken?(token: ApiToken): boolean;
+  /**
+   * The folder of the built web app, served at `/` (the API stays under `/v1`) with its Content-Security-Policy.
+   * Default: the app built into this package (`dist/web`); `false`: no web app. Without an `index.html` there, `/`
+   * answers a 404 saying the app was not built.
+   */
+  webRoot?: string | false;
 }
 
 export interface BirdieServer {
@@ -114,6 +121,7 @@ export function createServer(options: ServerOptions): BirdieServer {
     isAdminToken: options.isAdminToken ?? tokenIsAdmin,
     onError,
     log,
+    ...(options.webRoot === false ? {} : { webRoot: options.webRoot ?? defaultWebRoot() }),
   });
   let http: Server | undefined;
   let metricsHttp: Server | undefined;

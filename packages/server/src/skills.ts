@@ -15,3 +15,21 @@ export interface SkillInfo {
     approval: 'always' | 'never';
   }>;
 }
+
+/** An agent a token holder may start a session with (`GET /v1/agents`), as the operator's policy allows it. */
+export interface AgentInfo {
+  name: string;
+  description: string;
+  /** The model (`vendor:model`) or tier its file names. */
+  model?: string;
+  /** Skills its file enables. */
+  skills?: string[];
+  subagents?: string[];
+  handoffs?: string[];
+}
+
+/** Skills to switch on and off in a session (`PUT /v1/sessions/{id}/skills`). */
+export interface SkillChange {
+  enable: string[];
+  disable: string[];
+}

@@ -2,9 +2,10 @@ import type { AgentEvent, ApprovalRequest } from '@birdie/graph/event-json';
 import { openStore, type Session, type Store } from '@birdie/store';
 import { makeTempDir } from '@birdie/test-utils';
 import { afterEach, beforeEach } from 'vitest';
+import { ApiError } from '../src/errors.js';
 import { type BirdieServer, createServer, type ServerOptions } from '../src/index.js';
 import type { ServeRuntime, TurnHandlers, TurnInput, TurnSummary } from '../src/runtime.js';
-import type { SkillInfo } from '../src/skills.js';
+import type { AgentInfo, SkillChange, SkillInfo } from '../src/skills.js';
 
 /** A scripted turn: what the fake runtime does once it holds the lease (emit events, wait, return). */
 export type Script = (ctx: {
@@ -35,6 +36,24 @@ export class FakeRuntime implements ServeRuntime {
 
   async skills(_userId: string): Promise<SkillInfo[]> {
     return [{ name: 'notes', description: 'Notes.', enabledByDefault: false, mcpServer: false, tools: [] }];
+  }
+
+  async agents(_userId: string): Promise<AgentInfo[]> {
+    return [{ name: 'helper', description: 'Helps.' }];
+  }
+
+  /** Like the CLI's runtime: `notes` may be switched on (the policy lists it), `shell` only off, others are unknown. */
+  async setSkills(session: Session, change: SkillChange) {
+    for (const name of [...change.enable, ...change.disable])
+      if (name !== 'notes' && name !== 'shell') throw new ApiError('invalid-request', `no skill "${name}"`);
+    if (change.enable.includes('shell'))
+      throw new ApiError('skill-not-allowed', 'skill "shell" is not allowed on this server');
+    const grants = await this.store.grants.get(session.id, session.userId);
+    const enabled = [...grants.enabled.filter((n) => !change.disable.includes(n)), ...change.enable];
+    const disabled = [...grants.disabled.filter((n) => !change.enable.includes(n)), ...change.disable];
+    const next = { enabled: [...new Set(enabled)], disabled: [...new Set(disabled)] };
+    await this.store.grants.set(session.id, session.userId, next);
+    return next;
   }
 
   async history() {

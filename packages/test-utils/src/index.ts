@@ -1,4 +1,13 @@
 export { type BashTracer, bashTracer } from './bash-trace.js';
+export {
+  type Browser,
+  type BrowserContext,
+  BrowserUnavailableError,
+  chromiumPath,
+  isBrowserUnavailableError,
+  launchChromium,
+  type Page,
+} from './browser.js';
 export { type Child, spawnModule } from './child.js';
 export {
   CorpusMissingError,

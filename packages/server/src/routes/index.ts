@@ -11,10 +11,11 @@
 import type { ApiRoute } from './define.js';
 import { health, openApi, ready } from './health.js';
 import { getMetrics } from './metrics.js';
-import { listRuns } from './runs.js';
+import { getRun, listRuns } from './runs.js';
 import { answerApprovals, cancelTurn, followEvents, startTurn } from './session-turns.js';
-import { createSession, deleteSession, getSession, listSessions } from './sessions.js';
-import { listSkills } from './skills.js';
+import { createSession, deleteSession, getSession, listSessions, renameSession } from './sessions.js';
+import { listAgents, listSkills, setSessionSkills } from './skills.js';
+import { cancelTask, listTasks } from './tasks.js';
 import { listTokensRoute, revokeTokenRoute } from './tokens.js';
 
 export const ROUTES: readonly ApiRoute[] = [
@@ -24,13 +25,19 @@ export const ROUTES: readonly ApiRoute[] = [
   createSession,
   listSessions,
   getSession,
+  renameSession,
   deleteSession,
   startTurn,
   followEvents,
   answerApprovals,
   cancelTurn,
   listSkills,
+  setSessionSkills,
+  listAgents,
   listRuns,
+  getRun,
+  listTasks,
+  cancelTask,
   listTokensRoute,
   revokeTokenRoute,
   getMetrics,

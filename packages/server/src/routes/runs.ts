@@ -1,5 +1,7 @@
+import { isStoreError } from '@birdie/store/errors';
 import { createRoute, z } from '@hono/zod-openapi';
 import { runsUserOf } from '../admin.js';
+import { ApiError } from '../errors.js';
 import { apiErrorOf } from '../store-errors.js';
 import { COMMON_ERRORS, defineRoute, errorResponses, jsonContent } from './define.js';
 import { RunSchema } from './schemas.js';
@@ -18,6 +20,22 @@ export const listRuns = defineRoute(
           description:
             "Whose runs: the caller's own by default; another user's needs an admin token (else 403 `forbidden`).",
         }),
+        status: z
+          .enum(['running', 'ok', 'error', 'interrupted', 'rejected', 'cancelled', 'died'])
+          .optional()
+          .openapi({ description: 'Only runs that ended (or are) so.' }),
+        agent: z
+          .string()
+          .max(128)
+          .optional()
+          .openapi({ description: 'Only runs whose agent has this name.' }),
+        since: z.iso
+          .datetime({ offset: true })
+          .optional()
+          .openapi({ description: 'Only runs started at or after this time.' }),
+        before: z.coerce.number().int().min(1).optional().openapi({
+          description: 'Only runs with a smaller id: the next page is `before` = the last id of this one.',
+        }),
         limit: z.coerce.number().int().min(1).max(500).default(50),
       }),
     },
@@ -28,17 +46,57 @@ export const listRuns = defineRoute(
   }),
   ({ store }) =>
     async (c) => {
-      const { session: sessionId, limit, user } = c.req.valid('query');
+      const { session: sessionId, limit, user, status, agent, since, before } = c.req.valid('query');
       const userId = runsUserOf(c.get('token'), user);
       try {
         const runs = await store.runs.list({
           userId,
           limit,
           ...(sessionId !== undefined ? { sessionId } : {}),
+          ...(status !== undefined ? { status } : {}),
+          ...(agent !== undefined ? { agent } : {}),
+          ...(since !== undefined ? { since: new Date(since) } : {}),
+          ...(before !== undefined ? { beforeId: before } : {}),
         });
         return c.json({ runs }, 200);
       } catch (error) {
         throw apiErrorOf(error, sessionId) ?? error;
+      }
+    },
+);
+
+/** A run id in the path. Not validated here: a malformed id is 404 like a missing one. */
+const RunParams = z.object({
+  id: z
+    .string()
+    .openapi({ param: { name: 'id', in: 'path' }, pattern: '^[1-9]\\d{0,15}$', description: 'Run id.' }),
+});
+
+export const getRun = defineRoute(
+  createRoute({
+    method: 'get',
+    path: '/v1/runs/{id}',
+    operationId: 'getRun',
+    summary:
+      "One run of the caller: status, agent, tool calls, tokens per model, answer, error (another user's is 404, like a missing one).",
+    request: { params: RunParams },
+    responses: {
+      200: { description: 'The run.', content: jsonContent(RunSchema) },
+      ...errorResponses('not-found', ...COMMON_ERRORS),
+    },
+  }),
+  ({ store }) =>
+    async (c) => {
+      const raw = c.req.valid('param').id;
+      const missing = () => new ApiError('not-found', `no run ${raw}`);
+      if (!/^[1-9]\d{0,15}$/.test(raw)) throw missing();
+      try {
+        const run = await store.runs.get(Number(raw), c.get('token').userId);
+        if (!run) throw missing();
+        return c.json(run as never, 200);
+      } catch (error) {
+        if (isStoreError(error, 'not-owner', 'not-found', 'invalid-id')) throw missing();
+        throw apiErrorOf(error) ?? error;
       }
     },
 );

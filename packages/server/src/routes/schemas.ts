@@ -289,3 +289,49 @@ export const TokenSchema = z
     lastUsedAt: dateTime().optional(),
   })
   .openapi('Token');
+
+export const TaskSchema = z
+  .object({
+    id: z.int(),
+    agent: z
+      .string()
+      .optional()
+      .openapi({ description: 'The agent that runs it; absent: the default agent.' }),
+    prompt: z.string(),
+    schedule: z
+      .string()
+      .optional()
+      .openapi({ description: 'A cron expression (with `timezone`, when given).' }),
+    timezone: z.string().optional(),
+    every: z.int().optional().openapi({ description: 'Seconds between runs.' }),
+    at: dateTime().optional().openapi({ description: 'The one time it runs.' }),
+    status: z.enum(['active', 'done', 'cancelled']),
+    createdAt: dateTime(),
+    createdByRun: z.int().optional().openapi({ description: 'The run whose `schedule_task` call made it.' }),
+    endedAt: dateTime().optional(),
+  })
+  .openapi('Task', {
+    description:
+      'A task the user (or the model, with their approval) scheduled; `birdie start` runs it as the user.',
+  });
+
+export const AgentSchema = z
+  .object({
+    name: z.string(),
+    description: z.string(),
+    model: z.string().optional().openapi({ description: 'The model (or tier) its file names.' }),
+    skills: z.array(z.string()).optional().openapi({ description: 'Skills its file enables.' }),
+    subagents: z.array(z.string()).optional().openapi({ description: 'Agents it may delegate to.' }),
+    handoffs: z
+      .array(z.string())
+      .optional()
+      .openapi({ description: 'Agents it may hand the conversation to.' }),
+  })
+  .openapi('Agent');
+
+export const GrantsSchema = z
+  .object({
+    enabled: z.array(z.string()).openapi({ description: 'Skills switched on in the session.' }),
+    disabled: z.array(z.string()).openapi({ description: 'Skills switched off in the session.' }),
+  })
+  .openapi('Grants');

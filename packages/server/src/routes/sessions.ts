@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { sessionJson } from '../session-json.js';
+import { matching } from '../session-search.js';
 import { apiErrorOf } from '../store-errors.js';
 import {
   BODY_ERRORS,
@@ -59,7 +60,15 @@ export const listSessions = defineRoute(
     method: 'get',
     path: '/v1/sessions',
     operationId: 'listSessions',
-    summary: "The caller's sessions, newest first.",
+    summary: "The caller's sessions, newest first; with `q`, those whose title contains it.",
+    request: {
+      query: z.object({
+        q: z.string().max(200).optional().openapi({
+          description:
+            'Only sessions whose title contains this text, ignoring case (a session is titled from its first prompt once it has an exchange).',
+        }),
+      }),
+    },
     responses: {
       200: { description: 'Sessions.', content: jsonContent(z.object({ sessions: z.array(SessionSchema) })) },
       ...errorResponses(...COMMON_ERRORS),
@@ -67,8 +76,9 @@ export const listSessions = defineRoute(
   }),
   ({ store }) =>
     async (c) => {
+      const { q } = c.req.valid('query');
       const sessions = await store.sessions.list(c.get('token').userId);
-      return c.json({ sessions: sessions.map(sessionJson) }, 200);
+      return c.json({ sessions: matching(sessions, q).map(sessionJson) }, 200);
     },
 );
 
@@ -134,5 +144,41 @@ export const deleteSession = defineRoute(
         throw apiErrorOf(error, session.id) ?? error;
       }
       return c.body(null, 204);
+    },
+);
+
+/** Titles are one line the client shows: no control characters (a newline would break a list or a log line). */
+const Title = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[^\u0000-\u001f\u007f]*$/, 'a title is one line without control characters');
+
+export const renameSession = defineRoute(
+  createRoute({
+    method: 'patch',
+    path: '/v1/sessions/{id}',
+    operationId: 'updateSession',
+    summary: 'Rename the session (its title, 1-200 characters on one line).',
+    request: {
+      params: SessionParams,
+      body: { required: true, content: jsonContent(z.object({ title: Title })) },
+    },
+    responses: {
+      200: { description: 'The session, renamed.', content: jsonContent(SessionSchema) },
+      ...errorResponses(...BODY_ERRORS, 'not-found', ...COMMON_ERRORS),
+    },
+  }),
+  ({ store }) =>
+    async (c) => {
+      const session = await sessionOf(c, store);
+      const { title } = c.req.valid('json');
+      try {
+        await store.sessions.rename(session.id, session.userId, title);
+        const renamed = await store.sessions.get(session.id, session.userId);
+        return c.json(sessionJson(renamed ?? { ...session, title }), 200);
+      } catch (error) {
+        throw apiErrorOf(error, session.id) ?? error;
+      }
     },
 );
