@@ -1,12 +1,12 @@
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import { type Browser, launchChromium, type Page } from '@birdie/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { birdie } from './helpers/birdie-process.js';
 import { type Sandbox, sandbox, TEST_SKILLS } from './helpers/env.js';
 import { makeToken, startWorker, type Worker } from './helpers/serve.js';
-import { axeViolations, launchBrowser, newTab, serveApp } from './helpers/web-app.js';
+import { axeViolations, newTab } from './helpers/web-app.js';
 
 // Issue 34: the web app, end to end — a real headless chromium, a real `birdie serve`, the scripted model. Every
 // step waits on what the page shows (generous timeouts), never on the clock.
@@ -43,21 +43,26 @@ const words = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `$
 const SCRIPT = {
   replies: [
     { match: 'markdown please', text: MARKDOWN },
-    { match: 'run a command', tool_calls: [{ name: 'run_command', args: { command: 'echo approved-output' } }] },
+    {
+      match: 'run a command',
+      tool_calls: [{ name: 'run_command', args: { command: 'echo approved-output' } }],
+    },
     { match: 'run a command', text: 'The command ran.' },
-    { match: 'edit a command', tool_calls: [{ name: 'run_command', args: { command: 'echo original-output' } }] },
+    {
+      match: 'edit a command',
+      tool_calls: [{ name: 'run_command', args: { command: 'echo original-output' } }],
+    },
     { match: 'edit a command', text: 'The edited command ran.' },
     { match: 'reject a command', tool_calls: [{ name: 'run_command', args: { command: 'echo never-run' } }] },
     { match: 'reject a command', text: 'Understood: not running it.' },
     { match: 'slow answer', text: words(400, 'slow'), token_delay_ms: 100 },
-    { match: 'long answer', text: `${words(160, 'word')} END-OF-ANSWER`, token_delay_ms: 120 },
+    { match: 'long answer', text: `${words(250, 'word')} END-OF-ANSWER`, token_delay_ms: 120 },
     { match: 'unsafe', text: UNSAFE },
   ],
 };
 
 let box: Sandbox;
 let worker: Worker;
-let app: { url: string; close(): Promise<void> };
 let browser: Browser;
 let alice: string;
 let bob: string;
@@ -81,16 +86,14 @@ beforeAll(async () => {
       cwd: box.cwd,
       home: box.home,
     }),
-    launchBrowser(),
+    launchChromium({ timeout: 120_000 }),
   ]);
-  app = await serveApp(worker.url);
   await mkdir(SCREENS, { recursive: true });
   ({ page, problems } = await newTab(browser));
 }, 240_000);
 
 afterAll(async () => {
   await browser?.close();
-  await app?.close();
   worker?.process.kill('SIGKILL');
   await box?.cleanup();
 });
@@ -101,7 +104,7 @@ async function expectAccessible(p: Page): Promise<void> {
 const shot = (p: Page, name: string) => p.screenshot({ path: join(SCREENS, `${name}.png`) });
 
 async function signIn(p: Page, token: string): Promise<void> {
-  await p.goto(app.url);
+  await p.goto(worker.url);
   await p.getByLabel('Token').fill(token);
   await p.getByRole('button', { name: 'Sign in' }).click();
   await p.getByRole('link', { name: 'New chat' }).waitFor();
@@ -115,7 +118,7 @@ const status = (p: Page) => p.locator('.turn-status');
 
 describe('the web app in a real browser', { timeout: 240_000 }, () => {
   it('signs in with the keyboard; the token is kept in session storage, never in the URL', async () => {
-    await page.goto(app.url);
+    await page.goto(worker.url);
     await page.getByLabel('Token').waitFor();
     await expectAccessible(page);
     await shot(page, 'sign-in');
@@ -173,7 +176,9 @@ describe('the web app in a real browser', { timeout: 240_000 }, () => {
     const args = approval.getByLabel('Arguments (JSON)');
     await args.fill('{"command": 5}');
     await approval.locator('.error li', { hasText: 'command' }).waitFor();
-    await expect(approval.getByRole('button', { name: 'Run with these arguments' }).isDisabled()).resolves.toBe(true);
+    await expect(
+      approval.getByRole('button', { name: 'Run with these arguments' }).isDisabled(),
+    ).resolves.toBe(true);
     await args.fill('{"command": "echo edited-output"}');
     await approval.getByRole('button', { name: 'Run with these arguments' }).click();
     await page.getByText('The edited command ran.').waitFor();
@@ -209,24 +214,32 @@ describe('the web app in a real browser', { timeout: 240_000 }, () => {
   });
 
   it('reattaches after a reload in the middle of a turn, and a second tab sees the same turn', async () => {
-    await send(page, 'long answer');
-    await lastAnswer(page).getByText(/word3/).waitFor();
-    // A second tab of the same browser signs in (the token is per tab) and opens the session while it runs.
+    // A second tab of the same browser signs in (the token is per tab) and waits on the session.
     const second = await newTab(page.context());
     await signIn(second.page, alice);
-    await second.page.goto(`${app.url}/${sessionHash}`);
+    await second.page.goto(`${worker.url}/${sessionHash}`);
+    await second.page.getByRole('heading', { name: 'Markdown demo' }).waitFor();
+    await send(page, 'long answer');
+    await lastAnswer(page).getByText(/word3/).waitFor();
     await page.reload();
+    // Both tabs follow the turn live (still streaming: the reloaded one reattached, the other noticed it)…
+    await Promise.all(
+      [page, second.page].map((p) =>
+        p.locator('.msg.assistant[aria-busy="true"]').waitFor({ state: 'attached' }),
+      ),
+    );
+    // …to its end.
     for (const p of [page, second.page]) {
-      // Still streaming (the turn is followed live), then its end.
-      await p.locator('.msg.assistant[aria-busy="true"]').waitFor({ state: 'attached' });
-      await lastAnswer(p).getByText(/END-OF-ANSWER/).waitFor();
+      await lastAnswer(p)
+        .getByText(/END-OF-ANSWER/)
+        .waitFor();
       await p.locator('.turn-status', { hasText: 'Last turn: ok' }).waitFor();
     }
     // The answer shows once in each tab, whole.
     for (const p of [page, second.page]) {
       const text = await lastAnswer(p).textContent();
       expect(text?.match(/word0 /g)?.length).toBe(1);
-      expect(text).toContain('word159 END-OF-ANSWER');
+      expect(text).toContain('word249 END-OF-ANSWER');
     }
     expect(second.problems).toEqual([]);
     await second.page.close();
@@ -236,10 +249,17 @@ describe('the web app in a real browser', { timeout: 240_000 }, () => {
     await send(page, 'unsafe');
     const answer = lastAnswer(page);
     await answer.getByText('UNSAFE-END').waitFor();
-    expect(await answer.locator('img, script').count()).toBe(0);
+    // No element carries a handler or a script; an image whose URL was refused has none (`src=""`).
+    expect(await answer.locator('script, iframe, object, [onerror], [onclick]').count()).toBe(0);
+    const sources = await answer
+      .locator('img')
+      .evaluateAll((images) => images.map((i) => i.getAttribute('src') ?? ''));
+    expect(sources.filter((src) => src !== '')).toEqual([]);
     // The HTML shows as text.
     expect(await answer.textContent()).toContain('<img src=x onerror=');
-    const hrefs = await answer.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+    const hrefs = await answer
+      .locator('a')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
     expect(hrefs).toContain('https://example.com/docs');
     expect(hrefs.filter((h) => /^\s*(javascript|data):/i.test(h))).toEqual([]);
     await answer.getByText('click me').click();
@@ -248,7 +268,7 @@ describe('the web app in a real browser', { timeout: 240_000 }, () => {
   });
 
   it('renames, searches and deletes sessions', async () => {
-    await page.goto(`${app.url}/#/new`);
+    await page.goto(`${worker.url}/#/new`);
     await page.getByLabel('Title (optional)').fill('Throwaway');
     await page.getByRole('button', { name: 'Start' }).click();
     await page.getByRole('heading', { name: 'Throwaway' }).waitFor();
@@ -276,14 +296,14 @@ describe('the web app in a real browser', { timeout: 240_000 }, () => {
     const other = await newTab(browser);
     await signIn(other.page, bob);
     await other.page.getByText('No chats yet.').waitFor();
-    await other.page.goto(`${app.url}/${sessionHash}`);
+    await other.page.goto(`${worker.url}/${sessionHash}`);
     await other.page.getByRole('alert').getByText('No such chat.').waitFor();
     expect(await other.page.getByText('Renamed demo').count()).toBe(0);
     await other.context.close();
   });
 
   it('runs, run detail, skills and tasks screens are accessible', async () => {
-    await page.goto(`${app.url}/#/runs`);
+    await page.goto(`${worker.url}/#/runs`);
     await page.getByRole('heading', { name: 'Runs' }).waitFor();
     await page.locator('tbody tr').first().waitFor();
     await expectAccessible(page);
@@ -291,12 +311,12 @@ describe('the web app in a real browser', { timeout: 240_000 }, () => {
     await page.locator('tbody tr a[href^="#/runs/"]').first().click();
     await page.getByRole('heading', { name: /Run #\d+/ }).waitFor();
     await expectAccessible(page);
-    await page.goto(`${app.url}/${sessionHash}/skills`);
+    await page.goto(`${worker.url}/${sessionHash}/skills`);
     await page.getByRole('heading', { name: 'Skills of this chat' }).waitFor();
     await page.getByText('raw-shell').first().waitFor();
     await expectAccessible(page);
     await shot(page, 'skills');
-    await page.goto(`${app.url}/#/tasks`);
+    await page.goto(`${worker.url}/#/tasks`);
     await page.getByRole('heading', { name: 'Scheduled tasks' }).waitFor();
     await expectAccessible(page);
   });
@@ -305,7 +325,7 @@ describe('the web app in a real browser', { timeout: 240_000 }, () => {
     const phone = await newTab(browser, { width: 375, height: 740 });
     await phone.page.emulateMedia({ colorScheme: 'dark' });
     await signIn(phone.page, alice);
-    await phone.page.goto(`${app.url}/${sessionHash}`);
+    await phone.page.goto(`${worker.url}/${sessionHash}`);
     await lastAnswer(phone.page).getByText('UNSAFE-END').waitFor();
     expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await expect(phone.page.getByLabel('Message').isVisible()).resolves.toBe(true);
@@ -332,4 +352,3 @@ describe('the web app in a real browser', { timeout: 240_000 }, () => {
     }
   });
 });
-

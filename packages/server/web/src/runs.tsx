@@ -12,13 +12,18 @@ export function Runs({ api, run }: { api: Api; run?: number }) {
   const [status, setStatus] = useState('');
   const [agent, setAgent] = useState('');
   const [since, setSince] = useState('');
-  const { data, error } = useLoad(() => api.runs({ limit: '200' }), [api]);
-  const runs = (data?.runs ?? []).filter(
-    (r) =>
-      (!status || r.status === status) &&
-      (!agent || (r.agent?.name ?? '').includes(agent)) &&
-      (!since || Date.parse(r.startedAt) >= Date.now() - SINCE[since]!),
+  // The server filters (`status`, `agent`, `since`); the time filter is a window back from now.
+  const { data, error } = useLoad(
+    () =>
+      api.runs({
+        limit: '200',
+        ...(status ? { status } : {}),
+        ...(agent.trim() ? { agent: agent.trim() } : {}),
+        ...(since ? { since: new Date(Date.now() - SINCE[since]!).toISOString() } : {}),
+      }),
+    [api, status, agent, since],
   );
+  const runs = data?.runs ?? [];
   return (
     <main id="main" tabIndex={-1} class="runs">
       <h1>Runs</h1>
