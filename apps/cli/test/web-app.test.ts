@@ -107,6 +107,10 @@ async function signIn(p: Page, token: string): Promise<void> {
   await p.goto(worker.url);
   await p.getByLabel('Token').fill(token);
   await p.getByRole('button', { name: 'Sign in' }).click();
+  // Signed in, or refused: a refusal fails here with the page's own words.
+  await p.locator('a.new, [role=alert]').first().waitFor();
+  const alert = p.getByRole('alert');
+  if (await alert.count()) throw new Error(`sign-in refused: ${await alert.first().textContent()}`);
   await p.getByRole('link', { name: 'New chat' }).waitFor();
 }
 async function send(p: Page, prompt: string): Promise<void> {
