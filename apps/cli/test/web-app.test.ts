@@ -85,6 +85,8 @@ beforeAll(async () => {
       env: { ...box.env, LLM_VENDOR: 'scripted', LLM_SCRIPT: script },
       cwd: box.cwd,
       home: box.home,
+      // One worker for the whole file (every step builds on the last), which takes minutes on a loaded machine.
+      timeoutMs: 1_200_000,
     }),
     launchChromium({ timeout: 120_000 }),
   ]);

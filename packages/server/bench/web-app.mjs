@@ -16,9 +16,9 @@ const web = fileURLToPath(new URL('../dist/web/', import.meta.url));
 
 // The first screen's scripts: what index.html loads (its module script and what it preloads).
 const html = readFileSync(join(web, 'index.html'), 'utf8');
-const scripts = [...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="\/([^"]+\.js)"/g)].map(
-  (m) => m[1],
-);
+const scripts = [
+  ...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="\/([^"]+\.js)"/g),
+].map((m) => m[1]);
 const gz = (file) => gzipSync(readFileSync(join(web, file)), { level: 9 }).length;
 const gzipped = scripts.reduce((n, file) => n + gz(file), 0);
 // Every script of the app (the signed-in screens load the rest on demand).
@@ -64,5 +64,7 @@ console.log('web app (first screen)           value       budget');
 console.log(
   `JavaScript, gzipped               ${(gzipped / 1024).toFixed(1).padStart(6)} KB   ≤ ${BUDGET_KB} KB ${gzipped / 1024 <= BUDGET_KB ? 'ok' : 'OVER'}`,
 );
-console.log(`JavaScript of every screen, gzipped ${(all / 1024).toFixed(1).padStart(6)} KB   ≤ ${BUDGET_KB} KB ${all / 1024 <= BUDGET_KB ? 'ok' : 'OVER'}`);
+console.log(
+  `JavaScript of every screen, gzipped ${(all / 1024).toFixed(1).padStart(6)} KB   ≤ ${BUDGET_KB} KB ${all / 1024 <= BUDGET_KB ? 'ok' : 'OVER'}`,
+);
 console.log(`first screen usable (median of ${RUNS}) ${median.toFixed(0).padStart(5)} ms   report only`);
