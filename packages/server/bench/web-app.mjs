@@ -2,7 +2,7 @@
 // the time from navigation until the sign-in form takes input, in headless Chromium against this package's server
 // (median of BENCH_WEB_RUNS loads, each in a fresh browser context: nothing cached). A report, not a test.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -47,9 +47,17 @@ try {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(url, { waitUntil: 'commit' });
-    await page.locator('#token:enabled').waitFor({ timeout: 60_000 });
-    // From the navigation's start (the page's own clock) to the form taking input.
-    times.push(await page.evaluate(() => performance.now()));
+    // From the navigation's start to the first animation frame where the form takes input, on the page's own clock
+    // (checked in the page every frame, so the driver's round trips are not counted).
+    const usable = await page.waitForFunction(
+      () => {
+        const input = document.querySelector('#token');
+        return input && !input.disabled ? performance.now() : 0;
+      },
+      null,
+      { polling: 'raf', timeout: 60_000 },
+    );
+    times.push(await usable.jsonValue());
     await context.close();
   }
 } finally {
@@ -67,4 +75,6 @@ console.log(
 console.log(
   `JavaScript of every screen, gzipped ${(all / 1024).toFixed(1).padStart(6)} KB   ≤ ${BUDGET_KB} KB ${all / 1024 <= BUDGET_KB ? 'ok' : 'OVER'}`,
 );
-console.log(`first screen usable (median of ${RUNS}) ${median.toFixed(0).padStart(5)} ms   report only`);
+console.log(
+  `load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores\nfirst screen usable (median of ${RUNS}) ${median.toFixed(0).padStart(5)} ms   report only`,
+);
