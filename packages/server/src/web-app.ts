@@ -53,19 +53,8 @@ function securityHeaders(c: Context): void {
  * answers a 404 saying the app was not built; the API is unaffected.
  */
 export function webApp(root: string): MiddlewareHandler {
-  const files = serveStatic({
-    root,
-    onFound: (path, c) => {
-      c.header('Cache-Control', HASHED.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
-    },
-  });
-  const page = serveStatic({
-    root,
-    path: 'index.html',
-    onFound: (_path, c) => {
-      c.header('Cache-Control', 'no-cache');
-    },
-  });
+  // Made once the folder has the app: serveStatic prints when its root does not exist, and a library never prints.
+  let serve: { files: MiddlewareHandler; page: MiddlewareHandler } | undefined;
   const none = async () => {};
   return async (c, next) => {
     if ((c.req.method !== 'GET' && c.req.method !== 'HEAD') || isApiPath(c.req.path)) return next();
@@ -76,12 +65,32 @@ export function webApp(root: string): MiddlewareHandler {
         'The birdie web app was not built, so this server has none: build @birdie/server with its web app (pnpm build). The API is under /v1 (see /v1/openapi.json).\n',
         404,
       );
-    const found = await files(c, none);
+    serve ??= servers(root);
+    const found = await serve.files(c, none);
     if (found) return found;
     if (!looksLikeFile(c.req.path)) {
-      const shown = await page(c, none);
+      const shown = await serve.page(c, none);
       if (shown) return shown;
     }
     return c.text('Not found.\n', 404);
+  };
+}
+
+/** The folder's files by name (hashed assets cached for good), and its `index.html` for the app's routes. */
+function servers(root: string) {
+  return {
+    files: serveStatic({
+      root,
+      onFound: (path, c) => {
+        c.header('Cache-Control', HASHED.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    }),
+    page: serveStatic({
+      root,
+      path: 'index.html',
+      onFound: (_path, c) => {
+        c.header('Cache-Control', 'no-cache');
+      },
+    }),
   };
 }

@@ -144,7 +144,7 @@ describe('the web app endpoints', () => {
     }
   });
 
-  it('GET /v1/runs filters by status, agent and time, and pages back with `before`', async () => {
+  it('GET /v1/runs filters by status, agent, time and parent, and pages back with `before`', async () => {
     const call = await listening();
     const alice = await h.token('alice');
     const id = await session(call, alice, 'runs');
@@ -174,6 +174,12 @@ describe('the web app endpoints', () => {
     expect(
       await runs(`since=${encodeURIComponent(new Date(Date.now() - 60_000).toISOString())}`),
     ).toHaveLength(3);
+    // A subagent's run is listed under its parent, and left out of the top-level log.
+    const child = await h.store.runs.start({ sessionId: id, userId: 'alice', parentRunId: ids[0]! });
+    await h.store.runs.finish(child, { status: 'ok' });
+    expect(await runs(`parent=${ids[0]}`)).toEqual([child]);
+    expect(await runs('parent=none')).toEqual([ids[2], ids[1], ids[0]]);
+    expect((await call('/v1/runs?parent=x', alice)).status).toBe(400);
     expect((await call('/v1/runs?status=finished', alice)).status).toBe(400);
     expect((await call('/v1/runs?since=yesterday', alice)).status).toBe(400);
   });

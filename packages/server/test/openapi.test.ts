@@ -128,6 +128,49 @@ describe('GET /v1/openapi.json (generated from the routes’ zod schemas)', () =
     expectFits(doc, listed, responseSchema(doc, '/v1/sessions', 'get', '200'), 'sessions');
   });
 
+  it('the Task, Agent and Grants schemas and a run’s detail list every field the handlers return', async () => {
+    const doc = await document();
+    const token = await h.token();
+    const session = await h.store.sessions.create('alice');
+    const run = await h.store.runs.start({ sessionId: session.id, userId: 'alice' });
+    await h.store.runs.finish(run, { status: 'ok', answer: 'done' });
+    const detail = await (await h.request(`/v1/runs/${run}`, { token })).json();
+    expectFits(doc, detail, responseSchema(doc, '/v1/runs/{id}', 'get', '200'), 'run');
+
+    const made = await h.store.tasks.create({
+      userId: 'alice',
+      prompt: 'p',
+      agent: 'helper',
+      schedule: '0 9 * * *',
+      timezone: 'Europe/Paris',
+      createdByRun: run,
+    });
+    await h.store.tasks.create({ userId: 'alice', prompt: 'q', every: 60 });
+    await h.store.tasks.create({ userId: 'alice', prompt: 'r', at: new Date('2030-01-01T00:00:00Z') });
+    await h.request(`/v1/tasks/${made.id}`, { token, method: 'DELETE' });
+    const tasks = (await (await h.request('/v1/tasks?all=true', { token })).json()) as {
+      tasks: Record<string, unknown>[];
+    };
+    const keys = new Set(tasks.tasks.flatMap((t) => Object.keys(t)));
+    expect([...keys].sort()).toEqual(Object.keys(doc.components.schemas.Task!.properties!).sort());
+    expectFits(doc, tasks, responseSchema(doc, '/v1/tasks', 'get', '200'), 'tasks');
+
+    const agents = await (await h.request('/v1/agents', { token })).json();
+    expectFits(doc, agents, responseSchema(doc, '/v1/agents', 'get', '200'), 'agents');
+    const grants = await (
+      await h.request(`/v1/sessions/${session.id}/skills`, {
+        token,
+        method: 'PUT',
+        json: { enable: ['notes'] },
+      })
+    ).json();
+    expectFits(doc, grants, responseSchema(doc, '/v1/sessions/{id}/skills', 'put', '200'), 'grants');
+    const renamed = await (
+      await h.request(`/v1/sessions/${session.id}`, { token, method: 'PATCH', json: { title: 't' } })
+    ).json();
+    expectFits(doc, renamed, responseSchema(doc, '/v1/sessions/{id}', 'patch', '200'), 'renamed');
+  });
+
   it('describes the tool-selection event and an approval request that find_tools added', async () => {
     const doc = await document();
     const events = doc.components.schemas.Event!;

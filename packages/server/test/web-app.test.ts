@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openStore, type Store } from '@birdie/store';
 import { makeTempDir } from '@birdie/test-utils';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServer } from '../src/index.js';
 import { FakeRuntime } from './helpers.js';
 
@@ -152,7 +152,8 @@ describe('the web app at /', () => {
     expect(JSON.parse(posted.body)).toMatchObject({ error: { code: 'not-found' } });
   });
 
-  it('without a built app, / says so in a 404; the API still works', async () => {
+  it('without a built app, / says so in a 404; the API still works; nothing is printed', async () => {
+    const printed = vi.spyOn(console, 'error');
     for (const root of [join(dir.path, 'not-built'), false] as const) {
       const { get } = await serve(root);
       const page = await get('/');
@@ -163,5 +164,8 @@ describe('the web app at /', () => {
       }
       expect((await get('/v1/health')).status).toBe(200);
     }
+    // A library never prints (serveStatic itself would, for a folder that does not exist).
+    expect(printed).not.toHaveBeenCalled();
+    printed.mockRestore();
   });
 });

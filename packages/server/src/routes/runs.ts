@@ -36,6 +36,13 @@ export const listRuns = defineRoute(
         before: z.coerce.number().int().min(1).optional().openapi({
           description: 'Only runs with a smaller id: the next page is `before` = the last id of this one.',
         }),
+        parent: z
+          .union([z.literal('none'), z.string().regex(/^[1-9]\d{0,15}$/)])
+          .optional()
+          .openapi({
+            description:
+              "`none`: only runs nobody delegated (a person's turns, triggers); a run id: that run's subagent runs.",
+          }),
         limit: z.coerce.number().int().min(1).max(500).default(50),
       }),
     },
@@ -46,7 +53,7 @@ export const listRuns = defineRoute(
   }),
   ({ store }) =>
     async (c) => {
-      const { session: sessionId, limit, user, status, agent, since, before } = c.req.valid('query');
+      const { session: sessionId, limit, user, status, agent, since, before, parent } = c.req.valid('query');
       const userId = runsUserOf(c.get('token'), user);
       try {
         const runs = await store.runs.list({
@@ -57,6 +64,7 @@ export const listRuns = defineRoute(
           ...(agent !== undefined ? { agent } : {}),
           ...(since !== undefined ? { since: new Date(since) } : {}),
           ...(before !== undefined ? { beforeId: before } : {}),
+          ...(parent !== undefined ? { parentRunId: parent === 'none' ? null : Number(parent) } : {}),
         });
         return c.json({ runs }, 200);
       } catch (error) {
