@@ -17,13 +17,14 @@ export interface Worker {
 /** Starts `birdie serve --port 0 ARGS` and waits for the address it prints. */
 export async function startWorker(
   args: string[],
-  options: { env: NodeJS.ProcessEnv; cwd: string; home: string },
+  options: { env: NodeJS.ProcessEnv; cwd: string; home: string; timeoutMs?: number },
 ): Promise<Worker> {
   await mkdir(options.home, { recursive: true });
   const process = startBirdie(['serve', '--port', '0', ...args], {
     env: { ...options.env, BIRDIE_HOME: options.home },
     cwd: options.cwd,
-    timeoutMs: 180_000,
+    // The process is killed after this long: a suite that keeps its worker longer says so.
+    timeoutMs: options.timeoutMs ?? 180_000,
   });
   const [, url] = (await process.waitFor(
     'stdout',

@@ -1,0 +1,129 @@
+import { createParser } from 'eventsource-parser';
+import type { ApprovalDecision, Run, Session, SessionDetail, Skill, TurnEvent } from './types.js';
+
+const TOKEN_KEY = 'birdie.token';
+
+/** The token lives in this tab's session storage only: never in the URL, never in local storage. */
+export const tokenStore = {
+  get: (): string | null => sessionStorage.getItem(TOKEN_KEY),
+  set: (token: string) => sessionStorage.setItem(TOKEN_KEY, token),
+  clear: () => sessionStorage.removeItem(TOKEN_KEY),
+};
+
+/** An API refusal, in the API's own words (`{ error: { code, message } }`). */
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface StreamHandlers {
+  onEvent(event: TurnEvent): void;
+  /** The id of each recorded event (sent before its `onEvent`), for reattaching with `Last-Event-ID`. */
+  onId?(id: number): void;
+  signal?: AbortSignal;
+}
+
+export class Api {
+  constructor(readonly token: string) {}
+
+  async #fetch(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    const init: RequestInit = {
+      method,
+      headers: {
+        authorization: `Bearer ${this.token}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    };
+    const response = await fetch(path, init);
+    if (!response.ok) throw await failureOf(response);
+    return response;
+  }
+
+  async json<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await this.#fetch(method, path, body);
+    return (response.status === 204 ? undefined : await response.json()) as T;
+  }
+
+  sessions = (q?: string) =>
+    this.json<{ sessions: Session[] }>('GET', `/v1/sessions${q ? `?q=${encodeURIComponent(q)}` : ''}`);
+  session = (id: string) => this.json<SessionDetail>('GET', `/v1/sessions/${encodeURIComponent(id)}`);
+  createSession = (body: { agent?: string; enable?: string[]; title?: string }) =>
+    this.json<Session>('POST', '/v1/sessions', body);
+  renameSession = (id: string, title: string) =>
+    this.json<Session>('PATCH', `/v1/sessions/${encodeURIComponent(id)}`, { title });
+  deleteSession = (id: string) => this.json<void>('DELETE', `/v1/sessions/${encodeURIComponent(id)}`);
+  cancel = (id: string) =>
+    this.json<{ cancelled: boolean }>('POST', `/v1/sessions/${encodeURIComponent(id)}/cancel`);
+  skills = () => this.json<{ skills: Skill[] }>('GET', '/v1/skills');
+  agents = () => this.json<{ agents: Array<{ name: string; description?: string }> }>('GET', '/v1/agents');
+  setSkills = (id: string, body: { enable: string[]; disable: string[] }) =>
+    this.json<unknown>('PUT', `/v1/sessions/${encodeURIComponent(id)}/skills`, body);
+  runs = (query: Record<string, string>) =>
+    this.json<{ runs: Run[] }>('GET', `/v1/runs?${new URLSearchParams(query)}`);
+  run = (id: number) => this.json<Run>('GET', `/v1/runs/${id}`);
+  tasks = () => this.json<{ tasks: Array<Record<string, unknown>> }>('GET', '/v1/tasks');
+  cancelTask = (id: string | number) => this.json<void>('DELETE', `/v1/tasks/${encodeURIComponent(id)}`);
+
+  /** A turn: `POST …/turns`, its events read from the response body as they come. */
+  turn = (id: string, prompt: string, h: StreamHandlers) =>
+    this.#stream('POST', `/v1/sessions/${encodeURIComponent(id)}/turns`, { prompt }, {}, h);
+  approvals = (id: string, decisions: Record<string, ApprovalDecision>, h: StreamHandlers) =>
+    this.#stream('POST', `/v1/sessions/${encodeURIComponent(id)}/approvals`, { decisions }, {}, h);
+  /** Reattach: the session's recorded events after `lastId` (none: its newest turn's from the start). */
+  follow = (id: string, lastId: number | undefined, h: StreamHandlers) =>
+    this.#stream(
+      'GET',
+      `/v1/sessions/${encodeURIComponent(id)}/events`,
+      undefined,
+      lastId === undefined ? {} : { 'last-event-id': String(lastId) },
+      h,
+    );
+
+  // An EventSource cannot send the Authorization header: fetch and a reader, parsed by eventsource-parser.
+  async #stream(
+    method: string,
+    path: string,
+    body: unknown,
+    headers: Record<string, string>,
+    h: StreamHandlers,
+  ): Promise<void> {
+    const response = await this.#fetch(method, path, body, { accept: 'text/event-stream', ...headers });
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    const parser = createParser({
+      // `id: N` alone (recorded tokens moved the last event id on) comes here too.
+      onId: (id) => h.onId?.(Number(id)),
+      onEvent: (message) => h.onEvent(JSON.parse(message.data) as TurnEvent),
+    });
+    const abort = () => void reader.cancel().catch(() => {});
+    h.signal?.addEventListener('abort', abort, { once: true });
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        parser.feed(value);
+      }
+    } finally {
+      h.signal?.removeEventListener('abort', abort);
+    }
+  }
+}
+
+async function failureOf(response: Response): Promise<ApiFailure> {
+  try {
+    const body = (await response.json()) as { error?: { code?: string; message?: string } };
+    return new ApiFailure(
+      response.status,
+      body.error?.code ?? 'unknown',
+      body.error?.message ?? response.statusText,
+    );
+  } catch {
+    return new ApiFailure(response.status, 'unknown', `${response.status} ${response.statusText}`);
+  }
+}

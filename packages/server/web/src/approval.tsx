@@ -1,0 +1,203 @@
+import { Validator } from '@cfworker/json-schema';
+import { createTwoFilesPatch } from 'diff';
+import { useMemo, useState } from 'preact/hooks';
+import type { ApprovalDecision, ApprovalRequest } from './types.js';
+
+/**
+ * Edited arguments → the problems the tool's JSON Schema finds (none: `[]`). @cfworker/json-schema validates without
+ * generating code (ajv compiles with `new Function`, which the app's Content-Security-Policy forbids).
+ */
+export function schemaProblems(args: unknown, schema: Record<string, unknown> | undefined): string[] {
+  if (!schema) return [];
+  const result = new Validator(schema as never, '2020-12', false).validate(args);
+  return result.valid
+    ? []
+    : result.errors
+        .filter((e) => e.keyword !== 'properties' && e.keyword !== 'allOf')
+        .map((e) => `${e.instanceLocation.replace(/^#\/?/, '') || 'arguments'}: ${e.error}`);
+}
+
+function FileChanges({ request }: { request: ApprovalRequest }) {
+  const changes = request.preview?.changes ?? [];
+  if (request.preview?.error) return <p class="hint">No preview: {request.preview.error}</p>;
+  return (
+    <>
+      {changes.map((change) =>
+        change.kind === 'folder' ? (
+          <p key={change.path}>
+            New folder <code>{change.path}</code>
+          </p>
+        ) : (
+          <section key={change.path} class="diff" aria-label={`Changes to ${change.path}`}>
+            <pre>
+              {createTwoFilesPatch(
+                change.path,
+                change.path,
+                change.before ?? '',
+                change.after ?? '',
+                undefined,
+                undefined,
+                { context: 3 },
+              )
+                .split('\n')
+                .slice(2)
+                .map((line, i) => (
+                  <span
+                    key={i}
+                    class={
+                      line.startsWith('+')
+                        ? 'add'
+                        : line.startsWith('-')
+                          ? 'del'
+                          : line.startsWith('@@')
+                            ? 'hunk'
+                            : ''
+                    }
+                  >
+                    {line}
+                    {'\n'}
+                  </span>
+                ))}
+            </pre>
+          </section>
+        ),
+      )}
+    </>
+  );
+}
+
+/** One pending call: what would run, and the four answers. */
+function Pending(props: {
+  request: ApprovalRequest;
+  onDecide(decision: ApprovalDecision): void;
+  busy: boolean;
+}) {
+  const { request, onDecide, busy } = props;
+  const [mode, setMode] = useState<'ask' | 'edit' | 'reject'>('ask');
+  const [text, setText] = useState(() => JSON.stringify(request.args, null, 2));
+  const [message, setMessage] = useState('');
+  const problems = useMemo(() => {
+    if (mode !== 'edit') return [];
+    try {
+      return schemaProblems(JSON.parse(text), request.parameters);
+    } catch (error) {
+      return [`not JSON: ${error instanceof Error ? error.message : String(error)}`];
+    }
+  }, [mode, text, request.parameters]);
+  const id = `approval-${request.id}`;
+  return (
+    <section class="approval" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>
+        Run <code>{request.tool}</code>?
+      </h2>
+      <p class="hint">
+        {request.description}
+        {request.skill ? ` (skill ${request.skill})` : ''} · {request.reason.replace(/-/g, ' ')}
+        {request.agent?.length ? ` · asked by ${request.agent.join(' › ')}` : ''}
+      </p>
+      {request.preview?.changes || request.preview?.error ? <FileChanges request={request} /> : null}
+      {mode === 'edit' ? (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (problems.length === 0)
+              onDecide({ type: 'edit', args: JSON.parse(text) as Record<string, unknown> });
+          }}
+        >
+          <label for={`${id}-args`}>Arguments (JSON)</label>
+          <textarea
+            id={`${id}-args`}
+            rows={Math.min(16, text.split('\n').length + 1)}
+            value={text}
+            aria-invalid={problems.length > 0}
+            aria-describedby={`${id}-problems`}
+            onInput={(e) => setText(e.currentTarget.value)}
+          />
+          <ul id={`${id}-problems`} class="error" aria-live="polite">
+            {problems.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
+          <button type="submit" disabled={busy || problems.length > 0}>
+            Run with these arguments
+          </button>
+          <button type="button" class="quiet" onClick={() => setMode('ask')}>
+            Back
+          </button>
+        </form>
+      ) : mode === 'reject' ? (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            onDecide({ type: 'reject', ...(message.trim() ? { message: message.trim() } : {}) });
+          }}
+        >
+          <label for={`${id}-message`}>Message to the model (optional)</label>
+          <textarea
+            id={`${id}-message`}
+            rows={2}
+            value={message}
+            onInput={(e) => setMessage(e.currentTarget.value)}
+          />
+          <button type="submit" class="danger" disabled={busy}>
+            Reject
+          </button>
+          <button type="button" class="quiet" onClick={() => setMode('ask')}>
+            Back
+          </button>
+        </form>
+      ) : (
+        <>
+          <h3 class="sr-only">Arguments</h3>
+          <pre class="args">{JSON.stringify(request.args, null, 2)}</pre>
+          <div class="buttons">
+            <button type="button" disabled={busy} onClick={() => onDecide({ type: 'approve' })}>
+              Approve
+            </button>
+            <button
+              type="button"
+              disabled={busy}
+              onClick={() => onDecide({ type: 'approve', scope: 'session' })}
+            >
+              Approve for this chat
+            </button>
+            <button type="button" class="quiet" disabled={busy} onClick={() => setMode('edit')}>
+              Edit
+            </button>
+            <button type="button" class="quiet" disabled={busy} onClick={() => setMode('reject')}>
+              Reject…
+            </button>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
+
+/** The calls a turn waits for; once each has an answer, they go together (the API wants one per pending call). */
+export function Approvals(props: {
+  requests: ApprovalRequest[];
+  busy: boolean;
+  onSend(decisions: Record<string, ApprovalDecision>): void;
+}) {
+  const [decided, setDecided] = useState<Record<string, ApprovalDecision>>({});
+  const open = props.requests.filter((r) => !decided[r.id]);
+  return (
+    <div class="approvals">
+      {open.map((request) => (
+        <Pending
+          key={request.id}
+          request={request}
+          busy={props.busy}
+          onDecide={(decision) => {
+            const next = { ...decided, [request.id]: decision };
+            if (props.requests.every((r) => next[r.id])) {
+              setDecided({});
+              props.onSend(next);
+            } else setDecided(next);
+          }}
+        />
+      ))}
+    </div>
+  );
+}
