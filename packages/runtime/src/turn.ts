@@ -11,7 +11,7 @@ import type { FinishedStatus, LeaseHolder, Session, SessionLease } from '@birdie
 import { memoryFileOptions } from './memory-file-options.js';
 import { RunUsage } from './run-usage.js';
 import type { Runtime } from './runtime.js';
-import { openSessionFolder, type SessionFolder } from './session-folder.js';
+import { deferredSessionFolder, type SessionFolder } from './session-folder.js';
 import { isStoreErrorLike } from './store-failure.js';
 import { SubagentRuns } from './subagent-runs.js';
 import { taskBook } from './task-book.js';
@@ -207,8 +207,9 @@ async function leasedTurn(
   let folder: SessionFolder | undefined;
   try {
     // Tools learn their session (BIRDIE_SESSION_DIR etc.) per turn; the graph keeps it out of checkpoints. The folder
-    // holds what the store holds for the session, and every tool's changes go back to the store when it ends.
-    folder = await openSessionFolder(store, rt.io.env, session);
+    // holds what the store holds for the session once the turn's first tool starts, and every tool's changes go back
+    // to the store when it ends.
+    folder = deferredSessionFolder(store, rt.io.env, session);
     const { findMemoryFiles } = await import('@birdie/graph');
     // Memory files (`memory_files`, default AGENTS.md): the user's own, and the project's (working folder up to the
     // repository root) once trusted.
