@@ -152,6 +152,24 @@ function longTermMemory(rt: Runtime, userId: string): LongTermMemory {
   };
 }
 
+/**
+ * The id of the thread's newest checkpoint, or undefined (none, or it cannot be read: the run log then goes without).
+ * The SQLite store's checkpointer reads it without decoding the checkpoint (`headId`); others through `getTuple`.
+ */
+async function threadHead(store: Runtime['store'], threadId: string): Promise<string | undefined> {
+  const saver = store.checkpointer as Runtime['store']['checkpointer'] & {
+    headId?(threadId: string): string | undefined;
+  };
+  try {
+    if (typeof saver.headId === 'function') return saver.headId(threadId);
+    const id = (await saver.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: '' } }))?.config
+      .configurable?.checkpoint_id;
+    return id ? String(id) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function leasedTurn(
   rt: Runtime,
   session: Session,
@@ -174,18 +192,14 @@ async function leasedTurn(
   // What the run is asked to answer with (the agent's tier until a call names the model that answered).
   const model = options.model ?? agent?.model ?? rt.modelName;
   // Where the session's thread stood before the run: its messages are the checkpoints after this one.
-  const before = await store.checkpointer
-    .getTuple({ configurable: { thread_id: session.id, checkpoint_ns: '' } })
-    .catch(() => undefined);
+  const before = await threadHead(store, session.id);
   const runId = await store.runs.start({
     sessionId: session.id,
     userId,
     model,
     ...(options.trigger ? { trigger: options.trigger } : {}),
     ...(options.parentRunId !== undefined ? { parentRunId: options.parentRunId } : {}),
-    ...(before?.config.configurable?.checkpoint_id
-      ? { startCheckpointId: String(before.config.configurable.checkpoint_id) }
-      : {}),
+    ...(before ? { startCheckpointId: before } : {}),
     // Which version of the agent file ran: the log can say exactly what answered.
     ...(agent ? { agent: { name: agent.name, digest: agent.digest } } : {}),
   });
@@ -341,9 +355,7 @@ async function leasedTurn(
   options.beforeLog?.(result);
   // Stopped by the user or a signal: `cancelled`; waiting for an approval nobody gave: `interrupted`.
   const logged: FinishedStatus = result.status;
-  const after = await store.checkpointer
-    .getTuple({ configurable: { thread_id: session.id, checkpoint_ns: '' } })
-    .catch(() => undefined);
+  const after = await threadHead(store, session.id);
   try {
     await subagents.finishAll(logged);
     await store.runs.finish(runId, {
@@ -351,9 +363,7 @@ async function leasedTurn(
       ...usage.recorded(),
       ...(result.answer ? { answer: result.answer } : {}),
       ...(result.error ? { error: result.error } : {}),
-      ...(after?.config.configurable?.checkpoint_id
-        ? { endCheckpointId: String(after.config.configurable.checkpoint_id) }
-        : {}),
+      ...(after ? { endCheckpointId: after } : {}),
     });
     await store.sessions.recordTurn(session.id, userId, {
       inputTokens: result.inputTokens,
