@@ -75,20 +75,20 @@ async function stream(agent, threadId, turn = {}) {
 }
 
 /**
- * A birdie turn on its store as the CLI's turn path makes it (apps/cli executeTurn): lease, thread head before,
+ * A birdie turn on its store as the turn path makes it (@birdie/runtime's leasedTurn): lease, thread head before,
  * run log start, journal, memory, the graph, thread head after, run log finish, session totals, release.
  */
 function storeTurn(store, agent) {
   return async (session) => {
     const lease = await store.leases.acquire(session.id, { waitMs: 0 });
     try {
-      const config = { configurable: { thread_id: session.id, checkpoint_ns: '' } };
-      const before = await store.checkpointer.getTuple(config);
+      // The thread's head before and after, as the turn path reads it (the checkpointer's headId, no decoding).
+      const before = store.checkpointer.headId(session.id);
       const runId = await store.runs.start({
         sessionId: session.id,
         userId: 'bench',
         model: 'fake',
-        ...(before ? { startCheckpointId: String(before.config.configurable.checkpoint_id) } : {}),
+        ...(before ? { startCheckpointId: before } : {}),
       });
       const journal = await store.runs.journal(runId);
       const memory = (await store.memory.list('bench')).map((m) => ({
@@ -96,12 +96,11 @@ function storeTurn(store, agent) {
         content: m.content,
       }));
       await stream(agent, session.id, { journal, memory });
-      const after = await store.checkpointer.getTuple(config);
       await store.runs.finish(runId, {
         status: 'ok',
         inputTokens: 0,
         outputTokens: 0,
-        endCheckpointId: String(after.config.configurable.checkpoint_id),
+        endCheckpointId: store.checkpointer.headId(session.id),
       });
       await store.sessions.recordTurn(session.id, 'bench', { inputTokens: 0, outputTokens: 0 });
     } finally {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { openStore, type Store } from '@birdie/store';
 import { makeTempDir } from '@birdie/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSessionFolder } from './session-folder.js';
+import { deferredSessionFolder, openSessionFolder } from './session-folder.js';
 
 let dir: Awaited<ReturnType<typeof makeTempDir>>;
 let store: Store;
@@ -112,5 +112,66 @@ describe('the session folder kept in the store', () => {
     expect(await text(store, s.id, 'todo.json')).toBe('after the tool');
     // The rest of the journal is the original's.
     expect(await journal.startedAmong(['c'])).toEqual(new Set());
+  });
+
+  describe('deferred to the first tool of a turn', () => {
+    const recording = (seen: string[]) => ({
+      started: async (call: { id: string }) => {
+        seen.push(`started ${call.id}`);
+      },
+      finished: async (call: { id: string }) => {
+        seen.push(`finished ${call.id}`);
+      },
+    });
+
+    it('touches no file in a turn that runs no tool', async () => {
+      const s = await store.sessions.create('alice');
+      await store.files.apply(s.id, 'alice', {
+        put: [{ path: 'todo.json', content: Buffer.from('{}') }],
+        remove: [],
+      });
+      const folder = deferredSessionFolder(store, env, s);
+      expect(folder.dir).toBe(join(env.BIRDIE_HOME!, 'sessions', s.id));
+      expect(folder.env).toEqual({ BIRDIE_HOME: env.BIRDIE_HOME, BIRDIE_SESSION_DIR: folder.dir });
+      folder.journal(recording([]));
+      await folder.sync();
+      expect(existsSync(folder.dir)).toBe(false);
+      expect((await store.files.list(s.id, 'alice')).map((f) => f.path)).toEqual(['todo.json']);
+    });
+
+    it('holds the store’s files before the first tool starts, and writes its changes back', async () => {
+      const s = await store.sessions.create('alice');
+      await store.files.apply(s.id, 'alice', {
+        put: [{ path: 'todo.json', content: Buffer.from('{"v":1}') }],
+        remove: [],
+      });
+      const folder = deferredSessionFolder(store, env, s);
+      const seen: string[] = [];
+      const journal = folder.journal(recording(seen));
+      // Two calls of one step start together: the folder opens once, before either is recorded.
+      await Promise.all([journal.started({ id: 'a' }), journal.started({ id: 'b' })]);
+      expect(seen).toEqual(['started a', 'started b']);
+      expect(await readFile(join(folder.dir, 'todo.json'), 'utf8')).toBe('{"v":1}');
+      expect((await stat(folder.dir)).mode & 0o777).toBe(0o700);
+      await writeFile(join(folder.dir, 'todo.json'), '{"v":2}');
+      await journal.finished({ id: 'a' });
+      expect(await text(store, s.id, 'todo.json')).toBe('{"v":2}');
+      await writeFile(join(folder.dir, 'notes.md'), 'late');
+      await folder.sync();
+      expect((await store.files.list(s.id, 'alice')).map((f) => f.path)).toEqual(['notes.md', 'todo.json']);
+    });
+
+    it('a folder that cannot be opened fails the tool before its start is recorded', async () => {
+      const s = await store.sessions.create('alice');
+      // A file where the sessions folder should be: the folder cannot be made.
+      await mkdir(env.BIRDIE_HOME!, { recursive: true });
+      await writeFile(join(env.BIRDIE_HOME!, 'sessions'), 'not a folder');
+      const folder = deferredSessionFolder(store, env, s);
+      const seen: string[] = [];
+      await expect(folder.journal(recording(seen)).started({ id: 'a' })).rejects.toThrow();
+      expect(seen).toEqual([]);
+      // Nothing ran there: the end of the turn has nothing to save.
+      await expect(folder.sync()).resolves.toBeUndefined();
+    });
   });
 });

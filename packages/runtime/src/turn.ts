@@ -11,7 +11,7 @@ import type { FinishedStatus, LeaseHolder, Session, SessionLease } from '@birdie
 import { memoryFileOptions } from './memory-file-options.js';
 import { RunUsage } from './run-usage.js';
 import type { Runtime } from './runtime.js';
-import { openSessionFolder, type SessionFolder } from './session-folder.js';
+import { deferredSessionFolder, type SessionFolder } from './session-folder.js';
 import { isStoreErrorLike } from './store-failure.js';
 import { SubagentRuns } from './subagent-runs.js';
 import { taskBook } from './task-book.js';
@@ -152,6 +152,24 @@ function longTermMemory(rt: Runtime, userId: string): LongTermMemory {
   };
 }
 
+/**
+ * The id of the thread's newest checkpoint, or undefined (none, or it cannot be read: the run log then goes without).
+ * The SQLite store's checkpointer reads it without decoding the checkpoint (`headId`); others through `getTuple`.
+ */
+async function threadHead(store: Runtime['store'], threadId: string): Promise<string | undefined> {
+  const saver = store.checkpointer as Runtime['store']['checkpointer'] & {
+    headId?(threadId: string): string | undefined;
+  };
+  try {
+    if (typeof saver.headId === 'function') return saver.headId(threadId);
+    const id = (await saver.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: '' } }))?.config
+      .configurable?.checkpoint_id;
+    return id ? String(id) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function leasedTurn(
   rt: Runtime,
   session: Session,
@@ -174,18 +192,14 @@ async function leasedTurn(
   // What the run is asked to answer with (the agent's tier until a call names the model that answered).
   const model = options.model ?? agent?.model ?? rt.modelName;
   // Where the session's thread stood before the run: its messages are the checkpoints after this one.
-  const before = await store.checkpointer
-    .getTuple({ configurable: { thread_id: session.id, checkpoint_ns: '' } })
-    .catch(() => undefined);
+  const before = await threadHead(store, session.id);
   const runId = await store.runs.start({
     sessionId: session.id,
     userId,
     model,
     ...(options.trigger ? { trigger: options.trigger } : {}),
     ...(options.parentRunId !== undefined ? { parentRunId: options.parentRunId } : {}),
-    ...(before?.config.configurable?.checkpoint_id
-      ? { startCheckpointId: String(before.config.configurable.checkpoint_id) }
-      : {}),
+    ...(before ? { startCheckpointId: before } : {}),
     // Which version of the agent file ran: the log can say exactly what answered.
     ...(agent ? { agent: { name: agent.name, digest: agent.digest } } : {}),
   });
@@ -207,8 +221,9 @@ async function leasedTurn(
   let folder: SessionFolder | undefined;
   try {
     // Tools learn their session (BIRDIE_SESSION_DIR etc.) per turn; the graph keeps it out of checkpoints. The folder
-    // holds what the store holds for the session, and every tool's changes go back to the store when it ends.
-    folder = await openSessionFolder(store, rt.io.env, session);
+    // holds what the store holds for the session once the turn's first tool starts, and every tool's changes go back
+    // to the store when it ends.
+    folder = deferredSessionFolder(store, rt.io.env, session);
     const { findMemoryFiles } = await import('@birdie/graph');
     // Memory files (`memory_files`, default AGENTS.md): the user's own, and the project's (working folder up to the
     // repository root) once trusted.
@@ -340,9 +355,7 @@ async function leasedTurn(
   options.beforeLog?.(result);
   // Stopped by the user or a signal: `cancelled`; waiting for an approval nobody gave: `interrupted`.
   const logged: FinishedStatus = result.status;
-  const after = await store.checkpointer
-    .getTuple({ configurable: { thread_id: session.id, checkpoint_ns: '' } })
-    .catch(() => undefined);
+  const after = await threadHead(store, session.id);
   try {
     await subagents.finishAll(logged);
     await store.runs.finish(runId, {
@@ -350,9 +363,7 @@ async function leasedTurn(
       ...usage.recorded(),
       ...(result.answer ? { answer: result.answer } : {}),
       ...(result.error ? { error: result.error } : {}),
-      ...(after?.config.configurable?.checkpoint_id
-        ? { endCheckpointId: String(after.config.configurable.checkpoint_id) }
-        : {}),
+      ...(after ? { endCheckpointId: after } : {}),
     });
     await store.sessions.recordTurn(session.id, userId, {
       inputTokens: result.inputTokens,

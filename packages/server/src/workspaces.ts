@@ -1,4 +1,4 @@
-import { chmod, mkdir, rm } from 'node:fs/promises';
+import { chmod, mkdir, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Session } from '@birdie/store';
 import { validateSessionId, validateUserId } from '@birdie/store';
@@ -33,6 +33,8 @@ export class Workspaces {
   readonly per: 'user' | 'session';
   private readonly maxBytes: number | undefined;
   private readonly maxBytesName: string;
+  /** Folders made (and narrowed to 0700) by `open`: later turns only check that they are still there. */
+  private readonly made = new Set<string>();
 
   constructor(options: WorkspaceOptions) {
     if (!isAbsolute(options.root))
@@ -54,15 +56,23 @@ export class Workspaces {
     return this.per === 'session' ? join(user, validateSessionId(session.id)) : user;
   }
 
-  /** Makes the session's folder (0700 from the root down) and returns it. */
+  /**
+   * Makes the session's folder (0700 from the root down) and returns it. A folder this object made before is only
+   * checked (one `stat` instead of two `mkdir`s and a `chmod` on every turn); one gone meanwhile is made again.
+   */
   async open(session: Pick<Session, 'id' | 'userId'>): Promise<string> {
     const folder = this.folderOf(session);
+    if (this.made.has(folder)) {
+      if ((await stat(folder).catch(() => undefined))?.isDirectory()) return folder;
+      this.made.delete(folder);
+    }
     await mkdir(this.root, { recursive: true, mode: 0o700 });
     for (const path of this.per === 'session' ? [this.userFolder(session.userId), folder] : [folder]) {
       await mkdir(path, { recursive: true, mode: 0o700 });
       // mkdir's mode passes through the umask; a folder made by an older release or by hand is narrowed too.
       await chmod(path, 0o700);
     }
+    this.made.add(folder);
     return folder;
   }
 

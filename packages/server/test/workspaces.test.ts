@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Workspaces } from '../src/index.js';
@@ -94,6 +94,22 @@ describe('Workspaces', () => {
       /holds \d+ bytes, more than the server allows \(serve\.limits\.workspace_bytes: 10000\)/,
     );
     expect(ran).toBe(1);
+  });
+
+  it('a folder made once is checked, not made again, on later turns; one removed meanwhile is made again', async () => {
+    for (const per of ['user', 'session'] as const) {
+      const workspaces = new Workspaces({ root: root(h.home), per });
+      const session = { id: '2026-11-29_8', userId: 'carol' };
+      const folder = await workspaces.open(session);
+      await writeFile(join(folder, 'kept.txt'), 'kept');
+      expect(await workspaces.open(session)).toBe(folder);
+      expect(existsSync(join(folder, 'kept.txt'))).toBe(true);
+      // Removed by hand (or by another worker deleting the session) between two turns.
+      await rm(join(root(h.home), 'carol'), { recursive: true, force: true });
+      expect(await workspaces.open(session)).toBe(folder);
+      for (const path of new Set([join(root(h.home), 'carol'), folder]))
+        expect((await stat(path)).mode & 0o777).toBe(0o700);
+    }
   });
 
   it("per session: a folder inside the user's, deleted with the session; the user's folder stays", async () => {

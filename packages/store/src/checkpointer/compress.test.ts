@@ -1,6 +1,6 @@
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { crc32Fallback, pack, unpack } from './compress.js';
+import { crc32Fallback, DEFLATE_MIN_BYTES, pack, unpack } from './compress.js';
 import { DamageError } from './damage.js';
 
 describe('packed records', () => {
@@ -34,6 +34,15 @@ describe('packed records', () => {
       }
       expect(detected).toBeGreaterThan(packed.length * 8 - 8);
     }
+  });
+
+  it('stores a record shorter than DEFLATE_MIN_BYTES raw, a longer one deflated when that is smaller', () => {
+    const record = (length: number) =>
+      Buffer.from(`{"lc":1,"type":"constructor","id":[${'1,'.repeat(length)}`.slice(0, length));
+    expect(pack(record(DEFLATE_MIN_BYTES - 1))[0]).toBe(0x5a);
+    expect(pack(record(DEFLATE_MIN_BYTES))[0]).toBe(0xa5);
+    for (const length of [DEFLATE_MIN_BYTES - 1, DEFLATE_MIN_BYTES])
+      expect(unpack(pack(record(length)))).toEqual(record(length));
   });
 
   it('reads the formats written before checksums', () => {

@@ -223,6 +223,20 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     );
   }
 
+  /**
+   * The id of the thread's newest checkpoint, as `getTuple` without a checkpoint id finds it, without decoding it:
+   * the turn path records where a run starts and ends, and needs nothing else of it.
+   */
+  headId(threadId: string, ns = ''): string | undefined {
+    this.ensureOpen();
+    try {
+      const thread = this.rows.thread.get(threadId, ns)?.id;
+      return thread === undefined ? undefined : this.rows.latest.get(thread)?.checkpoint_id;
+    } catch (error) {
+      throw toStoreError(error, stateOf(this.db));
+    }
+  }
+
   /** @internal The row id of a checkpoint (`latest` when no id is given). */
   targetSeq(config: RunnableConfig): number | undefined {
     const { threadId, ns, checkpointId } = target(config);
