@@ -8,7 +8,7 @@
 // BENCH_MEMORY_SNAPSHOTS=DIR also writes heap snapshots of the worker after turns BASE and TURNS into DIR (they pause
 // it and collect garbage, so the curve of such a run is not the bench's).
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +30,7 @@ const rssMiB = (pid) => {
 const dir = await mkdtemp(join(tmpdir(), 'birdie-serve-memory-'));
 const home = join(dir, 'home');
 let worker;
+let stopping = false;
 try {
   const script = join(dir, 'script.json');
   const replies = Array.from({ length: TURNS + 10 }, (_, i) => ({ text: `Reply ${i}, short and done.` }));
@@ -53,7 +54,18 @@ try {
         Object.entries(process.env).filter(([name]) => name.startsWith('MALLOC_') || name === 'NODE_OPTIONS'),
       ),
     },
-    stdio: ['ignore', 'pipe', 'ignore', 'ipc'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  // The end of the worker's stderr, to say why it stopped if it does.
+  let stderr = '';
+  worker.stderr.on('data', (d) => {
+    stderr = (stderr + d).slice(-4000);
+  });
+  worker.once('exit', (code, signal) => {
+    if (stopping) return;
+    console.error(`the worker stopped (${signal ?? `exit ${code}`}) during the run:\n${stderr}`);
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(1);
   });
   const ask = (message) =>
     new Promise((resolve) => {
@@ -99,6 +111,7 @@ try {
   await measure(0);
   let done = 0;
   let errors = 0;
+  let firstError;
   // Measurements in turn order, each after the one before (a snapshot pauses the worker).
   let measuring = Promise.resolve();
   const started = performance.now();
@@ -115,7 +128,10 @@ try {
           (response) => response.text(),
           (error) => String(error),
         );
-        if (!/"type":"result","status":"ok"/.test(text)) errors++;
+        if (!/"type":"result","status":"ok"/.test(text)) {
+          errors++;
+          firstError ??= text.slice(-300);
+        }
         done++;
         if (done % STEP === 0) {
           const turns = done;
@@ -150,9 +166,13 @@ try {
       `| RSS of the worker, MiB | ${at(BASE).toFixed(1)} | ${at(TURNS).toFixed(1)} | **${ratio.toFixed(2)}×** | ≤ 1.2× | ${ratio <= 1.2 ? 'ok' : 'MISSED'} |`,
   );
   if (ratio > 1.2) console.log('\nTARGETS MISSED in this run: RSS of a long-running server');
-  if (errors > 0) process.exitCode = 1;
+  if (errors > 0) {
+    console.log(`\nThe first failed turn ended with: ${firstError}`);
+    process.exitCode = 1;
+  }
 } finally {
   if (worker && worker.exitCode === null) {
+    stopping = true;
     const exited = new Promise((resolve) => worker.once('exit', resolve));
     worker.kill('SIGTERM');
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
