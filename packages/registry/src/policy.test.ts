@@ -278,3 +278,68 @@ describe('SkillPolicy: grants belong to the skill file they were given to', () =
     expect(saved.get('t')).toEqual({ enabled: [], disabled: [] });
   });
 });
+
+describe('SkillPolicy: what a long-running server keeps', () => {
+  const snapshot = snapshotFromSkills([
+    makeSkill('shell', { tools: ['run_bash'], enabledByDefault: false }),
+    makeSkill('notes', { enabledByDefault: false }),
+  ]);
+  /** A policy as `birdie serve` uses it, counting how often it evaluates skills (the ceiling is asked each time). */
+  const counted = () => {
+    const asked = { count: 0 };
+    const policy = new SkillPolicy(() => snapshot, {
+      ceiling: {
+        skill: () => {
+          asked.count++;
+          return true;
+        },
+      },
+    });
+    return { policy, asked };
+  };
+
+  it('sessions loaded with the same grants share one result, so the cache does not grow per session', () => {
+    const { policy, asked } = counted();
+    for (let i = 0; i < 1000; i++) {
+      // Every served turn loads its session's grants (empty, or the same `skills.enable` grants) before asking.
+      policy.setGrants(`session-${i}`, { enabled: i % 2 ? ['shell'] : [], disabled: [] });
+      policy.allowedSkills(`session-${i}`);
+    }
+    // One evaluation (two skills asked about) per distinct grants, not per session.
+    expect(asked.count).toBe(2 * 2);
+    expect(names(policy.allowedSkills('session-1'))).toEqual(['shell']);
+    expect(names(policy.allowedSkills('session-2'))).toEqual([]);
+  });
+
+  it('forgets the results of grants no session has used lately, and evaluates them again when asked', () => {
+    const { policy, asked } = counted();
+    const grantSets = 2000;
+    for (let i = 0; i < grantSets; i++) {
+      // Distinct grants per session (names of skills that do not exist count too).
+      policy.setGrants(`session-${i}`, { enabled: ['shell', `gone-${i}`], disabled: [] });
+      policy.allowedSkills(`session-${i}`);
+    }
+    expect(asked.count).toBe(2 * grantSets);
+    // The oldest result was dropped (the cache is bounded); the newest is still kept.
+    expect(names(policy.allowedSkills('session-0'))).toEqual(['shell']);
+    expect(asked.count).toBe(2 * grantSets + 2);
+    policy.allowedSkills(`session-${grantSets - 1}`);
+    expect(asked.count).toBe(2 * grantSets + 2);
+  });
+
+  it('a change of grants is seen at once, also back to grants another session has', () => {
+    const { policy } = counted();
+    policy.setGrants('a', { enabled: ['shell'], disabled: [] });
+    policy.setGrants('b', { enabled: [], disabled: [] });
+    expect(names(policy.allowedSkills('a'))).toEqual(['shell']);
+    expect(names(policy.allowedSkills('b'))).toEqual([]);
+    policy.enable('b', 'shell');
+    expect(names(policy.allowedSkills('b'))).toEqual(['shell']);
+    policy.disable('a', 'shell');
+    expect(names(policy.allowedSkills('a'))).toEqual([]);
+    policy.reset('a');
+    expect(names(policy.allowedSkills('a'))).toEqual([]);
+    policy.setGrants('a', { enabled: ['SHELL'], disabled: [] });
+    expect(names(policy.allowedSkills('a'))).toEqual(['shell']);
+  });
+});

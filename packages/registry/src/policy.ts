@@ -57,6 +57,14 @@ export interface PolicyCeiling {
   agent?(name: string): boolean;
 }
 
+/** The cache slot of every key without grants. */
+const DEFAULTS_SLOT = '';
+/**
+ * Results kept per snapshot, by distinct grants (not by key): sessions mostly share a few sets of grants (none, or
+ * the `skills.enable` settings), and the least recently used beyond this are evaluated again when asked.
+ */
+const COMPUTED_MAX = 256;
+
 interface Computed {
   skills: readonly Skill[];
   tools: readonly ToolEntry[];
@@ -67,8 +75,19 @@ interface KeyState {
   enabled: string[];
   disabled: string[];
   sources: Record<string, string>;
-  /** Bumped on every change, so cached results know they are stale. */
-  revision: number;
+}
+
+/**
+ * The cache slot of a key's grants: the grants themselves, folded and sorted (what `evaluate` reads of them), so keys
+ * with the same grants share one result. No grants at all is the slot of keys never given any.
+ */
+function slotOf(state: KeyState | undefined): string {
+  if (!state) return DEFAULTS_SLOT;
+  const enabled = state.enabled.map(fold).sort();
+  const disabled = state.disabled.map(fold).sort();
+  const sources = Object.entries(state.sources).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  if (enabled.length === 0 && disabled.length === 0 && sources.length === 0) return DEFAULTS_SLOT;
+  return JSON.stringify([enabled, disabled, sources]);
 }
 
 // Keys and names end up as map keys and in the store; refuse what could only be a mistake or an attack.
@@ -93,19 +112,15 @@ const fold = (name: string) => name.toLowerCase();
  * default is the skill's `enabledByDefault` or its name being in the application's default list, all within the
  * application's ceiling (if any). Names are compared case-insensitively, as skill names are unique that way.
  */
-/** The cache slot of every key without grants (no key is empty: `checkKey` refuses it). */
-const DEFAULTS_SLOT = '';
 
 export class SkillPolicy {
   private readonly snapshotOf: () => RegistrySnapshot;
   private readonly defaults: ReadonlySet<string>;
-  private readonly keys = new Map<string, KeyState>();
+  /** Each key's grants with their cache slot. */
+  private readonly keys = new Map<string, { state: KeyState; slot: string }>();
   private readonly store: GrantsStore | undefined;
   private readonly ceiling: PolicyCeiling;
-  private readonly cache = new WeakMap<
-    RegistrySnapshot,
-    Map<string, { revision: number; computed: Computed }>
-  >();
+  private readonly cache = new WeakMap<RegistrySnapshot, Map<string, Computed>>();
 
   constructor(source: Registry | (() => RegistrySnapshot), options: SkillPolicyOptions = {}) {
     this.snapshotOf = typeof source === 'function' ? source : () => source.current();
@@ -177,8 +192,7 @@ export class SkillPolicy {
   /** Replaces a key's grants as they are (both lists may name the same skill: disable wins). Not saved. */
   setGrants(key: string, grants: SessionGrants): void {
     checkKey(key);
-    const next = toState(grants);
-    this.keys.set(key, { ...next, revision: (this.keys.get(key)?.revision ?? 0) + 1 });
+    this.keep(key, toState(grants));
   }
 
   /**
@@ -229,50 +243,56 @@ export class SkillPolicy {
 
   /** The key's grants, read from the store the first time the key is used. */
   private stateOf(key: string): KeyState | undefined {
+    return this.entryOf(key)?.state;
+  }
+
+  private entryOf(key: string): { state: KeyState; slot: string } | undefined {
     checkKey(key);
     if (!this.keys.has(key) && this.store) {
       const stored = this.store.get(key);
-      if (stored) this.keys.set(key, { ...toState(stored), revision: 1 });
+      if (stored) this.keep(key, toState(stored));
     }
     return this.keys.get(key);
   }
 
+  private keep(key: string, state: KeyState): void {
+    this.keys.set(key, { state, slot: slotOf(state) });
+  }
+
   private update(key: string, change: (state: KeyState) => void, save = false): void {
-    const state = this.stateOf(key) ?? {
-      enabled: [],
-      disabled: [],
-      sources: Object.create(null),
-      revision: 0,
-    };
+    const state = this.stateOf(key) ?? { enabled: [], disabled: [], sources: Object.create(null) };
     change(state);
-    state.revision++;
-    this.keys.set(key, state);
+    this.keep(key, state);
     if (save) this.store?.set(key, this.grants(key));
   }
 
   /**
-   * Cached per (snapshot, key, grants revision): a turn asks many times and the answer rarely changes. Keys without
-   * grants all get the defaults, so they share one entry: a new session costs a lookup, and a long-running server
-   * keeps one entry for them, not one per session it ever served.
+   * Cached per (snapshot, grants): a turn asks many times and the answer rarely changes. Keys with the same grants
+   * (none, or the same `skills.enable` grants) share one entry, so a long-running server keeps one per distinct set of
+   * grants it met lately, not one per session it ever served; a key whose grants change moves to another slot.
    */
   private compute(key: string, snapshot = this.snapshotOf()): Computed {
-    const state = this.stateOf(key);
-    const revision = state?.revision ?? 0;
-    const slot = state ? key : DEFAULTS_SLOT;
-    let perKey = this.cache.get(snapshot);
-    if (!perKey) {
-      perKey = new Map();
-      this.cache.set(snapshot, perKey);
+    const entry = this.entryOf(key);
+    const slot = entry?.slot ?? DEFAULTS_SLOT;
+    let perSlot = this.cache.get(snapshot);
+    if (!perSlot) {
+      perSlot = new Map();
+      this.cache.set(snapshot, perSlot);
     }
-    const hit = perKey.get(slot);
-    if (hit && hit.revision === revision) return hit.computed;
-    const computed = this.evaluate(key, snapshot);
-    perKey.set(slot, { revision, computed });
+    const hit = perSlot.get(slot);
+    if (hit) {
+      // Most recently used last: the first entry is the one to drop.
+      perSlot.delete(slot);
+      perSlot.set(slot, hit);
+      return hit;
+    }
+    const computed = this.evaluate(entry?.state, snapshot);
+    perSlot.set(slot, computed);
+    if (perSlot.size > COMPUTED_MAX) perSlot.delete(perSlot.keys().next().value as string);
     return computed;
   }
 
-  private evaluate(key: string, snapshot: RegistrySnapshot): Computed {
-    const state = this.keys.get(key);
+  private evaluate(state: KeyState | undefined, snapshot: RegistrySnapshot): Computed {
     const enabled = new Set(state?.enabled.map(fold));
     const disabled = new Set(state?.disabled.map(fold));
     const skills = snapshot.skills.filter((skill) => {
@@ -297,7 +317,7 @@ function without(names: string[], name: string): string[] {
 }
 
 /** Checked, deduplicated grants with sources keyed by folded name (null prototype: names are data). */
-function toState(grants: SessionGrants): Omit<KeyState, 'revision'> {
+function toState(grants: SessionGrants): KeyState {
   const enabled = dedupe(grants.enabled ?? []);
   const disabled = dedupe(grants.disabled ?? []);
   for (const name of [...enabled, ...disabled]) checkName(name);

@@ -97,7 +97,7 @@ export class PgBlobStore extends BlobCache {
     for (const row of rows) {
       // Rows keep only an 8-byte key: the content key comes from the JSON itself.
       const { value, json } = await this.decodeJson(row.id, row.data);
-      this.keep(out, row.id, value, contentKey(json));
+      this.keep(out, row.id, value, contentKey(json), json.length);
     }
     this.requireAll(out, missing);
     return out;

@@ -5,8 +5,13 @@ import { DamageError, reasonOf } from './damage.js';
 // The per-process side of content-addressed values, the same for both back ends: which values a thread is known
 // to store, decoded values shared between loads, and decoding one stored value. Back ends add the statements.
 
-/** Decoded values kept in memory, by blob id (ids are never reused). */
+/** Decoded values kept in memory, by blob id (ids are never reused): at most this many… */
 const DECODED_MAX = 20_000;
+/**
+ * …weighing at most this much as JSON (the heap holds a few times that): a few long tool results must not make the
+ * cache keep gigabytes. The least recently read go first.
+ */
+const DECODED_BYTES_MAX = 32 * 1024 * 1024;
 /** Known (thread, content key) → blob id, to skip a lookup per element on put. */
 const KNOWN_MAX = 100_000;
 
@@ -22,7 +27,8 @@ export class MissingBlobError extends Error {
  * mutate messages they are given, so a history that is re-read on every turn is decoded once per process.
  */
 export class BlobCache {
-  private readonly decoded = new Map<number, unknown>();
+  private readonly decoded = new Map<number, { value: unknown; bytes: number }>();
+  private decodedBytes = 0;
   private readonly known = new Map<string, number>();
 
   constructor(protected readonly serde: Serde) {}
@@ -56,18 +62,35 @@ export class BlobCache {
     const missing: number[] = [];
     for (const id of ids) {
       if (out.has(id)) continue;
-      if (this.decoded.has(id)) out.set(id, this.decoded.get(id));
-      else missing.push(id);
+      const hit = this.decoded.get(id);
+      if (hit) {
+        // Read again: the newest now (a history re-read every turn stays).
+        this.decoded.delete(id);
+        this.decoded.set(id, hit);
+        out.set(id, hit.value);
+      } else missing.push(id);
     }
     return { out, missing };
   }
 
-  /** A value read and decoded, with its content key: later loads share it. */
-  protected keep(out: Map<number, unknown>, id: number, value: unknown, key: string): void {
+  /** A value read and decoded from `bytes` of JSON, with its content key: later loads share it. */
+  protected keep(out: Map<number, unknown>, id: number, value: unknown, key: string, bytes: number): void {
     // The encoder recognises the value by identity: it is not serialised again while it stays in the thread.
     rememberIdentity(value, key);
     out.set(id, value);
-    remember(this.decoded, id, value, DECODED_MAX);
+    this.forgetDecoded(id);
+    if (bytes > DECODED_BYTES_MAX) return;
+    this.decoded.set(id, { value, bytes });
+    this.decodedBytes += bytes;
+    while (this.decoded.size > DECODED_MAX || this.decodedBytes > DECODED_BYTES_MAX)
+      this.forgetDecoded(this.decoded.keys().next().value as number);
+  }
+
+  private forgetDecoded(id: number): void {
+    const entry = this.decoded.get(id);
+    if (!entry) return;
+    this.decoded.delete(id);
+    this.decodedBytes -= entry.bytes;
   }
 
   /** Throws for the first of `missing` that no row answered. */

@@ -48,7 +48,8 @@ export class BlobStore extends BlobCache {
     if (missing.length === 0) return out;
     const rows = this.read.all(JSON.stringify(missing));
     for (const row of rows) {
-      this.keep(out, row.id, await this.decode(row.id, row.data), row.hash.toString('base64'));
+      const { value, json } = await this.decodeJson(row.id, row.data);
+      this.keep(out, row.id, value, row.hash.toString('base64'), json.length);
     }
     this.requireAll(out, missing);
     return out;
