@@ -1,10 +1,9 @@
 import type { Skill, SkillTool } from '@birdie/skill-parser';
-import type { StructuredToolInterface } from '@langchain/core/tools';
 import { createHandoffTool, createTaskTool, HANDOFF, SWITCH_MODEL, TASK } from './agent-tools.js';
 import { FIND_TOOLS } from './builtin-names.js';
 import { AgentError } from './errors.js';
 import type { ToolLimits } from './limits.js';
-import type { McpManager } from './mcp-manager.js';
+import type { McpManager, McpServerTool } from './mcp-manager.js';
 import { createMcpTool } from './mcp-tool.js';
 import { builtinTarget, createBuiltinSkillTool } from './memory-tools.js';
 import { createLoadSkillTool, createReadReferenceTool, LOAD_SKILL, READ_REFERENCE } from './progressive.js';
@@ -51,7 +50,7 @@ function providerSafe(name: string): string {
  */
 export class ToolsetBuilder {
   readonly #skillTools = new WeakMap<SkillTool, DeclaredTool>();
-  readonly #mcpTools = new WeakMap<StructuredToolInterface, Map<string, DeclaredTool>>();
+  readonly #mcpTools = new WeakMap<McpServerTool, Map<string, DeclaredTool>>();
   readonly #builtins = new Map<string, { knowledge: Skill[]; tools: DeclaredTool[] }>();
   readonly #agentTools = new Map<string, { agents: AgentSpec[]; tools: DeclaredTool[] }>();
 
@@ -177,12 +176,7 @@ export class ToolsetBuilder {
     return tools;
   }
 
-  #mcpTool(
-    original: StructuredToolInterface,
-    exposed: string,
-    skill: string,
-    timeoutMs: number,
-  ): DeclaredTool {
+  #mcpTool(original: McpServerTool, exposed: string, skill: string, timeoutMs: number): DeclaredTool {
     let byName = this.#mcpTools.get(original);
     if (!byName) {
       byName = new Map();
@@ -190,7 +184,7 @@ export class ToolsetBuilder {
     }
     let runtime = byName.get(exposed);
     if (!runtime) {
-      runtime = createMcpTool(original, {
+      runtime = createMcpTool(this.mcp, original, {
         exposedName: exposed,
         skill,
         timeoutMs,
