@@ -2,6 +2,7 @@ import { pathToFileURL } from 'node:url';
 import type { ServerExit, ServerProcess } from '@birdie/entrypoints';
 import type { McpServerConfig } from '@birdie/skill-parser';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { AgentError } from './errors.js';
 import {
   loadMcpSdk,
@@ -28,6 +29,13 @@ export interface McpManagerOptions {
   onNotice?: (notice: McpNotice) => void;
 }
 
+export interface McpResourceList {
+  resources: Resource[];
+  templates: ResourceTemplate[];
+}
+
+export type McpResourceContents = ReadResourceResult;
+
 /** One tool a server lists, as the model is offered it. */
 export interface McpServerTool {
   name: string;
@@ -39,6 +47,8 @@ export interface McpServerTool {
 export interface McpServerTools {
   server: string;
   tools: McpServerTool[];
+  /** The server declares resources (`mcp_read_resource` is offered for it). */
+  resources: boolean;
   /** The per-call timeout in ms (the server's `timeout`, or the default). */
   toolTimeoutMs: number;
 }
@@ -69,6 +79,10 @@ function sameTools(before: McpServerTool[] | undefined, listed: McpServerTool[])
   const known = new Map(before.map((t) => [JSON.stringify(t), t]));
   const tools = listed.map((t) => known.get(JSON.stringify(t)) ?? t);
   return tools.length === before.length && tools.every((t, i) => t === before[i]) ? before : tools;
+}
+
+function hasResources(connection: Connection): boolean {
+  return connection.client?.getServerCapabilities()?.resources !== undefined;
 }
 
 function serverName(name: string): string {
@@ -116,7 +130,13 @@ export class McpManager {
       await this.#dispose(name, connection);
       connection = undefined;
     }
-    if (connection?.tools) return { server: name, tools: connection.tools, toolTimeoutMs: timeoutMs };
+    if (connection?.tools)
+      return {
+        server: name,
+        tools: connection.tools,
+        resources: hasResources(connection),
+        toolTimeoutMs: timeoutMs,
+      };
     if (connection?.pending) return connection.pending;
     if (connection?.failure && Date.now() - connection.failure.at < this.#options.retryAfterMs)
       throw connection.failure.error;
@@ -130,7 +150,7 @@ export class McpManager {
         const tools = sameTools(fresh.previous, listed);
         fresh.previous = tools;
         if (fresh.generation === generation) fresh.tools = tools;
-        return { server: name, tools, toolTimeoutMs: timeoutMs };
+        return { server: name, tools, resources: hasResources(fresh), toolTimeoutMs: timeoutMs };
       })
       .catch(async (cause) => {
         // Read before the stop removes it: what the server said on its way out is usually the real cause.
@@ -171,6 +191,31 @@ export class McpManager {
     } finally {
       leave?.();
     }
+  }
+
+  /** A server's resources and URI templates (every page). */
+  async listResources(skillName: string, signal?: AbortSignal): Promise<McpResourceList> {
+    const client = this.#client(skillName);
+    const options = signal ? { signal } : {};
+    const resources: McpResourceList['resources'] = [];
+    const templates: McpResourceList['templates'] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listResources(cursor ? { cursor } : {}, options);
+      resources.push(...page.resources);
+      cursor = page.nextCursor;
+    } while (cursor);
+    do {
+      const page = await client.listResourceTemplates(cursor ? { cursor } : {}, options);
+      templates.push(...page.resourceTemplates);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return { resources, templates };
+  }
+
+  /** `resources/read` on a skill's server. */
+  async readResource(skillName: string, uri: string, signal?: AbortSignal): Promise<McpResourceContents> {
+    return this.#client(skillName).readResource({ uri }, signal ? { signal } : {});
   }
 
   /**

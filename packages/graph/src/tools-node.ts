@@ -4,6 +4,7 @@ import { activeAgent } from './agents.js';
 import type { ApprovalRule } from './approval-pattern.js';
 import { approvalSource, approvalsInForce, approvedForSession } from './approval-source.js';
 import type { ApprovalInterrupt, BoundDecisions } from './approvals.js';
+import type { McpNotice } from './mcp-connection.js';
 import { rulesInForce } from './rules-in-force.js';
 import type { AgentStateUpdate, AgentStateValue } from './state.js';
 import type { SubagentRuns } from './subagents.js';
@@ -94,6 +95,11 @@ export function createToolsNode(
       ...(context.taskStore ? { taskStore: context.taskStore } : {}),
       ...(context.files ? { files: context.files } : {}),
       ...optional('findTools', builder.binding.searchFor(selection, context.snapshot)),
+      // What an MCP server asks and says while one of its tools runs: the turn's front end answers, the events hear.
+      mcp: {
+        ...(context.mcpRequests ? { requests: context.mcpRequests } : {}),
+        onNotice: (notice: McpNotice) => emit(config, { type: 'mcp-notice', notice }),
+      },
     };
     await attachPreviews(plan, context.decisions, runContext);
     // Nothing has run yet: on resume this node starts again from the top and each `interrupt` returns its answer.

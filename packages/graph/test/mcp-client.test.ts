@@ -1,4 +1,4 @@
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AIMessage } from '@langchain/core/messages';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -8,7 +8,8 @@ import {
   ListRootsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { agentSetup, callTools, collect, toolMessages, useCleanups } from './helpers.js';
+import type { McpNotice } from '../src/index.js';
+import { agentSetup, callTools, collect, toolMessages, useCleanups, waitFor } from './helpers.js';
 
 const everything = fileURLToPath(
   new URL('../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url),
@@ -88,5 +89,83 @@ describe('the MCP client against server-everything (stdio)', { timeout: 90_000 }
     expect(text).toContain('demo://resource/dynamic/text/4');
     expect(text).toContain('Resource 4: This is a plaintext resource');
     expect(text).toContain('You can access this resource using the URI');
+  });
+});
+
+const changingServer = fileURLToPath(new URL('./fixtures/changing-server.mjs', import.meta.url));
+
+describe('what an MCP server offers besides tools', { timeout: 90_000 }, () => {
+  it('mcp_read_resource lists a server’s resources and templates, and reads a resource a link names', async () => {
+    const { agent, model } = await setup({ 'everything/SKILL.md': everythingSkill });
+    const tools = await agent.toolsFor('t1');
+    const read = tools.find((t) => t.name === 'mcp_read_resource');
+    expect(read).toBeDefined();
+    model
+      .respond(
+        callTools([
+          { name: 'mcp_read_resource', args: { server: 'everything' } },
+          {
+            name: 'mcp_read_resource',
+            args: { server: 'everything', uri: 'demo://resource/dynamic/text/3' },
+            id: 'c2',
+          },
+          {
+            name: 'mcp_read_resource',
+            args: { server: 'everything', uri: 'demo://resource/dynamic/blob/5' },
+            id: 'c3',
+          },
+        ]),
+      )
+      .respond(new AIMessage('ok'));
+    await collect(agent.stream('resources', { threadId: 't1' }));
+    const [listed, text, blob] = (await toolMessages(agent, 't1')).map((m) => String(m.content));
+    expect(listed).toContain('demo://resource/dynamic/text/{resourceId}');
+    expect(listed).toContain('demo://resource/static/document/');
+    expect(text).toContain('[resource <demo://resource/dynamic/text/3> text/plain]');
+    expect(text).toContain('Resource 3: This is a plaintext resource');
+    // A blob of a text type is decoded for the model.
+    expect(blob).toContain('Resource 5: This is a base64 blob');
+  });
+
+  it('the session’s working folder is the server’s root', async () => {
+    const { agent, model, fx } = await setup({ 'everything/SKILL.md': everythingSkill });
+    model.respond(callTools([{ name: 'get-roots-list', args: {} }])).respond(new AIMessage('ok'));
+    await collect(agent.stream('roots', { threadId: 't1' }));
+    const [result] = await toolMessages(agent, 't1');
+    expect(String(result?.content)).toContain('Current MCP Roots (1 total)');
+    expect(String(result?.content)).toContain(pathToFileURL(fx.dir.path).href);
+  });
+
+  it('a server’s log messages reach the application at their level', async () => {
+    const notices: McpNotice[] = [];
+    const { agent, model } = await setup(
+      { 'everything/SKILL.md': everythingSkill },
+      {},
+      { mcp: { onNotice: (notice) => notices.push(notice) } },
+    );
+    model.respond(callTools([{ name: 'toggle-simulated-logging', args: {} }])).respond(new AIMessage('ok'));
+    await collect(agent.stream('logs', { threadId: 't1' }));
+    const log = await waitFor(
+      () => notices.find((n) => n.kind === 'log' && /-level message/.test(String(n.data))),
+      30_000,
+    );
+    expect(log).toMatchObject({ kind: 'log', server: 'everything', level: expect.any(String) });
+    expect(String((log as { data: unknown }).data)).toContain(
+      `${(log as { level: string }).level.replace(/^./, (c) => c.toUpperCase())}`,
+    );
+  });
+
+  it('tools/list_changed: a tool the server adds during a call can be called in the same turn', async () => {
+    const { agent, model } = await setup({
+      'changing/SKILL.md': `---\nname: changing\ndescription: a changing server\nenabled_by_default: true\nmcp_server:\n  transport: stdio\n  command: node\n  args: ${JSON.stringify([changingServer])}\n---\n`,
+    });
+    expect((await agent.toolsFor('t1')).map((t) => t.name)).not.toContain('secret');
+    model
+      .respond(callTools([{ name: 'unlock', args: {} }]))
+      .respond(callTools([{ name: 'secret', args: {}, id: 'c2' }]))
+      .respond(new AIMessage('ok'));
+    await collect(agent.stream('unlock', { threadId: 't1' }));
+    const results = await toolMessages(agent, 't1');
+    expect(results.map((m) => String(m.content))).toEqual(['unlocked', 'the secret is 42']);
   });
 });
