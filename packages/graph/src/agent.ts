@@ -251,7 +251,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
       // A session's own thread holds its approvals in its state; only subagents are given their parents'.
       sessionApprovals: undefined,
       ...(turn.pinnedTools !== undefined ? { pinnedTools: checkPinned(turn.pinnedTools) } : {}),
-      ...(turn.mcpRequests ? { mcpRequests: turn.mcpRequests } : {}),
+      ...(turn.mcp ? { mcp: turn.mcp } : {}),
     };
   }
 

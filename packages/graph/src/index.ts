@@ -37,6 +37,12 @@ export {
   type McpServerTool,
   type McpServerTools,
 } from './mcp-manager.js';
+export {
+  isMcpSamplingRefused,
+  type McpSamplingApproval,
+  McpSamplingRefused,
+  type McpTurnHandlers,
+} from './mcp-sampling.js';
 export { isMcpToolError, McpToolError } from './mcp-tool.js';
 export { type FindMemoryFilesOptions, findMemoryFiles } from './memory-files.js';
 export { MODEL_CHANNEL, type ModelApprovalAsk, type ModelChannel } from './model-channel.js';

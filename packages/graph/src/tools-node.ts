@@ -1,10 +1,11 @@
 import { AIMessage } from '@langchain/core/messages';
 import { interrupt, type LangGraphRunnableConfig } from '@langchain/langgraph';
-import { activeAgent } from './agents.js';
+import { type AgentModels, activeAgent } from './agents.js';
 import type { ApprovalRule } from './approval-pattern.js';
 import { approvalSource, approvalsInForce, approvedForSession } from './approval-source.js';
 import type { ApprovalInterrupt, BoundDecisions } from './approvals.js';
 import type { McpNotice } from './mcp-connection.js';
+import { turnRequests } from './mcp-sampling.js';
 import { rulesInForce } from './rules-in-force.js';
 import type { AgentStateUpdate, AgentStateValue } from './state.js';
 import type { SubagentRuns } from './subagents.js';
@@ -35,6 +36,7 @@ export function createToolsNode(
   policy: AgentPolicy,
   settings: ToolsNodeSettings,
   subagents: SubagentRuns,
+  models: AgentModels,
 ) {
   return async (state: AgentStateValue, config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
     const context = turnContext(config);
@@ -97,7 +99,11 @@ export function createToolsNode(
       ...optional('findTools', builder.binding.searchFor(selection, context.snapshot)),
       // What an MCP server asks and says while one of its tools runs: the turn's front end answers, the events hear.
       mcp: {
-        ...(context.mcpRequests ? { requests: context.mcpRequests } : {}),
+        requests: turnRequests(
+          context.mcp,
+          async () => (context.model ? models.resolve(context.model) : models.default),
+          (usage) => emit(config, usage),
+        ),
         onNotice: (notice: McpNotice) => emit(config, { type: 'mcp-notice', notice }),
       },
     };

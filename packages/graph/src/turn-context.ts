@@ -5,7 +5,7 @@ import type { BoundDecisions } from './approvals.js';
 import type { CallsInProgress } from './cancelled-calls.js';
 import type { Deadline } from './deadline.js';
 import { AgentError } from './errors.js';
-import type { McpServerRequests } from './mcp-connection.js';
+import type { McpTurnHandlers } from './mcp-sampling.js';
 import type {
   AgentEvent,
   AgentRegistrySnapshot,
@@ -61,8 +61,8 @@ export interface TurnContext {
   callsInProgress?: CallsInProgress;
   /** Tools bound whatever the tool budget (`TurnOptions.pinnedTools`); undefined: none. */
   pinnedTools?: string[];
-  /** Who answers MCP servers' sampling and elicitation requests during this turn (`TurnOptions.mcpRequests`). */
-  mcpRequests?: McpServerRequests;
+  /** What the front end does for MCP servers' sampling and elicitation requests (`TurnOptions.mcp`). */
+  mcp?: McpTurnHandlers;
 }
 
 const object = <T>() => z.custom<T>((value) => value !== null && typeof value === 'object');

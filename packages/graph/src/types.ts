@@ -2,7 +2,8 @@ import type { FileAccess } from '@birdie/entrypoints';
 import type { McpServerConfig, Skill, SkillTool } from '@birdie/skill-parser';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { RuleEffect, RuleSource } from './approval-pattern.js';
-import type { McpNotice, McpServerRequests } from './mcp-connection.js';
+import type { McpNotice } from './mcp-connection.js';
+import type { McpTurnHandlers } from './mcp-sampling.js';
 
 /**
  * The parts of `@birdie/registry` the agent reads. Declared structurally so the agent accepts the real `Registry`
@@ -233,10 +234,10 @@ export interface TurnOptions {
   /** Tools this turn always binds, whatever the tool budget (`AgentOptions.toolBudget`): the session's pins. */
   pinnedTools?: string[];
   /**
-   * Who answers an MCP server's sampling and elicitation requests while this turn's calls run (the front end asks
-   * the user). Absent: the agent's `mcp.requests`, else sampling is refused and elicitation declined.
+   * What the front end does for an MCP server while this turn's calls run: approve a sampling request (and the
+   * answer) the turn's model then answers, fill an elicitation form. Absent: sampling is refused, elicitation declined.
    */
-  mcpRequests?: McpServerRequests;
+  mcp?: McpTurnHandlers;
 }
 
 /** The record of tool calls an application keeps; `started` must be durable when it returns. */

@@ -8,7 +8,7 @@ import {
   ListRootsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import type { McpNotice } from '../src/index.js';
+import type { McpNotice, McpSamplingApproval } from '../src/index.js';
 import { agentSetup, callTools, collect, toolMessages, useCleanups, waitFor } from './helpers.js';
 
 const everything = fileURLToPath(
@@ -167,5 +167,86 @@ describe('what an MCP server offers besides tools', { timeout: 90_000 }, () => {
     await collect(agent.stream('unlock', { threadId: 't1' }));
     const results = await toolMessages(agent, 't1');
     expect(results.map((m) => String(m.content))).toEqual(['unlocked', 'the secret is 42']);
+  });
+});
+
+describe('a server asks: sampling and elicitation', { timeout: 90_000 }, () => {
+  it('sampling: the user approves the request and the answer; the model answers; its tokens are a usage event', async () => {
+    const { agent, model } = await setup({ 'everything/SKILL.md': everythingSkill });
+    model
+      .respond(callTools([{ name: 'trigger-sampling-request', args: { prompt: 'a haiku on birds' } }]))
+      .respond(
+        new AIMessage({
+          content: 'wings over water',
+          usage_metadata: { input_tokens: 12, output_tokens: 4, total_tokens: 16 },
+        }),
+      )
+      .respond(new AIMessage('ok'));
+    const asked: McpSamplingApproval[] = [];
+    const events = await collect(
+      agent.stream('sample', {
+        threadId: 't1',
+        mcp: {
+          approveSampling: async (ask) => {
+            asked.push(ask);
+            return true;
+          },
+        },
+      }),
+    );
+    expect(asked.map((a) => a.answer)).toEqual([undefined, 'wings over water']);
+    expect(asked[0]?.server).toBe('everything');
+    expect(JSON.stringify(asked[0]?.request.messages)).toContain('a haiku on birds');
+    const [result] = await toolMessages(agent, 't1');
+    expect(String(result?.content)).toContain('LLM sampling result');
+    expect(String(result?.content)).toContain('wings over water');
+    // The sampled call's tokens, named with the model (the turn's own calls report none here).
+    expect(events.filter((e) => e.type === 'usage')).toEqual([
+      { type: 'usage', inputTokens: 12, outputTokens: 4, model: expect.any(String) },
+    ]);
+  });
+
+  it('sampling is refused when the user declines, and when nobody can be asked', async () => {
+    const { agent, model } = await setup({ 'everything/SKILL.md': everythingSkill });
+    model
+      .respond(callTools([{ name: 'trigger-sampling-request', args: { prompt: 'x' } }]))
+      .respond(new AIMessage('ok'))
+      .respond(callTools([{ name: 'trigger-sampling-request', args: { prompt: 'y' } }]))
+      .respond(new AIMessage('ok'));
+    await collect(agent.stream('sample', { threadId: 't1', mcp: { approveSampling: async () => false } }));
+    await collect(agent.stream('sample again', { threadId: 't1' }));
+    const [declined, unattended] = await toolMessages(agent, 't1');
+    expect(declined?.status).toBe('error');
+    expect(String(declined?.content)).toContain('declined');
+    expect(unattended?.status).toBe('error');
+    expect(String(unattended?.content)).toContain('does not sample');
+  });
+
+  it('elicitation: the front end fills the form; without one the request is declined', async () => {
+    const { agent, model } = await setup({ 'everything/SKILL.md': everythingSkill });
+    model
+      .respond(callTools([{ name: 'trigger-elicitation-request', args: {} }]))
+      .respond(new AIMessage('ok'))
+      .respond(callTools([{ name: 'trigger-elicitation-request', args: {} }]))
+      .respond(new AIMessage('ok'));
+    const forms: unknown[] = [];
+    await collect(
+      agent.stream('elicit', {
+        threadId: 't1',
+        mcp: {
+          elicit: async (request, info) => {
+            forms.push({ server: info.server, request });
+            return { action: 'accept', content: { name: 'Ada Lovelace', check: true } };
+          },
+        },
+      }),
+    );
+    await collect(agent.stream('elicit again', { threadId: 't1' }));
+    expect(forms).toHaveLength(1);
+    expect(JSON.stringify(forms[0])).toContain('Your full, legal name');
+    const [accepted, declined] = (await toolMessages(agent, 't1')).map((m) => String(m.content));
+    expect(accepted).toContain('- Name: Ada Lovelace');
+    expect(accepted).toContain('- Agreed to terms: true');
+    expect(declined).toContain('User declined to provide the requested information');
   });
 });
