@@ -33,8 +33,11 @@ export function samplingQuestion(ask: McpSamplingApproval): string {
   return `MCP server ${ask.server} asks the model (up to ${ask.request.maxTokens} tokens):\n${[...system, ...said].join('\n')}\nSend this to the model?`;
 }
 
+type Choice = { const: unknown; title?: string };
 type Property = {
   type?: string;
+  items?: { enum?: unknown[]; anyOf?: Choice[]; oneOf?: Choice[] };
+  minItems?: number;
   title?: string;
   description?: string;
   enum?: unknown[];
@@ -90,7 +93,21 @@ async function elicitForm(
       ? property.oneOf.map((o) => ({ value: String(o.const), label: o.title ?? String(o.const) }))
       : property.enum?.map((v, i) => ({ value: String(v), label: property.enumNames?.[i] ?? String(v) }));
     let answer: unknown;
-    if (property.type === 'boolean') {
+    const many = property.type === 'array' ? (property.items?.anyOf ?? property.items?.oneOf) : undefined;
+    const manyChoices =
+      many?.map((o) => ({ value: String(o.const), label: o.title ?? String(o.const) })) ??
+      (property.type === 'array'
+        ? property.items?.enum?.map((v) => ({ value: String(v), label: String(v) }))
+        : undefined);
+    if (manyChoices) {
+      answer = await prompts.multiselect({
+        ...opts,
+        message: label,
+        options: manyChoices,
+        required: (property.minItems ?? 0) > 0 || required.has(key),
+        ...(Array.isArray(property.default) ? { initialValues: property.default.map(String) } : {}),
+      });
+    } else if (property.type === 'boolean') {
       answer = await prompts.confirm({
         ...opts,
         message: label,
@@ -124,7 +141,7 @@ async function elicitForm(
       }
     }
     if (prompts.isCancel(answer)) return { action: 'cancel' };
-    if (answer !== undefined) content[key] = answer as string | number | boolean;
+    if (answer !== undefined) content[key] = answer as string | number | boolean | string[];
   }
   return { action: 'accept', content };
 }
