@@ -76,7 +76,9 @@ async function referenceToolNames(how: Reach): Promise<string[]> {
   }));
   client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'decline' }));
   await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [everything], stderr: 'ignore' }),
+    how.url
+      ? new StreamableHTTPClientTransport(new URL(how.url))
+      : new StdioClientTransport({ command: process.execPath, args: [everything], stderr: 'ignore' }),
   );
   cleanups.push(() => client.close());
   // server-everything registers its capability-dependent tools just after the handshake: wait for them.

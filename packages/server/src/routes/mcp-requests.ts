@@ -12,12 +12,9 @@ import { sessionOf } from './session-of.js';
 
 const AnswerSchema = z
   .object({
-    approve: z
-      .boolean()
-      .optional()
-      .openapi({
-        description: 'For `sampling` and `sampling-answer`: whether the request (or the answer) may go on.',
-      }),
+    approve: z.boolean().optional().openapi({
+      description: 'For `sampling` and `sampling-answer`: whether the request (or the answer) may go on.',
+    }),
     action: z
       .enum(['accept', 'decline', 'cancel'])
       .optional()

@@ -255,12 +255,9 @@ export const EventSchema = z
       request: z.record(z.string(), z.unknown()).openapi({
         description: "The MCP server's `sampling/createMessage` or `elicitation/create` params.",
       }),
-      answer: z
-        .string()
-        .optional()
-        .openapi({
-          description: "`sampling-answer`: the model's answer, sent to the server only if approved.",
-        }),
+      answer: z.string().optional().openapi({
+        description: "`sampling-answer`: the model's answer, sent to the server only if approved.",
+      }),
     }),
     event('mcp-notice', {
       notice: z.record(z.string(), z.unknown()).openapi({
