@@ -25,10 +25,12 @@ export {
   type McpElicitationResult,
   type McpNotice,
   type McpRequestInfo,
+  type McpSamplingApproval,
   type McpSamplingRequest,
   type McpSamplingResult,
   type McpScope,
   type McpServerRequests,
+  type McpTurnHandlers,
 } from './mcp-connection.js';
 export {
   type McpCallOptions,
@@ -37,12 +39,7 @@ export {
   type McpServerTool,
   type McpServerTools,
 } from './mcp-manager.js';
-export {
-  isMcpSamplingRefused,
-  type McpSamplingApproval,
-  McpSamplingRefused,
-  type McpTurnHandlers,
-} from './mcp-sampling.js';
+export { isMcpSamplingRefused, McpSamplingRefused } from './mcp-sampling.js';
 export { isMcpToolError, McpToolError } from './mcp-tool.js';
 export { type FindMemoryFilesOptions, findMemoryFiles } from './memory-files.js';
 export { MODEL_CHANNEL, type ModelApprovalAsk, type ModelChannel } from './model-channel.js';

@@ -54,6 +54,23 @@ export type McpNotice =
   | { kind: 'tools-changed' | 'resources-changed' | 'prompts-changed'; server: string }
   | { kind: 'resource-updated'; server: string; uri: string };
 
+/** What the user is asked about a server's sampling request: first the request, then the model's answer. */
+export interface McpSamplingApproval {
+  server: string;
+  request: McpSamplingRequest;
+  /** The model's answer, when asking whether it may be returned to the server. */
+  answer?: string;
+}
+
+/**
+ * What a front end does for MCP servers during a turn (`TurnOptions.mcp`). Without `approveSampling` a sampling
+ * request is refused (nothing is sent to the model unseen); without `elicit` an elicitation is declined.
+ */
+export interface McpTurnHandlers {
+  approveSampling?(ask: McpSamplingApproval): Promise<boolean>;
+  elicit?(request: McpElicitationRequest, info: { server: string }): Promise<McpElicitationResult>;
+}
+
 /** Where a server's requests and notices go while a turn or a call runs: the latest scope entered wins. */
 export interface McpScope {
   requests?: McpServerRequests;

@@ -1,32 +1,14 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from '@langchain/core/messages';
 import type { ResolvedModel } from './agents.js';
 import type {
-  McpElicitationRequest,
-  McpElicitationResult,
   McpRequestInfo,
   McpSamplingRequest,
   McpSamplingResult,
   McpServerRequests,
+  McpTurnHandlers,
 } from './mcp-connection.js';
 import { textOf } from './message-text.js';
 import type { UsageEvent } from './types.js';
-
-/** What the user is asked about a server's sampling request: first the request, then the model's answer. */
-export interface McpSamplingApproval {
-  server: string;
-  request: McpSamplingRequest;
-  /** The model's answer, when asking whether it may be returned to the server. */
-  answer?: string;
-}
-
-/**
- * What a front end does for MCP servers during a turn (`TurnOptions.mcp`). Without `approveSampling` a sampling
- * request is refused (nothing is sent to the model unseen); without `elicit` an elicitation is declined.
- */
-export interface McpTurnHandlers {
-  approveSampling?(ask: McpSamplingApproval): Promise<boolean>;
-  elicit?(request: McpElicitationRequest, info: { server: string }): Promise<McpElicitationResult>;
-}
 
 /** The sampling request refused: by the user, or because nobody could be asked. */
 export class McpSamplingRefused extends Error {

@@ -5,7 +5,7 @@ import type { BoundDecisions } from './approvals.js';
 import type { CallsInProgress } from './cancelled-calls.js';
 import type { Deadline } from './deadline.js';
 import { AgentError } from './errors.js';
-import type { McpTurnHandlers } from './mcp-sampling.js';
+import type { McpTurnHandlers } from './mcp-connection.js';
 import type {
   AgentEvent,
   AgentRegistrySnapshot,

@@ -2,8 +2,7 @@ import type { FileAccess } from '@birdie/entrypoints';
 import type { McpServerConfig, Skill, SkillTool } from '@birdie/skill-parser';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { RuleEffect, RuleSource } from './approval-pattern.js';
-import type { McpNotice } from './mcp-connection.js';
-import type { McpTurnHandlers } from './mcp-sampling.js';
+import type { McpNotice, McpTurnHandlers } from './mcp-connection.js';
 
 /**
  * The parts of `@birdie/registry` the agent reads. Declared structurally so the agent accepts the real `Registry`
