@@ -13,6 +13,7 @@ import {
 } from '@agentclientprotocol/sdk';
 import type { ApprovalMode } from '@birdie/graph';
 import { clientFiles } from './file-bridge.js';
+import { acpMcpHandlers } from './mcp-sampling.js';
 import { isApprovalMode, modeState } from './modes.js';
 import { askPermissions, ToolGrants } from './permissions.js';
 import { promptText } from './prompt-text.js';
@@ -185,6 +186,7 @@ async function runPrompt(
       signal,
       cwd: session.cwd,
       ...(files ? { files } : {}),
+      mcp: acpMcpHandlers(client, sessionId, signal),
       onEvent(event) {
         // How full the context is after each model call of the session's own agent: the editor's usage meter.
         if (event.type === 'usage' && event.context && (event.agent?.length ?? 0) <= 1) {

@@ -4,6 +4,7 @@ import type {
   ApprovalMode,
   ApprovalRequest,
   DoneStatus,
+  McpTurnHandlers,
   TurnOptions,
 } from '@birdie/graph';
 import type { BaseMessage } from '@langchain/core/messages';
@@ -22,6 +23,8 @@ export interface AcpTurnOptions {
   onEvent(event: AgentEvent): void;
   /** Every approval of the turn, skill tools' and the model's own agent's alike: one decision per request id. */
   decide(requests: ApprovalRequest[]): Promise<Record<string, ApprovalDecision>>;
+  /** MCP servers' sampling requests, asked of the editor (elicitation: declined). */
+  mcp?: McpTurnHandlers;
 }
 
 /** One session as `session/list` shows it. */

@@ -101,6 +101,8 @@ export function createAgentNode(models: AgentModels, builder: ToolsetBuilder, se
       journal?.finishedAmong?.(dangling),
     ]);
     const repair = repairDanglingToolCalls(state.messages, started, finished);
+    // The servers' roots: the folder this turn's tools work in (the workspace under `serve`).
+    builder.mcp.setRoots([context.cwd]);
     const toolset = await builder.build(
       context.policyKey,
       context.snapshot,

@@ -46,7 +46,7 @@ export interface CreateAgentOptions {
   /** Default: an in-memory saver (nothing survives the process). */
   checkpointer?: BaseCheckpointSaver;
   options?: AgentOptions;
-  /** Overrides for the MCP manager (e.g. how `@langchain/mcp-adapters` is loaded). */
+  /** Overrides for the MCP manager (how `@modelcontextprotocol/sdk` is loaded, who answers servers' requests). */
   mcp?: McpManagerOptions;
   /** The name of `model` in events (`usage.model`), e.g. `openai:gpt-4o-mini`. Default: from the model object. */
   modelName?: string;
@@ -251,6 +251,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
       // A session's own thread holds its approvals in its state; only subagents are given their parents'.
       sessionApprovals: undefined,
       ...(turn.pinnedTools !== undefined ? { pinnedTools: checkPinned(turn.pinnedTools) } : {}),
+      ...(turn.mcp ? { mcp: turn.mcp } : {}),
     };
   }
 

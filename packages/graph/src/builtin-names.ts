@@ -5,3 +5,4 @@ export const TASK = 'task';
 export const HANDOFF = 'handoff';
 export const SWITCH_MODEL = 'switch_model';
 export const FIND_TOOLS = 'find_tools';
+export const MCP_READ_RESOURCE = 'mcp_read_resource';

@@ -10,7 +10,7 @@ export type AgentErrorCode =
   | 'recursion-limit'
   | 'aborted'
   | 'mcp-unavailable'
-  | 'mcp-adapters-missing'
+  | 'mcp-sdk-missing'
   | 'closed'
   | 'unknown-agent'
   | 'max-turns'

@@ -2,6 +2,7 @@
 // the HTTP API's server-sent events). Loads nothing: the `@birdie/graph/event-json` subpath imports no LangChain.
 import type { AgentEvent, DoneStatus } from './types.js';
 
+export type { McpElicitationResult, McpSamplingApproval, McpTurnHandlers } from './mcp-connection.js';
 export type { AgentEvent, ApprovalDecision, ApprovalRequest, DoneStatus } from './types.js';
 
 /** A LangChain message (structurally) as plain JSON: role, text, and the tool-call fields a script may want. */

@@ -25,7 +25,7 @@ export interface GraphDeps {
 export function buildAgentGraph(deps: GraphDeps) {
   return new StateGraph(AgentState, TurnContextSchema)
     .addNode('agent', createAgentNode(deps.models, deps.builder, deps.settings))
-    .addNode('tools', createToolsNode(deps.builder, deps.policy, deps.settings, deps.subagents))
+    .addNode('tools', createToolsNode(deps.builder, deps.policy, deps.settings, deps.subagents, deps.models))
     .addNode('subagents', createSubagentsNode(deps.subagents))
     .addEdge(START, 'agent')
     .addConditionalEdges('agent', routeAfterAgent, ['tools', END])

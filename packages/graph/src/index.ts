@@ -19,7 +19,28 @@ export { contextWindow } from './context-window.js';
 export { AgentError, type AgentErrorCode, isAgentError } from './errors.js';
 export { checkToolArgs } from './json-args.js';
 export { TOOL_LIMITS, type ToolLimits } from './limits.js';
-export { McpManager, type McpManagerOptions, type McpServerTools } from './mcp-manager.js';
+export {
+  CLIENT_CAPABILITIES as MCP_CLIENT_CAPABILITIES,
+  type McpElicitationRequest,
+  type McpElicitationResult,
+  type McpNotice,
+  type McpRequestInfo,
+  type McpSamplingApproval,
+  type McpSamplingRequest,
+  type McpSamplingResult,
+  type McpScope,
+  type McpServerRequests,
+  type McpTurnHandlers,
+} from './mcp-connection.js';
+export {
+  type McpCallOptions,
+  McpManager,
+  type McpManagerOptions,
+  type McpServerTool,
+  type McpServerTools,
+} from './mcp-manager.js';
+export { isMcpSamplingRefused, McpSamplingRefused } from './mcp-sampling.js';
+export { isMcpToolError, McpToolError } from './mcp-tool.js';
 export { type FindMemoryFilesOptions, findMemoryFiles } from './memory-files.js';
 export { MODEL_CHANNEL, type ModelApprovalAsk, type ModelChannel } from './model-channel.js';
 export { DEFAULT_CONTEXT_WINDOW, type ModelLimits, modelLimits } from './model-limits.js';

@@ -1,11 +1,18 @@
-import { type ServerExit, type ServerProcess, wrapServerCommand } from '@birdie/entrypoints';
+import { pathToFileURL } from 'node:url';
+import type { ServerExit, ServerProcess } from '@birdie/entrypoints';
 import type { McpServerConfig } from '@birdie/skill-parser';
-import type { StructuredToolInterface } from '@langchain/core/tools';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { AgentError } from './errors.js';
-import { progressHooks } from './mcp-progress.js';
-
-type Adapters = typeof import('@langchain/mcp-adapters');
-type Client = InstanceType<Adapters['MultiServerMCPClient']>;
+import {
+  loadMcpSdk,
+  type McpNotice,
+  type McpScope,
+  type McpSdk,
+  type McpServerRequests,
+  openMcpClient,
+} from './mcp-connection.js';
+import type { McpToolResultLike } from './mcp-content.js';
 
 export interface McpManagerOptions {
   /** Connect + list tools, ms. Default 15000. */
@@ -14,25 +21,68 @@ export interface McpManagerOptions {
   toolTimeoutMs?: number;
   /** After a failed start, how long to return the same error before trying again, ms. Default 30000. */
   retryAfterMs?: number;
-  /** How `@langchain/mcp-adapters` is loaded (an optional peer: only imported when a skill needs MCP). */
-  loadAdapters?: () => Promise<Adapters>;
+  /** How `@modelcontextprotocol/sdk` is loaded (an optional peer: only imported when a skill needs MCP). */
+  loadSdk?: () => Promise<McpSdk>;
+  /** Who answers a server's sampling and elicitation requests when no turn has its own (default: refused, declined). */
+  requests?: McpServerRequests;
+  /** Hears servers' log messages and change news when no turn is listening. */
+  onNotice?: (notice: McpNotice) => void;
+}
+
+export interface McpResourceList {
+  resources: Resource[];
+  templates: ResourceTemplate[];
+}
+
+export type McpResourceContents = ReadResourceResult;
+
+/** One tool a server lists, as the model is offered it. */
+export interface McpServerTool {
+  name: string;
+  description: string;
+  /** The tool's JSON Schema (`inputSchema`). */
+  parameters: Record<string, unknown>;
 }
 
 export interface McpServerTools {
   server: string;
-  tools: StructuredToolInterface[];
+  tools: McpServerTool[];
+  /** The server declares resources (`mcp_read_resource` is offered for it). */
+  resources: boolean;
   /** The per-call timeout in ms (the server's `timeout`, or the default). */
   toolTimeoutMs: number;
+}
+
+export interface McpCallOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  onProgress?: (notice: { progress: number; total?: number; message?: string }) => void;
+  scope?: McpScope;
 }
 
 interface Connection {
   key: string;
   client?: Client;
-  /** A stdio server's process (own group, environment allowlist, process guard): @birdie/entrypoints owns it. */
   server?: ServerProcess;
-  tools?: StructuredToolInterface[];
+  tools?: McpServerTool[];
+  /** The last listing, kept across a `tools/list_changed` so tools that did not change keep their objects. */
+  previous?: McpServerTool[];
+  /** Counts `tools/list_changed` news: a listing that crossed one is used once, not kept. */
+  generation: number;
   pending?: Promise<McpServerTools>;
   failure?: { error: AgentError; at: number };
+}
+
+/** `listed`, with the objects of `before` for the tools that did not change (the toolset caches by object). */
+function sameTools(before: McpServerTool[] | undefined, listed: McpServerTool[]): McpServerTool[] {
+  if (!before) return listed;
+  const known = new Map(before.map((t) => [JSON.stringify(t), t]));
+  const tools = listed.map((t) => known.get(JSON.stringify(t)) ?? t);
+  return tools.length === before.length && tools.every((t, i) => t === before[i]) ? before : tools;
+}
+
+function hasResources(connection: Connection): boolean {
+  return connection.client?.getServerCapabilities()?.resources !== undefined;
 }
 
 function serverName(name: string): string {
@@ -40,22 +90,27 @@ function serverName(name: string): string {
 }
 
 /**
- * One MCP connection per skill, opened lazily the first time a turn allows that skill, through a
- * `MultiServerMCPClient` per server so a broken server cannot take the others down.
+ * One MCP connection per skill, opened lazily the first time a turn allows that skill, through the MCP SDK's own
+ * `Client` (one per server, so a broken server cannot take the others down). The client declares roots, sampling
+ * and form elicitation; what servers ask and say goes to the scope of the running turn or call.
  */
 export class McpManager {
   readonly #connections = new Map<string, Connection>();
-  readonly #options: Required<Omit<McpManagerOptions, 'loadAdapters'>> &
-    Pick<McpManagerOptions, 'loadAdapters'>;
-  #adapters?: Promise<Adapters>;
+  readonly #options: Required<
+    Pick<McpManagerOptions, 'connectTimeoutMs' | 'toolTimeoutMs' | 'retryAfterMs'>
+  > &
+    McpManagerOptions;
+  readonly #scopes: McpScope[] = [];
+  #roots: Array<{ uri: string; name?: string }> = [];
+  #sdk?: Promise<McpSdk>;
   #closed = false;
 
   constructor(options: McpManagerOptions = {}) {
     this.#options = {
+      ...options,
       connectTimeoutMs: options.connectTimeoutMs ?? 15_000,
       toolTimeoutMs: options.toolTimeoutMs ?? 60_000,
       retryAfterMs: options.retryAfterMs ?? 30_000,
-      loadAdapters: options.loadAdapters,
     };
   }
 
@@ -70,22 +125,32 @@ export class McpManager {
       connection = undefined;
     }
     const timeoutMs = config.timeout !== undefined ? config.timeout * 1000 : this.#options.toolTimeoutMs;
-    if (connection?.tools && connection.server?.pid() !== undefined && !connection.server.alive()) {
+    if (connection?.client && connection.server?.pid() !== undefined && !connection.server.alive()) {
       // The server died since the last turn: drop it and reconnect below.
       await this.#dispose(name, connection);
       connection = undefined;
     }
-    if (connection?.tools) return { server: name, tools: connection.tools, toolTimeoutMs: timeoutMs };
+    if (connection?.tools)
+      return {
+        server: name,
+        tools: connection.tools,
+        resources: hasResources(connection),
+        toolTimeoutMs: timeoutMs,
+      };
     if (connection?.pending) return connection.pending;
     if (connection?.failure && Date.now() - connection.failure.at < this.#options.retryAfterMs)
       throw connection.failure.error;
 
-    const fresh: Connection = { key };
+    // Connected, but its tools changed (`tools/list_changed`): list them again on the same connection.
+    const fresh: Connection = connection?.client ? connection : { key, generation: 0 };
     this.#connections.set(name, fresh);
-    fresh.pending = this.#connect(name, config, fresh)
-      .then((tools) => {
-        fresh.tools = tools;
-        return { server: name, tools, toolTimeoutMs: timeoutMs };
+    const generation = fresh.generation;
+    fresh.pending = this.#withTimeout(name, this.#listTools(name, config, fresh))
+      .then((listed) => {
+        const tools = sameTools(fresh.previous, listed);
+        fresh.previous = tools;
+        if (fresh.generation === generation) fresh.tools = tools;
+        return { server: name, tools, resources: hasResources(fresh), toolTimeoutMs: timeoutMs };
       })
       .catch(async (cause) => {
         // Read before the stop removes it: what the server said on its way out is usually the real cause.
@@ -105,6 +170,75 @@ export class McpManager {
         fresh.pending = undefined;
       });
     return fresh.pending;
+  }
+
+  /** Calls a tool on a skill's server; an error result (`isError`) rejects with the server's text. */
+  async callTool(
+    skillName: string,
+    tool: string,
+    args: Record<string, unknown>,
+    options: McpCallOptions,
+  ): Promise<McpToolResultLike> {
+    const client = this.#client(skillName);
+    const leave = options.scope ? this.enter(options.scope) : undefined;
+    try {
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+        timeout: options.timeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+      });
+      return result as McpToolResultLike & { isError?: boolean };
+    } finally {
+      leave?.();
+    }
+  }
+
+  /** A server's resources and URI templates (every page). */
+  async listResources(skillName: string, signal?: AbortSignal): Promise<McpResourceList> {
+    const client = this.#client(skillName);
+    const options = signal ? { signal } : {};
+    const resources: McpResourceList['resources'] = [];
+    const templates: McpResourceList['templates'] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listResources(cursor ? { cursor } : {}, options);
+      resources.push(...page.resources);
+      cursor = page.nextCursor;
+    } while (cursor);
+    do {
+      const page = await client.listResourceTemplates(cursor ? { cursor } : {}, options);
+      templates.push(...page.resourceTemplates);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return { resources, templates };
+  }
+
+  /** `resources/read` on a skill's server. */
+  async readResource(skillName: string, uri: string, signal?: AbortSignal): Promise<McpResourceContents> {
+    return this.#client(skillName).readResource({ uri }, signal ? { signal } : {});
+  }
+
+  /**
+   * Routes what servers ask (sampling, elicitation) and say (logs, change news) to `scope` until the returned
+   * function is called. Scopes stack: the latest entered that has a handler answers.
+   */
+  enter(scope: McpScope): () => void {
+    this.#scopes.push(scope);
+    return () => {
+      const index = this.#scopes.lastIndexOf(scope);
+      if (index >= 0) this.#scopes.splice(index, 1);
+    };
+  }
+
+  /** The folders servers may work in (`roots/list`); a change is announced to every connected server. */
+  setRoots(folders: readonly string[]): void {
+    const roots = folders.map((folder) => ({ uri: pathToFileURL(folder).href, name: folder }));
+    if (JSON.stringify(roots) === JSON.stringify(this.#roots)) return;
+    const announce = this.#roots.length > 0 || roots.length > 0;
+    this.#roots = roots;
+    if (!announce) return;
+    for (const connection of this.#connections.values())
+      if (connection.tools) void connection.client?.sendRootsListChanged().catch(() => {});
   }
 
   /** Forget a server whose calls fail because its process is gone; the next turn reconnects. */
@@ -131,31 +265,84 @@ export class McpManager {
     await Promise.all([...this.#connections.entries()].map(([name, c]) => this.#dispose(name, c)));
   }
 
-  async #connect(
-    name: string,
-    config: McpServerConfig,
-    connection: Connection,
-  ): Promise<StructuredToolInterface[]> {
-    this.#adapters ??= (this.#options.loadAdapters ?? (() => import('@langchain/mcp-adapters')))();
-    let adapters: Adapters;
+  /** The connected client of a skill's server (after `tools()` connected it). */
+  #client(skillName: string): Client {
+    const name = serverName(skillName);
+    const client = this.#connections.get(name)?.client;
+    if (!client) throw new AgentError('mcp-unavailable', `MCP server "${name}" is not connected.`);
+    return client;
+  }
+
+  #requests(): McpServerRequests {
+    const sample = this.#scopes.findLast((s) => s.requests?.sample)?.requests?.sample;
+    const elicit = this.#scopes.findLast((s) => s.requests?.elicit)?.requests?.elicit;
+    const fallback = this.#options.requests ?? {};
+    const chosen = { sample: sample ?? fallback.sample, elicit: elicit ?? fallback.elicit };
+    return Object.fromEntries(Object.entries(chosen).filter(([, v]) => v !== undefined));
+  }
+
+  #notice(name: string, notice: McpNotice): void {
+    const connection = this.#connections.get(name);
+    // The tool set is listed again before the next model call.
+    if (notice.kind === 'tools-changed' && connection) {
+      connection.tools = undefined;
+      connection.generation += 1;
+    }
+    const listener = this.#scopes.findLast((s) => s.onNotice)?.onNotice ?? this.#options.onNotice;
+    listener?.(notice);
+  }
+
+  async #listTools(name: string, config: McpServerConfig, connection: Connection): Promise<McpServerTool[]> {
+    if (!connection.client) {
+      const sdk = await this.#loadSdk();
+      await openMcpClient(
+        sdk,
+        name,
+        config,
+        {
+          requests: () => this.#requests(),
+          roots: () => this.#roots,
+          notice: (notice) => this.#notice(name, notice),
+        },
+        (server) => {
+          connection.server = server;
+        },
+        (client) => {
+          connection.client = client;
+        },
+      );
+    }
+    const client = connection.client as Client;
+    const tools: McpServerTool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : {});
+      for (const tool of page.tools)
+        tools.push({
+          name: tool.name,
+          description: tool.description ?? tool.title ?? '',
+          parameters: tool.inputSchema as Record<string, unknown>,
+        });
+      cursor = page.nextCursor;
+    } while (cursor);
+    return tools;
+  }
+
+  async #loadSdk(): Promise<McpSdk> {
+    this.#sdk ??= (this.#options.loadSdk ?? loadMcpSdk)();
     try {
-      adapters = await this.#adapters;
+      return await this.#sdk;
     } catch (cause) {
-      this.#adapters = undefined;
+      this.#sdk = undefined;
       throw new AgentError(
-        'mcp-adapters-missing',
-        'A skill declares an MCP server but @langchain/mcp-adapters is not installed.',
+        'mcp-sdk-missing',
+        'A skill declares an MCP server but @modelcontextprotocol/sdk is not installed.',
         { cause },
       );
     }
-    const client = new adapters.MultiServerMCPClient({
-      mcpServers: { [name]: (await this.#connectionConfig(config, connection)) as never },
-      onConnectionError: 'throw',
-      useStandardContentBlocks: false,
-      prefixToolNameWithServerName: false,
-      ...progressHooks,
-    });
-    connection.client = client;
+  }
+
+  async #withTimeout<T>(name: string, work: Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -170,40 +357,10 @@ export class McpManager {
       );
     });
     try {
-      const tools = await Promise.race([client.getTools(), timeout]);
-      return tools as StructuredToolInterface[];
+      return await Promise.race([work, timeout]);
     } finally {
       clearTimeout(timer);
     }
-  }
-
-  async #connectionConfig(config: McpServerConfig, connection: Connection): Promise<Record<string, unknown>> {
-    if (config.transport !== 'stdio') {
-      return {
-        transport: config.transport === 'sse' ? 'sse' : 'http',
-        url: config.url,
-        ...(config.headers ? { headers: config.headers } : {}),
-      };
-    }
-    // `node` in a skill means "a Node.js", and the one running us is the one we know exists.
-    const command = config.command === 'node' ? process.execPath : config.command;
-    const server = await wrapServerCommand({
-      command,
-      args: config.args,
-      ...(config.env ? { env: config.env } : {}),
-      ...(config.cwd ? { cwd: config.cwd } : {}),
-      // The SDK drops the server's stderr; kept in a file, its last lines explain a server that dies at start.
-      captureStderr: true,
-    });
-    connection.server = server;
-    return {
-      transport: 'stdio',
-      command: server.command,
-      args: server.args,
-      env: server.env,
-      stderr: 'ignore',
-      ...(config.cwd ? { cwd: config.cwd } : {}),
-    };
   }
 
   async #stop(connection: Connection): Promise<void> {

@@ -44,7 +44,7 @@ const ERROR_CODES: ReadonlySet<string> = new Set<AgentErrorCode>([
   'recursion-limit',
   'aborted',
   'mcp-unavailable',
-  'mcp-adapters-missing',
+  'mcp-sdk-missing',
   'closed',
   'unknown-agent',
   'max-turns',

@@ -3,6 +3,7 @@ import type { ToolDefinition } from '@langchain/core/language_models/base';
 import type { BaseMessage } from '@langchain/core/messages';
 import { argsDigest } from './digest.js';
 import { argsPreparer } from './json-args.js';
+import type { McpScope } from './mcp-connection.js';
 import { capOutput } from './output-cap.js';
 import type {
   ApprovalMode,
@@ -41,6 +42,8 @@ export interface ToolRunContext {
   memoryStore?: LongTermMemory;
   /** The user's scheduled tasks, for the builtin task tools only. */
   taskStore?: TaskBook;
+  /** Who answers an MCP server's sampling and elicitation requests and hears its notices during the call. */
+  mcp?: McpScope;
   /** @internal What the `task` builtin needs from the running turn: a way to run a subagent. */
   delegate?: Delegate;
   /** @internal What `find_tools` needs from the running step: a search over the tools held back from the model. */

@@ -1,9 +1,11 @@
 import { AIMessage } from '@langchain/core/messages';
 import { interrupt, type LangGraphRunnableConfig } from '@langchain/langgraph';
-import { activeAgent } from './agents.js';
+import { type AgentModels, activeAgent } from './agents.js';
 import type { ApprovalRule } from './approval-pattern.js';
 import { approvalSource, approvalsInForce, approvedForSession } from './approval-source.js';
 import type { ApprovalInterrupt, BoundDecisions } from './approvals.js';
+import type { McpNotice } from './mcp-connection.js';
+import { turnRequests } from './mcp-sampling.js';
 import { rulesInForce } from './rules-in-force.js';
 import type { AgentStateUpdate, AgentStateValue } from './state.js';
 import type { SubagentRuns } from './subagents.js';
@@ -34,6 +36,7 @@ export function createToolsNode(
   policy: AgentPolicy,
   settings: ToolsNodeSettings,
   subagents: SubagentRuns,
+  models: AgentModels,
 ) {
   return async (state: AgentStateValue, config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
     const context = turnContext(config);
@@ -94,6 +97,15 @@ export function createToolsNode(
       ...(context.taskStore ? { taskStore: context.taskStore } : {}),
       ...(context.files ? { files: context.files } : {}),
       ...optional('findTools', builder.binding.searchFor(selection, context.snapshot)),
+      // What an MCP server asks and says while one of its tools runs: the turn's front end answers, the events hear.
+      mcp: {
+        requests: turnRequests(
+          context.mcp,
+          async () => (context.model ? models.resolve(context.model) : models.default),
+          (usage) => emit(config, usage),
+        ),
+        onNotice: (notice: McpNotice) => emit(config, { type: 'mcp-notice', notice }),
+      },
     };
     await attachPreviews(plan, context.decisions, runContext);
     // Nothing has run yet: on resume this node starts again from the top and each `interrupt` returns its answer.

@@ -1,10 +1,10 @@
 import type { Skill, SkillTool } from '@birdie/skill-parser';
-import type { StructuredToolInterface } from '@langchain/core/tools';
 import { createHandoffTool, createTaskTool, HANDOFF, SWITCH_MODEL, TASK } from './agent-tools.js';
-import { FIND_TOOLS } from './builtin-names.js';
+import { FIND_TOOLS, MCP_READ_RESOURCE } from './builtin-names.js';
 import { AgentError } from './errors.js';
 import type { ToolLimits } from './limits.js';
-import type { McpManager } from './mcp-manager.js';
+import type { McpManager, McpServerTool } from './mcp-manager.js';
+import { createReadResourceTool, type ResourceServer } from './mcp-resource-tool.js';
 import { createMcpTool } from './mcp-tool.js';
 import { builtinTarget, createBuiltinSkillTool } from './memory-tools.js';
 import { createLoadSkillTool, createReadReferenceTool, LOAD_SKILL, READ_REFERENCE } from './progressive.js';
@@ -51,13 +51,14 @@ function providerSafe(name: string): string {
  */
 export class ToolsetBuilder {
   readonly #skillTools = new WeakMap<SkillTool, DeclaredTool>();
-  readonly #mcpTools = new WeakMap<StructuredToolInterface, Map<string, DeclaredTool>>();
+  readonly #mcpTools = new WeakMap<McpServerTool, Map<string, DeclaredTool>>();
   readonly #builtins = new Map<string, { knowledge: Skill[]; tools: DeclaredTool[] }>();
+  #readResource?: { key: string; tool: DeclaredTool };
   readonly #agentTools = new Map<string, { agents: AgentSpec[]; tools: DeclaredTool[] }>();
 
   constructor(
     private readonly policy: AgentPolicy,
-    private readonly mcp: McpManager,
+    readonly mcp: McpManager,
     private readonly limits: ToolLimits,
     /** `switch_model`, given to every agent when the application names model tiers. */
     private readonly switchModel?: DeclaredTool,
@@ -108,6 +109,7 @@ export class ToolsetBuilder {
         if (r.status === 'fulfilled')
           for (const t of r.value.tools) taken.set(t.name, (taken.get(t.name) ?? 0) + 1);
       }
+      const withResources: ResourceServer[] = [];
       results.forEach((result, index) => {
         const skill = withServer[index] as Skill;
         if (result.status === 'rejected') {
@@ -119,6 +121,7 @@ export class ToolsetBuilder {
           );
           return;
         }
+        if (result.value.resources) withResources.push({ server: skill.name, skill: skill.name });
         for (const original of result.value.tools) {
           // Prefix only on a clash, so a lone server's tools keep the names its docs use.
           const clash = (taken.get(original.name) ?? 0) > 1;
@@ -127,6 +130,8 @@ export class ToolsetBuilder {
           tools.push(this.#mcpTool(original, exposed, skill.name, result.value.toolTimeoutMs));
         }
       });
+      if (withResources.length > 0 && (!named || named.has(MCP_READ_RESOURCE)))
+        tools.push(this.#readResourceTool(withResources));
     }
     const byName = new Map<string, DeclaredTool>();
     for (const t of tools) if (!byName.has(t.name)) byName.set(t.name, t);
@@ -177,12 +182,18 @@ export class ToolsetBuilder {
     return tools;
   }
 
-  #mcpTool(
-    original: StructuredToolInterface,
-    exposed: string,
-    skill: string,
-    timeoutMs: number,
-  ): DeclaredTool {
+  /** One `mcp_read_resource` per set of servers with resources (cached: a turn costs a lookup). */
+  #readResourceTool(servers: ResourceServer[]): DeclaredTool {
+    const key = servers.map((s) => s.server).join('\n');
+    if (this.#readResource?.key !== key)
+      this.#readResource = {
+        key,
+        tool: createReadResourceTool(this.mcp, servers, this.limits.maxOutputChars),
+      };
+    return this.#readResource.tool;
+  }
+
+  #mcpTool(original: McpServerTool, exposed: string, skill: string, timeoutMs: number): DeclaredTool {
     let byName = this.#mcpTools.get(original);
     if (!byName) {
       byName = new Map();
@@ -190,7 +201,7 @@ export class ToolsetBuilder {
     }
     let runtime = byName.get(exposed);
     if (!runtime) {
-      runtime = createMcpTool(original, {
+      runtime = createMcpTool(this.mcp, original, {
         exposedName: exposed,
         skill,
         timeoutMs,

@@ -5,6 +5,7 @@ import type { BoundDecisions } from './approvals.js';
 import type { CallsInProgress } from './cancelled-calls.js';
 import type { Deadline } from './deadline.js';
 import { AgentError } from './errors.js';
+import type { McpTurnHandlers } from './mcp-connection.js';
 import type {
   AgentEvent,
   AgentRegistrySnapshot,
@@ -60,6 +61,8 @@ export interface TurnContext {
   callsInProgress?: CallsInProgress;
   /** Tools bound whatever the tool budget (`TurnOptions.pinnedTools`); undefined: none. */
   pinnedTools?: string[];
+  /** What the front end does for MCP servers' sampling and elicitation requests (`TurnOptions.mcp`). */
+  mcp?: McpTurnHandlers;
 }
 
 const object = <T>() => z.custom<T>((value) => value !== null && typeof value === 'object');

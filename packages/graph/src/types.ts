@@ -2,6 +2,7 @@ import type { FileAccess } from '@birdie/entrypoints';
 import type { McpServerConfig, Skill, SkillTool } from '@birdie/skill-parser';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { RuleEffect, RuleSource } from './approval-pattern.js';
+import type { McpNotice, McpTurnHandlers } from './mcp-connection.js';
 
 /**
  * The parts of `@birdie/registry` the agent reads. Declared structurally so the agent accepts the real `Registry`
@@ -231,6 +232,11 @@ export interface TurnOptions {
   files?: FileAccess;
   /** Tools this turn always binds, whatever the tool budget (`AgentOptions.toolBudget`): the session's pins. */
   pinnedTools?: string[];
+  /**
+   * What the front end does for an MCP server while this turn's calls run: approve a sampling request (and the
+   * answer) the turn's model then answers, fill an elicitation form. Absent: sampling is refused, elicitation declined.
+   */
+  mcp?: McpTurnHandlers;
 }
 
 /** The record of tool calls an application keeps; `started` must be durable when it returns. */
@@ -506,6 +512,8 @@ type AgentEventBody =
       pattern: string;
       source: RuleSource;
     }
+  /** A log message or change news from an MCP server while the turn ran one of its tools. */
+  | { type: 'mcp-notice'; notice: McpNotice }
   | ModelToolEvent
   | ModelApprovalEvent
   | UsageEvent

@@ -50,7 +50,11 @@ describe('MCP through server-everything (stdio)', { timeout: 60_000 }, () => {
 
     const tools = await agent.toolsFor('t1');
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'get-sum']));
-    expect(tools.every((t) => t.skill === 'everything')).toBe(true);
+    // Every tool but the builtin that reads the server's resources is the server's own.
+    expect(tools.filter((t) => t.name !== 'mcp_read_resource').every((t) => t.skill === 'everything')).toBe(
+      true,
+    );
+    expect(tools.map((t) => t.name)).toContain('mcp_read_resource');
 
     model
       .respond(
@@ -207,10 +211,14 @@ describe('MCP through server-everything (stdio)', { timeout: 60_000 }, () => {
     cleanups.push(() => {
       for (const key of Object.keys(canaries)) delete process.env[key];
     });
-    const { agent, model } = await setup({
-      'plain/SKILL.md': mcpSkill('plain', 'node', [everything]),
-      'declared/SKILL.md': mcpSkill('declared', 'node', [everything], '  env:\n    SKILL_SETTING: on\n'),
-    });
+    // Two servers' 16 tools each are more than the tool budget binds: this test is about their environment.
+    const { agent, model } = await setup(
+      {
+        'plain/SKILL.md': mcpSkill('plain', 'node', [everything]),
+        'declared/SKILL.md': mcpSkill('declared', 'node', [everything], '  env:\n    SKILL_SETTING: on\n'),
+      },
+      { toolBudget: false },
+    );
     model
       .respond(
         callTools([
@@ -307,7 +315,9 @@ describe('MCP through server-everything (stdio)', { timeout: 60_000 }, () => {
     const [newPid] = manager.pids();
     expect(newPid).not.toBe(pid);
     const echo = second.tools.find((t) => t.name === 'echo');
-    expect(JSON.stringify(await echo?.invoke({ message: 'back' }))).toContain('back');
+    expect(echo).toBeDefined();
+    const echoed = await manager.callTool('everything', 'echo', { message: 'back' }, { timeoutMs: 10_000 });
+    expect(JSON.stringify(echoed)).toContain('back');
 
     const sleeper = await waitFor(readPid(grandchild));
     expect(alive(sleeper)).toBe(true);

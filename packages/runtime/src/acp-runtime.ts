@@ -85,6 +85,7 @@ export function acpRuntime(rt: Runtime, options: AcpRuntimeOptions): ReadyAcpRun
             if (event.type !== 'done') o.onEvent(event);
           },
           decide: o.decide,
+          ...(o.mcp ? { mcp: o.mcp } : {}),
           onWait: (holder, ms) => log(waitingLine(session.id, holder, ms)),
         },
       });

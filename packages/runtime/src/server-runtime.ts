@@ -127,6 +127,8 @@ export function serveRuntime(rt: Runtime, approval: ApprovalMode): ServeRuntime 
           onEvent: handlers.onEvent,
           // Never decided here: the turn ends and the user answers through the API.
           decide: async () => undefined,
+          // MCP servers' requests go to the API client (`mcp-request` events) and wait for its answer.
+          ...(handlers.mcp ? { mcp: handlers.mcp } : {}),
         },
       });
       return {

@@ -6,6 +6,7 @@ import type {
   ApprovalRequest,
   DoneStatus,
   LongTermMemory,
+  McpTurnHandlers,
 } from '@birdie/graph';
 import type { FinishedStatus, LeaseHolder, Session, SessionLease } from '@birdie/store';
 import { memoryFileOptions } from './memory-file-options.js';
@@ -40,6 +41,11 @@ export interface TurnHandlers {
   onWait?(holder: LeaseHolder, waitMs: number): void;
   /** Called once the session's lease is held, before anything of the turn is read or written. */
   onLeased?(lease: SessionLease): void;
+  /**
+   * What the front end does when an MCP server asks during the turn: approve a sampling request and its answer, fill
+   * an elicitation form. Absent (unattended runs): sampling is refused, elicitation declined.
+   */
+  mcp?: McpTurnHandlers;
 }
 
 /** What a turn starts from: the user's text, or the decisions for the session's pending approvals. */
@@ -247,6 +253,7 @@ async function leasedTurn(
       taskStore: taskBook(rt, runId, userId),
       ...(options.files ? { files: options.files } : {}),
       ...(options.model ? { model: options.model } : {}),
+      ...(options.handlers.mcp ? { mcp: options.handlers.mcp } : {}),
     };
     let stream: AsyncIterable<AgentEvent>;
     if (typeof input === 'string') {

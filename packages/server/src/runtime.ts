@@ -1,4 +1,10 @@
-import type { AgentEvent, ApprovalDecision, ApprovalRequest, DoneStatus } from '@birdie/graph/event-json';
+import type {
+  AgentEvent,
+  ApprovalDecision,
+  ApprovalRequest,
+  DoneStatus,
+  McpTurnHandlers,
+} from '@birdie/graph/event-json';
 import type { Session, SessionLease, Store } from '@birdie/store';
 import type { AgentInfo, SkillChange, SkillInfo } from './skills.js';
 
@@ -38,6 +44,8 @@ export interface TurnHandlers {
   /** Called once the session's lease is held, before the turn reads or writes anything. */
   onLeased(lease: SessionLease): void;
   onEvent(event: TurnEvent): void;
+  /** MCP servers' sampling and elicitation requests, passed to the API client (`mcp-request` events). */
+  mcp?: McpTurnHandlers;
 }
 
 /**

@@ -4,6 +4,7 @@ import { ApiError } from './errors.js';
 import { EVENT_STREAM_HEADERS, EventStream } from './event-stream.js';
 import { keyReusedError } from './idempotency.js';
 import { checkTurnLimits, type TurnLimits } from './limits.js';
+import { McpRequests } from './mcp-requests.js';
 import type { ServeRuntime, TurnInput } from './runtime.js';
 import { apiErrorOf } from './store-errors.js';
 import { Followers } from './turn-follow.js';
@@ -78,6 +79,8 @@ export class Turns {
   private prunedAt = 0;
   private readonly options: TurnsOptions;
   readonly followers: Followers;
+  /** MCP servers' requests waiting for the API client's answer (see mcp-requests.ts). */
+  readonly mcpRequests = new McpRequests();
 
   constructor(
     private readonly runtime: ServeRuntime,
@@ -209,6 +212,11 @@ export class Turns {
         for (const o of observers) o.started(context);
         leased();
       },
+      mcp: this.mcpRequests.handlersFor(
+        session.id,
+        (event) => recorder.push({ ...event }),
+        controller.signal,
+      ),
       // The approvals a turn waits for close its stream (below), as one event with all of them.
       onEvent: (event) => {
         for (const o of observers) o.event(context, event);

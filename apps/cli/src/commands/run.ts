@@ -22,6 +22,9 @@ import { styler } from '../render/style.js';
 import { skippedLine } from '../render/workspace-trust.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 
+export const SAMPLING_REFUSAL =
+  'birdie run does not ask before an MCP server uses the model: refused. Rerun with --yes to allow it.';
+
 export const REFUSAL =
   'birdie run does not ask for approval: refused. Rerun with --yes to approve such calls, or --approval never.';
 
@@ -86,6 +89,17 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
       handlers: {
         onWait: (holder, ms) => write(io.stderr, waitingLine(session.id, holder, ms)),
         onEvent: (event) => (json ? emit(eventJson(event)) : printer.onEvent(event)),
+        // Nobody can fill an MCP server's form here (elicitation is declined); sampling only with --yes.
+        mcp: {
+          approveSampling: async ({ server, answer }) => {
+            if (values.yes === true) return true;
+            if (answer !== undefined) return false;
+            refused++;
+            if (json) emit({ type: 'sampling-refused', server, reason: SAMPLING_REFUSAL });
+            else write(io.stderr, `birdie: MCP server ${server} asked to use the model. ${SAMPLING_REFUSAL}`);
+            return false;
+          },
+        },
         decide: async (requests: ApprovalRequest[]) => {
           const decisions: Record<string, ApprovalDecision> = {};
           for (const request of requests) {

@@ -14,6 +14,7 @@ import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 import { EventGate, loadMarkdown, MarkdownAnswer, rendersMarkdown } from './answer-markdown.js';
 import { askApprovals } from './approval.js';
 import { LiveTools } from './live-tools.js';
+import { type Paused, replMcpHandlers } from './mcp-questions.js';
 import { Spinner } from './spinner.js';
 import { out, printStatus, type ReplState } from './state.js';
 
@@ -100,6 +101,22 @@ export async function replTurn(state: ReplState, typed: string): Promise<void> {
   const endRenderedAnswer = () => {
     if (markdown && !gate.holding) printer.endAnswer();
   };
+  // A question during the turn (an approval, an MCP server's request) with the turn's output paused.
+  const paused: Paused = async (ask) => {
+    await gate.open;
+    live?.pause();
+    // The question goes under the answer so far, rendered: a block left pending would be redrawn over it.
+    endRenderedAnswer();
+    spinner.stop();
+    listen(false);
+    try {
+      return await ask();
+    } finally {
+      listen(true);
+      live?.resume();
+      if (!live?.active) spinner.start(THINKING);
+    }
+  };
   process.on('SIGINT', onSigint);
   listen(true);
   spinner.start(THINKING);
@@ -127,23 +144,11 @@ export async function replTurn(state: ReplState, typed: string): Promise<void> {
             spinner.start(THINKING);
           },
           onEvent: (event) => gate.push(event),
-          decide: async (requests) => {
-            await gate.open;
-            live?.pause();
-            // The approval box goes under the answer so far, rendered: a block left pending would be redrawn over it.
-            endRenderedAnswer();
-            spinner.stop();
-            listen(false);
-            try {
-              return await askApprovals(io, style, requests, () =>
-                controller.abort(new Error('cancelled by the user')),
-              );
-            } finally {
-              listen(true);
-              live?.resume();
-              if (!live?.active) spinner.start(THINKING);
-            }
-          },
+          decide: (requests) =>
+            paused(() =>
+              askApprovals(io, style, requests, () => controller.abort(new Error('cancelled by the user'))),
+            ),
+          mcp: replMcpHandlers(io, style, paused),
         },
       });
     } catch (error) {

@@ -10,6 +10,7 @@
 //      rate-limit middleware first (paths under /v1/, and /metrics). Throw `ApiError` for refusals; JSON bodies are read once, strictly (json-body.ts).
 import type { ApiRoute } from './define.js';
 import { health, openApi, ready } from './health.js';
+import { answerMcpRequest } from './mcp-requests.js';
 import { getMetrics } from './metrics.js';
 import { getRun, listRuns } from './runs.js';
 import { answerApprovals, cancelTurn, followEvents, startTurn } from './session-turns.js';
@@ -30,6 +31,7 @@ export const ROUTES: readonly ApiRoute[] = [
   startTurn,
   followEvents,
   answerApprovals,
+  answerMcpRequest,
   cancelTurn,
   listSkills,
   setSessionSkills,

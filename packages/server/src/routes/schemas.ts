@@ -246,6 +246,25 @@ export const EventSchema = z
     }),
     event('done', { status: TURN_STATUS }),
     event('approval-request', { requests: z.array(ApprovalRequestSchema) }),
+    event('mcp-request', {
+      id: z
+        .string()
+        .openapi({ description: 'Answer it with `POST /v1/sessions/{id}/mcp-requests/{requestId}`.' }),
+      kind: z.enum(['sampling', 'sampling-answer', 'elicitation']),
+      server: z.string(),
+      request: z.record(z.string(), z.unknown()).openapi({
+        description: "The MCP server's `sampling/createMessage` or `elicitation/create` params.",
+      }),
+      answer: z.string().optional().openapi({
+        description: "`sampling-answer`: the model's answer, sent to the server only if approved.",
+      }),
+    }),
+    event('mcp-notice', {
+      notice: z.record(z.string(), z.unknown()).openapi({
+        description:
+          "An MCP server's log message (`kind: log`, with its `level`) or change news, during a call.",
+      }),
+    }),
     event('result', {
       status: TURN_STATUS,
       session: z.string(),

@@ -1,0 +1,63 @@
+import type { AgentContext, RequestPermissionResponse } from '@agentclientprotocol/sdk';
+import { methods } from '@agentclientprotocol/sdk';
+import type { McpSamplingApproval, McpTurnHandlers } from '@birdie/graph';
+
+export const SAMPLING_ALLOW = 'allow-sampling';
+export const SAMPLING_REJECT = 'reject-sampling';
+
+const SHOWN = 2000;
+
+/** What the editor's permission prompt says of a sampling request: the messages, or the model's answer. */
+export function samplingText(ask: McpSamplingApproval): string {
+  const clip = (text: string) => (text.length > SHOWN ? `${text.slice(0, SHOWN)}…` : text);
+  if (ask.answer !== undefined) return clip(ask.answer);
+  const lines = ask.request.messages.map((m) => {
+    const blocks = Array.isArray(m.content) ? m.content : [m.content];
+    return `${m.role}: ${blocks.map((b) => ('text' in b && typeof b.text === 'string' ? b.text : `[${b.type}]`)).join(' ')}`;
+  });
+  return clip(
+    [...(ask.request.systemPrompt ? [`system: ${ask.request.systemPrompt}`] : []), ...lines].join('\n'),
+  );
+}
+
+/**
+ * An MCP server's requests during an ACP turn: sampling is a permission request to the editor (the request, then the
+ * model's answer), each allowed once or rejected; elicitation is declined, since ACP has no forms.
+ */
+export function acpMcpHandlers(
+  client: AgentContext,
+  sessionId: string,
+  signal: AbortSignal,
+): McpTurnHandlers {
+  let asked = 0;
+  return {
+    approveSampling: async (ask) => {
+      asked += 1;
+      const title =
+        ask.answer === undefined
+          ? `MCP server ${ask.server} asks the model for a completion`
+          : `Send the model's answer to MCP server ${ask.server}`;
+      const answer = await client
+        .request(
+          methods.client.session.requestPermission,
+          {
+            sessionId,
+            toolCall: {
+              toolCallId: `mcp-sampling-${asked}`,
+              title,
+              kind: 'other',
+              status: 'pending',
+              content: [{ type: 'content', content: { type: 'text', text: samplingText(ask) } }],
+            },
+            options: [
+              { optionId: SAMPLING_ALLOW, name: 'Allow', kind: 'allow_once' },
+              { optionId: SAMPLING_REJECT, name: 'Reject', kind: 'reject_once' },
+            ],
+          },
+          { cancellationSignal: signal },
+        )
+        .catch((): RequestPermissionResponse => ({ outcome: { outcome: 'cancelled' } }));
+      return answer.outcome.outcome === 'selected' && answer.outcome.optionId === SAMPLING_ALLOW;
+    },
+  };
+}
