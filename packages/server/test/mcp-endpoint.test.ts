@@ -30,7 +30,12 @@ describe('createMcpEndpoint', () => {
     const { seen, post } = endpoint();
     const { token, record } = await h.store.tokens.create('alice');
     await h.store.tokens.revoke(record.id);
-    for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: `Bearer ${token}` }]) {
+    const cases: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer nope' },
+      { authorization: `Bearer ${token}` },
+    ];
+    for (const headers of cases) {
       const response = await post(headers);
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
