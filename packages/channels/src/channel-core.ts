@@ -8,6 +8,7 @@ import { approvalButtons, approvalText, isApprovalData, pressedDecision } from '
 import type { ButtonPress, ChatOutput, ChatPlace, IncomingMessage } from './chat.js';
 import type { ChatBook, ChatEntry } from './chat-book.js';
 import { runCommand } from './commands.js';
+import { isChannelError } from './errors.js';
 import { StreamedReply } from './streamed-reply.js';
 import type { Transcriber } from './voice.js';
 import { saveFiles } from './workspace-files.js';
@@ -232,7 +233,16 @@ export class ChannelCore {
     if (message.text.trim() !== '') parts.push(message.text.trim());
     if (message.files?.length) {
       const workspace = await this.workspaces.open(session);
-      const { saved, refused } = await saveFiles(message.files, workspace, this.options.maxFileBytes);
+      let saved: string[];
+      let refused: string[];
+      try {
+        ({ saved, refused } = await saveFiles(message.files, workspace, this.options.maxFileBytes));
+      } catch (error) {
+        if (!isChannelError(error) || error.code !== 'unsafe-upload-folder') throw error;
+        this.options.log(`${key}: upload refused (${error.code})`);
+        await this.say(place, `Not saved: ${error.message}.`);
+        return;
+      }
       if (refused.length > 0) await this.say(place, `Not saved (too large): ${refused.join(', ')}.`);
       if (saved.length > 0)
         parts.push(`[The user sent file(s), saved in the workspace: ${saved.join(', ')}]`);

@@ -5,7 +5,9 @@ export type ChannelErrorCode =
   /** No platform is configured at all. */
   | 'no-channels'
   /** The platform's API refused a call (bad token, network). */
-  | 'platform-failed';
+  | 'platform-failed'
+  /** A folder an upload would be saved in is a symlink, or leads outside the workspace. */
+  | 'unsafe-upload-folder';
 
 /** A failure of a channel at start or while it runs; `code` says which. */
 export class ChannelError extends Error {

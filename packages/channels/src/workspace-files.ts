@@ -1,6 +1,10 @@
-import { access, mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { access, lstat, mkdir, realpath, writeFile } from 'node:fs/promises';
+import { isAbsolute, join, relative } from 'node:path';
 import type { IncomingFile } from './chat.js';
+import { ChannelError } from './errors.js';
+
+/** The folder, under the workspace, that chat uploads land in. */
+const UPLOADS = ['uploads'];
 
 /** A file name fit for the workspace: its last path part, other characters than letters, digits, `._-` replaced. */
 export function safeFileName(name: string): string {
@@ -18,8 +22,9 @@ export async function saveFiles(
   workspace: string,
   maxBytes: number,
 ): Promise<{ saved: string[]; refused: string[] }> {
-  const dir = join(workspace, 'uploads');
+  const dir = join(workspace, ...UPLOADS);
   await mkdir(dir, { recursive: true, mode: 0o700 });
+  await assertInsideWorkspace(workspace, UPLOADS);
   const saved: string[] = [];
   const refused: string[] = [];
   for (const file of files) {
@@ -33,12 +38,32 @@ export async function saveFiles(
       refused.push(`${name} (${bytes.byteLength} bytes, over the limit of ${maxBytes})`);
       continue;
     }
-    let path = join('uploads', name);
-    for (let n = 1; await exists(join(workspace, path)); n++) path = join('uploads', `${n}-${name}`);
+    let path = join(...UPLOADS, name);
+    for (let n = 1; await exists(join(workspace, path)); n++) path = join(...UPLOADS, `${n}-${name}`);
     await writeFile(join(workspace, path), bytes, { flag: 'wx', mode: 0o600 });
     saved.push(`${path} (${bytes.byteLength} bytes)`);
   }
   return { saved, refused };
+}
+
+/**
+ * The channel process is not sandboxed, but the workspace is writable by sandboxed tools: any folder between the
+ * workspace and an upload may have been replaced by a symlink (`mkdir -p` accepts one, `wx` only refuses a link as
+ * the last part). Throws `ChannelError('unsafe-upload-folder')` unless every part is a real folder inside the workspace.
+ */
+async function assertInsideWorkspace(workspace: string, parts: readonly string[]): Promise<void> {
+  const root = await realpath(workspace);
+  for (let i = 1; i <= parts.length; i++) {
+    const path = join(workspace, ...parts.slice(0, i));
+    const shown = parts.slice(0, i).join('/');
+    const stats = await lstat(path);
+    const inside = relative(root, await realpath(path));
+    if (stats.isSymbolicLink() || !stats.isDirectory() || inside.startsWith('..') || isAbsolute(inside))
+      throw new ChannelError(
+        'unsafe-upload-folder',
+        `\`${shown}\` in your workspace is a link or leads outside the workspace; remove it (or make it a plain folder) and send the file again`,
+      );
+  }
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FakeOpenAi } from '@birdie/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -89,5 +89,36 @@ describe('voice messages and files from Telegram', () => {
     await expect(readFile(join(workspace, 'uploads', 'big.bin'))).rejects.toThrow();
     // Only the first message reached the model.
     expect(await h.setup.rt.store.runs.list({ userId: 'alice' })).toHaveLength(1);
+  });
+});
+
+describe('uploads stay inside the workspace', () => {
+  it('refuses to save a file when uploads is a symlink to a folder outside the workspace', async () => {
+    h = await startHarness({ script: [{ text: 'never' }] });
+    const { api } = h;
+    const workspace = join(h.setup.workspaces.root, 'alice');
+    const outside = join(h.home, '..', 'outside');
+    await mkdir(workspace, { recursive: true });
+    await mkdir(outside);
+    // What a sandboxed tool can do inside the workspace.
+    await symlink(outside, join(workspace, 'uploads'));
+    api.addFile('doc-1', new TextEncoder().encode('planted'));
+    api.push(
+      api.message(OWNER, OWNER, '', {
+        text: undefined,
+        document: { file_id: 'doc-1', file_unique_id: 'd1', file_name: 'evil.sh', file_size: 7 },
+      }),
+    );
+    // Either the refusal or (unsafe) the model's answer to the saved file.
+    await api.waitFor('a reply', () => api.messagesIn(OWNER).length > 0);
+    await telegramCore(h).idle();
+    expect(await readdir(outside)).toEqual([]);
+    expect(
+      api
+        .messagesIn(OWNER)
+        .map((m) => m.text)
+        .join('\n'),
+    ).toContain('outside the workspace');
+    expect(await h.setup.rt.store.runs.list({ userId: 'alice' })).toEqual([]);
   });
 });
