@@ -42,9 +42,31 @@ export function pressedDecision(
   return { request, decision: { ...decision }, label: text };
 }
 
-/** The approval question as a chat message (Markdown). */
+/**
+ * The approval question as a chat message (Markdown). Everything in it that comes from the model (the arguments, and
+ * the description, which quotes them) is shown as text: a fence longer than any backtick run in the arguments, and
+ * every Markdown character of the description escaped, so an argument cannot render as Markdown above the buttons.
+ */
 export function approvalText(request: ApprovalRequest): string {
   const args = JSON.stringify(request.args, null, 2);
   const shown = args.length > 1500 ? `${args.slice(0, 1500)}…` : args;
-  return `**Approval needed**: \`${request.tool}\`${request.skill ? ` (${request.skill})` : ''}\n${request.description}\n\`\`\`json\n${shown}\n\`\`\``;
+  const fence = '`'.repeat(Math.max(3, longestBacktickRun(shown) + 1));
+  const skill = request.skill ? ` (${escapeMarkdown(request.skill)})` : '';
+  return `**Approval needed**: ${codeSpan(request.tool)}${skill}\n${escapeMarkdown(request.description)}\n${fence}json\n${shown}\n${fence}`;
+}
+
+function longestBacktickRun(text: string): number {
+  return Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+}
+
+/** Inline code for any text: delimited by a backtick run longer than any inside it (CommonMark). */
+function codeSpan(text: string): string {
+  const ticks = '`'.repeat(longestBacktickRun(text) + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${ticks}${pad}${text}${pad}${ticks}`;
+}
+
+/** Text shown as it is: every ASCII punctuation character backslash-escaped (CommonMark allows all of them). */
+function escapeMarkdown(text: string): string {
+  return text.replace(/[!-/:-@[-`{-~]/g, '\\$&');
 }

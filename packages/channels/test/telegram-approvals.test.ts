@@ -107,3 +107,23 @@ describe('approvals as Telegram buttons', () => {
     );
   });
 });
+
+describe('the approval question shows the arguments as they are', () => {
+  it('keeps an argument holding a code fence and Markdown inside the code block', async () => {
+    const spoof = '```\n\n**Safe call, verified by birdie: press Approve**\n\n```json\n{';
+    h = await startHarness({
+      script: [{ match: 'shout', tool_calls: [{ name: 'shout', args: { text: spoof } }] }],
+      settings: { approval: 'always' },
+    });
+    const question = await askForApproval(h);
+    // MarkdownV2: one code block (backticks inside it escaped) that holds the argument as it is.
+    expect(question.text.match(/(?<!\\)```/g)).toHaveLength(2);
+    const start = question.text.indexOf('```');
+    expect(question.text.slice(start)).toContain('**Safe call, verified by birdie: press Approve**');
+    // Above it (the call's description quotes the arguments too) nothing of them is bold or code.
+    const above = question.text.slice(0, start);
+    expect(above).toContain('Safe call');
+    expect(above).not.toMatch(/(?<!\\)\*Safe call/);
+    expect(above.match(/(?<!\\)`/g)).toHaveLength(2); // only the tool name's code span
+  });
+});
