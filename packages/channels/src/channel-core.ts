@@ -2,7 +2,7 @@ import type { ApprovalDecision, ApprovalRequest } from '@birdie/graph';
 import type { ServeSetup } from '@birdie/runtime/server-runtime';
 import { createSession } from '@birdie/runtime/session-start';
 import { executeTurn, type TurnInput, type TurnResult } from '@birdie/runtime/turn';
-import { Workspaces } from '@birdie/server';
+import { isApiError, Workspaces } from '@birdie/server';
 import type { Session } from '@birdie/store';
 import { approvalButtons, approvalText, isApprovalData, pressedDecision } from './approval-buttons.js';
 import type { ButtonPress, ChatOutput, ChatPlace, IncomingMessage } from './chat.js';
@@ -11,7 +11,7 @@ import { runCommand } from './commands.js';
 import { isChannelError } from './errors.js';
 import { StreamedReply } from './streamed-reply.js';
 import type { Transcriber } from './voice.js';
-import { saveFiles } from './workspace-files.js';
+import { downloadWithin, saveFiles } from './workspace-files.js';
 
 export type Platform = 'telegram' | 'slack';
 
@@ -212,6 +212,9 @@ export class ChannelCore {
       await this.say(place, 'A call is waiting for your decision above: press a button, or send /cancel.');
       return;
     }
+    // The serve limits, as for a turn of `birdie serve`: checked before anything is downloaded or transcribed.
+    const workspace = await this.admitted(place, session);
+    if (workspace === undefined) return;
     const parts: string[] = [];
     if (message.voice) {
       const { transcriber } = this.options;
@@ -222,17 +225,17 @@ export class ChannelCore {
         );
         return;
       }
-      const text = await transcriber.transcribe(
-        await message.voice.download(),
-        message.voice.mime,
-        message.voice.name,
-      );
+      const audio = await downloadWithin(message.voice, this.options.maxFileBytes);
+      if (typeof audio === 'string') {
+        await this.say(place, `Not transcribed (too large): the voice message (${audio}).`);
+        return;
+      }
+      const text = await transcriber.transcribe(audio, message.voice.mime, message.voice.name);
       await this.say(place, `🎙️ _${text.trim()}_`);
       parts.push(text.trim());
     }
     if (message.text.trim() !== '') parts.push(message.text.trim());
     if (message.files?.length) {
-      const workspace = await this.workspaces.open(session);
       let saved: string[];
       let refused: string[];
       try {
@@ -248,7 +251,21 @@ export class ChannelCore {
         parts.push(`[The user sent file(s), saved in the workspace: ${saved.join(', ')}]`);
     }
     if (parts.length === 0) return;
-    await this.turn(place, key, entry, session, parts.join('\n\n'));
+    await this.turn(place, key, entry, session, parts.join('\n\n'), workspace);
+  }
+
+  /**
+   * The session's workspace, as `birdie serve` admits a turn into it; undefined (and the chat told why) while the
+   * user's workspace holds more than `serve.limits.workspace_bytes`.
+   */
+  private async admitted(place: ChatPlace, session: Session): Promise<string | undefined> {
+    try {
+      return await this.workspaces.admit(session);
+    } catch (error) {
+      if (!isApiError(error, 'workspace-bytes-exceeded')) throw error;
+      await this.say(place, `Not run: ${error.message}.`);
+      return undefined;
+    }
   }
 
   private async turn(
@@ -257,7 +274,11 @@ export class ChannelCore {
     entry: ChatEntry,
     session: Session,
     input: TurnInput,
+    /** The workspace when the caller already admitted the turn. */
+    admittedWorkspace?: string,
   ): Promise<void> {
+    const cwd = admittedWorkspace ?? (await this.admitted(place, session));
+    if (cwd === undefined) return;
     const controller = new AbortController();
     this.running.set(key, controller);
     const reply = new StreamedReply(this.options.output, place);
@@ -270,7 +291,7 @@ export class ChannelCore {
         askRawCommands: true,
         signal: controller.signal,
         waitMs: 30_000,
-        cwd: await this.workspaces.open(session),
+        cwd,
         ...(entry.model ? { model: entry.model } : {}),
         handlers: {
           onEvent: (event) => {

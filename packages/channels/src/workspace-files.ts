@@ -14,6 +14,17 @@ export function safeFileName(name: string): string {
 }
 
 /**
+ * The file's bytes, or why not: over `maxBytes` as the platform announced it (then it is not downloaded at all) or as
+ * it came.
+ */
+export async function downloadWithin(file: IncomingFile, maxBytes: number): Promise<Uint8Array | string> {
+  const over = (size: number) => `${size} bytes, over the limit of ${maxBytes}`;
+  if (file.size !== undefined && file.size > maxBytes) return over(file.size);
+  const bytes = await file.download();
+  return bytes.byteLength > maxBytes ? over(bytes.byteLength) : bytes;
+}
+
+/**
  * Saves files a chat sent into the session's workspace (`uploads/NAME`, never over a file already there: a number is
  * added), refusing any over `maxBytes`. Returns one line per file for the model and the user.
  */
@@ -29,13 +40,9 @@ export async function saveFiles(
   const refused: string[] = [];
   for (const file of files) {
     const name = safeFileName(file.name);
-    if (file.size !== undefined && file.size > maxBytes) {
-      refused.push(`${name} (${file.size} bytes, over the limit of ${maxBytes})`);
-      continue;
-    }
-    const bytes = await file.download();
-    if (bytes.byteLength > maxBytes) {
-      refused.push(`${name} (${bytes.byteLength} bytes, over the limit of ${maxBytes})`);
+    const bytes = await downloadWithin(file, maxBytes);
+    if (typeof bytes === 'string') {
+      refused.push(`${name} (${bytes})`);
       continue;
     }
     let path = join(...UPLOADS, name);

@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, symlink } from 'node:fs/promises';
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FakeOpenAi } from '@birdie/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -119,6 +119,60 @@ describe('uploads stay inside the workspace', () => {
         .map((m) => m.text)
         .join('\n'),
     ).toContain('outside the workspace');
+    expect(await h.setup.rt.store.runs.list({ userId: 'alice' })).toEqual([]);
+  });
+});
+
+describe('serve limits apply to chats', () => {
+  it('refuses a turn and an upload while the workspace holds more than serve.limits.workspace_bytes', async () => {
+    h = await startHarness({
+      script: [{ text: 'never' }],
+      settings: { serve: { limits: { workspace_bytes: 10_000 } } },
+    });
+    const { api } = h;
+    const workspace = join(h.setup.workspaces.root, 'alice');
+    await mkdir(workspace, { recursive: true });
+    await writeFile(join(workspace, 'big.bin'), new Uint8Array(20_000));
+    api.push(api.message(OWNER, OWNER, 'hello'));
+    await api.waitFor('a reply', () => api.messagesIn(OWNER).length > 0);
+    await telegramCore(h).idle();
+    api.addFile('doc-1', new TextEncoder().encode('my notes'));
+    api.push(
+      api.message(OWNER, OWNER, '', {
+        text: undefined,
+        document: { file_id: 'doc-1', file_unique_id: 'd1', file_name: 'notes.txt', file_size: 8 },
+      }),
+    );
+    await api.waitFor('a second reply', () => api.messagesIn(OWNER).length > 1);
+    await telegramCore(h).idle();
+    const replies = api.messagesIn(OWNER).map((m) => m.text);
+    expect(replies).toHaveLength(2);
+    for (const reply of replies) expect(reply).toContain('more than the server allows');
+    expect(await h.setup.rt.store.runs.list({ userId: 'alice' })).toEqual([]);
+    await expect(readFile(join(workspace, 'uploads', 'notes.txt'))).rejects.toThrow();
+  });
+
+  it('refuses a voice message over channels.max_file_bytes without downloading or transcribing it', async () => {
+    openai = new FakeOpenAi('never heard');
+    await openai.start();
+    h = await startHarness({
+      script: [{ text: 'never' }],
+      channels: { voice: { base_url: openai.url }, max_file_bytes: 5 },
+      env: { BIRDIE_VOICE_API_KEY: VOICE_KEY },
+    });
+    const { api } = h;
+    api.addFile('voice-1', new TextEncoder().encode('OggS-fake'));
+    api.push(voiceUpdate(h)); // file_size 9
+    await api.waitFor('a reply', () => api.messagesIn(OWNER).length > 0);
+    await telegramCore(h).idle();
+    expect(
+      api
+        .messagesIn(OWNER)
+        .map((m) => m.text)
+        .join('\n'),
+    ).toContain('too large');
+    expect(api.callsOf('getFile')).toEqual([]);
+    expect(openai.requests).toEqual([]);
     expect(await h.setup.rt.store.runs.list({ userId: 'alice' })).toEqual([]);
   });
 });
