@@ -71,7 +71,10 @@ export interface McpTurnHandlers {
   elicit?(request: McpElicitationRequest, info: { server: string }): Promise<McpElicitationResult>;
 }
 
-/** Where a server's requests and notices go while a turn or a call runs: the latest scope entered wins. */
+/**
+ * Where a server's requests and notices go while a call runs: the call's turn. Only the scope of the call running on
+ * that server's connection hears them; one without a handler refuses (sampling) or declines (elicitation).
+ */
 export interface McpScope {
   requests?: McpServerRequests;
   onNotice?: (notice: McpNotice) => void;

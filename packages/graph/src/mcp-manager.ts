@@ -23,9 +23,12 @@ export interface McpManagerOptions {
   retryAfterMs?: number;
   /** How `@modelcontextprotocol/sdk` is loaded (an optional peer: only imported when a skill needs MCP). */
   loadSdk?: () => Promise<McpSdk>;
-  /** Who answers a server's sampling and elicitation requests when no turn has its own (default: refused, declined). */
+  /**
+   * Who answers a server's sampling and elicitation requests that no turn's call owns: asked while none of the
+   * server's calls runs, or during a call made without a scope (default: refused, declined).
+   */
   requests?: McpServerRequests;
-  /** Hears servers' log messages and change news when no turn is listening. */
+  /** Hears servers' log messages and change news that no single running call owns. */
   onNotice?: (notice: McpNotice) => void;
 }
 
@@ -71,7 +74,12 @@ interface Connection {
   generation: number;
   pending?: Promise<McpServerTools>;
   failure?: { error: AgentError; at: number };
+  /** The calls running on this connection, counted by the scope they run in (`UNSCOPED` for calls without one). */
+  calls: Map<McpScope, number>;
 }
+
+/** The owner of calls made without a scope: the manager's own options answer for them. */
+const UNSCOPED: McpScope = {};
 
 /** `listed`, with the objects of `before` for the tools that did not change (the toolset caches by object). */
 function sameTools(before: McpServerTool[] | undefined, listed: McpServerTool[]): McpServerTool[] {
@@ -85,6 +93,17 @@ function hasResources(connection: Connection): boolean {
   return connection.client?.getServerCapabilities()?.resources !== undefined;
 }
 
+/**
+ * Whose handlers hear what a server sends on one connection: the scope of the calls running on it. The protocol does
+ * not say which of several calls a server's request belongs to (over stdio nothing ties it to a call), so with calls
+ * from two scopes running at once nobody owns it (`undefined`), and it is refused rather than guessed.
+ */
+function owner(connection: Connection): McpScope | 'none' | undefined {
+  const scopes = [...connection.calls.keys()];
+  if (scopes.length === 0) return 'none';
+  return scopes.length === 1 ? scopes[0] : undefined;
+}
+
 function serverName(name: string): string {
   return name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40) || 'server';
 }
@@ -92,7 +111,8 @@ function serverName(name: string): string {
 /**
  * One MCP connection per skill, opened lazily the first time a turn allows that skill, through the MCP SDK's own
  * `Client` (one per server, so a broken server cannot take the others down). The client declares roots, sampling
- * and form elicitation; what servers ask and say goes to the scope of the running turn or call.
+ * and form elicitation. What a server asks and says goes only to the scope of the call running on its connection
+ * (see `owner`): under `birdie serve` one manager serves every user's turns, so nothing may reach another turn.
  */
 export class McpManager {
   readonly #connections = new Map<string, Connection>();
@@ -100,7 +120,6 @@ export class McpManager {
     Pick<McpManagerOptions, 'connectTimeoutMs' | 'toolTimeoutMs' | 'retryAfterMs'>
   > &
     McpManagerOptions;
-  readonly #scopes: McpScope[] = [];
   #roots: Array<{ uri: string; name?: string }> = [];
   #sdk?: Promise<McpSdk>;
   #closed = false;
@@ -142,7 +161,7 @@ export class McpManager {
       throw connection.failure.error;
 
     // Connected, but its tools changed (`tools/list_changed`): list them again on the same connection.
-    const fresh: Connection = connection?.client ? connection : { key, generation: 0 };
+    const fresh: Connection = connection?.client ? connection : { key, generation: 0, calls: new Map() };
     this.#connections.set(name, fresh);
     const generation = fresh.generation;
     fresh.pending = this.#withTimeout(name, this.#listTools(name, config, fresh))
@@ -179,8 +198,10 @@ export class McpManager {
     args: Record<string, unknown>,
     options: McpCallOptions,
   ): Promise<McpToolResultLike> {
-    const client = this.#client(skillName);
-    const leave = options.scope ? this.enter(options.scope) : undefined;
+    const connection = this.#connected(skillName);
+    const client = connection.client;
+    const scope = options.scope ?? UNSCOPED;
+    connection.calls.set(scope, (connection.calls.get(scope) ?? 0) + 1);
     try {
       const result = await client.callTool({ name: tool, arguments: args }, undefined, {
         timeout: options.timeoutMs,
@@ -189,13 +210,15 @@ export class McpManager {
       });
       return result as McpToolResultLike & { isError?: boolean };
     } finally {
-      leave?.();
+      const left = (connection.calls.get(scope) ?? 1) - 1;
+      if (left > 0) connection.calls.set(scope, left);
+      else connection.calls.delete(scope);
     }
   }
 
   /** A server's resources and URI templates (every page). */
   async listResources(skillName: string, signal?: AbortSignal): Promise<McpResourceList> {
-    const client = this.#client(skillName);
+    const client = this.#connected(skillName).client;
     const options = signal ? { signal } : {};
     const resources: McpResourceList['resources'] = [];
     const templates: McpResourceList['templates'] = [];
@@ -215,19 +238,7 @@ export class McpManager {
 
   /** `resources/read` on a skill's server. */
   async readResource(skillName: string, uri: string, signal?: AbortSignal): Promise<McpResourceContents> {
-    return this.#client(skillName).readResource({ uri }, signal ? { signal } : {});
-  }
-
-  /**
-   * Routes what servers ask (sampling, elicitation) and say (logs, change news) to `scope` until the returned
-   * function is called. Scopes stack: the latest entered that has a handler answers.
-   */
-  enter(scope: McpScope): () => void {
-    this.#scopes.push(scope);
-    return () => {
-      const index = this.#scopes.lastIndexOf(scope);
-      if (index >= 0) this.#scopes.splice(index, 1);
-    };
+    return this.#connected(skillName).client.readResource({ uri }, signal ? { signal } : {});
   }
 
   /** The folders servers may work in (`roots/list`); a change is announced to every connected server. */
@@ -265,30 +276,33 @@ export class McpManager {
     await Promise.all([...this.#connections.entries()].map(([name, c]) => this.#dispose(name, c)));
   }
 
-  /** The connected client of a skill's server (after `tools()` connected it). */
-  #client(skillName: string): Client {
+  /** The connection of a skill's server, with its client (after `tools()` connected it). */
+  #connected(skillName: string): Connection & { client: Client } {
     const name = serverName(skillName);
-    const client = this.#connections.get(name)?.client;
-    if (!client) throw new AgentError('mcp-unavailable', `MCP server "${name}" is not connected.`);
-    return client;
-  }
-
-  #requests(): McpServerRequests {
-    const sample = this.#scopes.findLast((s) => s.requests?.sample)?.requests?.sample;
-    const elicit = this.#scopes.findLast((s) => s.requests?.elicit)?.requests?.elicit;
-    const fallback = this.#options.requests ?? {};
-    const chosen = { sample: sample ?? fallback.sample, elicit: elicit ?? fallback.elicit };
-    return Object.fromEntries(Object.entries(chosen).filter(([, v]) => v !== undefined));
-  }
-
-  #notice(name: string, notice: McpNotice): void {
     const connection = this.#connections.get(name);
+    if (!connection?.client)
+      throw new AgentError('mcp-unavailable', `MCP server "${name}" is not connected.`);
+    return connection as Connection & { client: Client };
+  }
+
+  /**
+   * Who answers what the server on `connection` asks: the owning call's scope, and only it (a scope without a
+   * handler refuses; two owners at once, nobody); the manager's options when no scoped call runs.
+   */
+  #requests(connection: Connection): McpServerRequests {
+    const scope = owner(connection);
+    if (scope === undefined) return {};
+    return (scope === 'none' || scope === UNSCOPED ? this.#options.requests : scope.requests) ?? {};
+  }
+
+  #notice(connection: Connection, notice: McpNotice): void {
     // The tool set is listed again before the next model call.
-    if (notice.kind === 'tools-changed' && connection) {
+    if (notice.kind === 'tools-changed') {
       connection.tools = undefined;
       connection.generation += 1;
     }
-    const listener = this.#scopes.findLast((s) => s.onNotice)?.onNotice ?? this.#options.onNotice;
+    const scope = owner(connection);
+    const listener = (typeof scope === 'object' ? scope.onNotice : undefined) ?? this.#options.onNotice;
     listener?.(notice);
   }
 
@@ -300,9 +314,9 @@ export class McpManager {
         name,
         config,
         {
-          requests: () => this.#requests(),
+          requests: () => this.#requests(connection),
           roots: () => this.#roots,
-          notice: (notice) => this.#notice(name, notice),
+          notice: (notice) => this.#notice(connection, notice),
         },
         (server) => {
           connection.server = server;
