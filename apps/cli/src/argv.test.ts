@@ -47,6 +47,7 @@ describe('parseArgv', () => {
       'tasks list',
       'tasks cancel',
       'serve',
+      'channels',
       'tokens create',
       'tokens list',
       'tokens revoke',

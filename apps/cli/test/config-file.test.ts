@@ -67,7 +67,7 @@ describe('~/.birdie/config.json: provider and settings sections', () => {
     const setting = await cli(['run', 'hello']);
     expect(setting.code).toBe(2);
     expect(setting.stderr).toContain(
-      `Invalid config in file ${file} at line 4, column 5: unknown setting "settings.aproval" (allowed: approval, database_url, skills, sandbox, container_runtime, context_window, context_messages, tool_budget, tool_budget_chars, titles, tool_output, memory_files, web_fetch_allow, model, permissions, serve)`,
+      `Invalid config in file ${file} at line 4, column 5: unknown setting "settings.aproval" (allowed: approval, database_url, skills, sandbox, container_runtime, context_window, context_messages, tool_budget, tool_budget_chars, titles, tool_output, memory_files, web_fetch_allow, model, permissions, serve, channels)`,
     );
     // A nested section names its own keys.
     await save({ provider, settings: { serve: { skill: ['todo'] } } });
