@@ -212,7 +212,7 @@ describe('per-user turn limits across workers', { timeout: 120_000 }, () => {
     );
     const unknown = await birdie(['config', 'list'], { env: cfg, cwd: box.cwd });
     expect(unknown.stderr).toContain(
-      'unknown setting "settings.serve.limits.turns_per_hour" (allowed: concurrent_turns, turns_per_minute, workspace_bytes)',
+      'unknown setting "settings.serve.limits.turns_per_hour" (allowed: concurrent_turns, turns_per_minute, mcp_sessions, mcp_sessions_per_user, mcp_idle_seconds, workspace_bytes)',
     );
   });
 });

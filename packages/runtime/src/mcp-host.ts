@@ -1,7 +1,7 @@
 import type { ApprovalMode } from '@birdie/graph';
 import type { RuleSet } from '@birdie/graph/tools';
 import type { LoadedRegistry, SkillPolicy } from '@birdie/registry';
-import type { Workspaces } from '@birdie/server';
+import type { TurnLimits, Workspaces } from '@birdie/server';
 import type { Session, Store } from '@birdie/store';
 import type { Flags } from './flags.js';
 import { grantsBridge } from './grants-bridge.js';
@@ -10,6 +10,7 @@ import { applyIsolation, loadSettingsWithSources } from './isolation.js';
 import { operatorPolicy } from './operator-policy.js';
 import { approvalMode, checkUserId, requireWritable, userIdOf } from './runtime.js';
 import type { ServeIsolation } from './serve-isolation.js';
+import { type McpSessionLimits, mcpSessionLimits, turnLimits } from './serve-limits.js';
 import type { SettingKey, Settings } from './settings.js';
 import { settingSkills, skillFlags, skillsOver } from './skill-flags.js';
 import { openRegistry, workingDir } from './skills.js';
@@ -35,8 +36,16 @@ export interface McpHost {
   userId: string;
   /** The tools' working folder of a local server. */
   cwd: string;
-  /** `--http`: where each user's tools run (a workspace per user), and how they are confined. */
-  serve?: { workspaces: Workspaces; isolation: ServeIsolation };
+  /**
+   * `--http`: where each user's tools run (a workspace per user), how they are confined, the per-user turn limits
+   * tool calls count against (`serve.limits`, as `birdie serve`'s turns) and how many MCP sessions are kept.
+   */
+  serve?: {
+    workspaces: Workspaces;
+    isolation: ServeIsolation;
+    limits: TurnLimits;
+    sessions: McpSessionLimits;
+  };
   /** Makes the session an MCP connection's calls are logged in, with the settings' and flags' skills granted. */
   newSession(userId: string, title: string): Promise<Session>;
   /** Reads the session's grants into the policy (another process may have changed them). */
@@ -107,7 +116,12 @@ export async function openMcpHost(
         snapshot,
         (skill) => operator.skillRefusal(skill, snapshot) === undefined,
       );
-      serve = { workspaces: new Workspaces(isolation.workspaces), isolation };
+      serve = {
+        workspaces: new Workspaces(isolation.workspaces),
+        isolation,
+        limits: turnLimits(settings.serve.limits),
+        sessions: mcpSessionLimits(settings.serve.limits),
+      };
     }
     // `--enable` / `--disable` over the settings' skills, granted to every session made here (as `birdie acp` does).
     const config = { settings, sources: sources as Record<SettingKey, string> };

@@ -10,12 +10,16 @@ export interface McpHttpOptions {
   perMinute?: number;
   /** A failure that is not the client's, for the application's log. */
   onError(error: unknown): void;
+  /** The clock idle sessions are measured with (tests drive it). */
+  now?: () => number;
 }
 
-/** An MCP session over HTTP: its transport, and the token holder who opened it. */
+/** An MCP session over HTTP: its transport, the token holder who opened it, and when it was last used. */
 interface Connection {
   transport: WebStandardStreamableHTTPServerTransport;
   userId: string;
+  lastSeen: number;
+  busy(): boolean;
 }
 
 const json = (status: number, code: number, message: string) =>
@@ -30,6 +34,11 @@ const json = (status: number, code: number, message: string) =>
  * the user's workspace; another token cannot use it (404, as an unknown session). The host must have been opened with
  * `http: true` (the operator's policy, the sandbox forced). Listen with the endpoint's `listen`; `close` ends every
  * MCP session.
+ *
+ * What one client can hold is bounded (`host.serve.sessions`, from `serve.limits.mcp_sessions*`): a new session over
+ * the total or the user's cap is refused (429 `mcp-sessions-limit`), and a session without a request for
+ * `mcp_idle_seconds` (and no call running) is closed, so its id is unknown (404) from then on. Tool calls count
+ * against `serve.limits.concurrent_turns` / `turns_per_minute` as turns do (see `createMcpServer`).
  */
 export async function createMcpHttp(host: McpHost, options: McpHttpOptions): Promise<McpEndpoint> {
   if (!host.serve) throw new TypeError('createMcpHttp needs a host opened with { http: true }');
@@ -37,7 +46,50 @@ export async function createMcpHttp(host: McpHost, options: McpHttpOptions): Pro
     import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
     import('@birdie/server'),
   ]);
+  const { ApiError } = await import('@birdie/server');
+  const now = options.now ?? Date.now;
+  const limits = host.serve.sessions;
   const connections = new Map<string, Connection>();
+  /** Closes the sessions idle for longer than the limit (checked on every request, and by a timer). */
+  const sweep = () => {
+    const oldest = now() - limits.idleMs;
+    for (const [id, c] of connections)
+      if (c.lastSeen <= oldest && !c.busy()) {
+        connections.delete(id);
+        void c.transport.close().catch(options.onError);
+      }
+  };
+  const timer = setInterval(sweep, Math.min(limits.idleMs, 60_000));
+  timer.unref();
+  /** Sessions being opened, per user: counted with the open ones, so requests racing each other cannot pass a cap. */
+  const opening = new Map<string, number>();
+  let openingTotal = 0;
+  /** Refuses a new session over the total or the user's cap (after idle ones were closed); else holds its place. */
+  const admit = (userId: string): (() => void) => {
+    sweep();
+    if (connections.size + openingTotal >= limits.total)
+      throw new ApiError(
+        'mcp-sessions-limit',
+        `the server has ${limits.total} MCP session(s) open, the most allowed (serve.limits.mcp_sessions); try again later`,
+        { retryAfter: 60 },
+      );
+    let own = opening.get(userId) ?? 0;
+    for (const c of connections.values()) if (c.userId === userId) own += 1;
+    if (own >= limits.perUser)
+      throw new ApiError(
+        'mcp-sessions-limit',
+        `${userId} has ${limits.perUser} MCP session(s) open, the most allowed (serve.limits.mcp_sessions_per_user); close one (DELETE /mcp) or let it expire`,
+        { retryAfter: 60 },
+      );
+    opening.set(userId, (opening.get(userId) ?? 0) + 1);
+    openingTotal += 1;
+    return () => {
+      openingTotal -= 1;
+      const left = (opening.get(userId) ?? 1) - 1;
+      if (left > 0) opening.set(userId, left);
+      else opening.delete(userId);
+    };
+  };
   const endpoint = createMcpEndpoint({
     store: host.store,
     rateLimit: options.perMinute === 0 ? false : { requests: options.perMinute ?? 600, perMs: 60_000 },
@@ -45,31 +97,43 @@ export async function createMcpHttp(host: McpHost, options: McpHttpOptions): Pro
     async handle(request, token) {
       const id = request.headers.get('mcp-session-id');
       if (id) {
+        sweep();
         const known = connections.get(id);
         // Another user's session is not theirs to know about: the same answer as an unknown one.
         if (!known || known.userId !== token.userId) return json(404, -32001, 'Session not found');
+        known.lastSeen = now();
         return known.transport.handleRequest(request);
       }
-      const transport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (sessionId) => {
-          connections.set(sessionId, { transport, userId: token.userId });
-        },
-        onsessionclosed: (sessionId) => {
-          connections.delete(sessionId);
-        },
-      });
-      const { server } = await createMcpServer(host, { userId: token.userId, info: options.info });
-      await server.connect(transport);
-      const response = await transport.handleRequest(request);
-      // Not an initialize request: nothing to keep.
-      if (transport.sessionId === undefined) await server.close();
-      return response;
+      const opened = admit(token.userId);
+      try {
+        return await start(request, token.userId);
+      } finally {
+        opened();
+      }
     },
   });
+  /** A request without a session id: an initialize request opens a session, anything else is answered and ends. */
+  const start = async (request: Request, userId: string): Promise<Response> => {
+    const { server, busy } = await createMcpServer(host, { userId, info: options.info });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sessionId) => {
+        connections.set(sessionId, { transport, userId, lastSeen: now(), busy });
+      },
+      onsessionclosed: (sessionId) => {
+        connections.delete(sessionId);
+      },
+    });
+    await server.connect(transport);
+    const response = await transport.handleRequest(request);
+    // Not an initialize request: nothing to keep.
+    if (transport.sessionId === undefined) await server.close();
+    return response;
+  };
   return {
     ...endpoint,
     async close() {
+      clearInterval(timer);
       await Promise.allSettled([...connections.values()].map((c) => c.transport.close()));
       connections.clear();
       await endpoint.close();

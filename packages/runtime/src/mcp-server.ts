@@ -23,7 +23,15 @@ export interface BirdieMcpServer {
   server: Server;
   /** The session its calls are logged in, once one was needed. */
   session(): Promise<Session>;
+  /** Whether a tool call is running (a session is not idle while one is, however long it waits for approval). */
+  busy(): boolean;
 }
+
+/**
+ * The JSON-RPC error code of a call refused by a per-user limit (`serve.limits`); its `data.code` is the code
+ * `birdie serve` answers the same refusal of a turn with (`concurrent-turns-limit`, `turns-per-minute-limit`).
+ */
+export const MCP_LIMIT_ERROR = -32029;
 
 /**
  * An MCP server (the SDK's `Server`) over a host: the skill tools the connection's session may use, with their JSON
@@ -63,14 +71,37 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
     tools: listTools(host, await sessionKey()),
   }));
 
+  let running = 0;
   server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {
+    running += 1;
+    try {
+      return await callTool(request, extra);
+    } finally {
+      running -= 1;
+    }
+  });
+
+  const callTool = async (
+    request: { params: { name: string; arguments?: Record<string, unknown> } },
+    extra: { requestId: string | number; signal: AbortSignal },
+  ) => {
     const { session } = await open();
     const client = server.getClientVersion()?.name ?? 'client';
     const refused = (text: string) => ({ content: [{ type: 'text' as const, text }], isError: true });
     let cwd = host.cwd;
     if (host.serve) {
+      const { checkTurnLimits, isApiError } = await import('@birdie/server');
+      // Each call is a run of the user, counted against `serve.limits` as `birdie serve` counts a turn.
+      try {
+        await checkTurnLimits(host.store, session.userId, host.serve.limits);
+      } catch (error) {
+        if (!isApiError(error, 'concurrent-turns-limit', 'turns-per-minute-limit')) throw error;
+        throw new types.McpError(MCP_LIMIT_ERROR, error.message, {
+          code: error.code,
+          ...(error.retryAfter !== undefined ? { retryAfter: error.retryAfter } : {}),
+        });
+      }
       // The user's workspace, as a turn of `birdie serve` gets it: refused while it holds more than the quota.
-      const { isApiError } = await import('@birdie/server');
       try {
         cwd = await host.serve.workspaces.admit(session);
       } catch (error) {
@@ -113,7 +144,7 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
       ],
       ...(outcome.ok ? {} : { isError: true }),
     };
-  });
+  };
 
   server.setRequestHandler(types.ListResourcesRequestSchema, async () => ({
     resources: listResources(host, await sessionKey()),
@@ -141,7 +172,7 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
     return prompt;
   });
 
-  return { server, session: async () => (await open()).session };
+  return { server, session: async () => (await open()).session, busy: () => running > 0 };
 }
 
 /**

@@ -8,9 +8,9 @@ import type { RuntimeIo } from './io.js';
 import { operatorPolicy } from './operator-policy.js';
 import { approvalMode, openRuntime, type Runtime } from './runtime.js';
 import { type ServeIsolation, serveIsolation } from './serve-isolation.js';
+import { turnLimits } from './serve-limits.js';
 import { removeSessionDir } from './session-dir.js';
 import { createSession } from './session-start.js';
-import type { ServeLimits } from './settings.js';
 import { applySkillFlags } from './skill-flags.js';
 import { executeTurn } from './turn.js';
 
@@ -200,13 +200,4 @@ export async function openServeRuntime<I extends RuntimeIo>(
   }
 }
 
-/**
- * The settings' per-user turn limits, as the server takes them. They are counted in the store, so every worker on
- * one database enforces them together; `--rate-limit` instead counts requests per token in this process only.
- */
-export function turnLimits(limits: ServeLimits): TurnLimits {
-  return {
-    ...(limits.concurrent_turns !== undefined ? { concurrentTurns: limits.concurrent_turns } : {}),
-    ...(limits.turns_per_minute !== undefined ? { turnsPerMinute: limits.turns_per_minute } : {}),
-  };
-}
+export { turnLimits } from './serve-limits.js';

@@ -85,7 +85,10 @@ export function parseSettingValue(key: SettingKey, raw: string): unknown {
     key === 'tool_budget_chars' ||
     key === 'serve.limits.concurrent_turns' ||
     key === 'serve.limits.turns_per_minute' ||
-    key === 'serve.limits.workspace_bytes'
+    key === 'serve.limits.workspace_bytes' ||
+    key === 'serve.limits.mcp_sessions' ||
+    key === 'serve.limits.mcp_sessions_per_user' ||
+    key === 'serve.limits.mcp_idle_seconds'
   ) {
     const number = Number(raw);
     return Number.isFinite(number) && raw.trim() !== '' ? number : raw;

@@ -188,12 +188,18 @@ const settingsSchema = z
               {
                 concurrent_turns: perUserLimit('turns'),
                 turns_per_minute: perUserLimit('turns'),
+                mcp_sessions: perUserLimit('sessions'),
+                mcp_sessions_per_user: perUserLimit('sessions'),
+                mcp_idle_seconds: perUserLimit('seconds'),
                 workspace_bytes: z
                   .number({ error: 'must be a number of bytes' })
                   .int({ error: 'must be a whole number of bytes' })
                   .min(0, { error: 'must be at least 0' }),
               },
-              { error: 'must be an object (concurrent_turns, turns_per_minute, workspace_bytes)' },
+              {
+                error:
+                  'must be an object (concurrent_turns, turns_per_minute, workspace_bytes, mcp_sessions, mcp_sessions_per_user, mcp_idle_seconds)',
+              },
             )
             .partial(),
         },
@@ -298,6 +304,9 @@ export function mergeSettings(files: ConfigFile[]): {
     'serve.workspace': 'default',
     'serve.sandbox.network': 'default',
     'serve.limits.workspace_bytes': 'default',
+    'serve.limits.mcp_sessions': 'default',
+    'serve.limits.mcp_sessions_per_user': 'default',
+    'serve.limits.mcp_idle_seconds': 'default',
     'permissions.allow': 'default',
     'permissions.ask': 'default',
     'permissions.deny': 'default',
@@ -362,7 +371,13 @@ export function mergeSettings(files: ConfigFile[]): {
       settings.model = layer.model;
       sources.model = from;
     }
-    for (const key of ['concurrent_turns', 'turns_per_minute'] as const) {
+    for (const key of [
+      'concurrent_turns',
+      'turns_per_minute',
+      'mcp_sessions',
+      'mcp_sessions_per_user',
+      'mcp_idle_seconds',
+    ] as const) {
       const value = layer.serve?.limits?.[key];
       if (value !== undefined) {
         settings.serve.limits[key] = value;

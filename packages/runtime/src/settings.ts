@@ -137,6 +137,12 @@ export interface ServeLimits {
   concurrent_turns?: number;
   /** Turns one user may start in any 60 seconds. */
   turns_per_minute?: number;
+  /** `birdie mcp --http`: MCP sessions open at once, all users together (default 100). */
+  mcp_sessions?: number;
+  /** `birdie mcp --http`: MCP sessions one user may have open at once (default 10). */
+  mcp_sessions_per_user?: number;
+  /** `birdie mcp --http`: seconds an MCP session may go without a request before it is closed (default 1800). */
+  mcp_idle_seconds?: number;
 }
 
 export const SANDBOX_SETTINGS = ['declared', 'always'] as const;
@@ -169,6 +175,9 @@ export type SettingKey =
   | 'serve.workspace'
   | 'serve.sandbox.network'
   | 'serve.limits.workspace_bytes'
+  | 'serve.limits.mcp_sessions'
+  | 'serve.limits.mcp_sessions_per_user'
+  | 'serve.limits.mcp_idle_seconds'
   | 'permissions.allow'
   | 'permissions.ask'
   | 'permissions.deny';
@@ -196,6 +205,9 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   'serve.workspace',
   'serve.sandbox.network',
   'serve.limits.workspace_bytes',
+  'serve.limits.mcp_sessions',
+  'serve.limits.mcp_sessions_per_user',
+  'serve.limits.mcp_idle_seconds',
   'permissions.allow',
   'permissions.ask',
   'permissions.deny',

@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   'rate-limited': 429,
   'concurrent-turns-limit': 429,
   'turns-per-minute-limit': 429,
+  'mcp-sessions-limit': 429,
   internal: 500,
   unavailable: 503,
 } as const;

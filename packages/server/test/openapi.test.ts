@@ -221,6 +221,7 @@ describe('public API', () => {
       'ApiError',
       'ERROR_STATUS',
       'Workspaces',
+      'checkTurnLimits',
       'createMcpEndpoint',
       'createServer',
       'isApiError',

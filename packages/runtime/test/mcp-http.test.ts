@@ -1,0 +1,146 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { McpEndpoint } from '@birdie/server';
+import { makeTempDir } from '@birdie/test-utils';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type McpHost, openMcpHost } from '../src/mcp-host.js';
+import { createMcpHttp } from '../src/mcp-http.js';
+import { MCP_LIMIT_ERROR } from '../src/mcp-server.js';
+
+// `birdie mcp --http` as a security review asked: what one client can hold is bounded. Driven over HTTP by the SDK's
+// own client, the server in process with a clock the test moves.
+
+const SKILL = `---
+name: words
+description: Word tools.
+---
+
+## Tools
+
+### echo
+description: Repeat a word.
+entrypoint: bash:printf '%s' {word}
+schema: { type: object, properties: { word: { type: string } }, required: [word] }
+`;
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function setUp(limits: Record<string, number>) {
+  const dir = await makeTempDir('birdie-mcp-http-');
+  cleanups.push(dir.cleanup);
+  const home = join(dir.path, '.birdie');
+  await mkdir(join(home, 'skills', 'words'), { recursive: true });
+  await writeFile(join(home, 'skills', 'words', 'SKILL.md'), SKILL);
+  await writeFile(
+    join(home, 'config.json'),
+    JSON.stringify({ settings: { approval: 'never', serve: { limits } } }),
+  );
+  const work = join(dir.path, 'work');
+  await mkdir(work);
+  const io = {
+    env: { PATH: process.env.PATH, HOME: work, BIRDIE_HOME: home, USER: 'tester' },
+    cwd: work,
+    stderr: { write: () => true },
+  };
+  const host: McpHost = await openMcpHost(io, {}, { http: true });
+  cleanups.push(() => host.close());
+  let clock = Date.now();
+  const errors: unknown[] = [];
+  const endpoint: McpEndpoint = await createMcpHttp(host, {
+    info: { name: 'birdie', version: '0.0.0' },
+    onError: (error) => errors.push(error),
+    now: () => clock,
+  });
+  const { url } = await endpoint.listen({ host: '127.0.0.1', port: 0 });
+  cleanups.push(() => endpoint.close());
+  const tokenOf = async (user: string) => (await host.store.tokens.create(user)).token;
+  /** A connected SDK client of `token`'s user (closed after the test). */
+  const connect = async (token: string) => {
+    const client = new Client({ name: 'sdk-test', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    });
+    await client.connect(transport);
+    cleanups.push(() => client.close().catch(() => undefined));
+    return { client, transport };
+  };
+  return { host, tokenOf, connect, errors, advance: (ms: number) => (clock += ms) };
+}
+
+describe('birdie mcp --http limits', { timeout: 60_000 }, () => {
+  it('refuses a session over the per-user cap and over the total, with 429 mcp-sessions-limit', async () => {
+    const { tokenOf, connect } = await setUp({ mcp_sessions_per_user: 2, mcp_sessions: 3 });
+    const alice = await tokenOf('alice');
+    await connect(alice);
+    await connect(alice);
+    const third = await connect(alice).catch((e: unknown) => e as Error & { code?: number });
+    // The SDK's StreamableHTTPError: the HTTP status, and the API's error body.
+    expect((third as { code?: number }).code).toBe(429);
+    expect((third as Error).message).toContain('"code":"mcp-sessions-limit"');
+    expect((third as Error).message).toMatch(/alice has 2 MCP session\(s\) open.*mcp_sessions_per_user/);
+    // Bob has none of his own, but the server holds its total.
+    const bob = await tokenOf('bob');
+    await connect(bob);
+    await expect(connect(bob)).rejects.toThrow(/3 MCP session\(s\) open.*serve\.limits\.mcp_sessions\)/);
+  });
+
+  it('closes a session idle longer than mcp_idle_seconds: its id is unknown, and its slot is free again', async () => {
+    const { tokenOf, connect, advance } = await setUp({ mcp_sessions_per_user: 1, mcp_idle_seconds: 60 });
+    const alice = await tokenOf('alice');
+    const first = await connect(alice);
+    // Used within the limit, it stays.
+    advance(59_000);
+    expect((await first.client.listTools()).tools.map((t) => t.name)).toEqual(['echo']);
+    await expect(connect(alice)).rejects.toThrow(/mcp-sessions-limit/);
+    advance(59_000);
+    expect((await first.client.callTool({ name: 'echo', arguments: { word: 'hi' } })).content).toEqual([
+      { type: 'text', text: 'hi' },
+    ]);
+    // Then idle for longer than the limit: closed.
+    advance(61_000);
+    await expect(first.client.listTools()).rejects.toThrow(/404|Session not found/);
+    const second = await connect(alice);
+    expect((await second.client.listTools()).tools).toHaveLength(1);
+  });
+
+  it('applies serve.limits.turns_per_minute to tool calls, with the code birdie serve refuses a turn with', async () => {
+    const { tokenOf, connect } = await setUp({ turns_per_minute: 2 });
+    const { client } = await connect(await tokenOf('alice'));
+    for (const word of ['a', 'b'])
+      expect((await client.callTool({ name: 'echo', arguments: { word } })).isError).toBeFalsy();
+    const refused = await client
+      .callTool({ name: 'echo', arguments: { word: 'c' } })
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(McpError);
+    expect((refused as McpError).code).toBe(MCP_LIMIT_ERROR);
+    expect((refused as McpError).data).toMatchObject({ code: 'turns-per-minute-limit' });
+    expect((refused as McpError).message).toMatch(/alice started 2 turn\(s\) in the last minute/);
+    // Another user's calls are not counted against alice.
+    const bob = await connect(await tokenOf('bob'));
+    expect((await bob.client.callTool({ name: 'echo', arguments: { word: 'd' } })).isError).toBeFalsy();
+  });
+
+  it('applies serve.limits.concurrent_turns to tool calls (a run of the user still running counts)', async () => {
+    const { host, tokenOf, connect } = await setUp({ concurrent_turns: 1 });
+    const { client } = await connect(await tokenOf('alice'));
+    // A turn of alice's running elsewhere (another worker, `birdie serve` on the same store) holds her one slot.
+    const other = await host.store.sessions.create('alice', { title: 'elsewhere', perUser: true });
+    const lease = await host.store.leases.acquire(other.id, { waitMs: 1000 });
+    const run = await host.store.runs.start({ sessionId: other.id, userId: 'alice', trigger: 'api' });
+    const refused = await client
+      .callTool({ name: 'echo', arguments: { word: 'x' } })
+      .catch((e: unknown) => e);
+    expect((refused as McpError).data).toMatchObject({ code: 'concurrent-turns-limit' });
+    await host.store.runs.finish(run, { status: 'ok' });
+    await lease.release();
+    expect((await client.callTool({ name: 'echo', arguments: { word: 'y' } })).content).toEqual([
+      { type: 'text', text: 'y' },
+    ]);
+  });
+});
