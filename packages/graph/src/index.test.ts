@@ -55,6 +55,8 @@ describe('public exports', () => {
   it('pins the runtime exports of @birdie/graph/tools (no LangGraph behind them)', async () => {
     expect(Object.keys(await import('./tools.js')).sort()).toEqual([
       'TOOL_LIMITS',
+      'approvalSource',
+      'approvedForSession',
       'callApproval',
       'checkToolArgs',
       'compileRules',

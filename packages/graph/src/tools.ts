@@ -1,6 +1,7 @@
 // `@birdie/graph/tools`: one skill tool, built and run exactly as the agent does it, without loading LangGraph (for
 // `birdie tool` and other callers that run a tool directly).
 
+export { approvalSource, approvedForSession } from './approval-source.js';
 export { type CallApproval, type CallApprovalInput, callApproval } from './call-approval.js';
 export { checkToolArgs } from './json-args.js';
 export { TOOL_LIMITS, type ToolLimits } from './limits.js';
@@ -17,3 +18,4 @@ export type {
   ToolRunContext,
 } from './tool.js';
 export { defaultApproval } from './tool.js';
+export type { SessionApproval } from './types.js';

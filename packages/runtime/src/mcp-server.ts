@@ -1,3 +1,4 @@
+import type { SessionApproval } from '@birdie/graph/tools';
 import type { Session } from '@birdie/store';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -32,6 +33,35 @@ export interface BirdieMcpServer {
  * `birdie serve` answers the same refusal of a turn with (`concurrent-turns-limit`, `turns-per-minute-limit`).
  */
 export const MCP_LIMIT_ERROR = -32029;
+
+/** The approval question's form: one choice, as the REPL offers it (approve once, for this session, or reject). */
+const APPROVAL_FORM = {
+  type: 'object' as const,
+  properties: {
+    decision: {
+      type: 'string' as const,
+      title: 'Decision',
+      oneOf: [
+        { const: 'once', title: 'Approve once' },
+        { const: 'session', title: 'Approve for this session' },
+        { const: 'reject', title: 'Reject' },
+      ],
+      default: 'once',
+    },
+  },
+};
+
+/**
+ * What the client's answer decides: `accept` with `once` (or no choice, from a client that shows no fields) runs the
+ * call, with `session` runs it and approves the tool for the session; `reject`, anything unknown, decline and cancel
+ * refuse it.
+ */
+function approvalAnswer(result: { action: string; content?: Record<string, unknown> }): McpApprovalAnswer {
+  if (result.action !== 'accept') return result.action === 'cancel' ? 'cancel' : 'decline';
+  const decision = result.content?.decision;
+  if (decision === undefined || decision === 'once') return 'accept';
+  return decision === 'session' ? 'session' : 'decline';
+}
 
 /**
  * An MCP server (the SDK's `Server`) over a host: the skill tools the connection's session may use, with their JSON
@@ -71,6 +101,8 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
     tools: listTools(host, await sessionKey()),
   }));
 
+  /** The tools approved "for this session" on this connection (its birdie session), as the REPL keeps them. */
+  const approvals: SessionApproval[] = [];
   let running = 0;
   server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {
     running += 1;
@@ -118,13 +150,13 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
           params: {
             mode: 'form',
             message: `Allow this call? ${question.description}`,
-            requestedSchema: { type: 'object', properties: {} },
+            requestedSchema: APPROVAL_FORM,
           },
         },
         types.ElicitResultSchema,
         { relatedRequestId: extra.requestId, signal: extra.signal, timeout: 60 * 60 * 1000 },
       );
-      return result.action;
+      return approvalAnswer(result);
     };
     const outcome = await callMcpTool(host, request.params.name, request.params.arguments ?? {}, {
       session,
@@ -132,6 +164,7 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
       ask,
       signal: extra.signal,
       trigger: `mcp ${client}`.slice(0, 120),
+      approvals,
     });
     return {
       content: [

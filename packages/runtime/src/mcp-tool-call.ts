@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ApprovalReason, ToolResult } from '@birdie/graph/tools';
+import type { ApprovalReason, SessionApproval, ToolResult } from '@birdie/graph/tools';
 import type { FinishedStatus, Session } from '@birdie/store';
 import { UsageError } from './errors.js';
 import type { McpHost } from './mcp-host.js';
@@ -17,8 +17,11 @@ export interface McpApprovalQuestion {
   args: Readonly<Record<string, unknown>>;
 }
 
-/** `accept` runs the call; anything else refuses it. `unavailable`: the client cannot be asked (no elicitation). */
-export type McpApprovalAnswer = 'accept' | 'decline' | 'cancel' | 'unavailable';
+/**
+ * `accept` runs the call; `session` runs it and approves its tool for the rest of the session (as the REPL's "yes,
+ * for this session"); anything else refuses it. `unavailable`: the client cannot be asked (no elicitation).
+ */
+export type McpApprovalAnswer = 'accept' | 'session' | 'decline' | 'cancel' | 'unavailable';
 
 export interface McpToolCallOutcome {
   /** False when the tool failed or the call was refused. */
@@ -42,6 +45,12 @@ export interface McpToolCallOptions {
   signal: AbortSignal;
   /** What started the run, for the run log (`mcp claude-ai`). */
   trigger: string;
+  /**
+   * The session's approvals of whole tools ("for this session"), each bound to the file that declared the tool, as
+   * the agent keeps them in its thread: a tool in it runs without asking while its file is unchanged; an answer
+   * `session` adds to it.
+   */
+  approvals?: SessionApproval[];
 }
 
 /** How long a call waits for the session's lease (one writer per session: calls of one connection run in turn). */
@@ -78,7 +87,9 @@ export async function callMcpTool(
   }
   if (!host.policy.isToolAllowed(session.id, name, snapshot))
     return refusal(`Error: tool "${name}" is not available here (its skill is disabled or not allowed).`);
-  const { createSkillTool, TOOL_LIMITS, callApproval, describeRule } = await import('@birdie/graph/tools');
+  const { createSkillTool, TOOL_LIMITS, callApproval, describeRule, approvalSource, approvedForSession } =
+    await import('@birdie/graph/tools');
+  const approvals = options.approvals;
   const tool = createSkillTool(entry.skill, entry.tool, TOOL_LIMITS);
   const built = tool.build(args);
   if (!built.ok) return { ok: false, content: built.error };
@@ -89,6 +100,7 @@ export async function callMcpTool(
     approval: host.approval,
     askRawCommands: host.askRawCommands,
     rules: host.rules,
+    ...(approvals ? { approvedForSession: (t) => approvedForSession(approvals, t, snapshot) } : {}),
   });
   const { store } = host;
   const lease = await store.leases.acquire(session.id, { waitMs: LEASE_WAIT_MS, signal });
@@ -114,7 +126,17 @@ export async function callMcpTool(
         reason: decision.reason,
         args: invocation.args,
       });
-      if (answer !== 'accept') {
+      if (answer === 'session' && approvals) {
+        const source = approvalSource(tool, snapshot);
+        if (source !== undefined)
+          approvals.push({
+            tool: tool.name,
+            ...(tool.skill ? { skill: tool.skill } : {}),
+            source,
+            at: new Date().toISOString(),
+          });
+      }
+      if (answer !== 'accept' && answer !== 'session') {
         status = 'rejected';
         error =
           answer === 'unavailable'

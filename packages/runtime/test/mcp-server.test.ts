@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { makeTempDir } from '@birdie/test-utils';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type McpHost, openMcpHost } from '../src/mcp-host.js';
 import { createMcpServer } from '../src/mcp-server.js';
@@ -34,7 +34,12 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function setUp(settings: Record<string, unknown>, flags: Record<string, string | string[]> = {}) {
+async function setUp(
+  settings: Record<string, unknown>,
+  flags: Record<string, string | string[]> = {},
+  /** The client's answers, in turn (then: accept with no content). */
+  answers: ElicitResult[] = [],
+) {
   const dir = await makeTempDir('birdie-mcp-');
   cleanups.push(dir.cleanup);
   const home = join(dir.path, '.birdie');
@@ -62,15 +67,17 @@ async function setUp(settings: Record<string, unknown>, flags: Record<string, st
   });
   const client = new Client({ name: 'embedder', version: '1.0.0' }, { capabilities: { elicitation: {} } });
   const asked: string[] = [];
+  const forms: unknown[] = [];
   client.setRequestHandler(ElicitRequestSchema, async (request) => {
     asked.push(request.params.message);
-    return { action: 'accept', content: {} };
+    if (request.params.mode !== 'url') forms.push(request.params.requestedSchema);
+    return answers.shift() ?? { action: 'accept', content: {} };
   });
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   await client.connect(clientSide);
   cleanups.push(() => client.close());
-  return { host, client, asked, session, warnings };
+  return { host, client, asked, forms, session, warnings, home };
 }
 
 const textOf = (result: Awaited<ReturnType<Client['callTool']>>) =>
@@ -115,5 +122,74 @@ describe('createMcpServer', { timeout: 60_000 }, () => {
     expect(bad.isError).toBe(true);
     expect(textOf(bad)).toContain('word');
     expect(asked).toEqual([]);
+  });
+
+  it('offers approve once / for this session / reject; "for this session" stops asking for that tool only', async () => {
+    const session = (decision: string): ElicitResult => ({ action: 'accept', content: { decision } });
+    const { client, asked, forms } = await setUp({ approval: 'always' }, {}, [
+      session('once'),
+      session('session'),
+      session('reject'),
+    ]);
+    expect(textOf(await client.callTool({ name: 'upper', arguments: { word: 'one' } }))).toBe('ONE\n');
+    expect(forms[0]).toMatchObject({
+      type: 'object',
+      properties: {
+        decision: {
+          type: 'string',
+          oneOf: [
+            { const: 'once', title: 'Approve once' },
+            { const: 'session', title: 'Approve for this session' },
+            { const: 'reject', title: 'Reject' },
+          ],
+        },
+      },
+    });
+    // Approved once: the next call asks again; approved for the session, the calls after it do not.
+    expect(textOf(await client.callTool({ name: 'upper', arguments: { word: 'two' } }))).toBe('TWO\n');
+    expect(asked).toHaveLength(2);
+    expect(textOf(await client.callTool({ name: 'upper', arguments: { word: 'three' } }))).toBe('THREE\n');
+    expect(textOf(await client.callTool({ name: 'upper', arguments: { word: 'four' } }))).toBe('FOUR\n');
+    expect(asked).toHaveLength(2);
+    // Another tool still asks, and "reject" refuses it.
+    const rejected = await client.callTool({ name: 'lower', arguments: { word: 'NO' } });
+    expect(asked).toHaveLength(3);
+    expect(rejected.isError).toBe(true);
+    expect(textOf(rejected)).toContain('did not approve');
+  });
+
+  it('a tool approved for the session asks again on another connection, and after its file changes', async () => {
+    const { client, asked, host, home } = await setUp({ approval: 'always' }, {}, [
+      { action: 'accept', content: { decision: 'session' } },
+    ]);
+    await client.callTool({ name: 'upper', arguments: { word: 'a' } });
+    await client.callTool({ name: 'upper', arguments: { word: 'b' } });
+    expect(asked).toHaveLength(1);
+    // The approval is bound to the file that declared the tool: once it changes, the tool asks again.
+    await writeFile(
+      join(home, 'skills', 'words', 'SKILL.md'),
+      SKILL.replace('Word tools.', 'Word tools, changed.'),
+    );
+    await host.registry.reload();
+    await client.callTool({ name: 'upper', arguments: { word: 'c' } });
+    expect(asked).toHaveLength(2);
+    // A second MCP connection is a second session: nothing approved there.
+    const { server } = await createMcpServer(host, {
+      userId: host.userId,
+      info: { name: 'birdie', version: '0' },
+    });
+    const other = new Client({ name: 'second', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    const otherAsked: string[] = [];
+    other.setRequestHandler(ElicitRequestSchema, async (request) => {
+      otherAsked.push(request.params.message);
+      return { action: 'decline' };
+    });
+    const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    await other.connect(clientSide);
+    cleanups.push(() => other.close());
+    const refused = await other.callTool({ name: 'upper', arguments: { word: 'c' } });
+    expect(otherAsked).toHaveLength(1);
+    expect(refused.isError).toBe(true);
   });
 });
