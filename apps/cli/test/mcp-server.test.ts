@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -272,6 +273,81 @@ describe('birdie mcp --http', { timeout: 180_000 }, () => {
         body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list', params: {} }),
       });
       expect(response.status).toBe(404);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+const everything = fileURLToPath(
+  new URL('../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url),
+);
+
+describe('birdie mcp passes on the tools of mcp_server skills', { timeout: 120_000 }, () => {
+  let passSkills: string;
+
+  beforeAll(async () => {
+    passSkills = join(box.dir.path, 'pass-skills');
+    await mkdir(join(passSkills, 'everything'), { recursive: true });
+    await writeFile(
+      join(passSkills, 'everything', 'SKILL.md'),
+      `---\nname: everything\ndescription: The MCP reference server\nenabled_by_default: true\nmcp_server:\n  transport: stdio\n  command: ${process.execPath}\n  args: ${JSON.stringify([everything])}\n---\n`,
+    );
+    // A skill tool named as one of the server's: the server's is then prefixed, as the agent sees it.
+    await mkdir(join(passSkills, 'own-echo'), { recursive: true });
+    await writeFile(
+      join(passSkills, 'own-echo', 'SKILL.md'),
+      "---\nname: own-echo\ndescription: Our echo.\n---\n\n## Tools\n\n### echo\ndescription: Our own echo.\nentrypoint: bash:printf 'own %s' {message}\nschema: { type: object, properties: { message: { type: string } }, required: [message] }\n",
+    );
+  });
+
+  it("lists the server's tools named as the agent sees them, and calls them through the approval path", async () => {
+    const { client: c, asked } = client('accept');
+    await overStdio(c, ['--skills-dir', passSkills, '--approval', 'always']);
+    try {
+      const { tools } = await c.listTools();
+      const names = tools.map((t) => t.name);
+      expect(names).toEqual(expect.arrayContaining(['echo', 'everything__echo', 'get-sum']));
+      expect(tools.find((t) => t.name === 'get-sum')?.inputSchema).toMatchObject({
+        type: 'object',
+        properties: { a: { type: 'number' }, b: { type: 'number' } },
+      });
+      const sum = await c.callTool({ name: 'get-sum', arguments: { a: 2, b: 3 } });
+      expect(textOf(sum)).toContain('5');
+      const echoed = await c.callTool({ name: 'everything__echo', arguments: { message: 'hi' } });
+      expect(textOf(echoed)).toContain('Echo: hi');
+      expect(textOf(await c.callTool({ name: 'echo', arguments: { message: 'hi' } }))).toBe('own hi');
+      // `--approval always`: every call asked, the server's tools as the skill's own.
+      expect(asked).toHaveLength(3);
+      expect(asked[0]).toContain('get-sum');
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('leaves out the tools of a server whose skill is disabled, and refuses a call of one', async () => {
+    const { client: c } = client('accept');
+    await overStdio(c, ['--skills-dir', passSkills, '--disable', 'everything']);
+    try {
+      const names = (await c.listTools()).tools.map((t) => t.name);
+      expect(names).toContain('echo');
+      expect(names).not.toContain('get-sum');
+      const refused = await c.callTool({ name: 'get-sum', arguments: { a: 1, b: 1 } });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toContain('unknown tool "get-sum"');
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('refuses a call of a server tool the client declines', async () => {
+    const { client: c, asked } = client('decline');
+    await overStdio(c, ['--skills-dir', passSkills, '--approval', 'always']);
+    try {
+      const refused = await c.callTool({ name: 'get-sum', arguments: { a: 1, b: 1 } });
+      expect(asked).toHaveLength(1);
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toContain('did not approve');
     } finally {
       await c.close();
     }

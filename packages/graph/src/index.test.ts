@@ -54,7 +54,9 @@ describe('public exports', () => {
 
   it('pins the runtime exports of @birdie/graph/tools (no LangGraph behind them)', async () => {
     expect(Object.keys(await import('./tools.js')).sort()).toEqual([
+      'McpManager',
       'TOOL_LIMITS',
+      'ToolsetBuilder',
       'approvalSource',
       'approvedForSession',
       'callApproval',

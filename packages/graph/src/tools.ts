@@ -1,10 +1,12 @@
 // `@birdie/graph/tools`: one skill tool, built and run exactly as the agent does it, without loading LangGraph (for
-// `birdie tool` and other callers that run a tool directly).
+// `birdie tool` and other callers that run a tool directly), and the agent's toolset with its MCP servers' tools
+// (for `birdie mcp`, which passes them on).
 
 export { approvalSource, approvedForSession } from './approval-source.js';
 export { type CallApproval, type CallApprovalInput, callApproval } from './call-approval.js';
 export { checkToolArgs } from './json-args.js';
 export { TOOL_LIMITS, type ToolLimits } from './limits.js';
+export { McpManager, type McpManagerOptions } from './mcp-manager.js';
 export { readReferenceFile } from './reference-file.js';
 export { compileRules, describeMiss, describeRule, type RuleSet } from './rule-set.js';
 export { createSkillTool, describeToolError } from './skill-tool.js';
@@ -18,4 +20,5 @@ export type {
   ToolRunContext,
 } from './tool.js';
 export { defaultApproval } from './tool.js';
-export type { SessionApproval } from './types.js';
+export { type Toolset, ToolsetBuilder } from './toolset.js';
+export type { AgentPolicy, SessionApproval } from './types.js';

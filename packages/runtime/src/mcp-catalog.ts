@@ -1,4 +1,5 @@
 import type { AgentDefinition, Skill } from '@birdie/skill-parser';
+import { warn } from './io.js';
 import type { McpHost } from './mcp-host.js';
 
 /** A tool as `tools/list` gives it: the skill's own JSON Schema. */
@@ -35,13 +36,33 @@ const mimeOf = (file: string) =>
       ? 'application/json'
       : 'text/plain';
 
-/** The skill tools the session may use (`policy.allowedTools`: grants, defaults, the operator's ceiling). */
-export function listTools(host: McpHost, sessionKey: string): McpToolListing[] {
-  return host.policy.allowedTools(sessionKey).map(({ tool }) => ({
+/**
+ * The skill tools the session may use (`policy.allowedTools`: grants, defaults, the operator's ceiling), then the
+ * tools of the MCP servers its skills declare, named as the agent sees them (see `McpPassThrough`).
+ */
+export async function listTools(host: McpHost, sessionKey: string): Promise<McpToolListing[]> {
+  const skills = host.policy.allowedTools(sessionKey).map(({ tool }) => ({
     name: tool.name,
     description: tool.description,
     inputSchema: { ...tool.schema, type: 'object' } as McpToolListing['inputSchema'],
   }));
+  const taken = new Set(skills.map((tool) => tool.name));
+  const { tools, errors } = await host.mcpTools.tools(sessionKey);
+  // A server that cannot be reached leaves its tools out; the others are listed (as a turn goes on without them).
+  for (const error of errors) warn(host.io, `birdie: ${error.message}`);
+  return [
+    ...skills,
+    ...tools
+      .filter((tool) => !taken.has(tool.name))
+      .map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        inputSchema: {
+          ...tool.definition.function.parameters,
+          type: 'object',
+        } as McpToolListing['inputSchema'],
+      })),
+  ];
 }
 
 function knowledgeSkills(host: McpHost, sessionKey: string): Skill[] {

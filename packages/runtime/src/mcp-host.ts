@@ -7,6 +7,7 @@ import type { Flags } from './flags.js';
 import { grantsBridge } from './grants-bridge.js';
 import { type RuntimeIo, warn } from './io.js';
 import { applyIsolation, loadSettingsWithSources } from './isolation.js';
+import { type McpPassThrough, mcpPassThrough } from './mcp-passthrough.js';
 import { operatorPolicy } from './operator-policy.js';
 import { approvalMode, checkUserId, requireWritable, userIdOf } from './runtime.js';
 import type { ServeIsolation } from './serve-isolation.js';
@@ -46,6 +47,8 @@ export interface McpHost {
     limits: TurnLimits;
     sessions: McpSessionLimits;
   };
+  /** The tools of the MCP servers the session's skills declare, passed on (one connection per server, shared). */
+  mcpTools: McpPassThrough;
   /** Makes the session an MCP connection's calls are logged in, with the settings' and flags' skills granted. */
   newSession(userId: string, title: string): Promise<Session>;
   /** Reads the session's grants into the policy (another process may have changed them). */
@@ -131,9 +134,11 @@ export async function openMcpHost(
       skills,
       options.http ? { enable: [], disable: [] } : skillFlags({ registry }, flags),
     );
+    const mcpTools = mcpPassThrough(registry, policy);
     return {
       io,
       settings,
+      mcpTools,
       store,
       registry,
       policy,
@@ -155,6 +160,7 @@ export async function openMcpHost(
         policy.setGrants(session.id, await grants.load(session.id, session.userId));
       },
       async close() {
+        await mcpTools.close().catch(() => undefined);
         await grants.flush().catch(() => undefined);
         await store.close();
       },

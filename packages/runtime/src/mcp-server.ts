@@ -98,7 +98,7 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
   };
 
   server.setRequestHandler(types.ListToolsRequestSchema, async () => ({
-    tools: listTools(host, await sessionKey()),
+    tools: await listTools(host, await sessionKey()),
   }));
 
   /** The tools approved "for this session" on this connection (its birdie session), as the REPL keeps them. */

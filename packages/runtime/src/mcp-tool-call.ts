@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ApprovalReason, SessionApproval, ToolResult } from '@birdie/graph/tools';
+import type { ApprovalReason, DeclaredTool, SessionApproval, ToolResult } from '@birdie/graph/tools';
 import type { FinishedStatus, Session } from '@birdie/store';
 import { UsageError } from './errors.js';
 import type { McpHost } from './mcp-host.js';
@@ -78,19 +78,26 @@ export async function callMcpTool(
   const { session, signal } = options;
   await host.loadGrants(session);
   const snapshot = host.registry.current();
-  let entry: ReturnType<typeof knownTool>;
-  try {
-    entry = knownTool(snapshot, name);
-  } catch (error) {
-    if (error instanceof UsageError) return refusal(`Error: ${error.message}`);
-    throw error;
-  }
-  if (!host.policy.isToolAllowed(session.id, name, snapshot))
-    return refusal(`Error: tool "${name}" is not available here (its skill is disabled or not allowed).`);
   const { createSkillTool, TOOL_LIMITS, callApproval, describeRule, approvalSource, approvedForSession } =
     await import('@birdie/graph/tools');
+  let tool: DeclaredTool | undefined;
+  const entry = snapshot.getTool(name);
+  if (entry && host.policy.isToolAllowed(session.id, name, snapshot))
+    tool = createSkillTool(entry.skill, entry.tool, TOOL_LIMITS);
+  // A tool of an MCP server one of the session's skills declares (only allowed skills' servers are asked).
+  else tool = (await host.mcpTools.tools(session.id)).tools.find((t) => t.name === name);
+  if (!tool) {
+    if (entry)
+      return refusal(`Error: tool "${name}" is not available here (its skill is disabled or not allowed).`);
+    try {
+      knownTool(snapshot, name);
+    } catch (error) {
+      if (error instanceof UsageError) return refusal(`Error: ${error.message}`);
+      throw error;
+    }
+    return refusal(`Error: no tool "${name}"`);
+  }
   const approvals = options.approvals;
-  const tool = createSkillTool(entry.skill, entry.tool, TOOL_LIMITS);
   const built = tool.build(args);
   if (!built.ok) return { ok: false, content: built.error };
   const { invocation } = built;
