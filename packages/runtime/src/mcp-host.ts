@@ -49,6 +49,11 @@ export interface McpHost {
   };
   /** The tools of the MCP servers the session's skills declare, passed on (one connection per server, shared). */
   mcpTools: McpPassThrough;
+  /**
+   * Hears that what a session may list may have changed: the skill folders were reloaded (the registry is watched
+   * while the host is open) or an MCP server said its tools changed. Returns how to stop hearing.
+   */
+  onChange(listener: () => void): () => void;
   /** Makes the session an MCP connection's calls are logged in, with the settings' and flags' skills granted. */
   newSession(userId: string, title: string): Promise<Session>;
   /** Reads the session's grants into the policy (another process may have changed them). */
@@ -135,6 +140,16 @@ export async function openMcpHost(
       options.http ? { enable: [], disable: [] } : skillFlags({ registry }, flags),
     );
     const mcpTools = mcpPassThrough(registry, policy);
+    const listeners = new Set<() => void>();
+    const changed = () => {
+      for (const listener of listeners) listener();
+    };
+    mcpTools.onToolsChanged(changed);
+    // An MCP client keeps its server running for hours: skill folders edited meanwhile are picked up, as the REPL does.
+    const watcher = registry.watch({
+      onReload: changed,
+      onError: (error) => warn(io, `birdie: skills watch: ${error.message}`),
+    });
     return {
       io,
       settings,
@@ -148,6 +163,10 @@ export async function openMcpHost(
       userId,
       cwd,
       ...(serve ? { serve } : {}),
+      onChange(listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
       async newSession(owner, title) {
         const session = await store.sessions.create(owner, { title, ...(serve ? { perUser: true } : {}) });
         policy.setGrants(session.id, await grants.load(session.id, owner));
@@ -160,6 +179,8 @@ export async function openMcpHost(
         policy.setGrants(session.id, await grants.load(session.id, session.userId));
       },
       async close() {
+        watcher.close();
+        listeners.clear();
         await mcpTools.close().catch(() => undefined);
         await grants.flush().catch(() => undefined);
         await store.close();

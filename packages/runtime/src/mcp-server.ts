@@ -1,6 +1,7 @@
 import type { SessionApproval } from '@birdie/graph/tools';
 import type { Session } from '@birdie/store';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { warn } from './io.js';
 import {
   getPrompt,
   isMcpResourceError,
@@ -75,7 +76,11 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
     import('@modelcontextprotocol/sdk/types.js'),
   ]);
   const server = new Server(options.info, {
-    capabilities: { tools: {}, resources: {}, prompts: {} },
+    capabilities: {
+      tools: { listChanged: true },
+      resources: { listChanged: true },
+      prompts: { listChanged: true },
+    },
     instructions:
       "birdie's skills: tools (calls that need approval are asked about through elicitation), knowledge skills as skill:// resources, agents as prompts.",
   });
@@ -97,9 +102,56 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
     return session.id;
   };
 
-  server.setRequestHandler(types.ListToolsRequestSchema, async () => ({
-    tools: await listTools(host, await sessionKey()),
-  }));
+  // What the client was last given of each list: a change to it is announced (`notifications/*/list_changed`).
+  const lists = {
+    tools: {
+      read: async () => listTools(host, await sessionKey()),
+      announce: () => server.sendToolListChanged(),
+      given: undefined as string | undefined,
+    },
+    resources: {
+      read: async () => listResources(host, await sessionKey()),
+      announce: () => server.sendResourceListChanged(),
+      given: undefined as string | undefined,
+    },
+    prompts: {
+      read: async () => {
+        await sessionKey();
+        return listPrompts(host);
+      },
+      announce: () => server.sendPromptListChanged(),
+      given: undefined as string | undefined,
+    },
+  };
+  const give = async <T>(list: { read(): Promise<T>; given?: string | undefined }): Promise<T> => {
+    const value = await list.read();
+    list.given = JSON.stringify(value);
+    return value;
+  };
+  /** After a change, the lists the client was given are read again; those that differ are announced. */
+  let checking = Promise.resolve();
+  const recheck = () => {
+    checking = checking.then(async () => {
+      for (const list of Object.values(lists)) {
+        if (list.given === undefined) continue; // never asked for: nothing the client holds is stale
+        const now = JSON.stringify(await list.read());
+        if (now === list.given) continue;
+        list.given = now;
+        await list.announce();
+      }
+    });
+    checking = checking.catch((error: unknown) =>
+      warn(host.io, `birdie: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  };
+  const stopHearing = host.onChange(recheck);
+  const closing = server.onclose;
+  server.onclose = () => {
+    stopHearing();
+    closing?.();
+  };
+
+  server.setRequestHandler(types.ListToolsRequestSchema, async () => ({ tools: await give(lists.tools) }));
 
   /** The tools approved "for this session" on this connection (its birdie session), as the REPL keeps them. */
   const approvals: SessionApproval[] = [];
@@ -180,7 +232,7 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
   };
 
   server.setRequestHandler(types.ListResourcesRequestSchema, async () => ({
-    resources: listResources(host, await sessionKey()),
+    resources: await give(lists.resources),
   }));
 
   server.setRequestHandler(types.ReadResourceRequestSchema, async (request) => {
@@ -192,10 +244,9 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
     }
   });
 
-  server.setRequestHandler(types.ListPromptsRequestSchema, async () => {
-    await sessionKey();
-    return { prompts: listPrompts(host) };
-  });
+  server.setRequestHandler(types.ListPromptsRequestSchema, async () => ({
+    prompts: await give(lists.prompts),
+  }));
 
   server.setRequestHandler(types.GetPromptRequestSchema, async (request) => {
     await sessionKey();
@@ -220,7 +271,11 @@ export async function serveMcpStdio(
   const { server } = await createMcpServer(host, options);
   const transport = new StdioServerTransport(options.input as never, options.output as never);
   const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve();
+    const closing = server.onclose;
+    server.onclose = () => {
+      closing?.();
+      resolve();
+    };
   });
   // stdin ending is the client's way to stop a stdio server (and a signal's: the application destroys it).
   const stop = () => void server.close();

@@ -1,9 +1,14 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { makeTempDir } from '@birdie/test-utils';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ElicitRequestSchema,
+  type ElicitResult,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type McpHost, openMcpHost } from '../src/mcp-host.js';
 import { createMcpServer } from '../src/mcp-server.js';
@@ -191,5 +196,55 @@ describe('createMcpServer', { timeout: 60_000 }, () => {
     const refused = await other.callTool({ name: 'upper', arguments: { word: 'c' } });
     expect(otherAsked).toHaveLength(1);
     expect(refused.isError).toBe(true);
+  });
+});
+
+const growing = fileURLToPath(new URL('./fixtures/growing-server.mjs', import.meta.url));
+
+/** Resolves once `condition()` holds (checked every 50 ms), or fails after `ms`. */
+async function until(condition: () => boolean, what: string, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('tools/list_changed', { timeout: 90_000 }, () => {
+  it('is sent when a skill folder changes what the session may list, and the next list has the change', async () => {
+    const { client, home } = await setUp({});
+    let announced = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      announced += 1;
+    });
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['lower', 'upper']);
+    await mkdir(join(home, 'skills', 'more'), { recursive: true });
+    await writeFile(
+      join(home, 'skills', 'more', 'SKILL.md'),
+      "---\nname: more\ndescription: One more.\n---\n\n## Tools\n\n### again\ndescription: Says again.\nentrypoint: bash:printf 'again\\n'\nschema: { type: object, properties: {} }\n",
+    );
+    await until(() => announced === 1, 'the first list_changed');
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['again', 'lower', 'upper']);
+  });
+
+  it("is sent when an MCP server of the session's skills says its tools changed", async () => {
+    const { client, home } = await setUp({});
+    let announced = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      announced += 1;
+    });
+    await client.listTools();
+    await mkdir(join(home, 'skills', 'growing'), { recursive: true });
+    await writeFile(
+      join(home, 'skills', 'growing', 'SKILL.md'),
+      `---\nname: growing\ndescription: A server whose tools change.\nmcp_server:\n  transport: stdio\n  command: ${process.execPath}\n  args: ${JSON.stringify([growing])}\n---\n`,
+    );
+    await until(() => announced === 1, 'list_changed for the new skill');
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('grow');
+    expect(textOf(await client.callTool({ name: 'grow', arguments: {} }))).toBe('added grown1');
+    await until(() => announced === 2, "list_changed for the server's change");
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['grow', 'grown1', 'upper']));
+    expect(textOf(await client.callTool({ name: 'grown1', arguments: {} }))).toBe('grown1 ran');
   });
 });
