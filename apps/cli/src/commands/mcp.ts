@@ -66,10 +66,14 @@ export async function mcpCommand({ io, values }: CommandContext): Promise<number
           cause: error,
         });
       });
-      const { isolation } = host.serve!;
+      const { isolation, sessions } = host.serve!;
       write(
         io.stderr,
         `birdie: approval ${host.approval}; workspaces in ${isolation.workspaces.root}; ${isolation.shellTools.length ? `shell tools sandboxed (${isolation.sandboxVersion})` : 'no shell or Python tools'}; tokens: birdie tokens create --user NAME`,
+      );
+      write(
+        io.stderr,
+        `birdie: up to ${sessions.total} MCP sessions (${sessions.perUser} per user), closed after ${sessions.idleMs / 1000} s idle (serve.limits.mcp_*)`,
       );
       // The one line a supervisor or a test waits for.
       write(io.stdout, `listening on ${address.url}/mcp`);
