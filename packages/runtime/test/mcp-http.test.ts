@@ -77,7 +77,7 @@ describe('birdie mcp --http limits', { timeout: 60_000 }, () => {
   it('refuses a session over the per-user cap and over the total, with 429 mcp-sessions-limit', async () => {
     const { tokenOf, connect } = await setUp({ mcp_sessions_per_user: 2, mcp_sessions: 3 });
     const alice = await tokenOf('alice');
-    await connect(alice);
+    const first = await connect(alice);
     await connect(alice);
     const third = await connect(alice).catch((e: unknown) => e as Error & { code?: number });
     // The SDK's StreamableHTTPError: the HTTP status, and the API's error body.
@@ -88,6 +88,9 @@ describe('birdie mcp --http limits', { timeout: 60_000 }, () => {
     const bob = await tokenOf('bob');
     await connect(bob);
     await expect(connect(bob)).rejects.toThrow(/3 MCP session\(s\) open.*serve\.limits\.mcp_sessions\)/);
+    // A session the client ends (DELETE /mcp) frees its place at once.
+    await first.transport.terminateSession();
+    await connect(bob);
   });
 
   it('closes a session idle longer than mcp_idle_seconds: its id is unknown, and its slot is free again', async () => {
