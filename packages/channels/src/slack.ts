@@ -258,7 +258,7 @@ export async function startSlack(
     const pressed = body.actions[0];
     const chatId = body.channel?.id ?? body.container?.channel_id;
     const messageTs = body.message?.ts ?? body.container?.message_ts;
-    if (!pressed || pressed.type !== 'button' || !chatId || !messageTs) return;
+    if (pressed?.type !== 'button' || !chatId || !messageTs) return;
     const threadTs = body.message?.thread_ts as string | undefined;
     const place: ChatPlace = { chatId, ...(threadTs ? { threadId: threadTs } : {}) };
     await channel.onPress({

@@ -63,10 +63,9 @@ describe('a Slack conversation over Socket Mode', () => {
     });
     const { slack } = h;
     await slack.deliver(slack.message(CHANNEL, SLACK_OWNER, 'just chatting'));
-    const [mention, echo] = slack.mention(CHANNEL, SLACK_OWNER, 'say hello');
-    await slack.deliver(mention as Record<string, unknown>);
-    await slack.deliver(echo as Record<string, unknown>); // the same post as a message event: not answered twice
-    const thread = (mention as { event: { ts: string } }).event.ts;
+    const { mention, echo, ts: thread } = slack.mention(CHANNEL, SLACK_OWNER, 'say hello');
+    await slack.deliver(mention);
+    await slack.deliver(echo); // the same post as a message event: not answered twice
     await slack.waitFor('the answer', () =>
       slack.messagesIn(CHANNEL, thread).find((m) => m.text.includes('Hello channel')),
     );

@@ -147,14 +147,18 @@ export class FakeSlackApi {
     });
   }
 
-  /** An `app_mention` event (Slack also sends the `message` event of the same post to a channel member). */
+  /**
+   * An `app_mention` event, and the `message` event of the same post (Slack sends both to a channel member); `ts` is
+   * the post's, the thread the bot answers in.
+   */
   mention(channel: string, user: string, text: string, extra: Record<string, unknown> = {}) {
     const ts = this.nextTs();
     const base = { channel, user, text: `<@${SLACK_BOT_USER}> ${text}`, ts, ...extra };
-    return [
-      this.eventCallback({ type: 'app_mention', ...base }),
-      this.eventCallback({ type: 'message', channel_type: 'channel', ...base }),
-    ];
+    return {
+      ts,
+      mention: this.eventCallback({ type: 'app_mention', ...base }),
+      echo: this.eventCallback({ type: 'message', channel_type: 'channel', ...base }),
+    };
   }
 
   /** A `block_actions` payload: `user` pressed the button `actionId` of one of the bot's messages. */
