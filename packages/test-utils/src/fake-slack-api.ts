@@ -271,11 +271,11 @@ export class FakeSlackApi {
   }
 
   /** Waits until `check` returns a value (polling the recorded state); fails with `what` after `timeoutMs`. */
-  async waitFor<T>(what: string, check: () => T | undefined | false, timeoutMs = 30_000): Promise<T> {
+  async waitFor<T>(what: string, check: () => T | undefined | null | false, timeoutMs = 30_000): Promise<T> {
     const until = Date.now() + timeoutMs;
     for (;;) {
       const value = check();
-      if (value !== undefined && value !== false) return value;
+      if (value !== undefined && value !== null && value !== false) return value;
       if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
