@@ -42,7 +42,6 @@ export const REFUSAL =
 export class ChannelCore {
   private readonly queues = new Map<string, Promise<void>>();
   private readonly running = new Map<string, AbortController>();
-  private readonly refused = new Set<string>();
   /** Decisions pressed so far for a session's pending calls, until every one of them has its decision. */
   private readonly decided = new Map<string, Record<string, ApprovalDecision>>();
   private readonly workspaces: Workspaces;
@@ -166,8 +165,12 @@ export class ChannelCore {
 
   private async refuse(place: ChatPlace, key: string, userId: string): Promise<void> {
     const who = `${key}:${userId}`;
-    if (this.refused.has(who)) return;
-    this.refused.add(who);
+    if (this.options.book.wasRefused(who)) {
+      this.options.log(`${key}: ignored user ${userId} (refused before)`);
+      return;
+    }
+    // Remembered before the refusal is sent: two messages at once, or a restart, never get a second one.
+    await this.options.book.setRefused(who);
     this.options.log(`${key}: refused user ${userId} (not in the allow list)`);
     await this.say(place, REFUSAL);
   }

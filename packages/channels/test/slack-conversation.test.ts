@@ -107,3 +107,23 @@ describe('a Slack conversation over Socket Mode', () => {
     for (let i = 1; i <= 5; i++) expect(joined).toContain(`Part ${i}. ${paragraph}`);
   });
 });
+
+describe('strangers across a restart', () => {
+  it('refuses a stranger once, even when the channels restart in between', async () => {
+    h = await startHarness({ slack: 'socket', script: [{ text: 'never said' }] });
+    const { slack } = h;
+    await slack.deliver(slack.message(STRANGER_DM, SLACK_STRANGER, 'hello?'));
+    await slack.waitFor('the refusal', () => slack.messagesIn(STRANGER_DM).length === 1);
+    await slackCore(h).idle();
+    await h.stop();
+    await h.restart();
+    await slack.waitFor('the new connection', () => slack.socketConnections === 1);
+    await slack.deliver(slack.message(STRANGER_DM, SLACK_STRANGER, 'hello after the restart?'));
+    await slack.waitFor('the message seen', () =>
+      h?.logs.some((l) => l.includes(`ignored user ${SLACK_STRANGER}`)),
+    );
+    await slackCore(h).idle();
+    expect(slack.messagesIn(STRANGER_DM)).toHaveLength(1);
+    expect(await h.setup.rt.store.runs.list({ userId: 'alice' })).toEqual([]);
+  });
+});
