@@ -49,6 +49,11 @@ export class ChatBook {
     return this.data.chats[key];
   }
 
+  /** Whether the place with this key has a session: its own, or a user's in it (`<key>:<user>`). */
+  hasChatsAt(key: string): boolean {
+    return key in this.data.chats || Object.keys(this.data.chats).some((k) => k.startsWith(`${key}:`));
+  }
+
   /** The chat a session belongs to (its current one or an earlier one). */
   chatOf(sessionId: string): string | undefined {
     return this.data.sessions[sessionId];

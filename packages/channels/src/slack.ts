@@ -238,7 +238,7 @@ export async function startSlack(
     if (!dm) {
       // In a channel: a mention is answered through `app_mention`; other messages only in a thread the bot is in.
       if (!message.thread_ts || message.text?.includes(`<@${botUser}>`)) return;
-      if (!channel.options.book.chat(channel.keyOf(place))) return;
+      if (!channel.knows(place)) return;
     }
     const parsed = incoming(message, place, !dm, botUser, options.botToken);
     if (parsed) await channel.onMessage(parsed);

@@ -41,8 +41,9 @@ describe('approvals as Slack buttons', () => {
     h = await startHarness({ slack: 'events', script: SCRIPT, settings: { approval: 'always' } });
     const { slack } = h;
     const { question, thread } = await askForApproval(h);
-    // The button's value names the call (a hash of its id and its digest), as Telegram's do.
-    expect(question.buttons?.[0]?.value).toMatch(/^ap:a:[A-Za-z0-9_-]{32}$/);
+    // The button's value names the call (a hash of its id and its digest), as Telegram's do, and the owner of the
+    // thread's session it belongs to (each user of a channel thread has their own).
+    expect(question.buttons?.[0]?.value).toMatch(new RegExp(`^ap:a:[A-Za-z0-9_-]{32}:${SLACK_OWNER}$`));
     const reject = actionOf(question, 'Reject');
 
     // Someone else presses Approve: an ephemeral refusal to them, nothing runs.

@@ -127,3 +127,53 @@ describe('strangers across a restart', () => {
     expect(await h.setup.rt.store.runs.list({ userId: 'alice' })).toEqual([]);
   });
 });
+
+describe('several allowed users in one thread', () => {
+  it('gives each allowed user of a channel thread their own session; only its owner decides its approvals', async () => {
+    const BOB = 'UBOB';
+    h = await startHarness({
+      slack: 'socket',
+      script: [
+        { match: 'alice here', text: 'Hello alice.' },
+        { match: 'bob here', text: 'Hello bob.' },
+        { match: 'shout', tool_calls: [{ name: 'shout', args: { text: 'hi' } }] },
+      ],
+      settings: { approval: 'always' },
+      channels: { slack: { allow: { [SLACK_OWNER]: 'alice', [BOB]: 'bob' } } },
+    });
+    const { slack } = h;
+    const { mention, ts: thread } = slack.mention(CHANNEL, SLACK_OWNER, 'alice here');
+    await slack.deliver(mention);
+    await slack.waitFor('alice answered', () =>
+      slack.messagesIn(CHANNEL, thread).find((m) => m.text.includes('Hello alice')),
+    );
+    await slackCore(h).idle();
+    // Bob writes in the thread (no mention needed: the bot is in it) and gets his own session.
+    await slack.deliver(slack.message(CHANNEL, BOB, 'bob here', { thread_ts: thread }));
+    await slack.waitFor('bob answered', () =>
+      slack.messagesIn(CHANNEL, thread).find((m) => m.text.includes('Hello bob')),
+    );
+    await slackCore(h).idle();
+    expect(await h.setup.rt.store.sessions.list('alice')).toHaveLength(1);
+    expect(await h.setup.rt.store.sessions.list('bob')).toHaveLength(1);
+    expect(
+      slack
+        .messagesIn(CHANNEL)
+        .map((m) => m.text)
+        .join('\n'),
+    ).not.toContain('belongs to another');
+    // Alice's call waits for her decision: Bob's press is refused, and his session is not touched.
+    await slack.deliver(slack.message(CHANNEL, SLACK_OWNER, 'shout it', { thread_ts: thread }));
+    const question = await slack.waitFor('the approval', () =>
+      slack.messagesIn(CHANNEL, thread).find((m) => m.buttons !== undefined),
+    );
+    await slackCore(h).idle();
+    await slack.deliver(slack.press(question, BOB, question.buttons?.[0]?.action_id as string));
+    await slack.waitFor('the refusal', () => slack.ephemerals.find((e) => e.user === BOB));
+    expect(slack.ephemerals.map((e) => [e.user, e.text])).toEqual([
+      [BOB, "Only this session's owner can decide this."],
+    ]);
+    const [aliceSession] = await h.setup.rt.store.sessions.list('alice');
+    expect((await h.setup.rt.agent.getState(aliceSession?.id as string)).pendingApprovals).toHaveLength(1);
+  });
+});
