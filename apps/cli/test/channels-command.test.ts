@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FakeBotApi } from '@birdie/test-utils';
+import { FakeBotApi, FakeSlackApi } from '@birdie/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type BirdieProcess, startBirdie } from './helpers/birdie-process.js';
 import { type Sandbox, sandbox } from './helpers/env.js';
@@ -24,10 +24,13 @@ schema: { type: object, properties: { text: { type: string } }, required: [text]
 let box: Sandbox | undefined;
 let api: FakeBotApi | undefined;
 let proc: BirdieProcess | undefined;
+let slack: FakeSlackApi | undefined;
 afterEach(async () => {
   proc?.kill('SIGKILL');
   await proc?.exited.catch(() => undefined);
   await api?.stop();
+  await slack?.stop();
+  slack = undefined;
   await box?.cleanup();
   proc = box = api = undefined;
 });
@@ -145,5 +148,34 @@ describe('birdie channels', () => {
     expect(body.sessions).toHaveLength(1);
     proc.kill('SIGTERM');
     expect((await proc.exited).code).toBe(0);
+  }, 180_000);
+
+  it('with only Slack configured, connects over Socket Mode from the built CLI and answers a DM', async () => {
+    const { box } = await setUp([{ text: 'Hello from Slack.' }]);
+    const botToken = 'xoxb-cli-slack-token-never-logged';
+    const appToken = 'xapp-cli-slack-app-token-never-logged';
+    slack = new FakeSlackApi(botToken, { appToken });
+    await slack.start();
+    delete box.env.BIRDIE_TELEGRAM_TOKEN;
+    Object.assign(box.env, { BIRDIE_SLACK_BOT_TOKEN: botToken, BIRDIE_SLACK_APP_TOKEN: appToken });
+    await writeFile(
+      join(box.home, 'config.json'),
+      JSON.stringify({
+        settings: { channels: { slack: { api_url: slack.apiUrl, allow: { U7: 'alice' } } } },
+      }),
+    );
+    proc = start(['channels'], box);
+    await proc.waitFor('stdout', /channels: slack/, 60_000);
+    const fake = slack;
+    expect(fake.socketConnections).toBe(1);
+    await fake.deliver(fake.message('D7', 'U7', 'hello'));
+    await fake.waitFor('the answer', () =>
+      fake.messagesIn('D7').find((m) => m.text.includes('Hello from Slack')),
+    );
+    proc.kill('SIGTERM');
+    const done = await proc.exited;
+    expect(done.code).toBe(0);
+    expect(done.stderr).toContain('Socket Mode');
+    for (const secret of [botToken, appToken]) expect(done.stdout + done.stderr).not.toContain(secret);
   }, 180_000);
 });

@@ -20,13 +20,30 @@ function callTag(request: Pick<ApprovalRequest, 'id' | 'digest'>): string {
   return createHash('sha256').update(`${request.id}\n${request.digest}`).digest('base64url').slice(0, 32);
 }
 
-export function approvalButtons(request: ApprovalRequest): Button[][] {
+/**
+ * The buttons of one call; `owner` (the platform user id whose group session asked) is added to their data, so a
+ * press finds that user's session among the group's (Telegram's 64 bytes hold it: 37 + 1 + at most 24).
+ */
+export function approvalButtons(request: ApprovalRequest, owner?: string): Button[][] {
   const tag = callTag(request);
-  return [(Object.keys(ACTIONS) as Action[]).map((a) => ({ text: ACTIONS[a].text, data: `ap:${a}:${tag}` }))];
+  const suffix = owner !== undefined && OWNER.test(owner) ? `:${owner}` : '';
+  return [
+    (Object.keys(ACTIONS) as Action[]).map((a) => ({
+      text: ACTIONS[a].text,
+      data: `ap:${a}:${tag}${suffix}`,
+    })),
+  ];
 }
 
+const OWNER = /^[A-Za-z0-9-]{1,24}$/;
+
 export function isApprovalData(data: string): boolean {
-  return /^ap:[asr]:[A-Za-z0-9_-]{32}$/.test(data);
+  return /^ap:[asr]:[A-Za-z0-9_-]{32}(?::[A-Za-z0-9-]{1,24})?$/.test(data);
+}
+
+/** The platform user id a button names as its session's owner (group sessions), if any. */
+export function approvalOwner(data: string): string | undefined {
+  return isApprovalData(data) ? data.split(':')[3] : undefined;
 }
 
 /** The pending request a press is for and what it decides; undefined when it names no pending call (stale). */

@@ -4,7 +4,13 @@ import { createSession } from '@birdie/runtime/session-start';
 import { executeTurn, type TurnInput, type TurnResult } from '@birdie/runtime/turn';
 import { isApiError, Workspaces } from '@birdie/server';
 import type { Session } from '@birdie/store';
-import { approvalButtons, approvalText, isApprovalData, pressedDecision } from './approval-buttons.js';
+import {
+  approvalButtons,
+  approvalOwner,
+  approvalText,
+  isApprovalData,
+  pressedDecision,
+} from './approval-buttons.js';
 import type { ButtonPress, ChatOutput, ChatPlace, IncomingMessage } from './chat.js';
 import type { ChatBook, ChatEntry } from './chat-book.js';
 import { runCommand } from './commands.js';
@@ -42,7 +48,6 @@ export const REFUSAL =
 export class ChannelCore {
   private readonly queues = new Map<string, Promise<void>>();
   private readonly running = new Map<string, AbortController>();
-  private readonly refused = new Set<string>();
   /** Decisions pressed so far for a session's pending calls, until every one of them has its decision. */
   private readonly decided = new Map<string, Record<string, ApprovalDecision>>();
   private readonly workspaces: Workspaces;
@@ -59,12 +64,27 @@ export class ChannelCore {
     return [this.options.platform, place.chatId, ...(place.threadId ? [place.threadId] : [])].join('_');
   }
 
+  /**
+   * The book key of a user's session in a place: in a group or channel each allowed user has their own
+   * (`<place key>:<platform user id>`), so several people can talk to the bot in one chat or thread; a private chat
+   * is its place's.
+   */
+  sessionKey(place: ChatPlace, userId: string, group: boolean): string {
+    return group ? `${this.keyOf(place)}:${userId}` : this.keyOf(place);
+  }
+
+  /** Whether anyone has a session in this place (a Slack thread the bot is in). */
+  knows(place: ChatPlace): boolean {
+    return this.options.book.hasChatsAt(this.keyOf(place));
+  }
+
   /** Handles one incoming message; resolves once it is queued (turns of one chat run one after another). */
   async onMessage(message: IncomingMessage): Promise<void> {
     if (message.group && !message.mentioned) return;
-    const key = this.keyOf(message.place);
     const user = this.options.allow[message.userId];
-    if (user === undefined) return this.refuse(message.place, key, message.userId);
+    if (user === undefined) return this.refuse(message.place, this.keyOf(message.place), message.userId);
+    const key = this.sessionKey(message.place, message.userId, message.group);
+    if (message.group) await this.adoptGroupSession(message.place, key, user);
     const command = /^\/([a-z]+)(?:@\S+)?(?:\s+([\s\S]*))?$/i.exec(message.text.trim());
     if (command?.[1]?.toLowerCase() === 'cancel') return this.cancel(message.place, key, user);
     await this.enqueue(key, async () => {
@@ -85,10 +105,12 @@ export class ChannelCore {
   /** Handles a button press (an approval): only the session's owner decides, a stale button says so. */
   async onPress(press: ButtonPress): Promise<void> {
     if (!isApprovalData(press.data)) return press.answer('This button does nothing any more.');
-    const key = this.keyOf(press.place);
+    // A button names the platform user whose group session asked (none: a private chat's, or an older button).
+    const owner = approvalOwner(press.data);
+    const key = owner ? `${this.keyOf(press.place)}:${owner}` : this.keyOf(press.place);
     const entry = this.options.book.chat(key);
     const user = this.options.allow[press.userId];
-    if (!entry || user !== entry.userId) {
+    if (!entry || user !== entry.userId || (owner !== undefined && owner !== press.userId)) {
       this.options.log(`${key}: approval press by ${press.userId} refused (not the session's owner)`);
       return press.answer("Only this session's owner can decide this.");
     }
@@ -166,8 +188,12 @@ export class ChannelCore {
 
   private async refuse(place: ChatPlace, key: string, userId: string): Promise<void> {
     const who = `${key}:${userId}`;
-    if (this.refused.has(who)) return;
-    this.refused.add(who);
+    if (this.options.book.wasRefused(who)) {
+      this.options.log(`${key}: ignored user ${userId} (refused before)`);
+      return;
+    }
+    // Remembered before the refusal is sent: two messages at once, or a restart, never get a second one.
+    await this.options.book.setRefused(who);
     this.options.log(`${key}: refused user ${userId} (not in the allow list)`);
     await this.say(place, REFUSAL);
   }
@@ -315,10 +341,21 @@ export class ChannelCore {
           : undefined;
     await reply.finish(ending);
     this.options.log(`${key}: turn ${result.runId ?? '-'} ${result.status}`);
-    for (const request of result.pending ?? []) await this.askApproval(place, request);
+    for (const request of result.pending ?? []) await this.askApproval(place, key, request);
   }
 
-  private async askApproval(place: ChatPlace, request: ApprovalRequest): Promise<void> {
-    await this.options.output.send(place, approvalText(request), approvalButtons(request));
+  private async askApproval(place: ChatPlace, key: string, request: ApprovalRequest): Promise<void> {
+    const owner = key.includes(':') ? key.slice(key.indexOf(':') + 1) : undefined;
+    await this.options.output.send(place, approvalText(request), approvalButtons(request, owner));
+  }
+
+  /**
+   * A group's session from before sessions were per user (the place's own key): its owner goes on with it under
+   * their own key, so the conversation is not lost.
+   */
+  private async adoptGroupSession(place: ChatPlace, key: string, user: string): Promise<void> {
+    if (this.options.book.chat(key)) return;
+    const legacy = this.options.book.chat(this.keyOf(place));
+    if (legacy?.userId === user) await this.options.book.setChat(key, legacy);
   }
 }

@@ -14,6 +14,8 @@ interface BookData {
   sessions: Record<string, string>;
   /** Per birdie user: the newest run already looked at for task reports. */
   reported: Record<string, number>;
+  /** Strangers already refused, as `<chat key>:<platform user id>`: one refusal each, across restarts. */
+  refused: string[];
 }
 
 /**
@@ -22,7 +24,7 @@ interface BookData {
  * every chat's session, and the session in the store keeps its pending approvals.
  */
 export class ChatBook {
-  private data: BookData = { chats: {}, sessions: {}, reported: {} };
+  private data: BookData = { chats: {}, sessions: {}, reported: {}, refused: [] };
   private writing: Promise<void> = Promise.resolve();
 
   private constructor(private readonly path: string) {}
@@ -35,6 +37,7 @@ export class ChatBook {
         chats: parsed.chats ?? {},
         sessions: parsed.sessions ?? {},
         reported: parsed.reported ?? {},
+        refused: parsed.refused ?? [],
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
@@ -46,6 +49,11 @@ export class ChatBook {
     return this.data.chats[key];
   }
 
+  /** Whether the place with this key has a session: its own, or a user's in it (`<key>:<user>`). */
+  hasChatsAt(key: string): boolean {
+    return key in this.data.chats || Object.keys(this.data.chats).some((k) => k.startsWith(`${key}:`));
+  }
+
   /** The chat a session belongs to (its current one or an earlier one). */
   chatOf(sessionId: string): string | undefined {
     return this.data.sessions[sessionId];
@@ -54,6 +62,16 @@ export class ChatBook {
   async setChat(key: string, entry: ChatEntry): Promise<void> {
     this.data.chats[key] = entry;
     this.data.sessions[entry.sessionId] = key;
+    await this.save();
+  }
+
+  wasRefused(who: string): boolean {
+    return this.data.refused.includes(who);
+  }
+
+  async setRefused(who: string): Promise<void> {
+    if (this.wasRefused(who)) return;
+    this.data.refused.push(who);
     await this.save();
   }
 

@@ -10,6 +10,7 @@ export type { Button, ButtonPress, ChatOutput, ChatPlace, IncomingFile, Incoming
 export { ChatBook, type ChatEntry } from './chat-book.js';
 export { HELP } from './commands.js';
 export { ChannelError, type ChannelErrorCode, isChannelError } from './errors.js';
+export { type SlackOptions, startSlack, toSlack } from './slack.js';
 export { splitMarkdown } from './split.js';
 export {
   channelSecrets,

@@ -4,6 +4,7 @@ import type { ChannelsSettings } from '@birdie/runtime/settings';
 import type { ChannelSetup } from './channel-core.js';
 import { ChatBook } from './chat-book.js';
 import { ChannelError } from './errors.js';
+import { type SlackOptions, startSlack } from './slack.js';
 import { TaskReports } from './task-reports.js';
 import { type RunningChannel, startTelegram, type TelegramOptions } from './telegram.js';
 import { transcriberOf } from './voice.js';
@@ -13,7 +14,7 @@ export interface StartChannelsOptions {
   log(line: string): void;
   /** How often to look for finished scheduled tasks to report, ms (default 15 s). */
   taskReportMs?: number;
-  /** Telegram's shortest time between two edits of a streamed message, ms (default 1000). */
+  /** The shortest time between two edits of a streamed message, ms (default 1000, both platforms). */
   editEveryMs?: number;
 }
 
@@ -89,10 +90,29 @@ export async function startChannels(
         'channels.telegram is set up without a token: set channels.telegram.token or BIRDIE_TELEGRAM_TOKEN',
       );
     }
+    const slack = settings.slack;
+    if (secrets.slackBotToken) {
+      const sl: SlackOptions = {
+        botToken: secrets.slackBotToken,
+        mode: slack?.mode ?? (secrets.slackAppToken ? 'socket' : 'events'),
+        ...optional('appToken', secrets.slackAppToken),
+        ...optional('signingSecret', secrets.slackSigningSecret),
+        ...optional('apiUrl', slack?.api_url),
+        ...optional('eventsHost', slack?.events_host),
+        ...optional('eventsPort', slack?.events_port),
+        ...optional('editEveryMs', options.editEveryMs),
+      };
+      channels.slack = await startSlack({ ...base, allow: slack?.allow ?? {} }, sl);
+    } else if (slack?.mode || slack?.allow) {
+      throw new ChannelError(
+        'channel-config',
+        'channels.slack is set up without a bot token: set channels.slack.bot_token or BIRDIE_SLACK_BOT_TOKEN',
+      );
+    }
     if (Object.keys(channels).length === 0)
       throw new ChannelError(
         'no-channels',
-        'no channel is configured: set channels.telegram.token (or BIRDIE_TELEGRAM_TOKEN), or the channels.slack tokens',
+        'no channel is configured: set channels.telegram.token (or BIRDIE_TELEGRAM_TOKEN), or channels.slack.bot_token (or BIRDIE_SLACK_BOT_TOKEN)',
       );
     for (const channel of Object.values(channels)) {
       const report = new TaskReports(channel.core, options.taskReportMs ?? 15_000);

@@ -2,9 +2,9 @@ import type { RunRecord } from '@birdie/store';
 import type { ChannelCore } from './channel-core.js';
 import type { ChatPlace } from './chat.js';
 
-/** The chat place a book key names (`telegram_<chat>`, `slack_<channel>_<thread>`). */
+/** The chat place a book key names (`telegram_<chat>`, `slack_<channel>_<thread>`, each maybe `:<user>`). */
 export function placeOfKey(key: string): ChatPlace {
-  const [, chatId = '', threadId] = key.split('_');
+  const [, chatId = '', threadId] = (key.split(':')[0] ?? '').split('_');
   return { chatId, ...(threadId ? { threadId } : {}) };
 }
 

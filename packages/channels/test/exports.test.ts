@@ -21,7 +21,9 @@ it('exports exactly its public API', () => {
     'scrubbed',
     'splitMarkdown',
     'startChannels',
+    'startSlack',
     'startTelegram',
+    'toSlack',
     'toTelegram',
     'transcriberOf',
   ]);

@@ -2,12 +2,18 @@ import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openServeRuntime } from '@birdie/runtime/server-runtime';
-import { FakeBotApi, makeTempDir } from '@birdie/test-utils';
+import { FakeBotApi, FakeSlackApi, makeTempDir } from '@birdie/test-utils';
 import { type RunningChannels, startChannels } from '../src/index.js';
 
 export const TOKEN = '123456:TEST-telegram-token-never-logged';
 export const OWNER = 111;
 export const STRANGER = 222;
+
+export const SLACK_BOT_TOKEN = 'xoxb-TEST-slack-bot-token-never-logged';
+export const SLACK_APP_TOKEN = 'xapp-TEST-slack-app-token-never-logged';
+export const SLACK_SIGNING_SECRET = 'slack-signing-secret-never-logged_7';
+export const SLACK_OWNER = 'UOWNER1';
+export const SLACK_STRANGER = 'USTRANGER';
 
 const REPO_SKILLS = fileURLToPath(new URL('../../../skills/', import.meta.url));
 
@@ -25,6 +31,8 @@ schema: { type: object, properties: { text: { type: string } }, required: [text]
 export interface Harness {
   home: string;
   api: FakeBotApi;
+  /** The fake Slack (its Web API and events), when the harness runs Slack. */
+  slack: FakeSlackApi;
   logs: string[];
   stderr: string[];
   env: NodeJS.ProcessEnv;
@@ -46,6 +54,8 @@ export interface HarnessOptions {
   env?: NodeJS.ProcessEnv;
   /** Give the session the bundled scheduler skill to enable. */
   scheduler?: boolean;
+  /** Run the Slack channel (Socket Mode or the Events API) instead of Telegram. */
+  slack?: 'socket' | 'events';
 }
 
 /** A BIRDIE_HOME with the scripted model and a shouter skill, a fake Bot API, and the channels started on them. */
@@ -61,16 +71,29 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   await writeFile(join(dir.path, 'script.json'), JSON.stringify(options.script));
   const api = new FakeBotApi(TOKEN);
   await api.start();
-  const { telegram, ...otherChannels } = options.channels ?? {};
+  const slack = new FakeSlackApi(SLACK_BOT_TOKEN, {
+    appToken: SLACK_APP_TOKEN,
+    signingSecret: SLACK_SIGNING_SECRET,
+  });
+  await slack.start();
+  const { telegram, slack: slackSettings, ...otherChannels } = options.channels ?? {};
+  const platform = options.slack
+    ? {
+        slack: {
+          api_url: slack.apiUrl,
+          mode: options.slack,
+          events_port: 0,
+          allow: { [SLACK_OWNER]: 'alice' },
+          ...(slackSettings as object),
+        },
+      }
+    : { telegram: { api_url: api.url, allow: { [OWNER]: 'alice' }, ...(telegram as object) } };
   await writeFile(
     join(home, 'config.json'),
     JSON.stringify({
       settings: {
         ...options.settings,
-        channels: {
-          telegram: { api_url: api.url, allow: { [OWNER]: 'alice' }, ...(telegram as object) },
-          ...otherChannels,
-        },
+        channels: { ...platform, ...otherChannels },
       },
     }),
   );
@@ -82,12 +105,18 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     BIRDIE_HOME: home,
     LLM_VENDOR: 'scripted',
     LLM_SCRIPT: join(dir.path, 'script.json'),
-    BIRDIE_TELEGRAM_TOKEN: TOKEN,
+    ...(options.slack
+      ? {
+          BIRDIE_SLACK_BOT_TOKEN: SLACK_BOT_TOKEN,
+          BIRDIE_SLACK_SIGNING_SECRET: SLACK_SIGNING_SECRET,
+          ...(options.slack === 'socket' ? { BIRDIE_SLACK_APP_TOKEN: SLACK_APP_TOKEN } : {}),
+        }
+      : { BIRDIE_TELEGRAM_TOKEN: TOKEN }),
     ...options.env,
   };
   const logs: string[] = [];
   const stderr: string[] = [];
-  const harness = { home, api, logs, stderr, env } as Harness;
+  const harness = { home, api, slack, logs, stderr, env } as Harness;
   const open = async () => {
     const io = {
       env,
@@ -102,6 +131,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
         editEveryMs: 150,
         taskReportMs: 200,
       });
+      slack.eventsUrl = harness.running.channels.slack?.url ?? '';
     } catch (error) {
       await harness.setup.rt.close();
       throw error;
@@ -111,6 +141,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     await open();
   } catch (error) {
     await api.stop();
+    await slack.stop();
     await dir.cleanup();
     throw error;
   }
@@ -121,6 +152,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   harness.restart = open;
   harness.cleanup = async () => {
     await api.stop();
+    await slack.stop();
     await dir.cleanup();
   };
   return harness;
@@ -130,5 +162,12 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 export function telegramCore(h: Harness) {
   const channel = h.running.channels.telegram;
   if (!channel) throw new Error('no telegram channel');
+  return channel.core;
+}
+
+/** The Slack channel's core, to wait until its threads are idle. */
+export function slackCore(h: Harness) {
+  const channel = h.running.channels.slack;
+  if (!channel) throw new Error('no slack channel');
   return channel.core;
 }

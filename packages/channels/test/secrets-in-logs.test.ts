@@ -3,7 +3,20 @@ import { join } from 'node:path';
 import { FakeOpenAi } from '@birdie/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { scrubbed } from '../src/index.js';
-import { type Harness, OWNER, STRANGER, startHarness, TOKEN, telegramCore } from './harness.js';
+import {
+  type Harness,
+  OWNER,
+  SLACK_APP_TOKEN,
+  SLACK_BOT_TOKEN,
+  SLACK_OWNER,
+  SLACK_SIGNING_SECRET,
+  SLACK_STRANGER,
+  STRANGER,
+  slackCore,
+  startHarness,
+  TOKEN,
+  telegramCore,
+} from './harness.js';
 
 const SECRET = 'webhook-secret-never-logged_42';
 const VOICE_KEY = 'sk-voice-key-never-logged';
@@ -73,6 +86,51 @@ describe('secrets never reach the logs', () => {
       for (const file of await filesUnder(h.home)) expect(file.text, file.path).not.toContain(secret);
     }
     await h.restart(); // for afterEach
+  });
+
+  it('a Slack conversation (events and Socket Mode) with voice, a stranger, bad signatures and a failure logs none of the secrets', async () => {
+    openai = new FakeOpenAi('shout hello');
+    await openai.start();
+    const secrets = [SLACK_BOT_TOKEN, SLACK_APP_TOKEN, SLACK_SIGNING_SECRET, VOICE_KEY];
+    for (const mode of ['events', 'socket'] as const) {
+      h = await startHarness({
+        slack: mode,
+        script: [
+          { match: 'shout', tool_calls: [{ name: 'shout', args: { text: 'hi' } }] },
+          { match: 'shout', text: 'Done.' },
+        ],
+        settings: { approval: 'always' },
+        channels: { voice: { base_url: openai.url } },
+        env: { BIRDIE_VOICE_API_KEY: VOICE_KEY, BIRDIE_SLACK_APP_TOKEN: SLACK_APP_TOKEN },
+      });
+      const { slack } = h;
+      const dm = 'D0OWNER';
+      const clip = slack.addFile('F1', 'clip.webm', 'audio/webm', new TextEncoder().encode('webm'));
+      await slack.deliver(slack.message(dm, SLACK_OWNER, '', { subtype: 'file_share', files: [clip] }));
+      const question = await slack.waitFor('the approval', () => slack.messagesIn(dm).find((m) => m.buttons));
+      await slack.deliver(slack.press(question, SLACK_OWNER, question.buttons?.[0]?.action_id as string));
+      await slack.waitFor('done', () => slack.messagesIn(dm).find((m) => m.text.includes('Done')));
+      await slack.deliver(slack.message('D0STRANGER', SLACK_STRANGER, 'hi'));
+      if (mode === 'events') await slack.post(slack.message(dm, SLACK_OWNER, 'hi'), { secret: 'wrong' });
+      // A file Slack cannot give: the failure is logged.
+      const gone = { ...clip, id: 'gone', url_private_download: `${slack.url}/files/gone/download` };
+      await slack.deliver(slack.message(dm, SLACK_OWNER, '', { subtype: 'file_share', files: [gone] }));
+      await slack.waitFor('the failure logged', () =>
+        h?.logs.some((l) => l.includes('downloading a file failed')),
+      );
+      await slackCore(h).idle();
+      await h.stop();
+      const logged = [...h.logs, ...h.stderr].join('\n');
+      expect(h.logs.length).toBeGreaterThan(4);
+      for (const secret of secrets) {
+        expect(logged).not.toContain(secret);
+        for (const file of await filesUnder(h.home)) expect(file.text, file.path).not.toContain(secret);
+      }
+      await h.restart();
+      await h.stop().catch(() => undefined);
+      await h.cleanup();
+      h = undefined;
+    }
   });
 
   it('scrubbed() removes a configured secret from any line', () => {

@@ -1,3 +1,5 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REFUSAL, toTelegram } from '../src/index.js';
 import { type Harness, OWNER, STRANGER, startHarness, telegramCore } from './harness.js';
@@ -74,5 +76,33 @@ describe('a Telegram conversation through the fake Bot API', () => {
     for (const text of texts) expect(text.length).toBeLessThanOrEqual(4096);
     // Cut between paragraphs, nothing lost (MarkdownV2 escapes the dots; the converter ends each with a newline).
     expect(texts.map((t) => t.trimEnd().replaceAll('\\', '')).join('\n\n')).toBe(long);
+  });
+
+  it("goes on with a group session kept under the chat's own key (a book from before per-user sessions)", async () => {
+    h = await startHarness({
+      script: [
+        { match: 'one', text: 'First.' },
+        { match: 'two', text: 'Second.' },
+      ],
+    });
+    const api = h.api;
+    const group = -1001;
+    api.push(api.message(group, OWNER, '@birdie_test_bot one', {}, 'supergroup'));
+    await api.waitFor('the first answer', () => api.messagesIn(group).find((m) => m.text.includes('First')));
+    await telegramCore(h).idle();
+    await h.stop();
+    // The book as an older release wrote it: the group's session under the group's key.
+    const path = join(h.home, 'channels.json');
+    const book = JSON.parse(await readFile(path, 'utf8'));
+    expect(Object.keys(book.chats)).toEqual([`telegram_${group}:${OWNER}`]);
+    book.chats = { [`telegram_${group}`]: book.chats[`telegram_${group}:${OWNER}`] };
+    await writeFile(path, JSON.stringify(book));
+    await h.restart();
+    api.push(api.message(group, OWNER, '@birdie_test_bot two', {}, 'supergroup'));
+    await api.waitFor('the second answer', () =>
+      api.messagesIn(group).find((m) => m.text.includes('Second')),
+    );
+    await telegramCore(h).idle();
+    expect(await h.setup.rt.store.sessions.list('alice')).toHaveLength(1);
   });
 });

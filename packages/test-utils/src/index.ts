@@ -19,6 +19,15 @@ export {
 export { FakeBotApi, type FakeMessage, type RecordedCall } from './fake-bot-api.js';
 export { FakeOpenAi, type Transcription } from './fake-openai.js';
 export {
+  FakeSlackApi,
+  type SignOptions,
+  SLACK_BOT_USER,
+  type SlackButton,
+  type SlackCall,
+  type SlackEphemeral,
+  type SlackMessage,
+} from './fake-slack-api.js';
+export {
   CRASH_SAFE_SETTINGS,
   type PostgresServer,
   PostgresUnavailableError,
