@@ -10,6 +10,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { birdieGraph, storeTurn, stream } from './framework-turn.mjs';
 import { median } from './lib.mjs';
 import { echo, makeModel, writeToolSkill } from './peers/agents.mjs';
 
@@ -56,56 +57,6 @@ async function langchainAgent(model, checkpointer) {
       { messages: [{ role: 'user', content: 'do the thing' }] },
       { configurable: { thread_id: threadId } },
     );
-  };
-}
-
-/** birdie's graph with the tool skill only (no corpus skills), as `createAgent` gets the one tool. */
-async function birdieGraph(model, toolDir, checkpointer) {
-  const { loadRegistry, SkillPolicy } = await import('@birdie/registry');
-  const { createAgent } = await import('@birdie/graph');
-  const registry = await loadRegistry({ dirs: [toolDir] });
-  const policy = new SkillPolicy(registry);
-  return createAgent({ model, registry, policy, checkpointer });
-}
-
-async function stream(agent, threadId, turn = {}) {
-  for await (const event of agent.stream('do the thing', { threadId, ...turn })) {
-    if (event.type === 'error') throw new Error(`birdie: ${event.error.message}`);
-  }
-}
-
-/**
- * A birdie turn on its store as the turn path makes it (@birdie/runtime's leasedTurn): lease, thread head before,
- * run log start, journal, memory, the graph, thread head after, run log finish, session totals, release.
- */
-function storeTurn(store, agent) {
-  return async (session) => {
-    const lease = await store.leases.acquire(session.id, { waitMs: 0 });
-    try {
-      // The thread's head before and after, as the turn path reads it (the checkpointer's headId, no decoding).
-      const before = store.checkpointer.headId(session.id);
-      const runId = await store.runs.start({
-        sessionId: session.id,
-        userId: 'bench',
-        model: 'fake',
-        ...(before ? { startCheckpointId: before } : {}),
-      });
-      const journal = await store.runs.journal(runId);
-      const memory = (await store.memory.list('bench')).map((m) => ({
-        id: String(m.id),
-        content: m.content,
-      }));
-      await stream(agent, session.id, { journal, memory });
-      await store.runs.finish(runId, {
-        status: 'ok',
-        inputTokens: 0,
-        outputTokens: 0,
-        endCheckpointId: store.checkpointer.headId(session.id),
-      });
-      await store.sessions.recordTurn(session.id, 'bench', { inputTokens: 0, outputTokens: 0 });
-    } finally {
-      await lease.release();
-    }
   };
 }
 

@@ -128,7 +128,7 @@ export async function executeTurn(
   let result: TurnResult | undefined;
   try {
     options.handlers.onLeased?.(lease);
-    result = await leasedTurn(rt, session, input, options);
+    result = await leasedTurn(rt, session, input, options, lease);
     return result;
   } finally {
     await lease.release();
@@ -181,6 +181,7 @@ async function leasedTurn(
   session: Session,
   input: TurnInput,
   options: TurnOptions,
+  lease: SessionLease,
 ): Promise<TurnResult> {
   const { store } = rt;
   // The session's own user: one runtime may serve many users (`birdie serve`).
@@ -363,25 +364,26 @@ async function leasedTurn(
   // Stopped by the user or a signal: `cancelled`; waiting for an approval nobody gave: `interrupted`.
   const logged: FinishedStatus = result.status;
   const after = await threadHead(store, session.id);
+  // From the user's words: a turn that answers approvals has none (its session's first turn had them).
+  const wantsTitle = session.title === undefined && typeof input === 'string';
   try {
     await subagents.finishAll(logged);
+    // The run's end, the session's totals and (unless a title is still to be written under it) the lease's release:
+    // one commit.
     await store.runs.finish(runId, {
       status: logged,
       ...usage.recorded(),
       ...(result.answer ? { answer: result.answer } : {}),
       ...(result.error ? { error: result.error } : {}),
       ...(after ? { endCheckpointId: after } : {}),
-    });
-    await store.sessions.recordTurn(session.id, userId, {
-      inputTokens: result.inputTokens,
-      outputTokens: result.outputTokens,
+      sessionTurn: { inputTokens: result.inputTokens, outputTokens: result.outputTokens },
+      ...(wantsTitle ? {} : { release: lease }),
     });
   } catch (error) {
     // The turn already failed on the same cause (a full disk): that failure is the one to report.
     if (result.status !== 'error') throw error;
   }
-  // From the user's words: a turn that answers approvals has none (its session's first turn had them).
-  if (session.title === undefined && typeof input === 'string') {
+  if (wantsTitle && typeof input === 'string') {
     // A title is a convenience: failing to make one never fails the turn.
     const { titleAfterTurn } = await import('./session-titles.js');
     result.title = await titleAfterTurn(rt, session, input).catch(() => undefined);

@@ -78,6 +78,24 @@ export class PgHeldLease implements SessionLease {
     }
   }
 
+  /** @internal Whether this lease is one `book` handed out. */
+  of(book: PgLeaseBook): boolean {
+    return this.book === book;
+  }
+
+  /** @internal Whether it is still held (neither released nor lost, as far as this process knows). */
+  get held(): boolean {
+    return this.state === 'held';
+  }
+
+  /** @internal Its row went in the caller's committed transaction (`runs.finish`'s `release`): stop renewing, forget it. */
+  async releasedWithRow(): Promise<void> {
+    if (this.state === 'released') return;
+    this.state = 'released';
+    clearInterval(this.timer);
+    await this.book.ended(this.sessionId, this, 'released', false);
+  }
+
   /** @internal Another owner has the row: stop renewing, forget it, keep the row alone. */
   lost(): void {
     if (this.state === 'held') void this.end('lost');

@@ -12,6 +12,7 @@ import {
   newHolder,
   pidScope,
   type SessionLease,
+  StoreError,
   takenOverError,
   validateLeaseKey,
   validateSessionId,
@@ -78,6 +79,29 @@ export class PgLeases implements PgLeaseBook {
     const row = await this.row(client, sessionId, ' FOR SHARE');
     const lease = this.held.get(sessionId);
     checkFence(sessionId, row, this.owner, lease, this.lost.has(sessionId), (r) => this.live(r));
+  }
+
+  /**
+   * This store's lease `lease` on `sessionId`, to release inside the caller's transaction (`releaseRow`, then
+   * `releasedWithRow()` after the commit); `invalid-argument` for another store's lease or another session's.
+   */
+  ownLease(lease: SessionLease, sessionId: string): PgHeldLease {
+    if (!(lease instanceof PgHeldLease) || !lease.of(this) || lease.sessionId !== sessionId) {
+      throw new StoreError(
+        'invalid-argument',
+        `release must be this store's lease on session ${sessionId}, the run's session`,
+      );
+    }
+    return lease;
+  }
+
+  /** Inside a write transaction: drops this store's row of a lease it still holds (see `ownLease`). */
+  async releaseRow(client: Client, lease: PgHeldLease): Promise<void> {
+    if (lease.held)
+      await client.query('DELETE FROM leases WHERE session_id = $1 AND owner = $2', [
+        lease.sessionId,
+        this.owner,
+      ]);
   }
 
   /** Inside the transaction that deletes the session: refuses while another live process holds it, then drops the row. */

@@ -20,10 +20,11 @@ import {
   toRun,
   validateUserId,
 } from '@birdie/store/backend';
-import { type Db, NOW_MS } from './db.js';
+import { type Db, NOW_MS, type Queryable } from './db.js';
 import { guard } from './guard.js';
 import type { PgLeases } from './leases.js';
 import { requireOwner } from './owner.js';
+import { addTurn } from './sessions.js';
 
 /** `?` placeholders as `$1, $2, …`. */
 function numbered(sql: string, from = 0): string {
@@ -65,14 +66,36 @@ export function createRuns(db: Db, leases: PgLeases): RunsRepo {
       });
     },
     async finish(runId, r) {
-      const { status, input, output, error, usage, answer, endCheckpoint, model } = checkRunFinish(r);
+      const { status, input, output, error, usage, answer, endCheckpoint, model, turn } = checkRunFinish(r);
       if (!Number.isSafeInteger(runId)) throw new StoreError('not-found', `no run ${runId}`);
-      const { rowCount } = await db.query(
-        `UPDATE runs SET status = $1, ended_at = $2, input_tokens = $3, output_tokens = $4, error = $5, usage = $6,
-           answer = $7, end_checkpoint = coalesce($8, end_checkpoint), model = coalesce($9, model) WHERE id = $10`,
-        [status, Date.now(), input, output, error, usage, answer, endCheckpoint, model, runId],
-      );
-      if (rowCount === 0) throw new StoreError('not-found', `no run ${runId}`);
+      const end = async (q: Queryable) => {
+        const now = Date.now();
+        const { rows } = await q.query<{ session_id: string; user_id: string | null }>(
+          `UPDATE runs SET status = $1, ended_at = $2, input_tokens = $3, output_tokens = $4, error = $5, usage = $6,
+             answer = $7, end_checkpoint = coalesce($8, end_checkpoint), model = coalesce($9, model) WHERE id = $10
+           RETURNING session_id, user_id`,
+          [status, now, input, output, error, usage, answer, endCheckpoint, model, runId],
+        );
+        if (rows.length === 0) throw new StoreError('not-found', `no run ${runId}`);
+        return { run: rows[0]!, now };
+      };
+      if (turn === null && r.release === undefined) {
+        await end(db);
+        return;
+      }
+      // The turn's end in one transaction: the run, its session's totals and the release of its lease.
+      const released = await db.tx(async (client) => {
+        const { run, now } = await end(client);
+        if (turn !== null) {
+          await requireOwner(client, run.session_id, run.user_id ?? '');
+          await addTurn(client, run.session_id, turn.input, turn.output, now);
+        }
+        if (r.release === undefined) return undefined;
+        const lease = leases.ownLease(r.release, run.session_id);
+        await leases.releaseRow(client, lease);
+        return lease;
+      });
+      await released?.releasedWithRow();
     },
     async progress(runId, r) {
       const { input, output, usage, model } = checkRunProgress(r);

@@ -11,7 +11,7 @@ import {
   toSession,
   validateUserId,
 } from '@birdie/store/backend';
-import type { Client, Db } from './db.js';
+import type { Client, Db, Queryable } from './db.js';
 import type { PgLeases } from './leases.js';
 import { checkOwner, requireOwner } from './owner.js';
 
@@ -90,11 +90,7 @@ export function createSessions(db: Db, deps: SessionDeps): Sessions {
       const output = checkCount(usage?.outputTokens, 'outputTokens');
       await db.tx(async (client) => {
         await requireOwner(client, id, userId);
-        await client.query(
-          `UPDATE sessions SET turns = turns + 1, input_tokens = input_tokens + $1,
-             output_tokens = output_tokens + $2, updated_at = $3 WHERE id = $4`,
-          [input, output, Date.now(), id],
-        );
+        await addTurn(client, id, input, output, Date.now());
       });
     },
     async repair(id, userId) {
@@ -102,4 +98,13 @@ export function createSessions(db: Db, deps: SessionDeps): Sessions {
       return deps.repair(id);
     },
   };
+}
+
+/** One turn and its tokens added to a session's totals: `recordTurn`, and `runs.finish`'s `sessionTurn`. */
+export async function addTurn(client: Queryable, id: string, input: number, output: number, now: number) {
+  await client.query(
+    `UPDATE sessions SET turns = turns + 1, input_tokens = input_tokens + $1,
+       output_tokens = output_tokens + $2, updated_at = $3 WHERE id = $4`,
+    [input, output, now, id],
+  );
 }

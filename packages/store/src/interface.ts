@@ -202,6 +202,17 @@ export interface RunFinish {
   endCheckpointId?: string;
   /** The model of the run's last call (`vendor:model`), when one answered: it replaces the one the run started with. */
   model?: string;
+  /**
+   * Also adds the run as one turn with these tokens to its session's totals (what `sessions.recordTurn` does, as the
+   * run's user), in the run's end's transaction.
+   */
+  sessionTurn?: Usage;
+  /**
+   * Also gives this lease back in the same transaction (what `lease.release()` would do after it): a turn's end, its
+   * session's totals and the release are one commit, all or nothing. It must be this store's lease on the run's
+   * session (`invalid-argument` otherwise); a lease no longer held is left as it is.
+   */
+  release?: SessionLease;
 }
 
 /** What a running run has used so far: recorded as it goes, so a run whose process dies keeps it. */
@@ -239,6 +250,7 @@ export interface RunsRepo {
    * that is not the user's.
    */
   start(r: RunStart): Promise<number>;
+  /** Ends the run (`not-found` for an unknown run); with `sessionTurn` and `release`, a turn's whole end in one commit. */
   finish(runId: number, r: RunFinish): Promise<void>;
   /**
    * Records the tokens a running run has used so far (and its latest model); a run that has ended is left as it is.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type Db, immediate } from './db.js';
-import type { LeaseHolder } from './errors.js';
+import { type LeaseHolder, StoreError } from './errors.js';
 import { HeldLease, type LeaseBook } from './held-lease.js';
 import { validateLeaseKey, validateSessionId } from './ids.js';
 import type { AcquireOptions, LeasesRepo, SessionLease, SyncOf } from './interface.js';
@@ -101,6 +101,25 @@ export class Leases implements LeaseBook {
     this.held.get(sessionId)?.end('deleted');
     this.lost.delete(sessionId);
     this.removeAny.run(sessionId);
+  }
+
+  /**
+   * This store's lease `lease` on `sessionId`, to release inside the caller's transaction (`releaseRow`, then
+   * `releasedWithRow()` after the commit); `invalid-argument` for another store's lease or another session's.
+   */
+  ownLease(lease: SessionLease, sessionId: string): HeldLease {
+    if (!(lease instanceof HeldLease) || !lease.of(this) || lease.sessionId !== sessionId) {
+      throw new StoreError(
+        'invalid-argument',
+        `release must be this store's lease on session ${sessionId}, the run's session`,
+      );
+    }
+    return lease;
+  }
+
+  /** Inside a write transaction: drops this store's row of a lease it still holds (see `ownLease`). */
+  releaseRow(lease: HeldLease): void {
+    if (lease.held) this.remove.run(lease.sessionId, this.owner);
   }
 
   /** Releases every lease this store holds (on close). */

@@ -17,6 +17,7 @@ import { createJournal } from './journal.js';
 import type { LeaseRow } from './lease-rows.js';
 import type { Leases } from './leases.js';
 import type { Ownership } from './owner.js';
+import { ADD_TURN } from './sessions.js';
 import { checkRunFinish, checkRunProgress, checkRunStart, checkRunStatus, decodeUsage } from './validate.js';
 
 export interface RunRow {
@@ -203,6 +204,7 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
      WHERE id = ? AND status = 'running'`,
   );
   const one = db.prepare<[number], RunRow>('SELECT * FROM runs WHERE id = ?');
+  const addTurn = db.prepare(ADD_TURN);
   const toolsOf = db.prepare<[number], ToolRow>('SELECT * FROM tool_calls WHERE run_id = ? ORDER BY id');
   const running = db.prepare<[], RunRow & RunWithLease>(
     `SELECT r.*, l.session_id AS l_session_id, l.owner AS l_owner, l.host AS l_host, l.pid AS l_pid,
@@ -227,11 +229,35 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
       });
     },
     finish(runId, r) {
-      const { status, input, output, error, usage, answer, endCheckpoint, model } = checkRunFinish(r);
-      const { changes } = immediate(db, () =>
-        update.run(status, Date.now(), input, output, error, usage, answer, endCheckpoint, model, runId),
-      );
-      if (changes === 0) throw new StoreError('not-found', `no run ${runId}`);
+      const { status, input, output, error, usage, answer, endCheckpoint, model, turn } = checkRunFinish(r);
+      const released = immediate(db, () => {
+        const now = Date.now();
+        const { changes } = update.run(
+          status,
+          now,
+          input,
+          output,
+          error,
+          usage,
+          answer,
+          endCheckpoint,
+          model,
+          runId,
+        );
+        if (changes === 0) throw new StoreError('not-found', `no run ${runId}`);
+        if (turn === null && r.release === undefined) return undefined;
+        // The turn's end in the same commit: its session's totals and the release of its lease.
+        const run = one.get(runId)!;
+        if (turn !== null) {
+          owners.require(run.session_id, run.user_id ?? '');
+          addTurn.run(turn.input, turn.output, now, run.session_id);
+        }
+        if (r.release === undefined) return undefined;
+        const lease = leases.ownLease(r.release, run.session_id);
+        leases.releaseRow(lease);
+        return lease;
+      });
+      released?.releasedWithRow();
     },
     progress(runId, r) {
       const { input, output, usage, model } = checkRunProgress(r);

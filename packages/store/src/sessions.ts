@@ -22,6 +22,10 @@ export interface SessionRow {
 export const SESSION_COLUMNS =
   'id, user_id, title, agent, created_at, updated_at, turns, input_tokens, output_tokens';
 
+/** One turn and its tokens added to a session's totals (input, output, now, id): `recordTurn`, `runs.finish`. */
+export const ADD_TURN = `UPDATE sessions SET turns = turns + 1, input_tokens = input_tokens + ?,
+  output_tokens = output_tokens + ?, updated_at = ? WHERE id = ?`;
+
 export interface SessionDeps {
   owners: Ownership;
   leases: Leases;
@@ -45,10 +49,7 @@ export function createSessions(db: Db, deps: SessionDeps): SyncOf<Sessions> {
   const byId = db.prepare<[string], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`);
   const setTitle = db.prepare('UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?');
   const remove = db.prepare('DELETE FROM sessions WHERE id = ?');
-  const addTurn = db.prepare(
-    `UPDATE sessions SET turns = turns + 1, input_tokens = input_tokens + ?,
-       output_tokens = output_tokens + ?, updated_at = ? WHERE id = ?`,
-  );
+  const addTurn = db.prepare(ADD_TURN);
 
   return {
     create(userId, opts = {}) {

@@ -132,6 +132,8 @@ export function checkRunFinish(r: RunFinish): {
   answer: string | null;
   endCheckpoint: string | null;
   model: string | null;
+  /** The session's totals to add (`sessionTurn`), or null. */
+  turn: { input: number; output: number } | null;
 } {
   if (!STATUSES.has(r?.status)) {
     throw new StoreError('invalid-argument', `run status must be one of ${[...STATUSES].join(', ')}`);
@@ -148,6 +150,13 @@ export function checkRunFinish(r: RunFinish): {
         : redactSecrets(checkText(r.answer, 'answer', MAX_ANSWER)),
     endCheckpoint: r.endCheckpointId === undefined ? null : checkKey(r.endCheckpointId, 'endCheckpointId'),
     model: r.model === undefined ? null : checkText(r.model, 'model'),
+    turn:
+      r.sessionTurn === undefined
+        ? null
+        : {
+            input: checkCount(r.sessionTurn?.inputTokens, 'sessionTurn.inputTokens'),
+            output: checkCount(r.sessionTurn?.outputTokens, 'sessionTurn.outputTokens'),
+          },
   };
 }
 

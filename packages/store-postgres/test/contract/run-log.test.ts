@@ -129,6 +129,56 @@ describe.each(backends)('$name', (backend) => {
     await lease.release();
   });
 
+  it("ends a turn in one commit: the run's end, the session's totals and the lease's release, or none of them", async () => {
+    const lease = await t.store.leases.acquire(sessionId);
+    const run = await t.store.runs.start({ sessionId, userId: 'alice', model: 'fast' });
+    const turn = { inputTokens: 40, outputTokens: 4 };
+    // A finish that fails (no such run) records nothing of the three: the totals stay, the lease is still held.
+    expect(
+      await codeOf(() =>
+        t.store.runs.finish(999_999, { status: 'ok', sessionTurn: turn, release: lease, usage: [] }),
+      ),
+    ).toBe('not-found');
+    expect(await t.store.sessions.get(sessionId, 'alice')).toMatchObject({ turns: 0, inputTokens: 0 });
+    expect(await t.store.leases.holder(sessionId)).toEqual(lease.holder);
+    await lease.assertHeld();
+
+    await t.store.runs.finish(run, {
+      status: 'ok',
+      inputTokens: 40,
+      outputTokens: 4,
+      sessionTurn: turn,
+      release: lease,
+    });
+    expect(await t.store.runs.get(run, 'alice')).toMatchObject({ status: 'ok', inputTokens: 40 });
+    expect(await t.store.sessions.get(sessionId, 'alice')).toMatchObject({
+      turns: 1,
+      inputTokens: 40,
+      outputTokens: 4,
+    });
+    expect(await t.store.leases.holder(sessionId)).toBeUndefined();
+    expect(await codeOf(() => lease.assertHeld())).toBe('lease-lost');
+    // Another store (another process) takes the session at once; releasing again changes nothing.
+    await lease.release();
+    const other = await t.env.open();
+    const next = await other.leases.acquire(sessionId);
+    expect(next.previous).toBeUndefined();
+    await next.release();
+
+    // Only the lease of the run's own session, from this store, is released with it.
+    const second = await t.store.runs.start({ sessionId, userId: 'alice' });
+    const foreign = await other.leases.acquire(sessionId);
+    expect(await codeOf(() => t.store.runs.finish(second, { status: 'ok', release: foreign }))).toBe(
+      'invalid-argument',
+    );
+    expect(
+      await codeOf(() =>
+        t.store.runs.finish(second, { status: 'ok', sessionTurn: { inputTokens: -1, outputTokens: 0 } }),
+      ),
+    ).toBe('invalid-argument');
+    expect((await t.store.runs.get(second, 'alice'))?.status).toBe('running');
+    await foreign.release();
+  });
   it('lists by agent, status, start time, parent, and pages by id', async () => {
     const lease = await t.store.leases.acquire(sessionId);
     const ids: number[] = [];

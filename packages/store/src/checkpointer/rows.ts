@@ -27,6 +27,8 @@ export interface Rows {
   latestSeq: Database.Statement<[number], { seq: number }>;
   placeholder: Database.Statement<[number, string], unknown>;
   fill: Database.Statement<[number | null, string, Buffer, number], unknown>;
+  /** A checkpoint put before any write named it: one row, instead of a placeholder and its fill. */
+  insertFilled: Database.Statement<[number, string, number | null, string, Buffer], unknown>;
   byId: Database.Statement<[number, string], CheckpointRow>;
   latest: Database.Statement<[number], CheckpointRow>;
   bodyOf: Database.Statement<[number], { body: Buffer }>;
@@ -60,6 +62,9 @@ export function prepareRows(db: Db): Rows {
     ),
     fill: st<[number | null, string, Buffer, number], unknown>(
       'UPDATE cp_checkpoints SET parent_seq = ?, chans = ?, body = ? WHERE seq = ?',
+    ),
+    insertFilled: st<[number, string, number | null, string, Buffer], unknown>(
+      'INSERT INTO cp_checkpoints (thread, checkpoint_id, parent_seq, chans, body) VALUES (?, ?, ?, ?, ?)',
     ),
     byId: st<[number, string], CheckpointRow>(
       `${SELECT_CHECKPOINT} WHERE c.thread = ? AND c.checkpoint_id = ? AND c.body IS NOT NULL`,

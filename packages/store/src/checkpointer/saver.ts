@@ -135,8 +135,14 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
         const parentSeq = parentId ? this.seqOf(thread, parentId) : null;
         const vals = inheritedVals(this.parentBody(parentSeq), checkpoint.channel_versions, newVersions);
         const { body, text } = checkpointText(checkpoint, vals, drafts, ids, metadataJson);
-        const seq = this.seqOf(thread, checkpoint.id);
-        this.rows.fill.run(parentSeq, channelList(Object.keys(vals)), packText(text), seq);
+        const chans = channelList(Object.keys(vals));
+        const packed = packText(text);
+        // Usually a new step: one insert. A step that writes named first (a placeholder) or a re-put: filled in.
+        const found = this.rows.seq.get(thread, checkpoint.id)?.seq;
+        if (found !== undefined) this.rows.fill.run(parentSeq, chans, packed, found);
+        const seq =
+          found ??
+          Number(this.rows.insertFilled.run(thread, checkpoint.id, parentSeq, chans, packed).lastInsertRowid);
         return { thread, ids, seq, body };
       });
       this.blobs.remember(saved.thread, encoder.blobs, saved.ids);

@@ -1,0 +1,64 @@
+// Counts what one birdie SQLite round trip (framework.mjs's storeTurn) asks of SQLite: transactions and statements
+// by SQL text, averaged over N turns after a warm-up. `node bench/count-statements.mjs` (after `pnpm build`).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { birdieGraph, storeTurn } from './framework-turn.mjs';
+import { makeModel, writeToolSkill } from './peers/agents.mjs';
+
+const N = Number(process.env.BENCH_TURNS ?? 20);
+const require = createRequire(join(process.cwd(), 'node_modules', '@birdie', 'store', 'package.json'));
+const Database = require('better-sqlite3');
+const counts = new Map();
+let transactions = 0;
+let counting = false;
+const bump = (key) => counting && counts.set(key, (counts.get(key) ?? 0) + 1);
+const proto = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1'));
+for (const method of ['run', 'get', 'all', 'iterate']) {
+  const original = proto[method];
+  proto[method] = function (...args) {
+    bump(`${method} ${this.source.replace(/\s+/g, ' ').slice(0, 110)}`);
+    return original.apply(this, args);
+  };
+}
+const transaction = Database.prototype.transaction;
+Database.prototype.transaction = function (fn) {
+  const tx = transaction.call(this, fn);
+  const counted =
+    (run) =>
+    (...args) => {
+      if (counting) transactions++;
+      return run(...args);
+    };
+  const wrapped = counted(tx);
+  for (const kind of ['deferred', 'immediate', 'exclusive']) wrapped[kind] = counted(tx[kind]);
+  wrapped.default = wrapped;
+  return wrapped;
+};
+
+const dir = await mkdtemp(join(tmpdir(), 'birdie-count-'));
+try {
+  const toolDir = await writeToolSkill(join(dir, 'tool-skill'));
+  const { openStore } = await import('@birdie/store');
+  const store = openStore({ home: join(dir, 'home') });
+  const { model } = await makeModel();
+  const agent = await birdieGraph(model, toolDir, store.checkpointer);
+  const turn = storeTurn(store, agent);
+  for (let i = 0; i < 5; i++) await turn(await store.sessions.create('bench'));
+  const sessions = [];
+  for (let i = 0; i < N; i++) sessions.push(await store.sessions.create('bench'));
+  counting = true;
+  for (const s of sessions) await turn(s);
+  counting = false;
+  const rows = [...counts].sort((a, b) => b[1] - a[1]);
+  const total = rows.reduce((n, [, c]) => n + c, 0);
+  console.log(
+    `per round trip: ${(transactions / N).toFixed(1)} transactions, ${(total / N).toFixed(1)} statements`,
+  );
+  for (const [sql, c] of rows) console.log(`${(c / N).toFixed(1).padStart(5)}  ${sql}`);
+  await agent.close();
+  await store.close();
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}
