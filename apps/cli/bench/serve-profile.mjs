@@ -9,11 +9,11 @@
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { SourceMap } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packageOf, sourceName } from '../test/helpers/loaded-modules.mjs';
+import { packageOf } from '../test/helpers/loaded-modules.mjs';
+import { selfTimes, sourceAt } from './cpu-profile.mjs';
 
 const argv = process.argv.slice(2);
 const option = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
@@ -30,24 +30,6 @@ const CPU_ONLY = argv.includes('--cpu-only');
 const FLOOR_SERVER = fileURLToPath(new URL('./serve-floor/server.mjs', import.meta.url));
 const FLOOR_TOKEN = 'floor-bench-token';
 
-const maps = new Map();
-function sourceAt(url, line, column) {
-  if (!url.startsWith('file:') || !url.includes('/dist/')) return undefined;
-  let map = maps.get(url);
-  if (map === undefined) {
-    try {
-      map = new SourceMap(JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, 'utf8')));
-    } catch {
-      map = null;
-    }
-    maps.set(url, map);
-  }
-  const entry = map?.findEntry(line, column);
-  return entry?.originalSource
-    ? { source: sourceName(fileURLToPath(url), entry.originalSource), name: entry.name }
-    : undefined;
-}
-
 function keyOf({ url, functionName, lineNumber, columnNumber }) {
   if (functionName === '(garbage collector)') return 'garbage collection';
   if (functionName === '(program)' || functionName === '(idle)') return `(${functionName.slice(1, -1)})`;
@@ -60,20 +42,6 @@ function keyOf({ url, functionName, lineNumber, columnNumber }) {
   if (BY === 'package') return url.startsWith('node:') ? 'node builtins' : packageOf(source);
   if (BY === 'function') return `${functionName || '(anonymous)'} ${source}:${lineNumber + 1}`;
   return source;
-}
-
-function selfTimes(file) {
-  const profile = JSON.parse(readFileSync(file, 'utf8'));
-  const ticks = new Map();
-  profile.samples.forEach((id, i) => ticks.set(id, (ticks.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
-  const out = new Map();
-  for (const node of profile.nodes) {
-    const us = ticks.get(node.id);
-    if (!us) continue;
-    const key = keyOf(node.callFrame);
-    out.set(key, (out.get(key) ?? 0) + us / 1000);
-  }
-  return out;
 }
 
 /** Runs one profiled worker through `turns` turns per session; resolves with the profile's path. */
@@ -174,7 +142,10 @@ try {
       `${FLOOR ? 'the floor server' : 'birdie serve'}: ${(cpu.long / (SESSIONS * TURNS)).toFixed(1)} ms of process CPU per turn (${SESSIONS} sessions × ${TURNS} turns)`,
     );
   } else
-    report(selfTimes(await profiledRun(dir, 1, 'short')), selfTimes(await profiledRun(dir, TURNS, 'long')));
+    report(
+      selfTimes(await profiledRun(dir, 1, 'short'), keyOf).out,
+      selfTimes(await profiledRun(dir, TURNS, 'long'), keyOf).out,
+    );
 } finally {
   await rm(dir, { recursive: true, force: true });
 }
