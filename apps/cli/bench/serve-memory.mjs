@@ -7,7 +7,9 @@
 // through memory-probe.mjs over IPC) tell heap growth from native growth (SQLite, allocator). Each point is read
 // twice: as the worker stands (no forced collection: what an operator's monitor sees, moved ±0.25× by when V8 last
 // collected), then after a full garbage collection (the worker runs with --expose-gc): the second is the steady
-// figure the target is judged on; both curves and both ratios are printed.
+// figure the target is judged on; both curves and both ratios are printed. A full collection does not make V8 give
+// its freed pages back at once (its heap total stays high for a while), so the RSS after it still moves from run to
+// run; the V8 heap in use after it (what is live) is the steady figure, printed beside them.
 // BENCH_MEMORY_SNAPSHOTS=DIR also writes heap snapshots of the worker after turns BASE and TURNS into DIR (they pause
 // it and collect garbage, so the curve of such a run is not the bench's).
 import { spawn } from 'node:child_process';
@@ -179,7 +181,8 @@ try {
   console.log(
     `\n| measurement | after ${BASE} | after ${TURNS} | ratio | target | met |\n|---|---:|---:|---:|---|---|\n` +
       `| RSS of the worker after a full GC, MiB (the target's figure) | ${at(BASE, 9).toFixed(1)} | ${at(TURNS, 9).toFixed(1)} | **${steady.toFixed(2)}×** | ≤ 1.2× | ${met(steady)} |\n` +
-      `| RSS of the worker as it stands (no forced GC), MiB | ${at(BASE).toFixed(1)} | ${at(TURNS).toFixed(1)} | ${ratio.toFixed(2)}× | ≤ 1.2× | ${met(ratio)} |`,
+      `| RSS of the worker as it stands (no forced GC), MiB | ${at(BASE).toFixed(1)} | ${at(TURNS).toFixed(1)} | ${ratio.toFixed(2)}× | ≤ 1.2× | ${met(ratio)} |\n` +
+      `| V8 heap in use after a full GC (what is live), MiB | ${at(BASE, 3).toFixed(1)} | ${at(TURNS, 3).toFixed(1)} | ${(at(TURNS, 3) / at(BASE, 3)).toFixed(2)}× | – | |`,
   );
   if (steady > 1.2) console.log('\nTARGETS MISSED in this run: RSS of a long-running server');
   if (errors > 0) {
