@@ -22,13 +22,13 @@ afterEach(async () => {
 });
 
 /** `openServeRuntime` + `createServer` as the package README's example wires them, on a temp home. */
-async function served() {
+async function served(replies: unknown[] = Array.from({ length: 20 }, () => ({ text: 'Done.' }))) {
   const home = await mkdtemp(join(tmpdir(), 'birdie-serve-memory-'));
   cleanups.push(() => rm(home, { recursive: true, force: true }));
   await mkdir(join(home, 'skills', 'shouter'), { recursive: true });
   await writeFile(join(home, 'skills', 'shouter', 'SKILL.md'), SKILL);
   const script = join(home, 'script.json');
-  await writeFile(script, JSON.stringify({ replies: Array.from({ length: 20 }, () => ({ text: 'Done.' })) }));
+  await writeFile(script, JSON.stringify({ replies }));
   const io = {
     env: {
       PATH: process.env.PATH,
@@ -85,5 +85,24 @@ describe('a long-running server keeps nothing per session between turns', () => 
     expect(again.text).toContain('"type":"result","status":"ok"');
     expect((await rt.store.grants.get(ids[1]!, 'alice')).disabled).toEqual(['shouter']);
     expect(Object.keys(rt.policy.toJSON())).toEqual([]);
+  }, 60_000);
+
+  it('a turn refused because the session is busy leaves the running turn its grants', async () => {
+    const { rt, call } = await served([
+      { text: 'one two three four five six seven eight', token_delay_ms: 150 },
+      { text: 'Done.' },
+    ]);
+    const created = await call('POST', '/v1/sessions', { enable: ['shouter'] });
+    const { id } = JSON.parse(created.text) as { id: string };
+    const running = call('POST', `/v1/sessions/${id}/turns`, { prompt: 'slow' });
+    const held = () => Object.keys(rt.policy.toJSON()).includes(id);
+    const until = Date.now() + 30_000;
+    while (!held() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(held()).toBe(true);
+    const refused = await call('POST', `/v1/sessions/${id}/turns`, { prompt: 'again' });
+    expect(refused.status).toBe(409);
+    expect(held()).toBe(true);
+    expect((await running).text).toContain('"type":"result","status":"ok"');
+    expect(held()).toBe(false);
   }, 60_000);
 });
