@@ -6,12 +6,11 @@
 //   default: a scripted `birdie run` and `--version`; --by source: self time per source file, not per package
 //   (--bin profiles another build of the CLI, e.g. an unbundled `tsc` output, for a before/after comparison)
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { SourceMap } from 'node:module';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { CLI_ROOT, packageOf, sourceName, sourcesOf, traceImports } from '../test/helpers/loaded-modules.mjs';
+import { CLI_ROOT, packageOf, sourcesOf, traceImports } from '../test/helpers/loaded-modules.mjs';
+import { selfTimes, sourceAt } from './cpu-profile.mjs';
 
 const argv = process.argv.slice(2);
 const option = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
@@ -32,22 +31,6 @@ const env = {
 };
 const commands = dash === -1 ? [['run', 'hello'], ['--version']] : [argv.slice(dash + 1)];
 
-const maps = new Map();
-function sourceAt(url, line, column) {
-  if (!url.startsWith('file:') || !url.includes('/dist/')) return undefined;
-  let map = maps.get(url);
-  if (map === undefined) {
-    try {
-      map = new SourceMap(JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, 'utf8')));
-    } catch {
-      map = null;
-    }
-    maps.set(url, map);
-  }
-  const entry = map?.findEntry(line, column);
-  return entry?.originalSource ? sourceName(fileURLToPath(url), entry.originalSource) : undefined;
-}
-
 function category(frame) {
   const { url, functionName, lineNumber, columnNumber } = frame;
   if (functionName === '(garbage collector)') return 'garbage collection';
@@ -57,25 +40,8 @@ function category(frame) {
     return 'Node module loader (resolve, read, compile, link)';
   if (url.startsWith('node:'))
     return `node builtins (${url.replace(/^node:(internal\/)?/, '').split('/')[0]})`;
-  const source = sourceAt(url, lineNumber, columnNumber) ?? sourcesOf([url])[0] ?? url;
+  const source = sourceAt(url, lineNumber, columnNumber)?.source ?? sourcesOf([url])[0] ?? url;
   return bySource ? source.replace(/^.*node_modules\//, '') : packageOf(source);
-}
-
-/** Self time (ms) by category, one profile. */
-function selfTimes(file) {
-  const profile = JSON.parse(readFileSync(file, 'utf8'));
-  const ticks = new Map();
-  profile.samples.forEach((id, i) => {
-    ticks.set(id, (ticks.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
-  });
-  const out = new Map();
-  for (const node of profile.nodes) {
-    const us = ticks.get(node.id);
-    if (!us) continue;
-    const key = category(node.callFrame);
-    out.set(key, (out.get(key) ?? 0) + us / 1000);
-  }
-  return { out, wall: (profile.endTime - profile.startTime) / 1000 };
 }
 
 const median = (xs) => {
@@ -98,7 +64,7 @@ try {
       );
       if (r.status !== 0) throw new Error(`birdie ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
       const [file] = readdirSync(dir);
-      const { out, wall } = selfTimes(join(dir, file));
+      const { out, wall } = selfTimes(join(dir, file), category);
       walls.push(wall);
       for (const [k, v] of out) totals.set(k, [...(totals.get(k) ?? []), v]);
     }

@@ -22,7 +22,8 @@ const SESSIONS = Number(process.env.BENCH_SERVE_SESSIONS ?? 50);
 const SANDBOX_CALLS = Number(process.env.BENCH_SANDBOX_CALLS ?? 50);
 const TURNS = Number(process.env.BENCH_SERVE_TURNS ?? 5);
 const LIMIT_S = Number(process.env.BENCH_SERVE_LIMIT_S ?? 180);
-const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+/** `BENCH_BIN`: another build of the CLI (a before/after comparison). */
+const BIN = process.env.BENCH_BIN ?? fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const FLOOR_SERVER = fileURLToPath(new URL('./serve-floor/server.mjs', import.meta.url));
 const FLOOR_SESSIONS = Number(process.env.BENCH_FLOOR_SESSIONS ?? 20);
 const FLOOR_ROUNDS = Number(process.env.BENCH_FLOOR_ROUNDS ?? 5);

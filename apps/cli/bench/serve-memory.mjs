@@ -4,7 +4,12 @@
 // measured in the same run on the same process). Prints the curve. Run after `pnpm build`:
 // `node bench/serve-memory.mjs`; BENCH_MEMORY_TURNS (5000), BENCH_MEMORY_SESSIONS (50), BENCH_MEMORY_STEP (500).
 // Beside the RSS, the worker's V8 heap in use, its external memory and array buffers (process.memoryUsage(), asked
-// through memory-probe.mjs over IPC, no forced collection) tell heap growth from native growth (SQLite, allocator).
+// through memory-probe.mjs over IPC) tell heap growth from native growth (SQLite, allocator). Each point is read
+// twice: as the worker stands (no forced collection: what an operator's monitor sees, moved ±0.25× by when V8 last
+// collected), then after a full garbage collection (the worker runs with --expose-gc): the second is the steady
+// figure the target is judged on; both curves and both ratios are printed. A full collection does not make V8 give
+// its freed pages back at once (its heap total stays high for a while), so the RSS after it still moves from run to
+// run; the V8 heap in use after it (what is live) is the steady figure, printed beside them.
 // BENCH_MEMORY_SNAPSHOTS=DIR also writes heap snapshots of the worker after turns BASE and TURNS into DIR (they pause
 // it and collect garbage, so the curve of such a run is not the bench's).
 import { spawn } from 'node:child_process';
@@ -19,7 +24,8 @@ const SESSIONS = Number(process.env.BENCH_MEMORY_SESSIONS ?? 50);
 const STEP = Number(process.env.BENCH_MEMORY_STEP ?? 500);
 const BASE = Math.min(1000, TURNS);
 const SNAPSHOTS = process.env.BENCH_MEMORY_SNAPSHOTS;
-const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+/** `BENCH_BIN`: another build of the CLI (a before/after comparison). */
+const BIN = process.env.BENCH_BIN ?? fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const PROBE = fileURLToPath(new URL('./memory-probe.mjs', import.meta.url));
 
 const rssMiB = (pid) => {
@@ -40,22 +46,28 @@ try {
   const store = openStore({ home });
   const { token } = await store.tokens.create('bench');
   await store.close();
-  worker = spawn(process.execPath, ['--import', PROBE, BIN, 'serve', '--port', '0', '--rate-limit', '0'], {
-    env: {
-      PATH: process.env.PATH,
-      HOME: dir,
-      LANG: 'C.UTF-8',
-      BIRDIE_HOME: home,
-      LLM_VENDOR: 'scripted',
-      LLM_SCRIPT: script,
-      BIRDIE_BUNDLED_SKILLS: join(dir, 'no-skills'),
-      // To measure the allocator's share (e.g. MALLOC_ARENA_MAX=2) or V8 flags.
-      ...Object.fromEntries(
-        Object.entries(process.env).filter(([name]) => name.startsWith('MALLOC_') || name === 'NODE_OPTIONS'),
-      ),
+  worker = spawn(
+    process.execPath,
+    ['--expose-gc', '--import', PROBE, BIN, 'serve', '--port', '0', '--rate-limit', '0'],
+    {
+      env: {
+        PATH: process.env.PATH,
+        HOME: dir,
+        LANG: 'C.UTF-8',
+        BIRDIE_HOME: home,
+        LLM_VENDOR: 'scripted',
+        LLM_SCRIPT: script,
+        BIRDIE_BUNDLED_SKILLS: join(dir, 'no-skills'),
+        // To measure the allocator's share (e.g. MALLOC_ARENA_MAX=2) or V8 flags.
+        ...Object.fromEntries(
+          Object.entries(process.env).filter(
+            ([name]) => name.startsWith('MALLOC_') || name === 'NODE_OPTIONS',
+          ),
+        ),
+      },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     },
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  });
+  );
   // The end of the worker's stderr, to say why it stopped if it does.
   let stderr = '';
   worker.stderr.on('data', (d) => {
@@ -79,7 +91,7 @@ try {
     });
   const measure = async (turns) => {
     const rss = rssMiB(worker.pid);
-    const { usage, spaces } = await ask({ type: 'usage' });
+    const { usage, spaces } = await ask({ type: 'usage', gc: true });
     const mib = (bytes) => bytes / 1024 / 1024;
     curve.push([
       turns,
@@ -93,6 +105,7 @@ try {
       mib(
         (spaces.code_space ?? 0) + (spaces.large_object_space ?? 0) + (spaces.code_large_object_space ?? 0),
       ),
+      rssMiB(worker.pid),
     ]);
     if (SNAPSHOTS && (turns === BASE || turns === TURNS))
       await ask({ type: 'snapshot', path: join(SNAPSHOTS, `serve-${turns}.heapsnapshot`) });
@@ -143,8 +156,9 @@ try {
   );
   await measuring;
   const seconds = (performance.now() - started) / 1000;
-  const at = (n) => curve.find(([turns]) => turns === n)?.[1] ?? Number.NaN;
+  const at = (n, column = 1) => curve.find(([turns]) => turns === n)?.[column] ?? Number.NaN;
   const ratio = at(TURNS) / at(BASE);
+  const steady = at(TURNS, 9) / at(BASE, 9);
   console.log(
     `\n## Memory of a long-running server\n\n${TURNS} turns on ${SESSIONS} sessions through one \`birdie serve\` worker ` +
       `(SQLite, scripted model; Node ${process.version}), ${(TURNS / seconds).toFixed(0)} turns/s, ${errors} errors. ` +
@@ -153,7 +167,9 @@ try {
   console.log(`| turns | ${curve.map(([n]) => n).join(' | ')} |`);
   console.log(`|---|${curve.map(() => '---:').join('|')}|`);
   const row = (name, column) => `| ${name} | ${curve.map((point) => point[column].toFixed(0)).join(' | ')} |`;
-  console.log(row('RSS MiB', 1));
+  console.log(row('RSS MiB (as it stands)', 1));
+  console.log(row('RSS MiB after a full GC', 9));
+  // The V8 figures are read after the full collection.
   console.log(row('V8 heap total MiB', 2));
   console.log(row('V8 heap used MiB', 3));
   console.log(row('V8 new space MiB', 6));
@@ -161,11 +177,14 @@ try {
   console.log(row('V8 code + large objects MiB', 8));
   console.log(row('external MiB', 4));
   console.log(row('array buffers MiB', 5));
+  const met = (r) => (r <= 1.2 ? 'ok' : 'MISSED');
   console.log(
     `\n| measurement | after ${BASE} | after ${TURNS} | ratio | target | met |\n|---|---:|---:|---:|---|---|\n` +
-      `| RSS of the worker, MiB | ${at(BASE).toFixed(1)} | ${at(TURNS).toFixed(1)} | **${ratio.toFixed(2)}×** | ≤ 1.2× | ${ratio <= 1.2 ? 'ok' : 'MISSED'} |`,
+      `| RSS of the worker after a full GC, MiB (the target's figure) | ${at(BASE, 9).toFixed(1)} | ${at(TURNS, 9).toFixed(1)} | **${steady.toFixed(2)}×** | ≤ 1.2× | ${met(steady)} |\n` +
+      `| RSS of the worker as it stands (no forced GC), MiB | ${at(BASE).toFixed(1)} | ${at(TURNS).toFixed(1)} | ${ratio.toFixed(2)}× | ≤ 1.2× | ${met(ratio)} |\n` +
+      `| V8 heap in use after a full GC (what is live), MiB | ${at(BASE, 3).toFixed(1)} | ${at(TURNS, 3).toFixed(1)} | ${(at(TURNS, 3) / at(BASE, 3)).toFixed(2)}× | – | |`,
   );
-  if (ratio > 1.2) console.log('\nTARGETS MISSED in this run: RSS of a long-running server');
+  if (steady > 1.2) console.log('\nTARGETS MISSED in this run: RSS of a long-running server');
   if (errors > 0) {
     console.log(`\nThe first failed turn ended with: ${firstError}`);
     process.exitCode = 1;

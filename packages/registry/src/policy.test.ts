@@ -277,6 +277,27 @@ describe('SkillPolicy: grants belong to the skill file they were given to', () =
     policy.reset('t');
     expect(saved.get('t')).toEqual({ enabled: [], disabled: [] });
   });
+
+  it('forgets a key from memory only: the next question reads its grants from the store again', () => {
+    const snapshot = skills('/b/web');
+    const saved = new Map<string, unknown>([['s', { enabled: ['web'], disabled: [] }]]);
+    let reads = 0;
+    const policy = new SkillPolicy(() => snapshot, {
+      store: {
+        get: (key) => {
+          reads++;
+          return saved.get(key) as never;
+        },
+        set: (key, grants) => saved.set(key, grants),
+      },
+    });
+    expect(policy.isToolAllowed('s', 'fetch_url')).toBe(true);
+    policy.forget('s');
+    expect(policy.toJSON()).toEqual({});
+    expect(saved.get('s')).toEqual({ enabled: ['web'], disabled: [] });
+    expect(policy.isToolAllowed('s', 'fetch_url')).toBe(true);
+    expect(reads).toBe(2);
+  });
 });
 
 describe('SkillPolicy: what a long-running server keeps', () => {

@@ -196,6 +196,15 @@ export class SkillPolicy {
   }
 
   /**
+   * Drops the key's grants from memory (never from the store): a server that serves many sessions keeps only those
+   * it is using. The next question about the key reads them from the store again (`store.get`); without a store the
+   * key is back to the defaults.
+   */
+  forget(key: string): void {
+    this.keys.delete(key);
+  }
+
+  /**
    * Enabled names whose grant was given to another file than the one that provides the name now: they are not
    * allowed (the default of the new skill applies), and an application should say so once.
    */

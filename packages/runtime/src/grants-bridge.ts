@@ -31,6 +31,11 @@ export function grantsBridge(store: Store, defaultUser: string) {
       owners.set(sessionId, userId);
       return grants;
     },
+    /** Drops what was read of the session (its writes still go to the store, as its user). */
+    forget(sessionId: string): void {
+      loaded.delete(sessionId);
+      owners.delete(sessionId);
+    },
     async flush() {
       await writes;
       const first = failure;

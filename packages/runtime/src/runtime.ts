@@ -135,6 +135,12 @@ export interface Runtime<I extends RuntimeIo = RuntimeIo> {
    * the policy is asked about the session. Every turn calls it again: another process may have changed them.
    */
   loadGrants(sessionId: string, userId?: string): Promise<void>;
+  /**
+   * Drops the session's grants from memory (the policy's and the store bridge's), not from the store: `birdie serve`
+   * calls it when a session's turn or request ends, so a long-running server keeps only the sessions it is using.
+   * The next `loadGrants` reads them again.
+   */
+  forgetGrants(sessionId: string): void;
   /** Waits for the policy's grant changes to be written; rejects with the first write's failure. */
   saveGrants(): Promise<void>;
   close(): Promise<void>;
@@ -244,6 +250,10 @@ export async function openRuntime<I extends RuntimeIo>(
       },
       async loadGrants(sessionId: string, owner: string = userId) {
         policy.setGrants(sessionId, await grants.load(sessionId, owner));
+      },
+      forgetGrants(sessionId: string) {
+        policy.forget(sessionId);
+        grants.forget(sessionId);
       },
       saveGrants: grants.flush,
       async close() {

@@ -54,13 +54,16 @@ export function serveRuntime(rt: Runtime, approval: ApprovalMode): ServeRuntime 
       }
       // The server's settings (skills.enable / skills.disable) and the request's list over them, within the ceiling.
       // Each token holder's sessions are numbered among their own (`alice~2026-11-29_1`).
-      return createSession(rt, {
+      const session = await createSession(rt, {
         userId,
         perUser: true,
         flags: { enable, disable: [] },
         ...(request.agent !== undefined ? { agent: request.agent } : {}),
         ...(request.title !== undefined ? { title: request.title } : {}),
       });
+      // Every turn reads the grants again: a long-running server keeps none of its sessions' between requests.
+      rt.forgetGrants(session.id);
+      return session;
     },
 
     async skills() {
@@ -87,8 +90,12 @@ export function serveRuntime(rt: Runtime, approval: ApprovalMode): ServeRuntime 
       const enable = change.enable.map((name) => enableable(snapshot, name));
       const disable = change.disable.map((name) => skillNamed(snapshot, name).name);
       // The grants as another worker may have left them, changed through the policy (which saves them).
-      await rt.loadGrants(session.id, session.userId);
-      await applySkillFlags(rt, session, { enable, disable });
+      try {
+        await rt.loadGrants(session.id, session.userId);
+        await applySkillFlags(rt, session, { enable, disable });
+      } finally {
+        rt.forgetGrants(session.id);
+      }
       const grants = await store.grants.get(session.id, session.userId);
       return { enabled: grants.enabled, disabled: grants.disabled };
     },
@@ -114,6 +121,10 @@ export function serveRuntime(rt: Runtime, approval: ApprovalMode): ServeRuntime 
     },
 
     async runTurn(session, input, handlers) {
+      // The session's grants are read when the turn starts and forgotten when it ends, only by the turn that held
+      // the lease (a refused one must not drop what the running turn uses): memory follows the sessions running
+      // now, not every one ever served.
+      let leased = false;
       const result = await executeTurn(rt, session, input, {
         approval,
         // The one who approves is a token holder, not the operator whose machine runs it: `never` never covers these.
@@ -123,13 +134,18 @@ export function serveRuntime(rt: Runtime, approval: ApprovalMode): ServeRuntime 
         // The user's workspace: every tool's working folder and the root file tools are confined to.
         ...(handlers.workspace !== undefined ? { cwd: handlers.workspace } : {}),
         handlers: {
-          onLeased: handlers.onLeased,
+          onLeased: (lease) => {
+            leased = true;
+            handlers.onLeased(lease);
+          },
           onEvent: handlers.onEvent,
           // Never decided here: the turn ends and the user answers through the API.
           decide: async () => undefined,
           // MCP servers' requests go to the API client (`mcp-request` events) and wait for its answer.
           ...(handlers.mcp ? { mcp: handlers.mcp } : {}),
         },
+      }).finally(() => {
+        if (leased) rt.forgetGrants(session.id);
       });
       return {
         status: result.status,

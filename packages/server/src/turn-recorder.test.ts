@@ -52,8 +52,8 @@ describe('TurnRecorder', () => {
       { type: 'done', status: 'ok' },
       { type: 'result', status: 'ok' },
     ]);
-    // One synchronous burst, one append (one transaction); the last event went with the end.
-    expect(appends).toBe(1);
+    // One synchronous burst and the end: one transaction, the end's (no append at all).
+    expect(appends).toBe(0);
     expect((await store.turns.get(turnId, 'alice'))?.status).toBe('ok');
     const sent = blocksOf(await new Response(live.body).text());
     expect(sent.map((b) => b.event?.type ?? `id ${b.id !== undefined}`)).toEqual([
@@ -65,6 +65,46 @@ describe('TurnRecorder', () => {
       'id true',
       'done',
       'result',
+    ]);
+  });
+
+  it('writes the events of one step of the event loop in one append, and sends them once written', async () => {
+    const { store, turnId, sessionId } = await storeWithTurn();
+    let appends = 0;
+    const counting = {
+      ...store,
+      turns: {
+        ...store.turns,
+        append: (id: number, events: never[]) => {
+          appends += 1;
+          return store.turns.append(id, events);
+        },
+      },
+    } as Store;
+    const live = new EventStream(60_000);
+    const recorder = new TurnRecorder(counting, turnId, live, { tokenFlushMs: 60_000, onError: () => {} });
+    recorder.push({ type: 'message', text: 'one' });
+    await Promise.resolve();
+    recorder.push({ type: 'usage', inputTokens: 1 });
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(appends).toBe(1);
+    recorder.push({ type: 'done', status: 'ok' });
+    await recorder.end('ok', [{ type: 'result', status: 'ok' }]);
+    live.close();
+    expect(appends).toBe(1);
+    expect((await store.turns.events(sessionId, 'alice')).map((e) => [e.id, e.event.type])).toEqual([
+      [1, 'message'],
+      [2, 'usage'],
+      [3, 'done'],
+      [4, 'result'],
+    ]);
+    const sent = blocksOf(await new Response(live.body).text());
+    expect(sent.map((b) => [b.id, b.event?.type])).toEqual([
+      [1, 'message'],
+      [2, 'usage'],
+      [3, 'done'],
+      [4, 'result'],
     ]);
   });
 

@@ -14,8 +14,8 @@ type Item =
  * submitted it, in one order: each event goes to the client once it is recorded, with its id. `token` events go to
  * the client without waiting to be recorded (no id) and are recorded coalesced: consecutive tokens of one message
  * (and agent) become one event, written at the next other event or after `tokenFlushMs`, whose id then reaches the
- * client alone (`EventStream.mark`). Whatever arrives while a write is in flight is written next in one append (one
- * transaction). When the store cannot take an event, the client still gets it, without an id.
+ * client alone (`EventStream.mark`). What arrives in one step of the event loop, or while a write is in flight, is
+ * written next in one append (one transaction); what still waits when the turn ends goes with its end. When the store cannot take an event, the client still gets it, without an id.
  */
 export class TurnRecorder {
   private queue: Item[] = [];
@@ -23,6 +23,8 @@ export class TurnRecorder {
   private tokens: StreamEvent | undefined;
   private timer: NodeJS.Timeout | undefined;
   private failed = false;
+  /** Set while `end` records: the pump leaves the queue to it. */
+  private ending = false;
 
   constructor(
     private readonly store: Store,
@@ -43,18 +45,27 @@ export class TurnRecorder {
 
   /**
    * Records the turn's last events with its end (the turn's `status`) in one transaction, after everything pushed
-   * before, and sends them. A turn ended already (found lost by a follower) records nothing more.
+   * before, and sends them. Whatever is still waiting to be written (the `done` of the turn, most often) goes in that
+   * same transaction: one write fewer per turn. A turn ended already (found lost by a follower) records nothing more.
    */
   async end(status: string, last: StreamEvent[]): Promise<void> {
     this.flushTokens();
-    while (this.pumping) await this.pumping;
-    let recorded: Array<TurnEventRecord | undefined> = [];
+    this.ending = true;
     try {
-      recorded = (await this.store.turns.end(this.turnId, status, last)) ?? [];
-    } catch (error) {
-      this.fail(error);
+      while (this.pumping) await this.pumping;
+      const batch = this.queue.splice(0);
+      const waiting = batch.filter((i) => i.kind !== 'token').map((i) => i.event);
+      let recorded: Array<TurnEventRecord | undefined> = [];
+      try {
+        recorded = (await this.store.turns.end(this.turnId, status, [...waiting, ...last])) ?? [];
+      } catch (error) {
+        this.fail(error);
+      }
+      this.send(batch, recorded);
+      for (const [i, event] of last.entries()) this.live.push(event, recorded[waiting.length + i]?.id);
+    } finally {
+      this.ending = false;
     }
-    for (const [i, event] of last.entries()) this.live.push(event, recorded[i]?.id);
   }
 
   private coalesce(token: StreamEvent): void {
@@ -81,28 +92,36 @@ export class TurnRecorder {
     this.pumping ??= this.pump();
   }
 
-  /** Writes what is queued in one append, sends it in order, and again until the queue is empty. */
+  /**
+   * Writes what is queued in one append, sends it in order, and again until the queue is empty; once `end` began,
+   * what is queued waits for the end's own transaction.
+   */
   private async pump(): Promise<void> {
     try {
-      // Let the events of one synchronous burst join the first write.
-      await Promise.resolve();
-      while (this.queue.length > 0) {
+      // Let the events of one step of the event loop join the first write (a turn's events come a few microtasks
+      // apart: waiting for the next check phase makes one transaction of what a microtask would split in several).
+      await new Promise((resolve) => setImmediate(resolve));
+      while (this.queue.length > 0 && !this.ending) {
         const batch = this.queue.splice(0);
-        const records = await this.record(batch.filter((i) => i.kind !== 'token').map((i) => i.event));
-        let next = 0;
-        for (const item of batch) {
-          if (item.kind === 'token') {
-            this.live.push(item.event);
-            continue;
-          }
-          const id = records[next++]?.id;
-          if (item.kind === 'event') this.live.push(item.event, id);
-          else if (id !== undefined) this.live.mark(id);
-        }
+        this.send(batch, await this.record(batch.filter((i) => i.kind !== 'token').map((i) => i.event)));
       }
     } finally {
       // In the same synchronous step as the last look at the queue: an item queued after it starts a new pump.
       this.pumping = undefined;
+    }
+  }
+
+  /** Sends a written batch in order: tokens as they came, events with their ids, recorded tokens as an id alone. */
+  private send(batch: Item[], records: Array<TurnEventRecord | undefined>): void {
+    let next = 0;
+    for (const item of batch) {
+      if (item.kind === 'token') {
+        this.live.push(item.event);
+        continue;
+      }
+      const id = records[next++]?.id;
+      if (item.kind === 'event') this.live.push(item.event, id);
+      else if (id !== undefined) this.live.mark(id);
     }
   }
 

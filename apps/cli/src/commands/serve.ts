@@ -109,11 +109,13 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
     say(`stopped (${outcome.finished} turn(s) finished, ${outcome.cancelled} cancelled)`);
     return EXIT_OK;
   } finally {
+    log.flush();
     stopListening();
     await channels?.stop();
     await server.close({ graceMs: 0 });
     await rt.close();
     await endChildProcesses();
+    log.flush();
   }
 }
 

@@ -17,7 +17,9 @@ describe('serveLog', () => {
 
   it('json: one object per line, time, level and msg first', () => {
     const c = capture();
-    serveLog(c.out, 'json', at)({ level: 'info', msg: 'request', requestId: 'r1', status: 200 });
+    const log = serveLog(c.out, 'json', at);
+    log({ level: 'info', msg: 'request', requestId: 'r1', status: 200 });
+    log.flush();
     expect(c.text()).toBe(
       '{"time":"2026-11-29T07:00:00.000Z","level":"info","msg":"request","requestId":"r1","status":200}\n',
     );
@@ -28,9 +30,28 @@ describe('serveLog', () => {
     const log = serveLog(c.out, 'text', at);
     log({ level: 'info', msg: 'stopped (1 turn(s) finished, 0 cancelled)' });
     log({ level: 'warn', msg: 'request', method: 'GET', path: '/v1/x y', status: 404, userId: undefined });
+    log.flush();
     expect(c.text()).toBe(
       'birdie serve: stopped (1 turn(s) finished, 0 cancelled)\nbirdie serve: request method=GET path="/v1/x y" status=404\n',
     );
+  });
+
+  it('writes the lines of one step of the event loop in one write, without being asked to flush', async () => {
+    const writes: string[] = [];
+    const out = new PassThrough();
+    out.on('data', (d: Buffer) => writes.push(d.toString()));
+    const log = serveLog(out, 'text', at);
+    log({ level: 'info', msg: 'request', status: 200 });
+    log({ level: 'info', msg: 'turn started' });
+    expect(writes).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual(['birdie serve: request status=200\nbirdie serve: turn started\n']);
+    log({ level: 'info', msg: 'turn finished' });
+    log.flush();
+    log.flush();
+    expect(writes.at(-1)).toBe('birdie serve: turn finished\n');
+    expect(writes).toHaveLength(2);
   });
 
   it('linesToLog makes each written line an entry, however the writes are cut', async () => {

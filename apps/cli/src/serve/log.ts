@@ -1,9 +1,10 @@
 import { Writable } from 'node:stream';
 import type { LogEntry } from '@birdie/server';
-import { type Output, UsageError, write } from '../io.js';
+import { type Output, UsageError } from '../io.js';
 
 export type LogFormat = 'text' | 'json';
-export type ServeLog = (entry: LogEntry) => void;
+/** The log, and `flush()`: what waits for the end of this step of the event loop is written now. */
+export type ServeLog = ((entry: LogEntry) => void) & { flush(): void };
 
 export function logFormat(value: unknown): LogFormat {
   if (value === undefined) return 'text';
@@ -14,20 +15,44 @@ export function logFormat(value: unknown): LogFormat {
 /**
  * `birdie serve`'s log on `out` (stderr): `json`, one object per line (`time`, `level`, `msg`, then the entry's
  * fields: `requestId`, `method`, `path`, `status`, `durationMs`, `userId`, `sessionId`, …) for a log collector;
- * `text`, `birdie serve: MSG key=value …` for a person.
+ * `text`, `birdie serve: MSG key=value …` for a person. The lines of one step of the event loop leave in one write
+ * (stderr on a pipe is written synchronously: one system call, and one wake-up of the reader, per line otherwise,
+ * three per turn under load); `flush()` writes them at once, as the command does before it ends.
  */
 export function serveLog(out: Output, format: LogFormat, now: () => Date = () => new Date()): ServeLog {
-  if (format === 'json')
-    return ({ level, msg, ...fields }) =>
-      write(out, JSON.stringify({ time: now().toISOString(), level, msg, ...fields }));
-  return ({ msg, level: _level, ...fields }) => {
-    const pairs = Object.entries(fields)
-      .filter(([, value]) => value !== undefined)
-      .map(
-        ([key, value]) =>
-          `${key}=${typeof value === 'string' && /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value)}`,
-      );
-    write(out, `birdie serve: ${msg}${pairs.length > 0 ? ` ${pairs.join(' ')}` : ''}`);
+  const { line, flush } = lineBatch(out);
+  const log =
+    format === 'json'
+      ? ({ level, msg, ...fields }: LogEntry) =>
+          line(JSON.stringify({ time: now().toISOString(), level, msg, ...fields }))
+      : ({ msg, level: _level, ...fields }: LogEntry) => {
+          let text = `birdie serve: ${msg}`;
+          for (const [key, value] of Object.entries(fields))
+            if (value !== undefined)
+              text += ` ${key}=${typeof value === 'string' && /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value)}`;
+          line(text);
+        };
+  return Object.assign(log, { flush });
+}
+
+/** Lines gathered until the event loop's next check phase (or `flush()`), then written to `out` in one call. */
+function lineBatch(out: Output): { line(text: string): void; flush(): void } {
+  let pending = '';
+  let scheduled: NodeJS.Immediate | undefined;
+  const flush = () => {
+    if (scheduled) clearImmediate(scheduled);
+    scheduled = undefined;
+    if (pending === '') return;
+    const text = pending;
+    pending = '';
+    out.write(text);
+  };
+  return {
+    line(text) {
+      pending += `${text}\n`;
+      scheduled ??= setImmediate(flush);
+    },
+    flush,
   };
 }
 
@@ -35,7 +60,7 @@ export function serveLog(out: Output, format: LogFormat, now: () => Date = () =>
  * An output whose every line becomes a `warn` entry of the log: what the runtime writes to stderr while serving
  * (skill problems, settings warnings) stays one JSON object per line under `--log-format json`.
  */
-export function linesToLog(log: ServeLog): Output {
+export function linesToLog(log: (entry: LogEntry) => void): Output {
   let pending = '';
   return new Writable({
     write(chunk: Buffer | string, _encoding, done) {

@@ -1,0 +1,108 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from '@birdie/server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openServeRuntime } from '../src/server-runtime.js';
+
+const SKILL = `---
+name: shouter
+description: Shouts text back in capital letters.
+---
+## Tools
+### shout
+description: Print the text in capital letters.
+entrypoint: bash:printf '%s\\n' {text} | tr a-z A-Z
+schema: { type: object, properties: { text: { type: string } }, required: [text] }
+`;
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** `openServeRuntime` + `createServer` as the package README's example wires them, on a temp home. */
+async function served(replies: unknown[] = Array.from({ length: 20 }, () => ({ text: 'Done.' }))) {
+  const home = await mkdtemp(join(tmpdir(), 'birdie-serve-memory-'));
+  cleanups.push(() => rm(home, { recursive: true, force: true }));
+  await mkdir(join(home, 'skills', 'shouter'), { recursive: true });
+  await writeFile(join(home, 'skills', 'shouter', 'SKILL.md'), SKILL);
+  const script = join(home, 'script.json');
+  await writeFile(script, JSON.stringify({ replies }));
+  const io = {
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      BIRDIE_HOME: home,
+      LLM_VENDOR: 'scripted',
+      LLM_SCRIPT: script,
+    },
+    cwd: home,
+    stderr: process.stderr,
+  };
+  const { rt, runtime, workspaces, limits } = await openServeRuntime(io, {});
+  cleanups.push(() => rt.close());
+  const server = createServer({ runtime, workspaces, limits, webRoot: false });
+  cleanups.push(() => server.close({ graceMs: 0 }));
+  const { token } = await rt.store.tokens.create('alice');
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await server.fetch(
+      new Request(`http://birdie.test${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      }),
+    );
+    return { status: response.status, text: await response.text() };
+  };
+  return { rt, call };
+}
+
+describe('a long-running server keeps nothing per session between turns', () => {
+  it("forgets each session's grants once its turn ends, and reads them back from the store at the next", async () => {
+    const { rt, call } = await served();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const created = await call('POST', '/v1/sessions', { enable: ['shouter'] });
+      expect(created.status).toBe(201);
+      const { id } = JSON.parse(created.text) as { id: string };
+      ids.push(id);
+      const turn = await call('POST', `/v1/sessions/${id}/turns`, { prompt: `hello ${i}` });
+      expect(turn.text).toContain('"type":"result","status":"ok"');
+    }
+    // On main the policy kept every session's grants it ever served (one entry per session, forever).
+    expect(Object.keys(rt.policy.toJSON())).toEqual([]);
+    // Forgotten here, not lost: the store has them, and the next turn of a session uses them.
+    const grants = await rt.store.grants.get(ids[0]!, 'alice');
+    expect(grants.enabled).toEqual(['shouter']);
+    const shown = await call('GET', `/v1/sessions/${ids[0]}`);
+    expect(JSON.parse(shown.text).grants).toEqual({ enabled: ['shouter'], disabled: [] });
+    // A change of skills starts from the stored grants and is stored; the policy keeps nothing of it after.
+    const changed = await call('PUT', `/v1/sessions/${ids[1]}/skills`, { disable: ['shouter'] });
+    expect(JSON.parse(changed.text)).toEqual({ enabled: [], disabled: ['shouter'] });
+    expect(Object.keys(rt.policy.toJSON())).toEqual([]);
+    const again = await call('POST', `/v1/sessions/${ids[1]}/turns`, { prompt: 'again' });
+    expect(again.text).toContain('"type":"result","status":"ok"');
+    expect((await rt.store.grants.get(ids[1]!, 'alice')).disabled).toEqual(['shouter']);
+    expect(Object.keys(rt.policy.toJSON())).toEqual([]);
+  }, 60_000);
+
+  it('a turn refused because the session is busy leaves the running turn its grants', async () => {
+    const { rt, call } = await served([
+      { text: 'one two three four five six seven eight', token_delay_ms: 150 },
+      { text: 'Done.' },
+    ]);
+    const created = await call('POST', '/v1/sessions', { enable: ['shouter'] });
+    const { id } = JSON.parse(created.text) as { id: string };
+    const running = call('POST', `/v1/sessions/${id}/turns`, { prompt: 'slow' });
+    const held = () => Object.keys(rt.policy.toJSON()).includes(id);
+    const until = Date.now() + 30_000;
+    while (!held() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(held()).toBe(true);
+    const refused = await call('POST', `/v1/sessions/${id}/turns`, { prompt: 'again' });
+    expect(refused.status).toBe(409);
+    expect(held()).toBe(true);
+    expect((await running).text).toContain('"type":"result","status":"ok"');
+    expect(held()).toBe(false);
+  }, 60_000);
+});
