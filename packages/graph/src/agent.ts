@@ -426,11 +426,15 @@ export function createAgent(init: CreateAgentOptions): Agent {
       }
     },
 
-    async mcpSession(threadId: string): Promise<McpSession> {
+    async mcpSession(threadId: string, options: { connect?: boolean } = {}): Promise<McpSession> {
       checkThreadId(threadId);
       const allowed = init.policy
         .allowedSkills(threadId, init.registry.current())
-        .filter((s) => s.mcpServer !== undefined);
+        .filter(
+          (s) =>
+            s.mcpServer !== undefined &&
+            (options.connect !== false || mcp.capabilities(s.name) !== undefined),
+        );
       const connected = await Promise.allSettled(allowed.map((s) => mcp.tools(s.name, s.mcpServer as never)));
       const servers = allowed.filter((_, i) => connected[i]?.status === 'fulfilled').map((s) => s.name);
       return new McpSession(mcp, threadId, servers);

@@ -584,9 +584,10 @@ export interface Agent {
   dropPending(threadId: string, reason: string): Promise<string[]>;
   /**
    * The thread's enabled MCP servers (connected now, as a turn would), for a front end to offer their prompts and
-   * resources. The view's `close` ends the subscriptions of the resources the session attached.
+   * resources. The view's `close` ends the subscriptions of the resources the session attached. With
+   * `connect: false` only the servers already connected are in it (nothing is started).
    */
-  mcpSession(threadId: string): Promise<McpSession>;
+  mcpSession(threadId: string, options?: { connect?: boolean }): Promise<McpSession>;
   /** The tools the thread's agent (or `options.agent`) is given now. */
   toolsFor(
     threadId: string,
