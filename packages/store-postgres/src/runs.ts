@@ -65,12 +65,14 @@ export function createRuns(db: Db, leases: PgLeases): RunsRepo {
       });
     },
     async finish(runId, r) {
-      const { status, input, output, error, usage, answer, endCheckpoint, model } = checkRunFinish(r);
+      const { status, input, output, error, usage, answer, endCheckpoint, model, notices } =
+        checkRunFinish(r);
       if (!Number.isSafeInteger(runId)) throw new StoreError('not-found', `no run ${runId}`);
       const { rowCount } = await db.query(
         `UPDATE runs SET status = $1, ended_at = $2, input_tokens = $3, output_tokens = $4, error = $5, usage = $6,
-           answer = $7, end_checkpoint = coalesce($8, end_checkpoint), model = coalesce($9, model) WHERE id = $10`,
-        [status, Date.now(), input, output, error, usage, answer, endCheckpoint, model, runId],
+           answer = $7, end_checkpoint = coalesce($8, end_checkpoint), model = coalesce($9, model), notices = $10
+         WHERE id = $11`,
+        [status, Date.now(), input, output, error, usage, answer, endCheckpoint, model, notices, runId],
       );
       if (rowCount === 0) throw new StoreError('not-found', `no run ${runId}`);
     },

@@ -17,7 +17,14 @@ import { createJournal } from './journal.js';
 import type { LeaseRow } from './lease-rows.js';
 import type { Leases } from './leases.js';
 import type { Ownership } from './owner.js';
-import { checkRunFinish, checkRunProgress, checkRunStart, checkRunStatus, decodeUsage } from './validate.js';
+import {
+  checkRunFinish,
+  checkRunProgress,
+  checkRunStart,
+  checkRunStatus,
+  decodeNotices,
+  decodeUsage,
+} from './validate.js';
 
 export interface RunRow {
   id: number;
@@ -38,6 +45,8 @@ export interface RunRow {
   output_tokens: number;
   usage: string | null;
   answer: string | null;
+  /** Absent on rows read before the column existed (a damaged-store repair reads old copies). */
+  notices?: string | null;
   error: string | null;
   owner: string | null;
   host: string | null;
@@ -196,7 +205,7 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
   );
   const update = db.prepare(
     `UPDATE runs SET status = ?, ended_at = ?, input_tokens = ?, output_tokens = ?, error = ?, usage = ?, answer = ?,
-       end_checkpoint = coalesce(?, end_checkpoint), model = coalesce(?, model) WHERE id = ?`,
+       end_checkpoint = coalesce(?, end_checkpoint), model = coalesce(?, model), notices = ? WHERE id = ?`,
   );
   const progress = db.prepare(
     `UPDATE runs SET input_tokens = ?, output_tokens = ?, usage = ?, model = coalesce(?, model)
@@ -227,9 +236,22 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
       });
     },
     finish(runId, r) {
-      const { status, input, output, error, usage, answer, endCheckpoint, model } = checkRunFinish(r);
+      const { status, input, output, error, usage, answer, endCheckpoint, model, notices } =
+        checkRunFinish(r);
       const { changes } = immediate(db, () =>
-        update.run(status, Date.now(), input, output, error, usage, answer, endCheckpoint, model, runId),
+        update.run(
+          status,
+          Date.now(),
+          input,
+          output,
+          error,
+          usage,
+          answer,
+          endCheckpoint,
+          model,
+          notices,
+          runId,
+        ),
       );
       if (changes === 0) throw new StoreError('not-found', `no run ${runId}`);
     },
@@ -300,6 +322,7 @@ export function toRun(row: RunRow, tools: ToolRow[]): RunRecord {
     inputTokens: Number(row.input_tokens),
     outputTokens: Number(row.output_tokens),
     usage: decodeUsage(row.usage),
+    notices: decodeNotices(row.notices),
     toolCalls: tools.map((t) => toTool(t, row.status !== 'running')),
   };
   if (row.parent_run_id !== null && row.parent_run_id !== undefined)
