@@ -175,6 +175,25 @@ describe.each([reach.stdio, reach.http])(
   },
 );
 
+describe('a resource the model reads', { timeout: 90_000 }, () => {
+  it('mcp_read_resource subscribes the session: the next model call after an update has the fresh content', async () => {
+    const { agent, model } = await setup({ 'everything/SKILL.md': everythingSkill(reach.stdio) });
+    const uri = 'demo://resource/dynamic/text/5';
+    model
+      .respond(callTools([{ name: 'mcp_read_resource', args: { server: 'everything', uri } }]))
+      .respond(callTools([{ name: 'toggle-subscriber-updates', args: {} }]))
+      .respond(new AIMessage('done'));
+    await collect(agent.stream('read it, then turn updates on', { threadId: 't1' }));
+    const sent = model.calls.at(-1)?.messages ?? [];
+    expect(textOf(sent.at(-1))).toContain(`<mcp-resource server="everything" uri="${uri}" updated="true">`);
+    expect(textOf(sent.at(-1))).toContain('Resource 5: This is a plaintext resource');
+    // Another session did not attach it: nothing reaches it.
+    model.respond(new AIMessage('other'));
+    await collect(agent.stream('hello', { threadId: 't2' }));
+    expect((model.calls.at(-1)?.messages ?? []).map(textOf).join('\n')).not.toContain('updated="true"');
+  });
+});
+
 describe('prompt messages as the user turn', () => {
   it('marks assistant messages, names images, and refuses content it cannot send', () => {
     expect(

@@ -8,16 +8,17 @@ import { workingDir } from './skills.js';
 import { folderTrusted, readTrust } from './trust.js';
 
 /**
- * `skills check`'s `mcp-prompt-shadowed` warnings: the prompts of every loaded skill's MCP server (each started and
- * asked for its prompts, then stopped), ordered against the user's and the trusted project's commands as the REPL
- * orders them. A server that does not start is left out (its own problem shows when a session uses it).
+ * `skills check`'s `mcp-prompt-shadowed` warnings: the prompts of the MCP servers a new session uses (skills enabled
+ * by default; each server started and asked for its prompts, then stopped), ordered against the user's and the
+ * trusted project's commands as the REPL orders them. A server that does not start is left out (its own problem shows
+ * when a session uses it).
  */
 export async function shadowedMcpPrompts(
   io: RuntimeIo,
   values: Flags,
   registry: LoadedRegistry,
 ): Promise<DiagnosticLike[]> {
-  const skills = registry.current().skills.filter((s) => s.mcpServer !== undefined);
+  const skills = registry.current().skills.filter((s) => s.mcpServer !== undefined && s.enabledByDefault);
   if (skills.length === 0) return [];
   const { McpManager, McpSession } = await import('@birdie/graph');
   const manager = new McpManager({ connectTimeoutMs: 15_000 });
