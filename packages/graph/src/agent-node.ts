@@ -6,6 +6,9 @@ import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import { type AgentModels, activeAgent, maxTurnsError, modelTurns } from './agents.js';
 import { type ContextSettings, fitContext } from './context-fit.js';
 import { AgentError } from './errors.js';
+import { newId } from './ids.js';
+import { resourceContentsText } from './mcp-content.js';
+import type { McpManager } from './mcp-manager.js';
 import { withUniqueIds } from './message-ids.js';
 import { textOf } from './message-text.js';
 import { ModelChannelHandler } from './model-channel.js';
@@ -81,6 +84,31 @@ function prompts() {
   };
 }
 
+/**
+ * One message with the fresh contents of the session's subscribed resources that changed (`notifications/resources/
+ * updated`), or a note saying one changed when it cannot be read now.
+ */
+async function freshResources(mcp: McpManager, owner: string, signal?: AbortSignal): Promise<HumanMessage[]> {
+  const updates = mcp.takeUpdates(owner);
+  if (updates.length === 0) return [];
+  const blocks = await Promise.all(
+    updates.map(async ({ skill, uri }) => {
+      try {
+        const result = await mcp.readResource(skill, uri, signal);
+        const text = result.contents
+          .map((c) => resourceContentsText(c as Record<string, unknown>))
+          .join('\n');
+        return `<mcp-resource server="${skill}" uri="${uri}" updated="true">\n${text}\n</mcp-resource>`;
+      } catch (error) {
+        const why = error instanceof Error ? error.message : String(error);
+        return `[the MCP resource ${skill}:${uri} changed, but it could not be read again: ${why}]`;
+      }
+    }),
+  );
+  const text = `[MCP resources attached earlier changed; their current content:]\n${blocks.join('\n')}`;
+  return [new HumanMessage({ id: newId('human'), content: text })];
+}
+
 export function createAgentNode(models: AgentModels, builder: ToolsetBuilder, settings: AgentNodeSettings) {
   const binderFor = binders();
   const promptFor = prompts();
@@ -100,7 +128,14 @@ export function createAgentNode(models: AgentModels, builder: ToolsetBuilder, se
       journal?.startedAmong(dangling),
       journal?.finishedAmong?.(dangling),
     ]);
-    const repair = repairDanglingToolCalls(state.messages, started, finished);
+    const repaired = repairDanglingToolCalls(state.messages, started, finished);
+    // Resources the session attached that changed since: their fresh content goes with this call (and stays).
+    const fresh =
+      context.path.length === 0 ? await freshResources(builder.mcp, context.policyKey, context.signal) : [];
+    const repair = {
+      messages: [...repaired.messages, ...fresh],
+      update: [...repaired.update, ...fresh],
+    };
     // The servers' roots: the folder this turn's tools work in (the workspace under `serve`).
     builder.mcp.setRoots([context.cwd]);
     const toolset = await builder.build(
@@ -119,7 +154,8 @@ export function createAgentNode(models: AgentModels, builder: ToolsetBuilder, se
     });
     if (selection.limited) emit(config, selectionEvent(selection));
 
-    const human = lastHumanText(repair.messages);
+    // Triggers match what the user typed, not a resource update.
+    const human = lastHumanText(repaired.messages);
     const triggered = human
       ? context.snapshot.matchTriggers(
           human,

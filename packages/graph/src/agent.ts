@@ -11,6 +11,7 @@ import { buildAgentGraph } from './graph.js';
 import { newId, THREAD_ID_PATTERN } from './ids.js';
 import { TOOL_LIMITS } from './limits.js';
 import { McpManager, type McpManagerOptions } from './mcp-manager.js';
+import { McpSession } from './mcp-session.js';
 import { callsOf, danglingCalls } from './repair.js';
 import { compileRules } from './rule-set.js';
 import { errorFromEvent, Runner, type TurnBase } from './runner.js';
@@ -423,6 +424,20 @@ export function createAgent(init: CreateAgentOptions): Agent {
       } finally {
         runner.running.delete(threadId);
       }
+    },
+
+    async mcpSession(threadId: string, options: { connect?: boolean } = {}): Promise<McpSession> {
+      checkThreadId(threadId);
+      const allowed = init.policy
+        .allowedSkills(threadId, init.registry.current())
+        .filter(
+          (s) =>
+            s.mcpServer !== undefined &&
+            (options.connect !== false || mcp.capabilities(s.name) !== undefined),
+        );
+      const connected = await Promise.allSettled(allowed.map((s) => mcp.tools(s.name, s.mcpServer as never)));
+      const servers = allowed.filter((_, i) => connected[i]?.status === 'fulfilled').map((s) => s.name);
+      return new McpSession(mcp, threadId, servers);
     },
 
     async toolsFor(

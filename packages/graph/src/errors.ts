@@ -11,6 +11,7 @@ export type AgentErrorCode =
   | 'aborted'
   | 'mcp-unavailable'
   | 'mcp-sdk-missing'
+  | 'mcp-prompt-unsupported'
   | 'closed'
   | 'unknown-agent'
   | 'max-turns'

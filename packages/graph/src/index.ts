@@ -36,10 +36,19 @@ export {
   type McpCallOptions,
   McpManager,
   type McpManagerOptions,
+  type McpResourceUpdate,
   type McpServerTool,
   type McpServerTools,
 } from './mcp-manager.js';
 export { isMcpSamplingRefused, McpSamplingRefused } from './mcp-sampling.js';
+export {
+  type McpAttachedResource,
+  type McpPromptArgument,
+  type McpPromptInfo,
+  type McpServerInfo,
+  McpSession,
+  promptMessagesText,
+} from './mcp-session.js';
 export { isMcpToolError, McpToolError } from './mcp-tool.js';
 export { type FindMemoryFilesOptions, findMemoryFiles } from './memory-files.js';
 export { MODEL_CHANNEL, type ModelApprovalAsk, type ModelChannel } from './model-channel.js';

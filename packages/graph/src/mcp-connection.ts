@@ -76,6 +76,8 @@ export interface McpTurnHandlers {
  * that server's connection hears them; one without a handler refuses (sampling) or declines (elicitation).
  */
 export interface McpScope {
+  /** The session the call belongs to: a resource it reads is subscribed for that session. */
+  owner?: string;
   requests?: McpServerRequests;
   onNotice?: (notice: McpNotice) => void;
 }

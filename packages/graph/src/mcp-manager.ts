@@ -2,7 +2,14 @@ import { pathToFileURL } from 'node:url';
 import type { ServerExit, ServerProcess } from '@birdie/entrypoints';
 import type { McpServerConfig } from '@birdie/skill-parser';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  ServerCapabilities,
+} from '@modelcontextprotocol/sdk/types.js';
 import { AgentError } from './errors.js';
 import {
   loadMcpSdk,
@@ -76,6 +83,15 @@ interface Connection {
   failure?: { error: AgentError; at: number };
   /** The calls running on this connection, counted by the scope they run in (`UNSCOPED` for calls without one). */
   calls: Map<McpScope, number>;
+  /** Subscribed resources: uri → the sessions (owners) that attached it. */
+  subscribers?: Map<string, Set<string>>;
+}
+
+/** A subscribed resource the server said changed, waiting for its session's next model call. */
+export interface McpResourceUpdate {
+  /** The skill whose server holds it. */
+  skill: string;
+  uri: string;
 }
 
 /** The owner of calls made without a scope: the manager's own options answer for them. */
@@ -121,6 +137,8 @@ export class McpManager {
   > &
     McpManagerOptions;
   #roots: Array<{ uri: string; name?: string }> = [];
+  /** Per session (owner): the subscribed resources that changed since its last model call, by `skill\nuri`. */
+  readonly #updates = new Map<string, Map<string, McpResourceUpdate>>();
   #sdk?: Promise<McpSdk>;
   #closed = false;
 
@@ -164,7 +182,7 @@ export class McpManager {
     const fresh: Connection = connection?.client ? connection : { key, generation: 0, calls: new Map() };
     this.#connections.set(name, fresh);
     const generation = fresh.generation;
-    fresh.pending = this.#withTimeout(name, this.#listTools(name, config, fresh))
+    fresh.pending = this.#withTimeout(name, this.#listTools(name, skillName, config, fresh))
       .then((listed) => {
         const tools = sameTools(fresh.previous, listed);
         fresh.previous = tools;
@@ -241,6 +259,92 @@ export class McpManager {
     return this.#connected(skillName).client.readResource({ uri }, signal ? { signal } : {});
   }
 
+  /** What a connected server declares (`prompts`, `resources.subscribe`, `completions`, …); undefined before it connects. */
+  capabilities(skillName: string): ServerCapabilities | undefined {
+    return this.#connections.get(serverName(skillName))?.client?.getServerCapabilities();
+  }
+
+  /** A server's prompts (every page). */
+  async listPrompts(skillName: string, signal?: AbortSignal): Promise<Prompt[]> {
+    const client = this.#connected(skillName).client;
+    const prompts: Prompt[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listPrompts(cursor ? { cursor } : {}, signal ? { signal } : {});
+      prompts.push(...page.prompts);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return prompts;
+  }
+
+  /** `prompts/get`: a prompt's messages, its arguments filled in. */
+  async getPrompt(
+    skillName: string,
+    name: string,
+    args: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<GetPromptResult> {
+    return this.#connected(skillName).client.getPrompt({ name, arguments: args }, signal ? { signal } : {});
+  }
+
+  /**
+   * `completion/complete` for a prompt's argument: the values the server suggests for what is typed so far, given the
+   * arguments already filled in. Empty when the server does not declare completions.
+   */
+  async completePromptArgument(
+    skillName: string,
+    prompt: string,
+    argument: { name: string; value: string },
+    filled: Record<string, string> = {},
+  ): Promise<string[]> {
+    const connection = this.#connected(skillName);
+    if (!connection.client.getServerCapabilities()?.completions) return [];
+    const result = await connection.client.complete({
+      ref: { type: 'ref/prompt', name: prompt },
+      argument,
+      ...(Object.keys(filled).length > 0 ? { context: { arguments: filled } } : {}),
+    });
+    return result.completion.values;
+  }
+
+  /**
+   * Subscribes `owner` (a session) to a resource: `resources/subscribe` the first time anyone attaches it, when the
+   * server supports subscriptions (false otherwise). Its `notifications/resources/updated` are kept for `takeUpdates`.
+   */
+  async subscribe(skillName: string, uri: string, owner: string): Promise<boolean> {
+    const connection = this.#connected(skillName);
+    if (!connection.client.getServerCapabilities()?.resources?.subscribe) return false;
+    connection.subscribers ??= new Map();
+    const owners = connection.subscribers.get(uri) ?? new Set<string>();
+    if (owners.has(owner)) return true;
+    if (owners.size === 0) await connection.client.subscribeResource({ uri });
+    owners.add(owner);
+    connection.subscribers.set(uri, owners);
+    return true;
+  }
+
+  /** Ends `owner`'s subscriptions (its session ended); a resource nobody holds any more is unsubscribed. */
+  async unsubscribeAll(owner: string): Promise<void> {
+    this.#updates.delete(owner);
+    const work: Array<Promise<unknown>> = [];
+    for (const connection of this.#connections.values())
+      for (const [uri, owners] of connection.subscribers ?? []) {
+        if (!owners.delete(owner) || owners.size > 0) continue;
+        connection.subscribers?.delete(uri);
+        const client = connection.client;
+        if (client) work.push(client.unsubscribeResource({ uri }).catch(() => undefined));
+      }
+    await Promise.all(work);
+  }
+
+  /** The resources `owner` subscribed to that changed since the last call, once each (and forgotten). */
+  takeUpdates(owner: string): McpResourceUpdate[] {
+    const updates = this.#updates.get(owner);
+    if (!updates) return [];
+    this.#updates.delete(owner);
+    return [...updates.values()];
+  }
+
   /** The folders servers may work in (`roots/list`); a change is announced to every connected server. */
   setRoots(folders: readonly string[]): void {
     const roots = folders.map((folder) => ({ uri: pathToFileURL(folder).href, name: folder }));
@@ -295,18 +399,30 @@ export class McpManager {
     return (scope === 'none' || scope === UNSCOPED ? this.#options.requests : scope.requests) ?? {};
   }
 
-  #notice(connection: Connection, notice: McpNotice): void {
+  #notice(connection: Connection, notice: McpNotice, skillName: string): void {
     // The tool set is listed again before the next model call.
     if (notice.kind === 'tools-changed') {
       connection.tools = undefined;
       connection.generation += 1;
     }
+    // A subscribed resource changed: each session holding it gets the fresh content at its next model call.
+    if (notice.kind === 'resource-updated')
+      for (const owner of connection.subscribers?.get(notice.uri) ?? []) {
+        const updates = this.#updates.get(owner) ?? new Map<string, McpResourceUpdate>();
+        updates.set(`${skillName}\n${notice.uri}`, { skill: skillName, uri: notice.uri });
+        this.#updates.set(owner, updates);
+      }
     const scope = owner(connection);
     const listener = (typeof scope === 'object' ? scope.onNotice : undefined) ?? this.#options.onNotice;
     listener?.(notice);
   }
 
-  async #listTools(name: string, config: McpServerConfig, connection: Connection): Promise<McpServerTool[]> {
+  async #listTools(
+    name: string,
+    skillName: string,
+    config: McpServerConfig,
+    connection: Connection,
+  ): Promise<McpServerTool[]> {
     if (!connection.client) {
       const sdk = await this.#loadSdk();
       await openMcpClient(
@@ -316,7 +432,7 @@ export class McpManager {
         {
           requests: () => this.#requests(connection),
           roots: () => this.#roots,
-          notice: (notice) => this.#notice(connection, notice),
+          notice: (notice) => this.#notice(connection, notice, skillName),
         },
         (server) => {
           connection.server = server;
@@ -382,6 +498,8 @@ export class McpManager {
     const server = connection.server;
     connection.client = undefined;
     connection.tools = undefined;
+    // A new connection starts without subscriptions (the server forgot them with this one).
+    connection.subscribers = undefined;
     connection.server = undefined;
     await server?.stop({ graceMs: 500 });
     // The client's own close ends the transport; the server is already gone, so this returns at once.

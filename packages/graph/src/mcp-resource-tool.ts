@@ -56,6 +56,9 @@ export function createReadResourceTool(
           return { content: lines.length > 0 ? lines.join('\n') : 'The server lists no resources.' };
         }
         const result = await mcp.readResource(skill, args.uri, signal);
+        // Read once, attached to the session: its changes reach the session's next model call.
+        const owner = context.mcp?.owner;
+        if (owner !== undefined) await mcp.subscribe(skill, args.uri, owner).catch(() => false);
         return {
           content: result.contents.map((c) => resourceContentsText(c as Record<string, unknown>)).join('\n'),
         };

@@ -99,6 +99,7 @@ export function createToolsNode(
       ...optional('findTools', builder.binding.searchFor(selection, context.snapshot)),
       // What an MCP server asks and says while one of its tools runs: the turn's front end answers, the events hear.
       mcp: {
+        owner: context.policyKey,
         requests: turnRequests(
           context.mcp,
           async () => (context.model ? models.resolve(context.model) : models.default),

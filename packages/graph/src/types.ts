@@ -3,6 +3,7 @@ import type { McpServerConfig, Skill, SkillTool } from '@birdie/skill-parser';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { RuleEffect, RuleSource } from './approval-pattern.js';
 import type { McpNotice, McpTurnHandlers } from './mcp-connection.js';
+import type { McpSession } from './mcp-session.js';
 
 /**
  * The parts of `@birdie/registry` the agent reads. Declared structurally so the agent accepts the real `Registry`
@@ -581,6 +582,12 @@ export interface Agent {
    * Nothing runs and no model is called. Returns the call ids it answered (empty when nothing was pending).
    */
   dropPending(threadId: string, reason: string): Promise<string[]>;
+  /**
+   * The thread's enabled MCP servers (connected now, as a turn would), for a front end to offer their prompts and
+   * resources. The view's `close` ends the subscriptions of the resources the session attached. With
+   * `connect: false` only the servers already connected are in it (nothing is started).
+   */
+  mcpSession(threadId: string, options?: { connect?: boolean }): Promise<McpSession>;
   /** The tools the thread's agent (or `options.agent`) is given now. */
   toolsFor(
     threadId: string,

@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import type { McpPromptInfo } from '@birdie/graph';
 import { birdieHome } from './paths.js';
 
 /** Where a custom command comes from, in decreasing precedence after the built-in ones. */
@@ -14,7 +15,10 @@ export interface CustomCommand {
   /** The message sent; `$ARGUMENTS` stands for what follows the command. */
   template: string;
   layer: CommandLayer;
+  /** The command's file; for an MCP prompt, which server offers it. */
   file: string;
+  /** Set for an MCP prompt (`layer: 'mcp'`): running it gets the prompt's messages (`prompts/get`) as the turn. */
+  prompt?: McpPromptInfo;
 }
 
 /** A command hidden by one of higher precedence with the same name, for `/help` to report. */

@@ -1,6 +1,7 @@
 import { type Dirent, readdirSync } from 'node:fs';
 import { open, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import type { McpSession } from '@birdie/graph';
 
 /** Bytes of one mentioned file attached at most; a longer file is cut there, with a note. */
 export const MENTION_FILE_BYTES = 64 * 1024;
@@ -14,10 +15,11 @@ export interface MentionOptions {
   /** The working folder: every mentioned path resolves (symlinks followed) inside it, or is refused. */
   cwd: string;
   /**
-   * The seam for MCP resources (`@server:resource`): answers whether `name` is an enabled MCP server. Not wired
-   * yet (the MCP issue): without it, `@name:…` is a path like any other.
+   * The session's MCP servers (`agent.mcpSession`): `@name:uri` where `name` is one of them attaches that resource
+   * (`resources/read`, subscribed for the session); without it, or for another name, `@name:…` is a path.
    */
-  isMcpServer?(name: string): boolean;
+  mcp?: Pick<McpSession, 'has' | 'attachResource'>;
+  signal?: AbortSignal;
 }
 
 export interface MentionResult {
@@ -89,8 +91,20 @@ export async function attachMentions(message: string, options: MentionOptions): 
   for (const match of message.matchAll(MENTION)) {
     const word = match[2]!;
     const colon = word.indexOf(':');
-    // Where `@name:…` will name an MCP server's resource (the MCP issue); until then it is a path.
-    if (colon > 0 && options.isMcpServer?.(word.slice(0, colon))) continue;
+    const server = colon > 0 ? word.slice(0, colon) : '';
+    if (options.mcp && server !== '' && options.mcp.has(server)) {
+      const uri = word.slice(colon + 1);
+      const key = `mcp\0${word}`;
+      if (uri === '' || seen.has(key)) continue;
+      seen.add(key);
+      const resource = await attachResource(options.mcp, server, uri, budget, options.signal);
+      notes.push(resource.note);
+      if (resource.text === undefined) continue;
+      budget -= Buffer.byteLength(resource.text);
+      attached.push(`${server}:${uri}`);
+      blocks.push(resource.text);
+      continue;
+    }
     const found = await resolveMention(options.cwd, rootReal, word);
     if (!found) continue;
     if ('problem' in found) {
@@ -124,6 +138,34 @@ export async function attachMentions(message: string, options: MentionOptions): 
     blocks.push(`<file path="${shown}">\n${read.text}${note}\n</file>`);
   }
   return { text: blocks.length > 0 ? `${message}\n\n${blocks.join('\n\n')}` : message, notes, attached };
+}
+
+/** One `@server:uri`: its contents (cut to what the message may still carry), or a note saying why not. */
+async function attachResource(
+  mcp: NonNullable<MentionOptions['mcp']>,
+  server: string,
+  uri: string,
+  budget: number,
+  signal?: AbortSignal,
+): Promise<{ text?: string; note: string }> {
+  if (budget <= 0)
+    return {
+      note: `@${server}:${uri} not attached: the message already carries ${MENTION_TOTAL_BYTES} bytes`,
+    };
+  try {
+    const { text, note } = await mcp.attachResource(server, uri, signal);
+    const max = Math.min(MENTION_FILE_BYTES, budget);
+    if (Buffer.byteLength(text) <= max) return { text, note };
+    const cut = Buffer.from(text).subarray(0, max).toString('utf8');
+    return {
+      text: `${cut}\n[truncated: the resource is longer than ${max} bytes]\n</mcp-resource>`,
+      note: `${note}; only its first ${max} bytes go with the message`,
+    };
+  } catch (error) {
+    return {
+      note: `@${server}:${uri} not attached: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
 }
 
 /** Names Tab offers after `@`: entries of the folder `partial` is in (inside `cwd`), folders with a `/`. */

@@ -8,7 +8,11 @@ import { discardIfEmpty } from './session-titles.js';
  * exchange (an empty `/new`, a failed first call). Returns the notes to show about `to`'s grants (stale ones).
  */
 export async function switchSession(rt: Runtime, from: Session, to: Session): Promise<string[]> {
-  if (to.id !== from.id) await discardIfEmpty(rt, from);
+  if (to.id !== from.id) {
+    // The MCP resources `from` attached are no longer followed (`resources/unsubscribe`).
+    await (await rt.agent.mcpSession(from.id, { connect: false })).close();
+    await discardIfEmpty(rt, from);
+  }
   await rt.loadGrants(to.id);
   return staleGrantNotes(rt, to.id);
 }

@@ -8,8 +8,9 @@ import type {
   LongTermMemory,
   McpTurnHandlers,
 } from '@birdie/graph';
-import type { FinishedStatus, LeaseHolder, Session, SessionLease } from '@birdie/store';
+import type { FinishedStatus, LeaseHolder, RunNotice, Session, SessionLease } from '@birdie/store';
 import { memoryFileOptions } from './memory-file-options.js';
+import { runNotice } from './run-notices.js';
 import { RunUsage } from './run-usage.js';
 import type { Runtime } from './runtime.js';
 import { deferredSessionFolder, type SessionFolder } from './session-folder.js';
@@ -213,6 +214,8 @@ async function leasedTurn(
   const journal = await store.runs.journal(runId);
   const subagents = new SubagentRuns(rt, { sessionId: session.id, userId, model, runId });
   const usage = new RunUsage(model);
+  // What MCP servers say while the run's calls run on them: kept with the run, at their level.
+  const notices: RunNotice[] = [];
   const result: TurnResult = {
     runId,
     status: 'ok',
@@ -290,6 +293,8 @@ async function leasedTurn(
             result.contextWindow = event.context.window;
             result.model = event.model;
           }
+        } else if (event.type === 'mcp-notice') {
+          notices.push(runNotice(event.notice));
         } else if (event.type === 'compaction') {
           result.compactions++;
         } else if (event.type === 'tool-end') {
@@ -378,6 +383,7 @@ async function leasedTurn(
       ...(after ? { endCheckpointId: after } : {}),
       sessionTurn: { inputTokens: result.inputTokens, outputTokens: result.outputTokens },
       ...(wantsTitle ? {} : { release: lease }),
+      ...(notices.length > 0 ? { notices } : {}),
     });
   } catch (error) {
     // The turn already failed on the same cause (a full disk): that failure is the one to report.

@@ -360,6 +360,11 @@ export const MIGRATIONS: readonly { name: string; sql: string }[] = [
   ALTER TABLE sessions ADD CONSTRAINT sessions_scope_day_seq_key UNIQUE (scope, day, seq);
   `,
   },
+  {
+    // What MCP servers said during a run (log messages at their level, change news), as JSON.
+    name: 'run-notices',
+    sql: `ALTER TABLE runs ADD COLUMN notices text;`,
+  },
 ];
 
 export interface MigrationStatus {

@@ -66,15 +66,17 @@ export function createRuns(db: Db, leases: PgLeases): RunsRepo {
       });
     },
     async finish(runId, r) {
-      const { status, input, output, error, usage, answer, endCheckpoint, model, turn } = checkRunFinish(r);
+      const { status, input, output, error, usage, answer, endCheckpoint, model, notices, turn } =
+        checkRunFinish(r);
       if (!Number.isSafeInteger(runId)) throw new StoreError('not-found', `no run ${runId}`);
       const end = async (q: Queryable) => {
         const now = Date.now();
         const { rows } = await q.query<{ session_id: string; user_id: string | null }>(
           `UPDATE runs SET status = $1, ended_at = $2, input_tokens = $3, output_tokens = $4, error = $5, usage = $6,
-             answer = $7, end_checkpoint = coalesce($8, end_checkpoint), model = coalesce($9, model) WHERE id = $10
+             answer = $7, end_checkpoint = coalesce($8, end_checkpoint), model = coalesce($9, model), notices = $10
+           WHERE id = $11
            RETURNING session_id, user_id`,
-          [status, now, input, output, error, usage, answer, endCheckpoint, model, runId],
+          [status, now, input, output, error, usage, answer, endCheckpoint, model, notices, runId],
         );
         if (rows.length === 0) throw new StoreError('not-found', `no run ${runId}`);
         return { run: rows[0]!, now };

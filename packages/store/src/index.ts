@@ -30,6 +30,7 @@ export type {
   RunAgent,
   RunFinish,
   RunJournal,
+  RunNotice,
   RunProgress,
   RunQuery,
   RunRecord,

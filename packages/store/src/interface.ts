@@ -168,6 +168,8 @@ export interface RunRecord {
   usage: ModelUsage[];
   /** The final answer: the text of the run's last model message. */
   answer?: string;
+  /** What MCP servers said during the run (log messages at their level, list and resource changes), oldest first. */
+  notices: RunNotice[];
   error?: string;
   /** The machine and process that ran it (absent on runs logged before this was recorded). */
   host?: string;
@@ -190,8 +192,22 @@ export interface RunStart {
   startCheckpointId?: string;
 }
 
+/** One thing an MCP server said during a run: a log message at its level, or news that something changed. */
+export interface RunNotice {
+  at: Date;
+  /** The MCP server (its skill's name). */
+  server: string;
+  /** An MCP logging level (`debug` … `emergency`); `info` for change news. */
+  level: string;
+  /** `log`, or what changed: `tools-changed`, `resources-changed`, `prompts-changed`, `resource-updated`. */
+  kind: string;
+  text: string;
+}
+
 export interface RunFinish {
   status: FinishedStatus;
+  /** What MCP servers said during the run (at most `MAX_RUN_NOTICES` are kept: the newest). */
+  notices?: RunNotice[];
   inputTokens?: number;
   outputTokens?: number;
   /** Tokens per model; the totals above are the caller's (they are not summed from here). */

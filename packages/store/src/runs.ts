@@ -18,7 +18,14 @@ import type { LeaseRow } from './lease-rows.js';
 import type { Leases } from './leases.js';
 import type { Ownership } from './owner.js';
 import { ADD_TURN } from './sessions.js';
-import { checkRunFinish, checkRunProgress, checkRunStart, checkRunStatus, decodeUsage } from './validate.js';
+import {
+  checkRunFinish,
+  checkRunProgress,
+  checkRunStart,
+  checkRunStatus,
+  decodeNotices,
+  decodeUsage,
+} from './validate.js';
 
 export interface RunRow {
   id: number;
@@ -39,6 +46,8 @@ export interface RunRow {
   output_tokens: number;
   usage: string | null;
   answer: string | null;
+  /** Absent on rows read before the column existed (a damaged-store repair reads old copies). */
+  notices?: string | null;
   error: string | null;
   owner: string | null;
   host: string | null;
@@ -197,7 +206,7 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
   );
   const update = db.prepare(
     `UPDATE runs SET status = ?, ended_at = ?, input_tokens = ?, output_tokens = ?, error = ?, usage = ?, answer = ?,
-       end_checkpoint = coalesce(?, end_checkpoint), model = coalesce(?, model) WHERE id = ?`,
+       end_checkpoint = coalesce(?, end_checkpoint), model = coalesce(?, model), notices = ? WHERE id = ?`,
   );
   const progress = db.prepare(
     `UPDATE runs SET input_tokens = ?, output_tokens = ?, usage = ?, model = coalesce(?, model)
@@ -229,7 +238,8 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
       });
     },
     finish(runId, r) {
-      const { status, input, output, error, usage, answer, endCheckpoint, model, turn } = checkRunFinish(r);
+      const { status, input, output, error, usage, answer, endCheckpoint, model, notices, turn } =
+        checkRunFinish(r);
       const released = immediate(db, () => {
         const now = Date.now();
         const { changes } = update.run(
@@ -242,6 +252,7 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
           answer,
           endCheckpoint,
           model,
+          notices,
           runId,
         );
         if (changes === 0) throw new StoreError('not-found', `no run ${runId}`);
@@ -326,6 +337,7 @@ export function toRun(row: RunRow, tools: ToolRow[]): RunRecord {
     inputTokens: Number(row.input_tokens),
     outputTokens: Number(row.output_tokens),
     usage: decodeUsage(row.usage),
+    notices: decodeNotices(row.notices),
     toolCalls: tools.map((t) => toTool(t, row.status !== 'running')),
   };
   if (row.parent_run_id !== null && row.parent_run_id !== undefined)

@@ -298,4 +298,6 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE sessions_v8 RENAME TO sessions;
   CREATE INDEX sessions_by_user ON sessions (user_id, created_at);
   `,
+  // v9: what MCP servers said during a run (log messages at their level, change news), as JSON.
+  `ALTER TABLE runs ADD COLUMN notices TEXT;`,
 ];

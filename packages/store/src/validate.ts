@@ -10,6 +10,7 @@ import type {
   ModelUsage,
   NewTask,
   RunFinish,
+  RunNotice,
   RunProgress,
   RunStart,
   RunStatus,
@@ -134,6 +135,7 @@ export function checkRunFinish(r: RunFinish): {
   model: string | null;
   /** The session's totals to add (`sessionTurn`), or null. */
   turn: { input: number; output: number } | null;
+  notices: string | null;
 } {
   if (!STATUSES.has(r?.status)) {
     throw new StoreError('invalid-argument', `run status must be one of ${[...STATUSES].join(', ')}`);
@@ -157,6 +159,7 @@ export function checkRunFinish(r: RunFinish): {
             input: checkCount(r.sessionTurn?.inputTokens, 'sessionTurn.inputTokens'),
             output: checkCount(r.sessionTurn?.outputTokens, 'sessionTurn.outputTokens'),
           },
+    notices: encodeNotices(r.notices),
   };
 }
 
@@ -348,4 +351,38 @@ export function checkRunAgent(agent: unknown): { name: string; digest: string } 
   if (!a || typeof a.name !== 'string' || typeof a.digest !== 'string' || !/^[0-9a-f]{64}$/.test(a.digest))
     throw new StoreError('invalid-argument', "a run's agent is { name, digest } with a SHA-256 hex digest");
   return { name: checkText(a.name, 'agent.name', 200), digest: a.digest };
+}
+
+/** Notices kept per run: a chatty server (a log line every second) cannot grow one run's row without bound. */
+export const MAX_RUN_NOTICES = 200;
+const MAX_NOTICE_TEXT = 2000;
+
+/** A run's notices as stored (JSON, `at` in ms; the newest `MAX_RUN_NOTICES`, each text capped and redacted). */
+function encodeNotices(notices: RunFinish['notices']): string | null {
+  if (notices === undefined || notices.length === 0) return null;
+  if (!Array.isArray(notices)) throw new StoreError('invalid-argument', 'notices must be an array');
+  const kept = notices.slice(-MAX_RUN_NOTICES).map((n) => {
+    const at = n?.at instanceof Date ? n.at.getTime() : Number.NaN;
+    if (!Number.isFinite(at)) throw new StoreError('invalid-argument', 'a notice needs its time (at)');
+    const text = String(n.text ?? '');
+    return {
+      at,
+      server: checkText(String(n.server ?? ''), 'notice server'),
+      level: checkText(String(n.level ?? 'info'), 'notice level'),
+      kind: checkText(String(n.kind ?? 'log'), 'notice kind'),
+      text: redactSecrets(text.length > MAX_NOTICE_TEXT ? `${text.slice(0, MAX_NOTICE_TEXT)}…` : text),
+    };
+  });
+  return JSON.stringify(kept);
+}
+
+/** The stored notices of a run; a damaged value reads as none (the run itself stays readable). */
+export function decodeNotices(raw: string | null | undefined): RunNotice[] {
+  if (!raw) return [];
+  try {
+    const parsed = JSON.parse(raw) as Array<Omit<RunNotice, 'at'> & { at: number }>;
+    return Array.isArray(parsed) ? parsed.map((n) => ({ ...n, at: new Date(n.at) })) : [];
+  } catch {
+    return [];
+  }
 }

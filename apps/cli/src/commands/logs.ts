@@ -41,6 +41,9 @@ function rowOf(r: LoggedRun, style: ReturnType<typeof styler>): string[] {
     [
       // ✗ failed; ? started but never reported back (the run died): it may have had its effect.
       callsText(r.toolCalls),
+      r.notices.length > 0
+        ? style('dim', `${r.notices.length} MCP notice${r.notices.length === 1 ? '' : 's'}`)
+        : '',
       r.error ? style('red', r.error.split('\n')[0]!.slice(0, 80)) : '',
     ]
       .filter(Boolean)
@@ -143,6 +146,16 @@ export async function logsShowCommand({ io, values, positionals }: CommandContex
         io.stderr,
         `birdie: the messages of run ${run.id} cannot be read (its session's history is gone or damaged)`,
       );
+    if (run.notices.length > 0) {
+      // What MCP servers said during the run, at their level (`logs show --json` has them too).
+      const loud = new Set(['warning', 'error', 'critical', 'alert', 'emergency']);
+      write(io.stdout, style('bold', 'MCP notices:'));
+      for (const n of run.notices)
+        write(
+          io.stdout,
+          `  ${n.at.toISOString().slice(11, 19)} ${style(loud.has(n.level) ? 'yellow' : 'dim', n.level.padEnd(9))} ${n.server}: ${n.text}`,
+        );
+    }
     if (run.answer) write(io.stdout, `${style('bold', 'answer:')} ${run.answer}`);
     if (run.error) write(io.stdout, `${style('red', 'error:')} ${run.error}`);
     return messages ? EXIT_OK : EXIT_RUN;

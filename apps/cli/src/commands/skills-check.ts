@@ -31,6 +31,9 @@ export async function skillsCheckCommand({ io, values, positionals }: CommandCon
     // Agent files have their own command (`agents check`).
     messages.push(...registry.messages.filter((m) => !isAgentMessage(m, registry.agentDirectories)));
     messages.push(...(await allowedToolsWarnings(registry.current().skills)));
+    // MCP prompts a user or project command hides (each MCP server is started to list its prompts).
+    const { shadowedMcpPrompts } = await import('@birdie/runtime/mcp-prompts-check');
+    messages.push(...(await shadowedMcpPrompts(io, values, registry)));
     // Their files were read and checked (their problems are above), but they do not load until trusted.
     const skipped = skippedLine(registry.current().untrusted);
     if (skipped) write(io.stderr, skipped);

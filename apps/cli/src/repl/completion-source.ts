@@ -1,8 +1,11 @@
+import { promptUsage } from '@birdie/runtime/mcp-prompts';
 import { mentionCandidates } from '@birdie/runtime/mentions';
 import { SETTING_KEYS } from '@birdie/runtime/settings';
 import type { Completions } from './completion.js';
+import { mcpSession } from './mcp-session.js';
 import { NAMES, SLASH_COMMANDS } from './slash.js';
 import { customCommands } from './slash-custom.js';
+import { mcpCandidates } from './slash-mcp.js';
 import type { ReplState } from './state.js';
 
 const SUBCOMMANDS: Record<string, string[]> = {
@@ -25,9 +28,14 @@ export async function completionsFor(state: ReplState): Promise<Completions> {
   const agents = snapshot.agents.map((agent) => agent.name);
   const sessions = (await state.rt.store.sessions.list(state.rt.userId).catch(() => [])).map((s) => s.id);
   const { commands: custom } = await customCommands(state, NAMES).catch(() => ({ commands: [] }));
+  const mcp = await mcpSession(state);
   return {
-    commands: [...SLASH_COMMANDS, ...custom.map((c) => [`/${c.name}`, c.description ?? ''] as const)],
+    commands: [
+      ...SLASH_COMMANDS,
+      ...custom.map((c) => [c.prompt ? promptUsage(c.prompt) : `/${c.name}`, c.description ?? ''] as const),
+    ],
     mentions: (partial) => mentionCandidates(state.rt.cwd, partial),
+    more: (line) => mcpCandidates(mcp, custom, line),
     words(before) {
       const [command = '', sub] = before.trim().split(/\s+/);
       const position = before.trim().split(/\s+/).length;

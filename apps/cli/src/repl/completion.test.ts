@@ -39,6 +39,18 @@ describe('Tab completion', () => {
     expect(complete('hello wor', completions)).toEqual({ line: 'hello wor', options: [] });
   });
 
+  it('a known pool (a server answered) completes the last word; an argument name stays open for its value', async () => {
+    const { completeWith } = await import('./completion.js');
+    expect(completeWith('/s:p d', ['department=', 'name='])).toEqual({
+      line: '/s:p department=',
+      options: [],
+    });
+    expect(completeWith('/s:p department=S', ['department=Sales', 'department=Support'])).toEqual({
+      line: '/s:p department=S',
+      options: ['department=Sales', 'department=Support'],
+    });
+  });
+
   it('the / menu lists the matching commands with their descriptions', () => {
     expect(commandMenu('/s', completions).map(([u]) => u)).toEqual([
       '/skill enable|disable NAME',

@@ -6,6 +6,11 @@ export interface Completions {
   words(line: string): readonly string[];
   /** Paths an `@` mention may complete to (`src/`, `src/app.ts`), inside the working folder. */
   mentions?(partial: string): readonly string[];
+  /**
+   * Candidates a server must be asked for (an MCP prompt's arguments, `@server:` resource URIs): full words for the
+   * word being typed, or undefined when `line` is not such a case (the other completions apply).
+   */
+  more?(line: string): Promise<readonly string[]> | undefined;
 }
 
 /** The longest start all the candidates share. */
@@ -30,11 +35,18 @@ export function complete(line: string, completions: Completions): { line: string
     : first && line.startsWith('/')
       ? [...new Set(completions.commands.map(([usage]) => usage.split(/[\s,]/)[0]!))]
       : completions.words(line.slice(0, at));
+  return completeWith(line, pool);
+}
+
+/** Tab on `line` with the candidates for its last word already known (see `Completions.more`). */
+export function completeWith(line: string, pool: readonly string[]): { line: string; options: string[] } {
+  const at = line.lastIndexOf(' ') + 1;
+  const word = line.slice(at);
   const matches = pool.filter((candidate) => candidate.startsWith(word)).sort();
   if (matches.length === 0) return { line, options: [] };
-  // A folder stays open for its files (no blank after `@src/`).
+  // A folder stays open for its files (no blank after `@src/`), an argument name for its value (`city=`).
   if (matches.length === 1)
-    return { line: `${line.slice(0, at)}${matches[0]}${matches[0]!.endsWith('/') ? '' : ' '}`, options: [] };
+    return { line: `${line.slice(0, at)}${matches[0]}${/[/=]$/.test(matches[0]!) ? '' : ' '}`, options: [] };
   const prefix = commonPrefix(matches);
   return { line: `${line.slice(0, at)}${prefix}`, options: prefix.length > word.length ? [] : matches };
 }

@@ -2,7 +2,7 @@ import type { Key } from 'node:readline';
 import { isCancel, MultiLinePrompt } from '@clack/core';
 import type { Input, Output } from '../io.js';
 import type { Style } from '../render/style.js';
-import { type Completions, commandMenu, complete } from './completion.js';
+import { type Completions, commandMenu, complete, completeWith } from './completion.js';
 
 export type InputResult =
   | { kind: 'text'; text: string }
@@ -47,11 +47,29 @@ class ReplPrompt extends MultiLinePrompt {
       this._cursor = cursor;
       return true;
     }
-    const done = complete(text, this.completions);
+    const more = this.completions.more?.(text);
+    if (more) {
+      // A server answers: the line stays as it is until then, and is completed only if nobody typed meanwhile.
+      this._setUserInput(text);
+      this._cursor = cursor;
+      more.then(
+        (pool) => {
+          if (this.userInput !== text || (this.state !== 'active' && this.state !== 'initial')) return;
+          this.#apply(completeWith(text, pool));
+          (this as unknown as { render(): void }).render();
+        },
+        () => undefined,
+      );
+      return true;
+    }
+    this.#apply(complete(text, this.completions));
+    return true;
+  }
+
+  #apply(done: { line: string; options: string[] }): void {
     this._setUserInput(done.line);
     this._cursor = done.line.length;
     this.options = done.options;
-    return true;
   }
 
   /** Ctrl+R's reverse search while it runs: what is typed, where the match is, and the draft to go back to. */

@@ -4,11 +4,16 @@ import {
   expandCommand,
   loadCustomCommands,
 } from '@birdie/runtime/custom-commands';
+import { promptUsage } from '@birdie/runtime/mcp-prompts';
 import { relativeIfInside } from '../render/diagnostics.js';
+import { mcpPromptCommands, runMcpPrompt } from './slash-mcp.js';
 import { out, type ReplState } from './state.js';
 
-/** The custom commands in force for this REPL (read again at each use: adding a file needs no restart). */
-export function customCommands(
+/**
+ * The custom commands in force for this REPL (read again at each use: adding a file needs no restart), the session's
+ * MCP prompts last (built-in > user > project > MCP prompt).
+ */
+export async function customCommands(
   state: ReplState,
   builtins: readonly string[],
 ): Promise<{ commands: CustomCommand[]; clashes: CommandClash[] }> {
@@ -17,6 +22,7 @@ export function customCommands(
     cwd: state.rt.cwd,
     projectTrusted: state.rt.workspaceTrusted(),
     builtins,
+    mcp: await mcpPromptCommands(state).catch(() => []),
   });
 }
 
@@ -25,9 +31,10 @@ export function customHelp(
   state: ReplState,
   found: { commands: CustomCommand[]; clashes: CommandClash[] },
 ): { rows: string[][]; clashes: string[] } {
-  const where = (c: CustomCommand) => `${c.layer} ${relativeIfInside(state.rt.cwd, c.file)}`;
+  const where = (c: CustomCommand) =>
+    c.prompt ? c.file : `${c.layer} ${relativeIfInside(state.rt.cwd, c.file)}`;
   const rows = found.commands.map((c) => [
-    `/${c.name}${c.template.includes('$ARGUMENTS') ? ' ARGUMENTS' : ''}`,
+    c.prompt ? promptUsage(c.prompt) : `/${c.name}${c.template.includes('$ARGUMENTS') ? ' ARGUMENTS' : ''}`,
     `${c.description ?? '(no description)'}${c.agent ? ` · agent ${c.agent}` : ''} · ${where(c)}`,
   ]);
   const clashes = found.clashes.map(
@@ -50,6 +57,10 @@ export async function runCustomCommand(
   const { commands } = await customCommands(state, builtins);
   const command = commands.find((c) => c.name.toLowerCase() === name.toLowerCase());
   if (!command) return false;
+  if (command.prompt) {
+    await runMcpPrompt(state, command, args);
+    return true;
+  }
   if (command.agent !== undefined) {
     if (!state.rt.registry.current().agents.some((a) => a.name === command.agent)) {
       out(

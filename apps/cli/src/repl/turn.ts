@@ -24,11 +24,22 @@ const THINKING = 'thinking… (Ctrl+C cancels)';
  * One turn in the terminal. While it runs, stdin is raw and Ctrl+C aborts the turn: the signal reaches the model
  * call and every running tool, whose process groups are killed.
  */
-export async function replTurn(state: ReplState, typed: string): Promise<void> {
+export async function replTurn(
+  state: ReplState,
+  typed: string,
+  options: { mentions?: boolean } = {},
+): Promise<void> {
   const { io, style } = state;
-  // `@path` mentions: the files go with the message; each one attached, cut or refused is said above the answer.
-  const { text, notes } = await attachMentions(typed, { cwd: state.rt.cwd });
-  for (const note of notes) out(state, style('dim', note));
+  // `@path` and `@server:uri` mentions: the files and MCP resources go with the message; each one attached, cut or
+  // refused is said above the answer.
+  let text = typed;
+  if (options.mentions !== false) {
+    const { mcpSession } = await import('./mcp-session.js');
+    const mcp = typed.includes('@') ? await mcpSession(state) : undefined;
+    const attached = await attachMentions(typed, { cwd: state.rt.cwd, ...(mcp ? { mcp } : {}) });
+    text = attached.text;
+    for (const note of attached.notes) out(state, style('dim', note));
+  }
   const controller = new AbortController();
   const spinner = new Spinner(io.stdout, style);
   // Running tools show their output and time in place; not in a pipe or under NO_COLOR (no redrawing there).

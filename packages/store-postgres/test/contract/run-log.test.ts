@@ -21,6 +21,32 @@ describe.each(backends)('$name', (backend) => {
     }
   });
 
+  it('keeps what MCP servers said during a run, at their level, oldest first (the newest 200 of a chatty one)', async () => {
+    const lease = await t.store.leases.acquire(sessionId);
+    const run = await t.store.runs.start({ sessionId, userId: 'alice' });
+    const at = new Date(1_800_000_000_000);
+    const notices = [
+      { at, server: 'everything', level: 'warning', kind: 'log', text: 'Warning-level message' },
+      {
+        at,
+        server: 'everything',
+        level: 'info',
+        kind: 'resource-updated',
+        text: 'demo://resource/1 changed',
+      },
+    ];
+    await t.store.runs.finish(run, { status: 'ok', notices });
+    expect((await t.store.runs.get(run, 'alice'))?.notices).toEqual(notices);
+    const chatty = await t.store.runs.start({ sessionId, userId: 'alice' });
+    const many = Array.from({ length: 250 }, (_, i) => ({ ...notices[0]!, text: `line ${i}` }));
+    await t.store.runs.finish(chatty, { status: 'ok', notices: many });
+    const kept = (await t.store.runs.get(chatty, 'alice'))?.notices ?? [];
+    expect(kept).toHaveLength(200);
+    expect(kept[0]?.text).toBe('line 50');
+    expect((await t.store.runs.list({ userId: 'alice', limit: 1 }))[0]?.notices).toHaveLength(200);
+    await lease.release();
+  });
+
   it('records parent, user, thread and checkpoints, trigger, tokens per model, answer, and the process', async () => {
     const lease = await t.store.leases.acquire(sessionId);
     const parent = await t.store.runs.start({
