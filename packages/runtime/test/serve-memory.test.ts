@@ -109,7 +109,8 @@ describe('a long-running server keeps nothing per session between turns', () => 
   it("a turn that ends as the next one takes the lease does not take that one's grants with it", async () => {
     const { rt, call } = await served([
       { text: 'Done.' },
-      { text: 'one two three four five six seven eight', token_delay_ms: 150 },
+      // Slow enough to still run while the first turn's end is looked at, on a loaded machine.
+      { text: 'one two three four five six seven eight', token_delay_ms: 500 },
       { text: 'Done.' },
     ]);
     // Titled: the first turn's end releases the lease in the run's last commit (no title still to write).
