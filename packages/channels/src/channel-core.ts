@@ -253,7 +253,7 @@ export class ChannelCore {
       }
       const audio = await downloadWithin(message.voice, this.options.maxFileBytes);
       if (typeof audio === 'string') {
-        await this.say(place, `Not transcribed (too large): the voice message (${audio}).`);
+        await this.say(place, `Not transcribed: the voice message (${audio}).`);
         return;
       }
       const text = await transcriber.transcribe(audio, message.voice.mime, message.voice.name);
@@ -272,7 +272,7 @@ export class ChannelCore {
         await this.say(place, `Not saved: ${error.message}.`);
         return;
       }
-      if (refused.length > 0) await this.say(place, `Not saved (too large): ${refused.join(', ')}.`);
+      if (refused.length > 0) await this.say(place, `Not saved: ${refused.join(', ')}.`);
       if (saved.length > 0)
         parts.push(`[The user sent file(s), saved in the workspace: ${saved.join(', ')}]`);
     }

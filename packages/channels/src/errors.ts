@@ -6,6 +6,8 @@ export type ChannelErrorCode =
   | 'no-channels'
   /** The platform's API refused a call (bad token, network). */
   | 'platform-failed'
+  /** A shared file's address is not on the platform's own file host: it is not downloaded (the token would go with it). */
+  | 'foreign-file-address'
   /** A folder an upload would be saved in is a symlink, or leads outside the workspace. */
   | 'unsafe-upload-folder';
 

@@ -105,8 +105,27 @@ interface SlackFile {
   url_private_download?: string;
 }
 
-/** A shared file, downloaded from its private URL with the bot token (never put in a message or a log line). */
-function fileOf(file: SlackFile, botToken: string): IncomingFile & { mime: string } {
+/** Where Slack serves shared files from; a file's private URL anywhere else never gets the bot token. */
+const SLACK_FILE_HOST = 'https://files.slack.com';
+
+/**
+ * The origins a file's private URL may have: Slack's file host, and the configured Web API's origin (a test's fake
+ * Slack serves files itself).
+ */
+function fileOrigins(apiUrl: string | undefined): string[] {
+  return apiUrl ? [SLACK_FILE_HOST, new URL(apiUrl).origin] : [SLACK_FILE_HOST];
+}
+
+/**
+ * A shared file, downloaded from its private URL with the bot token (never put in a message or a log line), and only
+ * from one of `origins`: the URL comes in the event's payload, and a token sent elsewhere is a leaked token. (A
+ * redirect to another origin drops the header: fetch does so.)
+ */
+function fileOf(
+  file: SlackFile,
+  botToken: string,
+  origins: readonly string[],
+): IncomingFile & { mime: string } {
   return {
     name: file.name ?? file.id ?? 'file',
     mime: file.mimetype ?? 'application/octet-stream',
@@ -114,6 +133,8 @@ function fileOf(file: SlackFile, botToken: string): IncomingFile & { mime: strin
     async download() {
       const url = file.url_private_download ?? file.url_private;
       if (!url) throw new ChannelError('platform-failed', 'Slack gave no address for the file');
+      if (!origins.includes(originOf(url)))
+        throw new ChannelError('foreign-file-address', "its address is not on Slack's file host");
       const response = await fetch(url, {
         headers: { authorization: `Bearer ${botToken}` },
         signal: AbortSignal.timeout(60_000),
@@ -123,6 +144,10 @@ function fileOf(file: SlackFile, botToken: string): IncomingFile & { mime: strin
       return new Uint8Array(await response.arrayBuffer());
     },
   };
+}
+
+function originOf(url: string): string {
+  return URL.canParse(url) ? new URL(url).origin : '';
 }
 
 interface SlackMessageEvent {
@@ -140,11 +165,14 @@ function incoming(
   place: ChatPlace,
   group: boolean,
   botUser: string,
-  botToken: string,
+  download: { botToken: string; origins: readonly string[] },
 ): IncomingMessage | undefined {
   if (!event.user) return undefined;
   const text = (event.text ?? '').replaceAll(`<@${botUser}>`, '').trim();
-  const shared = (event.files ?? []).map((f) => ({ slack: f, file: fileOf(f, botToken) }));
+  const shared = (event.files ?? []).map((f) => ({
+    slack: f,
+    file: fileOf(f, download.botToken, download.origins),
+  }));
   // A recorded audio clip (or any audio file) is a voice message; the first one is transcribed.
   const voice = shared.find((s) => s.slack.subtype === 'slack_audio' || s.file.mime.startsWith('audio/'));
   const files = shared.filter((s) => s !== voice).map((s) => s.file);
@@ -208,6 +236,7 @@ export async function startSlack(
     );
   }
   const botUser = auth.user_id ?? '';
+  const download = { botToken: options.botToken, origins: fileOrigins(options.apiUrl) };
   const app = new App({
     token: options.botToken,
     botUserId: botUser,
@@ -240,7 +269,7 @@ export async function startSlack(
       if (!message.thread_ts || message.text?.includes(`<@${botUser}>`)) return;
       if (!channel.knows(place)) return;
     }
-    const parsed = incoming(message, place, !dm, botUser, options.botToken);
+    const parsed = incoming(message, place, !dm, botUser, download);
     if (parsed) await channel.onMessage(parsed);
   });
 
@@ -248,7 +277,7 @@ export async function startSlack(
     if (context.retryNum) return;
     const mention = event as SlackMessageEvent;
     const place: ChatPlace = { chatId: mention.channel, threadId: mention.thread_ts ?? mention.ts };
-    const parsed = incoming(mention, place, true, botUser, options.botToken);
+    const parsed = incoming(mention, place, true, botUser, download);
     if (parsed) await channel.onMessage(parsed);
   });
 

@@ -1,7 +1,7 @@
 import { access, lstat, mkdir, realpath, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
 import type { IncomingFile } from './chat.js';
-import { ChannelError } from './errors.js';
+import { ChannelError, isChannelError } from './errors.js';
 
 /** The folder, under the workspace, that chat uploads land in. */
 const UPLOADS = ['uploads'];
@@ -15,12 +15,18 @@ export function safeFileName(name: string): string {
 
 /**
  * The file's bytes, or why not: over `maxBytes` as the platform announced it (then it is not downloaded at all) or as
- * it came.
+ * it came, or its address is not the platform's own (`foreign-file-address`: not downloaded).
  */
 export async function downloadWithin(file: IncomingFile, maxBytes: number): Promise<Uint8Array | string> {
-  const over = (size: number) => `${size} bytes, over the limit of ${maxBytes}`;
+  const over = (size: number) => `too large: ${size} bytes, over the limit of ${maxBytes}`;
   if (file.size !== undefined && file.size > maxBytes) return over(file.size);
-  const bytes = await file.download();
+  let bytes: Uint8Array;
+  try {
+    bytes = await file.download();
+  } catch (error) {
+    if (isChannelError(error) && error.code === 'foreign-file-address') return error.message;
+    throw error;
+  }
   return bytes.byteLength > maxBytes ? over(bytes.byteLength) : bytes;
 }
 

@@ -1,4 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { startUnattended } from '@birdie/runtime/unattended-loop';
 import { FakeOpenAi } from '@birdie/test-utils';
@@ -115,6 +117,40 @@ describe('scheduled tasks from a Slack thread', () => {
       expect(report.text).toMatch(/^⏰ \u200b?\*task 1/); // slackify-markdown puts zero-width spaces around bold
     } finally {
       await loop.stop(1000);
+    }
+  });
+});
+
+describe('file addresses in a Slack event', () => {
+  it('never sends the bot token to a file address off Slack’s file host (a crafted file object)', async () => {
+    // Another host on this machine, standing in for an attacker's server the file object points at.
+    const seen: IncomingHttpHeaders[] = [];
+    const elsewhere = createServer((req, res) => {
+      seen.push(req.headers);
+      res.end('stolen');
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    try {
+      h = await startHarness({
+        slack: 'socket',
+        script: [{ match: 'uploads/', text: 'Got the file.' }, { text: 'Answered.' }],
+      });
+      const { slack } = h;
+      const base = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+      const real = slack.addFile('F9', 'notes.txt', 'text/plain', new TextEncoder().encode('x'));
+      const crafted = { ...real, url_private: `${base}/a`, url_private_download: `${base}/b` };
+      await slack.deliver(slack.message(DM, SLACK_OWNER, '', { subtype: 'file_share', files: [crafted] }));
+      const said = await slack.waitFor('an answer', () =>
+        slack.messagesIn(DM).find((m) => /Not saved|Got the file/.test(m.text)),
+      );
+      await slackCore(h).idle();
+      expect(seen.map((headers) => headers.authorization)).not.toContain(`Bearer ${SLACK_BOT_TOKEN}`);
+      expect(seen).toEqual([]);
+      expect(said.text).toContain('Not saved');
+      expect(await h.setup.rt.store.runs.list({ userId: 'alice' })).toHaveLength(0);
+    } finally {
+      elsewhere.closeAllConnections();
+      await new Promise<void>((resolve) => elsewhere.close(() => resolve()));
     }
   });
 });

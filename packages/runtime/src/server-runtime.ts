@@ -121,12 +121,11 @@ export function serveRuntime(rt: Runtime, approval: ApprovalMode): ServeRuntime 
     },
 
     async runTurn(session, input, handlers) {
-      // The session's grants are read when the turn starts and forgotten when it ends, only by the turn that held
-      // the lease (a refused one must not drop what the running turn uses): memory follows the sessions running
-      // now, not every one ever served.
-      let leased = false;
       const result = await executeTurn(rt, session, input, {
         approval,
+        // Memory follows the sessions running now, not every one ever served: the grants are read when the turn
+        // starts and forgotten before its lease is released (a refused turn never held them).
+        forgetGrants: true,
         // The one who approves is a token holder, not the operator whose machine runs it: `never` never covers these.
         askRawCommands: true,
         signal: handlers.signal,
@@ -134,18 +133,13 @@ export function serveRuntime(rt: Runtime, approval: ApprovalMode): ServeRuntime 
         // The user's workspace: every tool's working folder and the root file tools are confined to.
         ...(handlers.workspace !== undefined ? { cwd: handlers.workspace } : {}),
         handlers: {
-          onLeased: (lease) => {
-            leased = true;
-            handlers.onLeased(lease);
-          },
+          onLeased: handlers.onLeased,
           onEvent: handlers.onEvent,
           // Never decided here: the turn ends and the user answers through the API.
           decide: async () => undefined,
           // MCP servers' requests go to the API client (`mcp-request` events) and wait for its answer.
           ...(handlers.mcp ? { mcp: handlers.mcp } : {}),
         },
-      }).finally(() => {
-        if (leased) rt.forgetGrants(session.id);
       });
       return {
         status: result.status,

@@ -106,6 +106,12 @@ export interface TurnOptions {
   parentRunId?: number;
   /** Called with the result just before the run log is written, to add what only the caller knows (a refusal). */
   beforeLog?(result: TurnResult): void;
+  /**
+   * Drop the session's grants from memory when the turn ends (`birdie serve`: memory follows the sessions running
+   * now), while the lease is still this turn's: once it is released, the next turn or skills change of the session may
+   * have read them, and forgetting then would take theirs.
+   */
+  forgetGrants?: boolean;
 }
 
 /**
@@ -127,11 +133,18 @@ export async function executeTurn(
     onWait: (holder) => options.handlers.onWait?.(holder, options.waitMs),
   });
   let result: TurnResult | undefined;
+  let forgotten = options.forgetGrants !== true;
+  const forgetGrants = () => {
+    if (forgotten) return;
+    forgotten = true;
+    rt.forgetGrants(session.id);
+  };
   try {
     options.handlers.onLeased?.(lease);
-    result = await leasedTurn(rt, session, input, options, lease);
+    result = await leasedTurn(rt, session, input, options, lease, forgetGrants);
     return result;
   } finally {
+    forgetGrants();
     await lease.release();
     if (result) options.handlers.onEvent({ type: 'done', status: result.status });
   }
@@ -183,6 +196,8 @@ async function leasedTurn(
   input: TurnInput,
   options: TurnOptions,
   lease: SessionLease,
+  /** Before the run's last commit, which may release the lease (see `TurnOptions.forgetGrants`). */
+  forgetGrants: () => void,
 ): Promise<TurnResult> {
   const { store } = rt;
   // The session's own user: one runtime may serve many users (`birdie serve`).
@@ -373,6 +388,7 @@ async function leasedTurn(
   const wantsTitle = session.title === undefined && typeof input === 'string';
   try {
     await subagents.finishAll(logged);
+    forgetGrants();
     // The run's end, the session's totals and (unless a title is still to be written under it) the lease's release:
     // one commit.
     await store.runs.finish(runId, {

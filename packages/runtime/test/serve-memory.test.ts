@@ -105,4 +105,38 @@ describe('a long-running server keeps nothing per session between turns', () => 
     expect((await running).text).toContain('"type":"result","status":"ok"');
     expect(held()).toBe(false);
   }, 60_000);
+
+  it("a turn that ends as the next one takes the lease does not take that one's grants with it", async () => {
+    const { rt, call } = await served([
+      { text: 'Done.' },
+      // Slow enough to still run while the first turn's end is looked at, on a loaded machine.
+      { text: 'one two three four five six seven eight', token_delay_ms: 500 },
+      { text: 'Done.' },
+    ]);
+    // Titled: the first turn's end releases the lease in the run's last commit (no title still to write).
+    const created = await call('POST', '/v1/sessions', { enable: ['shouter'], title: 'race' });
+    const { id } = JSON.parse(created.text) as { id: string };
+    const held = () => Object.keys(rt.policy.toJSON()).includes(id);
+    const runs = async () => rt.store.runs.list({ userId: 'alice' });
+    // The moment between the first turn's last commit and its own end: the second turn takes the lease and starts.
+    const finish = rt.store.runs.finish.bind(rt.store.runs);
+    let second: Promise<{ status: number; text: string }> | undefined;
+    rt.store.runs.finish = async (...args) => {
+      await finish(...args);
+      if (second) return;
+      second = call('POST', `/v1/sessions/${id}/turns`, { prompt: 'second' });
+      const until = Date.now() + 30_000;
+      while ((await runs()).length < 2 && Date.now() < until)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+    };
+    const first = await call('POST', `/v1/sessions/${id}/turns`, { prompt: 'first' });
+    expect(first.text).toContain('"type":"result","status":"ok"');
+    expect((await runs()).length).toBe(2);
+    // The second turn is running: its grants (shouter enabled) are still what the policy holds for the session.
+    expect((await runs()).some((r) => r.status === 'running')).toBe(true);
+    expect(held()).toBe(true);
+    expect(rt.policy.allowedSkills(id).map((s) => s.name)).toContain('shouter');
+    expect((await (second as Promise<{ text: string }>)).text).toContain('"type":"result","status":"ok"');
+    expect(held()).toBe(false);
+  }, 60_000);
 });
