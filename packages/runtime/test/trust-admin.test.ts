@@ -1,10 +1,10 @@
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeTempDir, type TempDir, writeTree } from '@birdie/test-utils';
+import { makeTempDir, writeTree } from '@birdie/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listTrust, revokeTrust, trustFolder } from '../src/trust-admin.js';
 
-let home: TempDir;
+let home: Awaited<ReturnType<typeof makeTempDir>>;
 let io: { env: NodeJS.ProcessEnv; cwd: string; stderr: { write(text: string): unknown } };
 beforeEach(async () => {
   home = await makeTempDir();
