@@ -2,8 +2,7 @@ import type { RunningChannels } from '@birdie/channels';
 import { serveNotes } from '@birdie/runtime/serve-notes';
 import type { CommandContext } from '../command-context.js';
 import { CliError, EXIT_OK, EXIT_RUN, type Io, UsageError, write } from '../io.js';
-import { reportSkillProblems } from '../render/diagnostics.js';
-import { skippedLine } from '../render/workspace-trust.js';
+import { reportLoad } from '../render/workspace-trust.js';
 import { linesToLog, logFormat, serveLog } from '../serve/log.js';
 import { endChildProcesses, onStopSignal, type StopSignal } from '../stop-signals.js';
 import { cliVersion } from '../version.js';
@@ -40,9 +39,7 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
   const { openServeRuntime } = await import('@birdie/runtime/server-runtime');
   const setup = await openServeRuntime(logged, values, {
     opened(rt) {
-      reportSkillProblems(rt.registry.messages, logged);
-      const skipped = skippedLine(rt.registry.current().untrusted);
-      if (skipped) write(logged.stderr, skipped);
+      reportLoad(logged, rt.registry);
     },
   });
   const { rt } = setup;
