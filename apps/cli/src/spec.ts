@@ -21,69 +21,67 @@ export interface CommandSpec {
   examples?: string[];
 }
 
-const help: Record<string, OptionSpec> = { help: { type: 'boolean', short: 'h', help: 'show this help' } };
-const runtime: Record<string, OptionSpec> = {
-  user: { type: 'string', arg: 'ID', help: 'user id for sessions and memory (default: $USER)' },
-  'skills-dir': {
-    type: 'string',
-    multiple: true,
-    arg: 'PATH',
-    help: 'extra skills folder, highest precedence (repeatable)',
-  },
-  'agents-dir': {
-    type: 'string',
-    multiple: true,
-    arg: 'PATH',
-    help: 'extra agents folder (NAME.md files), highest precedence (repeatable)',
-  },
-  config: {
-    type: 'string',
-    arg: 'FILE',
-    help: 'config file, above LLM_PROVIDER_CONFIG, env and ~/.birdie/config.json',
-  },
-  cwd: { type: 'string', arg: 'DIR', help: 'working directory for tools (default: the current one)' },
-  'trust-workspace': {
-    type: 'boolean',
-    help: "load this folder's project skills and agents (.birdie/, .agents/) for this run only, without asking",
-  },
-};
-const sandbox: OptionSpec = {
+/** A command as written below: no positionals unless it says so; `--help` is added to every command's options. */
+type CommandDraft = Omit<CommandSpec, 'positionals'> & { positionals?: [number, number] };
+
+/** An option without a value. */
+const flag = (help: string, short?: string): OptionSpec => ({
   type: 'boolean',
-  help: 'run every bash: and python: tool in the sandbox (bubblewrap): writes only in the working directory, no network',
+  help,
+  ...(short ? { short } : {}),
+});
+/** An option with a value, `arg` its placeholder in help; `repeatable` ones collect every value given. */
+const value = (arg: string, help: string, repeatable?: 'repeatable'): OptionSpec => ({
+  type: 'string',
+  arg,
+  help,
+  ...(repeatable ? { multiple: true } : {}),
+});
+/** `--json`, saying what is printed. */
+const json = (help = 'print JSON') => ({ json: flag(help) });
+
+const help: Record<string, OptionSpec> = { help: flag('show this help', 'h') };
+const runtime: Record<string, OptionSpec> = {
+  user: value('ID', 'user id for sessions and memory (default: $USER)'),
+  'skills-dir': value('PATH', 'extra skills folder, highest precedence (repeatable)', 'repeatable'),
+  'agents-dir': value(
+    'PATH',
+    'extra agents folder (NAME.md files), highest precedence (repeatable)',
+    'repeatable',
+  ),
+  config: value('FILE', 'config file, above LLM_PROVIDER_CONFIG, env and ~/.birdie/config.json'),
+  cwd: value('DIR', 'working directory for tools (default: the current one)'),
+  'trust-workspace': flag(
+    "load this folder's project skills and agents (.birdie/, .agents/) for this run only, without asking",
+  ),
 };
+const user = { user: runtime.user! };
+const sandbox = flag(
+  'run every bash: and python: tool in the sandbox (bubblewrap): writes only in the working directory, no network',
+);
 const session: Record<string, OptionSpec> = {
   sandbox,
-  'session-id': { type: 'string', arg: 'ID', help: 'continue this session instead of starting a new one' },
-  agent: {
-    type: 'string',
-    arg: 'NAME',
-    help: "the agent that answers (`birdie agents list`); default: the session's last one, else none",
-  },
-  wait: {
-    type: 'string',
-    arg: 'SECONDS',
-    help: 'wait this long for a session another process is using (default: 5 in the REPL, 0 in run)',
-  },
-  approval: {
-    type: 'string',
-    arg: 'MODE',
-    help: 'ask | always | never: when tools need your approval (default: ask)',
-  },
-  enable: {
-    type: 'string',
-    multiple: true,
-    arg: 'SKILL',
-    help: 'enable this skill for the session, saved with it (repeatable)',
-  },
-  disable: {
-    type: 'string',
-    multiple: true,
-    arg: 'SKILL',
-    help: 'disable this skill for the session, saved with it (repeatable)',
-  },
+  'session-id': value('ID', 'continue this session instead of starting a new one'),
+  agent: value(
+    'NAME',
+    "the agent that answers (`birdie agents list`); default: the session's last one, else none",
+  ),
+  wait: value(
+    'SECONDS',
+    'wait this long for a session another process is using (default: 5 in the REPL, 0 in run)',
+  ),
+  approval: value('MODE', 'ask | always | never: when tools need your approval (default: ask)'),
+  enable: value('SKILL', 'enable this skill for the session, saved with it (repeatable)', 'repeatable'),
+  disable: value('SKILL', 'disable this skill for the session, saved with it (repeatable)', 'repeatable'),
 };
+const approval = { approval: session.approval! };
+/** `--enable`/`--disable` with their own words. */
+const skillSwitches = (enable: string, disable: string) => ({
+  enable: { ...session.enable!, help: enable },
+  disable: { ...session.disable!, help: disable },
+});
 
-export const COMMANDS: CommandSpec[] = [
+const DRAFTS: CommandDraft[] = [
   {
     name: '',
     summary: 'start the interactive session (REPL), with a first message if one is given',
@@ -91,9 +89,8 @@ export const COMMANDS: CommandSpec[] = [
     options: {
       ...runtime,
       ...session,
-      continue: { type: 'boolean', short: 'c', help: 'continue your latest session' },
-      version: { type: 'boolean', short: 'v', help: 'print the version' },
-      ...help,
+      continue: flag('continue your latest session', 'c'),
+      version: flag('print the version', 'v'),
     },
     positionals: [0, 1],
     details:
@@ -104,8 +101,7 @@ export const COMMANDS: CommandSpec[] = [
     name: 'resume',
     summary: 'pick one of your sessions (newest first, type to filter) and continue it',
     usage: 'birdie resume [options]',
-    options: { ...runtime, ...session, ...help },
-    positionals: [0, 0],
+    options: { ...runtime, ...session },
     details: 'Needs a terminal. `birdie --continue` (-c) continues the latest session without asking.',
   },
   {
@@ -115,9 +111,8 @@ export const COMMANDS: CommandSpec[] = [
     options: {
       ...runtime,
       ...session,
-      json: { type: 'boolean', help: 'write one JSON event per line instead of text' },
-      yes: { type: 'boolean', short: 'y', help: 'approve every tool call that asks for approval' },
-      ...help,
+      ...json('write one JSON event per line instead of text'),
+      yes: flag('approve every tool call that asks for approval', 'y'),
     },
     positionals: [1, 1],
     details:
@@ -141,18 +136,14 @@ export const COMMANDS: CommandSpec[] = [
         ...runtime.cwd!,
         help: "folder whose project skills load (default: the current one); tools work in each session's folder",
       },
-      approval: session.approval!,
-      enable: { ...session.enable!, help: 'enable this skill for every new session (repeatable)' },
-      disable: { ...session.disable!, help: 'disable this skill for every new session (repeatable)' },
+      ...approval,
+      ...skillSwitches(
+        'enable this skill for every new session (repeatable)',
+        'disable this skill for every new session (repeatable)',
+      ),
       wait: { ...session.wait!, help: 'wait this long for a session another process is using (default: 5)' },
-      agent: {
-        type: 'string',
-        arg: 'NAME',
-        help: 'run this agent (an agent file) instead of the default one',
-      },
-      ...help,
+      agent: value('NAME', 'run this agent (an agent file) instead of the default one'),
     },
-    positionals: [0, 0],
     details:
       'An editor starts it as its agent and talks ACP (JSON-RPC) over stdio: stdout carries the protocol only, ' +
       'everything else goes to stderr. Sessions are birdie sessions (`birdie sessions list`); the editor can load ' +
@@ -164,8 +155,7 @@ export const COMMANDS: CommandSpec[] = [
     name: 'skills list',
     summary: 'list the skills every layer provides',
     usage: 'birdie skills list [options]',
-    options: { ...runtime, json: { type: 'boolean', help: 'print JSON' }, ...help },
-    positionals: [0, 0],
+    options: { ...runtime, ...json() },
   },
   {
     name: 'skills check',
@@ -173,11 +163,7 @@ export const COMMANDS: CommandSpec[] = [
     usage: 'birdie skills check [--strict] [DIR…]',
     options: {
       ...runtime,
-      strict: {
-        type: 'boolean',
-        help: 'the Agent Skills standard as errors (for skills you publish to other clients)',
-      },
-      ...help,
+      strict: flag('the Agent Skills standard as errors (for skills you publish to other clients)'),
     },
     positionals: [0, Number.POSITIVE_INFINITY],
     details:
@@ -187,21 +173,20 @@ export const COMMANDS: CommandSpec[] = [
     name: 'skills new',
     summary: 'scaffold a skill in your skills folder (~/.birdie/skills)',
     usage: 'birdie skills new NAME [--dir DIR]',
-    options: { dir: { type: 'string', arg: 'DIR', help: 'create it under DIR instead' }, ...help },
+    options: { dir: value('DIR', 'create it under DIR instead') },
     positionals: [1, 1],
   },
   {
     name: 'agents list',
     summary: 'list the agents every layer provides',
     usage: 'birdie agents list [options]',
-    options: { ...runtime, json: { type: 'boolean', help: 'print JSON, one agent per line' }, ...help },
-    positionals: [0, 0],
+    options: { ...runtime, ...json('print JSON, one agent per line') },
   },
   {
     name: 'agents check',
     summary: 'validate agent files and print their diagnostics',
     usage: 'birdie agents check [DIR|FILE…]',
-    options: { ...runtime, ...help },
+    options: runtime,
     positionals: [0, Number.POSITIVE_INFINITY],
     details:
       'Without DIR, checks every agents folder birdie would load. A DIR is an agents folder (its *.md files) or one ' +
@@ -211,7 +196,7 @@ export const COMMANDS: CommandSpec[] = [
     name: 'agents new',
     summary: 'scaffold an agent in your agents folder (~/.birdie/agents)',
     usage: 'birdie agents new NAME [--dir DIR]',
-    options: { dir: { type: 'string', arg: 'DIR', help: 'create it in DIR instead' }, ...help },
+    options: { dir: value('DIR', 'create it in DIR instead') },
     positionals: [1, 1],
   },
   {
@@ -220,15 +205,13 @@ export const COMMANDS: CommandSpec[] = [
     usage: "birdie tool NAME [--args '{…}']",
     options: {
       ...runtime,
-      args: { type: 'string', arg: 'JSON', help: 'the tool arguments as a JSON object (default: {})' },
-      timeout: { type: 'string', arg: 'SECONDS', help: "override the tool's timeout" },
+      args: value('JSON', 'the tool arguments as a JSON object (default: {})'),
+      timeout: value('SECONDS', "override the tool's timeout"),
       sandbox,
-      'session-id': {
-        type: 'string',
-        arg: 'ID',
-        help: 'run as this session (its data folder, e.g. the todo plan); default: no session',
-      },
-      ...help,
+      'session-id': value(
+        'ID',
+        'run as this session (its data folder, e.g. the todo plan); default: no session',
+      ),
     },
     positionals: [1, 1],
     examples: [
@@ -243,35 +226,26 @@ export const COMMANDS: CommandSpec[] = [
     usage: 'birdie mcp [--http PORT] [options]',
     options: {
       ...runtime,
-      approval: session.approval!,
+      ...approval,
       sandbox,
-      enable: {
-        ...session.enable!,
-        help: 'enable this skill for the MCP session (repeatable; not with --http)',
-      },
-      disable: {
-        ...session.disable!,
-        help: 'disable this skill for the MCP session (repeatable; not with --http)',
-      },
-      http: {
-        type: 'string',
-        arg: 'PORT',
-        help: 'serve streamable HTTP at /mcp on this port (0 picks a free one) instead of stdio, with the tokens and policy of `birdie serve`',
-      },
-      host: { type: 'string', arg: 'HOST', help: 'with --http: address to listen on (default: 127.0.0.1)' },
-      workspaces: {
-        type: 'string',
-        arg: 'DIR',
-        help: "with --http: the folder of the users' workspaces (default: serve.workspaces, else ~/.birdie/workspaces)",
-      },
-      'rate-limit': {
-        type: 'string',
-        arg: 'N',
-        help: 'with --http: requests per minute per token (default: 600; 0 turns the limit off)',
-      },
-      ...help,
+      ...skillSwitches(
+        'enable this skill for the MCP session (repeatable; not with --http)',
+        'disable this skill for the MCP session (repeatable; not with --http)',
+      ),
+      http: value(
+        'PORT',
+        'serve streamable HTTP at /mcp on this port (0 picks a free one) instead of stdio, with the tokens and policy of `birdie serve`',
+      ),
+      host: value('HOST', 'with --http: address to listen on (default: 127.0.0.1)'),
+      workspaces: value(
+        'DIR',
+        "with --http: the folder of the users' workspaces (default: serve.workspaces, else ~/.birdie/workspaces)",
+      ),
+      'rate-limit': value(
+        'N',
+        'with --http: requests per minute per token (default: 600; 0 turns the limit off)',
+      ),
     },
-    positionals: [0, 0],
     details:
       'Tools are the skill tools a session may use, with their JSON schemas; a call that needs approval is asked ' +
       'about through elicitation (a client that cannot elicit gets a refusal). Knowledge skills are skill://NAME ' +
@@ -286,13 +260,8 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'add an MCP server as a skill of your own (~/.birdie/skills/NAME)',
     usage: 'birdie mcp add NAME (--url URL | -- COMMAND [ARGS…])',
     options: {
-      url: { type: 'string', arg: 'URL', help: 'a streamable HTTP (or SSE) server instead of a command' },
-      description: {
-        type: 'string',
-        arg: 'TEXT',
-        help: "the skill's description (default: the server's name)",
-      },
-      ...help,
+      url: value('URL', 'a streamable HTTP (or SSE) server instead of a command'),
+      description: value('TEXT', "the skill's description (default: the server's name)"),
     },
     positionals: [1, Number.POSITIVE_INFINITY],
     details:
@@ -307,35 +276,31 @@ export const COMMANDS: CommandSpec[] = [
     name: 'mcp list',
     summary: 'list the MCP servers of your skills (those `birdie mcp add` wrote, and others)',
     usage: 'birdie mcp list [--json]',
-    options: { ...runtime, json: { type: 'boolean', help: 'print JSON, one server per line' }, ...help },
-    positionals: [0, 0],
+    options: { ...runtime, ...json('print JSON, one server per line') },
   },
   {
     name: 'mcp remove',
     summary: 'remove an MCP server that `birdie mcp add` added',
     usage: 'birdie mcp remove NAME',
-    options: { ...help },
+    options: {},
     positionals: [1, 1],
   },
   {
     name: 'sessions list',
     summary: 'list your sessions, newest first',
     usage: 'birdie sessions list [--user ID] [--json]',
-    options: { user: runtime.user!, json: { type: 'boolean', help: 'print JSON' }, ...help },
-    positionals: [0, 0],
+    options: { ...user, ...json() },
   },
   {
     name: 'sessions show',
     summary: "print a session's conversation",
     usage: 'birdie sessions show ID [--user ID] [--full] [--json]',
     options: {
-      user: runtime.user!,
-      full: {
-        type: 'boolean',
-        help: 'every message, with the compaction boundaries (default: the latest summary instead of what it covers)',
-      },
-      json: { type: 'boolean', help: 'print JSON' },
-      ...help,
+      ...user,
+      full: flag(
+        'every message, with the compaction boundaries (default: the latest summary instead of what it covers)',
+      ),
+      ...json(),
     },
     positionals: [1, 1],
   },
@@ -343,14 +308,14 @@ export const COMMANDS: CommandSpec[] = [
     name: 'sessions rename',
     summary: "set a session's title (shown in lists and the resume picker)",
     usage: 'birdie sessions rename ID TITLE [--user ID]',
-    options: { user: runtime.user!, ...help },
+    options: { ...user },
     positionals: [2, 50],
   },
   {
     name: 'sessions delete',
     summary: 'delete a session, its history, its grants and its data folder',
     usage: 'birdie sessions delete ID [--user ID]',
-    options: { user: runtime.user!, ...help },
+    options: { ...user },
     positionals: [1, 1],
   },
   {
@@ -358,7 +323,7 @@ export const COMMANDS: CommandSpec[] = [
     summary:
       'continue a damaged session from its last good step (damaged records are set aside, not deleted)',
     usage: 'birdie sessions repair ID [--user ID] [--json]',
-    options: { user: runtime.user!, json: { type: 'boolean', help: 'print JSON' }, ...help },
+    options: { ...user, ...json() },
     positionals: [1, 1],
     details:
       '`birdie doctor` finds damaged sessions; `birdie sessions show ID` shows a damaged one up to the damage.',
@@ -369,10 +334,9 @@ export const COMMANDS: CommandSpec[] = [
       "trust a folder's project skills and agents (.birdie/, .agents/), list or revoke trusted folders",
     usage: 'birdie trust [DIR] | --list | --revoke DIR',
     options: {
-      list: { type: 'boolean', help: 'list the folders you answered about' },
-      revoke: { type: 'string', arg: 'DIR', help: 'forget the answer about DIR (its skills stop loading)' },
-      json: { type: 'boolean', help: 'print JSON (with --list)' },
-      ...help,
+      list: flag('list the folders you answered about'),
+      revoke: value('DIR', 'forget the answer about DIR (its skills stop loading)'),
+      ...json('print JSON (with --list)'),
     },
     positionals: [0, 1],
     details:
@@ -394,13 +358,8 @@ export const COMMANDS: CommandSpec[] = [
     usage:
       'birdie config [list|get KEY|set KEY VALUE|unset KEY|add KEY VALUE|remove KEY VALUE] [--config FILE] [--json]',
     options: {
-      config: {
-        type: 'string',
-        arg: 'FILE',
-        help: 'the config file to read and write (default: ~/.birdie/config.json)',
-      },
-      json: { type: 'boolean', help: 'print JSON' },
-      ...help,
+      config: value('FILE', 'the config file to read and write (default: ~/.birdie/config.json)'),
+      ...json(),
     },
     positionals: [0, 3],
     details:
@@ -421,8 +380,7 @@ export const COMMANDS: CommandSpec[] = [
     summary:
       'choose the model provider again: vendor, model and key (the key is checked with the vendor first)',
     usage: 'birdie setup',
-    options: { ...help },
-    positionals: [0, 0],
+    options: {},
     details:
       'Writes the provider section of ~/.birdie/config.json (mode 0600) and keeps its settings section. A key the ' +
       'vendor refuses is never saved; one that cannot be checked (no network) is saved with a warning. Needs a terminal.',
@@ -431,8 +389,7 @@ export const COMMANDS: CommandSpec[] = [
     name: 'doctor',
     summary: 'check the store: SQLite integrity and every stored record, and say what to do',
     usage: 'birdie doctor [--json]',
-    options: { json: { type: 'boolean', help: 'print JSON' }, ...help },
-    positionals: [0, 0],
+    options: { ...json() },
     details: 'Exit code 1 when anything is damaged; `birdie sessions repair ID` continues a damaged session.',
   },
   {
@@ -441,36 +398,25 @@ export const COMMANDS: CommandSpec[] = [
     usage:
       'birdie logs [--session ID] [--user ID] [--agent NAME] [--status S] [--since T] [-n N] [--follow] [--json]',
     options: {
-      session: { type: 'string', arg: 'ID', help: 'only runs of this session' },
-      user: runtime.user!,
-      agent: { type: 'string', arg: 'NAME', help: 'only runs of this agent' },
-      status: {
-        type: 'string',
-        arg: 'S',
-        help: 'only runs with this status: running, ok, error, interrupted, rejected, cancelled, died',
-      },
-      since: {
-        type: 'string',
-        arg: 'T',
-        help: 'only runs started since T: an ISO date/time, or a duration ago (30m, 2h, 1d)',
-      },
-      n: { type: 'string', short: 'n', arg: 'N', help: 'how many runs (default 20)' },
-      follow: {
-        type: 'boolean',
-        short: 'f',
-        help: 'keep printing runs as they start and end (Ctrl+C stops)',
-      },
-      json: { type: 'boolean', help: 'print JSON, one run per line' },
-      ...help,
+      session: value('ID', 'only runs of this session'),
+      ...user,
+      agent: value('NAME', 'only runs of this agent'),
+      status: value(
+        'S',
+        'only runs with this status: running, ok, error, interrupted, rejected, cancelled, died',
+      ),
+      since: value('T', 'only runs started since T: an ISO date/time, or a duration ago (30m, 2h, 1d)'),
+      n: { ...value('N', 'how many runs (default 20)'), short: 'n' },
+      follow: flag('keep printing runs as they start and end (Ctrl+C stops)', 'f'),
+      ...json('print JSON, one run per line'),
     },
-    positionals: [0, 0],
     examples: ['birdie logs --agent digest --status error --since 1d', 'birdie logs --follow --json'],
   },
   {
     name: 'logs show',
     summary: 'one run: its messages, tool calls and answer',
     usage: 'birdie logs show RUN_ID [--user ID] [--json]',
-    options: { user: runtime.user!, json: { type: 'boolean', help: 'print JSON' }, ...help },
+    options: { ...user, ...json() },
     positionals: [1, 1],
     details:
       "The messages are read from the session's checkpoints (the log references them, it does not copy them).",
@@ -482,20 +428,13 @@ export const COMMANDS: CommandSpec[] = [
     usage: 'birdie start [--agents-dir PATH]… [--json] [--grace SECONDS] | --once AGENT',
     options: {
       ...runtime,
-      json: { type: 'boolean', help: 'log one JSON object per line on stderr' },
-      grace: {
-        type: 'string',
-        arg: 'SECONDS',
-        help: 'on SIGTERM/SIGINT, how long active runs may finish before they are cancelled (default 30)',
-      },
-      once: {
-        type: 'string',
-        arg: 'AGENT',
-        help: "run this agent's trigger once, now, and exit (for testing)",
-      },
-      ...help,
+      ...json('log one JSON object per line on stderr'),
+      grace: value(
+        'SECONDS',
+        'on SIGTERM/SIGINT, how long active runs may finish before they are cancelled (default 30)',
+      ),
+      once: value('AGENT', "run this agent's trigger once, now, and exit (for testing)"),
     },
-    positionals: [0, 0],
     details:
       'Prints the agents with triggers and their next run, then logs one line per run start and end on stderr. Reloads ' +
       'when agent files change. Several `birdie start` on one database never run the same due time twice. Nobody ' +
@@ -510,18 +449,16 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'list your scheduled tasks (run by `birdie start`)',
     usage: 'birdie tasks list [--all] [--user ID] [--json]',
     options: {
-      user: runtime.user!,
-      all: { type: 'boolean', help: 'also done and cancelled tasks' },
-      json: { type: 'boolean', help: 'print JSON, one task per line' },
-      ...help,
+      ...user,
+      all: flag('also done and cancelled tasks'),
+      ...json('print JSON, one task per line'),
     },
-    positionals: [0, 0],
   },
   {
     name: 'tasks cancel',
     summary: 'cancel a scheduled task',
     usage: 'birdie tasks cancel ID [--user ID]',
-    options: { user: runtime.user!, ...help },
+    options: { ...user },
     positionals: [1, 1],
   },
   {
@@ -529,59 +466,43 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'serve the agent over HTTP (sessions, turns as server-sent events, approvals) for a team',
     usage: 'birdie serve [--host 127.0.0.1] [--port 8787] [options]',
     options: {
-      host: {
-        type: 'string',
-        arg: 'HOST',
-        help: 'address to listen on (default: 127.0.0.1, this machine only)',
-      },
-      port: { type: 'string', arg: 'PORT', help: 'port to listen on (default: 8787; 0 picks a free one)' },
+      host: value('HOST', 'address to listen on (default: 127.0.0.1, this machine only)'),
+      port: value('PORT', 'port to listen on (default: 8787; 0 picks a free one)'),
       ...runtime,
-      approval: session.approval!,
+      ...approval,
       sandbox,
-      workspaces: {
-        type: 'string',
-        arg: 'DIR',
-        help: "the folder of the users' workspaces, the same on every worker (default: serve.workspaces, else ~/.birdie/workspaces)",
-      },
-      'rate-limit': {
-        type: 'string',
-        arg: 'N',
-        help: 'requests per minute per token, counted by this worker (default: 600; 0 turns the limit off); per-user turn limits across workers are the serve.limits.* settings',
-      },
-      'max-body': { type: 'string', arg: 'BYTES', help: 'largest request body (default: 1048576)' },
-      'cors-origin': {
-        type: 'string',
-        multiple: true,
-        arg: 'ORIGIN',
-        help: 'let a browser page of ORIGIN call the API (repeatable; default: no CORS)',
-      },
-      grace: {
-        type: 'string',
-        arg: 'SECONDS',
-        help: 'on SIGTERM/SIGINT, how long running turns may finish before they are cancelled (default: 10)',
-      },
-      'metrics-port': {
-        type: 'string',
-        arg: 'PORT',
-        help: 'serve GET /metrics (Prometheus) on a listener of its own, without tokens (0 picks a free port; default: off)',
-      },
-      'metrics-host': {
-        type: 'string',
-        arg: 'HOST',
-        help: 'address of the metrics listener (default: 127.0.0.1, this machine only)',
-      },
-      channels: {
-        type: 'boolean',
-        help: 'also run the chat channels of the settings (as `birdie channels`), on the same store',
-      },
-      'log-format': {
-        type: 'string',
-        arg: 'text|json',
-        help: 'the log on stderr: a line per request and per turn, with its request id (default: text; json: one object per line)',
-      },
-      ...help,
+      workspaces: value(
+        'DIR',
+        "the folder of the users' workspaces, the same on every worker (default: serve.workspaces, else ~/.birdie/workspaces)",
+      ),
+      'rate-limit': value(
+        'N',
+        'requests per minute per token, counted by this worker (default: 600; 0 turns the limit off); per-user turn limits across workers are the serve.limits.* settings',
+      ),
+      'max-body': value('BYTES', 'largest request body (default: 1048576)'),
+      'cors-origin': value(
+        'ORIGIN',
+        'let a browser page of ORIGIN call the API (repeatable; default: no CORS)',
+        'repeatable',
+      ),
+      grace: value(
+        'SECONDS',
+        'on SIGTERM/SIGINT, how long running turns may finish before they are cancelled (default: 10)',
+      ),
+      'metrics-port': value(
+        'PORT',
+        'serve GET /metrics (Prometheus) on a listener of its own, without tokens (0 picks a free port; default: off)',
+      ),
+      'metrics-host': value(
+        'HOST',
+        'address of the metrics listener (default: 127.0.0.1, this machine only)',
+      ),
+      channels: flag('also run the chat channels of the settings (as `birdie channels`), on the same store'),
+      'log-format': value(
+        'text|json',
+        'the log on stderr: a line per request and per turn, with its request id (default: text; json: one object per line)',
+      ),
     },
-    positionals: [0, 0],
     details:
       'Every request but /v1/health and /v1/openapi.json needs `Authorization: Bearer TOKEN` from `birdie tokens ' +
       'create --user NAME`. Workers keep no session state: with BIRDIE_DATABASE_URL (or database_url in the config) ' +
@@ -601,8 +522,7 @@ export const COMMANDS: CommandSpec[] = [
     name: 'channels',
     summary: 'talk to the agent from Telegram (the channels settings), in the foreground',
     usage: 'birdie channels [options]',
-    options: { ...runtime, approval: session.approval!, sandbox, ...help },
-    positionals: [0, 0],
+    options: { ...runtime, ...approval, sandbox },
     details:
       'Starts every chat channel configured in the settings (channels.telegram: token, api_url, allow, mode, ' +
       'webhook_secret, …; secrets also from BIRDIE_TELEGRAM_TOKEN and BIRDIE_TELEGRAM_WEBHOOK_SECRET) on a runtime ' +
@@ -616,41 +536,35 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'make an API token for a user of `birdie serve` (printed once; only its hash is kept)',
     usage: 'birdie tokens create --user NAME [--name LABEL] [--admin] [--json]',
     options: {
-      user: { type: 'string', arg: 'NAME', help: 'the user the token acts as (required)' },
-      name: { type: 'string', arg: 'LABEL', help: 'a label to tell tokens apart' },
-      admin: {
-        type: 'boolean',
-        help: "an operator's token: it may also list and revoke tokens and read every user's runs through the API",
-      },
-      json: { type: 'boolean', help: 'print JSON' },
-      ...help,
+      user: value('NAME', 'the user the token acts as (required)'),
+      name: value('LABEL', 'a label to tell tokens apart'),
+      admin: flag(
+        "an operator's token: it may also list and revoke tokens and read every user's runs through the API",
+      ),
+      ...json(),
     },
-    positionals: [0, 0],
   },
   {
     name: 'tokens list',
     summary: 'list API tokens with their role (never the tokens themselves)',
     usage: 'birdie tokens list [--user NAME] [--json]',
     options: {
-      user: { type: 'string', arg: 'NAME', help: "only this user's tokens" },
-      json: { type: 'boolean', help: 'print JSON' },
-      ...help,
+      user: value('NAME', "only this user's tokens"),
+      ...json(),
     },
-    positionals: [0, 0],
   },
   {
     name: 'tokens revoke',
     summary: 'revoke an API token: requests with it fail from now on',
     usage: 'birdie tokens revoke ID',
-    options: { ...help },
+    options: {},
     positionals: [1, 1],
   },
   {
     name: 'db status',
     summary: 'which schema migrations the database has, and which are pending',
     usage: 'birdie db status [--json]',
-    options: { json: { type: 'boolean', help: 'print JSON' }, ...help },
-    positionals: [0, 0],
+    options: { ...json() },
     details:
       'The database is PostgreSQL when BIRDIE_DATABASE_URL (or database_url in the config) names one, else the SQLite ' +
       'file in BIRDIE_HOME. Exit code 1 when migrations are pending.',
@@ -659,10 +573,15 @@ export const COMMANDS: CommandSpec[] = [
     name: 'db migrate',
     summary: 'apply pending schema migrations (birdie also applies them when it opens the database)',
     usage: 'birdie db migrate [--json]',
-    options: { json: { type: 'boolean', help: 'print JSON' }, ...help },
-    positionals: [0, 0],
+    options: { ...json() },
   },
 ];
+
+export const COMMANDS: CommandSpec[] = DRAFTS.map((draft) => ({
+  positionals: [0, 0],
+  ...draft,
+  options: { ...draft.options, ...help },
+}));
 
 /** Groups whose first positional is a sub-command, and the sub-command used when none is given. */
 export const GROUPS: Record<string, string> = {

@@ -4,8 +4,7 @@ import { skillFlags } from '@birdie/runtime/skill-flags';
 import type { CommandContext } from '../command-context.js';
 import { consoleToStderr } from '../console-to-stderr.js';
 import { type Io, write } from '../io.js';
-import { reportSkillProblems } from '../render/diagnostics.js';
-import { skippedLine } from '../render/workspace-trust.js';
+import { reportLoad } from '../render/workspace-trust.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 import { cliVersion } from '../version.js';
 
@@ -24,9 +23,7 @@ export async function acpCommand({ io, values }: CommandContext): Promise<number
   const rt = await openRuntime(logIo, values);
   const log = (line: string) => write(io.stderr, line);
   try {
-    reportSkillProblems(rt.registry.messages, logIo);
-    const skipped = skippedLine(rt.registry.current().untrusted);
-    if (skipped) log(skipped);
+    reportLoad(logIo, rt.registry);
     const flags = skillFlags(rt, values);
     const agent = agentFlag(rt, values);
     // A session made here starts with --agent's agent; after that (and in a loaded session) whoever spoke last goes

@@ -2,20 +2,19 @@ import { isAgentMessage } from '@birdie/runtime/agents';
 import { openTrustedRegistry } from '@birdie/runtime/skills';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, write } from '../io.js';
-import { relativeIfInside, reportSkillProblems } from '../render/diagnostics.js';
+import { relativeIfInside } from '../render/diagnostics.js';
 import { styler, table } from '../render/style.js';
-import { skippedLine } from '../render/workspace-trust.js';
+import { reportLoad } from '../render/workspace-trust.js';
 
 /** `birdie agents list`: name, model, skills, subagents and handoffs, and where each agent came from. */
 export async function agentsListCommand({ io, values }: CommandContext): Promise<number> {
   const registry = await openTrustedRegistry(io, values);
-  reportSkillProblems(
-    registry.messages.filter((m) => isAgentMessage(m, registry.agentDirectories)),
+  reportLoad(
     io,
+    registry,
+    registry.messages.filter((m) => isAgentMessage(m, registry.agentDirectories)),
   );
   const snapshot = registry.current();
-  const skipped = skippedLine(snapshot.untrusted);
-  if (skipped) write(io.stderr, skipped);
   const rows = snapshot.agents.map(({ positions: _, body: __, ...agent }) => ({
     ...agent,
     layer: snapshot.agentLayerOf(agent.name)?.layer ?? '',

@@ -1,4 +1,4 @@
-import { openUserStore } from '@birdie/runtime/runtime';
+import { withStore } from '@birdie/runtime/store-command';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, EXIT_RUN, write } from '../io.js';
 import { styler } from '../render/style.js';
@@ -8,8 +8,7 @@ import { styler } from '../render/style.js';
  * checksum — and says what to do. Exit 1 when anything is wrong.
  */
 export async function doctorCommand({ io, values }: CommandContext): Promise<number> {
-  const store = await openUserStore(io);
-  try {
+  return withStore(io, false, async (store) => {
     const report = await store.doctor();
     if (values.json) {
       write(io.stdout, JSON.stringify(report));
@@ -55,7 +54,5 @@ export async function doctorCommand({ io, values }: CommandContext): Promise<num
       );
     write(io.stdout, report.ok ? style('green', 'No problems found.') : style('red', 'Problems found.'));
     return report.ok ? EXIT_OK : EXIT_RUN;
-  } finally {
-    await store.close();
-  }
+  });
 }

@@ -10,7 +10,7 @@ import {
   runMessages,
   runQuery,
 } from '@birdie/runtime/run-log';
-import { checkUserId, openUserStore, userIdOf } from '@birdie/runtime/runtime';
+import { withUserStore } from '@birdie/runtime/store-command';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, EXIT_RUN, UsageError, write } from '../io.js';
 import { formatMs } from '../render/events.js';
@@ -70,9 +70,7 @@ export async function logsCommand({ io, values }: CommandContext): Promise<numbe
   const limit = values.n === undefined ? 20 : Number(values.n);
   if (!Number.isInteger(limit) || limit <= 0)
     throw new UsageError(`-n must be a positive integer, got "${values.n}"`);
-  const store = await openUserStore(io);
-  try {
-    const userId = await checkUserId(userIdOf(io, values));
+  return withUserStore(io, values, false, async (store, userId) => {
     const given = FILTERS.filter((name) => typeof values[name] === 'string');
     const filters: RunFilters = Object.fromEntries(given.map((name) => [name, values[name]]));
     const query = await runQuery(store, userId, filters);
@@ -108,17 +106,14 @@ export async function logsCommand({ io, values }: CommandContext): Promise<numbe
       }
     }
     return EXIT_OK;
-  } finally {
-    await store.close();
-  }
+  });
 }
 
 /** `birdie logs show RUN_ID`: one run with its messages (read from the checkpoints it references), calls and answer. */
 export async function logsShowCommand({ io, values, positionals }: CommandContext): Promise<number> {
   const id = runId(positionals[0]!);
-  const store = await openUserStore(io);
-  try {
-    const run = await getRun(store, id, await checkUserId(userIdOf(io, values)));
+  return withUserStore(io, values, false, async (store, userId) => {
+    const run = await getRun(store, id, userId);
     const messages = await runMessages(store, run).catch(() => undefined);
     if (values.json) {
       const { messageJson } = await import('../render/json-events.js');
@@ -159,7 +154,5 @@ export async function logsShowCommand({ io, values, positionals }: CommandContex
     if (run.answer) write(io.stdout, `${style('bold', 'answer:')} ${run.answer}`);
     if (run.error) write(io.stdout, `${style('red', 'error:')} ${run.error}`);
     return messages ? EXIT_OK : EXIT_RUN;
-  } finally {
-    await store.close();
-  }
+  });
 }

@@ -1,25 +1,16 @@
 import type { ApprovalDecision, ApprovalRequest } from '@birdie/graph';
-import { agentGapLine, agentGaps } from '@birdie/runtime/agent-gaps';
+import { agentGapLine } from '@birdie/runtime/agent-gaps';
 import { listenForRetries, retryLine } from '@birdie/runtime/retry-notice';
-import {
-  agentFlag,
-  approvalMode,
-  openRuntime,
-  staleGrantNotes,
-  waitingLine,
-  waitMs,
-} from '@birdie/runtime/runtime';
-import { useSession } from '@birdie/runtime/session-start';
-import { skillFlags } from '@birdie/runtime/skill-flags';
+import { approvalMode, openRuntime, waitingLine, waitMs } from '@birdie/runtime/runtime';
+import { sessionFromFlags } from '@birdie/runtime/session-from-flags';
 import { isStoreFailureCode, storeFailureText } from '@birdie/runtime/store-failure';
 import { executeTurn } from '@birdie/runtime/turn';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, EXIT_RUN, type Input, UsageError, write } from '../io.js';
-import { reportSkillProblems } from '../render/diagnostics.js';
 import { EventPrinter } from '../render/events.js';
 import { eventJson, turnResultJson } from '../render/json-events.js';
 import { styler } from '../render/style.js';
-import { skippedLine } from '../render/workspace-trust.js';
+import { reportLoad } from '../render/workspace-trust.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 
 export const SAMPLING_REFUSAL =
@@ -37,9 +28,7 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
   const wait = waitMs(values, 0);
   const rt = await openRuntime(io, values);
   const approval = approvalMode(values, rt.config.settings.approval);
-  reportSkillProblems(rt.registry.messages, io);
-  const skipped = skippedLine(rt.registry.current().untrusted);
-  if (skipped) write(io.stderr, skipped);
+  reportLoad(io, rt.registry);
   const controller = new AbortController();
   let stopped = false;
   const stopListening = onStopSignal((signal) => {
@@ -47,16 +36,12 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
     controller.abort(new Error(`interrupted (${signal})`));
   });
   try {
-    // Checked before a session is made, so a typo leaves nothing behind.
-    const flags = skillFlags(rt, values);
-    const agent = agentFlag(rt, values);
-    const session = await useSession(
+    const { session, agent, staleGrants, gaps } = await sessionFromFlags(
       rt,
+      values,
       typeof values['session-id'] === 'string' ? values['session-id'] : undefined,
-      { flags },
     );
-    for (const note of staleGrantNotes(rt, session.id)) write(io.stderr, `birdie: ${note}`);
-    const gaps = agent === undefined ? undefined : await agentGaps(rt, session.id, agent);
+    for (const note of staleGrants) write(io.stderr, `birdie: ${note}`);
     if (gaps) write(io.stderr, `birdie: ${agentGapLine(gaps, 'flags')}`);
     const emit = (line: unknown) => write(io.stdout, typeof line === 'string' ? line : JSON.stringify(line));
     if (json)

@@ -1,15 +1,11 @@
 import type { RunningChannels } from '@birdie/channels';
-import type { ServeIsolation } from '@birdie/runtime/serve-isolation';
-import type { ServeLimits } from '@birdie/runtime/settings';
+import { serveNotes } from '@birdie/runtime/serve-notes';
 import type { CommandContext } from '../command-context.js';
 import { CliError, EXIT_OK, EXIT_RUN, type Io, UsageError, write } from '../io.js';
-import { reportSkillProblems } from '../render/diagnostics.js';
-import { skippedLine } from '../render/workspace-trust.js';
+import { reportLoad } from '../render/workspace-trust.js';
 import { linesToLog, logFormat, serveLog } from '../serve/log.js';
 import { endChildProcesses, onStopSignal, type StopSignal } from '../stop-signals.js';
 import { cliVersion } from '../version.js';
-
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 /**
  * `birdie serve`: the HTTP API over this process's runtime until SIGTERM/SIGINT, then a graceful stop: no new
@@ -43,12 +39,10 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
   const { openServeRuntime } = await import('@birdie/runtime/server-runtime');
   const setup = await openServeRuntime(logged, values, {
     opened(rt) {
-      reportSkillProblems(rt.registry.messages, logged);
-      const skipped = skippedLine(rt.registry.current().untrusted);
-      if (skipped) write(logged.stderr, skipped);
+      reportLoad(logged, rt.registry);
     },
   });
-  const { rt, approval, isolation } = setup;
+  const { rt } = setup;
   // `--channels`: the chat channels in this process, on the same runtime and store (issue 37).
   let channels: RunningChannels | undefined;
   const { createServer } = await import('@birdie/server');
@@ -82,21 +76,9 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
         metricsPort,
       );
       say(`metrics on ${metrics.url}/metrics`);
-      if (!LOOPBACK.has(metricsHost))
-        say(`the metrics listener on ${metricsHost} needs no token: keep it reachable by your scraper only`);
     }
-    if (!LOOPBACK.has(host))
-      say(
-        `listening on ${host}, not only this machine: anyone who reaches the port needs a token, but use TLS (a reverse proxy) between machines`,
-      );
-    say(
-      `store ${rt.store.kind} ${rt.store.location}; approval ${approval}; ${limitsLine(rt.config.settings.serve.limits)}; tokens: birdie tokens create --user NAME`,
-    );
-    say(isolationLine(isolation, rt.config.settings.serve.sandbox.network));
-    if (isolation.defaultRoot && rt.store.kind !== 'sqlite')
-      say(
-        `the workspaces are in this worker's own folder (${isolation.workspaces.root}): workers on other machines will not see a session's files; give every worker one shared folder (--workspaces DIR or serve.workspaces)`,
-      );
+    for (const note of serveNotes(setup, { host, ...(metricsPort !== undefined ? { metricsHost } : {}) }))
+      say(note);
     if (values.channels === true) {
       const { startChatChannels } = await import('./channels.js');
       channels = await startChatChannels(setup, say);
@@ -117,24 +99,6 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
     await endChildProcesses();
     log.flush();
   }
-}
-
-function limitsLine({ concurrent_turns, turns_per_minute }: ServeLimits): string {
-  const parts = [
-    ...(concurrent_turns !== undefined ? [`${concurrent_turns} concurrent turn(s)`] : []),
-    ...(turns_per_minute !== undefined ? [`${turns_per_minute} turn(s) a minute`] : []),
-  ];
-  return parts.length ? `per user: ${parts.join(', ')}` : 'no per-user turn limits';
-}
-
-/** Where users' tools run, for the start-up lines. */
-function isolationLine(isolation: ServeIsolation, network: boolean): string {
-  const { root, per = 'user' } = isolation.workspaces;
-  const sandbox =
-    isolation.shellTools.length === 0
-      ? 'no shell or Python tools'
-      : `shell and Python tools sandboxed (${isolation.sandboxVersion}), network ${network ? 'allowed' : 'off'}`;
-  return `workspaces in ${root} (one per ${per}); ${sandbox}`;
 }
 
 function integer(value: unknown, name: string, fallback: number, min: number, max: number): number {

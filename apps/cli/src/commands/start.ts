@@ -1,6 +1,11 @@
 import { openRuntime } from '@birdie/runtime/runtime';
+import {
+  describeTrigger,
+  type LoggedUnattendedEvent,
+  SKIP_REASONS,
+  unattendedRecord,
+} from '@birdie/runtime/unattended-log';
 import type { UnattendedEvent } from '@birdie/runtime/unattended-loop';
-import type { Trigger } from '@birdie/scheduler';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, EXIT_RUN, type Io, UsageError, write } from '../io.js';
 import { reportSkillProblems } from '../render/diagnostics.js';
@@ -16,24 +21,6 @@ function graceMs(values: CommandContext['values']): number {
   return seconds * 1000;
 }
 
-function describeTrigger(t: Trigger): string {
-  return [
-    t.schedule !== undefined ? `schedule ${t.schedule}${t.timezone ? ` (${t.timezone})` : ''}` : '',
-    t.every !== undefined ? `every ${t.every}s` : '',
-    t.at !== undefined ? `at ${t.at.toISOString()}` : '',
-    t.watch?.length ? `watch ${t.watch.join(', ')}` : '',
-  ]
-    .filter(Boolean)
-    .join('; ');
-}
-
-const SKIPPED = {
-  overlap: 'its previous run is still active',
-  busy: 'another birdie start is running it',
-  claimed: 'another birdie start ran it',
-  missed: 'missed while nothing ran (catch_up: false)',
-};
-
 /** One log line per event on stderr: a JSON object with `--json`, else a timestamped sentence. */
 function eventLogger(io: Io, json: boolean) {
   const style = styler(io.stderr, io.env);
@@ -44,78 +31,36 @@ function eventLogger(io: Io, json: boolean) {
         ? JSON.stringify({ time: new Date().toISOString(), ...fields })
         : `${new Date().toISOString()} ${text}`,
     );
-  const onEvent = (event: UnattendedEvent) => {
+  const sentence = (event: LoggedUnattendedEvent): string => {
     switch (event.type) {
-      case 'skill-problems':
-        return reportSkillProblems(event.messages, io);
       case 'run-start': {
         const { firing, name, sessionId } = event;
-        return log(
-          {
-            event: 'run-start',
-            agent: name,
-            trigger: firing.label,
-            due: firing.dueAt.toISOString(),
-            late: firing.late,
-            session: sessionId,
-          },
-          `start ${name} (${firing.label}${firing.late ? ', late' : ''}) session ${sessionId}`,
-        );
+        return `start ${name} (${firing.label}${firing.late ? ', late' : ''}) session ${sessionId}`;
       }
       case 'run-end': {
-        const { name, firing, run, durationMs } = event;
+        const { name, run, durationMs } = event;
         const { result } = run;
-        const status = result.status;
-        return log(
-          {
-            event: 'run-end',
-            agent: name,
-            trigger: firing.label,
-            run: result.runId,
-            session: run.sessionId,
-            status,
-            durationMs,
-            inputTokens: result.inputTokens,
-            outputTokens: result.outputTokens,
-            ...(run.refused.length ? { refused: run.refused } : {}),
-            ...(run.rules.length ? { rules: run.rules } : {}),
-            ...(result.error ? { error: result.error } : {}),
-          },
-          `end ${name} ${status === 'ok' ? style('green', 'ok') : style('red', status)} run ${result.runId} in ${formatMs(durationMs)}${result.error ? ` ${result.error.split('\n')[0]}` : ''}${run.rules
-            .map(
-              (r) =>
-                `\n  ${r.tool}: ${r.effect} by the rule ${r.pattern} (${r.source.kind}${r.source.name ? ` ${r.source.name}` : ''})`,
-            )
-            .join('')}`,
-        );
+        return `end ${name} ${result.status === 'ok' ? style('green', 'ok') : style('red', result.status)} run ${result.runId} in ${formatMs(durationMs)}${result.error ? ` ${result.error.split('\n')[0]}` : ''}${run.rules
+          .map(
+            (r) =>
+              `\n  ${r.tool}: ${r.effect} by the rule ${r.pattern} (${r.source.kind}${r.source.name ? ` ${r.source.name}` : ''})`,
+          )
+          .join('')}`;
       }
       case 'skipped':
-        return log(
-          {
-            event: 'skipped',
-            agent: event.id,
-            trigger: event.label,
-            due: event.dueAt.toISOString(),
-            reason: event.reason,
-          },
-          `skipped ${event.id} (${event.label}) due ${event.dueAt.toISOString()}: ${SKIPPED[event.reason]}`,
-        );
+        return `skipped ${event.id} (${event.label}) due ${event.dueAt.toISOString()}: ${SKIP_REASONS[event.reason]}`;
       case 'queued':
-        return log(
-          { event: 'queued', agent: event.id, trigger: event.label },
-          `queued ${event.id} (${event.label}): its previous run is still active`,
-        );
+        return `queued ${event.id} (${event.label}): its previous run is still active`;
       case 'error':
-        return event.id === undefined
-          ? log({ event: 'error', error: event.error }, `reload failed: ${event.error}`)
-          : log({ event: 'error', agent: event.id, error: event.error }, `error ${event.id}: ${event.error}`);
+        return event.id === undefined ? `reload failed: ${event.error}` : `error ${event.id}: ${event.error}`;
       case 'reloaded':
-        return log(
-          { event: 'reloaded', agents: event.ids },
-          `reloaded: ${event.ids.join(', ') || 'no triggers'}`,
-        );
+        return `reloaded: ${event.ids.join(', ') || 'no triggers'}`;
     }
   };
+  const onEvent = (event: UnattendedEvent) =>
+    event.type === 'skill-problems'
+      ? reportSkillProblems(event.messages, io)
+      : log(unattendedRecord(event), sentence(event));
   return { log, onEvent };
 }
 

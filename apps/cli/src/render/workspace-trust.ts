@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { WorkspaceDeclarations } from '@birdie/registry';
-import { relativeIfInside } from './diagnostics.js';
+import { type Io, write } from '../io.js';
+import { type DiagnosticLike, relativeIfInside, reportSkillProblems } from './diagnostics.js';
 import type { Style } from './style.js';
 
 const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -95,6 +96,20 @@ export function skippedLine(untrusted: readonly WorkspaceDeclarations[]): string
   const what = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '');
   const where = untrusted.map((w) => w.path).join(', ');
   return `birdie: skipped ${what} of the untrusted folder ${where}: run \`birdie trust\` there to use them (or --trust-workspace for one run)`;
+}
+
+/**
+ * What a command that asks nothing reports of its loaded skills and agents, on `io.stderr`: their problems (`messages`,
+ * by default all of them), then the line naming the untrusted folders it skipped.
+ */
+export function reportLoad(
+  io: Io,
+  loaded: { messages: readonly DiagnosticLike[]; current(): { untrusted: readonly WorkspaceDeclarations[] } },
+  messages = loaded.messages,
+): void {
+  reportSkillProblems(messages, io);
+  const skipped = skippedLine(loaded.current().untrusted);
+  if (skipped) write(io.stderr, skipped);
 }
 
 function quote(word: string): string {

@@ -1,9 +1,8 @@
 import type { ApprovalMode } from '@birdie/graph';
-import { agentGapLine, agentGaps } from '@birdie/runtime/agent-gaps';
+import { agentGapLine } from '@birdie/runtime/agent-gaps';
 import { historyOf } from '@birdie/runtime/history';
-import { agentFlag, openRuntime, staleGrantNotes, waitMs } from '@birdie/runtime/runtime';
-import { useSession } from '@birdie/runtime/session-start';
-import { skillFlags } from '@birdie/runtime/skill-flags';
+import { openRuntime, waitMs } from '@birdie/runtime/runtime';
+import { sessionFromFlags } from '@birdie/runtime/session-from-flags';
 import { storeFailureText } from '@birdie/runtime/store-failure';
 import type { Values } from '../argv.js';
 import type { Io } from '../io.js';
@@ -22,14 +21,14 @@ export async function bootRepl(
 ): Promise<ReplState> {
   const rt = await openRuntime(withBundledLayer(io), values);
   try {
-    const flags = skillFlags(rt, values);
-    const agent = agentFlag(rt, values);
     // Warnings about the settings wait for the prompt to be done with, like the other start-up notes.
     const warnings: string[] = [];
-    const session = await useSession(rt, options.resumeId, {
-      flags,
-      warn: (line) => warnings.push(`birdie: ${line}`),
-    });
+    const { session, agent, staleGrants, gaps, lastAgent } = await sessionFromFlags(
+      rt,
+      values,
+      options.resumeId,
+      { warn: (line) => warnings.push(`birdie: ${line}`) },
+    );
     const state: ReplState = {
       io,
       style: options.style,
@@ -41,18 +40,14 @@ export async function bootRepl(
       contextTokens: 0,
       contextWindow: 0,
       modelName: rt.modelName,
-      notices: [...warnings, ...staleGrantNotes(rt, session.id)],
+      notices: [...warnings, ...staleGrants],
       startupProblems: [...rt.registry.messages],
       trustPutOff: new Set(),
       ...(agent !== undefined ? { nextAgent: agent, agentName: agent } : {}),
     };
-    const gaps = agent === undefined ? undefined : await agentGaps(rt, session.id, agent);
     if (gaps) state.notices.push(`birdie: ${agentGapLine(gaps, 'slash')}`);
     // A resumed session goes on with whoever spoke last, unless --agent names another.
-    if (agent === undefined && options.resumeId) {
-      const last = (await rt.agent.getState(session.id).catch(() => undefined))?.agent;
-      if (last) state.agentName = last;
-    }
+    if (lastAgent) state.agentName = lastAgent;
     if (options.resumeId) {
       const { style } = options;
       const { messages, damage, compactions } = await historyOf(rt.agent, session.id);
