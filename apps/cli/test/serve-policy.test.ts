@@ -23,6 +23,12 @@ async function writeNodeSkill(dir: string): Promise<void> {
     '---\nname: in-process\ndescription: A node tool from a user folder.\nenabled_by_default: true\n---\n\n## Tools\n\n### whoami_node\ndescription: Says hello.\nentrypoint: node:tools.mjs#hello\nschema:\n  type: object\n  properties: {}\n',
   );
   await writeFile(join(dir, 'in-process', 'tools.mjs'), 'export async function hello() { return "hi"; }\n');
+  // A skill that declares an MCP server: one process for every user of the server, outside the sandbox.
+  await mkdir(join(dir, 'mcp-thing'), { recursive: true });
+  await writeFile(
+    join(dir, 'mcp-thing', 'SKILL.md'),
+    '---\nname: mcp-thing\ndescription: An MCP server from a user folder.\nmcp_server:\n  transport: stdio\n  command: node\n  args: [server.mjs]\n---\n',
+  );
 }
 
 async function writeAgents(dir: string): Promise<void> {
@@ -117,6 +123,15 @@ describe('operator policy for API sessions', { timeout: 120_000 }, () => {
     // First-party node: tools and ordinary skills stay available; an unknown name is still a 400.
     expect((await create(open, { enable: ['todo', 'filesystem', 'echoer'] })).status).toBe(201);
     expect((await create(open, { enable: ['no-such-skill'] })).status).toBe(400);
+  });
+
+  it('a skill that declares an MCP server needs the operator to name it: its server is shared by every user', async () => {
+    const response = await create(open, { enable: ['mcp-thing'] });
+    expect(response.status).toBe(403);
+    const error = await errorOf(response);
+    expect(error.code).toBe('skill-not-allowed');
+    expect(error.message).toContain('MCP server');
+    expect(error.message).toContain('serve.skills');
   });
 
   it('a skill on by default that the operator did not name is not there on a turn either', async () => {

@@ -102,12 +102,13 @@ beforeAll(async () => {
     const script = join(box.dir.path, `${name}.json`);
     await writeFile(script, JSON.stringify({ replies: scripts[name] }));
     const extra = name === 'w3' ? ['--skills-dir', mcpSkills] : [];
-    // The operator lets API sessions use the raw-command test skill (named: a pattern never covers one).
+    // The operator lets API sessions use the raw-command test skill and w3's MCP server skill (named: a pattern never
+    // covers either).
     const home = join(box.dir.path, `home-${name}`);
     await mkdir(home, { recursive: true });
     await writeFile(
       join(home, 'config.json'),
-      JSON.stringify({ settings: { serve: { skills: ['*', 'raw-shell'] } } }),
+      JSON.stringify({ settings: { serve: { skills: ['*', 'raw-shell', 'pid-server'] } } }),
     );
     return startWorker(
       [

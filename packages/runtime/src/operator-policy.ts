@@ -9,11 +9,13 @@ import type { Settings } from './settings.js';
 
 /**
  * What a skill's tools would do with the server's rights that only the operator may accept, by naming the skill:
- * run a raw command (a `bash:` template that is only `{command}`), or run `node:` code from a folder other than the
- * bundled one (the CLI's own filesystem and todo tools stay available). Under serve such code runs in the sandbox, like
- * shell tools, but it is still a program of someone else's choosing running on the operator's machine.
+ * run a raw command (a `bash:` template that is only `{command}`), run `node:` code from a folder other than the
+ * bundled one (the CLI's own filesystem and todo tools stay available), or declare an MCP server. Under serve such
+ * code runs in the sandbox, like shell tools, but it is still a program of someone else's choosing running on the
+ * operator's machine. An MCP server is one process (or one connection) for the whole server, outside the sandbox and
+ * any user's workspace, so what one user does through it another can see: only the operator can accept that.
  */
-type NamedOnly = 'raw-command' | 'in-process-code';
+type NamedOnly = 'raw-command' | 'in-process-code' | 'shared-mcp-server';
 
 /** The operator's policy over API sessions, from the server's settings (`serve.skills`, `serve.agents`, `skills.disable`). */
 export interface OperatorPolicy {
@@ -64,6 +66,7 @@ const runsNode = (tool: SkillTool) => [tool.entrypoint, tool.preview].some((e) =
 /** What the skill's tools would do that only the operator may accept by naming it, if anything. */
 function namedOnly(skill: Skill, snapshot: RegistrySnapshot): NamedOnly | undefined {
   if (skill.tools.some((tool) => isRaw(skill, tool))) return 'raw-command';
+  if (skill.mcpServer !== undefined) return 'shared-mcp-server';
   if (snapshot.layerOf(skill.name)?.layer !== 'bundled' && skill.tools.some(runsNode))
     return 'in-process-code';
   return undefined;
@@ -72,6 +75,8 @@ function namedOnly(skill: Skill, snapshot: RegistrySnapshot): NamedOnly | undefi
 const NAMED_ONLY_WHY: Record<NamedOnly, string> = {
   'raw-command': 'its tools run raw shell commands',
   'in-process-code': 'its node: tools run third-party code on the server (in the sandbox)',
+  'shared-mcp-server':
+    'it declares an MCP server, which runs once for every user of this server, outside the sandbox and their workspaces',
 };
 
 export function operatorPolicy(
