@@ -186,7 +186,7 @@ async function runPrompt(
       signal,
       cwd: session.cwd,
       ...(files ? { files } : {}),
-      mcp: acpMcpHandlers(client, sessionId, signal),
+      mcp: acpMcpHandlers(client, sessionId, signal, capabilities, (line) => runtime.log(line)),
       onEvent(event) {
         // How full the context is after each model call of the session's own agent: the editor's usage meter.
         if (event.type === 'usage' && event.context && (event.agent?.length ?? 0) <= 1) {

@@ -1,6 +1,7 @@
-import type { AgentContext, RequestPermissionResponse } from '@agentclientprotocol/sdk';
+import type { AgentContext, ClientCapabilities, RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import { methods } from '@agentclientprotocol/sdk';
 import type { McpSamplingApproval, McpTurnHandlers } from '@birdie/graph';
+import { acpElicit, canElicitForms } from './elicitation.js';
 
 export const SAMPLING_ALLOW = 'allow-sampling';
 export const SAMPLING_REJECT = 'reject-sampling';
@@ -22,15 +23,19 @@ export function samplingText(ask: McpSamplingApproval): string {
 
 /**
  * An MCP server's requests during an ACP turn: sampling is a permission request to the editor (the request, then the
- * model's answer), each allowed once or rejected; elicitation is declined, since ACP has no forms.
+ * model's answer), each allowed once or rejected; a form elicitation is ACP's `elicitation/create` when the editor
+ * advertised `elicitation.form` at initialize (its answer checked against the server's schema), else declined.
  */
 export function acpMcpHandlers(
   client: AgentContext,
   sessionId: string,
   signal: AbortSignal,
+  capabilities: ClientCapabilities | undefined,
+  log: (line: string) => void,
 ): McpTurnHandlers {
   let asked = 0;
   return {
+    ...(canElicitForms(capabilities) ? { elicit: acpElicit(client, sessionId, signal, log) } : {}),
     approveSampling: async (ask) => {
       asked += 1;
       const title =

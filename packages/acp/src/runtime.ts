@@ -23,7 +23,7 @@ export interface AcpTurnOptions {
   onEvent(event: AgentEvent): void;
   /** Every approval of the turn, skill tools' and the model's own agent's alike: one decision per request id. */
   decide(requests: ApprovalRequest[]): Promise<Record<string, ApprovalDecision>>;
-  /** MCP servers' sampling requests, asked of the editor (elicitation: declined). */
+  /** MCP servers' sampling requests and forms, asked of the editor (forms only when it can show them). */
   mcp?: McpTurnHandlers;
 }
 

@@ -2,6 +2,8 @@ import type { AgentConnection } from '@agentclientprotocol/sdk';
 import {
   type AnyMessage,
   type ClientConnection,
+  type CreateElicitationRequest,
+  type CreateElicitationResponse,
   client,
   methods,
   type RequestPermissionRequest,
@@ -88,6 +90,9 @@ export interface TestClient {
   answer: (
     request: RequestPermissionRequest,
   ) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
+  /** The forms (`elicitation/create`) the agent showed the editor. */
+  forms: CreateElicitationRequest[];
+  fill: (request: CreateElicitationRequest) => CreateElicitationResponse;
 }
 
 /** birdie's ACP agent on one end, the SDK's client on the other, with a file system of buffers if asked. */
@@ -103,6 +108,8 @@ export function connect(runtime: AcpRuntime): TestClient {
     ): RequestPermissionResponse | Promise<RequestPermissionResponse> => ({
       outcome: { outcome: 'selected', optionId: 'allow-once' },
     }),
+    forms: [] as CreateElicitationRequest[],
+    fill: (_request: CreateElicitationRequest): CreateElicitationResponse => ({ action: 'decline' }),
   };
   const app = client({ name: 'test-editor' })
     .onNotification(methods.client.session.update, ({ params }) => {
@@ -111,6 +118,10 @@ export function connect(runtime: AcpRuntime): TestClient {
     .onRequest(methods.client.session.requestPermission, ({ params }) => {
       state.permissions.push(params);
       return test.answer(params);
+    })
+    .onRequest(methods.client.elicitation.create, ({ params }) => {
+      state.forms.push(params);
+      return test.fill(params);
     })
     .onRequest(methods.client.fs.readTextFile, ({ params }) => ({
       content: state.files.get(params.path) ?? '',

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { connect, fakeRuntime } from './helpers.js';
 
 // Issue 33: an MCP server's sampling request during an ACP turn is a permission request to the editor (the request,
-// then the model's answer); elicitation is declined (ACP has no forms).
+// then the model's answer); elicitation is declined to a client that did not advertise forms (see mcp-elicitation.test.ts).
 describe('MCP sampling and elicitation over ACP', () => {
   it('asks the editor about the request and the answer; a form is declined', async () => {
     const heard: unknown[] = [];
