@@ -166,6 +166,20 @@ export const RunSchema = z
     error: z.string().optional(),
     host: z.string().optional().openapi({ description: 'The machine that ran it.' }),
     pid: z.int().optional(),
+    notices: z
+      .array(
+        z.object({
+          at: dateTime(),
+          server: z.string().openapi({ description: 'The MCP server (its skill’s name).' }),
+          level: z.string().openapi({ description: 'An MCP logging level; `info` for change news.' }),
+          kind: z.string().openapi({
+            description:
+              '`log`, or what changed: `tools-changed`, `resources-changed`, `prompts-changed`, `resource-updated`.',
+          }),
+          text: z.string(),
+        }),
+      )
+      .openapi({ description: 'What MCP servers said during the run (the newest 200).' }),
     toolCalls: z.array(ToolCallSchema),
   })
   .openapi('Run');
