@@ -53,13 +53,16 @@ describe('MCP server log messages in the run log (compiled CLI, server-everythin
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as { id: number; notices: Array<Record<string, string>> });
-    expect(run?.notices).toHaveLength(1);
-    expect(run?.notices[0]).toMatchObject({ server: 'everything', kind: 'log' });
-    expect(run?.notices[0]?.level).toMatch(new RegExp(`^(${LEVELS})$`));
-    expect(run?.notices[0]?.text).toMatch(/^\w+[- ]level[- ]message$/i);
+    // It logs again every 5 s while the turn goes on: on a slow machine a second message is the run's too.
+    expect(run?.notices.length).toBeGreaterThanOrEqual(1);
+    for (const notice of run?.notices ?? []) {
+      expect(notice).toMatchObject({ server: 'everything', kind: 'log' });
+      expect(notice.level).toMatch(new RegExp(`^(${LEVELS})$`));
+      expect(notice.text).toMatch(/^\w+[- ]level[- ]message$/i);
+    }
 
     const table = await birdie(['logs']);
-    expect(table.stdout).toContain('toggle-simulated-logging  1 MCP notice');
+    expect(table.stdout).toMatch(/toggle-simulated-logging {2}\d+ MCP notices?/);
 
     const shown = await birdie(['logs', 'show', String(run?.id)]);
     expect(shown.code, shown.stderr).toBe(0);

@@ -80,6 +80,19 @@ export interface McpScope {
   owner?: string;
   requests?: McpServerRequests;
   onNotice?: (notice: McpNotice) => void;
+  /** The run the call belongs to: it holds the connection from its first call until it ends (see `McpTurn`). */
+  turn?: McpTurn;
+}
+
+/**
+ * One run (a turn or a resume) as the MCP manager sees it: from its first call on a connection until it ends, what
+ * the server says while none of its calls runs (a log after a call returned, while the model thinks) is the run's,
+ * unless another run holds the same connection (then it is nobody's).
+ */
+export interface McpTurn {
+  /** True once the run ended: it holds no connection any more. */
+  readonly ended: boolean;
+  onNotice(notice: McpNotice): void;
 }
 
 export interface McpClientHooks {

@@ -17,6 +17,7 @@ import {
   type McpScope,
   type McpSdk,
   type McpServerRequests,
+  type McpTurn,
   openMcpClient,
 } from './mcp-connection.js';
 import type { McpToolResultLike } from './mcp-content.js';
@@ -83,6 +84,8 @@ interface Connection {
   failure?: { error: AgentError; at: number };
   /** The calls running on this connection, counted by the scope they run in (`UNSCOPED` for calls without one). */
   calls: Map<McpScope, number>;
+  /** The runs that made a call on this connection and have not ended yet (see `noticeListener`). */
+  turns: Set<McpTurn>;
   /** Subscribed resources: uri → the sessions (owners) that attached it. */
   subscribers?: Map<string, Set<string>>;
 }
@@ -120,6 +123,33 @@ function owner(connection: Connection): McpScope | 'none' | undefined {
   return scopes.length === 1 ? scopes[0] : undefined;
 }
 
+/**
+ * Who hears what a server says on one connection. While calls run, their owner (as for requests); while none runs,
+ * the one run that holds the connection (its call returned, the run goes on). A run that holds it too makes either
+ * case ambiguous: a late word about its call could be taken for the running call's. Ambiguous or unowned notices go
+ * to `fallback`, the process-wide listener, never to a run.
+ */
+function noticeListener(
+  connection: Connection,
+  fallback: ((notice: McpNotice) => void) | undefined,
+): ((notice: McpNotice) => void) | undefined {
+  const turns = holders(connection);
+  const running = owner(connection);
+  if (running === undefined || running === UNSCOPED) return fallback;
+  if (running === 'none') {
+    const only = turns.length === 1 ? turns[0] : undefined;
+    return only ? (notice) => only.onNotice(notice) : fallback;
+  }
+  const others = turns.some((turn) => turn !== running.turn);
+  return (others ? undefined : running.onNotice) ?? fallback;
+}
+
+/** The runs holding a connection, the ended ones forgotten. */
+function holders(connection: Connection): McpTurn[] {
+  for (const turn of connection.turns) if (turn.ended) connection.turns.delete(turn);
+  return [...connection.turns];
+}
+
 function serverName(name: string): string {
   return name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40) || 'server';
 }
@@ -127,8 +157,9 @@ function serverName(name: string): string {
 /**
  * One MCP connection per skill, opened lazily the first time a turn allows that skill, through the MCP SDK's own
  * `Client` (one per server, so a broken server cannot take the others down). The client declares roots, sampling
- * and form elicitation. What a server asks and says goes only to the scope of the call running on its connection
- * (see `owner`): under `birdie serve` one manager serves every user's turns, so nothing may reach another turn.
+ * and form elicitation. What a server asks goes only to the scope of the call running on its connection (see
+ * `owner`); what it says, to that scope or, between calls, to the one run holding the connection (see
+ * `noticeListener`): under `birdie serve` one manager serves every user's turns, so nothing may reach another turn.
  */
 export class McpManager {
   readonly #connections = new Map<string, Connection>();
@@ -179,7 +210,9 @@ export class McpManager {
       throw connection.failure.error;
 
     // Connected, but its tools changed (`tools/list_changed`): list them again on the same connection.
-    const fresh: Connection = connection?.client ? connection : { key, generation: 0, calls: new Map() };
+    const fresh: Connection = connection?.client
+      ? connection
+      : { key, generation: 0, calls: new Map(), turns: new Set() };
     this.#connections.set(name, fresh);
     const generation = fresh.generation;
     fresh.pending = this.#withTimeout(name, this.#listTools(name, skillName, config, fresh))
@@ -220,6 +253,8 @@ export class McpManager {
     const client = connection.client;
     const scope = options.scope ?? UNSCOPED;
     connection.calls.set(scope, (connection.calls.get(scope) ?? 0) + 1);
+    holders(connection);
+    if (scope.turn && !scope.turn.ended) connection.turns.add(scope.turn);
     try {
       const result = await client.callTool({ name: tool, arguments: args }, undefined, {
         timeout: options.timeoutMs,
@@ -412,9 +447,7 @@ export class McpManager {
         updates.set(`${skillName}\n${notice.uri}`, { skill: skillName, uri: notice.uri });
         this.#updates.set(owner, updates);
       }
-    const scope = owner(connection);
-    const listener = (typeof scope === 'object' ? scope.onNotice : undefined) ?? this.#options.onNotice;
-    listener?.(notice);
+    noticeListener(connection, this.#options.onNotice)?.(notice);
   }
 
   async #listTools(

@@ -13,6 +13,7 @@ import { AgentError, type AgentErrorCode } from './errors.js';
 import { EventMapper } from './events.js';
 import type { AgentGraph } from './graph.js';
 import { newId } from './ids.js';
+import { McpTurnNotices, withNotices } from './mcp-turn.js';
 import { interruptAnswered } from './pending-answer.js';
 import {
   type ChildOutcome,
@@ -103,7 +104,9 @@ export class Runner implements SubagentRuns {
     const partialAnswer = { text: '' };
     // Fresh for each stream: a subagent's calls are its own thread's, never its parent's.
     const callsInProgress = new CallsInProgress();
-    const context: TurnContext = { ...base, deadline, partialAnswer, callsInProgress };
+    // Fresh for each run too: what a server says between this run's calls is this run's, and only while it runs.
+    const mcpTurn = new McpTurnNotices();
+    const context: TurnContext = { ...base, deadline, partialAnswer, callsInProgress, mcpTurn };
     const mapper = new EventMapper(base.path);
     let status: 'ok' | 'error' | 'aborted' = 'ok';
     try {
@@ -118,8 +121,9 @@ export class Runner implements SubagentRuns {
         // The deadline's signal also aborts with the application's (see `Deadline.follow`).
         signal: deadline.signal,
       });
-      for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {
-        for (const event of mapper.map(mode, chunk)) yield event;
+      for await (const item of withNotices(stream as AsyncIterable<[string, unknown]>, mcpTurn)) {
+        if ('notice' in item) yield mapper.stamp({ type: 'mcp-notice', notice: item.notice });
+        else for (const event of mapper.map(...item.value)) yield event;
       }
     } catch (error) {
       if (deadline.fired && !signal?.aborted) {
@@ -137,8 +141,11 @@ export class Runner implements SubagentRuns {
       }
     } finally {
       deadline.clear();
+      mcpTurn.end();
       this.running.delete(threadId);
     }
+    // Said after the graph's last step, before the run ended.
+    for (const notice of mcpTurn.take()) yield mapper.stamp({ type: 'mcp-notice', notice });
     yield mapper.stamp({
       type: 'done',
       status: status === 'ok' && mapper.interrupted ? 'interrupted' : status,

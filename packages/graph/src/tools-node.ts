@@ -106,6 +106,7 @@ export function createToolsNode(
           (usage) => emit(config, usage),
         ),
         onNotice: (notice: McpNotice) => emit(config, { type: 'mcp-notice', notice }),
+        ...(context.mcpTurn ? { turn: context.mcpTurn } : {}),
       },
     };
     await attachPreviews(plan, context.decisions, runContext);

@@ -5,7 +5,7 @@ import type { BoundDecisions } from './approvals.js';
 import type { CallsInProgress } from './cancelled-calls.js';
 import type { Deadline } from './deadline.js';
 import { AgentError } from './errors.js';
-import type { McpTurnHandlers } from './mcp-connection.js';
+import type { McpTurn, McpTurnHandlers } from './mcp-connection.js';
 import type {
   AgentEvent,
   AgentRegistrySnapshot,
@@ -63,6 +63,8 @@ export interface TurnContext {
   pinnedTools?: string[];
   /** What the front end does for MCP servers' sampling and elicitation requests (`TurnOptions.mcp`). */
   mcp?: McpTurnHandlers;
+  /** This run as MCP connections see it: what a server it used says between its calls is queued here. */
+  mcpTurn?: McpTurn;
 }
 
 const object = <T>() => z.custom<T>((value) => value !== null && typeof value === 'object');

@@ -75,15 +75,17 @@ export function agentSetup(cleanups: Cleanups) {
 
 /**
  * An agent over the skills fixture `fx` and a model of the test's own (scripted, streaming, asking or hanging), with
- * `agents` added to its registry; after the test the agent is closed and the fixture's folder removed.
+ * `agents` added to its registry (and `init`'s MCP options); after the test the agent is closed and the fixture's folder removed.
  */
 export function agentOn(
   cleanups: Cleanups,
   fx: SkillsFixture,
   model: BaseChatModel,
   agents: AgentSpec[] = [],
+  init: Pick<CreateAgentOptions, 'mcp'> = {},
 ) {
   const agent = createAgent({
+    ...init,
     model,
     registry: agents.length > 0 ? withAgents(fx.registry, agents) : fx.registry,
     policy: fx.policy,

@@ -229,7 +229,7 @@ async function leasedTurn(
   const journal = await store.runs.journal(runId);
   const subagents = new SubagentRuns(rt, { sessionId: session.id, userId, model, runId });
   const usage = new RunUsage(model);
-  // What MCP servers say while the run's calls run on them: kept with the run, at their level.
+  // What MCP servers say during the run (during its calls and between them): kept with the run, at their level.
   const notices: RunNotice[] = [];
   const result: TurnResult = {
     runId,
