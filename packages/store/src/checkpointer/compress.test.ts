@@ -1,6 +1,6 @@
-import { crc32 } from 'node:zlib';
+import { crc32, deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { crc32Fallback, DEFLATE_MIN_BYTES, pack, unpack } from './compress.js';
+import { crc32Fallback, DEFLATE_MIN_BYTES, DICT_V1, pack, unpack, windowFor } from './compress.js';
 import { DamageError } from './damage.js';
 
 describe('packed records', () => {
@@ -43,6 +43,27 @@ describe('packed records', () => {
     expect(pack(record(DEFLATE_MIN_BYTES))[0]).toBe(0xa5);
     for (const length of [DEFLATE_MIN_BYTES - 1, DEFLATE_MIN_BYTES])
       expect(unpack(pack(record(length)))).toEqual(record(length));
+  });
+
+  it('deflates in a window just big enough for the record, and reads records deflated in the full one', () => {
+    expect(windowFor(300)).toEqual({ windowBits: 11, memLevel: 4 });
+    expect(windowFor(1_000_000)).toEqual({ windowBits: 15, memLevel: 8 });
+    const words = (n: number) =>
+      Array.from({ length: n }, (_, i) => `{"id":"m${i % 97}","content":"word ${i * 7919}"}`).join(',');
+    for (const size of [300, 5_000, 100_000]) {
+      const data = Buffer.from(words(size)).subarray(0, size);
+      const packed = pack(data);
+      expect(packed[0]).toBe(0xa5);
+      expect(unpack(packed)).toEqual(data);
+    }
+    // A record as the writers before this one deflated it: level 6, zlib's default 32 KiB window.
+    const data = Buffer.from(words(500));
+    const old = Buffer.concat([
+      Buffer.of(0xa5, 0, 0, 0, 0),
+      deflateRawSync(data, { dictionary: DICT_V1, level: 6 }),
+    ]);
+    old.writeUInt32BE(crc32(data), 1);
+    expect(unpack(old)).toEqual(data);
   });
 
   it('reads the formats written before checksums', () => {

@@ -7,7 +7,7 @@ import { DamageError } from './damage.js';
  * ~400 bytes of JSON) compress poorly on their own; with this dictionary the repeated
  * keys cost a few bytes. Part of the on-disk format: never edit, add a format 2 instead.
  */
-const DICT_V1 = Buffer.from(
+export const DICT_V1 = Buffer.from(
   [
     '"status":"success","artifact":"tool_call_chunks":[],"name":"type":"tool_call"',
     '{"source":"input","step":-1,"parents":{},"delta_writes_versioned":true,"counters_since_delta_snapshot":{"messages":[',
@@ -45,13 +45,14 @@ export const DEFLATE_MIN_BYTES = 256;
 
 /**
  * Encodes `data` as a format byte, a big-endian CRC-32 of `data`, then the payload: dictionary-deflated
- * when it is long enough and that is smaller, else raw.
+ * when it is long enough and that is smaller, else raw. Level 1: on a turn's records of a few hundred bytes it costs
+ * less than level 6 and stores about 1% more (`bench/space.mjs 1000`: 4.46× → 4.50× the raw message bytes).
  */
 export function pack(data: Uint8Array): Buffer {
   const head = Buffer.allocUnsafe(5);
   head.writeUInt32BE(crc32(data), 1);
   if (data.length >= DEFLATE_MIN_BYTES) {
-    const deflated = zlib.deflateRawSync(data, { dictionary: DICT_V1, level: 6 });
+    const deflated = zlib.deflateRawSync(data, { dictionary: DICT_V1, level: 1, ...windowFor(data.length) });
     if (deflated.length + 8 < data.length) {
       head[0] = DEFLATE_V1_CRC;
       return Buffer.concat([head, deflated]);
@@ -59,6 +60,20 @@ export function pack(data: Uint8Array): Buffer {
   }
   head[0] = RAW_CRC;
   return Buffer.concat([head, data]);
+}
+
+/**
+ * zlib's window and memory level for a record of `length` bytes: the smallest window that holds the dictionary and the
+ * whole record (so every match deflate could find with the full 32 KiB one is still in reach), and a memory level to
+ * match. zlib allocates both on every call (≈ 260 KiB at the defaults, counted as external memory that makes V8
+ * collect garbage sooner); a turn's records are a few hundred bytes and need 4 KiB. Raw deflate carries no window
+ * size, and inflate's 32 KiB window reads any smaller one: the format is unchanged.
+ */
+export function windowFor(length: number): { windowBits: number; memLevel: number } {
+  // deflate keeps MIN_LOOKAHEAD (262) bytes of its window free of matches.
+  const needed = DICT_V1.length + length + 262;
+  const windowBits = Math.min(15, Math.max(9, Math.ceil(Math.log2(needed))));
+  return { windowBits, memLevel: Math.max(1, windowBits - 7) };
 }
 
 /** The bytes `pack` was given; `DamageError('…')` (table filled in by the caller) when they are not. */
