@@ -57,14 +57,55 @@ export function immediate<T>(db: Db, fn: () => T): T {
   let run = runners.get(db);
   if (!run) {
     // One wrapper per connection: better-sqlite3 compiles a transaction function on creation.
-    run = db.transaction((body: () => unknown) => body());
+    const epoch: Epoch = { version: undefined, count: 0, read: db.prepare('PRAGMA data_version').pluck() };
+    epochs.set(db, epoch);
+    run = db.transaction((body: () => unknown) => {
+      const version = epoch.read.get() as number;
+      if (version !== epoch.version) {
+        epoch.version = version;
+        epoch.count += 1;
+      }
+      return body();
+    });
     runners.set(db, run);
   }
   const tx = run;
-  return retryBusy(() => tx.immediate(fn) as T);
+  return retryBusy(() => {
+    try {
+      return tx.immediate(fn) as T;
+    } catch (error) {
+      // Rolled back: whatever a cache learnt inside the transaction may not be in the file.
+      const epoch = epochs.get(db);
+      if (epoch) epoch.count += 1;
+      throw error;
+    }
+  });
 }
 
 const runners = new WeakMap<Db, Database.Transaction<(body: () => unknown) => unknown>>();
+
+/**
+ * Per connection: `PRAGMA data_version` as the last write transaction read it (it changes when another connection,
+ * of this process or another, commits), and how often it changed or a transaction of ours rolled back.
+ */
+interface Epoch {
+  version: number | undefined;
+  count: number;
+  read: Database.Statement<[], unknown>;
+}
+
+const epochs = new WeakMap<Db, Epoch>();
+
+/**
+ * Inside a write transaction (`immediate`): a number that stays the same for as long as the file holds nothing this
+ * connection did not see committed, by its own hand or by another. A cache of rows read or written inside write
+ * transactions is valid while this number is the one it was filled under; one that differs means another connection
+ * committed (it may have changed any row) or a transaction of ours rolled back (what it wrote is gone).
+ * Writes this connection makes outside `immediate` are not counted: their writer keeps its own cache right.
+ */
+export function writeEpoch(db: Db): number {
+  return epochs.get(db)?.count ?? -1;
+}
 
 /** Retries `fn` while SQLite reports a lock; after that, throws `StoreError('locked')`. */
 export function retryBusy<T>(fn: () => T): T {

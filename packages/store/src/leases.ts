@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { type Db, immediate } from './db.js';
+import { type Db, immediate, writeEpoch } from './db.js';
 import { type LeaseHolder, StoreError } from './errors.js';
 import { HeldLease, type LeaseBook } from './held-lease.js';
 import { validateLeaseKey, validateSessionId } from './ids.js';
@@ -39,6 +39,12 @@ export class Leases implements LeaseBook {
   private readonly markCancel;
   private readonly cancelOf;
   private readonly markDied;
+  /**
+   * Lease rows as write transactions last read them, with the `writeEpoch` they were read under: the fence runs in
+   * every write to a session (a dozen per turn), and while no other connection committed the row is what it was.
+   * This store's own changes to a row drop its entry.
+   */
+  private readonly seen = new Map<string, { row: LeaseRow | undefined; epoch: number }>();
 
   constructor(private readonly db: Db) {
     this.select = db.prepare<[string], LeaseRow>('SELECT * FROM leases WHERE session_id = ?');
@@ -75,6 +81,7 @@ export class Leases implements LeaseBook {
           const now = Date.now();
           const row = this.select.get(sessionId);
           if (!row || (row.owner !== this.owner && !this.live(row, now))) return undefined;
+          this.seen.delete(sessionId);
           this.markCancel.run(now, sessionId, row.owner);
           return holderOf(row);
         });
@@ -88,7 +95,7 @@ export class Leases implements LeaseBook {
    */
   fence(sessionId: string): void {
     const lease = this.held.get(sessionId);
-    const row = this.select.get(sessionId);
+    const row = this.rowInTransaction(sessionId);
     checkFence(sessionId, row, this.owner, lease, this.lost.has(sessionId), (r) => this.live(r, Date.now()));
   }
 
@@ -100,6 +107,7 @@ export class Leases implements LeaseBook {
     this.fence(sessionId);
     this.held.get(sessionId)?.end('deleted');
     this.lost.delete(sessionId);
+    this.seen.delete(sessionId);
     this.removeAny.run(sessionId);
   }
 
@@ -119,6 +127,7 @@ export class Leases implements LeaseBook {
 
   /** Inside a write transaction: drops this store's row of a lease it still holds (see `ownLease`). */
   releaseRow(lease: HeldLease): void {
+    this.seen.delete(lease.sessionId);
     if (lease.held) this.remove.run(lease.sessionId, this.owner);
   }
 
@@ -133,8 +142,21 @@ export class Leases implements LeaseBook {
    */
   requireHeld(key: string): void {
     const lease = this.held.get(key);
-    const row = this.select.get(key);
+    const row = this.rowInTransaction(key);
     checkHeld(key, row, this.owner, lease);
+  }
+
+  /** Inside a write transaction: `sessionId`'s lease row, read once per `writeEpoch`. */
+  private rowInTransaction(sessionId: string): LeaseRow | undefined {
+    const epoch = writeEpoch(this.db);
+    const seen = this.seen.get(sessionId);
+    if (seen?.epoch === epoch) return seen.row;
+    const row = this.select.get(sessionId);
+    this.seen.delete(sessionId);
+    this.seen.set(sessionId, { row, epoch });
+    // Sessions written to lately; the oldest go first.
+    if (this.seen.size > 256) this.seen.delete(this.seen.keys().next().value as string);
+    return row;
   }
 
   private acquire(sessionId: string, opts: AcquireOptions = {}): Promise<SessionLease> {
@@ -151,6 +173,7 @@ export class Leases implements LeaseBook {
         const row = this.select.get(sessionId);
         if (row && row.owner !== this.owner && this.live(row, now)) return { busy: holderOf(row) };
         const previous = row && row.owner !== this.owner ? holderOf(row) : undefined;
+        this.seen.delete(sessionId);
         this.insert.run(sessionId, this.owner, this.host, this.pid, this.scope, now, now + ttlMs);
         if (previous) {
           this.markDied.run(now, takenOverError(previous), sessionId);
@@ -167,6 +190,7 @@ export class Leases implements LeaseBook {
   }
 
   renewRow(sessionId: string, expiresAt: number): boolean {
+    this.seen.delete(sessionId);
     return this.renew.run(expiresAt, sessionId, this.owner).changes > 0;
   }
 
@@ -184,6 +208,7 @@ export class Leases implements LeaseBook {
     else this.lost.delete(sessionId);
     if (how === 'released' && wasHeld && this.db.open) {
       try {
+        this.seen.delete(sessionId);
         immediate(this.db, () => this.remove.run(sessionId, this.owner));
       } catch {
         // Read-only or full disk: the row expires on its own, and this pid is gone soon.

@@ -26,9 +26,8 @@ export interface Rows {
   seq: Database.Statement<[number, string], { seq: number }>;
   latestSeq: Database.Statement<[number], { seq: number }>;
   placeholder: Database.Statement<[number, string], unknown>;
-  fill: Database.Statement<[number | null, string, Buffer, number], unknown>;
-  /** A checkpoint put before any write named it: one row, instead of a placeholder and its fill. */
-  insertFilled: Database.Statement<[number, string, number | null, string, Buffer], unknown>;
+  /** A put: a new row, or the placeholder (or earlier put) of the same id filled in; its row id either way. */
+  upsert: Database.Statement<[number, string, number | null, string, Buffer], { seq: number }>;
   byId: Database.Statement<[number, string], CheckpointRow>;
   latest: Database.Statement<[number], CheckpointRow>;
   bodyOf: Database.Statement<[number], { body: Buffer }>;
@@ -60,11 +59,11 @@ export function prepareRows(db: Db): Rows {
     placeholder: st<[number, string], unknown>(
       'INSERT INTO cp_checkpoints (thread, checkpoint_id) VALUES (?, ?)',
     ),
-    fill: st<[number | null, string, Buffer, number], unknown>(
-      'UPDATE cp_checkpoints SET parent_seq = ?, chans = ?, body = ? WHERE seq = ?',
-    ),
-    insertFilled: st<[number, string, number | null, string, Buffer], unknown>(
-      'INSERT INTO cp_checkpoints (thread, checkpoint_id, parent_seq, chans, body) VALUES (?, ?, ?, ?, ?)',
+    upsert: st<[number, string, number | null, string, Buffer], { seq: number }>(
+      `INSERT INTO cp_checkpoints (thread, checkpoint_id, parent_seq, chans, body) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (thread, checkpoint_id) DO UPDATE
+         SET parent_seq = excluded.parent_seq, chans = excluded.chans, body = excluded.body
+       RETURNING seq`,
     ),
     byId: st<[number, string], CheckpointRow>(
       `${SELECT_CHECKPOINT} WHERE c.thread = ? AND c.checkpoint_id = ? AND c.body IS NOT NULL`,

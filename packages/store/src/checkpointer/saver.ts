@@ -5,7 +5,7 @@ import {
   type CheckpointMetadata,
   type CheckpointTuple,
 } from '@langchain/langgraph';
-import { type Db, immediate, stateOf } from '../db.js';
+import { type Db, immediate, stateOf, writeEpoch } from '../db.js';
 import { StoreError } from '../errors.js';
 import { scrubSecrets } from '../secrets.js';
 import { toStoreError } from '../sqlite-errors.js';
@@ -59,8 +59,15 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
   /** @internal How the shared tuple decoding reads this file's values and write records. */
   readonly source: TupleSource<CheckpointRow>;
   private readonly histories = new HistoryCache();
-  /** Thread rows seen by this process; only a hint for skipping serialisation, never trusted for writes. */
+  /**
+   * Thread rows seen by this process. Outside a write transaction only a hint for skipping serialisation; inside one,
+   * trusted while `cacheEpoch` is the connection's `writeEpoch` (no other connection committed since, nothing of ours
+   * rolled back), as are `seqs`.
+   */
   private readonly threadIds = new Map<string, number>();
+  /** Row ids of checkpoints this saver wrote or looked up, by `thread row\0checkpoint id`; newest last. */
+  private readonly seqs = new Map<string, number>();
+  private cacheEpoch = -1;
   /** Bodies of recent puts: the next put inherits unchanged values from its parent, usually the last one. */
   private readonly recentBodies = new Map<number, Body>();
 
@@ -138,11 +145,8 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
         const chans = channelList(Object.keys(vals));
         const packed = packText(text);
         // Usually a new step: one insert. A step that writes named first (a placeholder) or a re-put: filled in.
-        const found = this.rows.seq.get(thread, checkpoint.id)?.seq;
-        if (found !== undefined) this.rows.fill.run(parentSeq, chans, packed, found);
-        const seq =
-          found ??
-          Number(this.rows.insertFilled.run(thread, checkpoint.id, parentSeq, chans, packed).lastInsertRowid);
+        const seq = this.rows.upsert.get(thread, checkpoint.id, parentSeq, chans, packed)!.seq;
+        this.rememberSeq(thread, checkpoint.id, seq);
         return { thread, ids, seq, body };
       });
       this.blobs.remember(saved.thread, encoder.blobs, saved.ids);
@@ -212,6 +216,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     this.histories.clear();
     this.recentBodies.clear();
     this.threadIds.clear();
+    this.seqs.clear();
   }
 
   /** @internal Decodes every record of a session (doctor, repair, and the last good step of an error). */
@@ -297,17 +302,38 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     });
   }
 
+  /** Inside a write transaction: the thread's row, created if missing. */
   private threadRow(threadId: string, ns: string): number {
+    const epoch = writeEpoch(this.db);
+    if (epoch !== this.cacheEpoch) {
+      this.threadIds.clear();
+      this.seqs.clear();
+      this.cacheEpoch = epoch;
+    }
+    const key = threadKey(threadId, ns);
+    const known = this.threadIds.get(key);
+    if (known !== undefined) return known;
     const found = this.rows.thread.get(threadId, ns);
     const id = found ? found.id : Number(this.rows.insertThread.run(threadId, ns).lastInsertRowid);
-    this.threadIds.set(threadKey(threadId, ns), id);
+    this.threadIds.set(key, id);
     return id;
   }
 
-  /** The row of a checkpoint id, creating an empty placeholder for one not put yet. */
+  /** Inside a write transaction, after `threadRow`: the row of a checkpoint id, creating an empty placeholder for one not put yet. */
   private seqOf(thread: number, checkpointId: string): number {
-    const found = this.rows.seq.get(thread, checkpointId);
-    if (found) return found.seq;
-    return Number(this.rows.placeholder.run(thread, checkpointId).lastInsertRowid);
+    const known = this.seqs.get(`${thread}\u0000${checkpointId}`);
+    if (known !== undefined) return known;
+    const seq =
+      this.rows.seq.get(thread, checkpointId)?.seq ??
+      Number(this.rows.placeholder.run(thread, checkpointId).lastInsertRowid);
+    this.rememberSeq(thread, checkpointId, seq);
+    return seq;
+  }
+
+  private rememberSeq(thread: number, checkpointId: string, seq: number): void {
+    const key = `${thread}\u0000${checkpointId}`;
+    this.seqs.delete(key);
+    this.seqs.set(key, seq);
+    if (this.seqs.size > 256) this.seqs.delete(this.seqs.keys().next().value as string);
   }
 }
