@@ -204,9 +204,11 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
        trigger, status, started_at, owner, host, pid, pid_scope)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)`,
   );
-  const update = db.prepare(
+  // Returns the run's session and user: the turn's end adds to the session's totals without reading the run again.
+  const update = db.prepare<unknown[], { session_id: string; user_id: string | null }>(
     `UPDATE runs SET status = ?, ended_at = ?, input_tokens = ?, output_tokens = ?, error = ?, usage = ?, answer = ?,
-       end_checkpoint = coalesce(?, end_checkpoint), model = coalesce(?, model), notices = ? WHERE id = ?`,
+       end_checkpoint = coalesce(?, end_checkpoint), model = coalesce(?, model), notices = ? WHERE id = ?
+     RETURNING session_id, user_id`,
   );
   const progress = db.prepare(
     `UPDATE runs SET input_tokens = ?, output_tokens = ?, usage = ?, model = coalesce(?, model)
@@ -242,7 +244,7 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
         checkRunFinish(r);
       const released = immediate(db, () => {
         const now = Date.now();
-        const { changes } = update.run(
+        const run = update.get(
           status,
           now,
           input,
@@ -255,10 +257,9 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
           notices,
           runId,
         );
-        if (changes === 0) throw new StoreError('not-found', `no run ${runId}`);
+        if (run === undefined) throw new StoreError('not-found', `no run ${runId}`);
         if (turn === null && r.release === undefined) return undefined;
         // The turn's end in the same commit: its session's totals and the release of its lease.
-        const run = one.get(runId)!;
         if (turn !== null) {
           owners.require(run.session_id, run.user_id ?? '');
           addTurn.run(turn.input, turn.output, now, run.session_id);

@@ -25,6 +25,8 @@ export interface Rows {
   threadsOf: Database.Statement<[string], { id: number }>;
   seq: Database.Statement<[number, string], { seq: number }>;
   latestSeq: Database.Statement<[number], { seq: number }>;
+  /** The id of a thread's newest stored checkpoint, by thread id and namespace. */
+  headId: Database.Statement<[string, string], { checkpoint_id: string }>;
   placeholder: Database.Statement<[number, string], unknown>;
   /** A put: a new row, or the placeholder (or earlier put) of the same id filled in; its row id either way. */
   upsert: Database.Statement<[number, string, number | null, string, Buffer], { seq: number }>;
@@ -55,6 +57,10 @@ export function prepareRows(db: Db): Rows {
     ),
     latestSeq: st<[number], { seq: number }>(
       'SELECT seq FROM cp_checkpoints WHERE thread = ? AND body IS NOT NULL ORDER BY checkpoint_id DESC LIMIT 1',
+    ),
+    headId: st<[string, string], { checkpoint_id: string }>(
+      `SELECT c.checkpoint_id FROM cp_threads t JOIN cp_checkpoints c ON c.thread = t.id
+       WHERE t.thread_id = ? AND t.ns = ? AND c.body IS NOT NULL ORDER BY c.checkpoint_id DESC LIMIT 1`,
     ),
     placeholder: st<[number, string], unknown>(
       'INSERT INTO cp_checkpoints (thread, checkpoint_id) VALUES (?, ?)',

@@ -241,8 +241,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
   headId(threadId: string, ns = ''): string | undefined {
     this.ensureOpen();
     try {
-      const thread = this.rows.thread.get(threadId, ns)?.id;
-      return thread === undefined ? undefined : this.rows.latest.get(thread)?.checkpoint_id;
+      return this.rows.headId.get(threadId, ns)?.checkpoint_id;
     } catch (error) {
       throw toStoreError(error, stateOf(this.db));
     }
