@@ -109,8 +109,9 @@ export class Runner implements SubagentRuns {
     const context: TurnContext = { ...base, deadline, partialAnswer, callsInProgress, mcpTurn };
     const mapper = new EventMapper(base.path);
     let status: 'ok' | 'error' | 'aborted' = 'ok';
+    let stream: AsyncIterableIterator<[string, unknown]> | undefined;
     try {
-      const stream = await this.graph.stream(input as never, {
+      stream = await this.graph.stream(input as never, {
         configurable: { thread_id: threadId },
         context,
         recursionLimit: this.options.recursionLimit,
@@ -121,11 +122,13 @@ export class Runner implements SubagentRuns {
         // The deadline's signal also aborts with the application's (see `Deadline.follow`).
         signal: deadline.signal,
       });
-      for await (const item of withNotices(stream as AsyncIterable<[string, unknown]>, mcpTurn)) {
+      for await (const item of withNotices(stream, mcpTurn)) {
         if ('notice' in item) yield mapper.stamp({ type: 'mcp-notice', notice: item.notice });
         else for (const event of mapper.map(...item.value)) yield event;
       }
+      stream = undefined;
     } catch (error) {
+      stream = undefined;
       if (deadline.fired && !signal?.aborted) {
         status = 'error';
         const timeout = deadline.error();
@@ -140,6 +143,8 @@ export class Runner implements SubagentRuns {
         yield mapper.stamp({ type: 'error', error: describeRunError(error, this.options.recursionLimit) });
       }
     } finally {
+      // Its consumer stopped reading (left its loop): the graph's run stops too, before the thread is free again.
+      await stream?.return?.();
       deadline.clear();
       mcpTurn.end();
       this.running.delete(threadId);
