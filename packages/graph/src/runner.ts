@@ -78,6 +78,33 @@ function detached<T>(fn: () => Promise<T>): Promise<T> {
   return AsyncLocalStorageProviderSingleton.getInstance().run(undefined as never, fn);
 }
 
+type StepOptions = NonNullable<Parameters<AgentGraph['_streamIterator']>[1]>;
+
+/**
+ * The run's `[mode, chunk]` items, read from the generator that LangGraph's `stream()` wraps (`_streamIterator`).
+ * `stream()` passes each item through an async-local-storage hop, a race with the signal and two web streams (some 30
+ * promises an item, a sixth of a round trip's CPU). What its cancel did is done here: stopping early aborts the run's
+ * signal (the nodes stop) before the graph's loop is awaited.
+ */
+function graphSteps(
+  graph: AgentGraph,
+  input: unknown,
+  deadline: Deadline,
+  options: StepOptions,
+): AsyncIterableIterator<[string, unknown]> {
+  const steps = graph._streamIterator(input as never, options) as AsyncGenerator<[string, unknown]>;
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    next: () => steps.next(),
+    return: (value?: unknown) => {
+      deadline.stop();
+      return steps.return(value as never);
+    },
+  };
+}
+
 /**
  * Runs threads: a session's turns and resumes, and the subagents' threads its `task` calls start — the same graph,
  * the same event mapping, one `done` per run. Implements what the nodes need to run subagents.
@@ -111,7 +138,7 @@ export class Runner implements SubagentRuns {
     let status: 'ok' | 'error' | 'aborted' = 'ok';
     let stream: AsyncIterableIterator<[string, unknown]> | undefined;
     try {
-      stream = await this.graph.stream(input as never, {
+      stream = graphSteps(this.graph, input, deadline, {
         configurable: { thread_id: threadId },
         context,
         recursionLimit: this.options.recursionLimit,
