@@ -112,6 +112,7 @@ async function freshResources(mcp: McpManager, owner: string, signal?: AbortSign
 export function createAgentNode(models: AgentModels, builder: ToolsetBuilder, settings: AgentNodeSettings) {
   const binderFor = binders();
   const promptFor = prompts();
+  let rootsSetTo: string | undefined;
   return async (state: AgentStateValue, config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
     const context = turnContext(config);
     const agent = activeAgent(state.sender, context.snapshot);
@@ -136,8 +137,12 @@ export function createAgentNode(models: AgentModels, builder: ToolsetBuilder, se
       messages: [...repaired.messages, ...fresh],
       update: [...repaired.update, ...fresh],
     };
-    // The servers' roots: the folder this turn's tools work in (the workspace under `serve`).
-    builder.mcp.setRoots([context.cwd]);
+    // The servers' roots: the folder this turn's tools work in (the workspace under `serve`). Only this node sets
+    // them, so a folder they were set to last time is not converted and compared again on every model call.
+    if (context.cwd !== rootsSetTo) {
+      builder.mcp.setRoots([context.cwd]);
+      rootsSetTo = context.cwd;
+    }
     const toolset = await builder.build(
       context.policyKey,
       context.snapshot,
