@@ -16,7 +16,7 @@ import { danglingCalls, repairDanglingToolCalls } from './repair.js';
 import type { AgentStateUpdate, AgentStateValue } from './state.js';
 import { waitingTasks } from './subagents.js';
 import { memoizedSystemPrompt } from './system-prompt.js';
-import { TokenForwarder, withHandler } from './token-stream.js';
+import { withHandler } from './token-stream.js';
 import { withToolImages } from './tool-images.js';
 import { selectionEvent } from './tool-selection.js';
 import type { ToolsetBuilder } from './toolset.js';
@@ -112,6 +112,7 @@ async function freshResources(mcp: McpManager, owner: string, signal?: AbortSign
 export function createAgentNode(models: AgentModels, builder: ToolsetBuilder, settings: AgentNodeSettings) {
   const binderFor = binders();
   const promptFor = prompts();
+  let rootsSetTo: string | undefined;
   return async (state: AgentStateValue, config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
     const context = turnContext(config);
     const agent = activeAgent(state.sender, context.snapshot);
@@ -136,8 +137,12 @@ export function createAgentNode(models: AgentModels, builder: ToolsetBuilder, se
       messages: [...repaired.messages, ...fresh],
       update: [...repaired.update, ...fresh],
     };
-    // The servers' roots: the folder this turn's tools work in (the workspace under `serve`).
-    builder.mcp.setRoots([context.cwd]);
+    // The servers' roots: the folder this turn's tools work in (the workspace under `serve`). Only this node sets
+    // them, so a folder they were set to last time is not converted and compared again on every model call.
+    if (context.cwd !== rootsSetTo) {
+      builder.mcp.setRoots([context.cwd]);
+      rootsSetTo = context.cwd;
+    }
     const toolset = await builder.build(
       context.policyKey,
       context.snapshot,
@@ -200,23 +205,26 @@ export function createAgentNode(models: AgentModels, builder: ToolsetBuilder, se
     let response: AIMessage;
     const partial = context.partialAnswer;
     if (partial) partial.text = '';
-    const forwarder = new TokenForwarder((text) => {
-      if (partial) partial.text += text;
-      emit(config, { type: 'token', text });
-    });
-    // Only a model that runs its own agent looks for the channel (see model-channel.ts); others never see it.
-    const channel = new ModelChannelHandler({
-      config,
-      threadId: context.threadId,
-      cwd: context.cwd,
-      approval: context.approval,
-      ...(context.signal ? { signal: context.signal } : {}),
-    });
+    // One handler rides along with the call: it forwards the tokens, and it is the channel that only a model running
+    // its own agent looks for (see model-channel.ts). One, not two: each handler costs every callback of the call.
+    const handler = new ModelChannelHandler(
+      {
+        config,
+        threadId: context.threadId,
+        cwd: context.cwd,
+        approval: context.approval,
+        ...(context.signal ? { signal: context.signal } : {}),
+      },
+      (text) => {
+        if (partial) partial.text += text;
+        emit(config, { type: 'token', text });
+      },
+    );
     try {
       const seesImages = routed.model.profile?.imageInputs === true;
       response = await bound.invoke([new SystemMessage(system), ...withToolImages(sent, seesImages)], {
         ...config,
-        callbacks: withHandler(withHandler(config.callbacks, forwarder), channel),
+        callbacks: withHandler(config.callbacks, handler),
       });
     } catch (cause) {
       if (config.signal?.aborted) throw cause;
@@ -227,7 +235,7 @@ export function createAgentNode(models: AgentModels, builder: ToolsetBuilder, se
     if (!AIMessage.isInstance(response))
       response = new AIMessage({ content: (response as BaseMessage).content });
     // A model without a streaming path still delivers its text as one token, so renderers need one code path.
-    if (!forwarder.streamed) {
+    if (!handler.streamed) {
       const text = textOf(response);
       if (text) emit(config, { type: 'token', text });
     }

@@ -150,6 +150,27 @@ function toolBudget(budget: AgentOptions['toolBudget']): ToolBudget | false {
   };
 }
 
+const APPROVAL_MODES: ReadonlySet<string> = new Set(['ask', 'always', 'never']);
+
+/**
+ * The application's parts of a turn's context that no other check covers, checked when the turn starts so a malformed
+ * one fails before any node runs (LangGraph is given no context schema to parse at every run).
+ */
+function checkTurn(turn: ResumeOptions): void {
+  const bad = (what: string) => new AgentError('bad-option', what);
+  if (turn.approval !== undefined && !APPROVAL_MODES.has(turn.approval))
+    throw bad('approval must be "ask", "always" or "never".');
+  if (turn.askRawCommands !== undefined && typeof turn.askRawCommands !== 'boolean')
+    throw bad('askRawCommands must be true or false.');
+  if (turn.cwd !== undefined && typeof turn.cwd !== 'string') throw bad('cwd must be a folder path.');
+  if (turn.memory !== undefined && !Array.isArray(turn.memory)) throw bad('memory must be an array.');
+  for (const key of ['journal', 'memoryStore', 'taskStore', 'files'] as const) {
+    const value = turn[key];
+    if (value !== undefined && (value === null || typeof value !== 'object'))
+      throw bad(`${key} must be an object.`);
+  }
+}
+
 function checkPinned(names: string[]): string[] {
   if (!Array.isArray(names) || !names.every((n) => typeof n === 'string'))
     throw new AgentError('bad-option', 'pinnedTools must be an array of tool names.');
@@ -231,6 +252,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
   }
 
   function turnBase(threadId: string, turn: ResumeOptions, decisions: TurnBase['decisions']): TurnBase {
+    checkTurn(turn);
     return {
       snapshot: init.registry.current(),
       approval: turn.approval ?? 'ask',

@@ -48,6 +48,11 @@ export class Deadline {
     );
   }
 
+  /** The run's consumer stopped reading its events: its nodes stop, as on a cancel. */
+  stop(): void {
+    this.#controller.abort();
+  }
+
   clear(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#unfollow?.();

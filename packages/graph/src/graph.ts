@@ -6,7 +6,6 @@ import type { SubagentRuns } from './subagents.js';
 import { createSubagentsNode } from './subagents-node.js';
 import { createToolsNode, type ToolsNodeSettings } from './tools-node.js';
 import type { ToolsetBuilder } from './toolset.js';
-import { TurnContextSchema } from './turn-context.js';
 import type { AgentPolicy } from './types.js';
 
 export interface GraphDeps {
@@ -23,7 +22,7 @@ export interface GraphDeps {
  * `tools → subagents → agent` when a `task` call's subagent stopped for approvals.
  */
 export function buildAgentGraph(deps: GraphDeps) {
-  return new StateGraph(AgentState, TurnContextSchema)
+  return new StateGraph(AgentState)
     .addNode('agent', createAgentNode(deps.models, deps.builder, deps.settings))
     .addNode('tools', createToolsNode(deps.builder, deps.policy, deps.settings, deps.subagents, deps.models))
     .addNode('subagents', createSubagentsNode(deps.subagents))

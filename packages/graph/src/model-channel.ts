@@ -1,6 +1,6 @@
-import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import { argsDigest } from './digest.js';
+import { TokenForwarder } from './token-stream.js';
 import { emit } from './turn-context.js';
 import type { ApprovalDecision, ApprovalMode, ModelToolEvent } from './types.js';
 
@@ -43,15 +43,19 @@ interface ChannelInit {
   signal?: AbortSignal;
 }
 
-/** The model channel as a LangChain callback handler: it handles no callback, it only rides along with the call. */
-export class ModelChannelHandler extends BaseCallbackHandler implements ModelChannel {
-  name = MODEL_CHANNEL;
+/**
+ * The model channel as a LangChain callback handler. It is also the call's token forwarder, so the agent node adds one
+ * handler to a model call, not two (each handler costs every callback of the call): a model that runs no agent of its
+ * own only has its tokens forwarded.
+ */
+export class ModelChannelHandler extends TokenForwarder implements ModelChannel {
+  override name = MODEL_CHANNEL;
   readonly threadId: string;
   readonly cwd: string;
   readonly #init: ChannelInit;
 
-  constructor(init: ChannelInit) {
-    super();
+  constructor(init: ChannelInit, onToken: (text: string) => void) {
+    super(onToken);
     this.#init = init;
     this.threadId = init.threadId;
     this.cwd = init.cwd;

@@ -78,6 +78,33 @@ function detached<T>(fn: () => Promise<T>): Promise<T> {
   return AsyncLocalStorageProviderSingleton.getInstance().run(undefined as never, fn);
 }
 
+type StepOptions = NonNullable<Parameters<AgentGraph['_streamIterator']>[1]>;
+
+/**
+ * The run's `[mode, chunk]` items, read from the generator that LangGraph's `stream()` wraps (`_streamIterator`).
+ * `stream()` passes each item through an async-local-storage hop, a race with the signal and two web streams (some 30
+ * promises an item, a sixth of a round trip's CPU). What its cancel did is done here: stopping early aborts the run's
+ * signal (the nodes stop) before the graph's loop is awaited.
+ */
+function graphSteps(
+  graph: AgentGraph,
+  input: unknown,
+  deadline: Deadline,
+  options: StepOptions,
+): AsyncIterableIterator<[string, unknown]> {
+  const steps = graph._streamIterator(input as never, options) as AsyncGenerator<[string, unknown]>;
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    next: () => steps.next(),
+    return: (value?: unknown) => {
+      deadline.stop();
+      return steps.return(value as never);
+    },
+  };
+}
+
 /**
  * Runs threads: a session's turns and resumes, and the subagents' threads its `task` calls start — the same graph,
  * the same event mapping, one `done` per run. Implements what the nodes need to run subagents.
@@ -109,8 +136,9 @@ export class Runner implements SubagentRuns {
     const context: TurnContext = { ...base, deadline, partialAnswer, callsInProgress, mcpTurn };
     const mapper = new EventMapper(base.path);
     let status: 'ok' | 'error' | 'aborted' = 'ok';
+    let stream: AsyncIterableIterator<[string, unknown]> | undefined;
     try {
-      const stream = await this.graph.stream(input as never, {
+      stream = graphSteps(this.graph, input, deadline, {
         configurable: { thread_id: threadId },
         context,
         recursionLimit: this.options.recursionLimit,
@@ -121,11 +149,13 @@ export class Runner implements SubagentRuns {
         // The deadline's signal also aborts with the application's (see `Deadline.follow`).
         signal: deadline.signal,
       });
-      for await (const item of withNotices(stream as AsyncIterable<[string, unknown]>, mcpTurn)) {
+      for await (const item of withNotices(stream, mcpTurn)) {
         if ('notice' in item) yield mapper.stamp({ type: 'mcp-notice', notice: item.notice });
         else for (const event of mapper.map(...item.value)) yield event;
       }
+      stream = undefined;
     } catch (error) {
+      stream = undefined;
       if (deadline.fired && !signal?.aborted) {
         status = 'error';
         const timeout = deadline.error();
@@ -140,6 +170,8 @@ export class Runner implements SubagentRuns {
         yield mapper.stamp({ type: 'error', error: describeRunError(error, this.options.recursionLimit) });
       }
     } finally {
+      // Its consumer stopped reading (left its loop): the graph's run stops too, before the thread is free again.
+      await stream?.return?.();
       deadline.clear();
       mcpTurn.end();
       this.running.delete(threadId);

@@ -1,6 +1,5 @@
 import type { FileAccess } from '@birdie/entrypoints';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
-import { z } from 'zod';
 import type { BoundDecisions } from './approvals.js';
 import type { CallsInProgress } from './cancelled-calls.js';
 import type { Deadline } from './deadline.js';
@@ -19,8 +18,9 @@ import type {
 } from './types.js';
 
 /**
- * Per-turn data: LangGraph's runtime context (`contextSchema`), given to `stream` as `context` for one run and never
- * written to state or checkpoints.
+ * Per-turn data: LangGraph's runtime context, given to the run as `context` and never written to state or checkpoints.
+ * The application's parts are checked when the turn starts (`agent.ts`), so a malformed one fails before any node
+ * runs, and once: LangGraph does not parse it again at every run (the graph has no `contextSchema`).
  */
 export interface TurnContext {
   snapshot: AgentRegistrySnapshot;
@@ -66,30 +66,6 @@ export interface TurnContext {
   /** This run as MCP connections see it: what a server it used says between its calls is queued here. */
   mcpTurn?: McpTurn;
 }
-
-const object = <T>() => z.custom<T>((value) => value !== null && typeof value === 'object');
-
-/** Checked by LangGraph when a run starts, so a malformed context fails before any node runs. */
-export const TurnContextSchema = z.object({
-  snapshot: object<AgentRegistrySnapshot>(),
-  approval: z.enum(['ask', 'always', 'never']),
-  askRawCommands: z.boolean(),
-  cwd: z.string(),
-  memory: z.array(z.custom<MemoryItem>()),
-  decisions: object<BoundDecisions>(),
-  toolEnv: z.record(z.string(), z.string()),
-  journal: object<ToolJournal>().optional(),
-  policyKey: z.string(),
-  path: z.array(z.string()),
-  memoryFiles: z.array(z.object({ path: z.string(), text: z.string() })),
-  memoryStore: object<LongTermMemory>().optional(),
-  taskStore: object<TaskBook>().optional(),
-  deadline: object<Deadline>().optional(),
-  switchAgent: z.string().optional(),
-  files: object<FileAccess>().optional(),
-  model: z.string().optional(),
-  sessionApprovals: z.array(z.custom<SessionApproval>()).optional(),
-});
 
 /** The turn's context and its thread, as a node sees them. */
 export function turnContext(

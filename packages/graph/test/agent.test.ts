@@ -2,6 +2,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { AIMessage, type BaseMessage, type SystemMessage, type ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
+import type { TurnOptions } from '../src/index.js';
 import {
   agentSetup,
   alive,
@@ -390,6 +391,28 @@ describe('agent: events', () => {
   it('rejects a thread id that could escape a key or a file name', async () => {
     const { agent } = await setup({});
     expect(() => agent.stream('x', { threadId: '../etc' })).toThrow(/Invalid thread id/);
+  });
+
+  it('refuses a malformed turn option when the turn starts, before any node runs (bad-option)', async () => {
+    const { agent, model } = await setup({});
+    const bad = [
+      { approval: 'sometimes' },
+      { askRawCommands: 'yes' },
+      { cwd: 42 },
+      { memory: 'remember this' },
+      { journal: 'not a journal' },
+    ] as unknown as Array<Partial<TurnOptions>>;
+    for (const turn of bad) {
+      expect(() => agent.stream('x', { threadId: 't', ...turn }), JSON.stringify(turn)).toThrow(
+        expect.objectContaining({ code: 'bad-option' }),
+      );
+      expect(() => agent.resume('t', {}, turn), JSON.stringify(turn)).toThrow(
+        expect.objectContaining({ code: 'bad-option' }),
+      );
+    }
+    model.respond(new AIMessage('hello'));
+    const events = await collect(agent.stream('hi', { threadId: 't', approval: 'never', memory: [] }));
+    expect(ofType(events, 'done')[0]?.status).toBe('ok');
   });
 
   it("takes a store's session id numbered per user as its thread id", async () => {

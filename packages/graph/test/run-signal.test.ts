@@ -1,4 +1,5 @@
 import { getEventListeners } from 'node:events';
+import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
 import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
@@ -27,6 +28,35 @@ class AbortWaiter extends BaseChatModel {
   }
 }
 
+/** Says one token, then waits for its call to be aborted (and records that it was). */
+class TokenThenWait extends BaseChatModel {
+  aborted = false;
+  _llmType() {
+    return 'token-then-wait';
+  }
+  override bindTools() {
+    return this as never;
+  }
+  async _generate(
+    _messages: BaseMessage[],
+    options: this['ParsedCallOptions'],
+    runManager?: CallbackManagerForLLMRun,
+  ): Promise<ChatResult> {
+    await runManager?.handleLLMNewToken('thinking');
+    await new Promise((_, reject) =>
+      options.signal?.addEventListener(
+        'abort',
+        () => {
+          this.aborted = true;
+          reject(options.signal?.reason);
+        },
+        { once: true },
+      ),
+    );
+    return { generations: [{ text: 'done', message: new AIMessage('done') }] };
+  }
+}
+
 describe("the application's abort signal of a turn", () => {
   it('stops a run that has not started, and one whose model call is under way', async () => {
     const { agent } = await agentOverModel(cleanups, new AbortWaiter(true));
@@ -40,6 +70,18 @@ describe("the application's abort signal of a turn", () => {
     setTimeout(() => late.abort(), 50);
     const events = await collect(agent.stream('question', { threadId: 'late', signal: late.signal }));
     expect(ofType(events, 'done')[0]?.status).toBe('aborted');
+  });
+
+  it('stops the run when its consumer stops reading, and the thread takes the next turn', async () => {
+    const model = new TokenThenWait({});
+    const { agent } = await agentOverModel(cleanups, model);
+    // The model waits for an abort: leaving the loop returns only once the run was stopped.
+    for await (const event of agent.stream('question', { threadId: 'left' }))
+      if (event.type === 'token') break;
+    expect(model.aborted).toBe(true);
+    await expect(agent.getState('left')).resolves.toBeDefined();
+    const next = agent.stream('again', { threadId: 'left', signal: AbortSignal.abort() });
+    expect(ofType(await collect(next), 'done')[0]?.status).toBe('aborted');
   });
 
   it('is left without listeners of the run once the turn has ended', async () => {
