@@ -92,7 +92,13 @@ function graphSteps(
   deadline: Deadline,
   options: StepOptions,
 ): AsyncIterableIterator<[string, unknown]> {
-  const steps = graph._streamIterator(input as never, options) as AsyncGenerator<[string, unknown]>;
+  // `_streamIterator` is marked internal in LangGraph: should a later release rename it, the run goes through the
+  // public `stream()` (its iterator is an async generator too), slower but the same events.
+  const steps = (
+    typeof graph._streamIterator === 'function'
+      ? graph._streamIterator(input as never, options)
+      : streamed(graph, input, options)
+  ) as AsyncGenerator<[string, unknown]>;
   return {
     [Symbol.asyncIterator]() {
       return this;
@@ -103,6 +109,10 @@ function graphSteps(
       return steps.return(value as never);
     },
   };
+}
+
+async function* streamed(graph: AgentGraph, input: unknown, options: StepOptions): AsyncGenerator<unknown> {
+  yield* await graph.stream(input as never, options as never);
 }
 
 /**
