@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { cachedMemoryFiles } from './memory-file-cache.js';
 
 const reads = vi.hoisted(() => ({ count: 0 }));
@@ -15,6 +15,11 @@ vi.mock('@birdie/graph', async (original) => {
     },
   };
 });
+
+// The first call imports @birdie/graph, which takes long on a loaded machine: done once, outside the tests' time.
+beforeAll(async () => {
+  await import('@birdie/graph');
+}, 180_000);
 
 const roots: string[] = [];
 afterEach(() => {
