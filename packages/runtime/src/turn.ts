@@ -9,6 +9,7 @@ import type {
   McpTurnHandlers,
 } from '@birdie/graph';
 import type { FinishedStatus, LeaseHolder, RunNotice, Session, SessionLease } from '@birdie/store';
+import { cachedMemoryFiles } from './memory-file-cache.js';
 import { memoryFileOptions } from './memory-file-options.js';
 import { runNotice } from './run-notices.js';
 import { RunUsage } from './run-usage.js';
@@ -249,11 +250,10 @@ async function leasedTurn(
     // holds what the store holds for the session once the turn's first tool starts, and every tool's changes go back
     // to the store when it ends.
     folder = deferredSessionFolder(store, rt.io.env, session);
-    const { findMemoryFiles } = await import('@birdie/graph');
     // Memory files (`memory_files`, default AGENTS.md): the user's own, and the project's (working folder up to the
-    // repository root) once trusted.
+    // repository root) once trusted; kept by the runtime for its next turns in the folder while they are unchanged.
     const cwd = options.cwd ?? rt.cwd;
-    const memoryFiles = await findMemoryFiles({
+    const memoryFiles = await cachedMemoryFiles(rt, {
       cwd,
       ...memoryFileOptions(rt),
       project: rt.workspaceTrusted(cwd),

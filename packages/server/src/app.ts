@@ -1,10 +1,10 @@
 import type { ApiToken } from '@birdie/store';
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import { authenticate } from './auth.js';
+import { requestBodyLimit } from './body-limit.js';
 import { ApiError, type ApiErrorCode, errorBody } from './errors.js';
 import { jsonBodies } from './json-body.js';
 import type { Log } from './log.js';
@@ -70,7 +70,15 @@ export function createApp(o: AppOptions): OpenAPIHono<ApiEnv> {
     const started = performance.now();
     await next();
     const id = c.get('requestId');
-    if (c.res.headers.get('x-request-id') !== id) c.header('X-Request-Id', id);
+    // A response the route made itself (an event stream) lacks it: set on its headers where they can change, since
+    // `c.header` on a finished response copies it whole (on @hono/node-server, into a full WHATWG Response).
+    if (c.res.headers.get('x-request-id') !== id) {
+      try {
+        c.res.headers.set('X-Request-Id', id);
+      } catch {
+        c.header('X-Request-Id', id); // immutable headers (a fetched response): a copy it is
+      }
+    }
     const status = c.res.status;
     o.log({
       level: status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info',
@@ -96,7 +104,7 @@ export function createApp(o: AppOptions): OpenAPIHono<ApiEnv> {
   }
   app.use(
     '/v1/*',
-    bodyLimit({
+    requestBodyLimit({
       maxSize: o.maxBodyBytes,
       onError: (c) => {
         // The rest of the body is never read: the connection cannot carry another request.

@@ -5,12 +5,19 @@ const encoder = new TextEncoder();
  * event is recorded in the store (the id a client resumes from with `Last-Event-ID`). Events pushed after the
  * client went away are dropped (the turn goes on; `POST …/cancel` stops it). A comment line every `keepAliveMs`
  * keeps proxies from closing a quiet stream.
+ *
+ * What is pushed in one step of the event loop leaves as one chunk, at the step's end (the check phase) or at
+ * `close`: the HTTP server writes each chunk to the socket with a system call of its own, and a turn's events come
+ * in bursts (a recorded batch, a run of tokens).
  */
 export class EventStream {
   readonly body: ReadableStream<Uint8Array>;
   private controller!: ReadableStreamDefaultController<Uint8Array>;
   private isOpen = true;
   private readonly timer: NodeJS.Timeout;
+  /** Text pushed since the last chunk left, and the flush that sends it. */
+  private pending = '';
+  private flushing: NodeJS.Immediate | undefined;
 
   constructor(keepAliveMs = 15_000) {
     this.body = new ReadableStream<Uint8Array>({
@@ -45,6 +52,7 @@ export class EventStream {
 
   close(): void {
     if (!this.isOpen) return;
+    this.flush();
     this.stop();
     try {
       this.controller.close();
@@ -55,6 +63,16 @@ export class EventStream {
 
   private write(text: string): void {
     if (!this.isOpen) return;
+    this.pending += text;
+    this.flushing ??= setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    clearImmediate(this.flushing);
+    this.flushing = undefined;
+    if (!this.isOpen || this.pending === '') return;
+    const text = this.pending;
+    this.pending = '';
     try {
       this.controller.enqueue(encoder.encode(text));
     } catch {
@@ -64,6 +82,9 @@ export class EventStream {
 
   private stop(): void {
     this.isOpen = false;
+    this.pending = '';
+    clearImmediate(this.flushing);
+    this.flushing = undefined;
     clearInterval(this.timer);
   }
 }

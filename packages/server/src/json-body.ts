@@ -50,11 +50,15 @@ function wellFormed(value: unknown): boolean {
 export function jsonBodies(): MiddlewareHandler {
   return async (c, next) => {
     if (!BODILESS.has(c.req.method)) {
-      const value = parseJsonBody(
-        new Uint8Array(await c.req.arrayBuffer()),
-        c.req.header('content-type') ?? '',
-      );
+      const bytes = new Uint8Array(await c.req.arrayBuffer());
+      const value = parseJsonBody(bytes, c.req.header('content-type') ?? '');
       c.req.bodyCache.json = Promise.resolve(value ?? {});
+      // Hono's `c.req.json()` parses `c.req.text()`: with no text cached it would read the body again, through a
+      // WHATWG Response made of the cached bytes. The text is the body's (valid UTF-8 by now), or `{}` when empty.
+      // (Hono keeps promises there; its type says values.)
+      (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(
+        value === undefined ? '{}' : utf8.decode(bytes),
+      );
     }
     await next();
   };

@@ -33,6 +33,34 @@ describe('over real HTTP', () => {
     for (let i = 0; i < 3; i++)
       expect((await fetch(`${url}/v1/sessions`, { headers: auth })).status).toBe(200);
 
+    // A body sent in chunks (no Content-Length) is counted as it arrives: over the limit 413, under it read as JSON.
+    const chunked = (text: string) =>
+      fetch(`${url}/v1/sessions`, {
+        method: 'POST',
+        headers: auth,
+        body: new ReadableStream({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode(text));
+            controller.close();
+          },
+        }),
+        duplex: 'half',
+      } as RequestInit);
+    const over = await chunked(JSON.stringify({ title: 'x'.repeat(8192) }));
+    expect(over.status).toBe(413);
+    await over.text();
+    const under = await chunked(JSON.stringify({ title: 'chunked' }));
+    expect(under.status).toBe(201);
+    expect(await under.json()).toMatchObject({ title: 'chunked' });
+    // Every answer carries its request id, the event streams too.
+    const again = await fetch(`${url}/v1/sessions/${id}/turns`, {
+      method: 'POST',
+      headers: { ...auth, 'x-request-id': 'listen-test-1' },
+      body: JSON.stringify({ prompt: 'hi again' }),
+    });
+    expect(again.headers.get('x-request-id')).toBe('listen-test-1');
+    await again.text();
+
     expect(await h.server.close({ graceMs: 100 })).toEqual({ finished: 0, cancelled: 0 });
     await expect(fetch(`${url}/v1/health`)).rejects.toThrow();
   });
