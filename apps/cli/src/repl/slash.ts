@@ -1,5 +1,6 @@
 import type { ApprovalMode } from '@birdie/graph';
 import { agentGapLine, agentGapSummary, agentGaps } from '@birdie/runtime/agent-gaps';
+import { commandsInForce } from '@birdie/runtime/command-turns';
 import { sandboxSummary } from '@birdie/runtime/isolation';
 import { APPROVAL_MODES } from '@birdie/runtime/runtime';
 import { memoryFiles, toolsByConfinement } from '@birdie/runtime/session-inspect';
@@ -8,7 +9,7 @@ import { table } from '../render/style.js';
 import { TOOL_OUTPUT_MODES, type ToolOutputMode } from '../render/tool-output.js';
 import { didYouMean } from '../suggest.js';
 import { config, settingsLine } from './slash-config.js';
-import { customCommands, customHelp, runCustomCommand } from './slash-custom.js';
+import { customHelp, runCustomCommand } from './slash-custom.js';
 import { compact, model } from './slash-model.js';
 import { session } from './slash-session.js';
 import { skill } from './slash-skill.js';
@@ -210,7 +211,7 @@ async function agentCommand(state: ReplState, rest: string[]): Promise<undefined
 async function help(state: ReplState): Promise<undefined> {
   out(state, table(SLASH_COMMANDS.map(([c, d]) => [c, d])));
   // Custom commands (~/.birdie/commands, a trusted project's .birdie/commands), and the clashes among names.
-  const custom = customHelp(state, await customCommands(state, NAMES));
+  const custom = customHelp(state, await commandsInForce(state.rt, state.session.id, NAMES));
   if (custom.rows.length > 0) out(state, `Your commands:\n${table(custom.rows)}`);
   for (const line of custom.clashes) out(state, state.style('yellow', line));
   out(

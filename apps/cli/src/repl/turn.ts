@@ -1,3 +1,4 @@
+import { sessionMcp } from '@birdie/runtime/command-turns';
 import { attachMentions } from '@birdie/runtime/mentions';
 import { listenForRetries, retryCountdown } from '@birdie/runtime/retry-notice';
 import { waitingLine } from '@birdie/runtime/runtime';
@@ -34,8 +35,7 @@ export async function replTurn(
   // refused is said above the answer.
   let text = typed;
   if (options.mentions !== false) {
-    const { mcpSession } = await import('./mcp-session.js');
-    const mcp = typed.includes('@') ? await mcpSession(state) : undefined;
+    const mcp = typed.includes('@') ? await sessionMcp(state.rt, state.session.id) : undefined;
     const attached = await attachMentions(typed, { cwd: state.rt.cwd, ...(mcp ? { mcp } : {}) });
     text = attached.text;
     for (const note of attached.notes) out(state, style('dim', note));
