@@ -4,6 +4,7 @@ import { commandsInForce } from '@birdie/runtime/command-turns';
 import { sandboxSummary } from '@birdie/runtime/isolation';
 import { APPROVAL_MODES } from '@birdie/runtime/runtime';
 import { memoryFiles, toolsByConfinement } from '@birdie/runtime/session-inspect';
+import { rulesInForce } from '@birdie/runtime/session-rules';
 import { plural, relativeIfInside } from '../render/diagnostics.js';
 import { table } from '../render/style.js';
 import { TOOL_OUTPUT_MODES, type ToolOutputMode } from '../render/tool-output.js';
@@ -138,28 +139,18 @@ export async function runSlash(state: ReplState, line: string): Promise<SlashRes
   }
 }
 
-/**
- * `/permissions`: the approval rules in force, deny first (precedence deny > ask > allow), each with its source; then
- * the session's rules (the question's `p` choice). Agents' and skills' rules apply while they run or are loaded.
- */
+/** `/permissions`: the approval rules in force (see `rulesInForce`), each with its source. */
 async function permissions(state: ReplState): Promise<SlashResult> {
-  const rules = [...state.rt.approvalRules];
-  const view = await state.rt.agent.getState(state.session.id).catch(() => undefined);
-  for (const approval of view?.sessionApprovals ?? [])
-    if (approval.pattern)
-      rules.push({ pattern: approval.pattern, effect: 'allow', source: { kind: 'session' } });
+  const rules = await rulesInForce(state.rt, state.session.id);
   if (rules.length === 0)
     return out(
       state,
       "no approval rules (add one: birdie config add permissions.allow 'run_bash(npm test *)'; agents' approve lists apply while they run)",
     );
-  const order = { deny: 0, ask: 1, allow: 2 } as const;
-  const lines = rules
-    .sort((a, b) => order[a.effect] - order[b.effect])
-    .map(
-      (r) =>
-        `${r.effect.padEnd(5)}  ${r.pattern}  ${state.style('dim', `${r.source.kind}${r.source.name ? ` ${r.source.name}` : ''}`)}`,
-    );
+  const lines = rules.map(
+    (r) =>
+      `${r.effect.padEnd(5)}  ${r.pattern}  ${state.style('dim', `${r.source.kind}${r.source.name ? ` ${r.source.name}` : ''}`)}`,
+  );
   return out(state, lines.join('\n'));
 }
 
