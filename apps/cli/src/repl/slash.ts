@@ -50,24 +50,8 @@ export const SLASH_COMMANDS: Array<[string, string]> = [
 
 /** The built-in command names: a custom command of the same name is hidden (and `/help` says so). */
 export const NAMES = [
-  'help',
-  'remember',
-  'memory',
-  'info',
-  'tool',
-  'skill',
-  'session',
-  'agent',
-  'model',
-  'compact',
-  'config',
-  'new',
-  'approval',
-  'permissions',
-  'clear',
-  'quit',
-  'exit',
-];
+  ...new Set(SLASH_COMMANDS.flatMap(([usage]) => usage.match(/(?<=^|, )\/[a-z]+/g) ?? [])),
+].map((name) => name.slice(1));
 
 export type SlashResult = 'quit' | undefined;
 
