@@ -9,11 +9,13 @@ const SCRIPT = fileURLToPath(new URL('../fixtures/shout.json', import.meta.url))
 /**
  * A runtime over a fresh BIRDIE_HOME (user `ada`, the scripted model) holding `files` (paths relative to that home,
  * e.g. `skills/x/SKILL.md`, `agents/a.md`, `commands/c.md`); the working folder is another, untrusted folder.
- * `cleanups` gets what closes and removes it.
+ * `project` holds files of the working folder (e.g. `.birdie/skills/x/SKILL.md`). `cleanups` gets what closes and
+ * removes it.
  */
 export async function tempRuntime(
   files: Record<string, string>,
   cleanups: Array<() => Promise<unknown>>,
+  project: Record<string, string> = {},
 ): Promise<Runtime> {
   const dir = await makeTempDir('birdie-rt-');
   cleanups.push(dir.cleanup);
@@ -24,6 +26,10 @@ export async function tempRuntime(
   }
   const work = join(dir.path, 'work');
   await mkdir(work);
+  for (const [path, text] of Object.entries(project)) {
+    await mkdir(dirname(join(work, path)), { recursive: true });
+    await writeFile(join(work, path), text);
+  }
   const io = {
     env: {
       PATH: process.env.PATH,
