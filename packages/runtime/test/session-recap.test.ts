@@ -19,7 +19,7 @@ async function sessionWithOneTurn(rt: Runtime): Promise<Session> {
     approval: 'never',
     waitMs: 1000,
     signal: new AbortController().signal,
-    handlers: { onEvent: () => {} },
+    handlers: { onEvent: () => {}, decide: async () => undefined },
   });
   return session;
 }
