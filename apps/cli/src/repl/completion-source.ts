@@ -1,11 +1,9 @@
+import { commandsInForce, serverCandidates, sessionMcp } from '@birdie/runtime/command-turns';
 import { promptUsage } from '@birdie/runtime/mcp-prompts';
 import { mentionCandidates } from '@birdie/runtime/mentions';
 import { SETTING_KEYS } from '@birdie/runtime/settings';
 import type { Completions } from './completion.js';
-import { mcpSession } from './mcp-session.js';
 import { NAMES, SLASH_COMMANDS } from './slash.js';
-import { customCommands } from './slash-custom.js';
-import { mcpCandidates } from './slash-mcp.js';
 import type { ReplState } from './state.js';
 
 const SUBCOMMANDS: Record<string, string[]> = {
@@ -27,15 +25,17 @@ export async function completionsFor(state: ReplState): Promise<Completions> {
   const tools = snapshot.skills.flatMap((skill) => skill.tools.map((tool) => tool.name));
   const agents = snapshot.agents.map((agent) => agent.name);
   const sessions = (await state.rt.store.sessions.list(state.rt.userId).catch(() => [])).map((s) => s.id);
-  const { commands: custom } = await customCommands(state, NAMES).catch(() => ({ commands: [] }));
-  const mcp = await mcpSession(state);
+  const { commands: custom } = await commandsInForce(state.rt, state.session.id, NAMES).catch(() => ({
+    commands: [],
+  }));
+  const mcp = await sessionMcp(state.rt, state.session.id);
   return {
     commands: [
       ...SLASH_COMMANDS,
       ...custom.map((c) => [c.prompt ? promptUsage(c.prompt) : `/${c.name}`, c.description ?? ''] as const),
     ],
     mentions: (partial) => mentionCandidates(state.rt.cwd, partial),
-    more: (line) => mcpCandidates(mcp, custom, line),
+    more: (line) => serverCandidates(mcp, custom, line),
     words(before) {
       const [command = '', sub] = before.trim().split(/\s+/);
       const position = before.trim().split(/\s+/).length;

@@ -1,13 +1,25 @@
-import { type History, historyOf } from '@birdie/runtime/history';
+import { sessionRecap } from '@birdie/runtime/session-recap';
+import { storeFailureText } from '@birdie/runtime/store-failure';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { Io } from '../io.js';
 import { formatHistory } from '../render/history.js';
 import type { Style } from '../render/style.js';
 import { loadMarkdown, rendersMarkdown } from './answer-markdown.js';
-import type { ReplState } from './state.js';
+import { out, type ReplState } from './state.js';
 
-export async function readHistoryOf(state: ReplState): Promise<History> {
-  return historyOf(state.rt.agent, state.session.id);
+/**
+ * What the REPL shows of the current session when it resumes or switches to it: damage found reading it, `heading`,
+ * its last three exchanges; and its context count.
+ */
+export async function showRecent(state: ReplState, heading?: string): Promise<void> {
+  const { style } = state;
+  const recap = await sessionRecap(state.rt, state.session.id, state.modelName);
+  if (recap.damage)
+    out(state, `${style('red', 'birdie:')} ${storeFailureText(recap.damage, state.session.id, 'repl')}`);
+  if (heading) out(state, heading);
+  const history = await formatReplHistory(state.io, style, recap.messages, 3);
+  if (history) out(state, history);
+  state.contextTokens = recap.contextTokens;
 }
 
 /**

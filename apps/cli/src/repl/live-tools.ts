@@ -4,8 +4,8 @@ import type { Output } from '../io.js';
 import { fitWidth, LastLines } from '../render/live-lines.js';
 import type { Style } from '../render/style.js';
 import { formatArgs } from '../render/tool-output.js';
+import { FRAMES } from './spinner.js';
 
-const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 /** Lines of output shown per running call (fewer when several run and the window is short). */
 const LINES = 5;
 const TICK_MS = 100;

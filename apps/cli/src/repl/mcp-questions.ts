@@ -4,6 +4,7 @@ import type {
   McpSamplingApproval,
   McpTurnHandlers,
 } from '@birdie/graph';
+import { fieldTextProblem, fieldTextValue, formFields } from '@birdie/runtime/elicitation-form';
 import type { Io } from '../io.js';
 import type { Style } from '../render/style.js';
 import { visible } from './approval-box.js';
@@ -32,19 +33,6 @@ export function samplingQuestion(ask: McpSamplingApproval): string {
   const system = ask.request.systemPrompt ? [`system: ${clip(ask.request.systemPrompt)}`] : [];
   return `MCP server ${ask.server} asks the model (up to ${ask.request.maxTokens} tokens):\n${[...system, ...said].join('\n')}\nSend this to the model?`;
 }
-
-type Choice = { const: unknown; title?: string };
-type Property = {
-  type?: string;
-  items?: { enum?: unknown[]; anyOf?: Choice[]; oneOf?: Choice[] };
-  minItems?: number;
-  title?: string;
-  description?: string;
-  enum?: unknown[];
-  enumNames?: string[];
-  oneOf?: Array<{ const: unknown; title?: string }>;
-  default?: unknown;
-};
 
 /**
  * The REPL's answers to MCP servers: a yes/no question for sampling (the request, then the answer), and a clack form
@@ -81,67 +69,44 @@ async function elicitForm(
   style: Style,
 ): Promise<McpElicitationResult> {
   const prompts = await import('@clack/prompts');
-  const schema = (
-    request as { requestedSchema?: { properties?: Record<string, Property>; required?: string[] } }
-  ).requestedSchema;
   opts.output.write(`${style('cyan', 'An MCP server asks:')} ${visible(request.message)}\n`);
-  const required = new Set(schema?.required ?? []);
   const content: Record<string, string | number | boolean | string[]> = {};
-  for (const [key, property] of Object.entries(schema?.properties ?? {})) {
-    const label = `${property.title ?? key}${property.description ? ` — ${visible(property.description)}` : ''}${required.has(key) ? '' : ' (optional)'}`;
-    const choices = property.oneOf
-      ? property.oneOf.map((o) => ({ value: String(o.const), label: o.title ?? String(o.const) }))
-      : property.enum?.map((v, i) => ({ value: String(v), label: property.enumNames?.[i] ?? String(v) }));
+  for (const field of formFields(request)) {
+    const message = `${field.title}${field.description ? ` — ${visible(field.description)}` : ''}${field.required ? '' : ' (optional)'}`;
+    const given = field.default;
     let answer: unknown;
-    const many = property.type === 'array' ? (property.items?.anyOf ?? property.items?.oneOf) : undefined;
-    const manyChoices =
-      many?.map((o) => ({ value: String(o.const), label: o.title ?? String(o.const) })) ??
-      (property.type === 'array'
-        ? property.items?.enum?.map((v) => ({ value: String(v), label: String(v) }))
-        : undefined);
-    if (manyChoices) {
+    if (field.kind === 'many') {
       answer = await prompts.multiselect({
         ...opts,
-        message: label,
-        options: manyChoices,
-        required: (property.minItems ?? 0) > 0 || required.has(key),
-        ...(Array.isArray(property.default) ? { initialValues: property.default.map(String) } : {}),
+        message,
+        options: field.choices,
+        required: field.atLeastOne === true,
+        ...(Array.isArray(given) ? { initialValues: given.map(String) } : {}),
       });
-    } else if (property.type === 'boolean') {
+    } else if (field.kind === 'boolean') {
       answer = await prompts.confirm({
         ...opts,
-        message: label,
-        ...(typeof property.default === 'boolean' ? { initialValue: property.default } : {}),
+        message,
+        ...(typeof given === 'boolean' ? { initialValue: given } : {}),
       });
-    } else if (choices && choices.length > 0) {
+    } else if (field.kind === 'choice') {
       answer = await prompts.select({
         ...opts,
-        message: label,
-        options: choices,
-        ...(property.default !== undefined ? { initialValue: String(property.default) } : {}),
+        message,
+        options: field.choices,
+        ...(given !== undefined ? { initialValue: String(given) } : {}),
       });
     } else {
-      const numeric = property.type === 'number' || property.type === 'integer';
       answer = await prompts.text({
         ...opts,
-        message: label,
-        ...(property.default !== undefined ? { defaultValue: String(property.default) } : {}),
-        validate: (value) => {
-          const text = value ?? '';
-          if (text === '')
-            return required.has(key) && property.default === undefined ? 'required' : undefined;
-          if (numeric && !Number.isFinite(Number(text))) return 'a number, please';
-          if (property.type === 'integer' && !Number.isInteger(Number(text))) return 'a whole number, please';
-          return undefined;
-        },
+        message,
+        ...(given !== undefined ? { defaultValue: String(given) } : {}),
+        validate: (value) => fieldTextProblem(field, value ?? ''),
       });
-      if (typeof answer === 'string') {
-        if (answer === '') answer = property.default;
-        else if (numeric) answer = Number(answer);
-      }
+      if (typeof answer === 'string') answer = fieldTextValue(field, answer);
     }
     if (prompts.isCancel(answer)) return { action: 'cancel' };
-    if (answer !== undefined) content[key] = answer as string | number | boolean | string[];
+    if (answer !== undefined) content[field.key] = answer as string | number | boolean | string[];
   }
   return { action: 'accept', content };
 }

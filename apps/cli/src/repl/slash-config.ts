@@ -1,3 +1,4 @@
+import { reloadSkillSettings } from '@birdie/runtime/session-choices';
 import type { SettingKey } from '@birdie/runtime/settings';
 import type { Values } from '../argv.js';
 import { out, type ReplState } from './state.js';
@@ -41,13 +42,8 @@ export async function config(state: ReplState, rest: string[]): Promise<undefine
   });
   if (rest[0] !== 'set' && rest[0] !== 'unset') return undefined;
   const key = rest[1] as SettingKey;
-  if (key === 'skills.enable' || key === 'skills.disable') {
-    // `/new` makes sessions from the runtime's settings: it takes the lists just saved.
-    const { loadSettingsWithSources } = await import('@birdie/runtime/isolation');
-    const { settings, sources } = await loadSettingsWithSources(state.io, values);
-    state.rt.config.settings.skills = settings.skills;
-    state.rt.config.sources['skills.enable'] = sources['skills.enable'];
-    state.rt.config.sources['skills.disable'] = sources['skills.disable'];
-  }
+  // `/new` makes sessions from the runtime's settings: it takes the lists just saved.
+  if (key === 'skills.enable' || key === 'skills.disable')
+    await reloadSkillSettings(state.rt, state.io, values);
   return out(state, state.style('dim', AFTER_SAVE[key] ?? 'saved: the next start uses it'));
 }

@@ -1,4 +1,5 @@
-import { isModelSpec, TIER_NAMES } from '@birdie/runtime/agent-models';
+import { TIER_NAMES } from '@birdie/runtime/agent-models';
+import { chooseModel } from '@birdie/runtime/session-choices';
 import { plural } from '../render/diagnostics.js';
 import { out, type ReplState } from './state.js';
 
@@ -16,17 +17,12 @@ export async function model(state: ReplState, rest: string[]): Promise<undefined
       `model: ${state.modelName}${state.model ? ` (chosen with /model ${state.model})` : ''} · ${defined}\n${style('dim', '/model TIER or /model vendor:model switches from the next turn')}`,
     );
   }
-  if (!isModelSpec(spec))
-    return out(
-      state,
-      `"${spec}" is neither a tier (${TIER_NAMES.join(', ')}) nor vendor:model (e.g. openai:gpt-4o-mini).`,
-    );
-  // Resolved now, so a missing key or an unknown tier is said here rather than at the next turn.
-  const resolved = await rt.resolveModel(spec);
+  const chosen = await chooseModel(rt, spec);
+  if ('problem' in chosen) return out(state, chosen.problem);
   state.model = spec;
-  state.modelName = resolved.name;
+  state.modelName = chosen.name;
   state.contextWindow = 0;
-  return out(state, `${style('green', '✓')} model: ${resolved.name} from the next turn`);
+  return out(state, `${style('green', '✓')} model: ${chosen.name} from the next turn`);
 }
 
 /** `/compact [instructions]`: summarise all but the last exchange now (what is stored does not change). */

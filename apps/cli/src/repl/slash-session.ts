@@ -2,13 +2,11 @@ import { findSession } from '@birdie/runtime/runtime';
 import { removeSession } from '@birdie/runtime/session-admin';
 import { createSession } from '@birdie/runtime/session-start';
 import { oneLine } from '@birdie/runtime/session-titles';
-import { storeFailureText } from '@birdie/runtime/store-failure';
 import { plural } from '../render/diagnostics.js';
 import { table } from '../render/style.js';
 import { closest } from '../suggest.js';
-import { formatReplHistory, readHistoryOf } from './history-view.js';
+import { showRecent } from './history-view.js';
 import { out, type ReplState, switchTo } from './state.js';
-import { threadContextTokens } from './thread-context.js';
 
 function warn(state: ReplState, line: string): void {
   out(state, `${state.style('yellow', 'birdie:')} ${line}`);
@@ -30,14 +28,7 @@ export async function session(state: ReplState, rest: string[]): Promise<undefin
       const target = await findSession(rt.store, rest[1], rt.userId, 'repl');
       await switchTo(state, target);
       out(state, `${style('green', '✓')} switched to ${target.id}`);
-      const { messages, damage, compactions } = await readHistoryOf(state);
-      if (damage) out(state, `${style('red', 'birdie:')} ${storeFailureText(damage, target.id, 'repl')}`);
-      const history = await formatReplHistory(state.io, style, messages, 3);
-      if (history) out(state, history);
-      state.contextTokens = await threadContextTokens(
-        { messages, ...(compactions ? { compactions } : {}) },
-        state.modelName,
-      ).catch(() => 0);
+      await showRecent(state);
       return undefined;
     }
     case 'delete': {

@@ -1,14 +1,16 @@
 import type { ApprovalMode } from '@birdie/graph';
 import { agentGapLine, agentGapSummary, agentGaps } from '@birdie/runtime/agent-gaps';
+import { commandsInForce } from '@birdie/runtime/command-turns';
 import { sandboxSummary } from '@birdie/runtime/isolation';
 import { APPROVAL_MODES } from '@birdie/runtime/runtime';
 import { memoryFiles, toolsByConfinement } from '@birdie/runtime/session-inspect';
+import { rulesInForce } from '@birdie/runtime/session-rules';
 import { plural, relativeIfInside } from '../render/diagnostics.js';
 import { table } from '../render/style.js';
 import { TOOL_OUTPUT_MODES, type ToolOutputMode } from '../render/tool-output.js';
 import { didYouMean } from '../suggest.js';
 import { config, settingsLine } from './slash-config.js';
-import { customCommands, customHelp, runCustomCommand } from './slash-custom.js';
+import { customHelp, runCustomCommand } from './slash-custom.js';
 import { compact, model } from './slash-model.js';
 import { session } from './slash-session.js';
 import { skill } from './slash-skill.js';
@@ -48,24 +50,8 @@ export const SLASH_COMMANDS: Array<[string, string]> = [
 
 /** The built-in command names: a custom command of the same name is hidden (and `/help` says so). */
 export const NAMES = [
-  'help',
-  'remember',
-  'memory',
-  'info',
-  'tool',
-  'skill',
-  'session',
-  'agent',
-  'model',
-  'compact',
-  'config',
-  'new',
-  'approval',
-  'permissions',
-  'clear',
-  'quit',
-  'exit',
-];
+  ...new Set(SLASH_COMMANDS.flatMap(([usage]) => usage.match(/(?<=^|, )\/[a-z]+/g) ?? [])),
+].map((name) => name.slice(1));
 
 export type SlashResult = 'quit' | undefined;
 
@@ -137,28 +123,18 @@ export async function runSlash(state: ReplState, line: string): Promise<SlashRes
   }
 }
 
-/**
- * `/permissions`: the approval rules in force, deny first (precedence deny > ask > allow), each with its source; then
- * the session's rules (the question's `p` choice). Agents' and skills' rules apply while they run or are loaded.
- */
+/** `/permissions`: the approval rules in force (see `rulesInForce`), each with its source. */
 async function permissions(state: ReplState): Promise<SlashResult> {
-  const rules = [...state.rt.approvalRules];
-  const view = await state.rt.agent.getState(state.session.id).catch(() => undefined);
-  for (const approval of view?.sessionApprovals ?? [])
-    if (approval.pattern)
-      rules.push({ pattern: approval.pattern, effect: 'allow', source: { kind: 'session' } });
+  const rules = await rulesInForce(state.rt, state.session.id);
   if (rules.length === 0)
     return out(
       state,
       "no approval rules (add one: birdie config add permissions.allow 'run_bash(npm test *)'; agents' approve lists apply while they run)",
     );
-  const order = { deny: 0, ask: 1, allow: 2 } as const;
-  const lines = rules
-    .sort((a, b) => order[a.effect] - order[b.effect])
-    .map(
-      (r) =>
-        `${r.effect.padEnd(5)}  ${r.pattern}  ${state.style('dim', `${r.source.kind}${r.source.name ? ` ${r.source.name}` : ''}`)}`,
-    );
+  const lines = rules.map(
+    (r) =>
+      `${r.effect.padEnd(5)}  ${r.pattern}  ${state.style('dim', `${r.source.kind}${r.source.name ? ` ${r.source.name}` : ''}`)}`,
+  );
   return out(state, lines.join('\n'));
 }
 
@@ -210,7 +186,7 @@ async function agentCommand(state: ReplState, rest: string[]): Promise<undefined
 async function help(state: ReplState): Promise<undefined> {
   out(state, table(SLASH_COMMANDS.map(([c, d]) => [c, d])));
   // Custom commands (~/.birdie/commands, a trusted project's .birdie/commands), and the clashes among names.
-  const custom = customHelp(state, await customCommands(state, NAMES));
+  const custom = customHelp(state, await commandsInForce(state.rt, state.session.id, NAMES));
   if (custom.rows.length > 0) out(state, `Your commands:\n${table(custom.rows)}`);
   for (const line of custom.clashes) out(state, state.style('yellow', line));
   out(

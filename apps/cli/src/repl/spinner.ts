@@ -1,7 +1,8 @@
 import type { Output } from '../io.js';
 import type { Style } from '../render/style.js';
 
-const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+/** The braille frames of the thinking spinner and of the running tools' area. */
+export const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 /** A one-line spinner that owns the current line only while it runs; `stop()` leaves the cursor at column 0. */
 export class Spinner {
@@ -12,10 +13,6 @@ export class Spinner {
     private readonly out: Output,
     private readonly style: Style,
   ) {}
-
-  get running(): boolean {
-    return this.timer !== undefined;
-  }
 
   /** `label` as a function is read again at every frame: a label that changes while it spins (a countdown). */
   start(label: string | (() => string)): void {

@@ -1,17 +1,10 @@
 import type { WorkspaceDeclarations } from '@birdie/registry';
-import { refusedBefore } from '@birdie/runtime/trust';
+import { answerTrust, trustRisks, unansweredWorkspaces } from '@birdie/runtime/trust-answers';
 import { plural } from '../render/diagnostics.js';
 import { describeWorkspace, workspaceContents } from '../render/workspace-trust.js';
 import { out, type ReplState } from './state.js';
 
 type Answer = 'yes' | 'no' | 'later';
-
-/** Untrusted workspaces the user has not answered about for what they declare now (nor put off this session). */
-export function pendingTrust(state: ReplState): WorkspaceDeclarations[] {
-  return state.rt.registry
-    .current()
-    .untrusted.filter((w) => !refusedBefore(state.rt.trust, w) && !state.trustPutOff.has(w.digest));
-}
 
 /**
  * Asks about each untrusted workspace once: it names the folder and lists what it would add (skills, tools with their
@@ -19,7 +12,7 @@ export function pendingTrust(state: ReplState): WorkspaceDeclarations[] {
  * loads the skills; No stores a refusal (not asked again until the declarations change); Not now asks next session.
  */
 export async function askPendingTrust(state: ReplState): Promise<void> {
-  const pending = pendingTrust(state);
+  const pending = unansweredWorkspaces(state.rt, state.trustPutOff);
   if (pending.length === 0) return;
   const { io, style, rt } = state;
   const prompts = await import('@clack/prompts');
@@ -50,8 +43,7 @@ export async function askPendingTrust(state: ReplState): Promise<void> {
       continue;
     }
     const decision = answer === 'yes' ? 'trusted' : 'refused';
-    await rt.store.trust.set(workspace.path, { digest: workspace.digest, decision });
-    rt.trust.set(workspace.path, { dir: workspace.path, digest: workspace.digest, decision, at: new Date() });
+    await answerTrust(rt, workspace, decision);
     if (answer === 'yes') trusted = true;
     else
       out(
@@ -69,16 +61,8 @@ export async function askPendingTrust(state: ReplState): Promise<void> {
   }
 }
 
-/** What saying yes lets in: code that runs, agents that pre-approve, text that reaches every prompt. */
+/** The question names what saying yes lets in (see `trustRisks`). */
 function trustQuestion(workspace: WorkspaceDeclarations): string {
-  const risks = [
-    ...(workspace.skills.length || workspace.agents.length
-      ? ['their tools and MCP servers can run commands on this machine']
-      : []),
-    ...(workspace.agents.length ? ['agents run the tools they pre-approve without asking'] : []),
-    ...(workspace.memoryFiles.length ? ['memory files go into every prompt'] : []),
-    ...(workspace.settings ? ["the project's settings apply"] : []),
-  ];
-  const said = risks.join('; ');
+  const said = trustRisks(workspace).join('; ');
   return `Load them? ${said.charAt(0).toUpperCase()}${said.slice(1)}.`;
 }

@@ -1,6 +1,6 @@
-import { attachMentions } from '@birdie/runtime/mentions';
 import { listenForRetries, retryCountdown } from '@birdie/runtime/retry-notice';
 import { waitingLine } from '@birdie/runtime/runtime';
+import { typedTurnText } from '@birdie/runtime/session-choices';
 import {
   isStoreErrorLike,
   isStoreFailureCode,
@@ -34,9 +34,7 @@ export async function replTurn(
   // refused is said above the answer.
   let text = typed;
   if (options.mentions !== false) {
-    const { mcpSession } = await import('./mcp-session.js');
-    const mcp = typed.includes('@') ? await mcpSession(state) : undefined;
-    const attached = await attachMentions(typed, { cwd: state.rt.cwd, ...(mcp ? { mcp } : {}) });
+    const attached = await typedTurnText(state.rt, state.session.id, typed);
     text = attached.text;
     for (const note of attached.notes) out(state, style('dim', note));
   }

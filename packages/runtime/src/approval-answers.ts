@@ -1,0 +1,97 @@
+import type { ApprovalDecision, ApprovalRequest } from '@birdie/graph';
+import { checkToolArgs } from '@birdie/graph/tools';
+import { ApprovalBatch } from './approval-batch.js';
+
+/**
+ * What a person answered about one approval request, whichever front end asked: approve once; a command pattern or
+ * the whole tool for the rest of the session; the call with edited arguments (none: the edit was given up, which
+ * rejects the call); a rejection, with a message for the model; or the whole turn cancelled.
+ */
+export type ApprovalAnswer =
+  | { kind: 'once' }
+  | { kind: 'pattern'; pattern: string }
+  | { kind: 'session' }
+  | { kind: 'edit'; args?: Record<string, unknown> }
+  | { kind: 'reject'; message?: string }
+  | { kind: 'cancel' };
+
+/** What a question may offer for a call: whether it runs a raw shell command, and the command pattern to allow. */
+export async function approvalOffer(
+  request: ApprovalRequest,
+): Promise<{ shell: boolean; prefixPattern?: string }> {
+  const shell = request.raw === true || request.reason === 'raw-command';
+  const command = typeof request.args.command === 'string' ? request.args.command : undefined;
+  // Offered only when one is safe to offer: the exact pattern the session rule will be.
+  const prefixPattern =
+    shell && command !== undefined
+      ? (await import('@birdie/graph')).suggestCommandPattern(command, request.tool)
+      : undefined;
+  return { shell, ...(prefixPattern ? { prefixPattern } : {}) };
+}
+
+/**
+ * Asks about each request in turn and returns the decisions. A call that a session approval given earlier in the
+ * batch covers is not asked about (`onCovered` says which tool or pattern covered it). A cancel rejects every call
+ * not decided yet and stops asking; `cancelled` tells the caller to cancel the turn.
+ */
+export async function decideApprovals(
+  requests: readonly ApprovalRequest[],
+  ask: (request: ApprovalRequest) => Promise<ApprovalAnswer>,
+  onCovered: (by: string) => void = () => {},
+): Promise<{ decisions: Record<string, ApprovalDecision>; cancelled: boolean }> {
+  const decisions: Record<string, ApprovalDecision> = {};
+  const batch = new ApprovalBatch();
+  for (const request of requests) {
+    const covered = await batch.covered(request);
+    if (covered) {
+      decisions[request.id] = covered.decision;
+      onCovered(covered.by);
+      continue;
+    }
+    const answer = await ask(request);
+    if (answer.kind === 'cancel') {
+      for (const r of requests)
+        decisions[r.id] ??= { type: 'reject', message: 'The user cancelled the turn.' };
+      return { decisions, cancelled: true };
+    }
+    decisions[request.id] = decisionOf(answer, request, batch);
+  }
+  return { decisions, cancelled: false };
+}
+
+function decisionOf(
+  answer: Exclude<ApprovalAnswer, { kind: 'cancel' }>,
+  request: ApprovalRequest,
+  batch: ApprovalBatch,
+): ApprovalDecision {
+  switch (answer.kind) {
+    case 'once':
+      return { type: 'approve' };
+    case 'pattern':
+      return batch.allowPattern(answer.pattern);
+    case 'session':
+      return batch.allowTool(request.tool);
+    case 'edit':
+      return answer.args
+        ? { type: 'edit', args: answer.args }
+        : { type: 'reject', message: 'The user cancelled the edit.' };
+    case 'reject':
+      return { type: 'reject', ...(answer.message ? { message: answer.message } : {}) };
+  }
+}
+
+/**
+ * Why text typed as a call's new arguments cannot be used: not JSON, not a JSON object, or not valid for the
+ * tool's own schema (as the call will be checked, so a bad edit is fixed where it is typed). Undefined when it fits.
+ */
+export function editedArgsProblem(request: ApprovalRequest, text: string): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    return `not JSON: ${(error as Error).message}`;
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return 'must be a JSON object';
+  const problem = request.parameters ? checkToolArgs(request.parameters, parsed) : undefined;
+  return problem?.replace('Invalid arguments, fix them and call again:', 'Not valid for the tool:');
+}
