@@ -1,3 +1,5 @@
+import { formatMs } from '@birdie/runtime/duration-text';
+import { wholeNumberFlag } from '@birdie/runtime/number-flags';
 import {
   followRuns,
   getRun,
@@ -12,8 +14,7 @@ import {
 } from '@birdie/runtime/run-log';
 import { withUserStore } from '@birdie/runtime/store-command';
 import type { CommandContext } from '../command-context.js';
-import { EXIT_OK, EXIT_RUN, UsageError, write } from '../io.js';
-import { formatMs } from '../render/events.js';
+import { EXIT_OK, EXIT_RUN, write } from '../io.js';
 import { styler, table } from '../render/style.js';
 import { onStopSignal } from '../stop-signals.js';
 
@@ -67,9 +68,7 @@ const FILTERS = ['session', 'agent', 'status', 'since'] as const;
 
 /** `birdie logs`: the run log, newest first, one row per run with its tool calls; `--follow` streams new ones. */
 export async function logsCommand({ io, values }: CommandContext): Promise<number> {
-  const limit = values.n === undefined ? 20 : Number(values.n);
-  if (!Number.isInteger(limit) || limit <= 0)
-    throw new UsageError(`-n must be a positive integer, got "${values.n}"`);
+  const limit = wholeNumberFlag(values, 'n', { fallback: 20, min: 1, label: '-n' });
   return withUserStore(io, values, false, async (store, userId) => {
     const given = FILTERS.filter((name) => typeof values[name] === 'string');
     const filters: RunFilters = Object.fromEntries(given.map((name) => [name, values[name]]));
