@@ -1,6 +1,7 @@
 import type { FileCheck } from '@birdie/runtime/check-files';
+import { sortDiagnostics, summarize } from '@birdie/runtime/diagnostic-summary';
 import { EXIT_OK, EXIT_RUN, type Io, write } from '../io.js';
-import { formatDiagnostic, plural, sortDiagnostics, summarize } from '../render/diagnostics.js';
+import { formatDiagnostic, plural } from '../render/diagnostics.js';
 import { styler } from '../render/style.js';
 import { skippedLine } from '../render/workspace-trust.js';
 
