@@ -1,3 +1,4 @@
+import { historyJson } from '@birdie/runtime/history-json';
 import {
   deleteSession,
   listSessions,
@@ -5,7 +6,6 @@ import {
   renameSession,
   repairSession,
 } from '@birdie/runtime/session-admin';
-import { historyJson } from '@birdie/runtime/history-json';
 import { storeFailureText } from '@birdie/runtime/store-failure';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, EXIT_RUN, write } from '../io.js';
