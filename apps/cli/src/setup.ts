@@ -1,7 +1,7 @@
 import type { Vendor } from '@birdie/providers';
 import { providerFileWriter } from '@birdie/runtime/provider-file';
+import { baseUrlProblem, baseUrlQuestion, keyQuestion } from '@birdie/runtime/provider-setup';
 import { CliError, type Io } from './io.js';
-import { baseUrlProblem, baseUrlQuestion, keyOptional } from './setup-base-url.js';
 
 /**
  * The setup wizard: ask vendor, model and key, check the key with the vendor where it has a cheap check, and write
@@ -44,31 +44,19 @@ export async function firstRunSetup(io: Io, options: { again?: boolean } = {}): 
   });
   if (prompts.isCancel(model)) throw new CliError('setup cancelled; nothing was written', 2);
   const config: Record<string, string> = { vendor, model: model || info.defaultModel || '' };
-  const question = baseUrlQuestion(vendor, info);
-  if (question) {
-    const url = await prompts.text({ ...opts, ...question, validate: baseUrlProblem });
+  const urlQuestion = baseUrlQuestion(vendor, info);
+  if (urlQuestion) {
+    const url = await prompts.text({ ...opts, ...urlQuestion, validate: baseUrlProblem });
     if (prompts.isCancel(url)) throw new CliError('setup cancelled; nothing was written', 2);
     if (url?.trim()) config.base_url = url.trim();
   }
   // Where requests will go: the URL just given, else LLM_BASE_URL, else the vendor's own endpoint.
   const baseUrl = config.base_url ?? (io.env.LLM_BASE_URL || undefined);
-  const optional = keyOptional(vendor, info, config.base_url);
-  const fromEnv = info.apiKeyEnv.find((name) => io.env[name]);
+  const { fromEnv, ...question } = keyQuestion(vendor, info, io.env, config.base_url);
   for (;;) {
     let key: string | undefined;
     if (info.apiKeyEnv.length > 0) {
-      const entered = await prompts.password({
-        ...opts,
-        message: fromEnv
-          ? `API key (leave empty to use ${fromEnv} from the environment)`
-          : optional
-            ? 'API key (leave empty for a server that needs none)'
-            : `API key (${info.apiKeyEnv.join(' or ')} is not set, so one is needed)`,
-        validate: (v) =>
-          !v && !fromEnv && !optional
-            ? `a key is required: ${info.apiKeyEnv.join(' and ')} ${info.apiKeyEnv.length > 1 ? 'are' : 'is'} not set`
-            : undefined,
-      });
+      const entered = await prompts.password({ ...opts, ...question });
       if (prompts.isCancel(entered)) throw new CliError('setup cancelled; nothing was written', 2);
       key = entered || undefined;
     }

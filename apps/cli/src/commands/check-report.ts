@@ -1,36 +1,19 @@
+import type { FileCheck } from '@birdie/runtime/check-files';
+import { sortDiagnostics, summarize } from '@birdie/runtime/diagnostic-summary';
 import { EXIT_OK, EXIT_RUN, type Io, write } from '../io.js';
-import {
-  type DiagnosticLike,
-  formatDiagnostic,
-  plural,
-  sortDiagnostics,
-  summarize,
-} from '../render/diagnostics.js';
+import { formatDiagnostic, plural } from '../render/diagnostics.js';
 import { styler } from '../render/style.js';
-
-/** A path given to `skills check` or `agents check` that does not exist, reported like any other problem. */
-export function missingPath(file: string): DiagnosticLike {
-  return {
-    file,
-    line: 1,
-    column: 1,
-    reason: 'no such file or folder',
-    ruleId: 'missing-path',
-    fatal: true,
-    source: 'birdie',
-  };
-}
+import { skippedLine } from '../render/workspace-trust.js';
 
 /**
- * The end of a check command: every diagnostic in file order, then `N <noun>s loaded: E errors, W warnings, I info`
- * (red when there are errors). Exit 1 when any diagnostic is an error.
+ * The end of a check command: the line naming the untrusted folders it read but skipped (stderr), every diagnostic in
+ * file order, then `N <noun>s loaded: E errors, W warnings, I info` (red when there are errors). Exit 1 when any
+ * diagnostic is an error.
  */
-export function printCheckReport(
-  io: Io,
-  messages: readonly DiagnosticLike[],
-  loaded: number,
-  noun: string,
-): number {
+export function printCheckReport(io: Io, { messages, loaded, untrusted }: FileCheck, noun: string): number {
+  // Their files were read and checked (their problems are in the report), but they do not load until trusted.
+  const skipped = skippedLine(untrusted);
+  if (skipped) write(io.stderr, skipped);
   const style = styler(io.stdout, io.env);
   const sorted = sortDiagnostics(messages);
   for (const m of sorted) write(io.stdout, formatDiagnostic(m, io.cwd, style));

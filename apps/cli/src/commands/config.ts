@@ -9,7 +9,7 @@ import {
 } from '@birdie/runtime/settings-file';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, type Io, UsageError, write } from '../io.js';
-import { table } from '../render/style.js';
+import { printList } from '../render/list.js';
 
 function shown(value: unknown): string {
   if (value === undefined) return '(not set)';
@@ -30,18 +30,11 @@ export async function configCommand({
 }: CommandContext & { skills?: () => RegistrySnapshot }): Promise<number> {
   const [sub = 'list', key, raw] = positionals;
   if (sub === 'list') {
-    const rows = await settingRows(io, values);
-    if (values.json === true) {
-      for (const row of rows) write(io.stdout, JSON.stringify(row));
-      return EXIT_OK;
-    }
-    io.stdout.write(
-      table(
-        rows.map((r) => [r.key, shown(r.value), r.source]),
-        ['SETTING', 'VALUE', 'SOURCE'],
-      ),
-    );
-    return EXIT_OK;
+    return printList(io, values, await settingRows(io, values), {
+      header: ['SETTING', 'VALUE', 'SOURCE'],
+      plainHeader: true,
+      row: (r) => [r.key, shown(r.value), r.source],
+    });
   }
   if (sub === 'get') {
     const name = checkSettingKey(key);

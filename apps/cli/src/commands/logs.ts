@@ -1,31 +1,21 @@
+import { formatMs } from '@birdie/runtime/duration-text';
+import { wholeNumberFlag } from '@birdie/runtime/number-flags';
 import {
   followRuns,
   getRun,
   hasRuns,
-  type LoggedCall,
   type LoggedRun,
   listRuns,
-  type RunFilters,
   runId,
   runMessages,
   runQuery,
 } from '@birdie/runtime/run-log';
+import { runFilterFlags, toolCallsText } from '@birdie/runtime/run-summary';
 import { withUserStore } from '@birdie/runtime/store-command';
 import type { CommandContext } from '../command-context.js';
-import { EXIT_OK, EXIT_RUN, UsageError, write } from '../io.js';
-import { formatMs } from '../render/events.js';
+import { EXIT_OK, EXIT_RUN, write } from '../io.js';
 import { styler, table } from '../render/style.js';
 import { onStopSignal } from '../stop-signals.js';
-
-/** `read_file web_search✗ task(web_search run_bash?)`: ✗ failed; ? started, never reported back (may have run). */
-function callsText(calls: readonly LoggedCall[]): string {
-  return calls
-    .map((t) => {
-      const mark = t.status === 'error' ? '✗' : t.resultUnknown || t.status === 'started' ? '?' : '';
-      return `${t.name}${mark}${t.subagent?.length ? `(${callsText(t.subagent)})` : ''}`;
-    })
-    .join(' ');
-}
 
 function rowOf(r: LoggedRun, style: ReturnType<typeof styler>): string[] {
   const statusColor = (s: string) => style(s === 'ok' ? 'green' : s === 'running' ? 'yellow' : 'red', s);
@@ -39,8 +29,7 @@ function rowOf(r: LoggedRun, style: ReturnType<typeof styler>): string[] {
     `${r.model ?? '-'}${r.agent ? ` (${r.agent.name}@${r.agent.digest.slice(0, 8)})` : ''}`,
     r.trigger ?? '-',
     [
-      // ✗ failed; ? started but never reported back (the run died): it may have had its effect.
-      callsText(r.toolCalls),
+      toolCallsText(r.toolCalls),
       r.notices.length > 0
         ? style('dim', `${r.notices.length} MCP notice${r.notices.length === 1 ? '' : 's'}`)
         : '',
@@ -63,16 +52,12 @@ const HEADER = [
   'TOOLS / ERROR',
 ];
 
-const FILTERS = ['session', 'agent', 'status', 'since'] as const;
-
 /** `birdie logs`: the run log, newest first, one row per run with its tool calls; `--follow` streams new ones. */
 export async function logsCommand({ io, values }: CommandContext): Promise<number> {
-  const limit = values.n === undefined ? 20 : Number(values.n);
-  if (!Number.isInteger(limit) || limit <= 0)
-    throw new UsageError(`-n must be a positive integer, got "${values.n}"`);
+  const limit = wholeNumberFlag(values, 'n', { fallback: 20, min: 1, label: '-n' });
   return withUserStore(io, values, false, async (store, userId) => {
-    const given = FILTERS.filter((name) => typeof values[name] === 'string');
-    const filters: RunFilters = Object.fromEntries(given.map((name) => [name, values[name]]));
+    const filters = runFilterFlags(values);
+    const given = Object.entries(filters);
     const query = await runQuery(store, userId, filters);
     const runs = await listRuns(store, query, limit);
     const style = styler(io.stdout, io.env);
@@ -83,7 +68,7 @@ export async function logsCommand({ io, values }: CommandContext): Promise<numbe
         io.stdout,
         given.length === 0 || !(await hasRuns(store, userId))
           ? 'No runs logged yet.'
-          : `No runs match ${given.map((name) => `--${name} ${String(values[name])}`).join(' ')}; \`birdie logs\` lists every run.`,
+          : `No runs match ${given.map(([name, value]) => `--${name} ${value}`).join(' ')}; \`birdie logs\` lists every run.`,
       );
     else if (runs.length > 0)
       io.stdout.write(

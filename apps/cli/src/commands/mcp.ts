@@ -1,8 +1,8 @@
+import { mcpHttpNotes, mcpOptions } from '@birdie/runtime/mcp-options';
 import type { CommandContext } from '../command-context.js';
 import { consoleToStderr } from '../console-to-stderr.js';
-import { CliError, EXIT_OK, EXIT_RUN, type Io, UsageError, write } from '../io.js';
-import { reportSkillProblems } from '../render/diagnostics.js';
-import { skippedLine } from '../render/workspace-trust.js';
+import { EXIT_OK, type Io, write } from '../io.js';
+import { reportLoad } from '../render/workspace-trust.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 import { cliVersion } from '../version.js';
 
@@ -13,15 +13,7 @@ import { cliVersion } from '../version.js';
  * operator's policy, workspaces, the sandbox), until SIGTERM/SIGINT.
  */
 export async function mcpCommand({ io, values }: CommandContext): Promise<number> {
-  const http = values.http === undefined ? undefined : port(values.http);
-  if (http === undefined)
-    for (const flag of ['host', 'workspaces', 'rate-limit'])
-      if (values[flag] !== undefined) throw new UsageError(`--${flag} needs --http`);
-  if (http !== undefined && (values.enable !== undefined || values.disable !== undefined))
-    throw new UsageError(
-      "--enable and --disable do not apply with --http: the operator's settings decide (serve.skills, skills.disable)",
-    );
-  const perMinute = rateLimit(values['rate-limit']);
+  const { http } = mcpOptions(values);
   // Nothing but the protocol on stdout: the runtime's notes (and a library's stray console.log) go to stderr.
   const logIo: Io = { ...io, stdout: io.stderr };
   const restoreConsole = consoleToStderr();
@@ -29,9 +21,7 @@ export async function mcpCommand({ io, values }: CommandContext): Promise<number
   const host = await openMcpHost(logIo, values, { http: http !== undefined });
   const info = { name: 'birdie', version: cliVersion() };
   try {
-    reportSkillProblems(host.registry.messages, logIo);
-    const skipped = skippedLine(host.registry.current().untrusted);
-    if (skipped) write(io.stderr, skipped);
+    reportLoad(logIo, host.registry);
     if (http === undefined) {
       const { serveMcpStdio } = await import('@birdie/runtime/mcp-server');
       const served = serveMcpStdio(host, { userId: host.userId, info, input: io.stdin, output: io.stdout });
@@ -46,35 +36,22 @@ export async function mcpCommand({ io, values }: CommandContext): Promise<number
     const { createMcpHttp } = await import('@birdie/runtime/mcp-http');
     const endpoint = await createMcpHttp(host, {
       info,
-      perMinute,
+      ...(http.perMinute !== undefined ? { perMinute: http.perMinute } : {}),
       onError: (error) =>
         write(
           io.stderr,
           `birdie: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
         ),
     });
-    const hostName = typeof values.host === 'string' ? values.host : '127.0.0.1';
     let stop: () => void = () => {};
     const stopped = new Promise<void>((resolve) => {
       stop = resolve;
     });
     const stopListening = onStopSignal(() => stop());
     try {
-      const address = await endpoint.listen({ host: hostName, port: http }).catch((error: unknown) => {
-        const code = (error as NodeJS.ErrnoException).code;
-        throw new CliError(`cannot listen on ${hostName}:${http}: ${code ?? String(error)}`, EXIT_RUN, {
-          cause: error,
-        });
-      });
-      const { isolation, sessions } = host.serve!;
-      write(
-        io.stderr,
-        `birdie: approval ${host.approval}; workspaces in ${isolation.workspaces.root}; ${isolation.shellTools.length ? `shell tools sandboxed (${isolation.sandboxVersion})` : 'no shell or Python tools'}; tokens: birdie tokens create --user NAME`,
-      );
-      write(
-        io.stderr,
-        `birdie: up to ${sessions.total} MCP sessions (${sessions.perUser} per user), closed after ${sessions.idleMs / 1000} s idle (serve.limits.mcp_*)`,
-      );
+      const { listenOrFail } = await import('@birdie/runtime/serve-server');
+      const address = await listenOrFail(() => endpoint.listen(http), http.host, http.port);
+      for (const note of mcpHttpNotes(host)) write(io.stderr, `birdie: ${note}`);
       // The one line a supervisor or a test waits for.
       write(io.stdout, `listening on ${address.url}/mcp`);
       await stopped;
@@ -88,19 +65,4 @@ export async function mcpCommand({ io, values }: CommandContext): Promise<number
     await endChildProcesses();
     restoreConsole();
   }
-}
-
-function port(value: unknown): number {
-  const n = Number(value);
-  if (typeof value !== 'string' || !Number.isInteger(n) || n < 0 || n > 65535)
-    throw new UsageError(`--http must be a port from 0 to 65535, got "${String(value)}"`);
-  return n;
-}
-
-function rateLimit(value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (typeof value !== 'string' || !Number.isInteger(n) || n < 0 || n > 1_000_000)
-    throw new UsageError(`--rate-limit must be a whole number from 0 to 1000000, got "${String(value)}"`);
-  return n;
 }

@@ -1,3 +1,4 @@
+import { historyJson } from '@birdie/runtime/history-json';
 import {
   deleteSession,
   listSessions,
@@ -10,33 +11,22 @@ import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, EXIT_RUN, write } from '../io.js';
 import { plural } from '../render/diagnostics.js';
 import { formatHistory } from '../render/history.js';
-import { messageJson } from '../render/json-events.js';
-import { styler, table } from '../render/style.js';
+import { printList } from '../render/list.js';
+import { styler } from '../render/style.js';
 
 export async function sessionsListCommand({ io, values }: CommandContext): Promise<number> {
   const { userId, sessions } = await listSessions(io, values);
-  if (values.json) {
-    for (const s of sessions) write(io.stdout, JSON.stringify(s));
-    return EXIT_OK;
-  }
-  if (sessions.length === 0) {
-    write(io.stdout, `No sessions for ${userId} yet. Start one with \`birdie\` or \`birdie run "…"\`.`);
-    return EXIT_OK;
-  }
-  const style = styler(io.stdout, io.env);
-  io.stdout.write(
-    table(
-      sessions.map((s) => [
-        s.id,
-        String(s.turns),
-        `↑${s.inputTokens} ↓${s.outputTokens}`,
-        s.updatedAt.toISOString().slice(0, 16).replace('T', ' '),
-        s.title ?? '',
-      ]),
-      ['ID', 'TURNS', 'TOKENS', 'UPDATED', 'TITLE'].map((h) => style('bold', h)),
-    ),
-  );
-  return EXIT_OK;
+  return printList(io, values, sessions, {
+    empty: `No sessions for ${userId} yet. Start one with \`birdie\` or \`birdie run "…"\`.`,
+    header: ['ID', 'TURNS', 'TOKENS', 'UPDATED', 'TITLE'],
+    row: (s) => [
+      s.id,
+      String(s.turns),
+      `↑${s.inputTokens} ↓${s.outputTokens}`,
+      s.updatedAt.toISOString().slice(0, 16).replace('T', ' '),
+      s.title ?? '',
+    ],
+  });
 }
 
 export async function sessionsShowCommand({ io, values, positionals }: CommandContext): Promise<number> {
@@ -45,19 +35,7 @@ export async function sessionsShowCommand({ io, values, positionals }: CommandCo
   // Damage never hides what reads fine: everything before it is shown, and the problem is named on stderr.
   if (damage) write(io.stderr, `birdie: ${storeFailureText(damage, session.id)}`);
   if (values.json) {
-    // A subagent's messages follow its task call's tool message, each naming the task call (`subagentOf`).
-    const print = (list: typeof messages, nested: typeof subagents, parent?: string) => {
-      for (const m of list) {
-        write(
-          io.stdout,
-          JSON.stringify({ ...messageJson(m as never), ...(parent ? { subagentOf: parent } : {}) }),
-        );
-        const callId = (m as { tool_call_id?: string }).tool_call_id;
-        const child = callId ? nested?.get(callId) : undefined;
-        if (child) print(child.messages, child.subagents, callId);
-      }
-    };
-    print(messages, subagents);
+    for (const message of historyJson(history)) write(io.stdout, JSON.stringify(message));
     return damage ? EXIT_RUN : EXIT_OK;
   }
   const style = styler(io.stdout, io.env);

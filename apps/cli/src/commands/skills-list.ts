@@ -1,9 +1,8 @@
 import { isAgentMessage } from '@birdie/runtime/agents';
 import { openTrustedRegistry } from '@birdie/runtime/skills';
 import type { CommandContext } from '../command-context.js';
-import { EXIT_OK, write } from '../io.js';
 import { relativeIfInside } from '../render/diagnostics.js';
-import { styler, table } from '../render/style.js';
+import { printList } from '../render/list.js';
 import { reportLoad } from '../render/workspace-trust.js';
 
 /** `birdie skills list`: name, kind, tools, enabled by default, and where each skill came from. */
@@ -26,28 +25,19 @@ export async function skillsListCommand({ io, values }: CommandContext): Promise
       dir: skill.dir,
     };
   });
-  if (values.json) {
-    for (const row of rows) write(io.stdout, JSON.stringify(row));
-    return EXIT_OK;
-  }
-  const style = styler(io.stdout, io.env);
-  if (rows.length === 0) {
-    write(io.stdout, 'No skills found. Folders searched:');
-    for (const d of registry.directories) write(io.stdout, `  ${d.layer}  ${d.path}`);
-    return EXIT_OK;
-  }
-  io.stdout.write(
-    table(
-      rows.map((r) => [
-        r.name,
-        r.kind,
-        r.tools.length ? r.tools.join(', ') : '-',
-        r.enabledByDefault ? 'yes' : 'no',
-        r.layer,
-        relativeIfInside(io.cwd, r.dir),
-      ]),
-      ['NAME', 'KIND', 'TOOLS', 'DEFAULT', 'LAYER', 'FOLDER'].map((h) => style('bold', h)),
-    ),
-  );
-  return EXIT_OK;
+  return printList(io, values, rows, {
+    empty: [
+      'No skills found. Folders searched:',
+      ...registry.directories.map((d) => `  ${d.layer}  ${d.path}`),
+    ],
+    header: ['NAME', 'KIND', 'TOOLS', 'DEFAULT', 'LAYER', 'FOLDER'],
+    row: (r) => [
+      r.name,
+      r.kind,
+      r.tools.length ? r.tools.join(', ') : '-',
+      r.enabledByDefault ? 'yes' : 'no',
+      r.layer,
+      relativeIfInside(io.cwd, r.dir),
+    ],
+  });
 }

@@ -1,25 +1,13 @@
+import { secondsFlag } from '@birdie/runtime/number-flags';
 import { openRuntime } from '@birdie/runtime/runtime';
-import {
-  describeTrigger,
-  type LoggedUnattendedEvent,
-  SKIP_REASONS,
-  unattendedRecord,
-} from '@birdie/runtime/unattended-log';
+import { describeTrigger, unattendedRecord } from '@birdie/runtime/unattended-log';
 import type { UnattendedEvent } from '@birdie/runtime/unattended-loop';
+import { unattendedSentence } from '@birdie/runtime/unattended-sentence';
 import type { CommandContext } from '../command-context.js';
-import { EXIT_OK, EXIT_RUN, type Io, UsageError, write } from '../io.js';
+import { EXIT_OK, EXIT_RUN, type Io, write } from '../io.js';
 import { reportSkillProblems } from '../render/diagnostics.js';
-import { formatMs } from '../render/events.js';
 import { styler, table } from '../render/style.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
-
-function graceMs(values: CommandContext['values']): number {
-  if (values.grace === undefined) return 30_000;
-  const seconds = Number(values.grace);
-  if (typeof values.grace !== 'string' || !Number.isFinite(seconds) || seconds < 0)
-    throw new UsageError(`--grace must be a number of seconds (0 or more), got "${String(values.grace)}"`);
-  return seconds * 1000;
-}
 
 /** One log line per event on stderr: a JSON object with `--json`, else a timestamped sentence. */
 function eventLogger(io: Io, json: boolean) {
@@ -31,36 +19,13 @@ function eventLogger(io: Io, json: boolean) {
         ? JSON.stringify({ time: new Date().toISOString(), ...fields })
         : `${new Date().toISOString()} ${text}`,
     );
-  const sentence = (event: LoggedUnattendedEvent): string => {
-    switch (event.type) {
-      case 'run-start': {
-        const { firing, name, sessionId } = event;
-        return `start ${name} (${firing.label}${firing.late ? ', late' : ''}) session ${sessionId}`;
-      }
-      case 'run-end': {
-        const { name, run, durationMs } = event;
-        const { result } = run;
-        return `end ${name} ${result.status === 'ok' ? style('green', 'ok') : style('red', result.status)} run ${result.runId} in ${formatMs(durationMs)}${result.error ? ` ${result.error.split('\n')[0]}` : ''}${run.rules
-          .map(
-            (r) =>
-              `\n  ${r.tool}: ${r.effect} by the rule ${r.pattern} (${r.source.kind}${r.source.name ? ` ${r.source.name}` : ''})`,
-          )
-          .join('')}`;
-      }
-      case 'skipped':
-        return `skipped ${event.id} (${event.label}) due ${event.dueAt.toISOString()}: ${SKIP_REASONS[event.reason]}`;
-      case 'queued':
-        return `queued ${event.id} (${event.label}): its previous run is still active`;
-      case 'error':
-        return event.id === undefined ? `reload failed: ${event.error}` : `error ${event.id}: ${event.error}`;
-      case 'reloaded':
-        return `reloaded: ${event.ids.join(', ') || 'no triggers'}`;
-    }
-  };
   const onEvent = (event: UnattendedEvent) =>
     event.type === 'skill-problems'
       ? reportSkillProblems(event.messages, io)
-      : log(unattendedRecord(event), sentence(event));
+      : log(
+          unattendedRecord(event),
+          unattendedSentence(event, (s) => style(s === 'ok' ? 'green' : 'red', s)),
+        );
   return { log, onEvent };
 }
 
@@ -69,7 +34,7 @@ function eventLogger(io: Io, json: boolean) {
  * SIGINT; `--once AGENT` runs one agent's trigger now and exits.
  */
 export async function startCommand({ io, values }: CommandContext): Promise<number> {
-  const grace = graceMs(values);
+  const grace = secondsFlag(values, 'grace', 30);
   const json = values.json === true;
   const rt = await openRuntime(io, values);
   const { log, onEvent } = eventLogger(io, json);

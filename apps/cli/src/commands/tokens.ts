@@ -1,7 +1,7 @@
 import { createToken, listTokens, revokeToken } from '@birdie/runtime/api-tokens';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, UsageError, write } from '../io.js';
-import { table } from '../render/style.js';
+import { printList } from '../render/list.js';
 
 /** `birdie tokens create --user NAME`: the token is printed once, on stdout; the store keeps its hash only. */
 export async function tokensCreateCommand({ io, values }: CommandContext): Promise<number> {
@@ -25,28 +25,19 @@ export async function tokensCreateCommand({ io, values }: CommandContext): Promi
 
 export async function tokensListCommand({ io, values }: CommandContext): Promise<number> {
   const tokens = await listTokens(io, typeof values.user === 'string' ? values.user : undefined);
-  if (values.json) {
-    for (const t of tokens) write(io.stdout, JSON.stringify(t));
-    return EXIT_OK;
-  }
-  if (tokens.length === 0) {
-    write(io.stdout, 'No tokens. Make one with `birdie tokens create --user NAME`.');
-    return EXIT_OK;
-  }
-  io.stdout.write(
-    table(
-      tokens.map((t) => [
-        t.id,
-        t.userId,
-        t.admin ? 'admin' : 'user',
-        t.name ?? '-',
-        t.createdAt.toISOString(),
-        t.lastUsedAt ? t.lastUsedAt.toISOString() : 'never',
-      ]),
-      ['ID', 'USER', 'ROLE', 'NAME', 'CREATED', 'LAST USED'],
-    ),
-  );
-  return EXIT_OK;
+  return printList(io, values, tokens, {
+    empty: 'No tokens. Make one with `birdie tokens create --user NAME`.',
+    header: ['ID', 'USER', 'ROLE', 'NAME', 'CREATED', 'LAST USED'],
+    plainHeader: true,
+    row: (t) => [
+      t.id,
+      t.userId,
+      t.admin ? 'admin' : 'user',
+      t.name ?? '-',
+      t.createdAt.toISOString(),
+      t.lastUsedAt ? t.lastUsedAt.toISOString() : 'never',
+    ],
+  });
 }
 
 export async function tokensRevokeCommand({ io, positionals }: CommandContext): Promise<number> {

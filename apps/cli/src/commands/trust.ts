@@ -1,34 +1,24 @@
 import { listTrust, revokeTrust, trustFolder } from '@birdie/runtime/trust-admin';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, write } from '../io.js';
-import { styler, table } from '../render/style.js';
+import { printList } from '../render/list.js';
+import { styler } from '../render/style.js';
 import { describeWorkspace, workspaceContents } from '../render/workspace-trust.js';
 
 /** `birdie trust [DIR]`, `--list`, `--revoke DIR`: the user's answers about project folders, kept in the store. */
 export async function trustCommand({ io, values, positionals }: CommandContext): Promise<number> {
   const style = styler(io.stdout, io.env);
   if (values.list === true) {
-    const records = await listTrust(io);
-    if (values.json) {
-      for (const r of records) write(io.stdout, JSON.stringify(r));
-      return EXIT_OK;
-    }
-    if (records.length === 0) {
-      write(io.stdout, 'No folders answered yet. `birdie trust DIR` trusts one.');
-      return EXIT_OK;
-    }
-    io.stdout.write(
-      table(
-        records.map((r) => [
-          r.dir,
-          r.decision,
-          r.at.toISOString().slice(0, 16).replace('T', ' '),
-          r.digest.slice(0, 12),
-        ]),
-        ['FOLDER', 'ANSWER', 'WHEN (UTC)', 'DIGEST'].map((h) => style('bold', h)),
-      ),
-    );
-    return EXIT_OK;
+    return printList(io, values, await listTrust(io), {
+      empty: 'No folders answered yet. `birdie trust DIR` trusts one.',
+      header: ['FOLDER', 'ANSWER', 'WHEN (UTC)', 'DIGEST'],
+      row: (r) => [
+        r.dir,
+        r.decision,
+        r.at.toISOString().slice(0, 16).replace('T', ' '),
+        r.digest.slice(0, 12),
+      ],
+    });
   }
   if (typeof values.revoke === 'string') {
     const { dir, removed } = await revokeTrust(io, values.revoke);

@@ -1,12 +1,9 @@
+import { severityOf, sortDiagnostics } from '@birdie/runtime/diagnostic-summary';
 import { type DiagnosticLike, relativeIfInside } from '@birdie/runtime/diagnostics';
 import type { Io } from '../io.js';
 import { type Style, styler } from './style.js';
 
 export { type DiagnosticLike, relativeIfInside };
-
-export function severityOf(message: DiagnosticLike): 'error' | 'warning' | 'info' {
-  return message.fatal === true ? 'error' : message.fatal === false ? 'warning' : 'info';
-}
 
 /** `file:line:col  severity  message  ruleId`, paths relative to `cwd` when inside it. */
 export function formatDiagnostic(message: DiagnosticLike, cwd: string, style?: Style): string {
@@ -20,35 +17,8 @@ export function formatDiagnostic(message: DiagnosticLike, cwd: string, style?: S
   return `${where}  ${colored}  ${message.reason}${rule ? `  ${rule}` : ''}`;
 }
 
-export function summarize(messages: readonly DiagnosticLike[]): {
-  errors: number;
-  warnings: number;
-  infos: number;
-} {
-  let errors = 0;
-  let warnings = 0;
-  let infos = 0;
-  for (const m of messages) {
-    const s = severityOf(m);
-    if (s === 'error') errors++;
-    else if (s === 'warning') warnings++;
-    else infos++;
-  }
-  return { errors, warnings, infos };
-}
-
 export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
-/** In file, line, column order, as `skills check` prints them. */
-export function sortDiagnostics<T extends DiagnosticLike>(messages: readonly T[]): T[] {
-  return [...messages].sort(
-    (a, b) =>
-      (a.file ?? '').localeCompare(b.file ?? '') ||
-      (a.line ?? 0) - (b.line ?? 0) ||
-      (a.column ?? 0) - (b.column ?? 0),
-  );
 }
 
 /**

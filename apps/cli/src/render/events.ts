@@ -1,4 +1,5 @@
 import type { AgentEvent } from '@birdie/graph';
+import { formatMs } from '@birdie/runtime/duration-text';
 import { type HintPlace, isStoreFailureCode, storeFailureText } from '@birdie/runtime/store-failure';
 import type { TurnEvent } from '@birdie/runtime/turn';
 import type { Output } from '../io.js';
@@ -216,8 +217,4 @@ export function ruleLine(
   return event.effect === 'deny'
     ? `${style('red', '✗')} ${style('dim', `${event.name} refused by the deny rule ${event.pattern} (${from})`)}`
     : `${style('green', '✓')} ${style('dim', `${event.name} ${event.effect === 'allow' ? 'allowed' : 'asked'} by the rule ${event.pattern} (${from})`)}`;
-}
-
-export function formatMs(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }

@@ -1,4 +1,5 @@
 import { stripVTControlCharacters } from 'node:util';
+import { charWidth } from './text-width.js';
 
 /**
  * The last lines of a running tool's output, kept as it arrives: complete lines and the line being written. A
@@ -36,29 +37,19 @@ export function screenText(line: string): string {
     .replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
 }
 
-const WIDE =
-  /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{1f300}-\u{1f64f}\u{1f900}-\u{1faff}\u{20000}-\u{3fffd}]/u;
-const ZERO = /^(?:[\u0300-\u036f]|[\u200b-\u200f]|[\u20d0-\u20ff]|[\ufe00-\ufe0f])$/u;
-
-/** Columns a character takes: 2 for wide (CJK, most emoji), 0 for combining marks and joiners, else 1. */
-function columnsOf(char: string): number {
-  if (ZERO.test(char)) return 0;
-  return WIDE.test(char) ? 2 : 1;
-}
-
 /** Cuts `text` to at most `width` columns, ending in `…` when cut, so a line never wraps. */
 export function fitWidth(text: string, width: number): string {
   let used = 0;
   let out = '';
   const chars = [...text];
   for (let i = 0; i < chars.length; i++) {
-    const w = columnsOf(chars[i]!);
+    const w = charWidth(chars[i]!.codePointAt(0)!);
     if (used + w > width) {
       // Room for the ellipsis: drop characters until one column is free.
       while (out && used + 1 > width) {
         const last = [...out].pop()!;
         out = out.slice(0, out.length - last.length);
-        used -= columnsOf(last);
+        used -= charWidth(last.codePointAt(0)!);
       }
       return width > 0 ? `${out}…` : '';
     }

@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import type { WorkspaceDeclarations } from '@birdie/registry';
+import { skippedLine, workspaceContents } from '@birdie/runtime/workspace-summary';
 import { type Io, write } from '../io.js';
 import { type DiagnosticLike, relativeIfInside, reportSkillProblems } from './diagnostics.js';
 import type { Style } from './style.js';
 
-const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+export { skippedLine, workspaceContents };
 
 /**
  * Everything a workspace would add, one line per skill, tool and MCP command, then each agent with the model it picks,
@@ -60,42 +61,6 @@ export function describeWorkspace(workspace: WorkspaceDeclarations, cwd: string,
       `${style('bold', relativeIfInside(cwd, command.path))} ${style('dim', '(a slash command: its text is sent as your message)')}`,
     );
   return lines;
-}
-
-/** "project skills", "memory files", "project skills, agents and memory files"…: what a workspace holds. */
-export function workspaceContents(workspace: WorkspaceDeclarations): string {
-  const parts = [
-    ...(workspace.skills.length ? ['skills'] : []),
-    ...(workspace.agents.length ? ['agents'] : []),
-  ];
-  const project = parts.length ? [`project ${parts.join(' and ')}`] : [];
-  const all = [
-    ...project,
-    ...(workspace.memoryFiles.length ? ['memory files'] : []),
-    ...(workspace.settings ? ['settings'] : []),
-    ...(workspace.commands?.length ? ['commands'] : []),
-  ];
-  return all.length > 1 ? `${all.slice(0, -1).join(', ')} and ${all.at(-1)}` : (all[0] ?? 'project files');
-}
-
-/** The one line `birdie run` (and other non-interactive commands) print for skipped workspaces. */
-export function skippedLine(untrusted: readonly WorkspaceDeclarations[]): string | undefined {
-  if (untrusted.length === 0) return undefined;
-  const skills = untrusted.reduce((n, w) => n + w.skills.length, 0);
-  const agents = untrusted.reduce((n, w) => n + w.agents.length, 0);
-  const memory = untrusted.reduce((n, w) => n + w.memoryFiles.length, 0);
-  const settings = untrusted.filter((w) => w.settings).length;
-  const commands = untrusted.reduce((n, w) => n + (w.commands?.length ?? 0), 0);
-  const parts = [
-    ...(skills > 0 ? [count(skills, 'skill')] : []),
-    ...(agents > 0 ? [count(agents, 'agent')] : []),
-    ...(memory > 0 ? [count(memory, 'memory file')] : []),
-    ...(settings > 0 ? ['the settings file'] : []),
-    ...(commands > 0 ? [count(commands, 'command')] : []),
-  ];
-  const what = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '');
-  const where = untrusted.map((w) => w.path).join(', ');
-  return `birdie: skipped ${what} of the untrusted folder ${where}: run \`birdie trust\` there to use them (or --trust-workspace for one run)`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { ansi, plain, strip } from '../../../test/helpers/ansi-style.js';
 import { renderMarkdown } from './render.js';
-import { ansi, plain, strip } from './test-style.js';
 
 const render = (source: string, width = 60) => renderMarkdown(source, { style: ansi, width });
 const text = (source: string, width = 60) => strip(render(source, width));

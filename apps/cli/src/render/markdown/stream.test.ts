@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ansi } from '../../../test/helpers/ansi-style.js';
 import { renderMarkdown } from './render.js';
 import { MarkdownStream } from './stream.js';
-import { ansi } from './test-style.js';
 
 const SAMPLE = `# Release notes
 

@@ -1,6 +1,6 @@
 import type { AlignType } from 'mdast';
 import type { Style } from '../style.js';
-import { textWidth } from './text-width.js';
+import { textWidth } from '../text-width.js';
 import { wrapStyled } from './wrap.js';
 
 const SEPARATOR = ' │ ';

@@ -1,8 +1,8 @@
 import { Terminal as Emulator } from '@xterm/headless';
 import { describe, expect, it } from 'vitest';
+import { ansi, strip } from '../../../test/helpers/ansi-style.js';
 import { renderMarkdown } from './render.js';
 import { TerminalAnswer } from './terminal.js';
-import { ansi, strip } from './test-style.js';
 
 /** A terminal emulator (xterm.js, headless): what a user sees once cursor moves and erasures are applied. */
 class Screen {

@@ -1,8 +1,8 @@
 import type { AnswerSink } from '../answer-sink.js';
 import type { Style } from '../style.js';
+import { rowsOf } from '../text-width.js';
 import { WordWrap } from '../word-wrap.js';
 import { MarkdownStream } from './stream.js';
-import { rowsOf } from './text-width.js';
 
 export interface TerminalAnswerOptions {
   write(text: string): void;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { rowsOf, textWidth } from '../text-width.js';
 import { fit } from './table.js';
-import { rowsOf, textWidth } from './text-width.js';
 import { wrapStyled } from './wrap.js';
 
 describe('wrapStyled', () => {

@@ -1,4 +1,4 @@
-import { charWidth } from './text-width.js';
+import { charWidth } from '../text-width.js';
 
 // SGR parameters that end a style, and the openers each of them ends (styleText closes with these, not with 0).
 const CLOSERS: Record<string, (open: number) => boolean> = {

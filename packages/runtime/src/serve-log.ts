@@ -1,11 +1,15 @@
 import { Writable } from 'node:stream';
 import type { LogEntry } from '@birdie/server';
-import { type Output, UsageError } from '../io.js';
+import { UsageError } from './errors.js';
+
+/** Where the log goes: stderr, or any stream. */
+type Output = { write(text: string): unknown };
 
 export type LogFormat = 'text' | 'json';
 /** The log, and `flush()`: what waits for the end of this step of the event loop is written now. */
 export type ServeLog = ((entry: LogEntry) => void) & { flush(): void };
 
+/** `--log-format`: `text` (the default) or `json`; anything else is a usage error. */
 export function logFormat(value: unknown): LogFormat {
   if (value === undefined) return 'text';
   if (value === 'text' || value === 'json') return value;
@@ -60,7 +64,7 @@ function lineBatch(out: Output): { line(text: string): void; flush(): void } {
  * An output whose every line becomes a `warn` entry of the log: what the runtime writes to stderr while serving
  * (skill problems, settings warnings) stays one JSON object per line under `--log-format json`.
  */
-export function linesToLog(log: (entry: LogEntry) => void): Output {
+export function linesToLog(log: (entry: LogEntry) => void): Writable {
   let pending = '';
   return new Writable({
     write(chunk: Buffer | string, _encoding, done) {

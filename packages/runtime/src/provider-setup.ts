@@ -1,5 +1,8 @@
 import type { Vendor, VendorInfo } from '@birdie/providers';
 
+// What a setup asks of the user to choose a model provider, and what it accepts: the terminal's wizard (`birdie
+// setup`) asks it with prompts; another front end (a web page) can ask the same questions with the same checks.
+
 /** The base URL question of `birdie setup`, for a vendor that accepts one. */
 export interface BaseUrlQuestion {
   message: string;
@@ -47,4 +50,36 @@ export function baseUrlProblem(value: string | undefined): string | undefined {
 export function keyOptional(vendor: Vendor, info: VendorInfo, baseUrl: string | undefined): boolean {
   if (info.apiKeyEnv.length === 0) return true;
   return vendor === 'openai' && baseUrl !== undefined && baseUrl !== info.defaultBaseUrl;
+}
+
+/** The API key question of `birdie setup`: its wording, the variable that already holds a key, and its check. */
+export interface KeyQuestion {
+  message: string;
+  /** The first of the vendor's key variables set in the environment: an empty answer uses it. */
+  fromEnv: string | undefined;
+  /** Why an answer cannot be saved (empty when a key is needed), or undefined. */
+  validate(value: string | undefined): string | undefined;
+}
+
+/** What setup asks for the key of `vendor` at the base URL the user gave (if any), with `env` as the environment. */
+export function keyQuestion(
+  vendor: Vendor,
+  info: VendorInfo,
+  env: NodeJS.ProcessEnv,
+  baseUrl: string | undefined,
+): KeyQuestion {
+  const optional = keyOptional(vendor, info, baseUrl);
+  const fromEnv = info.apiKeyEnv.find((name) => env[name]);
+  return {
+    message: fromEnv
+      ? `API key (leave empty to use ${fromEnv} from the environment)`
+      : optional
+        ? 'API key (leave empty for a server that needs none)'
+        : `API key (${info.apiKeyEnv.join(' or ')} is not set, so one is needed)`,
+    fromEnv,
+    validate: (value) =>
+      !value && !fromEnv && !optional
+        ? `a key is required: ${info.apiKeyEnv.join(' and ')} ${info.apiKeyEnv.length > 1 ? 'are' : 'is'} not set`
+        : undefined,
+  };
 }

@@ -2,12 +2,14 @@ import { stripVTControlCharacters } from 'node:util';
 
 /**
  * Columns a code point takes in a terminal: 2 for East Asian wide and fullwidth characters and most emoji, 0 for
- * combining marks and zero-width joiners, 1 otherwise. An approximation of wcwidth good enough for wrapping.
+ * combining marks, zero-width spaces and joiners and variation selectors, 1 otherwise. An approximation of wcwidth
+ * good enough for wrapping and cutting lines (the Markdown renderer and the REPL's live tool output share it).
  */
 export function charWidth(codePoint: number): number {
   if (
-    codePoint === 0x200d ||
     (codePoint >= 0x300 && codePoint <= 0x36f) ||
+    (codePoint >= 0x200b && codePoint <= 0x200f) ||
+    (codePoint >= 0x20d0 && codePoint <= 0x20ff) ||
     (codePoint >= 0xfe00 && codePoint <= 0xfe0f)
   )
     return 0;

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../io.js';
-import { linesToLog, logFormat, serveLog } from './log.js';
+import { UsageError } from '../src/errors.js';
+import { linesToLog, logFormat, serveLog } from '../src/serve-log.js';
 
 const capture = () => {
   const out = new PassThrough();
