@@ -134,7 +134,8 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
   ): Promise<void> {
     await this.withEncoder(threadId, ns, async (encoder) => {
       const drafts = await draftValues(encoder, checkpoint, newVersions);
-      // Caches learn about rows only after the commit: a rolled-back attempt's ids get reused.
+      // The blob and body caches learn about rows only after the commit (a rolled-back attempt's ids get reused);
+      // the thread-row and seq caches fill inside it and are dropped with the epoch if the transaction rolls back.
       const saved = immediate(this.db, () => {
         this.fence(threadId);
         const thread = this.threadRow(threadId, ns);
