@@ -92,6 +92,8 @@ export interface McpScope {
 export interface McpTurn {
   /** True once the run ended: it holds no connection any more. */
   readonly ended: boolean;
+  /** Told when the run first holds a connection (a call starts on it). */
+  hold?(): void;
   onNotice(notice: McpNotice): void;
 }
 

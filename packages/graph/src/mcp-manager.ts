@@ -254,7 +254,10 @@ export class McpManager {
     const scope = options.scope ?? UNSCOPED;
     connection.calls.set(scope, (connection.calls.get(scope) ?? 0) + 1);
     holders(connection);
-    if (scope.turn && !scope.turn.ended) connection.turns.add(scope.turn);
+    if (scope.turn && !scope.turn.ended) {
+      connection.turns.add(scope.turn);
+      scope.turn.hold?.();
+    }
     try {
       const result = await client.callTool({ name: tool, arguments: args }, undefined, {
         timeout: options.timeoutMs,

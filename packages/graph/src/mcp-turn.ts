@@ -6,11 +6,21 @@ import type { McpNotice, McpTurn } from './mcp-connection.js';
  */
 export class McpTurnNotices implements McpTurn {
   #ended = false;
+  #held = false;
   #queue: McpNotice[] = [];
   #wake?: () => void;
 
   get ended(): boolean {
     return this.#ended;
+  }
+
+  /** True once the run called a tool on an MCP connection: only from then on can a server say something to it. */
+  get held(): boolean {
+    return this.#held;
+  }
+
+  hold(): void {
+    this.#held = true;
   }
 
   onNotice(notice: McpNotice): void {
@@ -56,7 +66,11 @@ export async function* withNotices<T>(
   let next: Promise<IteratorResult<T>> | undefined = iterator.next();
   try {
     while (next) {
-      const step = await Promise.race([next, notices.arrived().then(() => undefined)]);
+      // A run that holds no MCP connection hears nothing: its steps are awaited without the race (a dozen promises
+      // a step, ~4% of a round trip). From the step in which it first calls a server on, it races the notices.
+      const step = notices.held
+        ? await Promise.race([next, notices.arrived().then(() => undefined)])
+        : await next;
       for (const notice of notices.take()) yield { notice };
       if (step === undefined) continue;
       next = undefined;
