@@ -8,5 +8,8 @@ export default defineConfig({
     // The filesystem tests change the process's working directory, which worker threads cannot do.
     pool: 'forks',
     testTimeout: 20_000,
+    // Clean-up hooks remove whole temp trees and stop child processes; on a loaded machine that outlasts
+    // vitest's 10 s default, and a clean-up is no place for a test to fail.
+    hookTimeout: 60_000,
   },
 });

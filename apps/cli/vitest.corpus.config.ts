@@ -6,6 +6,9 @@ export default defineConfig({
     include: ['test/**/*.corpus.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 20_000,
+    // Clean-up hooks remove whole temp trees and stop child processes; on a loaded machine that outlasts
+    // vitest's 10 s default, and a clean-up is no place for a test to fail.
+    hookTimeout: 60_000,
     // The tests that start the CLI run the bundle: rebuild it first when the sources or a package's dist/ changed.
     globalSetup: ['test/helpers/fresh-bundle.ts'],
   },

@@ -6,5 +6,8 @@ export default defineConfig({
     include: ['test/**/*.corpus.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 20_000,
+    // Clean-up hooks remove whole temp trees and stop child processes; on a loaded machine that outlasts
+    // vitest's 10 s default, and a clean-up is no place for a test to fail.
+    hookTimeout: 60_000,
   },
 });
