@@ -19,6 +19,7 @@ it('exports exactly the public API', async () => {
     'loadRegistry',
     'memoryFileNameProblem',
     'memoryFilePaths',
+    'memoryFilePathsSync',
     'skillIdentity',
     'snapshotFromSkills',
   ]);

@@ -47,6 +47,7 @@ export {
   MEMORY_FILE_NAME,
   memoryFileNameProblem,
   memoryFilePaths,
+  memoryFilePathsSync,
   PROJECT_COMMANDS_DIR,
   PROJECT_SETTINGS_FILE,
 } from './workspace-files.js';

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { open, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Skill } from '@birdie/skill-parser';
@@ -25,28 +26,35 @@ const HEAD_LINES = 3;
 const HEAD_WIDTH = 100;
 const HEAD_BYTES = 4096;
 
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
+function exists(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 /**
  * The memory file paths of a folder (`AGENTS.md`, or each of `names` in their order), general to specific: from the
  * repository root (the nearest folder above `cwd` holding `.git`) down to `cwd`; outside a repository only `cwd`'s.
- * Existing or not.
+ * Existing or not. The one place this rule is written: the trust digest, the prompt and the runtime's cache of the
+ * files all go by it.
+ *
+ * Synchronous: one `stat` of `.git` per folder from `cwd` up to the root, which costs less than sending each through
+ * the thread pool. `hasGit` is how a `.git` is looked for (default: it can be stat'ed); a caller that must also
+ * remember what it saw (the runtime's cache stamps each `.git` it checks) passes its own.
  */
-export async function memoryFilePaths(
+export function memoryFilePathsSync(
   cwd: string,
   names: readonly string[] = DEFAULT_MEMORY_FILE_NAMES,
-): Promise<string[]> {
+  hasGit: (gitPath: string) => boolean = exists,
+): string[] {
   const chain: string[] = [];
   let dir = resolve(cwd);
   let root: number | undefined;
   for (;;) {
     chain.push(dir);
-    if (await exists(join(dir, '.git'))) {
+    if (hasGit(join(dir, '.git'))) {
       root = chain.length;
       break;
     }
@@ -58,6 +66,14 @@ export async function memoryFilePaths(
     .slice(0, root ?? 1)
     .reverse()
     .flatMap((folder) => names.map((name) => join(folder, name)));
+}
+
+/** `memoryFilePathsSync` for callers that await it. */
+export async function memoryFilePaths(
+  cwd: string,
+  names: readonly string[] = DEFAULT_MEMORY_FILE_NAMES,
+): Promise<string[]> {
+  return memoryFilePathsSync(cwd, names);
 }
 
 /** The project memory files that exist (of `names`, default `AGENTS.md`), with their size and first lines. */

@@ -1,6 +1,7 @@
 import { type Stats, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { FindMemoryFilesOptions, MemoryFile } from '@birdie/graph';
+import { memoryFilePathsSync } from '@birdie/registry';
 
 /** A file's identity and content stamp; `none` when it cannot be stat'ed (missing, unreadable). */
 type Probe = { path: string; stamp: string };
@@ -36,9 +37,10 @@ function stampOf(path: string, content: boolean): { stamp: string; settled: bool
 }
 
 /**
- * What `findMemoryFiles` reads depends on: the `.git` looked for in `cwd` and each parent up to the first one found
- * (the repository root: `memoryFilePaths`' rule in @birdie/registry), and every candidate file (the user's own, then
- * each project folder's, for each name).
+ * What `findMemoryFiles` reads depends on: every candidate file (the user's own, then each project folder's, for
+ * each name), and the `.git` looked for in `cwd` and each parent up to the first one found (the repository root).
+ * Which folders those are is @birdie/registry's rule (`memoryFilePathsSync`); each `.git` it checks is stamped by
+ * the same `stat` that answers it.
  */
 function probesOf(options: FindMemoryFilesOptions): { probes: Probe[]; settled: boolean } {
   const probes: Probe[] = [];
@@ -47,20 +49,13 @@ function probesOf(options: FindMemoryFilesOptions): { probes: Probe[]; settled: 
     const { stamp, settled: ok } = stampOf(path, content);
     probes.push({ path, stamp });
     settled &&= ok;
+    return stamp !== 'none';
   };
   for (const path of [...(options.userFile ? [options.userFile] : []), ...(options.userFiles ?? [])])
     add(resolve(path), true);
-  if (options.project !== false) {
-    const chain: string[] = [];
-    for (let dir = resolve(options.cwd); ; dir = dirname(dir)) {
-      chain.push(dir);
-      add(join(dir, '.git'), false);
-      if (probes.at(-1)?.stamp !== 'none' || dirname(dir) === dir) break;
-    }
-    const root = probes.at(-1)?.stamp === 'none' ? 1 : chain.length;
-    for (const folder of chain.slice(0, root))
-      for (const name of options.names ?? ['AGENTS.md']) add(join(folder, name), true);
-  }
+  if (options.project !== false)
+    for (const path of memoryFilePathsSync(options.cwd, options.names, (git) => add(git, false)))
+      add(path, true);
   return { probes, settled };
 }
 

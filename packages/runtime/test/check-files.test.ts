@@ -1,19 +1,10 @@
 import { join } from 'node:path';
-import { makeTempDir, writeTree } from '@birdie/test-utils';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { writeTree } from '@birdie/test-utils';
+import { describe, expect, it } from 'vitest';
 import { checkAgentFiles, checkSkillFiles, missingPath } from '../src/check-files.js';
+import { tempHomeEachTest } from './helpers/temp-home.js';
 
-let home: Awaited<ReturnType<typeof makeTempDir>>;
-let io: { env: NodeJS.ProcessEnv; cwd: string; stderr: { write(text: string): unknown } };
-beforeEach(async () => {
-  home = await makeTempDir();
-  io = {
-    env: { HOME: home.path, USER: 'ada', BIRDIE_HOME: join(home.path, '.birdie') },
-    cwd: home.path,
-    stderr: { write: () => true },
-  };
-});
-afterEach(() => home.cleanup());
+const home = tempHomeEachTest();
 
 const SKILL = '---\nname: notes\ndescription: Project notes\n---\n\nNotes.\n';
 const BROKEN = '---\nname: Bad Name\n---\n\nNo description.\n';
@@ -23,12 +14,12 @@ const rules = (check: { messages: { ruleId?: string | undefined }[] }) => check.
 describe('checking skill files', () => {
   it("checks a skills folder, one skill's folder or a SKILL.md, and reports a missing path as a problem", async () => {
     await writeTree(home.path, { 'skills/notes/SKILL.md': SKILL, 'skills/bad/SKILL.md': BROKEN });
-    const folder = await checkSkillFiles(io, {}, ['skills']);
+    const folder = await checkSkillFiles(home.io, {}, ['skills']);
     expect(folder.loaded).toBe(1);
     expect(folder.messages.some((m) => m.fatal === true && m.file?.endsWith('bad/SKILL.md'))).toBe(true);
     expect(folder.untrusted).toEqual([]);
-    expect((await checkSkillFiles(io, {}, ['skills/notes'])).loaded).toBe(1);
-    const file = await checkSkillFiles(io, {}, ['skills/notes/SKILL.md', 'nowhere']);
+    expect((await checkSkillFiles(home.io, {}, ['skills/notes'])).loaded).toBe(1);
+    const file = await checkSkillFiles(home.io, {}, ['skills/notes/SKILL.md', 'nowhere']);
     expect(file.loaded).toBe(1);
     expect(file.messages).toContainEqual(missingPath(join(home.path, 'nowhere')));
     expect(rules(file)).toEqual(['missing-path']);
@@ -39,7 +30,7 @@ describe('checking skill files', () => {
       '.birdie/skills/notes/SKILL.md': SKILL,
       'project/.agents/skills/project/SKILL.md': SKILL.replace('notes', 'project'),
     });
-    const check = await checkSkillFiles({ ...io, cwd: join(home.path, 'project') }, {}, []);
+    const check = await checkSkillFiles({ ...home.io, cwd: join(home.path, 'project') }, {}, []);
     expect(check.loaded).toBe(1);
     expect(check.untrusted.map((w) => w.skills.map((s) => s.name))).toEqual([['project']]);
   });
@@ -48,16 +39,16 @@ describe('checking skill files', () => {
 describe('checking agent files', () => {
   it('checks an agent file against the skills birdie loads, and a missing path', async () => {
     await writeTree(home.path, { 'agents/helper.md': AGENT });
-    const check = await checkAgentFiles(io, {}, ['agents/helper.md', 'agents/none.md']);
+    const check = await checkAgentFiles(home.io, {}, ['agents/helper.md', 'agents/none.md']);
     expect(check.loaded).toBe(1);
     expect(rules(check)).toContain('unknown-skill');
     expect(rules(check)).toContain('missing-path');
-    expect((await checkAgentFiles(io, {}, ['agents'])).loaded).toBe(1);
+    expect((await checkAgentFiles(home.io, {}, ['agents'])).loaded).toBe(1);
   });
 
   it('checks the agents birdie loads without paths', async () => {
     await writeTree(home.path, { '.birdie/agents/helper.md': AGENT, 'project/README.md': 'hi\n' });
-    const check = await checkAgentFiles({ ...io, cwd: join(home.path, 'project') }, {}, []);
+    const check = await checkAgentFiles({ ...home.io, cwd: join(home.path, 'project') }, {}, []);
     expect(check.loaded).toBe(1);
     expect(rules(check)).toContain('unknown-skill');
   });

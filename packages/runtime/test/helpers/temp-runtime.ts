@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeTempDir } from '@birdie/test-utils';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
+import { userIo } from './temp-home.js';
 
 const SCRIPT = fileURLToPath(new URL('../fixtures/shout.json', import.meta.url));
 
@@ -30,18 +31,7 @@ export async function tempRuntime(
     await mkdir(dirname(join(work, path)), { recursive: true });
     await writeFile(join(work, path), text);
   }
-  const io = {
-    env: {
-      PATH: process.env.PATH,
-      HOME: dir.path,
-      BIRDIE_HOME: home,
-      USER: 'ada',
-      LLM_VENDOR: 'scripted',
-      LLM_SCRIPT: SCRIPT,
-    },
-    cwd: work,
-    stderr: { write: () => true },
-  };
+  const io = userIo(dir.path, work, { PATH: process.env.PATH, LLM_VENDOR: 'scripted', LLM_SCRIPT: SCRIPT });
   const rt = await openRuntime(io, {});
   cleanups.push(() => rt.close());
   return rt;
