@@ -402,6 +402,15 @@ async function leasedTurn(
       ...(notices.length > 0 ? { notices } : {}),
     });
   } catch (error) {
+    // Another process took the session over (this one paused past its lease): the store ended nothing of this turn
+    // (its run is marked died, the session's totals are the new holder's). A failure of the run: in the result.
+    if (isStoreErrorLike(error) && (error.code === 'lease-lost' || error.code === 'session-busy')) {
+      result.status = 'error';
+      result.error = error.message;
+      result.errorCode = error.code;
+      result.errorHint = error.hint;
+      return result;
+    }
     // The turn already failed on the same cause (a full disk): that failure is the one to report.
     if (result.status !== 'error') throw error;
   }

@@ -22,7 +22,9 @@ import { type Client, type Db, NOW_MS, type Queryable } from './db.js';
 import { PgHeldLease, type PgLeaseBook } from './held-lease.js';
 import { UnreleasedLeases } from './unreleased.js';
 
-type Row = LeaseRow & { now: number };
+/** A lease row with the database's clock when it was read. */
+export type LeaseRowAt = LeaseRow & { now: number };
+type Row = LeaseRowAt;
 
 /** How often a release that did not reach the server is tried again, at most. */
 const RETRY_MS = 5_000;
@@ -76,7 +78,14 @@ export class PgLeases implements PgLeaseBook {
    * owner has it now, `session-busy` when it never held it and a live process does.
    */
   async fence(client: Client, sessionId: string): Promise<void> {
-    const row = await this.row(client, sessionId, ' FOR SHARE');
+    this.fenceRow(sessionId, await this.row(client, sessionId, ' FOR SHARE'));
+  }
+
+  /**
+   * `fence` on the lease row (locked `FOR SHARE`, with the database's `now`) that a statement of the caller's
+   * transaction read itself: `runs.finish` reads it in its UPDATE, so the fence costs no statement of its own.
+   */
+  fenceRow(sessionId: string, row: Row | undefined): void {
     const lease = this.held.get(sessionId);
     checkFence(sessionId, row, this.owner, lease, this.lost.has(sessionId), (r) => this.live(r));
   }

@@ -20,7 +20,7 @@ import {
   toRun,
   validateUserId,
 } from '@birdie/store/backend';
-import { type Db, NOW_MS, type Queryable } from './db.js';
+import { type Db, NOW_MS } from './db.js';
 import { guard } from './guard.js';
 import type { PgLeases } from './leases.js';
 import { requireOwner } from './owner.js';
@@ -69,33 +69,39 @@ export function createRuns(db: Db, leases: PgLeases): RunsRepo {
       const { status, input, output, error, usage, answer, endCheckpoint, model, notices, turn } =
         checkRunFinish(r);
       if (!Number.isSafeInteger(runId)) throw new StoreError('not-found', `no run ${runId}`);
-      const end = async (q: Queryable) => {
+      // The turn's end in one transaction: the run, its session's totals and the release of its lease. The UPDATE
+      // reads (and locks FOR SHARE, before the run's row, in the order a takeover locks them) the session's lease
+      // row: the fence costs no statement of its own, and a fenced end throws, which rolls the update back.
+      const released = await db.tx(async (client) => {
         const now = Date.now();
-        const { rows } = await q.query<{ session_id: string; user_id: string | null }>(
-          `UPDATE runs SET status = $1, ended_at = $2, input_tokens = $3, output_tokens = $4, error = $5, usage = $6,
-             answer = $7, end_checkpoint = coalesce($8, end_checkpoint), model = coalesce($9, model), notices = $10
-           WHERE id = $11
-           RETURNING session_id, user_id`,
+        const { rows } = await client.query<
+          { session_id: string; user_id: string | null; now: number } & RunWithLease
+        >(
+          `WITH lease AS (
+             SELECT * FROM leases WHERE session_id = (SELECT session_id FROM runs WHERE id = $11) FOR SHARE
+           )
+           UPDATE runs SET status = $1, ended_at = $2, input_tokens = $3, output_tokens = $4, error = $5, usage = $6,
+             answer = $7, end_checkpoint = coalesce($8, runs.end_checkpoint), model = coalesce($9, runs.model),
+             notices = $10
+           FROM (SELECT ${NOW_MS} AS now) n LEFT JOIN lease l ON true
+           WHERE runs.id = $11
+           RETURNING runs.session_id, runs.user_id, n.now, l.session_id AS l_session_id, l.owner AS l_owner,
+             l.host AS l_host, l.pid AS l_pid, l.pid_scope AS l_pid_scope, l.acquired_at AS l_acquired_at,
+             l.expires_at AS l_expires_at`,
           [status, now, input, output, error, usage, answer, endCheckpoint, model, notices, runId],
         );
-        if (rows.length === 0) throw new StoreError('not-found', `no run ${runId}`);
-        return { run: rows[0]!, now };
-      };
-      if (turn === null && r.release === undefined) {
-        await end(db);
-        return;
-      }
-      // The turn's end in one transaction: the run, its session's totals and the release of its lease.
-      const released = await db.tx(async (client) => {
-        const { run, now } = await end(client);
+        const run = rows[0];
+        if (run === undefined) throw new StoreError('not-found', `no run ${runId}`);
+        const held = r.release === undefined ? undefined : leases.ownLease(r.release, run.session_id);
+        // A holder whose lease was taken over ends nothing: its runs are the new holder's to mark (they were, 'died').
+        const row = joinedLease(run);
+        leases.fenceRow(run.session_id, row && { ...row, now: run.now });
         if (turn !== null) {
           await requireOwner(client, run.session_id, run.user_id ?? '');
           await addTurn(client, run.session_id, turn.input, turn.output, now);
         }
-        if (r.release === undefined) return undefined;
-        const lease = leases.ownLease(r.release, run.session_id);
-        await leases.releaseRow(client, lease);
-        return lease;
+        if (held !== undefined) await leases.releaseRow(client, held);
+        return held;
       });
       await released?.releasedWithRow();
     },

@@ -90,6 +90,8 @@ export function createSessions(db: Db, deps: SessionDeps): Sessions {
       const output = checkCount(usage?.outputTokens, 'outputTokens');
       await db.tx(async (client) => {
         await requireOwner(client, id, userId);
+        // Fenced like `runs.finish`'s `sessionTurn`: a holder that lost the session adds nothing to its totals.
+        await deps.leases.fence(client, id);
         await addTurn(client, id, input, output, Date.now());
       });
     },

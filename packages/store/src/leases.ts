@@ -94,8 +94,15 @@ export class Leases implements LeaseBook {
    * and another owner has it now, `session-busy` when it never held it and a live process does.
    */
   fence(sessionId: string): void {
+    this.fenceRow(sessionId, this.rowInTransaction(sessionId));
+  }
+
+  /**
+   * `fence` on the lease row a statement of the caller's transaction read itself (`runs.finish`'s UPDATE … RETURNING
+   * reads it in the same statement): no query of its own.
+   */
+  fenceRow(sessionId: string, row: LeaseRow | undefined): void {
     const lease = this.held.get(sessionId);
-    const row = this.rowInTransaction(sessionId);
     checkFence(sessionId, row, this.owner, lease, this.lost.has(sessionId), (r) => this.live(r, Date.now()));
   }
 

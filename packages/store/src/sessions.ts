@@ -96,6 +96,8 @@ export function createSessions(db: Db, deps: SessionDeps): SyncOf<Sessions> {
       const output = checkCount(usage?.outputTokens, 'outputTokens');
       immediate(db, () => {
         owners.require(id, userId);
+        // Fenced like `runs.finish`'s `sessionTurn`: a holder that lost the session adds nothing to its totals.
+        leases.fence(id);
         addTurn.run(input, output, Date.now(), id);
       });
     },

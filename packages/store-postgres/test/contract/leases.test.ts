@@ -153,6 +153,60 @@ describe.each(backends)('$name', (backend) => {
       ).toBe('lease-lost');
     });
 
+    it("fences a turn's end: a taken-over holder's runs.finish adds nothing to the session and leaves its runs as the takeover marked them", async () => {
+      const intruder = await other();
+      const lease = await t.store.leases.acquire(sessionId);
+      const run = await t.store.runs.start({ sessionId, userId: 'alice', model: 'fast' });
+      const subagent = await t.store.runs.start({ sessionId, userId: 'alice', parentRunId: run });
+
+      // The holder pauses past its TTL (expired as the other fence tests do) and another worker takes over.
+      await t.env.exec('UPDATE leases SET expires_at = 0 WHERE session_id = ?', [sessionId]);
+      const taker = await intruder.leases.acquire(sessionId);
+      const next = await intruder.runs.start({ sessionId, userId: 'alice' });
+      const session = await intruder.sessions.get(sessionId, 'alice');
+      const died = await intruder.runs.get(run, 'alice');
+      expect(died).toMatchObject({
+        status: 'died',
+        error: expect.stringContaining('stopped holding the session'),
+      });
+      const diedSubagent = await intruder.runs.get(subagent, 'alice');
+
+      // The stale holder wakes up and ends its subagent's run, then its turn: both refused, nothing written.
+      const lostSubagent = await rejection(t.store.runs.finish(subagent, { status: 'ok', answer: 'late' }));
+      expect(lostSubagent.code).toBe('lease-lost');
+      const lost = await rejection(
+        t.store.runs.finish(run, {
+          status: 'ok',
+          inputTokens: 40,
+          outputTokens: 4,
+          answer: 'late',
+          sessionTurn: { inputTokens: 40, outputTokens: 4 },
+          release: lease,
+        }),
+      );
+      expect(lost.code).toBe('lease-lost');
+      expect(lost.message).toContain(`taken over by process ${process.pid} on ${hostname()}`);
+      expect(await intruder.sessions.get(sessionId, 'alice')).toEqual(session);
+      expect(await intruder.runs.get(run, 'alice')).toEqual(died);
+      expect(await intruder.runs.get(subagent, 'alice')).toEqual(diedSubagent);
+      expect(await intruder.leases.holder(sessionId)).toEqual(taker.holder);
+      await lease.release();
+      expect(await intruder.leases.holder(sessionId)).toEqual(taker.holder);
+
+      // The new holder's turn ends as usual.
+      await intruder.runs.finish(next, {
+        status: 'ok',
+        sessionTurn: { inputTokens: 7, outputTokens: 1 },
+        release: taker,
+      });
+      expect(await intruder.sessions.get(sessionId, 'alice')).toMatchObject({
+        turns: 1,
+        inputTokens: 7,
+        outputTokens: 1,
+      });
+      expect(await intruder.runs.get(next, 'alice')).toMatchObject({ status: 'ok' });
+    });
+
     it('checks a pid only where it means something: a dead pid from another machine or pid namespace waits for expiry', async () => {
       const c = holder();
       const { pid } = JSON.parse(await c.waitFor((l) => l.includes('held')));
