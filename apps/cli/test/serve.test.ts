@@ -438,6 +438,7 @@ describe('the database for every command', { timeout: 60_000 }, () => {
         'token-roles',
         'per-user-numbers',
         'run-notices',
+        'channel-deliveries',
       ],
     });
     expect(before.stdout).not.toContain('password');
