@@ -37,6 +37,12 @@ export interface ChannelCoreOptions {
   maxFileBytes: number;
 }
 
+/**
+ * How long a delivery's keys are kept: Slack retries within the hour, Telegram keeps an undelivered update for 24
+ * hours, and a redelivery to another worker comes at once.
+ */
+export const DELIVERY_TTL_MS = 24 * 60 * 60 * 1000;
+
 export const REFUSAL =
   "Sorry, I only talk to people my operator has allowed. If you should be one of them, ask them to add your user id to birdie's allow list.";
 
@@ -83,6 +89,7 @@ export class ChannelCore {
     if (message.group && !message.mentioned) return;
     const user = this.options.allow[message.userId];
     if (user === undefined) return this.refuse(message.place, this.keyOf(message.place), message.userId);
+    if (!(await this.firstDelivery(message))) return;
     const key = this.sessionKey(message.place, message.userId, message.group);
     if (message.group) await this.adoptGroupSession(message.place, key, user);
     const command = /^\/([a-z]+)(?:@\S+)?(?:\s+([\s\S]*))?$/i.exec(message.text.trim());
@@ -184,6 +191,18 @@ export class ChannelCore {
 
   private async entryFor(key: string, user: string): Promise<ChatEntry> {
     return (await this.sessionFor(key, user)).entry;
+  }
+
+  /**
+   * Claims the message's delivery keys in the store, so that a platform's second delivery of it (a retry, a
+   * redelivery after a restart, or to another worker on the same store) starts no second turn.
+   */
+  private async firstDelivery(message: IncomingMessage): Promise<boolean> {
+    const keys = message.deliveryKeys ?? [];
+    if (keys.length === 0) return true;
+    if (await this.rt.store.deliveries.claim(keys, DELIVERY_TTL_MS)) return true;
+    this.options.log(`${this.keyOf(message.place)}: already delivered (${keys.join(', ')}), dropped`);
+    return false;
   }
 
   private async refuse(place: ChatPlace, key: string, userId: string): Promise<void> {

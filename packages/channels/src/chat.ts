@@ -26,6 +26,11 @@ export interface IncomingMessage {
   mentioned: boolean;
   voice?: IncomingFile & { mime: string };
   files?: IncomingFile[];
+  /**
+   * The platform's ids of this delivery (Slack's event id and the message's channel + ts, Telegram's update id):
+   * a message whose keys were claimed before, by this process or another on the same store, is dropped.
+   */
+  deliveryKeys?: readonly string[];
 }
 
 export interface ButtonPress {

@@ -189,6 +189,17 @@ function incoming(
 }
 
 /**
+ * What identifies one delivery of a message: the envelope's `event_id` (the same on every redelivery of the event)
+ * and the message's channel + `ts` (the same in its `app_mention` and its `message` event).
+ */
+function deliveryKeys(body: { event_id?: unknown }, event: SlackMessageEvent): string[] {
+  return [
+    ...(typeof body.event_id === 'string' ? [`slack:event:${body.event_id}`] : []),
+    `slack:message:${event.channel}:${event.ts}`,
+  ];
+}
+
+/**
  * Starts the Slack channel on Bolt: Socket Mode with the app token, or the Events API over HTTP, where Bolt refuses
  * (401) any request whose `v0` signature does not match the signing secret or whose timestamp is over five minutes
  * old. Events mode without a signing secret, and Socket Mode without an app token, refuse to start.
@@ -254,7 +265,7 @@ export async function startSlack(
   });
   app.error(async (error) => core.log(`slack: ${error.message}`));
 
-  app.event('message', async ({ event, context }) => {
+  app.event('message', async ({ event, body, context }) => {
     // Slack retries an event it thinks was not acknowledged in time; Bolt acknowledged it at once.
     if (context.retryNum) return;
     const message = event as SlackMessageEvent & { subtype?: string; bot_id?: string; channel_type?: string };
@@ -264,21 +275,19 @@ export async function startSlack(
       chatId: message.channel,
       ...(message.thread_ts ? { threadId: message.thread_ts } : {}),
     };
-    if (!dm) {
-      // In a channel: a mention is answered through `app_mention`; other messages only in a thread the bot is in.
-      if (!message.thread_ts || message.text?.includes(`<@${botUser}>`)) return;
-      if (!channel.knows(place)) return;
-    }
+    // In a channel: a new mention is answered through `app_mention`; other messages only in a thread the bot is in
+    // (a mention there comes as both events: the first one taken wins, by the message's delivery key).
+    if (!dm && (!message.thread_ts || !channel.knows(place))) return;
     const parsed = incoming(message, place, !dm, botUser, download);
-    if (parsed) await channel.onMessage(parsed);
+    if (parsed) await channel.onMessage({ ...parsed, deliveryKeys: deliveryKeys(body, message) });
   });
 
-  app.event('app_mention', async ({ event, context }) => {
+  app.event('app_mention', async ({ event, body, context }) => {
     if (context.retryNum) return;
     const mention = event as SlackMessageEvent;
     const place: ChatPlace = { chatId: mention.channel, threadId: mention.thread_ts ?? mention.ts };
     const parsed = incoming(mention, place, true, botUser, download);
-    if (parsed) await channel.onMessage(parsed);
+    if (parsed) await channel.onMessage({ ...parsed, deliveryKeys: deliveryKeys(body, mention) });
   });
 
   app.action(/^ap:/, async ({ ack, body, client }) => {

@@ -181,7 +181,12 @@ export async function startTelegram(
   bot.catch((error) => core.log(`telegram: ${error.message}`));
   bot.on('message', async (ctx: Context) => {
     const message = ctx.message && incoming(bot, apiRoot, options.token, ctx.message);
-    if (message) await channel.onMessage(message);
+    // Telegram sends an update again when its webhook call or getUpdates answer was lost: its id is the key.
+    if (message)
+      await channel.onMessage({
+        ...message,
+        deliveryKeys: [`telegram:${bot.botInfo.id}:update:${ctx.update.update_id}`],
+      });
   });
   bot.on('callback_query:data', async (ctx) => {
     const chat = ctx.callbackQuery.message?.chat;

@@ -365,6 +365,17 @@ export const MIGRATIONS: readonly { name: string; sql: string }[] = [
     name: 'run-notices',
     sql: `ALTER TABLE runs ADD COLUMN notices text;`,
   },
+  {
+    // Deliveries of the chat channels already taken (Slack event ids, Telegram update ids), until they expire.
+    name: 'channel-deliveries',
+    sql: `
+  CREATE TABLE deliveries (
+    key text COLLATE "C" PRIMARY KEY,
+    expires_at bigint NOT NULL
+  );
+  CREATE INDEX deliveries_by_expiry ON deliveries (expires_at);
+  `,
+  },
 ];
 
 export interface MigrationStatus {

@@ -1,6 +1,7 @@
 import { checkReadiness, type Store, StoreError } from '@birdie/store/backend';
 import { PostgresCheckpointer } from './checkpointer/saver.js';
 import { Db } from './db.js';
+import { createDeliveries } from './deliveries.js';
 import { runDoctor } from './doctor.js';
 import { createFiles } from './files.js';
 import { guard } from './guard.js';
@@ -123,6 +124,7 @@ function assemble(db: Db): PostgresStore {
     files: guard(db, createFiles(db, leases)),
     tokens: guard(db, createTokens(db)),
     turns: guard(db, createTurnLog(db)),
+    deliveries: guard(db, createDeliveries(db)),
     checkpointer,
     doctor: guard(db, { doctor: () => runDoctor(db, checkpointer) }).doctor,
     migrationStatus: guard(db, { migrationStatus: () => migrationStatus(db) }).migrationStatus,

@@ -13,6 +13,7 @@ export type {
   ApiToken,
   CreateSessionOptions,
   DamagedSession,
+  DeliveriesRepo,
   DoctorReport,
   FinishedStatus,
   Grants,

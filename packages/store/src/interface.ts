@@ -565,6 +565,21 @@ export interface TurnLogRepo {
   prune(before: Date): Promise<number>;
 }
 
+/**
+ * Deliveries already taken: the ids a chat platform gives what it delivers (Slack's `event_id`, a message's channel
+ * and `ts`, Telegram's `update_id`), so that something delivered twice (a retry, a redelivery after a restart, a copy
+ * sent to another worker behind the same address) is handled once by the processes sharing the store. Claims expire
+ * (the table stays small): a key is kept for the `ttlMs` its claim gave.
+ */
+export interface DeliveriesRepo {
+  /**
+   * Claims the keys of one delivery: `true` when none of them is claimed now (every key is then recorded until `ttlMs`
+   * from now), `false` when one of them is (nothing recorded). Race-safe across processes: of two claims sharing a key,
+   * one wins. Expired claims are removed on the way. 1–8 keys of 1–200 characters without NUL; `ttlMs` from 1 s to 30 days.
+   */
+  claim(keys: readonly string[], ttlMs: number): Promise<boolean>;
+}
+
 export type TrustDecision = 'trusted' | 'refused';
 
 /** The user's answer about one project folder, for what it declared when they answered. */
@@ -688,6 +703,8 @@ export interface Store {
   readonly tokens: TokensRepo;
   /** The HTTP API's turns and their events, for idempotent submission and reattaching (`birdie serve`). */
   readonly turns: TurnLogRepo;
+  /** Deliveries of the chat channels already taken, so that one delivered twice is handled once. */
+  readonly deliveries: DeliveriesRepo;
   /** LangGraph checkpointer over the same data; `thread_id` is the session id. */
   readonly checkpointer: BaseCheckpointSaver;
   /** Checks the whole store: the back end's own check, then every stored record decoded. */

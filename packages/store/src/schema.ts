@@ -300,4 +300,12 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // v9: what MCP servers said during a run (log messages at their level, change news), as JSON.
   `ALTER TABLE runs ADD COLUMN notices TEXT;`,
+  // v10: deliveries of the chat channels already taken (Slack event ids, Telegram update ids), until they expire.
+  `
+  CREATE TABLE deliveries (
+    key TEXT PRIMARY KEY,
+    expires_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX deliveries_by_expiry ON deliveries (expires_at);
+  `,
 ];

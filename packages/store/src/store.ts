@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { BirdieCheckpointer } from './checkpointer/saver.js';
 import { type Db, readOnlyError, stateOf } from './db.js';
+import { createDeliveries } from './deliveries.js';
 import { runDoctor } from './doctor.js';
 import { StoreError } from './errors.js';
 import { createFiles } from './files.js';
@@ -99,6 +100,7 @@ function assemble(db: Db, file: string): SqliteStore {
     files: guard(createFiles(db, owners, leases)),
     tokens: guard(createTokens(db)),
     turns: guard(createTurnLog(db, owners)),
+    deliveries: guard(createDeliveries(db)),
     checkpointer,
     doctor: guard<Pick<Store, 'doctor'>>({ doctor: () => runDoctor(db, checkpointer) }).doctor,
     ready() {
