@@ -58,6 +58,11 @@ export interface McpHost {
   newSession(userId: string, title: string): Promise<Session>;
   /** Reads the session's grants into the policy (another process may have changed them). */
   loadGrants(session: Session): Promise<void>;
+  /**
+   * Drops what was read of the session's grants (the store keeps them): a connection calls it when it ends, so a
+   * host serving many MCP sessions holds the grants of the open ones only.
+   */
+  forgetGrants(sessionId: string): void;
   close(): Promise<void>;
 }
 
@@ -177,6 +182,10 @@ export async function openMcpHost(
       },
       async loadGrants(session) {
         policy.setGrants(session.id, await grants.load(session.id, session.userId));
+      },
+      forgetGrants(sessionId) {
+        policy.forget(sessionId);
+        grants.forget(sessionId);
       },
       async close() {
         watcher.close();

@@ -120,15 +120,22 @@ export async function createMcpHttp(host: McpHost, options: McpHttpOptions): Pro
       onsessioninitialized: (sessionId) => {
         connections.set(sessionId, { transport, userId, lastSeen: now(), busy });
       },
-      onsessionclosed: (sessionId) => {
-        connections.delete(sessionId);
-      },
     });
-    await server.connect(transport);
-    const response = await transport.handleRequest(request);
-    // Not an initialize request: nothing to keep.
-    if (transport.sessionId === undefined) await server.close();
-    return response;
+    // However the session ends (DELETE, the idle timeout, `close`), it leaves the table; the server, told by the same
+    // close, lets go of what it holds in the host (see `createMcpServer`).
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) connections.delete(transport.sessionId);
+    };
+    let kept = false;
+    try {
+      await server.connect(transport);
+      const response = await transport.handleRequest(request);
+      // Not an initialize request: nothing to keep.
+      kept = transport.sessionId !== undefined;
+      return response;
+    } finally {
+      if (!kept) await server.close();
+    }
   };
   return {
     ...endpoint,

@@ -25,7 +25,7 @@ export interface BirdieMcpServer {
   server: Server;
   /** The session its calls are logged in, once one was needed. */
   session(): Promise<Session>;
-  /** Whether a tool call is running (a session is not idle while one is, however long it waits for approval). */
+  /** Whether a request is running (a session is not idle while one is, however long a call waits for approval). */
   busy(): boolean;
 }
 
@@ -85,10 +85,13 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
       "birdie's skills: tools (calls that need approval are asked about through elicitation), knowledge skills as skill:// resources, agents as prompts.",
   });
   let opened: Promise<{ session: Session }> | undefined;
+  /** The session, once made: the host's grants of it are let go when the connection ends (`letGo`). */
+  let made: Session | undefined;
   const open = () => {
     opened ??= (async () => {
       const client = server.getClientVersion()?.name ?? 'client';
-      return { session: await host.newSession(options.userId, `mcp ${client}`.slice(0, 120)) };
+      made = await host.newSession(options.userId, `mcp ${client}`.slice(0, 120));
+      return { session: made };
     })();
     // A failure is not kept: the next request tries again.
     opened.catch(() => {
@@ -128,18 +131,44 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
     list.given = JSON.stringify(value);
     return value;
   };
+  /**
+   * Everything the connection holds lives in this closure (the approvals, the lists given, the session), except the
+   * host's listener and its copy of the session's grants: both are let go here, once the connection has ended (the
+   * transport closed: DELETE, the idle timeout, the end of stdio) and its last piece of work is done, since a request
+   * still running then (one making the session, say) would read the grants back into the host.
+   */
+  let ended = false;
+  let working = 0;
+  const letGo = () => {
+    if (!ended || working > 0) return;
+    stopHearing();
+    if (made) host.forgetGrants(made.id);
+  };
+  const tracked = async <T>(work: () => Promise<T>): Promise<T> => {
+    working += 1;
+    try {
+      return await work();
+    } finally {
+      working -= 1;
+      letGo();
+    }
+  };
+
   /** After a change, the lists the client was given are read again; those that differ are announced. */
   let checking = Promise.resolve();
   const recheck = () => {
-    checking = checking.then(async () => {
-      for (const list of Object.values(lists)) {
-        if (list.given === undefined) continue; // never asked for: nothing the client holds is stale
-        const now = JSON.stringify(await list.read());
-        if (now === list.given) continue;
-        list.given = now;
-        await list.announce();
-      }
-    });
+    checking = checking.then(() =>
+      tracked(async () => {
+        for (const list of Object.values(lists)) {
+          if (ended) return; // nobody to tell
+          if (list.given === undefined) continue; // never asked for: nothing the client holds is stale
+          const now = JSON.stringify(await list.read());
+          if (now === list.given) continue;
+          list.given = now;
+          await list.announce();
+        }
+      }),
+    );
     checking = checking.catch((error: unknown) =>
       warn(host.io, `birdie: ${error instanceof Error ? error.message : String(error)}`),
     );
@@ -147,23 +176,19 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
   const stopHearing = host.onChange(recheck);
   const closing = server.onclose;
   server.onclose = () => {
-    stopHearing();
+    ended = true;
+    letGo();
     closing?.();
   };
+  /** Registers a request handler whose work counts until it ends (see `letGo`, and `busy`). */
+  const handle: typeof server.setRequestHandler = (schema, handler) =>
+    server.setRequestHandler(schema, (request, extra) => tracked(async () => handler(request, extra)));
 
-  server.setRequestHandler(types.ListToolsRequestSchema, async () => ({ tools: await give(lists.tools) }));
+  handle(types.ListToolsRequestSchema, async () => ({ tools: await give(lists.tools) }));
 
   /** The tools approved "for this session" on this connection (its birdie session), as the REPL keeps them. */
   const approvals: SessionApproval[] = [];
-  let running = 0;
-  server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {
-    running += 1;
-    try {
-      return await callTool(request, extra);
-    } finally {
-      running -= 1;
-    }
-  });
+  handle(types.CallToolRequestSchema, (request, extra) => callTool(request, extra));
 
   const callTool = async (
     request: { params: { name: string; arguments?: Record<string, unknown> } },
@@ -231,11 +256,11 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
     };
   };
 
-  server.setRequestHandler(types.ListResourcesRequestSchema, async () => ({
+  handle(types.ListResourcesRequestSchema, async () => ({
     resources: await give(lists.resources),
   }));
 
-  server.setRequestHandler(types.ReadResourceRequestSchema, async (request) => {
+  handle(types.ReadResourceRequestSchema, async (request) => {
     try {
       return { contents: [await readResource(host, await sessionKey(), request.params.uri)] };
     } catch (error) {
@@ -244,11 +269,11 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
     }
   });
 
-  server.setRequestHandler(types.ListPromptsRequestSchema, async () => ({
+  handle(types.ListPromptsRequestSchema, async () => ({
     prompts: await give(lists.prompts),
   }));
 
-  server.setRequestHandler(types.GetPromptRequestSchema, async (request) => {
+  handle(types.GetPromptRequestSchema, async (request) => {
     await sessionKey();
     const prompt = getPrompt(host, request.params.name, request.params.arguments);
     if (!prompt)
@@ -256,7 +281,7 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
     return prompt;
   });
 
-  return { server, session: async () => (await open()).session, busy: () => running > 0 };
+  return { server, session: async () => (await open()).session, busy: () => working > 0 };
 }
 
 /**

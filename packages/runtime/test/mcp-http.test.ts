@@ -1,10 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { queryObjects } from 'node:v8';
 import type { McpEndpoint } from '@birdie/server';
 import { makeTempDir } from '@birdie/test-utils';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ElicitRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type McpHost, openMcpHost } from '../src/mcp-host.js';
 import { createMcpHttp } from '../src/mcp-http.js';
@@ -31,7 +33,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function setUp(limits: Record<string, number>) {
+async function setUp(
+  limits: Record<string, number>,
+  settings: Record<string, unknown> = { approval: 'never' },
+) {
   const dir = await makeTempDir('birdie-mcp-http-');
   cleanups.push(dir.cleanup);
   const home = join(dir.path, '.birdie');
@@ -39,7 +44,7 @@ async function setUp(limits: Record<string, number>) {
   await writeFile(join(home, 'skills', 'words', 'SKILL.md'), SKILL);
   await writeFile(
     join(home, 'config.json'),
-    JSON.stringify({ settings: { approval: 'never', serve: { limits } } }),
+    JSON.stringify({ settings: { ...settings, serve: { limits } } }),
   );
   const work = join(dir.path, 'work');
   await mkdir(work);
@@ -60,17 +65,29 @@ async function setUp(limits: Record<string, number>) {
   const { url } = await endpoint.listen({ host: '127.0.0.1', port: 0 });
   cleanups.push(() => endpoint.close());
   const tokenOf = async (user: string) => (await host.store.tokens.create(user)).token;
-  /** A connected SDK client of `token`'s user (closed after the test). */
-  const connect = async (token: string) => {
-    const client = new Client({ name: 'sdk-test', version: '1.0.0' });
+  /**
+   * A connected SDK client of `token`'s user (closed after the test). With `answer`, it can elicit: every approval
+   * question is recorded in `asked` and answered with that decision.
+   */
+  const connect = async (token: string, answer?: 'once' | 'session' | 'reject') => {
+    const asked: string[] = [];
+    const client = new Client(
+      { name: 'sdk-test', version: '1.0.0' },
+      answer ? { capabilities: { elicitation: {} } } : {},
+    );
+    if (answer)
+      client.setRequestHandler(ElicitRequestSchema, async (request) => {
+        asked.push(request.params.message);
+        return { action: 'accept', content: { decision: answer } };
+      });
     const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
       requestInit: { headers: { authorization: `Bearer ${token}` } },
     });
     await client.connect(transport);
     cleanups.push(() => client.close().catch(() => undefined));
-    return { client, transport };
+    return { client, transport, asked };
   };
-  return { host, tokenOf, connect, errors, advance: (ms: number) => (clock += ms) };
+  return { host, url, tokenOf, connect, errors, advance: (ms: number) => (clock += ms) };
 }
 
 describe('birdie mcp --http limits', { timeout: 60_000 }, () => {
@@ -145,5 +162,107 @@ describe('birdie mcp --http limits', { timeout: 60_000 }, () => {
     expect((await client.callTool({ name: 'echo', arguments: { word: 'y' } })).content).toEqual([
       { type: 'text', text: 'y' },
     ]);
+  });
+});
+
+/** Resolves once `condition()` holds (checked every 50 ms), or fails after `ms`, saying what it waited for. */
+async function until(condition: () => boolean, what: string, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const textOf = (result: Awaited<ReturnType<Client['callTool']>>) =>
+  (result.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('');
+
+describe('birdie mcp --http lets go of a closed session', { timeout: 120_000 }, () => {
+  it('a tool approved "for this session" asks again in a later session of the same user (after DELETE, after the idle timeout)', async () => {
+    const { url, tokenOf, connect, advance } = await setUp({ mcp_idle_seconds: 60 }, { approval: 'always' });
+    const alice = await tokenOf('alice');
+    const first = await connect(alice, 'session');
+    for (const word of ['a', 'b'])
+      expect(textOf(await first.client.callTool({ name: 'echo', arguments: { word } }))).toBe(word);
+    expect(first.asked).toHaveLength(1);
+    const closedId = first.transport.sessionId as string;
+    await first.transport.terminateSession();
+    // The closed session's id reaches nothing: a call on it is not run on what it approved.
+    const reused = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${alice}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': closedId,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { word: 'again' } },
+      }),
+    });
+    expect(reused.status).toBe(404);
+    const second = await connect(alice, 'reject');
+    const refused = await second.client.callTool({ name: 'echo', arguments: { word: 'c' } });
+    expect(second.asked).toHaveLength(1);
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain('did not approve');
+    // Closed by the idle timeout instead: the same.
+    await second.transport.terminateSession();
+    const third = await connect(alice, 'session');
+    await third.client.callTool({ name: 'echo', arguments: { word: 'd' } });
+    advance(61_000);
+    await expect(third.client.listTools()).rejects.toThrow(/404|Session not found/);
+    const fourth = await connect(alice, 'reject');
+    expect((await fourth.client.callTool({ name: 'echo', arguments: { word: 'e' } })).isError).toBe(true);
+    expect(fourth.asked).toHaveLength(1);
+  });
+
+  it('keeps nothing of a session once it is closed: its grants, its server (approvals, lists, listener)', async () => {
+    // `skills.enable` gives every session grants, so the policy's public state shows each session it holds.
+    const { host, tokenOf, connect, advance } = await setUp(
+      { mcp_idle_seconds: 60 },
+      { approval: 'always', skills: { enable: ['words'] } },
+    );
+    const held = () => Object.keys(host.policy.toJSON()).length;
+    const servers = () => queryObjects(Server, { format: 'count' }) as number;
+    const before = servers();
+    const alice = await tokenOf('alice');
+    const open = [];
+    for (let i = 0; i < 4; i++) {
+      // The second is asked again at each call (approved once), the others not.
+      const connection = await connect(alice, i === 1 ? 'once' : 'session');
+      await connection.client.callTool({ name: 'echo', arguments: { word: `w${i}` } });
+      open.push(connection);
+    }
+    // While open, each session's grants are held (so this is what to look at).
+    expect(held()).toBe(4);
+    // Closed by the client (DELETE /mcp).
+    await open[0]!.transport.terminateSession();
+    await until(() => held() === 3, 'the first session to be let go');
+    // Closed while a call waits for the client's answer: the call ends, and nothing of it stays.
+    const waiting = open[1]!;
+    let answered = false;
+    waiting.client.setRequestHandler(ElicitRequestSchema, async () => {
+      answered = true;
+      return new Promise(() => undefined);
+    });
+    // The client's own request stays unanswered: it ended the session it asked on.
+    void waiting.client.callTool({ name: 'echo', arguments: { word: 'never' } }).catch(() => undefined);
+    await until(() => answered, 'the approval question');
+    await waiting.transport.terminateSession();
+    await until(() => held() === 2, 'the session closed during a call to be let go');
+    // Closed by the idle timeout: the next request sweeps them (and opens a session that holds nothing yet).
+    advance(61_000);
+    await connect(alice);
+    await until(() => held() === 0, 'the idle sessions to be let go');
+    // The call cut short is a finished run (its lease released), the others ran.
+    const runs = await host.store.runs.list({ userId: 'alice' });
+    expect(runs.map((run) => run.status).sort()).toEqual(['cancelled', 'ok', 'ok', 'ok', 'ok']);
+    // Nothing holds a closed connection's server: only the one still open is alive (the count before may still have
+    // held an earlier test's, collected since: at most one more).
+    await until(() => servers() <= before + 1, "the closed sessions' servers to be collected");
   });
 });
