@@ -7,7 +7,8 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     // The filesystem tests change the process's working directory, which worker threads cannot do.
     pool: 'forks',
-    testTimeout: 20_000,
+    // A hang guard, not a speed check: a test that spawns processes can take 20 s when the machine is loaded.
+    testTimeout: 60_000,
     // Clean-up hooks remove whole temp trees and stop child processes; on a loaded machine that outlasts
     // vitest's 10 s default, and a clean-up is no place for a test to fail.
     hookTimeout: 60_000,

@@ -76,7 +76,7 @@ const birdie = (args: string[]) =>
     (error: { stdout: string; stderr: string; code: number }) => error,
   );
 
-describe('a grpc: tool through the built CLI', { timeout: 30_000 }, () => {
+describe('a grpc: tool through the built CLI', { timeout: 60_000 }, () => {
   it('birdie tool calls the local server and prints the response as JSON', async () => {
     await writeFile(join(skills, 'shop', 'SKILL.md'), skill(port, 'integer'));
     const { stdout } = await birdie([

@@ -21,7 +21,7 @@ function birdie(args: string[], env: NodeJS.ProcessEnv) {
     env: { ...box.env, ...env },
     cwd: box.cwd,
     encoding: 'utf8',
-    timeout: 15_000,
+    timeout: 45_000,
     killSignal: 'SIGKILL',
   });
   return { code: result.status, signal: result.signal, stdout: result.stdout, stderr: result.stderr };

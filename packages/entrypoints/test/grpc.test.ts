@@ -77,7 +77,7 @@ async function call(
   }
 }
 
-describe('grpc: calls against a local server', { timeout: 30_000 }, () => {
+describe('grpc: calls against a local server', { timeout: 60_000 }, () => {
   it('unary: the arguments become the request, the response comes back as JSON, metadata from the tool', async () => {
     const result = await call(
       'Get',

@@ -258,7 +258,7 @@ describe("the application's own node: tools (configureNodeTools({ inProcess }))"
   });
 });
 
-describe('a sandboxed node: tool without bubblewrap', { timeout: 30_000 }, () => {
+describe('a sandboxed node: tool without bubblewrap', { timeout: 60_000 }, () => {
   it('is refused with sandbox-unavailable, and never runs in-process instead', async () => {
     const bin = await tempDir('birdie-node-nobwrap-');
     const savedPath = process.env.PATH;

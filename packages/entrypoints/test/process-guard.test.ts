@@ -170,7 +170,7 @@ def run(ready, effect):
   });
 });
 
-describe('what a call leaves behind', { timeout: 30_000 }, () => {
+describe('what a call leaves behind', { timeout: 60_000 }, () => {
   afterAll(() => configureProcessGuard(undefined));
 
   // (each escapee gets 0.3 s to leave the group before the call ends; else the group's TERM would catch it)
@@ -210,7 +210,7 @@ describe('what a call leaves behind', { timeout: 30_000 }, () => {
   });
 });
 
-describe('the guard as the tool sees it', { timeout: 30_000 }, () => {
+describe('the guard as the tool sees it', { timeout: 60_000 }, () => {
   it(`the tool runs as the user, with its pid as the user's process list shows it (${otherUser ?? 'this user'})`, async () => {
     const dir = await sharedDir();
     const body = `

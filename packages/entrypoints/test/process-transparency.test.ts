@@ -66,7 +66,7 @@ async function both(call: () => Promise<Outcome>): Promise<[Outcome, Outcome]> {
   return [plain, guarded];
 }
 
-describe('the process guard is invisible to a call', { timeout: 30_000 }, () => {
+describe('the process guard is invisible to a call', { timeout: 60_000 }, () => {
   it('is in use here (on Linux with perl)', async () => {
     configureProcessGuard('auto');
     const status = await processGuardStatus();

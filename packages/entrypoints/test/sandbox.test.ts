@@ -56,7 +56,7 @@ describe('bubblewrap', () => {
 });
 
 describe('a sandboxed bash: tool, against the same tool unsandboxed (the control)', {
-  timeout: 30_000,
+  timeout: 60_000,
 }, () => {
   it('writes in its working directory, but nowhere else', async () => {
     await requireBubblewrap();
@@ -218,7 +218,7 @@ describe('a sandboxed bash: tool, against the same tool unsandboxed (the control
   });
 });
 
-describe('the sandbox and the process guard together', { timeout: 30_000 }, () => {
+describe('the sandbox and the process guard together', { timeout: 60_000 }, () => {
   it('the same result with the guard off and on; $$ is the pid the sandbox shows (bubblewrap is its init, pid 1)', async () => {
     await requireBubblewrap();
     const results: Outcome[] = [];
@@ -294,7 +294,7 @@ setInterval(() => {}, 1000);
   });
 });
 
-describe('python: under the sandbox', { timeout: 30_000 }, () => {
+describe('python: under the sandbox', { timeout: 60_000 }, () => {
   it('imports its module from the skill folder, writes in the working directory, nowhere else', async () => {
     await requireBubblewrap();
     const skill = await tempDir('birdie-sandbox-skill-');
@@ -337,7 +337,7 @@ def look(home):
   });
 });
 
-describe('when the sandbox applies', { timeout: 30_000 }, () => {
+describe('when the sandbox applies', { timeout: 60_000 }, () => {
   it("configureSandbox('always') confines every bash: and python: call, the raw {command} included", async () => {
     await requireBubblewrap();
     const target = join(outside, 'always.txt');
@@ -416,7 +416,7 @@ describe('when the sandbox applies', { timeout: 30_000 }, () => {
   });
 });
 
-describe('without bubblewrap', { timeout: 30_000 }, () => {
+describe('without bubblewrap', { timeout: 60_000 }, () => {
   it('a sandboxed tool fails with sandbox-unavailable, says how to install it, and never runs unconfined', async () => {
     const bin = await tempDir('birdie-sandbox-nobwrap-');
     for (const name of ['bash', 'sh', 'perl', 'touch']) {

@@ -192,7 +192,7 @@ describe.each<ProcessGuardMode>(['off', 'auto'])('wrapServerCommand (guard %s)',
   });
 });
 
-describe('a guarded server dies with its parent, even on SIGKILL', { timeout: 30_000 }, () => {
+describe('a guarded server dies with its parent, even on SIGKILL', { timeout: 60_000 }, () => {
   it('the server and what it started are gone 1 s after the parent is killed', async () => {
     configureProcessGuard('auto');
     expect((await processGuardStatus()).active).toBe(true);

@@ -109,7 +109,7 @@ describe('stopAllProcesses and what a finished tool left behind (no guard)', () 
   });
 });
 
-describe('an application that stops everything on SIGTERM before it exits', { timeout: 30_000 }, () => {
+describe('an application that stops everything on SIGTERM before it exits', { timeout: 60_000 }, () => {
   it.each<ProcessGuardMode>(['off', 'auto'])(
     'leaves no process behind (guard %s), even one that ignores TERM/INT/HUP',
     async (mode) => {

@@ -60,7 +60,7 @@ beforeAll(async () => {
   return () => {
     child.kill();
   };
-}, 30_000);
+}, 60_000);
 
 /** The reference: the MCP SDK's own client declaring roots, sampling and form elicitation. */
 async function referenceToolNames(how: Reach): Promise<string[]> {

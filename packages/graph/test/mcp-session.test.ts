@@ -49,7 +49,7 @@ beforeAll(async () => {
   return () => {
     child.kill();
   };
-}, 30_000);
+}, 60_000);
 
 describe.each([reach.stdio, reach.http])(
   "a session's MCP prompts and resources against server-everything ($name)",

@@ -379,7 +379,7 @@ process.exit(0);
 `,
     );
     const { execFileSync } = await import('node:child_process');
-    const serverPid = Number(execFileSync(process.execPath, [script], { encoding: 'utf8', timeout: 15_000 }));
+    const serverPid = Number(execFileSync(process.execPath, [script], { encoding: 'utf8', timeout: 45_000 }));
     const sleeper = await waitFor(readPid(grandchild));
     await waitFor(() => (alive(serverPid) || alive(sleeper) ? undefined : true), 3000);
   });

@@ -17,7 +17,7 @@ async function agentWith(entrypoint: string) {
   return { agent: agentOn(cleanups, fx, model), dir: fx.dir.path };
 }
 
-describe('tool-output events while a tool runs', { timeout: 30_000 }, () => {
+describe('tool-output events while a tool runs', { timeout: 60_000 }, () => {
   it('streams output before the call ends: the tool waits for a file the test writes on seeing its first line', async () => {
     const { agent, dir } = await agentWith(
       'bash:echo ready; while [ ! -e go.flag ]; do sleep 0.05; done; echo after >&2',

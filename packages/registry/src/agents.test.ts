@@ -305,7 +305,7 @@ describe('watch', () => {
     t.onTestFinished(() => watcher.close());
     const bodies = () => registry.current().agents.map((a) => `${a.name}:${a.body}`);
     const eventually = async (want: string[]) => {
-      for (const end = Date.now() + 10_000; Date.now() < end; await new Promise((r) => setTimeout(r, 20)))
+      for (const end = Date.now() + 30_000; Date.now() < end; await new Promise((r) => setTimeout(r, 20)))
         if (JSON.stringify(bodies()) === JSON.stringify(want)) return;
       expect(bodies()).toEqual(want);
     };

@@ -11,7 +11,7 @@ import { MAX_EMPTY_FOLDER_WATCHES } from './watch.js';
 async function eventually(
   registry: Registry,
   check: (names: string[]) => boolean,
-  limitMs = 10_000,
+  limitMs = 30_000,
 ): Promise<void> {
   const deadline = Date.now() + limitMs;
   for (;;) {

@@ -151,7 +151,7 @@ describe('retention', () => {
         await events(await h.request(`/v1/sessions/${id}/turns`, { token, json: { prompt: 'other' } }));
         expect(await h.store.turns.get(first!.id, 'alice')).toBeUndefined();
       },
-      { timeout: 10_000, interval: 20 },
+      { timeout: 30_000, interval: 20 },
     );
     const before = runs;
     await events(await submit());

@@ -22,7 +22,7 @@ function openInChild(dir: string): { code?: string; message?: string; timedOut: 
     catch (e) { console.log(JSON.stringify({ code: e.code, message: e.message })); }`;
   const result = spawnSync(process.execPath, ['--input-type=module', '-e', script, dir], {
     encoding: 'utf8',
-    timeout: 15_000,
+    timeout: 45_000,
     killSignal: 'SIGKILL',
   });
   if (result.signal === 'SIGKILL') return { timedOut: true };
@@ -42,7 +42,7 @@ function errorOf(fn: () => unknown): StoreError {
 describe('openStore: a home where no folder can be made', () => {
   it.runIf(process.platform === 'linux')(
     'fails at once with home-unusable under /proc (Node recursive mkdir loops there)',
-    { timeout: 30_000 },
+    { timeout: 60_000 },
     () => {
       const result = openInChild('/proc/birdie-no-such-folder/home');
       expect(result.timedOut).toBe(false);
