@@ -10,6 +10,7 @@ import {
   listTools,
   readResource,
 } from './mcp-catalog.js';
+import { connectionWork } from './mcp-connection-work.js';
 import type { McpHost } from './mcp-host.js';
 import { callMcpTool, type McpApprovalAnswer, type McpApprovalQuestion } from './mcp-tool-call.js';
 
@@ -85,7 +86,7 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
       "birdie's skills: tools (calls that need approval are asked about through elicitation), knowledge skills as skill:// resources, agents as prompts.",
   });
   let opened: Promise<{ session: Session }> | undefined;
-  /** The session, once made: the host's grants of it are let go when the connection ends (`letGo`). */
+  /** The session, once made: the host's grants of it are let go when the connection ends. */
   let made: Session | undefined;
   const open = () => {
     opened ??= (async () => {
@@ -131,36 +132,19 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
     list.given = JSON.stringify(value);
     return value;
   };
-  /**
-   * Everything the connection holds lives in this closure (the approvals, the lists given, the session), except the
-   * host's listener and its copy of the session's grants: both are let go here, once the connection has ended (the
-   * transport closed: DELETE, the idle timeout, the end of stdio) and its last piece of work is done, since a request
-   * still running then (one making the session, say) would read the grants back into the host.
-   */
-  let ended = false;
-  let working = 0;
-  const letGo = () => {
-    if (!ended || working > 0) return;
+  // Everything else the connection holds lives in this closure (the approvals, the lists given, the session).
+  const work = connectionWork(() => {
     stopHearing();
     if (made) host.forgetGrants(made.id);
-  };
-  const tracked = async <T>(work: () => Promise<T>): Promise<T> => {
-    working += 1;
-    try {
-      return await work();
-    } finally {
-      working -= 1;
-      letGo();
-    }
-  };
+  });
 
   /** After a change, the lists the client was given are read again; those that differ are announced. */
   let checking = Promise.resolve();
   const recheck = () => {
     checking = checking.then(() =>
-      tracked(async () => {
+      work.track(async () => {
         for (const list of Object.values(lists)) {
-          if (ended) return; // nobody to tell
+          if (work.ended) return; // nobody to tell
           if (list.given === undefined) continue; // never asked for: nothing the client holds is stale
           const now = JSON.stringify(await list.read());
           if (now === list.given) continue;
@@ -176,13 +160,12 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
   const stopHearing = host.onChange(recheck);
   const closing = server.onclose;
   server.onclose = () => {
-    ended = true;
-    letGo();
+    work.end();
     closing?.();
   };
-  /** Registers a request handler whose work counts until it ends (see `letGo`, and `busy`). */
+  /** Registers a request handler whose work counts until it ends (see `connectionWork`). */
   const handle: typeof server.setRequestHandler = (schema, handler) =>
-    server.setRequestHandler(schema, (request, extra) => tracked(async () => handler(request, extra)));
+    server.setRequestHandler(schema, (request, extra) => work.track(async () => handler(request, extra)));
 
   handle(types.ListToolsRequestSchema, async () => ({ tools: await give(lists.tools) }));
 
@@ -281,7 +264,7 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
     return prompt;
   });
 
-  return { server, session: async () => (await open()).session, busy: () => working > 0 };
+  return { server, session: async () => (await open()).session, busy: () => work.busy };
 }
 
 /**
