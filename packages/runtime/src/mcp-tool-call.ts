@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ApprovalReason, DeclaredTool, SessionApproval, ToolResult } from '@birdie/graph/tools';
-import type { FinishedStatus, Session } from '@birdie/store';
+import type { FinishedStatus, Session, Store } from '@birdie/store';
 import { UsageError } from './errors.js';
 import type { McpHost } from './mcp-host.js';
 import { openSessionFolder } from './session-folder.js';
+import { isStoreErrorLike } from './store-failure.js';
 import { knownTool } from './tool-call.js';
 import { settingsToolEnv } from './tool-environment.js';
 
@@ -114,86 +115,113 @@ export async function callMcpTool(
   let runId: number | undefined;
   let status: FinishedStatus = 'ok';
   let error: string | undefined;
+  let fenced: string | undefined;
+  let outcome: McpToolCallOutcome;
   try {
-    runId = await store.runs.start({
-      sessionId: session.id,
-      userId: session.userId,
-      trigger: options.trigger,
-    });
-    if (decision.effect === 'deny') {
-      status = 'rejected';
-      error = `Refused by the ${describeRule(decision.rule.rule)}: this call may not run.`;
-      return refusal(error, runId);
-    }
-    if (decision.reason !== null) {
-      const answer = await options.ask({
-        tool: tool.name,
-        ...(tool.skill ? { skill: tool.skill } : {}),
-        description: invocation.describe(decision.reason),
-        reason: decision.reason,
-        args: invocation.args,
+    outcome = await (async (): Promise<McpToolCallOutcome> => {
+      runId = await store.runs.start({
+        sessionId: session.id,
+        userId: session.userId,
+        trigger: options.trigger,
       });
-      if (answer === 'session' && approvals) {
-        const source = approvalSource(tool, snapshot);
-        if (source !== undefined)
-          approvals.push({
-            tool: tool.name,
-            ...(tool.skill ? { skill: tool.skill } : {}),
-            source,
-            at: new Date().toISOString(),
-          });
-      }
-      if (answer !== 'accept' && answer !== 'session') {
+      if (decision.effect === 'deny') {
         status = 'rejected';
-        error =
-          answer === 'unavailable'
-            ? `Refused: ${name} needs approval, and this MCP client cannot be asked (it does not support elicitation). Approve it with an approval rule, or use a client that supports elicitation.`
-            : `Refused: the user did not approve this call of ${name} (${answer}).`;
+        error = `Refused by the ${describeRule(decision.rule.rule)}: this call may not run.`;
         return refusal(error, runId);
       }
-    }
-    const folder = await openSessionFolder(store, host.io.env, session);
-    const journal = folder.journal(await store.runs.journal(runId));
-    const id = `mcp_${randomUUID()}`;
-    await journal.started({ id, name: tool.name, ...(tool.skill ? { skill: tool.skill } : {}) });
-    const started = Date.now();
-    const result = await invocation.run({
-      cwd: options.cwd,
-      signal,
-      callId: id,
-      env: {
-        ...folder.env,
-        BIRDIE_SESSION_ID: session.id,
-        ...settingsToolEnv(host.settings, host.io.env),
-      },
-    });
-    await journal.finished({
-      id,
-      ok: result.ok,
-      durationMs: Date.now() - started,
-      truncated: result.truncated,
-      ...(result.ok ? {} : { error: result.content }),
-    });
-    if (!result.ok) {
-      status = signal.aborted ? 'cancelled' : 'error';
-      error = result.content;
-    }
-    return {
-      ok: result.ok,
-      content: result.content,
-      runId,
-      ...(result.images ? { images: result.images } : {}),
-    };
+      if (decision.reason !== null) {
+        const answer = await options.ask({
+          tool: tool.name,
+          ...(tool.skill ? { skill: tool.skill } : {}),
+          description: invocation.describe(decision.reason),
+          reason: decision.reason,
+          args: invocation.args,
+        });
+        if (answer === 'session' && approvals) {
+          const source = approvalSource(tool, snapshot);
+          if (source !== undefined)
+            approvals.push({
+              tool: tool.name,
+              ...(tool.skill ? { skill: tool.skill } : {}),
+              source,
+              at: new Date().toISOString(),
+            });
+        }
+        if (answer !== 'accept' && answer !== 'session') {
+          status = 'rejected';
+          error =
+            answer === 'unavailable'
+              ? `Refused: ${name} needs approval, and this MCP client cannot be asked (it does not support elicitation). Approve it with an approval rule, or use a client that supports elicitation.`
+              : `Refused: the user did not approve this call of ${name} (${answer}).`;
+          return refusal(error, runId);
+        }
+      }
+      const folder = await openSessionFolder(store, host.io.env, session);
+      const journal = folder.journal(await store.runs.journal(runId));
+      const id = `mcp_${randomUUID()}`;
+      await journal.started({ id, name: tool.name, ...(tool.skill ? { skill: tool.skill } : {}) });
+      const started = Date.now();
+      const result = await invocation.run({
+        cwd: options.cwd,
+        signal,
+        callId: id,
+        env: {
+          ...folder.env,
+          BIRDIE_SESSION_ID: session.id,
+          ...settingsToolEnv(host.settings, host.io.env),
+        },
+      });
+      await journal.finished({
+        id,
+        ok: result.ok,
+        durationMs: Date.now() - started,
+        truncated: result.truncated,
+        ...(result.ok ? {} : { error: result.content }),
+      });
+      if (!result.ok) {
+        status = signal.aborted ? 'cancelled' : 'error';
+        error = result.content;
+      }
+      return {
+        ok: result.ok,
+        content: result.content,
+        runId,
+        ...(result.images ? { images: result.images } : {}),
+      };
+    })();
   } catch (thrown) {
     status = signal.aborted ? 'cancelled' : 'error';
     error = thrown instanceof Error ? thrown.message : String(thrown);
     throw thrown;
   } finally {
     try {
-      if (runId !== undefined)
-        await store.runs.finish(runId, { status, ...(error !== undefined ? { error } : {}) });
+      if (runId !== undefined) fenced = await endRun(store, runId, status, error);
     } finally {
       await lease.release();
     }
+  }
+  // The call ran (or was refused) before its run's end was refused: its result stands, with the reason.
+  return fenced === undefined ? outcome : { ...outcome, content: `${outcome.content}\n\n(${fenced})` };
+}
+
+/**
+ * Ends the call's run. A process whose lease was taken over meanwhile (it paused past the lease's TTL) ends nothing:
+ * the new holder marked the run `died`. Returns that refusal's message instead of throwing it, as a turn reports it.
+ */
+async function endRun(
+  store: Store,
+  runId: number,
+  status: FinishedStatus,
+  error: string | undefined,
+): Promise<string | undefined> {
+  try {
+    await store.runs.finish(runId, { status, ...(error !== undefined ? { error } : {}) });
+    return undefined;
+  } catch (thrown) {
+    // Only `lease-lost`: the call holds the session's lease, so the store never answers `session-busy` here.
+    if (isStoreErrorLike(thrown) && thrown.code === 'lease-lost') {
+      return `the call's run log was not ended: ${thrown.message}`;
+    }
+    throw thrown;
   }
 }

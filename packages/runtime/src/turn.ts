@@ -404,7 +404,9 @@ async function leasedTurn(
   } catch (error) {
     // Another process took the session over (this one paused past its lease): the store ended nothing of this turn
     // (its run is marked died, the session's totals are the new holder's). A failure of the run: in the result.
-    if (isStoreErrorLike(error) && (error.code === 'lease-lost' || error.code === 'session-busy')) {
+    // Only `lease-lost`: this turn acquired the lease, and a store that held (or lost) a lease never answers
+    // `session-busy` for it, so that code here would be a real fault, thrown as the doc above says.
+    if (isStoreErrorLike(error) && error.code === 'lease-lost') {
       result.status = 'error';
       result.error = error.message;
       result.errorCode = error.code;

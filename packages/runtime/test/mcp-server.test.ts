@@ -1,6 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openStore } from '@birdie/store';
 import { makeTempDir } from '@birdie/test-utils';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -246,5 +248,37 @@ describe('tools/list_changed', { timeout: 90_000 }, () => {
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['grow', 'grown1', 'upper']));
     expect(textOf(await client.callTool({ name: 'grown1', arguments: {} }))).toBe('grown1 ran');
+  });
+});
+
+// better-sqlite3 as the store loads it: to expire a lease the way a paused process lets it expire.
+const Database = createRequire(fileURLToPath(import.meta.resolve('@birdie/store')))('better-sqlite3') as new (
+  file: string,
+) => { prepare(sql: string): { run(...params: unknown[]): unknown }; close(): void };
+
+describe('a call whose lease another process took over before its run ended', { timeout: 60_000 }, () => {
+  it('still returns the tool result, with a note that its run log was not ended', async () => {
+    const { client, host, session, home } = await setUp({});
+    const sessionId = (await session()).id;
+    const other = openStore({ home });
+    cleanups.push(() => other.close());
+    // Just before the call's run is ended, this process "pauses" past its lease and another one takes over.
+    const finish = host.store.runs.finish.bind(host.store.runs);
+    host.store.runs.finish = async (runId, r) => {
+      const db = new Database(join(home, 'birdie.db'));
+      db.prepare('UPDATE leases SET expires_at = 0 WHERE session_id = ?').run(sessionId);
+      db.close();
+      await other.leases.acquire(sessionId);
+      return finish(runId, r);
+    };
+    const upper = await client.callTool({ name: 'upper', arguments: { word: 'late' } });
+    expect(upper.isError).toBeFalsy();
+    expect(textOf(upper)).toContain('LATE\n');
+    expect(textOf(upper)).toContain(`the lease on session ${sessionId} was taken over by process`);
+    const [run] = await other.runs.list({ userId: host.userId, sessionId });
+    expect(run).toMatchObject({
+      status: 'died',
+      error: expect.stringContaining('stopped holding the session'),
+    });
   });
 });

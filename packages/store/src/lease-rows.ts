@@ -66,7 +66,7 @@ export interface HeldHere {
 /**
  * The fence inside a write transaction on `sessionId`, given the lease row as that transaction sees it: throws
  * `lease-lost` when this owner held the lease (`held`) and another owner has it now, or lost it before
- * (`lostBefore`); `session-busy` when it never held it and a live process does.
+ * (`lostBefore`, whoever has the row now, if anyone); `session-busy` when it never held it and a live process does.
  */
 export function checkFence<R extends LeaseRow>(
   sessionId: string,
@@ -81,9 +81,11 @@ export function checkFence<R extends LeaseRow>(
     held.lost();
     throw leaseLost(sessionId, row);
   }
-  if (!row || row.owner === owner) return;
+  if (row?.owner === owner) return;
+  // Before the free-row pass: a store that lost the lease must not write once the new holder let go either (its
+  // late `runs.finish` would overwrite the run the takeover marked `died`); releasing or acquiring again clears it.
   if (lostBefore) throw leaseLost(sessionId, row);
-  if (live(row)) throw busy(sessionId, holderOf(row));
+  if (row && live(row)) throw busy(sessionId, holderOf(row));
 }
 
 /** Throws `lease-lost` unless this owner holds `key`'s lease (`held`) and the row says so too. */

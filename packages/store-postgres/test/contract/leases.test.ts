@@ -207,6 +207,42 @@ describe.each(backends)('$name', (backend) => {
       expect(await intruder.runs.get(next, 'alice')).toMatchObject({ status: 'ok' });
     });
 
+    it("fences a turn's end after the new holder let go: a holder that knows it lost the lease still gets lease-lost", async () => {
+      const intruder = await other();
+      const lease = await t.store.leases.acquire(sessionId);
+      const run = await t.store.runs.start({ sessionId, userId: 'alice', model: 'fast' });
+
+      // The holder pauses past its TTL; another worker takes over, runs a turn and lets go: no lease row is left.
+      await t.env.exec('UPDATE leases SET expires_at = 0 WHERE session_id = ?', [sessionId]);
+      const taker = await intruder.leases.acquire(sessionId);
+      const next = await intruder.runs.start({ sessionId, userId: 'alice' });
+      await intruder.runs.finish(next, {
+        status: 'ok',
+        sessionTurn: { inputTokens: 7, outputTokens: 1 },
+        release: taker,
+      });
+      expect(await intruder.leases.holder(sessionId)).toBeUndefined();
+      const session = await intruder.sessions.get(sessionId, 'alice');
+      const died = await intruder.runs.get(run, 'alice');
+      expect(died).toMatchObject({ status: 'died' });
+
+      // The stale holder wakes up: its lease check (as its heartbeat does) finds no row and marks the lease lost.
+      expect((await thrown(() => lease.assertHeld())).code).toBe('lease-lost');
+      const lost = await rejection(
+        t.store.runs.finish(run, {
+          status: 'ok',
+          inputTokens: 40,
+          outputTokens: 4,
+          answer: 'late',
+          sessionTurn: { inputTokens: 40, outputTokens: 4 },
+          release: lease,
+        }),
+      );
+      expect(lost.code).toBe('lease-lost');
+      expect(await intruder.runs.get(run, 'alice')).toEqual(died);
+      expect(await intruder.sessions.get(sessionId, 'alice')).toEqual(session);
+    });
+
     it('checks a pid only where it means something: a dead pid from another machine or pid namespace waits for expiry', async () => {
       const c = holder();
       const { pid } = JSON.parse(await c.waitFor((l) => l.includes('held')));
