@@ -90,6 +90,17 @@ export class ChannelCore {
     const user = this.options.allow[message.userId];
     if (user === undefined) return this.refuse(message.place, this.keyOf(message.place), message.userId);
     if (!(await this.firstDelivery(message))) return;
+    try {
+      await this.queueMessage(message, user);
+    } catch (error) {
+      // Nothing was queued: forget the claim so that the platform's retry of this delivery is handled, not dropped.
+      const keys = message.deliveryKeys ?? [];
+      if (keys.length > 0) await this.rt.store.deliveries.release(keys).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async queueMessage(message: IncomingMessage, user: string): Promise<void> {
     const key = this.sessionKey(message.place, message.userId, message.group);
     if (message.group) await this.adoptGroupSession(message.place, key, user);
     const command = /^\/([a-z]+)(?:@\S+)?(?:\s+([\s\S]*))?$/i.exec(message.text.trim());

@@ -189,13 +189,19 @@ function incoming(
 }
 
 /**
- * What identifies one delivery of a message: the envelope's `event_id` (the same on every redelivery of the event)
- * and the message's channel + `ts` (the same in its `app_mention` and its `message` event).
+ * What identifies one delivery of a message to this app: the envelope's `event_id` (the same on every redelivery of
+ * the event) and the message's channel + `ts` (the same in its `app_mention` and its `message` event), both under the
+ * envelope's `api_app_id`, so that two birdie Slack apps sharing one store (a Slack Connect channel both are in) each
+ * handle the post.
  */
-function deliveryKeys(body: { event_id?: unknown }, event: SlackMessageEvent): string[] {
+function deliveryKeys(
+  body: { event_id?: unknown; api_app_id?: unknown },
+  event: SlackMessageEvent,
+): string[] {
+  const app = `slack:${typeof body.api_app_id === 'string' ? body.api_app_id : '-'}`;
   return [
-    ...(typeof body.event_id === 'string' ? [`slack:event:${body.event_id}`] : []),
-    `slack:message:${event.channel}:${event.ts}`,
+    ...(typeof body.event_id === 'string' ? [`${app}:event:${body.event_id}`] : []),
+    `${app}:message:${event.channel}:${event.ts}`,
   ];
 }
 

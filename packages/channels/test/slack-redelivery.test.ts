@@ -86,6 +86,25 @@ describe('Slack events delivered more than once (Events API, no retry header)', 
   });
 });
 
+describe('Slack apps sharing one store', () => {
+  it("does not take another app's delivery of the same post for a redelivery of its own", async () => {
+    h = await startHarness({
+      slack: 'events',
+      script: [{ text: 'Hello from one app.' }, { text: 'Hello from the other.' }],
+    });
+    const { slack } = h;
+    const event = slack.message(DM, SLACK_OWNER, 'hi');
+    // Another birdie Slack app on this store got the same post (a Slack Connect channel, say): its own event id.
+    expect(await slack.post({ ...event, api_app_id: 'A2OTHER', event_id: 'EvOtherApp' })).toBe(200);
+    await slack.waitFor('the first answer', () => slack.messagesIn(DM).length === 1);
+    await slackCore(h).idle();
+    expect(await slack.post(event)).toBe(200);
+    await secondSeen(h);
+    expect(h.logs.some((l) => l.includes('already delivered'))).toBe(false);
+    expect(await h.setup.rt.store.runs.list({ userId: 'alice' })).toHaveLength(2);
+  });
+});
+
 describe('Slack events delivered more than once (Socket Mode)', () => {
   it('runs an event once when a second envelope carries the same event', async () => {
     h = await startHarness({ slack: 'socket', script: [{ text: 'Hello once.' }, { text: 'Hello twice.' }] });

@@ -61,4 +61,36 @@ describe('a Telegram update delivered more than once', () => {
     expect(await h.setup.rt.store.runs.list({ userId: 'alice' })).toHaveLength(1);
     expect(h.api.messagesIn(OWNER)).toHaveLength(1);
   });
+
+  it('handles the redelivery when handling failed before the turn was queued (the claim is released)', async () => {
+    h = await startHarness({
+      script: [{ text: 'Hello group.' }],
+      channels: { telegram: { mode: 'webhook', webhook_port: 0 } },
+      env: { BIRDIE_TELEGRAM_WEBHOOK_SECRET: SECRET },
+    });
+    const group = -1001;
+    const update = {
+      update_id: 7002,
+      ...h.api.message(group, OWNER, '@birdie_test_bot say hello', {}, 'supergroup'),
+    };
+    // The step after the claim (adopting the group session) fails once, as a store hiccup would.
+    const book = telegramCore(h).options.book;
+    const chat = book.chat.bind(book);
+    let failures = 0;
+    book.chat = (key) => {
+      if (failures++ === 0) throw new Error('book unavailable');
+      return chat(key);
+    };
+    const url = h.running.channels.telegram?.url as string;
+    await post(url, update);
+    await until('the failure', async () => failures > 0);
+    await telegramCore(h).idle();
+    expect(await h.setup.rt.store.runs.list({ userId: 'alice' })).toHaveLength(0);
+    // Telegram retries the update: it runs.
+    await post(url, update);
+    await h.api.waitFor('the answer', () => h?.api.messagesIn(group).find((m) => m.text.includes('Hello')));
+    await telegramCore(h).idle();
+    expect(await h.setup.rt.store.runs.list({ userId: 'alice' })).toHaveLength(1);
+    expect(h.logs.some((l) => l.includes('already delivered'))).toBe(false);
+  });
 });

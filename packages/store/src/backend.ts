@@ -68,7 +68,7 @@ export {
   type WriteRow,
 } from './checkpointer/tuple.js';
 export { checkCount, checkKey, checkText } from './checks.js';
-export { checkDeliveryClaim } from './deliveries-check.js';
+export { checkDeliveryClaim, checkDeliveryKeys } from './deliveries-check.js';
 export { DoctorTally, type GrantsText } from './doctor-tally.js';
 export {
   type DamagedRecord,

@@ -575,9 +575,14 @@ export interface DeliveriesRepo {
   /**
    * Claims the keys of one delivery: `true` when none of them is claimed now (every key is then recorded until `ttlMs`
    * from now), `false` when one of them is (nothing recorded). Race-safe across processes: of two claims sharing a key,
-   * one wins. Expired claims are removed on the way. 1–8 keys of 1–200 characters without NUL; `ttlMs` from 1 s to 30 days.
+   * one wins. Expired claims are removed on the way, best effort (a committed claim never fails). 1–8 keys of 1–200 characters without NUL; `ttlMs` from 1 s to 30 days.
    */
   claim(keys: readonly string[], ttlMs: number): Promise<boolean>;
+  /**
+   * Forgets the claim of these keys (keys nobody holds are skipped), so that a redelivery is handled: for a delivery
+   * whose handling failed before it took effect. 1–8 keys, as for `claim`.
+   */
+  release(keys: readonly string[]): Promise<void>;
 }
 
 export type TrustDecision = 'trusted' | 'refused';

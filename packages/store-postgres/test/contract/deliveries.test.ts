@@ -44,6 +44,36 @@ describe.each(backends)('$name', (backend) => {
       expect(Number(left)).toBe(0);
     });
 
+    it('a claim stands when clearing old rows fails (the keys are recorded: failing it would lose the message)', async () => {
+      expect(await t.store.deliveries.claim(['poison'], 1000)).toBe(true);
+      await t.env.exec('UPDATE deliveries SET expires_at = ?', [Date.now() - 1]);
+      // Deleting the expired row fails from now on: the clean-up after a claim cannot succeed.
+      if (backend.name === 'sqlite') {
+        await t.env.exec(
+          "CREATE TRIGGER no_clear BEFORE DELETE ON deliveries WHEN old.key = 'poison' BEGIN SELECT RAISE(ABORT, 'no'); END",
+        );
+      } else {
+        await t.env.exec(
+          "CREATE FUNCTION no_clear() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF old.key = 'poison' THEN RAISE EXCEPTION 'no'; END IF; RETURN old; END $$",
+        );
+        await t.env.exec(
+          'CREATE TRIGGER no_clear BEFORE DELETE ON deliveries FOR EACH ROW EXECUTE FUNCTION no_clear()',
+        );
+      }
+      expect(await t.store.deliveries.claim(['fresh:1'], DAY)).toBe(true);
+      expect(await t.store.deliveries.claim(['fresh:1'], DAY)).toBe(false);
+    });
+
+    it('releases keys so that a redelivery is handled (handling failed before the turn was queued)', async () => {
+      expect(await t.store.deliveries.claim(['rel:1', 'rel:2'], DAY)).toBe(true);
+      await t.store.deliveries.release(['rel:1', 'rel:2']);
+      expect(await t.store.deliveries.claim(['rel:2'], DAY)).toBe(true);
+      expect(await t.store.deliveries.claim(['rel:1', 'rel:2'], DAY)).toBe(false);
+      // Releasing keys nobody holds does nothing.
+      await t.store.deliveries.release(['never']);
+      expect(await codeOf(() => t.store.deliveries.release([]))).toBe('invalid-argument');
+    });
+
     it.each([
       [[], DAY],
       [[''], DAY],
