@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import type { Store } from '@birdie/store';
+import type { SessionLease, Store } from '@birdie/store';
 import { type Child, spawnModule } from '@birdie/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { backends } from '../backends.js';
@@ -47,6 +47,18 @@ describe.each(backends)('$name', (backend) => {
     } catch (e) { console.log(JSON.stringify({ code: e.code, message: e.message })); }
   });
   `;
+
+  /** A stale holder that wakes up and ends its turn as if nothing happened: answer, tokens and its lease. */
+  function finishLate(run: number, lease: SessionLease) {
+    return t.store.runs.finish(run, {
+      status: 'ok',
+      inputTokens: 40,
+      outputTokens: 4,
+      answer: 'late',
+      sessionTurn: { inputTokens: 40, outputTokens: 4 },
+      release: lease,
+    });
+  }
 
   function holder(ttlMs = 30_000): Child {
     const c = spawnModule(t.env.dir, `${t.env.childOpen}\n${HOLDER}`, [sessionId, String(ttlMs)]);
@@ -174,16 +186,7 @@ describe.each(backends)('$name', (backend) => {
       // The stale holder wakes up and ends its subagent's run, then its turn: both refused, nothing written.
       const lostSubagent = await rejection(t.store.runs.finish(subagent, { status: 'ok', answer: 'late' }));
       expect(lostSubagent.code).toBe('lease-lost');
-      const lost = await rejection(
-        t.store.runs.finish(run, {
-          status: 'ok',
-          inputTokens: 40,
-          outputTokens: 4,
-          answer: 'late',
-          sessionTurn: { inputTokens: 40, outputTokens: 4 },
-          release: lease,
-        }),
-      );
+      const lost = await rejection(finishLate(run, lease));
       expect(lost.code).toBe('lease-lost');
       expect(lost.message).toContain(`taken over by process ${process.pid} on ${hostname()}`);
       expect(await intruder.sessions.get(sessionId, 'alice')).toEqual(session);
@@ -228,16 +231,7 @@ describe.each(backends)('$name', (backend) => {
 
       // The stale holder wakes up: its lease check (as its heartbeat does) finds no row and marks the lease lost.
       expect((await thrown(() => lease.assertHeld())).code).toBe('lease-lost');
-      const lost = await rejection(
-        t.store.runs.finish(run, {
-          status: 'ok',
-          inputTokens: 40,
-          outputTokens: 4,
-          answer: 'late',
-          sessionTurn: { inputTokens: 40, outputTokens: 4 },
-          release: lease,
-        }),
-      );
+      const lost = await rejection(finishLate(run, lease));
       expect(lost.code).toBe('lease-lost');
       expect(await intruder.runs.get(run, 'alice')).toEqual(died);
       expect(await intruder.sessions.get(sessionId, 'alice')).toEqual(session);
