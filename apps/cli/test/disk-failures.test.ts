@@ -2,16 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { chmod, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { STARTED_TOOL_RESULT } from '@birdie/graph';
+import { asUnprivileged } from '@birdie/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { birdie, type Finished } from './helpers/birdie-process.js';
 import { type Sandbox, sandbox } from './helpers/env.js';
-import {
-  AS_NOBODY,
-  fileSizeLimit,
-  type MountNamespace,
-  readOnlyFolder,
-  smallDisk,
-} from './helpers/mounts.js';
+import { fileSizeLimit, type MountNamespace, readOnlyFolder, smallDisk } from './helpers/mounts.js';
 import {
   answers,
   jsonLines,
@@ -181,11 +176,12 @@ describe.runIf(process.platform === 'linux')('disks and permissions', { timeout:
     await chmod(box.home, 0o555);
     expect((await readdir(box.home)).sort()).toEqual(['birdie.db', 'sessions']);
     const file = join(box.home, 'birdie.db');
+    const asNobody = asUnprivileged();
     await expectWritesRefused(
-      AS_NOBODY,
+      asNobody,
       id,
       `birdie: cannot write ${file}: its folder ${box.home} is not writable (SQLite keeps ${file}-wal and ${file}-shm beside it) (chmod u+w ${box.home}; it must belong to the user running birdie)`,
     );
-    await expectReadable(AS_NOBODY, id);
+    await expectReadable(asNobody, id);
   });
 });

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { asUnprivileged } from '@birdie/test-utils';
 import ts from 'typescript';
 import { isAlive, sleepMs, tempDir } from './helpers.js';
 
@@ -38,12 +39,12 @@ export interface Parent {
 
 /**
  * Starts `node script.mjs`, where the script is `body` after an import of the compiled package as `entrypoints`.
- * `user` runs it as another user (root only), e.g. `nobody`.
+ * `unprivileged` runs it without root's privileges: as `nobody` when the tests run as root.
  */
 export async function startParent(
   dir: string,
   body: string,
-  options: { env?: Record<string, string>; user?: string } = {},
+  options: { env?: Record<string, string>; unprivileged?: boolean } = {},
 ): Promise<Parent> {
   const index = await compiledPackage();
   const script = join(dir, `parent-${Date.now()}-${Math.random().toString(36).slice(2)}.mjs`);
@@ -51,16 +52,7 @@ export async function startParent(
   await writeFile(script, `import * as entrypoints from ${JSON.stringify(index)};\n${body}\n`);
   await chmod(script, 0o644);
   const argv = [process.execPath, script];
-  const asUser = options.user
-    ? [
-        'setpriv',
-        `--reuid=${options.user}`,
-        `--regid=${groupOf(options.user)}`,
-        '--clear-groups',
-        '--',
-        ...argv,
-      ]
-    : argv;
+  const asUser = options.unprivileged ? [...asUnprivileged(), ...argv] : argv;
   const child = spawn(asUser[0]!, asUser.slice(1), {
     cwd: dir,
     // the guard as a user gets it, whatever the shell running the tests says (a test may ask for another mode)
@@ -88,10 +80,6 @@ export async function startParent(
       return text;
     },
   };
-}
-
-function groupOf(user: string): string {
-  return user === 'nobody' ? 'nogroup' : user;
 }
 
 interface ProcInfo {

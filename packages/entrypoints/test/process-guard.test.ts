@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { NOBODY } from '@birdie/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { configureProcessGuard, resolveEntrypoint } from '../src/index.js';
 import { sleepMs, tempDir } from './helpers.js';
@@ -62,7 +63,7 @@ async function killParentDuringTool(
   dir: string,
   entrypoint: string,
   args: Record<string, unknown>,
-  options: { env?: Record<string, string>; user?: string; effectAfterMs: number },
+  options: { env?: Record<string, string>; unprivileged?: boolean; effectAfterMs: number },
 ): Promise<KillOutcome> {
   const parent: Parent = await startParent(dir, parentBody(entrypoint, args), options);
   let tree: number[] = [];
@@ -149,7 +150,7 @@ def run(ready, effect):
       dir,
       STUBBORN,
       { ready: join(dir, 'ready'), effect: join(dir, 'effect') },
-      { effectAfterMs: 1_500, ...(otherUser ? { user: otherUser } : {}) },
+      { effectAfterMs: 1_500, unprivileged: true },
     );
     expect(outcome.status.active).toBe(true);
     expect(outcome.survivors).toEqual([]);
@@ -220,12 +221,12 @@ console.log('status ' + JSON.stringify(status));
 console.log('out ' + JSON.stringify(out.output));
 process.exit(0);
 `;
-    const parent = await startParent(dir, body, otherUser ? { user: otherUser } : {});
+    const parent = await startParent(dir, body, { unprivileged: true });
     const printed = await parent.waitFor('out ');
     const status = JSON.parse(/status (.*)/.exec(printed)![1]!);
     const output = JSON.parse(/out (.*)/.exec(printed)![1]!);
-    const uid = otherUser ? 65534 : process.getuid!();
-    const gid = otherUser ? 65534 : process.getgid!();
+    const uid = otherUser ? NOBODY : process.getuid!();
+    const gid = otherUser ? NOBODY : process.getgid!();
     const [u, g, owner, self, parentOfCut] = output.trim().split('\n');
     expect([u, g, owner]).toEqual([String(uid), String(gid), `${uid}:${gid}`]);
     expect(parentOfCut).toBe(self); // $$ is the pid /proc knows (no namespace renumbers it)

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { chmod, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { asUnprivileged } from '@birdie/test-utils';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../test/helpers.js';
 import { writeSkill } from '../test/skill-files.js';
@@ -17,11 +18,10 @@ interface Outcome {
   }>;
 }
 
-const NOBODY = 65534;
-
 /**
  * Root reads everything, so when the tests run as root the load happens in a child process running as `nobody`
- * (against the built package); otherwise in this process. Either way the permissions are real.
+ * (against the built package, reachable even in a clone under a private folder); otherwise in this process. Either
+ * way the permissions are real.
  */
 async function loadAsUnprivileged(dirs: string[], cwd: string): Promise<Outcome> {
   if (process.getuid?.() !== 0) {
@@ -45,9 +45,16 @@ async function loadAsUnprivileged(dirs: string[], cwd: string): Promise<Outcome>
       skills: registry.current().skills.map((s) => s.name),
       messages: registry.messages.map(({ ruleId, source, fatal, file, reason }) => ({ ruleId, source, fatal, file, reason })),
     }));`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script, entry, JSON.stringify(dirs)], {
-    uid: NOBODY,
-    gid: NOBODY,
+  const [command, ...args] = [
+    ...asUnprivileged(),
+    process.execPath,
+    '--input-type=module',
+    '-e',
+    script,
+    entry,
+    JSON.stringify(dirs),
+  ];
+  const child = spawn(command!, args, {
     cwd,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
   });

@@ -1,8 +1,9 @@
 import { chmodSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { asUnprivileged } from '@birdie/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../src/index.js';
-import { AS_NOBODY, DIST_URL, readOnlyMount, runScript, smallDisk, tempHome } from './helpers.js';
+import { DIST_URL, readOnlyMount, runScript, smallDisk, tempHome } from './helpers.js';
 
 // Disk and permission failures are made real in child processes, even as root (CI): a read-only bind
 // mount or a small tmpfs in a private mount namespace, another user, or a file-size limit.
@@ -126,7 +127,12 @@ describe('a read-only folder or file', () => {
     const sessionId = await seed(home.dir);
     chmodSync(home.dir, 0o755);
     chmodSync(join(home.dir, 'birdie.db'), 0o644);
-    const { code, out } = await runScript(scripts.dir, READ_THEN_WRITE, [home.dir, sessionId], AS_NOBODY);
+    const { code, out } = await runScript(
+      scripts.dir,
+      READ_THEN_WRITE,
+      [home.dir, sessionId],
+      asUnprivileged(),
+    );
     expect(code).toBe(0);
     const file = join(home.dir, 'birdie.db');
     expectReadOnly(
@@ -141,7 +147,12 @@ describe('a read-only folder or file', () => {
     const sessionId = await seed(home.dir);
     chmodSync(home.dir, 0o755);
     chmodSync(join(home.dir, 'birdie.db'), 0o666);
-    const { code, out } = await runScript(scripts.dir, READ_THEN_WRITE, [home.dir, sessionId], AS_NOBODY);
+    const { code, out } = await runScript(
+      scripts.dir,
+      READ_THEN_WRITE,
+      [home.dir, sessionId],
+      asUnprivileged(),
+    );
     expect(code).toBe(0);
     const file = join(home.dir, 'birdie.db');
     expectReadOnly(

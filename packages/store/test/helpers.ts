@@ -134,9 +134,6 @@ export function smallDisk(dir: string, size: string): string[] {
   ];
 }
 
-/** A prefix that runs a command as the unprivileged user nobody. */
-export const AS_NOBODY = ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups'];
-
 /**
  * A copy of a packed record with one bit flipped where reading it must fail, as a failing disk or a stray write would
  * leave it. The checksum covers the decoded bytes, so a flip deflate never reads (its last byte's padding bits)

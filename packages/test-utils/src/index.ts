@@ -34,4 +34,5 @@ export {
   type StartPostgresOptions,
   startPostgres,
 } from './postgres.js';
-export { makeTempDir, writeTree } from './temp-dir.js';
+export { makeTempDir, type TempDir, writeTree } from './temp-dir.js';
+export { asUnprivileged, NOBODY } from './unprivileged.js';

@@ -48,9 +48,6 @@ export function readOnlyFolder(dir: string): Promise<MountNamespace> {
   return mountNamespace('mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" "$1"', [dir]);
 }
 
-/** A command prefix that runs a command as the unprivileged user nobody. */
-export const AS_NOBODY = ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups'];
-
 /** A command prefix that runs a command under a file-size limit of `blocks` 512-byte blocks (`ulimit -f` of sh). */
 export function fileSizeLimit(blocks: number): string[] {
   return ['sh', '-c', `ulimit -f ${blocks} && exec "$@"`, 'sh'];

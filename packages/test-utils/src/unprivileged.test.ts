@@ -1,0 +1,69 @@
+import { spawnSync } from 'node:child_process';
+import { chmod, mkdir, readdir, stat, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { asUnprivileged, makeTempDir, NOBODY, type TempDir } from './index.js';
+
+// A clone under a private folder (`mktemp -d`, mode 0700) or under /root: the tests that re-check a permission as
+// nobody must still run their code as nobody, though nobody cannot enter that folder.
+
+const isRoot = process.getuid?.() === 0;
+let dir: TempDir;
+let tmp: TempDir;
+beforeEach(async () => {
+  dir = await makeTempDir('birdie-private-');
+  tmp = await makeTempDir('birdie-nobody-tmp-');
+});
+afterEach(async () => {
+  await dir.cleanup();
+  await tmp.cleanup();
+});
+
+/** A tiny package at `private/a/b/repo`, where `private` and `a/b` are 0700, beside a secret only root may read. */
+async function privateRepo(): Promise<{ repo: string; secret: string; closed: string[] }> {
+  const inner = join(dir.path, 'a', 'b');
+  const repo = join(inner, 'repo');
+  await mkdir(join(repo, 'lib'), { recursive: true });
+  await writeFile(
+    join(repo, 'lib', 'check.mjs'),
+    'export const tryRead = (file) => import("node:fs").then((fs) => fs.readFileSync(file, "utf8")).catch((e) => e.code);\n',
+  );
+  await writeFile(
+    join(repo, 'main.mjs'),
+    'import { tryRead } from "./lib/check.mjs";\nconsole.log(JSON.stringify({ uid: process.getuid(), gid: process.getgid(), groups: process.getgroups(), read: await tryRead(process.argv[2]) }));\n',
+  );
+  const secret = join(dir.path, 'secret.txt');
+  await writeFile(secret, 'root only');
+  await chmod(secret, 0o000); // unreadable to its owner too, unless the owner is root
+  for (const folder of [join(dir.path, 'a'), repo, join(repo, 'lib')]) await chmod(folder, 0o755);
+  await symlink(join('a', 'b', 'repo'), join(dir.path, 'repo-link')); // entries of a closed folder keep their kind
+  const closed = [dir.path, inner];
+  for (const folder of closed) await chmod(folder, 0o700);
+  return { repo, secret, closed };
+}
+
+describe('asUnprivileged (nobody, for root)', () => {
+  it('runs code that sits under folders nobody cannot enter, as nobody, who still cannot read what is not theirs', async () => {
+    const { repo, secret, closed } = await privateRepo();
+    const prefix = asUnprivileged([repo]);
+    const [command, ...args] = [...prefix, process.execPath, join(dir.path, 'repo-link', 'main.mjs'), secret];
+    const run = spawnSync(command!, args, { encoding: 'utf8', env: { ...process.env, TMPDIR: tmp.path } });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const me = isRoot
+      ? { uid: NOBODY, gid: NOBODY, groups: [NOBODY] } // no supplementary group (Node lists the gid itself)
+      : { uid: process.getuid!(), gid: process.getgid!(), groups: process.getgroups!() };
+    expect(JSON.parse(run.stdout)).toEqual({ ...me, read: 'EACCES' });
+    // The folders themselves are left as they were, and nothing is left behind in the temp dir.
+    for (const folder of closed) expect((await stat(folder)).mode & 0o777).toBe(0o700);
+    expect(await readdir(tmp.path)).toEqual([]);
+  });
+
+  it('needs no mount namespace when nobody may enter every folder on the way', async () => {
+    await chmod(dir.path, 0o755);
+    const prefix = asUnprivileged([dir.path, process.execPath]);
+    expect(prefix).toEqual(
+      isRoot ? ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--'] : [],
+    );
+  });
+});

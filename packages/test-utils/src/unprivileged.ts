@@ -1,0 +1,85 @@
+import { statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { REPO_ROOT } from './corpus.js';
+
+/** The uid and gid of `nobody` (and Debian's `nogroup`): the user permission tests run as when they run as root. */
+export const NOBODY = 65534;
+
+/**
+ * A command prefix that runs a command without root's privileges, for tests that check a permission the kernel
+ * enforces: as root (CI) the command runs as `nobody` (uid and gid 65534, no supplementary groups); as anyone else,
+ * as that user, who is unprivileged already.
+ *
+ * nobody must reach the code it runs: `reach` (the repository and node by default). A clone under a private folder
+ * (`mktemp -d` makes it 0700, and /root is 0700) has a folder on that path nobody cannot enter. Then the command runs
+ * in a private mount namespace where each such folder is replaced by a tmpfs holding bind mounts of all its entries,
+ * with the folder's owner and mode plus `o+x`: the same paths and the same files with their own permissions, only
+ * enterable. The real folders are untouched, and the mounts vanish with the command.
+ */
+export function asUnprivileged(reach: string[] = [REPO_ROOT, process.execPath]): string[] {
+  if (process.getuid?.() !== 0) return [];
+  const drop = ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--'];
+  const closed = foldersClosedToNobody(reach);
+  if (closed.length === 0) return drop;
+  return ['unshare', '--mount', 'sh', '-c', OPEN_FOLDERS, 'sh', ...closed, '--', ...drop];
+}
+
+/** The folders on the way to `paths` that nobody may not enter, outermost first. */
+function foldersClosedToNobody(paths: string[]): string[] {
+  const closed = new Set<string>();
+  for (const path of paths) {
+    const absolute = resolve(path);
+    const chain: string[] = [];
+    for (let folder = isFolder(absolute) ? absolute : dirname(absolute); ; folder = dirname(folder)) {
+      chain.unshift(folder);
+      if (dirname(folder) === folder) break;
+    }
+    for (const folder of chain) if (!nobodyMayEnter(folder)) closed.add(folder);
+  }
+  return [...closed].sort((a, b) => a.split('/').length - b.split('/').length);
+}
+
+function isFolder(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+}
+
+/** The kernel checks the owner's bits for the owner, the group's for a member, the others' for everyone else. */
+function nobodyMayEnter(folder: string): boolean {
+  const { mode, uid, gid } = statSync(folder);
+  const bit = uid === NOBODY ? 0o100 : gid === NOBODY ? 0o010 : 0o001;
+  return (mode & bit) !== 0;
+}
+
+/**
+ * Run by root in the new mount namespace (private propagation, `unshare`'s default): `$1 … --` are the closed
+ * folders, outermost first, and the rest is the command. Each folder's own content is reached through a bind mount
+ * in a temp folder while the tmpfs covers it; that temp folder is removed before the command starts.
+ */
+const OPEN_FOLDERS = `set -e
+hold=
+trap '[ -z "$hold" ] || { umount "$hold" 2>/dev/null || :; rmdir "$hold"; }' EXIT
+while [ "$1" != -- ]; do
+  folder=$1
+  shift
+  hold=$(mktemp -d)
+  mount --bind "$folder" "$hold"
+  mount -t tmpfs -o "mode=$(stat -c %a "$hold"),uid=$(stat -c %u "$hold"),gid=$(stat -c %g "$hold")" tmpfs "$folder"
+  chmod o+x "$folder"
+  for entry in "$hold"/* "$hold"/.[!.]* "$hold"/..?*; do
+    name=\${entry##*/}
+    if [ -L "$entry" ]; then
+      cp -P "$entry" "$folder/$name"
+    elif [ -d "$entry" ]; then
+      mkdir "$folder/$name"
+      mount --bind "$entry" "$folder/$name"
+    elif [ -e "$entry" ]; then
+      : >"$folder/$name"
+      mount --bind "$entry" "$folder/$name"
+    fi
+  done
+  umount "$hold"
+  rmdir "$hold"
+  hold=
+done
+shift
+exec "$@"`;
