@@ -1,6 +1,7 @@
 // A local fake of Telegram's Bot API for the tests: records every request, replays updates through getUpdates (or
 // posts them to a webhook), keeps the messages the bot sent and edited, and serves files for getFile.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { StreamedBody } from './streamed-body.js';
 
 export interface RecordedCall {
   method: string;
@@ -24,7 +25,7 @@ export class FakeBotApi {
   readonly calls: RecordedCall[] = [];
   readonly messages: FakeMessage[] = [];
   private readonly updates: Array<Record<string, unknown>> = [];
-  private readonly files = new Map<string, Uint8Array>();
+  private readonly files = new Map<string, Uint8Array | StreamedBody>();
   private readonly waiting = new Set<() => void>();
   private nextUpdateId = 1;
   /** Updates below this id were confirmed (a later getUpdates asked for a higher offset), as Telegram forgets them. */
@@ -39,6 +40,7 @@ export class FakeBotApi {
     this.server = createServer((req, res) => {
       void this.handle(req).then(
         ({ status, body }) => {
+          if (body instanceof StreamedBody) return body.serve(res);
           const binary = body instanceof Uint8Array;
           res.writeHead(status, { 'content-type': binary ? 'application/octet-stream' : 'application/json' });
           res.end(binary ? body : JSON.stringify(body));
@@ -104,7 +106,8 @@ export class FakeBotApi {
     };
   }
 
-  addFile(fileId: string, bytes: Uint8Array): void {
+  /** A file getFile knows and the file server serves (a streamed body: chunk by chunk, counting what it wrote). */
+  addFile(fileId: string, bytes: Uint8Array | StreamedBody): void {
     this.files.set(fileId, bytes);
   }
 

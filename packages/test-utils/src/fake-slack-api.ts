@@ -5,6 +5,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { StreamedBody } from './streamed-body.js';
 
 export interface SlackCall {
   method: string;
@@ -57,7 +58,10 @@ export class FakeSlackApi {
   /** Where Events API requests go (set by the test once the app listens). */
   eventsUrl = '';
   url = '';
-  private readonly files = new Map<string, { bytes: Uint8Array; name: string; mimetype: string }>();
+  private readonly files = new Map<
+    string,
+    { bytes: Uint8Array | StreamedBody; name: string; mimetype: string }
+  >();
   private server: Server | undefined;
   private wss: WebSocketServer | undefined;
   private sockets = new Set<WebSocket>();
@@ -74,6 +78,7 @@ export class FakeSlackApi {
     this.server = createServer((req, res) => {
       void this.handle(req).then(
         ({ status, body }) => {
+          if (body instanceof StreamedBody) return body.serve(res);
           const binary = body instanceof Uint8Array;
           res.writeHead(status, { 'content-type': binary ? 'application/octet-stream' : 'application/json' });
           res.end(binary ? body : JSON.stringify(body));
@@ -121,14 +126,22 @@ export class FakeSlackApi {
     await new Promise<void>((resolve) => this.server?.close(() => resolve()));
   }
 
-  /** A file the bot may download from `url_private_download` (with its bot token); returns the share's file object. */
-  addFile(id: string, name: string, mimetype: string, bytes: Uint8Array): Record<string, unknown> {
+  /**
+   * A file the bot may download from `url_private_download` (with its bot token); returns the share's file object
+   * (with its `size`, except for a streamed body: a share whose size Slack did not announce).
+   */
+  addFile(
+    id: string,
+    name: string,
+    mimetype: string,
+    bytes: Uint8Array | StreamedBody,
+  ): Record<string, unknown> {
     this.files.set(id, { bytes, name, mimetype });
     return {
       id,
       name,
       mimetype,
-      size: bytes.byteLength,
+      ...(bytes instanceof Uint8Array ? { size: bytes.byteLength } : {}),
       url_private: `${this.url}/files/${id}`,
       url_private_download: `${this.url}/files/${id}/download`,
     };

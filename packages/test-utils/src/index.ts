@@ -34,5 +34,6 @@ export {
   type StartPostgresOptions,
   startPostgres,
 } from './postgres.js';
+export { StreamedBody, type StreamedBodyOptions } from './streamed-body.js';
 export { makeTempDir, type TempDir, writeTree } from './temp-dir.js';
 export { asUnprivileged, NOBODY } from './unprivileged.js';
