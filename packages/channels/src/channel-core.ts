@@ -14,10 +14,11 @@ import {
 import type { ButtonPress, ChatOutput, ChatPlace, IncomingMessage } from './chat.js';
 import type { ChatBook, ChatEntry } from './chat-book.js';
 import { runCommand } from './commands.js';
+import { downloadWithin } from './download-within.js';
 import { isChannelError } from './errors.js';
 import { StreamedReply } from './streamed-reply.js';
 import type { Transcriber } from './voice.js';
-import { downloadWithin, saveFiles } from './workspace-files.js';
+import { saveFiles } from './workspace-files.js';
 
 export type Platform = 'telegram' | 'slack';
 

@@ -13,7 +13,11 @@ export interface IncomingFile {
   name: string;
   /** The size the platform announced, when it did (checked before downloading). */
   size?: number;
-  download(): Promise<Uint8Array>;
+  /**
+   * The platform's answer for the file, its body not read yet: the core reads it under its byte cap and aborts
+   * `signal` (which must cancel the request) as soon as the bytes pass the cap. Throws `ChannelError`.
+   */
+  download(signal: AbortSignal): Promise<Response>;
 }
 
 export interface IncomingMessage {

@@ -130,18 +130,18 @@ function fileOf(
     name: file.name ?? file.id ?? 'file',
     mime: file.mimetype ?? 'application/octet-stream',
     ...(file.size !== undefined ? { size: file.size } : {}),
-    async download() {
+    async download(signal) {
       const url = file.url_private_download ?? file.url_private;
       if (!url) throw new ChannelError('platform-failed', 'Slack gave no address for the file');
       if (!origins.includes(originOf(url)))
         throw new ChannelError('foreign-file-address', "its address is not on Slack's file host");
       const response = await fetch(url, {
         headers: { authorization: `Bearer ${botToken}` },
-        signal: AbortSignal.timeout(60_000),
+        signal: AbortSignal.any([signal, AbortSignal.timeout(60_000)]),
       });
       if (!response.ok)
         throw new ChannelError('platform-failed', `downloading a file failed: ${response.status}`);
-      return new Uint8Array(await response.arrayBuffer());
+      return response;
     },
   };
 }

@@ -93,16 +93,16 @@ function fileOf(
   return {
     name,
     ...(size !== undefined ? { size } : {}),
-    async download() {
+    async download(signal) {
       const file = await bot.api.getFile(fileId);
       if (!file.file_path) throw new ChannelError('platform-failed', 'Telegram gave no path for the file');
       const response = await fetch(`${apiRoot}/file/bot${token}/${file.file_path}`, {
-        signal: AbortSignal.timeout(60_000),
+        signal: AbortSignal.any([signal, AbortSignal.timeout(60_000)]),
       });
       // The URL holds the token: never put it in the message.
       if (!response.ok)
         throw new ChannelError('platform-failed', `downloading a file failed: ${response.status}`);
-      return new Uint8Array(await response.arrayBuffer());
+      return response;
     },
   };
 }

@@ -1,7 +1,8 @@
 import { access, lstat, mkdir, realpath, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
 import type { IncomingFile } from './chat.js';
-import { ChannelError, isChannelError } from './errors.js';
+import { downloadWithin } from './download-within.js';
+import { ChannelError } from './errors.js';
 
 /** The folder, under the workspace, that chat uploads land in. */
 const UPLOADS = ['uploads'];
@@ -11,23 +12,6 @@ export function safeFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
   const cleaned = base.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '');
   return cleaned.slice(0, 120) || 'file';
-}
-
-/**
- * The file's bytes, or why not: over `maxBytes` as the platform announced it (then it is not downloaded at all) or as
- * it came, or its address is not the platform's own (`foreign-file-address`: not downloaded).
- */
-export async function downloadWithin(file: IncomingFile, maxBytes: number): Promise<Uint8Array | string> {
-  const over = (size: number) => `too large: ${size} bytes, over the limit of ${maxBytes}`;
-  if (file.size !== undefined && file.size > maxBytes) return over(file.size);
-  let bytes: Uint8Array;
-  try {
-    bytes = await file.download();
-  } catch (error) {
-    if (isChannelError(error) && error.code === 'foreign-file-address') return error.message;
-    throw error;
-  }
-  return bytes.byteLength > maxBytes ? over(bytes.byteLength) : bytes;
 }
 
 /**
