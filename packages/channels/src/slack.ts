@@ -4,6 +4,7 @@ import { slackifyMarkdown } from 'slackify-markdown';
 import { ChannelCore, type ChannelCoreOptions } from './channel-core.js';
 import type { Button, ChatOutput, ChatPlace, IncomingFile, IncomingMessage } from './chat.js';
 import { ChannelError } from './errors.js';
+import { isDisguised, revealLinkTargets } from './honest-links.js';
 import type { RunningChannel } from './telegram.js';
 
 export interface SlackOptions {
@@ -29,10 +30,25 @@ const SLASH_COMMANDS = /^\/(new|skills|enable|model|cancel|help)$/;
 
 /**
  * Markdown as Slack's mrkdwn. Every `<` that does not start a link is escaped, so text from the model can never
- * become a mention (`<!channel>`, `<@U…>`) or a link Slack would render.
+ * become a mention (`<!channel>`, `<@U…>`) or a link Slack would render; a link whose text is another address than
+ * its target shows its target (`revealLinkTargets`), and one the model wrote in Slack's own syntax (in code, which
+ * the conversion leaves as it is) is shown as text.
  */
 export function toSlack(markdown: string): string {
-  return slackifyMarkdown(markdown).replace(/<(?!(?:https?|mailto):[^<>\s]*(?:\|[^<>]*)?>)/g, '&lt;');
+  return slackifyMarkdown(revealLinkTargets(markdown))
+    .replace(/<(?!(?:https?|mailto):[^<>\s]*(?:\|[^<>]*)?>)/g, '&lt;')
+    .replace(/<((?:https?|mailto):[^<>\s|]*)\|([^<>]*)>/g, (link, url: string, label: string) =>
+      isDisguised(mrkdwnText(label), url) ? `&lt;${url}|${label}&gt;` : link,
+    );
+}
+
+/** A mrkdwn label as Slack shows it: its formatting marks and entities undone. */
+function mrkdwnText(label: string): string {
+  return label
+    .replace(/[*_~`]/g, '')
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&amp;', '&');
 }
 
 function blocksOf(mrkdwn: string, buttons: Button[][]) {

@@ -5,6 +5,7 @@ import telegramify from 'telegramify-markdown';
 import { ChannelCore, type ChannelCoreOptions } from './channel-core.js';
 import type { Button, ChatOutput, ChatPlace, IncomingFile, IncomingMessage } from './chat.js';
 import { ChannelError } from './errors.js';
+import { revealLinkTargets } from './honest-links.js';
 
 export interface TelegramOptions {
   token: string;
@@ -32,9 +33,12 @@ export interface RunningChannel {
 const MAX_MARKDOWN = 3500;
 const DEFAULT_API = 'https://api.telegram.org';
 
-/** Markdown as Telegram's MarkdownV2 (what it cannot show is escaped, never dropped). */
+/**
+ * Markdown as Telegram's MarkdownV2 (what it cannot show is escaped, never dropped); a link whose text is another
+ * address than its target shows its target (`revealLinkTargets`).
+ */
 export function toTelegram(markdown: string): string {
-  return telegramify(markdown, 'escape');
+  return telegramify(revealLinkTargets(markdown), 'escape');
 }
 
 function keyboard(buttons: Button[][] | undefined): { reply_markup?: InlineKeyboardMarkup } {
