@@ -223,6 +223,7 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
      WHERE id = ? AND status = 'running'`,
   );
   const one = db.prepare<[number], RunRow>('SELECT * FROM runs WHERE id = ?');
+  const sessionOf = db.prepare<[number], { session_id: string }>('SELECT session_id FROM runs WHERE id = ?');
   const addTurn = db.prepare(ADD_TURN);
   const toolsOf = db.prepare<[number], ToolRow>('SELECT * FROM tool_calls WHERE run_id = ? ORDER BY id');
   const running = db.prepare<[], RunRow & RunWithLease>(
@@ -287,7 +288,7 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
         throw new StoreError('not-found', `no run ${runId}`);
     },
     journal(runId) {
-      const row = Number.isSafeInteger(runId) ? one.get(runId) : undefined;
+      const row = Number.isSafeInteger(runId) ? sessionOf.get(runId) : undefined;
       if (!row) throw new StoreError('not-found', `no run ${runId}`);
       return createJournal(db, leases, runId, row.session_id);
     },
