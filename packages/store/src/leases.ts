@@ -155,15 +155,19 @@ export class Leases implements LeaseBook {
 
   /** Inside a write transaction: `sessionId`'s lease row, read once per `writeEpoch`. */
   private rowInTransaction(sessionId: string): LeaseRow | undefined {
-    const epoch = writeEpoch(this.db);
     const seen = this.seen.get(sessionId);
-    if (seen?.epoch === epoch) return seen.row;
+    if (seen?.epoch === writeEpoch(this.db)) return seen.row;
     const row = this.select.get(sessionId);
+    this.see(sessionId, row);
+    return row;
+  }
+
+  /** Inside a write transaction: `sessionId`'s lease row is `row` for as long as the write epoch stays. */
+  private see(sessionId: string, row: LeaseRow | undefined): void {
     this.seen.delete(sessionId);
-    this.seen.set(sessionId, { row, epoch });
+    this.seen.set(sessionId, { row, epoch: writeEpoch(this.db) });
     // Sessions written to lately; the oldest go first.
     if (this.seen.size > 256) this.seen.delete(this.seen.keys().next().value as string);
-    return row;
   }
 
   private acquire(sessionId: string, opts: AcquireOptions = {}): Promise<SessionLease> {
@@ -180,8 +184,18 @@ export class Leases implements LeaseBook {
         const row = this.select.get(sessionId);
         if (row && row.owner !== this.owner && this.live(row, now)) return { busy: holderOf(row) };
         const previous = row && row.owner !== this.owner ? holderOf(row) : undefined;
-        this.seen.delete(sessionId);
         this.insert.run(sessionId, this.owner, this.host, this.pid, this.scope, now, now + ttlMs);
+        // The row as this transaction wrote it: the turn's next write (its run's start) fences without reading it.
+        // Should the commit fail, the rollback moves the write epoch on and this entry is not trusted.
+        this.see(sessionId, {
+          session_id: sessionId,
+          owner: this.owner,
+          host: this.host,
+          pid: this.pid,
+          pid_scope: this.scope,
+          acquired_at: now,
+          expires_at: now + ttlMs,
+        });
         if (previous) {
           this.markDied.run(now, takenOverError(previous), sessionId);
         }

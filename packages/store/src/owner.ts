@@ -12,30 +12,43 @@ export interface Ownership {
   check(sessionId: string, userId: string): 'missing' | 'owned';
   /** Like `check`, but a missing session throws `not-found`. */
   require(sessionId: string, userId: string): void;
+  /** `require` on the session's owner as a statement of the caller's transaction read it (undefined: no session). */
+  requireOwner(sessionId: string, userId: string, owner: string | undefined): void;
 }
 
 export function createOwnership(db: Db): Ownership {
   const ownerOf = db.prepare<[string], { user_id: string }>('SELECT user_id FROM sessions WHERE id = ?');
+  const checkOwner = (sessionId: string, userId: string, owner: string | undefined): 'missing' | 'owned' => {
+    if (owner === undefined) return 'missing';
+    if (owner !== userId) {
+      throw new StoreError('not-owner', `session ${sessionId} belongs to user ${owner}, not ${userId}`, {
+        owner,
+        hint: `act as ${owner} to use it`,
+      });
+    }
+    return 'owned';
+  };
   const check = (sessionId: string, userId: string): 'missing' | 'owned' => {
     validateSessionId(sessionId);
     validateUserId(userId);
-    const row = ownerOf.get(sessionId);
-    if (!row) return 'missing';
-    if (row.user_id !== userId) {
-      throw new StoreError(
-        'not-owner',
-        `session ${sessionId} belongs to user ${row.user_id}, not ${userId}`,
-        { owner: row.user_id, hint: `act as ${row.user_id} to use it` },
-      );
+    return checkOwner(sessionId, userId, ownerOf.get(sessionId)?.user_id);
+  };
+  const requireOwner = (sessionId: string, userId: string, owner: string | undefined): void => {
+    if (checkOwner(sessionId, userId, owner) === 'missing') {
+      throw new StoreError('not-found', `no session ${sessionId}`);
     }
-    return 'owned';
   };
   return {
     check,
     require(sessionId, userId) {
-      if (check(sessionId, userId) === 'missing') {
-        throw new StoreError('not-found', `no session ${sessionId}`);
-      }
+      validateSessionId(sessionId);
+      validateUserId(userId);
+      requireOwner(sessionId, userId, ownerOf.get(sessionId)?.user_id);
+    },
+    requireOwner(sessionId, userId, owner) {
+      validateSessionId(sessionId);
+      validateUserId(userId);
+      requireOwner(sessionId, userId, owner);
     },
   };
 }

@@ -204,13 +204,16 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
        trigger, status, started_at, owner, host, pid, pid_scope)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)`,
   );
-  // Returns the run's session and user (the turn's end adds to the session's totals without reading the run again)
-  // and its session's lease row as this transaction sees it: the fence costs no statement of its own, and a fenced
+  // Returns the run's session and user (the turn's end adds to the session's totals without reading the run again),
+  // the session's owner (the ownership check needs no statement of its own) and its session's lease row as this transaction sees it: the fence costs no statement of its own, and a fenced
   // end throws, which rolls the update back.
-  const update = db.prepare<unknown[], { session_id: string; user_id: string | null; lease: string | null }>(
+  const update = db.prepare<
+    unknown[],
+    { session_id: string; user_id: string | null; session_user: string | null; lease: string | null }
+  >(
     `UPDATE runs SET status = ?, ended_at = ?, input_tokens = ?, output_tokens = ?, error = ?, usage = ?, answer = ?,
        end_checkpoint = coalesce(?, end_checkpoint), model = coalesce(?, model), notices = ? WHERE id = ?
-     RETURNING session_id, user_id,
+     RETURNING session_id, user_id, (SELECT s.user_id FROM sessions s WHERE s.id = runs.session_id) AS session_user,
        (SELECT json_object('session_id', l.session_id, 'owner', l.owner, 'host', l.host, 'pid', l.pid,
           'pid_scope', l.pid_scope, 'acquired_at', l.acquired_at, 'expires_at', l.expires_at)
         FROM leases l WHERE l.session_id = runs.session_id) AS lease`,
@@ -220,6 +223,7 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
      WHERE id = ? AND status = 'running'`,
   );
   const one = db.prepare<[number], RunRow>('SELECT * FROM runs WHERE id = ?');
+  const sessionOf = db.prepare<[number], { session_id: string }>('SELECT session_id FROM runs WHERE id = ?');
   const addTurn = db.prepare(ADD_TURN);
   const toolsOf = db.prepare<[number], ToolRow>('SELECT * FROM tool_calls WHERE run_id = ? ORDER BY id');
   const running = db.prepare<[], RunRow & RunWithLease>(
@@ -268,7 +272,7 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
         leases.fenceRow(run.session_id, run.lease === null ? undefined : (JSON.parse(run.lease) as LeaseRow));
         // The turn's end in the same commit: its session's totals and the release of its lease.
         if (turn !== null) {
-          owners.require(run.session_id, run.user_id ?? '');
+          owners.requireOwner(run.session_id, run.user_id ?? '', run.session_user ?? undefined);
           addTurn.run(turn.input, turn.output, now, run.session_id);
         }
         if (lease !== undefined) leases.releaseRow(lease);
@@ -284,7 +288,7 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
         throw new StoreError('not-found', `no run ${runId}`);
     },
     journal(runId) {
-      const row = Number.isSafeInteger(runId) ? one.get(runId) : undefined;
+      const row = Number.isSafeInteger(runId) ? sessionOf.get(runId) : undefined;
       if (!row) throw new StoreError('not-found', `no run ${runId}`);
       return createJournal(db, leases, runId, row.session_id);
     },

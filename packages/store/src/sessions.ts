@@ -39,9 +39,9 @@ export function createSessions(db: Db, deps: SessionDeps): SyncOf<Sessions> {
   const nextSeq = db.prepare<[string, string], { n: number }>(
     'SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM sessions WHERE scope = ? AND day = ?',
   );
-  const insert = db.prepare(
+  const insert = db.prepare<unknown[], SessionRow>(
     `INSERT INTO sessions (id, user_id, scope, day, seq, title, agent, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${SESSION_COLUMNS}`,
   );
   const byUser = db.prepare<[string], SessionRow>(
     `SELECT ${SESSION_COLUMNS} FROM sessions WHERE user_id = ? ORDER BY created_at DESC, day DESC, seq DESC`,
@@ -60,13 +60,12 @@ export function createSessions(db: Db, deps: SessionDeps): SyncOf<Sessions> {
       const day = localDay(now);
       const scope = opts.perUser ? userId : '';
       // Numbering and insert in one IMMEDIATE transaction: two processes never pick the same N.
-      const id = immediate(db, () => {
+      const row = immediate(db, () => {
         const seq = nextSeq.get(scope, day)!.n;
         const newId = sessionIdFor(scope, day, seq);
-        insert.run(newId, userId, scope, day, seq, title, agent, now.getTime(), now.getTime());
-        return newId;
+        return insert.get(newId, userId, scope, day, seq, title, agent, now.getTime(), now.getTime())!;
       });
-      return toSession(byId.get(id)!);
+      return toSession(row);
     },
     list(userId) {
       validateUserId(userId);

@@ -63,4 +63,48 @@ describe('write caches across connections', () => {
     await theirs.release();
     await mine.release();
   });
+
+  it('a store opened later continues a thread: the messages it read back are referenced, only new ones stored', async () => {
+    const session = await a.sessions.create('alice');
+    // The stock channel stores the whole list in every checkpoint: each put names every stored message again.
+    const stock = (store: SqliteStore, text: string) =>
+      chatGraph(store.checkpointer, false).invoke(
+        { messages: [new HumanMessage(text)] },
+        { configurable: { thread_id: session.id } },
+      );
+    const Database = (await import('better-sqlite3')).default;
+    const raw = new Database(a.file, { readonly: true });
+    const blobs = () =>
+      raw.prepare('SELECT count(*) AS n, count(DISTINCT hash) AS distinct_n FROM cp_blobs').get() as {
+        n: number;
+        distinct_n: number;
+      };
+    await stock(a, `one ${'x'.repeat(200)}`);
+    const first = blobs();
+    await stock(a, `two ${'y'.repeat(200)}`);
+    const before = blobs();
+    // What a turn adds in the store that wrote the thread (its caches know every stored message).
+    const perTurn = before.n - first.n;
+    const later = openStore({ home: join(home.dir, 'birdie') });
+    try {
+      await stock(later, `three ${'z'.repeat(200)}`);
+      const state = await chatGraph(b.checkpointer, false).getState({
+        configurable: { thread_id: session.id },
+      });
+      expect(summary(state.values.messages).map((m) => m.slice(0, 12))).toEqual([
+        'human:one xx',
+        'ai:answer 1:',
+        'human:two yy',
+        'ai:answer 2:',
+        'human:three ',
+        'ai:answer 3:',
+      ]);
+      // As many new rows as in the store that wrote the thread, and no copy of a stored one.
+      expect(perTurn).toBeGreaterThan(0);
+      expect(blobs()).toEqual({ n: before.n + perTurn, distinct_n: before.n + perTurn });
+    } finally {
+      await later.close();
+      raw.close();
+    }
+  });
 });

@@ -11,7 +11,7 @@ export { MissingBlobError } from './blob-cache.js';
  */
 export class BlobStore extends BlobCache {
   private readonly find;
-  private readonly insert;
+  private readonly insertNew;
   private readonly read;
 
   constructor(db: Db, serde: Serde) {
@@ -19,8 +19,11 @@ export class BlobStore extends BlobCache {
     this.find = db.prepare<[number, Buffer], { id: number }>(
       'SELECT id FROM cp_blobs WHERE thread = ? AND hash = ?',
     );
-    this.insert = db.prepare<[number, Buffer, Buffer]>(
-      'INSERT INTO cp_blobs (thread, hash, data) VALUES (?, ?, ?)',
+    // Insert first: a value this process serialises is usually new to the thread (known ones come from the cache
+    // without their JSON), so one statement does what a lookup and an insert did. A value read back from the store
+    // (`seen`) is looked up first: packing it for an insert that finds it stored would be wasted.
+    this.insertNew = db.prepare<[number, Buffer, Buffer], { id: number }>(
+      'INSERT INTO cp_blobs (thread, hash, data) VALUES (?, ?, ?) ON CONFLICT (thread, hash) DO NOTHING RETURNING id',
     );
     this.read = db.prepare<[string], { id: number; hash: Buffer; data: Buffer }>(
       'SELECT id, hash, data FROM cp_blobs WHERE id IN (SELECT value FROM json_each(?))',
@@ -33,12 +36,14 @@ export class BlobStore extends BlobCache {
       const cached = this.knownId(thread, draft.key);
       if (cached !== undefined) return cached;
       const hash = Buffer.from(draft.key, 'base64');
-      let id = this.find.get(thread, hash)?.id;
-      if (id === undefined) {
-        if (!draft.json) throw new MissingBlobError();
-        id = Number(this.insert.run(thread, hash, pack(draft.json)).lastInsertRowid);
+      if (draft.json && !draft.seen) {
+        const inserted = this.insertNew.get(thread, hash, pack(draft.json));
+        if (inserted) return inserted.id;
       }
-      return id;
+      const id = this.find.get(thread, hash)?.id;
+      if (id !== undefined) return id;
+      if (!draft.json) throw new MissingBlobError();
+      return this.insertNew.get(thread, hash, pack(draft.json))!.id;
     });
   }
 

@@ -19,6 +19,11 @@ export type Ref =
 export interface BlobDraft {
   key: string;
   json: Uint8Array | undefined;
+  /**
+   * The value came from a store (a thread read back after a restart): probably stored already, so a back end looks it
+   * up before inserting it, rather than packing it for an insert that finds it there.
+   */
+  seen?: boolean;
 }
 
 /**
@@ -125,8 +130,11 @@ export class Encoder {
 
   private add(json: Uint8Array, source?: unknown): number {
     const key = contentKey(json);
+    const seen = knownKey(source) === key;
     rememberIdentity(source, key);
-    return this.addKnown(key, json);
+    const index = this.addKnown(key, json);
+    if (seen) this.blobs[index]!.seen = true;
+    return index;
   }
 
   /** A blob by key; `json` may be left out only when the thread already stores that key. */

@@ -37,6 +37,8 @@ export interface Rows {
   writesIn: Database.Statement<[string], WriteRow>;
   writeRecord: Database.Statement<[number, string], { writes: Buffer }>;
   putWrite: Database.Statement<[number, string, Buffer], unknown>;
+  /** A task's first write record at a checkpoint; no change when it has one already (`putWrite` after a merge). */
+  newWrite: Database.Statement<[number, string, Buffer], unknown>;
   chain: Database.Statement<[number], ChainRow>;
   deleteWrites: Database.Statement<[string], unknown>;
   deleteCheckpoints: Database.Statement<[string], unknown>;
@@ -89,6 +91,9 @@ export function prepareRows(db: Db): Rows {
     ),
     putWrite: st<[number, string, Buffer], unknown>(
       'INSERT OR REPLACE INTO cp_writes (checkpoint, task_id, writes) VALUES (?, ?, ?)',
+    ),
+    newWrite: st<[number, string, Buffer], unknown>(
+      'INSERT INTO cp_writes (checkpoint, task_id, writes) VALUES (?, ?, ?) ON CONFLICT (checkpoint, task_id) DO NOTHING',
     ),
     // Ancestors of a checkpoint, nearest first; the caller stops iterating when it has enough.
     chain: st<[number], ChainRow>(`WITH RECURSIVE chain (seq, parent, chans, stored) AS (

@@ -184,11 +184,14 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
         const thread = this.threadRow(threadId, ns);
         const seq = this.seqOf(thread, checkpointId);
         const ids = this.blobs.store(thread, encoder.blobs);
-        const existing = this.rows.writeRecord.get(seq, taskId);
-        const record: WritesRecord = existing
-          ? parseRecord(existing.writes, seq, taskId)
-          : { p: taskPath, w: [] };
-        this.rows.putWrite.run(seq, taskId, packText(JSON.stringify(mergeWrites(record, drafts, ids))));
+        // Usually the task's first record at this checkpoint: one insert. A retry or a later write of the same task
+        // finds one and merges into it.
+        const fresh = packText(JSON.stringify(mergeWrites({ p: taskPath, w: [] }, drafts, ids)));
+        if (this.rows.newWrite.run(seq, taskId, fresh).changes === 0) {
+          const existing = this.rows.writeRecord.get(seq, taskId)!;
+          const record: WritesRecord = parseRecord(existing.writes, seq, taskId);
+          this.rows.putWrite.run(seq, taskId, packText(JSON.stringify(mergeWrites(record, drafts, ids))));
+        }
         return { thread, ids, seq };
       });
       this.blobs.remember(saved.thread, encoder.blobs, saved.ids);
