@@ -12,6 +12,7 @@
 // (`serve-floor/server.mjs`), FLOOR_SESSIONS concurrent sessions × TURNS turns, FLOOR_ROUNDS alternating rounds on the
 // same two servers, medians: throughput ≥ 0.9× and p50 ≤ 1.3× of the floor.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,6 +56,12 @@ function startWorker(env, home, extra = [], command = [BIN, 'serve', '--port', '
     });
     child.once('exit', (code) => reject(new Error(`worker exited ${code}: ${err}`)));
   });
+}
+
+/** User + system CPU time of a process so far, ms (from /proc: every thread of the server, its SQLite included). */
+function cpuMsOf(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 async function stopWorker(worker) {
@@ -187,7 +194,10 @@ async function floorRounds(dir, base, openStore, tokenOf) {
   try {
     for (let round = 0; round <= FLOOR_ROUNDS; round++) {
       for (const side of round % 2 ? ['floor', 'birdie'] : ['birdie', 'floor']) {
+        const cpu0 = cpuMsOf(servers[side].child.pid);
         const r = await scenario(side, [servers[side]], tokens[side], false, undefined, FLOOR_SESSIONS);
+        // The server's own CPU per turn (its sessions' creation included): what a loaded machine's noise leaves alone.
+        r.cpuPerTurn = (cpuMsOf(servers[side].child.pid) - cpu0) / Math.max(1, r.turns);
         if (round > 0) samples[side].push(r);
       }
     }
@@ -304,6 +314,9 @@ if (floor) {
   );
   console.log(
     `| p99 latency of a turn, ms | ${of('floor', 'p99').toFixed(0)} | ${of('birdie', 'p99').toFixed(0)} | ${(of('birdie', 'p99') / of('floor', 'p99')).toFixed(2)}× | – | |`,
+  );
+  console.log(
+    `| server process CPU per turn, ms (session creation included) | ${of('floor', 'cpuPerTurn').toFixed(1)} | ${of('birdie', 'cpuPerTurn').toFixed(1)} | ${(of('birdie', 'cpuPerTurn') / of('floor', 'cpuPerTurn')).toFixed(2)}× | – | |`,
   );
   console.log(
     `\nPer round, turns/s birdie / floor: ${floor.birdie.map((r, i) => `${r.rate.toFixed(0)}/${floor.floor[i].rate.toFixed(0)}`).join(', ')}`,

@@ -3,10 +3,13 @@ import type { RegistrySnapshot, TrustDecision, WorkspaceDeclarations } from '@bi
 import type { Store, TrustRecord } from '@birdie/store';
 import type { Flags } from './flags.js';
 
-/** The real path of a folder (trust is keyed by it, so a symlinked checkout is the same workspace). */
+/**
+ * The real path of a folder (trust is keyed by it, so a symlinked checkout is the same workspace). The system's
+ * realpath(3): one call, where Node's own walks the path with an `lstat` per component (every served turn asks).
+ */
 export function realFolder(dir: string): string {
   try {
-    return realpathSync(dir);
+    return realpathSync.native(dir);
   } catch {
     return dir;
   }

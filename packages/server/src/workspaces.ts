@@ -1,4 +1,5 @@
-import { chmod, mkdir, rm, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { chmod, mkdir, rm } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Session } from '@birdie/store';
 import { validateSessionId, validateUserId } from '@birdie/store';
@@ -58,12 +59,13 @@ export class Workspaces {
 
   /**
    * Makes the session's folder (0700 from the root down) and returns it. A folder this object made before is only
-   * checked (one `stat` instead of two `mkdir`s and a `chmod` on every turn); one gone meanwhile is made again.
+   * checked (one `stat` instead of two `mkdir`s and a `chmod` on every turn); one gone meanwhile is made again. That
+   * check is synchronous: a local `stat` takes microseconds, a trip through the thread pool costs more than it.
    */
   async open(session: Pick<Session, 'id' | 'userId'>): Promise<string> {
     const folder = this.folderOf(session);
     if (this.made.has(folder)) {
-      if ((await stat(folder).catch(() => undefined))?.isDirectory()) return folder;
+      if (isFolder(folder)) return folder;
       this.made.delete(folder);
     }
     await mkdir(this.root, { recursive: true, mode: 0o700 });
@@ -104,5 +106,14 @@ export class Workspaces {
   /** Deletes a session's own folder (`per: 'session'`); a user's shared folder stays. */
   async remove(session: Pick<Session, 'id' | 'userId'>): Promise<void> {
     if (this.per === 'session') await rm(this.folderOf(session), { recursive: true, force: true });
+  }
+}
+
+/** Whether a folder is there (anything that is not a folder, or cannot be looked at, is not). */
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false;
   }
 }
