@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmod, mkdir, readdir, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asUnprivileged, makeTempDir, NOBODY, type TempDir } from './index.js';
@@ -58,6 +58,27 @@ describe('asUnprivileged (nobody, for root)', () => {
     for (const folder of closed) expect((await stat(folder)).mode & 0o777).toBe(0o700);
     expect(await readdir(tmp.path)).toEqual([]);
   });
+
+  it.runIf(isRoot)(
+    'keeps what is mounted below a closed folder (a repository on its own tmpfs)',
+    async () => {
+      const { repo, secret } = await privateRepo();
+      // The repository becomes a tmpfs of its own, in a mount namespace of the test's, so the system is not touched.
+      const stage = join(tmp.path, 'stage');
+      await rename(repo, stage);
+      await mkdir(repo, { mode: 0o755 });
+      const mountRepo = 'mount -t tmpfs -o mode=755 tmpfs "$1" && cp -a "$2"/. "$1"/ && shift 2 && exec "$@"';
+      const prefix = asUnprivileged([repo]);
+      const [command, ...args] = ['unshare', '--mount', 'sh', '-c', mountRepo, 'sh', repo, stage, ...prefix];
+      const run = spawnSync(command!, [...args, process.execPath, join(repo, 'main.mjs'), secret], {
+        encoding: 'utf8',
+        env: { ...process.env, TMPDIR: tmp.path },
+      });
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+      expect(JSON.parse(run.stdout)).toEqual({ uid: NOBODY, gid: NOBODY, groups: [NOBODY], read: 'EACCES' });
+    },
+  );
 
   it('needs no mount namespace when nobody may enter every folder on the way', async () => {
     await chmod(dir.path, 0o755);

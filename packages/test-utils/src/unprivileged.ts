@@ -53,16 +53,18 @@ function nobodyMayEnter(folder: string): boolean {
 /**
  * Run by root in the new mount namespace (private propagation, `unshare`'s default): `$1 … --` are the closed
  * folders, outermost first, and the rest is the command. Each folder's own content is reached through a bind mount
- * in a temp folder while the tmpfs covers it; that temp folder is removed before the command starts.
+ * in a temp folder while the tmpfs covers it; that temp folder is removed before the command starts. The binds are
+ * recursive (`--rbind`, and `umount -R` for the temp folder): a plain bind leaves out whatever is mounted below
+ * (the repository on its own volume or tmpfs under /root), and the path would lead to an empty folder.
  */
 const OPEN_FOLDERS = `set -e
 hold=
-trap '[ -z "$hold" ] || { umount "$hold" 2>/dev/null || :; rmdir "$hold"; }' EXIT
+trap '[ -z "$hold" ] || { umount -R -l "$hold" 2>/dev/null || :; rmdir "$hold"; }' EXIT
 while [ "$1" != -- ]; do
   folder=$1
   shift
   hold=$(mktemp -d)
-  mount --bind "$folder" "$hold"
+  mount --rbind "$folder" "$hold"
   mount -t tmpfs -o "mode=$(stat -c %a "$hold"),uid=$(stat -c %u "$hold"),gid=$(stat -c %g "$hold")" tmpfs "$folder"
   chmod o+x "$folder"
   for entry in "$hold"/* "$hold"/.[!.]* "$hold"/..?*; do
@@ -71,13 +73,13 @@ while [ "$1" != -- ]; do
       cp -P "$entry" "$folder/$name"
     elif [ -d "$entry" ]; then
       mkdir "$folder/$name"
-      mount --bind "$entry" "$folder/$name"
+      mount --rbind "$entry" "$folder/$name"
     elif [ -e "$entry" ]; then
       : >"$folder/$name"
-      mount --bind "$entry" "$folder/$name"
+      mount --rbind "$entry" "$folder/$name"
     fi
   done
-  umount "$hold"
+  umount -R "$hold"
   rmdir "$hold"
   hold=
 done
