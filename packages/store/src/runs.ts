@@ -205,8 +205,9 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)`,
   );
   // Returns the run's session and user (the turn's end adds to the session's totals without reading the run again),
-  // the session's owner (the ownership check needs no statement of its own) and its session's lease row as this transaction sees it: the fence costs no statement of its own, and a fenced
-  // end throws, which rolls the update back.
+  // the session's owner (the ownership check needs no statement of its own) and the session's lease row as this
+  // transaction sees it (the fence costs no statement of its own either; a fenced end throws, which rolls the update
+  // back).
   const update = db.prepare<
     unknown[],
     { session_id: string; user_id: string | null; session_user: string | null; lease: string | null }

@@ -20,8 +20,10 @@ export class BlobStore extends BlobCache {
       'SELECT id FROM cp_blobs WHERE thread = ? AND hash = ?',
     );
     // Insert first: a value this process serialises is usually new to the thread (known ones come from the cache
-    // without their JSON), so one statement does what a lookup and an insert did. A value read back from the store
-    // (`seen`) is looked up first: packing it for an insert that finds it stored would be wasted.
+    // without their JSON), so one statement does what a lookup and an insert did. But an insert that finds the row
+    // stored is not free: it packs the value for nothing and uses up an id (AUTOINCREMENT advances `sqlite_sequence`
+    // even when ON CONFLICT DO NOTHING skips the row). So a value this process already knows (`seen`), probably
+    // stored, is looked up first.
     this.insertNew = db.prepare<[number, Buffer, Buffer], { id: number }>(
       'INSERT INTO cp_blobs (thread, hash, data) VALUES (?, ?, ?) ON CONFLICT (thread, hash) DO NOTHING RETURNING id',
     );

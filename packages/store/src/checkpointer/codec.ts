@@ -20,8 +20,10 @@ export interface BlobDraft {
   key: string;
   json: Uint8Array | undefined;
   /**
-   * The value came from a store (a thread read back after a restart): probably stored already, so a back end looks it
-   * up before inserting it, rather than packing it for an insert that finds it there.
+   * This process serialised or decoded that very object before (for a checkpoint it wrote, or read back: a thread
+   * continued after a restart, or written by another process): probably stored already, so the SQLite back end looks
+   * it up before inserting it, rather than packing it for an insert that finds the row and uses up an id. A hint for
+   * SQLite only: PostgreSQL ignores it.
    */
   seen?: boolean;
 }
