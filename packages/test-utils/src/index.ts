@@ -36,4 +36,9 @@ export {
 } from './postgres.js';
 export { StreamedBody, type StreamedBodyOptions } from './streamed-body.js';
 export { makeTempDir, type TempDir, writeTree } from './temp-dir.js';
-export { asUnprivileged, NOBODY } from './unprivileged.js';
+export {
+  asUnprivileged,
+  isUnprivilegedUnavailableError,
+  NOBODY,
+  UnprivilegedUnavailableError,
+} from './unprivileged.js';

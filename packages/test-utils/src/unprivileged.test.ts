@@ -2,7 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { chmod, mkdir, readdir, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { asUnprivileged, makeTempDir, NOBODY, type TempDir } from './index.js';
+import {
+  asUnprivileged,
+  isUnprivilegedUnavailableError,
+  makeTempDir,
+  NOBODY,
+  type TempDir,
+} from './index.js';
 
 // A clone under a private folder (`mktemp -d`, mode 0700) or under /root: the tests that re-check a permission as
 // nobody must still run their code as nobody, though nobody cannot enter that folder.
@@ -80,6 +86,53 @@ describe('asUnprivileged (nobody, for root)', () => {
     },
   );
 
+  it('opens a closed folder the kernel walks behind a symlinked ancestor (the real path, not the written one)', async () => {
+    // `open/link` points into `real/x`: the written path names no closed folder, its real path goes through `real`.
+    const repo = join(dir.path, 'real', 'x', 'repo');
+    await mkdir(repo, { recursive: true });
+    await writeFile(join(repo, 'main.mjs'), 'console.log(process.getuid());\n');
+    await mkdir(join(dir.path, 'open'));
+    await symlink(join('..', 'real', 'x'), join(dir.path, 'open', 'link'));
+    await chmod(dir.path, 0o755);
+    await chmod(join(dir.path, 'real'), 0o700);
+    const linked = join(dir.path, 'open', 'link', 'repo');
+    const [command, ...args] = [...asUnprivileged([linked]), process.execPath, join(linked, 'main.mjs')];
+    const run = spawnSync(command!, args, { encoding: 'utf8', env: { ...process.env, TMPDIR: tmp.path } });
+    expect(run.stderr).toBe('');
+    expect(run.stdout.trim()).toBe(String(isRoot ? NOBODY : process.getuid!()));
+  });
+
+  it.runIf(isRoot)(
+    'says what is missing when a mount namespace is not permitted (no CAP_SYS_ADMIN)',
+    async () => {
+      const { repo } = await privateRepo();
+      // The real unshare, without CAP_SYS_ADMIN (as in Docker's default profile): the kernel refuses the namespace.
+      const bin = join(tmp.path, 'bin');
+      await mkdir(bin);
+      const unshare = spawnSync('sh', ['-c', 'command -v unshare'], { encoding: 'utf8' }).stdout.trim();
+      await writeFile(
+        join(bin, 'unshare'),
+        `#!/bin/sh\nexec setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin -- ${unshare} "$@"\n`,
+        { mode: 0o755 },
+      );
+      const error = withPath(`${bin}:${process.env.PATH}`, () => catchError(() => asUnprivileged([repo])));
+      expect(isUnprivilegedUnavailableError(error)).toBe(true);
+      expect(error).toMatchObject({ code: 'unprivileged-unavailable' });
+      const { message } = error as Error;
+      expect(message).toContain(dir.path); // the folder nobody cannot enter
+      expect(message).toContain('Operation not permitted');
+      expect(message).toContain('CAP_SYS_ADMIN');
+      expect(message).toContain('a folder others can enter');
+    },
+  );
+
+  it.runIf(isRoot)('says what is missing when setpriv is not installed', async () => {
+    await chmod(dir.path, 0o755);
+    const error = withPath(tmp.path, () => catchError(() => asUnprivileged([dir.path])));
+    expect(isUnprivilegedUnavailableError(error)).toBe(true);
+    expect((error as Error).message).toMatch(/setpriv.*ENOENT.*util-linux/);
+  });
+
   it('needs no mount namespace when nobody may enter every folder on the way', async () => {
     await chmod(dir.path, 0o755);
     const prefix = asUnprivileged([dir.path, process.execPath]);
@@ -88,3 +141,22 @@ describe('asUnprivileged (nobody, for root)', () => {
     );
   });
 });
+
+function withPath<T>(path: string, run: () => T): T {
+  const saved = process.env.PATH;
+  process.env.PATH = path;
+  try {
+    return run();
+  } finally {
+    process.env.PATH = saved;
+  }
+}
+
+function catchError(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected an error');
+}
