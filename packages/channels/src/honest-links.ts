@@ -1,69 +1,13 @@
-import type { Definition, Nodes } from 'mdast';
-import { fromMarkdown } from 'mdast-util-from-markdown';
-import { gfmFromMarkdown } from 'mdast-util-gfm';
-import { toString as textOf } from 'mdast-util-to-string';
-import { gfm } from 'micromark-extension-gfm';
-
 /**
- * Markdown from the model with no disguised link left: a link (or image, or reference to either) whose text looks
- * like an address (`https://bank.example`, `bank.example/login`, `support@bank.example`) that is not where it leads
- * is replaced by its target alone, shown as the link's own text (`<https://evil.example/>`). Every renderer (Slack's
- * mrkdwn, Telegram's MarkdownV2) converts this text, so what the user sees of an address is where it goes.
- *
- * The target alone rather than the text and the target: the text is the lie, and shown beside the link it would
- * still put the trusted name in front of the user (and become a second link: chat apps link bare addresses). A
- * link whose text is ordinary words, or the target's own address (same scheme when the text gives one, same host,
- * and the text's path the start of the target's), is left exactly as written.
+ * Whether a link the user sees is disguised: its text, as the chat shows it, is an address (`https://bank.example`,
+ * `bank.example/login`, `support@bank.example`) other than where the link leads. Each channel checks the links of
+ * its RENDERED text (Slack's mrkdwn `<url|text>`, Telegram's MarkdownV2 `[text](url)`), not the model's Markdown:
+ * the converters read Markdown in their own dialect (the last of two reference definitions, `[^x]` as a reference,
+ * not a footnote), so only the output shows which text leads where. A disguised link is replaced by its target
+ * alone, shown as its own text (`honestAddress`): the text is the lie, and shown beside the link it would still put
+ * the trusted name in front of the user. A link whose text is ordinary words, or the target's own address (same
+ * scheme when the text gives one, same host, and the text's path the start of the target's), is left as written.
  */
-export function revealLinkTargets(markdown: string): string {
-  const tree = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
-  const definitions = new Map<string, string>();
-  walk(tree, (node) => {
-    // CommonMark: the first definition of a label wins.
-    if (node.type === 'definition' && !definitions.has(node.identifier))
-      definitions.set(node.identifier, (node as Definition).url);
-    return true;
-  });
-  const replaced: Array<{ start: number; end: number; text: string }> = [];
-  walk(tree, (node) => {
-    const link = linkOf(node, definitions);
-    if (!link || !isDisguised(link.shown, link.target)) return true;
-    const start = node.position?.start.offset;
-    const end = node.position?.end.offset;
-    if (start === undefined || end === undefined) return true;
-    replaced.push({ start, end, text: shownAsItself(link.target) });
-    return false; // a link inside it (an image as its text) goes with it
-  });
-  let out = markdown;
-  for (const { start, end, text } of replaced.reverse()) out = out.slice(0, start) + text + out.slice(end);
-  return out;
-}
-
-/** What a link-like node shows and where it goes (a reference through its definition); undefined for other nodes. */
-function linkOf(
-  node: Nodes,
-  definitions: ReadonlyMap<string, string>,
-): { shown: string; target: string } | undefined {
-  switch (node.type) {
-    case 'link':
-      return { shown: textOf(node), target: node.url };
-    case 'image':
-      return { shown: node.alt ?? '', target: node.url };
-    case 'linkReference':
-    case 'imageReference': {
-      const target = definitions.get(node.identifier);
-      if (target === undefined) return undefined; // no definition: CommonMark shows it as text
-      return { shown: node.type === 'linkReference' ? textOf(node) : (node.alt ?? ''), target };
-    }
-    default:
-      return undefined;
-  }
-}
-
-function walk(node: Nodes, visit: (node: Nodes) => boolean): void {
-  if (!visit(node) || !('children' in node)) return;
-  for (const child of node.children) walk(child, visit);
-}
 
 /** A label/host part: letters and digits of any script, hyphens inside. */
 const HOST_LABEL = String.raw`[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?`;
@@ -74,16 +18,35 @@ const EMAIL = new RegExp(String.raw`^[^\s@/:]+@${HOST}$`, 'iu');
 /** A scheme with an authority (`https://`, `ftp://`), or one that names an address without it. */
 const SCHEME = /^(?:[a-z][a-z\d+.-]*:\/\/|(?:mailto|tel|sms|xmpp):)/i;
 
+/** Characters that show as nothing, or as a blank that is no space (U+3164 Hangul filler, U+2800 braille blank). */
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}\u2800]/gu;
+/** Ideographic full stops: URL parsing reads them as `.` (NFKC leaves U+3002, and turns U+FF61 into it). */
+const IDEOGRAPHIC_DOT = /\u3002/g;
+
+/**
+ * A link's text as the user reads the address in it: compatibility forms (full-width `ｈｔｔｐｓ：／／`) folded,
+ * invisible characters dropped, ideographic dots as dots, and the punctuation around it (`"…"`, `(…)`, `…,`, `…:`,
+ * `^…`) left out, as a reader does. A closing bracket stays when its opening one is inside (`…/Foo_(bar)`).
+ */
+function asSeen(text: string): string {
+  let shown = text.normalize('NFKC').replace(INVISIBLE, '').replace(IDEOGRAPHIC_DOT, '.').trim();
+  shown = shown.replace(/^[^\p{L}\p{N}]+/u, '');
+  for (;;) {
+    const last = shown.at(-1);
+    if (last === undefined || /[\p{L}\p{N}/]/u.test(last)) break;
+    const opener = ({ ')': '(', ']': '[' } as Record<string, string>)[last];
+    if (opener && shown.includes(opener)) break;
+    shown = shown.slice(0, -1);
+  }
+  return shown;
+}
+
 /** The address a link's text shows, if it looks like one; a bare host takes the target's scheme. */
 function addressShown(
   text: string,
   target: URL | undefined,
 ): { url: URL; scheme: boolean; path: boolean } | undefined {
-  // As the user sees it: compatibility forms (full-width `ｈｔｔｐｓ：／／`) folded, invisible characters dropped.
-  const shown = text
-    .normalize('NFKC')
-    .replace(/\p{Cf}/gu, '')
-    .trim();
+  const shown = asSeen(text);
   if (shown === '' || /\s/.test(shown)) return undefined;
   if (SCHEME.test(shown))
     return URL.canParse(shown) ? { url: new URL(shown), scheme: true, path: true } : undefined;
@@ -104,6 +67,8 @@ export function isDisguised(text: string, target: string): boolean {
   if (!shown) return false;
   if (!real) return true; // an address shown, a relative or broken target
   const { url } = shown;
+  // `https://bank.example@evil.example` leads to evil.example: a text with userinfo names a host it does not go to.
+  if (url.username !== '' || url.password !== '') return true;
   if (shown.scheme && url.protocol !== real.protocol) return true;
   if (url.host === '' || real.host === '') return url.href.toLowerCase() !== real.href.toLowerCase(); // mailto:, tel:
   if (hostOf(url) !== hostOf(real)) return true;
@@ -116,11 +81,14 @@ export function isDisguised(text: string, target: string): boolean {
 }
 
 /**
- * The target as a link that shows its own address: an autolink of the parsed URL (IDN hosts in their `xn--` form,
- * so look-alike letters show; `|` escaped, which Slack would read as the end of the address), or, for a target that
- * is no absolute URL, the target as plain text.
+ * The address a disguised link is shown as, for the channel to make it a link that shows its own address: the
+ * parsed URL (IDN hosts in their `xn--` form, so look-alike letters show) without userinfo, so what is shown starts
+ * with the host it goes to; undefined when the target is no absolute URL (then the channel shows it as text).
  */
-function shownAsItself(target: string): string {
-  if (!URL.canParse(target)) return target.replace(/[!-/:-@[-`{-~]/g, '\\$&');
-  return `<${new URL(target).href.replaceAll('|', '%7C')}>`;
+export function honestAddress(target: string): string | undefined {
+  if (!URL.canParse(target)) return undefined;
+  const url = new URL(target);
+  url.username = '';
+  url.password = '';
+  return url.href;
 }

@@ -4,7 +4,7 @@ import { slackifyMarkdown } from 'slackify-markdown';
 import { ChannelCore, type ChannelCoreOptions } from './channel-core.js';
 import type { Button, ChatOutput, ChatPlace, IncomingFile, IncomingMessage } from './chat.js';
 import { ChannelError } from './errors.js';
-import { isDisguised, revealLinkTargets } from './honest-links.js';
+import { honestAddress, isDisguised } from './honest-links.js';
 import type { RunningChannel } from './telegram.js';
 
 export interface SlackOptions {
@@ -30,25 +30,38 @@ const SLASH_COMMANDS = /^\/(new|skills|enable|model|cancel|help)$/;
 
 /**
  * Markdown as Slack's mrkdwn. Every `<` that does not start a link is escaped, so text from the model can never
- * become a mention (`<!channel>`, `<@U…>`) or a link Slack would render; a link whose text is another address than
- * its target shows its target (`revealLinkTargets`), and one the model wrote in Slack's own syntax (in code, which
- * the conversion leaves as it is) is shown as text.
+ * become a mention (`<!channel>`, `<@U…>`) or a link Slack would render. Then every link of the result (converted
+ * from Markdown, or written by the model in Slack's own syntax inside code, which the conversion passes through)
+ * whose text is another address than its target is replaced by its target (`isDisguised`): checked on the mrkdwn,
+ * since the converter reads Markdown otherwise than CommonMark (the last of two reference definitions wins).
  */
 export function toSlack(markdown: string): string {
-  return slackifyMarkdown(revealLinkTargets(markdown))
+  return slackifyMarkdown(markdown)
     .replace(/<(?!(?:https?|mailto):[^<>\s]*(?:\|[^<>]*)?>)/g, '&lt;')
     .replace(/<((?:https?|mailto):[^<>\s|]*)\|([^<>]*)>/g, (link, url: string, label: string) =>
-      isDisguised(mrkdwnText(label), url) ? `&lt;${url}|${label}&gt;` : link,
+      isDisguised(mrkdwnText(label), unescaped(url)) ? shownAsItself(unescaped(url)) : link,
     );
 }
 
-/** A mrkdwn label as Slack shows it: its formatting marks and entities undone. */
+/** A mrkdwn text as Slack shows it: its entities undone. */
+function unescaped(text: string): string {
+  return text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
+}
+
+/**
+ * A mrkdwn label as Slack shows it: the formatting marks at a word's edge (`*bold*`, `_italic_`, the zero-width
+ * spaces the converter puts around them) dropped, those inside a word (`my_file.md`) kept, as Slack shows them.
+ */
 function mrkdwnText(label: string): string {
-  return label
-    .replace(/[*_~`]/g, '')
-    .replaceAll('&lt;', '<')
-    .replaceAll('&gt;', '>')
-    .replaceAll('&amp;', '&');
+  return unescaped(label.replace(/(^|[\s\u200b])[*_~`]+|[*_~`]+(?=[\s\u200b]|$)/g, '$1'));
+}
+
+/** A link that shows its own address (`|` and `&` escaped for mrkdwn), or the target as text when it is no URL. */
+function shownAsItself(target: string): string {
+  const address = honestAddress(target);
+  if (address === undefined)
+    return target.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+  return `<${address.replaceAll('|', '%7C').replaceAll('&', '&amp;')}>`;
 }
 
 function blocksOf(mrkdwn: string, buttons: Button[][]) {

@@ -5,7 +5,7 @@ import telegramify from 'telegramify-markdown';
 import { ChannelCore, type ChannelCoreOptions } from './channel-core.js';
 import type { Button, ChatOutput, ChatPlace, IncomingFile, IncomingMessage } from './chat.js';
 import { ChannelError } from './errors.js';
-import { revealLinkTargets } from './honest-links.js';
+import { honestAddress, isDisguised } from './honest-links.js';
 
 export interface TelegramOptions {
   token: string;
@@ -34,11 +34,44 @@ const MAX_MARKDOWN = 3500;
 const DEFAULT_API = 'https://api.telegram.org';
 
 /**
- * Markdown as Telegram's MarkdownV2 (what it cannot show is escaped, never dropped); a link whose text is another
- * address than its target shows its target (`revealLinkTargets`).
+ * Markdown as Telegram's MarkdownV2 (what it cannot show is escaped, never dropped). Every link of the result whose
+ * text is another address than its target is replaced by its target (`isDisguised`): checked on the MarkdownV2, as
+ * the user will see it, since the converter reads Markdown otherwise than CommonMark (the last of two reference
+ * definitions wins, `[^x]` is a reference, not a footnote).
  */
 export function toTelegram(markdown: string): string {
-  return telegramify(revealLinkTargets(markdown), 'escape');
+  return telegramify(markdown, 'escape').replace(
+    MARKDOWN_V2_TOKEN,
+    (token, label: string | undefined, url: string | undefined) => {
+      if (label === undefined || url === undefined) return token; // an escape or code: no link in it
+      const target = url.replace(/\\([\s\S])/g, '$1');
+      return isDisguised(markdownV2Text(label), target) ? shownAsItself(target) : token;
+    },
+  );
+}
+
+/**
+ * What a MarkdownV2 text is made of, left to right: an escaped character, a code block, a code span (inside which
+ * `[…](…)` is text), or a link `[label](url)` (groups 1 and 2, as escaped).
+ */
+const MARKDOWN_V2_TOKEN =
+  /\\[\s\S]|```(?:\\[\s\S]|[^\\])*?```|`(?:\\[\s\S]|[^`\\])*`|\[((?:\\[\s\S]|[^\]\\])*)\]\(((?:\\[\s\S]|[^)\\])*)\)/g;
+
+/** A MarkdownV2 label as Telegram shows it: escapes undone, formatting marks (`*`, `_`, `~`, `||`, `` ` ``) dropped. */
+function markdownV2Text(label: string): string {
+  return label.replace(/\\([\s\S])|[*_~|`]/g, (_, escaped?: string) => escaped ?? '');
+}
+
+/** A link that shows its own address, or the target as text when it is no URL. */
+function shownAsItself(target: string): string {
+  const address = honestAddress(target);
+  if (address === undefined) return escapeMarkdownV2(target);
+  return `[${escapeMarkdownV2(address)}](${address.replace(/[)\\]/g, '\\$&')})`;
+}
+
+/** Text that MarkdownV2 shows as it is. */
+function escapeMarkdownV2(text: string): string {
+  return text.replace(/[_*[\]()~`>#+\-=|{}.!\\]/g, '\\$&');
 }
 
 function keyboard(buttons: Button[][] | undefined): { reply_markup?: InlineKeyboardMarkup } {

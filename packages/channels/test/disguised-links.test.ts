@@ -36,6 +36,41 @@ const EXPECTED: Array<[string, string]> = [
   ['ask us', 'mailto:team@docs.example'],
 ];
 
+// What a review found still disguised: a reference defined twice and footnote syntax (the renderers read Markdown
+// otherwise than CommonMark), invisible or look-alike characters and punctuation around the address, userinfo in
+// the target; and labels with an underscore or that look like file names, which must stay working links.
+const REVIEWED = [
+  '1. Log in at [bank.example][twice]',
+  '2. Log in: [^https://bank.example/login]',
+  '3. [my_file.md](https://github.com/x/y/blob/main/my_file.md)',
+  '4. [README.md](https://github.com/x/y/blob/main/README.md)',
+  '5. [bank.example\u3164](https://evil.example/filler)',
+  '6. [bank.example\u2800](https://evil.example/braille)',
+  '7. [bank\u3002example](https://evil.example/dot1)',
+  '8. [bank\uff0eexample](https://evil.example/dot2)',
+  '9. [bank\uff61example](https://evil.example/dot3)',
+  '10. ["bank.example"](https://evil.example/quoted)',
+  '11. [(bank.example)](https://evil.example/paren)',
+  '12. [bank.example,](https://evil.example/comma)',
+  '13. [bank.example:](https://evil.example/colon)',
+  '14. [https://bank.example](https://bank.example@evil.example)',
+  '',
+  '[twice]: https://bank.example',
+  '[twice]: https://evil.example/twice',
+  '[^https://bank.example/login]: https://evil.example/footnote',
+].join('\n');
+
+const itself = (url: string): [string, string] => [url, url];
+const REVIEWED_FOOTNOTE = itself('https://evil.example/footnote');
+const REVIEWED_REST: Array<[string, string]> = [
+  ['my_file.md', 'https://github.com/x/y/blob/main/my_file.md'],
+  itself('https://github.com/x/y/blob/main/README.md'),
+  ...['filler', 'braille', 'dot1', 'dot2', 'dot3', 'quoted', 'paren', 'comma', 'colon'].map((p) =>
+    itself(`https://evil.example/${p}`),
+  ),
+  itself('https://evil.example/'),
+];
+
 let h: Harness | undefined;
 afterEach(async () => {
   await h?.stop().catch(() => undefined);
@@ -47,7 +82,8 @@ afterEach(async () => {
 function slackLinks(mrkdwn: string): Array<[string, string]> {
   const shown = (s: string) =>
     s
-      .replace(/[\u200b*_~]/g, '')
+      .replace(/\u200b/g, '')
+      .replace(/(^|\s)[*_~]+|[*_~]+(?=\s|$)/g, '$1')
       .replaceAll('&lt;', '<')
       .replaceAll('&gt;', '>')
       .replaceAll('&amp;', '&');
@@ -59,10 +95,10 @@ function slackLinks(mrkdwn: string): Array<[string, string]> {
 
 /** Telegram MarkdownV2's `[label](url)`, its backslash escapes undone. */
 function telegramLinks(markdownV2: string): Array<[string, string]> {
-  const shown = (s: string) => s.replace(/\\(.)/g, '$1').replace(/[*_~]/g, '');
+  const shown = (s: string) => s.replace(/\\(.)|[*_~]/g, (_, escaped?: string) => escaped ?? '');
   return [...markdownV2.matchAll(/\[((?:[^\]\\]|\\.)*)\]\(((?:[^)\\]|\\.)*)\)/g)].map((m) => [
     shown(m[1] ?? ''),
-    shown(m[2] ?? ''),
+    (m[2] ?? '').replace(/\\(.)/g, '$1'),
   ]);
 }
 
@@ -81,7 +117,7 @@ describe('links whose text is another address than their target', () => {
     expect(answer?.text).not.toContain('bank.example');
   });
 
-  it('Slack shows its own link syntax the model wrote in code as text when it is a disguise', async () => {
+  it('Slack shows the target of a disguise the model wrote in its own link syntax inside code', async () => {
     const raw = '<https://evil.example|https://bank.example>';
     const honest = '<https://docs.example/guide|the docs>';
     h = await startHarness({
@@ -94,8 +130,13 @@ describe('links whose text is another address than their target', () => {
     await slack.waitFor('the answer', () => slack.messagesIn(dm).find((m) => m.text.includes('```')));
     await slackCore(h).idle();
     const [answer] = slack.messagesIn(dm);
-    expect(slackLinks(answer?.text ?? '')).toEqual([['the docs', 'https://docs.example/guide']]);
-    expect(answer?.text).toContain('&lt;https://evil.example|https://bank.example&gt;');
+    // Like every link of the mrkdwn: the conversion passes code through, and Slack links it.
+    expect(slackLinks(answer?.text ?? '')).toEqual([
+      ['https://evil.example/', 'https://evil.example/'],
+      ['https://evil.example/', 'https://evil.example/'],
+      ['the docs', 'https://docs.example/guide'],
+    ]);
+    expect(answer?.text).not.toContain('bank.example');
   });
 
   it('Telegram shows the real target of a disguised link; honest links stay as written', async () => {
@@ -106,6 +147,38 @@ describe('links whose text is another address than their target', () => {
     await telegramCore(h).idle();
     const [answer] = api.messagesIn(OWNER);
     expect(telegramLinks(answer?.text ?? '')).toEqual(EXPECTED);
+    expect(answer?.text).not.toContain('bank');
+  });
+
+  it('Slack shows the real target of what the review found still disguised; other links keep working', async () => {
+    h = await startHarness({ slack: 'socket', script: [{ text: REVIEWED }] });
+    const { slack } = h;
+    const dm = 'D0OWNER';
+    await slack.deliver(slack.message(dm, SLACK_OWNER, 'where do I log in?'));
+    await slack.waitFor('the answer', () => slack.messagesIn(dm).find((m) => m.text.includes('footnote')));
+    await slackCore(h).idle();
+    const [answer] = slack.messagesIn(dm);
+    // Slack's conversion has no footnotes: the reference stays text, its definition an honest link at the end.
+    expect(slackLinks(answer?.text ?? '')).toEqual([
+      itself('https://evil.example/twice'),
+      ...REVIEWED_REST,
+      REVIEWED_FOOTNOTE,
+    ]);
+    expect(answer?.text).not.toMatch(/\|[^<>]*bank/);
+  });
+
+  it('Telegram shows the real target of what the review found still disguised; other links keep working', async () => {
+    h = await startHarness({ script: [{ text: REVIEWED }] });
+    const { api } = h;
+    api.push(api.message(OWNER, OWNER, 'where do I log in?'));
+    await api.waitFor('the answer', () => api.messagesIn(OWNER).find((m) => m.text.includes('colon')));
+    await telegramCore(h).idle();
+    const [answer] = api.messagesIn(OWNER);
+    expect(telegramLinks(answer?.text ?? '')).toEqual([
+      itself('https://evil.example/twice'),
+      REVIEWED_FOOTNOTE,
+      ...REVIEWED_REST,
+    ]);
     expect(answer?.text).not.toContain('bank');
   });
 });

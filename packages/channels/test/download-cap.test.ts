@@ -2,7 +2,15 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FakeOpenAi, StreamedBody } from '@birdie/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, OWNER, SLACK_OWNER, slackCore, startHarness, telegramCore } from './harness.js';
+import {
+  type Harness,
+  OWNER,
+  SLACK_OWNER,
+  slackCore,
+  startHarness,
+  stopStarted,
+  telegramCore,
+} from './harness.js';
 
 // A file much bigger than the cap, whose size the platform does not announce (or announces wrongly): it must be
 // refused as soon as its bytes pass the cap, not after it was read whole into memory.
@@ -16,9 +24,7 @@ const VOICE_KEY = 'sk-voice-key-never-logged';
 let h: Harness | undefined;
 let openai: FakeOpenAi | undefined;
 afterEach(async () => {
-  await h?.stop().catch(() => undefined);
-  await h?.cleanup();
-  await openai?.stop();
+  await stopStarted(h, openai);
   h = undefined;
   openai = undefined;
 });
@@ -86,43 +92,39 @@ describe('a Slack file over the cap whose size Slack did not announce, or announ
   });
 });
 
+/** Starts a Telegram harness with the cap, sends the owner a document served by `body`, and waits for the reply. */
+async function sendTelegramDocument(body: StreamedBody) {
+  h = await startHarness({ script: [{ text: 'never' }], channels: { max_file_bytes: CAP } });
+  const { api } = h;
+  api.addFile('doc-1', body);
+  api.push(
+    api.message(OWNER, OWNER, '', {
+      text: undefined,
+      document: { file_id: 'doc-1', file_unique_id: 'd1', file_name: 'big.bin' },
+    }),
+  );
+  const said = await api.waitFor('a reply', () => api.messagesIn(OWNER)[0]);
+  await telegramCore(h).idle();
+  return { said, harness: h };
+}
+
 describe('a Telegram file over the cap whose size Telegram did not announce, or announced wrongly', () => {
   it('refuses a document without file_size once its bytes pass the cap, and saves nothing', async () => {
-    h = await startHarness({ script: [{ text: 'never' }], channels: { max_file_bytes: CAP } });
-    const { api } = h;
     const body = new StreamedBody(HUGE);
-    api.addFile('doc-1', body);
-    api.push(
-      api.message(OWNER, OWNER, '', {
-        text: undefined,
-        document: { file_id: 'doc-1', file_unique_id: 'd1', file_name: 'big.bin' },
-      }),
-    );
-    const said = await api.waitFor('a reply', () => api.messagesIn(OWNER)[0]);
-    await telegramCore(h).idle();
+    const { said, harness } = await sendTelegramDocument(body);
     expect(said.text).toMatch(/too large/);
     await expectCutShort(body);
-    expect(await uploadsOf(h)).toEqual([]);
-    expect(await h.setup.rt.store.runs.list({ userId: 'alice' })).toEqual([]);
+    expect(await uploadsOf(harness)).toEqual([]);
+    expect(await harness.setup.rt.store.runs.list({ userId: 'alice' })).toEqual([]);
   });
 
   it('refuses a document whose Content-Length is over the cap before reading its body', async () => {
-    h = await startHarness({ script: [{ text: 'never' }], channels: { max_file_bytes: CAP } });
-    const { api } = h;
     const body = new StreamedBody(HUGE, { contentLength: HUGE });
-    api.addFile('doc-1', body);
-    api.push(
-      api.message(OWNER, OWNER, '', {
-        text: undefined,
-        document: { file_id: 'doc-1', file_unique_id: 'd1', file_name: 'big.bin' },
-      }),
-    );
-    const said = await api.waitFor('a reply', () => api.messagesIn(OWNER)[0]);
-    await telegramCore(h).idle();
+    const { said, harness } = await sendTelegramDocument(body);
     expect(said.text).toMatch(/too large/);
     expect(said.text).toContain(String(HUGE)); // the size the file server announced
     await expectCutShort(body);
-    expect(await uploadsOf(h)).toEqual([]);
+    expect(await uploadsOf(harness)).toEqual([]);
   });
 
   it('refuses a voice message whose file_size is a lie, without transcribing it', async () => {

@@ -171,3 +171,16 @@ export function slackCore(h: Harness) {
   if (!channel) throw new Error('no slack channel');
   return channel.core;
 }
+
+/**
+ * Stops what a test started, whichever of it exists: the harness (its channels, runtime, fakes and folder) and any
+ * other fake service (a voice API). For `afterEach`: a harness that failed to stop is still cleaned up.
+ */
+export async function stopStarted(
+  h: Harness | undefined,
+  ...services: Array<{ stop(): Promise<void> } | undefined>
+): Promise<void> {
+  await h?.stop().catch(() => undefined);
+  await h?.cleanup();
+  for (const service of services) await service?.stop();
+}

@@ -14,6 +14,7 @@ import {
   STRANGER,
   slackCore,
   startHarness,
+  stopStarted,
   TOKEN,
   telegramCore,
 } from './harness.js';
@@ -24,10 +25,9 @@ const VOICE_KEY = 'sk-voice-key-never-logged';
 let h: Harness | undefined;
 let openai: FakeOpenAi | undefined;
 afterEach(async () => {
-  await h?.stop().catch(() => undefined);
-  await h?.cleanup();
-  await openai?.stop();
+  await stopStarted(h, openai);
   h = undefined;
+  openai = undefined;
 });
 
 /** Every file under `dir`, as text. */

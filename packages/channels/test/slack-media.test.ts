@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { startUnattended } from '@birdie/runtime/unattended-loop';
 import { FakeOpenAi } from '@birdie/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, SLACK_BOT_TOKEN, SLACK_OWNER, slackCore, startHarness } from './harness.js';
+import {
+  type Harness,
+  SLACK_BOT_TOKEN,
+  SLACK_OWNER,
+  slackCore,
+  startHarness,
+  stopStarted,
+} from './harness.js';
 
 const VOICE_KEY = 'sk-voice-key-never-logged';
 const DM = 'D0OWNER';
@@ -13,9 +20,7 @@ const DM = 'D0OWNER';
 let h: Harness | undefined;
 let openai: FakeOpenAi | undefined;
 afterEach(async () => {
-  await h?.stop().catch(() => undefined);
-  await h?.cleanup();
-  await openai?.stop();
+  await stopStarted(h, openai);
   h = undefined;
   openai = undefined;
 });

@@ -2,16 +2,14 @@ import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FakeOpenAi } from '@birdie/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, OWNER, startHarness, telegramCore } from './harness.js';
+import { type Harness, OWNER, startHarness, stopStarted, telegramCore } from './harness.js';
 
 const VOICE_KEY = 'sk-voice-key-never-logged';
 
 let h: Harness | undefined;
 let openai: FakeOpenAi | undefined;
 afterEach(async () => {
-  await h?.stop().catch(() => undefined);
-  await h?.cleanup();
-  await openai?.stop();
+  await stopStarted(h, openai);
   h = undefined;
   openai = undefined;
 });
