@@ -13,7 +13,7 @@
 // it, collect garbage and leave the allocator holding their memory, so the curve of such a run is not the bench's).
 // BENCH_MEMORY_NODE_FLAGS: node flags for the worker (V8 heap settings under study), space-separated.
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -142,6 +142,8 @@ try {
     const point = {
       turns,
       cpu: cpuMs(worker.pid),
+      // What SQLite's page cache (better-sqlite3's default: 16,000 KiB a connection) can fill up to.
+      database: mib(statSync(join(home, 'birdie.db')).size),
       rss: rssMiB(worker.pid),
       ...smapsMiB(worker.pid),
       ...(await heap(false)),
@@ -231,6 +233,7 @@ try {
     ['RSS: anonymous', (p) => p.anonymous],
     ['RSS: of which freed lazily (LazyFree)', (p) => p.lazyFree],
     ['RSS: file-backed (binary, libraries)', (p) => p.file],
+    ['database file (not in the RSS)', (p) => p.database],
     ...v8Rows((p) => p),
   ]);
   if (GC) {
