@@ -3,19 +3,19 @@
 // worker, from /proc) read every STEP turns. Target: RSS after turn TURNS ≤ 1.2× RSS after turn BASE (the baseline,
 // measured in the same run on the same process). Prints the curve. Run after `pnpm build`:
 // `node bench/serve-memory.mjs`; BENCH_MEMORY_TURNS (5000), BENCH_MEMORY_SESSIONS (50), BENCH_MEMORY_STEP (500).
-// Beside the RSS, the worker's V8 heap in use, its external memory and array buffers (process.memoryUsage(), asked
-// through memory-probe.mjs over IPC) tell heap growth from native growth (SQLite, allocator). Each point is read
-// twice: as the worker stands (no forced collection: what an operator's monitor sees, moved ±0.25× by when V8 last
-// collected), then after a full garbage collection (the worker runs with --expose-gc): the second is the steady
-// figure the target is judged on; both curves and both ratios are printed. A full collection does not make V8 give
-// its freed pages back at once (its heap total stays high for a while), so the RSS after it still moves from run to
-// run; the V8 heap in use after it (what is live) is the steady figure, printed beside them.
+// Beside the RSS: what its pages are (anonymous, file-backed, freed lazily: /proc/PID/smaps_rollup), the worker's V8
+// heap (total, used, by space), external memory and array buffers (process.memoryUsage(), asked through
+// memory-probe.mjs over IPC: heap growth against native growth), its CPU time per turn (what a heap setting costs) and
+// the load average. Every point is read as the worker stands: nothing is collected on the bench's behalf, so the
+// curve is what an operator's monitor sees. BENCH_MEMORY_GC=1 (a diagnostic: it changes the curve) also reads each
+// point after a full garbage collection (the worker runs with --expose-gc): the V8 heap in use then is what is live.
 // BENCH_MEMORY_SNAPSHOTS=DIR also writes heap snapshots of the worker after turns BASE and TURNS into DIR (they pause
-// it and collect garbage, so the curve of such a run is not the bench's).
+// it, collect garbage and leave the allocator holding their memory, so the curve of such a run is not the bench's).
+// BENCH_MEMORY_NODE_FLAGS: node flags for the worker (V8 heap settings under study), space-separated.
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -24,6 +24,10 @@ const SESSIONS = Number(process.env.BENCH_MEMORY_SESSIONS ?? 50);
 const STEP = Number(process.env.BENCH_MEMORY_STEP ?? 500);
 const BASE = Math.min(1000, TURNS);
 const SNAPSHOTS = process.env.BENCH_MEMORY_SNAPSHOTS;
+/** `BENCH_MEMORY_GC=1`: also read each point after a full collection (a diagnostic: it changes the curve). */
+const GC = process.env.BENCH_MEMORY_GC === '1';
+/** `BENCH_MEMORY_NODE_FLAGS`: flags for the worker's node (V8 heap settings under study), space-separated. */
+const NODE_FLAGS = (process.env.BENCH_MEMORY_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 /** `BENCH_BIN`: another build of the CLI (a before/after comparison). */
 const BIN = process.env.BENCH_BIN ?? fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const PROBE = fileURLToPath(new URL('./memory-probe.mjs', import.meta.url));
@@ -31,6 +35,23 @@ const PROBE = fileURLToPath(new URL('./memory-probe.mjs', import.meta.url));
 const rssMiB = (pid) => {
   const kib = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
   return Number(kib) / 1024;
+};
+/** The worker's CPU time so far (user + system), ms, from /proc/PID/stat. */
+const cpuMs = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are fields 14 and 15 of stat(5), counted from 3 after the command name; in clock ticks (100/s).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+/** The worker's mappings summed (/proc/PID/smaps_rollup), MiB by field: what kind of pages its RSS is made of. */
+const smapsMiB = (pid) => {
+  const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  const field = (name) =>
+    Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? Number.NaN) / 1024;
+  return {
+    anonymous: field('Anonymous'),
+    lazyFree: field('LazyFree'),
+    file: field('Rss') - field('Anonymous'),
+  };
 };
 
 const dir = await mkdtemp(join(tmpdir(), 'birdie-serve-memory-'));
@@ -48,7 +69,18 @@ try {
   await store.close();
   worker = spawn(
     process.execPath,
-    ['--expose-gc', '--import', PROBE, BIN, 'serve', '--port', '0', '--rate-limit', '0'],
+    [
+      ...(GC ? ['--expose-gc'] : []),
+      ...NODE_FLAGS,
+      '--import',
+      PROBE,
+      BIN,
+      'serve',
+      '--port',
+      '0',
+      '--rate-limit',
+      '0',
+    ],
     {
       env: {
         PATH: process.env.PATH,
@@ -89,24 +121,38 @@ try {
       worker.on('message', answer);
       worker.send(message);
     });
-  const measure = async (turns) => {
-    const rss = rssMiB(worker.pid);
-    const { usage, spaces } = await ask({ type: 'usage', gc: true });
-    const mib = (bytes) => bytes / 1024 / 1024;
-    curve.push([
-      turns,
-      rss,
-      mib(usage.heapTotal),
-      mib(usage.heapUsed),
-      mib(usage.external),
-      mib(usage.arrayBuffers),
-      mib(spaces.new_space ?? 0),
-      mib(spaces.old_space ?? 0),
-      mib(
+  const mib = (bytes) => bytes / 1024 / 1024;
+  /** The worker's V8 heap as its probe reads it (after a full collection if `gc`). */
+  const heap = async (gc) => {
+    const { usage, spaces } = await ask({ type: 'usage', gc });
+    return {
+      heapTotal: mib(usage.heapTotal),
+      heapUsed: mib(usage.heapUsed),
+      external: mib(usage.external),
+      arrayBuffers: mib(usage.arrayBuffers),
+      newSpace: mib(spaces.new_space ?? 0),
+      oldSpace: mib(spaces.old_space ?? 0),
+      codeAndLarge: mib(
         (spaces.code_space ?? 0) + (spaces.large_object_space ?? 0) + (spaces.code_large_object_space ?? 0),
       ),
-      rssMiB(worker.pid),
-    ]);
+    };
+  };
+  const measure = async (turns) => {
+    // As the worker stands: nothing collected on the bench's behalf.
+    const point = {
+      turns,
+      cpu: cpuMs(worker.pid),
+      // What SQLite's page cache (better-sqlite3's default: 16,000 KiB a connection) can fill up to.
+      database: mib(statSync(join(home, 'birdie.db')).size),
+      rss: rssMiB(worker.pid),
+      ...smapsMiB(worker.pid),
+      ...(await heap(false)),
+    };
+    if (GC) {
+      const after = await heap(true);
+      point.gc = { rss: rssMiB(worker.pid), ...after };
+    }
+    curve.push(point);
     if (SNAPSHOTS && (turns === BASE || turns === TURNS))
       await ask({ type: 'snapshot', path: join(SNAPSHOTS, `serve-${turns}.heapsnapshot`) });
   };
@@ -127,6 +173,7 @@ try {
   let firstError;
   // Measurements in turn order, each after the one before (a snapshot pauses the worker).
   let measuring = Promise.resolve();
+  const loadBefore = loadavg()[0].toFixed(1);
   const started = performance.now();
   await Promise.all(
     Array.from({ length: SESSIONS }, async (_, s) => {
@@ -156,35 +203,58 @@ try {
   );
   await measuring;
   const seconds = (performance.now() - started) / 1000;
-  const at = (n, column = 1) => curve.find(([turns]) => turns === n)?.[column] ?? Number.NaN;
-  const ratio = at(TURNS) / at(BASE);
-  const steady = at(TURNS, 9) / at(BASE, 9);
+  const at = (n) => curve.find((point) => point.turns === n);
+  const ratio = at(TURNS).rss / at(BASE).rss;
+  const cpuPerTurn = (at(TURNS).cpu - at(0).cpu) / TURNS;
   console.log(
     `\n## Memory of a long-running server\n\n${TURNS} turns on ${SESSIONS} sessions through one \`birdie serve\` worker ` +
-      `(SQLite, scripted model; Node ${process.version}), ${(TURNS / seconds).toFixed(0)} turns/s, ${errors} errors. ` +
-      `Resident set size of the worker after each ${STEP} turns:\n`,
+      `(SQLite, scripted model; Node ${process.version}), ${(TURNS / seconds).toFixed(0)} turns/s, ${errors} errors, ` +
+      `${cpuPerTurn.toFixed(1)} ms of the worker's CPU per turn, ` +
+      `load average ${loadBefore} before and ${loadavg()[0].toFixed(1)} after. The worker after each ${STEP} turns, ` +
+      'as it stands (MiB):\n',
   );
-  console.log(`| turns | ${curve.map(([n]) => n).join(' | ')} |`);
-  console.log(`|---|${curve.map(() => '---:').join('|')}|`);
-  const row = (name, column) => `| ${name} | ${curve.map((point) => point[column].toFixed(0)).join(' | ')} |`;
-  console.log(row('RSS MiB (as it stands)', 1));
-  console.log(row('RSS MiB after a full GC', 9));
-  // The V8 figures are read after the full collection.
-  console.log(row('V8 heap total MiB', 2));
-  console.log(row('V8 heap used MiB', 3));
-  console.log(row('V8 new space MiB', 6));
-  console.log(row('V8 old space MiB', 7));
-  console.log(row('V8 code + large objects MiB', 8));
-  console.log(row('external MiB', 4));
-  console.log(row('array buffers MiB', 5));
+  const table = (points, rows) => {
+    console.log(`| turns | ${points.map((p) => p.turns).join(' | ')} |`);
+    console.log(`|---|${points.map(() => '---:').join('|')}|`);
+    for (const [name, read] of rows)
+      console.log(`| ${name} | ${points.map((p) => read(p).toFixed(0)).join(' | ')} |`);
+  };
+  const v8Rows = (of) => [
+    ['V8 heap total', (p) => of(p).heapTotal],
+    ['V8 heap used', (p) => of(p).heapUsed],
+    ['V8 new space', (p) => of(p).newSpace],
+    ['V8 old space', (p) => of(p).oldSpace],
+    ['V8 code + large objects', (p) => of(p).codeAndLarge],
+    ['external', (p) => of(p).external],
+    ['array buffers', (p) => of(p).arrayBuffers],
+  ];
+  table(curve, [
+    ['RSS', (p) => p.rss],
+    ['RSS: anonymous', (p) => p.anonymous],
+    ['RSS: of which freed lazily (LazyFree)', (p) => p.lazyFree],
+    ['RSS: file-backed (binary, libraries)', (p) => p.file],
+    ['database file (not in the RSS)', (p) => p.database],
+    ...v8Rows((p) => p),
+  ]);
+  if (GC) {
+    console.log(
+      '\nThe same points after a full garbage collection (BENCH_MEMORY_GC: not the curve the target is judged on):\n',
+    );
+    table(curve, [['RSS', (p) => p.gc.rss], ...v8Rows((p) => p.gc)]);
+  }
   const met = (r) => (r <= 1.2 ? 'ok' : 'MISSED');
+  const row = (name, read, target) =>
+    `| ${name} | ${read(at(BASE)).toFixed(1)} | ${read(at(TURNS)).toFixed(1)} | ${target ? '**' : ''}${(read(at(TURNS)) / read(at(BASE))).toFixed(2)}×${target ? '**' : ''} | ${target ? `≤ 1.2× | ${met(read(at(TURNS)) / read(at(BASE)))}` : '– |'} |`;
   console.log(
     `\n| measurement | after ${BASE} | after ${TURNS} | ratio | target | met |\n|---|---:|---:|---:|---|---|\n` +
-      `| RSS of the worker after a full GC, MiB (the target's figure) | ${at(BASE, 9).toFixed(1)} | ${at(TURNS, 9).toFixed(1)} | **${steady.toFixed(2)}×** | ≤ 1.2× | ${met(steady)} |\n` +
-      `| RSS of the worker as it stands (no forced GC), MiB | ${at(BASE).toFixed(1)} | ${at(TURNS).toFixed(1)} | ${ratio.toFixed(2)}× | ≤ 1.2× | ${met(ratio)} |\n` +
-      `| V8 heap in use after a full GC (what is live), MiB | ${at(BASE, 3).toFixed(1)} | ${at(TURNS, 3).toFixed(1)} | ${(at(TURNS, 3) / at(BASE, 3)).toFixed(2)}× | – | |`,
+      [
+        row('RSS of the worker, MiB (the target)', (p) => p.rss, true),
+        row('V8 heap used, MiB (as it stands: live and garbage)', (p) => p.heapUsed),
+        row('V8 heap total, MiB', (p) => p.heapTotal),
+        ...(GC ? [row('V8 heap used after a full GC (what is live), MiB', (p) => p.gc.heapUsed)] : []),
+      ].join('\n'),
   );
-  if (steady > 1.2) console.log('\nTARGETS MISSED in this run: RSS of a long-running server');
+  if (ratio > 1.2) console.log('\nTARGETS MISSED in this run: RSS of a long-running server');
   if (errors > 0) {
     console.log(`\nThe first failed turn ended with: ${firstError}`);
     process.exitCode = 1;

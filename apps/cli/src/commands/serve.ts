@@ -5,6 +5,7 @@ import { serveOptions } from '@birdie/runtime/serve-options';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, type Io, write } from '../io.js';
 import { reportLoad } from '../render/workspace-trust.js';
+import { applyServeHeapFlags } from '../serve-heap.js';
 import { endChildProcesses, onStopSignal, type StopSignal } from '../stop-signals.js';
 import { cliVersion } from '../version.js';
 
@@ -14,6 +15,8 @@ import { cliVersion } from '../version.js';
  */
 export async function serveCommand({ io, values }: CommandContext): Promise<number> {
   const options = serveOptions(values);
+  // A server runs for days under a load it does not choose: its heap follows what is live, not the machine's load.
+  applyServeHeapFlags();
   const { host, port, graceMs, metrics } = options;
   const log = serveLog(io.stderr, options.logFormat);
   const say = (msg: string) => log({ level: 'info', msg });

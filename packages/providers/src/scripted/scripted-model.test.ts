@@ -10,7 +10,12 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { rejection } from '../../test/helpers.js';
 import type { RetryEvent } from '../retry.js';
-import { createScriptedModel, MAX_RECORDED_CALLS, type ScriptedChatModel } from './scripted-model.js';
+import {
+  createScriptedModel,
+  MAX_RECORDED_CALLS,
+  MAX_RECORDED_MESSAGES,
+  type ScriptedChatModel,
+} from './scripted-model.js';
 
 const echo = tool(async ({ text }) => text, {
   name: 'echo',
@@ -39,6 +44,30 @@ describe('ScriptedChatModel replies', () => {
     expect(model.calls).toHaveLength(MAX_RECORDED_CALLS);
     expect(model.calls[0]?.reply).toBe(5);
     expect(model.calls.at(-1)?.reply).toBe(total - 1);
+  });
+
+  it('keeps at most MAX_RECORDED_MESSAGES messages across its calls, so long sessions do not make the record grow', async () => {
+    // A long-running server's sessions grow: each call is sent the whole history, so a record bounded by calls alone
+    // holds ever more messages.
+    const history = Array.from({ length: 400 }, (_, i) =>
+      i % 2 === 0 ? new HumanMessage(`question ${i}`) : new AIMessage(`answer ${i}`),
+    );
+    const total = 200;
+    const model = createScriptedModel(Array.from({ length: total }, (_, i) => ({ text: `reply ${i}` })));
+    for (let i = 0; i < total; i++) await model.invoke([...history, new HumanMessage(`question ${i}`)]);
+    const held = model.calls.reduce((sum, call) => sum + call.messages.length, 0);
+    expect(held).toBeLessThanOrEqual(MAX_RECORDED_MESSAGES);
+    expect(model.calls.length).toBeGreaterThan(1);
+    expect(model.calls.at(-1)?.reply).toBe(total - 1);
+    expect(model.calls.at(-1)?.messages).toHaveLength(history.length + 1);
+  });
+
+  it('keeps the newest call even when it alone has more than MAX_RECORDED_MESSAGES messages', async () => {
+    const history = Array.from({ length: MAX_RECORDED_MESSAGES + 1 }, (_, i) => new HumanMessage(`q ${i}`));
+    const model = createScriptedModel([{ text: 'a' }, { text: 'b' }]);
+    await model.invoke('short');
+    await model.invoke(history);
+    expect(model.calls.map((call) => call.reply)).toEqual([1]);
   });
 
   it('uses the usage given in the script', async () => {

@@ -49,14 +49,24 @@ export interface ScriptedCallOptions extends BaseChatModelCallOptions {
  */
 /** How many calls `ScriptedChatModel.calls` keeps (each holds the messages it was sent). */
 export const MAX_RECORDED_CALLS = 1000;
+/**
+ * How many messages those calls hold together: each call is sent its session's whole history, so a record bounded
+ * by calls alone holds more the longer a long-running server's sessions get. The newest call is always kept.
+ */
+export const MAX_RECORDED_MESSAGES = 20_000;
 
 export class ScriptedChatModel extends BaseChatModel<ScriptedCallOptions, AIMessageChunk> {
   static override lc_name() {
     return 'ScriptedChatModel';
   }
 
-  /** The calls made, oldest first: the newest `MAX_RECORDED_CALLS` (a long-running `birdie serve` keeps answering). */
+  /**
+   * The calls made, oldest first: the newest `MAX_RECORDED_CALLS`, holding at most `MAX_RECORDED_MESSAGES` messages
+   * (a long-running `birdie serve` keeps answering).
+   */
   readonly calls: ScriptedCall[] = [];
+  /** How many messages `calls` holds. */
+  private recordedMessages = 0;
   readonly script: Script;
   private readonly used: boolean[];
   private readonly patterns: Array<RegExp | undefined>;
@@ -172,6 +182,20 @@ export class ScriptedChatModel extends BaseChatModel<ScriptedCallOptions, AIMess
   }
 
   /** Picks the reply for this call, playing simulated failures (and their retries) on the way. */
+  private record(call: ScriptedCall): void {
+    this.calls.push(call);
+    this.recordedMessages += call.messages.length;
+    let drop = 0;
+    let held = this.recordedMessages;
+    while (
+      drop < this.calls.length - 1 &&
+      (this.calls.length - drop > MAX_RECORDED_CALLS || held > MAX_RECORDED_MESSAGES)
+    )
+      held -= this.calls[drop++]!.messages.length;
+    this.calls.splice(0, drop);
+    this.recordedMessages = held;
+  }
+
   private async nextReply(
     messages: BaseMessage[],
     options: this['ParsedCallOptions'],
@@ -181,9 +205,7 @@ export class ScriptedChatModel extends BaseChatModel<ScriptedCallOptions, AIMess
       options.signal?.throwIfAborted();
       const index = this.chooseReply(messages);
       this.used[index] = true;
-      this.calls.push({ messages: [...messages], tools: toolNames(options.tools), reply: index });
-      if (this.calls.length > MAX_RECORDED_CALLS)
-        this.calls.splice(0, this.calls.length - MAX_RECORDED_CALLS);
+      this.record({ messages: [...messages], tools: toolNames(options.tools), reply: index });
       const reply = this.script.replies[index]!;
       if (!reply.error) return reply;
       const { status, retry_after } = reply.error;

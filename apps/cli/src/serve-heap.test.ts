@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { SERVE_HEAP_GROWING_PERCENT, serveHeapFlags } from './serve-heap.js';
+
+describe('serveHeapFlags', () => {
+  it('fixes V8 heap growth for a long-running server by default', () => {
+    expect(serveHeapFlags([])).toEqual([`--heap-growing-percent=${SERVE_HEAP_GROWING_PERCENT}`]);
+    expect(serveHeapFlags(['--enable-source-maps'])).toEqual([
+      `--heap-growing-percent=${SERVE_HEAP_GROWING_PERCENT}`,
+    ]);
+  });
+
+  it("leaves the operator's own choice on node's command line alone, in either spelling", () => {
+    expect(serveHeapFlags(['--heap-growing-percent=100'])).toEqual([]);
+    expect(serveHeapFlags(['--heap_growing_percent', '50'])).toEqual([]);
+  });
+});
