@@ -13,4 +13,11 @@ describe('serveHeapFlags', () => {
     expect(serveHeapFlags(['--heap-growing-percent=100'])).toEqual([]);
     expect(serveHeapFlags(['--heap_growing_percent', '50'])).toEqual([]);
   });
+
+  it('leaves a choice made in NODE_OPTIONS alone too (node does not list those in execArgv)', () => {
+    expect(serveHeapFlags([], '--max-old-space-size=512 --heap-growing-percent=100')).toEqual([]);
+    expect(serveHeapFlags([], '--max-old-space-size=512')).toEqual([
+      `--heap-growing-percent=${SERVE_HEAP_GROWING_PERCENT}`,
+    ]);
+  });
 });

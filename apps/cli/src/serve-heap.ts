@@ -10,13 +10,17 @@ import { setFlagsFromString } from 'node:v8';
  */
 export const SERVE_HEAP_GROWING_PERCENT = 30;
 
-/** The V8 flags `birdie serve` sets: none when node was started with its own `--heap-growing-percent`. */
-export function serveHeapFlags(execArgv: readonly string[]): string[] {
-  const chosen = execArgv.some((arg) => /^--heap[-_]growing[-_]percent\b/.test(arg));
+/**
+ * The V8 flags `birdie serve` sets: none when node was started with its own `--heap-growing-percent`, on its command
+ * line (`execArgv`) or in `NODE_OPTIONS` (which node does not list in `execArgv`).
+ */
+export function serveHeapFlags(execArgv: readonly string[], nodeOptions = ''): string[] {
+  const given = [...execArgv, ...nodeOptions.split(/\s+/)];
+  const chosen = given.some((arg) => /^--heap[-_]growing[-_]percent\b/.test(arg));
   return chosen ? [] : [`--heap-growing-percent=${SERVE_HEAP_GROWING_PERCENT}`];
 }
 
 /** Applies `serveHeapFlags` to this process (V8 reads the factor at each collection, so it applies from now on). */
 export function applyServeHeapFlags(): void {
-  for (const flag of serveHeapFlags(process.execArgv)) setFlagsFromString(flag);
+  for (const flag of serveHeapFlags(process.execArgv, process.env.NODE_OPTIONS)) setFlagsFromString(flag);
 }
