@@ -4,7 +4,7 @@ import { slackifyMarkdown } from 'slackify-markdown';
 import { ChannelCore, type ChannelCoreOptions } from './channel-core.js';
 import type { Button, ChatOutput, ChatPlace, IncomingFile, IncomingMessage } from './chat.js';
 import { ChannelError } from './errors.js';
-import { honestAddress, isDisguised } from './honest-links.js';
+import { honestAddress, isDisguised, withoutUserinfo } from './honest-links.js';
 import type { RunningChannel } from './telegram.js';
 
 export interface SlackOptions {
@@ -36,11 +36,14 @@ const SLASH_COMMANDS = /^\/(new|skills|enable|model|cancel|help)$/;
  * since the converter reads Markdown otherwise than CommonMark (the last of two reference definitions wins).
  */
 export function toSlack(markdown: string): string {
+  // Case-insensitive, as Slack links `<HTTPS://…>` too; a URL holds no `|`, so each `<` is read in linear time.
   return slackifyMarkdown(markdown)
-    .replace(/<(?!(?:https?|mailto):[^<>\s]*(?:\|[^<>]*)?>)/g, '&lt;')
-    .replace(/<((?:https?|mailto):[^<>\s|]*)\|([^<>]*)>/g, (link, url: string, label: string) =>
-      isDisguised(mrkdwnText(label), unescaped(url)) ? shownAsItself(unescaped(url)) : link,
-    );
+    .replace(/<(?!(?:https?|mailto):[^<>\s|]*(?:\|[^<>]*)?>)/gi, '&lt;')
+    .replace(/<((?:https?|mailto):[^<>\s|]*)\|([^<>]*)>/gi, (link, url: string, label: string) => {
+      if (isDisguised(mrkdwnText(label), unescaped(url))) return shownAsItself(unescaped(url));
+      const revealed = withoutUserinfo(unescaped(url));
+      return revealed === undefined ? link : `<${mrkdwnUrl(revealed)}|${label}>`;
+    });
 }
 
 /** A mrkdwn text as Slack shows it: its entities undone. */
@@ -61,8 +64,11 @@ function shownAsItself(target: string): string {
   const address = honestAddress(target);
   if (address === undefined)
     return target.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
-  return `<${address.replaceAll('|', '%7C').replaceAll('&', '&amp;')}>`;
+  return `<${mrkdwnUrl(address)}>`;
 }
+
+/** A URL as a mrkdwn link's target. */
+const mrkdwnUrl = (url: string) => url.replaceAll('|', '%7C').replaceAll('&', '&amp;');
 
 function blocksOf(mrkdwn: string, buttons: Button[][]) {
   return [

@@ -5,7 +5,7 @@ import telegramify from 'telegramify-markdown';
 import { ChannelCore, type ChannelCoreOptions } from './channel-core.js';
 import type { Button, ChatOutput, ChatPlace, IncomingFile, IncomingMessage } from './chat.js';
 import { ChannelError } from './errors.js';
-import { honestAddress, isDisguised } from './honest-links.js';
+import { honestAddress, isDisguised, withoutUserinfo } from './honest-links.js';
 
 export interface TelegramOptions {
   token: string;
@@ -43,19 +43,32 @@ export function toTelegram(markdown: string): string {
   return telegramify(markdown, 'escape').replace(
     MARKDOWN_V2_TOKEN,
     (token, label: string | undefined, url: string | undefined) => {
+      if (token === '](') return '\\]\\('; // a link this reading cannot check: not a link (see the token)
       if (label === undefined || url === undefined) return token; // an escape or code: no link in it
       const target = url.replace(/\\([\s\S])/g, '$1');
-      return isDisguised(markdownV2Text(label), target) ? shownAsItself(target) : token;
+      if (isDisguised(asTelegramShows(markdownV2Text(label)), target)) return shownAsItself(target);
+      const revealed = withoutUserinfo(target);
+      return revealed === undefined ? token : `[${label}](${escapeMarkdownV2Url(revealed)})`;
     },
   );
 }
 
 /**
  * What a MarkdownV2 text is made of, left to right: an escaped character, a code block, a code span (inside which
- * `[…](…)` is text), or a link `[label](url)` (groups 1 and 2, as escaped).
+ * `[…](…)` is text), or a link `[label](url)` (groups 1 and 2, as escaped; the label may hold code spans, in which
+ * the converter leaves `]` unescaped). Fails closed: a `](` outside these (a label this reading does not know) is
+ * its own token, escaped, so Telegram shows no unchecked link. Linear by construction: neither label nor URL holds
+ * an unescaped `[` (the converter escapes it in text and percent-encodes it in URLs), so a link tried at one `[`
+ * reads no further than the next; every repetition's alternatives start with different characters; and a code
+ * span or block ends at the first closing backticks.
  */
 const MARKDOWN_V2_TOKEN =
-  /\\[\s\S]|```(?:\\[\s\S]|[^\\])*?```|`(?:\\[\s\S]|[^`\\])*`|\[((?:\\[\s\S]|[^\]\\])*)\]\(((?:\\[\s\S]|[^)\\])*)\)/g;
+  /\\[\s\S]|```(?:\\[\s\S]|[^\\])*?```|`(?:\\[\s\S]|[^`\\])*`|\[((?:\\[\s\S]|`(?:\\[\s\S]|[^`\\])*`|[^\]\\`[])*)\]\(((?:\\[\s\S]|[^)\\[])*)\)|\]\(/g;
+
+/** A Telegram user or channel name (`@bankofficial`) names its address `https://t.me/bankofficial`. */
+function asTelegramShows(text: string): string {
+  return text.replace(/(^|\s)@([a-z]\w{3,31})(?=[^\w@.]|$)/gi, '$1https://t.me/$2');
+}
 
 /** A MarkdownV2 label as Telegram shows it: escapes undone, formatting marks (`*`, `_`, `~`, `||`, `` ` ``) dropped. */
 function markdownV2Text(label: string): string {
@@ -66,8 +79,11 @@ function markdownV2Text(label: string): string {
 function shownAsItself(target: string): string {
   const address = honestAddress(target);
   if (address === undefined) return escapeMarkdownV2(target);
-  return `[${escapeMarkdownV2(address)}](${address.replace(/[)\\]/g, '\\$&')})`;
+  return `[${escapeMarkdownV2(address)}](${escapeMarkdownV2Url(address)})`;
 }
+
+/** A URL as a MarkdownV2 link's target. */
+const escapeMarkdownV2Url = (url: string) => url.replace(/[)\\]/g, '\\$&');
 
 /** Text that MarkdownV2 shows as it is. */
 function escapeMarkdownV2(text: string): string {

@@ -71,6 +71,44 @@ const REVIEWED_REST: Array<[string, string]> = [
   itself('https://evil.example/'),
 ];
 
+// A second review: a code span with `]` in a Telegram label, scheme texts no URL parser reads, userinfo behind
+// ordinary words, file and API names that are no addresses (their last part is no top-level domain), an address
+// among words, and look-alike punctuation NFKC does not fold.
+const SECOND_REVIEW = [
+  '1. Sign in: [`https://bank.example/login]`](https://evil.example/code1)',
+  '2. [ `[bank.example]` ](https://evil.example/code2)',
+  '3. [https://bank.example:99999/login](https://evil.example/port)',
+  '4. [https://bank.example%/login](https://evil.example/percent)',
+  '5. [Click here](https://bank.example@evil.example/userinfo)',
+  '6. [Node.js](https://nodejs.org) [Vue.js](https://vuejs.org) [package.json](https://x.example/package.json)',
+  '7. [config.yaml](https://x.example/c) [index.ts](https://x.example/i) [next.config.js](https://x.example/n)',
+  '8. [Object.keys](https://developer.mozilla.org/keys) [os.path.join](https://docs.python.org/join)',
+  '9. [https://bank.example/login now](https://evil.example/words1)',
+  '10. [Sign in at bank.example](https://evil.example/words2) [see docs.example now](https://docs.example/a)',
+  '11. [bank.example\u2215login](https://evil.example/slash1) [bank.example\u2044login](https://evil.example/slash2)',
+  '12. [https\u2236//bank.example](https://evil.example/colon) [bank\ua4f8example](https://evil.example/dot4)',
+  '13. [bank\u0660example](https://evil.example/dot5) [bank\u0702example](https://evil.example/dot6)',
+  '14. [bank\u00b7example](https://evil.example/dot7) [bank.example](HTTPS://EVIL.EXAMPLE/upper)',
+].join('\n');
+
+const SECOND_REVIEW_EXPECTED: Array<[string, string]> = [
+  ...['code1', 'code2', 'port', 'percent'].map((p) => itself(`https://evil.example/${p}`)),
+  ['Click here', 'https://evil.example/userinfo'],
+  ['Node.js', 'https://nodejs.org'],
+  ['Vue.js', 'https://vuejs.org'],
+  ['package.json', 'https://x.example/package.json'],
+  ['config.yaml', 'https://x.example/c'],
+  ['index.ts', 'https://x.example/i'],
+  ['next.config.js', 'https://x.example/n'],
+  ['Object.keys', 'https://developer.mozilla.org/keys'],
+  ['os.path.join', 'https://docs.python.org/join'],
+  ...['words1', 'words2'].map((p) => itself(`https://evil.example/${p}`)),
+  ['see docs.example now', 'https://docs.example/a'],
+  ...['slash1', 'slash2', 'colon', 'dot4', 'dot5', 'dot6', 'dot7', 'upper'].map((p) =>
+    itself(`https://evil.example/${p}`),
+  ),
+];
+
 let h: Harness | undefined;
 afterEach(async () => {
   await h?.stop().catch(() => undefined);
@@ -179,6 +217,29 @@ describe('links whose text is another address than their target', () => {
       REVIEWED_FOOTNOTE,
       ...REVIEWED_REST,
     ]);
+    expect(answer?.text).not.toContain('bank');
+  });
+
+  it('Slack shows the real target of what the second review found; file and API names stay as written', async () => {
+    h = await startHarness({ slack: 'socket', script: [{ text: SECOND_REVIEW }] });
+    const { slack } = h;
+    const dm = 'D0OWNER';
+    await slack.deliver(slack.message(dm, SLACK_OWNER, 'where do I log in?'));
+    await slack.waitFor('the answer', () => slack.messagesIn(dm).find((m) => m.text.includes('upper')));
+    await slackCore(h).idle();
+    const [answer] = slack.messagesIn(dm);
+    expect(slackLinks(answer?.text ?? '')).toEqual(SECOND_REVIEW_EXPECTED);
+    expect(answer?.text).not.toContain('bank');
+  });
+
+  it('Telegram shows the real target of what the second review found; file and API names stay as written', async () => {
+    h = await startHarness({ script: [{ text: SECOND_REVIEW }] });
+    const { api } = h;
+    api.push(api.message(OWNER, OWNER, 'where do I log in?'));
+    await api.waitFor('the answer', () => api.messagesIn(OWNER).find((m) => m.text.includes('upper')));
+    await telegramCore(h).idle();
+    const [answer] = api.messagesIn(OWNER);
+    expect(telegramLinks(answer?.text ?? '')).toEqual(SECOND_REVIEW_EXPECTED);
     expect(answer?.text).not.toContain('bank');
   });
 });
