@@ -242,4 +242,24 @@ describe('links whose text is another address than their target', () => {
     expect(telegramLinks(answer?.text ?? '')).toEqual(SECOND_REVIEW_EXPECTED);
     expect(answer?.text).not.toContain('bank');
   });
+
+  it('Telegram reads @name as its t.me address, and makes no link of one it cannot check', async () => {
+    const answer = [
+      '1. [@bankofficial](https://t.me/evilbot) [@evilbot](https://t.me/evilbot)',
+      '2. [bank.example ![bank.example](https://bank.example/logo.png)](https://evil.example/nested)',
+    ].join('\n');
+    h = await startHarness({ script: [{ text: answer }] });
+    const { api } = h;
+    api.push(api.message(OWNER, OWNER, 'where do I log in?'));
+    await api.waitFor('the answer', () => api.messagesIn(OWNER).find((m) => m.text.includes('nested')));
+    await telegramCore(h).idle();
+    const [sent] = api.messagesIn(OWNER);
+    const text = sent?.text ?? '';
+    expect(telegramLinks(text.split('\n')[0] ?? '')).toEqual([
+      itself('https://t.me/evilbot'),
+      ['@evilbot', 'https://t.me/evilbot'],
+    ]);
+    // A link around a link: the outer `](` is escaped, so no text of it leads to evil.example.
+    expect(text).not.toMatch(/(?<!\\)\]\(https:\/\/evil\.example\/nested/);
+  });
 });
