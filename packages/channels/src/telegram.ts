@@ -67,7 +67,7 @@ const MARKDOWN_V2_TOKEN =
 
 /** A Telegram user or channel name (`@bankofficial`) names its address `https://t.me/bankofficial`. */
 function asTelegramShows(text: string): string {
-  return text.replace(/(^|\s)@([a-z]\w{3,31})(?=[^\w@.]|$)/gi, '$1https://t.me/$2');
+  return text.replace(/(^|\s)@([a-z]\w{3,31})(?=$|[^\w@.]|\.(?!\w))/gi, '$1https://t.me/$2');
 }
 
 /** A MarkdownV2 label as Telegram shows it: escapes undone, formatting marks (`*`, `_`, `~`, `||`, `` ` ``) dropped. */

@@ -245,7 +245,7 @@ describe('links whose text is another address than their target', () => {
 
   it('Telegram reads @name as its t.me address, and makes no link of one it cannot check', async () => {
     const answer = [
-      '1. [@bankofficial](https://t.me/evilbot) [@evilbot](https://t.me/evilbot)',
+      '1. [@bankofficial](https://t.me/evilbot) [write to @bankofficial.](https://t.me/evilbot) [@evilbot](https://t.me/evilbot)',
       '2. [bank.example ![bank.example](https://bank.example/logo.png)](https://evil.example/nested)',
     ].join('\n');
     h = await startHarness({ script: [{ text: answer }] });
@@ -256,6 +256,7 @@ describe('links whose text is another address than their target', () => {
     const [sent] = api.messagesIn(OWNER);
     const text = sent?.text ?? '';
     expect(telegramLinks(text.split('\n')[0] ?? '')).toEqual([
+      itself('https://t.me/evilbot'),
       itself('https://t.me/evilbot'),
       ['@evilbot', 'https://t.me/evilbot'],
     ]);
