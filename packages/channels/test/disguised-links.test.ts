@@ -116,6 +116,27 @@ afterEach(async () => {
   h = undefined;
 });
 
+/** The answer the fake Slack received for `text`, the model's answer, once it holds `until`, in the owner's DM. */
+async function slackAnswer(text: string, until: string, ask = 'where do I log in?'): Promise<string> {
+  h = await startHarness({ slack: 'socket', script: [{ text }] });
+  const { slack } = h;
+  const dm = 'D0OWNER';
+  await slack.deliver(slack.message(dm, SLACK_OWNER, ask));
+  await slack.waitFor('the answer', () => slack.messagesIn(dm).find((m) => m.text.includes(until)));
+  await slackCore(h).idle();
+  return slack.messagesIn(dm)[0]?.text ?? '';
+}
+
+/** The answer the fake Telegram Bot API received for `text`, the model's answer, once it holds `until`. */
+async function telegramAnswer(text: string, until: string): Promise<string> {
+  h = await startHarness({ script: [{ text }] });
+  const { api } = h;
+  api.push(api.message(OWNER, OWNER, 'where do I log in?'));
+  await api.waitFor('the answer', () => api.messagesIn(OWNER).find((m) => m.text.includes(until)));
+  await telegramCore(h).idle();
+  return api.messagesIn(OWNER)[0]?.text ?? '';
+}
+
 /** Slack's `<url|label>` (a bare `<url>` shows its address), its escapes undone. */
 function slackLinks(mrkdwn: string): Array<[string, string]> {
   const shown = (s: string) =>
@@ -142,105 +163,65 @@ function telegramLinks(markdownV2: string): Array<[string, string]> {
 
 describe('links whose text is another address than their target', () => {
   it('Slack shows the real target of a disguised link; honest links stay as written', async () => {
-    h = await startHarness({ slack: 'socket', script: [{ text: ANSWER }] });
-    const { slack } = h;
-    const dm = 'D0OWNER';
-    await slack.deliver(slack.message(dm, SLACK_OWNER, 'where do I log in?'));
-    await slack.waitFor('the answer', () =>
-      slack.messagesIn(dm).find((m) => m.text.includes('plain.example')),
-    );
-    await slackCore(h).idle();
-    const [answer] = slack.messagesIn(dm);
-    expect(slackLinks(answer?.text ?? '')).toEqual(EXPECTED);
-    expect(answer?.text).not.toContain('bank.example');
+    const answer = await slackAnswer(ANSWER, 'plain.example');
+    expect(slackLinks(answer)).toEqual(EXPECTED);
+    expect(answer).not.toContain('bank.example');
   });
 
   it('Slack shows the target of a disguise the model wrote in its own link syntax inside code', async () => {
     const raw = '<https://evil.example|https://bank.example>';
     const honest = '<https://docs.example/guide|the docs>';
-    h = await startHarness({
-      slack: 'socket',
-      script: [{ text: `Paste \`${raw}\` or:\n\n\`\`\`\n${raw}\n${honest}\n\`\`\`` }],
-    });
-    const { slack } = h;
-    const dm = 'D0OWNER';
-    await slack.deliver(slack.message(dm, SLACK_OWNER, 'how do I write a link?'));
-    await slack.waitFor('the answer', () => slack.messagesIn(dm).find((m) => m.text.includes('```')));
-    await slackCore(h).idle();
-    const [answer] = slack.messagesIn(dm);
+    const answer = await slackAnswer(
+      `Paste \`${raw}\` or:\n\n\`\`\`\n${raw}\n${honest}\n\`\`\``,
+      '```',
+      'how do I write a link?',
+    );
     // Like every link of the mrkdwn: the conversion passes code through, and Slack links it.
-    expect(slackLinks(answer?.text ?? '')).toEqual([
+    expect(slackLinks(answer)).toEqual([
       ['https://evil.example/', 'https://evil.example/'],
       ['https://evil.example/', 'https://evil.example/'],
       ['the docs', 'https://docs.example/guide'],
     ]);
-    expect(answer?.text).not.toContain('bank.example');
+    expect(answer).not.toContain('bank.example');
   });
 
   it('Telegram shows the real target of a disguised link; honest links stay as written', async () => {
-    h = await startHarness({ script: [{ text: ANSWER }] });
-    const { api } = h;
-    api.push(api.message(OWNER, OWNER, 'where do I log in?'));
-    await api.waitFor('the answer', () => api.messagesIn(OWNER).find((m) => m.text.includes('plain')));
-    await telegramCore(h).idle();
-    const [answer] = api.messagesIn(OWNER);
-    expect(telegramLinks(answer?.text ?? '')).toEqual(EXPECTED);
-    expect(answer?.text).not.toContain('bank');
+    const answer = await telegramAnswer(ANSWER, 'plain');
+    expect(telegramLinks(answer)).toEqual(EXPECTED);
+    expect(answer).not.toContain('bank');
   });
 
   it('Slack shows the real target of what the review found still disguised; other links keep working', async () => {
-    h = await startHarness({ slack: 'socket', script: [{ text: REVIEWED }] });
-    const { slack } = h;
-    const dm = 'D0OWNER';
-    await slack.deliver(slack.message(dm, SLACK_OWNER, 'where do I log in?'));
-    await slack.waitFor('the answer', () => slack.messagesIn(dm).find((m) => m.text.includes('footnote')));
-    await slackCore(h).idle();
-    const [answer] = slack.messagesIn(dm);
+    const answer = await slackAnswer(REVIEWED, 'footnote');
     // Slack's conversion has no footnotes: the reference stays text, its definition an honest link at the end.
-    expect(slackLinks(answer?.text ?? '')).toEqual([
+    expect(slackLinks(answer)).toEqual([
       itself('https://evil.example/twice'),
       ...REVIEWED_REST,
       REVIEWED_FOOTNOTE,
     ]);
-    expect(answer?.text).not.toMatch(/\|[^<>]*bank/);
+    expect(answer).not.toMatch(/\|[^<>]*bank/);
   });
 
   it('Telegram shows the real target of what the review found still disguised; other links keep working', async () => {
-    h = await startHarness({ script: [{ text: REVIEWED }] });
-    const { api } = h;
-    api.push(api.message(OWNER, OWNER, 'where do I log in?'));
-    await api.waitFor('the answer', () => api.messagesIn(OWNER).find((m) => m.text.includes('colon')));
-    await telegramCore(h).idle();
-    const [answer] = api.messagesIn(OWNER);
-    expect(telegramLinks(answer?.text ?? '')).toEqual([
+    const answer = await telegramAnswer(REVIEWED, 'colon');
+    expect(telegramLinks(answer)).toEqual([
       itself('https://evil.example/twice'),
       REVIEWED_FOOTNOTE,
       ...REVIEWED_REST,
     ]);
-    expect(answer?.text).not.toContain('bank');
+    expect(answer).not.toContain('bank');
   });
 
   it('Slack shows the real target of what the second review found; file and API names stay as written', async () => {
-    h = await startHarness({ slack: 'socket', script: [{ text: SECOND_REVIEW }] });
-    const { slack } = h;
-    const dm = 'D0OWNER';
-    await slack.deliver(slack.message(dm, SLACK_OWNER, 'where do I log in?'));
-    await slack.waitFor('the answer', () => slack.messagesIn(dm).find((m) => m.text.includes('upper')));
-    await slackCore(h).idle();
-    const [answer] = slack.messagesIn(dm);
-    expect(slackLinks(answer?.text ?? '')).toEqual(SECOND_REVIEW_EXPECTED);
-    expect(answer?.text).not.toContain('bank');
+    const answer = await slackAnswer(SECOND_REVIEW, 'upper');
+    expect(slackLinks(answer)).toEqual(SECOND_REVIEW_EXPECTED);
+    expect(answer).not.toContain('bank');
   });
 
   it('Telegram shows the real target of what the second review found; file and API names stay as written', async () => {
-    h = await startHarness({ script: [{ text: SECOND_REVIEW }] });
-    const { api } = h;
-    api.push(api.message(OWNER, OWNER, 'where do I log in?'));
-    await api.waitFor('the answer', () => api.messagesIn(OWNER).find((m) => m.text.includes('upper')));
-    await telegramCore(h).idle();
-    const [answer] = api.messagesIn(OWNER);
-    expect(telegramLinks(answer?.text ?? '')).toEqual(SECOND_REVIEW_EXPECTED);
-    expect(answer?.text).not.toContain('bank');
+    const answer = await telegramAnswer(SECOND_REVIEW, 'upper');
+    expect(telegramLinks(answer)).toEqual(SECOND_REVIEW_EXPECTED);
+    expect(answer).not.toContain('bank');
   });
 
   it('Telegram reads @name as its t.me address, and makes no link of one it cannot check', async () => {
@@ -248,13 +229,7 @@ describe('links whose text is another address than their target', () => {
       '1. [@bankofficial](https://t.me/evilbot) [write to @bankofficial.](https://t.me/evilbot) [@evilbot](https://t.me/evilbot)',
       '2. [bank.example ![bank.example](https://bank.example/logo.png)](https://evil.example/nested)',
     ].join('\n');
-    h = await startHarness({ script: [{ text: answer }] });
-    const { api } = h;
-    api.push(api.message(OWNER, OWNER, 'where do I log in?'));
-    await api.waitFor('the answer', () => api.messagesIn(OWNER).find((m) => m.text.includes('nested')));
-    await telegramCore(h).idle();
-    const [sent] = api.messagesIn(OWNER);
-    const text = sent?.text ?? '';
+    const text = await telegramAnswer(answer, 'nested');
     expect(telegramLinks(text.split('\n')[0] ?? '')).toEqual([
       itself('https://t.me/evilbot'),
       itself('https://t.me/evilbot'),
