@@ -44,6 +44,8 @@ export function acpRuntime(rt: Runtime, options: AcpRuntimeOptions): ReadyAcpRun
     cwd: rt.cwd,
     async createSession() {
       const session = await useSession(rt, undefined, options.flags ? { flags: options.flags } : {});
+      // Every turn reads the grants again (under its lease): an editor's process keeps none between turns.
+      rt.forgetGrants(session.id);
       if (options.agent !== undefined) startsWithAgent.add(session.id);
       return session.id;
     },
@@ -75,6 +77,8 @@ export function acpRuntime(rt: Runtime, options: AcpRuntimeOptions): ReadyAcpRun
         signal: o.signal,
         waitMs: options.waitMs,
         cwd: o.cwd,
+        // An editor stays open over many sessions: like `birdie serve`, memory follows the turns running now.
+        forgetGrants: true,
         ...(startsWithAgent.delete(session.id) && options.agent !== undefined
           ? { agent: options.agent }
           : {}),
