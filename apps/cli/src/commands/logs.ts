@@ -15,6 +15,7 @@ import { withUserStore } from '@birdie/runtime/store-command';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, EXIT_RUN, write } from '../io.js';
 import { styler, table } from '../render/style.js';
+import { terminalText } from '../render/terminal-text.js';
 import { onStopSignal } from '../stop-signals.js';
 
 function rowOf(r: LoggedRun, style: ReturnType<typeof styler>): string[] {
@@ -29,11 +30,11 @@ function rowOf(r: LoggedRun, style: ReturnType<typeof styler>): string[] {
     `${r.model ?? '-'}${r.agent ? ` (${r.agent.name}@${r.agent.digest.slice(0, 8)})` : ''}`,
     r.trigger ?? '-',
     [
-      toolCallsText(r.toolCalls),
+      terminalText(toolCallsText(r.toolCalls)),
       r.notices.length > 0
         ? style('dim', `${r.notices.length} MCP notice${r.notices.length === 1 ? '' : 's'}`)
         : '',
-      r.error ? style('red', r.error.split('\n')[0]!.slice(0, 80)) : '',
+      r.error ? style('red', terminalText(r.error.split('\n')[0]!).slice(0, 80)) : '',
     ]
       .filter(Boolean)
       .join('  '),
@@ -133,11 +134,12 @@ export async function logsShowCommand({ io, values, positionals }: CommandContex
       for (const n of run.notices)
         write(
           io.stdout,
-          `  ${n.at.toISOString().slice(11, 19)} ${style(loud.has(n.level) ? 'yellow' : 'dim', n.level.padEnd(9))} ${n.server}: ${n.text}`,
+          `  ${n.at.toISOString().slice(11, 19)} ${style(loud.has(n.level) ? 'yellow' : 'dim', n.level.padEnd(9))} ${terminalText(n.server)}: ${terminalText(n.text)}`,
         );
     }
-    if (run.answer) write(io.stdout, `${style('bold', 'answer:')} ${run.answer}`);
-    if (run.error) write(io.stdout, `${style('red', 'error:')} ${run.error}`);
+    // What a model, a tool or an MCP server wrote is shown as text (see terminal-text.ts).
+    if (run.answer) write(io.stdout, `${style('bold', 'answer:')} ${terminalText(run.answer)}`);
+    if (run.error) write(io.stdout, `${style('red', 'error:')} ${terminalText(run.error)}`);
     return messages ? EXIT_OK : EXIT_RUN;
   });
 }

@@ -1,12 +1,14 @@
 import { prepareToolCall } from '@birdie/runtime/tool-call';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, EXIT_RUN, write } from '../io.js';
+import { textFor } from '../render/terminal-text.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 
 /**
  * `birdie tool NAME --args '{…}'`: one skill tool through its real entrypoint, no model, exactly as the agent would
  * call it (see `prepareToolCall`). With `--session-id` the tool runs as that session (the environment a turn of it
- * would give); without, it has no session. The output goes to stdout, a failure's text to stderr (exit 1).
+ * would give); without, it has no session. The output goes to stdout, a failure's text to stderr (exit 1): exactly
+ * as the tool wrote it into a pipe or a file, as text without its escape sequences into a terminal.
  */
 export async function toolCommand({ io, values, positionals }: CommandContext): Promise<number> {
   const call = await prepareToolCall(io, values, positionals[0]!, {
@@ -25,10 +27,10 @@ export async function toolCommand({ io, values, positionals }: CommandContext): 
     const text =
       result.content.endsWith('\n') || result.content === '' ? result.content : `${result.content}\n`;
     if (!result.ok) {
-      io.stderr.write(text);
+      io.stderr.write(textFor(io.stderr, text));
       return EXIT_RUN;
     }
-    io.stdout.write(text);
+    io.stdout.write(textFor(io.stdout, text));
     if (result.truncated) write(io.stderr, 'birdie: output truncated at the output cap');
     return EXIT_OK;
   } finally {

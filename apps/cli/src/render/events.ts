@@ -5,6 +5,7 @@ import type { TurnEvent } from '@birdie/runtime/turn';
 import type { Output } from '../io.js';
 import type { AnswerSink } from './answer-sink.js';
 import type { Style } from './style.js';
+import { terminalText } from './terminal-text.js';
 import { formatArgs, type ToolOutputMode, toolOutputView } from './tool-output.js';
 import { WordWrap, wrapWords } from './word-wrap.js';
 
@@ -67,23 +68,26 @@ export class EventPrinter {
       this.lastHeader = undefined;
     switch (event.type) {
       case 'token': {
-        if (!event.text) return;
+        // The model's text, as data: no escape sequence of it reaches the terminal (see terminal-text.ts).
+        const text = terminalText(event.text);
+        if (!text) return;
         this.o.onWrite?.();
-        if (this.o.answerSink) this.o.answerSink.push(event.text);
-        else if (this.wrap) this.wrap.push(event.text);
-        else this.o.answer.write(event.text);
-        this.answerAtLineStart = !this.o.answerSink && event.text.endsWith('\n');
+        if (this.o.answerSink) this.o.answerSink.push(text);
+        else if (this.wrap) this.wrap.push(text);
+        else this.o.answer.write(text);
+        this.answerAtLineStart = !this.o.answerSink && text.endsWith('\n');
         this.wroteAnswer = true;
         return;
       }
       case 'tool-start': {
         this.o.onWrite?.();
         this.breakLine();
-        this.starts.set(event.id, { name: event.name, args: event.args });
+        // A name comes from the model: a made-up one is shown as text too.
+        this.starts.set(event.id, { name: terminalText(event.name), args: event.args });
         this.running.add(event.id);
         const owner = event.skill ? style('dim', ` (${event.skill})`) : '';
         this.o.info.write(
-          `${style('magenta', '⚙')} ${style('bold', event.name)}${owner} ${style('dim', formatArgs(event.args))}\n`,
+          `${style('magenta', '⚙')} ${style('bold', terminalText(event.name))}${owner} ${style('dim', formatArgs(event.args))}\n`,
         );
         this.lastHeader = event.id;
         return;
@@ -94,7 +98,7 @@ export class EventPrinter {
           // Refused or rejected calls never start: name them before their reason.
           this.breakLine();
           this.o.info.write(
-            `${style('magenta', '⚙')} ${style('bold', event.name)} ${style('dim', '(not run)')}\n`,
+            `${style('magenta', '⚙')} ${style('bold', terminalText(event.name))} ${style('dim', '(not run)')}\n`,
           );
         }
         const started = this.starts.get(event.id);
@@ -106,7 +110,7 @@ export class EventPrinter {
           );
         }
         this.lastHeader = undefined;
-        const view = toolOutputView(event.output, this.o.mode());
+        const view = toolOutputView(terminalText(event.output), this.o.mode());
         if (view.body !== null && view.body !== '') {
           const body = view.body.endsWith('\n') ? view.body.slice(0, -1) : view.body;
           this.o.info.write(
@@ -119,7 +123,7 @@ export class EventPrinter {
         const mark = event.ok ? style('green', '✓') : style('red', `✗ ${OUTCOME[event.outcome ?? 'failed']}`);
         const extra = event.truncated ? ', truncated' : '';
         this.o.info.write(
-          `${style('dim', '└')} ${mark} ${style('dim', `${event.name} · ${view.note}${extra} · ${formatMs(event.durationMs)}`)}\n`,
+          `${style('dim', '└')} ${mark} ${style('dim', `${terminalText(event.name)} · ${view.note}${extra} · ${formatMs(event.durationMs)}`)}\n`,
         );
         this.o.onIdle?.();
         return;
@@ -129,7 +133,7 @@ export class EventPrinter {
         this.breakLine();
         // A store failure reads the same whichever step met it (see store-failure.ts); other errors keep their code.
         const label = isStoreFailureCode(event.error.code) ? 'birdie:' : `error (${event.error.code}):`;
-        const text = storeFailureText(event.error, this.o.sessionId, this.o.hintsFor);
+        const text = terminalText(storeFailureText(event.error, this.o.sessionId, this.o.hintsFor));
         // In a terminal the message breaks between words; the terminal's own wrap would cut a word (or a URL) in two.
         const shown = this.o.wrapWidth ? wrapWords(text, this.o.wrapWidth(), label.length + 1) : text;
         this.o.info.write(`${style('red', label)} ${shown}\n`);
@@ -165,7 +169,7 @@ export class EventPrinter {
         this.breakLine();
         const mark = event.status === 'completed' ? style('green', '✓') : style('red', '✗');
         this.o.info.write(
-          `${style('magenta', '⚙')} ${style('dim', `${event.title} (the model's agent)`)} ${mark}\n`,
+          `${style('magenta', '⚙')} ${style('dim', `${terminalText(event.title)} (the model's agent)`)} ${mark}\n`,
         );
         this.o.onIdle?.();
         return;

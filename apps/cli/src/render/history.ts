@@ -3,6 +3,7 @@ import type { History } from '@birdie/runtime/history';
 import type { BaseMessage } from '@langchain/core/messages';
 import { plural } from './diagnostics.js';
 import type { Style } from './style.js';
+import { terminalText } from './terminal-text.js';
 import { formatArgs } from './tool-output.js';
 
 /**
@@ -40,7 +41,7 @@ export function formatHistory(
         'dim',
         `── ${latest.messages} earlier messages, sent as this summary (birdie sessions show --full shows them) ──`,
       ),
-      style('dim', latest.summary.trim()),
+      style('dim', terminalText(latest.summary.trim())),
       style('dim', '── end of summary ──'),
     );
   }
@@ -50,7 +51,8 @@ export function formatHistory(
   }
   for (const [offset, message] of messages.slice(start).entries()) {
     const type = message.getType();
-    const text = message.text;
+    // Stored messages are data: a tool's output or an answer shows as text, never as terminal sequences.
+    const text = terminalText(message.text);
     if (type === 'human') lines.push(`${style('cyan', '›')} ${text.replace(/\n/g, '\n  ')}`);
     else if (type === 'ai') {
       // An answer cut short by Ctrl+C is kept as far as it was shown, and says so.
@@ -63,7 +65,7 @@ export function formatHistory(
           .tool_calls ?? [];
       for (const call of calls) {
         lines.push(
-          `${style('magenta', '⚙')} ${style('bold', call.name)} ${style('dim', formatArgs(call.args))}`,
+          `${style('magenta', '⚙')} ${style('bold', terminalText(call.name))} ${style('dim', formatArgs(call.args))}`,
         );
         const child = call.id ? subagents?.get(call.id) : undefined;
         if (child) {

@@ -1,3 +1,5 @@
+import { terminalText } from './terminal-text.js';
+
 export type ToolOutputMode = 'full' | 'short' | 'off';
 
 export const TOOL_OUTPUT_MODES: readonly ToolOutputMode[] = ['full', 'short', 'off'];
@@ -36,5 +38,7 @@ export function formatArgs(args: unknown, max = 200): string {
   } catch {
     text = String(args);
   }
-  return text.length > max ? `${text.slice(0, max)}…` : text;
+  // JSON escapes C0 controls; an 8-bit one (U+009B starts a sequence too) is dropped.
+  const shown = terminalText(text);
+  return shown.length > max ? `${shown.slice(0, max)}…` : shown;
 }
