@@ -6,11 +6,13 @@ import { type DeclaredTool, declareTool, defaultApproval } from './tool.js';
 
 /**
  * What the model reads when a tool fails: the stable code, the message, and any output captured under its own label
- * (a process's output holds its stderr too, which the message does not repeat).
+ * (a process's output holds its stderr too, which the message does not repeat). Output the message already quotes (an
+ * `http:` error's start of the body) is not repeated under the label.
  */
 export function describeToolError(error: unknown): { code: string; text: string } {
   if (error instanceof EntrypointError) {
-    const output = error.output?.trim() ? `\noutput:\n${error.output}` : '';
+    const captured = error.output?.trim();
+    const output = captured && !error.message.includes(captured) ? `\noutput:\n${error.output}` : '';
     return { code: error.code, text: `Error (${error.code}): ${error.message}${output}` };
   }
   return { code: 'error', text: `Error: ${error instanceof Error ? error.message : String(error)}` };
