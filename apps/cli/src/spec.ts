@@ -366,7 +366,9 @@ const DRAFTS: CommandDraft[] = [
       'Settings live in the settings section of the config file; set checks a value as a start would and never writes ' +
       'one it would refuse. Lists are comma-separated (skills.enable shell,filesystem). add and remove change one ' +
       'entry of a list, taken whole: approval rules (permissions.allow, permissions.ask, permissions.deny) hold blanks ' +
-      'and commas, and are checked as patterns. list shows where each value comes from.',
+      'and commas, and are checked as patterns. list shows where each value comes from. A value in the file that a ' +
+      'start would refuse does not stop set, unset, add or remove (only a new bad value does): set or unset its key ' +
+      'to repair it; list and get show it marked invalid, say where it is, and exit 2.',
     examples: [
       'birdie config set approval never',
       'birdie config set skills.enable shell,filesystem',
