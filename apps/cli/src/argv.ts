@@ -77,10 +77,11 @@ export function parseArgv(argv: string[]): Parsed {
     return { kind: 'help', command: name === '' ? undefined : command };
   if (name === '' && (rest.includes('--version') || rest.includes('-v'))) return { kind: 'version' };
 
+  const args = withNegativeNumbers(rest, command);
   let parsed: { values: Values; positionals: string[]; tokens: Array<{ kind: string; index: number }> };
   try {
     parsed = parseArgs({
-      args: rest,
+      args: args.args,
       options: Object.fromEntries(
         Object.entries(command.options).map(([k, o]) => [
           k,
@@ -92,9 +93,16 @@ export function parseArgv(argv: string[]): Parsed {
       tokens: true,
     }) as typeof parsed;
   } catch (error) {
-    throw new UsageError(explainParseError(error, command), { cause: error });
+    throw new UsageError(explainParseError(error, command, args.args), { cause: error });
   }
-  if (name === '') refuseCommandAsMessage(parsed.tokens, rest);
+  parsed.positionals = parsed.tokens
+    .filter((t) => t.kind === 'positional')
+    .map((t) => args.original(t.index));
+  if (name === '')
+    refuseCommandAsMessage(
+      parsed.tokens,
+      args.args.map((_, i) => args.original(i)),
+    );
   const [min, max] = command.positionals;
   if (parsed.positionals.length < min) throw new UsageError(`missing argument. Usage: ${command.usage}`);
   if (parsed.positionals.length > max) {
@@ -126,15 +134,71 @@ function refuseCommandAsMessage(
     );
 }
 
-function explainParseError(error: unknown, command: CommandSpec): string {
+/** A negative number (`-1`, `-0.5`, `-.5`): never one of birdie's options, always a value the user typed. */
+const NEGATIVE_NUMBER = /^-(\d+(\.\d*)?|\.\d+)$/;
+
+/**
+ * node's parseArgs refuses `--wait -1` ("argument is ambiguous") and reads a `-5` argument as an unknown option. A
+ * negative number is a value, wherever it stands, so that the command checks it and words its own error: after an
+ * option that takes a value it is joined to it (`--wait=-1`, `-n-1`); else it is an argument, passed to parseArgs as
+ * a stand-in and given back by `original`.
+ */
+function withNegativeNumbers(
+  rest: string[],
+  command: CommandSpec,
+): { args: string[]; original(index: number): string } {
+  const takesValue = (arg: string): boolean => {
+    const long = /^--([^=]+)$/.exec(arg)?.[1];
+    if (long !== undefined) return command.options[long]?.type === 'string';
+    const short = /^-([^-])$/.exec(arg)?.[1];
+    if (short === undefined) return false;
+    return Object.values(command.options).some((o) => o.short === short && o.type === 'string');
+  };
+  const args: string[] = [];
+  const numbers = new Map<number, string>();
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    if (arg === '--') {
+      args.push(...rest.slice(i));
+      break;
+    }
+    const next = rest[i + 1];
+    if (next !== undefined && NEGATIVE_NUMBER.test(next) && takesValue(arg)) {
+      args.push(arg.startsWith('--') ? `${arg}=${next}` : `${arg}${next}`);
+      i++;
+    } else if (NEGATIVE_NUMBER.test(arg)) {
+      numbers.set(args.length, arg);
+      args.push('0');
+    } else args.push(arg);
+  }
+  return { args, original: (index) => numbers.get(index) ?? args[index]! };
+}
+
+function explainParseError(error: unknown, command: CommandSpec, args: readonly string[]): string {
   const message = error instanceof Error ? error.message : String(error);
   const label = command.name === '' ? 'birdie' : `birdie ${command.name}`;
+  const help = `Run \`${label} --help\`.`;
   const unknown = /Unknown option '(-{1,2})([^']+)'/.exec(message);
   if (unknown) {
     const hint = didYouMean(unknown[2]!, Object.keys(command.options)).replace(/"([^"]+)"/, '"--$1"');
-    return `unknown option "${unknown[1]}${unknown[2]}".${hint} Run \`${label} --help\`.`;
+    return `unknown option "${unknown[1]}${unknown[2]}".${hint} ${help}`;
   }
-  return `${message.split('\n')[0]} Run \`${label} --help\`.`;
+  // `--wait --json`: the value left out, or one that starts with "-" (a negative number never gets here).
+  const ambiguous = /^Option '(-{1,2})([^']+)' argument is ambiguous/.exec(message);
+  if (ambiguous) {
+    const option = `${ambiguous[1]}${ambiguous[2]}`;
+    const at = args.findIndex((arg, i) => arg === option && args[i + 1]?.startsWith('-'));
+    const given = at === -1 ? undefined : args[at + 1];
+    const inline = ambiguous[1] === '--' ? `${option}=VALUE` : `${option}VALUE`;
+    const what = given === undefined ? '' : `, and ${JSON.stringify(given)} is an option`;
+    return `${option} needs a value${what}: to give a value that starts with "-", write ${inline}. ${help}`;
+  }
+  return `${sentence(message.split('\n')[0]!)} ${help}`;
+}
+
+/** The text as a sentence: with its full stop, so that the hint after it starts a new one. */
+function sentence(text: string): string {
+  return /[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
 }
 
 /**

@@ -57,7 +57,8 @@ const runtime: Record<string, OptionSpec> = {
 };
 const user = { user: runtime.user! };
 const sandbox = flag(
-  'run every bash: and python: tool in the sandbox (bubblewrap): writes only in the working directory, no network',
+  "run every bash:, python: and node: tool in the sandbox (bubblewrap; birdie's own node: tools stay in-process): " +
+    'writes only in the working directory, no network',
 );
 const session: Record<string, OptionSpec> = {
   sandbox,
@@ -252,7 +253,8 @@ const DRAFTS: CommandDraft[] = [
       'resources (their reference files skill://NAME/FILE), agents are prompts. Each connection is a birdie session ' +
       'and each call a run (`birdie logs`). Over stdio, stdout carries the protocol only; policy, grants, trust, ' +
       'approval rules and the sandbox apply as in the REPL. With --http, exactly as `birdie serve`: bearer tokens ' +
-      "(`birdie tokens create`), the operator's policy, a workspace per user, shell tools sandboxed.",
+      "(`birdie tokens create`), the operator's policy, a workspace per user, bash:, python: and node: tools " +
+      "(but birdie's own node: tools) sandboxed.",
     examples: ['birdie mcp', 'birdie mcp --enable filesystem --approval always', 'birdie mcp --http 8788'],
   },
   {
@@ -366,7 +368,9 @@ const DRAFTS: CommandDraft[] = [
       'Settings live in the settings section of the config file; set checks a value as a start would and never writes ' +
       'one it would refuse. Lists are comma-separated (skills.enable shell,filesystem). add and remove change one ' +
       'entry of a list, taken whole: approval rules (permissions.allow, permissions.ask, permissions.deny) hold blanks ' +
-      'and commas, and are checked as patterns. list shows where each value comes from.',
+      'and commas, and are checked as patterns. list shows where each value comes from. A value in the file that a ' +
+      'start would refuse does not stop set, unset, add or remove (only a new bad value does): set or unset its key ' +
+      'to repair it; list and get show it marked invalid, say where it is, and exit 2.',
     examples: [
       'birdie config set approval never',
       'birdie config set skills.enable shell,filesystem',
@@ -511,7 +515,8 @@ const DRAFTS: CommandDraft[] = [
       "The settings serve.limits.concurrent_turns and serve.limits.turns_per_minute limit each user's turns on " +
       'all workers together (429). ' +
       "Each user's tools run in their own workspace under --workspaces (the same shared folder on every " +
-      'worker), shell and Python tools always in the bubblewrap sandbox. The API is described at /v1/openapi.json.',
+      "worker), every bash:, python: and node: tool (but birdie's own node: tools) always in the bubblewrap sandbox. " +
+      'The API is described at /v1/openapi.json.',
     examples: [
       'birdie tokens create --user alice',
       'BIRDIE_DATABASE_URL=postgres://birdie@db/birdie birdie serve --host 0.0.0.0 --port 8787',
@@ -526,7 +531,8 @@ const DRAFTS: CommandDraft[] = [
     details:
       'Starts every chat channel configured in the settings (channels.telegram: token, api_url, allow, mode, ' +
       'webhook_secret, …; secrets also from BIRDIE_TELEGRAM_TOKEN and BIRDIE_TELEGRAM_WEBHOOK_SECRET) on a runtime ' +
-      "opened as `birdie serve` opens one: the operator's policy, a workspace per user, shell tools sandboxed. " +
+      "opened as `birdie serve` opens one: the operator's policy, a workspace per user, bash:, python: and node: " +
+      "tools (but birdie's own node: tools) sandboxed. " +
       'A chat is a session of the birdie user its allow list names; anyone else gets one refusal. Approvals are ' +
       'buttons. `birdie serve --channels` runs them inside the server, on the same store. SIGTERM/SIGINT stops.',
     examples: ['BIRDIE_TELEGRAM_TOKEN=123:abc birdie channels', 'birdie serve --channels'],

@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
+import type { ConfigFile } from '@birdie/providers';
 import type { RegistrySnapshot } from '@birdie/registry';
 import { configFileProblem, explicitConfigPath } from './config.js';
 import { didYouMean } from './did-you-mean.js';
@@ -6,9 +8,10 @@ import { UsageError } from './errors.js';
 import type { Flags } from './flags.js';
 import { writePrivateFile } from './folders.js';
 import type { RuntimeIo } from './io.js';
-import { loadSettingsWithSources } from './isolation.js';
+import { configPaths, loadSettingsWithSources } from './isolation.js';
 import { configFile } from './paths.js';
 import { SETTING_KEYS, type SettingKey } from './settings.js';
+import type { SettingsProblem } from './settings-schema.js';
 import { unknownSkillWarning } from './skill-flags.js';
 
 /** A setting with its value (a database URL without its password) and where it came from. */
@@ -17,6 +20,8 @@ export interface SettingRow {
   value: unknown;
   /** The file that set it (in precedence order), else `default`. */
   source: string;
+  /** Why the value that file holds cannot be used (`value` is then as written there); see `settingsReport`. */
+  invalid?: string;
 }
 
 /** The file `set`, `unset`, `add` and `remove` write: `--config FILE` when given, else `~/.birdie/config.json`. */
@@ -28,6 +33,50 @@ export function settingsFileOf(io: RuntimeIo, flags: Flags): string {
 export async function settingRows(io: RuntimeIo, flags: Flags): Promise<SettingRow[]> {
   const { settings, sources } = await loadSettingsWithSources(io, flags);
   return SETTING_KEYS.map((key) => ({ key, value: settingValue(settings, key), source: sources[key] }));
+}
+
+/**
+ * Every setting as `settingRows` gives it, read past the problems of the settings sections, so that `birdie config`
+ * can show a file a start refuses: a setting whose value in the file that sets it cannot be used is shown as written,
+ * with why (`invalid`); `problems` words each as a start does (file, line, column), with the command that fixes it.
+ * A file that cannot be read or parsed, or whose provider section is wrong, is still a usage error.
+ */
+export async function settingsReport(
+  io: RuntimeIo,
+  flags: Flags,
+): Promise<{ rows: SettingRow[]; problems: string[] }> {
+  const [{ readConfigFile, ProviderError }, schema] = await Promise.all([
+    import('@birdie/providers'),
+    import('./settings-schema.js'),
+  ]);
+  const files = await Promise.all(
+    configPaths(io, flags).map((path) =>
+      readConfigFile(path).catch((error: unknown) => {
+        throw error instanceof ProviderError ? configFileProblem(io, error) : error;
+      }),
+    ),
+  );
+  const found: Array<{ file: ConfigFile; problem: SettingsProblem }> = [];
+  const { settings, sources } = schema.mergeSettings(files, (file, problem) => found.push({ file, problem }));
+  const rows = SETTING_KEYS.map((key): SettingRow => {
+    const path = key.split('.');
+    // The file a start takes this setting from: the highest one that has it.
+    const file = files.find((f) => valueAt(f.settings, path) !== undefined);
+    const bad = file && found.find((f) => f.file === file && f.problem.key === key)?.problem;
+    if (!file || !bad) return { key, value: settingValue(settings, key), source: sources[key] };
+    const written = valueAt(file.settings, path);
+    const prefix = `settings.${key} `;
+    return {
+      key,
+      value: key === 'database_url' && typeof written === 'string' ? withoutPassword(written) : written,
+      source: `file ${file.path}`,
+      invalid: bad.reason.startsWith(prefix) ? bad.reason.slice(prefix.length) : bad.reason,
+    };
+  });
+  return {
+    rows,
+    problems: found.map(({ file, problem }) => settingsProblemText(io, file, problem, schema.positioned)),
+  };
 }
 
 function settingValue(settings: object, key: SettingKey): unknown {
@@ -97,65 +146,116 @@ export function parseSettingValue(key: SettingKey, raw: string): unknown {
 }
 
 /**
- * Writes `settings` into the file (its provider section kept as it is), after checking it as a load would: a problem
- * the file already has is pointed at in it; one the change would bring names the change (`what`), as the new text
- * is never written.
+ * Writes `settings` into the file (its provider section kept as it is), after checking the result as a load would.
+ * A problem the change brings names the change (`what`), and nothing is written. Problems the file already had (a
+ * hand-edited typo) do not stop the change, so `birdie config` can repair its own file: they stay as they were, and
+ * are returned, pointed at in the file as written, with the command that fixes each.
  */
 async function writeSettings(
   io: RuntimeIo,
   file: string,
   what: string,
   change: (settings: Record<string, unknown>) => void,
-): Promise<void> {
-  const { readConfigFile, ProviderError } = await import('@birdie/providers');
-  const { checkSettings, settingsProblem } = await import('./settings-schema.js');
+): Promise<{ problems: string[] }> {
+  const { readConfigFile, parseConfigFile, ProviderError } = await import('@birdie/providers');
+  const schema = await import('./settings-schema.js');
   const current = existsSync(file)
     ? await readConfigFile(file).catch((error: unknown) => {
         throw error instanceof ProviderError ? configFileProblem(io, error) : error;
       })
     : undefined;
-  if (current) checkSettings(current);
   const settings = structuredClone(current?.settings ?? {});
   change(settings);
-  const problem = settingsProblem(settings);
-  if (!('layer' in problem)) throw new UsageError(`${what}: ${problem.reason}; ${file} is unchanged`);
+  const before = schema.settingsProblems(current?.settings).problems;
+  const after = schema.settingsProblems(settings).problems;
+  const brought = after.find(
+    (problem) => !before.some((old) => sameProblem(old, problem, current?.settings, settings)),
+  );
+  if (brought) throw new UsageError(`${what}: ${brought.reason}; ${file} is unchanged`);
   // A flat file of the first release is rewritten in sections; its provider fields stay as they were.
   const provider = current?.provider;
   const body: Record<string, unknown> = {};
   if (provider && Object.keys(provider).length) body.provider = provider;
   if (Object.keys(settings).length) body.settings = settings;
-  await writePrivateFile(file, `${JSON.stringify(body, null, 2)}\n`);
+  const text = `${JSON.stringify(body, null, 2)}\n`;
+  await writePrivateFile(file, text);
+  if (after.length === 0) return { problems: [] };
+  const written = parseConfigFile(text, file);
+  return { problems: after.map((problem) => settingsProblemText(io, written, problem, schema.positioned)) };
+}
+
+/** Whether a problem of the result is one the file had: the same words at the same place, its setting untouched. */
+function sameProblem(
+  old: SettingsProblem,
+  problem: SettingsProblem,
+  before: Record<string, unknown> | undefined,
+  after: Record<string, unknown>,
+): boolean {
+  return (
+    old.reason === problem.reason &&
+    old.path.join('.') === problem.path.join('.') &&
+    isDeepStrictEqual(valueAt(before, problem.dropped), valueAt(after, problem.dropped))
+  );
+}
+
+function valueAt(section: Record<string, unknown> | undefined, path: readonly string[]): unknown {
+  return path.reduce<unknown>(
+    (at, part) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[part] : undefined),
+    section,
+  );
+}
+
+/**
+ * A problem of a settings file as a start words it (file, line, column), and the `birdie config` command that fixes
+ * it when it is in a setting (an unknown key is the file's to edit).
+ */
+function settingsProblemText(
+  io: RuntimeIo,
+  file: ConfigFile,
+  problem: SettingsProblem,
+  positioned: typeof import('./settings-schema.js').positioned,
+): string {
+  const { message } = positioned(file, problem.path, problem.reason);
+  if (!problem.key) return message;
+  const config = file.path === configFile(io.env) ? '' : ` --config ${file.path}`;
+  return `${message}; \`birdie config set ${problem.key} VALUE${config}\` or \`birdie config unset ${problem.key}${config}\` fixes it`;
 }
 
 /**
  * Sets (`raw` given) or unsets a setting in the settings file (`settingsFileOf`), making or dropping the sections on
- * the way (`serve`, `serve.limits`). Returns the file and the value written; usage errors leave the file unchanged.
+ * the way (`serve`, `serve.limits`). Returns the file, the value written and the problems the file still has (see
+ * `writeSettings`); usage errors leave the file unchanged.
  */
 export async function writeSetting(
   io: RuntimeIo,
   flags: Flags,
   key: SettingKey,
   raw: string | undefined,
-): Promise<{ file: string; value?: unknown }> {
+): Promise<{ file: string; value?: unknown; problems: string[] }> {
   const file = settingsFileOf(io, flags);
   const path = key.split('.');
   const last = path.pop()!;
   const set = raw !== undefined;
   const value = set ? parseSettingValue(key, raw) : undefined;
-  await writeSettings(io, file, set ? `${key} ${JSON.stringify(raw)}` : `unset ${key}`, (settings) => {
-    // The sections on the way, made for a set; an unset leaves empty ones out.
-    const sections = [settings];
-    for (const part of path) {
-      const at = sections.at(-1)!;
-      if (set) at[part] = { ...((at[part] as object | undefined) ?? {}) };
-      sections.push((at[part] as Record<string, unknown> | undefined) ?? {});
-    }
-    if (set) sections.at(-1)![last] = value;
-    else delete sections.at(-1)![last];
-    for (let i = path.length - 1; i >= 0; i--)
-      if (Object.keys(sections[i + 1]!).length === 0) delete sections[i]![path[i]!];
-  });
-  return set ? { file, value } : { file };
+  const { problems } = await writeSettings(
+    io,
+    file,
+    set ? `${key} ${JSON.stringify(raw)}` : `unset ${key}`,
+    (settings) => {
+      // The sections on the way, made for a set; an unset leaves empty ones out.
+      const sections = [settings];
+      for (const part of path) {
+        const at = sections.at(-1)!;
+        if (set) at[part] = { ...((at[part] as object | undefined) ?? {}) };
+        sections.push((at[part] as Record<string, unknown> | undefined) ?? {});
+      }
+      if (set) sections.at(-1)![last] = value;
+      else delete sections.at(-1)![last];
+      for (let i = path.length - 1; i >= 0; i--)
+        if (Object.keys(sections[i + 1]!).length === 0) delete sections[i]![path[i]!];
+    },
+  );
+  return set ? { file, value, problems } : { file, problems };
 }
 
 /**
@@ -169,7 +269,7 @@ export async function changeListSetting(
   change: 'add' | 'remove',
   key: SettingKey,
   raw: string,
-): Promise<{ file: string; changed: boolean }> {
+): Promise<{ file: string; changed: boolean; problems: string[] }> {
   if (PERMISSION_KEYS.has(key) && change === 'add') {
     const { parseApprovalPattern, isApprovalRuleError } = await import('@birdie/graph');
     try {
@@ -183,22 +283,27 @@ export async function changeListSetting(
   const path = key.split('.');
   const last = path.pop()!;
   let changed = false;
-  await writeSettings(io, file, `${change} ${key} ${JSON.stringify(raw)}`, (settings) => {
-    let at = settings;
-    for (const part of path) {
-      at[part] = { ...((at[part] as object | undefined) ?? {}) };
-      at = at[part] as Record<string, unknown>;
-    }
-    const list = Array.isArray(at[last]) ? [...(at[last] as unknown[])] : [];
-    const index = list.indexOf(raw);
-    if (change === 'add' && index === -1) list.push(raw);
-    if (change === 'remove' && index !== -1) list.splice(index, 1);
-    changed = change === 'add' ? index === -1 : index !== -1;
-    at[last] = list;
-  });
+  const { problems } = await writeSettings(
+    io,
+    file,
+    `${change} ${key} ${JSON.stringify(raw)}`,
+    (settings) => {
+      let at = settings;
+      for (const part of path) {
+        at[part] = { ...((at[part] as object | undefined) ?? {}) };
+        at = at[part] as Record<string, unknown>;
+      }
+      const list = Array.isArray(at[last]) ? [...(at[last] as unknown[])] : [];
+      const index = list.indexOf(raw);
+      if (change === 'add' && index === -1) list.push(raw);
+      if (change === 'remove' && index !== -1) list.splice(index, 1);
+      changed = change === 'add' ? index === -1 : index !== -1;
+      at[last] = list;
+    },
+  );
   if (change === 'remove' && !changed)
     throw new UsageError(`${key} has no entry ${JSON.stringify(raw)} in ${file}; nothing removed`);
-  return { file, changed };
+  return { file, changed, problems };
 }
 
 /** Whether `add`/`remove` work on the setting; a usage error lists the ones they do. */

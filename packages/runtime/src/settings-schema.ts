@@ -9,6 +9,7 @@ import {
   defaultSettings,
   PERMISSION_EFFECTS,
   SANDBOX_SETTINGS,
+  SETTING_KEYS,
   type SettingKey,
   type Settings,
 } from './settings.js';
@@ -248,6 +249,55 @@ export function settingsProblem(
   return { path, reason: `${['settings', ...path].join('.')} ${issue.message}` };
 }
 
+/** One problem of a settings section, and what is left out for it when the section is read leniently. */
+export interface SettingsProblem {
+  /** Where it is inside the section (for the file's line and column). */
+  path: Array<string | number>;
+  reason: string;
+  /** The part left out: the whole setting the problem is in, else the path itself (an unknown key). */
+  dropped: string[];
+  /** The setting left out, when `dropped` is one (`birdie config set|unset` can fix it). */
+  key?: SettingKey;
+}
+
+/**
+ * Every problem of a settings section, one at a time: each leaves out the setting it is in (the whole setting, so
+ * a list with a bad entry is left out whole), then the rest is checked again. `layer`: what is left, valid.
+ */
+export function settingsProblems(section: Record<string, unknown> | undefined): {
+  layer: SettingsLayer;
+  problems: SettingsProblem[];
+} {
+  const rest = structuredClone(section ?? {});
+  const problems: SettingsProblem[] = [];
+  for (;;) {
+    const checked = settingsProblem(rest);
+    if ('layer' in checked) return { layer: checked.layer, problems };
+    const at = checked.path.map(String);
+    const key = [...SETTING_KEYS]
+      .filter((k) => k.split('.').every((part, i) => at[i] === part))
+      .sort((a, b) => b.length - a.length)[0];
+    const dropped = key ? key.split('.') : at;
+    problems.push({ ...checked, dropped, ...(key ? { key } : {}) });
+    // Nothing to leave out (never for a section that is an object): the whole section goes.
+    if (dropped.length === 0 || !dropPath(rest, dropped)) return { layer: {}, problems };
+  }
+}
+
+/** Deletes the value at `path`; false when there was none (so a loop over problems always ends). */
+function dropPath(section: Record<string, unknown>, path: string[]): boolean {
+  let at: unknown = section;
+  for (const part of path.slice(0, -1)) {
+    if (at === null || typeof at !== 'object') return false;
+    at = (at as Record<string, unknown>)[part];
+  }
+  const last = path.at(-1)!;
+  if (at === null || typeof at !== 'object' || !Object.hasOwn(at, last)) return false;
+  if (Array.isArray(at)) at.splice(Number(last), 1);
+  else delete (at as Record<string, unknown>)[last];
+  return true;
+}
+
 /** Checks a file's `settings` section; a problem is a usage error with the file, line and column. */
 export function checkSettings(file: ConfigFile): SettingsLayer {
   if (file.settings === undefined) return {};
@@ -275,7 +325,11 @@ export function positioned(file: ConfigFile, path: Array<string | number>, reaso
 }
 
 /** Merges settings field by field, highest file first, over the defaults; says where each came from. */
-export function mergeSettings(files: ConfigFile[]): {
+export function mergeSettings(
+  files: ConfigFile[],
+  /** Given, a problem does not stop the merge: its setting is left out of that file and reported here. */
+  onProblem?: (file: ConfigFile, problem: SettingsProblem) => void,
+): {
   settings: Settings;
   sources: Record<SettingKey, string>;
 } {
@@ -312,7 +366,7 @@ export function mergeSettings(files: ConfigFile[]): {
     'permissions.deny': 'default',
   };
   for (const file of [...files].reverse()) {
-    const layer = checkSettings(file);
+    const layer = onProblem ? leniently(file, onProblem) : checkSettings(file);
     const from = `file ${file.path}`;
     if (layer.channels !== undefined) settings.channels = mergeChannels(settings.channels, layer.channels);
     if (layer.approval !== undefined) {
@@ -414,4 +468,13 @@ export function mergeSettings(files: ConfigFile[]): {
     }
   }
   return { settings, sources };
+}
+
+function leniently(
+  file: ConfigFile,
+  onProblem: (file: ConfigFile, problem: SettingsProblem) => void,
+): SettingsLayer {
+  const { layer, problems } = settingsProblems(file.settings);
+  for (const problem of problems) onProblem(file, problem);
+  return layer;
 }

@@ -3,13 +3,25 @@ import {
   changeListSetting,
   checkListSetting,
   checkSettingKey,
-  settingRows,
+  type SettingRow,
+  settingsReport,
   unknownSkillWarnings,
   writeSetting,
 } from '@birdie/runtime/settings-file';
 import type { CommandContext } from '../command-context.js';
-import { EXIT_OK, type Io, UsageError, write } from '../io.js';
+import { EXIT_OK, EXIT_USAGE, type Io, UsageError, write } from '../io.js';
 import { printList } from '../render/list.js';
+
+/** A setting's value, marked when the file's value cannot be used. */
+function shownRow(row: SettingRow): string {
+  return row.invalid === undefined ? shown(row.value) : `${shown(row.value)} (invalid: ${row.invalid})`;
+}
+
+/** The problems the config files still have, on stderr: exit 2, as any command meeting them ends. */
+function reported(io: Io, problems: readonly string[]): number {
+  for (const problem of problems) write(io.stderr, `birdie: ${problem}`);
+  return problems.length ? EXIT_USAGE : EXIT_OK;
+}
 
 function shown(value: unknown): string {
   if (value === undefined) return '(not set)';
@@ -29,28 +41,34 @@ export async function configCommand({
   skills,
 }: CommandContext & { skills?: () => RegistrySnapshot }): Promise<number> {
   const [sub = 'list', key, raw] = positionals;
-  if (sub === 'list') {
-    return printList(io, values, await settingRows(io, values), {
-      header: ['SETTING', 'VALUE', 'SOURCE'],
-      plainHeader: true,
-      row: (r) => [r.key, shown(r.value), r.source],
-    });
-  }
-  if (sub === 'get') {
-    const name = checkSettingKey(key);
-    const row = (await settingRows(io, values)).find((r) => r.key === name)!;
-    write(io.stdout, values.json === true ? JSON.stringify(row.value ?? null) : shown(row.value));
-    return EXIT_OK;
+  if (sub === 'list' || sub === 'get') {
+    // Shown even when the file holds a value a start refuses (marked, and said on stderr: exit 2), so that it can be
+    // repaired with set/unset.
+    const name = sub === 'get' ? checkSettingKey(key) : undefined;
+    const { rows, problems } = await settingsReport(io, values);
+    if (sub === 'list')
+      printList(io, values, rows, {
+        header: ['SETTING', 'VALUE', 'SOURCE'],
+        plainHeader: true,
+        row: (r) => [r.key, shownRow(r), r.source],
+      });
+    else {
+      const row = rows.find((r) => r.key === name)!;
+      write(io.stdout, values.json === true ? JSON.stringify(row.value ?? null) : shownRow(row));
+    }
+    return reported(io, problems);
   }
   if (sub === 'set' || sub === 'unset') {
     const name = checkSettingKey(key);
     if (sub === 'set' && raw === undefined)
       throw new UsageError(`missing value. Usage: birdie config set ${name} VALUE`);
-    const { file, value } = await writeSetting(io, values, name, sub === 'set' ? raw : undefined);
+    const { file, value, problems } = await writeSetting(io, values, name, sub === 'set' ? raw : undefined);
     write(io.stdout, sub === 'set' ? `${name} = ${shown(value)} (in ${file})` : `${name} unset (in ${file})`);
     if (sub === 'set' && (name === 'skills.enable' || name === 'skills.disable'))
       for (const warning of await unknownSkillWarnings(io, values, name, value as string[], skills?.()))
         write(io.stderr, `birdie: ${warning}`);
+    // The change is made; what the file still has wrong (not of this change) is said, with the way to fix it.
+    reported(io, problems);
     return EXIT_OK;
   }
   if (sub === 'add' || sub === 'remove') return addOrRemove(io, values, sub, key, raw);
@@ -68,12 +86,13 @@ async function addOrRemove(
   const name = checkSettingKey(key);
   checkListSetting(name);
   if (raw === undefined) throw new UsageError(`missing value. Usage: birdie config ${sub} ${name} VALUE`);
-  const { file, changed } = await changeListSetting(io, values, sub, name, raw);
+  const { file, changed, problems } = await changeListSetting(io, values, sub, name, raw);
   write(
     io.stdout,
     sub === 'add'
       ? `${name}: ${changed ? 'added' : 'already has'} ${raw} (in ${file})`
       : `${name}: removed ${raw} (in ${file})`,
   );
+  reported(io, problems);
   return EXIT_OK;
 }

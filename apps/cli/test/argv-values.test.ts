@@ -1,0 +1,42 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { birdie } from './helpers/birdie-process.js';
+import { type Sandbox, sandbox } from './helpers/env.js';
+
+let box: Sandbox;
+beforeEach(async () => {
+  box = await sandbox();
+});
+afterEach(async () => {
+  await box.cleanup();
+});
+
+const cli = (args: string[]) => birdie(args, { env: box.env, cwd: box.cwd });
+
+describe("birdie: a negative number as a value or an argument gets birdie's own usage error", () => {
+  it('--wait -1 and -n -1 are checked as the values they are', async () => {
+    expect(await cli(['run', '--wait', '-1', 'x'])).toMatchObject({
+      code: 2,
+      stderr: 'birdie: --wait must be a number of seconds (0 or more), got "-1"\n',
+    });
+    expect(await cli(['logs', '-n', '-1'])).toMatchObject({
+      code: 2,
+      stderr: 'birdie: -n must be a whole number of 1 or more, got "-1"\n',
+    });
+  });
+
+  it('config set KEY -5 takes -5 as the value, and checks it', async () => {
+    const file = join(box.home, 'config.json');
+    expect(await cli(['config', 'set', 'context_window', '-5'])).toMatchObject({
+      code: 2,
+      stderr: `birdie: context_window "-5": settings.context_window must be at least 1000 tokens; ${file} is unchanged\n`,
+    });
+  });
+
+  it('an option without its value: a full stop before the hint', async () => {
+    expect(await cli(['tool', 'x', '--args'])).toMatchObject({
+      code: 2,
+      stderr: "birdie: Option '--args <value>' argument missing. Run `birdie tool --help`.\n",
+    });
+  });
+});

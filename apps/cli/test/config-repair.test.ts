@@ -1,0 +1,131 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { birdie } from './helpers/birdie-process.js';
+import { type Sandbox, sandbox } from './helpers/env.js';
+
+let box: Sandbox;
+beforeEach(async () => {
+  box = await sandbox();
+});
+afterEach(async () => {
+  await box.cleanup();
+});
+
+const cli = (args: string[]) => birdie(args, { env: box.env, cwd: box.cwd });
+const configFile = () => join(box.home, 'config.json');
+const settingsOnDisk = async () => JSON.parse(await readFile(configFile(), 'utf8')).settings;
+
+describe('birdie config repairs a bad value in its own file', () => {
+  it('set replaces an invalid value of the key: the result is checked, not the file as it was', async () => {
+    await writeFile(configFile(), '{"settings":{"approval":"nevr"}}');
+    const set = await cli(['config', 'set', 'approval', 'never']);
+    expect(set.stderr).toBe('');
+    expect(set.code).toBe(0);
+    expect(await settingsOnDisk()).toEqual({ approval: 'never' });
+  });
+
+  it('unset removes an invalid value', async () => {
+    await writeFile(configFile(), '{"settings":{"approval":"nevr","titles":"model"}}');
+    const unset = await cli(['config', 'unset', 'approval']);
+    expect(unset.stderr).toBe('');
+    expect(unset.code).toBe(0);
+    expect(await settingsOnDisk()).toEqual({ titles: 'model' });
+  });
+
+  it('a problem another key already had does not stop the change: it is said, pointed at in the file, with its fix', async () => {
+    await writeFile(
+      configFile(),
+      '{\n  "settings": {\n    "approval": "nevr",\n    "titles": "often"\n  }\n}\n',
+    );
+    const set = await cli(['config', 'set', 'approval', 'never']);
+    expect(set.code).toBe(0);
+    expect(set.stdout).toBe(`approval = never (in ${configFile()})\n`);
+    // the line and column of the file as it now is
+    expect(set.stderr).toBe(
+      `birdie: Invalid config in file ${configFile()} at line 4, column 5: settings.titles must be prompt or model; \`birdie config set titles VALUE\` or \`birdie config unset titles\` fixes it\n`,
+    );
+    expect(await settingsOnDisk()).toEqual({ approval: 'never', titles: 'often' });
+    const unset = await cli(['config', 'unset', 'titles']);
+    expect(unset).toMatchObject({ code: 0, stderr: '' });
+    expect(await settingsOnDisk()).toEqual({ approval: 'never' });
+    expect((await cli(['config', 'list'])).code).toBe(0);
+  });
+
+  it('add and remove of a list work past a problem elsewhere; a list entry made bad names the change', async () => {
+    await writeFile(configFile(), '{"settings":{"titles":"often"}}');
+    const add = await cli(['config', 'add', 'permissions.allow', 'run_bash(git log *)']);
+    expect(add.code).toBe(0);
+    expect(add.stderr).toContain('settings.titles must be prompt or model');
+    expect(await settingsOnDisk()).toEqual({
+      titles: 'often',
+      permissions: { allow: ['run_bash(git log *)'] },
+    });
+    const bad = await cli(['config', 'add', 'memory_files', 'docs/NOTES.md']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(
+      'add memory_files "docs/NOTES.md": settings.memory_files.0 must be plain file names',
+    );
+  });
+
+  it('a new invalid value still names the change, and the file is left as it was', async () => {
+    await writeFile(configFile(), '{"settings":{"approval":"nevr"}}');
+    const bad = await cli(['config', 'set', 'approval', 'sometimes']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe(
+      `birdie: approval "sometimes": settings.approval must be ask, always or never; ${configFile()} is unchanged\n`,
+    );
+    expect(await readFile(configFile(), 'utf8')).toBe('{"settings":{"approval":"nevr"}}');
+  });
+
+  it('list and get show the file with the invalid value marked, say where it is, and exit 2', async () => {
+    await writeFile(configFile(), '{"settings":{"approval":"nevr","titles":"model"}}');
+    const list = await cli(['config', 'list']);
+    expect(list.code).toBe(2);
+    expect(list.stdout).toMatch(
+      new RegExp(`approval\\s+nevr \\(invalid: must be ask, always or never\\)\\s+file ${configFile()}`),
+    );
+    expect(list.stdout).toMatch(new RegExp(`titles\\s+model\\s+file ${configFile()}`));
+    expect(list.stdout).toMatch(/sandbox\s+declared\s+default/);
+    expect(list.stderr).toBe(
+      `birdie: Invalid config in file ${configFile()} at line 1, column 14: settings.approval must be ask, always or never; \`birdie config set approval VALUE\` or \`birdie config unset approval\` fixes it\n`,
+    );
+    const json = await cli(['config', 'list', '--json']);
+    expect(json.code).toBe(2);
+    const approval = json.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .find((row) => row.key === 'approval');
+    expect(approval).toEqual({
+      key: 'approval',
+      value: 'nevr',
+      source: `file ${configFile()}`,
+      invalid: 'must be ask, always or never',
+    });
+    const get = await cli(['config', 'get', 'titles']);
+    expect(get).toMatchObject({ code: 2, stdout: 'model\n' });
+    expect(get.stderr).toContain('settings.approval must be ask, always or never');
+  });
+
+  it('a key no setting has is shown on stderr (the file must be edited for it); the settings list still shows', async () => {
+    await writeFile(configFile(), '{"settings":{"aproval":"never","titles":"model"}}');
+    const list = await cli(['config', 'list']);
+    expect(list.code).toBe(2);
+    expect(list.stdout).toMatch(new RegExp(`titles\\s+model\\s+file ${configFile()}`));
+    expect(list.stderr).toContain('unknown setting "settings.aproval"');
+  });
+
+  it('a file that is not JSON still stops every config command with the parse error naming the file', async () => {
+    await writeFile(configFile(), '{"settings":{"approval":"never",}}');
+    for (const args of [
+      ['config', 'list'],
+      ['config', 'set', 'approval', 'never'],
+      ['config', 'unset', 'approval'],
+    ]) {
+      const result = await cli(args);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`Invalid JSON in file ${configFile()} at line 1`);
+    }
+  });
+});
