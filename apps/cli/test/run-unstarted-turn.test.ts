@@ -1,8 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { openStore, type SessionLease } from '@birdie/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type BirdieProcess, birdie, startBirdie } from './helpers/birdie-process.js';
 import { type Sandbox, sandbox } from './helpers/env.js';
+import { type MountNamespace, smallDisk } from './helpers/mounts.js';
 import { jsonLines, script, sessionIdOf } from './helpers/sessions.js';
 
 // A turn of `birdie run` that cannot start once its `session` event is out (the session is busy, the wait for it is
@@ -15,6 +18,7 @@ const ISO = '\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z';
 let box: Sandbox;
 let store: ReturnType<typeof openStore>;
 let running: BirdieProcess[] = [];
+let namespace: MountNamespace | undefined;
 beforeEach(async () => {
   box = await sandbox();
   store = openStore({ home: box.home });
@@ -22,6 +26,8 @@ beforeEach(async () => {
 afterEach(async () => {
   for (const p of running) p.kill('SIGKILL');
   running = [];
+  namespace?.close();
+  namespace = undefined;
   store.close();
   await box.cleanup();
 });
@@ -129,3 +135,42 @@ describe('birdie run --wait stopped by a signal while it waits for the session',
     expect(ended.stderr).toMatch(new RegExp(`^${waitingLine(id)}birdie: interrupted\\n$`));
   });
 });
+
+describe.runIf(process.platform === 'linux')(
+  'birdie run --json when the store fails',
+  { timeout: 60_000 },
+  () => {
+    // A full disk fails the run before its session is open (the session is written first): no stream at all, not a
+    // stream without its end; the one line on stderr and the exit code say why.
+    it('a full disk (a 2 MB tmpfs) on an existing session: nothing on stdout, one line on stderr; exit 1', async () => {
+      store.close();
+      namespace = await smallDisk(box.home, '2m');
+      const inside = namespace.wrap(box.cwd);
+      const env = { ...box.env, ...(await script(box.dir.path, 'answers', [{ text: 'Hello.' }])) };
+      const first = await birdie(['run', '--json', 'hello'], { env, cwd: box.cwd, wrap: inside });
+      expect(first.code, first.stderr).toBe(0);
+      const id = sessionIdOf(first.stdout);
+      spawnSync(inside[0]!, [
+        ...inside.slice(1),
+        'sh',
+        '-c',
+        'cat /dev/zero > "$1"',
+        'sh',
+        join(box.home, 'filler'),
+      ]);
+
+      const full = await birdie(['run', '--json', '--session-id', id, 'again'], {
+        env,
+        cwd: box.cwd,
+        wrap: inside,
+      });
+      const file = join(box.home, 'birdie.db');
+      expect(full).toEqual({
+        code: 1,
+        signal: null,
+        stdout: '',
+        stderr: `birdie: the disk holding ${file} is full (0 B free); the last saved step is intact (free space on the disk that holds ${box.home}, then try again)\n`,
+      });
+    });
+  },
+);
