@@ -138,7 +138,7 @@ describe('two birdie run on one session at once', { timeout: 180_000 }, () => {
           `^birdie: session ${id} is in use by process ${holder.process.pid} on ${hostname()} since ${ISO} \\(wait for that process to finish; if it stopped without letting go, its lease expires at ${ISO}; or pass --wait SECONDS\\)\\n$`,
         ),
       );
-      expect(jsonLines(busy.stdout).map((e) => e.type)).toEqual(['session']);
+      expect(jsonLines(busy.stdout).map((e) => e.type)).toEqual(['session', 'error', 'done', 'result']);
 
       await holder.release();
       const done = await holder.process.exited;

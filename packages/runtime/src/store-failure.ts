@@ -37,16 +37,24 @@ export function storeFailureText(
   sessionId?: string,
   from: HintPlace = 'shell',
 ): string {
-  const hint =
-    failure.code === 'corrupt-record' && sessionId
-      ? from === 'repl'
-        ? `run \`birdie sessions repair ${sessionId}\` in a shell to continue from that step, or \`/new\` then \`/session delete ${sessionId}\``
-        : `run \`birdie sessions repair ${sessionId}\` to continue from that step, or \`birdie sessions delete ${sessionId}\``
-      : failure.code === 'session-busy'
-        ? // A busy session is not broken: say how to wait for it.
-          `${failure.hint ?? 'try again when it is free'}; or pass --wait SECONDS`
-        : failure.hint;
+  const hint = storeFailureHint(failure, sessionId, from);
   return hint ? `${failure.message} (${hint})` : failure.message;
+}
+
+/** What to do about a store failure, as `storeFailureText` says it in brackets (`birdie run --json`'s `hint`). */
+export function storeFailureHint(
+  failure: FailureLike,
+  sessionId?: string,
+  from: HintPlace = 'shell',
+): string | undefined {
+  return failure.code === 'corrupt-record' && sessionId
+    ? from === 'repl'
+      ? `run \`birdie sessions repair ${sessionId}\` in a shell to continue from that step, or \`/new\` then \`/session delete ${sessionId}\``
+      : `run \`birdie sessions repair ${sessionId}\` to continue from that step, or \`birdie sessions delete ${sessionId}\``
+    : failure.code === 'session-busy'
+      ? // A busy session is not broken: say how to wait for it.
+        `${failure.hint ?? 'try again when it is free'}; or pass --wait SECONDS`
+      : failure.hint;
 }
 
 /** A thrown store failure as the CLI error that ends the command; a busy session has its own exit code. */

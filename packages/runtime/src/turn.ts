@@ -70,7 +70,7 @@ export interface TurnResult {
   toolCalls: number;
   rejected: number;
   error?: string;
-  /** The run log's id of this turn. */
+  /** The run log's id of this turn; absent for a turn that never started (stopped while waiting for the session). */
   runId?: number;
   /** The text of the turn's last model message (its own agent's, not a subagent's). */
   answer?: string;
@@ -119,7 +119,8 @@ export interface TurnOptions {
  * One user turn: take the session's lease (one writer per session), stream, answer approval interrupts until the
  * graph finishes, and write the run log (each tool call is journaled by the agent before it starts) and the session's
  * token totals. Throws only when the session cannot be had (`session-busy`) or the run cannot be logged at all;
- * every failure of the run itself is in the result.
+ * every failure of the run itself is in the result. Stopped by `signal` while waiting for the lease, the turn ends
+ * `cancelled` without having started (no `runId`), its `done` sent.
  */
 export async function executeTurn(
   rt: Runtime,
@@ -128,11 +129,20 @@ export async function executeTurn(
   options: TurnOptions,
 ): Promise<TurnResult> {
   const { store } = rt;
-  const lease = await store.leases.acquire(session.id, {
-    waitMs: options.waitMs,
-    signal: options.signal,
-    onWait: (holder) => options.handlers.onWait?.(holder, options.waitMs),
-  });
+  let lease: SessionLease;
+  try {
+    lease = await store.leases.acquire(session.id, {
+      waitMs: options.waitMs,
+      signal: options.signal,
+      onWait: (holder) => options.handlers.onWait?.(holder, options.waitMs),
+    });
+  } catch (error) {
+    // Stopped (Ctrl+C, a stop signal) while waiting for the session: a cancelled turn, not a failure. It never
+    // started, so nothing was read or written and there is no run in the log (no `runId`).
+    if (!options.signal.aborted) throw error;
+    options.handlers.onEvent({ type: 'done', status: 'cancelled' });
+    return unstartedTurn('cancelled');
+  }
   let result: TurnResult | undefined;
   let forgotten = options.forgetGrants !== true;
   const forgetGrants = () => {
@@ -149,6 +159,20 @@ export async function executeTurn(
     await lease.release();
     if (result) options.handlers.onEvent({ type: 'done', status: result.status });
   }
+}
+
+/** The result of a turn that ended before it started: nothing used, no run logged. */
+function unstartedTurn(status: TurnStatus): TurnResult {
+  return {
+    status,
+    inputTokens: 0,
+    outputTokens: 0,
+    contextTokens: 0,
+    contextWindow: 0,
+    compactions: 0,
+    toolCalls: 0,
+    rejected: 0,
+  };
 }
 
 /** The agent that answers a turn: the one named, else whoever spoke last in the session (none without agents). */

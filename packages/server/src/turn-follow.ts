@@ -118,6 +118,8 @@ function lostEvents(turn: TurnRecord): Array<{ type: string } & Record<string, u
           'the worker running this turn stopped; the steps it completed are in the session, the run log says how it ended',
       },
     },
+    // Its own `done` never came: it is recorded with the result, in the turn's last transaction.
+    { type: 'done', status: 'error' },
     { ...turnResultJson({ status: 'error', session: turn.sessionId, inputTokens: 0, outputTokens: 0 }) },
   ];
 }

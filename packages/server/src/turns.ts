@@ -259,6 +259,8 @@ export class Turns {
                 message: mapped?.message ?? 'the turn could not be recorded',
               },
             },
+            // The runtime sends its `done` only for a turn it ends; the stream promises one all the same.
+            { type: 'done', status: 'error' },
             { ...turnResultJson({ status: 'error', session: session.id, inputTokens: 0, outputTokens: 0 }) },
           ]);
         },

@@ -104,9 +104,10 @@ describe('GET /v1/sessions/{id}/events', () => {
     await h.store.turns.append(turn.id, [{ type: 'session', id }]);
     const other = h.worker({ eventPollMs: 20, lostTurnMs: 100 });
     const list = await events(await requestOf(other.server, `/v1/sessions/${id}/events`, { token }));
-    expect(list.map((e) => e.type)).toEqual(['session', 'error', 'result']);
+    expect(list.map((e) => e.type)).toEqual(['session', 'error', 'done', 'result']);
     expect(list[1]).toMatchObject({ error: { code: 'turn-lost' } });
-    expect(list[2]).toMatchObject({ type: 'result', status: 'error', session: id });
+    expect(list[2]).toEqual({ type: 'done', status: 'error' });
+    expect(list[3]).toMatchObject({ type: 'result', status: 'error', session: id });
     expect(await h.store.turns.get(turn.id, 'alice')).toMatchObject({ state: 'ended', status: 'died' });
     // The key's resend tells the same end, and runs nothing.
     let runs = 0;

@@ -4,12 +4,13 @@ import { listenForRetries, retryLine } from '@birdie/runtime/retry-notice';
 import { approvalMode, openRuntime, waitingLine, waitMs } from '@birdie/runtime/runtime';
 import { sessionFromFlags } from '@birdie/runtime/session-from-flags';
 import { isStoreFailureCode, storeFailureText } from '@birdie/runtime/store-failure';
-import { executeTurn } from '@birdie/runtime/turn';
+import { executeTurn, type TurnEvent } from '@birdie/runtime/turn';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, EXIT_RUN, type Input, UsageError, write } from '../io.js';
 import { EventPrinter } from '../render/events.js';
 import { eventJson, turnResultJson } from '../render/json-events.js';
 import { styler } from '../render/style.js';
+import { thrownTurnJson, type UsedTokens } from '../render/thrown-turn.js';
 import { reportLoad } from '../render/workspace-trust.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 
@@ -66,14 +67,26 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
     listenForRetries((notice) =>
       json ? emit({ type: 'retry', ...notice }) : write(io.stderr, `birdie: ${retryLine(notice)}`),
     );
-    const result = await executeTurn(rt, session, prompt, {
+    // Until the turn's one `done` is out, a failure that ends it must still close the `--json` stream.
+    let doneSent = false;
+    const used: UsedTokens = { inputTokens: 0, outputTokens: 0 };
+    const onEvent = (event: TurnEvent) => {
+      if (event.type === 'done') doneSent = true;
+      if (event.type === 'usage') {
+        used.inputTokens += event.inputTokens;
+        used.outputTokens += event.outputTokens;
+      }
+      if (json) emit(eventJson(event));
+      else printer.onEvent(event);
+    };
+    const turn = executeTurn(rt, session, prompt, {
       approval,
       signal: controller.signal,
       waitMs: wait,
       ...(agent !== undefined ? { agent } : {}),
       handlers: {
         onWait: (holder, ms) => write(io.stderr, waitingLine(session.id, holder, ms)),
-        onEvent: (event) => (json ? emit(eventJson(event)) : printer.onEvent(event)),
+        onEvent,
         // Nobody can fill an MCP server's form here (elicitation is declined); sampling only with --yes.
         mcp: {
           approveSampling: async ({ server, answer }) => {
@@ -105,16 +118,25 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
         },
       },
     });
+    // A turn that throws (a busy session, a store that cannot start or log the run) ends the command through `main`,
+    // which says why on stderr with its exit code; the `--json` stream gets its end first.
+    const result = await turn.catch((error: unknown) => {
+      if (json && !doneSent) for (const line of thrownTurnJson(error, session.id, used)) emit(line);
+      throw error;
+    });
     if (json)
-      emit(
-        turnResultJson({
+      emit({
+        ...turnResultJson({
           status: result.status,
           session: session.id,
           inputTokens: result.inputTokens,
           outputTokens: result.outputTokens,
         }),
-      );
-    else
+        // The run log's id (`birdie logs show RUN`); none when the turn never started.
+        ...(result.runId !== undefined ? { run: result.runId } : {}),
+      });
+    // A turn that never started (stopped while waiting for the session) used nothing to sum up.
+    else if (result.runId !== undefined)
       write(
         io.stderr,
         style(
