@@ -7,6 +7,8 @@ export const RULES = {
   skillNameCaseCollision: 'skill-name-case-collision',
   toolNameClash: 'tool-name-clash',
   dirNotDirectory: 'dir-not-directory',
+  dirNotFound: 'dir-not-found',
+  dirHoldsSkill: 'dir-holds-skill',
   dirUnreadable: 'dir-unreadable',
   scanFailed: 'scan-failed',
   invalidEntrypoint: 'invalid-entrypoint',

@@ -72,6 +72,7 @@ export function normalizeDirectories(dirs: Array<SkillDirectory | string>): Skil
           path: resolve(dir.path),
           layer: dir.layer,
           ...(dir.workspace !== undefined ? { workspace: dir.workspace } : {}),
+          ...(dir.named ? { named: true } : {}),
         },
   );
   const lastIndex = new Map<string, number>();

@@ -248,3 +248,46 @@ describe('reload', () => {
     expect(registry.current().skills.map((s) => s.name)).toEqual(['one']);
   });
 });
+
+describe('loadRegistry: folders the user named', () => {
+  it('warns (dir-not-found) for a named folder that does not exist, and stays silent for a default one', async (t) => {
+    const root = await tempDir(t);
+    const named = join(root, 'skils');
+    const registry = await loadRegistry({
+      dirs: [
+        { path: join(root, 'home/.birdie/skills'), layer: 'user' },
+        { path: named, layer: 'explicit', named: true },
+      ],
+      agentDirs: [{ path: join(root, 'agentz'), layer: 'explicit', named: true }],
+    });
+    expect(registry.messages.map((m) => [m.ruleId, m.file, m.fatal, m.reason])).toEqual([
+      ['dir-not-found', named, false, `${named} does not exist; no skills are loaded from it`],
+      [
+        'dir-not-found',
+        join(root, 'agentz'),
+        false,
+        `${join(root, 'agentz')} does not exist; no agents are loaded from it`,
+      ],
+    ]);
+    await writeSkill(named, { name: 'later' });
+    await registry.reload();
+    expect(registry.messages.map((m) => m.file)).toEqual([join(root, 'agentz')]);
+    expect(registry.current().skills.map((s) => s.name)).toEqual(['later']);
+  });
+
+  it('warns (dir-holds-skill) for a skills folder that is one skill’s folder, naming its parent', async (t) => {
+    const root = await tempDir(t);
+    const file = await writeSkill(root, { name: 'echo-tool' });
+    const one = join(root, 'echo-tool');
+    const registry = await loadRegistry({ dirs: [{ path: one, layer: 'explicit', named: true }] });
+    expect(registry.current().skills).toEqual([]);
+    expect(registry.messages.map((m) => [m.ruleId, m.file, m.fatal, m.reason])).toEqual([
+      [
+        'dir-holds-skill',
+        file,
+        false,
+        `${one} is one skill's folder (it holds SKILL.md), not a folder of skills: its skill is not loaded; name its parent folder ${root} instead`,
+      ],
+    ]);
+  });
+});

@@ -1,9 +1,11 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import {
   type AgentDefinition,
   discoverAgents,
   discoverSkills,
+  SKILL_FILE_NAMES,
   type Skill,
   type SkillCache,
 } from '@birdie/skill-parser';
@@ -23,11 +25,12 @@ export interface AgentScanResult {
 }
 
 /**
- * Reads one skills folder. Never throws: a missing folder yields nothing, a folder that cannot be used yields a
- * warning, and the parser's own diagnostics are passed through untouched.
+ * Reads one skills folder. Never throws: a missing folder yields nothing (a warning when the user named it), a folder
+ * that cannot be used or that is one skill's own folder yields a warning, and the parser's own diagnostics are passed
+ * through untouched.
  */
 export async function scanDirectory(directory: SkillDirectory, cache?: SkillCache): Promise<ScanResult> {
-  const problem = await folderProblem(directory, 'skills');
+  const problem = (await folderProblem(directory, 'skills')) ?? (await oneSkillFolder(directory));
   if (problem !== undefined) return { skills: [], messages: problem };
   try {
     // Not for a project folder: what someone else wrote is read afresh, never kept in the user's own files.
@@ -56,7 +59,10 @@ export async function scanAgentDirectory(
   }
 }
 
-/** `undefined` when the folder can be read; `[]` when it does not exist (nothing to say); else one warning. */
+/**
+ * `undefined` when the folder can be read; `[]` when it does not exist and the user did not name it (a default layer:
+ * nothing to say); else one warning.
+ */
 async function folderProblem(
   directory: SkillDirectory,
   what: 'skills' | 'agents',
@@ -70,7 +76,11 @@ async function folderProblem(
     return undefined;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return [];
+    if (code === 'ENOENT') {
+      return directory.named
+        ? warn(directory, RULES.dirNotFound, `${path} does not exist; no ${what} are loaded from it`)
+        : [];
+    }
     if (code === 'ENOTDIR') {
       return warn(
         directory,
@@ -91,6 +101,24 @@ async function folderProblem(
       error,
     );
   }
+}
+
+/**
+ * A skills folder holds skill folders; one with a SKILL.md of its own is a skill's folder given by mistake (what
+ * `birdie skills check` accepts). Its sub-folders are the skill's files, not skills, so it is not read: the warning
+ * names the parent folder that would load it.
+ */
+async function oneSkillFolder(directory: SkillDirectory): Promise<VFileMessage[] | undefined> {
+  for (const name of SKILL_FILE_NAMES) {
+    const file = join(directory.path, name);
+    if (!(await stat(file).catch(() => undefined))?.isFile()) continue;
+    const message = registryMessage(
+      `${directory.path} is one skill's folder (it holds ${name}), not a folder of skills: its skill is not loaded; name its parent folder ${dirname(directory.path)} instead`,
+      { file, ruleId: RULES.dirHoldsSkill, severity: 'warning' },
+    );
+    return [message];
+  }
+  return undefined;
 }
 
 function scanFailed(directory: SkillDirectory, error: unknown): VFileMessage[] {

@@ -12,6 +12,11 @@ export interface SkillDirectory {
    * folder two levels up (`<workspace>/.birdie/skills`).
    */
   workspace?: string;
+  /**
+   * The user named this folder (`--skills-dir`, a config entry): when it does not exist that is a mistake worth a
+   * `dir-not-found` warning, where a default folder that does not exist is normal and passes in silence.
+   */
+  named?: boolean;
 }
 
 /** What one project skill declares that can run or reach the prompt. */

@@ -91,7 +91,7 @@ export async function callMcpTool(
     if (entry)
       return refusal(`Error: tool "${name}" is not available here (its skill is disabled or not allowed).`);
     try {
-      knownTool(snapshot, name);
+      await knownTool(snapshot, name);
     } catch (error) {
       if (error instanceof UsageError) return refusal(`Error: ${error.message}`);
       throw error;

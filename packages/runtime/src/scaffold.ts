@@ -1,9 +1,11 @@
 import { stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from './errors.js';
+import type { Flags } from './flags.js';
 import { ensureFolder } from './folders.js';
 import type { RuntimeIo } from './io.js';
 import { resolveFrom, userAgentsDir, userSkillsDir } from './paths.js';
+import { agentDirectories, openTrustedRegistry, skillDirectories } from './skills.js';
 
 // New skills and agents from a template that passes `birdie skills check` / `birdie agents check` as it is.
 
@@ -68,35 +70,69 @@ You are ${name}. Say here who the agent is, what it does, and how it answers: th
 `;
 }
 
+/** Where `scaffoldSkill` wrote the skill, and whether birdie loads that folder without `--skills-dir`. */
+export interface ScaffoldedSkill {
+  /** The skill's folder. */
+  dir: string;
+  file: string;
+  /** The skills folder it is in. */
+  root: string;
+  /** `root` is one of the folders birdie loads by itself (bundled, user, project); else it needs `--skills-dir root`. */
+  loaded: boolean;
+}
+
 /**
  * Writes a new skill `NAME/SKILL.md` in `dir` (relative to the working folder), else in the user's skills folder.
- * Usage errors: a name that is not lowercase words joined by hyphens, a folder that exists.
+ * Usage errors: a name that is not lowercase words joined by hyphens, a folder that exists, a name a loaded skill has
+ * (the new one would hide it, as `birdie mcp add` refuses too).
  */
 export async function scaffoldSkill(
   io: RuntimeIo,
+  flags: Flags,
   name: string,
   dir?: string,
-): Promise<{ dir: string; file: string }> {
+): Promise<ScaffoldedSkill> {
   checkNewName('skill', name, 'git-helper');
   const root = dir !== undefined ? resolveFrom(io.cwd, dir) : userSkillsDir(io.env);
   const folder = join(root, name);
   if (await stat(folder).catch(() => undefined))
     throw new UsageError(`${folder} already exists; pick another name`);
+  const snapshot = (await openTrustedRegistry(io, flags)).current();
+  const clash = snapshot.getSkill(name);
+  if (clash)
+    throw new UsageError(
+      `a skill named "${name}" already exists (${snapshot.layerOf(clash.name)?.layer ?? 'loaded'}: ${clash.file}); pick another name`,
+    );
   await ensureFolder(folder, 0o777);
   const file = join(folder, 'SKILL.md');
   await writeFile(file, skillTemplate(name), { flag: 'wx' });
-  return { dir: folder, file };
+  const loaded = skillDirectories(io, flags).some((d) => d.path === root);
+  return { dir: folder, file, root, loaded };
 }
 
 /**
  * Writes a new agent `NAME.md` in `dir` (relative to the working folder), else in the user's agents folder. Usage
- * errors: a name that is not lowercase words joined by hyphens, a file that exists.
+ * errors: a name that is not lowercase words joined by hyphens, a file that exists, a name a loaded agent has (the new
+ * one would hide it). `loaded`: birdie loads the folder by itself; else it needs `--agents-dir folder`.
  */
-export async function scaffoldAgent(io: RuntimeIo, name: string, dir?: string): Promise<{ file: string }> {
+export async function scaffoldAgent(
+  io: RuntimeIo,
+  flags: Flags,
+  name: string,
+  dir?: string,
+): Promise<{ file: string; folder: string; loaded: boolean }> {
   checkNewName('agent', name, 'code-reviewer');
   const folder = dir !== undefined ? resolveFrom(io.cwd, dir) : userAgentsDir(io.env);
-  await ensureFolder(folder, 0o777);
   const file = join(folder, `${name}.md`);
+  if (await stat(file).catch(() => undefined))
+    throw new UsageError(`${file} already exists; pick another name`);
+  const snapshot = (await openTrustedRegistry(io, flags)).current();
+  const clash = snapshot.getAgent(name);
+  if (clash)
+    throw new UsageError(
+      `an agent named "${name}" already exists (${snapshot.agentLayerOf(clash.name)?.layer ?? 'loaded'}: ${clash.file}); pick another name`,
+    );
+  await ensureFolder(folder, 0o777);
   try {
     await writeFile(file, agentTemplate(name), { flag: 'wx' });
   } catch (error) {
@@ -104,5 +140,5 @@ export async function scaffoldAgent(io: RuntimeIo, name: string, dir?: string): 
       throw new UsageError(`${file} already exists; pick another name`);
     throw error;
   }
-  return { file };
+  return { file, folder, loaded: agentDirectories(io, flags).some((d) => d.path === folder) };
 }

@@ -104,7 +104,8 @@ export function skillDirectories(io: RuntimeIo, values: Flags): SkillDirectory[]
     { path: join(userHome(io.env), '.agents', 'skills'), layer: 'user' },
     { path: join(cwd, '.birdie', 'skills'), layer: 'project', workspace },
     { path: join(cwd, '.agents', 'skills'), layer: 'project', workspace },
-    ...extraSkillDirs(io, values).map((path) => ({ path, layer: 'explicit' as const })),
+    // Named on the command line: one that does not exist is warned about (`dir-not-found`), not passed over.
+    ...extraSkillDirs(io, values).map((path) => ({ path, layer: 'explicit' as const, named: true })),
   ];
 }
 
@@ -118,6 +119,6 @@ export function agentDirectories(io: RuntimeIo, values: Flags): SkillDirectory[]
     { path: join(userHome(io.env), '.agents', 'agents'), layer: 'user' },
     { path: join(cwd, '.birdie', 'agents'), layer: 'project', workspace },
     { path: join(cwd, '.agents', 'agents'), layer: 'project', workspace },
-    ...extraAgentDirs(io, values).map((path) => ({ path, layer: 'explicit' as const })),
+    ...extraAgentDirs(io, values).map((path) => ({ path, layer: 'explicit' as const, named: true })),
   ];
 }

@@ -2,6 +2,9 @@ import type { ToolInvocation, ToolResult } from '@birdie/graph/tools';
 import type { RegistrySnapshot, ToolEntry } from '@birdie/registry';
 import { didYouMean } from './did-you-mean.js';
 import { UsageError } from './errors.js';
+
+export { ToolLookupError } from './tool-refusal.js';
+
 import type { Flags } from './flags.js';
 import { type RuntimeIo, warn } from './io.js';
 import { applyIsolation, confinementLine, confinementOfTool, loadSettings } from './isolation.js';
@@ -9,6 +12,7 @@ import { checkUserId, findSession, userIdOf } from './runtime.js';
 import { openSessionFolder, type SessionFolder } from './session-folder.js';
 import { openTrustedRegistry, workingDir } from './skills.js';
 import { settingsToolEnv } from './tool-environment.js';
+import { folderProblems, ToolLookupError, toolRefusal } from './tool-refusal.js';
 import { openUserStore } from './user-store.js';
 
 /** A skill tool built with its arguments, ready to run once (`birdie tool`). */
@@ -42,7 +46,7 @@ export async function prepareToolCall(
 ): Promise<ToolCall> {
   const args = parseToolArgs(options.args ?? '{}');
   const registry = await openTrustedRegistry(io, flags);
-  const entry = knownTool(registry.current(), name);
+  const entry = await knownTool(registry.current(), name);
   const seconds = options.timeout === undefined ? undefined : Number(options.timeout);
   if (seconds !== undefined && !(seconds > 0))
     throw new UsageError(`--timeout must be a positive number of seconds, got "${options.timeout}"`);
@@ -70,9 +74,10 @@ export async function prepareToolCall(
 
 /**
  * The trusted skill tool of that name in the snapshot; a usage error naming the folder to trust for a tool of an
- * untrusted project skill, or the closest name for an unknown one.
+ * untrusted project skill; a `ToolLookupError` with the diagnostics that say why for a tool refused at load, or with
+ * the closest name (and the warnings of folders that loaded nothing) for an unknown one.
  */
-export function knownTool(snapshot: RegistrySnapshot, name: string): ToolEntry {
+export async function knownTool(snapshot: RegistrySnapshot, name: string): Promise<ToolEntry> {
   const entry = snapshot.getTool(name);
   if (entry) return entry;
   const untrusted = snapshot.untrusted.find((w) =>
@@ -82,9 +87,18 @@ export function knownTool(snapshot: RegistrySnapshot, name: string): ToolEntry {
     throw new UsageError(
       `tool "${name}" belongs to a project skill of ${untrusted.path}, which you have not trusted: run \`birdie trust\` there first (or pass --trust-workspace)`,
     );
+  const refusal = await toolRefusal(snapshot, name);
+  if (refusal) {
+    const errors = refusal.diagnostics.length === 1 ? 'error' : 'errors';
+    throw new ToolLookupError(
+      `tool "${name}" was refused when its skill (${refusal.file}) was loaded; fix the ${errors} \`birdie skills check\` shows for it`,
+      refusal.diagnostics,
+    );
+  }
   const all = snapshot.skills.flatMap((s) => s.tools.map((t) => t.name));
-  throw new UsageError(
+  throw new ToolLookupError(
     `unknown tool "${name}".${didYouMean(name, all)} Run \`birdie skills list\` to see them.`,
+    folderProblems(snapshot),
   );
 }
 

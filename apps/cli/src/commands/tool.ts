@@ -1,6 +1,7 @@
-import { prepareToolCall } from '@birdie/runtime/tool-call';
+import { prepareToolCall, ToolLookupError } from '@birdie/runtime/tool-call';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, EXIT_RUN, write } from '../io.js';
+import { reportSkillProblems } from '../render/diagnostics.js';
 import { textFor } from '../render/terminal-text.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 
@@ -15,6 +16,10 @@ export async function toolCommand({ io, values, positionals }: CommandContext): 
     ...(typeof values.args === 'string' ? { args: values.args } : {}),
     ...(values.timeout !== undefined ? { timeout: String(values.timeout) } : {}),
     ...(typeof values['session-id'] === 'string' ? { sessionId: values['session-id'] } : {}),
+  }).catch((error: unknown) => {
+    // A tool refused at load, or not found: what the skills check says about it (file:line) comes before the error.
+    if (error instanceof ToolLookupError) reportSkillProblems(error.diagnostics, io);
+    throw error;
   });
   const controller = new AbortController();
   let stopped = false;
