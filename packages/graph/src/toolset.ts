@@ -6,7 +6,6 @@ import type { ToolLimits } from './limits.js';
 import type { McpManager, McpServerTool } from './mcp-manager.js';
 import { createReadResourceTool, type ResourceServer } from './mcp-resource-tool.js';
 import { createMcpTool } from './mcp-tool.js';
-import { builtinTarget, createBuiltinSkillTool } from './memory-tools.js';
 import { createLoadSkillTool, createReadReferenceTool, LOAD_SKILL, READ_REFERENCE } from './progressive.js';
 import { createSkillTool } from './skill-tool.js';
 import type { DeclaredTool } from './tool.js';
@@ -85,11 +84,7 @@ export class ToolsetBuilder {
       if ((only && !only.has(skill.name)) || !open(skill) || (named && !named.has(tool.name))) continue;
       let runtime = this.#skillTools.get(tool);
       if (!runtime) {
-        const target = builtinTarget(tool);
-        runtime =
-          target === undefined
-            ? createSkillTool(skill, tool, this.limits)
-            : createBuiltinSkillTool(skill, tool, target, this.limits.maxOutputChars);
+        runtime = createSkillTool(skill, tool, this.limits, { inSession: true });
         this.#skillTools.set(tool, runtime);
       }
       tools.push(runtime);
