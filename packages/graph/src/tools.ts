@@ -20,5 +20,5 @@ export type {
   ToolRunContext,
 } from './tool.js';
 export { defaultApproval } from './tool.js';
-export { type Toolset, ToolsetBuilder } from './toolset.js';
+export { type Toolset, ToolsetBuilder, type ToolsetPlace } from './toolset.js';
 export type { AgentPolicy, SessionApproval } from './types.js';

@@ -89,7 +89,7 @@ export async function callMcpTool(
     // In the session, as the agent's toolset builds it: a `builtin:` tool is the agent's own (memory, tasks).
     tool = createSkillTool(entry.skill, entry.tool, TOOL_LIMITS, { inSession: true });
   // A tool of an MCP server one of the session's skills declares (only allowed skills' servers are asked).
-  else tool = (await host.mcpTools.tools(session.id)).tools.find((t) => t.name === name);
+  else tool = (await host.mcpTools.tools(session.id, options.cwd)).tools.find((t) => t.name === name);
   if (!tool) {
     if (entry)
       return refusal(`Error: tool "${name}" is not available here (its skill is disabled or not allowed).`);
