@@ -55,7 +55,8 @@ async function connect(extra: string[]): Promise<Client> {
 }
 
 type CallResult = Awaited<ReturnType<Client['callTool']>>;
-const blocks = (result: CallResult) => result.content as Array<{ type: string; text?: string; mimeType?: string }>;
+const blocks = (result: CallResult) =>
+  result.content as Array<{ type: string; text?: string; mimeType?: string }>;
 const textOf = (result: CallResult) =>
   blocks(result)
     .map((c) => c.text ?? '')
@@ -73,13 +74,18 @@ describe('birdie mcp runs the builtin tools in its session', { timeout: 120_000 
       expect(textOf(await c.callTool({ name: 'recall', arguments: { query: 'tea' } }))).toBe(
         '- [1] Likes green tea',
       );
-      const scheduled = await c.callTool({ name: 'schedule_task', arguments: { prompt: 'water the plants', every: '1h' } });
+      const scheduled = await c.callTool({
+        name: 'schedule_task',
+        arguments: { prompt: 'water the plants', every: '1h' },
+      });
       expect(scheduled.isError).toBeFalsy();
       expect(textOf(scheduled)).toContain('Scheduled task [1]: every 3600s');
       expect(textOf(await c.callTool({ name: 'list_tasks', arguments: {} }))).toContain('water the plants');
       const cancelled = await c.callTool({ name: 'cancel_task', arguments: { id: '1' } });
       expect(cancelled.isError).toBeFalsy();
-      expect(textOf(await c.callTool({ name: 'list_tasks', arguments: {} }))).not.toContain('water the plants');
+      expect(textOf(await c.callTool({ name: 'list_tasks', arguments: {} }))).not.toContain(
+        'water the plants',
+      );
     } finally {
       await c.close();
     }

@@ -177,7 +177,10 @@ describe('createMcpServer', { timeout: 60_000 }, () => {
     expect(remembered.isError).toBeFalsy();
     expect(textOf(remembered)).toBe('Remembered [1]: Uses tabs');
     expect((await host.store.memory.list(host.userId)).map((m) => m.content)).toEqual(['Uses tabs']);
-    const scheduled = await client.callTool({ name: 'schedule_task', arguments: { prompt: 'tidy', every: '2h' } });
+    const scheduled = await client.callTool({
+      name: 'schedule_task',
+      arguments: { prompt: 'tidy', every: '2h' },
+    });
     expect(textOf(scheduled)).toContain('Scheduled task [1]: every 7200s');
     const runs = await host.store.runs.list({ userId: host.userId, sessionId: (await session()).id });
     const [task] = await host.store.tasks.list(host.userId);
