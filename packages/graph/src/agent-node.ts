@@ -112,7 +112,6 @@ async function freshResources(mcp: McpManager, owner: string, signal?: AbortSign
 export function createAgentNode(models: AgentModels, builder: ToolsetBuilder, settings: AgentNodeSettings) {
   const binderFor = binders();
   const promptFor = prompts();
-  let rootsSetTo: string | undefined;
   return async (state: AgentStateValue, config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
     const context = turnContext(config);
     const agent = activeAgent(state.sender, context.snapshot);
@@ -137,16 +136,12 @@ export function createAgentNode(models: AgentModels, builder: ToolsetBuilder, se
       messages: [...repaired.messages, ...fresh],
       update: [...repaired.update, ...fresh],
     };
-    // The servers' roots: the folder this turn's tools work in (the workspace under `serve`). Only this node sets
-    // them, so a folder they were set to last time is not converted and compared again on every model call.
-    if (context.cwd !== rootsSetTo) {
-      builder.mcp.setRoots([context.cwd]);
-      rootsSetTo = context.cwd;
-    }
+    // The servers' roots are the folder this turn's tools work in (the workspace under `serve`).
     const toolset = await builder.build(
       context.policyKey,
       context.snapshot,
       spec ? { spec, loaded: state.loadedSkills } : undefined,
+      { cwd: context.cwd },
     );
     for (const error of toolset.errors)
       emit(config, { type: 'error', error: { code: error.code, message: error.message } });

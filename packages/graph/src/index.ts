@@ -71,7 +71,7 @@ export {
   type RuleMiss,
   type RuleSet,
 } from './rule-set.js';
-export { createSkillTool, describeToolError } from './skill-tool.js';
+export { createSkillTool, describeToolError, type SkillToolOptions } from './skill-tool.js';
 export { AgentState } from './state.js';
 export { childThreadId } from './subagents.js';
 export { buildSystemPrompt, type SystemPromptInput } from './system-prompt.js';

@@ -6,6 +6,8 @@
  * repeats its text as JSON, so it is sent only when no block carries text.
  */
 
+import type { ToolImage } from '@birdie/entrypoints';
+
 export interface McpToolResultLike {
   content?: unknown;
   structuredContent?: unknown;
@@ -17,6 +19,27 @@ export function toolResultToText(result: McpToolResultLike): string {
   if (blocks.some(carriesText) || result.structuredContent === undefined) return text;
   const json = JSON.stringify(result.structuredContent);
   return text ? `${text}\n${json}` : json;
+}
+
+/** Base64 as the model vendors and MCP clients accept it. */
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * The images of a result (its `image` blocks), given beside its text as a skill tool's images are: to models that can
+ * see them, and to the client of `birdie mcp` as image blocks. The text names them for every other reader.
+ */
+export function toolResultImages(result: McpToolResultLike): ToolImage[] {
+  const blocks = Array.isArray(result.content) ? result.content : [];
+  return blocks.flatMap((block) => {
+    const b = block as Record<string, unknown> | null;
+    return b?.type === 'image' &&
+      typeof b.data === 'string' &&
+      typeof b.mimeType === 'string' &&
+      b.mimeType.startsWith('image/') &&
+      BASE64.test(b.data)
+      ? [{ mimeType: b.mimeType, data: b.data }]
+      : [];
+  });
 }
 
 /** The text of an error result (`isError`), as the server wrote it. */

@@ -1,4 +1,4 @@
-import { errorResultText, toolResultToText } from './mcp-content.js';
+import { errorResultText, toolResultImages, toolResultToText } from './mcp-content.js';
 import type { McpManager, McpServerTool } from './mcp-manager.js';
 import { progressLine } from './mcp-progress.js';
 import { describeToolError } from './skill-tool.js';
@@ -52,7 +52,8 @@ export function createMcpTool(
             throw new McpToolError(
               `MCP tool '${original.name}' returned an error: ${errorResultText(result) || 'no details'}`,
             );
-          return { content: toolResultToText(result) };
+          const images = toolResultImages(result);
+          return { content: toolResultToText(result), ...(images.length > 0 ? { images } : {}) };
         } catch (error) {
           options.onFailure(error);
           throw error;

@@ -2,6 +2,7 @@ import { type Entrypoint, EntrypointError, resolveEntrypoint } from '@birdie/ent
 import type { Skill, SkillTool } from '@birdie/skill-parser';
 import { readChangePreview } from './change-preview.js';
 import { captureBytes, type ToolLimits } from './limits.js';
+import { builtinTarget, createBuiltinSkillTool } from './memory-tools.js';
 import { type DeclaredTool, declareTool, defaultApproval } from './tool.js';
 
 /**
@@ -23,6 +24,15 @@ const PREVIEW_TIMEOUT_MS = 10_000;
 /** Room for the texts `readChangePreview` keeps (JSON escapes included); a larger output is cut and not JSON. */
 const PREVIEW_OUTPUT_BYTES = 2 * 1024 * 1024;
 
+export interface SkillToolOptions {
+  /**
+   * The tool runs in a session (an agent's turn, a call of a `birdie mcp` connection): a `builtin:` entrypoint is then
+   * the agent's own implementation, which reaches the user's memory and tasks through the run context (`memoryStore`,
+   * `taskStore`). Outside a session (`birdie tool`) it is the entrypoint, whose every call fails with `builtin-only`.
+   */
+  inSession?: boolean;
+}
+
 /**
  * A skill tool: the skill's own JSON Schema for the model, run through `@birdie/entrypoints` with the tool's
  * timeout (or the limits' default) and retries, the turn's abort signal, cwd and tool environment. An entrypoint
@@ -32,7 +42,10 @@ export function createSkillTool(
   skill: Skill,
   tool: SkillTool,
   limits: Pick<ToolLimits, 'timeoutMs' | 'maxOutputChars'>,
+  options: SkillToolOptions = {},
 ): DeclaredTool {
+  const target = options.inSession ? builtinTarget(tool) : undefined;
+  if (target !== undefined) return createBuiltinSkillTool(skill, tool, target, limits.maxOutputChars);
   let entrypoint: Entrypoint | undefined;
   let resolveError: unknown;
   try {

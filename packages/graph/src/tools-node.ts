@@ -51,6 +51,7 @@ export function createToolsNode(
       context.policyKey,
       context.snapshot,
       active.spec ? { spec: active.spec, loaded: state.loadedSkills } : undefined,
+      { cwd: context.cwd },
     );
     // The tools the model was given this step (the budget held some back): a call to another one is refused.
     const selection = builder.binding.select(toolset, {

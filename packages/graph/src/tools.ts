@@ -9,7 +9,7 @@ export { TOOL_LIMITS, type ToolLimits } from './limits.js';
 export { McpManager, type McpManagerOptions } from './mcp-manager.js';
 export { readReferenceFile } from './reference-file.js';
 export { compileRules, describeMiss, describeRule, type RuleSet } from './rule-set.js';
-export { createSkillTool, describeToolError } from './skill-tool.js';
+export { createSkillTool, describeToolError, type SkillToolOptions } from './skill-tool.js';
 export type {
   ApprovalReason,
   BuildResult,
@@ -20,5 +20,5 @@ export type {
   ToolRunContext,
 } from './tool.js';
 export { defaultApproval } from './tool.js';
-export { type Toolset, ToolsetBuilder } from './toolset.js';
+export { type Toolset, ToolsetBuilder, type ToolsetPlace } from './toolset.js';
 export type { AgentPolicy, SessionApproval } from './types.js';

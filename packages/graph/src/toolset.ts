@@ -6,7 +6,6 @@ import type { ToolLimits } from './limits.js';
 import type { McpManager, McpServerTool } from './mcp-manager.js';
 import { createReadResourceTool, type ResourceServer } from './mcp-resource-tool.js';
 import { createMcpTool } from './mcp-tool.js';
-import { builtinTarget, createBuiltinSkillTool } from './memory-tools.js';
 import { createLoadSkillTool, createReadReferenceTool, LOAD_SKILL, READ_REFERENCE } from './progressive.js';
 import { createSkillTool } from './skill-tool.js';
 import type { DeclaredTool } from './tool.js';
@@ -24,6 +23,16 @@ export interface Toolset {
   errors: AgentError[];
   /** The agent's skill tools stay hidden until `load_skill` loads their skill. */
   progressive: boolean;
+}
+
+/** What the tools of a set work on. */
+export interface ToolsetPlace {
+  /**
+   * The folder the tools work in: the MCP servers' root (`roots/list`), set before any server is connected or asked
+   * for its tools, so a server never starts without it. Every caller that runs the set's tools gives it (an agent's
+   * turn, `birdie mcp`); one that only lists them may leave the roots as they are.
+   */
+  cwd?: string;
 }
 
 /** The agent a toolset is built for, and the skills its thread has loaded (what a progressive agent unlocked). */
@@ -55,6 +64,7 @@ export class ToolsetBuilder {
   readonly #builtins = new Map<string, { knowledge: Skill[]; tools: DeclaredTool[] }>();
   #readResource?: { key: string; tool: DeclaredTool };
   readonly #agentTools = new Map<string, { agents: AgentSpec[]; tools: DeclaredTool[] }>();
+  #rootsSetTo: string | undefined;
 
   constructor(
     private readonly policy: AgentPolicy,
@@ -71,7 +81,17 @@ export class ToolsetBuilder {
    * set is narrowed to its `skills` and `tools`, a progressive agent sees the tools of loaded skills only, and its
    * `task` / `handoff` builtins come first (a skill tool of the same name cannot shadow them).
    */
-  async build(key: string, snapshot: AgentRegistrySnapshot, agent?: AgentView): Promise<Toolset> {
+  async build(
+    key: string,
+    snapshot: AgentRegistrySnapshot,
+    agent?: AgentView,
+    place: ToolsetPlace = {},
+  ): Promise<Toolset> {
+    // Compared as given, so a folder the roots were set to last time is not converted and compared again each step.
+    if (place.cwd !== undefined && place.cwd !== this.#rootsSetTo) {
+      this.mcp.setRoots([place.cwd]);
+      this.#rootsSetTo = place.cwd;
+    }
     const spec = agent?.spec;
     const only = spec?.skills ? new Set(spec.skills) : undefined;
     const named = spec?.tools ? new Set(spec.tools) : undefined;
@@ -85,11 +105,7 @@ export class ToolsetBuilder {
       if ((only && !only.has(skill.name)) || !open(skill) || (named && !named.has(tool.name))) continue;
       let runtime = this.#skillTools.get(tool);
       if (!runtime) {
-        const target = builtinTarget(tool);
-        runtime =
-          target === undefined
-            ? createSkillTool(skill, tool, this.limits)
-            : createBuiltinSkillTool(skill, tool, target, this.limits.maxOutputChars);
+        runtime = createSkillTool(skill, tool, this.limits, { inSession: true });
         this.#skillTools.set(tool, runtime);
       }
       tools.push(runtime);

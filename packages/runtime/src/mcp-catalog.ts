@@ -40,14 +40,19 @@ const mimeOf = (file: string) =>
  * The skill tools the session may use (`policy.allowedTools`: grants, defaults, the operator's ceiling), then the
  * tools of the MCP servers its skills declare, named as the agent sees them (see `McpPassThrough`).
  */
-export async function listTools(host: McpHost, sessionKey: string): Promise<McpToolListing[]> {
+export async function listTools(
+  host: McpHost,
+  sessionKey: string,
+  /** The folder the session's tools work in: its MCP servers' root. */
+  cwd: string,
+): Promise<McpToolListing[]> {
   const skills = host.policy.allowedTools(sessionKey).map(({ tool }) => ({
     name: tool.name,
     description: tool.description,
     inputSchema: { ...tool.schema, type: 'object' } as McpToolListing['inputSchema'],
   }));
   const taken = new Set(skills.map((tool) => tool.name));
-  const { tools, errors } = await host.mcpTools.tools(sessionKey);
+  const { tools, errors } = await host.mcpTools.tools(sessionKey, cwd);
   // A server that cannot be reached leaves its tools out; the others are listed (as a turn goes on without them).
   for (const error of errors) warn(host.io, `birdie: ${error.message}`);
   return [

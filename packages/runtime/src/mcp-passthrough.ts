@@ -7,8 +7,11 @@ import type { LoadedRegistry, SkillPolicy } from '@birdie/registry';
  * and runs on one `McpManager` connection per server, opened the first time a session lists or calls them.
  */
 export interface McpPassThrough {
-  /** The session's MCP tools (none when no allowed skill declares a server), and the servers that failed. */
-  tools(sessionKey: string): Promise<{ tools: DeclaredTool[]; errors: Error[] }>;
+  /**
+   * The session's MCP tools (none when no allowed skill declares a server), and the servers that failed. `cwd` is the
+   * folder the session's tools work in: the servers' root (`roots/list`), as in the agent's turn.
+   */
+  tools(sessionKey: string, cwd: string): Promise<{ tools: DeclaredTool[]; errors: Error[] }>;
   /** Hears that a server's tools changed (`notifications/tools/list_changed` from it). */
   onToolsChanged(listener: () => void): () => void;
   close(): Promise<void>;
@@ -30,13 +33,13 @@ export function mcpPassThrough(registry: LoadedRegistry, policy: SkillPolicy): M
     return built;
   };
   return {
-    async tools(sessionKey) {
+    async tools(sessionKey, cwd) {
       const snapshot = registry.current();
       // No server among the session's skills: nothing to load or start.
       if (!policy.allowedSkills(sessionKey, snapshot).some((skill) => skill.mcpServer !== undefined))
         return { tools: [], errors: [] };
       const { builder } = await open();
-      const toolset = await builder.build(sessionKey, snapshot);
+      const toolset = await builder.build(sessionKey, snapshot, undefined, { cwd });
       return { tools: toolset.tools.filter((tool) => tool.kind === 'mcp'), errors: toolset.errors };
     },
     onToolsChanged(listener) {

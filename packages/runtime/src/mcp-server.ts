@@ -106,10 +106,20 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
     return session.id;
   };
 
+  /**
+   * The folder the session's tools work in, and so its MCP servers' root: the user's workspace under `--http` (made if
+   * needed; a call checks its quota), else the host's working folder.
+   */
+  const workFolder = async (session: Session) =>
+    host.serve ? host.serve.workspaces.open(session) : host.cwd;
+
   // What the client was last given of each list: a change to it is announced (`notifications/*/list_changed`).
   const lists = {
     tools: {
-      read: async () => listTools(host, await sessionKey()),
+      read: async () => {
+        const key = await sessionKey();
+        return listTools(host, key, await workFolder((await open()).session));
+      },
       announce: () => server.sendToolListChanged(),
       given: undefined as string | undefined,
     },

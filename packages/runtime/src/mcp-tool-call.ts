@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { ApprovalReason, DeclaredTool, SessionApproval, ToolResult } from '@birdie/graph/tools';
 import type { FinishedStatus, Session, Store } from '@birdie/store';
 import { UsageError } from './errors.js';
+import { longTermMemory } from './long-term-memory.js';
 import type { McpHost } from './mcp-host.js';
 import { openSessionFolder } from './session-folder.js';
 import { isStoreErrorLike } from './store-failure.js';
+import { taskBook } from './task-book.js';
 import { knownTool } from './tool-call.js';
 import { settingsToolEnv } from './tool-environment.js';
 
@@ -84,9 +86,10 @@ export async function callMcpTool(
   let tool: DeclaredTool | undefined;
   const entry = snapshot.getTool(name);
   if (entry && host.policy.isToolAllowed(session.id, name, snapshot))
-    tool = createSkillTool(entry.skill, entry.tool, TOOL_LIMITS);
+    // In the session, as the agent's toolset builds it: a `builtin:` tool is the agent's own (memory, tasks).
+    tool = createSkillTool(entry.skill, entry.tool, TOOL_LIMITS, { inSession: true });
   // A tool of an MCP server one of the session's skills declares (only allowed skills' servers are asked).
-  else tool = (await host.mcpTools.tools(session.id)).tools.find((t) => t.name === name);
+  else tool = (await host.mcpTools.tools(session.id, options.cwd)).tools.find((t) => t.name === name);
   if (!tool) {
     if (entry)
       return refusal(`Error: tool "${name}" is not available here (its skill is disabled or not allowed).`);
@@ -170,6 +173,9 @@ export async function callMcpTool(
           BIRDIE_SESSION_ID: session.id,
           ...settingsToolEnv(host.settings, host.io.env),
         },
+        // The builtin tools reach the session's user's memory and tasks, as in the agent's turn (`turn.ts`).
+        memoryStore: longTermMemory(store, session.userId),
+        taskStore: taskBook(host, runId, session.userId),
       });
       await journal.finished({
         id,

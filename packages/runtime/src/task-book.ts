@@ -19,8 +19,12 @@ function record(t: ScheduledTask): TaskRecord {
  * The user's scheduled tasks as the builtin task tools see them. A request the model got wrong throws an Error whose
  * message tells it what to fix; a task remembers the run that scheduled it.
  */
-export function taskBook(rt: Runtime, runId: number, userId: string = rt.userId): TaskBook {
-  // `userId`: the session's user, who may not be the process's own (`birdie serve`).
+export function taskBook(
+  rt: Pick<Runtime, 'store' | 'registry'>,
+  runId: number,
+  /** The session's user, who may not be the process's own (`birdie serve`, `birdie mcp --http`). */
+  userId: string,
+): TaskBook {
   const { store } = rt;
   return {
     list: async () => (await store.tasks.list(userId)).map(record),

@@ -5,10 +5,10 @@ import type {
   ApprovalMode,
   ApprovalRequest,
   DoneStatus,
-  LongTermMemory,
   McpTurnHandlers,
 } from '@birdie/graph';
 import type { FinishedStatus, LeaseHolder, RunNotice, Session, SessionLease } from '@birdie/store';
+import { longTermMemory } from './long-term-memory.js';
 import { cachedMemoryFiles } from './memory-file-cache.js';
 import { memoryFileOptions } from './memory-file-options.js';
 import { runNotice } from './run-notices.js';
@@ -183,20 +183,6 @@ async function answeringAgent(rt: Runtime, sessionId: string, named: string | nu
   return name ? snapshot.getAgent(name) : undefined;
 }
 
-/** The user's long-term memory as the graph's `remember`/`recall`/`forget` tools use it (ids as text). */
-function longTermMemory(rt: Runtime, userId: string): LongTermMemory {
-  const { store } = rt;
-  return {
-    list: async () =>
-      (await store.memory.list(userId)).map((m) => ({ id: String(m.id), content: m.content })),
-    add: async (content) => {
-      const entry = await store.memory.add(userId, content);
-      return { id: String(entry.id), content: entry.content };
-    },
-    remove: async (id) => /^\d+$/.test(id) && (await store.memory.remove(userId, Number(id))),
-  };
-}
-
 /**
  * The id of the thread's newest checkpoint, or undefined (none, or it cannot be read: the run log then goes without).
  * The SQLite store's checkpointer reads it without decoding the checkpoint (`headId`); others through `getTuple`.
@@ -291,7 +277,7 @@ async function leasedTurn(
       toolEnv: { ...folder.env, ...settingsToolEnv(rt.config.settings, rt.io.env) },
       journal: folder.journal(journal),
       memoryFiles,
-      memoryStore: longTermMemory(rt, userId),
+      memoryStore: longTermMemory(store, userId),
       // The scheduler skill's tools: tasks of this user, remembering this run as the one that scheduled them.
       taskStore: taskBook(rt, runId, userId),
       ...(options.files ? { files: options.files } : {}),

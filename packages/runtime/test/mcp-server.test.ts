@@ -165,6 +165,33 @@ describe('createMcpServer', { timeout: 60_000 }, () => {
     expect(textOf(rejected)).toContain('did not approve');
   });
 
+  it("runs a skill's builtin: tools on the session user's memory and tasks, each call a run of the session", async () => {
+    const { client, host, home, session } = await setUp({ approval: 'never' });
+    await mkdir(join(home, 'skills', 'notes'), { recursive: true });
+    await writeFile(
+      join(home, 'skills', 'notes', 'SKILL.md'),
+      '---\nname: notes\ndescription: Notes.\n---\n\n## Tools\n\n### remember\ndescription: Keep a fact.\nentrypoint: builtin:remember\n\n### schedule_task\ndescription: Schedule.\nentrypoint: builtin:schedule_task\n',
+    );
+    await host.registry.reload();
+    const remembered = await client.callTool({ name: 'remember', arguments: { content: 'Uses tabs' } });
+    expect(remembered.isError).toBeFalsy();
+    expect(textOf(remembered)).toBe('Remembered [1]: Uses tabs');
+    expect((await host.store.memory.list(host.userId)).map((m) => m.content)).toEqual(['Uses tabs']);
+    const scheduled = await client.callTool({
+      name: 'schedule_task',
+      arguments: { prompt: 'tidy', every: '2h' },
+    });
+    expect(textOf(scheduled)).toContain('Scheduled task [1]: every 7200s');
+    const runs = await host.store.runs.list({ userId: host.userId, sessionId: (await session()).id });
+    const [task] = await host.store.tasks.list(host.userId);
+    // The task remembers the call's run as the one that scheduled it, as a turn's does.
+    expect(task).toMatchObject({ prompt: 'tidy', createdByRun: runs[0]?.id });
+    expect(runs.map((r) => [r.status, r.toolCalls.map((c) => c.name)])).toEqual([
+      ['ok', ['schedule_task']],
+      ['ok', ['remember']],
+    ]);
+  });
+
   it('a tool approved for the session asks again on another connection, and after its file changes', async () => {
     const { client, asked, host, home } = await setUp({ approval: 'always' }, {}, [
       { action: 'accept', content: { decision: 'session' } },
