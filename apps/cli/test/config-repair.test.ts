@@ -52,6 +52,24 @@ describe('birdie config repairs a bad value in its own file', () => {
     expect((await cli(['config', 'list'])).code).toBe(0);
   });
 
+  it('add and remove refuse a list setting that holds something else, and write nothing', async () => {
+    const text = '{"settings":{"skills":{"enable":"foo"}}}';
+    await writeFile(configFile(), text);
+    for (const change of ['add', 'remove']) {
+      const refused = await cli(['config', change, 'skills.enable', 'x']);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('skills.enable in');
+      expect(refused.stderr).toContain('is not a list (it holds "foo")');
+      expect(await readFile(configFile(), 'utf8')).toBe(text);
+    }
+    // A removal of an entry the list does not have writes nothing either.
+    await writeFile(configFile(), '{"settings":{"skills":{"enable":["a"]},"titles":"often"}}');
+    const missing = await cli(['config', 'remove', 'skills.enable', 'x']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('has no entry "x"');
+    expect(await readFile(configFile(), 'utf8')).toBe('{"settings":{"skills":{"enable":["a"]},"titles":"often"}}');
+  });
+
   it('add and remove of a list work past a problem elsewhere; a list entry made bad names the change', async () => {
     await writeFile(configFile(), '{"settings":{"titles":"often"}}');
     const add = await cli(['config', 'add', 'permissions.allow', 'run_bash(git log *)']);

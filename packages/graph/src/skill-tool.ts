@@ -7,13 +7,15 @@ import { type DeclaredTool, declareTool, defaultApproval } from './tool.js';
 
 /**
  * What the model reads when a tool fails: the stable code, the message, and any output captured under its own label
- * (a process's output holds its stderr too, which the message does not repeat). Output the message already quotes (an
- * `http:` error's start of the body) is not repeated under the label.
+ * (a process's output holds its stderr too, which the message does not repeat). Output the message already ends with
+ * on lines of its own (an `http:` error's start of the body) is not repeated under the label.
  */
 export function describeToolError(error: unknown): { code: string; text: string } {
   if (error instanceof EntrypointError) {
     const captured = error.output?.trim();
-    const output = captured && !error.message.includes(captured) ? `\noutput:\n${error.output}` : '';
+    // Quoted means the message's last lines are the output (not a number that happens to be in it: `exited with 1`).
+    const quoted = captured !== undefined && error.message.endsWith(`\n${captured}`);
+    const output = captured && !quoted ? `\noutput:\n${error.output}` : '';
     return { code: error.code, text: `Error (${error.code}): ${error.message}${output}` };
   }
   return { code: 'error', text: `Error: ${error instanceof Error ? error.message : String(error)}` };

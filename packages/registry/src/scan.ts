@@ -30,15 +30,17 @@ export interface AgentScanResult {
  * through untouched.
  */
 export async function scanDirectory(directory: SkillDirectory, cache?: SkillCache): Promise<ScanResult> {
-  const problem = (await folderProblem(directory, 'skills')) ?? (await oneSkillFolder(directory));
+  const problem = await folderProblem(directory, 'skills');
   if (problem !== undefined) return { skills: [], messages: problem };
   try {
     // Not for a project folder: what someone else wrote is read afresh, never kept in the user's own files.
     const cached = cache && directory.layer !== 'project' ? { cache } : {};
     const { skills, messages } = await discoverSkills(directory.path, cached);
+    // Read all the same: a folder of skills that also holds a stray SKILL.md keeps loading the skills it holds.
+    const mistaken = skills.length === 0 ? ((await oneSkillFolder(directory)) ?? []) : [];
     return {
       skills,
-      messages: [...messages, ...(await reportSkippedFolders(directory.path, skills, messages))],
+      messages: [...messages, ...(await reportSkippedFolders(directory.path, skills, messages)), ...mistaken],
     };
   } catch (error) {
     return { skills: [], messages: scanFailed(directory, error) };
@@ -104,8 +106,8 @@ async function folderProblem(
 }
 
 /**
- * A skills folder holds skill folders; one with a SKILL.md of its own is a skill's folder given by mistake (what
- * `birdie skills check` accepts). Its sub-folders are the skill's files, not skills, so it is not read: the warning
+ * A skills folder holds skill folders; one that loaded no skill and has a SKILL.md of its own is a skill's folder given
+ * by mistake (what `birdie skills check` accepts): its sub-folders are the skill's files, not skills. The warning
  * names the parent folder that would load it.
  */
 async function oneSkillFolder(directory: SkillDirectory): Promise<VFileMessage[] | undefined> {

@@ -293,16 +293,22 @@ export async function changeListSetting(
         at[part] = { ...((at[part] as object | undefined) ?? {}) };
         at = at[part] as Record<string, unknown>;
       }
+      // A value that is not a list (a hand edit gone wrong) is not turned into one behind the user's back.
+      if (at[last] !== undefined && !Array.isArray(at[last]))
+        throw new UsageError(
+          `${key} in ${file} is not a list (it holds ${JSON.stringify(at[last])}); \`birdie config unset ${key}\` clears it; ${file} is unchanged`,
+        );
       const list = Array.isArray(at[last]) ? [...(at[last] as unknown[])] : [];
       const index = list.indexOf(raw);
+      // Refused before anything is written.
+      if (change === 'remove' && index === -1)
+        throw new UsageError(`${key} has no entry ${JSON.stringify(raw)} in ${file}; nothing removed`);
       if (change === 'add' && index === -1) list.push(raw);
-      if (change === 'remove' && index !== -1) list.splice(index, 1);
-      changed = change === 'add' ? index === -1 : index !== -1;
+      if (change === 'remove') list.splice(index, 1);
+      changed = change === 'add' ? index === -1 : true;
       at[last] = list;
     },
   );
-  if (change === 'remove' && !changed)
-    throw new UsageError(`${key} has no entry ${JSON.stringify(raw)} in ${file}; nothing removed`);
   return { file, changed, problems };
 }
 
