@@ -72,6 +72,35 @@ describe('scheduled tasks (the scheduler skill, birdie tasks, birdie start)', { 
     });
   });
 
+  it('a one-time task whose only run failed is listed `failed` with the error, not `done`, and is not run again', async () => {
+    const at = new Date(Date.now() - 1000).toISOString();
+    // No reply for the task's prompt: its run's model call fails.
+    const env = await withScript([
+      { match: '^go$', tool_calls: [{ name: 'schedule_task', args: { prompt: 'nightly report', at } }] },
+      { match: '^go$', text: 'scheduled' },
+    ]);
+    expect((await birdie(['run', '--enable', 'scheduler', '--yes', 'go'], { env, cwd: box.cwd })).code).toBe(
+      0,
+    );
+    const p = startBirdie(['start', '--json'], { env, cwd: box.cwd, timeoutMs: 60_000 });
+    await p.waitFor('stderr', /"event":"run-end","agent":"task 1".*"status":"error"/);
+    p.kill('SIGTERM');
+    await p.exited;
+    const list = await birdie(['tasks', 'list', '--all'], { env: box.env, cwd: box.cwd });
+    expect(list.stdout).toMatch(/1\s+failed\s+at /);
+    const json = JSON.parse(
+      (await birdie(['tasks', 'list', '--all', '--json'], { env: box.env, cwd: box.cwd })).stdout.trim(),
+    );
+    expect(json).toMatchObject({
+      id: 1,
+      status: 'failed',
+      error: expect.stringMatching(/^error: .+ \(run \d+\)$/),
+    });
+    expect((await birdie(['tasks', 'list'], { env: box.env, cwd: box.cwd })).stdout).toMatch(
+      /No scheduled tasks/,
+    );
+  });
+
   it('scheduling needs approval: birdie run without --yes refuses it; bad timings reach the model as tool errors', async () => {
     const env = await withScript([
       { match: 'daily', tool_calls: [{ name: 'schedule_task', args: { prompt: 'Report.', every: '1d' } }] },
