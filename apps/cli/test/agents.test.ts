@@ -90,6 +90,15 @@ describe('birdie agents check', () => {
     ]);
   });
 
+  it('a cron schedule that never comes due (30 February) is an error, not a trigger that silently never fires', async () => {
+    await agentFile(join(box.cwd, 'team'), 'neverrun', ['schedule: "0 0 30 2 *"', 'prompt: hi']);
+    const result = await cli(['agents', 'check', 'team']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      'team/neverrun.md:4:11  error  `schedule`: "0 0 30 2 *" is not a cron expression: it never comes due (no date matches it)  skill-parser:invalid-schedule',
+    );
+  });
+
   it('without DIR checks every agents folder together; skills check leaves agents alone', async () => {
     // The replaced agent is not checked any more; the one that replaces it is.
     await agentFile(join(box.home, 'agents'), 'mine', ['handoffs: [ghost]']);

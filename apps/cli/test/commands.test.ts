@@ -338,6 +338,10 @@ describe('sessions and logs', () => {
     expect(runShown.stdout).toContain(`answer: ${json[0].answer}`);
     expect((await cli(['logs', 'show', '999'])).stderr).toMatch(/no run 999 of user tester/);
     expect((await cli(['logs', '--since', 'yesterday'])).stderr).toMatch(/--since must be an ISO date/);
+    // Not 2 March: a date that does not exist is refused, not rolled over.
+    expect((await cli(['logs', '--since', '2026-02-30'])).stderr).toMatch(
+      /got "2026-02-30" \(February 2026 has no day 30\)/,
+    );
     expect((await cli(['logs', '--status', 'gone'])).stderr).toMatch(/--status must be one of running, ok/);
     expect((await cli(['logs', '--since', '1h', '--status', 'ok'])).stdout).toMatch(/count_words/);
     expect((await cli(['logs', '-n', 'x'])).code).toBe(2);

@@ -439,12 +439,13 @@ describe('the database for every command', { timeout: 60_000 }, () => {
         'per-user-numbers',
         'run-notices',
         'channel-deliveries',
+        'task-failures',
       ],
     });
     expect(before.stdout).not.toContain('password');
     const migrated = await birdie(['db', 'migrate'], { env: fresh, cwd: box.cwd });
     expect(migrated.code, migrated.stderr).toBe(0);
-    expect(migrated.stdout).toMatch(/schema fresh_\d+: version 11 of 11, up to date/);
+    expect(migrated.stdout).toMatch(/schema fresh_\d+: version 12 of 12, up to date/);
     const after = await birdie(['db', 'status'], { env: fresh, cwd: box.cwd });
     expect(after.code).toBe(0);
   });
@@ -459,7 +460,7 @@ describe('the database for every command', { timeout: 60_000 }, () => {
     );
     const configured = { ...rest, BIRDIE_HOME: home };
     const status = await birdie(['db', 'status', '--json'], { env: configured, cwd: box.cwd });
-    expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'postgres', current: 11, latest: 11 });
+    expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'postgres', current: 12, latest: 12 });
     const tokens = await birdie(['tokens', 'list', '--json'], { env: configured, cwd: box.cwd });
     expect(
       tokens.stdout

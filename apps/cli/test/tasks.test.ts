@@ -72,6 +72,35 @@ describe('scheduled tasks (the scheduler skill, birdie tasks, birdie start)', { 
     });
   });
 
+  it('a one-time task whose only run failed is listed `failed` with the error, not `done`, and is not run again', async () => {
+    const at = new Date(Date.now() - 1000).toISOString();
+    // No reply for the task's prompt: its run's model call fails.
+    const env = await withScript([
+      { match: '^go$', tool_calls: [{ name: 'schedule_task', args: { prompt: 'nightly report', at } }] },
+      { match: '^go$', text: 'scheduled' },
+    ]);
+    expect((await birdie(['run', '--enable', 'scheduler', '--yes', 'go'], { env, cwd: box.cwd })).code).toBe(
+      0,
+    );
+    const p = startBirdie(['start', '--json'], { env, cwd: box.cwd, timeoutMs: 60_000 });
+    await p.waitFor('stderr', /"event":"run-end","agent":"task 1".*"status":"error"/);
+    p.kill('SIGTERM');
+    await p.exited;
+    const list = await birdie(['tasks', 'list', '--all'], { env: box.env, cwd: box.cwd });
+    expect(list.stdout).toMatch(/1\s+failed\s+at /);
+    const json = JSON.parse(
+      (await birdie(['tasks', 'list', '--all', '--json'], { env: box.env, cwd: box.cwd })).stdout.trim(),
+    );
+    expect(json).toMatchObject({
+      id: 1,
+      status: 'failed',
+      error: expect.stringMatching(/^error: .+ \(run \d+\)$/),
+    });
+    expect((await birdie(['tasks', 'list'], { env: box.env, cwd: box.cwd })).stdout).toMatch(
+      /No scheduled tasks/,
+    );
+  });
+
   it('scheduling needs approval: birdie run without --yes refuses it; bad timings reach the model as tool errors', async () => {
     const env = await withScript([
       { match: 'daily', tool_calls: [{ name: 'schedule_task', args: { prompt: 'Report.', every: '1d' } }] },
@@ -91,6 +120,44 @@ describe('scheduled tasks (the scheduler skill, birdie tasks, birdie start)', { 
     });
     expect(bad.stdout).toMatch(/every: \\"5s\\" is not an interval of at least one minute/);
     expect((await birdie(['tasks', 'list', '--json'], { env: box.env, cwd: box.cwd })).stdout).toBe('');
+  });
+
+  it('schedule_task refuses times that cannot mean what they say: 31 February, an `at` in the past, a cron that never comes due', async () => {
+    const env = await withScript([
+      {
+        match: '^go',
+        tool_calls: [
+          { name: 'schedule_task', args: { prompt: 'feb 31', at: '2027-02-31T09:00:00Z' } },
+          { name: 'schedule_task', args: { prompt: 'last year', at: '2025-01-01T09:00:00Z' } },
+          { name: 'schedule_task', args: { prompt: 'feb 30 cron', schedule: '0 0 30 2 *' } },
+          { name: 'schedule_task', args: { prompt: 'hour 25', at: '2027-01-01T25:00:00+01:00' } },
+        ],
+      },
+      { match: '^go', text: 'done' },
+    ]);
+    const run = await birdie(['run', '--enable', 'scheduler', '--yes', '--json', 'go'], {
+      env,
+      cwd: box.cwd,
+    });
+    const ends = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .filter((e) => e.type === 'tool-end');
+    expect(ends.map((e) => [e.ok, e.output])).toEqual([
+      [false, expect.stringMatching(/at: "2027-02-31T09:00:00Z" is not a time: February 2027 has no day 31/)],
+      [false, expect.stringMatching(/at: "2025-01-01T09:00:00Z" is \d+ days in the past/)],
+      [
+        false,
+        expect.stringMatching(
+          /"0 0 30 2 \*" is not a cron expression: it never comes due \(no date matches it\)/,
+        ),
+      ],
+      [false, expect.stringMatching(/at: "2027-01-01T25:00:00\+01:00" is not a time: hour 25/)],
+    ]);
+    expect((await birdie(['tasks', 'list', '--all', '--json'], { env: box.env, cwd: box.cwd })).stdout).toBe(
+      '',
+    );
   });
 
   it("birdie tasks cancel ID cancels the user's task; an unknown id is a usage error", async () => {

@@ -23,7 +23,10 @@ import {
 import type { McpToolResultLike } from './mcp-content.js';
 
 export interface McpManagerOptions {
-  /** Connect + list tools, ms. Default 15000. */
+  /**
+   * Connect + list tools, ms. Default 15000. A server whose skill declares a longer `timeout` gets that long instead
+   * (a cold `npx -y` server can take more than 15 s to start).
+   */
   connectTimeoutMs?: number;
   /** One tool call when the server declares no `timeout`, ms. Default 60000. */
   toolTimeoutMs?: number;
@@ -215,7 +218,12 @@ export class McpManager {
       : { key, generation: 0, calls: new Map(), turns: new Set() };
     this.#connections.set(name, fresh);
     const generation = fresh.generation;
-    fresh.pending = this.#withTimeout(name, this.#listTools(name, skillName, config, fresh))
+    // A skill that allows its calls longer than the start-up limit allows its start-up as long.
+    const startMs = Math.max(
+      this.#options.connectTimeoutMs,
+      config.timeout !== undefined ? config.timeout * 1000 : 0,
+    );
+    fresh.pending = this.#withTimeout(name, this.#listTools(name, skillName, config, fresh), startMs)
       .then((listed) => {
         const tools = sameTools(fresh.previous, listed);
         fresh.previous = tools;
@@ -508,7 +516,7 @@ export class McpManager {
     }
   }
 
-  async #withTimeout<T>(name: string, work: Promise<T>): Promise<T> {
+  async #withTimeout<T>(name: string, work: Promise<T>, ms: number): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -516,10 +524,10 @@ export class McpManager {
           reject(
             new AgentError(
               'mcp-unavailable',
-              `MCP server "${name}" did not answer within ${this.#options.connectTimeoutMs} ms; its tools are unavailable.`,
+              `MCP server "${name}" did not answer within ${ms} ms; its tools are unavailable.`,
             ),
           ),
-        this.#options.connectTimeoutMs,
+        ms,
       );
     });
     try {

@@ -288,6 +288,20 @@ describe('MCP through server-everything (stdio)', { timeout: 60_000 }, () => {
     await waitFor(() => (alive(pid) ? undefined : true), 5000);
   });
 
+  it("a server slower to start than the default limit starts within the skill's own `timeout`", async () => {
+    // Like a cold `npx -y`: the server needs longer than the manager's start-up limit (here 300 ms, the default
+    // 15 s) but less than the `timeout` its skill declares.
+    const manager = new McpManager({ connectTimeoutMs: 300 });
+    cleanups.push(() => manager.close());
+    const config = {
+      transport: 'stdio' as const,
+      command: 'sh',
+      args: ['-c', `sleep 1; exec "${process.execPath}" "${everything}"`],
+      timeout: 120,
+    };
+    expect((await manager.tools('slowstart', config)).tools.map((t) => t.name)).toContain('echo');
+  });
+
   it('reconnects after the server dies, and close() ends the whole process group', async () => {
     const dir = await skillsFixture({});
     cleanups.push(() => dir.dir.cleanup());

@@ -26,6 +26,12 @@ describe('run-log filters', () => {
     }
   });
 
+  it('refuses a date the calendar does not have instead of rolling it over', () => {
+    expect(() => parseSince('2026-02-29', now)).toThrow(/got "2026-02-29" \(February 2026 has no day 29\)/);
+    expect(() => parseSince('2026-04-31T09:00', now)).toThrow(/April 2026 has no day 31/);
+    expect(parseSince('2028-02-29T09:00Z', now).toISOString()).toBe('2028-02-29T09:00:00.000Z');
+  });
+
   it('takes run numbers only', () => {
     expect(runId('42')).toBe(42);
     expect(() => runId('042')).toThrow('RUN_ID must be a run number');

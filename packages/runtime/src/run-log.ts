@@ -12,6 +12,7 @@ export { RUN_STATUSES };
 
 import { UsageError } from './errors.js';
 import { checkpointReader } from './history.js';
+import { parseIsoTime } from './iso-time.js';
 import { findSession } from './runtime.js';
 
 /** A journaled tool call; a subagent's `task` call holds the calls its child run made. */
@@ -66,12 +67,14 @@ const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 8
 export function parseSince(raw: string, now: number): Date {
   const ago = AGO.exec(raw.trim());
   if (ago) return new Date(now - Number(ago[1]) * UNIT_MS[ago[2]!]!);
-  const at = /^\d{4}-\d{2}-\d{2}/.test(raw) ? new Date(raw) : new Date(Number.NaN);
-  if (Number.isNaN(at.getTime()))
+  const at = parseIsoTime(raw);
+  if (!at.ok)
     throw new UsageError(
-      `--since must be an ISO date/time (2026-11-24, 2026-11-24T09:00) or a duration ago (30m, 2h, 1d), got "${raw}"`,
+      `--since must be an ISO date/time (2026-11-24, 2026-11-24T09:00) or a duration ago (30m, 2h, 1d), got "${raw}"${
+        at.problem === 'not ISO 8601' ? '' : ` (${at.problem})`
+      }`,
     );
-  return at;
+  return at.date;
 }
 
 /** The filters of the run log as the user types them (`birdie logs --session … --status …`). */

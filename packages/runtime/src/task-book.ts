@@ -1,5 +1,6 @@
 import type { NewTaskRequest, TaskBook, TaskRecord } from '@birdie/graph';
 import type { ScheduledTask } from '@birdie/store';
+import { parseIsoTime, roughDuration } from './iso-time.js';
 import type { Runtime } from './runtime.js';
 
 /** How a task's timing reads: `every 3600s`, `schedule 0 9 * * * (UTC)`, `at 2026-…`. */
@@ -9,7 +10,8 @@ export function whenText(t: ScheduledTask): string {
   return `at ${t.at?.toISOString() ?? '-'}`;
 }
 
-const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
+/** How far in the past an `at` may be and still be taken (it runs at once): the time it took to ask for it. */
+export const AT_GRACE_MS = 60_000;
 
 function record(t: ScheduledTask): TaskRecord {
   return { id: String(t.id), when: whenText(t), prompt: t.prompt, ...(t.agent ? { agent: t.agent } : {}) };
@@ -53,10 +55,18 @@ export function taskBook(
       }
       let at: Date | undefined;
       if (request.at !== undefined) {
-        at = ISO_WITH_ZONE.test(request.at) ? new Date(request.at) : undefined;
-        if (!at || Number.isNaN(at.getTime()))
+        const parsed = parseIsoTime(request.at, { zoned: true });
+        if (!parsed.ok)
           throw new Error(
-            `at: "${request.at}" is not an ISO 8601 time with an offset (e.g. 2026-12-01T09:00:00+01:00).`,
+            parsed.problem === 'not ISO 8601'
+              ? `at: "${request.at}" is not an ISO 8601 time with an offset (e.g. 2026-12-01T09:00:00+01:00).`
+              : `at: "${request.at}" is not a time: ${parsed.problem}.`,
+          );
+        at = parsed.date;
+        const late = Date.now() - at.getTime();
+        if (late > AT_GRACE_MS)
+          throw new Error(
+            `at: "${request.at}" is ${roughDuration(late)} in the past (it is ${new Date().toISOString()} now); give a future time.`,
           );
       }
       if (request.agent !== undefined && !rt.registry.current().getAgent(request.agent))

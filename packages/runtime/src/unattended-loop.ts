@@ -59,6 +59,10 @@ function triggersOf(rt: Runtime, tasks: readonly ScheduledTask[]): Trigger[] {
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** What a task records of a run that did not end `ok`: its status, its error, and the run to look up. */
+const runFailure = (result: TriggeredRun['result']) =>
+  `${result.status}${result.error ? `: ${result.error}` : ''}${result.runId !== undefined ? ` (run ${result.runId})` : ''}`;
+
 /**
  * The scheduler of one runtime: every firing runs through `runTriggered` (a new session, refused approvals), a
  * one-shot task is finished after its run, and the scheduler's own events become `UnattendedEvent`s.
@@ -82,12 +86,23 @@ async function schedulerOf(
     const agent = task ? task.agent : firing.trigger.id;
     const name = nameOf(firing.trigger.id);
     const started = Date.now();
-    const outcome = await runTriggered(rt, firing, {
-      ...(agent !== undefined ? { agent } : {}),
-      ...(task ? { task } : {}),
-      onStart: ({ sessionId }) => onEvent({ type: 'run-start', name, firing, sessionId }),
-    });
-    if (task?.at !== undefined) await rt.store.tasks.finish(task.id);
+    // A one-time task ends with its only run: `failed` (not retried) when that run did not end `ok`.
+    const finishOnce = async (error?: string) => {
+      if (task?.at !== undefined) await rt.store.tasks.finish(task.id, error !== undefined ? { error } : {});
+    };
+    let outcome: TriggeredRun;
+    try {
+      outcome = await runTriggered(rt, firing, {
+        ...(agent !== undefined ? { agent } : {}),
+        ...(task ? { task } : {}),
+        onStart: ({ sessionId }) => onEvent({ type: 'run-start', name, firing, sessionId }),
+      });
+    } catch (error) {
+      await finishOnce(errorText(error));
+      throw error;
+    }
+    const { result } = outcome;
+    await finishOnce(result.status === 'ok' ? undefined : runFailure(result));
     if (outcome.result.status !== 'ok') failures++;
     onEvent({ type: 'run-end', name, firing, run: outcome, durationMs: Date.now() - started });
   };

@@ -136,6 +136,16 @@ export class Scheduler {
       }
       const next = calc.next(missed.newest ?? last);
       if (next !== undefined) this.arm(entry, kind, next);
+      // croner accepts `0 0 30 2 *` and finds no time for it: say so rather than wait for nothing.
+      else if (kind === 'schedule' && missed.newest === undefined)
+        this.emit({
+          type: 'error',
+          trigger,
+          error: new SchedulerError(
+            'invalid-trigger',
+            `schedule ${trigger.schedule} never comes due: no date matches it`,
+          ),
+        });
     }
     if (trigger.watch?.length) {
       const watch = watchFiles({

@@ -73,6 +73,25 @@ describe('cron schedules on a controllable clock', () => {
     expect(h.events.map((e) => e.type)).toEqual(Array(3).fill(['run-start', 'run-end']).flat());
   });
 
+  it('a schedule no date matches (30 February) is reported as an invalid-trigger error, not left silent', async () => {
+    const store = open(await storeFile());
+    const clock = new FakeClock(Date.parse('2026-03-27T12:00:00Z'));
+    const h = harness(store, clock);
+    const trigger: Trigger = { id: 'never', schedule: '0 0 30 2 *', prompt: 'Never.' };
+    await h.scheduler.update([trigger]);
+    expect(h.scheduler.next('never')).toBeUndefined();
+    expect(h.events).toEqual([
+      {
+        type: 'error',
+        trigger,
+        error: expect.objectContaining({
+          code: 'invalid-trigger',
+          message: 'schedule 0 0 30 2 * never comes due: no date matches it',
+        }),
+      },
+    ]);
+  });
+
   it('after downtime runs a missed schedule once, late; with catchUp: false skips it', async () => {
     const file = await storeFile();
     const clock = new FakeClock(Date.parse('2026-05-01T00:00:00Z'));

@@ -147,6 +147,12 @@ describe('GET /v1/openapi.json (generated from the routes’ zod schemas)', () =
     });
     await h.store.tasks.create({ userId: 'alice', prompt: 'q', every: 60 });
     await h.store.tasks.create({ userId: 'alice', prompt: 'r', at: new Date('2030-01-01T00:00:00Z') });
+    const failed = await h.store.tasks.create({
+      userId: 'alice',
+      prompt: 's',
+      at: new Date('2030-01-01T00:00:00Z'),
+    });
+    await h.store.tasks.finish(failed.id, { error: 'error: the model call failed (run 1)' });
     await h.request(`/v1/tasks/${made.id}`, { token, method: 'DELETE' });
     const tasks = (await (await h.request('/v1/tasks?all=true', { token })).json()) as {
       tasks: Record<string, unknown>[];

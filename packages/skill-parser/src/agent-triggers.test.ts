@@ -27,6 +27,10 @@ describe('cron, time zones, watch paths', () => {
     expect(cronProblem('@hourly')).toBeUndefined();
     expect(cronProblem('61 * * * *')).toBe('Invalid value for minute: 61');
     expect(cronProblem('* * *')).toMatch(/five, six, or seven/);
+    // Valid fields, but no date has them: croner accepts these and never fires.
+    expect(cronProblem('0 0 30 2 *')).toBe('it never comes due (no date matches it)');
+    expect(cronProblem('0 0 31 4,6,9,11 *')).toBe('it never comes due (no date matches it)');
+    expect(cronProblem('0 0 29 2 *')).toBeUndefined();
   });
 
   it('knows IANA zones', () => {

@@ -40,14 +40,21 @@ export function parseDuration(value: unknown): number | undefined {
   return Math.round(seconds * 1000) / 1000;
 }
 
-/** Why `pattern` is not a cron expression croner runs (5 fields, 6 with seconds, or `@daily` and the like). */
+/** Why a cron expression that parses still never runs: it names only dates the calendar lacks (30 February). */
+export const NEVER_DUE = 'it never comes due (no date matches it)';
+
+/**
+ * Why `pattern` is not a cron expression croner runs (5 fields, 6 with seconds, or `@daily` and the like), or one
+ * that never comes due: croner accepts `0 0 30 2 *` and finds no time for it.
+ */
 export function cronProblem(pattern: string): string | undefined {
+  let cron: Cron;
   try {
-    new Cron(pattern, { paused: true });
-    return undefined;
+    cron = new Cron(pattern, { paused: true });
   } catch (error) {
     return (error instanceof Error ? error.message : String(error)).replace(/^CronPattern: /, '');
   }
+  return cron.nextRun() === null ? NEVER_DUE : undefined;
 }
 
 /** Whether this Node knows `zone` as an IANA time zone (`Europe/Berlin`, `UTC`). */

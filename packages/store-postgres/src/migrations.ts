@@ -376,6 +376,15 @@ export const MIGRATIONS: readonly { name: string; sql: string }[] = [
   CREATE INDEX deliveries_by_expiry ON deliveries (expires_at);
   `,
   },
+  {
+    // A one-time task whose run failed ends `failed`, with the run's error, instead of `done` (SQLite v11).
+    name: 'task-failures',
+    sql: `
+  ALTER TABLE tasks DROP CONSTRAINT tasks_status_check;
+  ALTER TABLE tasks ADD CONSTRAINT tasks_status_check CHECK (status IN ('active', 'done', 'failed', 'cancelled'));
+  ALTER TABLE tasks ADD COLUMN error text;
+  `,
+  },
 ];
 
 export interface MigrationStatus {

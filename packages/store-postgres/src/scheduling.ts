@@ -2,6 +2,7 @@ import {
   checkDue,
   checkKey,
   checkTask,
+  finishedAs,
   type TaskRow,
   type TasksRepo,
   type TriggersRepo,
@@ -91,12 +92,13 @@ export function createTasks(db: Db): TasksRepo {
       );
       return (rowCount ?? 0) > 0;
     },
-    async finish(id) {
+    async finish(id, outcome) {
       if (!Number.isSafeInteger(id)) return;
-      await db.query("UPDATE tasks SET status = 'done', ended_at = $1 WHERE id = $2 AND status = 'active'", [
-        Date.now(),
-        id,
-      ]);
+      const { status, error } = finishedAs(outcome);
+      await db.query(
+        "UPDATE tasks SET status = $1, error = $2, ended_at = $3 WHERE id = $4 AND status = 'active'",
+        [status, error, Date.now(), id],
+      );
     },
   };
 }

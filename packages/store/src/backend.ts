@@ -145,7 +145,7 @@ export {
   toSessionFile,
 } from './session-files-check.js';
 export { SESSION_COLUMNS, type SessionRow, toSession } from './sessions.js';
-export { type TaskRow, toTask } from './tasks.js';
+export { finishedAs, type TaskRow, toTask } from './tasks.js';
 export { checkDue } from './triggers.js';
 export { type TrustRow, toRecord as toTrustRecord } from './trust.js';
 export {

@@ -442,7 +442,8 @@ export interface TriggersRepo {
   claim(key: string, dueAt: Date, lease: LeaseKey): Promise<boolean>;
 }
 
-export type TaskStatus = 'active' | 'done' | 'cancelled';
+/** `done`: a one-time task ran; `failed`: its run did not end `ok` (a one-time task is not retried). */
+export type TaskStatus = 'active' | 'done' | 'failed' | 'cancelled';
 
 /** A task a user (or the model, with their approval) scheduled: run by `birdie start` as the user. */
 export interface ScheduledTask {
@@ -462,6 +463,8 @@ export interface ScheduledTask {
   createdByRun?: number;
   /** When it stopped: ran (`at` tasks) or was cancelled. */
   endedAt?: Date;
+  /** Why its run failed (status `failed`). */
+  error?: string;
 }
 
 export interface NewTask {
@@ -483,8 +486,11 @@ export interface TasksRepo {
   get(id: number, userId: string): Promise<ScheduledTask | undefined>;
   /** Cancels an active task of the user; `false` when there is none with that id. */
   cancel(id: number, userId: string): Promise<boolean>;
-  /** Marks a one-time (`at`) task done after its run. */
-  finish(id: number): Promise<void>;
+  /**
+   * Marks an active one-time (`at`) task done after its run, or `failed` with the run's `error` when it did not end
+   * `ok`; a task that already ended stays as it ended.
+   */
+  finish(id: number, outcome?: { error?: string }): Promise<void>;
 }
 
 /**

@@ -232,3 +232,40 @@ describe('per-user-numbers', () => {
     }
   });
 });
+
+describe('task-failures (v11)', () => {
+  it('keeps every task as it was and lets a one-time task end `failed`', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'birdie-store-v10-'));
+    dirs.push(dir);
+    const file = join(dir, 'birdie.db');
+    const db = new Database(file);
+    const before = MIGRATIONS.findIndex((sql) => sql.includes('tasks_v11'));
+    for (const sql of MIGRATIONS.slice(0, before)) db.exec(sql);
+    db.pragma(`user_version = ${before}`);
+    const task = db.prepare(
+      `INSERT INTO tasks (user_id, prompt, every_s, at, status, created_at, ended_at) VALUES ('alice', ?, ?, ?, ?, 1000, ?)`,
+    );
+    task.run('hourly', 3600, null, 'active', null);
+    task.run('once', null, 5000, 'done', 6000);
+    task.run('later', null, 9000, 'active', null);
+    db.close();
+    const store = openStore({ file });
+    try {
+      const kept = await store.tasks.list('alice', { all: true });
+      expect(kept.map((t) => [t.id, t.prompt, t.status, t.endedAt?.getTime()])).toEqual([
+        [1, 'hourly', 'active', undefined],
+        [2, 'once', 'done', 6000],
+        [3, 'later', 'active', undefined],
+      ]);
+      await store.tasks.finish(3, { error: 'error: no reply (run 4)' });
+      expect(await store.tasks.get(3, 'alice')).toMatchObject({
+        status: 'failed',
+        error: 'error: no reply (run 4)',
+      });
+      const next = await store.tasks.create({ userId: 'alice', prompt: 'new', every: 60 });
+      expect(next.id).toBe(4);
+    } finally {
+      await store.close();
+    }
+  });
+});

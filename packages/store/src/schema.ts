@@ -308,4 +308,30 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX deliveries_by_expiry ON deliveries (expires_at);
   `,
+  // v11: a one-time task whose run failed ends `failed`, with the run's error, instead of `done`. The status CHECK
+  // changes, which SQLite does only by rebuilding the table (nothing refers to a task's row).
+  `
+  CREATE TABLE tasks_v11 (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    user_id TEXT NOT NULL,
+    agent TEXT,
+    prompt TEXT NOT NULL,
+    schedule TEXT,
+    timezone TEXT,
+    every_s REAL,
+    at INTEGER,
+    status TEXT NOT NULL CHECK (status IN ('active', 'done', 'failed', 'cancelled')),
+    created_at INTEGER NOT NULL,
+    created_by_run INTEGER,
+    ended_at INTEGER,
+    error TEXT
+  );
+  INSERT INTO tasks_v11
+    (id, user_id, agent, prompt, schedule, timezone, every_s, at, status, created_at, created_by_run, ended_at)
+    SELECT id, user_id, agent, prompt, schedule, timezone, every_s, at, status, created_at, created_by_run, ended_at
+    FROM tasks;
+  DROP TABLE tasks;
+  ALTER TABLE tasks_v11 RENAME TO tasks;
+  CREATE INDEX tasks_by_user ON tasks (user_id, status, id);
+  `,
 ];

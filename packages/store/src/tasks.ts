@@ -16,6 +16,7 @@ export interface TaskRow {
   created_at: number;
   created_by_run: number | null;
   ended_at: number | null;
+  error: string | null;
 }
 
 export function createTasks(db: Db): SyncOf<TasksRepo> {
@@ -32,7 +33,7 @@ export function createTasks(db: Db): SyncOf<TasksRepo> {
     "UPDATE tasks SET status = 'cancelled', ended_at = ? WHERE id = ? AND user_id = ? AND status = 'active'",
   );
   const finish = db.prepare(
-    "UPDATE tasks SET status = 'done', ended_at = ? WHERE id = ? AND status = 'active'",
+    "UPDATE tasks SET status = ?, error = ?, ended_at = ? WHERE id = ? AND status = 'active'",
   );
   return {
     create(task) {
@@ -67,11 +68,22 @@ export function createTasks(db: Db): SyncOf<TasksRepo> {
       if (!Number.isSafeInteger(id)) return false;
       return immediate(db, () => cancel.run(Date.now(), id, userId)).changes > 0;
     },
-    finish(id) {
+    finish(id, outcome) {
       if (!Number.isSafeInteger(id)) return;
-      immediate(db, () => finish.run(Date.now(), id));
+      const { status, error } = finishedAs(outcome);
+      immediate(db, () => finish.run(status, error, Date.now(), id));
     },
   };
+}
+
+/** The status and error a one-time task ends with after its run (`failed` with the run's error). */
+export function finishedAs(outcome: { error?: string } | undefined): {
+  status: TaskStatus;
+  error: string | null;
+} {
+  return outcome?.error !== undefined
+    ? { status: 'failed', error: outcome.error }
+    : { status: 'done', error: null };
 }
 
 export function toTask(row: TaskRow): ScheduledTask {
@@ -89,5 +101,6 @@ export function toTask(row: TaskRow): ScheduledTask {
   if (row.at !== null) task.at = new Date(Number(row.at));
   if (row.created_by_run !== null) task.createdByRun = Number(row.created_by_run);
   if (row.ended_at !== null) task.endedAt = new Date(Number(row.ended_at));
+  if (row.error !== null && row.error !== undefined) task.error = row.error;
   return task;
 }

@@ -338,10 +338,16 @@ export const TaskSchema = z
     timezone: z.string().optional(),
     every: z.int().optional().openapi({ description: 'Seconds between runs.' }),
     at: dateTime().optional().openapi({ description: 'The one time it runs.' }),
-    status: z.enum(['active', 'done', 'cancelled']),
+    status: z.enum(['active', 'done', 'failed', 'cancelled']).openapi({
+      description: '`done`: a one-time task ran; `failed`: its run did not end `ok` (it is not retried).',
+    }),
     createdAt: dateTime(),
     createdByRun: z.int().optional().openapi({ description: 'The run whose `schedule_task` call made it.' }),
     endedAt: dateTime().optional(),
+    error: z
+      .string()
+      .optional()
+      .openapi({ description: 'Why its run failed (status `failed`): the run status, error and run id.' }),
   })
   .openapi('Task', {
     description:

@@ -20,6 +20,7 @@ function taskJson(t: ScheduledTask) {
     createdAt: t.createdAt.toISOString(),
     ...(t.createdByRun !== undefined ? { createdByRun: t.createdByRun } : {}),
     ...(t.endedAt !== undefined ? { endedAt: t.endedAt.toISOString() } : {}),
+    ...(t.error !== undefined ? { error: t.error } : {}),
   };
 }
 
@@ -34,7 +35,7 @@ export const listTasks = defineRoute(
         all: z
           .enum(['true', 'false'])
           .optional()
-          .openapi({ description: '`true`: also the tasks that are done or were cancelled.' }),
+          .openapi({ description: '`true`: also the tasks that are done, failed or were cancelled.' }),
       }),
     },
     responses: {

@@ -111,6 +111,23 @@ describe.each(backends)('$name', (backend) => {
       expect((await t.store.tasks.get(a.id, 'alice'))?.prompt).toBe('summarise the inbox');
     });
 
+    it('a one-time task whose run failed is finished `failed`, with the error; a finished one stays as it ended', async () => {
+      const at = new Date(Date.now() + 3_600_000);
+      const ok = await t.store.tasks.create({ userId: 'alice', prompt: 'ok', at });
+      const bad = await t.store.tasks.create({ userId: 'alice', prompt: 'bad', at });
+      await t.store.tasks.finish(ok.id);
+      await t.store.tasks.finish(bad.id, { error: 'model call failed: no scripted reply' });
+      await t.store.tasks.finish(bad.id);
+      expect(await t.store.tasks.list('alice')).toEqual([]);
+      const all = await t.store.tasks.list('alice', { all: true });
+      expect(all.map((x) => [x.id, x.status, x.error])).toEqual([
+        [ok.id, 'done', undefined],
+        [bad.id, 'failed', 'model call failed: no scripted reply'],
+      ]);
+      expect(all[1]!.endedAt).toBeInstanceOf(Date);
+      expect(await t.store.tasks.cancel(bad.id, 'alice')).toBe(false);
+    });
+
     it('take exactly one of schedule, every and at', async () => {
       for (const bad of [
         { userId: 'alice', prompt: 'x' },
