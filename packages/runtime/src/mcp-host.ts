@@ -144,7 +144,7 @@ export async function openMcpHost(
       skills,
       options.http ? { enable: [], disable: [] } : skillFlags({ registry }, flags),
     );
-    const mcpTools = mcpPassThrough(registry, policy);
+    const mcpTools = mcpPassThrough(registry, policy, { sharedByUsers: serve !== undefined });
     const listeners = new Set<() => void>();
     const changed = () => {
       for (const listener of listeners) listener();

@@ -9,7 +9,8 @@ import type { LoadedRegistry, SkillPolicy } from '@birdie/registry';
 export interface McpPassThrough {
   /**
    * The session's MCP tools (none when no allowed skill declares a server), and the servers that failed. `cwd` is the
-   * folder the session's tools work in: the servers' root (`roots/list`), as in the agent's turn.
+   * folder the session's tools work in: the servers' root (`roots/list`), as in the agent's turn, unless the servers
+   * are shared by several users (`sharedByUsers`), when they are given no root at all.
    */
   tools(sessionKey: string, cwd: string): Promise<{ tools: DeclaredTool[]; errors: Error[] }>;
   /** Hears that a server's tools changed (`notifications/tools/list_changed` from it). */
@@ -17,7 +18,15 @@ export interface McpPassThrough {
   close(): Promise<void>;
 }
 
-export function mcpPassThrough(registry: LoadedRegistry, policy: SkillPolicy): McpPassThrough {
+export function mcpPassThrough(
+  registry: LoadedRegistry,
+  policy: SkillPolicy,
+  /**
+   * One server process serves every user of this host (`birdie mcp --http`): its root would be whichever user's
+   * workspace listed or called last, so it gets none and is never told another user's folder.
+   */
+  options: { sharedByUsers?: boolean } = {},
+): McpPassThrough {
   let built: Promise<{ manager: McpManager; builder: ToolsetBuilder }> | undefined;
   const listeners = new Set<() => void>();
   const open = () => {
@@ -39,7 +48,7 @@ export function mcpPassThrough(registry: LoadedRegistry, policy: SkillPolicy): M
       if (!policy.allowedSkills(sessionKey, snapshot).some((skill) => skill.mcpServer !== undefined))
         return { tools: [], errors: [] };
       const { builder } = await open();
-      const toolset = await builder.build(sessionKey, snapshot, undefined, { cwd });
+      const toolset = await builder.build(sessionKey, snapshot, undefined, options.sharedByUsers ? {} : { cwd });
       return { tools: toolset.tools.filter((tool) => tool.kind === 'mcp'), errors: toolset.errors };
     },
     onToolsChanged(listener) {

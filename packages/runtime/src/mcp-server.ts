@@ -13,6 +13,7 @@ import {
 import { connectionWork } from './mcp-connection-work.js';
 import type { McpHost } from './mcp-host.js';
 import { callMcpTool, type McpApprovalAnswer, type McpApprovalQuestion } from './mcp-tool-call.js';
+import { oneLine } from './session-titles.js';
 
 export interface McpServerOptions {
   /** Whose sessions the connection's calls are logged in (a token's user under `--http`). */
@@ -88,10 +89,11 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
   let opened: Promise<{ session: Session }> | undefined;
   /** The session, once made: the host's grants of it are let go when the connection ends. */
   let made: Session | undefined;
+  /** The client's own name (`clientInfo.name`, a remote client's choice under `--http`) as one line of text. */
+  const clientName = () => oneLine(server.getClientVersion()?.name ?? 'client', 100);
   const open = () => {
     opened ??= (async () => {
-      const client = server.getClientVersion()?.name ?? 'client';
-      made = await host.newSession(options.userId, `mcp ${client}`.slice(0, 120));
+      made = await host.newSession(options.userId, `mcp ${clientName()}`);
       return { session: made };
     })();
     // A failure is not kept: the next request tries again.
@@ -188,7 +190,7 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
     extra: { requestId: string | number; signal: AbortSignal },
   ) => {
     const { session } = await open();
-    const client = server.getClientVersion()?.name ?? 'client';
+    const client = clientName();
     const refused = (text: string) => ({ content: [{ type: 'text' as const, text }], isError: true });
     let cwd = host.cwd;
     if (host.serve) {
@@ -233,7 +235,7 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
       cwd,
       ask,
       signal: extra.signal,
-      trigger: `mcp ${client}`.slice(0, 120),
+      trigger: `mcp ${client}`,
       approvals,
     });
     return {

@@ -7,7 +7,7 @@ export const TITLE_CHARS = 60;
 /** One line of at most `TITLE_CHARS` characters: whitespace runs become one space, a longer text ends with `…`. */
 export function oneLine(text: string, max = TITLE_CHARS): string {
   const line = text
-    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
   return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;

@@ -27,8 +27,8 @@ function rowOf(r: LoggedRun, style: ReturnType<typeof styler>): string[] {
     statusColor(r.status),
     r.durationMs === undefined ? '-' : formatMs(r.durationMs),
     `↑${r.inputTokens} ↓${r.outputTokens}`,
-    `${r.model ?? '-'}${r.agent ? ` (${r.agent.name}@${r.agent.digest.slice(0, 8)})` : ''}`,
-    r.trigger ?? '-',
+    terminalText(`${r.model ?? '-'}${r.agent ? ` (${r.agent.name}@${r.agent.digest.slice(0, 8)})` : ''}`),
+    terminalText(r.trigger ?? '-'),
     [
       terminalText(toolCallsText(r.toolCalls)),
       r.notices.length > 0

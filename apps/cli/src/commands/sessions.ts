@@ -13,6 +13,7 @@ import { plural } from '../render/diagnostics.js';
 import { formatHistory } from '../render/history.js';
 import { printList } from '../render/list.js';
 import { styler } from '../render/style.js';
+import { terminalText } from '../render/terminal-text.js';
 
 export async function sessionsListCommand({ io, values }: CommandContext): Promise<number> {
   const { userId, sessions } = await listSessions(io, values);
@@ -24,7 +25,7 @@ export async function sessionsListCommand({ io, values }: CommandContext): Promi
       String(s.turns),
       `↑${s.inputTokens} ↓${s.outputTokens}`,
       s.updatedAt.toISOString().slice(0, 16).replace('T', ' '),
-      s.title ?? '',
+      terminalText(s.title ?? ''),
     ],
   });
 }
@@ -43,7 +44,7 @@ export async function sessionsShowCommand({ io, values, positionals }: CommandCo
     io.stdout,
     style(
       'dim',
-      `session ${session.id} · user ${session.userId} · ${plural(session.turns, 'turn')} · ↑${session.inputTokens} ↓${session.outputTokens} tok${compactions.length ? ` · ${plural(compactions.length, 'compaction')}` : ''}${session.title ? ` · ${session.title}` : ''}`,
+      `session ${session.id} · user ${session.userId} · ${plural(session.turns, 'turn')} · ↑${session.inputTokens} ↓${session.outputTokens} tok${compactions.length ? ` · ${plural(compactions.length, 'compaction')}` : ''}${session.title ? ` · ${terminalText(session.title)}` : ''}`,
     ),
   );
   io.stdout.write(
