@@ -21,6 +21,16 @@ const PREVIEW_TIMEOUT_MS = 10_000;
 /** Room for the texts `readChangePreview` keeps (JSON escapes included); a larger output is cut and not JSON. */
 const PREVIEW_OUTPUT_BYTES = 2 * 1024 * 1024;
 
+/** When a tool run through `entrypoint` asks (undefined: one that does not resolve, whose every call fails). */
+export function entrypointApproval(entrypoint: Entrypoint | undefined, tool: SkillTool) {
+  return defaultApproval(
+    entrypoint?.raw ?? false,
+    tool.approval,
+    tool.preview !== undefined,
+    entrypoint?.runsCode !== undefined,
+  );
+}
+
 /**
  * A skill tool: the skill's own JSON Schema for the model, run through `@birdie/entrypoints` with the tool's
  * timeout (or the limits' default) and retries, the turn's abort signal, cwd and tool environment. An entrypoint
@@ -62,12 +72,7 @@ export function createSkillTool(
       skill: skill.name,
       kind: 'skill',
       parameters: structuredClone(tool.schema),
-      approval: defaultApproval(
-        entrypoint?.raw ?? false,
-        tool.approval,
-        tool.preview !== undefined,
-        entrypoint?.runsCode !== undefined,
-      ),
+      approval: entrypointApproval(entrypoint, tool),
       raw: entrypoint?.raw ?? false,
       ...(tool.preview !== undefined
         ? {
