@@ -16,17 +16,10 @@ export function isEngineRefusal(error: unknown): boolean {
 
 export function apiErrorOf(error: unknown, sessionId?: string): ApiError | undefined {
   if (!isStoreError(error)) return undefined;
-  const session = sessionId ? `session ${sessionId}` : 'the session';
   switch (error.code) {
     case 'session-busy':
     case 'lease-lost':
-      return new ApiError(
-        'session-busy',
-        `${session} is busy: another turn is running on it; try again when it ends`,
-        {
-          cause: error,
-        },
-      );
+      return sessionBusy(sessionId, error);
     case 'not-owner':
     case 'not-found':
     case 'invalid-id':
@@ -55,4 +48,14 @@ export function apiErrorOf(error: unknown, sessionId?: string): ApiError | undef
     default:
       return undefined;
   }
+}
+
+/** `409 session-busy`: a turn of the session runs (on any worker). */
+export function sessionBusy(sessionId: string | undefined, cause?: unknown): ApiError {
+  const session = sessionId ? `session ${sessionId}` : 'the session';
+  return new ApiError(
+    'session-busy',
+    `${session} is busy: another turn is running on it; try again when it ends`,
+    cause === undefined ? {} : { cause },
+  );
 }

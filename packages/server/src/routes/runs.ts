@@ -36,7 +36,10 @@ export const listRuns = defineRoute(
           description: 'Only runs with a smaller id: the next page is `before` = the last id of this one.',
         }),
         parent: z
-          .union([z.literal('none'), z.string().regex(/^[1-9]\d{0,15}$/)])
+          // At most 15 digits: every such id is exact as a JavaScript number (16 digits may not be, and a store refuses it).
+          .union([z.literal('none'), z.string().regex(/^[1-9]\d{0,14}$/)], {
+            error: 'must be none or a run id (1-15 digits)',
+          })
           .optional()
           .openapi({
             description:
