@@ -284,6 +284,16 @@ describe('two birdie serve workers on one PostgreSQL database', { timeout: 120_0
     expect(await runs.text()).not.toMatch(/at .*\.js|postgres/);
   });
 
+  it('a NUL in a run filter is 400 naming the filter, never the database’s address', async () => {
+    for (const filter of ['agent=%00', 'agent=a%00b', 'session=%00']) {
+      const response = await w1.request(`/v1/runs?${filter}`, { token: alice });
+      expect(response.status, filter).toBe(400);
+      const text = await response.text();
+      expect(JSON.parse(text).error.code, filter).toBe('invalid-request');
+      expect(text, filter).not.toMatch(/postgres|birdie@|host=|\/tmp\//);
+    }
+  });
+
   it('a concurrent turn of one session is 409 "session busy", on the same worker and on the other', async () => {
     const id = await newSession(w1);
     const started = await readFile(files.started, 'utf8').catch(() => '');

@@ -89,6 +89,16 @@ export const MEMORY_BUILTINS: Readonly<Record<string, MemoryBuiltin>> = Object.f
   },
 });
 
+/** When a `builtin:<target>` tool asks: a write always (a skill's `approval: never` cannot lift it), a read when the skill says so. */
+export function builtinApproval(target: string, tool: SkillTool) {
+  const builtin = Object.hasOwn(MEMORY_BUILTINS, target)
+    ? MEMORY_BUILTINS[target]
+    : Object.hasOwn(TASK_BUILTINS, target)
+      ? TASK_BUILTINS[target]
+      : undefined;
+  return defaultApproval(false, builtin?.writes ? 'required' : tool.approval);
+}
+
 /**
  * A skill tool whose entrypoint is `builtin:<name>`: the graph's implementation under the skill's tool name and
  * description. It reaches the long-term memory the turn was given (`memoryStore`); without one it says so.
@@ -127,8 +137,7 @@ export function createBuiltinSkillTool(
       skill: skill.name,
       kind: 'builtin',
       parameters: structuredClone(builtin?.parameters ?? { type: 'object', properties: {} }),
-      // A write always asks (a skill's `approval: never` cannot lift it); a read asks when the skill says so.
-      approval: defaultApproval(false, builtin?.writes ? 'required' : tool.approval),
+      approval: builtinApproval(target, tool),
       execute,
     },
     { maxOutputChars, describeError: describeBuiltinError },

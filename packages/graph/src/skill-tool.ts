@@ -35,6 +35,16 @@ export interface SkillToolOptions {
   inSession?: boolean;
 }
 
+/** When a tool run through `entrypoint` asks (undefined: one that does not resolve, whose every call fails). */
+export function entrypointApproval(entrypoint: Entrypoint | undefined, tool: SkillTool) {
+  return defaultApproval(
+    entrypoint?.raw ?? false,
+    tool.approval,
+    tool.preview !== undefined,
+    entrypoint?.runsCode !== undefined,
+  );
+}
+
 /**
  * A skill tool: the skill's own JSON Schema for the model, run through `@birdie/entrypoints` with the tool's
  * timeout (or the limits' default) and retries, the turn's abort signal, cwd and tool environment. An entrypoint
@@ -79,12 +89,7 @@ export function createSkillTool(
       skill: skill.name,
       kind: 'skill',
       parameters: structuredClone(tool.schema),
-      approval: defaultApproval(
-        entrypoint?.raw ?? false,
-        tool.approval,
-        tool.preview !== undefined,
-        entrypoint?.runsCode !== undefined,
-      ),
+      approval: entrypointApproval(entrypoint, tool),
       raw: entrypoint?.raw ?? false,
       ...(tool.preview !== undefined
         ? {

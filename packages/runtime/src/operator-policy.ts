@@ -1,6 +1,6 @@
 import { resolveEntrypoint } from '@birdie/entrypoints';
 import type { ApprovalMode, ApprovalRule } from '@birdie/graph';
-import { defaultApproval } from '@birdie/graph/tools';
+import { skillToolApproval } from '@birdie/graph/tool-approval';
 import type { PolicyCeiling, RegistrySnapshot } from '@birdie/registry';
 import type { SkillInfo } from '@birdie/server';
 import type { Skill, SkillTool } from '@birdie/skill-parser';
@@ -125,8 +125,8 @@ export function operatorPolicy(
           mcpServer: skill.mcpServer !== undefined,
           tools: skill.tools.map((tool) => {
             const raw = isRaw(skill, tool);
-            const asks =
-              raw || defaultApproval(raw, tool.approval, tool.preview !== undefined)(approval) !== null;
+            // The rule the agent builds the tool with (a builtin that writes, a command that runs a value as code).
+            const asks = raw || skillToolApproval(skill, tool)(approval) !== null;
             return {
               name: tool.name,
               description: tool.description,

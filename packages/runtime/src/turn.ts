@@ -427,9 +427,11 @@ async function leasedTurn(
     if (result.status !== 'error') throw error;
   }
   if (wantsTitle && typeof input === 'string') {
-    // A title is a convenience: failing to make one never fails the turn.
-    const { titleAfterTurn } = await import('./session-titles.js');
-    result.title = await titleAfterTurn(rt, session, input).catch(() => undefined);
+    // A title is a convenience: failing to make one never fails the turn — nor does its module failing to load (a CLI
+    // rebuilt under a running server), nor a title step that throws at once rather than rejecting.
+    result.title = await import('./session-titles.js')
+      .then(({ titleAfterTurn }) => titleAfterTurn(rt, session, input))
+      .catch(() => undefined);
   }
   return result;
 }

@@ -14,7 +14,7 @@ import { RateLimiter } from './rate-limit.js';
 import type { ApiEnv, RouteDeps } from './routes/define.js';
 import { ROUTES } from './routes/index.js';
 import type { ServeRuntime } from './runtime.js';
-import { apiErrorOf } from './store-errors.js';
+import { apiErrorOf, isEngineRefusal } from './store-errors.js';
 import type { Turns } from './turns.js';
 import { refuseInvalid } from './validation.js';
 import { webApp } from './web-app.js';
@@ -132,6 +132,10 @@ export function createApp(o: AppOptions): OpenAPIHono<ApiEnv> {
   app.onError((error, c) => {
     o.metrics.storeError(error);
     const known = error instanceof ApiError ? error : (apiErrorOf(error) ?? httpError(error));
+    // The database refused a value the checks let through: the client is told less than the operator needs.
+    const underlying = error instanceof ApiError ? error.cause : error;
+    if (isEngineRefusal(underlying))
+      o.onError(underlying, `${c.req.method} ${c.req.path}`, { requestId: c.get('requestId') });
     if (known) {
       if (known.retryAfter !== undefined) c.header('Retry-After', String(known.retryAfter));
       return c.json(errorBody(known.code, known.message), known.status as never);

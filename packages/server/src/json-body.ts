@@ -25,22 +25,41 @@ export function parseJsonBody(bytes: Uint8Array, contentType: string): unknown {
   } catch {
     throw new ApiError('invalid-request', 'the body is not valid JSON');
   }
-  if (!wellFormed(value)) throw notUtf8();
+  checkStrings(value);
   return value;
 }
 
 const notUtf8 = () => new ApiError('invalid-encoding', 'the request body is not valid UTF-8');
 
+/** No request of the API nests deeper; the code that reads a body (validation, comparing, storing) may recurse. */
+export const MAX_BODY_DEPTH = 64;
+
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** Every string of the value (keys included) is well-formed UTF-16, so it encodes to UTF-8 unchanged. */
-function wellFormed(value: unknown): boolean {
-  if (typeof value === 'string') return !LONE_SURROGATE.test(value);
-  if (Array.isArray(value)) return value.every(wellFormed);
-  if (value !== null && typeof value === 'object')
-    return Object.entries(value).every(([key, item]) => !LONE_SURROGATE.test(key) && wellFormed(item));
-  return true;
+/**
+ * Every string of the value (keys included) is well-formed UTF-16, so it encodes to UTF-8 unchanged, and the value
+ * nests at most `MAX_BODY_DEPTH` levels. Iterative: a small body of thousands of nested arrays must not exhaust the
+ * call stack (it was a 500).
+ */
+function checkStrings(value: unknown): void {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [item, depth] = next;
+    if (typeof item === 'string') {
+      if (LONE_SURROGATE.test(item)) throw notUtf8();
+    } else if (item !== null && typeof item === 'object') {
+      if (depth >= MAX_BODY_DEPTH)
+        throw new ApiError(
+          'invalid-request',
+          `the body nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels`,
+        );
+      for (const [key, child] of Object.entries(item)) {
+        if (!Array.isArray(item) && LONE_SURROGATE.test(key)) throw notUtf8();
+        stack.push([child, depth + 1]);
+      }
+    }
+  }
 }
 
 /**

@@ -107,7 +107,7 @@ export function createServer(options: ServerOptions): BirdieServer {
       lostTurnMs: options.lostTurnMs,
     }),
     observers: options.onLog ? [metrics, turnLog(log)] : [metrics],
-    onError: (error) => onError(error, 'turn log'),
+    onError: (error, where = 'turn log', context) => onError(error, where, context),
   });
   const app = createApp({
     runtime: options.runtime,

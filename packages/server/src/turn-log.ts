@@ -17,7 +17,8 @@ export function turnLog(log: Log): TurnObserver {
           ? { inputTokens: end.summary.inputTokens, outputTokens: end.summary.outputTokens }
           : {}),
         ...(end.summary?.errorCode ? { errorCode: end.summary.errorCode } : {}),
-        ...(end.error !== undefined ? { error: 'the turn could not be recorded' } : {}),
+        // The operator's log: what went wrong, which the client is not told.
+        ...(end.error !== undefined ? { error: errorText(end.error) } : {}),
       }),
   };
 }
@@ -28,4 +29,8 @@ function fields(turn: TurnContext) {
     sessionId: turn.sessionId,
     userId: turn.userId,
   };
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

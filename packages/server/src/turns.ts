@@ -53,7 +53,8 @@ export interface TurnsOptions {
   workspaces?: Workspaces;
   /** Told of the turns this worker runs (the metrics, the log); a resend that joins a turn is not a new one. */
   observers?: TurnObserver[];
-  onError(error: unknown): void;
+  /** A failure nobody is told of in full: the turn log's (`where` unset), or a turn's (`where` names it). */
+  onError(error: unknown, where?: string, context?: { requestId?: string }): void;
 }
 
 const TURN_DEFAULTS = {
@@ -251,6 +252,14 @@ export class Turns {
         (error: unknown) => {
           for (const o of observers) o.finished(context, { status: 'error', seconds: seconds(), error });
           const mapped = apiErrorOf(error, session.id);
+          // Not a state of the store the client is told of: a fault (a module that no longer loads, a bug). The
+          // client gets a generic sentence; the operator's error log gets what happened.
+          if (!mapped)
+            this.options.onError(
+              error,
+              `turn of session ${session.id}`,
+              requestId !== undefined ? { requestId } : {},
+            );
           return recorder.end('error', [
             {
               type: 'error',

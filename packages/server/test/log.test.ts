@@ -85,6 +85,29 @@ describe('request ids and the log', () => {
     ]);
   });
 
+  it('a turn that fails unexpectedly after it started: the client gets the generic error, the log the real one', async () => {
+    const token = await h.token();
+    const { id } = (await (await h.request('/v1/sessions', { token, json: {} })).json()) as { id: string };
+    h.runtime.script = async ({ handlers }) => {
+      handlers.onEvent({ type: 'token', text: 'the whole answer' });
+      throw new Error('Cannot find module session-titles-BI71lisA.js');
+    };
+    entries.length = 0;
+    where.length = 0;
+    const response = await h.request(`/v1/sessions/${id}/turns`, { token, json: { prompt: 'hi' } });
+    const requestId = response.headers.get('x-request-id') ?? undefined;
+    const streamed = await events(response);
+    expect(streamed.find((e) => e.type === 'error')).toEqual({
+      type: 'error',
+      error: { code: 'internal', message: 'the turn could not be recorded' },
+    });
+    expect(JSON.stringify(streamed)).not.toContain('session-titles');
+    expect(where).toEqual([{ where: `turn of session ${id}`, requestId }]);
+    const finished = entries.find((e) => e.msg === 'turn finished');
+    expect(finished).toMatchObject({ level: 'error', status: 'error', requestId });
+    expect(finished?.error).toContain('Cannot find module session-titles-BI71lisA.js');
+  });
+
   it('an unexpected failure reaches onError with the request id the client got', async () => {
     const token = await h.token();
     const { id } = (await (await h.request('/v1/sessions', { token, json: {} })).json()) as { id: string };

@@ -17,12 +17,12 @@ import type {
   TrustDecision,
 } from './interface.js';
 import { redactSecrets } from './secrets.js';
+import { titleProblem } from './title.js';
 
 export function checkTitle(title: unknown): string {
-  if (typeof title !== 'string' || title.length > 200 || title.includes('\0')) {
-    throw new StoreError('invalid-argument', 'a session title is a string of at most 200 characters');
-  }
-  return title;
+  const problem = titleProblem(title);
+  if (problem !== undefined) throw new StoreError('invalid-argument', problem);
+  return title as string;
 }
 
 const MAX_NAME = 200;

@@ -4,7 +4,7 @@ import { runsUserOf } from '../admin.js';
 import { ApiError } from '../errors.js';
 import { apiErrorOf } from '../store-errors.js';
 import { COMMON_ERRORS, defineRoute, errorResponses, jsonContent } from './define.js';
-import { RunSchema } from './schemas.js';
+import { filterText, RunSchema } from './schemas.js';
 
 export const listRuns = defineRoute(
   createRoute({
@@ -15,8 +15,8 @@ export const listRuns = defineRoute(
       "The caller's runs, newest first, each with its tool calls; with `user`, that user's (an admin token's only).",
     request: {
       query: z.object({
-        session: z.string().optional().openapi({ description: 'Only this session.' }),
-        user: z.string().optional().openapi({
+        session: filterText().optional().openapi({ description: 'Only this session.' }),
+        user: filterText().optional().openapi({
           description:
             "Whose runs: the caller's own by default; another user's needs an admin token (else 403 `forbidden`).",
         }),
@@ -24,8 +24,7 @@ export const listRuns = defineRoute(
           .enum(['running', 'ok', 'error', 'interrupted', 'rejected', 'cancelled', 'died'])
           .optional()
           .openapi({ description: 'Only runs that ended (or are) so.' }),
-        agent: z
-          .string()
+        agent: filterText()
           .max(128)
           .optional()
           .openapi({ description: 'Only runs whose agent has this name.' }),
@@ -37,7 +36,10 @@ export const listRuns = defineRoute(
           description: 'Only runs with a smaller id: the next page is `before` = the last id of this one.',
         }),
         parent: z
-          .union([z.literal('none'), z.string().regex(/^[1-9]\d{0,15}$/)])
+          // At most 15 digits: every such id is exact as a JavaScript number (16 digits may not be, and a store refuses it).
+          .union([z.literal('none'), z.string().regex(/^[1-9]\d{0,14}$/)], {
+            error: 'must be none or a run id (1-15 digits)',
+          })
           .optional()
           .openapi({
             description:

@@ -6,6 +6,13 @@ import { ERROR_STATUS } from '../errors.js';
 
 const dateTime = () => z.iso.datetime();
 
+/**
+ * A query filter's text: no control characters. A NUL is a value PostgreSQL cannot even compare, and none belongs in a
+ * name or an id, so the request is refused here rather than by the store.
+ */
+export const filterText = () =>
+  z.string().regex(/^[^\p{Cc}]*$/u, { error: 'must not contain control characters' });
+
 export const ErrorSchema = z
   .object({
     error: z.object({

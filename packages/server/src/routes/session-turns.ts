@@ -4,7 +4,7 @@ import { checkDecisions } from '../decisions.js';
 import { ApiError } from '../errors.js';
 import { IDEMPOTENCY_KEY, requestDigest } from '../idempotency.js';
 import { sessionEvents } from '../session-events.js';
-import { apiErrorOf } from '../store-errors.js';
+import { apiErrorOf, sessionBusy } from '../store-errors.js';
 import {
   BODY_ERRORS,
   COMMON_ERRORS,
@@ -123,6 +123,8 @@ export const answerApprovals = defineRoute(
     async (c) => {
       const decisions = c.req.valid('json').decisions as Record<string, ApprovalDecision>;
       const session = await sessionOf(c, store);
+      // A running turn first: its session waits for nothing yet, and the client should wait for its end, not give up.
+      if (await store.leases.holder(session.id)) throw sessionBusy(session.id);
       const pending = await runtime.pendingApprovals(session);
       if (pending.length === 0)
         throw new ApiError('nothing-pending', `session ${session.id} is not waiting for an approval`);

@@ -1,3 +1,4 @@
+import { TITLE_MAX_CHARS, titleProblem } from '@birdie/store/title';
 import { createRoute, z } from '@hono/zod-openapi';
 import { sessionJson } from '../session-json.js';
 import { matching } from '../session-search.js';
@@ -12,6 +13,17 @@ import {
 } from './define.js';
 import { ApprovalRequestSchema, MessageSchema, SessionSchema } from './schemas.js';
 import { sessionOf } from './session-of.js';
+
+/**
+ * Titles are one line the client shows: the store's rule (`titleProblem`), checked before the store with its reasons.
+ * The bounds and the pattern are spelt out for the document; each check stops at the first problem.
+ */
+const Title = z
+  .string()
+  .min(1, { error: titleProblem(''), abort: true })
+  .max(TITLE_MAX_CHARS, { error: titleProblem('x'.repeat(TITLE_MAX_CHARS + 1)), abort: true })
+  .regex(/^[^\u0000-\u001f\u007f]*$/, { error: titleProblem('\n'), abort: true })
+  .refine((title) => titleProblem(title) === undefined, { error: (issue) => titleProblem(issue.input) });
 
 export const createSession = defineRoute(
   createRoute({
@@ -29,7 +41,7 @@ export const createSession = defineRoute(
               description:
                 'Skills enabled for the session, among those `GET /v1/skills` lists (any other: 403 `skill-not-allowed`).',
             }),
-            title: z.string().optional(),
+            title: Title.optional(),
           }),
         ),
       },
@@ -146,13 +158,6 @@ export const deleteSession = defineRoute(
       return c.body(null, 204);
     },
 );
-
-/** Titles are one line the client shows: no control characters (a newline would break a list or a log line). */
-const Title = z
-  .string()
-  .min(1)
-  .max(200)
-  .regex(/^[^\u0000-\u001f\u007f]*$/, 'a title is one line without control characters');
 
 export const renameSession = defineRoute(
   createRoute({

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { listTokens, revokeToken } from '../admin.js';
 import { COMMON_ERRORS, defineRoute, errorResponses, jsonContent } from './define.js';
-import { TokenSchema } from './schemas.js';
+import { filterText, TokenSchema } from './schemas.js';
 
 export const listTokensRoute = defineRoute(
   createRoute({
@@ -10,7 +10,7 @@ export const listTokensRoute = defineRoute(
     operationId: 'listTokens',
     summary: 'Every API token (never the token or its hash), oldest first. Admin tokens only.',
     request: {
-      query: z.object({ user: z.string().optional().openapi({ description: "Only this user's tokens." }) }),
+      query: z.object({ user: filterText().optional().openapi({ description: "Only this user's tokens." }) }),
     },
     responses: {
       200: { description: 'Tokens.', content: jsonContent(z.object({ tokens: z.array(TokenSchema) })) },

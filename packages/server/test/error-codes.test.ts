@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { events, gate, useServer } from './helpers.js';
+
+type ErrorBody = { error: { code: string; message: string } };
+
+describe('the error codes the README documents', () => {
+  const h = useServer();
+
+  it('approvals while a turn of the session runs are 409 session-busy (not nothing-pending), here or elsewhere', async () => {
+    const token = await h.token();
+    const { id } = (await (await h.request('/v1/sessions', { token, json: {} })).json()) as { id: string };
+    const release = gate();
+    const started = gate();
+    h.runtime.script = async ({ handlers }) => {
+      started.open();
+      await release.promise;
+      handlers.onEvent({ type: 'done', status: 'ok' });
+      return { status: 'ok', inputTokens: 0, outputTokens: 0 };
+    };
+    const running = await h.request(`/v1/sessions/${id}/turns`, { token, json: { prompt: 'slow' } });
+    await started.promise;
+    const approvals = { decisions: { call_1: { type: 'approve' } } };
+    for (const server of [h.server, h.worker().server]) {
+      const response = await server.fetch(
+        new Request(`http://localhost/v1/sessions/${id}/approvals`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(approvals),
+        }),
+      );
+      expect(response.status).toBe(409);
+      expect(((await response.json()) as ErrorBody).error).toEqual({
+        code: 'session-busy',
+        message: `session ${id} is busy: another turn is running on it; try again when it ends`,
+      });
+    }
+    release.open();
+    expect((await events(running)).at(-1)).toMatchObject({ type: 'result', status: 'ok' });
+    // Once it ended, with nothing pending: nothing-pending.
+    const after = await h.request(`/v1/sessions/${id}/approvals`, { token, json: approvals });
+    expect(((await after.json()) as ErrorBody).error.code).toBe('nothing-pending');
+  });
+
+  it('?parent= takes exactly the run ids its documented pattern allows; any other is "invalid query: parent"', async () => {
+    const token = await h.token();
+    const doc = (await (await h.request('/v1/openapi.json')).json()) as {
+      paths: Record<string, { get: { parameters: Array<{ name: string; schema: unknown }> } }>;
+    };
+    const schema = JSON.stringify(
+      doc.paths['/v1/runs']!.get.parameters.find((p) => p.name === 'parent')!.schema,
+    );
+    const pattern = new RegExp(/"pattern":"([^"]+)"/.exec(schema)![1]!.replaceAll('\\\\', '\\'));
+    for (const parent of [
+      '1',
+      '900719925474099',
+      '999999999999999',
+      '9999999999999999',
+      '9007199254740993',
+      '0',
+    ]) {
+      const response = await h.request(`/v1/runs?parent=${parent}`, { token });
+      if (pattern.test(parent)) expect(response.status, parent).toBe(200);
+      else {
+        expect(response.status, parent).toBe(400);
+        expect(((await response.json()) as ErrorBody).error.message, parent).toMatch(
+          /^invalid query: parent: /,
+        );
+      }
+    }
+    expect(pattern.test('9999999999999999')).toBe(false);
+  });
+});
