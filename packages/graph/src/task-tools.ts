@@ -32,7 +32,7 @@ export const TASK_BUILTINS: Readonly<Record<string, TaskBuiltin>> = Object.freez
         every: { type: 'string', description: 'An interval such as "30m", "2h", "1d"' },
         at: {
           type: 'string',
-          description: 'One time, ISO 8601 with an offset, e.g. "2026-12-01T09:00:00+01:00"',
+          description: 'One future time, ISO 8601 with an offset, e.g. "2026-12-01T09:00:00+01:00"',
         },
         agent: { type: 'string', description: 'The agent that runs it (default: the default agent)' },
       },

@@ -132,8 +132,6 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
           inputTokens: result.inputTokens,
           outputTokens: result.outputTokens,
         }),
-        // The run log's id (`birdie logs show RUN`); none when the turn never started.
-        ...(result.runId !== undefined ? { run: result.runId } : {}),
       });
     // A turn that never started (stopped while waiting for the session) used nothing to sum up.
     else if (result.runId !== undefined)
