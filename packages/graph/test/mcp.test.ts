@@ -269,6 +269,29 @@ describe('MCP through server-everything (stdio)', { timeout: 60_000 }, () => {
     expect(ofType(events, 'tool-end')[0]).toMatchObject({ name: 'echo', ok: true });
   });
 
+  it('a remote server nobody listens at is named with its address and why it cannot be reached', async () => {
+    // A port that was free a moment ago: nothing listens there.
+    const { createServer } = await import('node:net');
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+    const url = `http://127.0.0.1:${port}/mcp`;
+    const { agent, model } = await setup({
+      'gone/SKILL.md': `---\nname: gone\ndescription: MCP server gone\nenabled_by_default: true\nmcp_server:\n  transport: streamable_http\n  url: ${url}\n---\n`,
+    });
+    model.respond(new AIMessage('no tools, still fine'));
+    const events = await collect(agent.stream('hi', { threadId: 't1' }));
+    const [error] = ofType(events, 'error');
+    expect(error?.error.code).toBe('mcp-unavailable');
+    expect(error?.error.message).toBe(
+      `MCP server "gone" failed to start: cannot reach ${url} (connection refused, ECONNREFUSED)`,
+    );
+    expect(ofType(events, 'done')[0]?.status).toBe('ok');
+  });
+
   it('a server that hangs times out, is killed, and does not block the turn', async () => {
     const scratch = await makeTempDir();
     cleanups.push(() => scratch.cleanup());
