@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startHttpMcpServer } from '@birdie/test-utils';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -345,29 +344,12 @@ describe('birdie mcp passes on the tools of mcp_server skills', { timeout: 120_0
   it("over --http one server serves every user, so it is told no user's folder as its root", async () => {
     // A remote server (a local process is not run for strangers without the sandbox): the reference server over
     // streamable HTTP, in a skills folder of its own.
-    const port = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = probe.address() as AddressInfo;
-        probe.close(() => resolve(port));
-      });
-    });
-    const remote = spawn(process.execPath, [everything, 'streamableHttp'], {
-      env: { ...process.env, PORT: String(port) },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let said = '';
-    await new Promise<void>((resolve, reject) => {
-      remote.stderr.on('data', (chunk: Buffer) => {
-        said += chunk;
-        if (said.includes('listening on port')) resolve();
-      });
-      remote.on('exit', (code) => reject(new Error(`server-everything exited (${code}): ${said}`)));
-    });
+    const remote = await startHttpMcpServer(everything);
     const remoteSkills = join(box.dir.path, 'remote-skills');
     await mkdir(join(remoteSkills, 'everything'), { recursive: true });
     await writeFile(
       join(remoteSkills, 'everything', 'SKILL.md'),
-      `---\nname: everything\ndescription: The MCP reference server\nenabled_by_default: true\nmcp_server:\n  transport: streamable_http\n  url: http://127.0.0.1:${port}/mcp\n---\n`,
+      `---\nname: everything\ndescription: The MCP reference server\nenabled_by_default: true\nmcp_server:\n  transport: streamable_http\n  url: ${remote.url}\n---\n`,
     );
     // The operator names a skill with an MCP server for it to be shared by every user (`serve.skills`).
     const config = join(box.dir.path, 'remote-config.json');
@@ -407,7 +389,7 @@ describe('birdie mcp passes on the tools of mcp_server skills', { timeout: 120_0
       }
     } finally {
       server.kill('SIGTERM');
-      remote.kill('SIGKILL');
+      await remote.stop();
     }
   });
 

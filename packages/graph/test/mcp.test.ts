@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { makeTempDir } from '@birdie/test-utils';
+import { freePort, makeTempDir } from '@birdie/test-utils';
 import { AIMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import { McpManager } from '../src/index.js';
@@ -271,13 +271,7 @@ describe('MCP through server-everything (stdio)', { timeout: 60_000 }, () => {
 
   it('a remote server nobody listens at is named with its address and why it cannot be reached', async () => {
     // A port that was free a moment ago: nothing listens there.
-    const { createServer } = await import('node:net');
-    const port = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = probe.address() as { port: number };
-        probe.close(() => resolve(port));
-      });
-    });
+    const port = await freePort();
     const url = `http://127.0.0.1:${port}/mcp`;
     const { agent, model } = await setup({
       'gone/SKILL.md': `---\nname: gone\ndescription: MCP server gone\nenabled_by_default: true\nmcp_server:\n  transport: streamable_http\n  url: ${url}\n---\n`,
