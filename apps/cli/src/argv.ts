@@ -141,7 +141,7 @@ const NEGATIVE_NUMBER = /^-(\d+(\.\d*)?|\.\d+)$/;
  * node's parseArgs refuses `--wait -1` ("argument is ambiguous") and reads a `-5` argument as an unknown option. A
  * negative number is a value, wherever it stands, so that the command checks it and words its own error: after an
  * option that takes a value it is joined to it (`--wait=-1`, `-n-1`); else it is an argument, passed to parseArgs as
- * a stand-in and given back by `original`.
+ * a stand-in and given back by `original`. A short option written with "=" (`-n=5`) gets the value after it.
  */
 function withNegativeNumbers(
   rest: string[],
@@ -163,7 +163,11 @@ function withNegativeNumbers(
       break;
     }
     const next = rest[i + 1];
-    if (next !== undefined && NEGATIVE_NUMBER.test(next) && takesValue(arg)) {
+    const shortWithEquals = /^(-[^-])=(.*)$/s.exec(arg);
+    if (shortWithEquals && takesValue(shortWithEquals[1]!)) {
+      // `-n=5`: node reads the value as "=5"; the user wrote it as `--wait=5` is written.
+      args.push(`${shortWithEquals[1]}${shortWithEquals[2]}`);
+    } else if (next !== undefined && NEGATIVE_NUMBER.test(next) && takesValue(arg)) {
       args.push(arg.startsWith('--') ? `${arg}=${next}` : `${arg}${next}`);
       i++;
     } else if (NEGATIVE_NUMBER.test(arg)) {

@@ -25,6 +25,14 @@ describe("birdie: a negative number as a value or an argument gets birdie's own 
     });
   });
 
+  it('-n=5 and -n=-1 are the value after "=", as --wait=5 is (the short form with "=")', async () => {
+    expect(await cli(['logs', '-n=5'])).toMatchObject({ code: 0, stdout: 'No runs logged yet.\n' });
+    expect(await cli(['logs', '-n=-1'])).toMatchObject({
+      code: 2,
+      stderr: 'birdie: -n must be a whole number of 1 or more, got "-1"\n',
+    });
+  });
+
   it('config set KEY -5 takes -5 as the value, and checks it', async () => {
     const file = join(box.home, 'config.json');
     expect(await cli(['config', 'set', 'context_window', '-5'])).toMatchObject({

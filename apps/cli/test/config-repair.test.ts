@@ -52,6 +52,36 @@ describe('birdie config repairs a bad value in its own file', () => {
     expect((await cli(['config', 'list'])).code).toBe(0);
   });
 
+  it('an unknown setting in the file is named with the command that removes it, and unset removes it', async () => {
+    await writeFile(
+      configFile(),
+      '{"settings":{"approval":"never","aproval":"never","serve":{"limitz":{}}}}',
+    );
+    const list = await cli(['config', 'list']);
+    expect(list.code).toBe(2);
+    expect(list.stderr).toContain('unknown setting "settings.aproval"');
+    expect(list.stderr).toContain('`birdie config unset aproval` removes it');
+    const unset = await cli(['config', 'unset', 'aproval']);
+    expect(unset.stdout).toBe(`aproval unset (in ${configFile()})\n`);
+    // what the file still has wrong is said, with its own fix
+    expect(unset.stderr).toContain('`birdie config unset serve.limitz` removes it');
+    expect(unset.code).toBe(0);
+    expect(await cli(['config', 'unset', 'serve.limitz'])).toMatchObject({ code: 0, stderr: '' });
+    expect(await settingsOnDisk()).toEqual({ approval: 'never' });
+    expect((await cli(['config', 'list'])).code).toBe(0);
+  });
+
+  it('unset of a name that is neither a setting nor in the file stays a usage error, and writes nothing', async () => {
+    const text = '{"settings":{"approval":"never"}}';
+    await writeFile(configFile(), text);
+    const unset = await cli(['config', 'unset', 'aproval']);
+    expect(unset.code).toBe(2);
+    expect(unset.stderr).toContain('unknown setting "aproval". Did you mean "approval"?');
+    expect(await readFile(configFile(), 'utf8')).toBe(text);
+    // a section of settings is not a setting: unset names one setting
+    expect((await cli(['config', 'unset', 'serve'])).code).toBe(2);
+  });
+
   it('add and remove refuse a list setting that holds something else, and write nothing', async () => {
     const text = '{"settings":{"skills":{"enable":"foo"}}}';
     await writeFile(configFile(), text);
@@ -67,7 +97,9 @@ describe('birdie config repairs a bad value in its own file', () => {
     const missing = await cli(['config', 'remove', 'skills.enable', 'x']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('has no entry "x"');
-    expect(await readFile(configFile(), 'utf8')).toBe('{"settings":{"skills":{"enable":["a"]},"titles":"often"}}');
+    expect(await readFile(configFile(), 'utf8')).toBe(
+      '{"settings":{"skills":{"enable":["a"]},"titles":"often"}}',
+    );
   });
 
   it('add and remove of a list work past a problem elsewhere; a list entry made bad names the change', async () => {
@@ -126,7 +158,7 @@ describe('birdie config repairs a bad value in its own file', () => {
     expect(get.stderr).toContain('settings.approval must be ask, always or never');
   });
 
-  it('a key no setting has is shown on stderr (the file must be edited for it); the settings list still shows', async () => {
+  it('a key no setting has is shown on stderr; the settings list still shows', async () => {
     await writeFile(configFile(), '{"settings":{"aproval":"never","titles":"model"}}');
     const list = await cli(['config', 'list']);
     expect(list.code).toBe(2);

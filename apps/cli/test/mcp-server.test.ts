@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startHttpMcpServer } from '@birdie/test-utils';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -337,6 +338,58 @@ describe('birdie mcp passes on the tools of mcp_server skills', { timeout: 120_0
       expect(textOf(refused)).toContain('unknown tool "get-sum"');
     } finally {
       await c.close();
+    }
+  });
+
+  it("over --http one server serves every user, so it is told no user's folder as its root", async () => {
+    // A remote server (a local process is not run for strangers without the sandbox): the reference server over
+    // streamable HTTP, in a skills folder of its own.
+    const remote = await startHttpMcpServer(everything);
+    const remoteSkills = join(box.dir.path, 'remote-skills');
+    await mkdir(join(remoteSkills, 'everything'), { recursive: true });
+    await writeFile(
+      join(remoteSkills, 'everything', 'SKILL.md'),
+      `---\nname: everything\ndescription: The MCP reference server\nenabled_by_default: true\nmcp_server:\n  transport: streamable_http\n  url: ${remote.url}\n---\n`,
+    );
+    // The operator names a skill with an MCP server for it to be shared by every user (`serve.skills`).
+    const config = join(box.dir.path, 'remote-config.json');
+    await writeFile(config, JSON.stringify({ settings: { serve: { skills: ['everything'] } } }));
+    const server = startBirdie(['mcp', '--http', '0', '--skills-dir', remoteSkills, '--config', config], {
+      env: box.env,
+      cwd: box.cwd,
+      timeoutMs: 300_000,
+    });
+    try {
+      const [, url] = (await server.waitFor(
+        'stdout',
+        /listening on (http:\/\/\S+)/,
+        60_000,
+      )) as RegExpMatchArray;
+      const rootsSeenBy = async (user: string) => {
+        const token = await makeToken(user, { env: box.env, cwd: box.cwd });
+        const { client: c } = client('accept');
+        await c.connect(
+          new StreamableHTTPClientTransport(new URL(url!), {
+            requestInit: { headers: { authorization: `Bearer ${token}` } },
+          }),
+        );
+        try {
+          const roots = await c.callTool({ name: 'get-roots-list', arguments: {} });
+          expect(roots.isError, textOf(roots)).toBeFalsy();
+          return textOf(roots);
+        } finally {
+          await c.close();
+        }
+      };
+      // Alice first, then Bob on the same server process: neither is told a workspace, least of all the other's.
+      for (const user of ['alice', 'bob']) {
+        const seen = await rootsSeenBy(user);
+        expect(seen).not.toContain(join(box.home, 'workspaces'));
+        expect(seen).not.toContain('file://');
+      }
+    } finally {
+      server.kill('SIGTERM');
+      await remote.stop();
     }
   });
 

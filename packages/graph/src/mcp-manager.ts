@@ -21,6 +21,7 @@ import {
   openMcpClient,
 } from './mcp-connection.js';
 import type { McpToolResultLike } from './mcp-content.js';
+import { unreachableReason } from './network-failure.js';
 
 export interface McpManagerOptions {
   /**
@@ -76,6 +77,8 @@ export interface McpCallOptions {
 
 interface Connection {
   key: string;
+  /** A remote server's address (streamable HTTP, SSE): what a call that cannot reach it names. */
+  url?: string;
   client?: Client;
   server?: ServerProcess;
   tools?: McpServerTool[];
@@ -215,7 +218,13 @@ export class McpManager {
     // Connected, but its tools changed (`tools/list_changed`): list them again on the same connection.
     const fresh: Connection = connection?.client
       ? connection
-      : { key, generation: 0, calls: new Map(), turns: new Set() };
+      : {
+          key,
+          generation: 0,
+          calls: new Map(),
+          turns: new Set(),
+          ...('url' in config ? { url: config.url } : {}),
+        };
     this.#connections.set(name, fresh);
     const generation = fresh.generation;
     // A skill that allows its calls longer than the start-up limit allows its start-up as long.
@@ -240,7 +249,11 @@ export class McpManager {
         const error =
           cause instanceof AgentError
             ? cause
-            : new AgentError('mcp-unavailable', startFailure(name, cause, said, ended), { cause });
+            : new AgentError(
+                'mcp-unavailable',
+                startFailure(name, cause, said, ended, 'url' in config ? config.url : undefined),
+                { cause },
+              );
         fresh.failure = { error, at: Date.now() };
         throw error;
       })
@@ -273,6 +286,15 @@ export class McpManager {
         ...(options.onProgress ? { onprogress: options.onProgress } : {}),
       });
       return result as McpToolResultLike & { isError?: boolean };
+    } catch (error) {
+      const unreachable = connection.url === undefined ? undefined : unreachableReason(error);
+      if (unreachable === undefined) throw error;
+      // The toolset forgets the connection on this code, so the next turn connects again.
+      throw new AgentError(
+        'mcp-unavailable',
+        `MCP server "${serverName(skillName)}" cannot be reached at ${connection.url} (${unreachable})`,
+        { cause: error },
+      );
     } finally {
       const left = (connection.calls.get(scope) ?? 1) - 1;
       if (left > 0) connection.calls.set(scope, left);
@@ -563,7 +585,15 @@ export class McpManager {
  * Why a server did not start. The SDK only says "Connection closed" when the process exits during the handshake;
  * the server's own last stderr lines say why, so they replace that phrase.
  */
-function startFailure(name: string, cause: unknown, stderr: string, ended: ServerExit | undefined): string {
+function startFailure(
+  name: string,
+  cause: unknown,
+  stderr: string,
+  ended: ServerExit | undefined,
+  url: string | undefined,
+): string {
+  const unreachable = url === undefined ? undefined : unreachableReason(cause);
+  if (unreachable) return `MCP server "${name}" failed to start: cannot reach ${url} (${unreachable})`;
   const text = short(cause);
   const how = ended ? (ended.signal ? `: killed by ${ended.signal}` : ` with exit code ${ended.code}`) : '';
   if (/connection closed/i.test(text) && (how !== '' || stderr !== '')) {

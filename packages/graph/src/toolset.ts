@@ -1,7 +1,7 @@
 import type { Skill, SkillTool } from '@birdie/skill-parser';
 import { createHandoffTool, createTaskTool, HANDOFF, SWITCH_MODEL, TASK } from './agent-tools.js';
 import { FIND_TOOLS, MCP_READ_RESOURCE } from './builtin-names.js';
-import { AgentError } from './errors.js';
+import { AgentError, isAgentError } from './errors.js';
 import type { ToolLimits } from './limits.js';
 import type { McpManager, McpServerTool } from './mcp-manager.js';
 import { createReadResourceTool, type ResourceServer } from './mcp-resource-tool.js';
@@ -223,7 +223,11 @@ export class ToolsetBuilder {
         timeoutMs,
         maxOutputChars: this.limits.maxOutputChars,
         onFailure: (error) => {
-          if (/closed|not connected|EPIPE|exited/i.test(String(error))) void this.mcp.markDead(skill);
+          if (
+            isAgentError(error, 'mcp-unavailable') ||
+            /closed|not connected|EPIPE|exited/i.test(String(error))
+          )
+            void this.mcp.markDead(skill);
         },
       });
       byName.set(exposed, runtime);

@@ -1,6 +1,5 @@
-import { spawn } from 'node:child_process';
-import { type AddressInfo, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { startHttpMcpServer } from '@birdie/test-utils';
 import { AIMessage } from '@langchain/core/messages';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isAgentError, type McpNotice, promptMessagesText } from '../src/index.js';
@@ -27,28 +26,9 @@ function everythingSkill(how: Reach): string {
 }
 
 beforeAll(async () => {
-  const port = await new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-  const child = spawn(process.execPath, [everything, 'streamableHttp'], {
-    env: { ...process.env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let said = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stderr.on('data', (chunk: Buffer) => {
-      said += chunk;
-      if (said.includes('listening on port')) resolve();
-    });
-    child.on('exit', (code) => reject(new Error(`server-everything exited (${code}): ${said}`)));
-  });
-  reach.http.url = `http://127.0.0.1:${port}/mcp`;
-  return () => {
-    child.kill();
-  };
+  const server = await startHttpMcpServer(everything);
+  reach.http.url = server.url;
+  return () => server.stop();
 }, 60_000);
 
 describe.each([reach.stdio, reach.http])(

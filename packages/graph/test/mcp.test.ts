@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { makeTempDir } from '@birdie/test-utils';
+import { freePort, makeTempDir } from '@birdie/test-utils';
 import { AIMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import { McpManager } from '../src/index.js';
@@ -267,6 +267,23 @@ describe('MCP through server-everything (stdio)', { timeout: 60_000 }, () => {
     expect(errors[0]?.error.message).toMatch(/"broken"/);
     expect(ofType(events, 'done')[0]?.status).toBe('ok');
     expect(ofType(events, 'tool-end')[0]).toMatchObject({ name: 'echo', ok: true });
+  });
+
+  it('a remote server nobody listens at is named with its address and why it cannot be reached', async () => {
+    // A port that was free a moment ago: nothing listens there.
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/mcp`;
+    const { agent, model } = await setup({
+      'gone/SKILL.md': `---\nname: gone\ndescription: MCP server gone\nenabled_by_default: true\nmcp_server:\n  transport: streamable_http\n  url: ${url}\n---\n`,
+    });
+    model.respond(new AIMessage('no tools, still fine'));
+    const events = await collect(agent.stream('hi', { threadId: 't1' }));
+    const [error] = ofType(events, 'error');
+    expect(error?.error.code).toBe('mcp-unavailable');
+    expect(error?.error.message).toBe(
+      `MCP server "gone" failed to start: cannot reach ${url} (connection refused, ECONNREFUSED)`,
+    );
+    expect(ofType(events, 'done')[0]?.status).toBe('ok');
   });
 
   it('a server that hangs times out, is killed, and does not block the turn', async () => {

@@ -216,8 +216,14 @@ function settingsProblemText(
   positioned: typeof import('./settings-schema.js').positioned,
 ): string {
   const { message } = positioned(file, problem.path, problem.reason);
-  if (!problem.key) return message;
   const config = file.path === configFile(io.env) ? '' : ` --config ${file.path}`;
+  if (!problem.key) {
+    // A name no setting has (a typo, or a setting of another version): `config unset` takes it out of the file.
+    const removable = problem.dropped.length > 0 && problem.path.every((part) => typeof part === 'string');
+    return removable
+      ? `${message}; \`birdie config unset ${problem.dropped.join('.')}${config}\` removes it`
+      : message;
+  }
   return `${message}; \`birdie config set ${problem.key} VALUE${config}\` or \`birdie config unset ${problem.key}${config}\` fixes it`;
 }
 
@@ -256,6 +262,43 @@ export async function writeSetting(
     },
   );
   return set ? { file, value, problems } : { file, problems };
+}
+
+/**
+ * Takes a name no setting has (`aproval`, `serve.limitz`) out of the settings file: the repair of a file a start
+ * refuses for it. Undefined when the file has no such name (the caller's usage error stands); a known setting's name
+ * or a section (`serve`) is never taken this way.
+ */
+export async function unsetUnknownSetting(
+  io: RuntimeIo,
+  flags: Flags,
+  name: string,
+): Promise<{ file: string; problems: string[] } | undefined> {
+  const path = name.split('.');
+  if (
+    path.some((part) => part === '') ||
+    SETTING_KEYS.some((key) => `${key}.`.startsWith(`${name}.`) || name.startsWith(`${key}.`))
+  )
+    return undefined;
+  const file = settingsFileOf(io, flags);
+  if (!existsSync(file)) return undefined;
+  const { readConfigFile } = await import('@birdie/providers');
+  const current = await readConfigFile(file).catch(() => undefined);
+  let at: unknown = current?.settings;
+  for (const part of path) {
+    if (at === null || typeof at !== 'object' || Array.isArray(at) || !Object.hasOwn(at, part))
+      return undefined;
+    at = (at as Record<string, unknown>)[part];
+  }
+  const { problems } = await writeSettings(io, file, `unset ${name}`, (settings) => {
+    const sections: Array<Record<string, unknown>> = [settings];
+    for (const part of path.slice(0, -1)) sections.push(sections.at(-1)![part] as Record<string, unknown>);
+    delete sections.at(-1)![path.at(-1)!];
+    // Sections left empty go too, as an unset of a setting leaves them out.
+    for (let i = path.length - 2; i >= 0; i--)
+      if (Object.keys(sections[i + 1]!).length === 0) delete sections[i]![path[i]!];
+  });
+  return { file, problems };
 }
 
 /**

@@ -27,6 +27,7 @@ export {
   type SlackEphemeral,
   type SlackMessage,
 } from './fake-slack-api.js';
+export { freePort, type HttpMcpServer, startHttpMcpServer } from './http-mcp-server.js';
 export {
   CRASH_SAFE_SETTINGS,
   type PostgresServer,

@@ -1,4 +1,5 @@
 import type { RegistrySnapshot } from '@birdie/registry';
+import { SETTING_KEYS } from '@birdie/runtime/settings';
 import {
   changeListSetting,
   checkListSetting,
@@ -6,6 +7,7 @@ import {
   type SettingRow,
   settingsReport,
   unknownSkillWarnings,
+  unsetUnknownSetting,
   writeSetting,
 } from '@birdie/runtime/settings-file';
 import type { CommandContext } from '../command-context.js';
@@ -57,6 +59,14 @@ export async function configCommand({
       write(io.stdout, values.json === true ? JSON.stringify(row.value ?? null) : shownRow(row));
     }
     return reported(io, problems);
+  }
+  if (sub === 'unset' && key !== undefined && !(SETTING_KEYS as readonly string[]).includes(key)) {
+    // A name the file has but no setting has: taken out, which repairs a file a start refuses.
+    const removed = await unsetUnknownSetting(io, values, key);
+    if (removed === undefined) checkSettingKey(key);
+    write(io.stdout, `${key} unset (in ${removed!.file})`);
+    reported(io, removed!.problems);
+    return EXIT_OK;
   }
   if (sub === 'set' || sub === 'unset') {
     const name = checkSettingKey(key);
