@@ -30,7 +30,7 @@ const SEARCH_DEADLINE_MS = 60_000;
  *   signal?: AbortSignal;
  *   cwd?: string;
  *   files?: FileAccess;
- *   sandbox?: { access(path: string): 'read-write' | 'read-only' | 'hidden' };
+ *   sandbox?: { access(path: string): 'read-write' | 'read-only' | 'hidden'; hidden: readonly string[] };
  * }} ToolContext
  */
 
@@ -300,6 +300,7 @@ export async function search_files(args, context) {
     literal: args.literal === true,
     ignoreCase: args.ignore_case === true,
     maxResults: clamp(args.max_results ?? 100, 1, 1000),
+    ...(context?.sandbox ? { hidden: [...context.sandbox.hidden] } : {}),
   };
   // A regular expression from a model can backtrack for minutes, and a blocked event loop cannot be timed out; in a
   // worker it can always be stopped.
@@ -329,6 +330,7 @@ export async function glob(args, context) {
     start: target.path,
     pattern: args.pattern,
     maxResults,
+    ...(context?.sandbox ? { hidden: context.sandbox.hidden } : {}),
     ...(context?.signal ? { signal: context.signal } : {}),
   });
   if (found.total === 0) return `No files match "${args.pattern}" in ${display(root, target.path)}`;

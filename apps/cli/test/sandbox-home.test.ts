@@ -46,7 +46,7 @@ async function cli(argv: string[], env: NodeJS.ProcessEnv = {}, cwd = box.cwd) {
 const runBash = (command: string) =>
   cli(['tool', 'run_bash', '--sandbox', '--args', JSON.stringify({ command })]);
 
-describe('--sandbox started in the home folder', { timeout: 60_000 }, () => {
+describe('--sandbox started in the home folder', { timeout: 180_000 }, () => {
   it('~/.birdie (the API key in config.json, the store) is hidden from the tool, not bound read-only', async () => {
     await requireBubblewrap();
     const seen = await runBash('ls -a .birdie; echo ---; cat .birdie/config.json; echo done');
@@ -149,5 +149,23 @@ describe('--sandbox started in the home folder', { timeout: 60_000 }, () => {
     ]);
     expect(read.stdout + read.stderr).not.toContain('sk-THIS-IS-MY-SECRET-KEY');
     expect(read.code).not.toBe(0);
+    // nor do a search and a glob from the home walk into it
+    const search = await cli([
+      'tool',
+      'search_files',
+      '--sandbox',
+      '--args',
+      JSON.stringify({ pattern: 'sk-THIS' }),
+    ]);
+    expect(search.stdout + search.stderr).not.toContain('sk-THIS-IS-MY-SECRET-KEY');
+    expect(search.stdout).toContain('No matches');
+    const globbed = await cli([
+      'tool',
+      'glob',
+      '--sandbox',
+      '--args',
+      JSON.stringify({ pattern: '**/*.json' }),
+    ]);
+    expect(globbed.stdout).not.toContain('config.json');
   });
 });

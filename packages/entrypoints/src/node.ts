@@ -36,7 +36,11 @@ export interface NodeToolContext {
    * refuses to read what is hidden and to change what is not `read-write`, so the mode is as strong for it as for a
    * sandboxed one.
    */
-  sandbox?: { access(path: string): SandboxAccess };
+  sandbox?: {
+    access(path: string): SandboxAccess;
+    /** The paths it hides (real paths): a tool that walks a tree skips them. */
+    hidden: readonly string[];
+  };
 }
 
 /** How the sandbox shows one path to a tool (see `NodeToolContext.sandbox`). */
@@ -118,9 +122,7 @@ export function nodeScheme(target: string, context: SchemeContext): Entrypoint {
         cwd,
         env: { ...options.env },
         ...(options.files ? { files: options.files } : {}),
-        ...(sandbox
-          ? { sandbox: { access: sandboxAccess({ cwd, env: childEnv(options.env), ...sandbox }) } }
-          : {}),
+        ...(sandbox ? { sandbox: sandboxView({ cwd, env: childEnv(options.env), ...sandbox }) } : {}),
       };
       const value = await callWithLimits(
         fn,
@@ -133,6 +135,11 @@ export function nodeScheme(target: string, context: SchemeContext): Entrypoint {
       return resultText(value, limits.maxOutputBytes, where);
     },
   };
+}
+
+function sandboxView(request: Parameters<typeof sandboxAccess>[0]): NonNullable<NodeToolContext['sandbox']> {
+  const access = sandboxAccess(request);
+  return { access, hidden: access.hidden };
 }
 
 function callWithLimits(

@@ -198,7 +198,10 @@ export function prepareSandbox(request: SandboxRequest): {
  * sandbox (the application's own in-process file tools under it): `read-write`, `read-only` (a protected path, the
  * home's top level) or `hidden`. The same layout as `prepareSandbox`'s, protected paths included, without stand-ins.
  */
-export function sandboxAccess(request: SandboxRequest): (path: string) => Mount['kind'] {
+export function sandboxAccess(request: SandboxRequest): ((path: string) => Mount['kind']) & {
+  /** The hidden paths (real paths), for a tool that walks a tree and skips them. */
+  hidden: readonly string[];
+} {
   const { cwd, mounts } = viewOf(request);
   const hiddenHere = (path: string) => accessAmong(mounts, path) === 'hidden';
   const all = [
@@ -207,12 +210,13 @@ export function sandboxAccess(request: SandboxRequest): (path: string) => Mount[
       .filter((path) => !hiddenHere(path))
       .map((path): Mount => ({ path, kind: 'read-only' })),
   ];
-  return (path) => {
+  const access = (path: string) => {
     const target = real(path) ?? resolve(path);
     const lexical = resolve(path);
     const kinds = [accessAmong(all, lexical), accessAmong(all, target)];
     return kinds.includes('hidden') ? 'hidden' : kinds.includes('read-only') ? 'read-only' : 'read-write';
   };
+  return Object.assign(access, { hidden: mounts.filter((m) => m.kind === 'hidden').map((m) => m.path) });
 }
 
 /** The program folders not already shown by the system folders or the working directory, as real paths. */
