@@ -4,7 +4,7 @@
 import { lstat, mkdir, readdir, readFile, readlink, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeAtomic } from './lib/atomic.mjs';
-import { confine, confineExisting, display, rootOf } from './lib/confine.mjs';
+import { confine, confineExisting, display, rootOf, sandboxAllows } from './lib/confine.mjs';
 import { applyEdit, editArgs } from './lib/edit.mjs';
 import { FilesystemError } from './lib/errors.mjs';
 import { oneAtATime } from './lib/file-lock.mjs';
@@ -26,12 +26,18 @@ const SEARCH_DEADLINE_MS = 60_000;
  *   readTextFile(path: string, options?: { line?: number; limit?: number }): Promise<string>;
  *   writeTextFile(path: string, content: string): Promise<void>;
  * }} FileAccess
- * @typedef {{ signal?: AbortSignal; cwd?: string; files?: FileAccess }} ToolContext
+ * @typedef {{
+ *   signal?: AbortSignal;
+ *   cwd?: string;
+ *   files?: FileAccess;
+ *   sandbox?: { access(path: string): 'read-write' | 'read-only' | 'hidden'; hidden: readonly string[] };
+ * }} ToolContext
  */
 
 /** @param {{ path: string; start_line?: number; end_line?: number }} args @param {ToolContext} [context] */
 export async function read_file(args, context) {
   const { target } = await confineExisting(args.path, context);
+  sandboxAllows(target, context, 'read');
   if (!target.exists) await existing(target, 'file');
   // A picture is returned whole as an image (a line range means nothing to it); the editor holds text only.
   if (
@@ -99,6 +105,7 @@ function readNote(read, args, shown) {
 export async function list_dir(args, context) {
   const root = await rootOf(context);
   const target = await confine(args.path ?? '.', root);
+  sandboxAllows(target, context, 'read');
   const info = await existing(target, 'directory');
   if (!info.isDirectory()) {
     throw new FilesystemError('not-a-directory', `"${target.shown}" is a file; use read_file to read it.`);
@@ -126,7 +133,7 @@ export async function list_dir(args, context) {
 export async function write_file(args, context) {
   const content = requireContent(args);
   const root = await rootOf(context);
-  const target = await writable(args.path, root);
+  const target = await writable(args.path, root, context);
   await oneAtATime(target.path, async () => {
     if (context?.files) await context.files.writeTextFile(target.path, content);
     else await writeAtomic(target.path, [content], context?.signal);
@@ -138,7 +145,7 @@ export async function write_file(args, context) {
 export async function append_file(args, context) {
   const content = requireContent(args);
   const root = await rootOf(context);
-  const target = await writable(args.path, root);
+  const target = await writable(args.path, root, context);
   return oneAtATime(target.path, () => appendNow(target, content, root, context));
 }
 
@@ -203,6 +210,7 @@ export async function edit_file(args, context) {
   const edit = editArgs(args);
   const root = await rootOf(context);
   const target = await confine(args.path, root);
+  sandboxAllows(target, context, 'write');
   const after = await oneAtATime(target.path, async () => {
     // Whether the file exists is asked again: a change queued before this one may have created it.
     const now = {
@@ -265,6 +273,7 @@ async function editableText(target, context) {
 export async function create_directory(args, context) {
   const root = await rootOf(context);
   const target = await confine(args.path, root);
+  sandboxAllows(target, context, 'write');
   if (target.exists) {
     if ((await stat(target.path)).isDirectory()) return `${display(root, target.path)} already exists.`;
     throw new FilesystemError('not-a-directory', `"${target.shown}" already exists and is a file.`);
@@ -283,6 +292,7 @@ export async function search_files(args, context) {
   }
   const root = await rootOf(context);
   const target = await existingPath(args.path ?? '.', root);
+  sandboxAllows(target, context, 'read');
   const request = {
     root,
     start: target.path,
@@ -290,6 +300,7 @@ export async function search_files(args, context) {
     literal: args.literal === true,
     ignoreCase: args.ignore_case === true,
     maxResults: clamp(args.max_results ?? 100, 1, 1000),
+    ...(context?.sandbox ? { hidden: [...context.sandbox.hidden] } : {}),
   };
   // A regular expression from a model can backtrack for minutes, and a blocked event loop cannot be timed out; in a
   // worker it can always be stopped.
@@ -303,6 +314,7 @@ export async function search_files(args, context) {
 export async function glob(args, context) {
   const root = await rootOf(context);
   const target = await confine(args.path ?? '.', root);
+  sandboxAllows(target, context, 'read');
   const info = await existing(target, 'directory');
   if (!info.isDirectory()) {
     throw new FilesystemError(
@@ -318,6 +330,7 @@ export async function glob(args, context) {
     start: target.path,
     pattern: args.pattern,
     maxResults,
+    ...(context?.sandbox ? { hidden: context.sandbox.hidden } : {}),
     ...(context?.signal ? { signal: context.signal } : {}),
   });
   if (found.total === 0) return `No files match "${args.pattern}" in ${display(root, target.path)}`;
@@ -337,9 +350,13 @@ function requireContent(args) {
   return args.content;
 }
 
-/** A write target: confined, not a folder, with its parent folders created. @param {unknown} path @param {string} root */
-async function writable(path, root) {
+/**
+ * A write target: confined, allowed by the sandbox, not a folder, with its parent folders created.
+ * @param {unknown} path @param {string} root @param {ToolContext | undefined} context
+ */
+async function writable(path, root, context) {
   const target = await confine(path, root);
+  sandboxAllows(target, context, 'write');
   if (target.exists && (await stat(target.path)).isDirectory()) {
     throw new FilesystemError('not-a-file', `"${target.shown}" is a directory; give a file path.`);
   }

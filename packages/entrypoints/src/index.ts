@@ -25,7 +25,7 @@ export { configureContainerRuntime, containerRuntimeStatus } from './container-r
 export type { EntrypointErrorCode, EntrypointErrorDetails } from './errors.js';
 export { EntrypointError, isEntrypointError } from './errors.js';
 export { DEFAULT_KILL_GRACE_MS, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS } from './limits.js';
-export type { NodeToolContext } from './node.js';
+export type { NodeToolContext, SandboxAccess } from './node.js';
 export type { NodeToolsOptions } from './node-placement.js';
 export { configureNodeTools } from './node-placement.js';
 export type { ProcessGuardMode, ProcessGuardStatus } from './process-guard.js';

@@ -1,12 +1,14 @@
 import { pathToFileURL } from 'node:url';
 import { withDefaults } from './args.js';
 import { sandboxRequest } from './confinement.js';
+import { childEnv } from './env.js';
 import { EntrypointError } from './errors.js';
 import { limitsOf, seconds } from './limits.js';
 import { runNodeChild } from './node-child.js';
 import { callFailed, exportMissing, importFailed } from './node-failures.js';
 import { runsInProcess } from './node-placement.js';
 import { resultText } from './result-text.js';
+import { sandboxAccess } from './sandbox-layout.js';
 import { lexicalInside, realInside } from './skill-path.js';
 import type { Confinement, Entrypoint, FileAccess, RunOptions, RunResult, SchemeContext } from './types.js';
 
@@ -26,7 +28,23 @@ export interface NodeToolContext {
    * store, no session).
    */
   files?: FileAccess;
+  /**
+   * Set when the call runs in-process while the sandbox applies to it (the application's own tools,
+   * `configureNodeTools`): how the sandbox would show a host path to a sandboxed tool of the same working directory —
+   * `read-write`, `read-only` (a protected path such as `.git` or `.envrc`, the home's top level) or `hidden` (a
+   * birdie folder, a config file birdie read, the home's dot entries). A tool that acts on the disk for the model
+   * refuses to read what is hidden and to change what is not `read-write`, so the mode is as strong for it as for a
+   * sandboxed one.
+   */
+  sandbox?: {
+    access(path: string): SandboxAccess;
+    /** The paths it hides (real paths): a tool that walks a tree skips them. */
+    hidden: readonly string[];
+  };
 }
+
+/** How the sandbox shows one path to a tool (see `NodeToolContext.sandbox`). */
+export type SandboxAccess = 'read-write' | 'read-only' | 'hidden';
 
 type ToolFunction = (args: Record<string, unknown>, context: NodeToolContext) => unknown;
 
@@ -99,10 +117,12 @@ export function nodeScheme(target: string, context: SchemeContext): Entrypoint {
       }
       const fn = await loading;
       const limits = limitsOf(options);
+      const cwd = options.cwd ?? context.skillDir;
       const extra = {
-        cwd: options.cwd ?? context.skillDir,
+        cwd,
         env: { ...options.env },
         ...(options.files ? { files: options.files } : {}),
+        ...(sandbox ? { sandbox: sandboxView({ cwd, env: childEnv(options.env), ...sandbox }) } : {}),
       };
       const value = await callWithLimits(
         fn,
@@ -115,6 +135,11 @@ export function nodeScheme(target: string, context: SchemeContext): Entrypoint {
       return resultText(value, limits.maxOutputBytes, where);
     },
   };
+}
+
+function sandboxView(request: Parameters<typeof sandboxAccess>[0]): NonNullable<NodeToolContext['sandbox']> {
+  const access = sandboxAccess(request);
+  return { access, hidden: access.hidden };
 }
 
 function callWithLimits(

@@ -291,11 +291,12 @@ async function launchOf(spec: ProcessSpec): Promise<Launch> {
         `${spec.label} was not started: it must run in the sandbox, and ${found.reason}. It never runs unconfined instead`,
       );
     }
+    if (!existsSync(spec.cwd)) throw spawnFailed(spec, 'ENOENT');
+    const request = { cwd: spec.cwd, env: spec.env, ...spec.sandbox };
     // bubblewrap would report a missing program with its own exit code: find it now, as spawn would, among the
     // folders the sandbox shows.
-    const inner = locate(spec, (folder) => shownInSandbox(folder, spec.cwd, spec.sandbox?.skillDir));
-    if (!existsSync(spec.cwd)) throw spawnFailed(spec, 'ENOENT');
-    const layout = prepareSandbox({ cwd: spec.cwd, env: spec.env, ...spec.sandbox });
+    const inner = locate(spec, shownInSandbox(request));
+    const layout = prepareSandbox(request);
     args = [...layout.args, '--', inner, ...spec.args];
     command = found.bwrap;
     release = layout.release;

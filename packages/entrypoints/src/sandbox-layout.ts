@@ -1,9 +1,9 @@
-import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { type Dirent, readdirSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { EntrypointError } from './errors.js';
 import { baseArgs, configuredHidden } from './sandbox.js';
-import { protectWorkspace } from './sandbox-protected.js';
+import { protectedPathsOf, protectWorkspace } from './sandbox-protected.js';
 import { SYSTEM_FOLDERS } from './sandbox-system.js';
 
 /** What one sandboxed call may see and change. */
@@ -69,41 +69,43 @@ function hiddenOf(env: Record<string, string>): Hidden[] {
 }
 
 /**
- * Secrets in a home folder, hidden when the working directory shows that home (a tool run with `~` as its working
- * directory): keys, cloud and registry credentials, tokens.
+ * How one path is shown in the sandbox. The deepest mount that holds a path decides for it; of two on the same path,
+ * the later kind in `KINDS` wins, so a hidden path is hidden whatever else names it.
  */
-const HOME_SECRETS: readonly string[] = [
-  '.ssh',
-  '.gnupg',
-  '.aws',
-  '.azure',
-  '.kube',
-  '.docker',
-  '.config',
-  '.local/share/keyrings',
-  '.netrc',
-  '.git-credentials',
-  '.pgpass',
-  '.npmrc',
-  '.pypirc',
-];
+interface Mount {
+  path: string;
+  kind: 'read-write' | 'read-only' | 'hidden';
+  /** For `hidden`: an empty tmpfs over a folder, /dev/null over a file. */
+  directory?: boolean;
+}
+const KINDS: readonly Mount['kind'][] = ['read-write', 'read-only', 'hidden'];
+const depth = (path: string) => path.split('/').length;
 
-/**
- * bubblewrap's arguments for one call, before `--`, and a `release` to call once the call's processes are gone (it
- * removes the stand-ins `protectWorkspace` made). The sandbox shows the system folders read-only (`systemArgs`), the
- * working directory read-write — its protected paths (`PROTECTED_WORKSPACE_PATHS`) read-only —, the skill folder
- * read-only, a private /tmp (and TMPDIR), and the tool's `$HOME` as a private, empty folder; nothing else of the
- * host: not the user's home, not a config file, not /run or any other folder where a Unix socket could be. The birdie
- * folders and whatever the application hides are replaced by empty ones where they would show. A new PID (and IPC,
- * UTS, cgroup, user) namespace; no network namespace of the host's unless `network` (then /etc/resolv.conf's target
- * is shown too, where it lies outside the system folders).
- */
-export function prepareSandbox(request: SandboxRequest): {
-  args: string[];
-  /** Whether `release` would change the working directory now, so the call's processes must be gone first. */
-  removes: () => boolean;
-  release: () => void;
-} {
+/** Mounts in the order bubblewrap must make them: a path's parent before it, and the winning kind last. */
+function ordered(mounts: Mount[]): Mount[] {
+  return [...mounts].sort(
+    (a, b) => depth(a.path) - depth(b.path) || KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind),
+  );
+}
+
+/** Where a path lands among `mounts`: the kind of the deepest one that holds it, `hidden` when none does. */
+function accessAmong(mounts: Mount[], path: string): Mount['kind'] {
+  let best: Mount | undefined;
+  for (const mount of mounts) {
+    if (!within(mount.path, path)) continue;
+    if (
+      !best ||
+      depth(mount.path) > depth(best.path) ||
+      (depth(mount.path) === depth(best.path) && KINDS.indexOf(mount.kind) > KINDS.indexOf(best.kind))
+    ) {
+      best = mount;
+    }
+  }
+  return best?.kind ?? 'hidden';
+}
+
+/** What a sandboxed call of `request` sees, before any stand-in is made (see `prepareSandbox`). */
+function viewOf(request: SandboxRequest): { cwd: string; skillDir?: string; mounts: Mount[] } {
   const cwd = real(request.cwd);
   if (!cwd || !statSync(cwd).isDirectory()) {
     throw new EntrypointError(
@@ -112,38 +114,109 @@ export function prepareSandbox(request: SandboxRequest): {
     );
   }
   const hidden = hiddenOf(request.env);
-  const exposed = hidden.find((h) => h.path === cwd);
-  if (exposed) {
+  if (hidden.some((h) => h.path === cwd)) {
     throw new EntrypointError(
       'sandbox-unavailable',
       `a sandboxed tool cannot run with ${request.cwd} as its working directory: it is the birdie folder, which the sandbox hides (it holds your config and sessions); choose another working directory`,
     );
   }
   const skillDir = request.skillDir && real(request.skillDir);
+  const mounts: Mount[] = [{ path: cwd, kind: 'read-write' }];
+  // The skill folder is read (python: imports from it) even where it lies under /tmp, the home or a birdie folder.
+  if (skillDir && skillDir !== '/' && !within(cwd, skillDir))
+    mounts.push({ path: skillDir, kind: 'read-only' });
+  for (const dir of programDirs(request.programDirs, cwd)) mounts.push({ path: dir, kind: 'read-only' });
+  // the tool's HOME, this process's and the account's: a tool must not see the user's whichever it is told
+  const homes = new Set(
+    [request.env.HOME, process.env.HOME, homedir()].map((home) => home && isAbsolute(home) && real(home)),
+  );
+  for (const home of homes) if (home) mounts.push(...homeView(home, cwd));
+  // What would show of a birdie folder or a hidden file is replaced by an empty one.
+  const shown = [...systemRoots(), cwd, ...(skillDir ? [skillDir] : [])];
+  for (const h of hidden) {
+    if (shown.some((root) => within(root, h.path))) mounts.push({ ...h, kind: 'hidden' });
+  }
+  return { cwd, ...(skillDir ? { skillDir } : {}), mounts: withoutNestedHidden(mounts) };
+}
+
+/** A hidden path inside another one shows nothing more; mounted anyway, its empty stand-in would show its name. */
+function withoutNestedHidden(mounts: Mount[]): Mount[] {
+  return mounts.filter(
+    (m) =>
+      m.kind !== 'hidden' ||
+      !mounts.some(
+        (outer) =>
+          outer.kind === 'hidden' &&
+          inside(outer.path, m.path) &&
+          !mounts.some(
+            (between) =>
+              between.kind !== 'hidden' && inside(outer.path, between.path) && within(between.path, m.path),
+          ),
+      ),
+  );
+}
+
+/**
+ * bubblewrap's arguments for one call, before `--`, and a `release` to call once the call's processes are gone (it
+ * removes the stand-ins `protectWorkspace` made). The sandbox shows the system folders read-only (`systemArgs`), the
+ * working directory read-write — its protected paths (`PROTECTED_WORKSPACE_PATHS`) read-only —, the skill folder
+ * read-only, a private /tmp (and TMPDIR), and the tool's `$HOME` as a private, empty folder; nothing else of the
+ * host: not the user's home, not a config file, not /run or any other folder where a Unix socket could be. The birdie
+ * folders and whatever the application hides are replaced by empty ones where they would show, over any other rule.
+ * A working directory that shows the home folder shows it read-only, its dot entries hidden (see `homeView`). A new
+ * PID (and IPC, UTS, cgroup, user) namespace; no network namespace of the host's unless `network` (then
+ * /etc/resolv.conf's target is shown too, where it lies outside the system folders).
+ */
+export function prepareSandbox(request: SandboxRequest): {
+  args: string[];
+  /** Whether `release` would change the working directory now, so the call's processes must be gone first. */
+  removes: () => boolean;
+  release: () => void;
+} {
+  const { cwd, mounts } = viewOf(request);
   const args = baseArgs(request.network);
   if (request.network) args.push(...resolverArgs());
   const home = privateHome(request.env.HOME, cwd);
   if (home) args.push('--tmpfs', home);
   const tmpdir = privateTmpdir(request.env.TMPDIR, cwd);
   if (tmpdir) args.push('--tmpfs', tmpdir);
-  args.push('--bind', cwd, cwd);
-  // What would show of a birdie folder, a hidden file or a home's secrets is replaced by an empty one; a working
-  // directory inside such a folder is bound again on top of it.
-  const shown = [...systemRoots(), cwd, ...(skillDir ? [skillDir] : [])];
-  const covered = [...hidden, ...homeSecrets(request.env.HOME, cwd)].filter((h) =>
-    shown.some((root) => within(root, h.path)),
-  );
-  for (const h of covered) {
-    if (h.directory) args.push('--tmpfs', h.path);
-    else args.push('--ro-bind', '/dev/null', h.path);
+  // A protected path that is hidden, or read-only already (the home's top level), needs no bind and no stand-in.
+  const protectedPaths = protectWorkspace(cwd, (path) => accessAmong(mounts, path) !== 'read-write');
+  const all = [...mounts, ...protectedPaths.paths.map((path): Mount => ({ path, kind: 'read-only' }))];
+  for (const mount of ordered(all)) {
+    if (mount.kind === 'read-write') args.push('--bind', mount.path, mount.path);
+    else if (mount.kind === 'read-only') args.push('--ro-bind', mount.path, mount.path);
+    else if (mount.directory) args.push('--tmpfs', mount.path);
+    else args.push('--ro-bind', '/dev/null', mount.path);
   }
-  if (covered.some((h) => inside(h.path, cwd))) args.push('--bind', cwd, cwd);
-  // The skill folder is read (python: imports from it) even where it lies under /tmp, the home or a birdie folder.
-  if (skillDir && skillDir !== '/' && !within(cwd, skillDir)) args.push('--ro-bind', skillDir, skillDir);
-  for (const dir of programDirs(request.programDirs, cwd)) args.push('--ro-bind', dir, dir);
-  const protectedPaths = protectWorkspace(cwd);
-  args.push(...protectedPaths.args, '--chdir', request.cwd);
+  args.push('--chdir', request.cwd);
   return { args, removes: protectedPaths.removes, release: protectedPaths.release };
+}
+
+/**
+ * How a sandboxed call of `request` would see each path of the host, for code that acts for the tool outside the
+ * sandbox (the application's own in-process file tools under it): `read-write`, `read-only` (a protected path, the
+ * home's top level) or `hidden`. The same layout as `prepareSandbox`'s, protected paths included, without stand-ins.
+ */
+export function sandboxAccess(request: SandboxRequest): ((path: string) => Mount['kind']) & {
+  /** The hidden paths (real paths), for a tool that walks a tree and skips them. */
+  hidden: readonly string[];
+} {
+  const { cwd, mounts } = viewOf(request);
+  const hiddenHere = (path: string) => accessAmong(mounts, path) === 'hidden';
+  const all = [
+    ...mounts,
+    ...protectedPathsOf(cwd)
+      .filter((path) => !hiddenHere(path))
+      .map((path): Mount => ({ path, kind: 'read-only' })),
+  ];
+  const access = (path: string) => {
+    const target = real(path) ?? resolve(path);
+    const lexical = resolve(path);
+    const kinds = [accessAmong(all, lexical), accessAmong(all, target)];
+    return kinds.includes('hidden') ? 'hidden' : kinds.includes('read-only') ? 'read-only' : 'read-write';
+  };
+  return Object.assign(access, { hidden: mounts.filter((m) => m.kind === 'hidden').map((m) => m.path) });
 }
 
 /** The program folders not already shown by the system folders or the working directory, as real paths. */
@@ -162,16 +235,20 @@ function systemRoots(): string[] {
 }
 
 /**
- * Whether `path` (a folder on PATH) is there in a sandbox for `cwd` and `skillDir`: the sandbox starts its program from
- * the first folder on PATH that it shows, so a program under a hidden home (pyenv's shims, ~/.local/bin) gives way
- * to the system's.
+ * Whether `path` (a folder on PATH) is there in a sandbox of `request`: the sandbox starts its program from the first
+ * folder on PATH that it shows, so a program under a hidden home (pyenv's shims, ~/.local/bin) gives way to the
+ * system's.
  */
-export function shownInSandbox(path: string, cwd: string, skillDir?: string): boolean {
-  if (!isAbsolute(path)) return true;
-  const target = real(path);
-  if (!target) return false;
-  const roots = [...systemRoots(), real(cwd), skillDir && real(skillDir)].filter((p): p is string => !!p);
-  return roots.some((root) => within(root, target));
+export function shownInSandbox(request: SandboxRequest): (path: string) => boolean {
+  let access: ((path: string) => Mount['kind']) | undefined;
+  return (path) => {
+    if (!isAbsolute(path)) return true;
+    const target = real(path);
+    if (!target) return false;
+    if (systemRoots().some((root) => within(root, target))) return true;
+    access ??= sandboxAccess(request);
+    return access(target) !== 'hidden';
+  };
 }
 
 /** The tool's HOME gets an empty tmpfs of its own (caches, dotfiles), unless the working directory shows it. */
@@ -184,21 +261,39 @@ function privateHome(home: string | undefined, cwd: string): string | undefined 
   return path;
 }
 
-/** The secrets of a home that the working directory shows (the working directory is that home, or holds it). */
-function homeSecrets(home: string | undefined, cwd: string): Hidden[] {
-  const root = home && isAbsolute(home) ? real(home) : undefined;
-  if (!root || !within(cwd, root)) return [];
-  const found: Hidden[] = [];
-  for (const name of HOME_SECRETS) {
-    const path = join(root, name);
+/**
+ * The home folder, when the working directory shows it (the working directory is that home, or holds it): a tool
+ * works on the user's files there, not on the home's own configuration. So the home's top level is read-only (no
+ * `.bashrc`, `.profile`, `.gitconfig` can be created or replaced: shells and git run them later, unconfined), its
+ * other entries stay read-write (their contents are the workspace), and every dot entry (shell start-up files and
+ * histories, `.gitconfig`, `.ssh`, `.aws`, `.config`, `.local`, tokens) is hidden: an empty folder, an empty file.
+ * A dot entry that is a symbolic link hides what it leads to, where that is shown.
+ */
+function homeView(root: string, cwd: string): Mount[] {
+  if (root === '/' || !within(cwd, root)) return [];
+  const mounts: Mount[] = [{ path: root, kind: 'read-only' }];
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(root, { withFileTypes: true });
+  } catch {
+    return mounts;
+  }
+  for (const entry of entries) {
+    const path = join(root, entry.name);
+    if (!entry.name.startsWith('.')) {
+      // a link stays a link in the read-only home: what it leads to is shown only where something else shows it
+      if (!entry.isSymbolicLink()) mounts.push({ path, kind: 'read-write' });
+      continue;
+    }
+    const target = entry.isSymbolicLink() ? real(path) : path;
+    if (!target || !within(cwd, target)) continue;
     try {
-      const stats = lstatSync(path);
-      if (!stats.isSymbolicLink()) found.push({ path, directory: stats.isDirectory() });
+      mounts.push({ path: target, kind: 'hidden', directory: statSync(target).isDirectory() });
     } catch {
-      // absent
+      // gone meanwhile
     }
   }
-  return found;
+  return mounts;
 }
 
 /** With the network, /etc/resolv.conf often points into /run (systemd-resolved): that one file is shown, no socket. */

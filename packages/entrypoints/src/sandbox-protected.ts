@@ -43,6 +43,26 @@ interface Placeholder {
   ino: number;
 }
 
+/**
+ * The protected paths of `cwd` (a real path) as the sandbox keeps them read-only, without making stand-ins: each name
+ * in the working directory, and the real path it leads to where that lies inside it. For a check made outside the
+ * sandbox (birdie's own file tools under it).
+ */
+export function protectedPathsOf(cwd: string): string[] {
+  const found: string[] = [];
+  for (const { name } of PROTECTED) {
+    const path = join(cwd, name);
+    found.push(path);
+    try {
+      const target = realpathSync(path);
+      if (target !== path && target.startsWith(`${cwd}/`)) found.push(target);
+    } catch {
+      // absent, or a dangling link: its name is the path
+    }
+  }
+  return found;
+}
+
 /** Stand-ins this process made, by path: concurrent calls in one folder share one, and the last call removes it. */
 const placeholders = new Map<string, Placeholder>();
 
@@ -50,19 +70,25 @@ const placeholders = new Map<string, Placeholder>();
  * bubblewrap's arguments that keep the protected paths of `cwd` (a real path, bound read-write before them)
  * read-only, and a `release` to call once no process of the call is left: it removes the stand-ins it made.
  */
-export function protectWorkspace(cwd: string): {
-  args: string[];
+export function protectWorkspace(
+  cwd: string,
+  /** Paths the sandbox hides or shows read-only already: neither stood in for nor bound (hiding takes precedence). */
+  covered: (path: string) => boolean = () => false,
+): {
+  /** The paths bound read-only over themselves. */
+  paths: string[];
   /** Whether `release` would remove a stand-in now (no other call of this process shares it). */
   removes: () => boolean;
   release: () => void;
 } {
-  const args: string[] = [];
+  const paths: string[] = [];
   const held: string[] = [];
   for (const { name, kind } of PROTECTED) {
     const path = join(cwd, name);
+    if (covered(path)) continue;
     const target = existing(path, held) ?? standIn(path, kind, held);
     // A symlink out of the working directory points where the sandbox cannot write anyway.
-    if (target && (target === path || target.startsWith(`${cwd}/`))) args.push('--ro-bind', target, target);
+    if (target && (target === path || target.startsWith(`${cwd}/`)) && !covered(target)) paths.push(target);
   }
   let released = false;
   const release = () => {
@@ -71,7 +97,7 @@ export function protectWorkspace(cwd: string): {
     for (const path of held) drop(path);
   };
   const removes = () => !released && held.some((path) => placeholders.get(path)?.count === 1);
-  return { args, removes, release };
+  return { paths, removes, release };
 }
 
 /** The real path of what is there (a stand-in of a concurrent call included), or undefined when nothing is. */

@@ -136,3 +136,29 @@ function outside(shown, root, namedInside) {
     `Refused "${shown}": ${how} (${root}). Only files under it can be used.`,
   );
 }
+
+/**
+ * Under the sandbox these tools still run in birdie's process; they refuse what the sandbox would keep from a
+ * sandboxed tool of the same working directory (the runtime's `context.sandbox.access`, one layout for both): reading
+ * what it hides (the birdie folder, a config file birdie read, the home's dot entries), changing what it keeps
+ * read-only (`.git`, `.envrc`, `.vscode` and the other protected paths, the home's top level).
+ * @param {{ path: string; shown: string }} target
+ * @param {{ sandbox?: { access(path: string): 'read-write' | 'read-only' | 'hidden' } } | undefined} context
+ * @param {'read' | 'write'} use
+ */
+export function sandboxAllows(target, context, use) {
+  const access = context?.sandbox?.access(target.path);
+  if (access === undefined || access === 'read-write') return;
+  if (access === 'hidden') {
+    throw new FilesystemError(
+      'sandboxed',
+      `Refused "${target.shown}": the sandbox hides it (birdie's folder, a config file birdie read, or a dotfile of the home folder).`,
+    );
+  }
+  if (use === 'write') {
+    throw new FilesystemError(
+      'sandboxed',
+      `Refused "${target.shown}": it is read-only in the sandbox (other programs run such files later, outside it, e.g. .git hooks and config, .envrc, shell start-up files); the user changes it outside the sandbox.`,
+    );
+  }
+}

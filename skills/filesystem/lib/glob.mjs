@@ -12,7 +12,8 @@ const ALWAYS_SKIPPED = ['**/.git/**'];
 const PACKAGES = '**/node_modules/**';
 
 /**
- * @typedef {{ root: string; start: string; pattern: string; maxResults: number; signal?: AbortSignal }} GlobRequest
+ * @typedef {{ root: string; start: string; pattern: string; maxResults: number; signal?: AbortSignal; hidden?: readonly string[] }} GlobRequest
+ *   hidden: what the sandbox hides (real paths), under it: left out
  * @typedef {{ paths: string[]; total: number }} GlobResult paths relative to the root, sorted, at most maxResults
  */
 
@@ -37,6 +38,12 @@ export function checkPattern(pattern) {
   return pattern;
 }
 
+/** @param {GlobRequest} request @param {string} path relative to the root */
+function hiddenBySandbox(request, path) {
+  const full = join(request.root, path);
+  return (request.hidden ?? []).some((hidden) => full === hidden || full.startsWith(`${hidden}${sep}`));
+}
+
 /** @param {GlobRequest} request @returns {Promise<GlobResult>} */
 export async function globFiles(request) {
   const pattern = checkPattern(request.pattern);
@@ -54,6 +61,7 @@ export async function globFiles(request) {
   const paths = found
     .map((path) => relative(request.root, join(request.start, path)).split(sep).join('/'))
     .filter((path) => !ignored(path))
+    .filter((path) => !hiddenBySandbox(request, path))
     .sort();
   return { paths: paths.slice(0, request.maxResults), total: paths.length };
 }

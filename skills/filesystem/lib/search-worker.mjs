@@ -8,7 +8,7 @@ const SKIPPED_FOLDERS = new Set(['.git', 'node_modules', '.hg', '.svn']);
 const MAX_FILE_BYTES = 5 * 1024 * 1024;
 const MAX_LINE_CHARS = 300;
 
-/** @param {{ root: string; start: string; pattern: string; literal: boolean; ignoreCase: boolean; maxResults: number }} request */
+/** @param {{ root: string; start: string; pattern: string; literal: boolean; ignoreCase: boolean; maxResults: number; hidden?: string[] }} request */
 async function search(request) {
   const source = request.literal ? request.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : request.pattern;
   let regex;
@@ -24,7 +24,7 @@ async function search(request) {
   const matches = [];
   let filesSearched = 0;
   let limited = false;
-  for await (const file of walk(request.start)) {
+  for await (const file of walk(request.start, new Set(request.hidden ?? []))) {
     const info = await stat(file);
     if (info.size > MAX_FILE_BYTES) continue;
     const bytes = await readFile(file);
@@ -56,10 +56,12 @@ async function search(request) {
 
 /**
  * Files under `start` in a stable order; symbolic links are not followed, so the walk cannot leave the root.
+ * Paths in `hidden` (what the sandbox hides, under it) are skipped.
  * @param {string} start
+ * @param {Set<string>} hidden
  * @returns {AsyncGenerator<string>}
  */
-async function* walk(start) {
+async function* walk(start, hidden) {
   const info = await stat(start);
   if (info.isFile()) {
     yield start;
@@ -70,7 +72,8 @@ async function* walk(start) {
   );
   for (const entry of entries) {
     const full = join(start, entry.name);
-    if (entry.isDirectory() && !SKIPPED_FOLDERS.has(entry.name)) yield* walk(full);
+    if (hidden.has(full)) continue;
+    if (entry.isDirectory() && !SKIPPED_FOLDERS.has(entry.name)) yield* walk(full, hidden);
     else if (entry.isFile()) yield full;
   }
 }
