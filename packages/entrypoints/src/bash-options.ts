@@ -27,6 +27,17 @@ export interface OptionExposure {
    * test, so it deletes everything else. A literal `--` does not change that.
    */
   operators?: readonly string[];
+  /** The value stands where the command reads a leading `@` or `<` as a file to send (`curl -d @file`). */
+  fileReference?: FileReference;
+}
+
+export interface FileReference {
+  /** The option, for the message (`curl -d`). */
+  option: string;
+  /** Which values name a file there (see bash-file-references.ts). */
+  reads: (value: string) => boolean;
+  /** What the author writes instead to send the text as is. */
+  instead: string;
 }
 
 const TEST_OPERATORS = ['!', '(', ')', ','];
@@ -48,7 +59,9 @@ export function mergeExposure(a: OptionExposure | undefined, b: OptionExposure):
   const rank = (e: OptionExposure) => (e.rule === 'dash' ? 2 : e.rule === 'echo' ? 1 : 0);
   const first = rank(b) > rank(a) ? b : a;
   const operators = [...new Set([...(a.operators ?? []), ...(b.operators ?? [])])];
+  const fileReference = a.fileReference ?? b.fileReference;
   return {
+    ...(fileReference ? { fileReference } : {}),
     command: first.rule ? first.command : (a.operators ? a : b).command,
     ...(first.rule ? { rule: first.rule } : {}),
     ...(operators.length > 0 ? { operators } : {}),
@@ -66,7 +79,7 @@ const ECHO_OPTION = /^-[neE]+$/;
 export const NO_END_OF_OPTIONS = new Set(['find', 'test', '[']);
 const ASSIGNMENT = /^[A-Za-z_]\w*(\[[^\]]*\])?\+?=/;
 
-interface Token {
+export interface Token {
   /** A redirection operator (`>`, `2>>`, `<<<`, `&>`, …): the next word is its target. */
   op: boolean;
   /** The word after quote removal; placeholders are \u0001, other expansions \u0002. */
@@ -140,6 +153,10 @@ export function optionProblem(
   if (Array.isArray(property?.enum) && property.enum.includes(value)) return undefined;
   const short = value.length > 40 ? `${value.slice(0, 40)}…` : value;
   const shown = JSON.stringify(short);
+  const reference = exposure.fileReference;
+  if (reference?.reads(value)) {
+    return `argument "${name}" is ${shown}: after ${reference.option} curl would read it as a file to send, not as the text itself; nothing was run (a template sends such text as is with ${reference.instead})`;
+  }
   if (exposure.operators?.includes(value)) {
     return `argument "${name}" is ${shown}, which ${exposure.command} would read as an operator of its expression, not as data; nothing was run. If it names a file, pass it as ${JSON.stringify(`./${short}`)}`;
   }
@@ -155,7 +172,7 @@ export function optionProblem(
  * Splits the command source into words and redirection operators, after quote removal. The last, unfinished
  * word is returned as `partial`; whitespace at the end makes it empty.
  */
-function tokenize(source: string): { tokens: Token[]; partial: string } {
+export function tokenize(source: string): { tokens: Token[]; partial: string } {
   const tokens: Token[] = [];
   let word = '';
   let started = false;

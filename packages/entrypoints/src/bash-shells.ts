@@ -27,13 +27,27 @@ export function shellProblem(shell: string, command: string, ph: string): string
   if (input && flag === -1) return `${ph} is what '${shell}' reads as its script`;
   if (input) return undefined;
   if (flag !== -1) {
-    return complete.length === flag + 1
+    return scriptStillToCome(complete.slice(flag + 1))
       ? `${ph} is the script of '${shell} -c', which runs it as code`
       : undefined;
   }
   if (complete.every((w) => /^[-+]/.test(w)))
     return `${ph} is the script file '${shell}' runs; name the script in the template`;
   return undefined;
+}
+
+/**
+ * Whether, after `-c`, the shell is still waiting for its script: `-c` takes the first non-option word, so options
+ * (`sh -c -x`), an option's value (`-o errexit`) and a `--` (`sh -c -- SCRIPT`) may stand between them.
+ */
+function scriptStillToCome(words: readonly string[]): boolean {
+  for (let k = 0; k < words.length; k++) {
+    const word = words[k]!;
+    if (word === '--') return k + 1 === words.length;
+    if (!/^[-+]./.test(word)) return false;
+    if (/^[-+][A-Za-z]*[oO]$/.test(word)) k += 1; // `-o NAME`, `+O shopt`
+  }
+  return true;
 }
 
 interface ShellArguments {

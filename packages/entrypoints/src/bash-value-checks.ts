@@ -5,6 +5,7 @@ import {
   expansionSplits,
   type PositionProblem,
 } from './bash-command.js';
+import { fileReferenceExposure } from './bash-file-references.js';
 import type { Findings } from './bash-findings.js';
 import { isTainted, type Taint } from './bash-flow.js';
 import { optionExposure } from './bash-options.js';
@@ -53,6 +54,8 @@ export function checkValue(
   }
   const exposure = optionExposure(command);
   if (exposure) findings.expose(taint, exposure);
+  const reference = fileReferenceExposure(command);
+  if (reference) findings.expose(taint, reference);
   if (expansion === undefined || !isTainted(taint)) return;
   const quoted = stack.slice(ownerIndex + 1).some((f) => f.context === 'double' || f.context === 'test');
   if (quoted || !expansionSplits(owner.command, array !== undefined)) return;

@@ -125,7 +125,11 @@ class ArgvReader {
         if (found?.danger === 'code' && (found.form === 'script' || found.form === 'file')) codeGiven = true;
         roles.push({ index: at, role: 'option', ...(option.danger ? { danger: option.danger } : {}) });
         if (option.takesNext && i + 1 < argv.length) {
-          i += 1;
+          // `sh -c -x -- CODE`: an operand value comes after any further options and a `--`
+          const at = option.valueAt ?? i + 1;
+          for (let k = i + 1; k < at; k++) roles.push({ index: offset + k, role: 'option' });
+          i = at;
+          if (i >= argv.length) return;
           roles.push({ index: offset + i, role: 'value' });
         }
         if (found?.lookupOnly) {
@@ -213,6 +217,8 @@ interface OptionMatch {
   readonly danger?: DangerousOption;
   /** The next word is the option's value. */
   readonly takesNext: boolean;
+  /** Where that value is when it is not the next word (an `operand` value after more options); may be past the end. */
+  readonly valueAt?: number;
 }
 
 function matchOption(
@@ -266,7 +272,8 @@ function matchOption(
       options.find((o) => o.long === name) ?? options.find((o) => o.danger && o.long?.startsWith(name));
     if (!entry) return { takesNext: false };
     const next = glued === undefined && (takes(entry) === 'required' || takes(entry) === 'operand');
-    return match(entry, `--${entry.long}`, glued, next);
+    const found = match(entry, `--${entry.long}`, glued, next);
+    return next && takes(entry) === 'operand' ? operandMatch(found, options, argv, i, offset) : found;
   }
   if (word.startsWith('-') && word.length > 1) {
     // a bundle of short options: `-ne CODE`, `-xvf FILE`, `-oFILE`, `-ec CODE`
@@ -282,7 +289,13 @@ function matchOption(
         continue;
       }
       if (value === 'operand') {
-        operandValue ??= match(entry, `-${entry.short}`, undefined, true);
+        operandValue ??= operandMatch(
+          match(entry, `-${entry.short}`, undefined, true),
+          options,
+          argv,
+          i,
+          offset,
+        );
         continue;
       }
       const rest = word.slice(k + 1);
@@ -293,6 +306,33 @@ function matchOption(
     return operandValue ?? (lookup ? { entry: lookup, takesNext: false } : { takesNext: false });
   }
   return undefined;
+}
+
+/**
+ * An option whose value is the program's first operand (`sh -c CODE`): options, their values and a `--` may stand
+ * between them (`sh -c -e -- CODE`, `bash -c -o pipefail CODE`), so the value is the first word that is none of these.
+ */
+function operandMatch(
+  found: OptionMatch,
+  options: readonly OptionEntry[],
+  argv: readonly string[],
+  i: number,
+  offset: number,
+): OptionMatch {
+  let k = i + 1;
+  while (k < argv.length) {
+    const word = argv[k]!;
+    if (word === '--') {
+      k += 1;
+      break;
+    }
+    if (!/^[-+]./.test(word)) break;
+    const last = options.find((o) => o.short === word.at(-1) && !/^--/.test(word));
+    k += last && (last.value ?? 'required') === 'required' && last.danger === undefined ? 2 : 1;
+  }
+  if (k === i + 1 || !found.danger) return k === i + 1 ? found : { ...found, valueAt: k };
+  const { valueIndex: _next, ...danger } = found.danger;
+  return { ...found, danger: k < argv.length ? { ...danger, valueIndex: offset + k } : danger, valueAt: k };
 }
 
 /** find: options (-H -L -P -D x -Ox), start points, then the expression; `-exec … ;` runs a command. */

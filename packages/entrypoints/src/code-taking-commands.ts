@@ -88,6 +88,8 @@ interface ParsedCommand {
   inputs: string[];
   /** Whether something other than its arguments feeds its input: a pipe from a value, a redirection, a here-doc. */
   input: boolean;
+  /** Whether that input may be a value: a pipe from a stage that held one, a here-string of a value or expansion. */
+  valueInput: boolean;
   offsetOf(index: number): number;
 }
 
@@ -97,12 +99,14 @@ function parseCommand({ source, pipeInput }: ScannedCommand): ParsedCommand {
   const writes: string[] = [];
   const inputs: string[] = [];
   let input = pipeInput;
+  let valueInput = pipeInput;
   for (let k = 0; k < words.length; k++) {
     const word = words[k]!;
     if (word.op) {
       const target = words[k + 1];
       k += 1;
       if (word.raw.includes('<')) input = true;
+      if (/<<<$/.test(word.raw) && (!target || isDynamic(target.raw))) valueInput = true;
       if (!target || isDynamic(target.raw)) continue;
       const path = normalise(literalText(target.raw));
       if (/^\d*(>|>>|>\||&>|&>>|<>)$/.test(word.raw)) writes.push(path);
@@ -124,7 +128,7 @@ function parseCommand({ source, pipeInput }: ScannedCommand): ParsedCommand {
     const rawValue = danger.valueIndex === undefined ? raw[role.index] : raw[danger.valueIndex];
     if (value !== undefined && rawValue !== undefined && !isDynamic(rawValue)) writes.push(normalise(value));
   }
-  return { raw, argv, writes, inputs, input, offsetOf: at };
+  return { raw, argv, writes, inputs, input, valueInput, offsetOf: at };
 }
 
 interface Finding {
@@ -164,6 +168,7 @@ function findings(command: ParsedCommand, written: ReadonlySet<string>): Finding
         why: writtenThenRun,
       });
   }
+  out.push(...unknownPrograms(command, programs));
   const coded = new Set<number>(); // programs whose code came from an option or operand
   for (const role of roles) {
     const danger = role.danger;
@@ -211,6 +216,61 @@ function findings(command: ParsedCommand, written: ReadonlySet<string>): Finding
       });
   }
   return out;
+}
+
+/** Runners that turn what they read into the command they run: its words (xargs) or whole lines (parallel). */
+const INPUT_TO_COMMAND: Readonly<Record<string, string>> = {
+  xargs:
+    'makes the words it reads arguments of the command it runs, so a value on its input can be an option or the script of a shell (xargs sh -c)',
+  parallel: 'runs the lines it reads as commands, so a value on its input is code',
+};
+
+/**
+ * Programs this check cannot read, so it assumes the worst:
+ * - a program named by an expansion (`$SHELL -c {x}`, `… | "$BASH"`, `${PY} -c {x}`): it may be a shell that runs a
+ *   value in its arguments or input as code;
+ * - xargs or parallel reading a value (`xargs sh -c <<< {x}`): the value becomes their command's arguments or code.
+ */
+function unknownPrograms(command: ParsedCommand, programs: readonly ArgumentRole[]): Finding[] {
+  const { raw, argv } = command;
+  const out: Finding[] = [];
+  const valueArguments = raw.slice(1).some(isDynamic);
+  if (hasExpansion(raw[0] ?? '') && (valueArguments || command.valueInput))
+    out.push({
+      index: 0,
+      program: raw[0]!,
+      option: 'command',
+      why: 'is a program named by an expansion, which this check cannot know: a value in its arguments or input may run as code (a shell such as $SHELL runs it)',
+    });
+  if (!command.valueInput) return out;
+  for (const role of programs) {
+    const name = argv[role.index]!.replace(/^.*\//, '');
+    const why = INPUT_TO_COMMAND[name];
+    if (why && (name !== 'xargs' || xargsRunsInput(argv, programs, role.index)))
+      out.push({ index: role.index, program: name, option: 'input', why });
+  }
+  return out;
+}
+
+/**
+ * Whether xargs at `at` can hand what it reads to its command as code. With -I the data goes only where the
+ * replace string is (checked as pasted data). Otherwise it is appended: as the code of an option that takes it
+ * (`xargs sh -c`), and, unless items are whole (-0, -d), split into words that can themselves be the command's
+ * code-taking options (`xargs perl` given `-e CODE`).
+ */
+function xargsRunsInput(argv: readonly string[], programs: readonly ArgumentRole[], at: number): boolean {
+  const next = programs.find((r) => r.index > at)?.index;
+  const own = argv.slice(at + 1, next);
+  if (own.some((w) => /^(-I|-i|--replace)/.test(w))) return false;
+  if (next === undefined) return false; // xargs alone runs echo
+  const appended = [...argv.slice(next), '\u0001'];
+  const last = appended.length - 1;
+  const roles = readArgv(appended);
+  if (roles.some((r) => r.danger?.danger === 'code' && (r.danger.valueIndex === last || r.index === last)))
+    return true;
+  const whole = own.some((w) => /^(-0|--null|-d|--delimiter)/.test(w) || /^-[a-zA-Z]*0/.test(w));
+  const entry = programEntry(argv[next]!);
+  return !whole && entry?.options.some((o) => o.danger === 'code') === true;
 }
 
 const writtenThenRun = 'runs a file the template writes: a value written there runs as code';
