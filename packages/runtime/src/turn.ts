@@ -15,6 +15,7 @@ import { runNotice } from './run-notices.js';
 import { RunUsage } from './run-usage.js';
 import type { Runtime } from './runtime.js';
 import { deferredSessionFolder, type SessionFolder } from './session-folder.js';
+import { acquireSessionLease } from './session-lease.js';
 import { isStoreErrorLike } from './store-failure.js';
 import { SubagentRuns } from './subagent-runs.js';
 import { taskBook } from './task-book.js';
@@ -88,7 +89,7 @@ export interface TurnOptions {
   askRawCommands?: boolean;
   signal: AbortSignal;
   handlers: TurnHandlers;
-  /** How long to wait for a session another process is using, ms (0: fail at once with `session-busy`). */
+  /** How long to wait for a session another process is using, ms (0: fail at once with `RuntimeError` `busy`). */
   waitMs: number;
   /**
    * The agent that answers: a name, `null` for the default agent, undefined for whoever spoke last in the session
@@ -118,7 +119,7 @@ export interface TurnOptions {
 /**
  * One user turn: take the session's lease (one writer per session), stream, answer approval interrupts until the
  * graph finishes, and write the run log (each tool call is journaled by the agent before it starts) and the session's
- * token totals. Throws only when the session cannot be had (`session-busy`) or the run cannot be logged at all;
+ * token totals. Throws only when the session cannot be had (`RuntimeError` `busy`, the store's `session-busy` its cause) or the run cannot be logged at all;
  * every failure of the run itself is in the result. Stopped by `signal` while waiting for the lease, the turn ends
  * `cancelled` without having started (no `runId`), its `done` sent.
  */
@@ -131,7 +132,7 @@ export async function executeTurn(
   const { store } = rt;
   let lease: SessionLease;
   try {
-    lease = await store.leases.acquire(session.id, {
+    lease = await acquireSessionLease(store, session.id, {
       waitMs: options.waitMs,
       signal: options.signal,
       onWait: (holder) => options.handlers.onWait?.(holder, options.waitMs),
