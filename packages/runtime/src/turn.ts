@@ -84,13 +84,17 @@ export interface TurnResult {
 }
 
 export interface TurnOptions {
-  approval: ApprovalMode;
+  /** Default: the runtime's (`rt.approval`: the `approval` flag, else the setting). */
+  approval?: ApprovalMode;
   /** Raw commands ask whatever `approval` says (the server's API sessions: the one who approves is not the operator). */
   askRawCommands?: boolean;
   signal: AbortSignal;
   handlers: TurnHandlers;
-  /** How long to wait for a session another process is using, ms (0: fail at once with `RuntimeError` `busy`). */
-  waitMs: number;
+  /**
+   * How long to wait for a session another process is using, ms (0: fail at once with `RuntimeError` `busy`).
+   * Default: the runtime's (`rt.waitMs`: the `wait` flag).
+   */
+  waitMs?: number;
   /**
    * The agent that answers: a name, `null` for the default agent, undefined for whoever spoke last in the session
    * (after a handoff, the agent handed to).
@@ -130,12 +134,14 @@ export async function executeTurn(
   options: TurnOptions,
 ): Promise<TurnResult> {
   const { store } = rt;
+  options = { ...options, approval: options.approval ?? rt.approval, waitMs: options.waitMs ?? rt.waitMs };
+  const waitMs = options.waitMs!;
   let lease: SessionLease;
   try {
     lease = await acquireSessionLease(store, session.id, {
-      waitMs: options.waitMs,
+      waitMs,
       signal: options.signal,
-      onWait: (holder) => options.handlers.onWait?.(holder, options.waitMs),
+      onWait: (holder) => options.handlers.onWait?.(holder, waitMs),
     });
   } catch (error) {
     // Stopped (Ctrl+C, a stop signal) while waiting for the session: a cancelled turn, not a failure. It never
