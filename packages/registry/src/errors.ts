@@ -1,6 +1,7 @@
 export type RegistryErrorCode =
   | 'invalid-policy-key'
   | 'invalid-skill-name'
+  | 'async-callback'
   | 'watch-failed'
   | 'reload-failed';
 

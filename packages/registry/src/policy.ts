@@ -108,6 +108,25 @@ function checkName(name: string): void {
 const fold = (name: string) => name.toLowerCase();
 
 /**
+ * The policy answers synchronously, so its callbacks must too: a Promise is truthy, and taking one as an answer would
+ * lose a saved "disable" or an operator's ceiling without a word. Read asynchronous sources up front instead (pass
+ * `state`, or a ceiling over values already read).
+ */
+function synchronous<T>(value: T, callback: string): T {
+  if (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { then?: unknown }).then === 'function'
+  ) {
+    throw new RegistryError(
+      'async-callback',
+      `SkillPolicy's ${callback} returned a Promise; it must answer synchronously (read asynchronous sources up front, e.g. into \`state\`)`,
+    );
+  }
+  return value;
+}
+
+/**
  * Which skills a key (the CLI uses the session id) may use: explicit disable > explicit enable > default, where
  * default is the skill's `enabledByDefault` or its name being in the application's default list, all within the
  * application's ceiling (if any). Names are compared case-insensitively, as skill names are unique that way.
@@ -232,12 +251,12 @@ export class SkillPolicy {
 
   /** Whether the ceiling lets a skill be used at all (grants and defaults aside). */
   withinCeiling(skill: Skill, snapshot = this.snapshotOf()): boolean {
-    return this.ceiling.skill?.(skill, snapshot) ?? true;
+    return synchronous(this.ceiling.skill?.(skill, snapshot), 'ceiling.skill') ?? true;
   }
 
   /** Whether an agent may run (be started, delegated to, handed off to): the ceiling's answer, else yes. */
   isAgentAllowed(name: string): boolean {
-    return this.ceiling.agent?.(name) ?? true;
+    return synchronous(this.ceiling.agent?.(name), 'ceiling.agent') ?? true;
   }
 
   /** Every key with grants; keys whose grants are both empty are left out. */
@@ -258,7 +277,7 @@ export class SkillPolicy {
   private entryOf(key: string): { state: KeyState; slot: string } | undefined {
     checkKey(key);
     if (!this.keys.has(key) && this.store) {
-      const stored = this.store.get(key);
+      const stored = synchronous(this.store.get(key), 'store.get');
       if (stored) this.keep(key, toState(stored));
     }
     return this.keys.get(key);
@@ -272,7 +291,7 @@ export class SkillPolicy {
     const state = this.stateOf(key) ?? { enabled: [], disabled: [], sources: Object.create(null) };
     change(state);
     this.keep(key, state);
-    if (save) this.store?.set(key, this.grants(key));
+    if (save && this.store) synchronous(this.store.set(key, this.grants(key)), 'store.set');
   }
 
   /**

@@ -229,7 +229,8 @@ export async function applyTrust(
       ...(settings ? { settings } : {}),
       ...(commands.length > 0 ? { commands } : {}),
     };
-    if (trust(workspace)) continue;
+    // Awaited, and compared with `true`: a pending Promise or a truthy record must never count as a yes.
+    if ((await trust(workspace)) === true) continue;
     for (const entry of [...entries.skills, ...entries.agents]) refused.add(entry);
     untrusted.push(workspace);
   }

@@ -81,7 +81,11 @@ export interface WorkspaceDeclarations {
 }
 
 /** Whether the user trusts a workspace with exactly these declarations (e.g. a stored answer with this digest). */
-export type TrustDecision = (workspace: WorkspaceDeclarations) => boolean;
+/**
+ * Whether the user trusts a workspace with exactly these declarations. It may answer asynchronously (a store read):
+ * the answer is awaited, and only `true` trusts; anything else (false, undefined, a record) does not.
+ */
+export type TrustDecision = (workspace: WorkspaceDeclarations) => boolean | Promise<boolean>;
 
 /** A tool together with the skill that owns it. */
 export interface ToolEntry {

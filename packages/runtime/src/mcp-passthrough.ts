@@ -48,7 +48,12 @@ export function mcpPassThrough(
       if (!policy.allowedSkills(sessionKey, snapshot).some((skill) => skill.mcpServer !== undefined))
         return { tools: [], errors: [] };
       const { builder } = await open();
-      const toolset = await builder.build(sessionKey, snapshot, undefined, options.sharedByUsers ? {} : { cwd });
+      const toolset = await builder.build(
+        sessionKey,
+        snapshot,
+        undefined,
+        options.sharedByUsers ? {} : { cwd },
+      );
       return { tools: toolset.tools.filter((tool) => tool.kind === 'mcp'), errors: toolset.errors };
     },
     onToolsChanged(listener) {

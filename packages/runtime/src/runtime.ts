@@ -108,6 +108,10 @@ export async function findSession(
 export interface Runtime<I extends RuntimeIo = RuntimeIo> {
   /** The approval rules the agent was made with (user's or operator's, then the project's), for `/permissions`. */
   approvalRules: readonly ApprovalRule[];
+  /** The approval mode turns run under unless they say otherwise: the `approval` flag, else the setting, else `ask`. */
+  approval: ApprovalMode;
+  /** How long a turn waits for a session in use elsewhere, ms, unless it says otherwise: the `wait` flag (default 0). */
+  waitMs: number;
   io: I;
   values: Flags;
   userId: string;
@@ -161,6 +165,9 @@ export async function openRuntime<I extends RuntimeIo>(
   values: Flags,
   options: OpenRuntimeOptions = {},
 ): Promise<Runtime<I>> {
+  // The documented flags a turn runs under: a bad value fails before anything loads.
+  approvalMode(values);
+  const wait = waitMs(values, 0);
   const config = await loadConfig(io, values);
   await applyIsolation(io, values, config.settings);
   const { provider } = config;
@@ -226,6 +233,8 @@ export async function openRuntime<I extends RuntimeIo>(
     });
     return {
       approvalRules,
+      approval: approvalMode(values, settings.approval),
+      waitMs: wait,
       io,
       values,
       userId,

@@ -12,6 +12,7 @@ import { turnLimits } from './serve-limits.js';
 import { removeSessionDir } from './session-dir.js';
 import { createSession } from './session-start.js';
 import { applySkillFlags } from './skill-flags.js';
+import { sessionBusyCause } from './store-failure.js';
 import { executeTurn } from './turn.js';
 
 /**
@@ -121,6 +122,7 @@ export function serveRuntime(rt: Runtime, approval: ApprovalMode): ServeRuntime 
     },
 
     async runTurn(session, input, handlers) {
+      // The server maps the store's failures itself (`session-busy` → 409): it gets the store's error, as documented.
       const result = await executeTurn(rt, session, input, {
         approval,
         // Memory follows the sessions running now, not every one ever served: the grants are read when the turn
@@ -140,6 +142,8 @@ export function serveRuntime(rt: Runtime, approval: ApprovalMode): ServeRuntime 
           // MCP servers' requests go to the API client (`mcp-request` events) and wait for its answer.
           ...(handlers.mcp ? { mcp: handlers.mcp } : {}),
         },
+      }).catch((error: unknown) => {
+        throw sessionBusyCause(error);
       });
       return {
         status: result.status,

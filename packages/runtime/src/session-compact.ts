@@ -1,5 +1,6 @@
 import type { CompactionResult } from '@birdie/graph';
 import type { Runtime } from './runtime.js';
+import { acquireSessionLease } from './session-lease.js';
 
 export interface CompactSessionOptions {
   /** How long to wait for the session when another process is using it, ms (as a turn waits). */
@@ -13,14 +14,14 @@ export interface CompactSessionOptions {
 /**
  * Summarises all but the last exchange of a session now (what is stored does not change), under the session's lease
  * as a turn holds it, so no turn of another process writes the thread meanwhile. `undefined`: nothing to compact yet
- * (one exchange or less). A busy session fails with the store's `session-busy` error after `waitMs`.
+ * (one exchange or less). A busy session fails with `RuntimeError` `busy` after `waitMs`.
  */
 export async function compactSession(
   rt: Pick<Runtime, 'store' | 'agent'>,
   sessionId: string,
   options: CompactSessionOptions,
 ): Promise<CompactionResult | undefined> {
-  const lease = await rt.store.leases.acquire(sessionId, { waitMs: options.waitMs });
+  const lease = await acquireSessionLease(rt.store, sessionId, { waitMs: options.waitMs });
   try {
     return await rt.agent.compact(sessionId, {
       ...(options.instructions ? { instructions: options.instructions } : {}),

@@ -66,6 +66,15 @@ export function storeFailure(error: StoreErrorLike, from: HintPlace = 'shell'): 
   );
 }
 
+/**
+ * The store's `session-busy` error behind a busy `RuntimeError` (a turn or compaction of a session in use), else
+ * the error itself: for callers that word or map the store's failure themselves (a server's 409, `--json`'s code).
+ */
+export function sessionBusyCause(error: unknown): unknown {
+  const cause = error instanceof Error ? error.cause : undefined;
+  return isStoreErrorLike(cause) && cause.code === 'session-busy' ? cause : error;
+}
+
 /** Store failures a run can meet mid-turn (they reach the CLI as error events with these codes). */
 const FAILURE_CODES = new Set([
   'disk-full',

@@ -15,6 +15,7 @@ import { runNotice } from './run-notices.js';
 import { RunUsage } from './run-usage.js';
 import type { Runtime } from './runtime.js';
 import { deferredSessionFolder, type SessionFolder } from './session-folder.js';
+import { acquireSessionLease } from './session-lease.js';
 import { isStoreErrorLike } from './store-failure.js';
 import { SubagentRuns } from './subagent-runs.js';
 import { taskBook } from './task-book.js';
@@ -83,13 +84,17 @@ export interface TurnResult {
 }
 
 export interface TurnOptions {
-  approval: ApprovalMode;
+  /** Default: the runtime's (`rt.approval`: the `approval` flag, else the setting). */
+  approval?: ApprovalMode;
   /** Raw commands ask whatever `approval` says (the server's API sessions: the one who approves is not the operator). */
   askRawCommands?: boolean;
   signal: AbortSignal;
   handlers: TurnHandlers;
-  /** How long to wait for a session another process is using, ms (0: fail at once with `session-busy`). */
-  waitMs: number;
+  /**
+   * How long to wait for a session another process is using, ms (0: fail at once with `RuntimeError` `busy`).
+   * Default: the runtime's (`rt.waitMs`: the `wait` flag).
+   */
+  waitMs?: number;
   /**
    * The agent that answers: a name, `null` for the default agent, undefined for whoever spoke last in the session
    * (after a handoff, the agent handed to).
@@ -118,7 +123,7 @@ export interface TurnOptions {
 /**
  * One user turn: take the session's lease (one writer per session), stream, answer approval interrupts until the
  * graph finishes, and write the run log (each tool call is journaled by the agent before it starts) and the session's
- * token totals. Throws only when the session cannot be had (`session-busy`) or the run cannot be logged at all;
+ * token totals. Throws only when the session cannot be had (`RuntimeError` `busy`, the store's `session-busy` its cause) or the run cannot be logged at all;
  * every failure of the run itself is in the result. Stopped by `signal` while waiting for the lease, the turn ends
  * `cancelled` without having started (no `runId`), its `done` sent.
  */
@@ -129,12 +134,14 @@ export async function executeTurn(
   options: TurnOptions,
 ): Promise<TurnResult> {
   const { store } = rt;
+  options = { ...options, approval: options.approval ?? rt.approval, waitMs: options.waitMs ?? rt.waitMs };
+  const waitMs = options.waitMs!;
   let lease: SessionLease;
   try {
-    lease = await store.leases.acquire(session.id, {
-      waitMs: options.waitMs,
+    lease = await acquireSessionLease(store, session.id, {
+      waitMs,
       signal: options.signal,
-      onWait: (holder) => options.handlers.onWait?.(holder, options.waitMs),
+      onWait: (holder) => options.handlers.onWait?.(holder, waitMs),
     });
   } catch (error) {
     // Stopped (Ctrl+C, a stop signal) while waiting for the session: a cancelled turn, not a failure. It never

@@ -37,7 +37,7 @@ describe('a turn stopped while it waits for a session another process holds', ()
     expect(await other.leases.holder(session.id)).toEqual(held.holder);
   });
 
-  it('a busy session without waiting still throws session-busy', async () => {
+  it('a busy session without waiting still throws busy (session-busy)', async () => {
     const rt = await tempRuntime({}, cleanups);
     const session = await createSession(rt);
     const other = openStore({ home: rt.io.env.BIRDIE_HOME! });
@@ -51,7 +51,12 @@ describe('a turn stopped while it waits for a session another process holds', ()
         signal: new AbortController().signal,
         handlers: { onEvent: (event) => events.push(event), decide: async () => undefined },
       }),
-    ).rejects.toMatchObject({ name: 'StoreError', code: 'session-busy' });
+      // The runtime's documented `busy` error (README "Errors"), the store's session-busy its cause.
+    ).rejects.toMatchObject({
+      code: 'busy',
+      exitCode: 3,
+      cause: { name: 'StoreError', code: 'session-busy' },
+    });
     expect(events).toEqual([]);
   });
 });

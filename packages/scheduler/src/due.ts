@@ -26,6 +26,9 @@ export function formatSeconds(s: number): string {
 /** A due-time calculator for one timing; `invalid-trigger` for a cron expression or zone croner refuses. */
 export function dueTimes(t: Timing): { next(after: number): number | undefined } {
   if (t.schedule !== undefined) {
+    // croner takes any zone name and fails only when asked for a time: check it here, where update can refuse it.
+    if (t.timezone !== undefined && !isTimeZone(t.timezone))
+      throw new SchedulerError('invalid-trigger', `${JSON.stringify(t.timezone)} is not an IANA time zone`);
     let cron: Cron;
     try {
       cron = new Cron(t.schedule, { paused: true, ...(t.timezone ? { timezone: t.timezone } : {}) });
@@ -41,10 +44,21 @@ export function dueTimes(t: Timing): { next(after: number): number | undefined }
     return { next: (after) => after + ms };
   }
   if (t.at !== undefined) {
+    if (!(t.at instanceof Date) || Number.isNaN(t.at.getTime()))
+      throw new SchedulerError('invalid-trigger', `at must be a valid date, got ${String(t.at)}`);
     const at = t.at.getTime();
     return { next: (after) => (after < at ? at : undefined) };
   }
   throw new SchedulerError('invalid-trigger', 'a timing needs schedule, every or at');
+}
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -24,8 +24,22 @@ interface Entry {
   removed: boolean;
 }
 
-const isBusy = (error: unknown) =>
+/** `invalid-trigger` for a trigger that could never run: no timing and no watch, or a timing `dueTimes` refuses. */
+function checkTrigger(trigger: Trigger): void {
+  const kinds = (['schedule', 'every', 'at'] as const).filter((kind) => trigger[kind] !== undefined);
+  if (kinds.length === 0 && !trigger.watch?.length)
+    throw new SchedulerError('invalid-trigger', `trigger ${trigger.id} needs schedule, every, at or watch`);
+  for (const kind of kinds)
+    dueTimes({
+      [kind]: trigger[kind],
+      ...(kind === 'schedule' && trigger.timezone ? { timezone: trigger.timezone } : {}),
+    });
+}
+
+const hasBusyCode = (error: unknown) =>
   typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'session-busy';
+/** The store's `session-busy`, thrown as it is or as the cause of the runtime's `busy` error (`executeTurn`). */
+const isBusy = (error: unknown) => hasBusyCode(error) || (error instanceof Error && hasBusyCode(error.cause));
 
 /**
  * Runs triggers: timers for `schedule`/`every`/`at`, file watches for `watch`. A due time is run once across every
@@ -45,6 +59,8 @@ export class Scheduler {
   /** Starts (or keeps) these triggers and stops the others; a trigger whose definition changed is restarted. */
   async update(triggers: readonly Trigger[]): Promise<void> {
     if (this.stopped) throw new SchedulerError('stopped', 'the scheduler was stopped');
+    // Every trigger is checked before anything changes: one that cannot run refuses the update as a whole.
+    for (const trigger of triggers) checkTrigger(trigger);
     const ids = new Set(triggers.map((t) => t.id));
     for (const [id, entry] of this.entries) {
       const next = triggers.find((t) => t.id === id);

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from '@birdie/server';
+import { ApiError, createServer } from '@birdie/server';
 import { openStore } from '@birdie/store';
 
 const home = mkdtempSync(join(tmpdir(), 'birdie-server-example-'));
@@ -18,6 +18,12 @@ const runtime = {
   history: async () => ({ messages: [], grants: { enabled: [], disabled: [] } }),
   pendingApprovals: async () => [],
   deleteSession: (s) => store.sessions.delete(s.id, s.userId),
+  // No skills or agents in this echo runtime: the endpoints still answer (an empty list; any change is refused).
+  skills: async () => [],
+  agents: async () => [],
+  setSkills: async (_session, change) => {
+    throw new ApiError('invalid-request', `no skill ${[...change.enable, ...change.disable][0]}`);
+  },
   async runTurn(session, input, handlers) {
     // One writer per session: the store's lease (a second turn meanwhile gets 409).
     const lease = await store.leases.acquire(session.id, { waitMs: 0 });
@@ -56,6 +62,10 @@ const foreign = await fetch(`${url}/v1/sessions/${session.id}`, {
   headers: { authorization: `Bearer ${bob}` },
 });
 console.log(foreign.status, await foreign.json());
+for (const path of ['/v1/skills', '/v1/agents']) {
+  const list = await call(path);
+  console.log(path.slice(4), list.status, JSON.stringify(await list.json()));
+}
 console.log('closed', await server.close({ graceMs: 1000 }));
 await store.close();
 rmSync(home, { recursive: true, force: true });

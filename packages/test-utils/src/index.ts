@@ -35,6 +35,7 @@ export {
   type StartPostgresOptions,
   startPostgres,
 } from './postgres.js';
+export { publishedTypeProblems } from './published-types.js';
 export { StreamedBody, type StreamedBodyOptions } from './streamed-body.js';
 export { makeTempDir, type TempDir, writeTree } from './temp-dir.js';
 export {

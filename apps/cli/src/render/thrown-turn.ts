@@ -1,4 +1,4 @@
-import { isStoreErrorLike, storeFailureHint } from '@birdie/runtime/store-failure';
+import { isStoreErrorLike, sessionBusyCause, storeFailureHint } from '@birdie/runtime/store-failure';
 import { turnResultJson } from './json-events.js';
 
 /** The tokens a turn's `usage` events reported so far: what a turn that threw had used. */
@@ -21,7 +21,9 @@ export function thrownTurnJson(error: unknown, sessionId: string, used: UsedToke
   ];
 }
 
-function thrownFailure(error: unknown): { code: string; message: string; hint?: string } {
+function thrownFailure(thrown: unknown): { code: string; message: string; hint?: string } {
+  // A busy session is the runtime's `busy` error; its code here stays the store's `session-busy`.
+  const error = sessionBusyCause(thrown);
   if (!isStoreErrorLike(error))
     return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
   // As stderr's line says it (`storeFailure`): a damaged record's fix names the session the damage is in.

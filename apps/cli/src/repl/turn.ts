@@ -4,6 +4,7 @@ import { typedTurnText } from '@birdie/runtime/session-choices';
 import {
   isStoreErrorLike,
   isStoreFailureCode,
+  sessionBusyCause,
   storeFailure,
   storeFailureText,
 } from '@birdie/runtime/store-failure';
@@ -162,10 +163,11 @@ export async function replTurn(
       });
     } catch (error) {
       // The session is busy (after waiting), or the store cannot record the turn: say so; the REPL goes on.
-      if (!isStoreErrorLike(error)) throw error;
+      const failure = sessionBusyCause(error);
+      if (!isStoreErrorLike(failure)) throw error;
       await gate.open;
       spinner.stop();
-      out(state, `${style('red', 'birdie:')} ${storeFailure(error, 'repl').message}`);
+      out(state, `${style('red', 'birdie:')} ${storeFailure(failure, 'repl').message}`);
       return;
     }
     await gate.open;
