@@ -2,9 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Sandbox, sandbox, TEST_SKILLS } from './helpers/env.js';
 import { runCli } from './helpers/run-in-process.js';
+
+const BUNDLED_SKILLS = fileURLToPath(new URL('../../../skills', import.meta.url));
 
 /*
  * Approval rules against other spellings of the same command (exploratory report #3–#7): a deny rule sees through
@@ -27,18 +30,13 @@ const cli = (argv: string[]) => runCli(argv, { env: box.env, cwd: box.cwd });
 type Event = { type: string; [key: string]: unknown };
 
 /** `birdie run --json` with a scripted model making `calls` in one turn. */
-async function run(calls: Array<{ name: string; args: Record<string, unknown> }>, flags: string[]) {
+async function run(
+  calls: Array<{ name: string; args: Record<string, unknown> }>,
+  flags: string[],
+  skills = ['--skills-dir', TEST_SKILLS, '--enable', 'raw-shell'],
+) {
   await writeFile(script, JSON.stringify({ replies: [{ tool_calls: calls }, { text: 'done' }] }));
-  const result = await cli([
-    'run',
-    '--json',
-    '--skills-dir',
-    TEST_SKILLS,
-    '--enable',
-    'raw-shell',
-    ...flags,
-    'go',
-  ]);
+  const result = await cli(['run', '--json', ...skills, ...flags, 'go']);
   const events = result.stdout
     .trim()
     .split('\n')
@@ -145,5 +143,39 @@ describe('approval rules and the spellings of a command', { timeout: 90_000 }, (
     // plain tests stay allowed
     const plain = await run([bash('test -f package.json')], []);
     expect(plain.events).toContainEqual(expect.objectContaining({ type: 'tool-rule', effect: 'allow' }));
+  });
+  it('path rules match the real path: a symlink does not walk around a deny nor stretch an allow (#4)', async () => {
+    await mkdir(join(box.cwd, 'docs'));
+    await mkdir(join(box.cwd, '.github', 'workflows'), { recursive: true });
+    await symlink('../.github', join(box.cwd, 'docs', 'gh'));
+    box.env.BIRDIE_BUNDLED_SKILLS = BUNDLED_SKILLS;
+    await cli(['config', 'add', 'permissions.deny', 'write_file(path=.github/**)']);
+    const write = (path: string) => ({ name: 'write_file', args: { path, content: 'evil\n' } });
+    const denied = await run(
+      [write('.github/workflows/direct.yml'), write('docs/gh/workflows/ci.yml')],
+      ['--approval', 'never', '--enable', 'filesystem'],
+      [],
+    );
+    const ends = denied.events.filter((e) => e.type === 'tool-end');
+    expect(ends).toHaveLength(2);
+    for (const end of ends) expect(end).toMatchObject({ ok: false, outcome: 'refused' });
+    expect(existsSync(join(box.cwd, '.github', 'workflows', 'ci.yml'))).toBe(false);
+
+    await cli(['config', 'remove', 'permissions.deny', 'write_file(path=.github/**)']);
+    await cli(['config', 'add', 'permissions.allow', 'write_file(path=docs/**)']);
+    await cli(['config', 'add', 'permissions.ask', 'write_file(path=.github/**)']);
+    const asked = await run(
+      [write('docs/gh/workflows/ci.yml'), write('docs/plain.md')],
+      ['--enable', 'filesystem'],
+      [],
+    );
+    expect(asked.events).toContainEqual(
+      expect.objectContaining({ type: 'tool-rule', effect: 'ask', pattern: 'write_file(path=.github/**)' }),
+    );
+    expect(asked.events).toContainEqual(
+      expect.objectContaining({ type: 'tool-rule', effect: 'allow', pattern: 'write_file(path=docs/**)' }),
+    );
+    expect(existsSync(join(box.cwd, '.github', 'workflows', 'ci.yml'))).toBe(false);
+    expect(existsSync(join(box.cwd, 'docs', 'plain.md'))).toBe(true);
   });
 });

@@ -9,11 +9,18 @@ import {
 } from './approval-pattern.js';
 import { matchCommandWords } from './command-pattern.js';
 import { looseCommands, restrictingViews } from './command-views.js';
+import { linkedPath } from './linked-path.js';
 
 /** What a rule set is asked about: a tool (its name, skill, whether it runs a raw command) and the call's arguments. */
 export interface RuleCall {
   tool: { name: string; skill?: string; raw?: boolean };
   args: Readonly<Record<string, unknown>>;
+  /**
+   * The workspace the call's relative paths are in. With it, an argument that names a path through a symbolic link
+   * is matched by the real path (relative to the workspace's real path): `docs/gh/ci.yml` with `docs/gh ->
+   * ../.github` is `.github/ci.yml`, and a link out of the workspace matches no allow rule.
+   */
+  root?: string;
 }
 
 export interface RuleDecision {
@@ -70,11 +77,19 @@ function targets(pattern: ApprovalPattern, tool: RuleCall['tool']): boolean {
 }
 
 /** `docs/../x` and `./x` are normalised before a glob sees them; an allow never matches a path that leaves its start. */
-function argumentMatches(compiled: Compiled, args: RuleCall['args'], effect: RuleEffect): boolean {
+function argumentMatches(compiled: Compiled, call: RuleCall, effect: RuleEffect): boolean {
   for (const { key, test } of compiled.globs ?? []) {
-    const value = args[key];
+    const value = call.args[key];
     if (typeof value !== 'string' || value.includes('\0')) return false;
     const normal = posix.normalize(value).replace(/^\.\/+/, '');
+    const linked = call.root === undefined ? undefined : linkedPath(call.root, value);
+    if (linked !== undefined) {
+      // Through a symbolic link: the real path decides; leaving the workspace is never allowed.
+      if (effect === 'allow') {
+        if (linked.outside || !test(linked.path)) return false;
+      } else if (!(!linked.outside && test(linked.path)) && !test(normal) && !test(value)) return false;
+      continue;
+    }
     if (effect === 'allow') {
       if (normal === '..' || normal.startsWith('../') || value.includes('\\')) return false;
       if (!test(normal)) return false;
@@ -143,7 +158,7 @@ export function compileRules(rules: readonly ApprovalRule[]): RuleSet {
         if (read.commands.some((s) => matches(s.words))) return { effect: c.rule.effect, rule: c.rule };
         continue;
       }
-      if (c.pattern.arguments && !argumentMatches(c, call.args, c.rule.effect)) continue;
+      if (c.pattern.arguments && !argumentMatches(c, call, c.rule.effect)) continue;
       return { effect: c.rule.effect, rule: c.rule };
     }
     return unreadable;
@@ -155,7 +170,7 @@ export function compileRules(rules: readonly ApprovalRule[]): RuleSet {
     if (!call.tool.raw) {
       for (const c of mine) {
         if (c.pattern.command) continue;
-        if (c.pattern.arguments && !argumentMatches(c, call.args, 'allow')) continue;
+        if (c.pattern.arguments && !argumentMatches(c, call, 'allow')) continue;
         return { effect: 'allow', rule: c.rule };
       }
       return undefined;

@@ -38,12 +38,18 @@ describe('a deny or ask rule matches every spelling that runs the command', () =
     expect(decide(push, command)).toBe('deny');
   });
 
-  it.each(['\\rm x', 'command rm x', 'x=1; rm x', 'echo $(rm x)', "'r'm x", 'exec rm x', 'r\\m x'])(
-    'denies the unreadable %s rather than asking (--yes would approve a question)',
-    (command) => {
-      expect(decide([rule('deny', 'run_bash(rm *)')], command)).toBe('deny');
-    },
-  );
+  it.each([
+    'rm -rf $(pwd)',
+    '\\rm x',
+    'command rm x',
+    'x=1; rm x',
+    'echo $(rm x)',
+    "'r'm x",
+    'exec rm x',
+    'r\\m x',
+  ])('denies the unreadable %s rather than asking (--yes would approve a question)', (command) => {
+    expect(decide([rule('deny', 'run_bash(rm *)')], command)).toBe('deny');
+  });
 
   it('an unreadable line no deny rule could run still asks; other commands stay undecided', () => {
     expect(decide([rule('deny', 'run_bash(rm *)')], 'echo $HOME')).toBe('ask');
