@@ -150,6 +150,12 @@ class ArgvReader {
           ? { program, option: word, danger: sub.danger, what: sub.what ?? '' }
           : undefined;
         roles.push({ index: at, role: 'operand', ...(danger ? { danger } : {}) });
+        if (this.entry.subcommandsKeepOptions) {
+          const options = [...scope.options, ...(sub?.options ?? [])];
+          const operands = sub ? sub.operands : scope.operands;
+          this.read({ options, ...(operands ? { operands } : {}) }, i + 1, syntax, program);
+          return;
+        }
         // an unknown subcommand: its words are read with no options known
         if (sub) this.read(sub, i + 1, 'getopt', `${program} ${word}`);
         else this.operandsFrom(i + 1);

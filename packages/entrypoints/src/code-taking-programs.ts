@@ -103,6 +103,8 @@ export interface ProgramEntry {
   readonly dashlessBundle?: boolean;
   /** Subcommands with their own options (git): the first operand names it. */
   readonly subcommands?: Readonly<Record<string, SubcommandEntry>>;
+  /** The program's options stay valid after any subcommand, listed or not (npm's configuration flags). */
+  readonly subcommandsKeepOptions?: boolean;
 }
 
 export interface SubcommandEntry {
@@ -850,6 +852,29 @@ const PROGRAMS: readonly ProgramEntry[] = [
       { short: 'c', long: 'call', ...code('script', 'runs its value as a shell command') },
       { long: 'script-shell', ...code('command', 'runs scripts with the program') },
       { long: 'node-options', ...code('setting', 'passes options (--require) to node') },
+    ],
+    // npm's options are configuration, valid after any subcommand (`npm run x --script-shell=…`)
+    subcommandsKeepOptions: true,
+    subcommands: Object.fromEntries(
+      ['exec', 'x', 'dlx', 'create', 'init'].map((name) => [
+        name,
+        {
+          options: [],
+          operands: { kind: 'command' },
+          danger: 'code',
+          what: 'runs another program (as npx does), possibly downloaded',
+        } as const,
+      ]),
+    ),
+  },
+  {
+    names: ['test', '['],
+    language: 'command',
+    syntax: 'getopt',
+    options: [
+      // bash evaluates the subscript of `NAME[…]` as arithmetic, which runs `$(…)` even from a quoted word
+      { short: 'v', ...code('setting', 'evaluates the array subscript of the variable name (runs `$(…)`)') },
+      { short: 'R', ...code('setting', 'evaluates the array subscript of the variable name (runs `$(…)`)') },
     ],
   },
   {

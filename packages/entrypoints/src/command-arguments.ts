@@ -68,14 +68,21 @@ const dangerous = new WeakMap<readonly string[], ReadonlySet<number>>();
 /**
  * Whether `words[index]` (index ≥ 1) is an argument a `*` must not match: any argument of a command runner, or a
  * code-taking / file-writing option or operand of the program as the code-taking table reads its argv (bundles,
- * glued values, abbreviations, subcommands: `git log --outp=F`, `perl -ne CODE`, `find . -exec …`, `tee FILE`).
+ * glued values, abbreviations, subcommands: `git log --outp=F`, `perl -ne CODE`, `find . -exec …`, `tee FILE`,
+ * `test -v NAME`), or a word of a command the program runs (`git bisect run CMD …`, `npm exec -- CMD …`).
  */
 export function isCodeArgument(words: readonly string[], index: number): boolean {
   if (COMMAND_RUNNERS.has(programName(words[0] ?? ''))) return true;
   let set = dangerous.get(words);
   if (!set) {
-    set = new Set(readArgv(words).flatMap((role) => (role.danger ? [role.index] : [])));
-    dangerous.set(words, set);
+    const roles = readArgv(words);
+    const found = new Set(roles.flatMap((role) => (role.danger ? [role.index] : [])));
+    // A program the command runs (`git bisect run CMD`, `npm exec -- CMD`, `find -exec CMD`): it and its
+    // arguments are another program's argv, which a `*` written for this program never stands for.
+    const nested = roles.find((role) => role.role === 'program' && role.index > 0);
+    if (nested) for (let i = nested.index; i < words.length; i++) found.add(i);
+    dangerous.set(words, found);
+    set = found;
   }
   return set.has(index);
 }

@@ -10,6 +10,8 @@ export interface CallApprovalInput {
   askRawCommands?: boolean;
   /** The approval rules in force: deny refuses, ask asks, allow runs without asking (never over the mode `always`). */
   rules?: RuleSet;
+  /** The workspace: path arguments are matched by the real path they name in it (a symlink is followed). */
+  root?: string;
   /** Whether the session approved this tool for good (a session approval bound to the same file). */
   approvedForSession?: (tool: DeclaredTool) => boolean;
 }
@@ -36,7 +38,7 @@ export type CallApproval =
  */
 export function callApproval(input: CallApprovalInput): CallApproval {
   const { tool, invocation } = input;
-  const ruleCall = { tool, args: invocation.args };
+  const ruleCall = { tool, args: invocation.args, ...(input.root ? { root: input.root } : {}) };
   const decided = input.rules?.decide(ruleCall);
   if (decided?.effect === 'deny') return { effect: 'deny', rule: decided };
   const declared = input.askRawCommands && tool.raw ? 'raw-command' : invocation.approval(input.approval);

@@ -5,9 +5,16 @@ import type { CommandWordPattern } from './approval-pattern.js';
  * Whether one simple command (its words after quote removal) matches a command pattern. Literals match a word
  * exactly (no Unicode folding: a look-alike is another word); `*` matches any run of words and a glob word any
  * characters within one word, but neither ever stands for a code-taking or file-writing argument of the program
- * (`isCodeArgument`): `run_bash(git log *)` does not match `git log --output=~/.bashrc`.
+ * (`isCodeArgument`) in an allow rule: `run_bash(git log *)` does not match `git log --output=~/.bashrc`. In a deny
+ * or ask rule (`restrict`) it stands for any word: `run_bash(git push *)` denies `git push --receive-pack=x`.
  */
-export function matchCommandWords(pattern: readonly CommandWordPattern[], words: readonly string[]): boolean {
+export function matchCommandWords(
+  pattern: readonly CommandWordPattern[],
+  words: readonly string[],
+  /** `restrict` (a deny or ask rule): a `*` stands for any word, code-taking ones included. */
+  mode: 'allow' | 'restrict' = 'allow',
+): boolean {
+  const guarded = (w: number) => mode === 'restrict' || !isCodeArgument(words, w);
   // Backtracking over (pattern index, word index); patterns are short, so the memo is a small bitmap.
   const seen = new Set<number>();
   const width = words.length + 1;
@@ -19,12 +26,12 @@ export function matchCommandWords(pattern: readonly CommandWordPattern[], words:
     const part = pattern[p] as CommandWordPattern;
     if (part.kind === 'any-words') {
       if (step(p + 1, w)) return true;
-      return w < words.length && w > 0 && !isCodeArgument(words, w) && step(p, w + 1);
+      return w < words.length && w > 0 && guarded(w) && step(p, w + 1);
     }
     if (w >= words.length) return false;
     const word = words[w] as string;
     if (part.kind === 'literal') return part.text === word && step(p + 1, w + 1);
-    return w > 0 && part.regexp.test(word) && !isCodeArgument(words, w) && step(p + 1, w + 1);
+    return w > 0 && part.regexp.test(word) && guarded(w) && step(p + 1, w + 1);
   };
   return step(0, 0);
 }

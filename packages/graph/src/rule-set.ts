@@ -8,11 +8,19 @@ import {
   type RuleEffect,
 } from './approval-pattern.js';
 import { matchCommandWords } from './command-pattern.js';
+import { looseCommands, restrictingViews } from './command-views.js';
+import { linkedPath } from './linked-path.js';
 
 /** What a rule set is asked about: a tool (its name, skill, whether it runs a raw command) and the call's arguments. */
 export interface RuleCall {
   tool: { name: string; skill?: string; raw?: boolean };
   args: Readonly<Record<string, unknown>>;
+  /**
+   * The workspace the call's relative paths are in. With it, an argument that names a path through a symbolic link
+   * is matched by the real path (relative to the workspace's real path): `docs/gh/ci.yml` with `docs/gh ->
+   * ../.github` is `.github/ci.yml`, and a link out of the workspace matches no allow rule.
+   */
+  root?: string;
 }
 
 export interface RuleDecision {
@@ -35,6 +43,11 @@ export interface RuleMiss {
   command?: string;
   /** The reader's reason when the line could not be placed, with its offset. */
   unplaced?: { reason: string; offset: number };
+  /**
+   * A rule's `*` would cover `command` but for an argument that runs another program or code (`git bisect run CMD`,
+   * `npm exec CMD`, `test -v 'a[$(…)]'`, `git log --output=F`): a `*` never stands for one.
+   */
+  runsCode?: boolean;
 }
 
 export interface RuleSet {
@@ -64,11 +77,19 @@ function targets(pattern: ApprovalPattern, tool: RuleCall['tool']): boolean {
 }
 
 /** `docs/../x` and `./x` are normalised before a glob sees them; an allow never matches a path that leaves its start. */
-function argumentMatches(compiled: Compiled, args: RuleCall['args'], effect: RuleEffect): boolean {
+function argumentMatches(compiled: Compiled, call: RuleCall, effect: RuleEffect): boolean {
   for (const { key, test } of compiled.globs ?? []) {
-    const value = args[key];
+    const value = call.args[key];
     if (typeof value !== 'string' || value.includes('\0')) return false;
     const normal = posix.normalize(value).replace(/^\.\/+/, '');
+    const linked = call.root === undefined ? undefined : linkedPath(call.root, value);
+    if (linked !== undefined) {
+      // Through a symbolic link: the real path decides; leaving the workspace is never allowed.
+      if (effect === 'allow') {
+        if (linked.outside || !test(linked.path)) return false;
+      } else if (!(!linked.outside && test(linked.path)) && !test(normal) && !test(value)) return false;
+      continue;
+    }
     if (effect === 'allow') {
       if (normal === '..' || normal.startsWith('../') || value.includes('\\')) return false;
       if (!test(normal)) return false;
@@ -117,21 +138,30 @@ export function compileRules(rules: readonly ApprovalRule[]): RuleSet {
 
   /** A deny or ask rule: any simple command matching is enough; an unreadable line asks (fail closed). */
   const restricting = (list: Compiled[], call: RuleCall): RuleDecision | undefined => {
+    let unreadable: RuleDecision | undefined;
     for (const c of list) {
       if (!targets(c.pattern, call.tool)) continue;
       if (c.pattern.command) {
         if (!call.tool.raw) continue;
         const read = reading(call);
         if (!read) continue;
-        if (!read.placed) return { effect: 'ask', rule: c.rule, unplaced: read.reason };
-        if (read.commands.some((s) => matchCommandWords(c.pattern.command ?? [], s.words)))
-          return { effect: c.rule.effect, rule: c.rule };
+        const pattern = c.pattern.command;
+        const matches = (words: readonly string[]) =>
+          restrictingViews(words).some((view) => matchCommandWords(pattern, view, 'restrict'));
+        if (!read.placed) {
+          // A deny rule must not become a question `--yes` answers: a loose reading that could run it denies.
+          if (c.rule.effect === 'deny' && looseCommands(rawCommandOf(call.args) ?? '').some(matches))
+            return { effect: 'deny', rule: c.rule, unplaced: read.reason };
+          unreadable ??= { effect: 'ask', rule: c.rule, unplaced: read.reason };
+          continue;
+        }
+        if (read.commands.some((s) => matches(s.words))) return { effect: c.rule.effect, rule: c.rule };
         continue;
       }
-      if (c.pattern.arguments && !argumentMatches(c, call.args, c.rule.effect)) continue;
+      if (c.pattern.arguments && !argumentMatches(c, call, c.rule.effect)) continue;
       return { effect: c.rule.effect, rule: c.rule };
     }
-    return undefined;
+    return unreadable;
   };
 
   const allowing = (call: RuleCall): RuleDecision | undefined => {
@@ -140,7 +170,7 @@ export function compileRules(rules: readonly ApprovalRule[]): RuleSet {
     if (!call.tool.raw) {
       for (const c of mine) {
         if (c.pattern.command) continue;
-        if (c.pattern.arguments && !argumentMatches(c, call.args, 'allow')) continue;
+        if (c.pattern.arguments && !argumentMatches(c, call, 'allow')) continue;
         return { effect: 'allow', rule: c.rule };
       }
       return undefined;
@@ -174,7 +204,15 @@ export function compileRules(rules: readonly ApprovalRule[]): RuleSet {
       const first = read.commands.find(
         (s) => !mine.some((c) => c.pattern.command && matchCommandWords(c.pattern.command, s.words)),
       );
-      return { rules: rulesOf, ...(first ? { command: command.slice(first.start, first.end) } : {}) };
+      if (!first) return { rules: rulesOf };
+      const runsCode = mine.some(
+        (c) => c.pattern.command && matchCommandWords(c.pattern.command, first.words, 'restrict'),
+      );
+      return {
+        rules: rulesOf,
+        command: command.slice(first.start, first.end),
+        ...(runsCode ? { runsCode } : {}),
+      };
     },
   };
 }
@@ -193,6 +231,8 @@ export function describeMiss(miss: RuleMiss): string {
   const list = names.join(', ');
   if (miss.unplaced)
     return `the allow rule${names.length > 1 ? 's' : ''} ${list} cannot apply: the command has ${miss.unplaced.reason} (at ${miss.unplaced.offset + 1})`;
+  if (miss.command !== undefined && miss.runsCode)
+    return `the allow rule${names.length > 1 ? 's' : ''} ${list} do${names.length > 1 ? '' : 'es'} not cover \`${miss.command}\`: it runs another program or code, which a \`*\` never stands for (write that command out in full)`;
   if (miss.command !== undefined)
     return `the allow rule${names.length > 1 ? 's' : ''} ${list} do${names.length > 1 ? '' : 'es'} not match \`${miss.command}\``;
   return `the allow rule${names.length > 1 ? 's' : ''} ${list} do${names.length > 1 ? '' : 'es'} not match this call`;

@@ -55,6 +55,8 @@ export interface PlanInput {
    * it matches); the mode `always` still asks.
    */
   rules?: RuleSet;
+  /** The workspace: path arguments are matched by the real path they name in it (a symlink is followed). */
+  root?: string;
   /** Tools bound because `find_tools` returned them: their approval requests say so (`addedBy`). */
   foundTools?: ReadonlySet<string>;
 }
@@ -124,6 +126,7 @@ export function planCalls(input: PlanInput): PlannedCall[] {
       approval: input.approval,
       ...(input.askRawCommands ? { askRawCommands: true } : {}),
       ...(input.rules ? { rules: input.rules } : {}),
+      ...(input.root ? { root: input.root } : {}),
       ...(input.approvedForSession ? { approvedForSession: input.approvedForSession } : {}),
     });
     if (decision.effect === 'deny') {

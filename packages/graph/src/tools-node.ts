@@ -85,6 +85,7 @@ export function createToolsNode(
       ...(path ? { agentPath: path } : {}),
       approvedForSession: (tool) => approvedForSession(inForce, tool, context.snapshot),
       ...optional('rules', rules),
+      root: context.cwd,
     });
     const runContext = {
       cwd: context.cwd,

@@ -267,7 +267,8 @@ const TABLE: Array<[string, Expected]> = [
   ['env -S "touch F"', 'ask'],
   ['sudo git status', 'ask'],
   ['sudo', 'allow'],
-  ['sudo rm -rf x', 'ask'],
+  // a deny rule sees the command a runner runs, and denies a loose reading of an unreadable line (report #3)
+  ['sudo rm -rf x', 'deny'],
   ['xargs touch < list', 'ask'],
   ['echo F | xargs touch', 'ask'],
   ['ls | xargs -I{} sh -c "touch {}"', 'ask'],
@@ -312,14 +313,14 @@ const TABLE: Array<[string, Expected]> = [
   ['rm -rf build', 'deny'],
   ["'rm' x", 'deny'],
   ['ls; rm x', 'deny'],
-  ['rm x $(y)', 'ask'],
-  ['git push `x`', 'ask'],
+  ['rm x $(y)', 'deny'],
+  ['git push `x`', 'deny'],
   ['npm publish', 'ask'],
   ['npm test && npm publish --tag next', 'ask'],
   ['npm publish; git push', 'deny'],
   ['git log --all', 'ask'],
   ['git log --all --oneline', 'ask'],
-  ['echo $(git push)', 'ask'],
+  ['echo $(git push)', 'deny'],
 ];
 
 const TOOL = { name: 'run_bash', skill: 'shell', raw: true };
