@@ -64,6 +64,7 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
       sessionId: session.id,
     });
     let refused = 0;
+    const refusedTools: string[] = [];
     listenForRetries((notice) =>
       json ? emit({ type: 'retry', ...notice }) : write(io.stderr, `birdie: ${retryLine(notice)}`),
     );
@@ -84,6 +85,11 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
       signal: controller.signal,
       waitMs: wait,
       ...(agent !== undefined ? { agent } : {}),
+      // The run log says why the run was rejected: nobody was asked, and which calls that refused.
+      beforeLog: (result) => {
+        if (refusedTools.length > 0 && !result.error)
+          result.error = `${REFUSAL} (${[...new Set(refusedTools)].join(', ')})`;
+      },
       handlers: {
         onWait: (holder, ms) => write(io.stderr, waitingLine(session.id, holder, ms)),
         onEvent,
@@ -106,7 +112,8 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
               continue;
             }
             refused++;
-            decisions[request.id] = { type: 'reject', message: `${REFUSAL} (the user was not asked)` };
+            refusedTools.push(request.tool);
+            decisions[request.id] = { type: 'reject', message: REFUSAL, unasked: true };
             if (json) emit({ type: 'approval-refused', id: request.id, tool: request.tool, reason: REFUSAL });
             else
               write(
