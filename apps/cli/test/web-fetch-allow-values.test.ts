@@ -19,18 +19,16 @@ afterEach(async () => {
 const cli = (argv: string[]) => birdie(argv, { env: box.env, cwd: box.cwd });
 
 describe('web_fetch_allow: a value web_fetch would refuse is refused where it is written', () => {
-  it.each([
-    '999.1.1.1',
-    '10.0.0.0/99',
-    'fd00::/200',
-    '1.2.3',
-  ])('`config set web_fetch_allow %s` is refused, nothing written', async (value) => {
-    const set = await cli(['config', 'set', 'web_fetch_allow', value]);
-    expect(set.code).toBe(2);
-    expect(set.stderr).toContain('web_fetch_allow');
-    expect(set.stderr).toContain(value);
-    expect((await cli(['config', 'get', 'web_fetch_allow'])).stdout).not.toContain(value);
-  });
+  it.each(['999.1.1.1', '10.0.0.0/99', 'fd00::/200', '1.2.3'])(
+    '`config set web_fetch_allow %s` is refused, nothing written',
+    async (value) => {
+      const set = await cli(['config', 'set', 'web_fetch_allow', value]);
+      expect(set.code).toBe(2);
+      expect(set.stderr).toContain('web_fetch_allow');
+      expect(set.stderr).toContain(value);
+      expect((await cli(['config', 'get', 'web_fetch_allow'])).stdout).not.toContain(value);
+    },
+  );
 
   it('accepts real addresses and networks, IPv4 and IPv6', async () => {
     for (const value of ['10.0.0.0/8', '127.0.0.1', 'fd00::/8', '::1']) {
@@ -48,6 +46,8 @@ describe('web_fetch_allow: a value web_fetch would refuse is refused where it is
     expect(run.stderr).toContain('web_fetch_allow');
     expect(run.stderr).toContain(file);
     expect(run.stderr).not.toContain('BIRDIE_WEB_FETCH_ALLOW');
-    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ settings: { web_fetch_allow: ['10.0.0.0/99'] } });
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
+      settings: { web_fetch_allow: ['10.0.0.0/99'] },
+    });
   });
 });

@@ -32,8 +32,11 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
   reportLoad(io, rt.registry);
   const controller = new AbortController();
   let stopped = false;
+  // Output that cannot be written stops the run too; bin.ts says so in one line (or not at all for a closed pipe).
+  let outputGone = false;
   const stopListening = onStopSignal((signal) => {
     stopped = true;
+    outputGone = signal === 'SIGPIPE';
     controller.abort(new Error(`interrupted (${signal})`));
   });
   try {
@@ -157,7 +160,7 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
         `birdie: ${isStoreFailureCode(result.errorCode) ? '' : 'run failed: '}${storeFailureText(failure, session.id)}`,
       );
     }
-    if (result.status === 'cancelled') write(io.stderr, 'birdie: interrupted');
+    if (result.status === 'cancelled' && !outputGone) write(io.stderr, 'birdie: interrupted');
     if (refused > 0 && !json)
       write(io.stderr, `birdie: ${refused} tool call(s) refused for lack of approval`);
     return EXIT_RUN;
