@@ -5,17 +5,18 @@ import module from 'node:module';
 // It must be on before the rest of the CLI loads, hence the dynamic imports below.
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
-const [{ processIo }, { main }] = await Promise.all([import('./io.js'), import('./main.js')]);
+const [{ guardProcessOutput, outputExitCode, outputFailure, processIo }, { main }] = await Promise.all([
+  import('./io.js'),
+  import('./main.js'),
+]);
 
-// A reader that goes away (`birdie logs | head -1`) is not an error worth a stack trace.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw error;
-});
+// Output that cannot be written (`birdie logs | head -1`, `> /dev/full`) stops the command, not a stack trace.
+guardProcessOutput();
 
 const code = await main(process.argv.slice(2), processIo());
 // Exit explicitly once stdout has drained: a lingering handle (a file watcher, an MCP child) must not keep a
-// finished command alive, and a piped reader must still get every byte.
+// finished command alive, and a piped reader must still get every byte. Output that failed never drains.
+if (outputFailure()) process.exit(outputExitCode(code));
 process.exitCode = code;
 if (process.stdout.writableNeedDrain) process.stdout.once('drain', () => process.exit(code));
 else process.exit(code);

@@ -67,3 +67,71 @@ export function isFailure(error: unknown): error is Error & { exitCode: number }
 export function write(out: Output, text: string): void {
   out.write(text.endsWith('\n') ? text : `${text}\n`);
 }
+
+// stdout or stderr that cannot be written: a reader that went away (`birdie run --json | head -1`, EPIPE) or a full
+// disk (`> events.jsonl` on a full runner, ENOSPC). A file's write fails at once (Node writes files synchronously),
+// a pipe's later as an 'error' event; unguarded, either one ends the process with a stack trace or on the spot,
+// leaving the run `died` in the run log. Guarded, the first failure stops the running command as a stop signal
+// would (stop-signals.ts listens), later writes to that stream are dropped, and the process ends with one line (none
+// for a closed pipe). Kept here, not in a module of its own: `--version` loads nothing more than it must.
+
+/** The first failed write of the process, if any. */
+export interface OutputFailure {
+  stream: 'stdout' | 'stderr';
+  error: NodeJS.ErrnoException;
+}
+
+let outputFailed: OutputFailure | undefined;
+const outputFailureListeners = new Set<() => void>();
+
+export function outputFailure(): OutputFailure | undefined {
+  return outputFailed;
+}
+
+/** Calls `listener` when stdout or stderr fails (once); returns the uninstaller. */
+export function onOutputFailure(listener: () => void): () => void {
+  outputFailureListeners.add(listener);
+  return () => outputFailureListeners.delete(listener);
+}
+
+/** Guards the process's stdout and stderr (bin.ts, once). */
+export function guardProcessOutput(): void {
+  guardOutput(process.stdout, 'stdout');
+  guardOutput(process.stderr, 'stderr');
+}
+
+function guardOutput(stream: NodeJS.WriteStream, name: OutputFailure['stream']): void {
+  const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
+  stream.write = ((...args: unknown[]) => {
+    const callback = args.find((arg): arg is () => void => typeof arg === 'function');
+    if (outputFailed?.stream === name) {
+      callback?.();
+      return true;
+    }
+    try {
+      return write(...args);
+    } catch (error) {
+      outputFailedOn(name, error as NodeJS.ErrnoException);
+      callback?.();
+      return true;
+    }
+  }) as NodeJS.WriteStream['write'];
+  stream.on('error', (error: NodeJS.ErrnoException) => outputFailedOn(name, error));
+}
+
+function outputFailedOn(stream: OutputFailure['stream'], error: NodeJS.ErrnoException): void {
+  if (outputFailed) return;
+  outputFailed = { stream, error };
+  // A running command ends its work first (its turn cancelled and logged, its tools stopped), then bin.ts exits with
+  // `outputExitCode`. Nothing running: nothing to end, so the process ends now.
+  if (outputFailureListeners.size === 0) process.exit(outputExitCode(Number(process.exitCode ?? 0)));
+  for (const listener of [...outputFailureListeners]) listener();
+}
+
+/** A closed pipe is how a reader says it has enough: no message, the command's own code. Any other failure: one line. */
+export function outputExitCode(code: number): number {
+  if (!outputFailed || outputFailed.error.code === 'EPIPE') return code;
+  if (outputFailed.stream === 'stdout')
+    write(process.stderr, `birdie: cannot write to stdout: ${outputFailed.error.message}`);
+  return code === 0 ? EXIT_RUN : code;
+}

@@ -1,6 +1,12 @@
+import { onOutputFailure } from './io.js';
+
 /** Signals that end a command: Ctrl+C, a supervisor's or `timeout`'s SIGTERM, a closed terminal's SIGHUP. */
 export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-export type StopSignal = (typeof STOP_SIGNALS)[number];
+/**
+ * What stopped a command: one of the signals, or `SIGPIPE` — stdout or stderr can no longer be written (the reader
+ * went away, the disk is full; see io.ts). Node ignores the real SIGPIPE, so this one is birdie's own.
+ */
+export type StopSignal = (typeof STOP_SIGNALS)[number] | 'SIGPIPE';
 
 /**
  * Calls `handler` (once per signal) while installed; returns the uninstaller. Node's default for these signals is to
@@ -9,14 +15,17 @@ export type StopSignal = (typeof STOP_SIGNALS)[number];
  */
 export function onStopSignal(
   handler: (signal: StopSignal) => void,
-  signals: readonly StopSignal[] = STOP_SIGNALS,
+  signals: readonly (typeof STOP_SIGNALS)[number][] = STOP_SIGNALS,
 ): () => void {
   const installed = signals.map((signal) => {
     const listener = () => handler(signal);
     process.once(signal, listener);
     return [signal, listener] as const;
   });
+  // Output that can no longer be written stops the command as a signal would (io.ts).
+  const stopListeningToOutput = onOutputFailure(() => handler('SIGPIPE'));
   return () => {
+    stopListeningToOutput();
     for (const [signal, listener] of installed) process.removeListener(signal, listener);
   };
 }

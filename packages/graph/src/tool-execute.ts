@@ -82,7 +82,16 @@ export async function executeCalls(input: ExecuteInput): Promise<{
     if (p.kind === 'refuse') return answer(p, { ok: false, content: p.message }, 0, 'refused');
     const decision: ApprovalDecision | undefined =
       input.decisions.get({ id: p.id, digest: p.invocation.digest }) ??
-      (p.request ? { type: 'reject', message: 'No decision was given.' } : undefined);
+      (p.request ? { type: 'reject', message: 'No decision was given.', unasked: true } : undefined);
+    if (decision?.type === 'reject' && decision.unasked) {
+      const why = decision.message ? ` ${decision.message}` : '';
+      return answer(
+        p,
+        { ok: false, content: `This call needs approval and nobody was asked; it did not run.${why}` },
+        0,
+        'refused',
+      );
+    }
     if (decision?.type === 'reject') {
       const message = decision.message ? ` Their message: ${decision.message}` : '';
       return answer(

@@ -363,7 +363,16 @@ export type ApprovalDecision =
       pattern?: string;
     }
   | { type: 'edit'; args: Record<string, unknown> }
-  | { type: 'reject'; message?: string };
+  | {
+      type: 'reject';
+      message?: string;
+      /**
+       * True when no person was asked: the caller cannot ask (`birdie run` without `--yes`, an unattended run). The
+       * call is then `refused` (the `tool-end` outcome), and the model is told nobody was asked, not that a user said
+       * no; `message` says why.
+       */
+      unasked?: boolean;
+    };
 
 /**
  * A tool call of the model's own agent (a model that is an agent, such as the `acp` vendor): shown, never run by

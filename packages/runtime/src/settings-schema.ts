@@ -1,6 +1,7 @@
 import type { ConfigFile } from '@birdie/providers';
 import { z } from 'zod';
 import { UsageError } from './errors.js';
+import { isIpNetwork } from './ip-network.js';
 import { isModelSpec } from './model-spec.js';
 import {
   APPROVAL_MODES,
@@ -154,7 +155,7 @@ const settingsSchema = z
       .max(16, { error: 'must name at most 16 files' }),
     web_fetch_allow: z
       .array(
-        z.string().regex(/^[0-9a-fA-F:.]+(\/\d{1,3})?$/, {
+        z.string().refine(isIpNetwork, {
           error: 'must be IP addresses or CIDRs (such as 10.0.0.0/8)',
         }),
         { error: 'must be a list of IP addresses or CIDRs (such as ["10.0.0.0/8", "fd00::/8"])' },

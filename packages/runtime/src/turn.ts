@@ -340,6 +340,7 @@ async function leasedTurn(
           const decision = decisions[event.request.id] ?? {
             type: 'reject',
             message: 'No decision was given.',
+            unasked: true,
           };
           if (decision.type === 'reject') result.rejected++;
           event.respond(decision);

@@ -168,7 +168,7 @@ export async function runTriggered(
             const message = unattendedRefusal(request, approve ?? [], suggestCommandPattern);
             refused.push(request.tool);
             reasons.push(message);
-            return [request.id, { type: 'reject', message }];
+            return [request.id, { type: 'reject', message, unasked: true }];
           }),
         );
       },

@@ -27,7 +27,8 @@ export function workspaceContents(workspace: WorkspaceDeclarations): string {
 
 /**
  * The one line a command that asks nothing (`birdie run`, `skills list`, `mcp`, …) prints for the untrusted folders
- * it skipped: how many skills, agents, memory files, settings files and commands, where, and how to trust them.
+ * it skipped: how many skills, agents, memory files, settings files and commands, where, and how to trust them; and
+ * that a settings file's ask and deny rules apply all the same.
  */
 export function skippedLine(untrusted: readonly WorkspaceDeclarations[]): string | undefined {
   if (untrusted.length === 0) return undefined;
@@ -45,5 +46,11 @@ export function skippedLine(untrusted: readonly WorkspaceDeclarations[]): string
     ...(commands > 0 ? [count(commands, 'command')] : []),
   ]);
   const where = untrusted.map((w) => w.path).join(', ');
-  return `birdie: skipped ${what} of the untrusted folder ${where}: run \`birdie trust\` there to use them (or --trust-workspace for one run)`;
+  // Only the settings file's allow rules are skipped (permission-rules.ts): its ask and deny rules only narrow what
+  // runs, so they apply untrusted. Saying the file was skipped and no more would tell a script its denials are off.
+  const rules =
+    settings > 0
+      ? "; the settings file's ask and deny rules apply all the same (they only narrow what runs), its allow rules only once trusted"
+      : '';
+  return `birdie: skipped ${what} of the untrusted folder ${where}: run \`birdie trust\` there to use them (or --trust-workspace for one run)${rules}`;
 }

@@ -37,4 +37,11 @@ describe('what project folders hold, in words', () => {
       'birdie: skipped 2 skills, 1 agent and 1 memory file of the untrusted folder /a, /b: run `birdie trust` there to use them (or --trust-workspace for one run)',
     );
   });
+
+  it("says a skipped settings file's ask and deny rules still apply", () => {
+    const withSettings = { ...(workspace('/p', { skills: 1 }) as object), settings: { path: 's' } } as never;
+    expect(skippedLine([withSettings])).toBe(
+      "birdie: skipped 1 skill and the settings file of the untrusted folder /p: run `birdie trust` there to use them (or --trust-workspace for one run); the settings file's ask and deny rules apply all the same (they only narrow what runs), its allow rules only once trusted",
+    );
+  });
 });

@@ -1,4 +1,5 @@
 import { withStore } from '@birdie/runtime/store-command';
+import { isStoreErrorLike } from '@birdie/runtime/store-failure';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, EXIT_RUN, write } from '../io.js';
 import { styler } from '../render/style.js';
@@ -8,6 +9,34 @@ import { styler } from '../render/style.js';
  * checksum — and says what to do. Exit 1 when anything is wrong.
  */
 export async function doctorCommand({ io, values }: CommandContext): Promise<number> {
+  try {
+    return await checkStore({ io, values });
+  } catch (error) {
+    // The worst damage of all (a store that does not even open) still gets a report a script can parse; the
+    // sentence a person reads follows on stderr, with exit 1, as for any failure.
+    const report = values.json ? unopenedReport(error) : undefined;
+    if (report) write(io.stdout, JSON.stringify(report));
+    throw error;
+  }
+}
+
+/** The `--json` report of a store that failed to open: not ok, the store's reason and hint as integrity and advice. */
+function unopenedReport(error: unknown): Record<string, unknown> | undefined {
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (!isStoreErrorLike(cause)) return undefined;
+  const { file, hint } = cause as { file?: string; hint?: string };
+  return {
+    location: file ?? '',
+    ok: false,
+    integrity: [cause.message],
+    checked: 0,
+    damaged: [],
+    sessions: [],
+    advice: [hint ?? cause.message],
+  };
+}
+
+async function checkStore({ io, values }: Pick<CommandContext, 'io' | 'values'>): Promise<number> {
   return withStore(io, false, async (store) => {
     const report = await store.doctor();
     if (values.json) {

@@ -32,8 +32,11 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
   reportLoad(io, rt.registry);
   const controller = new AbortController();
   let stopped = false;
+  // Output that cannot be written stops the run too; bin.ts says so in one line (or not at all for a closed pipe).
+  let outputGone = false;
   const stopListening = onStopSignal((signal) => {
     stopped = true;
+    outputGone = signal === 'SIGPIPE';
     controller.abort(new Error(`interrupted (${signal})`));
   });
   try {
@@ -64,6 +67,7 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
       sessionId: session.id,
     });
     let refused = 0;
+    const refusedTools: string[] = [];
     listenForRetries((notice) =>
       json ? emit({ type: 'retry', ...notice }) : write(io.stderr, `birdie: ${retryLine(notice)}`),
     );
@@ -84,6 +88,11 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
       signal: controller.signal,
       waitMs: wait,
       ...(agent !== undefined ? { agent } : {}),
+      // The run log says why the run was rejected: nobody was asked, and which calls that refused.
+      beforeLog: (result) => {
+        if (refusedTools.length > 0 && !result.error)
+          result.error = `${REFUSAL} (${[...new Set(refusedTools)].join(', ')})`;
+      },
       handlers: {
         onWait: (holder, ms) => write(io.stderr, waitingLine(session.id, holder, ms)),
         onEvent,
@@ -106,7 +115,8 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
               continue;
             }
             refused++;
-            decisions[request.id] = { type: 'reject', message: `${REFUSAL} (the user was not asked)` };
+            refusedTools.push(request.tool);
+            decisions[request.id] = { type: 'reject', message: REFUSAL, unasked: true };
             if (json) emit({ type: 'approval-refused', id: request.id, tool: request.tool, reason: REFUSAL });
             else
               write(
@@ -150,7 +160,7 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
         `birdie: ${isStoreFailureCode(result.errorCode) ? '' : 'run failed: '}${storeFailureText(failure, session.id)}`,
       );
     }
-    if (result.status === 'cancelled') write(io.stderr, 'birdie: interrupted');
+    if (result.status === 'cancelled' && !outputGone) write(io.stderr, 'birdie: interrupted');
     if (refused > 0 && !json)
       write(io.stderr, `birdie: ${refused} tool call(s) refused for lack of approval`);
     return EXIT_RUN;
