@@ -148,13 +148,21 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
     if (!prompt || chat.running) return;
     setDraft('');
     setError(undefined);
+    const key = `u${chat.seq}`;
+    const status = chat.status;
     update((s) => ({
       ...s,
-      items: [...s.items, { kind: 'user', key: `u${s.seq}`, text: prompt }],
+      items: [...s.items, { kind: 'user', key, text: prompt }],
       usage: { inputTokens: 0, outputTokens: 0, ...(s.usage.context ? { context: s.usage.context } : {}) },
       seq: s.seq + 1,
     }));
-    stream((h) => api.turn(session, prompt, h)).catch(() => {});
+    stream((h) => api.turn(session, prompt, h)).catch((failure: unknown) => {
+      // Refused before it started (the chat is busy in another tab, …): nothing was sent, so the message goes back
+      // into the box to send again, and no turn of this tab is said to run.
+      if (!(failure instanceof ApiFailure)) return;
+      update((s) => ({ ...s, items: s.items.filter((item) => item.key !== key), status }));
+      setDraft((d) => d || prompt);
+    });
   };
   const decide = (decisions: Record<string, ApprovalDecision>) => {
     const pending = chat.pending;
