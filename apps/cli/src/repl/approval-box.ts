@@ -1,4 +1,5 @@
 import { stripVTControlCharacters } from 'node:util';
+import { escapeInvisible } from '@birdie/graph/visible-text';
 import type { Style } from '../render/style.js';
 
 /** How a line of the approval box is coloured (when the terminal takes colours). */
@@ -67,10 +68,12 @@ function fit(text: string, width: number): string {
 
 /**
  * Text from a file or the model shown as it is, never as terminal commands: control characters (escape sequences,
- * carriage returns, tabs) become their visible Unicode pictures, so a file cannot redraw or recolour the question.
+ * carriage returns, tabs) become their visible Unicode pictures, so a file cannot redraw or recolour the question;
+ * invisible format characters (a bidi override, a zero-width space) are written out as `\u202e`, the rule the web
+ * app's approval card follows too, so the call cannot read differently from what runs.
  */
 export function visible(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => {
+  return escapeInvisible(text).replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => {
     const code = c.charCodeAt(0);
     if (code < 0x20) return String.fromCharCode(0x2400 + code);
     return code === 0x7f ? '\u2421' : '\ufffd';

@@ -22,7 +22,7 @@ export async function approvalBox(request: ApprovalRequest): Promise<ApprovalBox
     ? (await import('./change-view.js')).changeLines(request.preview)
     : text(JSON.stringify(request.args, null, 2));
   return {
-    title: `${request.tool}${request.skill ? ` (${request.skill})` : ''} needs approval`,
+    title: `${visible(request.tool)}${request.skill ? ` (${visible(request.skill)})` : ''} needs approval`,
     lines: [
       ...(request.addedBy === 'find_tools'
         ? [

@@ -1,6 +1,7 @@
 import { Validator } from '@cfworker/json-schema';
 import { createTwoFilesPatch } from 'diff';
 import { useMemo, useState } from 'preact/hooks';
+import { shown, shownJson } from './shown.js';
 import type { ApprovalDecision, ApprovalRequest } from './types.js';
 
 /**
@@ -25,10 +26,10 @@ function FileChanges({ request }: { request: ApprovalRequest }) {
       {changes.map((change) =>
         change.kind === 'folder' ? (
           <p key={change.path}>
-            New folder <code>{change.path}</code>
+            New folder <code>{shown(change.path)}</code>
           </p>
         ) : (
-          <section key={change.path} class="diff" aria-label={`Changes to ${change.path}`}>
+          <section key={change.path} class="diff" aria-label={`Changes to ${shown(change.path)}`}>
             <pre>
               {createTwoFilesPatch(
                 change.path,
@@ -54,7 +55,7 @@ function FileChanges({ request }: { request: ApprovalRequest }) {
                             : ''
                     }
                   >
-                    {line}
+                    {shown(line)}
                     {'\n'}
                   </span>
                 ))}
@@ -74,7 +75,7 @@ function Pending(props: {
 }) {
   const { request, onDecide, busy } = props;
   const [mode, setMode] = useState<'ask' | 'edit' | 'reject'>('ask');
-  const [text, setText] = useState(() => JSON.stringify(request.args, null, 2));
+  const [text, setText] = useState(() => shownJson(request.args));
   const [message, setMessage] = useState('');
   const problems = useMemo(() => {
     if (mode !== 'edit') return [];
@@ -88,11 +89,11 @@ function Pending(props: {
   return (
     <section class="approval" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>
-        Run <code>{request.tool}</code>?
+        Run <code>{shown(request.tool)}</code>?
       </h2>
       <p class="hint">
-        {request.description}
-        {request.skill ? ` (skill ${request.skill})` : ''} · {request.reason.replace(/-/g, ' ')}
+        {shown(request.description)}
+        {request.skill ? ` (skill ${shown(request.skill)})` : ''} · {request.reason.replace(/-/g, ' ')}
         {request.agent?.length ? ` · asked by ${request.agent.join(' › ')}` : ''}
       </p>
       {request.preview?.changes || request.preview?.error ? <FileChanges request={request} /> : null}
@@ -149,7 +150,7 @@ function Pending(props: {
       ) : (
         <>
           <h3 class="sr-only">Arguments</h3>
-          <pre class="args">{JSON.stringify(request.args, null, 2)}</pre>
+          <pre class="args">{shownJson(request.args)}</pre>
           <div class="buttons">
             <button type="button" disabled={busy} onClick={() => onDecide({ type: 'approve' })}>
               Approve

@@ -4,7 +4,7 @@ import { Approvals } from './approval.js';
 import { applyEvent, type ChatState, emptyChat, itemsOfHistory, untilLastPrompt } from './chat-state.js';
 import { ItemView } from './items.js';
 import { hrefOf } from './route.js';
-import type { ApprovalDecision, SessionDetail, TurnEvent } from './types.js';
+import type { ApprovalDecision, ApprovalRequest, SessionDetail, TurnEvent } from './types.js';
 
 /** How often an idle chat looks for a turn another tab (or client) started on the session. */
 const WATCH_MS = 3000;
@@ -18,6 +18,12 @@ const isEnd = (e: TurnEvent) => e.type === 'result' || e.type === 'approval-requ
 async function turnRunning(api: Api, session: string): Promise<boolean> {
   const { runs } = await api.runs({ session, limit: '10' });
   return runs.find((r) => r.parentRunId === undefined)?.status === 'running';
+}
+
+/** Whether none of the approvals shown here is pending any more (answered in another tab or on another device). */
+async function answeredElsewhere(api: Api, session: string, shown: ApprovalRequest[]): Promise<boolean> {
+  const { pendingApprovals } = await api.session(session);
+  return !shown.some((request) => pendingApprovals.some((p) => p.id === request.id));
 }
 
 export function Chat({ api, session, onChanged }: { api: Api; session: string; onChanged(): void }) {
@@ -120,6 +126,12 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
         (live) => live && !latest.current.running && setOpened((n) => n + 1),
         () => {},
       );
+      // An approval shown here may have been answered elsewhere: then it is no longer pending, show what happened.
+      if (latest.current.pending.length)
+        answeredElsewhere(api, session, latest.current.pending).then(
+          (answered) => answered && !latest.current.running && setOpened((n) => n + 1),
+          () => {},
+        );
     }, WATCH_MS);
     return () => clearInterval(timer);
   }, [api, session, chat.running]);
@@ -136,21 +148,36 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
     if (!prompt || chat.running) return;
     setDraft('');
     setError(undefined);
+    const key = `u${chat.seq}`;
+    const status = chat.status;
     update((s) => ({
       ...s,
-      items: [...s.items, { kind: 'user', key: `u${s.seq}`, text: prompt }],
+      items: [...s.items, { kind: 'user', key, text: prompt }],
       usage: { inputTokens: 0, outputTokens: 0, ...(s.usage.context ? { context: s.usage.context } : {}) },
       seq: s.seq + 1,
     }));
-    stream((h) => api.turn(session, prompt, h)).catch(() => {});
+    stream((h) => api.turn(session, prompt, h)).catch((failure: unknown) => {
+      // Refused before it started (the chat is busy in another tab, …): nothing was sent, so the message goes back
+      // into the box to send again, and no turn of this tab is said to run.
+      if (!(failure instanceof ApiFailure)) return;
+      update((s) => ({ ...s, items: s.items.filter((item) => item.key !== key), status }));
+      setDraft((d) => d || prompt);
+    });
   };
   const decide = (decisions: Record<string, ApprovalDecision>) => {
     const pending = chat.pending;
     setError(undefined);
-    stream((h) => api.approvals(session, decisions, h)).catch(() =>
+    stream((h) => api.approvals(session, decisions, h)).catch((failure: unknown) => {
+      if (failure instanceof ApiFailure && failure.status === 409) {
+        // Answered elsewhere (another tab, another device), or its turn runs there now: the session says what
+        // happened to the calls; reopening it shows that (or follows the turn) instead of a card nobody can answer.
+        setError(undefined);
+        setOpened((n) => n + 1);
+        return;
+      }
       // Refused (e.g. arguments the server found invalid): the calls still wait.
-      update((s) => ({ ...s, pending, status: 'waiting for approval' })),
-    );
+      update((s) => ({ ...s, pending, status: 'waiting for approval' }));
+    });
   };
   const cancel = () => {
     api.cancel(session).catch((failure: unknown) => setError(errorText(failure)));

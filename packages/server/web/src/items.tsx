@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Item } from './chat-state.js';
 import { MarkdownView } from './markdown-view.js';
+import { shown, shownJson } from './shown.js';
 
 type Tool = Extract<Item, { kind: 'tool' }>;
 
@@ -32,14 +33,14 @@ export function ToolBlock({ tool }: { tool: Tool }) {
       open={tool.name === 'task' || state === 'running'}
     >
       <summary>
-        <span class="tool-name">{tool.name}</span> <span class="tool-state">{state}</span>{' '}
+        <span class="tool-name">{shown(tool.name)}</span> <span class="tool-state">{state}</span>{' '}
         <Elapsed tool={tool} />
       </summary>
       <div class="tool-body">
         <h3 class="sr-only">Arguments</h3>
-        <pre class="args">{JSON.stringify(tool.args, null, 2)}</pre>
+        <pre class="args">{shownJson(tool.args)}</pre>
         {tool.children.length > 0 && (
-          <section class="subagent" aria-label={`${tool.name} run`}>
+          <section class="subagent" aria-label={`${shown(tool.name)} run`}>
             {tool.children.map((child) => (
               <ItemView key={child.key} item={child} />
             ))}

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { Api } from './api.js';
 import { hrefOf } from './route.js';
+import { shown } from './shown.js';
 import type { Run } from './types.js';
 import { useLoad } from './use-load.js';
 
@@ -153,7 +154,7 @@ function RunDetail({ api, id, fallback }: { api: Api; id: number; fallback?: Run
         <ul>
           {run.toolCalls.map((t) => (
             <li key={t.id}>
-              <code>{t.name}</code> {t.status}
+              <code>{shown(t.name)}</code> {t.status}
               {t.durationMs !== undefined ? ` in ${t.durationMs} ms` : ''}
               {t.error ? ` — ${t.error}` : ''}
             </li>
