@@ -86,3 +86,12 @@ export function isCodeArgument(words: readonly string[], index: number): boolean
   }
   return set.has(index);
 }
+
+/**
+ * Where the command the program runs starts in its argv (`git bisect run CMD …`, `npm exec -- CMD …`,
+ * `find . -exec CMD … ;`), as the code-taking table reads it; undefined when it runs none. A deny or ask rule sees
+ * that command as well as the program's own.
+ */
+export function nestedCommandIndex(words: readonly string[]): number | undefined {
+  return readArgv(words).find((role) => role.role === 'program' && role.index > 0)?.index;
+}

@@ -12,7 +12,7 @@ export type {
   SubcommandEntry,
 } from './code-taking-programs.js';
 export { CODE_TAKING_PROGRAMS, programEntry } from './code-taking-programs.js';
-export { COMMAND_RUNNERS, isCodeArgument } from './command-arguments.js';
+export { COMMAND_RUNNERS, isCodeArgument, nestedCommandIndex } from './command-arguments.js';
 export type { CommandLineReading, SimpleCommand } from './command-line.js';
 export { readCommandLine } from './command-line.js';
 export { confinementOf } from './confinement.js';

@@ -1,4 +1,4 @@
-import { COMMAND_RUNNERS } from '@birdie/entrypoints';
+import { COMMAND_RUNNERS, nestedCommandIndex } from '@birdie/entrypoints';
 
 /*
  * What a deny or ask rule sees of a simple command: every spelling that runs the same program with the same
@@ -42,7 +42,50 @@ function withoutGitGlobals(words: readonly string[]): string[] {
 /** Characters that end a command in a loose reading (operators, groups, substitutions, redirections). */
 const LOOSE_SEPARATOR = /[;|&()`{}<>\n\r]/;
 /** Words that open or join commands rather than name a program. */
-const LOOSE_SKIPPED = new Set(['if', 'then', 'else', 'elif', 'while', 'until', 'do', '!', 'time', '$', '[[']);
+const LOOSE_SKIPPED = new Set([
+  'if',
+  'then',
+  'else',
+  'elif',
+  'while',
+  'until',
+  'do',
+  '!',
+  'time',
+  '-p',
+  '$',
+  '[[',
+  // Builtins that run their arguments as a command or as code: what follows is the command.
+  'eval',
+  'exec',
+  'command',
+  'builtin',
+]);
+
+/** Interpreters that take code inline (`python3 -c CODE`, `node -e CODE`) or, given no script, from their input. */
+const INTERPRETERS = new Set(['python', 'python3', 'node', 'nodejs', 'perl', 'ruby', 'php', 'deno', 'bun']);
+/** Shells: given no script operand (`sh`, `bash -s`), they read the commands to run from their input. */
+const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'fish']);
+
+/**
+ * Whether a simple command runs code it reads from its input (a pipe, a here-string): a shell or an interpreter
+ * given no operand but options (`echo 'git push' | sh`, `bash -s <<< …`, `… | python3`).
+ */
+export function readsCodeFromInput(words: readonly string[]): boolean {
+  const program = baseName(words[0] ?? '');
+  if (!SHELLS.has(program) && !INTERPRETERS.has(program)) return false;
+  return words.slice(1).every((word) => word.startsWith('-') && !/^-[A-Za-z]*[ce]$/.test(word));
+}
+
+/** Every word of a command as where a command could start: what data piped into a shell may run. */
+export function suffixes(words: readonly string[]): string[][] {
+  return words.map((_, i) => words.slice(i));
+}
+
+/** A loose command whose program is an expansion (`$g push`, `${G:-git} push`): nothing says what it runs. */
+export function namesUnknownProgram(words: readonly string[]): boolean {
+  return (words[0] ?? '').startsWith('$');
+}
 
 /**
  * A loose reading of a command line the reader could not place: quotes and backslashes removed, split at every
@@ -50,7 +93,11 @@ const LOOSE_SKIPPED = new Set(['if', 'then', 'else', 'elif', 'while', 'until', '
  * the simple commands bash could run (`\rm x`, `x=1; rm x`, `echo $(rm x)` all yield `rm x`).
  */
 export function looseCommands(line: string): string[][] {
-  const text = line.replace(/\$\(/g, '(').replace(/["'\\]/g, '');
+  // `${G:-git}` is one unknown word, not a group to split at.
+  const text = line
+    .replace(/\$\{[^}]*\}/g, '$X')
+    .replace(/\$\(/g, '(')
+    .replace(/["'\\]/g, '');
   const commands: string[][] = [];
   for (const piece of text.split(LOOSE_SEPARATOR)) {
     const words = piece.split(/[ \t]+/).filter((w) => w !== '');
@@ -79,6 +126,14 @@ export function restrictingViews(words: readonly string[]): string[][] {
     const program = baseName(view[0] as string);
     if (program !== view[0]) add([program, ...view.slice(1)], depth);
     if (program === 'git') add(withoutGitGlobals(view), depth);
+    // A command the program runs (`git bisect run rm x`, `npm exec -- rm x`, `find . -exec rm {} +`).
+    const nested = nestedCommandIndex([program, ...view.slice(1)]);
+    if (nested !== undefined) add(view.slice(nested), depth + 1);
+    if (INTERPRETERS.has(program) || SHELLS.has(program)) {
+      // Inline code (`python3 -c "os.system('git push')"`): a loose reading finds a command line written in it.
+      for (const word of view.slice(1))
+        if (/[\s;|&(]/.test(word)) for (const inner of looseCommands(word)) add(inner, depth + 1);
+    }
     if (COMMAND_RUNNERS.has(program)) {
       for (let i = 1; i < view.length; i++) {
         add(view.slice(i), depth + 1);

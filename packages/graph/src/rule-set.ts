@@ -8,7 +8,13 @@ import {
   type RuleEffect,
 } from './approval-pattern.js';
 import { matchCommandWords } from './command-pattern.js';
-import { looseCommands, restrictingViews } from './command-views.js';
+import {
+  looseCommands,
+  namesUnknownProgram,
+  readsCodeFromInput,
+  restrictingViews,
+  suffixes,
+} from './command-views.js';
 import { linkedPath } from './linked-path.js';
 
 /** What a rule set is asked about: a tool (its name, skill, whether it runs a raw command) and the call's arguments. */
@@ -149,13 +155,28 @@ export function compileRules(rules: readonly ApprovalRule[]): RuleSet {
         const matches = (words: readonly string[]) =>
           restrictingViews(words).some((view) => matchCommandWords(pattern, view, 'restrict'));
         if (!read.placed) {
-          // A deny rule must not become a question `--yes` answers: a loose reading that could run it denies.
-          if (c.rule.effect === 'deny' && looseCommands(rawCommandOf(call.args) ?? '').some(matches))
+          // A deny rule must not become a question `--yes` answers: a loose reading that could run it denies, and so
+          // does one whose program is an expansion (`$g push`) when its arguments fit: nothing shows it is not the
+          // denied program.
+          const loose = looseCommands(rawCommandOf(call.args) ?? '');
+          const first = pattern[0];
+          const asDenied = (words: readonly string[]) =>
+            namesUnknownProgram(words) &&
+            first?.kind === 'literal' &&
+            matches([first.text, ...words.slice(1)]);
+          if (c.rule.effect === 'deny' && loose.some((words) => matches(words) || asDenied(words)))
             return { effect: 'deny', rule: c.rule, unplaced: read.reason };
           unreadable ??= { effect: 'ask', rule: c.rule, unplaced: read.reason };
           continue;
         }
         if (read.commands.some((s) => matches(s.words))) return { effect: c.rule.effect, rule: c.rule };
+        // A shell or interpreter running what it reads from its input (`echo 'git push' | sh`): any word of the line
+        // may be where one of its commands starts.
+        if (
+          read.commands.some((s) => readsCodeFromInput(s.words)) &&
+          looseCommands(rawCommandOf(call.args) ?? '').some((words) => suffixes(words).some(matches))
+        )
+          return { effect: c.rule.effect, rule: c.rule };
         continue;
       }
       if (c.pattern.arguments && !argumentMatches(c, call, c.rule.effect)) continue;

@@ -151,7 +151,8 @@ const TABLE: Array<[string, Expected]> = [
   ['echo $((1+2))', 'ask'],
   ["echo $'\\x41'", 'ask'],
   ['echo $"x"', 'ask'],
-  ['$CMD', 'ask'],
+  // a program named by a variable may be the denied `rm` (`CMD='rm -rf x'; $CMD`): the deny rule fails closed
+  ['$CMD', 'deny'],
   ['git $SUB', 'ask'],
   ['echo ~', 'ask'],
   ['cat ~/.ssh/id_rsa', 'ask'],

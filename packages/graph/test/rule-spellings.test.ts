@@ -51,6 +51,29 @@ describe('a deny or ask rule matches every spelling that runs the command', () =
     expect(decide([rule('deny', 'run_bash(rm *)')], command)).toBe('deny');
   });
 
+  // Found by running the report's repro on the fix under `--yes`: text run as code, a program named by a variable,
+  // and code a shell or interpreter reads from its input still pushed.
+  it.each([
+    "eval 'git push origin x'",
+    'eval git push',
+    'g=git; $g push origin x',
+    '$GIT push',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, not a template
+    '${G:-git} push',
+    "echo 'git push origin x' | sh",
+    "printf 'git push' | bash -s",
+    'bash <<< "git push"',
+    `python3 -c "import os; os.system('git push')"`,
+    `node -e "require('child_process').execSync('git push')"`,
+    'git bisect run git push',
+    'npm exec -- git push',
+    'find . -exec git push ;',
+    'time -p git push',
+    'sh -c "eval git push"',
+  ])('denies %s: the program or its code cannot be read, so a deny rule fails closed', (command) => {
+    expect(decide(push, command)).toBe('deny');
+  });
+
   it('an unreadable line no deny rule could run still asks; other commands stay undecided', () => {
     expect(decide([rule('deny', 'run_bash(rm *)')], 'echo $HOME')).toBe('ask');
     expect(decide(push, 'git status')).toBeUndefined();

@@ -111,6 +111,8 @@ export async function callMcpTool(
     approval: host.approval,
     askRawCommands: host.askRawCommands,
     rules: host.rules,
+    // Path rules match the real path inside the session's folder, as in the agent's turn.
+    root: options.cwd,
     ...(approvals ? { approvedForSession: (t) => approvedForSession(approvals, t, snapshot) } : {}),
   });
   const { store } = host;

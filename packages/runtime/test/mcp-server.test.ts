@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,6 +107,20 @@ describe('createMcpServer', { timeout: 60_000 }, () => {
       ['ok', 'mcp embedder', ['upper']],
       ['rejected', 'mcp embedder', []],
     ]);
+  });
+
+  it('a path rule matches the real path: a symlink in the folder does not walk around a deny rule', async () => {
+    const { client, home } = await setUp({ permissions: { deny: ['lower(word=.github/**)'] } });
+    // The session's folder (io.cwd) holds .github and docs/gh, a link to it.
+    const work = join(home, '..', 'work');
+    await mkdir(join(work, '.github'), { recursive: true });
+    await mkdir(join(work, 'docs'), { recursive: true });
+    await symlink('../.github', join(work, 'docs', 'gh'));
+    const denied = await client.callTool({ name: 'lower', arguments: { word: 'docs/gh/ci.yml' } });
+    expect(denied.isError).toBe(true);
+    expect(textOf(denied)).toContain('Refused by the deny rule `lower(word=.github/**)`');
+    const other = await client.callTool({ name: 'lower', arguments: { word: 'docs/readme' } });
+    expect(textOf(other)).toBe('docs/readme\n');
   });
 
   it("lists and runs only what the session's policy allows (a skill disabled by the settings is absent)", async () => {
