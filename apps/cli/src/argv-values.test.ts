@@ -22,6 +22,11 @@ describe('parseArgv: values that start with a dash', () => {
     expect(parseArgv(['logs', '-n', '-0.5', '--json'])).toMatchObject({ values: { n: '-0.5', json: true } });
   });
 
+  it('a short option written with "=" takes what follows it, and never the next word when nothing does', () => {
+    expect(parseArgv(['logs', '-n=5'])).toMatchObject({ values: { n: '5' } });
+    expect(parseArgv(['logs', '-n=', '--json'])).toMatchObject({ values: { n: '=', json: true } });
+  });
+
   it('a negative number where an argument goes is that argument, in its place', () => {
     expect(parseArgv(['config', 'set', 'context_window', '-5'])).toMatchObject({
       command: { name: 'config' },

@@ -163,7 +163,7 @@ function withNegativeNumbers(
       break;
     }
     const next = rest[i + 1];
-    const shortWithEquals = /^(-[^-])=(.*)$/s.exec(arg);
+    const shortWithEquals = /^(-[^-])=(.+)$/s.exec(arg);
     if (shortWithEquals && takesValue(shortWithEquals[1]!)) {
       // `-n=5`: node reads the value as "=5"; the user wrote it as `--wait=5` is written.
       args.push(`${shortWithEquals[1]}${shortWithEquals[2]}`);

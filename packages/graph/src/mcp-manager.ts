@@ -21,7 +21,7 @@ import {
   openMcpClient,
 } from './mcp-connection.js';
 import type { McpToolResultLike } from './mcp-content.js';
-import { unreachableReason } from './network-failure.js';
+import { shownAddress, unreachableReason } from './network-failure.js';
 
 export interface McpManagerOptions {
   /**
@@ -287,12 +287,13 @@ export class McpManager {
       });
       return result as McpToolResultLike & { isError?: boolean };
     } catch (error) {
-      const unreachable = connection.url === undefined ? undefined : unreachableReason(error);
-      if (unreachable === undefined) throw error;
+      const { url } = connection;
+      const unreachable = url === undefined ? undefined : unreachableReason(error);
+      if (url === undefined || unreachable === undefined) throw error;
       // The toolset forgets the connection on this code, so the next turn connects again.
       throw new AgentError(
         'mcp-unavailable',
-        `MCP server "${serverName(skillName)}" cannot be reached at ${connection.url} (${unreachable})`,
+        `MCP server "${serverName(skillName)}" cannot be reached at ${shownAddress(url)} (${unreachable})`,
         { cause: error },
       );
     } finally {
@@ -593,7 +594,8 @@ function startFailure(
   url: string | undefined,
 ): string {
   const unreachable = url === undefined ? undefined : unreachableReason(cause);
-  if (unreachable) return `MCP server "${name}" failed to start: cannot reach ${url} (${unreachable})`;
+  if (url !== undefined && unreachable)
+    return `MCP server "${name}" failed to start: cannot reach ${shownAddress(url)} (${unreachable})`;
   const text = short(cause);
   const how = ended ? (ended.signal ? `: killed by ${ended.signal}` : ` with exit code ${ended.code}`) : '';
   if (/connection closed/i.test(text) && (how !== '' || stderr !== '')) {

@@ -30,3 +30,16 @@ const REASONS: Record<string, string> = {
   UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its TLS certificate cannot be verified',
   ERR_TLS_CERT_ALTNAME_INVALID: 'its TLS certificate is for another host',
 };
+
+/**
+ * A server address as an error may show it: no user name, password, query or fragment (a token in `?key=` or
+ * `user:pass@` must not reach the model, the run log or the terminal through an error message).
+ */
+export function shownAddress(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return '(an address that does not parse)';
+  }
+}
