@@ -168,4 +168,18 @@ describe('--sandbox started in the home folder', { timeout: 180_000 }, () => {
     ]);
     expect(globbed.stdout).not.toContain('config.json');
   });
+
+  it("the approval question of a write to a hidden file does not show that file's text (its preview is refused)", async () => {
+    await requireBubblewrap();
+    const env = await script(box.dir.path, 'preview', [
+      { tool_calls: [{ name: 'write_file', args: { path: '.birdie/config.json', content: 'x' } }] },
+      { text: 'done' },
+    ]);
+    // No --yes: the question (with its preview) is made and refused unasked; it is still an event, and stored.
+    const run = await cli(['run', '--sandbox', '--enable', 'filesystem', '--json', 'go'], env);
+    const request = run.stdout.split('\n').find((line) => line.includes('"approval-request"'));
+    expect(request).toBeDefined();
+    expect(request).not.toContain('sk-THIS-IS-MY-SECRET-KEY');
+    expect(request).toContain('the sandbox hides it');
+  });
 });

@@ -2,7 +2,7 @@
 // shows it in the approval question. Paths go through the same confinement as the tools themselves, so a path the
 // tool would refuse is refused here too, and nothing outside the working directory is ever read.
 import { open, stat } from 'node:fs/promises';
-import { confine, display, rootOf } from './confine.mjs';
+import { confine, display, rootOf, sandboxAllows } from './confine.mjs';
 import { FilesystemError } from './errors.mjs';
 
 /** A file larger than this is named in the preview without its text (the question stays small). */
@@ -50,6 +50,9 @@ export async function previewFile(path, change, context) {
   const root = await rootOf(context);
   const target = await confine(path, root);
   const shown = display(root, target.path);
+  // What the sandbox hides never reaches the approval question (it is stored and shown to clients), as the tool
+  // itself would refuse it.
+  sandboxAllows({ path: target.path, shown }, context, 'write');
   const now = await current(target, context);
   if ('note' in now) return { changes: [{ kind: 'file', path: shown, note: now.note }] };
   const after = change(now.text ?? '');
@@ -71,6 +74,7 @@ export async function previewFolder(path, context) {
   const root = await rootOf(context);
   const target = await confine(path, root);
   const shown = display(root, target.path);
+  sandboxAllows({ path: target.path, shown }, context, 'write');
   if (target.exists) {
     if ((await stat(target.path)).isDirectory())
       return { changes: [{ kind: 'folder', path: shown, note: 'already exists; nothing changes' }] };
