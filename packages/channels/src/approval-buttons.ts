@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ApprovalDecision, ApprovalRequest } from '@birdie/graph';
+import { escapeInvisible } from '@birdie/graph/visible-text';
 import type { Button } from './chat.js';
 
 /** What each button decides. */
@@ -65,11 +66,12 @@ export function pressedDecision(
  * every Markdown character of the description escaped, so an argument cannot render as Markdown above the buttons.
  */
 export function approvalText(request: ApprovalRequest): string {
-  const args = JSON.stringify(request.args, null, 2);
+  // Invisible format characters (a U+202E reorders what follows it) are written out, as every approval shows them.
+  const args = escapeInvisible(JSON.stringify(request.args, null, 2));
   const shown = args.length > 1500 ? `${args.slice(0, 1500)}…` : args;
   const fence = '`'.repeat(Math.max(3, longestBacktickRun(shown) + 1));
-  const skill = request.skill ? ` (${escapeMarkdown(request.skill)})` : '';
-  return `**Approval needed**: ${codeSpan(request.tool)}${skill}\n${escapeMarkdown(request.description)}\n${fence}json\n${shown}\n${fence}`;
+  const skill = request.skill ? ` (${escapeMarkdown(escapeInvisible(request.skill))})` : '';
+  return `**Approval needed**: ${codeSpan(escapeInvisible(request.tool))}${skill}\n${escapeMarkdown(escapeInvisible(request.description))}\n${fence}json\n${shown}\n${fence}`;
 }
 
 function longestBacktickRun(text: string): number {

@@ -126,4 +126,17 @@ describe('the approval question shows the arguments as they are', () => {
     expect(above).not.toMatch(/(?<!\\)\*Safe call/);
     expect(above.match(/(?<!\\)`/g)).toHaveLength(2); // only the tool name's code span
   });
+
+  it('shows invisible characters of the arguments escaped, so what is approved reads as what runs', async () => {
+    // U+202E reverses what follows it on screen: `notes\u202etxt.sh` would read as `notes` + `hs.txt`.
+    const reversed = 'notes\u202etxt.sh';
+    h = await startHarness({
+      script: [{ match: 'shout', tool_calls: [{ name: 'shout', args: { text: reversed } }] }],
+      settings: { approval: 'always' },
+    });
+    const question = await askForApproval(h);
+    expect(question.text).not.toMatch(/[\p{Cf}]/u);
+    // Written out (Telegram's MarkdownV2 then escapes its backslash), in the code block and in the description.
+    expect(question.text.match(/u202etxt/g)).toHaveLength(2);
+  });
 });
