@@ -7,6 +7,7 @@ import type {
 } from '@agentclientprotocol/sdk';
 import { methods } from '@agentclientprotocol/sdk';
 import type { ApprovalDecision, ApprovalRequest } from '@birdie/graph';
+import { escapeInvisible } from '@birdie/graph/visible-text';
 import { toolKind, toolLocations } from './tool-view.js';
 
 export const ALLOW_ONCE = 'allow-once';
@@ -69,7 +70,8 @@ export async function askPermissions(
           sessionId: ask.sessionId,
           toolCall: {
             toolCallId: request.reason === 'model-agent' ? `model-${request.id}` : request.id,
-            title: request.description,
+            // Invisible characters written out: the title is what the user reads before approving.
+            title: escapeInvisible(request.description),
             kind: toolKind(request.tool),
             status: 'pending',
             rawInput: request.args,

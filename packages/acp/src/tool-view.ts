@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk';
+import { escapeInvisible } from '@birdie/graph/visible-text';
 
 const KINDS: Array<[RegExp, ToolKind]> = [
   [/^todo_|plan/, 'think'],
@@ -41,9 +42,9 @@ const SUBJECT_KEYS = ['command', 'path', 'file', 'pattern', 'url', 'query', 'nam
 /** A one-line title: the tool and the argument that says what it works on (`read_file README.md`). */
 export function toolTitle(name: string, args: Record<string, unknown>): string {
   const key = SUBJECT_KEYS.find((k) => typeof args[k] === 'string' && args[k] !== '');
-  if (!key) return name;
-  const value = String(args[key]).replace(/\s+/g, ' ').trim();
-  return `${name} ${value.length > 120 ? `${value.slice(0, 119)}…` : value}`;
+  if (!key) return escapeInvisible(name);
+  const value = escapeInvisible(String(args[key]).replace(/\s+/g, ' ').trim());
+  return `${escapeInvisible(name)} ${value.length > 120 ? `${value.slice(0, 119)}…` : value}`;
 }
 
 /** The files a call touches (its `path` argument), absolute, so the client can follow along. */

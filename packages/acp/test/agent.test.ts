@@ -146,6 +146,43 @@ describe('birdie as an ACP agent', () => {
     ]);
   });
 
+  it("writes invisible characters of a call out in the permission's and the tool call's titles", async () => {
+    const reversed = 'notes\u202etxt.sh';
+    const { runtime } = fakeRuntime({
+      turn: async (_text, o) => {
+        o.onEvent({
+          type: 'message',
+          message: new AIMessage({
+            content: '',
+            tool_calls: [{ id: 'c1', name: 'write_file', args: { path: reversed }, type: 'tool_call' }],
+          }),
+        });
+        await o.decide([
+          {
+            id: 'c1',
+            digest: 'd'.repeat(64),
+            tool: 'write_file',
+            skill: 'filesystem',
+            args: { path: reversed },
+            description: `Write ${reversed}`,
+            reason: 'file-change',
+          },
+        ]);
+        return { status: 'ok' };
+      },
+    });
+    const test = connect(runtime);
+    const sessionId = await openSession(test, '/work');
+    await test.connection.agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: 'text', text: 'write' }],
+    });
+    expect(test.permissions[0]?.toolCall.title).toBe('Write notes\\u202etxt.sh');
+    expect((test.updates[0]?.update as { title?: string } | undefined)?.title).toBe(
+      'write_file notes\\u202etxt.sh',
+    );
+  });
+
   it('"allow for this session" is a grant on the tool bound to its skill file: asked again once another file provides it', async () => {
     let identity = 'bundled:/skills/shell/SKILL.md';
     const decisions: unknown[] = [];
