@@ -24,6 +24,7 @@ describe('public exports', () => {
       'isCodeArgument',
       'isDangerousOption',
       'isEntrypointError',
+      'nestedCommandIndex',
       'processGuardStatus',
       'programEntry',
       'readArgv',
