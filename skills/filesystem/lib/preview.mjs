@@ -11,7 +11,7 @@ export const PREVIEW_LIMIT_BYTES = 64 * 1024;
 /**
  * @typedef {{ kind: 'file'; path: string; before?: string | null; after?: string; note?: string }
  *   | { kind: 'folder'; path: string; note?: string }} PlannedChange
- * @typedef {{ signal?: AbortSignal; cwd?: string; files?: import('../tools.mjs').FileAccess }} ToolContext
+ * @typedef {import('../tools.mjs').ToolContext} ToolContext
  */
 
 /**
