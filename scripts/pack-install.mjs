@@ -4,7 +4,8 @@
 // workspace's hoisting — into a fresh temporary project, from the registry plus the packed tarballs only (a library
 // gets the tarballs of the @birdie packages it depends on). Installs run one after another with one npm cache.
 // Then each library runs its README's example (the first ```js block under `## Example`) and the output must equal the
-// ```text block the README shows after it; the CLI must print its version, list its bundled skills from the package and
+// ```text block the README shows after it (and a strict TypeScript consumer importing each of its entries must
+// type-check); the CLI must print its version, list its bundled skills from the package and
 // answer a scripted `birdie run` with nothing on stderr but its closing session line.
 //
 //   node scripts/pack-install.mjs [NAME …]     only these packages (e.g. @birdie/skill-parser birdie)
@@ -18,6 +19,7 @@ import { promisify } from 'node:util';
 
 const exec = promisify(execFile);
 const ROOT = new URL('..', import.meta.url).pathname;
+const ROOT_MANIFEST = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
 /** Packages whose install scripts must run (a native addon). */
 const ALLOW_SCRIPTS = ['better-sqlite3'];
 
@@ -146,7 +148,39 @@ async function npmInstall(project, specs, env) {
   if (result.code !== 0) throw new Error(`npm install failed:\n${result.stderr}`);
 }
 
+/**
+ * A strict TypeScript consumer of every entry the package exports (`node16` resolution, no `skipLibCheck`): the
+ * published declarations must type-check with what installing the package brings, and nothing else but @types/node.
+ */
+async function typeCheckConsumer(pkg, project) {
+  const entries = Object.keys(pkg.manifest.exports ?? { '.': null })
+    .filter((key) => key !== './package.json' && !key.includes('*'))
+    .map((key) => pkg.manifest.name + key.slice(1));
+  const code = entries.map((entry, i) => `import * as entry${i} from '${entry}';\nconsole.log(entry${i});\n`);
+  await writeFile(join(project, 'consumer.ts'), code.join(''));
+  const compilerOptions = {
+    target: 'es2022',
+    module: 'node16',
+    moduleResolution: 'node16',
+    strict: true,
+    noEmit: true,
+    types: ['node'],
+  };
+  await writeFile(
+    join(project, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions, files: ['consumer.ts'] }),
+  );
+  const result = await run(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], {
+    cwd: project,
+  });
+  return result.code === 0
+    ? null
+    : `its types fail a strict TypeScript consumer:\n${result.stdout}${result.stderr}`;
+}
+
 async function checkLibrary(pkg, project) {
+  const typeProblem = await typeCheckConsumer(pkg, project);
+  if (typeProblem) return { ok: false, detail: typeProblem };
   const readme = await readFile(join(pkg.dir, 'README.md'), 'utf8').catch(() => '');
   const example = readmeExample(readme);
   if (!example) return { ok: false, detail: 'no example under "## Example" in its README' };
@@ -256,7 +290,12 @@ async function main() {
       const specs = [...withInternalDeps([name, ...(await exampleImports(pkg))], byName)].map((dep) =>
         tarballOf.get(dep),
       );
-      await npmInstall(project, specs, env);
+      // @types/node as the workspace has it: what a TypeScript consumer adds for Node's own modules.
+      await npmInstall(
+        project,
+        [...specs, `@types/node@${ROOT_MANIFEST.devDependencies['@types/node']}`],
+        env,
+      );
       result = name === 'birdie' ? await checkCli(pkg, project) : await checkLibrary(pkg, project);
     } catch (error) {
       result = { ok: false, detail: error.message };
