@@ -47,7 +47,7 @@ export interface CreateAgentOptions {
   /** Default: an in-memory saver (nothing survives the process). */
   checkpointer?: BaseCheckpointSaver;
   options?: AgentOptions;
-  /** Overrides for the MCP manager (how `@modelcontextprotocol/sdk` is loaded, who answers servers' requests). */
+  /** Overrides for the MCP manager (its timeouts, who answers servers' requests). */
   mcp?: McpManagerOptions;
   /** The name of `model` in events (`usage.model`), e.g. `openai:gpt-4o-mini`. Default: from the model object. */
   modelName?: string;

@@ -36,10 +36,25 @@ export {
   type McpCallOptions,
   McpManager,
   type McpManagerOptions,
+  type McpResourceList,
   type McpResourceUpdate,
   type McpServerTool,
   type McpServerTools,
 } from './mcp-manager.js';
+export type {
+  McpContentBlock,
+  McpLoggingLevel,
+  McpPrompt,
+  McpPromptResult,
+  McpResource,
+  McpResourceContent,
+  McpResourceContents,
+  McpResourceTemplate,
+  McpRole,
+  McpSamplingContent,
+  McpSamplingMessage,
+  McpServerCapabilities,
+} from './mcp-protocol.js';
 export { isMcpSamplingRefused, McpSamplingRefused } from './mcp-sampling.js';
 export {
   type McpAttachedResource,

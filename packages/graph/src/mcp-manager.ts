@@ -2,25 +2,18 @@ import { pathToFileURL } from 'node:url';
 import type { ServerExit, ServerProcess } from '@birdie/entrypoints';
 import type { McpServerConfig } from '@birdie/skill-parser';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type {
-  GetPromptResult,
-  Prompt,
-  ReadResourceResult,
-  Resource,
-  ResourceTemplate,
-  ServerCapabilities,
-} from '@modelcontextprotocol/sdk/types.js';
 import { AgentError } from './errors.js';
-import {
-  loadMcpSdk,
-  type McpNotice,
-  type McpScope,
-  type McpSdk,
-  type McpServerRequests,
-  type McpTurn,
-  openMcpClient,
-} from './mcp-connection.js';
+import { loadMcpSdk, type McpSdk, openMcpClient } from './mcp-client.js';
+import type { McpNotice, McpScope, McpServerRequests, McpTurn } from './mcp-connection.js';
 import type { McpToolResultLike } from './mcp-content.js';
+import type {
+  McpPrompt,
+  McpPromptResult,
+  McpResource,
+  McpResourceContents,
+  McpResourceTemplate,
+  McpServerCapabilities,
+} from './mcp-protocol.js';
 import { shownAddress, unreachableReason } from './network-failure.js';
 
 export interface McpManagerOptions {
@@ -33,8 +26,6 @@ export interface McpManagerOptions {
   toolTimeoutMs?: number;
   /** After a failed start, how long to return the same error before trying again, ms. Default 30000. */
   retryAfterMs?: number;
-  /** How `@modelcontextprotocol/sdk` is loaded (an optional peer: only imported when a skill needs MCP). */
-  loadSdk?: () => Promise<McpSdk>;
   /**
    * Who answers a server's sampling and elicitation requests that no turn's call owns: asked while none of the
    * server's calls runs, or during a call made without a scope (default: refused, declined).
@@ -45,11 +36,11 @@ export interface McpManagerOptions {
 }
 
 export interface McpResourceList {
-  resources: Resource[];
-  templates: ResourceTemplate[];
+  resources: McpResource[];
+  templates: McpResourceTemplate[];
 }
 
-export type McpResourceContents = ReadResourceResult;
+export type { McpResourceContents } from './mcp-protocol.js';
 
 /** One tool a server lists, as the model is offered it. */
 export interface McpServerTool {
@@ -329,14 +320,14 @@ export class McpManager {
   }
 
   /** What a connected server declares (`prompts`, `resources.subscribe`, `completions`, …); undefined before it connects. */
-  capabilities(skillName: string): ServerCapabilities | undefined {
+  capabilities(skillName: string): McpServerCapabilities | undefined {
     return this.#connections.get(serverName(skillName))?.client?.getServerCapabilities();
   }
 
   /** A server's prompts (every page). */
-  async listPrompts(skillName: string, signal?: AbortSignal): Promise<Prompt[]> {
+  async listPrompts(skillName: string, signal?: AbortSignal): Promise<McpPrompt[]> {
     const client = this.#connected(skillName).client;
-    const prompts: Prompt[] = [];
+    const prompts: McpPrompt[] = [];
     let cursor: string | undefined;
     do {
       const page = await client.listPrompts(cursor ? { cursor } : {}, signal ? { signal } : {});
@@ -352,7 +343,7 @@ export class McpManager {
     name: string,
     args: Record<string, string>,
     signal?: AbortSignal,
-  ): Promise<GetPromptResult> {
+  ): Promise<McpPromptResult> {
     return this.#connected(skillName).client.getPrompt({ name, arguments: args }, signal ? { signal } : {});
   }
 
@@ -526,7 +517,8 @@ export class McpManager {
   }
 
   async #loadSdk(): Promise<McpSdk> {
-    this.#sdk ??= (this.#options.loadSdk ?? loadMcpSdk)();
+    // `@modelcontextprotocol/sdk` is an optional peer: only imported when a skill needs MCP.
+    this.#sdk ??= loadMcpSdk();
     try {
       return await this.#sdk;
     } catch (cause) {

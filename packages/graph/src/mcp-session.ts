@@ -1,7 +1,7 @@
-import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { AgentError } from './errors.js';
 import { blockToText, resourceContentsText } from './mcp-content.js';
 import type { McpManager } from './mcp-manager.js';
+import type { McpPromptResult } from './mcp-protocol.js';
 
 /** One enabled MCP server of a session, by its skill's name, and what it declares. */
 export interface McpServerInfo {
@@ -47,7 +47,7 @@ const PROMPT_CONTENT = new Set(['text', 'image', 'audio', 'resource', 'resource_
  * embedded resource with its uri and text, an image or audio named (the turn is text). Unknown content is refused
  * with an `AgentError` (`mcp-prompt-unsupported`) rather than dropped.
  */
-export function promptMessagesText(server: string, prompt: string, result: GetPromptResult): string {
+export function promptMessagesText(server: string, prompt: string, result: McpPromptResult): string {
   const parts: string[] = [];
   for (const message of result.messages) {
     const content = message.content as { type?: unknown };
