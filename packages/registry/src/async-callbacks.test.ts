@@ -100,4 +100,35 @@ describe('SkillPolicy refuses asynchronous answers instead of widening the polic
     const policy = new SkillPolicy(registry, { store: store as never });
     expect(() => policy.disable('s1', 'shell')).toThrow(expect.objectContaining({ code: 'async-callback' }));
   });
+
+  it('a refused async store set (it rejects) leaves the policy as it was: the change is not kept in memory', async (t) => {
+    const registry = await twoSkills(t);
+    // Nobody awaits the rejection: the policy takes it in, rather than leaving the process an unhandled rejection.
+    const store = { get: () => undefined, set: () => Promise.reject(new Error('the database is read-only')) };
+    const policy = new SkillPolicy(registry, { store: store as never });
+    expect(() => policy.disable('s1', 'shell')).toThrow(expect.objectContaining({ code: 'async-callback' }));
+    expect(policy.grants('s1')).toEqual({ enabled: [], disabled: [] });
+    expect(policy.allowedSkills('s1').map((s) => s.name)).toEqual(['notes', 'shell']);
+    expect(policy.toJSON()).toEqual({});
+  });
+
+  it('a store whose set throws leaves the policy as it was (enable, disable and reset alike)', async (t) => {
+    const registry = await twoSkills(t);
+    const saved = { s1: { enabled: [], disabled: ['notes'] } };
+    let refuse = false;
+    const store = {
+      get: (key: string) => saved[key as 's1'],
+      set: () => {
+        if (refuse) throw new Error('disk full');
+      },
+    };
+    const policy = new SkillPolicy(registry, { store });
+    expect(policy.allowedSkills('s1').map((s) => s.name)).toEqual(['shell']);
+    refuse = true;
+    expect(() => policy.disable('s1', 'shell')).toThrow('disk full');
+    expect(() => policy.enable('s1', 'notes')).toThrow('disk full');
+    expect(() => policy.reset('s1')).toThrow('disk full');
+    expect(policy.grants('s1')).toEqual({ enabled: [], disabled: ['notes'] });
+    expect(policy.allowedSkills('s1').map((s) => s.name)).toEqual(['shell']);
+  });
 });

@@ -113,17 +113,21 @@ const fold = (name: string) => name.toLowerCase();
  * `state`, or a ceiling over values already read).
  */
 function synchronous<T>(value: T, callback: string): T {
-  if (
-    value !== null &&
-    (typeof value === 'object' || typeof value === 'function') &&
-    typeof (value as { then?: unknown }).then === 'function'
-  ) {
+  if (isThenable(value)) {
     throw new RegistryError(
       'async-callback',
       `SkillPolicy's ${callback} returned a Promise; it must answer synchronously (read asynchronous sources up front, e.g. into \`state\`)`,
     );
   }
   return value;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 /**
@@ -200,12 +204,7 @@ export class SkillPolicy {
   }
 
   grants(key: string): SessionGrants {
-    const state = this.stateOf(key);
-    return {
-      enabled: [...(state?.enabled ?? [])],
-      disabled: [...(state?.disabled ?? [])],
-      ...(state && Object.keys(state.sources).length > 0 ? { sources: { ...state.sources } } : {}),
-    };
+    return grantsOf(this.stateOf(key));
   }
 
   /** Replaces a key's grants as they are (both lists may name the same skill: disable wins). Not saved. */
@@ -287,11 +286,25 @@ export class SkillPolicy {
     this.keys.set(key, { state, slot: slotOf(state) });
   }
 
+  /**
+   * Changes a copy of the key's grants and keeps it only once the store took it: a store that refuses (throws, or
+   * answers with a Promise, which may yet reject) leaves the policy as it was, so memory never grants what was not saved.
+   */
   private update(key: string, change: (state: KeyState) => void, save = false): void {
-    const state = this.stateOf(key) ?? { enabled: [], disabled: [], sources: Object.create(null) };
+    const current = this.stateOf(key);
+    const state: KeyState = {
+      enabled: [...(current?.enabled ?? [])],
+      disabled: [...(current?.disabled ?? [])],
+      sources: Object.assign(Object.create(null), current?.sources),
+    };
     change(state);
+    if (save && this.store) {
+      const saved = this.store.set(key, grantsOf(state)) as unknown;
+      // Refused just below; its rejection is that refusal's, not an unhandled one that would end the process.
+      if (isThenable(saved)) saved.then(undefined, () => undefined);
+      synchronous(saved, 'store.set');
+    }
     this.keep(key, state);
-    if (save && this.store) synchronous(this.store.set(key, this.grants(key)), 'store.set');
   }
 
   /**
@@ -338,6 +351,15 @@ export class SkillPolicy {
       toolNames: new Set(tools.map((entry) => entry.tool.name)),
     };
   }
+}
+
+/** A key's grants as the store and callers get them (copies: the policy's own state stays its own). */
+function grantsOf(state: KeyState | undefined): SessionGrants {
+  return {
+    enabled: [...(state?.enabled ?? [])],
+    disabled: [...(state?.disabled ?? [])],
+    ...(state && Object.keys(state.sources).length > 0 ? { sources: { ...state.sources } } : {}),
+  };
 }
 
 function without(names: string[], name: string): string[] {
