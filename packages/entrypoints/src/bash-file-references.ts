@@ -41,7 +41,11 @@ const NAMED = (option: string, file: string, instead: string): Rule => ({
   named: true,
 });
 const UPLOAD = (option: string) =>
-  NAMED(option, 'to upload it', 'write the file in the template, or send the value as text with --data-binary @-');
+  NAMED(
+    option,
+    'to upload it',
+    'write the file in the template, or send the value as text with --data-binary @-',
+  );
 const CONFIG = (option: string) =>
   NAMED(option, 'as options, any of them', 'write the options in the template');
 /** `-w @FILE` reads its output format from FILE and prints it. */

@@ -94,7 +94,8 @@ function argumentMatches(compiled: Compiled, call: RuleCall, effect: RuleEffect)
     const normal = posix.normalize(value).replace(/^\.\/+/, '');
     const linked = call.root === undefined ? undefined : linkedPath(call.root, value);
     if (effect !== 'allow') {
-      if (!restrictingSpellings(call.root, value, normal, linked).some((spelling) => test(spelling))) return false;
+      if (!restrictingSpellings(call.root, value, normal, linked).some((spelling) => test(spelling)))
+        return false;
       continue;
     }
     if (linked !== undefined) {

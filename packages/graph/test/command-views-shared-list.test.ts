@@ -12,9 +12,9 @@ describe('a deny rule looks into every shell and interpreter of the code-taking 
   it.each([
     "echo 'git push origin' | yash",
     "echo 'git push origin' | rbash",
-    "echo 'os.execute(\"git push origin\")' | lua",
+    'echo \'os.execute("git push origin")\' | lua',
     'pypy3 -c "import os; os.system(\'git push origin\')"',
-    "jruby -e 'system(\"git push origin\")'",
+    'jruby -e \'system("git push origin")\'',
   ])('%s is denied', (command) => {
     expect(decide(command)).toBe('deny');
   });

@@ -33,7 +33,9 @@ const request = (path: string) =>
     description: 'write',
   }) as unknown as ApprovalRequest;
 
-const approve = (pattern: string) => ({ c1: { type: 'approve' as const, scope: 'session' as const, pattern } });
+const approve = (pattern: string) => ({
+  c1: { type: 'approve' as const, scope: 'session' as const, pattern },
+});
 
 describe('a session pattern covers its call by the real path, as the rule will', () => {
   it('a pattern the lexical path matches but the real path (outside the workspace) does not is refused', () => {

@@ -25,7 +25,12 @@ afterAll(async () => {
 });
 
 const write = (id: string, path: string): ApprovalRequest =>
-  ({ id, tool: 'write_file', args: { path, content: '' }, description: 'write' }) as unknown as ApprovalRequest;
+  ({
+    id,
+    tool: 'write_file',
+    args: { path, content: '' },
+    description: 'write',
+  }) as unknown as ApprovalRequest;
 
 // The first pattern loads @birdie/graph's rule engine: slow on a loaded machine.
 describe('a batch covers a path by where it really leads', { timeout: 60_000 }, () => {
@@ -33,7 +38,9 @@ describe('a batch covers a path by where it really leads', { timeout: 60_000 }, 
     const batch = new ApprovalBatch(root);
     batch.allowPattern('write_file(path=docs/**)');
     expect(await batch.covered(write('1', 'docs/out/x'))).toBeUndefined();
-    expect(await batch.covered(write('2', 'docs/plain.md'))).toMatchObject({ by: 'write_file(path=docs/**)' });
+    expect(await batch.covered(write('2', 'docs/plain.md'))).toMatchObject({
+      by: 'write_file(path=docs/**)',
+    });
   });
 
   it('a pattern covers a call whose link leads into what it names', async () => {
