@@ -3,7 +3,8 @@ import { type FileReference, type OptionExposure, tokenize } from './bash-option
 /**
  * Values a program reads as the name of a file to send rather than as text. Quoting keeps a value one word, but
  * curl gives some words a meaning of their own: `-d @FILE` sends FILE, `-F name=<FILE` its content, `-b FILE`
- * (no `=`) reads cookies from FILE. A model value `@~/.ssh/id_rsa` in `curl -d {note}` would upload that key. Like
+ * (no `=`) reads cookies from FILE, `-w @FILE` prints FILE as its output format; `-T FILE` uploads FILE and `-K FILE`
+ * reads options from it whatever the value. A model value `@~/.ssh/id_rsa` in `curl -d {note}` would upload that key. Like
  * a leading dash, such a value is refused at run time (bad-argument) where the template exposes it; the author
  * sends text as is with curl's raw forms (`--data-raw`, `--form-string`) or by writing the name part (`-F n={x}`).
  */
@@ -31,6 +32,30 @@ const COOKIE = (option: string): Rule => ({
   instead: `${option} name=…`,
 });
 
+/** `-T FILE`, `-K FILE`: the value is always a file's name. */
+const NAMED = (option: string, file: string, instead: string): Rule => ({
+  option,
+  reads: () => true,
+  file,
+  instead,
+  named: true,
+});
+const UPLOAD = (option: string) =>
+  NAMED(
+    option,
+    'to upload it',
+    'write the file in the template, or send the value as text with --data-binary @-',
+  );
+const CONFIG = (option: string) =>
+  NAMED(option, 'as options, any of them', 'write the options in the template');
+/** `-w @FILE` reads its output format from FILE and prints it. */
+const WRITE_OUT = (option: string): Rule => ({
+  option,
+  reads: startsWithAt,
+  file: 'a file to print',
+  instead: `${option} and a format that does not start with @`,
+});
+
 const CURL: Readonly<Record<string, Rule>> = {
   '-d': AT('-d', '--data-raw'),
   '--data': AT('--data', '--data-raw'),
@@ -47,7 +72,24 @@ const CURL: Readonly<Record<string, Rule>> = {
   '--variable': URLENCODE('--variable'),
   '-b': COOKIE('-b'),
   '--cookie': COOKIE('--cookie'),
+  '-T': UPLOAD('-T'),
+  '--upload-file': UPLOAD('--upload-file'),
+  '-K': CONFIG('-K'),
+  '--config': CONFIG('--config'),
+  '-w': WRITE_OUT('-w'),
+  '--write-out': WRITE_OUT('--write-out'),
 };
+
+/**
+ * curl's short options that take a value: in a bundle (`-sd`), letters before one of `CURL`'s must not be among
+ * them (`-ow` is `-o w`, not `-w`).
+ */
+const VALUE_LETTERS = 'AbcCdDeEFHKmoPQrtTuUwxXyYz';
+const FLAGS = `[${[...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'].filter((c) => !VALUE_LETTERS.includes(c)).join('')}]*`;
+/** The short options of `CURL`, as the last letter of a bundle (`-sd`, `-sT`). */
+const SHORT = new RegExp(`^-${FLAGS}([dHFbTKw])$`);
+/** A word that is the value of `-T`/`-K` glued to it, up to the placeholder (`-T./`, `--config=`). */
+const NAMED_GLUED = new RegExp(`^(?:-${FLAGS}([TK])|(--upload-file|--config)=)`);
 
 /**
  * `command` is the source of the current simple command up to the placeholder (see bash-command.ts). Returns the
@@ -63,6 +105,9 @@ export function fileReferenceExposure(command: string): OptionExposure | undefin
   // `partial` is the value's word up to the value (another value before it shows as \u0001)
   const before = partial;
   const previous = args.filter((t) => !t.op).at(-1)?.text;
+  // `-T FILE`, `-K FILE`: the whole word is a file's name, wherever in it the value stands (`-T ./{x}`).
+  const named = namedRule(before) ?? (previousRule(previous)?.named ? previousRule(previous) : undefined);
+  if (named) return { command: 'curl', fileReference: named };
   const rule =
     gluedRule(before) ??
     (before === '' || /^[^-=@<][^=]*=$/.test(before) ? previousRule(previous) : undefined);
@@ -81,14 +126,21 @@ export function fileReferenceExposure(command: string): OptionExposure | undefin
 function gluedRule(before: string): Rule | undefined {
   const long = /^(--[a-z-]+)=$/.exec(before);
   if (long) return CURL[long[1]!];
-  const short = /^-[A-Za-z]*([dHFb])$/.exec(before);
+  const short = SHORT.exec(before);
   return short ? CURL[`-${short[1]}`] : undefined;
+}
+
+/** `-T{x}`, `-sT./{x}`, `--config=./{x}`: a value glued to an option whose value is always a file's name. */
+function namedRule(before: string): Rule | undefined {
+  const glued = NAMED_GLUED.exec(before);
+  if (!glued) return undefined;
+  return glued[1] ? CURL[`-${glued[1]}`] : CURL[glued[2]!];
 }
 
 /** `-d {x}`, `-sd {x}`, `--data {x}`: the option is the word before. */
 function previousRule(previous: string | undefined): Rule | undefined {
   if (previous === undefined) return undefined;
   if (previous.startsWith('--')) return CURL[previous];
-  const short = /^-[A-Za-z]*([dHFb])$/.exec(previous);
+  const short = SHORT.exec(previous);
   return short ? CURL[`-${short[1]}`] : undefined;
 }

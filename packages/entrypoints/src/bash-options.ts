@@ -36,8 +36,12 @@ export interface FileReference {
   option: string;
   /** Which values name a file there (see bash-file-references.ts). */
   reads: (value: string) => boolean;
-  /** What the author writes instead to send the text as is. */
+  /** What the author writes instead to send the text as is (or, for `named`, what to do instead). */
   instead: string;
+  /** What curl reads a file there as, for the message; default `a file to send`. */
+  file?: string;
+  /** Every value is a file's name (`-T FILE`, `-K FILE`): no text can stand there, so every value is refused. */
+  named?: true;
 }
 
 const TEST_OPERATORS = ['!', '(', ')', ','];
@@ -155,7 +159,9 @@ export function optionProblem(
   const shown = JSON.stringify(short);
   const reference = exposure.fileReference;
   if (reference?.reads(value)) {
-    return `argument "${name}" is ${shown}: after ${reference.option} curl would read it as a file to send, not as the text itself; nothing was run (a template sends such text as is with ${reference.instead})`;
+    if (reference.named)
+      return `argument "${name}" is ${shown}: after ${reference.option} curl would read the file it names (${reference.file}); a value may not name a file for curl to read, so nothing was run (${reference.instead})`;
+    return `argument "${name}" is ${shown}: after ${reference.option} curl would read it as ${reference.file ?? 'a file to send'}, not as the text itself; nothing was run (a template sends such text as is with ${reference.instead})`;
   }
   if (exposure.operators?.includes(value)) {
     return `argument "${name}" is ${shown}, which ${exposure.command} would read as an operator of its expression, not as data; nothing was run. If it names a file, pass it as ${JSON.stringify(`./${short}`)}`;

@@ -319,7 +319,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
         const pending = await runner.pendingApprovals(threadId);
         if (pending.length === 0)
           throw new AgentError('nothing-to-resume', `Thread ${threadId} has no pending approvals.`);
-        validateDecisions(pending, decisions);
+        validateDecisions(pending, decisions, base.cwd);
         const bound = bindDecisions(pending, decisions);
         let switchAgent: string | undefined;
         if (agent !== undefined) {

@@ -48,9 +48,14 @@ export function decisionFor(
   return decision.digest === call.digest ? decision : undefined;
 }
 
+/**
+ * Checks the decisions given for the pending requests. `root` is the turn's workspace: a session pattern's path
+ * arguments are matched by their real path in it, as the rule will be once in force.
+ */
 export function validateDecisions(
   pending: ApprovalRequest[],
   decisions: Record<string, ApprovalDecision>,
+  root?: string,
 ): void {
   if (decisions === null || typeof decisions !== 'object' || Array.isArray(decisions))
     throw new AgentError('unknown-decision', 'Decisions must be an object keyed by tool call id.');
@@ -74,7 +79,12 @@ export function validateDecisions(
       throw new AgentError('unknown-decision', `The approve decision for ${id} has scope once or session.`);
     if (type === 'approve' && (decision as { pattern?: unknown }).pattern !== undefined) {
       const request = pending.find((r) => r.id === id) as ApprovalRequest;
-      const problem = sessionPatternProblem(request, scope, (decision as { pattern?: unknown }).pattern);
+      const problem = sessionPatternProblem(
+        request,
+        scope,
+        (decision as { pattern?: unknown }).pattern,
+        root,
+      );
       if (problem) throw new AgentError('unknown-decision', `The approve decision for ${id}: ${problem}`);
     }
     if (
@@ -95,6 +105,7 @@ function sessionPatternProblem(
   request: ApprovalRequest,
   scope: unknown,
   pattern: unknown,
+  root: string | undefined,
 ): string | undefined {
   if (scope !== 'session') return 'a pattern needs scope session';
   if (typeof pattern !== 'string') return 'the pattern must be text';
@@ -105,7 +116,7 @@ function sessionPatternProblem(
       ...(request.skill ? { skill: request.skill } : {}),
       raw: request.raw === true,
     };
-    const decided = set.decide({ tool, args: request.args });
+    const decided = set.decide({ tool, args: request.args, ...(root !== undefined ? { root } : {}) });
     if (decided?.effect !== 'allow')
       return `the pattern ${pattern} does not cover this call of ${request.tool}`;
   } catch (error) {

@@ -1,4 +1,4 @@
-import { COMMAND_RUNNERS, nestedCommandIndex } from '@birdie/entrypoints';
+import { COMMAND_RUNNERS, nestedCommandIndex, programEntry } from '@birdie/entrypoints';
 
 /*
  * What a deny or ask rule sees of a simple command: every spelling that runs the same program with the same
@@ -62,18 +62,21 @@ const LOOSE_SKIPPED = new Set([
   'builtin',
 ]);
 
-/** Interpreters that take code inline (`python3 -c CODE`, `node -e CODE`) or, given no script, from their input. */
-const INTERPRETERS = new Set(['python', 'python3', 'node', 'nodejs', 'perl', 'ruby', 'php', 'deno', 'bun']);
-/** Shells: given no script operand (`sh`, `bash -s`), they read the commands to run from their input. */
-const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'fish']);
+/**
+ * Shells and interpreters, as the code-taking table of `@birdie/entrypoints` lists them (`sh`, `bash`, `python3.12`,
+ * `node`, `perl`…, one list for the template check and the rules): they take code inline (`sh -c CODE`,
+ * `python3 -c CODE`) or, given no script, read it from their input (`sh`, `bash -s`, `… | python3`).
+ */
+function takesCode(program: string): boolean {
+  return programEntry(program)?.readsCodeFromInput === true;
+}
 
 /**
  * Whether a simple command runs code it reads from its input (a pipe, a here-string): a shell or an interpreter
  * given no operand but options (`echo 'git push' | sh`, `bash -s <<< …`, `… | python3`).
  */
 export function readsCodeFromInput(words: readonly string[]): boolean {
-  const program = baseName(words[0] ?? '');
-  if (!SHELLS.has(program) && !INTERPRETERS.has(program)) return false;
+  if (!takesCode(baseName(words[0] ?? ''))) return false;
   return words.slice(1).every((word) => word.startsWith('-') && !/^-[A-Za-z]*[ce]$/.test(word));
 }
 
@@ -129,7 +132,7 @@ export function restrictingViews(words: readonly string[]): string[][] {
     // A command the program runs (`git bisect run rm x`, `npm exec -- rm x`, `find . -exec rm {} +`).
     const nested = nestedCommandIndex([program, ...view.slice(1)]);
     if (nested !== undefined) add(view.slice(nested), depth + 1);
-    if (INTERPRETERS.has(program) || SHELLS.has(program)) {
+    if (takesCode(program)) {
       // Inline code (`python3 -c "os.system('git push')"`): a loose reading finds a command line written in it.
       for (const word of view.slice(1))
         if (/[\s;|&(]/.test(word)) for (const inner of looseCommands(word)) add(inner, depth + 1);

@@ -7,6 +7,8 @@ export interface LinkedPath {
   path: string;
   /** The real path leaves the workspace, or the link cannot be followed. */
   outside: boolean;
+  /** The absolute real path, `/`-separated (absent when the link cannot be followed). */
+  real?: string;
 }
 
 function exists(path: string): boolean {
@@ -46,5 +48,5 @@ export function linkedPath(root: string, value: string): LinkedPath | undefined 
   const path = relative(realRoot, real);
   if (path === written) return undefined;
   const outside = path === '..' || path.startsWith(`..${sep}`) || isAbsolute(path);
-  return { path: path.split(sep).join('/'), outside };
+  return { path: path.split(sep).join('/'), outside, real: real.split(sep).join('/') };
 }

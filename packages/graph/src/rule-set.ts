@@ -1,4 +1,4 @@
-import { posix } from 'node:path';
+import { posix, resolve, sep } from 'node:path';
 import { type CommandLineReading, readCommandLine } from '@birdie/entrypoints';
 import picomatch from 'picomatch';
 import {
@@ -15,7 +15,7 @@ import {
   restrictingViews,
   suffixes,
 } from './command-views.js';
-import { linkedPath } from './linked-path.js';
+import { type LinkedPath, linkedPath } from './linked-path.js';
 
 /** What a rule set is asked about: a tool (its name, skill, whether it runs a raw command) and the call's arguments. */
 export interface RuleCall {
@@ -82,26 +82,45 @@ function targets(pattern: ApprovalPattern, tool: RuleCall['tool']): boolean {
   return pattern.tool === undefined || pattern.tool === tool.name;
 }
 
-/** `docs/../x` and `./x` are normalised before a glob sees them; an allow never matches a path that leaves its start. */
+/**
+ * `docs/../x` and `./x` are normalised before a glob sees them; an allow never matches a path that leaves its start.
+ * A deny or ask rule also sees the absolute path the value names in the workspace, lexical and real: a deny rule
+ * `write_file(path=/etc/**)` covers `../../etc/x` and `w/x` with `w -> /etc`.
+ */
 function argumentMatches(compiled: Compiled, call: RuleCall, effect: RuleEffect): boolean {
   for (const { key, test } of compiled.globs ?? []) {
     const value = call.args[key];
     if (typeof value !== 'string' || value.includes('\0')) return false;
     const normal = posix.normalize(value).replace(/^\.\/+/, '');
     const linked = call.root === undefined ? undefined : linkedPath(call.root, value);
-    if (linked !== undefined) {
-      // Through a symbolic link: the real path decides; leaving the workspace is never allowed.
-      if (effect === 'allow') {
-        if (linked.outside || !test(linked.path)) return false;
-      } else if (!(!linked.outside && test(linked.path)) && !test(normal) && !test(value)) return false;
+    if (effect !== 'allow') {
+      if (!restrictingSpellings(call.root, value, normal, linked).some((spelling) => test(spelling)))
+        return false;
       continue;
     }
-    if (effect === 'allow') {
-      if (normal === '..' || normal.startsWith('../') || value.includes('\\')) return false;
-      if (!test(normal)) return false;
-    } else if (!test(normal) && !test(value)) return false;
+    if (linked !== undefined) {
+      // Through a symbolic link: the real path decides; leaving the workspace is never allowed.
+      if (linked.outside || !test(linked.path)) return false;
+      continue;
+    }
+    if (normal === '..' || normal.startsWith('../') || value.includes('\\')) return false;
+    if (!test(normal)) return false;
   }
   return true;
+}
+
+/** Every spelling a deny or ask rule matches a path argument as: as written, normalised, absolute, and real. */
+function restrictingSpellings(
+  root: string | undefined,
+  value: string,
+  normal: string,
+  linked: LinkedPath | undefined,
+): string[] {
+  const spellings = [normal, value];
+  if (root !== undefined) spellings.push(resolve(root, value).split(sep).join('/'));
+  if (linked?.real !== undefined) spellings.push(linked.real);
+  if (linked !== undefined && !linked.outside) spellings.push(linked.path);
+  return spellings;
 }
 
 const parsed = new Map<string, ApprovalPattern>();

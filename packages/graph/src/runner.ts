@@ -268,7 +268,7 @@ export class Runner implements SubagentRuns {
   async resume(request: ChildRequest, decisions: Record<string, ApprovalDecision>): Promise<ChildOutcome> {
     const child = childThreadId(request.parent.threadId, request.callId);
     const pending = await this.pendingApprovals(child);
-    validateDecisions(pending, decisions);
+    validateDecisions(pending, decisions, request.parent.cwd);
     const bound = bindDecisions(pending, decisions);
     return this.#drive(request, new Command({ resume: bound }), bound);
   }

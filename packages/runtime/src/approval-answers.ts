@@ -32,15 +32,17 @@ export async function approvalOffer(
 /**
  * Asks about each request in turn and returns the decisions. A call that a session approval given earlier in the
  * batch covers is not asked about (`onCovered` says which tool or pattern covered it). A cancel rejects every call
- * not decided yet and stops asking; `cancelled` tells the caller to cancel the turn.
+ * not decided yet and stops asking; `cancelled` tells the caller to cancel the turn. `root` is the turn's workspace:
+ * a session pattern covers a later call's path by the real path it names there, as the agent's rule will.
  */
 export async function decideApprovals(
   requests: readonly ApprovalRequest[],
   ask: (request: ApprovalRequest) => Promise<ApprovalAnswer>,
   onCovered: (by: string) => void = () => {},
+  root?: string,
 ): Promise<{ decisions: Record<string, ApprovalDecision>; cancelled: boolean }> {
   const decisions: Record<string, ApprovalDecision> = {};
-  const batch = new ApprovalBatch();
+  const batch = new ApprovalBatch(root);
   for (const request of requests) {
     const covered = await batch.covered(request);
     if (covered) {

@@ -8,6 +8,15 @@ import type { ApprovalDecision, ApprovalRequest, ApprovalRule } from '@birdie/gr
 export class ApprovalBatch {
   readonly #tools = new Set<string>();
   readonly #patterns: ApprovalRule[] = [];
+  readonly #root: string | undefined;
+
+  /**
+   * `root` is the turn's workspace: a pattern covers a path argument by the real path it names there (a symbolic
+   * link followed), as the session rule will once the agent has it.
+   */
+  constructor(root?: string) {
+    this.#root = root;
+  }
 
   /** The tool allowed for the rest of the session. */
   allowTool(tool: string): ApprovalDecision {
@@ -34,6 +43,7 @@ export class ApprovalBatch {
         raw: request.raw === true,
       },
       args: request.args,
+      ...(this.#root !== undefined ? { root: this.#root } : {}),
     });
     if (decided?.effect !== 'allow') return undefined;
     const pattern = decided.rule.pattern;

@@ -37,9 +37,13 @@ export interface TurnHandlers {
   onEvent(event: TurnEvent): void;
   /**
    * Called for each approval interrupt; resolves to one decision per request id, or to `undefined` to leave the
-   * approval pending: the turn then ends (`interrupted`, with `pending`), and a later turn answers it.
+   * approval pending: the turn then ends (`interrupted`, with `pending`), and a later turn answers it. `turn.cwd` is
+   * the turn's workspace, where a session pattern's path arguments are matched by their real path.
    */
-  decide(requests: ApprovalRequest[]): Promise<Record<string, ApprovalDecision> | undefined>;
+  decide(
+    requests: ApprovalRequest[],
+    turn: { cwd: string },
+  ): Promise<Record<string, ApprovalDecision> | undefined>;
   /** Called once when the session is in use by another process and the turn waits for it. */
   onWait?(holder: LeaseHolder, waitMs: number): void;
   /** Called once the session's lease is held, before anything of the turn is read or written. */
@@ -336,7 +340,7 @@ async function leasedTurn(
         } else if (event.type === 'model-approval') {
           // The model's own agent asks while its call runs: the same decide answers it, and the stream goes on.
           // It cannot wait for a later request: no decision now (`birdie serve`) is a refusal.
-          const decisions = (await options.handlers.decide([event.request])) ?? {};
+          const decisions = (await options.handlers.decide([event.request], { cwd })) ?? {};
           const decision = decisions[event.request.id] ?? {
             type: 'reject',
             message: 'No decision was given.',
@@ -354,7 +358,7 @@ async function leasedTurn(
         }
       }
       if (done === 'interrupted' && pending?.length && !options.signal.aborted) {
-        const decisions = await options.handlers.decide(pending);
+        const decisions = await options.handlers.decide(pending, { cwd });
         // Cancelled while being asked: nothing runs, and the thread says so (the history shows the calls as not run).
         if (options.signal.aborted) {
           result.status = 'cancelled';

@@ -20,26 +20,50 @@ export function parseAllowList(text) {
   /** @type {AllowList} */
   const list = [];
   for (const entry of (text ?? '').split(/[\s,]+/).filter(Boolean)) {
-    try {
-      if (entry.includes('/')) {
-        const [address, bits] = ipaddr.parseCIDR(entry);
-        list.push([
-          normal(address),
-          address.kind() === 'ipv6' && normal(address).kind() === 'ipv4' ? bits - 96 : bits,
-        ]);
-      } else {
-        const address = normal(ipaddr.parse(entry));
-        list.push([address, address.kind() === 'ipv4' ? 32 : 128]);
-      }
-    } catch (cause) {
+    const network = parseNetwork(entry);
+    if (!network)
       throw new WebFetchError(
         'bad-allow-list',
         `${ALLOW_VARIABLE} has "${entry}", which is not an IP address or CIDR (such as 10.0.0.0/8 or fd00::/8).`,
-        cause,
       );
-    }
+    list.push(network);
   }
   return list;
+}
+
+/**
+ * One entry in its usual form, by the rules the runtime checks the `web_fetch_allow` setting with
+ * (packages/runtime/src/ip-network.ts, held to the same table of spellings by its test/ip-network.test.ts).
+ * ipaddr.js alone reads more than is meant: `127.1`, `0x7f.0.0.1`, `2130706433` and octal `010.0.0.1` (8.0.0.1), a
+ * zone id (`fe80::1%eth0`), an IPv4-mapped network shorter than the mapped space (`::ffff:10.0.0.0/8`, which would
+ * cover every IPv4 address). A mapped address or network is the IPv4 one it maps.
+ * @param {string} entry @returns {[ipaddr.IPv4 | ipaddr.IPv6, number] | undefined}
+ */
+function parseNetwork(entry) {
+  const match = /^([^/]+)(?:\/(0|[1-9]\d{0,2}))?$/.exec(entry);
+  if (!match) return undefined;
+  const [, written = '', prefix] = match;
+  /** @type {ipaddr.IPv4 | ipaddr.IPv6} */
+  let address;
+  if (ipaddr.IPv4.isValidFourPartDecimal(written)) address = ipaddr.IPv4.parse(written);
+  else if (isPlainIpv6(written)) address = ipaddr.IPv6.parse(written);
+  else return undefined;
+  const max = address.kind() === 'ipv4' ? 32 : 128;
+  const bits = prefix === undefined ? max : Number(prefix);
+  if (bits > max) return undefined;
+  if (address.kind() === 'ipv6' && /** @type {ipaddr.IPv6} */ (address).isIPv4MappedAddress()) {
+    if (bits < 96) return undefined;
+    return [/** @type {ipaddr.IPv6} */ (address).toIPv4Address(), bits - 96];
+  }
+  return [address, bits];
+}
+
+/** An IPv6 address without a zone id, whose dotted tail (if any) is a mapped IPv4 address in the usual form. @param {string} text */
+function isPlainIpv6(text) {
+  if (text.includes('%') || !ipaddr.IPv6.isValid(text)) return false;
+  if (!text.includes('.')) return true;
+  const mapped = /^::ffff:([\d.]+)$/i.exec(text);
+  return mapped !== null && ipaddr.IPv4.isValidFourPartDecimal(mapped[1] ?? '');
 }
 
 /**

@@ -103,19 +103,22 @@ async function askOne(
  * of the session, edit the arguments, or reject with a message the model sees (typed at the question, or after `n`).
  * "For this session" is a decision with `scope: 'session'`: the agent keeps it with the session, bound to the skill
  * file, and later calls of the tool run without asking (even after a resume); a later call of this batch that it
- * covers is answered the same way here. Ctrl+C at the question cancels the whole turn, as everywhere else in a turn.
+ * covers is answered the same way here (a path by the real path it names in `cwd`, the turn's workspace). Ctrl+C at
+ * the question cancels the whole turn, as everywhere else in a turn.
  */
 export async function askApprovals(
   io: Io,
   style: Style,
   requests: ApprovalRequest[],
   onCancel: () => void,
+  cwd?: string,
 ): Promise<Record<string, ApprovalDecision>> {
   const prompts = await import('@clack/prompts');
   const { decisions, cancelled } = await decideApprovals(
     requests,
     (request) => askOne(io, style, request, prompts),
     (by) => io.stdout.write(`${sessionApprovedLine(style, by)}\n`),
+    cwd,
   );
   if (cancelled) onCancel();
   return decisions;

@@ -154,9 +154,15 @@ export async function replTurn(
             spinner.start(THINKING);
           },
           onEvent: (event) => gate.push(event),
-          decide: (requests) =>
+          decide: (requests, { cwd }) =>
             paused(() =>
-              askApprovals(io, style, requests, () => controller.abort(new Error('cancelled by the user'))),
+              askApprovals(
+                io,
+                style,
+                requests,
+                () => controller.abort(new Error('cancelled by the user')),
+                cwd,
+              ),
             ),
           mcp: replMcpHandlers(io, style, paused),
         },
