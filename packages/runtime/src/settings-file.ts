@@ -382,3 +382,28 @@ export async function unknownSkillWarnings(
   const loaded = skills;
   return names.flatMap((name) => unknownSkillWarning(loaded, key, name, `setting ${key}`) ?? []);
 }
+
+/**
+ * The warning for an allow rule that names raw shell tools without a command (`run_bash`, `shell:*`): valid, and
+ * written, but it allows none of their calls (the same finding as `agents check`'s `approve-never-applies`).
+ * `snapshot`: the skills to check against; by default the trusted registry is loaded for them.
+ */
+export async function allowRuleWarnings(
+  io: RuntimeIo,
+  flags: Flags,
+  key: SettingKey,
+  pattern: string,
+  snapshot?: RegistrySnapshot,
+): Promise<string[]> {
+  if (key !== 'permissions.allow') return [];
+  const { rawToolsNamedOnly } = await import('@birdie/registry');
+  let skills = snapshot;
+  if (!skills) {
+    const { openTrustedRegistry } = await import('./skills.js');
+    skills = (await openTrustedRegistry(io, flags)).current();
+  }
+  return rawToolsNamedOnly(pattern, skills.skills).map(
+    (tool) =>
+      `setting ${key}: \`${pattern}\` allows no command of \`${tool}\`, which runs raw shell commands: only a command pattern allows one, such as \`${tool}(ls *)\``,
+  );
+}
