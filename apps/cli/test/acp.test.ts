@@ -293,6 +293,46 @@ describe('birdie acp, driven by the ACP SDK client', () => {
   });
 });
 
+describe('birdie acp refuses a session folder it cannot work in', () => {
+  it('session/new, load and resume answer invalid params for a missing, relative, absent or non-folder cwd', async () => {
+    const proc = acp([], await script([{ text: 'x' }]));
+    await proc.initialize();
+    const file = join(box.cwd, 'notes.txt');
+    await writeFile(file, 'x\n');
+    const absent = join(box.cwd, 'no-such-folder');
+    const refusal = async (params: Record<string, unknown>, method = methods.agent.session.new) => {
+      const error = await proc.agent.request(method, { mcpServers: [], ...params } as never).then(
+        () => undefined,
+        (e: { code: number; message: string; data?: unknown }) => e,
+      );
+      return error && { code: error.code, text: `${error.message} ${JSON.stringify(error.data)}` };
+    };
+    expect(await refusal({})).toMatchObject({ code: -32602, text: expect.stringContaining('cwd') });
+    expect(await refusal({ cwd: 'proj' })).toMatchObject({
+      code: -32602,
+      text: expect.stringContaining('cwd must be an absolute path'),
+    });
+    expect(await refusal({ cwd: absent })).toMatchObject({
+      code: -32602,
+      text: expect.stringContaining(`cwd ${absent} does not exist`),
+    });
+    expect(await refusal({ cwd: file })).toMatchObject({
+      code: -32602,
+      text: expect.stringContaining(`cwd ${file} is not a folder`),
+    });
+    const { sessionId } = await proc.agent.request(methods.agent.session.new, {
+      cwd: box.cwd,
+      mcpServers: [],
+    });
+    for (const method of [methods.agent.session.load, methods.agent.session.resume])
+      expect(await refusal({ sessionId, cwd: absent }, method as never)).toMatchObject({
+        code: -32602,
+        text: expect.stringContaining('does not exist'),
+      });
+    expectProtocolOnly(proc);
+  });
+});
+
 describe('birdie acp sessions across connections (issue 30, defect 13)', () => {
   it('announces list, resume and close; "allow for session" holds after session/load in a new process; usage_update is sent', async () => {
     const env = await script([

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import {
   type AgentConnection,
@@ -42,9 +43,16 @@ export function serveAcp(runtime: AcpRuntime, stream: Stream): AgentConnection {
     if (!session) throw RequestError.sessionNotFound(sessionId);
     return session;
   };
-  const absolute = (cwd: string) => {
-    if (!isAbsolute(cwd) || cwd.includes('\0'))
+  /**
+   * The session's folder as ACP requires it: an absolute path (the spec) to a folder that exists, so that a client's
+   * mistake is refused at session/new|load|resume rather than met by the first tool call that resolves a path in it.
+   */
+  const folder = async (cwd: unknown): Promise<string> => {
+    if (typeof cwd !== 'string' || !isAbsolute(cwd) || cwd.includes('\0'))
       throw RequestError.invalidParams({ cwd }, 'cwd must be an absolute path');
+    const found = await stat(cwd).catch(() => undefined);
+    if (!found) throw RequestError.invalidParams({ cwd }, `cwd ${cwd} does not exist`);
+    if (!found.isDirectory()) throw RequestError.invalidParams({ cwd }, `cwd ${cwd} is not a folder`);
     return cwd;
   };
   const note = (what: string, mcpServers: readonly unknown[]) => {
@@ -85,7 +93,7 @@ export function serveAcp(runtime: AcpRuntime, stream: Stream): AgentConnection {
       };
     })
     .onRequest(methods.agent.session.new, async ({ params }) => {
-      const cwd = absolute(params.cwd);
+      const cwd = await folder(params.cwd);
       note('session/new', params.mcpServers);
       const sessionId = await runtime.createSession();
       sessions.set(sessionId, { cwd, approval: runtime.defaultApproval, grants: new ToolGrants() });
@@ -93,7 +101,7 @@ export function serveAcp(runtime: AcpRuntime, stream: Stream): AgentConnection {
     })
     .onRequest(methods.agent.session.load, async ({ params, client }) => {
       note('session/load', params.mcpServers);
-      const session = await open(params.sessionId, absolute(params.cwd));
+      const session = await open(params.sessionId, await folder(params.cwd));
       for (const update of replayUpdates(await runtime.history(params.sessionId), session.cwd))
         await client.notify(methods.client.session.update, { sessionId: params.sessionId, update });
       return { modes: modeState(session.approval) };
@@ -101,7 +109,7 @@ export function serveAcp(runtime: AcpRuntime, stream: Stream): AgentConnection {
     .onRequest(methods.agent.session.resume, async ({ params }) => {
       note('session/resume', params.mcpServers ?? []);
       // As load, without replaying the conversation: the client has it.
-      const session = await open(params.sessionId, absolute(params.cwd));
+      const session = await open(params.sessionId, await folder(params.cwd));
       return { modes: modeState(session.approval) };
     })
     .onRequest(methods.agent.session.list, async ({ params }) => {

@@ -2,7 +2,7 @@ import { methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import type { ApprovalRequest } from '@birdie/graph';
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
-import { connect, fakeRuntime, outline } from './helpers.js';
+import { connect, fakeRuntime, outline, W, WORK } from './helpers.js';
 
 const init = (fs = false) => ({
   protocolVersion: PROTOCOL_VERSION,
@@ -12,7 +12,7 @@ const init = (fs = false) => ({
 type Connected = ReturnType<typeof connect>;
 
 /** Initialises the connection (`fs`: the client offers file reads and writes) and opens a session in `cwd`. */
-async function openSession(test: Connected, cwd = '/w', fs = false): Promise<string> {
+async function openSession(test: Connected, cwd = W, fs = false): Promise<string> {
   await test.connection.agent.request(methods.agent.initialize, init(fs));
   return (await test.connection.agent.request(methods.agent.session.new, { cwd, mcpServers: [] })).sessionId;
 }
@@ -48,7 +48,7 @@ describe('birdie as an ACP agent', () => {
       agentInfo: { name: 'birdie', version: '9.9.9' },
     });
     const session = await test.connection.agent.request(methods.agent.session.new, {
-      cwd: '/work',
+      cwd: WORK,
       mcpServers: [],
     });
     expect(session.sessionId).toBe('session-1');
@@ -106,7 +106,7 @@ describe('birdie as an ACP agent', () => {
       },
     });
     const test = connect(runtime);
-    const sessionId = await openSession(test, '/work');
+    const sessionId = await openSession(test, WORK);
     const result = await test.connection.agent.request(methods.agent.session.prompt, {
       sessionId,
       prompt: [
@@ -116,7 +116,7 @@ describe('birdie as an ACP agent', () => {
     });
     expect(result.stopReason).toBe('end_turn');
     expect(turns[0]?.text).toBe('clean up\n<file uri="file:///work/notes.md">\nremember\n</file>');
-    expect(turns[0]?.options).toMatchObject({ approval: 'ask', cwd: '/work' });
+    expect(turns[0]?.options).toMatchObject({ approval: 'ask', cwd: WORK });
     expect(turns[0]?.options.files).toBeUndefined();
     expect(outline(test.updates)).toEqual([
       'tool_call c1 pending',
@@ -172,7 +172,7 @@ describe('birdie as an ACP agent', () => {
       },
     });
     const test = connect(runtime);
-    const sessionId = await openSession(test, '/work');
+    const sessionId = await openSession(test, WORK);
     await test.connection.agent.request(methods.agent.session.prompt, {
       sessionId,
       prompt: [{ type: 'text', text: 'write' }],
@@ -238,8 +238,8 @@ describe('birdie as an ACP agent', () => {
     const sessionId = await openSession(test);
     await say(test, sessionId, 'write');
     expect(test.permissions[0]?.toolCall.content).toEqual([
-      { type: 'diff', path: '/w/notes.txt', oldText: 'old\n', newText: 'new\n' },
-      { type: 'diff', path: '/w/new.md', oldText: null, newText: '# hi\n' },
+      { type: 'diff', path: `${W}/notes.txt`, oldText: 'old\n', newText: 'new\n' },
+      { type: 'diff', path: `${W}/new.md`, oldText: null, newText: '# hi\n' },
     ]);
   });
 
@@ -333,7 +333,7 @@ describe('birdie as an ACP agent', () => {
     await test.connection.agent.request(methods.agent.initialize, init());
     const loaded = await test.connection.agent.request(methods.agent.session.load, {
       sessionId: 'stored-1',
-      cwd: '/w',
+      cwd: W,
       mcpServers: [],
     });
     expect(loaded?.modes?.currentModeId).toBe('ask');
@@ -348,7 +348,7 @@ describe('birdie as an ACP agent', () => {
     await expect(
       test.connection.agent.request(methods.agent.session.load, {
         sessionId: 'nope',
-        cwd: '/w',
+        cwd: W,
         mcpServers: [],
       }),
     ).rejects.toMatchObject({ code: -32002 });
@@ -360,16 +360,16 @@ describe('birdie as an ACP agent', () => {
   it("reads and writes through the client's file system when it offers both", async () => {
     const { runtime, turns } = fakeRuntime({
       turn: async (_t, o) => {
-        const text = await o.files?.readTextFile('/w/a.txt');
-        await o.files?.writeTextFile('/w/a.txt', `${text}!`);
+        const text = await o.files?.readTextFile(`${W}/a.txt`);
+        await o.files?.writeTextFile(`${W}/a.txt`, `${text}!`);
         return { status: 'ok' };
       },
     });
     const test = connect(runtime);
-    test.files.set('/w/a.txt', 'unsaved');
-    const sessionId = await openSession(test, '/w', true);
+    test.files.set(`${W}/a.txt`, 'unsaved');
+    const sessionId = await openSession(test, W, true);
     await say(test, sessionId, 'x');
     expect(turns[0]?.options.files).toBeDefined();
-    expect(test.files.get('/w/a.txt')).toBe('unsaved!');
+    expect(test.files.get(`${W}/a.txt`)).toBe('unsaved!');
   });
 });

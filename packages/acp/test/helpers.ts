@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import type { AgentConnection } from '@agentclientprotocol/sdk';
 import {
   type AnyMessage,
@@ -13,6 +14,14 @@ import {
 } from '@agentclientprotocol/sdk';
 import type { BaseMessage } from '@langchain/core/messages';
 import { type AcpRuntime, type AcpTurnOptions, type AcpTurnResult, serveAcp } from '../src/index.js';
+
+/**
+ * Session folders: `session/new|load|resume` want an absolute path to a folder that exists. This package's own folders
+ * serve (nothing is written to them: the tests' file access goes through the fake editor).
+ */
+export const W = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
+export const WORK = fileURLToPath(new URL('../src', import.meta.url));
+export const ELSEWHERE = fileURLToPath(new URL('.', import.meta.url)).replace(/\/$/, '');
 
 /** Two ends of an in-memory connection. */
 export function streamPair(): [Stream, Stream] {

@@ -6,7 +6,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import type { AcpTurnOptions } from '../src/index.js';
-import { connect, fakeRuntime, type TestClient } from './helpers.js';
+import { connect, fakeRuntime, type TestClient, W } from './helpers.js';
 
 // The form server-everything's `trigger-elicitation-request` asks for (its fields, trimmed).
 const requestedSchema = {
@@ -66,7 +66,7 @@ async function turnWithForm(capabilities: ClientCapabilities, fill?: TestClient[
     clientCapabilities: capabilities,
   });
   const { sessionId } = await test.connection.agent.request(methods.agent.session.new, {
-    cwd: '/w',
+    cwd: W,
     mcpServers: [],
   });
   await test.connection.agent.request(methods.agent.session.prompt, {

@@ -1,6 +1,6 @@
 import { methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
-import { connect, fakeRuntime } from './helpers.js';
+import { connect, fakeRuntime, W } from './helpers.js';
 
 // Issue 33: an MCP server's sampling request during an ACP turn is a permission request to the editor (the request,
 // then the model's answer); elicitation is declined to a client that did not advertise forms (see mcp-elicitation.test.ts).
@@ -33,7 +33,7 @@ describe('MCP sampling and elicitation over ACP', () => {
       clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
     });
     const { sessionId } = await test.connection.agent.request(methods.agent.session.new, {
-      cwd: '/w',
+      cwd: W,
       mcpServers: [],
     });
     await test.connection.agent.request(methods.agent.session.prompt, {

@@ -1,7 +1,7 @@
 import { methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import type { ApprovalRequest } from '@birdie/graph';
 import { describe, expect, it } from 'vitest';
-import { connect, fakeRuntime, outline } from './helpers.js';
+import { connect, ELSEWHERE, fakeRuntime, outline, W, WORK } from './helpers.js';
 
 // Issue 30, defect 13: session capabilities (list, resume, close), "allow for session" across session/load, and
 // usage_update.
@@ -28,21 +28,21 @@ describe('ACP session lifecycle (issue 30, defect 13)', () => {
         ?.sessionCapabilities,
     ).toEqual({ list: {}, resume: {}, close: {} });
     const { sessionId } = await test.connection.agent.request(methods.agent.session.new, {
-      cwd: '/work',
+      cwd: WORK,
       mcpServers: [],
     });
     const listed = await test.connection.agent.request(methods.agent.session.list, {});
     expect(listed.sessions).toEqual([
-      expect.objectContaining({ sessionId, cwd: '/work', title: `title of ${sessionId}` }),
+      expect.objectContaining({ sessionId, cwd: WORK, title: `title of ${sessionId}` }),
     ]);
     const resumed = await test.connection.agent.request(methods.agent.session.resume, {
       sessionId,
-      cwd: '/elsewhere',
+      cwd: ELSEWHERE,
     });
     expect(resumed.modes?.currentModeId).toBe('ask');
     expect(test.updates).toEqual([]);
     await expect(
-      test.connection.agent.request(methods.agent.session.resume, { sessionId: 'nope', cwd: '/w' }),
+      test.connection.agent.request(methods.agent.session.resume, { sessionId: 'nope', cwd: W }),
     ).rejects.toMatchObject({ code: -32002 });
     await test.connection.agent.request(methods.agent.session.close, { sessionId });
     // Closed: it is not open in this connection any more (load or resume opens it again).
@@ -66,7 +66,7 @@ describe('ACP session lifecycle (issue 30, defect 13)', () => {
     first.answer = () => ({ outcome: { outcome: 'selected', optionId: 'allow-session' } });
     await first.connection.agent.request(methods.agent.initialize, init);
     const { sessionId } = await first.connection.agent.request(methods.agent.session.new, {
-      cwd: '/w',
+      cwd: W,
       mcpServers: [],
     });
     await first.connection.agent.request(methods.agent.session.prompt, {
@@ -78,7 +78,7 @@ describe('ACP session lifecycle (issue 30, defect 13)', () => {
     await second.connection.agent.request(methods.agent.initialize, init);
     await second.connection.agent.request(methods.agent.session.load, {
       sessionId,
-      cwd: '/w',
+      cwd: W,
       mcpServers: [],
     });
     await second.connection.agent.request(methods.agent.session.prompt, {
@@ -105,7 +105,7 @@ describe('ACP session lifecycle (issue 30, defect 13)', () => {
     const test = connect(runtime);
     await test.connection.agent.request(methods.agent.initialize, init);
     const { sessionId } = await test.connection.agent.request(methods.agent.session.new, {
-      cwd: '/w',
+      cwd: W,
       mcpServers: [],
     });
     await test.connection.agent.request(methods.agent.session.prompt, {

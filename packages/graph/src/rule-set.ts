@@ -7,7 +7,7 @@ import {
   parseApprovalPattern,
   type RuleEffect,
 } from './approval-pattern.js';
-import { matchCommandWords } from './command-pattern.js';
+import { matchCommandWords, suggestCommandPattern } from './command-pattern.js';
 import {
   looseCommands,
   namesUnknownProgram,
@@ -54,6 +54,11 @@ export interface RuleMiss {
    * `npm exec CMD`, `test -v 'a[$(…)]'`, `git log --output=F`): a `*` never stands for one.
    */
   runsCode?: boolean;
+  /**
+   * The call runs a raw command and none of the rules is a command pattern (`run_bash`, `shell:*`): they can never
+   * allow one. `example` is a command pattern that would allow this call's (first) command.
+   */
+  noCommandPattern?: { example: string };
 }
 
 export interface RuleSet {
@@ -239,6 +244,13 @@ export function compileRules(rules: readonly ApprovalRule[]): RuleSet {
       if (!call.tool.raw) return { rules: rulesOf };
       const read = reading(call);
       if (!read) return { rules: rulesOf };
+      if (!mine.some((c) => c.pattern.command)) {
+        // Bare names only: no command could have matched, whatever it is; the miss says so with a pattern to write.
+        const first = read.placed ? read.commands[0] : undefined;
+        const text = first ? (rawCommandOf(call.args) ?? '').slice(first.start, first.end) : '';
+        const example = suggestCommandPattern(text, call.tool.name) ?? `${call.tool.name}(git status)`;
+        return { rules: rulesOf, noCommandPattern: { example } };
+      }
       if (!read.placed) return { rules: rulesOf, unplaced: { reason: read.reason, offset: read.offset } };
       const command = rawCommandOf(call.args) ?? '';
       const first = read.commands.find(
@@ -269,6 +281,8 @@ export function describeMiss(miss: RuleMiss): string {
     (r) => `\`${r.pattern}\` (${r.source.kind}${r.source.name ? ` ${r.source.name}` : ''})`,
   );
   const list = names.join(', ');
+  if (miss.noCommandPattern)
+    return `the allow rule${names.length > 1 ? 's' : ''} ${list} name${names.length > 1 ? '' : 's'} no command: a raw command is allowed only by a command pattern such as \`${miss.noCommandPattern.example}\``;
   if (miss.unplaced)
     return `the allow rule${names.length > 1 ? 's' : ''} ${list} cannot apply: the command has ${miss.unplaced.reason} (at ${miss.unplaced.offset + 1})`;
   if (miss.command !== undefined && miss.runsCode)

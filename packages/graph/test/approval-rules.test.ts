@@ -9,6 +9,7 @@ import {
   type CreateAgentOptions,
   compileRules,
   createAgent,
+  describeMiss,
   inapplicableRuleReason,
   isApprovalRuleError,
   mapAllowedTools,
@@ -171,6 +172,18 @@ describe('compileRules', () => {
       offset: 11,
     });
     expect(set.miss({ tool: READ, args: {} })).toBeUndefined();
+  });
+
+  it('miss of a raw command whose allow rules are bare names says a command pattern is needed, with one to write', () => {
+    const set = compileRules([user('allow', 'run_bash'), user('allow', 'shell:*')]);
+    const miss = set.miss({ tool: SHELL, args: { command: 'ls -l; pwd' } });
+    expect(miss).toMatchObject({ noCommandPattern: { example: 'run_bash(ls *)' } });
+    expect(describeMiss(miss!)).toMatch(
+      /^the allow rules `run_bash` \(user[^)]*\), `shell:\*` \(user[^)]*\) name no command: a raw command is allowed only by a command pattern such as `run_bash\(ls \*\)`$/,
+    );
+    // One command pattern among them: the miss names the command it does not match, as before.
+    const mixed = compileRules([user('allow', 'run_bash'), user('allow', 'run_bash(git status)')]);
+    expect(mixed.miss({ tool: SHELL, args: { command: 'ls' } })).toMatchObject({ command: 'ls' });
   });
 
   it('throws ApprovalRuleError for a malformed rule', () => {

@@ -27,8 +27,18 @@ export interface ConfigFile {
   placeOf(path: JsonPath): JsonPlace;
 }
 
+export interface ConfigFileOptions {
+  /**
+   * Called with each problem of the file's sections (a wrong provider section or field, an unknown section, a
+   * `settings` that is no object) instead of throwing it: the section is then read as empty, the rest of the file
+   * as usual. For commands that work on the settings alone (`birdie config`), which still show and repair them.
+   * A file that cannot be read, or is not a JSON object, still throws.
+   */
+  sectionProblems?: (problem: ProviderError) => void;
+}
+
 /** Reads and checks a config file; every problem is a `ProviderError` naming the file, line and column. */
-export async function readConfigFile(path: string): Promise<ConfigFile> {
+export async function readConfigFile(path: string, options: ConfigFileOptions = {}): Promise<ConfigFile> {
   const file = resolve(path);
   let text: string;
   try {
@@ -40,7 +50,7 @@ export async function readConfigFile(path: string): Promise<ConfigFile> {
       file,
     });
   }
-  return parseConfigFile(text, file);
+  return parseConfigFile(text, file, options);
 }
 
 /**
@@ -48,7 +58,7 @@ export async function readConfigFile(path: string): Promise<ConfigFile> {
  * those two keys are allowed there; any other file is the flat shape (provider fields only). Unknown keys, in
  * either shape, are errors with their line and column: a typo never passes silently.
  */
-export function parseConfigFile(text: string, path: string): ConfigFile {
+export function parseConfigFile(text: string, path: string, options: ConfigFileOptions = {}): ConfigFile {
   const where = `file ${path}`;
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const parsed = parseJson(body);
@@ -66,36 +76,52 @@ export function parseConfigFile(text: string, path: string): ConfigFile {
     throw invalidConfig(origin, [], 'must be a JSON object');
   }
   const top = value as Record<string, unknown>;
+  const collect = options.sectionProblems;
+  /** A section's problem: thrown, or (collecting) reported, and the section read as `fallback`. */
+  const checked = <T>(read: () => T, fallback: T): T => {
+    if (!collect) return read();
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      collect(error);
+      return fallback;
+    }
+  };
   const sectioned = CONFIG_SECTIONS.some((section) => Object.hasOwn(top, section));
   if (!sectioned) {
-    return { path, shape: 'flat', provider: checkProviderObject(top, origin), settings: undefined, placeOf };
+    const provider = checked(() => checkProviderObject(top, origin), {});
+    return { path, shape: 'flat', provider, settings: undefined, placeOf };
   }
   for (const key of Object.keys(top)) {
     if ((CONFIG_SECTIONS as readonly string[]).includes(key)) continue;
     const hint = (CONFIG_FIELDS as readonly string[]).includes(key)
       ? `; provider fields go inside "provider"`
       : '';
-    throw invalidConfig(
+    const problem = invalidConfig(
       origin,
       [key],
       `unknown section ${JSON.stringify(key)} (allowed: ${CONFIG_SECTIONS.join(', ')})${hint}`,
       key,
     );
+    if (!collect) throw problem;
+    collect(problem);
   }
   const provider =
-    top.provider === undefined ? {} : checkProviderObject(top.provider, { ...origin, prefix: ['provider'] });
-  const settings = top.settings;
-  if (
-    settings !== undefined &&
-    (settings === null || typeof settings !== 'object' || Array.isArray(settings))
-  ) {
-    throw invalidConfig(origin, ['settings'], '"settings" must be a JSON object', 'settings');
-  }
+    top.provider === undefined
+      ? {}
+      : checked(() => checkProviderObject(top.provider, { ...origin, prefix: ['provider'] }), {});
+  const settings = checked(() => {
+    const section = top.settings;
+    if (section !== undefined && (section === null || typeof section !== 'object' || Array.isArray(section)))
+      throw invalidConfig(origin, ['settings'], '"settings" must be a JSON object', 'settings');
+    return section as Record<string, unknown> | undefined;
+  }, undefined);
   return {
     path,
     shape: 'sections',
     provider,
-    settings: settings as Record<string, unknown> | undefined,
+    settings,
     placeOf,
   };
 }

@@ -1,6 +1,6 @@
 export type { CredentialCheck, CredentialCheckInput } from './check-credentials.js';
 export { checkCredentials } from './check-credentials.js';
-export type { ConfigFile, ConfigSection } from './config-file.js';
+export type { ConfigFile, ConfigFileOptions, ConfigSection } from './config-file.js';
 export { CONFIG_SECTIONS, parseConfigFile, readConfigFile } from './config-file.js';
 export type {
   ConfigField,

@@ -125,3 +125,35 @@ describe('config files: every problem has its line and column', () => {
     expect(error).toMatchObject({ code: 'config-file-unreadable', file: `${dir.path}/missing.json` });
   });
 });
+
+describe('config files: section problems collected for a settings-only reader', () => {
+  it('reports a bad provider section, an unknown section and a non-object settings, reading the rest', () => {
+    const problems: string[] = [];
+    const file = parseConfigFile(
+      '{\n  "provider": { "vendor": "nosuch" },\n  "extra": 1,\n  "settings": { "approval": "never" }\n}',
+      '/c.json',
+      { sectionProblems: (problem) => problems.push(`${problem.line}:${problem.column} ${problem.message}`) },
+    );
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^3:3 Invalid config in file \/c\.json at line 3, column 3: unknown section "extra"/,
+      ),
+      expect.stringMatching(/^2:17 Unknown vendor "nosuch" in file \/c\.json/),
+    ]);
+    expect(file).toMatchObject({ provider: {}, settings: { approval: 'never' } });
+
+    const flat: string[] = [];
+    expect(
+      parseConfigFile('{"vendor": 5}', '/f.json', { sectionProblems: (p) => flat.push(p.message) }),
+    ).toMatchObject({ shape: 'flat', provider: {} });
+    expect(flat).toHaveLength(1);
+    const settings: string[] = [];
+    expect(
+      parseConfigFile('{"settings": 5}', '/s.json', { sectionProblems: (p) => settings.push(p.message) })
+        .settings,
+    ).toBeUndefined();
+    expect(settings[0]).toContain('"settings" must be a JSON object');
+    // Without the option, the first problem is thrown as before.
+    expect(() => parseConfigFile('{"provider": {"vendor": "nosuch"}}', '/c.json')).toThrow('Unknown vendor');
+  });
+});

@@ -1,6 +1,7 @@
 import type { AgentDefinition, Skill, SourcePoint } from '@birdie/skill-parser';
 import type { VFileMessage } from 'vfile-message';
 import { type RegistryRuleId, RULES, registryMessage } from './diagnostics.js';
+import { rawToolsNamedOnly } from './raw-command-rules.js';
 
 /** What the checks need to know of the loaded skills and agents. */
 export interface AgentCheckContext {
@@ -98,10 +99,20 @@ export function checkAgents(context: AgentCheckContext): VFileMessage[] {
         // An `approve` entry is an approval pattern: the tool it names is before `(` (after `skill:`); `skill:*`
         // names no single tool.
         const name = key === 'approve' ? approvedTool(entry) : entry;
-        if (name === undefined) return;
+        if (name === undefined) {
+          // `skill:*` pre-approves the skill's tools, but never a raw command of one.
+          const raw = key === 'approve' ? rawToolsNamedOnly(entry, context.skills) : [];
+          if (raw.length > 0)
+            report(
+              RULES.approveNeverApplies,
+              `\`approve\` names \`${entry}\`, whose tool${raw.length > 1 ? 's' : ''} ${raw.map((t) => `\`${t}\``).join(', ')} run${raw.length > 1 ? '' : 's'} raw shell commands: a skill's \`*\` never pre-approves one; write a command pattern such as \`${raw[0]}(git status)\``,
+              at,
+            );
+          return;
+        }
         const why = problem(name, key);
         if (why) report(why[0], why[1], at);
-        else if (key === 'approve' && !entry.includes('(') && runsRawCommands(toolOwner.get(name), name))
+        else if (key === 'approve' && rawToolsNamedOnly(entry, context.skills).includes(name))
           report(
             RULES.approveNeverApplies,
             `\`approve\` names \`${name}\`, which runs raw shell commands: a tool name never pre-approves one; write a command pattern such as \`${name}(git status)\``,
@@ -115,15 +126,6 @@ export function checkAgents(context: AgentCheckContext): VFileMessage[] {
     );
   }
   return messages;
-}
-
-/**
- * Whether the skill's tool `name` runs a raw command (its entrypoint is nothing but `bash:{command}`): such a call is
- * never pre-approved by the tool's name, only by a command pattern.
- */
-function runsRawCommands(skill: Skill | undefined, name: string): boolean {
-  const tool = skill?.tools.find((t) => t.name === name);
-  return tool?.entrypoint.trim() === 'bash:{command}';
 }
 
 /** The tool an `approve` pattern names (`run_bash(git status)` → `run_bash`, `fs:read_file` → `read_file`). */

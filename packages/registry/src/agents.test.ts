@@ -128,6 +128,12 @@ describe('checks across files', () => {
     ]);
   });
 
+  it('warns on approving a skill with `*` whose tools run raw commands: that pre-approves none of them', async (t) => {
+    expect(await check(t, [agent(['skills: [shell, notes]', 'approve: [notes:*, shell:*]'])])).toEqual([
+      "writer.md 5:20 approve-never-applies warning `approve` names `shell:*`, whose tool `run_bash` runs raw shell commands: a skill's `*` never pre-approves one; write a command pattern such as `run_bash(git status)`",
+    ]);
+  });
+
   it('an `approve` pattern is checked by the tool it names', async (t) => {
     expect(
       await check(t, [

@@ -20,6 +20,7 @@ it('exports exactly the public API', async () => {
     'memoryFileNameProblem',
     'memoryFilePaths',
     'memoryFilePathsSync',
+    'rawToolsNamedOnly',
     'skillIdentity',
     'snapshotFromSkills',
   ]);

@@ -19,6 +19,7 @@ export {
   type StaleGrant,
   skillIdentity,
 } from './policy.js';
+export { rawToolsNamedOnly } from './raw-command-rules.js';
 export { loadRegistry } from './registry.js';
 export { snapshotFromSkills } from './snapshot.js';
 export { declarationsDigest, TRUST_DIGEST_VERSION } from './trust.js';

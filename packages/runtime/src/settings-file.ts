@@ -39,7 +39,8 @@ export async function settingRows(io: RuntimeIo, flags: Flags): Promise<SettingR
  * Every setting as `settingRows` gives it, read past the problems of the settings sections, so that `birdie config`
  * can show a file a start refuses: a setting whose value in the file that sets it cannot be used is shown as written,
  * with why (`invalid`); `problems` words each as a start does (file, line, column), with the command that fixes it.
- * A file that cannot be read or parsed, or whose provider section is wrong, is still a usage error.
+ * A wrong provider section, or an unknown section, is one of the `problems` (the settings are still shown); a file
+ * that cannot be read or parsed is still a usage error.
  */
 export async function settingsReport(
   io: RuntimeIo,
@@ -49,9 +50,13 @@ export async function settingsReport(
     import('@birdie/providers'),
     import('./settings-schema.js'),
   ]);
+  // A wrong provider section (or an unknown section) does not hide the settings: it is one of the problems.
+  const sectionProblems: string[] = [];
   const files = await Promise.all(
     configPaths(io, flags).map((path) =>
-      readConfigFile(path).catch((error: unknown) => {
+      readConfigFile(path, {
+        sectionProblems: (problem) => sectionProblems.push(configFileProblem(io, problem).message),
+      }).catch((error: unknown) => {
         throw error instanceof ProviderError ? configFileProblem(io, error) : error;
       }),
     ),
@@ -75,7 +80,10 @@ export async function settingsReport(
   });
   return {
     rows,
-    problems: found.map(({ file, problem }) => settingsProblemText(io, file, problem, schema.positioned)),
+    problems: [
+      ...sectionProblems,
+      ...found.map(({ file, problem }) => settingsProblemText(io, file, problem, schema.positioned)),
+    ],
   };
 }
 
@@ -159,6 +167,7 @@ async function writeSettings(
 ): Promise<{ problems: string[] }> {
   const { readConfigFile, parseConfigFile, ProviderError } = await import('@birdie/providers');
   const schema = await import('./settings-schema.js');
+  // A wrong provider section stops a change (the file is the provider's too: `birdie setup` repairs it first).
   const current = existsSync(file)
     ? await readConfigFile(file).catch((error: unknown) => {
         throw error instanceof ProviderError ? configFileProblem(io, error) : error;
@@ -283,7 +292,7 @@ export async function unsetUnknownSetting(
   const file = settingsFileOf(io, flags);
   if (!existsSync(file)) return undefined;
   const { readConfigFile } = await import('@birdie/providers');
-  const current = await readConfigFile(file).catch(() => undefined);
+  const current = await readConfigFile(file, { sectionProblems: () => {} }).catch(() => undefined);
   let at: unknown = current?.settings;
   for (const part of path) {
     if (at === null || typeof at !== 'object' || Array.isArray(at) || !Object.hasOwn(at, part))
@@ -381,4 +390,29 @@ export async function unknownSkillWarnings(
   }
   const loaded = skills;
   return names.flatMap((name) => unknownSkillWarning(loaded, key, name, `setting ${key}`) ?? []);
+}
+
+/**
+ * The warning for an allow rule that names raw shell tools without a command (`run_bash`, `shell:*`): valid, and
+ * written, but it allows none of their calls (the same finding as `agents check`'s `approve-never-applies`).
+ * `snapshot`: the skills to check against; by default the trusted registry is loaded for them.
+ */
+export async function allowRuleWarnings(
+  io: RuntimeIo,
+  flags: Flags,
+  key: SettingKey,
+  pattern: string,
+  snapshot?: RegistrySnapshot,
+): Promise<string[]> {
+  if (key !== 'permissions.allow') return [];
+  const { rawToolsNamedOnly } = await import('@birdie/registry');
+  let skills = snapshot;
+  if (!skills) {
+    const { openTrustedRegistry } = await import('./skills.js');
+    skills = (await openTrustedRegistry(io, flags)).current();
+  }
+  return rawToolsNamedOnly(pattern, skills.skills).map(
+    (tool) =>
+      `setting ${key}: \`${pattern}\` allows no command of \`${tool}\`, which runs raw shell commands: only a command pattern allows one, such as \`${tool}(ls *)\``,
+  );
 }

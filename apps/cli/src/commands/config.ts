@@ -1,6 +1,7 @@
 import type { RegistrySnapshot } from '@birdie/registry';
 import { SETTING_KEYS } from '@birdie/runtime/settings';
 import {
+  allowRuleWarnings,
   changeListSetting,
   checkListSetting,
   checkSettingKey,
@@ -81,7 +82,7 @@ export async function configCommand({
     reported(io, problems);
     return EXIT_OK;
   }
-  if (sub === 'add' || sub === 'remove') return addOrRemove(io, values, sub, key, raw);
+  if (sub === 'add' || sub === 'remove') return addOrRemove(io, values, sub, key, raw, skills);
   throw new UsageError(`unknown command "config ${sub}". Try: list, get, set, unset, add, remove.`);
 }
 
@@ -92,6 +93,7 @@ async function addOrRemove(
   sub: 'add' | 'remove',
   key: string | undefined,
   raw: string | undefined,
+  skills?: () => RegistrySnapshot,
 ): Promise<number> {
   const name = checkSettingKey(key);
   checkListSetting(name);
@@ -103,6 +105,10 @@ async function addOrRemove(
       ? `${name}: ${changed ? 'added' : 'already has'} ${raw} (in ${file})`
       : `${name}: removed ${raw} (in ${file})`,
   );
+  // Written all the same: the rule is valid, only useless for those tools (a warning, as `agents check` gives).
+  if (sub === 'add')
+    for (const warning of await allowRuleWarnings(io, values, name, raw, skills?.()))
+      write(io.stderr, `birdie: ${warning}`);
   reported(io, problems);
   return EXIT_OK;
 }
