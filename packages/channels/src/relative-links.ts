@@ -14,6 +14,7 @@ export function relativeLinksAsText(markdown: string): string {
     // The converter keeps the last definition of an identifier.
     if (node.type === 'definition' && node.identifier !== undefined)
       definitions.set(node.identifier, node.url ?? '');
+    return true;
   });
   const spans: Array<{ start: number; end: number; text: string }> = [];
   visit(tree, (node) => {
@@ -54,7 +55,7 @@ interface MdNode {
 }
 
 /** Calls `enter` on every node, depth first; `false` skips the node's children. */
-function visit(node: MdNode, enter: (node: MdNode) => boolean | undefined | void): void {
+function visit(node: MdNode, enter: (node: MdNode) => boolean): void {
   if (enter(node) === false) return;
   for (const child of node.children ?? []) visit(child, enter);
 }
