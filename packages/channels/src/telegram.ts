@@ -6,6 +6,7 @@ import { ChannelCore, type ChannelCoreOptions } from './channel-core.js';
 import type { Button, ChatOutput, ChatPlace, IncomingFile, IncomingMessage } from './chat.js';
 import { ChannelError } from './errors.js';
 import { honestAddress, isDisguised, withoutUserinfo } from './honest-links.js';
+import { relativeLinksAsText } from './relative-links.js';
 
 export interface TelegramOptions {
   token: string;
@@ -37,10 +38,11 @@ const DEFAULT_API = 'https://api.telegram.org';
  * Markdown as Telegram's MarkdownV2 (what it cannot show is escaped, never dropped). Every link of the result whose
  * text is another address than its target is replaced by its target (`isDisguised`): checked on the MarkdownV2, as
  * the user will see it, since the converter reads Markdown otherwise than CommonMark (the last of two reference
- * definitions wins, `[^x]` is a reference, not a footnote).
+ * definitions wins, `[^x]` is a reference, not a footnote). A link Telegram cannot open (a relative target) is its
+ * text (`relativeLinksAsText`).
  */
 export function toTelegram(markdown: string): string {
-  return telegramify(markdown, 'escape').replace(
+  return telegramify(relativeLinksAsText(markdown), 'escape').replace(
     MARKDOWN_V2_TOKEN,
     (token, label: string | undefined, url: string | undefined) => {
       if (token === '](') return '\\]\\('; // a link this reading cannot check: not a link (see the token)

@@ -24,6 +24,7 @@ export type {
 export { configureContainerRuntime, containerRuntimeStatus } from './container-runtime.js';
 export type { EntrypointErrorCode, EntrypointErrorDetails } from './errors.js';
 export { EntrypointError, isEntrypointError } from './errors.js';
+export { DEFAULT_MAX_IMAGE_BYTES, imageBytes, imagesWithin } from './image-limit.js';
 export { DEFAULT_KILL_GRACE_MS, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS } from './limits.js';
 export type { NodeToolContext, SandboxAccess } from './node.js';
 export type { NodeToolsOptions } from './node-placement.js';

@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_IMAGE_BYTES } from './image-limit.js';
 import type { RunOptions } from './types.js';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -7,6 +8,7 @@ export const DEFAULT_KILL_GRACE_MS = 2_000;
 export interface Limits {
   timeoutMs: number;
   maxOutputBytes: number;
+  maxImageBytes: number;
   killGraceMs: number;
 }
 
@@ -14,6 +16,7 @@ export function limitsOf(options: RunOptions): Limits {
   return {
     timeoutMs: positive(options.timeoutMs, DEFAULT_TIMEOUT_MS),
     maxOutputBytes: positive(options.maxOutputBytes, DEFAULT_MAX_OUTPUT_BYTES),
+    maxImageBytes: positive(options.maxImageBytes, DEFAULT_MAX_IMAGE_BYTES),
     killGraceMs: positive(options.killGraceMs, DEFAULT_KILL_GRACE_MS),
   };
 }

@@ -52,7 +52,8 @@ export async function runNodeChild(
   const outcome = await runProcess(spec, envelopeLimits(limits), options.signal);
   if (outcome.truncated) return truncatedResult(outcome, limits);
   const envelope = parseEnvelope(outcome.output);
-  if (envelope?.ok === true) return resultText(envelope.result, limits.maxOutputBytes, where);
+  if (envelope?.ok === true)
+    return resultText(envelope.result, limits.maxOutputBytes, where, limits.maxImageBytes);
   const error = envelope && failureOf(envelope.kind, envelope.error ?? '', call);
   if (!error) throw noResultError(outcome, 'node', where);
   // The tool's prints and the stack the runner printed: what the in-process call's author would see in a debugger.

@@ -132,7 +132,7 @@ export function nodeScheme(target: string, context: SchemeContext): Entrypoint {
         options.signal,
         where,
       );
-      return resultText(value, limits.maxOutputBytes, where);
+      return resultText(value, limits.maxOutputBytes, where, limits.maxImageBytes);
     },
   };
 }

@@ -61,7 +61,10 @@ export function pythonScheme(target: string, context: SchemeContext): Entrypoint
       if (outcome.truncated) return truncatedResult(outcome, limits);
       const envelope = parseEnvelope(outcome.output);
       if (envelope?.ok === true)
-        return { ...resultText(envelope.result, limits.maxOutputBytes, where), exitCode: 0 };
+        return {
+          ...resultText(envelope.result, limits.maxOutputBytes, where, limits.maxImageBytes),
+          exitCode: 0,
+        };
       const stderr = outcome.stderrTail ? `\n${outcome.stderrTail}` : '';
       const note = sandboxWriteNote(outcome, `${envelope?.error ?? ''}\n${outcome.stderrTail}`);
       const exitCode = outcome.exitCode ?? undefined;

@@ -1,4 +1,5 @@
 import { EntrypointError } from './errors.js';
+import { DEFAULT_MAX_IMAGE_BYTES, imagesWithin } from './image-limit.js';
 import { capText } from './output-cap.js';
 import type { ToolImage } from './types.js';
 
@@ -8,20 +9,24 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /**
  * A function's result as text for the model: strings as they are, anything else as indented JSON. A result in the
  * shape of an MCP tool result, `{ content: [{ type: 'text', text }, { type: 'image', data, mimeType }, …] }` and
- * nothing else, is content: its texts joined by newlines are the output, and its images are returned beside it.
+ * nothing else, is content: its texts joined by newlines are the output, and its images are returned beside it (one
+ * larger than `maxImageBytes` is left out, and the output says so: `imagesWithin`).
  */
 export function resultText(
   value: unknown,
   limit: number,
   where: string,
+  maxImageBytes: number = DEFAULT_MAX_IMAGE_BYTES,
 ): { output: string; truncated: boolean; images?: ToolImage[] } {
   const blocks = contentBlocks(value);
   if (blocks) {
     const capped = capText(blocks.texts.join('\n'), limit);
+    // After the cap, so the note on an image left out is never cut.
+    const { images, notes } = imagesWithin(blocks.images, maxImageBytes);
     return {
-      output: capped.text,
+      output: [capped.text, ...notes].filter((t) => t !== '').join('\n'),
       truncated: capped.truncated,
-      ...(blocks.images.length > 0 ? { images: blocks.images } : {}),
+      ...(images.length > 0 ? { images } : {}),
     };
   }
   let text: string;

@@ -81,6 +81,11 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Cap on the captured output in bytes. Default 102 400. */
   maxOutputBytes?: number;
+  /**
+   * Largest image a call may return, in bytes (decoded). Default 5 MiB (`DEFAULT_MAX_IMAGE_BYTES`). A larger one is
+   * left out of `images`, and `output` says it was dropped, with its type and size.
+   */
+  maxImageBytes?: number;
   /** Working directory for child processes. Default: the skill folder. */
   cwd?: string;
   /** Extra environment variables for child processes, on top of the allowlist. */

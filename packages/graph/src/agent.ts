@@ -251,13 +251,20 @@ export function createAgent(init: CreateAgentOptions): Agent {
     return agent;
   }
 
+  /** The folder a session's tools work in (and its MCP servers' root): the caller's, else the agent's. */
+  function sessionFolder(cwd: string | undefined): string {
+    if (cwd !== undefined && typeof cwd !== 'string')
+      throw new AgentError('bad-option', 'cwd must be a folder path.');
+    return cwd ?? o.cwd ?? process.cwd();
+  }
+
   function turnBase(threadId: string, turn: ResumeOptions, decisions: TurnBase['decisions']): TurnBase {
     checkTurn(turn);
     return {
       snapshot: init.registry.current(),
       approval: turn.approval ?? 'ask',
       askRawCommands: turn.askRawCommands ?? false,
-      cwd: turn.cwd ?? o.cwd ?? process.cwd(),
+      cwd: sessionFolder(turn.cwd),
       memory: turn.memory ?? [],
       decisions,
       // Set last: a tool always learns the real thread, even if the application's env names another one.
@@ -448,8 +455,13 @@ export function createAgent(init: CreateAgentOptions): Agent {
       }
     },
 
-    async mcpSession(threadId: string, options: { connect?: boolean } = {}): Promise<McpSession> {
+    async mcpSession(
+      threadId: string,
+      options: { connect?: boolean; cwd?: string } = {},
+    ): Promise<McpSession> {
       checkThreadId(threadId);
+      // A server this starts gets the roots a turn would give it (the session's folder), not none.
+      if (options.connect !== false) builder.placeIn({ cwd: sessionFolder(options.cwd) });
       const allowed = init.policy
         .allowedSkills(threadId, init.registry.current())
         .filter(
@@ -464,7 +476,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
 
     async toolsFor(
       threadId: string,
-      options: { agent?: string | null; pinnedTools?: string[] } = {},
+      options: { agent?: string | null; pinnedTools?: string[]; cwd?: string } = {},
     ): Promise<ToolInfo[]> {
       checkThreadId(threadId);
       const snapshot = init.registry.current();
@@ -474,6 +486,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
         threadId,
         snapshot,
         agent.spec ? { spec: agent.spec, loaded: values.loadedSkills ?? [] } : undefined,
+        { cwd: sessionFolder(options.cwd) },
       );
       // What the thread's next model call would be given (the tool budget may hold tools back).
       const selection = builder.binding.select(toolset, {

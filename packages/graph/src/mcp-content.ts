@@ -6,16 +6,26 @@
  * repeats its text as JSON, so it is sent only when no block carries text.
  */
 
-import type { ToolImage } from '@birdie/entrypoints';
+import { DEFAULT_MAX_IMAGE_BYTES, imagesWithin, type ToolImage } from '@birdie/entrypoints';
 
 export interface McpToolResultLike {
   content?: unknown;
   structuredContent?: unknown;
 }
 
-export function toolResultToText(result: McpToolResultLike): string {
+/** `maxImageBytes`: an image block larger is named as dropped (`imagesWithin`), as `toolResultImages` leaves it out. */
+export function toolResultToText(
+  result: McpToolResultLike,
+  maxImageBytes: number = DEFAULT_MAX_IMAGE_BYTES,
+): string {
   const blocks = Array.isArray(result.content) ? result.content : [];
-  const text = blocks.map(blockToText).join('\n');
+  const text = blocks
+    .map((block) => {
+      const image = imageOf(block);
+      const dropped = image && imagesWithin([image], maxImageBytes).notes[0];
+      return dropped || blockToText(block);
+    })
+    .join('\n');
   if (blocks.some(carriesText) || result.structuredContent === undefined) return text;
   const json = JSON.stringify(result.structuredContent);
   return text ? `${text}\n${json}` : json;
@@ -26,20 +36,28 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /**
  * The images of a result (its `image` blocks), given beside its text as a skill tool's images are: to models that can
- * see them, and to the client of `birdie mcp` as image blocks. The text names them for every other reader.
+ * see them, and to the client of `birdie mcp` as image blocks. The text names them for every other reader. One larger
+ * than `maxImageBytes` is left out (`imagesWithin`; the text says it was dropped).
  */
-export function toolResultImages(result: McpToolResultLike): ToolImage[] {
+export function toolResultImages(
+  result: McpToolResultLike,
+  maxImageBytes: number = DEFAULT_MAX_IMAGE_BYTES,
+): ToolImage[] {
   const blocks = Array.isArray(result.content) ? result.content : [];
-  return blocks.flatMap((block) => {
-    const b = block as Record<string, unknown> | null;
-    return b?.type === 'image' &&
-      typeof b.data === 'string' &&
-      typeof b.mimeType === 'string' &&
-      b.mimeType.startsWith('image/') &&
-      BASE64.test(b.data)
-      ? [{ mimeType: b.mimeType, data: b.data }]
-      : [];
-  });
+  const images = blocks.flatMap((block) => imageOf(block) ?? []);
+  return imagesWithin(images, maxImageBytes).images;
+}
+
+/** An `image` block a model can be given (an image type, valid base64), else undefined. */
+function imageOf(block: unknown): ToolImage | undefined {
+  const b = block as Record<string, unknown> | null;
+  return b?.type === 'image' &&
+    typeof b.data === 'string' &&
+    typeof b.mimeType === 'string' &&
+    b.mimeType.startsWith('image/') &&
+    BASE64.test(b.data)
+    ? { mimeType: b.mimeType, data: b.data }
+    : undefined;
 }
 
 /** The text of an error result (`isError`), as the server wrote it. */

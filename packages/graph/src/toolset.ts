@@ -77,6 +77,18 @@ export class ToolsetBuilder {
   ) {}
 
   /**
+   * Gives the MCP servers the place's folder as their root (`roots/list`). Whatever starts a server (a turn, a front
+   * end's `mcpSession` or `toolsFor`) calls it first, so a server never starts before it knows its roots.
+   */
+  placeIn(place: ToolsetPlace): void {
+    // Compared as given, so a folder the roots were set to last time is not converted and compared again each step.
+    if (place.cwd !== undefined && place.cwd !== this.#rootsSetTo) {
+      this.mcp.setRoots([place.cwd]);
+      this.#rootsSetTo = place.cwd;
+    }
+  }
+
+  /**
    * `key` is the session whose policy applies (a subagent's thread uses its parent session's). With an agent, the
    * set is narrowed to its `skills` and `tools`, a progressive agent sees the tools of loaded skills only, and its
    * `task` / `handoff` builtins come first (a skill tool of the same name cannot shadow them).
@@ -87,11 +99,7 @@ export class ToolsetBuilder {
     agent?: AgentView,
     place: ToolsetPlace = {},
   ): Promise<Toolset> {
-    // Compared as given, so a folder the roots were set to last time is not converted and compared again each step.
-    if (place.cwd !== undefined && place.cwd !== this.#rootsSetTo) {
-      this.mcp.setRoots([place.cwd]);
-      this.#rootsSetTo = place.cwd;
-    }
+    this.placeIn(place);
     const spec = agent?.spec;
     const only = spec?.skills ? new Set(spec.skills) : undefined;
     const named = spec?.tools ? new Set(spec.tools) : undefined;

@@ -594,13 +594,17 @@ export interface Agent {
   /**
    * The thread's enabled MCP servers (connected now, as a turn would), for a front end to offer their prompts and
    * resources. The view's `close` ends the subscriptions of the resources the session attached. With
-   * `connect: false` only the servers already connected are in it (nothing is started).
+   * `connect: false` only the servers already connected are in it (nothing is started). A server it starts is
+   * given the session's folder as its root, as a turn gives it: `cwd`, else the agent's `options.cwd`.
    */
-  mcpSession(threadId: string, options?: { connect?: boolean }): Promise<McpSession>;
-  /** The tools the thread's agent (or `options.agent`) is given now. */
+  mcpSession(threadId: string, options?: { connect?: boolean; cwd?: string }): Promise<McpSession>;
+  /**
+   * The tools the thread's agent (or `options.agent`) is given now. A server it starts gets its roots as in
+   * `mcpSession`.
+   */
   toolsFor(
     threadId: string,
-    options?: { agent?: string | null; pinnedTools?: string[] },
+    options?: { agent?: string | null; pinnedTools?: string[]; cwd?: string },
   ): Promise<ToolInfo[]>;
   close(): Promise<void>;
 }

@@ -22,12 +22,14 @@ export async function shadowedMcpPrompts(
   if (skills.length === 0) return [];
   const { McpManager, McpSession } = await import('@birdie/graph');
   const manager = new McpManager({ connectTimeoutMs: 15_000 });
+  const cwd = workingDir(io, values);
+  // The roots a session in this folder gives its servers: a server may offer other prompts without them.
+  manager.setRoots([cwd]);
   try {
     const started = await Promise.allSettled(skills.map((s) => manager.tools(s.name, s.mcpServer as never)));
     const servers = skills.filter((_, i) => started[i]?.status === 'fulfilled').map((s) => s.name);
     const prompts = await new McpSession(manager, 'skills-check', servers).prompts();
     if (prompts.length === 0) return [];
-    const cwd = workingDir(io, values);
     const { openUserStore } = await import('./user-store.js');
     const store = await openUserStore(io, values);
     const trust = await readTrust(store).finally(() => store.close());

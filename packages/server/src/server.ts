@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { ApiToken } from '@birdie/store';
 import { createAdaptorServer } from '@hono/node-server';
 import { createApp } from './app.js';
@@ -83,8 +83,9 @@ export interface BirdieServer {
   /** Turns running on this worker now. */
   readonly runningTurns: number;
   /**
-   * Graceful stop: no new connections or turns, running turns get `graceMs` to finish and are cancelled after it
-   * (their runs are logged `interrupted`, their leases released); then every connection is closed.
+   * Graceful stop: no new turns (503 `unavailable`), running turns get `graceMs` to finish and are cancelled after
+   * it (their runs are logged `interrupted`, their leases released). Until then the server still listens, so
+   * `/v1/ready` answers 503 `shutting-down`; then it stops listening and every connection is closed.
    */
   close(options?: { graceMs?: number }): Promise<{ finished: number; cancelled: number }>;
 }
@@ -145,10 +146,13 @@ export function createServer(options: ServerOptions): BirdieServer {
     close({ graceMs = 10_000 } = {}) {
       closing ??= (async () => {
         const server = http;
-        // Stop accepting first; connections with a response in flight stay until it ends.
-        const stopped = server ? stopListening(server) : Promise.resolve();
+        // Still listening while the turns drain: a balancer's readiness probe gets 503 `shutting-down` and a new
+        // turn a 503 `unavailable`, not a refused connection. Each answer closes its connection (idle ones now), so
+        // clients reconnect, to another worker once the probe has taken this one out.
+        server?.prependListener('request', closeAfterAnswer);
         server?.closeIdleConnections();
         const outcome = await turns.drain(graceMs);
+        const stopped = server ? stopListening(server) : Promise.resolve();
         server?.closeAllConnections();
         await stopped;
         // The metrics last until the turns have ended, so a final scrape sees how they did.
@@ -162,6 +166,11 @@ export function createServer(options: ServerOptions): BirdieServer {
       return closing;
     },
   };
+}
+
+/** A draining server's answers end their keep-alive connections. */
+function closeAfterAnswer(_request: IncomingMessage, response: ServerResponse): void {
+  if (!response.headersSent) response.setHeader('connection', 'close');
 }
 
 /** The entries whose value is given (an option left out keeps its default, even under exactOptionalPropertyTypes). */

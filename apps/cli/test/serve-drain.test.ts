@@ -1,0 +1,92 @@
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_ROOT, type Sandbox, sandbox, TEST_SKILLS } from './helpers/env.js';
+import { makeToken, startWorker, streamEvents, type Worker } from './helpers/serve.js';
+import { STORE_SKILLS } from './helpers/sessions.js';
+
+// `birdie serve` told to stop (SIGTERM) while a turn runs: during the grace period it still answers, so a load
+// balancer's readiness probe gets a 503 saying it drains (not a refused connection) and a new turn a clear 503, while
+// the running turn finishes.
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let box: Sandbox;
+let worker: Worker;
+let token: string;
+let started: string;
+let release: string;
+
+beforeAll(async () => {
+  box = await sandbox({
+    BIRDIE_BUNDLED_SKILLS: join(CLI_ROOT, '..', '..', 'skills'),
+    LLM_VENDOR: 'scripted',
+  });
+  const workspaces = join(box.dir.path, 'workspaces');
+  started = join(workspaces, 'alice', 'started.txt');
+  release = join(workspaces, 'alice', 'release');
+  const script = join(box.dir.path, 'script.json');
+  await writeFile(
+    script,
+    JSON.stringify({
+      replies: [
+        {
+          match: 'hold on',
+          tool_calls: [
+            { name: 'gated_step', args: { token: 'held', started: 'started.txt', release: 'release' } },
+          ],
+        },
+        { match: 'hold on', text: 'Held, then finished.' },
+      ],
+    }),
+  );
+  box.env.LLM_SCRIPT = script;
+  await mkdir(box.home, { recursive: true });
+  await writeFile(join(box.home, 'config.json'), JSON.stringify({ settings: { serve: { skills: ['*'] } } }));
+  token = await makeToken('alice', { env: box.env, cwd: box.cwd });
+  worker = await startWorker(
+    ['--skills-dir', TEST_SKILLS, '--skills-dir', STORE_SKILLS, '--grace', '120', '--workspaces', workspaces],
+    { env: box.env, cwd: box.cwd, home: box.home },
+  );
+}, 120_000);
+
+afterAll(async () => {
+  await writeFile(release, '').catch(() => {});
+  worker?.process.kill('SIGKILL');
+  await box?.cleanup();
+});
+
+describe('birdie serve during the grace period after SIGTERM', { timeout: 120_000 }, () => {
+  it('answers /v1/ready with 503 "shutting-down" and a new turn with 503, while the running turn finishes', async () => {
+    const { id } = (await (await worker.request('/v1/sessions', { token, json: {} })).json()) as {
+      id: string;
+    };
+    const running = worker.request(`/v1/sessions/${id}/turns`, { token, json: { prompt: 'hold on' } });
+    while (!existsSync(started)) await pause(50);
+    worker.process.kill('SIGTERM');
+    await worker.process.waitFor('stderr', /SIGTERM: stopping/, 30_000);
+
+    const ready = await worker.request('/v1/ready');
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({
+      status: 'not-ready',
+      reason: { code: 'shutting-down', message: 'this worker is shutting down; send requests to another' },
+    });
+    // Liveness stays: the worker is up, it only takes no new work.
+    expect((await worker.request('/v1/health')).status).toBe(200);
+    const refused = await worker.request(`/v1/sessions/${id}/turns`, { token, json: { prompt: 'another' } });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(await refused.json()).toMatchObject({
+      error: { code: 'unavailable', message: 'the server is shutting down' },
+    });
+
+    await writeFile(release, '');
+    const events = await streamEvents(await running);
+    expect(events.at(-1)).toMatchObject({ type: 'result', status: 'ok' });
+    const exited = await worker.process.exited;
+    expect(exited.code, exited.stderr).toBe(0);
+    expect(exited.stderr).toContain('stopped (1 turn(s) finished, 0 cancelled)');
+  });
+});
