@@ -67,4 +67,42 @@ describe('keyboard focus in the chat', { timeout: 60_000 }, () => {
     await expect.poll(() => focused(page)).toBe('TEXTAREA#prompt');
     await page.context().close();
   });
+
+  it('stays in a chat row through Delete and Keep, and through Rename and its Cancel', async () => {
+    await web.store.sessions.create('alice', { perUser: true, title: 'keep me' });
+    const page = await web.page();
+    await page.goto(`${web.url}/#/`);
+    await page.focus('button[aria-label="Delete keep me"]');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused(page)).toBe('BUTTON Keep');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused(page)).toBe('BUTTON Delete');
+    await page.focus('button[aria-label="Rename keep me"]');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused(page)).toMatch(/^INPUT#title-/);
+    await page.focus('.row button:text-is("Cancel")');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused(page)).toBe('A keep me');
+    await page.context().close();
+  });
+
+  it('on an approval already waiting when the chat opens, and through its Edit and Back', async () => {
+    const session = await web.store.sessions.create('alice', { perUser: true });
+    web.runtime.pending = [request];
+    try {
+      const page = await web.page();
+      await page.goto(`${web.url}/#/s/${encodeURIComponent(session.id)}`);
+      await page.locator('.approval').waitFor();
+      await expect.poll(() => focused(page)).toBe('BUTTON Approve');
+      await page.focus('.approval button:text-is("Edit")');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => focused(page)).toBe(`TEXTAREA#approval-${request.id}-args`);
+      await page.focus('.approval button:text-is("Back")');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => focused(page)).toBe('BUTTON Approve');
+      await page.context().close();
+    } finally {
+      web.runtime.pending = [];
+    }
+  });
 });
