@@ -32,8 +32,7 @@ describe('keyboard focus in the chat', { timeout: 60_000 }, () => {
 
   it('lands in the message box after Start, on the approval’s first action when it appears, and back in the box after answering', async () => {
     const approved = gate();
-    web.runtime.script = async ({ session, handlers }) => {
-      handlers.onEvent({ type: 'session', id: session.id, user: 'alice', provider: 'scripted/test' });
+    web.runtime.script = async ({ handlers }) => {
       handlers.onEvent({ type: 'approval-request', requests: [request] });
       handlers.onEvent({ type: 'done', status: 'interrupted' });
       return { status: 'interrupted', inputTokens: 0, outputTokens: 0, pending: [request] };
@@ -53,10 +52,9 @@ describe('keyboard focus in the chat', { timeout: 60_000 }, () => {
     await page.locator('.approval').waitFor();
     await expect.poll(() => focused(page)).toBe('BUTTON Approve');
 
-    web.runtime.script = async ({ session, handlers }) => {
+    web.runtime.script = async ({ handlers }) => {
       web.runtime.pending = [];
       approved.open();
-      handlers.onEvent({ type: 'session', id: session.id, user: 'alice', provider: 'scripted/test' });
       handlers.onEvent({ type: 'token', text: 'wrote it' });
       handlers.onEvent({ type: 'done', status: 'ok' });
       return { status: 'ok', inputTokens: 1, outputTokens: 1 };

@@ -43,11 +43,10 @@ describe('a turn whose worker dies', { timeout: 60_000 }, () => {
     web.runtime.runTurn = async (session, _input, handlers: TurnHandlers) => {
       const lease = await web.store.leases.acquire(session.id, { waitMs: 0 });
       handlers.onLeased(lease);
-      handlers.onEvent({ type: 'session', id: session.id, user: 'alice', provider: 'scripted/test' });
       handlers.onEvent({ type: 'token', text: 'SLOW one two ' });
       handlers.onEvent({ type: 'token', text: 'three' });
       // Another event records the tokens before it.
-      handlers.onEvent({ type: 'usage', inputTokens: 1, outputTokens: 1 });
+      handlers.onEvent({ type: 'usage', model: 'scripted', inputTokens: 1, outputTokens: 1 });
       answered.open();
       await crash.promise;
       await lease.release();
