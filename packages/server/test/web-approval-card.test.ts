@@ -66,4 +66,20 @@ describe('the approval card in Chromium', { timeout: 60_000 }, () => {
       web.runtime.history = history;
     }
   });
+
+  it('shows a preview error with its invisible characters escaped too', async () => {
+    const session = await web.store.sessions.create('alice', { perUser: true });
+    web.runtime.pending = [{ ...request, preview: { error: 'cannot read notes\u202etxt.sh\u200b' } }];
+    try {
+      const page = await web.page();
+      await page.goto(`${web.url}/#/s/${encodeURIComponent(session.id)}`);
+      await page.locator('.approval').waitFor();
+      const card = await page.locator('.approval').innerText();
+      expect(card).not.toMatch(/[\u202e\u200b]/);
+      expect(card).toContain('No preview: cannot read notes\\u202etxt.sh\\u200b');
+      await page.context().close();
+    } finally {
+      web.runtime.pending = [];
+    }
+  });
 });

@@ -23,13 +23,21 @@ export class ApiFailure extends Error {
 
 export interface StreamHandlers {
   onEvent(event: TurnEvent): void;
-  /** The id of each recorded event (sent before its `onEvent`), for reattaching with `Last-Event-ID`. */
+  /**
+   * The id of each recorded event, for reattaching with `Last-Event-ID`: called after that event's `onEvent` (or
+   * alone for an `id:` without data, which covers the tokens before it), so what was handled until then is exactly
+   * what a reattach from this id does not send again.
+   */
   onId?(id: number): void;
   signal?: AbortSignal;
 }
 
 export class Api {
-  constructor(readonly token: string) {}
+  /** `onUnauthorized`: the server refused the token (401: revoked, or unknown to it); called before the call rejects. */
+  constructor(
+    readonly token: string,
+    private readonly onUnauthorized?: () => void,
+  ) {}
 
   async #fetch(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
     const init: RequestInit = {
@@ -42,7 +50,11 @@ export class Api {
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     };
     const response = await fetch(path, init);
-    if (!response.ok) throw await failureOf(response);
+    if (!response.ok) {
+      const failure = await failureOf(response);
+      if (failure.status === 401) this.onUnauthorized?.();
+      throw failure;
+    }
     return response;
   }
 
@@ -96,10 +108,24 @@ export class Api {
   ): Promise<void> {
     const response = await this.#fetch(method, path, body, { accept: 'text/event-stream', ...headers });
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    // The parser gives an event's id before the event; it is passed on after it. An `id: N` alone (recorded tokens
+    // moved the last event id on) is passed on before whatever comes next.
+    let idAlone: string | undefined;
+    const flush = () => {
+      if (idAlone !== undefined) h.onId?.(Number(idAlone));
+      idAlone = undefined;
+    };
     const parser = createParser({
-      // `id: N` alone (recorded tokens moved the last event id on) comes here too.
-      onId: (id) => h.onId?.(Number(id)),
-      onEvent: (message) => h.onEvent(JSON.parse(message.data) as TurnEvent),
+      onId: (id) => {
+        flush();
+        idAlone = id;
+      },
+      onEvent: (message) => {
+        if (message.id === undefined) flush();
+        idAlone = undefined;
+        h.onEvent(JSON.parse(message.data) as TurnEvent);
+        if (message.id !== undefined) h.onId?.(Number(message.id));
+      },
     });
     const abort = () => void reader.cancel().catch(() => {});
     h.signal?.addEventListener('abort', abort, { once: true });
@@ -108,6 +134,7 @@ export class Api {
         const { value, done } = await reader.read();
         if (done) break;
         parser.feed(value);
+        flush();
       }
     } finally {
       h.signal?.removeEventListener('abort', abort);

@@ -3,17 +3,21 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { tokenStore } from './api.js';
 import { SignIn } from './signin.js';
 
-type ShellProps = { token: string; onSignOut(): void };
+type ShellProps = { token: string; onSignOut(reason?: string): void };
 
 export function App() {
   const [token, setToken] = useState(tokenStore.get);
+  // Why the app signed out by itself (the server refused the token), shown on the sign-in form.
+  const [reason, setReason] = useState<string>();
   const [Shell, setShell] = useState<FunctionComponent<ShellProps>>();
   const signIn = useCallback((t: string) => {
     tokenStore.set(t);
+    setReason(undefined);
     setToken(t);
   }, []);
-  const signOut = useCallback(() => {
+  const signOut = useCallback((why?: string) => {
     tokenStore.clear();
+    setReason(why);
     setToken(null);
     location.hash = '';
   }, []);
@@ -21,7 +25,7 @@ export function App() {
   useEffect(() => {
     import('./shell.js').then((m) => setShell(() => m.Shell));
   }, []);
-  if (!token) return <SignIn onSignedIn={signIn} />;
+  if (!token) return <SignIn onSignedIn={signIn} reason={reason} />;
   if (!Shell) return <p class="loading">Loading…</p>;
   return <Shell token={token} onSignOut={signOut} />;
 }

@@ -1,6 +1,7 @@
 import { Validator } from '@cfworker/json-schema';
 import { createTwoFilesPatch } from 'diff';
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { refocusIn } from './focus.js';
 import { shown, shownJson } from './shown.js';
 import type { ApprovalDecision, ApprovalRequest } from './types.js';
 
@@ -20,7 +21,7 @@ export function schemaProblems(args: unknown, schema: Record<string, unknown> | 
 
 function FileChanges({ request }: { request: ApprovalRequest }) {
   const changes = request.preview?.changes ?? [];
-  if (request.preview?.error) return <p class="hint">No preview: {request.preview.error}</p>;
+  if (request.preview?.error) return <p class="hint">No preview: {shown(request.preview.error)}</p>;
   return (
     <>
       {changes.map((change) =>
@@ -86,8 +87,12 @@ function Pending(props: {
     }
   }, [mode, text, request.parameters]);
   const id = `approval-${request.id}`;
+  // The card appears under a message box it disables, and each mode replaces the button that chose it: the focus
+  // goes to the card's first control instead of falling to the page (the first card's, when several appear).
+  const card = useRef<HTMLElement>(null);
+  useEffect(() => refocusIn(card.current), [mode]);
   return (
-    <section class="approval" aria-labelledby={`${id}-title`}>
+    <section class="approval" ref={card} aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>
         Run <code>{shown(request.tool)}</code>?
       </h2>
@@ -183,8 +188,11 @@ export function Approvals(props: {
 }) {
   const [decided, setDecided] = useState<Record<string, ApprovalDecision>>({});
   const open = props.requests.filter((r) => !decided[r.id]);
+  // A card answered (while others still wait) goes with its focused button: on to the next card's first action.
+  const cards = useRef<HTMLDivElement>(null);
+  useEffect(() => refocusIn(cards.current, '.approval button:not([disabled])'), [open.length]);
   return (
-    <div class="approvals">
+    <div class="approvals" ref={cards}>
       {open.map((request) => (
         <Pending
           key={request.id}

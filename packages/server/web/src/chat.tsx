@@ -2,17 +2,34 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preac
 import { type Api, ApiFailure, type StreamHandlers } from './api.js';
 import { Approvals } from './approval.js';
 import { applyEvent, type ChatState, emptyChat, itemsOfHistory, untilLastPrompt } from './chat-state.js';
+import { focusLost } from './focus.js';
 import { ItemView } from './items.js';
 import { hrefOf } from './route.js';
 import type { ApprovalDecision, ApprovalRequest, SessionDetail, TurnEvent } from './types.js';
 
 /** How often an idle chat looks for a turn another tab (or client) started on the session. */
 const WATCH_MS = 3000;
-/** A stream cut before the turn's end is followed again from its last event id, this many times. */
-const REATTACH_TRIES = 5;
+/** A stream cut before the turn's end is followed again from its last event id, this many times… */
+const REATTACH_TRIES = 8;
+/** …the first after this long, each next after twice as long (at most 16 times as long): 40 s in all. */
+const REATTACH_WAIT_MS = 500;
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const isEnd = (e: TurnEvent) => e.type === 'result' || e.type === 'approval-request';
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}
 
 /** Whether the session's newest turn still runs (its newest top-level run, from the run log). */
 async function turnRunning(api: Api, session: string): Promise<boolean> {
@@ -37,6 +54,7 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
   latest.current = chat;
   const gone = useRef(new AbortController());
   const log = useRef<HTMLDivElement>(null);
+  const box = useRef<HTMLTextAreaElement>(null);
 
   const update = useCallback((f: (s: ChatState) => ChatState) => {
     setChat((s) => {
@@ -46,32 +64,72 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
     });
   }, []);
 
-  /** Runs one stream of the turn into the chat; a cut stream reattaches with `Last-Event-ID` (`GET …/events`). */
+  /**
+   * Runs one stream of a turn into the chat. A stream cut before the turn's end (the worker stopped, the network
+   * dropped) follows the turn again from its last recorded event (`GET …/events` with `Last-Event-ID`), waiting longer
+   * between tries, so a worker that comes back — or the server ending the turn as lost — is seen here. `quiet`: a
+   * replay of a turn that may have ended long ago; the chat says a turn runs only once one of its events comes.
+   * Rejects with the API's refusal (`ApiFailure`: nothing of a new turn ran, or the session is gone).
+   */
   const stream = useCallback(
-    async (start: (h: StreamHandlers) => Promise<void>) => {
+    async (start: (h: StreamHandlers) => Promise<void>, { quiet = false } = {}) => {
       const signal = gone.current.signal;
+      const before = latest.current.status;
       let ended = false;
+      let received = false;
+      let cut: unknown;
+      if (!quiet) update((s) => ({ ...s, running: true, status: 'running', pending: [] }));
+      // What the chat showed at the last recorded event: a reattach from its id sends all that came after again
+      // (tokens as recorded, coalesced), so that part is dropped before and shown once.
+      let recorded = latest.current;
       const handlers: StreamHandlers = {
         signal,
-        onId: (id) => update((s) => ({ ...s, lastId: id })),
+        onId: (id) =>
+          update((s) => {
+            recorded = { ...s, lastId: id };
+            return recorded;
+          }),
         onEvent: (event) => {
+          received = true;
           if (isEnd(event)) ended = true;
-          update((s) => applyEvent(s, event, Date.now()));
+          update((s) =>
+            applyEvent(s.running ? s : { ...s, running: true, status: 'running' }, event, Date.now()),
+          );
         },
       };
-      update((s) => ({ ...s, running: true, status: 'running', pending: [] }));
       try {
-        await start(handlers);
-        for (let tries = 0; !ended && !signal.aborted && tries < REATTACH_TRIES; tries++)
-          await api.follow(session, latest.current.lastId, handlers);
+        for (let tries = 0; ; tries++) {
+          try {
+            if (tries === 0) await start(handlers);
+            else await api.follow(session, recorded.lastId, handlers);
+            cut = undefined;
+          } catch (failure) {
+            if (signal.aborted) return;
+            if (failure instanceof ApiFailure) throw failure;
+            cut = failure;
+          }
+          if (ended || signal.aborted) return;
+          // Cut before anything of a turn came, and none known here: there is no turn to follow.
+          if (!received && recorded.lastId === undefined) break;
+          if (tries >= REATTACH_TRIES) break;
+          update(() => recorded);
+          await pause(REATTACH_WAIT_MS * 2 ** Math.min(tries, 4), signal);
+          if (signal.aborted) return;
+        }
+        if (cut)
+          setError(
+            `The connection to the server was lost (${errorText(cut)}). Reload to see how the turn ended.`,
+          );
       } catch (failure) {
         if (!signal.aborted) {
           setError(errorText(failure));
           throw failure;
         }
       } finally {
-        if (!signal.aborted) {
-          update((s) => ({ ...s, running: false }));
+        if (!signal.aborted && (received || !quiet)) {
+          // A turn whose end never came is not said to run: how this stream ended is what is known.
+          const end = cut ? 'connection lost' : received ? 'ended' : before;
+          update((s) => ({ ...s, running: false, status: s.status === 'running' ? end : s.status }));
           onChanged();
           // The session's totals now hold this turn's usage.
           api.session(session).then(
@@ -103,12 +161,17 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
       if (signal.aborted) return;
       setDetail(d);
       setError(undefined);
+      // A prompt the history leaves unanswered, with nothing running or waiting: its turn failed before an answer
+      // was saved (its worker died, the model failed). The turn's recorded events say how (the partial answer, the
+      // error, its end); replayed, the chat shows what it showed live.
+      const unanswered = !live && d.pendingApprovals.length === 0 && d.messages.at(-1)?.role === 'human';
       const next = emptyChat();
       next.items = itemsOfHistory(live ? untilLastPrompt(d.messages) : d.messages);
       next.pending = live ? [] : d.pendingApprovals;
       if (next.pending.length) next.status = 'waiting for approval';
       update(() => next);
       if (live) await stream((h) => api.follow(session, undefined, h));
+      else if (unanswered) await stream((h) => api.follow(session, undefined, h), { quiet: true });
     })().catch((failure: unknown) => {
       if (!signal.aborted)
         setError(
@@ -135,6 +198,12 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
     }, WATCH_MS);
     return () => clearInterval(timer);
   }, [api, session, chat.running]);
+
+  // The message box takes a focus that fell to the page: a chat just started (the New chat form went with its
+  // button), or an approval answered (its card went, and the box it had disabled is back).
+  useEffect(() => {
+    if (chat.pending.length === 0 && focusLost()) box.current?.focus();
+  }, [chat.pending.length]);
 
   // Keep the newest text in view while the reader is at the bottom.
   useLayoutEffect(() => {
@@ -210,6 +279,7 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
           Message
         </label>
         <textarea
+          ref={box}
           id="prompt"
           rows={2}
           placeholder={

@@ -1,5 +1,6 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Api } from './api.js';
+import { refocusIn } from './focus.js';
 import { hrefOf } from './route.js';
 import type { Session } from './types.js';
 import { useLoad } from './use-load.js';
@@ -51,6 +52,16 @@ function SessionRow(props: { api: Api; session: Session; current: boolean; onCha
   const [mode, setMode] = useState<'view' | 'rename' | 'delete'>('view');
   const [title, setTitle] = useState(titleOf(session));
   const [error, setError] = useState<string>();
+  // A mode can replace the control that chose it (Rename's Save and Cancel go with their form): a focus that fell
+  // with it goes to the new mode's control — the chat's link once back, Keep (never the delete itself) — not to the
+  // top of the page.
+  const row = useRef<HTMLLIElement>(null);
+  const shownMode = useRef(mode);
+  useEffect(() => {
+    if (shownMode.current === mode) return;
+    shownMode.current = mode;
+    refocusIn(row.current, mode === 'delete' ? 'button.quiet' : mode === 'view' ? 'a.title' : 'input');
+  }, [mode]);
   const act = async (work: () => Promise<unknown>) => {
     setError(undefined);
     try {
@@ -63,7 +74,7 @@ function SessionRow(props: { api: Api; session: Session; current: boolean; onCha
   };
   if (mode === 'rename')
     return (
-      <li class="row">
+      <li class="row" ref={row}>
         <form
           onSubmit={(e) => {
             e.preventDefault();
@@ -94,7 +105,7 @@ function SessionRow(props: { api: Api; session: Session; current: boolean; onCha
       </li>
     );
   return (
-    <li class={`row ${current ? 'current' : ''}`}>
+    <li class={`row ${current ? 'current' : ''}`} ref={row}>
       <a href={hrefOf.session(session.id)} aria-current={current ? 'page' : undefined} class="title">
         {titleOf(session)}
       </a>

@@ -9,8 +9,17 @@ import { SkillsPanel } from './skills-panel.js';
 import { Tasks } from './tasks.js';
 
 /** Everything after sign-in (its own chunk: the sign-in screen loads without the chat's Markdown and highlighting). */
-export function Shell({ token, onSignOut }: { token: string; onSignOut(): void }) {
-  const api = useMemo(() => new Api(token), [token]);
+export function Shell({ token, onSignOut }: { token: string; onSignOut(reason?: string): void }) {
+  // A 401 on any call (the token was revoked, or the server no longer knows it) signs out: nothing works with it.
+  const api = useMemo(
+    () =>
+      new Api(token, () =>
+        onSignOut(
+          'You were signed out: your token is no longer valid (it may have been revoked). Sign in with a valid one.',
+        ),
+      ),
+    [token, onSignOut],
+  );
   const route = useRoute();
   // Bumped when a session is made, renamed or deleted, or a turn ends: the list reloads.
   const [version, setVersion] = useState(0);
@@ -34,7 +43,7 @@ export function Shell({ token, onSignOut }: { token: string; onSignOut(): void }
             Tasks
           </a>
         </nav>
-        <button type="button" class="quiet" onClick={onSignOut}>
+        <button type="button" class="quiet" onClick={() => onSignOut()}>
           Sign out
         </button>
       </header>

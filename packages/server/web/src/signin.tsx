@@ -2,7 +2,14 @@ import { useState } from 'preact/hooks';
 import { Api, ApiFailure } from './api.js';
 
 /** Sign in with a token (`birdie tokens create --user NAME`); it is checked against the API before it is kept. */
-export function SignIn({ onSignedIn }: { onSignedIn(token: string): void }) {
+/** `reason`: why the app signed out by itself, said until the next sign-in. */
+export function SignIn({
+  onSignedIn,
+  reason,
+}: {
+  onSignedIn(token: string): void;
+  reason?: string | undefined;
+}) {
   const [token, setToken] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -26,6 +33,11 @@ export function SignIn({ onSignedIn }: { onSignedIn(token: string): void }) {
   return (
     <main class="signin" id="main">
       <h1>birdie</h1>
+      {reason && (
+        <p role="alert" class="error">
+          {reason}
+        </p>
+      )}
       <form onSubmit={submit} aria-describedby="signin-help">
         <label for="token">Token</label>
         <input
