@@ -202,7 +202,7 @@ const DRAFTS: CommandDraft[] = [
   },
   {
     name: 'tool',
-    summary: 'run one skill tool directly, without a model',
+    summary: "run one skill tool (or a skill's MCP server tool) directly, without a model",
     usage: "birdie tool NAME [--args '{…}']",
     options: {
       ...runtime,
@@ -218,6 +218,7 @@ const DRAFTS: CommandDraft[] = [
     examples: [
       'birdie tool read_file --args \'{"path":"README.md"}\'',
       'birdie tool todo_show_plan --session-id 2026-11-21_1',
+      'birdie tool reverse_string --args \'{"text":"abc"}\'   # a tool of a skill\'s MCP server',
     ],
   },
   // `birdie mcp`: birdie's skills as an MCP server, and MCP servers added as skills (mcpserver's block).

@@ -1,4 +1,4 @@
-import type { ToolInvocation, ToolResult } from '@birdie/graph/tools';
+import type { DeclaredTool, ToolInvocation, ToolResult } from '@birdie/graph/tools';
 import type { RegistrySnapshot, ToolEntry } from '@birdie/registry';
 import { didYouMean } from './did-you-mean.js';
 import { UsageError } from './errors.js';
@@ -8,6 +8,7 @@ export { ToolLookupError } from './tool-refusal.js';
 import type { Flags } from './flags.js';
 import { type RuntimeIo, warn } from './io.js';
 import { applyIsolation, confinementLine, confinementOfTool, loadSettings } from './isolation.js';
+import { findMcpTool } from './mcp-direct-call.js';
 import { checkUserId, findSession, userIdOf } from './runtime.js';
 import { openSessionFolder, type SessionFolder } from './session-folder.js';
 import { openTrustedRegistry, workingDir } from './skills.js';
@@ -46,10 +47,16 @@ export async function prepareToolCall(
 ): Promise<ToolCall> {
   const args = parseToolArgs(options.args ?? '{}');
   const registry = await openTrustedRegistry(io, flags);
-  const entry = await knownTool(registry.current(), name);
+  const snapshot = registry.current();
   const seconds = options.timeout === undefined ? undefined : Number(options.timeout);
   if (seconds !== undefined && !(seconds > 0))
     throw new UsageError(`--timeout must be a positive number of seconds, got "${options.timeout}"`);
+  if (snapshot.getTool(name) === undefined && !(await knownElsewhere(snapshot, name))) {
+    const search = await findMcpTool(io, registry, name, workingDir(io, flags));
+    if (search.tool) return prepareMcpCall(io, flags, search, args, seconds, options);
+    await knownTool(snapshot, name, search.listed); // throws: unknown, with the names the servers list
+  }
+  const entry = await knownTool(snapshot, name);
   const { createSkillTool, TOOL_LIMITS } = await import('@birdie/graph/tools');
   // --timeout wins over the tool's own `timeout`, which wins over the default.
   const declared = seconds === undefined ? entry.tool : { ...entry.tool, timeout: seconds };
@@ -77,7 +84,12 @@ export async function prepareToolCall(
  * untrusted project skill; a `ToolLookupError` with the diagnostics that say why for a tool refused at load, or with
  * the closest name (and the warnings of folders that loaded nothing) for an unknown one.
  */
-export async function knownTool(snapshot: RegistrySnapshot, name: string): Promise<ToolEntry> {
+export async function knownTool(
+  snapshot: RegistrySnapshot,
+  name: string,
+  /** Names MCP servers list, offered beside the skills' tools when the name is unknown. */
+  mcpNames: readonly string[] = [],
+): Promise<ToolEntry> {
   const entry = snapshot.getTool(name);
   if (entry) return entry;
   const untrusted = snapshot.untrusted.find((w) =>
@@ -95,11 +107,60 @@ export async function knownTool(snapshot: RegistrySnapshot, name: string): Promi
       refusal.diagnostics,
     );
   }
-  const all = snapshot.skills.flatMap((s) => s.tools.map((t) => t.name));
+  const all = [...snapshot.skills.flatMap((s) => s.tools.map((t) => t.name)), ...mcpNames];
   throw new ToolLookupError(
     `unknown tool "${name}".${didYouMean(name, all)} Run \`birdie skills list\` to see them.`,
     folderProblems(snapshot),
   );
+}
+
+/** A tool of an untrusted project skill, or one refused at load: `knownTool` says so, no server is asked. */
+async function knownElsewhere(snapshot: RegistrySnapshot, name: string): Promise<boolean> {
+  if (snapshot.untrusted.some((w) => w.skills.some((s) => s.tools.some((t) => t.name === name)))) return true;
+  return (await toolRefusal(snapshot, name)) !== undefined;
+}
+
+/**
+ * An MCP server's tool, built and run by the agent's own MCP tool (its schema check, output limit and error text).
+ * Its server is shared by every session, so it gets no session's environment: `--session-id` is refused rather than
+ * silently ignored. `--timeout` bounds the call; the servers started to find the tool stop when the call is closed.
+ */
+async function prepareMcpCall(
+  io: RuntimeIo,
+  flags: Flags,
+  found: { tool: DeclaredTool; close(): Promise<void> },
+  args: Record<string, unknown>,
+  seconds: number | undefined,
+  options: ToolCallOptions,
+): Promise<ToolCall> {
+  try {
+    if (options.sessionId !== undefined)
+      throw new UsageError(
+        `--session-id does not apply to "${found.tool.name}": it is a tool of an MCP server, which no session owns`,
+      );
+    const built = found.tool.build(args);
+    if (!built.ok) throw new UsageError(`tool ${found.tool.name}: ${built.error}`);
+    const settings = await loadSettings(io, flags);
+    // The agent does not confine MCP servers either; under --sandbox that must be said, as for http: tools.
+    if (flags.sandbox === true || settings.sandbox === 'always')
+      warn(
+        io,
+        `birdie: ${found.tool.name} runs on the MCP server of skill ${found.tool.skill}, not in the sandbox: the sandbox confines bash:, python: and node: tools`,
+      );
+    const cwd = workingDir(io, flags);
+    return {
+      run: (signal) =>
+        built.invocation.run({
+          cwd,
+          signal:
+            seconds === undefined ? signal : AbortSignal.any([signal, AbortSignal.timeout(seconds * 1000)]),
+        }),
+      close: () => found.close(),
+    };
+  } catch (error) {
+    await found.close();
+    throw error;
+  }
 }
 
 /**
