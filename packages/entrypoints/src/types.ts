@@ -82,7 +82,7 @@ export interface RunOptions {
   /** Cap on the captured output in bytes. Default 102 400. */
   maxOutputBytes?: number;
   /**
-   * Largest image a call may return, in bytes (decoded). Default 5 MiB (`DEFAULT_MAX_IMAGE_BYTES`). A larger one is
+   * Largest image a call may return, in bytes of its base64 (what a model request carries). Default 5 MiB (`DEFAULT_MAX_IMAGE_BYTES`). A larger one is
    * left out of `images`, and `output` says it was dropped, with its type and size.
    */
   maxImageBytes?: number;

@@ -5,12 +5,14 @@ import { createAgent } from '../src/index.js';
 import { type ChatRequest, fakeOpenAI } from './fake-openai.js';
 import { collect, ofType, skillsFixture, toolMessages, toolSkill, useCleanups } from './helpers.js';
 
-// An image a tool returns that is larger than the documented limit (DEFAULT_MAX_IMAGE_BYTES, 5 MiB) never reaches
-// the model: the tool's text says it was dropped, with its type and size; a small image beside it still goes.
+// An image a tool returns that is larger than the documented limit (DEFAULT_MAX_IMAGE_BYTES, 5 MiB of base64, as the
+// vendors measure it) never reaches the model: the tool's text says it was dropped, with its type and size; a small
+// image beside it still goes. BIG is 4 MiB decoded: under 5 MiB as bytes, over it as the base64 a request carries.
 
 const cleanups = useCleanups();
 const imageServer = fileURLToPath(new URL('./fixtures/image-server.mjs', import.meta.url));
-const BIG = DEFAULT_MAX_IMAGE_BYTES + 1024;
+const BIG = 4 * 1024 * 1024;
+const BIG_BASE64 = Math.ceil(BIG / 3) * 4;
 
 const SKILLS = {
   // A node: tool returning MCP-shaped content, as filesystem's read_file does.
@@ -59,7 +61,7 @@ describe.each([
     const text = String(result?.content);
     expect(text).toContain('Two pictures.');
     expect(text).toContain(
-      `[image dropped: image/jpeg, ${BIG} bytes, larger than the ${DEFAULT_MAX_IMAGE_BYTES} bytes an image may have]`,
+      `[image dropped: image/jpeg, ${BIG} bytes (${BIG_BASE64} as base64), over the ${DEFAULT_MAX_IMAGE_BYTES} bytes of base64 an image may have]`,
     );
     expect(server.requests).toHaveLength(2);
     expect(imageUrls(server.requests[1])).toEqual(['data:image/png;base64,AQID']);
