@@ -1,3 +1,4 @@
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { birdie } from './helpers/birdie-process.js';
@@ -16,6 +17,12 @@ beforeAll(async () => {
   // The server becomes a skill of the user's own, as a user adds one.
   const added = await run(['mcp', 'add', 'demo', '--', process.execPath, DEMO_SERVER]);
   expect(added.code, added.stderr).toBe(0);
+  // And a skill with a `## Tools` section, whose names a typo is closest to.
+  await mkdir(join(box.home, 'skills', 'hello'), { recursive: true });
+  await writeFile(
+    join(box.home, 'skills', 'hello', 'SKILL.md'),
+    `---\nname: hello\ndescription: Greets.\n---\n\n## Tools\n\n### greet\ndescription: Greet.\nentrypoint: bash:echo hello\nschema:\n  type: object\n  properties: {}\n`,
+  );
 });
 
 afterAll(async () => {
@@ -42,6 +49,13 @@ describe('birdie tool on an MCP server tool', { timeout: 120_000 }, () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('unknown tool "ech"');
     expect(result.stderr).toContain('echo');
+  });
+
+  it('does not start any server for a typo of a declared tool: the closest name is offered at once', async () => {
+    const result = await run(['tool', 'gret']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('unknown tool "gret". Did you mean "greet"?');
+    expect(result.stderr).not.toContain('asking the MCP servers');
   });
 
   it('refuses --session-id, which no MCP server can honour, instead of ignoring it', async () => {

@@ -51,7 +51,12 @@ export async function prepareToolCall(
   const seconds = options.timeout === undefined ? undefined : Number(options.timeout);
   if (seconds !== undefined && !(seconds > 0))
     throw new UsageError(`--timeout must be a positive number of seconds, got "${options.timeout}"`);
-  if (snapshot.getTool(name) === undefined && !(await knownElsewhere(snapshot, name))) {
+  // A name close to a declared tool is a typo of it: said at once, without starting every server to ask them.
+  if (
+    snapshot.getTool(name) === undefined &&
+    !(await knownElsewhere(snapshot, name)) &&
+    didYouMean(name, declaredToolNames(snapshot)) === ''
+  ) {
     const search = await findMcpTool(io, registry, name, workingDir(io, flags));
     if (search.tool) return prepareMcpCall(io, flags, search, args, seconds, options);
     await knownTool(snapshot, name, search.listed); // throws: unknown, with the names the servers list
@@ -107,11 +112,16 @@ export async function knownTool(
       refusal.diagnostics,
     );
   }
-  const all = [...snapshot.skills.flatMap((s) => s.tools.map((t) => t.name)), ...mcpNames];
+  const all = [...declaredToolNames(snapshot), ...mcpNames];
   throw new ToolLookupError(
     `unknown tool "${name}".${didYouMean(name, all)} Run \`birdie skills list\` to see them.`,
     folderProblems(snapshot),
   );
+}
+
+/** The tools the trusted skills declare in `## Tools`. */
+function declaredToolNames(snapshot: RegistrySnapshot): string[] {
+  return snapshot.skills.flatMap((s) => s.tools.map((t) => t.name));
 }
 
 /** A tool of an untrusted project skill, or one refused at load: `knownTool` says so, no server is asked. */
