@@ -1,13 +1,25 @@
-import { createRequire } from 'node:module';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import unified from 'unified';
 
 /**
  * The Markdown with every link Telegram cannot open (a relative target: `[app.py](app.py)`, `[a](./x)`, `#top`) as
  * its text alone. `telegramify-markdown` (1.3.x) turns such a link into its text, but escapes that text twice for
  * MarkdownV2 (the user reads `app\.py`); given the text alone, it escapes it once. The links are found by the
- * converter's own parser (remark-parse and remark-gfm, resolved from the converter), so both read the same links.
+ * parser the converter uses (unified 9 with remark-parse 9 and remark-gfm 1, our own dependencies at the versions
+ * its 1.3.x range resolves), so both read the same links. Should that parser ever fail on a text, the Markdown goes
+ * to the converter unchanged: an answer is sent with a link text escaped twice rather than not at all.
  */
 export function relativeLinksAsText(markdown: string): string {
   if (!markdown.includes(']')) return markdown; // no link of any kind
+  try {
+    return withoutRelativeLinks(markdown);
+  } catch {
+    return markdown;
+  }
+}
+
+function withoutRelativeLinks(markdown: string): string {
   const tree = parser().parse(markdown) as MdNode;
   const definitions = new Map<string, string>();
   visit(tree, (node) => {
@@ -63,15 +75,13 @@ function visit(node: MdNode, enter: (node: MdNode) => boolean): void {
 interface Parser {
   parse(markdown: string): unknown;
 }
-interface Processor extends Parser {
-  use(plugin: unknown): Processor;
-}
 let cached: Parser | undefined;
 
 function parser(): Parser {
-  if (cached) return cached;
-  const fromConverter = createRequire(createRequire(import.meta.url).resolve('telegramify-markdown'));
-  const unified = fromConverter('unified') as () => Processor;
-  cached = unified().use(fromConverter('remark-parse')).use(fromConverter('remark-gfm'));
+  // remark 9 plugins are typed against a later unified than the 9 they run with (correct at run time, as the converter
+  // uses them).
+  cached ??= unified()
+    .use(remarkParse as unknown as unified.Plugin)
+    .use(remarkGfm as unknown as unified.Plugin);
   return cached;
 }
