@@ -85,9 +85,14 @@ export interface BirdieServer {
   /**
    * Graceful stop: no new turns (503 `unavailable`), running turns get `graceMs` to finish and are cancelled after
    * it (their runs are logged `interrupted`, their leases released). Until then the server still listens, so
-   * `/v1/ready` answers 503 `shutting-down`; then it stops listening and every connection is closed.
+   * `/v1/ready` answers 503 `shutting-down`; then it stops listening and every connection is closed. A cancelled turn
+   * gets `cancelWaitMs` (default 5 s: a tool's kill grace and more) to record how it ended; one that does not (a tool
+   * that ignores the abort) is counted cancelled and left, so a stop always ends.
    */
-  close(options?: { graceMs?: number }): Promise<{ finished: number; cancelled: number }>;
+  close(options?: {
+    graceMs?: number;
+    cancelWaitMs?: number;
+  }): Promise<{ finished: number; cancelled: number }>;
 }
 
 /** The HTTP API over one runtime. Loads nothing until called; listens only when asked. */
@@ -143,7 +148,7 @@ export function createServer(options: ServerOptions): BirdieServer {
       metricsHttp = metricsServer(metrics, onError);
       return listenOn(metricsHttp, host, port);
     },
-    close({ graceMs = 10_000 } = {}) {
+    close({ graceMs = 10_000, cancelWaitMs = 5_000 } = {}) {
       closing ??= (async () => {
         const server = http;
         // Still listening while the turns drain: a balancer's readiness probe gets 503 `shutting-down` and a new
@@ -151,7 +156,7 @@ export function createServer(options: ServerOptions): BirdieServer {
         // clients reconnect, to another worker once the probe has taken this one out.
         server?.prependListener('request', closeAfterAnswer);
         server?.closeIdleConnections();
-        const outcome = await turns.drain(graceMs);
+        const outcome = await turns.drain(graceMs, cancelWaitMs);
         const stopped = server ? stopListening(server) : Promise.resolve();
         server?.closeAllConnections();
         await stopped;

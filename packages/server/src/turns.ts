@@ -306,27 +306,34 @@ export class Turns {
 
   /**
    * Stops taking turns, lets the running ones finish for up to `graceMs`, then cancels the rest and waits for them
-   * to record how they ended (the run log says `interrupted`, the lease is released).
+   * up to `cancelWaitMs` to record how they ended (the run log says `interrupted`, the lease is released). A turn
+   * that does not end even then (a tool deaf to the abort) is left as a killed worker leaves it: its lease expires and
+   * the run log's recovery marks it; the stop must not wait on it forever.
    */
-  async drain(graceMs: number): Promise<{ finished: number; cancelled: number }> {
+  async drain(graceMs: number, cancelWaitMs = 5_000): Promise<{ finished: number; cancelled: number }> {
     this.accepting = false;
     const all = [...this.running.values()];
     if (all.length === 0) {
       this.followers.stop();
       return { finished: 0, cancelled: 0 };
     }
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.allSettled(all.map((r) => r.done)),
-      new Promise((resolve) => {
-        timer = setTimeout(resolve, graceMs);
-      }),
-    ]);
-    clearTimeout(timer);
+    await settledWithin(all, graceMs);
     const left = [...this.running.values()];
     for (const r of left) r.controller.abort(new Error('the server is shutting down'));
-    await Promise.allSettled(left.map((r) => r.done));
+    await settledWithin(left, cancelWaitMs);
     this.followers.stop();
     return { finished: all.length - left.length, cancelled: left.length };
   }
+}
+
+/** Waits for the turns to end, or `ms`, whichever comes first. */
+async function settledWithin(turns: ReadonlyArray<{ done: Promise<unknown> }>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.allSettled(turns.map((t) => t.done)),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
+  clearTimeout(timer);
 }

@@ -407,6 +407,16 @@ describe('turns', () => {
     expect(await h.store.leases.holder(slow)).toBeUndefined();
     expect(await h.store.leases.holder(stuck)).toBeUndefined();
   });
+
+  it('close ends even when a cancelled turn never ends (a tool that ignores the abort): it is counted cancelled', async () => {
+    const token = await h.token();
+    const deaf = await newSession(token);
+    h.runtime.script = () => new Promise(() => {}); // hears no abort, never ends
+    const a = await h.request(`/v1/sessions/${deaf}/turns`, { token, json: { prompt: 'a' } });
+    expect(a.status).toBe(200);
+    expect(h.server.runningTurns).toBe(1);
+    expect(await h.server.close({ graceMs: 0, cancelWaitMs: 10 })).toEqual({ finished: 0, cancelled: 1 });
+  });
 });
 
 describe('runs', () => {
