@@ -24,6 +24,11 @@ beforeAll(async () => {
   await mkdir(join(outside, 'keys'), { recursive: true });
   await symlink('/etc', join(root, 'w'));
   await symlink(outside, join(root, 'out'));
+  // Dangling links: to a file not made yet (writing `dangling` creates it there), and through a second link.
+  await symlink(join(outside, 'keys', 'new'), join(root, 'dangling'));
+  await symlink(join(root, 'dangling'), join(root, 'twice'));
+  await symlink(join(root, 'loop-b'), join(root, 'loop-a'));
+  await symlink(join(root, 'loop-a'), join(root, 'loop-b'));
 });
 afterAll(async () => {
   await rm(base, { recursive: true, force: true });
@@ -45,6 +50,15 @@ describe('an absolute deny or ask path covers where a path really leads', () => 
 
   it('a relative path that climbs out of the workspace is denied by the absolute path it names', () => {
     expect(decide([rule('deny', `write_file(path=${outside}/**)`)], '../outside/keys/id')).toBe('deny');
+  });
+
+  it('a dangling link is denied by the absolute path of the file writing it would create', () => {
+    expect(decide([rule('deny', `write_file(path=${outside}/**)`)], 'dangling')).toBe('deny');
+    expect(decide([rule('deny', `write_file(path=${outside}/keys/new)`)], 'twice')).toBe('deny');
+  });
+
+  it('a link loop is never allowed by a workspace pattern', () => {
+    expect(decide([rule('allow', 'write_file(path=**)')], 'loop-a')).not.toBe('allow');
   });
 
   it('a path elsewhere is not', () => {
