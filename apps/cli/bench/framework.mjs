@@ -10,9 +10,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { birdieGraph, storeTurn, stream } from './framework-turn.mjs';
+import { birdieGraph, langchainAgent, storeTurn, stream } from './framework-turn.mjs';
 import { median } from './lib.mjs';
-import { echo, makeModel, writeToolSkill } from './peers/agents.mjs';
+import { makeModel, writeToolSkill } from './peers/agents.mjs';
 
 const ROUND_TRIPS = Number(process.env.BENCH_ROUND_TRIPS ?? 300);
 const WARMUP = 30;
@@ -39,25 +39,6 @@ async function alternate(n, cases) {
       { cpu: median(samples[k].map((s) => s.cpu)), wall: median(samples[k].map((s) => s.wall)) },
     ]),
   );
-}
-
-/** LangChain's createAgent with the same tool (a `tool()` around the same function). */
-async function langchainAgent(model, checkpointer) {
-  const { createAgent } = await import('langchain');
-  const { tool } = await import('@langchain/core/tools');
-  const { z } = await import('zod');
-  const echoTool = tool(async (args) => echo(args), {
-    name: 'echo_value',
-    description: 'Returns ok and the value it was given',
-    schema: z.object({ value: z.string() }),
-  });
-  const agent = createAgent({ model, tools: [echoTool], checkpointer });
-  return async (threadId) => {
-    await agent.invoke(
-      { messages: [{ role: 'user', content: 'do the thing' }] },
-      { configurable: { thread_id: threadId } },
-    );
-  };
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'birdie-framework-'));
