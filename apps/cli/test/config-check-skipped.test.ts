@@ -19,7 +19,9 @@ afterEach(async () => {
 const cli = (args: string[]) => birdie(args, { env: box.env, cwd: box.cwd, timeoutMs: 60_000 });
 const settings = async () => JSON.parse(await readFile(join(box.home, 'config.json'), 'utf8')).settings;
 
-describe('config add|set when the skills to check the value against cannot be loaded', { timeout: 90_000 }, () => {
+describe('config add|set when the skills to check the value against cannot be loaded', {
+  timeout: 90_000,
+}, () => {
   it('config add permissions.allow writes the rule, exits 0, and says the check was skipped and why', async () => {
     const add = await cli(['config', 'add', 'permissions.allow', 'run_bash']);
     expect(add.stdout).toContain('permissions.allow: added run_bash');

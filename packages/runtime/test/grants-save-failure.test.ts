@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { applySkillFlags } from '../src/skill-flags.js';
 import { sessionSkills, setSessionSkill } from '../src/session-skills.js';
 import { createSession } from '../src/session-start.js';
+import { applySkillFlags } from '../src/skill-flags.js';
 import { tempRuntime } from './helpers/temp-runtime.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -34,7 +34,9 @@ describe('a grant the store refuses is not kept in memory', () => {
     const session = await createSession(rt);
     expect(await setSessionSkill(rt, session.id, 'quiet', true)).toEqual({ skill: 'quiet' });
     await rt.store.sessions.delete(session.id, rt.userId);
-    await expect(setSessionSkill(rt, session.id, 'quiet', false)).rejects.toMatchObject({ code: 'not-found' });
+    await expect(setSessionSkill(rt, session.id, 'quiet', false)).rejects.toMatchObject({
+      code: 'not-found',
+    });
     // What the store held last (enabled), not the refused disable.
     expect(quietIn(session.id)).toMatchObject({ on: true, setBy: 'session' });
     expect(rt.policy.isToolAllowed(session.id, 'hush')).toBe(true);
