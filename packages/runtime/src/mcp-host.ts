@@ -102,7 +102,8 @@ export async function openMcpHost(
       import('@birdie/graph/tools'),
     ]);
     const operator = options.http ? operatorPolicy(settings) : undefined;
-    const grants = grantsBridge(store, userId);
+    // A change the store refused is forgotten, so the policy reads the saved grants again.
+    const grants = grantsBridge(store, userId, (sessionId) => policy.forget(sessionId));
     const policy = new SkillPolicy(registry, {
       store: grants.policyStore,
       ...(operator ? { ceiling: operator.ceiling } : {}),
@@ -177,7 +178,7 @@ export async function openMcpHost(
         policy.setGrants(session.id, await grants.load(session.id, owner));
         for (const name of starting.enable) policy.enable(session.id, name);
         for (const name of starting.disable) policy.disable(session.id, name);
-        await grants.flush();
+        await grants.flush(session.id);
         return session;
       },
       async loadGrants(session) {

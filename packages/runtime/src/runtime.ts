@@ -145,8 +145,11 @@ export interface Runtime<I extends RuntimeIo = RuntimeIo> {
    * The next `loadGrants` reads them again.
    */
   forgetGrants(sessionId: string): void;
-  /** Waits for the policy's grant changes to be written; rejects with the first write's failure. */
-  saveGrants(): Promise<void>;
+  /**
+   * Waits for the policy's grant changes to be written; rejects with why the session's (without one: any session's)
+   * were not saved, the change rolled back by then (the policy has the grants the store holds).
+   */
+  saveGrants(sessionId?: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -196,8 +199,9 @@ export async function openRuntime<I extends RuntimeIo>(
       ? await resolveModel(settings.model!)
       : await providerModel(io, provider, cwd, createChatModel, probeContextWindow);
     let titleModel: Promise<NamedModel> | undefined;
-    // The policy reads each session's grants from the store and saves every change there itself.
-    const grants = grantsBridge(store, userId);
+    // The policy reads each session's grants from the store and saves every change there itself; a change the store
+    // refused is forgotten, so the policy reads the saved grants again.
+    const grants = grantsBridge(store, userId, (sessionId) => policy.forget(sessionId));
     const policy = new SkillPolicy(registry, {
       store: grants.policyStore,
       ...(options.ceiling ? { ceiling: options.ceiling(config) } : {}),
@@ -264,7 +268,7 @@ export async function openRuntime<I extends RuntimeIo>(
         policy.forget(sessionId);
         grants.forget(sessionId);
       },
-      saveGrants: grants.flush,
+      saveGrants: (sessionId?: string) => grants.flush(sessionId),
       async close() {
         await agent.close();
         // A model that runs a program (the acp vendor's agent) ends it here.

@@ -40,7 +40,7 @@ export async function setSessionSkill(
   if (!found) return { missing: name, near: snapshot.suggest(name) };
   if (on) rt.policy.enable(sessionId, found.name);
   else rt.policy.disable(sessionId, found.name);
-  await rt.saveGrants();
+  await rt.saveGrants(sessionId);
   return { skill: found.name };
 }
 

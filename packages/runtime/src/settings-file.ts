@@ -373,8 +373,33 @@ export function checkListSetting(key: SettingKey): void {
 }
 
 /**
+ * The skills a setting just written is checked against: `snapshot`, else the trusted registry loaded now. When they
+ * cannot be loaded (a store that does not open, say), the check is skipped, never the write: the warning says so, and
+ * why, so the command's outcome (the value written) and its message agree.
+ */
+async function checkedAgainst(
+  io: RuntimeIo,
+  flags: Flags,
+  snapshot: RegistrySnapshot | undefined,
+  key: SettingKey,
+  value: string,
+): Promise<RegistrySnapshot | { skipped: string }> {
+  if (snapshot) return snapshot;
+  try {
+    const { openTrustedRegistry } = await import('./skills.js');
+    return (await openTrustedRegistry(io, flags)).current();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      skipped: `setting ${key}: \`${value}\` was written but not checked against the skills (they could not be loaded: ${reason})`,
+    };
+  }
+}
+
+/**
  * The warnings a start would give for skill names no loaded skill has (same wording and suggestion), said when the
- * setting is written. `snapshot`: the skills to check against; by default the trusted registry is loaded for them.
+ * setting is written. `snapshot`: the skills to check against; by default the trusted registry is loaded for them
+ * (when it cannot be, the one warning says the check was skipped, and why).
  */
 export async function unknownSkillWarnings(
   io: RuntimeIo,
@@ -383,19 +408,17 @@ export async function unknownSkillWarnings(
   names: readonly string[],
   snapshot?: RegistrySnapshot,
 ): Promise<string[]> {
-  let skills = snapshot;
-  if (!skills) {
-    const { openTrustedRegistry } = await import('./skills.js');
-    skills = (await openTrustedRegistry(io, flags)).current();
-  }
-  const loaded = skills;
-  return names.flatMap((name) => unknownSkillWarning(loaded, key, name, `setting ${key}`) ?? []);
+  if (names.length === 0) return [];
+  const skills = await checkedAgainst(io, flags, snapshot, key, names.join(', '));
+  if ('skipped' in skills) return [skills.skipped];
+  return names.flatMap((name) => unknownSkillWarning(skills, key, name, `setting ${key}`) ?? []);
 }
 
 /**
  * The warning for an allow rule that names raw shell tools without a command (`run_bash`, `shell:*`): valid, and
  * written, but it allows none of their calls (the same finding as `agents check`'s `approve-never-applies`).
- * `snapshot`: the skills to check against; by default the trusted registry is loaded for them.
+ * `snapshot`: the skills to check against; by default the trusted registry is loaded for them (when it cannot be, the
+ * one warning says the check was skipped, and why).
  */
 export async function allowRuleWarnings(
   io: RuntimeIo,
@@ -406,11 +429,8 @@ export async function allowRuleWarnings(
 ): Promise<string[]> {
   if (key !== 'permissions.allow') return [];
   const { rawToolsNamedOnly } = await import('@birdie/registry');
-  let skills = snapshot;
-  if (!skills) {
-    const { openTrustedRegistry } = await import('./skills.js');
-    skills = (await openTrustedRegistry(io, flags)).current();
-  }
+  const skills = await checkedAgainst(io, flags, snapshot, key, pattern);
+  if ('skipped' in skills) return [skills.skipped];
   return rawToolsNamedOnly(pattern, skills.skills).map(
     (tool) =>
       `setting ${key}: \`${pattern}\` allows no command of \`${tool}\`, which runs raw shell commands: only a command pattern allows one, such as \`${tool}(ls *)\``,

@@ -82,7 +82,7 @@ export function skillsOver(settings: SkillFlags, flags: SkillFlags): SkillFlags 
 export async function applySkillFlags(rt: Runtime, session: Session, flags: SkillFlags): Promise<void> {
   for (const name of flags.enable) rt.policy.enable(session.id, name);
   for (const name of flags.disable) rt.policy.disable(session.id, name);
-  await rt.saveGrants();
+  await rt.saveGrants(session.id);
 }
 
 /**

@@ -51,17 +51,15 @@ export async function prepareToolCall(
   const seconds = options.timeout === undefined ? undefined : Number(options.timeout);
   if (seconds !== undefined && !(seconds > 0))
     throw new UsageError(`--timeout must be a positive number of seconds, got "${options.timeout}"`);
-  // A name close to a declared tool is a typo of it: said at once, without starting every server to ask them.
-  if (
-    snapshot.getTool(name) === undefined &&
-    !(await knownElsewhere(snapshot, name)) &&
-    didYouMean(name, declaredToolNames(snapshot)) === ''
-  ) {
+  const lookup = await lookUpTool(snapshot, name);
+  // A name close to a declared tool is a typo of it: said at once, without starting every server to ask them; so is a
+  // tool of an untrusted project skill, or one refused at load (the lookup says why).
+  if (!('entry' in lookup) && !lookup.refusal && didYouMean(name, declaredToolNames(snapshot)) === '') {
     const search = await findMcpTool(io, registry, name, workingDir(io, flags));
     if (search.tool) return prepareMcpCall(io, flags, search, args, seconds, options);
-    await knownTool(snapshot, name, search.listed); // throws: unknown, with the names the servers list
+    throw unknownTool(snapshot, name, search.listed);
   }
-  const entry = await knownTool(snapshot, name);
+  const entry = entryOf(lookup, snapshot, name);
   const { createSkillTool, TOOL_LIMITS } = await import('@birdie/graph/tools');
   // --timeout wins over the tool's own `timeout`, which wins over the default.
   const declared = seconds === undefined ? entry.tool : { ...entry.tool, timeout: seconds };
@@ -95,25 +93,54 @@ export async function knownTool(
   /** Names MCP servers list, offered beside the skills' tools when the name is unknown. */
   mcpNames: readonly string[] = [],
 ): Promise<ToolEntry> {
+  return entryOf(await lookUpTool(snapshot, name), snapshot, name, mcpNames);
+}
+
+/**
+ * A name looked up among the skills: the trusted tool, or the error that says why no tool of that name runs (a tool
+ * of an untrusted project skill, one refused at load), or neither (no skill declares it: an MCP server may list it).
+ */
+type ToolLookup = { entry: ToolEntry } | { refusal: UsageError | undefined };
+
+async function lookUpTool(snapshot: RegistrySnapshot, name: string): Promise<ToolLookup> {
   const entry = snapshot.getTool(name);
-  if (entry) return entry;
+  if (entry) return { entry };
   const untrusted = snapshot.untrusted.find((w) =>
     w.skills.some((s) => s.tools.some((t) => t.name === name)),
   );
   if (untrusted)
-    throw new UsageError(
-      `tool "${name}" belongs to a project skill of ${untrusted.path}, which you have not trusted: run \`birdie trust\` there first (or pass --trust-workspace)`,
-    );
-  const refusal = await toolRefusal(snapshot, name);
-  if (refusal) {
-    const errors = refusal.diagnostics.length === 1 ? 'error' : 'errors';
-    throw new ToolLookupError(
-      `tool "${name}" was refused when its skill (${refusal.file}) was loaded; fix the ${errors} \`birdie skills check\` shows for it`,
-      refusal.diagnostics,
-    );
+    return {
+      refusal: new UsageError(
+        `tool "${name}" belongs to a project skill of ${untrusted.path}, which you have not trusted: run \`birdie trust\` there first (or pass --trust-workspace)`,
+      ),
+    };
+  const refused = await toolRefusal(snapshot, name);
+  if (refused) {
+    const errors = refused.diagnostics.length === 1 ? 'error' : 'errors';
+    return {
+      refusal: new ToolLookupError(
+        `tool "${name}" was refused when its skill (${refused.file}) was loaded; fix the ${errors} \`birdie skills check\` shows for it`,
+        refused.diagnostics,
+      ),
+    };
   }
+  return { refusal: undefined };
+}
+
+/** The lookup's tool; else throws its refusal, or that the name is unknown (with the closest of the names). */
+function entryOf(
+  lookup: ToolLookup,
+  snapshot: RegistrySnapshot,
+  name: string,
+  mcpNames: readonly string[] = [],
+): ToolEntry {
+  if ('entry' in lookup) return lookup.entry;
+  throw lookup.refusal ?? unknownTool(snapshot, name, mcpNames);
+}
+
+function unknownTool(snapshot: RegistrySnapshot, name: string, mcpNames: readonly string[]): ToolLookupError {
   const all = [...declaredToolNames(snapshot), ...mcpNames];
-  throw new ToolLookupError(
+  return new ToolLookupError(
     `unknown tool "${name}".${didYouMean(name, all)} Run \`birdie skills list\` to see them.`,
     folderProblems(snapshot),
   );
@@ -122,12 +149,6 @@ export async function knownTool(
 /** The tools the trusted skills declare in `## Tools`. */
 function declaredToolNames(snapshot: RegistrySnapshot): string[] {
   return snapshot.skills.flatMap((s) => s.tools.map((t) => t.name));
-}
-
-/** A tool of an untrusted project skill, or one refused at load: `knownTool` says so, no server is asked. */
-async function knownElsewhere(snapshot: RegistrySnapshot, name: string): Promise<boolean> {
-  if (snapshot.untrusted.some((w) => w.skills.some((s) => s.tools.some((t) => t.name === name)))) return true;
-  return (await toolRefusal(snapshot, name)) !== undefined;
 }
 
 /**
