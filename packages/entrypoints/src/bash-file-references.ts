@@ -1,99 +1,228 @@
 import { type FileReference, type OptionExposure, tokenize } from './bash-options.js';
+import { CURL_LONG_OPTIONS } from './curl-long-options.js';
 
 /**
- * Values a program reads as the name of a file to send rather than as text. Quoting keeps a value one word, but
- * curl gives some words a meaning of their own: `-d @FILE` sends FILE, `-F name=<FILE` its content, `-b FILE`
- * (no `=`) reads cookies from FILE, `-w @FILE` prints FILE as its output format; `-T FILE` uploads FILE and `-K FILE`
- * reads options from it whatever the value. A model value `@~/.ssh/id_rsa` in `curl -d {note}` would upload that key. Like
- * a leading dash, such a value is refused at run time (bad-argument) where the template exposes it; the author
- * sends text as is with curl's raw forms (`--data-raw`, `--form-string`) or by writing the name part (`-F n={x}`).
+ * Values a program reads as the name of a file rather than as text. Quoting keeps a value one word, but curl gives
+ * some words a meaning of their own: `-d @FILE` sends FILE, `-F name=<FILE` its content, `-b FILE` (no `=`) reads
+ * cookies from FILE, `-w @FILE` prints FILE as its output format; `-T FILE` uploads FILE, `-K FILE` reads options
+ * from it and `--cert FILE`, `--netrc-file FILE`, `--etag-compare FILE`, … read the file whatever the value; curl 8.3's
+ * `--variable %NAME` / `name@FILE` read an environment variable or a file that an `--expand-*` option's `{{name}}`
+ * then sends. A model value `@~/.ssh/id_rsa` in `curl -d {note}` would upload that key. Like a leading dash, such a
+ * value is refused at run time (bad-argument) where the template exposes it; the author sends text as is with curl's
+ * raw forms (`--data-raw`, `--form-string`) or by writing the name part (`-F n={x}`).
+ *
+ * Options are read as curl reads them: a long option's value glued (`--data=…`) or the next word, a short one's glued
+ * (`-d…`, `-sd…`) or the next word, and, as curl up to 8.5 does, any abbreviation of a long option (`--upload-fi`), in
+ * any case, as every option it could abbreviate. Options that only write a file (`-o`, `--etag-save`) are not here:
+ * the code-taking table lists them for the approval rules.
  */
 
-type Rule = FileReference;
+/** Where in the option's value the placeholder stands for a form to apply. */
+type Where =
+  /** the value starts the option's value (`-d {x}`, `-d{x}`) */
+  | 'start'
+  /** after a literal `name=` (`-F n={x}`) */
+  | 'content'
+  /** anywhere in the option's value (`-T ./{x}`, `-F 'n=a;{x}'`) */
+  | 'anywhere';
+
+/** One way curl reads an option's value as a file (or a variable). */
+interface Form {
+  where: Where;
+  /** `prefix` is the option's value before the placeholder. */
+  reads: (value: string, prefix: string) => boolean;
+  /** What curl reads there, for the message (see FileReference). */
+  file?: string;
+  instead: string;
+  named?: true;
+}
 
 const startsWithAt = (value: string) => value.startsWith('@');
-const AT = (option: string, instead: string): Rule => ({ option, reads: startsWithAt, instead });
-/** `-F name=@file` / `name=<file`: given the whole word, the part after the first `=`. */
-const FORM = (option: string): Rule => ({
-  option,
-  reads: (value) => /^([^=]*=)?[@<]/.test(value),
-  instead: '--form-string',
-});
+const AT = (instead: string, file?: string): Form[] => [
+  { where: 'start', reads: startsWithAt, instead, ...(file ? { file } : {}) },
+];
+/** `name=@file;type=…`, `name=<file`, and `;headers=@file` / `headers=<file` after any content. */
+const FORM: Form[] = [
+  { where: 'start', reads: (value) => /^([^=]*=)?[@<]/.test(value), instead: '--form-string' },
+  { where: 'content', reads: (value) => /^[@<]/.test(value), instead: '--form-string' },
+  {
+    where: 'anywhere',
+    reads: (value) => /headers=\s*[@<]/i.test(value),
+    file: 'a file of headers to send (headers=@file)',
+    instead: '--form-string',
+  },
+];
 /** `--data-urlencode [name]@file`. */
-const URLENCODE = (option: string): Rule => ({
-  option,
-  reads: (value) => /^[^=]*@/.test(value),
-  instead: `${option} name=…`,
-});
+const URLENCODE = (option: string): Form[] => [
+  { where: 'start', reads: (value) => /^[^=]*@/.test(value), instead: `--${option} name=…` },
+];
+/** `--variable name@file`, `name[0-99]@file`, `%NAME` (an environment variable). */
+const VARIABLE: Form[] = [
+  {
+    where: 'start',
+    reads: (value) => /^%|^[^=]*@/.test(value),
+    file: 'a file or an environment variable to import',
+    instead: '--variable name=…',
+  },
+];
 /** `-b NAME=VALUE` is a cookie, any other word a cookie file. */
-const COOKIE = (option: string): Rule => ({
-  option,
-  reads: (value) => !value.includes('='),
-  instead: `${option} name=…`,
-});
+const COOKIE: Form[] = [
+  { where: 'start', reads: (value) => !value.includes('='), instead: '--cookie name=…' },
+];
+/** `-w @FILE` reads its output format from FILE; `%output{FILE}` in a format writes the rest to FILE. */
+const WRITE_OUT: Form[] = [
+  {
+    where: 'start',
+    reads: startsWithAt,
+    file: 'a file to print',
+    instead: '-w and a format that does not start with @',
+  },
+  {
+    where: 'anywhere',
+    reads: (value) => /%output\{/i.test(value),
+    file: 'a format that writes a file (%output{…})',
+    instead: '-w and a format without %output{…}',
+  },
+];
+/** The value is always a file's name: every value is refused, wherever in the word it stands. */
+const NAMED = (file: string, instead = 'write the file in the template'): Form[] => [
+  { where: 'anywhere', reads: () => true, file, instead, named: true },
+];
+const TRUST = NAMED('to decide which servers to trust');
+const KEY = NAMED('as a key to sign with');
+const CERT = NAMED('as a client certificate');
+const CACHE = NAMED('as a cache, and rewrites it');
+const SOCKET = NAMED('as the socket to connect to (a local service, such as Docker)');
 
-/** `-T FILE`, `-K FILE`: the value is always a file's name. */
-const NAMED = (option: string, file: string, instead: string): Rule => ({
-  option,
-  reads: () => true,
-  file,
-  instead,
-  named: true,
-});
-const UPLOAD = (option: string) =>
-  NAMED(
-    option,
+/** curl's long options (without `--`) whose value can name a file it reads. */
+const CURL: Readonly<Record<string, readonly Form[]>> = {
+  data: AT('--data-raw'),
+  'data-ascii': AT('--data-raw'),
+  'data-binary': AT('--data-raw'),
+  json: AT('--data-raw and a Content-Type header'),
+  header: AT('a header name written in the template (-H "X-Note: …")'),
+  'proxy-header': AT('a header name written in the template'),
+  url: AT('a URL operand', 'a file of URLs to download'),
+  'httpsig-key': AT('a key written in the template', 'a file holding the key to sign with'),
+  form: FORM,
+  'data-urlencode': URLENCODE('data-urlencode'),
+  'url-query': URLENCODE('url-query'),
+  variable: VARIABLE,
+  cookie: COOKIE,
+  'write-out': WRITE_OUT,
+  'upload-file': NAMED(
     'to upload it',
     'write the file in the template, or send the value as text with --data-binary @-',
-  );
-const CONFIG = (option: string) =>
-  NAMED(option, 'as options, any of them', 'write the options in the template');
-/** `-w @FILE` reads its output format from FILE and prints it. */
-const WRITE_OUT = (option: string): Rule => ({
-  option,
-  reads: startsWithAt,
-  file: 'a file to print',
-  instead: `${option} and a format that does not start with @`,
-});
+  ),
+  config: NAMED('as options, any of them', 'write the options in the template'),
+  'etag-compare': NAMED('to send as an ETag'),
+  'netrc-file': NAMED('for credentials to send'),
+  cert: CERT,
+  'proxy-cert': CERT,
+  key: KEY,
+  'proxy-key': KEY,
+  pubkey: KEY,
+  cacert: TRUST,
+  capath: TRUST,
+  crlfile: TRUST,
+  'proxy-cacert': TRUST,
+  'proxy-capath': TRUST,
+  'proxy-crlfile': TRUST,
+  knownhosts: NAMED('to decide which SSH hosts to trust'),
+  hsts: CACHE,
+  'alt-svc': CACHE,
+  'ssl-sessions': CACHE,
+  'egd-file': NAMED('for random data'),
+  'random-file': NAMED('for random data'),
+  'unix-socket': SOCKET,
+  'abstract-unix-socket': SOCKET,
+};
 
-const CURL: Readonly<Record<string, Rule>> = {
-  '-d': AT('-d', '--data-raw'),
-  '--data': AT('--data', '--data-raw'),
-  '--data-ascii': AT('--data-ascii', '--data-raw'),
-  '--data-binary': AT('--data-binary', '--data-raw'),
-  '--json': AT('--json', '--data-raw and a Content-Type header'),
-  '-H': AT('-H', 'a header name written in the template (-H "X-Note: …")'),
-  '--header': AT('--header', 'a header name written in the template (--header "X-Note: …")'),
-  '--proxy-header': AT('--proxy-header', 'a header name written in the template'),
-  '-F': FORM('-F'),
-  '--form': FORM('--form'),
-  '--data-urlencode': URLENCODE('--data-urlencode'),
-  '--url-query': URLENCODE('--url-query'),
-  '--variable': URLENCODE('--variable'),
-  '-b': COOKIE('-b'),
-  '--cookie': COOKIE('--cookie'),
-  '-T': UPLOAD('-T'),
-  '--upload-file': UPLOAD('--upload-file'),
-  '-K': CONFIG('-K'),
-  '--config': CONFIG('--config'),
-  '-w': WRITE_OUT('-w'),
-  '--write-out': WRITE_OUT('--write-out'),
+/** curl's short options among `CURL`'s. */
+const SHORT_NAMES: Readonly<Record<string, string>> = {
+  d: 'data',
+  H: 'header',
+  F: 'form',
+  b: 'cookie',
+  w: 'write-out',
+  T: 'upload-file',
+  K: 'config',
+  E: 'cert',
 };
 
 /**
- * curl's short options that take a value: in a bundle (`-sd`), letters before one of `CURL`'s must not be among
+ * `--expand-X` (curl 8.3) replaces `{{name}}` in X's value with a variable, which `--variable` may have read from a
+ * file or the environment (`--variable %HOME`). A value must not make one: `{{` in it, or completing a `{{` with the
+ * text around it.
+ */
+const expansion = (option: string): Form => ({
+  where: 'anywhere',
+  reads: (value, prefix) =>
+    value.includes('{{') || value.endsWith('{') || (value.startsWith('{') && prefix.endsWith('{')),
+  file: 'a curl variable ({{name}}: a file or an environment variable --variable read)',
+  instead: `--${option}, without --expand-`,
+});
+
+/**
+ * curl's short options that take a value: in a bundle (`-sd`), letters before one of `SHORT_NAMES` must not be among
  * them (`-ow` is `-o w`, not `-w`).
  */
 const VALUE_LETTERS = 'AbcCdDeEFHKmoPQrtTuUwxXyYz';
 const FLAGS = `[${[...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'].filter((c) => !VALUE_LETTERS.includes(c)).join('')}]*`;
-/** The short options of `CURL`, as the last letter of a bundle (`-sd`, `-sT`). */
-const SHORT = new RegExp(`^-${FLAGS}([dHFbTKw])$`);
-/** A word that is the value of `-T`/`-K` glued to it, up to the placeholder (`-T./`, `--config=`). */
-const NAMED_GLUED = new RegExp(`^(?:-${FLAGS}([TK])|(--upload-file|--config)=)`);
+const LETTERS = Object.keys(SHORT_NAMES).join('');
+/** A bundle ending in one of `SHORT_NAMES` (`-sd`), and the rest of the word, its glued value. */
+const SHORT = new RegExp(`^-${FLAGS}([${LETTERS}])(.*)$`, 's');
+
+/** The forms of a long option as written (`--data`, `--expand-data`, `--upload-fi`), or undefined. */
+function longForms(word: string): readonly Form[] | undefined {
+  let name = word.slice(2).toLowerCase();
+  const expanded = name.startsWith('expand-');
+  if (expanded) name = name.slice('expand-'.length);
+  const names = CURL_LONG_OPTIONS.has(name)
+    ? [name]
+    : [...CURL_LONG_OPTIONS].filter((known) => name !== '' && known.startsWith(name));
+  const forms = [...names.flatMap((known) => CURL[known] ?? [])];
+  // an abbreviation is read as each option it could be; the message names it as written
+  if (expanded && names.length > 0) forms.push(expansion(names.length === 1 ? names[0]! : name));
+  return forms.length > 0 ? forms : undefined;
+}
+
+interface Placement {
+  /** The option as written, for the message (`-d`, `--expand-data`). */
+  option: string;
+  forms: readonly Form[];
+  /** The option's value before the placeholder. */
+  prefix: string;
+}
+
+/** The option whose value holds the placeholder: glued to it in its word (`-d{x}`, `--data=./{x}`), or the word before. */
+function placement(before: string, previous: string | undefined): Placement | undefined {
+  const long = /^(--[^=]+)=([\s\S]*)$/.exec(before);
+  const gluedLong = long ? longForms(long[1]!) : undefined;
+  if (long && gluedLong) return { option: long[1]!, forms: gluedLong, prefix: long[2]! };
+  const short = before.startsWith('--') ? null : SHORT.exec(before);
+  if (short) return { option: `-${short[1]}`, forms: CURL[SHORT_NAMES[short[1]!]!]!, prefix: short[2]! };
+  if (previous === undefined) return undefined;
+  if (previous.startsWith('--')) {
+    if (previous.includes('=')) return undefined;
+    const forms = longForms(previous);
+    return forms ? { option: previous, forms, prefix: before } : undefined;
+  }
+  const bundle = SHORT.exec(previous);
+  if (bundle?.[2] !== '') return undefined;
+  return { option: `-${bundle[1]}`, forms: CURL[SHORT_NAMES[bundle[1]!]!]!, prefix: before };
+}
+
+/** Whether a form applies where the placeholder stands; other values before it (\u0001, \u0002) may be empty. */
+function applies(where: Where, prefix: string): boolean {
+  if (where === 'anywhere') return true;
+  if (where === 'start') return /^[\u0001\u0002]*$/.test(prefix);
+  return /^[^=]*=[\u0001\u0002]*$/.test(prefix);
+}
 
 /**
  * `command` is the source of the current simple command up to the placeholder (see bash-command.ts). Returns the
- * exposure to record when the placeholder's value would be read as a file reference, else undefined.
+ * exposure to record when the placeholder's value could be read as a file reference, else undefined.
  */
 export function fileReferenceExposure(command: string): OptionExposure | undefined {
   const { tokens, partial } = tokenize(command.replace(/\\\n/g, ''));
@@ -103,44 +232,18 @@ export function fileReferenceExposure(command: string): OptionExposure | undefin
   const args = tokens.slice(curl + 1);
   if (args.some((t) => !t.op && t.text === '--')) return undefined; // operands only: URLs
   // `partial` is the value's word up to the value (another value before it shows as \u0001)
-  const before = partial;
   const previous = args.filter((t) => !t.op).at(-1)?.text;
-  // `-T FILE`, `-K FILE`: the whole word is a file's name, wherever in it the value stands (`-T ./{x}`).
-  const named = namedRule(before) ?? (previousRule(previous)?.named ? previousRule(previous) : undefined);
-  if (named) return { command: 'curl', fileReference: named };
-  const rule =
-    gluedRule(before) ??
-    (before === '' || /^[^-=@<][^=]*=$/.test(before) ? previousRule(previous) : undefined);
-  if (!rule) return undefined;
-  // after a literal `name=` only a form reads the rest as a file (`-F n=@f`); `-d n=@f` sends the text
-  if (before.endsWith('=') && !before.startsWith('-') && rule.instead !== '--form-string') return undefined;
-  // `-F n={x}`: the value is the content, which names a file when it starts with @ or <
-  const content = before.endsWith('=') && !before.startsWith('-');
-  return {
-    command: 'curl',
-    fileReference: content ? { ...rule, reads: (value) => /^[@<]/.test(value) } : rule,
-  };
-}
-
-/** `-d{x}`, `--data={x}`, `-sd{x}`: the option and the value in one word. */
-function gluedRule(before: string): Rule | undefined {
-  const long = /^(--[a-z-]+)=$/.exec(before);
-  if (long) return CURL[long[1]!];
-  const short = SHORT.exec(before);
-  return short ? CURL[`-${short[1]}`] : undefined;
-}
-
-/** `-T{x}`, `-sT./{x}`, `--config=./{x}`: a value glued to an option whose value is always a file's name. */
-function namedRule(before: string): Rule | undefined {
-  const glued = NAMED_GLUED.exec(before);
-  if (!glued) return undefined;
-  return glued[1] ? CURL[`-${glued[1]}`] : CURL[glued[2]!];
-}
-
-/** `-d {x}`, `-sd {x}`, `--data {x}`: the option is the word before. */
-function previousRule(previous: string | undefined): Rule | undefined {
-  if (previous === undefined) return undefined;
-  if (previous.startsWith('--')) return CURL[previous];
-  const short = SHORT.exec(previous);
-  return short ? CURL[`-${short[1]}`] : undefined;
+  const placed = placement(partial, previous);
+  if (!placed) return undefined;
+  const { option, prefix } = placed;
+  const fileReferences: FileReference[] = placed.forms
+    .filter((form) => applies(form.where, prefix))
+    .map((form) => ({
+      option,
+      reads: (value: string) => form.reads(value, prefix),
+      instead: form.instead,
+      ...(form.file ? { file: form.file } : {}),
+      ...(form.named ? { named: true as const } : {}),
+    }));
+  return fileReferences.length > 0 ? { command: 'curl', fileReferences } : undefined;
 }

@@ -27,8 +27,11 @@ export interface OptionExposure {
    * test, so it deletes everything else. A literal `--` does not change that.
    */
   operators?: readonly string[];
-  /** The value stands where the command reads a leading `@` or `<` as a file to send (`curl -d @file`). */
-  fileReference?: FileReference;
+  /**
+   * The value stands where the command can read it as a file to send (`curl -d @file`, `curl -T FILE`): every way
+   * it can there (a value used in two places is checked against both).
+   */
+  fileReferences?: readonly FileReference[];
 }
 
 export interface FileReference {
@@ -63,9 +66,9 @@ export function mergeExposure(a: OptionExposure | undefined, b: OptionExposure):
   const rank = (e: OptionExposure) => (e.rule === 'dash' ? 2 : e.rule === 'echo' ? 1 : 0);
   const first = rank(b) > rank(a) ? b : a;
   const operators = [...new Set([...(a.operators ?? []), ...(b.operators ?? [])])];
-  const fileReference = a.fileReference ?? b.fileReference;
+  const fileReferences = [...(a.fileReferences ?? []), ...(b.fileReferences ?? [])];
   return {
-    ...(fileReference ? { fileReference } : {}),
+    ...(fileReferences.length > 0 ? { fileReferences } : {}),
     command: first.rule ? first.command : (a.operators ? a : b).command,
     ...(first.rule ? { rule: first.rule } : {}),
     ...(operators.length > 0 ? { operators } : {}),
@@ -157,8 +160,8 @@ export function optionProblem(
   if (Array.isArray(property?.enum) && property.enum.includes(value)) return undefined;
   const short = value.length > 40 ? `${value.slice(0, 40)}…` : value;
   const shown = JSON.stringify(short);
-  const reference = exposure.fileReference;
-  if (reference?.reads(value)) {
+  const reference = exposure.fileReferences?.find((r) => r.reads(value));
+  if (reference) {
     if (reference.named)
       return `argument "${name}" is ${shown}: after ${reference.option} curl would read the file it names (${reference.file}); a value may not name a file for curl to read, so nothing was run (${reference.instead})`;
     return `argument "${name}" is ${shown}: after ${reference.option} curl would read it as ${reference.file ?? 'a file to send'}, not as the text itself; nothing was run (a template sends such text as is with ${reference.instead})`;

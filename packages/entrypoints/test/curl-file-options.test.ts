@@ -60,3 +60,134 @@ describe('values curl reads as a file when they start with @: write-out', () => 
     expect(await run(template, value)).toBe('ran');
   });
 });
+
+// Review finding: curl 8.3's variables (`--variable %HOME`, `--variable name@file`, then `--expand-data '{{name}}'`)
+// and the other options that name a file curl reads (`--etag-compare FILE`, `--netrc-file FILE`, `--cert FILE`, …)
+// took a template value without a refusal; curl up to 8.5 also takes any unambiguous abbreviation (`--upload-fi`),
+// and a form field's `;headers=@FILE` reads headers from a file.
+describe('curl variables: --variable imports files and environment variables, --expand-* reads them', () => {
+  it.each([
+    [`curl -s --variable {x} --expand-data '{{{{HOME}}}}' ${url}`, '%HOME', '--variable'],
+    [`curl -s --variable {x} ${url}`, '%HOME=none', '--variable'],
+    [`curl -s --variable {x} ${url}`, 'n[0-99]@/etc/passwd', '--variable'],
+    [`curl -s --variable %HOME --expand-data {x} ${url}`, '{{HOME}}', '--expand-data'],
+    [`curl -s --variable %HOME --expand-data "note={x}" ${url}`, 'a {{HOME:trim}}', '--expand-data'],
+    [`curl -s --variable %HOME --expand-data={x} ${url}`, '{{HOME}}', '--expand-data'],
+    [`curl -s --variable %HOME --expand-url "http://127.0.0.1:9/{x}"`, '{{HOME:url}}', '--expand-url'],
+    [`curl -s --variable %HOME --expand-header "X-Note: {x}" ${url}`, '{{HOME}}', '--expand-header'],
+    [`curl -s --variable %HOME --expand-json {x} ${url}`, '{"a":"{{HOME:json}}"}', '--expand-json'],
+    [`curl -s --variable %HOME --expand-user {x} ${url}`, 'me:{{HOME}}', '--expand-user'],
+    // the value completes a `{{` the template starts, or starts one the template completes
+    [`curl -s --variable %HOME --expand-data 'a{{'{x} ${url}`, '{HOME}}', '--expand-data'],
+    [`curl -s --variable %HOME --expand-data {x}'{{HOME}}}}' ${url}`, 'a{', '--expand-data'],
+  ])('%s refuses %s', async (template, value, option) => {
+    const message = await run(template, value);
+    expect(message).toMatch(/nothing was run/);
+    expect(message).toContain(`after ${option} curl would read`);
+  });
+
+  it.each([
+    // --expand-X is X: its own file forms read files too
+    [`curl -s --expand-data {x} ${url}`, '@/etc/passwd', '--expand-data'],
+    [`curl -s --expand-json {x} ${url}`, '@/etc/passwd', '--expand-json'],
+    [`curl -s --expand-header {x} ${url}`, '@/etc/passwd', '--expand-header'],
+    [`curl -s --expand-form {x} ${url}`, 'f=@/etc/passwd', '--expand-form'],
+    [`curl -s --expand-variable {x} ${url}`, 'n@/etc/passwd', '--expand-variable'],
+    [`curl -s --expand-upload-file ./{x} ${url}`, 'notes.txt', '--expand-upload-file'],
+    [`curl -s --expand-config {x} ${url}`, 'evil.cfg', '--expand-config'],
+  ])('%s refuses %s', async (template, value, option) => {
+    const message = await run(template, value);
+    expect(message).toMatch(/nothing was run/);
+    expect(message).toContain(`after ${option} curl would read`);
+  });
+
+  it.each([
+    [`curl -s --variable {x} ${url}`, 'name=@/etc/passwd'],
+    [`curl -s --expand-data {x} ${url}`, 'hello {x} and {"a":{"b":1}}'],
+    [`curl -s --expand-data {x} ${url}`, '{"a":1}'],
+    [`curl -s --expand-url "http://127.0.0.1:9/{x}"`, 'a/b'],
+  ])('%s sends %s', async (template, value) => {
+    expect(await run(template, value)).toBe('ran');
+  });
+});
+
+describe('every curl option whose value names a file curl reads', () => {
+  it.each([
+    ['--etag-compare {x}', '/etc/passwd', '--etag-compare'],
+    ['--etag-compare=./{x}', '../../etc/passwd', '--etag-compare'],
+    ['--netrc-file {x}', '/home/me/.netrc', '--netrc-file'],
+    ['-E {x}', '/home/me/client.pem', '-E'],
+    ['-sE{x}', '/home/me/client.pem', '-E'],
+    ['--cert {x}', '/home/me/client.pem', '--cert'],
+    ['--key {x}', '/home/me/.ssh/id_rsa', '--key'],
+    ['--pubkey {x}', '/home/me/.ssh/id_rsa.pub', '--pubkey'],
+    ['--cacert {x}', '/tmp/evil-ca.pem', '--cacert'],
+    ['--capath {x}', '/tmp', '--capath'],
+    ['--crlfile {x}', '/etc/passwd', '--crlfile'],
+    ['--proxy-cacert {x}', '/tmp/evil-ca.pem', '--proxy-cacert'],
+    ['--proxy-capath {x}', '/tmp', '--proxy-capath'],
+    ['--proxy-crlfile {x}', '/etc/passwd', '--proxy-crlfile'],
+    ['--proxy-cert {x}', '/home/me/client.pem', '--proxy-cert'],
+    ['--proxy-key {x}', '/home/me/.ssh/id_rsa', '--proxy-key'],
+    ['--knownhosts {x}', '/tmp/hosts', '--knownhosts'],
+    ['--hsts {x}', '/etc/passwd', '--hsts'],
+    ['--alt-svc {x}', '/etc/passwd', '--alt-svc'],
+    ['--ssl-sessions {x}', '/etc/passwd', '--ssl-sessions'],
+    ['--egd-file {x}', '/etc/passwd', '--egd-file'],
+    ['--random-file {x}', '/etc/passwd', '--random-file'],
+    ['--unix-socket {x}', '/var/run/docker.sock', '--unix-socket'],
+    ['--abstract-unix-socket {x}', 'docker', '--abstract-unix-socket'],
+  ])('curl -s %s refuses %s', async (options, value, option) => {
+    const message = await run(`curl -s ${options} ${url}`, value);
+    expect(message).toMatch(/nothing was run/);
+    expect(message).toContain(`after ${option} curl would read the file it names`);
+  });
+
+  it.each([
+    ['--url {x}', '@/tmp/urls.txt', '--url'],
+    ['--httpsig-key {x}', '@/home/me/key.hex', '--httpsig-key'],
+    ['-F note={x}', 'hi;headers=@/etc/passwd', '-F'],
+    ['-F "note=a {x}"', 'b; headers=</etc/passwd', '-F'],
+    ['-F ={x}', '@/etc/passwd', '-F'],
+    ['--form {x}', 'n=hi;type=text/plain;headers=@/etc/passwd', '--form'],
+    ['-w {x}', '%output{/home/me/.bashrc}%{url}', '-w'],
+    ['-w "code %{{http_code}} {x}"', '%output{>>/home/me/.bashrc}', '-w'],
+  ])('curl -s %s refuses %s', async (options, value, option) => {
+    const message = await run(`curl -s ${options} ${url}`, value);
+    expect(message).toMatch(/nothing was run/);
+    expect(message).toContain(`after ${option} curl would read it as`);
+  });
+
+  it.each([
+    // curl up to 8.5 (Debian 12's 7.88) takes any unambiguous abbreviation of a long option, in any case
+    ['--upload-fi {x}', '/etc/passwd'],
+    ['--conf {x}', '/tmp/evil.cfg'],
+    ['--etag-comp {x}', '/etc/passwd'],
+    ['--netrc-f {x}', '/home/me/.netrc'],
+    ['--data-b {x}', '@/etc/passwd'],
+    ['--DATA-BINARY {x}', '@/etc/passwd'],
+    ['--write-o {x}', '@/etc/passwd'],
+  ])('curl -s %s refuses %s', async (options, value) => {
+    expect(await run(`curl -s ${options} ${url}`, value)).toMatch(/nothing was run/);
+  });
+
+  it('a value in two places is checked against both (the second is not forgotten)', async () => {
+    const message = await run(`curl -s -w {x} -T {x} ${url}`, '/etc/passwd');
+    expect(message).toContain('after -T curl would read the file it names');
+  });
+
+  it.each([
+    // options that only write a file stay the approval rules' matter, like -o
+    ['--etag-save {x}', 'etag.txt'],
+    // an option that is a prefix of a file option is itself, not an abbreviation
+    ['--proxy {x}', 'http://127.0.0.1:9'],
+    ['--cert-type {x}', 'PEM'],
+    ['--key-type {x}', 'PEM'],
+    ['-F note={x}', 'hi;type=text/plain'],
+    ['-F note={x}', 'a headers line'],
+    ['-w {x}', 'took %{time_total}'],
+    ['--url {x}', 'http://127.0.0.1:9/'],
+  ])('curl -s %s sends %s', async (options, value) => {
+    expect(await run(`curl -s ${options} ${url}`, value)).toBe('ran');
+  });
+});
