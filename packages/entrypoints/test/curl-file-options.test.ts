@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { resolveEntrypoint } from '../src/index.js';
 
 // Review finding: `curl -T FILE` uploads a file and `curl -K FILE` reads options from one, like `-d @FILE`; a
@@ -14,6 +17,10 @@ const run = async (template: string, x: string) => {
     (error: { code: string; message: string }) => (error.code === 'bad-argument' ? error.message : 'ran'),
   );
 };
+// Options curl WRITES a file with (caches, -w %output{}) name a scratch file, never a real one: should a refusal ever
+// regress, curl runs as the test's user and writes its cache there at exit, whatever the connection did.
+const scratch = mkdtempSync(join(tmpdir(), 'birdie-curl-scratch-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 // port 9 (discard) is closed here: a value that is not refused makes curl fail to connect, which counts as ran
 const url = 'http://127.0.0.1:9/';
 
@@ -130,9 +137,9 @@ describe('every curl option whose value names a file curl reads', () => {
     ['--proxy-cert {x}', '/home/me/client.pem', '--proxy-cert'],
     ['--proxy-key {x}', '/home/me/.ssh/id_rsa', '--proxy-key'],
     ['--knownhosts {x}', '/tmp/hosts', '--knownhosts'],
-    ['--hsts {x}', '/etc/passwd', '--hsts'],
-    ['--alt-svc {x}', '/etc/passwd', '--alt-svc'],
-    ['--ssl-sessions {x}', '/etc/passwd', '--ssl-sessions'],
+    ['--hsts {x}', join(scratch, 'cache'), '--hsts'],
+    ['--alt-svc {x}', join(scratch, 'cache'), '--alt-svc'],
+    ['--ssl-sessions {x}', join(scratch, 'cache'), '--ssl-sessions'],
     ['--egd-file {x}', '/etc/passwd', '--egd-file'],
     ['--random-file {x}', '/etc/passwd', '--random-file'],
     ['--unix-socket {x}', '/var/run/docker.sock', '--unix-socket'],
@@ -150,8 +157,8 @@ describe('every curl option whose value names a file curl reads', () => {
     ['-F "note=a {x}"', 'b; headers=</etc/passwd', '-F'],
     ['-F ={x}', '@/etc/passwd', '-F'],
     ['--form {x}', 'n=hi;type=text/plain;headers=@/etc/passwd', '--form'],
-    ['-w {x}', '%output{/home/me/.bashrc}%{url}', '-w'],
-    ['-w "code %{{http_code}} {x}"', '%output{>>/home/me/.bashrc}', '-w'],
+    ['-w {x}', `%output{${join(scratch, 'out')}}%{url}`, '-w'],
+    ['-w "code %{{http_code}} {x}"', `%output{>>${join(scratch, 'out')}}`, '-w'],
   ])('curl -s %s refuses %s', async (options, value, option) => {
     const message = await run(`curl -s ${options} ${url}`, value);
     expect(message).toMatch(/nothing was run/);
@@ -178,7 +185,7 @@ describe('every curl option whose value names a file curl reads', () => {
 
   it.each([
     // options that only write a file stay the approval rules' matter, like -o
-    ['--etag-save {x}', 'etag.txt'],
+    ['--etag-save {x}', join(scratch, 'etag.txt')],
     // an option that is a prefix of a file option is itself, not an abbreviation
     ['--proxy {x}', 'http://127.0.0.1:9'],
     ['--cert-type {x}', 'PEM'],
