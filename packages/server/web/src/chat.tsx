@@ -337,6 +337,7 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
     api.cancel(session).catch((failure: unknown) => setError(errorText(failure)));
   };
 
+  const busy = chat.running || opening;
   const title = detail?.title || session;
   const totalIn = (detail?.inputTokens ?? 0) + chat.usage.inputTokens;
   const totalOut = (detail?.outputTokens ?? 0) + chat.usage.outputTokens;
@@ -348,14 +349,7 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
         <a href={hrefOf.skills(session)}>Skills</a>
       </header>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe: scrollable-region-focusable) */}
-      <div
-        class="log"
-        ref={log}
-        role="log"
-        aria-label="Conversation"
-        aria-busy={chat.running || opening}
-        tabIndex={0}
-      >
+      <div class="log" ref={log} role="log" aria-label="Conversation" aria-busy={busy} tabIndex={0}>
         {chat.items.map((item) => (
           <ItemView key={item.key} item={item} />
         ))}
