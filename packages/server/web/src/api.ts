@@ -21,6 +21,18 @@ export class ApiFailure extends Error {
   }
 }
 
+/**
+ * The request got no answer at all: the browser could not connect, or the connection failed before a response came
+ * (`fetch` rejected). A request refused at connect time never reached the server.
+ */
+export class Unreachable extends Error {
+  constructor(cause: unknown) {
+    super(`The server could not be reached (${cause instanceof Error ? cause.message : String(cause)})`, {
+      cause,
+    });
+  }
+}
+
 export interface StreamHandlers {
   onEvent(event: TurnEvent): void;
   /**
@@ -49,7 +61,12 @@ export class Api {
       },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     };
-    const response = await fetch(path, init);
+    let response: Response;
+    try {
+      response = await fetch(path, init);
+    } catch (error) {
+      throw new Unreachable(error);
+    }
     if (!response.ok) {
       const failure = await failureOf(response);
       if (failure.status === 401) this.onUnauthorized?.();

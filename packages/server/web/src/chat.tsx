@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { type Api, ApiFailure, type StreamHandlers } from './api.js';
+import { type Api, ApiFailure, type StreamHandlers, Unreachable } from './api.js';
 import { Approvals } from './approval.js';
 import { applyEvent, type ChatState, emptyChat, itemsOfHistory, untilLastPrompt } from './chat-state.js';
 import { focusLost } from './focus.js';
 import { ItemView } from './items.js';
+import { replayBelongs, unfinished } from './replay.js';
 import { hrefOf } from './route.js';
-import type { ApprovalDecision, ApprovalRequest, SessionDetail, TurnEvent } from './types.js';
+import type { ApprovalDecision, ApprovalRequest, Message, Run, SessionDetail, TurnEvent } from './types.js';
 
 /** How often an idle chat looks for a turn another tab (or client) started on the session. */
 const WATCH_MS = 3000;
@@ -31,10 +32,15 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** Whether the session's newest turn still runs (its newest top-level run, from the run log). */
-async function turnRunning(api: Api, session: string): Promise<boolean> {
+/** The session's newest turn in the run log (its newest top-level run, whichever front end ran it). */
+async function newestRun(api: Api, session: string): Promise<Run | undefined> {
   const { runs } = await api.runs({ session, limit: '10' });
-  return runs.find((r) => r.parentRunId === undefined)?.status === 'running';
+  return runs.find((r) => r.parentRunId === undefined);
+}
+
+/** Whether the session's newest turn still runs. */
+async function turnRunning(api: Api, session: string): Promise<boolean> {
+  return (await newestRun(api, session))?.status === 'running';
 }
 
 /** Whether none of the approvals shown here is pending any more (answered in another tab or on another device). */
@@ -49,6 +55,8 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
   const [error, setError] = useState<string>();
   const [draft, setDraft] = useState('');
   const [opened, setOpened] = useState(0);
+  // Until the history is shown and the replay of its last turn (if any) is in or dropped: the log is busy.
+  const [opening, setOpening] = useState(true);
   // The latest state for the async code below (a stream outlives many renders).
   const latest = useRef(chat);
   latest.current = chat;
@@ -69,12 +77,23 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
    * dropped) follows the turn again from its last recorded event (`GET …/events` with `Last-Event-ID`), waiting longer
    * between tries, so a worker that comes back — or the server ending the turn as lost — is seen here. `quiet`: a
    * replay of a turn that may have ended long ago; the chat says a turn runs only once one of its events comes.
-   * Rejects with the API's refusal (`ApiFailure`: nothing of a new turn ran, or the session is gone).
+   * `after`: the history shown, whose last turn the stream replays (a reopened chat): its events take the place of
+   * what the history shows after the last prompt once they show they are that prompt's turn (`replayBelongs`); a
+   * turn the history went past (a later prompt from another front end) is not shown. A quiet replay is held until
+   * then; a running turn is shown at once, and taken back if it turns out older.
+   * Rejects with the API's refusal (`ApiFailure`: nothing of a new turn ran, or the session is gone), or with
+   * `Unreachable` when its first request got no answer at all.
    */
   const stream = useCallback(
-    async (start: (h: StreamHandlers) => Promise<void>, { quiet = false } = {}) => {
-      const signal = gone.current.signal;
-      const before = latest.current.status;
+    async (
+      start: (h: StreamHandlers) => Promise<void>,
+      { quiet = false, after }: { quiet?: boolean; after?: Message[] } = {},
+    ) => {
+      // Ended when the chat closes, or when a replay turns out not to be the history's last turn.
+      const dropped = new AbortController();
+      const signal = AbortSignal.any([gone.current.signal, dropped.signal]);
+      const initial = latest.current;
+      const before = initial.status;
       let ended = false;
       let received = false;
       let cut: unknown;
@@ -82,30 +101,79 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
       // What the chat showed at the last recorded event: a reattach from its id sends all that came after again
       // (tokens as recorded, coalesced), so that part is dropped before and shown once.
       let recorded = latest.current;
+      const show = (event: TurnEvent) =>
+        update((s) =>
+          applyEvent(s.running ? s : { ...s, running: true, status: 'running' }, event, Date.now()),
+        );
+      const showId = (id: number) =>
+        update((s) => {
+          recorded = { ...s, lastId: id };
+          return recorded;
+        });
+      // A replay's events until it is known to be the last prompt's turn (a quiet one's are held meanwhile).
+      let judged = after === undefined;
+      const replayed: TurnEvent[] = [];
+      const held: Array<{ event: TurnEvent } | { id: number }> = [];
+      let opened = false;
+      const open = () => {
+        opened = true;
+        update((s) => {
+          recorded = { ...s, items: itemsOfHistory(untilLastPrompt(after ?? [])) };
+          return recorded;
+        });
+        for (const h of held.splice(0)) 'id' in h ? showId(h.id) : show(h.event);
+      };
+      const judge = (streamEnded: boolean) => {
+        const verdict = replayBelongs(after ?? [], replayed, streamEnded);
+        if (verdict === undefined) return;
+        judged = true;
+        if (verdict) {
+          if (!opened) open();
+          return;
+        }
+        // Older than the history's last prompt: the history as it was shown, nothing of this turn.
+        update(() => initial);
+        dropped.abort();
+      };
       const handlers: StreamHandlers = {
         signal,
-        onId: (id) =>
-          update((s) => {
-            recorded = { ...s, lastId: id };
-            return recorded;
-          }),
+        onId: (id) => {
+          if (dropped.signal.aborted) return;
+          if (judged || opened) showId(id);
+          else held.push({ id });
+        },
         onEvent: (event) => {
+          // What the rest of a dropped replay's last read held.
+          if (dropped.signal.aborted) return;
           received = true;
           if (isEnd(event)) ended = true;
-          update((s) =>
-            applyEvent(s.running ? s : { ...s, running: true, status: 'running' }, event, Date.now()),
-          );
+          if (judged) return show(event);
+          replayed.push(event);
+          // A running turn is shown as it comes (the history's last turn, unless its events say otherwise).
+          if (!quiet && !opened) open();
+          if (opened) show(event);
+          else held.push({ event });
+          judge(false);
         },
       };
       try {
         for (let tries = 0; ; tries++) {
           try {
             if (tries === 0) await start(handlers);
-            else await api.follow(session, recorded.lastId, handlers);
+            // A replay still held starts again from its first event: nothing of it is shown yet.
+            else if (!judged && !opened) {
+              replayed.length = 0;
+              held.length = 0;
+              await api.follow(session, undefined, handlers);
+            } else await api.follow(session, recorded.lastId, handlers);
             cut = undefined;
+            // The whole recorded turn came: it says whose it is.
+            if (!judged) judge(true);
           } catch (failure) {
             if (signal.aborted) return;
             if (failure instanceof ApiFailure) throw failure;
+            // The first request never got an answer: nothing of a new turn is known to have started.
+            if (tries === 0 && failure instanceof Unreachable) throw failure;
             cut = failure;
           }
           if (ended || signal.aborted) return;
@@ -156,28 +224,39 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
   useEffect(() => {
     gone.current = new AbortController();
     const signal = gone.current.signal;
+    setOpening(true);
     (async () => {
-      const [d, live] = await Promise.all([api.session(session), turnRunning(api, session)]);
+      const [d, newest] = await Promise.all([api.session(session), newestRun(api, session)]);
       if (signal.aborted) return;
+      const live = newest?.status === 'running';
       setDetail(d);
       setError(undefined);
-      // A prompt the history leaves unanswered, with nothing running or waiting: its turn failed before an answer
-      // was saved (its worker died, the model failed). The turn's recorded events say how (the partial answer, the
-      // error, its end); replayed, the chat shows what it showed live.
-      const unanswered = !live && d.pendingApprovals.length === 0 && d.messages.at(-1)?.role === 'human';
+      // A turn the history leaves unfinished (it stops on a prompt or on tool steps), with nothing running or waiting,
+      // or one the run log says failed or died: it ended before its answer was saved (its worker died, the model
+      // failed). The newest API turn's recorded events say how (the partial answer, the error, its end); replayed,
+      // the chat shows what it showed live — when that turn is the history's last (see `stream`'s `after`).
+      const stopped =
+        !live &&
+        d.pendingApprovals.length === 0 &&
+        (unfinished(d.messages) || newest?.status === 'died' || newest?.status === 'error');
       const next = emptyChat();
-      next.items = itemsOfHistory(live ? untilLastPrompt(d.messages) : d.messages);
+      next.items = itemsOfHistory(d.messages);
       next.pending = live ? [] : d.pendingApprovals;
       if (next.pending.length) next.status = 'waiting for approval';
       update(() => next);
-      if (live) await stream((h) => api.follow(session, undefined, h));
-      else if (unanswered) await stream((h) => api.follow(session, undefined, h), { quiet: true });
-    })().catch((failure: unknown) => {
-      if (!signal.aborted)
-        setError(
-          failure instanceof ApiFailure && failure.status === 404 ? 'No such chat.' : errorText(failure),
-        );
-    });
+      const follow = (h: StreamHandlers) => api.follow(session, undefined, h);
+      if (live) await stream(follow, { after: d.messages });
+      else if (stopped) await stream(follow, { quiet: true, after: d.messages });
+    })()
+      .catch((failure: unknown) => {
+        if (!signal.aborted)
+          setError(
+            failure instanceof ApiFailure && failure.status === 404 ? 'No such chat.' : errorText(failure),
+          );
+      })
+      .finally(() => {
+        if (!signal.aborted) setOpening(false);
+      });
     return () => gone.current.abort();
   }, [api, session, opened]);
 
@@ -226,11 +305,15 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
       seq: s.seq + 1,
     }));
     stream((h) => api.turn(session, prompt, h)).catch((failure: unknown) => {
-      // Refused before it started (the chat is busy in another tab, …): nothing was sent, so the message goes back
-      // into the box to send again, and no turn of this tab is said to run.
-      if (!(failure instanceof ApiFailure)) return;
+      // Refused before it started (the chat is busy in another tab, …), or the server never answered (it could not
+      // be reached): nothing was sent, so the message goes back into the box to send again, and no turn of this tab
+      // is said to run. (Should a request that got no answer have started a turn after all, the idle chat's watch
+      // finds it running and follows it.)
+      if (!(failure instanceof ApiFailure || failure instanceof Unreachable)) return;
       update((s) => ({ ...s, items: s.items.filter((item) => item.key !== key), status }));
       setDraft((d) => d || prompt);
+      if (failure instanceof Unreachable)
+        setError(`${failure.message}: the message was not sent. Send it again once the connection is back.`);
     });
   };
   const decide = (decisions: Record<string, ApprovalDecision>) => {
@@ -244,14 +327,17 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
         setOpened((n) => n + 1);
         return;
       }
-      // Refused (e.g. arguments the server found invalid): the calls still wait.
+      // Refused (e.g. arguments the server found invalid), or the server never answered: the calls still wait.
       update((s) => ({ ...s, pending, status: 'waiting for approval' }));
+      if (failure instanceof Unreachable)
+        setError(`${failure.message}: the answer was not sent. Send it again once the connection is back.`);
     });
   };
   const cancel = () => {
     api.cancel(session).catch((failure: unknown) => setError(errorText(failure)));
   };
 
+  const busy = chat.running || opening;
   const title = detail?.title || session;
   const totalIn = (detail?.inputTokens ?? 0) + chat.usage.inputTokens;
   const totalOut = (detail?.outputTokens ?? 0) + chat.usage.outputTokens;
@@ -263,7 +349,7 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
         <a href={hrefOf.skills(session)}>Skills</a>
       </header>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe: scrollable-region-focusable) */}
-      <div class="log" ref={log} role="log" aria-label="Conversation" aria-busy={chat.running} tabIndex={0}>
+      <div class="log" ref={log} role="log" aria-label="Conversation" aria-busy={busy} tabIndex={0}>
         {chat.items.map((item) => (
           <ItemView key={item.key} item={item} />
         ))}
