@@ -11,8 +11,8 @@ import { CURL_LONG_OPTIONS } from './curl-long-options.js';
  * value is refused at run time (bad-argument) where the template exposes it; the author sends text as is with curl's
  * raw forms (`--data-raw`, `--form-string`) or by writing the name part (`-F n={x}`).
  *
- * Options are read as curl reads them: a long option's value glued (`--data=…`) or the next word, a short one's glued
- * (`-d…`, `-sd…`) or the next word, and, as curl up to 8.5 does, any abbreviation of a long option (`--upload-fi`), in
+ * Options are read as curl reads them: a long option's value is the next word (curl 7.88 refuses `--data=…` as an unknown
+ * option; it is read as the option here, which only refuses more), a short one's glued (`-d…`, `-sd…`) or the next word, and, as curl up to 8.5 does, any abbreviation of a long option (`--upload-fi`), in
  * any case, as every option it could abbreviate. Options that only write a file (`-o`, `--etag-save`) are not here:
  * the code-taking table lists them for the approval rules.
  */
@@ -38,6 +38,16 @@ interface Form {
 }
 
 const startsWithAt = (value: string) => value.startsWith('@');
+/**
+ * Whether a match of `pattern` (global) in the template's text before the value and the value together ends inside
+ * the value: the value writes or completes it (`headers=` in the template, `@file` in the value). A match in the
+ * template's text alone is the author's own.
+ */
+function reachesInto(pattern: RegExp, prefix: string, value: string): boolean {
+  const text = prefix + value;
+  for (const match of text.matchAll(pattern)) if (match.index + match[0].length > prefix.length) return true;
+  return false;
+}
 const AT = (instead: string, file?: string): Form[] => [
   { where: 'start', reads: startsWithAt, instead, ...(file ? { file } : {}) },
 ];
@@ -47,7 +57,7 @@ const FORM: Form[] = [
   { where: 'content', reads: (value) => /^[@<]/.test(value), instead: '--form-string' },
   {
     where: 'anywhere',
-    reads: (value) => /headers=\s*[@<]/i.test(value),
+    reads: (value, prefix) => reachesInto(/headers=\s*[@<]/gi, prefix, value),
     file: 'a file of headers to send (headers=@file)',
     instead: '--form-string',
   },
@@ -79,7 +89,7 @@ const WRITE_OUT: Form[] = [
   },
   {
     where: 'anywhere',
-    reads: (value) => /%output\{/i.test(value),
+    reads: (value, prefix) => reachesInto(/%output\{/gi, prefix, value),
     file: 'a format that writes a file (%output{…})',
     instead: '-w and a format without %output{…}',
   },
@@ -93,6 +103,16 @@ const KEY = NAMED('as a key to sign with');
 const CERT = NAMED('as a client certificate');
 const CACHE = NAMED('as a cache, and rewrites it');
 const SOCKET = NAMED('as the socket to connect to (a local service, such as Docker)');
+/** `--pinnedpubkey FILE`, unless the value is the keys' hashes (`sha256//…;sha256//…`). */
+const PINNED: Form[] = [
+  {
+    where: 'anywhere',
+    reads: (value, prefix) => !/^sha256\/\//i.test(prefix.replace(/[\u0001\u0002]/g, '') + value),
+    file: 'as the public key to pin',
+    instead: "the keys' sha256// hashes written in the template",
+    named: true,
+  },
+];
 
 /** curl's long options (without `--`) whose value can name a file it reads. */
 const CURL: Readonly<Record<string, readonly Form[]>> = {
@@ -134,6 +154,12 @@ const CURL: Readonly<Record<string, readonly Form[]>> = {
   'ssl-sessions': CACHE,
   'egd-file': NAMED('for random data'),
   'random-file': NAMED('for random data'),
+  pinnedpubkey: PINNED,
+  'proxy-pinnedpubkey': PINNED,
+  engine: NAMED(
+    'as an OpenSSL engine, a shared library it loads and runs',
+    'an engine written in the template',
+  ),
   'unix-socket': SOCKET,
   'abstract-unix-socket': SOCKET,
 };
@@ -168,7 +194,9 @@ const expansion = (option: string): Form => ({
  * them (`-ow` is `-o w`, not `-w`).
  */
 const VALUE_LETTERS = 'AbcCdDeEFHKmoPQrtTuUwxXyYz';
-const FLAGS = `[${[...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'].filter((c) => !VALUE_LETTERS.includes(c)).join('')}]*`;
+/** curl's value-free short options: the letters that take no value, and -0 … -6, -# and -: (`-4T FILE` uploads FILE). */
+const FLAG_CHARS = `${[...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'].filter((c) => !VALUE_LETTERS.includes(c)).join('')}0-6#:`;
+const FLAGS = `[${FLAG_CHARS}]*`;
 const LETTERS = Object.keys(SHORT_NAMES).join('');
 /** A bundle ending in one of `SHORT_NAMES` (`-sd`), and the rest of the word, its glued value. */
 const SHORT = new RegExp(`^-${FLAGS}([${LETTERS}])(.*)$`, 's');
@@ -185,6 +213,24 @@ function longForms(word: string): readonly Form[] | undefined {
   // an abbreviation is read as each option it could be; the message names it as written
   if (expanded && names.length > 0) forms.push(expansion(names.length === 1 ? names[0]! : name));
   return forms.length > 0 ? forms : undefined;
+}
+
+/**
+ * Whether a `--` among curl's words ends its options: not when it is the value of the option before it (`-d --`,
+ * `-sH --`). A long option before it may take a value (curl's value-taking long options are not all listed here): its
+ * `--` is read as that value, which only ever refuses more.
+ */
+function endsOptions(words: readonly string[]): boolean {
+  return words.some((word, i) => {
+    if (word !== '--') return false;
+    const before = words[i - 1];
+    if (before === undefined || !before.startsWith('-') || before === '-') return true;
+    if (before.startsWith('--')) return before.includes('=');
+    // a short bundle takes the next word when its first value-taking letter ends it
+    const letters = before.slice(1);
+    const first = [...letters].findIndex((c) => VALUE_LETTERS.includes(c));
+    return first !== letters.length - 1;
+  });
 }
 
 interface Placement {
@@ -230,7 +276,7 @@ export function fileReferenceExposure(command: string): OptionExposure | undefin
   const curl = tokens.findIndex((t) => !t.op && t.text.replace(/^.*\//, '') === 'curl');
   if (curl === -1) return undefined;
   const args = tokens.slice(curl + 1);
-  if (args.some((t) => !t.op && t.text === '--')) return undefined; // operands only: URLs
+  if (endsOptions(args.filter((t) => !t.op).map((t) => t.text))) return undefined; // operands only: URLs
   // `partial` is the value's word up to the value (another value before it shows as \u0001)
   const previous = args.filter((t) => !t.op).at(-1)?.text;
   const placed = placement(partial, previous);

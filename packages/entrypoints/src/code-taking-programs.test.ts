@@ -35,6 +35,7 @@ describe('dangerousOption', () => {
     ['curl -sSLo out https://x', 1, 'file-write -o'],
     ['curl --output=out https://x', 1, 'file-write --output'],
     ['curl -O https://x', 1, 'file-write -O'],
+    ['curl --engine ./e.so https://x', 1, 'code --engine'],
     ['sort -o out in', 1, 'file-write -o'],
     ['tee a b', 2, 'file-write operand'],
     ['dd if=a of=b', 2, 'file-write of'],

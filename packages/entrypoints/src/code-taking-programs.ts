@@ -119,7 +119,6 @@ export interface SubcommandEntry {
 
 const code = (form: CodeForm, what: string) => ({ danger: 'code', form, what }) as const;
 const writes = (what: string) => ({ danger: 'file-write', what }) as const;
-/** Options that only take a value: listed so the value is not read as options. */
 /**
  * curl 8.3's `--expand-X` is option X with `{{variables}}` expanded in its value: the same danger (`--expand-output F`
  * writes F, `--expand-data V` takes V): every listed long option that takes a value gets its `expand-` twin.
@@ -131,6 +130,7 @@ const withCurlExpansion = (options: OptionEntry[]): OptionEntry[] => [
     .map(({ short: _short, ...o }) => ({ ...o, long: `expand-${o.long}` })),
 ];
 
+/** Options that only take a value: listed so the value is not read as options. */
 const values = (letters: string, longs: readonly string[] = []): OptionEntry[] => [
   ...[...letters].map((short) => ({ short })),
   ...longs.map((long) => ({ long })),
@@ -812,6 +812,7 @@ const PROGRAMS: readonly ProgramEntry[] = [
       { long: 'alt-svc', ...writes('writes the Alt-Svc cache to the file') },
       { long: 'ssl-sessions', ...writes('writes the TLS session cache to the file') },
       { short: 'K', long: 'config', ...code('setting', 'reads options from the file (any of these)') },
+      { long: 'engine', ...code('file', 'loads an OpenSSL engine, a shared library') },
       ...values('AbdEeFHmrTuUwXxYyzCPQt', ['data', 'header', 'user', 'request', 'url', 'write-out']),
       ...values('', ['data-raw', 'data-binary', 'data-urlencode', 'form', 'max-time', 'proxy']),
     ]),

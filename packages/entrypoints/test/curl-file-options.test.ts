@@ -17,8 +17,9 @@ const run = async (template: string, x: string) => {
     (error: { code: string; message: string }) => (error.code === 'bad-argument' ? error.message : 'ran'),
   );
 };
-// Options curl WRITES a file with (caches, -w %output{}) name a scratch file, never a real one: should a refusal ever
-// regress, curl runs as the test's user and writes its cache there at exit, whatever the connection did.
+// Files curl would write (caches, -w %output{}) or read options from (-K) are in a scratch folder, never a real file or
+// one anyone could plant in /tmp: should a refusal ever regress, curl runs as the test's user, writes its caches at exit
+// whatever the connection did, and a planted config could name any file to write.
 const scratch = mkdtempSync(join(tmpdir(), 'birdie-curl-scratch-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 // port 9 (discard) is closed here: a value that is not refused makes curl fail to connect, which counts as ran
@@ -31,9 +32,9 @@ describe('values curl reads as a file of its own: upload, config', () => {
     [`curl -sT {x} ${url}`, '-T', '/etc/passwd'],
     [`curl --upload-file {x} ${url}`, '--upload-file', '/etc/passwd'],
     [`curl --upload-file={x} ${url}`, '--upload-file', '/etc/passwd'],
-    [`curl -K {x} ${url}`, '-K', '/tmp/evil.cfg'],
-    [`curl -sK{x} ${url}`, '-K', '/tmp/evil.cfg'],
-    [`curl --config {x} ${url}`, '--config', '/tmp/evil.cfg'],
+    [`curl -K {x} ${url}`, '-K', join(scratch, 'evil.cfg')],
+    [`curl -sK{x} ${url}`, '-K', join(scratch, 'evil.cfg')],
+    [`curl --config {x} ${url}`, '--config', join(scratch, 'evil.cfg')],
     [`curl --config={x} ${url}`, '--config', '-'],
     // anywhere in the word: the whole word is the file's name
     [`curl -T ./{x} ${url}`, '-T', '../../etc/passwd'],
@@ -101,7 +102,7 @@ describe('curl variables: --variable imports files and environment variables, --
     [`curl -s --expand-form {x} ${url}`, 'f=@/etc/passwd', '--expand-form'],
     [`curl -s --expand-variable {x} ${url}`, 'n@/etc/passwd', '--expand-variable'],
     [`curl -s --expand-upload-file ./{x} ${url}`, 'notes.txt', '--expand-upload-file'],
-    [`curl -s --expand-config {x} ${url}`, 'evil.cfg', '--expand-config'],
+    [`curl -s --expand-config {x} ${url}`, join(scratch, 'evil.cfg'), '--expand-config'],
   ])('%s refuses %s', async (template, value, option) => {
     const message = await run(template, value);
     expect(message).toMatch(/nothing was run/);
@@ -168,7 +169,7 @@ describe('every curl option whose value names a file curl reads', () => {
   it.each([
     // curl up to 8.5 (Debian 12's 7.88) takes any unambiguous abbreviation of a long option, in any case
     ['--upload-fi {x}', '/etc/passwd'],
-    ['--conf {x}', '/tmp/evil.cfg'],
+    ['--conf {x}', join(scratch, 'evil.cfg')],
     ['--etag-comp {x}', '/etc/passwd'],
     ['--netrc-f {x}', '/home/me/.netrc'],
     ['--data-b {x}', '@/etc/passwd'],
@@ -196,5 +197,56 @@ describe('every curl option whose value names a file curl reads', () => {
     ['--url {x}', 'http://127.0.0.1:9/'],
   ])('curl -s %s sends %s', async (options, value) => {
     expect(await run(`curl -s ${options} ${url}`, value)).toBe('ran');
+  });
+});
+
+describe('review: what curl reads that the first table missed', () => {
+  it.each([
+    // a bundle may hold curl's value-free options that are not letters (-0 … -6, -#, -:)
+    ['-4T {x}', '/etc/hostname', '-T'],
+    ['-#d {x}', '@/etc/hostname', '-d'],
+    ['-0F {x}', 'n=@/etc/hostname', '-F'],
+    ['-:K{x}', join(scratch, 'none.cfg'), '-K'],
+  ])('curl -s %s refuses %s', async (options, value, option) => {
+    const message = await run(`curl -s ${options} ${url}`, value);
+    expect(message).toMatch(/nothing was run/);
+    expect(message).toContain(`after ${option} curl would read`);
+  });
+
+  it.each([
+    // the template writes `headers=` and the value completes the file reference
+    ['-F "n=hi;headers={x}"', '@/etc/hostname', '-F'],
+    ['-F "n=hi;head{x}"', 'ers=</etc/hostname', '-F'],
+    // the template writes `%output` and the value opens its file
+    ['-w "%output{x}"', `{${join(scratch, 'out')}}`, '-w'],
+  ])('curl -s %s refuses %s', async (options, value, option) => {
+    const message = await run(`curl -s ${options} ${url}`, value);
+    expect(message).toMatch(/nothing was run/);
+    expect(message).toContain(`after ${option} curl would read it as`);
+  });
+
+  it('a `--` that is the value of the option before it does not end the options', async () => {
+    const message = await run(`curl -s -d -- -T {x} ${url}`, '/etc/hostname');
+    expect(message).toContain('after -T curl would read the file it names');
+  });
+
+  it('a `--` after a complete option ends them: what follows is a URL', async () => {
+    expect(await run('curl -s -- {x}', 'http://127.0.0.1:9/-T')).toBe('ran');
+  });
+
+  it.each([
+    ['--pinnedpubkey {x}', '/etc/hostname', '--pinnedpubkey'],
+    ['--proxy-pinnedpubkey {x}', '/etc/hostname', '--proxy-pinnedpubkey'],
+    ['--engine {x}', join(scratch, 'engine.so'), '--engine'],
+  ])('curl -s %s refuses %s', async (options, value, option) => {
+    const message = await run(`curl -s ${options} ${url}`, value);
+    expect(message).toMatch(/nothing was run/);
+    expect(message).toContain(`after ${option} curl would read the file it names`);
+  });
+
+  it('a pinned key given as hashes is text, not a file', async () => {
+    expect(
+      await run(`curl -s --pinnedpubkey {x} ${url}`, 'sha256//YhKJKSzoTt2b5FP18fvpHo7fJYqQCjAa3HWY3tvRMwE='),
+    ).toBe('ran');
   });
 });
