@@ -17,7 +17,7 @@ describe('a message whose request never reaches the server', { timeout: 60_000 }
     await proxy.close();
   });
 
-  it('goes back into the message box with an error saying it was not sent, and no turn is said to have run', async () => {
+  it('goes back into the message box with an error saying it may not have been sent, and no turn is said to have run', async () => {
     const session = await web.store.sessions.create('alice', { perUser: true });
     let turns = 0;
     web.runtime.script = async ({ handlers }) => {
@@ -36,7 +36,7 @@ describe('a message whose request never reaches the server', { timeout: 60_000 }
       await page.keyboard.press('Enter');
       const alert = page.locator('main.chat [role=alert]');
       await alert.waitFor();
-      expect(await alert.innerText()).toMatch(/not sent/);
+      expect(await alert.innerText()).toMatch(/may not have been sent/);
       expect(await page.inputValue('#prompt')).toBe('my important question');
       expect(await page.locator('.log').innerText()).not.toContain('my important question');
       expect(await page.locator('.turn-status').innerText()).toBe('Ready');

@@ -306,14 +306,16 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
     }));
     stream((h) => api.turn(session, prompt, h)).catch((failure: unknown) => {
       // Refused before it started (the chat is busy in another tab, …), or the server never answered (it could not
-      // be reached): nothing was sent, so the message goes back into the box to send again, and no turn of this tab
-      // is said to run. (Should a request that got no answer have started a turn after all, the idle chat's watch
-      // finds it running and follows it.)
+      // be reached, or the connection broke before an answer): the message goes back into the box, and no turn of
+      // this tab is said to run. A request that got no answer may still have started a turn: the message says so, and
+      // the idle chat's watch finds such a turn running and follows it.
       if (!(failure instanceof ApiFailure || failure instanceof Unreachable)) return;
       update((s) => ({ ...s, items: s.items.filter((item) => item.key !== key), status }));
       setDraft((d) => d || prompt);
       if (failure instanceof Unreachable)
-        setError(`${failure.message}: the message was not sent. Send it again once the connection is back.`);
+        setError(
+          `${failure.message}: the message may not have been sent. It is back in the box: if no answer starts in a few seconds, send it again.`,
+        );
     });
   };
   const decide = (decisions: Record<string, ApprovalDecision>) => {
@@ -330,7 +332,9 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
       // Refused (e.g. arguments the server found invalid), or the server never answered: the calls still wait.
       update((s) => ({ ...s, pending, status: 'waiting for approval' }));
       if (failure instanceof Unreachable)
-        setError(`${failure.message}: the answer was not sent. Send it again once the connection is back.`);
+        setError(
+          `${failure.message}: the answer may not have been sent. If the calls still wait in a few seconds, answer again.`,
+        );
     });
   };
   const cancel = () => {
