@@ -85,11 +85,17 @@ export function grantsBridge(store: Store, defaultUser: string, rollBack: (sessi
       if (sessions.get(sessionId)?.pending === 0) sessions.delete(sessionId);
     },
     /**
-     * Waits for the writes queued so far and throws why the session's grants were not saved (its change is rolled
-     * back by then); without a session, the first failure of any. A failure is reported once.
+     * Waits until the session has no write in flight (a change queued meanwhile carries the earlier ones: when it saves,
+     * they are saved) and throws why its grants were not saved (its change is rolled back by then); without a session,
+     * until no session has one, and the first failure of any. A failure is reported once.
      */
     async flush(sessionId?: string) {
-      await writes;
+      const busy = () =>
+        sessionId === undefined
+          ? [...sessions.values()].some((entry) => entry.pending > 0)
+          : (sessions.get(sessionId)?.pending ?? 0) > 0;
+      do await writes;
+      while (busy());
       const failed = sessionId === undefined ? [...sessions.values()] : [sessions.get(sessionId)];
       const first = failed.find((entry) => entry?.failure)?.failure;
       for (const entry of failed) if (entry) entry.failure = undefined;

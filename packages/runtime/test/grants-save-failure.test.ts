@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { grantsBridge } from '../src/grants-bridge.js';
 import { sessionSkills, setSessionSkill } from '../src/session-skills.js';
 import { createSession } from '../src/session-start.js';
 import { applySkillFlags } from '../src/skill-flags.js';
@@ -70,5 +71,36 @@ describe('a grant the store refuses is not kept in memory', () => {
       // Back to off for the next order; the kept session's save works.
       await setSessionSkill(rt, kept.id, 'quiet', false);
     }
+  });
+});
+
+describe('the grants bridge: a failed write followed by one that saves', () => {
+  it("a save waits for the session's later write: when that one saves, the earlier change is saved and not reported", async () => {
+    const rt = await tempRuntime({}, cleanups);
+    const session = await createSession(rt);
+    // The first write of the store is refused (a lock another process held, say); the next goes to the real store.
+    let refused = false;
+    const store = {
+      ...rt.store,
+      grants: {
+        ...rt.store.grants,
+        set: (...args: Parameters<typeof rt.store.grants.set>) => {
+          if (refused) return rt.store.grants.set(...args);
+          refused = true;
+          return Promise.reject(Object.assign(new Error('database is locked'), { code: 'locked' }));
+        },
+      },
+    } as typeof rt.store;
+    const rolledBack: string[] = [];
+    const bridge = grantsBridge(store, rt.userId, (id) => rolledBack.push(id));
+    await bridge.load(session.id, rt.userId);
+    bridge.policyStore.set(session.id, { enabled: ['a'], disabled: [] });
+    const first = bridge.flush(session.id);
+    // A second change arrives before the first write settles: it carries the first one.
+    bridge.policyStore.set(session.id, { enabled: ['a', 'b'], disabled: [] });
+    await expect(first).resolves.toBeUndefined();
+    expect(rolledBack).toEqual([]);
+    expect(await rt.store.grants.get(session.id, rt.userId)).toMatchObject({ enabled: ['a', 'b'] });
+    expect(bridge.policyStore.get(session.id)).toMatchObject({ enabled: ['a', 'b'] });
   });
 });
