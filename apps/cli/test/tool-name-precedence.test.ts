@@ -74,7 +74,9 @@ describe('a tool name declared by two skills (report #5)', { timeout: 90_000 }, 
   });
 });
 
-describe('birdie skills check DIR with a tool name two of its skills declare (report #8)', { timeout: 60_000 }, () => {
+describe('birdie skills check DIR with a tool name two of its skills declare (report #8)', {
+  timeout: 60_000,
+}, () => {
   it('reports the second declaration at its ### line, naming the first, as the loaded check does', async () => {
     const dup = join(box.cwd, 'dup');
     const alpha = await write(dup, 'alpha', toolSkill('alpha', 'lookup', 'alpha'));

@@ -189,7 +189,10 @@ describe('tool ownership', () => {
       version: 1,
       defaults: ['FS'],
       scanned: [
-        { directory: bundled, skills: [makeSkill('fs', { dir: '/b/fs', tools: ['lookup'], enabledByDefault: false })] },
+        {
+          directory: bundled,
+          skills: [makeSkill('fs', { dir: '/b/fs', tools: ['lookup'], enabledByDefault: false })],
+        },
         {
           directory: explicit,
           skills: [makeSkill('spare', { dir: '/x/spare', tools: ['lookup'], enabledByDefault: false })],
