@@ -59,7 +59,7 @@ describe('schemas that can never validate (report #9)', { timeout: 90_000 }, () 
     const check = await cli(['skills', 'check', 's']);
     expect(check.code).toBe(1);
     expect(check.stdout).toMatch(
-      /s\/conv\/SKILL\.md:17:7 {2}warning {2}Schema `properties\.unit\.default`: `default` "kelvin" does not fit its own schema: .*celsius.* {2}skill-parser:tool-invalid-default/,
+      /s\/conv\/SKILL\.md:17:7 {2}warning {2}Schema `properties\.unit\.default`: `default` "kelvin" does not fit its own schema \(not one of \["celsius","fahrenheit"\]\); every call that leaves it out fails {2}skill-parser:tool-invalid-default/,
     );
     expect(check.stdout).toMatch(
       /s\/conv\/SKILL\.md:26:14 {2}error {2}Schema is not a valid JSON Schema: `properties\.value\.type`: `type` must be one of array, boolean, integer, null, number, object, string .* {2}skill-parser:tool-invalid-schema/,

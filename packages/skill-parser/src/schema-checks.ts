@@ -327,6 +327,15 @@ function* withDefaults(
         yield* withDefaults(sub, [...path, key, String(index)]);
 }
 
+/** A validator error as a clause: `Instance does not match any of ["a","b"].` → `not one of ["a","b"]`. */
+function reasonOf(error: string | undefined): string {
+  if (!error) return 'invalid';
+  return error
+    .replace(/\.$/, '')
+    .replace(/^Instance does not match any of /, 'not one of ')
+    .replace(/^Instance type "(\w+)" is invalid\. Expected "(\w+)"$/, 'expected $2, not $1');
+}
+
 /** Defaults their own schema refuses: filled in, they fail every call that leaves the value out. */
 function defaultProblems(schema: unknown): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
@@ -339,7 +348,7 @@ function defaultProblems(schema: unknown): SchemaProblem[] {
     const first = leafErrors(result.errors)[0];
     problems.push({
       path: [...path, 'default'],
-      message: `\`default\` ${JSON.stringify(value)} does not fit its own schema: ${first?.error ?? 'invalid'}`,
+      message: `\`default\` ${JSON.stringify(value)} does not fit its own schema (${reasonOf(first?.error)})`,
     });
   }
   return problems;
