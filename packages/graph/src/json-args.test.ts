@@ -28,4 +28,27 @@ describe('tool arguments', () => {
     expect(wrongType.ok).toBe(false);
     if (!wrongType.ok) expect(wrongType.error).toMatch(/max_results/);
   });
+
+  it('says the schema is broken, not the arguments, when no call could satisfy it', () => {
+    const badDefault = argsPreparer({
+      type: 'object',
+      properties: { unit: { type: 'string', enum: ['celsius', 'fahrenheit'], default: 'kelvin' } },
+    });
+    const left = badDefault({});
+    expect(left.ok).toBe(false);
+    if (!left.ok) {
+      expect(left.error).toMatch(/^The tool's schema is broken \(not your arguments\)/);
+      expect(left.error).toContain('properties.unit.default');
+      expect(left.error).not.toContain('fix them');
+    }
+    const misspelt = argsPreparer({ type: 'object', properties: { value: { type: 'nubmer' } } })({
+      value: 1,
+    });
+    expect(misspelt.ok).toBe(false);
+    if (!misspelt.ok) expect(misspelt.error).toContain('properties.value.type');
+    // The model's own mistake against a sound schema is still the model's to fix.
+    const sound = argsPreparer({ type: 'object', properties: { n: { type: 'number' } } })({ n: 'x' });
+    if (!sound.ok) expect(sound.error).toMatch(/^Invalid arguments, fix them/);
+    expect(sound.ok).toBe(false);
+  });
 });

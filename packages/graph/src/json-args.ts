@@ -1,3 +1,4 @@
+import { schemaProblems } from '@birdie/skill-parser';
 import { Validator } from '@langchain/core/utils/json_schema';
 
 type Schema = Record<string, unknown>;
@@ -33,6 +34,9 @@ export function argsPreparer(input: Schema): (args: Record<string, unknown>) => 
     const withDefaults = applyDefaults(schema, args);
     const result = validator.validate(withDefaults);
     if (result.valid) return { ok: true, args: withDefaults };
+    // A schema nothing satisfies (or a default it refuses) is the skill's mistake: the model must not be told to fix it.
+    const broken = brokenSchema(schema);
+    if (broken) return { ok: false, error: broken };
     const details = result.errors
       .filter((e) => e.keyword !== 'properties' && e.keyword !== '$ref')
       .map(
@@ -44,6 +48,15 @@ export function argsPreparer(input: Schema): (args: Record<string, unknown>) => 
       error: `Invalid arguments, fix them and call again:\n${[...new Set(details)].join('\n') || '- (schema mismatch)'}`,
     };
   };
+}
+
+/** The error for a call whose tool's schema is itself broken, or undefined when the schema is sound. */
+function brokenSchema(schema: Schema): string | undefined {
+  const { invalid, defaults } = schemaProblems(schema);
+  const problems = [...invalid, ...defaults];
+  if (problems.length === 0) return undefined;
+  const lines = problems.map((p) => `- ${p.path.join('.') || '(schema)'}: ${p.message}`);
+  return `The tool's schema is broken (not your arguments), so no call can succeed until its skill is fixed; tell the user:\n${lines.join('\n')}`;
 }
 
 /**

@@ -14,6 +14,8 @@ export interface PlacedSkill {
   directory: SkillDirectory;
   /** Load position (folder precedence, then file path): "later" in every rule means a higher number. */
   order: number;
+  /** The folder's position in precedence order (higher wins). */
+  folder: number;
 }
 
 /** What one agents folder yielded. */
@@ -66,18 +68,21 @@ const AGENTS: Wording = {
 function resolveNames<T extends Named>(
   scanned: ReadonlyArray<{ directory: SkillDirectory; items: readonly T[] }>,
   words: Wording,
-): { placed: Array<{ item: T; directory: SkillDirectory; order: number }>; messages: VFileMessage[] } {
-  type Placed = { item: T; directory: SkillDirectory; order: number };
+): {
+  placed: Array<{ item: T; directory: SkillDirectory; order: number; folder: number }>;
+  messages: VFileMessage[];
+} {
+  type Placed = { item: T; directory: SkillDirectory; order: number; folder: number };
   const byName = new Map<string, Placed>();
   const messages: VFileMessage[] = [];
   const { noun } = words;
   let order = 0;
-  for (const { directory, items } of scanned) {
+  for (const [folder, { directory, items }] of scanned.entries()) {
     const sorted = [...items].sort((a, b) => compareText(a.file, b.file));
     for (const item of sorted) {
       const key = item.name.toLowerCase();
       const previous = byName.get(key);
-      const current: Placed = { item, directory, order: order++ };
+      const current: Placed = { item, directory, order: order++, folder };
       if (!previous) {
         byName.set(key, current);
         continue;
@@ -129,7 +134,7 @@ export function resolveLayers(scanned: readonly ScannedDirectory[]): {
     SKILLS,
   );
   return {
-    placed: placed.map(({ item, directory, order }) => ({ skill: item, directory, order })),
+    placed: placed.map(({ item, directory, order, folder }) => ({ skill: item, directory, order, folder })),
     messages,
   };
 }
@@ -149,30 +154,55 @@ export function resolveAgentLayers(scanned: readonly ScannedAgentDirectory[]): {
   };
 }
 
+/** Whether a skill is on in a session that has granted nothing: `enabled_by_default`, or an application default. */
+function onByDefault(skill: Skill, defaults: ReadonlySet<string>): boolean {
+  return skill.enabledByDefault || defaults.has(skill.name.toLowerCase());
+}
+
 /**
- * Each tool name belongs to the first skill (in load order) that declares it. A later skill's clashing tool is
- * taken out of that skill's `tools`, so it appears in no index; the skill keeps its other tools.
+ * Which of two skills declaring the same tool keeps it: one that is on by default over one that is off (a disabled
+ * skill never takes a name from an enabled one), then the later folder (the layers' precedence: a user's folder over
+ * the bundled one), then, inside one folder, the first file by path.
  */
-export function claimTools(placed: readonly PlacedSkill[]): {
+function outranks(a: PlacedSkill, b: PlacedSkill, defaults: ReadonlySet<string>): boolean {
+  const on = Number(onByDefault(a.skill, defaults)) - Number(onByDefault(b.skill, defaults));
+  if (on !== 0) return on > 0;
+  if (a.folder !== b.folder) return a.folder > b.folder;
+  return a.order < b.order;
+}
+
+/**
+ * Each tool name belongs to one skill (see `outranks`). The other skills' tools of that name are taken out of their
+ * `tools`, so they appear in no index; those skills keep their other tools.
+ */
+export function claimTools(
+  placed: readonly PlacedSkill[],
+  defaults: readonly string[] = [],
+): {
   placed: PlacedSkill[];
   messages: VFileMessage[];
 } {
-  const owners = new Map<string, Skill>();
+  const on = new Set(defaults.map((name) => name.toLowerCase()));
+  const owners = new Map<string, PlacedSkill>();
+  for (const entry of placed)
+    for (const tool of entry.skill.tools) {
+      const owner = owners.get(tool.name);
+      if (!owner || outranks(entry, owner, on)) owners.set(tool.name, entry);
+    }
   const messages: VFileMessage[] = [];
   const result = placed.map((entry) => {
     const { skill } = entry;
     const kept = skill.tools.filter((tool) => {
-      const owner = owners.get(tool.name);
-      if (!owner) return true;
+      const owner = owners.get(tool.name)!;
+      if (owner === entry) return true;
       messages.push(
         registryMessage(
-          `Tool \`${tool.name}\` of skill \`${skill.name}\` is refused: skill \`${owner.name}\` (${owner.file}) already declares it`,
+          `Tool \`${tool.name}\` of skill \`${skill.name}\` is refused: skill \`${owner.skill.name}\` (${owner.skill.file}) declares it too and takes precedence`,
           { file: skill.file, line: tool.line, ruleId: RULES.toolNameClash, severity: 'warning' },
         ),
       );
       return false;
     });
-    for (const tool of kept) owners.set(tool.name, skill);
     return kept.length === skill.tools.length ? entry : { ...entry, skill: { ...skill, tools: kept } };
   });
   return { placed: result, messages };

@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../test/helpers.js';
@@ -71,7 +71,7 @@ describe('loadRegistry: layers', () => {
     expect(registry.messages).toEqual([]);
   });
 
-  it('refuses the later skill’s clashing tool, keeps the rest, and does so again on reload', async (t) => {
+  it('gives a clashing tool to the later folder, refuses the earlier one’s, and does so again on reload', async (t) => {
     const root = await tempDir(t);
     const first = await writeSkill(join(root, 'a'), { name: 'files', tools: ['read_file', 'write_file'] });
     const second = await writeSkill(join(root, 'b'), { name: 'notes', tools: ['add_note', 'read_file'] });
@@ -80,22 +80,23 @@ describe('loadRegistry: layers', () => {
     for (let round = 0; round < 2; round++) {
       const snapshot = registry.current();
       expect(snapshot.skills.map((s) => [s.name, s.tools.map((tool) => tool.name)])).toEqual([
-        ['files', ['read_file', 'write_file']],
-        ['notes', ['add_note']],
+        ['files', ['write_file']],
+        ['notes', ['add_note', 'read_file']],
         ['zzz', ['zzz_tool']],
       ]);
-      expect(snapshot.getTool('read_file')?.skill.file).toBe(first);
+      // Was: the first folder's skill kept it, against the folders' precedence (exploratory report #5).
+      expect(snapshot.getTool('read_file')?.skill.file).toBe(second);
       const clash = snapshot.messages.find((m) => m.ruleId === 'tool-name-clash');
-      expect(clash?.file).toBe(second);
-      expect(clash?.line).toBe(19); // the `### read_file` heading
+      expect(clash?.file).toBe(first);
+      expect(clash?.line).toBe((await readFile(first, 'utf8')).split('\n').indexOf('### read_file') + 1);
       expect(clash?.reason).toBe(
-        `Tool \`read_file\` of skill \`notes\` is refused: skill \`files\` (${first}) already declares it`,
+        `Tool \`read_file\` of skill \`files\` is refused: skill \`notes\` (${second}) declares it too and takes precedence`,
       );
       const policy = new SkillPolicy(registry);
       expect(policy.allowedTools('s').map((e) => `${e.skill.name}/${e.tool.name}`)).toEqual([
-        'files/read_file',
         'files/write_file',
         'notes/add_note',
+        'notes/read_file',
         'zzz/zzz_tool',
       ]);
       await registry.reload();

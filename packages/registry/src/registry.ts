@@ -113,6 +113,7 @@ class SkillRegistry implements LoadedRegistry {
         version: this.lastVersion + 1,
         scanned: trusted,
         scannedAgents: trustedAgents,
+        defaults: this.defaults,
         builtinTools,
         untrusted,
         scanMessages: [...[...results, ...agentResults].flatMap((result) => result.messages), ...messages],

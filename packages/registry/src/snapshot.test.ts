@@ -5,6 +5,7 @@ import type { SkillDirectory } from './types.js';
 
 const bundled: SkillDirectory = { path: '/b', layer: 'bundled' };
 const user: SkillDirectory = { path: '/u', layer: 'user' };
+const explicit: SkillDirectory = { path: '/x', layer: 'explicit' };
 const project: SkillDirectory = { path: '/p', layer: 'project' };
 
 const summary = (
@@ -116,20 +117,22 @@ describe('layering', () => {
 });
 
 describe('tool ownership', () => {
-  it('refuses the later skill’s clashing tool, naming both files, and keeps everything else', () => {
+  it('gives the tool to the later layer, refuses the earlier skill’s, naming both files, and keeps everything else', () => {
+    // Was: the bundled skill kept it and the user's was refused, against the layers' documented precedence
+    // (exploratory report #5).
     const snapshot = buildSnapshot({
       version: 1,
       scanned: [
         {
           directory: bundled,
-          skills: [makeSkill('fs', { dir: '/b/fs', tools: ['read_file', 'write_file'] })],
+          skills: [makeSkill('fs', { dir: '/b/fs', tools: ['read_file', { name: 'write_file', line: 9 }] })],
         },
         {
           directory: user,
           skills: [
             makeSkill('notes', {
               dir: '/u/notes',
-              tools: ['add_note', { name: 'read_file', line: 42 }],
+              tools: ['add_note', { name: 'write_file', line: 42 }],
               tags: ['t'],
             }),
             makeSkill('other', { dir: '/u/other', tools: ['other_tool'] }),
@@ -137,21 +140,66 @@ describe('tool ownership', () => {
         },
       ],
     });
-    expect(snapshot.getTool('read_file')?.skill.name).toBe('fs');
-    expect(snapshot.getSkill('notes')?.tools.map((t) => t.name)).toEqual(['add_note']);
-    expect(snapshot.getTool('add_note')?.skill.name).toBe('notes');
-    expect(snapshot.toolsByTag('t').map((e) => e.tool.name)).toEqual(['add_note']);
+    expect(snapshot.getTool('write_file')?.skill.name).toBe('notes');
+    expect(snapshot.getSkill('fs')?.tools.map((t) => t.name)).toEqual(['read_file']);
+    expect(snapshot.getSkill('notes')?.tools.map((t) => t.name)).toEqual(['add_note', 'write_file']);
+    expect(snapshot.toolsByTag('t').map((e) => e.tool.name)).toEqual(['add_note', 'write_file']);
     expect(snapshot.getTool('other_tool')?.skill.name).toBe('other');
     expect(summary(snapshot.messages)).toEqual([
       {
         ruleId: 'tool-name-clash',
         fatal: false,
-        file: '/u/notes/SKILL.md',
-        line: 42,
+        file: '/b/fs/SKILL.md',
+        line: 9,
         reason:
-          'Tool `read_file` of skill `notes` is refused: skill `fs` (/b/fs/SKILL.md) already declares it',
+          'Tool `write_file` of skill `fs` is refused: skill `notes` (/u/notes/SKILL.md) declares it too and takes precedence',
       },
     ]);
+  });
+
+  it('inside one folder, the first file by path keeps the tool', () => {
+    const snapshot = snapshotFromSkills([
+      makeSkill('beta', { dir: '/d/beta', tools: [{ name: 'lookup', line: 7 }] }),
+      makeSkill('alpha', { dir: '/d/alpha', tools: ['lookup'] }),
+    ]);
+    expect(snapshot.getTool('lookup')?.skill.name).toBe('alpha');
+    expect(summary(snapshot.messages).map((m) => [m.file, m.line, m.reason])).toEqual([
+      [
+        '/d/beta/SKILL.md',
+        7,
+        'Tool `lookup` of skill `beta` is refused: skill `alpha` (/d/alpha/SKILL.md) declares it too and takes precedence',
+      ],
+    ]);
+  });
+
+  it('a skill off by default never takes a tool from one that is on, whatever the layers', () => {
+    const on = buildSnapshot({
+      version: 1,
+      scanned: [
+        { directory: user, skills: [makeSkill('mine', { dir: '/u/mine', tools: ['lookup'] })] },
+        {
+          directory: explicit,
+          skills: [makeSkill('spare', { dir: '/x/spare', tools: ['lookup'], enabledByDefault: false })],
+        },
+      ],
+    });
+    expect(on.getTool('lookup')?.skill.name).toBe('mine');
+    // An application default counts as on.
+    const byDefaults = buildSnapshot({
+      version: 1,
+      defaults: ['FS'],
+      scanned: [
+        {
+          directory: bundled,
+          skills: [makeSkill('fs', { dir: '/b/fs', tools: ['lookup'], enabledByDefault: false })],
+        },
+        {
+          directory: explicit,
+          skills: [makeSkill('spare', { dir: '/x/spare', tools: ['lookup'], enabledByDefault: false })],
+        },
+      ],
+    });
+    expect(byDefaults.getTool('lookup')?.skill.name).toBe('fs');
   });
 
   it('gives no clash when the overriding skill redeclares the tools of the skill it replaces', () => {

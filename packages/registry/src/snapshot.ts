@@ -29,6 +29,9 @@ export interface SnapshotInput {
   scanned: readonly ScannedDirectory[];
   /** Agents folders in increasing precedence with the agents each yielded. */
   scannedAgents?: readonly ScannedAgentDirectory[];
+  /** Skill names the application enables by default (`LoadRegistryOptions.defaults`): they outrank skills that are off
+   * when two declare the same tool. */
+  defaults?: readonly string[];
   /** Tools the application provides itself (see `LoadRegistryOptions.builtinTools`). */
   builtinTools?: readonly string[];
   /** Diagnostics gathered while scanning (parser messages, unreadable folders). */
@@ -48,7 +51,7 @@ export function buildSnapshot(input: SnapshotInput): RegistrySnapshot {
   const layered = resolveLayers(input.scanned);
   // Refused tools are taken out before tool names are claimed, so a refused tool never blocks a good one.
   const checked = checkEntrypoints(layered.placed);
-  const claimed = claimTools(checked.placed);
+  const claimed = claimTools(checked.placed, input.defaults);
   const placed = [...claimed.placed].sort((a, b) => compareSkillNames(a.skill.name, b.skill.name));
   const agentLayers = resolveAgentLayers(input.scannedAgents ?? []);
   const agents = [...agentLayers.placed].sort((a, b) => compareSkillNames(a.agent.name, b.agent.name));

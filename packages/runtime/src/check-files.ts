@@ -63,7 +63,7 @@ export async function checkSkillFiles(
     messages.push(...(await shadowedMcpPrompts(io, flags, registry)));
     return { messages, loaded: skills.length, untrusted };
   }
-  const [parser, { checkSkillTools }] = await Promise.all([
+  const [parser, { checkSkillTools, REGISTRY_RULES, snapshotFromSkills }] = await Promise.all([
     import('@birdie/skill-parser'),
     import('@birdie/registry'),
   ]);
@@ -73,6 +73,7 @@ export async function checkSkillFiles(
     ...(await allowedToolsWarnings(skills)),
   ];
   const messages: DiagnosticLike[] = [];
+  const checked: Skill[] = [];
   let loaded = 0;
   for (const target of targets) {
     const info = await stat(target).catch(() => undefined);
@@ -88,8 +89,12 @@ export async function checkSkillFiles(
         }))
       : await parser.discoverSkills(target, { strict });
     loaded += result.skills.length;
+    checked.push(...result.skills);
     messages.push(...result.messages, ...(await problems(result.skills)));
   }
+  // Two of these skills declaring one tool name: loaded together, one of the two would be refused.
+  const together = snapshotFromSkills(checked).messages;
+  messages.push(...together.filter((m) => m.ruleId === REGISTRY_RULES.toolNameClash));
   return { messages, loaded, untrusted: [] };
 }
 

@@ -178,7 +178,10 @@ function recoverFields(text: string, base: number, reporter: Reporter): Frontmat
       (at) => at !== undefined && at >= base + start && (at < base + end || (last && at === base + end)),
     );
     const first = scratch.messages[0];
-    if (!inside && first) {
+    const again = reporter.messages.some(
+      (m) => first && m.ruleId === first.ruleId && m.reason === first.reason && m.line === first.line,
+    );
+    if (!inside && first && !again) {
       const place = first.place && 'start' in first.place ? first.place : undefined;
       reporter.report(
         first.ruleId as RuleId,

@@ -29,6 +29,7 @@ it('pins the public exports', async () => {
     'parseDuration',
     'parseSkill',
     'resolveArg',
+    'schemaProblems',
     'watchProblem',
   ]);
 });

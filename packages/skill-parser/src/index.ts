@@ -27,6 +27,7 @@ export { MODEL_TIER, MODEL_VENDORS, modelProblem } from './model.js';
 export { type ParseAgentOptions, type ParseAgentResult, parseAgent } from './parse-agent.js';
 export { type ParseSkillOptions, type ParseSkillResult, parseSkill } from './parse-skill.js';
 export { RULES, type RuleId, type RuleInfo, type Severity, STANDARD_RULES } from './rules.js';
+export { type SchemaProblem, schemaProblems } from './schema-checks.js';
 export type { SkillCache } from './skill-cache.js';
 export { ENTRYPOINT_SHAPE, TOOL_NAME } from './tool-block.js';
 export type {

@@ -16,8 +16,22 @@ function stringMap(value: unknown): Record<string, string> {
   return out;
 }
 
+/** What a value is, for "must be text (got a number)". */
+function kindOf(value: unknown): string {
+  if (Array.isArray(value)) return 'a list';
+  if (value === null) return 'null';
+  if (typeof value === 'object') return 'a mapping';
+  return typeof value === 'number' ? 'a number' : typeof value === 'boolean' ? 'true/false' : typeof value;
+}
+
 const stdio = z.object({
-  command: z.string({ error: 'stdio needs `command`' }).trim().min(1, 'stdio needs `command`'),
+  command: z
+    .string({
+      error: (issue) =>
+        issue.input === undefined ? 'stdio needs `command`' : `must be text (got ${kindOf(issue.input)})`,
+    })
+    .trim()
+    .min(1, 'stdio needs `command`'),
   args: z.array(scalarText, { error: 'expected a list of arguments' }).default([]),
   env: stringMapSchema.optional(),
   cwd: z.string({ error: 'expected a path' }).optional(),
@@ -108,10 +122,15 @@ export function parseMcpServer(
   }
   const parsed = (transport === 'stdio' ? stdio : remote).safeParse(raw);
   if (!parsed.success) {
-    const key = parsed.error.issues[0]?.path[0];
-    const at =
-      key === undefined || !has(String(key)) ? whole : childRange(field.node, String(key), base, whole).value;
-    reporter.report('invalid-mcp-server', `\`mcp_server\`: ${zodReason(parsed.error)}`, ...at);
+    // Every key's problem at once (the first per key), each at its value: one edit/check round fixes them all.
+    const seen = new Set<string>();
+    for (const issue of parsed.error.issues) {
+      const key = issue.path[0] === undefined ? '' : String(issue.path[0]);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const at = key === '' || !has(key) ? whole : childRange(field.node, key, base, whole).value;
+      reporter.report('invalid-mcp-server', `\`mcp_server\`: ${zodReason({ issues: [issue] })}`, ...at);
+    }
     return undefined;
   }
   if (transport === 'stdio') {

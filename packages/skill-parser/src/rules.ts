@@ -165,8 +165,14 @@ export const RULES = {
   'tool-invalid-schema': {
     severity: 'error',
     meaning:
-      "A tool's `schema` is not an object JSON Schema (`type: object`, `properties` a mapping, `required` a list of names), or its fenced JSON does not parse.",
+      "A tool's `schema` is not an object JSON Schema (`type: object`, `properties` a mapping, `required` a list of names), its fenced JSON does not parse, or a keyword is not valid JSON Schema (a misspelt `type` such as `strng`, an `enum` that is not a list): no argument could satisfy it.",
     fix: 'Write `schema:` as indented YAML or a ```yaml / ```json block with `type: object` at the top.',
+  },
+  'tool-invalid-default': {
+    severity: 'warning',
+    meaning:
+      "A `default` in a tool's schema does not fit its own schema (outside its `enum`, the wrong type, …): it is filled in for a call that leaves the value out, and that call then fails.",
+    fix: 'Make the `default` one of the values its schema allows, or remove it.',
   },
   'invalid-tool-name': {
     severity: 'error',

@@ -3,6 +3,7 @@ import type { Reporter } from './diagnostics.js';
 import { fastYaml } from './fast-yaml.js';
 import { MAX_YAML_DEPTH } from './limits.js';
 import type { Fence } from './outline.js';
+import { type SchemaProblem, schemaProblems } from './schema-checks.js';
 import { nextLine, type Source } from './source.js';
 import { type Entry, yamlValue } from './tool-entries.js';
 import type { JsonSchemaObject } from './types.js';
@@ -23,6 +24,8 @@ export function checkSchema(
   reporter: Reporter,
   start: number,
   end: number,
+  /** Where the schema's text ends, for finding its keys (default `end`). */
+  textEnd = end,
 ): JsonSchemaObject | undefined {
   const parsed = objectSchema.safeParse(value);
   if (!parsed.success) {
@@ -34,8 +37,47 @@ export function checkSchema(
     );
     return undefined;
   }
+  // A schema no argument could satisfy fails every call, and the model would be blamed: said here, at its place.
+  const { invalid, defaults } = schemaProblems(value);
+  const text = reporter.source?.text ?? '';
+  for (const problem of invalid) {
+    const at = locate(text, start, textEnd, problem);
+    reporter.report('tool-invalid-schema', `Schema is not a valid JSON Schema: ${describe(problem)}`, at, at);
+  }
+  if (invalid.length) return undefined;
+  for (const problem of defaults) {
+    const at = locate(text, start, textEnd, problem);
+    reporter.report(
+      'tool-invalid-default',
+      `Schema ${describe(problem)}; every call that leaves it out fails`,
+      at,
+      at,
+    );
+  }
   // The value itself, not zod's copy: a copy built by assignment loses a property named `__proto__`.
   return value as JsonSchemaObject;
+}
+
+function describe(problem: SchemaProblem): string {
+  return problem.path.length ? `\`${problem.path.join('.')}\`: ${problem.message}` : problem.message;
+}
+
+/**
+ * Where a problem's key is written, found by looking for each key of its path in turn, after the previous one, inside
+ * the schema's text (YAML or JSON); the schema's start when a key is not found (e.g. an index into a list).
+ */
+function locate(text: string, start: number, end: number, problem: SchemaProblem): number {
+  let at = start;
+  for (const key of problem.path) {
+    if (/^\d+$/.test(key)) continue;
+    const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const pattern = new RegExp(`(^|[\\s{,])["']?${escaped}["']?\\s*:`, 'gm');
+    pattern.lastIndex = at;
+    const found = pattern.exec(text.slice(0, end));
+    if (!found) return at;
+    at = found.index + found[1]!.length;
+  }
+  return at;
 }
 
 /** A tool's schema: from its `schema:` entry, or from its ```yaml / ```json fence. */
@@ -49,7 +91,9 @@ export function readSchema(
     const { ok, value } = yamlValue(source, entry, reporter);
     if (!ok) return undefined;
     if (value == null) return { type: 'object', properties: {} } satisfies JsonSchemaObject;
-    return checkSchema(value, reporter, entry.keyStart, entry.inlineStart);
+    const last = entry.lines.at(-1);
+    const textEnd = last ? last.start + last.text.length : entry.inlineStart + entry.inline.length;
+    return checkSchema(value, reporter, entry.keyStart, entry.inlineStart, textEnd);
   }
   if (!fence) return { type: 'object', properties: {} } satisfies JsonSchemaObject;
   // JSON is YAML 1.2: one parser gives exact positions (and duplicate keys) for both kinds of fence.

@@ -169,6 +169,36 @@ export function parseYaml(
   return composed;
 }
 
+/** What to do about a YAML error, for the errors quoting or re-indenting fixes; the others speak for themselves. */
+const YAML_HINTS: Partial<Record<string, string>> = {
+  BLOCK_AS_IMPLICIT_KEY: 'quote the value if it contains ": " or starts with a special character',
+  BAD_SCALAR_START: 'quote the value if it contains ": " or starts with a special character',
+  MULTILINE_IMPLICIT_KEY: 'quote the value if it contains ": " or starts with a special character',
+  TAB_AS_INDENT: 'indent with spaces',
+};
+
+/**
+ * The offset of the innermost `[` or `{` still open at `at` (scanning from `base`, outside quoted values and
+ * comments; an apostrophe inside a word is not a quote), or undefined when none is.
+ */
+function unclosedFlowStart(text: string, base: number, at: number): number | undefined {
+  const open: number[] = [];
+  let quote = '';
+  for (let i = base; i < at && i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = '';
+    } else if ((c === '"' || c === "'") && (i === base || /[\s[{,:]/.test(text[i - 1]!))) quote = c;
+    else if (c === '#' && (i === base || /\s/.test(text[i - 1]!))) {
+      const end = text.indexOf('\n', i);
+      i = end < 0 ? text.length : end;
+    } else if (c === '[' || c === '{') open.push(i);
+    else if (c === ']' || c === '}') open.pop();
+  }
+  return open.at(-1);
+}
+
 /** Reports YAML errors (syntax, duplicate keys) at their absolute offsets; returns whether there were any. */
 export function reportYamlErrors(
   errors: readonly YAMLError[],
@@ -183,14 +213,18 @@ export function reportYamlErrors(
       .slice(base + error.pos[0], lineEnd(text, base + error.pos[0]))
       .split(':')[0]!
       .trim();
+    const hint = YAML_HINTS[error.code];
     const reason = duplicate
       ? `Duplicate key \`${key}\` (keys must be unique)`
-      : `${label}: ${error.message.split('\n')[0]} (quote the value if it contains ": " or starts with a special character)`;
+      : `${label}: ${error.message.split('\n')[0]}${hint ? ` (${hint})` : ''}`;
+    // An unclosed `[` or `{` is found where the next line starts; the mistake is the bracket left open.
+    const opener =
+      error.code === 'BAD_INDENT' ? unclosedFlowStart(text, base, base + error.pos[0]) : undefined;
     reporter.report(
       duplicate ? 'duplicate-key' : 'yaml-syntax',
       reason,
-      base + error.pos[0],
-      base + error.pos[1],
+      opener ?? base + error.pos[0],
+      opener === undefined ? base + error.pos[1] : opener + 1,
     );
   }
   return errors.length > 0;

@@ -55,7 +55,7 @@ const CASES: Record<string, [birdie: string, why: string]> = {
   '23-allowed-tools-block-list': ['valid', ''],
   '24-allowed-tools-number': ['valid: value-converted 4:16', CONVERTED],
   '25-yaml-colon-in-plain-value': ['invalid: yaml-syntax 3:14', ''],
-  '26-yaml-unclosed-flow': ['invalid: yaml-syntax 4:1', ''],
+  '26-yaml-unclosed-flow': ['invalid: yaml-syntax 3:14', ''],
   '27-yaml-tab-indent': ['invalid: yaml-syntax 5:1', ''],
   '28-bom': [
     'valid: byte-order-mark 1:1',

@@ -1,0 +1,364 @@
+import { Validator } from '@cfworker/json-schema';
+
+// Checks of a tool's schema itself, at parse time: a schema no argument could satisfy (a misspelt `type`, an `enum`
+// that is not a list) or a `default` its own schema refuses makes every call fail, and the model would be told to fix
+// arguments it never sent. The validator is the one calls are checked with (@cfworker/json-schema).
+
+/**
+ * The JSON Schema draft-07 meta-schema (json-schema.org), self-contained. Tools are checked with draft 2020-12
+ * semantics; its meta-schema is split into vocabularies with `$dynamicRef`, which the validator does not follow into
+ * nested schemas, so draft-07's describes the keywords both share (and allows the newer ones).
+ */
+const META_SCHEMA = {
+  definitions: {
+    schemaArray: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        $ref: '#',
+      },
+    },
+    nonNegativeInteger: {
+      type: 'integer',
+      minimum: 0,
+    },
+    nonNegativeIntegerDefault0: {
+      allOf: [
+        {
+          $ref: '#/definitions/nonNegativeInteger',
+        },
+        {
+          default: 0,
+        },
+      ],
+    },
+    simpleTypes: {
+      enum: ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'],
+    },
+    stringArray: {
+      type: 'array',
+      items: {
+        type: 'string',
+      },
+      uniqueItems: true,
+      default: [],
+    },
+  },
+  type: ['object', 'boolean'],
+  properties: {
+    $id: {
+      type: 'string',
+      format: 'uri-reference',
+    },
+    $schema: {
+      type: 'string',
+      format: 'uri',
+    },
+    $ref: {
+      type: 'string',
+      format: 'uri-reference',
+    },
+    $comment: {
+      type: 'string',
+    },
+    title: {
+      type: 'string',
+    },
+    description: {
+      type: 'string',
+    },
+    default: true,
+    readOnly: {
+      type: 'boolean',
+      default: false,
+    },
+    examples: {
+      type: 'array',
+      items: true,
+    },
+    multipleOf: {
+      type: 'number',
+      exclusiveMinimum: 0,
+    },
+    maximum: {
+      type: 'number',
+    },
+    exclusiveMaximum: {
+      type: 'number',
+    },
+    minimum: {
+      type: 'number',
+    },
+    exclusiveMinimum: {
+      type: 'number',
+    },
+    maxLength: {
+      $ref: '#/definitions/nonNegativeInteger',
+    },
+    minLength: {
+      $ref: '#/definitions/nonNegativeIntegerDefault0',
+    },
+    pattern: {
+      type: 'string',
+      format: 'regex',
+    },
+    additionalItems: {
+      $ref: '#',
+    },
+    items: {
+      anyOf: [
+        {
+          $ref: '#',
+        },
+        {
+          $ref: '#/definitions/schemaArray',
+        },
+      ],
+      default: true,
+    },
+    maxItems: {
+      $ref: '#/definitions/nonNegativeInteger',
+    },
+    minItems: {
+      $ref: '#/definitions/nonNegativeIntegerDefault0',
+    },
+    uniqueItems: {
+      type: 'boolean',
+      default: false,
+    },
+    contains: {
+      $ref: '#',
+    },
+    maxProperties: {
+      $ref: '#/definitions/nonNegativeInteger',
+    },
+    minProperties: {
+      $ref: '#/definitions/nonNegativeIntegerDefault0',
+    },
+    required: {
+      $ref: '#/definitions/stringArray',
+    },
+    additionalProperties: {
+      $ref: '#',
+    },
+    definitions: {
+      type: 'object',
+      additionalProperties: {
+        $ref: '#',
+      },
+      default: {},
+    },
+    properties: {
+      type: 'object',
+      additionalProperties: {
+        $ref: '#',
+      },
+      default: {},
+    },
+    patternProperties: {
+      type: 'object',
+      additionalProperties: {
+        $ref: '#',
+      },
+      propertyNames: {
+        format: 'regex',
+      },
+      default: {},
+    },
+    dependencies: {
+      type: 'object',
+      additionalProperties: {
+        anyOf: [
+          {
+            $ref: '#',
+          },
+          {
+            $ref: '#/definitions/stringArray',
+          },
+        ],
+      },
+    },
+    propertyNames: {
+      $ref: '#',
+    },
+    const: true,
+    enum: {
+      type: 'array',
+      items: true,
+      minItems: 1,
+      uniqueItems: true,
+    },
+    type: {
+      anyOf: [
+        {
+          $ref: '#/definitions/simpleTypes',
+        },
+        {
+          type: 'array',
+          items: {
+            $ref: '#/definitions/simpleTypes',
+          },
+          minItems: 1,
+          uniqueItems: true,
+        },
+      ],
+    },
+    format: {
+      type: 'string',
+    },
+    contentMediaType: {
+      type: 'string',
+    },
+    contentEncoding: {
+      type: 'string',
+    },
+    if: {
+      $ref: '#',
+    },
+    // biome-ignore lint/suspicious/noThenProperty: the keyword `then` of JSON Schema itself
+    then: {
+      $ref: '#',
+    },
+    else: {
+      $ref: '#',
+    },
+    allOf: {
+      $ref: '#/definitions/schemaArray',
+    },
+    anyOf: {
+      $ref: '#/definitions/schemaArray',
+    },
+    oneOf: {
+      $ref: '#/definitions/schemaArray',
+    },
+    not: {
+      $ref: '#',
+    },
+  },
+  default: true,
+};
+
+export interface SchemaProblem {
+  /** Where, as keys from the schema's top (`['properties', 'unit', 'default']`). */
+  path: string[];
+  message: string;
+}
+
+let meta: Validator | undefined;
+
+/** The first failure of each place, without the "a subschema had errors" lines that only lead to it. */
+function leafErrors(
+  errors: ReadonlyArray<{
+    keywordLocation: string;
+    instanceLocation: string;
+    error: string;
+    keyword: string;
+  }>,
+) {
+  const seen = new Set<string>();
+  const out: Array<{ at: string; error: string }> = [];
+  for (const e of errors) {
+    if (
+      ['$ref', 'properties', 'allOf', 'items', 'additionalProperties', 'anyOf', 'patternProperties'].includes(
+        e.keyword,
+      )
+    )
+      continue;
+    if (seen.has(e.instanceLocation)) continue;
+    seen.add(e.instanceLocation);
+    out.push({ at: e.instanceLocation, error: e.error });
+  }
+  return out;
+}
+
+function pathOf(pointer: string): string[] {
+  return pointer
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter((part) => part !== '')
+    .map((part) => decodeURIComponent(part).replaceAll('~1', '/').replaceAll('~0', '~'));
+}
+
+const TYPES = ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'];
+
+/** Why a schema is not a valid JSON Schema (its keywords checked against the meta-schema), or nothing. */
+function metaProblems(schema: unknown): SchemaProblem[] {
+  meta ??= new Validator(META_SCHEMA as never, '7', false);
+  const result = meta.validate(schema);
+  if (result.valid) return [];
+  const problems = leafErrors(result.errors).map(({ at, error }) => {
+    const path = pathOf(at);
+    const last = path.at(-1);
+    const parent = path.at(-2);
+    const message =
+      last === 'type' || parent === 'type'
+        ? `\`type\` must be one of ${TYPES.join(', ')} (or a list of them)`
+        : error.replace(/^Instance type "(\w+)" is invalid\. Expected "(\w+)"\.$/, 'expected $2, not $1');
+    return { path: last !== 'type' && parent === 'type' ? path.slice(0, -1) : path, message };
+  });
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const key = `${p.path.join('/')}\n${p.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Each sub-schema with a `default`, with its path (where calls get defaults filled in, and more). */
+function* withDefaults(
+  schema: unknown,
+  path: string[] = [],
+): Generator<{ schema: Record<string, unknown>; path: string[] }> {
+  if (!isObject(schema)) return;
+  if (Object.hasOwn(schema, 'default')) yield { schema, path };
+  for (const key of ['properties', 'patternProperties', '$defs', 'definitions'])
+    if (isObject(schema[key]))
+      for (const [name, sub] of Object.entries(schema[key])) yield* withDefaults(sub, [...path, key, name]);
+  for (const key of ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains'])
+    yield* withDefaults(schema[key], [...path, key]);
+  for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems'])
+    if (Array.isArray(schema[key]))
+      for (const [index, sub] of (schema[key] as unknown[]).entries())
+        yield* withDefaults(sub, [...path, key, String(index)]);
+}
+
+/** A validator error as a clause: `Instance does not match any of ["a","b"].` → `not one of ["a","b"]`. */
+function reasonOf(error: string | undefined): string {
+  if (!error) return 'invalid';
+  return error
+    .replace(/\.$/, '')
+    .replace(/^Instance does not match any of /, 'not one of ')
+    .replace(/^Instance type "(\w+)" is invalid\. Expected "(\w+)"$/, 'expected $2, not $1');
+}
+
+/** Defaults their own schema refuses: filled in, they fail every call that leaves the value out. */
+function defaultProblems(schema: unknown): SchemaProblem[] {
+  const problems: SchemaProblem[] = [];
+  for (const { schema: sub, path } of withDefaults(schema)) {
+    const { default: value, ...rest } = sub;
+    // A `$ref` inside would need the whole document; such defaults are left to the call.
+    if (JSON.stringify(rest).includes('"$ref"')) continue;
+    const result = new Validator(structuredClone(rest) as never, '2020-12', false).validate(value);
+    if (result.valid) continue;
+    const first = leafErrors(result.errors)[0];
+    problems.push({
+      path: [...path, 'default'],
+      message: `\`default\` ${JSON.stringify(value)} does not fit its own schema (${reasonOf(first?.error)})`,
+    });
+  }
+  return problems;
+}
+
+/**
+ * What makes a tool's schema unusable: keywords the meta-schema refuses (`invalid`), then, when there are none,
+ * defaults their own schema refuses (`defaults`).
+ */
+export function schemaProblems(schema: unknown): { invalid: SchemaProblem[]; defaults: SchemaProblem[] } {
+  const invalid = metaProblems(schema);
+  return { invalid, defaults: invalid.length ? [] : defaultProblems(schema) };
+}
