@@ -29,7 +29,7 @@ export function approvalButtons(request: ApprovalRequest, owner?: string): Butto
   const tag = callTag(request);
   const suffix = owner !== undefined && OWNER.test(owner) ? `:${owner}` : '';
   return [
-    (Object.keys(ACTIONS) as Action[]).map((a) => ({
+    offered(request).map((a) => ({
       text: ACTIONS[a].text,
       data: `ap:${a}:${tag}${suffix}`,
     })),
@@ -55,7 +55,8 @@ export function pressedDecision(
   if (!isApprovalData(data)) return undefined;
   const [, action, tag] = data.split(':') as [string, Action, string];
   const request = pending.find((r) => callTag(r) === tag);
-  if (!request) return undefined;
+  // A press of a button the question does not offer (approving a call not shown whole) decides nothing.
+  if (!request || !offered(request).includes(action)) return undefined;
   const { decision, text } = ACTIONS[action];
   return { request, decision: { ...decision }, label: text };
 }
@@ -67,11 +68,42 @@ export function pressedDecision(
  */
 export function approvalText(request: ApprovalRequest): string {
   // Invisible format characters (a U+202E reorders what follows it) are written out, as every approval shows them.
-  const args = escapeInvisible(JSON.stringify(request.args, null, 2));
-  const shown = args.length > 1500 ? `${args.slice(0, 1500)}…` : args;
+  const { args, description } = shownParts(request);
+  const whole = shownWhole(request);
+  const shown = whole ? args : `${args.slice(0, CLIPPED_ARGS)}…`;
   const fence = '`'.repeat(Math.max(3, longestBacktickRun(shown) + 1));
   const skill = request.skill ? ` (${escapeMarkdown(escapeInvisible(request.skill))})` : '';
-  return `**Approval needed**: ${codeSpan(escapeInvisible(request.tool))}${skill}\n${escapeMarkdown(escapeInvisible(request.description))}\n${fence}json\n${shown}\n${fence}`;
+  const said = whole ? description : `${description.slice(0, CLIPPED_DESCRIPTION)}…`;
+  const note = whole
+    ? ''
+    : `\n${escapeMarkdown(`This call is too long to show whole here (${args.length + description.length} characters), so it cannot be approved from the chat: reject it, or approve it where the whole call is shown (the REPL, the web app).`)}`;
+  return `**Approval needed**: ${codeSpan(escapeInvisible(request.tool))}${skill}\n${escapeMarkdown(said)}\n${fence}json\n${shown}\n${fence}${note}`;
+}
+
+/**
+ * The most of a call's description and arguments one question shows (chat platforms cap a message: Telegram at 4096
+ * characters). A call whose text is longer is shown cut, and then only rejected from the chat: a user approves only
+ * what they were shown, whole.
+ */
+const SHOWN_MAX = 3000;
+const CLIPPED_ARGS = 1500;
+const CLIPPED_DESCRIPTION = 300;
+
+function shownParts(request: ApprovalRequest): { args: string; description: string } {
+  return {
+    args: escapeInvisible(JSON.stringify(request.args, null, 2)),
+    description: escapeInvisible(request.description),
+  };
+}
+
+function shownWhole(request: ApprovalRequest): boolean {
+  const { args, description } = shownParts(request);
+  return args.length + description.length <= SHOWN_MAX;
+}
+
+/** The buttons a question offers: all of them for a call shown whole, else only Reject. */
+function offered(request: ApprovalRequest): Action[] {
+  return shownWhole(request) ? (Object.keys(ACTIONS) as Action[]) : ['r'];
 }
 
 function longestBacktickRun(text: string): number {

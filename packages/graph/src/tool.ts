@@ -224,15 +224,20 @@ function clip(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
+/**
+ * The approval question's text. The call is in it whole, never shortened: a user approves what they were shown, so a
+ * prompt shows all of it or does not offer approval (DESIGN.md §5). The command is kept as written (a newline in it
+ * separates commands, so it is not folded into a space); only the tool's own description is shortened.
+ */
 function describeCall(
   tool: DeclaredTool,
   args: Readonly<Record<string, unknown>>,
   reason?: ApprovalReason,
 ): string {
   if ((reason === 'raw-command' || (reason === 'rule' && tool.raw)) && typeof args.command === 'string')
-    return `Run shell command: ${clip(args.command, 300)}`;
+    return `Run shell command: ${args.command}`;
   const owner = tool.skill ? `${tool.skill} › ` : '';
-  return `${owner}${tool.name}(${clip(JSON.stringify(args), 300)}): ${clip(tool.description, 160)}`;
+  return `${owner}${tool.name}(${JSON.stringify(args)}): ${clip(tool.description, 160)}`;
 }
 
 /**

@@ -280,7 +280,10 @@ export interface ApprovalRequest {
    * the schema refuses would otherwise fail only once the call is made. Absent for the model's own agent's tools.
    */
   parameters?: Record<string, unknown>;
-  /** What the call will do, in one line fit for a prompt to the user. */
+  /**
+   * What the call will do, for a prompt to the user: the command or the arguments whole, never shortened (a command
+   * keeps its newlines). A prompt that cannot show all of it must not offer to approve the call.
+   */
   description: string;
   /**
    * Why approval is needed; `model-agent`: the model runs its own agent, which asks before one of its tools;

@@ -48,6 +48,16 @@ async function setup() {
 }
 
 describe('approvals', () => {
+  it('describes the call whole: a long command, its newlines kept, is not shortened (report #1)', async () => {
+    const { agent, model, file } = await setup();
+    const command = `echo ${'a'.repeat(3000)} > /dev/null\necho HIDDEN > ${file('pwned')}`;
+    model
+      .respond(callTools([{ name: 'run_bash', args: { command }, id: 'call-1' }]))
+      .respond(new AIMessage('done'));
+    const [request] = ofType(await collect(agent.stream('do it', { threadId: 't1' })), 'approval-request');
+    expect(request?.requests[0]?.description).toBe(`Run shell command: ${command}`);
+  });
+
   it('asks before a raw shell command, runs nothing until approved, then runs it once', async () => {
     const { agent, model, file } = await setup();
     const command = `echo ran >> ${file('log')}`;

@@ -27,6 +27,22 @@ export function editDistance(a: string, b: string, max = Number.POSITIVE_INFINIT
   return prev[b.length]!;
 }
 
+/** How many edits a name of this length may be from `query` and still be within reach: a third of the longer, ≥ 2. */
+function reachOf(query: string, name: string): number {
+  return Math.max(2, Math.floor(Math.max(query.length, name.length) / 3));
+}
+
+/**
+ * Whether `query` is a mistyping of `name`: within reach in edits (case ignored). Unlike `suggestNames`, containing
+ * the name or being contained in it does not count: `echo` is not a typo of `notes_helper_echo`, it may be the exact
+ * name of another tool, so a caller that refuses a name as a typo (`birdie tool`) must not take it for one.
+ */
+export function isTypoOf(query: string, name: string): boolean {
+  const q = query.toLowerCase();
+  const n = name.toLowerCase();
+  return q.length > 0 && editDistance(q, n, reachOf(q, n)) <= reachOf(q, n);
+}
+
 /**
  * Names within reach of `query`, closest first (ties by name). Case is ignored. Reach is a third of the longer
  * word, at least 2, so `gti` finds `git` but `x` does not suggest every two-letter name; a name that contains the
@@ -38,7 +54,7 @@ export function suggestNames(query: string, names: Iterable<string>, limit = 3):
   const scored: Array<{ name: string; distance: number }> = [];
   for (const name of names) {
     const n = name.toLowerCase();
-    const reach = Math.max(2, Math.floor(Math.max(q.length, n.length) / 3));
+    const reach = reachOf(q, n);
     let distance = editDistance(q, n, reach);
     if (distance > reach && Math.min(q.length, n.length) >= 3 && (n.includes(q) || q.includes(n)))
       distance = reach;

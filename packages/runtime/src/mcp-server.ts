@@ -1,4 +1,5 @@
 import type { SessionApproval } from '@birdie/graph/tools';
+import { escapeInvisible } from '@birdie/graph/visible-text';
 import type { Session } from '@birdie/store';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { warn } from './io.js';
@@ -12,7 +13,12 @@ import {
 } from './mcp-catalog.js';
 import { connectionWork } from './mcp-connection-work.js';
 import type { McpHost } from './mcp-host.js';
-import { callMcpTool, type McpApprovalAnswer, type McpApprovalQuestion } from './mcp-tool-call.js';
+import {
+  APPROVAL_QUESTION_MAX,
+  callMcpTool,
+  type McpApprovalAnswer,
+  type McpApprovalQuestion,
+} from './mcp-tool-call.js';
 import { oneLine } from './session-titles.js';
 
 export interface McpServerOptions {
@@ -216,12 +222,16 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
     const ask = async (question: McpApprovalQuestion): Promise<McpApprovalAnswer> => {
       // An empty `elicitation` capability means form elicitation (the 2025-06-18 revision had no modes).
       if (!server.getClientCapabilities()?.elicitation) return 'unavailable';
+      // The form carries only the decision: the message is all the user sees, so it holds the call whole (invisible
+      // characters written out), or the call is not offered for approval at all.
+      const message = `Allow this call? ${escapeInvisible(question.description)}`;
+      if (message.length > APPROVAL_QUESTION_MAX) return 'too-long';
       const result = await server.request(
         {
           method: 'elicitation/create',
           params: {
             mode: 'form',
-            message: `Allow this call? ${question.description}`,
+            message,
             requestedSchema: APPROVAL_FORM,
           },
         },

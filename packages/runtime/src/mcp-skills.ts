@@ -1,5 +1,5 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, readFile, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { Skill } from '@birdie/skill-parser';
 import { stringify } from 'yaml';
 import { UsageError } from './errors.js';
@@ -79,7 +79,7 @@ export async function addMcpSkill(
     mcp_server:
       server.url !== undefined
         ? { transport: 'streamable_http', url: server.url }
-        : { transport: 'stdio', command: command[0], args: command.slice(1) },
+        : await absoluteCommandLine(command, io.cwd),
   };
   const body = `# ${server.name}\n\nAdded with \`birdie mcp add\`; its tools come from the MCP server above. Remove it with \`birdie mcp remove ${server.name}\`.\n`;
   try {
@@ -92,6 +92,36 @@ export async function addMcpSkill(
       throw new UsageError(`${dir} already holds a SKILL.md; pick another name`);
     throw error;
   }
+}
+
+/**
+ * The stdio server's command line with its relative paths made absolute against `cwd`, the folder `mcp add` ran in,
+ * as a shell would take them there: at start-up `./…` would otherwise resolve inside the skill folder. The command is
+ * a path when it has a `/` (a bare `node` is looked up in PATH); an argument when it is `.`, `..`, starts with `./` or
+ * `../`, or names something that exists in `cwd` (`server.js`). Options (`-…`) are left as they are.
+ */
+async function absoluteCommandLine(
+  command: string[],
+  cwd: string,
+): Promise<{ transport: 'stdio'; command: string; args: string[] }> {
+  const [program, ...args] = command as [string, ...string[]];
+  const relative = (word: string) => !isAbsolute(word) && !word.startsWith('-');
+  const dotted = (word: string) =>
+    word === '.' || word === '..' || word.startsWith('./') || word.startsWith('../');
+  const exists = (word: string) =>
+    stat(resolve(cwd, word)).then(
+      () => true,
+      () => false,
+    );
+  return {
+    transport: 'stdio',
+    command: relative(program) && program.includes('/') ? resolve(cwd, program) : program,
+    args: await Promise.all(
+      args.map(async (word) =>
+        relative(word) && (dotted(word) || (await exists(word))) ? resolve(cwd, word) : word,
+      ),
+    ),
+  };
 }
 
 /** Every loaded skill with an MCP server, whichever layer it comes from. */
@@ -113,10 +143,14 @@ export async function listMcpSkills(io: RuntimeIo, flags: Flags): Promise<McpSer
 }
 
 /**
- * `birdie mcp remove`: deletes the user's skill folder `NAME`, only when `birdie mcp add` wrote it (its SKILL.md
- * carries the marker). Usage errors otherwise.
+ * `birdie mcp remove`: deletes the SKILL.md `birdie mcp add` wrote in the user's skill folder `NAME` (it carries the
+ * marker), and the folder when nothing else is in it. Other files there are the user's (a server's source, notes):
+ * they stay, and `kept` names them. Usage errors when the SKILL.md is missing or was not written by `mcp add`.
  */
-export async function removeMcpSkill(io: RuntimeIo, name: string): Promise<{ dir: string }> {
+export async function removeMcpSkill(
+  io: RuntimeIo,
+  name: string,
+): Promise<{ dir: string; file: string; kept: string[] }> {
   checkNewName('skill', name, 'my-server');
   const dir = join(userSkillsDir(io.env), name);
   const file = join(dir, 'SKILL.md');
@@ -129,6 +163,8 @@ export async function removeMcpSkill(io: RuntimeIo, name: string): Promise<{ dir
   const { skill } = parseSkill(text, { path: file });
   if (!skill || !addedHere(skill))
     throw new UsageError(`${dir} was not written by \`birdie mcp add\`; remove or edit it yourself`);
-  await rm(dir, { recursive: true, force: true });
-  return { dir };
+  await unlink(file);
+  const kept = (await readdir(dir)).sort();
+  if (kept.length === 0) await rmdir(dir);
+  return { dir, file, kept };
 }

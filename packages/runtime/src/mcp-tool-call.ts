@@ -14,7 +14,7 @@ import { settingsToolEnv } from './tool-environment.js';
 export interface McpApprovalQuestion {
   tool: string;
   skill?: string;
-  /** One line: what the call would do (`Run shell command: …`, or the tool and its arguments). */
+  /** What the call would do (`Run shell command: …`, or the tool and its arguments), the call whole. */
   description: string;
   reason: ApprovalReason;
   args: Readonly<Record<string, unknown>>;
@@ -22,9 +22,16 @@ export interface McpApprovalQuestion {
 
 /**
  * `accept` runs the call; `session` runs it and approves its tool for the rest of the session (as the REPL's "yes,
- * for this session"); anything else refuses it. `unavailable`: the client cannot be asked (no elicitation).
+ * for this session"); anything else refuses it. `unavailable`: the client cannot be asked (no elicitation);
+ * `too-long`: the question would be longer than `APPROVAL_QUESTION_MAX`, so it was not asked.
  */
-export type McpApprovalAnswer = 'accept' | 'session' | 'decline' | 'cancel' | 'unavailable';
+export type McpApprovalAnswer = 'accept' | 'session' | 'decline' | 'cancel' | 'unavailable' | 'too-long';
+
+/**
+ * The longest approval question sent to a client, in characters. A call is only approved as the user saw it, whole;
+ * one whose text is longer is refused rather than shown shortened.
+ */
+export const APPROVAL_QUESTION_MAX = 20_000;
 
 export interface McpToolCallOutcome {
   /** False when the tool failed or the call was refused. */
@@ -157,7 +164,9 @@ export async function callMcpTool(
           error =
             answer === 'unavailable'
               ? `Refused: ${name} needs approval, and this MCP client cannot be asked (it does not support elicitation). Approve it with an approval rule, or use a client that supports elicitation.`
-              : `Refused: the user did not approve this call of ${name} (${answer}).`;
+              : answer === 'too-long'
+                ? `Refused: this call of ${name} needs approval and is too long to show whole in the client's approval question (more than ${APPROVAL_QUESTION_MAX} characters); a call is only approved as the user saw it. Make the call smaller, or allow it with an approval rule.`
+                : `Refused: the user did not approve this call of ${name} (${answer}).`;
           return refusal(error, runId);
         }
       }

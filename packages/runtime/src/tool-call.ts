@@ -1,6 +1,6 @@
 import type { DeclaredTool, ToolInvocation, ToolResult } from '@birdie/graph/tools';
 import type { RegistrySnapshot, ToolEntry } from '@birdie/registry';
-import { didYouMean } from './did-you-mean.js';
+import { didYouMean, looksLikeTypo } from './did-you-mean.js';
 import { UsageError } from './errors.js';
 
 export { ToolLookupError } from './tool-refusal.js';
@@ -52,9 +52,10 @@ export async function prepareToolCall(
   if (seconds !== undefined && !(seconds > 0))
     throw new UsageError(`--timeout must be a positive number of seconds, got "${options.timeout}"`);
   const lookup = await lookUpTool(snapshot, name);
-  // A name close to a declared tool is a typo of it: said at once, without starting every server to ask them; so is a
-  // tool of an untrusted project skill, or one refused at load (the lookup says why).
-  if (!('entry' in lookup) && !lookup.refusal && didYouMean(name, declaredToolNames(snapshot)) === '') {
+  // A typo of a declared tool (a few edits from it) is said at once, without starting every server to ask them; so is
+  // a tool of an untrusted project skill, or one refused at load (the lookup says why). A name a declared tool only
+  // contains (`echo`, `notes_helper_echo`) is not a typo: it may be exactly a server's tool, so the servers are asked.
+  if (!('entry' in lookup) && !lookup.refusal && !looksLikeTypo(name, declaredToolNames(snapshot))) {
     const search = await findMcpTool(io, registry, name, workingDir(io, flags));
     if (search.tool) return prepareMcpCall(io, flags, search, args, seconds, options);
     throw unknownTool(snapshot, name, search.listed);

@@ -38,9 +38,13 @@ export async function mcpListCommand({ io, values }: CommandContext): Promise<nu
   return EXIT_OK;
 }
 
-/** `birdie mcp remove NAME`: only what `birdie mcp add` wrote. */
+/** `birdie mcp remove NAME`: only what `birdie mcp add` wrote; the user's own files in the folder stay. */
 export async function mcpRemoveCommand({ io, positionals }: CommandContext): Promise<number> {
-  const { dir } = await removeMcpSkill(io, positionals[0]!);
-  write(io.stdout, `Removed ${dir}`);
+  const { dir, file, kept } = await removeMcpSkill(io, positionals[0]!);
+  if (kept.length === 0) write(io.stdout, `Removed ${dir}`);
+  else {
+    write(io.stdout, `Removed ${file}`);
+    write(io.stdout, `Kept ${dir}: it holds files \`birdie mcp add\` did not write: ${kept.join(', ')}`);
+  }
   return EXIT_OK;
 }

@@ -21,7 +21,14 @@ export interface ApprovalBox {
  * that fit (never wider than `width - 1`, so a terminal never wraps it itself); at most `maxLines` body lines, the rest
  * counted. Drawn again at the new width when the terminal is resized.
  */
-export function boxLines(box: ApprovalBox, style: Style, width: number, maxLines: number): string[] {
+export function boxLines(
+  box: ApprovalBox,
+  style: Style,
+  width: number,
+  maxLines: number,
+  /** Said after the count of the lines left out (where the user can read them). */
+  moreNote = '',
+): string[] {
   // One column is left free: a line that fills the last column makes some terminals wrap the cursor early.
   const inner = Math.max(10, width - 3);
   const title = fit(box.title, Math.max(10, width - 5));
@@ -31,7 +38,10 @@ export function boxLines(box: ApprovalBox, style: Style, width: number, maxLines
   );
   const shown =
     body.length > maxLines
-      ? [...body.slice(0, maxLines - 1), style('dim', `… ${body.length - maxLines + 1} more lines`)]
+      ? [
+          ...body.slice(0, maxLines - 1),
+          style('dim', `… ${body.length - maxLines + 1} more lines${moreNote}`),
+        ]
       : body;
   return [
     `${style('green', '◇')} ${style('bold', title)} ${style('dim', rule)}`,

@@ -141,12 +141,21 @@ export async function askApprovalChoice(
   const now = options.now ?? Date.now;
   const readyAt = now() + (options.guardMs ?? APPROVAL_GUARD_MS);
   const ready = () => now() >= readyAt;
-  const boxed = () => {
-    const width = out.columns || 80;
-    // The choices take up to nine rows; the box gets the rest of the screen, so the frame never scrolls.
-    const rows = Math.max(6, (out.rows || 40) - 11);
-    return boxLines(box, style, width, rows).join('\n');
-  };
+  // The choices take up to nine rows; the box gets the rest of the screen, so the frame never scrolls.
+  const boxRows = () => Math.max(6, (out.rows || 40) - 11);
+  // A call taller than that is printed whole above the question first: a user approves only what they were shown, so
+  // the frame's box may leave lines out only when they can be read above it.
+  const whole = boxLines(box, style, out.columns || 80, Number.POSITIVE_INFINITY);
+  const printedAbove = whole.length - 2 > boxRows();
+  if (printedAbove) io.stdout.write(`${whole.join('\n')}\n`);
+  const boxed = () =>
+    boxLines(
+      box,
+      style,
+      out.columns || 80,
+      boxRows(),
+      printedAbove ? ': the whole call is printed above' : '',
+    ).join('\n');
   const choices = choicesFor(tool, options);
   let lastKey: string | undefined;
   const render = (self: ApprovalPrompt): string => {
