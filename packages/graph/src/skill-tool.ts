@@ -119,7 +119,13 @@ export function createSkillTool(
           ...(context.onOutput ? { onOutput: context.onOutput } : {}),
           ...(tool.retries !== undefined ? { retries: tool.retries } : {}),
         });
-        return { content: result.output, ...(result.images ? { images: result.images } : {}) };
+        return {
+          content: result.output,
+          ...(result.images ? { images: result.images } : {}),
+          ...(result.truncated
+            ? { cut: result.droppedBytes !== undefined ? { droppedBytes: result.droppedBytes } : {} }
+            : {}),
+        };
       },
     },
     { maxOutputChars: limits.maxOutputChars, describeError: describeToolError },
