@@ -34,7 +34,10 @@ afterEach(async () => {
 });
 
 const note = async (n: number) => {
-  const result = await birdie(['tool', 'big_out', '--skills-dir', skills, '--args', JSON.stringify({ n })], box);
+  const result = await birdie(
+    ['tool', 'big_out', '--skills-dir', skills, '--args', JSON.stringify({ n })],
+    box,
+  );
   expect(result.code).toBe(0);
   return result.stdout.trimEnd().split('\n').at(-1);
 };

@@ -17,7 +17,10 @@ beforeEach(async () => {
     join(agents, 'boss.md'),
     '---\nname: boss\ndescription: delegates research to worker\nsubagents: [worker]\n---\nYou delegate.\n',
   );
-  await writeFile(join(agents, 'worker.md'), '---\nname: worker\ndescription: answers a sub-question\n---\nYou work.\n');
+  await writeFile(
+    join(agents, 'worker.md'),
+    '---\nname: worker\ndescription: answers a sub-question\n---\nYou work.\n',
+  );
   const script = join(box.dir.path, 'script.json');
   await writeFile(
     script,
@@ -62,13 +65,21 @@ describe("a subagent's reply", () => {
     const proc = startAcp(box, ['--agent', 'boss', '--agents-dir', agents]);
     try {
       await proc.initialize();
-      const { sessionId } = await proc.agent.request(methods.agent.session.new, { cwd: box.cwd, mcpServers: [] });
-      await proc.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'go' }] });
+      const { sessionId } = await proc.agent.request(methods.agent.session.new, {
+        cwd: box.cwd,
+        mcpServers: [],
+      });
+      await proc.agent.request(methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: 'go' }],
+      });
     } finally {
       await proc.end();
     }
     const chunks = proc.log.flatMap((entry) =>
-      entry.kind === 'update' && entry.update.sessionUpdate === 'agent_message_chunk' && entry.update.content.type === 'text'
+      entry.kind === 'update' &&
+      entry.update.sessionUpdate === 'agent_message_chunk' &&
+      entry.update.content.type === 'text'
         ? [entry.update.content.text]
         : [],
     );

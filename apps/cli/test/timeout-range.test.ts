@@ -67,7 +67,10 @@ describe('a timeout longer than a timer can hold', () => {
   it("agents check refuses an agent's timeout of 30 days", async () => {
     const agents = join(box.dir.path, 'ag');
     await mkdir(agents);
-    await writeFile(join(agents, 'slow.md'), '---\nname: slow\ndescription: slow\ntimeout: 2592000\n---\nGo.\n');
+    await writeFile(
+      join(agents, 'slow.md'),
+      '---\nname: slow\ndescription: slow\ntimeout: 2592000\n---\nGo.\n',
+    );
     const result = await birdie(['agents', 'check', agents], box);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/slow\.md:4:\d+ +error .*at most 2147483 seconds/);

@@ -40,7 +40,9 @@ beforeEach(async () => {
   const script = join(box.dir.path, 'script.json');
   await writeFile(
     script,
-    JSON.stringify({ replies: [{ tool_calls: [{ name: 'chatty', args: { x: '1' } }] }, { text: 'the answer' }] }),
+    JSON.stringify({
+      replies: [{ tool_calls: [{ name: 'chatty', args: { x: '1' } }] }, { text: 'the answer' }],
+    }),
   );
   box.env.LLM_VENDOR = 'scripted';
   box.env.LLM_SCRIPT = script;
@@ -71,7 +73,10 @@ describe("a node: tool's stdout", () => {
     const proc = startAcp(box, ['--skills-dir', skills, '--approval', 'never']);
     try {
       await proc.initialize();
-      const { sessionId } = await proc.agent.request(methods.agent.session.new, { cwd: box.cwd, mcpServers: [] });
+      const { sessionId } = await proc.agent.request(methods.agent.session.new, {
+        cwd: box.cwd,
+        mcpServers: [],
+      });
       await proc.agent.request(methods.agent.session.prompt, {
         sessionId,
         prompt: [{ type: 'text', text: 'hi' }],

@@ -3,6 +3,7 @@ import type { ServerExit, ServerProcess } from '@birdie/entrypoints';
 import type { McpServerConfig } from '@birdie/skill-parser';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { AgentError } from './errors.js';
+import { MAX_TIMER_MS, timerMs } from './limits.js';
 import { loadMcpSdk, type McpSdk, openMcpClient } from './mcp-client.js';
 import type { McpNotice, McpScope, McpServerRequests, McpTurn } from './mcp-connection.js';
 import type { McpToolResultLike } from './mcp-content.js';
@@ -14,7 +15,6 @@ import type {
   McpResourceTemplate,
   McpServerCapabilities,
 } from './mcp-protocol.js';
-import { MAX_TIMER_MS, timerMs } from './limits.js';
 import { shownAddress, unreachableReason } from './network-failure.js';
 
 export interface McpManagerOptions {

@@ -14,6 +14,8 @@ describe('capOutput', () => {
     expect(capOutput('a'.repeat(50), 10, { droppedBytes: 1000 }).text).toBe(
       `${'a'.repeat(10)}\n[truncated: about 1040 more characters]`,
     );
-    expect(capOutput('a'.repeat(50), 10, {}).text).toBe(`${'a'.repeat(10)}\n[truncated: at least 40 more characters]`);
+    expect(capOutput('a'.repeat(50), 10, {}).text).toBe(
+      `${'a'.repeat(10)}\n[truncated: at least 40 more characters]`,
+    );
   });
 });
