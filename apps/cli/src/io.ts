@@ -14,9 +14,10 @@ export interface Io {
   bundled?: { skills?: string; agents?: string };
 }
 
+/** The process's streams; stdout is birdie's own (see `ownProcessStdout`), called after `guardProcessOutput`. */
 export function processIo(): Io {
   return {
-    stdout: process.stdout,
+    stdout: ownProcessStdout(),
     stderr: process.stderr,
     stdin: process.stdin,
     env: process.env,
@@ -92,6 +93,28 @@ export function outputFailure(): OutputFailure | undefined {
 export function onOutputFailure(listener: () => void): () => void {
   outputFailureListeners.add(listener);
   return () => outputFailureListeners.delete(listener);
+}
+
+/**
+ * stdout carries what a command promises there (the answer, `--json` events, ACP's and MCP's messages), so only the
+ * command may write to it. Code that runs inside birdie's process (a `node:` tool, a library) and writes to
+ * `process.stdout` (`console.log`, `process.stdout.write`) would mix into it: a debug line in the answer, a forged
+ * JSON event, a broken JSON-RPC stream. From here on such writes go to stderr, and the command writes to the real
+ * stdout through the stream returned (the same stream in every other respect: TTY, columns, events).
+ */
+function ownProcessStdout(): Output {
+  const stdout = process.stdout;
+  const write = stdout.write;
+  stdout.write = ((...args: unknown[]) =>
+    (process.stderr.write as (...a: unknown[]) => boolean)(...args)) as NodeJS.WriteStream['write'];
+  const own = (...args: unknown[]) => (write as (...a: unknown[]) => boolean).apply(stdout, args);
+  return new Proxy(stdout, {
+    get(target, key) {
+      if (key === 'write') return own;
+      const value = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 /** Guards the process's stdout and stderr (bin.ts, once). */

@@ -1,5 +1,6 @@
 import type { SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
 import type { AgentEvent } from '@birdie/graph';
+import { fromSubagent } from '@birdie/graph/event-json';
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { PLAN_TOOLS, planFromTodoOutput } from './plan.js';
 import { knownKind, toolKind, toolLocations, toolTitle } from './tool-view.js';
@@ -43,7 +44,8 @@ export class UpdateTranslator {
   translate(event: AgentEvent): SessionUpdate[] {
     switch (event.type) {
       case 'token':
-        return event.text
+        // A subagent's text is its `task` call's result (shown as that call's output), not the agent's message.
+        return event.text && !fromSubagent(event)
           ? [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: event.text } }]
           : [];
       case 'message':

@@ -1,4 +1,5 @@
 import type { ApprovalDecision, ApprovalRequest } from '@birdie/graph';
+import { fromSubagent } from '@birdie/graph/event-json';
 import type { ServeSetup } from '@birdie/runtime/server-runtime';
 import { createSession } from '@birdie/runtime/session-start';
 import { executeTurn, type TurnInput, type TurnResult } from '@birdie/runtime/turn';
@@ -352,7 +353,7 @@ export class ChannelCore {
         ...(entry.model ? { model: entry.model } : {}),
         handlers: {
           onEvent: (event) => {
-            if ('agent' in event && (event.agent?.length ?? 0) > 1) return; // a subagent's words are its parent's tool result
+            if ('agent' in event && fromSubagent(event)) return; // a subagent's words are its parent's tool result
             if (event.type === 'token') reply.append(event.text);
             else if (event.type === 'tool-start') reply.paragraph(`⚙️ \`${event.name}\``);
           },

@@ -129,7 +129,13 @@ export async function runCommand(
     limitsOf(options),
     options.signal,
   );
-  if (outcome.exitCode === 0) return { output: outcome.output, exitCode: 0, truncated: outcome.truncated };
+  if (outcome.exitCode === 0)
+    return {
+      output: outcome.output,
+      exitCode: 0,
+      truncated: outcome.truncated,
+      ...(outcome.droppedBytes > 0 ? { droppedBytes: outcome.droppedBytes } : {}),
+    };
   const status =
     outcome.exitCode === null
       ? `was killed by ${outcome.signal ?? 'a signal'}`

@@ -119,7 +119,13 @@ async function runContainer(
       await forceRemove(found.path, run.name, env);
     throw error;
   }
-  if (outcome.exitCode === 0) return { output: outcome.output, exitCode: 0, truncated: outcome.truncated };
+  if (outcome.exitCode === 0)
+    return {
+      output: outcome.output,
+      exitCode: 0,
+      truncated: outcome.truncated,
+      ...(outcome.droppedBytes > 0 ? { droppedBytes: outcome.droppedBytes } : {}),
+    };
   throw outcomeError(outcome, found.runtime, template.image);
 }
 

@@ -12,9 +12,15 @@ export interface Limits {
   killGraceMs: number;
 }
 
+/**
+ * The longest delay a Node timer holds (2^31-1 ms, about 24.8 days); a longer one fires at once. Skill files and
+ * `--timeout` refuse longer timeouts where they are read; a caller of the library that passes one gets this.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export function limitsOf(options: RunOptions): Limits {
   return {
-    timeoutMs: positive(options.timeoutMs, DEFAULT_TIMEOUT_MS),
+    timeoutMs: Math.min(positive(options.timeoutMs, DEFAULT_TIMEOUT_MS), MAX_TIMER_MS),
     maxOutputBytes: positive(options.maxOutputBytes, DEFAULT_MAX_OUTPUT_BYTES),
     maxImageBytes: positive(options.maxImageBytes, DEFAULT_MAX_IMAGE_BYTES),
     killGraceMs: positive(options.killGraceMs, DEFAULT_KILL_GRACE_MS),

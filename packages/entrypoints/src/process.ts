@@ -36,6 +36,8 @@ export interface ProcessOutcome {
   signal: NodeJS.Signals | null;
   output: string;
   truncated: boolean;
+  /** Bytes of output left out of `output` (between its head and its tail), 0 when it is whole. */
+  droppedBytes: number;
   stderrTail: string;
   /** It ran under the sandbox, whose init reports a signal as exit code 128 + N. */
   sandboxed: boolean;
@@ -196,6 +198,7 @@ function started(
         signal: exit?.signal ?? null,
         output: text,
         truncated: output.truncated,
+        droppedBytes: output.dropped,
         stderrTail: tailOf(stderr.text()),
         sandboxed: launch.sandboxed,
       });

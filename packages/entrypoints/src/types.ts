@@ -121,6 +121,12 @@ export interface RunResult {
   exitCode?: number;
   truncated: boolean;
   /**
+   * How many bytes of the command's output `output` leaves out (the runner keeps its head and tail and counts the
+   * rest), when it knows: a reader that cuts `output` further adds them to its own count. Absent on other kinds of
+   * truncation (an HTTP body read up to the cap), whose full size is unknown.
+   */
+  droppedBytes?: number;
+  /**
    * Images the call returned (a `node:`/`python:` function's `{ content: [...] }` result with image blocks), for
    * models that can see them. `output` always names them in text, for every other reader.
    */

@@ -1,4 +1,5 @@
 import { AgentError } from './errors.js';
+import { timerMs } from './limits.js';
 
 /**
  * The clock of one run. Every run has one (an abort controller, nothing more, until armed); the first node of an
@@ -36,7 +37,7 @@ export class Deadline {
     this.#timer = setTimeout(() => {
       this.fired = { agent, seconds };
       this.#controller.abort(this.error());
-    }, seconds * 1000);
+    }, timerMs(seconds));
     this.#timer.unref?.();
   }
 

@@ -5,6 +5,16 @@ import type { AgentEvent, DoneStatus } from './types.js';
 export type { McpElicitationResult, McpSamplingApproval, McpTurnHandlers } from './mcp-connection.js';
 export type { AgentEvent, ApprovalDecision, ApprovalRequest, DoneStatus } from './types.js';
 
+/**
+ * Whether an event comes from a subagent (the agent of a `task` call) rather than the session's agent: its agent path
+ * names more than one agent. Only a named agent delegates (the default agent has no `task` tool), so the session's
+ * agent, also after a handoff, has a path of at most one name. A subagent's text is its `task` call's result, not
+ * the answer: an application that shows the answer leaves it out.
+ */
+export function fromSubagent(event: { agent?: readonly string[] | undefined }): boolean {
+  return (event.agent?.length ?? 0) > 1;
+}
+
 /** A LangChain message (structurally) as plain JSON: role, text, and the tool-call fields a script may want. */
 export function messageJson(message: {
   getType(): string;

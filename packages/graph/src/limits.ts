@@ -14,11 +14,22 @@ export interface ToolLimits {
 }
 
 export const TOOL_LIMITS: Readonly<ToolLimits> = Object.freeze({
-  timeoutMs: 120_000,
+  timeoutMs: 60_000,
   maxOutputChars: 32_000,
   maxReferenceChars: 64_000,
   mcpToolTimeoutMs: 60_000,
 });
+
+/**
+ * The longest delay a Node timer holds (2^31-1 ms, about 24.8 days): a longer one fires at once. Skill and agent
+ * files refuse longer timeouts where they are read; a timeout from elsewhere (the library's options) is held to this.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A timeout in seconds as a timer's delay: never longer than a timer holds. */
+export function timerMs(seconds: number): number {
+  return Math.min(seconds * 1000, MAX_TIMER_MS);
+}
 
 /**
  * Bytes an entrypoint may capture for a tool whose output is later cut to `maxOutputChars` characters: UTF-8 needs

@@ -3,6 +3,7 @@ import type { ServerExit, ServerProcess } from '@birdie/entrypoints';
 import type { McpServerConfig } from '@birdie/skill-parser';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { AgentError } from './errors.js';
+import { MAX_TIMER_MS, timerMs } from './limits.js';
 import { loadMcpSdk, type McpSdk, openMcpClient } from './mcp-client.js';
 import type { McpNotice, McpScope, McpServerRequests, McpTurn } from './mcp-connection.js';
 import type { McpToolResultLike } from './mcp-content.js';
@@ -189,7 +190,10 @@ export class McpManager {
       await this.#dispose(name, connection);
       connection = undefined;
     }
-    const timeoutMs = config.timeout !== undefined ? config.timeout * 1000 : this.#options.toolTimeoutMs;
+    const timeoutMs = Math.min(
+      config.timeout !== undefined ? timerMs(config.timeout) : this.#options.toolTimeoutMs,
+      MAX_TIMER_MS,
+    );
     if (connection?.client && connection.server?.pid() !== undefined && !connection.server.alive()) {
       // The server died since the last turn: drop it and reconnect below.
       await this.#dispose(name, connection);
@@ -219,9 +223,9 @@ export class McpManager {
     this.#connections.set(name, fresh);
     const generation = fresh.generation;
     // A skill that allows its calls longer than the start-up limit allows its start-up as long.
-    const startMs = Math.max(
-      this.#options.connectTimeoutMs,
-      config.timeout !== undefined ? config.timeout * 1000 : 0,
+    const startMs = Math.min(
+      Math.max(this.#options.connectTimeoutMs, config.timeout !== undefined ? timerMs(config.timeout) : 0),
+      MAX_TIMER_MS,
     );
     fresh.pending = this.#withTimeout(name, this.#listTools(name, skillName, config, fresh), startMs)
       .then((listed) => {

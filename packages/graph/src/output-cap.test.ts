@@ -9,4 +9,13 @@ describe('capOutput', () => {
       truncated: true,
     });
   });
+
+  it('counts what the entrypoint dropped before it too, or says the count is a minimum when it did not count', () => {
+    expect(capOutput('a'.repeat(50), 10, { droppedBytes: 1000 }).text).toBe(
+      `${'a'.repeat(10)}\n[truncated: about 1040 more characters]`,
+    );
+    expect(capOutput('a'.repeat(50), 10, {}).text).toBe(
+      `${'a'.repeat(10)}\n[truncated: at least 40 more characters]`,
+    );
+  });
 });

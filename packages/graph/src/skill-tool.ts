@@ -1,7 +1,7 @@
 import { type Entrypoint, EntrypointError, resolveEntrypoint } from '@birdie/entrypoints';
 import type { Skill, SkillTool } from '@birdie/skill-parser';
 import { readChangePreview } from './change-preview.js';
-import { captureBytes, type ToolLimits } from './limits.js';
+import { captureBytes, type ToolLimits, timerMs } from './limits.js';
 import { builtinTarget, createBuiltinSkillTool } from './memory-tools.js';
 import { type DeclaredTool, declareTool, defaultApproval } from './tool.js';
 
@@ -80,7 +80,7 @@ export function createSkillTool(
       previewError = error;
     }
   }
-  const timeoutMs = tool.timeout !== undefined ? tool.timeout * 1000 : limits.timeoutMs;
+  const timeoutMs = tool.timeout !== undefined ? timerMs(tool.timeout) : limits.timeoutMs;
   const maxOutputBytes = captureBytes(limits);
   return declareTool(
     {
@@ -119,7 +119,13 @@ export function createSkillTool(
           ...(context.onOutput ? { onOutput: context.onOutput } : {}),
           ...(tool.retries !== undefined ? { retries: tool.retries } : {}),
         });
-        return { content: result.output, ...(result.images ? { images: result.images } : {}) };
+        return {
+          content: result.output,
+          ...(result.images ? { images: result.images } : {}),
+          ...(result.truncated
+            ? { cut: result.droppedBytes !== undefined ? { droppedBytes: result.droppedBytes } : {} }
+            : {}),
+        };
       },
     },
     { maxOutputChars: limits.maxOutputChars, describeError: describeToolError },

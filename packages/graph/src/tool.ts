@@ -149,8 +149,15 @@ export type ToolOutcome =
       found?: string[];
       handoff?: string;
       images?: readonly ToolImage[];
+      /**
+       * The entrypoint already cut `content` (it stops keeping output at its own cap): with how many bytes it left
+       * out when it counted them. The note of a further cut then counts those too, or says its count is a minimum.
+       */
+      cut?: { droppedBytes?: number };
     }
   | { suspended: true };
+
+type ToolOutcomeCut = Extract<ToolOutcome, { content: string }>['cut'];
 
 /** Turns a tool's parts into the two-phase tool: `build(args)` once, then `describe`, `approval`, `run`. */
 export function declareTool(
@@ -192,9 +199,11 @@ export function declareTool(
           : {}),
         async run(context) {
           let result: ToolResult;
+          let cut: ToolOutcomeCut;
           try {
             const outcome = await body.execute(structuredClone(args) as Record<string, unknown>, context);
             if ('suspended' in outcome) return { ok: true, content: '', truncated: false, suspended: true };
+            cut = outcome.cut;
             result = {
               ok: true,
               content: outcome.content,
@@ -209,7 +218,7 @@ export function declareTool(
             result = { ok: false, content: text, truncated: false, code };
           }
           if (body.ownLimit) return result;
-          const capped = capOutput(result.content, options.maxOutputChars);
+          const capped = capOutput(result.content, options.maxOutputChars, cut);
           return { ...result, content: capped.text, truncated: capped.truncated };
         },
       };

@@ -98,7 +98,7 @@ export interface AgentOptions {
   maxToolOutputChars?: number;
   /** Supersteps per run (agent and tools steps count one each). Default 50. */
   recursionLimit?: number;
-  /** Timeout of a skill tool without its own `timeout`. Default 120000 ms (`TOOL_LIMITS.timeoutMs`). */
+  /** Timeout of a skill tool without its own `timeout`. Default 60000 ms (`TOOL_LIMITS.timeoutMs`). */
   defaultTimeoutMs?: number;
   /** Working directory of tools when a turn gives none. Default `process.cwd()`. */
   cwd?: string;

@@ -16,6 +16,9 @@ import { settingsToolEnv } from './tool-environment.js';
 import { folderProblems, ToolLookupError, toolRefusal } from './tool-refusal.js';
 import { openUserStore } from './user-store.js';
 
+/** The longest timeout a Node timer can wait (2^31-1 ms); the same bound as a skill's `timeout:`. */
+const MAX_TIMEOUT_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
 /** A skill tool built with its arguments, ready to run once (`birdie tool`). */
 export interface ToolCall {
   /** Runs the tool in the working folder (as the session, when one was given); never throws for a failed tool. */
@@ -51,6 +54,10 @@ export async function prepareToolCall(
   const seconds = options.timeout === undefined ? undefined : Number(options.timeout);
   if (seconds !== undefined && !(seconds > 0))
     throw new UsageError(`--timeout must be a positive number of seconds, got "${options.timeout}"`);
+  if (seconds !== undefined && seconds > MAX_TIMEOUT_SECONDS)
+    throw new UsageError(
+      `--timeout must be at most ${MAX_TIMEOUT_SECONDS} seconds (about 24 days), the longest a timer can wait; got "${options.timeout}"`,
+    );
   const lookup = await lookUpTool(snapshot, name);
   // A typo of a declared tool (a few edits from it) is said at once, without starting every server to ask them; so is
   // a tool of an untrusted project skill, or one refused at load (the lookup says why). A name a declared tool only

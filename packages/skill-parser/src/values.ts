@@ -23,7 +23,19 @@ export const fieldSchemas = {
   always_inject: z.boolean({ error: 'expected true or false' }),
 } as const;
 
-export const timeoutSchema = z.number({ error: 'expected a number of seconds' }).positive('must be positive');
+/**
+ * The longest timeout, in seconds, a Node timer can wait: 2^31-1 ms (about 24.8 days). A longer one would fire at
+ * once (Node's timer overflows to 1 ms), so it is refused here with its position rather than run for 1 ms.
+ */
+export const MAX_TIMEOUT_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
+export const timeoutSchema = z
+  .number({ error: 'expected a number of seconds' })
+  .positive('must be positive')
+  .max(
+    MAX_TIMEOUT_SECONDS,
+    `must be at most ${MAX_TIMEOUT_SECONDS} seconds (about 24 days), the longest a timer can wait`,
+  );
 export const retriesSchema = z
   .number({ error: 'expected a whole number' })
   .int('expected a whole number')

@@ -2,7 +2,6 @@ import { Readable, Writable } from 'node:stream';
 import { agentFlag, approvalMode, openRuntime, waitMs } from '@birdie/runtime/runtime';
 import { skillFlags } from '@birdie/runtime/skill-flags';
 import type { CommandContext } from '../command-context.js';
-import { consoleToStderr } from '../console-to-stderr.js';
 import { type Io, write } from '../io.js';
 import { reportLoad } from '../render/workspace-trust.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
@@ -10,8 +9,8 @@ import { cliVersion } from '../version.js';
 
 /**
  * `birdie acp`: the Agent Client Protocol on stdin/stdout for an editor, over the same runtime as `run` and the REPL.
- * stdout carries the protocol and nothing else: the runtime writes its notes to stderr, and so does anything that
- * calls `console.log`. Ends when the editor closes stdin (or on SIGTERM/SIGINT), after the running turns stopped and
+ * stdout carries the protocol and nothing else: the runtime writes its notes to stderr, and so does anything else in
+ * the process that writes to stdout (a `node:` tool's `console.log`; see `processIo`). Ends when the editor closes stdin (or on SIGTERM/SIGINT), after the running turns stopped and
  * every tool process is gone.
  */
 export async function acpCommand({ io, values }: CommandContext): Promise<number> {
@@ -19,7 +18,6 @@ export async function acpCommand({ io, values }: CommandContext): Promise<number
   const wait = waitMs(values, 5);
   const protocol = { input: io.stdin, output: io.stdout };
   const logIo: Io = { ...io, stdout: io.stderr };
-  const restoreConsole = consoleToStderr();
   const rt = await openRuntime(logIo, values);
   const log = (line: string) => write(io.stderr, line);
   try {
@@ -61,6 +59,5 @@ export async function acpCommand({ io, values }: CommandContext): Promise<number
   } finally {
     await rt.close();
     await endChildProcesses();
-    restoreConsole();
   }
 }

@@ -1,6 +1,5 @@
 import { mcpHttpNotes, mcpOptions } from '@birdie/runtime/mcp-options';
 import type { CommandContext } from '../command-context.js';
-import { consoleToStderr } from '../console-to-stderr.js';
 import { EXIT_OK, type Io, write } from '../io.js';
 import { reportLoad } from '../render/workspace-trust.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
@@ -14,9 +13,9 @@ import { cliVersion } from '../version.js';
  */
 export async function mcpCommand({ io, values }: CommandContext): Promise<number> {
   const { http } = mcpOptions(values);
-  // Nothing but the protocol on stdout: the runtime's notes (and a library's stray console.log) go to stderr.
+  // Nothing but the protocol on stdout: the runtime's notes go to stderr (and so does anything else in the process
+  // that writes to stdout, see `processIo`).
   const logIo: Io = { ...io, stdout: io.stderr };
-  const restoreConsole = consoleToStderr();
   const { openMcpHost } = await import('@birdie/runtime/mcp-host');
   const host = await openMcpHost(logIo, values, { http: http !== undefined });
   const info = { name: 'birdie', version: cliVersion() };
@@ -63,6 +62,5 @@ export async function mcpCommand({ io, values }: CommandContext): Promise<number
   } finally {
     await host.close();
     await endChildProcesses();
-    restoreConsole();
   }
 }

@@ -14,6 +14,16 @@ function sink(): Output & { text: string } {
 }
 
 describe('EventPrinter', () => {
+  it("writes the session agent's text as the answer, not a subagent's (the REPL and birdie run)", () => {
+    const answer = sink();
+    const info = sink();
+    const printer = new EventPrinter({ answer, info, style: (_s, t) => t, mode: () => 'full' });
+    printer.onEvent({ type: 'token', text: 'WORKER-NOTES', agent: ['boss', 'worker'] });
+    printer.onEvent({ type: 'token', text: 'FINAL-ANSWER', agent: ['boss'] });
+    printer.onEvent({ type: 'token', text: ' and more', agent: ['helper'] });
+    expect(answer.text).toBe('FINAL-ANSWER and more');
+  });
+
   it('names the call above each result when calls run side by side and finish in another order', () => {
     const screen = sink();
     const printer = new EventPrinter({

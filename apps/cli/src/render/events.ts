@@ -1,4 +1,5 @@
 import type { AgentEvent } from '@birdie/graph';
+import { fromSubagent } from '@birdie/graph/event-json';
 import { formatMs } from '@birdie/runtime/duration-text';
 import { type HintPlace, isStoreFailureCode, storeFailureText } from '@birdie/runtime/store-failure';
 import type { TurnEvent } from '@birdie/runtime/turn';
@@ -68,6 +69,8 @@ export class EventPrinter {
       this.lastHeader = undefined;
     switch (event.type) {
       case 'token': {
+        // A subagent's text is its `task` call's result, shown under that call: the answer is the session agent's.
+        if (fromSubagent(event)) return;
         // The model's text, as data: no escape sequence of it reaches the terminal (see terminal-text.ts).
         const text = terminalText(event.text);
         if (!text) return;
