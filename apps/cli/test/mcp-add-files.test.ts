@@ -54,6 +54,24 @@ describe('birdie mcp add | remove and the files around them', { timeout: 120_000
     expect(turn.stdout).toContain('cba');
   });
 
+  it('leaves a word that names a folder, or no file, as written: `python -m server`, `uvx pkg` (review)', async () => {
+    const project = join(box.cwd, 'modules');
+    await mkdir(join(project, 'server'), { recursive: true });
+    await mkdir(join(project, 'pkg'), { recursive: true });
+    await writeFile(join(project, 'main.py'), 'print(1)\n');
+    const added = await run(
+      ['mcp', 'add', 'pyserver', '--', 'python3', '-m', 'server', 'pkg', 'main.py'],
+      {},
+      project,
+    );
+    expect(added.code, added.stderr).toBe(0);
+    const text = await readFile(join(box.home, 'skills', 'pyserver', 'SKILL.md'), 'utf8');
+    expect(text).toContain('- server\n');
+    expect(text).toContain('- pkg\n');
+    // a file of that folder is the shell's reading of the word: made absolute
+    expect(text).toContain(`- ${join(project, 'main.py')}`);
+  });
+
   it('mcp remove removes only the SKILL.md it wrote and keeps, and names, the other files', async () => {
     const added = await run(['mcp', 'add', 'kept', '--', 'node', 'server.js']);
     expect(added.code, added.stderr).toBe(0);

@@ -98,7 +98,9 @@ export async function addMcpSkill(
  * The stdio server's command line with its relative paths made absolute against `cwd`, the folder `mcp add` ran in,
  * as a shell would take them there: at start-up `./…` would otherwise resolve inside the skill folder. The command is
  * a path when it has a `/` (a bare `node` is looked up in PATH); an argument when it is `.`, `..`, starts with `./` or
- * `../`, or names something that exists in `cwd` (`server.js`). Options (`-…`) are left as they are.
+ * `../`, has a `/` (`dist/server.js`), or names a file that exists in `cwd` (`server.js`). A bare word naming a folder
+ * is left alone: it is far more often a module or a package (`python -m server`, `uvx pkg`) than a path. Options (`-…`)
+ * are left as they are.
  */
 async function absoluteCommandLine(
   command: string[],
@@ -108,9 +110,9 @@ async function absoluteCommandLine(
   const relative = (word: string) => !isAbsolute(word) && !word.startsWith('-');
   const dotted = (word: string) =>
     word === '.' || word === '..' || word.startsWith('./') || word.startsWith('../');
-  const exists = (word: string) =>
+  const isFile = (word: string) =>
     stat(resolve(cwd, word)).then(
-      () => true,
+      (found) => found.isFile(),
       () => false,
     );
   return {
@@ -118,7 +120,9 @@ async function absoluteCommandLine(
     command: relative(program) && program.includes('/') ? resolve(cwd, program) : program,
     args: await Promise.all(
       args.map(async (word) =>
-        relative(word) && (dotted(word) || (await exists(word))) ? resolve(cwd, word) : word,
+        relative(word) && (dotted(word) || word.includes('/') || (await isFile(word)))
+          ? resolve(cwd, word)
+          : word,
       ),
     ),
   };
