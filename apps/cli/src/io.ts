@@ -102,19 +102,25 @@ export function onOutputFailure(listener: () => void): () => void {
  * JSON event, a broken JSON-RPC stream. From here on such writes go to stderr, and the command writes to the real
  * stdout through the stream returned (the same stream in every other respect: TTY, columns, events).
  */
+let ownedStdout: Output | undefined;
+
 function ownProcessStdout(): Output {
+  // Once per process: a second call would take the redirected write for the real one and send the command's own
+  // output to stderr.
+  if (ownedStdout) return ownedStdout;
   const stdout = process.stdout;
   const write = stdout.write;
   stdout.write = ((...args: unknown[]) =>
     (process.stderr.write as (...a: unknown[]) => boolean)(...args)) as NodeJS.WriteStream['write'];
   const own = (...args: unknown[]) => (write as (...a: unknown[]) => boolean).apply(stdout, args);
-  return new Proxy(stdout, {
+  ownedStdout = new Proxy(stdout, {
     get(target, key) {
       if (key === 'write') return own;
       const value = Reflect.get(target, key, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
+  return ownedStdout;
 }
 
 /** Guards the process's stdout and stderr (bin.ts, once). */

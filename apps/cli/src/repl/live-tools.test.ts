@@ -54,6 +54,20 @@ describe('LiveTools', () => {
     live.stop();
   });
 
+  it("keeps a task call's progress on screen while its subagent writes text (review)", async () => {
+    const t = terminal(60);
+    let now = 0;
+    const live = new LiveTools({ out: t.out, style: plain as never, now: () => now });
+    live.before({ type: 'tool-start', id: 't', name: 'task', args: {}, agent: ['lead'] });
+    live.after();
+    live.before({ type: 'token', text: 'notes', agent: ['lead', 'worker'] } as never);
+    live.after();
+    now = 2_000;
+    live.draw();
+    expect((await t.screen()).join('\n')).toMatch(/task · 2\.0s/);
+    live.stop();
+  });
+
   it('fits a short window: calls beyond its height are counted, not drawn', async () => {
     const t = terminal(60, 6);
     const live = new LiveTools({ out: t.out, style: plain as never, now: () => 0 });

@@ -1,4 +1,5 @@
 import type { AgentEvent } from '@birdie/graph';
+import { fromSubagent } from '@birdie/graph/event-json';
 import type { TurnEvent } from '@birdie/runtime/turn';
 import type { Output } from '../io.js';
 import { fitWidth, LastLines } from '../render/live-lines.js';
@@ -56,6 +57,8 @@ export class LiveTools {
       this.#calls.get(event.id)?.output.push(event.text);
       return;
     }
+    // A subagent's text is not printed (it is its task call's result): the task call's progress stays on screen.
+    if (event.type === 'token' && fromSubagent(event)) return;
     this.clear();
     if (event.type === 'token') this.#answering = true;
     else if (event.type === 'tool-start' || event.type === 'tool-end') this.#answering = false;
