@@ -174,6 +174,12 @@ export const RULES = {
       "A `default` in a tool's schema does not fit its own schema (outside its `enum`, the wrong type, …): it is filled in for a call that leaves the value out, and that call then fails.",
     fix: 'Make the `default` one of the values its schema allows, or remove it.',
   },
+  'tool-schema-annotation': {
+    severity: 'warning',
+    meaning:
+      "A keyword of a tool's schema that only describes (`title`, `description`, `examples`, `$comment`, `$id`, `$schema`, `readOnly`, `writeOnly`, `deprecated`) has a value JSON Schema does not allow, or `required` names a property twice. No argument is refused for it: the tool loads.",
+    fix: 'Give the keyword a value of its kind (text for `title` and `description`, a list for `examples`, a URI for `$schema`), or remove it.',
+  },
   'invalid-tool-name': {
     severity: 'error',
     meaning:

@@ -256,7 +256,7 @@ function leafErrors(
   }>,
 ) {
   const seen = new Set<string>();
-  const out: Array<{ at: string; error: string }> = [];
+  const out: Array<{ at: string; error: string; keyword: string }> = [];
   for (const e of errors) {
     if (
       ['$ref', 'properties', 'allOf', 'items', 'additionalProperties', 'anyOf', 'patternProperties'].includes(
@@ -266,7 +266,7 @@ function leafErrors(
       continue;
     if (seen.has(e.instanceLocation)) continue;
     seen.add(e.instanceLocation);
-    out.push({ at: e.instanceLocation, error: e.error });
+    out.push({ at: e.instanceLocation, error: e.error, keyword: e.keyword });
   }
   return out;
 }
@@ -281,28 +281,99 @@ function pathOf(pointer: string): string[] {
 
 const TYPES = ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'];
 
-/** Why a schema is not a valid JSON Schema (its keywords checked against the meta-schema), or nothing. */
-function metaProblems(schema: unknown): SchemaProblem[] {
+/** Keywords whose value is one schema, a map of named schemas, or a list of schemas (draft-07 and 2020-12). */
+const SCHEMA_VALUED = new Set([
+  'items',
+  'additionalItems',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+]);
+const SCHEMA_MAPS = new Set([
+  'properties',
+  'patternProperties',
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+  'dependencies',
+]);
+const SCHEMA_LISTS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
+
+/**
+ * The index in `path` of the last keyword (as opposed to a property's name, a list index or a place inside a
+ * keyword's value): in `properties/type/enum` it is `enum`, and `type` there is a property's name.
+ */
+function lastKeyword(path: readonly string[]): number {
+  let state: 'keyword' | 'name' | 'value' = 'keyword';
+  let last = -1;
+  for (const [i, part] of path.entries()) {
+    if (state === 'keyword') {
+      last = i;
+      if (SCHEMA_MAPS.has(part) || SCHEMA_LISTS.has(part)) state = 'name';
+      else if (SCHEMA_VALUED.has(part)) state = /^\d+$/.test(path[i + 1] ?? '') ? 'name' : 'keyword';
+      else state = 'value';
+    } else if (state === 'name') state = 'keyword';
+  }
+  return last;
+}
+
+/**
+ * Keywords that only describe (names, comments, examples, the dialect): a mistake in one stops no argument from
+ * matching, so it is a warning and the tool loads.
+ */
+const ANNOTATIONS = new Set([
+  'title',
+  'description',
+  'examples',
+  '$comment',
+  '$id',
+  '$schema',
+  'readOnly',
+  'writeOnly',
+  'deprecated',
+]);
+
+/**
+ * Why a schema is not a valid JSON Schema (its keywords checked against the meta-schema): `invalid`, the keywords no
+ * argument could satisfy; `annotations`, mistakes in keywords that only describe (and a name `required` twice).
+ */
+function metaProblems(schema: unknown): { invalid: SchemaProblem[]; annotations: SchemaProblem[] } {
   meta ??= new Validator(META_SCHEMA as never, '7', false);
   const result = meta.validate(schema);
-  if (result.valid) return [];
-  const problems = leafErrors(result.errors).map(({ at, error }) => {
-    const path = pathOf(at);
-    const last = path.at(-1);
-    const parent = path.at(-2);
-    const message =
-      last === 'type' || parent === 'type'
-        ? `\`type\` must be one of ${TYPES.join(', ')} (or a list of them)`
-        : error.replace(/^Instance type "(\w+)" is invalid\. Expected "(\w+)"\.$/, 'expected $2, not $1');
-    return { path: last !== 'type' && parent === 'type' ? path.slice(0, -1) : path, message };
-  });
+  if (result.valid) return { invalid: [], annotations: [] };
+  const invalid: SchemaProblem[] = [];
+  const annotations: SchemaProblem[] = [];
   const seen = new Set<string>();
-  return problems.filter((p) => {
-    const key = `${p.path.join('/')}\n${p.message}`;
-    if (seen.has(key)) return false;
+  for (const { at, error, keyword } of leafErrors(result.errors)) {
+    const path = pathOf(at);
+    const k = lastKeyword(path);
+    const named = k >= 0 ? path[k] : undefined;
+    const problem =
+      named === 'type'
+        ? {
+            path: path.slice(0, k + 1),
+            message: `\`type\` must be one of ${TYPES.join(', ')} (or a list of them)`,
+          }
+        : {
+            path,
+            message: error
+              .replace(/^Instance type "(\w+)" is invalid\. Expected "(\w+)"\.$/, 'expected $2, not $1')
+              .replace(/\.$/, ''),
+          };
+    const key = `${problem.path.join('/')}\n${problem.message}`;
+    if (seen.has(key)) continue;
     seen.add(key);
-    return true;
-  });
+    const describes =
+      (named !== undefined && ANNOTATIONS.has(named)) || (named === 'required' && keyword === 'uniqueItems');
+    (describes ? annotations : invalid).push(problem);
+  }
+  return { invalid, annotations };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -356,9 +427,14 @@ function defaultProblems(schema: unknown): SchemaProblem[] {
 
 /**
  * What makes a tool's schema unusable: keywords the meta-schema refuses (`invalid`), then, when there are none,
- * defaults their own schema refuses (`defaults`).
+ * defaults their own schema refuses (`defaults`); and mistakes in keywords that only describe (`annotations`), which
+ * leave the schema usable.
  */
-export function schemaProblems(schema: unknown): { invalid: SchemaProblem[]; defaults: SchemaProblem[] } {
-  const invalid = metaProblems(schema);
-  return { invalid, defaults: invalid.length ? [] : defaultProblems(schema) };
+export function schemaProblems(schema: unknown): {
+  invalid: SchemaProblem[];
+  defaults: SchemaProblem[];
+  annotations: SchemaProblem[];
+} {
+  const { invalid, annotations } = metaProblems(schema);
+  return { invalid, annotations, defaults: invalid.length ? [] : defaultProblems(schema) };
 }

@@ -38,11 +38,20 @@ export function checkSchema(
     return undefined;
   }
   // A schema no argument could satisfy fails every call, and the model would be blamed: said here, at its place.
-  const { invalid, defaults } = schemaProblems(value);
+  const { invalid, defaults, annotations } = schemaProblems(value);
   const text = reporter.source?.text ?? '';
   for (const problem of invalid) {
     const at = locate(text, start, textEnd, problem);
     reporter.report('tool-invalid-schema', `Schema is not a valid JSON Schema: ${describe(problem)}`, at, at);
+  }
+  for (const problem of annotations) {
+    const at = locate(text, start, textEnd, problem);
+    reporter.report(
+      'tool-schema-annotation',
+      `Schema ${describe(problem)}; it only describes, so the tool loads`,
+      at,
+      at,
+    );
   }
   if (invalid.length) return undefined;
   for (const problem of defaults) {
