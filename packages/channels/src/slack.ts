@@ -70,9 +70,54 @@ function shownAsItself(target: string): string {
 /** A URL as a mrkdwn link's target. */
 const mrkdwnUrl = (url: string) => url.replaceAll('|', '%7C').replaceAll('&', '&amp;');
 
+/** Slack refuses a section block of more than 3,000 characters (`invalid_blocks`). */
+const SECTION_MAX = 3000;
+const FENCE = '```';
+
+/**
+ * mrkdwn cut into texts of at most `max` characters for section blocks, at line ends where it can: a code block cut in
+ * two is closed at the end of one part and opened again at the start of the next, and a line longer than a part is cut
+ * where no `&…;` entity is split. Nothing is left out: an approval question is shown whole.
+ */
+export function sectionsOf(mrkdwn: string, max = SECTION_MAX): string[] {
+  const room = max - FENCE.length - 1;
+  const parts: string[] = [];
+  let part = '';
+  let fenced = false;
+  const flush = () => {
+    parts.push(fenced ? `${part}\n${FENCE}` : part);
+    part = fenced ? FENCE : '';
+  };
+  for (const line of mrkdwn.split('\n')) {
+    let rest = line;
+    while (true) {
+      const joined = part === '' ? rest : `${part}\n${rest}`;
+      if (joined.length <= room) {
+        part = joined;
+        break;
+      }
+      if (part !== '' && part !== FENCE) {
+        flush();
+        continue;
+      }
+      // One line longer than a part: cut it, before an entity it would split.
+      const lead = part === '' ? '' : `${part}\n`;
+      let cut = room - lead.length;
+      const amp = rest.lastIndexOf('&', cut);
+      if (amp > 0 && !rest.slice(amp, cut).includes(';') && cut - amp < 8) cut = amp;
+      part = lead + rest.slice(0, cut);
+      rest = rest.slice(cut);
+      flush();
+    }
+    if (line.startsWith(FENCE)) fenced = !fenced;
+  }
+  if (part !== '' && part !== FENCE) parts.push(part);
+  return parts;
+}
+
 function blocksOf(mrkdwn: string, buttons: Button[][]) {
   return [
-    { type: 'section', text: { type: 'mrkdwn', text: mrkdwn } },
+    ...sectionsOf(mrkdwn).map((text) => ({ type: 'section', text: { type: 'mrkdwn', text } })),
     ...buttons.map((row) => ({
       type: 'actions',
       elements: row.map((b) => ({

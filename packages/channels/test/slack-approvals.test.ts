@@ -96,4 +96,27 @@ describe('approvals as Slack buttons', () => {
     expect(state.pendingApprovals).toEqual([]);
     expect(state.sessionApprovals.map((a) => a.tool)).toEqual(['shout']);
   });
+
+  it('a call near the limit is asked with its buttons: its Slack text is split into sections Slack takes (review)', async () => {
+    // & < > are escaped for Slack (&amp; …) and Markdown characters are escaped too: the sent text grows past Slack's
+    // 3,000 characters per section although the call is short enough to be shown whole.
+    const text = `${'a&b (c). '.repeat(160)}END`;
+    const script = [
+      { match: 'long', tool_calls: [{ name: 'shout', args: { text } }] },
+      { match: 'long', text: 'Shouted the long one.' },
+    ];
+    h = await startHarness({ slack: 'events', script, settings: { approval: 'always' } });
+    const { slack } = h;
+    const { mention, ts: thread } = slack.mention(CHANNEL, SLACK_OWNER, 'long one please');
+    await slack.deliver(mention);
+    const question = await slack.waitFor('the approval question', () =>
+      slack.messagesIn(CHANNEL, thread).find((m) => m.buttons !== undefined),
+    );
+    expect(question.buttons?.map((b) => b.text)).toEqual(['Approve', 'For this session', 'Reject']);
+    expect(question.text).toContain('END');
+    await slack.post(slack.press(question, SLACK_OWNER, actionOf(question, 'Approve')));
+    await slack.waitFor('the answer', () =>
+      slack.messagesIn(CHANNEL, thread).find((m) => m.text.includes('Shouted the long one')),
+    );
+  });
 });

@@ -348,6 +348,7 @@ export class FakeSlackApi {
       case 'apps.connections.open':
         return { url: `${this.url.replace(/^http/, 'ws')}/socket?ticket=${randomUUID()}` };
       case 'chat.postMessage': {
+        if (tooLongSection(p.blocks)) return 'invalid_blocks';
         const message: SlackMessage = {
           channel: String(p.channel),
           ts: this.nextTs(),
@@ -362,6 +363,7 @@ export class FakeSlackApi {
       case 'chat.update': {
         const message = this.messages.find((m) => m.channel === String(p.channel) && m.ts === String(p.ts));
         if (!message) return 'message_not_found';
+        if (tooLongSection(p.blocks)) return 'invalid_blocks';
         message.text = String(p.text ?? '');
         message.versions.push(message.text);
         // As Slack: blocks given replace the old ones (none: removed); blocks left out keep them.
@@ -395,6 +397,17 @@ function parseBody(raw: string, type: string | undefined): Record<string, unknow
     params[key] = key === 'blocks' || key === 'attachments' ? JSON.parse(value) : value;
   }
   return params;
+}
+
+/** Slack refuses a message whose section block holds more than 3,000 characters of text (`invalid_blocks`). */
+const SECTION_MAX = 3000;
+
+function tooLongSection(blocks: unknown): boolean {
+  if (!Array.isArray(blocks)) return false;
+  return blocks.some(
+    (b: { type?: string; text?: { text?: string } }) =>
+      b?.type === 'section' && (b.text?.text?.length ?? 0) > SECTION_MAX,
+  );
 }
 
 function buttonsOf(blocks: unknown): Pick<SlackMessage, 'buttons'> {
