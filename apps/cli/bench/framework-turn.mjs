@@ -1,6 +1,6 @@
 // birdie's side of framework.mjs's round trips (also what count-statements.mjs counts): the graph with one tool skill,
 // and a turn on the SQLite store as @birdie/runtime's turn path makes it; and LangChain's side, the baseline.
-import { echo } from './peers/agents.mjs';
+import { langchainEchoTool } from './peers/agents.mjs';
 
 /** birdie's graph with the tool skill only (no corpus skills), as `createAgent` gets the one tool. */
 export async function birdieGraph(model, toolDir, checkpointer) {
@@ -58,14 +58,7 @@ export function storeTurn(store, agent) {
 /** LangChain's createAgent with the same tool (a `tool()` around the same function). */
 export async function langchainAgent(model, checkpointer) {
   const { createAgent } = await import('langchain');
-  const { tool } = await import('@langchain/core/tools');
-  const { z } = await import('zod');
-  const echoTool = tool(async (args) => echo(args), {
-    name: 'echo_value',
-    description: 'Returns ok and the value it was given',
-    schema: z.object({ value: z.string() }),
-  });
-  const agent = createAgent({ model, tools: [echoTool], checkpointer });
+  const agent = createAgent({ model, tools: [await langchainEchoTool()], checkpointer });
   return async (threadId) => {
     await agent.invoke(
       { messages: [{ role: 'user', content: 'do the thing' }] },

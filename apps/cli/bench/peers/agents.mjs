@@ -11,6 +11,17 @@ export const CORPUS =
   fileURLToPath(new URL('../../../../../shared/corpus/agentskills', import.meta.url));
 
 export const echo = (args) => `ok ${args.value}`;
+
+/** The same tool for LangChain's agents: a `tool()` around `echo`. */
+export async function langchainEchoTool() {
+  const { tool } = await import('@langchain/core/tools');
+  const { z } = await import('zod');
+  return tool(async (args) => echo(args), {
+    name: 'echo_value',
+    description: 'Returns ok and the value it was given',
+    schema: z.object({ value: z.string() }),
+  });
+}
 const TOOL_SOURCE = `export function run(args) { return 'ok ' + args.value; }\n`;
 
 /** A skills folder with one tool skill whose `node:` entrypoint is the function above (birdie's way to add a tool). */
@@ -88,13 +99,7 @@ export async function birdieAgent({ model, toolDir, checkpointer }) {
 /** deepagents: createDeepAgent with the tool and the corpus as its skills source (FilesystemBackend, virtual mode). */
 export async function deepAgent({ model, checkpointer }) {
   const { createDeepAgent, FilesystemBackend } = await import('deepagents');
-  const { tool } = await import('@langchain/core/tools');
-  const { z } = await import('zod');
-  const echoTool = tool(async (args) => echo(args), {
-    name: 'echo_value',
-    description: 'Returns ok and the value it was given',
-    schema: z.object({ value: z.string() }),
-  });
+  const echoTool = await langchainEchoTool();
   const agent = createDeepAgent({
     model,
     tools: [echoTool],
