@@ -7,7 +7,7 @@ import { EntrypointError } from './errors.js';
 import { mergedFailureNote, sandboxWriteNote, signalNote } from './exit-status.js';
 import { integerProblem } from './integer-argument.js';
 import { limitsOf } from './limits.js';
-import { runProcess } from './process.js';
+import { runProcess, succeeded } from './process.js';
 import type { TargetAnalysis } from './target.js';
 import type { Entrypoint, RunOptions, RunResult, SchemeContext } from './types.js';
 
@@ -129,13 +129,7 @@ export async function runCommand(
     limitsOf(options),
     options.signal,
   );
-  if (outcome.exitCode === 0)
-    return {
-      output: outcome.output,
-      exitCode: 0,
-      truncated: outcome.truncated,
-      ...(outcome.droppedBytes > 0 ? { droppedBytes: outcome.droppedBytes } : {}),
-    };
+  if (outcome.exitCode === 0) return succeeded(outcome);
   const status =
     outcome.exitCode === null
       ? `was killed by ${outcome.signal ?? 'a signal'}`

@@ -7,7 +7,7 @@ import { childEnv } from './env.js';
 import { EntrypointError } from './errors.js';
 import { mergedFailureNote } from './exit-status.js';
 import { limitsOf } from './limits.js';
-import { type ProcessOutcome, runProcess } from './process.js';
+import { type ProcessOutcome, runProcess, succeeded } from './process.js';
 import type { EntrypointProblem, TargetAnalysis } from './target.js';
 import type { RunOptions, RunResult, SchemeContext, ToolSettings } from './types.js';
 
@@ -119,13 +119,7 @@ async function runContainer(
       await forceRemove(found.path, run.name, env);
     throw error;
   }
-  if (outcome.exitCode === 0)
-    return {
-      output: outcome.output,
-      exitCode: 0,
-      truncated: outcome.truncated,
-      ...(outcome.droppedBytes > 0 ? { droppedBytes: outcome.droppedBytes } : {}),
-    };
+  if (outcome.exitCode === 0) return succeeded(outcome);
   throw outcomeError(outcome, found.runtime, template.image);
 }
 

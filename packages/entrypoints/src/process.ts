@@ -10,7 +10,7 @@ import { isStopping, track } from './process-registry.js';
 import { killTree, waitGone } from './process-tree.js';
 import { detectBwrap } from './sandbox.js';
 import { prepareSandbox, shownInSandbox } from './sandbox-layout.js';
-import type { OutputChunk } from './types.js';
+import type { OutputChunk, RunResult } from './types.js';
 
 export interface ProcessSpec {
   command: string;
@@ -358,6 +358,16 @@ function abortedError(label: string, signal?: AbortSignal, output?: string): Ent
 }
 
 /** The last lines of stderr, at most ~2 KB: enough for a model to see what went wrong. */
+/** A run that exited 0 as the tool's result: its output, and what was left out of it, when anything was. */
+export function succeeded(outcome: ProcessOutcome): RunResult {
+  return {
+    output: outcome.output,
+    exitCode: 0,
+    truncated: outcome.truncated,
+    ...(outcome.droppedBytes > 0 ? { droppedBytes: outcome.droppedBytes } : {}),
+  };
+}
+
 export function tailOf(text: string, maxChars = STDERR_TAIL_BYTES): string {
   const trimmed = text.trimEnd();
   if (trimmed.length <= maxChars) return trimmed;
