@@ -4,7 +4,7 @@ import type { LoadedRegistry, PolicyCeiling, SkillPolicy } from '@birdie/registr
 import type { LeaseHolder, Session, Store } from '@birdie/store';
 import { modelResolver, type NamedModel, routerTiers } from './agent-models.js';
 import { type LoadedConfig, loadConfig } from './config.js';
-import { didYouMean } from './did-you-mean.js';
+import { didYouMean, didYouMeanSession } from './did-you-mean.js';
 import { UsageError } from './errors.js';
 import type { Flags } from './flags.js';
 import { grantsBridge } from './grants-bridge.js';
@@ -99,7 +99,7 @@ export async function findSession(
   if (!session) {
     const ids = (await store.sessions.list(userId)).map((s) => s.id);
     const list = from === 'repl' ? '/session list' : 'birdie sessions list';
-    throw new UsageError(`no session "${id}".${didYouMean(id, ids)} Run \`${list}\`.`);
+    throw new UsageError(`no session "${id}".${didYouMeanSession(id, ids)} Run \`${list}\`.`);
   }
   return session;
 }
