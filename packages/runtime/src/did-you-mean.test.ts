@@ -8,7 +8,9 @@ describe('didYouMeanSession', () => {
   it('offers an id one or two edits away: a mistyped counter or swapped digits', () => {
     expect(didYouMeanSession('2026-12-01_2', ['2026-12-01_1'])).toBe(' Did you mean "2026-12-01_1"?');
     expect(didYouMeanSession('2026-12-10_1', ['2026-12-01_1'])).toBe(' Did you mean "2026-12-01_1"?');
-    expect(didYouMeanSession('2026-1201_1', ['2026-12-01_1', '2026-11-30_1'])).toBe(' Did you mean "2026-12-01_1"?');
+    expect(didYouMeanSession('2026-1201_1', ['2026-12-01_1', '2026-11-30_1'])).toBe(
+      ' Did you mean "2026-12-01_1"?',
+    );
   });
 
   it('does not offer another date three or more edits away', () => {

@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import type { LogEntry } from '@birdie/server';
+import { isStoreError } from '@birdie/store/errors';
 import { UsageError } from './errors.js';
 
 /** Where the log goes: stderr, or any stream. */
@@ -28,15 +29,57 @@ export function serveLog(out: Output, format: LogFormat, now: () => Date = () =>
   const log =
     format === 'json'
       ? ({ level, msg, ...fields }: LogEntry) =>
-          line(JSON.stringify({ time: now().toISOString(), level, msg, ...fields }))
+          line(escapeUnseen(JSON.stringify({ time: now().toISOString(), level, msg, ...fields })))
       : ({ msg, level: _level, ...fields }: LogEntry) => {
-          let text = `birdie serve: ${msg}`;
+          let text = `birdie serve: ${escapeUnseen(msg.replace(CONTROL, escapeUnit))}`;
           for (const [key, value] of Object.entries(fields))
-            if (value !== undefined)
-              text += ` ${key}=${typeof value === 'string' && /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value)}`;
+            if (value !== undefined) text += ` ${key}=${logValue(value)}`;
           line(text);
         };
   return Object.assign(log, { flush });
+}
+
+/** Printable ASCII but blanks, quotes, `=` and backslashes: a value made of these alone needs no quotes. */
+const PLAIN = /^[\x21\x23-\x3c\x3e-\x5b\x5d-\x7e]+$/;
+/** The C0 controls but newline and tab, which a message (a stack) may hold: the rest move the cursor or hide. */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f]/g;
+/**
+ * What JSON leaves as it is but a terminal acts on or hides: DEL and the C1 controls (U+009B starts an escape
+ * sequence on 8-bit terminals), and the invisible format characters (a U+202E reorders the rest of the line).
+ */
+const UNSEEN = /[\u007f-\u009f\p{Cf}\u2028\u2029]/gu;
+
+/** A character as `\uXXXX` per UTF-16 unit: the same character to a JSON reader, visible to a person. */
+function escapeUnit(c: string): string {
+  return [...Array(c.length).keys()]
+    .map((i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`)
+    .join('');
+}
+
+function escapeUnseen(text: string): string {
+  return text.replace(UNSEEN, escapeUnit);
+}
+
+/**
+ * A field's value in a text line. A client writes much of it (the request path, before any token is checked), so
+ * anything but plain ASCII is quoted as JSON, and what JSON would leave raw is written `\uXXXX` too: no escape
+ * sequence, NUL or bidi override reaches the operator's terminal or makes `grep` call the log binary.
+ */
+function logValue(value: unknown): string {
+  if (typeof value === 'string' && PLAIN.test(value)) return value;
+  return escapeUnseen(JSON.stringify(value) ?? String(value));
+}
+
+/**
+ * The log entry of a failure nobody else is told of in full (a request's, the turn log's): a store's failure (the
+ * database went away, a disk filled) is expected and has one sentence that says it all, so it is logged as that
+ * sentence with its code; anything else is a defect, logged with its stack.
+ */
+export function failureEntry(error: unknown, where: string, context: { requestId?: string } = {}): LogEntry {
+  if (isStoreError(error))
+    return { level: 'error', msg: `${where}: ${error.message}`, errorCode: error.code, ...context };
+  const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  return { level: 'error', msg: `${where}: ${text}`, ...context };
 }
 
 /** Lines gathered until the event loop's next check phase (or `flush()`), then written to `out` in one call. */

@@ -1,12 +1,13 @@
 import { type BirdieServer, createServer, type LogEntry } from '@birdie/server';
 import { RuntimeError } from './errors.js';
+import { failureEntry } from './serve-log.js';
 import type { ServeOptions } from './serve-options.js';
 import type { ServeSetup } from './server-runtime.js';
 
 /**
  * `birdie serve`'s HTTP server over a setup from `openServeRuntime`, with the options its flags gave: the setup's
- * runtime, workspaces and turn limits, the body and rate limits, CORS origins; requests, turns and unexpected
- * failures (with their stack) go to `log`.
+ * runtime, workspaces and turn limits, the body and rate limits, CORS origins; requests, turns and failures go to
+ * `log` (see `failureEntry`).
  */
 export function createServeServer(
   setup: Pick<ServeSetup, 'runtime' | 'workspaces' | 'limits'>,
@@ -22,12 +23,7 @@ export function createServeServer(
     rateLimit: options.perMinute === 0 ? false : { requests: options.perMinute, perMs: 60_000 },
     limits: setup.limits,
     corsOrigins: options.corsOrigins,
-    onError: (error, where, context) =>
-      log({
-        level: 'error',
-        msg: `${where}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-        ...context,
-      }),
+    onError: (error, where, context) => log(failureEntry(error, where, context)),
     onLog: log,
   });
 }

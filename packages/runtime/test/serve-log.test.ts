@@ -1,7 +1,8 @@
 import { PassThrough } from 'node:stream';
+import { StoreError } from '@birdie/store/errors';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../src/errors.js';
-import { linesToLog, logFormat, serveLog } from '../src/serve-log.js';
+import { failureEntry, linesToLog, logFormat, serveLog } from '../src/serve-log.js';
 
 const capture = () => {
   const out = new PassThrough();
@@ -71,5 +72,37 @@ describe('serveLog', () => {
     expect(logFormat(undefined)).toBe('text');
     expect(logFormat('json')).toBe('json');
     expect(() => logFormat('yaml')).toThrow(UsageError);
+  });
+
+  it('escapes in both formats what a terminal would act on: C0 and C1 controls, bidi overrides', () => {
+    const text = capture();
+    const log = serveLog(text.out, 'text', at);
+    log({ level: 'warn', msg: 'skill \u001b[2Jx\nsecond line', path: '/a\u009b2J\u202eb' });
+    log.flush();
+    expect(text.text()).toBe('birdie serve: skill \\u001b[2Jx\nsecond line path="/a\\u009b2J\\u202eb"\n');
+    const json = capture();
+    const jsonLog = serveLog(json.out, 'json', at);
+    jsonLog({ level: 'info', msg: 'request', path: '/a\u009b\u202e\u0000' });
+    jsonLog.flush();
+    expect(json.text().trimEnd()).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/);
+    expect(JSON.parse(json.text())).toMatchObject({ path: '/a\u009b\u202e\u0000' });
+  });
+});
+
+describe('failureEntry', () => {
+  it("logs a store's failure as its one sentence and code, without a stack", () => {
+    const error = new StoreError('unavailable', 'cannot reach the database server postgres://db: terminated');
+    expect(failureEntry(error, 'turn log', { requestId: 'r1' })).toEqual({
+      level: 'error',
+      msg: 'turn log: cannot reach the database server postgres://db: terminated',
+      errorCode: 'unavailable',
+      requestId: 'r1',
+    });
+  });
+
+  it('logs anything else with its stack: a defect to report', () => {
+    const entry = failureEntry(new TypeError('x is undefined'), 'GET /v1/sessions');
+    expect(entry.msg).toMatch(/^GET \/v1\/sessions: TypeError: x is undefined\n\s+at /);
+    expect(failureEntry('thrown text', 'turn log').msg).toBe('turn log: thrown text');
   });
 });

@@ -33,14 +33,12 @@ export async function mcpCommand({ io, values }: CommandContext): Promise<number
       return EXIT_OK;
     }
     const { createMcpHttp } = await import('@birdie/runtime/mcp-http');
+    const { failureEntry } = await import('@birdie/runtime/serve-log');
     const endpoint = await createMcpHttp(host, {
       info,
       ...(http.perMinute !== undefined ? { perMinute: http.perMinute } : {}),
-      onError: (error) =>
-        write(
-          io.stderr,
-          `birdie: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-        ),
+      // A store's failure is its one sentence; anything else, a defect, keeps its stack.
+      onError: (error) => write(io.stderr, `birdie: ${failureEntry(error, 'MCP endpoint').msg}`),
     });
     let stop: () => void = () => {};
     const stopped = new Promise<void>((resolve) => {
