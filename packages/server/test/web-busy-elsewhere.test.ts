@@ -153,4 +153,45 @@ describe('a chat whose session runs a turn in another client (the CLI)', { timeo
     expect(await page.locator('.msg.assistant', { hasText: 'ANSWERED IN THE CLI' }).count()).toBe(1);
     await page.context().close();
   });
+  it('does not replay an older API turn that saved nothing after the prompt of the turn the CLI runs', async () => {
+    const session = await web.store.sessions.create('alice', { perUser: true });
+    web.runtime.script = async ({ handlers }) => {
+      handlers.onEvent({ type: 'token', text: 'half an ans' });
+      handlers.onEvent({ type: 'error', error: { code: 'model', message: 'THE OLD MODEL FAILED' } });
+      handlers.onEvent({ type: 'done', status: 'error' });
+      return { status: 'error', inputTokens: 0, outputTokens: 0 };
+    };
+    const response = await fetch(`${web.url}/v1/sessions/${encodeURIComponent(session.id)}/turns`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${web.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'first question' }),
+    });
+    await response.text();
+    // It saved its prompt only; opened, the chat shows how it went.
+    showing([{ role: 'human', id: 'human-1', content: 'first question' }]);
+    const page = await web.page();
+    const answers = runLogAnswers(page);
+    await page.goto(`${web.url}/#/s/${encodeURIComponent(session.id)}`);
+    await page.locator('.notice.error', { hasText: 'THE OLD MODEL FAILED' }).waitFor();
+    await page.locator('.log[aria-busy="false"]').waitFor();
+
+    const lease = await web.store.leases.acquire(session.id, { waitMs: 0 });
+    try {
+      await web.store.runs.start({ sessionId: session.id, userId: 'alice', model: 'scripted' });
+      showing([
+        { role: 'human', id: 'human-1', content: 'first question' },
+        { role: 'human', id: 'human-2', content: 'later from the CLI' },
+      ]);
+      await page.locator('.turn-status', { hasText: 'busy' }).waitFor();
+      await answers.next(2);
+      await page.locator('.log[aria-busy="false"]').waitFor();
+      const texts = await page.locator('.log > *').allInnerTexts();
+      expect(texts.filter((t) => t.includes('THE OLD MODEL FAILED'))).toHaveLength(1);
+      expect(texts.filter((t) => t.includes('half an ans'))).toHaveLength(1);
+      expect(texts.at(-1)).toContain('later from the CLI');
+    } finally {
+      await lease.release();
+    }
+    await page.context().close();
+  });
 });
