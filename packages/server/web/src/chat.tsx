@@ -92,7 +92,9 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
    * `after`: the history shown, whose last turn the stream replays (a reopened chat): its events take the place of
    * what the history shows after the last prompt once they show they are that prompt's turn (`replayBelongs`); a
    * turn the history went past (a later prompt from another front end) is not shown. A quiet replay is held until
-   * then; a running turn is shown at once, and taken back if it turns out older.
+   * then; a running turn is shown at once, and taken back if it turns out older. `eager` (with `quiet`): a turn the
+   * run log says runs, which may be another client's — nothing is said until its first event, then it is shown at
+   * once unless that event already says it is older (its prompt is an earlier one of the history).
    * Resolves to whether it showed a turn (nothing came, or the replay was not the last prompt's: `false`).
    * Rejects with the API's refusal (`ApiFailure`: nothing of a new turn ran, or the session is gone), or with
    * `Unreachable` when its first request got no answer at all.
@@ -100,7 +102,7 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
   const stream = useCallback(
     async (
       start: (h: StreamHandlers) => Promise<void>,
-      { quiet = false, after }: { quiet?: boolean; after?: Message[] } = {},
+      { quiet = false, eager = false, after }: { quiet?: boolean; eager?: boolean; after?: Message[] } = {},
     ): Promise<boolean> => {
       // Ended when the chat closes, or when a replay turns out not to be the history's last turn.
       const dropped = new AbortController();
@@ -163,6 +165,13 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
           if (isEnd(event)) ended = true;
           if (judged) return show(event);
           replayed.push(event);
+          if (eager) {
+            // Shown from its first event, unless that already says it is older.
+            judge(false);
+            if (dropped.signal.aborted) return;
+            if (!opened) open();
+            return show(event);
+          }
           // A running turn is shown as it comes (the history's last turn, unless its events say otherwise).
           if (!quiet && !opened) open();
           if (opened) show(event);
@@ -313,7 +322,7 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
         if (busy === newest.id || signal.aborted || latest.current.running) return;
         // A new turn: its events, if it is the API's, shown once they say it is the last prompt's (`stream`).
         const follow = (h: StreamHandlers) => api.follow(session, undefined, h);
-        const followed = await stream(follow, { quiet: true, after: d.messages });
+        const followed = await stream(follow, { quiet: true, eager: true, after: d.messages });
         if (!signal.aborted && !followed) busyElsewhere(newest.id);
       } else if (busy !== undefined) {
         // The other client's turn ended: what it saved, and how it went.
