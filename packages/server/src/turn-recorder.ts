@@ -3,9 +3,12 @@ import type { EventStream } from './event-stream.js';
 
 export type StreamEvent = { type: string } & Record<string, unknown>;
 
-/** What is waiting to be recorded and sent: an event (sent with its id), a token (sent at once), recorded tokens. */
+/**
+ * What is waiting to be recorded and sent: an event (sent with its id; `recorded`, when what is written says more than
+ * what is sent), a token (sent at once), recorded tokens.
+ */
 type Item =
-  | { kind: 'event'; event: StreamEvent }
+  | { kind: 'event'; event: StreamEvent; recorded?: StreamEvent }
   | { kind: 'token'; event: StreamEvent }
   | { kind: 'tokens'; event: StreamEvent };
 
@@ -33,14 +36,18 @@ export class TurnRecorder {
     private readonly options: { tokenFlushMs: number; onError(error: unknown): void },
   ) {}
 
-  push(event: StreamEvent): void {
+  /**
+   * `recorded`: what the store keeps of the event, when followers are told more than the client that runs the turn
+   * (the turn's `session` event names its prompt there; its sender knows it).
+   */
+  push(event: StreamEvent, recorded?: StreamEvent): void {
     if (event.type === 'token' && typeof event.text === 'string') {
       this.coalesce(event);
       this.enqueue({ kind: 'token', event });
       return;
     }
     this.flushTokens();
-    this.enqueue({ kind: 'event', event });
+    this.enqueue({ kind: 'event', event, ...(recorded ? { recorded } : {}) });
   }
 
   /**
@@ -54,7 +61,7 @@ export class TurnRecorder {
     try {
       while (this.pumping) await this.pumping;
       const batch = this.queue.splice(0);
-      const waiting = batch.filter((i) => i.kind !== 'token').map((i) => i.event);
+      const waiting = batch.flatMap(written);
       let recorded: Array<TurnEventRecord | undefined> = [];
       try {
         recorded = (await this.store.turns.end(this.turnId, status, [...waiting, ...last])) ?? [];
@@ -103,7 +110,7 @@ export class TurnRecorder {
       await new Promise((resolve) => setImmediate(resolve));
       while (this.queue.length > 0 && !this.ending) {
         const batch = this.queue.splice(0);
-        this.send(batch, await this.record(batch.filter((i) => i.kind !== 'token').map((i) => i.event)));
+        this.send(batch, await this.record(batch.flatMap(written)));
       }
     } finally {
       // In the same synchronous step as the last look at the queue: an item queued after it starts a new pump.
@@ -141,6 +148,12 @@ export class TurnRecorder {
     this.failed = true;
     this.options.onError(error);
   }
+}
+
+/** What the store is given of an item: tokens are written coalesced, an event as recorded. */
+function written(item: Item): StreamEvent[] {
+  if (item.kind === 'token') return [];
+  return [item.kind === 'event' ? (item.recorded ?? item.event) : item.event];
 }
 
 function sameMessage(a: StreamEvent, b: StreamEvent): boolean {

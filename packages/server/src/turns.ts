@@ -196,13 +196,16 @@ export class Turns {
       signal: controller.signal,
       ...(workspace !== undefined ? { workspace } : {}),
       onLeased: (lease) => {
-        // The turn's first event: recorded only now, so a refused turn leaves nothing to replay.
-        recorder.push({
+        // The turn's first event: recorded only now, so a refused turn leaves nothing to replay. Recorded with the
+        // prompt that started it: a client that replays it (a reload, another tab) tells by it whether the history's
+        // last prompt is this turn's or another client's (the CLI's). Its sender knows the prompt: it is not sent back.
+        const started = {
           type: 'session',
           id: session.id,
           user: session.userId,
           provider: this.runtime.provider,
-        });
+        };
+        recorder.push(started, typeof input === 'string' ? { ...started, prompt: input } : undefined);
         poll = setInterval(() => {
           void lease.cancelRequested().then((asked) => {
             if (asked && !controller.signal.aborted) controller.abort(new Error('cancelled by the user'));

@@ -47,6 +47,20 @@ describe('GET /v1/sessions/{id}/events', () => {
     expect(replay.map((b) => b.event?.type)).toEqual(['session', 'token', 'done', 'result']);
   });
 
+  it('a follower is told the prompt that started the turn in its session event; the client that sent it is not sent it back', async () => {
+    const token = await h.token();
+    const id = await newSession(token);
+    const started = { type: 'session', id, user: 'alice', provider: 'scripted/test' };
+    const live = blocksOf(
+      await (
+        await h.request(`/v1/sessions/${id}/turns`, { token, json: { prompt: 'which turn is it?' } })
+      ).text(),
+    );
+    expect(live[0]).toEqual({ id: expect.any(Number), event: started });
+    const replay = blocksOf(await (await h.request(`/v1/sessions/${id}/events`, { token })).text());
+    expect(replay[0]).toEqual({ id: live[0]!.id, event: { ...started, prompt: 'which turn is it?' } });
+  });
+
   it('reattaches on another worker from Last-Event-ID: what came after it, then the rest as the turn runs', async () => {
     const token = await h.token();
     const id = await newSession(token);

@@ -114,6 +114,31 @@ describe('a chat opened after its newest API turn', { timeout: 60_000 }, () => {
     await page.context().close();
   });
 
+  it('whose older turn saved nothing does not show its error after a later CLI prompt that was never answered', async () => {
+    const session = await web.store.sessions.create('alice', { perUser: true });
+    web.runtime.script = async ({ handlers }) => {
+      handlers.onEvent({ type: 'token', text: 'half an ans' });
+      handlers.onEvent({ type: 'error', error: { code: 'model', message: 'THE OLD MODEL FAILED' } });
+      handlers.onEvent({ type: 'done', status: 'error' });
+      return { status: 'error', inputTokens: 0, outputTokens: 0 };
+    };
+    await apiTurn(session.id, 'first question');
+    // The CLI then asked something, and its turn died before any answer: the history stops on its prompt.
+    showing([
+      { role: 'human', id: 'human-1', content: 'first question' },
+      { role: 'human', id: 'human-2', content: 'later from the CLI' },
+    ]);
+    const page = await open(session.id);
+    await page.locator('.msg.user', { hasText: 'later from the CLI' }).waitFor();
+    await settled(page);
+    const log = await page.locator('.log').innerText();
+    expect(log).not.toContain('THE OLD MODEL FAILED');
+    expect(log).not.toContain('half an ans');
+    expect(log.trim().endsWith('later from the CLI')).toBe(true);
+    expect(await page.locator('.turn-status').innerText()).toBe('Ready');
+    await page.context().close();
+  });
+
   it('while the CLI runs a turn on it (the run log says one runs) does not follow the older API turn', async () => {
     const session = await web.store.sessions.create('alice', { perUser: true });
     web.runtime.script = async ({ handlers }) => {

@@ -197,7 +197,15 @@ const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
 
 export const EventSchema = z
   .union([
-    event('session', { id: z.string(), user: z.string(), provider: z.string() }),
+    event('session', {
+      id: z.string(),
+      user: z.string(),
+      provider: z.string(),
+      prompt: z.string().optional().openapi({
+        description:
+          'The prompt that started the turn, in its recorded events (`GET …/events`, a resend with its `Idempotency-Key`): a client that replays the turn tells by it which prompt of the history is this turn’s. Not sent to the client that posted the turn; absent for an approval’s continuation and for turns recorded before it was added.',
+      }),
+    }),
     event('token', { text: z.string() }),
     event('message', { message: MessageSchema }),
     event('tool-start', {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { applyEvent, type ChatState, emptyChat, itemsOfHistory, untilLastPrompt } from './chat-state.js';
+import {
+  applyEvent,
+  type ChatState,
+  emptyChat,
+  itemsOfHistory,
+  mergeItems,
+  untilLastPrompt,
+} from './chat-state.js';
 import { renderMarkdown } from './markdown.js';
 import type { TurnEvent } from './types.js';
 
@@ -95,5 +102,65 @@ describe('history', () => {
       { kind: 'assistant', text: 'Done.' },
     ]);
     expect(untilLastPrompt(messages)).toEqual([messages[0]]);
+  });
+});
+
+describe('mergeItems (the history read again while another client runs a turn)', () => {
+  const call = { id: 'c1', name: 'run_bash', args: { command: 'ls' } };
+  const history = [
+    { role: 'human' as const, content: 'asked here' },
+    { role: 'ai' as const, content: 'answered here' },
+  ];
+
+  it('keeps what this page showed of its own turn (same objects and keys), adds what is new', () => {
+    // This page's turn: its prompt, its streamed answer, a notice of how it went.
+    const shown = fold(
+      [
+        { type: 'token', text: 'answered here' },
+        { type: 'message', message: { role: 'ai', content: 'answered here' } },
+        { type: 'error', error: { code: 'x', message: 'a notice' } },
+      ],
+      { ...emptyChat(), items: [{ kind: 'user', key: 'u0', text: 'asked here' }] },
+    ).items;
+    const merged = mergeItems(
+      shown,
+      itemsOfHistory([
+        ...history,
+        { role: 'human', content: 'asked from the CLI' },
+        { role: 'ai', content: '', tool_calls: [call] },
+      ]),
+    );
+    expect(merged.slice(0, 3)).toEqual(shown);
+    for (const [i, item] of shown.entries()) expect(merged[i]).toBe(item);
+    expect(merged.slice(3).map((i) => i.kind)).toEqual(['user', 'tool']);
+    expect(new Set(merged.map((i) => i.key)).size).toBe(merged.length);
+  });
+
+  it('a call whose outcome was saved since keeps its key; an unchanged history changes nothing', () => {
+    const before = itemsOfHistory([...history, { role: 'ai', content: '', tool_calls: [call] }]);
+    const after = itemsOfHistory([
+      ...history,
+      { role: 'ai', content: '', tool_calls: [call] },
+      { role: 'tool', content: 'LISTING', tool_call_id: 'c1' },
+    ]);
+    const merged = mergeItems(before, after);
+    expect(merged[2]).toMatchObject({ kind: 'tool', key: before[2]!.key, output: 'LISTING', ok: true });
+    expect(
+      mergeItems(before, itemsOfHistory([...history, { role: 'ai', content: '', tool_calls: [call] }])),
+    ).toEqual(before);
+  });
+
+  it('a history that differs from what is shown is shown from where it differs, with keys not used twice', () => {
+    const shown: ChatState['items'] = [
+      { kind: 'user', key: 'h1', text: 'one' },
+      { kind: 'assistant', key: 'h0', text: 'two', final: true },
+    ];
+    const merged = mergeItems(shown, [
+      { kind: 'user', key: 'h0', text: 'one' },
+      { kind: 'user', key: 'h1', text: 'other' },
+    ]);
+    expect(merged.map((i) => i.kind === 'user' && i.text)).toEqual(['one', 'other']);
+    expect(merged[0]).toBe(shown[0]);
+    expect(new Set(merged.map((i) => i.key)).size).toBe(2);
   });
 });

@@ -206,3 +206,65 @@ export function applyEvent(state: ChatState, event: TurnEvent, now: number): Cha
   }
   return s;
 }
+
+/** Whether the history's item says what the shown one says (a shown call may know more: its clock, its subagent). */
+function sameItem(shown: Item, saved: Item): boolean {
+  switch (saved.kind) {
+    case 'user':
+      return shown.kind === 'user' && shown.text === saved.text;
+    case 'assistant':
+      return (
+        shown.kind === 'assistant' &&
+        shown.final &&
+        shown.text === saved.text &&
+        !!shown.cancelled === !!saved.cancelled
+      );
+    case 'tool':
+      return (
+        shown.kind === 'tool' &&
+        shown.id === saved.id &&
+        shown.output === saved.output &&
+        shown.ok === saved.ok
+      );
+    case 'notice':
+      return false;
+  }
+}
+
+/** What the page showed that no history has: a notice, an answer cut before it was saved. */
+const unsaved = (item: Item) => item.kind === 'notice' || (item.kind === 'assistant' && !item.final);
+
+/**
+ * The chat's items after its history was read again (a turn of another client wrote it meanwhile): what did not
+ * change stays the same object with the same key, so the page keeps its nodes (the reader's selection and scroll
+ * stay); a call whose outcome came since keeps its key; what is new is added; notices and unsaved partial answers
+ * stay where they were. Only what changed is rendered again.
+ */
+export function mergeItems(shown: Item[], saved: Item[]): Item[] {
+  const merged: Item[] = [];
+  let j = 0;
+  let diverged = false;
+  for (const item of saved) {
+    while (!diverged && j < shown.length && unsaved(shown[j]!)) merged.push(shown[j++]!);
+    const old = diverged ? undefined : shown[j];
+    if (old && sameItem(old, item)) {
+      merged.push(old);
+      j++;
+    } else if (old && old.kind === 'tool' && item.kind === 'tool' && old.id === item.id) {
+      merged.push({ ...item, key: old.key });
+      j++;
+    } else {
+      diverged = true;
+      merged.push(item);
+    }
+  }
+  if (!diverged) while (j < shown.length && unsaved(shown[j]!)) merged.push(shown[j++]!);
+  // A new item's key (the history's are by message index) may be one a kept item already has.
+  const keys = new Set<string>();
+  return merged.map((item) => {
+    let key = item.key;
+    for (let n = 1; keys.has(key); n++) key = `${item.key}~${n}`;
+    keys.add(key);
+    return key === item.key ? item : { ...item, key };
+  });
+}

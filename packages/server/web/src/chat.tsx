@@ -1,7 +1,14 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { type Api, ApiFailure, type StreamHandlers, Unreachable } from './api.js';
 import { Approvals } from './approval.js';
-import { applyEvent, type ChatState, emptyChat, itemsOfHistory, untilLastPrompt } from './chat-state.js';
+import {
+  applyEvent,
+  type ChatState,
+  emptyChat,
+  itemsOfHistory,
+  mergeItems,
+  untilLastPrompt,
+} from './chat-state.js';
 import { focusLost } from './focus.js';
 import { ItemView } from './items.js';
 import { replayBelongs, unfinished } from './replay.js';
@@ -38,11 +45,6 @@ async function newestRun(api: Api, session: string): Promise<Run | undefined> {
   return runs.find((r) => r.parentRunId === undefined);
 }
 
-/** Whether the session's newest turn still runs. */
-async function turnRunning(api: Api, session: string): Promise<boolean> {
-  return (await newestRun(api, session))?.status === 'running';
-}
-
 /** Whether none of the approvals shown here is pending any more (answered in another tab or on another device). */
 async function answeredElsewhere(api: Api, session: string, shown: ApprovalRequest[]): Promise<boolean> {
   const { pendingApprovals } = await api.session(session);
@@ -57,6 +59,16 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
   const [opened, setOpened] = useState(0);
   // Until the history is shown and the replay of its last turn (if any) is in or dropped: the log is busy.
   const [opening, setOpening] = useState(true);
+  // The run of a turn another client (the CLI, a script) runs on the session now: no API turn of it to follow, the
+  // chat says it is busy and its watch brings in what that turn saves.
+  const [elsewhere, setElsewhere] = useState<number>();
+  const elsewhereRun = useRef<number | undefined>(undefined);
+  const busyElsewhere = useCallback((run: number | undefined) => {
+    elsewhereRun.current = run;
+    setElsewhere(run);
+  }, []);
+  // The history the chat shows (as read), so a watch that reads the same again changes nothing.
+  const historyShown = useRef('');
   // The latest state for the async code below (a stream outlives many renders).
   const latest = useRef(chat);
   latest.current = chat;
@@ -80,15 +92,18 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
    * `after`: the history shown, whose last turn the stream replays (a reopened chat): its events take the place of
    * what the history shows after the last prompt once they show they are that prompt's turn (`replayBelongs`); a
    * turn the history went past (a later prompt from another front end) is not shown. A quiet replay is held until
-   * then; a running turn is shown at once, and taken back if it turns out older.
+   * then; a running turn is shown at once, and taken back if it turns out older. `eager` (with `quiet`): a turn the
+   * run log says runs, which may be another client's — nothing is said until its first event, then it is shown at
+   * once unless that event already says it is older (its prompt is an earlier one of the history).
+   * Resolves to whether it showed a turn (nothing came, or the replay was not the last prompt's: `false`).
    * Rejects with the API's refusal (`ApiFailure`: nothing of a new turn ran, or the session is gone), or with
    * `Unreachable` when its first request got no answer at all.
    */
   const stream = useCallback(
     async (
       start: (h: StreamHandlers) => Promise<void>,
-      { quiet = false, after }: { quiet?: boolean; after?: Message[] } = {},
-    ) => {
+      { quiet = false, eager = false, after }: { quiet?: boolean; eager?: boolean; after?: Message[] } = {},
+    ): Promise<boolean> => {
       // Ended when the chat closes, or when a replay turns out not to be the history's last turn.
       const dropped = new AbortController();
       const signal = AbortSignal.any([gone.current.signal, dropped.signal]);
@@ -117,8 +132,9 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
       let opened = false;
       const open = () => {
         opened = true;
+        // What is shown of that history stays as it is (its nodes, the reader's place in them).
         update((s) => {
-          recorded = { ...s, items: itemsOfHistory(untilLastPrompt(after ?? [])) };
+          recorded = { ...s, items: mergeItems(s.items, itemsOfHistory(untilLastPrompt(after ?? []))) };
           return recorded;
         });
         for (const h of held.splice(0)) 'id' in h ? showId(h.id) : show(h.event);
@@ -149,6 +165,13 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
           if (isEnd(event)) ended = true;
           if (judged) return show(event);
           replayed.push(event);
+          if (eager) {
+            // Shown from its first event, unless that already says it is older.
+            judge(false);
+            if (dropped.signal.aborted) return;
+            if (!opened) open();
+            return show(event);
+          }
           // A running turn is shown as it comes (the history's last turn, unless its events say otherwise).
           if (!quiet && !opened) open();
           if (opened) show(event);
@@ -156,6 +179,7 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
           judge(false);
         },
       };
+      const shown = () => received && !dropped.signal.aborted;
       try {
         for (let tries = 0; ; tries++) {
           try {
@@ -170,29 +194,31 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
             // The whole recorded turn came: it says whose it is.
             if (!judged) judge(true);
           } catch (failure) {
-            if (signal.aborted) return;
+            if (signal.aborted) return shown();
             if (failure instanceof ApiFailure) throw failure;
             // The first request never got an answer: nothing of a new turn is known to have started.
             if (tries === 0 && failure instanceof Unreachable) throw failure;
             cut = failure;
           }
-          if (ended || signal.aborted) return;
+          if (ended || signal.aborted) return shown();
           // Cut before anything of a turn came, and none known here: there is no turn to follow.
           if (!received && recorded.lastId === undefined) break;
           if (tries >= REATTACH_TRIES) break;
           update(() => recorded);
           await pause(REATTACH_WAIT_MS * 2 ** Math.min(tries, 4), signal);
-          if (signal.aborted) return;
+          if (signal.aborted) return shown();
         }
         if (cut)
           setError(
             `The connection to the server was lost (${errorText(cut)}). Reload to see how the turn ended.`,
           );
+        return shown();
       } catch (failure) {
         if (!signal.aborted) {
           setError(errorText(failure));
           throw failure;
         }
+        return shown();
       } finally {
         if (!signal.aborted && (received || !quiet)) {
           // A turn whose end never came is not said to run: how this stream ended is what is known.
@@ -241,12 +267,16 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
         (unfinished(d.messages) || newest?.status === 'died' || newest?.status === 'error');
       const next = emptyChat();
       next.items = itemsOfHistory(d.messages);
+      historyShown.current = JSON.stringify(d.messages);
       next.pending = live ? [] : d.pendingApprovals;
       if (next.pending.length) next.status = 'waiting for approval';
       update(() => next);
       const follow = (h: StreamHandlers) => api.follow(session, undefined, h);
-      if (live) await stream(follow, { after: d.messages });
+      let followed = false;
+      if (live) followed = await stream(follow, { after: d.messages });
       else if (stopped) await stream(follow, { quiet: true, after: d.messages });
+      // The run log says a turn runs, and no API turn of it came: another client runs it.
+      if (!signal.aborted) busyElsewhere(live && !followed ? newest.id : undefined);
     })()
       .catch((failure: unknown) => {
         if (!signal.aborted)
@@ -260,14 +290,62 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
     return () => gone.current.abort();
   }, [api, session, opened]);
 
-  // While idle, notice a turn started elsewhere and follow it.
+  /**
+   * Reads the session again and shows what changed in its history, leaving the rest as it is (`mergeItems`): what a
+   * turn of another client saved since.
+   */
+  const refresh = useCallback(async (): Promise<SessionDetail> => {
+    const d = await api.session(session);
+    if (gone.current.signal.aborted) return d;
+    setDetail(d);
+    const read = JSON.stringify(d.messages);
+    if (read !== historyShown.current && !latest.current.running) {
+      historyShown.current = read;
+      update((s) => ({ ...s, items: mergeItems(s.items, itemsOfHistory(d.messages)) }));
+    }
+    return d;
+  }, [api, session, update]);
+
+  // While idle, notice a turn started elsewhere: one of the API (another tab, another device) is followed; one of
+  // another client (the CLI) is said to keep the chat busy, and what it saves comes in as it is saved and when it
+  // ends — the chat is not opened again (the draft, the reader's place and the chat's nodes stay).
   useEffect(() => {
     if (chat.running) return;
+    let watching = false;
+    const watch = async () => {
+      const signal = gone.current.signal;
+      const newest = await newestRun(api, session);
+      if (signal.aborted || latest.current.running) return;
+      const busy = elsewhereRun.current;
+      if (newest?.status === 'running') {
+        const d = await refresh();
+        if (busy === newest.id || signal.aborted || latest.current.running) return;
+        // A new turn: its events, if it is the API's, shown once they say it is the last prompt's (`stream`).
+        const follow = (h: StreamHandlers) => api.follow(session, undefined, h);
+        const followed = await stream(follow, { quiet: true, eager: true, after: d.messages });
+        if (!signal.aborted && !followed) busyElsewhere(newest.id);
+      } else if (busy !== undefined) {
+        // The other client's turn ended: what it saved, and how it went.
+        busyElsewhere(undefined);
+        const d = await refresh();
+        if (signal.aborted || latest.current.running) return;
+        update((s) => ({
+          ...s,
+          pending: d.pendingApprovals,
+          status: d.pendingApprovals.length ? 'waiting for approval' : (newest?.status ?? s.status),
+        }));
+        onChanged();
+      }
+    };
     const timer = setInterval(() => {
-      turnRunning(api, session).then(
-        (live) => live && !latest.current.running && setOpened((n) => n + 1),
-        () => {},
-      );
+      if (!watching) {
+        watching = true;
+        watch()
+          .catch(() => {})
+          .finally(() => {
+            watching = false;
+          });
+      }
       // An approval shown here may have been answered elsewhere: then it is no longer pending, show what happened.
       if (latest.current.pending.length)
         answeredElsewhere(api, session, latest.current.pending).then(
@@ -276,7 +354,7 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
         );
     }, WATCH_MS);
     return () => clearInterval(timer);
-  }, [api, session, chat.running]);
+  }, [api, session, chat.running, refresh, stream, update, onChanged, busyElsewhere]);
 
   // The message box takes a focus that fell to the page: a chat just started (the New chat form went with its
   // button), or an approval answered (its card went, and the box it had disabled is back).
@@ -293,7 +371,7 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
   const send = (e: Event) => {
     e.preventDefault();
     const prompt = draft.trim();
-    if (!prompt || chat.running) return;
+    if (!prompt || chat.running || elsewhereRun.current !== undefined) return;
     setDraft('');
     setError(undefined);
     const key = `u${chat.seq}`;
@@ -389,14 +467,23 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
             Cancel
           </button>
         ) : (
-          <button type="submit" disabled={!draft.trim() || chat.pending.length > 0}>
+          <button
+            type="submit"
+            disabled={!draft.trim() || chat.pending.length > 0 || elsewhere !== undefined}
+          >
             Send
           </button>
         )}
       </form>
       <div class="status" role="status">
         <span class="turn-status">
-          {chat.running ? 'Answering…' : chat.status ? `Last turn: ${chat.status}` : 'Ready'}
+          {chat.running
+            ? 'Answering…'
+            : elsewhere !== undefined
+              ? 'Busy: a turn runs on this chat in another client (the CLI, a script)'
+              : chat.status
+                ? `Last turn: ${chat.status}`
+                : 'Ready'}
         </span>
         <span>
           Tokens: {totalIn.toLocaleString()} in · {totalOut.toLocaleString()} out

@@ -39,6 +39,32 @@ describe('replayBelongs', () => {
     expect(replayBelongs([human('h1')], [], true)).toBe(false);
   });
 
+  it('a turn whose recorded prompt is an earlier one of the history is older, whatever it saved', () => {
+    const asked = (prompt: string): TurnEvent => ({ ...start, prompt });
+    // An API turn that saved nothing, then a CLI prompt never answered.
+    expect(
+      replayBelongs([human('h1', 'first'), human('h2', 'from the CLI')], [asked('first'), end], true),
+    ).toBe(false);
+    // Decided at its first event, before anything else came.
+    expect(replayBelongs([human('h1', 'first'), human('h2', 'from the CLI')], [asked('first')], false)).toBe(
+      false,
+    );
+    // Its own prompt, the last: as its ids say (nothing saved, nothing after: its own).
+    expect(replayBelongs([human('h1', 'first'), human('h2', 'again')], [asked('again'), end], true)).toBe(
+      true,
+    );
+    // The same words asked twice: the ids decide, as without a prompt.
+    expect(
+      replayBelongs([human('h1', 'go'), ai('a1'), human('h2', 'go')], [asked('go'), saved('a1')], false),
+    ).toBe(false);
+    // A prompt the history does not have yet (not saved when it was read): the ids decide.
+    expect(
+      replayBelongs([human('h1', 'first')], [asked('new'), { type: 'token', text: 'x' }], false),
+    ).toBeUndefined();
+    // A record without the prompt (older rows, an approval's continuation): as before.
+    expect(replayBelongs([human('h1', 'first'), human('h2', 'from the CLI')], [start, end], true)).toBe(true);
+  });
+
   it('a history without a prompt takes any turn', () => {
     expect(replayBelongs([], [start], false)).toBe(true);
   });

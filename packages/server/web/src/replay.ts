@@ -16,15 +16,25 @@ export function unfinished(history: Message[]): boolean {
  * Whether a replayed turn (its events from the first, as far as they came) is the turn of the history's last prompt:
  * `true`, `false` (it is older: the history went on after it), or `undefined` while its events do not say yet.
  *
- * What links a turn to the history is the ids of the messages it saved: its `message` events carry them, and the
- * history has them where they were saved (before or after its last prompt). A message the history does not have (not
- * saved yet, or compacted away) says nothing. A turn that ended without saving anything the history has is the last
- * prompt's unless something with an id follows that prompt: that was saved by another turn.
+ * What links a turn to the history is first its own prompt: its `session` event names it (turns recorded before it
+ * did, and an approval's continuation, do not). A turn whose prompt is an earlier one of the history, not the last,
+ * is older: the last prompt is another client's, even when nothing was saved after it (a CLI prompt never answered).
+ * Then the ids of the messages it saved: its `message` events carry them, and the history has them where they were
+ * saved (before or after its last prompt). A message the history does not have (not saved yet, or compacted away)
+ * says nothing. A turn that ended without saving anything the history has is the last prompt's unless something with
+ * an id follows that prompt: that was saved by another turn.
  */
 export function replayBelongs(history: Message[], events: TurnEvent[], ended: boolean): boolean | undefined {
   let prompt = -1;
   for (let i = history.length - 1; i >= 0 && prompt < 0; i--) if (history[i]!.role === 'human') prompt = i;
   if (prompt < 0) return true;
+  const asked = askedBy(events);
+  if (
+    asked !== undefined &&
+    history[prompt]!.content !== asked &&
+    history.slice(0, prompt).some((m) => m.role === 'human' && m.content === asked)
+  )
+    return false;
   const at = new Map<string, number>();
   history.forEach((m, i) => {
     if (m.id !== undefined) at.set(m.id, i);
@@ -37,4 +47,10 @@ export function replayBelongs(history: Message[], events: TurnEvent[], ended: bo
   if (!ended) return undefined;
   if (events.length === 0) return false;
   return !history.slice(prompt + 1).some((m) => m.id !== undefined);
+}
+
+/** The prompt that started a replayed turn, as its `session` event recorded it (none in older records). */
+function askedBy(events: TurnEvent[]): string | undefined {
+  const started = events.find((e) => e.type === 'session');
+  return started?.type === 'session' ? started.prompt : undefined;
 }

@@ -97,7 +97,14 @@ export interface Run {
 type Agentful = { agent?: string[] };
 export type TurnEvent = Agentful &
   (
-    | { type: 'session'; id: string; user: string; provider: string }
+    | {
+        type: 'session';
+        id: string;
+        user: string;
+        provider: string;
+        /** The prompt that started the turn, in its recorded events (older records and continuations: none). */
+        prompt?: string;
+      }
     | { type: 'token'; text: string }
     | { type: 'message'; message: Message }
     | { type: 'tool-start'; id: string; name: string; skill?: string; args: Record<string, unknown> }
