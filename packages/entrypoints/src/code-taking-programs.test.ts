@@ -169,6 +169,8 @@ describe("curl's -w %output{FILE}", () => {
     ['curl --write-out=%output{f} https://x', 1, 'file-write --write-out'],
     ['curl --write-o %output{f} https://x', 1, 'file-write --write-out'],
     ['curl --expand-write-out %output{f} https://x', 1, 'file-write --expand-write-out'],
+    // a sibling: like -O, for every URL
+    ['curl --remote-name-all https://x/.bashrc', 1, 'file-write --remote-name-all'],
   ])('%s: word %i is %s', (line, index, expected) => {
     expect(at(line, index)).toBe(expected);
   });

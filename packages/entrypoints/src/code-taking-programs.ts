@@ -808,6 +808,11 @@ const PROGRAMS: readonly ProgramEntry[] = [
       { short: 'o', long: 'output', ...writes('writes the response to the file') },
       { short: 'O', long: 'remote-name', value: 'none', ...writes('writes the response to a file it names') },
       {
+        long: 'remote-name-all',
+        value: 'none',
+        ...writes('writes each response to a file it names'),
+      },
+      {
         short: 'J',
         long: 'remote-header-name',
         value: 'none',
