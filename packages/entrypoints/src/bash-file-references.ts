@@ -5,7 +5,8 @@ import { CURL_LONG_OPTIONS } from './curl-long-options.js';
  * Values a program reads as the name of a file rather than as text. Quoting keeps a value one word, but curl gives
  * some words a meaning of their own: `-d @FILE` sends FILE, `-F name=<FILE` its content, `-b FILE` (no `=`) reads
  * cookies from FILE, `-w @FILE` prints FILE as its output format; `-T FILE` uploads FILE, `-K FILE` reads options
- * from it and `--cert FILE`, `--netrc-file FILE`, `--etag-compare FILE`, … read the file whatever the value; curl 8.3's
+ * from it and `--cert FILE`, `--netrc-file FILE`, `--etag-compare FILE`, … read the file whatever the value, `-z` a
+ * value that is not a date (for its modification time); curl 8.3's
  * `--variable %NAME` / `name@FILE` read an environment variable or a file that an `--expand-*` option's `{{name}}`
  * then sends. A model value `@~/.ssh/id_rsa` in `curl -d {note}` would upload that key. Like a leading dash, such a
  * value is refused at run time (bad-argument) where the template exposes it; the author sends text as is with curl's
@@ -114,6 +115,37 @@ const PINNED: Form[] = [
   },
 ];
 
+const WEEKDAY = '(?:mon|tue|wed|thu|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday)';
+const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)';
+const DAY = '(?:0?[1-9]|[12]\\d|3[01])';
+const YEAR = '(?:19[7-9]\\d|2\\d{3})';
+const TIME = '(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d)?';
+const ZONE = '(?:gmt|utc)';
+const GAP = '[ ,-]+';
+/**
+ * Dates curl's parser surely reads (curl_getdate): the HTTP forms (`Sun, 06 Nov 1994 08:49:37 GMT`,
+ * `Sunday, 06-Nov-1994 08:49:37 GMT`, `Sun Nov  6 08:49:37 1994`), a day, a month and a year in either order with an
+ * optional time and zone (`6 Nov 1994`, `Nov 6 1994 10:00 UTC`), and `YYYYMMDD`, after curl's `+`, `-` or `=`. A
+ * narrower set than curl's only refuses more: any other value is read as a file.
+ */
+const CURL_DATE = new RegExp(
+  `^[-+=]?(?:${YEAR}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\\d|3[01])|(?:${WEEKDAY}${GAP})?(?:${DAY}${GAP}${MONTH}|${MONTH}${GAP}${DAY})(?:${GAP}${TIME}${GAP}${YEAR}|${GAP}${YEAR}(?:${GAP}${TIME})?)(?:${GAP}${ZONE})?)$`,
+  'i',
+);
+/**
+ * `-z DATE`, or a file whose modification time curl sends when the value is not a date (curl tries a date first). The
+ * template's text after the value is not seen here: `-z {x}.txt` with a date names a file whose name the author ends.
+ */
+const TIME_COND: Form[] = [
+  {
+    where: 'anywhere',
+    reads: (value, prefix) => !CURL_DATE.test(prefix + value),
+    file: 'for its modification time, when the value is not a date',
+    instead: 'a date curl reads, such as "Sun, 06 Nov 1994 08:49:37 GMT" or 19941106',
+    named: true,
+  },
+];
+
 /** curl's long options (without `--`) whose value can name a file it reads. */
 const CURL: Readonly<Record<string, readonly Form[]>> = {
   data: AT('--data-raw'),
@@ -130,6 +162,7 @@ const CURL: Readonly<Record<string, readonly Form[]>> = {
   variable: VARIABLE,
   cookie: COOKIE,
   'write-out': WRITE_OUT,
+  'time-cond': TIME_COND,
   'upload-file': NAMED(
     'to upload it',
     'write the file in the template, or send the value as text with --data-binary @-',
@@ -174,6 +207,7 @@ const SHORT_NAMES: Readonly<Record<string, string>> = {
   T: 'upload-file',
   K: 'config',
   E: 'cert',
+  z: 'time-cond',
 };
 
 /**

@@ -35,6 +35,8 @@ export interface DangerousOption {
   readonly valueIndex?: number;
   /** The value when it is glued to the option (`-ecode`, `--output=F`). */
   readonly gluedValue?: string;
+  /** The files it writes when its value names them rather than being one (curl's `-w '%output{F}'`). */
+  readonly written?: readonly string[];
 }
 
 /**
@@ -243,6 +245,16 @@ function matchOption(
     next: boolean,
   ): OptionMatch => {
     if (!entry.danger) return { entry, takesNext: next };
+    let written: readonly string[] | undefined;
+    if (entry.writtenIn) {
+      // only a value that names files makes the option write one (`-w '%output{F}'`, not `-w '%{url}'`)
+      const value = glued ?? (next && hasNext ? argv[i + 1]! : undefined);
+      written = value === undefined ? [] : entry.writtenIn(value);
+      if (written.length === 0) {
+        const { danger: _writes, ...harmless } = entry;
+        return { entry: harmless, takesNext: next };
+      }
+    }
     const danger: DangerousOption = {
       program,
       option,
@@ -251,6 +263,7 @@ function matchOption(
       ...(entry.form ? { form: entry.form } : {}),
       ...(next && hasNext ? { valueIndex: offset + i + 1 } : {}),
       ...(glued === undefined ? {} : { gluedValue: glued }),
+      ...(written ? { written } : {}),
     };
     return { entry, danger, takesNext: next };
   };

@@ -126,7 +126,9 @@ function parseCommand({ source, pipeInput }: ScannedCommand): ParsedCommand {
     const value =
       danger.gluedValue ?? (danger.valueIndex === undefined ? undefined : argv[danger.valueIndex]);
     const rawValue = danger.valueIndex === undefined ? raw[role.index] : raw[danger.valueIndex];
-    if (value !== undefined && rawValue !== undefined && !isDynamic(rawValue)) writes.push(normalise(value));
+    if (value === undefined || rawValue === undefined || isDynamic(rawValue)) continue;
+    // the files a value names (`-w '%output{F}'`), else the value itself (`-o F`)
+    for (const file of danger.written ?? [value]) writes.push(normalise(file));
   }
   return { raw, argv, writes, inputs, input, valueInput, offsetOf: at };
 }

@@ -159,3 +159,30 @@ describe("curl's --expand- forms and its session file", () => {
     expect(at('curl --expand-data -o https://x', 2)).toBeUndefined();
   });
 });
+
+// Defect: curl's `-w '%output{FILE}'` (and `%output{>>FILE}`) writes its format's output to FILE, but the table read
+// -w only as taking a value, so an allow rule `run_bash(curl *)` matched it and no file was named as written.
+describe("curl's -w %output{FILE}", () => {
+  it.each([
+    ['curl -w %output{/tmp/x}%{url} https://x', 1, 'file-write -w'],
+    ['curl -sw%output{>>log}%{http_code} https://x', 1, 'file-write -w'],
+    ['curl --write-out=%output{f} https://x', 1, 'file-write --write-out'],
+    ['curl --write-o %output{f} https://x', 1, 'file-write --write-out'],
+    ['curl --expand-write-out %output{f} https://x', 1, 'file-write --expand-write-out'],
+    // a sibling: like -O, for every URL
+    ['curl --remote-name-all https://x/.bashrc', 1, 'file-write --remote-name-all'],
+  ])('%s: word %i is %s', (line, index, expected) => {
+    expect(at(line, index)).toBe(expected);
+  });
+
+  it('names the files the format writes, not the format', () => {
+    const found = dangerousOption(['curl', '-w', '%output{a}%{url}%output{>>b}', 'https://x'], 1);
+    expect(found?.written).toEqual(['a', 'b']);
+  });
+
+  it('a format that writes no file is only a value', () => {
+    expect(at('curl -w %{http_code} https://x', 1)).toBeUndefined();
+    expect(at('curl -sSw%{url} https://x', 1)).toBeUndefined();
+    expect(at('curl -w -o https://x', 2)).toBeUndefined();
+  });
+});

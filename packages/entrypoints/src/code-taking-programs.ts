@@ -56,6 +56,11 @@ export interface OptionEntry {
   readonly value?: OptionValue;
   /** What it does, for messages: "runs its value as Perl code". */
   readonly what?: string;
+  /**
+   * For a `file-write` option whose value is not itself the file but may name files inside it (curl's
+   * `-w '%output{F}'`): the files the value names. The option is dangerous only when there are some.
+   */
+  readonly writtenIn?: (value: string) => readonly string[];
 }
 
 /**
@@ -129,6 +134,14 @@ const withCurlExpansion = (options: OptionEntry[]): OptionEntry[] => [
     .filter((o) => o.long !== undefined && o.value !== 'none')
     .map(({ short: _short, ...o }) => ({ ...o, long: `expand-${o.long}` })),
 ];
+
+/**
+ * The files a curl `-w` format writes: `%output{FILE}` sends the rest of the output to FILE, `%output{>>FILE}` appends
+ * (curl 8.3). An unclosed `{` is read as naming the rest of the word, which only ever asks more.
+ */
+export function curlWriteOutFiles(format: string): string[] {
+  return [...format.matchAll(/%output\{(?:>>)?([^}]*)\}?/gi)].map((match) => match[1]!);
+}
 
 /** Options that only take a value: listed so the value is not read as options. */
 const values = (letters: string, longs: readonly string[] = []): OptionEntry[] => [
@@ -795,6 +808,11 @@ const PROGRAMS: readonly ProgramEntry[] = [
       { short: 'o', long: 'output', ...writes('writes the response to the file') },
       { short: 'O', long: 'remote-name', value: 'none', ...writes('writes the response to a file it names') },
       {
+        long: 'remote-name-all',
+        value: 'none',
+        ...writes('writes each response to a file it names'),
+      },
+      {
         short: 'J',
         long: 'remote-header-name',
         value: 'none',
@@ -811,9 +829,15 @@ const PROGRAMS: readonly ProgramEntry[] = [
       { long: 'hsts', ...writes('writes the HSTS cache to the file') },
       { long: 'alt-svc', ...writes('writes the Alt-Svc cache to the file') },
       { long: 'ssl-sessions', ...writes('writes the TLS session cache to the file') },
+      {
+        short: 'w',
+        long: 'write-out',
+        writtenIn: curlWriteOutFiles,
+        ...writes('writes its output format to the file it names (%output{…})'),
+      },
       { short: 'K', long: 'config', ...code('setting', 'reads options from the file (any of these)') },
       { long: 'engine', ...code('file', 'loads an OpenSSL engine, a shared library') },
-      ...values('AbdEeFHmrTuUwXxYyzCPQt', ['data', 'header', 'user', 'request', 'url', 'write-out']),
+      ...values('AbdEeFHmrTuUXxYyzCPQt', ['data', 'header', 'user', 'request', 'url']),
       ...values('', ['data-raw', 'data-binary', 'data-urlencode', 'form', 'max-time', 'proxy']),
     ]),
   },

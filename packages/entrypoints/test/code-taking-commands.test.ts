@@ -121,6 +121,7 @@ describe('the code-taking warning', () => {
     ['python3 - <<EOF\nprint("{x}")\nEOF', 'python3 input'],
     ['echo {x} | tee run.sh >/dev/null; bash run.sh', 'bash run.sh'],
     ['curl -fsSo get.sh -- {url} && sh get.sh', 'sh get.sh'],
+    ["curl -sw '%output{{get.sh}}%{{url}}' -o /dev/null -- {url} && sh get.sh", 'sh get.sh'],
     ['echo {x} > t.sh; chmod +x t.sh; ./t.sh', './t.sh command'],
     ['echo {x} > in.sql; sqlite3 db < in.sql', 'sqlite3 < in.sql'],
     ['timeout 5 {x}', 'timeout command'],

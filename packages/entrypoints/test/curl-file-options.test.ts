@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveEntrypoint } from '../src/index.js';
 
 // Review finding: `curl -T FILE` uploads a file and `curl -K FILE` reads options from one, like `-d @FILE`; a
@@ -248,5 +248,45 @@ describe('review: what curl reads that the first table missed', () => {
     expect(
       await run(`curl -s --pinnedpubkey {x} ${url}`, 'sha256//YhKJKSzoTt2b5FP18fvpHo7fJYqQCjAa3HWY3tvRMwE='),
     ).toBe('ran');
+  });
+});
+
+// Defect: `curl -z VALUE` compares against a date, but a value curl cannot read as a date names a file whose
+// modification time it sends instead (curl tries a date first, then a file); the file-reading table did not list -z.
+describe('curl -z/--time-cond: a value that is not a date names a file curl reads', () => {
+  const file = join(scratch, 'stamp');
+  beforeAll(() => writeFileSync(file, ''));
+
+  it.each([
+    [`curl -s -z {x} ${url}`, '-z', file],
+    [`curl -s -z{x} ${url}`, '-z', file],
+    [`curl -sz {x} ${url}`, '-z', file],
+    [`curl -s --time-cond {x} ${url}`, '--time-cond', file],
+    [`curl -s --time-cond={x} ${url}`, '--time-cond', file],
+    [`curl -s --time-c {x} ${url}`, '--time-c', file],
+    // curl's `-` (unmodified since) and `=` prefixes take a file as well
+    [`curl -s -z {x} ${url}`, '-z', `-${file}`],
+    [`curl -s -z {x} ${url}`, '-z', `=${file}`],
+    // not a date curl reads: a file of that name
+    [`curl -s -z {x} ${url}`, '-z', 'yesterday'],
+    [`curl -s -z {x} ${url}`, '-z', '2024-01-01'],
+    [`curl -s -z "./{x}" ${url}`, '-z', '20240101'],
+  ])('%s refuses %s', async (template, option, value) => {
+    const message = await run(template, value);
+    expect(message).toMatch(/nothing was run/);
+    expect(message).toContain(`after ${option} curl would read the file it names`);
+  });
+
+  it.each([
+    [`curl -s -z {x} ${url}`, 'Sun, 06 Nov 1994 08:49:37 GMT'],
+    [`curl -s -z {x} ${url}`, 'Sunday, 06-Nov-1994 08:49:37 GMT'],
+    [`curl -s -z {x} ${url}`, 'Sun Nov  6 08:49:37 1994'],
+    [`curl -s -z {x} ${url}`, '6 Nov 1994'],
+    [`curl -s -z {x} ${url}`, '20240101'],
+    [`curl -s -z "-{x}" ${url}`, '20240101'],
+    [`curl -s --time-cond {x} ${url}`, '+1 Jan 2024 10:00 UTC'],
+    [`curl -s -z "{x} GMT" ${url}`, '06 Nov 1994 08:49:37'],
+  ])('%s sends the date %s', async (template, value) => {
+    expect(await run(template, value)).toBe('ran');
   });
 });

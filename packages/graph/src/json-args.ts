@@ -1,4 +1,5 @@
-import { schemaProblems } from '@birdie/skill-parser';
+// The schema check alone, from the parser's light entry: loading it does not load the SKILL.md parser.
+import { schemaProblems } from '@birdie/skill-parser/json-schema';
 import { Validator } from '@langchain/core/utils/json_schema';
 
 type Schema = Record<string, unknown>;

@@ -136,6 +136,15 @@ describe('compileRules', () => {
     expect(set.decide({ tool: { name: 'read_file', skill: 'other' }, args: {} })).toBeUndefined();
   });
 
+  // Defect: curl's `-w '%output{FILE}'` writes FILE, yet `run_bash(curl *)` allowed it as a mere format.
+  it("an allow's `*` does not match curl's -w when its format writes a file (%output{…})", () => {
+    const set = compileRules([user('allow', 'run_bash(curl *)')]);
+    const effect = (command: string) => set.decide({ tool: SHELL, args: { command } })?.effect;
+    expect(effect("curl -s -w '%{http_code}' https://example.com")).toBe('allow');
+    expect(effect("curl -s -w '%output{~/.bashrc}%{url}' https://example.com")).toBeUndefined();
+    expect(effect("curl -s --write-out='%output{>>~/.profile}x' https://example.com")).toBeUndefined();
+  });
+
   it('a raw command is allowed by command patterns only: a bare tool or skill allow does not cover it', () => {
     const set = compileRules([user('allow', 'run_bash'), user('allow', 'shell:*')]);
     expect(set.decide({ tool: SHELL, args: { command: 'git status' } })).toBeUndefined();

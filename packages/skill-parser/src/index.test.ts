@@ -37,3 +37,7 @@ it('pins the public exports', async () => {
 it('pins the exports of @birdie/skill-parser/unified', async () => {
   expect(Object.keys(await import('./unified.js')).sort()).toEqual(['remarkSkill', 'skillProcessor']);
 });
+
+it('pins the exports of @birdie/skill-parser/json-schema', async () => {
+  expect(Object.keys(await import('./json-schema.js')).sort()).toEqual(['schemaProblems']);
+});
