@@ -100,7 +100,7 @@ describe('PostgreSQL stopped while a turn streams', { timeout: 180_000 }, () => 
     // The end as the README promises it: an `error` event (unavailable) saying why, then `done` and `result`.
     const types = live.map((b) => b.event.type);
     expect(types.slice(-3)).toEqual(['error', 'done', 'result']);
-    const error = live.at(-3)!.event as { error: { code: string; message: string } };
+    const error = live.at(-3)!.event as unknown as { error: { code: string; message: string } };
     expect(error.error.code).toBe('unavailable');
     expect(error.error.message).toMatch(/database could not be reached/);
     // Nothing internal: not the database's address.

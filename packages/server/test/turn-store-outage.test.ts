@@ -32,7 +32,7 @@ describe('a turn the store failed under', () => {
     };
     const live = await events(await h.request(`/v1/sessions/${id}/turns`, { token, json: { prompt: 'hi' } }));
     expect(live.map((e) => e.type)).toEqual(['session', 'token', 'error', 'done', 'result']);
-    const error = live[2] as { error: { code: string; message: string } };
+    const error = live[2] as unknown as { error: { code: string; message: string } };
     expect(error.error.code).toBe('unavailable');
     expect(error.error.message).toMatch(/^the disk holding the database is full, so the turn ended;/);
     // The operator's words (the file's path) stay in the run log.
@@ -94,7 +94,7 @@ describe('a turn the store failed under', () => {
     expect(live.map((b) => b.event!.type)).toEqual(['session', 'token', 'error', 'done', 'result']);
     // What the store could not take went out without an id: nothing a client resumes from.
     expect(live.slice(1).every((b) => b.id === undefined)).toBe(true);
-    const error = live[2]!.event as { error: { code: string; message: string } };
+    const error = live[2]!.event as unknown as { error: { code: string; message: string } };
     expect(error.error).toEqual({
       code: 'unavailable',
       message:
