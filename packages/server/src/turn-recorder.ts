@@ -1,4 +1,5 @@
 import type { Store, TurnEventRecord } from '@birdie/store';
+import { isStoreError } from '@birdie/store/errors';
 import type { EventStream } from './event-stream.js';
 
 export type StreamEvent = { type: string } & Record<string, unknown>;
@@ -18,7 +19,12 @@ type Item =
  * the client without waiting to be recorded (no id) and are recorded coalesced: consecutive tokens of one message
  * (and agent) become one event, written at the next other event or after `tokenFlushMs`, whose id then reaches the
  * client alone (`EventStream.mark`). What arrives in one step of the event loop, or while a write is in flight, is
- * written next in one append (one transaction); what still waits when the turn ends goes with its end. When the store cannot take an event, the client still gets it, without an id.
+ * written next in one append (one transaction); what still waits when the turn ends goes with its end.
+ *
+ * When the store cannot take an event (its database cannot be reached), the client still gets it, without an id, and
+ * it is never recorded: a client resuming with `Last-Event-ID` has it already, a replay goes without it. The turn's
+ * last events (its error, `done` and `result`) are recorded once the store takes them again, retried by this worker
+ * (`endRetryMs`, doubling up to `MAX_END_RETRY_MS`), so the log ends as the live stream did rather than as a lost turn.
  */
 export class TurnRecorder {
   private queue: Item[] = [];
@@ -33,7 +39,7 @@ export class TurnRecorder {
     private readonly store: Store,
     private readonly turnId: number,
     private readonly live: EventStream,
-    private readonly options: { tokenFlushMs: number; onError(error: unknown): void },
+    private readonly options: { tokenFlushMs: number; endRetryMs?: number; onError(error: unknown): void },
   ) {}
 
   /**
@@ -67,12 +73,34 @@ export class TurnRecorder {
         recorded = (await this.store.turns.end(this.turnId, status, [...waiting, ...last])) ?? [];
       } catch (error) {
         this.fail(error);
+        // Those waiting were sent (below) without an id: only the turn's end is recorded later.
+        if (isTransient(error)) this.retryEnd(status, last);
       }
       this.send(batch, recorded);
       for (const [i, event] of last.entries()) this.live.push(event, recorded[waiting.length + i]?.id);
     } finally {
       this.ending = false;
     }
+  }
+
+  /**
+   * Records the turn's end once the store takes it again, in the background (the client's stream has ended). Stops
+   * at the first answer: recorded, or ended already (a follower found the turn lost first), or a failure that waiting
+   * will not mend (the store closed with the server).
+   */
+  private retryEnd(status: string, last: StreamEvent[]): void {
+    let delay = this.options.endRetryMs ?? 500;
+    const attempt = () => {
+      this.store.turns.end(this.turnId, status, last).then(
+        () => undefined,
+        (error: unknown) => {
+          if (!isTransient(error)) return;
+          delay = Math.min(delay * 2, MAX_END_RETRY_MS);
+          setTimeout(attempt, delay).unref();
+        },
+      );
+    };
+    setTimeout(attempt, delay).unref();
   }
 
   private coalesce(token: StreamEvent): void {
@@ -154,6 +182,14 @@ export class TurnRecorder {
 function written(item: Item): StreamEvent[] {
   if (item.kind === 'token') return [];
   return [item.kind === 'event' ? (item.recorded ?? item.event) : item.event];
+}
+
+/** How long a turn's end waits at most between two attempts to record it, ms. */
+const MAX_END_RETRY_MS = 5_000;
+
+/** A store failure that passes: its database is back, unlocked, writable again. */
+function isTransient(error: unknown): boolean {
+  return isStoreError(error, 'unavailable', 'locked', 'read-only', 'disk-full');
 }
 
 function sameMessage(a: StreamEvent, b: StreamEvent): boolean {

@@ -7,9 +7,10 @@ import { checkTurnLimits, type TurnLimits } from './limits.js';
 import { McpRequests } from './mcp-requests.js';
 import type { ServeRuntime, TurnInput } from './runtime.js';
 import { apiErrorOf } from './store-errors.js';
+import { turnFailureEvent } from './turn-failure.js';
 import { Followers } from './turn-follow.js';
 import type { TurnContext, TurnObserver } from './turn-observer.js';
-import { TurnRecorder } from './turn-recorder.js';
+import { type StreamEvent, TurnRecorder } from './turn-recorder.js';
 import type { Workspaces } from './workspaces.js';
 
 /** A store call of a request: its failure as the API words it. */
@@ -185,8 +186,12 @@ export class Turns {
     const stream = new EventStream(this.options.keepAliveMs);
     const recorder = new TurnRecorder(store, turn.id, stream, {
       tokenFlushMs: this.options.tokenFlushMs,
+      endRetryMs: this.options.eventPollMs,
       onError: this.options.onError,
     });
+    // The turn's `done` waits for its summary: a turn that failed without an `error` event gets one before it.
+    let done: StreamEvent | undefined;
+    let errorSent = false;
     let poll: NodeJS.Timeout | undefined;
     let leased!: () => void;
     const held = new Promise<void>((resolve) => {
@@ -224,7 +229,9 @@ export class Turns {
       // The approvals a turn waits for close its stream (below), as one event with all of them.
       onEvent: (event) => {
         for (const o of observers) o.event(context, event);
-        if (event.type === 'done') recorder.push({ ...event });
+        // A subagent's error is not the turn's (its parent gets it as the `task` result).
+        if (event.type === 'error' && (event.agent?.length ?? 0) <= 1) errorSent = true;
+        if (event.type === 'done') done = { ...event };
         else if (event.type !== 'approval-request')
           recorder.push({ type: event.type, ...agentEventJson(event) });
       },
@@ -243,14 +250,24 @@ export class Turns {
       await store.turns.discard(turn.id).catch(() => undefined);
       throw apiErrorOf(first.error, session.id) ?? first.error;
     }
-    const done = running
+    const ended = running
       .then(
         (summary) => {
           for (const o of observers)
             o.finished(context, { status: summary.status, seconds: seconds(), summary });
+          const end = done ? [done] : [];
           if (summary.status === 'interrupted' && summary.pending?.length)
-            return recorder.end('interrupted', [{ type: 'approval-request', requests: summary.pending }]);
-          return recorder.end(summary.status, [{ ...turnResultJson({ ...summary, session: session.id }) }]);
+            return recorder.end('interrupted', [
+              ...end,
+              { type: 'approval-request', requests: summary.pending },
+            ]);
+          return recorder.end(summary.status, [
+            // A store call of the turn failed (the database went away): the runtime ended the turn `error` and put
+            // why in its summary only.
+            ...(summary.status === 'error' && !errorSent ? [turnFailureEvent(summary.errorCode)] : []),
+            ...end,
+            { ...turnResultJson({ ...summary, session: session.id }) },
+          ]);
         },
         (error: unknown) => {
           for (const o of observers) o.finished(context, { status: 'error', seconds: seconds(), error });
@@ -282,7 +299,7 @@ export class Turns {
         stream.close();
         this.running.delete(session.id);
       });
-    this.running.set(session.id, { controller, done });
+    this.running.set(session.id, { controller, done: ended });
     return new Response(stream.body, { status: 200, headers: EVENT_STREAM_HEADERS });
   }
 
