@@ -450,6 +450,7 @@ describe('the database for every command', { timeout: 60_000 }, () => {
         'run-notices',
         'channel-deliveries',
         'task-failures',
+        'task-grants',
       ],
     });
     expect(before.stdout).not.toContain('password');
