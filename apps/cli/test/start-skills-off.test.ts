@@ -44,7 +44,8 @@ const writesTick = (file: string) => [
   { match: 'write the tick', text: 'ticked' },
 ];
 
-const OFF = 'agent ticker: its skill filesystem is not enabled for birdie start, so it lacks the tools read_file';
+const OFF =
+  'agent ticker: its skill filesystem is not enabled for birdie start, so it lacks the tools read_file';
 const FIX = 'Enable it for every session with: birdie config add skills.enable filesystem';
 
 async function runsOf(userId = 'tester') {
@@ -107,11 +108,16 @@ describe('birdie start: an agent whose skills are off for the user', { timeout: 
   });
 });
 
-describe('birdie start: a scheduled task keeps the grants of the session that scheduled it', { timeout: 90_000 }, () => {
+describe('birdie start: a scheduled task keeps the grants of the session that scheduled it', {
+  timeout: 90_000,
+}, () => {
   it('runs with the skills that session had enabled, though the settings enable none', async () => {
     const at = new Date(Date.now() - 1000).toISOString();
     const env = await withScript([
-      { match: 'remind', tool_calls: [{ name: 'schedule_task', args: { prompt: 'write the task file', at } }] },
+      {
+        match: 'remind',
+        tool_calls: [{ name: 'schedule_task', args: { prompt: 'write the task file', at } }],
+      },
       { match: 'remind', text: 'Scheduled.' },
       { match: 'write the task file', tool_calls: [{ name: 'list_dir', args: { path: '.' } }] },
       { match: 'write the task file', text: 'Listed.' },
@@ -130,5 +136,62 @@ describe('birdie start: a scheduled task keeps the grants of the session that sc
     const [taskRun] = await runsOf();
     expect(taskRun).toMatchObject({ status: 'ok', answer: 'Listed.' });
     expect(taskRun!.toolCalls.map((c) => [c.name, c.status])).toEqual([['list_dir', 'ok']]);
+  });
+});
+
+describe('birdie start: a task whose grants leave its agent without its skills', { timeout: 90_000 }, () => {
+  it("refuses the task's run, says so at start, and the one-time task ends failed", async () => {
+    const at = new Date(Date.now() - 1000).toISOString();
+    const env = await withScript([
+      {
+        match: 'remind',
+        tool_calls: [{ name: 'schedule_task', args: { prompt: 'write the tick', at, agent: 'ticker' } }],
+      },
+      { match: 'remind', text: 'Scheduled.' },
+      ...writesTick('task.txt'),
+    ]);
+    expect((await birdie(['trust', project], { env, cwd: project })).code).toBe(0);
+    // Scheduled from a session that has the scheduler only: the ticker's filesystem skill is off there.
+    const scheduled = await birdie(['run', '--enable', 'scheduler', '--yes', 'remind me'], {
+      env,
+      cwd: project,
+    });
+    expect(scheduled.code, scheduled.stderr).toBe(0);
+
+    const p = startBirdie(['start', '--json'], { env, cwd: project, timeoutMs: 60_000 });
+    const [line] = await p.waitFor('stderr', /\{[^\n]*"event":"skills-off","agent":"task 1"[^\n]*\}/);
+    expect(JSON.parse(line).message).toContain(
+      'task 1 (agent ticker): its skill filesystem was not enabled in the session that scheduled it, so it lacks the tools read_file',
+    );
+    await p.waitFor('stderr', /"event":"run-end","agent":"task 1"/);
+    p.kill('SIGTERM');
+    expect((await p.exited).code).toBe(0);
+
+    await expect(readFile(join(project, 'task.txt'), 'utf8')).rejects.toThrow();
+    const [taskRun] = await runsOf();
+    expect(taskRun).toMatchObject({ status: 'rejected', inputTokens: 0 });
+    const list = await birdie(['tasks', 'list', '--all'], { env, cwd: project });
+    expect(list.stdout).toMatch(/1\s+failed/);
+  });
+
+  it('a task scheduled before tasks kept grants runs as before, and birdie start says so', async () => {
+    const store = openStore({ home: box.home });
+    try {
+      await store.tasks.create({ userId: 'tester', prompt: 'hourly', every: 3600, createdByRun: 1 });
+    } finally {
+      await store.close();
+    }
+    const env = await withScript([]);
+    const p = startBirdie(['start', '--json'], { env, cwd: box.cwd, timeoutMs: 60_000 });
+    const [line] = await p.waitFor('stderr', /\{[^\n]*"event":"skills-off","agent":"task 1"[^\n]*\}/);
+    expect(JSON.parse(line)).toMatchObject({
+      skills: [],
+      message: expect.stringContaining(
+        'task 1 was scheduled before tasks kept the skills of the session that scheduled them: it runs with the skills your settings enable',
+      ),
+    });
+    await p.waitFor('stdout', /"type":"scheduled","agent":"task 1"/);
+    p.kill('SIGTERM');
+    expect((await p.exited).code).toBe(0);
   });
 });

@@ -390,7 +390,8 @@ async function leasedTurn(
       break;
     }
   } catch (error) {
-    result.status = error instanceof RefusedTurn ? 'rejected' : options.signal.aborted ? 'cancelled' : 'error';
+    result.status =
+      error instanceof RefusedTurn ? 'rejected' : options.signal.aborted ? 'cancelled' : 'error';
     result.error = error instanceof Error ? error.message : String(error);
     if (isStoreErrorLike(error)) {
       result.errorCode = error.code;

@@ -5,8 +5,8 @@ import { didYouMean } from './did-you-mean.js';
 import { UsageError } from './errors.js';
 import { type Runtime, requireWritable } from './runtime.js';
 import { agentDirectories } from './skills.js';
-import { unattendedNotices } from './unattended-grants.js';
 import { agentTrigger, runTriggered, TASK_PREFIX, type TriggeredRun, taskTrigger } from './unattended.js';
+import { unattendedNotices } from './unattended-grants.js';
 
 /** How often the loop looks for tasks scheduled since (by `birdie tasks` or the model's `schedule_task`). */
 const TASK_POLL_MS = 10_000;
