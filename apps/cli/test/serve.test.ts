@@ -450,12 +450,13 @@ describe('the database for every command', { timeout: 60_000 }, () => {
         'run-notices',
         'channel-deliveries',
         'task-failures',
+        'task-grants',
       ],
     });
     expect(before.stdout).not.toContain('password');
     const migrated = await birdie(['db', 'migrate'], { env: fresh, cwd: box.cwd });
     expect(migrated.code, migrated.stderr).toBe(0);
-    expect(migrated.stdout).toMatch(/schema fresh_\d+: version 12 of 12, up to date/);
+    expect(migrated.stdout).toMatch(/schema fresh_\d+: version 13 of 13, up to date/);
     const after = await birdie(['db', 'status'], { env: fresh, cwd: box.cwd });
     expect(after.code).toBe(0);
   });
@@ -470,7 +471,7 @@ describe('the database for every command', { timeout: 60_000 }, () => {
     );
     const configured = { ...rest, BIRDIE_HOME: home };
     const status = await birdie(['db', 'status', '--json'], { env: configured, cwd: box.cwd });
-    expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'postgres', current: 12, latest: 12 });
+    expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'postgres', current: 13, latest: 13 });
     const tokens = await birdie(['tokens', 'list', '--json'], { env: configured, cwd: box.cwd });
     expect(
       tokens.stdout

@@ -1,5 +1,5 @@
 import type { NewTaskRequest, TaskBook, TaskRecord } from '@birdie/graph';
-import type { ScheduledTask } from '@birdie/store';
+import type { Grants, ScheduledTask } from '@birdie/store';
 import { parseIsoTime, roughDuration } from './iso-time.js';
 import type { Runtime } from './runtime.js';
 
@@ -26,6 +26,11 @@ export function taskBook(
   runId: number,
   /** The session's user, who may not be the process's own (`birdie serve`, `birdie mcp --http`). */
   userId: string,
+  /**
+   * The scheduling session's skill grants as they are when a task is made: the task keeps them, so `birdie start`
+   * runs it with the skills the user enabled where they approved it (not only those the settings enable).
+   */
+  grants?: () => Grants,
 ): TaskBook {
   const { store } = rt;
   return {
@@ -82,6 +87,7 @@ export function taskBook(
         userId,
         prompt: request.prompt,
         createdByRun: runId,
+        ...(grants ? { grants: grants() } : {}),
         ...(request.agent !== undefined ? { agent: request.agent } : {}),
         ...(request.schedule !== undefined ? { schedule: request.schedule } : {}),
         ...(request.timezone !== undefined ? { timezone: request.timezone } : {}),

@@ -114,6 +114,12 @@ export interface TurnOptions {
   trigger?: string;
   /** The run this one belongs to (the run that scheduled the task it runs). */
   parentRunId?: number;
+  /**
+   * Refuse the run before the model is called: it is logged `rejected` with this error, and nothing runs (an
+   * unattended run whose agent's skills are off: nobody is there to enable them, and a run without its tools is a
+   * wrong run).
+   */
+  refusal?: string;
   /** Called with the result just before the run log is written, to add what only the caller knows (a refusal). */
   beforeLog?(result: TurnResult): void;
   /**
@@ -171,6 +177,9 @@ export async function executeTurn(
     if (result) options.handlers.onEvent({ type: 'done', status: result.status });
   }
 }
+
+/** A run refused before its model call (`TurnOptions.refusal`). */
+class RefusedTurn extends Error {}
 
 /** The result of a turn that ended before it started: nothing used, no run logged. */
 function unstartedTurn(status: TurnStatus): TurnResult {
@@ -267,6 +276,7 @@ async function leasedTurn(
   const memory = (await store.memory.list(userId)).map((m) => ({ id: String(m.id), content: m.content }));
   let folder: SessionFolder | undefined;
   try {
+    if (options.refusal !== undefined) throw new RefusedTurn(options.refusal);
     // Tools learn their session (BIRDIE_SESSION_DIR etc.) per turn; the graph keeps it out of checkpoints. The folder
     // holds what the store holds for the session once the turn's first tool starts, and every tool's changes go back
     // to the store when it ends.
@@ -290,7 +300,7 @@ async function leasedTurn(
       memoryFiles,
       memoryStore: longTermMemory(store, userId),
       // The scheduler skill's tools: tasks of this user, remembering this run as the one that scheduled them.
-      taskStore: taskBook(rt, runId, userId),
+      taskStore: taskBook(rt, runId, userId, () => rt.policy.grants(session.id)),
       ...(options.files ? { files: options.files } : {}),
       ...(options.model ? { model: options.model } : {}),
       ...(options.handlers.mcp ? { mcp: options.handlers.mcp } : {}),
@@ -380,7 +390,8 @@ async function leasedTurn(
       break;
     }
   } catch (error) {
-    result.status = options.signal.aborted ? 'cancelled' : 'error';
+    result.status =
+      error instanceof RefusedTurn ? 'rejected' : options.signal.aborted ? 'cancelled' : 'error';
     result.error = error instanceof Error ? error.message : String(error);
     if (isStoreErrorLike(error)) {
       result.errorCode = error.code;

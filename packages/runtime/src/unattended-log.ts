@@ -76,5 +76,7 @@ export function unattendedRecord(event: LoggedUnattendedEvent): Record<string, u
         : { event: 'error', agent: event.id, error: event.error };
     case 'reloaded':
       return { event: 'reloaded', agents: event.ids };
+    case 'skills-off':
+      return { event: 'skills-off', agent: event.name, skills: event.skills, message: event.message };
   }
 }

@@ -6,6 +6,7 @@ import { UsageError } from './errors.js';
 import { type Runtime, requireWritable } from './runtime.js';
 import { agentDirectories } from './skills.js';
 import { agentTrigger, runTriggered, TASK_PREFIX, type TriggeredRun, taskTrigger } from './unattended.js';
+import { unattendedNotices } from './unattended-grants.js';
 
 /** How often the loop looks for tasks scheduled since (by `birdie tasks` or the model's `schedule_task`). */
 const TASK_POLL_MS = 10_000;
@@ -17,6 +18,12 @@ const TASK_POLL_MS = 10_000;
 export type UnattendedEvent =
   /** The loaded agents' and skills' problems: at start, and after each reload of the agent files. */
   | { type: 'skill-problems'; messages: readonly DiagnosticLike[] }
+  /**
+   * Before the first run of an agent's trigger or a task (and after a reload): the agent's `skills` that are off for
+   * its runs (which are refused: see `skillsOffMessage`), or a task that keeps no grants (`skills` empty). `message`
+   * says which, and how to enable them.
+   */
+  | { type: 'skills-off'; name: string; skills: string[]; message: string }
   | { type: 'run-start'; name: string; firing: Firing; sessionId: string }
   | { type: 'run-end'; name: string; firing: Firing; run: TriggeredRun; durationMs: number }
   | { type: 'skipped'; id: string; label: string; dueAt: Date; reason: SkipReason }
@@ -55,6 +62,20 @@ function triggersOf(rt: Runtime, tasks: readonly ScheduledTask[]): Trigger[] {
     .agents.flatMap((agent) => agentTrigger(agent, rt.cwd) ?? [])
     .sort((a, b) => a.id.localeCompare(b.id));
   return [...agents, ...tasks.map(taskTrigger)];
+}
+
+/** The agents' trigger ids among `triggers` (an agent's id is its name). */
+const agentIds = (triggers: readonly Trigger[]) =>
+  triggers.filter((t) => !t.id.startsWith(TASK_PREFIX)).map((t) => t.id);
+
+/** Says, for each of these agents and tasks, the skills its runs lack (which refuses them), before they run. */
+function reportSkillsOff(
+  rt: Runtime,
+  onEvent: UnattendedOptions['onEvent'],
+  agents: readonly string[],
+  tasks: readonly ScheduledTask[],
+): void {
+  for (const notice of unattendedNotices(rt, agents, tasks)) onEvent({ type: 'skills-off', ...notice });
 }
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -146,6 +167,7 @@ export async function runAgentNow(
         : `--once: no agent "${name}".${didYouMean(name, names)} Agents with triggers: ${names.join(', ') || 'none'}`,
     );
   }
+  reportSkillsOff(rt, options.onEvent, [trigger.id], []);
   const { scheduler, failures } = await schedulerOf(rt, () => [], options);
   const cancel = () => void scheduler.stop({ graceMs: 0 });
   options.signal?.addEventListener('abort', cancel, { once: true });
@@ -172,8 +194,16 @@ export async function startUnattended(rt: Runtime, options: UnattendedOptions): 
   const closeAll = async () => {
     for (const close of closers.splice(0)) await close();
   };
+  const reported = new Set<number>();
+  const reportTasks = () => {
+    const fresh = tasks.filter((task) => !reported.has(task.id));
+    for (const task of fresh) reported.add(task.id);
+    return fresh;
+  };
   try {
     const triggers = triggersOf(rt, tasks);
+    // Said before the first run: a run already due starts with `update`.
+    reportSkillsOff(rt, onEvent, agentIds(triggers), reportTasks());
     await scheduler.update(triggers);
     const scheduled = triggers.map((trigger) => {
       const next = scheduler.next(trigger.id);
@@ -188,6 +218,7 @@ export async function startUnattended(rt: Runtime, options: UnattendedOptions): 
           if (why === 'agents') onEvent({ type: 'skill-problems', messages: await rt.registry.reload() });
           tasks = await rt.store.tasks.list(rt.userId);
           const next = triggersOf(rt, tasks);
+          reportSkillsOff(rt, onEvent, why === 'agents' ? agentIds(next) : [], reportTasks());
           await scheduler.update(next);
           if (why === 'agents') onEvent({ type: 'reloaded', ids: next.map((t) => t.id) });
         } catch (error) {

@@ -33,5 +33,7 @@ export function unattendedSentence(
       return event.id === undefined ? `reload failed: ${event.error}` : `error ${event.id}: ${event.error}`;
     case 'reloaded':
       return `reloaded: ${event.ids.join(', ') || 'no triggers'}`;
+    case 'skills-off':
+      return event.message;
   }
 }

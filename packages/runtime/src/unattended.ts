@@ -6,6 +6,7 @@ import type { ScheduledTask, Session } from '@birdie/store';
 import type { Runtime } from './runtime.js';
 import { createSession } from './session-start.js';
 import { executeTurn, type TurnResult } from './turn.js';
+import { skillsOffFor, skillsOffMessage } from './unattended-grants.js';
 
 const NOBODY = 'refused: birdie start runs unattended and nobody can approve this call';
 
@@ -105,7 +106,12 @@ export function keptSessionTitle(agent: string): string {
  * The session of one triggered run: for an agent with `session: keep`, its kept session (the user's newest session
  * started with that agent under `keptSessionTitle`), made on the first run; otherwise a new session per run.
  */
-async function triggeredSession(rt: Runtime, firing: Firing, agent: string | undefined): Promise<Session> {
+async function triggeredSession(
+  rt: Runtime,
+  firing: Firing,
+  agent: string | undefined,
+  task: ScheduledTask | undefined,
+): Promise<Session> {
   const definition = agent ? rt.registry.current().agents.find((a) => a.name === agent) : undefined;
   if (agent && definition?.triggers?.session === 'keep') {
     const title = keptSessionTitle(agent);
@@ -117,7 +123,14 @@ async function triggeredSession(rt: Runtime, firing: Firing, agent: string | und
     await rt.loadGrants(kept.id);
     return kept;
   }
-  return createSession(rt, { title: `${agent ?? 'birdie'}: ${firing.label}`.slice(0, 200) });
+  const session = await createSession(rt, { title: `${agent ?? 'birdie'}: ${firing.label}`.slice(0, 200) });
+  if (task?.grants) {
+    // The task's run gets the grants of the session that scheduled it, as they were then (the user approved the task
+    // there), instead of the settings'. A grant bound to a skill file that no longer provides the name does not hold.
+    await rt.store.grants.set(session.id, session.userId, task.grants);
+    await rt.loadGrants(session.id, session.userId);
+  }
+  return session;
 }
 
 /**
@@ -130,12 +143,14 @@ export async function runTriggered(
   firing: Firing,
   opts: { agent?: string; task?: ScheduledTask; onStart?(info: { sessionId: string }): void },
 ): Promise<TriggeredRun> {
-  const session = await triggeredSession(rt, firing, opts.agent);
+  const session = await triggeredSession(rt, firing, opts.agent, opts.task);
   opts.onStart?.({ sessionId: session.id });
+  const agentName = opts.agent ?? opts.task?.agent;
+  // Nobody is there to enable the agent's skills that are off: the run is refused (logged, no model call).
+  const off = agentName ? skillsOffFor(rt, session.id, agentName) : undefined;
   const refused: string[] = [];
   const reasons: string[] = [];
   const rules: RuleDecisionLine[] = [];
-  const agentName = opts.agent ?? opts.task?.agent;
   const approve = rt.registry.current().agents.find((a) => a.name === agentName)?.approve;
   const trigger = opts.task ? `task ${opts.task.id} (${firing.label})` : firing.label;
   const result = await executeTurn(rt, session, firing.prompt, {
@@ -144,6 +159,7 @@ export async function runTriggered(
     waitMs: 0,
     agent: opts.agent ?? null,
     trigger,
+    ...(off ? { refusal: skillsOffMessage(off, opts.task) } : {}),
     ...(opts.task?.createdByRun !== undefined ? { parentRunId: opts.task.createdByRun } : {}),
     // The log says why the run was rejected: nobody could approve, and what would have let each call run.
     beforeLog: (result) => {

@@ -385,6 +385,11 @@ export const MIGRATIONS: readonly { name: string; sql: string }[] = [
   ALTER TABLE tasks ADD COLUMN error text;
   `,
   },
+  {
+    // The skill grants of the session that scheduled a task (JSON text), which its runs get (SQLite v12).
+    name: 'task-grants',
+    sql: `ALTER TABLE tasks ADD COLUMN grants text;`,
+  },
 ];
 
 export interface MigrationStatus {

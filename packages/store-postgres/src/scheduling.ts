@@ -60,9 +60,20 @@ export function createTasks(db: Db): TasksRepo {
     async create(task) {
       const t = checkTask(task);
       const { rows } = await db.query<TaskRow>(
-        `INSERT INTO tasks (user_id, agent, prompt, schedule, timezone, every_s, at, status, created_at, created_by_run)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9) RETURNING *`,
-        [t.userId, t.agent, t.prompt, t.schedule, t.timezone, t.every, t.at, Date.now(), t.createdByRun],
+        `INSERT INTO tasks (user_id, agent, prompt, schedule, timezone, every_s, at, status, created_at, created_by_run, grants)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9, $10) RETURNING *`,
+        [
+          t.userId,
+          t.agent,
+          t.prompt,
+          t.schedule,
+          t.timezone,
+          t.every,
+          t.at,
+          Date.now(),
+          t.createdByRun,
+          t.grants,
+        ],
       );
       return toTask(rows[0]!);
     },

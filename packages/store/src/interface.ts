@@ -465,6 +465,11 @@ export interface ScheduledTask {
   endedAt?: Date;
   /** Why its run failed (status `failed`). */
   error?: string;
+  /**
+   * The skill grants of the session that scheduled it, as they were then: its runs get these skills. Absent on a task
+   * scheduled outside a session (`birdie tasks`) or before tasks kept them.
+   */
+  grants?: Grants;
 }
 
 export interface NewTask {
@@ -476,6 +481,8 @@ export interface NewTask {
   every?: number;
   at?: Date;
   createdByRun?: number;
+  /** The grants of the session that scheduled it (see `ScheduledTask.grants`). */
+  grants?: Grants;
 }
 
 export interface TasksRepo {

@@ -269,3 +269,39 @@ describe('task-failures (v11)', () => {
     }
   });
 });
+
+describe('task-grants (v12)', () => {
+  it('keeps older tasks without grants and stores a new task with the grants it was scheduled with', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'birdie-store-v11-'));
+    dirs.push(dir);
+    const file = join(dir, 'birdie.db');
+    const db = new Database(file);
+    const before = MIGRATIONS.findIndex((sql) => sql.includes('ADD COLUMN grants'));
+    for (const sql of MIGRATIONS.slice(0, before)) db.exec(sql);
+    db.pragma(`user_version = ${before}`);
+    db.prepare(
+      `INSERT INTO tasks (user_id, prompt, every_s, status, created_at, created_by_run) VALUES ('alice', 'hourly', 3600, 'active', 1000, 7)`,
+    ).run();
+    db.close();
+    const store = openStore({ file });
+    try {
+      const [old] = await store.tasks.list('alice');
+      expect(old).toMatchObject({ id: 1, prompt: 'hourly', createdByRun: 7 });
+      expect(old).not.toHaveProperty('grants');
+      const grants = { enabled: ['filesystem'], disabled: ['shell'], sources: { filesystem: 'bundled:/x' } };
+      const made = await store.tasks.create({ userId: 'alice', prompt: 'new', every: 60, grants });
+      expect(made.grants).toEqual(grants);
+      expect((await store.tasks.get(made.id, 'alice'))?.grants).toEqual(grants);
+      await expect(
+        store.tasks.create({
+          userId: 'alice',
+          prompt: 'bad',
+          every: 60,
+          grants: { enabled: [1 as unknown as string], disabled: [] },
+        }),
+      ).rejects.toMatchObject({ code: 'invalid-argument' });
+    } finally {
+      await store.close();
+    }
+  });
+});

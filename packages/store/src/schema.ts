@@ -334,4 +334,7 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE tasks_v11 RENAME TO tasks;
   CREATE INDEX tasks_by_user ON tasks (user_id, status, id);
   `,
+  // v12 (task-grants): the skill grants of the session that scheduled a task (JSON), which its runs get. Older tasks
+  // have none and run with the skills the settings enable, as before.
+  `ALTER TABLE tasks ADD COLUMN grants TEXT;`,
 ];

@@ -17,12 +17,14 @@ export interface TaskRow {
   created_by_run: number | null;
   ended_at: number | null;
   error: string | null;
+  /** JSON text of the grants (v12); undefined in rows read before the column existed. */
+  grants?: string | null;
 }
 
 export function createTasks(db: Db): SyncOf<TasksRepo> {
   const insert = db.prepare<unknown[], TaskRow>(
-    `INSERT INTO tasks (user_id, agent, prompt, schedule, timezone, every_s, at, status, created_at, created_by_run)
-     VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?) RETURNING *`,
+    `INSERT INTO tasks (user_id, agent, prompt, schedule, timezone, every_s, at, status, created_at, created_by_run, grants)
+     VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?) RETURNING *`,
   );
   const active = db.prepare<[string], TaskRow>(
     "SELECT * FROM tasks WHERE user_id = ? AND status = 'active' ORDER BY id",
@@ -49,6 +51,7 @@ export function createTasks(db: Db): SyncOf<TasksRepo> {
           t.at,
           Date.now(),
           t.createdByRun,
+          t.grants,
         ),
       );
       return toTask(row!);
@@ -102,5 +105,21 @@ export function toTask(row: TaskRow): ScheduledTask {
   if (row.created_by_run !== null) task.createdByRun = Number(row.created_by_run);
   if (row.ended_at !== null) task.endedAt = new Date(Number(row.ended_at));
   if (row.error !== null && row.error !== undefined) task.error = row.error;
+  if (typeof row.grants === 'string') task.grants = grantsOf(row.grants);
   return task;
+}
+
+/** Stored grants as the task's; text that is not grants (a damaged row) is none, as a task scheduled without them. */
+function grantsOf(text: string): ScheduledTask['grants'] {
+  try {
+    const parsed = JSON.parse(text) as { enabled?: unknown; disabled?: unknown; sources?: unknown };
+    const names = (list: unknown) => (Array.isArray(list) ? list.filter((n) => typeof n === 'string') : []);
+    const sources =
+      parsed.sources && typeof parsed.sources === 'object'
+        ? Object.fromEntries(Object.entries(parsed.sources).filter(([, v]) => typeof v === 'string'))
+        : {};
+    return { enabled: names(parsed.enabled), disabled: names(parsed.disabled), sources };
+  } catch {
+    return undefined;
+  }
 }

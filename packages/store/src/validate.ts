@@ -242,6 +242,8 @@ export function checkTask(t: NewTask): {
   every: number | null;
   at: number | null;
   createdByRun: number | null;
+  /** The grants as JSON text, or null. */
+  grants: string | null;
 } {
   const userId = validateUserId(t?.userId);
   if (typeof t.prompt !== 'string' || t.prompt.trim() === '' || t.prompt.length > MAX_PROMPT)
@@ -269,7 +271,23 @@ export function checkTask(t: NewTask): {
     every: t.every ?? null,
     at: t.at === undefined ? null : t.at.getTime(),
     createdByRun: t.createdByRun ?? null,
+    grants: t.grants === undefined ? null : taskGrantsText(t.grants),
   };
+}
+
+/** A task's grants as the stores keep them (JSON text): two lists of names and the sources, checked. */
+function taskGrantsText(grants: NonNullable<NewTask['grants']>): string {
+  const names = (list: unknown) =>
+    Array.isArray(list) && list.every((name) => typeof name === 'string' && name.length <= 256);
+  const sources = grants.sources ?? {};
+  if (
+    !names(grants.enabled) ||
+    !names(grants.disabled) ||
+    typeof sources !== 'object' ||
+    !Object.values(sources).every((v) => typeof v === 'string')
+  )
+    throw new StoreError('invalid-argument', "a task's grants are lists of skill names (and their sources)");
+  return JSON.stringify({ enabled: grants.enabled, disabled: grants.disabled, sources });
 }
 
 export function checkStartedCall(call: { id: string; name: string; skill?: string }): {

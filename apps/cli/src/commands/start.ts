@@ -52,7 +52,22 @@ export async function startCommand({ io, values }: CommandContext): Promise<numb
     }
 
     const { startUnattended } = await import('@birdie/runtime/unattended-loop');
-    const loop = await startUnattended(rt, { onEvent });
+    // Listened for before anything is printed: a stop signal right after the table (or during the start) still ends
+    // the loop the graceful way, with exit 0.
+    let stopListening = () => {};
+    const stopped = new Promise<string>((resolve) => {
+      stopListening = onStopSignal((s) => {
+        stopListening();
+        resolve(s);
+      });
+    });
+    let loop: Awaited<ReturnType<typeof startUnattended>>;
+    try {
+      loop = await startUnattended(rt, { onEvent });
+    } catch (error) {
+      stopListening();
+      throw error;
+    }
     const rows = loop.scheduled.map((s) => [
       s.name,
       describeTrigger(s.trigger),
@@ -68,12 +83,7 @@ export async function startCommand({ io, values }: CommandContext): Promise<numb
       );
     else io.stdout.write(table(rows, ['AGENT', 'TRIGGER', 'NEXT RUN (UTC)']));
 
-    const signal = await new Promise<string>((resolve) => {
-      const stop = onStopSignal((s) => {
-        stop();
-        resolve(s);
-      });
-    });
+    const signal = await stopped;
     log(
       { event: 'stopping', signal, running: loop.running, graceMs: grace },
       `stopping (${signal}): ${loop.running} run(s) active, up to ${grace / 1000} s to finish`,

@@ -111,6 +111,21 @@ describe.each(backends)('$name', (backend) => {
       expect((await t.store.tasks.get(a.id, 'alice'))?.prompt).toBe('summarise the inbox');
     });
 
+    it('keep the grants of the session that scheduled them; a task without grants has none', async () => {
+      const grants = {
+        enabled: ['filesystem'],
+        disabled: ['shell'],
+        sources: { filesystem: 'bundled:/s/SKILL.md' },
+      };
+      const kept = await t.store.tasks.create({ userId: 'alice', prompt: 'tick', every: 60, grants });
+      const bare = await t.store.tasks.create({ userId: 'alice', prompt: 'tock', every: 60 });
+      expect(kept.grants).toEqual(grants);
+      expect((await t.store.tasks.get(kept.id, 'alice'))?.grants).toEqual(grants);
+      expect((await t.store.tasks.get(bare.id, 'alice'))?.grants).toBeUndefined();
+      const bad = { userId: 'alice', prompt: 'x', every: 60, grants: { enabled: 'shell', disabled: [] } };
+      expect(await codeOf(() => t.store.tasks.create(bad as never))).toBe('invalid-argument');
+    });
+
     it('a one-time task whose run failed is finished `failed`, with the error; a finished one stays as it ended', async () => {
       const at = new Date(Date.now() + 3_600_000);
       const ok = await t.store.tasks.create({ userId: 'alice', prompt: 'ok', at });
