@@ -1,7 +1,7 @@
 import { isStoreError } from '@birdie/store';
+import { blackhole, freezableProxy, type SilentServer } from '@birdie/test-utils';
 import { afterEach, expect, inject, it } from 'vitest';
 import { openPostgresStore, type PostgresStore, postgresMigrationStatus } from '../src/index.js';
-import { blackhole, freezableProxy, type SilentServer } from './silent-server.js';
 
 // Ops report, defect 3: a PostgreSQL server that stops answering (frozen, or a network that drops packets: no reset,
 // no answer) hung readiness, every call and `birdie doctor` for as long as it stayed silent. Every wait is bounded and
