@@ -9,7 +9,7 @@ export async function openServerStore(choice: Extract<DatabaseChoice, { kind: 'p
     import('@birdie/store/errors'),
   ]);
   try {
-    return await openPostgresStore({ url: choice.url, schema: choice.schema });
+    return await openPostgresStore({ url: choice.url, schema: choice.schema, ...choice.timeouts });
   } catch (error) {
     if (error instanceof StoreError) {
       const failure = storeFailure(error);

@@ -34,7 +34,7 @@ export async function databaseStatus(io: RuntimeIo, flags: Flags, apply: boolean
   }
   const { migratePostgres, postgresMigrationStatus } = await import('@birdie/store-postgres');
   try {
-    const options = { url: choice.url, schema: choice.schema };
+    const options = { url: choice.url, schema: choice.schema, ...choice.timeouts };
     const s = apply ? await migratePostgres(options) : await postgresMigrationStatus(options);
     return {
       kind: 'postgres',

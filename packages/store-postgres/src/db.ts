@@ -1,8 +1,12 @@
 import { StoreError } from '@birdie/store/backend';
 import pg from 'pg';
 import { isRetryable, type ServerState, toStoreError } from './pg-errors.js';
+import { DEFAULT_TIMEOUTS, type Timeouts } from './timeouts.js';
 
 export type Client = pg.PoolClient;
+
+// TCP keepalive notices a peer that is gone while a connection idles in the pool (no statement to time out).
+const KEEPALIVE_DELAY_MS = 10_000;
 
 /** A query target: the store (one statement, autocommit) or a client inside a transaction. */
 export interface Queryable {
@@ -28,14 +32,21 @@ export class Db {
   closed = false;
 
   constructor(
-    options: { url: string; max?: number },
+    options: { url: string; max?: number; timeouts?: Partial<Timeouts> },
     readonly schema: string,
     location: string,
   ) {
-    this.state = { location };
+    const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    this.state = { location, timeouts };
     this.pool = new pg.Pool({
       connectionString: options.url,
       max: options.max ?? 10,
+      connectionTimeoutMillis: timeouts.connectMs,
+      // Client-side: a server-side statement_timeout never fires when the server itself does not answer. pg-pool
+      // destroys a connection whose statement failed (its socket is not reused); `tx` does the same.
+      ...(timeouts.queryMs > 0 ? { query_timeout: timeouts.queryMs } : {}),
+      keepAlive: true,
+      keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
       types: types as pg.CustomTypesConfig,
       // Every connection works in birdie's schema: table names stay unqualified.
       options: `-c search_path=${quoteIdent(schema)}`,
@@ -67,7 +78,7 @@ export class Db {
    */
   async tx<T>(
     fn: (client: Client) => Promise<T>,
-    options: { write?: boolean; durable?: boolean } = {},
+    options: { write?: boolean; durable?: boolean; unbounded?: boolean } = {},
   ): Promise<T> {
     this.ensureOpen();
     if (options.write !== false && this.state.readOnly) {
@@ -82,12 +93,20 @@ export class Db {
     for (let attempt = 0; ; attempt += 1) {
       const client = await this.pool.connect();
       let broken = false;
+      // Migrations may legitimately run long (an index on a big table): their statements get no client-side bound.
+      const bounded = unbounded(client, options.unbounded === true);
       try {
         await client.query(options.durable ? 'BEGIN; SET LOCAL synchronous_commit TO on' : 'BEGIN');
         const result = await fn(client);
         await client.query('COMMIT');
         return result;
       } catch (error) {
+        if (isQueryTimeout(error)) {
+          // The timed-out statement still occupies the connection: a ROLLBACK would queue behind it (and wait as
+          // long again). Dropping the connection ends the transaction on the server too.
+          broken = true;
+          throw error;
+        }
         try {
           await client.query('ROLLBACK');
         } catch {
@@ -99,6 +118,7 @@ export class Db {
         }
         throw error;
       } finally {
+        bounded.restore();
         client.release(broken);
       }
     }
@@ -117,6 +137,26 @@ export class Db {
     this.closed = true;
     await this.pool.end();
   }
+}
+
+/** pg's client-side statement timeout (`query_timeout`) fired. */
+export function isQueryTimeout(error: unknown): boolean {
+  return error instanceof Error && error.message === 'Query read timeout';
+}
+
+/** Lifts the client-side statement bound of one checked-out connection while `lift`, until `restore()`. */
+function unbounded(client: Client, lift: boolean): { restore(): void } {
+  // pg reads the bound per statement from the connection's parameters (a statement's own `query_timeout` can only
+  // replace it with another non-zero one).
+  const params = (client as unknown as { connectionParameters: { query_timeout?: number } })
+    .connectionParameters;
+  const before = params.query_timeout;
+  if (lift) params.query_timeout = 0;
+  return {
+    restore() {
+      params.query_timeout = before;
+    },
+  };
 }
 
 export function quoteIdent(name: string): string {

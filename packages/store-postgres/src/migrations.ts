@@ -439,25 +439,30 @@ export async function migrate(db: Db): Promise<MigrationStatus> {
     // Up to date (the usual open): nothing to lock or write, so a read-only server opens too.
     const before = await migrationStatus(db);
     if (before.current === before.latest) return before;
-    await db.tx(async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`birdie-migrate:${db.schema}`]);
-      await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-      await client.query(
-        `CREATE TABLE IF NOT EXISTS ${schema}.${TABLE} (version integer PRIMARY KEY, name text NOT NULL,
+    await db.tx(
+      async (client) => {
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`birdie-migrate:${db.schema}`]);
+        await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+        await client.query(
+          `CREATE TABLE IF NOT EXISTS ${schema}.${TABLE} (version integer PRIMARY KEY, name text NOT NULL,
           applied_at timestamptz NOT NULL DEFAULT now())`,
-      );
-      const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${schema}.${TABLE}`);
-      const from = rows[0]!.n;
-      if (from > MIGRATIONS.length) throw tooNew(from);
-      for (let v = from; v < MIGRATIONS.length; v += 1) {
-        await client.query(`SET LOCAL search_path = ${schema}`);
-        await client.query(MIGRATIONS[v]!.sql);
-        await client.query(`INSERT INTO ${schema}.${TABLE} (version, name) VALUES ($1, $2)`, [
-          v + 1,
-          MIGRATIONS[v]!.name,
-        ]);
-      }
-    });
+        );
+        const { rows } = await client.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM ${schema}.${TABLE}`,
+        );
+        const from = rows[0]!.n;
+        if (from > MIGRATIONS.length) throw tooNew(from);
+        for (let v = from; v < MIGRATIONS.length; v += 1) {
+          await client.query(`SET LOCAL search_path = ${schema}`);
+          await client.query(MIGRATIONS[v]!.sql);
+          await client.query(`INSERT INTO ${schema}.${TABLE} (version, name) VALUES ($1, $2)`, [
+            v + 1,
+            MIGRATIONS[v]!.name,
+          ]);
+        }
+      },
+      { unbounded: true },
+    );
   } catch (cause) {
     if (cause instanceof StoreError) throw cause;
     const mapped = db.map(cause);

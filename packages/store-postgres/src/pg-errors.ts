@@ -1,9 +1,12 @@
 import { StoreError } from '@birdie/store/backend';
+import type { Timeouts } from './timeouts.js';
 
 /** What the store knows about its server beyond the pool: where it is, and whether it only reads. */
 export interface ServerState {
   /** The server as a URL without its password (messages name it). */
   location: string;
+  /** The bounds on the server's answers (messages name them). */
+  timeouts: Timeouts;
   readOnly?: { reason: 'read-only-server'; message: string; hint: string };
 }
 
@@ -17,6 +20,10 @@ export function toStoreError(error: unknown, state: ServerState): unknown {
   const reason = error instanceof Error ? error.message : String(error);
   const { location } = state;
   if (typeof code !== 'string') {
+    const silence = silenceOf(reason, state.timeouts);
+    if (silence !== undefined) {
+      return unavailable(location, `it did not answer within ${seconds(silence)} (${reason})`, error);
+    }
     if (
       error instanceof Error &&
       /Connection terminated|connection timeout|Client has encountered a connection error/i.test(reason)
@@ -106,6 +113,27 @@ function unavailable(location: string, reason: string, cause: unknown): StoreErr
     cause,
     hint: 'check that the server is running and the URL (BIRDIE_DATABASE_URL) names it; the last saved step is intact',
   });
+}
+
+/**
+ * Which bound expired, when `reason` is one of pg's timeouts: a statement's answer, or opening a connection (pg's own
+ * connect timeout, or pg-pool's wait for a connection). A frozen server and a dropped network both end up here.
+ */
+function silenceOf(reason: string, timeouts: Timeouts): number | undefined {
+  if (reason === 'Query read timeout') return timeouts.queryMs;
+  if (
+    /^timeout exceeded when trying to connect|^Connection terminated due to connection timeout/.test(reason)
+  )
+    return timeouts.connectMs;
+  if (reason === READY_TIMEOUT) return timeouts.readyMs;
+  return undefined;
+}
+
+/** The message of `ready()`'s own bound (the store's, not pg's). */
+export const READY_TIMEOUT = 'readiness probe timeout';
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
 }
 
 /** Whether retrying the whole transaction may succeed (a serialization failure or a deadlock victim). */

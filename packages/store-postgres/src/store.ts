@@ -7,11 +7,12 @@ import { createFiles } from './files.js';
 import { guard } from './guard.js';
 import { PgLeases } from './leases.js';
 import { type MigrationStatus, migrate, migrationStatus } from './migrations.js';
-import { redactUrl } from './pg-errors.js';
+import { READY_TIMEOUT, redactUrl } from './pg-errors.js';
 import { createGrants, createMemory, createTrust } from './records.js';
 import { repairSession } from './repair.js';
 import { createRuns } from './runs.js';
 import { createTasks, createTriggers } from './scheduling.js';
+import { checkSchema, timeoutsOf } from './schema-name.js';
 import { createSessions } from './sessions.js';
 import { createTokens } from './tokens.js';
 import { createTurnLog } from './turn-log.js';
@@ -23,6 +24,14 @@ export interface PostgresStoreOptions {
   schema?: string;
   /** Connections in the pool. Default 10. */
   maxConnections?: number;
+  /**
+   * Bounds on waiting for the server, so that a frozen server or a dropped network (no answer, no reset) fails calls
+   * with `unavailable` instead of hanging them: opening a connection (default 10 000 ms), one statement's answer
+   * (default 30 000 ms; 0: none; migrations are never cut), and `ready()`'s round trip (default 5 000 ms).
+   */
+  connectTimeoutMs?: number;
+  queryTimeoutMs?: number;
+  readyTimeoutMs?: number;
   /**
    * Apply pending migrations on open (default). With `false`, a database that is not up to date is refused
    * (`migration-failed`), for deployments that migrate explicitly (`birdie db migrate`).
@@ -40,22 +49,18 @@ export interface PostgresStore extends Store {
   migrationStatus(): Promise<MigrationStatus>;
 }
 
-const SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
-
 /** Opens (migrating as needed) birdie's tables on a PostgreSQL server; several processes and machines may share them. */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
-  const schema = options.schema ?? 'birdie';
-  if (!SCHEMA.test(schema)) {
-    throw new StoreError(
-      'invalid-argument',
-      `schema must be 1-63 of [a-z0-9_], starting with a letter or _, got ${JSON.stringify(schema)}`,
-    );
-  }
+  const schema = checkSchema(options.schema);
   if (typeof options.url !== 'string' || options.url === '') {
     throw new StoreError('invalid-argument', 'url must be a postgres:// connection string');
   }
   const db = new Db(
-    { url: options.url, ...(options.maxConnections ? { max: options.maxConnections } : {}) },
+    {
+      url: options.url,
+      ...(options.maxConnections ? { max: options.maxConnections } : {}),
+      timeouts: timeoutsOf(options),
+    },
     schema,
     redactUrl(options.url),
   );
@@ -84,6 +89,19 @@ async function requireCurrentSchema(db: Db): Promise<void> {
     `schema ${db.schema} of ${db.state.location} is at version ${status.current}, this birdie needs ${status.latest}`,
     { hint: status.current < status.latest ? 'run `birdie db migrate`' : 'upgrade birdie on this machine' },
   );
+}
+
+/** Rejects when `probe` has not settled within the readiness bound (the probe's statement ends on its own bound). */
+async function withinReadyBound<T>(db: Db, probe: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(READY_TIMEOUT)), db.state.timeouts.readyMs);
+  });
+  try {
+    return await Promise.race([probe, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function assemble(db: Db): PostgresStore {
@@ -129,7 +147,11 @@ function assemble(db: Db): PostgresStore {
     doctor: guard(db, { doctor: () => runDoctor(db, checkpointer) }).doctor,
     migrationStatus: guard(db, { migrationStatus: () => migrationStatus(db) }).migrationStatus,
     // Reachable, migrated (another worker may have run a newer birdie's migrations since), and writable.
-    ready: () => checkReadiness(guard(db, { probe: () => requireCurrentSchema(db) }).probe, assertWritable),
+    ready: () =>
+      checkReadiness(
+        guard(db, { probe: () => withinReadyBound(db, requireCurrentSchema(db)) }).probe,
+        assertWritable,
+      ),
     async close() {
       if (db.closed) return;
       await leases.releaseAll();

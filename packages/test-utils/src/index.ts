@@ -36,6 +36,7 @@ export {
   startPostgres,
 } from './postgres.js';
 export { publishedTypeProblems } from './published-types.js';
+export { blackhole, type FreezableProxy, freezableProxy, type SilentServer } from './silent-server.js';
 export { StreamedBody, type StreamedBodyOptions } from './streamed-body.js';
 export { makeTempDir, type TempDir, writeTree } from './temp-dir.js';
 export {
