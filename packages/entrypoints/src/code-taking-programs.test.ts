@@ -171,6 +171,15 @@ describe("curl's -w %output{FILE}", () => {
     ['curl --expand-write-out %output{f} https://x', 1, 'file-write --expand-write-out'],
     // a sibling: like -O, for every URL
     ['curl --remote-name-all https://x/.bashrc', 1, 'file-write --remote-name-all'],
+    // review: a format read from a file or stdin, or a variable expanded into it, may hold %output{…} unseen
+    ['curl -w @fmt https://x', 1, 'file-write -w'],
+    ['curl -w @- https://x', 1, 'file-write -w'],
+    ['curl --write-out=@fmt https://x', 1, 'file-write --write-out'],
+    [
+      'curl --variable f=%output{~/.bashrc}TEXT --expand-write-out {{f}} https://x',
+      3,
+      'file-write --expand-write-out',
+    ],
   ])('%s: word %i is %s', (line, index, expected) => {
     expect(at(line, index)).toBe(expected);
   });

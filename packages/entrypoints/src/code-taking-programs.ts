@@ -137,9 +137,12 @@ const withCurlExpansion = (options: OptionEntry[]): OptionEntry[] => [
 
 /**
  * The files a curl `-w` format writes: `%output{FILE}` sends the rest of the output to FILE, `%output{>>FILE}` appends
- * (curl 8.3). An unclosed `{` is read as naming the rest of the word, which only ever asks more.
+ * (curl 8.3). An unclosed `{` is read as naming the rest of the word, which only ever asks more. A format whose text
+ * is not on the command line (`@FILE` and `@-` read it from a file or stdin; `{{name}}` in `--expand-write-out` is a
+ * `--variable` set elsewhere) may write any file: the value itself is named, so the option stays a file write.
  */
 export function curlWriteOutFiles(format: string): string[] {
+  if (format.startsWith('@') || format.includes('{{')) return [format];
   return [...format.matchAll(/%output\{(?:>>)?([^}]*)\}?/gi)].map((match) => match[1]!);
 }
 
