@@ -193,7 +193,7 @@ describe.each<ProcessGuardMode>(['off', 'auto'])('wrapServerCommand (guard %s)',
 });
 
 describe('a guarded server dies with its parent, even on SIGKILL', { timeout: 60_000 }, () => {
-  it('the server and what it started are gone 1 s after the parent is killed', async () => {
+  it('the server and what it started are gone soon after the parent is killed', async () => {
     configureProcessGuard('auto');
     expect((await processGuardStatus()).active).toBe(true);
     const file = join(dir, 'server-tree');
@@ -213,7 +213,11 @@ setInterval(() => {}, 1000);
     expect(tree.length).toBeGreaterThanOrEqual(2);
     parent.child.kill('SIGKILL');
     await new Promise((resolve) => parent.child.once('exit', resolve));
-    await sleepMs(1_000);
+    // The guard notices the parent's death and kills the tree; how soon depends on the machine's load, so the test
+    // waits for it (up to 30 s) instead of looking once after a fixed second.
+    await until(async () => ((await stillRunning(tree)).length === 0 ? true : undefined), 30_000).catch(
+      () => {},
+    );
     expect(await stillRunning(tree)).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import { blocksOf, events, useServer } from './helpers.js';
 
 describe('a turn the store failed under', () => {
   // A follower would end a silent turn as lost after this long: the worker must record the end before.
-  const h = useServer({ eventPollMs: 20, lostTurnMs: 2_000 });
+  const h = useServer({ eventPollMs: 20, lostTurnMs: 10_000 });
 
   async function session(): Promise<{ token: string; id: string }> {
     const token = await h.token();
