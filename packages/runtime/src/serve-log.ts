@@ -31,7 +31,7 @@ export function serveLog(out: Output, format: LogFormat, now: () => Date = () =>
       ? ({ level, msg, ...fields }: LogEntry) =>
           line(escapeUnseen(JSON.stringify({ time: now().toISOString(), level, msg, ...fields })))
       : ({ msg, level: _level, ...fields }: LogEntry) => {
-          let text = `birdie serve: ${escapeUnseen(msg.replace(CONTROL, escapeUnit))}`;
+          let text = `birdie serve: ${terminalSafe(msg)}`;
           for (const [key, value] of Object.entries(fields))
             if (value !== undefined) text += ` ${key}=${logValue(value)}`;
           line(text);
@@ -61,6 +61,14 @@ function escapeUnseen(text: string): string {
 }
 
 /**
+ * A message as a terminal may show it: controls but newline and tab, and the invisible characters, written `\uXXXX`.
+ * For a front end that writes a `failureEntry`'s message itself (`birdie mcp --http`).
+ */
+export function terminalSafe(text: string): string {
+  return escapeUnseen(text.replace(CONTROL, escapeUnit));
+}
+
+/**
  * A field's value in a text line. A client writes much of it (the request path, before any token is checked), so
  * anything but plain ASCII is quoted as JSON, and what JSON would leave raw is written `\uXXXX` too: no escape
  * sequence, NUL or bidi override reaches the operator's terminal or makes `grep` call the log binary.
@@ -76,8 +84,14 @@ function logValue(value: unknown): string {
  * sentence with its code; anything else is a defect, logged with its stack.
  */
 export function failureEntry(error: unknown, where: string, context: { requestId?: string } = {}): LogEntry {
+  // One line: the sentence may quote what a client sent, which must not start a line of its own.
   if (isStoreError(error))
-    return { level: 'error', msg: `${where}: ${error.message}`, errorCode: error.code, ...context };
+    return {
+      level: 'error',
+      msg: `${where}: ${error.message.replace(/[\r\n]/g, escapeUnit)}`,
+      errorCode: error.code,
+      ...context,
+    };
   const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
   return { level: 'error', msg: `${where}: ${text}`, ...context };
 }

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { StoreError } from '@birdie/store/errors';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../src/errors.js';
-import { failureEntry, linesToLog, logFormat, serveLog } from '../src/serve-log.js';
+import { failureEntry, linesToLog, logFormat, serveLog, terminalSafe } from '../src/serve-log.js';
 
 const capture = () => {
   const out = new PassThrough();
@@ -89,6 +89,12 @@ describe('serveLog', () => {
   });
 });
 
+describe('terminalSafe', () => {
+  it('writes controls and invisible characters out, keeping newlines and tabs', () => {
+    expect(terminalSafe('a\u001b[2J\tb\nc\u202ed\u009b')).toBe('a\\u001b[2J\tb\nc\\u202ed\\u009b');
+  });
+});
+
 describe('failureEntry', () => {
   it("logs a store's failure as its one sentence and code, without a stack", () => {
     const error = new StoreError('unavailable', 'cannot reach the database server postgres://db: terminated');
@@ -98,6 +104,13 @@ describe('failureEntry', () => {
       errorCode: 'unavailable',
       requestId: 'r1',
     });
+  });
+
+  it("keeps a store failure's sentence on one line: a client's text in it cannot start a forged line", () => {
+    const error = new StoreError('not-found', 'no session "x\nbirdie serve: request status=200"');
+    expect(failureEntry(error, 'turn log').msg).toBe(
+      'turn log: no session "x\\u000abirdie serve: request status=200"',
+    );
   });
 
   it('logs anything else with its stack: a defect to report', () => {

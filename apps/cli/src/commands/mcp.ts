@@ -33,12 +33,13 @@ export async function mcpCommand({ io, values }: CommandContext): Promise<number
       return EXIT_OK;
     }
     const { createMcpHttp } = await import('@birdie/runtime/mcp-http');
-    const { failureEntry } = await import('@birdie/runtime/serve-log');
+    const { failureEntry, terminalSafe } = await import('@birdie/runtime/serve-log');
     const endpoint = await createMcpHttp(host, {
       info,
       ...(http.perMinute !== undefined ? { perMinute: http.perMinute } : {}),
       // A store's failure is its one sentence; anything else, a defect, keeps its stack.
-      onError: (error) => write(io.stderr, `birdie: ${failureEntry(error, 'MCP endpoint').msg}`),
+      onError: (error) =>
+        write(io.stderr, `birdie: ${terminalSafe(failureEntry(error, 'MCP endpoint').msg)}`),
     });
     let stop: () => void = () => {};
     const stopped = new Promise<void>((resolve) => {
