@@ -139,6 +139,58 @@ describe('birdie start: a scheduled task keeps the grants of the session that sc
   });
 });
 
+describe('birdie start: a task for an agent with session: keep', { timeout: 90_000 }, () => {
+  // Review: the task ran in the agent's kept session, with that session's grants (here: the settings', none), so the
+  // grants it kept were ignored and the refusal blamed the session that scheduled it.
+  it('runs in a session of its own with the grants it kept, not in the kept session', async () => {
+    await writeFile(
+      join(project, '.birdie', 'agents', 'keeper.md'),
+      `---
+name: keeper
+description: Keeps one session.
+every: 1h
+prompt: keep going
+session: keep
+skills: [filesystem]
+approve: [write_file, list_dir]
+---
+You keep going.
+`,
+    );
+    const at = new Date(Date.now() - 1000).toISOString();
+    const env = await withScript([
+      {
+        match: 'remind',
+        tool_calls: [{ name: 'schedule_task', args: { prompt: 'write the tick', at, agent: 'keeper' } }],
+      },
+      { match: 'remind', text: 'Scheduled.' },
+      ...writesTick('kept-task.txt'),
+    ]);
+    expect((await birdie(['trust', project], { env, cwd: project })).code).toBe(0);
+    const scheduled = await birdie(
+      ['run', '--enable', 'scheduler', '--enable', 'filesystem', '--yes', 'remind me'],
+      { env, cwd: project },
+    );
+    expect(scheduled.code, scheduled.stderr).toBe(0);
+
+    const p = startBirdie(['start', '--json'], { env, cwd: project, timeoutMs: 60_000 });
+    await p.waitFor('stderr', /"event":"run-end","agent":"task 1"/);
+    p.kill('SIGTERM');
+    expect((await p.exited).code).toBe(0);
+
+    expect(await readFile(join(project, 'kept-task.txt'), 'utf8')).toBe('tick');
+    const [taskRun] = await runsOf();
+    expect(taskRun).toMatchObject({ status: 'ok' });
+    const store = openStore({ home: box.home });
+    try {
+      const sessions = await store.sessions.list('tester');
+      expect(sessions.find((s) => s.id === taskRun!.sessionId)?.title).not.toBe('keeper: kept session');
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('birdie start: a task whose grants leave its agent without its skills', { timeout: 90_000 }, () => {
   it("refuses the task's run, says so at start, and the one-time task ends failed", async () => {
     const at = new Date(Date.now() - 1000).toISOString();

@@ -103,8 +103,9 @@ export function keptSessionTitle(agent: string): string {
 }
 
 /**
- * The session of one triggered run: for an agent with `session: keep`, its kept session (the user's newest session
- * started with that agent under `keptSessionTitle`), made on the first run; otherwise a new session per run.
+ * The session of one triggered run: for an agent's own trigger with `session: keep`, its kept session (the user's
+ * newest session started with that agent under `keptSessionTitle`), made on the first run; otherwise, and for every
+ * task (even one naming such an agent: it runs with the grants it kept), a new session per run.
  */
 async function triggeredSession(
   rt: Runtime,
@@ -113,7 +114,7 @@ async function triggeredSession(
   task: ScheduledTask | undefined,
 ): Promise<Session> {
   const definition = agent ? rt.registry.current().agents.find((a) => a.name === agent) : undefined;
-  if (agent && definition?.triggers?.session === 'keep') {
+  if (agent && !task && definition?.triggers?.session === 'keep') {
     const title = keptSessionTitle(agent);
     const kept = (await rt.store.sessions.list(rt.userId)).find(
       (s) => s.agent === agent && s.title === title,
