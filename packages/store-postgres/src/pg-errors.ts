@@ -20,6 +20,18 @@ export function toStoreError(error: unknown, state: ServerState): unknown {
   const reason = error instanceof Error ? error.message : String(error);
   const { location } = state;
   if (typeof code !== 'string') {
+    // pg-pool's wait for a free connection: the server may be healthy and the pool merely busy (or every connection
+    // stuck on a frozen server), so the message names the pool and both causes.
+    if (reason.startsWith(POOL_WAIT_TIMEOUT)) {
+      return new StoreError(
+        'unavailable',
+        `the database server ${location}: no connection of the pool came free within ${seconds(state.timeouts.connectMs)}: every one was busy (the server is slow to answer or frozen, or the load needs more connections)`,
+        {
+          cause: error,
+          hint: 'retry shortly; if it lasts, check that the server answers (birdie doctor) and how loaded it is; the last saved step is intact',
+        },
+      );
+    }
     const silence = silenceOf(reason, state.timeouts);
     if (silence !== undefined) {
       return unavailable(location, `it did not answer within ${seconds(silence)} (${reason})`, error);
@@ -116,18 +128,18 @@ function unavailable(location: string, reason: string, cause: unknown): StoreErr
 }
 
 /**
- * Which bound expired, when `reason` is one of pg's timeouts: a statement's answer, or opening a connection (pg's own
- * connect timeout, or pg-pool's wait for a connection). A frozen server and a dropped network both end up here.
+ * Which bound expired, when `reason` is one of pg's timeouts: a statement's answer, or opening a connection. A frozen
+ * server and a dropped network both end up here.
  */
 function silenceOf(reason: string, timeouts: Timeouts): number | undefined {
   if (reason === 'Query read timeout') return timeouts.queryMs;
-  if (
-    /^timeout exceeded when trying to connect|^Connection terminated due to connection timeout/.test(reason)
-  )
-    return timeouts.connectMs;
+  if (reason.startsWith('Connection terminated due to connection timeout')) return timeouts.connectMs;
   if (reason === READY_TIMEOUT) return timeouts.readyMs;
   return undefined;
 }
+
+/** pg-pool's error when no connection of a full pool came free within `connectionTimeoutMillis`. */
+const POOL_WAIT_TIMEOUT = 'timeout exceeded when trying to connect';
 
 /** The message of `ready()`'s own bound (the store's, not pg's). */
 export const READY_TIMEOUT = 'readiness probe timeout';
