@@ -191,6 +191,34 @@ You keep going.
   });
 });
 
+describe('birdie start: a task and a skill disabled after it was scheduled', { timeout: 90_000 }, () => {
+  // Review: a task's kept grants replaced the settings entirely, so `skills.disable` added later did not reach it.
+  it("runs without the skill the user's settings disable now", async () => {
+    const at = new Date(Date.now() - 1000).toISOString();
+    const env = await withScript([
+      { match: 'remind', tool_calls: [{ name: 'schedule_task', args: { prompt: 'list the folder', at } }] },
+      { match: 'remind', text: 'Scheduled.' },
+      { match: 'list the folder', tool_calls: [{ name: 'list_dir', args: { path: '.' } }] },
+      { match: 'list the folder', text: 'Done.' },
+    ]);
+    const scheduled = await birdie(
+      ['run', '--enable', 'scheduler', '--enable', 'filesystem', '--yes', 'remind me'],
+      { env, cwd: box.cwd },
+    );
+    expect(scheduled.code, scheduled.stderr).toBe(0);
+    const disabled = await birdie(['config', 'add', 'skills.disable', 'filesystem'], { env, cwd: box.cwd });
+    expect(disabled.code, disabled.stderr).toBe(0);
+
+    const p = startBirdie(['start', '--json'], { env, cwd: box.cwd, timeoutMs: 60_000 });
+    await p.waitFor('stderr', /"event":"run-end","agent":"task 1"/);
+    p.kill('SIGTERM');
+    expect((await p.exited).code).toBe(0);
+
+    const [taskRun] = await runsOf();
+    expect(taskRun!.toolCalls.map((c) => [c.name, c.status])).not.toContainEqual(['list_dir', 'ok']);
+  });
+});
+
 describe('birdie start: a task whose grants leave its agent without its skills', { timeout: 90_000 }, () => {
   it("refuses the task's run, says so at start, and the one-time task ends failed", async () => {
     const at = new Date(Date.now() - 1000).toISOString();

@@ -53,6 +53,21 @@ export function settingGrants(rt: Pick<Runtime, 'registry' | 'config'>): Session
   return { enabled: skills.enable, disabled: skills.disable };
 }
 
+/**
+ * A task's grants as its runs get them: those of the session that scheduled it, less what the settings'
+ * `skills.disable` turns off now (a skill the user disabled later must not go on running in their tasks).
+ */
+export function taskGrants(rt: Pick<Runtime, 'registry' | 'config'>, grants: SessionGrants): SessionGrants {
+  const { disable } = settingSkills(rt).skills;
+  if (disable.length === 0) return grants;
+  const off = new Set(disable.map((name) => name.toLowerCase()));
+  return {
+    ...grants,
+    enabled: grants.enabled.filter((name) => !off.has(name.toLowerCase())),
+    disabled: [...new Set([...grants.disabled, ...disable])],
+  };
+}
+
 const listed = (names: readonly string[]) => names.join(', ');
 
 /**
@@ -95,7 +110,8 @@ export function unattendedNotices(
   }
   for (const task of tasks) {
     const name = `task ${task.id}`;
-    const off = task.agent ? skillsOffUnder(rt, task.grants ?? settings, task.agent) : undefined;
+    const grants = task.grants ? taskGrants(rt, task.grants) : settings;
+    const off = task.agent ? skillsOffUnder(rt, grants, task.agent) : undefined;
     if (off) notices.push({ name, skills: off.skills, message: skillsOffMessage(off, task) });
     const legacy = taskGrantsNotice(task);
     if (legacy) notices.push({ name, skills: [], message: legacy });

@@ -6,7 +6,7 @@ import type { ScheduledTask, Session } from '@birdie/store';
 import type { Runtime } from './runtime.js';
 import { createSession } from './session-start.js';
 import { executeTurn, type TurnResult } from './turn.js';
-import { skillsOffFor, skillsOffMessage } from './unattended-grants.js';
+import { skillsOffFor, skillsOffMessage, taskGrants } from './unattended-grants.js';
 
 const NOBODY = 'refused: birdie start runs unattended and nobody can approve this call';
 
@@ -127,8 +127,8 @@ async function triggeredSession(
   const session = await createSession(rt, { title: `${agent ?? 'birdie'}: ${firing.label}`.slice(0, 200) });
   if (task?.grants) {
     // The task's run gets the grants of the session that scheduled it, as they were then (the user approved the task
-    // there), instead of the settings'. A grant bound to a skill file that no longer provides the name does not hold.
-    await rt.store.grants.set(session.id, session.userId, task.grants);
+    // there), instead of the settings', less what `skills.disable` turns off now. A grant bound to a skill file that no longer provides the name does not hold.
+    await rt.store.grants.set(session.id, session.userId, taskGrants(rt, task.grants));
     await rt.loadGrants(session.id, session.userId);
   }
   return session;
