@@ -123,5 +123,8 @@ describe('PostgreSQL stopped while a turn streams', { timeout: 180_000 }, () => 
     expect(replay.at(-1)!.event).toMatchObject({ type: 'result', status: 'error' });
     expect(JSON.stringify(replay)).not.toMatch(/turn-lost|worker running this turn stopped/);
     expect(worker.process.child.exitCode).toBeNull();
+    // Report item 7: the outage, an expected event, is logged as the store's one sentence, never a stack trace.
+    expect(worker.process.stderr()).toMatch(/cannot reach the database server/);
+    expect(worker.process.stderr()).not.toMatch(/^\s+at /m);
   });
 });
