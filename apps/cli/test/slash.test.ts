@@ -92,6 +92,31 @@ describe('slash commands', () => {
     expect(await slash('/skill frobnicate')).toContain('Usage: /skill list');
   });
 
+  it('/skill enable A B acts on every name; one unknown name changes nothing (scale report 6)', async () => {
+    const enabled = await slash('/skill enable echoer sleeper');
+    expect(enabled).toContain('echoer, sleeper enabled for session');
+    expect(await slash('/skill list')).toMatch(/on\s+echoer\s+tool\s+shout\s+this session/);
+    expect(await slash('/skill list')).toMatch(/on\s+sleeper\s+tool\s+slow_sleep.*this session/);
+    expect((await state.rt.store.grants.get(state.session.id, state.rt.userId))?.enabled).toEqual([
+      'echoer',
+      'sleeper',
+    ]);
+    // A typo among the names: nothing is changed, and the answer names the unknown one.
+    const refused = await slash('/skill disable echoer sleper');
+    expect(refused).toContain('No skill "sleper". Did you mean "sleeper"?');
+    expect(refused).toContain('Nothing was changed');
+    expect((await state.rt.store.grants.get(state.session.id, state.rt.userId))?.enabled).toEqual([
+      'echoer',
+      'sleeper',
+    ]);
+    expect(await slash('/skill disable echoer sleeper')).toContain('echoer, sleeper disabled for session');
+  });
+
+  it('a command that takes one word refuses extra words instead of dropping them', async () => {
+    expect(await slash('/approval never always')).toContain('Usage: /approval ask|always|never');
+    expect(state.approval).toBe('ask');
+  });
+
   it('/skill reload picks up a skill added meanwhile', async () => {
     const extra = join(box.home, 'skills', 'late-comer');
     await mkdir(extra, { recursive: true });

@@ -35,13 +35,33 @@ export async function setSessionSkill(
   name: string,
   on: boolean,
 ): Promise<{ skill: string } | { missing: string; near: string[] }> {
+  const set = await setSessionSkills(rt, sessionId, [name], on);
+  return 'missing' in set ? set.missing[0]! : { skill: set.skills[0]! };
+}
+
+/**
+ * Turns several skills on or off for a session, all or none: a name that matches no skill changes nothing and comes
+ * back with the closest names, so a typo among them never leaves the session half changed. The grants are saved once.
+ */
+export async function setSessionSkills(
+  rt: Runtime,
+  sessionId: string,
+  names: readonly string[],
+  on: boolean,
+): Promise<{ skills: string[] } | { missing: Array<{ missing: string; near: string[] }> }> {
   const snapshot = rt.registry.current();
-  const found = snapshot.getSkill(name);
-  if (!found) return { missing: name, near: snapshot.suggest(name) };
-  if (on) rt.policy.enable(sessionId, found.name);
-  else rt.policy.disable(sessionId, found.name);
+  const found = names.map((name) => ({ name, skill: snapshot.getSkill(name) }));
+  const missing = found
+    .filter((f) => !f.skill)
+    .map((f) => ({ missing: f.name, near: snapshot.suggest(f.name) }));
+  if (missing.length > 0) return { missing };
+  const skills = [...new Set(found.map((f) => f.skill!.name))];
+  for (const skill of skills) {
+    if (on) rt.policy.enable(sessionId, skill);
+    else rt.policy.disable(sessionId, skill);
+  }
   await rt.saveGrants(sessionId);
-  return { skill: found.name };
+  return { skills };
 }
 
 /** Reads every skills folder again; the count of skills loaded now, and the errors (fatal problems) found. */

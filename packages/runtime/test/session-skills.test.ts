@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { rulesInForce } from '../src/session-rules.js';
-import { reloadSkills, sessionSkills, setSessionSkill } from '../src/session-skills.js';
+import { reloadSkills, sessionSkills, setSessionSkill, setSessionSkills } from '../src/session-skills.js';
 import { createSession } from '../src/session-start.js';
 import { tempRuntime } from './helpers/temp-runtime.js';
 
@@ -24,6 +24,21 @@ describe("a session's skills", () => {
     expect((await rt.store.grants.get(session.id, rt.userId)).enabled).toContain('quiet');
     expect(await setSessionSkill(rt, session.id, 'quiet', false)).toEqual({ skill: 'quiet' });
     expect(quiet()).toMatchObject({ on: false, setBy: 'session' });
+  });
+
+  it('switches several skills at once, all or none: one unknown name changes nothing', async () => {
+    const LOUD = QUIET.replaceAll('quiet', 'loud').replace('### hush', '### shout');
+    const rt = await tempRuntime({ 'skills/quiet/SKILL.md': QUIET, 'skills/loud/SKILL.md': LOUD }, cleanups);
+    const session = await createSession(rt);
+    expect(await setSessionSkills(rt, session.id, ['quiet', 'lod'], true)).toEqual({
+      missing: [{ missing: 'lod', near: ['loud'] }],
+    });
+    expect((await rt.store.grants.get(session.id, rt.userId)).enabled).toEqual([]);
+    expect(sessionSkills(rt, session.id).find((k) => k.name === 'quiet')?.on).toBe(false);
+    expect(await setSessionSkills(rt, session.id, ['quiet', 'LOUD', 'quiet'], true)).toEqual({
+      skills: ['quiet', 'loud'],
+    });
+    expect((await rt.store.grants.get(session.id, rt.userId)).enabled.sort()).toEqual(['loud', 'quiet']);
   });
 
   it('names the closest skills for a name none has, and reloads the folders', async () => {

@@ -3,7 +3,7 @@ import { promptUsage } from '@birdie/runtime/mcp-prompts';
 import { mentionCandidates } from '@birdie/runtime/mentions';
 import { SETTING_KEYS } from '@birdie/runtime/settings';
 import type { Completions } from './completion.js';
-import { NAMES, SLASH_COMMANDS } from './slash.js';
+import { NAMES, SLASH_COMMANDS } from './slash-commands.js';
 import type { ReplState } from './state.js';
 
 const SUBCOMMANDS: Record<string, string[]> = {

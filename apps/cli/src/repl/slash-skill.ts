@@ -1,10 +1,10 @@
-import { reloadSkills, sessionSkills, setSessionSkill } from '@birdie/runtime/session-skills';
+import { reloadSkills, sessionSkills, setSessionSkills } from '@birdie/runtime/session-skills';
 import { type DiagnosticLike, formatDiagnostic, plural } from '../render/diagnostics.js';
 import { table } from '../render/style.js';
 import { didYouMean } from '../suggest.js';
 import { out, type ReplState } from './state.js';
 
-/** `/skill list | enable NAME | disable NAME | reload`. */
+/** `/skill list | enable NAME… | disable NAME… | reload`. */
 export async function skill(state: ReplState, rest: string[]): Promise<undefined> {
   const { rt, session, style } = state;
   const sub = rest[0] ?? 'list';
@@ -31,20 +31,25 @@ export async function skill(state: ReplState, rest: string[]): Promise<undefined
     return undefined;
   }
   if (sub === 'enable' || sub === 'disable') {
-    const name = rest[1];
-    if (!name) return out(state, `Usage: /skill ${sub} NAME`);
-    const set = await setSessionSkill(rt, session.id, name, sub === 'enable');
+    const names = rest.slice(1);
+    if (names.length === 0) return out(state, `Usage: /skill ${sub} NAME…`);
+    const set = await setSessionSkills(rt, session.id, names, sub === 'enable');
     if ('missing' in set) {
-      const near = set.near.length ? ` Did you mean "${set.near[0]}"?` : '';
-      return out(state, `No skill "${name}".${near} /skill list shows them.`);
+      const lines = set.missing.map(
+        ({ missing, near }) => `No skill "${missing}".${near.length ? ` Did you mean "${near[0]}"?` : ''}`,
+      );
+      // Several names: none was changed, so a typo never leaves the session half changed.
+      if (names.length > 1) lines.push(`Nothing was changed. /skill list shows the skills.`);
+      else lines[0] += ' /skill list shows them.';
+      return out(state, lines.join('\n'));
     }
     return out(
       state,
-      `${style('green', '✓')} ${set.skill} ${sub}d for session ${session.id} (from the next turn)`,
+      `${style('green', '✓')} ${set.skills.join(', ')} ${sub}d for session ${session.id} (from the next turn)`,
     );
   }
   return out(
     state,
-    `Usage: /skill list | enable NAME | disable NAME | reload.${didYouMean(sub, ['list', 'enable', 'disable', 'reload'])}`,
+    `Usage: /skill list | enable NAME… | disable NAME… | reload.${didYouMean(sub, ['list', 'enable', 'disable', 'reload'])}`,
   );
 }
