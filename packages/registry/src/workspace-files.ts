@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
-import { open, readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { constants, statSync } from 'node:fs';
+import { open, readdir, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Skill } from '@birdie/skill-parser';
 import type { MemoryFileInfo, RunFile } from './types.js';
@@ -89,10 +89,30 @@ export async function memoryFiles(
   return found;
 }
 
+/**
+ * Opening without blocking: a project is read before it is trusted, and a named pipe in place of one of its files
+ * would otherwise make `open` wait for a writer for ever. Each reader checks on the open file that it is a regular one.
+ */
+const NO_WAIT = constants.O_RDONLY | constants.O_NONBLOCK;
+
+/** A regular file's bytes; `undefined` when it is missing, unreadable or not a regular file (a pipe, a device). */
+async function regularFileBytes(path: string): Promise<Buffer | undefined> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(path, NO_WAIT);
+    if (!(await handle.stat()).isFile()) return undefined;
+    return await handle.readFile();
+  } catch {
+    return undefined;
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
 async function readHead(path: string): Promise<{ size: number; head: string[] } | undefined> {
   let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
-    handle = await open(path, 'r');
+    handle = await open(path, NO_WAIT);
     const info = await handle.stat();
     if (!info.isFile()) return undefined;
     const buffer = Buffer.alloc(Math.min(info.size, HEAD_BYTES));
@@ -116,7 +136,7 @@ async function readHead(path: string): Promise<{ size: number; head: string[] } 
 /** The project's settings file, if it has one, with the SHA-256 of its bytes. */
 export async function settingsFile(workspace: string): Promise<{ path: string; sha256: string } | undefined> {
   const path = join(workspace, PROJECT_SETTINGS_FILE);
-  const bytes = await readFile(path).catch(() => undefined);
+  const bytes = await regularFileBytes(path);
   return bytes ? { path, sha256: sha256(bytes) } : undefined;
 }
 
@@ -130,7 +150,7 @@ export async function commandFiles(workspace: string): Promise<Array<{ path: str
   const found: Array<{ path: string; sha256: string }> = [];
   for (const name of names.filter((n) => n.endsWith('.md')).sort()) {
     const path = join(dir, name);
-    const bytes = await readFile(path).catch(() => undefined);
+    const bytes = await regularFileBytes(path);
     if (bytes) found.push({ path, sha256: sha256(bytes) });
   }
   return found;
@@ -189,12 +209,13 @@ export async function skillRunFiles(
       const path = resolve(lexical, name);
       if (isAbsolute(name) || !isInside(lexical, path) || path === lexical) continue;
       const real = await realpath(path).catch(() => undefined);
-      if (real === undefined || !(await stat(real)).isFile()) continue;
+      if (real === undefined) continue;
       if (!isInside(workspaceReal, real)) {
-        outside.push(real);
+        if (statSync(real, { throwIfNoEntry: false })?.isFile()) outside.push(real);
         continue;
       }
-      runs.set(relative(lexical, path), sha256(await readFile(real)));
+      const bytes = await regularFileBytes(real);
+      if (bytes) runs.set(relative(lexical, path), sha256(bytes));
     }
   }
   return {

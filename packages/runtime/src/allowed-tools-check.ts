@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import type { Skill } from '@birdie/skill-parser';
 import type { DiagnosticLike } from './diagnostics.js';
+import { readRegularText } from './regular-file.js';
 
 /** The frontmatter line that declares `allowed-tools` (either spelling), 1-based; the file's first line otherwise. */
 async function allowedToolsLine(file: string): Promise<number> {
-  const text = await readFile(file, 'utf8').catch(() => '');
+  const text = (await readRegularText(file)) ?? '';
   const index = text.split(/\r?\n/).findIndex((line) => /^allowed[-_]tools\s*:/.test(line));
   return index === -1 ? 1 : index + 1;
 }

@@ -1,7 +1,8 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { McpPromptInfo } from '@birdie/graph';
 import { birdieHome } from './paths.js';
+import { readRegularText } from './regular-file.js';
 
 /** Where a custom command comes from, in decreasing precedence after the built-in ones. */
 export type CommandLayer = 'user' | 'project' | 'mcp';
@@ -70,7 +71,7 @@ async function readFolder(dir: string, layer: CommandLayer): Promise<CustomComma
   const commands: CustomCommand[] = [];
   for (const name of names.filter((n) => n.endsWith('.md')).sort()) {
     const file = join(dir, name);
-    const text = await readFile(file, 'utf8').catch(() => undefined);
+    const text = await readRegularText(file);
     const command = text === undefined ? undefined : await parseCommand(file, text, layer);
     if (command) commands.push(command);
   }

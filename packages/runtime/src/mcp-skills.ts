@@ -1,4 +1,4 @@
-import { readdir, readFile, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { readdir, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Skill } from '@birdie/skill-parser';
 import { stringify } from 'yaml';
@@ -7,6 +7,7 @@ import type { Flags } from './flags.js';
 import { ensureFolder } from './folders.js';
 import type { RuntimeIo } from './io.js';
 import { userSkillsDir } from './paths.js';
+import { readRegularText } from './regular-file.js';
 import { checkNewName } from './scaffold.js';
 import { openTrustedRegistry } from './skills.js';
 
@@ -158,7 +159,7 @@ export async function removeMcpSkill(
   checkNewName('skill', name, 'my-server');
   const dir = join(userSkillsDir(io.env), name);
   const file = join(dir, 'SKILL.md');
-  const text = await readFile(file, 'utf8').catch(() => undefined);
+  const text = await readRegularText(file);
   if (text === undefined)
     throw new UsageError(
       `no MCP server "${name}" in ${userSkillsDir(io.env)} (\`birdie mcp list\` shows them)`,

@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ApprovalRule } from '@birdie/graph';
 import type { ConfigFile } from '@birdie/providers';
+import { readRegularText } from './regular-file.js';
 import { PERMISSION_EFFECTS, type Settings } from './settings.js';
 
 /** The project's settings file, relative to the working folder (the registry's trust digest covers it). */
@@ -63,7 +63,7 @@ export interface ProjectRules {
  */
 export async function projectRules(cwd: string, trusted: boolean): Promise<ProjectRules> {
   const path = join(cwd, PROJECT_SETTINGS);
-  const text = await readFile(path, 'utf8').catch(() => undefined);
+  const text = await readRegularText(path);
   if (text === undefined) return { rules: [], untrustedAllows: 0 };
   const { parseApprovalPattern } = await import('@birdie/graph');
   try {

@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import type { RegistrySnapshot } from '@birdie/registry';
 import type { DiagnosticLike } from './diagnostics.js';
 import { UsageError } from './errors.js';
+import { readRegularText } from './regular-file.js';
 
 /**
  * A tool that cannot be run by that name (refused at load, or unknown): a usage error that carries the diagnostics
@@ -48,7 +48,7 @@ export async function toolRefusal(
     ),
   ];
   for (const file of refusedFiles.sort()) {
-    if (!declaresTool(await readFile(file, 'utf8').catch(() => ''), name)) continue;
+    if (!declaresTool((await readRegularText(file)) ?? '', name)) continue;
     return { file, diagnostics: snapshot.messages.filter((m) => m.file === file && isProblem(m)) };
   }
   const named = snapshot.messages.filter((m) => isProblem(m) && m.reason.includes(`Tool \`${name}\``));
