@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CRASH_SAFE_SETTINGS, type PostgresServer, startPostgres } from '@birdie/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBirdie } from './helpers/birdie-process.js';
+import { birdie, startBirdie } from './helpers/birdie-process.js';
 import { type Sandbox, sandbox } from './helpers/env.js';
 import { jsonLines } from './helpers/sessions.js';
 
@@ -72,4 +72,21 @@ describe('birdie run --json while PostgreSQL stops mid-turn', { timeout: 120_000
     expect(result).toMatchObject({ type: 'result', status: 'error', session: events[0]!.id });
   });
 
+  // A sibling: `birdie logs --follow --json` polls the store until Ctrl+C; the store failing while it follows ends it
+  // with the failure as its last line, the object every `--json` command prints when it fails.
+  it('birdie logs --follow --json ends with the failure object as its last line; exit 1', async () => {
+    await server.start();
+    const quick = await birdie(['run', '--json', 'quick'], { env, cwd: box.cwd });
+    expect(quick.code, quick.stderr).toBe(0);
+    const follow = startBirdie(['logs', '--follow', '--json'], { env, cwd: box.cwd, timeoutMs: 90_000 });
+    await follow.waitFor('stdout', /"status":"ok"/, 60_000);
+    await server.crash();
+    const ended = await follow.exited;
+    expect(ended.code, ended.stderr).toBe(1);
+    const lines = jsonLines<Record<string, unknown>>(ended.stdout);
+    expect(lines.at(-1)).toMatchObject({ ok: false, error: { code: 'unavailable' } });
+    expect(lines.slice(0, -1).every((run) => typeof run.id === 'number')).toBe(true);
+    expect(ended.stderr).toMatch(/^birdie: cannot reach the database server/m);
+    expect(ended.stderr).not.toMatch(/^\s+at /m);
+  });
 });
