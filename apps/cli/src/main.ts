@@ -47,6 +47,8 @@ const handlers: Record<string, () => Promise<Handler>> = {
 
 /** Runs one invocation and returns its exit code; never calls `process.exit` itself. */
 export async function main(argv: string[], io: Io): Promise<number> {
+  // Set once the command line is read: a script asked for JSON on stdout, and gets its failure there too.
+  let failureAsJson = false;
   try {
     const parsed = parseArgv(argv);
     if (parsed.kind === 'version') {
@@ -63,6 +65,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       io.stdout.write(parsed.command ? commandHelp(parsed.command) : mainHelp(cliVersion()));
       return EXIT_OK;
     }
+    failureAsJson = parsed.values.json === true && parsed.command.jsonFailure !== 'own';
     const handler = await handlers[parsed.command.name]!();
     // The runtime reads the bundled layer from the CLI's own package folders, never from the working folder.
     const withBundled: Io = (await import('./paths.js')).withBundledLayer(io);
@@ -71,6 +74,11 @@ export async function main(argv: string[], io: Io): Promise<number> {
     // A store failure that no command translated still gets its one wording, never a stack trace.
     const { isStoreErrorLike, storeFailure } = await import('@birdie/runtime/store-failure');
     const error = isStoreErrorLike(caught) ? storeFailure(caught) : caught;
+    if (failureAsJson) {
+      const { printFailureJson, wasPrinted } = await import('./render/failure-json.js');
+      // A command that printed its own object (with its fields) printed it for the error it threw.
+      if (!wasPrinted(caught)) printFailureJson(io.stdout, error);
+    }
     if (isFailure(error)) {
       write(io.stderr, `birdie: ${error.message}`);
       return error.exitCode;

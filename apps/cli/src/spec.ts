@@ -19,6 +19,12 @@ export interface CommandSpec {
   positionals: [number, number];
   details?: string;
   examples?: string[];
+  /**
+   * With `--json`, a failure that ends the command is one JSON object on stdout (`render/failure-json.ts`), where a
+   * script reads. `own`: the command's `--json` output ends its own way (`run`'s event stream: its `error`, `done`
+   * and `result` events once its `session` event is out, nothing before).
+   */
+  jsonFailure?: 'own';
 }
 
 /** A command as written below: no positionals unless it says so; `--help` is added to every command's options. */
@@ -115,6 +121,7 @@ const DRAFTS: CommandDraft[] = [
       ...json('write one JSON event per line instead of text'),
       yes: flag('approve every tool call that asks for approval', 'y'),
     },
+    jsonFailure: 'own',
     positionals: [1, 1],
     details:
       'Reads the prompt from stdin when it is `-`. Bundled skills are off until enabled: --enable/--disable change ' +

@@ -2,6 +2,7 @@ import { withStore } from '@birdie/runtime/store-command';
 import { isStoreErrorLike } from '@birdie/runtime/store-failure';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, EXIT_RUN, write } from '../io.js';
+import { printFailureJson } from '../render/failure-json.js';
 import { styler } from '../render/style.js';
 
 /**
@@ -12,18 +13,17 @@ export async function doctorCommand({ io, values }: CommandContext): Promise<num
   try {
     return await checkStore({ io, values });
   } catch (error) {
-    // The worst damage of all (a store that does not even open) still gets a report a script can parse; the
-    // sentence a person reads follows on stderr, with exit 1, as for any failure.
-    const report = values.json ? unopenedReport(error) : undefined;
-    if (report) write(io.stdout, JSON.stringify(report));
+    // The worst damage of all (a store that does not even open) still gets a report a script can parse, its
+    // `error` as every `--json` command's failure has it; the sentence a person reads follows on stderr, with exit 1.
+    if (values.json) printFailureJson(io.stdout, error, unopenedReport(error));
     throw error;
   }
 }
 
-/** The `--json` report of a store that failed to open: not ok, the store's reason and hint as integrity and advice. */
-function unopenedReport(error: unknown): Record<string, unknown> | undefined {
+/** The report's fields for a store that failed to open: its reason and hint as integrity and advice. */
+function unopenedReport(error: unknown): Record<string, unknown> {
   const cause = error instanceof Error ? error.cause : undefined;
-  if (!isStoreErrorLike(cause)) return undefined;
+  if (!isStoreErrorLike(cause)) return {};
   const { file, hint } = cause as { file?: string; hint?: string };
   return {
     location: file ?? '',

@@ -11,6 +11,7 @@ import { EventPrinter } from '../render/events.js';
 import { eventJson, turnResultJson } from '../render/json-events.js';
 import { styler } from '../render/style.js';
 import { thrownTurnJson, type UsedTokens } from '../render/thrown-turn.js';
+import { unsentTurnError } from '../render/turn-error-json.js';
 import { reportLoad } from '../render/workspace-trust.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 
@@ -71,17 +72,22 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
     listenForRetries((notice) =>
       json ? emit({ type: 'retry', ...notice }) : write(io.stderr, `birdie: ${retryLine(notice)}`),
     );
-    // Until the turn's one `done` is out, a failure that ends it must still close the `--json` stream.
-    let doneSent = false;
     const used: UsedTokens = { inputTokens: 0, outputTokens: 0 };
+    // With `--json`, the turn's `done` waits for its result: a turn that ended `error` without an `error` event of
+    // its own agent (a store call of the runtime's failed mid-turn) gets one first, and a turn that throws gets its
+    // own end instead (`thrownTurnJson`).
+    let done: TurnEvent | undefined;
+    let errorSent = false;
     const onEvent = (event: TurnEvent) => {
-      if (event.type === 'done') doneSent = true;
       if (event.type === 'usage') {
         used.inputTokens += event.inputTokens;
         used.outputTokens += event.outputTokens;
       }
-      if (json) emit(eventJson(event));
-      else printer.onEvent(event);
+      // A subagent's error reaches its parent as its `task` call's result: only the turn's own says why it ended.
+      if (event.type === 'error' && (event.agent?.length ?? 0) <= 1) errorSent = true;
+      if (!json) printer.onEvent(event);
+      else if (event.type === 'done') done = event;
+      else emit(eventJson(event));
     };
     const turn = executeTurn(rt, session, prompt, {
       approval,
@@ -131,10 +137,12 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
     // A turn that throws (a busy session, a store that cannot start or log the run) ends the command through `main`,
     // which says why on stderr with its exit code; the `--json` stream gets its end first.
     const result = await turn.catch((error: unknown) => {
-      if (json && !doneSent) for (const line of thrownTurnJson(error, session.id, used)) emit(line);
+      if (json) for (const line of thrownTurnJson(error, session.id, used)) emit(line);
       throw error;
     });
-    if (json)
+    if (json) {
+      if (result.status === 'error' && !errorSent) emit(unsentTurnError(result, session.id));
+      emit(eventJson(done ?? { type: 'done', status: result.status }));
       emit({
         ...turnResultJson({
           status: result.status,
@@ -143,8 +151,8 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
           outputTokens: result.outputTokens,
         }),
       });
-    // A turn that never started (stopped while waiting for the session) used nothing to sum up.
-    else if (result.runId !== undefined)
+    } else if (result.runId !== undefined)
+      // A turn that never started (stopped while waiting for the session) used nothing to sum up.
       write(
         io.stderr,
         style(
