@@ -64,8 +64,13 @@ export function acpElicit(
     };
     let answer: CreateElicitationResponse;
     try {
-      answer = await client.request(methods.client.elicitation.create, asked, { cancellationSignal: signal });
+      // A cancelled turn stops waiting at once, whether or not the client answers the withdrawn form.
+      answer = await client.request(methods.client.elicitation.create, asked, {
+        cancellationSignal: signal,
+        stopWaitingOnCancel: true,
+      });
     } catch (error) {
+      if (signal.aborted) return { action: 'cancel' };
       log(
         `birdie acp: the editor did not answer ${info.server}'s form: ${error instanceof Error ? error.message : String(error)}`,
       );

@@ -59,7 +59,8 @@ export function acpMcpHandlers(
               { optionId: SAMPLING_REJECT, name: 'Reject', kind: 'reject_once' },
             ],
           },
-          { cancellationSignal: signal },
+          // A cancelled turn stops waiting at once, whether or not the client answers the withdrawn question.
+          { cancellationSignal: signal, stopWaitingOnCancel: true },
         )
         .catch((): RequestPermissionResponse => ({ outcome: { outcome: 'cancelled' } }));
       return answer.outcome.outcome === 'selected' && answer.outcome.optionId === SAMPLING_ALLOW;

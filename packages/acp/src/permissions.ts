@@ -7,7 +7,9 @@ import type {
 } from '@agentclientprotocol/sdk';
 import { methods } from '@agentclientprotocol/sdk';
 import type { ApprovalDecision, ApprovalRequest } from '@birdie/graph';
+import { sessionApprovalMayAnswer } from '@birdie/graph/tool-approval';
 import { escapeInvisible } from '@birdie/graph/visible-text';
+import { ruleMeta, ruleNote } from './rule-note.js';
 import { toolKind, toolLocations } from './tool-view.js';
 
 export const ALLOW_ONCE = 'allow-once';
@@ -45,8 +47,9 @@ export interface AskContext {
 /**
  * birdie's approval requests as ACP permission requests, one at a time: allow once, allow the tool for the session
  * (offered only for a skill's tool, and bound to that skill's file), or reject. A tool allowed for the session is
- * approved without asking while its skill file is the same. A question the client answers `cancelled` (the turn
- * was cancelled) rejects that call and the rest.
+ * approved without asking while its skill file is the same — except a call one of the user's ask rules asks about,
+ * which is always asked, and whose question names the rule. A question the client answers `cancelled`, or that is
+ * still open when the turn is cancelled (the client need not answer it then), rejects that call and the rest.
  */
 export async function askPermissions(
   requests: ApprovalRequest[],
@@ -55,7 +58,7 @@ export async function askPermissions(
   const decisions: Record<string, ApprovalDecision> = {};
   for (const request of requests) {
     const identity = request.skill ? ask.identityOf(request.skill) : undefined;
-    if (ask.grants.allows(request.tool, identity)) {
+    if (sessionApprovalMayAnswer(request.reason) && ask.grants.allows(request.tool, identity)) {
       decisions[request.id] = { type: 'approve' };
       continue;
     }
@@ -70,17 +73,25 @@ export async function askPermissions(
           sessionId: ask.sessionId,
           toolCall: {
             toolCallId: request.reason === 'model-agent' ? `model-${request.id}` : request.id,
-            // Invisible characters written out: the title is what the user reads before approving.
-            title: escapeInvisible(request.description),
+            // Invisible characters written out: the title is what the user reads before approving. The ask rule
+            // that makes the call ask is said there too (and in `_meta` for clients that read it), before the answer.
+            title: escapeInvisible(
+              request.rule
+                ? `${request.description} (${ruleNote(request.rule, 'asks')})`
+                : request.description,
+            ),
             kind: toolKind(request.tool),
             status: 'pending',
             rawInput: request.args,
             locations: toolLocations(request.args, ask.cwd),
             ...diffContent(request, ask.cwd),
+            ...(request.rule ? { _meta: ruleMeta(request.rule) } : {}),
           },
           options: optionsFor(request, identity),
         },
-        { cancellationSignal: ask.signal },
+        // A cancelled turn stops waiting at once: a client that never answers the withdrawn question (its dialog
+        // dismissed, no `$/cancel_request` support) must not hold the prompt, and the session, forever.
+        { cancellationSignal: ask.signal, stopWaitingOnCancel: true },
       )
       .catch((): RequestPermissionResponse => ({ outcome: { outcome: 'cancelled' } }));
     const chosen = answer.outcome.outcome === 'selected' ? answer.outcome.optionId : undefined;

@@ -3,6 +3,7 @@ import type { AgentEvent } from '@birdie/graph';
 import { fromSubagent } from '@birdie/graph/event-json';
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { PLAN_TOOLS, planFromTodoOutput } from './plan.js';
+import { ruleMeta, ruleNote } from './rule-note.js';
 import { knownKind, toolKind, toolLocations, toolTitle } from './tool-view.js';
 
 const text = (value: string): ToolCallContent[] => [
@@ -111,15 +112,13 @@ export class UpdateTranslator {
    * `_meta.birdie.rule` for clients that read it, and in the call's title for those that only show titles.
    */
   #ruled(event: Extract<AgentEvent, { type: 'tool-rule' }>): SessionUpdate[] {
-    const { effect, pattern, source } = event;
-    const verb = effect === 'allow' ? 'allowed' : effect === 'deny' ? 'refused' : 'asked';
-    const from = source.name ? `${source.kind} ${source.name}` : source.kind;
+    const rule = { effect: event.effect, pattern: event.pattern, source: event.source };
     return [
       {
         sessionUpdate: 'tool_call_update',
         toolCallId: event.id,
-        title: `${event.name} (${verb} by the rule ${pattern}, ${from})`,
-        _meta: { birdie: { rule: { effect, pattern, source: { ...source } } } },
+        title: `${event.name} (${ruleNote(rule, 'decided')})`,
+        _meta: ruleMeta(rule),
       },
     ];
   }

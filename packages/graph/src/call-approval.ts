@@ -1,4 +1,5 @@
 import type { RuleDecision, RuleMiss, RuleSet } from './rule-set.js';
+import { sessionApprovalMayAnswer } from './session-approval.js';
 import type { ApprovalReason, DeclaredTool, ToolInvocation } from './tool.js';
 import type { ApprovalMode } from './types.js';
 
@@ -48,7 +49,8 @@ export function callApproval(input: CallApprovalInput): CallApproval {
       : decided?.effect === 'allow' && declared !== 'mode-always'
         ? null
         : declared;
-  const granted = asked !== null && asked !== 'rule' && input.approvedForSession?.(tool) === true;
+  const granted =
+    asked !== null && sessionApprovalMayAnswer(asked) && input.approvedForSession?.(tool) === true;
   const reason = granted ? null : asked;
   const miss = reason && decided?.effect !== 'ask' ? input.rules?.miss(ruleCall) : undefined;
   return {

@@ -1,6 +1,6 @@
 // `@birdie/graph/tool-approval`: when a skill's tool asks before a call, by the rule the agent's tools are built with —
 // for whoever describes a tool without building it (a server's skill listing), so that what it says is what a turn
-// does.
+// does; and whether a session approval may answer a call that asks (never one an ask rule asks about).
 
 import { type Entrypoint, resolveEntrypoint } from '@birdie/entrypoints';
 import type { Skill, SkillTool } from '@birdie/skill-parser';
@@ -8,6 +8,8 @@ import { builtinApproval, builtinTarget } from './memory-tools.js';
 import { entrypointApproval } from './skill-tool.js';
 import type { ApprovalReason } from './tool.js';
 import type { ApprovalMode } from './types.js';
+
+export { sessionApprovalMayAnswer } from './session-approval.js';
 
 /** Why a call of `skill`'s `tool` asks under a session's approval mode, or null when it runs at once. */
 export function skillToolApproval(

@@ -71,6 +71,35 @@ describe('approval answers', () => {
     expect(decisions['5']).toEqual({ type: 'approve' });
   });
 
+  it('asks about a call an ask rule asks about, whatever the batch\'s session approvals cover (the REPL\'s "always")', async () => {
+    const { ask, asked } = answering(
+      { kind: 'session' },
+      { kind: 'pattern', pattern: 'run_bash(git *)' },
+      { kind: 'reject' },
+      { kind: 'reject' },
+    );
+    const ruled = (id: string, tool: string, args: Record<string, unknown>, raw = false) => ({
+      ...request(id, tool, args, raw),
+      reason: 'rule' as const,
+      rule: { pattern: `${tool}(…)`, effect: 'ask' as const, source: { kind: 'user' as const } },
+    });
+    const covered: string[] = [];
+    const { decisions } = await decideApprovals(
+      [
+        request('1', 'write_file', { path: 'notes.txt' }),
+        request('2', 'run_bash', { command: 'git status' }, true),
+        ruled('3', 'write_file', { path: '.github/ci.yml' }),
+        ruled('4', 'run_bash', { command: 'git push origin main' }, true),
+      ],
+      ask,
+      (by) => covered.push(by),
+    );
+    expect(asked).toEqual(['1', '2', '3', '4']);
+    expect(covered).toEqual([]);
+    expect(decisions['3']).toEqual({ type: 'reject' });
+    expect(decisions['4']).toEqual({ type: 'reject' });
+  });
+
   it('a cancel rejects every call not decided yet and says the turn is cancelled', async () => {
     const { ask, asked } = answering({ kind: 'once' }, { kind: 'cancel' });
     const { decisions, cancelled } = await decideApprovals(

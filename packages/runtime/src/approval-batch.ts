@@ -1,9 +1,11 @@
 import type { ApprovalDecision, ApprovalRequest, ApprovalRule } from '@birdie/graph';
+import { sessionApprovalMayAnswer } from '@birdie/graph/tool-approval';
 
 /**
  * The session approvals given while one batch of approval requests is answered: a later call of the batch that one of
  * them covers is approved the same way without asking (the agent only records them once the batch is answered). A
- * tool allowed for the session covers every call of it; a command pattern covers the calls it matches.
+ * tool allowed for the session covers every call of it; a command pattern covers the calls it matches. A call an ask
+ * rule asks about is never covered: it is asked, as the agent would ask it in a later step.
  */
 export class ApprovalBatch {
   readonly #tools = new Set<string>();
@@ -32,6 +34,7 @@ export class ApprovalBatch {
 
   /** The decision an earlier answer of the batch already gives `request`, with what covered it (tool or pattern). */
   async covered(request: ApprovalRequest): Promise<{ decision: ApprovalDecision; by: string } | undefined> {
+    if (!sessionApprovalMayAnswer(request.reason)) return undefined;
     if (this.#tools.has(request.tool))
       return { decision: { type: 'approve', scope: 'session' }, by: request.tool };
     if (this.#patterns.length === 0) return undefined;

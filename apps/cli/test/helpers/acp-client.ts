@@ -24,7 +24,10 @@ export interface AcpProcess {
   /** The raw lines birdie wrote to stdout. */
   stdoutLines(): string[];
   stderr(): string;
-  answer: (request: RequestPermissionRequest) => RequestPermissionResponse;
+  /** The editor's answer to a permission request (a promise that never settles: a dialog nobody answers). */
+  answer: (
+    request: RequestPermissionRequest,
+  ) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
   /** Buffers the editor holds, by absolute path (`fs/*` answers from here). */
   buffers: Map<string, string>;
   initialize(fs?: boolean): Promise<void>;
