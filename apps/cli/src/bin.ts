@@ -6,10 +6,7 @@ import module from 'node:module';
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 const [{ guardProcessFailures, guardProcessOutput, outputExitCode, outputFailure, processIo }, { main }] =
-  await Promise.all([
-  import('./io.js'),
-  import('./main.js'),
-]);
+  await Promise.all([import('./io.js'), import('./main.js')]);
 
 // Output that cannot be written (`birdie logs | head -1`, `> /dev/full`) stops the command, not a stack trace.
 guardProcessOutput();

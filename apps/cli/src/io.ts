@@ -201,11 +201,14 @@ export function guardProcessFailures(): void {
 
 function strayFailure(error: unknown, kind: StrayFailureKind): void {
   // Synchronously, here: the async context the handler runs in is what names the tool call.
-  const claimer = (globalThis as Record<symbol, unknown>)[CLAIM_STRAY_FAILURE] as StrayFailureClaimer | undefined;
+  const claimer = (globalThis as Record<symbol, unknown>)[CLAIM_STRAY_FAILURE] as
+    | StrayFailureClaimer
+    | undefined;
   const claim = claimer?.(error, kind);
   const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   if (claim) {
-    const what = kind === 'rejection' ? 'left a promise rejected that nothing handled' : 'threw from a callback';
+    const what =
+      kind === 'rejection' ? 'left a promise rejected that nothing handled' : 'threw from a callback';
     const outcome = claim.failedCall ? 'its call failed' : 'after its call ended; ignored';
     strayFailureLog(`birdie: ${unseenEscaped(`${claim.tool} ${what}: ${reason}`, true)} (${outcome})`);
     return;
@@ -221,6 +224,8 @@ function strayFailure(error: unknown, kind: StrayFailureKind): void {
 
 /** A tool's message as a terminal may show it: controls written `\uXXXX` (line breaks too, for one line). */
 function unseenEscaped(text: string, oneLine: boolean): string {
-  const unseen = oneLine ? /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g : /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+  const unseen = oneLine
+    ? /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g
+    : /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
   return text.replace(unseen, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -94,7 +94,9 @@ describe('birdie acp survives what a node: tool leaves behind', { timeout: 90_00
       {
         tool: 'stray_rejection',
         status: 'failed',
-        text: expect.stringContaining('left a promise rejected that nothing handled: Error: stray rejection in tool'),
+        text: expect.stringContaining(
+          'left a promise rejected that nothing handled: Error: stray rejection in tool',
+        ),
       },
       {
         tool: 'stray_throw',

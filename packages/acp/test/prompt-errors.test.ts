@@ -9,11 +9,15 @@ async function openSession(test: TestClient): Promise<string> {
     protocolVersion: PROTOCOL_VERSION,
     clientCapabilities: {},
   });
-  return (await test.connection.agent.request(methods.agent.session.new, { cwd: W, mcpServers: [] })).sessionId;
+  return (await test.connection.agent.request(methods.agent.session.new, { cwd: W, mcpServers: [] }))
+    .sessionId;
 }
 
 const say = (test: TestClient, sessionId: string) =>
-  test.connection.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'x' }] });
+  test.connection.agent.request(methods.agent.session.prompt, {
+    sessionId,
+    prompt: [{ type: 'text', text: 'x' }],
+  });
 
 describe('session/prompt errors', () => {
   it("a turn that cannot start keeps the runtime's code (session-busy) as data.code", async () => {

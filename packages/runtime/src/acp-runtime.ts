@@ -3,8 +3,8 @@ import type { ApprovalMode } from '@birdie/graph';
 import { skillIdentity } from '@birdie/registry';
 import { findSession, type Runtime, staleGrantNotes, waitingLine } from './runtime.js';
 import { useSession } from './session-start.js';
-import { isStoreErrorLike, sessionBusyCause, storeFailureText } from './store-failure.js';
 import type { SkillFlags } from './skill-flags.js';
+import { isStoreErrorLike, sessionBusyCause, storeFailureText } from './store-failure.js';
 import { executeTurn } from './turn.js';
 
 export interface AcpRuntimeOptions {
