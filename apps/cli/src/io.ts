@@ -164,3 +164,68 @@ export function outputExitCode(code: number): number {
     write(process.stderr, `birdie: cannot write to stdout: ${outputFailed.error.message}`);
   return code === 0 ? EXIT_RUN : code;
 }
+
+// A failure no code handled: a promise rejected with no handler, an exception thrown from a callback (a timer, an
+// event) outside any `try`. Node's default ends the process with a stack trace: under `birdie acp` or `serve` every
+// session's running turn dies with it, for what is usually one skill tool's bug (a fire-and-forget `fetch`, a
+// forgotten `await`). `@birdie/entrypoints` runs each in-process `node:` call in an async scope and claims what comes
+// from it (through a global symbol, so this guard loads nothing): the call fails with it while it runs, and once it is
+// over the failure is logged. What no tool claims is birdie's or a library's: a rejection is logged (a promise nobody
+// awaited left no code half-run); an exception interrupted birdie's own code midway, leaving its state unknown, so
+// the process ends as Node would end it. Kept here, not in a module of its own, for the same reason as above.
+
+type StrayFailureKind = 'rejection' | 'exception';
+type StrayFailureClaimer = (
+  error: unknown,
+  kind: StrayFailureKind,
+) => { tool: string; failedCall: boolean } | undefined;
+
+const CLAIM_STRAY_FAILURE = Symbol.for('birdie.claim-stray-failure');
+
+let strayFailureLog: (line: string) => void = (line) => write(process.stderr, line);
+
+/** Where the guard's lines go (`birdie serve --log-format json`: its log); returns the undo. */
+export function logStrayFailuresTo(log: (line: string) => void): () => void {
+  const before = strayFailureLog;
+  strayFailureLog = log;
+  return () => {
+    strayFailureLog = before;
+  };
+}
+
+/** Installs the process's handlers of failures no code handled (bin.ts, once). */
+export function guardProcessFailures(): void {
+  process.on('unhandledRejection', (reason) => strayFailure(reason, 'rejection'));
+  process.on('uncaughtException', (error) => strayFailure(error, 'exception'));
+}
+
+function strayFailure(error: unknown, kind: StrayFailureKind): void {
+  // Synchronously, here: the async context the handler runs in is what names the tool call.
+  const claimer = (globalThis as Record<symbol, unknown>)[CLAIM_STRAY_FAILURE] as
+    | StrayFailureClaimer
+    | undefined;
+  const claim = claimer?.(error, kind);
+  const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  if (claim) {
+    const what =
+      kind === 'rejection' ? 'left a promise rejected that nothing handled' : 'threw from a callback';
+    const outcome = claim.failedCall ? 'its call failed' : 'after its call ended; ignored';
+    strayFailureLog(`birdie: ${unseenEscaped(`${claim.tool} ${what}: ${reason}`, true)} (${outcome})`);
+    return;
+  }
+  const stack = unseenEscaped(error instanceof Error ? (error.stack ?? reason) : reason, false);
+  if (kind === 'rejection') {
+    strayFailureLog(`birdie: a promise was rejected and nothing handled it (ignored): ${stack}`);
+    return;
+  }
+  strayFailureLog(`birdie: unexpected error: ${stack}`);
+  process.exit(EXIT_RUN);
+}
+
+/** A tool's message as a terminal may show it: controls written `\uXXXX` (line breaks too, for one line). */
+function unseenEscaped(text: string, oneLine: boolean): string {
+  const unseen = oneLine
+    ? /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g
+    : /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+  return text.replace(unseen, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -161,6 +161,10 @@ export function serveAcp(runtime: AcpRuntime, stream: Stream): AgentConnection {
             capabilities,
           ),
         };
+      } catch (error) {
+        // Whatever else went wrong answering the prompt is still a failed turn with a code, never a bare -32603.
+        if (error instanceof RequestError) throw error;
+        throw turnFailure('internal', error instanceof Error ? error.message : String(error));
       } finally {
         signal.removeEventListener('abort', stop);
         session.turn = undefined;
@@ -226,7 +230,7 @@ async function runPrompt(
   } catch (error) {
     for (const update of translator.close('Not run: the turn could not start.')) send(update);
     await sent;
-    throw RequestError.internalError(undefined, error instanceof Error ? error.message : String(error));
+    throw turnFailure(codeOf(error), error instanceof Error ? error.message : String(error));
   }
   const cancelled = result.status === 'aborted' || signal.aborted;
   for (const update of translator.close(
@@ -235,7 +239,19 @@ async function runPrompt(
     send(update);
   await sent;
   if (cancelled) return 'cancelled';
-  if (result.status === 'error')
-    throw RequestError.internalError({ code: result.errorCode }, result.error ?? 'the turn failed');
+  if (result.status === 'error') throw turnFailure(result.errorCode, result.error ?? 'the turn failed');
   return 'end_turn';
+}
+
+/**
+ * A turn that failed or could not start: `-32603` with the stable code of why as `data.code`, always (`internal`
+ * when nothing named it), so that a client tells "busy, retry later" from a model's failure without reading English.
+ */
+function turnFailure(code: string | undefined, message: string): RequestError {
+  return RequestError.internalError({ code: code ?? 'internal' }, message);
+}
+
+function codeOf(error: unknown): string | undefined {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && code !== '' ? code : undefined;
 }

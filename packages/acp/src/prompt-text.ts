@@ -2,8 +2,8 @@ import type { ContentBlock } from '@agentclientprotocol/sdk';
 
 /**
  * A prompt's content blocks as the text of one user message: text as it is, a linked resource as a line naming it,
- * an embedded text resource (a file the editor attached) inside a `<file>` block with its URI; images, audio and
- * binary resources (not advertised) as a note.
+ * an embedded text resource (a file the editor attached) inside a `<file>` block with its URI (see `fileBlock`);
+ * images, audio and binary resources (not advertised) as a note.
  */
 export function promptText(blocks: readonly ContentBlock[]): string {
   return blocks
@@ -15,7 +15,7 @@ export function promptText(blocks: readonly ContentBlock[]): string {
           return `[${block.title ?? block.name}](${block.uri})`;
         case 'resource': {
           const resource = block.resource;
-          if ('text' in resource) return `<file uri="${resource.uri}">\n${resource.text}\n</file>`;
+          if ('text' in resource) return fileBlock(resource.uri, resource.text);
           return `(attached ${resource.uri}: binary content not shown)`;
         }
         default:
@@ -23,4 +23,32 @@ export function promptText(blocks: readonly ContentBlock[]): string {
       }
     })
     .join('\n');
+}
+
+/**
+ * An attached file as `<file uri="URI">\nTEXT\n</file>`, a wrapper the model can trust to hold the whole file and
+ * nothing else: the file is data (often from a repository the user did not write), so neither part may end it early
+ * and pose as the user's own words. The URI is an attribute value with `&`, `"`, `<`, `>` and line breaks written as
+ * entities; in the text, every `<` that would open or close a `file` tag (`<file`, `</file`, any case, blanks
+ * allowed) is written `&lt;`, and nothing else changes (code keeps its `<` and `&`), so `</file>` on the last line
+ * is the only closing tag.
+ */
+export function fileBlock(uri: string, text: string): string {
+  return `<file uri="${attributeValue(uri)}">\n${text.replace(FILE_TAG, '&lt;')}\n</file>`;
+}
+
+/** A `<` that starts a `file` tag, opening or closing, as a lenient reader (a model) would take it. */
+const FILE_TAG = /<(?=\s*\/?\s*file(?![\w-]))/gi;
+
+const ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '"': '&quot;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '\n': '&#10;',
+  '\r': '&#13;',
+};
+
+function attributeValue(value: string): string {
+  return value.replace(/[&"<>\n\r]/g, (c) => ENTITIES[c]!);
 }

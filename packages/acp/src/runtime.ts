@@ -67,7 +67,11 @@ export interface AcpRuntime {
    * (birdie: in the session's thread, bound to the skill file), since a connection's memory ends with it.
    */
   sessionGrants(id: string): Promise<Array<{ tool: string; identity: string }>>;
-  /** Runs one turn on the session; throws only when the turn cannot start (the session is busy elsewhere). */
+  /**
+   * Runs one turn on the session; throws only when the turn cannot start (the session is busy elsewhere), with the
+   * stable code of why as the error's `code` (`session-busy`, …; the prompt's error sends it as `data.code`; an error
+   * without one is `internal`).
+   */
   runTurn(id: string, text: string, options: AcpTurnOptions): Promise<AcpTurnResult>;
   /**
    * The file a skill is provided by now (`layer:path`, the registry's `skillIdentity`), which an "allow always"

@@ -4,6 +4,7 @@ import { sandboxRequest } from './confinement.js';
 import { childEnv } from './env.js';
 import { EntrypointError } from './errors.js';
 import { limitsOf, seconds } from './limits.js';
+import { NodeCallScope } from './node-call-scope.js';
 import { runNodeChild } from './node-child.js';
 import { callFailed, exportMissing, importFailed } from './node-failures.js';
 import { runsInProcess } from './node-placement.js';
@@ -109,8 +110,11 @@ export function nodeScheme(target: string, context: SchemeContext): Entrypoint {
           options,
         );
       }
+      // The call's code — the module's first import included — runs in a scope of its own, so that a failure it
+      // leaves unhandled (a rejected promise, a throw from a timer) is this call's, not the process's end.
+      const scope = new NodeCallScope(where);
       if (!loading) {
-        loading = load();
+        loading = scope.run(load);
         loading.catch(() => {
           loading = undefined; // a fixed file can be loaded on the next call
         });
@@ -130,7 +134,7 @@ export function nodeScheme(target: string, context: SchemeContext): Entrypoint {
         extra,
         limits.timeoutMs,
         options.signal,
-        where,
+        scope,
       );
       return resultText(value, limits.maxOutputBytes, where, limits.maxImageBytes);
     },
@@ -148,13 +152,15 @@ function callWithLimits(
   extra: Omit<NodeToolContext, 'signal'>,
   timeoutMs: number,
   outer: AbortSignal | undefined,
-  where: string,
+  scope: NodeCallScope,
 ): Promise<unknown> {
+  const { where } = scope;
   if (outer?.aborted)
     return Promise.reject(new EntrypointError('aborted', `${where} was cancelled`, { cause: outer.reason }));
   const controller = new AbortController();
   return new Promise((resolve, reject) => {
     const stop = (error: EntrypointError) => {
+      done();
       controller.abort(error);
       reject(error);
     };
@@ -168,18 +174,31 @@ function callWithLimits(
     const done = () => {
       clearTimeout(timer);
       outer?.removeEventListener('abort', onAbort);
+      scope.failWith(undefined);
     };
+    // A failure the tool's code left unhandled while the call runs (the application hands it over, see
+    // `claimStrayFailure`) ends the call as a throw would.
+    scope.failWith((error) => {
+      done();
+      controller.abort(error);
+      reject(error);
+    });
     let pending: unknown;
     try {
-      pending = fn(args, { ...extra, signal: controller.signal });
+      pending = scope.run(() => fn(args, { ...extra, signal: controller.signal }));
     } catch (cause) {
       done();
       return reject(failure(cause, where));
     }
     Promise.resolve(pending).then(
       (value) => {
-        done();
-        resolve(value);
+        // Not before the rejections of the call's last steps were reported (Node does so once the microtasks are
+        // done, before the event loop's next check phase): a promise the tool forgot to await fails the call it
+        // belongs to, rather than being logged after a result the model would trust.
+        setImmediate(() => {
+          done();
+          resolve(value);
+        });
       },
       (cause) => {
         done();

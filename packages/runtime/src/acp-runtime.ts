@@ -4,6 +4,7 @@ import { skillIdentity } from '@birdie/registry';
 import { findSession, type Runtime, staleGrantNotes, waitingLine } from './runtime.js';
 import { useSession } from './session-start.js';
 import type { SkillFlags } from './skill-flags.js';
+import { isStoreErrorLike, sessionBusyCause, storeFailureText } from './store-failure.js';
 import { executeTurn } from './turn.js';
 
 export interface AcpRuntimeOptions {
@@ -70,7 +71,9 @@ export function acpRuntime(rt: Runtime, options: AcpRuntimeOptions): ReadyAcpRun
     },
     async runTurn(id, text, o) {
       // Opens the session with its grants read from the store (a session loaded after a restart has them too).
-      const session = await useSession(rt, id);
+      const session = await useSession(rt, id).catch((error: unknown) => {
+        throw notStarted(error);
+      });
       for (const line of staleGrantNotes(rt, session.id)) log(`birdie: ${line}`);
       const turn = executeTurn(rt, session, text, {
         approval: o.approval,
@@ -95,7 +98,9 @@ export function acpRuntime(rt: Runtime, options: AcpRuntimeOptions): ReadyAcpRun
       });
       running.add(turn);
       try {
-        const result = await turn;
+        const result = await turn.catch((error: unknown) => {
+          throw notStarted(error);
+        });
         // The ACP runtime speaks the graph's words: a cancelled turn is `aborted` there.
         return { ...result, status: result.status === 'cancelled' ? 'aborted' : result.status };
       } finally {
@@ -111,4 +116,20 @@ export function acpRuntime(rt: Runtime, options: AcpRuntimeOptions): ReadyAcpRun
       await Promise.allSettled([...running]);
     },
   };
+}
+
+/**
+ * A turn that could not start as `@birdie/acp` sends it (`data.code` of its error): a store's failure with its stable
+ * code (`session-busy` when another process holds the session, `disk-full`, …) and its sentence with what to do,
+ * worded for an editor; anything else is `internal`, with its message.
+ */
+function notStarted(error: unknown): Error & { code: string } {
+  const cause = sessionBusyCause(error);
+  if (isStoreErrorLike(cause))
+    return Object.assign(new Error(storeFailureText(cause, cause.damage?.sessionId, 'editor'), { cause }), {
+      code: cause.code,
+    });
+  return Object.assign(new Error(error instanceof Error ? error.message : String(error), { cause: error }), {
+    code: 'internal',
+  });
 }

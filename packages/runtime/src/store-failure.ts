@@ -24,8 +24,11 @@ export function isStoreErrorLike(error: unknown): error is StoreErrorLike {
   );
 }
 
-/** Where the user reads a hint: its commands are that place's (`birdie sessions list` in a shell, `/session list` in the REPL). */
-export type HintPlace = 'shell' | 'repl';
+/**
+ * Where the user reads a hint: its commands are that place's (`birdie sessions list` in a shell, `/session list` in
+ * the REPL); an editor over ACP is told no flag, since its user never types birdie's command line.
+ */
+export type HintPlace = 'shell' | 'repl' | 'editor';
 
 /**
  * The one wording of a store failure, whichever command and whichever step met it: the store's message (it names
@@ -53,7 +56,7 @@ export function storeFailureHint(
       : `run \`birdie sessions repair ${sessionId}\` to continue from that step, or \`birdie sessions delete ${sessionId}\``
     : failure.code === 'session-busy'
       ? // A busy session is not broken: say how to wait for it.
-        `${failure.hint ?? 'try again when it is free'}; or pass --wait SECONDS`
+        `${failure.hint ?? 'try again when it is free'}${from === 'editor' ? '' : '; or pass --wait SECONDS'}`
       : failure.hint;
 }
 

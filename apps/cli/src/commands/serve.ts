@@ -3,7 +3,7 @@ import { linesToLog, serveLog } from '@birdie/runtime/serve-log';
 import { serveNotes } from '@birdie/runtime/serve-notes';
 import { serveOptions } from '@birdie/runtime/serve-options';
 import type { CommandContext } from '../command-context.js';
-import { EXIT_OK, type Io, write } from '../io.js';
+import { EXIT_OK, type Io, logStrayFailuresTo, write } from '../io.js';
 import { reportLoad } from '../render/workspace-trust.js';
 import { applyServeHeapFlags } from '../serve-heap.js';
 import { endChildProcesses, onStopSignal, type StopSignal } from '../stop-signals.js';
@@ -22,6 +22,11 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
   const say = (msg: string) => log({ level: 'info', msg });
   // Under --log-format json, what the runtime writes to stderr is logged too: every line of stderr is JSON.
   const logged: Io = options.logFormat === 'json' ? { ...io, stderr: linesToLog(log) } : io;
+  // A skill tool's stray failure (see io.ts) is an entry of the log too, written at once: the next may be the last.
+  const unlogStrayFailures = logStrayFailuresTo((line) => {
+    log({ level: 'error', msg: line.replace(/^birdie: /, '') });
+    log.flush();
+  });
   // The operator's policy is the ceiling of every API session's skills and agents, on every turn.
   const { openServeRuntime } = await import('@birdie/runtime/server-runtime');
   const setup = await openServeRuntime(logged, values, {
@@ -60,6 +65,7 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
     return EXIT_OK;
   } finally {
     log.flush();
+    unlogStrayFailures();
     stopListening();
     await channels?.stop();
     await server.close({ graceMs: 0 });
