@@ -88,7 +88,9 @@ async function aliceSchedules(w: Worker, prompt: string): Promise<number> {
   );
   const end = rest.find((e: StreamEvent) => e.type === 'tool-end');
   expect(end).toMatchObject({ name: 'schedule_task', ok: true });
-  const { tasks } = (await (await w.request('/v1/tasks', { token })).json()) as { tasks: Array<{ id: number }> };
+  const { tasks } = (await (await w.request('/v1/tasks', { token })).json()) as {
+    tasks: Array<{ id: number }>;
+  };
   const task = tasks.at(-1);
   expect(task).toBeDefined();
   return task!.id;

@@ -1,7 +1,6 @@
 import { dirname, sep } from 'node:path';
-import type { ApprovalRequest } from '@birdie/graph';
+import type { ApprovalMode, ApprovalRequest } from '@birdie/graph';
 import type { AgentDefinition } from '@birdie/registry';
-import type { ApprovalMode } from '@birdie/graph';
 import type { Firing, Trigger } from '@birdie/scheduler';
 import type { ScheduledTask, Session } from '@birdie/store';
 import type { Runtime } from './runtime.js';

@@ -1,11 +1,10 @@
 import type { RunningChannels } from '@birdie/channels';
 import { type LogFormat, linesToLog, type ServeLog, serveLog } from '@birdie/runtime/serve-log';
-import { unattendedRecord } from '@birdie/runtime/unattended-log';
-import type { UnattendedEvent } from '@birdie/runtime/unattended-loop';
-import { unattendedSentence } from '@birdie/runtime/unattended-sentence';
 import { serveNotes } from '@birdie/runtime/serve-notes';
 import { serveOptions } from '@birdie/runtime/serve-options';
-import type { UnattendedLoop } from '@birdie/runtime/unattended-loop';
+import { unattendedRecord } from '@birdie/runtime/unattended-log';
+import type { UnattendedEvent, UnattendedLoop } from '@birdie/runtime/unattended-loop';
+import { unattendedSentence } from '@birdie/runtime/unattended-sentence';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, type Io, write } from '../io.js';
 import { reportLoad } from '../render/workspace-trust.js';
