@@ -1,5 +1,6 @@
 import { Workspaces } from '@birdie/server';
 import type { ScheduledTask, Store } from '@birdie/store';
+import { operatorPolicy } from './operator-policy.js';
 import type { Runtime } from './runtime.js';
 import type { ServeSetup } from './server-runtime.js';
 import {
@@ -34,6 +35,8 @@ export class TaskOrigins {
   }
 }
 
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 /**
  * `birdie serve`'s tasks: every user's active tasks scheduled through a server, each run in a new session of its user,
  * in the workspace of the session that scheduled it (the user's, or that session's own with `serve.workspace:
@@ -47,14 +50,33 @@ export async function startServerTasks(
   const { rt, approval } = setup;
   const origins = new TaskOrigins(rt.store);
   const workspaces = new Workspaces(setup.workspaces);
+  const operator = operatorPolicy(rt.config.settings);
+  // A database that does not answer must not stop the server (its requests say so themselves): the tasks known stay
+  // scheduled, the failure is logged once, and the next poll tries again.
+  let known: ScheduledTask[] = [];
+  let failing = false;
   return startUnattended(rt, options, {
     agents: false,
     async tasks() {
-      const active = await rt.store.tasks.listActive();
-      const served = await Promise.all(active.map((task) => origins.serverSession(task)));
-      return active.filter((_, i) => served[i] !== undefined);
+      try {
+        const active = await rt.store.tasks.listActive();
+        const served = await Promise.all(active.map((task) => origins.serverSession(task)));
+        known = active.filter((_, i) => served[i] !== undefined);
+        failing = false;
+      } catch (error) {
+        if (!failing)
+          options.onEvent({
+            type: 'error',
+            error: `scheduled tasks could not be read: ${errorText(error)}`,
+          });
+        failing = true;
+      }
+      return known;
     },
     async placeOf(task) {
+      // `serve.agents` holds for a task as for a session: one naming an agent the operator took away is not run.
+      const refusal = task.agent !== undefined ? operator.agentRefusal(task.agent) : undefined;
+      if (refusal) throw new Error(`task ${task.id}: ${refusal}`);
       const id = (await origins.serverSession(task)) ?? '';
       // Made if needed; a user over the workspace quota gets a failed run, as their turns are refused.
       const cwd = await workspaces.admit({ id, userId: task.userId });
