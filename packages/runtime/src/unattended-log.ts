@@ -78,5 +78,7 @@ export function unattendedRecord(event: LoggedUnattendedEvent): Record<string, u
       return { event: 'reloaded', agents: event.ids };
     case 'skills-off':
       return { event: 'skills-off', agent: event.name, skills: event.skills, message: event.message };
+    case 'notice':
+      return { event: 'notice', agent: event.name, message: event.message };
   }
 }

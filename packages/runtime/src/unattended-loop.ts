@@ -5,7 +5,14 @@ import { didYouMean } from './did-you-mean.js';
 import { UsageError } from './errors.js';
 import { type Runtime, requireWritable } from './runtime.js';
 import { agentDirectories } from './skills.js';
-import { agentTrigger, runTriggered, TASK_PREFIX, type TriggeredRun, taskTrigger } from './unattended.js';
+import {
+  agentTrigger,
+  runTriggered,
+  TASK_PREFIX,
+  type TaskPlace,
+  type TriggeredRun,
+  taskTrigger,
+} from './unattended.js';
 import { unattendedNotices } from './unattended-grants.js';
 
 /** How often the loop looks for tasks scheduled since (by `birdie tasks` or the model's `schedule_task`). */
@@ -24,6 +31,8 @@ export type UnattendedEvent =
    * says which, and how to enable them.
    */
   | { type: 'skills-off'; name: string; skills: string[]; message: string }
+  /** Something the loop says of a task once, that is no failure: e.g. a task it leaves to `birdie serve`. */
+  | { type: 'notice'; name: string; message: string }
   | { type: 'run-start'; name: string; firing: Firing; sessionId: string }
   | { type: 'run-end'; name: string; firing: Firing; run: TriggeredRun; durationMs: number }
   | { type: 'skipped'; id: string; label: string; dueAt: Date; reason: SkipReason }
@@ -37,6 +46,16 @@ export interface UnattendedOptions {
   onEvent(event: UnattendedEvent): void;
   /** How often to look for new or changed tasks (default 10 s). */
   taskPollMs?: number;
+}
+
+/** What `startUnattended` runs, when it is not the runtime's user's agents and tasks in its folder (`birdie start`). */
+export interface UnattendedSource {
+  /** The active tasks to run (default: the runtime's user's). */
+  tasks(): Promise<ScheduledTask[]>;
+  /** Whether the loaded agents' triggers run too (default true). */
+  agents: boolean;
+  /** Where each task runs (default: the runtime's folder, as its own user). */
+  placeOf?(task: ScheduledTask): Promise<TaskPlace>;
 }
 
 /** One scheduled trigger as the loop started with it: who runs, on what, and when next (none for a `watch`). */
@@ -56,7 +75,8 @@ export interface UnattendedLoop {
 }
 
 /** The triggers of every agent that has some, and of the user's active tasks. */
-function triggersOf(rt: Runtime, tasks: readonly ScheduledTask[]): Trigger[] {
+function triggersOf(rt: Runtime, tasks: readonly ScheduledTask[], withAgents = true): Trigger[] {
+  if (!withAgents) return tasks.map(taskTrigger);
   const agents = rt.registry
     .current()
     .agents.flatMap((agent) => agentTrigger(agent, rt.cwd) ?? [])
@@ -92,6 +112,7 @@ async function schedulerOf(
   rt: Runtime,
   getTasks: () => readonly ScheduledTask[],
   options: UnattendedOptions,
+  placeOf?: UnattendedSource['placeOf'],
 ) {
   const { Scheduler } = await import('@birdie/scheduler');
   const { onEvent } = options;
@@ -113,9 +134,11 @@ async function schedulerOf(
     };
     let outcome: TriggeredRun;
     try {
+      const place = task && placeOf ? await placeOf(task) : undefined;
       outcome = await runTriggered(rt, firing, {
         ...(agent !== undefined ? { agent } : {}),
         ...(task ? { task } : {}),
+        ...(place ? { place } : {}),
         onStart: ({ sessionId }) => onEvent({ type: 'run-start', name, firing, sessionId }),
       });
     } catch (error) {
@@ -184,12 +207,17 @@ export async function runAgentNow(
  * The agent folders are watched (a changed agent file reschedules) and the tasks polled (a task scheduled since is
  * picked up). Every run is a new session of `rt`'s user; nobody is there to approve, so only pre-approved calls run.
  */
-export async function startUnattended(rt: Runtime, options: UnattendedOptions): Promise<UnattendedLoop> {
+export async function startUnattended(
+  rt: Runtime,
+  options: UnattendedOptions,
+  source: UnattendedSource = { tasks: () => rt.store.tasks.list(rt.userId), agents: true },
+): Promise<UnattendedLoop> {
   requireWritable(rt.store);
   const { onEvent } = options;
-  onEvent({ type: 'skill-problems', messages: rt.registry.messages });
-  let tasks = await rt.store.tasks.list(rt.userId);
-  const { scheduler, nameOf } = await schedulerOf(rt, () => tasks, options);
+  const withAgents = source.agents;
+  if (withAgents) onEvent({ type: 'skill-problems', messages: rt.registry.messages });
+  let tasks = await source.tasks();
+  const { scheduler, nameOf } = await schedulerOf(rt, () => tasks, options, source.placeOf);
   const closers: Array<() => Promise<void>> = [];
   const closeAll = async () => {
     for (const close of closers.splice(0)) await close();
@@ -201,7 +229,7 @@ export async function startUnattended(rt: Runtime, options: UnattendedOptions): 
     return fresh;
   };
   try {
-    const triggers = triggersOf(rt, tasks);
+    const triggers = triggersOf(rt, tasks, withAgents);
     // Said before the first run: a run already due starts with `update`.
     reportSkillsOff(rt, onEvent, agentIds(triggers), reportTasks());
     await scheduler.update(triggers);
@@ -216,8 +244,8 @@ export async function startUnattended(rt: Runtime, options: UnattendedOptions): 
       reloading = reloading.then(async () => {
         try {
           if (why === 'agents') onEvent({ type: 'skill-problems', messages: await rt.registry.reload() });
-          tasks = await rt.store.tasks.list(rt.userId);
-          const next = triggersOf(rt, tasks);
+          tasks = await source.tasks();
+          const next = triggersOf(rt, tasks, withAgents);
           reportSkillsOff(rt, onEvent, why === 'agents' ? agentIds(next) : [], reportTasks());
           await scheduler.update(next);
           if (why === 'agents') onEvent({ type: 'reloaded', ids: next.map((t) => t.id) });
@@ -227,7 +255,7 @@ export async function startUnattended(rt: Runtime, options: UnattendedOptions): 
       });
     };
     const { watchFiles, systemClock } = await import('@birdie/scheduler');
-    for (const dir of agentDirectories(rt.io, rt.values)) {
+    for (const dir of withAgents ? agentDirectories(rt.io, rt.values) : []) {
       const watch = watchFiles({
         root: dir.path,
         patterns: ['*.md'],
@@ -238,7 +266,7 @@ export async function startUnattended(rt: Runtime, options: UnattendedOptions): 
       closers.push(() => watch.close());
     }
     const poll = setInterval(async () => {
-      const fresh = await rt.store.tasks.list(rt.userId).catch(() => tasks);
+      const fresh = await source.tasks().catch(() => tasks);
       if (JSON.stringify(fresh) !== JSON.stringify(tasks)) reschedule('tasks');
     }, options.taskPollMs ?? TASK_POLL_MS);
     closers.push(async () => clearInterval(poll));

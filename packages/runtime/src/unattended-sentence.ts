@@ -34,6 +34,7 @@ export function unattendedSentence(
     case 'reloaded':
       return `reloaded: ${event.ids.join(', ') || 'no triggers'}`;
     case 'skills-off':
+    case 'notice':
       return event.message;
   }
 }

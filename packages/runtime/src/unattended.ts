@@ -1,5 +1,5 @@
 import { dirname, sep } from 'node:path';
-import type { ApprovalRequest } from '@birdie/graph';
+import type { ApprovalMode, ApprovalRequest } from '@birdie/graph';
 import type { AgentDefinition } from '@birdie/registry';
 import type { Firing, Trigger } from '@birdie/scheduler';
 import type { ScheduledTask, Session } from '@birdie/store';
@@ -103,6 +103,17 @@ export function keptSessionTitle(agent: string): string {
 }
 
 /**
+ * Where a task's run happens when it is not the process's own user's in the process's folder (`birdie serve` runs its
+ * users' tasks): the task's user, the workspace their tools run in, and the server's approval mode.
+ */
+export interface TaskPlace {
+  /** The folder every tool of the run works in and file tools are confined to. */
+  cwd: string;
+  /** The approval mode of the server's sessions (`--approval`, else the setting). */
+  approval: ApprovalMode;
+}
+
+/**
  * The session of one triggered run: for an agent's own trigger with `session: keep`, its kept session (the user's
  * newest session started with that agent under `keptSessionTitle`), made on the first run; otherwise, and for every
  * task (even one naming such an agent: it runs with the grants it kept), a new session per run.
@@ -112,6 +123,7 @@ async function triggeredSession(
   firing: Firing,
   agent: string | undefined,
   task: ScheduledTask | undefined,
+  place: TaskPlace | undefined,
 ): Promise<Session> {
   const definition = agent ? rt.registry.current().agents.find((a) => a.name === agent) : undefined;
   if (agent && !task && definition?.triggers?.session === 'keep') {
@@ -124,7 +136,12 @@ async function triggeredSession(
     await rt.loadGrants(kept.id);
     return kept;
   }
-  const session = await createSession(rt, { title: `${agent ?? 'birdie'}: ${firing.label}`.slice(0, 200) });
+  const title = `${agent ?? 'birdie'}: ${firing.label}`.slice(0, 200);
+  // A server's task runs in a session of its user, numbered among their own like their API sessions.
+  const session = await createSession(
+    rt,
+    place && task ? { title, userId: task.userId, perUser: true } : { title },
+  );
   if (task?.grants) {
     // The task's run gets the grants of the session that scheduled it, as they were then (the user approved the task
     // there), instead of the settings', less what `skills.disable` turns off now. A grant bound to a skill file that no longer provides the name does not hold.
@@ -142,9 +159,16 @@ async function triggeredSession(
 export async function runTriggered(
   rt: Runtime,
   firing: Firing,
-  opts: { agent?: string; task?: ScheduledTask; onStart?(info: { sessionId: string }): void },
+  opts: {
+    agent?: string;
+    task?: ScheduledTask;
+    /** A server's task: its user's workspace and the server's approval mode (see `TaskPlace`). */
+    place?: TaskPlace;
+    onStart?(info: { sessionId: string }): void;
+  },
 ): Promise<TriggeredRun> {
-  const session = await triggeredSession(rt, firing, opts.agent, opts.task);
+  const { place } = opts;
+  const session = await triggeredSession(rt, firing, opts.agent, opts.task, place);
   opts.onStart?.({ sessionId: session.id });
   const agentName = opts.agent ?? opts.task?.agent;
   // Nobody is there to enable the agent's skills that are off: the run is refused (logged, no model call).
@@ -155,7 +179,16 @@ export async function runTriggered(
   const approve = rt.registry.current().agents.find((a) => a.name === agentName)?.approve;
   const trigger = opts.task ? `task ${opts.task.id} (${firing.label})` : firing.label;
   const result = await executeTurn(rt, session, firing.prompt, {
-    approval: rt.config.settings.approval ?? 'ask',
+    approval: place?.approval ?? rt.config.settings.approval ?? 'ask',
+    ...(place
+      ? {
+          cwd: place.cwd,
+          // As on the server's API turns: the one who would approve is the token holder, not the operator, and a
+          // long-running server keeps no session's grants once its turn ended.
+          askRawCommands: true,
+          forgetGrants: true,
+        }
+      : {}),
     signal: firing.signal,
     waitMs: 0,
     agent: opts.agent ?? null,

@@ -85,6 +85,10 @@ export function createTasks(db: Db): TasksRepo {
       );
       return rows.map(toTask);
     },
+    async listActive() {
+      const { rows } = await db.query<TaskRow>("SELECT * FROM tasks WHERE status = 'active' ORDER BY id");
+      return rows.map(toTask);
+    },
     async get(id, userId) {
       validateUserId(userId);
       if (!Number.isSafeInteger(id)) return undefined;

@@ -490,6 +490,8 @@ export interface TasksRepo {
   create(task: NewTask): Promise<ScheduledTask>;
   /** The user's tasks, oldest first; only the active ones unless `all`. */
   list(userId: string, opts?: { all?: boolean }): Promise<ScheduledTask[]>;
+  /** Every user's active tasks, oldest first (`birdie serve` runs those of its users). */
+  listActive(): Promise<ScheduledTask[]>;
   get(id: number, userId: string): Promise<ScheduledTask | undefined>;
   /** Cancels an active task of the user; `false` when there is none with that id. */
   cancel(id: number, userId: string): Promise<boolean>;

@@ -30,6 +30,7 @@ export function createTasks(db: Db): SyncOf<TasksRepo> {
     "SELECT * FROM tasks WHERE user_id = ? AND status = 'active' ORDER BY id",
   );
   const all = db.prepare<[string], TaskRow>('SELECT * FROM tasks WHERE user_id = ? ORDER BY id');
+  const everyActive = db.prepare<[], TaskRow>("SELECT * FROM tasks WHERE status = 'active' ORDER BY id");
   const one = db.prepare<[number, string], TaskRow>('SELECT * FROM tasks WHERE id = ? AND user_id = ?');
   const cancel = db.prepare(
     "UPDATE tasks SET status = 'cancelled', ended_at = ? WHERE id = ? AND user_id = ? AND status = 'active'",
@@ -59,6 +60,9 @@ export function createTasks(db: Db): SyncOf<TasksRepo> {
     list(userId, opts) {
       validateUserId(userId);
       return (opts?.all ? all : active).all(userId).map(toTask);
+    },
+    listActive() {
+      return everyActive.all().map(toTask);
     },
     get(id, userId) {
       validateUserId(userId);

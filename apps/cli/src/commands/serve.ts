@@ -1,13 +1,30 @@
 import type { RunningChannels } from '@birdie/channels';
-import { linesToLog, serveLog } from '@birdie/runtime/serve-log';
+import { type LogFormat, linesToLog, type ServeLog, serveLog } from '@birdie/runtime/serve-log';
 import { serveNotes } from '@birdie/runtime/serve-notes';
 import { serveOptions } from '@birdie/runtime/serve-options';
+import { unattendedRecord } from '@birdie/runtime/unattended-log';
+import type { UnattendedEvent, UnattendedLoop } from '@birdie/runtime/unattended-loop';
+import { unattendedSentence } from '@birdie/runtime/unattended-sentence';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, type Io, logStrayFailuresTo, write } from '../io.js';
 import { reportLoad } from '../render/workspace-trust.js';
 import { applyServeHeapFlags } from '../serve-heap.js';
 import { endChildProcesses, onStopSignal, type StopSignal } from '../stop-signals.js';
 import { cliVersion } from '../version.js';
+
+/** The task loop's events in the server's log: a sentence, and with `--log-format json` the record's fields too. */
+function taskLogger(log: ServeLog, format: LogFormat) {
+  return (event: UnattendedEvent) => {
+    // The skills' problems were reported when the server loaded them.
+    if (event.type === 'skill-problems') return;
+    const failed = event.type === 'error' || (event.type === 'run-end' && event.run.result.status !== 'ok');
+    log({
+      level: failed ? 'warn' : 'info',
+      msg: unattendedSentence(event),
+      ...(format === 'json' ? unattendedRecord(event) : {}),
+    });
+  };
+}
 
 /**
  * `birdie serve`: the HTTP API over this process's runtime until SIGTERM/SIGINT, then a graceful stop: no new
@@ -37,6 +54,7 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
   const { rt } = setup;
   // `--channels`: the chat channels in this process, on the same runtime and store (issue 37).
   let channels: RunningChannels | undefined;
+  let tasks: UnattendedLoop | undefined;
   const { createServeServer, listenOrFail } = await import('@birdie/runtime/serve-server');
   const server = createServeServer(setup, options, { version: cliVersion(), log });
   let stopSignal: (signal: StopSignal) => void = () => {};
@@ -52,6 +70,9 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
     }
     for (const note of serveNotes(setup, { host, ...(metrics ? { metricsHost: metrics.host } : {}) }))
       say(note);
+    // The users' scheduled tasks, each in its user's workspace under this policy (once across the workers).
+    const { startServerTasks } = await import('@birdie/runtime/server-tasks');
+    tasks = await startServerTasks(setup, { onEvent: taskLogger(log, options.logFormat) });
     if (values.channels === true) {
       const { startChatChannels } = await import('./channels.js');
       channels = await startChatChannels(setup, say);
@@ -60,7 +81,7 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
     write(io.stdout, `listening on ${address.url}`);
     const signal = await stopped;
     say(`${signal}: stopping (running turns get ${graceMs / 1000} s)`);
-    const outcome = await server.close({ graceMs });
+    const [outcome] = await Promise.all([server.close({ graceMs }), tasks?.stop(graceMs)]);
     say(`stopped (${outcome.finished} turn(s) finished, ${outcome.cancelled} cancelled)`);
     return EXIT_OK;
   } finally {
@@ -68,6 +89,7 @@ export async function serveCommand({ io, values }: CommandContext): Promise<numb
     unlogStrayFailures();
     stopListening();
     await channels?.stop();
+    await tasks?.stop(0);
     await server.close({ graceMs: 0 });
     await rt.close();
     await endChildProcesses();

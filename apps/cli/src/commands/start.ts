@@ -52,6 +52,8 @@ export async function startCommand({ io, values }: CommandContext): Promise<numb
     }
 
     const { startUnattended } = await import('@birdie/runtime/unattended-loop');
+    // Tasks scheduled through `birdie serve` are the server's to run, in their user's workspace (it says so, once each).
+    const { ownTasks } = await import('@birdie/runtime/server-tasks');
     // Listened for before anything is printed: a stop signal right after the table (or during the start) still ends
     // the loop the graceful way, with exit 0.
     let stopListening = () => {};
@@ -63,7 +65,7 @@ export async function startCommand({ io, values }: CommandContext): Promise<numb
     });
     let loop: Awaited<ReturnType<typeof startUnattended>>;
     try {
-      loop = await startUnattended(rt, { onEvent });
+      loop = await startUnattended(rt, { onEvent }, ownTasks(rt, onEvent));
     } catch (error) {
       stopListening();
       throw error;

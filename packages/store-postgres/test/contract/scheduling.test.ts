@@ -111,6 +111,17 @@ describe.each(backends)('$name', (backend) => {
       expect((await t.store.tasks.get(a.id, 'alice'))?.prompt).toBe('summarise the inbox');
     });
 
+    it("listActive: every user's active tasks, oldest first (birdie serve runs its users')", async () => {
+      const a = await t.store.tasks.create({ userId: 'alice', prompt: 'one', every: 60 });
+      const b = await t.store.tasks.create({ userId: 'bob', prompt: 'two', every: 60 });
+      const c = await t.store.tasks.create({ userId: 'alice', prompt: 'three', every: 60 });
+      expect(await t.store.tasks.cancel(c.id, 'alice')).toBe(true);
+      expect((await t.store.tasks.listActive()).map((x) => [x.id, x.userId])).toEqual([
+        [a.id, 'alice'],
+        [b.id, 'bob'],
+      ]);
+    });
+
     it('keep the grants of the session that scheduled them; a task without grants has none', async () => {
       const grants = {
         enabled: ['filesystem'],

@@ -1,0 +1,117 @@
+import { Workspaces } from '@birdie/server';
+import type { ScheduledTask, Store } from '@birdie/store';
+import { operatorPolicy } from './operator-policy.js';
+import type { Runtime } from './runtime.js';
+import type { ServeSetup } from './server-runtime.js';
+import {
+  startUnattended,
+  type UnattendedLoop,
+  type UnattendedOptions,
+  type UnattendedSource,
+} from './unattended-loop.js';
+
+// A task the model schedules from a session of a server (`birdie serve`'s API, its chat channels, `birdie mcp --http`)
+// belongs to a token holder whose tools run in their workspace under the server's policy. The server runs it there;
+// `birdie start` leaves it alone, or it would run in the operator's folder with the operator's settings.
+
+/**
+ * The server session each task was scheduled from: a session numbered among its user's own (`USER~…`, the servers'
+ * numbering), found through the run that scheduled the task. A task's origin never changes: each is looked up once.
+ */
+export class TaskOrigins {
+  private readonly known = new Map<number, string | undefined>();
+
+  constructor(private readonly store: Pick<Store, 'runs'>) {}
+
+  /** The server session `task` was scheduled from; undefined for one scheduled elsewhere (`birdie run`, the REPL). */
+  async serverSession(task: ScheduledTask): Promise<string | undefined> {
+    if (task.createdByRun === undefined) return undefined;
+    if (this.known.has(task.id)) return this.known.get(task.id);
+    const run = await this.store.runs.get(task.createdByRun, task.userId);
+    // `~` is in no user id and in no session id but a server's per-user numbered one.
+    const session = run?.sessionId.includes('~') ? run.sessionId : undefined;
+    this.known.set(task.id, session);
+    return session;
+  }
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * `birdie serve`'s tasks: every user's active tasks scheduled through a server, each run in a new session of its user,
+ * in the workspace of the session that scheduled it (the user's, or that session's own with `serve.workspace:
+ * session`), under the server's policy and approval mode; nothing there approves, so only pre-approved calls run. Every
+ * worker of one database runs this loop: a due time runs once (the scheduler's lease and claim, as for `birdie start`).
+ */
+export async function startServerTasks(
+  setup: Pick<ServeSetup, 'rt' | 'approval' | 'workspaces'>,
+  options: UnattendedOptions,
+): Promise<UnattendedLoop> {
+  const { rt, approval } = setup;
+  const origins = new TaskOrigins(rt.store);
+  const workspaces = new Workspaces(setup.workspaces);
+  const operator = operatorPolicy(rt.config.settings);
+  // A database that does not answer must not stop the server (its requests say so themselves): the tasks known stay
+  // scheduled, the failure is logged once, and the next poll tries again.
+  let known: ScheduledTask[] = [];
+  let failing = false;
+  return startUnattended(rt, options, {
+    agents: false,
+    async tasks() {
+      try {
+        const active = await rt.store.tasks.listActive();
+        const served = await Promise.all(active.map((task) => origins.serverSession(task)));
+        known = active.filter((_, i) => served[i] !== undefined);
+        failing = false;
+      } catch (error) {
+        if (!failing)
+          options.onEvent({
+            type: 'error',
+            error: `scheduled tasks could not be read: ${errorText(error)}`,
+          });
+        failing = true;
+      }
+      return known;
+    },
+    async placeOf(task) {
+      // `serve.agents` holds for a task as for a session: one naming an agent the operator took away is not run.
+      const refusal = task.agent !== undefined ? operator.agentRefusal(task.agent) : undefined;
+      if (refusal) throw new Error(`task ${task.id}: ${refusal}`);
+      const id = (await origins.serverSession(task)) ?? '';
+      // Made if needed; a user over the workspace quota gets a failed run, as their turns are refused.
+      const cwd = await workspaces.admit({ id, userId: task.userId });
+      return { cwd, approval };
+    },
+  });
+}
+
+/**
+ * `birdie start`'s tasks: the runtime's user's active tasks but those scheduled through a server, which the server
+ * runs; each of those is said once (a `notice` event), so the operator knows why it is not run here.
+ */
+export function ownTasks(
+  rt: Pick<Runtime, 'store' | 'userId'>,
+  onEvent: UnattendedOptions['onEvent'],
+): UnattendedSource {
+  const origins = new TaskOrigins(rt.store);
+  const told = new Set<number>();
+  return {
+    agents: true,
+    async tasks() {
+      const own: ScheduledTask[] = [];
+      for (const task of await rt.store.tasks.list(rt.userId)) {
+        const session = await origins.serverSession(task);
+        if (session === undefined) own.push(task);
+        else if (!told.has(task.id)) {
+          told.add(task.id);
+          onEvent({
+            type: 'notice',
+            name: `task ${task.id}`,
+            message: `task ${task.id} was scheduled through birdie serve (session ${session}): the server runs it, in ${task.userId}'s workspace under its policy; birdie start leaves it`,
+          });
+        }
+      }
+      return own;
+    },
+  };
+}
