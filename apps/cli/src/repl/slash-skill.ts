@@ -1,6 +1,7 @@
 import { reloadSkills, sessionSkills, setSessionSkill } from '@birdie/runtime/session-skills';
 import { type DiagnosticLike, formatDiagnostic, plural } from '../render/diagnostics.js';
 import { table } from '../render/style.js';
+import { visible } from '../render/terminal-text.js';
 import { didYouMean } from '../suggest.js';
 import { out, type ReplState } from './state.js';
 
@@ -11,9 +12,9 @@ export async function skill(state: ReplState, rest: string[]): Promise<undefined
   if (sub === 'list') {
     const rows = sessionSkills(rt, session.id).map((k) => [
       k.on ? style('green', 'on ') : style('dim', 'off'),
-      k.name,
-      k.kind,
-      k.tools.join(', ') || '-',
+      visible(k.name),
+      visible(k.kind),
+      visible(k.tools.join(', ')) || '-',
       k.setBy === 'session' ? 'this session' : 'default',
     ]);
     return out(
@@ -35,12 +36,12 @@ export async function skill(state: ReplState, rest: string[]): Promise<undefined
     if (!name) return out(state, `Usage: /skill ${sub} NAME`);
     const set = await setSessionSkill(rt, session.id, name, sub === 'enable');
     if ('missing' in set) {
-      const near = set.near.length ? ` Did you mean "${set.near[0]}"?` : '';
-      return out(state, `No skill "${name}".${near} /skill list shows them.`);
+      const near = set.near.length ? ` Did you mean "${visible(set.near[0]!)}"?` : '';
+      return out(state, `No skill "${visible(name)}".${near} /skill list shows them.`);
     }
     return out(
       state,
-      `${style('green', '✓')} ${set.skill} ${sub}d for session ${session.id} (from the next turn)`,
+      `${style('green', '✓')} ${visible(set.skill)} ${sub}d for session ${session.id} (from the next turn)`,
     );
   }
   return out(
