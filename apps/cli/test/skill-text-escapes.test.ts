@@ -102,4 +102,41 @@ describe('escape sequences in an untrusted SKILL.md', { timeout: 90_000 }, () =>
     await t.submit('/quit');
     expect(await t.exited).toBe(0);
   });
+
+  it("the REPL's /skill list, /tool list, /agent list and /help picture a trusted folder's names and descriptions", async () => {
+    await projectSkill(
+      'evil',
+      `---\nname: ${yamlString(HOSTILE_NAME)}\ndescription: x\n---\n\n## Tools\n\n### evil_tool\ndescription: ${yamlString('tool\u001b]0;TOOLTITLE\u0007')}\nentrypoint: bash:echo hi\n`,
+    );
+    const agents = join(box.cwd, '.birdie', 'agents');
+    await mkdir(agents, { recursive: true });
+    await writeFile(
+      join(agents, 'helper.md'),
+      `---\nname: helper\ndescription: ${yamlString('helps\u001b]0;AGENTTITLE\u0007')}\n---\n\nYou help.\n`,
+    );
+    const commands = join(box.cwd, '.birdie', 'commands');
+    await mkdir(commands, { recursive: true });
+    await writeFile(
+      join(commands, 'ship.md'),
+      `---\ndescription: ${yamlString('ships\u001b]0;COMMANDTITLE\u0007')}\n---\nShip it.\n`,
+    );
+    const env = await scripted();
+    expect((await runCli(['trust', box.cwd], { env, cwd: box.cwd })).code).toBe(0);
+    const t = new Terminal([], { env, cwd: box.cwd });
+    terminals.push(t);
+    await t.expect('/help for commands');
+    await t.submit('/skill enable evil');
+    await t.submit('/skill list');
+    await t.expect('evil␛]0;PWNED␇');
+    await t.submit('/tool list');
+    await t.expect('tool␛]0;TOOLTITLE␇');
+    await t.submit('/agent list');
+    await t.expect('helps␛]0;AGENTTITLE␇');
+    await t.submit('/help');
+    await t.expect('ships␛]0;COMMANDTITLE␇');
+    await t.submit('/quit');
+    expect(await t.exited).toBe(0);
+    for (const title of ['PWNED', 'TOOLTITLE', 'AGENTTITLE', 'COMMANDTITLE'])
+      expect(t.output).not.toContain(`\u001b]0;${title}`);
+  });
 });
