@@ -139,4 +139,19 @@ describe('escape sequences in an untrusted SKILL.md', { timeout: 90_000 }, () =>
     for (const title of ['PWNED', 'TOOLTITLE', 'AGENTTITLE', 'COMMANDTITLE'])
       expect(t.output).not.toContain(`\u001b]0;${title}`);
   });
+
+  it("a command's error quoting a name pictures its control characters, line by line", async () => {
+    await projectSkill(
+      'tools',
+      `---\nname: tools\ndescription: x\n---\n\n## Tools\n\n### tidy_up\ndescription: d\nentrypoint: bash:echo hi\n`,
+    );
+    const env = await scripted();
+    const result = await runCli(['tool', 'tidy_up\u001b]0;PWNED\u0007', '--trust-workspace'], {
+      env,
+      cwd: box.cwd,
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('unknown tool "tidy_up␛]0;PWNED␇"');
+    expect(result.stderr).not.toMatch(CONTROL);
+  });
 });
