@@ -80,7 +80,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
       if (!wasPrinted(caught)) printFailureJson(io.stdout, error);
     }
     if (isFailure(error)) {
-      write(io.stderr, `birdie: ${error.message}`);
+      // A failure may quote a name from a skill file or the command line: its control characters are pictured, its
+      // line breaks kept.
+      const { visible } = await import('./render/terminal-text.js');
+      write(io.stderr, `birdie: ${error.message.split('\n').map(visible).join('\n')}`);
       return error.exitCode;
     }
     write(

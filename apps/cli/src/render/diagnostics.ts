@@ -2,19 +2,23 @@ import { severityOf, sortDiagnostics } from '@birdie/runtime/diagnostic-summary'
 import { type DiagnosticLike, relativeIfInside } from '@birdie/runtime/diagnostics';
 import type { Io } from '../io.js';
 import { type Style, styler } from './style.js';
+import { visible } from './terminal-text.js';
 
 export { type DiagnosticLike, relativeIfInside };
 
-/** `file:line:col  severity  message  ruleId`, paths relative to `cwd` when inside it. */
+/**
+ * `file:line:col  severity  message  ruleId`, paths relative to `cwd` when inside it. The message quotes the file (a
+ * skill's name, a tool's entrypoint), which may be an untrusted clone's: its control characters are pictured.
+ */
 export function formatDiagnostic(message: DiagnosticLike, cwd: string, style?: Style): string {
-  const file = message.file ? relativeIfInside(cwd, message.file) : '<unknown>';
+  const file = message.file ? visible(relativeIfInside(cwd, message.file)) : '<unknown>';
   const where = `${file}:${message.line ?? 1}:${message.column ?? 1}`;
   const severity = severityOf(message);
   const colored = style
     ? style(severity === 'error' ? 'red' : severity === 'warning' ? 'yellow' : 'blue', severity)
     : severity;
   const rule = message.ruleId ? `${message.source ? `${message.source}:` : ''}${message.ruleId}` : '';
-  return `${where}  ${colored}  ${message.reason}${rule ? `  ${rule}` : ''}`;
+  return `${where}  ${colored}  ${visible(message.reason)}${rule ? `  ${rule}` : ''}`;
 }
 
 export function plural(n: number, word: string): string {

@@ -1,6 +1,7 @@
 import type { Values } from '../argv.js';
 import { EXIT_OK, type Io, write } from '../io.js';
 import { styler, table } from './style.js';
+import { visible } from './terminal-text.js';
 
 /** How a list command shows its items: the table's header and one row per item, and what it says when empty. */
 export interface ListShape<T> {
@@ -14,7 +15,8 @@ export interface ListShape<T> {
 
 /**
  * The end of a list command: one JSON object per item with `--json`, else the `empty` lines when there is none, else
- * a table. Exit 0.
+ * a table. Exit 0. A cell is data (a skill's name from a cloned folder, a session's title), so its control characters
+ * are pictured, never sent to the terminal.
  */
 export function printList<T>(io: Io, values: Values, items: readonly T[], shape: ListShape<T>): number {
   if (values.json) {
@@ -27,6 +29,11 @@ export function printList<T>(io: Io, values: Values, items: readonly T[], shape:
   }
   const style = styler(io.stdout, io.env);
   const header = shape.plainHeader ? shape.header : shape.header.map((h) => style('bold', h));
-  io.stdout.write(table(items.map(shape.row), header));
+  io.stdout.write(
+    table(
+      items.map((item) => shape.row(item).map(visible)),
+      header,
+    ),
+  );
   return EXIT_OK;
 }

@@ -1,5 +1,4 @@
 import { stripVTControlCharacters } from 'node:util';
-import { escapeInvisible } from '@birdie/graph/visible-text';
 import type { Style } from '../render/style.js';
 
 /** How a line of the approval box is coloured (when the terminal takes colours). */
@@ -74,18 +73,4 @@ function pieces(text: string, width: number): string[] {
 function fit(text: string, width: number): string {
   const plain = [...stripVTControlCharacters(text)];
   return plain.length > width ? `${plain.slice(0, width - 1).join('')}…` : plain.join('');
-}
-
-/**
- * Text from a file or the model shown as it is, never as terminal commands: control characters (escape sequences,
- * carriage returns, tabs) become their visible Unicode pictures, so a file cannot redraw or recolour the question;
- * invisible format characters (a bidi override, a zero-width space) are written out as `\u202e`, the rule the web
- * app's approval card follows too, so the call cannot read differently from what runs.
- */
-export function visible(text: string): string {
-  return escapeInvisible(text).replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => {
-    const code = c.charCodeAt(0);
-    if (code < 0x20) return String.fromCharCode(0x2400 + code);
-    return code === 0x7f ? '\u2421' : '\ufffd';
-  });
 }

@@ -2,7 +2,8 @@ import type { Key } from 'node:readline';
 import { Prompt } from '@clack/core';
 import type { Io } from '../io.js';
 import type { Style } from '../render/style.js';
-import { type ApprovalBox, boxLines, visible } from './approval-box.js';
+import { visible } from '../render/terminal-text.js';
+import { type ApprovalBox, boxLines } from './approval-box.js';
 
 /**
  * `prefix`: allow the command pattern shown for the rest of the session; `session`: the whole tool for the session

@@ -8,7 +8,8 @@ import {
 import type { Io } from '../io.js';
 import { sessionApprovedLine } from '../render/events.js';
 import type { Style } from '../render/style.js';
-import { type ApprovalBox, type ToneLine, visible } from './approval-box.js';
+import { visible } from '../render/terminal-text.js';
+import type { ApprovalBox, ToneLine } from './approval-box.js';
 import { type ApprovalAnswer as ApprovalChoiceAnswer, askApprovalChoice } from './approval-choice.js';
 
 /**

@@ -1,6 +1,7 @@
 import { styleText } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { boxLines, visible } from './approval-box.js';
+import { visible } from '../render/terminal-text.js';
+import { boxLines } from './approval-box.js';
 import { changeLines } from './change-view.js';
 
 const plain = (_format: unknown, text: string) => text;

@@ -1,6 +1,7 @@
 import type { ChangePreview, PlannedChange } from '@birdie/graph';
 import { structuredPatch } from 'diff';
-import { type ToneLine, visible } from './approval-box.js';
+import { visible } from '../render/terminal-text.js';
+import type { ToneLine } from './approval-box.js';
 
 /** A question stays on one screen: the diff lines shown at most, the rest counted. */
 export const MAX_CHANGE_LINES = 40;

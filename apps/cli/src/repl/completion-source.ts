@@ -2,6 +2,7 @@ import { commandsInForce, serverCandidates, sessionMcp } from '@birdie/runtime/c
 import { promptUsage } from '@birdie/runtime/mcp-prompts';
 import { mentionCandidates } from '@birdie/runtime/mentions';
 import { SETTING_KEYS } from '@birdie/runtime/settings';
+import { visible } from '../render/terminal-text.js';
 import type { Completions } from './completion.js';
 import { NAMES, SLASH_COMMANDS } from './slash-commands.js';
 import type { ReplState } from './state.js';
@@ -32,7 +33,10 @@ export async function completionsFor(state: ReplState): Promise<Completions> {
   return {
     commands: [
       ...SLASH_COMMANDS,
-      ...custom.map((c) => [c.prompt ? promptUsage(c.prompt) : `/${c.name}`, c.description ?? ''] as const),
+      // The menu shows a file's description: pictured. The usage is what gets typed, kept as it is.
+      ...custom.map(
+        (c) => [c.prompt ? promptUsage(c.prompt) : `/${c.name}`, visible(c.description ?? '')] as const,
+      ),
     ],
     mentions: (partial) => mentionCandidates(state.rt.cwd, partial),
     more: (line) => serverCandidates(mcp, custom, line),

@@ -7,7 +7,7 @@ import type {
 import { fieldTextProblem, fieldTextValue, formFields } from '@birdie/runtime/elicitation-form';
 import type { Io } from '../io.js';
 import type { Style } from '../render/style.js';
-import { visible } from './approval-box.js';
+import { visible } from '../render/terminal-text.js';
 
 /** Runs one question with the turn's live output paused (the same pause as an approval question). */
 export type Paused = <T>(ask: () => Promise<T>) => Promise<T>;

@@ -2,6 +2,7 @@ import { commandTurn } from '@birdie/runtime/command-turns';
 import type { CommandClash, CustomCommand } from '@birdie/runtime/custom-commands';
 import { promptUsage } from '@birdie/runtime/mcp-prompts';
 import { relativeIfInside } from '../render/diagnostics.js';
+import { visible } from '../render/terminal-text.js';
 import { out, type ReplState } from './state.js';
 
 /** `/help`'s rows for the custom commands, and one line per clash saying which command hides which. */
@@ -11,13 +12,17 @@ export function customHelp(
 ): { rows: string[][]; clashes: string[] } {
   const where = (c: CustomCommand) =>
     c.prompt ? c.file : `${c.layer} ${relativeIfInside(state.rt.cwd, c.file)}`;
-  const rows = found.commands.map((c) => [
-    c.prompt ? promptUsage(c.prompt) : `/${c.name}${c.template.includes('$ARGUMENTS') ? ' ARGUMENTS' : ''}`,
-    `${c.description ?? '(no description)'}${c.agent ? ` · agent ${c.agent}` : ''} · ${where(c)}`,
-  ]);
-  const clashes = found.clashes.map(
-    (clash) =>
+  // All of it is the command files' text (or an MCP server's): pictured, not sent to the terminal.
+  const rows = found.commands.map((c) =>
+    [
+      c.prompt ? promptUsage(c.prompt) : `/${c.name}${c.template.includes('$ARGUMENTS') ? ' ARGUMENTS' : ''}`,
+      `${c.description ?? '(no description)'}${c.agent ? ` · agent ${c.agent}` : ''} · ${where(c)}`,
+    ].map(visible),
+  );
+  const clashes = found.clashes.map((clash) =>
+    visible(
       `/${clash.name} of ${where(clash.hidden)} is hidden by ${clash.by === 'built-in' ? 'the built-in command' : `the ${where(clash.by)}`}`,
+    ),
   );
   return { rows, clashes };
 }

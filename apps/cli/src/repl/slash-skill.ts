@@ -1,6 +1,7 @@
 import { reloadSkills, sessionSkills, setSessionSkills } from '@birdie/runtime/session-skills';
 import { type DiagnosticLike, formatDiagnostic, plural } from '../render/diagnostics.js';
 import { table } from '../render/style.js';
+import { visible } from '../render/terminal-text.js';
 import { didYouMean } from '../suggest.js';
 import { out, type ReplState } from './state.js';
 
@@ -11,9 +12,9 @@ export async function skill(state: ReplState, rest: string[]): Promise<undefined
   if (sub === 'list') {
     const rows = sessionSkills(rt, session.id).map((k) => [
       k.on ? style('green', 'on ') : style('dim', 'off'),
-      k.name,
-      k.kind,
-      k.tools.join(', ') || '-',
+      visible(k.name),
+      visible(k.kind),
+      visible(k.tools.join(', ')) || '-',
       k.setBy === 'session' ? 'this session' : 'default',
     ]);
     return out(
@@ -36,7 +37,8 @@ export async function skill(state: ReplState, rest: string[]): Promise<undefined
     const set = await setSessionSkills(rt, session.id, names, sub === 'enable');
     if ('missing' in set) {
       const lines = set.missing.map(
-        ({ missing, near }) => `No skill "${missing}".${near.length ? ` Did you mean "${near[0]}"?` : ''}`,
+        ({ missing, near }) =>
+          `No skill "${visible(missing)}".${near.length ? ` Did you mean "${visible(near[0]!)}"?` : ''}`,
       );
       // Several names: none was changed, so a typo never leaves the session half changed.
       if (names.length > 1) lines.push(`Nothing was changed. /skill list shows the skills.`);
@@ -45,7 +47,7 @@ export async function skill(state: ReplState, rest: string[]): Promise<undefined
     }
     return out(
       state,
-      `${style('green', '✓')} ${set.skills.join(', ')} ${sub}d for session ${session.id} (from the next turn)`,
+      `${style('green', '✓')} ${set.skills.map(visible).join(', ')} ${sub}d for session ${session.id} (from the next turn)`,
     );
   }
   return out(

@@ -7,6 +7,7 @@ import { memoryFiles, toolsByConfinement } from '@birdie/runtime/session-inspect
 import { rulesInForce } from '@birdie/runtime/session-rules';
 import { plural, relativeIfInside } from '../render/diagnostics.js';
 import { table } from '../render/style.js';
+import { visible } from '../render/terminal-text.js';
 import { TOOL_OUTPUT_MODES, type ToolOutputMode } from '../render/tool-output.js';
 import { didYouMean } from '../suggest.js';
 import { extraWordsAnswer } from './slash-arity.js';
@@ -100,7 +101,7 @@ async function permissions(state: ReplState): Promise<SlashResult> {
     );
   const lines = rules.map(
     (r) =>
-      `${r.effect.padEnd(5)}  ${r.pattern}  ${state.style('dim', `${r.source.kind}${r.source.name ? ` ${r.source.name}` : ''}`)}`,
+      `${r.effect.padEnd(5)}  ${visible(r.pattern)}  ${state.style('dim', `${r.source.kind}${r.source.name ? ` ${visible(r.source.name)}` : ''}`)}`,
   );
   return out(state, lines.join('\n'));
 }
@@ -116,7 +117,10 @@ async function agentCommand(state: ReplState, rest: string[]): Promise<undefined
         state,
         'No agent: the default prompt answers. /agent list shows the agents; /agent NAME picks one.',
       );
-    return out(state, `agent: ${current.name} — ${current.description}\n${state.style('dim', current.file)}`);
+    return out(
+      state,
+      `agent: ${visible(current.name)} — ${visible(current.description)}\n${state.style('dim', visible(current.file))}`,
+    );
   }
   if (sub === 'list') {
     if (snapshot.agents.length === 0)
@@ -126,9 +130,9 @@ async function agentCommand(state: ReplState, rest: string[]): Promise<undefined
       table(
         snapshot.agents.map((a) => [
           a.name === state.agentName ? '*' : ' ',
-          a.name,
+          visible(a.name),
           snapshot.agentLayerOf(a.name)?.layer ?? '',
-          a.description.length > 80 ? `${a.description.slice(0, 79)}…` : a.description,
+          firstLine(a.description),
         ]),
       ),
     );
@@ -141,11 +145,11 @@ async function agentCommand(state: ReplState, rest: string[]): Promise<undefined
   const found = snapshot.getAgent(sub);
   if (!found) {
     const names = snapshot.agents.map((a) => a.name);
-    return out(state, `No agent "${sub}".${didYouMean(sub, names)} /agent list shows them.`);
+    return out(state, visible(`No agent "${sub}".${didYouMean(sub, names)} /agent list shows them.`));
   }
   state.nextAgent = found.name;
   state.agentName = found.name;
-  out(state, `${state.style('green', '✓')} ${found.name} answers from the next turn`);
+  out(state, `${state.style('green', '✓')} ${visible(found.name)} answers from the next turn`);
   const gaps = await agentGaps(state.rt, state.session.id, found.name);
   return gaps ? out(state, state.style('yellow', agentGapLine(gaps, 'slash'))) : undefined;
 }
@@ -252,7 +256,7 @@ async function tool(state: ReplState, rest: string[]): Promise<undefined> {
   return out(
     state,
     table(
-      tools.map((t) => [t.name, t.skill ?? '-', firstLine(t.description)]),
+      tools.map((t) => [visible(t.name), visible(t.skill ?? '-'), firstLine(t.description)]),
       ['TOOL', 'SKILL', 'DESCRIPTION'],
     ),
   );
@@ -267,23 +271,27 @@ async function boundToolsLine(state: ReplState): Promise<string> {
   const bound = tools.filter((t) => t.bound !== false);
   if (bound.length === tools.length) return `${plural(tools.length, 'tool')}, all bound`;
   const names = bound.map((t) => (t.bound === 'found' ? `${t.name} (found)` : t.name));
-  return `${bound.length} of ${tools.length} bound (over the tool budget; find_tools searches the other ${tools.length - bound.length}): ${names.join(', ')}`;
+  return `${bound.length} of ${tools.length} bound (over the tool budget; find_tools searches the other ${tools.length - bound.length}): ${visible(names.join(', '))}`;
 }
 
 /** The session's tools by how they run (sandboxed, in-process, in containers, unconfined): what a call can touch. */
 async function confinedTools(state: ReplState): Promise<string[][]> {
   const by = await toolsByConfinement(state.rt, state.session.id);
   const row = (how: keyof typeof by, label: string, note = '') =>
-    by[how].length > 0 ? [[label, `${by[how].join(', ')}${note}`]] : [];
+    by[how].length > 0 ? [[label, `${visible(by[how].join(', '))}${note}`]] : [];
   return [
-    ['sandboxed', by.sandbox.length > 0 ? `${by.sandbox.join(', ')} (bubblewrap)` : '(no enabled tool)'],
+    [
+      'sandboxed',
+      by.sandbox.length > 0 ? `${visible(by.sandbox.join(', '))} (bubblewrap)` : '(no enabled tool)',
+    ],
     ...row('in-process', 'in-process', " (birdie's own tools: confined by their own path checks)"),
     ...row('container', 'in containers'),
     ...row('none', 'unconfined'),
   ];
 }
 
+/** The first line of a description (a file's text: pictured), cut to 80 characters. */
 function firstLine(text: string): string {
-  const line = text.split('\n')[0] ?? '';
+  const line = visible(text.split('\n')[0] ?? '');
   return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }

@@ -5,6 +5,7 @@ import type { Session } from '@birdie/store';
 import type { Io } from '../io.js';
 import { type DiagnosticLike, formatDiagnostic, plural, reportSkillProblems } from '../render/diagnostics.js';
 import type { Style } from '../render/style.js';
+import { visible } from '../render/terminal-text.js';
 import type { ToolOutputMode } from '../render/tool-output.js';
 import { workspaceContents } from '../render/workspace-trust.js';
 import { statusLine } from './status.js';
@@ -98,13 +99,13 @@ export function watchSkills(state: ReplState): void {
         // A trusted folder whose declarations changed is dropped at once and asked about again before the next turn.
         ...untrusted.map(
           (w) =>
-            `${w.path}: its ${workspaceContents(w)} are not loaded (not trusted for what they declare now)`,
+            `${visible(w.path)}: its ${workspaceContents(w)} are not loaded (not trusted for what they declare now)`,
         ),
         ...fatal.slice(0, 3).map((m) => formatDiagnostic(m as DiagnosticLike, state.io.cwd, state.style)),
         ...more,
       );
     },
-    onError: (error) => state.notices.push(`skills watch: ${error.message}`),
+    onError: (error) => state.notices.push(`skills watch: ${visible(error.message)}`),
   });
 }
 

@@ -1,6 +1,7 @@
 import type { WorkspaceDeclarations } from '@birdie/registry';
 import { answerTrust, trustRisks, unansweredWorkspaces } from '@birdie/runtime/trust-answers';
 import { plural } from '../render/diagnostics.js';
+import { visible } from '../render/terminal-text.js';
 import { describeWorkspace, workspaceContents } from '../render/workspace-trust.js';
 import { out, type ReplState } from './state.js';
 
@@ -20,7 +21,7 @@ export async function askPendingTrust(state: ReplState): Promise<void> {
   for (const workspace of pending) {
     prompts.note(
       describeWorkspace(workspace, rt.cwd, style).join('\n'),
-      `${workspace.path} has ${workspaceContents(workspace)} you have not trusted`,
+      `${visible(workspace.path)} has ${workspaceContents(workspace)} you have not trusted`,
       { output: io.stdout },
     );
     const answer = await prompts.select<Answer>({
@@ -38,7 +39,7 @@ export async function askPendingTrust(state: ReplState): Promise<void> {
       state.trustPutOff.add(workspace.digest);
       out(
         state,
-        style('dim', `skipped ${workspace.path} for this session; \`birdie trust\` there trusts it`),
+        style('dim', `skipped ${visible(workspace.path)} for this session; \`birdie trust\` there trusts it`),
       );
       continue;
     }
@@ -48,7 +49,10 @@ export async function askPendingTrust(state: ReplState): Promise<void> {
     else
       out(
         state,
-        style('dim', `${workspace.path} stays untrusted; its ${workspaceContents(workspace)} do not load`),
+        style(
+          'dim',
+          `${visible(workspace.path)} stays untrusted; its ${workspaceContents(workspace)} do not load`,
+        ),
       );
   }
   if (trusted) {
