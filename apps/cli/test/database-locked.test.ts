@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { birdie } from './helpers/birdie-process.js';
 import { holdWriteLock, type LockHolder } from './helpers/db-lock.js';
 import { type Sandbox, sandbox } from './helpers/env.js';
+import { Terminal } from './helpers/pty.js';
 import { jsonLines, type ShownMessage, script, sessionIdOf } from './helpers/sessions.js';
 
 // Exploratory report: with the database held locked by another process (a script that ran `BEGIN EXCLUSIVE` and
@@ -36,7 +37,7 @@ function expectLockedError(stderr: string, file: string): void {
   expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
 }
 
-describe('a database another process keeps locked', () => {
+describe('a database another process keeps locked', { timeout: 180_000 }, () => {
   it('birdie run gives up with an error naming the file while the holder still holds it; nothing is lost', async () => {
     const first = await run(['run', '--json', 'hello']);
     expect(first.code).toBe(0);
@@ -93,5 +94,22 @@ describe('a database another process keeps locked', () => {
     holder = undefined;
     const listed = await run(['sessions', 'list', '--json']);
     expect(jsonLines<{ id: string; title?: string }>(listed.stdout)).toMatchObject([{ id }]);
+  });
+
+  it('the REPL, whose start makes a session, leaves with the same error and its advice, exit 1', async () => {
+    const first = await run(['run', '--json', 'hello']);
+    expect(first.code).toBe(0);
+    const file = join(box.home, 'birdie.db');
+
+    holder = await holdWriteLock(file);
+    const env = await script(box.dir.path, 'repl', [{ text: 'Hello.' }]);
+    const t = new Terminal([], { env: { ...box.env, ...env }, cwd: box.cwd, cols: 400 });
+    try {
+      expect(await t.exited).toBe(1);
+      expect(holder.alive(), 'the REPL waited for the holder to let go').toBe(true);
+      expectLockedError(t.text, file);
+    } finally {
+      t.kill();
+    }
   });
 });
