@@ -61,6 +61,13 @@ export interface PlanInput {
   foundTools?: ReadonlySet<string>;
 }
 
+/** The skill of a loaded tool that the policy does not allow in this session, if that is why it cannot run. */
+function skillOff(input: PlanInput, name: string): string | undefined {
+  const entry = input.snapshot.getTool(name);
+  if (!entry || input.policy.isToolAllowed(input.policyKey, name, input.snapshot)) return undefined;
+  return entry.skill.name;
+}
+
 /**
  * Step 1 of the tools node: every call is checked again at execution — the allowed set is recomputed from the
  * policy (a tool hidden from the model is refused if the model calls it anyway), repeated identical calls are
@@ -86,14 +93,15 @@ export function planCalls(input: PlanInput): PlannedCall[] {
     const tool = toolset.byName.get(call.name);
     const refuse = (message: string, known?: DeclaredTool) =>
       plan.push({ kind: 'refuse', id, name: call.name, args, message, ...(known ? { tool: known } : {}) });
-    if (
-      !tool ||
-      (tool.kind === 'skill' &&
-        input.snapshot.getTool(call.name) &&
-        !input.policy.isToolAllowed(input.policyKey, call.name, input.snapshot))
-    ) {
+    const offSkill = skillOff(input, call.name);
+    if (!tool || (tool.kind === 'skill' && offSkill)) {
+      // A tool whose skill is loaded but not enabled here says so: the user reads the refusal in the session and
+      // the run log, and "disabled or unknown" left them guessing which skill to enable.
+      const why = offSkill
+        ? `: it belongs to the skill "${offSkill}", which is not enabled in this session (only the user can enable it)`
+        : ' (disabled or unknown)';
       refuse(
-        `Error: tool "${call.name}" is not available in this session (disabled or unknown). Available tools: ${available}.`,
+        `Error: tool "${call.name}" is not available in this session${why}. Available tools: ${available}.`,
       );
       continue;
     }

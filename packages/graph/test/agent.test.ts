@@ -203,6 +203,27 @@ describe('agent: tool round trip through a real bash: entrypoint', () => {
 });
 
 describe('agent: policy is enforced every turn', () => {
+  it('a refused tool whose skill is off names the skill; an invented one stays "disabled or unknown"', async () => {
+    const { agent, model, fx } = await setup({ 'echo/SKILL.md': echoSkill });
+    fx.policy.disable('t1', 'echo');
+    model
+      .respond(
+        callTools([
+          { name: 'say', args: { text: 'two' }, id: 'c1' },
+          { name: 'made_up', id: 'c2' },
+        ]),
+      )
+      .respond(new AIMessage('ok'));
+    await collect(agent.stream('go', { threadId: 't1' }));
+    const [off, invented] = await toolMessages(agent, 't1');
+    expect(off?.content).toMatch(
+      /^Error: tool "say" is not available in this session: it belongs to the skill "echo", which is not enabled in this session \(only the user can enable it\)\. Available tools: /,
+    );
+    expect(invented?.content).toMatch(
+      /^Error: tool "made_up" is not available in this session \(disabled or unknown\)\./,
+    );
+  });
+
   it('drops a skill disabled between turns and refuses its tool when called anyway', async () => {
     const { agent, model, fx } = await setup({
       'echo/SKILL.md': echoSkill,

@@ -5,6 +5,7 @@ import type { Firing, Trigger } from '@birdie/scheduler';
 import type { ScheduledTask, Session } from '@birdie/store';
 import type { Runtime } from './runtime.js';
 import { createSession } from './session-start.js';
+import { applySkillFlags, settingSkills } from './skill-flags.js';
 import { executeTurn, type TurnResult } from './turn.js';
 import { skillsOffFor, skillsOffMessage, taskGrants } from './unattended-grants.js';
 
@@ -132,8 +133,8 @@ async function triggeredSession(
       (s) => s.agent === agent && s.title === title,
     );
     if (!kept) return createSession(rt, { title, agent });
-    // A resumed session keeps its own grants, as `useSession` reads them.
     await rt.loadGrants(kept.id);
+    await applySettingSkills(rt, kept);
     return kept;
   }
   const title = `${agent ?? 'birdie'}: ${firing.label}`.slice(0, 200);
@@ -149,6 +150,17 @@ async function triggeredSession(
     await rt.loadGrants(session.id, session.userId);
   }
   return session;
+}
+
+/**
+ * A kept session's grants as its next run gets them: its own, with the settings' `skills.enable` / `skills.disable`
+ * applied over them now, as a new session starts with them. Nobody is there to `/skill enable` in it: the settings are
+ * how the user grants an agent's unattended runs (and what `birdie start` tells them to set), so a skill enabled or
+ * disabled there after the session was made must reach it, as `skills.disable` reaches a task's runs (`taskGrants`).
+ */
+async function applySettingSkills(rt: Runtime, kept: Session): Promise<void> {
+  const { skills } = settingSkills(rt);
+  if (skills.enable.length > 0 || skills.disable.length > 0) await applySkillFlags(rt, kept, skills);
 }
 
 /**

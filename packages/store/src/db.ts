@@ -31,9 +31,13 @@ export function stateOf(db: Db): DbState {
   return state;
 }
 
-/** How long one statement waits for another process's lock before SQLite gives up. */
+/**
+ * How long a write waits, in all, for another process's lock before the store gives up with `locked`: SQLite's
+ * busy timeout for one statement, and the whole budget of the retries below, so the wait stays this bound however
+ * often the lock is met.
+ */
 export const BUSY_TIMEOUT_MS = 5_000;
-/** Extra attempts on top of the busy timeout, for the cases SQLite does not wait for itself. */
+/** Extra attempts within the busy timeout, for the lock errors SQLite returns at once instead of waiting. */
 const BUSY_RETRIES = 8;
 
 /** The error every write of a read-only store throws: names the file, the reason and the fix. */
@@ -70,7 +74,7 @@ export function immediate<T>(db: Db, fn: () => T): T {
     runners.set(db, run);
   }
   const tx = run;
-  return retryBusy(() => {
+  return retryBusy(db, () => {
     try {
       return tx.immediate(fn) as T;
     } catch (error) {
@@ -107,19 +111,44 @@ export function writeEpoch(db: Db): number {
   return epochs.get(db)?.count ?? -1;
 }
 
-/** Retries `fn` while SQLite reports a lock; after that, throws `StoreError('locked')`. */
-export function retryBusy<T>(fn: () => T): T {
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      return fn();
-    } catch (error) {
-      if (!isBusyError(error)) throw error;
-      if (attempt >= BUSY_RETRIES) {
-        throw new StoreError('locked', 'the database stayed locked by another process', { cause: error });
+/**
+ * Retries `fn` while SQLite reports a lock, within one `BUSY_TIMEOUT_MS` in all; after that, throws
+ * `StoreError('locked')` naming `db`'s file. Each retry's statement waits only for what is left of the bound (before,
+ * every retry waited the whole busy timeout again: 8 retries made a held lock a 45-second silence).
+ */
+export function retryBusy<T>(db: Db, fn: () => T): T {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  let shortened = false;
+  try {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return fn();
+      } catch (error) {
+        if (!isBusyError(error)) throw error;
+        const left = deadline - Date.now();
+        if (attempt >= BUSY_RETRIES || left <= 0) throw lockedError(stateOf(db), error);
+        sleepSync(Math.min(20 * 2 ** Math.min(attempt, 5), left));
+        db.pragma(`busy_timeout = ${Math.max(1, deadline - Date.now())}`);
+        shortened = true;
       }
-      sleepSync(20 * 2 ** Math.min(attempt, 5));
     }
+  } finally {
+    if (shortened) db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   }
+}
+
+/** Another process kept `state.file`'s lock for the whole busy timeout: the file, the reason, what to do. */
+export function lockedError(state: DbState, cause: unknown): StoreError {
+  const { file } = state;
+  return new StoreError(
+    'locked',
+    `${file} is locked by another process, which held it for more than ${BUSY_TIMEOUT_MS / 1000} s; birdie stopped waiting and wrote nothing`,
+    {
+      cause,
+      file,
+      hint: `another birdie or a program such as sqlite3 is writing it; let that finish or stop it, then try again; \`fuser ${file}\` lists the processes that have it open`,
+    },
+  );
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));

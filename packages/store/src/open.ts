@@ -31,7 +31,7 @@ export function openDatabase(file: string, dir: string): Db {
     db = new Database(file);
     attachState(db, state);
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    retryBusy(() => db!.pragma('journal_mode = WAL'));
+    retryBusy(db, () => db!.pragma('journal_mode = WAL'));
     db.pragma('synchronous = NORMAL');
     db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
     db.pragma('foreign_keys = ON');
@@ -172,7 +172,7 @@ function migrate(db: Db, state: DbState): void {
       if (after > before) throw new Error(`the migration left ${after - before} row(s) referring to no row`);
       db.pragma(`user_version = ${MIGRATIONS.length}`);
     });
-    retryBusy(() => tx.immediate());
+    retryBusy(db, () => tx.immediate());
   } catch (cause) {
     if (cause instanceof StoreError) throw cause;
     const mapped = toStoreError(cause, state);

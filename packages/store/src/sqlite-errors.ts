@@ -1,5 +1,5 @@
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
-import { type DbState, type ReadOnlyState, readOnlyError } from './db.js';
+import { type DbState, lockedError, type ReadOnlyState, readOnlyError } from './db.js';
 import { diskFullError, formatBytes, freeBytes, NEARLY_FULL_BYTES } from './disk-space.js';
 import { StoreError } from './errors.js';
 import { markMalformed } from './malformed-mark.js';
@@ -16,11 +16,7 @@ export function toStoreError(error: unknown, state: DbState): unknown {
   const { file } = state;
   const reason = (error as Error).message;
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-    return new StoreError('locked', `${file} stayed locked by another process`, {
-      cause: error,
-      file,
-      hint: 'another birdie is writing the same file; try again in a moment',
-    });
+    return lockedError(state, error);
   }
   if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EFBIG' || code.startsWith('SQLITE_IOERR')) {
     const limit = fileSizeLimit();

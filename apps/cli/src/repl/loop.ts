@@ -1,3 +1,4 @@
+import { isStoreErrorLike, storeFailure } from '@birdie/runtime/store-failure';
 import type { Io } from '../io.js';
 import { CliError, EXIT_OK, isFailure } from '../io.js';
 import type { Style } from '../render/style.js';
@@ -61,8 +62,12 @@ export async function runRepl({
       state = await booting!;
       return state;
     } catch (error) {
-      // A config or store problem: say it once and leave, with the same code as the CLI would give.
-      throw isFailure(error) ? error : new CliError(error instanceof Error ? error.message : String(error));
+      // A config or store problem: say it once and leave, with the same code as the CLI would give. A store
+      // failure keeps its advice (a locked file: what holds it and what to do), worded for the shell the user is
+      // back in.
+      if (isFailure(error)) throw error;
+      if (isStoreErrorLike(error)) throw storeFailure(error);
+      throw new CliError(error instanceof Error ? error.message : String(error));
     }
   };
   const completions = async (current: ReplState) =>
