@@ -47,7 +47,7 @@ export async function skill(state: ReplState, rest: string[]): Promise<undefined
     }
     return out(
       state,
-      `${style('green', '✓')} ${set.skills.map(visible).join(', ')} ${sub}d for session ${session.id} (from the next turn)`,
+      `${style('green', '✓')} ${set.skills.map((name) => visible(name)).join(', ')} ${sub}d for session ${session.id} (from the next turn)`,
     );
   }
   return out(
