@@ -1,5 +1,6 @@
 import { MessagesDeltaValue, ReducedValue, StateSchema } from '@langchain/langgraph';
 import { z } from 'zod';
+import { addFound } from './tool-selection.js';
 import type { CompactionRecord, SessionApproval } from './types.js';
 
 /** Union that keeps first-seen order, so replaying writes in any batching gives the same list. */
@@ -13,12 +14,6 @@ function addNames(current: string[], update: string[]): string[] {
     }
   }
   return next;
-}
-
-/** Newest last: a name found again moves to the end, so the most recently found tools are bound first. */
-function addFound(current: string[], update: string[]): string[] {
-  const again = new Set(update);
-  return [...current.filter((name) => !again.has(name)), ...new Set(update)];
 }
 
 /** The newest approval of a tool replaces an older one (the tool's file may have changed in between). */
@@ -64,7 +59,8 @@ const compactionRecord = z.object({
  * is sent changes, the messages do not, and a resumed thread sends the same summary without making it again.
  * `sessionApprovals` holds the tools the user approved for the rest of the session, each bound to the file that
  * declared it: checkpointed like the messages, so they survive a resume on any checkpointer, and `/new` (a new
- * thread) starts without them. `foundTools` holds the names `find_tools` returned (names only, newest last): bound
+ * thread) starts without them. `foundTools` holds the names `find_tools` added (names only, in rising priority: newest find last, best-ranked
+ * result last within it): bound
  * from then on while the tool budget holds, on a resume too.
  */
 export const AgentState = new StateSchema({

@@ -2,7 +2,7 @@ import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import { builtinTool } from './progressive.js';
 import type { DeclaredTool } from './tool.js';
-import { selectTools } from './tool-selection.js';
+import { addFound, selectTools } from './tool-selection.js';
 
 const tool = (name: string, kind: 'skill' | 'builtin' = 'skill', skill = 'demo'): DeclaredTool =>
   kind === 'builtin'
@@ -68,5 +68,25 @@ describe('selectTools', () => {
     const selection = selectTools(clash, base);
     expect(selection.byName.get('find_tools')).toBe(findTools);
     expect(selection.searchable.some((t) => t.name === 'find_tools')).toBe(false);
+  });
+
+  it('keeps the best-ranked results of one find when the budget holds only some, and says which bound was full', () => {
+    // One find ranked t20 > t21 > t22 > t23 > t24; foundTools keeps the best last.
+    const found = addFound(['t1'], ['t24', 't23', 't22', 't21', 't20']);
+    const selection = selectTools(many, { ...base, budget: { maxTools: 5, maxChars: 100_000 }, found });
+    expect([...selection.because].filter(([, why]) => why === 'found').map(([n]) => n)).toEqual([
+      't20',
+      't21',
+      't22',
+    ]);
+    expect([...selection.left]).toEqual([
+      ['t23', 'tools'],
+      ['t24', 'tools'],
+      ['t1', 'tools'],
+    ]);
+    // What a further find would make the next step bind.
+    const next = selection.afterFinding(['t30']);
+    expect(next.byName.has('t30')).toBe(true);
+    expect(next.byName.has('t22')).toBe(false);
   });
 });

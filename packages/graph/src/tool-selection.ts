@@ -24,6 +24,9 @@ export interface ToolList {
 /** Why a tool is bound: always (builtins, the agent's, pinned), found by `find_tools`, or used recently. */
 export type BoundBecause = 'always' | 'found' | 'recent';
 
+/** Which bound of the budget left a wanted tool out: the number of tools, or the characters of definitions. */
+export type OverBudget = 'tools' | 'chars';
+
 export interface ToolSelection {
   /** The tools bound to the model this call, in the toolset's order, `find_tools` last when the set is limited. */
   tools: DeclaredTool[];
@@ -36,11 +39,23 @@ export interface ToolSelection {
   held: DeclaredTool[];
   /** What `find_tools` searches: every allowed tool but the builtins (a bound one may be found again). */
   searchable: DeclaredTool[];
+  /** Found or recently used tools the budget had no room for, and which of its bounds was full (limited sets). */
+  left: Map<string, OverBudget>;
+  /** The budget the selection was made under (false: none). */
+  budget: ToolBudget | false;
+  /**
+   * The selection the next step makes if `find_tools` adds these names (in `foundTools` order: best last), the
+   * thread otherwise unchanged: what a find may promise the model is what this binds.
+   */
+  afterFinding(names: readonly string[]): ToolSelection;
 }
 
 export interface SelectionInput {
   budget: ToolBudget | false;
-  /** Names `find_tools` returned in this thread, oldest first (state `foundTools`). */
+  /**
+   * Names `find_tools` added in this thread, in rising priority (state `foundTools`): a newer find after an older
+   * one, and within one find the best-ranked result last. The last ones are bound first.
+   */
   found: readonly string[];
   /** The thread's messages: tools that ran in the last ones stay bound. */
   messages: readonly BaseMessage[];
@@ -50,6 +65,15 @@ export interface SelectionInput {
   pinnedSkills: ReadonlySet<string>;
   /** The `find_tools` builtin to bind when the set is limited. */
   findTools: DeclaredTool;
+}
+
+/**
+ * `foundTools` after a find added `names` (best-ranked last): a name found again moves up to its new place. The
+ * state's reducer, and what the selection of the next step assumes.
+ */
+export function addFound(current: readonly string[], names: readonly string[]): string[] {
+  const again = new Set(names);
+  return [...current.filter((name) => !again.has(name)), ...again];
 }
 
 /** The names bound because `find_tools` returned them. */
@@ -95,7 +119,8 @@ export function recentlyUsed(messages: readonly BaseMessage[]): string[] {
 
 /**
  * The tools of one model call. Under the budget: all of them, as built. Over it: the always-needed ones, then the
- * ones `find_tools` found (newest first) and the ones used recently, while the budget holds, then `find_tools`.
+ * ones `find_tools` found (newest find first, best-ranked first within it) and the ones used recently, while the
+ * budget holds, then `find_tools`.
  * A pure function of the toolset and the thread's state, so the tools node recomputes the same set the model saw.
  */
 export function selectTools(toolset: ToolList, input: SelectionInput): ToolSelection {
@@ -104,6 +129,8 @@ export function selectTools(toolset: ToolList, input: SelectionInput): ToolSelec
     budget !== false &&
     (toolset.tools.length > budget.maxTools ||
       toolset.tools.reduce((n, t) => n + definitionChars(t), 0) > budget.maxChars);
+  const afterFinding = (names: readonly string[]) =>
+    selectTools(toolset, { ...input, found: addFound(input.found, names) });
   if (!over)
     return {
       tools: toolset.tools,
@@ -112,6 +139,9 @@ export function selectTools(toolset: ToolList, input: SelectionInput): ToolSelec
       because: new Map(),
       held: [],
       searchable: [],
+      left: new Map(),
+      budget,
+      afterFinding,
     };
   // The builtin is bound under its name; a skill tool of the same name is held back (and never found).
   const all = toolset.tools.filter((t) => t.name !== FIND_TOOLS);
@@ -135,12 +165,14 @@ export function selectTools(toolset: ToolList, input: SelectionInput): ToolSelec
     ...[...input.found].reverse().map((n): [string, BoundBecause] => [n, 'found']),
     ...recentlyUsed(input.messages).map((n): [string, BoundBecause] => [n, 'recent']),
   ];
+  const left = new Map<string, OverBudget>();
   for (const [name, why] of wanted) {
     const tool = name === FIND_TOOLS ? undefined : toolset.byName.get(name);
-    if (!tool || because.has(name)) continue;
-    // Room for this one and for find_tools.
-    if (tools.length + 2 > budget.maxTools || chars + definitionChars(tool) > budget.maxChars) continue;
-    bind(tool, why);
+    if (!tool || because.has(name) || left.has(name)) continue;
+    // Room for this one and for find_tools; a smaller one further down may still fit.
+    if (tools.length + 2 > budget.maxTools) left.set(name, 'tools');
+    else if (chars + definitionChars(tool) > budget.maxChars) left.set(name, 'chars');
+    else bind(tool, why);
   }
   const held = all.filter((t) => !because.has(t.name));
   // Sent in the toolset's order whatever the priority that chose them, so a new find does not reorder the tools
@@ -153,5 +185,8 @@ export function selectTools(toolset: ToolList, input: SelectionInput): ToolSelec
     because,
     held,
     searchable: all.filter((t) => t.kind !== 'builtin'),
+    left,
+    budget,
+    afterFinding,
   };
 }

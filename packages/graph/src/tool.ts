@@ -57,8 +57,23 @@ export interface FoundTool {
   description: string;
 }
 
+/** Why a found tool could not be added: the budget's number of tools, or its characters of definitions, is full. */
+export interface NotAddedTool extends FoundTool {
+  over: { tools: number } | { chars: number };
+}
+
+/** One search's results, best first, split by whether the next step will bind them. */
+export interface FindToolsResult {
+  /** Bound from the next step on. */
+  added: FoundTool[];
+  /** Found, but the tool budget has no room for them beside the tools always given and the better results. */
+  notAdded: NotAddedTool[];
+  /** Tools found earlier that the added ones push out of the budget (no longer bound). */
+  dropped: string[];
+}
+
 /** @internal Searches the tools held back from the model (see `find_tools`). */
-export type FindToolsSearch = (query: string, limit: number) => FoundTool[];
+export type FindToolsSearch = (query: string, limit: number) => FindToolsResult;
 
 /** @internal Runs a subagent for a `task` call to its end, or until it waits for approvals (`suspended`). */
 export type Delegate = (request: {
@@ -76,7 +91,7 @@ export interface ToolResult {
   code?: string;
   /** Skill names the call loaded (only `load_skill`). */
   loaded?: string[];
-  /** Tool names the call found, bound from the next step on (only `find_tools`). */
+  /** Tool names the call added, bound from the next step on (only `find_tools`; best-ranked last, as `foundTools`). */
   found?: string[];
   /** The agent the conversation moves to (only `handoff`). */
   handoff?: string;

@@ -1,6 +1,6 @@
 import type { Skill, SkillTool } from '@birdie/skill-parser';
 import { createHandoffTool, createTaskTool, HANDOFF, SWITCH_MODEL, TASK } from './agent-tools.js';
-import { FIND_TOOLS, MCP_READ_RESOURCE } from './builtin-names.js';
+import { BUILTIN_TOOL_NAMES, FIND_TOOLS, MCP_READ_RESOURCE } from './builtin-names.js';
 import { AgentError, isAgentError } from './errors.js';
 import type { ToolLimits } from './limits.js';
 import type { McpManager, McpServerTool } from './mcp-manager.js';
@@ -111,6 +111,8 @@ export class ToolsetBuilder {
     if (this.switchModel) tools.push(this.switchModel);
     for (const { skill, tool } of this.policy.allowedTools(key, snapshot)) {
       if ((only && !only.has(skill.name)) || !open(skill) || (named && !named.has(tool.name))) continue;
+      // The builtins keep their names (the registry refuses such a tool when told the names; this holds without).
+      if (BUILTIN_TOOL_NAMES.has(tool.name)) continue;
       let runtime = this.#skillTools.get(tool);
       if (!runtime) {
         runtime = createSkillTool(skill, tool, this.limits, { inSession: true });
@@ -243,12 +245,3 @@ export class ToolsetBuilder {
     return runtime;
   }
 }
-
-export const BUILTIN_TOOL_NAMES = [
-  LOAD_SKILL,
-  READ_REFERENCE,
-  TASK,
-  HANDOFF,
-  SWITCH_MODEL,
-  FIND_TOOLS,
-] as const;

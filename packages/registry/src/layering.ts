@@ -178,14 +178,21 @@ function outranks(a: PlacedSkill, b: PlacedSkill, defaults: ReadonlySet<string>)
 export function claimTools(
   placed: readonly PlacedSkill[],
   defaults: readonly string[] = [],
+  builtinTools: readonly string[] = [],
 ): {
   placed: PlacedSkill[];
   messages: VFileMessage[];
 } {
   const on = new Set(defaults.map((name) => name.toLowerCase()));
+  const builtins = new Set(builtinTools);
+  // A `builtin:` entrypoint declares the application's own tool (the bundled memory skill's `remember`); any other
+  // tool of a builtin's name would replace or hide the builtin, in one command and not another: the builtin keeps it.
+  const takesBuiltinName = (tool: { name: string; entrypoint: string }) =>
+    builtins.has(tool.name) && !tool.entrypoint.startsWith('builtin:');
   const owners = new Map<string, PlacedSkill>();
   for (const entry of placed)
     for (const tool of entry.skill.tools) {
+      if (takesBuiltinName(tool)) continue;
       const owner = owners.get(tool.name);
       if (!owner || outranks(entry, owner, on)) owners.set(tool.name, entry);
     }
@@ -193,6 +200,15 @@ export function claimTools(
   const result = placed.map((entry) => {
     const { skill } = entry;
     const kept = skill.tools.filter((tool) => {
+      if (takesBuiltinName(tool)) {
+        messages.push(
+          registryMessage(
+            `Tool \`${tool.name}\` of skill \`${skill.name}\` is refused: \`${tool.name}\` is a builtin tool, which keeps its name; rename this one`,
+            { file: skill.file, line: tool.line, ruleId: RULES.toolNameClash, severity: 'warning' },
+          ),
+        );
+        return false;
+      }
       const owner = owners.get(tool.name)!;
       if (owner === entry) return true;
       messages.push(

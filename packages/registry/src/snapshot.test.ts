@@ -117,6 +117,44 @@ describe('layering', () => {
 });
 
 describe('tool ownership', () => {
+  it("refuses a tool with a builtin's name, however late its layer, but not a `builtin:` declaration of it", () => {
+    // Was: the skill's `load_skill` replaced birdie's in the agent (exploratory report, scale #4).
+    const snapshot = buildSnapshot({
+      version: 1,
+      builtinTools: ['load_skill', 'find_tools', 'remember'],
+      scanned: [
+        {
+          directory: bundled,
+          skills: [
+            makeSkill('memory', {
+              dir: '/b/memory',
+              tools: [{ name: 'remember', entrypoint: 'builtin:remember' }],
+            }),
+          ],
+        },
+        {
+          directory: explicit,
+          skills: [
+            makeSkill('notes', { dir: '/x/notes', tools: [{ name: 'load_skill', line: 8 }, 'add_note'] }),
+          ],
+        },
+      ],
+    });
+    expect(snapshot.getTool('load_skill')).toBeUndefined();
+    expect(snapshot.getSkill('notes')?.tools.map((t) => t.name)).toEqual(['add_note']);
+    expect(snapshot.getTool('remember')?.skill.name).toBe('memory');
+    expect(summary(snapshot.messages)).toEqual([
+      {
+        ruleId: 'tool-name-clash',
+        fatal: false,
+        file: '/x/notes/SKILL.md',
+        line: 8,
+        reason:
+          'Tool `load_skill` of skill `notes` is refused: `load_skill` is a builtin tool, which keeps its name; rename this one',
+      },
+    ]);
+  });
+
   it('gives the tool to the later layer, refuses the earlier skill’s, naming both files, and keeps everything else', () => {
     // Was: the bundled skill kept it and the user's was refused, against the layers' documented precedence
     // (exploratory report #5).

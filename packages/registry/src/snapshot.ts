@@ -51,7 +51,7 @@ export function buildSnapshot(input: SnapshotInput): RegistrySnapshot {
   const layered = resolveLayers(input.scanned);
   // Refused tools are taken out before tool names are claimed, so a refused tool never blocks a good one.
   const checked = checkEntrypoints(layered.placed);
-  const claimed = claimTools(checked.placed, input.defaults);
+  const claimed = claimTools(checked.placed, input.defaults, input.builtinTools);
   const placed = [...claimed.placed].sort((a, b) => compareSkillNames(a.skill.name, b.skill.name));
   const agentLayers = resolveAgentLayers(input.scannedAgents ?? []);
   const agents = [...agentLayers.placed].sort((a, b) => compareSkillNames(a.agent.name, b.agent.name));

@@ -145,9 +145,13 @@ const settingsSchema = z
       .min(2, { error: 'must be at least 2 messages' }),
     tool_budget: z
       .number({ error: 'must be a number of tools' })
-      .int()
+      .int({ error: 'must be a whole number of tools' })
       .min(0, { error: 'must be 0 or more' }),
-    tool_budget_chars: z.number({ error: 'must be a number of characters' }).int().min(1000),
+    // Each check names its rule: the number's own message would be said of every failure (999 "is not a number").
+    tool_budget_chars: z
+      .number({ error: 'must be a number of characters' })
+      .int({ error: 'must be a whole number of characters' })
+      .min(1000, { error: 'must be at least 1000 characters' }),
     titles: z.enum(['prompt', 'model'], { error: 'must be prompt or model' }),
     tool_output: z.enum(['full', 'short', 'off'], { error: 'must be full, short or off' }),
     memory_files: z

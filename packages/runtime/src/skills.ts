@@ -34,13 +34,17 @@ function pathList(io: RuntimeIo, raw: Flags[string]): string[] {
 
 /**
  * Tools the graph provides itself, which an agent file may name in `tools` or `approve` without a skill declaring
- * them. (Kept here so loading the registry never imports the graph.)
+ * them, and which no skill tool may take the name of (the registry refuses it: `tool-name-clash`). Kept here so
+ * loading the registry never imports the graph.
  */
 export const BUILTIN_TOOLS: readonly string[] = [
   'load_skill',
   'read_reference',
   'task',
   'handoff',
+  'switch_model',
+  'find_tools',
+  'mcp_read_resource',
   'remember',
   'recall',
   'forget',
