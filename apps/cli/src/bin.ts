@@ -5,15 +5,24 @@ import module from 'node:module';
 // It must be on before the rest of the CLI loads, hence the dynamic imports below.
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
-const [{ guardProcessFailures, guardProcessOutput, outputExitCode, outputFailure, processIo }, { main }] =
-  await Promise.all([import('./io.js'), import('./main.js')]);
+const [
+  {
+    exitCodeAfterStrayFailures,
+    guardProcessFailures,
+    guardProcessOutput,
+    outputExitCode,
+    outputFailure,
+    processIo,
+  },
+  { main },
+] = await Promise.all([import('./io.js'), import('./main.js')]);
 
 // Output that cannot be written (`birdie logs | head -1`, `> /dev/full`) stops the command, not a stack trace.
 guardProcessOutput();
 // A skill tool's stray rejection or throw fails that tool's call, not the process (every session of `birdie acp`).
 guardProcessFailures();
 
-const code = await main(process.argv.slice(2), processIo());
+const code = exitCodeAfterStrayFailures(await main(process.argv.slice(2), processIo()));
 // Exit explicitly once stdout has drained: a lingering handle (a file watcher, an MCP child) must not keep a
 // finished command alive, and a piped reader must still get every byte. Output that failed never drains.
 if (outputFailure()) process.exit(outputExitCode(code));

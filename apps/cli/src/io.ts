@@ -193,6 +193,18 @@ export function logStrayFailuresTo(log: (line: string) => void): () => void {
   };
 }
 
+/** A rejection no tool claimed was logged: the command's result may be short of what it did not finish. */
+let unclaimedRejection = false;
+
+/**
+ * The exit code of a command that returned `code`: a command that reports success while a promise of birdie's own (or
+ * a library's) was rejected with nobody to handle it exits `EXIT_RUN` instead, as Node's default would have (it ended
+ * the process); a tool's stray failure is its call's and changes nothing here.
+ */
+export function exitCodeAfterStrayFailures(code: number): number {
+  return code === EXIT_OK && unclaimedRejection ? EXIT_RUN : code;
+}
+
 /** Installs the process's handlers of failures no code handled (bin.ts, once). */
 export function guardProcessFailures(): void {
   process.on('unhandledRejection', (reason) => strayFailure(reason, 'rejection'));
@@ -215,7 +227,8 @@ function strayFailure(error: unknown, kind: StrayFailureKind): void {
   }
   const stack = unseenEscaped(error instanceof Error ? (error.stack ?? reason) : reason, false);
   if (kind === 'rejection') {
-    strayFailureLog(`birdie: a promise was rejected and nothing handled it (ignored): ${stack}`);
+    unclaimedRejection = true;
+    strayFailureLog(`birdie: a promise was rejected and nothing handled it: ${stack}`);
     return;
   }
   strayFailureLog(`birdie: unexpected error: ${stack}`);

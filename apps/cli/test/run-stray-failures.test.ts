@@ -42,4 +42,23 @@ describe('birdie run and a node: tool that leaves a failure behind', { timeout: 
     const logs = await birdie(['logs', '--json'], { env: box.env, cwd: box.cwd });
     expect(JSON.parse(logs.stdout.trim().split('\n')[0]!)).toMatchObject({ status: 'ok' });
   });
+
+  it("a rejection no tool is behind (birdie's own, a library's) is logged and the command exits 1, not 0", async () => {
+    const env = await script(box.dir.path, 'plain', [{ text: 'hello' }]);
+    // Preloaded code that leaves a rejected promise nobody handles while the command runs (at its first write to
+    // stdout, the answer: the handlers are installed by then), not a tool's.
+    const code =
+      'const w = process.stdout.write.bind(process.stdout); let once = true; process.stdout.write = (...a) => ' +
+      "{ if (once) { once = false; Promise.reject(new Error('nobody handles this')); } return w(...a); };";
+    // NODE_OPTIONS splits on spaces: the module's text goes percent-encoded.
+    const stray = `data:text/javascript,${encodeURIComponent(code)}`;
+    const run = await birdie(['run', 'hi'], {
+      env: { ...box.env, ...env, NODE_OPTIONS: `--import=${stray}` },
+      cwd: box.cwd,
+    });
+    expect(run.stdout).toContain('hello');
+    expect(run.stderr).toContain('a promise was rejected and nothing handled it');
+    expect(run.stderr).toContain('nobody handles this');
+    expect(run.code).toBe(1);
+  });
 });
