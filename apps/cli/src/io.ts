@@ -178,7 +178,7 @@ type StrayFailureKind = 'rejection' | 'exception';
 type StrayFailureClaimer = (
   error: unknown,
   kind: StrayFailureKind,
-) => { tool: string; failedCall: boolean } | undefined;
+) => { tool: string; failedCall: boolean; shared?: true } | undefined;
 
 const CLAIM_STRAY_FAILURE = Symbol.for('birdie.claim-stray-failure');
 
@@ -221,7 +221,11 @@ function strayFailure(error: unknown, kind: StrayFailureKind): void {
   if (claim) {
     const what =
       kind === 'rejection' ? 'left a promise rejected that nothing handled' : 'threw from a callback';
-    const outcome = claim.failedCall ? 'its call failed' : 'after its call ended; ignored';
+    const outcome = claim.failedCall
+      ? 'its call failed'
+      : claim.shared
+        ? 'another call of its module was running, so no call is failed for it; ignored'
+        : 'after its call ended; ignored';
     strayFailureLog(`birdie: ${unseenEscaped(`${claim.tool} ${what}: ${reason}`, true)} (${outcome})`);
     return;
   }

@@ -9,6 +9,11 @@ export interface StrayFailureClaim {
   /** The tool's entrypoint as errors name it (`skill › tool (node:tools.mjs#fn)`). */
   tool: string;
   failedCall: boolean;
+  /**
+   * Another call of the same module was running: what the first call left in its scope (a queue or timer the module
+   * keeps) may be serving that one, so the failure fails neither call and is only logged.
+   */
+  shared?: true;
 }
 
 /** An unhandled promise rejection, or an exception thrown from a callback nobody called inside a `try`. */
@@ -24,7 +29,11 @@ const CLAIMER = Symbol.for('birdie.claim-stray-failure');
 /** One in-process `node:` call: its code (and every callback and promise it starts) runs in this scope. */
 export class NodeCallScope {
   #fail: ((error: EntrypointError) => void) | undefined;
-  constructor(readonly where: string) {}
+  /** `module`: the file the call's function comes from; its calls running at once are counted. */
+  constructor(
+    readonly where: string,
+    readonly module: string,
+  ) {}
 
   run<T>(fn: () => T): T {
     registerClaimer();
@@ -33,7 +42,18 @@ export class NodeCallScope {
 
   /** While the call runs: how a failure its code left behind ends it; `undefined` once it is over. */
   failWith(fail: ((error: EntrypointError) => void) | undefined): void {
+    if (fail && !this.#fail) running.set(this.module, (running.get(this.module) ?? 0) + 1);
+    if (!fail && this.#fail) {
+      const left = (running.get(this.module) ?? 1) - 1;
+      if (left > 0) running.set(this.module, left);
+      else running.delete(this.module);
+    }
     this.#fail = fail;
+  }
+
+  /** Whether another call of the same module is running beside this one. */
+  get shared(): boolean {
+    return (running.get(this.module) ?? 0) > (this.#fail ? 1 : 0);
   }
 
   fail(error: EntrypointError): boolean {
@@ -42,6 +62,9 @@ export class NodeCallScope {
     return true;
   }
 }
+
+/** How many calls of each module are running (in-process), by the module's file. */
+const running = new Map<string, number>();
 
 const scopes = new AsyncLocalStorage<NodeCallScope>();
 
@@ -56,6 +79,7 @@ const scopes = new AsyncLocalStorage<NodeCallScope>();
 export function claimStrayFailure(error: unknown, kind: StrayFailureKind): StrayFailureClaim | undefined {
   const scope = scopes.getStore();
   if (!scope) return undefined;
+  if (scope.shared) return { tool: scope.where, failedCall: false, shared: true };
   return { tool: scope.where, failedCall: scope.fail(strayFailure(scope.where, kind, error)) };
 }
 

@@ -112,7 +112,7 @@ export function nodeScheme(target: string, context: SchemeContext): Entrypoint {
       }
       // The call's code — the module's first import included — runs in a scope of its own, so that a failure it
       // leaves unhandled (a rejected promise, a throw from a timer) is this call's, not the process's end.
-      const scope = new NodeCallScope(where);
+      const scope = new NodeCallScope(where, file);
       if (!loading) {
         loading = scope.run(load);
         loading.catch(() => {
