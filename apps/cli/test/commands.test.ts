@@ -131,6 +131,32 @@ describe('birdie skills', () => {
     });
   });
 
+  it("list's DEFAULT is what new sessions start with: skills.enable and skills.disable count (scale report 8)", async () => {
+    expect((await cli(['config', 'add', 'skills.enable', 'echoer'])).code).toBe(0);
+    expect((await cli(['config', 'add', 'skills.disable', 'haiku-style'])).code).toBe(0);
+    const rows = (await cli(['skills', 'list', ...withSkills])).stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split(/\s{2,}/));
+    expect(rows.find((r) => r[0] === 'echoer')?.[3]).toBe('yes (skills.enable)');
+    expect(rows.find((r) => r[0] === 'haiku-style')?.[3]).toBe('no (skills.disable)');
+    expect(rows.find((r) => r[0] === 'sleeper')?.[3]).toBe('yes');
+    const json = (await cli(['skills', 'list', '--json', ...withSkills])).stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(json.find((s) => s.name === 'echoer')).toMatchObject({
+      enabledByDefault: false,
+      newSessions: true,
+      setBy: 'skills.enable',
+    });
+    expect(json.find((s) => s.name === 'haiku-style')).toMatchObject({
+      enabledByDefault: true,
+      newSessions: false,
+      setBy: 'skills.disable',
+    });
+  });
+
   it('new scaffolds a valid skill in the user folder whose tool runs', async () => {
     const created = await cli(['skills', 'new', 'git-helper']);
     expect(created.code).toBe(0);
