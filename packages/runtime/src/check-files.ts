@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { WorkspaceDeclarations } from '@birdie/registry';
+import { join, sep } from 'node:path';
+import type { LoadedRegistry, WorkspaceDeclarations } from '@birdie/registry';
 import type { AgentDefinition, Skill } from '@birdie/skill-parser';
 import { isAgentMessage } from './agents.js';
 import { allowedToolsWarnings } from './allowed-tools-check.js';
@@ -45,9 +45,11 @@ export async function checkSkillFiles(
 ): Promise<FileCheck> {
   const strict = options.strict === true;
   const targets = paths.map((p) => resolveFrom(io.cwd, p));
+  // `--strict` without paths: the folders birdie loads, each checked alone, and the layering as the registry made it.
+  let layered: LoadedRegistry | undefined;
   if (targets.length === 0 && strict) {
-    const registry = await openTrustedRegistry(io, flags);
-    for (const { layer, path } of registry.directories)
+    layered = await openTrustedRegistry(io, flags);
+    for (const { layer, path } of layered.directories)
       if (layer !== 'bundled' && (await stat(path).catch(() => undefined))?.isDirectory()) targets.push(path);
   }
   if (targets.length === 0) {
@@ -91,6 +93,18 @@ export async function checkSkillFiles(
     loaded += result.skills.length;
     checked.push(...result.skills);
     messages.push(...result.messages, ...(await problems(result.skills)));
+  }
+  if (layered) {
+    // Which skill wins a name is the layers' order (bundled → user → project → --skills-dir), not the order the
+    // folders were read in here: the registry's own clash and override findings, for the files checked.
+    const layering: ReadonlySet<string> = new Set([
+      REGISTRY_RULES.toolNameClash,
+      REGISTRY_RULES.skillOverridden,
+    ]);
+    const checkedFile = (file: string | undefined) =>
+      file !== undefined && targets.some((dir) => file === dir || file.startsWith(`${dir}${sep}`));
+    messages.push(...layered.messages.filter((m) => layering.has(m.ruleId ?? '') && checkedFile(m.file)));
+    return { messages, loaded, untrusted: [] };
   }
   // Two of these skills declaring one tool name: loaded together, one of the two would be refused.
   const together = snapshotFromSkills(checked).messages;
