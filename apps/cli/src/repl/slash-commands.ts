@@ -7,7 +7,10 @@ export const SLASH_COMMANDS: Array<[string, string]> = [
   ['/tool list', 'tools the model can call now'],
   ['/tool output full|short|off', 'how much of each tool result to show (default short)'],
   ['/skill list', 'skills and whether this session may use them'],
-  ['/skill enable|disable NAME…', 'change them for this session (saved; applies next turn)'],
+  [
+    '/skill enable|disable NAME',
+    'change it for this session (saved; applies next turn); several names at once too',
+  ],
   ['/skill reload', 're-read every skills folder'],
   ['/session new|switch ID|delete ID|list|info', 'manage sessions'],
   ['/session rename TITLE', "set this session's title"],
