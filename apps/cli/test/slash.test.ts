@@ -144,6 +144,28 @@ describe('slash commands', () => {
     expect(state.notices.join('\n')).toContain('skills reloaded: 6 skills');
   });
 
+  it("the reload notice shows the error the user's edit just caused first, not the same old ones (scale report 10)", async () => {
+    const skills = join(box.home, 'skills');
+    const noticeWith = async (text: string) => {
+      for (let i = 0; i < 400 && !state.notices.join('\n').includes(text); i++)
+        await new Promise((r) => setTimeout(r, 50));
+      return state.notices.join('\n');
+    };
+    for (const name of ['broken-a1', 'broken-a2', 'broken-a3', 'broken-a4']) {
+      await mkdir(join(skills, name), { recursive: true });
+      await writeFile(join(skills, name, 'SKILL.md'), 'no frontmatter\n');
+    }
+    expect(await noticeWith('4 errors')).toContain('broken-a1');
+    await mkdir(join(skills, 'zz-mine'), { recursive: true });
+    await writeFile(
+      join(skills, 'zz-mine', 'SKILL.md'),
+      '---\nname: zz-mine\ndescription: broken: colon\n---\n\nProse.\n',
+    );
+    const notice = await noticeWith('5 errors');
+    expect(notice).toContain('zz-mine/SKILL.md');
+    expect(notice).toContain('… 2 more');
+  });
+
   it('/tool output and /approval change modes and validate them', async () => {
     expect(await slash('/tool output off')).toContain('tool output: off');
     expect(state.toolMode).toBe('off');

@@ -83,10 +83,22 @@ export async function switchTo(state: ReplState, session: Session): Promise<void
   state.contextWindow = 0;
 }
 
+/** A diagnostic's identity across reloads: the same error in the same place is the same one. */
+const problemKey = (m: { file?: string; line?: number | null; column?: number | null; reason: string }) =>
+  `${m.file}:${m.line}:${m.column}:${m.reason}`;
+
 export function watchSkills(state: ReplState): void {
+  // The errors the user has seen already (at start, or in the last notice): a reload shows the new ones first, so the
+  // error an edit just caused is not folded into "… N more" behind the same old ones.
+  let seen = new Set(state.rt.registry.messages.filter((m) => m.fatal === true).map((m) => problemKey(m)));
   state.watcher = state.rt.registry.watch({
     onReload: (messages) => {
-      const fatal = messages.filter((m) => m.fatal === true);
+      const all = messages.filter((m) => m.fatal === true);
+      const fatal = [
+        ...all.filter((m) => !seen.has(problemKey(m))),
+        ...all.filter((m) => seen.has(problemKey(m))),
+      ];
+      seen = new Set(all.map((m) => problemKey(m)));
       const more =
         fatal.length > 3
           ? [`… ${fatal.length - 3} more: /skill reload or \`birdie skills check\` lists them`]
