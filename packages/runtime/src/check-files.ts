@@ -93,6 +93,11 @@ export async function checkSkillFiles(
     loaded += result.skills.length;
     checked.push(...result.skills);
     messages.push(...result.messages, ...(await problems(result.skills)));
+    // A folder with no skill file of its own: it, or its sub-folders, may be meant as skills that never load.
+    if (!skillFile) {
+      const { skillFolderProblems, skillsFolderProblems } = await import('./unloadable-skills.js');
+      messages.push(...(await skillFolderProblems(target)), ...(await skillsFolderProblems(target)));
+    }
   }
   if (layered) {
     // Which skill wins a name is the layers' order (bundled → user → project → --skills-dir), not the order the

@@ -31,8 +31,8 @@ export async function skillsListCommand({ io, values }: CommandContext): Promise
       kind: skill.kind,
       tools: skill.tools.map((t) => t.name),
       enabledByDefault,
-      newSessions: setting ? setting === 'skills.enable' : enabledByDefault,
-      ...(setting ? { setBy: setting } : {}),
+      // Only where the settings decide: elsewhere new sessions get `enabledByDefault`.
+      ...(setting ? { newSessions: setting === 'skills.enable', setBy: setting } : {}),
       layer: layer?.layer ?? '',
       dir: skill.dir,
     };
@@ -47,7 +47,7 @@ export async function skillsListCommand({ io, values }: CommandContext): Promise
       r.name,
       r.kind,
       r.tools.length ? r.tools.join(', ') : '-',
-      `${r.newSessions ? 'yes' : 'no'}${r.setBy ? ` (${r.setBy})` : ''}`,
+      `${(r.newSessions ?? r.enabledByDefault) ? 'yes' : 'no'}${r.setBy ? ` (${r.setBy})` : ''}`,
       r.layer,
       relativeIfInside(io.cwd, r.dir),
     ],
