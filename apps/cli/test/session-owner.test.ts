@@ -34,11 +34,15 @@ describe('a session of another user', { timeout: 60_000 }, () => {
     ];
     const results = await Promise.all(attempts.map((args) => cli(args)));
     for (const [i, result] of results.entries()) {
+      // With --json the refusal is also one JSON object on stdout (every --json command's failure, apps/cli README).
+      const json = attempts[i]!.includes('--json');
       expect({ args: attempts[i], ...result }).toEqual({
         args: attempts[i],
         code: 2,
         signal: null,
-        stdout: '',
+        stdout: json
+          ? `${JSON.stringify({ ok: false, error: { code: 'usage', message: refusal.slice('birdie: '.length, -1) } })}\n`
+          : '',
         stderr: refusal,
       });
     }

@@ -41,3 +41,7 @@ it('pins the exports of @birdie/skill-parser/unified', async () => {
 it('pins the exports of @birdie/skill-parser/json-schema', async () => {
   expect(Object.keys(await import('./json-schema.js')).sort()).toEqual(['schemaProblems']);
 });
+
+it('pins the exports of @birdie/skill-parser/visible-text', async () => {
+  expect(Object.keys(await import('./visible-text.js')).sort()).toEqual(['escapeInvisible']);
+});

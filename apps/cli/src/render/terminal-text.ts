@@ -1,5 +1,5 @@
 import { stripVTControlCharacters } from 'node:util';
-import { escapeInvisible } from '@birdie/graph/visible-text';
+import { escapeInvisible } from '@birdie/skill-parser/visible-text';
 import type { Output } from '../io.js';
 
 /** Control characters a terminal acts on, but the line feed and the tab. */
