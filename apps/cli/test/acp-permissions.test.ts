@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { methods, type RequestPermissionRequest } from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type AcpProcess, outline, startAcp } from './helpers/acp-client.js';
+import { type AcpProcess, outline, startAcp, stopAcp } from './helpers/acp-client.js';
 import { CLI_ROOT, type Sandbox, sandbox, TEST_SKILLS } from './helpers/env.js';
 
 const BUNDLED = join(CLI_ROOT, '..', '..', 'skills');
@@ -14,10 +14,7 @@ beforeEach(async () => {
   box = await sandbox({ BIRDIE_BUNDLED_SKILLS: BUNDLED });
 });
 afterEach(async () => {
-  for (const proc of running.splice(0)) {
-    proc.child.stdin?.end();
-    if (proc.child.exitCode === null) proc.child.kill('SIGKILL');
-  }
+  stopAcp(running);
   await box.cleanup();
 });
 

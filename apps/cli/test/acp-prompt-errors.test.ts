@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { methods } from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type AcpProcess, startAcp } from './helpers/acp-client.js';
+import { type AcpProcess, startAcp, stopAcp } from './helpers/acp-client.js';
 import { type BirdieProcess, birdie, startBirdie } from './helpers/birdie-process.js';
 import { type Sandbox, sandbox } from './helpers/env.js';
 import { jsonLines, STORE_SKILLS } from './helpers/sessions.js';
@@ -19,10 +19,7 @@ beforeEach(async () => {
   box = await sandbox();
 });
 afterEach(async () => {
-  for (const proc of running.splice(0)) {
-    proc.child.stdin?.end();
-    if (proc.child.exitCode === null) proc.child.kill('SIGKILL');
-  }
+  stopAcp(running);
   for (const other of others.splice(0)) other.kill('SIGKILL');
   await box.cleanup();
 });

@@ -3,7 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { methods } from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type AcpProcess, startAcp } from './helpers/acp-client.js';
+import { type AcpProcess, startAcp, stopAcp } from './helpers/acp-client.js';
 import { FIXTURES, type Sandbox, sandbox } from './helpers/env.js';
 
 // Exploratory report (acp), defect 3: a rejected promise a skill's `node:` tool left unhandled killed `birdie acp`
@@ -18,10 +18,7 @@ beforeEach(async () => {
   box = await sandbox();
 });
 afterEach(async () => {
-  for (const proc of running.splice(0)) {
-    proc.child.stdin?.end();
-    if (proc.child.exitCode === null) proc.child.kill('SIGKILL');
-  }
+  stopAcp(running);
   await box.cleanup();
 });
 

@@ -135,3 +135,11 @@ export function outline(proc: AcpProcess): string[] {
   }
   return lines;
 }
+
+/** Ends the `birdie acp` processes a test started (their stdin closed, killed if still running) and forgets them. */
+export function stopAcp(running: AcpProcess[]): void {
+  for (const proc of running.splice(0)) {
+    proc.child.stdin?.end();
+    if (proc.child.exitCode === null) proc.child.kill('SIGKILL');
+  }
+}
