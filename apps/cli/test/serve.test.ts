@@ -451,12 +451,13 @@ describe('the database for every command', { timeout: 60_000 }, () => {
         'channel-deliveries',
         'task-failures',
         'task-grants',
+        'task-origin',
       ],
     });
     expect(before.stdout).not.toContain('password');
     const migrated = await birdie(['db', 'migrate'], { env: fresh, cwd: box.cwd });
     expect(migrated.code, migrated.stderr).toBe(0);
-    expect(migrated.stdout).toMatch(/schema fresh_\d+: version 13 of 13, up to date/);
+    expect(migrated.stdout).toMatch(/schema fresh_\d+: version 14 of 14, up to date/);
     const after = await birdie(['db', 'status'], { env: fresh, cwd: box.cwd });
     expect(after.code).toBe(0);
   });

@@ -72,6 +72,29 @@ describe('scheduled tasks (the scheduler skill, birdie tasks, birdie start)', { 
     });
   });
 
+  it('a task still runs after the session that scheduled it was deleted (its run went with it)', async () => {
+    const at = new Date(Date.now() - 1000).toISOString();
+    const env = await withScript([
+      { match: '^go$', tool_calls: [{ name: 'schedule_task', args: { prompt: 'Water the plants.', at } }] },
+      { match: '^go$', text: 'scheduled' },
+      { match: 'Water the plants', text: 'watered' },
+    ]);
+    const run = await birdie(['run', '--enable', 'scheduler', '--yes', '--json', 'go'], { env, cwd: box.cwd });
+    expect(run.code, run.stderr).toBe(0);
+    const sessionId = (JSON.parse(run.stdout.trim().split('\n')[0]!) as { id: string }).id;
+    const deleted = await birdie(['sessions', 'delete', sessionId], { env, cwd: box.cwd });
+    expect(deleted.code, deleted.stderr).toBe(0);
+    const p = startBirdie(['start', '--json'], { env, cwd: box.cwd, timeoutMs: 60_000 });
+    await p.waitFor('stderr', /"event":"run-end","agent":"task 1"/);
+    p.kill('SIGTERM');
+    const ended = await p.exited;
+    expect(ended.stderr).toMatch(/"event":"run-end","agent":"task 1".*"status":"ok"/);
+    const json = JSON.parse(
+      (await birdie(['tasks', 'list', '--all', '--json'], { env: box.env, cwd: box.cwd })).stdout.trim(),
+    );
+    expect(json).toMatchObject({ id: 1, status: 'done' });
+  });
+
   it('a one-time task whose only run failed is listed `failed` with the error, not `done`, and is not run again', async () => {
     const at = new Date(Date.now() - 1000).toISOString();
     // No reply for the task's prompt: its run's model call fails.

@@ -186,7 +186,12 @@ export async function callMcpTool(
         },
         // The builtin tools reach the session's user's memory and tasks, as in the agent's turn (`turn.ts`).
         memoryStore: longTermMemory(store, session.userId),
-        taskStore: taskBook(host, runId, session.userId, () => host.policy.grants(session.id)),
+        taskStore: taskBook(host, {
+          runId,
+          userId: session.userId,
+          sessionId: session.id,
+          grants: () => host.policy.grants(session.id),
+        }),
       });
       await journal.finished({
         id,

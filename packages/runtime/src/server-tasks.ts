@@ -16,7 +16,7 @@ import {
 
 /**
  * The server session each task was scheduled from: a session numbered among its user's own (`USER~…`, the servers'
- * numbering), found through the run that scheduled the task. A task's origin never changes: each is looked up once.
+ * numbering). Tasks keep it; one scheduled before they did is found through the run that scheduled it, once.
  */
 export class TaskOrigins {
   private readonly known = new Map<number, string | undefined>();
@@ -25,15 +25,19 @@ export class TaskOrigins {
 
   /** The server session `task` was scheduled from; undefined for one scheduled elsewhere (`birdie run`, the REPL). */
   async serverSession(task: ScheduledTask): Promise<string | undefined> {
+    // Tasks keep their session (even once it is deleted); those scheduled before that are known by their run.
+    if (task.originSession !== undefined) return serverNumbered(task.originSession);
     if (task.createdByRun === undefined) return undefined;
     if (this.known.has(task.id)) return this.known.get(task.id);
     const run = await this.store.runs.get(task.createdByRun, task.userId);
-    // `~` is in no user id and in no session id but a server's per-user numbered one.
-    const session = run?.sessionId.includes('~') ? run.sessionId : undefined;
+    const session = run ? serverNumbered(run.sessionId) : undefined;
     this.known.set(task.id, session);
     return session;
   }
 }
+
+/** `~` is in no user id and in no session id but a server's per-user numbered one. */
+const serverNumbered = (sessionId: string) => (sessionId.includes('~') ? sessionId : undefined);
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 

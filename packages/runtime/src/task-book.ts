@@ -17,22 +17,30 @@ function record(t: ScheduledTask): TaskRecord {
   return { id: String(t.id), when: whenText(t), prompt: t.prompt, ...(t.agent ? { agent: t.agent } : {}) };
 }
 
-/**
- * The user's scheduled tasks as the builtin task tools see them. A request the model got wrong throws an Error whose
- * message tells it what to fix; a task remembers the run that scheduled it.
- */
-export function taskBook(
-  rt: Pick<Runtime, 'store' | 'registry'>,
-  runId: number,
+/** Where the model schedules from: the run, its session and that session's user. */
+export interface TaskSource {
+  runId: number;
   /** The session's user, who may not be the process's own (`birdie serve`, `birdie mcp --http`). */
-  userId: string,
+  userId: string;
+  /**
+   * The scheduling session: the task keeps it, so one scheduled through a server stays the server's after that
+   * session (and the run) is deleted.
+   */
+  sessionId: string;
   /**
    * The scheduling session's skill grants as they are when a task is made: the task keeps them, so `birdie start`
    * runs it with the skills the user enabled where they approved it (not only those the settings enable).
    */
-  grants?: () => Grants,
-): TaskBook {
+  grants?: () => Grants;
+}
+
+/**
+ * The user's scheduled tasks as the builtin task tools see them. A request the model got wrong throws an Error whose
+ * message tells it what to fix; a task remembers the run that scheduled it.
+ */
+export function taskBook(rt: Pick<Runtime, 'store' | 'registry'>, from: TaskSource): TaskBook {
   const { store } = rt;
+  const { runId, userId, sessionId, grants } = from;
   return {
     list: async () => (await store.tasks.list(userId)).map(record),
     async create(request: NewTaskRequest) {
@@ -87,6 +95,7 @@ export function taskBook(
         userId,
         prompt: request.prompt,
         createdByRun: runId,
+        originSession: sessionId,
         ...(grants ? { grants: grants() } : {}),
         ...(request.agent !== undefined ? { agent: request.agent } : {}),
         ...(request.schedule !== undefined ? { schedule: request.schedule } : {}),

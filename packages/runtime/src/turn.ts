@@ -300,7 +300,12 @@ async function leasedTurn(
       memoryFiles,
       memoryStore: longTermMemory(store, userId),
       // The scheduler skill's tools: tasks of this user, remembering this run as the one that scheduled them.
-      taskStore: taskBook(rt, runId, userId, () => rt.policy.grants(session.id)),
+      taskStore: taskBook(rt, {
+        runId,
+        userId,
+        sessionId: session.id,
+        grants: () => rt.policy.grants(session.id),
+      }),
       ...(options.files ? { files: options.files } : {}),
       ...(options.model ? { model: options.model } : {}),
       ...(options.handlers.mcp ? { mcp: options.handlers.mcp } : {}),

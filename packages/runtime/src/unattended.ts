@@ -164,6 +164,15 @@ async function applySettingSkills(rt: Runtime, kept: Session): Promise<void> {
 }
 
 /**
+ * The run that scheduled `task`, its runs' parent, while it is there: deleting the session that scheduled a task deletes
+ * that run, and the task goes on running without a parent.
+ */
+async function scheduledBy(rt: Runtime, task: ScheduledTask | undefined): Promise<number | undefined> {
+  if (task?.createdByRun === undefined) return undefined;
+  return (await rt.store.runs.get(task.createdByRun, task.userId)) ? task.createdByRun : undefined;
+}
+
+/**
  * One triggered run: a new session of the user (or the agent's kept one: `session: keep`), the agent (or the task's
  * agent), the firing's prompt; calls that need approval run only when the agent pre-approves the tool (the graph
  * applies `approve`), every other one is refused with a tool error and the refusal is in the run's log entry.
@@ -180,6 +189,7 @@ export async function runTriggered(
   },
 ): Promise<TriggeredRun> {
   const { place } = opts;
+  const parentRunId = await scheduledBy(rt, opts.task);
   const session = await triggeredSession(rt, firing, opts.agent, opts.task, place);
   opts.onStart?.({ sessionId: session.id });
   const agentName = opts.agent ?? opts.task?.agent;
@@ -206,7 +216,7 @@ export async function runTriggered(
     agent: opts.agent ?? null,
     trigger,
     ...(off ? { refusal: skillsOffMessage(off, opts.task) } : {}),
-    ...(opts.task?.createdByRun !== undefined ? { parentRunId: opts.task.createdByRun } : {}),
+    ...(parentRunId !== undefined ? { parentRunId } : {}),
     // The log says why the run was rejected: nobody could approve, and what would have let each call run.
     beforeLog: (result) => {
       if (refused.length > 0 && !result.error)

@@ -390,6 +390,16 @@ export const MIGRATIONS: readonly { name: string; sql: string }[] = [
     name: 'task-grants',
     sql: `ALTER TABLE tasks ADD COLUMN grants text;`,
   },
+  {
+    // The session that scheduled a task, kept after that session and its runs are deleted (SQLite v13); tasks
+    // scheduled before learn it from their run where that is still there.
+    name: 'task-origin',
+    sql: `
+  ALTER TABLE tasks ADD COLUMN origin_session text;
+  UPDATE tasks SET origin_session = (SELECT session_id FROM runs WHERE runs.id = tasks.created_by_run)
+    WHERE created_by_run IS NOT NULL;
+  `,
+  },
 ];
 
 export interface MigrationStatus {

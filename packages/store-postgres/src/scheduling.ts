@@ -60,8 +60,8 @@ export function createTasks(db: Db): TasksRepo {
     async create(task) {
       const t = checkTask(task);
       const { rows } = await db.query<TaskRow>(
-        `INSERT INTO tasks (user_id, agent, prompt, schedule, timezone, every_s, at, status, created_at, created_by_run, grants)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9, $10) RETURNING *`,
+        `INSERT INTO tasks (user_id, agent, prompt, schedule, timezone, every_s, at, status, created_at, created_by_run, grants, origin_session)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9, $10, $11) RETURNING *`,
         [
           t.userId,
           t.agent,
@@ -73,6 +73,7 @@ export function createTasks(db: Db): TasksRepo {
           Date.now(),
           t.createdByRun,
           t.grants,
+          t.originSession,
         ],
       );
       return toTask(rows[0]!);

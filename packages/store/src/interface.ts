@@ -461,6 +461,11 @@ export interface ScheduledTask {
   createdAt: Date;
   /** The run that scheduled it (the model's `schedule_task` call), when one did. */
   createdByRun?: number;
+  /**
+   * The session that scheduled it, when one did: kept after that session (and the run above) is deleted, so a task
+   * scheduled through a server stays the server's (`birdie serve` runs it; `birdie start` leaves it).
+   */
+  originSession?: string;
   /** When it stopped: ran (`at` tasks) or was cancelled. */
   endedAt?: Date;
   /** Why its run failed (status `failed`). */
@@ -481,6 +486,8 @@ export interface NewTask {
   every?: number;
   at?: Date;
   createdByRun?: number;
+  /** The session that scheduled it (see `ScheduledTask.originSession`). */
+  originSession?: string;
   /** The grants of the session that scheduled it (see `ScheduledTask.grants`). */
   grants?: Grants;
 }

@@ -305,3 +305,46 @@ describe('task-grants (v12)', () => {
     }
   });
 });
+
+describe('task-origin (v13)', () => {
+  it('gives older tasks the session of the run that scheduled them, and keeps a new task’s after its session goes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'birdie-store-v12-'));
+    dirs.push(dir);
+    const file = join(dir, 'birdie.db');
+    const db = new Database(file);
+    const before = MIGRATIONS.findIndex((sql) => sql.includes('ADD COLUMN origin_session'));
+    for (const sql of MIGRATIONS.slice(0, before)) db.exec(sql);
+    db.pragma(`user_version = ${before}`);
+    db.prepare(
+      `INSERT INTO sessions (id, user_id, day, seq, created_at, updated_at, scope) VALUES ('alice~1', 'alice', '2026-12-01', 1, 1000, 1000, 'alice')`,
+    ).run();
+    db.prepare(
+      `INSERT INTO runs (id, session_id, user_id, status, started_at) VALUES (7, 'alice~1', 'alice', 'ok', 1000)`,
+    ).run();
+    const insert = db.prepare(
+      `INSERT INTO tasks (user_id, prompt, every_s, status, created_at, created_by_run) VALUES ('alice', ?, 3600, 'active', 1000, ?)`,
+    );
+    insert.run('from a run', 7);
+    insert.run('run gone', 8);
+    insert.run('no run', null);
+    db.close();
+    const store = openStore({ file });
+    try {
+      const tasks = await store.tasks.list('alice');
+      expect(tasks.map((t) => [t.prompt, t.originSession])).toEqual([
+        ['from a run', 'alice~1'],
+        ['run gone', undefined],
+        ['no run', undefined],
+      ]);
+      const session = await store.sessions.create('alice');
+      const made = await store.tasks.create({ userId: 'alice', prompt: 'new', every: 60, originSession: session.id });
+      await store.sessions.delete(session.id, 'alice');
+      expect((await store.tasks.get(made.id, 'alice'))?.originSession).toBe(session.id);
+      await expect(
+        store.tasks.create({ userId: 'alice', prompt: 'bad', every: 60, originSession: '../x' }),
+      ).rejects.toMatchObject({ code: 'invalid-id' });
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -337,4 +337,11 @@ export const MIGRATIONS: readonly string[] = [
   // v12 (task-grants): the skill grants of the session that scheduled a task (JSON), which its runs get. Older tasks
   // have none and run with the skills the settings enable, as before.
   `ALTER TABLE tasks ADD COLUMN grants TEXT;`,
+  // v13 (task-origin): the session that scheduled a task, kept after that session and its runs are deleted; tasks
+  // scheduled before learn it from their run where that is still there.
+  `
+  ALTER TABLE tasks ADD COLUMN origin_session TEXT;
+  UPDATE tasks SET origin_session = (SELECT session_id FROM runs WHERE runs.id = tasks.created_by_run)
+    WHERE created_by_run IS NOT NULL;
+  `,
 ];

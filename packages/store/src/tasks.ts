@@ -19,12 +19,14 @@ export interface TaskRow {
   error: string | null;
   /** JSON text of the grants (v12); undefined in rows read before the column existed. */
   grants?: string | null;
+  /** The session that scheduled it (v13); undefined in rows read before the column existed. */
+  origin_session?: string | null;
 }
 
 export function createTasks(db: Db): SyncOf<TasksRepo> {
   const insert = db.prepare<unknown[], TaskRow>(
-    `INSERT INTO tasks (user_id, agent, prompt, schedule, timezone, every_s, at, status, created_at, created_by_run, grants)
-     VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?) RETURNING *`,
+    `INSERT INTO tasks (user_id, agent, prompt, schedule, timezone, every_s, at, status, created_at, created_by_run, grants, origin_session)
+     VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?) RETURNING *`,
   );
   const active = db.prepare<[string], TaskRow>(
     "SELECT * FROM tasks WHERE user_id = ? AND status = 'active' ORDER BY id",
@@ -53,6 +55,7 @@ export function createTasks(db: Db): SyncOf<TasksRepo> {
           Date.now(),
           t.createdByRun,
           t.grants,
+          t.originSession,
         ),
       );
       return toTask(row!);
@@ -107,6 +110,7 @@ export function toTask(row: TaskRow): ScheduledTask {
   if (row.every_s !== null) task.every = Number(row.every_s);
   if (row.at !== null) task.at = new Date(Number(row.at));
   if (row.created_by_run !== null) task.createdByRun = Number(row.created_by_run);
+  if (typeof row.origin_session === 'string') task.originSession = row.origin_session;
   if (row.ended_at !== null) task.endedAt = new Date(Number(row.ended_at));
   if (row.error !== null && row.error !== undefined) task.error = row.error;
   if (typeof row.grants === 'string') task.grants = grantsOf(row.grants);

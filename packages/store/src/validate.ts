@@ -2,7 +2,7 @@
 import { isAbsolute } from 'node:path';
 import { checkCount, checkKey, checkText } from './checks.js';
 import { StoreError } from './errors.js';
-import { validateUserId } from './ids.js';
+import { validateSessionId, validateUserId } from './ids.js';
 import type {
   AcquireOptions,
   FinishedStatus,
@@ -242,6 +242,7 @@ export function checkTask(t: NewTask): {
   every: number | null;
   at: number | null;
   createdByRun: number | null;
+  originSession: string | null;
   /** The grants as JSON text, or null. */
   grants: string | null;
 } {
@@ -271,6 +272,7 @@ export function checkTask(t: NewTask): {
     every: t.every ?? null,
     at: t.at === undefined ? null : t.at.getTime(),
     createdByRun: t.createdByRun ?? null,
+    originSession: t.originSession === undefined ? null : validateSessionId(t.originSession),
     grants: t.grants === undefined ? null : taskGrantsText(t.grants),
   };
 }

@@ -154,6 +154,25 @@ describe.each(backends)('$name', (backend) => {
       expect(await t.store.tasks.cancel(bad.id, 'alice')).toBe(false);
     });
 
+    it('keep the session that scheduled them after that session is deleted', async () => {
+      const session = await t.store.sessions.create('alice');
+      const task = await t.store.tasks.create({
+        userId: 'alice',
+        prompt: 'hourly',
+        every: 3600,
+        originSession: session.id,
+      });
+      expect(task.originSession).toBe(session.id);
+      await t.store.sessions.delete(session.id, 'alice');
+      expect((await t.store.tasks.get(task.id, 'alice'))?.originSession).toBe(session.id);
+      expect((await t.store.tasks.listActive()).find((x) => x.id === task.id)?.originSession).toBe(session.id);
+      const plain = await t.store.tasks.create({ userId: 'alice', prompt: 'plain', every: 60 });
+      expect(plain).not.toHaveProperty('originSession');
+      expect(
+        await codeOf(() => t.store.tasks.create({ userId: 'alice', prompt: 'x', every: 60, originSession: 'a b' })),
+      ).toBe('invalid-id');
+    });
+
     it('take exactly one of schedule, every and at', async () => {
       for (const bad of [
         { userId: 'alice', prompt: 'x' },
