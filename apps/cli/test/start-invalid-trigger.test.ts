@@ -48,7 +48,10 @@ describe('birdie start with a scheduled task that cannot run', { timeout: 90_000
       await store.close();
     }
     const scriptFile = join(box.dir.path, 'script.json');
-    await writeFile(scriptFile, JSON.stringify({ replies: Array.from({ length: 60 }, () => ({ text: 'ok' })) }));
+    await writeFile(
+      scriptFile,
+      JSON.stringify({ replies: Array.from({ length: 60 }, () => ({ text: 'ok' })) }),
+    );
     const p = startBirdie(['start', '--agents-dir', agents, '--json'], {
       env: { ...box.env, LLM_VENDOR: 'scripted', LLM_SCRIPT: scriptFile },
       cwd: box.cwd,

@@ -99,7 +99,9 @@ describe('update leaves out a trigger that cannot run, with invalid-trigger (REA
       leases: store.leases,
       triggers: {
         arm: (key, at) =>
-          failing && key.startsWith('flaky:') ? Promise.reject(new Error('database gone')) : store.triggers.arm(key, at),
+          failing && key.startsWith('flaky:')
+            ? Promise.reject(new Error('database gone'))
+            : store.triggers.arm(key, at),
         claim: (key, dueAt, lease) => store.triggers.claim(key, dueAt, lease),
       },
     }));
