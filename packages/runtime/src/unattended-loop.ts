@@ -287,6 +287,8 @@ export async function startUnattended(
         onChange: () => reschedule('agents'),
       });
       closers.push(() => watch.close());
+      // Watching once the loop is returned: an agent file written right after the table was printed is seen.
+      await watch.ready;
     }
     const poll = setInterval(async () => {
       const fresh = await source.tasks().catch(() => tasks);
