@@ -116,7 +116,7 @@ function notScheduled(name: string, why: string, task: ScheduledTask | undefined
   const mend = task
     ? `cancel it (birdie tasks cancel ${task.id}) and schedule it again`
     : 'fix its agent file (birdie agents check shows what is wrong)';
-  return `${name} is not scheduled: ${why}; ${mend}. The other agents and tasks run.`;
+  return `${name} is not scheduled: ${why}; ${mend}. The others run.`;
 }
 
 /**
