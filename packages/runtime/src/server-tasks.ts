@@ -9,6 +9,7 @@ import {
   type UnattendedOptions,
   type UnattendedSource,
 } from './unattended-loop.js';
+import { TASK_PREFIX } from './unattended.js';
 
 // A task the model schedules from a session of a server (`birdie serve`'s API, its chat channels, `birdie mcp --http`)
 // belongs to a token holder whose tools run in their workspace under the server's policy. The server runs it there;
@@ -42,6 +43,36 @@ const serverNumbered = (sessionId: string) => (sessionId.includes('~') ? session
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
+ * The server session each task was scheduled from (undefined: elsewhere), leaving out a task whose lookup fails (its
+ * run is another user's, or unreadable): whose it is cannot be told, so neither `birdie start` nor the server runs it.
+ * Each such task is said once (an `error` event naming it), and again only after it read fine in between; the other
+ * tasks are unaffected.
+ */
+async function originsOf(
+  origins: TaskOrigins,
+  tasks: readonly ScheduledTask[],
+  told: Set<number>,
+  onEvent: UnattendedOptions['onEvent'],
+): Promise<Array<{ task: ScheduledTask; session: string | undefined }>> {
+  const found: Array<{ task: ScheduledTask; session: string | undefined }> = [];
+  for (const task of tasks) {
+    try {
+      found.push({ task, session: await origins.serverSession(task) });
+      told.delete(task.id);
+    } catch (error) {
+      if (told.has(task.id)) continue;
+      told.add(task.id);
+      onEvent({
+        type: 'error',
+        id: `${TASK_PREFIX}${task.id}`,
+        error: `task ${task.id} is not run: the run that scheduled it (${task.createdByRun}) could not be read: ${errorText(error)}`,
+      });
+    }
+  }
+  return found;
+}
+
+/**
  * `birdie serve`'s tasks: every user's active tasks scheduled through a server, each run in a new session of its user,
  * in the workspace of the session that scheduled it (the user's, or that session's own with `serve.workspace:
  * session`), under the server's policy and approval mode; nothing there approves, so only pre-approved calls run. Every
@@ -59,13 +90,14 @@ export async function startServerTasks(
   // scheduled, the failure is logged once, and the next poll tries again.
   let known: ScheduledTask[] = [];
   let failing = false;
+  const unreadable = new Set<number>();
   return startUnattended(rt, options, {
     agents: false,
     async tasks() {
       try {
         const active = await rt.store.tasks.listActive();
-        const served = await Promise.all(active.map((task) => origins.serverSession(task)));
-        known = active.filter((_, i) => served[i] !== undefined);
+        const found = await originsOf(origins, active, unreadable, options.onEvent);
+        known = found.filter((f) => f.session !== undefined).map((f) => f.task);
         failing = false;
       } catch (error) {
         if (!failing)
@@ -99,12 +131,13 @@ export function ownTasks(
 ): UnattendedSource {
   const origins = new TaskOrigins(rt.store);
   const told = new Set<number>();
+  const unreadable = new Set<number>();
   return {
     agents: true,
     async tasks() {
       const own: ScheduledTask[] = [];
-      for (const task of await rt.store.tasks.list(rt.userId)) {
-        const session = await origins.serverSession(task);
+      const tasks = await rt.store.tasks.list(rt.userId);
+      for (const { task, session } of await originsOf(origins, tasks, unreadable, onEvent)) {
         if (session === undefined) own.push(task);
         else if (!told.has(task.id)) {
           told.add(task.id);

@@ -98,11 +98,26 @@ function reportSkillsOff(
   for (const notice of unattendedNotices(rt, agents, tasks)) onEvent({ type: 'skills-off', ...notice });
 }
 
+/** The triggers the scheduler runs: those it did not refuse. */
+const running = (triggers: readonly Trigger[], refused: ReadonlyArray<{ trigger: Trigger }>) =>
+  triggers.filter((t) => !refused.some((r) => r.trigger.id === t.id));
+
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** What a task records of a run that did not end `ok`: its status, its error, and the run to look up. */
 const runFailure = (result: TriggeredRun['result']) =>
   `${result.status}${result.error ? `: ${result.error}` : ''}${result.runId !== undefined ? ` (run ${result.runId})` : ''}`;
+
+/**
+ * What the log says of a trigger the scheduler refused (its timing cannot run): the agent or task, why, and how to
+ * mend it. A task's timing was checked when the model scheduled it: a bad one was stored by another writer.
+ */
+function notScheduled(name: string, why: string, task: ScheduledTask | undefined): string {
+  const mend = task
+    ? `cancel it (birdie tasks cancel ${task.id}) and schedule it again`
+    : 'fix its agent file (birdie agents check shows what is wrong)';
+  return `${name} is not scheduled: ${why}; ${mend}. The others run.`;
+}
 
 /**
  * The scheduler of one runtime: every firing runs through `runTriggered` (a new session, refused approvals), a
@@ -114,7 +129,7 @@ async function schedulerOf(
   options: UnattendedOptions,
   placeOf?: UnattendedSource['placeOf'],
 ) {
-  const { Scheduler } = await import('@birdie/scheduler');
+  const { isSchedulerError, Scheduler } = await import('@birdie/scheduler');
   const { onEvent } = options;
   let failures = 0;
   const taskOf = (id: string) =>
@@ -161,7 +176,13 @@ async function schedulerOf(
       });
     else if (event.type === 'queued') onEvent({ type: 'queued', id: event.trigger.id, label: event.label });
     else if (event.type === 'error')
-      onEvent({ type: 'error', id: event.trigger.id, error: errorText(event.error) });
+      onEvent({
+        type: 'error',
+        id: event.trigger.id,
+        error: isSchedulerError(event.error, 'invalid-trigger')
+          ? notScheduled(nameOf(event.trigger.id), event.error.message, taskOf(event.trigger.id))
+          : errorText(event.error),
+      });
     else if (event.type === 'run-end' && event.error)
       onEvent({ type: 'error', id: event.firing.trigger.id, error: errorText(event.error) });
   };
@@ -232,8 +253,9 @@ export async function startUnattended(
     const triggers = triggersOf(rt, tasks, withAgents);
     // Said before the first run: a run already due starts with `update`.
     reportSkillsOff(rt, onEvent, agentIds(triggers), reportTasks());
-    await scheduler.update(triggers);
-    const scheduled = triggers.map((trigger) => {
+    // A trigger that cannot run is left out (the scheduler said why); the others run.
+    const { refused } = await scheduler.update(triggers);
+    const scheduled = running(triggers, refused).map((trigger) => {
       const next = scheduler.next(trigger.id);
       return { name: nameOf(trigger.id), trigger, ...(next ? { next } : {}) };
     });
@@ -247,8 +269,9 @@ export async function startUnattended(
           tasks = await source.tasks();
           const next = triggersOf(rt, tasks, withAgents);
           reportSkillsOff(rt, onEvent, why === 'agents' ? agentIds(next) : [], reportTasks());
-          await scheduler.update(next);
-          if (why === 'agents') onEvent({ type: 'reloaded', ids: next.map((t) => t.id) });
+          const { refused } = await scheduler.update(next);
+          if (why === 'agents')
+            onEvent({ type: 'reloaded', ids: running(next, refused).map((t) => t.id) });
         } catch (error) {
           onEvent({ type: 'error', error: errorText(error) });
         }
@@ -264,6 +287,8 @@ export async function startUnattended(
         onChange: () => reschedule('agents'),
       });
       closers.push(() => watch.close());
+      // Watching once the loop is returned: an agent file written right after the table was printed is seen.
+      await watch.ready;
     }
     const poll = setInterval(async () => {
       const fresh = await source.tasks().catch(() => tasks);

@@ -1,7 +1,7 @@
 import { type Clock, systemClock } from './clock.js';
 import { dueTimes, missedSince, timingLabel } from './due.js';
 import { SchedulerError } from './errors.js';
-import type { Firing, FiringKind, SchedulerEvent, Trigger, TriggerStore } from './types.js';
+import type { Firing, FiringKind, SchedulerEvent, Trigger, TriggerStore, UpdateResult } from './types.js';
 import { type FileWatch, watchFiles } from './watch.js';
 
 export interface SchedulerOptions {
@@ -24,17 +24,30 @@ interface Entry {
   removed: boolean;
 }
 
-/** `invalid-trigger` for a trigger that could never run: no timing and no watch, or a timing `dueTimes` refuses. */
-function checkTrigger(trigger: Trigger): void {
+/**
+ * Why a trigger could never run (`invalid-trigger`): no timing and no watch, or a timing `dueTimes` refuses; undefined
+ * when it can.
+ */
+function triggerProblem(trigger: Trigger): SchedulerError | undefined {
   const kinds = (['schedule', 'every', 'at'] as const).filter((kind) => trigger[kind] !== undefined);
   if (kinds.length === 0 && !trigger.watch?.length)
-    throw new SchedulerError('invalid-trigger', `trigger ${trigger.id} needs schedule, every, at or watch`);
-  for (const kind of kinds)
-    dueTimes({
-      [kind]: trigger[kind],
-      ...(kind === 'schedule' && trigger.timezone ? { timezone: trigger.timezone } : {}),
-    });
+    return new SchedulerError('invalid-trigger', `trigger ${trigger.id} needs schedule, every, at or watch`);
+  try {
+    for (const kind of kinds)
+      dueTimes({
+        [kind]: trigger[kind],
+        ...(kind === 'schedule' && trigger.timezone ? { timezone: trigger.timezone } : {}),
+      });
+  } catch (error) {
+    return error instanceof SchedulerError
+      ? error
+      : new SchedulerError('invalid-trigger', String(error), { cause: error });
+  }
+  return undefined;
 }
+
+/** A trigger's definition as compared between updates: a changed one is restarted (or checked again). */
+const definitionOf = (trigger: Trigger) => JSON.stringify(trigger);
 
 const hasBusyCode = (error: unknown) =>
   typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'session-busy';
@@ -50,25 +63,53 @@ export class Scheduler {
   private readonly entries = new Map<string, Entry>();
   private readonly clock: Clock;
   private readonly pending = new Set<Promise<void>>();
+  /** The definition each invalid trigger was last refused with, so that it is said once, not at every update. */
+  private readonly told = new Map<string, string>();
   private stopped = false;
 
   constructor(private readonly options: SchedulerOptions) {
     this.clock = options.clock ?? systemClock;
   }
 
-  /** Starts (or keeps) these triggers and stops the others; a trigger whose definition changed is restarted. */
-  async update(triggers: readonly Trigger[]): Promise<void> {
+  /**
+   * Starts (or keeps) these triggers and stops the others; a trigger whose definition changed is restarted. Each
+   * trigger stands alone: one that cannot run (`invalid-trigger`) or fails to start (its store record, its watch) is
+   * not running, is returned in `refused`, and is an `error` event; the others run. An invalid trigger is said once
+   * per definition: given again unchanged it is refused without a second event, and runs once its definition is fixed.
+   */
+  async update(triggers: readonly Trigger[]): Promise<UpdateResult> {
     if (this.stopped) throw new SchedulerError('stopped', 'the scheduler was stopped');
-    // Every trigger is checked before anything changes: one that cannot run refuses the update as a whole.
-    for (const trigger of triggers) checkTrigger(trigger);
     const ids = new Set(triggers.map((t) => t.id));
     for (const [id, entry] of this.entries) {
       const next = triggers.find((t) => t.id === id);
-      if (!ids.has(id) || JSON.stringify(next) !== JSON.stringify(entry.trigger)) await this.remove(entry);
+      if (!ids.has(id) || definitionOf(next!) !== definitionOf(entry.trigger)) await this.remove(entry);
     }
+    for (const id of this.told.keys()) if (!ids.has(id)) this.told.delete(id);
+    const refused: UpdateResult['refused'] = [];
     for (const trigger of triggers) {
-      if (!this.entries.has(trigger.id)) await this.add(trigger);
+      if (this.entries.has(trigger.id)) continue;
+      const problem = triggerProblem(trigger);
+      if (problem) {
+        refused.push({ trigger, error: problem });
+        const definition = definitionOf(trigger);
+        if (this.told.get(trigger.id) !== definition) {
+          this.told.set(trigger.id, definition);
+          this.emit({ type: 'error', trigger, error: problem });
+        }
+        continue;
+      }
+      this.told.delete(trigger.id);
+      try {
+        await this.add(trigger);
+      } catch (error) {
+        // Forgotten, so that the next update starts it again rather than keep an entry that never fires.
+        const entry = this.entries.get(trigger.id);
+        if (entry) await this.remove(entry).catch(() => undefined);
+        refused.push({ trigger, error });
+        this.emit({ type: 'error', trigger, error });
+      }
     }
+    return { refused };
   }
 
   /** The trigger's next due time (of its timers); undefined for watch-only triggers. */

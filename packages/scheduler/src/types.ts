@@ -66,3 +66,12 @@ export type SchedulerEvent =
   | { type: 'skipped'; trigger: Trigger; label: string; dueAt: Date; reason: SkipReason }
   | { type: 'queued'; trigger: Trigger; label: string; dueAt: Date }
   | { type: 'error'; trigger: Trigger; error: unknown };
+
+/** What `Scheduler.update` did not start. */
+export interface UpdateResult {
+  /**
+   * The triggers given that are not running, with why: an `invalid-trigger` `SchedulerError`, or the failure that
+   * stopped its start (the store, a watch). Every update lists them again; the `error` event says each once.
+   */
+  refused: Array<{ trigger: Trigger; error: unknown }>;
+}
