@@ -472,7 +472,7 @@ describe('the database for every command', { timeout: 60_000 }, () => {
     );
     const configured = { ...rest, BIRDIE_HOME: home };
     const status = await birdie(['db', 'status', '--json'], { env: configured, cwd: box.cwd });
-    expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'postgres', current: 13, latest: 13 });
+    expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'postgres', current: 14, latest: 14 });
     const tokens = await birdie(['tokens', 'list', '--json'], { env: configured, cwd: box.cwd });
     expect(
       tokens.stdout
