@@ -1,6 +1,7 @@
 // `@birdie/graph/tool-approval`: when a skill's tool asks before a call, by the rule the agent's tools are built with —
 // for whoever describes a tool without building it (a server's skill listing), so that what it says is what a turn
-// does; and whether a session approval may answer a call that asks (never one an ask rule asks about).
+// does; whether a session approval may answer a call that asks (never one an ask rule asks about); and the command
+// pattern a question may offer to allow for the session.
 
 import { type Entrypoint, resolveEntrypoint } from '@birdie/entrypoints';
 import type { Skill, SkillTool } from '@birdie/skill-parser';
@@ -9,6 +10,7 @@ import { entrypointApproval } from './skill-tool.js';
 import type { ApprovalReason } from './tool.js';
 import type { ApprovalMode } from './types.js';
 
+export { suggestCommandPattern } from './command-pattern.js';
 export { sessionApprovalMayAnswer } from './session-approval.js';
 
 /** Why a call of `skill`'s `tool` asks under a session's approval mode, or null when it runs at once. */

@@ -43,33 +43,42 @@ export interface BirdieMcpServer {
  */
 export const MCP_LIMIT_ERROR = -32029;
 
-/** The approval question's form: one choice, as the REPL offers it (approve once, for this session, or reject). */
-const APPROVAL_FORM = {
-  type: 'object' as const,
-  properties: {
-    decision: {
-      type: 'string' as const,
-      title: 'Decision',
-      oneOf: [
-        { const: 'once', title: 'Approve once' },
-        { const: 'session', title: 'Approve for this session' },
-        { const: 'reject', title: 'Reject' },
-      ],
-      default: 'once',
+/**
+ * The approval question's form: one choice, as the REPL offers it — approve once, for this session what the question
+ * offers (the tool, or a shell command's pattern: never every command of a shell tool in one click), or reject.
+ */
+function approvalForm(offers: McpApprovalQuestion['offers']) {
+  return {
+    type: 'object' as const,
+    properties: {
+      decision: {
+        type: 'string' as const,
+        title: 'Decision',
+        oneOf: [
+          { const: 'once', title: 'Approve once' },
+          ...(offers.session ? [{ const: 'session', title: 'Approve for this session' }] : []),
+          ...(offers.pattern !== undefined
+            ? [{ const: 'pattern', title: `Approve ${offers.pattern} for this session` }]
+            : []),
+          { const: 'reject', title: 'Reject' },
+        ],
+        default: 'once',
+      },
     },
-  },
-};
+  };
+}
 
 /**
  * What the client's answer decides: `accept` with `once` (or no choice, from a client that shows no fields) runs the
- * call, with `session` runs it and approves the tool for the session; `reject`, anything unknown, decline and cancel
- * refuse it.
+ * call, with `session` runs it and approves the tool for the session, with `pattern` runs it and allows the offered
+ * command pattern for the session (either only if offered: `callMcpTool` checks); `reject`, anything unknown, decline
+ * and cancel refuse it.
  */
 function approvalAnswer(result: { action: string; content?: Record<string, unknown> }): McpApprovalAnswer {
   if (result.action !== 'accept') return result.action === 'cancel' ? 'cancel' : 'decline';
   const decision = result.content?.decision;
   if (decision === undefined || decision === 'once') return 'accept';
-  return decision === 'session' ? 'session' : 'decline';
+  return decision === 'session' || decision === 'pattern' ? decision : 'decline';
 }
 
 /**
@@ -232,7 +241,7 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
           params: {
             mode: 'form',
             message,
-            requestedSchema: APPROVAL_FORM,
+            requestedSchema: approvalForm(question.offers),
           },
         },
         types.ElicitResultSchema,

@@ -18,14 +18,29 @@ export interface McpApprovalQuestion {
   description: string;
   reason: ApprovalReason;
   args: Readonly<Record<string, unknown>>;
+  /**
+   * What the question may offer beyond once: `session`, the whole tool for the rest of the session (never for a raw
+   * shell command, where it would allow every later command in one click — the REPL asks a typed confirmation for
+   * that, a form cannot — nor for a call an ask rule asks about); `pattern`, the session rule for this command's kind
+   * (`run_bash(git status *)`), when one is safe to offer.
+   */
+  offers: { session: boolean; pattern?: string };
 }
 
 /**
  * `accept` runs the call; `session` runs it and approves its tool for the rest of the session (as the REPL's "yes,
- * for this session"); anything else refuses it. `unavailable`: the client cannot be asked (no elicitation);
- * `too-long`: the question would be longer than `APPROVAL_QUESTION_MAX`, so it was not asked.
+ * for this session"); `pattern` runs it and allows the offered command pattern for the rest of the session; each only
+ * when the question offered it, else it counts as `accept`. Anything else refuses it. `unavailable`: the client cannot
+ * be asked (no elicitation); `too-long`: the question would be longer than `APPROVAL_QUESTION_MAX`, so it was not asked.
  */
-export type McpApprovalAnswer = 'accept' | 'session' | 'decline' | 'cancel' | 'unavailable' | 'too-long';
+export type McpApprovalAnswer =
+  | 'accept'
+  | 'session'
+  | 'pattern'
+  | 'decline'
+  | 'cancel'
+  | 'unavailable'
+  | 'too-long';
 
 /**
  * The longest approval question sent to a client, in characters. A call is only approved as the user saw it, whole;
@@ -56,11 +71,33 @@ export interface McpToolCallOptions {
   /** What started the run, for the run log (`mcp claude-ai`). */
   trigger: string;
   /**
-   * The session's approvals of whole tools ("for this session"), each bound to the file that declared the tool, as
-   * the agent keeps them in its thread: a tool in it runs without asking while its file is unchanged; an answer
-   * `session` adds to it.
+   * The session's approvals ("for this session"), each bound to the file that declared the tool, as the agent keeps
+   * them in its thread: a whole tool in it runs without asking while its file is unchanged, a command pattern allows
+   * the commands it covers; an answer `session` or `pattern` adds to it.
    */
   approvals?: SessionApproval[];
+}
+
+/**
+ * What a question may offer for the session, given whether the session keeps approvals (`keeps`: the tool's file
+ * digest, undefined when nothing can be kept): nothing for a call an ask rule asks about (no session approval answers
+ * it); for a raw shell command, its command pattern only (one click must not allow every later command), none under
+ * the mode `always` (an allow pattern never lifts that mode); otherwise the whole tool.
+ */
+async function sessionOffers(
+  tool: DeclaredTool,
+  args: Readonly<Record<string, unknown>>,
+  reason: ApprovalReason,
+  keeps: string | undefined,
+): Promise<McpApprovalQuestion['offers']> {
+  const { sessionApprovalMayAnswer, suggestCommandPattern } = await import('@birdie/graph/tool-approval');
+  if (keeps === undefined || !sessionApprovalMayAnswer(reason)) return { session: false };
+  const shell = tool.raw === true || reason === 'raw-command';
+  if (!shell) return { session: true };
+  const command = typeof args.command === 'string' ? args.command : undefined;
+  const pattern =
+    command !== undefined && reason !== 'mode-always' ? suggestCommandPattern(command, tool.name) : undefined;
+  return { session: false, ...(pattern ? { pattern } : {}) };
 }
 
 /** How long a call waits for the session's lease (one writer per session: calls of one connection run in turn). */
@@ -88,8 +125,15 @@ export async function callMcpTool(
   const { session, signal } = options;
   await host.loadGrants(session);
   const snapshot = host.registry.current();
-  const { createSkillTool, TOOL_LIMITS, callApproval, describeRule, approvalSource, approvedForSession } =
-    await import('@birdie/graph/tools');
+  const {
+    createSkillTool,
+    TOOL_LIMITS,
+    callApproval,
+    compileRules,
+    describeRule,
+    approvalSource,
+    approvedForSession,
+  } = await import('@birdie/graph/tools');
   let tool: DeclaredTool | undefined;
   const entry = snapshot.getTool(name);
   if (entry && host.policy.isToolAllowed(session.id, name, snapshot))
@@ -112,12 +156,19 @@ export async function callMcpTool(
   const built = tool.build(args);
   if (!built.ok) return { ok: false, content: built.error };
   const { invocation } = built;
+  const source = approvalSource(tool, snapshot);
+  // The command patterns the user allowed for the session, as the agent's session rules: bound to the tool's file.
+  const sessionPatterns = (approvals ?? []).flatMap((a) =>
+    a.pattern !== undefined && a.tool === tool.name && source !== undefined && a.source === source
+      ? [{ pattern: a.pattern, effect: 'allow' as const, source: { kind: 'session' as const } }]
+      : [],
+  );
   const decision = callApproval({
     tool,
     invocation,
     approval: host.approval,
     askRawCommands: host.askRawCommands,
-    rules: host.rules,
+    rules: sessionPatterns.length ? compileRules([...host.rules.rules, ...sessionPatterns]) : host.rules,
     // Path rules match the real path inside the session's folder, as in the agent's turn.
     root: options.cwd,
     ...(approvals ? { approvedForSession: (t) => approvedForSession(approvals, t, snapshot) } : {}),
@@ -142,24 +193,31 @@ export async function callMcpTool(
         return refusal(error, runId);
       }
       if (decision.reason !== null) {
+        const offers = await sessionOffers(tool, invocation.args, decision.reason, approvals && source);
         const answer = await options.ask({
           tool: tool.name,
           ...(tool.skill ? { skill: tool.skill } : {}),
           description: invocation.describe(decision.reason),
           reason: decision.reason,
           args: invocation.args,
+          offers,
         });
-        if (answer === 'session' && approvals) {
-          const source = approvalSource(tool, snapshot);
-          if (source !== undefined)
-            approvals.push({
-              tool: tool.name,
-              ...(tool.skill ? { skill: tool.skill } : {}),
-              source,
-              at: new Date().toISOString(),
-            });
-        }
-        if (answer !== 'accept' && answer !== 'session') {
+        // Only what was offered is kept: a client answering a choice the form did not hold approves this call alone.
+        const kept =
+          answer === 'session' && offers.session
+            ? {}
+            : answer === 'pattern' && offers.pattern !== undefined
+              ? { pattern: offers.pattern }
+              : undefined;
+        if (kept && approvals && source !== undefined)
+          approvals.push({
+            tool: tool.name,
+            ...(tool.skill ? { skill: tool.skill } : {}),
+            source,
+            ...kept,
+            at: new Date().toISOString(),
+          });
+        if (answer !== 'accept' && answer !== 'session' && answer !== 'pattern') {
           status = 'rejected';
           error =
             answer === 'unavailable'
