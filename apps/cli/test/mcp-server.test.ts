@@ -274,6 +274,22 @@ describe('birdie mcp --http', { timeout: 180_000 }, () => {
         body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list', params: {} }),
       });
       expect(response.status).toBe(404);
+      // The session is the user's, not the one token's: another token of Alice's uses it (as her sessions in
+      // `birdie serve`), so a token rotated mid-session does not cut her client off.
+      const again = await makeToken('alice', { env: box.env, cwd: box.cwd });
+      const listed = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${again}`,
+          'mcp-session-id': transport.sessionId!,
+          'mcp-protocol-version': '2025-06-18',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'tools/list', params: {} }),
+      });
+      expect(listed.status).toBe(200);
+      expect(await listed.text()).toContain('"shout"');
     } finally {
       await c.close();
     }

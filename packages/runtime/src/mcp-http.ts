@@ -14,7 +14,7 @@ export interface McpHttpOptions {
   now?: () => number;
 }
 
-/** An MCP session over HTTP: its transport, the token holder who opened it, and when it was last used. */
+/** An MCP session over HTTP: its transport, the user whose token opened it, and when it was last used. */
 interface Connection {
   transport: WebStandardStreamableHTTPServerTransport;
   userId: string;
@@ -30,8 +30,9 @@ const json = (status: number, code: number, message: string) =>
 
 /**
  * `birdie mcp --http`: the MCP streamable HTTP transport at `/mcp` behind the bearer tokens of `birdie serve`. Each
- * MCP session (`Mcp-Session-Id`) is one token holder's, its calls logged in a birdie session of that user and run in
- * the user's workspace; another token cannot use it (404, as an unknown session). The host must have been opened with
+ * MCP session (`Mcp-Session-Id`) is one user's (the user of the token that opened it), its calls logged in a birdie
+ * session of that user and run in the user's workspace; any token of that user may use it, another user's cannot
+ * (404, as an unknown session). The host must have been opened with
  * `http: true` (the operator's policy, the sandbox forced). Listen with the endpoint's `listen`; `close` ends every
  * MCP session.
  *
