@@ -163,6 +163,30 @@ describe('birdie acp: an ask rule always asks, whatever the session allowed (rep
   });
 });
 
+describe('birdie acp: a question an ask rule asks offers no "allow for this session"', () => {
+  it('only Allow once and Reject: no session grant could answer the next such call, so none is offered', async () => {
+    await askRules('run_command(git push *)');
+    const env = await script([
+      { match: 'push', tool_calls: [{ name: 'run_command', args: { command: 'git push origin main' } }] },
+      { match: 'push', text: 'Tried.' },
+      { match: 'plain', tool_calls: [{ name: 'run_command', args: { command: 'touch plain.txt' } }] },
+      { match: 'plain', text: 'Touched.' },
+    ]);
+    const proc = startAcp(box, ['--skills-dir', TEST_SKILLS], env);
+    running.push(proc);
+    const sessionId = await session(proc);
+    proc.answer = answerBy(() => 'reject');
+    await prompt(proc, sessionId, 'push');
+    await prompt(proc, sessionId, 'plain');
+    const offered = proc.log.flatMap((e) =>
+      e.kind === 'permission' ? [e.request.options.map((o) => o.optionId).join(' ')] : [],
+    );
+    // The ask rule's question, then a plain raw command's (which the session may still be allowed).
+    expect(offered).toEqual(['allow-once reject', 'allow-once allow-session reject']);
+    expect(await proc.end()).toBe(0);
+  });
+});
+
 describe('birdie acp: session/cancel ends a turn whose permission request is open (report defect 4)', () => {
   it('the prompt answers cancelled without the editor answering the request, and the session takes the next prompt', async () => {
     const env = await script([

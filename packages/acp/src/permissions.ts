@@ -96,10 +96,15 @@ export async function askPermissions(
       .catch((): RequestPermissionResponse => ({ outcome: { outcome: 'cancelled' } }));
     const chosen = answer.outcome.outcome === 'selected' ? answer.outcome.optionId : undefined;
     if (chosen === ALLOW_ONCE) decisions[request.id] = { type: 'approve' };
-    else if (chosen === ALLOW_SESSION && identity !== undefined) {
-      ask.grants.grant(request.tool, identity);
-      // Kept with the session by the agent too, bound to the skill file: it holds after the session is loaded again.
-      decisions[request.id] = { type: 'approve', scope: 'session' };
+    else if (chosen === ALLOW_SESSION) {
+      if (identity !== undefined && offersSession(request, identity)) {
+        ask.grants.grant(request.tool, identity);
+        // Kept with the session by the agent too, bound to the skill file: it holds after the session is loaded again.
+        decisions[request.id] = { type: 'approve', scope: 'session' };
+      } else {
+        // Not offered (an ask rule's question, a tool that cannot be bound): the answer allows this call only.
+        decisions[request.id] = { type: 'approve' };
+      }
     } else if (chosen === undefined) {
       decisions[request.id] = { type: 'reject', message: 'The user cancelled the turn.' };
     } else decisions[request.id] = { type: 'reject', message: 'The user rejected this call in the editor.' };
@@ -126,10 +131,18 @@ function diffContent(request: ApprovalRequest, cwd: string): { content?: ToolCal
   return content.length > 0 ? { content } : {};
 }
 
+/**
+ * Whether the question offers allowing the tool for the session: only when the grant can be bound to the skill file
+ * (`identity`) and could answer a later call — never for a call an ask rule asks about, which asks every time.
+ */
+function offersSession(request: ApprovalRequest, identity: string | undefined): boolean {
+  return identity !== undefined && sessionApprovalMayAnswer(request.reason);
+}
+
 function optionsFor(request: ApprovalRequest, identity: string | undefined): PermissionOption[] {
   return [
     { optionId: ALLOW_ONCE, name: 'Allow once', kind: 'allow_once' },
-    ...(identity !== undefined
+    ...(offersSession(request, identity)
       ? [
           {
             optionId: ALLOW_SESSION,
