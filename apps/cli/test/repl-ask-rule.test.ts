@@ -54,4 +54,41 @@ describe('an ask rule asks in the REPL whatever the batch approved for the sessi
     await t.submit('/exit');
     expect(await t.exited).toBe(0);
   });
+
+  it("the question an ask rule makes offers no 'for this session' (no session approval answers such a call)", async () => {
+    const box = repl.box;
+    await writeFile(
+      join(box.home, 'config.json'),
+      JSON.stringify({ settings: { permissions: { ask: ['write_file(path=.github/**)'] } } }),
+    );
+    await mkdir(join(box.cwd, '.github'), { recursive: true });
+    const script = join(box.dir.path, 'script-one.json');
+    await writeFile(
+      script,
+      JSON.stringify({
+        replies: [
+          { tool_calls: [{ name: 'write_file', args: { path: '.github/ci.yml', content: 'x' } }] },
+          { text: 'Left it.' },
+        ],
+      }),
+    );
+    const t = repl.start(['--enable', 'filesystem'], {
+      env: { LLM_VENDOR: 'scripted', LLM_SCRIPT: script },
+    });
+    await t.expect('/help for commands');
+    const mark = t.mark;
+    await t.submit('write ci');
+    await t.expect('write_file (filesystem) needs approval');
+    await t.approvalReady();
+    const question = t.text.slice(mark);
+    expect(question).toContain('Yes, approve once');
+    expect(question).not.toContain('for this session');
+    t.write('n');
+    await t.expect('Message for the model');
+    t.write('\r');
+    await t.expect('Left it.');
+    expect(existsSync(join(box.cwd, '.github', 'ci.yml'))).toBe(false);
+    await t.submit('/exit');
+    expect(await t.exited).toBe(0);
+  });
 });

@@ -30,6 +30,11 @@ export interface ApprovalQuestionOptions {
   prefixPattern?: string;
   /** Whether `a` approves every command of a shell tool (the label says so; the caller asks to confirm). */
   shell?: boolean;
+  /**
+   * False when no session approval could answer a later call like this one (an ask rule asks about it): the
+   * question then offers neither the tool nor a command pattern for the session.
+   */
+  lasting?: boolean;
   /** The clock the guard reads (injected by tests); `Date.now` by default. */
   now?: () => number;
   guardMs?: number;
@@ -47,9 +52,10 @@ interface Choice {
 export const READY_HINT = 'y/e/n answer at once';
 
 function choicesFor(tool: string, options: ApprovalQuestionOptions): Choice[] {
+  const lasting = options.lasting !== false;
   return [
     { value: 'once', key: 'y', label: 'Yes, approve once', lasting: false },
-    ...(options.prefixPattern
+    ...(lasting && options.prefixPattern
       ? [
           {
             value: 'prefix' as const,
@@ -59,14 +65,18 @@ function choicesFor(tool: string, options: ApprovalQuestionOptions): Choice[] {
           },
         ]
       : []),
-    {
-      value: 'session',
-      key: 'a',
-      label: options.shell
-        ? `Approve every ${tool} command for this session (a, then Enter, then confirm)`
-        : `Approve ${tool} for this session (a, then Enter)`,
-      lasting: true,
-    },
+    ...(lasting
+      ? [
+          {
+            value: 'session' as const,
+            key: 'a',
+            label: options.shell
+              ? `Approve every ${tool} command for this session (a, then Enter, then confirm)`
+              : `Approve ${tool} for this session (a, then Enter)`,
+            lasting: true,
+          },
+        ]
+      : []),
     { value: 'edit', key: 'e', label: 'Edit the arguments', lasting: false },
     { value: 'reject', key: 'n', label: 'No, reject with a message for the model', lasting: false },
   ];

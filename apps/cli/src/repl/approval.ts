@@ -1,4 +1,5 @@
 import type { ApprovalDecision, ApprovalRequest } from '@birdie/graph';
+import { sessionApprovalMayAnswer } from '@birdie/graph/tool-approval';
 import {
   type ApprovalAnswer,
   approvalOffer,
@@ -51,7 +52,8 @@ async function askOne(
   prompts: typeof import('@clack/prompts'),
 ): Promise<ApprovalAnswer> {
   const opts = { input: io.stdin, output: io.stdout };
-  const offer = await approvalOffer(request);
+  // A call an ask rule asks about is asked every time: nothing for the session is offered (no grant answers it).
+  const offer = { ...(await approvalOffer(request)), lasting: sessionApprovalMayAnswer(request.reason) };
   let answer: ApprovalChoiceAnswer;
   for (;;) {
     answer = await askApprovalChoice(io, style, request.tool, await approvalBox(request), offer);
