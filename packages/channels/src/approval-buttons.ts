@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ApprovalDecision, ApprovalRequest } from '@birdie/graph';
+import { sessionApprovalMayAnswer } from '@birdie/graph/tool-approval';
 import { escapeInvisible } from '@birdie/graph/visible-text';
 import type { Button } from './chat.js';
 
@@ -103,7 +104,9 @@ function shownWhole(request: ApprovalRequest): boolean {
 
 /** The buttons a question offers: all of them for a call shown whole, else only Reject. */
 function offered(request: ApprovalRequest): Action[] {
-  return shownWhole(request) ? (Object.keys(ACTIONS) as Action[]) : ['r'];
+  if (!shownWhole(request)) return ['r'];
+  // A call an ask rule asks about is asked every time: no session approval answers it, so none is offered.
+  return sessionApprovalMayAnswer(request.reason) ? ['a', 's', 'r'] : ['a', 'r'];
 }
 
 function longestBacktickRun(text: string): number {
