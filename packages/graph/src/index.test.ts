@@ -70,6 +70,7 @@ describe('public exports', () => {
       'describeRule',
       'describeToolError',
       'readReferenceFile',
+      'readableReferenceFiles',
     ]);
   });
 });

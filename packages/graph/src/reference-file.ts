@@ -1,17 +1,28 @@
-import { open, realpath } from 'node:fs/promises';
+import { open, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Skill } from '@birdie/skill-parser';
 
+type ReferenceSkill = Pick<Skill, 'name' | 'dir' | 'resources'>;
+
 /**
- * One reference file of a skill (`read_reference`, `birdie mcp`'s `skill://NAME/FILE` resources): the file must be in
- * the skill's resource list and resolve (symlinks followed) inside the skill folder; the text is capped at
- * `maxChars`, `more` saying how many bytes were left out. Throws with a message for the reader otherwise.
+ * One reference file of a skill (`read_reference`, `birdie mcp`'s `skill://NAME/FILE` resources): the file must pass
+ * `referenceFilePath`; the text is capped at `maxChars`, `more` saying how many bytes were left out. Throws with a
+ * message for the reader otherwise.
  */
 export async function readReferenceFile(
-  skill: Pick<Skill, 'name' | 'dir' | 'resources'>,
+  skill: ReferenceSkill,
   name: string,
   maxChars: number,
 ): Promise<{ text: string; more: number }> {
+  return readCapped(await referenceFilePath(skill, name), maxChars);
+}
+
+/**
+ * Where a reference file of the skill is read from: it must be in the skill's resource list, resolve (symlinks
+ * followed) inside the skill folder and be a file there now. Throws with a message for the reader otherwise. The one
+ * rule for what a read serves, so that a listing of the files (`readableReferenceFiles`) offers nothing a read refuses.
+ */
+export async function referenceFilePath(skill: ReferenceSkill, name: string): Promise<string> {
   const file = name.replace(/\\/g, '/').replace(/^\.\//, '');
   if (file.includes('\0')) throw new Error('Refused: the file name contains a NUL byte.');
   if (!skill.resources.includes(file)) {
@@ -19,10 +30,37 @@ export async function readReferenceFile(
       `"${file}" is not a reference file of ${skill.name}. Files: ${skill.resources.join(', ') || '(none)'}`,
     );
   }
-  const root = await realpath(skill.dir);
-  const target = await realpath(resolve(skill.dir, file));
+  return located(await realpath(skill.dir), skill, file);
+}
+
+/**
+ * The skill's reference files a read serves (`referenceFilePath` accepts them), in the resource list's order: a file
+ * listed when the skill was loaded but since gone, now a folder, or a symlink leading out of the folder is left out.
+ */
+export async function readableReferenceFiles(skill: ReferenceSkill): Promise<string[]> {
+  if (skill.resources.length === 0) return [];
+  const root = await realpath(skill.dir).catch(() => undefined);
+  if (root === undefined) return [];
+  const served = await Promise.all(
+    skill.resources.map((file) =>
+      located(root, skill, file).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
+  return skill.resources.filter((_, i) => served[i]);
+}
+
+/** The real path of a listed file, given the skill folder's real path (`root`); throws why it is not served. */
+async function located(root: string, skill: ReferenceSkill, file: string): Promise<string> {
+  const target = await realpath(resolve(skill.dir, file)).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') throw new Error(`"${file}" of ${skill.name} no longer exists.`);
+    throw error;
+  });
   if (!inside(root, target)) throw new Error(`Refused: "${file}" resolves outside the skill folder.`);
-  return readCapped(target, maxChars);
+  if (!(await stat(target)).isFile()) throw new Error(`"${file}" of ${skill.name} is not a file.`);
+  return target;
 }
 
 function inside(root: string, target: string): boolean {

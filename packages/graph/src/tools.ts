@@ -7,7 +7,7 @@ export { type CallApproval, type CallApprovalInput, callApproval } from './call-
 export { checkToolArgs } from './json-args.js';
 export { TOOL_LIMITS, type ToolLimits } from './limits.js';
 export { McpManager, type McpManagerOptions } from './mcp-manager.js';
-export { readReferenceFile } from './reference-file.js';
+export { readableReferenceFiles, readReferenceFile } from './reference-file.js';
 export { compileRules, describeMiss, describeRule, type RuleSet } from './rule-set.js';
 export { createSkillTool, describeToolError, type SkillToolOptions } from './skill-tool.js';
 export type {

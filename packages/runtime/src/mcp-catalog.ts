@@ -74,22 +74,29 @@ function knowledgeSkills(host: McpHost, sessionKey: string): Skill[] {
   return host.policy.allowedSkills(sessionKey).filter((skill) => skill.kind === 'knowledge');
 }
 
-/** The session's knowledge skills as resources, each with its reference files. */
-export function listResources(host: McpHost, sessionKey: string): McpResourceListing[] {
-  return knowledgeSkills(host, sessionKey).flatMap((skill) => [
-    {
-      uri: `skill://${skill.name}`,
-      name: skill.name,
-      description: skill.description,
-      mimeType: 'text/markdown',
-    },
-    ...skill.resources.map((file) => ({
-      uri: `skill://${skill.name}/${file}`,
-      name: `${skill.name}/${file}`,
-      description: `a reference file of the ${skill.name} skill`,
-      mimeType: mimeOf(file),
-    })),
-  ]);
+/**
+ * The session's knowledge skills as resources, each with the reference files a read of it serves
+ * (`readableReferenceFiles`: the rule `readResource` reads by), so nothing listed is then refused.
+ */
+export async function listResources(host: McpHost, sessionKey: string): Promise<McpResourceListing[]> {
+  const { readableReferenceFiles } = await import('@birdie/graph/tools');
+  const listed = await Promise.all(
+    knowledgeSkills(host, sessionKey).map(async (skill) => [
+      {
+        uri: `skill://${skill.name}`,
+        name: skill.name,
+        description: skill.description,
+        mimeType: 'text/markdown',
+      },
+      ...(await readableReferenceFiles(skill)).map((file) => ({
+        uri: `skill://${skill.name}/${file}`,
+        name: `${skill.name}/${file}`,
+        description: `a reference file of the ${skill.name} skill`,
+        mimeType: mimeOf(file),
+      })),
+    ]),
+  );
+  return listed.flat();
 }
 
 /** Why a resource cannot be read (an unknown or disallowed skill, a file not among its references). */
@@ -103,7 +110,7 @@ export function isMcpResourceError(error: unknown): error is McpResourceError {
 
 /**
  * Reads `skill://NAME` (the skill's body) or `skill://NAME/FILE` (through `readReferenceFile`: only files the skill
- * lists, resolved inside its folder, capped as `read_reference` caps them).
+ * lists, resolved inside its folder and files there now, capped as `read_reference` caps them).
  */
 export async function readResource(
   host: McpHost,

@@ -16,6 +16,7 @@ import type { McpHost } from './mcp-host.js';
 import {
   APPROVAL_QUESTION_MAX,
   callMcpTool,
+  isMcpUnknownToolError,
   type McpApprovalAnswer,
   type McpApprovalQuestion,
 } from './mcp-tool-call.js';
@@ -256,6 +257,11 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
       signal: extra.signal,
       trigger: `mcp ${client}`,
       approvals,
+    }).catch((error: unknown) => {
+      // No such tool: a protocol error (the MCP specification's "unknown tools"), not a result of one.
+      if (isMcpUnknownToolError(error))
+        throw new types.McpError(types.ErrorCode.InvalidParams, error.message);
+      throw error;
     });
     return {
       content: [

@@ -100,6 +100,37 @@ async function sessionOffers(
   return { session: false, ...(pattern ? { pattern } : {}) };
 }
 
+/**
+ * A `tools/call` of a name that is no tool here: neither a skill's tool (of any skill: one the session may not use is a
+ * refused call instead) nor one of the session's MCP servers'. The MCP server answers it as the JSON-RPC error
+ * `InvalidParams` (-32602), as the MCP specification asks for an unknown tool.
+ */
+export class McpUnknownToolError extends Error {
+  readonly code = 'mcp-unknown-tool';
+}
+
+export function isMcpUnknownToolError(error: unknown): error is McpUnknownToolError {
+  return error instanceof McpUnknownToolError;
+}
+
+/**
+ * Why no tool of that name runs, as `birdie tool` says it (`knownTool`: the closest name among the skills' tools and
+ * the session's MCP servers' tools, a tool of an untrusted project skill, one refused at load).
+ */
+async function unknownToolError(
+  snapshot: Parameters<typeof knownTool>[0],
+  name: string,
+  mcpNames: readonly string[],
+): Promise<McpUnknownToolError> {
+  try {
+    await knownTool(snapshot, name, mcpNames);
+  } catch (error) {
+    if (error instanceof UsageError) return new McpUnknownToolError(error.message, { cause: error });
+    throw error;
+  }
+  return new McpUnknownToolError(`unknown tool "${name}"`);
+}
+
 /** How long a call waits for the session's lease (one writer per session: calls of one connection run in turn). */
 const LEASE_WAIT_MS = 60_000;
 
@@ -135,22 +166,26 @@ export async function callMcpTool(
     approvedForSession,
   } = await import('@birdie/graph/tools');
   let tool: DeclaredTool | undefined;
+  let served: readonly DeclaredTool[] = [];
   const entry = snapshot.getTool(name);
   if (entry && host.policy.isToolAllowed(session.id, name, snapshot))
     // In the session, as the agent's toolset builds it: a `builtin:` tool is the agent's own (memory, tasks).
     tool = createSkillTool(entry.skill, entry.tool, TOOL_LIMITS, { inSession: true });
-  // A tool of an MCP server one of the session's skills declares (only allowed skills' servers are asked).
-  else tool = (await host.mcpTools.tools(session.id, options.cwd)).tools.find((t) => t.name === name);
+  else {
+    // A tool of an MCP server one of the session's skills declares (only allowed skills' servers are asked).
+    served = (await host.mcpTools.tools(session.id, options.cwd)).tools;
+    tool = served.find((t) => t.name === name);
+  }
   if (!tool) {
+    // A skill's tool the session may not use is a refused call, which says how to get it (enable its skill).
     if (entry)
       return refusal(`Error: tool "${name}" is not available here (its skill is disabled or not allowed).`);
-    try {
-      await knownTool(snapshot, name);
-    } catch (error) {
-      if (error instanceof UsageError) return refusal(`Error: ${error.message}`);
-      throw error;
-    }
-    return refusal(`Error: no tool "${name}"`);
+    // Any other name is no tool of this server at all: the caller's mistake, not a tool's result.
+    throw await unknownToolError(
+      snapshot,
+      name,
+      served.map((t) => t.name),
+    );
   }
   const approvals = options.approvals;
   const built = tool.build(args);
