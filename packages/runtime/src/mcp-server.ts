@@ -306,15 +306,22 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
 
 /**
  * `birdie mcp` over stdio: the server on the given streams (the process's stdin and stdout) until the client closes
- * them. Nothing else may write to `output`: it carries the protocol.
+ * its input and every request it made is answered (see `McpStdioTransport`), or `signal` stops it at once. Nothing
+ * else may write to `output`: it carries the protocol.
  */
 export async function serveMcpStdio(
   host: McpHost,
-  options: McpServerOptions & { input: NodeJS.ReadableStream; output: NodeJS.WritableStream },
+  options: McpServerOptions & {
+    input: NodeJS.ReadableStream;
+    output: NodeJS.WritableStream;
+    signal?: AbortSignal;
+  },
 ): Promise<void> {
-  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+  const { McpStdioTransport } = await import('./mcp-stdio-transport.js');
   const { server } = await createMcpServer(host, options);
-  const transport = new StdioServerTransport(options.input as never, options.output as never);
+  const transport = new McpStdioTransport(options.input, options.output, {
+    onRefused: (note) => warn(host.io, `birdie: ${note}`),
+  });
   const closed = new Promise<void>((resolve) => {
     const closing = server.onclose;
     server.onclose = () => {
@@ -322,10 +329,13 @@ export async function serveMcpStdio(
       resolve();
     };
   });
-  // stdin ending is the client's way to stop a stdio server (and a signal's: the application destroys it).
   const stop = () => void server.close();
-  options.input.once('end', stop);
-  options.input.once('close', stop);
-  await server.connect(transport);
-  await closed;
+  if (options.signal?.aborted) stop();
+  options.signal?.addEventListener('abort', stop, { once: true });
+  try {
+    await server.connect(transport);
+    await closed;
+  } finally {
+    options.signal?.removeEventListener('abort', stop);
+  }
 }

@@ -7,8 +7,8 @@ import { cliVersion } from '../version.js';
 
 /**
  * `birdie mcp`: the skills as an MCP server (see `@birdie/runtime/mcp-server`). Over stdio (the default) stdout
- * carries the protocol and nothing else: every note goes to stderr, and ends when the client closes stdin (or on
- * SIGTERM/SIGINT). With `--http PORT`, the streamable HTTP transport at /mcp, as `birdie serve` runs (tokens, the
+ * carries the protocol and nothing else: every note goes to stderr, and ends when the client has closed stdin and
+ * each request it made is answered (or at once on SIGTERM/SIGINT). With `--http PORT`, the streamable HTTP transport at /mcp, as `birdie serve` runs (tokens, the
  * operator's policy, workspaces, the sandbox), until SIGTERM/SIGINT.
  */
 export async function mcpCommand({ io, values }: CommandContext): Promise<number> {
@@ -23,8 +23,19 @@ export async function mcpCommand({ io, values }: CommandContext): Promise<number
     reportLoad(logIo, host.registry);
     if (http === undefined) {
       const { serveMcpStdio } = await import('@birdie/runtime/mcp-server');
-      const served = serveMcpStdio(host, { userId: host.userId, info, input: io.stdin, output: io.stdout });
-      const stopListening = onStopSignal(() => io.stdin.destroy());
+      // A signal stops at once (running calls are aborted); the end of stdin lets them answer first.
+      const stopping = new AbortController();
+      const served = serveMcpStdio(host, {
+        userId: host.userId,
+        info,
+        input: io.stdin,
+        output: io.stdout,
+        signal: stopping.signal,
+      });
+      const stopListening = onStopSignal(() => {
+        stopping.abort();
+        io.stdin.destroy();
+      });
       try {
         await served;
       } finally {
