@@ -2,6 +2,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { birdie } from './helpers/birdie-process.js';
 import { BIN, type Sandbox, sandbox } from './helpers/env.js';
 
 // Exploratory report on `birdie mcp` over stdio, driven with raw JSON-RPC lines as the tester did: a line that is not
@@ -30,6 +31,14 @@ beforeAll(async () => {
       '### slow_done',
       'description: Sleep a second, then say done.',
       'entrypoint: bash:sleep 1; echo done',
+      'approval: never',
+      'schema:',
+      '  type: object',
+      '  properties: {}',
+      '',
+      '### slow_long',
+      'description: Sleep a minute.',
+      'entrypoint: bash:sleep 60; echo late',
       'approval: never',
       'schema:',
       '  type: object',
@@ -187,6 +196,36 @@ describe('birdie mcp over stdio: the JSON-RPC framing', { timeout: 120_000 }, ()
       const answer = await mcp.answer(2);
       expect(answer.result).toMatchObject({ content: [{ type: 'text', text: 'done\n' }] });
       expect(await mcp.exited).toBe(0);
+    } finally {
+      mcp.stop();
+    }
+  });
+
+  it('SIGTERM during a call ends its run as cancelled in the run log, not left running to be reaped as died', async () => {
+    const runsOf = async () => {
+      const logs = await birdie(['logs', '--json'], { env: box.env, cwd: box.cwd });
+      expect(logs.code, logs.stderr).toBe(0);
+      return logs.stdout
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { id: number; status: string; toolCalls: Array<{ name: string }> })
+        .filter((run) => run.toolCalls.some((call) => call.name === 'slow_long'));
+    };
+    const mcp = startMcp();
+    try {
+      await mcp.initialize();
+      mcp.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow_long', arguments: {} } });
+      // The call has started (its journal row is written) before the signal comes.
+      let running: Awaited<ReturnType<typeof runsOf>> = [];
+      while (running.length === 0) {
+        running = (await runsOf()).filter((run) => run.status === 'running');
+        if (running.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      mcp.child.kill('SIGTERM');
+      await mcp.exited;
+      const [run] = (await runsOf()).filter((r) => r.id === running[0]!.id);
+      expect(run?.status).toBe('cancelled');
     } finally {
       mcp.stop();
     }

@@ -36,6 +36,11 @@ export interface BirdieMcpServer {
   session(): Promise<Session>;
   /** Whether a request is running (a session is not idle while one is, however long a call waits for approval). */
   busy(): boolean;
+  /**
+   * Resolves once the connection has ended and its last request settled: a call the close aborted has then written
+   * its run's end (`cancelled`) to the store.
+   */
+  settled(): Promise<void>;
 }
 
 /**
@@ -161,9 +166,14 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
     return value;
   };
   // Everything else the connection holds lives in this closure (the approvals, the lists given, the session).
+  let markSettled: () => void = () => {};
+  const settled = new Promise<void>((resolve) => {
+    markSettled = resolve;
+  });
   const work = connectionWork(() => {
     stopHearing();
     if (made) host.forgetGrants(made.id);
+    markSettled();
   });
 
   /** After a change, the lists the client was given are read again; those that differ are announced. */
@@ -301,7 +311,12 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
     return prompt;
   });
 
-  return { server, session: async () => (await open()).session, busy: () => work.busy };
+  return {
+    server,
+    session: async () => (await open()).session,
+    busy: () => work.busy,
+    settled: () => settled,
+  };
 }
 
 /**
@@ -318,7 +333,7 @@ export async function serveMcpStdio(
   },
 ): Promise<void> {
   const { McpStdioTransport } = await import('./mcp-stdio-transport.js');
-  const { server } = await createMcpServer(host, options);
+  const { server, settled } = await createMcpServer(host, options);
   const transport = new McpStdioTransport(options.input, options.output, {
     onRefused: (note) => warn(host.io, `birdie: ${note}`),
   });
@@ -335,7 +350,20 @@ export async function serveMcpStdio(
   try {
     await server.connect(transport);
     await closed;
+    // The calls the close aborted end their runs as `cancelled` before the caller closes the host's store; bounded, so
+    // a call that does not stop cannot hold the exit (its run is then reaped as `died`).
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      settled(),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, MCP_STOP_GRACE_MS);
+      }),
+    ]);
+    clearTimeout(timer);
   } finally {
     options.signal?.removeEventListener('abort', stop);
   }
 }
+
+/** How long a stopped stdio server waits for its aborted calls to record their end. */
+const MCP_STOP_GRACE_MS = 10_000;
