@@ -253,6 +253,19 @@ describe('birdie mcp --http', { timeout: 180_000 }, () => {
     });
     await c.connect(transport);
     try {
+      /** A raw `tools/list` on this MCP session with another bearer token. */
+      const listWith = (other: string, id: number) =>
+        fetch(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            authorization: `Bearer ${other}`,
+            'mcp-session-id': transport.sessionId!,
+            'mcp-protocol-version': '2025-06-18',
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list', params: {} }),
+        });
       expect((await c.listTools()).tools.map((t) => t.name)).toContain('shout');
       const result = await c.callTool({ name: 'shout', arguments: { word: 'team' } });
       expect(textOf(result)).toBe('TEAM\n');
@@ -262,32 +275,12 @@ describe('birdie mcp --http', { timeout: 180_000 }, () => {
       expect(textOf(here)).toBe(`${join(box.home, 'workspaces', 'alice')}\n`);
       // Bob's token with Alice's MCP session id: not his to use.
       const bob = await makeToken('bob', { env: box.env, cwd: box.cwd });
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          authorization: `Bearer ${bob}`,
-          'mcp-session-id': transport.sessionId!,
-          'mcp-protocol-version': '2025-06-18',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list', params: {} }),
-      });
+      const response = await listWith(bob, 9);
       expect(response.status).toBe(404);
       // The session is the user's, not the one token's: another token of Alice's uses it (as her sessions in
       // `birdie serve`), so a token rotated mid-session does not cut her client off.
       const again = await makeToken('alice', { env: box.env, cwd: box.cwd });
-      const listed = await fetch(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          authorization: `Bearer ${again}`,
-          'mcp-session-id': transport.sessionId!,
-          'mcp-protocol-version': '2025-06-18',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'tools/list', params: {} }),
-      });
+      const listed = await listWith(again, 10);
       expect(listed.status).toBe(200);
       expect(await listed.text()).toContain('"shout"');
     } finally {
