@@ -1,7 +1,7 @@
 import type { Skill } from '@birdie/skill-parser';
 import { LOAD_SKILL, READ_REFERENCE } from './builtin-names.js';
 import { skillBodyVisible } from './compaction-view.js';
-import { readReferenceFile } from './reference-file.js';
+import { readableReferenceFiles, readReferenceFile } from './reference-file.js';
 import { skillBlock } from './system-prompt.js';
 import { type DeclaredTool, declareTool, type ToolBody, type ToolRunContext } from './tool.js';
 
@@ -68,9 +68,11 @@ export function createLoadSkillTool(skills: readonly Skill[], unlocks = false): 
         content: `Skill "${name}" is already loaded above in this conversation; its instructions have not changed.`,
       };
     }
+    // Listed now, not when the skill was loaded: a file since gone or leading out of the folder is not offered.
+    const files = await readableReferenceFiles(skill);
     const resources =
-      skill.resources.length > 0
-        ? `\n\nReference files (read one with ${READ_REFERENCE}({"skill": "${name}", "file": "<path>"})):\n${skill.resources.map((r) => `- ${r}`).join('\n')}`
+      files.length > 0
+        ? `\n\nReference files (read one with ${READ_REFERENCE}({"skill": "${name}", "file": "<path>"})):\n${files.map((r) => `- ${r}`).join('\n')}`
         : '';
     const hasBody = skill.body !== null && skill.body.trim() !== '';
     const text = hasBody

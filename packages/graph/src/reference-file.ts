@@ -26,8 +26,10 @@ export async function referenceFilePath(skill: ReferenceSkill, name: string): Pr
   const file = name.replace(/\\/g, '/').replace(/^\.\//, '');
   if (file.includes('\0')) throw new Error('Refused: the file name contains a NUL byte.');
   if (!skill.resources.includes(file)) {
+    // The refusal names only files a read serves: a listed symlink leading out of the folder keeps its name hidden.
+    const files = await readableReferenceFiles(skill);
     throw new Error(
-      `"${file}" is not a reference file of ${skill.name}. Files: ${skill.resources.join(', ') || '(none)'}`,
+      `"${file}" is not a reference file of ${skill.name}. Files: ${files.join(', ') || '(none)'}`,
     );
   }
   return located(await realpath(skill.dir), skill, file);
