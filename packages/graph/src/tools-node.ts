@@ -7,6 +7,7 @@ import type { ApprovalInterrupt, BoundDecisions } from './approvals.js';
 import type { McpNotice } from './mcp-connection.js';
 import { turnRequests } from './mcp-sampling.js';
 import { rulesInForce } from './rules-in-force.js';
+import { sessionApprovalMayAnswer } from './session-approval.js';
 import type { AgentStateUpdate, AgentStateValue } from './state.js';
 import type { SubagentRuns } from './subagents.js';
 import type { Delegate } from './tool.js';
@@ -176,6 +177,9 @@ function newSessionApprovals(
     if (p.kind !== 'run' || !p.request) continue;
     const decision = decisions.get({ id: p.id, digest: p.invocation.digest });
     if (decision?.type !== 'approve' || decision.scope !== 'session') continue;
+    // An ask rule's question is asked every time: a whole-tool grant given there would answer other calls of the
+    // tool that nothing asked about yet, so it approves this call only (a pattern stays a session rule).
+    if (decision.pattern === undefined && !sessionApprovalMayAnswer(p.request.reason)) continue;
     const tool = p.invocation.tool;
     const source = approvalSource(tool, snapshot);
     if (source === undefined) continue;

@@ -435,6 +435,27 @@ describe('approval rules in a turn', () => {
     ]);
   });
 
+  it("approving an ask rule's question for the session approves that call once: no grant of the tool is kept", async () => {
+    // No front end offers "for this session" at an ask rule's question; an API client answering it anyway must not
+    // get a whole-tool grant that lets every later command run unasked.
+    const { agent, file } = await setup(
+      [bash('git status', 'c1'), bash('touch F', 'c2'), { text: 'ok' }],
+      [],
+      {
+        approvalRules: [user('ask', 'run_bash(git *)')],
+      },
+    );
+    const first = await collect(agent.stream('go', { threadId: 't1' }));
+    expect(ofType(first, 'approval-request')[0]?.requests[0]).toMatchObject({ id: 'c1', reason: 'rule' });
+    const resumed = await collect(agent.resume('t1', { c1: { type: 'approve', scope: 'session' } }));
+    expect(ofType(resumed, 'tool-start').map((e) => e.args.command)).toEqual(['git status']);
+    expect(ofType(resumed, 'approval-request')[0]?.requests.map((r) => [r.id, r.reason])).toEqual([
+      ['c2', 'raw-command'],
+    ]);
+    expect(existsSync(file('F'))).toBe(false);
+    expect((await agent.getState('t1')).sessionApprovals ?? []).toEqual([]);
+  });
+
   it('refuses a session pattern that does not cover the call or names another tool', async () => {
     const { agent } = await setup([bash('echo test', 'c1')]);
     await collect(agent.stream('go', { threadId: 't1' }));

@@ -82,7 +82,7 @@ export function agentOn(
   fx: SkillsFixture,
   model: BaseChatModel,
   agents: AgentSpec[] = [],
-  init: Pick<CreateAgentOptions, 'mcp'> = {},
+  init: Pick<CreateAgentOptions, 'mcp' | 'approvalRules'> = {},
 ) {
   const agent = createAgent({
     ...init,

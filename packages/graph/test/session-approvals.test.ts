@@ -179,4 +179,35 @@ describe('approvals for the session and subagents', () => {
     expect(ofType(third, 'approval-request')).toEqual([]);
     expect(readFileSync(join(fx.dir.path, 'stamps.txt'), 'utf8')).toBe('a\nb\nc\n');
   });
+  it("approving a subagent's ask-rule question for the session approves that call once: no grant is kept", async () => {
+    const fx = await skillsFixture({ 'notes/SKILL.md': notes() });
+    const task = (id: string, prompt: string) => ({ name: 'task', id, args: { agent: 'helper', prompt } });
+    const model = createScriptedModel([
+      { match: '^first', tool_calls: [task('t1', 'stamp a')] },
+      { match: '^stamp a', tool_calls: [{ name: 'stamp', id: 'x1', args: { line: 'a' } }] },
+      { match: '^stamp a', text: 'stamped a' },
+      { match: '^first', text: 'first done' },
+      { match: '^second', tool_calls: [{ name: 'stamp', id: 'z1', args: { line: 'b' } }] },
+    ]);
+    const agent = agentOn(
+      cleanups,
+      fx,
+      model,
+      [
+        agentSpec('lead', { body: 'You lead.', subagents: ['helper'] }),
+        agentSpec('helper', { body: 'You help.', skills: ['notes'] }),
+      ],
+      { approvalRules: [{ pattern: 'stamp(line=a)', effect: 'ask', source: { kind: 'user' } }] },
+    );
+    const asked = await collect(agent.stream('first', { threadId: 's1', agent: 'lead' }));
+    expect(ofType(asked, 'approval-request').flatMap((e) => e.requests.map((r) => [r.id, r.reason]))).toEqual(
+      [['t1/x1', 'rule']],
+    );
+    await collect(agent.resume('s1', { 't1/x1': { type: 'approve', scope: 'session' } }));
+    expect((await agent.getState('s1')).sessionApprovals ?? []).toEqual([]);
+    // The lead's own call of the tool, which no rule asks about, still asks as the tool declares.
+    const second = await collect(agent.stream('second', { threadId: 's1', agent: null }));
+    expect(ofType(second, 'approval-request').flatMap((e) => e.requests.map((r) => r.id))).toEqual(['z1']);
+    expect(readFileSync(join(fx.dir.path, 'stamps.txt'), 'utf8')).toBe('a\n');
+  });
 });
