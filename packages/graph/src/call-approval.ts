@@ -1,5 +1,5 @@
 import type { RuleDecision, RuleMiss, RuleSet } from './rule-set.js';
-import { sessionApprovalMayAnswer } from './session-approval.js';
+import { wholeToolGrantMayAnswer } from './session-approval.js';
 import type { ApprovalReason, DeclaredTool, ToolInvocation } from './tool.js';
 import type { ApprovalMode } from './types.js';
 
@@ -50,7 +50,9 @@ export function callApproval(input: CallApprovalInput): CallApproval {
         ? null
         : declared;
   const granted =
-    asked !== null && sessionApprovalMayAnswer(asked) && input.approvedForSession?.(tool) === true;
+    asked !== null &&
+    wholeToolGrantMayAnswer(asked, tool, input.askRawCommands) &&
+    input.approvedForSession?.(tool) === true;
   const reason = granted ? null : asked;
   const miss = reason && decided?.effect !== 'ask' ? input.rules?.miss(ruleCall) : undefined;
   return {

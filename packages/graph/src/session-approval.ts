@@ -9,3 +9,16 @@ import type { ApprovalReason } from './tool.js';
 export function sessionApprovalMayAnswer(reason: ApprovalReason): boolean {
   return reason !== 'rule';
 }
+
+/**
+ * Whether an approval of the whole tool for the session may answer a call of `tool` asking for `reason`: as
+ * `sessionApprovalMayAnswer`, and never a raw command in a turn that asks raw commands every time (a server's API
+ * session: only a command pattern, an allow rule, lifts those, else one click would make the tool a shell).
+ */
+export function wholeToolGrantMayAnswer(
+  reason: ApprovalReason,
+  tool: { raw?: true },
+  askRawCommands: boolean | undefined,
+): boolean {
+  return sessionApprovalMayAnswer(reason) && !(askRawCommands === true && tool.raw === true);
+}

@@ -5,7 +5,7 @@ import { approvalSource, approvalsInForce } from './approval-source.js';
 import type { ApprovalInterrupt, BoundDecisions } from './approvals.js';
 import { AgentError } from './errors.js';
 import { newId } from './ids.js';
-import { sessionApprovalMayAnswer } from './session-approval.js';
+import { wholeToolGrantMayAnswer } from './session-approval.js';
 import type { AgentStateUpdate, AgentStateValue } from './state.js';
 import {
   type ChildOutcome,
@@ -93,8 +93,9 @@ export function createSubagentsNode(subagents: SubagentRuns) {
               context.snapshot,
             );
             const pattern = (decisions[r.id] as { pattern?: string }).pattern;
-            // As in the tools node: at an ask rule's question only a pattern is kept for the session.
-            if (pattern === undefined && !sessionApprovalMayAnswer(r.reason)) continue;
+            // As in the tools node: where a whole-tool grant could never answer, only a pattern is kept.
+            if (pattern === undefined && !wholeToolGrantMayAnswer(r.reason, r, context.askRawCommands))
+              continue;
             if (source !== undefined)
               approvals.push({
                 tool: r.tool,

@@ -7,7 +7,7 @@ import type { ApprovalInterrupt, BoundDecisions } from './approvals.js';
 import type { McpNotice } from './mcp-connection.js';
 import { turnRequests } from './mcp-sampling.js';
 import { rulesInForce } from './rules-in-force.js';
-import { sessionApprovalMayAnswer } from './session-approval.js';
+import { wholeToolGrantMayAnswer } from './session-approval.js';
 import type { AgentStateUpdate, AgentStateValue } from './state.js';
 import type { SubagentRuns } from './subagents.js';
 import type { Delegate } from './tool.js';
@@ -127,7 +127,7 @@ export function createToolsNode(
           })
       : undefined;
     // Known before anything runs: a turn cancelled while the approved calls run keeps them (see CallsInProgress).
-    const approvals = newSessionApprovals(plan, decisions, context.snapshot);
+    const approvals = newSessionApprovals(plan, decisions, context.snapshot, context.askRawCommands);
     context.callsInProgress?.approved(approvals);
     const result = await executeCalls({
       plan,
@@ -170,6 +170,7 @@ function newSessionApprovals(
   plan: readonly PlannedCall[],
   decisions: DecisionBook,
   snapshot: AgentRegistrySnapshot,
+  askRawCommands: boolean,
 ): SessionApproval[] {
   const at = new Date().toISOString();
   const approvals: SessionApproval[] = [];
@@ -177,10 +178,12 @@ function newSessionApprovals(
     if (p.kind !== 'run' || !p.request) continue;
     const decision = decisions.get({ id: p.id, digest: p.invocation.digest });
     if (decision?.type !== 'approve' || decision.scope !== 'session') continue;
-    // An ask rule's question is asked every time: a whole-tool grant given there would answer other calls of the
-    // tool that nothing asked about yet, so it approves this call only (a pattern stays a session rule).
-    if (decision.pattern === undefined && !sessionApprovalMayAnswer(p.request.reason)) continue;
+    // A grant of the whole tool that could never answer a call like this one (an ask rule's question, a raw command
+    // of a turn that asks them every time) would only answer calls nothing asked about yet: it approves this call
+    // only (a pattern stays a session rule).
     const tool = p.invocation.tool;
+    if (decision.pattern === undefined && !wholeToolGrantMayAnswer(p.request.reason, tool, askRawCommands))
+      continue;
     const source = approvalSource(tool, snapshot);
     if (source === undefined) continue;
     approvals.push({

@@ -204,6 +204,25 @@ describe('approvals', () => {
     expect(existsSync(file('raw'))).toBe(false);
   });
 
+  it('askRawCommands: approving a raw command for the session approves that call once; a whole-tool grant never lifts it', async () => {
+    // A server's API session: raw commands ask every time; only a command pattern (a session rule) lets later ones
+    // run unasked. An API client answering "the whole tool for the session" must not turn the tool into a shell.
+    const { agent, model, file } = await setup();
+    model
+      .respond(callTools([{ name: 'run_bash', args: { command: `touch ${file('one')}` }, id: 'r1' }]))
+      .respond(callTools([{ name: 'run_bash', args: { command: `touch ${file('two')}` }, id: 'r2' }]))
+      .respond(new AIMessage('ok'));
+    const turn = { approval: 'ask', askRawCommands: true } as const;
+    await collect(agent.stream('go', { threadId: 't1', ...turn }));
+    const resumed = await collect(agent.resume('t1', { r1: { type: 'approve', scope: 'session' } }, turn));
+    expect(existsSync(file('one'))).toBe(true);
+    expect(ofType(resumed, 'approval-request')[0]?.requests.map((r) => [r.id, r.reason])).toEqual([
+      ['r2', 'raw-command'],
+    ]);
+    expect(existsSync(file('two'))).toBe(false);
+    expect((await agent.getState('t1')).sessionApprovals ?? []).toEqual([]);
+  });
+
   it('a new message instead of a decision abandons the pending calls and repairs them', async () => {
     const { agent, model, file } = await setup();
     model
