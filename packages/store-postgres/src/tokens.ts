@@ -58,9 +58,10 @@ export function createTokens(db: Db): TokensRepo {
     },
     async verify(token) {
       if (!isTokenShaped(token)) return undefined;
-      const { rows } = await db.query<TokenRow>(`SELECT ${COLUMNS} FROM api_tokens WHERE hash = $1 AND revoked_at IS NULL`, [
-        hashToken(token),
-      ]);
+      const { rows } = await db.query<TokenRow>(
+        `SELECT ${COLUMNS} FROM api_tokens WHERE hash = $1 AND revoked_at IS NULL`,
+        [hashToken(token)],
+      );
       const row = rows[0];
       if (!row) return undefined;
       const now = Date.now();

@@ -337,7 +337,12 @@ describe('task-origin (v13)', () => {
         ['no run', undefined],
       ]);
       const session = await store.sessions.create('alice');
-      const made = await store.tasks.create({ userId: 'alice', prompt: 'new', every: 60, originSession: session.id });
+      const made = await store.tasks.create({
+        userId: 'alice',
+        prompt: 'new',
+        every: 60,
+        originSession: session.id,
+      });
       await store.sessions.delete(session.id, 'alice');
       expect((await store.tasks.get(made.id, 'alice'))?.originSession).toBe(session.id);
       await expect(

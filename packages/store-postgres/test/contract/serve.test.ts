@@ -213,7 +213,9 @@ describe.each(backends)('$name', (backend) => {
       expect(await other.tokens.revoke(only.record.id)).toBe(false);
       // Kept in the table: the user whose every token was revoked is told from one who never had one.
       expect(
-        Number(await t.env.one<number | string>('SELECT count(*) FROM api_tokens WHERE user_id = ?', ['carol'])),
+        Number(
+          await t.env.one<number | string>('SELECT count(*) FROM api_tokens WHERE user_id = ?', ['carol']),
+        ),
       ).toBe(1);
       expect(await other.tokens.standing('carol')).toBe('revoked');
       expect(await other.tokens.standing('dave')).toBe('active');
