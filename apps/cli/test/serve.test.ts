@@ -452,6 +452,7 @@ describe('the database for every command', { timeout: 60_000 }, () => {
         'task-failures',
         'task-grants',
         'task-origin',
+        'revoked-tokens',
       ],
     });
     expect(before.stdout).not.toContain('password');
