@@ -71,8 +71,9 @@ async function untilEnded(user: string, id: number): Promise<ScheduledTask> {
 beforeAll(async () => {
   box = await sandbox({ BIRDIE_BUNDLED_SKILLS: BUNDLED });
   root = join(box.dir.path, 'workspaces');
-  // Every task is due 45 s from now: scheduled, and the tokens revoked, before then (the margin for a slow machine).
-  const at = new Date(Date.now() + 45_000).toISOString();
+  // Every task is due 90 s from now: scheduled, and the tokens revoked, before then (setup takes ~15 s here; the
+  // margin is for a loaded machine, and the assertion below says so rather than pass for the wrong reason).
+  const at = new Date(Date.now() + 90_000).toISOString();
   const replies = ['carol', 'dave'].flatMap((user) => [
     { match: `^sched ${user}`, tool_calls: [{ name: 'schedule_task', args: { prompt: `run ${user}`, at } }] },
     { match: `^sched ${user}`, text: 'scheduled' },
