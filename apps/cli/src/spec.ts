@@ -560,7 +560,7 @@ const DRAFTS: CommandDraft[] = [
   },
   {
     name: 'tokens list',
-    summary: 'list API tokens with their role (never the tokens themselves)',
+    summary: 'list the API tokens not revoked, with their role (never the tokens themselves)',
     usage: 'birdie tokens list [--user NAME] [--json]',
     options: {
       user: value('NAME', "only this user's tokens"),
@@ -569,7 +569,8 @@ const DRAFTS: CommandDraft[] = [
   },
   {
     name: 'tokens revoke',
-    summary: 'revoke an API token: requests with it fail from now on',
+    summary:
+      "revoke an API token: requests with it fail from now on; once all of a user's are revoked, birdie serve runs none of their tasks",
     usage: 'birdie tokens revoke ID',
     options: {},
     positionals: [1, 1],

@@ -3,13 +3,13 @@ import type { ScheduledTask, Store } from '@birdie/store';
 import { operatorPolicy } from './operator-policy.js';
 import type { Runtime } from './runtime.js';
 import type { ServeSetup } from './server-runtime.js';
+import { TASK_PREFIX } from './unattended.js';
 import {
   startUnattended,
   type UnattendedLoop,
   type UnattendedOptions,
   type UnattendedSource,
 } from './unattended-loop.js';
-import { TASK_PREFIX } from './unattended.js';
 
 // A task the model schedules from a session of a server (`birdie serve`'s API, its chat channels, `birdie mcp --http`)
 // belongs to a token holder whose tools run in their workspace under the server's policy. The server runs it there;
@@ -110,6 +110,12 @@ export async function startServerTasks(
       return known;
     },
     async placeOf(task) {
+      // A user whose every API token was revoked no longer acts on the server, tasks included: the firing is logged
+      // `rejected` and nothing runs (asked at each firing: a revocation holds from the next one, a new token lifts it).
+      // A user who never had a token (a chat channel's, the local one) is not refused: only a revocation says so.
+      if ((await rt.store.tokens.standing(task.userId)) === 'revoked')
+        // The workspace is not made: the run is refused before any tool could work in it.
+        return { cwd: rt.cwd, approval, refusal: revokedRefusal(task) };
       // `serve.agents` holds for a task as for a session: one naming an agent the operator took away is not run.
       const refusal = task.agent !== undefined ? operator.agentRefusal(task.agent) : undefined;
       if (refusal) throw new Error(`task ${task.id}: ${refusal}`);
@@ -119,6 +125,11 @@ export async function startServerTasks(
       return { cwd, approval };
     },
   });
+}
+
+/** Why a task of a user whose every API token was revoked is not run, and how to end that. */
+function revokedRefusal(task: ScheduledTask): string {
+  return `refused: every API token of ${task.userId} was revoked, and birdie serve runs no task of a user whose access was revoked; give them a token again (birdie tokens create --user ${task.userId}) or cancel the task (birdie tasks cancel ${task.id} --user ${task.userId})`;
 }
 
 /**

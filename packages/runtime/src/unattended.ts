@@ -112,6 +112,11 @@ export interface TaskPlace {
   cwd: string;
   /** The approval mode of the server's sessions (`--approval`, else the setting). */
   approval: ApprovalMode;
+  /**
+   * Refuse the run before the model is called, saying why (the task's user is no longer the server's: every API token
+   * of theirs was revoked): it is logged `rejected` with this error, and nothing runs.
+   */
+  refusal?: string;
 }
 
 /**
@@ -215,7 +220,11 @@ export async function runTriggered(
     waitMs: 0,
     agent: opts.agent ?? null,
     trigger,
-    ...(off ? { refusal: skillsOffMessage(off, opts.task) } : {}),
+    ...(place?.refusal !== undefined
+      ? { refusal: place.refusal }
+      : off
+        ? { refusal: skillsOffMessage(off, opts.task) }
+        : {}),
     ...(parentRunId !== undefined ? { parentRunId } : {}),
     // The log says why the run was rejected: nobody could approve, and what would have let each call run.
     beforeLog: (result) => {

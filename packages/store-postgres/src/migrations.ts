@@ -400,6 +400,12 @@ export const MIGRATIONS: readonly { name: string; sql: string }[] = [
     WHERE created_by_run IS NOT NULL;
   `,
   },
+  {
+    // A revoked API token is kept, marked with when it was revoked, so that a user whose every token was revoked is
+    // told from one who never had a token (SQLite v14).
+    name: 'revoked-tokens',
+    sql: `ALTER TABLE api_tokens ADD COLUMN revoked_at bigint;`,
+  },
 ];
 
 export interface MigrationStatus {

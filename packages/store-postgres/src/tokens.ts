@@ -5,6 +5,7 @@ import {
   hashToken,
   isTokenShaped,
   newToken,
+  standingOf,
   TOKEN_USE_RESOLUTION_MS,
   type TokenRow,
   type TokensRepo,
@@ -28,25 +29,39 @@ export function createTokens(db: Db): TokensRepo {
       );
       return { token, record: toApiToken(rows[0]!) };
     },
+    // A revoked token stays in the table (for `standing`) but is neither listed nor verified.
     async list(userId) {
       const { rows } =
         userId === undefined
-          ? await db.query<TokenRow>(`SELECT ${COLUMNS} FROM api_tokens ORDER BY created_at, id`)
+          ? await db.query<TokenRow>(
+              `SELECT ${COLUMNS} FROM api_tokens WHERE revoked_at IS NULL ORDER BY created_at, id`,
+            )
           : await db.query<TokenRow>(
-              `SELECT ${COLUMNS} FROM api_tokens WHERE user_id = $1 ORDER BY created_at, id`,
+              `SELECT ${COLUMNS} FROM api_tokens WHERE user_id = $1 AND revoked_at IS NULL ORDER BY created_at, id`,
               [validateUserId(userId)],
             );
       return rows.map(toApiToken);
     },
     async revoke(id) {
-      const { rowCount } = await db.query('DELETE FROM api_tokens WHERE id = $1', [checkTokenId(id)]);
+      const { rowCount } = await db.query(
+        'UPDATE api_tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL',
+        [Date.now(), checkTokenId(id)],
+      );
       return (rowCount ?? 0) > 0;
+    },
+    async standing(userId) {
+      const { rows } = await db.query<{ n: number; live: number }>(
+        'SELECT count(*)::int AS n, count(*) FILTER (WHERE revoked_at IS NULL)::int AS live FROM api_tokens WHERE user_id = $1',
+        [validateUserId(userId)],
+      );
+      return standingOf(rows[0]!.n, rows[0]!.live);
     },
     async verify(token) {
       if (!isTokenShaped(token)) return undefined;
-      const { rows } = await db.query<TokenRow>(`SELECT ${COLUMNS} FROM api_tokens WHERE hash = $1`, [
-        hashToken(token),
-      ]);
+      const { rows } = await db.query<TokenRow>(
+        `SELECT ${COLUMNS} FROM api_tokens WHERE hash = $1 AND revoked_at IS NULL`,
+        [hashToken(token)],
+      );
       const row = rows[0];
       if (!row) return undefined;
       const now = Date.now();

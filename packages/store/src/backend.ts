@@ -139,6 +139,7 @@ export {
   SESSION_FILE_LIMITS,
   type SessionFileRow,
   sha256Hex,
+  standingOf,
   TOKEN_USE_RESOLUTION_MS,
   type TokenRow,
   toApiToken,

@@ -48,6 +48,7 @@ export type {
   Store,
   TaskStatus,
   TasksRepo,
+  TokenStanding,
   TokensRepo,
   ToolCallRecord,
   ToolCallStatus,

@@ -407,17 +407,28 @@ export interface ApiToken {
   lastUsedAt?: Date;
 }
 
-/** Bearer tokens of the HTTP API: each acts as one user. */
+/**
+ * Where a user stands with the HTTP API's tokens: `active` with a token that is not revoked, `revoked` when they had
+ * tokens and every one was revoked, `none` when they never had one (a chat channel's user, the local user).
+ */
+export type TokenStanding = 'active' | 'revoked' | 'none';
+
+/**
+ * Bearer tokens of the HTTP API: each acts as one user. A revoked token is kept (marked revoked, never listed, never
+ * authenticating) so that `standing` can tell a user whose access was revoked from one who never had any.
+ */
 export interface TokensRepo {
   /** Makes a token for `userId` and returns it once (`bdt_` + 43 base64url characters); only its hash is kept. */
   create(
     userId: string,
     opts?: { name?: string; admin?: boolean },
   ): Promise<{ token: string; record: ApiToken }>;
-  /** Every token (of one user when given), oldest first. */
+  /** Every token that is not revoked (of one user when given), oldest first. */
   list(userId?: string): Promise<ApiToken[]>;
-  /** `false` when there was no token with that id. */
+  /** `false` when there was no token with that id, or it was already revoked. */
   revoke(id: string): Promise<boolean>;
+  /** The user's standing: see `TokenStanding`. */
+  standing(userId: string): Promise<TokenStanding>;
   /** The token's record when `token` is a token of this store and not revoked; undefined otherwise. */
   verify(token: string): Promise<ApiToken | undefined>;
 }

@@ -337,12 +337,42 @@ describe('task-origin (v13)', () => {
         ['no run', undefined],
       ]);
       const session = await store.sessions.create('alice');
-      const made = await store.tasks.create({ userId: 'alice', prompt: 'new', every: 60, originSession: session.id });
+      const made = await store.tasks.create({
+        userId: 'alice',
+        prompt: 'new',
+        every: 60,
+        originSession: session.id,
+      });
       await store.sessions.delete(session.id, 'alice');
       expect((await store.tasks.get(made.id, 'alice'))?.originSession).toBe(session.id);
       await expect(
         store.tasks.create({ userId: 'alice', prompt: 'bad', every: 60, originSession: '../x' }),
       ).rejects.toMatchObject({ code: 'invalid-id' });
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('revoked-tokens (v14)', () => {
+  it('keeps the tokens of the release before live: listed, and their users active', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'birdie-store-v13-'));
+    dirs.push(dir);
+    const file = join(dir, 'birdie.db');
+    const db = new Database(file);
+    const before = MIGRATIONS.findIndex((sql) => sql.includes('ADD COLUMN revoked_at'));
+    for (const sql of MIGRATIONS.slice(0, before)) db.exec(sql);
+    db.pragma(`user_version = ${before}`);
+    db.prepare(
+      `INSERT INTO api_tokens (id, user_id, name, hash, created_at) VALUES ('tok_00000000000000aa', 'alice', NULL, ?, 1000)`,
+    ).run('0'.repeat(64));
+    db.close();
+    const store = openStore({ file });
+    try {
+      expect((await store.tokens.list()).map((t) => t.id)).toEqual(['tok_00000000000000aa']);
+      expect(await store.tokens.standing('alice')).toBe('active');
+      expect(await store.tokens.revoke('tok_00000000000000aa')).toBe(true);
+      expect(await store.tokens.standing('alice')).toBe('revoked');
     } finally {
       await store.close();
     }

@@ -344,4 +344,8 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE tasks SET origin_session = (SELECT session_id FROM runs WHERE runs.id = tasks.created_by_run)
     WHERE created_by_run IS NOT NULL;
   `,
+  // v14 (revoked-tokens): a revoked API token is kept, marked with when it was revoked (it never authenticates
+  // again), so that the store tells a user whose every token was revoked (`birdie serve` refuses their tasks) from one
+  // who never had a token (a chat channel's user, the local one: theirs run).
+  `ALTER TABLE api_tokens ADD COLUMN revoked_at INTEGER;`,
 ];

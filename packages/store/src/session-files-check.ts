@@ -1,7 +1,7 @@
 // Argument checks and row shapes of the session files and the API tokens, shared by every back end.
 import { createHash, randomBytes } from 'node:crypto';
 import { StoreError } from './errors.js';
-import type { ApiToken, SessionFile, SessionFileChanges } from './interface.js';
+import type { ApiToken, SessionFile, SessionFileChanges, TokenStanding } from './interface.js';
 
 /** What a session's folder may hold in the store. */
 export const SESSION_FILE_LIMITS = Object.freeze({
@@ -196,6 +196,12 @@ export interface TokenRow {
   admin: number | boolean;
   created_at: number;
   last_used_at: number | null;
+}
+
+/** A user's standing from how many tokens they ever had and how many of those are not revoked. */
+export function standingOf(tokens: number, live: number): TokenStanding {
+  if (live > 0) return 'active';
+  return tokens > 0 ? 'revoked' : 'none';
 }
 
 export function toApiToken(row: TokenRow): ApiToken {

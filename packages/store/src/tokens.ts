@@ -8,6 +8,7 @@ import {
   hashToken,
   isTokenShaped,
   newToken,
+  standingOf,
   TOKEN_USE_RESOLUTION_MS,
   type TokenRow,
   toApiToken,
@@ -20,13 +21,21 @@ export function createTokens(db: Db): SyncOf<TokensRepo> {
     'INSERT INTO api_tokens (id, user_id, name, admin, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   );
   const byId = db.prepare<[string], TokenRow>(`SELECT ${COLUMNS} FROM api_tokens WHERE id = ?`);
-  const all = db.prepare<[], TokenRow>(`SELECT ${COLUMNS} FROM api_tokens ORDER BY created_at, id`);
-  const ofUser = db.prepare<[string], TokenRow>(
-    `SELECT ${COLUMNS} FROM api_tokens WHERE user_id = ? ORDER BY created_at, id`,
+  // A revoked token stays in the table (for `standing`) but is neither listed nor verified.
+  const all = db.prepare<[], TokenRow>(
+    `SELECT ${COLUMNS} FROM api_tokens WHERE revoked_at IS NULL ORDER BY created_at, id`,
   );
-  const byHash = db.prepare<[string], TokenRow>(`SELECT ${COLUMNS} FROM api_tokens WHERE hash = ?`);
+  const ofUser = db.prepare<[string], TokenRow>(
+    `SELECT ${COLUMNS} FROM api_tokens WHERE user_id = ? AND revoked_at IS NULL ORDER BY created_at, id`,
+  );
+  const byHash = db.prepare<[string], TokenRow>(
+    `SELECT ${COLUMNS} FROM api_tokens WHERE hash = ? AND revoked_at IS NULL`,
+  );
   const used = db.prepare('UPDATE api_tokens SET last_used_at = ? WHERE id = ?');
-  const remove = db.prepare('DELETE FROM api_tokens WHERE id = ?');
+  const revoke = db.prepare('UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
+  const counts = db.prepare<[string], { n: number; live: number | null }>(
+    'SELECT COUNT(*) AS n, SUM(revoked_at IS NULL) AS live FROM api_tokens WHERE user_id = ?',
+  );
   return {
     create(userId, opts = {}) {
       validateUserId(userId);
@@ -42,7 +51,11 @@ export function createTokens(db: Db): SyncOf<TokensRepo> {
     },
     revoke(id) {
       const checked = checkTokenId(id);
-      return immediate(db, () => remove.run(checked)).changes > 0;
+      return immediate(db, () => revoke.run(Date.now(), checked)).changes > 0;
+    },
+    standing(userId) {
+      const { n, live } = counts.get(validateUserId(userId))!;
+      return standingOf(n, live ?? 0);
     },
     verify(token) {
       if (!isTokenShaped(token)) return undefined;

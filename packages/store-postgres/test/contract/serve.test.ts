@@ -193,6 +193,42 @@ describe.each(backends)('$name', (backend) => {
     });
   });
 
+  describe('revoked API tokens', () => {
+    it('are kept but never authenticate, listed or revoked again; standing tells revoked from never had one', async () => {
+      const only = await t.store.tokens.create('carol');
+      const first = await t.store.tokens.create('dave');
+      const second = await t.store.tokens.create('dave', { name: 'second' });
+      expect(await t.store.tokens.standing('carol')).toBe('active');
+      expect(await t.store.tokens.standing('erin')).toBe('none');
+
+      expect(await t.store.tokens.revoke(only.record.id)).toBe(true);
+      expect(await t.store.tokens.revoke(first.record.id)).toBe(true);
+      const other = await t.env.open();
+      expect(await other.tokens.verify(only.token)).toBeUndefined();
+      expect(await other.tokens.verify(first.token)).toBeUndefined();
+      expect((await other.tokens.verify(second.token))?.id).toBe(second.record.id);
+      // Left out of every list, and a second revoke finds nothing to revoke.
+      expect((await other.tokens.list()).map((r) => r.id)).toEqual([second.record.id]);
+      expect(await other.tokens.list('carol')).toEqual([]);
+      expect(await other.tokens.revoke(only.record.id)).toBe(false);
+      // Kept in the table: the user whose every token was revoked is told from one who never had one.
+      expect(
+        Number(
+          await t.env.one<number | string>('SELECT count(*) FROM api_tokens WHERE user_id = ?', ['carol']),
+        ),
+      ).toBe(1);
+      expect(await other.tokens.standing('carol')).toBe('revoked');
+      expect(await other.tokens.standing('dave')).toBe('active');
+      expect(await other.tokens.standing('erin')).toBe('none');
+      expect(await other.tokens.revoke(second.record.id)).toBe(true);
+      expect(await other.tokens.standing('dave')).toBe('revoked');
+      // A new token gives the user their access back.
+      await other.tokens.create('carol');
+      expect(await t.store.tokens.standing('carol')).toBe('active');
+      expect(await codeOf(() => t.store.tokens.standing('../x'))).toBe('invalid-id');
+    });
+  });
+
   describe('the agent a session starts with', () => {
     it('is kept with the session and validated', async () => {
       const s = await t.store.sessions.create('alice', { agent: 'reviewer' });
