@@ -62,7 +62,7 @@ function answerBy(pick: (input: string) => string): (request: RequestPermissionR
 }
 
 describe('birdie acp: an ask rule always asks, whatever the session allowed (report defect 1)', () => {
-  it('"allow run_command for this session" on a harmless call does not lift `run_command(git push *)`: later prompts and the same batch ask', async () => {
+  it('"allow run_command(touch *) for this session" on a harmless call does not lift `run_command(git push *)`: later prompts and the same batch ask', async () => {
     await askRules('run_command(git push *)');
     const env = await script([
       { match: 'first', tool_calls: [{ name: 'run_command', args: { command: 'touch hello.txt' } }] },
@@ -79,7 +79,7 @@ describe('birdie acp: an ask rule always asks, whatever the session allowed (rep
     const proc = startAcp(box, ['--skills-dir', TEST_SKILLS], env);
     running.push(proc);
     const sessionId = await session(proc);
-    proc.answer = answerBy((command) => (command.startsWith('git push') ? 'reject' : 'allow-session'));
+    proc.answer = answerBy((command) => (command.startsWith('git push') ? 'reject' : 'allow-pattern'));
     expect((await prompt(proc, sessionId, 'first')).stopReason).toBe('end_turn');
     expect(asked(proc)).toEqual(['touch hello.txt']);
 
@@ -92,7 +92,7 @@ describe('birdie acp: an ask rule always asks, whatever the session allowed (rep
     expect(await proc.end()).toBe(0);
   });
 
-  it('"allow for this session" given in a batch does not answer a later call of that batch an ask rule asks about', async () => {
+  it('"allow run_command(touch *) for this session" given in a batch does not answer a later call of that batch an ask rule asks about', async () => {
     await askRules('run_command(git push *)');
     const env = await script([
       {
@@ -107,7 +107,7 @@ describe('birdie acp: an ask rule always asks, whatever the session allowed (rep
     const proc = startAcp(box, ['--skills-dir', TEST_SKILLS], env);
     running.push(proc);
     const sessionId = await session(proc);
-    proc.answer = answerBy((command) => (command.startsWith('git push') ? 'reject' : 'allow-session'));
+    proc.answer = answerBy((command) => (command.startsWith('git push') ? 'reject' : 'allow-pattern'));
     expect((await prompt(proc, sessionId, 'both')).stopReason).toBe('end_turn');
     expect(asked(proc)).toEqual(['touch hello.txt', 'git push origin main; touch PUSHED']);
     expect(existsSync(join(box.cwd, 'PUSHED'))).toBe(false);
@@ -181,8 +181,8 @@ describe('birdie acp: a question an ask rule asks offers no "allow for this sess
     const offered = proc.log.flatMap((e) =>
       e.kind === 'permission' ? [e.request.options.map((o) => o.optionId).join(' ')] : [],
     );
-    // The ask rule's question, then a plain raw command's (which the session may still be allowed).
-    expect(offered).toEqual(['allow-once reject', 'allow-once allow-session reject']);
+    // The ask rule's question, then a plain raw command's (whose pattern the session may still be allowed).
+    expect(offered).toEqual(['allow-once reject', 'allow-once allow-pattern reject']);
     expect(await proc.end()).toBe(0);
   });
 });
@@ -216,6 +216,83 @@ describe('birdie acp: session/cancel ends a turn whose permission request is ope
     proc.log.length = 0;
     expect((await prompt(proc, sessionId, 'hello')).stopReason).toBe('end_turn');
     expect(outline(proc)).toContain('text Hello again.');
+    expect(await proc.end()).toBe(0);
+  });
+});
+
+describe('birdie acp: a raw shell command offers its pattern for the session, never the whole tool', () => {
+  const options = (proc: AcpProcess) =>
+    proc.log.flatMap((e) =>
+      e.kind === 'permission' ? [e.request.options.map((o) => `${o.optionId}:${o.name}`)] : [],
+    );
+
+  it('"Allow run_command(touch *) for this session" lets later touch commands run unasked, and nothing else', async () => {
+    const env = await script([
+      { match: 'first', tool_calls: [{ name: 'run_command', args: { command: 'touch one.txt' } }] },
+      { match: 'first', text: 'One.' },
+      {
+        match: 'second',
+        tool_calls: [
+          { name: 'run_command', args: { command: 'touch two.txt' } },
+          { name: 'run_command', args: { command: 'rm one.txt' } },
+        ],
+      },
+      { match: 'second', text: 'Two.' },
+    ]);
+    const proc = startAcp(box, ['--skills-dir', TEST_SKILLS], env);
+    running.push(proc);
+    const sessionId = await session(proc);
+    proc.answer = answerBy((command) => (command.startsWith('touch') ? 'allow-pattern' : 'reject'));
+    await prompt(proc, sessionId, 'first');
+    expect(options(proc)).toEqual([
+      ['allow-once:Allow once', 'allow-pattern:Allow run_command(touch *) for this session', 'reject:Reject'],
+    ]);
+    expect(existsSync(join(box.cwd, 'one.txt'))).toBe(true);
+
+    proc.log.length = 0;
+    await prompt(proc, sessionId, 'second');
+    // The pattern ran `touch two.txt` unasked; another command of the same tool is asked about (and rejected).
+    expect(asked(proc)).toEqual(['rm one.txt']);
+    expect(existsSync(join(box.cwd, 'two.txt'))).toBe(true);
+    expect(existsSync(join(box.cwd, 'one.txt'))).toBe(true);
+    expect(await proc.end()).toBe(0);
+  });
+
+  it('an editor answering "allow-session" at a raw command anyway allows that call once: the next command asks', async () => {
+    const env = await script([
+      { match: 'first', tool_calls: [{ name: 'run_command', args: { command: 'touch one.txt' } }] },
+      { match: 'first', text: 'One.' },
+      { match: 'second', tool_calls: [{ name: 'run_command', args: { command: 'touch two.txt' } }] },
+      { match: 'second', text: 'Two.' },
+    ]);
+    const proc = startAcp(box, ['--skills-dir', TEST_SKILLS], env);
+    running.push(proc);
+    const sessionId = await session(proc);
+    proc.answer = answerBy(() => 'allow-session');
+    await prompt(proc, sessionId, 'first');
+    expect(existsSync(join(box.cwd, 'one.txt'))).toBe(true);
+    proc.log.length = 0;
+    proc.answer = answerBy(() => 'reject');
+    await prompt(proc, sessionId, 'second');
+    expect(asked(proc)).toEqual(['touch two.txt']);
+    expect(existsSync(join(box.cwd, 'two.txt'))).toBe(false);
+    expect(await proc.end()).toBe(0);
+  });
+
+  it('a compound command, with no pattern to offer, offers Allow once and Reject only', async () => {
+    const env = await script([
+      {
+        match: 'both',
+        tool_calls: [{ name: 'run_command', args: { command: 'touch a.txt && touch b.txt' } }],
+      },
+      { match: 'both', text: 'Both.' },
+    ]);
+    const proc = startAcp(box, ['--skills-dir', TEST_SKILLS], env);
+    running.push(proc);
+    const sessionId = await session(proc);
+    proc.answer = answerBy(() => 'reject');
+    await prompt(proc, sessionId, 'both');
+    expect(options(proc)).toEqual([['allow-once:Allow once', 'reject:Reject']]);
     expect(await proc.end()).toBe(0);
   });
 });

@@ -6,14 +6,16 @@ import type {
   ToolCallContent,
 } from '@agentclientprotocol/sdk';
 import { methods } from '@agentclientprotocol/sdk';
-import type { ApprovalDecision, ApprovalRequest } from '@birdie/graph';
-import { sessionApprovalMayAnswer } from '@birdie/graph/tool-approval';
+import type { ApprovalDecision, ApprovalRequest, ApprovalRule } from '@birdie/graph';
+import { sessionApprovalMayAnswer, suggestCommandPattern } from '@birdie/graph/tool-approval';
 import { escapeInvisible } from '@birdie/graph/visible-text';
 import { ruleMeta, ruleNote } from './rule-note.js';
 import { toolKind, toolLocations } from './tool-view.js';
 
 export const ALLOW_ONCE = 'allow-once';
 export const ALLOW_SESSION = 'allow-session';
+/** Allow the raw shell command's pattern (`run_bash(touch *)`) for the session: offered instead of the whole tool. */
+export const ALLOW_PATTERN = 'allow-pattern';
 export const REJECT = 'reject';
 
 /**
@@ -46,22 +48,32 @@ export interface AskContext {
 
 /**
  * birdie's approval requests as ACP permission requests, one at a time: allow once, allow the tool for the session
- * (offered only for a skill's tool, and bound to that skill's file), or reject. A tool allowed for the session is
- * approved without asking while its skill file is the same — except a call one of the user's ask rules asks about,
- * which is always asked, and whose question names the rule. A question the client answers `cancelled`, or that is
- * still open when the turn is cancelled (the client need not answer it then), rejects that call and the rest.
+ * (offered only for a skill's tool, and bound to that skill's file), or reject. For a raw shell command the session
+ * choice is the command's pattern (`run_bash(touch *)`, kept by the agent as a session rule), never the whole tool:
+ * one click must not let every later command run unasked. A tool allowed for the session is approved without asking
+ * while its skill file is the same — except a call one of the user's ask rules asks about, which is always asked, and
+ * whose question names the rule. A question the client answers `cancelled`, or that is still open when the turn is
+ * cancelled (the client need not answer it then), rejects that call and the rest.
  */
 export async function askPermissions(
   requests: ApprovalRequest[],
   ask: AskContext,
 ): Promise<Record<string, ApprovalDecision>> {
   const decisions: Record<string, ApprovalDecision> = {};
+  // Command patterns allowed earlier in this batch: the agent keeps them once the batch is answered, not before.
+  const patterns: ApprovalRule[] = [];
   for (const request of requests) {
     const identity = request.skill ? ask.identityOf(request.skill) : undefined;
     if (sessionApprovalMayAnswer(request.reason) && ask.grants.allows(request.tool, identity)) {
       decisions[request.id] = { type: 'approve' };
       continue;
     }
+    const covering = await coveringPattern(patterns, request, ask.cwd);
+    if (covering !== undefined) {
+      decisions[request.id] = { type: 'approve', scope: 'session', pattern: covering };
+      continue;
+    }
+    const offers = sessionOffers(request, identity);
     if (ask.signal.aborted) {
       decisions[request.id] = { type: 'reject', message: 'The turn was cancelled.' };
       continue;
@@ -87,7 +99,7 @@ export async function askPermissions(
             ...diffContent(request, ask.cwd),
             ...(request.rule ? { _meta: ruleMeta(request.rule) } : {}),
           },
-          options: optionsFor(request, identity),
+          options: optionsFor(offers),
         },
         // A cancelled turn stops waiting at once: a client that never answers the withdrawn question (its dialog
         // dismissed, no `$/cancel_request` support) must not hold the prompt, and the session, forever.
@@ -96,13 +108,18 @@ export async function askPermissions(
       .catch((): RequestPermissionResponse => ({ outcome: { outcome: 'cancelled' } }));
     const chosen = answer.outcome.outcome === 'selected' ? answer.outcome.optionId : undefined;
     if (chosen === ALLOW_ONCE) decisions[request.id] = { type: 'approve' };
-    else if (chosen === ALLOW_SESSION) {
-      if (identity !== undefined && offersSession(request, identity)) {
+    else if (chosen === ALLOW_SESSION || chosen === ALLOW_PATTERN) {
+      if (chosen === ALLOW_SESSION && offers.session && identity !== undefined) {
         ask.grants.grant(request.tool, identity);
         // Kept with the session by the agent too, bound to the skill file: it holds after the session is loaded again.
         decisions[request.id] = { type: 'approve', scope: 'session' };
+      } else if (chosen === ALLOW_PATTERN && offers.pattern !== undefined) {
+        // The agent keeps it as a session rule bound to the skill file; this batch's later calls it covers run too.
+        patterns.push({ pattern: offers.pattern, effect: 'allow', source: { kind: 'session' } });
+        decisions[request.id] = { type: 'approve', scope: 'session', pattern: offers.pattern };
       } else {
-        // Not offered (an ask rule's question, a tool that cannot be bound): the answer allows this call only.
+        // Not offered (an ask rule's question, a raw command's whole tool, a tool that cannot be bound): the answer
+        // allows this call only.
         decisions[request.id] = { type: 'approve' };
       }
     } else if (chosen === undefined) {
@@ -131,22 +148,69 @@ function diffContent(request: ApprovalRequest, cwd: string): { content?: ToolCal
   return content.length > 0 ? { content } : {};
 }
 
-/**
- * Whether the question offers allowing the tool for the session: only when the grant can be bound to the skill file
- * (`identity`) and could answer a later call — never for a call an ask rule asks about, which asks every time.
- */
-function offersSession(request: ApprovalRequest, identity: string | undefined): boolean {
-  return identity !== undefined && sessionApprovalMayAnswer(request.reason);
+/** What a question offers for the session beyond once: the whole tool, or a raw shell command's pattern. */
+interface SessionOffers {
+  tool: string;
+  session: boolean;
+  pattern?: string;
 }
 
-function optionsFor(request: ApprovalRequest, identity: string | undefined): PermissionOption[] {
+/**
+ * What the question offers for the session — only when the grant can be bound to the skill file (`identity`) and
+ * could answer a later call: never for a call an ask rule asks about, which asks every time. For a raw shell command,
+ * only its command pattern (none for a line with no safe prefix, nor under the mode `always`, which no allow pattern
+ * lifts): the whole tool would let every later command run from one click.
+ */
+function sessionOffers(request: ApprovalRequest, identity: string | undefined): SessionOffers {
+  if (identity === undefined || !sessionApprovalMayAnswer(request.reason))
+    return { tool: request.tool, session: false };
+  const shell = request.raw === true || request.reason === 'raw-command';
+  if (!shell) return { tool: request.tool, session: true };
+  const command = typeof request.args.command === 'string' ? request.args.command : undefined;
+  const pattern =
+    command !== undefined && request.reason !== 'mode-always'
+      ? suggestCommandPattern(command, request.tool)
+      : undefined;
+  return { tool: request.tool, session: false, ...(pattern ? { pattern } : {}) };
+}
+
+/** The pattern allowed earlier in the batch that covers `request` (never a call an ask rule asks about). */
+async function coveringPattern(
+  patterns: readonly ApprovalRule[],
+  request: ApprovalRequest,
+  root: string,
+): Promise<string | undefined> {
+  if (patterns.length === 0 || !sessionApprovalMayAnswer(request.reason)) return undefined;
+  const { compileRules } = await import('@birdie/graph/tools');
+  const decided = compileRules(patterns).decide({
+    tool: {
+      name: request.tool,
+      ...(request.skill ? { skill: request.skill } : {}),
+      raw: request.raw === true,
+    },
+    args: request.args,
+    root,
+  });
+  return decided?.effect === 'allow' ? decided.rule.pattern : undefined;
+}
+
+function optionsFor(offers: SessionOffers): PermissionOption[] {
   return [
     { optionId: ALLOW_ONCE, name: 'Allow once', kind: 'allow_once' },
-    ...(offersSession(request, identity)
+    ...(offers.session
       ? [
           {
             optionId: ALLOW_SESSION,
-            name: `Allow ${request.tool} for this session`,
+            name: `Allow ${offers.tool} for this session`,
+            kind: 'allow_always' as const,
+          },
+        ]
+      : []),
+    ...(offers.pattern !== undefined
+      ? [
+          {
+            optionId: ALLOW_PATTERN,
+            name: `Allow ${offers.pattern} for this session`,
             kind: 'allow_always' as const,
           },
         ]

@@ -36,6 +36,17 @@ const request = (id: string, tool: string, skill?: string): ApprovalRequest => (
   reason: 'raw-command',
 });
 
+/** A tool that is not a raw shell command: its question offers the whole tool for the session. */
+const deploy = (id: string): ApprovalRequest => ({
+  id,
+  digest: 'd'.repeat(64),
+  tool: 'deploy',
+  skill: 'release',
+  args: { target: 'staging' },
+  description: `Deploy to staging (${id})`,
+  reason: 'approval-required',
+});
+
 describe('birdie as an ACP agent', () => {
   it('initializes with its capabilities and no authentication, and starts sessions in the approval modes', async () => {
     const { runtime } = fakeRuntime();
@@ -141,7 +152,7 @@ describe('birdie as an ACP agent', () => {
     });
     expect(test.permissions[0]?.options.map((o) => `${o.optionId}:${o.kind}`)).toEqual([
       'allow-once:allow_once',
-      'allow-session:allow_always',
+      'allow-pattern:allow_always',
       'reject:reject_once',
     ]);
   });
@@ -184,12 +195,12 @@ describe('birdie as an ACP agent', () => {
   });
 
   it('"allow for this session" is a grant on the tool bound to its skill file: asked again once another file provides it', async () => {
-    let identity = 'bundled:/skills/shell/SKILL.md';
+    let identity = 'bundled:/skills/release/SKILL.md';
     const decisions: unknown[] = [];
     const { runtime } = fakeRuntime({
       identity: () => identity,
       turn: async (text, o) => {
-        decisions.push(await o.decide([request(text, 'run_bash', 'shell')]));
+        decisions.push(await o.decide([deploy(text)]));
         return { status: 'ok' };
       },
     });
@@ -204,7 +215,7 @@ describe('birdie as an ACP agent', () => {
     await prompt('a');
     await prompt('b');
     expect(test.permissions).toHaveLength(1);
-    identity = 'project:/repo/.agents/skills/shell/SKILL.md';
+    identity = 'project:/repo/.agents/skills/release/SKILL.md';
     test.answer = () => ({ outcome: { outcome: 'selected', optionId: 'reject' } });
     await prompt('c');
     expect(test.permissions).toHaveLength(2);
@@ -371,5 +382,87 @@ describe('birdie as an ACP agent', () => {
     await say(test, sessionId, 'x');
     expect(turns[0]?.options.files).toBeDefined();
     expect(test.files.get(`${W}/a.txt`)).toBe('unsaved!');
+  });
+});
+
+describe('a raw shell command asks with its pattern for the session, never the whole tool', () => {
+  const shellCall = (id: string, command: string): ApprovalRequest => ({
+    ...request(id, 'run_bash', 'shell'),
+    raw: true,
+    args: { command },
+    description: `Run shell command: ${command}`,
+  });
+
+  it('offers "Allow run_bash(touch *) for this session", which answers with the pattern and covers the batch', async () => {
+    const decisions: unknown[] = [];
+    const { runtime } = fakeRuntime({
+      turn: async (_text, o) => {
+        decisions.push(
+          await o.decide([
+            shellCall('a', 'touch one.txt'),
+            shellCall('b', 'touch two.txt'),
+            shellCall('c', 'rm one.txt'),
+          ]),
+        );
+        return { status: 'ok' };
+      },
+    });
+    const test = connect(runtime);
+    test.answer = (r) => ({
+      outcome: {
+        outcome: 'selected',
+        optionId: (r.toolCall.rawInput as { command: string }).command.startsWith('touch')
+          ? 'allow-pattern'
+          : 'reject',
+      },
+    });
+    const sessionId = await openSession(test);
+    await say(test, sessionId, 'go');
+    expect(test.permissions.map((p) => p.options.map((o) => `${o.optionId}:${o.name}`))).toEqual([
+      ['allow-once:Allow once', 'allow-pattern:Allow run_bash(touch *) for this session', 'reject:Reject'],
+      ['allow-once:Allow once', 'allow-pattern:Allow run_bash(rm *) for this session', 'reject:Reject'],
+    ]);
+    expect(decisions).toEqual([
+      {
+        a: { type: 'approve', scope: 'session', pattern: 'run_bash(touch *)' },
+        b: { type: 'approve', scope: 'session', pattern: 'run_bash(touch *)' },
+        c: { type: 'reject', message: 'The user rejected this call in the editor.' },
+      },
+    ]);
+  });
+
+  it('"allow-session" answered anyway allows the call once; a compound command or the mode always offer no session choice', async () => {
+    const decisions: unknown[] = [];
+    const { runtime } = fakeRuntime({
+      turn: async (text, o) => {
+        const asked =
+          text === 'plain'
+            ? shellCall('p', 'touch one.txt')
+            : text === 'compound'
+              ? shellCall('q', 'touch a && touch b')
+              : { ...shellCall('r', 'touch one.txt'), reason: 'mode-always' as const };
+        decisions.push(await o.decide([asked]));
+        return { status: 'ok' };
+      },
+    });
+    const test = connect(runtime);
+    test.answer = () => ({ outcome: { outcome: 'selected', optionId: 'allow-session' } });
+    const sessionId = await openSession(test);
+    await say(test, sessionId, 'plain');
+    await say(test, sessionId, 'plain');
+    await say(test, sessionId, 'compound');
+    await say(test, sessionId, 'always');
+    expect(test.permissions.map((p) => p.options.map((o) => o.optionId).join(' '))).toEqual([
+      'allow-once allow-pattern reject',
+      'allow-once allow-pattern reject',
+      'allow-once reject',
+      'allow-once reject',
+    ]);
+    expect(decisions).toEqual([
+      { p: { type: 'approve' } },
+      { p: { type: 'approve' } },
+      { q: { type: 'approve' } },
+      { r: { type: 'approve' } },
+    ]);
   });
 });

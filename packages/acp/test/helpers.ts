@@ -73,7 +73,13 @@ export function fakeRuntime(
         const decisions = await options.decide(requests);
         for (const request of requests) {
           const decision = decisions[request.id];
-          if (decision?.type === 'approve' && decision.scope === 'session' && request.skill)
+          // A whole tool only: a command pattern is a session rule the agent applies itself.
+          if (
+            decision?.type === 'approve' &&
+            decision.scope === 'session' &&
+            decision.pattern === undefined &&
+            request.skill
+          )
             grants.set(sessionId, [
               ...(grants.get(sessionId) ?? []),
               { tool: request.tool, identity: runtime.skillIdentity(request.skill)! },

@@ -8,14 +8,15 @@ import { connect, ELSEWHERE, fakeRuntime, outline, W, WORK } from './helpers.js'
 
 const init = { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} };
 
-const shell = (id: string): ApprovalRequest => ({
+// A tool that is not a raw shell command: its question offers the whole tool for the session.
+const deploy = (id: string): ApprovalRequest => ({
   id,
   digest: 'd'.repeat(64),
-  tool: 'run_bash',
-  skill: 'shell',
-  args: { command: 'make' },
-  description: `Run shell command: make (${id})`,
-  reason: 'raw-command',
+  tool: 'deploy',
+  skill: 'release',
+  args: { target: 'staging' },
+  description: `Deploy to staging (${id})`,
+  reason: 'approval-required',
 });
 
 describe('ACP session lifecycle (issue 30, defect 13)', () => {
@@ -58,7 +59,7 @@ describe('ACP session lifecycle (issue 30, defect 13)', () => {
     const decisions: unknown[] = [];
     const { runtime } = fakeRuntime({
       turn: async (text, o) => {
-        decisions.push(await o.decide([shell(text)]));
+        decisions.push(await o.decide([deploy(text)]));
         return { status: 'ok' };
       },
     });

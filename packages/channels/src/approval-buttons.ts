@@ -1,17 +1,47 @@
 import { createHash } from 'node:crypto';
 import type { ApprovalDecision, ApprovalRequest } from '@birdie/graph';
-import { sessionApprovalMayAnswer } from '@birdie/graph/tool-approval';
+import { sessionApprovalMayAnswer, suggestCommandPattern } from '@birdie/graph/tool-approval';
 import { escapeInvisible } from '@birdie/graph/visible-text';
 import type { Button } from './chat.js';
 
-/** What each button decides. */
+/**
+ * What each button decides: `s` the whole tool for the session, `p` a raw shell command's pattern for the session
+ * (its text and decision name the pattern, re-derived from the pending call at the press: the data has no room for it).
+ */
 const ACTIONS = {
   a: { text: 'Approve', decision: { type: 'approve', scope: 'once' } },
   s: { text: 'For this session', decision: { type: 'approve', scope: 'session' } },
+  p: { text: 'For this session', decision: { type: 'approve', scope: 'session' } },
   r: { text: 'Reject', decision: { type: 'reject', message: 'The user rejected the call in the chat.' } },
 } as const satisfies Record<string, { text: string; decision: ApprovalDecision }>;
 
 type Action = keyof typeof ACTIONS;
+
+/** The longest button text (Slack's limit; Telegram shows it too): a pattern button whose text is longer is not offered. */
+const BUTTON_TEXT_MAX = 75;
+
+/** A button's text and decision for `request`: the pattern's, for `p`. */
+function actionFor(action: Action, request: ApprovalRequest): { text: string; decision: ApprovalDecision } {
+  const pattern = action === 'p' ? offeredPattern(request) : undefined;
+  if (pattern === undefined) return { text: ACTIONS[action].text, decision: { ...ACTIONS[action].decision } };
+  return { text: patternText(pattern), decision: { type: 'approve', scope: 'session', pattern } };
+}
+
+const patternText = (pattern: string) => `For this session: ${pattern}`;
+
+/**
+ * The command pattern a raw shell command's question offers for the session (`run_bash(touch *)`), kept as a session
+ * rule: never the whole tool, which would let every later command run from one press. None for a line with no safe
+ * prefix, under the mode `always` (no allow pattern lifts it), or when the button could not show it whole.
+ */
+function offeredPattern(request: ApprovalRequest): string | undefined {
+  if (!isRawCommand(request) || request.reason === 'mode-always') return undefined;
+  const command = request.args.command;
+  const pattern = typeof command === 'string' ? suggestCommandPattern(command, request.tool) : undefined;
+  return pattern !== undefined && patternText(pattern).length <= BUTTON_TEXT_MAX ? pattern : undefined;
+}
+
+const isRawCommand = (request: ApprovalRequest) => request.raw === true || request.reason === 'raw-command';
 
 /**
  * A button's data names one call: a hash of its id and its digest (Telegram keeps 64 bytes of data per button, too
@@ -31,7 +61,7 @@ export function approvalButtons(request: ApprovalRequest, owner?: string): Butto
   const suffix = owner !== undefined && OWNER.test(owner) ? `:${owner}` : '';
   return [
     offered(request).map((a) => ({
-      text: ACTIONS[a].text,
+      text: actionFor(a, request).text,
       data: `ap:${a}:${tag}${suffix}`,
     })),
   ];
@@ -40,7 +70,7 @@ export function approvalButtons(request: ApprovalRequest, owner?: string): Butto
 const OWNER = /^[A-Za-z0-9-]{1,24}$/;
 
 export function isApprovalData(data: string): boolean {
-  return /^ap:[asr]:[A-Za-z0-9_-]{32}(?::[A-Za-z0-9-]{1,24})?$/.test(data);
+  return /^ap:[asrp]:[A-Za-z0-9_-]{32}(?::[A-Za-z0-9-]{1,24})?$/.test(data);
 }
 
 /** The platform user id a button names as its session's owner (group sessions), if any. */
@@ -58,8 +88,8 @@ export function pressedDecision(
   const request = pending.find((r) => callTag(r) === tag);
   // A press of a button the question does not offer (approving a call not shown whole) decides nothing.
   if (!request || !offered(request).includes(action)) return undefined;
-  const { decision, text } = ACTIONS[action];
-  return { request, decision: { ...decision }, label: text };
+  const { decision, text } = actionFor(action, request);
+  return { request, decision, label: text };
 }
 
 /**
@@ -102,11 +132,16 @@ function shownWhole(request: ApprovalRequest): boolean {
   return args.length + description.length <= SHOWN_MAX;
 }
 
-/** The buttons a question offers: all of them for a call shown whole, else only Reject. */
+/**
+ * The buttons a question offers: for a call shown whole, Approve, a session choice and Reject, else only Reject. The
+ * session choice: none for a call an ask rule asks about (asked every time: no session approval answers it); for a
+ * raw shell command its pattern, if one is offered, never the whole tool; else the whole tool.
+ */
 function offered(request: ApprovalRequest): Action[] {
   if (!shownWhole(request)) return ['r'];
-  // A call an ask rule asks about is asked every time: no session approval answers it, so none is offered.
-  return sessionApprovalMayAnswer(request.reason) ? ['a', 's', 'r'] : ['a', 'r'];
+  if (!sessionApprovalMayAnswer(request.reason)) return ['a', 'r'];
+  if (isRawCommand(request)) return offeredPattern(request) !== undefined ? ['a', 'p', 'r'] : ['a', 'r'];
+  return ['a', 's', 'r'];
 }
 
 function longestBacktickRun(text: string): number {

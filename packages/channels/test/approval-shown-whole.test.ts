@@ -25,7 +25,8 @@ describe('a chat approval question shows the whole call, or cannot approve it', 
   it('a call that fits is shown whole, with every button', () => {
     const command = `echo ${'a'.repeat(800)}; echo TAIL`;
     expect(approvalText(request(command))).toContain(`${'a'.repeat(800)}; echo TAIL`);
-    expect(labels(request(command))).toEqual(['Approve', 'For this session', 'Reject']);
+    // A compound raw command: no pattern to offer for the session, and never the whole tool.
+    expect(labels(request(command))).toEqual(['Approve', 'Reject']);
   });
 
   it('a call too long to show whole offers only Reject and says why; a press of Approve decides nothing', () => {

@@ -28,6 +28,19 @@ entrypoint: bash:printf '%s\\n' {text} | tr a-z A-Z
 schema: { type: object, properties: { text: { type: string } }, required: [text] }
 `;
 
+/** A skill whose tool runs the raw shell command the model wrote, as the bundled `shell` skill's `run_bash` does. */
+const RAW_SHELL = `---
+name: raw-shell
+description: Runs a raw shell command.
+---
+## Tools
+
+### run_command
+description: Run a shell command.
+entrypoint: bash:{command}
+schema: { type: object, properties: { command: { type: string } }, required: [command] }
+`;
+
 export interface Harness {
   home: string;
   api: FakeBotApi;
@@ -54,6 +67,8 @@ export interface HarnessOptions {
   env?: NodeJS.ProcessEnv;
   /** Give the session the bundled scheduler skill to enable. */
   scheduler?: boolean;
+  /** Give the session a raw shell tool (`run_command`, the skill `raw-shell`). */
+  rawShell?: boolean;
   /** Run the Slack channel (Socket Mode or the Events API) instead of Telegram. */
   slack?: 'socket' | 'events';
 }
@@ -68,6 +83,10 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   if (options.scheduler)
     await cp(join(REPO_SKILLS, 'scheduler'), join(bundled, 'scheduler'), { recursive: true });
   await writeFile(join(home, 'skills', 'shouter', 'SKILL.md'), SHOUTER);
+  if (options.rawShell) {
+    await mkdir(join(home, 'skills', 'raw-shell'));
+    await writeFile(join(home, 'skills', 'raw-shell', 'SKILL.md'), RAW_SHELL);
+  }
   await writeFile(join(dir.path, 'script.json'), JSON.stringify(options.script));
   const api = new FakeBotApi(TOKEN);
   await api.start();

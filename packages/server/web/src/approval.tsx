@@ -68,7 +68,16 @@ function FileChanges({ request }: { request: ApprovalRequest }) {
   );
 }
 
-/** One pending call: what would run, and the four answers. */
+/**
+ * Whether the card offers "Approve for this chat" (the whole tool for the session): never at a raw shell command, where
+ * one click would let every later command the model writes run unasked (the API takes no command pattern to offer
+ * instead), nor at a call an ask rule asks about, which no session approval answers.
+ */
+function offersChat(request: ApprovalRequest): boolean {
+  return request.raw !== true && request.reason !== 'raw-command' && request.reason !== 'rule';
+}
+
+/** One pending call: what would run, and the answers (approve, for this chat where offered, edit, reject). */
 function Pending(props: {
   request: ApprovalRequest;
   onDecide(decision: ApprovalDecision): void;
@@ -160,13 +169,15 @@ function Pending(props: {
             <button type="button" disabled={busy} onClick={() => onDecide({ type: 'approve' })}>
               Approve
             </button>
-            <button
-              type="button"
-              disabled={busy}
-              onClick={() => onDecide({ type: 'approve', scope: 'session' })}
-            >
-              Approve for this chat
-            </button>
+            {offersChat(request) ? (
+              <button
+                type="button"
+                disabled={busy}
+                onClick={() => onDecide({ type: 'approve', scope: 'session' })}
+              >
+                Approve for this chat
+              </button>
+            ) : null}
             <button type="button" class="quiet" disabled={busy} onClick={() => setMode('edit')}>
               Edit
             </button>
