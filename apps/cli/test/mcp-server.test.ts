@@ -188,6 +188,37 @@ describe('birdie mcp over stdio', { timeout: 120_000 }, () => {
     expect(mine.filter((r) => r.status === 'rejected').flatMap((r) => r.toolCalls)).toEqual([]);
   });
 
+  it("suggests for a mistyped tool only the names the session's tools/list shows, never a disabled skill's", async () => {
+    // One tool the session lists (greet) beside the disabled skill's (shout, here).
+    const more = join(box.dir.path, 'typo-skills');
+    await mkdir(join(more, 'greet'), { recursive: true });
+    await writeFile(
+      join(more, 'greet', 'SKILL.md'),
+      '---\nname: greet\ndescription: Greets.\n---\n\n## Tools\n\n### greet\ndescription: Say hello.\nentrypoint: bash:echo hello\nschema: { type: object, properties: {} }\n',
+    );
+    const { client: c } = client();
+    await overStdio(c, ['--skills-dir', more, '--disable', 'shout']);
+    try {
+      const names = (await c.listTools()).tools.map((t) => t.name);
+      expect(names).toContain('greet');
+      expect(names).not.toContain('shout');
+      // A typo of the hidden tool: the error offers no name the session cannot see (nor anything of its skill).
+      const error = await c.callTool({ name: 'shuot', arguments: {} }).then(
+        () => undefined,
+        (e: unknown) => e as { code: number; message: string },
+      );
+      expect(error).toMatchObject({ code: -32602, message: expect.stringContaining('unknown tool "shuot"') });
+      expect(error?.message).not.toContain('shout');
+      // A typo of a tool the session lists is still offered.
+      await expect(c.callTool({ name: 'gret', arguments: {} })).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('Did you mean "greet"?'),
+      });
+    } finally {
+      await c.close();
+    }
+  });
+
   it('refuses a tool that needs approval when the client cannot elicit', async () => {
     const { client: c } = client();
     await overStdio(c);

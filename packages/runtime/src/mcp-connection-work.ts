@@ -46,3 +46,25 @@ export function connectionWork(release: () => void): ConnectionWork {
     },
   };
 }
+
+/** How long a stopped server waits for the calls it aborted to record their end (`settledWithin`). */
+export const MCP_STOP_GRACE_MS = 10_000;
+
+/**
+ * Waits, at most `graceMs`, for stopped connections to settle (`BirdieMcpServer.settled`): a call the stop aborted
+ * then has written its run's end (`cancelled`) before the caller closes the host's store. Bounded, so a call that does
+ * not stop cannot hold the exit (its run is then reaped as `died`). Used by both transports (stdio, `--http`).
+ */
+export async function settledWithin(
+  settled: readonly Promise<void>[],
+  graceMs: number = MCP_STOP_GRACE_MS,
+): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.all(settled),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, graceMs);
+    }),
+  ]);
+  clearTimeout(timer);
+}

@@ -3,6 +3,7 @@ import type { RuleSet } from '@birdie/graph/tools';
 import type { LoadedRegistry, SkillPolicy } from '@birdie/registry';
 import type { TurnLimits, Workspaces } from '@birdie/server';
 import type { Session, Store } from '@birdie/store';
+import type { DiagnosticLike } from './diagnostics.js';
 import type { Flags } from './flags.js';
 import { grantsBridge } from './grants-bridge.js';
 import { type RuntimeIo, warn } from './io.js';
@@ -69,6 +70,12 @@ export interface McpHost {
 export interface McpHostOptions {
   /** Serve as `birdie serve` does: the operator's policy and rules, a workspace per user, the sandbox forced. */
   http?: boolean;
+  /**
+   * Hears every reload of the watched skill folders with its diagnostics, so the application can report the problems
+   * of a file an edit broke (the host does not print them: their format is the application's; over stdio never on
+   * stdout). Without it they are only seen as the skill's tools leaving the lists.
+   */
+  onReload?: (messages: readonly DiagnosticLike[]) => void;
 }
 
 /**
@@ -153,7 +160,10 @@ export async function openMcpHost(
     mcpTools.onToolsChanged(changed);
     // An MCP client keeps its server running for hours: skill folders edited meanwhile are picked up, as the REPL does.
     const watcher = registry.watch({
-      onReload: changed,
+      onReload: (messages) => {
+        options.onReload?.(messages);
+        changed();
+      },
       onError: (error) => warn(io, `birdie: skills watch: ${error.message}`),
     });
     return {

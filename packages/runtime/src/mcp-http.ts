@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { McpEndpoint } from '@birdie/server';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { settledWithin } from './mcp-connection-work.js';
 import type { McpHost } from './mcp-host.js';
 import { createMcpServer, type McpServerOptions } from './mcp-server.js';
 
@@ -20,6 +21,8 @@ interface Connection {
   userId: string;
   lastSeen: number;
   busy(): boolean;
+  /** Resolves once the session has ended and its last request settled (see `BirdieMcpServer.settled`). */
+  settled(): Promise<void>;
 }
 
 const json = (status: number, code: number, message: string) =>
@@ -34,7 +37,7 @@ const json = (status: number, code: number, message: string) =>
  * session of that user and run in the user's workspace; any token of that user may use it, another user's cannot
  * (404, as an unknown session). The host must have been opened with
  * `http: true` (the operator's policy, the sandbox forced). Listen with the endpoint's `listen`; `close` ends every
- * MCP session.
+ * MCP session, aborting the calls in flight, and waits (at most 10 s) for their runs to be recorded `cancelled`.
  *
  * What one client can hold is bounded (`host.serve.sessions`, from `serve.limits.mcp_sessions*`): a new session over
  * the total or the user's cap is refused (429 `mcp-sessions-limit`), and a session without a request for
@@ -115,11 +118,11 @@ export async function createMcpHttp(host: McpHost, options: McpHttpOptions): Pro
   });
   /** A request without a session id: an initialize request opens a session, anything else is answered and ends. */
   const start = async (request: Request, userId: string): Promise<Response> => {
-    const { server, busy } = await createMcpServer(host, { userId, info: options.info });
+    const { server, busy, settled } = await createMcpServer(host, { userId, info: options.info });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
-        connections.set(sessionId, { transport, userId, lastSeen: now(), busy });
+        connections.set(sessionId, { transport, userId, lastSeen: now(), busy, settled });
       },
     });
     // However the session ends (DELETE, the idle timeout, `close`), it leaves the table; the server, told by the same
@@ -142,8 +145,12 @@ export async function createMcpHttp(host: McpHost, options: McpHttpOptions): Pro
     ...endpoint,
     async close() {
       clearInterval(timer);
-      await Promise.allSettled([...connections.values()].map((c) => c.transport.close()));
+      const open = [...connections.values()];
       connections.clear();
+      await Promise.allSettled(open.map((c) => c.transport.close()));
+      // The calls the close aborted end their runs as `cancelled` before the caller closes the host's store (as
+      // `serveMcpStdio` waits for its connection).
+      await settledWithin(open.map((c) => c.settled()));
       await endpoint.close();
     },
   };

@@ -11,7 +11,7 @@ import {
   listTools,
   readResource,
 } from './mcp-catalog.js';
-import { connectionWork } from './mcp-connection-work.js';
+import { connectionWork, settledWithin } from './mcp-connection-work.js';
 import type { McpHost } from './mcp-host.js';
 import {
   APPROVAL_QUESTION_MAX,
@@ -350,20 +350,9 @@ export async function serveMcpStdio(
   try {
     await server.connect(transport);
     await closed;
-    // The calls the close aborted end their runs as `cancelled` before the caller closes the host's store; bounded, so
-    // a call that does not stop cannot hold the exit (its run is then reaped as `died`).
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      settled(),
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, MCP_STOP_GRACE_MS);
-      }),
-    ]);
-    clearTimeout(timer);
+    // The calls the close aborted end their runs as `cancelled` before the caller closes the host's store.
+    await settledWithin([settled()]);
   } finally {
     options.signal?.removeEventListener('abort', stop);
   }
 }
-
-/** How long a stopped stdio server waits for its aborted calls to record their end. */
-const MCP_STOP_GRACE_MS = 10_000;

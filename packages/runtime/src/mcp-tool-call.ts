@@ -114,16 +114,17 @@ export function isMcpUnknownToolError(error: unknown): error is McpUnknownToolEr
 }
 
 /**
- * Why no tool of that name runs, as `birdie tool` says it (`knownTool`: the closest name among the skills' tools and
- * the session's MCP servers' tools, a tool of an untrusted project skill, one refused at load).
+ * Why no tool of that name runs, as `birdie tool` says it (`knownTool`: a tool of an untrusted project skill, one
+ * refused at load, else the closest name). The closest is drawn only from `listed`, the names the session's
+ * `tools/list` shows: a tool it may not use (a skill not enabled or not granted for it) is not the caller's to learn of.
  */
 async function unknownToolError(
   snapshot: Parameters<typeof knownTool>[0],
   name: string,
-  mcpNames: readonly string[],
+  listed: readonly string[],
 ): Promise<McpUnknownToolError> {
   try {
-    await knownTool(snapshot, name, mcpNames);
+    await knownTool(snapshot, name, listed);
   } catch (error) {
     if (error instanceof UsageError) return new McpUnknownToolError(error.message, { cause: error });
     throw error;
@@ -181,11 +182,10 @@ export async function callMcpTool(
     if (entry)
       return refusal(`Error: tool "${name}" is not available here (its skill is disabled or not allowed).`);
     // Any other name is no tool of this server at all: the caller's mistake, not a tool's result.
-    throw await unknownToolError(
-      snapshot,
-      name,
-      served.map((t) => t.name),
-    );
+    throw await unknownToolError(snapshot, name, [
+      ...host.policy.allowedTools(session.id, snapshot).map(({ tool: allowed }) => allowed.name),
+      ...served.map((t) => t.name),
+    ]);
   }
   const approvals = options.approvals;
   const built = tool.build(args);

@@ -65,7 +65,7 @@ export async function prepareToolCall(
   if (!('entry' in lookup) && !lookup.refusal && !looksLikeTypo(name, declaredToolNames(snapshot))) {
     const search = await findMcpTool(io, registry, name, workingDir(io, flags));
     if (search.tool) return prepareMcpCall(io, flags, search, args, seconds, options);
-    throw unknownTool(snapshot, name, search.listed);
+    throw unknownTool(snapshot, name, [...declaredToolNames(snapshot), ...search.listed]);
   }
   const entry = entryOf(lookup, snapshot, name);
   const { createSkillTool, TOOL_LIMITS } = await import('@birdie/graph/tools');
@@ -93,15 +93,18 @@ export async function prepareToolCall(
 /**
  * The trusted skill tool of that name in the snapshot; a usage error naming the folder to trust for a tool of an
  * untrusted project skill; a `ToolLookupError` with the diagnostics that say why for a tool refused at load, or with
- * the closest name (and the warnings of folders that loaded nothing) for an unknown one.
+ * the closest of `offered` (and the warnings of folders that loaded nothing) for an unknown one.
  */
 export async function knownTool(
   snapshot: RegistrySnapshot,
   name: string,
-  /** Names MCP servers list, offered beside the skills' tools when the name is unknown. */
-  mcpNames: readonly string[] = [],
+  /**
+   * The names the closest is drawn from when the name is unknown: by default every tool the skills declare. A caller
+   * that may see only some tools (an MCP session) passes those it can see, so no other tool's name is given away.
+   */
+  offered: readonly string[] = declaredToolNames(snapshot),
 ): Promise<ToolEntry> {
-  return entryOf(await lookUpTool(snapshot, name), snapshot, name, mcpNames);
+  return entryOf(await lookUpTool(snapshot, name), snapshot, name, offered);
 }
 
 /**
@@ -135,21 +138,21 @@ async function lookUpTool(snapshot: RegistrySnapshot, name: string): Promise<Too
   return { refusal: undefined };
 }
 
-/** The lookup's tool; else throws its refusal, or that the name is unknown (with the closest of the names). */
+/** The lookup's tool; else throws its refusal, or that the name is unknown (with the closest of `offered`). */
 function entryOf(
   lookup: ToolLookup,
   snapshot: RegistrySnapshot,
   name: string,
-  mcpNames: readonly string[] = [],
+  offered: readonly string[] = declaredToolNames(snapshot),
 ): ToolEntry {
   if ('entry' in lookup) return lookup.entry;
-  throw lookup.refusal ?? unknownTool(snapshot, name, mcpNames);
+  throw lookup.refusal ?? unknownTool(snapshot, name, offered);
 }
 
-function unknownTool(snapshot: RegistrySnapshot, name: string, mcpNames: readonly string[]): ToolLookupError {
-  const all = [...declaredToolNames(snapshot), ...mcpNames];
+/** That no tool has the name, with the closest of `offered` (the names the caller may see). */
+function unknownTool(snapshot: RegistrySnapshot, name: string, offered: readonly string[]): ToolLookupError {
   return new ToolLookupError(
-    `unknown tool "${name}".${didYouMean(name, all)} Run \`birdie skills list\` to see them.`,
+    `unknown tool "${name}".${didYouMean(name, offered)} Run \`birdie skills list\` to see them.`,
     folderProblems(snapshot),
   );
 }

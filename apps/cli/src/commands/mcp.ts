@@ -1,6 +1,7 @@
 import { mcpHttpNotes, mcpOptions } from '@birdie/runtime/mcp-options';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, type Io, write } from '../io.js';
+import { type DiagnosticLike, reloadProblemReporter } from '../render/diagnostics.js';
 import { reportLoad } from '../render/workspace-trust.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 import { cliVersion } from '../version.js';
@@ -17,10 +18,16 @@ export async function mcpCommand({ io, values }: CommandContext): Promise<number
   // that writes to stdout, see `processIo`).
   const logIo: Io = { ...io, stdout: io.stderr };
   const { openMcpHost } = await import('@birdie/runtime/mcp-host');
-  const host = await openMcpHost(logIo, values, { http: http !== undefined });
+  // The problems of a skill file edited while the server runs are said on stderr, as at start-up (`reportLoad`).
+  let onReload: (messages: readonly DiagnosticLike[]) => void = () => {};
+  const host = await openMcpHost(logIo, values, {
+    http: http !== undefined,
+    onReload: (messages) => onReload(messages),
+  });
   const info = { name: 'birdie', version: cliVersion() };
   try {
     reportLoad(logIo, host.registry);
+    onReload = reloadProblemReporter(logIo, host.registry.messages);
     if (http === undefined) {
       const { serveMcpStdio } = await import('@birdie/runtime/mcp-server');
       // A signal stops at once (running calls are aborted); the end of stdin lets them answer first.

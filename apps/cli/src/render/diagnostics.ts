@@ -34,3 +34,25 @@ export function reportSkillProblems(messages: readonly DiagnosticLike[], io: Io)
   for (const m of sortDiagnostics(messages.filter((m) => severityOf(m) !== 'info')))
     io.stderr.write(`${formatDiagnostic(m, io.cwd, style)}\n`);
 }
+
+/** A diagnostic's identity across reloads: the same problem in the same place is the same one. */
+const problemKey = (m: DiagnosticLike) => `${m.file}:${m.line}:${m.column}:${m.ruleId}:${m.reason}`;
+
+/**
+ * For a long-running command that watches the skill folders (`birdie mcp`): reports each reload's problems, as
+ * `reportSkillProblems` does, but only those the previous load did not have (`shown`: the start-up's, already
+ * reported), so a save that breaks a file says its error once and the errors of files left alone are not repeated.
+ */
+export function reloadProblemReporter(
+  io: Io,
+  shown: readonly DiagnosticLike[],
+): (messages: readonly DiagnosticLike[]) => void {
+  let known = new Set(shown.map(problemKey));
+  return (messages) => {
+    reportSkillProblems(
+      messages.filter((m) => !known.has(problemKey(m))),
+      io,
+    );
+    known = new Set(messages.map(problemKey));
+  };
+}
