@@ -270,8 +270,7 @@ export async function startUnattended(
           const next = triggersOf(rt, tasks, withAgents);
           reportSkillsOff(rt, onEvent, why === 'agents' ? agentIds(next) : [], reportTasks());
           const { refused } = await scheduler.update(next);
-          if (why === 'agents')
-            onEvent({ type: 'reloaded', ids: running(next, refused).map((t) => t.id) });
+          if (why === 'agents') onEvent({ type: 'reloaded', ids: running(next, refused).map((t) => t.id) });
         } catch (error) {
           onEvent({ type: 'error', error: errorText(error) });
         }
