@@ -306,10 +306,11 @@ export class Turns {
       )
       .finally(async () => {
         clearInterval(poll);
+        // Done, error, cancelled or its client gone: the turn ended, and its slot is the next turn's (given back
+        // before its stream ends, so a client that saw the end may start another at once).
+        await admission?.release();
         stream.close();
         this.running.delete(session.id);
-        // Done, error, cancelled or its client gone: the turn ended, and its slot is the next turn's.
-        await admission?.release();
       });
     this.running.set(session.id, { controller, done: ended });
     return new Response(stream.body, { status: 200, headers: EVENT_STREAM_HEADERS });

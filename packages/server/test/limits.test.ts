@@ -104,6 +104,38 @@ describe('concurrent turns per user', () => {
     expect((await events(after)).at(-1)).toMatchObject({ type: 'result', status: 'ok' });
   });
 
+  it('a turn gives its slot back however it ends: failed, cancelled', async () => {
+    const alice = await h.token('alice');
+    const id = await session(h, alice);
+    const next = async () => {
+      loggedTurns(h);
+      const turn = await h.request(`/v1/sessions/${id}/turns`, { token: alice, json: { prompt: 'next' } });
+      expect(turn.status).toBe(200);
+      expect((await events(turn)).at(-1)).toMatchObject({ type: 'result', status: 'ok' });
+    };
+    h.runtime.script = async () => {
+      throw new Error('the tool broke');
+    };
+    const failed = await h.request(`/v1/sessions/${id}/turns`, { token: alice, json: { prompt: 'fail' } });
+    expect(failed.status).toBe(200);
+    expect((await events(failed)).at(-1)).toMatchObject({ type: 'result', status: 'error' });
+    await next();
+
+    const started = gate();
+    h.runtime.script = async ({ handlers }) => {
+      started.open();
+      await new Promise<void>((resolve) => handlers.signal.addEventListener('abort', () => resolve()));
+      handlers.onEvent({ type: 'done', status: 'cancelled' });
+      return { status: 'cancelled', inputTokens: 0, outputTokens: 0 };
+    };
+    const long = await h.request(`/v1/sessions/${id}/turns`, { token: alice, json: { prompt: 'long' } });
+    await started.promise;
+    const cancelled = await h.request(`/v1/sessions/${id}/cancel`, { token: alice, method: 'POST' });
+    expect(cancelled.status).toBe(202);
+    expect((await events(long)).at(-1)).toMatchObject({ type: 'result', status: 'cancelled' });
+    await next();
+  });
+
   it('a run a dead process left running does not hold a slot: it is reaped, and the turn starts', async () => {
     const alice = await h.token('alice');
     const id = await session(h, alice);
