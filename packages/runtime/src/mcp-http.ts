@@ -41,8 +41,9 @@ const json = (status: number, code: number, message: string) =>
  *
  * What one client can hold is bounded (`host.serve.sessions`, from `serve.limits.mcp_sessions*`): a new session over
  * the total or the user's cap is refused (429 `mcp-sessions-limit`), and a session without a request for
- * `mcp_idle_seconds` (and no call running) is closed, so its id is unknown (404) from then on. Tool calls count
- * against `serve.limits.concurrent_turns` / `turns_per_minute` as turns do (see `createMcpServer`).
+ * `mcp_idle_seconds` (and no call running) is closed, so its id is unknown (404) from then on. Tool calls are
+ * admitted against `serve.limits.concurrent_turns` / `turns_per_minute` as turns are (`admitTurn`: a call holds one of
+ * the user's turn slots until it ends; see `createMcpServer`).
  */
 export async function createMcpHttp(host: McpHost, options: McpHttpOptions): Promise<McpEndpoint> {
   if (!host.serve) throw new TypeError('createMcpHttp needs a host opened with { http: true }');

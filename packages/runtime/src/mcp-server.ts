@@ -1,5 +1,6 @@
 import type { SessionApproval } from '@birdie/graph/tools';
 import { escapeInvisible } from '@birdie/graph/visible-text';
+import type { TurnAdmission } from '@birdie/server';
 import type { Session } from '@birdie/store';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { warn } from './io.js';
@@ -216,21 +217,23 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
     extra: { requestId: string | number; signal: AbortSignal },
   ) => {
     const { session } = await open();
-    const client = clientName();
     const refused = (text: string) => ({ content: [{ type: 'text' as const, text }], isError: true });
     let cwd = host.cwd;
-    if (host.serve) {
-      const { checkTurnLimits, isApiError } = await import('@birdie/server');
-      // Each call is a run of the user, counted against `serve.limits` as `birdie serve` counts a turn.
-      try {
-        await checkTurnLimits(host.store, session.userId, host.serve.limits);
-      } catch (error) {
-        if (!isApiError(error, 'concurrent-turns-limit', 'turns-per-minute-limit')) throw error;
-        throw new types.McpError(MCP_LIMIT_ERROR, error.message, {
-          code: error.code,
-          ...(error.retryAfter !== undefined ? { retryAfter: error.retryAfter } : {}),
-        });
-      }
+    if (!host.serve) return runCall(request, extra, session, cwd);
+    const { admitTurn, isApiError } = await import('@birdie/server');
+    // Each call is a run of the user, admitted against `serve.limits` as `birdie serve` admits a turn: it holds one
+    // of the user's turn slots until it ends, however it ends.
+    let admission: TurnAdmission;
+    try {
+      admission = await admitTurn(host.store, session.userId, host.serve.limits);
+    } catch (error) {
+      if (!isApiError(error, 'concurrent-turns-limit', 'turns-per-minute-limit')) throw error;
+      throw new types.McpError(MCP_LIMIT_ERROR, error.message, {
+        code: error.code,
+        ...(error.retryAfter !== undefined ? { retryAfter: error.retryAfter } : {}),
+      });
+    }
+    try {
       // The user's workspace, as a turn of `birdie serve` gets it: refused while it holds more than the quota.
       try {
         cwd = await host.serve.workspaces.admit(session);
@@ -238,7 +241,20 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
         if (isApiError(error, 'workspace-bytes-exceeded')) return refused(`Refused: ${error.message}`);
         throw error;
       }
+      return await runCall(request, extra, session, cwd);
+    } finally {
+      await admission.release();
     }
+  };
+
+  /** Runs an admitted call in `cwd`, asking the client's approval through elicitation where a call needs it. */
+  const runCall = async (
+    request: { params: { name: string; arguments?: Record<string, unknown> } },
+    extra: { requestId: string | number; signal: AbortSignal },
+    session: Session,
+    cwd: string,
+  ) => {
+    const client = clientName();
     const ask = async (question: McpApprovalQuestion): Promise<McpApprovalAnswer> => {
       // An empty `elicitation` capability means form elicitation (the 2025-06-18 revision had no modes).
       if (!server.getClientCapabilities()?.elicitation) return 'unavailable';

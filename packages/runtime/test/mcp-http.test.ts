@@ -163,6 +163,39 @@ describe('birdie mcp --http limits', { timeout: 60_000 }, () => {
       { type: 'text', text: 'y' },
     ]);
   });
+
+  it('two tool calls of one user arriving together under concurrent_turns 1: exactly one runs, the other is refused', async () => {
+    const { host, tokenOf, connect } = await setUp({ concurrent_turns: 1 });
+    const alice = await tokenOf('alice');
+    const [a, b] = [await connect(alice), await connect(alice)];
+    // Both calls are held just past their admission until both got there (or one was refused): they arrive together.
+    const workspaces = host.serve!.workspaces;
+    const admit = workspaces.admit.bind(workspaces);
+    let arrived = 0;
+    let together!: () => void;
+    const bothIn = new Promise<void>((resolve) => {
+      together = resolve;
+    });
+    workspaces.admit = async (session) => {
+      if (++arrived === 2) together();
+      await bothIn;
+      return admit(session);
+    };
+    const calls = [a, b].map((c, i) =>
+      c.client.callTool({ name: 'echo', arguments: { word: `w${i}` } }).catch((e: unknown) => e),
+    );
+    void Promise.race(calls).then(together);
+    const results = await Promise.all(calls);
+    const refused = results.filter((r) => r instanceof McpError);
+    expect(refused).toHaveLength(1);
+    expect((refused[0] as McpError).code).toBe(MCP_LIMIT_ERROR);
+    expect((refused[0] as McpError).data).toMatchObject({ code: 'concurrent-turns-limit' });
+    expect(
+      results.filter((r) => !(r instanceof McpError) && !(r as { isError?: boolean }).isError),
+    ).toHaveLength(1);
+    // The call that ran let go of its slot when it ended: the next one runs.
+    expect(textOf(await b.client.callTool({ name: 'echo', arguments: { word: 'again' } }))).toBe('again');
+  });
 });
 
 /** Resolves once `condition()` holds (checked every 50 ms), or fails after `ms`, saying what it waited for. */

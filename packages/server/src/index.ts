@@ -1,5 +1,5 @@
 export { ApiError, type ApiErrorCode, ERROR_STATUS, isApiError } from './errors.js';
-export { checkTurnLimits, type TurnLimits } from './limits.js';
+export { admitTurn, type TurnAdmission, type TurnLimits } from './limits.js';
 export type { LogEntry } from './log.js';
 export { createMcpEndpoint, type McpEndpoint, type McpEndpointOptions } from './mcp-endpoint.js';
 export { openApiDocument } from './openapi.js';

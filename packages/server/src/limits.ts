@@ -1,11 +1,12 @@
 import type { Store } from '@birdie/store';
+import { isStoreError } from '@birdie/store/errors';
 import { ApiError } from './errors.js';
 import { apiErrorOf } from './store-errors.js';
 
 /**
- * Per-user limits on turns, counted in the store's run log, so they hold across every worker on one store (unlike
- * the per-token request rate, which each process counts in memory). A run is what a turn request or an approval's
- * continuation starts; subagent runs belong to their turn and are not counted.
+ * Per-user limits on turns, kept in the store (slot leases, the run log), so they hold across every worker on one
+ * store (unlike the per-token request rate, which each process counts in memory). A run is what a turn request or an
+ * approval's continuation starts; subagent runs belong to their turn and are not counted.
  */
 export interface TurnLimits {
   /** Runs of the user running at once, on all workers. */
@@ -16,25 +17,67 @@ export interface TurnLimits {
 
 const MINUTE_MS = 60_000;
 
+/** A turn let in by `admitTurn`: the slot it holds, given back when the turn ends. */
+export interface TurnAdmission {
+  /** Gives the user's slot back (idempotent, never rejects). Call it when the turn ends, however it ends. */
+  release(): Promise<void>;
+}
+
+const NO_SLOT: TurnAdmission = { release: () => Promise.resolve() };
+
 /**
- * Refuses a turn of `userId` over a limit: 429 `concurrent-turns-limit`, or 429 `turns-per-minute-limit` with
- * `Retry-After` (when the oldest run of the last minute leaves the window). Checked before the turn starts: two
- * requests of one user that arrive at the same instant on two workers may both pass (each reads the count before
- * the other's run is logged), so a limit can be exceeded by the requests racing it, never by more.
+ * Lets a turn of `userId` in, or refuses it over a limit: 429 `concurrent-turns-limit`, or 429
+ * `turns-per-minute-limit` with `Retry-After` (when the oldest run of the last minute leaves the window).
+ *
+ * With `concurrentTurns` N, the turn takes one of the user's N slots, each a store lease (`turn-slot:<user>:<n>`,
+ * the first free one): leases are acquired atomically, so requests of one user arriving at the same instant, on one
+ * worker or several on one store, never run more than N turns. The slot is held until `release()` (the turn's end)
+ * and, like any lease, expires if the process dies. The user's runs still `running` in the run log count too
+ * (runs started without a slot: the CLI on the same store, an older worker).
+ *
+ * `turnsPerMinute` is counted in the run log before the turn starts: requests racing it may exceed it by the requests
+ * that raced.
  */
-export async function checkTurnLimits(
+export async function admitTurn(
   store: Store,
   userId: string,
   limits: TurnLimits,
   now: () => number = Date.now,
-): Promise<void> {
+): Promise<TurnAdmission> {
+  let admission = NO_SLOT;
   try {
-    if (limits.concurrentTurns !== undefined) await checkConcurrent(store, userId, limits.concurrentTurns);
+    if (limits.concurrentTurns !== undefined) {
+      admission = await takeSlot(store, userId, limits.concurrentTurns);
+      await checkConcurrent(store, userId, limits.concurrentTurns);
+    }
     if (limits.turnsPerMinute !== undefined)
       await checkPerMinute(store, userId, limits.turnsPerMinute, now());
+    return admission;
   } catch (error) {
+    await admission.release();
     throw apiErrorOf(error) ?? error;
   }
+}
+
+/** The first free one of the user's `limit` slots, as a lease; refused when every one is held. */
+async function takeSlot(store: Store, userId: string, limit: number): Promise<TurnAdmission> {
+  for (let n = 0; n < limit; n++) {
+    try {
+      const lease = await store.leases.acquire(`turn-slot:${userId}:${n}`);
+      return { release: () => lease.release() };
+    } catch (error) {
+      // Held by a live turn (here or on another worker): try the next slot.
+      if (!isStoreError(error, 'session-busy')) throw error;
+    }
+  }
+  throw concurrentLimit(userId, limit);
+}
+
+function concurrentLimit(userId: string, limit: number): ApiError {
+  return new ApiError(
+    'concurrent-turns-limit',
+    `${userId} has ${limit} turn(s) running, the most allowed at once (concurrent turns limit); try again when one ends`,
+  );
 }
 
 async function checkConcurrent(store: Store, userId: string, limit: number): Promise<void> {
@@ -43,10 +86,7 @@ async function checkConcurrent(store: Store, userId: string, limit: number): Pro
   // A worker that died mid-turn leaves its runs `running` until someone reaps them (its lease has expired):
   // without this, a crash would hold the user's slots for good.
   if ((await store.runs.reap()).length > 0 && (await running()).length < limit) return;
-  throw new ApiError(
-    'concurrent-turns-limit',
-    `${userId} has ${limit} turn(s) running, the most allowed at once (concurrent turns limit); try again when one ends`,
-  );
+  throw concurrentLimit(userId, limit);
 }
 
 async function checkPerMinute(store: Store, userId: string, limit: number, now: number): Promise<void> {

@@ -3,7 +3,7 @@ import type { Session, Store, TurnRecord } from '@birdie/store';
 import { ApiError } from './errors.js';
 import { EVENT_STREAM_HEADERS, EventStream } from './event-stream.js';
 import { keyReusedError } from './idempotency.js';
-import { checkTurnLimits, type TurnLimits } from './limits.js';
+import { admitTurn, type TurnAdmission, type TurnLimits } from './limits.js';
 import { McpRequests } from './mcp-requests.js';
 import type { ServeRuntime, TurnInput } from './runtime.js';
 import { apiErrorOf } from './store-errors.js';
@@ -126,15 +126,24 @@ export class Turns {
     // The user's turn limits and workspace quota count new turns only (a new turn and an approval's continuation both
     // start a run); a resend with its key follows its turn instead. Refused: nothing ran under the key.
     let workspace: string | undefined;
+    let admission: TurnAdmission | undefined;
     try {
-      if (this.options.limits) await checkTurnLimits(store, session.userId, this.options.limits);
+      // Takes one of the user's turn slots (a store lease), held until the turn ends however it ends.
+      if (this.options.limits) admission = await admitTurn(store, session.userId, this.options.limits);
       // Before anything starts: a user over the workspace quota gets a 413, not a stream.
       workspace = await this.options.workspaces?.admit(session);
     } catch (error) {
+      await admission?.release();
       await storeCall(session.id, () => store.turns.discard(turn.id));
       throw error;
     }
-    return this.run(session, input, turn, workspace, submission.requestId);
+    try {
+      return await this.run(session, input, turn, workspace, submission.requestId, admission);
+    } catch (error) {
+      // Refused before it ran (session busy, the runtime failed to start): its slot is free again.
+      await admission?.release();
+      throw error;
+    }
   }
 
   /** The turn a key was used for: once it started, its stream (replay, then live); refused meanwhile, start again. */
@@ -172,6 +181,7 @@ export class Turns {
     turn: TurnRecord,
     workspace: string | undefined,
     requestId: string | undefined,
+    admission: TurnAdmission | undefined,
   ): Promise<Response> {
     const { store } = this.runtime;
     const observers = this.options.observers ?? [];
@@ -294,8 +304,11 @@ export class Turns {
           ]);
         },
       )
-      .finally(() => {
+      .finally(async () => {
         clearInterval(poll);
+        // Done, error, cancelled or its client gone: the turn ended, and its slot is the next turn's (given back
+        // before its stream ends, so a client that saw the end may start another at once).
+        await admission?.release();
         stream.close();
         this.running.delete(session.id);
       });

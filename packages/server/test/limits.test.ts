@@ -68,6 +68,74 @@ describe('concurrent turns per user', () => {
     await events(after);
   });
 
+  it('two turns of one user sent at the same moment: exactly one starts, the other is refused; then a new one starts', async () => {
+    const alice = await h.token('alice');
+    const [first, second, third] = [
+      await session(h, alice),
+      await session(h, alice),
+      await session(h, alice),
+    ];
+    // Both turns hold their session's lease before either logs its run: a count of running runs sees none.
+    const release = gate();
+    h.runtime.script = async ({ session: s, handlers }) => {
+      await release.promise;
+      const run = await h.store.runs.start({ sessionId: s.id, userId: s.userId });
+      await h.store.runs.finish(run, { status: 'ok' });
+      handlers.onEvent({ type: 'done', status: 'ok' });
+      return { status: 'ok', inputTokens: 0, outputTokens: 0 };
+    };
+    const both = await Promise.all(
+      [first, second].map((id) =>
+        h.request(`/v1/sessions/${id}/turns`, { token: alice, json: { prompt: 'at once' } }),
+      ),
+    );
+    const started = both.filter((r) => r.status === 200);
+    const refused = both.filter((r) => r.status !== 200);
+    expect(refused.map((r) => r.status)).toEqual([429]);
+    const body = (await refused[0]!.json()) as ErrorBody;
+    expect(body.error.code).toBe('concurrent-turns-limit');
+    expect(body.error.message).toContain('concurrent turns limit');
+    expect(started).toHaveLength(1);
+
+    release.open();
+    expect((await events(started[0]!)).at(-1)).toMatchObject({ type: 'result', status: 'ok' });
+    const after = await h.request(`/v1/sessions/${third}/turns`, { token: alice, json: { prompt: 'next' } });
+    expect(after.status).toBe(200);
+    expect((await events(after)).at(-1)).toMatchObject({ type: 'result', status: 'ok' });
+  });
+
+  it('a turn gives its slot back however it ends: failed, cancelled', async () => {
+    const alice = await h.token('alice');
+    const id = await session(h, alice);
+    const next = async () => {
+      loggedTurns(h);
+      const turn = await h.request(`/v1/sessions/${id}/turns`, { token: alice, json: { prompt: 'next' } });
+      expect(turn.status).toBe(200);
+      expect((await events(turn)).at(-1)).toMatchObject({ type: 'result', status: 'ok' });
+    };
+    h.runtime.script = async () => {
+      throw new Error('the tool broke');
+    };
+    const failed = await h.request(`/v1/sessions/${id}/turns`, { token: alice, json: { prompt: 'fail' } });
+    expect(failed.status).toBe(200);
+    expect((await events(failed)).at(-1)).toMatchObject({ type: 'result', status: 'error' });
+    await next();
+
+    const started = gate();
+    h.runtime.script = async ({ handlers }) => {
+      started.open();
+      await new Promise<void>((resolve) => handlers.signal.addEventListener('abort', () => resolve()));
+      handlers.onEvent({ type: 'done', status: 'cancelled' });
+      return { status: 'cancelled', inputTokens: 0, outputTokens: 0 };
+    };
+    const long = await h.request(`/v1/sessions/${id}/turns`, { token: alice, json: { prompt: 'long' } });
+    await started.promise;
+    const cancelled = await h.request(`/v1/sessions/${id}/cancel`, { token: alice, method: 'POST' });
+    expect(cancelled.status).toBe(202);
+    expect((await events(long)).at(-1)).toMatchObject({ type: 'result', status: 'cancelled' });
+    await next();
+  });
+
   it('a run a dead process left running does not hold a slot: it is reaped, and the turn starts', async () => {
     const alice = await h.token('alice');
     const id = await session(h, alice);

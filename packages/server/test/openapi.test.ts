@@ -227,7 +227,7 @@ describe('public API', () => {
       'ApiError',
       'ERROR_STATUS',
       'Workspaces',
-      'checkTurnLimits',
+      'admitTurn',
       'createMcpEndpoint',
       'createServer',
       'isApiError',

@@ -43,6 +43,8 @@ export class PgLeases implements PgLeaseBook {
   private readonly held = new Map<string, PgHeldLease>();
   /** Leases this store lost to another owner and has not released: their writes get `lease-lost`. */
   private readonly lost = new Set<string>();
+  /** The attempt at each key's lease in flight in this store (see `tryAcquire`). */
+  private readonly acquiring = new Map<string, Promise<unknown>>();
 
   /** Released while the server could not be reached: retried once it is back. */
   private readonly unreleased: UnreleasedLeases;
@@ -140,7 +142,28 @@ export class PgLeases implements PgLeaseBook {
     return waitForLease(sessionId, opts, (ttlMs) => this.tryAcquire(sessionId, ttlMs));
   }
 
-  private async tryAcquire(
+  /**
+   * One attempt of this store at a key at a time: two acquires of the same store object at the same moment would
+   * otherwise both find no lease held here, and the second, reading the row the first just wrote (its own owner's),
+   * would take it again. Queued, the second finds the first's lease held and is refused as any other holder's.
+   */
+  private tryAcquire(
+    sessionId: string,
+    ttlMs: number,
+  ): Promise<{ lease: SessionLease } | { busy: LeaseHolder }> {
+    const before = this.acquiring.get(sessionId);
+    const attempt = (before ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => this.tryAcquireNow(sessionId, ttlMs));
+    this.acquiring.set(sessionId, attempt);
+    const forget = () => {
+      if (this.acquiring.get(sessionId) === attempt) this.acquiring.delete(sessionId);
+    };
+    attempt.then(forget, forget);
+    return attempt;
+  }
+
+  private async tryAcquireNow(
     sessionId: string,
     ttlMs: number,
   ): Promise<{ lease: SessionLease } | { busy: LeaseHolder }> {

@@ -44,8 +44,24 @@ export function validateUserId(id: unknown): string {
 // Trigger lease keys: `trigger:` and a name without blanks or control characters (agent names may be any script).
 const TRIGGER_KEY = /^trigger:[^\s\p{Cc}]{1,200}$/u;
 
-/** A lease key: a session id, or a trigger key `trigger:<name>`; `StoreError('invalid-id')` otherwise. */
+// Turn slot keys: `turn-slot:<user>:<n>`, one of a user's N concurrent turns on a shared server (`@birdie/server`'s
+// `admitTurn` takes the first free one).
+const TURN_SLOT_KEY = /^turn-slot:([A-Za-z0-9][A-Za-z0-9._@-]{0,63}):(0|[1-9]\d{0,5})$/;
+
+/**
+ * A lease key: a session id, a trigger key `trigger:<name>` or a turn slot key `turn-slot:<user>:<n>`;
+ * `StoreError('invalid-id')` otherwise.
+ */
 export function validateLeaseKey(key: unknown): string {
+  if (typeof key === 'string' && key.startsWith('turn-slot:')) {
+    const match = TURN_SLOT_KEY.exec(key);
+    if (!match || match[1]!.includes('..'))
+      throw new StoreError(
+        'invalid-id',
+        `invalid turn slot key ${describe(key)}: expected turn-slot:USER:N (a user id and a slot number)`,
+      );
+    return key;
+  }
   if (typeof key === 'string' && key.startsWith('trigger:')) {
     if (!TRIGGER_KEY.test(key))
       throw new StoreError(

@@ -321,7 +321,8 @@ export interface AcquireOptions {
 }
 
 /**
- * What a lease is on: a session id, or a trigger key `trigger:<name>` (the scheduler's: one runner of an agent's
+ * What a lease is on: a session id, a turn slot key `turn-slot:<user>:<n>` (one of a user's concurrent turns on a
+ * shared server), or a trigger key `trigger:<name>` (the scheduler's: one runner of an agent's
  * triggers at a time, on every process and machine that shares the store).
  */
 export type LeaseKey = string;

@@ -263,6 +263,55 @@ describe.each(backends)('$name', (backend) => {
     });
   });
 
+  // What `birdie serve` admits a turn with (one of the user's slots, `turn-slot:<user>:<n>`): leases taken at the same
+  // instant, in one process or several, go to exactly one taker.
+  describe('simultaneous acquires of one key', () => {
+    const keyOf = (kind: string) => (kind === 'session' ? sessionId : 'turn-slot:alice@example.com:0');
+
+    it.each(['session', 'turn-slot'])(
+      'on the same store object, exactly one gets the %s lease',
+      async (kind) => {
+        const key = keyOf(kind);
+        const tries = await Promise.allSettled(Array.from({ length: 6 }, () => t.store.leases.acquire(key)));
+        const won = tries.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+        const lost = tries.flatMap((r) => (r.status === 'rejected' ? [r.reason as { code?: string }] : []));
+        expect(won).toHaveLength(1);
+        expect(lost.map((e) => e.code)).toEqual(Array(5).fill('session-busy'));
+        expect((await t.store.leases.holder(key))?.owner).toBe(won[0]!.holder.owner);
+        await won[0]!.release();
+        expect(await t.store.leases.holder(key)).toBeUndefined();
+        await (await t.store.leases.acquire(key)).release();
+      },
+    );
+
+    it.each(['session', 'turn-slot'])(
+      'on two stores over the same data, exactly one gets the %s lease',
+      async (kind) => {
+        const key = keyOf(kind);
+        const stores = [t.store, await other(), t.store, await other()];
+        const tries = await Promise.allSettled(stores.map((s) => s.leases.acquire(key)));
+        const won = tries.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+        expect(won).toHaveLength(1);
+        expect(tries.filter((r) => r.status === 'rejected')).toHaveLength(3);
+        await won[0]!.release();
+      },
+    );
+
+    it('a turn slot key names a user and a slot number; anything else is invalid-id', async () => {
+      for (const bad of [
+        'turn-slot:alice',
+        'turn-slot:alice:x',
+        'turn-slot:../x:0',
+        'turn-slot::0',
+        'turn-slot:a b:1',
+      ])
+        expect((await rejection(t.store.leases.acquire(bad))).code).toBe('invalid-id');
+      const lease = await t.store.leases.acquire('turn-slot:alice:12');
+      expect((await rejection(t.store.leases.acquire('turn-slot:alice:12'))).code).toBe('session-busy');
+      await lease.release();
+    });
+  });
+
   describe('leases across processes', () => {
     it('a holder killed with SIGKILL is taken over at once; its running run becomes died', async () => {
       const c = holder();
