@@ -84,9 +84,15 @@ export class ChatBook {
     await this.save();
   }
 
+  /** Resolves once every change made so far is on disk (a failed write included: it was reported to its caller). */
+  settled(): Promise<void> {
+    return this.writing.catch(() => undefined);
+  }
+
   private save(): Promise<void> {
     const text = `${JSON.stringify(this.data, null, 2)}\n`;
-    this.writing = this.writing.then(async () => {
+    // After a failed write (its caller heard of it) the next change is still written: the chain goes on.
+    this.writing = this.settled().then(async () => {
       await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
       const temp = `${this.path}.${process.pid}.tmp`;
       await writeFile(temp, text, { mode: 0o600 });

@@ -69,6 +69,8 @@ export async function startChannels(
   const stopAll = async () => {
     for (const report of reports) await report.stop();
     for (const channel of Object.values(channels)) await channel.stop();
+    // A handler that ended as its channel stopped may have asked for a write: nothing writes the book after stop.
+    await book.settled();
   };
   try {
     const telegram = settings.telegram;
