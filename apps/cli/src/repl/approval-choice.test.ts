@@ -32,6 +32,11 @@ function question(options: ApprovalQuestionOptions = {}) {
       await new Promise((resolve) => setImmediate(resolve));
     },
     text: () => stripVTControlCharacters(shown),
+    /** Sets the clock to `ms` after the question appeared, typing nothing. */
+    at(ms: number) {
+      time = 1_000 + ms;
+    },
+    stdin,
   };
 }
 
@@ -72,5 +77,20 @@ describe('askApprovalChoice', () => {
     const q = question();
     await q.type('nnot now', 500);
     expect(await q.answer).toEqual({ choice: 'reject', typedAfter: 'not now' });
+  });
+
+  it('shows that keys count once the guard is over, even when its timer fires a moment before the clock says so', async () => {
+    // A timer and Date.now() do not read the same clock: the redraw may come when `now()` is still short of the
+    // guard's end. The hint must not stay at "reading" (a pty test waits for it, and so does the user).
+    const q = question({ guardMs: 30 });
+    q.at(29);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(q.text()).not.toContain('y/e/n answer at once');
+    q.at(40);
+    for (let i = 0; i < 200 && !q.text().includes('y/e/n answer at once'); i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(q.text()).toContain('y/e/n answer at once');
+    await q.type('n', 50);
+    expect(await q.answer).toEqual({ choice: 'reject' });
   });
 });

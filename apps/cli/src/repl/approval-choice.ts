@@ -263,14 +263,20 @@ export async function askApprovalChoice(
     }
     before = prompt.text;
   });
-  // Once keys count, the hint says so (tests wait for it).
-  const redraw = setTimeout(
-    () => {
-      if (prompt.state === 'active' || prompt.state === 'initial')
-        (prompt as unknown as { render(): void }).render();
-    },
-    Math.max(0, readyAt - now()),
-  );
+  // Once keys count, the hint says so (tests wait for it). A timer does not read the clock `ready()` reads: when it
+  // fires a moment early, it waits again, else the hint would say "reading" until the next key.
+  let redraw: NodeJS.Timeout | undefined;
+  const redrawWhenReady = () => {
+    redraw = setTimeout(
+      () => {
+        if (!ready()) return redrawWhenReady();
+        if (prompt.state === 'active' || prompt.state === 'initial')
+          (prompt as unknown as { render(): void }).render();
+      },
+      Math.max(1, readyAt - now()),
+    );
+  };
+  redrawWhenReady();
   let value: ApprovalAnswer | symbol | undefined;
   try {
     value = await prompt.prompt();
