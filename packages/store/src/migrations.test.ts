@@ -11,6 +11,22 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * A file of the release before the migration whose SQL contains `marker`: every earlier migration applied, its
+ * version set, the database left open for the test's rows.
+ */
+function fileBefore(marker: string): { file: string; db: Database.Database } {
+  const dir = mkdtempSync(join(tmpdir(), 'birdie-store-before-'));
+  dirs.push(dir);
+  const file = join(dir, 'birdie.db');
+  const db = new Database(file);
+  const before = MIGRATIONS.findIndex((sql) => sql.includes(marker));
+  if (before < 0) throw new Error(`no migration contains ${marker}`);
+  for (const sql of MIGRATIONS.slice(0, before)) db.exec(sql);
+  db.pragma(`user_version = ${before}`);
+  return { file, db };
+}
+
 /** A file as the first release wrote it: schema 1 with a session, grants, a run and two tool calls. */
 function firstReleaseFile(): string {
   const dir = mkdtempSync(join(tmpdir(), 'birdie-store-v1-'));
@@ -146,13 +162,7 @@ describe('migration 4', () => {
 
 describe('token-roles', () => {
   it('keeps the tokens of a serve release, each a user token', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'birdie-store-v5-'));
-    dirs.push(dir);
-    const file = join(dir, 'birdie.db');
-    const db = new Database(file);
-    const before = MIGRATIONS.findIndex((sql) => sql.includes('ADD COLUMN admin'));
-    for (const sql of MIGRATIONS.slice(0, before)) db.exec(sql);
-    db.pragma(`user_version = ${before}`);
+    const { file, db } = fileBefore('ADD COLUMN admin');
     db.prepare(
       `INSERT INTO api_tokens (id, user_id, name, hash, created_at) VALUES ('tok_00000000000000aa', 'alice', NULL, ?, 1000)`,
     ).run('0'.repeat(64));
@@ -171,13 +181,7 @@ describe('token-roles', () => {
 describe('per-user-numbers', () => {
   /** A file of the release before: alice's and bob's sessions numbered across the store, with rows that refer to them. */
   function storeWideFile(): string {
-    const dir = mkdtempSync(join(tmpdir(), 'birdie-store-v7-'));
-    dirs.push(dir);
-    const file = join(dir, 'birdie.db');
-    const db = new Database(file);
-    const before = MIGRATIONS.findIndex((sql) => sql.includes('sessions_v8'));
-    for (const sql of MIGRATIONS.slice(0, before)) db.exec(sql);
-    db.pragma(`user_version = ${before}`);
+    const { file, db } = fileBefore('sessions_v8');
     const session = db.prepare(
       `INSERT INTO sessions (id, user_id, day, seq, title, agent, created_at, updated_at, turns)
        VALUES (?, ?, '2026-11-29', ?, ?, ?, ?, ?, 2)`,
@@ -235,13 +239,7 @@ describe('per-user-numbers', () => {
 
 describe('task-failures (v11)', () => {
   it('keeps every task as it was and lets a one-time task end `failed`', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'birdie-store-v10-'));
-    dirs.push(dir);
-    const file = join(dir, 'birdie.db');
-    const db = new Database(file);
-    const before = MIGRATIONS.findIndex((sql) => sql.includes('tasks_v11'));
-    for (const sql of MIGRATIONS.slice(0, before)) db.exec(sql);
-    db.pragma(`user_version = ${before}`);
+    const { file, db } = fileBefore('tasks_v11');
     const task = db.prepare(
       `INSERT INTO tasks (user_id, prompt, every_s, at, status, created_at, ended_at) VALUES ('alice', ?, ?, ?, ?, 1000, ?)`,
     );
@@ -272,13 +270,7 @@ describe('task-failures (v11)', () => {
 
 describe('task-grants (v12)', () => {
   it('keeps older tasks without grants and stores a new task with the grants it was scheduled with', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'birdie-store-v11-'));
-    dirs.push(dir);
-    const file = join(dir, 'birdie.db');
-    const db = new Database(file);
-    const before = MIGRATIONS.findIndex((sql) => sql.includes('ADD COLUMN grants'));
-    for (const sql of MIGRATIONS.slice(0, before)) db.exec(sql);
-    db.pragma(`user_version = ${before}`);
+    const { file, db } = fileBefore('ADD COLUMN grants');
     db.prepare(
       `INSERT INTO tasks (user_id, prompt, every_s, status, created_at, created_by_run) VALUES ('alice', 'hourly', 3600, 'active', 1000, 7)`,
     ).run();
@@ -308,13 +300,7 @@ describe('task-grants (v12)', () => {
 
 describe('task-origin (v13)', () => {
   it('gives older tasks the session of the run that scheduled them, and keeps a new task’s after its session goes', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'birdie-store-v12-'));
-    dirs.push(dir);
-    const file = join(dir, 'birdie.db');
-    const db = new Database(file);
-    const before = MIGRATIONS.findIndex((sql) => sql.includes('ADD COLUMN origin_session'));
-    for (const sql of MIGRATIONS.slice(0, before)) db.exec(sql);
-    db.pragma(`user_version = ${before}`);
+    const { file, db } = fileBefore('ADD COLUMN origin_session');
     db.prepare(
       `INSERT INTO sessions (id, user_id, day, seq, created_at, updated_at, scope) VALUES ('alice~1', 'alice', '2026-12-01', 1, 1000, 1000, 'alice')`,
     ).run();
@@ -356,13 +342,7 @@ describe('task-origin (v13)', () => {
 
 describe('revoked-tokens (v14)', () => {
   it('keeps the tokens of the release before live: listed, and their users active', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'birdie-store-v13-'));
-    dirs.push(dir);
-    const file = join(dir, 'birdie.db');
-    const db = new Database(file);
-    const before = MIGRATIONS.findIndex((sql) => sql.includes('ADD COLUMN revoked_at'));
-    for (const sql of MIGRATIONS.slice(0, before)) db.exec(sql);
-    db.pragma(`user_version = ${before}`);
+    const { file, db } = fileBefore('ADD COLUMN revoked_at');
     db.prepare(
       `INSERT INTO api_tokens (id, user_id, name, hash, created_at) VALUES ('tok_00000000000000aa', 'alice', NULL, ?, 1000)`,
     ).run('0'.repeat(64));
