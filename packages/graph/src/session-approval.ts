@@ -1,3 +1,4 @@
+import { suggestCommandPattern } from './command-pattern.js';
 import type { ApprovalReason } from './tool.js';
 
 /**
@@ -21,4 +22,42 @@ export function wholeToolGrantMayAnswer(
   askRawCommands: boolean | undefined,
 ): boolean {
   return sessionApprovalMayAnswer(reason) && !(askRawCommands === true && tool.raw === true);
+}
+
+/** What an approval question may offer to allow for the rest of the session, as `sessionOffer` decides it. */
+export interface SessionOffer {
+  /** The call runs a raw shell command: its whole tool allowed would let every later command run unasked. */
+  shell: boolean;
+  /** Whether a session approval may answer this call at all (`sessionApprovalMayAnswer`: not an ask rule's question). */
+  lasting: boolean;
+  /**
+   * Whether one answer may allow the whole tool for the session: a `lasting` call that is not a raw shell command.
+   * (A front end that has the user type a confirmation, as the REPL does, may still offer a shell tool when `lasting`.)
+   */
+  wholeTool: boolean;
+  /**
+   * For a `lasting` raw shell command, the command pattern to allow (`run_bash(npm test *)`), kept as a session rule;
+   * none for a line with no safe prefix, nor under the mode `always`, which no allow pattern lifts.
+   */
+  pattern?: string;
+}
+
+/**
+ * What a question about `call` may offer for the session: the one rule every front end (REPL, editor, chat, MCP
+ * client) follows, so none offers a grant that would not answer the next call, or one that would answer too much.
+ */
+export function sessionOffer(call: {
+  tool: string;
+  args: Readonly<Record<string, unknown>>;
+  reason?: ApprovalReason;
+  raw?: boolean;
+}): SessionOffer {
+  const lasting = call.reason === undefined || sessionApprovalMayAnswer(call.reason);
+  const shell = call.raw === true || call.reason === 'raw-command';
+  const command = call.args.command;
+  const pattern =
+    lasting && shell && call.reason !== 'mode-always' && typeof command === 'string'
+      ? suggestCommandPattern(command, call.tool)
+      : undefined;
+  return { shell, lasting, wholeTool: lasting && !shell, ...(pattern ? { pattern } : {}) };
 }

@@ -11,7 +11,7 @@ import type { ApprovalReason } from './tool.js';
 import type { ApprovalMode } from './types.js';
 
 export { suggestCommandPattern } from './command-pattern.js';
-export { sessionApprovalMayAnswer } from './session-approval.js';
+export { type SessionOffer, sessionApprovalMayAnswer, sessionOffer } from './session-approval.js';
 
 /** Why a call of `skill`'s `tool` asks under a session's approval mode, or null when it runs at once. */
 export function skillToolApproval(
