@@ -7,7 +7,7 @@ import type {
 } from '@agentclientprotocol/sdk';
 import { methods } from '@agentclientprotocol/sdk';
 import type { ApprovalDecision, ApprovalRequest, ApprovalRule } from '@birdie/graph';
-import { sessionApprovalMayAnswer, suggestCommandPattern } from '@birdie/graph/tool-approval';
+import { sessionApprovalMayAnswer, sessionOffer } from '@birdie/graph/tool-approval';
 import { escapeInvisible } from '@birdie/graph/visible-text';
 import { ruleMeta, ruleNote } from './rule-note.js';
 import { toolKind, toolLocations } from './tool-view.js';
@@ -156,22 +156,14 @@ interface SessionOffers {
 }
 
 /**
- * What the question offers for the session — only when the grant can be bound to the skill file (`identity`) and
- * could answer a later call: never for a call an ask rule asks about, which asks every time. For a raw shell command,
- * only its command pattern (none for a line with no safe prefix, nor under the mode `always`, which no allow pattern
- * lifts): the whole tool would let every later command run from one click.
+ * What the question offers for the session: graph's `sessionOffer` (never at an ask rule's question; for a raw shell
+ * command only its pattern, since one click must not allow every later command), and only when the grant can be bound
+ * to the skill file (`identity`).
  */
 function sessionOffers(request: ApprovalRequest, identity: string | undefined): SessionOffers {
-  if (identity === undefined || !sessionApprovalMayAnswer(request.reason))
-    return { tool: request.tool, session: false };
-  const shell = request.raw === true || request.reason === 'raw-command';
-  if (!shell) return { tool: request.tool, session: true };
-  const command = typeof request.args.command === 'string' ? request.args.command : undefined;
-  const pattern =
-    command !== undefined && request.reason !== 'mode-always'
-      ? suggestCommandPattern(command, request.tool)
-      : undefined;
-  return { tool: request.tool, session: false, ...(pattern ? { pattern } : {}) };
+  if (identity === undefined) return { tool: request.tool, session: false };
+  const { wholeTool, pattern } = sessionOffer(request);
+  return { tool: request.tool, session: wholeTool, ...(pattern ? { pattern } : {}) };
 }
 
 /** The pattern allowed earlier in the batch that covers `request` (never a call an ask rule asks about). */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ApprovalDecision, ApprovalRequest } from '@birdie/graph';
-import { sessionApprovalMayAnswer, suggestCommandPattern } from '@birdie/graph/tool-approval';
+import { sessionOffer } from '@birdie/graph/tool-approval';
 import { escapeInvisible } from '@birdie/graph/visible-text';
 import type { Button } from './chat.js';
 
@@ -30,18 +30,14 @@ function actionFor(action: Action, request: ApprovalRequest): { text: string; de
 const patternText = (pattern: string) => `For this session: ${pattern}`;
 
 /**
- * The command pattern a raw shell command's question offers for the session (`run_bash(touch *)`), kept as a session
- * rule: never the whole tool, which would let every later command run from one press. None for a line with no safe
- * prefix, under the mode `always` (no allow pattern lifts it), or when the button could not show it whole.
+ * The command pattern a raw shell command's question offers for the session (`run_bash(touch *)`, graph's
+ * `sessionOffer`), kept as a session rule: never the whole tool, which would let every later command run from one
+ * press. None where `sessionOffer` offers none, or when the button could not show it whole.
  */
 function offeredPattern(request: ApprovalRequest): string | undefined {
-  if (!isRawCommand(request) || request.reason === 'mode-always') return undefined;
-  const command = request.args.command;
-  const pattern = typeof command === 'string' ? suggestCommandPattern(command, request.tool) : undefined;
+  const { pattern } = sessionOffer(request);
   return pattern !== undefined && patternText(pattern).length <= BUTTON_TEXT_MAX ? pattern : undefined;
 }
-
-const isRawCommand = (request: ApprovalRequest) => request.raw === true || request.reason === 'raw-command';
 
 /**
  * A button's data names one call: a hash of its id and its digest (Telegram keeps 64 bytes of data per button, too
@@ -139,9 +135,8 @@ function shownWhole(request: ApprovalRequest): boolean {
  */
 function offered(request: ApprovalRequest): Action[] {
   if (!shownWhole(request)) return ['r'];
-  if (!sessionApprovalMayAnswer(request.reason)) return ['a', 'r'];
-  if (isRawCommand(request)) return offeredPattern(request) !== undefined ? ['a', 'p', 'r'] : ['a', 'r'];
-  return ['a', 's', 'r'];
+  if (sessionOffer(request).wholeTool) return ['a', 's', 'r'];
+  return offeredPattern(request) !== undefined ? ['a', 'p', 'r'] : ['a', 'r'];
 }
 
 function longestBacktickRun(text: string): number {

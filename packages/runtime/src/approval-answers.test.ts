@@ -126,6 +126,18 @@ describe('approval answers', () => {
     expect(await approvalOffer(request('3', 'read_file', { path: 'a' }))).toEqual({ shell: false });
   });
 
+  it('offers no command pattern where no session rule could answer: under the mode always, at an ask rule', async () => {
+    const asking = (reason: ApprovalRequest['reason']) =>
+      ({ ...request('1', 'run_bash', { command: 'npm test' }, true), reason }) as ApprovalRequest;
+    // An allow pattern never lifts the mode always, and no session approval answers an ask rule's question.
+    expect(await approvalOffer(asking('mode-always'))).toEqual({ shell: true });
+    expect(await approvalOffer(asking('rule'))).toEqual({ shell: true });
+    expect(await approvalOffer(asking('raw-command'))).toEqual({
+      shell: true,
+      prefixPattern: 'run_bash(npm test *)',
+    });
+  });
+
   it("checks edited arguments as JSON objects against the tool's schema", () => {
     const withSchema = {
       ...request('1', 'read_file'),

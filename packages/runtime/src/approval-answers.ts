@@ -15,18 +15,16 @@ export type ApprovalAnswer =
   | { kind: 'reject'; message?: string }
   | { kind: 'cancel' };
 
-/** What a question may offer for a call: whether it runs a raw shell command, and the command pattern to allow. */
+/**
+ * What a question may offer for a call: whether it runs a raw shell command, and the command pattern to allow for the
+ * session (graph's `sessionOffer`: none at an ask rule's question or under the mode `always`, where no pattern answers).
+ */
 export async function approvalOffer(
   request: ApprovalRequest,
 ): Promise<{ shell: boolean; prefixPattern?: string }> {
-  const shell = request.raw === true || request.reason === 'raw-command';
-  const command = typeof request.args.command === 'string' ? request.args.command : undefined;
-  // Offered only when one is safe to offer: the exact pattern the session rule will be.
-  const prefixPattern =
-    shell && command !== undefined
-      ? (await import('@birdie/graph')).suggestCommandPattern(command, request.tool)
-      : undefined;
-  return { shell, ...(prefixPattern ? { prefixPattern } : {}) };
+  // The shell parser loads with the first question, not with the REPL.
+  const { shell, pattern } = (await import('@birdie/graph/tool-approval')).sessionOffer(request);
+  return { shell, ...(pattern ? { prefixPattern: pattern } : {}) };
 }
 
 /**

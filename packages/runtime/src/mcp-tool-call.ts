@@ -79,10 +79,9 @@ export interface McpToolCallOptions {
 }
 
 /**
- * What a question may offer for the session, given whether the session keeps approvals (`keeps`: the tool's file
- * digest, undefined when nothing can be kept): nothing for a call an ask rule asks about (no session approval answers
- * it); for a raw shell command, its command pattern only (one click must not allow every later command), none under
- * the mode `always` (an allow pattern never lifts that mode); otherwise the whole tool.
+ * What a question may offer for the session (graph's `sessionOffer`: nothing at an ask rule's question, for a raw
+ * shell command its command pattern only), and only when the session keeps approvals (`keeps`: the tool's file
+ * digest, undefined when nothing can be kept).
  */
 async function sessionOffers(
   tool: DeclaredTool,
@@ -90,14 +89,15 @@ async function sessionOffers(
   reason: ApprovalReason,
   keeps: string | undefined,
 ): Promise<McpApprovalQuestion['offers']> {
-  const { sessionApprovalMayAnswer, suggestCommandPattern } = await import('@birdie/graph/tool-approval');
-  if (keeps === undefined || !sessionApprovalMayAnswer(reason)) return { session: false };
-  const shell = tool.raw === true || reason === 'raw-command';
-  if (!shell) return { session: true };
-  const command = typeof args.command === 'string' ? args.command : undefined;
-  const pattern =
-    command !== undefined && reason !== 'mode-always' ? suggestCommandPattern(command, tool.name) : undefined;
-  return { session: false, ...(pattern ? { pattern } : {}) };
+  if (keeps === undefined) return { session: false };
+  const { sessionOffer } = await import('@birdie/graph/tool-approval');
+  const { wholeTool, pattern } = sessionOffer({
+    tool: tool.name,
+    args,
+    reason,
+    ...(tool.raw ? { raw: true } : {}),
+  });
+  return { session: wholeTool, ...(pattern ? { pattern } : {}) };
 }
 
 /**
