@@ -453,12 +453,13 @@ describe('the database for every command', { timeout: 60_000 }, () => {
         'task-grants',
         'task-origin',
         'revoked-tokens',
+        'turn-admissions',
       ],
     });
     expect(before.stdout).not.toContain('password');
     const migrated = await birdie(['db', 'migrate'], { env: fresh, cwd: box.cwd });
     expect(migrated.code, migrated.stderr).toBe(0);
-    expect(migrated.stdout).toMatch(/schema fresh_\d+: version 15 of 15, up to date/);
+    expect(migrated.stdout).toMatch(/schema fresh_\d+: version 16 of 16, up to date/);
     const after = await birdie(['db', 'status'], { env: fresh, cwd: box.cwd });
     expect(after.code).toBe(0);
   });
@@ -473,7 +474,7 @@ describe('the database for every command', { timeout: 60_000 }, () => {
     );
     const configured = { ...rest, BIRDIE_HOME: home };
     const status = await birdie(['db', 'status', '--json'], { env: configured, cwd: box.cwd });
-    expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'postgres', current: 15, latest: 15 });
+    expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'postgres', current: 16, latest: 16 });
     const tokens = await birdie(['tokens', 'list', '--json'], { env: configured, cwd: box.cwd });
     expect(
       tokens.stdout

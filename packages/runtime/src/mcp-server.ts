@@ -238,8 +238,10 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
       try {
         cwd = await host.serve.workspaces.admit(session);
       } catch (error) {
-        if (isApiError(error, 'workspace-bytes-exceeded')) return refused(`Refused: ${error.message}`);
-        throw error;
+        if (!isApiError(error, 'workspace-bytes-exceeded')) throw error;
+        // Refused before it ran: the call gives its place in the minute back, as a turn refused with 413 does.
+        await admission.withdraw();
+        return refused(`Refused: ${error.message}`);
       }
       return await runCall(request, extra, session, cwd);
     } finally {

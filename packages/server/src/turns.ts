@@ -133,15 +133,17 @@ export class Turns {
       // Before anything starts: a user over the workspace quota gets a 413, not a stream.
       workspace = await this.options.workspaces?.admit(session);
     } catch (error) {
-      await admission?.release();
+      // Refused before it ran: it holds no slot and takes no place in the user's minute.
+      await admission?.withdraw();
       await storeCall(session.id, () => store.turns.discard(turn.id));
       throw error;
     }
     try {
       return await this.run(session, input, turn, workspace, submission.requestId, admission);
     } catch (error) {
-      // Refused before it ran (session busy, the runtime failed to start): its slot is free again.
-      await admission?.release();
+      // Refused before it ran (session busy, the runtime failed to start): its slot and its place in the minute are
+      // free again.
+      await admission?.withdraw();
       throw error;
     }
   }

@@ -1,5 +1,6 @@
+import type { Store } from '@birdie/store';
 import { describe, expect, it } from 'vitest';
-import { events, gate, type Harness, requestOf, useServer } from './helpers.js';
+import { events, gate, type Harness, requestOf, type Script, useServer } from './helpers.js';
 
 // Per-user turn limits (issue 27), counted in the store's run log: they hold across workers on one store.
 
@@ -195,6 +196,79 @@ describe('turns per minute per user', () => {
     });
     expect(bobs.status).toBe(200);
     await events(bobs);
+  });
+});
+
+describe('turns per minute per user, sent at the same moment', () => {
+  const limits = { turnsPerMinute: 2 };
+  const h = useServer({ limits });
+
+  it('of five turns of one user sent at once, on two workers, two start and three are refused with Retry-After', async () => {
+    const alice = await h.token('alice');
+    const ids = [];
+    for (let i = 0; i < 5; i++) ids.push(await session(h, alice));
+    // Every turn holds its session's lease before any logs its run: a count of the run log sees none of them.
+    const release = gate();
+    // Each worker logs its turns' runs in its own store (the one holding the session's lease).
+    const script =
+      (store: Store): Script =>
+      async ({ session: s, handlers }) => {
+        await release.promise;
+        const run = await store.runs.start({ sessionId: s.id, userId: s.userId });
+        await store.runs.finish(run, { status: 'ok' });
+        handlers.onEvent({ type: 'done', status: 'ok' });
+        return { status: 'ok', inputTokens: 0, outputTokens: 0 };
+      };
+    const other = h.worker({ limits });
+    h.runtime.script = script(h.store);
+    other.runtime.script = script(other.store);
+    const answers = await Promise.all(
+      ids.map((id, i) =>
+        requestOf(i % 2 ? other.server : h.server, `/v1/sessions/${id}/turns`, {
+          token: alice,
+          json: { prompt: 'at once' },
+        }),
+      ),
+    );
+    release.open();
+    const started = answers.filter((r) => r.status === 200);
+    const refused = answers.filter((r) => r.status !== 200);
+    expect(refused.map((r) => r.status)).toEqual([429, 429, 429]);
+    for (const r of refused) {
+      const retryAfter = Number(r.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect(((await r.json()) as ErrorBody).error.code).toBe('turns-per-minute-limit');
+    }
+    expect(started).toHaveLength(2);
+    for (const r of started) expect((await events(r)).at(-1)).toMatchObject({ type: 'result', status: 'ok' });
+  });
+});
+
+describe('turns per minute per user, a turn refused after its admission', () => {
+  const limits = { turnsPerMinute: 2 };
+  const h = useServer({ limits });
+
+  it('takes no place in the minute: turns refused as session-busy do not count', async () => {
+    const alice = await h.token('alice');
+    const [busy, free] = [await session(h, alice), await session(h, alice)];
+    // Another process writes the session: its turns are admitted, then refused (409) before any run starts.
+    const other = h.worker();
+    const lease = await other.store.leases.acquire(busy);
+    for (let i = 0; i < 3; i++) {
+      const refused = await h.request(`/v1/sessions/${busy}/turns`, { token: alice, json: { prompt: 'x' } });
+      expect(refused.status).toBe(409);
+    }
+    await lease.release();
+    loggedTurns(h);
+    for (const prompt of ['one', 'two']) {
+      const turn = await h.request(`/v1/sessions/${free}/turns`, { token: alice, json: { prompt } });
+      expect(turn.status).toBe(200);
+      await events(turn);
+    }
+    const third = await h.request(`/v1/sessions/${free}/turns`, { token: alice, json: { prompt: 'three' } });
+    expect(third.status).toBe(429);
+    expect(((await third.json()) as ErrorBody).error.code).toBe('turns-per-minute-limit');
   });
 });
 

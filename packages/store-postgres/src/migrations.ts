@@ -406,6 +406,20 @@ export const MIGRATIONS: readonly { name: string; sql: string }[] = [
     name: 'revoked-tokens',
     sql: `ALTER TABLE api_tokens ADD COLUMN revoked_at bigint;`,
   },
+  {
+    // Admissions counted over a sliding window (a user's turns per minute on a shared server), each kept until its
+    // window has passed (SQLite v15).
+    name: 'turn-admissions',
+    sql: `
+  CREATE TABLE admissions (
+    id bigserial PRIMARY KEY,
+    key text COLLATE "C" NOT NULL,
+    expires_at bigint NOT NULL
+  );
+  CREATE INDEX admissions_by_key ON admissions (key, expires_at);
+  CREATE INDEX admissions_by_expiry ON admissions (expires_at);
+  `,
+  },
 ];
 
 export interface MigrationStatus {

@@ -1,4 +1,5 @@
 import { checkReadiness, type Store, StoreError } from '@birdie/store/backend';
+import { createAdmissions } from './admissions.js';
 import { PostgresCheckpointer } from './checkpointer/saver.js';
 import { Db } from './db.js';
 import { createDeliveries } from './deliveries.js';
@@ -143,6 +144,7 @@ function assemble(db: Db): PostgresStore {
     tokens: guard(db, createTokens(db)),
     turns: guard(db, createTurnLog(db)),
     deliveries: guard(db, createDeliveries(db)),
+    admissions: guard(db, createAdmissions(db)),
     checkpointer,
     doctor: guard(db, { doctor: () => runDoctor(db, checkpointer) }).doctor,
     migrationStatus: guard(db, { migrationStatus: () => migrationStatus(db) }).migrationStatus,

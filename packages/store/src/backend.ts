@@ -1,6 +1,7 @@
 // What a back end implementing the store interface reuses, so every back end validates, words errors, leases
 // and encodes checkpoint records the same way. Loads neither SQLite nor a database client.
 
+export { checkAdmission, checkAdmissionId } from './admissions-check.js';
 export { BlobCache, MissingBlobError } from './checkpointer/blob-cache.js';
 export {
   type BlobDraft,

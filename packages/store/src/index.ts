@@ -10,6 +10,8 @@ export {
 export { validateLeaseKey, validateSessionId, validateUserId } from './ids.js';
 export type {
   AcquireOptions,
+  AdmissionResult,
+  AdmissionsRepo,
   ApiToken,
   CreateSessionOptions,
   DamagedSession,

@@ -619,6 +619,28 @@ export interface DeliveriesRepo {
   release(keys: readonly string[]): Promise<void>;
 }
 
+/** What `admissions.admit` decided: let in (its `id`, to `withdraw` it), or refused until `retryAt`. */
+export type AdmissionResult = { admitted: true; id: number } | { admitted: false; retryAt: Date };
+
+/**
+ * Admissions counted over a sliding window, so that the processes sharing a store let in at most `limit` things of one
+ * key in any `windowMs` (`birdie serve`'s turns of a user per minute: `turns-per-minute:<user>`). An admission is a
+ * record kept for `windowMs` from when it was made: never renewed, not ended by its process's exit, gone once its
+ * window has passed.
+ */
+export interface AdmissionsRepo {
+  /**
+   * Records one admission of `key` when fewer than `limit` of its admissions are in their window at `now` (default:
+   * this process's clock): `{ admitted: true, id }`; otherwise records nothing and answers `{ admitted: false, retryAt }`,
+   * when the first of them leaves its window. Atomic across processes: admissions racing for the last places never
+   * exceed `limit`. Admissions past their window are removed on the way, best effort (a committed admission never
+   * fails). A key of 1–200 characters without NUL; `limit` 1–100,000; `windowMs` from 1 s to 1 day.
+   */
+  admit(key: string, opts: { limit: number; windowMs: number; now?: Date }): Promise<AdmissionResult>;
+  /** Takes an admission of `key` back (it does not count any more): for what was refused after it was admitted. */
+  withdraw(key: string, id: number): Promise<void>;
+}
+
 export type TrustDecision = 'trusted' | 'refused';
 
 /** The user's answer about one project folder, for what it declared when they answered. */
@@ -744,6 +766,8 @@ export interface Store {
   readonly turns: TurnLogRepo;
   /** Deliveries of the chat channels already taken, so that one delivered twice is handled once. */
   readonly deliveries: DeliveriesRepo;
+  /** Admissions counted over a sliding window (`birdie serve`'s turns per minute of a user), on every process. */
+  readonly admissions: AdmissionsRepo;
   /** LangGraph checkpointer over the same data; `thread_id` is the session id. */
   readonly checkpointer: BaseCheckpointSaver;
   /** Checks the whole store: the back end's own check, then every stored record decoded. */

@@ -358,3 +358,27 @@ describe('revoked-tokens (v14)', () => {
     }
   });
 });
+
+describe('turn-admissions (v15)', () => {
+  it('keeps a file of the release before usable and admits over a sliding window', async () => {
+    const { file, db } = fileBefore('CREATE TABLE admissions');
+    db.prepare(
+      `INSERT INTO api_tokens (id, user_id, name, hash, created_at) VALUES ('tok_00000000000000aa', 'alice', NULL, ?, 1000)`,
+    ).run('0'.repeat(64));
+    db.close();
+    const store = openStore({ file });
+    try {
+      expect(await store.tokens.standing('alice')).toBe('active');
+      const window = { limit: 1, windowMs: 60_000, now: new Date(5000) };
+      expect(await store.admissions.admit('turns-per-minute:alice', window)).toMatchObject({
+        admitted: true,
+      });
+      expect(await store.admissions.admit('turns-per-minute:alice', window)).toEqual({
+        admitted: false,
+        retryAt: new Date(65_000),
+      });
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -348,4 +348,15 @@ export const MIGRATIONS: readonly string[] = [
   // again), so that the store tells a user whose every token was revoked (`birdie serve` refuses their tasks) from one
   // who never had a token (a chat channel's user, the local one: theirs run).
   `ALTER TABLE api_tokens ADD COLUMN revoked_at INTEGER;`,
+  // v15 (turn-admissions): admissions counted over a sliding window (`admissions.admit`: a user's turns per minute on
+  // a shared server), each kept until its window has passed.
+  `
+  CREATE TABLE admissions (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    key TEXT NOT NULL,
+    expires_at INTEGER NOT NULL
+  );
+  CREATE INDEX admissions_by_key ON admissions (key, expires_at);
+  CREATE INDEX admissions_by_expiry ON admissions (expires_at);
+  `,
 ];

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { createAdmissions } from './admissions.js';
 import { BirdieCheckpointer } from './checkpointer/saver.js';
 import { type Db, readOnlyError, stateOf } from './db.js';
 import { createDeliveries } from './deliveries.js';
@@ -101,6 +102,7 @@ function assemble(db: Db, file: string): SqliteStore {
     tokens: guard(createTokens(db)),
     turns: guard(createTurnLog(db, owners)),
     deliveries: guard(createDeliveries(db)),
+    admissions: guard(createAdmissions(db)),
     checkpointer,
     doctor: guard<Pick<Store, 'doctor'>>({ doctor: () => runDoctor(db, checkpointer) }).doctor,
     ready() {
