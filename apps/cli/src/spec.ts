@@ -465,6 +465,10 @@ const DRAFTS: CommandDraft[] = [
       all: flag('also done and cancelled tasks'),
       ...json('print JSON, one task per line'),
     },
+    details:
+      'A task `birdie serve` holds shows as `held` (in JSON: its `held` field), and why is said on stderr: its user ' +
+      'had every API token revoked and the server refused its firing; it is not fired again until they have a token ' +
+      'again (`birdie tokens create --user ID`), or until it is cancelled.',
   },
   {
     name: 'tasks cancel',
