@@ -565,9 +565,10 @@ const DRAFTS: CommandDraft[] = [
   {
     name: 'tokens list',
     summary: 'list the API tokens not revoked, with their role (never the tokens themselves)',
-    usage: 'birdie tokens list [--user NAME] [--json]',
+    usage: 'birdie tokens list [--user NAME] [--revoked] [--json]',
     options: {
       user: value('NAME', "only this user's tokens"),
+      revoked: flag('list the revoked tokens instead, with when each was revoked (revokedAt)'),
       ...json(),
     },
   },

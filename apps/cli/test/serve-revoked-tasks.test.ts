@@ -131,4 +131,34 @@ describe('birdie serve and a user whose every token was revoked', { timeout: 240
       .map((line) => (JSON.parse(line) as { id: string }).id);
     expect(ids).toEqual([tokens.dave[1]!.id]);
   });
+
+  it('tokens list --revoked shows the revoked tokens, each with when it was revoked', async () => {
+    const listed = await birdie(['tokens', 'list', '--revoked', '--json'], { env: box.env, cwd: box.cwd });
+    expect(listed.code, listed.stderr).toBe(0);
+    const revoked = listed.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string; userId: string; revokedAt?: string });
+    expect(revoked.map((t) => [t.id, t.userId])).toEqual([
+      [tokens.carol[0]!.id, 'carol'],
+      [tokens.dave[0]!.id, 'dave'],
+    ]);
+    for (const t of revoked) expect(Number.isNaN(Date.parse(t.revokedAt ?? ''))).toBe(false);
+    // One user's, as a table with the time of each revocation.
+    const daves = await birdie(['tokens', 'list', '--revoked', '--user', 'dave'], {
+      env: box.env,
+      cwd: box.cwd,
+    });
+    expect(daves.code, daves.stderr).toBe(0);
+    expect(daves.stdout).toMatch(/REVOKED/);
+    expect(daves.stdout).toContain(revoked[1]!.revokedAt!);
+    expect(daves.stdout).not.toContain(tokens.carol[0]!.id);
+    expect(daves.stdout).not.toContain(tokens.dave[1]!.id);
+    // Nobody's revoked: said so.
+    const none = await birdie(['tokens', 'list', '--revoked', '--user', 'erin'], {
+      env: box.env,
+      cwd: box.cwd,
+    });
+    expect(none.stdout.trim()).toBe('No revoked tokens.');
+  });
 });
