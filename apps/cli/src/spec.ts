@@ -465,6 +465,10 @@ const DRAFTS: CommandDraft[] = [
       all: flag('also done and cancelled tasks'),
       ...json('print JSON, one task per line'),
     },
+    details:
+      'A task `birdie serve` holds shows as `held` (in JSON: its `held` field), and why is said on stderr: its user ' +
+      'had every API token revoked and the server refused its firing; it is not fired again until they have a token ' +
+      'again (`birdie tokens create --user ID`), or until it is cancelled.',
   },
   {
     name: 'tasks cancel',
@@ -561,9 +565,10 @@ const DRAFTS: CommandDraft[] = [
   {
     name: 'tokens list',
     summary: 'list the API tokens not revoked, with their role (never the tokens themselves)',
-    usage: 'birdie tokens list [--user NAME] [--json]',
+    usage: 'birdie tokens list [--user NAME] [--revoked] [--json]',
     options: {
       user: value('NAME', "only this user's tokens"),
+      revoked: flag('list the revoked tokens instead, with when each was revoked (revokedAt)'),
       ...json(),
     },
   },

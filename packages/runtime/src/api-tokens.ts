@@ -21,10 +21,19 @@ export async function createToken(
   );
 }
 
-/** Every token (of `userId` when given), without the tokens themselves. */
-export async function listTokens(io: RuntimeIo, userId?: string): Promise<ApiToken[]> {
+/**
+ * Every token not revoked (of `userId` when given), without the tokens themselves; with `revoked`, the revoked ones,
+ * each with when it was revoked.
+ */
+export async function listTokens(
+  io: RuntimeIo,
+  userId?: string,
+  options: { revoked?: boolean } = {},
+): Promise<ApiToken[]> {
   const user = userId === undefined ? undefined : await checkUserId(userId);
-  return withStore(io, false, (store) => store.tokens.list(user));
+  return withStore(io, false, (store) =>
+    store.tokens.list(user, options.revoked === true ? { revoked: true } : {}),
+  );
 }
 
 /** Revokes a token by its id; usage errors for a malformed or unknown id. */

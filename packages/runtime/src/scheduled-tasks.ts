@@ -1,20 +1,32 @@
 import type { ScheduledTask } from '@birdie/store';
 import { UsageError } from './errors.js';
+import { heldTasks } from './held-tasks.js';
 import type { Flags } from './flags.js';
 import type { RuntimeIo } from './io.js';
 import { withUserStore } from './store-command.js';
 
 // The user's scheduled tasks (`birdie tasks`): the model schedules them, `birdie start` runs them.
 
-/** The user's tasks: the active ones, or all with `all`. */
+/** A task as `birdie tasks list` shows it: `held` says why `birdie serve` does not fire an active one. */
+export type ListedTask = ScheduledTask & { held?: string };
+
+/** The user's tasks: the active ones, or all with `all`; an active one `birdie serve` holds says why (`held`). */
 export async function listTasks(
   io: RuntimeIo,
   flags: Flags,
   options: { all?: boolean } = {},
-): Promise<ScheduledTask[]> {
-  return withUserStore(io, flags, false, (store, userId) =>
-    store.tasks.list(userId, { all: options.all === true }),
-  );
+): Promise<ListedTask[]> {
+  return withUserStore(io, flags, false, async (store, userId) => {
+    const tasks = await store.tasks.list(userId, { all: options.all === true });
+    const held = await heldTasks(
+      store,
+      tasks.filter((t) => t.status === 'active'),
+    );
+    return tasks.map((t) => {
+      const why = held.get(t.id);
+      return why === undefined ? t : { ...t, held: why };
+    });
+  });
 }
 
 /** Cancels an active task of the user by its number as typed; usage errors for a bad or unknown one. */

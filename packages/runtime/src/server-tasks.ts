@@ -1,5 +1,6 @@
 import { Workspaces } from '@birdie/server';
 import type { ScheduledTask, Store } from '@birdie/store';
+import { heldTasks } from './held-tasks.js';
 import { operatorPolicy } from './operator-policy.js';
 import type { Runtime } from './runtime.js';
 import type { ServeSetup } from './server-runtime.js';
@@ -91,13 +92,24 @@ export async function startServerTasks(
   let known: ScheduledTask[] = [];
   let failing = false;
   const unreadable = new Set<number>();
+  // The held tasks said (a `notice` each), so that a hold is said once, and again only after it was lifted.
+  const saidHeld = new Set<number>();
   return startUnattended(rt, options, {
     agents: false,
     async tasks() {
       try {
         const active = await rt.store.tasks.listActive();
         const found = await originsOf(origins, active, unreadable, options.onEvent);
-        known = found.filter((f) => f.session !== undefined).map((f) => f.task);
+        const servers = found.filter((f) => f.session !== undefined).map((f) => f.task);
+        // A task of a revoked user already refused once is held: left out, so that it is not fired (see held-tasks).
+        const held = await heldTasks(rt.store, servers);
+        for (const id of saidHeld) if (!held.has(id)) saidHeld.delete(id);
+        for (const [id, why] of held) {
+          if (saidHeld.has(id)) continue;
+          saidHeld.add(id);
+          options.onEvent({ type: 'notice', name: `task ${id}`, message: `task ${id} is held: ${why}` });
+        }
+        known = servers.filter((t) => !held.has(t.id));
         failing = false;
       } catch (error) {
         if (!failing)
@@ -111,11 +123,17 @@ export async function startServerTasks(
     },
     async placeOf(task) {
       // A user whose every API token was revoked no longer acts on the server, tasks included: the firing is logged
-      // `rejected` and nothing runs (asked at each firing: a revocation holds from the next one, a new token lifts it).
+      // `rejected` and nothing runs (asked at each firing: a revocation holds from the next one, a new token lifts it);
+      // the task is then held, not fired again, while the user stays revoked.
       // A user who never had a token (a chat channel's, the local one) is not refused: only a revocation says so.
-      if ((await rt.store.tokens.standing(task.userId)) === 'revoked')
+      if ((await rt.store.tokens.standing(task.userId)) === 'revoked') {
+        // Refused once since the revocation (by this worker or another, before the tasks were read again): held, so
+        // this firing is neither run nor logged again.
+        const held = (await heldTasks(rt.store, [task])).get(task.id);
+        if (held !== undefined) return { held };
         // The workspace is not made: the run is refused before any tool could work in it.
         return { cwd: rt.cwd, approval, refusal: revokedRefusal(task) };
+      }
       // `serve.agents` holds for a task as for a session: one naming an agent the operator took away is not run.
       const refusal = task.agent !== undefined ? operator.agentRefusal(task.agent) : undefined;
       if (refusal) throw new Error(`task ${task.id}: ${refusal}`);

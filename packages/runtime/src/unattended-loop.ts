@@ -54,8 +54,11 @@ export interface UnattendedSource {
   tasks(): Promise<ScheduledTask[]>;
   /** Whether the loaded agents' triggers run too (default true). */
   agents: boolean;
-  /** Where each task runs (default: the runtime's folder, as its own user). */
-  placeOf?(task: ScheduledTask): Promise<TaskPlace>;
+  /**
+   * Where each task runs (default: the runtime's folder, as its own user); `held`: this firing is not run, nor logged
+   * (the source holds the task, and leaves it out of `tasks` once asked again).
+   */
+  placeOf?(task: ScheduledTask): Promise<TaskPlace | { held: string }>;
 }
 
 /** One scheduled trigger as the loop started with it: who runs, on what, and when next (none for a `watch`). */
@@ -128,6 +131,8 @@ async function schedulerOf(
   getTasks: () => readonly ScheduledTask[],
   options: UnattendedOptions,
   placeOf?: UnattendedSource['placeOf'],
+  /** Asks the source for its tasks again (after a refused or held firing: the source may now leave the task out). */
+  lookAgain: () => void = () => undefined,
 ) {
   const { isSchedulerError, Scheduler } = await import('@birdie/scheduler');
   const { onEvent } = options;
@@ -148,8 +153,11 @@ async function schedulerOf(
       if (task?.at !== undefined) await rt.store.tasks.finish(task.id, error !== undefined ? { error } : {});
     };
     let outcome: TriggeredRun;
+    let refused = false;
     try {
       const place = task && placeOf ? await placeOf(task) : undefined;
+      if (place && 'held' in place) return lookAgain();
+      refused = place?.refusal !== undefined;
       outcome = await runTriggered(rt, firing, {
         ...(agent !== undefined ? { agent } : {}),
         ...(task ? { task } : {}),
@@ -164,6 +172,7 @@ async function schedulerOf(
     await finishOnce(result.status === 'ok' ? undefined : runFailure(result));
     if (outcome.result.status !== 'ok') failures++;
     onEvent({ type: 'run-end', name, firing, run: outcome, durationMs: Date.now() - started });
+    if (refused) lookAgain();
   };
   const onSchedulerEvent = (event: SchedulerEvent) => {
     if (event.type === 'skipped')
@@ -238,7 +247,14 @@ export async function startUnattended(
   const withAgents = source.agents;
   if (withAgents) onEvent({ type: 'skill-problems', messages: rt.registry.messages });
   let tasks = await source.tasks();
-  const { scheduler, nameOf } = await schedulerOf(rt, () => tasks, options, source.placeOf);
+  let lookAgain = () => undefined as void;
+  const { scheduler, nameOf } = await schedulerOf(
+    rt,
+    () => tasks,
+    options,
+    source.placeOf,
+    () => lookAgain(),
+  );
   const closers: Array<() => Promise<void>> = [];
   const closeAll = async () => {
     for (const close of closers.splice(0)) await close();
@@ -276,6 +292,7 @@ export async function startUnattended(
         }
       });
     };
+    lookAgain = () => reschedule('tasks');
     const { watchFiles, systemClock } = await import('@birdie/scheduler');
     for (const dir of withAgents ? agentDirectories(rt.io, rt.values) : []) {
       const watch = watchFiles({
@@ -301,6 +318,7 @@ export async function startUnattended(
         return scheduler.running;
       },
       async stop(graceMs) {
+        lookAgain = () => undefined;
         await closeAll();
         await reloading;
         await scheduler.stop({ graceMs });

@@ -14,7 +14,7 @@ import {
 } from '@birdie/store/backend';
 import type { Db } from './db.js';
 
-const COLUMNS = 'id, user_id, name, admin, created_at, last_used_at';
+const COLUMNS = 'id, user_id, name, admin, created_at, last_used_at, revoked_at';
 
 export function createTokens(db: Db): TokensRepo {
   return {
@@ -29,15 +29,16 @@ export function createTokens(db: Db): TokensRepo {
       );
       return { token, record: toApiToken(rows[0]!) };
     },
-    // A revoked token stays in the table (for `standing`) but is neither listed nor verified.
-    async list(userId) {
+    // A revoked token stays in the table (for `standing`) but is never verified, and listed only when asked for.
+    async list(userId, opts) {
+      const which = opts?.revoked === true ? 'revoked_at IS NOT NULL' : 'revoked_at IS NULL';
       const { rows } =
         userId === undefined
           ? await db.query<TokenRow>(
-              `SELECT ${COLUMNS} FROM api_tokens WHERE revoked_at IS NULL ORDER BY created_at, id`,
+              `SELECT ${COLUMNS} FROM api_tokens WHERE ${which} ORDER BY created_at, id`,
             )
           : await db.query<TokenRow>(
-              `SELECT ${COLUMNS} FROM api_tokens WHERE user_id = $1 AND revoked_at IS NULL ORDER BY created_at, id`,
+              `SELECT ${COLUMNS} FROM api_tokens WHERE user_id = $1 AND ${which} ORDER BY created_at, id`,
               [validateUserId(userId)],
             );
       return rows.map(toApiToken);

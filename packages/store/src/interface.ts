@@ -406,6 +406,8 @@ export interface ApiToken {
   createdAt: Date;
   /** When the token last authenticated a request (updated at most once a minute). */
   lastUsedAt?: Date;
+  /** When it was revoked: only on the tokens `list` gives with `revoked`. */
+  revokedAt?: Date;
 }
 
 /**
@@ -415,7 +417,7 @@ export interface ApiToken {
 export type TokenStanding = 'active' | 'revoked' | 'none';
 
 /**
- * Bearer tokens of the HTTP API: each acts as one user. A revoked token is kept (marked revoked, never listed, never
+ * Bearer tokens of the HTTP API: each acts as one user. A revoked token is kept (marked revoked, listed only when asked for, never
  * authenticating) so that `standing` can tell a user whose access was revoked from one who never had any.
  */
 export interface TokensRepo {
@@ -424,8 +426,11 @@ export interface TokensRepo {
     userId: string,
     opts?: { name?: string; admin?: boolean },
   ): Promise<{ token: string; record: ApiToken }>;
-  /** Every token that is not revoked (of one user when given), oldest first. */
-  list(userId?: string): Promise<ApiToken[]>;
+  /**
+   * Every token that is not revoked (of one user when given), oldest first; with `revoked`, the revoked ones instead,
+   * each with its `revokedAt`.
+   */
+  list(userId?: string, opts?: { revoked?: boolean }): Promise<ApiToken[]>;
   /** `false` when there was no token with that id, or it was already revoked. */
   revoke(id: string): Promise<boolean>;
   /** The user's standing: see `TokenStanding`. */

@@ -196,6 +196,8 @@ export interface TokenRow {
   admin: number | boolean;
   created_at: number;
   last_used_at: number | null;
+  /** When it was revoked; null while it is not (and in rows read without the column). */
+  revoked_at?: number | string | null;
 }
 
 /** A user's standing from how many tokens they ever had and how many of those are not revoked. */
@@ -213,6 +215,8 @@ export function toApiToken(row: TokenRow): ApiToken {
   };
   if (row.name !== null) token.name = row.name;
   if (row.last_used_at !== null) token.lastUsedAt = new Date(row.last_used_at);
+  if (row.revoked_at !== null && row.revoked_at !== undefined)
+    token.revokedAt = new Date(Number(row.revoked_at));
   return token;
 }
 

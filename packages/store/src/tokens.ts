@@ -14,19 +14,25 @@ import {
   toApiToken,
 } from './session-files-check.js';
 
-const COLUMNS = 'id, user_id, name, admin, created_at, last_used_at';
+const COLUMNS = 'id, user_id, name, admin, created_at, last_used_at, revoked_at';
 
 export function createTokens(db: Db): SyncOf<TokensRepo> {
   const insert = db.prepare(
     'INSERT INTO api_tokens (id, user_id, name, admin, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   );
   const byId = db.prepare<[string], TokenRow>(`SELECT ${COLUMNS} FROM api_tokens WHERE id = ?`);
-  // A revoked token stays in the table (for `standing`) but is neither listed nor verified.
+  // A revoked token stays in the table (for `standing`) but is never verified, and listed only when asked for.
   const all = db.prepare<[], TokenRow>(
     `SELECT ${COLUMNS} FROM api_tokens WHERE revoked_at IS NULL ORDER BY created_at, id`,
   );
   const ofUser = db.prepare<[string], TokenRow>(
     `SELECT ${COLUMNS} FROM api_tokens WHERE user_id = ? AND revoked_at IS NULL ORDER BY created_at, id`,
+  );
+  const allRevoked = db.prepare<[], TokenRow>(
+    `SELECT ${COLUMNS} FROM api_tokens WHERE revoked_at IS NOT NULL ORDER BY created_at, id`,
+  );
+  const ofUserRevoked = db.prepare<[string], TokenRow>(
+    `SELECT ${COLUMNS} FROM api_tokens WHERE user_id = ? AND revoked_at IS NOT NULL ORDER BY created_at, id`,
   );
   const byHash = db.prepare<[string], TokenRow>(
     `SELECT ${COLUMNS} FROM api_tokens WHERE hash = ? AND revoked_at IS NULL`,
@@ -45,9 +51,10 @@ export function createTokens(db: Db): SyncOf<TokensRepo> {
       immediate(db, () => insert.run(id, userId, name, admin ? 1 : 0, hash, Date.now()));
       return { token, record: toApiToken(byId.get(id)!) };
     },
-    list(userId) {
-      if (userId === undefined) return all.all().map(toApiToken);
-      return ofUser.all(validateUserId(userId)).map(toApiToken);
+    list(userId, opts) {
+      const revoked = opts?.revoked === true;
+      if (userId === undefined) return (revoked ? allRevoked : all).all().map(toApiToken);
+      return (revoked ? ofUserRevoked : ofUser).all(validateUserId(userId)).map(toApiToken);
     },
     revoke(id) {
       const checked = checkTokenId(id);

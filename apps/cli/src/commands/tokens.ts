@@ -23,11 +23,13 @@ export async function tokensCreateCommand({ io, values }: CommandContext): Promi
   return EXIT_OK;
 }
 
+/** `birdie tokens list`: the tokens not revoked; with `--revoked`, the revoked ones and when each was. */
 export async function tokensListCommand({ io, values }: CommandContext): Promise<number> {
-  const tokens = await listTokens(io, typeof values.user === 'string' ? values.user : undefined);
+  const revoked = values.revoked === true;
+  const tokens = await listTokens(io, typeof values.user === 'string' ? values.user : undefined, { revoked });
   return printList(io, values, tokens, {
-    empty: 'No tokens. Make one with `birdie tokens create --user NAME`.',
-    header: ['ID', 'USER', 'ROLE', 'NAME', 'CREATED', 'LAST USED'],
+    empty: revoked ? 'No revoked tokens.' : 'No tokens. Make one with `birdie tokens create --user NAME`.',
+    header: ['ID', 'USER', 'ROLE', 'NAME', 'CREATED', 'LAST USED', ...(revoked ? ['REVOKED'] : [])],
     plainHeader: true,
     row: (t) => [
       t.id,
@@ -36,6 +38,7 @@ export async function tokensListCommand({ io, values }: CommandContext): Promise
       t.name ?? '-',
       t.createdAt.toISOString(),
       t.lastUsedAt ? t.lastUsedAt.toISOString() : 'never',
+      ...(revoked ? [t.revokedAt ? t.revokedAt.toISOString() : '-'] : []),
     ],
   });
 }

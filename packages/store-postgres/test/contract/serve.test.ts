@@ -211,6 +211,16 @@ describe.each(backends)('$name', (backend) => {
       expect((await other.tokens.list()).map((r) => r.id)).toEqual([second.record.id]);
       expect(await other.tokens.list('carol')).toEqual([]);
       expect(await other.tokens.revoke(only.record.id)).toBe(false);
+      // Listed when asked for, each with when it was revoked: every user's, or one user's.
+      const revoked = await other.tokens.list(undefined, { revoked: true });
+      expect(revoked.map((r) => r.id)).toEqual([only.record.id, first.record.id]);
+      for (const r of revoked) expect(r.revokedAt).toBeInstanceOf(Date);
+      expect(revoked[0]!.revokedAt!.getTime()).toBeGreaterThanOrEqual(only.record.createdAt.getTime());
+      expect((await other.tokens.list('dave', { revoked: true })).map((r) => r.id)).toEqual([
+        first.record.id,
+      ]);
+      expect(await other.tokens.list('erin', { revoked: true })).toEqual([]);
+      expect((await other.tokens.list('dave'))[0]).not.toHaveProperty('revokedAt');
       // Kept in the table: the user whose every token was revoked is told from one who never had one.
       expect(
         Number(
