@@ -1,4 +1,4 @@
-import { compareText } from './diagnostics.js';
+import { compareText } from './compare-text.js';
 
 /**
  * Optimal-string-alignment distance (Levenshtein plus adjacent transpositions, so `delpoy` is one edit from
