@@ -58,10 +58,6 @@ export class EventPrinter {
   /** An `error` event was shown, so the caller need not repeat it. */
   printedError = false;
 
-  get printedAnswer(): boolean {
-    return this.wroteAnswer;
-  }
-
   onEvent(event: AgentEvent | TurnEvent): void {
     const { style } = this.o;
     // Anything else printed after a call's header separates its result from it.
