@@ -95,3 +95,22 @@ const FAILURE_CODES = new Set([
 export function isStoreFailureCode(code: string | undefined): boolean {
   return code !== undefined && FAILURE_CODES.has(code);
 }
+
+/**
+ * `birdie doctor`'s report for a store that failed to open (`error`, whose cause is the store's failure): its reason
+ * and hint as integrity and advice; no fields when the failure is not the store's.
+ */
+export function unopenedStoreReport(error: unknown): Record<string, unknown> {
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (!isStoreErrorLike(cause)) return {};
+  const { file, hint } = cause as { file?: string; hint?: string };
+  return {
+    location: file ?? '',
+    ok: false,
+    integrity: [cause.message],
+    checked: 0,
+    damaged: [],
+    sessions: [],
+    advice: [hint ?? cause.message],
+  };
+}
