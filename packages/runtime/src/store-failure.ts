@@ -44,6 +44,21 @@ export function storeFailureText(
   return hint ? `${failure.message} (${hint})` : failure.message;
 }
 
+/**
+ * Why a turn ended `error`, from its result, as a store failure is said (`storeFailureText`): the code of the failure
+ * behind it (`internal` when it has none), its message (`fallback` when it has none) and hint.
+ */
+export function turnFailure(
+  result: { error?: string; errorCode?: string; errorHint?: string },
+  fallback = '',
+): FailureLike {
+  return {
+    code: result.errorCode ?? 'internal',
+    message: result.error ?? fallback,
+    ...(result.errorHint ? { hint: result.errorHint } : {}),
+  };
+}
+
 /** What to do about a store failure, as `storeFailureText` says it in brackets (`birdie run --json`'s `hint`). */
 export function storeFailureHint(
   failure: FailureLike,

@@ -2,7 +2,7 @@ import { agentGapLine } from '@birdie/runtime/agent-gaps';
 import { listenForRetries, retryLine } from '@birdie/runtime/retry-notice';
 import { approvalMode, openRuntime, waitingLine, waitMs } from '@birdie/runtime/runtime';
 import { sessionFromFlags } from '@birdie/runtime/session-from-flags';
-import { isStoreFailureCode, storeFailureText } from '@birdie/runtime/store-failure';
+import { isStoreFailureCode, storeFailureText, turnFailure } from '@birdie/runtime/store-failure';
 import { executeTurn, type TurnEvent } from '@birdie/runtime/turn';
 import { REFUSAL, SAMPLING_REFUSAL, unaskedApprovals } from '@birdie/runtime/unasked-approvals';
 import type { CommandContext } from '../command-context.js';
@@ -137,10 +137,9 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
       );
     if (result.status === 'ok') return EXIT_OK;
     if (!json && result.status === 'error' && result.error && !printer.printedError) {
-      const failure = { code: result.errorCode ?? 'internal', message: result.error, hint: result.errorHint };
       write(
         io.stderr,
-        `birdie: ${isStoreFailureCode(result.errorCode) ? '' : 'run failed: '}${storeFailureText(failure, session.id)}`,
+        `birdie: ${isStoreFailureCode(result.errorCode) ? '' : 'run failed: '}${storeFailureText(turnFailure(result), session.id)}`,
       );
     }
     if (result.status === 'cancelled' && !outputGone) write(io.stderr, 'birdie: interrupted');
