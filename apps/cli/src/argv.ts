@@ -1,8 +1,7 @@
 import { parseArgs } from 'node:util';
-import { editDistance } from '@birdie/registry/suggest';
 import { UsageError } from './io.js';
 import { COMMANDS, type CommandSpec, findCommand, GROUPS } from './spec.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean, editDistance } from './suggest.js';
 
 export type Values = Record<string, string | boolean | string[] | undefined>;
 

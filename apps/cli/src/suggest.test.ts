@@ -1,6 +1,5 @@
-import { editDistance } from '@birdie/registry/suggest';
 import { describe, expect, it } from 'vitest';
-import { closest, didYouMean } from './suggest.js';
+import { closest, didYouMean, editDistance } from './suggest.js';
 
 describe('suggestions', () => {
   it('counts an adjacent transposition as one edit', () => {

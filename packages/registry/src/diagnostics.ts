@@ -54,3 +54,7 @@ export function registryMessage(reason: string, init: MessageInit): VFileMessage
   message.fatal = init.severity === 'error' ? true : init.severity === 'warning' ? false : undefined;
   return message;
 }
+
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

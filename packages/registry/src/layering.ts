@@ -1,7 +1,6 @@
 import type { AgentDefinition, Skill } from '@birdie/skill-parser';
 import type { VFileMessage } from 'vfile-message';
-import { compareText } from './compare-text.js';
-import { type RegistryRuleId, RULES, registryMessage } from './diagnostics.js';
+import { compareText, type RegistryRuleId, RULES, registryMessage } from './diagnostics.js';
 import type { SkillDirectory } from './types.js';
 
 /** What one folder yielded. */

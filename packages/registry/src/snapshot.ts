@@ -1,7 +1,7 @@
 import type { AgentDefinition, Skill } from '@birdie/skill-parser';
 import type { VFileMessage } from 'vfile-message';
 import { checkAgents } from './agent-checks.js';
-import { compareText } from './compare-text.js';
+import { compareText } from './diagnostics.js';
 import { checkEntrypoints } from './entrypoint-checks.js';
 import { deepFreeze } from './freeze.js';
 import {

@@ -1,4 +1,4 @@
-import { compareText } from './compare-text.js';
+import { compareText } from './diagnostics.js';
 
 /**
  * Optimal-string-alignment distance (Levenshtein plus adjacent transpositions, so `delpoy` is one edit from
