@@ -28,8 +28,6 @@ export function processIo(): Io {
 export const EXIT_OK = 0;
 export const EXIT_RUN = 1;
 export const EXIT_USAGE = 2;
-/** The session is in use by another process (a turn of `birdie run` or the REPL): retry later, or pass --wait. */
-export const EXIT_BUSY = 3;
 
 /**
  * The mark `@birdie/runtime` puts on its failures (`RuntimeError`, which carries the same exit codes). Checked by its

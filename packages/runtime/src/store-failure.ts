@@ -44,6 +44,21 @@ export function storeFailureText(
   return hint ? `${failure.message} (${hint})` : failure.message;
 }
 
+/**
+ * Why a turn ended `error`, from its result, as a store failure is said (`storeFailureText`): the code of the failure
+ * behind it (`internal` when it has none), its message (`fallback` when it has none) and hint.
+ */
+export function turnFailure(
+  result: { error?: string; errorCode?: string; errorHint?: string },
+  fallback = '',
+): FailureLike {
+  return {
+    code: result.errorCode ?? 'internal',
+    message: result.error ?? fallback,
+    ...(result.errorHint ? { hint: result.errorHint } : {}),
+  };
+}
+
 /** What to do about a store failure, as `storeFailureText` says it in brackets (`birdie run --json`'s `hint`). */
 export function storeFailureHint(
   failure: FailureLike,
@@ -94,4 +109,23 @@ const FAILURE_CODES = new Set([
 
 export function isStoreFailureCode(code: string | undefined): boolean {
   return code !== undefined && FAILURE_CODES.has(code);
+}
+
+/**
+ * `birdie doctor`'s report for a store that failed to open (`error`, whose cause is the store's failure): its reason
+ * and hint as integrity and advice; no fields when the failure is not the store's.
+ */
+export function unopenedStoreReport(error: unknown): Record<string, unknown> {
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (!isStoreErrorLike(cause)) return {};
+  const { file, hint } = cause as { file?: string; hint?: string };
+  return {
+    location: file ?? '',
+    ok: false,
+    integrity: [cause.message],
+    checked: 0,
+    damaged: [],
+    sessions: [],
+    advice: [hint ?? cause.message],
+  };
 }

@@ -1,5 +1,5 @@
 import { withStore } from '@birdie/runtime/store-command';
-import { isStoreErrorLike } from '@birdie/runtime/store-failure';
+import { unopenedStoreReport } from '@birdie/runtime/store-failure';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, EXIT_RUN, write } from '../io.js';
 import { printFailureJson } from '../render/failure-json.js';
@@ -15,25 +15,9 @@ export async function doctorCommand({ io, values }: CommandContext): Promise<num
   } catch (error) {
     // The worst damage of all (a store that does not even open) still gets a report a script can parse, its
     // `error` as every `--json` command's failure has it; the sentence a person reads follows on stderr, with exit 1.
-    if (values.json) printFailureJson(io.stdout, error, unopenedReport(error));
+    if (values.json) printFailureJson(io.stdout, error, unopenedStoreReport(error));
     throw error;
   }
-}
-
-/** The report's fields for a store that failed to open: its reason and hint as integrity and advice. */
-function unopenedReport(error: unknown): Record<string, unknown> {
-  const cause = error instanceof Error ? error.cause : undefined;
-  if (!isStoreErrorLike(cause)) return {};
-  const { file, hint } = cause as { file?: string; hint?: string };
-  return {
-    location: file ?? '',
-    ok: false,
-    integrity: [cause.message],
-    checked: 0,
-    damaged: [],
-    sessions: [],
-    advice: [hint ?? cause.message],
-  };
 }
 
 async function checkStore({ io, values }: Pick<CommandContext, 'io' | 'values'>): Promise<number> {

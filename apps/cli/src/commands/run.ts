@@ -1,10 +1,10 @@
-import type { ApprovalDecision, ApprovalRequest } from '@birdie/graph';
 import { agentGapLine } from '@birdie/runtime/agent-gaps';
 import { listenForRetries, retryLine } from '@birdie/runtime/retry-notice';
 import { approvalMode, openRuntime, waitingLine, waitMs } from '@birdie/runtime/runtime';
 import { sessionFromFlags } from '@birdie/runtime/session-from-flags';
-import { isStoreFailureCode, storeFailureText } from '@birdie/runtime/store-failure';
+import { isStoreFailureCode, storeFailureText, turnFailure } from '@birdie/runtime/store-failure';
 import { executeTurn, type TurnEvent } from '@birdie/runtime/turn';
+import { REFUSAL, SAMPLING_REFUSAL, unaskedApprovals } from '@birdie/runtime/unasked-approvals';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, EXIT_RUN, type Input, UsageError, write } from '../io.js';
 import { EventPrinter } from '../render/events.js';
@@ -14,12 +14,6 @@ import { thrownTurnJson, type UsedTokens } from '../render/thrown-turn.js';
 import { unsentTurnError } from '../render/turn-error-json.js';
 import { reportLoad } from '../render/workspace-trust.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
-
-export const SAMPLING_REFUSAL =
-  'birdie run does not ask before an MCP server uses the model: refused. Rerun with --yes to allow it.';
-
-export const REFUSAL =
-  'birdie run does not ask for approval: refused. Rerun with --yes to approve such calls, or --approval never.';
 
 /** `birdie run "<prompt>" | -`: one turn, no terminal needed; text or `--json` events on stdout. */
 export async function runCommand({ io, values, positionals }: CommandContext): Promise<number> {
@@ -67,8 +61,20 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
       mode: () => 'short',
       sessionId: session.id,
     });
-    let refused = 0;
-    const refusedTools: string[] = [];
+    // Nobody is asked: every call that needs approval is refused (or, with --yes, approved), and so is MCP sampling.
+    const unasked = unaskedApprovals(values.yes === true, {
+      approval: (request) =>
+        json
+          ? emit({ type: 'approval-refused', id: request.id, tool: request.tool, reason: REFUSAL })
+          : write(
+              io.stderr,
+              `birdie: ${request.tool} ${JSON.stringify(request.args)} needs approval. ${REFUSAL}`,
+            ),
+      sampling: (server) =>
+        json
+          ? emit({ type: 'sampling-refused', server, reason: SAMPLING_REFUSAL })
+          : write(io.stderr, `birdie: MCP server ${server} asked to use the model. ${SAMPLING_REFUSAL}`),
+    });
     listenForRetries((notice) =>
       json ? emit({ type: 'retry', ...notice }) : write(io.stderr, `birdie: ${retryLine(notice)}`),
     );
@@ -94,44 +100,13 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
       signal: controller.signal,
       waitMs: wait,
       ...(agent !== undefined ? { agent } : {}),
-      // The run log says why the run was rejected: nobody was asked, and which calls that refused.
-      beforeLog: (result) => {
-        if (refusedTools.length > 0 && !result.error)
-          result.error = `${REFUSAL} (${[...new Set(refusedTools)].join(', ')})`;
-      },
+      beforeLog: unasked.beforeLog,
       handlers: {
         onWait: (holder, ms) => write(io.stderr, waitingLine(session.id, holder, ms)),
         onEvent,
         // Nobody can fill an MCP server's form here (elicitation is declined); sampling only with --yes.
-        mcp: {
-          approveSampling: async ({ server, answer }) => {
-            if (values.yes === true) return true;
-            if (answer !== undefined) return false;
-            refused++;
-            if (json) emit({ type: 'sampling-refused', server, reason: SAMPLING_REFUSAL });
-            else write(io.stderr, `birdie: MCP server ${server} asked to use the model. ${SAMPLING_REFUSAL}`);
-            return false;
-          },
-        },
-        decide: async (requests: ApprovalRequest[]) => {
-          const decisions: Record<string, ApprovalDecision> = {};
-          for (const request of requests) {
-            if (values.yes === true) {
-              decisions[request.id] = { type: 'approve' };
-              continue;
-            }
-            refused++;
-            refusedTools.push(request.tool);
-            decisions[request.id] = { type: 'reject', message: REFUSAL, unasked: true };
-            if (json) emit({ type: 'approval-refused', id: request.id, tool: request.tool, reason: REFUSAL });
-            else
-              write(
-                io.stderr,
-                `birdie: ${request.tool} ${JSON.stringify(request.args)} needs approval. ${REFUSAL}`,
-              );
-          }
-          return decisions;
-        },
+        mcp: { approveSampling: unasked.approveSampling },
+        decide: unasked.decide,
       },
     });
     // A turn that throws (a busy session, a store that cannot start or log the run) ends the command through `main`,
@@ -162,15 +137,14 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
       );
     if (result.status === 'ok') return EXIT_OK;
     if (!json && result.status === 'error' && result.error && !printer.printedError) {
-      const failure = { code: result.errorCode ?? 'internal', message: result.error, hint: result.errorHint };
       write(
         io.stderr,
-        `birdie: ${isStoreFailureCode(result.errorCode) ? '' : 'run failed: '}${storeFailureText(failure, session.id)}`,
+        `birdie: ${isStoreFailureCode(result.errorCode) ? '' : 'run failed: '}${storeFailureText(turnFailure(result), session.id)}`,
       );
     }
     if (result.status === 'cancelled' && !outputGone) write(io.stderr, 'birdie: interrupted');
-    if (refused > 0 && !json)
-      write(io.stderr, `birdie: ${refused} tool call(s) refused for lack of approval`);
+    if (unasked.refused() > 0 && !json)
+      write(io.stderr, `birdie: ${unasked.refused()} tool call(s) refused for lack of approval`);
     return EXIT_RUN;
   } finally {
     stopListening();

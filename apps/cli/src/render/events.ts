@@ -42,7 +42,6 @@ export interface PrinterOptions {
 /** Renders agent events as text: streamed answer, then each tool call and its result per the output mode. */
 export class EventPrinter {
   private answerAtLineStart = true;
-  private wroteAnswer = false;
   private readonly starts = new Map<string, { name: string; args: Record<string, unknown> }>();
   /** The call whose header is the last thing printed: its result can follow without naming it again. */
   private lastHeader: string | undefined;
@@ -57,10 +56,6 @@ export class EventPrinter {
 
   /** An `error` event was shown, so the caller need not repeat it. */
   printedError = false;
-
-  get printedAnswer(): boolean {
-    return this.wroteAnswer;
-  }
 
   onEvent(event: AgentEvent | TurnEvent): void {
     const { style } = this.o;
@@ -79,7 +74,6 @@ export class EventPrinter {
         else if (this.wrap) this.wrap.push(text);
         else this.o.answer.write(text);
         this.answerAtLineStart = !this.o.answerSink && text.endsWith('\n');
-        this.wroteAnswer = true;
         return;
       }
       case 'tool-start': {

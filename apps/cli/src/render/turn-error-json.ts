@@ -1,4 +1,4 @@
-import { storeFailureHint } from '@birdie/runtime/store-failure';
+import { storeFailureHint, turnFailure } from '@birdie/runtime/store-failure';
 import type { TurnResult } from '@birdie/runtime/turn';
 
 /**
@@ -12,11 +12,7 @@ export function unsentTurnError(
   result: Pick<TurnResult, 'error' | 'errorCode' | 'errorHint'>,
   sessionId: string,
 ): object {
-  const failure = {
-    code: result.errorCode ?? 'internal',
-    message: result.error ?? 'the turn failed; `birdie logs` says why',
-    ...(result.errorHint ? { hint: result.errorHint } : {}),
-  };
+  const failure = turnFailure(result, 'the turn failed; `birdie logs` says why');
   const hint = storeFailureHint(failure, sessionId);
   return {
     type: 'error',

@@ -7,6 +7,7 @@ import {
   sessionBusyCause,
   storeFailure,
   storeFailureText,
+  turnFailure,
 } from '@birdie/runtime/store-failure';
 import { executeTurn } from '@birdie/runtime/turn';
 import { CliError, EXIT_RUN } from '../io.js';
@@ -181,9 +182,8 @@ export async function replTurn(
     if (markdown) printer.endAnswer();
     if (result.status === 'cancelled') out(state, style('yellow', 'turn cancelled'));
     else if (result.status === 'error' && result.error && !printer.printedError) {
-      const failure = { code: result.errorCode ?? 'internal', message: result.error, hint: result.errorHint };
       const label = isStoreFailureCode(result.errorCode) ? 'birdie:' : 'error:';
-      out(state, `${style('red', label)} ${storeFailureText(failure, state.session.id, 'repl')}`);
+      out(state, `${style('red', label)} ${storeFailureText(turnFailure(result), state.session.id, 'repl')}`);
     }
     if (result.contextTokens) {
       state.contextTokens = result.contextTokens;
