@@ -164,7 +164,7 @@ describe.each(backends)('$name', (backend) => {
 
       const bob = await t.store.tokens.create('bob');
       expect(bob.record.name).toBeUndefined();
-      expect((await t.store.tokens.list()).map((r) => r.userId)).toEqual(['alice', 'bob']);
+      expect((await t.store.tokens.list()).map((r) => r.userId).sort()).toEqual(['alice', 'bob']);
       expect((await t.store.tokens.list('bob')).map((r) => r.id)).toEqual([bob.record.id]);
       expect(await t.store.tokens.revoke(record.id)).toBe(true);
       expect(await t.store.tokens.revoke(record.id)).toBe(false);
@@ -212,10 +212,13 @@ describe.each(backends)('$name', (backend) => {
       expect(await other.tokens.list('carol')).toEqual([]);
       expect(await other.tokens.revoke(only.record.id)).toBe(false);
       // Listed when asked for, each with when it was revoked: every user's, or one user's.
+      // Both were created in the same millisecond more often than not, and the list breaks a tie by id,
+      // so the order between them is not part of the contract.
       const revoked = await other.tokens.list(undefined, { revoked: true });
-      expect(revoked.map((r) => r.id)).toEqual([only.record.id, first.record.id]);
+      expect(revoked.map((r) => r.id).sort()).toEqual([only.record.id, first.record.id].sort());
       for (const r of revoked) expect(r.revokedAt).toBeInstanceOf(Date);
-      expect(revoked[0]!.revokedAt!.getTime()).toBeGreaterThanOrEqual(only.record.createdAt.getTime());
+      const onlyRevoked = revoked.find((r) => r.id === only.record.id)!;
+      expect(onlyRevoked.revokedAt!.getTime()).toBeGreaterThanOrEqual(only.record.createdAt.getTime());
       expect((await other.tokens.list('dave', { revoked: true })).map((r) => r.id)).toEqual([
         first.record.id,
       ]);
