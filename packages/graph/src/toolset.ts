@@ -1,12 +1,12 @@
 import type { Skill, SkillTool } from '@birdie/skill-parser';
-import { createHandoffTool, createTaskTool, HANDOFF, SWITCH_MODEL, TASK } from './agent-tools.js';
-import { BUILTIN_TOOL_NAMES, FIND_TOOLS, MCP_READ_RESOURCE } from './builtin-names.js';
+import { createHandoffTool, createTaskTool } from './agent-tools.js';
+import { BUILTIN_TOOL_NAMES, MCP_READ_RESOURCE } from './builtin-names.js';
 import { AgentError, isAgentError } from './errors.js';
 import type { ToolLimits } from './limits.js';
 import type { McpManager, McpServerTool } from './mcp-manager.js';
 import { createReadResourceTool, type ResourceServer } from './mcp-resource-tool.js';
 import { createMcpTool } from './mcp-tool.js';
-import { createLoadSkillTool, createReadReferenceTool, LOAD_SKILL, READ_REFERENCE } from './progressive.js';
+import { createLoadSkillTool, createReadReferenceTool } from './progressive.js';
 import { createSkillTool } from './skill-tool.js';
 import type { DeclaredTool } from './tool.js';
 import { ToolBinding } from './tool-binding.js';
