@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ApprovalReason, DeclaredTool, SessionApproval, ToolResult } from '@birdie/graph/tools';
 import type { FinishedStatus, Session, Store } from '@birdie/store';
+import { didYouMean } from './did-you-mean.js';
 import { UsageError } from './errors.js';
 import { longTermMemory } from './long-term-memory.js';
 import type { McpHost } from './mcp-host.js';
@@ -132,6 +133,13 @@ async function unknownToolError(
   return new McpUnknownToolError(`unknown tool "${name}"`);
 }
 
+/** An unknown tool for a caller who may learn of the listed tools only: the closest of them, if one is close. */
+function unlistedToolError(name: string, listed: readonly string[]): McpUnknownToolError {
+  return new McpUnknownToolError(
+    `unknown tool "${name}".${didYouMean(name, listed)} tools/list shows the tools this server offers you.`,
+  );
+}
+
 /** How long a call waits for the session's lease (one writer per session: calls of one connection run in turn). */
 const LEASE_WAIT_MS = 60_000;
 
@@ -178,14 +186,19 @@ export async function callMcpTool(
     tool = served.find((t) => t.name === name);
   }
   if (!tool) {
-    // A skill's tool the session may not use is a refused call, which says how to get it (enable its skill).
-    if (entry)
+    // A skill's tool the session may not use is a refused call, which says how to get it (enable its skill). A skill
+    // the operator keeps from `--http` users is no tool of this server for them: answered as a name found nowhere.
+    if (entry && host.policy.withinCeiling(entry.skill, snapshot))
       return refusal(`Error: tool "${name}" is not available here (its skill is disabled or not allowed).`);
-    // Any other name is no tool of this server at all: the caller's mistake, not a tool's result.
-    throw await unknownToolError(snapshot, name, [
+    const listed = [
       ...host.policy.allowedTools(session.id, snapshot).map(({ tool: allowed }) => allowed.name),
       ...served.map((t) => t.name),
-    ]);
+    ];
+    // Any other name is no tool of this server at all: the caller's mistake, not a tool's result. Over `--http` the
+    // caller is a token holder, not the operator: why a skill of the server's folders did not load (an untrusted
+    // project, a file refused at load, with its path) is the operator's to learn, so only the closest listed name is
+    // given.
+    throw host.serve ? unlistedToolError(name, listed) : await unknownToolError(snapshot, name, listed);
   }
   const approvals = options.approvals;
   const built = tool.build(args);
