@@ -3,9 +3,8 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBirdie } from './helpers/birdie-process.js';
 import { type Sandbox, sandbox } from './helpers/env.js';
-import { makeToken } from './helpers/serve.js';
+import { makeToken, startMcpHttp } from './helpers/serve.js';
 
 // `birdie mcp --http` serves strangers. A skill the operator keeps from them (`skills.disable`, or one that must be
 // named in `serve.skills` and is not) is no tool of this server for them: calling one of its tools by its exact name
@@ -36,16 +35,10 @@ beforeAll(async () => {
   await skill('broken', toolSkill('broken', 'broken_tool', 'telnet:somewhere'));
   const config = join(box.dir.path, 'config.json');
   await writeFile(config, JSON.stringify({ settings: { skills: { disable: ['vault'] } } }));
-  const server = startBirdie(['mcp', '--http', '0', '--skills-dir', skills, '--config', config], {
+  ({ url, stop } = await startMcpHttp(['--skills-dir', skills, '--config', config], {
     env: box.env,
     cwd: box.cwd,
-    timeoutMs: 300_000,
-  });
-  stop = () => server.kill('SIGTERM');
-  [, url] = (await server.waitFor('stdout', /listening on (http:\/\/\S+)/, 60_000)) as RegExpMatchArray as [
-    string,
-    string,
-  ];
+  }));
 }, 120_000);
 
 afterAll(async () => {

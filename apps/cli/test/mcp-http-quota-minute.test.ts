@@ -3,9 +3,8 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBirdie } from './helpers/birdie-process.js';
 import { type Sandbox, sandbox } from './helpers/env.js';
-import { makeToken } from './helpers/serve.js';
+import { makeToken, startMcpHttp } from './helpers/serve.js';
 
 // `birdie mcp --http` admits each tool call against `serve.limits` as `birdie serve` admits a turn. A call refused
 // for the user's workspace quota, after its admission, runs nothing: it must not use up one of the user's places in
@@ -28,16 +27,10 @@ beforeAll(async () => {
     config,
     JSON.stringify({ settings: { serve: { limits: { workspace_bytes: 16384, turns_per_minute: 2 } } } }),
   );
-  const server = startBirdie(['mcp', '--http', '0', '--skills-dir', skills, '--config', config], {
+  ({ url, stop } = await startMcpHttp(['--skills-dir', skills, '--config', config], {
     env: box.env,
     cwd: box.cwd,
-    timeoutMs: 300_000,
-  });
-  stop = () => server.kill('SIGTERM');
-  [, url] = (await server.waitFor('stdout', /listening on (http:\/\/\S+)/, 60_000)) as RegExpMatchArray as [
-    string,
-    string,
-  ];
+  }));
 }, 120_000);
 
 afterAll(async () => {

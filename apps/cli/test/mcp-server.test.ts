@@ -9,7 +9,7 @@ import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sd
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { birdie, startBirdie } from './helpers/birdie-process.js';
 import { BIN, type Sandbox, sandbox } from './helpers/env.js';
-import { makeToken } from './helpers/serve.js';
+import { makeToken, startMcpHttp } from './helpers/serve.js';
 
 // Issue 33, the server half: `birdie mcp` driven by the MCP SDK's own client, over stdio (the built CLI spawned by
 // the client) and over streamable HTTP (`--http 0`, the tokens of `birdie serve`).
@@ -237,16 +237,10 @@ describe('birdie mcp --http', { timeout: 180_000 }, () => {
   let stop: () => void;
 
   beforeAll(async () => {
-    const server = startBirdie(['mcp', '--http', '0', '--skills-dir', skills, '--agents-dir', agents], {
+    ({ url, stop } = await startMcpHttp(['--skills-dir', skills, '--agents-dir', agents], {
       env: box.env,
       cwd: box.cwd,
-      timeoutMs: 300_000,
-    });
-    stop = () => server.kill('SIGTERM');
-    [, url] = (await server.waitFor('stdout', /listening on (http:\/\/\S+)/, 60_000)) as RegExpMatchArray as [
-      string,
-      string,
-    ];
+    }));
   }, 120_000);
 
   afterAll(() => stop?.());

@@ -49,6 +49,20 @@ export async function startWorker(
   };
 }
 
+/** Starts `birdie mcp --http 0 ARGS` and waits for the address it prints; `stop` ends it (SIGTERM). */
+export async function startMcpHttp(
+  args: string[],
+  options: { env: NodeJS.ProcessEnv; cwd: string },
+): Promise<{ process: BirdieProcess; url: string; stop(): void }> {
+  const process = startBirdie(['mcp', '--http', '0', ...args], { ...options, timeoutMs: 300_000 });
+  const [, url] = (await process.waitFor(
+    'stdout',
+    /listening on (http:\/\/\S+)/,
+    60_000,
+  )) as RegExpMatchArray;
+  return { process, url: url!, stop: () => process.kill('SIGTERM') };
+}
+
 /** A token of `user`, made with `birdie tokens create` against the shared database. */
 export async function makeToken(
   user: string,
