@@ -22,6 +22,17 @@ beforeAll(async () => {
     join(skills, 'probe', 'SKILL.md'),
     '---\nname: probe\ndescription: Probes.\nenabled_by_default: true\n---\n\n## Tools\n\n### here\ndescription: Print the working folder.\nentrypoint: bash:pwd\nschema: { type: object, properties: {} }\n',
   );
+  // A tool whose schema needs an argument, and a skill new sessions start without (within the operator's ceiling).
+  await mkdir(join(skills, 'echoer'), { recursive: true });
+  await writeFile(
+    join(skills, 'echoer', 'SKILL.md'),
+    '---\nname: echoer\ndescription: Echoes.\nenabled_by_default: true\n---\n\n## Tools\n\n### echo_word\ndescription: Echo a word.\nentrypoint: bash:echo {word}\nschema: { type: object, properties: { word: { type: string } }, required: [word] }\n',
+  );
+  await mkdir(join(skills, 'shelved'), { recursive: true });
+  await writeFile(
+    join(skills, 'shelved', 'SKILL.md'),
+    '---\nname: shelved\ndescription: Off until enabled.\nenabled_by_default: false\n---\n\n## Tools\n\n### shelved_tool\ndescription: Runs.\nentrypoint: bash:echo shelved\nschema: { type: object, properties: {} }\n',
+  );
   const config = join(box.dir.path, 'config.json');
   await writeFile(
     config,
@@ -66,6 +77,35 @@ describe('birdie mcp --http: a call refused for the workspace quota', { timeout:
       }
       // The limit itself still holds: a third call in the minute is refused.
       await expect(c.callTool({ name: 'here', arguments: {} })).rejects.toThrow(/turns per minute limit/);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('neither does a call that never ran: an unknown name, a tool not enabled, arguments its schema refuses', async () => {
+    const token = await makeToken('frank', { env: box.env, cwd: box.cwd });
+    const c = new Client({ name: 'sdk-test', version: '1.0.0' });
+    await c.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    try {
+      await expect(c.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/unknown tool/);
+      const off = await c.callTool({ name: 'shelved_tool', arguments: {} });
+      expect(off.isError, textOf(off)).toBe(true);
+      expect(textOf(off)).toContain('not available here');
+      const bad = await c.callTool({ name: 'echo_word', arguments: { word: 7 } });
+      expect(bad.isError).toBe(true);
+      expect(textOf(bad)).not.toContain('per minute');
+      // None of the three ran, so the user's two places in the minute are both still free.
+      for (let i = 0; i < 2; i++) {
+        const ran = await c.callTool({ name: 'echo_word', arguments: { word: `w${i}` } });
+        expect(textOf(ran), `call ${i}`).toBe(`w${i}\n`);
+      }
+      await expect(c.callTool({ name: 'echo_word', arguments: { word: 'x' } })).rejects.toThrow(
+        /turns per minute limit/,
+      );
     } finally {
       await c.close();
     }

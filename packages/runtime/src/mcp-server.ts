@@ -233,19 +233,23 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
         ...(error.retryAfter !== undefined ? { retryAfter: error.retryAfter } : {}),
       });
     }
+    // A call that ends before its run is logged ran nothing (the workspace over its quota, an unknown tool, arguments
+    // refused): it gives its place in the minute back, as a turn refused before it started does.
+    let logged = false;
     try {
       // The user's workspace, as a turn of `birdie serve` gets it: refused while it holds more than the quota.
       try {
         cwd = await host.serve.workspaces.admit(session);
       } catch (error) {
         if (!isApiError(error, 'workspace-bytes-exceeded')) throw error;
-        // Refused before it ran: the call gives its place in the minute back, as a turn refused with 413 does.
-        await admission.withdraw();
         return refused(`Refused: ${error.message}`);
       }
-      return await runCall(request, extra, session, cwd);
+      return await runCall(request, extra, session, cwd, () => {
+        logged = true;
+      });
     } finally {
-      await admission.release();
+      // Either gives the user's slot back; neither rejects.
+      await (logged ? admission.release() : admission.withdraw());
     }
   };
 
@@ -255,6 +259,7 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
     extra: { requestId: string | number; signal: AbortSignal },
     session: Session,
     cwd: string,
+    onLogged?: () => void,
   ) => {
     const client = clientName();
     const ask = async (question: McpApprovalQuestion): Promise<McpApprovalAnswer> => {
@@ -285,6 +290,7 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
       signal: extra.signal,
       trigger: `mcp ${client}`,
       approvals,
+      ...(onLogged ? { onLogged } : {}),
     }).catch((error: unknown) => {
       // No such tool: a protocol error (the MCP specification's "unknown tools"), not a result of one.
       if (isMcpUnknownToolError(error))

@@ -77,6 +77,12 @@ export interface McpToolCallOptions {
    * the commands it covers; an answer `session` or `pattern` adds to it.
    */
   approvals?: SessionApproval[];
+  /**
+   * Told when the call's run is in the run log, before anything is asked or run. A call that ends without it (an
+   * unknown name, a tool the session may not use, arguments its schema refuses, the session's lease not had in
+   * time) ran nothing: `--http` gives its place in the user's minute back.
+   */
+  onLogged?(runId: number): void;
 }
 
 /**
@@ -235,6 +241,7 @@ export async function callMcpTool(
         userId: session.userId,
         trigger: options.trigger,
       });
+      options.onLogged?.(runId);
       if (decision.effect === 'deny') {
         status = 'rejected';
         error = `Refused by the ${describeRule(decision.rule.rule)}: this call may not run.`;
