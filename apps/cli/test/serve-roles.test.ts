@@ -200,6 +200,14 @@ describe('per-user turn limits across workers', { timeout: 120_000 }, () => {
     });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('settings.serve.limits.turns_per_minute must be at least 1');
+    // A minute's places are kept in the store, which counts at most 100,000 a minute: a larger setting would be
+    // accepted here and then refuse every turn, so it is refused here (unset means no limit).
+    const huge = await birdie(['config', 'set', 'serve.limits.turns_per_minute', '1000000'], {
+      env: cfg,
+      cwd: box.cwd,
+    });
+    expect(huge.code, huge.stdout).toBe(2);
+    expect(huge.stderr).toContain('settings.serve.limits.turns_per_minute must be at most 100000');
     const unset = await birdie(['config', 'unset', 'serve.limits.concurrent_turns'], {
       env: cfg,
       cwd: box.cwd,

@@ -50,6 +50,13 @@ const perUserLimit = (what: string) =>
     .int({ error: `must be a whole number of ${what}` })
     .min(1, { error: `must be at least 1 (unset it for no limit)` });
 
+/**
+ * The most turns a minute a user may be allowed: each is a place the store keeps for the minute, and the store's
+ * admissions count at most 100,000 (`checkAdmission` in @birdie/store). A larger value would pass here and then
+ * refuse every turn; no limit at all is the setting left unset.
+ */
+const MAX_TURNS_PER_MINUTE = 100_000;
+
 const secret = z
   .string({ error: 'must be a string (better: set it in the environment)' })
   .min(1, { error: 'must not be empty' });
@@ -193,7 +200,9 @@ const settingsSchema = z
             .strictObject(
               {
                 concurrent_turns: perUserLimit('turns'),
-                turns_per_minute: perUserLimit('turns'),
+                turns_per_minute: perUserLimit('turns').max(MAX_TURNS_PER_MINUTE, {
+                  error: `must be at most ${MAX_TURNS_PER_MINUTE} (unset it for no limit)`,
+                }),
                 mcp_sessions: perUserLimit('sessions'),
                 mcp_sessions_per_user: perUserLimit('sessions'),
                 mcp_idle_seconds: perUserLimit('seconds'),
