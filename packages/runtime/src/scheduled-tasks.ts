@@ -1,9 +1,10 @@
 import type { ScheduledTask } from '@birdie/store';
 import { UsageError } from './errors.js';
-import { heldTasks } from './held-tasks.js';
 import type { Flags } from './flags.js';
+import { heldTasks } from './held-tasks.js';
 import type { RuntimeIo } from './io.js';
 import { withUserStore } from './store-command.js';
+import { TaskOrigins } from './task-origins.js';
 
 // The user's scheduled tasks (`birdie tasks`): the model schedules them, `birdie start` runs them.
 
@@ -18,10 +19,16 @@ export async function listTasks(
 ): Promise<ListedTask[]> {
   return withUserStore(io, flags, false, async (store, userId) => {
     const tasks = await store.tasks.list(userId, { all: options.all === true });
-    const held = await heldTasks(
-      store,
-      tasks.filter((t) => t.status === 'active'),
-    );
+    // Only the server holds a task, and it fires only those scheduled through a server: any other is `birdie
+    // start`'s, which fires it whatever the user's tokens (one whose origin cannot be read is neither's).
+    const origins = new TaskOrigins(store);
+    const servers: ScheduledTask[] = [];
+    for (const task of tasks) {
+      if (task.status !== 'active') continue;
+      const session = await origins.serverSession(task).catch(() => undefined);
+      if (session !== undefined) servers.push(task);
+    }
+    const held = await heldTasks(store, servers);
     return tasks.map((t) => {
       const why = held.get(t.id);
       return why === undefined ? t : { ...t, held: why };

@@ -1,9 +1,10 @@
 import { Workspaces } from '@birdie/server';
-import type { ScheduledTask, Store } from '@birdie/store';
+import type { ScheduledTask } from '@birdie/store';
 import { heldTasks } from './held-tasks.js';
 import { operatorPolicy } from './operator-policy.js';
 import type { Runtime } from './runtime.js';
 import type { ServeSetup } from './server-runtime.js';
+import { TaskOrigins } from './task-origins.js';
 import { TASK_PREFIX } from './unattended.js';
 import {
   startUnattended,
@@ -16,30 +17,7 @@ import {
 // belongs to a token holder whose tools run in their workspace under the server's policy. The server runs it there;
 // `birdie start` leaves it alone, or it would run in the operator's folder with the operator's settings.
 
-/**
- * The server session each task was scheduled from: a session numbered among its user's own (`USER~…`, the servers'
- * numbering). Tasks keep it; one scheduled before they did is found through the run that scheduled it, once.
- */
-export class TaskOrigins {
-  private readonly known = new Map<number, string | undefined>();
-
-  constructor(private readonly store: Pick<Store, 'runs'>) {}
-
-  /** The server session `task` was scheduled from; undefined for one scheduled elsewhere (`birdie run`, the REPL). */
-  async serverSession(task: ScheduledTask): Promise<string | undefined> {
-    // Tasks keep their session (even once it is deleted); those scheduled before that are known by their run.
-    if (task.originSession !== undefined) return serverNumbered(task.originSession);
-    if (task.createdByRun === undefined) return undefined;
-    if (this.known.has(task.id)) return this.known.get(task.id);
-    const run = await this.store.runs.get(task.createdByRun, task.userId);
-    const session = run ? serverNumbered(run.sessionId) : undefined;
-    this.known.set(task.id, session);
-    return session;
-  }
-}
-
-/** `~` is in no user id and in no session id but a server's per-user numbered one. */
-const serverNumbered = (sessionId: string) => (sessionId.includes('~') ? sessionId : undefined);
+export { TaskOrigins };
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
