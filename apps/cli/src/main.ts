@@ -82,7 +82,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     if (isFailure(error)) {
       // A failure may quote a name from a skill file or the command line: its control characters are pictured, its
       // line breaks kept.
-      const { visible } = await import('./render/terminal-text.js');
+      const { visible } = await import('@birdie/terminal/terminal-text');
       write(io.stderr, `birdie: ${error.message.split('\n').map(visible).join('\n')}`);
       return error.exitCode;
     }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Io } from '../src/io.js';
-import { styler } from '../src/render/style.js';
+import { styler } from '@birdie/terminal/style';
 import { bootRepl } from '../src/repl/boot.js';
 import { type Sandbox, sandbox, scripted, TEST_SKILLS } from './helpers/env.js';
 import { runCli } from './helpers/run-in-process.js';

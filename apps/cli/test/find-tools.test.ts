@@ -4,7 +4,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Io } from '../src/io.js';
-import { styler } from '../src/render/style.js';
+import { styler } from '@birdie/terminal/style';
 import { approvalBox } from '../src/repl/approval.js';
 import { bootRepl } from '../src/repl/boot.js';
 import { runSlash } from '../src/repl/slash.js';

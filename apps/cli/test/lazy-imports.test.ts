@@ -10,6 +10,9 @@ const modulesLoadedBy = (args: string[]): Promise<string[]> =>
 const cliSources = (sources: string[]) =>
   sources.filter((s) => s.startsWith('apps/cli/src/')).map((s) => s.slice('apps/cli/src/'.length));
 const packagesIn = (sources: string[]): string[] => [...new Set(sources.map(packageOf))].sort();
+/** The Markdown renderer's own modules (`@birdie/terminal/markdown`, bundled from the package's dist). */
+const markdownRenderer = (sources: string[]) =>
+  sources.filter((s) => s.startsWith('packages/terminal/dist/markdown/'));
 
 /** What the REPL's Markdown rendering brings: the parser, GFM and the highlighter. */
 const MARKDOWN_RENDERING = [
@@ -112,7 +115,7 @@ describe('cold start stays light (the bundled CLI)', () => {
       expect(packages, unneeded).not.toContain(unneeded);
     // Of the CLI's own modules: the run command and what it wires, never the REPL, setup or another command.
     const own = cliSources(sources);
-    expect(own.filter((s) => s.startsWith('render/markdown/'))).toEqual([]);
+    expect(markdownRenderer(sources)).toEqual([]);
     expect(own.filter((s) => s.startsWith('commands/'))).toEqual(['commands/run.ts']);
     expect(own.filter((s) => s.startsWith('repl/') || s === 'setup.ts' || s === 'help.ts')).toEqual([]);
   });
@@ -177,13 +180,13 @@ describe('cold start stays light (the bundled CLI)', () => {
       await t.expect(/session \S+ · user tester/);
       const atStart = await loaded();
       for (const name of MARKDOWN_RENDERING) expect(packagesIn(atStart), name).not.toContain(name);
-      expect(cliSources(atStart).filter((s) => s.startsWith('render/markdown/'))).toEqual([]);
+      expect(markdownRenderer(atStart)).toEqual([]);
 
       await t.submit('show markdown');
       await t.expect('That is all.');
       const afterAnswer = await loaded();
       for (const name of MARKDOWN_RENDERING) expect(packagesIn(afterAnswer), name).toContain(name);
-      expect(cliSources(afterAnswer)).toContain('render/markdown/terminal.ts');
+      expect(markdownRenderer(afterAnswer)).toContain('packages/terminal/dist/markdown/terminal.js');
       await t.submit('/quit');
       expect(await t.exited).toBe(0);
     } finally {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Io } from '../src/io.js';
-import { styler } from '../src/render/style.js';
+import { styler } from '@birdie/terminal/style';
 import { bootRepl } from '../src/repl/boot.js';
 import { runSlash } from '../src/repl/slash.js';
 import type { ReplState } from '../src/repl/state.js';

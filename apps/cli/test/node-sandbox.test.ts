@@ -5,7 +5,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { configureSandbox, sandboxStatus } from '@birdie/entrypoints';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Io } from '../src/io.js';
-import { styler } from '../src/render/style.js';
+import { styler } from '@birdie/terminal/style';
 import { bootRepl } from '../src/repl/boot.js';
 import { runSlash } from '../src/repl/slash.js';
 import { startBirdie } from './helpers/birdie-process.js';

@@ -4,7 +4,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { configureSandbox } from '@birdie/entrypoints';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Io } from '../src/io.js';
-import { styler } from '../src/render/style.js';
+import { styler } from '@birdie/terminal/style';
 import { bootRepl } from '../src/repl/boot.js';
 import { runSlash } from '../src/repl/slash.js';
 import type { ReplState } from '../src/repl/state.js';

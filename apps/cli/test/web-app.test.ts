@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// Code here runs in the page too (page.evaluate), so the browser's globals are typed.
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// Code here runs in the page too (page.evaluate), so the browser's globals are typed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebServe, type WebServe } from './helpers/web.js';
 

@@ -3,7 +3,7 @@ import { agentFlag, approvalMode, openRuntime, waitMs } from '@birdie/runtime/ru
 import { skillFlags } from '@birdie/runtime/skill-flags';
 import type { CommandContext } from '../command-context.js';
 import { type Io, write } from '../io.js';
-import { reportLoad } from '../render/workspace-trust.js';
+import { reportLoad } from '@birdie/terminal/workspace-trust';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 import { cliVersion } from '../version.js';
 

@@ -1,9 +1,9 @@
 import { isAgentMessage } from '@birdie/runtime/agents';
 import { openTrustedRegistry } from '@birdie/runtime/skills';
 import type { CommandContext } from '../command-context.js';
-import { relativeIfInside } from '../render/diagnostics.js';
+import { relativeIfInside } from '@birdie/terminal/diagnostics';
 import { printList } from '../render/list.js';
-import { reportLoad } from '../render/workspace-trust.js';
+import { reportLoad } from '@birdie/terminal/workspace-trust';
 
 /** `birdie agents list`: name, model, skills, subagents and handoffs, and where each agent came from. */
 export async function agentsListCommand({ io, values }: CommandContext): Promise<number> {

@@ -2,7 +2,7 @@ import type { RunningChannels } from '@birdie/channels';
 import type { ServeSetup } from '@birdie/runtime/server-runtime';
 import type { CommandContext } from '../command-context.js';
 import { CliError, EXIT_OK, EXIT_USAGE, type Io, write } from '../io.js';
-import { reportSkillProblems } from '../render/diagnostics.js';
+import { reportSkillProblems } from '@birdie/terminal/diagnostics';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 
 /** A timestamped line on stderr (the channels never give it a secret, and scrub the configured ones anyway). */

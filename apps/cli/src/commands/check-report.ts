@@ -1,9 +1,9 @@
 import type { FileCheck } from '@birdie/runtime/check-files';
 import { sortDiagnostics, summarize } from '@birdie/runtime/diagnostic-summary';
 import { EXIT_OK, EXIT_RUN, type Io, write } from '../io.js';
-import { formatDiagnostic, plural } from '../render/diagnostics.js';
-import { styler } from '../render/style.js';
-import { skippedLine } from '../render/workspace-trust.js';
+import { formatDiagnostic, plural } from '@birdie/terminal/diagnostics';
+import { styler } from '@birdie/terminal/style';
+import { skippedLine } from '@birdie/terminal/workspace-trust';
 
 /**
  * The end of a check command: the line naming the untrusted folders it read but skipped (stderr), every diagnostic in

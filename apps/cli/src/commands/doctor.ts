@@ -3,7 +3,7 @@ import { unopenedStoreReport } from '@birdie/runtime/store-failure';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, EXIT_RUN, write } from '../io.js';
 import { printFailureJson } from '../render/failure-json.js';
-import { styler } from '../render/style.js';
+import { styler } from '@birdie/terminal/style';
 
 /**
  * `birdie doctor`: checks the whole store — SQLite's integrity check, then every stored record decoded against its

@@ -14,8 +14,8 @@ import { runFilterFlags, toolCallsText } from '@birdie/runtime/run-summary';
 import { withUserStore } from '@birdie/runtime/store-command';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, EXIT_RUN, write } from '../io.js';
-import { styler, table } from '../render/style.js';
-import { terminalText } from '../render/terminal-text.js';
+import { styler, table } from '@birdie/terminal/style';
+import { terminalText } from '@birdie/terminal/terminal-text';
 import { onStopSignal } from '../stop-signals.js';
 
 function rowOf(r: LoggedRun, style: ReturnType<typeof styler>): string[] {
@@ -120,7 +120,7 @@ export async function logsShowCommand({ io, values, positionals }: CommandContex
       ),
     );
     if (run.parentRunId !== undefined) write(io.stdout, style('dim', `part of run ${run.parentRunId}`));
-    const { formatHistory } = await import('../render/history.js');
+    const { formatHistory } = await import('@birdie/terminal/history');
     if (messages) io.stdout.write(formatHistory(messages, style) || 'No messages.\n');
     else
       write(

@@ -1,8 +1,8 @@
 import { mcpHttpNotes, mcpOptions } from '@birdie/runtime/mcp-options';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, type Io, write } from '../io.js';
-import { type DiagnosticLike, reloadProblemReporter } from '../render/diagnostics.js';
-import { reportLoad } from '../render/workspace-trust.js';
+import { type DiagnosticLike, reloadProblemReporter } from '@birdie/terminal/diagnostics';
+import { reportLoad } from '@birdie/terminal/workspace-trust';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 import { cliVersion } from '../version.js';
 

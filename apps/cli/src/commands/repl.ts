@@ -2,7 +2,7 @@ import { isSavedProviderError, nothingConfigured } from '@birdie/runtime/config'
 import { approvalMode, userIdOf } from '@birdie/runtime/runtime';
 import type { CommandContext } from '../command-context.js';
 import { UsageError } from '../io.js';
-import { type Style, styler } from '../render/style.js';
+import { type Style, styler } from '@birdie/terminal/style';
 import { readInput } from '../repl/input.js';
 import { cliVersion } from '../version.js';
 

@@ -2,7 +2,7 @@ import { userSessions } from '@birdie/runtime/user-sessions';
 import type { Session } from '@birdie/store';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, UsageError, write } from '../io.js';
-import { plural } from '../render/diagnostics.js';
+import { plural } from '@birdie/terminal/diagnostics';
 import { replCommand } from './repl.js';
 
 const when = (d: Date) => d.toISOString().slice(0, 16).replace('T', ' ');

@@ -7,12 +7,12 @@ import { executeTurn, type TurnEvent } from '@birdie/runtime/turn';
 import { REFUSAL, SAMPLING_REFUSAL, unaskedApprovals } from '@birdie/runtime/unasked-approvals';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, EXIT_RUN, type Input, UsageError, write } from '../io.js';
-import { EventPrinter } from '../render/events.js';
+import { EventPrinter } from '@birdie/terminal/events';
 import { eventJson, turnResultJson } from '../render/json-events.js';
-import { styler } from '../render/style.js';
+import { styler } from '@birdie/terminal/style';
 import { thrownTurnJson, type UsedTokens } from '../render/thrown-turn.js';
 import { unsentTurnError } from '../render/turn-error-json.js';
-import { reportLoad } from '../render/workspace-trust.js';
+import { reportLoad } from '@birdie/terminal/workspace-trust';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 
 /** `birdie run "<prompt>" | -`: one turn, no terminal needed; text or `--json` events on stdout. */

@@ -7,7 +7,7 @@ import type { UnattendedEvent, UnattendedLoop } from '@birdie/runtime/unattended
 import { unattendedSentence } from '@birdie/runtime/unattended-sentence';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, type Io, logStrayFailuresTo, write } from '../io.js';
-import { reportLoad } from '../render/workspace-trust.js';
+import { reportLoad } from '@birdie/terminal/workspace-trust';
 import { applyServeHeapFlags } from '../serve-heap.js';
 import { endChildProcesses, onStopSignal, type StopSignal } from '../stop-signals.js';
 import { cliVersion } from '../version.js';

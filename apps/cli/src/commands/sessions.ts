@@ -9,11 +9,11 @@ import {
 import { storeFailureText } from '@birdie/runtime/store-failure';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, EXIT_RUN, write } from '../io.js';
-import { plural } from '../render/diagnostics.js';
-import { formatHistory } from '../render/history.js';
+import { plural } from '@birdie/terminal/diagnostics';
+import { formatHistory } from '@birdie/terminal/history';
 import { printList } from '../render/list.js';
-import { styler } from '../render/style.js';
-import { terminalText } from '../render/terminal-text.js';
+import { styler } from '@birdie/terminal/style';
+import { terminalText } from '@birdie/terminal/terminal-text';
 
 export async function sessionsListCommand({ io, values }: CommandContext): Promise<number> {
   const { userId, sessions } = await listSessions(io, values);

@@ -2,9 +2,9 @@ import { isAgentMessage } from '@birdie/runtime/agents';
 import { skillListRows } from '@birdie/runtime/skill-list';
 import { openTrustedRegistry } from '@birdie/runtime/skills';
 import type { CommandContext } from '../command-context.js';
-import { relativeIfInside } from '../render/diagnostics.js';
+import { relativeIfInside } from '@birdie/terminal/diagnostics';
 import { printList } from '../render/list.js';
-import { reportLoad } from '../render/workspace-trust.js';
+import { reportLoad } from '@birdie/terminal/workspace-trust';
 
 /** `birdie skills list`: name, kind, tools, on in new sessions (and which setting says so), and where each came from. */
 export async function skillsListCommand({ io, values }: CommandContext): Promise<number> {

@@ -5,8 +5,8 @@ import type { UnattendedEvent } from '@birdie/runtime/unattended-loop';
 import { unattendedSentence } from '@birdie/runtime/unattended-sentence';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, EXIT_RUN, type Io, write } from '../io.js';
-import { reportSkillProblems } from '../render/diagnostics.js';
-import { styler, table } from '../render/style.js';
+import { reportSkillProblems } from '@birdie/terminal/diagnostics';
+import { styler, table } from '@birdie/terminal/style';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 
 /** One log line per event on stderr: a JSON object with `--json`, else a timestamped sentence. */

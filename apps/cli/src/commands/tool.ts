@@ -1,8 +1,8 @@
 import { prepareToolCall, ToolLookupError } from '@birdie/runtime/tool-call';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, EXIT_RUN, write } from '../io.js';
-import { reportSkillProblems } from '../render/diagnostics.js';
-import { textFor } from '../render/terminal-text.js';
+import { reportSkillProblems } from '@birdie/terminal/diagnostics';
+import { textFor } from '@birdie/terminal/terminal-text';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 
 /**

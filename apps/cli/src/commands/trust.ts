@@ -2,8 +2,8 @@ import { listTrust, revokeTrust, trustFolder } from '@birdie/runtime/trust-admin
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, write } from '../io.js';
 import { printList } from '../render/list.js';
-import { styler } from '../render/style.js';
-import { describeWorkspace, workspaceContents } from '../render/workspace-trust.js';
+import { styler } from '@birdie/terminal/style';
+import { describeWorkspace, workspaceContents } from '@birdie/terminal/workspace-trust';
 
 /** `birdie trust [DIR]`, `--list`, `--revoke DIR`: the user's answers about project folders, kept in the store. */
 export async function trustCommand({ io, values, positionals }: CommandContext): Promise<number> {

@@ -1,7 +1,7 @@
 import type { Values } from '../argv.js';
 import { EXIT_OK, type Io, write } from '../io.js';
-import { styler, table } from './style.js';
-import { visible } from './terminal-text.js';
+import { styler, table } from '@birdie/terminal/style';
+import { visible } from '@birdie/terminal/terminal-text';
 
 /** How a list command shows its items: the table's header and one row per item, and what it says when empty. */
 export interface ListShape<T> {

@@ -1,8 +1,8 @@
 import type { Io } from '../io.js';
-import type { AnswerSink } from '../render/answer-sink.js';
-import { colorsOn, type Style } from '../render/style.js';
+import type { AnswerSink } from '@birdie/terminal/answer-sink';
+import { colorsOn, type Style } from '@birdie/terminal/style';
 
-type Renderer = typeof import('../render/markdown/index.js');
+type Renderer = typeof import('@birdie/terminal/markdown');
 
 let loading: Promise<Renderer> | undefined;
 
@@ -11,7 +11,7 @@ let loading: Promise<Renderer> | undefined;
  * start, so the first prompt is drawn without it.
  */
 export function loadMarkdown(): Promise<Renderer> {
-  loading ??= import('../render/markdown/index.js');
+  loading ??= import('@birdie/terminal/markdown');
   return loading;
 }
 

@@ -1,8 +1,8 @@
 import type { Key } from 'node:readline';
 import { Prompt } from '@clack/core';
 import type { Io } from '../io.js';
-import type { Style } from '../render/style.js';
-import { visible } from '../render/terminal-text.js';
+import type { Style } from '@birdie/terminal/style';
+import { visible } from '@birdie/terminal/terminal-text';
 import { type ApprovalBox, boxLines } from './approval-box.js';
 
 /**

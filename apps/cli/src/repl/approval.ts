@@ -7,9 +7,9 @@ import {
   editedArgsProblem,
 } from '@birdie/runtime/approval-answers';
 import type { Io } from '../io.js';
-import { sessionApprovedLine } from '../render/events.js';
-import type { Style } from '../render/style.js';
-import { visible } from '../render/terminal-text.js';
+import { sessionApprovedLine } from '@birdie/terminal/events';
+import type { Style } from '@birdie/terminal/style';
+import { visible } from '@birdie/terminal/terminal-text';
 import type { ApprovalBox, ToneLine } from './approval-box.js';
 import { type ApprovalAnswer as ApprovalChoiceAnswer, askApprovalChoice } from './approval-choice.js';
 

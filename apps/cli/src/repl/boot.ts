@@ -5,8 +5,8 @@ import { sessionFromFlags } from '@birdie/runtime/session-from-flags';
 import type { Values } from '../argv.js';
 import type { Io } from '../io.js';
 import { withBundledLayer } from '../paths.js';
-import { plural } from '../render/diagnostics.js';
-import type { Style } from '../render/style.js';
+import { plural } from '@birdie/terminal/diagnostics';
+import type { Style } from '@birdie/terminal/style';
 import { showRecent } from './history-view.js';
 import { printStatus, type ReplState, watchSkills } from './state.js';
 

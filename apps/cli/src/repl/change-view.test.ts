@@ -1,6 +1,6 @@
 import { styleText } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { visible } from '../render/terminal-text.js';
+import { visible } from '@birdie/terminal/terminal-text';
 import { boxLines } from './approval-box.js';
 import { changeLines } from './change-view.js';
 

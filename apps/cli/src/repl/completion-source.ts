@@ -2,7 +2,7 @@ import { commandsInForce, serverCandidates, sessionMcp } from '@birdie/runtime/c
 import { promptUsage } from '@birdie/runtime/mcp-prompts';
 import { mentionCandidates } from '@birdie/runtime/mentions';
 import { SETTING_KEYS } from '@birdie/runtime/settings';
-import { visible } from '../render/terminal-text.js';
+import { visible } from '@birdie/terminal/terminal-text';
 import type { Completions } from './completion.js';
 import { NAMES, SLASH_COMMANDS } from './slash-commands.js';
 import type { ReplState } from './state.js';

@@ -2,8 +2,8 @@ import { sessionRecap } from '@birdie/runtime/session-recap';
 import { storeFailureText } from '@birdie/runtime/store-failure';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { Io } from '../io.js';
-import { formatHistory } from '../render/history.js';
-import type { Style } from '../render/style.js';
+import { formatHistory } from '@birdie/terminal/history';
+import type { Style } from '@birdie/terminal/style';
 import { loadMarkdown, rendersMarkdown } from './answer-markdown.js';
 import { out, type ReplState } from './state.js';
 

@@ -1,7 +1,7 @@
 import type { Key } from 'node:readline';
 import { isCancel, MultiLinePrompt } from '@clack/core';
 import type { Input, Output } from '../io.js';
-import type { Style } from '../render/style.js';
+import type { Style } from '@birdie/terminal/style';
 import { type Completions, commandMenu, complete, completeWith } from './completion.js';
 
 export type InputResult =

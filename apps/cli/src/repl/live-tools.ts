@@ -2,9 +2,9 @@ import type { AgentEvent } from '@birdie/graph';
 import { fromSubagent } from '@birdie/graph/event-json';
 import type { TurnEvent } from '@birdie/runtime/turn';
 import type { Output } from '../io.js';
-import { fitWidth, LastLines } from '../render/live-lines.js';
-import type { Style } from '../render/style.js';
-import { formatArgs } from '../render/tool-output.js';
+import { fitWidth, LastLines } from '@birdie/terminal/live-lines';
+import type { Style } from '@birdie/terminal/style';
+import { formatArgs } from '@birdie/terminal/tool-output';
 import { FRAMES } from './spinner.js';
 
 /** Lines of output shown per running call (fewer when several run and the window is short). */

@@ -1,7 +1,7 @@
 import { isStoreErrorLike, storeFailure } from '@birdie/runtime/store-failure';
 import type { Io } from '../io.js';
 import { CliError, EXIT_OK, isFailure } from '../io.js';
-import type { Style } from '../render/style.js';
+import type { Style } from '@birdie/terminal/style';
 import type { Completions } from './completion.js';
 import type { InputResult } from './input.js';
 import { Spinner } from './spinner.js';

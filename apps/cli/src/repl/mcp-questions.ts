@@ -6,8 +6,8 @@ import type {
 } from '@birdie/graph';
 import { fieldTextProblem, fieldTextValue, formFields } from '@birdie/runtime/elicitation-form';
 import type { Io } from '../io.js';
-import type { Style } from '../render/style.js';
-import { visible } from '../render/terminal-text.js';
+import type { Style } from '@birdie/terminal/style';
+import { visible } from '@birdie/terminal/terminal-text';
 
 /** Runs one question with the turn's live output paused (the same pause as an approval question). */
 export type Paused = <T>(ask: () => Promise<T>) => Promise<T>;

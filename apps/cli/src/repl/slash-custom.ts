@@ -1,8 +1,8 @@
 import { commandTurn } from '@birdie/runtime/command-turns';
 import type { CommandClash, CustomCommand } from '@birdie/runtime/custom-commands';
 import { promptUsage } from '@birdie/runtime/mcp-prompts';
-import { relativeIfInside } from '../render/diagnostics.js';
-import { visible } from '../render/terminal-text.js';
+import { relativeIfInside } from '@birdie/terminal/diagnostics';
+import { visible } from '@birdie/terminal/terminal-text';
 import { out, type ReplState } from './state.js';
 
 /** `/help`'s rows for the custom commands, and one line per clash saying which command hides which. */

@@ -1,6 +1,6 @@
 import { TIER_NAMES } from '@birdie/runtime/agent-models';
 import { chooseModel } from '@birdie/runtime/session-choices';
-import { plural } from '../render/diagnostics.js';
+import { plural } from '@birdie/terminal/diagnostics';
 import { out, type ReplState } from './state.js';
 
 /** `/model`: the model in use and the tiers; `/model TIER | vendor:model` switches from the next turn. */

@@ -1,7 +1,7 @@
 import { reloadSkills, sessionSkills, setSessionSkills } from '@birdie/runtime/session-skills';
-import { type DiagnosticLike, formatDiagnostic, plural } from '../render/diagnostics.js';
-import { table } from '../render/style.js';
-import { visible } from '../render/terminal-text.js';
+import { type DiagnosticLike, formatDiagnostic, plural } from '@birdie/terminal/diagnostics';
+import { table } from '@birdie/terminal/style';
+import { visible } from '@birdie/terminal/terminal-text';
 import { didYouMean } from '../suggest.js';
 import { out, type ReplState } from './state.js';
 

@@ -1,5 +1,5 @@
 import type { Output } from '../io.js';
-import type { Style } from '../render/style.js';
+import type { Style } from '@birdie/terminal/style';
 
 /** The braille frames of the thinking spinner and of the running tools' area. */
 export const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];

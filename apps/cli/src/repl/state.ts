@@ -3,11 +3,11 @@ import type { RegistryWatcher } from '@birdie/registry';
 import type { Runtime } from '@birdie/runtime/runtime';
 import type { Session } from '@birdie/store';
 import type { Io } from '../io.js';
-import { type DiagnosticLike, formatDiagnostic, plural, reportSkillProblems } from '../render/diagnostics.js';
-import type { Style } from '../render/style.js';
-import { visible } from '../render/terminal-text.js';
-import type { ToolOutputMode } from '../render/tool-output.js';
-import { workspaceContents } from '../render/workspace-trust.js';
+import { type DiagnosticLike, formatDiagnostic, plural, reportSkillProblems } from '@birdie/terminal/diagnostics';
+import type { Style } from '@birdie/terminal/style';
+import { visible } from '@birdie/terminal/terminal-text';
+import type { ToolOutputMode } from '@birdie/terminal/tool-output';
+import { workspaceContents } from '@birdie/terminal/workspace-trust';
 import { statusLine } from './status.js';
 
 /** What one REPL process holds: the runtime, the current session and the user's display choices. */

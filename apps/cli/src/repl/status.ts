@@ -1,4 +1,4 @@
-import type { Style } from '../render/style.js';
+import type { Style } from '@birdie/terminal/style';
 
 export interface StatusInput {
   /** The agent answering, when one is named. */

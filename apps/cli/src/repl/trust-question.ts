@@ -1,8 +1,8 @@
 import type { WorkspaceDeclarations } from '@birdie/registry';
 import { answerTrust, trustRisks, unansweredWorkspaces } from '@birdie/runtime/trust-answers';
-import { plural } from '../render/diagnostics.js';
-import { visible } from '../render/terminal-text.js';
-import { describeWorkspace, workspaceContents } from '../render/workspace-trust.js';
+import { plural } from '@birdie/terminal/diagnostics';
+import { visible } from '@birdie/terminal/terminal-text';
+import { describeWorkspace, workspaceContents } from '@birdie/terminal/workspace-trust';
 import { out, type ReplState } from './state.js';
 
 type Answer = 'yes' | 'no' | 'later';

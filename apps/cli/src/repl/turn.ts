@@ -11,7 +11,7 @@ import {
 } from '@birdie/runtime/store-failure';
 import { executeTurn } from '@birdie/runtime/turn';
 import { CliError, EXIT_RUN } from '../io.js';
-import { EventPrinter } from '../render/events.js';
+import { EventPrinter } from '@birdie/terminal/events';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 import { EventGate, loadMarkdown, MarkdownAnswer, rendersMarkdown } from './answer-markdown.js';
 import { askApprovals } from './approval.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Output } from '../io.js';
+import type { Output } from './output.js';
 import { EventPrinter } from './events.js';
 
 function sink(): Output & { text: string } {

@@ -1,6 +1,6 @@
 import { severityOf, sortDiagnostics } from '@birdie/runtime/diagnostic-summary';
 import { type DiagnosticLike, relativeIfInside } from '@birdie/runtime/diagnostics';
-import type { Io } from '../io.js';
+import type { ReportIo } from './output.js';
 import { type Style, styler } from './style.js';
 import { visible } from './terminal-text.js';
 
@@ -29,7 +29,7 @@ export function plural(n: number, word: string): string {
  * The skill registry's warnings and errors, on stderr in `skills check`'s format, so a skipped folder or a broken
  * skill is never silent. Info messages stay with `birdie skills check`: they are advice, not problems.
  */
-export function reportSkillProblems(messages: readonly DiagnosticLike[], io: Io): void {
+export function reportSkillProblems(messages: readonly DiagnosticLike[], io: ReportIo): void {
   const style = styler(io.stderr, io.env);
   for (const m of sortDiagnostics(messages.filter((m) => severityOf(m) !== 'info')))
     io.stderr.write(`${formatDiagnostic(m, io.cwd, style)}\n`);
@@ -44,7 +44,7 @@ const problemKey = (m: DiagnosticLike) => `${m.file}:${m.line}:${m.column}:${m.r
  * reported), so a save that breaks a file says its error once and the errors of files left alone are not repeated.
  */
 export function reloadProblemReporter(
-  io: Io,
+  io: ReportIo,
   shown: readonly DiagnosticLike[],
 ): (messages: readonly DiagnosticLike[]) => void {
   let known = new Set(shown.map(problemKey));

@@ -1,5 +1,5 @@
 import { inspect, stripVTControlCharacters } from 'node:util';
-import type { Style } from '../../src/render/style.js';
+import type { Style } from '../src/style.js';
 
 /** A styler that always colors, with the escape codes `styleText` writes (tests run without a terminal). */
 export const ansi: Style = (format, text) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ansi, plain, strip } from '../../../test/helpers/ansi-style.js';
+import { ansi, plain, strip } from '../../test/ansi-style.js';
 import { renderMarkdown } from './render.js';
 
 const render = (source: string, width = 60) => renderMarkdown(source, { style: ansi, width });

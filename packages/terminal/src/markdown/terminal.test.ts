@@ -1,6 +1,6 @@
 import { Terminal as Emulator } from '@xterm/headless';
 import { describe, expect, it } from 'vitest';
-import { ansi, strip } from '../../../test/helpers/ansi-style.js';
+import { ansi, strip } from '../../test/ansi-style.js';
 import { renderMarkdown } from './render.js';
 import { TerminalAnswer } from './terminal.js';
 

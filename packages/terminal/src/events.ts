@@ -3,7 +3,7 @@ import { fromSubagent } from '@birdie/graph/event-json';
 import { formatMs } from '@birdie/runtime/duration-text';
 import { type HintPlace, isStoreFailureCode, storeFailureText } from '@birdie/runtime/store-failure';
 import type { TurnEvent } from '@birdie/runtime/turn';
-import type { Output } from '../io.js';
+import type { Output } from './output.js';
 import type { AnswerSink } from './answer-sink.js';
 import type { Style } from './style.js';
 import { terminalText } from './terminal-text.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ansi } from '../../../test/helpers/ansi-style.js';
+import { ansi } from '../../test/ansi-style.js';
 import { renderMarkdown } from './render.js';
 import { MarkdownStream } from './stream.js';
 

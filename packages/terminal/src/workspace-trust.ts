@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { WorkspaceDeclarations } from '@birdie/registry';
 import { skippedLine as skippedFolders, workspaceContents } from '@birdie/runtime/workspace-summary';
-import { type Io, write } from '../io.js';
+import type { ReportIo } from './output.js';
 import { type DiagnosticLike, relativeIfInside, reportSkillProblems } from './diagnostics.js';
 import type { Style } from './style.js';
 import { visible } from './terminal-text.js';
@@ -76,13 +76,13 @@ export function describeWorkspace(workspace: WorkspaceDeclarations, cwd: string,
  * by default all of them), then the line naming the untrusted folders it skipped.
  */
 export function reportLoad(
-  io: Io,
+  io: ReportIo,
   loaded: { messages: readonly DiagnosticLike[]; current(): { untrusted: readonly WorkspaceDeclarations[] } },
   messages = loaded.messages,
 ): void {
   reportSkillProblems(messages, io);
   const skipped = skippedLine(loaded.current().untrusted);
-  if (skipped) write(io.stderr, skipped);
+  if (skipped) io.stderr.write(skipped.endsWith('\n') ? skipped : `${skipped}\n`);
 }
 
 function quote(word: string): string {

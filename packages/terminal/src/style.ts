@@ -1,5 +1,5 @@
 import { stripVTControlCharacters, styleText } from 'node:util';
-import type { Output } from '../io.js';
+import type { Output } from './output.js';
 
 type Format = Parameters<typeof styleText>[0];
 

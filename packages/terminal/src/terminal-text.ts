@@ -1,6 +1,6 @@
 import { stripVTControlCharacters } from 'node:util';
 import { escapeInvisible } from '@birdie/skill-parser/visible-text';
-import type { Output } from '../io.js';
+import type { Output } from './output.js';
 
 /** Control characters a terminal acts on, but the line feed and the tab. */
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
