@@ -3,7 +3,7 @@ import { Prompt } from '@clack/core';
 import type { Io } from '../io.js';
 import type { Style } from '@birdie/terminal/style';
 import { visible } from '@birdie/terminal/terminal-text';
-import { type ApprovalBox, boxLines } from './approval-box.js';
+import { type ApprovalBox, boxLines } from '@birdie/terminal/approval-box';
 
 /**
  * `prefix`: allow the command pattern shown for the rest of the session; `session`: the whole tool for the session

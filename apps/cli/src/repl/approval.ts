@@ -10,7 +10,7 @@ import type { Io } from '../io.js';
 import { sessionApprovedLine } from '@birdie/terminal/events';
 import type { Style } from '@birdie/terminal/style';
 import { visible } from '@birdie/terminal/terminal-text';
-import type { ApprovalBox, ToneLine } from './approval-box.js';
+import type { ApprovalBox, ToneLine } from '@birdie/terminal/approval-box';
 import { type ApprovalAnswer as ApprovalChoiceAnswer, askApprovalChoice } from './approval-choice.js';
 
 /**
@@ -21,7 +21,7 @@ export async function approvalBox(request: ApprovalRequest): Promise<ApprovalBox
   const text = (value: string): ToneLine[] => value.split('\n').map((line) => ({ text: visible(line) }));
   // The diff library loads with the first question that shows a change, not with the REPL.
   const details = request.preview
-    ? (await import('./change-view.js')).changeLines(request.preview)
+    ? (await import('@birdie/terminal/change-view')).changeLines(request.preview)
     : text(JSON.stringify(request.args, null, 2));
   return {
     title: `${visible(request.tool)}${request.skill ? ` (${visible(request.skill)})` : ''} needs approval`,

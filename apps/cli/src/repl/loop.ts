@@ -4,7 +4,7 @@ import { CliError, EXIT_OK, isFailure } from '../io.js';
 import type { Style } from '@birdie/terminal/style';
 import type { Completions } from './completion.js';
 import type { InputResult } from './input.js';
-import { Spinner } from './spinner.js';
+import { Spinner } from '@birdie/terminal/spinner';
 import { flushStartupProblems, type ReplState } from './state.js';
 import { askPendingTrust } from './trust-question.js';
 

@@ -15,9 +15,9 @@ import { EventPrinter } from '@birdie/terminal/events';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 import { EventGate, loadMarkdown, MarkdownAnswer, rendersMarkdown } from './answer-markdown.js';
 import { askApprovals } from './approval.js';
-import { LiveTools } from './live-tools.js';
+import { LiveTools } from '@birdie/terminal/live-tools';
 import { type Paused, replMcpHandlers } from './mcp-questions.js';
-import { Spinner } from './spinner.js';
+import { Spinner } from '@birdie/terminal/spinner';
 import { out, printStatus, type ReplState } from './state.js';
 
 const THINKING = 'thinking… (Ctrl+C cancels)';

@@ -1,10 +1,10 @@
 import type { AgentEvent } from '@birdie/graph';
 import { fromSubagent } from '@birdie/graph/event-json';
 import type { TurnEvent } from '@birdie/runtime/turn';
-import type { Output } from '../io.js';
-import { fitWidth, LastLines } from '@birdie/terminal/live-lines';
-import type { Style } from '@birdie/terminal/style';
-import { formatArgs } from '@birdie/terminal/tool-output';
+import type { Output } from './output.js';
+import { fitWidth, LastLines } from './live-lines.js';
+import type { Style } from './style.js';
+import { formatArgs } from './tool-output.js';
 import { FRAMES } from './spinner.js';
 
 /** Lines of output shown per running call (fewer when several run and the window is short). */

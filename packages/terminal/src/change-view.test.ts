@@ -1,6 +1,6 @@
 import { styleText } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { visible } from '@birdie/terminal/terminal-text';
+import { visible } from './terminal-text.js';
 import { boxLines } from './approval-box.js';
 import { changeLines } from './change-view.js';
 

@@ -1,6 +1,6 @@
 import type { ChangePreview, PlannedChange } from '@birdie/graph';
 import { structuredPatch } from 'diff';
-import { visible } from '@birdie/terminal/terminal-text';
+import { visible } from './terminal-text.js';
 import type { ToneLine } from './approval-box.js';
 
 /** A question stays on one screen: the diff lines shown at most, the rest counted. */

@@ -1,5 +1,5 @@
-import type { Output } from '../io.js';
-import type { Style } from '@birdie/terminal/style';
+import type { Output } from './output.js';
+import type { Style } from './style.js';
 
 /** The braille frames of the thinking spinner and of the running tools' area. */
 export const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];

@@ -1,5 +1,5 @@
 import { stripVTControlCharacters } from 'node:util';
-import type { Style } from '@birdie/terminal/style';
+import type { Style } from './style.js';
 
 /** How a line of the approval box is coloured (when the terminal takes colours). */
 export type Tone = 'green' | 'red' | 'cyan' | 'dim' | 'yellow';

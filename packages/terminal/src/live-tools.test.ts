@@ -1,6 +1,6 @@
 import { Terminal as Emulator } from '@xterm/headless';
 import { describe, expect, it } from 'vitest';
-import type { Output } from '../io.js';
+import type { Output } from './output.js';
 import { LiveTools } from './live-tools.js';
 
 /** A fake stdout whose bytes go through a terminal emulator: what a user would see, redraws applied. */
