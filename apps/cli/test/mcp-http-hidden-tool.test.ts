@@ -1,10 +1,9 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, sandbox } from './helpers/env.js';
-import { makeToken, startMcpHttp } from './helpers/serve.js';
+import { connectMcpHttp, startMcpHttpWithSettings, writeSkill } from './helpers/mcp-http.js';
+import { makeToken } from './helpers/serve.js';
 
 // `birdie mcp --http` serves strangers. A skill the operator keeps from them (`skills.disable`, or one that must be
 // named in `serve.skills` and is not) is no tool of this server for them: calling one of its tools by its exact name
@@ -22,10 +21,7 @@ const toolSkill = (name: string, tool: string, entrypoint: string) =>
 beforeAll(async () => {
   box = await sandbox();
   const skills = join(box.dir.path, 'skills');
-  const skill = async (name: string, text: string) => {
-    await mkdir(join(skills, name), { recursive: true });
-    await writeFile(join(skills, name, 'SKILL.md'), text);
-  };
+  const skill = (name: string, text: string) => writeSkill(skills, name, text);
   await skill('probe', toolSkill('probe', 'here', 'bash:pwd'));
   // Kept from API users by the operator's skills.disable.
   await skill('vault', toolSkill('vault', 'vault_open', 'bash:echo opened'));
@@ -33,12 +29,7 @@ beforeAll(async () => {
   await skill('rawsh', toolSkill('rawsh', 'rawsh_run', 'bash:{command}'));
   // Refused at load (an entrypoint kind that does not exist): why is the operator's to read, with the file's path.
   await skill('broken', toolSkill('broken', 'broken_tool', 'telnet:somewhere'));
-  const config = join(box.dir.path, 'config.json');
-  await writeFile(config, JSON.stringify({ settings: { skills: { disable: ['vault'] } } }));
-  ({ url, stop } = await startMcpHttp(['--skills-dir', skills, '--config', config], {
-    env: box.env,
-    cwd: box.cwd,
-  }));
+  ({ url, stop } = await startMcpHttpWithSettings(box, skills, { skills: { disable: ['vault'] } }));
 }, 120_000);
 
 afterAll(async () => {
@@ -62,12 +53,7 @@ describe('birdie mcp --http: a tool of a skill the operator keeps from API users
 }, () => {
   it('is answered exactly as a name that exists nowhere, and is neither listed nor suggested', async () => {
     const token = await makeToken('erin', { env: box.env, cwd: box.cwd });
-    const c = new Client({ name: 'sdk-test', version: '1.0.0' });
-    await c.connect(
-      new StreamableHTTPClientTransport(new URL(url), {
-        requestInit: { headers: { authorization: `Bearer ${token}` } },
-      }),
-    );
+    const c = await connectMcpHttp(url, token);
     try {
       const listed = (await c.listTools()).tools.map((t) => t.name);
       expect(listed).toContain('here');

@@ -1,10 +1,10 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, sandbox } from './helpers/env.js';
-import { makeToken, startMcpHttp } from './helpers/serve.js';
+import { connectMcpHttp, startMcpHttpWithSettings, writeSkill } from './helpers/mcp-http.js';
+import { makeToken } from './helpers/serve.js';
 
 // `birdie mcp --http` admits each tool call against `serve.limits` as `birdie serve` admits a turn. A call refused
 // for the user's workspace quota, after its admission, runs nothing: it must not use up one of the user's places in
@@ -17,30 +17,24 @@ let stop: () => void;
 beforeAll(async () => {
   box = await sandbox();
   const skills = join(box.dir.path, 'skills');
-  await mkdir(join(skills, 'probe'), { recursive: true });
-  await writeFile(
-    join(skills, 'probe', 'SKILL.md'),
+  await writeSkill(
+    skills,
+    'probe',
     '---\nname: probe\ndescription: Probes.\nenabled_by_default: true\n---\n\n## Tools\n\n### here\ndescription: Print the working folder.\nentrypoint: bash:pwd\nschema: { type: object, properties: {} }\n',
   );
   // A tool whose schema needs an argument, and a skill new sessions start without (within the operator's ceiling).
-  await mkdir(join(skills, 'echoer'), { recursive: true });
-  await writeFile(
-    join(skills, 'echoer', 'SKILL.md'),
+  await writeSkill(
+    skills,
+    'echoer',
     '---\nname: echoer\ndescription: Echoes.\nenabled_by_default: true\n---\n\n## Tools\n\n### echo_word\ndescription: Echo a word.\nentrypoint: bash:echo {word}\nschema: { type: object, properties: { word: { type: string } }, required: [word] }\n',
   );
-  await mkdir(join(skills, 'shelved'), { recursive: true });
-  await writeFile(
-    join(skills, 'shelved', 'SKILL.md'),
+  await writeSkill(
+    skills,
+    'shelved',
     '---\nname: shelved\ndescription: Off until enabled.\nenabled_by_default: false\n---\n\n## Tools\n\n### shelved_tool\ndescription: Runs.\nentrypoint: bash:echo shelved\nschema: { type: object, properties: {} }\n',
   );
-  const config = join(box.dir.path, 'config.json');
-  await writeFile(
-    config,
-    JSON.stringify({ settings: { serve: { limits: { workspace_bytes: 16384, turns_per_minute: 2 } } } }),
-  );
-  ({ url, stop } = await startMcpHttp(['--skills-dir', skills, '--config', config], {
-    env: box.env,
-    cwd: box.cwd,
+  ({ url, stop } = await startMcpHttpWithSettings(box, skills, {
+    serve: { limits: { workspace_bytes: 16384, turns_per_minute: 2 } },
   }));
 }, 120_000);
 
@@ -58,12 +52,7 @@ describe('birdie mcp --http: a call refused for the workspace quota', { timeout:
     const workspace = join(box.home, 'workspaces', 'dave');
     await mkdir(workspace, { recursive: true });
     await writeFile(join(workspace, 'big.bin'), Buffer.alloc(64 * 1024));
-    const c = new Client({ name: 'sdk-test', version: '1.0.0' });
-    await c.connect(
-      new StreamableHTTPClientTransport(new URL(url), {
-        requestInit: { headers: { authorization: `Bearer ${token}` } },
-      }),
-    );
+    const c = await connectMcpHttp(url, token);
     try {
       for (let i = 0; i < 3; i++) {
         const refused = await c.callTool({ name: 'here', arguments: {} });
@@ -84,12 +73,7 @@ describe('birdie mcp --http: a call refused for the workspace quota', { timeout:
 
   it('neither does a call that never ran: an unknown name, a tool not enabled, arguments its schema refuses', async () => {
     const token = await makeToken('frank', { env: box.env, cwd: box.cwd });
-    const c = new Client({ name: 'sdk-test', version: '1.0.0' });
-    await c.connect(
-      new StreamableHTTPClientTransport(new URL(url), {
-        requestInit: { headers: { authorization: `Bearer ${token}` } },
-      }),
-    );
+    const c = await connectMcpHttp(url, token);
     try {
       await expect(c.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/unknown tool/);
       const off = await c.callTool({ name: 'shelved_tool', arguments: {} });

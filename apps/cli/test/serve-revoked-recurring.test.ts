@@ -4,7 +4,7 @@ import { openStore, type RunRecord } from '@birdie/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { birdie } from './helpers/birdie-process.js';
 import { CLI_ROOT, type Sandbox, sandbox } from './helpers/env.js';
-import { startWorker, type Worker } from './helpers/serve.js';
+import { makeRevokedToken, startWorker, type Worker } from './helpers/serve.js';
 
 // Report: a recurring task of a user whose every API token was revoked logged a new `rejected` run at every firing,
 // forever (a task every minute: 1,440 rejected runs a day in the run log and `birdie logs`). Now its first refused
@@ -46,16 +46,7 @@ beforeAll(async () => {
   const script = join(box.dir.path, 'script.json');
   await writeFile(script, JSON.stringify({ replies }));
   // carol had one token, revoked; erin never had one (a chat channel's user), her task the witness that time passes.
-  const made = await birdie(['tokens', 'create', '--user', 'carol', '--json'], {
-    env: box.env,
-    cwd: box.cwd,
-  });
-  expect(made.code, made.stderr).toBe(0);
-  const revoked = await birdie(['tokens', 'revoke', (JSON.parse(made.stdout) as { id: string }).id], {
-    env: box.env,
-    cwd: box.cwd,
-  });
-  expect(revoked.code, revoked.stderr).toBe(0);
+  await makeRevokedToken('carol', { env: box.env, cwd: box.cwd });
   // Both tasks every second, scheduled through the server (each from a server session of its user).
   const store = openStore({ home: box.home });
   try {

@@ -2,6 +2,7 @@ import { openStore } from '@birdie/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { birdie } from './helpers/birdie-process.js';
 import { type Sandbox, sandbox } from './helpers/env.js';
+import { makeRevokedToken } from './helpers/serve.js';
 
 // `birdie tasks list` says `held` of a task `birdie serve` no longer fires (its user's every API token was revoked and
 // the server refused it once). `birdie serve` fires only tasks scheduled through a server: a task scheduled in the
@@ -13,13 +14,7 @@ const ids = { local: 0, server: 0 };
 
 beforeAll(async () => {
   box = await sandbox();
-  const made = await birdie(['tokens', 'create', '--user', 'gina', '--json'], { env: box.env, cwd: box.cwd });
-  expect(made.code, made.stderr).toBe(0);
-  const revoked = await birdie(['tokens', 'revoke', (JSON.parse(made.stdout) as { id: string }).id], {
-    env: box.env,
-    cwd: box.cwd,
-  });
-  expect(revoked.code, revoked.stderr).toBe(0);
+  await makeRevokedToken('gina', { env: box.env, cwd: box.cwd });
   // After the revocation: a firing of each task refused (logged `rejected`, as the unattended runners log it).
   const store = openStore({ home: box.home });
   try {

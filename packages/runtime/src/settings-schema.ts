@@ -1,4 +1,5 @@
 import type { ConfigFile } from '@birdie/providers';
+import { MAX_ADMISSION_LIMIT } from '@birdie/store/limits';
 import { z } from 'zod';
 import { UsageError } from './errors.js';
 import { isIpNetwork } from './ip-network.js';
@@ -52,10 +53,10 @@ const perUserLimit = (what: string) =>
 
 /**
  * The most turns a minute a user may be allowed: each is a place the store keeps for the minute, and the store's
- * admissions count at most 100,000 (`checkAdmission` in @birdie/store). A larger value would pass here and then
- * refuse every turn; no limit at all is the setting left unset.
+ * admissions count at most `MAX_ADMISSION_LIMIT`. A larger value would pass here and then refuse every turn; no
+ * limit at all is the setting left unset. From `@birdie/store/limits`, which loads nothing else of the store.
  */
-const MAX_TURNS_PER_MINUTE = 100_000;
+const MAX_TURNS_PER_MINUTE = MAX_ADMISSION_LIMIT;
 
 const secret = z
   .string({ error: 'must be a string (better: set it in the environment)' })

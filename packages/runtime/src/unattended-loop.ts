@@ -247,7 +247,7 @@ export async function startUnattended(
   const withAgents = source.agents;
   if (withAgents) onEvent({ type: 'skill-problems', messages: rt.registry.messages });
   let tasks = await source.tasks();
-  let lookAgain = () => undefined as void;
+  let lookAgain: () => void = () => undefined;
   const { scheduler, nameOf } = await schedulerOf(
     rt,
     () => tasks,

@@ -1,7 +1,7 @@
 import { checkKey } from './checks.js';
 import { StoreError } from './errors.js';
+import { MAX_ADMISSION_LIMIT } from './limits.js';
 
-const MAX_LIMIT = 100_000;
 const MIN_WINDOW_MS = 1000;
 const MAX_WINDOW_MS = 24 * 60 * 60 * 1000;
 
@@ -12,8 +12,11 @@ export function checkAdmission(
 ): { key: string; limit: number; windowMs: number; now: number } {
   const checked = checkKey(key, 'admission key', 200);
   const { limit, windowMs, now } = (opts ?? {}) as { limit?: unknown; windowMs?: unknown; now?: unknown };
-  if (!Number.isSafeInteger(limit) || (limit as number) < 1 || (limit as number) > MAX_LIMIT) {
-    throw new StoreError('invalid-argument', `an admission limit is a whole number from 1 to ${MAX_LIMIT}`);
+  if (!Number.isSafeInteger(limit) || (limit as number) < 1 || (limit as number) > MAX_ADMISSION_LIMIT) {
+    throw new StoreError(
+      'invalid-argument',
+      `an admission limit is a whole number from 1 to ${MAX_ADMISSION_LIMIT}`,
+    );
   }
   if (
     !Number.isSafeInteger(windowMs) ||

@@ -47,8 +47,10 @@ export function bashTracer(programs: Iterable<string>): BashTracer {
     '#!/bin/sh',
     'f=$(/usr/bin/mktemp "$TRACE_DIR/c.XXXXXXXX")',
     // a program found on PATH is recorded by its name, one run as `./name` as it was written
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a JS template
     'case "$0" in "$SHIM_BIN"/*) n=${0##*/} ;; *) n=$0 ;; esac',
     'printf \'%s\\0\' "$n" "$@" > "$f"',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a JS template
     'exit "${SHIM_STATUS:-0}"',
     '',
   ].join('\n');

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { type BirdieProcess, birdie, startBirdie } from './birdie-process.js';
 
 /** One `birdie serve` worker: its process, its address, and requests to it. */
@@ -71,6 +72,20 @@ export async function makeToken(
   const made = await birdie(['tokens', 'create', '--user', user], options);
   if (made.code !== 0) throw new Error(`tokens create failed: ${made.stderr}`);
   return made.stdout.trim();
+}
+
+/**
+ * Makes a token of `user` (`birdie tokens create --json`) and revokes it (`birdie tokens revoke`), as an admin ends the
+ * access of a user whose only token it was; each command must succeed.
+ */
+export async function makeRevokedToken(
+  user: string,
+  options: { env: NodeJS.ProcessEnv; cwd: string },
+): Promise<void> {
+  const made = await birdie(['tokens', 'create', '--user', user, '--json'], options);
+  expect(made.code, made.stderr).toBe(0);
+  const revoked = await birdie(['tokens', 'revoke', (JSON.parse(made.stdout) as { id: string }).id], options);
+  expect(revoked.code, revoked.stderr).toBe(0);
 }
 
 export type StreamEvent = { type: string } & Record<string, unknown>;

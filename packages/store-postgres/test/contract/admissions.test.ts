@@ -1,3 +1,4 @@
+import { MAX_ADMISSION_LIMIT } from '@birdie/store/limits';
 import { describe, expect, it } from 'vitest';
 import { backends } from '../backends.js';
 import { codeOf, useBackend } from './harness.js';
@@ -90,12 +91,19 @@ describe.each(backends)('$name', (backend) => {
       expect(Number(left)).toBe(0);
     });
 
+    it('a limit may be as large as MAX_ADMISSION_LIMIT (what a settings schema lets through)', async () => {
+      expect(
+        await t.store.admissions.admit('most', { limit: MAX_ADMISSION_LIMIT, windowMs: MINUTE, now: at(0) }),
+      ).toMatchObject({ admitted: true });
+    });
+
     it.each([
       ['', { limit: 1, windowMs: MINUTE }],
       ['a\0b', { limit: 1, windowMs: MINUTE }],
       ['x'.repeat(201), { limit: 1, windowMs: MINUTE }],
       ['k', { limit: 0, windowMs: MINUTE }],
       ['k', { limit: 1.5, windowMs: MINUTE }],
+      ['k', { limit: MAX_ADMISSION_LIMIT + 1, windowMs: MINUTE }],
       ['k', { limit: 1, windowMs: 999 }],
       ['k', { limit: 1, windowMs: 25 * 60 * MINUTE }],
       ['k', { limit: 1, windowMs: MINUTE, now: new Date(Number.NaN) }],
