@@ -88,9 +88,11 @@ function prompts() {
  * One message with the fresh contents of the session's subscribed resources that changed (`notifications/resources/
  * updated`), or a note saying one changed when it cannot be read now.
  */
-async function freshResources(mcp: McpManager, owner: string, signal?: AbortSignal): Promise<HumanMessage[]> {
-  const updates = mcp.takeUpdates(owner);
-  if (updates.length === 0) return [];
+async function freshResources(
+  mcp: McpManager,
+  updates: ReturnType<McpManager['takeUpdates']>,
+  signal?: AbortSignal,
+): Promise<HumanMessage[]> {
   const blocks = await Promise.all(
     updates.map(async ({ skill, uri }) => {
       try {
@@ -124,14 +126,14 @@ export function createAgentNode(models: AgentModels, builder: ToolsetBuilder, se
     const dangling = danglingCalls(state.messages);
     // Calls cut off by a crash or a cancel: the journal tells the ones that started from the ones that never did.
     const journal = dangling.length > 0 ? context.journal : undefined;
-    const [started, finished] = await Promise.all([
-      journal?.startedAmong(dangling),
-      journal?.finishedAmong?.(dangling),
-    ]);
+    // Asked only when there is something to ask about: a turn without cut-off calls awaits nothing here.
+    const [started, finished] = journal
+      ? await Promise.all([journal.startedAmong(dangling), journal.finishedAmong?.(dangling)])
+      : [undefined, undefined];
     const repaired = repairDanglingToolCalls(state.messages, started, finished);
     // Resources the session attached that changed since: their fresh content goes with this call (and stays).
-    const fresh =
-      context.path.length === 0 ? await freshResources(builder.mcp, context.policyKey, context.signal) : [];
+    const updates = context.path.length === 0 ? builder.mcp.takeUpdates(context.policyKey) : [];
+    const fresh = updates.length > 0 ? await freshResources(builder.mcp, updates, context.signal) : [];
     const repair = {
       messages: [...repaired.messages, ...fresh],
       update: [...repaired.update, ...fresh],

@@ -11,7 +11,11 @@ export function callSignature(name: string, args: unknown): string {
  * How many model turns in a row, right before `aiIndex`, made this exact call (same name, same arguments). The
  * count stops at the user's last message: a new request may legitimately repeat an old call.
  */
-export function previousRepeats(messages: BaseMessage[], aiIndex: number, signature: string): number {
+export function previousRepeats(
+  messages: readonly BaseMessage[],
+  aiIndex: number,
+  signature: string,
+): number {
   let streak = 0;
   for (let i = aiIndex - 1; i >= 0; i -= 1) {
     const m = messages[i];

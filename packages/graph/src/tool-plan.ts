@@ -105,7 +105,7 @@ export function planCalls(input: PlanInput): PlannedCall[] {
       );
       continue;
     }
-    if (previousRepeats([...input.messages], input.aiIndex, callSignature(call.name, args)) >= MAX_REPEATS) {
+    if (previousRepeats(input.messages, input.aiIndex, callSignature(call.name, args)) >= MAX_REPEATS) {
       refuse(
         `Refused: this exact call (same tool, same arguments) was already made in ${MAX_REPEATS} consecutive turns. Its result will not change; use it, or try something different.`,
         tool,
