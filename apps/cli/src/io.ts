@@ -1,6 +1,8 @@
-import type { Readable, Writable } from 'node:stream';
+import type { Readable } from 'node:stream';
+import type { Output } from '@birdie/terminal/output';
 
-export type Output = Writable & { isTTY?: boolean; columns?: number };
+// One stream type for the CLI and the renderer it draws with (type-only: loads nothing at run time).
+export type { Output };
 export type Input = Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
 
 /** Everything a command may touch of its process, so tests can run commands in-process with captured streams. */
