@@ -40,6 +40,7 @@ export {
   listedTuples,
   listPlan,
 } from './checkpointer/list-plan.js';
+export { MessageSerde } from './checkpointer/message-serde.js';
 export { compareWrites, SPECIAL_WRITE_INDEX, type StoredWrite } from './checkpointer/order.js';
 export {
   checkpointText,

@@ -9,6 +9,7 @@ import {
   type Encoder,
   HistoryCache,
   inheritedVals,
+  MessageSerde,
   mergeWrites,
   packText,
   parseBody,
@@ -71,6 +72,8 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     options: PostgresCheckpointerOptions = {},
   ) {
     super();
+    // LangGraph's serializer, with messages revived directly: a resumed session decodes its whole history.
+    this.serde = new MessageSerde(this.serde);
     this.blobs = new PgBlobStore(this.serde);
     this.fence = options.fence ?? (async () => {});
   }

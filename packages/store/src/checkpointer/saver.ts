@@ -10,6 +10,7 @@ import { StoreError } from '../errors.js';
 import { scrubSecrets } from '../secrets.js';
 import { toStoreError } from '../sqlite-errors.js';
 import { BlobStore } from './blobs.js';
+import { MessageSerde } from './message-serde.js';
 import type { Encoder } from './codec.js';
 import { packText } from './compress.js';
 import { channelList, putTarget, target, threadKey, writesTarget } from './config.js';
@@ -78,6 +79,8 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     options: CheckpointerOptions = {},
   ) {
     super();
+    // LangGraph's serializer, with messages revived directly: a resumed session decodes its whole history.
+    this.serde = new MessageSerde(this.serde);
     this.rows = prepareRows(db);
     this.blobs = new BlobStore(db, this.serde);
     this.source = {
