@@ -6,7 +6,7 @@
 // them. The model is a local OpenAI-compatible server that notes when each request arrives.
 // Targets: whole process ≤ 1.2×, first model request ≤ 1.1× the short session's.
 // Run after `pnpm build`: `node bench/session-length.mjs`; BENCH_LONG_TURNS (1000), BENCH_SHORT_TURNS (20),
-// BENCH_RUNS (10).
+// BENCH_RUNS (10), BENCH_BIN.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -20,7 +20,8 @@ const LONG = Number(process.env.BENCH_LONG_TURNS ?? 1000);
 const SHORT = Number(process.env.BENCH_SHORT_TURNS ?? 20);
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 const CONTEXT_WINDOW = 8000;
-const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+// BENCH_BIN: another build's bin.js (kept inside apps/cli, so it finds the same dependencies), for a before/after.
+const BIN = process.env.BENCH_BIN ?? fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
 let arrivals = [];
 const server = createServer((req, res) => {
