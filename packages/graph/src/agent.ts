@@ -389,6 +389,15 @@ export function createAgent(init: CreateAgentOptions): Agent {
       };
     },
 
+    async currentAgent(threadId: string): Promise<string | undefined> {
+      checkThreadId(threadId);
+      // `sender` is a last-value channel: the checkpoint holds it as the state has it, while the history (a delta
+      // channel) is rebuilt from the writes of the steps before: a turn that only needs its agent skips that.
+      const tuple = await checkpointer.getTuple({ configurable: { thread_id: threadId } });
+      const sender = tuple?.checkpoint.channel_values.sender;
+      return typeof sender === 'string' && sender !== '' ? sender : undefined;
+    },
+
     async dropPending(threadId: string, reason: string): Promise<string[]> {
       checkThreadId(threadId);
       if (runner.running.has(threadId))

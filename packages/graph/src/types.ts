@@ -578,6 +578,11 @@ export interface Agent {
   /** The thread's state now, or at an earlier step (`checkpointId`), e.g. the last good one of a damaged thread. */
   getState(threadId: string, options?: { checkpointId?: string }): Promise<AgentStateView>;
   /**
+   * The agent the thread continues with (`getState(threadId).agent`), read from its newest checkpoint alone: no
+   * message is decoded. Undefined for the default agent or a thread that does not exist.
+   */
+  currentAgent(threadId: string): Promise<string | undefined>;
+  /**
    * Runs one turn to its end and returns its outcome (the final answer, usage, the new messages), or the pending
    * approvals when it stopped for one. A failed run throws `AgentError` (an `error` event's code).
    */

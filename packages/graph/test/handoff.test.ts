@@ -88,12 +88,25 @@ describe('handoffs', () => {
     ]);
     expect(ofType(events, 'done')).toEqual([{ type: 'done', status: 'ok', agent: ['billing'] }]);
     expect((await agent.getState('s1')).agent).toBe('billing');
+    // The newest checkpoint alone says the same, without the history.
+    expect(await agent.currentAgent('s1')).toBe('billing');
 
     const next = await agent.invoke('thanks', { threadId: 's1' });
     expect(next).toMatchObject({ text: 'Anything else?', agent: 'billing' });
     expect(systemOf(model, 2)).toContain(BILLING);
     await agent.invoke('back to the start', { threadId: 's1', agent: 'triage' });
     expect(systemOf(model, 3)).toContain(TRIAGE);
+    expect(await agent.currentAgent('s1')).toBe('triage');
+    expect((await agent.getState('s1')).agent).toBe('triage');
+  });
+
+  it('says no agent for a thread that never named one, or does not exist', async () => {
+    const { agent } = await setup([{ text: 'Default agent here.' }]);
+    expect(await agent.currentAgent('nobody')).toBeUndefined();
+    await agent.invoke('hello', { threadId: 's2' });
+    expect(await agent.currentAgent('s2')).toBeUndefined();
+    expect((await agent.getState('s2')).agent).toBeUndefined();
+    await expect(agent.currentAgent('bad/id')).rejects.toThrow(/thread/i);
   });
 
   it('takes one handoff per step and refuses a second one', async () => {
@@ -116,12 +129,16 @@ describe('handoffs', () => {
     ]);
     const asked = await collect(agent.stream('invoice me', { threadId: 's1', agent: 'billing' }));
     expect(ofType(asked, 'approval-request')[0]?.requests[0]?.agent).toEqual(['billing']);
+    // Waiting for the approval, the thread is billing's.
+    expect(await agent.currentAgent('s1')).toBe('billing');
+    expect((await agent.getState('s1')).agent).toBe('billing');
     const resumed = await collect(agent.resume('s1', { i1: { type: 'approve' } }, { agent: 'triage' }));
     expect(ofType(resumed, 'tool-end').map((e) => [e.name, e.ok, e.agent])).toEqual([
       ['invoice', true, ['billing']],
     ]);
     expect(systemOf(model, 1)).toContain(TRIAGE);
     expect((await agent.getState('s1')).agent).toBe('triage');
+    expect(await agent.currentAgent('s1')).toBe('triage');
   });
 });
 

@@ -37,9 +37,7 @@ export async function sessionFromFlags(
   });
   const gaps = agent === undefined ? undefined : await agentGaps(rt, session.id, agent);
   const lastAgent =
-    agent === undefined && id
-      ? (await rt.agent.getState(session.id).catch(() => undefined))?.agent
-      : undefined;
+    agent === undefined && id ? await rt.agent.currentAgent(session.id).catch(() => undefined) : undefined;
   return {
     session,
     staleGrants: staleGrantNotes(rt, session.id),

@@ -199,7 +199,7 @@ function unstartedTurn(status: TurnStatus): TurnResult {
 async function answeringAgent(rt: Runtime, sessionId: string, named: string | null | undefined) {
   const snapshot = rt.registry.current();
   if (named === null || snapshot.agents.length === 0) return undefined;
-  const name = named ?? (await rt.agent.getState(sessionId).catch(() => undefined))?.agent;
+  const name = named ?? (await rt.agent.currentAgent(sessionId).catch(() => undefined));
   return name ? snapshot.getAgent(name) : undefined;
 }
 

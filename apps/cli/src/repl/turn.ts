@@ -193,7 +193,7 @@ export async function replTurn(
     if (result.title) state.session.title = result.title;
     // The choice applied to this turn; from now on the session goes on with whoever spoke last (a handoff moves it).
     state.nextAgent = undefined;
-    state.agentName = (await state.rt.agent.getState(state.session.id).catch(() => undefined))?.agent;
+    state.agentName = await state.rt.agent.currentAgent(state.session.id).catch(() => undefined);
     await printStatus(state);
   } finally {
     listenForRetries(undefined);
