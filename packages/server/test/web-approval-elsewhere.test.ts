@@ -32,6 +32,15 @@ describe('an approval answered in another tab', { timeout: 60_000 }, () => {
       const page = await web.page();
       await page.goto(`${web.url}/#/s/${encodeURIComponent(session.id)}`);
       await page.locator('.approval').waitFor();
+      // Every text the chat's alert shows, as it is drawn (the refusal must not flash before the tab reopens).
+      await page.evaluate(() => {
+        const seen: string[] = [];
+        (window as unknown as { alertTexts: string[] }).alertTexts = seen;
+        new MutationObserver(() => {
+          const text = document.querySelector('main.chat [role=alert]')?.textContent ?? '';
+          if (text && seen[seen.length - 1] !== text) seen.push(text);
+        }).observe(document.body, { subtree: true, childList: true, characterData: true });
+      });
       // The other tab approved it: the call ran, the turn ended.
       web.runtime.pending = [];
       web.runtime.history = async () => ({
@@ -54,6 +63,8 @@ describe('an approval answered in another tab', { timeout: 60_000 }, () => {
       expect(main).toContain('write_file ok');
       expect(main).not.toContain('not run');
       expect(main).not.toContain('is not waiting for an approval');
+      const drawn = await page.evaluate(() => (window as unknown as { alertTexts: string[] }).alertTexts);
+      expect(drawn.filter((text) => text.includes('not waiting'))).toEqual([]);
       await page.context().close();
     } finally {
       web.runtime.history = history;

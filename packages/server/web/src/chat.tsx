@@ -102,7 +102,21 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
   const stream = useCallback(
     async (
       start: (h: StreamHandlers) => Promise<void>,
-      { quiet = false, eager = false, after }: { quiet?: boolean; eager?: boolean; after?: Message[] } = {},
+      {
+        quiet = false,
+        eager = false,
+        after,
+        errorFor = errorText,
+      }: {
+        quiet?: boolean;
+        eager?: boolean;
+        after?: Message[];
+        /**
+         * The error to show for a failure the stream gives up on (none: `undefined`). The caller's words, set here
+         * once: set after this one by the caller, this one would be drawn for a moment first.
+         */
+        errorFor?: (failure: unknown) => string | undefined;
+      } = {},
     ): Promise<boolean> => {
       // Ended when the chat closes, or when a replay turns out not to be the history's last turn.
       const dropped = new AbortController();
@@ -215,7 +229,7 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
         return shown();
       } catch (failure) {
         if (!signal.aborted) {
-          setError(errorText(failure));
+          setError(errorFor(failure));
           throw failure;
         }
         return shown();
@@ -382,37 +396,41 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
       usage: { inputTokens: 0, outputTokens: 0, ...(s.usage.context ? { context: s.usage.context } : {}) },
       seq: s.seq + 1,
     }));
-    stream((h) => api.turn(session, prompt, h)).catch((failure: unknown) => {
+    // A request that got no answer may still have started a turn: the error says so, and the idle chat's watch finds
+    // such a turn running and follows it.
+    const errorFor = (failure: unknown) =>
+      failure instanceof Unreachable
+        ? `${failure.message}: the message may not have been sent. It is back in the box: if no answer starts in a few seconds, send it again.`
+        : errorText(failure);
+    stream((h) => api.turn(session, prompt, h), { errorFor }).catch((failure: unknown) => {
       // Refused before it started (the chat is busy in another tab, …), or the server never answered (it could not
       // be reached, or the connection broke before an answer): the message goes back into the box, and no turn of
-      // this tab is said to run. A request that got no answer may still have started a turn: the message says so, and
-      // the idle chat's watch finds such a turn running and follows it.
+      // this tab is said to run.
       if (!(failure instanceof ApiFailure || failure instanceof Unreachable)) return;
       update((s) => ({ ...s, items: s.items.filter((item) => item.key !== key), status }));
       setDraft((d) => d || prompt);
-      if (failure instanceof Unreachable)
-        setError(
-          `${failure.message}: the message may not have been sent. It is back in the box: if no answer starts in a few seconds, send it again.`,
-        );
     });
   };
   const decide = (decisions: Record<string, ApprovalDecision>) => {
     const pending = chat.pending;
     setError(undefined);
-    stream((h) => api.approvals(session, decisions, h)).catch((failure: unknown) => {
+    // Answered elsewhere (another tab, another device), or its turn runs there now (409): no error, the session says
+    // what happened to the calls.
+    const errorFor = (failure: unknown) =>
+      failure instanceof ApiFailure && failure.status === 409
+        ? undefined
+        : failure instanceof Unreachable
+          ? `${failure.message}: the answer may not have been sent. If the calls still wait in a few seconds, answer again.`
+          : errorText(failure);
+    stream((h) => api.approvals(session, decisions, h), { errorFor }).catch((failure: unknown) => {
       if (failure instanceof ApiFailure && failure.status === 409) {
-        // Answered elsewhere (another tab, another device), or its turn runs there now: the session says what
-        // happened to the calls; reopening it shows that (or follows the turn) instead of a card nobody can answer.
-        setError(undefined);
+        // Reopening the session shows what happened to the calls (or follows the turn) instead of a card nobody can
+        // answer.
         setOpened((n) => n + 1);
         return;
       }
       // Refused (e.g. arguments the server found invalid), or the server never answered: the calls still wait.
       update((s) => ({ ...s, pending, status: 'waiting for approval' }));
-      if (failure instanceof Unreachable)
-        setError(
-          `${failure.message}: the answer may not have been sent. If the calls still wait in a few seconds, answer again.`,
-        );
     });
   };
   const cancel = () => {
