@@ -82,3 +82,29 @@ export function useBrowserServer(options: Partial<ServerOptions> = {}): BrowserS
   });
   return web;
 }
+
+/** What `recordAlerts` uses of the page's globals (the tests compile without the DOM's types). */
+interface AlertGlobals {
+  alertTexts: string[];
+  document: { body: unknown; querySelector(selector: string): { textContent: string | null } | null };
+  MutationObserver: new (
+    callback: () => void,
+  ) => { observe(target: unknown, options: Record<string, boolean>): void };
+}
+
+/**
+ * Records every text the chat's alert shows, as it is drawn (a `MutationObserver` in the page): an error drawn and
+ * replaced a moment later is seen by a user, and by a test that reads the alert on a busy machine. Returns a reader.
+ */
+export async function recordAlerts(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
+    const g = globalThis as unknown as AlertGlobals;
+    const seen: string[] = [];
+    g.alertTexts = seen;
+    new g.MutationObserver(() => {
+      const text = g.document.querySelector('main.chat [role=alert]')?.textContent ?? '';
+      if (text && seen[seen.length - 1] !== text) seen.push(text);
+    }).observe(g.document.body, { subtree: true, childList: true, characterData: true });
+  });
+  return () => page.evaluate(() => (globalThis as unknown as AlertGlobals).alertTexts);
+}

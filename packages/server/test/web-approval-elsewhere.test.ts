@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useBrowserServer } from './browser.js';
+import { recordAlerts, useBrowserServer } from './browser.js';
 
 // A second tab on a chat whose approval was answered in the first one (report 1): in headless Chromium against a real
 // listening server, the decision made "elsewhere" by changing what the server reports for the session.
@@ -33,14 +33,7 @@ describe('an approval answered in another tab', { timeout: 60_000 }, () => {
       await page.goto(`${web.url}/#/s/${encodeURIComponent(session.id)}`);
       await page.locator('.approval').waitFor();
       // Every text the chat's alert shows, as it is drawn (the refusal must not flash before the tab reopens).
-      await page.evaluate(() => {
-        const seen: string[] = [];
-        (window as unknown as { alertTexts: string[] }).alertTexts = seen;
-        new MutationObserver(() => {
-          const text = document.querySelector('main.chat [role=alert]')?.textContent ?? '';
-          if (text && seen[seen.length - 1] !== text) seen.push(text);
-        }).observe(document.body, { subtree: true, childList: true, characterData: true });
-      });
+      const alertsDrawn = await recordAlerts(page);
       // The other tab approved it: the call ran, the turn ended.
       web.runtime.pending = [];
       web.runtime.history = async () => ({
@@ -63,7 +56,7 @@ describe('an approval answered in another tab', { timeout: 60_000 }, () => {
       expect(main).toContain('write_file ok');
       expect(main).not.toContain('not run');
       expect(main).not.toContain('is not waiting for an approval');
-      const drawn = await page.evaluate(() => (window as unknown as { alertTexts: string[] }).alertTexts);
+      const drawn = await alertsDrawn();
       expect(drawn.filter((text) => text.includes('not waiting'))).toEqual([]);
       await page.context().close();
     } finally {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useBrowserServer } from './browser.js';
+import { recordAlerts, useBrowserServer } from './browser.js';
 import { type CutProxy, cutProxy } from './cut-proxy.js';
 
 // A message sent while the server cannot be reached (the connection is refused: the worker is down, the network
@@ -31,14 +31,7 @@ describe('a message whose request never reaches the server', { timeout: 60_000 }
     await page.locator('.turn-status', { hasText: 'Ready' }).waitFor();
     // Every text the chat's alert shows, as it is drawn: a shorter error drawn first and replaced a moment later is
     // what a user (and a test reading the alert on a busy machine) may see.
-    await page.evaluate(() => {
-      const seen: string[] = [];
-      (window as unknown as { alertTexts: string[] }).alertTexts = seen;
-      new MutationObserver(() => {
-        const text = document.querySelector('main.chat [role=alert]')?.textContent ?? '';
-        if (text && seen[seen.length - 1] !== text) seen.push(text);
-      }).observe(document.body, { subtree: true, childList: true, characterData: true });
-    });
+    const alertsDrawn = await recordAlerts(page);
     proxy.down();
     proxy.cut();
     try {
@@ -47,7 +40,7 @@ describe('a message whose request never reaches the server', { timeout: 60_000 }
       const alert = page.locator('main.chat [role=alert]');
       await alert.waitFor();
       expect(await alert.innerText()).toMatch(/may not have been sent/);
-      const drawn = await page.evaluate(() => (window as unknown as { alertTexts: string[] }).alertTexts);
+      const drawn = await alertsDrawn();
       expect(drawn).toHaveLength(1);
       expect(drawn[0]).toMatch(/may not have been sent/);
       expect(await page.inputValue('#prompt')).toBe('my important question');
