@@ -1,4 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
-// Pure functions and one example process: vitest's defaults, but never the built copies in dist/.
-export default defineConfig({ test: { include: ['src/**/*.test.ts', 'test/**/*.test.ts'] } });
+export default defineConfig({
+  test: {
+    // Never the built copies in dist/.
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // A hang guard, not a speed check: the Markdown stream's cases render a sample once per split point (hundreds of
+    // renders), well under a second alone and over vitest's 5 s default on a loaded 2-core machine.
+    testTimeout: 60_000,
+  },
+});
