@@ -1,4 +1,5 @@
 import { Validator } from '@cfworker/json-schema';
+import { plainlyValid } from './plain-schema.js';
 
 // Checks of a tool's schema itself, at parse time: a schema no argument could satisfy (a misspelt `type`, an `enum`
 // that is not a list) or a `default` its own schema refuses makes every call fail, and the model would be told to fix
@@ -9,7 +10,7 @@ import { Validator } from '@cfworker/json-schema';
  * semantics; its meta-schema is split into vocabularies with `$dynamicRef`, which the validator does not follow into
  * nested schemas, so draft-07's describes the keywords both share (and allows the newer ones).
  */
-const META_SCHEMA = {
+export const META_SCHEMA = {
   definitions: {
     schemaArray: {
       type: 'array',
@@ -344,6 +345,7 @@ const ANNOTATIONS = new Set([
  * argument could satisfy; `annotations`, mistakes in keywords that only describe (and a name `required` twice).
  */
 function metaProblems(schema: unknown): { invalid: SchemaProblem[]; annotations: SchemaProblem[] } {
+  if (plainlyValid(schema)) return { invalid: [], annotations: [] };
   meta ??= new Validator(META_SCHEMA as never, '7', false);
   const result = meta.validate(schema);
   if (result.valid) return { invalid: [], annotations: [] };
