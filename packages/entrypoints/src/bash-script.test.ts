@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are bash scripts, not JS templates
 import { describe, expect, it } from 'vitest';
-import { compileBashTemplate } from './bash-script.js';
+import { analyseBashTemplate, compileBashTemplate } from './bash-script.js';
 
 /** The script for a body written with `${N}`: values are read from copies made before the body runs. */
 function compiled(body: string, count: number): string {
@@ -142,5 +142,40 @@ describe('compileBashTemplate', () => {
   it('never puts anything but positional references where placeholders stood', () => {
     const { script } = compileBashTemplate(`a {x} "b {y}" 'c {z}' $'d {w}'`);
     expect(script).toBe(compiled(`a "\${1}" "b \${2}" 'c '"\${3}"'' $'d '"\${4}"$''`, 4));
+  });
+});
+
+describe('analyseBashTemplate keeps its analyses', () => {
+  // Every reload checks every tool's template again; the analysis is kept by the template and the placeholders the
+  // schema makes integers, and only those: a change to either is a new analysis.
+  const integer = { type: 'object', properties: { n: { type: 'integer' }, s: { type: 'string' } } };
+  const text = { type: 'object', properties: { n: { type: 'string' } } };
+
+  it('gives the same read-only analysis for the same template and integer placeholders', () => {
+    const first = analyseBashTemplate('echo $(( {n} + 1 ))', integer);
+    const again = analyseBashTemplate('echo $(( {n} + 1 ))', {
+      type: 'object',
+      properties: { n: { type: 'integer', description: 'another schema, the same integers' } },
+    });
+    expect(again).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(() => (first.problems as unknown[]).push('x')).toThrow(TypeError);
+    expect(first.problems).toEqual([]);
+    expect([...first.integers]).toEqual(['n']);
+  });
+
+  it('analyses again when the schema stops making a placeholder an integer', () => {
+    const asInteger = analyseBashTemplate('echo $(( {n} * 2 ))', integer);
+    const asText = analyseBashTemplate('echo $(( {n} * 2 ))', text);
+    expect(asInteger.problems).toEqual([]);
+    expect(asText.problems.length).toBeGreaterThan(0);
+    // And back: the integer analysis is the kept one, not the last one made.
+    expect(analyseBashTemplate('echo $(( {n} * 2 ))', integer)).toBe(asInteger);
+    expect(analyseBashTemplate('echo $(( {n} * 2 ))')).toEqual(asText);
+  });
+
+  it('never keeps a template that throws', () => {
+    expect(() => analyseBashTemplate('echo {x')).toThrow(/bash:echo \{x/);
+    expect(() => analyseBashTemplate('echo {x')).toThrow(/bash:echo \{x/);
   });
 });

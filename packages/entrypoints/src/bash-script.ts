@@ -46,6 +46,41 @@ export interface BashAnalysis extends CompiledBash {
  * itself and checks each place where bash evaluates text (arithmetic, subscripts, `${!x}`, `eval` …).
  */
 export function analyseBashTemplate(template: string, schema?: JsonSchemaObjectLike): BashAnalysis {
+  // The schema counts only through the placeholders it makes integers, so those and the template are the whole key.
+  const key = `${integerProperties(schema)}\u0000${template}`;
+  const kept = analyses.get(key);
+  if (kept) {
+    analyses.delete(key);
+    analyses.set(key, kept);
+    return kept;
+  }
+  const made = analyse(template, schema);
+  for (const list of [made.names, made.problems, made.placeholders, made.warnings, made.commands])
+    Object.freeze(list);
+  const analysis = Object.freeze(made);
+  analyses.set(key, analysis);
+  if (analyses.size > ANALYSES_KEPT) analyses.delete(analyses.keys().next().value as string);
+  return analysis;
+}
+
+/**
+ * Analyses by template, newest last (a bounded LRU). Every reload of the skills checks every tool's template again,
+ * unchanged ones and ones many tools share included; an analysis is a pure function of its key and read-only to every
+ * caller (frozen; its maps and sets are only read), so it is shared. A template that throws is never kept.
+ */
+const ANALYSES_KEPT = 1_000;
+const analyses = new Map<string, BashAnalysis>();
+
+/** The names of the schema's integer properties, in the schema's order: what the analysis reads of the schema. */
+function integerProperties(schema: JsonSchemaObjectLike | undefined): string {
+  const properties = schema?.properties;
+  if (!properties) return '';
+  return Object.keys(properties)
+    .filter((name) => isIntegerProperty(properties[name]))
+    .join('\u0001');
+}
+
+function analyse(template: string, schema?: JsonSchemaObjectLike): BashAnalysis {
   const where = `bash:${template}`;
   const parts = parseTemplate(template, where);
   const names = placeholderNames(parts);
