@@ -174,6 +174,17 @@ describe('analyseBashTemplate keeps its analyses', () => {
     expect(analyseBashTemplate('echo $(( {n} * 2 ))')).toEqual(asText);
   });
 
+  it('tells integer placeholders apart from a property whose name joins theirs', () => {
+    const template = 'echo $(( {a} + {b} ))';
+    const joined = {
+      type: 'object',
+      properties: { 'a\u0001b': { type: 'integer' }, a: { type: 'string' }, b: {} },
+    };
+    const both = { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } } };
+    expect(analyseBashTemplate(template, both).problems).toEqual([]);
+    expect(analyseBashTemplate(template, joined).problems.length).toBeGreaterThan(0);
+  });
+
   it('never keeps a template that throws', () => {
     expect(() => analyseBashTemplate('echo {x')).toThrow(/bash:echo \{x/);
     expect(() => analyseBashTemplate('echo {x')).toThrow(/bash:echo \{x/);

@@ -47,7 +47,7 @@ export interface BashAnalysis extends CompiledBash {
  */
 export function analyseBashTemplate(template: string, schema?: JsonSchemaObjectLike): BashAnalysis {
   // The schema counts only through the placeholders it makes integers, so those and the template are the whole key.
-  const key = `${integerProperties(schema)}\u0000${template}`;
+  const key = JSON.stringify([template, integerProperties(schema)]);
   const kept = analyses.get(key);
   if (kept) {
     analyses.delete(key);
@@ -72,12 +72,10 @@ const ANALYSES_KEPT = 1_000;
 const analyses = new Map<string, BashAnalysis>();
 
 /** The names of the schema's integer properties, in the schema's order: what the analysis reads of the schema. */
-function integerProperties(schema: JsonSchemaObjectLike | undefined): string {
+function integerProperties(schema: JsonSchemaObjectLike | undefined): string[] {
   const properties = schema?.properties;
-  if (!properties) return '';
-  return Object.keys(properties)
-    .filter((name) => isIntegerProperty(properties[name]))
-    .join('\u0001');
+  if (!properties) return [];
+  return Object.keys(properties).filter((name) => isIntegerProperty(properties[name]));
 }
 
 function analyse(template: string, schema?: JsonSchemaObjectLike): BashAnalysis {
