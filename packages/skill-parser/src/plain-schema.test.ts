@@ -1,5 +1,6 @@
 import { Validator } from '@cfworker/json-schema';
 import { describe, expect, it } from 'vitest';
+import { prng } from '../test/mutate.js';
 import { plainlyValid } from './plain-schema.js';
 import { META_SCHEMA, schemaProblems } from './schema-checks.js';
 
@@ -7,18 +8,6 @@ import { META_SCHEMA, schemaProblems } from './schema-checks.js';
 // with both, and a yes from the shortcut with a no from the validator fails the test.
 const meta = new Validator(META_SCHEMA as never, '7', false);
 const metaValid = (schema: unknown) => meta.validate(schema).valid;
-
-/** A seeded PRNG, so a failure names a schema that comes back on the next run. */
-function random(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const plain = [
   { type: 'object', properties: { path: { type: 'string', description: 'the file' } }, required: ['path'] },
@@ -153,7 +142,7 @@ describe('plainlyValid: the shortcut past the meta-schema', () => {
   });
 
   it('never says yes where the meta-schema says no (20,000 generated schemas)', () => {
-    const rand = random(36);
+    const rand = prng(36);
     let yes = 0;
     let no = 0;
     for (let i = 0; i < 20_000; i++) {
