@@ -74,6 +74,9 @@ export async function startServerTasks(
   const saidHeld = new Set<number>();
   return startUnattended(rt, options, {
     agents: false,
+    everyUser: true,
+    // `serve.agents` holds for a task as for a session: one naming an agent the operator took away is held, not run.
+    agentRefusal: (agent) => operator.agentRefusal(agent),
     async tasks() {
       try {
         const active = await rt.store.tasks.listActive();
@@ -112,7 +115,7 @@ export async function startServerTasks(
         // The workspace is not made: the run is refused before any tool could work in it.
         return { cwd: rt.cwd, approval, refusal: revokedRefusal(task) };
       }
-      // `serve.agents` holds for a task as for a session: one naming an agent the operator took away is not run.
+      // Held before it is due (`agentRefusal`); a one-time task naming such an agent fails here, once.
       const refusal = task.agent !== undefined ? operator.agentRefusal(task.agent) : undefined;
       if (refusal) throw new Error(`task ${task.id}: ${refusal}`);
       const id = (await origins.serverSession(task)) ?? '';

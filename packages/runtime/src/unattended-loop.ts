@@ -1,5 +1,6 @@
 import type { Firing, SchedulerEvent, SkipReason, Trigger } from '@birdie/scheduler';
 import type { ScheduledTask } from '@birdie/store';
+import { AgentHolds, type AgentRefusal } from './agent-holds.js';
 import type { DiagnosticLike } from './diagnostics.js';
 import { didYouMean } from './did-you-mean.js';
 import { UsageError } from './errors.js';
@@ -59,6 +60,10 @@ export interface UnattendedSource {
    * (the source holds the task, and leaves it out of `tasks` once asked again).
    */
   placeOf?(task: ScheduledTask): Promise<TaskPlace | { held: string }>;
+  /** Why a task's agent may not run here although a file defines it (a server's `serve.agents`); such a task is held. */
+  agentRefusal?: AgentRefusal;
+  /** The tasks are every user's (a server's): the commands a notice names take `--user`. */
+  everyUser?: boolean;
 }
 
 /** One scheduled trigger as the loop started with it: who runs, on what, and when next (none for a `watch`). */
@@ -246,7 +251,18 @@ export async function startUnattended(
   const { onEvent } = options;
   const withAgents = source.agents;
   if (withAgents) onEvent({ type: 'skill-problems', messages: rt.registry.messages });
-  let tasks = await source.tasks();
+  // A recurring task whose agent is not there is held, not fired (see agent-holds); `raw` is what the source said.
+  const holds = new AgentHolds(
+    rt,
+    (task, why) =>
+      onEvent({ type: 'notice', name: `task ${task.id}`, message: `task ${task.id} is held: ${why}` }),
+    {
+      ...(source.agentRefusal ? { refusal: source.agentRefusal } : {}),
+      withUser: source.everyUser === true,
+    },
+  );
+  let raw = await source.tasks();
+  let tasks = holds.schedulable(raw);
   let lookAgain: () => void = () => undefined;
   const { scheduler, nameOf } = await schedulerOf(
     rt,
@@ -282,7 +298,8 @@ export async function startUnattended(
       reloading = reloading.then(async () => {
         try {
           if (why === 'agents') onEvent({ type: 'skill-problems', messages: await rt.registry.reload() });
-          tasks = await source.tasks();
+          raw = await source.tasks();
+          tasks = holds.schedulable(raw);
           const next = triggersOf(rt, tasks, withAgents);
           reportSkillsOff(rt, onEvent, why === 'agents' ? agentIds(next) : [], reportTasks());
           const { refused } = await scheduler.update(next);
@@ -307,8 +324,8 @@ export async function startUnattended(
       await watch.ready;
     }
     const poll = setInterval(async () => {
-      const fresh = await source.tasks().catch(() => tasks);
-      if (JSON.stringify(fresh) !== JSON.stringify(tasks)) reschedule('tasks');
+      const fresh = await source.tasks().catch(() => raw);
+      if (JSON.stringify(fresh) !== JSON.stringify(raw)) reschedule('tasks');
     }, options.taskPollMs ?? TASK_POLL_MS);
     closers.push(async () => clearInterval(poll));
 
