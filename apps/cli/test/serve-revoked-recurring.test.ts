@@ -1,10 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { openStore, type RunRecord } from '@birdie/store';
+import { openStore } from '@birdie/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { birdie } from './helpers/birdie-process.js';
 import { CLI_ROOT, type Sandbox, sandbox } from './helpers/env.js';
 import { makeRevokedToken, startWorker, type Worker } from './helpers/serve.js';
+import { taskRuns } from './helpers/task-runs.js';
+import { until as poll } from './helpers/until.js';
 
 // Report: a recurring task of a user whose every API token was revoked logged a new `rejected` run at every firing,
 // forever (a task every minute: 1,440 rejected runs a day in the run log and `birdie logs`). Now its first refused
@@ -17,25 +19,9 @@ let box: Sandbox;
 let worker: Worker | undefined;
 const ids = { carol: 0, erin: 0 };
 
-/** The runs of one task of `user`, oldest first. */
-async function runsOf(user: string, task: number): Promise<RunRecord[]> {
-  const store = openStore({ home: box.home });
-  try {
-    const runs = await store.runs.list({ userId: user, limit: 1000 });
-    return runs.filter((r) => r.trigger?.startsWith(`task ${task} `)).reverse();
-  } finally {
-    store.close();
-  }
-}
-
-/** Polls the run log until `done` holds (bounded: a generous wait, not a timing). */
-async function until(what: string, done: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 240; i++) {
-    if (await done()) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${what}: not within a minute\n${worker?.process.stderr()}`);
-}
+const runsOf = (user: string, task: number) => taskRuns(box.home, user, task);
+const until = (what: string, done: () => Promise<boolean>) =>
+  poll(what, done, { context: () => worker?.process.stderr() ?? '' });
 
 beforeAll(async () => {
   box = await sandbox({ BIRDIE_BUNDLED_SKILLS: BUNDLED });

@@ -1,10 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { openStore, type RunRecord } from '@birdie/store';
+import { openStore } from '@birdie/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { birdie } from './helpers/birdie-process.js';
 import { type Sandbox, sandbox } from './helpers/env.js';
 import { startWorker, type Worker } from './helpers/serve.js';
+import { taskRuns } from './helpers/task-runs.js';
+import { until as poll } from './helpers/until.js';
 
 // The sibling of start-task-agent-missing under `birdie serve`: a recurring task of a server session naming an agent
 // the operator's `serve.agents` does not allow failed at every firing ("agent … is not allowed on this server"), and
@@ -15,23 +17,9 @@ let box: Sandbox;
 let worker: Worker | undefined;
 const ids = { allowed: 0, refused: 0, missing: 0 };
 
-async function runsOf(task: number): Promise<RunRecord[]> {
-  const store = openStore({ home: box.home });
-  try {
-    const runs = await store.runs.list({ userId: 'erin', limit: 1000 });
-    return runs.filter((r) => r.trigger?.startsWith(`task ${task} `));
-  } finally {
-    store.close();
-  }
-}
-
-async function until(what: string, done: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 240; i++) {
-    if (await done()) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${what}: not within a minute\n${worker?.process.stderr()}`);
-}
+const runsOf = (task: number) => taskRuns(box.home, 'erin', task);
+const until = (what: string, done: () => Promise<boolean>) =>
+  poll(what, done, { context: () => worker?.process.stderr() ?? '' });
 
 beforeAll(async () => {
   box = await sandbox();

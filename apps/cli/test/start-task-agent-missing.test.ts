@@ -1,9 +1,11 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { openStore, type RunRecord } from '@birdie/store';
+import { openStore } from '@birdie/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BirdieProcess, birdie, startBirdie } from './helpers/birdie-process.js';
 import { type Sandbox, sandbox } from './helpers/env.js';
+import { taskRuns } from './helpers/task-runs.js';
+import { until as poll } from './helpers/until.js';
 
 // Report: a recurring task naming an agent whose file was removed ran at every firing anyway: each one made a new
 // session and logged an `error` run ("There is no agent …"), forever (a task every minute: 1,440 sessions and failed
@@ -31,22 +33,9 @@ async function store<T>(fn: (s: ReturnType<typeof openStore>) => Promise<T>): Pr
   }
 }
 
-/** The runs of one task, oldest first. */
-const runsOf = (task: number): Promise<RunRecord[]> =>
-  store(async (s) =>
-    (await s.runs.list({ userId: 'tester', limit: 1000 }))
-      .filter((r) => r.trigger?.startsWith(`task ${task} `))
-      .reverse(),
-  );
-
-/** Polls until `done` holds (bounded: a generous wait, not a timing). */
-async function until(what: string, done: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 240; i++) {
-    if (await done()) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${what}: not within a minute\n${start?.stderr()}`);
-}
+const runsOf = (task: number) => taskRuns(box.home, 'tester', task);
+const until = (what: string, done: () => Promise<boolean>) =>
+  poll(what, done, { context: () => start?.stderr() ?? '' });
 
 beforeAll(async () => {
   box = await sandbox();
