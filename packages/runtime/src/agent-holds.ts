@@ -34,7 +34,8 @@ export class AgentHolds {
     const snapshot = this.rt.registry.current();
     const held = new Set<number>();
     const kept = tasks.filter((task) => {
-      if (task.agent === undefined || task.at !== undefined) return true;
+      // No agent ('' too): the default agent, always there.
+      if (!task.agent || task.at !== undefined) return true;
       const refusal = this.options.refusal?.(task.agent);
       if (refusal === undefined && snapshot.getAgent(task.agent)) return true;
       held.add(task.id);
