@@ -138,6 +138,8 @@ async function schedulerOf(
   placeOf?: UnattendedSource['placeOf'],
   /** Asks the source for its tasks again (after a refused or held firing: the source may now leave the task out). */
   lookAgain: () => void = () => undefined,
+  /** A firing was refused because its agent's skills are off, and would be at every due time (see `startUnattended`). */
+  onSkillsOff: (id: string, name: string, outcome: TriggeredRun) => void = () => undefined,
 ) {
   const { isSchedulerError, Scheduler } = await import('@birdie/scheduler');
   const { onEvent } = options;
@@ -178,6 +180,9 @@ async function schedulerOf(
     if (outcome.result.status !== 'ok') failures++;
     onEvent({ type: 'run-end', name, firing, run: outcome, durationMs: Date.now() - started });
     if (refused) lookAgain();
+    // Not an agent's own trigger with `session: keep`: its kept session's grants may be changed elsewhere (the REPL).
+    const keep = !task && rt.registry.current().getAgent(firing.trigger.id)?.triggers?.session === 'keep';
+    if (outcome.skillsOff && task?.at === undefined && !keep) onSkillsOff(firing.trigger.id, name, outcome);
   };
   const onSchedulerEvent = (event: SchedulerEvent) => {
     if (event.type === 'skipped')
@@ -263,6 +268,12 @@ export async function startUnattended(
   );
   let raw = await source.tasks();
   let tasks = holds.schedulable(raw);
+  // A firing refused because its agent's skills are off would be refused, and logged, at every due time: what decides
+  // it (the settings, read once at start; the agent files; a task's grants) does not change while birdie start runs
+  // but for the agent files. So after its first refusal (logged) the trigger is held, said once, until they are read
+  // again (then it fires again, and is held again if still refused).
+  const skillsHeld = new Set<string>();
+  const schedulable = () => triggersOf(rt, tasks, withAgents).filter((t) => !skillsHeld.has(t.id));
   let lookAgain: () => void = () => undefined;
   const { scheduler, nameOf } = await schedulerOf(
     rt,
@@ -270,6 +281,17 @@ export async function startUnattended(
     options,
     source.placeOf,
     () => lookAgain(),
+    (id, name, outcome) => {
+      if (skillsHeld.has(id)) return;
+      skillsHeld.add(id);
+      const run = outcome.result.runId !== undefined ? ` (run ${outcome.result.runId})` : '';
+      onEvent({
+        type: 'notice',
+        name,
+        message: `${name} is held: its firing was refused${run} because its agent's skills are off for its runs (the run's error says which, and how to enable them); it is not fired again ${withAgents ? 'until its agent file changes or birdie start restarts' : 'until the server restarts'}`,
+      });
+      lookAgain();
+    },
   );
   const closers: Array<() => Promise<void>> = [];
   const closeAll = async () => {
@@ -282,7 +304,7 @@ export async function startUnattended(
     return fresh;
   };
   try {
-    const triggers = triggersOf(rt, tasks, withAgents);
+    const triggers = schedulable();
     // Said before the first run: a run already due starts with `update`.
     reportSkillsOff(rt, onEvent, agentIds(triggers), reportTasks());
     // A trigger that cannot run is left out (the scheduler said why); the others run.
@@ -297,10 +319,13 @@ export async function startUnattended(
     const reschedule = (why: 'agents' | 'tasks') => {
       reloading = reloading.then(async () => {
         try {
-          if (why === 'agents') onEvent({ type: 'skill-problems', messages: await rt.registry.reload() });
+          if (why === 'agents') {
+            onEvent({ type: 'skill-problems', messages: await rt.registry.reload() });
+            skillsHeld.clear();
+          }
           raw = await source.tasks();
           tasks = holds.schedulable(raw);
-          const next = triggersOf(rt, tasks, withAgents);
+          const next = schedulable();
           reportSkillsOff(rt, onEvent, why === 'agents' ? agentIds(next) : [], reportTasks());
           const { refused } = await scheduler.update(next);
           if (why === 'agents') onEvent({ type: 'reloaded', ids: running(next, refused).map((t) => t.id) });

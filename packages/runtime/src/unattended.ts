@@ -89,6 +89,8 @@ export interface TriggeredRun {
   refused: string[];
   /** Each call an approval rule decided: the tool, the effect, the rule and its source (`tool-rule` events). */
   rules: RuleDecisionLine[];
+  /** Refused before its model call because the agent's skills are off where it runs (see `skillsOffMessage`). */
+  skillsOff?: boolean;
 }
 
 export interface RuleDecisionLine {
@@ -255,5 +257,12 @@ export async function runTriggered(
       },
     },
   });
-  return { sessionId: session.id, ...(opts.agent ? { agent: opts.agent } : {}), result, refused, rules };
+  return {
+    sessionId: session.id,
+    ...(opts.agent ? { agent: opts.agent } : {}),
+    result,
+    refused,
+    rules,
+    ...(off && place?.refusal === undefined ? { skillsOff: true } : {}),
+  };
 }
