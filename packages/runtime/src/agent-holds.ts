@@ -29,6 +29,11 @@ export class AgentHolds {
     private readonly options: { refusal?: AgentRefusal; withUser?: boolean } = {},
   ) {}
 
+  /** The ids of the tasks the last `schedulable` call held. */
+  get held(): number[] {
+    return [...this.#said];
+  }
+
   /** `tasks` less those held now; says each task held since the last call. */
   schedulable(tasks: readonly ScheduledTask[]): ScheduledTask[] {
     const snapshot = this.rt.registry.current();

@@ -76,6 +76,8 @@ export interface ScheduledTrigger {
 export interface UnattendedLoop {
   /** The triggers scheduled at start, agents (by name) then tasks. */
   readonly scheduled: readonly ScheduledTrigger[];
+  /** The tasks held at start (`task N`, said in a notice each), left out of `scheduled`. */
+  readonly held: readonly string[];
   /** Runs active now. */
   readonly running: number;
   /** Stops watching and polling, lets active runs finish for up to `graceMs`, then cancels them. */
@@ -356,6 +358,7 @@ export async function startUnattended(
 
     return {
       scheduled,
+      held: holds.held.map((id) => `task ${id}`),
       get running() {
         return scheduler.running;
       },

@@ -40,8 +40,10 @@ describe('AgentHolds', () => {
     const said: string[] = [];
     const holds = new AgentHolds({ registry }, (t, why) => said.push(`${t.id}: ${why}`));
     const tasks = [task(1, { agent: 'helper' }), task(2, { agent: 'digest' }), task(3), task(7, { agent: '' })];
+    expect(holds.held).toEqual([]);
     expect(holds.schedulable(tasks).map((t) => t.id)).toEqual([1, 3, 7]);
     expect(holds.schedulable(tasks).map((t) => t.id)).toEqual([1, 3, 7]);
+    expect(holds.held).toEqual([2]);
     expect(said).toEqual([
       '2: it runs agent "digest", which no agent file here defines now; it runs again once one does (birdie agents list shows the agents found); or cancel it (birdie tasks cancel 2)',
     ]);
@@ -49,6 +51,7 @@ describe('AgentHolds', () => {
     await writeAgent('digest');
     await registry.reload();
     expect(holds.schedulable(tasks).map((t) => t.id)).toEqual([1, 2, 3, 7]);
+    expect(holds.held).toEqual([]);
 
     // Held again after it was lifted: said again.
     await rm(join(dir, 'digest.md'));

@@ -78,11 +78,7 @@ export async function startCommand({ io, values }: CommandContext): Promise<numb
     if (json)
       for (const [name, trigger, next] of rows)
         write(io.stdout, JSON.stringify({ type: 'scheduled', agent: name, trigger, next }));
-    else if (rows.length === 0)
-      write(
-        io.stdout,
-        'No agents with triggers (schedule, every or watch) and no scheduled tasks; waiting for some.',
-      );
+    else if (rows.length === 0) write(io.stdout, nothingScheduled(loop.held));
     else io.stdout.write(table(rows, ['AGENT', 'TRIGGER', 'NEXT RUN (UTC)']));
 
     const signal = await stopped;
@@ -97,4 +93,12 @@ export async function startCommand({ io, values }: CommandContext): Promise<numb
     await rt.close();
     await endChildProcesses();
   }
+}
+
+/** The line `birdie start` prints when it has nothing to run yet; a held task is a task, and is named. */
+function nothingScheduled(held: readonly string[]): string {
+  if (held.length === 0)
+    return 'No agents with triggers (schedule, every or watch) and no scheduled tasks; waiting for some.';
+  const names = held.length === 1 ? `${held[0]} is` : `${held.slice(0, -1).join(', ')} and ${held.at(-1)} are`;
+  return `Nothing is scheduled: ${names} held (said above); waiting for an agent with a trigger, or a task that can run.`;
 }
