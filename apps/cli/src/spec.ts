@@ -468,7 +468,9 @@ const DRAFTS: CommandDraft[] = [
     details:
       'A task `birdie serve` holds shows as `held` (in JSON: its `held` field), and why is said on stderr: its user ' +
       'had every API token revoked and the server refused its firing; it is not fired again until they have a token ' +
-      'again (`birdie tokens create --user ID`), or until it is cancelled.',
+      'again (`birdie tokens create --user ID`), or until it is cancelled. A task the runner holds for a reason of ' +
+      'its own (its agent has no file, `serve.agents` refuses it, or its skills are off) shows as `active`: only the ' +
+      'runner knows its agent files and settings, and it says why in its log.',
   },
   {
     name: 'tasks cancel',

@@ -80,6 +80,8 @@ describe('birdie serve and recurring tasks whose agent cannot run', { timeout: 2
     const missing = stderr.match(new RegExp(`task ${ids.missing} is held: [^\\n]*`, 'g'));
     expect(missing, stderr).toHaveLength(1);
     expect(missing![0]).toContain('agent "gone", which no agent file here defines');
+    expect(missing![0]).toContain('it runs once one does and the server restarts');
+    expect(refused![0]).toContain('it runs once that setting allows the agent and the server restarts, or cancel it');
     expect(stderr).not.toMatch(new RegExp(`task ${ids.allowed} is held`));
   });
 });

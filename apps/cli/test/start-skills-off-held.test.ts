@@ -11,7 +11,7 @@ import { until as poll } from './helpers/until.js';
 // with `every: 1s` was refused and logged `rejected` at every due time, each firing making a new session, while
 // nothing that decides the refusal (the settings, read once at start; the agent file) had changed: an agent every
 // minute left 1,440 rejected runs a day. So did a task naming such an agent. Now the first refusal is logged, then the
-// trigger is held (said once) until the agent file changes; then it fires again.
+// trigger is held (said once) until its agent file no longer needs a skill that is off; then it fires again.
 
 let box: Sandbox;
 let agents: string;
@@ -94,7 +94,9 @@ describe('birdie start and triggers whose agent’s skills are off', { timeout: 
       stderr.match(new RegExp(`task ${task} is held: its firing was refused[^\\n]*`, 'g')),
       stderr,
     ).toHaveLength(1);
-    expect(stderr).toContain('until its agent file changes or birdie start restarts');
+    expect(stderr).toContain(
+      'until its agent file changes so that none of them is needed, or birdie start restarts',
+    );
   });
 
   it('never holds an agent with `session: keep`: its kept session’s grants may be changed elsewhere', async () => {
@@ -113,6 +115,21 @@ describe('birdie start and triggers whose agent’s skills are off', { timeout: 
     await until('a run of keeper with the skill', async () =>
       (await agentRuns('keeper')).some((r) => r.status === 'ok'),
     );
+  });
+
+  it('keeps them held when another agent file changes: nothing that refused them did', async () => {
+    const reloads = () => (start!.stderr().match(/reloaded: /g) ?? []).length;
+    const before = reloads();
+    await agentFile('bystander', 'prompt: look\n');
+    await until('the agent files read again', async () => reloads() > before);
+    const seen = (await taskRuns(box.home, 'tester', witness)).length;
+    await until(
+      'the witness ran four more times',
+      async () => (await taskRuns(box.home, 'tester', witness)).length >= seen + 4,
+    );
+    expect(await agentRuns('ticker'), start!.stderr()).toHaveLength(1);
+    expect(await taskRuns(box.home, 'tester', task), start!.stderr()).toHaveLength(1);
+    expect(start!.stderr().match(/ticker is held/g), start!.stderr()).toHaveLength(1);
   });
 
   it('fires it again once its agent file changes', async () => {

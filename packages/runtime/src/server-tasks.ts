@@ -116,7 +116,8 @@ export async function startServerTasks(
         return { cwd: rt.cwd, approval, refusal: revokedRefusal(task) };
       }
       // Held before it is due (`agentRefusal`); a one-time task naming such an agent fails here, once.
-      const refusal = task.agent !== undefined ? operator.agentRefusal(task.agent) : undefined;
+      // No agent: the default agent, which serve.agents does not restrict ('' as none, as agent-holds reads it).
+      const refusal = task.agent ? operator.agentRefusal(task.agent) : undefined;
       if (refusal) throw new Error(`task ${task.id}: ${refusal}`);
       const id = (await origins.serverSession(task)) ?? '';
       // Made if needed; a user over the workspace quota gets a failed run, as their turns are refused.

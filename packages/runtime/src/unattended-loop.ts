@@ -6,6 +6,7 @@ import { didYouMean } from './did-you-mean.js';
 import { UsageError } from './errors.js';
 import { type Runtime, requireWritable } from './runtime.js';
 import { agentDirectories } from './skills.js';
+import { SkillsHolds } from './skills-holds.js';
 import {
   agentTrigger,
   runTriggered,
@@ -140,8 +141,8 @@ async function schedulerOf(
   placeOf?: UnattendedSource['placeOf'],
   /** Asks the source for its tasks again (after a refused or held firing: the source may now leave the task out). */
   lookAgain: () => void = () => undefined,
-  /** A firing was refused because its agent's skills are off, and would be at every due time (see `startUnattended`). */
-  onSkillsOff: (id: string, name: string, outcome: TriggeredRun) => void = () => undefined,
+  /** Triggers held after a refusal for skills that are off (see `SkillsHolds`), and what to do when one is held. */
+  skills?: { holds: SkillsHolds; held: (id: string, name: string, outcome: TriggeredRun) => void },
 ) {
   const { isSchedulerError, Scheduler } = await import('@birdie/scheduler');
   const { onEvent } = options;
@@ -153,6 +154,9 @@ async function schedulerOf(
     return task ? `task ${task.id}` : id;
   };
   const run = async (firing: Firing) => {
+    // Held since it was scheduled (it leaves the schedule once the source is asked again): not fired, nor logged.
+    if (skills?.holds.has(firing.trigger.id)) return;
+    const reading = skills?.holds.reading ?? 0;
     const task = taskOf(firing.trigger.id);
     const agent = task ? task.agent : firing.trigger.id;
     const name = nameOf(firing.trigger.id);
@@ -184,7 +188,8 @@ async function schedulerOf(
     if (refused) lookAgain();
     // Not an agent's own trigger with `session: keep`: its kept session's grants may be changed elsewhere (the REPL).
     const keep = !task && rt.registry.current().getAgent(firing.trigger.id)?.triggers?.session === 'keep';
-    if (outcome.skillsOff && task?.at === undefined && !keep) onSkillsOff(firing.trigger.id, name, outcome);
+    if (outcome.skillsOff && task?.at === undefined && !keep && skills?.holds.hold(firing.trigger.id, reading))
+      skills.held(firing.trigger.id, name, outcome);
   };
   const onSchedulerEvent = (event: SchedulerEvent) => {
     if (event.type === 'skipped')
@@ -266,35 +271,39 @@ export async function startUnattended(
     {
       ...(source.agentRefusal ? { refusal: source.agentRefusal } : {}),
       withUser: source.everyUser === true,
+      watched: withAgents,
     },
   );
   let raw = await source.tasks();
   let tasks = holds.schedulable(raw);
-  // A firing refused because its agent's skills are off would be refused, and logged, at every due time: what decides
-  // it (the settings, read once at start; the agent files; a task's grants) does not change while birdie start runs
-  // but for the agent files. So after its first refusal (logged) the trigger is held, said once, until they are read
-  // again (then it fires again, and is held again if still refused).
-  const skillsHeld = new Set<string>();
+  const heldAtStart = holds.held.map((id) => `task ${id}`);
+  // A trigger whose firing was refused because its agent's skills are off (see skills-holds).
+  const skillsHeld = new SkillsHolds();
   const schedulable = () => triggersOf(rt, tasks, withAgents).filter((t) => !skillsHeld.has(t.id));
   let lookAgain: () => void = () => undefined;
-  const { scheduler, nameOf } = await schedulerOf(
-    rt,
-    () => tasks,
-    options,
-    source.placeOf,
-    () => lookAgain(),
-    (id, name, outcome) => {
-      if (skillsHeld.has(id)) return;
-      skillsHeld.add(id);
+  const { scheduler, nameOf } = await schedulerOf(rt, () => tasks, options, source.placeOf, () => lookAgain(), {
+    holds: skillsHeld,
+    held: (_id, name, outcome) => {
       const run = outcome.result.runId !== undefined ? ` (run ${outcome.result.runId})` : '';
       onEvent({
         type: 'notice',
         name,
-        message: `${name} is held: its firing was refused${run} because its agent's skills are off for its runs (the run's error says which, and how to enable them); it is not fired again ${withAgents ? 'until its agent file changes or birdie start restarts' : 'until the server restarts'}`,
+        message: `${name} is held: its firing was refused${run} because its agent's skills are off for its runs (the run's error says which, and how to enable them); it is not fired again ${withAgents ? 'until its agent file changes so that none of them is needed, or birdie start restarts' : 'until the server restarts'}`,
       });
       lookAgain();
     },
-  );
+  });
+  /** Of the held triggers, those the agent files and settings read now still refuse (the check before a first run). */
+  const stillRefused = (held: readonly string[]): Set<string> => {
+    const agents = held.filter((id) => !id.startsWith(TASK_PREFIX));
+    const heldTasks = tasks.filter((t) => held.includes(`${TASK_PREFIX}${t.id}`));
+    const off = new Set(
+      unattendedNotices(rt, agents, heldTasks)
+        .filter((n) => n.skills.length > 0)
+        .map((n) => n.name),
+    );
+    return new Set(held.filter((id) => off.has(nameOf(id))));
+  };
   const closers: Array<() => Promise<void>> = [];
   const closeAll = async () => {
     for (const close of closers.splice(0)) await close();
@@ -323,7 +332,7 @@ export async function startUnattended(
         try {
           if (why === 'agents') {
             onEvent({ type: 'skill-problems', messages: await rt.registry.reload() });
-            skillsHeld.clear();
+            skillsHeld.reread(stillRefused);
           }
           raw = await source.tasks();
           tasks = holds.schedulable(raw);
@@ -358,7 +367,7 @@ export async function startUnattended(
 
     return {
       scheduled,
-      held: holds.held.map((id) => `task ${id}`),
+      held: heldAtStart,
       get running() {
         return scheduler.running;
       },

@@ -38,14 +38,14 @@ afterEach(async () => {
 describe('AgentHolds', () => {
   it('holds a recurring task whose agent no file defines, says it once, and lifts it once the agent is there', async () => {
     const said: string[] = [];
-    const holds = new AgentHolds({ registry }, (t, why) => said.push(`${t.id}: ${why}`));
+    const holds = new AgentHolds({ registry }, (t, why) => said.push(`${t.id}: ${why}`), { watched: true });
     const tasks = [task(1, { agent: 'helper' }), task(2, { agent: 'digest' }), task(3), task(7, { agent: '' })];
     expect(holds.held).toEqual([]);
     expect(holds.schedulable(tasks).map((t) => t.id)).toEqual([1, 3, 7]);
     expect(holds.schedulable(tasks).map((t) => t.id)).toEqual([1, 3, 7]);
     expect(holds.held).toEqual([2]);
     expect(said).toEqual([
-      '2: it runs agent "digest", which no agent file here defines now; it runs again once one does (birdie agents list shows the agents found); or cancel it (birdie tasks cancel 2)',
+      '2: it runs agent "digest", which no agent file here defines now; it runs again once one does (birdie agents list shows the agents found), or cancel it (birdie tasks cancel 2)',
     ]);
 
     await writeAgent('digest');
@@ -58,6 +58,15 @@ describe('AgentHolds', () => {
     await registry.reload();
     expect(holds.schedulable(tasks).map((t) => t.id)).toEqual([1, 3, 7]);
     expect(said).toHaveLength(2);
+  });
+
+  it('says that a server (agent files read at start) runs the task once one defines the agent and it restarts', () => {
+    const said: string[] = [];
+    const holds = new AgentHolds({ registry }, (_t, why) => said.push(why), { withUser: true });
+    holds.schedulable([task(8, { agent: 'digest' })]);
+    expect(said).toEqual([
+      'it runs agent "digest", which no agent file here defines now; it runs once one does and the server restarts (it reads the agent files at start), or cancel it (birdie tasks cancel 8 --user ann)',
+    ]);
   });
 
   it('never holds a one-time task: its one firing fails and ends it', () => {
@@ -76,7 +85,7 @@ describe('AgentHolds', () => {
       holds.schedulable([task(5, { agent: 'helper' }), task(6, { agent: 'other' })]).map((t) => t.id),
     ).toEqual([5]);
     expect(said).toEqual([
-      'agent "other" is not allowed here; or cancel it (birdie tasks cancel 6 --user ann)',
+      'agent "other" is not allowed here; it runs once that setting allows the agent and the server restarts, or cancel it (birdie tasks cancel 6 --user ann)',
     ]);
   });
 });
