@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBirdie } from './helpers/birdie-process.js';
 import { CLI_ROOT, type Sandbox, sandbox } from './helpers/env.js';
 import { makeToken, type StreamEvent, startWorker, streamEvents, type Worker } from './helpers/serve.js';
+import { until } from './helpers/until.js';
 
 // Review of the server's tasks: a task scheduled through `birdie serve` was known as the server's only through the run
 // that scheduled it. Deleting the session deleted that run, and with it the task's origin: the server stopped running
@@ -98,7 +99,11 @@ describe('a task scheduled through birdie serve stays the server’s after its s
       if (status === 'active') await new Promise((resolve) => setTimeout(resolve, 500));
     }
     expect(status, worker!.process.stderr()).toBe('done');
-    expect(worker!.process.stderr()).toMatch(new RegExp(`birdie serve: end task ${id} ok run \\d+`));
+    // The task is finished in the store before the run's end is logged: the line may follow the status by a moment.
+    const ended = new RegExp(`birdie serve: end task ${id} ok run \\d+`);
+    await until('the run’s end logged', () => ended.test(worker!.process.stderr()), {
+      context: () => worker!.process.stderr(),
+    });
   });
 
   it('birdie start --user alice still leaves it to the server', async () => {
