@@ -1,6 +1,14 @@
 import { crc32, deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { crc32Fallback, DEFLATE_MIN_BYTES, DICT_V1, pack, unpack, windowFor } from './compress.js';
+import {
+  crc32Fallback,
+  DEFLATE_MIN_BYTES,
+  DICT_V1,
+  outputChunkFor,
+  pack,
+  unpack,
+  windowFor,
+} from './compress.js';
 import { DamageError } from './damage.js';
 
 describe('packed records', () => {
@@ -64,6 +72,20 @@ describe('packed records', () => {
     ]);
     old.writeUInt32BE(crc32(data), 1);
     expect(unpack(old)).toEqual(data);
+  });
+
+  it('inflates into a buffer sized for the record, and reads records that inflate far past that size', () => {
+    expect(outputChunkFor(70)).toBe(1024);
+    expect(outputChunkFor(300)).toBe(2400);
+    expect(outputChunkFor(1_000_000)).toBe(16 * 1024);
+    // Runs of one byte deflate about 1000×: each of these inflates into many output buffers, not the first one.
+    for (const size of [DEFLATE_MIN_BYTES, 20_000, 3_000_000]) {
+      const data = Buffer.alloc(size, 'a');
+      const packed = pack(data);
+      expect(packed[0]).toBe(0xa5);
+      expect(packed.length * 8).toBeLessThan(size);
+      expect(unpack(packed)).toEqual(data);
+    }
   });
 
   it('reads the formats written before checksums', () => {
