@@ -440,7 +440,9 @@ const DRAFTS: CommandDraft[] = [
     usage: 'birdie start [--agents-dir PATH]… [--json] [--grace SECONDS] | --once AGENT',
     options: {
       ...runtime,
-      ...json('log one JSON object per line on stderr'),
+      ...json(
+        'print what was found as JSON records on stdout (`scheduled`, `held`), and log one JSON object per line on stderr',
+      ),
       grace: value(
         'SECONDS',
         'on SIGTERM/SIGINT, how long active runs may finish before they are cancelled (default 30)',

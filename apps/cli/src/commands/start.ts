@@ -75,9 +75,12 @@ export async function startCommand({ io, values }: CommandContext): Promise<numb
       describeTrigger(s.trigger),
       s.next?.toISOString() ?? (s.trigger.watch?.length ? 'on change' : '-'),
     ]);
-    if (json)
+    if (json) {
       for (const [name, trigger, next] of rows)
         write(io.stdout, JSON.stringify({ type: 'scheduled', agent: name, trigger, next }));
+      // A held task is said in a notice on stderr; its record here keeps stdout a full list of what start found.
+      for (const name of loop.held) write(io.stdout, JSON.stringify({ type: 'held', agent: name }));
+    }
     else if (rows.length === 0) write(io.stdout, nothingScheduled(loop.held));
     else io.stdout.write(table(rows, ['AGENT', 'TRIGGER', 'NEXT RUN (UTC)']));
 
