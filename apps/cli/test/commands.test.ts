@@ -172,6 +172,18 @@ describe('birdie skills', () => {
     expect((await cli(['skills', 'new', 'git-helper'])).code).toBe(2);
     expect((await cli(['skills', 'new', 'Bad Name'])).stderr).toContain('lowercase words joined by hyphens');
   });
+
+  it('new says a name over 64 characters is too long, not that it is not lowercase', async () => {
+    const long = await cli(['skills', 'new', 'a'.repeat(65)]);
+    expect(long.code).toBe(2);
+    expect(long.stderr).toContain('skill names are at most 64 characters (the Agent Skills rule); this one has 65');
+    expect(long.stderr).not.toContain('lowercase');
+    expect(await cli(['agents', 'new', `${'b'.repeat(60)}-${'c'.repeat(10)}`])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('agent names are at most 64 characters (the Agent Skills rule); this one has 71'),
+    });
+    expect((await cli(['skills', 'new', 'a'.repeat(64)])).code).toBe(0);
+  });
 });
 
 describe('birdie tool', () => {

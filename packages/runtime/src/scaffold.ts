@@ -10,12 +10,17 @@ import { agentDirectories, openTrustedRegistry, skillDirectories } from './skill
 // New skills and agents from a template that passes `birdie skills check` / `birdie agents check` as it is.
 
 const NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const MAX_NAME = 64;
 
 /** A usage error unless `name` is lowercase words joined by hyphens, at most 64 characters (the Agent Skills rule). */
 export function checkNewName(kind: 'skill' | 'agent', name: string, example: string): void {
-  if (!NAME.test(name) || name.length > 64)
+  if (!NAME.test(name))
     throw new UsageError(
       `${kind} names are lowercase words joined by hyphens (e.g. "${example}"), got "${name}"`,
+    );
+  if (name.length > MAX_NAME)
+    throw new UsageError(
+      `${kind} names are at most ${MAX_NAME} characters (the Agent Skills rule); this one has ${name.length}: "${name}"`,
     );
 }
 
