@@ -19,6 +19,20 @@ afterEach(async () => {
 const cli = (argv: string[]) => runCli(argv, { env: box.env, cwd: box.cwd });
 
 describe('birdie config', () => {
+  it('a subcommand given no setting name says which argument is missing and how the command is used', async () => {
+    for (const [sub, usage] of [
+      ['get', 'birdie config get KEY'],
+      ['set', 'birdie config set KEY VALUE'],
+      ['unset', 'birdie config unset KEY'],
+      ['add', 'birdie config add KEY VALUE'],
+      ['remove', 'birdie config remove KEY VALUE'],
+    ] as const) {
+      const result = await cli(['config', sub]);
+      expect(result.code, sub).toBe(2);
+      expect(result.stderr.trim(), sub).toBe(`birdie: missing setting. Usage: ${usage} (settings: birdie config list)`);
+    }
+  });
+
   it('sets, gets, lists with sources and unsets settings, keeping the provider section; refuses bad values unwritten', async () => {
     const file = join(box.home, 'config.json');
     await writeFile(file, `${JSON.stringify({ provider: { vendor: 'scripted', script: 'x.json' } })}\n`);

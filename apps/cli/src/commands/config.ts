@@ -32,6 +32,15 @@ function shown(value: unknown): string {
   return String(value);
 }
 
+/** The subcommands that name a setting, and their arguments (a missing name would read as the unknown setting ""). */
+const NEEDS_KEY: Record<string, string> = {
+  get: 'KEY',
+  set: 'KEY VALUE',
+  unset: 'KEY',
+  add: 'KEY VALUE',
+  remove: 'KEY VALUE',
+};
+
 /**
  * `birdie config list|get|set|unset|add|remove`: the user's defaults (settings section of the config file).
  * `skills`: the loaded skills to check `skills.enable|disable` names against (the REPL's own); by default the command
@@ -44,6 +53,10 @@ export async function configCommand({
   skills,
 }: CommandContext & { skills?: () => RegistrySnapshot }): Promise<number> {
   const [sub = 'list', key, raw] = positionals;
+  if (key === undefined && Object.hasOwn(NEEDS_KEY, sub))
+    throw new UsageError(
+      `missing setting. Usage: birdie config ${sub} ${NEEDS_KEY[sub]} (settings: birdie config list)`,
+    );
   if (sub === 'list' || sub === 'get') {
     // Shown even when the file holds a value a start refuses (marked, and said on stderr: exit 2), so that it can be
     // repaired with set/unset.
