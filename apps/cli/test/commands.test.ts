@@ -157,6 +157,30 @@ describe('birdie skills', () => {
     });
   });
 
+  it('list with settings it cannot read says so and exits 2, instead of a DEFAULT column that ignores them', async () => {
+    expect((await cli(['config', 'add', 'skills.enable', 'echoer'])).code).toBe(0);
+    const file = join(box.home, 'config.json');
+    const good = await readFile(file, 'utf8');
+    for (const broken of [
+      good.replace('"echoer"', '"echoer",'),
+      good.replace('{', '{"approval": "maybe",'),
+    ]) {
+      await writeFile(file, broken);
+      const result = await cli(['skills', 'list', ...withSkills]);
+      expect(result.code, broken).toBe(2);
+      expect(result.stderr, broken).toContain(file);
+      expect(result.stderr, broken).toMatch(
+        /DEFAULT shows each skill's own default, not your settings: the config file cannot be used: /,
+      );
+      const rows = result.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split(/\s{2,}/));
+      expect(rows.find((r) => r[0] === 'echoer')?.[3]).toBe('no');
+      expect((await cli(['skills', 'list', '--json', ...withSkills])).code).toBe(2);
+    }
+  });
+
   it('new scaffolds a valid skill in the user folder whose tool runs', async () => {
     const created = await cli(['skills', 'new', 'git-helper']);
     expect(created.code).toBe(0);
@@ -176,11 +200,15 @@ describe('birdie skills', () => {
   it('new says a name over 64 characters is too long, not that it is not lowercase', async () => {
     const long = await cli(['skills', 'new', 'a'.repeat(65)]);
     expect(long.code).toBe(2);
-    expect(long.stderr).toContain('skill names are at most 64 characters (the Agent Skills rule); this one has 65');
+    expect(long.stderr).toContain(
+      'skill names are at most 64 characters (the Agent Skills rule); this one has 65',
+    );
     expect(long.stderr).not.toContain('lowercase');
     expect(await cli(['agents', 'new', `${'b'.repeat(60)}-${'c'.repeat(10)}`])).toMatchObject({
       code: 2,
-      stderr: expect.stringContaining('agent names are at most 64 characters (the Agent Skills rule); this one has 71'),
+      stderr: expect.stringContaining(
+        'agent names are at most 64 characters (the Agent Skills rule); this one has 71',
+      ),
     });
     expect((await cli(['skills', 'new', 'a'.repeat(64)])).code).toBe(0);
   });

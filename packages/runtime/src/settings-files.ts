@@ -28,11 +28,23 @@ export async function readConfigFiles(
  * the files leaves the defaults (the command that needs the provider reports it).
  */
 export async function readSettings(io: RuntimeIo, explicit: string | undefined): Promise<Settings> {
+  return (await readSettingsOrProblem(io, explicit)).settings;
+}
+
+/**
+ * The settings, or the defaults and why the files could not be used (`problem`, the error's message: a file that is
+ * not JSON or not readable, a value no setting takes), for a command that shows what the settings decide and must say
+ * when it could not read them.
+ */
+export async function readSettingsOrProblem(
+  io: RuntimeIo,
+  explicit: string | undefined,
+): Promise<{ settings: Settings; problem?: string }> {
   const { mergeSettings } = await import('./settings-schema.js');
   try {
-    return mergeSettings((await readConfigFiles(io, explicit)).files).settings;
-  } catch {
+    return { settings: mergeSettings((await readConfigFiles(io, explicit)).files).settings };
+  } catch (error) {
     const { defaultSettings } = await import('./settings.js');
-    return defaultSettings();
+    return { settings: defaultSettings(), problem: (error as Error).message };
   }
 }
