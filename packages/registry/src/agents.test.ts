@@ -40,6 +40,21 @@ describe('agents folders', () => {
     expect(registry.agentDirectories.map((d) => d.layer)).toEqual(['bundled', 'user', 'explicit']);
   });
 
+  it('inside one folder, keeps the agent whose file is named after it over a copy that sorts first', async (t) => {
+    const root = await tempDir(t);
+    const kept = await writeAgent(root, { name: 'reviewer', body: 'Edited.' });
+    const copy = await writeAgent(root, { name: 'reviewer', body: 'Backup.' }, 'reviewer-backup.md');
+    const registry = await loadRegistry({ dirs: [], agentDirs: [root] });
+    expect(registry.current().getAgent('reviewer')?.file).toBe(kept);
+    expect(
+      registry.messages
+        .filter((m) => m.ruleId === 'duplicate-agent-name')
+        .map((m) => `${m.ruleId} ${m.file} ${m.reason}`),
+    ).toEqual([
+      `duplicate-agent-name ${copy} Agent \`reviewer\` is ignored: ${kept} in the same folder defines it too, and its file is named after it`,
+    ]);
+  });
+
   it("passes the parser's messages through and keeps the good agents of a folder with a bad one", async (t) => {
     const root = await tempDir(t);
     await writeAgent(root, { name: 'good' });

@@ -1,3 +1,4 @@
+import { basename, dirname, extname } from 'node:path';
 import type { AgentDefinition, Skill } from '@birdie/skill-parser';
 import type { VFileMessage } from 'vfile-message';
 import { compareText, type RegistryRuleId, RULES, registryMessage } from './diagnostics.js';
@@ -43,6 +44,8 @@ interface Wording {
   overridden: RegistryRuleId;
   duplicate: RegistryRuleId;
   caseCollision: RegistryRuleId;
+  /** The name its place on disk gives a file (a skill's folder, an agent file's name without `.md`). */
+  placeName(file: string): string;
 }
 
 const SKILLS: Wording = {
@@ -51,6 +54,7 @@ const SKILLS: Wording = {
   overridden: RULES.skillOverridden,
   duplicate: RULES.duplicateSkillName,
   caseCollision: RULES.skillNameCaseCollision,
+  placeName: (file) => basename(dirname(file)),
 };
 
 const AGENTS: Wording = {
@@ -59,11 +63,13 @@ const AGENTS: Wording = {
   overridden: RULES.agentOverridden,
   duplicate: RULES.duplicateAgentName,
   caseCollision: RULES.agentNameCaseCollision,
+  placeName: (file) => basename(file, extname(file)),
 };
 
 /**
  * One item per name, names compared case-insensitively. Across folders the later folder wins (a warning naming both
- * files); inside one folder the first file by path wins and the others are refused with a warning.
+ * files); inside one folder the file whose place is named after it wins (`notes/SKILL.md` over a copy left in
+ * `notes-old/`, which sorts first), then the first by path, and the others are refused with a warning.
  */
 function resolveNames<T extends Named>(
   scanned: ReadonlyArray<{ directory: SkillDirectory; items: readonly T[] }>,
@@ -90,19 +96,29 @@ function resolveNames<T extends Named>(
       const old = previous.item;
       const caseOnly = old.name !== item.name;
       if (previous.directory === directory) {
+        // The copy in a place named after it wins, wherever another copy sorts (`notes-old/` before `notes/`).
+        const named = (it: T) => words.placeName(it.file) === it.name;
+        const swap = named(item) && !named(old);
+        const [kept, ignored] = swap ? [item, old] : [old, item];
+        const why = swap
+          ? `, and ${words.noun === 'Skill' ? 'its folder' : 'its file'} is named after it`
+          : '';
         messages.push(
           registryMessage(
             caseOnly
-              ? `${noun} \`${item.name}\` is ignored: its name differs only by case from \`${old.name}\` in ${old.file}`
-              : `${noun} \`${item.name}\` is ignored: ${old.file} in the same folder already defines it`,
+              ? `${noun} \`${ignored.name}\` is ignored: its name differs only by case from \`${kept.name}\` in ${kept.file}${why}`
+              : swap
+                ? `${noun} \`${ignored.name}\` is ignored: ${kept.file} in the same folder defines it too${why}`
+                : `${noun} \`${ignored.name}\` is ignored: ${kept.file} in the same folder already defines it`,
             {
-              file: item.file,
+              file: ignored.file,
               line: 1,
               ruleId: caseOnly ? words.caseCollision : words.duplicate,
               severity: 'warning',
             },
           ),
         );
+        if (swap) byName.set(key, current);
         continue;
       }
       messages.push(

@@ -74,6 +74,40 @@ describe('layering', () => {
     ]);
   });
 
+  it('inside one folder, keeps the skill whose folder is named after it, wherever the other copy sorts', () => {
+    const snapshot = buildSnapshot({
+      version: 1,
+      scanned: [
+        {
+          directory: user,
+          skills: [makeSkill('notes', { dir: '/u/notes' }), makeSkill('notes', { dir: '/u/notes-old' })],
+        },
+      ],
+    });
+    expect(snapshot.skills.map((s) => s.file)).toEqual(['/u/notes/SKILL.md']);
+    expect(summary(snapshot.messages)).toEqual([
+      {
+        ruleId: 'duplicate-skill-name',
+        fatal: false,
+        file: '/u/notes-old/SKILL.md',
+        line: 1,
+        reason:
+          'Skill `notes` is ignored: /u/notes/SKILL.md in the same folder defines it too, and its folder is named after it',
+      },
+    ]);
+    // Neither folder named after it: the first by path, as before.
+    const neither = buildSnapshot({
+      version: 1,
+      scanned: [
+        {
+          directory: user,
+          skills: [makeSkill('notes', { dir: '/u/b' }), makeSkill('notes', { dir: '/u/a' })],
+        },
+      ],
+    });
+    expect(neither.skills.map((s) => s.file)).toEqual(['/u/a/SKILL.md']);
+  });
+
   it('treats names that differ only by case as one skill, with a warning', () => {
     const same = buildSnapshot({
       version: 1,

@@ -76,6 +76,10 @@ export async function checkSkillFiles(
   ];
   const messages: DiagnosticLike[] = [];
   const checked: Skill[] = [];
+  const sameName: ReadonlySet<string> = new Set([
+    REGISTRY_RULES.duplicateSkillName,
+    REGISTRY_RULES.skillNameCaseCollision,
+  ]);
   let loaded = 0;
   for (const target of targets) {
     const info = await stat(target).catch(() => undefined);
@@ -90,9 +94,15 @@ export async function checkSkillFiles(
           skills: r.skill ? [r.skill] : [],
         }))
       : await parser.discoverSkills(target, { strict });
-    loaded += result.skills.length;
-    checked.push(...result.skills);
+    // Two skills of one name in this folder: loading it keeps one and refuses the other, with a warning said here too.
+    const folder = skillFile
+      ? undefined
+      : snapshotFromSkills(result.skills, { directory: { path: target, layer: 'explicit' } });
+    const kept = folder ? folder.skills : result.skills;
+    loaded += kept.length;
+    checked.push(...kept);
     messages.push(...result.messages, ...(await problems(result.skills)));
+    if (folder) messages.push(...folder.messages.filter((m) => sameName.has(m.ruleId ?? '')));
     // A folder with no skill file of its own: it, or its sub-folders, may be meant as skills that never load.
     if (!skillFile) {
       const { skillFolderProblems, skillsFolderProblems } = await import('./unloadable-skills.js');
