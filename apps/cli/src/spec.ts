@@ -222,6 +222,9 @@ const DRAFTS: CommandDraft[] = [
       ),
     },
     positionals: [1, 1],
+    details:
+      'A built-in tool (a skill entrypoint `builtin:…`, such as `list_tasks` or `remember`) is not run: only the agent ' +
+      'runs those, during a turn (`birdie tasks list` shows your scheduled tasks).',
     examples: [
       'birdie tool read_file --args \'{"path":"README.md"}\'',
       'birdie tool todo_show_plan --session-id 2026-11-21_1',

@@ -68,6 +68,8 @@ export async function prepareToolCall(
     throw unknownTool(snapshot, name, [...declaredToolNames(snapshot), ...search.listed]);
   }
   const entry = entryOf(lookup, snapshot, name);
+  const builtin = /^builtin:(.+)$/.exec(entry.tool.entrypoint.trim())?.[1];
+  if (builtin !== undefined) throw new UsageError(builtinRefusal(name, builtin));
   const { createSkillTool, TOOL_LIMITS } = await import('@birdie/graph/tools');
   // --timeout wins over the tool's own `timeout`, which wins over the default.
   const declared = seconds === undefined ? entry.tool : { ...entry.tool, timeout: seconds };
@@ -88,6 +90,20 @@ export async function prepareToolCall(
       invocation.run({ cwd, signal, env: { ...session?.env, ...settingsToolEnv(settings, io.env) } }),
     close: async () => session?.close(),
   };
+}
+
+/** The task tools' targets: `birdie tasks` shows and cancels what they would. */
+const TASK_BUILTINS: ReadonlySet<string> = new Set(['list_tasks', 'cancel_task', 'schedule_task']);
+
+/**
+ * Why a `builtin:` tool is not run here: the agent runs it in-process with the user's store (its entrypoint only
+ * fails outside a turn, session or not), and where to go instead.
+ */
+function builtinRefusal(name: string, target: string): string {
+  const instead = TASK_BUILTINS.has(target)
+    ? 'Your scheduled tasks: birdie tasks list (birdie tasks cancel ID cancels one).'
+    : 'Ask for it in a conversation instead (birdie run "…").';
+  return `${name} is a built-in tool (builtin:${target}): only the agent runs it, during a turn, so \`birdie tool\` cannot run it, with or without --session-id. ${instead}`;
 }
 
 /**
