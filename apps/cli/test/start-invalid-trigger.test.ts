@@ -67,7 +67,7 @@ describe('birdie start with a scheduled task that cannot run', { timeout: 90_000
     await agent('other', 'every: 1h\nprompt: Other.');
     await p.waitFor('stderr', /"event":"reloaded"/);
     const errors = () =>
-      jsonLines(p.stderr()).filter((l) => l.event === 'error' && l.agent === `task-${bad}`);
+      jsonLines(p.stderr()).filter((l) => l.event === 'error' && l.agent === `task ${bad}`);
     expect(errors()).toHaveLength(1);
     expect(errors()[0]!.error).toMatch(/task \d+ is not scheduled: not a cron schedule: every morning/);
     expect(errors()[0]!.error).toContain(`birdie tasks cancel ${bad}`);
@@ -86,6 +86,12 @@ describe('birdie start with a scheduled task that cannot run', { timeout: 90_000
     expect(done.code).toBe(0);
     expect(done.stderr).not.toMatch(/unexpected error/);
     expect(errors()).toHaveLength(1);
+    // Every event names a task as the others do (`task 3`), never by the scheduler's id (`task-3`).
+    const reloads = jsonLines(done.stderr).filter((l) => l.event === 'reloaded');
+    expect([...((reloads.at(-1)?.agents as string[]) ?? [])].sort()).toEqual(
+      ['other', `task ${bad}`, 'third', 'ticker'].sort(),
+    );
+    expect(done.stderr).not.toMatch(/"task-\d+"/);
   });
 
   // A sibling: where each task was scheduled is looked up (the server runs those scheduled through it). One task whose
@@ -127,7 +133,7 @@ describe('birdie start with a scheduled task that cannot run', { timeout: 90_000
     p.kill('SIGTERM');
     const done = await p.exited;
     expect(done.code).toBe(0);
-    const said = jsonLines(done.stderr).filter((l) => l.event === 'error' && l.agent === `task-${odd}`);
+    const said = jsonLines(done.stderr).filter((l) => l.event === 'error' && l.agent === `task ${odd}`);
     expect(said).toHaveLength(1);
     expect(said[0]!.error).toMatch(new RegExp(`task ${odd} is not run: .*belongs to user bob`));
   });

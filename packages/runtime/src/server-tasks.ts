@@ -44,6 +44,7 @@ async function originsOf(
       onEvent({
         type: 'error',
         id: `${TASK_PREFIX}${task.id}`,
+        name: `task ${task.id}`,
         error: `task ${task.id} is not run: the run that scheduled it (${task.createdByRun}) could not be read: ${errorText(error)}`,
       });
     }

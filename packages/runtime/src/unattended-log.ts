@@ -63,19 +63,19 @@ export function unattendedRecord(event: LoggedUnattendedEvent): Record<string, u
     case 'skipped':
       return {
         event: 'skipped',
-        agent: event.id,
+        agent: event.name,
         trigger: event.label,
         due: event.dueAt.toISOString(),
         reason: event.reason,
       };
     case 'queued':
-      return { event: 'queued', agent: event.id, trigger: event.label };
+      return { event: 'queued', agent: event.name, trigger: event.label };
     case 'error':
       return event.id === undefined
         ? { event: 'error', error: event.error }
-        : { event: 'error', agent: event.id, error: event.error };
+        : { event: 'error', agent: event.name ?? event.id, error: event.error };
     case 'reloaded':
-      return { event: 'reloaded', agents: event.ids };
+      return { event: 'reloaded', agents: event.names };
     case 'skills-off':
       return { event: 'skills-off', agent: event.name, skills: event.skills, message: event.message };
     case 'notice':

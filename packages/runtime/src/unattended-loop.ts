@@ -37,12 +37,13 @@ export type UnattendedEvent =
   | { type: 'notice'; name: string; message: string }
   | { type: 'run-start'; name: string; firing: Firing; sessionId: string }
   | { type: 'run-end'; name: string; firing: Firing; run: TriggeredRun; durationMs: number }
-  | { type: 'skipped'; id: string; label: string; dueAt: Date; reason: SkipReason }
-  | { type: 'queued'; id: string; label: string }
-  /** A trigger's run failed outside the turn (`id`), or a reload failed (no `id`). */
-  | { type: 'error'; id?: string; error: string }
-  /** The agent files changed and were read again: the trigger ids now scheduled. */
-  | { type: 'reloaded'; ids: string[] };
+  // `id` is the scheduler's id of a trigger (`task-3` for a task), `name` how the other events name it (`task 3`).
+  | { type: 'skipped'; id: string; name: string; label: string; dueAt: Date; reason: SkipReason }
+  | { type: 'queued'; id: string; name: string; label: string }
+  /** A trigger's run failed outside the turn (`id`, `name`), or a reload failed (neither). */
+  | { type: 'error'; id?: string; name?: string; error: string }
+  /** The agent files changed and were read again: the triggers now scheduled (ids, and names as above). */
+  | { type: 'reloaded'; ids: string[]; names: string[] };
 
 export interface UnattendedOptions {
   onEvent(event: UnattendedEvent): void;
@@ -188,7 +189,12 @@ async function schedulerOf(
     if (refused) lookAgain();
     // Not an agent's own trigger with `session: keep`: its kept session's grants may be changed elsewhere (the REPL).
     const keep = !task && rt.registry.current().getAgent(firing.trigger.id)?.triggers?.session === 'keep';
-    if (outcome.skillsOff && task?.at === undefined && !keep && skills?.holds.hold(firing.trigger.id, reading))
+    if (
+      outcome.skillsOff &&
+      task?.at === undefined &&
+      !keep &&
+      skills?.holds.hold(firing.trigger.id, reading)
+    )
       skills.held(firing.trigger.id, name, outcome);
   };
   const onSchedulerEvent = (event: SchedulerEvent) => {
@@ -196,21 +202,29 @@ async function schedulerOf(
       onEvent({
         type: 'skipped',
         id: event.trigger.id,
+        name: nameOf(event.trigger.id),
         label: event.label,
         dueAt: event.dueAt,
         reason: event.reason,
       });
-    else if (event.type === 'queued') onEvent({ type: 'queued', id: event.trigger.id, label: event.label });
+    else if (event.type === 'queued')
+      onEvent({ type: 'queued', id: event.trigger.id, name: nameOf(event.trigger.id), label: event.label });
     else if (event.type === 'error')
       onEvent({
         type: 'error',
         id: event.trigger.id,
+        name: nameOf(event.trigger.id),
         error: isSchedulerError(event.error, 'invalid-trigger')
           ? notScheduled(nameOf(event.trigger.id), event.error.message, taskOf(event.trigger.id))
           : errorText(event.error),
       });
     else if (event.type === 'run-end' && event.error)
-      onEvent({ type: 'error', id: event.firing.trigger.id, error: errorText(event.error) });
+      onEvent({
+        type: 'error',
+        id: event.firing.trigger.id,
+        name: nameOf(event.firing.trigger.id),
+        error: errorText(event.error),
+      });
   };
   const scheduler = new Scheduler({ store: rt.store, run, onEvent: onSchedulerEvent });
   return { scheduler, nameOf, failures: () => failures };
@@ -281,18 +295,25 @@ export async function startUnattended(
   const skillsHeld = new SkillsHolds();
   const schedulable = () => triggersOf(rt, tasks, withAgents).filter((t) => !skillsHeld.has(t.id));
   let lookAgain: () => void = () => undefined;
-  const { scheduler, nameOf } = await schedulerOf(rt, () => tasks, options, source.placeOf, () => lookAgain(), {
-    holds: skillsHeld,
-    held: (_id, name, outcome) => {
-      const run = outcome.result.runId !== undefined ? ` (run ${outcome.result.runId})` : '';
-      onEvent({
-        type: 'notice',
-        name,
-        message: `${name} is held: its firing was refused${run} because its agent's skills are off for its runs (the run's error says which, and how to enable them); it is not fired again ${withAgents ? 'until its agent file changes so that none of them is needed, or birdie start restarts' : 'until the server restarts'}`,
-      });
-      lookAgain();
+  const { scheduler, nameOf } = await schedulerOf(
+    rt,
+    () => tasks,
+    options,
+    source.placeOf,
+    () => lookAgain(),
+    {
+      holds: skillsHeld,
+      held: (_id, name, outcome) => {
+        const run = outcome.result.runId !== undefined ? ` (run ${outcome.result.runId})` : '';
+        onEvent({
+          type: 'notice',
+          name,
+          message: `${name} is held: its firing was refused${run} because its agent's skills are off for its runs (the run's error says which, and how to enable them); it is not fired again ${withAgents ? 'until its agent file changes so that none of them is needed, or birdie start restarts' : 'until the server restarts'}`,
+        });
+        lookAgain();
+      },
     },
-  });
+  );
   /** Of the held triggers, those the agent files and settings read now still refuse (the check before a first run). */
   const stillRefused = (held: readonly string[]): Set<string> => {
     const agents = held.filter((id) => !id.startsWith(TASK_PREFIX));
@@ -339,7 +360,10 @@ export async function startUnattended(
           const next = schedulable();
           reportSkillsOff(rt, onEvent, why === 'agents' ? agentIds(next) : [], reportTasks());
           const { refused } = await scheduler.update(next);
-          if (why === 'agents') onEvent({ type: 'reloaded', ids: running(next, refused).map((t) => t.id) });
+          if (why === 'agents') {
+            const ids = running(next, refused).map((t) => t.id);
+            onEvent({ type: 'reloaded', ids, names: ids.map(nameOf) });
+          }
         } catch (error) {
           onEvent({ type: 'error', error: errorText(error) });
         }

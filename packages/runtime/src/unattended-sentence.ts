@@ -26,13 +26,15 @@ export function unattendedSentence(
       return `end ${name} ${status(result.status)} run ${result.runId} in ${formatMs(durationMs)}${error}${rules.join('')}`;
     }
     case 'skipped':
-      return `skipped ${event.id} (${event.label}) due ${event.dueAt.toISOString()}: ${SKIP_REASONS[event.reason]}`;
+      return `skipped ${event.name} (${event.label}) due ${event.dueAt.toISOString()}: ${SKIP_REASONS[event.reason]}`;
     case 'queued':
-      return `queued ${event.id} (${event.label}): its previous run is still active`;
+      return `queued ${event.name} (${event.label}): its previous run is still active`;
     case 'error':
-      return event.id === undefined ? `reload failed: ${event.error}` : `error ${event.id}: ${event.error}`;
+      return event.id === undefined
+        ? `reload failed: ${event.error}`
+        : `error ${event.name ?? event.id}: ${event.error}`;
     case 'reloaded':
-      return `reloaded: ${event.ids.join(', ') || 'no triggers'}`;
+      return `reloaded: ${event.names.join(', ') || 'no triggers'}`;
     case 'skills-off':
     case 'notice':
       return event.message;

@@ -41,10 +41,17 @@ describe('what the unattended loop logs', () => {
       refused: ['run_bash'],
     });
     expect(
-      unattendedRecord({ type: 'skipped', id: 'digest', label: 'every 60s', dueAt: due, reason: 'busy' }),
+      unattendedRecord({
+        type: 'skipped',
+        id: 'task-3',
+        name: 'task 3',
+        label: 'every 60s',
+        dueAt: due,
+        reason: 'busy',
+      }),
     ).toEqual({
       event: 'skipped',
-      agent: 'digest',
+      agent: 'task 3',
       trigger: 'every 60s',
       due: '2026-11-29T09:00:00.000Z',
       reason: 'busy',
@@ -54,9 +61,11 @@ describe('what the unattended loop logs', () => {
       event: 'error',
       error: 'bad file',
     });
-    expect(unattendedRecord({ type: 'reloaded', ids: ['digest'] })).toEqual({
+    expect(
+      unattendedRecord({ type: 'reloaded', ids: ['digest', 'task-3'], names: ['digest', 'task 3'] }),
+    ).toEqual({
       event: 'reloaded',
-      agents: ['digest'],
+      agents: ['digest', 'task 3'],
     });
   });
 });

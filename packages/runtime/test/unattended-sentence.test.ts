@@ -34,19 +34,24 @@ describe("the unattended loop's events as sentences", () => {
     expect(
       unattendedSentence({
         type: 'skipped',
-        id: 'digest',
+        id: 'task-3',
+        name: 'task 3',
         label: 'every 60s',
         dueAt: due,
         reason: 'claimed',
       }),
-    ).toBe('skipped digest (every 60s) due 2026-11-29T09:00:00.000Z: another birdie start ran it');
-    expect(unattendedSentence({ type: 'queued', id: 'digest', label: 'every 60s' })).toBe(
+    ).toBe('skipped task 3 (every 60s) due 2026-11-29T09:00:00.000Z: another birdie start ran it');
+    expect(unattendedSentence({ type: 'queued', id: 'digest', name: 'digest', label: 'every 60s' })).toBe(
       'queued digest (every 60s): its previous run is still active',
     );
     expect(unattendedSentence({ type: 'error', error: 'bad file' })).toBe('reload failed: bad file');
-    expect(unattendedSentence({ type: 'error', id: 'digest', error: 'boom' })).toBe('error digest: boom');
-    expect(unattendedSentence({ type: 'reloaded', ids: [] })).toBe('reloaded: no triggers');
-    expect(unattendedSentence({ type: 'reloaded', ids: ['a', 'b'] })).toBe('reloaded: a, b');
+    expect(unattendedSentence({ type: 'error', id: 'task-3', name: 'task 3', error: 'boom' })).toBe(
+      'error task 3: boom',
+    );
+    expect(unattendedSentence({ type: 'reloaded', ids: [], names: [] })).toBe('reloaded: no triggers');
+    expect(unattendedSentence({ type: 'reloaded', ids: ['a', 'task-3'], names: ['a', 'task 3'] })).toBe(
+      'reloaded: a, task 3',
+    );
   });
 
   it('writes durations in ms below a second, else in seconds', () => {
