@@ -16,7 +16,7 @@ beforeEach(async () => {
   for (const [folder, description] of [
     ['notes', 'The notes skill being edited.'],
     ['notes-old', 'The backup copy.'],
-  ]) {
+  ] as const) {
     await mkdir(join(skills, folder), { recursive: true });
     await writeFile(
       join(skills, folder, 'SKILL.md'),
