@@ -52,7 +52,7 @@ describe('parseArgv: values that start with a dash', () => {
 
   it('every message node words ends its sentence before the hint', () => {
     expect(usageError(['tool', 'x', '--args'])).toBe(
-      "Option '--args <value>' argument missing. Run `birdie tool --help`.",
+      '--args needs a value (JSON). Run `birdie tool --help`.',
     );
     expect(usageError(['logs', '--json=yes'])).toBe(
       "Option '--json' does not take an argument. Run `birdie logs --help`.",

@@ -142,7 +142,7 @@ describe('parseArgv', () => {
     expect(usageError(['run', 'x', '--jsno'])).toContain('Did you mean "--json"?');
     expect(usageError(['run'])).toContain('missing argument');
     expect(usageError(['tool', 'a', 'b'])).toContain('unexpected argument "b"');
-    expect(usageError(['logs', '--session'])).toContain('argument missing');
+    expect(usageError(['logs', '--session'])).toContain('--session needs a value');
   });
 
   it('takes a prompt as the first word: the REPL with a first message; -p is run; a near-command still suggests', () => {

@@ -197,6 +197,13 @@ function explainParseError(error: unknown, command: CommandSpec, args: readonly 
     const what = given === undefined ? '' : `, and ${JSON.stringify(given)} is an option`;
     return `${option} needs a value${what}: to give a value that starts with "-", write ${inline}. ${help}`;
   }
+  // `--session-id` last on the line: node's words ("Option '--session-id <value>' argument missing") said in ours.
+  const missing = /^Option '(?:-\w, )?(-{1,2}[^ ']+)(?: <value>)?' argument missing/.exec(message);
+  if (missing) {
+    const option = missing[1]!;
+    const arg = command.options[option.replace(/^-+/, '')]?.arg;
+    return `${option} needs a value${arg ? ` (${arg})` : ''}. ${help}`;
+  }
   return `${sentence(message.split('\n')[0]!)} ${help}`;
 }
 

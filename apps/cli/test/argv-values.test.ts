@@ -41,10 +41,14 @@ describe("birdie: a negative number as a value or an argument gets birdie's own 
     });
   });
 
-  it('an option without its value: a full stop before the hint', async () => {
+  it('an option without its value: says which value it needs, in words, before the hint', async () => {
     expect(await cli(['tool', 'x', '--args'])).toMatchObject({
       code: 2,
-      stderr: "birdie: Option '--args <value>' argument missing. Run `birdie tool --help`.\n",
+      stderr: 'birdie: --args needs a value (JSON). Run `birdie tool --help`.\n',
+    });
+    expect(await cli(['run', '--session-id'])).toMatchObject({
+      code: 2,
+      stderr: 'birdie: --session-id needs a value (ID). Run `birdie run --help`.\n',
     });
   });
 });
