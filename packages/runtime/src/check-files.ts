@@ -98,7 +98,10 @@ export async function checkSkillFiles(
     const folder = skillFile
       ? undefined
       : snapshotFromSkills(result.skills, { directory: { path: target, layer: 'explicit' } });
-    const kept = folder ? folder.skills : result.skills;
+    // The skills as parsed, not the snapshot's copies: those lost the tools it refused (a tool name two skills
+    // declare), and the check of all the skills together below must still find that clash.
+    const keptFiles = folder ? new Set(folder.skills.map((s) => s.file)) : undefined;
+    const kept = keptFiles ? result.skills.filter((s) => keptFiles.has(s.file)) : result.skills;
     loaded += kept.length;
     checked.push(...kept);
     messages.push(...result.messages, ...(await problems(result.skills)));
