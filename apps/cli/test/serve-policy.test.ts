@@ -62,6 +62,8 @@ async function start(name: string, settings: string[][]): Promise<{ worker: Work
         { match: 'say hi', text: 'Said.' },
         { match: 'switched off', tool_calls: [{ name: 'run_command', args: { command: 'echo off' } }] },
         { match: 'switched off', text: 'Tried.' },
+        { match: 'edit this', tool_calls: [{ name: 'run_command', args: { command: 'echo asked' } }] },
+        { match: 'edit this', text: 'Edited.' },
       ],
     }),
   );
@@ -210,6 +212,36 @@ describe('operator policy for API sessions', { timeout: 120_000 }, () => {
     const end = denied.find((e) => e.type === 'tool-end');
     expect(end).toMatchObject({ ok: false });
     expect(String(end!.output)).toContain('run_command(echo ran)');
+  });
+
+  // Reported: answering an approval with `edit` ran the edited command although the operator's deny rule names it.
+  it("an approval answered with edited arguments is checked against the operator's deny rules again", async () => {
+    const made = await create(ruled, { enable: ['raw-shell'] });
+    const { id } = (await made.json()) as { id: string };
+    const asked = await streamEvents(
+      await ruled.worker.request(`/v1/sessions/${id}/turns`, {
+        token: ruled.token,
+        json: { prompt: 'edit this' },
+      }),
+    );
+    const request = (asked.at(-1) as StreamEvent & { requests: Array<{ id: string }> }).requests[0]!;
+    const answered = await ruled.worker.request(`/v1/sessions/${id}/approvals`, {
+      token: ruled.token,
+      json: { decisions: { [request.id]: { type: 'edit', args: { command: 'echo ran' } } } },
+    });
+    expect(answered.status).toBe(200);
+    const events = await streamEvents(answered);
+    expect(events.some((e) => e.type === 'tool-start')).toBe(false);
+    expect(events.find((e) => e.type === 'tool-rule')).toMatchObject({
+      effect: 'deny',
+      pattern: 'run_command(echo ran)',
+      source: { kind: 'operator' },
+    });
+    const end = events.find((e) => e.type === 'tool-end');
+    expect(end).toMatchObject({ name: 'run_command', ok: false, outcome: 'refused' });
+    expect(String(end!.output)).toContain('edited');
+    expect(String(end!.output)).toContain('run_command(echo ran)');
+    expect(events.at(-1)).toMatchObject({ type: 'result', status: 'ok' });
   });
 
   it('PUT /v1/sessions/{id}/skills: on within the policy, 403 beyond it; a skill switched off is gone on the next turn', async () => {

@@ -3,7 +3,9 @@ import { ToolMessage } from '@langchain/core/messages';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import type { CallsInProgress } from './cancelled-calls.js';
 import { newId } from './ids.js';
-import type { ToolInvocation, ToolResult, ToolRunContext } from './tool.js';
+import type { RuleDecision } from './rule-set.js';
+import { describeRule } from './rule-set.js';
+import type { DeclaredTool, ToolInvocation, ToolResult, ToolRunContext } from './tool.js';
 import type { DecisionBook } from './tool-confirm.js';
 import { toolImagesArtifact } from './tool-images.js';
 import { LiveOutput } from './tool-live-output.js';
@@ -19,6 +21,11 @@ export interface ExecuteInput {
   config: LangGraphRunnableConfig;
   /** The turn's record of calls while they run: a cancelled turn answers them from it. */
   inProgress?: CallsInProgress;
+  /**
+   * The deny rule in force that refuses these arguments, if one does: a call the user answered with edited
+   * arguments is checked again, since the rules were applied to the model's arguments when the call was planned.
+   */
+  deniedBy?: (tool: DeclaredTool, args: Record<string, unknown>) => RuleDecision | undefined;
 }
 
 /**
@@ -126,6 +133,26 @@ export async function executeCalls(input: ExecuteInput): Promise<{
         );
       }
       invocation = built.invocation;
+      const denied = input.deniedBy?.(p.invocation.tool, invocation.args);
+      if (denied) {
+        emit(input.config, {
+          type: 'tool-rule',
+          id: p.id,
+          name: p.name,
+          effect: 'deny',
+          pattern: denied.rule.pattern,
+          source: { ...denied.rule.source },
+        });
+        return answer(
+          p,
+          {
+            ok: false,
+            content: `The user's edited arguments are refused by the ${describeRule(denied.rule)}: the call did not run.`,
+          },
+          0,
+          'refused',
+        );
+      }
       note = `[The user edited the arguments to ${JSON.stringify(invocation.args)}]\n`;
     }
     return run(p, invocation, note);

@@ -10,7 +10,7 @@ import { rulesInForce } from './rules-in-force.js';
 import { wholeToolGrantMayAnswer } from './session-approval.js';
 import type { AgentStateUpdate, AgentStateValue } from './state.js';
 import type { SubagentRuns } from './subagents.js';
-import type { Delegate } from './tool.js';
+import type { DeclaredTool, Delegate } from './tool.js';
 import type { DecisionBook } from './tool-confirm.js';
 import { confirmCalls } from './tool-confirm.js';
 import { executeCalls } from './tool-execute.js';
@@ -135,6 +135,14 @@ export function createToolsNode(
       config,
       journal: context.journal,
       ...(context.callsInProgress ? { inProgress: context.callsInProgress } : {}),
+      ...optional(
+        'deniedBy',
+        rules &&
+          ((tool: DeclaredTool, args: Record<string, unknown>) => {
+            const decided = rules.decide({ tool, args, root: context.cwd });
+            return decided?.effect === 'deny' ? decided : undefined;
+          }),
+      ),
       context: { ...runContext, ...(delegate ? { delegate } : {}) },
     });
     const update: AgentStateUpdate = { messages: result.messages };

@@ -397,6 +397,33 @@ describe('approval rules in a turn', () => {
     expect(existsSync(file('F'))).toBe(false);
   });
 
+  it('arguments the user edited in an approval are checked against the deny rules again: a denied edit does not run', async () => {
+    const { agent, file } = await setup([bash('echo hi', 'c1'), { text: 'ok' }], [], {
+      approvalRules: [user('deny', 'run_bash(touch *)')],
+    });
+    const asked = await collect(agent.stream('go', { threadId: 't1', approval: 'always' }));
+    expect(ofType(asked, 'approval-request')[0]?.requests[0]?.id).toBe('c1');
+    const events = await collect(
+      agent.resume('t1', { c1: { type: 'edit', args: { command: `touch ${file('F')}` } } }),
+    );
+    expect(ofType(events, 'tool-start')).toEqual([]);
+    expect(ofType(events, 'tool-rule')).toEqual([
+      expect.objectContaining({ id: 'c1', effect: 'deny', pattern: 'run_bash(touch *)' }),
+    ]);
+    expect(ofType(events, 'tool-end')[0]).toMatchObject({ ok: false, outcome: 'refused' });
+    expect(textOf((await toolMessages(agent, 't1'))[0])).toBe(
+      "The user's edited arguments are refused by the deny rule `run_bash(touch *)` (user): the call did not run.",
+    );
+    expect(existsSync(file('F'))).toBe(false);
+    // An edit no deny rule refuses runs as before.
+    const { agent: other, file: otherFile } = await setup([bash('echo hi', 'c1'), { text: 'ok' }], [], {
+      approvalRules: [user('deny', 'run_bash(rm *)')],
+    });
+    await collect(other.stream('go', { threadId: 't1', approval: 'always' }));
+    await collect(other.resume('t1', { c1: { type: 'edit', args: { command: `touch ${otherFile('G')}` } } }));
+    expect(existsSync(otherFile('G'))).toBe(true);
+  });
+
   it('an ask rule asks even with approvals off; an allow rule does not lift mode always', async () => {
     const { agent } = await setup([bash('git status', 'c1'), bash('git status', 'c2')], [], {
       approvalRules: [user('ask', 'run_bash(git *)'), user('allow', 'run_bash(git status)')],
