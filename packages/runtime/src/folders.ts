@@ -7,14 +7,15 @@ import { UsageError } from './errors.js';
 
 /**
  * Creates `dir` and its missing parents (each `mode`) with the store's bounded walk (Node's recursive mkdir spins
- * forever under /proc). A folder that cannot be made is a configuration problem (exit 2) naming the folder and why.
+ * forever under /proc). A folder that cannot be made is a configuration problem (exit 2) naming the folder and why,
+ * then `hint` (by default, how to choose another birdie folder).
  */
-export async function ensureFolder(dir: string, mode = 0o700): Promise<void> {
+export async function ensureFolder(dir: string, mode = 0o700, hint = WRITABLE_HINT): Promise<void> {
   try {
     makeFolder(dir, mode);
   } catch (error) {
     if (error instanceof StoreError && error.code === 'home-unusable') {
-      throw new UsageError(`${error.message}. ${WRITABLE_HINT}`, { cause: error });
+      throw new UsageError(`${error.message}. ${hint}`, { cause: error });
     }
     throw error;
   }

@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { RegistrySnapshot } from '@birdie/registry';
@@ -6,6 +5,7 @@ import type { WorkspaceOptions } from '@birdie/server';
 import type { Skill } from '@birdie/skill-parser';
 import { EXIT_RUN, RuntimeError, UsageError } from './errors.js';
 import type { Flags } from './flags.js';
+import { ensureFolder } from './folders.js';
 import type { RuntimeIo } from './io.js';
 import { configPaths } from './isolation.js';
 import { birdieHome, resolveFrom } from './paths.js';
@@ -44,8 +44,13 @@ export async function serveIsolation(
     throw new UsageError('--workspaces needs a folder');
   const chosen = typeof flag === 'string' ? resolveFrom(io.cwd, flag) : settings.serve.workspaces;
   const root = chosen ?? join(home, 'workspaces');
-  // Made now, so the sandbox hides it from the first call on (it hides only folders that exist).
-  await mkdir(root, { recursive: true, mode: 0o700 });
+  // Made now, so the sandbox hides it from the first call on (it hides only folders that exist); with the bounded
+  // walk, since Node's recursive mkdir spins for ever under /proc.
+  await ensureFolder(
+    root,
+    0o700,
+    'Name a folder the server can make and write with --workspaces DIR (or birdie config set serve.workspaces DIR).',
+  );
   // The server account's home too (its keys, cloud credentials, shell history): a user's tool sees only its workspace.
   const accountHomes = [io.env.HOME, homedir()].filter((path): path is string => !!path && isAbsolute(path));
   configureSandbox('always', {
