@@ -212,6 +212,10 @@ describe('operator policy for API sessions', { timeout: 120_000 }, () => {
     const end = denied.find((e) => e.type === 'tool-end');
     expect(end).toMatchObject({ ok: false });
     expect(String(end!.output)).toContain('run_command(echo ran)');
+    // Reported: the rule's source named the operator's config file, a path on the server, to every token holder.
+    expect(denied.find((e) => e.type === 'tool-rule')?.source).toEqual({ kind: 'operator' });
+    expect(String(end!.output)).toContain('(operator)');
+    for (const e of [...allowed, ...denied]) expect(JSON.stringify(e)).not.toContain(box.dir.path);
   });
 
   // Reported: answering an approval with `edit` ran the edited command although the operator's deny rule names it.

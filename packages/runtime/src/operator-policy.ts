@@ -109,11 +109,13 @@ export function operatorPolicy(
     },
     skillRefusal,
     agentRefusal,
-    // The operator's own rules; a request can neither add nor drop one (nothing in the API carries rules).
-    rules: (settings.permissionRules ?? []).map(({ pattern, effect, file }) => ({
+    // The operator's own rules; a request can neither add nor drop one (nothing in the API carries rules). Their
+    // source is named without the config file: that is a path on the server, and token holders read the source in
+    // `tool-rule` events, approval requests and the refusal the model is given.
+    rules: (settings.permissionRules ?? []).map(({ pattern, effect }) => ({
       pattern,
       effect,
-      source: { kind: 'operator', name: file },
+      source: { kind: 'operator' },
     })),
     listing: (snapshot, approval) =>
       snapshot.skills
