@@ -158,6 +158,31 @@ describe('birdie config repairs a bad value in its own file', () => {
     expect(get.stderr).toContain('settings.approval must be ask, always or never');
   });
 
+  // Reported: a deny pattern a start refuses (`run_bash(git push`, unclosed) was listed as if valid, exit 0, while
+  // every command that starts a session failed on it.
+  it('an approval pattern a start refuses is marked in list and get, said on stderr with where it is, exit 2', async () => {
+    await writeFile(configFile(), '{"settings":{"permissions":{"deny":["run_bash(git push"]}}}');
+    const run = await cli(['run', 'hello']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('is not an approval pattern');
+    const list = await cli(['config', 'list']);
+    expect(list.code, list.stderr).toBe(2);
+    expect(list.stdout).toMatch(
+      /permissions\.deny\s+run_bash\(git push \(invalid: \[0\] "run_bash\(git push" is not an approval pattern: /,
+    );
+    expect(list.stderr).toMatch(
+      new RegExp(
+        `^birdie: Invalid config in file ${configFile()} at line 1, column \\d+: settings\\.permissions\\.deny\\[0\\] "run_bash\\(git push" is not an approval pattern: .*; \`birdie config remove permissions\\.deny 'run_bash\\(git push'\` fixes it\n$`,
+      ),
+    );
+    const get = await cli(['config', 'get', 'permissions.deny']);
+    expect(get.code).toBe(2);
+    expect(get.stdout).toContain('(invalid: [0] "run_bash(git push" is not an approval pattern');
+    // The fix the message gives works.
+    expect((await cli(['config', 'remove', 'permissions.deny', 'run_bash(git push'])).code).toBe(0);
+    expect((await cli(['config', 'list'])).code).toBe(0);
+  });
+
   it('a key no setting has is shown on stderr; the settings list still shows', async () => {
     await writeFile(configFile(), '{"settings":{"aproval":"never","titles":"model"}}');
     const list = await cli(['config', 'list']);

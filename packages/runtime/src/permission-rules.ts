@@ -7,11 +7,21 @@ import { PERMISSION_EFFECTS, type Settings } from './settings.js';
 /** The project's settings file, relative to the working folder (the registry's trust digest covers it). */
 export const PROJECT_SETTINGS = join('.birdie', 'settings.json');
 
+/** A `permissions` entry of a config file that the rule grammar refuses. */
+export interface BadPermissionPattern {
+  file: ConfigFile;
+  effect: (typeof PERMISSION_EFFECTS)[number];
+  index: number;
+  pattern: unknown;
+  /** `settings.permissions.deny[0] "…" is not an approval pattern: …` */
+  reason: string;
+}
+
 /**
- * Every `permissions` pattern of the config files, checked against the rule grammar: a bad one is a usage error
- * pointing at it in its file, as any other bad setting. The grammar's module loads only when there are rules.
+ * The `permissions` patterns of the config files that the rule grammar refuses, in file order. The grammar's module
+ * loads only when there are rules.
  */
-export async function checkPermissionPatterns(files: readonly ConfigFile[]): Promise<void> {
+export async function badPermissionPatterns(files: readonly ConfigFile[]): Promise<BadPermissionPattern[]> {
   const listed = files.flatMap((file) =>
     PERMISSION_EFFECTS.flatMap((effect) => {
       const list = (file.settings as { permissions?: Record<string, unknown> } | undefined)?.permissions?.[
@@ -20,23 +30,31 @@ export async function checkPermissionPatterns(files: readonly ConfigFile[]): Pro
       return Array.isArray(list) ? list.map((pattern, index) => ({ file, effect, pattern, index })) : [];
     }),
   );
-  if (listed.length === 0) return;
-  const [{ parseApprovalPattern, isApprovalRuleError }, { positioned }] = await Promise.all([
-    import('@birdie/graph'),
-    import('./settings-schema.js'),
-  ]);
-  for (const { file, effect, pattern, index } of listed) {
+  if (listed.length === 0) return [];
+  const { parseApprovalPattern, isApprovalRuleError } = await import('@birdie/graph');
+  const bad: BadPermissionPattern[] = [];
+  for (const entry of listed) {
     try {
-      parseApprovalPattern(String(pattern));
+      parseApprovalPattern(String(entry.pattern));
     } catch (error) {
       if (!isApprovalRuleError(error)) throw error;
-      throw positioned(
-        file,
-        ['permissions', effect, index],
-        `settings.permissions.${effect}[${index}] ${JSON.stringify(pattern)} is not an approval pattern: ${error.message}`,
-      );
+      const { effect, index, pattern } = entry;
+      const reason = `settings.permissions.${effect}[${index}] ${JSON.stringify(pattern)} is not an approval pattern: ${error.message}`;
+      bad.push({ ...entry, reason });
     }
   }
+  return bad;
+}
+
+/**
+ * Every `permissions` pattern of the config files, checked against the rule grammar: a bad one is a usage error
+ * pointing at it in its file, as any other bad setting.
+ */
+export async function checkPermissionPatterns(files: readonly ConfigFile[]): Promise<void> {
+  const [first] = await badPermissionPatterns(files);
+  if (!first) return;
+  const { positioned } = await import('./settings-schema.js');
+  throw positioned(first.file, ['permissions', first.effect, first.index], first.reason);
 }
 
 /** The user's rules, each with the config file it came from. */

@@ -10,6 +10,7 @@ import { writePrivateFile } from './folders.js';
 import type { RuntimeIo } from './io.js';
 import { configPaths, loadSettingsWithSources } from './isolation.js';
 import { configFile } from './paths.js';
+import { badPermissionPatterns } from './permission-rules.js';
 import { SETTING_KEYS, type SettingKey } from './settings.js';
 import type { SettingsProblem } from './settings-schema.js';
 import { unknownSkillWarning } from './skill-flags.js';
@@ -63,8 +64,18 @@ export async function settingsReport(
   );
   const found: Array<{ file: ConfigFile; problem: SettingsProblem }> = [];
   const { settings, sources } = schema.mergeSettings(files, (file, problem) => found.push({ file, problem }));
+  // Patterns the rule grammar refuses: the schema takes any string, a start refuses the file (permission-rules.ts).
+  const badPatterns = await badPermissionPatterns(files);
   const rows = SETTING_KEYS.map((key): SettingRow => {
     const path = key.split('.');
+    const badPattern = badPatterns.find((b) => key === `permissions.${b.effect}`);
+    if (badPattern)
+      return {
+        key,
+        value: settingValue(settings, key),
+        source: sources[key],
+        invalid: badPattern.reason.slice(`settings.${key}`.length),
+      };
     // The file a start takes this setting from: the highest one that has it.
     const file = files.find((f) => valueAt(f.settings, path) !== undefined);
     const bad = file && found.find((f) => f.file === file && f.problem.key === key)?.problem;
@@ -83,6 +94,11 @@ export async function settingsReport(
     problems: [
       ...sectionProblems,
       ...found.map(({ file, problem }) => settingsProblemText(io, file, problem, schema.positioned)),
+      ...badPatterns.map(({ file, effect, index, pattern, reason }) => {
+        const { message } = schema.positioned(file, ['permissions', effect, index], reason);
+        const config = file.path === configFile(io.env) ? '' : ` --config ${file.path}`;
+        return `${message}; \`birdie config remove permissions.${effect} ${shellQuoted(String(pattern))}${config}\` fixes it`;
+      }),
     ],
   };
 }
@@ -435,4 +451,9 @@ export async function allowRuleWarnings(
     (tool) =>
       `setting ${key}: \`${pattern}\` allows no command of \`${tool}\`, which runs raw shell commands: only a command pattern allows one, such as \`${tool}(ls *)\``,
   );
+}
+
+/** A value as one shell word, for a command the user may paste: single quotes unless it is plain. */
+function shellQuoted(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
 }
