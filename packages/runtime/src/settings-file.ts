@@ -431,7 +431,8 @@ export async function unknownSkillWarnings(
 }
 
 /**
- * The warning for an allow rule that names raw shell tools without a command (`run_bash`, `shell:*`): valid, and
+ * The warnings for an approval rule being written: one naming a skill, tool or argument the skills do not have
+ * (rule-target-warnings.ts), and an allow rule that names raw shell tools without a command (`run_bash`, `shell:*`): valid, and
  * written, but it allows none of their calls (the same finding as `agents check`'s `approve-never-applies`).
  * `snapshot`: the skills to check against; by default the trusted registry is loaded for them (when it cannot be, the
  * one warning says the check was skipped, and why).
@@ -443,10 +444,15 @@ export async function allowRuleWarnings(
   pattern: string,
   snapshot?: RegistrySnapshot,
 ): Promise<string[]> {
-  if (key !== 'permissions.allow') return [];
-  const { rawToolsNamedOnly } = await import('@birdie/registry');
+  if (!key.startsWith('permissions.')) return [];
+  const [{ rawToolsNamedOnly }, { ruleTargetWarnings }] = await Promise.all([
+    import('@birdie/registry'),
+    import('./rule-target-warnings.js'),
+  ]);
   const skills = await checkedAgainst(io, flags, snapshot, key, pattern);
   if ('skipped' in skills) return [skills.skipped];
+  const unknown = await ruleTargetWarnings(key, pattern, skills);
+  if (unknown.length > 0 || key !== 'permissions.allow') return unknown;
   return rawToolsNamedOnly(pattern, skills.skills).map(
     (tool) =>
       `setting ${key}: \`${pattern}\` allows no command of \`${tool}\`, which runs raw shell commands: only a command pattern allows one, such as \`${tool}(ls *)\``,
