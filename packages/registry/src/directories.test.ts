@@ -60,14 +60,25 @@ describe('normalizeDirectories', () => {
 
   it('turns strings into explicit folders and keeps only the last occurrence of a path', () => {
     expect(
+      normalizeDirectories([{ path: '/h/.birdie/skills', layer: 'user' }, '/x', '/h/.birdie/skills/']),
+    ).toEqual([
+      { path: '/x', layer: 'explicit' },
+      { path: '/h/.birdie/skills', layer: 'explicit' },
+    ]);
+  });
+
+  it("a project folder that is the user's (run from the home folder) stays the user's, never the untrusted project's", () => {
+    expect(
       normalizeDirectories([
         { path: '/h/.birdie/skills', layer: 'user' },
         '/x',
         { path: '/h/.birdie/skills/', layer: 'project' },
+        { path: '/h/.agents/skills', layer: 'project' },
       ]),
     ).toEqual([
+      { path: '/h/.birdie/skills', layer: 'user' },
       { path: '/x', layer: 'explicit' },
-      { path: '/h/.birdie/skills', layer: 'project' },
+      { path: '/h/.agents/skills', layer: 'project' },
     ]);
   });
 });

@@ -60,7 +60,8 @@ export function defaultAgentDirectories(options: DefaultAgentDirectoryOptions = 
 }
 
 /**
- * Absolute paths, and each folder once: when the same path is listed twice (the project is the home folder, a
+ * Absolute paths, and each folder once: a project folder that is also listed in another layer (the project is the
+ * home folder) is that layer's; otherwise, when the same path is listed twice (a
  * `--skills-dir` repeats a default) only its last, highest-precedence occurrence stays, so a skill never
  * "overrides" itself.
  */
@@ -75,7 +76,11 @@ export function normalizeDirectories(dirs: Array<SkillDirectory | string>): Skil
           ...(dir.named ? { named: true } : {}),
         },
   );
+  // Run from the home folder, the project's `./.birdie/skills` is the user's `~/.birdie/skills`: the folder is the
+  // user's own, so its project copy goes (kept, it would be skipped as untrusted and take the user's layer with it).
+  const notProject = new Set(normalized.filter((dir) => dir.layer !== 'project').map((dir) => dir.path));
+  const kept = normalized.filter((dir) => dir.layer !== 'project' || !notProject.has(dir.path));
   const lastIndex = new Map<string, number>();
-  for (const [index, dir] of normalized.entries()) lastIndex.set(dir.path, index);
-  return normalized.filter((dir, index) => lastIndex.get(dir.path) === index);
+  for (const [index, dir] of kept.entries()) lastIndex.set(dir.path, index);
+  return kept.filter((dir, index) => lastIndex.get(dir.path) === index);
 }
