@@ -29,12 +29,20 @@ export function approvalMode(values: Flags, fallback: ApprovalMode = 'ask'): App
   throw new UsageError(`--approval must be ask, always or never, got "${String(raw)}"`);
 }
 
+/** The longest `--wait`: a day, the store's bound on waiting for a session's lease. */
+const MAX_WAIT_SECONDS = 86_400;
+
 /** `--wait SECONDS` as milliseconds: how long a turn waits for a session another process is using. */
 export function waitMs(values: Flags, defaultSeconds: number): number {
   if (values.wait === undefined) return defaultSeconds * 1000;
   const seconds = Number(values.wait);
   if (typeof values.wait !== 'string' || !Number.isFinite(seconds) || seconds < 0)
     throw new UsageError(`--wait must be a number of seconds (0 or more), got "${String(values.wait)}"`);
+  // The store's own bound on a lease wait, said as the flag's: checked before a session is made.
+  if (seconds > MAX_WAIT_SECONDS)
+    throw new UsageError(
+      `--wait must be at most ${MAX_WAIT_SECONDS} seconds (a day), got "${String(values.wait)}"`,
+    );
   return seconds * 1000;
 }
 

@@ -65,7 +65,8 @@ export async function useSession(
   options: Pick<NewSessionOptions, 'flags' | 'warn'> = {},
 ): Promise<Session> {
   requireWritable(rt.store);
-  if (!id) return createSession(rt, options);
+  // An empty id (a script's empty "$SID") is an id that names no session, not a request for a new one.
+  if (id === undefined) return createSession(rt, options);
   const session = await findSession(rt.store, id, rt.userId);
   await rt.loadGrants(session.id);
   if (options.flags) await applySkillFlags(rt, session, options.flags);

@@ -66,7 +66,7 @@ async function interactive(
   return runRepl({
     io,
     style,
-    boot: resumeId ? await boot() : boot,
+    boot: resumeId !== undefined ? await boot() : boot,
     readInput,
     history,
     ...(firstMessage !== undefined && firstMessage.trim() !== '' ? { firstMessage } : {}),
