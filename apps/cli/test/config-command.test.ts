@@ -1,9 +1,9 @@
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
+import { styler } from '@birdie/terminal/style';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Io } from '../src/io.js';
-import { styler } from '@birdie/terminal/style';
 import { bootRepl } from '../src/repl/boot.js';
 import { type Sandbox, sandbox, scripted, TEST_SKILLS } from './helpers/env.js';
 import { runCli } from './helpers/run-in-process.js';
@@ -29,7 +29,9 @@ describe('birdie config', () => {
     ] as const) {
       const result = await cli(['config', sub]);
       expect(result.code, sub).toBe(2);
-      expect(result.stderr.trim(), sub).toBe(`birdie: missing setting. Usage: ${usage} (settings: birdie config list)`);
+      expect(result.stderr.trim(), sub).toBe(
+        `birdie: missing setting. Usage: ${usage} (settings: birdie config list)`,
+      );
     }
   });
 
@@ -202,6 +204,23 @@ describe('birdie config', () => {
     const trusted = await runCli(['run', '--json', 'please shout', '--trust-workspace'], shouting);
     expect(trusted.stderr).not.toContain('skills.enable');
     expect(trusted.stdout).toContain('HELLO BIRDIE');
+  });
+
+  // Reported: with `model` set to `openai:gpt-4o`, the README's offline form (LLM_PROVIDER_CONFIG naming the scripted
+  // vendor and its script, no model) failed asking for OPENAI_API_KEY: the setting beat a vendor given for the run.
+  it('a vendor given for one run (LLM_PROVIDER_CONFIG, LLM_VENDOR) wins over the model setting, as LLM_MODEL does', async () => {
+    expect(await cli(['config', 'set', 'model', 'openai:gpt-4o'])).toMatchObject({ code: 0 });
+    const script = scripted('demo.json').LLM_SCRIPT!;
+    const { LLM_VENDOR: _vendor, LLM_SCRIPT: _script, ...bare } = box.env;
+    for (const env of [
+      { ...bare, LLM_PROVIDER_CONFIG: JSON.stringify({ vendor: 'scripted', script }) },
+      { ...bare, LLM_VENDOR: 'scripted', LLM_SCRIPT: script },
+    ]) {
+      const run = await runCli(['run', 'hi'], { env, cwd: box.cwd });
+      expect(run.stderr).not.toContain('OPENAI_API_KEY');
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain('I only know the lines of this demo script.');
+    }
   });
 
   it('model picks the default model of new runs, as /model names one; LLM_MODEL still wins for one run', async () => {

@@ -294,12 +294,19 @@ export async function openRuntime<I extends RuntimeIo>(
 
 /**
  * Whether the `model` setting picks the default model: it is a user default, so a model given for this run
- * (`LLM_MODEL`, `LLM_PROVIDER_CONFIG`) wins over it.
+ * (`LLM_MODEL`, `LLM_PROVIDER_CONFIG`) wins over it, and so does a vendor given for this run (`LLM_VENDOR`, the
+ * vendor of `LLM_PROVIDER_CONFIG`) when the setting names another vendor (`openai:gpt-4o` against a scripted run).
  */
 function settingModelApplies(config: LoadedConfig): boolean {
-  if (config.settings.model === undefined) return false;
-  const source = config.provider.sources.model ?? 'default';
-  return !source.startsWith('env') && !source.startsWith('inline');
+  const setting = config.settings.model;
+  if (setting === undefined) return false;
+  const forThisRun = (source: string | undefined) =>
+    source !== undefined && (source.startsWith('env') || source.startsWith('inline'));
+  const { sources, config: provider } = config.provider;
+  if (forThisRun(sources.model)) return false;
+  const colon = setting.indexOf(':');
+  const vendor = colon === -1 ? undefined : setting.slice(0, colon);
+  return !(vendor !== undefined && vendor !== provider.vendor && forThisRun(sources.vendor));
 }
 
 /** The provider section's own model, as every run used before the `model` setting. */
