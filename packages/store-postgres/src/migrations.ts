@@ -420,6 +420,19 @@ export const MIGRATIONS: readonly { name: string; sql: string }[] = [
   CREATE INDEX admissions_by_expiry ON admissions (expires_at);
   `,
   },
+  {
+    // The last number handed out per scope and day: a deleted session's id is never given to a new session.
+    name: 'session-numbers',
+    sql: `
+  CREATE TABLE session_numbers (
+    scope text NOT NULL,
+    day text NOT NULL,
+    last integer NOT NULL,
+    PRIMARY KEY (scope, day)
+  );
+  INSERT INTO session_numbers (scope, day, last) SELECT scope, day, MAX(seq) FROM sessions GROUP BY scope, day;
+  `,
+  },
 ];
 
 export interface MigrationStatus {

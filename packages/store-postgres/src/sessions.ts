@@ -38,8 +38,12 @@ export function createSessions(db: Db, deps: SessionDeps): Sessions {
         await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
           `birdie-day:${db.schema}:${day}:${scope}`,
         ]);
+        // One past the last number handed out (a deleted session's included) and past every session kept.
         const { rows } = await client.query<{ n: number }>(
-          'SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM sessions WHERE scope = $1 AND day = $2',
+          `INSERT INTO session_numbers (scope, day, last)
+           VALUES ($1, $2, (SELECT COALESCE(MAX(seq), 0) + 1 FROM sessions WHERE scope = $1 AND day = $2))
+           ON CONFLICT (scope, day) DO UPDATE SET last = GREATEST(session_numbers.last + 1, excluded.last)
+           RETURNING last AS n`,
           [scope, day],
         );
         const seq = rows[0]!.n;

@@ -359,4 +359,15 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX admissions_by_key ON admissions (key, expires_at);
   CREATE INDEX admissions_by_expiry ON admissions (expires_at);
   `,
+  // v16 (session-numbers): the last number handed out per scope and day, so a deleted session's id is never given to
+  // a new session (MAX(seq) + 1 gave the newest one's id again once it was deleted); started from the sessions kept.
+  `
+  CREATE TABLE session_numbers (
+    scope TEXT NOT NULL,
+    day TEXT NOT NULL,
+    last INTEGER NOT NULL,
+    PRIMARY KEY (scope, day)
+  ) WITHOUT ROWID;
+  INSERT INTO session_numbers (scope, day, last) SELECT scope, day, MAX(seq) FROM sessions GROUP BY scope, day;
+  `,
 ];

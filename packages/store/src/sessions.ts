@@ -36,8 +36,13 @@ export interface SessionDeps {
 
 export function createSessions(db: Db, deps: SessionDeps): SyncOf<Sessions> {
   const { owners, leases } = deps;
-  const nextSeq = db.prepare<[string, string], { n: number }>(
-    'SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM sessions WHERE scope = ? AND day = ?',
+  // The next number of the scope and day: one past the last handed out (a deleted session's included), and past every
+  // session kept (a row the counter has not seen, such as one restored from a backup, is never collided with).
+  const nextSeq = db.prepare<[{ scope: string; day: string }], { n: number }>(
+    `INSERT INTO session_numbers (scope, day, last)
+     VALUES ($scope, $day, (SELECT COALESCE(MAX(seq), 0) + 1 FROM sessions WHERE scope = $scope AND day = $day))
+     ON CONFLICT (scope, day) DO UPDATE SET last = MAX(last + 1, excluded.last)
+     RETURNING last AS n`,
   );
   const insert = db.prepare<unknown[], SessionRow>(
     `INSERT INTO sessions (id, user_id, scope, day, seq, title, agent, created_at, updated_at)
@@ -61,7 +66,7 @@ export function createSessions(db: Db, deps: SessionDeps): SyncOf<Sessions> {
       const scope = opts.perUser ? userId : '';
       // Numbering and insert in one IMMEDIATE transaction: two processes never pick the same N.
       const row = immediate(db, () => {
-        const seq = nextSeq.get(scope, day)!.n;
+        const seq = nextSeq.get({ scope, day })!.n;
         const newId = sessionIdFor(scope, day, seq);
         return insert.get(newId, userId, scope, day, seq, title, agent, now.getTime(), now.getTime())!;
       });

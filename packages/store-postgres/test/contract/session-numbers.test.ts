@@ -35,6 +35,22 @@ describe.each(backends)('$name', (backend) => {
     expect(await t.store.sessions.get('bob~2026-11-21_1', 'bob')).toMatchObject({ userId: 'bob' });
   });
 
+  it("a deleted session's number is never given again: not the newest's, in either kind of id", async () => {
+    const plain = async () => (await t.store.sessions.create('alice', { now: at(9) })).id;
+    const own = async () => (await t.store.sessions.create('bob', { now: at(9), perUser: true })).id;
+    expect([await plain(), await plain()]).toEqual(['2026-11-21_1', '2026-11-21_2']);
+    await t.store.sessions.delete('2026-11-21_2', 'alice');
+    expect(await plain()).toBe('2026-11-21_3');
+    await t.store.sessions.delete('2026-11-21_1', 'alice');
+    await t.store.sessions.delete('2026-11-21_3', 'alice');
+    expect(await plain()).toBe('2026-11-21_4');
+    expect(await own()).toBe('bob~2026-11-21_1');
+    await t.store.sessions.delete('bob~2026-11-21_1', 'bob');
+    expect(await own()).toBe('bob~2026-11-21_2');
+    // Another day starts from 1.
+    expect((await t.store.sessions.create('alice', { now: at(9, 22) })).id).toBe('2026-11-22_1');
+  });
+
   it('the store-wide numbers go on as before, beside the per-user ones', async () => {
     const plain = async (user: string) => (await t.store.sessions.create(user, { now: at(9) })).id;
     expect(await plain('alice')).toBe('2026-11-21_1');
