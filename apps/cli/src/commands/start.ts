@@ -1,12 +1,13 @@
+import { severityOf, sortDiagnostics } from '@birdie/runtime/diagnostic-summary';
 import { secondsFlag } from '@birdie/runtime/number-flags';
 import { openRuntime } from '@birdie/runtime/runtime';
 import { describeTrigger, unattendedRecord } from '@birdie/runtime/unattended-log';
 import type { UnattendedEvent } from '@birdie/runtime/unattended-loop';
 import { unattendedSentence } from '@birdie/runtime/unattended-sentence';
-import type { CommandContext } from '../command-context.js';
-import { EXIT_OK, EXIT_RUN, type Io, write } from '../io.js';
 import { reportSkillProblems } from '@birdie/terminal/diagnostics';
 import { styler, table } from '@birdie/terminal/style';
+import type { CommandContext } from '../command-context.js';
+import { EXIT_OK, EXIT_RUN, type Io, write } from '../io.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 
 /** One log line per event on stderr: a JSON object with `--json`, else a timestamped sentence. */
@@ -19,13 +20,28 @@ function eventLogger(io: Io, json: boolean) {
         ? JSON.stringify({ time: new Date().toISOString(), ...fields })
         : `${new Date().toISOString()} ${text}`,
     );
-  const onEvent = (event: UnattendedEvent) =>
-    event.type === 'skill-problems'
-      ? reportSkillProblems(event.messages, io)
-      : log(
-          unattendedRecord(event),
-          unattendedSentence(event, (s) => style(s === 'ok' ? 'green' : 'red', s)),
-        );
+  const onEvent = (event: UnattendedEvent) => {
+    if (event.type !== 'skill-problems')
+      return log(
+        unattendedRecord(event),
+        unattendedSentence(event, (s) => style(s === 'ok' ? 'green' : 'red', s)),
+      );
+    // The JSON log stays one object per line: each problem is one (the text form is `skills check`'s).
+    if (!json) return reportSkillProblems(event.messages, io);
+    for (const m of sortDiagnostics(event.messages.filter((m) => severityOf(m) !== 'info')))
+      log(
+        {
+          event: 'diagnostic',
+          severity: severityOf(m),
+          ...(m.file ? { file: m.file } : {}),
+          line: m.line ?? 1,
+          column: m.column ?? 1,
+          message: m.reason,
+          ...(m.ruleId ? { rule: m.source ? `${m.source}:${m.ruleId}` : m.ruleId } : {}),
+        },
+        '',
+      );
+  };
   return { log, onEvent };
 }
 
@@ -80,8 +96,7 @@ export async function startCommand({ io, values }: CommandContext): Promise<numb
         write(io.stdout, JSON.stringify({ type: 'scheduled', agent: name, trigger, next }));
       // A held task is said in a notice on stderr; its record here keeps stdout a full list of what start found.
       for (const name of loop.held) write(io.stdout, JSON.stringify({ type: 'held', agent: name }));
-    }
-    else if (rows.length === 0) write(io.stdout, nothingScheduled(loop.held));
+    } else if (rows.length === 0) write(io.stdout, nothingScheduled(loop.held));
     else io.stdout.write(table(rows, ['AGENT', 'TRIGGER', 'NEXT RUN (UTC)']));
 
     const signal = await stopped;
@@ -102,6 +117,7 @@ export async function startCommand({ io, values }: CommandContext): Promise<numb
 function nothingScheduled(held: readonly string[]): string {
   if (held.length === 0)
     return 'No agents with triggers (schedule, every or watch) and no scheduled tasks; waiting for some.';
-  const names = held.length === 1 ? `${held[0]} is` : `${held.slice(0, -1).join(', ')} and ${held.at(-1)} are`;
+  const names =
+    held.length === 1 ? `${held[0]} is` : `${held.slice(0, -1).join(', ')} and ${held.at(-1)} are`;
   return `Nothing is scheduled: ${names} held (said above); waiting for an agent with a trigger, or a task that can run.`;
 }
