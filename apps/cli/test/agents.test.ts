@@ -12,6 +12,9 @@ const BUNDLED_AGENTS = join(CLI_ROOT, 'agents');
 let box: Sandbox;
 beforeEach(async () => {
   box = await sandbox();
+  // The project is not the home folder: there, `.agents/agents` would be the user's own `~/.agents/agents`.
+  box.env.HOME = join(box.dir.path, 'user-home');
+  await mkdir(box.env.HOME);
 });
 afterEach(async () => {
   await box.cleanup();

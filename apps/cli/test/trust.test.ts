@@ -48,6 +48,9 @@ let box: Sandbox;
 const terminals: Terminal[] = [];
 beforeEach(async () => {
   box = await sandbox({ BIRDIE_BUNDLED_SKILLS: BUNDLED });
+  // The clone is not the home folder: there, `.agents/skills` would be the user's own `~/.agents/skills` (always loaded).
+  box.env.HOME = join(box.dir.path, 'user-home');
+  await mkdir(box.env.HOME);
 });
 afterEach(async () => {
   for (const t of terminals.splice(0)) t.kill();
