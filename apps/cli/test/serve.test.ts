@@ -454,12 +454,13 @@ describe('the database for every command', { timeout: 60_000 }, () => {
         'task-origin',
         'revoked-tokens',
         'turn-admissions',
+        'session-numbers',
       ],
     });
     expect(before.stdout).not.toContain('password');
     const migrated = await birdie(['db', 'migrate'], { env: fresh, cwd: box.cwd });
     expect(migrated.code, migrated.stderr).toBe(0);
-    expect(migrated.stdout).toMatch(/schema fresh_\d+: version 16 of 16, up to date/);
+    expect(migrated.stdout).toMatch(/schema fresh_\d+: version 17 of 17, up to date/);
     const after = await birdie(['db', 'status'], { env: fresh, cwd: box.cwd });
     expect(after.code).toBe(0);
   });
@@ -474,7 +475,7 @@ describe('the database for every command', { timeout: 60_000 }, () => {
     );
     const configured = { ...rest, BIRDIE_HOME: home };
     const status = await birdie(['db', 'status', '--json'], { env: configured, cwd: box.cwd });
-    expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'postgres', current: 16, latest: 16 });
+    expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'postgres', current: 17, latest: 17 });
     const tokens = await birdie(['tokens', 'list', '--json'], { env: configured, cwd: box.cwd });
     expect(
       tokens.stdout
