@@ -96,7 +96,7 @@ const DRAFTS: CommandDraft[] = [
     options: {
       ...runtime,
       ...session,
-      continue: flag('continue your latest session', 'c'),
+      continue: flag('continue the session you used last', 'c'),
       version: flag('print the version', 'v'),
     },
     positionals: [0, 1],
@@ -109,7 +109,8 @@ const DRAFTS: CommandDraft[] = [
     summary: 'pick one of your sessions (newest first, type to filter) and continue it',
     usage: 'birdie resume [options]',
     options: { ...runtime, ...session },
-    details: 'Needs a terminal. `birdie --continue` (-c) continues the latest session without asking.',
+    details:
+      'Needs a terminal. `birdie --continue` (-c) continues the session used last (its newest turn) without asking.',
   },
   {
     name: 'run',

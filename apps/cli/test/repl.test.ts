@@ -445,11 +445,11 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
       return /session (\S+) ·/.exec(r.stderr)![1]!;
     };
     const older = await run();
-    const latest = await run();
     expect(
       (await runCli(['sessions', 'rename', older, 'owls and bats'], { env: repl.box.env, cwd: repl.box.cwd }))
         .code,
     ).toBe(0);
+    const latest = await run();
 
     const picker = repl.start(['resume', '--skills-dir', TEST_SKILLS]);
     await picker.expect('Resume which session?');
@@ -465,6 +465,25 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
 
     const cont = start(['-c']);
     await cont.expect(`resuming ${latest} · 1 turn`);
+    await cont.submit('/quit');
+    expect(await cont.exited).toBe(0);
+  });
+
+  // Reported: after going back to an older session (`birdie resume`, `--session-id`) and talking in it, `birdie -c`
+  // resumed the session made last, not the conversation the user had just had.
+  it('birdie -c continues the session with the newest turn, not the one made last', async () => {
+    const run = async (args: string[] = []) => {
+      const r = await runCli(['run', ...args, 'anything else'], { env: repl.box.env, cwd: repl.box.cwd });
+      expect(r.code, r.stderr).toBe(0);
+      return /session (\S+) ·/.exec(r.stderr)![1]!;
+    };
+    const first = await run();
+    const second = await run();
+    expect(second).not.toBe(first);
+    expect(await run(['--session-id', first])).toBe(first);
+
+    const cont = start(['-c']);
+    await cont.expect(`resuming ${first} · 2 turns`);
     await cont.submit('/quit');
     expect(await cont.exited).toBe(0);
   });

@@ -16,9 +16,17 @@ export async function userSessions(io: RuntimeIo, flags: Flags): Promise<Session
   }
 }
 
-/** The user's latest session id (`birdie --continue`); a usage error when there is none. */
+/**
+ * The session `birdie --continue` goes on with: the one used last (its newest turn or rename), not the one made last —
+ * a user who went back to an older conversation continues that one. A usage error when there is none.
+ */
 export async function latestSessionId(io: RuntimeIo, flags: Flags): Promise<string> {
-  const [latest] = await userSessions(io, flags);
+  const sessions = await userSessions(io, flags);
+  // Newest first by creation; on a tie of last use the newer session wins.
+  let latest: Session | undefined;
+  for (const session of sessions) {
+    if (!latest || session.updatedAt.getTime() > latest.updatedAt.getTime()) latest = session;
+  }
   if (!latest) throw new UsageError('no session to continue yet. Start one with `birdie`.');
   return latest.id;
 }
