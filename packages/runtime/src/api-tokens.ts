@@ -36,10 +36,13 @@ export async function listTokens(
   );
 }
 
-/** Revokes a token by its id; usage errors for a malformed or unknown id. */
-export async function revokeToken(io: RuntimeIo, id: string): Promise<void> {
+/**
+ * Revokes a token by its id: `{ revokedAt }` of an earlier revocation when it already was (the token is revoked
+ * either way), else `{}`; usage errors for a malformed id or one no token has.
+ */
+export async function revokeToken(io: RuntimeIo, id: string): Promise<{ alreadyRevokedAt?: Date }> {
   const { isStoreError } = await import('@birdie/store/errors');
-  await withStore(io, true, async (store) => {
+  return withStore(io, true, async (store) => {
     let revoked: boolean;
     try {
       revoked = await store.tokens.revoke(id);
@@ -47,6 +50,9 @@ export async function revokeToken(io: RuntimeIo, id: string): Promise<void> {
       if (isStoreError(error, 'invalid-id')) throw new UsageError(error.message, { cause: error });
       throw error;
     }
-    if (!revoked) throw new UsageError(`no token ${id}. Run \`birdie tokens list\`.`);
+    if (revoked) return {};
+    const earlier = (await store.tokens.list(undefined, { revoked: true })).find((t) => t.id === id);
+    if (earlier?.revokedAt) return { alreadyRevokedAt: earlier.revokedAt };
+    throw new UsageError(`no token ${id}. Run \`birdie tokens list\`.`);
   });
 }

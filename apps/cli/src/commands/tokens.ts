@@ -44,7 +44,12 @@ export async function tokensListCommand({ io, values }: CommandContext): Promise
 }
 
 export async function tokensRevokeCommand({ io, positionals }: CommandContext): Promise<number> {
-  await revokeToken(io, positionals[0]!);
-  write(io.stderr, `birdie: token ${positionals[0]} revoked`);
+  const { alreadyRevokedAt } = await revokeToken(io, positionals[0]!);
+  write(
+    io.stderr,
+    alreadyRevokedAt
+      ? `birdie: token ${positionals[0]} was already revoked on ${alreadyRevokedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`
+      : `birdie: token ${positionals[0]} revoked`,
+  );
   return EXIT_OK;
 }
