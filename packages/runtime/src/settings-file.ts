@@ -337,7 +337,7 @@ export async function changeListSetting(
   change: 'add' | 'remove',
   key: SettingKey,
   raw: string,
-): Promise<{ file: string; changed: boolean; problems: string[] }> {
+): Promise<{ file: string; changed: boolean; value: unknown[]; problems: string[] }> {
   if (PERMISSION_KEYS.has(key) && change === 'add') {
     const { parseApprovalPattern, isApprovalRuleError } = await import('@birdie/graph');
     try {
@@ -351,6 +351,7 @@ export async function changeListSetting(
   const path = key.split('.');
   const last = path.pop()!;
   let changed = false;
+  let value: unknown[] = [];
   const { problems } = await writeSettings(
     io,
     file,
@@ -375,9 +376,10 @@ export async function changeListSetting(
       if (change === 'remove') list.splice(index, 1);
       changed = change === 'add' ? index === -1 : true;
       at[last] = list;
+      value = list;
     },
   );
-  return { file, changed, problems };
+  return { file, changed, value, problems };
 }
 
 /** Whether `add`/`remove` work on the setting; a usage error lists the ones they do. */

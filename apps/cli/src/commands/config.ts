@@ -78,7 +78,12 @@ export async function configCommand({
     // A name the file has but no setting has: taken out, which repairs a file a start refuses.
     const removed = await unsetUnknownSetting(io, values, key);
     if (removed === undefined) checkSettingKey(key);
-    write(io.stdout, `${key} unset (in ${removed!.file})`);
+    write(
+      io.stdout,
+      values.json === true
+        ? JSON.stringify({ action: 'unset', key, value: null, file: removed!.file })
+        : `${key} unset (in ${removed!.file})`,
+    );
     reported(io, removed!.problems);
     return EXIT_OK;
   }
@@ -87,7 +92,14 @@ export async function configCommand({
     if (sub === 'set' && raw === undefined)
       throw new UsageError(`missing value. Usage: birdie config set ${name} VALUE`);
     const { file, value, problems } = await writeSetting(io, values, name, sub === 'set' ? raw : undefined);
-    write(io.stdout, sub === 'set' ? `${name} = ${shown(value)} (in ${file})` : `${name} unset (in ${file})`);
+    write(
+      io.stdout,
+      values.json === true
+        ? JSON.stringify({ action: sub, key: name, value: value ?? null, file })
+        : sub === 'set'
+          ? `${name} = ${shown(value)} (in ${file})`
+          : `${name} unset (in ${file})`,
+    );
     if (sub === 'set' && (name === 'skills.enable' || name === 'skills.disable'))
       for (const warning of await unknownSkillWarnings(io, values, name, value as string[], skills?.()))
         write(io.stderr, `birdie: ${warning}`);
@@ -111,12 +123,14 @@ async function addOrRemove(
   const name = checkSettingKey(key);
   checkListSetting(name);
   if (raw === undefined) throw new UsageError(`missing value. Usage: birdie config ${sub} ${name} VALUE`);
-  const { file, changed, problems } = await changeListSetting(io, values, sub, name, raw);
+  const { file, changed, value, problems } = await changeListSetting(io, values, sub, name, raw);
   write(
     io.stdout,
-    sub === 'add'
-      ? `${name}: ${changed ? 'added' : 'already has'} ${raw} (in ${file})`
-      : `${name}: removed ${raw} (in ${file})`,
+    values.json === true
+      ? JSON.stringify({ action: sub, key: name, entry: raw, changed, value, file })
+      : sub === 'add'
+        ? `${name}: ${changed ? 'added' : 'already has'} ${raw} (in ${file})`
+        : `${name}: removed ${raw} (in ${file})`,
   );
   // Written all the same: the rule is valid, only useless for those tools (a warning, as `agents check` gives).
   if (sub === 'add')
