@@ -320,7 +320,10 @@ export class ChannelCore {
     try {
       return await this.workspaces.admit(session);
     } catch (error) {
-      if (!isApiError(error, 'workspace-bytes-exceeded')) throw error;
+      if (!isApiError(error, 'workspace-bytes-exceeded', 'workspace-unusable')) throw error;
+      // The operator learns which folder and why (the chat is told less: no server paths).
+      if (isApiError(error, 'workspace-unusable') && error.cause instanceof Error)
+        this.options.log(`${this.keyOf(place)}: ${error.cause.message}`);
       await this.say(place, `Not run: ${error.message}.`);
       return undefined;
     }

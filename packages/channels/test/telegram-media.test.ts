@@ -150,6 +150,24 @@ describe('serve limits apply to chats', () => {
     await expect(readFile(join(workspace, 'uploads', 'notes.txt'))).rejects.toThrow();
   });
 
+  it('a user whose workspace folder is a file: the chat is told it cannot be used, the log says which and why', async () => {
+    h = await startHarness({ script: [{ text: 'never' }] });
+    const { api } = h;
+    await mkdir(h.setup.workspaces.root, { recursive: true });
+    const folder = join(h.setup.workspaces.root, 'alice');
+    await writeFile(folder, 'not a folder');
+    api.push(api.message(OWNER, OWNER, 'hello'));
+    await api.waitFor('a reply', () => api.messagesIn(OWNER).length > 0);
+    await telegramCore(h).idle();
+    const [reply] = api.messagesIn(OWNER).map((m) => m.text);
+    expect(reply).toContain('your workspace cannot be used on this server');
+    expect(reply).not.toContain(folder);
+    expect(h.logs.join('\n')).toContain(
+      `the workspace of user alice cannot be used: ${folder} is not a folder`,
+    );
+    expect(await h.setup.rt.store.runs.list({ userId: 'alice' })).toEqual([]);
+  });
+
   it('refuses a voice message over channels.max_file_bytes without downloading or transcribing it', async () => {
     openai = new FakeOpenAi('never heard');
     await openai.start();

@@ -241,7 +241,9 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
       try {
         cwd = await host.serve.workspaces.admit(session);
       } catch (error) {
-        if (!isApiError(error, 'workspace-bytes-exceeded')) throw error;
+        if (!isApiError(error, 'workspace-bytes-exceeded', 'workspace-unusable')) throw error;
+        // The operator learns which folder and why (the client is told less: no server paths).
+        if (error.cause instanceof Error) warn(host.io, `birdie: ${error.cause.message}`);
         return refused(`Refused: ${error.message}`);
       }
       return await runCall(request, extra, session, cwd, () => {

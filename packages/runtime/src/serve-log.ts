@@ -92,6 +92,15 @@ export function failureEntry(error: unknown, where: string, context: { requestId
       errorCode: error.code,
       ...context,
     };
+  // A workspace the server cannot make (`@birdie/server`'s WorkspaceUnusableError, told apart by name so this module
+  // loads without the server): its sentence says which user, folder and why; a stack would only bury it.
+  if (error instanceof Error && error.name === 'WorkspaceUnusableError')
+    return {
+      level: 'error',
+      msg: `${where}: ${error.message.replace(/[\r\n]/g, escapeUnit)}`,
+      errorCode: 'workspace-unusable',
+      ...context,
+    };
   const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
   return { level: 'error', msg: `${where}: ${text}`, ...context };
 }

@@ -18,7 +18,7 @@ import { apiErrorOf, isEngineRefusal } from './store-errors.js';
 import type { Turns } from './turns.js';
 import { refuseInvalid } from './validation.js';
 import { webApp } from './web-app.js';
-import type { Workspaces } from './workspaces.js';
+import { isWorkspaceUnusableError, type Workspaces } from './workspaces.js';
 
 export interface AppOptions {
   runtime: ServeRuntime;
@@ -135,6 +135,9 @@ export function createApp(o: AppOptions): OpenAPIHono<ApiEnv> {
     // The database refused a value the checks let through: the client is told less than the operator needs.
     const underlying = error instanceof ApiError ? error.cause : error;
     if (isEngineRefusal(underlying))
+      o.onError(underlying, `${c.req.method} ${c.req.path}`, { requestId: c.get('requestId') });
+    // The server's side of it for the operator (the client was told less): which user's workspace, and why.
+    if (isWorkspaceUnusableError(underlying))
       o.onError(underlying, `${c.req.method} ${c.req.path}`, { requestId: c.get('requestId') });
     if (known) {
       if (known.retryAfter !== undefined) c.header('Retry-After', String(known.retryAfter));

@@ -20,6 +20,7 @@ export const ERROR_STATUS = {
   'turns-per-minute-limit': 429,
   'mcp-sessions-limit': 429,
   internal: 500,
+  'workspace-unusable': 500,
   unavailable: 503,
 } as const;
 

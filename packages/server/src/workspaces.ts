@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { chmod, mkdir, rm } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Session } from '@birdie/store';
 import { validateSessionId, validateUserId } from '@birdie/store';
 import getFolderSize from 'get-folder-size';
@@ -68,11 +68,15 @@ export class Workspaces {
       if (isFolder(folder)) return folder;
       this.made.delete(folder);
     }
-    await mkdir(this.root, { recursive: true, mode: 0o700 });
     for (const path of this.per === 'session' ? [this.userFolder(session.userId), folder] : [folder]) {
-      await mkdir(path, { recursive: true, mode: 0o700 });
-      // mkdir's mode passes through the umask; a folder made by an older release or by hand is narrowed too.
-      await chmod(path, 0o700);
+      try {
+        await mkdir(this.root, { recursive: true, mode: 0o700 });
+        await mkdir(path, { recursive: true, mode: 0o700 });
+        // mkdir's mode passes through the umask; a folder made by an older release or by hand is narrowed too.
+        await chmod(path, 0o700);
+      } catch (error) {
+        throw unusable(session.userId, path, error);
+      }
     }
     this.made.add(folder);
     return folder;
@@ -107,6 +111,55 @@ export class Workspaces {
   async remove(session: Pick<Session, 'id' | 'userId'>): Promise<void> {
     if (this.per === 'session') await rm(this.folderOf(session), { recursive: true, force: true });
   }
+}
+
+/**
+ * The operator's side of a workspace that cannot be made (a file where the folder goes, a folder the server may not
+ * write): which user, which folder and why, in one sentence. The user is told less (`ApiError.cause` is this).
+ */
+export class WorkspaceUnusableError extends Error {
+  override readonly name = 'WorkspaceUnusableError';
+  readonly userId: string;
+  readonly folder: string;
+
+  constructor(userId: string, folder: string, reason: string, cause: unknown) {
+    super(`the workspace of user ${userId} cannot be used: ${reason}`, { cause });
+    this.userId = userId;
+    this.folder = folder;
+  }
+}
+
+export function isWorkspaceUnusableError(error: unknown): error is WorkspaceUnusableError {
+  return error instanceof WorkspaceUnusableError;
+}
+
+/** The user's 500 for a folder that cannot be made; the server's paths stay in the log. */
+function unusable(userId: string, folder: string, error: unknown): ApiError {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const reason =
+    code === 'EEXIST' || code === 'ENOTDIR'
+      ? `${firstNonFolder(folder) ?? folder} is not a folder (move it away, or choose another workspace root)`
+      : `making ${folder} failed (${code ?? (error instanceof Error ? error.message : String(error))})`;
+  return new ApiError(
+    'workspace-unusable',
+    "your workspace cannot be used on this server; the operator's log says why (its line has this answer's X-Request-Id)",
+    { cause: new WorkspaceUnusableError(userId, folder, reason, error) },
+  );
+}
+
+/** The first path on the way to `folder` (from the root down) that exists and is not a folder. */
+function firstNonFolder(folder: string): string | undefined {
+  const parts: string[] = [];
+  for (let at = folder; ; at = dirname(at)) {
+    parts.unshift(at);
+    if (dirname(at) === at) break;
+  }
+  for (const path of parts) {
+    const found = statSync(path, { throwIfNoEntry: false });
+    if (found === undefined) return undefined;
+    if (!found.isDirectory()) return path;
+  }
+  return undefined;
 }
 
 /** Whether a folder is there (anything that is not a folder, or cannot be looked at, is not). */
