@@ -29,6 +29,44 @@ describe('tool arguments', () => {
     if (!wrongType.ok) expect(wrongType.error).toMatch(/max_results/);
   });
 
+  it('refuses arguments a schema that lists its properties does not declare; allows them where it says so', () => {
+    const closed = argsPreparer({ type: 'object', properties: { name: { type: 'string' } } });
+    const extra = closed({ name: 'x', format: 'xml' });
+    expect(extra.ok).toBe(false);
+    if (!extra.ok) expect(extra.error).toContain('- format: not an argument of this tool (it takes: name)');
+    expect(closed({ name: 'x' })).toEqual({ ok: true, args: { name: 'x' } });
+    for (const open of [
+      { type: 'object', properties: { name: { type: 'string' } }, additionalProperties: true },
+      { type: 'object', properties: { name: { type: 'string' } }, additionalProperties: { type: 'string' } },
+      { type: 'object', properties: { name: { type: 'string' } }, patternProperties: { '^x_': {} } },
+      { type: 'object' },
+    ])
+      expect(argsPreparer(open)({ name: 'x', x_more: 'y' }).ok, JSON.stringify(open)).toBe(true);
+    const none = argsPreparer({ type: 'object', properties: {} })({ a: 1 });
+    expect(none.ok).toBe(false);
+    if (!none.ok) expect(none.error).toContain('- a: not an argument of this tool (it takes: none)');
+  });
+
+  it('blames a broken default only when the call relied on it', () => {
+    const prepare = argsPreparer({
+      type: 'object',
+      properties: {
+        unit: { type: 'string', enum: ['celsius', 'fahrenheit'], default: 'kelvin' },
+        count: { type: 'integer' },
+      },
+    });
+    const wrong = prepare({ unit: 'celsius', count: 'many' });
+    expect(wrong.ok).toBe(false);
+    if (!wrong.ok) {
+      expect(wrong.error).toMatch(/^Invalid arguments, fix them/);
+      expect(wrong.error).toContain('count');
+    }
+    expect(prepare({ unit: 'celsius', count: 2 }).ok).toBe(true);
+    const relied = prepare({ count: 2 });
+    expect(relied.ok).toBe(false);
+    if (!relied.ok) expect(relied.error).toMatch(/^The tool's schema is broken/);
+  });
+
   it('says the schema is broken, not the arguments, when no call could satisfy it', () => {
     const badDefault = argsPreparer({
       type: 'object',

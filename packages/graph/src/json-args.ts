@@ -30,20 +30,32 @@ export function argsPreparer(input: Schema): (args: Record<string, unknown>) => 
   // The validator annotates the schema object it is given; registry skills are frozen, so it gets its own copy.
   const schema = structuredClone(input);
   const validator = new Validator(schema as never, '2020-12', false);
+  const declared = declaredOnly(schema);
   return (args) => {
     if (!isPlainObject(args)) return { ok: false, error: 'Invalid arguments: expected a JSON object.' };
     const withDefaults = applyDefaults(schema, args);
     const result = validator.validate(withDefaults);
-    if (result.valid) return { ok: true, args: withDefaults };
-    // A schema nothing satisfies (or a default it refuses) is the skill's mistake: the model must not be told to fix it.
-    const broken = brokenSchema(schema);
+    const undeclared = declared ? Object.keys(args).filter((key) => !declared.has(key)) : [];
+    if (result.valid && undeclared.length === 0) return { ok: true, args: withDefaults };
+    const defaulted = result.valid ? [] : defaultedPaths(schema, args);
+    // A schema nothing satisfies, or a default it refuses that this call relied on, is the skill's mistake: the model
+    // must not be told to fix it. A default the call did not rely on is not this call's problem.
+    const broken = brokenSchema(
+      schema,
+      (location) => defaulted.some((path) => location === path || location.startsWith(`${path}/`)),
+      result.valid ? [] : result.errors.map((e) => e.instanceLocation),
+    );
     if (broken) return { ok: false, error: broken };
-    const details = result.errors
-      .filter((e) => e.keyword !== 'properties' && e.keyword !== '$ref')
-      .map(
-        (e) =>
-          `- ${e.instanceLocation === '#' ? '(root)' : e.instanceLocation.replace(/^#\//, '')}: ${e.error}`,
-      );
+    const takes = declared ? [...declared].join(', ') || 'none' : '';
+    const details = [
+      ...undeclared.map((key) => `- ${key}: not an argument of this tool (it takes: ${takes})`),
+      ...(result.valid ? [] : result.errors)
+        .filter((e) => e.keyword !== 'properties' && e.keyword !== '$ref')
+        .map(
+          (e) =>
+            `- ${e.instanceLocation === '#' ? '(root)' : e.instanceLocation.replace(/^#\//, '')}: ${e.error}`,
+        ),
+    ];
     return {
       ok: false,
       error: `Invalid arguments, fix them and call again:\n${[...new Set(details)].join('\n') || '- (schema mismatch)'}`,
@@ -51,10 +63,45 @@ export function argsPreparer(input: Schema): (args: Record<string, unknown>) => 
   };
 }
 
-/** The error for a call whose tool's schema is itself broken, or undefined when the schema is sound. */
-function brokenSchema(schema: Schema): string | undefined {
+/**
+ * The argument names a schema takes when it lists them and says nothing of others (no `additionalProperties`, no
+ * `patternProperties`): an undeclared name would otherwise reach the entrypoint (an `http:` tool sends every argument
+ * not in its URL as a query parameter, which could repeat one the URL fixes). Undefined when others are allowed.
+ */
+function declaredOnly(schema: Schema): Set<string> | undefined {
+  if (!isPlainObject(schema.properties)) return undefined;
+  if (schema.additionalProperties !== undefined && schema.additionalProperties !== false) return undefined;
+  if (schema.patternProperties !== undefined) return undefined;
+  return new Set(Object.keys(schema.properties));
+}
+
+/** Where `applyDefaults` fills a value into `args` (`#/a`, `#/a/b`): the places a broken default can fail a call. */
+function defaultedPaths(schema: Schema, args: Record<string, unknown>, at = '#'): string[] {
+  const properties = schema.properties;
+  if (!isPlainObject(properties)) return [];
+  const paths: string[] = [];
+  for (const [key, property] of Object.entries(properties)) {
+    if (!isPlainObject(property)) continue;
+    const path = `${at}/${key}`;
+    if (args[key] === undefined && 'default' in property) paths.push(path);
+    else if (isPlainObject(args[key]))
+      paths.push(...defaultedPaths(property, args[key] as Record<string, unknown>, path));
+  }
+  return paths;
+}
+
+/**
+ * The error for a call whose tool's schema is itself broken (any invalid part; a refused default only when the call
+ * failed where that default was filled in), or undefined when the call's failure is its arguments'.
+ */
+function brokenSchema(
+  schema: Schema,
+  filledByDefault: (location: string) => boolean,
+  failedAt: string[],
+): string | undefined {
   const { invalid, defaults } = schemaProblems(schema);
-  const problems = [...invalid, ...defaults];
+  const relied = failedAt.some(filledByDefault) ? defaults : [];
+  const problems = [...invalid, ...relied];
   if (problems.length === 0) return undefined;
   const lines = problems.map((p) => `- ${p.path.join('.') || '(schema)'}: ${p.message}`);
   return `The tool's schema is broken (not your arguments), so no call can succeed until its skill is fixed; tell the user:\n${lines.join('\n')}`;
