@@ -152,6 +152,24 @@ describe('birdie skills new', { timeout: 60_000 }, () => {
     expect((await cli(['run', 'count these', '--skills-dir', root, '--enable', 'hello-dir'])).code).toBe(0);
   });
 
+  // Reported: a 63-character name (valid: at most 64) made a skill whose example tool `<name>_echo` (68 characters)
+  // broke the 64-character tool-name rule, so the skill just made failed its own `skills check`.
+  it('with the longest names, makes a skill that passes its check, and a tool the hint names', async () => {
+    const name = `${'abcdefghi-'.repeat(6)}abc`;
+    expect(name).toHaveLength(63);
+    const created = await cli(['skills', 'new', name, '--dir', 'long']);
+    expect(created.code, created.stderr).toBe(0);
+    const root = join(box.cwd, 'long');
+    expect(await cli(['skills', 'check', join(root, name)])).toMatchObject({ code: 0 });
+    const tool = created.stdout.match(/`birdie tool (\S+) /)?.[1];
+    expect(tool!.length).toBeLessThanOrEqual(64);
+    expect(tool).toMatch(/_echo$/);
+    expect(await cli(['tool', tool!, '--skills-dir', root, '--args', '{"message":"hi"}'])).toMatchObject({
+      code: 0,
+      stdout: 'hi\n',
+    });
+  });
+
   it('in the user folder, prints the hints without --skills-dir', async () => {
     const created = await cli(['skills', 'new', 'git-helper']);
     expect(created.code).toBe(0);

@@ -24,9 +24,17 @@ export function checkNewName(kind: 'skill' | 'agent', name: string, example: str
     );
 }
 
+/** The scaffold's example tool: `<name>_echo`, the name cut so the whole stays within 64 characters (the tool-name rule). */
+export function scaffoldToolName(name: string): string {
+  const suffix = '_echo';
+  return `${name
+    .replace(/-/g, '_')
+    .slice(0, 64 - suffix.length)
+    .replace(/_+$/, '')}${suffix}`;
+}
+
 /** A valid skill to edit: one `bash:` tool that echoes its argument, disabled by default. */
 function skillTemplate(name: string): string {
-  const tool = name.replace(/-/g, '_');
   return `---
 name: ${name}
 description: Describe in one sentence what ${name} does and when the agent should use it.
@@ -42,7 +50,7 @@ Prose here is for the model: when to use the tools below and how to read their o
 
 ## Tools
 
-### ${tool}_echo
+### ${scaffoldToolName(name)}
 description: Echo a message back (replace with the real command).
 entrypoint: bash:printf '%s\\n' {message}
 schema:
@@ -84,6 +92,8 @@ export interface ScaffoldedSkill {
   root: string;
   /** `root` is one of the folders birdie loads by itself (bundled, user, project); else it needs `--skills-dir root`. */
   loaded: boolean;
+  /** The example tool's name (`scaffoldToolName`). */
+  tool: string;
 }
 
 /**
@@ -112,7 +122,7 @@ export async function scaffoldSkill(
   const file = join(folder, 'SKILL.md');
   await writeFile(file, skillTemplate(name), { flag: 'wx' });
   const loaded = skillDirectories(io, flags).some((d) => d.path === root);
-  return { dir: folder, file, root, loaded };
+  return { dir: folder, file, root, loaded, tool: scaffoldToolName(name) };
 }
 
 /**

@@ -8,7 +8,7 @@ import { EXIT_OK, write } from '../io.js';
  */
 export async function skillsNewCommand({ io, values, positionals }: CommandContext): Promise<number> {
   const name = positionals[0]!;
-  const { dir, file, root, loaded } = await scaffoldSkill(
+  const { dir, file, root, loaded, tool } = await scaffoldSkill(
     io,
     values,
     name,
@@ -18,7 +18,7 @@ export async function skillsNewCommand({ io, values, positionals }: CommandConte
   write(io.stdout, `Created ${file}`);
   write(
     io.stdout,
-    `Next: edit it, then \`birdie skills check ${shellWord(dir)}\` and \`birdie tool ${name.replace(/-/g, '_')}_echo${load} --args '{"message":"hi"}'\`.`,
+    `Next: edit it, then \`birdie skills check ${shellWord(dir)}\` and \`birdie tool ${tool}${load} --args '{"message":"hi"}'\`.`,
   );
   if (loaded)
     write(io.stdout, `It is disabled by default: enable it in a session with /skill enable ${name}.`);
