@@ -7,6 +7,7 @@ import { allowedToolsWarnings } from './allowed-tools-check.js';
 import type { DiagnosticLike } from './diagnostics.js';
 import type { Flags } from './flags.js';
 import type { RuntimeIo } from './io.js';
+import { missingModuleFiles } from './module-files-check.js';
 import { resolveFrom } from './paths.js';
 import { BUILTIN_TOOLS, openTrustedRegistry } from './skills.js';
 
@@ -59,7 +60,7 @@ export async function checkSkillFiles(
     const messages: DiagnosticLike[] = registry.messages.filter(
       (m) => !isAgentMessage(m, registry.agentDirectories),
     );
-    messages.push(...(await allowedToolsWarnings(skills)));
+    messages.push(...(await allowedToolsWarnings(skills)), ...(await missingModuleFiles(skills)));
     // MCP prompts a user or project command hides (each MCP server is started to list its prompts).
     const { shadowedMcpPrompts } = await import('./mcp-prompts-check.js');
     messages.push(...(await shadowedMcpPrompts(io, flags, registry)));
@@ -73,6 +74,7 @@ export async function checkSkillFiles(
   const problems = async (skills: readonly Skill[]) => [
     ...skills.flatMap((skill) => checkSkillTools(skill).messages),
     ...(await allowedToolsWarnings(skills)),
+    ...(await missingModuleFiles(skills)),
   ];
   const messages: DiagnosticLike[] = [];
   const checked: Skill[] = [];
