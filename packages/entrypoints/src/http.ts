@@ -78,7 +78,7 @@ async function request(
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   const retries = Math.max(0, Math.floor(options.retries ?? (method === 'GET' ? 1 : 0)));
   const started = Date.now();
-  const label = `${method} ${redactUrl(url.href)}`;
+  const label = `${method} ${shortened(redactUrl(url.href))}`;
 
   for (let attempt = 0; ; attempt++) {
     let response: Response;
@@ -207,4 +207,14 @@ function stopped(
 
 function aborted(signal: AbortSignal, label = 'request'): EntrypointError {
   return new EntrypointError('aborted', `${label} was cancelled`, { cause: signal.reason });
+}
+
+/** Longest URL a message shows whole: a longer one (a long path value) keeps its start and end, so the status after it is never cut off with it. */
+const MAX_SHOWN_URL = 300;
+
+function shortened(url: string): string {
+  if (url.length <= MAX_SHOWN_URL) return url;
+  const head = url.slice(0, 200);
+  const tail = url.slice(-60);
+  return `${head}…[${url.length - head.length - tail.length} more characters]…${tail}`;
 }

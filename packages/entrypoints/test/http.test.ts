@@ -174,6 +174,22 @@ describe('http: requests', () => {
     expect(requestsTo('/missing')).toBe(1);
   });
 
+  // Reported: with a 100 KB path value the URL filled the whole message, and the output cap cut away "answered 404".
+  it('a long URL is shortened in its messages, so the status stays in them', async () => {
+    const id = 'A'.repeat(100_000);
+    const error = await failure(
+      resolveEntrypoint(`http:get ${api.origin}/missing/{id}`, {
+        skillDir,
+        schema: { type: 'object', properties: { id: { type: 'string' } } },
+      }).run({ id }),
+    );
+    expect(error.code).toBe('http-status');
+    expect(error.message).toMatch(
+      /^GET http:\/\/127\.0\.0\.1:\d+\/missing\/A+…\[\d+ more characters\]…A+ answered \d{3} /,
+    );
+    expect(error.message.length).toBeLessThan(1_200);
+  });
+
   it('retries a GET once after a 503, honouring Retry-After', async () => {
     const result = await resolveEntrypoint(`http:get ${api.origin}/flaky-503`, { skillDir }).run({});
     expect(JSON.parse(result.output).method).toBe('GET');
