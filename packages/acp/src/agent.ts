@@ -27,6 +27,8 @@ interface SessionState {
   grants: ToolGrants;
   /** The prompt in progress, if any: `session/cancel` aborts it. */
   turn?: AbortController;
+  /** The todo plan's steps as last shown to the editor (see `UpdateTranslator`). */
+  plan?: { steps: readonly string[] };
 }
 
 /**
@@ -113,6 +115,13 @@ export function serveAcp(runtime: AcpRuntime, stream: Stream): AgentConnection {
       return { modes: modeState(session.approval) };
     })
     .onRequest(methods.agent.session.list, async ({ params }) => {
+      // The spec's paths are absolute, as session/new|load|resume already require: a relative one is not echoed.
+      if (
+        params.cwd !== undefined &&
+        params.cwd !== null &&
+        (typeof params.cwd !== 'string' || !isAbsolute(params.cwd))
+      )
+        throw RequestError.invalidParams({ cwd: params.cwd }, 'cwd must be an absolute path');
       const listed = await runtime.listSessions();
       return {
         sessions: listed.map((s) => ({
@@ -182,7 +191,8 @@ async function runPrompt(
   signal: AbortSignal,
   capabilities: ClientCapabilities | undefined,
 ): Promise<StopReason> {
-  const translator = new UpdateTranslator(session.cwd);
+  session.plan ??= { steps: [] };
+  const translator = new UpdateTranslator(session.cwd, session.plan);
   // Updates are sent one after another, so the client sees them in the order the agent produced them.
   let sent: Promise<void> = Promise.resolve();
   const send = (update: SessionUpdate) => {
@@ -198,7 +208,7 @@ async function runPrompt(
       signal,
       cwd: session.cwd,
       ...(files ? { files } : {}),
-      mcp: acpMcpHandlers(client, sessionId, signal, capabilities, (line) => runtime.log(line)),
+      mcp: acpMcpHandlers(client, sessionId, signal, capabilities, (line) => runtime.log(line), send),
       onEvent(event) {
         // How full the context is after each model call of the session's own agent: the editor's usage meter.
         if (event.type === 'usage' && event.context && (event.agent?.length ?? 0) <= 1) {
@@ -224,6 +234,7 @@ async function runPrompt(
           grants: session.grants,
           identityOf: (skill) => runtime.skillIdentity(skill),
           signal,
+          log: (line) => runtime.log(line),
         });
       },
     });

@@ -1,7 +1,9 @@
-import type { AgentContext, ClientCapabilities, RequestPermissionResponse } from '@agentclientprotocol/sdk';
+import { randomUUID } from 'node:crypto';
+import type { AgentContext, ClientCapabilities, SessionUpdate } from '@agentclientprotocol/sdk';
 import { methods } from '@agentclientprotocol/sdk';
 import type { McpSamplingApproval, McpTurnHandlers } from '@birdie/graph';
 import { acpElicit, canElicitForms } from './elicitation.js';
+import { askEditor } from './permission-answer.js';
 
 export const SAMPLING_ALLOW = 'allow-sampling';
 export const SAMPLING_REJECT = 'reject-sampling';
@@ -32,38 +34,42 @@ export function acpMcpHandlers(
   signal: AbortSignal,
   capabilities: ClientCapabilities | undefined,
   log: (line: string) => void,
+  send: (update: SessionUpdate) => void = (update) =>
+    void client.notify(methods.client.session.update, { sessionId, update }).catch(() => {}),
 ): McpTurnHandlers {
-  let asked = 0;
   return {
     ...(canElicitForms(capabilities) ? { elicit: acpElicit(client, sessionId, signal, log) } : {}),
     approveSampling: async (ask) => {
-      asked += 1;
+      // Unique within the session (ACP's tool call ids are), whichever prompt asks: a counter per prompt repeated them.
+      const toolCallId = `mcp-sampling-${randomUUID()}`;
       const title =
         ask.answer === undefined
           ? `MCP server ${ask.server} asks the model for a completion`
           : `Send the model's answer to MCP server ${ask.server}`;
-      const answer = await client
-        .request(
-          methods.client.session.requestPermission,
-          {
-            sessionId,
-            toolCall: {
-              toolCallId: `mcp-sampling-${asked}`,
-              title,
-              kind: 'other',
-              status: 'pending',
-              content: [{ type: 'content', content: { type: 'text', text: samplingText(ask) } }],
-            },
-            options: [
-              { optionId: SAMPLING_ALLOW, name: 'Allow', kind: 'allow_once' },
-              { optionId: SAMPLING_REJECT, name: 'Reject', kind: 'reject_once' },
-            ],
+      const answer = await askEditor(
+        client,
+        {
+          sessionId,
+          toolCall: {
+            toolCallId,
+            title,
+            kind: 'other',
+            status: 'pending',
+            content: [{ type: 'content', content: { type: 'text', text: samplingText(ask) } }],
           },
-          // A cancelled turn stops waiting at once, whether or not the client answers the withdrawn question.
-          { cancellationSignal: signal, stopWaitingOnCancel: true },
-        )
-        .catch((): RequestPermissionResponse => ({ outcome: { outcome: 'cancelled' } }));
-      return answer.outcome.outcome === 'selected' && answer.outcome.optionId === SAMPLING_ALLOW;
+          options: [
+            { optionId: SAMPLING_ALLOW, name: 'Allow', kind: 'allow_once' },
+            { optionId: SAMPLING_REJECT, name: 'Reject', kind: 'reject_once' },
+          ],
+        },
+        signal,
+      );
+      if (answer.kind === 'failed')
+        log(`birdie acp: MCP server ${ask.server}'s sampling: ${answer.reason}; refused`);
+      const allowed = answer.kind === 'selected' && answer.optionId === SAMPLING_ALLOW;
+      // The question made an entry in the editor's list of calls: it ends as the answer decided, never left pending.
+      send({ sessionUpdate: 'tool_call_update', toolCallId, status: allowed ? 'completed' : 'failed' });
+      return allowed;
     },
   };
 }

@@ -1,14 +1,9 @@
 import { resolve } from 'node:path';
-import type {
-  AgentContext,
-  PermissionOption,
-  RequestPermissionResponse,
-  ToolCallContent,
-} from '@agentclientprotocol/sdk';
-import { methods } from '@agentclientprotocol/sdk';
+import type { AgentContext, PermissionOption, ToolCallContent } from '@agentclientprotocol/sdk';
 import type { ApprovalDecision, ApprovalRequest, ApprovalRule } from '@birdie/graph';
 import { sessionApprovalMayAnswer, sessionOffer } from '@birdie/graph/tool-approval';
 import { escapeInvisible } from '@birdie/graph/visible-text';
+import { askEditor } from './permission-answer.js';
 import { ruleMeta, ruleNote } from './rule-note.js';
 import { toolKind, toolLocations } from './tool-view.js';
 
@@ -44,6 +39,8 @@ export interface AskContext {
   identityOf(skill: string): string | undefined;
   /** The turn's signal: a cancelled turn withdraws its questions. */
   signal: AbortSignal;
+  /** Where an editor's unusable answer is said (the application's log). */
+  log?: (line: string) => void;
 }
 
 /**
@@ -78,35 +75,34 @@ export async function askPermissions(
       decisions[request.id] = { type: 'reject', message: 'The turn was cancelled.' };
       continue;
     }
-    const answer = await ask.client
-      .request(
-        methods.client.session.requestPermission,
-        {
-          sessionId: ask.sessionId,
-          toolCall: {
-            toolCallId: request.reason === 'model-agent' ? `model-${request.id}` : request.id,
-            // Invisible characters written out: the title is what the user reads before approving. The ask rule
-            // that makes the call ask is said there too (and in `_meta` for clients that read it), before the answer.
-            title: escapeInvisible(
-              request.rule
-                ? `${request.description} (${ruleNote(request.rule, 'asks')})`
-                : request.description,
-            ),
-            kind: toolKind(request.tool),
-            status: 'pending',
-            rawInput: request.args,
-            locations: toolLocations(request.args, ask.cwd),
-            ...diffContent(request, ask.cwd),
-            ...(request.rule ? { _meta: ruleMeta(request.rule) } : {}),
-          },
-          options: optionsFor(offers),
+    const answer = await askEditor(
+      ask.client,
+      {
+        sessionId: ask.sessionId,
+        toolCall: {
+          toolCallId: request.reason === 'model-agent' ? `model-${request.id}` : request.id,
+          // Invisible characters written out: the title is what the user reads before approving. The ask rule
+          // that makes the call ask is said there too (and in `_meta` for clients that read it), before the answer.
+          title: escapeInvisible(
+            request.rule ? `${request.description} (${ruleNote(request.rule, 'asks')})` : request.description,
+          ),
+          kind: toolKind(request.tool),
+          status: 'pending',
+          rawInput: request.args,
+          locations: toolLocations(request.args, ask.cwd),
+          ...diffContent(request, ask.cwd),
+          ...(request.rule ? { _meta: ruleMeta(request.rule) } : {}),
         },
-        // A cancelled turn stops waiting at once: a client that never answers the withdrawn question (its dialog
-        // dismissed, no `$/cancel_request` support) must not hold the prompt, and the session, forever.
-        { cancellationSignal: ask.signal, stopWaitingOnCancel: true },
-      )
-      .catch((): RequestPermissionResponse => ({ outcome: { outcome: 'cancelled' } }));
-    const chosen = answer.outcome.outcome === 'selected' ? answer.outcome.optionId : undefined;
+        options: optionsFor(offers),
+      },
+      ask.signal,
+    );
+    if (answer.kind === 'failed') {
+      ask.log?.(`birdie acp: ${request.tool}: ${answer.reason}; the call was not run`);
+      decisions[request.id] = { type: 'reject', message: `The call did not run: ${answer.reason}.` };
+      continue;
+    }
+    const chosen = answer.kind === 'selected' ? answer.optionId : undefined;
     if (chosen === ALLOW_ONCE) decisions[request.id] = { type: 'approve' };
     else if (chosen === ALLOW_SESSION || chosen === ALLOW_PATTERN) {
       if (chosen === ALLOW_SESSION && offers.session && identity !== undefined) {

@@ -24,7 +24,14 @@ export class UpdateTranslator {
   /** The output tail of each running call: a `tool_call_update`'s content replaces the last one's, so it is resent. */
   readonly #live = new Map<string, string>();
 
-  constructor(private readonly cwd: string) {}
+  /**
+   * `plan`: the session's plan steps as last shown (kept by the session across prompts), so a done step's text is
+   * told from its summary.
+   */
+  constructor(
+    private readonly cwd: string,
+    private readonly plan: { steps: readonly string[] } = { steps: [] },
+  ) {}
 
   /**
    * The calls still open when the turn ended (cancelled, failed), marked failed so the client does not show them
@@ -156,8 +163,11 @@ export class UpdateTranslator {
         rawOutput: { output },
       },
     ];
-    const entries = ok && PLAN_TOOLS.has(name) ? planFromTodoOutput(output) : undefined;
-    if (entries) updates.push({ sessionUpdate: 'plan', entries });
+    const entries = ok && PLAN_TOOLS.has(name) ? planFromTodoOutput(output, this.plan.steps) : undefined;
+    if (entries) {
+      this.plan.steps = entries.map((entry) => entry.content);
+      updates.push({ sessionUpdate: 'plan', entries });
+    }
     return updates;
   }
 }
