@@ -17,7 +17,7 @@ import { clientFiles } from './file-bridge.js';
 import { acpMcpHandlers } from './mcp-sampling.js';
 import { isApprovalMode, modeState } from './modes.js';
 import { askPermissions, ToolGrants } from './permissions.js';
-import { promptText } from './prompt-text.js';
+import { promptIsEmpty, promptText } from './prompt-text.js';
 import type { AcpRuntime } from './runtime.js';
 import { replayUpdates, UpdateTranslator } from './updates.js';
 
@@ -151,6 +151,11 @@ export function serveAcp(runtime: AcpRuntime, stream: Stream): AgentConnection {
     })
     .onRequest(methods.agent.session.prompt, async ({ params, client, signal }) => {
       const session = known(params.sessionId);
+      if (promptIsEmpty(params.prompt))
+        throw RequestError.invalidParams(
+          { prompt: params.prompt },
+          'the prompt is empty: give it a text or a resource',
+        );
       if (session.turn)
         throw RequestError.invalidRequest(undefined, 'this session is already answering a prompt');
       const turn = new AbortController();

@@ -12,7 +12,7 @@ export function promptText(blocks: readonly ContentBlock[]): string {
         case 'text':
           return block.text;
         case 'resource_link':
-          return `[${block.title ?? block.name}](${block.uri})`;
+          return `[${linkLabel(block.title ?? block.name)}](${linkTarget(block.uri)})`;
         case 'resource': {
           const resource = block.resource;
           if ('text' in resource) return fileBlock(resource.uri, resource.text);
@@ -51,4 +51,19 @@ const ENTITIES: Record<string, string> = {
 
 function attributeValue(value: string): string {
   return value.replace(/[&"<>\n\r]/g, (c) => ENTITIES[c]!);
+}
+
+/** A link's label with `\`, `[` and `]` escaped: the editor's title is data and must not end the link early. */
+function linkLabel(label: string): string {
+  return label.replace(/[\\[\]]/g, (c) => `\\${c}`);
+}
+
+/** A link's target with what would end it (parentheses, blanks, angle brackets) percent-encoded. */
+function linkTarget(uri: string): string {
+  return uri.replace(/[()\s<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+}
+
+/** Whether a prompt has anything to say: a block other than text, or text that is not only blanks. */
+export function promptIsEmpty(blocks: readonly ContentBlock[]): boolean {
+  return blocks.every((block) => block.type === 'text' && block.text.trim() === '');
 }

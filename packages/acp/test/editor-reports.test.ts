@@ -14,6 +14,7 @@ import { connect, fakeRuntime, W } from './helpers.js';
 // 2. A permission answer without `outcome` failed the whole prompt with "Cannot read properties of undefined".
 // 3. An error reply to a permission request was told to the model as "the user cancelled the turn", logged nowhere.
 // 4. A done plan step whose text holds " — " lost the rest of its text (taken for the summary's separator).
+// 6. An empty prompt ran a turn with an empty user message; a resource link's title could close its Markdown link.
 // 5. `session/list` with a relative `cwd` echoed it into every session; the spec wants absolute paths, as
 //    `session/new|load|resume` already enforce.
 
@@ -150,5 +151,23 @@ describe('editor reports', () => {
     ).rejects.toMatchObject({ code: -32602 });
     const listed = await test.connection.agent.request(methods.agent.session.list, { cwd: W });
     expect(listed.sessions.every((s) => s.cwd.startsWith('/'))).toBe(true);
+  });
+
+  it('an empty prompt is refused (-32602) without a turn; a link title cannot close its Markdown link', async () => {
+    const { runtime, turns } = fakeRuntime({
+      turn: async () => ({ status: 'ok', inputTokens: 0, outputTokens: 0 }),
+    });
+    const test = connect(runtime);
+    const sessionId = await open(test);
+    for (const prompt of [[], [{ type: 'text' as const, text: '  \n' }]])
+      await expect(
+        test.connection.agent.request(methods.agent.session.prompt, { sessionId, prompt }),
+      ).rejects.toMatchObject({ code: -32602 });
+    expect(turns).toHaveLength(0);
+    await test.connection.agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: 'resource_link', name: 'y.ts', title: 'Why](evil) ', uri: 'file:///tmp/a (b).ts' }],
+    });
+    expect(turns[0]?.text).toBe('[Why\\](evil) ](file:///tmp/a%20%28b%29.ts)');
   });
 });
