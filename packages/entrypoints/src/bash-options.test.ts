@@ -34,6 +34,9 @@ describe('option exposure of placeholders', () => {
     ['$tool {a}', { a: 'the command/dash' }],
     // find reads `find -- -delete` as an expression
     ['find -- {a} -maxdepth 0; [ -- {b} ]', { a: 'find/dash', b: '[/dash' }],
+    // the word after a find primary that takes one is that primary's argument, whatever it starts with (reported:
+    // `find {dir} -name {pat}` refused the pattern "-delete", which find reads as a name)
+    ['find {dir} -name {pat}', { dir: 'find/dash' }],
     // after --, expr reads no options, but its operators still
     ['expr -- {a} + 1', { a: 'expr/undefined' }],
     // a value that reaches a variable is exposed where the variable stands
@@ -60,6 +63,8 @@ describe('option exposure of placeholders', () => {
     'echo hi # {a}',
     'cat {{x}}{a} @{{x}}{b}',
     'sudo -u bob cat -- {a}',
+    'find . -iname {a} -o -path {b} -newer {c} -size {d} -type {e} -maxdepth {f}',
+    'find . -fprintf {file} {format} -regextype {t} -regex {r} -newermt {when}',
   ])('%j is operand-safe', (template) => {
     expect(exposed(template)).toEqual({});
   });

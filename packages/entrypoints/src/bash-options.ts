@@ -9,6 +9,7 @@ import { PREFIXES, prefixOptionWords } from './bash-words.js';
  * Operand-safe, because the value cannot start an argv word the command parses as options:
  * - glued to literal text at the start of its word: `--name={x}`, `./{x}`, `x{x}`, `"a {x}"`, `TZ={v} cmd`;
  * - after a literal `--` word among the command's arguments (not for find, test and [, which ignore it);
+ * - the argument of a find primary that takes one (`-name {x}`, `-newer {x}`, `-fprintf {file} {format}`);
  * - a redirection target (`> {path}`, `<<< {s}`) or a here-document body (never an argument at all);
  * - an argument of `[[ … ]]`, `case`, `for`/`select` (syntax, parsed before expansion) or `printf` (it reads
  *   options only before its format, and the compiler already refuses a placeholder there).
@@ -86,6 +87,31 @@ const ECHO_OPTION = /^-[neE]+$/;
 export const NO_END_OF_OPTIONS = new Set(['find', 'test', '[']);
 const ASSIGNMENT = /^[A-Za-z_]\w*(\[[^\]]*\])?\+?=/;
 
+/**
+ * GNU find's tests and actions that take one argument: find reads the next word as that argument whatever it starts
+ * with (`find . -name -delete` looks for files named "-delete"). `-exec`, `-ok` and their kin take words up to `;`
+ * and are not here.
+ */
+const FIND_ONE_ARGUMENT = new Set([
+  ...['-amin', '-anewer', '-atime', '-cmin', '-cnewer', '-ctime', '-fstype', '-gid', '-group', '-ilname'],
+  ...['-iname', '-inum', '-ipath', '-iregex', '-iwholename', '-links', '-lname', '-mmin', '-mtime', '-name'],
+  ...['-newer', '-path', '-perm', '-regex', '-samefile', '-size', '-type', '-uid', '-used', '-user'],
+  ...['-wholename', '-xtype', '-context', '-fprint', '-fprint0', '-fls', '-printf', '-maxdepth', '-mindepth'],
+  ...['-regextype', '-files0-from', '-fprintf'],
+]);
+/** `-newerXY` (`-newermt DATE`), one argument too. */
+const FIND_NEWER_XY = /^-newer[aBcmt][aBcmt]$/;
+
+/** Whether the placeholder (the word after `tokens`, the command's name at `k`) is the argument of a find primary. */
+function isFindPrimaryArgument(tokens: readonly Token[], k: number): boolean {
+  const before = tokens.length > k + 1 ? tokens.at(-1) : undefined;
+  if (before && !before.op && (FIND_ONE_ARGUMENT.has(before.text) || FIND_NEWER_XY.test(before.text)))
+    return true;
+  // `-fprintf FILE FORMAT`: both words are its arguments.
+  const two = tokens.length > k + 2 ? tokens.at(-2) : undefined;
+  return two !== undefined && !two.op && two.text === '-fprintf' && tokens.at(-1)?.op === false;
+}
+
 export interface Token {
   /** A redirection operator (`>`, `2>>`, `<<<`, `&>`, …): the next word is its target. */
   op: boolean;
@@ -130,6 +156,7 @@ export function optionExposure(command: string): OptionExposure | undefined {
   // No command name yet: the placeholder is a name or prefix word, which bash-command.ts refuses.
   if (name === undefined || OPERAND_ONLY.has(name)) return undefined;
 
+  if (name === 'find' && isFindPrimaryArgument(tokens, k)) return undefined;
   const echo = name === 'echo' && !external;
   const operators = EXPRESSION_OPERATORS[name];
   const reader = /[\u0001\u0002]/.test(name) ? 'the command' : name;

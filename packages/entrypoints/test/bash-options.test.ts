@@ -62,6 +62,16 @@ describe('bash: values that a command would read as options', () => {
     expect(existsSync(join(dir, 'started'))).toBe(false);
   });
 
+  // Reported: `find {dir} -name {pat}` refused the pattern "-delete" (and "("), which find reads as the name to look
+  // for, with advice (./{pat}) that would make -name never match.
+  it('lets find read a value after -name as the name, whatever it starts with', async () => {
+    await writeFile(join(dir, '-delete'), 'a file named -delete\n');
+    expect((await run('find {dir} -name {pat}', { dir: '.', pat: '-delete' })).output).toBe('./-delete\n');
+    expect(existsSync(join(dir, 'lines.txt'))).toBe(true);
+    expect((await run('find {dir} -maxdepth 1 -name {pat}', { dir: '.', pat: '(' })).output).toBe('');
+    await refusal(run('find {dir} -name {pat}', { dir: '-delete', pat: 'x' }));
+  });
+
   it('refuses find -- {dir} with -true: find reads a starting point "-…" as its expression even after --', async () => {
     await refusal(run('find -- {dir} -maxdepth 0', { dir: '-true' }));
     expect((await run('find -- {dir} -maxdepth 0', { dir: 'lines.txt' })).output).toBe('lines.txt\n');
