@@ -69,27 +69,32 @@ function quotedScalar(line: string): string | undefined {
 /** `preview: node:module#export` (a module of the skill and one of its exports): the only shape a preview takes. */
 const PREVIEW_SHAPE = /^node:[^#\s]+#[A-Za-z_$][\w$]*$/;
 
-function readPreview(source: Source, entry: Entry, reporter: Reporter): string | undefined {
+function readPreview(source: Source, entry: Entry, reporter: Reporter, tool: string): string | undefined {
   const { ok, value } = yamlValue(source, entry, reporter);
   if (!ok) return undefined;
   const text = typeof value === 'string' ? value.trim() : undefined;
   if (text !== undefined && PREVIEW_SHAPE.test(text)) return text;
   reporter.report(
     'invalid-preview',
-    `Tool \`preview\` must be \`node:<module>#<export>\` (a function of the skill that returns the planned changes), not \`${entry.inline.trim()}\``,
+    `Tool \`${tool}\`, \`preview\` must be \`node:<module>#<export>\` (a function of the skill that returns the planned changes), not \`${entry.inline.trim()}\``,
     entry.inlineStart,
     entry.inlineStart + entry.inline.trimEnd().length,
   );
   return undefined;
 }
 
-function readDescription(source: Source, entry: Entry, reporter: Reporter): string | undefined {
+function readDescription(source: Source, entry: Entry, reporter: Reporter, tool: string): string | undefined {
   if (!needsYaml(entry.inline)) return foldProse(entry);
   const { ok, value } = yamlValue(source, entry, reporter);
   if (!ok) return undefined;
   if (value == null) return '';
   if (typeof value !== 'string') {
-    reporter.report('invalid-type', 'Tool `description` must be text', entry.keyStart, entry.inlineStart);
+    reporter.report(
+      'invalid-type',
+      `Tool \`${tool}\`, \`description\` must be text`,
+      entry.keyStart,
+      entry.inlineStart,
+    );
     return undefined;
   }
   return value.trim();
@@ -100,6 +105,7 @@ function scalar<T>(
   entry: Entry,
   reporter: Reporter,
   schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: unknown } },
+  tool: string,
 ) {
   const { ok, value } = yamlValue(source, entry, reporter);
   if (!ok) return undefined;
@@ -107,7 +113,7 @@ function scalar<T>(
   if (parsed.success) return parsed.data;
   reporter.report(
     'invalid-type',
-    `Tool \`${entry.key}\`: ${zodReason(parsed.error)}`,
+    `Tool \`${tool}\`, \`${entry.key}\`: ${zodReason(parsed.error)}`,
     entry.inlineStart,
     entry.inlineStart + entry.inline.length,
   );
@@ -186,7 +192,7 @@ export function parseToolBlock(
   }
 
   const descriptionEntry = byKey.get('description');
-  const description = descriptionEntry ? readDescription(source, descriptionEntry, reporter) : '';
+  const description = descriptionEntry ? readDescription(source, descriptionEntry, reporter, block.name) : '';
   if (description === '') {
     reporter.report(
       'tool-missing-description',
@@ -205,8 +211,10 @@ export function parseToolBlock(
   const timeoutEntry = byKey.get('timeout');
   const retriesEntry = byKey.get('retries');
   const approvalEntry = byKey.get('approval');
-  const timeout = timeoutEntry ? scalar(source, timeoutEntry, reporter, timeoutSchema) : undefined;
-  const asked = retriesEntry ? scalar(source, retriesEntry, reporter, retriesSchema) : undefined;
+  const timeout = timeoutEntry
+    ? scalar(source, timeoutEntry, reporter, timeoutSchema, block.name)
+    : undefined;
+  const asked = retriesEntry ? scalar(source, retriesEntry, reporter, retriesSchema, block.name) : undefined;
   // Only http: retries (a GET, or a status that says nothing happened): a command or a module that failed may have
   // had its effect, and running it again is not the author's to assume. Said at load, never silently ignored.
   const scheme = entrypoint ? /^([a-z][a-z0-9+._-]*):/.exec(entrypoint)?.[1] : undefined;
@@ -219,13 +227,13 @@ export function parseToolBlock(
       retriesEntry!.keyStart + 'retries'.length,
     );
   const approval: ToolApproval | undefined = approvalEntry
-    ? scalar(source, approvalEntry, reporter, approvalSchema)
+    ? scalar(source, approvalEntry, reporter, approvalSchema, block.name)
     : undefined;
 
   const previewEntry = byKey.get('preview');
-  const preview = previewEntry ? readPreview(source, previewEntry, reporter) : undefined;
+  const preview = previewEntry ? readPreview(source, previewEntry, reporter, block.name) : undefined;
 
-  const settings = readToolSettings(source, byKey, entrypoint, reporter);
+  const settings = readToolSettings(source, byKey, entrypoint, reporter, block.name);
 
   const failed = reporter.messages.slice(before).some((m) => m.fatal);
   if (failed || entrypoint === undefined || description === undefined || schema === undefined)

@@ -54,6 +54,7 @@ export function readToolSettings(
   byKey: ReadonlyMap<string, Entry>,
   entrypoint: string | undefined,
   reporter: Reporter,
+  tool: string,
 ): Settings {
   const scheme = entrypoint ? /^([a-z][a-z0-9+._-]*):/.exec(entrypoint)?.[1] : undefined;
   const settings: Record<string, unknown> = {};
@@ -66,7 +67,7 @@ export function readToolSettings(
     if (!parsed.success) {
       reporter.report(
         'invalid-type',
-        `Tool \`${key}\`: ${zodReason(parsed.error)}`,
+        `Tool \`${tool}\`, \`${key}\`: ${zodReason(parsed.error)}`,
         entry.inlineStart,
         entry.inlineStart + entry.inline.length,
       );

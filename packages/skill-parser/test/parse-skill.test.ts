@@ -278,3 +278,29 @@ describe('parseSkill', () => {
     expect(skill!.tools[0]!.schema.properties).toEqual({ a: { type: 'string', description: 'x\uFFFDy' } });
   });
 });
+
+// Reported by a skill author: `timeout: -5` said "Tool `timeout`: must be positive", which reads as a tool named timeout.
+describe('a tool setting of the wrong type', () => {
+  it('names the tool and the setting', () => {
+    const source = [
+      '---',
+      'name: settings',
+      'description: Settings of the wrong type.',
+      '---',
+      '',
+      '## Tools',
+      '',
+      '### t1',
+      'description: One.',
+      'entrypoint: bash:true',
+      'timeout: -5',
+      'approval: sometimes',
+      'sandbox: maybe',
+      '',
+    ].join('\n');
+    const reasons = parseSkill(source, { path: '/skills/settings/SKILL.md' }).messages.map((m) => m.reason);
+    expect(reasons).toContain('Tool `t1`, `timeout`: must be positive');
+    expect(reasons).toContainEqual(expect.stringMatching(/^Tool `t1`, `approval`: /));
+    expect(reasons).toContainEqual(expect.stringMatching(/^Tool `t1`, `sandbox`: /));
+  });
+});
