@@ -174,6 +174,12 @@ export const RULES = {
       "A `default` in a tool's schema does not fit its own schema (outside its `enum`, the wrong type, …): it is filled in for a call that leaves the value out, and that call then fails.",
     fix: 'Make the `default` one of the values its schema allows, or remove it.',
   },
+  'tool-required-undeclared': {
+    severity: 'warning',
+    meaning:
+      "A tool's schema lists its `properties` (and allows no others) but `required` names one it does not declare: every call fails, since a call without it misses a required argument and a call with it gives an argument the tool does not take.",
+    fix: 'Declare the property under `properties`, or take its name out of `required`.',
+  },
   'tool-schema-annotation': {
     severity: 'warning',
     meaning:

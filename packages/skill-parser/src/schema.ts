@@ -63,8 +63,39 @@ export function checkSchema(
       at,
     );
   }
+  for (const name of requiredUndeclared(value)) {
+    const at = locate(text, start, textEnd, { path: ['required'], message: '' });
+    reporter.report(
+      'tool-required-undeclared',
+      `Schema \`required\` names \`${name}\`, which \`properties\` does not declare: every call fails (without it, it is missing; with it, it is not an argument of this tool)`,
+      at,
+      at,
+    );
+  }
   // The value itself, not zod's copy: a copy built by assignment loses a property named `__proto__`.
   return value as JsonSchemaObject;
+}
+
+/**
+ * The names `required` lists that a schema taking only its listed `properties` does not declare (no
+ * `additionalProperties`, no `patternProperties`: the agent refuses any other argument, so no call can satisfy both).
+ */
+function requiredUndeclared(schema: unknown): string[] {
+  const s = schema as {
+    properties?: unknown;
+    required?: unknown;
+    additionalProperties?: unknown;
+    patternProperties?: unknown;
+  };
+  if (typeof s.properties !== 'object' || s.properties === null || !Array.isArray(s.required)) return [];
+  if (s.additionalProperties !== undefined && s.additionalProperties !== false) return [];
+  if (s.patternProperties !== undefined) return [];
+  const declared = s.properties as Record<string, unknown>;
+  return [
+    ...new Set(
+      s.required.filter((name): name is string => typeof name === 'string' && !Object.hasOwn(declared, name)),
+    ),
+  ];
 }
 
 function describe(problem: SchemaProblem): string {

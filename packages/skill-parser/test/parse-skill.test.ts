@@ -304,3 +304,37 @@ describe('a tool setting of the wrong type', () => {
     expect(reasons).toContainEqual(expect.stringMatching(/^Tool `t1`, `sandbox`: /));
   });
 });
+
+// Reported by a skill author: `required: [a, b]` with only `a` in `properties` passed the check, and every call fails:
+// without `b` it is missing, with it the call is refused (a schema that lists its properties takes no other).
+describe('a required name the schema does not declare', () => {
+  it('is a warning at `required`, naming it', () => {
+    const source = (extra: string) =>
+      [
+        '---',
+        'name: req',
+        'description: Required names.',
+        '---',
+        '',
+        '## Tools',
+        '',
+        '### t1',
+        'description: One.',
+        'entrypoint: bash:echo {a}',
+        'schema:',
+        '  type: object',
+        '  properties:',
+        '    a: {type: string}',
+        '  required: [a, b]',
+        ...(extra ? [`  ${extra}`] : []),
+        '',
+      ].join('\n');
+    const messages = parseSkill(source(''), { path: '/skills/req/SKILL.md' }).messages;
+    const found = messages.filter((m) => m.ruleId === 'tool-required-undeclared');
+    expect(found.map((m) => `${m.line} ${m.fatal ? 'error' : 'warning'} ${m.reason}`)).toEqual([
+      '15 warning Schema `required` names `b`, which `properties` does not declare: every call fails (without it, it is missing; with it, it is not an argument of this tool)',
+    ]);
+    const open = parseSkill(source('additionalProperties: true'), { path: '/skills/req/SKILL.md' }).messages;
+    expect(open.filter((m) => m.ruleId === 'tool-required-undeclared')).toEqual([]);
+  });
+});
