@@ -43,4 +43,23 @@ describe('skills check and folders that will never load', { timeout: 60_000 }, (
     expect(check.stdout).toContain('misnamed/Skill.md:1:1  warning  Skill.md is not read');
     expect(check.stdout).toContain('0 skills loaded: 0 errors, 1 warning');
   });
+
+  // Reported by a skill author: skills one folder too deep (`nested/group/mytools/SKILL.md`) gave "0 skills loaded: 0
+  // errors", exit 0, and no hint.
+  it('names a skill one folder too deep, and the folder to give instead', async () => {
+    const nested = join(box.cwd, 'nested');
+    await mkdir(join(nested, 'group', 'mytools'), { recursive: true });
+    await writeFile(join(nested, 'group', 'mytools', 'SKILL.md'), skill('mytools'));
+    // A skill's own sub-folder holding a SKILL.md (a template it ships) is the skill's business: not named.
+    await mkdir(join(nested, 'real', 'templates', 'starter'), { recursive: true });
+    await writeFile(join(nested, 'real', 'SKILL.md'), skill('real'));
+    await writeFile(join(nested, 'real', 'templates', 'starter', 'SKILL.md'), skill('starter'));
+    const check = await cli(['skills', 'check', 'nested']);
+    expect(check.stdout).toContain(
+      'nested/group/mytools/SKILL.md:1:1  warning  this skill is one folder too deep: a skills folder loads the skills of its own sub-folders, so it is not loaded (give group as the skills folder, or move mytools up one level)',
+    );
+    expect(check.stdout).toContain('birdie:nested-skill');
+    expect(check.stdout).not.toContain('starter');
+    expect(check.stdout).toContain('1 skill loaded: 0 errors, 1 warning');
+  });
 });

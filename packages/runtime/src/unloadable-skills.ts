@@ -72,7 +72,35 @@ export async function skillsFolderProblems(dir: string): Promise<DiagnosticLike[
       }
       if (!info.isDirectory()) continue;
     } else if (!entry.isDirectory()) continue;
-    found.push(...(await skillFolderProblems(path)));
+    found.push(...(await skillFolderProblems(path)), ...(await nestedSkills(path, entry.name)));
+  }
+  return found;
+}
+
+/**
+ * Skills one folder too deep: a sub-folder that is no skill itself (no skill file in any spelling) but whose own
+ * sub-folders hold skill files, as `DIR/group/tools/SKILL.md`. A skill's own sub-folders are its business (a template
+ * it ships), so only folders without a skill file are looked into, one level down.
+ */
+async function nestedSkills(folder: string, name: string): Promise<DiagnosticLike[]> {
+  const names = await readdir(folder).catch(() => [] as string[]);
+  if (names.some((entry) => entry.toLowerCase() === 'skill.md')) return [];
+  const found: DiagnosticLike[] = [];
+  for (const child of names.sort()) {
+    if (child.startsWith('.') || child === 'node_modules') continue;
+    for (const file of READ) {
+      const info = await stat(join(folder, child, file)).catch(() => undefined);
+      if (!info?.isFile()) continue;
+      found.push(
+        problem(
+          join(folder, child, file),
+          `this skill is one folder too deep: a skills folder loads the skills of its own sub-folders, so it is not loaded (give ${name} as the skills folder, or move ${child} up one level)`,
+          'nested-skill',
+          false,
+        ),
+      );
+      break;
+    }
   }
   return found;
 }
