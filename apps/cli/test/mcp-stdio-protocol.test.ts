@@ -136,6 +136,31 @@ function startMcp() {
 }
 
 describe('birdie mcp over stdio: the JSON-RPC framing', { timeout: 120_000 }, () => {
+  // Reported: a request whose params have the wrong shape (`tools/call` with a number for `name`, `prompts/get` with a
+  // list, `tools/list` with a number for `cursor`) got -32603 "internal error" with zod's issue list as its message.
+  it('answers params of the wrong shape with -32602 and one readable sentence, and keeps serving', async () => {
+    const mcp = startMcp();
+    try {
+      await mcp.initialize();
+      mcp.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 5 } });
+      mcp.send({ jsonrpc: '2.0', id: 3, method: 'prompts/get', params: { name: [] } });
+      mcp.send({ jsonrpc: '2.0', id: 4, method: 'tools/list', params: { cursor: 5 } });
+      mcp.send({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'slow_done', arguments: 'x' } });
+      const expected: Array<[number, string]> = [
+        [2, 'Invalid params of tools/call: params.name: expected string, received number'],
+        [3, 'Invalid params of prompts/get: params.name: expected string, received array'],
+        [4, 'Invalid params of tools/list: params.cursor: expected string, received number'],
+        [5, 'Invalid params of tools/call: params.arguments: expected record, received string'],
+      ];
+      for (const [id, message] of expected)
+        expect((await mcp.answer(id)).error, String(id)).toEqual({ code: -32602, message });
+      mcp.send({ jsonrpc: '2.0', id: 6, method: 'tools/list' });
+      expect((await mcp.answer(6)).result?.tools).toBeDefined();
+    } finally {
+      mcp.stop();
+    }
+  });
+
   it('answers a line that is not JSON with -32700 and one that is not JSON-RPC with -32600, and keeps serving', async () => {
     const mcp = startMcp();
     try {

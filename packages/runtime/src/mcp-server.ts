@@ -14,6 +14,7 @@ import {
 } from './mcp-catalog.js';
 import { connectionWork, settledWithin } from './mcp-connection-work.js';
 import type { McpHost } from './mcp-host.js';
+import { paramsCheck } from './mcp-params-check.js';
 import {
   APPROVAL_QUESTION_MAX,
   callMcpTool,
@@ -202,9 +203,21 @@ export async function createMcpServer(host: McpHost, options: McpServerOptions):
     work.end();
     closing?.();
   };
-  /** Registers a request handler whose work counts until it ends (see `connectionWork`). */
-  const handle: typeof server.setRequestHandler = (schema, handler) =>
-    server.setRequestHandler(schema, (request, extra) => work.track(async () => handler(request, extra)));
+  /**
+   * Registers a request handler whose work counts until it ends (see `connectionWork`). The request is checked here,
+   * not by the SDK: it parses with the schema before any handler runs and answers a mismatch with -32603 and zod's
+   * issue list; params of the wrong shape are the client's mistake, -32602 with one sentence (`paramsCheck`).
+   */
+  const handle: typeof server.setRequestHandler = (schema, handler) => {
+    const { method, lenient, check } = paramsCheck(schema as never, types.ErrorCode.InvalidParams);
+    const run = (request: unknown, extra: Parameters<typeof handler>[1]) =>
+      work.track(async () => handler(check(request) as never, extra));
+    // `Server` wraps a tools/call handler in a second parse of its own (and a check of its result, which birdie's
+    // results pass): registered as any other request, the check above answers first.
+    if (method === 'tools/call')
+      return Object.getPrototypeOf(Server.prototype).setRequestHandler.call(server, lenient, run);
+    return server.setRequestHandler(lenient as never, run as never);
+  };
 
   handle(types.ListToolsRequestSchema, async () => ({ tools: await give(lists.tools) }));
 
