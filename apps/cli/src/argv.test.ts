@@ -182,3 +182,19 @@ describe('parseArgv', () => {
     expect(() => parseArgv(['-p'])).toThrow('-p needs a prompt');
   });
 });
+
+// Reported: options put before the command word (`birdie --json sessions list`, `birdie sessions --json list`) were
+// refused with messages that did not say the order was the problem ("unknown option", "unexpected argument").
+describe('options before the command word', () => {
+  it('birdie --json sessions list: says to put the option after the command', () => {
+    expect(usageError(['--json', 'sessions', 'list'])).toBe(
+      'unknown option "--json". It is an option of `birdie sessions list`: put it after the command (birdie sessions list --json).',
+    );
+  });
+
+  it('birdie sessions --json list: says to put the subcommand right after the group', () => {
+    expect(usageError(['sessions', '--json', 'list'])).toBe(
+      '"list" is a command of birdie sessions: put it right after "sessions" (birdie sessions list …), options after it.',
+    );
+  });
+});

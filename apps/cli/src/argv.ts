@@ -93,7 +93,8 @@ export function parseArgv(argv: string[]): Parsed {
       tokens: true,
     }) as typeof parsed;
   } catch (error) {
-    throw new UsageError(explainParseError(error, command, args.args), { cause: error });
+    const misplaced = name === '' ? optionOfCommandAfter(error, argv) : undefined;
+    throw new UsageError(misplaced ?? explainParseError(error, command, args.args), { cause: error });
   }
   parsed.positionals = parsed.tokens
     .filter((t) => t.kind === 'positional')
@@ -107,6 +108,12 @@ export function parseArgv(argv: string[]): Parsed {
   if (parsed.positionals.length < min) throw new UsageError(`missing argument. Usage: ${command.usage}`);
   if (parsed.positionals.length > max) {
     const extra = parsed.positionals[max]!;
+    // `birdie sessions --json list`: the group's default command took the options, and the subcommand came after.
+    const group = name.split(' ')[0]!;
+    if (group in GROUPS && parsed.positionals.length === 1 && findCommand(`${group} ${extra}`))
+      throw new UsageError(
+        `"${extra}" is a command of birdie ${group}: put it right after "${group}" (birdie ${group} ${extra} …), options after it.`,
+      );
     const hint = name === '' ? didYouMean(extra, topLevelNames()) : '';
     throw new UsageError(`unexpected argument "${extra}".${hint} Usage: ${command.usage}`);
   }
@@ -176,6 +183,32 @@ function withNegativeNumbers(
     } else args.push(arg);
   }
   return { args, original: (index) => numbers.get(index) ?? args[index]! };
+}
+
+/**
+ * `birdie --json sessions list`: an option the REPL does not take, put before a command that does. Undefined when
+ * the words after it name no such command.
+ */
+function optionOfCommandAfter(error: unknown, argv: readonly string[]): string | undefined {
+  const unknown = /Unknown option '(-{1,2})([^']+)'/.exec(
+    error instanceof Error ? error.message : String(error),
+  );
+  if (!unknown) return undefined;
+  const [, dashes, option] = unknown as unknown as [string, string, string];
+  const words = argv.filter((arg) => !arg.startsWith('-'));
+  const [first, second] = words;
+  if (first === undefined) return undefined;
+  const command =
+    (second !== undefined ? findCommand(`${first} ${second}`) : undefined) ??
+    findCommand(first) ??
+    (first in GROUPS ? findCommand(`${first} ${GROUPS[first]}`) : undefined);
+  if (!command?.name) return undefined;
+  const takes = Object.entries(command.options).some(([long, o]) =>
+    dashes === '--' ? long === option : o.short === option,
+  );
+  if (!takes) return undefined;
+  const written = `${dashes}${option}`;
+  return `unknown option "${written}". It is an option of \`birdie ${command.name}\`: put it after the command (birdie ${command.name} ${written}).`;
 }
 
 function explainParseError(error: unknown, command: CommandSpec, args: readonly string[]): string {

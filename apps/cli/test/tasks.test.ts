@@ -79,7 +79,10 @@ describe('scheduled tasks (the scheduler skill, birdie tasks, birdie start)', { 
       { match: '^go$', text: 'scheduled' },
       { match: 'Water the plants', text: 'watered' },
     ]);
-    const run = await birdie(['run', '--enable', 'scheduler', '--yes', '--json', 'go'], { env, cwd: box.cwd });
+    const run = await birdie(['run', '--enable', 'scheduler', '--yes', '--json', 'go'], {
+      env,
+      cwd: box.cwd,
+    });
     expect(run.code, run.stderr).toBe(0);
     const sessionId = (JSON.parse(run.stdout.trim().split('\n')[0]!) as { id: string }).id;
     const deleted = await birdie(['sessions', 'delete', sessionId], { env, cwd: box.cwd });
@@ -195,7 +198,13 @@ describe('scheduled tasks (the scheduler skill, birdie tasks, birdie start)', { 
     expect([cancel.code, cancel.stdout.trim()]).toEqual([0, 'Cancelled task 1.']);
     const other = await birdie(['tasks', 'cancel', '2'], { env: box.env, cwd: box.cwd });
     expect(other.code).toBe(2);
-    expect(other.stderr).toMatch(/no active task 2 of user tester/);
+    expect(other.stderr).toMatch(/no active task 2 of user tester\. Run `birdie tasks list`\./);
+    // Reported: with --user, the hint listed the default user's tasks, not the ones of the user named.
+    const named = await birdie(['tasks', 'cancel', '1', '--user', 'someone'], { env: box.env, cwd: box.cwd });
+    expect(named.code).toBe(2);
+    expect(named.stderr).toContain(
+      'no active task 1 of user someone. Run `birdie tasks list --user someone`.',
+    );
     const word = await birdie(['tasks', 'cancel', 'one'], { env: box.env, cwd: box.cwd });
     expect(word.stderr).toMatch(/ID must be a task number/);
     const help = await birdie(['tasks', '--help'], { env: box.env, cwd: box.cwd });

@@ -43,7 +43,9 @@ export async function cancelTask(io: RuntimeIo, flags: Flags, raw: string): Prom
   const id = Number(raw);
   await withUserStore(io, flags, true, async (store, userId) => {
     if (!(await store.tasks.cancel(id, userId)))
-      throw new UsageError(`no active task ${raw} of user ${userId}. Run \`birdie tasks list\`.`);
+      throw new UsageError(
+        `no active task ${raw} of user ${userId}. Run \`birdie tasks list${typeof flags.user === 'string' ? ` --user ${userId}` : ''}\`.`,
+      );
   });
   return id;
 }
