@@ -22,6 +22,18 @@ export class ApiFailure extends Error {
 }
 
 /**
+ * A failure as the page says it: a refused request without the API's `invalid json: FIELD: ` (the user filled in a
+ * form, not JSON), its first letter capitalised; every other message as it is.
+ */
+export function shownFailure(failure: unknown): string {
+  if (failure instanceof ApiFailure && failure.code === 'invalid-request') {
+    const text = failure.message.replace(/^invalid \w+: (?:[\w.]+: )?/, '');
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  }
+  return failure instanceof Error ? failure.message : String(failure);
+}
+
+/**
  * The request got no answer at all: the browser could not connect, or the connection failed before a response came
  * (`fetch` rejected). A request refused at connect time never reached the server.
  */
@@ -52,6 +64,16 @@ export class Api {
   ) {}
 
   async #fetch(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    // A token is printable ASCII: anything else (a typo with an accent, a pasted zero-width space) is not one, and
+    // fetch would refuse the header as if the server could not be reached.
+    if (!/^[\x21-\x7e]+$/.test(this.token)) {
+      this.onUnauthorized?.();
+      throw new ApiFailure(
+        401,
+        'unauthorized',
+        'That token is not valid (it holds characters no token has).',
+      );
+    }
     const init: RequestInit = {
       method,
       headers: {

@@ -24,6 +24,21 @@ describe('renderMarkdown (untrusted text)', () => {
     expect(html).toContain('href="https://e.org"');
   });
 
+  // Reported: a link whose URL was dropped rendered as `<a href="" target="_blank">`, which opened the app itself in a
+  // new tab; a remote image rendered as a broken image and a CSP error in the console, every time the chat was opened.
+  it('shows a link whose URL was dropped as its text, and an image as a link to it (none loaded)', () => {
+    const html = renderMarkdown(
+      '[click me](javascript:alert(1)) ![remote](https://example.com/x.png) ![bad](javascript:x)',
+    );
+    expect(html).not.toContain('href=""');
+    expect(html).toContain('click me');
+    expect(html).not.toContain('<img');
+    expect(html).toContain('href="https://example.com/x.png"');
+    expect(html).toMatch(/>image: remote<\/a>/);
+    expect(html).toContain('image: bad');
+    expect(html).not.toContain('javascript');
+  });
+
   it('renders GFM tables and fenced code with its language', () => {
     const html = renderMarkdown('| a | b |\n| - | - |\n| 1 | 2 |\n\n```js\nx\n```');
     expect(html).toContain('<td>1</td>');
@@ -32,6 +47,51 @@ describe('renderMarkdown (untrusted text)', () => {
 });
 
 describe('applyEvent', () => {
+  // Reported: a call the user rejected (or one of an unknown tool) ends with `tool-end` and no `tool-start`; the live
+  // chat dropped it, and only a reload showed it, failed.
+  it('shows a call that ended without starting (rejected, unknown tool) as failed, with the arguments it was asked with', () => {
+    const request = {
+      id: 'c2',
+      digest: 'd',
+      tool: 'write_file',
+      args: { path: 'b.txt' },
+      description: 'Write b.txt',
+      reason: 'file-change',
+    };
+    const s = fold([
+      { type: 'approval-request', requests: [request] },
+      {
+        type: 'tool-end',
+        id: 'c2',
+        name: 'write_file',
+        ok: false,
+        output: 'The user rejected this call.',
+        truncated: false,
+        durationMs: 0,
+      },
+      {
+        type: 'tool-end',
+        id: 'c3',
+        name: 'nonexistent_tool',
+        ok: false,
+        output: 'Error: tool "nonexistent_tool" is not available',
+        truncated: false,
+        durationMs: 0,
+      },
+    ]);
+    expect(s.items).toMatchObject([
+      {
+        kind: 'tool',
+        id: 'c2',
+        name: 'write_file',
+        args: { path: 'b.txt' },
+        ok: false,
+        output: 'The user rejected this call.',
+      },
+      { kind: 'tool', id: 'c3', name: 'nonexistent_tool', args: {}, ok: false },
+    ]);
+  });
+
   it('streams tokens into one answer, which the message event completes', () => {
     const s = fold([
       { type: 'token', text: 'Hel' },

@@ -39,6 +39,8 @@ export interface ChatState {
   status?: string;
   lastId?: number;
   seq: number;
+  /** The arguments of the calls this turn asked about, by id: a call the user rejects ends without starting. */
+  asked?: Record<string, Record<string, unknown>>;
 }
 
 export const emptyChat = (): ChatState => ({
@@ -176,7 +178,24 @@ export function applyEvent(state: ChatState, event: TurnEvent, now: number): Cha
         tool.ok = event.ok;
         tool.truncated = event.truncated;
         tool.durationMs = event.durationMs;
+        break;
       }
+      // A call that ended without starting (rejected, refused by a rule, a tool that is not there): shown as it
+      // ended, with the arguments it was asked with when it was asked about, as the history shows it after a reload.
+      listFor(s.items, depth).push({
+        kind: 'tool',
+        key,
+        id: event.id,
+        name: event.name,
+        args: s.asked?.[event.id] ?? {},
+        output: event.output,
+        ok: event.ok,
+        truncated: event.truncated,
+        durationMs: event.durationMs,
+        startedAt: now,
+        depth,
+        children: [],
+      });
       break;
     }
     case 'usage':
@@ -191,6 +210,7 @@ export function applyEvent(state: ChatState, event: TurnEvent, now: number): Cha
       break;
     case 'approval-request':
       s.pending = event.requests;
+      s.asked = { ...s.asked, ...Object.fromEntries(event.requests.map((r) => [r.id, r.args])) };
       s.running = false;
       s.status = 'waiting for approval';
       break;

@@ -7,8 +7,17 @@ export type Route =
   | { name: 'runs'; run?: number }
   | { name: 'tasks' };
 
+/** A part of the hash decoded; one with a malformed escape (typed or pasted) as it is written, never a throw. */
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 export function parseRoute(hash: string): Route {
-  const parts = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  const parts = hash.replace(/^#\/?/, '').split('/').map(decoded);
   if (parts[0] === 's' && parts[1])
     return {
       name: 'sessions',

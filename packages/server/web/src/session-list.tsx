@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Api } from './api.js';
+import { type Api, shownFailure } from './api.js';
 import { refocusIn } from './focus.js';
 import { hrefOf } from './route.js';
 import type { Session } from './types.js';
@@ -69,7 +69,7 @@ function SessionRow(props: { api: Api; session: Session; current: boolean; onCha
       setMode('view');
       onChanged();
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(shownFailure(e));
     }
   };
   if (mode === 'rename')

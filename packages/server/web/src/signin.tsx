@@ -13,8 +13,11 @@ export function SignIn({
   const [token, setToken] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  // Why the app signed out is said until the next attempt, which has its own answer.
+  const [tried, setTried] = useState(false);
   const submit = async (e: Event) => {
     e.preventDefault();
+    setTried(true);
     setBusy(true);
     setError(undefined);
     try {
@@ -33,7 +36,7 @@ export function SignIn({
   return (
     <main class="signin" id="main">
       <h1>birdie</h1>
-      {reason && (
+      {reason && !tried && (
         <p role="alert" class="error">
           {reason}
         </p>
