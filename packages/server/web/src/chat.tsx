@@ -69,6 +69,9 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
   }, []);
   // The history the chat shows (as read), so a watch that reads the same again changes nothing.
   const historyShown = useRef('');
+  // The newest run the chat has taken in: a newer one the watch finds ended (a quick turn of another tab, one that
+  // stopped for an approval) is read in, though it never saw it running.
+  const seenRun = useRef<number | undefined>(undefined);
   // The latest state for the async code below (a stream outlives many renders).
   const latest = useRef(chat);
   latest.current = chat;
@@ -268,6 +271,7 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
     (async () => {
       const [d, newest] = await Promise.all([api.session(session), newestRun(api, session)]);
       if (signal.aborted) return;
+      seenRun.current = newest?.id;
       const live = newest?.status === 'running';
       setDetail(d);
       setError(undefined);
@@ -331,6 +335,8 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
       const newest = await newestRun(api, session);
       if (signal.aborted || latest.current.running) return;
       const busy = elsewhereRun.current;
+      const unseen = newest !== undefined && newest.id !== seenRun.current;
+      seenRun.current = newest?.id;
       if (newest?.status === 'running') {
         const d = await refresh();
         if (busy === newest.id || signal.aborted || latest.current.running) return;
@@ -347,6 +353,17 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
           ...s,
           pending: d.pendingApprovals,
           status: d.pendingApprovals.length ? 'waiting for approval' : (newest?.status ?? s.status),
+        }));
+        onChanged();
+      } else if (unseen) {
+        // A turn that began and ended between two looks (another tab's quick answer, or one that stopped for an
+        // approval): what it saved, the calls it waits on, and how it went.
+        const d = await refresh();
+        if (signal.aborted || latest.current.running) return;
+        update((s) => ({
+          ...s,
+          pending: d.pendingApprovals,
+          status: d.pendingApprovals.length ? 'waiting for approval' : newest.status,
         }));
         onChanged();
       }
