@@ -59,6 +59,8 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
   const [opened, setOpened] = useState(0);
   // Until the history is shown and the replay of its last turn (if any) is in or dropped: the log is busy.
   const [opening, setOpening] = useState(true);
+  // The session does not exist (or is another user's): nothing to write to.
+  const [missing, setMissing] = useState(false);
   // The run of a turn another client (the CLI, a script) runs on the session now: no API turn of it to follow, the
   // chat says it is busy and its watch brings in what that turn saves.
   const [elsewhere, setElsewhere] = useState<number>();
@@ -268,6 +270,7 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
     gone.current = new AbortController();
     const signal = gone.current.signal;
     setOpening(true);
+    setMissing(false);
     (async () => {
       const [d, newest] = await Promise.all([api.session(session), newestRun(api, session)]);
       if (signal.aborted) return;
@@ -297,10 +300,10 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
       if (!signal.aborted) busyElsewhere(live && !followed ? newest.id : undefined);
     })()
       .catch((failure: unknown) => {
-        if (!signal.aborted)
-          setError(
-            failure instanceof ApiFailure && failure.status === 404 ? 'No such chat.' : errorText(failure),
-          );
+        if (signal.aborted) return;
+        const notFound = failure instanceof ApiFailure && failure.status === 404;
+        setMissing(notFound);
+        setError(notFound ? 'No such chat.' : errorText(failure));
       })
       .finally(() => {
         if (!signal.aborted) setOpening(false);
@@ -459,6 +462,20 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
   const totalIn = (detail?.inputTokens ?? 0) + chat.usage.inputTokens;
   const totalOut = (detail?.outputTokens ?? 0) + chat.usage.outputTokens;
   const context = chat.usage.context;
+  if (missing)
+    return (
+      <main id="main" tabIndex={-1} class="chat">
+        <header class="chat-head">
+          <h1>{session}</h1>
+        </header>
+        <p role="alert" class="error">
+          No such chat.
+        </p>
+        <p>
+          <a href="#/new">Start a new chat</a>
+        </p>
+      </main>
+    );
   return (
     <main id="main" tabIndex={-1} class="chat">
       <header class="chat-head">
