@@ -19,7 +19,9 @@ export function App() {
     tokenStore.clear();
     setReason(why);
     setToken(null);
-    location.hash = '';
+    // Signed out by the server (a revoked token): the place stays, so signing in again goes back to it. Signed out by
+    // the user: the next one starts at the list.
+    if (why === undefined) location.hash = '';
   }, []);
   // Loaded once signed in (or while the sign-in form is shown, so it is there when needed).
   useEffect(() => {

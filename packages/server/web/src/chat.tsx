@@ -55,7 +55,35 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
   const [chat, setChat] = useState<ChatState>(emptyChat);
   const [detail, setDetail] = useState<SessionDetail>();
   const [error, setError] = useState<string>();
-  const [draft, setDraft] = useState('');
+  // The message being written, kept in this tab's storage until a turn takes it: a sign-out (a revoked token), a
+  // reload or a crash of the page does not lose it.
+  const draftKey = `birdie.draft.${session}`;
+  const [draft, setDraftState] = useState(() => sessionStorage.getItem(draftKey) ?? '');
+  const setDraft = useCallback(
+    (next: string | ((d: string) => string)) =>
+      setDraftState((d) => {
+        const value = typeof next === 'function' ? next(d) : next;
+        if (value) sessionStorage.setItem(draftKey, value);
+        return value;
+      }),
+    [draftKey],
+  );
+  /** What the user typed: stored as it is, an emptied box included. */
+  const typed = useCallback(
+    (value: string) => {
+      if (value) sessionStorage.setItem(draftKey, value);
+      else sessionStorage.removeItem(draftKey);
+      setDraftState(value);
+    },
+    [draftKey],
+  );
+  /** The draft `prompt` was sent and a turn took it: it is no longer kept (unless it was changed since). */
+  const sent = useCallback(
+    (prompt: string) => {
+      if (sessionStorage.getItem(draftKey) === prompt) sessionStorage.removeItem(draftKey);
+    },
+    [draftKey],
+  );
   const [opened, setOpened] = useState(0);
   // Until the history is shown and the replay of its last turn (if any) is in or dropped: the log is busy.
   const [opening, setOpening] = useState(true);
@@ -422,7 +450,15 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
       failure instanceof Unreachable
         ? `${failure.message}: the message may not have been sent. It is back in the box: if no answer starts in a few seconds, send it again.`
         : errorText(failure);
-    stream((h) => api.turn(session, prompt, h), { errorFor }).catch((failure: unknown) => {
+    // The draft stays stored until the turn's first event says the server took it.
+    const taking = (h: StreamHandlers): StreamHandlers => ({
+      ...h,
+      onEvent(event) {
+        sent(prompt);
+        h.onEvent(event);
+      },
+    });
+    stream((h) => api.turn(session, prompt, taking(h)), { errorFor }).catch((failure: unknown) => {
       // Refused before it started (the chat is busy in another tab, …), or the server never answered (it could not
       // be reached, or the connection broke before an answer): the message goes back into the box, and no turn of
       // this tab is said to run.
@@ -509,7 +545,7 @@ export function Chat({ api, session, onChanged }: { api: Api; session: string; o
           }
           value={draft}
           disabled={chat.pending.length > 0}
-          onInput={(e) => setDraft(e.currentTarget.value)}
+          onInput={(e) => typed(e.currentTarget.value)}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) send(e);
           }}
