@@ -84,6 +84,33 @@ describe('keyboard focus in the chat', { timeout: 60_000 }, () => {
     await page.context().close();
   });
 
+  // Reported: after deleting a chat the focus fell to the page, and Escape did not leave Rename or Delete.
+  it('Escape leaves Rename and Delete; a chat deleted hands the focus to its neighbour', async () => {
+    await web.store.sessions.create('alice', { perUser: true, title: 'stays' });
+    await web.store.sessions.create('alice', { perUser: true, title: 'goes' });
+    const page = await web.page();
+    await page.goto(`${web.url}/#/`);
+    await page.focus('button[aria-label="Rename stays"]');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused(page)).toMatch(/^INPUT#title-/);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => focused(page)).toBe('A stays');
+    await page.focus('button[aria-label="Delete stays"]');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused(page)).toBe('BUTTON Keep');
+    await page.keyboard.press('Escape');
+    // As Keep does: back on the row's Delete.
+    await expect.poll(() => focused(page)).toBe('BUTTON Delete');
+    expect(await page.locator('button.danger').count()).toBe(0);
+    await page.focus('button[aria-label="Delete goes"]');
+    await page.keyboard.press('Enter');
+    await page.focus('button.danger');
+    await page.keyboard.press('Enter');
+    await page.locator('a.title', { hasText: 'goes' }).waitFor({ state: 'detached' });
+    await expect.poll(() => focused(page)).toBe('A stays');
+    await page.context().close();
+  });
+
   it('on an approval already waiting when the chat opens, and through its Edit and Back', async () => {
     const session = await web.store.sessions.create('alice', { perUser: true });
     web.runtime.pending = [request];

@@ -72,9 +72,16 @@ function SessionRow(props: { api: Api; session: Session; current: boolean; onCha
       setError(shownFailure(e));
     }
   };
+  // Escape leaves Rename or Delete as Cancel and Keep do.
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key !== 'Escape' || mode === 'view') return;
+    e.preventDefault();
+    setError(undefined);
+    setMode('view');
+  };
   if (mode === 'rename')
     return (
-      <li class="row" ref={row}>
+      <li class="row" ref={row} onKeyDown={onKeyDown}>
         <form
           onSubmit={(e) => {
             e.preventDefault();
@@ -105,7 +112,7 @@ function SessionRow(props: { api: Api; session: Session; current: boolean; onCha
       </li>
     );
   return (
-    <li class={`row ${current ? 'current' : ''}`} ref={row}>
+    <li class={`row ${current ? 'current' : ''}`} ref={row} onKeyDown={onKeyDown}>
       <a href={hrefOf.session(session.id)} aria-current={current ? 'page' : undefined} class="title">
         {titleOf(session)}
       </a>
@@ -117,8 +124,15 @@ function SessionRow(props: { api: Api; session: Session; current: boolean; onCha
             class="danger"
             onClick={() =>
               act(async () => {
+                // The row goes with the chat: the focus goes to a neighbouring chat (else the search box), not the page.
+                const neighbour =
+                  row.current?.nextElementSibling ?? row.current?.previousElementSibling ?? undefined;
                 await api.deleteSession(session.id);
                 if (current) location.hash = '#/';
+                (
+                  neighbour?.querySelector<HTMLElement>('a.title') ??
+                  document.getElementById('session-search')
+                )?.focus();
               })
             }
           >
