@@ -99,7 +99,12 @@ function Pending(props: {
   // The card appears under a message box it disables, and each mode replaces the button that chose it: the focus
   // goes to the card's first control instead of falling to the page (the first card's, when several appear).
   const card = useRef<HTMLElement>(null);
-  useEffect(() => refocusIn(card.current), [mode]);
+  // Asked: the focus goes to Approve without scrolling the card, whose title and description (what is approved) stay
+  // in view above it however long the arguments are; in Edit and Reject, to the text box, scrolled to.
+  useEffect(
+    () => refocusIn(card.current, undefined, mode === 'ask' ? { preventScroll: true } : undefined),
+    [mode],
+  );
   return (
     <section class="approval" ref={card} aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>
@@ -201,7 +206,10 @@ export function Approvals(props: {
   const open = props.requests.filter((r) => !decided[r.id]);
   // A card answered (while others still wait) goes with its focused button: on to the next card's first action.
   const cards = useRef<HTMLDivElement>(null);
-  useEffect(() => refocusIn(cards.current, '.approval button:not([disabled])'), [open.length]);
+  useEffect(
+    () => refocusIn(cards.current, '.approval button:not([disabled])', { preventScroll: true }),
+    [open.length],
+  );
   return (
     <div class="approvals" ref={cards}>
       {open.map((request) => (

@@ -7,10 +7,14 @@ export function focusLost(): boolean {
   return !active || active === document.body || active.disabled === true || !active.isConnected;
 }
 
-/** Moves a lost focus to the first control in `container` that takes it (a text box or an enabled button). */
+/**
+ * Moves a lost focus to the first control in `container` that takes it (a text box or an enabled button). `options`
+ * as `focus()` takes them: `preventScroll` where what comes before the control must stay in view.
+ */
 export function refocusIn(
   container: Element | null | undefined,
   selector = 'textarea, button:not([disabled])',
+  options?: FocusOptions,
 ) {
-  if (container && focusLost()) container.querySelector<HTMLElement>(selector)?.focus();
+  if (container && focusLost()) container.querySelector<HTMLElement>(selector)?.focus(options);
 }
