@@ -28,8 +28,14 @@ export function defaultWebRoot(): string {
   return fileURLToPath(new URL('./web', import.meta.url));
 }
 
-/** Paths the web app never answers: the API's and the metrics'. */
-const isApiPath = (path: string) => path === '/v1' || path.startsWith('/v1/') || path === '/metrics';
+/**
+ * Paths the web app never answers: the API's and the metrics', also as a script may mistype them (`//v1/health` from a
+ * base URL ending in `/`, `/V1/…`), so that such a request gets the API's JSON 404, not the page with a 200.
+ */
+const isApiPath = (path: string) => {
+  const plain = path.replace(/\/{2,}/g, '/').toLowerCase();
+  return plain === '/v1' || plain.startsWith('/v1/') || plain === '/metrics';
+};
 
 /** A file a build names by its content (`assets/index-B3xK9a_1.js`): its bytes never change under that name. */
 const HASHED = /\/assets\/[^/]*[.-][A-Za-z0-9_-]{8,}\.[A-Za-z0-9]+$/;

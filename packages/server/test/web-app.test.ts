@@ -152,6 +152,23 @@ describe('the web app at /', () => {
     expect(JSON.parse(posted.body)).toMatchObject({ error: { code: 'not-found' } });
   });
 
+  it('answers an API path written with a doubled slash or another case as the API’s 404, never with the page', async () => {
+    const { get } = await serve(join(dir.path, 'web'));
+    // A script whose base URL ends in `/` asks for `//v1/health`: HTML with 200 would read as a broken server.
+    for (const path of ['//v1/health', '/V1/health', '//v1', '///metrics', '/Metrics']) {
+      const answer = await get(path);
+      expect(answer.body, path).not.toBe(INDEX);
+      expect(answer.status, path).toBe(404);
+      const body = JSON.parse(answer.body);
+      expect(body, path).toMatchObject({ error: { code: 'not-found' } });
+      expect(body.error.message, path).toContain('no such endpoint');
+    }
+    const doubled = JSON.parse((await get('//v1/health')).body);
+    expect(doubled.error.message).toContain('/v1/health');
+    // The app's own routes still get the page.
+    expect((await get('/sessions/abc')).body).toBe(INDEX);
+  });
+
   it('without a built app, / says so in a 404; the API still works; nothing is printed', async () => {
     const printed = vi.spyOn(console, 'error');
     for (const root of [join(dir.path, 'not-built'), false] as const) {
