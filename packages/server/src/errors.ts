@@ -46,7 +46,25 @@ export function isApiError(error: unknown, ...codes: ApiErrorCode[]): error is A
   return error instanceof ApiError && (codes.length === 0 || codes.includes(error.code));
 }
 
-/** The body of every error response. */
+/** A run of characters without a blank longer than this is something the request sent, not the server's words. */
+const LONGEST_WORD = 200;
+/** What is kept of each end of such a run: enough to recognise the value. */
+const KEPT_END = 40;
+const LONG_WORD = new RegExp(`\\S{${LONGEST_WORD + 1},}`, 'g');
+
+/**
+ * The body of every error response. A message repeats what the request named (`no session <id>`, `no such endpoint:
+ * GET <path>`); a value of thousands of characters is shortened in the middle, its ends kept, so that the answer to a
+ * hostile or mistaken request is not as long as the request and the message stays readable.
+ */
 export function errorBody(code: string, message: string): { error: { code: string; message: string } } {
-  return { error: { code, message } };
+  return { error: { code, message: shortenLongWords(message) } };
+}
+
+function shortenLongWords(message: string): string {
+  if (message.length <= LONGEST_WORD) return message;
+  return message.replace(LONG_WORD, (word) => {
+    const left = word.length - 2 * KEPT_END;
+    return `${word.slice(0, KEPT_END)}…[${left.toLocaleString('en-US')} more characters]…${word.slice(-KEPT_END)}`;
+  });
 }

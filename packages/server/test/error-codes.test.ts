@@ -70,3 +70,30 @@ describe('the error codes the README documents', () => {
     expect(pattern.test('9999999999999999')).toBe(false);
   });
 });
+
+describe('error messages and what the request sent', () => {
+  const h = useServer();
+
+  it('a 5,000-character id or path is shortened where an error message repeats it, keeping its ends', async () => {
+    const token = await h.token();
+    const long = `${'a'.repeat(4990)}ZZ`;
+    for (const [path, code] of [
+      [`/v1/sessions/${long}`, 'not-found'],
+      [`/v1/sessions/${long}/history`, 'not-found'],
+      [`/v1/tasks/${long}`, 'not-found'],
+    ] as const) {
+      const response = await h.request(path, { token });
+      const body = (await response.json()) as ErrorBody;
+      expect(body.error.code, path.slice(0, 30)).toBe(code);
+      expect(body.error.message.length, path.slice(0, 30)).toBeLessThan(400);
+      expect(body.error.message).toMatch(/a…\[\d,\d{3} more characters\]…a+ZZ/);
+    }
+    const agent = await h.request('/v1/sessions', { token, json: { agent: long } });
+    const refused = (await agent.json()) as ErrorBody;
+    expect(refused.error.message.length).toBeLessThan(400);
+    // Short values are left whole.
+    const short = (await (await h.request('/v1/sessions/nope', { token })).json()) as ErrorBody;
+    expect(short.error.message).toContain('nope');
+    expect(short.error.message).not.toContain('more characters');
+  });
+});
