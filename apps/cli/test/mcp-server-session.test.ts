@@ -79,7 +79,7 @@ describe('birdie mcp runs the builtin tools in its session', { timeout: 120_000 
         arguments: { prompt: 'water the plants', every: '1h' },
       });
       expect(scheduled.isError).toBeFalsy();
-      expect(textOf(scheduled)).toContain('Scheduled task [1]: every 3600s');
+      expect(textOf(scheduled)).toContain('Scheduled task [1]: every 1h');
       expect(textOf(await c.callTool({ name: 'list_tasks', arguments: {} }))).toContain('water the plants');
       const cancelled = await c.callTool({ name: 'cancel_task', arguments: { id: '1' } });
       expect(cancelled.isError).toBeFalsy();

@@ -87,7 +87,7 @@ describe('birdie start: an agent whose skills are off for the user', { timeout: 
     expect((await birdie(['trust', project], { env, cwd: project })).code).toBe(0);
 
     const text = startBirdie(['start'], { env, cwd: project, timeoutMs: 60_000 });
-    await text.waitFor('stdout', /ticker\s+every 3600s/);
+    await text.waitFor('stdout', /ticker\s+every 1h/);
     await text.waitFor('stderr', /birdie config add skills\.enable filesystem/);
     expect(text.stderr()).toContain(OFF);
     text.kill('SIGTERM');

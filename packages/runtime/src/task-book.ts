@@ -1,12 +1,13 @@
 import type { NewTaskRequest, TaskBook, TaskRecord } from '@birdie/graph';
+import { formatSeconds } from '@birdie/scheduler';
 import type { Grants, ScheduledTask } from '@birdie/store';
 import { parseIsoTime, roughDuration } from './iso-time.js';
 import type { Runtime } from './runtime.js';
 
-/** How a task's timing reads: `every 3600s`, `schedule 0 9 * * * (UTC)`, `at 2026-…`. */
+/** How a task's timing reads: `every 1h` (as an agent file writes it), `schedule 0 9 * * * (UTC)`, `at 2026-…`. */
 export function whenText(t: ScheduledTask): string {
   if (t.schedule !== undefined) return `schedule ${t.schedule}${t.timezone ? ` (${t.timezone})` : ''}`;
-  if (t.every !== undefined) return `every ${t.every}s`;
+  if (t.every !== undefined) return `every ${formatSeconds(t.every)}`;
   return `at ${t.at?.toISOString() ?? '-'}`;
 }
 

@@ -1,4 +1,4 @@
-import type { SkipReason, Trigger } from '@birdie/scheduler';
+import { formatSeconds, type SkipReason, type Trigger } from '@birdie/scheduler';
 import type { UnattendedEvent } from './unattended-loop.js';
 
 // What a front end logs of the unattended loop (`birdie start`, or an embedder's own supervisor): the fields of each
@@ -9,7 +9,7 @@ import type { UnattendedEvent } from './unattended-loop.js';
 export function describeTrigger(t: Trigger): string {
   return [
     t.schedule !== undefined ? `schedule ${t.schedule}${t.timezone ? ` (${t.timezone})` : ''}` : '',
-    t.every !== undefined ? `every ${t.every}s` : '',
+    t.every !== undefined ? `every ${formatSeconds(t.every)}` : '',
     t.at !== undefined ? `at ${t.at.toISOString()}` : '',
     t.watch?.length ? `watch ${t.watch.join(', ')}` : '',
   ]

@@ -195,7 +195,7 @@ describe('createMcpServer', { timeout: 60_000 }, () => {
       name: 'schedule_task',
       arguments: { prompt: 'tidy', every: '2h' },
     });
-    expect(textOf(scheduled)).toContain('Scheduled task [1]: every 7200s');
+    expect(textOf(scheduled)).toContain('Scheduled task [1]: every 2h');
     const runs = await host.store.runs.list({ userId: host.userId, sessionId: (await session()).id });
     const [task] = await host.store.tasks.list(host.userId);
     // The task remembers the call's run as the one that scheduled it, as a turn's does.

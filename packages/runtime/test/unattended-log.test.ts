@@ -9,7 +9,7 @@ describe('what the unattended loop logs', () => {
     expect(
       describeTrigger({ id: 'a', schedule: '0 9 * * *', timezone: 'Europe/Paris', watch: ['src', 'docs'] }),
     ).toBe('schedule 0 9 * * * (Europe/Paris); watch src, docs');
-    expect(describeTrigger({ id: 'b', every: 60 })).toBe('every 60s');
+    expect(describeTrigger({ id: 'b', every: 60 })).toBe('every 1m');
     expect(describeTrigger({ id: 'c', at: due })).toBe('at 2026-11-29T09:00:00.000Z');
   });
 
