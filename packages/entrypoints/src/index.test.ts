@@ -27,6 +27,7 @@ describe('public exports', () => {
       'isCodeArgument',
       'isDangerousOption',
       'isEntrypointError',
+      'moduleTargetOf',
       'nestedCommandIndex',
       'processGuardStatus',
       'programEntry',

@@ -26,6 +26,8 @@ export type { EntrypointErrorCode, EntrypointErrorDetails } from './errors.js';
 export { EntrypointError, isEntrypointError } from './errors.js';
 export { DEFAULT_MAX_IMAGE_BYTES, imageBytes, imagesWithin } from './image-limit.js';
 export { DEFAULT_KILL_GRACE_MS, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS } from './limits.js';
+export type { ModuleTarget, NodeTarget, PythonTarget } from './module-target.js';
+export { moduleTargetOf } from './module-target.js';
 export type { NodeToolContext, SandboxAccess } from './node.js';
 export type { NodeToolsOptions } from './node-placement.js';
 export { configureNodeTools } from './node-placement.js';

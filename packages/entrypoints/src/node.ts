@@ -4,6 +4,7 @@ import { sandboxRequest } from './confinement.js';
 import { childEnv } from './env.js';
 import { EntrypointError } from './errors.js';
 import { limitsOf, seconds } from './limits.js';
+import { nodeTarget } from './module-target.js';
 import { NodeCallScope } from './node-call-scope.js';
 import { runNodeChild } from './node-child.js';
 import { callFailed, exportMissing, importFailed } from './node-failures.js';
@@ -49,8 +50,6 @@ export type SandboxAccess = 'read-write' | 'read-only' | 'hidden';
 
 type ToolFunction = (args: Record<string, unknown>, context: NodeToolContext) => unknown;
 
-const EXPORT_NAME = /^[A-Za-z_$][\w$]*$/;
-
 /**
  * `node:<module path>#<export>`: an ES module inside the skill folder, called with the arguments object and
  * `{ signal, cwd, env, files? }`. Where the sandbox applies to the call (the tool declares `sandbox: true`, the call
@@ -59,13 +58,12 @@ const EXPORT_NAME = /^[A-Za-z_$][\w$]*$/;
  * once per entrypoint and called in-process.
  */
 export function nodeScheme(target: string, context: SchemeContext): Entrypoint {
-  const hash = target.lastIndexOf('#');
-  const modulePath = hash === -1 ? target : target.slice(0, hash);
-  const exportName = hash === -1 ? 'default' : target.slice(hash + 1);
   const where = context.entrypoint;
-  if (!modulePath || !EXPORT_NAME.test(exportName)) {
+  const parsed = nodeTarget(target);
+  if (!parsed) {
     throw new EntrypointError('bad-entrypoint', `${where}: expected node:<module path>#<export>`);
   }
+  const { modulePath, exportName } = parsed;
   const file = lexicalInside(context.skillDir, modulePath, where);
   let loading: Promise<ToolFunction> | undefined;
 

@@ -4,13 +4,13 @@ import { childEnv } from './env.js';
 import { EntrypointError, type EntrypointErrorCode } from './errors.js';
 import { sandboxWriteNote } from './exit-status.js';
 import { limitsOf } from './limits.js';
+import { pythonTarget } from './module-target.js';
 import { runProcess } from './process.js';
 import { PYTHON_RUNNER } from './python-runner.js';
 import { resultText } from './result-text.js';
 import { envelopeLimits, noResultError, parseEnvelope, truncatedResult } from './runner-envelope.js';
 import type { Entrypoint, RunOptions, RunResult, SchemeContext } from './types.js';
 
-const DOTTED = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$/;
 const RUNNER_CODES = new Set<EntrypointErrorCode>([
   'module-not-found',
   'export-not-found',
@@ -21,15 +21,14 @@ const RUNNER_CODES = new Set<EntrypointErrorCode>([
 /** `python:<module>.<function>`: python3 in a child process, arguments as JSON on stdin, result as JSON on stdout. */
 export function pythonScheme(target: string, context: SchemeContext): Entrypoint {
   const where = context.entrypoint;
-  if (!DOTTED.test(target)) {
+  const parsed = pythonTarget(target);
+  if (!parsed) {
     throw new EntrypointError(
       'bad-entrypoint',
       `${where}: expected python:<module>.<function> (dotted Python names)`,
     );
   }
-  const dot = target.lastIndexOf('.');
-  const moduleName = target.slice(0, dot);
-  const functionName = target.slice(dot + 1);
+  const { moduleName, functionName } = parsed;
 
   return {
     scheme: 'python',

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { moduleTargetOf } from '@birdie/entrypoints';
 import type { Skill, SkillTool } from '@birdie/skill-parser';
 import type { DiagnosticLike } from './diagnostics.js';
 
@@ -12,10 +13,8 @@ async function isFile(path: string): Promise<boolean> {
 }
 
 /** What is missing for a `node:PATH#export` entrypoint, or undefined when its file is there. */
-async function nodeProblem(folder: string, target: string): Promise<string | undefined> {
-  const hash = target.lastIndexOf('#');
-  const modulePath = hash === -1 ? target : target.slice(0, hash);
-  if (!modulePath || isAbsolute(modulePath)) return undefined; // the entrypoint's own check reports it
+async function nodeProblem(folder: string, modulePath: string): Promise<string | undefined> {
+  if (isAbsolute(modulePath)) return undefined; // the entrypoint's own check reports it
   const file = resolve(folder, modulePath);
   const rel = relative(folder, file);
   if (rel.startsWith(`..${sep}`) || rel === '..') return undefined; // likewise (path-escape)
@@ -23,20 +22,18 @@ async function nodeProblem(folder: string, target: string): Promise<string | und
 }
 
 /** What is missing for a `python:MODULE.function` entrypoint (its module a file or a package of the skill folder). */
-async function pythonProblem(folder: string, target: string): Promise<string | undefined> {
-  const dot = target.lastIndexOf('.');
-  if (dot <= 0) return undefined; // malformed: the entrypoint's own check reports it
-  const moduleName = target.slice(0, dot);
+async function pythonProblem(folder: string, moduleName: string): Promise<string | undefined> {
   const path = join(folder, ...moduleName.split('.'));
   if ((await isFile(`${path}.py`)) || (await isFile(join(path, '__init__.py')))) return undefined;
   const shown = moduleName.split('.').join('/');
   return `no module ${moduleName} in the skill folder (${shown}.py or ${shown}/__init__.py); a tool runs only its skill's own Python code`;
 }
 
+/** Malformed targets and other schemes are the entrypoint's own checks to report. */
 async function toolProblem(folder: string, tool: SkillTool): Promise<string | undefined> {
-  const text = tool.entrypoint.trim();
-  if (text.startsWith('node:')) return nodeProblem(folder, text.slice('node:'.length));
-  if (text.startsWith('python:')) return pythonProblem(folder, text.slice('python:'.length));
+  const target = moduleTargetOf(tool.entrypoint);
+  if (target?.scheme === 'node') return nodeProblem(folder, target.modulePath);
+  if (target?.scheme === 'python') return pythonProblem(folder, target.moduleName);
   return undefined;
 }
 
