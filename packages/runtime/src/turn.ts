@@ -38,11 +38,13 @@ export interface TurnHandlers {
   /**
    * Called for each approval interrupt; resolves to one decision per request id, or to `undefined` to leave the
    * approval pending: the turn then ends (`interrupted`, with `pending`), and a later turn answers it. `turn.cwd` is
-   * the turn's workspace, where a session pattern's path arguments are matched by their real path.
+   * the turn's workspace, where a session pattern's path arguments are matched by their real path. `turn.signal` is
+   * the turn's: once it aborts the turn ends `cancelled` without waiting for the answer (a front end closes its
+   * question then).
    */
   decide(
     requests: ApprovalRequest[],
-    turn: { cwd: string },
+    turn: { cwd: string; signal: AbortSignal },
   ): Promise<Record<string, ApprovalDecision> | undefined>;
   /** Called once when the session is in use by another process and the turn waits for it. */
   onWait?(holder: LeaseHolder, waitMs: number): void;
@@ -355,7 +357,7 @@ async function leasedTurn(
         } else if (event.type === 'model-approval') {
           // The model's own agent asks while its call runs: the same decide answers it, and the stream goes on.
           // It cannot wait for a later request: no decision now (`birdie serve`) is a refusal.
-          const decisions = (await options.handlers.decide([event.request], { cwd })) ?? {};
+          const decisions = (await decideUnlessCancelled(options, [event.request], cwd)) ?? {};
           const decision = decisions[event.request.id] ?? {
             type: 'reject',
             message: 'No decision was given.',
@@ -373,7 +375,7 @@ async function leasedTurn(
         }
       }
       if (done === 'interrupted' && pending?.length && !options.signal.aborted) {
-        const decisions = await options.handlers.decide(pending, { cwd });
+        const decisions = await decideUnlessCancelled(options, pending, cwd);
         // Cancelled while being asked: nothing runs, and the thread says so (the history shows the calls as not run).
         if (options.signal.aborted) {
           result.status = 'cancelled';
@@ -462,4 +464,25 @@ async function leasedTurn(
       .catch(() => undefined);
   }
   return result;
+}
+
+/**
+ * The front end's answer to approval requests, or `undefined` as soon as the turn is cancelled: a question still open
+ * (nobody at the screen, a closed tab) must not keep the turn, its run and the session's lease open for ever.
+ */
+function decideUnlessCancelled(
+  options: TurnOptions,
+  requests: ApprovalRequest[],
+  cwd: string,
+): Promise<Record<string, ApprovalDecision> | undefined> {
+  const { signal } = options;
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const cancelled = () => resolve(undefined);
+    signal.addEventListener('abort', cancelled, { once: true });
+    options.handlers
+      .decide(requests, { cwd, signal })
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', cancelled));
+  });
 }
