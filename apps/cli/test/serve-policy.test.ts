@@ -64,6 +64,8 @@ async function start(name: string, settings: string[][]): Promise<{ worker: Work
         { match: 'switched off', text: 'Tried.' },
         { match: 'edit this', tool_calls: [{ name: 'run_command', args: { command: 'echo asked' } }] },
         { match: 'edit this', text: 'Edited.' },
+        { match: 'read outside', tool_calls: [{ name: 'read_file', args: { path: '/etc/hostname' } }] },
+        { match: 'read outside', text: 'Refused.' },
       ],
     }),
   );
@@ -125,6 +127,21 @@ describe('operator policy for API sessions', { timeout: 120_000 }, () => {
     // First-party node: tools and ordinary skills stay available; an unknown name is still a 400.
     expect((await create(open, { enable: ['todo', 'filesystem', 'echoer'] })).status).toBe(201);
     expect((await create(open, { enable: ['no-such-skill'] })).status).toBe(400);
+  });
+
+  it('a filesystem refusal does not show the API user where the server keeps their workspace', async () => {
+    const session = (await (await create(open, { enable: ['filesystem'] })).json()) as { id: string };
+    const turn = await open.worker.request(`/v1/sessions/${session.id}/turns`, {
+      token: open.token,
+      json: { prompt: 'read outside' },
+    });
+    const ended = (await streamEvents(turn)).find((e) => e.type === 'tool-end');
+    const output = String(ended?.output);
+    expect(output).toContain('Refused "/etc/hostname": it is outside the working directory');
+    // Neither the worker's BIRDIE_HOME nor the workspace root under it.
+    expect(output).not.toContain(open.worker.home);
+    expect(output).not.toContain('workspaces');
+    expect(output).not.toContain(box.dir.path);
   });
 
   it('a skill that declares an MCP server needs the operator to name it: its server is shared by every user', async () => {

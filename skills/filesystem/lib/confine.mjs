@@ -69,7 +69,7 @@ export async function confine(value, root) {
   for (;;) {
     try {
       const real = await realpath(existing);
-      if (!isInside(root, real)) throw outside(shown, root, isInside(root, absolute));
+      if (!isInside(root, real)) throw outside(shown, isInside(root, absolute));
       const path = missing.length === 0 ? real : join(real, ...missing.reverse());
       return { path, exists: missing.length === 0, shown };
     } catch (error) {
@@ -118,22 +118,23 @@ async function refuseDanglingLink(path, shown, root, namedInside) {
   }
   if (!info.isSymbolicLink()) return;
   const target = resolve(dirname(path), await readlink(path));
-  if (!isInside(root, target)) throw outside(shown, root, namedInside);
+  if (!isInside(root, target)) throw outside(shown, namedInside);
   throw new FilesystemError('dangling-link', `Refused "${shown}": it is a symbolic link to a missing file.`);
 }
 
 /**
  * @param {string} shown the path as the model wrote it
- * @param {string} root
  * @param {boolean} namedInside the path names a place inside the root, so a symbolic link is what leads out
  */
-function outside(shown, root, namedInside) {
+function outside(shown, namedInside) {
+  // The root is not named: under `birdie serve` it is where the server keeps the user's workspace, which is not theirs
+  // to know; the model and a local user know their working directory.
   const how = namedInside
     ? 'it leads outside the working directory through a symbolic link'
     : 'it is outside the working directory';
   return new FilesystemError(
     'outside-root',
-    `Refused "${shown}": ${how} (${root}). Only files under it can be used.`,
+    `Refused "${shown}": ${how}. Only files under it can be used.`,
   );
 }
 
