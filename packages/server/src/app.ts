@@ -98,6 +98,8 @@ export function createApp(o: AppOptions): OpenAPIHono<ApiEnv> {
         origin: o.corsOrigins,
         allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'Last-Event-ID'],
         allowMethods: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'],
+        // A page reads these as a script does: the id to quote for a 500, when to try a 429 or 503 again.
+        exposeHeaders: ['X-Request-Id', 'Retry-After', 'WWW-Authenticate'],
         maxAge: 600,
       }),
     );

@@ -161,6 +161,14 @@ describe('CORS when configured', () => {
     const other = await h.request('/v1/health', { headers: { origin: 'https://evil.example' } });
     expect(other.headers.get('access-control-allow-origin')).not.toBe('https://evil.example');
   });
+
+  it('lets the page read the headers the README tells a client to use: X-Request-Id, Retry-After', async () => {
+    const ok = await h.request('/v1/health', { headers: { origin: 'https://app.example' } });
+    const exposed = (ok.headers.get('access-control-expose-headers') ?? '')
+      .split(',')
+      .map((name) => name.trim().toLowerCase());
+    expect(exposed).toEqual(expect.arrayContaining(['x-request-id', 'retry-after']));
+  });
 });
 
 describe('turns', () => {
