@@ -20,7 +20,7 @@ import {
   toRun,
   validateUserId,
 } from '@birdie/store/backend';
-import { type Db, NOW_MS } from './db.js';
+import { type Client, type Db, NOW_MS } from './db.js';
 import { guard } from './guard.js';
 import type { PgLeases } from './leases.js';
 import { requireOwner } from './owner.js';
@@ -84,15 +84,23 @@ export function createRuns(db: Db, leases: PgLeases): RunsRepo {
              answer = $7, end_checkpoint = coalesce($8, runs.end_checkpoint), model = coalesce($9, runs.model),
              notices = $10
            FROM (SELECT ${NOW_MS} AS now) n LEFT JOIN lease l ON true
-           WHERE runs.id = $11
+           WHERE runs.id = $11 AND runs.status = 'running'
            RETURNING runs.session_id, runs.user_id, n.now, l.session_id AS l_session_id, l.owner AS l_owner,
              l.host AS l_host, l.pid AS l_pid, l.pid_scope AS l_pid_scope, l.acquired_at AS l_acquired_at,
              l.expires_at AS l_expires_at`,
           [status, now, input, output, error, usage, answer, endCheckpoint, model, notices, runId],
         );
-        const run = rows[0];
+        const run = rows[0] ?? (await endedRun(client, runId));
         if (run === undefined) throw new StoreError('not-found', `no run ${runId}`);
         const held = r.release === undefined ? undefined : leases.ownLease(r.release, run.session_id);
+        if (rows.length === 0) {
+          // Ended already (a caller's second end, or marked died meanwhile): the end it recorded and the session's
+          // totals stay as they are; the lease it names is still released, as the caller's turn is over.
+          const row = joinedLease(run);
+          leases.fenceRow(run.session_id, row && { ...row, now: run.now });
+          if (held !== undefined) await leases.releaseRow(client, held);
+          return held;
+        }
         // A holder whose lease was taken over ends nothing: its runs are the new holder's to mark (they were, 'died').
         const row = joinedLease(run);
         leases.fenceRow(run.session_id, row && { ...row, now: run.now });
@@ -220,4 +228,21 @@ function createJournal(db: Db, leases: PgLeases, runId: number, sessionId: strin
       return new Map(rows.map((r) => [r.call_id, r.status === 'ok']));
     },
   };
+}
+
+/** A run that is no longer running: its session and that session's lease row, as the turn's end reads them. */
+async function endedRun(
+  client: Client,
+  runId: number,
+): Promise<({ session_id: string; user_id: string | null; now: number } & RunWithLease) | undefined> {
+  const { rows } = await client.query<
+    { session_id: string; user_id: string | null; now: number } & RunWithLease
+  >(
+    `SELECT r.session_id, r.user_id, ${NOW_MS} AS now, l.session_id AS l_session_id, l.owner AS l_owner,
+       l.host AS l_host, l.pid AS l_pid, l.pid_scope AS l_pid_scope, l.acquired_at AS l_acquired_at,
+       l.expires_at AS l_expires_at
+     FROM runs r LEFT JOIN leases l ON l.session_id = r.session_id WHERE r.id = $1`,
+    [runId],
+  );
+  return rows[0];
 }

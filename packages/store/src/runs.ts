@@ -213,7 +213,8 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
     { session_id: string; user_id: string | null; session_user: string | null; lease: string | null }
   >(
     `UPDATE runs SET status = ?, ended_at = ?, input_tokens = ?, output_tokens = ?, error = ?, usage = ?, answer = ?,
-       end_checkpoint = coalesce(?, end_checkpoint), model = coalesce(?, model), notices = ? WHERE id = ?
+       end_checkpoint = coalesce(?, end_checkpoint), model = coalesce(?, model), notices = ?
+     WHERE id = ? AND status = 'running'
      RETURNING session_id, user_id, (SELECT s.user_id FROM sessions s WHERE s.id = runs.session_id) AS session_user,
        (SELECT json_object('session_id', l.session_id, 'owner', l.owner, 'host', l.host, 'pid', l.pid,
           'pid_scope', l.pid_scope, 'acquired_at', l.acquired_at, 'expires_at', l.expires_at)
@@ -224,6 +225,13 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
      WHERE id = ? AND status = 'running'`,
   );
   const one = db.prepare<[number], RunRow>('SELECT * FROM runs WHERE id = ?');
+  // A run already ended: its session and that session's lease row, for the fence and the release a second end makes.
+  const ended = db.prepare<[number], { session_id: string; lease: string | null }>(
+    `SELECT session_id, (SELECT json_object('session_id', l.session_id, 'owner', l.owner, 'host', l.host, 'pid', l.pid,
+          'pid_scope', l.pid_scope, 'acquired_at', l.acquired_at, 'expires_at', l.expires_at)
+        FROM leases l WHERE l.session_id = runs.session_id) AS lease
+     FROM runs WHERE id = ?`,
+  );
   const sessionOf = db.prepare<[number], { session_id: string }>('SELECT session_id FROM runs WHERE id = ?');
   const addTurn = db.prepare(ADD_TURN);
   const toolsOf = db.prepare<[number], ToolRow>('SELECT * FROM tool_calls WHERE run_id = ? ORDER BY id');
@@ -267,7 +275,19 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
           notices,
           runId,
         );
-        if (run === undefined) throw new StoreError('not-found', `no run ${runId}`);
+        if (run === undefined) {
+          // Ended already (a caller's second end, or marked died meanwhile): the end it recorded and the session's
+          // totals stay as they are; the lease it names is still released, as the caller's turn is over.
+          const done = Number.isSafeInteger(runId) ? ended.get(runId) : undefined;
+          if (done === undefined) throw new StoreError('not-found', `no run ${runId}`);
+          const lease = r.release === undefined ? undefined : leases.ownLease(r.release, done.session_id);
+          leases.fenceRow(
+            done.session_id,
+            done.lease === null ? undefined : (JSON.parse(done.lease) as LeaseRow),
+          );
+          if (lease !== undefined) leases.releaseRow(lease);
+          return lease;
+        }
         const lease = r.release === undefined ? undefined : leases.ownLease(r.release, run.session_id);
         // A holder whose lease was taken over ends nothing: its runs are the new holder's to mark (they were, 'died').
         leases.fenceRow(run.session_id, run.lease === null ? undefined : (JSON.parse(run.lease) as LeaseRow));

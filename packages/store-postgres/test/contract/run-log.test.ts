@@ -205,6 +205,38 @@ describe.each(backends)('$name', (backend) => {
     expect((await t.store.runs.get(second, 'alice'))?.status).toBe('running');
     await foreign.release();
   });
+  it('ends a run once: a second finish keeps the first end and totals, and still releases the lease it names', async () => {
+    const lease = await t.store.leases.acquire(sessionId);
+    const before = (await t.store.sessions.get(sessionId, 'alice'))!;
+    const run = await t.store.runs.start({ sessionId, userId: 'alice', model: 'fast' });
+    await t.store.runs.finish(run, {
+      status: 'ok',
+      inputTokens: 10,
+      outputTokens: 5,
+      answer: 'the real answer',
+      sessionTurn: { inputTokens: 10, outputTokens: 5 },
+    });
+    // A late cancel path of the caller ends it again, with the session's lease.
+    await t.store.runs.finish(run, {
+      status: 'cancelled',
+      sessionTurn: { inputTokens: 1, outputTokens: 1 },
+      release: lease,
+    });
+    expect(await t.store.runs.get(run, 'alice')).toMatchObject({
+      status: 'ok',
+      answer: 'the real answer',
+      inputTokens: 10,
+      outputTokens: 5,
+    });
+    expect(await t.store.sessions.get(sessionId, 'alice')).toMatchObject({
+      turns: before.turns + 1,
+      inputTokens: before.inputTokens + 10,
+      outputTokens: before.outputTokens + 5,
+    });
+    expect(await t.store.leases.holder(sessionId)).toBeUndefined();
+    expect(await codeOf(() => t.store.runs.finish(999_999, { status: 'ok' }))).toBe('not-found');
+  });
+
   it('lists by agent, status, start time, parent, and pages by id', async () => {
     const lease = await t.store.leases.acquire(sessionId);
     const ids: number[] = [];
