@@ -1,4 +1,4 @@
-import type { ApiToken } from '@birdie/store';
+import { type ApiToken, isStoreError } from '@birdie/store';
 import { UsageError } from './errors.js';
 import type { RuntimeIo } from './io.js';
 import { checkUserId } from './runtime.js';
@@ -14,10 +14,16 @@ export async function createToken(
 ): Promise<{ token: string; record: ApiToken }> {
   const user = await checkUserId(userId);
   return withStore(io, true, (store) =>
-    store.tokens.create(user, {
-      ...(options.name !== undefined ? { name: options.name } : {}),
-      ...(options.admin === true ? { admin: true } : {}),
-    }),
+    store.tokens
+      .create(user, {
+        ...(options.name !== undefined ? { name: options.name } : {}),
+        ...(options.admin === true ? { admin: true } : {}),
+      })
+      .catch((error: unknown) => {
+        // The only argument the store can refuse here is the name: the user's mistake, like a bad --user.
+        if (isStoreError(error, 'invalid-argument')) throw new UsageError(error.message);
+        throw error;
+      }),
   );
 }
 

@@ -36,7 +36,10 @@ export function sessionIdFor(scope: string, day: string, seq: number): string {
 /** Throws `StoreError('invalid-id')` unless `id` is 1–64 of `[A-Za-z0-9._@-]`, starting alphanumeric, without `..`. */
 export function validateUserId(id: unknown): string {
   if (typeof id !== 'string' || !USER_ID.test(id) || id.includes('..')) {
-    throw new StoreError('invalid-id', `invalid user id ${describe(id)}: expected 1-64 of [A-Za-z0-9._@-]`);
+    throw new StoreError(
+      'invalid-id',
+      `invalid user id ${describe(id)}: expected 1-64 of [A-Za-z0-9._@-], starting with a letter or digit, no ".."`,
+    );
   }
   return id;
 }
