@@ -120,6 +120,11 @@ export interface Runtime<I extends RuntimeIo = RuntimeIo> {
   approval: ApprovalMode;
   /** How long a turn waits for a session in use elsewhere, ms, unless it says otherwise: the `wait` flag (default 0). */
   waitMs: number;
+  /**
+   * The `agent` flag, checked against the loaded agents: who answers a session's first turn unless the turn names an
+   * agent (or the session was made with one); the thread goes on with it after that, as with any agent.
+   */
+  agentName?: string;
   io: I;
   values: Flags;
   userId: string;
@@ -199,6 +204,8 @@ export async function openRuntime<I extends RuntimeIo>(
       trustDecision(trust, trustedForOneRun(values, cwd)),
       config.settings,
     );
+    // A typo in the agent's name fails here, not as a turn answered by the default agent.
+    const agentName = agentFlag({ registry }, values);
     const [{ SkillPolicy }, { createChatModel, closeChatModel, probeContextWindow }, { createAgent }] =
       await modules;
     const { settings } = config;
@@ -247,6 +254,7 @@ export async function openRuntime<I extends RuntimeIo>(
       approvalRules,
       approval: approvalMode(values, settings.approval),
       waitMs: wait,
+      ...(agentName !== undefined ? { agentName } : {}),
       io,
       values,
       userId,

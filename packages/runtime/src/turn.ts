@@ -237,12 +237,12 @@ async function leasedTurn(
   const userId = session.userId;
   await rt.loadGrants(session.id, userId);
   // The agent named for this turn; else, on a session's first turn, the agent it was created with (`birdie serve`'s
-  // POST /v1/sessions { agent }); after that the thread remembers who speaks.
+  // POST /v1/sessions { agent }) or the runtime's `agent` flag; after that the thread remembers who speaks.
   const named =
     options.agent !== undefined
       ? options.agent
-      : typeof input === 'string' && session.turns === 0 && session.agent
-        ? session.agent
+      : typeof input === 'string' && session.turns === 0
+        ? session.agent || rt.agentName
         : undefined;
   const agent = await answeringAgent(rt, session.id, named);
   // What the run is asked to answer with (the agent's tier until a call names the model that answered).
