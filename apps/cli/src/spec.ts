@@ -528,7 +528,7 @@ const DRAFTS: CommandDraft[] = [
       ),
     },
     details:
-      'Every request but /v1/health and /v1/openapi.json needs `Authorization: Bearer TOKEN` from `birdie tokens ' +
+      'Every request but /v1/health, /v1/ready and /v1/openapi.json needs `Authorization: Bearer TOKEN` from `birdie tokens ' +
       'create --user NAME`. Workers keep no session state: with BIRDIE_DATABASE_URL (or database_url in the config) ' +
       'several `birdie serve` processes on several machines share one PostgreSQL database, and any of them continues ' +
       "any session. A token made with `--admin` may also list and revoke tokens and read every user's runs. " +

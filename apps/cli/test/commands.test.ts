@@ -34,6 +34,12 @@ describe('birdie --version / --help', () => {
     expect((await cli(['logs', '--help'])).stdout).toContain('Usage: birdie logs');
   });
 
+  // Reported by an operator: the help named two endpoints open without a token; /v1/ready is the third.
+  it('serve --help names every endpoint that needs no token', async () => {
+    const help = (await cli(['serve', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('Every request but /v1/health, /v1/ready and /v1/openapi.json needs');
+  });
+
   it('a group (skills, agents, sessions) lists every subcommand for --help and help GROUP', async () => {
     for (const [group, subs] of [
       ['skills', ['list', 'check', 'new']],

@@ -41,3 +41,21 @@ describe('birdie trust with options that ask for two things', () => {
     expect(list.stdout).toContain('"decision":"trusted"');
   });
 });
+
+// Reported by a daily user: `birdie trust list` (as `sessions list`, `tasks list`) said `/…/list is not a folder`.
+describe('birdie trust with a subcommand word where a folder goes', () => {
+  it('says which option does that, exit 2, and trusts nothing', async () => {
+    for (const [word, option] of [
+      ['list', 'birdie trust --list'],
+      ['revoke', 'birdie trust --revoke DIR'],
+    ] as const) {
+      const result = await cli(['trust', word]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(`${word} is not a folder`);
+      expect(result.stderr).toContain(option);
+    }
+    // A folder of that name is trusted as any other.
+    await mkdir(join(box.cwd, 'list'));
+    expect((await cli(['trust', 'list'])).stderr).not.toContain('birdie trust --list');
+  });
+});

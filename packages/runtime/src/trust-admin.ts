@@ -23,6 +23,14 @@ export async function revokeTrust(io: RuntimeIo, dir: string): Promise<{ dir: st
   return withStore(io, true, async (store) => ({ dir: real, removed: await store.trust.revoke(real) }));
 }
 
+/** What a user typing `birdie trust list` (as `birdie sessions list`) meant: the option that does it. */
+const OPTION_FOR_WORD: Record<string, string> = {
+  list: '; to list the trusted folders: birdie trust --list',
+  ls: '; to list the trusted folders: birdie trust --list',
+  revoke: '; to stop trusting a folder: birdie trust --revoke DIR',
+  remove: '; to stop trusting a folder: birdie trust --revoke DIR',
+};
+
 /**
  * Trusts the folder `dir` (relative to `io.cwd`) for what it declares now: its project skills, agents, memory files
  * and settings, loaded untrusted to see exactly that. `declarations` is undefined (and nothing is recorded) when the
@@ -35,7 +43,7 @@ export async function trustFolder(
 ): Promise<{ dir: string; declarations?: WorkspaceDeclarations }> {
   const target = resolveFrom(io.cwd, dir);
   if (!statSync(target, { throwIfNoEntry: false })?.isDirectory())
-    throw new UsageError(`${target} is not a folder`);
+    throw new UsageError(`${target} is not a folder${OPTION_FOR_WORD[dir] ?? ''}`);
   const real = realFolder(target);
   return withStore(io, true, async (store) => {
     let found: WorkspaceDeclarations | undefined;
