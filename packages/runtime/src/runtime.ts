@@ -178,7 +178,7 @@ export interface OpenRuntimeOptions {
 
 export async function openRuntime<I extends RuntimeIo>(
   io: I,
-  values: Flags,
+  values: Flags = {},
   options: OpenRuntimeOptions = {},
 ): Promise<Runtime<I>> {
   // The documented flags a turn runs under: a bad value fails before anything loads.

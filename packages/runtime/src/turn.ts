@@ -8,6 +8,7 @@ import type {
   McpTurnHandlers,
 } from '@birdie/graph';
 import type { FinishedStatus, LeaseHolder, RunNotice, Session, SessionLease } from '@birdie/store';
+import { UsageError } from './errors.js';
 import { longTermMemory } from './long-term-memory.js';
 import { cachedMemoryFiles } from './memory-file-cache.js';
 import { memoryFileOptions } from './memory-file-options.js';
@@ -145,6 +146,7 @@ export async function executeTurn(
   input: TurnInput,
   options: TurnOptions,
 ): Promise<TurnResult> {
+  checkTurnOptions(options);
   const { store } = rt;
   options = { ...options, approval: options.approval ?? rt.approval, waitMs: options.waitMs ?? rt.waitMs };
   const waitMs = options.waitMs!;
@@ -485,4 +487,20 @@ function decideUnlessCancelled(
       .then(resolve, reject)
       .finally(() => signal.removeEventListener('abort', cancelled));
   });
+}
+
+/**
+ * What `executeTurn` cannot run without, checked before the session is taken: a caller in plain JavaScript gets a usage
+ * error naming the option, not a TypeError after the model has answered and a run left `running` in the log.
+ */
+function checkTurnOptions(options: TurnOptions | undefined): void {
+  const o = options as Partial<TurnOptions> | undefined;
+  const signal = o?.signal as Partial<AbortSignal> | undefined;
+  if (typeof signal?.aborted !== 'boolean' || typeof signal.addEventListener !== 'function')
+    throw new UsageError('executeTurn: options.signal must be an AbortSignal (what cancels the turn)');
+  if (typeof o?.handlers !== 'object' || o.handlers === null)
+    throw new UsageError('executeTurn: options.handlers is required (onEvent and decide)');
+  for (const name of ['onEvent', 'decide'] as const)
+    if (typeof o.handlers[name] !== 'function')
+      throw new UsageError(`executeTurn: options.handlers.${name} must be a function`);
 }
