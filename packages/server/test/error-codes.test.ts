@@ -97,3 +97,27 @@ describe('error messages and what the request sent', () => {
     expect(short.error.message).not.toContain('more characters');
   });
 });
+
+describe('the run log filters', () => {
+  const h = useServer();
+
+  // Reported by an operator: `?user=`, `?user=a%20b` and `?session=` answered a bare 404 "not found" (a user's token
+  // a 403 for `?user=`, though it names nobody else), where `/v1/tokens?user=` says what is wrong.
+  it('a user or session filter that is no id at all is a 400 naming the filter', async () => {
+    const admin = (await h.store.tokens.create('ops', { admin: true })).token;
+    const user = await h.token();
+    for (const [query, token, filter] of [
+      ['user=', admin, 'user'],
+      ['user=a%20b', admin, 'user'],
+      ['user=', user, 'user'],
+      ['session=', user, 'session'],
+      ['session=nope', user, 'session'],
+    ] as const) {
+      const response = await h.request(`/v1/runs?${query}`, { token });
+      expect(response.status, query).toBe(400);
+      const { error } = (await response.json()) as ErrorBody;
+      expect(error.code, query).toBe('invalid-request');
+      expect(error.message, query).toContain(`invalid query: ${filter}: invalid ${filter} id`);
+    }
+  });
+});

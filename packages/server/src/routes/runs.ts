@@ -1,3 +1,4 @@
+import { validateSessionId, validateUserId } from '@birdie/store';
 import { isStoreError } from '@birdie/store/errors';
 import { createRoute, z } from '@hono/zod-openapi';
 import { runsUserOf } from '../admin.js';
@@ -56,6 +57,9 @@ export const listRuns = defineRoute(
   ({ store }) =>
     async (c) => {
       const { session: sessionId, limit, user, status, agent, since, before, parent } = c.req.valid('query');
+      // A filter that is no id at all is the request's mistake (400 naming it), not a run or session not found.
+      if (user !== undefined) checkFilter('user', () => validateUserId(user));
+      if (sessionId !== undefined) checkFilter('session', () => validateSessionId(sessionId));
       const userId = runsUserOf(c.get('token'), user);
       try {
         const runs = await store.runs.list({
@@ -110,3 +114,13 @@ export const getRun = defineRoute(
       }
     },
 );
+
+function checkFilter(name: string, check: () => unknown): void {
+  try {
+    check();
+  } catch (error) {
+    if (isStoreError(error, 'invalid-id'))
+      throw new ApiError('invalid-request', `invalid query: ${name}: ${error.message}`, { cause: error });
+    throw error;
+  }
+}
