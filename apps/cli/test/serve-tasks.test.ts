@@ -96,6 +96,11 @@ async function aliceSchedules(w: Worker, prompt: string): Promise<number> {
   };
   const task = tasks.at(-1);
   expect(task).toBeDefined();
+  // Reported by an operator: the answer told an API user that `birdie start` runs it and `birdie tasks cancel`
+  // stops it; under `birdie serve` the server runs it, and the API cancels it.
+  expect(String(end!.output)).toContain(`Scheduled task [${task!.id}]`);
+  expect(String(end!.output)).toContain(`DELETE /v1/tasks/${task!.id}`);
+  expect(String(end!.output)).not.toContain('birdie start');
   return task!.id;
 }
 

@@ -52,7 +52,10 @@ export const TASK_BUILTINS: Readonly<Record<string, TaskBuiltin>> = Object.freez
         ),
       };
       const task = await tasks.create(request);
-      return `Scheduled task [${task.id}]: ${task.when}. \`birdie start\` runs it; \`birdie tasks cancel ${task.id}\` or cancel_task stops it.`;
+      const how =
+        task.howItRuns ??
+        `\`birdie start\` runs it; \`birdie tasks cancel ${task.id}\` or cancel_task stops it.`;
+      return `Scheduled task [${task.id}]: ${task.when}. ${how}`;
     },
   },
   list_tasks: {

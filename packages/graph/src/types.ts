@@ -153,6 +153,11 @@ export interface TaskRecord {
   when: string;
   prompt: string;
   agent?: string;
+  /**
+   * What runs the task and how it is stopped, as the application says it (`birdie serve`: the server, `DELETE
+   * /v1/tasks/N`); `schedule_task`'s answer ends with it. Absent: the CLI's (`birdie start`, `birdie tasks cancel N`).
+   */
+  howItRuns?: string;
 }
 
 /** What `schedule_task` is given: the prompt and exactly one of schedule, every, at (checked by the application). */

@@ -125,6 +125,11 @@ export interface Runtime<I extends RuntimeIo = RuntimeIo> {
    * agent (or the session was made with one); the thread goes on with it after that, as with any agent.
    */
   agentName?: string;
+  /**
+   * What runs a task the model schedules and how it is stopped, as `schedule_task`'s answer says it; undefined: the
+   * CLI's words. `birdie serve` sets its own (the server runs it, the API cancels it).
+   */
+  scheduledTaskNote?(id: string): string;
   io: I;
   values: Flags;
   userId: string;

@@ -188,6 +188,9 @@ export async function openServeRuntime<I extends RuntimeIo>(
     ceiling: (config) => operatorPolicy(config.settings).ceiling,
     rules: (config) => operatorPolicy(config.settings).rules,
   });
+  // An API user's task: this server (or another worker on its database) runs it, and the API cancels it.
+  rt.scheduledTaskNote = (id) =>
+    `This server runs it; \`DELETE /v1/tasks/${id}\` (the web app's Tasks screen) or cancel_task stops it.`;
   try {
     hooks.opened?.(rt);
     const policy = operatorPolicy(rt.config.settings);

@@ -39,7 +39,10 @@ export interface TaskSource {
  * The user's scheduled tasks as the builtin task tools see them. A request the model got wrong throws an Error whose
  * message tells it what to fix; a task remembers the run that scheduled it.
  */
-export function taskBook(rt: Pick<Runtime, 'store' | 'registry'>, from: TaskSource): TaskBook {
+export function taskBook(
+  rt: Pick<Runtime, 'store' | 'registry' | 'scheduledTaskNote'>,
+  from: TaskSource,
+): TaskBook {
   const { store } = rt;
   const { runId, userId, sessionId, grants } = from;
   return {
@@ -104,7 +107,9 @@ export function taskBook(rt: Pick<Runtime, 'store' | 'registry'>, from: TaskSour
         ...(every !== undefined ? { every } : {}),
         ...(at ? { at } : {}),
       });
-      return record(task);
+      const made = record(task);
+      const note = rt.scheduledTaskNote?.(made.id);
+      return note === undefined ? made : { ...made, howItRuns: note };
     },
     cancel: async (id) => /^\d+$/.test(id) && (await store.tasks.cancel(Number(id), userId)),
   };
