@@ -121,6 +121,7 @@ const DRAFTS: CommandDraft[] = [
       ...session,
       ...json('write one JSON event per line instead of text'),
       yes: flag('approve every tool call that asks for approval', 'y'),
+      continue: flag('continue the session you used last (its newest turn or rename)', 'c'),
     },
     jsonFailure: 'own',
     positionals: [1, 1],
@@ -133,6 +134,7 @@ const DRAFTS: CommandDraft[] = [
       'birdie run --enable filesystem "what is in this folder?"',
       'echo "summarise README.md" | birdie run - --json',
       'birdie run --session-id ID --disable shell "carry on"',
+      'birdie run -c "and the tests?"',
     ],
   },
   {

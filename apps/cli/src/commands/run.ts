@@ -5,14 +5,14 @@ import { sessionFromFlags } from '@birdie/runtime/session-from-flags';
 import { isStoreFailureCode, storeFailureText, turnFailure } from '@birdie/runtime/store-failure';
 import { executeTurn, type TurnEvent } from '@birdie/runtime/turn';
 import { REFUSAL, SAMPLING_REFUSAL, unaskedApprovals } from '@birdie/runtime/unasked-approvals';
+import { EventPrinter } from '@birdie/terminal/events';
+import { styler } from '@birdie/terminal/style';
+import { reportLoad } from '@birdie/terminal/workspace-trust';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, EXIT_RUN, type Input, UsageError, write } from '../io.js';
-import { EventPrinter } from '@birdie/terminal/events';
 import { eventJson, turnResultJson } from '../render/json-events.js';
-import { styler } from '@birdie/terminal/style';
 import { thrownTurnJson, type UsedTokens } from '../render/thrown-turn.js';
 import { unsentTurnError } from '../render/turn-error-json.js';
-import { reportLoad } from '@birdie/terminal/workspace-trust';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 
 /** `birdie run "<prompt>" | -`: one turn, no terminal needed; text or `--json` events on stdout. */
@@ -38,7 +38,7 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
     const { session, agent, staleGrants, gaps } = await sessionFromFlags(
       rt,
       values,
-      typeof values['session-id'] === 'string' ? values['session-id'] : undefined,
+      await sessionToUse(io, values),
     );
     for (const note of staleGrants) write(io.stderr, `birdie: ${note}`);
     if (gaps) write(io.stderr, `birdie: ${agentGapLine(gaps, 'flags')}`);
@@ -159,4 +159,15 @@ async function readAll(input: Input): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of input) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The session `--session-id` names, or with `--continue` the one used last; undefined: a new one. */
+async function sessionToUse(
+  io: CommandContext['io'],
+  values: CommandContext['values'],
+): Promise<string | undefined> {
+  const id = typeof values['session-id'] === 'string' ? values['session-id'] : undefined;
+  if (values.continue !== true) return id;
+  if (id !== undefined) throw new UsageError('give --continue or --session-id, not both');
+  return (await import('@birdie/runtime/user-sessions')).latestSessionId(io, values);
 }

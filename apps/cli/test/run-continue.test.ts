@@ -1,0 +1,43 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Sandbox, sandbox, scripted } from './helpers/env.js';
+import { runCli } from './helpers/run-in-process.js';
+
+// Reported by a daily user: `birdie run -c "again"` said `unknown option "-c". Did you mean "--config"?`: the REPL's
+// -c (continue the session used last) did not exist for `run`, which could go on only with an id the user looked up.
+
+let box: Sandbox;
+beforeEach(async () => {
+  box = await sandbox(scripted('repl.json'));
+});
+afterEach(async () => {
+  await box.cleanup();
+});
+
+const cli = (args: string[]) => runCli(args, { env: box.env, cwd: box.cwd });
+const sessionOf = (stderr: string) => /session (\S+) ·/.exec(stderr)?.[1];
+
+describe('birdie run -c', () => {
+  it('continues the session used last, as the REPL does', async () => {
+    const first = await cli(['run', 'one question']);
+    expect(first.code, first.stderr).toBe(0);
+    const second = await cli(['run', 'another question']);
+    const older = sessionOf(first.stderr)!;
+    expect(sessionOf(second.stderr)).not.toBe(older);
+    // Going back to the older one makes it the one used last.
+    expect((await cli(['run', '--session-id', older, 'back to it'])).code).toBe(0);
+    for (const flag of ['-c', '--continue']) {
+      const again = await cli(['run', flag, 'and again']);
+      expect(again.code, again.stderr).toBe(0);
+      expect(sessionOf(again.stderr)).toBe(older);
+    }
+  });
+
+  it('with no session yet, or with --session-id too, is a usage error saying why', async () => {
+    const none = await cli(['run', '-c', 'hello']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('no session to continue yet');
+    const both = await cli(['run', '-c', '--session-id', '2026-01-01_1', 'hello']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--continue or --session-id');
+  });
+});
