@@ -39,7 +39,7 @@ export const createSession = defineRoute(
             agent: z.string().optional().openapi({ description: 'The agent that answers the first turn.' }),
             enable: z.array(z.string()).optional().openapi({
               description:
-                'Skills enabled for the session, among those `GET /v1/skills` lists (any other: 403 `skill-not-allowed`).',
+                'Skills enabled for the session, among those `GET /v1/skills` lists (a skill the server does not allow API sessions: 403 `skill-not-allowed`; a name no skill has: 400 `invalid-request`).',
             }),
             title: Title.optional(),
           }),
