@@ -121,3 +121,37 @@ describe('the run log filters', () => {
     }
   });
 });
+
+describe('request bodies', () => {
+  const h = useServer();
+
+  // Reported by an operator: `POST /v1/sessions {"enable":["filesystem"],"disable":["filesystem"]}` made a session
+  // with filesystem enabled, `disable` dropped without a word (creating takes no `disable`); `{"prompt":"hi","foo":1}`
+  // likewise. And an empty prompt was refused twice in one message.
+  it('a field the endpoint does not take is a 400 naming it; an empty prompt is said once', async () => {
+    const token = await h.token();
+    const made = await h.request('/v1/sessions', { token, json: { enable: [], disable: ['filesystem'] } });
+    expect(made.status).toBe(400);
+    expect(((await made.json()) as ErrorBody).error.message).toContain('"disable"');
+    expect(await h.store.sessions.list('alice')).toEqual([]);
+    const { id } = (await (await h.request('/v1/sessions', { token, json: {} })).json()) as { id: string };
+    for (const [path, json, key] of [
+      [`/v1/sessions/${id}/turns`, { prompt: 'hi', foo: 1 }, '"foo"'],
+      [`/v1/sessions/${id}/approvals`, { decisions: {}, approve: true }, '"approve"'],
+    ] as const) {
+      const response = await h.request(path, { token, json });
+      expect(response.status, path).toBe(400);
+      expect(((await response.json()) as ErrorBody).error.message, path).toContain(key);
+    }
+    const renamed = await h.request(`/v1/sessions/${id}`, {
+      token,
+      method: 'PATCH',
+      json: { title: 'x', name: 'y' },
+    });
+    expect(renamed.status).toBe(400);
+    const empty = (await (
+      await h.request(`/v1/sessions/${id}/turns`, { token, json: { prompt: '' } })
+    ).json()) as ErrorBody;
+    expect(empty.error.message).toBe('invalid json: prompt: must not be empty');
+  });
+});

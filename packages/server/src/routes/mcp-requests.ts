@@ -11,7 +11,7 @@ import {
 import { sessionOf } from './session-of.js';
 
 const AnswerSchema = z
-  .object({
+  .strictObject({
     approve: z.boolean().optional().openapi({
       description: 'For `sampling` and `sampling-answer`: whether the request (or the answer) may go on.',
     }),

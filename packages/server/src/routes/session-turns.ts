@@ -50,10 +50,9 @@ export const startTurn = defineRoute(
       body: {
         required: true,
         content: jsonContent(
-          z.object({
+          z.strictObject({
             prompt: z
               .string()
-              .min(1)
               .max(MAX_PROMPT)
               .refine((p) => p.trim() !== '', 'must not be empty'),
           }),
@@ -98,7 +97,7 @@ export const answerApprovals = defineRoute(
       body: {
         required: true,
         content: jsonContent(
-          z.object({
+          z.strictObject({
             decisions: z
               .record(z.string(), DecisionSchema)
               .openapi({ description: 'One decision per pending call id.' }),

@@ -35,7 +35,7 @@ export const createSession = defineRoute(
       body: {
         required: false,
         content: jsonContent(
-          z.object({
+          z.strictObject({
             agent: z.string().optional().openapi({ description: 'The agent that answers the first turn.' }),
             enable: z.array(z.string()).optional().openapi({
               description:
@@ -167,7 +167,7 @@ export const renameSession = defineRoute(
     summary: 'Rename the session (its title, 1-200 characters on one line).',
     request: {
       params: SessionParams,
-      body: { required: true, content: jsonContent(z.object({ title: Title })) },
+      body: { required: true, content: jsonContent(z.strictObject({ title: Title })) },
     },
     responses: {
       200: { description: 'The session, renamed.', content: jsonContent(SessionSchema) },

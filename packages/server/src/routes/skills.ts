@@ -43,7 +43,7 @@ export const setSessionSkills = defineRoute(
         required: true,
         content: jsonContent(
           z
-            .object({ enable: SkillNames, disable: SkillNames })
+            .strictObject({ enable: SkillNames, disable: SkillNames })
             .refine((b) => !b.enable.some((name) => b.disable.includes(name)), {
               message: 'a skill cannot be in both enable and disable',
             }),
