@@ -198,6 +198,11 @@ export function noParentRun(parent: number, userId: string): StoreError {
   return new StoreError('not-found', `no run ${parent} of user ${userId}`);
 }
 
+/** The run's session's lease row as JSON (NULL when none), read in the statement that ends the run. */
+const LEASE_OF_RUN = `(SELECT json_object('session_id', l.session_id, 'owner', l.owner, 'host', l.host, 'pid', l.pid,
+          'pid_scope', l.pid_scope, 'acquired_at', l.acquired_at, 'expires_at', l.expires_at)
+        FROM leases l WHERE l.session_id = runs.session_id)`;
+
 export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns {
   const insert = db.prepare(
     `INSERT INTO runs (session_id, user_id, parent_run_id, thread_id, start_checkpoint, model, agent, agent_digest,
@@ -216,9 +221,7 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
        end_checkpoint = coalesce(?, end_checkpoint), model = coalesce(?, model), notices = ?
      WHERE id = ? AND status = 'running'
      RETURNING session_id, user_id, (SELECT s.user_id FROM sessions s WHERE s.id = runs.session_id) AS session_user,
-       (SELECT json_object('session_id', l.session_id, 'owner', l.owner, 'host', l.host, 'pid', l.pid,
-          'pid_scope', l.pid_scope, 'acquired_at', l.acquired_at, 'expires_at', l.expires_at)
-        FROM leases l WHERE l.session_id = runs.session_id) AS lease`,
+       ${LEASE_OF_RUN} AS lease`,
   );
   const progress = db.prepare(
     `UPDATE runs SET input_tokens = ?, output_tokens = ?, usage = ?, model = coalesce(?, model)
@@ -227,9 +230,7 @@ export function createRuns(db: Db, owners: Ownership, leases: Leases): SyncRuns 
   const one = db.prepare<[number], RunRow>('SELECT * FROM runs WHERE id = ?');
   // A run already ended: its session and that session's lease row, for the fence and the release a second end makes.
   const ended = db.prepare<[number], { session_id: string; lease: string | null }>(
-    `SELECT session_id, (SELECT json_object('session_id', l.session_id, 'owner', l.owner, 'host', l.host, 'pid', l.pid,
-          'pid_scope', l.pid_scope, 'acquired_at', l.acquired_at, 'expires_at', l.expires_at)
-        FROM leases l WHERE l.session_id = runs.session_id) AS lease
+    `SELECT session_id, ${LEASE_OF_RUN} AS lease
      FROM runs WHERE id = ?`,
   );
   const sessionOf = db.prepare<[number], { session_id: string }>('SELECT session_id FROM runs WHERE id = ?');
