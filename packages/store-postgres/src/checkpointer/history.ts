@@ -67,6 +67,6 @@ export async function deltaHistory(
     walk.collect(await decodeWrites(ctx, rows, walk.keeps));
   }
   walk.combine();
-  for (const [seq, ch, ref] of walk.seeds) walk.seed(ch, await decodeValue(ctx, ref, seq));
+  for (const [seq, ch, ref] of walk.seedsNeeded()) walk.seed(ch, await decodeValue(ctx, ref, seq));
   return walk.finish(start);
 }

@@ -1,5 +1,5 @@
 import { HumanMessage } from '@langchain/core/messages';
-import { MemorySaver } from '@langchain/langgraph';
+import { MemorySaver, Overwrite } from '@langchain/langgraph';
 import { describe, expect, it } from 'vitest';
 import { chatGraph, summary } from '../../../store/test/helpers.js';
 import { backends } from '../backends.js';
@@ -111,6 +111,38 @@ describe.each(backends)('$name', (backend) => {
       const third = await cp.getDeltaChannelHistory({ config: c3, channels: ['messages', 'other'] });
       expect(third.messages!.writes.map((w) => w[2])).toEqual([['one'], ['late'], ['two'], ['three']]);
       expect(third.other).toEqual({ writes: [] });
+    });
+
+    it('starts a delta history at its last Overwrite: the stored value and the writes before it are left out', async () => {
+      const cp = t.store.checkpointer;
+      const root = { configurable: { thread_id: '2026-01-01_5', checkpoint_ns: '' } };
+      const a = checkpoint(1, { messages: { lg_name: 'DeltaSnapshot', value: ['seed'] } });
+      const c0 = await cp.put(root, a.checkpoint, meta, a.config);
+      await cp.putWrites(c0, [['messages', ['one']]], 'task-1');
+      const c1 = await cp.put(c0, checkpoint(2).checkpoint, meta, {});
+      await cp.putWrites(c1, [['messages', new Overwrite(['kept'])]], 'task-2');
+      const c2 = await cp.put(c1, checkpoint(3).checkpoint, meta, {});
+      await cp.putWrites(c2, [['messages', ['three']]], 'task-3');
+      const c3 = await cp.put(c2, checkpoint(4).checkpoint, meta, {});
+
+      const expectReset = (history: Awaited<ReturnType<typeof cp.getDeltaChannelHistory>>) => {
+        expect(history.messages).not.toHaveProperty('seed');
+        const values = history.messages!.writes.map((w) => w[2]);
+        expect(values).toHaveLength(2);
+        expect(values[0]).toEqual({ __overwrite__: ['kept'] });
+        expect(values[1]).toEqual(['three']);
+      };
+      expectReset(await cp.getDeltaChannelHistory({ config: c3, channels: ['messages'] }));
+      // A new connection (empty caches) reads the same from the stored records.
+      const reopened = await t.env.open();
+      expectReset(await reopened.checkpointer.getDeltaChannelHistory({ config: c3, channels: ['messages'] }));
+      // Before the reset, the history is as it was: the stored value and every write.
+      const before = await reopened.checkpointer.getDeltaChannelHistory({
+        config: c1,
+        channels: ['messages'],
+      });
+      expect(before.messages!.seed).toEqual({ lg_name: 'DeltaSnapshot', value: ['seed'] });
+      expect(before.messages!.writes.map((w) => w[2])).toEqual([['one']]);
     });
 
     it('keeps a parent reference to a checkpoint that was never put, and stops the walk there', async () => {

@@ -116,17 +116,27 @@ export class HistoryWalk<S> {
     for (const w of writes) this.#collected.get(w.channel)!.push([w.taskId, w.channel, w.value]);
   }
 
-  /** Joins cached histories with the collected writes; then `seed` adds the decoded seeds. */
+  /**
+   * Joins cached histories with the collected writes; then `seed` adds the decoded seeds. A channel whose writes
+   * hold an `Overwrite` (a compacted thread resets its messages so) starts from the last one: nothing before it
+   * counts when LangGraph replays them, so neither its older writes nor its stored value are kept or decoded.
+   */
   combine(): void {
     this.#computed = new Map();
     for (const ch of this.#channels) {
       const older = this.#fromCache.get(ch);
       const newer = this.#collected.get(ch)!;
-      this.#computed.set(
-        ch,
-        older ? { ...older, writes: older.writes.concat(newer) } : { hasSeed: false, writes: newer },
-      );
+      const joined: Cached = older
+        ? { ...older, writes: older.writes.concat(newer) }
+        : { hasSeed: false, writes: newer };
+      const reset = joined.writes.findLastIndex((w) => isOverwrite(w[2]));
+      this.#computed.set(ch, reset === -1 ? joined : { hasSeed: false, writes: joined.writes.slice(reset) });
     }
+  }
+
+  /** The stored values to decode: those of channels whose history does not start at an `Overwrite`. */
+  seedsNeeded(): [seq: number, channel: string, seed: S][] {
+    return this.seeds.filter(([, ch]) => !isOverwrite(this.#computed.get(ch)?.writes[0]?.[2]));
   }
 
   seed(channel: string, value: unknown): void {
@@ -138,6 +148,17 @@ export class HistoryWalk<S> {
     this.#cache.set(start, this.#computed);
     return toResult(this.#computed);
   }
+}
+
+/**
+ * LangGraph's `Overwrite` as a write holds it, the class or its wire form (`{ __overwrite__: value }`): its replay
+ * takes the last one as the channel's value.
+ */
+export function isOverwrite(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if ('__overwrite__' in value) return true;
+  const typed = value as { type?: unknown; lg_name?: unknown };
+  return (typed.type === '__overwrite__' && 'value' in value) || typed.lg_name === 'Overwrite';
 }
 
 /** Fresh arrays for the caller; the cached ones are shared with later loads. */

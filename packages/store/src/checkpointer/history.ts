@@ -41,7 +41,7 @@ export async function deltaHistory(
     walk.collect(await decodeWrites(saver.source, rows, walk.keeps));
   }
   walk.combine();
-  for (const [seq, ch] of walk.seeds) {
+  for (const [seq, ch] of walk.seedsNeeded()) {
     const { body } = parseBody(saver.rows.bodyOf.get(seq)!.body, seq);
     walk.seed(ch, await decodeValue(saver.source, body.vals[ch]!, seq));
   }
