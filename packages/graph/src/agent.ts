@@ -16,6 +16,7 @@ import { callsOf, danglingCalls } from './repair.js';
 import { compileRules } from './rule-set.js';
 import { errorFromEvent, Runner, type TurnBase } from './runner.js';
 import { DEFAULT_MEMORY_FILES_BUDGET } from './system-prompt.js';
+import { archiveCompacted, liveOffset, wholeHistory } from './thread-archive.js';
 import type { DeclaredTool } from './tool.js';
 import { ToolBinding } from './tool-binding.js';
 import { DEFAULT_TOOL_BUDGET, type ToolBudget } from './tool-selection.js';
@@ -28,9 +29,11 @@ import type {
   AgentRegistry,
   AgentStateView,
   ApprovalDecision,
+  ArchiveRecord,
   CompactionRecord,
   CompactionResult,
   CompactOptions,
+  GetStateOptions,
   InvokeResult,
   MemoryFile,
   ResumeOptions,
@@ -309,6 +312,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
       loadedSkills?: string[];
       sender?: string;
       compactions?: CompactionRecord[];
+      archives?: ArchiveRecord[];
       sessionApprovals?: SessionApproval[];
       foundTools?: string[];
     };
@@ -376,11 +380,15 @@ export function createAgent(init: CreateAgentOptions): Agent {
       return result;
     },
 
-    async getState(threadId: string, options: { checkpointId?: string } = {}): Promise<AgentStateView> {
+    async getState(threadId: string, options: GetStateOptions = {}): Promise<AgentStateView> {
       checkThreadId(threadId);
       const { snapshot, values } = await threadValues(threadId, options.checkpointId);
+      const messages = options.recent
+        ? (values.messages ?? [])
+        : await wholeHistory(values, async (id) => (await threadValues(threadId, id)).values);
       return {
-        messages: values.messages ?? [],
+        messages,
+        ...(options.recent ? { earlier: liveOffset(values) } : {}),
         compactions: values.compactions ?? [],
         loadedSkills: values.loadedSkills ?? [],
         ...(values.sender ? { agent: values.sender } : {}),
@@ -447,10 +455,11 @@ export function createAgent(init: CreateAgentOptions): Agent {
       // Held like a run, so a turn of this process cannot start on the thread while its summary is written.
       runner.running.add(threadId);
       try {
-        return await compactThread({
+        const compacted = await compactThread({
           graph,
           threadId,
           messages,
+          offset: liveOffset(values),
           records: values.compactions ?? [],
           routed: await models.forCall(agent, messages, { ...(model ? { turn: model } : {}), session: true }),
           models,
@@ -459,6 +468,9 @@ export function createAgent(init: CreateAgentOptions): Agent {
           ...(options.instructions ? { instructions: options.instructions } : {}),
           ...(options.signal ? { signal: options.signal } : {}),
         });
+        // The summarised part is archived at once: the thread's next start decodes only what follows it.
+        if (compacted) await archiveCompacted(graph, threadId);
+        return compacted;
       } finally {
         runner.running.delete(threadId);
       }

@@ -11,6 +11,8 @@ export interface CompactThreadInput {
   graph: AgentGraph;
   threadId: string;
   messages: readonly BaseMessage[];
+  /** How many messages of the whole history come before `messages`. */
+  offset: number;
   records: readonly CompactionRecord[];
   /** The model the thread's next call would use. */
   routed: ResolvedModel;
@@ -45,6 +47,7 @@ export async function compactThread(input: CompactThreadInput): Promise<Compacti
   const usage = { inputTokens: 0, outputTokens: 0, model: summariser.name };
   const done = await compactHistory({
     messages: input.messages,
+    offset: input.offset,
     records: input.records,
     trigger: 'manual',
     ...(input.instructions ? { instructions: input.instructions } : {}),

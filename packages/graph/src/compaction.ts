@@ -14,8 +14,10 @@ export const summaryBudget = (budget: number) =>
   Math.max(200, Math.min(2000, Math.floor(budget * SUMMARY_SHARE)));
 
 export interface CompactInput {
-  /** The whole (repaired) history. */
+  /** The whole (repaired) history, or what the thread keeps of it since its messages were last archived. */
   messages: readonly BaseMessage[];
+  /** How many messages of the whole history come before `messages` (see `thread-archive.ts`). */
+  offset?: number;
   records: readonly CompactionRecord[];
   /** `manual`: keep only the last exchange (if it fits); `auto`: as much of the end as fits `KEEP_SHARE`. */
   trigger: 'auto' | 'manual';
@@ -102,7 +104,7 @@ export async function compactHistory(input: CompactInput): Promise<Compacted | u
     added: split - start,
     record: {
       upTo: last.id ?? '',
-      messages: split,
+      messages: (input.offset ?? 0) + split,
       summary,
       skills: [...skills],
       trigger: input.trigger,

@@ -6,6 +6,7 @@ import { compactHistory } from './compaction.js';
 import { buildView, fitView, type ViewInput } from './compaction-view.js';
 import { modelLimits } from './model-limits.js';
 import type { AgentStateValue } from './state.js';
+import { liveOffset } from './thread-archive.js';
 import { MESSAGE_OVERHEAD_TOKENS, type TokenEstimator, tokenEstimator } from './tokens.js';
 import { emit } from './turn-context.js';
 import type { CompactionRecord } from './types.js';
@@ -89,6 +90,7 @@ export async function fitContext(input: FitInput): Promise<{
     const limits = modelLimits(summariser.model, settings.contextWindow);
     const done = await compactHistory({
       messages: input.messages,
+      offset: liveOffset(input.state),
       records,
       trigger: 'auto',
       count: b.count,

@@ -22,6 +22,7 @@ import {
   childThreadId,
   type SubagentRuns,
 } from './subagents.js';
+import { archiveCompacted } from './thread-archive.js';
 import type { TurnContext } from './turn-context.js';
 import type { AgentEvent, ApprovalDecision, ApprovalRequest, DoneStatus, RunError } from './types.js';
 
@@ -147,6 +148,7 @@ export class Runner implements SubagentRuns {
     const mapper = new EventMapper(base.path);
     let status: 'ok' | 'error' | 'aborted' = 'ok';
     let stream: AsyncIterableIterator<[string, unknown]> | undefined;
+    let compacted = false;
     try {
       stream = graphSteps(this.graph, input, deadline, {
         configurable: { thread_id: threadId },
@@ -161,9 +163,17 @@ export class Runner implements SubagentRuns {
       });
       for await (const item of withNotices(stream, mcpTurn)) {
         if ('notice' in item) yield mapper.stamp({ type: 'mcp-notice', notice: item.notice });
-        else for (const event of mapper.map(...item.value)) yield event;
+        else
+          for (const event of mapper.map(...item.value)) {
+            if (event.type === 'compaction' && (event.agent?.length ?? 0) <= 1) compacted = true;
+            yield event;
+          }
       }
       stream = undefined;
+      // A session's turn that compacted its thread archives the summarised part once the turn is done, so the
+      // next start decodes only what follows it. Best effort: left undone, the thread is as it was before.
+      if (compacted && base.path.length === 0 && !mapper.interrupted)
+        await archiveCompacted(this.graph, threadId).catch(() => false);
     } catch (error) {
       stream = undefined;
       if (deadline.fired && !signal?.aborted) {

@@ -1,7 +1,7 @@
 import { MessagesDeltaValue, ReducedValue, StateSchema } from '@langchain/langgraph';
 import { z } from 'zod';
 import { addFound } from './tool-selection.js';
-import type { CompactionRecord, SessionApproval } from './types.js';
+import type { ArchiveRecord, CompactionRecord, SessionApproval } from './types.js';
 
 /** Union that keeps first-seen order, so replaying writes in any batching gives the same list. */
 function addNames(current: string[], update: string[]): string[] {
@@ -37,6 +37,13 @@ const sessionApproval = z.object({
   at: z.string(),
 });
 
+const archiveRecord = z.object({
+  checkpointId: z.string(),
+  upTo: z.string(),
+  offset: z.number(),
+  at: z.string(),
+});
+
 const compactionRecord = z.object({
   upTo: z.string(),
   messages: z.number(),
@@ -56,12 +63,15 @@ const compactionRecord = z.object({
  * agent the thread continues with (`''` or absent: the default agent), written when a turn names one or a `handoff`
  * moves the conversation — so a resumed session, even in a new process, goes on with whoever spoke last.
  * `compactions` records each summary of the older conversation and where it ends (appended, never rewritten): what
- * is sent changes, the messages do not, and a resumed thread sends the same summary without making it again.
+ * is sent changes, the history does not (the summarised part is archived, not dropped: see `archives`), and a resumed
+ * thread sends the same summary without making it again.
  * `sessionApprovals` holds the tools the user approved for the rest of the session, each bound to the file that
  * declared it: checkpointed like the messages, so they survive a resume on any checkpointer, and `/new` (a new
  * thread) starts without them. `foundTools` holds the names `find_tools` added (names only, in rising priority: newest find last, best-ranked
  * result last within it): bound
  * from then on while the tool budget holds, on a resume too.
+ * `archives` records each time the `messages` channel was reset to what follows a compaction's boundary (see
+ * `thread-archive.ts`): the older messages stay in the checkpoint it names, so a start decodes only what follows.
  */
 export const AgentState = new StateSchema({
   messages: MessagesDeltaValue,
@@ -78,6 +88,13 @@ export const AgentState = new StateSchema({
     {
       inputSchema: z.array(compactionRecord),
       reducer: (current: CompactionRecord[], update: CompactionRecord[]) => [...current, ...update],
+    },
+  ),
+  archives: new ReducedValue(
+    z.array(archiveRecord).default(() => []),
+    {
+      inputSchema: z.array(archiveRecord),
+      reducer: (current: ArchiveRecord[], update: ArchiveRecord[]) => [...current, ...update],
     },
   ),
   foundTools: new ReducedValue(

@@ -427,7 +427,8 @@ export interface UsageEvent {
 
 /**
  * The conversation was compacted: its older part (`messages` more of them) is now sent as one summary. What is
- * stored does not change; the summary and its boundary are kept in the thread's state (`getState().compactions`).
+ * kept does not change (the summarised part is archived in an older checkpoint and `getState` still returns the whole
+ * history); the summary and its boundary are kept in the thread's state (`getState().compactions`).
  */
 export interface CompactionEvent {
   type: 'compaction';
@@ -459,6 +460,21 @@ export interface CompactionRecord {
   tokensBefore: number;
   tokensAfter: number;
   model: string;
+  /** ISO time. */
+  at: string;
+}
+
+/**
+ * The thread's `messages` channel was reset to what follows a compaction's boundary: the messages before it are read
+ * from an older checkpoint when the whole history is asked for (`getState`), never at the start of a turn.
+ */
+export interface ArchiveRecord {
+  /** The checkpoint that holds the history before the reset. */
+  checkpointId: string;
+  /** Id of the compaction's last covered message: the first message the channel kept. */
+  upTo: string;
+  /** How many messages of the whole history come before the kept ones. */
+  offset: number;
   /** ISO time. */
   at: string;
 }
@@ -539,8 +555,22 @@ type AgentEventBody =
   | { type: 'error'; error: RunError }
   | { type: 'done'; status: DoneStatus };
 
+export interface GetStateOptions {
+  /** An earlier step of the thread (e.g. the last good one of a damaged thread) instead of its newest. */
+  checkpointId?: string;
+  /**
+   * Only the messages the thread keeps live: those since its latest archived compaction (see `earlier`), read
+   * without the older checkpoints. For what a turn needs (approvals, the agent, whether there was an exchange); a
+   * transcript wants the whole history, the default.
+   */
+  recent?: boolean;
+}
+
 export interface AgentStateView {
+  /** The whole history, oldest first; with `recent`, only what the thread keeps live. */
   messages: BaseMessage[];
+  /** With `recent`: how many messages of the whole history come before `messages` (archived by compactions). */
+  earlier?: number;
   /** The thread's compactions, oldest first: the last one says what is sent as a summary now. */
   compactions: CompactionRecord[];
   /** The agent the thread continues with (the last one named or handed to); absent: the default agent. */
@@ -581,7 +611,7 @@ export interface Agent {
     options?: ResumeOptions,
   ): AsyncIterable<AgentEvent>;
   /** The thread's state now, or at an earlier step (`checkpointId`), e.g. the last good one of a damaged thread. */
-  getState(threadId: string, options?: { checkpointId?: string }): Promise<AgentStateView>;
+  getState(threadId: string, options?: GetStateOptions): Promise<AgentStateView>;
   /**
    * The agent the thread continues with (`getState(threadId).agent`), read from its newest checkpoint alone: no
    * message is decoded. Undefined for the default agent or a thread that does not exist.

@@ -142,6 +142,50 @@ describe('compaction against a small context_window', () => {
     expect(state.messages.some((m) => m.id === state.compactions[0]?.upTo)).toBe(true);
   });
 
+  it('archives the summarised part: a new process reads only what follows the boundary; the whole history reads in order', async () => {
+    const { agent, model, fx, make } = await session({ 'big/SKILL.md': bigSkill });
+    for (let turn = 1; turn <= 30; turn += 1) await agent.invoke(`fetch page ${turn}`, { threadId: 's1' });
+    const whole = await agent.getState('s1');
+    expect(whole.messages.map(textOf).filter((t) => t.startsWith('fetch page'))).toEqual(
+      Array.from({ length: 30 }, (_, i) => `fetch page ${i + 1}`),
+    );
+    expect(new Set(whole.messages.map((m) => m.id)).size).toBe(30 * 4);
+
+    // Live: the latest archived boundary's message, then what follows it; `earlier` counts the rest.
+    const recent = await agent.getState('s1', { recent: true });
+    const earlier = recent.earlier ?? 0;
+    expect(earlier).toBeGreaterThan((30 * 4) / 2);
+    expect(recent.messages.length + earlier).toBe(30 * 4);
+    expect(recent.messages.map((m) => m.id)).toEqual(whole.messages.slice(earlier).map((m) => m.id));
+    expect(whole.compactions.map((c) => c.upTo)).toContain(recent.messages[0]?.id);
+    // Where each summary ends is counted in the whole history, not in what was live when it was made.
+    for (const c of whole.compactions) expect(whole.messages[c.messages - 1]?.id).toBe(c.upTo);
+
+    // A new process (new connection, empty caches) rebuilds the messages from the reset on, never the whole list.
+    await agent.close();
+    const reopened = openStore({ file: join(fx.dir.path, 'birdie.db') });
+    cleanups.push(() => reopened.close());
+    const config = { configurable: { thread_id: 's1', checkpoint_ns: '' } };
+    const history = (await reopened.checkpointer.getDeltaChannelHistory({ config, channels: ['messages'] }))
+      .messages!;
+    // A snapshot taken after the reset holds only what the reset kept and what followed.
+    const seed = (history as { seed?: { value?: unknown[] } }).seed?.value ?? [];
+    const read = history.writes.reduce((n, w) => {
+      const value = w[2] as { __overwrite__?: unknown[] } | unknown[];
+      return n + (Array.isArray(value) ? value.length : (value.__overwrite__?.length ?? 0));
+    }, seed.length);
+    expect(read).toBeLessThanOrEqual(recent.messages.length);
+
+    // The next turns go on from the summary as before, and the history stays whole across the reopen.
+    const again = make();
+    cleanups.push(() => again.close());
+    await again.invoke('fetch page 31', { threadId: 's1' });
+    const sent = conversationCalls(model).at(-2) as BaseMessage[];
+    expect(textOf(sent[1])).toMatch(/^<conversation-summary>/);
+    expect(sent.some((m) => HumanMessage.isInstance(m) && m.text === 'fetch page 1')).toBe(false);
+    expect((await again.getState('s1')).messages.length).toBe(31 * 4);
+  });
+
   it('asks for the summary with the older conversation as a transcript, and folds the previous summary in', async () => {
     const { agent, model } = await session({ 'big/SKILL.md': bigSkill });
     for (let turn = 1; turn <= 40; turn += 1) await agent.invoke(`fetch page ${turn}`, { threadId: 's1' });
@@ -210,6 +254,10 @@ describe('compact now (/compact)', () => {
     });
     expect(result?.tokensAfter).toBeLessThan(result?.tokensBefore ?? 0);
     expect(result?.usage.model).toBe('fake-model-builder');
+    // The summarised part is archived at once: live, the thread keeps the boundary's message and the last exchange.
+    const live = await agent.getState('s1', { recent: true });
+    expect(live.earlier).toBe(7);
+    expect(live.messages.map((m) => m.id)).toEqual(before.slice(7).map((m) => m.id));
     const request = model.calls.at(-1)?.messages as BaseMessage[];
     expect(textOf(request[1])).toContain('[user] fetch page 2');
     expect(textOf(request[1])).not.toContain('[user] fetch page 3');
