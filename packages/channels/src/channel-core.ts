@@ -136,7 +136,9 @@ export class ChannelCore {
     }
     await this.enqueue(key, async () => {
       const session = await this.rt.store.sessions.get(entry.sessionId, entry.userId);
-      const pending = session ? (await this.rt.agent.getState(session.id)).pendingApprovals : [];
+      const pending = session
+        ? (await this.rt.agent.getState(session.id, { recent: true })).pendingApprovals
+        : [];
       const pressed = pressedDecision(press.data, pending);
       if (!session || !pressed) {
         await press.answer('This call is already decided.');
@@ -265,7 +267,7 @@ export class ChannelCore {
   private async converse(message: IncomingMessage, key: string, entry: ChatEntry): Promise<void> {
     const { place } = message;
     const { session } = await this.sessionFor(key, entry.userId);
-    const pending = (await this.rt.agent.getState(session.id)).pendingApprovals;
+    const pending = (await this.rt.agent.getState(session.id, { recent: true })).pendingApprovals;
     if (pending.length > 0) {
       await this.say(place, 'A call is waiting for your decision above: press a button, or send /cancel.');
       return;

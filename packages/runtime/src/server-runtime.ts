@@ -113,7 +113,7 @@ export function serveRuntime(rt: Runtime, approval: ApprovalMode): ServeRuntime 
     },
 
     async pendingApprovals(session) {
-      return (await rt.agent.getState(session.id)).pendingApprovals;
+      return (await rt.agent.getState(session.id, { recent: true })).pendingApprovals;
     },
 
     async deleteSession(session) {

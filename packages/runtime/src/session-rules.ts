@@ -8,7 +8,7 @@ import type { Runtime } from './runtime.js';
  */
 export async function rulesInForce(rt: Runtime, sessionId: string): Promise<ApprovalRule[]> {
   const rules = [...rt.approvalRules];
-  const view = await rt.agent.getState(sessionId).catch(() => undefined);
+  const view = await rt.agent.getState(sessionId, { recent: true }).catch(() => undefined);
   for (const approval of view?.sessionApprovals ?? [])
     if (approval.pattern)
       rules.push({ pattern: approval.pattern, effect: 'allow', source: { kind: 'session' } });

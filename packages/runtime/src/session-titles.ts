@@ -54,8 +54,9 @@ export async function titleAfterTurn(
 
 /** Whether the session's conversation has an answer of the model (a failed first call leaves none). */
 export async function hasExchange(rt: Runtime, sessionId: string): Promise<boolean> {
-  const state = await rt.agent.getState(sessionId).catch(() => undefined);
-  return state?.messages.some((m) => m.type === 'ai') ?? false;
+  const state = await rt.agent.getState(sessionId, { recent: true }).catch(() => undefined);
+  // Messages archived by a compaction (`earlier`) were a conversation already.
+  return (state?.earlier ?? 0) > 0 || (state?.messages.some((m) => m.type === 'ai') ?? false);
 }
 
 /**

@@ -74,7 +74,8 @@ export async function session(state: ReplState, rest: string[]): Promise<undefin
         `session ${x.id} · user ${x.userId} · ${plural(x.turns, 'turn')} · ↑${x.inputTokens} ↓${x.outputTokens} tok · created ${x.createdAt.toISOString().slice(0, 16).replace('T', ' ')}${x.title ? ` · ${x.title}` : ''}`,
       );
       // Tools approved for the rest of the session (kept in its thread, bound to their skill files).
-      const approvals = (await rt.agent.getState(x.id).catch(() => undefined))?.sessionApprovals ?? [];
+      const approvals =
+        (await rt.agent.getState(x.id, { recent: true }).catch(() => undefined))?.sessionApprovals ?? [];
       if (approvals.length > 0)
         out(
           state,
