@@ -7,6 +7,7 @@ export type EntrypointErrorCode =
   | 'scheme-conflict'
   | 'missing-argument'
   | 'bad-argument'
+  | 'bad-option'
   | 'path-escape'
   | 'spawn-failed'
   | 'non-zero-exit'
