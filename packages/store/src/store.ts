@@ -41,8 +41,11 @@ export interface SqliteStore extends Store {
 
 /** Opens (creating and migrating as needed) the store's SQLite file. */
 export function openStore(options: StoreOptions = {}): SqliteStore {
-  const home = resolve(options.home ?? process.env.BIRDIE_HOME ?? join(homedir(), '.birdie'));
-  const file = resolve(options.file ?? join(home, 'birdie.db'));
+  // An empty BIRDIE_HOME is unset (as the CLI reads it); an empty or non-string option is a mistake, not the cwd.
+  const home = resolve(
+    pathOption(options, 'home', 'a folder') ?? (process.env.BIRDIE_HOME || join(homedir(), '.birdie')),
+  );
+  const file = resolve(pathOption(options, 'file', 'a file') ?? join(home, 'birdie.db'));
   const db: Db = openDatabase(file, dirname(file));
   let store: SqliteStore;
   try {
@@ -54,6 +57,14 @@ export function openStore(options: StoreOptions = {}): SqliteStore {
   }
   reapOnOpen(store);
   return store;
+}
+
+function pathOption(options: StoreOptions, name: 'home' | 'file', what: string): string | undefined {
+  const value: unknown = options[name];
+  if (value === undefined) return undefined;
+  if (typeof value === 'string' && value !== '') return value;
+  const shown = typeof value === 'string' ? '""' : value === null ? 'null' : `a ${typeof value}`;
+  throw new StoreError('invalid-argument', `${name} must be the path of ${what}, not ${shown}`);
 }
 
 /**
