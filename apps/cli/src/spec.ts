@@ -106,7 +106,7 @@ const DRAFTS: CommandDraft[] = [
   },
   {
     name: 'resume',
-    summary: 'pick one of your sessions (newest first, type to filter) and continue it',
+    summary: 'pick one of your sessions (used last first, type to filter) and continue it',
     usage: 'birdie resume [options]',
     options: { ...runtime, ...session },
     details:
@@ -303,7 +303,7 @@ const DRAFTS: CommandDraft[] = [
   },
   {
     name: 'sessions list',
-    summary: 'list your sessions, newest first',
+    summary: 'list your sessions, the one used last first',
     usage: 'birdie sessions list [--user ID] [--json]',
     options: { ...user, ...json() },
   },

@@ -32,6 +32,23 @@ describe('birdie run -c', () => {
     }
   });
 
+  // Reported: `birdie sessions list` was ordered by creation while its UPDATED column shows the last use, so the
+  // session `-c` continues was not at the top.
+  it('sessions list shows the session used last at the top, the one -c continues', async () => {
+    const first = sessionOf((await cli(['run', 'one question'])).stderr)!;
+    const second = sessionOf((await cli(['run', 'another question'])).stderr)!;
+    expect((await cli(['run', '--session-id', first, 'back to it'])).code).toBe(0);
+    const list = await cli(['sessions', 'list']);
+    expect(list.code, list.stderr).toBe(0);
+    const rows = list.stdout.split('\n').filter((line) => /^\d{4}-/.test(line));
+    expect(rows.map((line) => line.split(/\s+/)[0])).toEqual([first, second]);
+    const json = await cli(['sessions', 'list', '--json']);
+    expect(json.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { id: string }).id)).toEqual([
+      first,
+      second,
+    ]);
+  });
+
   it('with no session yet, or with --session-id too, is a usage error saying why', async () => {
     const none = await cli(['run', '-c', 'hello']);
     expect(none.code).toBe(2);

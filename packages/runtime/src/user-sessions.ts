@@ -5,7 +5,7 @@ import type { RuntimeIo } from './io.js';
 import { checkUserId, userIdOf } from './runtime.js';
 import { openUserStore } from './user-store.js';
 
-/** The user's sessions, newest first, read without opening a whole runtime (no model, no registry). */
+/** The user's sessions, the one used last first, read without opening a whole runtime (no model, no registry). */
 export async function userSessions(io: RuntimeIo, flags: Flags): Promise<Session[]> {
   const userId = await checkUserId(userIdOf(io, flags));
   const store = await openUserStore(io);
@@ -21,12 +21,8 @@ export async function userSessions(io: RuntimeIo, flags: Flags): Promise<Session
  * a user who went back to an older conversation continues that one. A usage error when there is none.
  */
 export async function latestSessionId(io: RuntimeIo, flags: Flags): Promise<string> {
-  const sessions = await userSessions(io, flags);
-  // Newest first by creation; on a tie of last use the newer session wins.
-  let latest: Session | undefined;
-  for (const session of sessions) {
-    if (!latest || session.updatedAt.getTime() > latest.updatedAt.getTime()) latest = session;
-  }
+  // The store lists the session used last first (on a tie of last use, the newer one).
+  const [latest] = await userSessions(io, flags);
   if (!latest) throw new UsageError('no session to continue yet. Start one with `birdie`.');
   return latest.id;
 }

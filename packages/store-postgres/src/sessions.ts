@@ -60,7 +60,7 @@ export function createSessions(db: Db, deps: SessionDeps): Sessions {
     async list(userId) {
       validateUserId(userId);
       const { rows } = await db.query<SessionRow>(
-        `SELECT ${SESSION_COLUMNS} FROM sessions WHERE user_id = $1 ORDER BY created_at DESC, day DESC, seq DESC`,
+        `SELECT ${SESSION_COLUMNS} FROM sessions WHERE user_id = $1 ORDER BY updated_at DESC, created_at DESC, day DESC, seq DESC`,
         [userId],
       );
       return rows.map(toSession);

@@ -48,7 +48,7 @@ export interface Usage {
 export interface Sessions {
   /** `agent`: the name of the agent the session starts with (1-128 of `[A-Za-z0-9._-]`), kept with the session. */
   create(userId: string, opts?: CreateSessionOptions): Promise<Session>;
-  /** The user's sessions, newest first. */
+  /** The user's sessions, the one used last (its newest turn or rename) first; then the newest. */
   list(userId: string): Promise<Session[]>;
   /** `undefined` when there is no such session. */
   get(id: string, userId: string): Promise<Session | undefined>;

@@ -49,7 +49,7 @@ export function createSessions(db: Db, deps: SessionDeps): SyncOf<Sessions> {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${SESSION_COLUMNS}`,
   );
   const byUser = db.prepare<[string], SessionRow>(
-    `SELECT ${SESSION_COLUMNS} FROM sessions WHERE user_id = ? ORDER BY created_at DESC, day DESC, seq DESC`,
+    `SELECT ${SESSION_COLUMNS} FROM sessions WHERE user_id = ? ORDER BY updated_at DESC, created_at DESC, day DESC, seq DESC`,
   );
   const byId = db.prepare<[string], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`);
   const setTitle = db.prepare('UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?');

@@ -12,7 +12,7 @@ export function sessionLabel(s: Session): string {
   return `${s.title ?? '(untitled)'} · ${when(s.updatedAt)} · ${plural(s.turns, 'turn')} · ${s.inputTokens + s.outputTokens} tok`;
 }
 
-/** `birdie resume`: a picker of the user's sessions (newest first, filtered as one types), then the REPL on it. */
+/** `birdie resume`: a picker of the user's sessions (used last first, filtered as one types), then the REPL on it. */
 export async function resumeCommand(ctx: CommandContext): Promise<number> {
   const { io } = ctx;
   if (!io.stdin.isTTY || !io.stdout.isTTY)

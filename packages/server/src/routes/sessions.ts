@@ -72,7 +72,7 @@ export const listSessions = defineRoute(
     method: 'get',
     path: '/v1/sessions',
     operationId: 'listSessions',
-    summary: "The caller's sessions, newest first; with `q`, those whose title contains it.",
+    summary: "The caller's sessions, the one used last first; with `q`, those whose title contains it.",
     request: {
       query: z.object({
         q: z.string().max(200).optional().openapi({

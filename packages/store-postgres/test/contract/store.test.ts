@@ -70,6 +70,20 @@ describe.each(backends)('$name', (backend) => {
       expect(await t.store.sessions.get('2026-01-01_1', 'alice')).toBeUndefined();
     });
 
+    // Reported: `birdie sessions list` was ordered by creation while its column shows the last use, so a session
+    // the user went back to stayed far down the list.
+    it('lists the session used last first: a turn or a rename moves it up', async () => {
+      const a = await t.store.sessions.create('alice', { now: new Date(2026, 10, 21, 9, 0) });
+      const b = await t.store.sessions.create('alice', { now: new Date(2026, 10, 21, 10, 0) });
+      const c = await t.store.sessions.create('alice', { now: new Date(2026, 10, 21, 11, 0) });
+      const ids = async () => (await t.store.sessions.list('alice')).map((s) => s.id);
+      expect(await ids()).toEqual([c.id, b.id, a.id]);
+      await t.store.sessions.recordTurn(a.id, 'alice', { inputTokens: 1, outputTokens: 1 });
+      expect(await ids()).toEqual([a.id, c.id, b.id]);
+      await t.store.sessions.rename(b.id, 'alice', 'back to it');
+      expect(await ids()).toEqual([b.id, a.id, c.id]);
+    });
+
     it('renames, records turns and reports unknown ids', async () => {
       const s = await t.store.sessions.create('alice');
       await t.store.sessions.rename(s.id, 'alice', 'renamed');
