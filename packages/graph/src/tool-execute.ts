@@ -130,6 +130,7 @@ export async function executeCalls(input: ExecuteInput): Promise<{
             content: `The user's edited arguments were invalid; the call did not run.\n${built.error}`,
           },
           0,
+          'refused',
         );
       }
       invocation = built.invocation;

@@ -523,7 +523,8 @@ type AgentEventBody =
       ok: boolean;
       /**
        * Why a call that is not `ok` did not succeed, when it was not a failure of the tool: the user `rejected` it,
-       * a rule or the approval mode `refused` it (neither ran), or the user `cancelled` it while it ran.
+       * a rule, the approval mode or edited arguments that do not fit the schema `refused` it (neither ran), or the
+       * user `cancelled` it while it ran.
        */
       outcome?: 'rejected' | 'refused' | 'cancelled';
       output: string;

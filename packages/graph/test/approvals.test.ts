@@ -116,6 +116,24 @@ describe('approvals', () => {
     expect(result?.content).toContain('[The user edited the arguments to');
   });
 
+  // Reported: an edit whose arguments do not fit the schema ended with `ok: false` and no `outcome`, so a front end
+  // showed the call as a tool that failed, not as one that did not run.
+  it('refuses an edited call whose arguments do not fit the schema: it does not run, and tool-end says so', async () => {
+    const { agent, model } = await setup();
+    model
+      .respond(callTools([{ name: 'run_bash', args: { command: 'rm -rf /' }, id: 'x' }]))
+      .respond(new AIMessage('ok'));
+    await collect(agent.stream('clean up', { threadId: 't1' }));
+    const events = await collect(agent.resume('t1', { x: { type: 'edit', args: { command: 5 } } }));
+    expect(ofType(events, 'tool-start')).toEqual([]);
+    expect(ofType(events, 'tool-end')).toEqual([
+      expect.objectContaining({ id: 'x', ok: false, outcome: 'refused', durationMs: 0 }),
+    ]);
+    const [result] = await toolMessages(agent, 't1');
+    expect(result?.status).toBe('error');
+    expect(result?.content).toContain("The user's edited arguments were invalid; the call did not run.");
+  });
+
   it('rejects a call without running it and passes the user message to the model', async () => {
     const { agent, model, file } = await setup();
     model
