@@ -114,6 +114,23 @@ describe('compaction in the CLI', { timeout: 60_000 }, () => {
     expect(record?.summary).toBe('SUMMARY: owls and bats hunt at night.');
   });
 
+  // Reported: `/compact` on a short conversation said "✓ compacted … (120 → 160 tok)": a summary that made the
+  // conversation larger was recorded and sent from then on.
+  it('/compact records nothing when the summary would make the conversation larger', async () => {
+    const s = await repl({}, [
+      { match: '^hi 1$', text: 'ok' },
+      { match: '^hi 2$', text: 'ok' },
+    ]);
+    await turn('hi 1');
+    await turn('hi 2');
+    const said = await slash('/compact');
+    expect(said).toMatch(
+      /Not compacted: the conversation is (\d+) tok as it is and would be (\d+) tok with a summary \(by scripted:scripted\)/,
+    );
+    expect(said).not.toContain('✓ compacted');
+    expect((await s.rt.agent.getState(s.session.id)).compactions).toEqual([]);
+  });
+
   it('--json emits the compaction event', async () => {
     await repl({ settings: { context_window: 1000 } });
     let events = '';

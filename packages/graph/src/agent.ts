@@ -469,7 +469,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
           ...(options.signal ? { signal: options.signal } : {}),
         });
         // The summarised part is archived at once: the thread's next start decodes only what follows it.
-        if (compacted) await archiveCompacted(graph, threadId);
+        if (compacted?.applied) await archiveCompacted(graph, threadId);
         return compacted;
       } finally {
         runner.running.delete(threadId);

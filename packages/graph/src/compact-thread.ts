@@ -25,7 +25,8 @@ export interface CompactThreadInput {
 
 /**
  * A compaction asked for by the application (`/compact`): all but the last exchange is summarised, and the record
- * is written to the thread's state as if the agent node had written it (no message changes, no next step).
+ * is written to the thread's state as if the agent node had written it (no message changes, no next step) — unless
+ * the conversation sent with the summary would not be smaller than without it (`applied: false`, nothing written).
  */
 export async function compactThread(input: CompactThreadInput): Promise<CompactionResult | undefined> {
   const count = await tokenEstimator(input.routed.name);
@@ -68,6 +69,16 @@ export async function compactThread(input: CompactThreadInput): Promise<Compacti
   if (!done) return undefined;
   const tokensBefore = tokensOf(input.records);
   const record = { ...done.record, tokensBefore, tokensAfter: tokensOf([...input.records, done.record]) };
+  // A summary as long as what it covers (a short conversation, a wordy summariser) would only cost from then on.
+  if (record.tokensAfter >= tokensBefore)
+    return {
+      record,
+      messages: done.added,
+      tokensBefore,
+      tokensAfter: record.tokensAfter,
+      usage,
+      applied: false,
+    };
   await input.graph.updateState(
     { configurable: { thread_id: input.threadId } },
     { compactions: [record] },
@@ -79,5 +90,6 @@ export async function compactThread(input: CompactThreadInput): Promise<Compacti
     tokensBefore,
     tokensAfter: record.tokensAfter,
     usage,
+    applied: true,
   };
 }

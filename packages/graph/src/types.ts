@@ -625,7 +625,8 @@ export interface Agent {
   invoke(input: string, options: TurnOptions): Promise<InvokeResult>;
   /**
    * Compacts the thread now (`/compact`): everything but the last exchange is summarised (with `instructions`, if
-   * given) and the boundary recorded in the thread's state. Undefined when there is nothing old enough to summarise.
+   * given) and the boundary recorded in the thread's state, unless that would not make the conversation smaller
+   * (`applied: false`). Undefined when there is nothing old enough to summarise.
    * Refused (`busy`) while a run is in progress or tool calls wait for their results or approvals.
    */
   compact(threadId: string, options?: CompactOptions): Promise<CompactionResult | undefined>;
@@ -669,6 +670,11 @@ export interface CompactionResult {
   tokensAfter: number;
   /** What the summary calls cost, and the model that made them. */
   usage: { inputTokens: number; outputTokens: number; model: string };
+  /**
+   * False when the conversation sent with the summary would not be smaller than without it (`tokensAfter` ≥
+   * `tokensBefore`): nothing was recorded and the thread is as it was; `record` is the summary that was not used.
+   */
+  applied: boolean;
 }
 
 export interface InvokeResult {

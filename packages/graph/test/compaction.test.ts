@@ -250,6 +250,7 @@ describe('compact now (/compact)', () => {
     const result = await agent.compact('s1', { instructions: 'keep the page numbers' });
     expect(result).toMatchObject({
       messages: 8,
+      applied: true,
       record: { trigger: 'manual', instructions: 'keep the page numbers' },
     });
     expect(result?.tokensAfter).toBeLessThan(result?.tokensBefore ?? 0);
@@ -273,6 +274,21 @@ describe('compact now (/compact)', () => {
     const state = await agent.getState('s1');
     expect(state.messages.slice(0, before.length).map((m) => m.id)).toEqual(before.map((m) => m.id));
     expect(state.compactions.map((c) => c.trigger)).toEqual(['manual']);
+  });
+
+  // Reported: `/compact` on a short conversation recorded a summary longer than what it covered and said it had
+  // compacted (120 → 160 tok); every later call sent the longer conversation.
+  it('records nothing when the summary would not make the conversation smaller', async () => {
+    const { agent } = await session({ 'big/SKILL.md': bigSkill }, {}, () => [new AIMessage('ok')]);
+    for (let turn = 1; turn <= 3; turn += 1) await agent.invoke(`hi ${turn}`, { threadId: 's1' });
+    const before = await agent.getState('s1', { recent: true });
+    const result = await agent.compact('s1');
+    expect(result).toMatchObject({ applied: false, messages: 4 });
+    expect(result!.tokensAfter).toBeGreaterThanOrEqual(result!.tokensBefore);
+    const after = await agent.getState('s1', { recent: true });
+    expect(after.compactions).toEqual([]);
+    expect(after.earlier).toBe(0);
+    expect(after.messages.map((m) => m.id)).toEqual(before.messages.map((m) => m.id));
   });
 
   it('has nothing to do on a thread of one exchange', async () => {

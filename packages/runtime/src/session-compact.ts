@@ -12,7 +12,7 @@ export interface CompactSessionOptions {
 }
 
 /**
- * Summarises all but the last exchange of a session now (what is stored does not change), under the session's lease
+ * Summarises all but the last exchange of a session now (the summarised part is archived, never lost), under the session's lease
  * as a turn holds it, so no turn of another process writes the thread meanwhile. `undefined`: nothing to compact yet
  * (one exchange or less). A busy session fails with `RuntimeError` `busy` after `waitMs`.
  */

@@ -25,7 +25,7 @@ export async function model(state: ReplState, rest: string[]): Promise<undefined
   return out(state, `${style('green', '✓')} model: ${chosen.name} from the next turn`);
 }
 
-/** `/compact [instructions]`: summarise all but the last exchange now (what is stored does not change). */
+/** `/compact [instructions]`: summarise all but the last exchange now (`sessions show --full` still shows them). */
 export async function compact(state: ReplState, instructions: string): Promise<undefined> {
   const { rt, style, session } = state;
   const { compactSession } = await import('@birdie/runtime/session-compact');
@@ -35,6 +35,11 @@ export async function compact(state: ReplState, instructions: string): Promise<u
     ...(state.model ? { model: state.model } : {}),
   });
   if (!result) return out(state, 'Nothing to compact yet: the conversation is one exchange or less.');
+  if (!result.applied)
+    return out(
+      state,
+      `Not compacted: the conversation is ${result.tokensBefore} tok as it is and would be ${result.tokensAfter} tok with a summary (by ${result.usage.model}), so it is sent as it is.`,
+    );
   // What the next call is sent, as far as the conversation goes.
   state.contextTokens = result.tokensAfter;
   return out(
