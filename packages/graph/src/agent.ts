@@ -531,7 +531,7 @@ export function createAgent(init: CreateAgentOptions): Agent {
     },
 
     async close() {
-      runner.closed = true;
+      runner.close();
       await mcp.close();
     },
   };

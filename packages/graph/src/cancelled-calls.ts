@@ -13,11 +13,19 @@ interface CallInProgress {
   answer?: ToolMessage;
 }
 
-/** What the model reads for a call the user cancelled while it ran. */
-export function cancelledCallResult(output: string, truncated: boolean): string {
+/** Who stopped a call while it ran: the user (a cancel), or the application closing the agent. */
+export type StoppedBy = 'user' | 'close';
+
+const STOPPED: Record<StoppedBy, string> = {
+  user: 'Cancelled by the user',
+  close: 'Stopped because birdie was closed',
+};
+
+/** What the model reads for a call the user cancelled (or the agent's close stopped) while it ran. */
+export function cancelledCallResult(output: string, truncated: boolean, by: StoppedBy = 'user'): string {
   const note = output
-    ? `[Cancelled by the user while it ran: the output above is ${truncated ? 'the end of ' : ''}what it printed before it was stopped. It may have had part of its effect; check before calling it again.]`
-    : '[Cancelled by the user while it ran, before it printed anything. It may have had part of its effect; check before calling it again.]';
+    ? `[${STOPPED[by]} while it ran: the output above is ${truncated ? 'the end of ' : ''}what it printed before it was stopped. It may have had part of its effect; check before calling it again.]`
+    : `[${STOPPED[by]} while it ran, before it printed anything. It may have had part of its effect; check before calling it again.]`;
   return output ? `${output}${output.endsWith('\n') ? '' : '\n'}${note}` : note;
 }
 
@@ -57,7 +65,7 @@ export class CallsInProgress {
   }
 
   /** The answers owed when the step was cut off: finished calls as they ended, running ones as cancelled. */
-  settle(): {
+  settle(by: StoppedBy = 'user'): {
     messages: ToolMessage[];
     sessionApprovals: SessionApproval[];
     cancelled: { id: string; name: string; output: string; truncated: boolean; durationMs: number }[];
@@ -70,7 +78,7 @@ export class CallsInProgress {
         continue;
       }
       const output = call.truncated ? tail(call.output, LIVE_OUTPUT_MAX_CHARS) : call.output;
-      const content = cancelledCallResult(output, call.truncated);
+      const content = cancelledCallResult(output, call.truncated, by);
       messages.push(
         new ToolMessage({ id: newId('tool'), tool_call_id: id, name: call.name, status: 'error', content }),
       );

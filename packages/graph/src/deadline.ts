@@ -10,6 +10,7 @@ export class Deadline {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #unfollow: (() => void) | undefined;
   fired: { agent: string; seconds: number } | undefined;
+  closed = false;
 
   /**
    * Aborts with the application's signal too, so the run needs one plain signal. Not `AbortSignal.any`: Node 20 keeps
@@ -46,6 +47,15 @@ export class Deadline {
     return new AgentError(
       'agent-timeout',
       `Agent ${agent} did not finish within ${seconds} s (its timeout); its running tools were stopped.`,
+    );
+  }
+
+  /** The agent was closed while the run went on: its nodes and running tools stop, and the run ends `closed`. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.#controller.abort(
+      new AgentError('closed', 'The agent was closed during this run; its running tools were stopped.'),
     );
   }
 

@@ -7,7 +7,7 @@ import {
   type StateSnapshot,
 } from '@langchain/langgraph';
 import { bindDecisions, isApprovalInterrupt, validateDecisions } from './approvals.js';
-import { CallsInProgress } from './cancelled-calls.js';
+import { CallsInProgress, type StoppedBy } from './cancelled-calls.js';
 import { Deadline } from './deadline.js';
 import { AgentError, type AgentErrorCode } from './errors.js';
 import { EventMapper } from './events.js';
@@ -123,9 +123,17 @@ async function* streamed(graph: AgentGraph, input: unknown, options: StepOptions
 export class Runner implements SubagentRuns {
   graph!: AgentGraph;
   readonly running = new Set<string>();
+  /** The deadlines of the runs in progress, so closing the agent stops them. */
+  readonly #deadlines = new Set<Deadline>();
   closed = false;
 
   constructor(private readonly options: RunnerOptions) {}
+
+  /** No run starts from now on; the runs in progress (subagents' too) stop and end with an `error` `closed`. */
+  close(): void {
+    this.closed = true;
+    for (const deadline of this.#deadlines) deadline.close();
+  }
 
   async *run(
     input: unknown,
@@ -139,6 +147,7 @@ export class Runner implements SubagentRuns {
     this.running.add(threadId);
     const deadline = new Deadline();
     deadline.follow(signal);
+    this.#deadlines.add(deadline);
     const partialAnswer = { text: '' };
     // Fresh for each stream: a subagent's calls are its own thread's, never its parent's.
     const callsInProgress = new CallsInProgress();
@@ -176,7 +185,20 @@ export class Runner implements SubagentRuns {
         await archiveCompacted(this.graph, threadId).catch(() => false);
     } catch (error) {
       stream = undefined;
-      if (deadline.fired && !signal?.aborted) {
+      if (deadline.closed && !signal?.aborted) {
+        // As a cancel: what streamed is kept and the calls cut off are answered, so the thread can go on later.
+        status = 'error';
+        if (partialAnswer.text) await this.#keepPartialAnswer(threadId, partialAnswer.text);
+        for (const call of await this.#answerCutOffCalls(threadId, callsInProgress, 'close'))
+          yield mapper.stamp({ type: 'tool-end', ok: false, outcome: 'cancelled', ...call });
+        yield mapper.stamp({
+          type: 'error',
+          error: {
+            code: 'closed',
+            message: 'The agent was closed during this run; its running tools were stopped.',
+          },
+        });
+      } else if (deadline.fired && !signal?.aborted) {
         status = 'error';
         const timeout = deadline.error();
         yield mapper.stamp({ type: 'error', error: { code: timeout.code, message: timeout.message } });
@@ -193,6 +215,7 @@ export class Runner implements SubagentRuns {
       // Its consumer stopped reading (left its loop): the graph's run stops too, before the thread is free again.
       await stream?.return?.();
       deadline.clear();
+      this.#deadlines.delete(deadline);
       mcpTurn.end();
       this.running.delete(threadId);
     }
@@ -226,8 +249,8 @@ export class Runner implements SubagentRuns {
    * printed so far, marked cancelled by the user; approvals for the session given for them are kept. Best effort, like the partial answer: a store that cannot write it
    * leaves the calls to the repair. Returns the cancelled calls, for their `tool-end` events.
    */
-  async #answerCutOffCalls(threadId: string, calls: CallsInProgress) {
-    const { messages, sessionApprovals, cancelled } = calls.settle();
+  async #answerCutOffCalls(threadId: string, calls: CallsInProgress, by: StoppedBy = 'user') {
+    const { messages, sessionApprovals, cancelled } = calls.settle(by);
     if (messages.length === 0 && sessionApprovals.length === 0) return [];
     const update = { messages, ...(sessionApprovals.length > 0 ? { sessionApprovals } : {}) };
     try {

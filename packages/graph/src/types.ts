@@ -651,6 +651,11 @@ export interface Agent {
     threadId: string,
     options?: { agent?: string | null; pinnedTools?: string[]; cwd?: string },
   ): Promise<ToolInfo[]>;
+  /**
+   * Closes the agent: no run starts from now on (`closed`), and runs in progress stop as on a cancel (their running
+   * tools are stopped, what streamed is kept, cut-off calls answered) and end with an `error` event `closed`. Then
+   * its MCP servers are stopped. It does not wait for those runs' consumers to read their last events.
+   */
   close(): Promise<void>;
 }
 

@@ -327,6 +327,45 @@ describe('agent: cancellation', () => {
   });
 });
 
+describe('agent: close', () => {
+  // Reported by an embedder: `agent.close()` during a turn let the turn go on: its tool finished and the model was
+  // called again after the application had shut the agent down.
+  it('stops a run in progress: its command is killed, the call answered, the model not called again; no new run starts', async () => {
+    const { agent, model, fx } = await setup({
+      'slow/SKILL.md': toolSkill('slow', [
+        {
+          name: 'slow',
+          entrypoint: 'bash:sleep 600 & echo $! > {pidfile}; wait',
+          schema: stringArg('pidfile'),
+        },
+      ]),
+    });
+    const pidfile = join(fx.dir.path, 'sleep.pid');
+    model.respond(callTools([{ name: 'slow', args: { pidfile } }])).respond(new AIMessage('after close'));
+    const running = collect(agent.stream('go', { threadId: 't1' }));
+    const pid = await waitFor(readPid(pidfile));
+    expect(alive(pid)).toBe(true);
+    await agent.close();
+    const events = await running;
+    expect(ofType(events, 'tool-end')).toEqual([
+      expect.objectContaining({ name: 'slow', ok: false, outcome: 'cancelled' }),
+    ]);
+    expect(ofType(events, 'error').map((e) => e.error.code)).toEqual(['closed']);
+    expect(ofType(events, 'done')).toEqual([{ type: 'done', status: 'error' }]);
+    await waitFor(() => (alive(pid) ? undefined : true), 5000);
+    expect(model.calls).toHaveLength(1);
+    // The thread is whole: the call has its answer, saying why it stopped.
+    const state = await agent.getState('t1');
+    expect(state.messages.map((m) => m.type)).toEqual(['human', 'ai', 'tool']);
+    expect((state.messages[2] as ToolMessage).content).toMatch(
+      /^\[Stopped because birdie was closed while it ran/,
+    );
+    await expect(collect(agent.stream('again', { threadId: 't2' }))).rejects.toMatchObject({
+      code: 'closed',
+    });
+  });
+});
+
 describe('agent: prompt and context', () => {
   const files = {
     'deploy/SKILL.md': knowledgeSkill(
