@@ -487,4 +487,44 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     await cont.submit('/quit');
     expect(await cont.exited).toBe(0);
   });
+
+  // Reported (by hand, in a real terminal): with a `skills.enable` setting, opening the REPL and leaving it without a
+  // message kept a 0-turn session (the setting's grants looked like the user's own), and `birdie -c` resumed it.
+  it('birdie -c skips a session opened and left without a message, with skills.enable set', async () => {
+    const cli = (args: string[]) => runCli(args, { env: repl.box.env, cwd: repl.box.cwd });
+    expect((await cli(['config', 'set', 'skills.enable', 'echoer'])).code).toBe(0);
+    const run = await cli(['run', '--skills-dir', TEST_SKILLS, 'anything else']);
+    expect(run.code, run.stderr).toBe(0);
+    const talked = /session (\S+) ·/.exec(run.stderr)![1]!;
+
+    const left = start();
+    await left.submit('/session info');
+    const empty = /session (\S+) · user \S+ · 0 turns/.exec(await left.expect(/session \S+ · user \S+ · 0 turns/))![1]!;
+    expect(empty).not.toBe(talked);
+    await left.submit('/quit');
+    expect(await left.exited).toBe(0);
+    const list = await cli(['sessions', 'list', '--json']);
+    expect(list.stdout).toContain(talked);
+    expect(list.stdout).not.toContain(empty);
+
+    const cont = start(['-c']);
+    await cont.expect(`resuming ${talked} · 1 turn`);
+    await cont.submit('/quit');
+    expect(await cont.exited).toBe(0);
+  });
+
+  // The grants a user gave in a session are theirs: an empty session they changed is kept.
+  it('keeps a session left without a message when the user changed its skills', async () => {
+    const cli = (args: string[]) => runCli(args, { env: repl.box.env, cwd: repl.box.cwd });
+    expect((await cli(['config', 'set', 'skills.enable', 'echoer'])).code).toBe(0);
+    const t = start();
+    await t.submit('/skill disable echoer');
+    await t.expect('echoer disabled');
+    await t.submit('/session info');
+    const id = /session (\S+) · user \S+ · 0 turns/.exec(await t.expect(/session \S+ · user \S+ · 0 turns/))![1]!;
+    await t.submit('/quit');
+    await t.expect(`session ${id} saved`);
+    expect(await t.exited).toBe(0);
+    expect((await cli(['sessions', 'list', '--json'])).stdout).toContain(id);
+  });
 });

@@ -2,6 +2,7 @@ import type { Session } from '@birdie/store';
 import { warn } from './io.js';
 import { findSession, type Runtime, requireWritable } from './runtime.js';
 import { applySkillFlags, type SkillFlags, settingSkills, skillsOver } from './skill-flags.js';
+import { rememberStartingGrants } from './starting-grants.js';
 
 export interface NewSessionOptions {
   /** Whose session it is (default: the runtime's user). */
@@ -52,6 +53,7 @@ export async function createSession(rt: Runtime, options: NewSessionOptions = {}
   await rt.loadGrants(session.id, userId);
   const starting = skillsOver(skills, options.flags ?? { enable: [], disable: [] });
   if (starting.enable.length > 0 || starting.disable.length > 0) await applySkillFlags(rt, session, starting);
+  rememberStartingGrants(session, rt.policy.grants(session.id));
   return session;
 }
 

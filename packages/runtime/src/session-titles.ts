@@ -1,5 +1,6 @@
 import type { Session } from '@birdie/store';
 import type { Runtime } from './runtime.js';
+import { grantsGivenByUser } from './starting-grants.js';
 
 /** Titles are one line of at most this many characters. */
 export const TITLE_CHARS = 60;
@@ -61,12 +62,12 @@ export async function hasExchange(rt: Runtime, sessionId: string): Promise<boole
 
 /**
  * A session with no exchange (an empty `/new`, a first call that failed) is not kept: removed with its folder,
- * unless the user gave it skill grants. Returns whether it was removed. A store that cannot be written keeps it.
+ * unless the user gave it skill grants (the ones it started with, from the settings and flags, are not theirs to
+ * lose). Returns whether it was removed. A store that cannot be written keeps it.
  */
 export async function discardIfEmpty(rt: Runtime, session: Session): Promise<boolean> {
   if (rt.store.readOnly) return false;
-  const grants = rt.policy.grants(session.id);
-  if (grants.enabled.length || grants.disabled.length) return false;
+  if (grantsGivenByUser(session, rt.policy.grants(session.id))) return false;
   if (await hasExchange(rt, session.id)) return false;
   try {
     await rt.store.sessions.delete(session.id, session.userId);
