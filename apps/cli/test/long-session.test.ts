@@ -171,6 +171,22 @@ describe('titles', { timeout: 60_000 }, () => {
     expect((await cli('sessions', 'rename', s.session.id)).code).toBe(2);
   });
 
+  // Reported: title lengths were counted in UTF-16 units, so 150 emoji (300 units) were cut to 99 and a half — a
+  // lone surrogate stored as the title — and 101 emoji were refused as "over 200 characters".
+  it('counts a title in characters: 150 emoji are kept whole, a longer one is cut between characters', async () => {
+    const s = await repl({});
+    await turn('question 1');
+    const owls = '🦉'.repeat(150);
+    const renamed = await cli('sessions', 'rename', s.session.id, owls);
+    expect(renamed.code, renamed.stderr).toBe(0);
+    expect((await s.rt.store.sessions.get(s.session.id, s.rt.userId))?.title).toBe(owls);
+    expect(await slash(`/session rename ${'🦇'.repeat(250)}`)).toContain(`renamed ${s.session.id}: ${'🦇'.repeat(199)}…`);
+    const title = (await s.rt.store.sessions.get(s.session.id, s.rt.userId))?.title ?? '';
+    expect(title).toBe(`${'🦇'.repeat(199)}…`);
+    // No lone surrogate: every high surrogate has its low one.
+    expect(title).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+  });
+
   it('with titles: model, a short title is asked of the model', async () => {
     const s = await repl({ settings: { titles: 'model' } }, [
       { match: '^question 1$', text: ANSWER(1) },

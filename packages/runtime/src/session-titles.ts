@@ -5,13 +5,18 @@ import { grantsGivenByUser } from './starting-grants.js';
 /** Titles are one line of at most this many characters. */
 export const TITLE_CHARS = 60;
 
-/** One line of at most `TITLE_CHARS` characters: whitespace runs become one space, a longer text ends with `…`. */
+/**
+ * One line of at most `max` characters (code points, so an emoji counts once and is never cut in half): whitespace
+ * runs become one space, a longer text ends with `…`.
+ */
 export function oneLine(text: string, max = TITLE_CHARS): string {
   const line = text
     .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-  return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
+  if (line.length <= max) return line;
+  const chars = Array.from(line);
+  return chars.length > max ? `${chars.slice(0, max - 1).join('').trimEnd()}…` : line;
 }
 
 const TITLE_INSTRUCTIONS =

@@ -51,6 +51,19 @@ describe('a session title', () => {
     expect(renamed.status).toBe(200);
   });
 
+  // Reported: the length was counted in UTF-16 units, so 101 emoji were refused as "over 200 characters".
+  it('counts characters, not UTF-16 units: 200 emoji are a title, 201 are not', async () => {
+    const token = await h.token();
+    const made = await h.request('/v1/sessions', { token, json: { title: '🦉'.repeat(200) } });
+    expect(made.status).toBe(201);
+    expect(((await made.json()) as { title: string }).title).toBe('🦉'.repeat(200));
+    const over = await h.request('/v1/sessions', { token, json: { title: '🦉'.repeat(201) } });
+    expect(over.status).toBe(400);
+    expect(((await over.json()) as { error: { message: string } }).error.message).toContain(
+      'a session title is 1-200 characters',
+    );
+  });
+
   it('the store keeps to the same rule, whoever calls it', async () => {
     for (const [title, reason] of REFUSED)
       await expect(h.store.sessions.create('alice', { title }), JSON.stringify(title)).rejects.toThrow(

@@ -16,14 +16,15 @@ import { sessionOf } from './session-of.js';
 
 /**
  * Titles are one line the client shows: the store's rule (`titleProblem`), checked before the store with its reasons.
- * The bounds and the pattern are spelt out for the document; each check stops at the first problem.
+ * The bounds and the pattern are spelt out for the document; each check stops at the first problem. The length is
+ * the store's (in characters, as JSON Schema's `maxLength` counts them), not zod's `max` (UTF-16 units).
  */
 const Title = z
   .string()
   .min(1, { error: titleProblem(''), abort: true })
-  .max(TITLE_MAX_CHARS, { error: titleProblem('x'.repeat(TITLE_MAX_CHARS + 1)), abort: true })
   .regex(/^[^\u0000-\u001f\u007f]*$/, { error: titleProblem('\n'), abort: true })
-  .refine((title) => titleProblem(title) === undefined, { error: (issue) => titleProblem(issue.input) });
+  .refine((title) => titleProblem(title) === undefined, { error: (issue) => titleProblem(issue.input) })
+  .openapi({ maxLength: TITLE_MAX_CHARS });
 
 export const createSession = defineRoute(
   createRoute({
