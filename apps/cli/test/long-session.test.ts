@@ -180,7 +180,9 @@ describe('titles', { timeout: 60_000 }, () => {
     const renamed = await cli('sessions', 'rename', s.session.id, owls);
     expect(renamed.code, renamed.stderr).toBe(0);
     expect((await s.rt.store.sessions.get(s.session.id, s.rt.userId))?.title).toBe(owls);
-    expect(await slash(`/session rename ${'🦇'.repeat(250)}`)).toContain(`renamed ${s.session.id}: ${'🦇'.repeat(199)}…`);
+    expect(await slash(`/session rename ${'🦇'.repeat(250)}`)).toContain(
+      `renamed ${s.session.id}: ${'🦇'.repeat(199)}…`,
+    );
     const title = (await s.rt.store.sessions.get(s.session.id, s.rt.userId))?.title ?? '';
     expect(title).toBe(`${'🦇'.repeat(199)}…`);
     // No lone surrogate: every high surrogate has its low one.

@@ -499,7 +499,9 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
 
     const left = start();
     await left.submit('/session info');
-    const empty = /session (\S+) · user \S+ · 0 turns/.exec(await left.expect(/session \S+ · user \S+ · 0 turns/))![1]!;
+    const empty = /session (\S+) · user \S+ · 0 turns/.exec(
+      await left.expect(/session \S+ · user \S+ · 0 turns/),
+    )![1]!;
     expect(empty).not.toBe(talked);
     await left.submit('/quit');
     expect(await left.exited).toBe(0);
@@ -521,7 +523,9 @@ describe('the REPL in a real terminal (compiled CLI)', { timeout: 60_000 }, () =
     await t.submit('/skill disable echoer');
     await t.expect('echoer disabled');
     await t.submit('/session info');
-    const id = /session (\S+) · user \S+ · 0 turns/.exec(await t.expect(/session \S+ · user \S+ · 0 turns/))![1]!;
+    const id = /session (\S+) · user \S+ · 0 turns/.exec(
+      await t.expect(/session \S+ · user \S+ · 0 turns/),
+    )![1]!;
     await t.submit('/quit');
     await t.expect(`session ${id} saved`);
     expect(await t.exited).toBe(0);
