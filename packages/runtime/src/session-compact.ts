@@ -12,9 +12,10 @@ export interface CompactSessionOptions {
 }
 
 /**
- * Summarises all but the last exchange of a session now (the summarised part is archived, never lost), under the session's lease
- * as a turn holds it, so no turn of another process writes the thread meanwhile. `undefined`: nothing to compact yet
- * (one exchange or less). A busy session fails with `RuntimeError` `busy` after `waitMs`.
+ * Summarises all but the last exchange of a session now (the summarised part is archived, never lost), under the
+ * session's lease as a turn holds it, so no turn of another process writes the thread meanwhile. `undefined`: nothing
+ * to compact yet (one exchange or less); `applied: false`: a summary would not have made the conversation smaller, so
+ * none was recorded. A busy session fails with `RuntimeError` `busy` after `waitMs`.
  */
 export async function compactSession(
   rt: Pick<Runtime, 'store' | 'agent'>,
