@@ -70,26 +70,12 @@ export async function compactThread(input: CompactThreadInput): Promise<Compacti
   const tokensBefore = tokensOf(input.records);
   const record = { ...done.record, tokensBefore, tokensAfter: tokensOf([...input.records, done.record]) };
   // A summary as long as what it covers (a short conversation, a wordy summariser) would only cost from then on.
-  if (record.tokensAfter >= tokensBefore)
-    return {
-      record,
-      messages: done.added,
-      tokensBefore,
-      tokensAfter: record.tokensAfter,
-      usage,
-      applied: false,
-    };
-  await input.graph.updateState(
-    { configurable: { thread_id: input.threadId } },
-    { compactions: [record] },
-    'agent',
-  );
-  return {
-    record,
-    messages: done.added,
-    tokensBefore,
-    tokensAfter: record.tokensAfter,
-    usage,
-    applied: true,
-  };
+  const applied = record.tokensAfter < tokensBefore;
+  if (applied)
+    await input.graph.updateState(
+      { configurable: { thread_id: input.threadId } },
+      { compactions: [record] },
+      'agent',
+    );
+  return { record, messages: done.added, tokensBefore, tokensAfter: record.tokensAfter, usage, applied };
 }
