@@ -91,6 +91,8 @@ export function nodeScheme(target: string, context: SchemeContext): Entrypoint {
       return runsInProcess(context.skillDir) ? 'in-process' : 'none';
     },
     async run(args: Record<string, unknown>, options: RunOptions = {}): Promise<RunResult> {
+      // Checked first: a bad option refuses the call before the module is imported (its top-level code runs).
+      const limits = limitsOf(options);
       const sandbox = sandboxRequest(context.settings, options, context.skillDir);
       if (sandbox && (declared || !runsInProcess(context.skillDir))) {
         const real = await realInside(context.skillDir, file, where);
@@ -104,7 +106,7 @@ export function nodeScheme(target: string, context: SchemeContext): Entrypoint {
             cwd: options.cwd ?? context.skillDir,
             sandbox,
           },
-          limitsOf(options),
+          limits,
           options,
         );
       }
@@ -118,7 +120,6 @@ export function nodeScheme(target: string, context: SchemeContext): Entrypoint {
         });
       }
       const fn = await loading;
-      const limits = limitsOf(options);
       const cwd = options.cwd ?? context.skillDir;
       const extra = {
         cwd,

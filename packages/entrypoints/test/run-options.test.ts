@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,6 +82,19 @@ describe('run options that are not what they say', () => {
       expect(await calls()).toBe(nodeCalls + 1);
     },
   );
+
+  it('refuses a node: tool before its module is first imported (its top-level code does not run)', async () => {
+    await writeFile(
+      join(skillDir, 'fresh.mjs'),
+      "import { writeFileSync } from 'node:fs';\nwriteFileSync(new URL('./imported', import.meta.url), 'yes');\nexport function run() { return 'ran'; }\n",
+    );
+    const fresh = resolveEntrypoint('node:fresh.mjs#run', { skillDir, schema });
+    const error = await refusal(fresh.run({}, { timeoutMs: -1 }));
+    expect(error.code).toBe('bad-option');
+    expect(existsSync(join(skillDir, 'imported'))).toBe(false);
+    expect((await fresh.run({}, {})).output).toBe('ran');
+    expect(existsSync(join(skillDir, 'imported'))).toBe(true);
+  });
 
   it('takes limits that are given well, and leaves out the ones not given', async () => {
     const { bash, node, http } = entrypoints();
