@@ -185,7 +185,9 @@ export class Runner implements SubagentRuns {
         await archiveCompacted(this.graph, threadId).catch(() => false);
     } catch (error) {
       stream = undefined;
-      if (deadline.closed && !signal?.aborted) {
+      // Closed, unless the caller's own signal aborted first: a subagent's signal is its parent's, which the close
+      // aborts too, so once the runner is closed every run of it ends `closed`.
+      if (deadline.closed && (!signal?.aborted || this.closed)) {
         // As a cancel: what streamed is kept and the calls cut off are answered, so the thread can go on later.
         status = 'error';
         if (partialAnswer.text) await this.#keepPartialAnswer(threadId, partialAnswer.text);

@@ -344,6 +344,27 @@ describe('subagents: task', () => {
     expect(textOf(repaired)).toMatch(/^\[Cancelled by the user while it ran/);
   });
 
+  it('agent.close() stops a running subagent too: both runs end closed, both calls are answered as stopped by the close', async () => {
+    const { agent, fx } = await setup([
+      { match: '^review', tool_calls: [task('t1', 'researcher', 'wait a while')] },
+      { match: '^wait', tool_calls: [{ name: 'wait', id: 'w1', args: { pidfile: 'sub.pid' } }] },
+    ]);
+    const run = collect(agent.stream('review', { threadId: 's1', agent: 'reviewer' }));
+    const pid = await waitFor(readPid(join(fx.dir.path, 'sub.pid')));
+    expect(alive(pid)).toBe(true);
+    await agent.close();
+    const events = await run;
+    expect(ofType(events, 'done').map((e) => e.status)).toEqual(['error']);
+    expect(ofType(events, 'error').map((e) => e.error.code)).toContain('closed');
+    await waitFor(() => (alive(pid) ? undefined : true));
+    const [parent] = await toolMessages(agent, 's1');
+    expect([parent?.tool_call_id, parent?.status]).toEqual(['t1', 'error']);
+    expect(textOf(parent)).toMatch(/^\[Stopped because birdie was closed while it ran/);
+    const [child] = await toolMessages(agent, childThreadId('s1', 't1'));
+    expect([child?.tool_call_id, child?.status]).toEqual(['w1', 'error']);
+    expect(textOf(child)).toMatch(/^\[Stopped because birdie was closed while it ran/);
+  });
+
   it('runs the subagents of one model turn side by side', async () => {
     // The waiter only finishes if the maker runs while it waits: impossible one subagent after the other.
     const { agent } = await setup([
