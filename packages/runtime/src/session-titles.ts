@@ -6,12 +6,14 @@ import { grantsGivenByUser } from './starting-grants.js';
 export const TITLE_CHARS = 60;
 
 /**
- * One line of at most `max` characters (code points, so an emoji counts once and is never cut in half): whitespace
- * runs become one space, a longer text ends with `…`.
+ * One line of at most `max` characters, counted and cut in code points (never inside a UTF-16 surrogate pair; a
+ * sequence of several code points, such as a flag, may still be cut): whitespace runs become one space, a lone
+ * surrogate becomes U+FFFD (no store keeps one), a longer text ends with `…`.
  */
 export function oneLine(text: string, max = TITLE_CHARS): string {
   const line = text
     .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
     .replace(/\s+/g, ' ')
     .trim();
   if (line.length <= max) return line;

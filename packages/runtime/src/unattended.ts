@@ -5,6 +5,7 @@ import type { Firing, Trigger } from '@birdie/scheduler';
 import type { ScheduledTask, Session } from '@birdie/store';
 import type { Runtime } from './runtime.js';
 import { createSession } from './session-start.js';
+import { oneLine } from './session-titles.js';
 import { applySkillFlags, settingSkills } from './skill-flags.js';
 import { executeTurn, type TurnResult } from './turn.js';
 import { skillsOffFor, skillsOffMessage, taskGrants } from './unattended-grants.js';
@@ -123,7 +124,7 @@ export interface TaskPlace {
 
 /**
  * The session of one triggered run: for an agent's own trigger with `session: keep`, its kept session (the user's
- * newest session started with that agent under `keptSessionTitle`), made on the first run; otherwise, and for every
+ * session used last started with that agent under `keptSessionTitle`), made on the first run; otherwise, and for every
  * task (even one naming such an agent: it runs with the grants it kept), a new session per run.
  */
 async function triggeredSession(
@@ -144,7 +145,8 @@ async function triggeredSession(
     await applySettingSkills(rt, kept);
     return kept;
   }
-  const title = `${agent ?? 'birdie'}: ${firing.label}`.slice(0, 200);
+  // One line of at most 200 characters, cut between characters: a watch trigger's label lists the changed paths.
+  const title = oneLine(`${agent ?? 'birdie'}: ${firing.label}`, 200);
   // A server's task runs in a session of its user, numbered among their own like their API sessions.
   const session = await createSession(
     rt,
