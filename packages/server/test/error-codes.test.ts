@@ -152,6 +152,16 @@ describe('request bodies', () => {
     const empty = (await (
       await h.request(`/v1/sessions/${id}/turns`, { token, json: { prompt: '' } })
     ).json()) as ErrorBody;
-    expect(empty.error.message).toBe('invalid json: prompt: must not be empty');
+    // Reported: a body that is valid JSON but not what the endpoint takes was called "invalid json"; the JSON was fine.
+    expect(empty.error.message).toBe('invalid request body: prompt: must not be empty');
+    const malformed = (await (
+      await h.request(`/v1/sessions/${id}/turns`, {
+        token,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"prompt": ',
+      })
+    ).json()) as ErrorBody;
+    expect(malformed.error.message).toBe('the body is not valid JSON');
   });
 });

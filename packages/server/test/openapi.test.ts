@@ -202,10 +202,10 @@ describe('request validation keeps the API’s error shape', () => {
     const token = await h.token();
     const { id } = (await (await h.request('/v1/sessions', { token, json: {} })).json()) as { id: string };
     const cases: Array<[string, RequestInit & { json?: unknown }, RegExp]> = [
-      [`/v1/sessions/${id}/turns`, { json: { prompt: 3 } }, /^invalid json: prompt: /],
+      [`/v1/sessions/${id}/turns`, { json: { prompt: 3 } }, /^invalid request body: prompt: /],
       [`/v1/sessions/${id}/turns`, { json: { prompt: '  ' } }, /prompt: must not be empty/],
-      [`/v1/sessions/${id}/turns`, { json: [1] }, /^invalid json: /],
-      ['/v1/sessions', { json: { enable: 'shell' } }, /^invalid json: enable: /],
+      [`/v1/sessions/${id}/turns`, { json: [1] }, /^invalid request body: /],
+      ['/v1/sessions', { json: { enable: 'shell' } }, /^invalid request body: enable: /],
       ['/v1/runs?limit=501', {}, /^invalid query: limit: /],
     ];
     for (const [path, init, message] of cases) {

@@ -31,7 +31,7 @@ describe('a session title', () => {
         expect(response.status, where).toBe(400);
         const body = (await response.json()) as ErrorBody;
         expect(body.error.code, where).toBe('invalid-request');
-        expect(body.error.message, where).toMatch(/^invalid json: title: /);
+        expect(body.error.message, where).toMatch(/^invalid request body: title: /);
         expect(body.error.message, where).toMatch(reason);
       }
     }

@@ -23,9 +23,16 @@ describe('shownFailure', () => {
   it("drops the API's where-prefix of a refused request, and keeps other messages as they are", () => {
     expect(
       shownFailure(
-        new ApiFailure(400, 'invalid-request', 'invalid json: title: a session title is 1-200 characters'),
+        new ApiFailure(
+          400,
+          'invalid-request',
+          'invalid request body: title: a session title is 1-200 characters',
+        ),
       ),
     ).toBe('A session title is 1-200 characters');
+    expect(shownFailure(new ApiFailure(400, 'invalid-request', 'invalid query: q: too long'))).toBe(
+      'Too long',
+    );
     expect(shownFailure(new ApiFailure(409, 'session-busy', 'the session is busy'))).toBe(
       'the session is busy',
     );

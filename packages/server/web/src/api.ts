@@ -22,12 +22,12 @@ export class ApiFailure extends Error {
 }
 
 /**
- * A failure as the page says it: a refused request without the API's `invalid json: FIELD: ` (the user filled in a
+ * A failure as the page says it: a refused request without the API's `invalid request body: FIELD: ` (the user filled in a
  * form, not JSON), its first letter capitalised; every other message as it is.
  */
 export function shownFailure(failure: unknown): string {
   if (failure instanceof ApiFailure && failure.code === 'invalid-request') {
-    const text = failure.message.replace(/^invalid \w+: (?:[\w.]+: )?/, '');
+    const text = failure.message.replace(/^invalid (?:request body|\w+): (?:[\w.]+: )?/, '');
     return text.charAt(0).toUpperCase() + text.slice(1);
   }
   return failure instanceof Error ? failure.message : String(failure);
