@@ -1,9 +1,10 @@
 import { isSavedProviderError, nothingConfigured } from '@birdie/runtime/config';
 import { approvalMode, userIdOf } from '@birdie/runtime/runtime';
+import { type Style, styler } from '@birdie/terminal/style';
 import type { CommandContext } from '../command-context.js';
 import { UsageError } from '../io.js';
-import { type Style, styler } from '@birdie/terminal/style';
 import { readInput } from '../repl/input.js';
+import { packParts, terminalColumns } from '../repl/screen-fit.js';
 import { cliVersion } from '../version.js';
 
 /**
@@ -42,9 +43,7 @@ async function interactive(
   approval: ReturnType<typeof approvalMode>,
   style: Style,
 ): Promise<number> {
-  io.stdout.write(
-    `${style('bold', 'birdie')} ${style('dim', `${cliVersion()} · /help for commands · Enter sends · Ctrl+J new line · Ctrl+D quits`)}\n`,
-  );
+  io.stdout.write(banner(style, terminalColumns(io.stdout)));
   const resumeId =
     typeof values['session-id'] === 'string'
       ? values['session-id']
@@ -71,4 +70,23 @@ async function interactive(
     history,
     ...(firstMessage !== undefined && firstMessage.trim() !== '' ? { firstMessage } : {}),
   });
+}
+
+/** `birdie VERSION · /help for commands · …keys`, broken between its parts where the terminal is narrower. */
+function banner(style: Style, columns: number): string {
+  const parts = [
+    `birdie ${cliVersion()}`,
+    '/help for commands',
+    'Enter sends',
+    'Ctrl+J new line',
+    'Ctrl+D quits',
+  ];
+  return packParts(parts, ' · ', columns)
+    .map((row) =>
+      row.startsWith('birdie ')
+        ? `${style('bold', 'birdie')} ${style('dim', row.slice('birdie '.length))}`
+        : style('dim', row),
+    )
+    .join('\n')
+    .concat('\n');
 }

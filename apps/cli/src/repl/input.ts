@@ -1,8 +1,12 @@
 import type { Key } from 'node:readline';
+import { stripVTControlCharacters } from 'node:util';
+import type { Style } from '@birdie/terminal/style';
+import { rowsOf } from '@birdie/terminal/text-width';
 import { isCancel, MultiLinePrompt } from '@clack/core';
 import type { Input, Output } from '../io.js';
-import type { Style } from '@birdie/terminal/style';
+import { fitRows, menuRows } from './command-menu.js';
 import { type Completions, commandMenu, complete, completeWith } from './completion.js';
+import { packParts, terminalColumns, terminalRows } from './screen-fit.js';
 
 export type InputResult =
   | { kind: 'text'; text: string }
@@ -275,14 +279,18 @@ export async function readInput(options: {
       const body =
         self.userInput === '' ? `\u2588${style('dim', options.hint ?? '')}` : self.userInputWithCursor;
       const line = `${style('cyan', '›')} ${body.replace(/\n/g, '\n  ')}`;
-      // Under the input: what Tab could not decide between, else the commands that start with what is typed.
-      if (self.options.length) return `${line}\n  ${style('dim', self.options.join('  '))}`;
+      // Under the input: what Tab could not decide between, else the commands that start with what is typed, in
+      // the rows the screen has left under the input (a frame taller than the screen cannot be redrawn).
+      const columns = terminalColumns(options.output);
+      const free = terminalRows(options.output) - rowsOf(stripVTControlCharacters(line), columns) - 1;
+      if (self.options.length)
+        return [
+          line,
+          ...fitRows(packParts(self.options, '  ', columns - 2), free).map((row) => `  ${style('dim', row)}`),
+        ].join('\n');
       const menu = self.completions ? commandMenu(self.userInput, self.completions) : [];
       if (menu.length === 0) return line;
-      const width = Math.max(...menu.map(([usage]) => usage.length));
-      return [line, ...menu.map(([usage, what]) => `  ${usage.padEnd(width)}  ${style('dim', what)}`)].join(
-        '\n',
-      );
+      return [line, ...menuRows(menu, columns, free, style)].join('\n');
     },
   });
   prompt.entries = options.history ?? [];

@@ -2,12 +2,18 @@ import type { ApprovalMode } from '@birdie/graph';
 import type { RegistryWatcher } from '@birdie/registry';
 import type { Runtime } from '@birdie/runtime/runtime';
 import type { Session } from '@birdie/store';
-import type { Io } from '../io.js';
-import { type DiagnosticLike, formatDiagnostic, plural, reportSkillProblems } from '@birdie/terminal/diagnostics';
+import {
+  type DiagnosticLike,
+  formatDiagnostic,
+  plural,
+  reportSkillProblems,
+} from '@birdie/terminal/diagnostics';
 import type { Style } from '@birdie/terminal/style';
 import { visible } from '@birdie/terminal/terminal-text';
 import type { ToolOutputMode } from '@birdie/terminal/tool-output';
 import { workspaceContents } from '@birdie/terminal/workspace-trust';
+import type { Io } from '../io.js';
+import { terminalColumns } from './screen-fit.js';
 import { statusLine } from './status.js';
 
 /** What one REPL process holds: the runtime, the current session and the user's display choices. */
@@ -65,6 +71,7 @@ export async function printStatus(state: ReplState): Promise<void> {
         outputTokens: totals.outputTokens,
       },
       state.style,
+      terminalColumns(state.io.stdout),
     ),
   );
 }

@@ -63,6 +63,33 @@ export class Terminal {
     return lines.join('\n');
   }
 
+  /**
+   * The rows the terminal had to wrap (a line longer than the width goes on in the next row), each with the row it
+   * continues: what a user sees as a line broken at the edge, wherever it fell.
+   */
+  async wrappedRows(): Promise<string[]> {
+    await new Promise<void>((resolve) => this.emulator.write('', resolve));
+    const buffer = this.emulator.buffer.active;
+    const rows: string[] = [];
+    for (let y = 1; y < buffer.length; y++) {
+      if (buffer.getLine(y)?.isWrapped)
+        rows.push(
+          `${buffer.getLine(y - 1)?.translateToString(true)}⏎${buffer.getLine(y)?.translateToString(true)}`,
+        );
+    }
+    return rows;
+  }
+
+  /** The rows the terminal shows now (its viewport, not the scrollback above it), trailing blanks trimmed. */
+  async viewport(): Promise<string[]> {
+    await new Promise<void>((resolve) => this.emulator.write('', resolve));
+    const buffer = this.emulator.buffer.active;
+    const rows: string[] = [];
+    for (let y = buffer.viewportY; y < buffer.viewportY + this.emulator.rows; y++)
+      rows.push(buffer.getLine(y)?.translateToString(true) ?? '');
+    return rows;
+  }
+
   /** Waits until `pattern` appears after the previous match, then moves past it. */
   async expect(pattern: string | RegExp, timeoutMs = 15_000): Promise<string> {
     const started = Date.now();
