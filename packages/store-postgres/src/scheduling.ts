@@ -1,6 +1,7 @@
 import {
   checkDue,
   checkKey,
+  checkOptions,
   checkTask,
   finishedAs,
   type TaskRow,
@@ -80,8 +81,9 @@ export function createTasks(db: Db): TasksRepo {
     },
     async list(userId, opts) {
       validateUserId(userId);
+      const { all } = checkOptions(opts);
       const { rows } = await db.query<TaskRow>(
-        `SELECT * FROM tasks WHERE user_id = $1${opts?.all ? '' : " AND status = 'active'"} ORDER BY id`,
+        `SELECT * FROM tasks WHERE user_id = $1${all ? '' : " AND status = 'active'"} ORDER BY id`,
         [userId],
       );
       return rows.map(toTask);

@@ -1,6 +1,8 @@
 import {
   checkAgentName,
   checkCount,
+  checkDate,
+  checkOptions,
   checkTitle,
   localDay,
   type RepairReport,
@@ -26,12 +28,14 @@ export function createSessions(db: Db, deps: SessionDeps): Sessions {
   const byId = async (id: string) =>
     (await db.query<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = $1`, [id])).rows[0];
   return {
-    async create(userId, opts = {}) {
+    async create(userId, options) {
       validateUserId(userId);
+      const opts = checkOptions(options);
       const title = opts.title === undefined ? null : checkTitle(opts.title);
       const agent = opts.agent === undefined ? null : checkAgentName(opts.agent);
-      const now = (opts.now ?? new Date()).getTime();
-      const day = localDay(opts.now ?? new Date());
+      const at = opts.now === undefined ? new Date() : checkDate(opts.now, 'now');
+      const now = at.getTime();
+      const day = localDay(at);
       const scope = opts.perUser ? userId : '';
       // Numbering and insert under one lock per scope and day: two workers never pick the same N.
       const row = await db.tx(async (client) => {

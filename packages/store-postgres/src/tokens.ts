@@ -1,4 +1,5 @@
 import {
+  checkOptions,
   checkTokenAdmin,
   checkTokenId,
   checkTokenName,
@@ -18,8 +19,9 @@ const COLUMNS = 'id, user_id, name, admin, created_at, last_used_at, revoked_at'
 
 export function createTokens(db: Db): TokensRepo {
   return {
-    async create(userId, opts = {}) {
+    async create(userId, options) {
       validateUserId(userId);
+      const opts = checkOptions(options);
       const name = opts.name === undefined ? null : checkTokenName(opts.name);
       const admin = checkTokenAdmin(opts.admin);
       const { id, token, hash } = newToken();
@@ -31,7 +33,7 @@ export function createTokens(db: Db): TokensRepo {
     },
     // A revoked token stays in the table (for `standing`) but is never verified, and listed only when asked for.
     async list(userId, opts) {
-      const which = opts?.revoked === true ? 'revoked_at IS NOT NULL' : 'revoked_at IS NULL';
+      const which = checkOptions(opts).revoked === true ? 'revoked_at IS NOT NULL' : 'revoked_at IS NULL';
       const { rows } =
         userId === undefined
           ? await db.query<TokenRow>(

@@ -1,6 +1,7 @@
 import {
   checkEventsQuery,
   checkIdempotencyKey,
+  checkObject,
   checkTurnEvents,
   checkTurnId,
   checkTurnLabel,
@@ -51,6 +52,7 @@ export function createTurnLog(db: Db): TurnLogRepo {
 
   return {
     async begin(r) {
+      checkObject(r, 'turn');
       const key = r.key === undefined ? null : checkIdempotencyKey(r.key);
       const digest = r.requestDigest === undefined ? null : checkTurnLabel(r.requestDigest, 'requestDigest');
       await requireOwner(db, r.sessionId, r.userId);

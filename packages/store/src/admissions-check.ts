@@ -1,4 +1,4 @@
-import { checkKey } from './checks.js';
+import { checkKey, checkObject } from './checks.js';
 import { StoreError } from './errors.js';
 import { MAX_ADMISSION_LIMIT } from './limits.js';
 
@@ -11,7 +11,11 @@ export function checkAdmission(
   opts: unknown,
 ): { key: string; limit: number; windowMs: number; now: number } {
   const checked = checkKey(key, 'admission key', 200);
-  const { limit, windowMs, now } = (opts ?? {}) as { limit?: unknown; windowMs?: unknown; now?: unknown };
+  const { limit, windowMs, now } = checkObject(opts, 'opts') as {
+    limit?: unknown;
+    windowMs?: unknown;
+    now?: unknown;
+  };
   if (!Number.isSafeInteger(limit) || (limit as number) < 1 || (limit as number) > MAX_ADMISSION_LIMIT) {
     throw new StoreError(
       'invalid-argument',

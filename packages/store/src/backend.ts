@@ -69,7 +69,7 @@ export {
   toTuple,
   type WriteRow,
 } from './checkpointer/tuple.js';
-export { checkCount, checkKey, checkText } from './checks.js';
+export { checkCount, checkDate, checkKey, checkObject, checkOptions, checkText } from './checks.js';
 export { checkDeliveryClaim, checkDeliveryKeys } from './deliveries-check.js';
 export { DoctorTally, type GrantsText } from './doctor-tally.js';
 export {

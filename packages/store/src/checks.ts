@@ -27,3 +27,24 @@ export function checkKey(value: unknown, field: string, max = 512): string {
   }
   return value;
 }
+
+/** A required object argument (`run`, `progress`): null, a string, an array or nothing is the caller's mistake. */
+export function checkObject<T>(value: T, name: string): T {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new StoreError('invalid-argument', `${name} must be an object`);
+  }
+  return value;
+}
+
+/** An optional options argument: absent (undefined) is none; anything else must be an object. */
+export function checkOptions<T extends object>(value: T | undefined, name = 'opts'): Partial<T> {
+  return value === undefined ? {} : checkObject(value, name);
+}
+
+/** A Date that holds a time (`new Date(NaN)` does not). */
+export function checkDate(value: unknown, name: string): Date {
+  if (!(value instanceof Date) || Number.isNaN(value.getTime())) {
+    throw new StoreError('invalid-argument', `${name} must be a valid Date`);
+  }
+  return value;
+}

@@ -1,5 +1,6 @@
 // Argument checks and row shapes of the session files and the API tokens, shared by every back end.
 import { createHash, randomBytes } from 'node:crypto';
+import { checkObject } from './checks.js';
 import { StoreError } from './errors.js';
 import type { ApiToken, SessionFile, SessionFileChanges, TokenStanding } from './interface.js';
 
@@ -41,8 +42,9 @@ export interface CheckedPut {
 
 /** The changes, checked: paths valid, each given once, every file within `fileBytes`. */
 export function checkFileChanges(changes: SessionFileChanges): { put: CheckedPut[]; remove: string[] } {
-  const puts = changes?.put ?? [];
-  const removes = changes?.remove ?? [];
+  checkObject(changes, 'changes');
+  const puts = changes.put ?? [];
+  const removes = changes.remove ?? [];
   if (!Array.isArray(puts) || !Array.isArray(removes)) {
     throw new StoreError('invalid-argument', 'changes.put and changes.remove must be arrays');
   }

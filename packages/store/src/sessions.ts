@@ -1,4 +1,4 @@
-import { checkCount } from './checks.js';
+import { checkCount, checkDate, checkOptions } from './checks.js';
 import { type Db, immediate } from './db.js';
 import { localDay, sessionIdFor, validateUserId } from './ids.js';
 import type { RepairReport, Session, Sessions, SyncOf } from './interface.js';
@@ -57,11 +57,12 @@ export function createSessions(db: Db, deps: SessionDeps): SyncOf<Sessions> {
   const addTurn = db.prepare(ADD_TURN);
 
   return {
-    create(userId, opts = {}) {
+    create(userId, options) {
       validateUserId(userId);
+      const opts = checkOptions(options);
       const title = opts.title === undefined ? null : checkTitle(opts.title);
       const agent = opts.agent === undefined ? null : checkAgentName(opts.agent);
-      const now = opts.now ?? new Date();
+      const now = opts.now === undefined ? new Date() : checkDate(opts.now, 'now');
       const day = localDay(now);
       const scope = opts.perUser ? userId : '';
       // Numbering and insert in one IMMEDIATE transaction: two processes never pick the same N.

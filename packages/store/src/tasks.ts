@@ -1,3 +1,4 @@
+import { checkOptions } from './checks.js';
 import { type Db, immediate } from './db.js';
 import { validateUserId } from './ids.js';
 import type { ScheduledTask, SyncOf, TaskStatus, TasksRepo } from './interface.js';
@@ -62,7 +63,7 @@ export function createTasks(db: Db): SyncOf<TasksRepo> {
     },
     list(userId, opts) {
       validateUserId(userId);
-      return (opts?.all ? all : active).all(userId).map(toTask);
+      return (checkOptions(opts).all ? all : active).all(userId).map(toTask);
     },
     listActive() {
       return everyActive.all().map(toTask);
@@ -91,9 +92,8 @@ export function finishedAs(outcome: { error?: string } | undefined): {
   status: TaskStatus;
   error: string | null;
 } {
-  return outcome?.error !== undefined
-    ? { status: 'failed', error: outcome.error }
-    : { status: 'done', error: null };
+  const { error } = checkOptions(outcome, 'outcome');
+  return error !== undefined ? { status: 'failed', error } : { status: 'done', error: null };
 }
 
 export function toTask(row: TaskRow): ScheduledTask {

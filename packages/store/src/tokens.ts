@@ -1,3 +1,4 @@
+import { checkOptions } from './checks.js';
 import { type Db, immediate } from './db.js';
 import { validateUserId } from './ids.js';
 import type { SyncOf, TokensRepo } from './interface.js';
@@ -43,8 +44,9 @@ export function createTokens(db: Db): SyncOf<TokensRepo> {
     'SELECT COUNT(*) AS n, SUM(revoked_at IS NULL) AS live FROM api_tokens WHERE user_id = ?',
   );
   return {
-    create(userId, opts = {}) {
+    create(userId, options) {
       validateUserId(userId);
+      const opts = checkOptions(options);
       const name = opts.name === undefined ? null : checkTokenName(opts.name);
       const admin = checkTokenAdmin(opts.admin);
       const { id, token, hash } = newToken();
@@ -52,7 +54,7 @@ export function createTokens(db: Db): SyncOf<TokensRepo> {
       return { token, record: toApiToken(byId.get(id)!) };
     },
     list(userId, opts) {
-      const revoked = opts?.revoked === true;
+      const revoked = checkOptions(opts).revoked === true;
       if (userId === undefined) return (revoked ? allRevoked : all).all().map(toApiToken);
       return (revoked ? ofUserRevoked : ofUser).all(validateUserId(userId)).map(toApiToken);
     },

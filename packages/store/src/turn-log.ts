@@ -1,3 +1,4 @@
+import { checkObject } from './checks.js';
 import { type Db, immediate } from './db.js';
 import { StoreError } from './errors.js';
 import type { SyncOf, TurnLogRepo } from './interface.js';
@@ -69,6 +70,7 @@ export function createTurnLog(db: Db, owners: Ownership): SyncOf<TurnLogRepo> {
 
   return {
     begin(r) {
+      checkObject(r, 'turn');
       const key = r.key === undefined ? null : checkIdempotencyKey(r.key);
       const digest = r.requestDigest === undefined ? null : checkTurnLabel(r.requestDigest, 'requestDigest');
       return immediate(db, () => {

@@ -1,6 +1,6 @@
 // Argument checks every back end applies the same way, before any query: one wording per mistake.
 import { isAbsolute } from 'node:path';
-import { checkCount, checkKey, checkText } from './checks.js';
+import { checkCount, checkKey, checkObject, checkOptions, checkText } from './checks.js';
 import { StoreError } from './errors.js';
 import { validateSessionId, validateUserId } from './ids.js';
 import type {
@@ -137,7 +137,8 @@ export function checkRunFinish(r: RunFinish): {
   turn: { input: number; output: number } | null;
   notices: string | null;
 } {
-  if (!STATUSES.has(r?.status)) {
+  checkObject(r, 'run');
+  if (!STATUSES.has(r.status)) {
     throw new StoreError('invalid-argument', `run status must be one of ${[...STATUSES].join(', ')}`);
   }
   return {
@@ -170,8 +171,9 @@ export function checkRunProgress(r: RunProgress): {
   usage: string | null;
   model: string | null;
 } {
+  checkObject(r, 'progress');
   return {
-    input: checkCount(r?.inputTokens ?? 0, 'inputTokens'),
+    input: checkCount(r.inputTokens ?? 0, 'inputTokens'),
     output: checkCount(r.outputTokens ?? 0, 'outputTokens'),
     usage: r.usage === undefined || r.usage.length === 0 ? null : JSON.stringify(checkUsage(r.usage)),
     model: r.model === undefined ? null : checkText(r.model, 'model'),
@@ -211,7 +213,8 @@ export function checkRunStart(r: RunStart): {
   thread: string;
   startCheckpoint: string | null;
 } {
-  if (r?.parentRunId !== undefined && !Number.isSafeInteger(r.parentRunId))
+  checkObject(r, 'run');
+  if (r.parentRunId !== undefined && !Number.isSafeInteger(r.parentRunId))
     throw new StoreError('invalid-argument', 'parentRunId must be a run id');
   return {
     model: r.model === undefined ? null : checkText(r.model, 'model'),
@@ -352,7 +355,8 @@ export const DEFAULT_TTL_MS = 30_000;
 const MIN_TTL_MS = 200;
 const MAX_WAIT_MS = 24 * 3600_000;
 
-export function checkAcquire(opts: AcquireOptions): { waitMs: number; ttlMs: number } {
+export function checkAcquire(options: AcquireOptions | undefined): { waitMs: number; ttlMs: number } {
+  const opts = checkOptions(options);
   const waitMs = opts.waitMs ?? 0;
   const ttlMs = opts.ttlMs ?? DEFAULT_TTL_MS;
   if (!Number.isFinite(waitMs) || waitMs < 0 || waitMs > MAX_WAIT_MS) {
