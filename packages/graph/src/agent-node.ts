@@ -130,7 +130,7 @@ export function createAgentNode(models: AgentModels, builder: ToolsetBuilder, se
     const [started, finished] = journal
       ? await Promise.all([journal.startedAmong(dangling), journal.finishedAmong?.(dangling)])
       : [undefined, undefined];
-    const repaired = repairDanglingToolCalls(state.messages, started, finished);
+    const repaired = repairDanglingToolCalls(state.messages, started, finished, context.unansweredApprovals);
     // Resources the session attached that changed since: their fresh content goes with this call (and stays).
     const updates = context.path.length === 0 ? builder.mcp.takeUpdates(context.policyKey) : [];
     const fresh = updates.length > 0 ? await freshResources(builder.mcp, updates, context.signal) : [];

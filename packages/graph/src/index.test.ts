@@ -26,6 +26,7 @@ describe('public exports', () => {
       'SWITCH_MODEL',
       'TOKEN_MARGINS',
       'TOOL_LIMITS',
+      'UNANSWERED_APPROVAL_RESULT',
       'UNKNOWN_TOOL_RESULT',
       'buildSystemPrompt',
       'checkToolArgs',

@@ -74,6 +74,7 @@ export {
   NOT_STARTED_TOOL_RESULT,
   repairDanglingToolCalls,
   STARTED_TOOL_RESULT,
+  UNANSWERED_APPROVAL_RESULT,
   UNKNOWN_TOOL_RESULT,
 } from './repair.js';
 export { inapplicableRuleReason } from './rule-applicability.js';

@@ -7,6 +7,7 @@ import {
   NOT_STARTED_TOOL_RESULT,
   repairDanglingToolCalls,
   STARTED_TOOL_RESULT,
+  UNANSWERED_APPROVAL_RESULT,
   UNKNOWN_TOOL_RESULT,
 } from './repair.js';
 
@@ -79,6 +80,20 @@ describe('repairDanglingToolCalls', () => {
       ['s', STARTED_TOOL_RESULT],
       ['ok', FINISHED_TOOL_RESULT],
       ['bad', FAILED_TOOL_RESULT],
+    ]);
+  });
+
+  it('a call left waiting for approval never started, with a journal or without one', () => {
+    const history = [new HumanMessage({ id: 'h1', content: 'x' }), ai('a1', ['asked', 'other'])];
+    const answers = (repair: ReturnType<typeof repairDanglingToolCalls>) =>
+      repair.messages.slice(2).map((m) => [(m as ToolMessage).tool_call_id, m.content]);
+    expect(answers(repairDanglingToolCalls(history, undefined, undefined, new Set(['asked'])))).toEqual([
+      ['asked', UNANSWERED_APPROVAL_RESULT],
+      ['other', UNKNOWN_TOOL_RESULT],
+    ]);
+    expect(answers(repairDanglingToolCalls(history, new Set(), new Map(), new Set(['asked'])))).toEqual([
+      ['asked', UNANSWERED_APPROVAL_RESULT],
+      ['other', NOT_STARTED_TOOL_RESULT],
     ]);
   });
 });

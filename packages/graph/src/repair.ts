@@ -6,6 +6,13 @@ import { newId } from './ids.js';
 export const NOT_STARTED_TOOL_RESULT =
   'Not executed: the run stopped before this tool call started (crash, cancel, or the user moved on). It had no effect; call the tool again if it is still needed.';
 
+/**
+ * For a call that was waiting for the user's approval when the user sent a message instead (this process asked): it
+ * never started, journal or not.
+ */
+export const UNANSWERED_APPROVAL_RESULT =
+  "Not executed: this call was waiting for the user's approval, and the user sent a new message instead of answering. It had no effect; call the tool again if it is still needed.";
+
 /** For a call the journal shows started: its effect may have happened even though no result was recorded. */
 export const STARTED_TOOL_RESULT =
   'Started, result unknown: the run stopped while this tool call was running (crash or cancel). It may have had its effect; check before calling it again.';
@@ -45,7 +52,9 @@ function placeholderFor(
   id: string,
   started: ReadonlySet<string> | undefined,
   finished: ReadonlyMap<string, boolean> | undefined,
+  unanswered: ReadonlySet<string> | undefined,
 ): string {
+  if (unanswered?.has(id)) return UNANSWERED_APPROVAL_RESULT;
   if (!started) return UNKNOWN_TOOL_RESULT;
   const ended = finished?.get(id);
   if (ended !== undefined) return ended ? FINISHED_TOOL_RESULT : FAILED_TOOL_RESULT;
@@ -65,12 +74,14 @@ export interface Repair {
  * Finds tool calls without a ToolMessage (e.g. the process died between the model's answer and the tool's result)
  * and inserts placeholder results right after their AIMessage. Providers reject a history with unanswered calls, so
  * without this one crash would brick the thread. `started` holds the ids the journal recorded as started; without a
- * journal it is undefined and every placeholder says the result is unknown.
+ * journal it is undefined and every placeholder says the result is unknown. `unanswered` holds the ids of calls that
+ * were waiting for the user's approval when the user moved on (they never started, whatever the journal says).
  */
 export function repairDanglingToolCalls(
   history: BaseMessage[],
   started?: ReadonlySet<string>,
   finished?: ReadonlyMap<string, boolean>,
+  unanswered?: ReadonlySet<string>,
 ): Repair {
   const answered = new Set<string>();
   for (const message of history) if (ToolMessage.isInstance(message)) answered.add(message.tool_call_id);
@@ -92,7 +103,7 @@ export function repairDanglingToolCalls(
           tool_call_id: call.id,
           name: call.name ?? 'unknown',
           status: 'error',
-          content: placeholderFor(call.id, started, finished),
+          content: placeholderFor(call.id, started, finished, unanswered),
         }),
       );
     }

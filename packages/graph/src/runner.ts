@@ -125,6 +125,12 @@ export class Runner implements SubagentRuns {
   readonly running = new Set<string>();
   /** The deadlines of the runs in progress, so closing the agent stops them. */
   readonly #deadlines = new Set<Deadline>();
+  /**
+   * Per thread, the calls its last run ended waiting for approval on. Known in this process only, and needed only
+   * without a journal (which records that they never started): kept here rather than read back from the checkpoint,
+   * which would cost every turn a read of the thread for what only an abandoned question needs.
+   */
+  readonly #awaitingApproval = new Map<string, Set<string>>();
   closed = false;
 
   constructor(private readonly options: RunnerOptions) {}
@@ -153,7 +159,17 @@ export class Runner implements SubagentRuns {
     const callsInProgress = new CallsInProgress();
     // Fresh for each run too: what a server says between this run's calls is this run's, and only while it runs.
     const mcpTurn = new McpTurnNotices();
-    const context: TurnContext = { ...base, deadline, partialAnswer, callsInProgress, mcpTurn };
+    const unansweredApprovals = this.#awaitingApproval.get(threadId);
+    this.#awaitingApproval.delete(threadId);
+    const asked = new Set<string>();
+    const context: TurnContext = {
+      ...base,
+      deadline,
+      partialAnswer,
+      callsInProgress,
+      mcpTurn,
+      ...(unansweredApprovals ? { unansweredApprovals } : {}),
+    };
     const mapper = new EventMapper(base.path);
     let status: 'ok' | 'error' | 'aborted' = 'ok';
     let stream: AsyncIterableIterator<[string, unknown]> | undefined;
@@ -175,6 +191,8 @@ export class Runner implements SubagentRuns {
         else
           for (const event of mapper.map(...item.value)) {
             if (event.type === 'compaction' && (event.agent?.length ?? 0) <= 1) compacted = true;
+            if (event.type === 'approval-request')
+              for (const request of event.requests) asked.add(request.id);
             yield event;
           }
       }
@@ -221,6 +239,7 @@ export class Runner implements SubagentRuns {
       mcpTurn.end();
       this.running.delete(threadId);
     }
+    if (mapper.interrupted && asked.size > 0) this.#awaitingApproval.set(threadId, asked);
     // Said after the graph's last step, before the run ended.
     for (const notice of mcpTurn.take()) yield mapper.stamp({ type: 'mcp-notice', notice });
     yield mapper.stamp({

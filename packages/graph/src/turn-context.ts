@@ -55,6 +55,11 @@ export interface TurnContext {
   model: string | undefined;
   /** For a subagent's thread: the tools approved for the session in the threads above it (see `SessionApproval`). */
   sessionApprovals: SessionApproval[] | undefined;
+  /**
+   * The calls this thread's last run (in this process) left waiting for the user's approval: if they are unanswered
+   * now, the user moved on, and they never started.
+   */
+  unansweredApprovals?: ReadonlySet<string>;
   /** The answer streamed so far by the model call in progress: kept in the thread if the turn is cancelled. */
   partialAnswer?: { text: string };
   /** The tools step's calls while they run: answered from here if the turn is cancelled. */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { AIMessage, type ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import { argsDigest } from '../src/digest.js';
-import { AgentError, checkToolArgs } from '../src/index.js';
+import { AgentError, checkToolArgs, UNANSWERED_APPROVAL_RESULT } from '../src/index.js';
 import {
   agentOn,
   agentSetup,
@@ -253,6 +253,9 @@ describe('approvals', () => {
     expect(state.pendingApprovals).toEqual([]);
     expect(state.messages.map((m) => m.type)).toEqual(['human', 'ai', 'tool', 'human', 'ai']);
     expect((state.messages[2] as ToolMessage).status).toBe('error');
+    // Reported: without a journal the model was told the call "may have had its effect", though it was only waiting
+    // for the user's answer, which this process saw.
+    expect((state.messages[2] as ToolMessage).content).toBe(UNANSWERED_APPROVAL_RESULT);
     expect(existsSync(file('never'))).toBe(false);
     // The placeholder is reported as a new message; the re-appended human message is not.
     expect(ofType(events, 'message').map((e) => e.message.type)).toEqual(['tool', 'ai']);

@@ -2,7 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AIMessage, ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
-import { NOT_STARTED_TOOL_RESULT, type ToolJournal } from '../src/index.js';
+import { type ToolJournal, UNANSWERED_APPROVAL_RESULT } from '../src/index.js';
 import {
   agentSetup,
   callTools,
@@ -100,7 +100,8 @@ describe('the tool journal', () => {
       ToolMessage.isInstance(m),
     );
     expect(results.map((m) => [m.tool_call_id, m.content])).toEqual([
-      ['w1', NOT_STARTED_TOOL_RESULT],
+      // Left waiting for approval: it never started (the journal says so too; this process also saw the question).
+      ['w1', UNANSWERED_APPROVAL_RESULT],
       // Cancelled while it ran: answered at once as cancelled by the user (a crash is left to the repair).
       ['l1', expect.stringMatching(/^\[Cancelled by the user while it ran/)],
     ]);
