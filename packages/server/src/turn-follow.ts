@@ -101,9 +101,15 @@ export class Followers {
     }
   }
 
+  /**
+   * Silent for `lostTurnMs`, and nobody holds its session or the session has gone on with a newer turn (a session runs
+   * one turn at a time: a newer one began after this one's worker let the session go).
+   */
   private async lost(turn: TurnRecord): Promise<boolean> {
     if (Date.now() - turn.updatedAt.getTime() < this.options.lostTurnMs) return false;
-    return (await this.store.leases.holder(turn.sessionId)) === undefined;
+    if ((await this.store.leases.holder(turn.sessionId)) === undefined) return true;
+    const newest = await this.store.turns.latest(turn.sessionId, turn.userId);
+    return newest !== undefined && newest.id > turn.id;
   }
 }
 

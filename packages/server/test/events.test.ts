@@ -137,6 +137,56 @@ describe('GET /v1/sessions/{id}/events', () => {
     expect((await events(resent)).at(-1)).toMatchObject({ type: 'result', status: 'error' });
     expect(runs).toBe(0);
   });
+
+  // Reported: a client reattaching with Last-Event-ID to a turn whose worker died, after the session had gone on with a
+  // newer turn, was streamed the newer turn's events as if they were the rest of its own, and never told its turn was
+  // lost (the newer turn held the session, so the lost turn was never ended).
+  it('Last-Event-ID of a turn that died, the session gone on since: that turn ends as lost, no event of the newer one', async () => {
+    const token = await h.token();
+    const id = await newSession(token);
+    // What a worker killed mid-turn leaves: a running turn, its lease gone.
+    const { turn: dead } = await h.store.turns.begin({ sessionId: id, userId: 'alice' });
+    const [first] = await h.store.turns.append(dead.id, [{ type: 'session', id }]);
+    await h.store.turns.append(dead.id, [{ type: 'tool-start', id: 'call_1', name: 'sleep', args: {} }]);
+    // Then the session went on: a newer turn runs on another worker (it holds the session) and has events.
+    const release = gate();
+    const started = gate();
+    h.runtime.script = held(release.promise, started.open);
+    const newer = h.request(`/v1/sessions/${id}/turns`, { token, json: { prompt: 'sleep' } });
+    await started.promise;
+    const other = h.worker({ eventPollMs: 20, lostTurnMs: 100 });
+    const reattached = requestOf(other.server, `/v1/sessions/${id}/events`, {
+      token,
+      headers: { 'Last-Event-ID': String(first!.id) },
+    });
+    const rest = blocksOf(await (await reattached).text());
+    release.open();
+    await (await newer).text();
+    expect(rest.map((b) => b.event?.type)).toEqual(['tool-start', 'error', 'done', 'result']);
+    expect(rest[1]!.event).toMatchObject({ error: { code: 'turn-lost' } });
+    expect(await h.store.turns.get(dead.id, 'alice')).toMatchObject({ state: 'ended', status: 'died' });
+  });
+
+  it('Last-Event-ID of a turn that ended: nothing more of it, and no event of a later turn', async () => {
+    const token = await h.token();
+    const id = await newSession(token);
+    const firstTurn = blocksOf(
+      await (await h.request(`/v1/sessions/${id}/turns`, { token, json: { prompt: 'one' } })).text(),
+    );
+    await (await h.request(`/v1/sessions/${id}/turns`, { token, json: { prompt: 'two' } })).text();
+    const last = firstTurn.flatMap((b) => (b.id === undefined ? [] : [b.id])).at(-1)!;
+    const after = await h.request(`/v1/sessions/${id}/events`, {
+      token,
+      headers: { 'Last-Event-ID': String(last) },
+    });
+    expect(await events(after)).toEqual([]);
+    // From the middle of it: the rest of that turn only.
+    const mid = firstTurn.find((b) => b.event?.type === 'session')!.id!;
+    const rest = await events(
+      await h.request(`/v1/sessions/${id}/events`, { token, headers: { 'Last-Event-ID': String(mid) } }),
+    );
+    expect(rest.map((e) => e.type)).toEqual(['token', 'done', 'result']);
+  });
 });
 
 describe('retention', () => {

@@ -164,7 +164,7 @@ export const followEvents = defineRoute(
     path: '/v1/sessions/{id}/events',
     operationId: 'followSessionEvents',
     summary:
-      "Reattach: the session's recorded events after `Last-Event-ID` (without it, its newest turn's from the start), then the rest while a turn runs, on any worker.",
+      "Reattach: the rest of the turn `Last-Event-ID` belongs to, after it (without it, the session's newest turn from its start), then its new events while it runs, on any worker; the stream ends with that turn.",
     request: {
       params: SessionParams,
       headers: z.object({
