@@ -3,10 +3,11 @@ import { apiErrorOf } from './store-errors.js';
 import type { Followers } from './turn-follow.js';
 
 /**
- * `GET /v1/sessions/{id}/events`: one turn's recorded events, then the new ones while it runs, on whichever worker runs
- * it; the stream ends when that turn ends. Without `Last-Event-ID` the turn is the session's newest, from its start;
- * with one, it is the turn that event belongs to, from after it (a client reattaching to the stream it was cut from
- * gets the rest of that turn, never a later turn's events as if they were its rest).
+ * `GET /v1/sessions/{id}/events`: recorded events, then the new ones as they are recorded, on whichever worker runs the
+ * turn. Without `Last-Event-ID`: the session's newest turn from its start, until it ends. With one whose turn has not
+ * ended: the rest of that turn, until it ends (as lost, if its worker died), never a later turn's events as if they
+ * were its rest. With one whose turn ended (or that is not known): the session's events after it, until its newest
+ * turn ends (a client cut before a new turn's first event gets that turn this way).
  */
 export async function sessionEvents(
   store: Store,
@@ -22,13 +23,17 @@ export async function sessionEvents(
 }
 
 /**
- * The turn event `id` of the session belongs to; nothing when the session has no such event (pruned, or another
- * session's id): the events after it are then followed as they come, to the end of the newest turn.
+ * The turn event `id` of the session belongs to, when it has not ended; nothing when it has, or when the session has
+ * no such event (pruned, another session's id, 0): the events after it are then followed to the end of the newest
+ * turn.
  */
 async function turnOfEvent(store: Store, session: Session, id: number): Promise<{ turnId?: number }> {
+  if (id < 1) return {};
   try {
     const [event] = await store.turns.events(session.id, session.userId, { afterId: id - 1, limit: 1 });
-    return event?.id === id ? { turnId: event.turnId } : {};
+    if (event?.id !== id) return {};
+    const turn = await store.turns.get(event.turnId, session.userId);
+    return turn && turn.state !== 'ended' ? { turnId: turn.id } : {};
   } catch (error) {
     throw apiErrorOf(error, session.id) ?? error;
   }

@@ -6,7 +6,10 @@ import { apiErrorOf } from './store-errors.js';
 export interface FollowOptions {
   /** How often the store is asked for new events, ms. */
   pollMs: number;
-  /** A turn with no new event for this long, whose session nobody holds, was lost with its worker, ms. */
+  /**
+   * A turn with no new event for this long, whose session nobody holds (or that went on with a newer turn), was lost
+   * with its worker, ms.
+   */
   lostTurnMs: number;
   keepAliveMs: number;
   onError(error: unknown): void;
@@ -26,8 +29,8 @@ const PAGE = 500;
 /**
  * Streams recorded events from the store to clients that reattach: the events after an id, then new ones as they
  * are recorded (the store is polled, so the turn may run on any worker), until the turn followed has ended. A
- * turn whose worker died (no event for `lostTurnMs`, and nobody holds its session) is ended here as `died`, once,
- * for every follower.
+ * turn whose worker died (no event for `lostTurnMs`, and nobody holds its session, or the session went on with a newer
+ * turn) is ended here as `died`, once, for every follower.
  */
 export class Followers {
   private readonly active = new Set<AbortController>();
@@ -102,14 +105,15 @@ export class Followers {
   }
 
   /**
-   * Silent for `lostTurnMs`, and nobody holds its session or the session has gone on with a newer turn (a session runs
-   * one turn at a time: a newer one began after this one's worker let the session go).
+   * Silent for `lostTurnMs`, and nobody holds its session or the session has gone on with a newer turn that started
+   * running (a session runs one turn at a time: the newer one got the session after this one's worker let it go). A
+   * newer turn still `starting` proves nothing: a second request begins its turn before it is refused the session.
    */
   private async lost(turn: TurnRecord): Promise<boolean> {
     if (Date.now() - turn.updatedAt.getTime() < this.options.lostTurnMs) return false;
     if ((await this.store.leases.holder(turn.sessionId)) === undefined) return true;
     const newest = await this.store.turns.latest(turn.sessionId, turn.userId);
-    return newest !== undefined && newest.id > turn.id;
+    return newest !== undefined && newest.id > turn.id && newest.state !== 'starting';
   }
 }
 

@@ -46,7 +46,10 @@ export interface TurnsOptions {
   tokenFlushMs: number;
   /** How long a turn (its key and events) is kept after it ended, ms. */
   retentionMs: number;
-  /** A turn with no new event for this long, whose session nobody holds, was lost with its worker, ms. */
+  /**
+   * A turn with no new event for this long, whose session nobody holds (or that went on with a newer turn), was lost
+   * with its worker, ms.
+   */
   lostTurnMs: number;
   /** The per-user turn limits (`serve.limits`), counted across workers in the store's run log. */
   limits?: TurnLimits;

@@ -8,8 +8,9 @@ import { ApiError } from './errors.js';
  */
 export const refuseInvalid: Hook<unknown, never, string, undefined> = (result) => {
   if (result.success) return;
+  // A problem of the part as a whole (a body that is an array) is said without a field.
   const problems = result.error.issues.map(
-    (issue) => `${issue.path.length > 0 ? issue.path.join('.') : result.target}: ${issue.message}`,
+    (issue) => `${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue.message}`,
   );
   throw new ApiError(
     'invalid-request',

@@ -167,25 +167,50 @@ describe('GET /v1/sessions/{id}/events', () => {
     expect(await h.store.turns.get(dead.id, 'alice')).toMatchObject({ state: 'ended', status: 'died' });
   });
 
-  it('Last-Event-ID of a turn that ended: nothing more of it, and no event of a later turn', async () => {
+  it('Last-Event-ID of a turn that ended: the session goes on after it (a client cut before the next turn began gets it)', async () => {
     const token = await h.token();
     const id = await newSession(token);
     const firstTurn = blocksOf(
       await (await h.request(`/v1/sessions/${id}/turns`, { token, json: { prompt: 'one' } })).text(),
     );
-    await (await h.request(`/v1/sessions/${id}/turns`, { token, json: { prompt: 'two' } })).text();
-    const last = firstTurn.flatMap((b) => (b.id === undefined ? [] : [b.id])).at(-1)!;
-    const after = await h.request(`/v1/sessions/${id}/events`, {
-      token,
-      headers: { 'Last-Event-ID': String(last) },
-    });
-    expect(await events(after)).toEqual([]);
-    // From the middle of it: the rest of that turn only.
-    const mid = firstTurn.find((b) => b.event?.type === 'session')!.id!;
-    const rest = await events(
-      await h.request(`/v1/sessions/${id}/events`, { token, headers: { 'Last-Event-ID': String(mid) } }),
+    const secondTurn = blocksOf(
+      await (await h.request(`/v1/sessions/${id}/turns`, { token, json: { prompt: 'two' } })).text(),
     );
-    expect(rest.map((e) => e.type)).toEqual(['token', 'done', 'result']);
+    const last = firstTurn.flatMap((b) => (b.id === undefined ? [] : [b.id])).at(-1)!;
+    const after = blocksOf(
+      await (
+        await h.request(`/v1/sessions/${id}/events`, { token, headers: { 'Last-Event-ID': String(last) } })
+      ).text(),
+    );
+    expect(after.map((b) => b.id)).toEqual(secondTurn.flatMap((b) => (b.id === undefined ? [] : [b.id])));
+    // 0: every event kept, as before.
+    const all = await h.request(`/v1/sessions/${id}/events`, { token, headers: { 'Last-Event-ID': '0' } });
+    expect(all.status).toBe(200);
+    expect((await events(all)).filter((e) => e.type === 'result')).toHaveLength(2);
+  });
+
+  it('a running turn is not lost because a second request began a turn the session then refused', async () => {
+    const token = await h.token();
+    const id = await newSession(token);
+    const release = gate();
+    const started = gate();
+    h.runtime.script = held(release.promise, started.open);
+    const running = await h.request(`/v1/sessions/${id}/turns`, { token, json: { prompt: 'sleep' } });
+    await started.promise;
+    const seen = await readUntil(running, (e) => e.type === 'tool-start');
+    // What a second POST leaves for a moment before the lease refuses it: a newer turn, still starting.
+    await h.store.turns.begin({ sessionId: id, userId: 'alice' });
+    const other = h.worker({ eventPollMs: 20, lostTurnMs: 50 });
+    const follow = requestOf(other.server, `/v1/sessions/${id}/events`, {
+      token,
+      headers: { 'Last-Event-ID': String(seen.at(-1)!.id) },
+    });
+    // Silent for longer than lostTurnMs while its session is held: still running.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release.open();
+    const rest = await events(await follow);
+    expect(rest.map((e) => e.type)).toEqual(['tool-end', 'token', 'done', 'result']);
+    expect(rest.at(-1)).toMatchObject({ status: 'ok' });
   });
 });
 

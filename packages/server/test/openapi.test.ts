@@ -204,7 +204,7 @@ describe('request validation keeps the API’s error shape', () => {
     const cases: Array<[string, RequestInit & { json?: unknown }, RegExp]> = [
       [`/v1/sessions/${id}/turns`, { json: { prompt: 3 } }, /^invalid request body: prompt: /],
       [`/v1/sessions/${id}/turns`, { json: { prompt: '  ' } }, /prompt: must not be empty/],
-      [`/v1/sessions/${id}/turns`, { json: [1] }, /^invalid request body: /],
+      [`/v1/sessions/${id}/turns`, { json: [1] }, /^invalid request body: (?!json)\w/],
       ['/v1/sessions', { json: { enable: 'shell' } }, /^invalid request body: enable: /],
       ['/v1/runs?limit=501', {}, /^invalid query: limit: /],
     ];

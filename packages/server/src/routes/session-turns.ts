@@ -164,7 +164,7 @@ export const followEvents = defineRoute(
     path: '/v1/sessions/{id}/events',
     operationId: 'followSessionEvents',
     summary:
-      "Reattach: the rest of the turn `Last-Event-ID` belongs to, after it (without it, the session's newest turn from its start), then its new events while it runs, on any worker; the stream ends with that turn.",
+      "Reattach, on any worker: with `Last-Event-ID` of a turn still running, the rest of that turn (ended as lost if its worker died); of a turn that ended, the session's events after it until its newest turn ends; without it, the session's newest turn from its start.",
     request: {
       params: SessionParams,
       headers: z.object({
@@ -181,7 +181,7 @@ export const followEvents = defineRoute(
     responses: {
       200: {
         description:
-          'A `text/event-stream` of recorded events, each with its `id:`; it ends when no turn of the session is running. Tokens are recorded coalesced (one event per message part).',
+          'A `text/event-stream` of recorded events, each with its `id:`; it ends when the turn it follows ends. Tokens are recorded coalesced (one event per message part).',
         content: EVENT_STREAM.content,
       },
       ...errorResponses('invalid-request', 'not-found', ...COMMON_ERRORS),

@@ -127,7 +127,10 @@ export class Api {
     this.#stream('POST', `/v1/sessions/${encodeURIComponent(id)}/turns`, { prompt }, {}, h);
   approvals = (id: string, decisions: Record<string, ApprovalDecision>, h: StreamHandlers) =>
     this.#stream('POST', `/v1/sessions/${encodeURIComponent(id)}/approvals`, { decisions }, {}, h);
-  /** Reattach: the session's recorded events after `lastId` (none: its newest turn's from the start). */
+  /**
+   * Reattach: the rest of `lastId`'s turn if it still runs, else the session's events after `lastId` (none: its newest
+   * turn from the start).
+   */
   follow = (id: string, lastId: number | undefined, h: StreamHandlers) =>
     this.#stream(
       'GET',
