@@ -95,5 +95,16 @@ describe('repairDanglingToolCalls', () => {
       ['asked', UNANSWERED_APPROVAL_RESULT],
       ['other', NOT_STARTED_TOOL_RESULT],
     ]);
+    // Answered on another worker after this one asked, which started it: what the journal saw wins.
+    const elsewhere = repairDanglingToolCalls(
+      history,
+      new Set(['asked', 'other']),
+      new Map([['other', true]]),
+      new Set(['asked', 'other']),
+    );
+    expect(answers(elsewhere)).toEqual([
+      ['asked', STARTED_TOOL_RESULT],
+      ['other', FINISHED_TOOL_RESULT],
+    ]);
   });
 });

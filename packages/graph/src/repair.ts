@@ -54,9 +54,11 @@ function placeholderFor(
   finished: ReadonlyMap<string, boolean> | undefined,
   unanswered: ReadonlySet<string> | undefined,
 ): string {
-  if (unanswered?.has(id)) return UNANSWERED_APPROVAL_RESULT;
-  if (!started) return UNKNOWN_TOOL_RESULT;
+  // The journal wins: this process's memory of the question can be stale (the approval reached another worker,
+  // which started the call there).
   const ended = finished?.get(id);
+  if (unanswered?.has(id) && !started?.has(id) && ended === undefined) return UNANSWERED_APPROVAL_RESULT;
+  if (!started) return UNKNOWN_TOOL_RESULT;
   if (ended !== undefined) return ended ? FINISHED_TOOL_RESULT : FAILED_TOOL_RESULT;
   return started.has(id) ? STARTED_TOOL_RESULT : NOT_STARTED_TOOL_RESULT;
 }
@@ -75,7 +77,8 @@ export interface Repair {
  * and inserts placeholder results right after their AIMessage. Providers reject a history with unanswered calls, so
  * without this one crash would brick the thread. `started` holds the ids the journal recorded as started; without a
  * journal it is undefined and every placeholder says the result is unknown. `unanswered` holds the ids of calls that
- * were waiting for the user's approval when the user moved on (they never started, whatever the journal says).
+ * were waiting for the user's approval when the user moved on: they never started, unless the journal saw them start
+ * (answered elsewhere).
  */
 export function repairDanglingToolCalls(
   history: BaseMessage[],

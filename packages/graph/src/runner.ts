@@ -239,7 +239,14 @@ export class Runner implements SubagentRuns {
       mcpTurn.end();
       this.running.delete(threadId);
     }
-    if (mapper.interrupted && asked.size > 0) this.#awaitingApproval.set(threadId, asked);
+    // A session's own thread only: a subagent's question is its parent's `task` call, answered as that call.
+    if (mapper.interrupted && asked.size > 0 && base.path.length === 0) {
+      this.#awaitingApproval.set(threadId, asked);
+      // Bounded: a server's sessions left with an open question would otherwise be remembered for ever. The oldest
+      // goes first; its calls, if the user moves on, are answered as a journal (or its absence) says.
+      if (this.#awaitingApproval.size > MAX_REMEMBERED_QUESTIONS)
+        this.#awaitingApproval.delete(this.#awaitingApproval.keys().next().value as string);
+    }
     // Said after the graph's last step, before the run ended.
     for (const notice of mcpTurn.take()) yield mapper.stamp({ type: 'mcp-notice', notice });
     yield mapper.stamp({
@@ -391,6 +398,9 @@ export class Runner implements SubagentRuns {
     return { content: (await this.finalAnswer(child)) ?? `(${agent} finished without an answer)` };
   }
 }
+
+/** How many threads' open approval questions a runner remembers (see `#awaitingApproval`). */
+const MAX_REMEMBERED_QUESTIONS = 1000;
 
 export function describeRunError(error: unknown, limit: number): RunError {
   if (error instanceof GraphRecursionError || (error as { name?: string })?.name === 'GraphRecursionError') {
