@@ -1,4 +1,4 @@
-import { checkCount, checkText } from './checks.js';
+import { checkCount, checkObject, checkText } from './checks.js';
 import { type Db, immediate } from './db.js';
 import { StoreError } from './errors.js';
 import { validateSessionId, validateUserId } from './ids.js';
@@ -100,7 +100,7 @@ export type SyncRuns = Omit<SyncOf<RunsRepo>, 'journal'> & { journal(runId: numb
 
 /** The WHERE clause of a run query (positional `?` parameters), shared by every back end. */
 export function runQueryClause(q: RunQuery): { where: string[]; params: unknown[]; limit: number } {
-  validateUserId(q?.userId);
+  validateUserId(checkObject(q, 'query').userId);
   const where = ['r.user_id = ?'];
   const params: unknown[] = [q.userId];
   if (q.sessionId !== undefined) {

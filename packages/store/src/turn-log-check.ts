@@ -1,5 +1,5 @@
 // Argument checks and row shapes of the API's turn log, shared by every back end.
-import { checkCount } from './checks.js';
+import { checkCount, checkOptions } from './checks.js';
 import { StoreError } from './errors.js';
 import type { TurnEventRecord, TurnRecord, TurnState } from './interface.js';
 
@@ -47,11 +47,12 @@ export function checkTurnEvents(events: unknown): Array<{ type: string; json: st
 
 export const DEFAULT_EVENTS_LIMIT = 500;
 
-export function checkEventsQuery(q: { afterId?: number; turnId?: number; limit?: number } = {}): {
+export function checkEventsQuery(query?: { afterId?: number; turnId?: number; limit?: number }): {
   afterId: number;
   turnId: number | undefined;
   limit: number;
 } {
+  const q = checkOptions(query, 'query');
   const limit = q.limit === undefined ? DEFAULT_EVENTS_LIMIT : checkCount(q.limit, 'limit');
   return {
     afterId: q.afterId === undefined ? 0 : checkCount(q.afterId, 'afterId'),

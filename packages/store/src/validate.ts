@@ -249,7 +249,7 @@ export function checkTask(t: NewTask): {
   /** The grants as JSON text, or null. */
   grants: string | null;
 } {
-  const userId = validateUserId(t?.userId);
+  const userId = validateUserId(checkObject(t, 'task').userId);
   if (typeof t.prompt !== 'string' || t.prompt.trim() === '' || t.prompt.length > MAX_PROMPT)
     throw new StoreError(
       'invalid-argument',

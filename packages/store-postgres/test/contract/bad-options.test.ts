@@ -25,6 +25,9 @@ describe.each(backends)('$name', (backend) => {
       ['turn', () => t.store.turns.begin(null as never)],
       ['changes', () => t.store.files.apply(session.id, 'alice', 'x' as never)],
       ['opts', () => t.store.admissions.admit('k', null as never)],
+      ['query', () => t.store.runs.list(null as never)],
+      ['task', () => t.store.tasks.create(null as never)],
+      ['query', () => t.store.turns.events(session.id, 'alice', null as never)],
     ];
     for (const [name, call] of calls) {
       const error = await rejection(call);
