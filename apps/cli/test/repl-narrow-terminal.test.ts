@@ -17,7 +17,7 @@ describe('the REPL in a narrow terminal (compiled CLI, real terminal)', { timeou
     [80, 24],
     [40, 12],
   ] as const) {
-    it(`${cols} × ${rows}: the banner, the status line and the / menu fit, nothing is broken at the edge`, async () => {
+    it(`${cols} × ${rows}: the banner, the status line, the / menu and /help fit, nothing is broken at the edge`, async () => {
       // An agent named in the status line makes it longer still, as a user's own agents do.
       await mkdir(join(repl.box.home, 'agents'), { recursive: true });
       await writeFile(
@@ -41,16 +41,18 @@ describe('the REPL in a narrow terminal (compiled CLI, real terminal)', { timeou
       await t.expect('/remember');
       await settle();
       const shown = await t.viewport();
-      // The prompt is still on the screen with the menu under it, one row per command, none wrapped.
+      // The prompt is still on the screen with the menu under it from its first command, none wrapped.
       const at = shown.findIndex((row) => row.startsWith('› /'));
       expect(at, shown.join('\n')).toBeGreaterThanOrEqual(0);
+      expect(shown[at + 1]).toMatch(/^ {2}\/help\b/);
       const menu = shown.slice(at + 1).filter((row) => row.trim() !== '');
-      expect(menu.length).toBeGreaterThan(0);
-      expect(menu.length).toBeLessThan(rows);
       expect(await t.wrappedRows(), shown.join('\n')).toEqual([]);
-      // What does not fit is counted, so the user knows to type on.
+      // What does not fit is counted, so the user knows to type on: in 12 rows, the prompt, 9 commands and the count.
       const listed = menu.filter((row) => row.trimStart().startsWith('/')).length;
-      if (menu.some((row) => /more/.test(row))) expect(listed).toBeLessThan(menu.length);
+      if (rows === 12) {
+        expect(menu.at(-1)).toMatch(/^ {2}… \d+ more: type to narrow$/);
+        expect(listed).toBe(rows - 3);
+      } else expect(menu.every((row) => row.trimStart().startsWith('/'))).toBe(true);
 
       // Typing narrows the menu; the command chosen still runs.
       t.write('qu');
@@ -58,7 +60,14 @@ describe('the REPL in a narrow terminal (compiled CLI, real terminal)', { timeou
       const narrowed = (await t.viewport()).filter((row) => row.trimStart().startsWith('/'));
       expect(narrowed.some((row) => row.includes('/quit'))).toBe(true);
       expect(narrowed.some((row) => row.includes('/skill'))).toBe(false);
-      t.write('it\r');
+      // /help's table: its descriptions wrap within their column, between words.
+      t.write('\x7f\x7f');
+      await settle();
+      t.write('help\r');
+      await t.expect('Keys:');
+      await t.prompt();
+      expect(await t.wrappedRows(), await t.screen()).toEqual([]);
+      t.write('/quit\r');
       expect(await t.exited).toBe(0);
     });
   }

@@ -2,7 +2,7 @@ import { textWidth } from '@birdie/terminal/text-width';
 import { describe, expect, it } from 'vitest';
 import { fitRows, menuRows } from './command-menu.js';
 
-const plain = (_format: string, text: string) => text;
+const plain = (_format: unknown, text: string) => text;
 const menu = [
   ['/help', 'this list'],
   ['/skill enable|disable NAME', 'change it for this session (saved; applies next turn)'],

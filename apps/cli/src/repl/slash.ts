@@ -10,6 +10,7 @@ import { table } from '@birdie/terminal/style';
 import { visible } from '@birdie/terminal/terminal-text';
 import { TOOL_OUTPUT_MODES, type ToolOutputMode } from '@birdie/terminal/tool-output';
 import { didYouMean } from '../suggest.js';
+import { fittedTable, terminalColumns, wrapText } from './screen-fit.js';
 import { extraWordsAnswer } from './slash-arity.js';
 import { NAMES, SLASH_COMMANDS } from './slash-commands.js';
 import { config, settingsLine } from './slash-config.js';
@@ -155,15 +156,23 @@ async function agentCommand(state: ReplState, rest: string[]): Promise<undefined
 }
 
 async function help(state: ReplState): Promise<undefined> {
-  out(state, table(SLASH_COMMANDS.map(([c, d]) => [c, d])));
+  // Fitted to the terminal: a narrow one would break the descriptions at its edge, mid-word.
+  const columns = terminalColumns(state.io.stdout);
+  out(state, fittedTable(SLASH_COMMANDS, columns));
   // Custom commands (~/.birdie/commands, a trusted project's .birdie/commands), and the clashes among names.
   const custom = customHelp(state, await commandsInForce(state.rt, state.session.id, NAMES));
-  if (custom.rows.length > 0) out(state, `Your commands:\n${table(custom.rows)}`);
+  if (custom.rows.length > 0)
+    out(
+      state,
+      `Your commands:\n${fittedTable(
+        custom.rows.map(([c, d]) => [c ?? '', d ?? ''] as const),
+        columns,
+      )}`,
+    );
   for (const line of custom.clashes) out(state, state.style('yellow', line));
-  out(
-    state,
-    'Keys: Enter sends · Ctrl+J new line · Ctrl+C cancels a turn (twice on an empty line quits) · Ctrl+D deletes the character under the cursor, or quits on an empty line',
-  );
+  const keys =
+    'Keys: Enter sends · Ctrl+J new line · Ctrl+C cancels a turn (twice on an empty line quits) · Ctrl+D deletes the character under the cursor, or quits on an empty line';
+  out(state, Number.isFinite(columns) ? wrapText(keys, columns - 1).join('\n') : keys);
   return undefined;
 }
 

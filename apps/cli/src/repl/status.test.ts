@@ -2,7 +2,7 @@ import { textWidth } from '@birdie/terminal/text-width';
 import { describe, expect, it } from 'vitest';
 import { statusLine } from './status.js';
 
-const plain = (_format: string, text: string) => text;
+const plain = (_format: unknown, text: string) => text;
 const input = {
   agent: 'reviewer',
   vendor: 'openai',

@@ -27,8 +27,8 @@ interface Part {
 /**
  * `[agent: NAME │ ]vendor · model │ session: ID │ ctx: N tok[ (P%)] │ spent: ↑IN ↓OUT tok` — P: share of the window.
  * In `columns` (a terminal's width) it stays one row, which a status line printed under every answer has to be, or
- * the terminal breaks it mid-number: the labels go first, then the session, the tokens spent and the agent, and the
- * model is cut last (the context stays while anything does: it is what tells the user to compact).
+ * the terminal breaks it mid-number: the labels go first, then the session, the tokens spent, the agent and the context
+ * (what tells the user to compact, so kept while the line has room for two parts), and the model is cut last.
  */
 export function statusLine(s: StatusInput, style: Style, columns = Number.POSITIVE_INFINITY): string {
   const percent = s.contextWindow > 0 ? ` (${Math.round((100 * s.contextTokens) / s.contextWindow)}%)` : '';
