@@ -14,6 +14,7 @@ import { EventMapper } from './events.js';
 import type { AgentGraph } from './graph.js';
 import { newId } from './ids.js';
 import { McpTurnNotices, withNotices } from './mcp-turn.js';
+import { OpenQuestions } from './open-questions.js';
 import { interruptAnswered } from './pending-answer.js';
 import {
   type ChildOutcome,
@@ -125,12 +126,8 @@ export class Runner implements SubagentRuns {
   readonly running = new Set<string>();
   /** The deadlines of the runs in progress, so closing the agent stops them. */
   readonly #deadlines = new Set<Deadline>();
-  /**
-   * Per thread, the calls its last run ended waiting for approval on. Known in this process only, and needed only
-   * without a journal (which records that they never started): kept here rather than read back from the checkpoint,
-   * which would cost every turn a read of the thread for what only an abandoned question needs.
-   */
-  readonly #awaitingApproval = new Map<string, Set<string>>();
+  /** The approval questions this process saw left open, per thread (see `OpenQuestions`). */
+  readonly #openQuestions = new OpenQuestions();
   closed = false;
 
   constructor(private readonly options: RunnerOptions) {}
@@ -159,8 +156,7 @@ export class Runner implements SubagentRuns {
     const callsInProgress = new CallsInProgress();
     // Fresh for each run too: what a server says between this run's calls is this run's, and only while it runs.
     const mcpTurn = new McpTurnNotices();
-    const unansweredApprovals = this.#awaitingApproval.get(threadId);
-    this.#awaitingApproval.delete(threadId);
+    const unansweredApprovals = this.#openQuestions.take(threadId);
     const asked = new Set<string>();
     const context: TurnContext = {
       ...base,
@@ -241,11 +237,7 @@ export class Runner implements SubagentRuns {
     }
     // A session's own thread only: a subagent's question is its parent's `task` call, answered as that call.
     if (mapper.interrupted && asked.size > 0 && base.path.length === 0) {
-      this.#awaitingApproval.set(threadId, asked);
-      // Bounded: a server's sessions left with an open question would otherwise be remembered for ever. The oldest
-      // goes first; its calls, if the user moves on, are answered as a journal (or its absence) says.
-      if (this.#awaitingApproval.size > MAX_REMEMBERED_QUESTIONS)
-        this.#awaitingApproval.delete(this.#awaitingApproval.keys().next().value as string);
+      this.#openQuestions.remember(threadId, asked);
     }
     // Said after the graph's last step, before the run ended.
     for (const notice of mcpTurn.take()) yield mapper.stamp({ type: 'mcp-notice', notice });
@@ -398,9 +390,6 @@ export class Runner implements SubagentRuns {
     return { content: (await this.finalAnswer(child)) ?? `(${agent} finished without an answer)` };
   }
 }
-
-/** How many threads' open approval questions a runner remembers (see `#awaitingApproval`). */
-const MAX_REMEMBERED_QUESTIONS = 1000;
 
 export function describeRunError(error: unknown, limit: number): RunError {
   if (error instanceof GraphRecursionError || (error as { name?: string })?.name === 'GraphRecursionError') {
