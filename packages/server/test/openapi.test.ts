@@ -84,7 +84,8 @@ describe('GET /v1/openapi.json (generated from the routes’ zod schemas)', () =
 
   it('the Run and Session schemas list every field the handlers return', async () => {
     const doc = await document();
-    const token = await h.token();
+    // An admin token: a user token is not told the host and pid (roles.test.ts).
+    const { token } = await h.store.tokens.create('alice', { admin: true });
     const session = await h.store.sessions.create('alice', { title: 't', agent: 'helper' });
     const parent = await h.store.runs.start({ sessionId: session.id, userId: 'alice' });
     const run = await h.store.runs.start({

@@ -76,6 +76,41 @@ describe('admin and user tokens', () => {
     }
   });
 
+  it("runs: a user token is not told the server's host name nor its process ids; an admin token is", async () => {
+    // Reported: on a shared server any user's GET /v1/runs showed the machine's name and the worker's pid, and a run
+    // that died said "process 4242 on HOST" in its error.
+    const ops = await admin();
+    const alice = await h.token('alice');
+    const s = await h.store.sessions.create('alice');
+    const done = await h.store.runs.start({ sessionId: s.id, userId: 'alice', model: 'm' });
+    await h.store.runs.finish(done, { status: 'ok' });
+    const hostName = (await h.store.runs.get(done, 'alice'))?.host;
+    expect(hostName).toBeTruthy();
+    // A run another worker left running, holding no lease: the store finds it died.
+    const s2 = await h.store.sessions.create('alice');
+    const gone = await h.worker().store.runs.start({ sessionId: s2.id, userId: 'alice', model: 'm' });
+    expect(await h.store.runs.reap()).toEqual([gone]);
+    const diedError = (await h.store.runs.get(gone, 'alice'))?.error;
+    expect(diedError).toBe(`died: process ${process.pid} on ${hostName} stopped without finishing it`);
+
+    const listed = (await (await h.request('/v1/runs', { token: alice })).json()) as { runs: object[] };
+    const one = await (await h.request(`/v1/runs/${done}`, { token: alice })).json();
+    const dead = (await (await h.request(`/v1/runs/${gone}`, { token: alice })).json()) as { error?: string };
+    expect(listed.runs).toHaveLength(2);
+    for (const run of [...listed.runs, one, dead]) {
+      expect(run).toHaveProperty('status');
+      expect(run).not.toHaveProperty('host');
+      expect(run).not.toHaveProperty('pid');
+    }
+    expect(dead.error).toBe('died: the process running it stopped without finishing it');
+
+    const seen = (await (await h.request('/v1/runs?user=alice', { token: ops })).json()) as {
+      runs: Array<{ id: number; host?: string; pid?: number; error?: string }>;
+    };
+    expect(seen.runs.find((r) => r.id === done)).toMatchObject({ host: hostName, pid: process.pid });
+    expect(seen.runs.find((r) => r.id === gone)?.error).toBe(diedError);
+  });
+
   it("runs: bob cannot see alice's runs (403 with ?user=alice); an admin token sees any user's", async () => {
     const ops = await admin();
     const bob = await h.token('bob');

@@ -1,4 +1,6 @@
+import type { ApiToken, RunRecord } from '@birdie/store';
 import { validateSessionId, validateUserId } from '@birdie/store';
+import { diedMessage } from '@birdie/store/backend';
 import { isStoreError } from '@birdie/store/errors';
 import { createRoute, z } from '@hono/zod-openapi';
 import { runsUserOf } from '../admin.js';
@@ -72,7 +74,8 @@ export const listRuns = defineRoute(
           ...(before !== undefined ? { beforeId: before } : {}),
           ...(parent !== undefined ? { parentRunId: parent === 'none' ? null : Number(parent) } : {}),
         });
-        return c.json({ runs }, 200);
+        const caller = c.get('token');
+        return c.json({ runs: runs.map((run) => runFor(caller, run)) }, 200);
       } catch (error) {
         throw apiErrorOf(error, sessionId) ?? error;
       }
@@ -107,7 +110,7 @@ export const getRun = defineRoute(
       try {
         const run = await store.runs.get(Number(raw), c.get('token').userId);
         if (!run) throw missing();
-        return c.json(run as never, 200);
+        return c.json(runFor(c.get('token'), run) as never, 200);
       } catch (error) {
         if (isStoreError(error, 'not-owner', 'not-found', 'invalid-id')) throw missing();
         throw apiErrorOf(error) ?? error;
@@ -123,4 +126,16 @@ function checkFilter(name: string, check: () => unknown): void {
       throw new ApiError('invalid-request', `invalid query: ${name}: ${error.message}`, { cause: error });
     throw error;
   }
+}
+
+/**
+ * A run as the caller may see it. The machine's name and the worker's process id are the operator's business: on a
+ * shared server a user token gets neither, nor in the error of a run whose worker died (said without them).
+ */
+export function runFor(caller: ApiToken, run: RunRecord): RunRecord {
+  if (caller.admin) return run;
+  const { host, pid, ...seen } = run;
+  if (run.status === 'died' && run.error === diedMessage({ host: host ?? null, pid: pid ?? null }))
+    seen.error = diedMessage({ host: null, pid: null });
+  return seen;
 }

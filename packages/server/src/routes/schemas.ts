@@ -171,8 +171,8 @@ export const RunSchema = z
     usage: z.array(z.object({ model: z.string(), inputTokens: z.int(), outputTokens: z.int() })),
     answer: z.string().optional().openapi({ description: "The text of the run's last model message." }),
     error: z.string().optional(),
-    host: z.string().optional().openapi({ description: 'The machine that ran it.' }),
-    pid: z.int().optional(),
+    host: z.string().optional().openapi({ description: 'The machine that ran it (to an admin token only).' }),
+    pid: z.int().optional().openapi({ description: 'The process that ran it (to an admin token only).' }),
     notices: z
       .array(
         z.object({
