@@ -1,4 +1,6 @@
+import { takenOverError } from '@birdie/store/backend';
 import { describe, expect, it } from 'vitest';
+import { runFor } from '../src/routes/runs.js';
 import { useServer } from './helpers.js';
 
 // Roles (issue 27): an admin token may list and revoke tokens and read any user's runs; a user token only its own.
@@ -109,6 +111,21 @@ describe('admin and user tokens', () => {
     };
     expect(seen.runs.find((r) => r.id === done)).toMatchObject({ host: hostName, pid: process.pid });
     expect(seen.runs.find((r) => r.id === gone)?.error).toBe(diedError);
+  });
+
+  it('runs: a run found died when its lease was taken over is said to a user token without its process either', async () => {
+    const s = await h.store.sessions.create('alice');
+    const id = await h.store.runs.start({ sessionId: s.id, userId: 'alice' });
+    const run = (await h.store.runs.get(id, 'alice'))!;
+    const holder = { owner: 'w1', host: 'build-7', pid: 4242, since: new Date(), expiresAt: new Date() };
+    const died = { ...run, status: 'died' as const, error: takenOverError(holder) };
+    const alice = (await h.store.tokens.create('alice')).record;
+    const ops = (await h.store.tokens.create('ops', { admin: true })).record;
+    expect(runFor(alice, died)).toMatchObject({
+      error: 'died: the process running it stopped without finishing it',
+    });
+    expect(JSON.stringify(runFor(alice, died))).not.toMatch(/build-7|4242/);
+    expect(runFor(ops, died)).toEqual(died);
   });
 
   it("runs: bob cannot see alice's runs (403 with ?user=alice); an admin token sees any user's", async () => {

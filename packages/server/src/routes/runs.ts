@@ -135,7 +135,8 @@ function checkFilter(name: string, check: () => unknown): void {
 export function runFor(caller: ApiToken, run: RunRecord): RunRecord {
   if (caller.admin) return run;
   const { host, pid, ...seen } = run;
-  if (run.status === 'died' && run.error === diedMessage({ host: host ?? null, pid: pid ?? null }))
-    seen.error = diedMessage({ host: null, pid: null });
+  // `died` is only ever the store's finding, and its error names the process and the host whichever way it was found
+  // (the lease's holder gone, or its lease taken over).
+  if (run.status === 'died') seen.error = diedMessage({ host: null, pid: null });
   return seen;
 }
