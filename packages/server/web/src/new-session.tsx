@@ -1,3 +1,4 @@
+import { titleProblem } from '@birdie/store/title';
 import { useState } from 'preact/hooks';
 import type { Api } from './api.js';
 import { hrefOf } from './route.js';
@@ -16,6 +17,12 @@ export function NewSession({ api, onCreated }: { api: Api; onCreated(): void }) 
   const submit = async (e: Event) => {
     e.preventDefault();
     setError(undefined);
+    // Counted as the server counts it (code points): an input's maxLength counts UTF-16 units, half as many emoji.
+    const problem = title.trim() ? titleProblem(title.trim()) : undefined;
+    if (problem) {
+      setError(problem);
+      return;
+    }
     try {
       const enable = (skills.data?.skills ?? [])
         .filter((s) => !s.enabledByDefault && isOn(s.name, false))
@@ -40,12 +47,7 @@ export function NewSession({ api, onCreated }: { api: Api; onCreated(): void }) 
       <h1>New chat</h1>
       <form onSubmit={submit}>
         <label for="new-title">Title (optional)</label>
-        <input
-          id="new-title"
-          value={title}
-          maxLength={200}
-          onInput={(e) => setTitle(e.currentTarget.value)}
-        />
+        <input id="new-title" value={title} onInput={(e) => setTitle(e.currentTarget.value)} />
         <label for="new-agent">Agent</label>
         <select id="new-agent" value={agent} onChange={(e) => setAgent(e.currentTarget.value)}>
           <option value="">Default</option>

@@ -1,3 +1,4 @@
+import { titleProblem } from '@birdie/store/title';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type Api, shownFailure } from './api.js';
 import { refocusIn } from './focus.js';
@@ -85,7 +86,10 @@ function SessionRow(props: { api: Api; session: Session; current: boolean; onCha
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            void act(() => api.renameSession(session.id, title.trim()));
+            // Counted as the server counts it (code points): an input's maxLength counts UTF-16 units.
+            const problem = titleProblem(title.trim());
+            if (problem) setError(problem);
+            else void act(() => api.renameSession(session.id, title.trim()));
           }}
         >
           <label for={`title-${session.id}`} class="sr-only">
@@ -95,7 +99,6 @@ function SessionRow(props: { api: Api; session: Session; current: boolean; onCha
             id={`title-${session.id}`}
             value={title}
             required
-            maxLength={200}
             onInput={(e) => setTitle(e.currentTarget.value)}
             ref={(el) => el?.focus()}
           />
