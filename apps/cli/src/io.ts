@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { Output } from '@birdie/terminal/output';
+import { installChangedMessage } from './install-changed.js';
 
 // One stream type for the CLI and the renderer it draws with (type-only: loads nothing at run time).
 export type { Output };
@@ -227,6 +228,14 @@ function strayFailure(error: unknown, kind: StrayFailureKind): void {
         ? 'another call of its module was running, so no call is failed for it; ignored'
         : 'after its call ended; ignored';
     strayFailureLog(`birdie: ${unseenEscaped(`${claim.tool} ${what}: ${reason}`, true)} (${outcome})`);
+    return;
+  }
+  // One of birdie's own files gone (an upgrade while it ran) is said as that, without a stack.
+  const changed = installChangedMessage(error);
+  if (changed) {
+    strayFailureLog(`birdie: ${changed}`);
+    if (kind === 'rejection') unclaimedRejection = true;
+    else process.exit(EXIT_RUN);
     return;
   }
   const stack = unseenEscaped(error instanceof Error ? (error.stack ?? reason) : reason, false);

@@ -1,5 +1,6 @@
 import { parseArgv } from './argv.js';
 import type { CommandContext } from './command-context.js';
+import { installChangedMessage } from './install-changed.js';
 import { EXIT_OK, EXIT_RUN, type Io, isFailure, write } from './io.js';
 import { cliVersion } from './version.js';
 
@@ -71,25 +72,43 @@ export async function main(argv: string[], io: Io): Promise<number> {
     const withBundled: Io = (await import('./paths.js')).withBundledLayer(io);
     return await handler({ io: withBundled, values: parsed.values, positionals: parsed.positionals });
   } catch (caught) {
-    // A store failure that no command translated still gets its one wording, never a stack trace.
-    const { isStoreErrorLike, storeFailure } = await import('@birdie/runtime/store-failure');
-    const error = isStoreErrorLike(caught) ? storeFailure(caught) : caught;
-    if (failureAsJson) {
-      const { printFailureJson, wasPrinted } = await import('./render/failure-json.js');
-      // A command that printed its own object (with its fields) printed it for the error it threw.
-      if (!wasPrinted(caught)) printFailureJson(io.stdout, error);
+    try {
+      return await reportFailure(caught, io, failureAsJson);
+    } catch (reporting) {
+      // Reporting needs modules loaded only now: after an upgrade they may be gone (the failure may be just that).
+      const changed = installChangedMessage(caught) ?? installChangedMessage(reporting);
+      if (!changed) throw reporting;
+      write(io.stderr, `birdie: ${changed}`);
+      return EXIT_RUN;
     }
-    if (isFailure(error)) {
-      // A failure may quote a name from a skill file or the command line: its control characters are pictured, its
-      // line breaks kept.
-      const { visible } = await import('@birdie/terminal/terminal-text');
-      write(io.stderr, `birdie: ${error.message.split('\n').map(visible).join('\n')}`);
-      return error.exitCode;
-    }
-    write(
-      io.stderr,
-      `birdie: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-    );
+  }
+}
+
+/** Says why the command failed (on stdout too as JSON when it was asked for); returns the exit code. */
+async function reportFailure(caught: unknown, io: Io, failureAsJson: boolean): Promise<number> {
+  const changed = installChangedMessage(caught);
+  if (changed) {
+    write(io.stderr, `birdie: ${changed}`);
     return EXIT_RUN;
   }
+  // A store failure that no command translated still gets its one wording, never a stack trace.
+  const { isStoreErrorLike, storeFailure } = await import('@birdie/runtime/store-failure');
+  const error = isStoreErrorLike(caught) ? storeFailure(caught) : caught;
+  if (failureAsJson) {
+    const { printFailureJson, wasPrinted } = await import('./render/failure-json.js');
+    // A command that printed its own object (with its fields) printed it for the error it threw.
+    if (!wasPrinted(caught)) printFailureJson(io.stdout, error);
+  }
+  if (isFailure(error)) {
+    // A failure may quote a name from a skill file or the command line: its control characters are pictured, its
+    // line breaks kept.
+    const { visible } = await import('@birdie/terminal/terminal-text');
+    write(io.stderr, `birdie: ${error.message.split('\n').map(visible).join('\n')}`);
+    return error.exitCode;
+  }
+  write(
+    io.stderr,
+    `birdie: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
+  return EXIT_RUN;
 }

@@ -16,7 +16,10 @@ export type StopSignal = (typeof STOP_SIGNALS)[number] | 'SIGPIPE';
 export function onStopSignal(
   handler: (signal: StopSignal) => void,
   signals: readonly (typeof STOP_SIGNALS)[number][] = STOP_SIGNALS,
+  options: { startsProcesses?: boolean } = {},
 ): () => void {
+  // A command that starts child processes ends them when stopped (`endChildProcesses`).
+  if (options.startsProcesses !== false) readyToStop();
   const installed = signals.map((signal) => {
     const listener = () => handler(signal);
     process.once(signal, listener);
@@ -36,6 +39,19 @@ export function onStopSignal(
  * returns, so nothing it started outlives it — not even a tool that traps TERM.
  */
 export async function endChildProcesses(graceMs = 2_000): Promise<void> {
-  const { stopAllProcesses } = await import('@birdie/entrypoints');
+  const { stopAllProcesses } = await readyToStop();
   await stopAllProcesses({ graceMs });
+}
+
+let stopping: Promise<typeof import('@birdie/entrypoints')> | undefined;
+
+/**
+ * Loads what stopping needs while the command starts (a command that can be stopped installs its signals first): an
+ * upgrade that replaces birdie's files while it runs cannot then take it away, and the stop ends the child processes.
+ */
+function readyToStop(): Promise<typeof import('@birdie/entrypoints')> {
+  stopping ??= import('@birdie/entrypoints');
+  // Nothing waits for it until a stop: a failure here is the stop's to report, not an unhandled rejection now.
+  stopping.catch(() => {});
+  return stopping;
 }

@@ -81,7 +81,7 @@ export async function logsCommand({ io, values }: CommandContext): Promise<numbe
     if (values.follow) {
       // Each run as it starts and as it ends, until SIGINT or SIGTERM.
       const abort = new AbortController();
-      const stop = onStopSignal(() => abort.abort(), ['SIGINT', 'SIGTERM']);
+      const stop = onStopSignal(() => abort.abort(), ['SIGINT', 'SIGTERM'], { startsProcesses: false });
       try {
         await followRuns(store, query, runs, {
           signal: abort.signal,

@@ -30,11 +30,13 @@ export interface StartOptions {
   wrap?: string[];
   /** Killed with SIGKILL after this long, so a hanging command fails its test instead of hanging it. */
   timeoutMs?: number;
+  /** Another copy of the built CLI's `bin.js` (default: `dist/bin.js`). */
+  bin?: string;
 }
 
 /** Starts the compiled CLI (`node dist/bin.js ARGS`) as a real child process, stdin closed. */
 export function startBirdie(args: string[], options: StartOptions): BirdieProcess {
-  const [command, ...rest] = [...(options.wrap ?? []), process.execPath, BIN, ...args];
+  const [command, ...rest] = [...(options.wrap ?? []), process.execPath, options.bin ?? BIN, ...args];
   const child = spawn(command!, rest, {
     env: options.env,
     cwd: options.cwd,
