@@ -249,7 +249,7 @@ function strayFailure(error: unknown, kind: StrayFailureKind): void {
 }
 
 /** A tool's message as a terminal may show it: controls written `\uXXXX` (line breaks too, for one line). */
-function unseenEscaped(text: string, oneLine: boolean): string {
+export function unseenEscaped(text: string, oneLine: boolean): string {
   const unseen = oneLine
     ? /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g
     : /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;

@@ -1,7 +1,7 @@
 import { parseArgv } from './argv.js';
 import type { CommandContext } from './command-context.js';
 import { installChangedMessage } from './install-changed.js';
-import { EXIT_OK, EXIT_RUN, type Io, isFailure, write } from './io.js';
+import { EXIT_OK, EXIT_RUN, type Io, isFailure, unseenEscaped, write } from './io.js';
 import { cliVersion } from './version.js';
 
 type Handler = (ctx: CommandContext) => Promise<number>;
@@ -72,25 +72,27 @@ export async function main(argv: string[], io: Io): Promise<number> {
     const withBundled: Io = (await import('./paths.js')).withBundledLayer(io);
     return await handler({ io: withBundled, values: parsed.values, positionals: parsed.positionals });
   } catch (caught) {
+    const reported = { json: false };
     try {
-      return await reportFailure(caught, io, failureAsJson);
+      return await reportFailure(caught, io, failureAsJson, reported);
     } catch (reporting) {
-      // Reporting needs modules loaded only now: after an upgrade they may be gone (the failure may be just that).
-      const changed = installChangedMessage(caught) ?? installChangedMessage(reporting);
+      // Reporting loads modules only now: after an upgrade they may be gone. The failure is said without them.
+      const changed = installChangedMessage(reporting);
       if (!changed) throw reporting;
-      write(io.stderr, `birdie: ${changed}`);
-      return EXIT_RUN;
+      return reportPlainly(caught, changed, io, failureAsJson && !reported.json);
     }
   }
 }
 
 /** Says why the command failed (on stdout too as JSON when it was asked for); returns the exit code. */
-async function reportFailure(caught: unknown, io: Io, failureAsJson: boolean): Promise<number> {
+async function reportFailure(
+  caught: unknown,
+  io: Io,
+  failureAsJson: boolean,
+  reported: { json: boolean },
+): Promise<number> {
   const changed = installChangedMessage(caught);
-  if (changed) {
-    write(io.stderr, `birdie: ${changed}`);
-    return EXIT_RUN;
-  }
+  if (changed) return reportPlainly(undefined, changed, io, failureAsJson);
   // A store failure that no command translated still gets its one wording, never a stack trace.
   const { isStoreErrorLike, storeFailure } = await import('@birdie/runtime/store-failure');
   const error = isStoreErrorLike(caught) ? storeFailure(caught) : caught;
@@ -98,6 +100,7 @@ async function reportFailure(caught: unknown, io: Io, failureAsJson: boolean): P
     const { printFailureJson, wasPrinted } = await import('./render/failure-json.js');
     // A command that printed its own object (with its fields) printed it for the error it threw.
     if (!wasPrinted(caught)) printFailureJson(io.stdout, error);
+    reported.json = true;
   }
   if (isFailure(error)) {
     // A failure may quote a name from a skill file or the command line: its control characters are pictured, its
@@ -111,4 +114,27 @@ async function reportFailure(caught: unknown, io: Io, failureAsJson: boolean): P
     `birdie: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
   );
   return EXIT_RUN;
+}
+
+/**
+ * The failure said with the modules already loaded only: `caught` (when there was one besides the missing file) in
+ * its own words and exit code, then why nothing more could be said. With `--json`, one object on stdout as always.
+ */
+function reportPlainly(caught: unknown, changed: string, io: Io, asJson: boolean): number {
+  const message =
+    caught === undefined ? undefined : caught instanceof Error ? caught.message : String(caught);
+  if (asJson)
+    write(
+      io.stdout,
+      JSON.stringify({
+        ok: false,
+        error:
+          message === undefined
+            ? { code: 'install-changed', message: changed }
+            : { code: isFailure(caught) ? 'failure' : 'internal', message, hint: changed },
+      }),
+    );
+  if (message !== undefined) write(io.stderr, `birdie: ${unseenEscaped(message, false)}`);
+  write(io.stderr, `birdie: ${changed}`);
+  return isFailure(caught) ? caught.exitCode : EXIT_RUN;
 }

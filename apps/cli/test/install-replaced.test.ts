@@ -9,20 +9,31 @@ import { makeToken } from './helpers/serve.js';
 // names), then SIGTERM: the server stopped, then printed "unexpected error: Error [ERR_MODULE_NOT_FOUND]" and a stack
 // trace, and exited 1. Stopping must not need a file it did not load at start; a file that is gone is said plainly.
 
-let box: Sandbox;
-let copy: string;
+let box: Sandbox | undefined;
+// A copy of the built CLI inside the package, so that it finds the same dependencies (ignored by git and Biome).
+const copy = join(CLI_ROOT, `.install-replaced-${process.pid}`);
 
 beforeAll(async () => {
+  // Copies a killed run left behind go first.
+  for (const name of await readdir(CLI_ROOT))
+    if (name.startsWith('.install-replaced-'))
+      await rm(join(CLI_ROOT, name), { recursive: true, force: true });
   box = await sandbox();
-  // A copy of the built CLI inside the package, so that it finds the same dependencies.
-  copy = join(CLI_ROOT, `.install-replaced-${process.pid}`);
-  await cp(join(CLI_ROOT, 'dist'), copy, { recursive: true });
 });
 
 afterAll(async () => {
   await rm(copy, { recursive: true, force: true });
   await box?.cleanup();
 });
+
+/** A fresh copy of the built CLI, without the chunks whose names start with one of `gone`; its bin.js. */
+async function install(...gone: string[]): Promise<string> {
+  await rm(copy, { recursive: true, force: true });
+  await cp(join(CLI_ROOT, 'dist'), copy, { recursive: true });
+  for (const name of await readdir(copy))
+    if (gone.some((g) => name.startsWith(g))) await rm(join(copy, name));
+  return join(copy, 'bin.js');
+}
 
 /** What an upgrade leaves of the running version: none of its JavaScript files. */
 async function replaceInstall(): Promise<void> {
@@ -31,9 +42,10 @@ async function replaceInstall(): Promise<void> {
 
 describe('birdie whose installed files are replaced while it runs', { timeout: 120_000 }, () => {
   it('serve stops on SIGTERM as usual: exit 0, no stack trace', async () => {
-    await makeToken('alice', { env: box.env, cwd: box.cwd });
-    const env = { ...box.env, LLM_VENDOR: 'scripted', LLM_SCRIPT: join(CLI_ROOT, 'examples', 'hello.json') };
-    const server = startBirdie(['serve', '--port', '0'], { env, cwd: box.cwd, bin: join(copy, 'bin.js') });
+    const { env: boxEnv, cwd } = box!;
+    await makeToken('alice', { env: boxEnv, cwd });
+    const env = { ...boxEnv, LLM_VENDOR: 'scripted', LLM_SCRIPT: join(CLI_ROOT, 'examples', 'hello.json') };
+    const server = startBirdie(['serve', '--port', '0'], { env, cwd, bin: await install() });
     await server.waitFor('stdout', /listening on/);
     await replaceInstall();
     server.kill('SIGTERM');
@@ -44,17 +56,43 @@ describe('birdie whose installed files are replaced while it runs', { timeout: 1
   });
 
   it('a part it needs later that is gone is said plainly: which file, that birdie changed, what to do', async () => {
-    await cp(join(CLI_ROOT, 'dist'), copy, { recursive: true });
+    const { env, cwd } = box!;
     // `birdie --help` loads its help text only when asked; here the file is gone before it is.
-    for (const name of await readdir(copy)) if (name.startsWith('help-')) await rm(join(copy, name));
-    const { code, stderr } = await birdie(['--help'], {
-      env: box.env,
-      cwd: box.cwd,
-      bin: join(copy, 'bin.js'),
-    });
+    const { code, stdout, stderr } = await birdie(['--help'], { env, cwd, bin: await install('help-') });
     expect(stderr).toMatch(
       /^birdie: its installed files changed while it ran \(upgraded or reinstalled\?\): help-[\w-]+\.js is gone; run the command again\n$/,
     );
+    expect(stdout).toBe('');
     expect(code).toBe(1);
+  });
+
+  it('with --json, that is one JSON object on stdout too', async () => {
+    const { env, cwd } = box!;
+    const { code, stdout } = await birdie(['skills', 'list', '--json'], {
+      env,
+      cwd,
+      bin: await install('skills-list-'),
+    });
+    expect(JSON.parse(stdout)).toEqual({
+      ok: false,
+      error: {
+        code: 'install-changed',
+        message: expect.stringMatching(/^its installed files changed .* skills-list-/),
+      },
+    });
+    expect(code).toBe(1);
+  });
+
+  it('a failure whose report needs a part that is gone is still said in its own words, with its exit code', async () => {
+    const { env, cwd } = box!;
+    const bin = await install('store-failure-');
+    const { code, stderr } = await birdie(['run', '--no-such-option', 'hi'], { env, cwd, bin });
+    const lines = stderr.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^birdie: .*--no-such-option/);
+    expect(lines[1]).toMatch(
+      /^birdie: its installed files changed while it ran .*store-failure-[\w-]+\.js is gone/,
+    );
+    expect(lines).toHaveLength(2);
+    expect(code).toBe(2);
   });
 });
