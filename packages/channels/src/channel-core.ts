@@ -5,6 +5,7 @@ import { createSession } from '@birdie/runtime/session-start';
 import { executeTurn, type TurnInput, type TurnResult } from '@birdie/runtime/turn';
 import { isApiError, Workspaces } from '@birdie/server';
 import type { Session } from '@birdie/store';
+import { withoutHolder } from '@birdie/store/errors';
 import {
   approvalButtons,
   approvalOwner,
@@ -374,7 +375,8 @@ export class ChannelCore {
       result.status === 'cancelled'
         ? '_Cancelled._'
         : result.status === 'error'
-          ? `⚠️ ${result.error ?? 'The turn failed.'}`
+          ? // A busy or taken-over session is said without the process and machine holding it.
+            `⚠️ ${result.error ? withoutHolder(result.errorCode, result.error) : 'The turn failed.'}`
           : undefined;
     await reply.finish(ending);
     this.options.log(`${key}: turn ${result.runId ?? '-'} ${result.status}`);

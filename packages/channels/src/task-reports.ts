@@ -1,4 +1,5 @@
 import type { RunRecord } from '@birdie/store';
+import { withoutHolder } from '@birdie/store/errors';
 import type { ChannelCore } from './channel-core.js';
 import type { ChatPlace } from './chat.js';
 
@@ -83,11 +84,14 @@ export class TaskReports {
   }
 }
 
-function reportText(run: RunRecord): string {
+export function reportText(run: RunRecord): string {
   const what = run.trigger ?? 'a scheduled task';
   const body =
     run.status === 'ok' || run.answer
       ? (run.answer ?? '(no answer)')
-      : `⚠️ it ended ${run.status}${run.error ? `: ${run.error}` : ''}`;
+      : run.status === 'died'
+        ? // A chat is its users': said without the process and the machine that ran it (the run log has them).
+          `⚠️ it ${withoutHolder('died', run.error ?? '')}`
+        : `⚠️ it ended ${run.status}${run.error ? `: ${run.error}` : ''}`;
   return `⏰ **${what}**\n\n${body}`;
 }

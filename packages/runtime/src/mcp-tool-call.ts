@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ApprovalReason, DeclaredTool, SessionApproval, ToolResult } from '@birdie/graph/tools';
 import type { FinishedStatus, Session, Store } from '@birdie/store';
+import { StoreError, withoutHolder } from '@birdie/store/errors';
 import { didYouMean } from './did-you-mean.js';
 import { UsageError } from './errors.js';
 import { longTermMemory } from './long-term-memory.js';
@@ -228,7 +229,14 @@ export async function callMcpTool(
     ...(approvals ? { approvedForSession: (t) => approvedForSession(approvals, t, snapshot) } : {}),
   });
   const { store } = host;
-  const lease = await store.leases.acquire(session.id, { waitMs: LEASE_WAIT_MS, signal });
+  const lease = await store.leases
+    .acquire(session.id, { waitMs: LEASE_WAIT_MS, signal })
+    .catch((thrown: unknown) => {
+      // Over `--http` the caller is a token holder: the process and machine holding the session are the operator's.
+      if (host.serve && isStoreErrorLike(thrown) && thrown.code === 'session-busy')
+        throw new StoreError('session-busy', withoutHolder(thrown.code, thrown.message), { cause: thrown });
+      throw thrown;
+    });
   let runId: number | undefined;
   let status: FinishedStatus = 'ok';
   let error: string | undefined;
@@ -330,7 +338,7 @@ export async function callMcpTool(
     throw thrown;
   } finally {
     try {
-      if (runId !== undefined) fenced = await endRun(store, runId, status, error);
+      if (runId !== undefined) fenced = await endRun(store, runId, status, error, host.serve !== undefined);
     } finally {
       await lease.release();
     }
@@ -348,14 +356,16 @@ async function endRun(
   runId: number,
   status: FinishedStatus,
   error: string | undefined,
+  shared: boolean,
 ): Promise<string | undefined> {
   try {
     await store.runs.finish(runId, { status, ...(error !== undefined ? { error } : {}) });
     return undefined;
   } catch (thrown) {
-    // Only `lease-lost`: the call holds the session's lease, so the store never answers `session-busy` here.
+    // Only `lease-lost`: the call holds the session's lease, so the store never answers `session-busy` here. Over
+    // `--http` (`shared`) the caller is not told which process and machine took the session over.
     if (isStoreErrorLike(thrown) && thrown.code === 'lease-lost') {
-      return `the call's run log was not ended: ${thrown.message}`;
+      return `the call's run log was not ended: ${shared ? withoutHolder(thrown.code, thrown.message) : thrown.message}`;
     }
     throw thrown;
   }

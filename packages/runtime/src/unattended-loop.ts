@@ -1,5 +1,6 @@
 import type { Firing, SchedulerEvent, SkipReason, Trigger } from '@birdie/scheduler';
 import type { ScheduledTask } from '@birdie/store';
+import { withoutHolder } from '@birdie/store/errors';
 import { AgentHolds, type AgentRefusal } from './agent-holds.js';
 import type { DiagnosticLike } from './diagnostics.js';
 import { didYouMean } from './did-you-mean.js';
@@ -116,9 +117,16 @@ const running = (triggers: readonly Trigger[], refused: ReadonlyArray<{ trigger:
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/**
+ * A task's record is read by its user (`GET /v1/tasks` on a shared server): a busy or taken-over session is said
+ * without the process and the machine that held it; the run log keeps those (see `withoutHolder`).
+ */
+export const taskErrorText = (error: unknown) =>
+  error instanceof Error ? withoutHolder((error as { code?: string }).code, error.message) : String(error);
+
 /** What a task records of a run that did not end `ok`: its status, its error, and the run to look up. */
-const runFailure = (result: TriggeredRun['result']) =>
-  `${result.status}${result.error ? `: ${result.error}` : ''}${result.runId !== undefined ? ` (run ${result.runId})` : ''}`;
+export const taskFailureText = (result: TriggeredRun['result']) =>
+  `${result.status}${result.error ? `: ${withoutHolder(result.errorCode, result.error)}` : ''}${result.runId !== undefined ? ` (run ${result.runId})` : ''}`;
 
 /**
  * What the log says of a trigger the scheduler refused (its timing cannot run): the agent or task, why, and how to
@@ -179,11 +187,11 @@ async function schedulerOf(
         onStart: ({ sessionId }) => onEvent({ type: 'run-start', name, firing, sessionId }),
       });
     } catch (error) {
-      await finishOnce(errorText(error));
+      await finishOnce(taskErrorText(error));
       throw error;
     }
     const { result } = outcome;
-    await finishOnce(result.status === 'ok' ? undefined : runFailure(result));
+    await finishOnce(result.status === 'ok' ? undefined : taskFailureText(result));
     if (outcome.result.status !== 'ok') failures++;
     onEvent({ type: 'run-end', name, firing, run: outcome, durationMs: Date.now() - started });
     if (refused) lookAgain();

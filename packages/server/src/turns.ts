@@ -1,11 +1,12 @@
 import { agentEventJson, turnResultJson } from '@birdie/graph/event-json';
 import type { Session, Store, TurnRecord } from '@birdie/store';
+import { withoutHolder } from '@birdie/store/errors';
 import { ApiError } from './errors.js';
 import { EVENT_STREAM_HEADERS, EventStream } from './event-stream.js';
 import { keyReusedError } from './idempotency.js';
 import { admitTurn, type TurnAdmission, type TurnLimits } from './limits.js';
 import { McpRequests } from './mcp-requests.js';
-import type { ServeRuntime, TurnInput } from './runtime.js';
+import type { ServeRuntime, TurnEvent, TurnInput } from './runtime.js';
 import { apiErrorOf } from './store-errors.js';
 import { turnFailureEvent } from './turn-failure.js';
 import { Followers } from './turn-follow.js';
@@ -248,7 +249,7 @@ export class Turns {
         if (event.type === 'error' && (event.agent?.length ?? 0) <= 1) errorSent = true;
         if (event.type === 'done') done = { ...event };
         else if (event.type !== 'approval-request')
-          recorder.push({ type: event.type, ...agentEventJson(event) });
+          recorder.push({ type: event.type, ...agentEventJson(withoutHolderIn(event)) });
       },
     });
     const first = await Promise.race([
@@ -374,4 +375,15 @@ async function settledWithin(turns: ReadonlyArray<{ done: Promise<unknown> }>, m
     }),
   ]);
   clearTimeout(timer);
+}
+
+/**
+ * An event as the session's user may read it: a turn stopped by a busy or taken-over session is said without the
+ * process and the machine holding it (the observers, the operator's log among them, get the event as it was).
+ */
+function withoutHolderIn<E extends TurnEvent>(event: E): E {
+  if (event.type !== 'error') return event;
+  const { error } = event as Extract<TurnEvent, { type: 'error' }>;
+  const message = withoutHolder(error.code, error.message);
+  return message === error.message ? event : { ...event, error: { ...error, message } };
 }

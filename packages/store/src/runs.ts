@@ -1,6 +1,6 @@
 import { checkCount, checkObject, checkText } from './checks.js';
 import { type Db, immediate } from './db.js';
-import { StoreError } from './errors.js';
+import { DIED_WITHOUT_HOLDER, StoreError } from './errors.js';
 import { validateSessionId, validateUserId } from './ids.js';
 import type {
   RunJournal,
@@ -141,7 +141,7 @@ export function runQueryClause(q: RunQuery): { where: string[]; params: unknown[
 /** Who a dying run's process was, for its error. */
 export function diedMessage(row: { host: string | null; pid: number | null }): string {
   return row.pid === null
-    ? 'died: the process running it stopped without finishing it'
+    ? DIED_WITHOUT_HOLDER
     : `died: process ${row.pid} on ${row.host ?? 'another machine'} stopped without finishing it`;
 }
 

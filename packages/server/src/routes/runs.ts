@@ -1,7 +1,6 @@
 import type { ApiToken, RunRecord } from '@birdie/store';
 import { validateSessionId, validateUserId } from '@birdie/store';
-import { diedMessage } from '@birdie/store/backend';
-import { isStoreError } from '@birdie/store/errors';
+import { DIED_WITHOUT_HOLDER, isStoreError } from '@birdie/store/errors';
 import { createRoute, z } from '@hono/zod-openapi';
 import { runsUserOf } from '../admin.js';
 import { ApiError } from '../errors.js';
@@ -137,6 +136,6 @@ export function runFor(caller: ApiToken, run: RunRecord): RunRecord {
   const { host, pid, ...seen } = run;
   // `died` is only ever the store's finding, and its error names the process and the host whichever way it was found
   // (the lease's holder gone, or its lease taken over).
-  if (run.status === 'died') seen.error = diedMessage({ host: null, pid: null });
+  if (run.status === 'died') seen.error = DIED_WITHOUT_HOLDER;
   return seen;
 }

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { DIED_WITHOUT_HOLDER, withoutHolder } from './errors.js';
+import { takenOverError } from './lease-rows.js';
+import { diedMessage } from './runs.js';
+
+describe('withoutHolder', () => {
+  const holder = { owner: 'w', host: 'build-7', pid: 4242, since: new Date(0), expiresAt: new Date(0) };
+
+  it('words a busy session, a lost lease and a died run without the process or the machine', () => {
+    for (const [code, message] of [
+      ['session-busy', 'session s is in use by process 4242 on build-7 since 1970-01-01T00:00:00.000Z'],
+      ['lease-lost', 'the lease on session s was taken over by process 4242 on build-7 at 1970-01-01T00:00:00.000Z'],
+      ['died', diedMessage({ host: 'build-7', pid: 4242 })],
+      ['died', takenOverError(holder)],
+    ] as const) {
+      const said = withoutHolder(code, message);
+      expect(said).not.toMatch(/4242|build-7/);
+      expect(said.length).toBeGreaterThan(20);
+    }
+    expect(withoutHolder('died', 'x')).toBe(DIED_WITHOUT_HOLDER);
+    expect(diedMessage({ host: null, pid: null })).toBe(DIED_WITHOUT_HOLDER);
+  });
+
+  it('leaves every other message as it is', () => {
+    expect(withoutHolder('disk-full', 'the disk is full')).toBe('the disk is full');
+    expect(withoutHolder(undefined, 'the model failed')).toBe('the model failed');
+  });
+});
