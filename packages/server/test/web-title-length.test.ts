@@ -43,10 +43,19 @@ describe('session titles in the web app', { timeout: 60_000 }, () => {
     await page.locator('a.title', { hasText: owls }).waitFor();
     await page.click(`button[aria-label="Rename ${owls}"]`);
     await input.waitFor();
+    // Refused before it is sent: no rename request leaves the page.
+    const renames: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'PATCH') renames.push(request.url());
+    });
     await input.fill('');
     await page.keyboard.insertText('x'.repeat(201));
     await page.keyboard.press('Enter');
     await expect(page.locator('[role="alert"]').innerText()).resolves.toContain('1-200 characters');
+    await input.fill('   ');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('[role="alert"]').innerText()).toContain('not blank');
+    expect(renames).toEqual([]);
     expect((await web.store.sessions.get(session.id, 'alice'))?.title).toBe(owls);
     await page.context().close();
   });

@@ -87,7 +87,7 @@ function SessionRow(props: { api: Api; session: Session; current: boolean; onCha
           onSubmit={(e) => {
             e.preventDefault();
             // Counted as the server counts it (code points): an input's maxLength counts UTF-16 units.
-            const problem = titleProblem(title.trim());
+            const problem = title.trim() ? titleProblem(title.trim()) : 'a session title is not blank';
             if (problem) setError(problem);
             else void act(() => api.renameSession(session.id, title.trim()));
           }}
