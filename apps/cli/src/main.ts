@@ -1,7 +1,7 @@
 import { parseArgv } from './argv.js';
 import type { CommandContext } from './command-context.js';
 import { installChangedMessage } from './install-changed.js';
-import { EXIT_OK, EXIT_RUN, type Io, isFailure, unseenEscaped, write } from './io.js';
+import { EXIT_OK, EXIT_RUN, EXIT_USAGE, type Io, isFailure, unseenEscaped, write } from './io.js';
 import { cliVersion } from './version.js';
 
 type Handler = (ctx: CommandContext) => Promise<number>;
@@ -118,23 +118,40 @@ async function reportFailure(
 
 /**
  * The failure said with the modules already loaded only: `caught` (when there was one besides the missing file) in
- * its own words and exit code, then why nothing more could be said. With `--json`, one object on stdout as always.
+ * its own words and exit code, then why nothing more could be said. With `--json`, one object on stdout, its code as
+ * `failureJson` gives it (which may be one of the missing files): `usage`, a store failure's own, `failure`, `internal`.
  */
 function reportPlainly(caught: unknown, changed: string, io: Io, asJson: boolean): number {
-  const message =
-    caught === undefined ? undefined : caught instanceof Error ? caught.message : String(caught);
-  if (asJson)
-    write(
-      io.stdout,
-      JSON.stringify({
-        ok: false,
-        error:
-          message === undefined
-            ? { code: 'install-changed', message: changed }
-            : { code: isFailure(caught) ? 'failure' : 'internal', message, hint: changed },
-      }),
-    );
-  if (message !== undefined) write(io.stderr, `birdie: ${unseenEscaped(message, false)}`);
+  if (caught === undefined) {
+    if (asJson)
+      write(io.stdout, JSON.stringify({ ok: false, error: { code: 'install-changed', message: changed } }));
+    write(io.stderr, `birdie: ${changed}`);
+    return EXIT_RUN;
+  }
+  const message = caught instanceof Error ? caught.message : String(caught);
+  const store = storeCodeOf(caught);
+  const code =
+    isFailure(caught) && caught.exitCode === EXIT_USAGE
+      ? 'usage'
+      : (store ?? (isFailure(caught) ? 'failure' : 'internal'));
+  if (asJson) write(io.stdout, JSON.stringify({ ok: false, error: { code, message, hint: changed } }));
+  // A bug keeps its stack, as `reportFailure` prints it.
+  const said = code === 'internal' && caught instanceof Error ? (caught.stack ?? message) : message;
+  write(io.stderr, `birdie: ${unseenEscaped(said, false)}`);
   write(io.stderr, `birdie: ${changed}`);
-  return isFailure(caught) ? caught.exitCode : EXIT_RUN;
+  if (isFailure(caught)) return caught.exitCode;
+  // A busy session has its own exit code (the runtime's `EXIT_BUSY`), whoever threw it.
+  return store === 'session-busy' ? EXIT_BUSY : EXIT_RUN;
 }
+
+/** The code of the store failure `error` is or wraps (recognised by name, so nothing is loaded to tell). */
+function storeCodeOf(error: unknown): string | undefined {
+  for (const e of [error, error instanceof Error ? error.cause : undefined]) {
+    const code = (e as { code?: unknown } | undefined)?.code;
+    if (e instanceof Error && e.name === 'StoreError' && typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
+/** `birdie`'s exit code for a session another process is using (`@birdie/runtime`'s `EXIT_BUSY`). */
+const EXIT_BUSY = 3;

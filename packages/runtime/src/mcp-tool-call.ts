@@ -335,6 +335,9 @@ export async function callMcpTool(
   } catch (thrown) {
     status = signal.aborted ? 'cancelled' : 'error';
     error = thrown instanceof Error ? thrown.message : String(thrown);
+    // The session taken over mid-call (a journal write is fenced): over `--http`, said without who took it.
+    if (host.serve && isStoreErrorLike(thrown) && thrown.code === 'lease-lost')
+      throw new StoreError('lease-lost', withoutHolder(thrown.code, thrown.message), { cause: thrown });
     throw thrown;
   } finally {
     try {

@@ -1,5 +1,6 @@
 import { StoreError } from '@birdie/store';
 import { describe, expect, it } from 'vitest';
+import { storeFailure } from './store-failure.js';
 import { taskErrorText, taskFailureText } from './unattended-loop.js';
 
 // A task's record is its user's to read (`GET /v1/tasks`): a run stopped by a taken-over or busy session is said
@@ -23,11 +24,15 @@ describe("a task's recorded failure", () => {
     const lost = taskFailureText(
       result('lease-lost', 'the lease on session s was taken over by process 4242 on build-7 at T'),
     );
-    expect(lost).toMatch(/^error: another worker took the session over .* \(run 7\)$/);
-    const busy = taskErrorText(
-      new StoreError('session-busy', 'session s is in use by process 4242 on build-7 since T'),
+    expect(lost).toBe('error: the lease on session s was taken over by another process at T (run 7)');
+    const busy = new StoreError('session-busy', 'session s is in use by process 4242 on build-7 since T', {
+      hint: 'wait for that process to finish',
+    });
+    expect(taskErrorText(busy)).toBe('session s is in use by another process since T');
+    // As the turn throws it: the store's failure worded by the runtime (code `busy`, the hint in brackets).
+    expect(taskErrorText(storeFailure(busy))).toMatch(
+      /^session s is in use by another process since T \(wait for that process to finish[;)]/,
     );
-    expect(busy).toMatch(/^the session is busy/);
   });
 
   it('keeps any other failure in its own words', () => {

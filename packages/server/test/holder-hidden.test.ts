@@ -38,7 +38,11 @@ describe("a shared server's users are not told which process or machine held the
         seen.push(error.error.message);
         expect(JSON.stringify(stream)).not.toMatch(/4242|build-7/);
       }
-      expect(seen[0]).toMatch(code === 'lease-lost' ? /took the session over/ : /is busy/);
+      expect(seen[0]).toMatch(
+        code === 'lease-lost'
+          ? /^the lease on session s was taken over by another process at /
+          : /^session s is in use by another process since /,
+      );
     }
   });
 });

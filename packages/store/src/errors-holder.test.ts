@@ -9,7 +9,10 @@ describe('withoutHolder', () => {
   it('words a busy session, a lost lease and a died run without the process or the machine', () => {
     for (const [code, message] of [
       ['session-busy', 'session s is in use by process 4242 on build-7 since 1970-01-01T00:00:00.000Z'],
-      ['lease-lost', 'the lease on session s was taken over by process 4242 on build-7 at 1970-01-01T00:00:00.000Z'],
+      [
+        'lease-lost',
+        'the lease on session s was taken over by process 4242 on build-7 at 1970-01-01T00:00:00.000Z',
+      ],
       ['died', diedMessage({ host: 'build-7', pid: 4242 })],
       ['died', takenOverError(holder)],
     ] as const) {
@@ -19,6 +22,14 @@ describe('withoutHolder', () => {
     }
     expect(withoutHolder('died', 'x')).toBe(DIED_WITHOUT_HOLDER);
     expect(diedMessage({ host: null, pid: null })).toBe(DIED_WITHOUT_HOLDER);
+  });
+
+  it('keeps a lost lease that names no holder in its own words', () => {
+    const released = 'the lease on session s was released; this process no longer holds it';
+    expect(withoutHolder('lease-lost', released)).toBe(released);
+    expect(
+      withoutHolder('lease-lost', 'the lease on session s was taken over by process 4242 on build-7 at T'),
+    ).toBe('the lease on session s was taken over by another process at T');
   });
 
   it('leaves every other message as it is', () => {

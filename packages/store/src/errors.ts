@@ -102,22 +102,19 @@ export function isBusyError(error: unknown): boolean {
 /** How a run that died is said without naming the process or the machine that ran it. */
 export const DIED_WITHOUT_HOLDER = 'died: the process running it stopped without finishing it';
 
+/** How the store names a lease's holder in a message: `process 4242 on build-7`. */
+const HOLDER = /\bprocess \d+ on \S+/g;
+
 /**
  * A failure's message as the users of a shared server may read it. The store words a busy session, a lease taken over
  * and a run that died with the process and the machine that held them (`process 4242 on build-7`), which helps the one
  * user of a local store find it; on a server those are the operator's, who keeps them in the run log (`host`, `pid`)
- * and the server's log. `code` is the failure's code (`session-busy`, `lease-lost`) or a run's status (`died`); any
- * other message is returned as it is.
+ * and the server's log. `code` is the failure's code (`session-busy`, `lease-lost`, the CLI's `busy`) or a run's status
+ * (`died`): the holder becomes "another process", the rest of the sentence stays. Any other message is returned as it is.
  */
 export function withoutHolder(code: string | undefined, message: string): string {
-  switch (code) {
-    case 'session-busy':
-      return 'the session is busy: another turn is running on it; try again when it ends';
-    case 'lease-lost':
-      return 'another worker took the session over while this turn ran; the turn stopped';
-    case 'died':
-      return DIED_WITHOUT_HOLDER;
-    default:
-      return message;
-  }
+  if (code === 'died') return DIED_WITHOUT_HOLDER;
+  if (code === 'session-busy' || code === 'lease-lost' || code === 'busy')
+    return message.replace(HOLDER, 'another process');
+  return message;
 }
