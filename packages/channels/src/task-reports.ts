@@ -1,5 +1,5 @@
 import type { RunRecord } from '@birdie/store';
-import { withoutHolder } from '@birdie/store/errors';
+import { DIED_WITHOUT_HOLDER, withoutHolder } from '@birdie/store/errors';
 import type { ChannelCore } from './channel-core.js';
 import type { ChatPlace } from './chat.js';
 
@@ -91,7 +91,11 @@ export function reportText(run: RunRecord): string {
       ? (run.answer ?? '(no answer)')
       : run.status === 'died'
         ? // A chat is its users': said without the process and the machine that ran it (the run log has them).
-          `⚠️ it ${withoutHolder('died', run.error ?? '')}`
+          diedText(withoutHolder('died', run.error ?? DIED_WITHOUT_HOLDER))
         : `⚠️ it ended ${run.status}${run.error ? `: ${run.error}` : ''}`;
   return `⏰ **${what}**\n\n${body}`;
 }
+
+/** `died: …` reads "⚠️ it died: …", not "it ended died: died: …". */
+const diedText = (error: string) =>
+  error.startsWith('died: ') ? `⚠️ it ${error}` : `⚠️ it ended died: ${error}`;

@@ -23,6 +23,12 @@ describe("a scheduled task's report in a chat", () => {
     expect(text).not.toMatch(/4242|build-7/);
   });
 
+  it('keeps a died run that names no process in its own words', () => {
+    const unrecorded =
+      'died: the turn ended while the database server could not be reached, so its end was not recorded';
+    expect(reportText(run({ status: 'died', error: unrecorded }))).toContain(`⚠️ it ${unrecorded}`);
+  });
+
   it('keeps an error and an answer in their own words', () => {
     expect(reportText(run({ status: 'error', error: 'the model said no' }))).toContain(
       'it ended error: the model said no',

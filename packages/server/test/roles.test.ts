@@ -126,6 +126,12 @@ describe('admin and user tokens', () => {
     });
     expect(JSON.stringify(runFor(alice, died))).not.toMatch(/build-7|4242/);
     expect(runFor(ops, died)).toEqual(died);
+    // A run that died for another reason (its end not recorded while the database was down) keeps its words.
+    const unrecorded = {
+      ...died,
+      error: 'died: the turn ended while the database server could not be reached',
+    };
+    expect(runFor(alice, unrecorded).error).toBe(unrecorded.error);
   });
 
   it("runs: bob cannot see alice's runs (403 with ?user=alice); an admin token sees any user's", async () => {

@@ -104,16 +104,19 @@ export const DIED_WITHOUT_HOLDER = 'died: the process running it stopped without
 
 /** How the store names a lease's holder in a message: `process 4242 on build-7`. */
 const HOLDER = /\bprocess \d+ on \S+/g;
+const NAMES_HOLDER = /\bprocess \d+ on \S+/;
 
 /**
  * A failure's message as the users of a shared server may read it. The store words a busy session, a lease taken over
  * and a run that died with the process and the machine that held them (`process 4242 on build-7`), which helps the one
  * user of a local store find it; on a server those are the operator's, who keeps them in the run log (`host`, `pid`)
  * and the server's log. `code` is the failure's code (`session-busy`, `lease-lost`, the CLI's `busy`) or a run's status
- * (`died`): the holder becomes "another process", the rest of the sentence stays. Any other message is returned as it is.
+ * (`died`): the holder becomes "another process", the rest of the sentence stays (a died run that names one is said as
+ * `DIED_WITHOUT_HOLDER`). Any other message is returned as it is.
  */
 export function withoutHolder(code: string | undefined, message: string): string {
-  if (code === 'died') return DIED_WITHOUT_HOLDER;
+  // A run can die for other reasons (its end could not be recorded while the database was down): said as it is.
+  if (code === 'died') return NAMES_HOLDER.test(message) ? DIED_WITHOUT_HOLDER : message;
   if (code === 'session-busy' || code === 'lease-lost' || code === 'busy')
     return message.replace(HOLDER, 'another process');
   return message;

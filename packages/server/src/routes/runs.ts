@@ -1,6 +1,6 @@
 import type { ApiToken, RunRecord } from '@birdie/store';
 import { validateSessionId, validateUserId } from '@birdie/store';
-import { DIED_WITHOUT_HOLDER, isStoreError } from '@birdie/store/errors';
+import { isStoreError, withoutHolder } from '@birdie/store/errors';
 import { createRoute, z } from '@hono/zod-openapi';
 import { runsUserOf } from '../admin.js';
 import { ApiError } from '../errors.js';
@@ -136,6 +136,6 @@ export function runFor(caller: ApiToken, run: RunRecord): RunRecord {
   const { host, pid, ...seen } = run;
   // `died` is only ever the store's finding, and its error names the process and the host whichever way it was found
   // (the lease's holder gone, or its lease taken over).
-  if (run.status === 'died') seen.error = DIED_WITHOUT_HOLDER;
+  if (run.status === 'died' && run.error !== undefined) seen.error = withoutHolder('died', run.error);
   return seen;
 }
