@@ -134,8 +134,8 @@ function checkFilter(name: string, check: () => unknown): void {
 export function runFor(caller: ApiToken, run: RunRecord): RunRecord {
   if (caller.admin) return run;
   const { host, pid, ...seen } = run;
-  // `died` is only ever the store's finding, and its error names the process and the host whichever way it was found
-  // (the lease's holder gone, or its lease taken over).
+  // A died run's error names the process and the host when the store found its holder gone or its lease taken over;
+  // one that died for another reason (its end not recorded while the database was down) keeps its words.
   if (run.status === 'died' && run.error !== undefined) seen.error = withoutHolder('died', run.error);
   return seen;
 }
