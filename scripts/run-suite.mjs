@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `pnpm test` / `pnpm test:corpus`: runs the task in every package (turbo --continue: one failing package does not
 // stop the others), streams the output as it comes, then prints one row per package and a closing
-// "N passed, N failed" line. Exits non-zero when any package's task failed.
+// "N passed, N failed" line, after the failed tests again with the first lines of their errors (a CI log is often read
+// from its end, and turbo interleaves two packages' output). Exits non-zero when any package's task failed.
 import { spawn } from 'node:child_process';
 
 const task = process.argv[2] ?? 'test';
@@ -10,12 +11,33 @@ const ansi = /\x1b\[[0-9;]*m/g;
 /** `pkg` → counts, from vitest's "Tests  N passed | M failed (T)" line under turbo's `pkg:task: ` prefix. */
 const rows = new Map();
 let pending = '';
+/** Vitest's " FAIL  file > test" headers and the first lines of their errors, per package, in the order they came. */
+const failures = [];
+/** The failure whose error lines are still being taken, per package. */
+const open = new Map();
+const ERROR_LINES = 8;
+
+function takeFailure(pkg, body) {
+  const header = /^\s*FAIL\s+(.+)$/.exec(body);
+  if (header) {
+    const failure = { pkg, title: header[1].trim(), lines: [] };
+    failures.push(failure);
+    open.set(pkg, failure);
+    return;
+  }
+  const failure = open.get(pkg);
+  if (!failure) return;
+  // Vitest draws a rule of ⎯ between failures and after the last one.
+  if (body.includes('⎯') || failure.lines.length >= ERROR_LINES) open.delete(pkg);
+  else if (body.trim() !== '') failure.lines.push(body.trimEnd());
+}
 
 function take(line) {
   const plain = line.replace(ansi, '');
   const prefix = /^(\S+?):[\w:-]+: (.*)$/.exec(plain);
   const pkg = prefix ? prefix[1] : '(root)';
   const body = prefix ? prefix[2] : plain;
+  takeFailure(pkg, body);
   const row = rows.get(pkg) ?? { passed: 0, failed: 0, skipped: 0, files: 0 };
   const tests = /^\s*Tests\s+(.*)\(\d+\)\s*$/.exec(body);
   if (tests) {
@@ -59,6 +81,16 @@ child.on('close', (code) => {
     console.log(
       `${pkg.padEnd(width)}  ${String(row.passed).padStart(6)}  ${String(row.failed).padStart(6)}  ${String(row.files).padStart(12)}`,
     );
+  }
+  // Each failed test once (vitest names a failed file's tests in its list too, without the error).
+  const told = new Set();
+  for (const failure of failures) {
+    const key = `${failure.pkg} ${failure.title}`;
+    if (told.has(key) || failure.lines.length === 0) continue;
+    if (told.size === 0) console.log('\nfailed:');
+    told.add(key);
+    console.log(`${failure.pkg}  ${failure.title}`);
+    for (const line of failure.lines) console.log(`    ${line}`);
   }
   console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(code === 0 ? 0 : 1);
