@@ -39,7 +39,10 @@ export interface ServerOptions {
   turnRetentionMs?: number;
   /** How long streamed tokens wait to be recorded as one event, ms. Default 250. */
   tokenFlushMs?: number;
-  /** A turn with no new event for this long, whose session nobody holds, is ended as lost, ms. Default 60000. */
+  /**
+   * A turn with no new event for this long, whose session nobody holds, is ended as lost, ms. Default 60000. A worker
+   * marks its running turns alive every third of it: give every worker of one store the same value.
+   */
   lostTurnMs?: number;
   /**
    * A workspace per user (or session) under one root every worker mounts: each turn's tools run there

@@ -108,6 +108,8 @@ export class Followers {
    * Silent for `lostTurnMs`, and nobody holds its session or the session has gone on with a newer turn that started
    * running (a session runs one turn at a time: the newer one got the session after this one's worker let it go). A
    * newer turn still `starting` proves nothing: a second request begins its turn before it is refused the session.
+   * Silence alone proves nothing either: a live worker marks its turn alive every third of `lostTurnMs`
+   * (`TurnRecorder`), also between giving its session back and recording the turn's end.
    */
   private async lost(turn: TurnRecord): Promise<boolean> {
     if (Date.now() - turn.updatedAt.getTime() < this.options.lostTurnMs) return false;

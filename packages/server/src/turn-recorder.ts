@@ -25,6 +25,11 @@ type Item =
  * it is never recorded: a client resuming with `Last-Event-ID` has it already, a replay goes without it. The turn's
  * last events (its error, `done` and `result`) are recorded once the store takes them again, retried by this worker
  * (`endRetryMs`, doubling up to `MAX_END_RETRY_MS`), so the log ends as the live stream did rather than as a lost turn.
+ *
+ * From its first event until its end is recorded, a turn that writes nothing for `aliveMs` is marked alive (an empty
+ * append moves its `updatedAt`): a follower on another worker takes a turn silent for `lostTurnMs` whose session nobody
+ * holds for one whose worker died, and a turn is silent and unheld for a moment at every end (the runtime gives the
+ * session back before its summary comes here) and silent while a tool runs.
  */
 export class TurnRecorder {
   private queue: Item[] = [];
@@ -34,12 +39,21 @@ export class TurnRecorder {
   private failed = false;
   /** Set while `end` records: the pump leaves the queue to it. */
   private ending = false;
+  private alive: NodeJS.Timeout | undefined;
+  /** Whether anything was written since the last beat of `alive`. */
+  private wrote = false;
 
   constructor(
     private readonly store: Store,
     private readonly turnId: number,
     private readonly live: EventStream,
-    private readonly options: { tokenFlushMs: number; endRetryMs?: number; onError(error: unknown): void },
+    private readonly options: {
+      tokenFlushMs: number;
+      endRetryMs?: number;
+      /** How long the turn may write nothing before it is marked alive, ms: a third of the workers' `lostTurnMs`. */
+      aliveMs?: number;
+      onError(error: unknown): void;
+    },
   ) {}
 
   /**
@@ -47,6 +61,7 @@ export class TurnRecorder {
    * (the turn's `session` event names its prompt there; its sender knows it).
    */
   push(event: StreamEvent, recorded?: StreamEvent): void {
+    this.beat();
     if (event.type === 'token' && typeof event.text === 'string') {
       this.coalesce(event);
       this.enqueue({ kind: 'token', event });
@@ -80,7 +95,26 @@ export class TurnRecorder {
       for (const [i, event] of last.entries()) this.live.push(event, recorded[waiting.length + i]?.id);
     } finally {
       this.ending = false;
+      clearInterval(this.alive);
     }
+  }
+
+  /** Starts marking the turn alive while it writes nothing (once, at its first event). */
+  private beat(): void {
+    if (this.alive || this.options.aliveMs === undefined) return;
+    this.alive = setInterval(() => {
+      if (this.wrote || this.pumping) {
+        this.wrote = false;
+        return;
+      }
+      this.store.turns.append(this.turnId, []).catch((error: unknown) => {
+        // The store is away for a while (the turn's own writes say so), closed with the server, or the turn was ended
+        // (found lost) or pruned: the next beat tries again, or `end` stops them.
+        if (!isTransient(error) && !isStoreError(error, 'invalid-argument', 'not-found', 'closed'))
+          this.fail(error);
+      });
+    }, this.options.aliveMs);
+    this.alive.unref();
   }
 
   /**
@@ -162,6 +196,7 @@ export class TurnRecorder {
 
   private async record(events: StreamEvent[]): Promise<Array<TurnEventRecord | undefined>> {
     if (events.length === 0) return [];
+    this.wrote = true;
     try {
       return await this.store.turns.append(this.turnId, events);
     } catch (error) {

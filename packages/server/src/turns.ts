@@ -49,7 +49,8 @@ export interface TurnsOptions {
   retentionMs: number;
   /**
    * A turn with no new event for this long, whose session nobody holds (or that went on with a newer turn), was lost
-   * with its worker, ms.
+   * with its worker, ms. A worker marks its running turns alive every third of it, so every worker of one store must
+   * use the same value.
    */
   lostTurnMs: number;
   /** The per-user turn limits (`serve.limits`), counted across workers in the store's run log. */
@@ -203,6 +204,7 @@ export class Turns {
     const recorder = new TurnRecorder(store, turn.id, stream, {
       tokenFlushMs: this.options.tokenFlushMs,
       endRetryMs: this.options.eventPollMs,
+      aliveMs: Math.max(1, Math.floor(this.options.lostTurnMs / 3)),
       onError: this.options.onError,
     });
     // The turn's `done` waits for its summary: a turn that failed without an `error` event gets one before it.

@@ -1,5 +1,5 @@
 import type { AgentEvent, ApprovalRequest } from '@birdie/graph/event-json';
-import { openStore, type Session, type Store } from '@birdie/store';
+import { openStore, type Session, type Store, StoreError } from '@birdie/store';
 import { makeTempDir } from '@birdie/test-utils';
 import { afterEach, beforeEach } from 'vitest';
 import { ApiError } from '../src/errors.js';
@@ -78,6 +78,30 @@ export class FakeRuntime implements ServeRuntime {
       await lease.release();
     }
   }
+}
+
+/**
+ * What a worker killed in the middle of a turn stops doing, for a test whose worker "dies" in this process once the
+ * session's newest turn has recorded an event of type `last`: its turns get no more writes (a dead process records
+ * no event and marks no turn alive). The server's other work (a follower ending the turn as lost) still reaches the
+ * store. Resolves to what brings the writes back.
+ */
+export async function turnWritesStop(store: Store, session: Session, last: string): Promise<() => void> {
+  for (;;) {
+    const turn = await store.turns.latest(session.id, session.userId);
+    const recorded = turn
+      ? await store.turns.events(session.id, session.userId, { afterId: 0, turnId: turn.id })
+      : [];
+    if (recorded.some((e) => e.event.type === last)) break;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  const turns = store.turns;
+  const append = turns.append;
+  turns.append = () =>
+    Promise.reject(new StoreError('unavailable', 'the worker running this turn was killed'));
+  return () => {
+    turns.append = append;
+  };
 }
 
 export interface Harness {

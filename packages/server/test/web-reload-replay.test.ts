@@ -4,7 +4,7 @@ import { AIMessage, ToolMessage } from '@langchain/core/messages';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { TurnHandlers } from '../src/runtime.js';
 import { useBrowserServer } from './browser.js';
-import { gate } from './helpers.js';
+import { gate, turnWritesStop } from './helpers.js';
 
 // What a chat shows when it is opened (a reload, another device) after its newest API turn, in headless Chromium
 // against a real listening server. The app replays that turn's recorded events after the history when the history
@@ -216,7 +216,8 @@ describe('a chat opened after its newest API turn', { timeout: 60_000 }, () => {
       handlers.onEvent({ type: 'token', text: 'Now the summ' });
       // Another event records the tokens before it.
       handlers.onEvent({ type: 'usage', model: 'scripted', inputTokens: 1, outputTokens: 1 });
-      // kill -9 here: the lease goes (it expires), the turn never ends.
+      // kill -9 here: the lease goes (it expires), the turn never ends, nothing marks it alive.
+      released.push(await turnWritesStop(web.store, s, 'usage'));
       await lease.release();
       stepsSaved.open();
       await never.promise;

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import type { Page } from '@birdie/test-utils';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TurnHandlers } from '../src/runtime.js';
 import { useBrowserServer } from './browser.js';
 import { type CutProxy, cutProxy } from './cut-proxy.js';
-import { gate } from './helpers.js';
+import { gate, turnWritesStop } from './helpers.js';
 
 // A worker killed in the middle of a turn (report 2), in headless Chromium against a real listening server behind a
 // TCP proxy: the proxy drops the page's connections and refuses new ones for a while (the worker is gone, then back),
@@ -22,6 +22,11 @@ describe('a turn whose worker dies', { timeout: 60_000 }, () => {
   });
   let proxy: CutProxy;
   const released: Array<() => void> = [];
+  /** Brings back the writes of a worker a test killed (`turnWritesStop`), for the next test. */
+  const revive: Array<() => void> = [];
+  afterEach(() => {
+    for (const write of revive.splice(0)) write();
+  });
   beforeAll(async () => {
     proxy = await cutProxy(web.url);
   });
@@ -49,6 +54,7 @@ describe('a turn whose worker dies', { timeout: 60_000 }, () => {
       handlers.onEvent({ type: 'usage', model: 'scripted', inputTokens: 1, outputTokens: 1 });
       answered.open();
       await crash.promise;
+      revive.push(await turnWritesStop(web.store, session, 'usage'));
       await lease.release();
       await never.promise;
       return { status: 'ok', inputTokens: 0, outputTokens: 0 };

@@ -574,7 +574,10 @@ export interface TurnLogRepo {
     key?: string;
     requestDigest?: string;
   }): Promise<{ turn: TurnRecord; created: boolean }>;
-  /** Appends events in order (a `starting` turn becomes `running`); `invalid-argument` for an ended turn. */
+  /**
+   * Appends events in order (a `starting` turn becomes `running`); `invalid-argument` for an ended turn. No events
+   * only marks the turn alive (its `updatedAt`): the worker running a silent turn says it has not died.
+   */
   append(
     turnId: number,
     events: ReadonlyArray<{ type: string } & Record<string, unknown>>,

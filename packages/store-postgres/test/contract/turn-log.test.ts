@@ -36,6 +36,26 @@ describe.each(backends)('$name', (backend) => {
       );
     });
 
+    it('an empty append records nothing and marks the turn alive (its updatedAt); an ended turn refuses it', async () => {
+      const s = await t.store.sessions.create('alice');
+      const { turn } = await t.store.turns.begin({ sessionId: s.id, userId: 'alice' });
+      await t.store.turns.append(turn.id, [{ type: 'session', id: s.id }]);
+      const before = (await t.store.turns.get(turn.id, 'alice'))!.updatedAt.getTime();
+      // The clock moves on before the mark: updatedAt is in ms.
+      const at = Date.now();
+      while (Date.now() === at) await new Promise((resolve) => setTimeout(resolve, 1));
+      const other = await t.env.open();
+      expect(await other.turns.append(turn.id, [])).toEqual([]);
+      const marked = (await t.store.turns.get(turn.id, 'alice'))!;
+      expect(marked.updatedAt.getTime()).toBeGreaterThan(before);
+      expect(marked.state).toBe('running');
+      expect((await t.store.turns.events(s.id, 'alice', { afterId: 0 })).map((e) => e.event.type)).toEqual([
+        'session',
+      ]);
+      await t.store.turns.end(turn.id, 'ok');
+      expect(await codeOf(() => other.turns.append(turn.id, []))).toBe('invalid-argument');
+    });
+
     it('records events in order (a starting turn becomes running), then ends once; replays by id and by turn', async () => {
       const s = await t.store.sessions.create('alice');
       const { turn } = await t.store.turns.begin({ sessionId: s.id, userId: 'alice' });
