@@ -121,7 +121,11 @@ export interface Harness {
 export function useServer(options: Partial<ServerOptions> = {}): Harness {
   const h = { errors: [] as unknown[] } as unknown as Harness;
   const closers: Array<() => Promise<unknown>> = [];
-  beforeEach(async () => {
+  beforeEach(async (context) => {
+    // A failing test shows what its workers reported to the operator (`onError`): a flaky failure's only witness.
+    context.onTestFailed(() => {
+      for (const error of h.errors) console.error('the server reported:', error);
+    });
     const dir = await makeTempDir('birdie-server-');
     h.home = dir.path;
     const open = (extra: Partial<ServerOptions> = {}) => {
