@@ -11,7 +11,10 @@ const ansi = /\x1b\[[0-9;]*m/g;
 /** `pkg` → counts, from vitest's "Tests  N passed | M failed (T)" line under turbo's `pkg:task: ` prefix. */
 const rows = new Map();
 let pending = '';
-/** Vitest's " FAIL  file > test" headers and the first lines of their errors, per package, in the order they came. */
+/**
+ * Vitest's " FAIL  file > test" headers and the first lines of their error, per package, in the order they came. Tests
+ * that failed with one error are listed under one header each, the error after the last: they share it.
+ */
 const failures = [];
 /** The failure whose error lines are still being taken, per package. */
 const open = new Map();
@@ -20,7 +23,12 @@ const ERROR_LINES = 8;
 function takeFailure(pkg, body) {
   const header = /^\s*FAIL\s+(.+)$/.exec(body);
   if (header) {
-    const failure = { pkg, title: header[1].trim(), lines: [] };
+    const current = open.get(pkg);
+    if (current && current.lines.length === 0) {
+      current.titles.push(header[1].trim());
+      return;
+    }
+    const failure = { pkg, titles: [header[1].trim()], lines: [], located: false };
     failures.push(failure);
     open.set(pkg, failure);
     return;
@@ -28,8 +36,16 @@ function takeFailure(pkg, body) {
   const failure = open.get(pkg);
   if (!failure) return;
   // Vitest draws a rule of ⎯ between failures and after the last one.
-  if (body.includes('⎯') || failure.lines.length >= ERROR_LINES) open.delete(pkg);
-  else if (body.trim() !== '') failure.lines.push(body.trimEnd());
+  if (body.includes('⎯')) {
+    open.delete(pkg);
+    return;
+  }
+  const line = body.trimEnd();
+  if (line.trim() === '') return;
+  // Where it failed (" ❯ file:line:col") is kept even past the first lines.
+  const location = line.trim().startsWith('❯') && !failure.located;
+  if (failure.lines.length < ERROR_LINES || location) failure.lines.push(line);
+  if (location) failure.located = true;
 }
 
 function take(line) {
@@ -82,16 +98,26 @@ child.on('close', (code) => {
       `${pkg.padEnd(width)}  ${String(row.passed).padStart(6)}  ${String(row.failed).padStart(6)}  ${String(row.files).padStart(12)}`,
     );
   }
-  // Each failed test once (vitest names a failed file's tests in its list too, without the error).
+  // Each failed test again, with its error; a package that failed without naming a test (an unhandled error, a file
+  // that did not load, a crash) is named alone.
   const told = new Set();
+  const lines = [];
   for (const failure of failures) {
-    const key = `${failure.pkg} ${failure.title}`;
-    if (told.has(key) || failure.lines.length === 0) continue;
-    if (told.size === 0) console.log('\nfailed:');
-    told.add(key);
-    console.log(`${failure.pkg}  ${failure.title}`);
-    for (const line of failure.lines) console.log(`    ${line}`);
+    const titles = failure.titles.filter((title) => !told.has(`${failure.pkg} ${title}`));
+    if (titles.length === 0) continue;
+    for (const title of titles) {
+      told.add(`${failure.pkg} ${title}`);
+      lines.push(`${failure.pkg}  ${title}`);
+    }
+    for (const line of failure.lines) lines.push(`    ${line}`);
   }
+  for (const [pkg, row] of rows) {
+    if ((row.failed > 0 || row.files > 0) && !failures.some((f) => f.pkg === pkg))
+      lines.push(`${pkg}  failed without naming a test: see its output above`);
+  }
+  if (code !== 0 && lines.length === 0)
+    lines.push('a task failed without naming a test: see the output above');
+  if (lines.length > 0) console.log(`\nfailed:\n${lines.join('\n')}`);
   console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(code === 0 ? 0 : 1);
 });
