@@ -42,6 +42,8 @@ export class TurnRecorder {
   private alive: NodeJS.Timeout | undefined;
   /** Whether anything was written since the last beat of `alive`. */
   private wrote = false;
+  /** Set once the turn's end was asked for (`end`) or given up (`abandon`): no beat starts after it. */
+  private over = false;
 
   constructor(
     private readonly store: Store,
@@ -79,6 +81,8 @@ export class TurnRecorder {
   async end(status: string, last: StreamEvent[]): Promise<void> {
     this.flushTokens();
     this.ending = true;
+    this.over = true;
+    let retrying = false;
     try {
       while (this.pumping) await this.pumping;
       const batch = this.queue.splice(0);
@@ -89,19 +93,33 @@ export class TurnRecorder {
       } catch (error) {
         this.fail(error);
         // Those waiting were sent (below) without an id: only the turn's end is recorded later.
-        if (isTransient(error)) this.retryEnd(status, last);
+        if (isTransient(error)) {
+          retrying = true;
+          this.retryEnd(status, last);
+        }
       }
       this.send(batch, recorded);
       for (const [i, event] of last.entries()) this.live.push(event, recorded[waiting.length + i]?.id);
     } finally {
       this.ending = false;
-      clearInterval(this.alive);
+      // Alive until its end is recorded: while the end is retried too.
+      if (!retrying) clearInterval(this.alive);
     }
+  }
+
+  /**
+   * The turn ends without `end` (refused before it ran, or its handling failed): it is no longer marked alive, so a
+   * follower finds it lost once it is silent for `lostTurnMs`. Nothing once `end` was called.
+   */
+  abandon(): void {
+    if (this.over) return;
+    this.over = true;
+    clearInterval(this.alive);
   }
 
   /** Starts marking the turn alive while it writes nothing (once, at its first event). */
   private beat(): void {
-    if (this.alive || this.options.aliveMs === undefined) return;
+    if (this.alive || this.over || this.options.aliveMs === undefined) return;
     this.alive = setInterval(() => {
       if (this.wrote || this.pumping) {
         this.wrote = false;
@@ -126,9 +144,9 @@ export class TurnRecorder {
     let delay = this.options.endRetryMs ?? 500;
     const attempt = () => {
       this.store.turns.end(this.turnId, status, last).then(
-        () => undefined,
+        () => clearInterval(this.alive),
         (error: unknown) => {
-          if (!isTransient(error)) return;
+          if (!isTransient(error)) return clearInterval(this.alive);
           delay = Math.min(delay * 2, MAX_END_RETRY_MS);
           setTimeout(attempt, delay).unref();
         },

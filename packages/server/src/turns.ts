@@ -204,7 +204,7 @@ export class Turns {
     const recorder = new TurnRecorder(store, turn.id, stream, {
       tokenFlushMs: this.options.tokenFlushMs,
       endRetryMs: this.options.eventPollMs,
-      aliveMs: Math.max(1, Math.floor(this.options.lostTurnMs / 3)),
+      ...aliveEvery(this.options.lostTurnMs),
       onError: this.options.onError,
     });
     // The turn's `done` waits for its summary: a turn that failed without an `error` event gets one before it.
@@ -262,6 +262,7 @@ export class Turns {
       ),
     ]);
     if (first) {
+      recorder.abandon();
       clearInterval(poll);
       stream.close();
       // Nothing ran: the key (if any) is free for the next attempt.
@@ -313,6 +314,8 @@ export class Turns {
         },
       )
       .finally(async () => {
+        // Its end recorded, or retried in the background; ended without it (an observer threw): no longer alive.
+        recorder.abandon();
         clearInterval(poll);
         // Done, error, cancelled or its client gone: the turn ended, and its slot is the next turn's (given back
         // before its stream ends, so a client that saw the end may start another at once).
@@ -389,3 +392,15 @@ function withoutHolderIn<E extends TurnEvent>(event: E): E {
   const message = withoutHolder(error.code, error.message);
   return message === error.message ? event : { ...event, error: { ...error, message } };
 }
+
+/**
+ * How often a worker marks a silent turn alive: a third of `lostTurnMs`, within what a timer can wait; never for a
+ * `lostTurnMs` that is not finite (no turn is ever taken for lost).
+ */
+function aliveEvery(lostTurnMs: number): { aliveMs?: number } {
+  if (!Number.isFinite(lostTurnMs)) return {};
+  return { aliveMs: Math.min(MAX_TIMER_MS, Math.max(1, Math.floor(lostTurnMs / 3))) };
+}
+
+/** The longest a Node timer waits; a longer delay fires after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -1,6 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import { requestDigest } from '../src/idempotency.js';
-import { blocksOf, events, gate, readUntil, requestOf, type Script, useServer } from './helpers.js';
+import {
+  blocksOf,
+  events,
+  gate,
+  readUntil,
+  requestOf,
+  type Script,
+  turnWritesStop,
+  useServer,
+} from './helpers.js';
 
 // Issue 27: a client whose stream was cut reattaches to the turn (`GET /v1/sessions/{id}/events`, `Last-Event-ID`),
 // on any worker: the events are recorded in the store while the turn runs, and kept for a while after it.
@@ -191,9 +200,12 @@ describe('GET /v1/sessions/{id}/events', () => {
 });
 
 // A follower on another worker decides a turn was lost with its worker when the turn has been silent for `lostTurnMs`
-// and nobody holds its session. Every worker here uses the same `lostTurnMs`, as a deployment's workers do.
+// and nobody holds its session. Every worker here uses the same `lostTurnMs`, as a deployment's workers do; it is long
+// enough that a loaded machine's pauses (a worker marks its turn alive every third of it) do not pass for a death.
+const LOST_MS = 500;
+
 describe('a running turn is not taken for lost', () => {
-  const h = useServer({ eventPollMs: 20, lostTurnMs: 100 });
+  const h = useServer({ eventPollMs: 20, lostTurnMs: LOST_MS });
   const newSession = async (token: string) =>
     ((await (await h.request('/v1/sessions', { token, json: {} })).json()) as { id: string }).id;
   const held = (hold: Promise<void>, started: () => void): Script => {
@@ -218,15 +230,27 @@ describe('a running turn is not taken for lost', () => {
     const running = await h.request(`/v1/sessions/${id}/turns`, { token, json: { prompt: 'sleep' } });
     await started.promise;
     const seen = await readUntil(running, (e) => e.type === 'tool-start');
+    // Nothing marks it alive: only its held session says it runs.
+    const revive = await turnWritesStop(h.store, { id, userId: 'alice' }, 'tool-start');
+    const silent = (await h.store.turns.latest(id, 'alice'))!;
     // What a second POST leaves for a moment before the lease refuses it: a newer turn, still starting.
     await h.store.turns.begin({ sessionId: id, userId: 'alice' });
-    const other = h.worker({ eventPollMs: 20, lostTurnMs: 100 });
+    const other = h.worker({ eventPollMs: 20, lostTurnMs: LOST_MS });
     const follow = requestOf(other.server, `/v1/sessions/${id}/events`, {
       token,
       headers: { 'Last-Event-ID': String(seen.at(-1)!.id) },
     });
     // Silent for longer than lostTurnMs while its session is held: still running.
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await new Promise((resolve) => setTimeout(resolve, 3 * LOST_MS));
+    // Its writes back, it is marked alive before it ends (and gives its session back).
+    revive();
+    await vi.waitFor(
+      async () => {
+        const turn = await h.store.turns.get(silent.id, 'alice');
+        if (turn!.updatedAt.getTime() === silent.updatedAt.getTime()) throw new Error('not marked alive yet');
+      },
+      { timeout: 30_000, interval: 10 },
+    );
     release.open();
     const rest = await events(await follow);
     expect(rest.map((e) => e.type)).toEqual(['tool-end', 'token', 'done', 'result']);
@@ -256,7 +280,7 @@ describe('a running turn is not taken for lost', () => {
     const running = await h.request(`/v1/sessions/${id}/turns`, { token, json: { prompt: 'sleep' } });
     await started.promise;
     const seen = await readUntil(running, (e) => e.type === 'tool-start');
-    const other = h.worker({ eventPollMs: 20, lostTurnMs: 100 });
+    const other = h.worker({ eventPollMs: 20, lostTurnMs: LOST_MS });
     const follow = requestOf(other.server, `/v1/sessions/${id}/events`, {
       token,
       headers: { 'Last-Event-ID': String(seen.at(-1)!.id) },
@@ -264,8 +288,8 @@ describe('a running turn is not taken for lost', () => {
     release.open();
     await letGo.promise;
     expect(await h.store.leases.holder(id)).toBeUndefined();
-    // Four times lostTurnMs with nobody holding the session, its worker alive.
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Three times lostTurnMs with nobody holding the session, its worker alive.
+    await new Promise((resolve) => setTimeout(resolve, 3 * LOST_MS));
     finish.open();
     const rest = await events(await follow);
     expect(rest.map((e) => e.type)).toEqual(['tool-end', 'token', 'done', 'result']);

@@ -86,7 +86,11 @@ export class FakeRuntime implements ServeRuntime {
  * no event and marks no turn alive). The server's other work (a follower ending the turn as lost) still reaches the
  * store. Resolves to what brings the writes back.
  */
-export async function turnWritesStop(store: Store, session: Session, last: string): Promise<() => void> {
+export async function turnWritesStop(
+  store: Store,
+  session: Pick<Session, 'id' | 'userId'>,
+  last: string,
+): Promise<() => void> {
   for (;;) {
     const turn = await store.turns.latest(session.id, session.userId);
     const recorded = turn
