@@ -11,26 +11,26 @@ import {
   useServer,
 } from './helpers.js';
 
+/** A turn that starts a tool, waits at `hold`, then ends it and answers in two tokens. */
+function held(hold: Promise<void>, started: () => void): Script {
+  return async ({ handlers }) => {
+    handlers.onEvent({ type: 'tool-start', id: 'call_1', name: 'sleep', args: {} } as never);
+    started();
+    await hold;
+    handlers.onEvent({ type: 'tool-end', id: 'call_1', name: 'sleep', ok: true, output: 'z' } as never);
+    handlers.onEvent({ type: 'token', text: 'Wo' });
+    handlers.onEvent({ type: 'token', text: 'ke.' });
+    handlers.onEvent({ type: 'done', status: 'ok' });
+    return { status: 'ok', inputTokens: 1, outputTokens: 1 };
+  };
+}
+
 // Issue 27: a client whose stream was cut reattaches to the turn (`GET /v1/sessions/{id}/events`, `Last-Event-ID`),
 // on any worker: the events are recorded in the store while the turn runs, and kept for a while after it.
 describe('GET /v1/sessions/{id}/events', () => {
   const h = useServer({ eventPollMs: 20 });
   const newSession = async (token: string) =>
     ((await (await h.request('/v1/sessions', { token, json: {} })).json()) as { id: string }).id;
-
-  /** A turn that starts a tool, waits at `hold`, then ends it and answers in two tokens. */
-  const held = (hold: Promise<void>, started: () => void): Script => {
-    return async ({ handlers }) => {
-      handlers.onEvent({ type: 'tool-start', id: 'call_1', name: 'sleep', args: {} } as never);
-      started();
-      await hold;
-      handlers.onEvent({ type: 'tool-end', id: 'call_1', name: 'sleep', ok: true, output: 'z' } as never);
-      handlers.onEvent({ type: 'token', text: 'Wo' });
-      handlers.onEvent({ type: 'token', text: 'ke.' });
-      handlers.onEvent({ type: 'done', status: 'ok' });
-      return { status: 'ok', inputTokens: 1, outputTokens: 1 };
-    };
-  };
 
   it('every event has an id; tokens reach the client at once and their recorded id follows alone', async () => {
     const token = await h.token();
@@ -208,18 +208,6 @@ describe('a running turn is not taken for lost', () => {
   const h = useServer({ eventPollMs: 20, lostTurnMs: LOST_MS });
   const newSession = async (token: string) =>
     ((await (await h.request('/v1/sessions', { token, json: {} })).json()) as { id: string }).id;
-  const held = (hold: Promise<void>, started: () => void): Script => {
-    return async ({ handlers }) => {
-      handlers.onEvent({ type: 'tool-start', id: 'call_1', name: 'sleep', args: {} } as never);
-      started();
-      await hold;
-      handlers.onEvent({ type: 'tool-end', id: 'call_1', name: 'sleep', ok: true, output: 'z' } as never);
-      handlers.onEvent({ type: 'token', text: 'Wo' });
-      handlers.onEvent({ type: 'token', text: 'ke.' });
-      handlers.onEvent({ type: 'done', status: 'ok' });
-      return { status: 'ok', inputTokens: 1, outputTokens: 1 };
-    };
-  };
 
   it('because a second request began a turn the session then refused', async () => {
     const token = await h.token();
