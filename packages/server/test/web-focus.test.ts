@@ -130,4 +130,56 @@ describe('keyboard focus in the chat', { timeout: 60_000 }, () => {
       web.runtime.pending = [];
     }
   });
+
+  // Reported by the web app's review (stop 60): after signing in, the focus was on the page itself, so a keyboard or
+  // screen reader user started again from the top. It goes to the screen signed into: its main region, or the chat's
+  // message box.
+  describe('after signing in', () => {
+    /** The focused element as `TAG#id`: the main region's text is the whole screen. */
+    const focusedTag = (page: Page) =>
+      page.evaluate(() => {
+        const e = (globalThis as unknown as Globals).document.activeElement;
+        return e ? `${e.tagName}${e.id ? `#${e.id}` : ''}` : '';
+      });
+    const signIn = async (page: Page, address: string) => {
+      await page.goto(address);
+      await page.locator('#token').fill(web.token);
+      await page.keyboard.press('Enter');
+    };
+
+    it('is on the main region of the chat list', async () => {
+      const page = await web.page({ signedInAs: false });
+      await signIn(page, `${web.url}/#/`);
+      await page.locator('main h1', { hasText: 'Chats' }).waitFor();
+      await expect.poll(() => focusedTag(page)).toBe('MAIN#main');
+      await page.context().close();
+    });
+
+    it('is on the main region of the runs', async () => {
+      const page = await web.page({ signedInAs: false });
+      await signIn(page, `${web.url}/#/runs`);
+      await page.locator('main.runs').waitFor();
+      await expect.poll(() => focusedTag(page)).toBe('MAIN#main');
+      await page.context().close();
+    });
+
+    it('is in the message box of the chat signed into', async () => {
+      const session = await web.store.sessions.create('alice', { perUser: true });
+      const page = await web.page({ signedInAs: false });
+      await signIn(page, `${web.url}/#/s/${encodeURIComponent(session.id)}`);
+      await page.locator('#prompt').waitFor();
+      await expect.poll(() => focusedTag(page)).toBe('TEXTAREA#prompt');
+      await page.context().close();
+    });
+
+    it('stays where it was when the app opens already signed in (a reload moves nothing)', async () => {
+      const page = await web.page();
+      await page.goto(`${web.url}/#/`);
+      await page.locator('main h1', { hasText: 'Chats' }).waitFor();
+      // Give a focus move the chance to happen before the answer is read.
+      await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
+      expect(await focusedTag(page)).toBe('BODY');
+      await page.context().close();
+    });
+  });
 });

@@ -1,6 +1,7 @@
 import type { FunctionComponent } from 'preact';
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { tokenStore } from './api.js';
+import { focusLost } from './focus.js';
 import { SignIn } from './signin.js';
 
 type ShellProps = { token: string; onSignOut(reason?: string): void };
@@ -10,7 +11,10 @@ export function App() {
   // Why the app signed out by itself (the server refused the token), shown on the sign-in form.
   const [reason, setReason] = useState<string>();
   const [Shell, setShell] = useState<FunctionComponent<ShellProps>>();
+  // Set by signing in, until the screen signed into has taken the focus the sign-in form took with it.
+  const arriving = useRef(false);
   const signIn = useCallback((t: string) => {
+    arriving.current = true;
     tokenStore.set(t);
     setReason(undefined);
     setToken(t);
@@ -27,6 +31,13 @@ export function App() {
   useEffect(() => {
     import('./shell.js').then((m) => setShell(() => m.Shell));
   }, []);
+  // The form went with the focus, which fell to the page: the screen signed into takes it on its main region, unless
+  // the screen placed it already (a chat's message box; child effects run first). A reload moves nothing.
+  useEffect(() => {
+    if (!token || !Shell || !arriving.current) return;
+    arriving.current = false;
+    if (focusLost()) document.getElementById('main')?.focus();
+  }, [token, Shell]);
   if (!token) return <SignIn onSignedIn={signIn} reason={reason} />;
   if (!Shell) return <p class="loading">Loading…</p>;
   return <Shell token={token} onSignOut={signOut} />;
