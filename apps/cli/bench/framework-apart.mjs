@@ -1,15 +1,16 @@
-// The MemorySaver round trip of framework.mjs measured the way issue 36's side-by-side run measured it: each side in
-// its own process, the processes alternating. framework.mjs runs both agents in one process, where each side also
+// framework.mjs's two round trips (MemorySaver; SQLite with birdie's store turn against `SqliteSaver`) measured the way
+// issue 36's side-by-side run measured them: each side in its own process, the processes alternating. framework.mjs runs both agents in one process, where each side also
 // pays for the other's garbage (process.cpuUsage counts V8's collector threads) and for LangChain's and LangGraph's
 // shared code being compiled for both callers' shapes; here neither side sees the other.
 //   node bench/framework-apart.mjs            the table row (BENCH_APART_ROUNDS rounds of BENCH_APART_TRIPS each)
-//   node bench/framework-apart.mjs --side S   one child: S = birdie | langchain; prints its CPU ms per call as JSON
+//   node bench/framework-apart.mjs --side S --saver V   one child: S = birdie | langchain, V = memory | sqlite; prints
+//                                                       its CPU and wall ms per call as JSON
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { birdieGraph, langchainAgent, stream } from './framework-turn.mjs';
+import { birdieGraph, langchainAgent, storeTurn, stream } from './framework-turn.mjs';
 import { median } from './lib.mjs';
 import { makeModel, writeToolSkill } from './peers/agents.mjs';
 
@@ -18,28 +19,59 @@ const TRIPS = Number(process.env.BENCH_APART_TRIPS ?? 300);
 // More warm-up than framework.mjs's 30: each child starts cold, and V8 optimises a function only after many calls.
 const WARMUP = 300;
 
-const sideAt = process.argv.indexOf('--side');
-if (sideAt !== -1) await child(process.argv[sideAt + 1]);
+const ROWS = [
+  { saver: 'memory', what: 'round trip, new thread, MemorySaver, each side in its own process', limit: 1.1 },
+  {
+    saver: 'sqlite',
+    what: 'round trip, new session, SQLite: birdie store + lease + run log + journal vs `SqliteSaver`, each side in its own process',
+    limit: 1.2,
+  },
+];
+
+const argAt = (name) => {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? undefined : process.argv[at + 1];
+};
+const side = argAt('--side');
+if (side !== undefined) await child(side, argAt('--saver') ?? 'memory');
 else await parent();
 
+/** The call one side makes per round trip on `saver`, and how to close what it opened. */
+async function sideCall(side, saver, dir) {
+  const { model } = await makeModel();
+  if (saver === 'memory') {
+    const { MemorySaver } = await import('@langchain/langgraph');
+    if (side === 'langchain') return { call: await langchainAgent(model, new MemorySaver()) };
+    const agent = await birdieGraph(model, await writeToolSkill(join(dir, 'tool-skill')), new MemorySaver());
+    return { call: (t) => stream(agent, t), close: () => agent.close() };
+  }
+  if (side === 'langchain') {
+    const { SqliteSaver } = await import('@langchain/langgraph-checkpoint-sqlite');
+    return { call: await langchainAgent(model, SqliteSaver.fromConnString(join(dir, 'langchain.db'))) };
+  }
+  // As framework.mjs's SQLite row: a new session per round trip, with the turn path's lease, run log and journal.
+  const { openStore } = await import('@birdie/store');
+  const store = openStore({ home: join(dir, 'birdie-home') });
+  const agent = await birdieGraph(model, await writeToolSkill(join(dir, 'tool-skill')), store.checkpointer);
+  const turn = storeTurn(store, agent);
+  return {
+    call: async () => turn(await store.sessions.create('bench')),
+    close: async () => {
+      await agent.close();
+      await store.close();
+    },
+  };
+}
+
 /** One side alone: warm up, then TRIPS round trips on new threads; their CPU and wall ms on stdout. */
-async function child(side) {
-  const { MemorySaver } = await import('@langchain/langgraph');
+async function child(side, saver) {
+  if (side !== 'birdie' && side !== 'langchain')
+    throw new Error(`--side takes birdie or langchain, not ${side}`);
+  if (saver !== 'memory' && saver !== 'sqlite')
+    throw new Error(`--saver takes memory or sqlite, not ${saver}`);
   const dir = await mkdtemp(join(tmpdir(), 'birdie-framework-apart-'));
   try {
-    const { model } = await makeModel();
-    let call;
-    let close = async () => {};
-    if (side === 'birdie') {
-      const agent = await birdieGraph(
-        model,
-        await writeToolSkill(join(dir, 'tool-skill')),
-        new MemorySaver(),
-      );
-      call = (t) => stream(agent, t);
-      close = () => agent.close();
-    } else if (side === 'langchain') call = await langchainAgent(model, new MemorySaver());
-    else throw new Error(`--side takes birdie or langchain, not ${side}`);
+    const { call, close = async () => {} } = await sideCall(side, saver, dir);
     for (let i = 0; i < WARMUP; i++) await call(`w${i}`);
     const cpu = [];
     const wall = [];
@@ -58,16 +90,22 @@ async function child(side) {
   }
 }
 
-function runSide(side) {
-  const out = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--side', side], {
-    encoding: 'utf8',
-    env: { ...process.env, BENCH_APART_TRIPS: String(TRIPS) },
-  });
-  if (out.status !== 0) throw new Error(`the ${side} child failed (exit ${out.status}):\n${out.stderr}`);
+function runSide(side, saver) {
+  const out = spawnSync(
+    process.execPath,
+    [fileURLToPath(import.meta.url), '--side', side, '--saver', saver],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, BENCH_APART_TRIPS: String(TRIPS) },
+    },
+  );
+  if (out.status !== 0)
+    throw new Error(`the ${side} child on ${saver} failed (exit ${out.status}):\n${out.stderr}`);
   return JSON.parse(out.stdout);
 }
 
-async function parent() {
+/** ROUNDS alternating rounds of both sides on `saver`: medians of all measured calls, and each round's CPU ratio. */
+function measureApart(saver) {
   const samples = { birdie: [], langchain: [] };
   const walls = { birdie: [], langchain: [] };
   const perRound = [];
@@ -76,29 +114,44 @@ async function parent() {
     const order = r % 2 === 0 ? ['langchain', 'birdie'] : ['birdie', 'langchain'];
     const round = {};
     for (const side of order) {
-      const { cpu, wall } = runSide(side);
+      const { cpu, wall } = runSide(side, saver);
       samples[side].push(...cpu);
       walls[side].push(...wall);
       round[side] = median(cpu);
     }
     perRound.push(round.birdie / round.langchain);
   }
-  const l = median(samples.langchain);
-  const b = median(samples.birdie);
-  const ratio = b / l;
+  return {
+    langchain: { cpu: median(samples.langchain), wall: median(walls.langchain) },
+    birdie: { cpu: median(samples.birdie), wall: median(walls.birdie) },
+    perRound,
+  };
+}
+
+async function parent() {
+  const only = process.env.BENCH_APART_ONLY;
+  const lines = [];
+  let missed = 0;
+  for (const { saver, what, limit } of ROWS) {
+    if (only && only !== saver) continue;
+    const { langchain: l, birdie: b, perRound } = measureApart(saver);
+    const ratio = b.cpu / l.cpu;
+    if (ratio > limit) missed++;
+    lines.push(
+      `| ${what} | ${l.cpu.toFixed(2)} | ${b.cpu.toFixed(2)} | **${ratio.toFixed(2)}×** | ` +
+        `${perRound.map((x) => x.toFixed(2)).join(', ')} | ${l.wall.toFixed(2)} / ${b.wall.toFixed(2)} ` +
+        `(${(b.wall / l.wall).toFixed(2)}×) | ≤ ${limit}× | ${ratio <= limit ? 'ok' : 'MISSED'} |`,
+    );
+  }
   console.log(
-    `\n## The framework floor, each side in its own process\n\nNode ${process.version}; the MemorySaver round trip of ` +
-      `framework.mjs, each side alone in a child process (${WARMUP} warm-up round trips, then ${TRIPS} measured), ` +
-      `${ROUNDS} alternating rounds; medians of all measured calls. Ratio = birdie / createAgent, CPU time per call.\n`,
+    `\n## The framework floor, each side in its own process\n\nNode ${process.version}; framework.mjs's round trips, ` +
+      `each side alone in a child process (${WARMUP} warm-up round trips, then ${TRIPS} measured), ${ROUNDS} ` +
+      'alternating rounds per row; medians of all measured calls. Ratio = birdie / createAgent, CPU time per call.\n',
   );
-  const lw = median(walls.langchain);
-  const bw = median(walls.birdie);
   console.log(
     '| measurement | createAgent CPU ms | birdie CPU ms | ratio | ratio per round | wall ms (createAgent / birdie) | target | met |',
   );
   console.log('|---|---:|---:|---:|---|---|---|---|');
-  console.log(
-    `| round trip, new thread, MemorySaver, each side in its own process | ${l.toFixed(2)} | ${b.toFixed(2)} | ` +
-      `**${ratio.toFixed(2)}×** | ${perRound.map((x) => x.toFixed(2)).join(', ')} | ${lw.toFixed(2)} / ${bw.toFixed(2)} (${(bw / lw).toFixed(2)}×) | ≤ 1.1× | ${ratio <= 1.1 ? 'ok' : 'MISSED'} |`,
-  );
+  for (const line of lines) console.log(line);
+  if (missed) console.log(`\nTARGETS MISSED in this run: ${missed}`);
 }
