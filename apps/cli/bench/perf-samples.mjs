@@ -5,7 +5,8 @@
 //
 // Buckets: `by: 'package'` is the package of the innermost JavaScript frame (a V8 builtin counts for the function
 // that called it), with SQLite, garbage collection, compilation and system calls apart; `by: 'owner'` is the
-// innermost frame of this repository's code or the servers' own (Hono, the floor server): who asked for the work.
+// innermost frame of this repository's code or the servers' own (Hono, the floor server): who asked for the work;
+// `by: 'owner-function'` is that frame's function and source file.
 import { execFileSync } from 'node:child_process';
 import { packageOf } from '../test/helpers/loaded-modules.mjs';
 import { sourceAt } from './cpu-profile.mjs';
@@ -33,13 +34,17 @@ const COMPILE = /compiler::|Compile|Turbofan|Maglev|Deoptimizer|interpreter::|Zo
 function bucketOf(frames, by, cache) {
   const [leaf] = frames;
   const js = frames.find((f) => f.symbol.startsWith('JS:'));
-  if (by === 'owner') {
+  const owned = by === 'owner' || by === 'owner-function';
+  if (owned) {
     const own = frames.find(
       (f) => f.symbol.startsWith('JS:') && OWN_CODE.test(jsFrame(f.symbol, cache).source),
     );
-    if (own) return packageOf(jsFrame(own.symbol, cache).source);
+    if (own) {
+      const { name, source } = jsFrame(own.symbol, cache);
+      return by === 'owner' ? packageOf(source) : `${name} ${source}`;
+    }
   }
-  const prefix = by === 'owner' ? '(library) ' : '';
+  const prefix = owned ? '(library) ' : '';
   if (/uv__io_poll|epoll_wait/.test(leaf.symbol) && !js) return '(idle)';
   if (leaf.dso.includes('better_sqlite3')) return `${prefix}SQLite`;
   if (GC.test(leaf.symbol)) return `${prefix}garbage collection`;

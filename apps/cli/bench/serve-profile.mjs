@@ -8,7 +8,7 @@
 //   BENCH_PROFILE_SESSIONS (20), BENCH_PROFILE_TURNS (25); BENCH_PROFILE_KEEP=DIR keeps the .cpuprofile files there
 //   --perf: Linux `perf` instead of `--cpu-prof` (perf-samples.mjs): a warm-up run (SESSIONS × TURNS on new sessions),
 //   then the main thread sampled in kernel over a second run of the same size, by package or (`--by owner`) by the code
-//   of this repository or the server that asked for the work. `--cpu-prof` charges deep JavaScript stacks more for being
+//   of this repository or the server that asked for the work (`--by owner-function`: by that code's function). `--cpu-prof` charges deep JavaScript stacks more for being
 //   sampled, which makes the floor server (LangChain's stack) look as costly as birdie; perf does not.
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
