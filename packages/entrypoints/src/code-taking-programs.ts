@@ -981,11 +981,30 @@ function gitSubcommands(): Record<string, SubcommandEntry> {
       long: `${name}-filter`,
       ...code('script', 'runs its value as a shell command for every commit'),
     }) as const;
+  const outputFolder = {
+    short: 'o',
+    long: 'output-directory',
+    ...writes('writes the report to the folder'),
+  } as const;
   return {
     log: diffLike,
     diff: diffLike,
     show: diffLike,
     whatchanged: diffLike,
+    // Every command that reads a revision range takes the diff options, `--output` among them (git 2.39 writes the
+    // file for each of these).
+    reflog: diffLike,
+    stash: diffLike,
+    shortlog: diffLike,
+    'rev-list': diffLike,
+    blame: diffLike,
+    annotate: diffLike,
+    pickaxe: diffLike,
+    'cherry-pick': diffLike,
+    revert: diffLike,
+    'fast-export': diffLike,
+    bugreport: { options: [outputFolder] },
+    diagnose: { options: [outputFolder] },
     'diff-tree': diffLike,
     'diff-files': diffLike,
     'diff-index': diffLike,

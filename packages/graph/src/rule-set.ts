@@ -10,7 +10,7 @@ import {
 import { matchCommandWords, suggestCommandPattern } from './command-pattern.js';
 import {
   looseCommands,
-  namesUnknownProgram,
+  couldNameProgram,
   readsCodeFromInput,
   restrictingViews,
   suffixes,
@@ -180,13 +180,13 @@ export function compileRules(rules: readonly ApprovalRule[]): RuleSet {
           restrictingViews(words).some((view) => matchCommandWords(pattern, view, 'restrict'));
         if (!read.placed) {
           // A deny rule must not become a question `--yes` answers: a loose reading that could run it denies, and so
-          // does one whose program is an expansion (`$g push`) when its arguments fit: nothing shows it is not the
-          // denied program.
+          // does one whose program is an expansion, a substitution or a glob that could name the denied program
+          // (`$g push`, `"$(echo rm)" x`, `/bin/r? x`) when its arguments fit: nothing shows it is not that program.
           const loose = looseCommands(rawCommandOf(call.args) ?? '');
           const first = pattern[0];
           const asDenied = (words: readonly string[]) =>
-            namesUnknownProgram(words) &&
             first?.kind === 'literal' &&
+            couldNameProgram(words[0] ?? '', first.text) &&
             matches([first.text, ...words.slice(1)]);
           if (c.rule.effect === 'deny' && loose.some((words) => matches(words) || asDenied(words)))
             return { effect: 'deny', rule: c.rule, unplaced: read.reason };

@@ -74,6 +74,33 @@ describe('a deny or ask rule matches every spelling that runs the command', () =
     expect(decide(push, command)).toBe('deny');
   });
 
+  // Reported by an exploratory run (stop 68) under `--yes`: each of these removed the file or pushed.
+  it.each([
+    ['run_bash(rm *)', '{rm,victim}'],
+    ['run_bash(rm *)', '/bin/r? victim'],
+    ['run_bash(rm *)', '/usr/bin/r[m] victim'],
+    ['run_bash(rm *)', 'r* victim'],
+    ['run_bash(rm *)', '"$(echo rm)" victim'],
+    ['run_bash(rm *)', '`echo rm` victim'],
+    ['run_bash(rm *)', 'coproc rm victim'],
+    ['run_bash(rm *)', `eval "$(printf 'r''m victim')"`],
+    ['run_bash(git push *)', 'git {push,origin,master}'],
+    ['run_bash(git push *)', 'git -c alias.p=push p origin master'],
+    ['run_bash(git push *)', 'git -c alias.p="!git push origin master" p'],
+    ['run_bash(rm *)', "git -c alias.x='!rm victim' x"],
+    ['run_bash(git push *)', 'git -c alias.p=push -C . p'],
+  ])('%s denies %s: a brace, a glob, a substitution or an alias names the program', (pattern, command) => {
+    expect(decide([rule('deny', pattern)], command)).toBe('deny');
+  });
+
+  it('a glob or brace that cannot name the denied program is not denied for it', () => {
+    const rm = [rule('deny', 'run_bash(rm *)')];
+    expect(decide(rm, '/bin/l? victim')).toBe('ask');
+    expect(decide(rm, '{ls,victim}')).toBe('ask');
+    expect(decide(rm, 'ls *.txt')).toBe('ask');
+    expect(decide(push, 'git -c alias.p=status p')).toBeUndefined();
+  });
+
   it('an unreadable line no deny rule could run still asks; other commands stay undecided', () => {
     expect(decide([rule('deny', 'run_bash(rm *)')], 'echo $HOME')).toBe('ask');
     expect(decide(push, 'git status')).toBeUndefined();
@@ -91,6 +118,34 @@ describe('a deny or ask rule matches every spelling that runs the command', () =
     expect(decide(allow, '/usr/bin/git status')).toBeUndefined();
     expect(decide(allow, 'env git status')).toBeUndefined();
     expect(decide(allow, 'git -C . status')).toBeUndefined();
+  });
+});
+
+// Reported by an exploratory run (stop 68): `run_bash(git reflog *)` let `git reflog --output=P` write P. Every git
+// command below writes its `--output` file (checked against git 2.39 in a scratch repository).
+describe("an allow rule's `*` never covers a git command's --output", () => {
+  it.each([
+    ['run_bash(git reflog *)', 'git reflog --output=P'],
+    ['run_bash(git reflog *)', 'git reflog show --output=P'],
+    ['run_bash(git stash *)', 'git stash list --output=P'],
+    ['run_bash(git stash *)', 'git stash show -p --output=P'],
+    ['run_bash(git shortlog *)', 'git shortlog --output=P HEAD'],
+    ['run_bash(git rev-list *)', 'git rev-list --output=P HEAD'],
+    ['run_bash(git blame *)', 'git blame --output=P f'],
+    ['run_bash(git annotate *)', 'git annotate --output P f'],
+    ['run_bash(git cherry-pick *)', 'git cherry-pick --output=P HEAD'],
+    ['run_bash(git revert *)', 'git revert --output=P HEAD'],
+    ['run_bash(git fast-export *)', 'git fast-export --output=P HEAD'],
+    ['run_bash(git bugreport *)', 'git bugreport -o P'],
+    ['run_bash(git diagnose *)', 'git diagnose --output-directory=P'],
+  ])('%s does not allow %s', (pattern, command) => {
+    expect(decide([rule('allow', pattern)], command)).toBeUndefined();
+  });
+
+  it('the same commands without it are still allowed', () => {
+    expect(decide([rule('allow', 'run_bash(git reflog *)')], 'git reflog -n 5')).toBe('allow');
+    expect(decide([rule('allow', 'run_bash(git stash *)')], 'git stash list')).toBe('allow');
+    expect(decide([rule('allow', 'run_bash(git blame *)')], 'git blame -L 1,5 f')).toBe('allow');
   });
 });
 
