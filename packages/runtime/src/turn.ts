@@ -24,7 +24,8 @@ import { settingsToolEnv } from './tool-environment.js';
 
 /**
  * How a turn ended, in the run log's words: the graph's end, `cancelled` for Ctrl+C or a stop signal (the graph's
- * `aborted`), or `rejected` when it finished but the user refused some of its calls.
+ * `aborted`), or `rejected` when it finished but some of its calls did not run: the user rejected them, or a deny rule,
+ * the approval mode or arguments that do not fit refused them.
  */
 export type TurnStatus = Exclude<DoneStatus, 'aborted'> | 'cancelled' | 'rejected';
 
@@ -76,6 +77,7 @@ export interface TurnResult {
   /** The title the session got after this turn (its first exchange). */
   title?: string;
   toolCalls: number;
+  /** Calls that did not run because they were rejected (by the user) or refused (a deny rule, nobody to ask…). */
   rejected: number;
   error?: string;
   /** The run log's id of this turn; absent for a turn that never started (stopped while waiting for the session). */
@@ -322,7 +324,6 @@ async function leasedTurn(
         ...(named !== undefined ? { agent: named } : {}),
       });
     } else {
-      result.rejected += Object.values(input.decisions).filter((d) => d.type === 'reject').length;
       stream = rt.agent.resume(session.id, input.decisions, turn);
     }
     for (;;) {
@@ -354,6 +355,9 @@ async function leasedTurn(
           result.compactions++;
         } else if (event.type === 'tool-end') {
           result.toolCalls++;
+          // Refused (a deny rule, nobody to ask, edited arguments that do not fit) or rejected by the user: either way
+          // it did not run, and the turn is `rejected`. Counted here, where every such call ends, whoever decided.
+          if (event.outcome === 'rejected' || event.outcome === 'refused') result.rejected++;
         } else if (event.type === 'approval-request') {
           pending = [...(pending ?? []), ...event.requests];
         } else if (event.type === 'model-approval') {
@@ -391,7 +395,6 @@ async function leasedTurn(
           result.pending = pending;
           break;
         }
-        result.rejected += Object.values(decisions).filter((d) => d.type === 'reject').length;
         stream = rt.agent.resume(session.id, decisions, turn);
         continue;
       }
