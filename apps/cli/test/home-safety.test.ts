@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { lstat, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, type Sandbox, sandbox, scripted } from './helpers/env.js';
@@ -84,5 +84,24 @@ describe('first-run setup and a planted config.json symlink', { timeout: 60_000 
     const result = birdie(['sessions', 'list'], {});
     expect(result.code).toBe(0);
     expect(await readFile(target, 'utf8')).toBe('{"vendor":"scripted","script":"nope.json"}\n');
+  });
+});
+
+// Reported by an exploratory run (stop 68): `birdie config … --config /tmp/x.json` made /tmp mode 0700 (the folder of
+// every file birdie writes privately was chmod-ed), and every other user of the machine lost /tmp.
+describe('a config file given with --config in a folder that is not birdie’s', { timeout: 60_000 }, () => {
+  it('is written 0600 and its folder keeps its mode', async () => {
+    const shared = join(box.dir.path, 'shared');
+    await mkdir(shared, { mode: 0o755 });
+    await chmod(shared, 0o1777);
+    const file = join(shared, 'team.json');
+    const result = birdie(['config', 'set', 'context_window', '10000', '--config', file], {});
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await stat(shared)).mode & 0o7777).toBe(0o1777);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({
+      settings: { context_window: 10000 },
+    });
   });
 });

@@ -27,12 +27,18 @@ export const WRITABLE_HINT =
 /**
  * Writes a file that may hold a secret: a new temp file beside it (mode 0600, O_EXCL so nothing planted there is
  * reused or followed), fsync, then rename over `file`. rename replaces a symlink at `file` instead of writing
- * through it, and the content is never readable by others, not even for a moment. The folder is made 0700.
+ * through it, and the content is never readable by others, not even for a moment. A missing folder is made 0700;
+ * an existing one is made 0700 only when it is birdie's own (`ownFolder`): a file the user named may sit in a folder
+ * others use (`--config /tmp/team.json`), whose mode is theirs.
  */
-export async function writePrivateFile(file: string, text: string): Promise<void> {
+export async function writePrivateFile(
+  file: string,
+  text: string,
+  { ownFolder = false }: { ownFolder?: boolean } = {},
+): Promise<void> {
   const dir = dirname(file);
   await ensureFolder(dir);
-  await chmod(dir, 0o700);
+  if (ownFolder) await chmod(dir, 0o700);
   const temp = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temp, 'wx', 0o600);
   try {

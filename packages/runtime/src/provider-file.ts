@@ -20,7 +20,10 @@ export interface ProviderFileWriter {
 export async function providerFileWriter(env: NodeJS.ProcessEnv): Promise<ProviderFileWriter> {
   const file = configFile(env);
   const settings = await settingsToKeep(file);
-  return { file, save: (provider) => writePrivateFile(file, configText(provider, settings)) };
+  return {
+    file,
+    save: (provider) => writePrivateFile(file, configText(provider, settings), { ownFolder: true }),
+  };
 }
 
 /**

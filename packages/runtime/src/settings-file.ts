@@ -203,7 +203,8 @@ async function writeSettings(
   if (provider && Object.keys(provider).length) body.provider = provider;
   if (Object.keys(settings).length) body.settings = settings;
   const text = `${JSON.stringify(body, null, 2)}\n`;
-  await writePrivateFile(file, text);
+  // birdie's own folder is kept private; a file named with --config leaves its folder's mode alone.
+  await writePrivateFile(file, text, { ownFolder: file === configFile(io.env) });
   if (after.length === 0) return { problems: [] };
   const written = parseConfigFile(text, file);
   return { problems: after.map((problem) => settingsProblemText(io, written, problem, schema.positioned)) };
