@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Sandbox, sandbox, TEST_SKILLS } from './helpers/env.js';
@@ -112,5 +112,43 @@ describe('a deny rule and a program named by an expansion', { timeout: 90_000 },
     const logs = await cli(['logs', '--json']);
     expect(logs.code).toBe(0);
     expect(logs.stdout).toContain('"status":"rejected"');
+  });
+});
+
+// Reported with the above: one bad entry in a project's `.birdie/settings.json` switched off all its rules, its deny
+// rules included, while the next line said they applied.
+describe("a project's settings file with a bad entry", { timeout: 90_000 }, () => {
+  const project = async (permissions: unknown) => {
+    await mkdir(join(box.cwd, '.birdie'), { recursive: true });
+    await writeFile(join(box.cwd, '.birdie', 'settings.json'), JSON.stringify({ permissions }));
+  };
+
+  it('keeps its other deny rules, and names the entry it could not use', async () => {
+    await writeFile(join(box.cwd, 'victim'), 'x');
+    await project({ deny: ['run_command(touch', 'run_command(rm *)'] });
+    const result = await run(['rm victim'], ['--yes']);
+    expect(result.events.find((e) => e.type === 'tool-rule')).toMatchObject({ effect: 'deny' });
+    expect(existsSync(join(box.cwd, 'victim'))).toBe(true);
+    expect(result.stderr).toContain('run_command(touch');
+    expect(result.stderr).toMatch(/the others apply/);
+  });
+
+  it('takes a deny rule written as a string, not a list', async () => {
+    await writeFile(join(box.cwd, 'victim'), 'x');
+    await project({ deny: 'run_command(rm *)' });
+    const result = await run(['rm victim'], ['--yes']);
+    expect(existsSync(join(box.cwd, 'victim'))).toBe(true);
+    expect(result.stderr).toContain('permissions.deny');
+  });
+
+  it('that cannot be read stops the run (exit 2) rather than run without its deny rules', async () => {
+    await writeFile(join(box.cwd, 'victim'), 'x');
+    await mkdir(join(box.cwd, '.birdie'), { recursive: true });
+    await writeFile(join(box.cwd, '.birdie', 'settings.json'), '{"permissions":{"deny":["run_command(rm *)"],}}');
+    const result = await run(['rm victim'], ['--yes']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('.birdie/settings.json');
+    expect(result.stderr).toMatch(/deny rules/);
+    expect(existsSync(join(box.cwd, 'victim'))).toBe(true);
   });
 });

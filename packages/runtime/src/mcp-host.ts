@@ -120,7 +120,10 @@ export async function openMcpHost(
       const { userRules, projectRules } = await import('./permission-rules.js');
       const project = await projectRules(cwd, folderTrusted(flags, cwd, trust, registry.current()));
       if ('problem' in project && project.problem)
-        warn(io, `birdie: the project's approval rules are not used: ${project.problem}`);
+        warn(
+          io,
+          `birdie: some of the project's approval rules are not used (the others apply): ${project.problem}`,
+        );
       rules = [...userRules(settings), ...project.rules];
     }
     let serve: McpHost['serve'];

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { ApprovalRule } from '@birdie/graph';
 import type { ConfigFile } from '@birdie/providers';
+import { UsageError } from './errors.js';
 import { readRegularText } from './regular-file.js';
 import { PERMISSION_EFFECTS, type Settings } from './settings.js';
 
@@ -70,7 +71,10 @@ export interface ProjectRules {
   rules: ApprovalRule[];
   /** Allow rules left out because the folder is not trusted (or changed since it was). */
   untrustedAllows: number;
-  /** Why the file's rules could not be read (bad JSON, a bad pattern): none of them apply then. */
+  /**
+   * The entries that could not be used (a bad pattern, a value that is not a list), each named; the file's other
+   * rules apply.
+   */
   problem?: string;
 }
 
@@ -78,30 +82,71 @@ export interface ProjectRules {
  * The project's rules (`.birdie/settings.json` → `permissions`). Its `ask` and `deny` rules only narrow what runs,
  * so they apply whoever wrote them; its `allow` rules widen it, so they apply only once the user trusted the folder
  * as it is now (`trusted`: the trust digest, which covers this file, still matches).
+ *
+ * One bad entry leaves out that entry alone (a deny rule written as one string rather than a list is taken as it
+ * is); a file that is not JSON, whose deny rules cannot be read at all, is a `UsageError`: running without them would
+ * run what the project forbids.
  */
 export async function projectRules(cwd: string, trusted: boolean): Promise<ProjectRules> {
   const path = join(cwd, PROJECT_SETTINGS);
   const text = await readRegularText(path);
   if (text === undefined) return { rules: [], untrustedAllows: 0 };
   const { parseApprovalPattern } = await import('@birdie/graph');
+  let parsed: unknown;
   try {
-    const permissions =
-      (JSON.parse(text) as { permissions?: Record<string, unknown> } | null)?.permissions ?? {};
-    const rules: ApprovalRule[] = [];
-    let untrustedAllows = 0;
-    for (const effect of PERMISSION_EFFECTS) {
-      const list = permissions[effect] ?? [];
-      if (!Array.isArray(list)) throw new Error(`permissions.${effect} must be a list of approval patterns`);
-      for (const pattern of list) {
-        if (typeof pattern !== 'string')
-          throw new Error(`permissions.${effect} must be a list of approval patterns`);
-        parseApprovalPattern(pattern);
-        if (effect === 'allow' && !trusted) untrustedAllows++;
-        else rules.push({ pattern, effect, source: { kind: 'project', name: path } });
-      }
-    }
-    return { rules, untrustedAllows };
+    parsed = JSON.parse(text);
   } catch (error) {
-    return { rules: [], untrustedAllows: 0, problem: `${path}: ${(error as Error).message}` };
+    throw unreadableProject(path, (error as Error).message);
   }
+  const permissions = isObject(parsed) ? parsed.permissions : undefined;
+  if (permissions === undefined) return { rules: [], untrustedAllows: 0 };
+  if (!isObject(permissions)) throw unreadableProject(path, '`permissions` is not an object');
+  const rules: ApprovalRule[] = [];
+  const problems: string[] = [];
+  let untrustedAllows = 0;
+  for (const effect of PERMISSION_EFFECTS) {
+    const value = permissions[effect];
+    if (value === undefined) continue;
+    // A narrowing rule written as one pattern is still that rule; an allow rule is only ever taken as written.
+    const list = Array.isArray(value)
+      ? value
+      : effect !== 'allow' && typeof value === 'string'
+        ? [value]
+        : undefined;
+    if (!Array.isArray(value))
+      problems.push(
+        `permissions.${effect} must be a list of approval patterns${list ? ' (its one pattern is used)' : ''}`,
+      );
+    for (const [index, pattern] of (list ?? []).entries()) {
+      const where = Array.isArray(value) ? `permissions.${effect}[${index}]` : `permissions.${effect}`;
+      if (typeof pattern !== 'string') {
+        problems.push(`${where} is not a string`);
+        continue;
+      }
+      try {
+        parseApprovalPattern(pattern);
+      } catch (error) {
+        problems.push(`${where} ${JSON.stringify(pattern)}: ${(error as Error).message}`);
+        continue;
+      }
+      if (effect === 'allow' && !trusted) untrustedAllows++;
+      else rules.push({ pattern, effect, source: { kind: 'project', name: path } });
+    }
+  }
+  return {
+    rules,
+    untrustedAllows,
+    ...(problems.length ? { problem: `${path}: ${problems.join('; ')}` } : {}),
+  };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function unreadableProject(path: string, why: string): UsageError {
+  return new UsageError(
+    `cannot read the project's approval rules in ${path} (${why}): its deny rules could not be applied, so nothing ` +
+      'runs. Fix the file, or remove it.',
+  );
 }

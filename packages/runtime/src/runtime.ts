@@ -231,7 +231,10 @@ export async function openRuntime<I extends RuntimeIo>(
     const { userRules, projectRules } = await import('./permission-rules.js');
     const project = options.rules ? { rules: [] } : await projectRules(cwd, trustedNow);
     if ('problem' in project && project.problem)
-      warn(io, `birdie: the project's approval rules are not used: ${project.problem}`);
+      warn(
+        io,
+        `birdie: some of the project's approval rules are not used (the others apply): ${project.problem}`,
+      );
     const approvalRules = [...(options.rules?.(config) ?? userRules(settings)), ...project.rules];
     const agent = createAgent({
       model,
