@@ -142,6 +142,9 @@ function globRegExp(word: string): RegExp {
   return new RegExp(`^${body}$`, 's');
 }
 
+/** Characters that join, group or redirect commands, or substitute one, where a shell reads them unquoted. */
+const SHELL_SYNTAX = /[;|&<>()`]/;
+
 function parseCommand(text: string, inner: string, base: number): CommandWordPattern[] {
   const words: CommandWordPattern[] = [];
   let i = 0;
@@ -163,6 +166,16 @@ function parseCommand(text: string, inner: string, base: number): CommandWordPat
         i = close + 1;
         continue;
       }
+      // A command rule matches one simple command as the reader sees it: an operator or a redirection in the pattern
+      // (`git status; rm x`, `echo * | cat`, `touch P && *`) would make a rule that matches nothing, a deny rule that
+      // refuses nothing.
+      if (SHELL_SYNTAX.test(c))
+        throw new ApprovalRuleError(
+          text,
+          base + i,
+          `\`${c}\` is shell syntax: a command rule matches one simple command, without operators, groups or ` +
+            'redirections (write one rule for each command; quote a character meant literally)',
+        );
       if (c === '*') {
         word += '\0';
         star = true;

@@ -63,6 +63,13 @@ export function sessionRules(
     if (approval.pattern === undefined) continue;
     const tool = toolset.byName.get(approval.tool);
     if (!tool || approvalSource(tool, snapshot) !== approval.source) continue;
+    // A pattern saved before the grammar refused it (shell syntax in a command rule) no longer applies: its calls ask.
+    try {
+      parseApprovalPattern(approval.pattern);
+    } catch (error) {
+      if (!isApprovalRuleError(error)) throw error;
+      continue;
+    }
     rules.push({ pattern: approval.pattern, effect: 'allow', source: { kind: 'session' } });
   }
   return rules;
