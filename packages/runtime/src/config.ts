@@ -67,7 +67,10 @@ export interface LoadedConfig {
 
 /** `--config FILE` as an absolute path, if given. */
 export function explicitConfigPath(io: RuntimeIo, values: Flags): string | undefined {
-  return typeof values.config === 'string' ? resolveFrom(io.cwd, values.config) : undefined;
+  if (typeof values.config !== 'string') return undefined;
+  // Resolved, an empty value is the working folder, and the error would blame that folder.
+  if (values.config.trim() === '') throw new UsageError('--config needs a file, and was given an empty value');
+  return resolveFrom(io.cwd, values.config);
 }
 
 /**
