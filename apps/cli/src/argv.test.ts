@@ -198,3 +198,17 @@ describe('options before the command word', () => {
     );
   });
 });
+
+// Reported by an exploratory run (stop 68): `birdie run "-hello"` said `unknown option "-e". Did you mean "--enable"?`,
+// naming a letter the user never typed as an option, and not how to send such a message.
+describe('a message that starts with "-"', () => {
+  it('names the word it was read from and says to put -- before it', () => {
+    expect(usageError(['run', '-hello'])).toBe(
+      'unknown option "-e" (in "-hello"). To send a message that starts with "-", put -- before it: birdie run -- "-hello". Run `birdie run --help`.',
+    );
+  });
+
+  it('a single unknown short option is said as before', () => {
+    expect(usageError(['run', '-z', 'hi'])).toMatch(/^unknown option "-z"\. .*Run `birdie run --help`\.$/);
+  });
+});

@@ -217,6 +217,14 @@ function explainParseError(error: unknown, command: CommandSpec, args: readonly 
   const help = `Run \`${label} --help\`.`;
   const unknown = /Unknown option '(-{1,2})([^']+)'/.exec(message);
   if (unknown) {
+    // A word of several letters after one dash (`-hello`) is read as options bundled: the unknown one is a letter of
+    // it, most likely a message that starts with "-".
+    const bundle =
+      unknown[1] === '-'
+        ? args.find((arg) => /^-[^-]./.test(arg) && arg.slice(1).includes(unknown[2]!))
+        : undefined;
+    if (bundle !== undefined)
+      return `unknown option "-${unknown[2]}" (in ${JSON.stringify(bundle)}). To send a message that starts with "-", put -- before it: ${label} -- ${JSON.stringify(bundle)}. ${help}`;
     const hint = didYouMean(unknown[2]!, Object.keys(command.options)).replace(/"([^"]+)"/, '"--$1"');
     return `unknown option "${unknown[1]}${unknown[2]}".${hint} ${help}`;
   }
