@@ -60,12 +60,13 @@ describe('birdie config with a bad provider section in the file', () => {
 
 // Reported by an exploratory run (stop 68): `--config ""` was taken as the current folder, and the error blamed it.
 describe('--config with an empty value', () => {
-  it.each([[['run', '--config', '', 'hi']], [['config', 'list', '--config', '']], [['run', '--config', '  ', 'hi']]])(
-    'birdie %j says the flag is empty: exit 2',
-    async (args) => {
-      const result = await cli(args);
-      expect(result.code).toBe(2);
-      expect(result.stderr).toBe('birdie: --config needs a file, and was given an empty value\n');
-    },
-  );
+  it.each([
+    [['run', '--config', '', 'hi']],
+    [['config', 'list', '--config', '']],
+    [['run', '--config', '  ', 'hi']],
+  ])('birdie %j says the flag is empty: exit 2', async (args) => {
+    const result = await cli(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('birdie: --config needs a file, and was given an empty value\n');
+  });
 });

@@ -144,7 +144,10 @@ describe("a project's settings file with a bad entry", { timeout: 90_000 }, () =
   it('that cannot be read stops the run (exit 2) rather than run without its deny rules', async () => {
     await writeFile(join(box.cwd, 'victim'), 'x');
     await mkdir(join(box.cwd, '.birdie'), { recursive: true });
-    await writeFile(join(box.cwd, '.birdie', 'settings.json'), '{"permissions":{"deny":["run_command(rm *)"],}}');
+    await writeFile(
+      join(box.cwd, '.birdie', 'settings.json'),
+      '{"permissions":{"deny":["run_command(rm *)"],}}',
+    );
     const result = await run(['rm victim'], ['--yes']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('.birdie/settings.json');

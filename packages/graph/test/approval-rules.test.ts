@@ -96,14 +96,20 @@ describe('parseApprovalPattern', () => {
     expect(badRule('run_bash(git\nstatus)')).toMatchObject({ offset: 12 });
     expect(badRule(' read_file')).toMatchObject({ offset: 0 });
     // Shell syntax in a command rule (exploratory report, stop 68: accepted, and the rule matched nothing).
-    expect(badRule('run_bash(echo * | cat)')).toMatchObject({ offset: 16, message: expect.stringContaining('`|`') });
+    expect(badRule('run_bash(echo * | cat)')).toMatchObject({
+      offset: 16,
+      message: expect.stringContaining('`|`'),
+    });
     expect(badRule('run_bash(touch P && *)')).toMatchObject({ offset: 17 });
     expect(badRule('run_bash(git status;rm x)')).toMatchObject({ offset: 19 });
     expect(badRule('run_bash(git status))')).toMatchObject({ offset: 19 });
     expect(badRule('run_bash(echo hi > out)')).toMatchObject({ offset: 17 });
     expect(badRule('run_bash(echo `id`)')).toMatchObject({ offset: 14 });
     // Quoted, the same characters are words to match.
-    expect(parseApprovalPattern("run_bash(grep 'a|b' *)").command?.[1]).toEqual({ kind: 'literal', text: 'a|b' });
+    expect(parseApprovalPattern("run_bash(grep 'a|b' *)").command?.[1]).toEqual({
+      kind: 'literal',
+      text: 'a|b',
+    });
     expect(new ApprovalRuleError('x', 3, 'why').message).toBe('Bad approval rule "x" at 4: why');
   });
 });

@@ -69,7 +69,8 @@ export interface LoadedConfig {
 export function explicitConfigPath(io: RuntimeIo, values: Flags): string | undefined {
   if (typeof values.config !== 'string') return undefined;
   // Resolved, an empty value is the working folder, and the error would blame that folder.
-  if (values.config.trim() === '') throw new UsageError('--config needs a file, and was given an empty value');
+  if (values.config.trim() === '')
+    throw new UsageError('--config needs a file, and was given an empty value');
   return resolveFrom(io.cwd, values.config);
 }
 
