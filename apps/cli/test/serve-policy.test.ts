@@ -262,7 +262,8 @@ describe('operator policy for API sessions', { timeout: 120_000 }, () => {
     expect(end).toMatchObject({ name: 'run_command', ok: false, outcome: 'refused' });
     expect(String(end!.output)).toContain('edited');
     expect(String(end!.output)).toContain('run_command(echo ran)');
-    expect(events.at(-1)).toMatchObject({ type: 'result', status: 'ok' });
+    // The edited call did not run: the turn is `rejected` (finished, but a call was refused).
+    expect(events.at(-1)).toMatchObject({ type: 'result', status: 'rejected' });
   });
 
   it('PUT /v1/sessions/{id}/skills: on within the policy, 403 beyond it; a skill switched off is gone on the next turn', async () => {

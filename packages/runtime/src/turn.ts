@@ -24,8 +24,8 @@ import { settingsToolEnv } from './tool-environment.js';
 
 /**
  * How a turn ended, in the run log's words: the graph's end, `cancelled` for Ctrl+C or a stop signal (the graph's
- * `aborted`), or `rejected` when it finished but some of its calls did not run: the user rejected them, or a deny rule,
- * the approval mode or arguments that do not fit refused them.
+ * `aborted`), or `rejected` when it finished but some of its calls did not run: the user rejected them, nobody could be
+ * asked, or a deny rule refused them.
  */
 export type TurnStatus = Exclude<DoneStatus, 'aborted'> | 'cancelled' | 'rejected';
 
@@ -77,7 +77,7 @@ export interface TurnResult {
   /** The title the session got after this turn (its first exchange). */
   title?: string;
   toolCalls: number;
-  /** Calls that did not run because they were rejected (by the user) or refused (a deny rule, nobody to ask…). */
+  /** Calls that did not run because the user rejected them, nobody could be asked, or a deny rule refused them. */
   rejected: number;
   error?: string;
   /** The run log's id of this turn; absent for a turn that never started (stopped while waiting for the session). */
@@ -324,8 +324,11 @@ async function leasedTurn(
         ...(named !== undefined ? { agent: named } : {}),
       });
     } else {
+      result.rejected += Object.values(input.decisions).filter((d) => d.type === 'reject').length;
       stream = rt.agent.resume(session.id, input.decisions, turn);
     }
+    // Calls a deny rule refused (`tool-rule` comes before the call's `tool-end`).
+    const denied = new Set<string>();
     for (;;) {
       let pending: ApprovalRequest[] | undefined;
       let done: DoneStatus = 'ok';
@@ -355,9 +358,11 @@ async function leasedTurn(
           result.compactions++;
         } else if (event.type === 'tool-end') {
           result.toolCalls++;
-          // Refused (a deny rule, nobody to ask, edited arguments that do not fit) or rejected by the user: either way
-          // it did not run, and the turn is `rejected`. Counted here, where every such call ends, whoever decided.
-          if (event.outcome === 'rejected' || event.outcome === 'refused') result.rejected++;
+          // A call a deny rule refused did not run as surely as one the user rejected (those are counted with the
+          // decisions): the turn is `rejected`. A call of a tool the session does not have is the model's mistake.
+          if (event.outcome === 'refused' && denied.has(event.id)) result.rejected++;
+        } else if (event.type === 'tool-rule') {
+          if (event.effect === 'deny') denied.add(event.id);
         } else if (event.type === 'approval-request') {
           pending = [...(pending ?? []), ...event.requests];
         } else if (event.type === 'model-approval') {
@@ -395,6 +400,7 @@ async function leasedTurn(
           result.pending = pending;
           break;
         }
+        result.rejected += Object.values(decisions).filter((d) => d.type === 'reject').length;
         stream = rt.agent.resume(session.id, decisions, turn);
         continue;
       }
