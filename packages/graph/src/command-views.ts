@@ -53,9 +53,22 @@ function withoutGitGlobals(words: readonly string[]): { words: string[]; aliases
  * What `git ALIAS ARGS…` runs for an alias defined on its command line: `VALUE ARGS…` as git's own words, or, for a
  * `!` alias, the shell command `VALUE ARGS…`, read loosely.
  */
-function aliasRuns(value: string, args: readonly string[]): string[][] {
-  if (value.startsWith('!')) return looseCommands([value.slice(1), ...args].join(' '));
-  return [['git', ...value.split(/[ \t]+/).filter((w) => w !== ''), ...args]];
+function aliasRuns(aliases: ReadonlyMap<string, string>, name: string, args: readonly string[]): string[][] {
+  let value = aliases.get(name);
+  let rest = [...args];
+  // An alias may name another (`-c alias.a=b -c alias.b=push a`); git's own quotes are not part of the words.
+  for (let hop = 0; value !== undefined && hop < 8; hop++) {
+    if (value.startsWith('!')) return looseCommands([value.slice(1), ...rest].join(' '));
+    const words = value
+      .replace(/["'\\]/g, '')
+      .split(/[ \t]+/)
+      .filter((w) => w !== '');
+    const next = aliases.get((words[0] ?? '').toLowerCase());
+    if (next === undefined) return [['git', ...words, ...rest]];
+    rest = [...words.slice(1), ...rest];
+    value = next;
+  }
+  return [];
 }
 
 /** Characters that end a command in a loose reading (operators, groups, substitutions, redirections). */
@@ -107,40 +120,54 @@ export function suffixes(words: readonly string[]): string[][] {
 }
 
 /**
- * Whether a loose command's first word could name `program`: an expansion or a substitution (`$g push`,
- * `${G:-git} push`, `"$(echo rm)" x`: nothing says what it runs), or a glob whose last part matches it (`/bin/r? x`,
- * `r[m] x`: the files it finds decide).
+ * Whether a loose command's word could be `text` once bash expanded it: it is, or it holds an expansion or a
+ * substitution (`$g`, `r$(true)m`, `"$(echo rm)"`: nothing says what it holds), or a glob that matches it (`r?`,
+ * `r[m]`: the files it finds decide; a bracket is taken to match anything, bash's classes not being picomatch's).
  */
-export function couldNameProgram(word: string, program: string): boolean {
-  if (word.startsWith('$')) return true;
-  const name = baseName(word);
-  if (!/[*?[]/.test(name)) return false;
+export function couldBe(word: string, text: string): boolean {
+  if (word === text) return true;
+  if (!isUnknownWord(word)) return false;
+  if (word.includes('[')) return true;
   try {
-    return picomatch.isMatch(program, name, { dot: true });
+    return picomatch.isMatch(text, word.replace(/\$[A-Za-z_0-9]*/g, '*'), { dot: true });
   } catch {
-    // A pattern picomatch cannot read: any name could be the one.
+    // A pattern picomatch cannot read: any text could be the one.
     return true;
   }
 }
 
+/** A word whose value bash decides: it holds an expansion or a substitution (`$…`) or a glob. */
+export function isUnknownWord(word: string): boolean {
+  return /[$*?[]/.test(word);
+}
 
 /**
  * A loose reading of a command line the reader could not place: quotes and backslashes removed, split at every
  * operator, substitution or group character, leading assignments and reserved words dropped. It over-approximates
- * the simple commands bash could run (`\rm x`, `x=1; rm x`, `echo $(rm x)` all yield `rm x`).
+ * the simple commands bash could run (`\rm x`, `x=1; rm x`, `echo $(rm x)` all yield `rm x`). Two readings are kept:
+ * the flat one, where every substitution character is a separator (a command nested at any depth is seen), and one
+ * where each substitution is read apart and stands for an unknown word where it was (`"$(echo rm)" x`, `r$(true)m x`).
  */
 export function looseCommands(line: string): string[][] {
   const commands: string[][] = [];
-  readLoosely(line, commands, 0);
+  const seen = new Set<string>();
+  const add = (words: string[]) => {
+    const key = words.join('\0');
+    if (seen.has(key)) return;
+    seen.add(key);
+    commands.push(words);
+  };
+  readFlat(line.replace(/\$\(/g, '('), add);
+  const { outer, inner } = liftSubstitutions(line);
+  readFlat(outer, add);
+  // Deeper substitutions are in the flat reading already.
+  for (const text of inner) readFlat(liftSubstitutions(text).outer, add);
   return commands;
 }
 
-function readLoosely(line: string, commands: string[][], depth: number): void {
-  // A substitution (`$(…)`, `` `…` ``) is read as commands of its own, and stands for one unknown word where it is:
-  // `"$(echo rm)" x` runs a program nothing names. `${G:-git}` is one unknown word too, not a group to split at.
-  const { outer, inner } = liftSubstitutions(line);
-  if (depth < MAX_DEPTH) for (const text of inner) readLoosely(text, commands, depth + 1);
-  const text = expandBraces(outer.replace(/\$\{[^}]*\}/g, '$X').replace(/["'\\]/g, ''));
+function readFlat(line: string, add: (words: string[]) => void): void {
+  // `${G:-git}` is one unknown word, not a group to split at.
+  const text = expandBraces(line.replace(/\$\{[^}]*\}/g, '$X').replace(/["'\\]/g, ''));
   for (const piece of text.split(LOOSE_SEPARATOR)) {
     const words = piece.split(/[ \t]+/).filter((w) => w !== '');
     let start = 0;
@@ -150,11 +177,14 @@ function readLoosely(line: string, commands: string[][], depth: number): void {
         LOOSE_SKIPPED.has(words[start] as string))
     )
       start += 1;
-    if (start < words.length) commands.push(words.slice(start));
+    if (start < words.length) add(words.slice(start));
   }
 }
 
-/** `line` with each command substitution replaced by `$X`, and the substitutions' own text. */
+/**
+ * `line` with each outermost command substitution replaced by `$X` in its word (`r$(true)m` → `r$Xm`), and the
+ * substitutions' own text. One pass, linear in the line.
+ */
 function liftSubstitutions(line: string): { outer: string; inner: string[] } {
   const inner: string[] = [];
   let outer = '';
@@ -168,14 +198,15 @@ function liftSubstitutions(line: string): { outer: string; inner: string[] } {
         else if (line[j] === ')') open -= 1;
       }
       inner.push(line.slice(i + 2, open === 0 ? j - 1 : j));
-      outer += ' $X ';
+      outer += '$X';
       i = j;
     } else if (line[i] === '`') {
-      const close = line.indexOf('`', i + 1);
-      const end = close < 0 ? line.length : close;
-      inner.push(line.slice(i + 1, end));
-      outer += ' $X ';
-      i = end + 1;
+      // A backquote escaped inside (`` `echo \`rm x\`` ``) nests: the flat reading splits at it.
+      let j = i + 1;
+      while (j < line.length && line[j] !== '`') j += line[j] === '\\' ? 2 : 1;
+      inner.push(line.slice(i + 1, Math.min(j, line.length)));
+      outer += '$X';
+      i = j + 1;
     } else {
       outer += line[i];
       i += 1;
@@ -184,18 +215,49 @@ function liftSubstitutions(line: string): { outer: string; inner: string[] } {
   return { outer, inner };
 }
 
-/** Brace expansion of the words that have one (`{rm,x}` → `rm x`, `a{b,c}d` → `abd acd`); groups are left alone. */
+/** At most this many words come out of the brace expansions of one line; past it, a brace stands for anything. */
+const MAX_BRACE_WORDS = 256;
+
+/**
+ * Brace expansion of the words that have one (`{rm,x}` → `rm x`, `a{b,c}d` → `abd acd`), word by word in one pass; a
+ * sequence (`{a..z}`), a nested brace, or an expansion past `MAX_BRACE_WORDS` becomes `*`, a word that could be
+ * anything. Groups (`{ rm x; }`) are left alone: their braces stand apart.
+ */
 function expandBraces(text: string): string {
-  const brace = /(\S*?)\{([^{}\s]*,[^{}\s]*)\}(\S*)/;
-  let out = text;
-  for (let round = 0; round < 8; round++) {
-    const match = brace.exec(out);
-    if (!match) break;
-    const [whole, prefix, body, suffix] = match as unknown as [string, string, string, string];
-    const words = body.split(',').map((alt) => `${prefix}${alt}${suffix}`);
-    out = `${out.slice(0, match.index)}${words.join(' ')}${out.slice(match.index + whole.length)}`;
-  }
-  return out;
+  if (!text.includes('{')) return text;
+  let budget = MAX_BRACE_WORDS;
+  return text
+    .split(/([ \t\n\r]+)/)
+    .map((token) => {
+      if (!token.includes('{') || !token.includes('}') || !/,|\.\./.test(token)) return token;
+      let words = [token];
+      for (let round = 0; round < 16; round++) {
+        const next: string[] = [];
+        let changed = false;
+        for (const word of words) {
+          const open = word.indexOf('{');
+          const close = open < 0 ? -1 : word.indexOf('}', open);
+          const body = close < 0 ? '' : word.slice(open + 1, close);
+          if (close < 0 || body.includes('{') || !(body.includes(',') || body.includes('..'))) {
+            next.push(word);
+            continue;
+          }
+          changed = true;
+          const alternatives = body.includes(',') && !body.includes('..') ? body.split(',') : ['*'];
+          if (budget - alternatives.length < 0) {
+            next.push(`${word.slice(0, open)}*${word.slice(close + 1)}`);
+            continue;
+          }
+          budget -= alternatives.length;
+          for (const alt of alternatives) next.push(`${word.slice(0, open)}${alt}${word.slice(close + 1)}`);
+        }
+        words = next;
+        if (!changed) break;
+      }
+      // A word left with a brace and a list in it could be anything once expanded.
+      return words.map((w) => (w.includes('{') && /,|\.\./.test(w) ? '*' : w)).join(' ');
+    })
+    .join('');
 }
 
 /** Every argv a deny or ask rule matches a simple command's words as (the words themselves first). */
@@ -213,8 +275,8 @@ export function restrictingViews(words: readonly string[]): string[][] {
     if (program === 'git') {
       const { words: bare, aliases } = withoutGitGlobals([program, ...view.slice(1)]);
       add(bare, depth);
-      const alias = aliases.get((bare[1] ?? '').toLowerCase());
-      if (alias !== undefined) for (const runs of aliasRuns(alias, bare.slice(2))) add(runs, depth + 1);
+      for (const runs of aliasRuns(aliases, (bare[1] ?? '').toLowerCase(), bare.slice(2)))
+        add(runs, depth + 1);
     }
     // A command the program runs (`git bisect run rm x`, `npm exec -- rm x`, `find . -exec rm {} +`).
     const nested = nestedCommandIndex([program, ...view.slice(1)]);

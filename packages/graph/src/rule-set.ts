@@ -4,17 +4,12 @@ import picomatch from 'picomatch';
 import {
   type ApprovalPattern,
   type ApprovalRule,
+  type CommandWordPattern,
   parseApprovalPattern,
   type RuleEffect,
 } from './approval-pattern.js';
 import { matchCommandWords, suggestCommandPattern } from './command-pattern.js';
-import {
-  looseCommands,
-  couldNameProgram,
-  readsCodeFromInput,
-  restrictingViews,
-  suffixes,
-} from './command-views.js';
+import { couldBe, looseCommands, readsCodeFromInput, restrictingViews, suffixes } from './command-views.js';
 import { type LinkedPath, linkedPath } from './linked-path.js';
 
 /** What a rule set is asked about: a tool (its name, skill, whether it runs a raw command) and the call's arguments. */
@@ -166,6 +161,17 @@ export function compileRules(rules: readonly ApprovalRule[]): RuleSet {
     return found;
   };
 
+  const looseReadings = new WeakMap<RuleCall['args'], string[][]>();
+  /** The loose reading of a call's command line, made once for all the rules. */
+  const looseOf = (call: RuleCall): string[][] => {
+    let found = looseReadings.get(call.args);
+    if (found === undefined) {
+      found = looseCommands(rawCommandOf(call.args) ?? '');
+      looseReadings.set(call.args, found);
+    }
+    return found;
+  };
+
   /** A deny or ask rule: any simple command matching is enough; an unreadable line asks (fail closed). */
   const restricting = (list: Compiled[], call: RuleCall): RuleDecision | undefined => {
     let unreadable: RuleDecision | undefined;
@@ -180,15 +186,11 @@ export function compileRules(rules: readonly ApprovalRule[]): RuleSet {
           restrictingViews(words).some((view) => matchCommandWords(pattern, view, 'restrict'));
         if (!read.placed) {
           // A deny rule must not become a question `--yes` answers: a loose reading that could run it denies, and so
-          // does one whose program is an expansion, a substitution or a glob that could name the denied program
-          // (`$g push`, `"$(echo rm)" x`, `/bin/r? x`) when its arguments fit: nothing shows it is not that program.
-          const loose = looseCommands(rawCommandOf(call.args) ?? '');
-          const first = pattern[0];
-          const asDenied = (words: readonly string[]) =>
-            first?.kind === 'literal' &&
-            couldNameProgram(words[0] ?? '', first.text) &&
-            matches([first.text, ...words.slice(1)]);
-          if (c.rule.effect === 'deny' && loose.some((words) => matches(words) || asDenied(words)))
+          // does one whose words could be the rule's once bash expanded them (`$g push`, `"$(echo rm)" x`,
+          // `/bin/r? x`, `git $(echo push)`, `$CMD`): nothing shows they are not.
+          const direct = (view: readonly string[]) => matchCommandWords(pattern, view, 'restrict');
+          const fits = (view: readonly string[]) => direct(view) || couldFit(pattern, view, direct);
+          if (c.rule.effect === 'deny' && looseOf(call).some((words) => restrictingViews(words).some(fits)))
             return { effect: 'deny', rule: c.rule, unplaced: read.reason };
           unreadable ??= { effect: 'ask', rule: c.rule, unplaced: read.reason };
           continue;
@@ -198,7 +200,7 @@ export function compileRules(rules: readonly ApprovalRule[]): RuleSet {
         // may be where one of its commands starts.
         if (
           read.commands.some((s) => readsCodeFromInput(s.words)) &&
-          looseCommands(rawCommandOf(call.args) ?? '').some((words) => suffixes(words).some(matches))
+          looseOf(call).some((words) => suffixes(words).some(matches))
         )
           return { effect: c.rule.effect, rule: c.rule };
         continue;
@@ -290,4 +292,25 @@ export function describeMiss(miss: RuleMiss): string {
   if (miss.command !== undefined)
     return `the allow rule${names.length > 1 ? 's' : ''} ${list} do${names.length > 1 ? '' : 'es'} not match \`${miss.command}\``;
   return `the allow rule${names.length > 1 ? 's' : ''} ${list} do${names.length > 1 ? '' : 'es'} not match this call`;
+}
+
+/**
+ * Whether a loose command could be one `pattern` matches once bash expanded its words: each word that could be the
+ * pattern's literal word at its place stands for it (`git $(echo push) x`, `/bin/r? x`), and a word that is nothing
+ * but an expansion (`$X`, `$ARGS`) could be several words, so the pattern fits as soon as the words before it do.
+ */
+function couldFit(
+  pattern: readonly CommandWordPattern[],
+  view: readonly string[],
+  direct: (view: readonly string[]) => boolean,
+): boolean {
+  const candidate: string[] = [];
+  for (const [i, word] of view.entries()) {
+    const own = i === 0 ? posix.basename(word) : word;
+    if (/^\$[A-Za-z0-9_]*$/.test(own))
+      return pattern.slice(0, i).every((p, k) => p.kind !== 'literal' || p.text === candidate[k]);
+    const p = pattern[i];
+    candidate.push(p?.kind === 'literal' && couldBe(own, p.text) ? p.text : word);
+  }
+  return direct(candidate);
 }

@@ -89,8 +89,39 @@ describe('a deny or ask rule matches every spelling that runs the command', () =
     ['run_bash(git push *)', 'git -c alias.p="!git push origin master" p'],
     ['run_bash(rm *)', "git -c alias.x='!rm victim' x"],
     ['run_bash(git push *)', 'git -c alias.p=push -C . p'],
+    // Found by the review of the fix: nesting, expansions inside a word or after it, runners, sequences, brackets.
+    ['run_bash(rm *)', 'echo `echo \\`rm -rf x\\``'],
+    ['run_bash(rm *)', 'echo $(echo $(echo $(echo $(echo $(rm -rf x)))))'],
+    ['run_bash(rm *)', 'r$(true)m -rf x'],
+    ['run_bash(rm *)', 'r`true`m -rf x'],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, not a template
+    ['run_bash(rm *)', 'r${e}m -rf x'],
+    ['run_bash(git push *)', 'git $(echo push) origin'],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, not a template
+    ['run_bash(git push *)', 'git ${P:-push} origin'],
+    ['run_bash(git push *)', '$(echo git push) origin main'],
+    ['run_bash(rm *)', 'sudo r? -rf x'],
+    ['run_bash(rm *)', 'env /bin/r[m] -rf x'],
+    ['run_bash(rm *)', 'timeout 5 "$(echo rm)" -rf x'],
+    ['run_bash(rm *)', 'r{m..m} -rf x'],
+    ['run_bash(rm *)', 'echo {a,b} {a,b} {a,b} {a,b} {a,b} {a,b} {a,b} {a,b}; r{m,} -rf x'],
+    ['run_bash(rm *)', '/usr/bin/[!a]m -rf x'],
+    ['run_bash(git push *)', 'git -c alias.a=b -c alias.b=push a origin'],
+    ['run_bash(git push *)', `git -c 'alias.p="push"' p origin`],
   ])('%s denies %s: a brace, a glob, a substitution or an alias names the program', (pattern, command) => {
     expect(decide([rule('deny', pattern)], command)).toBe('deny');
+  });
+
+  it('a line built to make a regular expression backtrack is decided (the brace reading is linear)', () => {
+    const rm = [rule('deny', 'run_bash(rm *)')];
+    expect(decide(rm, `${'a'.repeat(20_000)}{${','.repeat(20_000)}`)).toBe('ask');
+    expect(decide(rm, `{${','.repeat(20_000)}}${'x'.repeat(20_000)}`)).toBe('ask');
+    expect(decide(rm, `echo ${'{a,b}'.repeat(2_000)} $(date)`)).toBe('ask');
+  });
+
+  it('an expansion among the arguments of another command is not taken for the denied one', () => {
+    expect(decide(push, 'git log --since=$(date)')).toBe('ask');
+    expect(decide([rule('deny', 'run_bash(rm *)')], 'echo $HOME')).toBe('ask');
   });
 
   it('a glob or brace that cannot name the denied program is not denied for it', () => {
