@@ -180,7 +180,18 @@ export async function callMcpTool(
     describeRule,
     approvalSource,
     approvedForSession,
+    parseApprovalPattern,
+    isApprovalRuleError,
   } = await import('@birdie/graph/tools');
+  const validPattern = (pattern: string) => {
+    try {
+      parseApprovalPattern(pattern);
+      return true;
+    } catch (error) {
+      if (isApprovalRuleError(error)) return false;
+      throw error;
+    }
+  };
   let tool: DeclaredTool | undefined;
   let served: readonly DeclaredTool[] = [];
   const entry = snapshot.getTool(name);
@@ -214,7 +225,12 @@ export async function callMcpTool(
   const source = approvalSource(tool, snapshot);
   // The command patterns the user allowed for the session, as the agent's session rules: bound to the tool's file.
   const sessionPatterns = (approvals ?? []).flatMap((a) =>
-    a.pattern !== undefined && a.tool === tool.name && source !== undefined && a.source === source
+    a.pattern !== undefined &&
+    a.tool === tool.name &&
+    source !== undefined &&
+    a.source === source &&
+    // A pattern saved before the grammar refused it (shell syntax) no longer applies: the call asks.
+    validPattern(a.pattern)
       ? [{ pattern: a.pattern, effect: 'allow' as const, source: { kind: 'session' as const } }]
       : [],
   );

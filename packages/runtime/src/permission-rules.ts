@@ -89,7 +89,8 @@ export interface ProjectRules {
  */
 export async function projectRules(cwd: string, trusted: boolean): Promise<ProjectRules> {
   const path = join(cwd, PROJECT_SETTINGS);
-  const text = await readRegularText(path);
+  // A byte-order mark (some editors write one) is not part of the JSON.
+  const text = (await readRegularText(path))?.replace(/^\uFEFF/, '');
   if (text === undefined) return { rules: [], untrustedAllows: 0 };
   const { parseApprovalPattern } = await import('@birdie/graph');
   let parsed: unknown;
