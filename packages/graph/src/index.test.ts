@@ -70,6 +70,8 @@ describe('public exports', () => {
       'describeMiss',
       'describeRule',
       'describeToolError',
+      'isApprovalRuleError',
+      'parseApprovalPattern',
       'readReferenceFile',
       'readableReferenceFiles',
     ]);
