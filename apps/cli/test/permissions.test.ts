@@ -19,14 +19,23 @@ afterEach(async () => {
 const cli = (argv: string[]) => runCli(argv, { env: box.env, cwd: box.cwd });
 
 /** `birdie run --json` with a scripted model that runs `command` with the raw-shell fixture's tool. */
-async function run(command: string) {
+async function run(command: string, flags: string[] = []) {
   await writeFile(
     script,
     JSON.stringify({
       replies: [{ tool_calls: [{ name: 'run_command', args: { command } }] }, { text: 'Done.' }],
     }),
   );
-  const result = await cli(['run', '--json', '--skills-dir', TEST_SKILLS, '--enable', 'raw-shell', 'go']);
+  const result = await cli([
+    'run',
+    '--json',
+    '--skills-dir',
+    TEST_SKILLS,
+    '--enable',
+    'raw-shell',
+    ...flags,
+    'go',
+  ]);
   const events = result.stdout
     .trim()
     .split('\n')
@@ -104,6 +113,37 @@ describe('approval rules in the settings', { timeout: 60_000 }, () => {
     const other = await run('rm -f fine.txt');
     expect(other.events.map((e) => e.type)).toContain('approval-refused');
     expect(existsSync(join(box.cwd, 'fine.txt'))).toBe(true);
+  });
+
+  it('an ask rule refused under --approval never says the rule asks in every mode, not to rerun with --approval never', async () => {
+    const file = join(box.home, 'config.json');
+    await cli(['config', 'add', 'permissions.ask', 'run_command(ls)']);
+    const asked = await run('ls', ['--approval', 'never']);
+    expect(asked.code).toBe(1);
+    const refused = asked.events.find((e) => e.type === 'approval-refused');
+    expect(refused?.reason).toBe(
+      `birdie run does not ask for approval: refused. The ask rule \`run_command(ls)\` (user ${file}) asks before this call in every approval mode; rerun with --yes to approve it.`,
+    );
+    const told = asked.events.find((e) => e.type === 'tool-end');
+    expect(told?.output).not.toContain('--approval never');
+    // Without --json, the same words on stderr; the run log keeps them.
+    const text = await cli([
+      'run',
+      '--skills-dir',
+      TEST_SKILLS,
+      '--enable',
+      'raw-shell',
+      '--approval',
+      'never',
+      'go',
+    ]);
+    expect(text.stderr).toContain('The ask rule `run_command(ls)`');
+    expect(text.stderr).not.toContain('--approval never');
+    const log = await cli(['logs', '--json']);
+    expect(log.stdout).toContain('The ask rule `run_command(ls)`');
+    // A call that asks for the mode's sake still names the mode that would let it run.
+    const plain = await run('touch x');
+    expect(plain.events.find((e) => e.type === 'approval-refused')?.reason).toContain('or --approval never');
   });
 
   it("a project's rules: deny and ask apply at once, allow only once the folder is trusted", async () => {

@@ -4,7 +4,7 @@ import { approvalMode, openRuntime, waitingLine, waitMs } from '@birdie/runtime/
 import { sessionFromFlags } from '@birdie/runtime/session-from-flags';
 import { isStoreFailureCode, storeFailureText, turnFailure } from '@birdie/runtime/store-failure';
 import { executeTurn, type TurnEvent } from '@birdie/runtime/turn';
-import { REFUSAL, SAMPLING_REFUSAL, unaskedApprovals } from '@birdie/runtime/unasked-approvals';
+import { SAMPLING_REFUSAL, unaskedApprovals } from '@birdie/runtime/unasked-approvals';
 import { EventPrinter } from '@birdie/terminal/events';
 import { styler } from '@birdie/terminal/style';
 import { reportLoad } from '@birdie/terminal/workspace-trust';
@@ -63,12 +63,12 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
     });
     // Nobody is asked: every call that needs approval is refused (or, with --yes, approved), and so is MCP sampling.
     const unasked = unaskedApprovals(values.yes === true, {
-      approval: (request) =>
+      approval: (request, refusal) =>
         json
-          ? emit({ type: 'approval-refused', id: request.id, tool: request.tool, reason: REFUSAL })
+          ? emit({ type: 'approval-refused', id: request.id, tool: request.tool, reason: refusal })
           : write(
               io.stderr,
-              `birdie: ${request.tool} ${JSON.stringify(request.args)} needs approval. ${REFUSAL}`,
+              `birdie: ${request.tool} ${JSON.stringify(request.args)} needs approval. ${refusal}`,
             ),
       sampling: (server) =>
         json
