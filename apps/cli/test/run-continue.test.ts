@@ -43,10 +43,26 @@ describe('birdie run -c', () => {
     const rows = list.stdout.split('\n').filter((line) => /^\d{4}-/.test(line));
     expect(rows.map((line) => line.split(/\s+/)[0])).toEqual([first, second]);
     const json = await cli(['sessions', 'list', '--json']);
-    expect(json.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { id: string }).id)).toEqual([
-      first,
-      second,
-    ]);
+    expect(
+      json.stdout
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { id: string }).id),
+    ).toEqual([first, second]);
+  });
+
+  // Reported: after `birdie run --user alice`, the hint said `continue with --session-id ID`, which then failed:
+  // the session belongs to alice, and without --user the default user is looked up.
+  it("the hint after a run as another user names --user too, and the hint's flags continue the session", async () => {
+    const first = await cli(['run', '--user', 'alice', 'one question']);
+    expect(first.code, first.stderr).toBe(0);
+    const id = sessionOf(first.stderr)!;
+    expect(first.stderr).toContain(`(continue with --user alice --session-id ${id})`);
+    const again = await cli(['run', '--user', 'alice', '--session-id', id, 'again']);
+    expect(again.code, again.stderr).toBe(0);
+    // The default user's hint stays as short as before.
+    const mine = await cli(['run', 'mine']);
+    expect(mine.stderr).toContain(`(continue with --session-id ${sessionOf(mine.stderr)!})`);
   });
 
   it('with no session yet, or with --session-id too, is a usage error saying why', async () => {

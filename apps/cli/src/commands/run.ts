@@ -11,6 +11,7 @@ import { reportLoad } from '@birdie/terminal/workspace-trust';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, EXIT_RUN, type Input, UsageError, write } from '../io.js';
 import { eventJson, turnResultJson } from '../render/json-events.js';
+import { sessionFlags } from '../render/session-flags.js';
 import { thrownTurnJson, type UsedTokens } from '../render/thrown-turn.js';
 import { unsentTurnError } from '../render/turn-error-json.js';
 import { endChildProcesses, onStopSignal } from '../stop-signals.js';
@@ -132,7 +133,7 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
         io.stderr,
         style(
           'dim',
-          `session ${session.id} · ↑${result.inputTokens} ↓${result.outputTokens} tok (continue with --session-id ${session.id})`,
+          `session ${session.id} · ↑${result.inputTokens} ↓${result.outputTokens} tok (continue with ${sessionFlags(io, rt.userId, session.id)})`,
         ),
       );
     if (result.status === 'ok') return EXIT_OK;

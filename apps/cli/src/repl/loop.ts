@@ -158,7 +158,10 @@ export async function runRepl({
       const { discardIfEmpty } = await import('@birdie/runtime/session-titles');
       // A session without an exchange (opened and left, a failed first call) does not litter the lists.
       if (!(await discardIfEmpty(state.rt, state.session))) {
-        io.stdout.write(`${style('dim', `session ${id} saved · resume with: birdie --session-id ${id}`)}\n`);
+        const { sessionFlags } = await import('../render/session-flags.js');
+        io.stdout.write(
+          `${style('dim', `session ${id} saved · resume with: birdie ${sessionFlags(io, state.rt.userId, id)}`)}\n`,
+        );
       }
       await state.rt.close();
     }
