@@ -1,10 +1,11 @@
 import { COMMANDS, type CommandSpec, GROUPS } from './spec.js';
 
-function optionLines(spec: CommandSpec): string[] {
+function optionLines(spec: CommandSpec, more: ReadonlyArray<readonly [string, string]> = []): string[] {
   const rows = Object.entries(spec.options).map(([name, o]) => {
     const flag = `${o.short ? `-${o.short}, ` : '    '}--${name}${o.arg ? ` ${o.arg}` : ''}`;
     return [flag, o.help] as const;
   });
+  rows.push(...more);
   const width = Math.max(...rows.map(([f]) => f.length));
   return rows.map(([f, h]) => `  ${f.padEnd(width)}  ${h}`);
 }
@@ -27,7 +28,10 @@ export function mainHelp(version: string): string {
     ...rows.map(([n, s]) => `  ${n.padEnd(width)}  ${s}`),
     '',
     'Options of the interactive session:',
-    ...optionLines(repl),
+    // -p is not an option of the REPL: argv.ts rewrites it to `run` before any command is parsed.
+    ...optionLines(repl, [
+      ['-p, --print PROMPT', 'one turn without a terminal, as `birdie run "PROMPT"` (with run\'s options)'],
+    ]),
     '',
     'Run `birdie COMMAND --help` for the options of a command.',
     "Provider: LLM_VENDOR, LLM_MODEL and the vendor key variable, --config FILE or LLM_PROVIDER_CONFIG='{…}'.",

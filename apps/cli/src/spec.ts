@@ -126,7 +126,7 @@ const DRAFTS: CommandDraft[] = [
     jsonFailure: 'own',
     positionals: [1, 1],
     details:
-      'Reads the prompt from stdin when it is `-`. Bundled skills are off until enabled: --enable/--disable change ' +
+      'Reads the prompt from stdin when it is `-`. `birdie -p "<prompt>" [options]` is the same command. Bundled skills are off until enabled: --enable/--disable change ' +
       "the session's grants before the turn, and the session keeps them. Project skills of a folder you have not " +
       'trusted (`birdie trust`) are skipped. Exit codes: 0 ok, 1 run error, 2 usage or config, 3 the session is in ' +
       'use by another process (retry, or --wait).',

@@ -34,6 +34,18 @@ describe('birdie --version / --help', () => {
     expect((await cli(['logs', '--help'])).stdout).toContain('Usage: birdie logs');
   });
 
+  // Reported: `birdie -p "…"` (one turn, as other agent CLIs spell it) works but neither help named it.
+  it('names -p/--print in the main help and run --help, and the spelling it shows runs a turn', async () => {
+    const main = (await cli(['--help'])).stdout;
+    expect(main).toMatch(/-p, --print PROMPT\s+one turn without a terminal, as `birdie run "PROMPT"`/);
+    expect((await cli(['run', '--help'])).stdout.replace(/\s+/g, ' ')).toContain(
+      '`birdie -p "<prompt>" [options]` is the same command',
+    );
+    const turn = await cli(['-p', 'hello', '--skills-dir', TEST_SKILLS], scripted('repl.json'));
+    expect(turn.code, turn.stderr).toBe(0);
+    expect(turn.stdout.length).toBeGreaterThan(0);
+  });
+
   // Reported by an operator: the help named two endpoints open without a token; /v1/ready is the third.
   it('serve --help names every endpoint that needs no token', async () => {
     const help = (await cli(['serve', '--help'])).stdout.replace(/\s+/g, ' ');
