@@ -255,4 +255,39 @@ describe('birdie config', () => {
       'scripted:quick scripted:quick',
     ]);
   });
+
+  // Reported: `config set model zork:gpt-4` (no such vendor) and `config set model strong` (no provider section
+  // defines that tier) were saved without a word, and every run after them failed with exit 2.
+  it('model: an unknown vendor is refused unwritten; a tier no provider section defines is saved with a warning', async () => {
+    const file = join(box.home, 'config.json');
+    await writeFile(
+      file,
+      `${JSON.stringify({ provider: { vendor: 'scripted', models: { fast: { model: 'quick' } } } })}\n`,
+    );
+    const before = await readFile(file, 'utf8');
+    const vendor = await cli(['config', 'set', 'model', 'zork:gpt-4']);
+    expect(vendor.code).toBe(2);
+    expect(vendor.stderr).toContain(
+      'settings.model names the vendor "zork", which birdie does not know (openai, azure, anthropic, mistral, gemini, ollama, scripted, acp, langchain)',
+    );
+    expect(await readFile(file, 'utf8')).toBe(before);
+    // Written by hand, the same value stops a run at its place in the file, before any model is asked.
+    await writeFile(
+      file,
+      `${JSON.stringify({ provider: { vendor: 'scripted' }, settings: { model: 'zork:gpt-4' } }, null, 2)}\n`,
+    );
+    const run = await cli(['run', 'count these']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/at line \d+, column \d+: settings\.model names the vendor "zork"/);
+
+    await writeFile(file, before);
+    const tier = await cli(['config', 'set', 'model', 'strong']);
+    expect(tier.code, tier.stderr).toBe(0);
+    expect(tier.stderr).toContain(
+      'birdie: no provider section defines the model tier "strong" (defined: fast): runs fail until one does, e.g. "models": { "strong": { "model": "…" } } in the provider section of',
+    );
+    expect((await cli(['config', 'get', 'model'])).stdout).toContain('strong');
+    const defined = await cli(['config', 'set', 'model', 'fast']);
+    expect(defined).toMatchObject({ code: 0, stderr: '' });
+  });
 });

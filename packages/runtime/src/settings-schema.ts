@@ -1,9 +1,10 @@
 import type { ConfigFile } from '@birdie/providers';
+import { VENDOR_NAMES } from '@birdie/providers/vendors';
 import { MAX_ADMISSION_LIMIT } from '@birdie/store/limits';
 import { z } from 'zod';
 import { UsageError } from './errors.js';
 import { isIpNetwork } from './ip-network.js';
-import { isModelSpec } from './model-spec.js';
+import { isModelSpec, unknownVendorOf } from './model-spec.js';
 import {
   APPROVAL_MODES,
   type ChannelsSettings,
@@ -173,9 +174,16 @@ const settingsSchema = z
         { error: 'must be a list of IP addresses or CIDRs (such as ["10.0.0.0/8", "fd00::/8"])' },
       )
       .max(64, { error: 'must name at most 64 networks' }),
-    model: z.string({ error: 'must be a model name' }).refine(isModelSpec, {
-      error: 'must be a tier (fast, default, strong) or vendor:model (e.g. openai:gpt-4o-mini)',
-    }),
+    model: z
+      .string({ error: 'must be a model name' })
+      .refine(isModelSpec, {
+        error: 'must be a tier (fast, default, strong) or vendor:model (e.g. openai:gpt-4o-mini)',
+      })
+      // Checked here, where the file's line is known: every run would otherwise stop at the vendor lookup.
+      .refine((spec) => unknownVendorOf(spec) === undefined, {
+        error: (issue) =>
+          `names the vendor "${unknownVendorOf(String(issue.input))}", which birdie does not know (${VENDOR_NAMES.join(', ')})`,
+      }),
     permissions: z
       .strictObject(
         { allow: ruleList, ask: ruleList, deny: ruleList },

@@ -100,6 +100,11 @@ export async function configCommand({
           ? `${name} = ${shown(value)} (in ${file})`
           : `${name} unset (in ${file})`,
     );
+    if (sub === 'set' && name === 'model') {
+      const { modelSettingWarnings } = await import('@birdie/runtime/model-setting-warnings');
+      for (const warning of await modelSettingWarnings(io, values, value as string, file))
+        write(io.stderr, `birdie: ${warning}`);
+    }
     if (sub === 'set' && (name === 'skills.enable' || name === 'skills.disable'))
       for (const warning of await unknownSkillWarnings(io, values, name, value as string[], skills?.()))
         write(io.stderr, `birdie: ${warning}`);
