@@ -1,5 +1,6 @@
 import { UsageError } from './errors.js';
 import type { Flags } from './flags.js';
+import { decimalNumber } from './decimal.js';
 
 /** The range a whole-number flag must be in, and its value when not given. */
 export interface WholeNumberRange {
@@ -19,8 +20,8 @@ export function wholeNumberFlag(flags: Flags, name: string, range: WholeNumberRa
   const value = flags[name];
   if (value === undefined) return range.fallback;
   const { min, max, label = `--${name}` } = range;
-  const n = Number(value);
-  if (typeof value !== 'string' || !Number.isInteger(n) || n < min || (max !== undefined && n > max)) {
+  const n = typeof value === 'string' ? decimalNumber(value) : Number.NaN;
+  if (!Number.isInteger(n) || n < min || (max !== undefined && n > max)) {
     const bounds = max === undefined ? `of ${min} or more` : `from ${min} to ${max}`;
     throw new UsageError(`${label} must be a whole number ${bounds}, got "${String(value)}"`);
   }
@@ -31,8 +32,8 @@ export function wholeNumberFlag(flags: Flags, name: string, range: WholeNumberRa
 export function secondsFlag(flags: Flags, name: string, fallback: number): number {
   const value = flags[name];
   if (value === undefined) return fallback * 1000;
-  const seconds = Number(value);
-  if (typeof value !== 'string' || !Number.isFinite(seconds) || seconds < 0)
+  const seconds = typeof value === 'string' ? decimalNumber(value) : Number.NaN;
+  if (!Number.isFinite(seconds) || seconds < 0)
     throw new UsageError(`--${name} must be a number of seconds (0 or more), got "${String(value)}"`);
   return seconds * 1000;
 }

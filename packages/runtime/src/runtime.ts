@@ -17,6 +17,7 @@ import { openRegistry, workingDir } from './skills.js';
 import { type HintPlace, isStoreErrorLike, storeFailure } from './store-failure.js';
 import { folderTrusted, readTrust, type TrustRecords, trustDecision, trustedForOneRun } from './trust.js';
 import { openUserStore } from './user-store.js';
+import { decimalNumber } from './decimal.js';
 
 export { APPROVAL_MODES, openUserStore };
 
@@ -35,8 +36,8 @@ const MAX_WAIT_SECONDS = 86_400;
 /** `--wait SECONDS` as milliseconds: how long a turn waits for a session another process is using. */
 export function waitMs(values: Flags, defaultSeconds: number): number {
   if (values.wait === undefined) return defaultSeconds * 1000;
-  const seconds = Number(values.wait);
-  if (typeof values.wait !== 'string' || !Number.isFinite(seconds) || seconds < 0)
+  const seconds = typeof values.wait === 'string' ? decimalNumber(values.wait) : Number.NaN;
+  if (!Number.isFinite(seconds) || seconds < 0)
     throw new UsageError(`--wait must be a number of seconds (0 or more), got "${String(values.wait)}"`);
   // The store's own bound on a lease wait, said as the flag's: checked before a session is made.
   if (seconds > MAX_WAIT_SECONDS)

@@ -14,6 +14,7 @@ import { badPermissionPatterns } from './permission-rules.js';
 import { SETTING_KEYS, type SettingKey } from './settings.js';
 import type { SettingsProblem } from './settings-schema.js';
 import { unknownSkillWarning } from './skill-flags.js';
+import { decimalNumber } from './decimal.js';
 
 /** A setting with its value (a database URL without its password) and where it came from. */
 export interface SettingRow {
@@ -163,8 +164,8 @@ export function parseSettingValue(key: SettingKey, raw: string): unknown {
     key === 'serve.limits.mcp_sessions_per_user' ||
     key === 'serve.limits.mcp_idle_seconds'
   ) {
-    const number = Number(raw);
-    return Number.isFinite(number) && raw.trim() !== '' ? number : raw;
+    const number = decimalNumber(raw);
+    return Number.isFinite(number) ? number : raw;
   }
   return raw;
 }

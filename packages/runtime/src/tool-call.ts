@@ -15,6 +15,7 @@ import { openTrustedRegistry, workingDir } from './skills.js';
 import { settingsToolEnv } from './tool-environment.js';
 import { folderProblems, ToolLookupError, toolRefusal } from './tool-refusal.js';
 import { openUserStore } from './user-store.js';
+import { decimalNumber } from './decimal.js';
 
 /** The longest timeout a Node timer can wait (2^31-1 ms); the same bound as a skill's `timeout:`. */
 const MAX_TIMEOUT_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
@@ -51,7 +52,7 @@ export async function prepareToolCall(
   const args = parseToolArgs(options.args ?? '{}');
   const registry = await openTrustedRegistry(io, flags);
   const snapshot = registry.current();
-  const seconds = options.timeout === undefined ? undefined : Number(options.timeout);
+  const seconds = options.timeout === undefined ? undefined : decimalNumber(String(options.timeout));
   if (seconds !== undefined && !(seconds > 0))
     throw new UsageError(`--timeout must be a positive number of seconds, got "${options.timeout}"`);
   if (seconds !== undefined && seconds > MAX_TIMEOUT_SECONDS)

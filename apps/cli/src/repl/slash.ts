@@ -179,7 +179,8 @@ async function help(state: ReplState): Promise<undefined> {
 async function memory(state: ReplState, rest: string[]): Promise<undefined> {
   const { store, userId } = state.rt;
   if (rest[0] === 'forget') {
-    const id = Number(rest[1]);
+    // The number `/memory` lists: `0x1` or `1e0` is not one of them.
+    const id = /^\d{1,15}$/.test(rest[1] ?? '') ? Number(rest[1]) : Number.NaN;
     if (!Number.isInteger(id)) return out(state, 'Usage: /memory forget ID');
     return out(state, (await store.memory.remove(userId, id)) ? `Forgot #${id}.` : `No memory #${id}.`);
   }
