@@ -146,6 +146,23 @@ describe('approval rules in the settings', { timeout: 60_000 }, () => {
     expect(plain.events.find((e) => e.type === 'approval-refused')?.reason).toContain('or --approval never');
   });
 
+  // Reported: a turn whose call a deny rule refused was logged `rejected` with nothing in its TOOLS / ERROR column.
+  it('the run log says which deny rule refused a call of a rejected turn', async () => {
+    const file = join(box.home, 'config.json');
+    await cli(['config', 'add', 'permissions.deny', 'run_command(touch secret*)']);
+    const denied = await run('touch secret.txt');
+    expect(denied.code).toBe(1);
+    const [entry] = (await cli(['logs', '--json'])).stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { status: string; error?: string });
+    expect(entry).toMatchObject({
+      status: 'rejected',
+      error: `refused by the deny rule \`run_command(touch secret*)\` (user ${file}): run_command`,
+    });
+    expect((await cli(['logs'])).stdout).toContain('refused by the deny rule `run_command(touch secret*)`');
+  });
+
   it("a project's rules: deny and ask apply at once, allow only once the folder is trusted", async () => {
     await mkdir(join(box.cwd, '.birdie'));
     await writeFile(

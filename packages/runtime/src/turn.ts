@@ -21,6 +21,7 @@ import { isStoreErrorLike } from './store-failure.js';
 import { SubagentRuns } from './subagent-runs.js';
 import { taskBook } from './task-book.js';
 import { settingsToolEnv } from './tool-environment.js';
+import { type DenyRefusal, denyRefusalsText, describeDenyRule } from './deny-refusals.js';
 
 /**
  * How a turn ended, in the run log's words: the graph's end, `cancelled` for Ctrl+C or a stop signal (the graph's
@@ -268,6 +269,8 @@ async function leasedTurn(
   const usage = new RunUsage(model);
   // What MCP servers say during the run (during its calls and between them): kept with the run, at their level.
   const notices: RunNotice[] = [];
+  // The run log's words for a turn that is `rejected` because deny rules refused calls (it has no error of its own).
+  const refusals: DenyRefusal[] = [];
   const result: TurnResult = {
     runId,
     status: 'ok',
@@ -327,8 +330,8 @@ async function leasedTurn(
       result.rejected += Object.values(input.decisions).filter((d) => d.type === 'reject').length;
       stream = rt.agent.resume(session.id, input.decisions, turn);
     }
-    // Calls a deny rule refused (`tool-rule` comes before the call's `tool-end`).
-    const denied = new Set<string>();
+    // Calls a deny rule refused (`tool-rule` comes before the call's `tool-end`), by call id: what refused them.
+    const denied = new Map<string, DenyRefusal>();
     for (;;) {
       let pending: ApprovalRequest[] | undefined;
       let done: DoneStatus = 'ok';
@@ -360,9 +363,14 @@ async function leasedTurn(
           result.toolCalls++;
           // A call a deny rule refused did not run as surely as one the user rejected (those are counted with the
           // decisions): the turn is `rejected`. A call of a tool the session does not have is the model's mistake.
-          if (event.outcome === 'refused' && denied.has(event.id)) result.rejected++;
+          const refusal = event.outcome === 'refused' ? denied.get(event.id) : undefined;
+          if (refusal) {
+            result.rejected++;
+            refusals.push(refusal);
+          }
         } else if (event.type === 'tool-rule') {
-          if (event.effect === 'deny') denied.add(event.id);
+          if (event.effect === 'deny')
+            denied.set(event.id, { rule: describeDenyRule(event), tool: event.name });
         } else if (event.type === 'approval-request') {
           pending = [...(pending ?? []), ...event.requests];
         } else if (event.type === 'model-approval') {
@@ -446,7 +454,11 @@ async function leasedTurn(
       status: logged,
       ...usage.recorded(),
       ...(result.answer ? { answer: result.answer } : {}),
-      ...(result.error ? { error: result.error } : {}),
+      ...(result.error
+        ? { error: result.error }
+        : refusals.length > 0
+          ? { error: denyRefusalsText(refusals) }
+          : {}),
       ...(after ? { endCheckpointId: after } : {}),
       sessionTurn: { inputTokens: result.inputTokens, outputTokens: result.outputTokens },
       ...(wantsTitle ? {} : { release: lease }),
