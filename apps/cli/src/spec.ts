@@ -284,7 +284,7 @@ const DRAFTS: CommandDraft[] = [
       'Writes a skill folder whose SKILL.md has the mcp_server frontmatter, so trust, policy and approvals apply ' +
       'to the server as to any skill. `birdie mcp remove` removes only folders written here.',
     examples: [
-      'birdie mcp add memory -- npx -y @modelcontextprotocol/server-memory',
+      'birdie mcp add graph-memory -- npx -y @modelcontextprotocol/server-memory',
       'birdie mcp add docs --url https://example.com/mcp',
     ],
   },

@@ -72,6 +72,58 @@ describe('birdie mcp add | remove and the files around them', { timeout: 120_000
     expect(text).toContain(`- ${join(project, 'main.py')}`);
   });
 
+  // Reported: the README's own example `birdie mcp add memory -- npx -y @modelcontextprotocol/server-memory` wrote
+  // `/where/it/ran/@modelcontextprotocol/server-memory`: every word with a `/` was taken for a path (and its name,
+  // `memory`, is a bundled skill's, so as printed it was refused: the example is now `graph-memory`).
+  it('leaves a scoped npm package, a URL and a path that does not exist in that folder as written', async () => {
+    const project = join(box.cwd, 'packages-words');
+    await mkdir(join(project, 'dist'), { recursive: true });
+    await writeFile(join(project, 'dist', 'server.js'), '');
+    const added = await run(
+      [
+        'mcp',
+        'add',
+        'scoped',
+        '--',
+        'npx',
+        '-y',
+        '@modelcontextprotocol/server-filesystem',
+        'https://example.com/x',
+        'git+https://example.com/r.git',
+        'not/here.js',
+        'dist/server.js',
+      ],
+      {},
+      project,
+    );
+    expect(added.code, added.stderr).toBe(0);
+    const listed = (await run(['mcp', 'list', '--json'])).stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { name: string; target: string })
+      .find((server) => server.name === 'scoped');
+    // a path that names a file there is the shell's reading: made absolute, as before
+    expect(listed?.target).toBe(
+      `npx -y @modelcontextprotocol/server-filesystem https://example.com/x git+https://example.com/r.git not/here.js ${join(project, 'dist', 'server.js')}`,
+    );
+    const example = await run([
+      'mcp',
+      'add',
+      'graph-memory',
+      '--',
+      'npx',
+      '-y',
+      '@modelcontextprotocol/server-memory',
+    ]);
+    expect(example.code, example.stderr).toBe(0);
+    // `mcp list` shows it in a table with a header, its command line as written
+    const list = await run(['mcp', 'list']);
+    expect(list.stdout).toMatch(/^NAME\s+TRANSPORT\s+COMMAND OR URL\s+LAYER\n/);
+    expect(list.stdout).toMatch(
+      /\nscoped\s+stdio\s+npx -y @modelcontextprotocol\/server-filesystem https:\/\/example\.com\/x .*\s+user \(mcp add\)\n/,
+    );
+  });
+
   it('mcp remove removes only the SKILL.md it wrote and keeps, and names, the other files', async () => {
     const added = await run(['mcp', 'add', 'kept', '--', 'node', 'server.js']);
     expect(added.code, added.stderr).toBe(0);

@@ -73,8 +73,8 @@ describe('birdie mcp add | list | remove', { timeout: 120_000 }, () => {
       ]),
     );
     const plain = await run(['mcp', 'list']);
-    expect(plain.stdout).toContain(
-      'docs  streamable_http  https://mcp.example.com/mcp  (user, birdie mcp add)',
+    expect(plain.stdout).toMatch(
+      /\ndocs\s+streamable_http\s+https:\/\/mcp\.example\.com\/mcp\s+user \(mcp add\)\n/,
     );
   });
 

@@ -97,11 +97,11 @@ export async function addMcpSkill(
 
 /**
  * The stdio server's command line with its relative paths made absolute against `cwd`, the folder `mcp add` ran in,
- * as a shell would take them there: at start-up `./…` would otherwise resolve inside the skill folder. The command is
- * a path when it has a `/` (a bare `node` is looked up in PATH); an argument when it is `.`, `..`, starts with `./` or
- * `../`, has a `/` (`dist/server.js`), or names a file that exists in `cwd` (`server.js`). A bare word naming a folder
- * is left alone: it is far more often a module or a package (`python -m server`, `uvx pkg`) than a path. Options (`-…`)
- * are left as they are.
+ * as a shell would take them there: at start-up `./…` would otherwise resolve inside the skill folder. A word is such
+ * a path when it is `.`, `..`, starts with `./` or `../`, or names something that exists in `cwd` (`server.js`,
+ * `dist/server.js`; for the command, a file). A `/` alone does not make a path: `@scope/package`, a URL and
+ * `git+https://…` are what `npx` and `uvx` take, and a bare word naming a folder is far more often a module or a
+ * package (`python -m server`, `uvx pkg`). Options (`-…`) are left as they are.
  */
 async function absoluteCommandLine(
   command: string[],
@@ -111,21 +111,18 @@ async function absoluteCommandLine(
   const relative = (word: string) => !isAbsolute(word) && !word.startsWith('-');
   const dotted = (word: string) =>
     word === '.' || word === '..' || word.startsWith('./') || word.startsWith('../');
-  const isFile = (word: string) =>
+  // What is there: a file, or (for a word with a `/`, which no module name has) anything.
+  const exists = (word: string) =>
     stat(resolve(cwd, word)).then(
-      (found) => found.isFile(),
+      (found) => found.isFile() || word.includes('/'),
       () => false,
     );
+  const path = async (word: string) => relative(word) && (dotted(word) || (await exists(word)));
   return {
     transport: 'stdio',
-    command: relative(program) && program.includes('/') ? resolve(cwd, program) : program,
-    args: await Promise.all(
-      args.map(async (word) =>
-        relative(word) && (dotted(word) || word.includes('/') || (await isFile(word)))
-          ? resolve(cwd, word)
-          : word,
-      ),
-    ),
+    // A bare `node` is looked up in PATH; `bin/server` there is this folder's.
+    command: program.includes('/') && (await path(program)) ? resolve(cwd, program) : program,
+    args: await Promise.all(args.map(async (word) => ((await path(word)) ? resolve(cwd, word) : word))),
   };
 }
 

@@ -1,6 +1,7 @@
 import { addMcpSkill, listMcpSkills, removeMcpSkill } from '@birdie/runtime/mcp-skills';
 import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, write } from '../io.js';
+import { printList } from '../render/list.js';
 
 /** `birdie mcp add NAME -- COMMAND ARGS…` / `--url URL`: an MCP server as a skill of the user's own. */
 export async function mcpAddCommand({ io, values, positionals }: CommandContext): Promise<number> {
@@ -22,20 +23,11 @@ export async function mcpAddCommand({ io, values, positionals }: CommandContext)
 /** `birdie mcp list`: every loaded skill with an MCP server, those `mcp add` wrote marked. */
 export async function mcpListCommand({ io, values }: CommandContext): Promise<number> {
   const servers = await listMcpSkills(io, values);
-  if (values.json) {
-    for (const server of servers) write(io.stdout, JSON.stringify(server));
-    return EXIT_OK;
-  }
-  if (servers.length === 0) {
-    write(io.stdout, 'No MCP servers. Add one: birdie mcp add NAME -- COMMAND [ARGS…]');
-    return EXIT_OK;
-  }
-  for (const s of servers)
-    write(
-      io.stdout,
-      `${s.name}  ${s.transport}  ${s.target}  (${s.layer}${s.added ? ', birdie mcp add' : ''})`,
-    );
-  return EXIT_OK;
+  return printList(io, values, servers, {
+    header: ['NAME', 'TRANSPORT', 'COMMAND OR URL', 'LAYER'],
+    row: (s) => [s.name, s.transport, s.target, `${s.layer}${s.added ? ' (mcp add)' : ''}`],
+    empty: 'No MCP servers. Add one: birdie mcp add NAME -- COMMAND [ARGS…]',
+  });
 }
 
 /** `birdie mcp remove NAME`: only what `birdie mcp add` wrote; the user's own files in the folder stay. */
