@@ -1,4 +1,4 @@
-import { isApprovalRuleError, parseApprovalPattern } from './approval-pattern.js';
+import { approvalPatternProblem } from './approval-pattern.js';
 
 /**
  * Claude Code tool names in a skill's `allowed-tools` → birdie's tools (the README's table). A name maps to several
@@ -41,13 +41,9 @@ export function mapAllowedTools(entries: readonly string[]): { patterns: string[
   const patterns: string[] = [];
   const warnings: string[] = [];
   const add = (pattern: string, entry: string) => {
-    try {
-      parseApprovalPattern(pattern);
-      if (!patterns.includes(pattern)) patterns.push(pattern);
-    } catch (error) {
-      if (!isApprovalRuleError(error)) throw error;
-      warnings.push(`\`${entry}\` is not a valid rule: ${error.message}`);
-    }
+    const problem = approvalPatternProblem(pattern);
+    if (problem !== undefined) warnings.push(`\`${entry}\` is not a valid rule: ${problem}`);
+    else if (!patterns.includes(pattern)) patterns.push(pattern);
   };
   for (const raw of entries) {
     const entry = raw.trim();

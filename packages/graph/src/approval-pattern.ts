@@ -68,6 +68,21 @@ export function isApprovalRuleError(value: unknown): value is ApprovalRuleError 
   return value instanceof ApprovalRuleError;
 }
 
+/**
+ * Why `text` is not an approval pattern (`ApprovalRuleError`'s message), or undefined when it is one: for the callers
+ * that leave a bad pattern out rather than stop (an agent's `approve` entry, a session's saved pattern the grammar
+ * now refuses). Any other failure is thrown.
+ */
+export function approvalPatternProblem(text: string): string | undefined {
+  try {
+    parseApprovalPattern(text);
+    return undefined;
+  } catch (error) {
+    if (isApprovalRuleError(error)) return error.message;
+    throw error;
+  }
+}
+
 const TOOL = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 const SKILL = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 const ARGUMENT_START = /^[a-z_][a-z0-9_]*=/;

@@ -7,6 +7,7 @@ export {
   ApprovalRuleError,
   type ArgumentConstraint,
   type CommandWordPattern,
+  approvalPatternProblem,
   isApprovalRuleError,
   parseApprovalPattern,
   type RuleEffect,

@@ -1,6 +1,6 @@
 import type { Skill } from '@birdie/skill-parser';
 import { mapAllowedTools } from './allowed-tools.js';
-import { type ApprovalRule, isApprovalRuleError, parseApprovalPattern } from './approval-pattern.js';
+import { type ApprovalRule, approvalPatternProblem } from './approval-pattern.js';
 import { approvalSource } from './approval-source.js';
 import { compileRules, type RuleSet } from './rule-set.js';
 import type { Toolset } from './toolset.js';
@@ -16,14 +16,9 @@ export function agentRules(spec: AgentSpec): ApprovalRule[] {
   let rules = agentCache.get(spec);
   if (!rules) {
     rules = [];
-    for (const pattern of spec.approve ?? []) {
-      try {
-        parseApprovalPattern(pattern);
+    for (const pattern of spec.approve ?? [])
+      if (approvalPatternProblem(pattern) === undefined)
         rules.push({ pattern, effect: 'allow', source: { kind: 'agent', name: spec.file } });
-      } catch (error) {
-        if (!isApprovalRuleError(error)) throw error;
-      }
-    }
     agentCache.set(spec, rules);
   }
   return rules;
@@ -64,12 +59,7 @@ export function sessionRules(
     const tool = toolset.byName.get(approval.tool);
     if (!tool || approvalSource(tool, snapshot) !== approval.source) continue;
     // A pattern saved before the grammar refused it (shell syntax in a command rule) no longer applies: its calls ask.
-    try {
-      parseApprovalPattern(approval.pattern);
-    } catch (error) {
-      if (!isApprovalRuleError(error)) throw error;
-      continue;
-    }
+    if (approvalPatternProblem(approval.pattern) !== undefined) continue;
     rules.push({ pattern: approval.pattern, effect: 'allow', source: { kind: 'session' } });
   }
   return rules;

@@ -8,7 +8,7 @@ export { checkToolArgs } from './json-args.js';
 export { TOOL_LIMITS, type ToolLimits } from './limits.js';
 export { McpManager, type McpManagerOptions } from './mcp-manager.js';
 export { readableReferenceFiles, readReferenceFile } from './reference-file.js';
-export { isApprovalRuleError, parseApprovalPattern } from './approval-pattern.js';
+export { approvalPatternProblem, isApprovalRuleError, parseApprovalPattern } from './approval-pattern.js';
 export { compileRules, describeMiss, describeRule, type RuleSet } from './rule-set.js';
 export { createSkillTool, describeToolError, type SkillToolOptions } from './skill-tool.js';
 export type {

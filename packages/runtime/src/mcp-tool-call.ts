@@ -180,18 +180,9 @@ export async function callMcpTool(
     describeRule,
     approvalSource,
     approvedForSession,
-    parseApprovalPattern,
-    isApprovalRuleError,
+    approvalPatternProblem,
   } = await import('@birdie/graph/tools');
-  const validPattern = (pattern: string) => {
-    try {
-      parseApprovalPattern(pattern);
-      return true;
-    } catch (error) {
-      if (isApprovalRuleError(error)) return false;
-      throw error;
-    }
-  };
+  const validPattern = (pattern: string) => approvalPatternProblem(pattern) === undefined;
   let tool: DeclaredTool | undefined;
   let served: readonly DeclaredTool[] = [];
   const entry = snapshot.getTool(name);
