@@ -17,7 +17,31 @@ export function checkDecisions(given: Record<string, ApprovalDecision>, pending:
   const missing = ids.filter((id) => !(id in given));
   if (missing.length > 0)
     throw new ApiError('invalid-request', `decide every pending call; missing: ${missing.join(', ')}`);
+  checkScopes(given, pending);
   checkEdits(given, pending);
+}
+
+/**
+ * Two questions are asked at every call, whatever was approved before: a raw shell command in API sessions
+ * (`askRawCommands`) and a call an ask rule asks about. Approving one for the session is taken as once by the graph,
+ * which a client would show its user as "approved for this chat" (the web app offers it for neither): refused.
+ */
+function checkScopes(decisions: Record<string, ApprovalDecision>, pending: ApprovalRequest[]): void {
+  for (const request of pending) {
+    const decision = decisions[request.id];
+    if (decision?.type !== 'approve' || decision.scope !== 'session') continue;
+    const call = `${request.id} (${request.tool})`;
+    if (request.raw === true || request.reason === 'raw-command')
+      throw new ApiError(
+        'invalid-request',
+        `${call} runs a raw shell command: in API sessions each such call is approved once ("scope": "once"); the operator's permissions.allow rules are what let commands run without asking`,
+      );
+    if (request.reason === 'rule')
+      throw new ApiError(
+        'invalid-request',
+        `${call} is asked about by the ${request.rule?.effect ?? 'ask'} rule \`${request.rule?.pattern ?? '?'}\`, which asks at every call: approve it once ("scope": "once")`,
+      );
+  }
 }
 
 /**

@@ -323,6 +323,68 @@ describe('turns', () => {
     expect(seen).toEqual({ decisions: { call_1: { type: 'approve', scope: 'session' } } });
   });
 
+  // Exploratory report (team server) #1 and #2: `scope: "session"` on a raw shell command was 200 and then asked again
+  // (API sessions approve raw commands one call at a time), and fields inside a decision were dropped without a word
+  // (a misspelt `mesage` lost the user's reason; a `pattern` was ignored).
+  it('approvals: session scope on a raw command, and a field a decision does not take, are 400 with nothing resumed', async () => {
+    const token = await h.token();
+    const id = await newSession(token);
+    const approve = (decisions: unknown) =>
+      h.request(`/v1/sessions/${id}/approvals`, { token, json: { decisions } });
+    h.runtime.pending = [
+      {
+        id: 'call_1',
+        digest: 'd',
+        tool: 'run_command',
+        raw: true,
+        args: { command: 'ls' },
+        description: 'Run shell command: ls',
+        reason: 'raw-command',
+      },
+    ];
+    let resumed = 0;
+    h.runtime.script = async ({ handlers }) => {
+      resumed++;
+      handlers.onEvent({ type: 'done', status: 'ok' });
+      return { status: 'ok', inputTokens: 0, outputTokens: 0 };
+    };
+    const refused = async (decisions: unknown) => {
+      const response = await approve(decisions);
+      expect(response.status).toBe(400);
+      return ((await response.json()) as { error: { code: string; message: string } }).error;
+    };
+    expect(await refused({ call_1: { type: 'approve', scope: 'session' } })).toEqual({
+      code: 'invalid-request',
+      message:
+        'call_1 (run_command) runs a raw shell command: in API sessions each such call is approved once ("scope": "once"); the operator\'s permissions.allow rules are what let commands run without asking',
+    });
+    expect((await refused({ call_1: { type: 'reject', mesage: 'never list files' } })).message).toMatch(
+      /^invalid request body: decisions\.call_1: .*"mesage"/,
+    );
+    expect(
+      (await refused({ call_1: { type: 'approve', scope: 'once', pattern: 'run_command(cat *)' } })).message,
+    ).toMatch(/^invalid request body: decisions\.call_1: .*"pattern"/);
+    // An ask rule asks at every call: the same.
+    h.runtime.pending = [
+      {
+        id: 'call_1',
+        digest: 'd',
+        tool: 'write_file',
+        args: { path: 'a' },
+        description: 'x',
+        reason: 'rule',
+        rule: { pattern: 'write_file(path=a)', effect: 'ask', source: { kind: 'user', name: 'config.json' } },
+      },
+    ];
+    expect((await refused({ call_1: { type: 'approve', scope: 'session' } })).message).toBe(
+      'call_1 (write_file) is asked about by the ask rule `write_file(path=a)`, which asks at every call: approve it once ("scope": "once")',
+    );
+    expect(resumed).toBe(0);
+    // Once, it resumes.
+    await events(await approve({ call_1: { type: 'approve', scope: 'once' } }));
+    expect(resumed).toBe(1);
+  });
+
   it('a second turn of a busy session is 409 from the store lease, here or on another worker', async () => {
     const token = await h.token();
     const id = await newSession(token);

@@ -105,15 +105,16 @@ export const ApprovalRequestSchema = z
 
 export const DecisionSchema = z
   .discriminatedUnion('type', [
-    z.object({
+    // Strict, as every body is: a misspelt `mesage` or a `pattern` is named in the 400, not dropped.
+    z.strictObject({
       type: z.literal('approve'),
       scope: z.enum(['once', 'session']).optional().openapi({
         description:
-          "`session`: later calls of this tool in this session run without asking while its skill file stays the same. A request cannot add an approval rule (a `pattern`): only the operator's `permissions` allow by rule in API sessions.",
+          "`session`: later calls of this tool in this session run without asking while its skill file stays the same. Not for a raw shell command (`raw: true`), approved once at a time in API sessions (400). A request cannot add an approval rule (a `pattern`): only the operator's `permissions` allow by rule in API sessions.",
       }),
     }),
-    z.object({ type: z.literal('reject'), message: z.string().optional() }),
-    z.object({
+    z.strictObject({ type: z.literal('reject'), message: z.string().optional() }),
+    z.strictObject({
       type: z.literal('edit'),
       args: z.record(z.string(), z.unknown()).openapi({
         description:
