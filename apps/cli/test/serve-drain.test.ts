@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_ROOT, type Sandbox, sandbox, TEST_SKILLS } from './helpers/env.js';
+import { runCli } from './helpers/run-in-process.js';
 import { makeToken, startWorker, streamEvents, type Worker } from './helpers/serve.js';
 import { STORE_SKILLS } from './helpers/sessions.js';
 
@@ -88,5 +89,51 @@ describe('birdie serve during the grace period after SIGTERM', { timeout: 120_00
     const exited = await worker.process.exited;
     expect(exited.code, exited.stderr).toBe(0);
     expect(exited.stderr).toContain('stopped (1 turn(s) finished, 0 cancelled)');
+  });
+
+  // Exploratory report (team server) #3: the READMEs said a turn cancelled by the drain ends `interrupted`; it ends
+  // `cancelled`, as a stop signal ends `birdie run`'s. Pinned here, where the READMEs' words come from.
+  it('a turn still running after --grace is cancelled: its stream and its run say `cancelled`', async () => {
+    const again = await startWorker(
+      [
+        '--skills-dir',
+        TEST_SKILLS,
+        '--skills-dir',
+        STORE_SKILLS,
+        '--grace',
+        '0',
+        '--workspaces',
+        join(box.dir.path, 'workspaces'),
+      ],
+      { env: box.env, cwd: box.cwd, home: box.home },
+    );
+    try {
+      const { rm } = await import('node:fs/promises');
+      await rm(started, { force: true });
+      await rm(release, { force: true });
+      const { id } = (await (await again.request('/v1/sessions', { token, json: {} })).json()) as {
+        id: string;
+      };
+      const running = again.request(`/v1/sessions/${id}/turns`, { token, json: { prompt: 'hold on' } });
+      while (!existsSync(started)) await pause(50);
+      again.process.kill('SIGTERM');
+      const events = await streamEvents(await running);
+      expect(events.at(-1)).toMatchObject({ type: 'result', status: 'cancelled' });
+      const exited = await again.process.exited;
+      expect(exited.code, exited.stderr).toBe(0);
+      expect(exited.stderr).toContain('stopped (0 turn(s) finished, 1 cancelled)');
+      const logs = await runCli(['logs', '--json', '--user', 'alice', '--session', id], {
+        env: { ...box.env, BIRDIE_HOME: box.home },
+        cwd: box.cwd,
+      });
+      expect(
+        logs.stdout
+          .trim()
+          .split('\n')
+          .map((line) => (JSON.parse(line) as { status: string }).status),
+      ).toEqual(['cancelled']);
+    } finally {
+      again.process.kill('SIGKILL');
+    }
   });
 });
