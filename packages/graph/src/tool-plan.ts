@@ -62,10 +62,11 @@ export interface PlanInput {
 }
 
 /** The skill of a loaded tool that the policy does not allow in this session, if that is why it cannot run. */
-function skillOff(input: PlanInput, name: string): string | undefined {
+function skillOff(input: PlanInput, name: string): { skill: string; fenced: boolean } | undefined {
   const entry = input.snapshot.getTool(name);
   if (!entry || input.policy.isToolAllowed(input.policyKey, name, input.snapshot)) return undefined;
-  return entry.skill.name;
+  const fenced = input.policy.withinCeiling?.(entry.skill, input.snapshot) === false;
+  return { skill: entry.skill.name, fenced };
 }
 
 /**
@@ -97,9 +98,12 @@ export function planCalls(input: PlanInput): PlannedCall[] {
     if (!tool || (tool.kind === 'skill' && offSkill)) {
       // A tool whose skill is loaded but not enabled here says so: the user reads the refusal in the session and
       // the run log, and "disabled or unknown" left them guessing which skill to enable.
-      const why = offSkill
-        ? `: it belongs to the skill "${offSkill}", which is not enabled in this session (only the user can enable it)`
-        : ' (disabled or unknown)';
+      // Outside the application's ceiling, enabling it is refused too: the user cannot, whatever they do.
+      const why = !offSkill
+        ? ' (disabled or unknown)'
+        : offSkill.fenced
+          ? `: it belongs to the skill "${offSkill.skill}", which the application's policy does not allow (an operator's list of skills): no one in this session can enable it`
+          : `: it belongs to the skill "${offSkill.skill}", which is not enabled in this session (only the user can enable it)`;
       refuse(
         `Error: tool "${call.name}" is not available in this session${why}. Available tools: ${available}.`,
       );

@@ -69,6 +69,11 @@ export interface AgentPolicy {
   isToolAllowed(key: string, toolName: string, snapshot?: AgentRegistrySnapshot): boolean;
   /** Whether an agent may be delegated to or handed off to (an operator's allow list); absent: every agent. */
   isAgentAllowed?(name: string): boolean;
+  /**
+   * Whether the application's ceiling (an operator's list of skills) lets a skill be used at all, grants aside: a
+   * refusal of a tool outside it says no one in the session can enable it. Absent: every skill.
+   */
+  withinCeiling?(skill: Skill, snapshot?: AgentRegistrySnapshot): boolean;
 }
 
 export type ApprovalMode = 'ask' | 'always' | 'never';

@@ -2,7 +2,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { AIMessage, type BaseMessage, type SystemMessage, type ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
-import type { TurnOptions } from '../src/index.js';
+import { createAgent, type TurnOptions } from '../src/index.js';
 import {
   agentSetup,
   alive,
@@ -222,6 +222,28 @@ describe('agent: policy is enforced every turn', () => {
     expect(invented?.content).toMatch(
       /^Error: tool "made_up" is not available in this session \(disabled or unknown\)\./,
     );
+  });
+
+  // Exploratory report (team server) #6: a call of a skill the operator's list no longer allows was refused with
+  // "(only the user can enable it)", and the user could not: the server refuses enabling it (403).
+  it("a refused tool whose skill the application's ceiling excludes says no one in the session can enable it", async () => {
+    const { model, fx } = await setup({ 'echo/SKILL.md': echoSkill });
+    const { SkillPolicy } = await import('@birdie/registry');
+    const policy = new SkillPolicy(fx.registry, { ceiling: { skill: (skill) => skill.name !== 'echo' } });
+    policy.enable('t1', 'echo');
+    const fenced = createAgent({ model, registry: fx.registry, policy, options: { cwd: fx.dir.path } });
+    try {
+      model
+        .respond(callTools([{ name: 'say', args: { text: 'two' }, id: 'c1' }]))
+        .respond(new AIMessage('ok'));
+      await collect(fenced.stream('go', { threadId: 't1' }));
+      const [off] = await toolMessages(fenced, 't1');
+      expect(off?.content).toMatch(
+        /^Error: tool "say" is not available in this session: it belongs to the skill "echo", which the application's policy does not allow \(an operator's list of skills\): no one in this session can enable it\. Available tools: /,
+      );
+    } finally {
+      await fenced.close();
+    }
   });
 
   it('drops a skill disabled between turns and refuses its tool when called anyway', async () => {
