@@ -215,6 +215,22 @@ describe('birdie skills', () => {
     expect((await cli(['skills', 'new', 'Bad Name'])).stderr).toContain('lowercase words joined by hyphens');
   });
 
+  // Exploratory report (skill author) #2: the scaffold said "Prose here is for the model", and a tool skill's prose
+  // reaches the model only with `always_inject: true`: what it said was never sent.
+  it("new: the scaffold's prose says who reads it, and with always_inject the model gets it", async () => {
+    expect((await cli(['skills', 'new', 'prose-check'])).code).toBe(0);
+    const file = join(box.home, 'skills', 'prose-check', 'SKILL.md');
+    const text = await readFile(file, 'utf8');
+    const { parseSkill } = await import('@birdie/skill-parser');
+    const parsed = (source: string) => parseSkill(source, { path: file }).skill;
+    expect(parsed(text)?.body).toBeNull();
+    expect(text).toContain('This text is for\npeople reading the skill');
+    const injected = parsed(
+      text.replace('enabled_by_default: false', 'enabled_by_default: false\nalways_inject: true'),
+    );
+    expect(injected?.body).toContain('add `always_inject: true` to the frontmatter');
+  });
+
   it('new says a name over 64 characters is too long, not that it is not lowercase', async () => {
     const long = await cli(['skills', 'new', 'a'.repeat(65)]);
     expect(long.code).toBe(2);

@@ -46,7 +46,9 @@ enabled_by_default: false
 
 # ${name}
 
-Prose here is for the model: when to use the tools below and how to read their output.
+What the model reads of this skill: the description above and each tool's description below. This text is for
+people reading the skill; to send it to the model on every turn as well (when to use the tools, how to read their
+output), add \`always_inject: true\` to the frontmatter.
 
 ## Tools
 
