@@ -1,12 +1,17 @@
 /**
  * The Python side of `python:`. It runs with `-c`, so it is never written to disk. The real stdout carries
- * exactly one JSON envelope; anything the tool prints goes to stderr so it cannot corrupt the result.
+ * exactly one JSON envelope; anything the tool prints goes to stderr so it cannot corrupt the result. The envelope's
+ * channel is a copy of file descriptor 1 (not inherited by children), and descriptor 1 becomes stderr's: a child
+ * process the tool starts (`subprocess.run`, `os.system`) writes where `print()` does, not into the result. NaN and
+ * the infinities have no JSON: a result holding one is the call's failure, said as such.
  */
 export const PYTHON_RUNNER = `
 import importlib, importlib.util, json, os, sys
 skill_dir = os.path.realpath(sys.argv[1])
 wanted, func_name = sys.argv[2], sys.argv[3]
-out = sys.stdout
+sys.stdout.flush()
+out = os.fdopen(os.dup(1), 'w')
+os.dup2(2, 1)
 sys.stdout = sys.stderr
 sys.path[:] = [skill_dir] + [p for p in sys.path[1:] if p not in ('', '.')]
 
@@ -17,7 +22,7 @@ def inside(path):
     return os.path.realpath(path).startswith(skill_dir + os.sep)
 
 def reply(envelope, code):
-    out.write(json.dumps(envelope, default=str))
+    out.write(json.dumps(envelope, default=str, allow_nan=False))
     out.flush()
     sys.exit(code)
 
@@ -56,7 +61,7 @@ try:
         async def wait():
             return await result
         result = asyncio.run(wait())
-    text = json.dumps({'ok': True, 'result': result}, default=str)
+    text = json.dumps({'ok': True, 'result': result}, default=str, allow_nan=False)
 except SystemExit:
     raise
 except BaseException as error:

@@ -35,6 +35,13 @@ def fails():
 def spin():
     import time
     time.sleep(100)
+def with_children():
+    import subprocess
+    subprocess.run(["echo", "from a child"])
+    os.system("echo from os.system")
+    return {"status": "ok"}
+def not_a_number():
+    return float("nan")
 `,
   );
   await writeFile(join(skillDir, 'pkg', '__init__.py'), '');
@@ -67,6 +74,20 @@ describe('python:', () => {
     } finally {
       delete process.env.BIRDIE_TEST_SECRET_API_KEY;
     }
+  });
+
+  // Exploratory report (skill author) #4: a function that started a child process (subprocess.run, os.system) failed
+  // with "exited with code 0 without a result": the child wrote into the result's channel, file descriptor 1.
+  it("a child process's output goes to stderr, as print() does: the result arrives whole", async () => {
+    const result = await resolveEntrypoint('python:tools.with_children', { skillDir }).run({});
+    expect(JSON.parse(result.output)).toEqual({ status: 'ok' });
+    expect(result.exitCode).toBe(0);
+  });
+
+  it('a result JSON cannot carry (NaN) is a call failure that says so, not "without a result"', async () => {
+    const error = await failure(resolveEntrypoint('python:tools.not_a_number', { skillDir }).run({}));
+    expect(error.code).toBe('call-failed');
+    expect(error.message).toContain('ValueError: Out of range float values are not JSON compliant');
   });
 
   it('returns strings as they are, awaits coroutines, and imports from packages', async () => {
