@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { VFileMessage } from 'vfile-message';
 import { Reporter } from './diagnostics.js';
@@ -23,12 +24,57 @@ export async function mapLimited<T, R>(
 
 export function failure(
   file: string,
-  ruleId: 'unreadable-file' | 'file-too-large',
+  ruleId: 'unreadable-file' | 'file-too-large' | 'text-encoding',
   reason: string,
+  at?: { line: number; column: number },
 ): { messages: VFileMessage[] } {
   const reporter = new Reporter(file);
-  reporter.report(ruleId, reason);
+  const message = reporter.report(ruleId, reason);
+  if (at) {
+    message.line = at.line;
+    message.column = at.column;
+    message.place = at;
+  }
   return { messages: reporter.messages };
+}
+
+/**
+ * A file that is not UTF-8 is refused rather than decoded with U+FFFD in place of its bad bytes: a tool's command
+ * would run, and the model would read, other characters than the author wrote. Said at the first bad byte.
+ */
+function notUtf8(file: string, label: string, bytes: Buffer): { messages: VFileMessage[] } {
+  const bad = firstBadByte(bytes);
+  if (bad === undefined)
+    return failure(
+      file,
+      'text-encoding',
+      `${label} is not UTF-8 text: birdie would show and run other characters than the file holds (not parsed)`,
+    );
+  const lineStart = bytes.lastIndexOf(0x0a, bad - 1) + 1;
+  const line = bytes.subarray(0, lineStart).filter((byte) => byte === 0x0a).length + 1;
+  const column = [...bytes.subarray(lineStart, bad).toString('utf8')].length + 1;
+  const byte = `0x${bytes[bad]!.toString(16).padStart(2, '0')}`;
+  return failure(
+    file,
+    'text-encoding',
+    `${label} is not UTF-8 text (byte ${byte} at line ${line}, column ${column}): birdie would show and run other characters than the file holds (not parsed)`,
+    { line, column },
+  );
+}
+
+/**
+ * The offset of the first byte that does not start or continue a UTF-8 sequence as its lead byte says; undefined for
+ * subtler faults (an overlong form, a surrogate), which `isUtf8` finds but this scan does not place.
+ */
+function firstBadByte(bytes: Buffer): number | undefined {
+  for (let i = 0; i < bytes.length; ) {
+    const lead = bytes[i]!;
+    const follow = lead < 0x80 ? 0 : lead >> 5 === 6 ? 1 : lead >> 4 === 14 ? 2 : lead >> 3 === 30 ? 3 : -1;
+    if (follow < 0) return i;
+    for (let k = 1; k <= follow; k++) if (i + k >= bytes.length || bytes[i + k]! >> 6 !== 2) return i;
+    i += follow + 1;
+  }
+  return undefined;
 }
 
 /**
@@ -74,7 +120,8 @@ export async function readAuthoredText(
       // A short read of a regular file is its end: no second read.
       if (bytesRead < wanted) break;
     }
-    return buffer.toString('utf8', 0, length);
+    const bytes = buffer.subarray(0, length);
+    return isUtf8(bytes) ? bytes.toString('utf8') : notUtf8(file, label, bytes);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     return failure(file, 'unreadable-file', `Cannot read ${label}: ${code}`);

@@ -275,6 +275,12 @@ export const RULES = {
       'The skill folder is deeper or holds more files than the resource listing goes; the rest is not listed.',
     fix: 'Keep skill folders small; move large trees (e.g. datasets, node_modules) elsewhere.',
   },
+  'text-encoding': {
+    severity: 'error',
+    meaning:
+      'The file is not UTF-8 text (saved in Latin-1 or another legacy encoding). Decoding it would put U+FFFD in place of its bad bytes, so a tool would run, and the model would read, other characters than the file holds: it is not parsed.',
+    fix: 'Save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8`).',
+  },
   'byte-order-mark': {
     severity: 'warning',
     meaning:

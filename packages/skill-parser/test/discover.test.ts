@@ -123,6 +123,28 @@ describe('discoverSkills', () => {
     expect(messages[0]!.file).toBe(join(root, 'huge', 'SKILL.md'));
   });
 
+  // Exploratory report (skill author) #6: a Latin-1 SKILL.md loaded without a word, and its \xe9 ran as U+FFFD in
+  // the tool's command (and reached the model so): what runs must be what the author wrote.
+  it('refuses a SKILL.md that is not UTF-8, naming the line and column of its first bad byte', async () => {
+    const latin1 = Buffer.concat([
+      Buffer.from(
+        '---\nname: latin1\ndescription: Latin-1 file\n---\n\n## Tools\n\n### grep\ndescription: caf',
+      ),
+      Buffer.from([0xe9]),
+      Buffer.from(' lines\nentrypoint: bash:printf %s caf\n'),
+    ]);
+    const root = await tree({
+      'latin1/SKILL.md': latin1,
+      'fine/SKILL.md': skillText('fine', 'café ✓ \u{fffd}'),
+    });
+    const { skills, messages } = await discoverSkills(root);
+    expect(skills.map((s) => s.name)).toEqual(['fine']);
+    expect(messages.map(brief)).toEqual(['9:17 text-encoding error']);
+    expect(messages[0]!.reason).toBe(
+      'SKILL.md is not UTF-8 text (byte 0xe9 at line 9, column 17): birdie would show and run other characters than the file holds (not parsed)',
+    );
+  });
+
   it('resolves stdio MCP args against the folder when they name one of its files', async () => {
     const root = await tree({
       'srv/SKILL.md': skillText(

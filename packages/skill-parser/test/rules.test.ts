@@ -26,8 +26,10 @@ it('has a test with an exact position for every rule', () => {
   }
   // Rules about files and folders rather than text are pinned in discover.test.ts / parse-skill.test.ts, and
   // `parse-failed` (a failure no rule foresaw) in src/parse-skill.test.ts.
-  // `skill-file-name` (a SKILL.MD) in discover.test.ts, and `non-standard-key` (strict only) in parse-skill.test.ts.
+  // `skill-file-name` (a SKILL.MD) and `text-encoding` (a file's bytes, before any text) in discover.test.ts, and
+  // `non-standard-key` (strict only) in parse-skill.test.ts.
   for (const id of [
+    'text-encoding',
     'file-too-large',
     'unreadable-file',
     'resources-capped',
