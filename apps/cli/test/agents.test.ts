@@ -44,6 +44,14 @@ it("an agent's `model: vendor:model` accepts exactly the chat vendors birdie has
   expect([...MODEL_VENDORS].sort()).toEqual(chat.sort());
 });
 
+it("an agent's tier names are exactly the tiers a provider section may define", async () => {
+  const [{ MODEL_TIERS }, { MODEL_TIERS: providerTiers }] = await Promise.all([
+    import('@birdie/skill-parser'),
+    import('@birdie/providers'),
+  ]);
+  expect([...MODEL_TIERS]).toEqual([...providerTiers]);
+});
+
 describe('birdie agents new', () => {
   it('scaffolds a valid agent in the user folder that check, then list, accept', async () => {
     const made = await cli(['agents', 'new', 'code-helper']);

@@ -11,6 +11,7 @@ it('pins the public exports', async () => {
     'MAX_YAML_DEPTH',
     'MIN_EVERY_SECONDS',
     'MODEL_TIER',
+    'MODEL_TIERS',
     'MODEL_VENDORS',
     'RULES',
     'SKILL_FILE_NAMES',

@@ -23,7 +23,7 @@ export {
   MAX_YAML_DEPTH,
 } from './limits.js';
 export { resolveArg } from './mcp.js';
-export { MODEL_TIER, MODEL_VENDORS, modelProblem } from './model.js';
+export { MODEL_TIER, MODEL_TIERS, MODEL_VENDORS, modelProblem } from './model.js';
 export { type ParseAgentOptions, type ParseAgentResult, parseAgent } from './parse-agent.js';
 export { type ParseSkillOptions, type ParseSkillResult, parseSkill } from './parse-skill.js';
 export { RULES, type RuleId, type RuleInfo, type Severity, STANDARD_RULES } from './rules.js';

@@ -12,7 +12,14 @@ export const MODEL_VENDORS: readonly string[] = Object.freeze([
   'scripted',
 ]);
 
-/** A tier name of the user's config (`fast`, `smart`, `local-large`): a lower-case identifier. */
+/**
+ * The tiers a provider section may define (`models`), which an agent's `model:` may name: `@birdie/providers`'
+ * `MODEL_TIERS`, held equal by a test of the CLI (this package is a leaf). Any other bare word is refused where it is
+ * written: a run would stop at "No model tier".
+ */
+export const MODEL_TIERS: readonly string[] = Object.freeze(['fast', 'default', 'strong']);
+
+/** A lower-case identifier: the shape of a tier name (kept for callers that test the shape alone). */
 export const MODEL_TIER = /^[a-z][a-z0-9_-]{0,63}$/;
 
 /**
@@ -26,9 +33,11 @@ const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,199}$/;
 export function modelProblem(value: string): string | undefined {
   const colon = value.indexOf(':');
   if (colon < 0) {
-    return MODEL_TIER.test(value)
-      ? undefined
-      : `\`${value}\` is neither \`vendor:model\` nor a tier name (a lower-case identifier such as \`fast\`)`;
+    if (MODEL_TIERS.includes(value)) return undefined;
+    const neither = `\`${value}\` is neither \`vendor:model\` nor a tier (${MODEL_TIERS.join(', ')})`;
+    // A model's own name (`gpt-4o`, `claude-sonnet-4-5`) is the likely slip: the vendor it belongs to, when plain.
+    const vendor = likelyVendor(value);
+    return vendor ? `${neither}; to name a model, write its vendor: \`${vendor}:${value}\`` : neither;
   }
   const vendor = value.slice(0, colon);
   const name = value.slice(colon + 1);
@@ -41,5 +50,14 @@ export function modelProblem(value: string): string | undefined {
   if (!MODEL_NAME.test(name) || name.includes('..') || name.includes('//')) {
     return `\`${name}\` is not a model name (letters, digits and \`. _ - : / @ +\`; no \`..\` or \`//\`)`;
   }
+  return undefined;
+}
+
+/** The vendor a bare model name most likely belongs to, by the prefixes vendors name their models with. */
+function likelyVendor(name: string): string | undefined {
+  if (/^(gpt-|o\d|chatgpt-)/.test(name)) return 'openai';
+  if (name.startsWith('claude-')) return 'anthropic';
+  if (name.startsWith('gemini-')) return 'gemini';
+  if (/^(mistral-|codestral|ministral|pixtral)/.test(name)) return 'mistral';
   return undefined;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MODEL_VENDORS, modelProblem, parseAgent } from '../src/index.js';
+import { MODEL_TIERS, MODEL_VENDORS, modelProblem, parseAgent } from '../src/index.js';
 import { brief } from './helpers.js';
 
 const PATH = '/agents/helper.md';
@@ -15,8 +15,8 @@ describe('model', () => {
     'openai:meta-llama/Llama-3.1-8B-Instruct',
     'scripted:scripted',
     'fast',
-    'local-large',
-    'sonnet',
+    'default',
+    'strong',
   ])('accepts %s', (model) => {
     const { agent, messages } = parse(agentText(`model: ${model}\n`));
     expect(messages).toEqual([]);
@@ -33,8 +33,14 @@ describe('model', () => {
     ['"openai:a//b"', 'is not a model name'],
     ['"openai:gpt 4"', 'is not a model name'],
     ['"openai:gpt?x=1"', 'is not a model name'],
-    ['Fast', 'is neither `vendor:model` nor a tier name'],
-    ['"fast tier"', 'is neither `vendor:model` nor a tier name'],
+    // Exploratory report (skill author) #7: `model: gpt-4o` passed `agents check`, and every run of the agent failed.
+    [
+      'gpt-4o',
+      '`gpt-4o` is neither `vendor:model` nor a tier (fast, default, strong); to name a model, write its vendor: `openai:gpt-4o`',
+    ],
+    ['smart', '`smart` is neither `vendor:model` nor a tier (fast, default, strong)'],
+    ['Fast', 'is neither `vendor:model` nor a tier'],
+    ['"fast tier"', 'is neither `vendor:model` nor a tier'],
     ['5', 'expected text'],
     ['[openai, gpt-4o]', 'expected text'],
     ['{vendor: openai, base_url: "http://x"}', 'a mapping cannot be a model'],
@@ -43,6 +49,11 @@ describe('model', () => {
     expect(agent).toBeUndefined();
     expect(messages.map(brief)).toEqual(['4:8 invalid-model error']);
     expect(messages[0]!.reason).toContain(reason);
+  });
+
+  it('takes the tiers of MODEL_TIERS', () => {
+    for (const tier of MODEL_TIERS) expect(modelProblem(tier)).toBeUndefined();
+    expect(Object.isFrozen(MODEL_TIERS)).toBe(true);
   });
 
   it('checks a vendor against MODEL_VENDORS', () => {
@@ -152,7 +163,7 @@ describe('body and digest', () => {
     const digest = parse(text).agent!.digest;
     expect(digest).toMatch(/^[0-9a-f]{64}$/);
     expect(parse(`\uFEFF${text.replaceAll('\n', '\r\n')}`).agent!.digest).toBe(digest);
-    expect(parse(agentText('model: smart\n')).agent!.digest).not.toBe(digest);
+    expect(parse(agentText('model: strong\n')).agent!.digest).not.toBe(digest);
     expect(parse(agentText('model: fast\n', 'You help more.')).agent!.digest).not.toBe(digest);
   });
 

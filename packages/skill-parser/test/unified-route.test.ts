@@ -100,7 +100,7 @@ describe('remarkSkill', () => {
   });
 
   it('reads an agent file by its name, a skill by SKILL.md, and takes `kind` over the name', async () => {
-    const agent = '---\nname: helper\ndescription: Helps.\nmodel: scripted\n---\nYou help.\n';
+    const agent = '---\nname: helper\ndescription: Helps.\nmodel: fast\n---\nYou help.\n';
     const run = async (path: string | undefined, value: string, options = {}) => {
       const processor = skillProcessor(options);
       const file = new VFile(path === undefined ? { value } : { path, value });
