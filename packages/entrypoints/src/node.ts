@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { withDefaults } from './args.js';
 import { sandboxRequest } from './confinement.js';
@@ -55,7 +56,7 @@ type ToolFunction = (args: Record<string, unknown>, context: NodeToolContext) =>
  * `{ signal, cwd, env, files? }`. Where the sandbox applies to the call (the tool declares `sandbox: true`, the call
  * asks for it, or the mode is `always`), it runs in a sandboxed child process (node-child.ts), unless its skill folder
  * holds the application's own tools (`configureNodeTools`), which stay in-process. Otherwise the module is imported
- * once per entrypoint and called in-process.
+ * once (again once its file changed) and called in-process.
  */
 export function nodeScheme(target: string, context: SchemeContext): Entrypoint {
   const where = context.entrypoint;
@@ -65,13 +66,15 @@ export function nodeScheme(target: string, context: SchemeContext): Entrypoint {
   }
   const { modulePath, exportName } = parsed;
   const file = lexicalInside(context.skillDir, modulePath, where);
-  let loading: Promise<ToolFunction> | undefined;
+  // The module as last imported, by the file's version: an edited file is imported again (see `moduleVersion`).
+  let loaded: { version: string; fn: Promise<ToolFunction> } | undefined;
 
-  const load = async (): Promise<ToolFunction> => {
-    const real = await realInside(context.skillDir, file, where);
+  const load = async (real: string, version: string): Promise<ToolFunction> => {
     let module: Record<string, unknown>;
     try {
-      module = await import(pathToFileURL(real).href);
+      // Node keeps a module (and a failed import) for the life of the process, by URL: the version in the query
+      // makes an edited file a new one. Entrypoints of one file share its import while the file stays as it is.
+      module = await import(`${pathToFileURL(real).href}?v=${version}`);
     } catch (cause) {
       throw importFailed(where, modulePath, cause instanceof Error ? cause.message : String(cause), cause);
     }
@@ -113,13 +116,17 @@ export function nodeScheme(target: string, context: SchemeContext): Entrypoint {
       // The call's code — the module's first import included — runs in a scope of its own, so that a failure it
       // leaves unhandled (a rejected promise, a throw from a timer) is this call's, not the process's end.
       const scope = new NodeCallScope(where, file);
-      if (!loading) {
-        loading = scope.run(load);
+      const real = await realInside(context.skillDir, file, where);
+      const version = await moduleVersion(real);
+      if (loaded?.version !== version) {
+        const loading = scope.run(() => load(real, version));
+        const current = { version, fn: loading };
+        loaded = current;
         loading.catch(() => {
-          loading = undefined; // a fixed file can be loaded on the next call
+          if (loaded === current) loaded = undefined; // a fixed file can be loaded on the next call
         });
       }
-      const fn = await loading;
+      const fn = await loaded.fn;
       const cwd = options.cwd ?? context.skillDir;
       const extra = {
         cwd,
@@ -138,6 +145,16 @@ export function nodeScheme(target: string, context: SchemeContext): Entrypoint {
       return resultText(value, limits.maxOutputBytes, where, limits.maxImageBytes);
     },
   };
+}
+
+/**
+ * The file's version as its last change left it (modification time and size): a tool's module edited while birdie
+ * runs (the REPL, `birdie mcp`, `birdie serve`) is imported again at its next call. Only the module the entrypoint
+ * names: what it imports itself stays as Node first loaded it.
+ */
+async function moduleVersion(real: string): Promise<string> {
+  const info = await stat(real);
+  return `${Math.trunc(info.mtimeMs)}-${info.size}`;
 }
 
 function sandboxView(request: Parameters<typeof sandboxAccess>[0]): NonNullable<NodeToolContext['sandbox']> {

@@ -72,6 +72,28 @@ describe('node:', () => {
     expect((await resolveEntrypoint('node:tools.mjs#nothing', { skillDir }).run({})).output).toBe('');
   });
 
+  // Exploratory report (skill author) #1: an edit to a tool's module never took effect in a running process (the
+  // REPL after /skill reload, birdie mcp), and a module fixed after a syntax error stayed an import failure.
+  it('imports the module again once its file changed: an edit and a fixed syntax error take effect', async () => {
+    const file = join(skillDir, 'edited.mjs');
+    const { utimes } = await import('node:fs/promises');
+    const write = async (text: string, seconds: number) => {
+      await writeFile(file, text);
+      // An explicit mtime: two writes within the file system's clock tick would otherwise look the same.
+      await utimes(file, seconds, seconds);
+    };
+    await write("export const v = () => 'version 1';\n", 1_000_000);
+    const ep = resolveEntrypoint('node:edited.mjs#v', { skillDir });
+    expect((await ep.run({})).output).toBe('version 1');
+    expect((await ep.run({})).output).toBe('version 1');
+    await write("export const v = () => 'version 2';\n", 1_000_010);
+    expect((await ep.run({})).output).toBe('version 2');
+    await write('export const v = () => }}};\n', 1_000_020);
+    expect((await failure(ep.run({}))).code).toBe('module-not-found');
+    await write("export const v = () => 'fixed';\n", 1_000_030);
+    expect((await ep.run({})).output).toBe('fixed');
+  });
+
   it('passes { signal, cwd, env }: cwd defaults to the skill folder, env is only what the caller gave', async () => {
     const ep = resolveEntrypoint('node:tools.mjs#context', { skillDir });
     expect(JSON.parse((await ep.run({})).output)).toEqual({ aborted: false, cwd: skillDir, env: {} });
