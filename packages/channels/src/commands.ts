@@ -79,6 +79,13 @@ export async function runCommand(
           place,
           'Name a tier (fast, default, strong) or vendor:model (e.g. openai:gpt-4o-mini).',
         );
+      // Resolved now, as the REPL's /model does: an unknown vendor, a tier no provider section defines or a missing
+      // key is said when it is chosen, not by every later turn failing.
+      const problem = await rt.resolveModel(arg).then(
+        () => undefined,
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      );
+      if (problem !== undefined) return core.say(place, `Can't use \`${arg}\`: ${problem}`);
       await core.setModel(key, entry, arg);
       return core.say(place, `Model: \`${arg}\`.`);
     }
