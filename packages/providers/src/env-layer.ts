@@ -50,12 +50,7 @@ export function genericEnvLayer(env: Env, cwd: string): Layer {
     if (value === undefined) continue;
     names[field] = name;
     if (field === 'vendor') vendor = value;
-    else
-      values[field] = NUMERIC_FIELDS.includes(field)
-        ? value.trim() === ''
-          ? Number.NaN
-          : Number(value)
-        : value;
+    else values[field] = NUMERIC_FIELDS.includes(field) ? decimal(value) : value;
   }
   return {
     ...(vendor === undefined ? {} : { vendor }),
@@ -112,4 +107,10 @@ export function otherVendorKeys(env: Env, vendor: Vendor): Array<{ vendor: Vendo
     if (name) found.push({ vendor: other, name });
   }
   return found;
+}
+
+/** A decimal as a person writes one (`0.7`, `4096`), else NaN (refused by the schema): `Number()` would read `0x10`. */
+function decimal(text: string): number {
+  const trimmed = text.trim();
+  return /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/.test(trimmed) ? Number(trimmed) : Number.NaN;
 }

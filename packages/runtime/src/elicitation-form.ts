@@ -1,4 +1,5 @@
 import type { McpElicitationRequest } from '@birdie/graph';
+import { decimalNumber } from './decimal.js';
 
 type Choice = { const: unknown; title?: string };
 type Property = {
@@ -73,13 +74,14 @@ export function formFields(request: McpElicitationRequest): FormField[] {
 export function fieldTextProblem(field: FormField, text: string): string | undefined {
   if (text === '') return field.required && field.default === undefined ? 'required' : undefined;
   if (field.kind !== 'number' && field.kind !== 'integer') return undefined;
-  if (!Number.isFinite(Number(text))) return 'a number, please';
-  if (field.kind === 'integer' && !Number.isInteger(Number(text))) return 'a whole number, please';
+  const number = decimalNumber(text);
+  if (!Number.isFinite(number)) return 'a number, please';
+  if (field.kind === 'integer' && !Number.isInteger(number)) return 'a whole number, please';
   return undefined;
 }
 
 /** The value sent for text typed in a text or number field: nothing typed is the default; numbers as numbers. */
 export function fieldTextValue(field: FormField, text: string): unknown {
   if (text === '') return field.default;
-  return field.kind === 'number' || field.kind === 'integer' ? Number(text) : text;
+  return field.kind === 'number' || field.kind === 'integer' ? decimalNumber(text) : text;
 }

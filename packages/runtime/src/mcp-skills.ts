@@ -120,8 +120,8 @@ async function absoluteCommandLine(
   const path = async (word: string) => relative(word) && (dotted(word) || (await exists(word)));
   return {
     transport: 'stdio',
-    // A bare `node` is looked up in PATH; `bin/server` there is this folder's.
-    command: program.includes('/') && (await path(program)) ? resolve(cwd, program) : program,
+    // A bare `node` is looked up in PATH; a command with a `/` is a path (no package is run by one), there or not yet.
+    command: relative(program) && program.includes('/') ? resolve(cwd, program) : program,
     args: await Promise.all(args.map(async (word) => ((await path(word)) ? resolve(cwd, word) : word))),
   };
 }

@@ -70,7 +70,7 @@ function agentTemplate(name: string): string {
   return `---
 name: ${name}
 description: Describe in one sentence what ${name} does and when to hand work to it.
-# model: openai:gpt-4o-mini     # vendor:model, or a tier name from your config; default: your model
+# model: openai:gpt-4o-mini     # vendor:model, or a tier: fast, default, strong; default: your model
 # skills: [filesystem]          # skills it may use (never more than the session allows); default: the session's
 # tools: [read_file, list_dir]  # only these tools of those skills
 # approve: [read_file]          # tools it may run without asking you

@@ -456,7 +456,7 @@ async function leasedTurn(
       ...(result.answer ? { answer: result.answer } : {}),
       ...(result.error
         ? { error: result.error }
-        : refusals.length > 0
+        : logged === 'rejected' && refusals.length > 0
           ? { error: denyRefusalsText(refusals) }
           : {}),
       ...(after ? { endCheckpointId: after } : {}),

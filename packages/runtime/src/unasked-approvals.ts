@@ -38,7 +38,7 @@ export interface UnaskedRefusals {
 export function unaskedApprovals(yes: boolean, on: UnaskedRefusals) {
   let refused = 0;
   const refusedTools: string[] = [];
-  let firstRefusal: string | undefined;
+  const refusals = new Set<string>();
   const approveSampling: NonNullable<McpTurnHandlers['approveSampling']> = async ({ server, answer }) => {
     if (yes) return true;
     if (answer !== undefined) return false;
@@ -56,7 +56,7 @@ export function unaskedApprovals(yes: boolean, on: UnaskedRefusals) {
       refused++;
       refusedTools.push(request.tool);
       const refusal = refusalOf(request);
-      firstRefusal ??= refusal;
+      refusals.add(refusal);
       decisions[request.id] = { type: 'reject', message: refusal, unasked: true };
       on.approval(request, refusal);
     }
@@ -65,7 +65,7 @@ export function unaskedApprovals(yes: boolean, on: UnaskedRefusals) {
   // The run log says why the run was rejected: nobody was asked, and which calls that refused.
   const beforeLog: NonNullable<TurnOptions['beforeLog']> = (result) => {
     if (refusedTools.length > 0 && !result.error)
-      result.error = `${firstRefusal ?? REFUSAL} (${[...new Set(refusedTools)].join(', ')})`;
+      result.error = `${[...refusals].join(' ')} (${[...new Set(refusedTools)].join(', ')})`;
   };
   return { approveSampling, decide, beforeLog, refused: () => refused };
 }

@@ -24,8 +24,12 @@ export function unattendedRefusal(
 ): string {
   const command = typeof request.args.command === 'string' ? request.args.command : undefined;
   // A rule asked: only the user can answer it, no `approve` entry lifts an `ask` rule.
-  if (request.reason === 'rule' && request.rule)
-    return `${NOBODY}: the ${request.rule.effect} rule \`${request.rule.pattern}\` (${request.rule.source.kind}${request.rule.source.name ? ` ${request.rule.source.name}` : ''}) asks before it runs`;
+  if (request.reason === 'rule' && request.rule) {
+    const rule = `\`${request.rule.pattern}\` (${request.rule.source.kind}${request.rule.source.name ? ` ${request.rule.source.name}` : ''})`;
+    return request.rule.effect === 'deny'
+      ? `${NOBODY}: the command line is too complex to check against the deny rule ${rule}, so it asks before it runs`
+      : `${NOBODY}: the ask rule ${rule} asks before it runs`;
+  }
   if (request.reason !== 'raw-command' || command === undefined)
     return `${NOBODY}; add the tool to the agent's \`approve\` list to allow it`;
   const suggested = suggestCommandPattern(command, request.tool);

@@ -39,7 +39,9 @@ function checkScopes(decisions: Record<string, ApprovalDecision>, pending: Appro
     if (request.reason === 'rule')
       throw new ApiError(
         'invalid-request',
-        `${call} is asked about by the ${request.rule?.effect ?? 'ask'} rule \`${request.rule?.pattern ?? '?'}\`, which asks at every call: approve it once ("scope": "once")`,
+        request.rule?.effect === 'deny'
+          ? `${call} is a command line too complex to check against the deny rule \`${request.rule.pattern}\`, so it asks at every call: approve it once ("scope": "once")`
+          : `${call} is asked about by the ask rule \`${request.rule?.pattern ?? '?'}\`, which asks at every call: approve it once ("scope": "once")`,
       );
   }
 }

@@ -63,15 +63,40 @@ function notUtf8(file: string, label: string, bytes: Buffer): { messages: VFileM
 }
 
 /**
- * The offset of the first byte that does not start or continue a UTF-8 sequence as its lead byte says; undefined for
- * subtler faults (an overlong form, a surrogate), which `isUtf8` finds but this scan does not place.
+ * The offset of the first byte where UTF-8 (RFC 3629) fails: a lead byte that cannot start a sequence (C0, C1, F5–FF,
+ * a lone continuation byte), a sequence cut short, or a second byte outside its lead's range (an overlong form, a
+ * surrogate, past U+10FFFF). Undefined when it finds none, which `isUtf8` then disagrees with: said without a place.
  */
 function firstBadByte(bytes: Buffer): number | undefined {
   for (let i = 0; i < bytes.length; ) {
     const lead = bytes[i]!;
-    const follow = lead < 0x80 ? 0 : lead >> 5 === 6 ? 1 : lead >> 4 === 14 ? 2 : lead >> 3 === 30 ? 3 : -1;
+    if (lead < 0x80) {
+      i++;
+      continue;
+    }
+    const follow =
+      lead >= 0xc2 && lead <= 0xdf
+        ? 1
+        : lead >= 0xe0 && lead <= 0xef
+          ? 2
+          : lead >= 0xf0 && lead <= 0xf4
+            ? 3
+            : -1;
     if (follow < 0) return i;
-    for (let k = 1; k <= follow; k++) if (i + k >= bytes.length || bytes[i + k]! >> 6 !== 2) return i;
+    // The second byte's range depends on the lead: it rules out overlong forms, surrogates and code points past U+10FFFF.
+    const [low, high] =
+      lead === 0xe0
+        ? [0xa0, 0xbf]
+        : lead === 0xed
+          ? [0x80, 0x9f]
+          : lead === 0xf0
+            ? [0x90, 0xbf]
+            : lead === 0xf4
+              ? [0x80, 0x8f]
+              : [0x80, 0xbf];
+    const second = bytes[i + 1];
+    if (second === undefined || second < low || second > high) return i;
+    for (let k = 2; k <= follow; k++) if (i + k >= bytes.length || bytes[i + k]! >> 6 !== 2) return i;
     i += follow + 1;
   }
   return undefined;

@@ -143,6 +143,15 @@ describe('discoverSkills', () => {
     expect(messages[0]!.reason).toBe(
       'SKILL.md is not UTF-8 text (byte 0xe9 at line 9, column 17): birdie would show and run other characters than the file holds (not parsed)',
     );
+    // An overlong form (C0 AF for "/") is the first fault when it comes first, not a later Latin-1 byte.
+    const overlong = Buffer.concat([
+      Buffer.from('---\nname: over\ndescription: a'),
+      Buffer.from([0xc0, 0xaf]),
+      Buffer.from(' b\xe9\n---\n', 'latin1'),
+    ]);
+    const again = await tree({ 'over/SKILL.md': overlong });
+    const found = await discoverSkills(again);
+    expect(found.messages.map(brief)).toEqual(['3:15 text-encoding error']);
   });
 
   it('resolves stdio MCP args against the folder when they name one of its files', async () => {

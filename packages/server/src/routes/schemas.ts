@@ -110,7 +110,7 @@ export const DecisionSchema = z
       type: z.literal('approve'),
       scope: z.enum(['once', 'session']).optional().openapi({
         description:
-          "`session`: later calls of this tool in this session run without asking while its skill file stays the same. Not for a raw shell command (`raw: true`), approved once at a time in API sessions (400). A request cannot add an approval rule (a `pattern`): only the operator's `permissions` allow by rule in API sessions.",
+          "`session`: later calls of this tool in this session run without asking while its skill file stays the same. Not for a raw shell command (`raw: true`) or a call a rule asks about (`reason: 'rule'`), which ask at every call (400). A request cannot add an approval rule (a `pattern`): only the operator's `permissions` allow by rule in API sessions.",
       }),
     }),
     z.strictObject({ type: z.literal('reject'), message: z.string().optional() }),
