@@ -66,9 +66,12 @@ describe("birdie: a negative number as a value or an argument gets birdie's own 
       code: 2,
       stderr: 'birdie: --timeout must be a positive number of seconds, got "0o7"\n',
     });
-    // A decimal fraction and a sign stay numbers, checked as before.
+    // A decimal fraction and a sign stay numbers, checked as before: the tool is looked up (and not found) only once
+    // --timeout was read.
     expect(await cli(['logs', '-n', '+2'])).toMatchObject({ code: 0 });
-    expect((await cli(['run', '--wait', '0.5', '--help'])).code).toBe(0);
+    const fraction = await cli(['tool', 'x', '--timeout', ' 0.5 ']);
+    expect(fraction.code).toBe(2);
+    expect(fraction.stderr).not.toContain('--timeout');
   });
 
   it('an option without its value: says which value it needs, in words, before the hint', async () => {

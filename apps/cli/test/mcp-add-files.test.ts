@@ -106,6 +106,14 @@ describe('birdie mcp add | remove and the files around them', { timeout: 120_000
     expect(listed?.target).toBe(
       `npx -y @modelcontextprotocol/server-filesystem https://example.com/x git+https://example.com/r.git not/here.js ${join(project, 'dist', 'server.js')}`,
     );
+    // A command with a `/` is a path of that folder, built yet or not (review): start-up would look in the skill folder.
+    expect((await run(['mcp', 'add', 'cmdpath', '--', 'bin/server', '-v'], {}, project)).code).toBe(0);
+    const cmd = (await run(['mcp', 'list', '--json'])).stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { name: string; target: string })
+      .find((server) => server.name === 'cmdpath');
+    expect(cmd?.target).toBe(`${join(project, 'bin', 'server')} -v`);
     const example = await run([
       'mcp',
       'add',

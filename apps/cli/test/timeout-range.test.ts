@@ -46,9 +46,9 @@ describe('a timeout longer than a timer can hold', () => {
     expect(run.stderr).not.toContain('TimeoutOverflowWarning');
   });
 
-  it('birdie tool --timeout 1e9 is a usage error', async () => {
+  it('birdie tool --timeout 1000000000 is a usage error', async () => {
     await writeFile(join(skills, 'bt', 'SKILL.md'), toolSkill(10));
-    const result = await birdie(['tool', 'long_job', '--skills-dir', skills, '--timeout', '1e9'], box);
+    const result = await birdie(['tool', 'long_job', '--skills-dir', skills, '--timeout', '1000000000'], box);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--timeout must be at most 2147483 seconds');
     expect(result.stdout).toBe('');

@@ -1,10 +1,9 @@
 import type { ConfigFile } from '@birdie/providers';
-import { VENDOR_NAMES } from '@birdie/providers/vendors';
 import { MAX_ADMISSION_LIMIT } from '@birdie/store/limits';
 import { z } from 'zod';
 import { UsageError } from './errors.js';
 import { isIpNetwork } from './ip-network.js';
-import { isModelSpec, unknownVendorOf } from './model-spec.js';
+import { isModelSpec, unknownVendorOf, VENDOR_NAMES } from './model-spec.js';
 import {
   APPROVAL_MODES,
   type ChannelsSettings,
