@@ -189,7 +189,7 @@ export class BashPass {
         ) {
           const pipe = text === '|' && this.prev !== '|' && this.charAt(i + 1) !== '|';
           this.endCommand(owner, pipe);
-        } else if (this.quiet === 0) this.appendCommand(owner, text, i);
+        } else if (this.quiet === 0 && !this.inHereDocument(owner)) this.appendCommand(owner, text, i);
       }
       if (popped) this.closed(popped, i);
       this.out += text;
@@ -291,6 +291,19 @@ export class BashPass {
     }
   }
 
+  /**
+   * Whether a here-document body lies between the top of the stack and `owner`: the body is data that the command
+   * declaring it reads on its input, not words of a command (`cat <<EOF` / `a={v} b` assigns nothing). A shell that
+   * reads the body as a script is found from the line that declared it (bash-value-checks.ts), and a `$( … )` in
+   * the body is a command of its own, whose owner is above the body.
+   */
+  private inHereDocument(owner: Frame): boolean {
+    for (let k = this.stack.length - 1; k >= 0 && this.stack[k] !== owner; k--) {
+      if (this.stack[k]!.context.startsWith('heredoc')) return true;
+    }
+    return false;
+  }
+
   private appendCommand(frame: Frame, text: string, i: number): void {
     frame.command += text;
     for (let k = 0; k < text.length; k++) frame.commandOffsets!.push(this.offsetAt(i + k));
@@ -299,7 +312,7 @@ export class BashPass {
   /** Adds a value (a placeholder, or an expansion of a variable that holds one) to the commands and raw texts. */
   private appendValue(atom: Atom, i: number): void {
     const owner = commandOwner(this.stack);
-    if (owner?.command !== undefined) {
+    if (owner?.command !== undefined && !this.inHereDocument(owner)) {
       owner.command += '\u0001';
       owner.commandOffsets!.push(this.offsetAt(i));
       owner.marks!.push(atom);
@@ -365,10 +378,17 @@ export class BashPass {
     const outer = commandOwner(this.stack);
     if (outer?.command === undefined) return;
     const body = atomsOf(inner.raw!.slice(0, -text.length), inner.rawMarks);
+    // In a here-document body the output is text that the body's reader gets: checked where it stands (a shell
+    // reading the body runs it), but it is no word of a command.
+    const inBody = this.inHereDocument(outer);
     const start = inner.outerLength ?? outer.command.length;
-    const openedAt = outer.commandOffsets![start] ?? this.offsetAt(i);
-    outer.command = outer.command.slice(0, start);
-    outer.commandOffsets!.length = start;
+    const openedAt = inBody
+      ? (inner.start ?? this.offsetAt(i))
+      : (outer.commandOffsets![start] ?? this.offsetAt(i));
+    if (!inBody) {
+      outer.command = outer.command.slice(0, start);
+      outer.commandOffsets!.length = start;
+    }
     const taint = this.settings.recording ? undefined : this.flow.taintOf(body, true);
     if (taint) {
       // its output holds what the body was given, or what a command read (a file the model wrote, say): checked
@@ -377,14 +397,16 @@ export class BashPass {
         ? `$( … ) (which prints ${this.findings.describe(taint)})`
         : 'the output of $( … )';
       this.checkValue(label, isTainted(taint) ? taint : { ...taint, output: true }, openedAt, '$( … )');
+    }
+    if (inBody) return;
+    if (taint) {
       outer.command += '\u0001';
       outer.marks!.push({ kind: 'output', inner: body });
-      outer.valueSeen = true;
     } else {
       outer.command += '\u0004';
       outer.outputs!.push(body);
-      outer.valueSeen = true; // `echo "$(cat f)" | bash` runs what a file holds
     }
+    outer.valueSeen = true; // `echo "$(cat f)" | bash` runs what a file holds
     outer.commandOffsets!.push(openedAt);
   }
 

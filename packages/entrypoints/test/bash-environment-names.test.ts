@@ -265,3 +265,51 @@ describe('bash: what a prefix command runs is found behind its options (issue 28
     await refusedAtLoad(template);
   });
 });
+
+describe('bash: here-document text is data for the command that reads it, not commands (stop 69 report)', () => {
+  // The body is what `cat` prints: a line that looks like an assignment or a command assigns and runs nothing.
+  it.each([
+    'cat <<EOF\ngreeting={v} world\nEOF',
+    'cat <<EOF\na={v} b\nEOF\n',
+    'cat <<EOF\nPATH={v} ls\nEOF',
+    'cat <<EOF\nexport LD_PRELOAD={v}\nEOF',
+    'cat <<-EOF\n\tGIT_PAGER={v} git -p log\n\tEOF\necho done',
+    'cat <<EOF > note.txt\nx=${{HOME}} y={v}\nEOF\ncat note.txt',
+    'cat <<EOF\nname={v}\nEOF\necho {w}',
+  ])('resolves %j and prints the value as text', async (template) => {
+    expect(checkEntrypoint(`bash:${template}`, { skillDir: dir, schema })).toEqual([]);
+    const entrypoint = resolveEntrypoint(`bash:${template}`, { skillDir: dir, schema });
+    const value = 'planted; $(touch F) `touch F`';
+    const result = await entrypoint.run({ v: value, w: 'x' }, { cwd: repo });
+    expect(JSON.stringify(result)).toContain('planted; $(touch F) `touch F`');
+    expect(existsSync(join(repo, 'F'))).toBe(false);
+  });
+
+  // What a shell reads as a script is still checked: the body is code there.
+  it.each([
+    'bash <<EOF\ngreeting={v} world\nEOF',
+    'cat <<EOF | bash\nPATH={v} ls\nEOF',
+    'sh <<EOF\necho {v}\nEOF',
+  ])('still refuses %j', (template) => {
+    expect(checkEntrypoint(`bash:${template}`, { skillDir: dir, schema })).toContainEqual(
+      expect.objectContaining({ code: 'bad-template' }),
+    );
+  });
+});
+
+describe('bash: a command substitution in a here-document body is still checked where the body goes', () => {
+  it.each(['bash <<EOF\n$(printf %s {v})\nEOF', 'cat <<EOF | sh\nx $(printf %s {v})\nEOF'])(
+    'refuses %j',
+    (template) => {
+      expect(checkEntrypoint(`bash:${template}`, { skillDir: dir, schema })).toContainEqual(
+        expect.objectContaining({ code: 'bad-template' }),
+      );
+    },
+  );
+
+  it('resolves one that cat prints', () => {
+    expect(
+      checkEntrypoint('bash:cat <<EOF\nhi $(printf %s {v}) there\nEOF', { skillDir: dir, schema }),
+    ).toEqual([]);
+  });
+});
