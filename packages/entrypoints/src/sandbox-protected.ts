@@ -1,5 +1,6 @@
 import { lstatSync, mkdirSync, realpathSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type LedgerEntry, STAND_IN_MODE, sweepOnce, writeLedger } from './sandbox-stand-in-ledger.js';
 
 /**
  * The one list of what stays read-only in a sandboxed call's working directory: files and folders that other programs
@@ -83,9 +84,14 @@ export function protectWorkspace(
 } {
   const paths: string[] = [];
   const held: string[] = [];
-  for (const { name, kind } of PROTECTED) {
-    const path = join(cwd, name);
-    if (covered(path)) continue;
+  sweepOnce();
+  const wanted = PROTECTED.map(({ name, kind }) => ({ path: join(cwd, name), kind })).filter(
+    ({ path }) => !covered(path),
+  );
+  // Written down before they are made, so that a process killed meanwhile has them removed by the next one.
+  const missing = wanted.filter(({ path }) => !placeholders.has(path) && !present(path));
+  if (missing.length > 0) writeLedger([...ledgerEntries(), ...missing]);
+  for (const { path, kind } of wanted) {
     const target = existing(path, held) ?? standIn(path, kind, held);
     // A symlink out of the working directory points where the sandbox cannot write anyway.
     if (target && (target === path || target.startsWith(`${cwd}/`)) && !covered(target)) paths.push(target);
@@ -94,10 +100,26 @@ export function protectWorkspace(
   const release = () => {
     if (released) return;
     released = true;
+    const before = placeholders.size;
     for (const path of held) drop(path);
+    if (placeholders.size !== before || missing.length > 0) writeLedger(ledgerEntries());
   };
   const removes = () => !released && held.some((path) => placeholders.get(path)?.count === 1);
   return { paths, removes, release };
+}
+
+/** The stand-ins this process holds now, as its ledger lists them. */
+function ledgerEntries(): LedgerEntry[] {
+  return [...placeholders].map(([path, { kind }]) => ({ path, kind }));
+}
+
+function present(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The real path of what is there (a stand-in of a concurrent call included), or undefined when nothing is. */
@@ -121,8 +143,8 @@ function existing(path: string, held: string[]): string | undefined {
 
 function standIn(path: string, kind: 'folder' | 'file', held: string[]): string | undefined {
   try {
-    if (kind === 'folder') mkdirSync(path, { mode: 0o555 });
-    else writeFileSync(path, '', { flag: 'wx', mode: 0o444 });
+    if (kind === 'folder') mkdirSync(path, { mode: STAND_IN_MODE.folder });
+    else writeFileSync(path, '', { flag: 'wx', mode: STAND_IN_MODE.file });
   } catch {
     // Made meanwhile by someone else (then it is bound as it is next time), or the folder cannot be written here at
     // all, by the tool either.

@@ -1,0 +1,78 @@
+import { chmod, mkdir, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { sleepMs, tempDir } from './helpers.js';
+import { startParent } from './parent-process.js';
+import { exists, requireBubblewrap } from './sandbox-call.js';
+
+/**
+ * A sandboxed call keeps its working directory's protected names read-only; one that does not exist yet gets an
+ * empty, read-only stand-in for the call (an empty `.git` folder, an empty `.envrc` …), removed when the call ends.
+ * A birdie process killed during the call (a server's worker SIGKILLed, an OOM kill) never removes them: stop 69's
+ * report found them left in the user's workspace, where they count toward the quota. The next birdie process of the
+ * same birdie home removes those of a process that is gone, and only those.
+ */
+
+/** A parent that runs one sandboxed call in `cwd` which never ends. */
+const blockedCall = (cwd: string) => `
+const ep = entrypoints.resolveEntrypoint('bash:sleep 300', { skillDir: ${JSON.stringify(cwd)}, settings: { sandbox: true } });
+ep.run({}, { cwd: ${JSON.stringify(cwd)}, timeoutMs: 600000 }).catch((e) => console.log('failed ' + e.code + ' ' + e.message));
+setInterval(() => {}, 1000);
+`;
+
+/** A parent that runs one short sandboxed call in `cwd` and prints what it gave. */
+const shortCall = (cwd: string) => `
+const ep = entrypoints.resolveEntrypoint('bash:echo done', { skillDir: ${JSON.stringify(cwd)}, settings: { sandbox: true } });
+const r = await ep.run({}, { cwd: ${JSON.stringify(cwd)}, timeoutMs: 60000 }).catch((e) => ({ output: 'failed ' + e.code + ' ' + e.message }));
+console.log('result ' + r.output.trim());
+`;
+
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let k = 0; k < 1500; k++) {
+    if (await check()) return;
+    await sleepMs(20);
+  }
+  throw new Error(`never: ${what}`);
+}
+
+describe('stand-ins left by a killed process', { timeout: 120_000 }, () => {
+  it('are removed by the next process of the same birdie home, not while their process lives', async () => {
+    await requireBubblewrap();
+    const root = await tempDir('birdie-stand-ins-');
+    await chmod(root, 0o755);
+    const home = join(root, 'home');
+    const work = join(root, 'work');
+    const elsewhere = join(root, 'elsewhere');
+    await mkdir(work);
+    await mkdir(elsewhere);
+    await writeFile(join(work, 'notes.txt'), 'mine\n');
+    // The user's own empty folder, made before any call: never birdie's to remove.
+    await mkdir(join(work, '.idea'));
+    const env = { BIRDIE_HOME: home };
+
+    const killed = await startParent(root, blockedCall(work), { env });
+    await until(() => exists(join(work, '.envrc')), `the call started (${killed.output()})`);
+    const during = await readdir(work);
+    expect(during).toEqual(expect.arrayContaining(['.git', '.envrc', '.claude', '.idea', 'notes.txt']));
+
+    // While that process lives, another process's call elsewhere leaves its stand-ins alone.
+    const other = await startParent(root, shortCall(elsewhere), { env });
+    await other.waitFor('result done', 60_000);
+    await new Promise((resolve) => other.child.once('exit', resolve));
+    expect(await readdir(work)).toEqual(during);
+
+    killed.child.kill('SIGKILL');
+    await new Promise((resolve) => killed.child.once('exit', resolve));
+    // What the report saw: the killed process's stand-ins are still there.
+    expect((await readdir(work)).sort()).toEqual(during.sort());
+    // The user writes into one of them meanwhile: it is the user's now.
+    await chmod(join(work, '.claude'), 0o755);
+    await writeFile(join(work, '.claude', 'settings.json'), '{}\n');
+
+    const next = await startParent(root, shortCall(elsewhere), { env });
+    await next.waitFor('result done', 60_000);
+    await new Promise((resolve) => next.child.once('exit', resolve));
+    expect((await readdir(work)).sort()).toEqual(['.claude', '.idea', 'notes.txt']);
+    expect(await readdir(join(work, '.claude'))).toEqual(['settings.json']);
+  });
+});
