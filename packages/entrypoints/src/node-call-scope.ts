@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { EntrypointError } from './errors.js';
+import { redirectCallChildren } from './node-call-children.js';
 
 /**
  * What a process-level failure handler gets back from `claimStrayFailure`: the `node:` tool whose code the failure
@@ -37,6 +38,8 @@ export class NodeCallScope {
 
   run<T>(fn: () => T): T {
     registerClaimer();
+    // A child its code starts with inherited stdio writes to stderr, not the application's stdout.
+    redirectCallChildren(inCallScope);
     return scopes.run(this, fn);
   }
 
@@ -67,6 +70,9 @@ export class NodeCallScope {
 const running = new Map<string, number>();
 
 const scopes = new AsyncLocalStorage<NodeCallScope>();
+
+/** Whether the code running now is an in-process call's (see `NodeCallScope`). */
+const inCallScope = (): boolean => scopes.getStore() !== undefined;
 
 /**
  * Hands a failure no code handled (the process's `unhandledRejection` or `uncaughtException`) to the in-process
