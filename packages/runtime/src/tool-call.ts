@@ -22,8 +22,13 @@ const MAX_TIMEOUT_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 
 /** A skill tool built with its arguments, ready to run once (`birdie tool`). */
 export interface ToolCall {
-  /** Runs the tool in the working folder (as the session, when one was given); never throws for a failed tool. */
-  run(signal: AbortSignal): Promise<ToolResult>;
+  /**
+   * Runs the tool in the working folder (as the session, when one was given); never throws for a failed tool.
+   * `onPrint` hears, as it arrives, what the tool prints apart from its result: a `python:` function's prints and a
+   * sandboxed `node:` function's `console.log` (an in-process one writes to the process's own stderr). A `bash:` or
+   * `container:` tool's output is its result, which it is not given again.
+   */
+  run(signal: AbortSignal, onPrint?: (text: string) => void): Promise<ToolResult>;
   /** Writes back what the tool changed in the session's folder, and closes the store. */
   close(): Promise<void>;
 }
@@ -86,12 +91,21 @@ export async function prepareToolCall(
     options.sessionId !== undefined
       ? await toolSession(io, options.sessionId, await checkUserId(userIdOf(io, flags)))
       : undefined;
+  const printsApart = PRINTS_APART.test(declared.entrypoint.trim());
   return {
-    run: (signal) =>
-      invocation.run({ cwd, signal, env: { ...session?.env, ...settingsToolEnv(settings, io.env) } }),
+    run: (signal, onPrint) =>
+      invocation.run({
+        cwd,
+        signal,
+        env: { ...session?.env, ...settingsToolEnv(settings, io.env) },
+        ...(onPrint && printsApart ? { onOutput: (chunk: { text: string }) => onPrint(chunk.text) } : {}),
+      }),
     close: async () => session?.close(),
   };
 }
+
+/** Entrypoints whose output while they run is what they print, never their result (`RunOptions.onOutput`). */
+const PRINTS_APART = /^(python|node):/;
 
 /** The task tools' targets: `birdie tasks` shows and cancels what they would. */
 const TASK_BUILTINS: ReadonlySet<string> = new Set(['list_tasks', 'cancel_task', 'schedule_task']);

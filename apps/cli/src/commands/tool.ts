@@ -8,7 +8,8 @@ import { endChildProcesses, onStopSignal } from '../stop-signals.js';
 /**
  * `birdie tool NAME --args '{…}'`: one skill tool through its real entrypoint, no model, exactly as the agent would
  * call it (see `prepareToolCall`). With `--session-id` the tool runs as that session (the environment a turn of it
- * would give); without, it has no session. The output goes to stdout, a failure's text to stderr (exit 1): exactly
+ * would give); without, it has no session. What the tool prints apart from its result goes to stderr as it runs.
+ * The output goes to stdout, a failure's text to stderr (exit 1): exactly
  * as the tool wrote it into a pipe or a file, as text without its escape sequences into a terminal.
  */
 export async function toolCommand({ io, values, positionals }: CommandContext): Promise<number> {
@@ -28,7 +29,9 @@ export async function toolCommand({ io, values, positionals }: CommandContext): 
     controller.abort(new Error(`interrupted (${signal})`));
   });
   try {
-    const result = await call.run(controller.signal);
+    // What the tool prints apart from its result (a python: function's print()) is how its author debugs it: shown
+    // on stderr as it arrives, as text without escape sequences into a terminal.
+    const result = await call.run(controller.signal, (text) => io.stderr.write(textFor(io.stderr, text)));
     const text =
       result.content.endsWith('\n') || result.content === '' ? result.content : `${result.content}\n`;
     if (!result.ok) {
