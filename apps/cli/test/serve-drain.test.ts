@@ -136,4 +136,80 @@ describe('birdie serve during the grace period after SIGTERM', { timeout: 120_00
       again.process.kill('SIGKILL');
     }
   });
+
+  // Exploratory report (drain): the tool the drain stopped was answered "Cancelled by the user" (nobody cancelled:
+  // the server shut down), and its call stayed `started` in the run log ("result unknown"), though the worker had
+  // stopped its process and seen it end.
+  it('a tool the drain stops is answered as stopped by the shutdown, and the run log records its end', async () => {
+    const again = await startWorker(
+      [
+        '--skills-dir',
+        TEST_SKILLS,
+        '--skills-dir',
+        STORE_SKILLS,
+        '--grace',
+        '0',
+        '--workspaces',
+        join(box.dir.path, 'workspaces'),
+      ],
+      { env: box.env, cwd: box.cwd, home: box.home },
+    );
+    try {
+      const { rm } = await import('node:fs/promises');
+      await rm(started, { force: true });
+      await rm(release, { force: true });
+      const { id } = (await (await again.request('/v1/sessions', { token, json: {} })).json()) as {
+        id: string;
+      };
+      const running = again.request(`/v1/sessions/${id}/turns`, { token, json: { prompt: 'hold on' } });
+      while (!existsSync(started)) await pause(50);
+      again.process.kill('SIGTERM');
+      const events = await streamEvents(await running);
+      expect(events.at(-1)).toMatchObject({ type: 'result', status: 'cancelled' });
+      const shutDown = /^\[Stopped because the server shut down while it ran/;
+      const ended = events.filter((e) => e.type === 'tool-end');
+      expect.soft(ended).toEqual([
+        expect.objectContaining({
+          name: 'gated_step',
+          ok: false,
+          outcome: 'cancelled',
+          output: expect.stringMatching(shutDown),
+        }),
+      ]);
+      expect((await again.process.exited).code).toBe(0);
+      const cli = (args: string[]) =>
+        runCli(args, { env: { ...box.env, BIRDIE_HOME: box.home }, cwd: box.cwd });
+      // What the model reads of the call next turn says the same.
+      const shown = await cli(['sessions', 'show', id, '--user', 'alice', '--json']);
+      const tool = shown.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { role: string; content: string })
+        .filter((m) => m.role === 'tool');
+      expect.soft(tool.map((m) => m.content)).toEqual([expect.stringMatching(shutDown)]);
+      const logs = await cli(['logs', '--json', '--user', 'alice', '--session', id]);
+      const [run] = logs.stdout
+        .trim()
+        .split('\n')
+        .map(
+          (line) =>
+            JSON.parse(line) as {
+              status: string;
+              toolCalls: { name: string; status: string; resultUnknown: boolean; error?: string }[];
+            },
+        );
+      expect(run?.status).toBe('cancelled');
+      // Its process was stopped and ended: a definite end, with why, not "result unknown".
+      expect(run?.toolCalls).toEqual([
+        expect.objectContaining({
+          name: 'gated_step',
+          status: 'error',
+          resultUnknown: false,
+          error: expect.stringMatching(/the server is shutting down/),
+        }),
+      ]);
+    } finally {
+      again.process.kill('SIGKILL');
+    }
+  });
 });

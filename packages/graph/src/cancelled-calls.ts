@@ -2,6 +2,7 @@ import type { OutputChunk } from '@birdie/entrypoints';
 import { ToolMessage } from '@langchain/core/messages';
 import { newId } from './ids.js';
 import { LIVE_OUTPUT_MAX_CHARS, tail } from './tool-live-output.js';
+import { CANCELLED_BY_USER } from './stop-reason.js';
 import type { SessionApproval } from './types.js';
 
 /** A call of the tools step in progress: its output so far, and its answer once it has one. */
@@ -11,22 +12,21 @@ interface CallInProgress {
   output: string;
   truncated: boolean;
   answer?: ToolMessage;
+  /** Settles once the call's run has returned (its end journaled, when there is a journal). */
+  ended: Promise<void>;
+  end: () => void;
 }
 
-/** Who stopped a call while it ran: the user (a cancel), or the application closing the agent. */
-export type StoppedBy = 'user' | 'close';
-
-const STOPPED: Record<StoppedBy, string> = {
-  user: 'Cancelled by the user',
-  close: 'Stopped because birdie was closed',
-};
-
-/** What the model reads for a call the user cancelled (or the agent's close stopped) while it ran. */
-export function cancelledCallResult(output: string, truncated: boolean, by: StoppedBy = 'user'): string {
-  const note = output
-    ? `[${STOPPED[by]} while it ran: the output above is ${truncated ? 'the end of ' : ''}what it printed before it was stopped. It may have had part of its effect; check before calling it again.]`
-    : `[${STOPPED[by]} while it ran, before it printed anything. It may have had part of its effect; check before calling it again.]`;
-  return output ? `${output}${output.endsWith('\n') ? '' : '\n'}${note}` : note;
+/** What the model reads for a call stopped while it ran; `note` says who or what stopped it. */
+export function cancelledCallResult(
+  output: string,
+  truncated: boolean,
+  note: string = CANCELLED_BY_USER,
+): string {
+  const text = output
+    ? `[${note} while it ran: the output above is ${truncated ? 'the end of ' : ''}what it printed before it was stopped. It may have had part of its effect; check before calling it again.]`
+    : `[${note} while it ran, before it printed anything. It may have had part of its effect; check before calling it again.]`;
+  return output ? `${output}${output.endsWith('\n') ? '' : '\n'}${text}` : text;
 }
 
 /**
@@ -45,7 +45,16 @@ export class CallsInProgress {
   }
 
   started(id: string, name: string): void {
-    this.#calls.set(id, { name, started: Date.now(), output: '', truncated: false });
+    let end!: () => void;
+    const ended = new Promise<void>((resolve) => {
+      end = resolve;
+    });
+    this.#calls.set(id, { name, started: Date.now(), output: '', truncated: false, ended, end });
+  }
+
+  /** The call's run returned (after its end was journaled): a stop waiting for it (`stopped`) goes on. */
+  ended(id: string): void {
+    this.#calls.get(id)?.end();
   }
 
   output(id: string, chunk: OutputChunk): void {
@@ -61,11 +70,34 @@ export class CallsInProgress {
 
   answered(id: string, message: ToolMessage): void {
     const call = this.#calls.get(id);
-    if (call) call.answer = message;
+    // An answer after the stop is the stop's own doing (an `aborted` error): the call is answered as cut off.
+    if (call && !this.#stopping) call.answer = message;
   }
 
-  /** The answers owed when the step was cut off: finished calls as they ended, running ones as cancelled. */
-  settle(by: StoppedBy = 'user'): {
+  #stopping = false;
+
+  /**
+   * The step was cut off: answers that come from now on are not taken. Waits, at most `waitMs`, for the calls still
+   * running to return: the stop aborted them, and a call that returned has its end journaled (a process stopped and
+   * seen to end is not "result unknown" for the run log), before the run ends and its process maybe exits. A call
+   * still running after `waitMs` is left as it is: its journal row says it started, result unknown.
+   */
+  async stopped(waitMs: number): Promise<void> {
+    this.#stopping = true;
+    const running = [...this.#calls.values()].filter((c) => !c.answer).map((c) => c.ended);
+    if (running.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(running),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, waitMs);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+
+  /** The answers owed when the step was cut off: finished calls as they ended, running ones as stopped (`note`). */
+  settle(note: string = CANCELLED_BY_USER): {
     messages: ToolMessage[];
     sessionApprovals: SessionApproval[];
     cancelled: { id: string; name: string; output: string; truncated: boolean; durationMs: number }[];
@@ -78,7 +110,7 @@ export class CallsInProgress {
         continue;
       }
       const output = call.truncated ? tail(call.output, LIVE_OUTPUT_MAX_CHARS) : call.output;
-      const content = cancelledCallResult(output, call.truncated, by);
+      const content = cancelledCallResult(output, call.truncated, note);
       messages.push(
         new ToolMessage({ id: newId('tool'), tool_call_id: id, name: call.name, status: 'error', content }),
       );
@@ -93,6 +125,7 @@ export class CallsInProgress {
     const sessionApprovals = this.#approvals;
     this.#calls.clear();
     this.#approvals = [];
+    this.#stopping = false;
     return { messages, sessionApprovals, cancelled };
   }
 }

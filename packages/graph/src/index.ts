@@ -79,6 +79,7 @@ export {
   UNKNOWN_TOOL_RESULT,
 } from './repair.js';
 export { inapplicableRuleReason } from './rule-applicability.js';
+export { StopReason } from './stop-reason.js';
 export {
   compileRules,
   describeMiss,

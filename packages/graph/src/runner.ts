@@ -7,7 +7,7 @@ import {
   type StateSnapshot,
 } from '@langchain/langgraph';
 import { bindDecisions, isApprovalInterrupt, validateDecisions } from './approvals.js';
-import { CallsInProgress, type StoppedBy } from './cancelled-calls.js';
+import { CallsInProgress } from './cancelled-calls.js';
 import { Deadline } from './deadline.js';
 import { AgentError, type AgentErrorCode } from './errors.js';
 import { EventMapper } from './events.js';
@@ -23,9 +23,17 @@ import {
   childThreadId,
   type SubagentRuns,
 } from './subagents.js';
+import { STOPPED_BY_CLOSE, stopNoteOf } from './stop-reason.js';
 import { archiveCompacted } from './thread-archive.js';
 import type { TurnContext } from './turn-context.js';
 import type { AgentEvent, ApprovalDecision, ApprovalRequest, DoneStatus, RunError } from './types.js';
+
+/**
+ * How long a stopped run waits for its running calls to end before it answers them: a process is sent SIGTERM at the
+ * abort and SIGKILL after its grace (2 s by default). A call still running then stays "started, result unknown" in the
+ * journal. Below a server drain's wait for its cancelled turns (5 s), so the turn still ends within it.
+ */
+const CUT_OFF_END_WAIT_MS = 3_000;
 
 /** A turn's context before its run starts (each run gets its own clock). */
 export type TurnBase = Omit<TurnContext, 'deadline'>;
@@ -205,7 +213,7 @@ export class Runner implements SubagentRuns {
         // As a cancel: what streamed is kept and the calls cut off are answered, so the thread can go on later.
         status = 'error';
         if (partialAnswer.text) await this.#keepPartialAnswer(threadId, partialAnswer.text);
-        for (const call of await this.#answerCutOffCalls(threadId, callsInProgress, 'close'))
+        for (const call of await this.#answerCutOffCalls(threadId, callsInProgress, STOPPED_BY_CLOSE))
           yield mapper.stamp({ type: 'tool-end', ok: false, outcome: 'cancelled', ...call });
         yield mapper.stamp({
           type: 'error',
@@ -221,7 +229,12 @@ export class Runner implements SubagentRuns {
       } else if (isAbort(error, signal)) {
         status = 'aborted';
         if (partialAnswer.text) await this.#keepPartialAnswer(threadId, partialAnswer.text);
-        for (const call of await this.#answerCutOffCalls(threadId, callsInProgress))
+        // Said as the abort's reason says it (the user's cancel, a server's shutdown).
+        for (const call of await this.#answerCutOffCalls(
+          threadId,
+          callsInProgress,
+          stopNoteOf(signal?.reason),
+        ))
           yield mapper.stamp({ type: 'tool-end', ok: false, outcome: 'cancelled', ...call });
       } else {
         status = 'error';
@@ -266,11 +279,15 @@ export class Runner implements SubagentRuns {
   /**
    * The tools step the user cancelled never completes, so its calls would reach the next turn unanswered (and be
    * repaired as "crash or cancel"). Each gets its answer now: a finished call its result, a running one what it
-   * printed so far, marked cancelled by the user; approvals for the session given for them are kept. Best effort, like the partial answer: a store that cannot write it
-   * leaves the calls to the repair. Returns the cancelled calls, for their `tool-end` events.
+   * printed so far, marked stopped as `note` says (cancelled by the user, the server shut down); approvals for the
+   * session given for them are kept. The running ones are waited for first, briefly (`CUT_OFF_END_WAIT_MS`): the
+   * stop aborted them, and one that ended has its end journaled before the run ends. Best effort, like the partial
+   * answer: a store that cannot write it leaves the calls to the repair. Returns the cancelled calls, for their
+   * `tool-end` events.
    */
-  async #answerCutOffCalls(threadId: string, calls: CallsInProgress, by: StoppedBy = 'user') {
-    const { messages, sessionApprovals, cancelled } = calls.settle(by);
+  async #answerCutOffCalls(threadId: string, calls: CallsInProgress, note: string) {
+    await calls.stopped(CUT_OFF_END_WAIT_MS);
+    const { messages, sessionApprovals, cancelled } = calls.settle(note);
     if (messages.length === 0 && sessionApprovals.length === 0) return [];
     const update = { messages, ...(sessionApprovals.length > 0 ? { sessionApprovals } : {}) };
     try {

@@ -193,6 +193,23 @@ export async function executeCalls(input: ExecuteInput): Promise<{
           live.push(chunk);
         }
       : live.push;
+    try {
+      return await ranCall(p, invocation, note, onOutput, live, started);
+    } finally {
+      // Returned, its end journaled (or thrown): a stop waiting for the call's end goes on (`CallsInProgress.stopped`).
+      inProgress?.ended(p.id);
+    }
+  };
+
+  const ranCall = async (
+    p: PlannedCall,
+    invocation: ToolInvocation,
+    note: string,
+    onOutput: (chunk: OutputChunk) => void,
+    live: LiveOutput,
+    started: number,
+  ): Promise<ToolMessage | undefined> => {
+    const inProgress = input.inProgress;
     let result: ToolResult;
     try {
       result = await invocation.run({ ...input.context, callId: p.id, onOutput });

@@ -2,7 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AIMessage, ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
-import { type ToolJournal, UNANSWERED_APPROVAL_RESULT } from '../src/index.js';
+import { StopReason, type ToolJournal, UNANSWERED_APPROVAL_RESULT } from '../src/index.js';
 import {
   agentSetup,
   callTools,
@@ -32,7 +32,7 @@ const files = {
 /** A journal in memory; `started` also drops a marker file, so a tool can see whether it was recorded first. */
 function memoryJournal(dir: string, fail = false) {
   const started = new Map<string, { name: string; skill?: string }>();
-  const finished = new Map<string, { ok: boolean; truncated: boolean }>();
+  const finished = new Map<string, { ok: boolean; truncated: boolean; error?: string }>();
   const journal: ToolJournal = {
     started(call) {
       if (fail) throw new Error('disk full');
@@ -40,7 +40,11 @@ function memoryJournal(dir: string, fail = false) {
       writeFileSync(join(dir, `started-${call.id}`), '');
     },
     finished(call) {
-      finished.set(call.id, { ok: call.ok, truncated: call.truncated });
+      finished.set(call.id, {
+        ok: call.ok,
+        truncated: call.truncated,
+        ...(call.error !== undefined ? { error: call.error } : {}),
+      });
     },
     startedAmong(ids) {
       return new Set(ids.filter((id) => started.has(id)));
@@ -105,5 +109,44 @@ describe('the tool journal', () => {
       // Cancelled while it ran: answered at once as cancelled by the user (a crash is left to the repair).
       ['l1', expect.stringMatching(/^\[Cancelled by the user while it ran/)],
     ]);
+  });
+
+  // Exploratory report (server drain): a call whose process the cancel stopped stayed `started` in the journal
+  // ("result unknown") when the run's end came first, though its process had ended: its end is recorded before the
+  // run ends.
+  it('a call a cancel stopped is journaled as ended, with why, before the run ends', async () => {
+    const { fx, model, agent } = await fixture(files);
+    const { journal, finished } = memoryJournal(fx.dir.path);
+    const file = join(fx.dir.path, 'lingered');
+    model.respond(callTools([{ name: 'linger', args: { file }, id: 'l1' }])).respond(new AIMessage('ok'));
+    const controller = new AbortController();
+    const running = collect(agent.stream('linger', { threadId: 't1', journal, signal: controller.signal }));
+    await waitFor(() => (existsSync(file) ? true : undefined));
+    controller.abort(new Error('cancelled by the user'));
+    expect(ofType(await running, 'done')[0]?.status).toBe('aborted');
+    expect(finished.get('l1')).toEqual({
+      ok: false,
+      truncated: false,
+      error: expect.stringContaining('was cancelled: cancelled by the user'),
+    });
+  });
+
+  it("the answer of a call a stop cut off says what stopped it: the abort's reason", async () => {
+    const { fx, model, agent } = await fixture(files);
+    const { journal, finished } = memoryJournal(fx.dir.path);
+    const file = join(fx.dir.path, 'lingered');
+    model.respond(callTools([{ name: 'linger', args: { file }, id: 'l1' }])).respond(new AIMessage('ok'));
+    const controller = new AbortController();
+    const running = collect(agent.stream('linger', { threadId: 't1', journal, signal: controller.signal }));
+    await waitFor(() => (existsSync(file) ? true : undefined));
+    controller.abort(new StopReason('the server is shutting down', 'Stopped because the server shut down'));
+    const events = await running;
+    const shutDown = /^\[Stopped because the server shut down while it ran, before it printed anything/;
+    expect(ofType(events, 'tool-end')).toEqual([
+      expect.objectContaining({ id: 'l1', outcome: 'cancelled', output: expect.stringMatching(shutDown) }),
+    ]);
+    const [result] = await toolMessages(agent, 't1');
+    expect(result?.content).toMatch(shutDown);
+    expect(finished.get('l1')?.error).toContain('was cancelled: the server is shutting down');
   });
 });

@@ -1,3 +1,4 @@
+import { StopReason } from '@birdie/graph/stop-reason';
 import { agentEventJson, turnResultJson } from '@birdie/graph/event-json';
 import type { Session, Store, TurnRecord } from '@birdie/store';
 import { withoutHolder } from '@birdie/store/errors';
@@ -350,7 +351,8 @@ export class Turns {
 
   /**
    * Stops taking turns, lets the running ones finish for up to `graceMs`, then cancels the rest and waits for them
-   * up to `cancelWaitMs` to record how they ended (the run log says `interrupted`, the lease is released). A turn
+   * up to `cancelWaitMs` to record how they ended (the run log says `cancelled`, the lease is released; a tool the
+   * cancel stopped is answered "Stopped because the server shut down" and its call is recorded ended). A turn
    * that does not end even then (a tool deaf to the abort) is left as a killed worker leaves it: its lease expires and
    * the run log's recovery marks it; the stop must not wait on it forever.
    */
@@ -363,11 +365,19 @@ export class Turns {
     }
     await settledWithin(all, graceMs);
     const left = [...this.running.values()];
-    for (const r of left) r.controller.abort(new Error('the server is shutting down'));
+    for (const r of left) r.controller.abort(shutdownReason());
     await settledWithin(left, cancelWaitMs);
     this.followers.stop();
     return { finished: all.length - left.length, cancelled: left.length };
   }
+}
+
+/**
+ * Why the drain cancels a turn: the stop's reason, which its cut-off tool calls' answers repeat (not "Cancelled by the
+ * user": nobody cancelled, the server shut down).
+ */
+function shutdownReason(): StopReason {
+  return new StopReason('the server is shutting down', 'Stopped because the server shut down');
 }
 
 /** Waits for the turns to end, or `ms`, whichever comes first. */

@@ -178,6 +178,54 @@ describe('GET /v1/openapi.json (generated from the routes’ zod schemas)', () =
     expectFits(doc, renamed, responseSchema(doc, '/v1/sessions/{id}', 'patch', '200'), 'renamed');
   });
 
+  // Exploratory report: `GET /v1/sessions?q=` with more than 200 characters is a 400 `invalid-request` (its query
+  // schema refuses it), but the document listed no 400 for the operation. Every operation whose request the schemas
+  // can refuse (a body; a query or header parameter with a constraint) says so. Path parameters are not validated
+  // there: a malformed id is 404, like a missing one.
+  it('every operation whose request validation can refuse it documents the 400 invalid-request', async () => {
+    const doc = await document();
+    type Param = { in: string; name: string; schema?: Record<string, unknown> };
+    const CONSTRAINTS = [
+      'maxLength',
+      'minLength',
+      'pattern',
+      'enum',
+      'minimum',
+      'maximum',
+      'format',
+      'const',
+    ];
+    const constrained = (schema: Record<string, unknown> | undefined): boolean =>
+      !!schema &&
+      (CONSTRAINTS.some((k) => k in schema) ||
+        ['anyOf', 'oneOf', 'allOf'].some((k) => Array.isArray(schema[k])) ||
+        (schema.type !== undefined && schema.type !== 'string'));
+    const missing: string[] = [];
+    for (const [path, ops] of Object.entries(doc.paths))
+      for (const [method, op] of Object.entries(ops)) {
+        const { parameters = [], requestBody } = op as { parameters?: Param[]; requestBody?: unknown };
+        const validated =
+          requestBody !== undefined ||
+          parameters.some((p) => (p.in === 'query' || p.in === 'header') && constrained(p.schema));
+        if (!validated) continue;
+        const bad = op.responses['400'] as
+          | { description: string; content: { 'application/json': { schema: Schema } } }
+          | undefined;
+        if (!bad?.description.includes('`invalid-request`')) missing.push(`${method.toUpperCase()} ${path}`);
+        else expect(bad.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+      }
+    expect(missing).toEqual([]);
+    // The report's case, end to end: the request is refused as the document says.
+    const token = await h.token();
+    const response = await h.request(`/v1/sessions?q=${'x'.repeat(201)}`, { token });
+    expect(response.status).toBe(400);
+    const body = await response.json();
+    expectFits(doc, body, responseSchema(doc, '/v1/sessions', 'get', '400'), 'error');
+    expect(body).toEqual({
+      error: { code: 'invalid-request', message: expect.stringMatching(/^invalid query: q: /) },
+    });
+  });
+
   it('describes the tool-selection event and an approval request that find_tools added', async () => {
     const doc = await document();
     const events = doc.components.schemas.Event!;

@@ -84,7 +84,8 @@ export const listSessions = defineRoute(
     },
     responses: {
       200: { description: 'Sessions.', content: jsonContent(z.object({ sessions: z.array(SessionSchema) })) },
-      ...errorResponses(...COMMON_ERRORS),
+      // `q` longer than 200 characters.
+      ...errorResponses('invalid-request', ...COMMON_ERRORS),
     },
   }),
   ({ store }) =>
