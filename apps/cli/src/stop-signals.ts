@@ -1,3 +1,4 @@
+import { StopReason } from '@birdie/graph/stop-reason';
 import { onOutputFailure } from './io.js';
 
 /** Signals that end a command: Ctrl+C, a supervisor's or `timeout`'s SIGTERM, a closed terminal's SIGHUP. */
@@ -7,6 +8,19 @@ export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
  * went away, the disk is full; see io.ts). Node ignores the real SIGPIPE, so this one is birdie's own.
  */
 export type StopSignal = (typeof STOP_SIGNALS)[number] | 'SIGPIPE';
+
+/** How each stop is said to the model and kept in the history, for a tool it cut off (Ctrl+C is the user's cancel). */
+const STOP_NOTES: Record<Exclude<StopSignal, 'SIGINT'>, string> = {
+  SIGTERM: 'Stopped because birdie was stopped (SIGTERM)',
+  SIGHUP: 'Stopped because the terminal closed (SIGHUP)',
+  SIGPIPE: "Stopped because birdie's output could no longer be written",
+};
+
+/** The abort reason for a command stopped by `signal`: its message is `what` (signal); a cut-off tool says why. */
+export function stopReasonOf(signal: StopSignal, what: string): Error {
+  const message = `${what} (${signal})`;
+  return signal === 'SIGINT' ? new Error(message) : new StopReason(message, STOP_NOTES[signal]);
+}
 
 /**
  * Calls `handler` (once per signal) while installed; returns the uninstaller. Node's default for these signals is to

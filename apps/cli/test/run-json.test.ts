@@ -171,6 +171,39 @@ describe('birdie run --json (compiled CLI)', () => {
     },
   );
 
+  // Sibling of the drain's report: the tool a SIGTERM stopped was answered "Cancelled by the user", and the history
+  // kept that; nobody cancelled it. Ctrl+C (SIGINT) is the user's cancel and still says so.
+  it.each([
+    ['SIGTERM', 'Stopped because birdie was stopped (SIGTERM)'],
+    ['SIGHUP', 'Stopped because the terminal closed (SIGHUP)'],
+    ['SIGINT', 'Cancelled by the user'],
+  ] as const)('%s: the tool it stopped is answered with what stopped it', async (signal, note) => {
+    const child = spawn(
+      process.execPath,
+      [BIN, 'run', 'please sleep', '--json', '--skills-dir', TEST_SKILLS],
+      {
+        env: { ...box.env, ...scripted('repl.json') },
+        cwd: box.cwd,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
+    let stdout = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    expect(await readPidFile(join(box.cwd, 'sleep.pid'))).toBeGreaterThan(0);
+    child.kill(signal);
+    expect(await exited).toBe(1);
+    const events = stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const end = events.find((e) => e.type === 'tool-end');
+    expect(end).toMatchObject({ ok: false, outcome: 'cancelled' });
+    expect(end.output).toContain(`[${note} while it ran`);
+  });
+
   it.each([
     ['SIGTERM', 'auto'],
     ['SIGINT', 'auto'],

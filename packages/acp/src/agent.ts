@@ -13,6 +13,7 @@ import {
   type Stream,
 } from '@agentclientprotocol/sdk';
 import type { ApprovalMode } from '@birdie/graph';
+import { StopReason as RunStopReason } from '@birdie/graph/stop-reason';
 import { clientFiles } from './file-bridge.js';
 import { acpMcpHandlers } from './mcp-sampling.js';
 import { isApprovalMode, modeState } from './modes.js';
@@ -135,7 +136,10 @@ export function serveAcp(runtime: AcpRuntime, stream: Stream): AgentConnection {
     })
     .onRequest(methods.agent.session.close, ({ params }) => {
       const session = known(params.sessionId);
-      session.turn?.abort(new Error('the session was closed'));
+      // A tool the close cuts off is answered with what stopped it: the editor, not the user's cancel.
+      session.turn?.abort(
+        new RunStopReason('the session was closed', 'Stopped because the editor closed the session'),
+      );
       sessions.delete(params.sessionId);
       return {};
     })

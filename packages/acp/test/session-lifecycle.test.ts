@@ -121,3 +121,70 @@ describe('ACP session lifecycle (issue 30, defect 13)', () => {
     });
   });
 });
+
+describe('ACP: what a turn stopped by closing its session says (sibling of the server drain report)', () => {
+  it("session/close stops the running turn with the editor's close as the reason, not the user's cancel", async () => {
+    const { stopNoteOf } = await import('@birdie/graph/stop-reason');
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const notes: string[] = [];
+    const { runtime } = fakeRuntime({
+      turn: async (_text, o) => {
+        started();
+        await new Promise<void>((resolve) =>
+          o.signal.addEventListener('abort', () => resolve(), { once: true }),
+        );
+        notes.push(stopNoteOf(o.signal.reason));
+        return { status: 'aborted' };
+      },
+    });
+    const test = connect(runtime);
+    await test.connection.agent.request(methods.agent.initialize, init);
+    const { sessionId } = await test.connection.agent.request(methods.agent.session.new, {
+      cwd: WORK,
+      mcpServers: [],
+    });
+    const prompt = test.connection.agent
+      .request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'go' }] })
+      .catch(() => undefined);
+    await running;
+    await test.connection.agent.request(methods.agent.session.close, { sessionId });
+    await prompt;
+    expect(notes).toEqual(['Stopped because the editor closed the session']);
+  });
+
+  it("session/cancel is the user's cancel", async () => {
+    const { stopNoteOf } = await import('@birdie/graph/stop-reason');
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const notes: string[] = [];
+    const { runtime } = fakeRuntime({
+      turn: async (_text, o) => {
+        started();
+        await new Promise<void>((resolve) =>
+          o.signal.addEventListener('abort', () => resolve(), { once: true }),
+        );
+        notes.push(stopNoteOf(o.signal.reason));
+        return { status: 'aborted' };
+      },
+    });
+    const test = connect(runtime);
+    await test.connection.agent.request(methods.agent.initialize, init);
+    const { sessionId } = await test.connection.agent.request(methods.agent.session.new, {
+      cwd: WORK,
+      mcpServers: [],
+    });
+    const prompt = test.connection.agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: 'text', text: 'go' }],
+    });
+    await running;
+    await test.connection.agent.notify(methods.agent.session.cancel, { sessionId });
+    await prompt;
+    expect(notes).toEqual(['Cancelled by the user']);
+  });
+});

@@ -153,7 +153,12 @@ export class Scheduler {
       await Promise.race([Promise.allSettled(active()), grace]);
       this.clock.clearTimer(handle);
     }
-    for (const entry of this.entries.values()) entry.controller?.abort(new Error('birdie start is stopping'));
+    // `stopNote` is what a tool this stop cuts off is answered with (the agent reads it from the abort's reason,
+    // `@birdie/graph/stop-reason`, by shape: this package does not depend on the graph).
+    const reason = Object.assign(new Error('birdie start is stopping'), {
+      stopNote: 'Stopped because the scheduler (birdie start) stopped',
+    });
+    for (const entry of this.entries.values()) entry.controller?.abort(reason);
     await this.idle();
     this.entries.clear();
   }

@@ -262,4 +262,27 @@ describe('stop', () => {
     expect(aborted).toBe(true);
     expect(h.events.at(-1)).toMatchObject({ type: 'run-end' });
   });
+
+  it('aborts with a reason whose stopNote says the scheduler stopped (a tool it cuts off is not "cancelled by the user")', async () => {
+    const clock = new FakeClock(0);
+    let reason: unknown;
+    const h = harness(
+      open(await storeFile()),
+      clock,
+      (f) =>
+        new Promise<void>((done) => {
+          f.signal.addEventListener('abort', () => {
+            reason = f.signal.reason;
+            done();
+          });
+        }),
+    );
+    await h.scheduler.update([{ id: 'long', every: 5 }]);
+    await clock.advanceTo(5000, () => new Promise((d) => setTimeout(d, 20)));
+    await h.scheduler.stop({ graceMs: 0 });
+    expect(reason).toMatchObject({
+      message: 'birdie start is stopping',
+      stopNote: 'Stopped because the scheduler (birdie start) stopped',
+    });
+  });
 });

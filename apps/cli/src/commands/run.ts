@@ -14,7 +14,7 @@ import { eventJson, turnResultJson } from '../render/json-events.js';
 import { sessionFlags } from '../render/session-flags.js';
 import { thrownTurnJson, type UsedTokens } from '../render/thrown-turn.js';
 import { unsentTurnError } from '../render/turn-error-json.js';
-import { endChildProcesses, onStopSignal } from '../stop-signals.js';
+import { endChildProcesses, onStopSignal, stopReasonOf } from '../stop-signals.js';
 
 /** `birdie run "<prompt>" | -`: one turn, no terminal needed; text or `--json` events on stdout. */
 export async function runCommand({ io, values, positionals }: CommandContext): Promise<number> {
@@ -33,7 +33,7 @@ export async function runCommand({ io, values, positionals }: CommandContext): P
   const stopListening = onStopSignal((signal) => {
     stopped = true;
     outputGone = signal === 'SIGPIPE';
-    controller.abort(new Error(`interrupted (${signal})`));
+    controller.abort(stopReasonOf(signal, 'interrupted'));
   });
   try {
     const { session, agent, staleGrants, gaps } = await sessionFromFlags(

@@ -3,7 +3,7 @@ import type { CommandContext } from '../command-context.js';
 import { EXIT_OK, EXIT_RUN, write } from '../io.js';
 import { reportSkillProblems } from '@birdie/terminal/diagnostics';
 import { textFor } from '@birdie/terminal/terminal-text';
-import { endChildProcesses, onStopSignal } from '../stop-signals.js';
+import { endChildProcesses, onStopSignal, stopReasonOf } from '../stop-signals.js';
 
 /**
  * `birdie tool NAME --args '{…}'`: one skill tool through its real entrypoint, no model, exactly as the agent would
@@ -26,7 +26,7 @@ export async function toolCommand({ io, values, positionals }: CommandContext): 
   let stopped = false;
   const stopListening = onStopSignal((signal) => {
     stopped = true;
-    controller.abort(new Error(`interrupted (${signal})`));
+    controller.abort(stopReasonOf(signal, 'interrupted'));
   });
   try {
     // What the tool prints apart from its result (a python: function's print()) is how its author debugs it: shown

@@ -12,7 +12,7 @@ import {
 import { executeTurn } from '@birdie/runtime/turn';
 import { CliError, EXIT_RUN } from '../io.js';
 import { EventPrinter } from '@birdie/terminal/events';
-import { endChildProcesses, onStopSignal } from '../stop-signals.js';
+import { endChildProcesses, onStopSignal, stopReasonOf } from '../stop-signals.js';
 import { EventGate, loadMarkdown, MarkdownAnswer, rendersMarkdown } from './answer-markdown.js';
 import { askApprovals } from './approval.js';
 import { LiveTools } from '@birdie/terminal/live-tools';
@@ -69,7 +69,7 @@ export async function replTurn(
       terminated = signal;
       live?.pause();
       spinner.stop();
-      controller.abort(new Error(`terminated by ${signal}`));
+      controller.abort(stopReasonOf(signal, 'terminated'));
     },
     ['SIGTERM', 'SIGHUP'],
   );
