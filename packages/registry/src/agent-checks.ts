@@ -16,10 +16,10 @@ export interface AgentCheckContext {
 }
 
 /**
- * Checks each agent against the other files: `subagents` and `handoffs` must name agents, `skills` skills, `tools` and
- * `approve` tools the agent can reach (a tool of one of its skills, or a built-in). Each finding is a warning at the
- * item's place, and the agent still loads: the missing file may appear later (a folder the user has yet to trust, a
- * skill being written). Tools of an MCP skill in reach are known only once its server runs, so with one in reach an
+ * Checks each agent against the other files: `subagents` and `handoffs` must name other agents (never the agent
+ * itself), `skills` skills, `tools` and `approve` tools the agent can reach (a tool of one of its skills, or a
+ * built-in). Each finding is a warning at the item's place, and the agent still loads: the missing file may appear
+ * later (a folder the user has yet to trust, a skill being written). Tools of an MCP skill in reach are known only once its server runs, so with one in reach an
  * unknown tool name is not reported.
  */
 export function checkAgents(context: AgentCheckContext): VFileMessage[] {
@@ -60,7 +60,14 @@ export function checkAgents(context: AgentCheckContext): VFileMessage[] {
 
     for (const key of ['subagents', 'handoffs'] as const) {
       each(key, (name, at) => {
-        if (!agentNames.has(name.toLowerCase()))
+        // Names compare as the registry finds agents: without regard to case.
+        if (name.toLowerCase() === agent.name.toLowerCase())
+          report(
+            RULES.agentNamesItself,
+            `\`${key}\` names the agent itself (\`${name}\`): ${SELF_REFERENCE[key]}; name another agent, or drop the entry`,
+            at,
+          );
+        else if (!agentNames.has(name.toLowerCase()))
           report(RULES.unknownAgent, `\`${key}\` names agent \`${name}\`, which is not loaded`, at);
       });
     }
@@ -127,6 +134,17 @@ export function checkAgents(context: AgentCheckContext): VFileMessage[] {
   }
   return messages;
 }
+
+/**
+ * What naming itself does at run time, as the graph runs it: `task` offers the agent itself, and each call starts
+ * another copy of it on a thread of its own, until `maxSubagentDepth` refuses the next (`subagent-depth`); `handoff`
+ * to itself moves the conversation nowhere.
+ */
+const SELF_REFERENCE = {
+  subagents:
+    'a task it gives itself starts another copy of it, nested again each time until the subagent depth limit refuses it',
+  handoffs: 'handing the conversation to itself changes nothing',
+} as const;
 
 /** The tool an `approve` pattern names (`run_bash(git status)` → `run_bash`, `fs:read_file` → `read_file`). */
 function approvedTool(entry: string): string | undefined {

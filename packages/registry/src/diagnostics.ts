@@ -17,6 +17,7 @@ export const RULES = {
   duplicateAgentName: 'duplicate-agent-name',
   agentNameCaseCollision: 'agent-name-case-collision',
   unknownAgent: 'unknown-agent',
+  agentNamesItself: 'agent-names-itself',
   unknownSkill: 'unknown-skill',
   unknownTool: 'unknown-tool',
   toolOutOfReach: 'tool-out-of-reach',

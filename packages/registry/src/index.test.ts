@@ -30,6 +30,7 @@ it('names every rule id the package can emit', async () => {
   const { REGISTRY_RULES } = await import('./index.js');
   expect(Object.values(REGISTRY_RULES).sort()).toEqual([
     'agent-name-case-collision',
+    'agent-names-itself',
     'agent-overridden',
     'approve-never-applies',
     'code-outside-workspace',
