@@ -57,13 +57,24 @@ describe('a SKILL.md that is a named pipe', { timeout: 60_000 }, () => {
     }
   });
 
-  it('a cloned project whose settings, command and AGENTS.md files are pipes does not hang birdie run', async () => {
+  it('a cloned project whose command and AGENTS.md files are pipes does not hang birdie run', async () => {
     await mkdir(join(box.cwd, '.birdie', 'commands'), { recursive: true });
-    for (const file of ['.birdie/settings.json', '.birdie/commands/go.md', 'AGENTS.md'])
-      execFileSync('mkfifo', [join(box.cwd, file)]);
+    for (const file of ['.birdie/commands/go.md', 'AGENTS.md']) execFileSync('mkfifo', [join(box.cwd, file)]);
     running = startBirdie(['run', 'hi'], { env: box.env, cwd: box.cwd });
     const done = await running.exited;
     expect(done.code).toBe(0);
     expect(done.stderr).toContain('continue with --session-id');
+  });
+
+  it('a settings file that is a pipe does not hang birdie run: its rules cannot be read, so it stops (exit 2)', async () => {
+    await mkdir(join(box.cwd, '.birdie'), { recursive: true });
+    const file = join(box.cwd, '.birdie', 'settings.json');
+    execFileSync('mkfifo', [file]);
+    running = startBirdie(['run', 'hi'], { env: box.env, cwd: box.cwd });
+    const done = await running.exited;
+    expect(done.code).toBe(2);
+    expect(done.stderr).toContain(
+      `cannot read the project's approval rules in ${file} (it is not a regular file (a pipe, a socket or a device))`,
+    );
   });
 });

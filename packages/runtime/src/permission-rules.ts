@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { ApprovalRule } from '@birdie/graph';
 import type { ConfigFile } from '@birdie/providers';
 import { UsageError } from './errors.js';
-import { readRegularText } from './regular-file.js';
+import { readRegularTextIfPresent } from './regular-file.js';
 import { PERMISSION_EFFECTS, type Settings } from './settings.js';
 
 /** The project's settings file, relative to the working folder (the registry's trust digest covers it). */
@@ -84,13 +84,22 @@ export interface ProjectRules {
  * as it is now (`trusted`: the trust digest, which covers this file, still matches).
  *
  * One bad entry leaves out that entry alone (a deny rule written as one string rather than a list is taken as it
- * is); a file that is not JSON, whose deny rules cannot be read at all, is a `UsageError`: running without them would
- * run what the project forbids.
+ * is); a file that is not JSON, or is there but cannot be read (a folder or a pipe in its place, no read permission),
+ * whose deny rules cannot be read at all, is a `UsageError`: running without them would run what the project forbids.
+ * Only a missing file means no rules.
  */
 export async function projectRules(cwd: string, trusted: boolean): Promise<ProjectRules> {
   const path = join(cwd, PROJECT_SETTINGS);
+  // A file that is there but cannot be read (a folder in its place, no read permission) may hold deny rules too: as
+  // with one that is not JSON, nothing runs. Only a missing file means no rules.
+  let text: string | undefined;
+  try {
+    text = await readRegularTextIfPresent(path);
+  } catch (error) {
+    throw unreadableProject(path, (error as Error).message);
+  }
   // A byte-order mark (some editors write one) is not part of the JSON.
-  const text = (await readRegularText(path))?.replace(/^\uFEFF/, '');
+  text = text?.replace(/^\uFEFF/, '');
   if (text === undefined) return { rules: [], untrustedAllows: 0 };
   const { parseApprovalPattern } = await import('@birdie/graph');
   let parsed: unknown;

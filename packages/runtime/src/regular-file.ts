@@ -7,14 +7,43 @@ import { open } from 'node:fs/promises';
  * place is refused at once instead of waiting for a writer for ever, as a plain `readFile` would.
  */
 export async function readRegularText(file: string): Promise<string | undefined> {
+  return (await readRegularTextOrWhy(file)).text;
+}
+
+/**
+ * `readRegularText` for a file whose absence is fine but whose unreadability is not (the project's settings: its deny
+ * rules): `undefined` only when nothing is there; a file that is there but cannot be read as one is an error whose
+ * message is why (`it is a folder, not a file`, `permission denied (EACCES)`).
+ */
+export async function readRegularTextIfPresent(file: string): Promise<string | undefined> {
+  const read = await readRegularTextOrWhy(file);
+  if (read.why !== undefined) throw new Error(read.why);
+  return read.text;
+}
+
+/** Nothing there at all (or a path through something that is not a folder): a missing file, not an unreadable one. */
+const MISSING: ReadonlySet<string> = new Set(['ENOENT', 'ENOTDIR']);
+
+async function readRegularTextOrWhy(file: string): Promise<{ text?: string; why?: string }> {
   let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
     handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
-    if (!(await handle.stat()).isFile()) return undefined;
-    return await handle.readFile('utf8');
-  } catch {
-    return undefined;
+    const info = await handle.stat();
+    if (info.isDirectory()) return { why: 'it is a folder, not a file' };
+    if (!info.isFile()) return { why: 'it is not a regular file (a pipe, a socket or a device)' };
+    return { text: await handle.readFile('utf8') };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== undefined && MISSING.has(code)) return {};
+    return { why: readFailure(error) };
   } finally {
     await handle?.close().catch(() => undefined);
   }
+}
+
+function readFailure(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EACCES' || code === 'EPERM') return `permission denied (${code})`;
+  if (code === 'EISDIR') return 'it is a folder, not a file';
+  return code ?? (error as Error).message;
 }

@@ -1,0 +1,53 @@
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Sandbox, sandbox, scripted } from './helpers/env.js';
+import { runCli } from './helpers/run-in-process.js';
+
+let box: Sandbox;
+beforeEach(async () => {
+  box = await sandbox(scripted('count.json'));
+  await mkdir(join(box.cwd, '.birdie'));
+});
+afterEach(async () => {
+  await chmod(join(box.cwd, '.birdie', 'settings.json'), 0o644).catch(() => undefined);
+  await box.cleanup();
+});
+
+const cli = (argv: string[]) => runCli(argv, { env: box.env, cwd: box.cwd });
+const settingsFile = () => join(box.cwd, '.birdie', 'settings.json');
+
+// A settings file that is there but cannot be read holds rules (deny rules) the project meant to apply: the run stops,
+// as it does for one that is not JSON, instead of going on without them.
+describe('a project settings file that exists but cannot be read', () => {
+  it('as a malformed one, stops the run (exit 2) naming the file: here, a folder in its place', async () => {
+    await mkdir(settingsFile());
+    const run = await cli(['run', 'hi']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      `cannot read the project's approval rules in ${settingsFile()} (it is a folder, not a file)`,
+    );
+  });
+
+  it('a file that is not JSON is refused the same way (unchanged)', async () => {
+    await writeFile(settingsFile(), '{ "permissions": ');
+    const run = await cli(['run', 'hi']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`cannot read the project's approval rules in ${settingsFile()} (`);
+  });
+
+  it.skipIf(process.getuid?.() === 0)('a file birdie may not read (chmod 000) stops the run', async () => {
+    await writeFile(settingsFile(), JSON.stringify({ permissions: { deny: ['run_command(rm *)'] } }));
+    await chmod(settingsFile(), 0);
+    const run = await cli(['run', 'hi']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      `cannot read the project's approval rules in ${settingsFile()} (permission denied (EACCES))`,
+    );
+  });
+
+  it('a missing one is no problem', async () => {
+    const run = await cli(['run', 'hi']);
+    expect(run.code, run.stderr).toBe(0);
+  });
+});
