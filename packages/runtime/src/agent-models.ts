@@ -1,3 +1,4 @@
+import type { ResolvedProviderConfig } from '@birdie/providers';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { LoadedConfig } from './config.js';
 import { UsageError } from './errors.js';
@@ -15,6 +16,41 @@ export interface NamedModel {
 }
 
 /**
+ * The provider config a model name (a tier or `vendor:model`) resolves to, as `modelResolver` resolves it, without
+ * making the model: `birdie doctor` checks the `model` setting with it. Every problem is a usage error.
+ */
+export async function resolveModelConfig(
+  io: RuntimeIo,
+  config: LoadedConfig,
+  spec: string,
+): Promise<ResolvedProviderConfig> {
+  const { resolveProviderConfig, ProviderError, isModelTier } = await import('@birdie/providers');
+  const match = VENDOR_MODEL.exec(spec);
+  if (!match && !isModelTier(spec)) {
+    throw new UsageError(
+      `the model "${spec}" is neither a tier (fast, default, strong) nor "vendor:model" (e.g. "openai:gpt-4o-mini")`,
+    );
+  }
+  try {
+    const { file, saved } = config.layers;
+    // Every layer the provider itself was resolved from (`--config`, LLM_PROVIDER_CONFIG, the environment, the
+    // saved file), with the named vendor and model, or the tier, on top.
+    return await resolveProviderConfig({
+      env: io.env,
+      ...(match
+        ? { named: { vendor: match[1]!, model: match[2]! } }
+        : { tier: spec as (typeof TIER_NAMES)[number] }),
+      ...(file ? { file } : {}),
+      ...(saved ? { saved } : {}),
+      cwd: io.cwd,
+    });
+  } catch (error) {
+    if (error instanceof ProviderError) throw new UsageError(error.message, { cause: error });
+    throw error;
+  }
+}
+
+/**
  * The one grammar for naming a model: a tier name (`fast`, `default`, `strong`: the provider section's `models`, the
  * key from the environment as for the provider itself) or `vendor:model`, resolved like the user's own provider with
  * that vendor and model on top (a key, a base URL or any other setting comes only from the user's environment and
@@ -25,27 +61,9 @@ export function modelResolver(
   config: LoadedConfig,
 ): (spec: string, tuning?: { temperature?: number; maxRetries?: number }) => Promise<NamedModel> {
   return async (spec, tuning) => {
-    const { resolveProviderConfig, createChatModel, probeContextWindow, ProviderError, isModelTier } =
-      await import('@birdie/providers');
-    const match = VENDOR_MODEL.exec(spec);
-    if (!match && !isModelTier(spec)) {
-      throw new UsageError(
-        `the model "${spec}" is neither a tier (fast, default, strong) nor "vendor:model" (e.g. "openai:gpt-4o-mini")`,
-      );
-    }
+    const resolved = await resolveModelConfig(io, config, spec);
+    const { createChatModel, probeContextWindow, ProviderError } = await import('@birdie/providers');
     try {
-      const { file, saved } = config.layers;
-      // Every layer the provider itself was resolved from (`--config`, LLM_PROVIDER_CONFIG, the environment, the
-      // saved file), with the named vendor and model, or the tier, on top.
-      const resolved = await resolveProviderConfig({
-        env: io.env,
-        ...(match
-          ? { named: { vendor: match[1]!, model: match[2]! } }
-          : { tier: spec as (typeof TIER_NAMES)[number] }),
-        ...(file ? { file } : {}),
-        ...(saved ? { saved } : {}),
-        cwd: io.cwd,
-      });
       // An agent file's `temperature` and `max_retries` go on top of the user's settings for that provider.
       const settings = {
         ...resolved.config,

@@ -314,7 +314,7 @@ export async function openRuntime<I extends RuntimeIo>(
  * (`LLM_MODEL`, `LLM_PROVIDER_CONFIG`) wins over it, and so does a vendor given for this run (`LLM_VENDOR`, the
  * vendor of `LLM_PROVIDER_CONFIG`) when the setting names another vendor (`openai:gpt-4o` against a scripted run).
  */
-function settingModelApplies(config: LoadedConfig): boolean {
+export function settingModelApplies(config: LoadedConfig): boolean {
   const setting = config.settings.model;
   if (setting === undefined) return false;
   const forThisRun = (source: string | undefined) =>

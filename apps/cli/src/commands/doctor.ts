@@ -7,7 +7,8 @@ import { styler } from '@birdie/terminal/style';
 
 /**
  * `birdie doctor`: checks the whole store — SQLite's integrity check, then every stored record decoded against its
- * checksum — and says what to do. Exit 1 when anything is wrong.
+ * checksum — and what every run needs from the settings (the config files, the `model` setting resolved as a run
+ * resolves it, the project's settings file), and says what to do. Exit 1 when anything is wrong.
  */
 export async function doctorCommand({ io, values }: CommandContext): Promise<number> {
   try {
@@ -21,11 +22,18 @@ export async function doctorCommand({ io, values }: CommandContext): Promise<num
 }
 
 async function checkStore({ io, values }: Pick<CommandContext, 'io' | 'values'>): Promise<number> {
+  const { settingsChecks } = await import('@birdie/runtime/settings-doctor');
+  // A check that could not even run is a problem to report, not a reason to skip the store's.
+  const settings = await settingsChecks(io, values).catch((error: unknown) => [
+    { check: 'config' as const, severity: 'error' as const, message: (error as Error).message },
+  ]);
+  const settingsOk = settings.every((check) => check.severity !== 'error');
   return withStore(io, false, async (store) => {
     const report = await store.doctor();
+    const ok = report.ok && settingsOk;
     if (values.json) {
-      write(io.stdout, JSON.stringify(report));
-      return report.ok ? EXIT_OK : EXIT_RUN;
+      write(io.stdout, JSON.stringify({ ...report, ok, settings }));
+      return ok ? EXIT_OK : EXIT_RUN;
     }
     const style = styler(io.stdout, io.env);
     write(io.stdout, `store: ${report.location}`);
@@ -65,7 +73,13 @@ async function checkStore({ io, values }: Pick<CommandContext, 'io' | 'values'>)
         io.stdout,
         `→ birdie sessions repair ${session.sessionId}${session.userId ? ` --user ${session.userId}` : ''}   (or: birdie sessions delete ${session.sessionId})`,
       );
-    write(io.stdout, report.ok ? style('green', 'No problems found.') : style('red', 'Problems found.'));
-    return report.ok ? EXIT_OK : EXIT_RUN;
+    // What a run needs from the settings: a problem here stops every run (exit 2) whatever the store holds.
+    for (const { check, severity, message } of settings)
+      write(
+        io.stdout,
+        `${check}: ${severity === 'ok' ? style('green', message) : style(severity === 'error' ? 'red' : 'yellow', message)}`,
+      );
+    write(io.stdout, ok ? style('green', 'No problems found.') : style('red', 'Problems found.'));
+    return ok ? EXIT_OK : EXIT_RUN;
   });
 }
