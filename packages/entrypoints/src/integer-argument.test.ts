@@ -32,4 +32,16 @@ describe('integerProblem', () => {
     expect(integerProblem('n', 10, bounds)).toBeUndefined();
     expect(integerProblem('n', 10, { exclusiveMaximum: 10 })).toContain('above');
   });
+
+  // Stop 69's report: 9007199254740992 is plain decimal digits, and the message said it was not.
+  it.each([
+    [9007199254740992, '9007199254740992'],
+    [-1e20, '-100000000000000000000'],
+    [1e300, '1e+300'],
+    ['90071992547409921', '"90071992547409921"'],
+  ])('says a number beyond the exact range is that, not "not plain digits": %j', (value, shown) => {
+    expect(integerProblem('n', value)).toBe(
+      `argument "n" is ${shown}, beyond the integers a tool can be given exactly (±9007199254740991); nothing was run`,
+    );
+  });
 });

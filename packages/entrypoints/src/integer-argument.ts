@@ -8,11 +8,21 @@ export function integerProblem(
   property: Readonly<Record<string, unknown>> = {},
 ): string | undefined {
   let number: number | undefined;
-  if (typeof value === 'number' && Number.isSafeInteger(value)) number = value;
-  else if (typeof value === 'string' && /^-?(0|[1-9][0-9]{0,15})$/.test(value)) number = Number(value);
+  // An integer, but one a double cannot hold exactly (a JSON number was rounded when read; digits past 2^53).
+  let inexact = false;
+  if (typeof value === 'number' && Number.isInteger(value)) {
+    if (Number.isSafeInteger(value)) number = value;
+    else inexact = true;
+  } else if (typeof value === 'string' && /^-?(0|[1-9][0-9]*)$/.test(value)) {
+    if (Number.isSafeInteger(Number(value))) number = Number(value);
+    else inexact = true;
+  }
   const shown = JSON.stringify(
     typeof value === 'string' && value.length > 40 ? `${value.slice(0, 40)}…` : value,
   );
+  if (inexact) {
+    return `argument "${name}" is ${shown}, beyond the integers a tool can be given exactly (±${Number.MAX_SAFE_INTEGER}); nothing was run`;
+  }
   if (number === undefined) {
     return `argument "${name}" is ${shown}, but the schema asks for an integer (plain decimal digits); nothing was run`;
   }

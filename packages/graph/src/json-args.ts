@@ -36,7 +36,9 @@ export function argsPreparer(input: Schema): (args: Record<string, unknown>) => 
     const withDefaults = applyDefaults(schema, args);
     const result = validator.validate(withDefaults);
     const undeclared = declared ? Object.keys(args).filter((key) => !declared.has(key)) : [];
-    if (result.valid && undeclared.length === 0) return { ok: true, args: withDefaults };
+    const inexact = inexactIntegers(schema, withDefaults);
+    if (result.valid && undeclared.length === 0 && inexact.length === 0)
+      return { ok: true, args: withDefaults };
     const defaulted = result.valid ? [] : defaultedPaths(schema, args);
     // A schema nothing satisfies, or a default it refuses that this call relied on, is the skill's mistake: the model
     // must not be told to fix it. A default the call did not rely on is not this call's problem.
@@ -49,6 +51,10 @@ export function argsPreparer(input: Schema): (args: Record<string, unknown>) => 
     const takes = declared ? [...declared].join(', ') || 'none' : '';
     const details = [
       ...undeclared.map((key) => `- ${key}: not an argument of this tool (it takes: ${takes})`),
+      ...inexact.map(
+        ({ path, value }) =>
+          `- ${path}: ${value} is not an exact integer: beyond ±${Number.MAX_SAFE_INTEGER} a JSON number is rounded when it is read, so the tool would get another number than the one written; use a smaller one`,
+      ),
       ...(result.valid ? [] : result.errors)
         .filter((e) => e.keyword !== 'properties' && e.keyword !== '$ref')
         .map(
@@ -61,6 +67,30 @@ export function argsPreparer(input: Schema): (args: Record<string, unknown>) => 
       error: `Invalid arguments, fix them and call again:\n${[...new Set(details)].join('\n') || '- (schema mismatch)'}`,
     };
   };
+}
+
+/**
+ * Where the schema asks for an integer and the value is a number beyond ±(2^53 − 1): JSON's numbers are doubles, so
+ * such a value was already rounded when the call's JSON was read (`9007199254740993` arrives as 9007199254740992,
+ * `1e300` is an integer to JSON Schema but prints as `1e+300`). Followed through `properties` and `items`.
+ */
+function inexactIntegers(schema: unknown, value: unknown, at = ''): { path: string; value: string }[] {
+  if (!isPlainObject(schema)) return [];
+  const type = schema.type;
+  const integer =
+    type === 'integer' || (Array.isArray(type) && type.includes('integer') && !type.includes('number'));
+  if (integer && typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value))
+    return [{ path: at || '(root)', value: String(value) }];
+  const found: { path: string; value: string }[] = [];
+  if (isPlainObject(value) && isPlainObject(schema.properties)) {
+    for (const [key, property] of Object.entries(schema.properties))
+      if (key in value) found.push(...inexactIntegers(property, value[key], at ? `${at}/${key}` : key));
+  } else if (Array.isArray(value) && isPlainObject(schema.items)) {
+    value.forEach((item, k) => {
+      found.push(...inexactIntegers(schema.items, item, at ? `${at}/${k}` : String(k)));
+    });
+  }
+  return found;
 }
 
 /**
