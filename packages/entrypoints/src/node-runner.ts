@@ -8,32 +8,37 @@
  * A child the tool starts with inherited stdio (`spawnSync(…, { stdio: 'inherit' })`, `execSync` the same, `fork`,
  * which inherits by default) would write into descriptor 1, the envelope's channel. Node.js has no `dup2` to move
  * the channel elsewhere (and stdout is a socket, which `/proc/self/fd/1` cannot reopen), so such a child is started
- * with descriptor 2 where it asked for descriptor 1: it writes where `console.log` does. The same rewrite as for an
- * in-process call's children (node-call-children.ts), here for the whole process, which is the tool's.
+ * with descriptor 2 where it asked for descriptor 1: it writes where `console.log` does. Its stdin, which would be
+ * the runner's (the arguments' pipe, read to its end before the tool's module is imported), is `'ignore'`: the same
+ * end of file, without a descriptor of the call's plumbing. The same rewrite as for an in-process call's children
+ * (node-call-children.ts), here for the whole process, which is the tool's.
  */
 export const NODE_RUNNER = `
 import childProcess from 'node:child_process';
 import { syncBuiltinESMExports } from 'node:module';
 import { pathToFileURL } from 'node:url';
 const [file, exportName] = process.argv.slice(1);
-const writesToStdout = (slot, k) =>
-  (slot === 'inherit' && k === 1) || slot === 1 || (slot !== null && typeof slot === 'object' && slot.fd === 1);
-const withoutStdout = (options) => {
+const sharesStdio = (slot, k) => {
+  const fd =
+    slot === 'inherit' ? k : typeof slot === 'number' ? slot : slot !== null && typeof slot === 'object' ? slot.fd : -1;
+  return fd === 1 || (fd === 0 && k === 0);
+};
+const offStdio = (options) => {
   if (options === null || typeof options !== 'object') return options;
   const { stdio } = options;
-  if (stdio === 'inherit') return { ...options, stdio: ['inherit', 2, 'inherit'] };
-  if (!Array.isArray(stdio) || !stdio.some(writesToStdout)) return options;
-  return { ...options, stdio: stdio.map((slot, k) => (writesToStdout(slot, k) ? 2 : slot)) };
+  if (stdio === 'inherit') return { ...options, stdio: ['ignore', 2, 'inherit'] };
+  if (!Array.isArray(stdio) || !stdio.some(sharesStdio)) return options;
+  return { ...options, stdio: stdio.map((slot, k) => (!sharesStdio(slot, k) ? slot : k === 0 ? 'ignore' : 2)) };
 };
 const spawnChild = childProcess.ChildProcess.prototype.spawn;
 childProcess.ChildProcess.prototype.spawn = function (options) {
-  return spawnChild.call(this, withoutStdout(options));
+  return spawnChild.call(this, offStdio(options));
 };
 for (const name of ['spawnSync', 'execSync', 'execFileSync']) {
   const original = childProcess[name];
   childProcess[name] = function (...args) {
     const at = args.findLastIndex((arg) => arg !== null && typeof arg === 'object' && !Array.isArray(arg));
-    if (at >= 0) args[at] = withoutStdout(args[at]);
+    if (at >= 0) args[at] = offStdio(args[at]);
     return original.apply(this, args);
   };
 }

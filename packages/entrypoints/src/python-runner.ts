@@ -2,7 +2,9 @@
  * The Python side of `python:`. It runs with `-c`, so it is never written to disk. The real stdout carries
  * exactly one JSON envelope; anything the tool prints goes to stderr so it cannot corrupt the result. The envelope's
  * channel is a copy of file descriptor 1 (not inherited by children), and descriptor 1 becomes stderr's: a child
- * process the tool starts (`subprocess.run`, `os.system`) writes where `print()` does, not into the result. NaN and
+ * process the tool starts (`subprocess.run`, `os.system`) writes where `print()` does, not into the result. The
+ * arguments (stdin) are read before the tool's module is imported, and descriptor 0 then becomes `/dev/null`: such a
+ * child reads end of file, where one started by the module's top level used to read the arguments away. NaN and
  * the infinities have no JSON: a result holding one is the call's failure, said as such.
  */
 export const PYTHON_RUNNER = `
@@ -13,6 +15,12 @@ sys.stdout.flush()
 out = os.fdopen(os.dup(1), 'w')
 os.dup2(2, 1)
 sys.stdout = sys.stderr
+# The arguments are read to their end before the tool's module runs, and descriptor 0 becomes /dev/null: a child
+# started at import (or later) with the inherited stdin reads end of file, never the arguments.
+given = sys.stdin.read()
+devnull = os.open(os.devnull, os.O_RDONLY)
+os.dup2(devnull, 0)
+os.close(devnull)
 sys.path[:] = [skill_dir] + [p for p in sys.path[1:] if p not in ('', '.')]
 
 def inside(path):
@@ -54,7 +62,7 @@ try:
     fn = getattr(module, func_name, None)
     if not callable(fn):
         reply({'ok': False, 'kind': 'export-not-found', 'error': "module '%s' has no function '%s'" % (wanted, func_name)}, 2)
-    args = json.loads(sys.stdin.read() or '{}')
+    args = json.loads(given or '{}')
     result = fn(**args) if isinstance(args, dict) else fn(args)
     if hasattr(result, '__await__'):
         import asyncio  # only coroutine tools pay for asyncio's import time

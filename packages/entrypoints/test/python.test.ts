@@ -44,6 +44,16 @@ def not_a_number():
     return float("nan")
 `,
   );
+  await writeFile(
+    join(skillDir, 'reads_stdin.py'),
+    `import subprocess
+def child_reads():
+    return subprocess.run(["head", "-c", "200"], stdout=subprocess.PIPE, timeout=60).stdout.decode()
+AT_IMPORT = child_reads()
+def run(text):
+    return {"text": text, "at_import": AT_IMPORT, "in_call": child_reads()}
+`,
+  );
   await writeFile(join(skillDir, 'pkg', '__init__.py'), '');
   await writeFile(join(skillDir, 'pkg', 'mod.py'), 'def run():\n    return "from a package"\n');
   await writeFile(join(root, 'outside.py'), 'def run():\n    return "escaped"\n');
@@ -82,6 +92,15 @@ describe('python:', () => {
     const result = await resolveEntrypoint('python:tools.with_children', { skillDir }).run({});
     expect(JSON.parse(result.output)).toEqual({ status: 'ok' });
     expect(result.exitCode).toBe(0);
+  });
+
+  // A child process the module's top level started with the inherited stdin (the arguments' pipe) read the
+  // arguments away: the function was called without them.
+  it('a child process reads nothing on stdin, at import or in the call: the arguments reach the function', async () => {
+    const result = await resolveEntrypoint('python:reads_stdin.run', { skillDir }).run({
+      text: 'the arguments',
+    });
+    expect(JSON.parse(result.output)).toEqual({ text: 'the arguments', at_import: '', in_call: '' });
   });
 
   it('a result JSON cannot carry (NaN) is a call failure that says so, not "without a result"', async () => {
