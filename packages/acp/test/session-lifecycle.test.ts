@@ -122,69 +122,53 @@ describe('ACP session lifecycle (issue 30, defect 13)', () => {
   });
 });
 
+/** Starts a turn that waits to be stopped, stops it with `stop`, and returns the note its cut-off tools would read. */
+async function noteOfStop(
+  stop: (test: ReturnType<typeof connect>, sessionId: string) => Promise<unknown>,
+): Promise<string[]> {
+  const { stopNoteOf } = await import('@birdie/graph/stop-reason');
+  let started!: () => void;
+  const running = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+  const notes: string[] = [];
+  const { runtime } = fakeRuntime({
+    turn: async (_text, o) => {
+      started();
+      await new Promise<void>((resolve) =>
+        o.signal.addEventListener('abort', () => resolve(), { once: true }),
+      );
+      notes.push(stopNoteOf(o.signal.reason));
+      return { status: 'aborted' };
+    },
+  });
+  const test = connect(runtime);
+  await test.connection.agent.request(methods.agent.initialize, init);
+  const { sessionId } = await test.connection.agent.request(methods.agent.session.new, {
+    cwd: WORK,
+    mcpServers: [],
+  });
+  const prompt = test.connection.agent
+    .request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'go' }] })
+    .catch(() => undefined);
+  await running;
+  await stop(test, sessionId);
+  await prompt;
+  return notes;
+}
+
 describe('ACP: what a turn stopped by closing its session says (sibling of the server drain report)', () => {
   it("session/close stops the running turn with the editor's close as the reason, not the user's cancel", async () => {
-    const { stopNoteOf } = await import('@birdie/graph/stop-reason');
-    let started!: () => void;
-    const running = new Promise<void>((resolve) => {
-      started = resolve;
-    });
-    const notes: string[] = [];
-    const { runtime } = fakeRuntime({
-      turn: async (_text, o) => {
-        started();
-        await new Promise<void>((resolve) =>
-          o.signal.addEventListener('abort', () => resolve(), { once: true }),
-        );
-        notes.push(stopNoteOf(o.signal.reason));
-        return { status: 'aborted' };
-      },
-    });
-    const test = connect(runtime);
-    await test.connection.agent.request(methods.agent.initialize, init);
-    const { sessionId } = await test.connection.agent.request(methods.agent.session.new, {
-      cwd: WORK,
-      mcpServers: [],
-    });
-    const prompt = test.connection.agent
-      .request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'go' }] })
-      .catch(() => undefined);
-    await running;
-    await test.connection.agent.request(methods.agent.session.close, { sessionId });
-    await prompt;
+    const notes = await noteOfStop((test, sessionId) =>
+      test.connection.agent.request(methods.agent.session.close, { sessionId }),
+    );
     expect(notes).toEqual(['Stopped because the editor closed the session']);
   });
 
   it("session/cancel is the user's cancel", async () => {
-    const { stopNoteOf } = await import('@birdie/graph/stop-reason');
-    let started!: () => void;
-    const running = new Promise<void>((resolve) => {
-      started = resolve;
-    });
-    const notes: string[] = [];
-    const { runtime } = fakeRuntime({
-      turn: async (_text, o) => {
-        started();
-        await new Promise<void>((resolve) =>
-          o.signal.addEventListener('abort', () => resolve(), { once: true }),
-        );
-        notes.push(stopNoteOf(o.signal.reason));
-        return { status: 'aborted' };
-      },
-    });
-    const test = connect(runtime);
-    await test.connection.agent.request(methods.agent.initialize, init);
-    const { sessionId } = await test.connection.agent.request(methods.agent.session.new, {
-      cwd: WORK,
-      mcpServers: [],
-    });
-    const prompt = test.connection.agent.request(methods.agent.session.prompt, {
-      sessionId,
-      prompt: [{ type: 'text', text: 'go' }],
-    });
-    await running;
-    await test.connection.agent.notify(methods.agent.session.cancel, { sessionId });
-    await prompt;
+    const notes = await noteOfStop((test, sessionId) =>
+      test.connection.agent.notify(methods.agent.session.cancel, { sessionId }),
+    );
     expect(notes).toEqual(['Cancelled by the user']);
   });
 });
