@@ -1,4 +1,4 @@
-import { SHELLS, shellProblem } from './bash-shells.js';
+import { shellNamed, shellProblem } from './bash-shells.js';
 import { ENV_SETTING, PREFIXES, prefixOptionWords } from './bash-words.js';
 
 /**
@@ -175,8 +175,9 @@ export function commandPositionProblem(
     };
   }
   const first = rest[0]!;
-  if (SHELLS.has(first)) {
-    const problem = shellProblem(first, command, ph);
+  const shell = shellNamed(first);
+  if (shell) {
+    const problem = shellProblem(shell, command, ph);
     if (problem) return { message: problem };
   }
   if (first === 'hash') {

@@ -8,9 +8,11 @@ import type { OptionExposure } from './bash-options.js';
 import {
   backslash,
   commandOwner,
+  dataHereDocument,
   describe,
   dollar,
   type Frame,
+  inDataHereDocument,
   type Item,
   isSeparator,
   lineEnd,
@@ -209,6 +211,7 @@ export class BashPass {
           // bodies follow in order: push in reverse so the first here-document is on top
           for (const doc of this.pending.reverse()) {
             doc.line = this.line;
+            doc.data = dataHereDocument(this.line);
             stack.push(doc);
           }
           this.pending.length = 0;
@@ -292,16 +295,13 @@ export class BashPass {
   }
 
   /**
-   * Whether a here-document body lies between the top of the stack and `owner`: the body is data that the command
-   * declaring it reads on its input, not words of a command (`cat <<EOF` / `a={v} b` assigns nothing). A shell that
-   * reads the body as a script is found from the line that declared it (bash-value-checks.ts), and a `$( … )` in
-   * the body is a command of its own, whose owner is above the body.
+   * Whether the body of a data here-document (`dataHereDocument`: `cat <<EOF` alone on its line) lies between the top
+   * of the stack and `owner`: that body is text the program prints, not words of a command (`a={v} b` in it assigns
+   * nothing). Every other body stays part of the template's commands, as if the template ran it. A `$( … )` in a body
+   * is a command of its own, whose owner is above the body.
    */
   private inHereDocument(owner: Frame): boolean {
-    for (let k = this.stack.length - 1; k >= 0 && this.stack[k] !== owner; k--) {
-      if (this.stack[k]!.context.startsWith('heredoc')) return true;
-    }
-    return false;
+    return inDataHereDocument(this.stack, owner);
   }
 
   private appendCommand(frame: Frame, text: string, i: number): void {

@@ -64,6 +64,8 @@ export interface Frame {
   pipeInput?: boolean;
   /** Here-documents: the source line that declared it (`cat <<EOF | bash`), to see who reads the body. */
   line?: string;
+  /** Here-documents: the body is data (`dataHereDocument`), not lines of the template's own commands. */
+  data?: boolean;
 }
 
 export type Item = string | { name: string; offset: number };
@@ -286,4 +288,47 @@ export function readExpansion(
   } else return undefined;
   if (name === '' || CLEAN_SPECIAL.test(name)) return undefined;
   return { name, length, indirect };
+}
+
+/**
+ * Programs that only print what they read (or a count, a match, a transformation of it): a here-document one of them
+ * reads, alone on its line, is data that ends up in the tool's output.
+ */
+const DATA_READERS = new Set([
+  'cat',
+  'head',
+  'tail',
+  'wc',
+  'sort',
+  'uniq',
+  'grep',
+  'jq',
+  'tr',
+  'cut',
+  'base64',
+  'nl',
+  'rev',
+  'fold',
+  'column',
+]);
+
+/**
+ * Whether the line that declared a here-document makes its body data: the line is one such program, its plain
+ * arguments and the here-document, and nothing else (no pipe, redirection, expansion, list or group, where the body
+ * could reach a shell, a file run later or a variable). Any other reader keeps the body checked as the template's
+ * own commands, the cautious reading: `bash /dev/stdin`, `"$SHELL"`, `timeout 5 bash`, `cat <<EOF |` continued on
+ * the next line, `cat <<EOF > run.sh`, `read x <<EOF`.
+ */
+export function dataHereDocument(line: string): boolean {
+  const match = /^\s*([a-z0-9]+)((?:\s+[-\w.,=:/+%@]+)*)\s*<<-?\s*(?:'\w+'|"\w+"|\w+)\s*$/.exec(line);
+  return match !== null && DATA_READERS.has(match[1]!);
+}
+
+/** Whether the body of a data here-document lies between the top of `stack` and `owner` (see `dataHereDocument`). */
+export function inDataHereDocument(stack: readonly Frame[], owner: Frame): boolean {
+  for (let k = stack.length - 1; k >= 0 && stack[k] !== owner; k--) {
+    const frame = stack[k]!;
+    if (frame.context.startsWith('heredoc') && frame.data === true) return true;
+  }
+  return false;
 }

@@ -106,7 +106,39 @@ function shellArguments(command: string): ShellArguments {
  * `bash`, `sh -s`, `bash -e`. `line` is the command's source up to its first newline.
  */
 export function shellReadingInput(line: string): string | undefined {
-  const { name, args } = shellArguments(`${line} `);
-  if (!name || !SHELLS.has(name)) return undefined;
-  return args.every((w) => /^[-+]/.test(w) && !SCRIPT_FLAG.test(w)) ? name : undefined;
+  const { name, args } = shellArguments(`${withoutWrappers(line)} `);
+  const shell = name === undefined ? undefined : shellNamed(name);
+  if (!shell) return undefined;
+  for (const word of args) {
+    // `bash -s ARGS…` and `bash /dev/stdin ARGS…` read their script from the input whatever the words after
+    if (STDIN_SCRIPT.has(word) || /^-[A-Za-bd-z]*s[A-Za-bd-z]*$/.test(word)) return shell;
+    if (!/^[-+]/.test(word) || SCRIPT_FLAG.test(word)) return undefined;
+  }
+  return shell;
+}
+
+/** Script operands that are the shell's own input. */
+const STDIN_SCRIPT: ReadonlySet<string> = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0', '-']);
+
+/** The shell a command word names, by name or by path (`/bin/bash`, `/usr/bin/env` then `bash`): its name. */
+export function shellNamed(word: string): string | undefined {
+  if (word.includes('$')) return undefined;
+  const base = word.slice(word.lastIndexOf('/') + 1);
+  return SHELLS.has(base) ? base : undefined;
+}
+
+/**
+ * `line` without the programs in front that run the rest as a command with its input (`timeout 5`, `nice -n 5`,
+ * `setsid`, `stdbuf -oL`, `ionice -c 3`, `/usr/bin/env`): what reads the input is the command after them.
+ */
+function withoutWrappers(line: string): string {
+  const wrapper =
+    /^\s*(?:(?:\S*\/)?(?:timeout(?:\s+-\S+)*(?:\s+(?:-s|-k|--signal|--kill-after)\s+\S+)*\s+\d\S*|nice(?:\s+-n\s*-?\d+|\s+-\S+)*|setsid(?:\s+-\S+)*|stdbuf(?:\s+-\S+)*|ionice(?:\s+-[cnp]\s*\d+|\s+-\S+)*|env))\s+/;
+  let rest = line;
+  for (let k = 0; k < 8; k++) {
+    const match = wrapper.exec(rest);
+    if (!match) break;
+    rest = rest.slice(match[0].length);
+  }
+  return rest;
 }

@@ -9,7 +9,7 @@ import { fileReferenceExposure } from './bash-file-references.js';
 import type { Findings } from './bash-findings.js';
 import { isTainted, type Taint } from './bash-flow.js';
 import { optionExposure } from './bash-options.js';
-import { commandOwner, type Frame } from './bash-scan.js';
+import { commandOwner, type Frame, inDataHereDocument } from './bash-scan.js';
 import { shellReadingInput } from './bash-shells.js';
 
 /**
@@ -34,6 +34,9 @@ export function checkValue(
   }
   if (frame.context === 'heredoc-quoted' || frame.context === 'comment' || owner?.command === undefined)
     return;
+  // In the body of a data here-document (`cat <<EOF`) a value is text the program prints: where bash evaluates it
+  // there (`$(( … ))`) is checked where it stands (spellPlaceholder), and it is no word of a command.
+  if (inDataHereDocument(stack, owner)) return;
   const integer = findings.allInteger(taint);
   const allow = (problem: PositionProblem | undefined) => {
     if (!problem) return;

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkEntrypoint, resolveEntrypoint } from '../src/index.js';
+import { checkEntrypoint, inspectEntrypoint, resolveEntrypoint } from '../src/index.js';
 import { tempDir } from './helpers.js';
 
 let dir: string;
@@ -285,11 +285,33 @@ describe('bash: here-document text is data for the command that reads it, not co
     expect(existsSync(join(repo, 'F'))).toBe(false);
   });
 
-  // What a shell reads as a script is still checked: the body is code there.
+  // What a shell reads as a script is still checked: the body is code there. A body is data only where the line that
+  // declares it is one command that prints what it reads (cat, grep …) and nothing else: every other reader (a shell
+  // named any way, `bash /dev/stdin`, a pipe continued on the next line, a file written and run later, a variable
+  // read from it) keeps the body checked as the template's own commands (the review of 72e4db45 ran two of these).
   it.each([
     'bash <<EOF\ngreeting={v} world\nEOF',
     'cat <<EOF | bash\nPATH={v} ls\nEOF',
     'sh <<EOF\necho {v}\nEOF',
+    'bash /dev/stdin {v} <<\'EOF\'\neval "$1"\nEOF',
+    '"$SHELL" <<EOF\neval {v}\nEOF',
+    'cat <<EOF | "$BASH"\nPATH={v} ls\nEOF',
+    'cat <<EOF | timeout 5 bash\nPATH={v} ls\nEOF',
+    'bash -s x <<EOF\nexport LD_PRELOAD={v}\nEOF',
+    'cat <<EOF > run.sh\nPATH={v} ls\nEOF\nbash run.sh',
+    'tee run.sh <<EOF\nPATH={v} ls\nEOF\nbash run.sh',
+    'read -r x <<EOF\nPATH={v} ls\nEOF\neval "$x"',
+    'x=$(cat <<EOF\neval {v}\nEOF\n); bash -c "$x"',
+    // a value that is the whole script a shell reads: the shell named by its path, behind a wrapper, with `-s ARGS`
+    // or `/dev/stdin` (accepted before this change too, and run: the review ran the first)
+    '/bin/bash <<EOF\n{v}\nEOF',
+    'timeout 5 bash <<EOF\n{v}\nEOF',
+    'nice -n 5 /usr/bin/env bash <<EOF\n{v}\nEOF',
+    'bash -s x <<EOF\n{v}\nEOF',
+    'bash /dev/stdin x <<EOF\n{v}\nEOF',
+    'echo {v} | /bin/bash',
+    'echo {v} | timeout 5 sh -s',
+    '/bin/bash <<< {v}',
   ])('still refuses %j', (template) => {
     expect(checkEntrypoint(`bash:${template}`, { skillDir: dir, schema })).toContainEqual(
       expect.objectContaining({ code: 'bad-template' }),
@@ -312,4 +334,24 @@ describe('bash: a command substitution in a here-document body is still checked 
       checkEntrypoint('bash:cat <<EOF\nhi $(printf %s {v}) there\nEOF', { skillDir: dir, schema }),
     ).toEqual([]);
   });
+
+  // Not refused, as before the change (`eval` of a value asks for approval): the body is not taken for data.
+  it.each([
+    '/bin/bash <<EOF\neval {v}\nEOF',
+    '(cat <<EOF\neval {v}\nEOF\n) | bash',
+    'cat <<EOF |\neval {v}\nEOF\nbash',
+  ])('still asks for approval at %j', (template) => {
+    const { problems, warnings } = inspectEntrypoint(`bash:${template}`, { skillDir: dir, schema });
+    expect([...problems, ...warnings].length).toBeGreaterThan(0);
+  });
+
+  // Arithmetic in a body cat prints is what bash prints: an integer is inert there (review of 72e4db45: refused with
+  // "as (part of) the command name").
+  it.each(['cat <<EOF\nsum: $(( {n} + 1 ))\nEOF', 'cat <<EOF\nsum: $[ {n} + 1 ]\nEOF'])(
+    'resolves %j with an integer',
+    (template) => {
+      const integer = { type: 'object', properties: { n: { type: 'integer' } } };
+      expect(checkEntrypoint(`bash:${template}`, { skillDir: dir, schema: integer })).toEqual([]);
+    },
+  );
 });
