@@ -4,6 +4,7 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { EntrypointError } from './errors.js';
 import { baseArgs, configuredHidden } from './sandbox.js';
 import { protectedPathsOf, protectWorkspace } from './sandbox-protected.js';
+import { prepareLedger } from './sandbox-stand-in-ledger.js';
 import { SYSTEM_FOLDERS } from './sandbox-system.js';
 
 /** What one sandboxed call may see and change. */
@@ -173,6 +174,8 @@ export function prepareSandbox(request: SandboxRequest): {
   removes: () => boolean;
   release: () => void;
 } {
+  // Before the view: the birdie home the ledger lies in then exists, and is hidden like the rest of it.
+  prepareLedger();
   const { cwd, mounts } = viewOf(request);
   const args = baseArgs(request.network);
   if (request.network) args.push(...resolverArgs());

@@ -1,6 +1,20 @@
-import { lstatSync, mkdirSync, realpathSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  realpathSync,
+  rmdirSync,
+  type Stats,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
-import { type LedgerEntry, STAND_IN_MODE, sweepOnce, writeLedger } from './sandbox-stand-in-ledger.js';
+import {
+  type LedgerEntry,
+  looksLikeStandIn,
+  STAND_IN_MODE,
+  sweepOnce,
+  writeLedger,
+} from './sandbox-stand-in-ledger.js';
 
 /**
  * The one list of what stays read-only in a sandboxed call's working directory: files and folders that other programs
@@ -84,33 +98,51 @@ export function protectWorkspace(
 } {
   const paths: string[] = [];
   const held: string[] = [];
+  const lent: string[] = [];
   sweepOnce();
   const wanted = PROTECTED.map(({ name, kind }) => ({ path: join(cwd, name), kind })).filter(
     ({ path }) => !covered(path),
   );
-  // Written down before they are made, so that a process killed meanwhile has them removed by the next one.
+  // Written down before they are made, so that a process killed meanwhile has them removed by the next one (an entry
+  // without its identity is never removed: see sweepOnce); then again with the identity of each one made.
   const missing = wanted.filter(({ path }) => !placeholders.has(path) && !present(path));
   if (missing.length > 0) writeLedger([...ledgerEntries(), ...missing]);
   for (const { path, kind } of wanted) {
-    const target = existing(path, held) ?? standIn(path, kind, held);
+    const target = existing(path, held, lent) ?? standIn(path, kind, held, lent);
     // A symlink out of the working directory points where the sandbox cannot write anyway.
     if (target && (target === path || target.startsWith(`${cwd}/`)) && !covered(target)) paths.push(target);
   }
+  if (missing.length > 0 || lent.length > 0) writeLedger(ledgerEntries());
   let released = false;
   const release = () => {
     if (released) return;
     released = true;
-    const before = placeholders.size;
     for (const path of held) drop(path);
-    if (placeholders.size !== before || missing.length > 0) writeLedger(ledgerEntries());
+    for (const path of lent) giveBack(path);
+    if (missing.length > 0 || lent.length > 0) writeLedger(ledgerEntries());
   };
   const removes = () => !released && held.some((path) => placeholders.get(path)?.count === 1);
   return { paths, removes, release };
 }
 
-/** The stand-ins this process holds now, as its ledger lists them. */
+/**
+ * Stand-ins this process did not make but binds (another process's, maybe one killed meanwhile), by path, with how
+ * many of its calls do: listed in its ledger as borrowed, so that no process sweeps them while this one lives.
+ */
+const borrowed = new Map<string, number>();
+
+/** The stand-ins this process holds now, made or borrowed, as its ledger lists them. */
 function ledgerEntries(): LedgerEntry[] {
-  return [...placeholders].map(([path, { kind }]) => ({ path, kind }));
+  return [
+    ...[...placeholders].map(([path, { kind, dev, ino }]) => ({ path, kind, dev, ino })),
+    ...[...borrowed.keys()].map((path) => ({ path, kind: 'folder' as const, borrowed: true })),
+  ];
+}
+
+function giveBack(path: string): void {
+  const count = (borrowed.get(path) ?? 1) - 1;
+  if (count > 0) borrowed.set(path, count);
+  else borrowed.delete(path);
 }
 
 function present(path: string): boolean {
@@ -123,9 +155,10 @@ function present(path: string): boolean {
 }
 
 /** The real path of what is there (a stand-in of a concurrent call included), or undefined when nothing is. */
-function existing(path: string, held: string[]): string | undefined {
+function existing(path: string, held: string[], lent: string[]): string | undefined {
+  let stat: Stats;
   try {
-    lstatSync(path);
+    stat = lstatSync(path);
   } catch {
     return undefined;
   }
@@ -133,6 +166,9 @@ function existing(path: string, held: string[]): string | undefined {
   if (shared) {
     shared.count += 1;
     held.push(path);
+  } else if (looksLikeStandIn(stat, path)) {
+    borrowed.set(path, (borrowed.get(path) ?? 0) + 1);
+    lent.push(path);
   }
   try {
     return realpathSync(path);
@@ -141,14 +177,14 @@ function existing(path: string, held: string[]): string | undefined {
   }
 }
 
-function standIn(path: string, kind: 'folder' | 'file', held: string[]): string | undefined {
+function standIn(path: string, kind: 'folder' | 'file', held: string[], lent: string[]): string | undefined {
   try {
     if (kind === 'folder') mkdirSync(path, { mode: STAND_IN_MODE.folder });
     else writeFileSync(path, '', { flag: 'wx', mode: STAND_IN_MODE.file });
   } catch {
     // Made meanwhile by someone else (then it is bound as it is next time), or the folder cannot be written here at
     // all, by the tool either.
-    return existing(path, held);
+    return existing(path, held, lent);
   }
   const { dev, ino } = lstatSync(path);
   placeholders.set(path, { count: 1, kind, dev, ino });

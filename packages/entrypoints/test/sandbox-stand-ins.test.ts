@@ -1,4 +1,4 @@
-import { chmod, mkdir, readdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sleepMs, tempDir } from './helpers.js';
@@ -35,8 +35,26 @@ async function until(check: () => Promise<boolean>, what: string): Promise<void>
   throw new Error(`never: ${what}`);
 }
 
-describe('stand-ins left by a killed process', { timeout: 120_000 }, () => {
-  it('are removed by the next process of the same birdie home, not while their process lives', async () => {
+/**
+ * A parent that runs a short sandboxed call in `elsewhere` first (its one sweep of the ledger happens then), prints
+ * `swept`, waits for `trigger` to exist, then runs a sandboxed call in `cwd` that never ends.
+ */
+const laterCall = (elsewhere: string, trigger: string, cwd: string) => `
+import { existsSync } from 'node:fs';
+const first = entrypoints.resolveEntrypoint('bash:echo first', { skillDir: ${JSON.stringify(elsewhere)}, settings: { sandbox: true } });
+await first.run({}, { cwd: ${JSON.stringify(elsewhere)}, timeoutMs: 60000 });
+console.log('swept');
+while (!existsSync(${JSON.stringify(trigger)})) await new Promise((resolve) => setTimeout(resolve, 20));
+const ep = entrypoints.resolveEntrypoint('bash:sleep 300', { skillDir: ${JSON.stringify(cwd)}, settings: { sandbox: true } });
+ep.run({}, { cwd: ${JSON.stringify(cwd)}, timeoutMs: 600000 }).catch((e) => console.log('failed ' + e.code + ' ' + e.message));
+setInterval(() => {}, 1000);
+`;
+
+const exited = (parent: { child: import('node:child_process').ChildProcess }) =>
+  new Promise((resolve) => parent.child.once('exit', resolve));
+
+describe('stand-ins left by a killed process', { timeout: 180_000 }, () => {
+  it('are removed by a later process of the same birdie home, not while a living process uses them', async () => {
     await requireBubblewrap();
     const root = await tempDir('birdie-stand-ins-');
     await chmod(root, 0o755);
@@ -49,29 +67,47 @@ describe('stand-ins left by a killed process', { timeout: 120_000 }, () => {
     // The user's own empty folder, made before any call: never birdie's to remove.
     await mkdir(join(work, '.idea'));
     const env = { BIRDIE_HOME: home };
+    const trigger = join(root, 'go');
 
     const killed = await startParent(root, blockedCall(work), { env });
     await until(() => exists(join(work, '.envrc')), `the call started (${killed.output()})`);
-    const during = await readdir(work);
+    const during = (await readdir(work)).sort();
     expect(during).toEqual(expect.arrayContaining(['.git', '.envrc', '.claude', '.idea', 'notes.txt']));
 
-    // While that process lives, another process's call elsewhere leaves its stand-ins alone.
-    const other = await startParent(root, shortCall(elsewhere), { env });
-    await other.waitFor('result done', 60_000);
-    await new Promise((resolve) => other.child.once('exit', resolve));
-    expect(await readdir(work)).toEqual(during);
+    // While that process lives, another process's sweep (its first call, elsewhere) leaves its stand-ins alone.
+    const borrower = await startParent(root, laterCall(elsewhere, trigger, work), { env });
+    await borrower.waitFor('swept', 60_000);
+    expect((await readdir(work)).sort()).toEqual(during);
 
     killed.child.kill('SIGKILL');
-    await new Promise((resolve) => killed.child.once('exit', resolve));
+    await exited(killed);
     // What the report saw: the killed process's stand-ins are still there.
-    expect((await readdir(work)).sort()).toEqual(during.sort());
+    expect((await readdir(work)).sort()).toEqual(during);
+
+    // The other process (it has swept already) now runs a call in that folder: it binds the stand-ins it finds there.
+    // A sweep meanwhile must leave them: removing one would unmount it in that call's sandbox (review of 2dddda7a).
+    await writeFile(trigger, '');
+    const ledger = join(home, 'sandbox', 'stand-ins');
+    await until(async () => {
+      for (const name of await readdir(ledger).catch(() => [] as string[]))
+        if ((await readFile(join(ledger, name), 'utf8').catch(() => '')).includes('"borrowed":true'))
+          return true;
+      return false;
+    }, `the other process binds them (${borrower.output()})`);
+    const sweeper = await startParent(root, shortCall(elsewhere), { env });
+    await sweeper.waitFor('result done', 60_000);
+    await exited(sweeper);
+    expect((await readdir(work)).sort()).toEqual(during);
+    borrower.child.kill('SIGKILL');
+    await exited(borrower);
+
     // The user writes into one of them meanwhile: it is the user's now.
     await chmod(join(work, '.claude'), 0o755);
     await writeFile(join(work, '.claude', 'settings.json'), '{}\n');
 
     const next = await startParent(root, shortCall(elsewhere), { env });
     await next.waitFor('result done', 60_000);
-    await new Promise((resolve) => next.child.once('exit', resolve));
+    await exited(next);
     expect((await readdir(work)).sort()).toEqual(['.claude', '.idea', 'notes.txt']);
     expect(await readdir(join(work, '.claude'))).toEqual(['settings.json']);
   });
