@@ -68,10 +68,11 @@ export class CallsInProgress {
     } else call.output = text;
   }
 
-  answered(id: string, message: ToolMessage): void {
+  answered(id: string, message: ToolMessage, ok = true): void {
     const call = this.#calls.get(id);
-    // An answer after the stop is the stop's own doing (an `aborted` error): the call is answered as cut off.
-    if (call && !this.#stopping) call.answer = message;
+    // A failure that comes after the stop is taken for the stop's own doing (the abort ended it): the call is
+    // answered as cut off. A success is what the tool did, stop or not: its result stands.
+    if (call && (ok || !this.#stopping)) call.answer = message;
   }
 
   #stopping = false;

@@ -53,7 +53,7 @@ export function argsPreparer(input: Schema): (args: Record<string, unknown>) => 
       ...undeclared.map((key) => `- ${key}: not an argument of this tool (it takes: ${takes})`),
       ...inexact.map(
         ({ path, value }) =>
-          `- ${path}: ${value} is not an exact integer: beyond ±${Number.MAX_SAFE_INTEGER} a JSON number is rounded when it is read, so the tool would get another number than the one written; use a smaller one`,
+          `- ${path}: ${value} is not an exact integer: beyond ±${Number.MAX_SAFE_INTEGER} a JSON number is rounded when it is read, so the tool cannot be given the number that was written, and the call was not made`,
       ),
       ...(result.valid ? [] : result.errors)
         .filter((e) => e.keyword !== 'properties' && e.keyword !== '$ref')
@@ -72,7 +72,8 @@ export function argsPreparer(input: Schema): (args: Record<string, unknown>) => 
 /**
  * Where the schema asks for an integer and the value is a number beyond ±(2^53 − 1): JSON's numbers are doubles, so
  * such a value was already rounded when the call's JSON was read (`9007199254740993` arrives as 9007199254740992,
- * `1e300` is an integer to JSON Schema but prints as `1e+300`). Followed through `properties` and `items`.
+ * `1e300` is an integer to JSON Schema but prints as `1e+300`). Followed through `properties` and `items` (one schema
+ * for every item), not through `anyOf`, `oneOf`, `$ref`, `prefixItems` or `additionalProperties`.
  */
 function inexactIntegers(schema: unknown, value: unknown, at = ''): { path: string; value: string }[] {
   if (!isPlainObject(schema)) return [];

@@ -236,7 +236,7 @@ export async function executeCalls(input: ExecuteInput): Promise<{
       }),
     ).catch(() => undefined);
     const message = answer(p, { ...result, content: note + result.content }, durationMs);
-    inProgress?.answered(p.id, message);
+    inProgress?.answered(p.id, message, result.ok);
     return message;
   };
 
