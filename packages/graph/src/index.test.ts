@@ -24,6 +24,7 @@ describe('public exports', () => {
       'STARTED_TOOL_RESULT',
       'SUMMARY_HEADER',
       'SWITCH_MODEL',
+      'StopReason',
       'TOKEN_MARGINS',
       'TOOL_LIMITS',
       'UNANSWERED_APPROVAL_RESULT',
