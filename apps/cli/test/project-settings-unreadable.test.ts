@@ -1,8 +1,14 @@
+import { execFile } from 'node:child_process';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { asUnprivileged } from '@birdie/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { birdie } from './helpers/birdie-process.js';
 import { type Sandbox, sandbox, scripted } from './helpers/env.js';
 import { runCli } from './helpers/run-in-process.js';
+
+const execFileAsync = promisify(execFile);
 
 let box: Sandbox;
 beforeEach(async () => {
@@ -36,11 +42,13 @@ describe('a project settings file that exists but cannot be read', () => {
     expect(run.stderr).toContain(`cannot read the project's approval rules in ${settingsFile()} (`);
   });
 
-  it.skipIf(process.getuid?.() === 0)('a file birdie may not read (chmod 000) stops the run', async () => {
+  it('a file birdie may not read (chmod 000) stops the run (run as nobody when the tests run as root)', async () => {
     await writeFile(settingsFile(), JSON.stringify({ permissions: { deny: ['run_command(rm *)'] } }));
+    // The user the run is, when it is not root (root reads a chmod 000 file): everything else it may use.
+    await execFileAsync('chmod', ['-R', 'a+rwX', box.dir.path]);
     await chmod(settingsFile(), 0);
-    const run = await cli(['run', 'hi']);
-    expect(run.code).toBe(2);
+    const run = await birdie(['run', 'hi'], { env: box.env, cwd: box.cwd, wrap: asUnprivileged() });
+    expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toContain(
       `cannot read the project's approval rules in ${settingsFile()} (permission denied (EACCES))`,
     );
