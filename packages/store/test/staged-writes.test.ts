@@ -112,15 +112,7 @@ describe('task writes commit with their step', () => {
   it('that fail to commit on their own fail the next call on the saver with their error', async () => {
     const session = await store.sessions.create('alice');
     const first = await step(session.id);
-    // Another process takes the session (its lease has expired for it): this process's next write is fenced off.
-    const writer = new Database(store.file);
-    writer
-      .prepare(
-        `INSERT INTO leases (session_id, owner, host, pid, pid_scope, acquired_at, expires_at)
-         VALUES (?, 'someone-else', 'elsewhere', 1, 'x', ?, ?)`,
-      )
-      .run(session.id, Date.now(), Date.now() + 60_000);
-    writer.close();
+    takeLease(session.id);
     await store.checkpointer.putWrites(config(session.id, first), [['answer', 'forty-two']], 'task-1');
     await nextTurn();
     await nextTurn();
@@ -129,4 +121,35 @@ describe('task writes commit with their step', () => {
     });
     expect(writesIn(session.id)).toBe(0);
   });
+
+  it("of one session that cannot commit fail only that session's calls, not another's on the same store", async () => {
+    const lost = await store.sessions.create('alice');
+    const kept = await store.sessions.create('bob');
+    const lostStep = await step(lost.id);
+    const keptStep = await step(kept.id);
+    takeLease(lost.id);
+    await store.checkpointer.putWrites(config(lost.id, lostStep), [['answer', 'lost']], 'task-1');
+    await store.checkpointer.putWrites(config(kept.id, keptStep), [['answer', 'kept']], 'task-1');
+    // The other session's next step commits its own writes only, and is not failed by the lost session's.
+    await step(kept.id, keptStep);
+    expect(writesIn(kept.id)).toBe(1);
+    await nextTurn();
+    await nextTurn();
+    const tuple = await store.checkpointer.getTuple(config(kept.id, keptStep));
+    expect(tuple?.pendingWrites).toEqual([['task-1', 'answer', 'kept']]);
+    await expect(step(lost.id, lostStep)).rejects.toMatchObject({ code: 'session-busy' });
+    expect(writesIn(lost.id)).toBe(0);
+  });
 });
+
+/** Another process takes the session (its lease has expired for it): this process's next write is fenced off. */
+function takeLease(sessionId: string): void {
+  const writer = new Database(store.file);
+  writer
+    .prepare(
+      `INSERT INTO leases (session_id, owner, host, pid, pid_scope, acquired_at, expires_at)
+       VALUES (?, 'someone-else', 'elsewhere', 1, 'x', ?, ?)`,
+    )
+    .run(sessionId, Date.now(), Date.now() + 60_000);
+  writer.close();
+}

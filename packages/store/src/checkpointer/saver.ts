@@ -98,8 +98,11 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
    */
   private staged: StagedWrites[] = [];
   private flushTimer: NodeJS.Immediate | undefined;
-  /** A scheduled flush that failed: rethrown to the next caller, since the writes' own promises already resolved. */
-  private flushError: unknown;
+  /**
+   * Writes that failed to commit on their own, by thread id: the error is the next call's on that thread (the writes'
+   * own promises already resolved). Another session's failure never fails this one's calls.
+   */
+  private readonly failed = new Map<string, unknown>();
 
   constructor(
     private readonly db: Db,
@@ -122,7 +125,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     const { threadId, ns, checkpointId } = target(config);
     return this.guard(threadId, ns, async () => {
-      await this.settle();
+      await this.settle(threadId);
       if (threadId === undefined) return undefined;
       const thread = this.rows.thread.get(threadId, ns)?.id;
       if (thread === undefined) return undefined;
@@ -135,7 +138,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     this.ensureOpen();
     const { threadId } = target(config);
     try {
-      await this.settle();
+      await this.settle(threadId);
       yield* listTuples(this.source, this.db, config, options);
     } catch (error) {
       throw await this.mapError(error, threadId, (config.configurable?.checkpoint_ns as string) ?? '');
@@ -150,7 +153,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
   ): Promise<RunnableConfig> {
     const { threadId, ns, parentId } = putTarget(config);
     await this.guard(threadId, ns, async () => {
-      this.rethrowFlushError();
+      this.rethrowFailed(threadId);
       const [, metadataJson] = await this.serde.dumpsTyped(scrubSecrets(metadata));
       await this.putCheckpoint(threadId, ns, parentId, checkpoint, metadataJson, newVersions);
     });
@@ -185,7 +188,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
       };
       // The step's task writes commit with its checkpoint, before it in the same transaction (the order of separate
       // commits). If that fails they commit on their own first, each with its own error, and the put runs alone.
-      const list = this.staged.splice(0);
+      const list = this.takeStaged(threadId);
       let saved: ReturnType<typeof insert>;
       if (list.length === 0) saved = immediate(this.db, insert);
       else {
@@ -198,6 +201,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
           saved = both.put;
         } catch {
           await this.commitOneByOne(list);
+          this.rethrowFailed(threadId);
           saved = immediate(this.db, insert);
         }
       }
@@ -228,7 +232,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     taskId: string,
     taskPath: string,
   ): Promise<void> {
-    this.rethrowFlushError();
+    this.rethrowFailed(threadId);
     // A store that cannot write says so to the task's own call, as before its writes were staged.
     const state = stateOf(this.db);
     if (state.readOnly) throw readOnlyError(state);
@@ -236,15 +240,17 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     const encoder = new Encoder(this.serde, (key) => this.blobs.has(known, key));
     const drafts = await draftWrites(encoder, writes);
     this.staged.push({ threadId, ns, checkpointId, writes, taskId, taskPath, encoder, drafts });
+    // flush() does not reject: what fails is kept for the thread's next call.
     this.flushTimer ??= setImmediate(() => {
       this.flushTimer = undefined;
-      this.flush().catch((error) => {
-        this.flushError ??= error;
-      });
+      void this.flush();
     });
   }
 
-  /** Commits the staged task writes: together in one transaction, or one by one (re-encoded if need be) if that fails. */
+  /**
+   * Commits the staged task writes: together in one transaction, or one by one (re-encoded if need be) if that fails.
+   * Never rejects: writes that cannot be committed fail their thread's next call.
+   */
   async flush(): Promise<void> {
     const list = this.staged.splice(0);
     if (list.length === 0) return;
@@ -256,15 +262,27 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     }
   }
 
-  /** The fallback: each task's writes in its own transaction, as before staging, with their own errors. */
+  /** The fallback: each task's writes in its own transaction, as before staging; a failure is its thread's. */
   private async commitOneByOne(list: StagedWrites[]): Promise<void> {
     for (const w of list) {
-      await this.withEncoder(w.threadId, w.ns, async (encoder) => {
-        const again: StagedWrites = { ...w, encoder, drafts: await draftWrites(encoder, w.writes) };
-        const saved = immediate(this.db, () => this.writeStaged(again));
-        this.rememberWrites([again], [saved]);
-      });
+      try {
+        await this.withEncoder(w.threadId, w.ns, async (encoder) => {
+          const again: StagedWrites = { ...w, encoder, drafts: await draftWrites(encoder, w.writes) };
+          const saved = immediate(this.db, () => this.writeStaged(again));
+          this.rememberWrites([again], [saved]);
+        });
+      } catch (error) {
+        if (!this.failed.has(w.threadId)) this.failed.set(w.threadId, error);
+      }
     }
+  }
+
+  /** Removes and returns the staged writes of one thread (any namespace), in the order they came. */
+  private takeStaged(threadId: string): StagedWrites[] {
+    if (this.staged.every((w) => w.threadId === threadId)) return this.staged.splice(0);
+    const mine = this.staged.filter((w) => w.threadId === threadId);
+    this.staged = this.staged.filter((w) => w.threadId !== threadId);
+    return mine;
   }
 
   /** Inside a write transaction: one task's writes, merged into its record at that checkpoint if it has one. */
@@ -292,33 +310,41 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     }
   }
 
-  /** Staged writes for every read: what was acknowledged is what a read finds. */
-  private async settle(): Promise<void> {
-    this.rethrowFlushError();
+  /** Staged writes for every read: what was acknowledged is what a read finds, or the reader gets the failure. */
+  private async settle(threadId?: string): Promise<void> {
     if (this.staged.length > 0) await this.flush();
+    this.rethrowFailed(threadId);
   }
 
   /**
    * @internal For the synchronous reads: commits the staged writes together, leaving them for the scheduled flush on
    * failure. For the store's close (`closing`): throws that failure, since nothing comes after.
    */
-  settleSync(closing = false): void {
-    this.rethrowFlushError();
-    if (this.staged.length === 0) return;
-    const list = this.staged.splice(0);
-    try {
-      const saved = immediate(this.db, () => list.map((w) => this.writeStaged(w)));
-      this.rememberWrites(list, saved);
-    } catch (error) {
-      if (closing) throw error;
-      this.staged.unshift(...list);
+  settleSync(closing = false, threadId?: string): void {
+    if (this.staged.length > 0) {
+      const list = this.staged.splice(0);
+      try {
+        const saved = immediate(this.db, () => list.map((w) => this.writeStaged(w)));
+        this.rememberWrites(list, saved);
+      } catch (error) {
+        if (closing) throw error;
+        this.staged.unshift(...list);
+      }
     }
+    if (closing) {
+      const first = this.failed.values().next();
+      this.failed.clear();
+      if (!first.done) throw first.value;
+    }
+    this.rethrowFailed(threadId);
   }
 
-  private rethrowFlushError(): void {
-    const error = this.flushError;
+  /** Throws, once, the error of the thread's writes that could not be committed. */
+  private rethrowFailed(threadId: string | undefined): void {
+    if (threadId === undefined || this.failed.size === 0) return;
+    const error = this.failed.get(threadId);
     if (error === undefined) return;
-    this.flushError = undefined;
+    this.failed.delete(threadId);
     throw error;
   }
 
@@ -333,6 +359,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
   deleteThreadSync(threadId: string): void {
     // Writes acknowledged for the thread are deleted with it; committed later, they would bring back a placeholder.
     this.staged = this.staged.filter((w) => w.threadId !== threadId);
+    this.failed.delete(threadId);
     const threads = this.rows.threadsOf.all(threadId).map((r) => r.id);
     this.rows.deleteWrites.run(threadId);
     this.rows.deleteCheckpoints.run(threadId);
@@ -353,7 +380,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
 
   /** @internal Decodes every record of a session (doctor, repair, and the last good step of an error). */
   async checkThread(threadId: string): Promise<ThreadCheck> {
-    await this.settle();
+    await this.settle(threadId);
     return checkThread({ db: this.db, serde: this.serde, blobs: this.blobs }, threadId);
   }
 
@@ -363,7 +390,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
   }): Promise<Record<string, DeltaChannelHistory>> {
     const { threadId, ns } = target(options.config);
     return this.guard(threadId, ns, async () => {
-      await this.settle();
+      await this.settle(threadId);
       return deltaHistory(this, this.histories, options.config, options.channels);
     });
   }
@@ -375,7 +402,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
   headId(threadId: string, ns = ''): string | undefined {
     this.ensureOpen();
     try {
-      this.settleSync();
+      this.settleSync(false, threadId);
       return this.rows.headId.get(threadId, ns)?.checkpoint_id;
     } catch (error) {
       throw toStoreError(error, stateOf(this.db));
