@@ -159,7 +159,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
       this.threadIds.set(threadKey(threadId, ns), saved.thread);
       this.blobs.remember(saved.thread, encoder.blobs, saved.ids);
       // A filled placeholder or a re-put changes what walks from its descendants find.
-      this.histories.invalidateAfter(saved.seq);
+      this.histories.invalidateAfter(saved.seq, threadId);
       rememberBody(this.recentBodies, saved.seq, saved.body);
     });
   }
@@ -210,7 +210,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
         });
         this.threadIds.set(threadKey(threadId, ns), saved.thread);
         this.blobs.remember(saved.thread, encoder.blobs, saved.ids);
-        this.histories.invalidateAfter(saved.seq);
+        this.histories.invalidateAfter(saved.seq, threadId);
       }),
     );
   }
@@ -253,7 +253,13 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
   }): Promise<Record<string, DeltaChannelHistory>> {
     const { threadId, ns } = target(options.config);
     return this.guard(threadId, ns, async () =>
-      deltaHistory(this.ctx(), this.histories, await this.targetSeq(options.config), options.channels),
+      deltaHistory(
+        this.ctx(),
+        this.histories,
+        await this.targetSeq(options.config),
+        options.channels,
+        String(options.config.configurable?.thread_id),
+      ),
     );
   }
 

@@ -14,8 +14,12 @@ interface Cached {
   writes: readonly Write[];
 }
 
-/** Histories kept per target checkpoint: the next turn's target descends from the last one. */
-const CACHE_MAX = 16;
+/**
+ * Histories kept per target checkpoint: the next turn's target descends from the last one. One a session: a server
+ * holding more sessions than this in one store walks each session's history afresh at every turn (it was 16, fewer
+ * than `serve-load.mjs`'s 20 concurrent sessions).
+ */
+const CACHE_MAX = 256;
 
 /**
  * Per-process memo of computed histories, by checkpoint row. history(T) for a descendant T of
@@ -23,21 +27,26 @@ const CACHE_MAX = 16;
  * the checkpoints added since the previous load instead of everything since the last snapshot.
  */
 export class HistoryCache {
-  private readonly entries = new Map<number, Map<string, Cached>>();
+  private readonly entries = new Map<number, { thread: string; histories: Map<string, Cached> }>();
 
   get(seq: number): Map<string, Cached> | undefined {
-    return this.entries.get(seq);
+    return this.entries.get(seq)?.histories;
   }
 
-  set(seq: number, value: Map<string, Cached>): void {
+  /** `thread`: the id of the thread `seq` belongs to (its descendants are in the same thread). */
+  set(seq: number, histories: Map<string, Cached>, thread: string): void {
     this.entries.delete(seq);
-    this.entries.set(seq, value);
+    this.entries.set(seq, { thread, histories });
     if (this.entries.size > CACHE_MAX) this.entries.delete(this.entries.keys().next().value!);
   }
 
-  /** New writes on checkpoint `seq` change the history of checkpoints created after it. */
-  invalidateAfter(seq: number): void {
-    for (const key of [...this.entries.keys()]) if (key > seq) this.entries.delete(key);
+  /**
+   * New writes on checkpoint `seq` of `thread` change the histories of its descendants: checkpoints of the same
+   * thread created after it. Row ids count across threads, so another session's histories are kept.
+   */
+  invalidateAfter(seq: number, thread: string): void {
+    for (const [key, entry] of this.entries)
+      if (key > seq && entry.thread === thread) this.entries.delete(key);
   }
 
   clear(): void {
@@ -69,13 +78,16 @@ export class HistoryWalk<S> {
   readonly seeds: [seq: number, channel: string, seed: S][] = [];
   readonly #channels: string[];
   readonly #cache: HistoryCache;
+  readonly #thread: string;
   readonly #remaining: Set<string>;
   readonly #fromCache = new Map<string, Cached>();
   readonly #collected: Map<string, Write[]>;
   #computed = new Map<string, Cached>();
 
-  constructor(cache: HistoryCache, channels: string[]) {
+  /** `thread`: the id of the target's thread, which the cached result belongs to. */
+  constructor(cache: HistoryCache, channels: string[], thread: string) {
     this.#cache = cache;
+    this.#thread = thread;
     this.#channels = channels;
     this.#remaining = new Set(channels);
     this.#collected = new Map(channels.map((ch) => [ch, []]));
@@ -145,7 +157,7 @@ export class HistoryWalk<S> {
 
   /** Caches the histories of the target `start` and returns them. */
   finish(start: number): Record<string, DeltaChannelHistory> {
-    this.#cache.set(start, this.#computed);
+    this.#cache.set(start, this.#computed, this.#thread);
     return toResult(this.#computed);
   }
 }

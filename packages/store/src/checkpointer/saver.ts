@@ -207,7 +207,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
       }
       this.blobs.remember(saved.thread, encoder.blobs, saved.ids);
       // A filled placeholder or a re-put changes what walks from its descendants find.
-      this.histories.invalidateAfter(saved.seq);
+      this.histories.invalidateAfter(saved.seq, threadId);
       rememberBody(this.recentBodies, saved.seq, saved.body);
     });
   }
@@ -306,7 +306,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
   private rememberWrites(list: readonly StagedWrites[], saved: readonly SavedWrites[]): void {
     for (const [i, w] of list.entries()) {
       this.blobs.remember(saved[i]!.thread, w.encoder.blobs, saved[i]!.ids);
-      this.histories.invalidateAfter(saved[i]!.seq);
+      this.histories.invalidateAfter(saved[i]!.seq, w.threadId);
     }
   }
 
