@@ -11,8 +11,6 @@ import { malformedState } from './sqlite-errors.js';
  * a file that was marked malformed and now checks out loses the mark, so the next open writes again.
  */
 export async function runDoctor(db: Db, saver: BirdieCheckpointer): Promise<DoctorReport> {
-  // Task writes this process acknowledged are part of what is checked.
-  await saver.flush();
   const state = stateOf(db);
   const { file } = state;
   const integrity = integrityCheck(db);

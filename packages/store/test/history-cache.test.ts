@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { HumanMessage } from '@langchain/core/messages';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HistoryCache } from '../src/checkpointer/history-walk.js';
+import type { BirdieCheckpointer } from '../src/checkpointer/saver.js';
 import { openStore, type SqliteStore } from '../src/index.js';
 import { chatGraph, summary, tempHome } from './helpers.js';
 
@@ -22,7 +24,7 @@ afterEach(async () => {
 
 /** Counts the checkpoints each history load visits on its walk up the thread. */
 function countVisits(): { take(): number } {
-  const chain = store.checkpointer.rows.chain;
+  const chain = (store.checkpointer as BirdieCheckpointer).rows.chain;
   const iterate = chain.iterate.bind(chain);
   let visited = 0;
   chain.iterate = ((...args: Parameters<typeof iterate>) => {
@@ -65,5 +67,34 @@ describe('history cache across sessions', () => {
     // Five turns of two messages, the fifth's tool call and its result, and this turn's two.
     expect(summary(state.values.messages).slice(-2)).toEqual(['human:six', 'ai:answer 6: six']);
     expect(state.values.messages).toHaveLength(14);
+  });
+});
+
+describe('HistoryCache', () => {
+  const histories = () => new Map([['messages', { hasSeed: false, writes: [] }]]);
+
+  it("keeps one entry a thread: a busy session's turns do not push out another session's history", () => {
+    const cache = new HistoryCache();
+    cache.set(1, histories(), 'quiet', '');
+    for (let seq = 2; seq < 2000; seq++) cache.set(seq, histories(), 'busy', '');
+    expect(cache.get(1)).toBeDefined();
+    expect(cache.get(1998)).toBeUndefined();
+    expect(cache.get(1999)).toBeDefined();
+  });
+
+  it("drops a thread's history on a write before it, and only that thread's; a number id is its text", () => {
+    const cache = new HistoryCache();
+    cache.set(10, histories(), 'a', '');
+    cache.set(20, histories(), 'b', '');
+    cache.set(30, histories(), 7, '');
+    cache.invalidateAfter(5, 'a', '');
+    cache.invalidateAfter(25, '7', '');
+    expect(cache.get(10)).toBeUndefined();
+    expect(cache.get(20)).toBeDefined();
+    expect(cache.get(30)).toBeUndefined();
+    // Another namespace of a thread (a subgraph's) is another thread of checkpoints.
+    cache.set(40, histories(), 'b', 'child');
+    cache.invalidateAfter(1, 'b', 'child');
+    expect(cache.get(20)).toBeDefined();
   });
 });

@@ -50,12 +50,13 @@ export async function deltaHistory(
   cache: HistoryCache,
   start: number | undefined,
   channels: string[],
-  threadId: string,
+  threadId: unknown,
+  ns: string,
 ): Promise<Record<string, DeltaChannelHistory>> {
   const known = knownHistories(cache, start, channels);
   if (known || start === undefined) return known ?? {};
 
-  const walk = new HistoryWalk<Ref>(cache, channels, threadId);
+  const walk = new HistoryWalk<Ref>(cache, channels, threadId, ns);
   for await (const row of ancestors(ctx.q, start)) {
     if (row.body === null) break; // a parent referenced but never put: the walk ends there, as getTuple's would
     // No `chans` column here: the body's value keys say which channels it stores.

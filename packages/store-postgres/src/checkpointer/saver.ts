@@ -159,7 +159,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
       this.threadIds.set(threadKey(threadId, ns), saved.thread);
       this.blobs.remember(saved.thread, encoder.blobs, saved.ids);
       // A filled placeholder or a re-put changes what walks from its descendants find.
-      this.histories.invalidateAfter(saved.seq, threadId);
+      this.histories.invalidateAfter(saved.seq, threadId, ns);
       rememberBody(this.recentBodies, saved.seq, saved.body);
     });
   }
@@ -210,7 +210,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
         });
         this.threadIds.set(threadKey(threadId, ns), saved.thread);
         this.blobs.remember(saved.thread, encoder.blobs, saved.ids);
-        this.histories.invalidateAfter(saved.seq, threadId);
+        this.histories.invalidateAfter(saved.seq, threadId, ns);
       }),
     );
   }
@@ -258,7 +258,8 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
         this.histories,
         await this.targetSeq(options.config),
         options.channels,
-        String(options.config.configurable?.thread_id),
+        threadId,
+        ns,
       ),
     );
   }

@@ -15,11 +15,16 @@ interface Cached {
 }
 
 /**
- * Histories kept per target checkpoint: the next turn's target descends from the last one. One a session: a server
- * holding more sessions than this in one store walks each session's history afresh at every turn (it was 16, fewer
- * than `serve-load.mjs`'s 20 concurrent sessions).
+ * Threads whose last computed history is kept (one entry each: the next turn's target descends from the last one). A
+ * server holding more sessions than this in one store walks each session's history afresh at every turn; it was 16
+ * entries of any thread, fewer than `serve-load.mjs`'s 20 concurrent sessions.
  */
 const CACHE_MAX = 256;
+
+/** One key per thread and namespace (a thread id that is not a string is compared as its text). */
+function keyOf(threadId: unknown, ns: string): string {
+  return `${ns}\u0000${String(threadId)}`;
+}
 
 /**
  * Per-process memo of computed histories, by checkpoint row. history(T) for a descendant T of
@@ -27,30 +32,45 @@ const CACHE_MAX = 256;
  * the checkpoints added since the previous load instead of everything since the last snapshot.
  */
 export class HistoryCache {
-  private readonly entries = new Map<number, { thread: string; histories: Map<string, Cached> }>();
+  /** By thread key: the checkpoint row whose histories are kept, newest use last. */
+  private readonly entries = new Map<string, { seq: number; histories: Map<string, Cached> }>();
+  /** Row id → thread key, for lookups by checkpoint. */
+  private readonly threads = new Map<number, string>();
 
   get(seq: number): Map<string, Cached> | undefined {
-    return this.entries.get(seq)?.histories;
+    const key = this.threads.get(seq);
+    return key === undefined ? undefined : this.entries.get(key)?.histories;
   }
 
-  /** `thread`: the id of the thread `seq` belongs to (its descendants are in the same thread). */
-  set(seq: number, histories: Map<string, Cached>, thread: string): void {
-    this.entries.delete(seq);
-    this.entries.set(seq, { thread, histories });
-    if (this.entries.size > CACHE_MAX) this.entries.delete(this.entries.keys().next().value!);
+  /** Keeps `histories` as those of checkpoint `seq` of the thread, in place of the thread's earlier ones. */
+  set(seq: number, histories: Map<string, Cached>, threadId: unknown, ns: string): void {
+    const key = keyOf(threadId, ns);
+    this.drop(key);
+    this.entries.set(key, { seq, histories });
+    this.threads.set(seq, key);
+    if (this.entries.size > CACHE_MAX) this.drop(this.entries.keys().next().value!);
   }
 
   /**
-   * New writes on checkpoint `seq` of `thread` change the histories of its descendants: checkpoints of the same
-   * thread created after it. Row ids count across threads, so another session's histories are kept.
+   * New writes on checkpoint `seq` of a thread change the histories of its descendants: checkpoints of the same thread
+   * created after it. Row ids count across threads, so another session's histories are kept.
    */
-  invalidateAfter(seq: number, thread: string): void {
-    for (const [key, entry] of this.entries)
-      if (key > seq && entry.thread === thread) this.entries.delete(key);
+  invalidateAfter(seq: number, threadId: unknown, ns: string): void {
+    const key = keyOf(threadId, ns);
+    const entry = this.entries.get(key);
+    if (entry && entry.seq > seq) this.drop(key);
+  }
+
+  private drop(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.threads.delete(entry.seq);
   }
 
   clear(): void {
     this.entries.clear();
+    this.threads.clear();
   }
 }
 
@@ -78,16 +98,18 @@ export class HistoryWalk<S> {
   readonly seeds: [seq: number, channel: string, seed: S][] = [];
   readonly #channels: string[];
   readonly #cache: HistoryCache;
-  readonly #thread: string;
+  readonly #threadId: unknown;
+  readonly #ns: string;
   readonly #remaining: Set<string>;
   readonly #fromCache = new Map<string, Cached>();
   readonly #collected: Map<string, Write[]>;
   #computed = new Map<string, Cached>();
 
-  /** `thread`: the id of the target's thread, which the cached result belongs to. */
-  constructor(cache: HistoryCache, channels: string[], thread: string) {
+  /** `threadId`, `ns`: the target's thread, which the cached result belongs to. */
+  constructor(cache: HistoryCache, channels: string[], threadId: unknown, ns: string) {
     this.#cache = cache;
-    this.#thread = thread;
+    this.#threadId = threadId;
+    this.#ns = ns;
     this.#channels = channels;
     this.#remaining = new Set(channels);
     this.#collected = new Map(channels.map((ch) => [ch, []]));
@@ -157,7 +179,7 @@ export class HistoryWalk<S> {
 
   /** Caches the histories of the target `start` and returns them. */
   finish(start: number): Record<string, DeltaChannelHistory> {
-    this.#cache.set(start, this.#computed, this.#thread);
+    this.#cache.set(start, this.#computed, this.#threadId, this.#ns);
     return toResult(this.#computed);
   }
 }

@@ -30,7 +30,12 @@ export async function deltaHistory(
   if (known || start === undefined) return known ?? {};
 
   // Walk: for each ancestor, which channels still collect writes there, and which stop there.
-  const walk = new HistoryWalk<true>(cache, channels, String(config.configurable?.thread_id));
+  const walk = new HistoryWalk<true>(
+    cache,
+    channels,
+    config.configurable?.thread_id,
+    (config.configurable?.checkpoint_ns as string | undefined) ?? '',
+  );
   for (const row of saver.rows.chain.iterate(start)) {
     if (!row.stored) break; // a parent referenced but never put: the walk ends there, as getTuple's would
     if (walk.step(row.seq, (ch) => (row.chans?.includes(`\n${ch}\n`) ? true : undefined))) break;

@@ -5,13 +5,13 @@ import {
   type CheckpointMetadata,
   type CheckpointTuple,
 } from '@langchain/langgraph';
-import { type Db, immediate, readOnlyError, stateOf, writeEpoch } from '../db.js';
+import { type Db, immediate, stateOf, writeEpoch } from '../db.js';
 import { StoreError } from '../errors.js';
 import { scrubSecrets } from '../secrets.js';
 import { toStoreError } from '../sqlite-errors.js';
 import { BlobStore } from './blobs.js';
 import { MessageSerde } from './message-serde.js';
-import { Encoder } from './codec.js';
+import type { Encoder } from './codec.js';
 import { packText } from './compress.js';
 import { channelList, putTarget, target, threadKey, writesTarget } from './config.js';
 import { corruptRecordError } from './corrupt.js';
@@ -36,24 +36,6 @@ import { checkThread, type ThreadCheck } from './verify.js';
 type ChannelVersions = Parameters<BaseCheckpointSaver['put']>[3];
 type PendingWrite = Parameters<BaseCheckpointSaver['putWrites']>[1][number];
 type ListOptions = NonNullable<Parameters<BaseCheckpointSaver['list']>[1]>;
-
-/** One task's writes, encoded, waiting for a commit (see `BirdieCheckpointer.staged`). */
-interface StagedWrites {
-  threadId: string;
-  ns: string;
-  checkpointId: string;
-  writes: PendingWrite[];
-  taskId: string;
-  taskPath: string;
-  encoder: Encoder;
-  drafts: Awaited<ReturnType<typeof draftWrites>>;
-}
-
-interface SavedWrites {
-  thread: number;
-  ids: number[];
-  seq: number;
-}
 
 export interface CheckpointerOptions {
   /**
@@ -91,18 +73,6 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
   private readonly recentBodies = new Map<number, Body>();
 
   private readonly fence: (threadId: string) => void;
-  /**
-   * Task writes encoded and acknowledged but not yet committed. The step's checkpoint usually follows within the same
-   * turn of the event loop, and commits them in its own transaction (one commit per step instead of one per task plus
-   * one); otherwise they commit on their own at the next turn (`setImmediate`). Every read flushes them first.
-   */
-  private staged: StagedWrites[] = [];
-  private flushTimer: NodeJS.Immediate | undefined;
-  /**
-   * Writes that failed to commit on their own, by thread id: the error is the next call's on that thread (the writes'
-   * own promises already resolved). Another session's failure never fails this one's calls.
-   */
-  private readonly failed = new Map<string, unknown>();
 
   constructor(
     private readonly db: Db,
@@ -125,7 +95,6 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     const { threadId, ns, checkpointId } = target(config);
     return this.guard(threadId, ns, async () => {
-      await this.settle(threadId);
       if (threadId === undefined) return undefined;
       const thread = this.rows.thread.get(threadId, ns)?.id;
       if (thread === undefined) return undefined;
@@ -138,7 +107,6 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     this.ensureOpen();
     const { threadId } = target(config);
     try {
-      await this.settle(threadId);
       yield* listTuples(this.source, this.db, config, options);
     } catch (error) {
       throw await this.mapError(error, threadId, (config.configurable?.checkpoint_ns as string) ?? '');
@@ -153,7 +121,6 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
   ): Promise<RunnableConfig> {
     const { threadId, ns, parentId } = putTarget(config);
     await this.guard(threadId, ns, async () => {
-      this.rethrowFailed(threadId);
       const [, metadataJson] = await this.serde.dumpsTyped(scrubSecrets(metadata));
       await this.putCheckpoint(threadId, ns, parentId, checkpoint, metadataJson, newVersions);
     });
@@ -172,7 +139,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
       const drafts = await draftValues(encoder, checkpoint, newVersions);
       // The blob and body caches learn about rows only after the commit (a rolled-back attempt's ids get reused);
       // the thread-row and seq caches fill inside it and are dropped with the epoch if the transaction rolls back.
-      const insert = () => {
+      const saved = immediate(this.db, () => {
         this.fence(threadId);
         const thread = this.threadRow(threadId, ns);
         const ids = this.blobs.store(thread, encoder.blobs);
@@ -185,29 +152,10 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
         const seq = this.rows.upsert.get(thread, checkpoint.id, parentSeq, chans, packed)!.seq;
         this.rememberSeq(thread, checkpoint.id, seq);
         return { thread, ids, seq, body };
-      };
-      // The step's task writes commit with its checkpoint, before it in the same transaction (the order of separate
-      // commits). If that fails they commit on their own first, each with its own error, and the put runs alone.
-      const list = this.takeStaged(threadId);
-      let saved: ReturnType<typeof insert>;
-      if (list.length === 0) saved = immediate(this.db, insert);
-      else {
-        try {
-          const both = immediate(this.db, () => ({
-            writes: list.map((w) => this.writeStaged(w)),
-            put: insert(),
-          }));
-          this.rememberWrites(list, both.writes);
-          saved = both.put;
-        } catch {
-          await this.commitOneByOne(list);
-          this.rethrowFailed(threadId);
-          saved = immediate(this.db, insert);
-        }
-      }
+      });
       this.blobs.remember(saved.thread, encoder.blobs, saved.ids);
       // A filled placeholder or a re-put changes what walks from its descendants find.
-      this.histories.invalidateAfter(saved.seq, threadId);
+      this.histories.invalidateAfter(saved.seq, threadId, ns);
       rememberBody(this.recentBodies, saved.seq, saved.body);
     });
   }
@@ -232,134 +180,34 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     taskId: string,
     taskPath: string,
   ): Promise<void> {
-    this.rethrowFailed(threadId);
-    // A store that cannot write says so to the task's own call, as before its writes were staged.
-    const state = stateOf(this.db);
-    if (state.readOnly) throw readOnlyError(state);
-    const known = this.threadIds.get(threadKey(threadId, ns));
-    const encoder = new Encoder(this.serde, (key) => this.blobs.has(known, key));
-    const drafts = await draftWrites(encoder, writes);
-    this.staged.push({ threadId, ns, checkpointId, writes, taskId, taskPath, encoder, drafts });
-    // flush() does not reject: what fails is kept for the thread's next call.
-    this.flushTimer ??= setImmediate(() => {
-      this.flushTimer = undefined;
-      void this.flush();
+    await this.withEncoder(threadId, ns, async (encoder) => {
+      const drafts = await draftWrites(encoder, writes);
+      const saved = immediate(this.db, () => {
+        this.fence(threadId);
+        const thread = this.threadRow(threadId, ns);
+        const seq = this.seqOf(thread, checkpointId);
+        const ids = this.blobs.store(thread, encoder.blobs);
+        // Usually the task's first record at this checkpoint: one insert. A retry or a later write of the same task
+        // finds one and merges into it.
+        const fresh = packText(JSON.stringify(mergeWrites({ p: taskPath, w: [] }, drafts, ids)));
+        if (this.rows.newWrite.run(seq, taskId, fresh).changes === 0) {
+          const existing = this.rows.writeRecord.get(seq, taskId)!;
+          const record: WritesRecord = parseRecord(existing.writes, seq, taskId);
+          this.rows.putWrite.run(seq, taskId, packText(JSON.stringify(mergeWrites(record, drafts, ids))));
+        }
+        return { thread, ids, seq };
+      });
+      this.blobs.remember(saved.thread, encoder.blobs, saved.ids);
+      this.histories.invalidateAfter(saved.seq, threadId, ns);
     });
-  }
-
-  /**
-   * Commits the staged task writes: together in one transaction, or one by one (re-encoded if need be) if that fails.
-   * Never rejects: writes that cannot be committed fail their thread's next call.
-   */
-  async flush(): Promise<void> {
-    const list = this.staged.splice(0);
-    if (list.length === 0) return;
-    try {
-      const saved = immediate(this.db, () => list.map((w) => this.writeStaged(w)));
-      this.rememberWrites(list, saved);
-    } catch {
-      await this.commitOneByOne(list);
-    }
-  }
-
-  /** The fallback: each task's writes in its own transaction, as before staging; a failure is its thread's. */
-  private async commitOneByOne(list: StagedWrites[]): Promise<void> {
-    for (const w of list) {
-      try {
-        await this.withEncoder(w.threadId, w.ns, async (encoder) => {
-          const again: StagedWrites = { ...w, encoder, drafts: await draftWrites(encoder, w.writes) };
-          const saved = immediate(this.db, () => this.writeStaged(again));
-          this.rememberWrites([again], [saved]);
-        });
-      } catch (error) {
-        if (!this.failed.has(w.threadId)) this.failed.set(w.threadId, error);
-      }
-    }
-  }
-
-  /** Removes and returns the staged writes of one thread (any namespace), in the order they came. */
-  private takeStaged(threadId: string): StagedWrites[] {
-    if (this.staged.every((w) => w.threadId === threadId)) return this.staged.splice(0);
-    const mine = this.staged.filter((w) => w.threadId === threadId);
-    this.staged = this.staged.filter((w) => w.threadId !== threadId);
-    return mine;
-  }
-
-  /** Inside a write transaction: one task's writes, merged into its record at that checkpoint if it has one. */
-  private writeStaged(w: StagedWrites): SavedWrites {
-    this.fence(w.threadId);
-    const thread = this.threadRow(w.threadId, w.ns);
-    const seq = this.seqOf(thread, w.checkpointId);
-    const ids = this.blobs.store(thread, w.encoder.blobs);
-    // Usually the task's first record at this checkpoint: one insert. A retry or a later write of the same task
-    // finds one and merges into it.
-    const fresh = packText(JSON.stringify(mergeWrites({ p: w.taskPath, w: [] }, w.drafts, ids)));
-    if (this.rows.newWrite.run(seq, w.taskId, fresh).changes === 0) {
-      const existing = this.rows.writeRecord.get(seq, w.taskId)!;
-      const record: WritesRecord = parseRecord(existing.writes, seq, w.taskId);
-      this.rows.putWrite.run(seq, w.taskId, packText(JSON.stringify(mergeWrites(record, w.drafts, ids))));
-    }
-    return { thread, ids, seq };
-  }
-
-  /** After the commit: the caches learn the blobs, and history walks past the changed checkpoints are dropped. */
-  private rememberWrites(list: readonly StagedWrites[], saved: readonly SavedWrites[]): void {
-    for (const [i, w] of list.entries()) {
-      this.blobs.remember(saved[i]!.thread, w.encoder.blobs, saved[i]!.ids);
-      this.histories.invalidateAfter(saved[i]!.seq, w.threadId);
-    }
-  }
-
-  /** Staged writes for every read: what was acknowledged is what a read finds, or the reader gets the failure. */
-  private async settle(threadId?: string): Promise<void> {
-    if (this.staged.length > 0) await this.flush();
-    this.rethrowFailed(threadId);
-  }
-
-  /**
-   * @internal For the synchronous reads: commits the staged writes together, leaving them for the scheduled flush on
-   * failure. For the store's close (`closing`): throws that failure, since nothing comes after.
-   */
-  settleSync(closing = false, threadId?: string): void {
-    if (this.staged.length > 0) {
-      const list = this.staged.splice(0);
-      try {
-        const saved = immediate(this.db, () => list.map((w) => this.writeStaged(w)));
-        this.rememberWrites(list, saved);
-      } catch (error) {
-        if (closing) throw error;
-        this.staged.unshift(...list);
-      }
-    }
-    if (closing) {
-      const first = this.failed.values().next();
-      this.failed.clear();
-      if (!first.done) throw first.value;
-    }
-    this.rethrowFailed(threadId);
-  }
-
-  /** Throws, once, the error of the thread's writes that could not be committed. */
-  private rethrowFailed(threadId: string | undefined): void {
-    if (threadId === undefined || this.failed.size === 0) return;
-    const error = this.failed.get(threadId);
-    if (error === undefined) return;
-    this.failed.delete(threadId);
-    throw error;
   }
 
   override async deleteThread(threadId: string): Promise<void> {
-    await this.guard(undefined, '', async () => {
-      await this.settle();
-      immediate(this.db, () => this.deleteThreadSync(threadId));
-    });
+    await this.guard(undefined, '', async () => immediate(this.db, () => this.deleteThreadSync(threadId)));
   }
 
   /** @internal Deletes inside the caller's transaction (sessions.delete). */
   deleteThreadSync(threadId: string): void {
-    // Writes acknowledged for the thread are deleted with it; committed later, they would bring back a placeholder.
-    this.staged = this.staged.filter((w) => w.threadId !== threadId);
-    this.failed.delete(threadId);
     const threads = this.rows.threadsOf.all(threadId).map((r) => r.id);
     this.rows.deleteWrites.run(threadId);
     this.rows.deleteCheckpoints.run(threadId);
@@ -379,8 +227,7 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
   }
 
   /** @internal Decodes every record of a session (doctor, repair, and the last good step of an error). */
-  async checkThread(threadId: string): Promise<ThreadCheck> {
-    await this.settle(threadId);
+  checkThread(threadId: string): Promise<ThreadCheck> {
     return checkThread({ db: this.db, serde: this.serde, blobs: this.blobs }, threadId);
   }
 
@@ -389,10 +236,9 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
     channels: string[];
   }): Promise<Record<string, DeltaChannelHistory>> {
     const { threadId, ns } = target(options.config);
-    return this.guard(threadId, ns, async () => {
-      await this.settle(threadId);
-      return deltaHistory(this, this.histories, options.config, options.channels);
-    });
+    return this.guard(threadId, ns, () =>
+      deltaHistory(this, this.histories, options.config, options.channels),
+    );
   }
 
   /**
@@ -402,7 +248,6 @@ export class BirdieCheckpointer extends BaseCheckpointSaver {
   headId(threadId: string, ns = ''): string | undefined {
     this.ensureOpen();
     try {
-      this.settleSync(false, threadId);
       return this.rows.headId.get(threadId, ns)?.checkpoint_id;
     } catch (error) {
       throw toStoreError(error, stateOf(this.db));
