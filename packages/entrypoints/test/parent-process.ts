@@ -35,6 +35,11 @@ export interface Parent {
   output(): string;
   /** Resolves with the parent's output once it contains `text`. */
   waitFor(text: string, ms?: number): Promise<string>;
+  /**
+   * Resolves with the exit code once the parent has exited, also when it did before this was called: `waitFor` polls,
+   * so a parent that prints and exits may be gone (its `exit` event emitted) by the time the caller asks.
+   */
+  exited(): Promise<number | null>;
 }
 
 /**
@@ -60,6 +65,7 @@ export async function startParent(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   child.stdout!.on('data', (chunk: Buffer) => {
     text += chunk;
   });
@@ -79,6 +85,7 @@ export async function startParent(
       }
       return text;
     },
+    exited: () => exit,
   };
 }
 

@@ -74,7 +74,7 @@ async function killParentDuringTool(
     const started = Date.now();
     tree = await descendants(parent.child.pid!);
     parent.child.kill('SIGKILL');
-    await new Promise((resolve) => parent.child.once('exit', resolve));
+    await parent.exited();
     await sleepMs(1_000);
     const survivors = await stillRunning(tree);
     // the effect was due `effectAfterMs` after the tool got going; give it ample time to show up

@@ -50,9 +50,6 @@ ep.run({}, { cwd: ${JSON.stringify(cwd)}, timeoutMs: 600000 }).catch((e) => cons
 setInterval(() => {}, 1000);
 `;
 
-const exited = (parent: { child: import('node:child_process').ChildProcess }) =>
-  new Promise((resolve) => parent.child.once('exit', resolve));
-
 describe('stand-ins left by a killed process', { timeout: 180_000 }, () => {
   it('are removed by a later process of the same birdie home, not while a living process uses them', async () => {
     await requireBubblewrap();
@@ -80,7 +77,7 @@ describe('stand-ins left by a killed process', { timeout: 180_000 }, () => {
     expect((await readdir(work)).sort()).toEqual(during);
 
     killed.child.kill('SIGKILL');
-    await exited(killed);
+    await killed.exited();
     // What the report saw: the killed process's stand-ins are still there.
     expect((await readdir(work)).sort()).toEqual(during);
 
@@ -96,10 +93,10 @@ describe('stand-ins left by a killed process', { timeout: 180_000 }, () => {
     }, `the other process binds them (${borrower.output()})`);
     const sweeper = await startParent(root, shortCall(elsewhere), { env });
     await sweeper.waitFor('result done', 60_000);
-    await exited(sweeper);
+    await sweeper.exited();
     expect((await readdir(work)).sort()).toEqual(during);
     borrower.child.kill('SIGKILL');
-    await exited(borrower);
+    await borrower.exited();
 
     // The user writes into one of them meanwhile: it is the user's now.
     await chmod(join(work, '.claude'), 0o755);
@@ -107,7 +104,7 @@ describe('stand-ins left by a killed process', { timeout: 180_000 }, () => {
 
     const next = await startParent(root, shortCall(elsewhere), { env });
     await next.waitFor('result done', 60_000);
-    await exited(next);
+    await next.exited();
     expect((await readdir(work)).sort()).toEqual(['.claude', '.idea', 'notes.txt']);
     expect(await readdir(join(work, '.claude'))).toEqual(['settings.json']);
   });

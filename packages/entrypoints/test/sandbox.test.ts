@@ -284,7 +284,7 @@ setInterval(() => {}, 1000);
       expect(await exists(ready), parent.output()).toBe(true);
       const tree = await descendants(parent.child.pid!);
       parent.child.kill('SIGKILL');
-      await new Promise((resolve) => parent.child.once('exit', resolve));
+      await parent.exited();
       await sleepMs(2_000);
       const survivors = await stillRunning(tree);
       for (const pid of survivors) process.kill(pid, 'SIGKILL');

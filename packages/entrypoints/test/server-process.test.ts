@@ -212,7 +212,7 @@ setInterval(() => {}, 1000);
     const tree = await descendants(parent.child.pid!);
     expect(tree.length).toBeGreaterThanOrEqual(2);
     parent.child.kill('SIGKILL');
-    await new Promise((resolve) => parent.child.once('exit', resolve));
+    await parent.exited();
     // The guard notices the parent's death and kills the tree; how soon depends on the machine's load, so the test
     // waits for it (up to 30 s) instead of looking once after a fixed second.
     await until(async () => ((await stillRunning(tree)).length === 0 ? true : undefined), 30_000).catch(

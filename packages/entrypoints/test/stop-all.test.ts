@@ -129,7 +129,7 @@ setInterval(() => {}, 1000);
       await parent.waitFor('running');
       const tree = await pids(file);
       parent.child.kill('SIGTERM');
-      const exit = await new Promise<number | null>((resolve) => parent.child.once('exit', resolve));
+      const exit = await parent.exited();
       expect(exit).toBe(143);
       expect(parent.output()).toContain('stopped {"stopped":1,"killed":1}');
       expect(parent.output()).toContain('tool aborted');
