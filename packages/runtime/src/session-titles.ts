@@ -18,7 +18,12 @@ export function oneLine(text: string, max = TITLE_CHARS): string {
     .trim();
   if (line.length <= max) return line;
   const chars = Array.from(line);
-  return chars.length > max ? `${chars.slice(0, max - 1).join('').trimEnd()}…` : line;
+  return chars.length > max
+    ? `${chars
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`
+    : line;
 }
 
 const TITLE_INSTRUCTIONS =
@@ -43,15 +48,19 @@ async function modelTitle(rt: Runtime, prompt: string): Promise<string | undefin
 /**
  * After a turn: a session without a title gets one once it has an exchange — the first prompt on one line, or with
  * `titles: model` a short model-made title (the prompt's line when the model fails). Returns the title set, if any.
+ * `answered`: the turn saw its model answer and ended without failing, so the session has an exchange; its state is
+ * read only otherwise (decoding it costs a served first turn as much as half a turn).
  */
 export async function titleAfterTurn(
   rt: Runtime,
   session: Session,
   prompt: string,
+  answered = false,
 ): Promise<string | undefined> {
   // As the session's own user: under `birdie serve` that is the caller's, not the worker's.
   const current = await rt.store.sessions.get(session.id, session.userId);
-  if (!current || current.title !== undefined || !(await hasExchange(rt, session.id))) return undefined;
+  if (!current || current.title !== undefined) return undefined;
+  if (!answered && !(await hasExchange(rt, session.id))) return undefined;
   const title =
     (rt.config.settings.titles === 'model' ? await modelTitle(rt, prompt) : undefined) ?? oneLine(prompt);
   if (!title) return undefined;

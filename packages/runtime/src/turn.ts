@@ -271,6 +271,9 @@ async function leasedTurn(
   const notices: RunNotice[] = [];
   // The run log's words for a turn that is `rejected` because deny rules refused calls (it has no error of its own).
   const refusals: DenyRefusal[] = [];
+  // Whether the turn's own model answered (a reply or tool calls): then, unless the turn failed, the session has an
+  // exchange to title without reading its state back.
+  let answered = false;
   const result: TurnResult = {
     runId,
     status: 'ok',
@@ -342,8 +345,10 @@ async function leasedTurn(
         const logged = subagents.onEvent(event);
         if (logged) await logged;
         // The answer is the turn's own agent's last words, not a subagent's.
-        if (event.type === 'message' && event.message.getType() === 'ai' && (event.agent?.length ?? 0) <= 1)
+        if (event.type === 'message' && event.message.getType() === 'ai' && (event.agent?.length ?? 0) <= 1) {
+          answered = true;
           if (event.message.text) result.answer = event.message.text;
+        }
         if (event.type === 'usage') {
           usage.add(event);
           result.inputTokens = usage.inputTokens;
@@ -483,7 +488,14 @@ async function leasedTurn(
     // A title is a convenience: failing to make one never fails the turn — nor does its module failing to load (a CLI
     // rebuilt under a running server), nor a title step that throws at once rather than rejecting.
     result.title = await import('./session-titles.js')
-      .then(({ titleAfterTurn }) => titleAfterTurn(rt, session, input))
+      .then(({ titleAfterTurn }) =>
+        titleAfterTurn(
+          rt,
+          session,
+          input,
+          answered && result.status !== 'error' && result.status !== 'cancelled',
+        ),
+      )
       .catch(() => undefined);
   }
   return result;
