@@ -1,6 +1,7 @@
 import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PROTECTED_WORKSPACE_PATHS } from '../src/index.js';
 import { sleepMs, tempDir } from './helpers.js';
 import { startParent } from './parent-process.js';
 import { exists, requireBubblewrap } from './sandbox-call.js';
@@ -67,7 +68,11 @@ describe('stand-ins left by a killed process', { timeout: 180_000 }, () => {
     const trigger = join(root, 'go');
 
     const killed = await startParent(root, blockedCall(work), { env });
-    await until(() => exists(join(work, '.envrc')), `the call started (${killed.output()})`);
+    // The call makes its stand-ins one after another: the listing is the call's once the last of them is there (with
+    // the first one alone, a loaded machine could list the folder between two of them).
+    const allThere = async () =>
+      (await Promise.all(PROTECTED_WORKSPACE_PATHS.map((name) => exists(join(work, name))))).every(Boolean);
+    await until(allThere, `the call made its stand-ins (${killed.output()})`);
     const during = (await readdir(work)).sort();
     expect(during).toEqual(expect.arrayContaining(['.git', '.envrc', '.claude', '.idea', 'notes.txt']));
 
