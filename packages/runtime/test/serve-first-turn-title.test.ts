@@ -1,9 +1,5 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createServer } from '@birdie/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { openServeRuntime } from '../src/server-runtime.js';
+import { servedRuntime } from './helpers/served-runtime.js';
 
 // A served session's first turn cost about a millisecond of CPU more than its later ones (in-process, 150 sessions of
 // five turns): after the turn, the title step read the whole session state back (`agent.getState`, the newest
@@ -15,52 +11,21 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function servedRuntime(replies: unknown[]) {
-  const home = await mkdtemp(join(tmpdir(), 'birdie-first-title-'));
-  cleanups.push(() => rm(home, { recursive: true, force: true }));
-  const script = join(home, 'script.json');
-  await writeFile(script, JSON.stringify({ replies }));
-  const io = {
-    env: {
-      PATH: process.env.PATH,
-      HOME: home,
-      BIRDIE_HOME: home,
-      LLM_VENDOR: 'scripted',
-      LLM_SCRIPT: script,
-    },
-    cwd: home,
-    stderr: process.stderr,
-  };
-  const { rt, runtime, workspaces, limits } = await openServeRuntime(io, {});
-  cleanups.push(() => rt.close());
-  const server = createServer({ runtime, workspaces, limits, webRoot: false, onError: () => {} });
-  cleanups.push(() => server.close({ graceMs: 0 }));
-  const { token } = await rt.store.tokens.create('alice');
-  const call = async (method: string, path: string, body?: unknown) =>
-    (
-      await server.fetch(
-        new Request(`http://birdie.test${path}`, {
-          method,
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-        }),
-      )
-    ).text();
+async function served(replies: unknown[]) {
+  const { rt, call } = await servedRuntime({ replies, cleanups });
   const stateReads = vi.spyOn(rt.agent, 'getState');
   const turn = async (id: string, prompt: string) => {
-    const stream = await call('POST', `/v1/sessions/${id}/turns`, { prompt });
+    const stream = (await call('POST', `/v1/sessions/${id}/turns`, { prompt })).text;
     return JSON.parse(stream.split('event: result\ndata: ')[1]!.split('\n')[0]!) as Record<string, unknown>;
   };
-  const newSession = async () => (JSON.parse(await call('POST', '/v1/sessions', {})) as { id: string }).id;
+  const newSession = async () =>
+    (JSON.parse((await call('POST', '/v1/sessions', {})).text) as { id: string }).id;
   return { rt, turn, newSession, stateReads };
 }
 
 describe("a served session's first turn", () => {
   it('titles an answered session from its prompt without reading its state back', async () => {
-    const { rt, turn, newSession, stateReads } = await servedRuntime([
-      { text: 'Hello there.' },
-      { text: 'Again.' },
-    ]);
+    const { rt, turn, newSession, stateReads } = await served([{ text: 'Hello there.' }, { text: 'Again.' }]);
     const id = await newSession();
     const first = await turn(id, 'plan the  move\nto Lisbon');
     expect(first).toMatchObject({ status: 'ok' });
@@ -73,7 +38,7 @@ describe("a served session's first turn", () => {
   }, 60_000);
 
   it('leaves a session whose model failed before answering untitled, asking its state', async () => {
-    const { rt, turn, newSession, stateReads } = await servedRuntime([
+    const { rt, turn, newSession, stateReads } = await served([
       { error: { status: 400, message: 'bad request' } },
       { text: 'Now it works.' },
     ]);

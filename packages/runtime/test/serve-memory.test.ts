@@ -1,9 +1,5 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createServer } from '@birdie/server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openServeRuntime } from '../src/server-runtime.js';
+import { servedRuntime } from './helpers/served-runtime.js';
 
 const SKILL = `---
 name: shouter
@@ -21,41 +17,9 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** `openServeRuntime` + `createServer` as the package README's example wires them, on a temp home. */
-async function served(replies: unknown[] = Array.from({ length: 20 }, () => ({ text: 'Done.' }))) {
-  const home = await mkdtemp(join(tmpdir(), 'birdie-serve-memory-'));
-  cleanups.push(() => rm(home, { recursive: true, force: true }));
-  await mkdir(join(home, 'skills', 'shouter'), { recursive: true });
-  await writeFile(join(home, 'skills', 'shouter', 'SKILL.md'), SKILL);
-  const script = join(home, 'script.json');
-  await writeFile(script, JSON.stringify({ replies }));
-  const io = {
-    env: {
-      PATH: process.env.PATH,
-      HOME: home,
-      BIRDIE_HOME: home,
-      LLM_VENDOR: 'scripted',
-      LLM_SCRIPT: script,
-    },
-    cwd: home,
-    stderr: process.stderr,
-  };
-  const { rt, runtime, workspaces, limits } = await openServeRuntime(io, {});
-  cleanups.push(() => rt.close());
-  const server = createServer({ runtime, workspaces, limits, webRoot: false });
-  cleanups.push(() => server.close({ graceMs: 0 }));
-  const { token } = await rt.store.tokens.create('alice');
-  const call = async (method: string, path: string, body?: unknown) => {
-    const response = await server.fetch(
-      new Request(`http://birdie.test${path}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      }),
-    );
-    return { status: response.status, text: await response.text() };
-  };
-  return { rt, call };
+/** A served runtime with the shouter skill (see `servedRuntime`). */
+function served(replies: unknown[] = Array.from({ length: 20 }, () => ({ text: 'Done.' }))) {
+  return servedRuntime({ replies, skills: { shouter: SKILL }, cleanups });
 }
 
 describe('a long-running server keeps nothing per session between turns', () => {

@@ -1,9 +1,5 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createServer } from '@birdie/server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openServeRuntime } from '../src/server-runtime.js';
+import { servedRuntime } from './helpers/served-runtime.js';
 
 // `GET /v1/skills` said `approval: "never"` for remember, forget, schedule_task and cancel_task, which always ask (a
 // builtin that writes asks whatever the skill declares), and for a command that runs a value as code. The listing
@@ -40,47 +36,15 @@ afterEach(async () => {
 
 describe('GET /v1/skills', () => {
   it('lists a tool as asking exactly when a turn asks before calling it', async () => {
-    const home = await mkdtemp(join(tmpdir(), 'birdie-serve-skills-'));
-    cleanups.push(() => rm(home, { recursive: true, force: true }));
-    await mkdir(join(home, 'skills', 'notebook'), { recursive: true });
-    await writeFile(join(home, 'skills', 'notebook', 'SKILL.md'), NOTEBOOK);
-    const script = join(home, 'script.json');
-    await writeFile(
-      script,
-      JSON.stringify({
-        replies: [
-          { match: 'remember', tool_calls: [{ name: 'remember', args: { content: 'likes tea' } }] },
-          { text: 'ok' },
-        ],
-      }),
-    );
-    const io = {
-      env: {
-        PATH: process.env.PATH,
-        HOME: home,
-        BIRDIE_HOME: home,
-        LLM_VENDOR: 'scripted',
-        LLM_SCRIPT: script,
-      },
-      cwd: home,
-      stderr: process.stderr,
-    };
-    const { rt, runtime, workspaces, limits } = await openServeRuntime(io, {});
-    cleanups.push(() => rt.close());
-    const server = createServer({ runtime, workspaces, limits, webRoot: false });
-    cleanups.push(() => server.close({ graceMs: 0 }));
-    const { token } = await rt.store.tokens.create('alice');
-    const call = async (method: string, path: string, body?: unknown) =>
-      (
-        await server.fetch(
-          new Request(`http://birdie.test${path}`, {
-            method,
-            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-            ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-          }),
-        )
-      ).text();
-    const { skills } = JSON.parse(await call('GET', '/v1/skills')) as {
+    const { call } = await servedRuntime({
+      replies: [
+        { match: 'remember', tool_calls: [{ name: 'remember', args: { content: 'likes tea' } }] },
+        { text: 'ok' },
+      ],
+      skills: { notebook: NOTEBOOK },
+      cleanups,
+    });
+    const { skills } = JSON.parse((await call('GET', '/v1/skills')).text) as {
       skills: Array<{ name: string; tools: Array<{ name: string; approval: string }> }>;
     };
     const notebook = skills.find((s) => s.name === 'notebook');
@@ -92,8 +56,11 @@ describe('GET /v1/skills', () => {
       echo: 'never',
     });
     // And a turn does ask before remember, as listed.
-    const { id } = JSON.parse(await call('POST', '/v1/sessions', { enable: ['notebook'] })) as { id: string };
-    const stream = await call('POST', `/v1/sessions/${id}/turns`, { prompt: 'remember that I like tea' });
+    const { id } = JSON.parse((await call('POST', '/v1/sessions', { enable: ['notebook'] })).text) as {
+      id: string;
+    };
+    const stream = (await call('POST', `/v1/sessions/${id}/turns`, { prompt: 'remember that I like tea' }))
+      .text;
     expect(stream).toContain('event: approval-request');
     expect(stream).toContain('"name":"remember"');
   }, 60_000);
