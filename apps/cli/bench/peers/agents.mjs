@@ -40,7 +40,8 @@ export async function writeToolSkill(root) {
 
 /**
  * A `fakeModel()` that answers forever: a tool result gets a text answer, anything else a call of echo_value
- * (`tools: true`) or a text answer of `answerChars` characters. `seen` records what the first call received.
+ * (`tools: true`) or a text answer of `answerChars` characters. `seen` records what the first call received; the
+ * model keeps no other call.
  */
 export async function makeModel({ tools = true, answerChars = 40 } = {}) {
   const { fakeModel } = await import('@langchain/core/testing');
@@ -55,6 +56,10 @@ export async function makeModel({ tools = true, answerChars = 40 } = {}) {
   const answer = (messages) => {
     calls += 1;
     if (model.queue.length - calls < 10) refill();
+    // fakeModel records every call's messages and options, and a graph's options reach its whole run (the stream's
+    // writer holds the Pregel loop): kept, they grew each side's heap by 20–30 KB a round trip, so a long child
+    // spent more and more on garbage collection, the side whose runs hold more the most. Nothing here reads them.
+    model.calls.length = 0;
     if (calls === 1) {
       seen.messages = messages;
       seen.tools = seen.bound;
