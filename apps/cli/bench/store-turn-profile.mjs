@@ -2,7 +2,10 @@
 // storeTurn, a new session each time) N times after a warm-up, and, beside it in alternation, the same graph on a
 // MemorySaver, printing the CPU cost the store path adds per round trip. Run under `node --cpu-prof` to see the store
 // path's self time: `node --cpu-prof --cpu-prof-dir=/tmp/prof bench/store-turn-profile.mjs` (after `pnpm build`).
+// A third case, also alternating, is the same store turn with the tool journal's start record committed like every
+// other commit (`synchronous = NORMAL`, no sync of the WAL to the disk): what the journal's power-cut guarantee costs.
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { birdieGraph, storeTurn, stream } from './framework-turn.mjs';
@@ -16,6 +19,26 @@ const cpu = async (fn) => {
   const { user, system } = process.cpuUsage(c0);
   return (user + system) / 1000;
 };
+// The journal compiles `PRAGMA synchronous = FULL` once and runs it before its start commit; while `unsynced` is set,
+// that statement does nothing, so the commit after it is as durable as the checkpoints' (a crash, not a power cut).
+const require = createRequire(join(process.cwd(), 'node_modules', '@birdie', 'store', 'package.json'));
+const Database = require('better-sqlite3');
+const statement = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1'));
+const run = statement.run;
+let unsynced = false;
+statement.run = function (...args) {
+  if (unsynced && this.source === 'PRAGMA synchronous = FULL') return { changes: 0, lastInsertRowid: 0 };
+  return run.apply(this, args);
+};
+const withoutSync = async (fn) => {
+  unsynced = true;
+  try {
+    return await fn();
+  } finally {
+    unsynced = false;
+  }
+};
+
 const dir = await mkdtemp(join(tmpdir(), 'birdie-store-turn-'));
 try {
   const toolDir = await writeToolSkill(join(dir, 'tool-skill'));
@@ -27,6 +50,7 @@ try {
   const turn = storeTurn(store, onStore);
   const memory = [];
   const sqlite = [];
+  const normal = [];
   for (let i = 0; i < 30; i++) {
     await stream(inMemory, `w${i}`);
     await turn(await store.sessions.create('bench'));
@@ -37,12 +61,21 @@ try {
     if (!storeOnly) memory.push(await cpu(() => stream(inMemory, `r${i}`)));
     const session = await store.sessions.create('bench');
     sqlite.push(await cpu(() => turn(session)));
+    if (storeOnly) continue;
+    const another = await store.sessions.create('bench');
+    normal.push(await cpu(() => withoutSync(() => turn(another))));
   }
   const m = storeOnly ? Number.NaN : median(memory);
   const s = median(sqlite);
   console.log(
     `birdie CPU ms per round trip (median of ${N}): MemorySaver ${m.toFixed(2)}, SQLite store turn ${s.toFixed(2)}, store path adds ${(s - m).toFixed(2)}`,
   );
+  if (!storeOnly) {
+    const n = median(normal);
+    console.log(
+      `the same store turn with the journal's start commit at synchronous = NORMAL: ${n.toFixed(2)}; the start record's sync to the disk costs ${(s - n).toFixed(2)} (${(((s - n) / s) * 100).toFixed(0)} % of the store turn)`,
+    );
+  }
   await onStore.close();
   await inMemory.close();
   await store.close();
