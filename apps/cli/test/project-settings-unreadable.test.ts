@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { asUnprivileged } from '@birdie/test-utils';
@@ -52,6 +52,39 @@ describe('a project settings file that exists but cannot be read', () => {
     expect(run.stderr).toContain(
       `cannot read the project's approval rules in ${settingsFile()} (permission denied (EACCES))`,
     );
+  });
+
+  // A link whose target is gone is not a missing file: the project (or the user's dotfiles) put settings there, and
+  // running without their deny rules would run what they forbid.
+  it('a symbolic link to a file that is gone stops the run, naming the link and its target', async () => {
+    const target = join(box.dir.path, 'dotfiles', 'birdie-settings.json');
+    await symlink(target, settingsFile());
+    const run = await cli(['run', 'hi']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      `cannot read the project's approval rules in ${settingsFile()} (it is a symbolic link to ${target}, which does not exist)`,
+    );
+  });
+
+  it('so does a .birdie folder that is a link to a folder that is gone', async () => {
+    await rm(join(box.cwd, '.birdie'), { recursive: true });
+    const target = join(box.dir.path, 'gone');
+    await symlink(target, join(box.cwd, '.birdie'));
+    const run = await cli(['run', 'hi']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      `(${join(box.cwd, '.birdie')} is a symbolic link to ${target}, which does not exist)`,
+    );
+  });
+
+  it("the user's config file as a link to a file that is gone stops the run too", async () => {
+    const config = join(box.home, 'config.json');
+    const target = join(box.dir.path, 'dotfiles', 'birdie.json');
+    await symlink(target, config);
+    const run = await cli(['run', 'hi']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(config);
+    expect(run.stderr).toContain(`it is a symbolic link to ${target}, which does not exist`);
   });
 
   it('a missing one is no problem', async () => {

@@ -1,5 +1,6 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { brokenLinkWhy } from './broken-link.js';
 
 /**
  * The text of a file a user or a skill author wrote, or `undefined` when it cannot be read as one: missing, a folder,
@@ -13,11 +14,16 @@ export async function readRegularText(file: string): Promise<string | undefined>
 /**
  * `readRegularText` for a file whose absence is fine but whose unreadability is not (the project's settings: its deny
  * rules): `undefined` only when nothing is there; a file that is there but cannot be read as one is an error whose
- * message is why (`it is a folder, not a file`, `permission denied (EACCES)`).
+ * message is why (`it is a folder, not a file`, `permission denied (EACCES)`). A symbolic link to nothing, the file's
+ * or a folder's on its way, is there: `it is a symbolic link to …, which does not exist`.
  */
 export async function readRegularTextIfPresent(file: string): Promise<string | undefined> {
   const read = await readRegularTextOrWhy(file);
   if (read.why !== undefined) throw new Error(read.why);
+  if (read.text === undefined) {
+    const broken = await brokenLinkWhy(file);
+    if (broken !== undefined) throw new Error(broken);
+  }
   return read.text;
 }
 

@@ -1,21 +1,38 @@
 import { existsSync } from 'node:fs';
 import type { ConfigFile } from '@birdie/providers';
+import { brokenLinkWhy } from './broken-link.js';
 import type { RuntimeIo } from './io.js';
 import { configFile } from './paths.js';
 import type { Settings } from './settings.js';
 
 /**
  * The config files, highest first: `explicit` (`--config FILE`), then `~/.birdie/config.json` when it exists (read
- * once when `explicit` names it too, at the higher rank).
+ * once when `explicit` names it too, at the higher rank). A `config.json` that is a symbolic link to nothing (or sits
+ * in a linked folder that is gone) is not a missing one: it held the user's settings, deny rules among them, and is
+ * refused as an unreadable file is.
  */
 export async function readConfigFiles(
   io: RuntimeIo,
   explicit: string | undefined,
 ): Promise<{ file?: ConfigFile; saved?: ConfigFile; files: ConfigFile[] }> {
-  const { readConfigFile } = await import('@birdie/providers');
+  const { readConfigFile, ProviderError } = await import('@birdie/providers');
   const savedPath = configFile(io.env);
   const file = explicit ? await readConfigFile(explicit) : undefined;
-  const saved = explicit !== savedPath && existsSync(savedPath) ? await readConfigFile(savedPath) : undefined;
+  let saved: ConfigFile | undefined;
+  if (explicit !== savedPath) {
+    if (existsSync(savedPath)) saved = await readConfigFile(savedPath);
+    else {
+      const broken = await brokenLinkWhy(savedPath);
+      if (broken !== undefined)
+        throw new ProviderError(
+          'config-file-unreadable',
+          `Cannot read config file ${savedPath} (${broken})`,
+          {
+            file: savedPath,
+          },
+        );
+    }
+  }
   return {
     ...(file ? { file } : {}),
     ...(saved ? { saved } : {}),
