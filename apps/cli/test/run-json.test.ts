@@ -200,8 +200,32 @@ describe('birdie run --json (compiled CLI)', () => {
       .split('\n')
       .map((line) => JSON.parse(line));
     const end = events.find((e) => e.type === 'tool-end');
-    expect(end).toMatchObject({ ok: false, outcome: 'cancelled' });
+    expect(end).toMatchObject({ ok: false, outcome: 'cancelled', stopNote: note });
     expect(end.output).toContain(`[${note} while it ran`);
+  });
+
+  // The terminal's mark of such a call said "cancelled by the user" whatever stopped it: the user who stopped nothing
+  // read that they had. It says what stopped the call, as its answer does.
+  it.each([
+    ['SIGTERM', 'stopped because birdie was stopped (SIGTERM)'],
+    ['SIGHUP', 'stopped because the terminal closed (SIGHUP)'],
+    ['SIGINT', 'cancelled by the user'],
+  ] as const)('%s: the call stopped is marked on stderr with what stopped it', async (signal, mark) => {
+    const child = spawn(process.execPath, [BIN, 'run', 'please sleep', '--skills-dir', TEST_SKILLS], {
+      env: { ...box.env, ...scripted('repl.json') },
+      cwd: box.cwd,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    expect(await readPidFile(join(box.cwd, 'sleep.pid'))).toBeGreaterThan(0);
+    child.kill(signal);
+    expect(await exited).toBe(1);
+    expect(stderr).toContain(`└ ✗ ${mark} slow_sleep · `);
+    if (signal !== 'SIGINT') expect(stderr).not.toContain('cancelled by the user');
   });
 
   it.each([

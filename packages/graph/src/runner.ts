@@ -214,7 +214,13 @@ export class Runner implements SubagentRuns {
         status = 'error';
         if (partialAnswer.text) await this.#keepPartialAnswer(threadId, partialAnswer.text);
         for (const call of await this.#answerCutOffCalls(threadId, callsInProgress, STOPPED_BY_CLOSE))
-          yield mapper.stamp({ type: 'tool-end', ok: false, outcome: 'cancelled', ...call });
+          yield mapper.stamp({
+            type: 'tool-end',
+            ok: false,
+            outcome: 'cancelled',
+            stopNote: STOPPED_BY_CLOSE,
+            ...call,
+          });
         yield mapper.stamp({
           type: 'error',
           error: {
@@ -230,12 +236,9 @@ export class Runner implements SubagentRuns {
         status = 'aborted';
         if (partialAnswer.text) await this.#keepPartialAnswer(threadId, partialAnswer.text);
         // Said as the abort's reason says it (the user's cancel, a server's shutdown).
-        for (const call of await this.#answerCutOffCalls(
-          threadId,
-          callsInProgress,
-          stopNoteOf(signal?.reason),
-        ))
-          yield mapper.stamp({ type: 'tool-end', ok: false, outcome: 'cancelled', ...call });
+        const stopNote = stopNoteOf(signal?.reason);
+        for (const call of await this.#answerCutOffCalls(threadId, callsInProgress, stopNote))
+          yield mapper.stamp({ type: 'tool-end', ok: false, outcome: 'cancelled', stopNote, ...call });
       } else {
         status = 'error';
         yield mapper.stamp({ type: 'error', error: describeRunError(error, this.options.recursionLimit) });

@@ -532,6 +532,11 @@ type AgentEventBody =
        * user `cancelled` it while it ran.
        */
       outcome?: 'rejected' | 'refused' | 'cancelled';
+      /**
+       * With `outcome` `cancelled`: what stopped the call, as the opening of its answer says it (`Cancelled by the
+       * user`, `Stopped because the server shut down`, `Stopped because birdie was stopped (SIGTERM)`).
+       */
+      stopNote?: string;
       output: string;
       truncated: boolean;
       durationMs: number;

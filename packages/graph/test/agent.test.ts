@@ -344,7 +344,12 @@ describe('agent: cancellation', () => {
       /^\[Cancelled by the user while it ran, before it printed anything/,
     );
     expect(ofType(events, 'tool-end')).toEqual([
-      expect.objectContaining({ name: 'slow', ok: false, outcome: 'cancelled' }),
+      expect.objectContaining({
+        name: 'slow',
+        ok: false,
+        outcome: 'cancelled',
+        stopNote: 'Cancelled by the user',
+      }),
     ]);
   });
 });

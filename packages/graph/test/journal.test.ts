@@ -143,7 +143,12 @@ describe('the tool journal', () => {
     const events = await running;
     const shutDown = /^\[Stopped because the server shut down while it ran, before it printed anything/;
     expect(ofType(events, 'tool-end')).toEqual([
-      expect.objectContaining({ id: 'l1', outcome: 'cancelled', output: expect.stringMatching(shutDown) }),
+      expect.objectContaining({
+        id: 'l1',
+        outcome: 'cancelled',
+        stopNote: 'Stopped because the server shut down',
+        output: expect.stringMatching(shutDown),
+      }),
     ]);
     const [result] = await toolMessages(agent, 't1');
     expect(result?.content).toMatch(shutDown);

@@ -18,6 +18,16 @@ const OUTCOME = {
   cancelled: 'cancelled by the user',
 } as const;
 
+/**
+ * A call that did not succeed, marked as why: a call stopped while it ran says what stopped it, as its answer does
+ * (`cancelled by the user`, `stopped because birdie was stopped (SIGTERM)`), not the user's cancel for every stop.
+ */
+function outcomeLabel(event: Extract<AgentEvent, { type: 'tool-end' }>): string {
+  const note = event.outcome === 'cancelled' ? event.stopNote?.trim() : undefined;
+  if (note) return note.charAt(0).toLowerCase() + note.slice(1);
+  return OUTCOME[event.outcome ?? 'failed'];
+}
+
 export interface PrinterOptions {
   /** Where the answer's tokens go. */
   answer: Output;
@@ -117,7 +127,7 @@ export class EventPrinter {
               .join('\n')}\n`,
           );
         }
-        const mark = event.ok ? style('green', '✓') : style('red', `✗ ${OUTCOME[event.outcome ?? 'failed']}`);
+        const mark = event.ok ? style('green', '✓') : style('red', `✗ ${outcomeLabel(event)}`);
         const extra = event.truncated ? ', truncated' : '';
         this.o.info.write(
           `${style('dim', '└')} ${mark} ${style('dim', `${terminalText(event.name)} · ${view.note}${extra} · ${formatMs(event.durationMs)}`)}\n`,

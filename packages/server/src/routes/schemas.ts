@@ -228,6 +228,8 @@ export const EventSchema = z
       id: z.string(),
       name: z.string(),
       ok: z.boolean(),
+      outcome: z.enum(['rejected', 'refused', 'cancelled']).optional(),
+      stopNote: z.string().optional(),
       output: z.string(),
       truncated: z.boolean(),
       durationMs: z.int(),
