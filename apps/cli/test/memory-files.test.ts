@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { realpathSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { birdie } from './helpers/birdie-process.js';
 import { type Sandbox, sandbox } from './helpers/env.js';
@@ -19,6 +21,8 @@ afterEach(async () => {
   await server.close();
   await box.cleanup();
 });
+
+const execFileAsync = promisify(execFile);
 
 /** The system prompt of the latest request the model got. */
 const lastSystem = () =>
@@ -74,5 +78,42 @@ describe('memory files by name: the memory_files setting (birdie run against a l
     const get = await birdie(['config', 'get', 'memory_files'], { env, cwd: box.cwd });
     expect(get.stdout).toContain('AGENTS.md');
     expect(get.stdout).toContain('CLAUDE.md');
+  });
+});
+
+// A memory file that is there but cannot be read was skipped without a word, and a named pipe in its place made every
+// run wait for a writer for ever (not even SIGTERM ended it). The run goes on without it and says why.
+describe('a memory file that is there but cannot be read (birdie run against a local OpenAI-compatible server)', {
+  timeout: 120_000,
+}, () => {
+  it("a named pipe as the user's AGENTS.md: the run answers, and says the file is not read", async () => {
+    const file = join(box.home, 'AGENTS.md');
+    await execFileAsync('mkfifo', [file]);
+    const run = await birdie(['run', 'hello'], { env, cwd: box.cwd, timeoutMs: 20_000 });
+    expect(run.signal, run.stderr).toBeNull();
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('ok');
+    expect(run.stderr).toContain(
+      `birdie: memory file ${file} is not read: it is not a regular file (a pipe, a socket or a device)`,
+    );
+  });
+
+  it('a folder in its place, and a link to a file that is gone, are named the same way; readable ones still load', async () => {
+    await mkdir(join(box.home, 'AGENTS.md'));
+    await writeFile(
+      join(box.home, 'config.json'),
+      JSON.stringify({ settings: { memory_files: ['AGENTS.md', 'MEMORY.md', 'NOTES.md'] } }),
+    );
+    await writeFile(join(box.home, 'MEMORY.md'), 'The user prefers short answers.\n');
+    await symlink(join(box.dir.path, 'gone.md'), join(box.home, 'NOTES.md'));
+    const run = await birdie(['run', 'hello'], { env, cwd: box.cwd, timeoutMs: 20_000 });
+    expect(run.code, run.stderr).toBe(0);
+    expect(lastSystem()).toContain('The user prefers short answers.');
+    expect(run.stderr).toContain(
+      `birdie: memory file ${join(box.home, 'AGENTS.md')} is not read: it is a folder, not a file`,
+    );
+    expect(run.stderr).toContain(
+      `birdie: memory file ${join(box.home, 'NOTES.md')} is not read: it is a symbolic link to ${join(box.dir.path, 'gone.md')}, which does not exist`,
+    );
   });
 });

@@ -1,4 +1,5 @@
-import { open } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, readlink } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { MEMORY_FILE_NAME, memoryFilePaths } from '@birdie/registry';
 import type { MemoryFile } from './types.js';
@@ -60,29 +61,55 @@ export interface FindMemoryFilesOptions {
   project?: boolean;
   /** Bytes read per file at most. Default 256 KiB. */
   maxFileBytes?: number;
+  /**
+   * Told of each file that is there but cannot be read (a folder or a pipe in its place, no read permission, a
+   * symbolic link to nothing), with why: `it is a folder, not a file`. The file is left out; a missing one is not
+   * reported.
+   */
+  onUnreadable?(path: string, why: string): void;
 }
 
-async function readText(path: string, maxBytes: number): Promise<string | undefined> {
+/**
+ * A memory file's text, `{}` when nothing is there, or why it cannot be read. Opened without blocking and checked on
+ * the open file: a named pipe in its place would otherwise wait for a writer for ever, and the run with it.
+ */
+async function readText(path: string, maxBytes: number): Promise<{ text?: string; why?: string }> {
   let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
-    handle = await open(path, 'r');
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
     const info = await handle.stat();
-    if (!info.isFile()) return undefined;
+    if (info.isDirectory()) return { why: 'it is a folder, not a file' };
+    if (!info.isFile()) return { why: 'it is not a regular file (a pipe, a socket or a device)' };
     const buffer = Buffer.alloc(Math.min(info.size, maxBytes));
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, bytesRead).toString('utf8');
+    return { text: buffer.subarray(0, bytesRead).toString('utf8') };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EISDIR') return { why: 'it is a folder, not a file' };
+    if (code === 'EACCES' || code === 'EPERM') return { why: `permission denied (${code})` };
+    if (code === 'ENOENT') return (await brokenLink(path)) ?? {};
+    if (code === 'ENOTDIR') return {};
+    return { why: code ?? (error as Error).message };
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+/** A missing file that is a symbolic link to nothing: someone put it there, so it is named rather than skipped. */
+async function brokenLink(path: string): Promise<{ why: string } | undefined> {
+  try {
+    if (!(await lstat(path)).isSymbolicLink()) return undefined;
+    return { why: `it is a symbolic link to ${await readlink(path)}, which does not exist` };
   } catch {
     return undefined;
-  } finally {
-    await handle?.close();
   }
 }
 
 /**
  * The memory files of a session, general to specific: `userFile` and `userFiles`, then `AGENTS.md` (or each of
  * `names`) from the repository root (the nearest folder above `cwd` holding `.git`) down to `cwd`; outside a
- * repository only `cwd`'s. Unreadable files are
- * skipped. Deciding whether the project is trusted is the application's job (`project: false`).
+ * repository only `cwd`'s. A file that is there but cannot be read is left out and reported to `onUnreadable`.
+ * Deciding whether the project is trusted is the application's job (`project: false`).
  */
 export async function findMemoryFiles(options: FindMemoryFilesOptions): Promise<MemoryFile[]> {
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
@@ -92,8 +119,9 @@ export async function findMemoryFiles(options: FindMemoryFilesOptions): Promise<
   const paths = [...own.map((path) => resolve(path)), ...project];
   const files: MemoryFile[] = [];
   for (const path of new Set(paths)) {
-    const text = await readText(path, maxBytes);
+    const { text, why } = await readText(path, maxBytes);
     if (text !== undefined) files.push({ path, text });
+    else if (why !== undefined) options.onUnreadable?.(path, why);
   }
   return files;
 }

@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { CONFIG_FIELDS, type ConfigLayer } from './config-schema.js';
 import { ProviderError } from './errors.js';
@@ -42,15 +43,36 @@ export async function readConfigFile(path: string, options: ConfigFileOptions = 
   const file = resolve(path);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readRegularFile(file);
   } catch (cause) {
-    const why = (cause as NodeJS.ErrnoException).code ?? 'read error';
+    const why = (cause as NodeJS.ErrnoException).code ?? (cause as Error).message ?? 'read error';
     throw new ProviderError('config-file-unreadable', `Cannot read config file ${file} (${why})`, {
       cause,
       file,
     });
   }
   return parseConfigFile(text, file, options);
+}
+
+const NOT_REGULAR = 'it is not a regular file (a pipe, a socket or a device)';
+
+/**
+ * A regular file's text. Opened without blocking and checked on the open file: a named pipe (or a device) in its
+ * place is refused at once, where a plain read would wait for a writer for ever and every command with it.
+ */
+async function readRegularFile(file: string): Promise<string> {
+  // Looked at before it is opened: opening a pipe, even without blocking, would wake a writer waiting on it.
+  const before = await stat(file);
+  if (!before.isFile() && !before.isDirectory()) throw new Error(NOT_REGULAR);
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const info = await handle.stat();
+    if (info.isDirectory()) throw Object.assign(new Error('it is a folder, not a file'), { code: 'EISDIR' });
+    if (!info.isFile()) throw new Error(NOT_REGULAR);
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
 }
 
 /**

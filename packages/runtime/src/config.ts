@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import type { ConfigFile, ProviderError, ResolvedProviderConfig } from '@birdie/providers';
 import { UsageError } from './errors.js';
 import type { Flags } from './flags.js';
 import type { RuntimeIo } from './io.js';
 import { configFile, resolveFrom } from './paths.js';
+import { readRegularTextSync } from './regular-file.js';
 import type { SettingKey, Settings } from './settings.js';
 
 /** Thrown when nothing at all names a provider: the REPL offers setup, everything else explains what to set. */
@@ -81,7 +81,7 @@ export function explicitConfigPath(io: RuntimeIo, values: Flags): string | undef
 export function savedProviderExists(io: RuntimeIo): boolean {
   let text: string;
   try {
-    text = readFileSync(configFile(io.env), 'utf8');
+    text = readRegularTextSync(configFile(io.env));
   } catch (error) {
     return (error as NodeJS.ErrnoException).code !== 'ENOENT';
   }

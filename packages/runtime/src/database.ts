@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { configFileProblem, explicitConfigPath } from './config.js';
 import type { Flags } from './flags.js';
 import type { RuntimeIo } from './io.js';
 import { configFile } from './paths.js';
+import { readRegularTextSync } from './regular-file.js';
 
 /** Where birdie keeps its data: the SQLite file under BIRDIE_HOME, or a PostgreSQL server shared by several workers. */
 export type DatabaseChoice =
@@ -94,7 +94,7 @@ function databaseTimeouts(io: RuntimeIo, UsageError: new (message: string) => Er
 async function urlInFile(io: RuntimeIo, path: string): Promise<string | undefined> {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularTextSync(path);
   } catch {
     return undefined; // A missing file names nothing; an unreadable one is reported where the config is loaded.
   }

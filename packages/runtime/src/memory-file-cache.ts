@@ -1,7 +1,8 @@
-import { type Stats, statSync } from 'node:fs';
+import { type BigIntStats, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { FindMemoryFilesOptions, MemoryFile } from '@birdie/graph';
 import { memoryFilePathsSync } from '@birdie/registry';
+import { type RuntimeIo, warn } from './io.js';
 
 /** A file's identity and content stamp; `none` when it cannot be stat'ed (missing, unreadable). */
 type Probe = { path: string; stamp: string };
@@ -21,9 +22,11 @@ const MAX_ENTRIES = 256;
 const SETTLED_MS = 2_000;
 
 function stampOf(path: string, content: boolean): { stamp: string; settled: boolean } {
-  let info: Stats | undefined;
+  let info: BigIntStats | undefined;
   try {
-    info = statSync(path, { throwIfNoEntry: false });
+    // BigInt stats: Node's own `realpathSync` (module resolution) reads the plain stat buffer a synchronous `stat`
+    // fills, and stops resolving symbolic links when it last held a pipe (a named pipe as AGENTS.md did that).
+    info = statSync(path, { throwIfNoEntry: false, bigint: true });
   } catch {
     info = undefined;
   }
@@ -31,8 +34,8 @@ function stampOf(path: string, content: boolean): { stamp: string; settled: bool
   // A `.git` only counts by being there; a memory file by its content (inode, size, times).
   if (!content) return { stamp: 'exists', settled: true };
   return {
-    stamp: `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`,
-    settled: Date.now() - info.mtimeMs >= SETTLED_MS,
+    stamp: `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`,
+    settled: Date.now() - Number(info.mtimeMs) >= SETTLED_MS,
   };
 }
 
@@ -106,3 +109,30 @@ export async function cachedMemoryFiles(
 function sameProbes(a: Probe[], b: Probe[]): boolean {
   return a.length === b.length && a.every((p, i) => p.path === b[i]?.path && p.stamp === b[i]?.stamp);
 }
+
+const warned = new WeakMap<object, Set<string>>();
+
+/**
+ * Says once per runtime (per file and reason) that a memory file is there but is not read, as a warning line: the
+ * turn goes on without it, and the user learns why their instructions did not apply.
+ */
+export function warnUnreadableMemoryFile(
+  rt: { io: Pick<RuntimeIo, 'stderr'> },
+  path: string,
+  why: string,
+): void {
+  let seen = warned.get(rt);
+  if (!seen) {
+    seen = new Set();
+    warned.set(rt, seen);
+  }
+  const key = `${path}\0${why}`;
+  if (seen.has(key)) return;
+  seen.add(key);
+  warn(rt.io, `birdie: ${oneLine(`memory file ${path} is not read: ${why}`)}`);
+}
+
+/** Controls (newline too: one warning, one line) and invisible format characters written `\uXXXX`. */
+const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
+const oneLine = (text: string) =>
+  text.replace(HIDDEN, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { brokenLinkWhy } from './broken-link.js';
 
@@ -52,4 +52,24 @@ function readFailure(error: unknown): string {
   if (code === 'EACCES' || code === 'EPERM') return `permission denied (${code})`;
   if (code === 'EISDIR') return 'it is a folder, not a file';
   return code ?? (error as Error).message;
+}
+
+/**
+ * `readFileSync(file, 'utf8')` for a file a user wrote, for a caller that cannot wait (start-up's cheap checks): throws
+ * as it does (`ENOENT`, `EACCES`), and throws at once, without a code, for what is not a regular file (a folder, a
+ * named pipe, a device), where a plain read of a pipe would block the process until something wrote to it.
+ */
+export function readRegularTextSync(file: string): string {
+  // Looked at before it is opened: opening a pipe, even without blocking, would wake a writer waiting on it. BigInt
+  // stats: Node's own `realpathSync` (module resolution) reads the plain stat buffer a synchronous `stat` fills, and
+  // stops resolving symbolic links when it last held a pipe; a later import through a link would then load a second
+  // copy of a package (or fail to find its dependencies).
+  if (!statSync(file, { bigint: true }).isFile()) throw new Error(`${file} is not a regular file`);
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    if (!fstatSync(fd, { bigint: true }).isFile()) throw new Error(`${file} is not a regular file`);
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { type BigIntStats, statSync } from 'node:fs';
 import type { ConfigFile } from '@birdie/providers';
 import { brokenLinkWhy } from './broken-link.js';
 import type { RuntimeIo } from './io.js';
@@ -20,7 +20,19 @@ export async function readConfigFiles(
   const file = explicit ? await readConfigFile(explicit) : undefined;
   let saved: ConfigFile | undefined;
   if (explicit !== savedPath) {
-    if (existsSync(savedPath)) saved = await readConfigFile(savedPath);
+    let found: BigIntStats | undefined;
+    try {
+      // BigInt stats leave alone the stat buffer Node's module resolution reads (see `readRegularTextSync`).
+      found = statSync(savedPath, { throwIfNoEntry: false, bigint: true });
+    } catch (cause) {
+      const why = (cause as NodeJS.ErrnoException).code ?? 'read error';
+      throw new ProviderError('config-file-unreadable', `Cannot read config file ${savedPath} (${why})`, {
+        cause,
+        file: savedPath,
+      });
+    }
+    // Whatever is there is read (a named pipe too: `readConfigFile` refuses it at once rather than wait on it).
+    if (found) saved = await readConfigFile(savedPath);
     else {
       const broken = await brokenLinkWhy(savedPath);
       if (broken !== undefined)

@@ -10,7 +10,7 @@ import type {
 import type { FinishedStatus, LeaseHolder, RunNotice, Session, SessionLease } from '@birdie/store';
 import { UsageError } from './errors.js';
 import { longTermMemory } from './long-term-memory.js';
-import { cachedMemoryFiles } from './memory-file-cache.js';
+import { cachedMemoryFiles, warnUnreadableMemoryFile } from './memory-file-cache.js';
 import { memoryFileOptions } from './memory-file-options.js';
 import { runNotice } from './run-notices.js';
 import { RunUsage } from './run-usage.js';
@@ -300,6 +300,7 @@ async function leasedTurn(
       cwd,
       ...memoryFileOptions(rt),
       project: rt.workspaceTrusted(cwd),
+      onUnreadable: (path, why) => warnUnreadableMemoryFile(rt, path, why),
     });
     const turn = {
       memory,
