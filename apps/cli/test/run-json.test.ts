@@ -178,23 +178,8 @@ describe('birdie run --json (compiled CLI)', () => {
     ['SIGHUP', 'Stopped because the terminal closed (SIGHUP)'],
     ['SIGINT', 'Cancelled by the user'],
   ] as const)('%s: the tool it stopped is answered with what stopped it', async (signal, note) => {
-    const child = spawn(
-      process.execPath,
-      [BIN, 'run', 'please sleep', '--json', '--skills-dir', TEST_SKILLS],
-      {
-        env: { ...box.env, ...scripted('repl.json') },
-        cwd: box.cwd,
-        stdio: ['ignore', 'pipe', 'ignore'],
-      },
-    );
-    let stdout = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk;
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    expect(await readPidFile(join(box.cwd, 'sleep.pid'))).toBeGreaterThan(0);
-    child.kill(signal);
-    expect(await exited).toBe(1);
+    const { code, stdout } = await stopDuringSleep(['--json'], signal);
+    expect(code).toBe(1);
     const events = stdout
       .trimEnd()
       .split('\n')
@@ -211,22 +196,36 @@ describe('birdie run --json (compiled CLI)', () => {
     ['SIGHUP', 'stopped because the terminal closed (SIGHUP)'],
     ['SIGINT', 'cancelled by the user'],
   ] as const)('%s: the call stopped is marked on stderr with what stopped it', async (signal, mark) => {
-    const child = spawn(process.execPath, [BIN, 'run', 'please sleep', '--skills-dir', TEST_SKILLS], {
-      env: { ...box.env, ...scripted('repl.json') },
-      cwd: box.cwd,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const { code, stderr } = await stopDuringSleep([], signal);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`└ ✗ ${mark} slow_sleep · `);
+    if (signal !== 'SIGINT') expect(stderr).not.toContain('cancelled by the user');
+  });
+
+  /** `birdie run 'please sleep' FLAGS`, stopped by `signal` once the tool sleeps: its exit code and output. */
+  async function stopDuringSleep(flags: string[], signal: NodeJS.Signals) {
+    const child = spawn(
+      process.execPath,
+      [BIN, 'run', 'please sleep', ...flags, '--skills-dir', TEST_SKILLS],
+      {
+        env: { ...box.env, ...scripted('repl.json') },
+        cwd: box.cwd,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
     let stderr = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk;
+    });
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk;
     });
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     expect(await readPidFile(join(box.cwd, 'sleep.pid'))).toBeGreaterThan(0);
     child.kill(signal);
-    expect(await exited).toBe(1);
-    expect(stderr).toContain(`└ ✗ ${mark} slow_sleep · `);
-    if (signal !== 'SIGINT') expect(stderr).not.toContain('cancelled by the user');
-  });
+    return { code: await exited, stdout, stderr };
+  }
 
   it.each([
     ['SIGTERM', 'auto'],
