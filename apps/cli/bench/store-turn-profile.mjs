@@ -4,10 +4,12 @@
 // path's self time: `node --cpu-prof --cpu-prof-dir=/tmp/prof bench/store-turn-profile.mjs` (after `pnpm build`).
 // A third case, also alternating, is the same store turn with the tool journal's start record committed like every
 // other commit (`synchronous = NORMAL`, no sync of the WAL to the disk): what the journal's power-cut guarantee costs.
+import { closeSync, fdatasyncSync, openSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { birdieGraph, storeTurn, stream } from './framework-turn.mjs';
 import { median } from './lib.mjs';
 import { makeModel, writeToolSkill } from './peers/agents.mjs';
@@ -21,9 +23,11 @@ const cpu = async (fn) => {
 };
 // The journal compiles `PRAGMA synchronous = FULL` once and runs it before its start commit; while `unsynced` is set,
 // that statement does nothing, so the commit after it is as durable as the checkpoints' (a crash, not a power cut).
-const require = createRequire(join(process.cwd(), 'node_modules', '@birdie', 'store', 'package.json'));
+const require = createRequire(fileURLToPath(import.meta.resolve('@birdie/store')));
 const Database = require('better-sqlite3');
-const statement = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1'));
+const probe = new Database(':memory:');
+const statement = Object.getPrototypeOf(probe.prepare('SELECT 1'));
+probe.close();
 const run = statement.run;
 let unsynced = false;
 statement.run = function (...args) {
@@ -48,6 +52,14 @@ try {
   const onStore = await birdieGraph((await makeModel()).model, toolDir, store.checkpointer);
   const inMemory = await birdieGraph((await makeModel()).model, toolDir, new MemorySaver());
   const turn = storeTurn(store, onStore);
+  const home = join(dir, 'home');
+  const wal = openSync(
+    `${join(
+      home,
+      readdirSync(home).find((f) => f.endsWith('.db')),
+    )}-wal`,
+    'r+',
+  );
   const memory = [];
   const sqlite = [];
   const normal = [];
@@ -59,11 +71,28 @@ try {
   const storeOnly = process.env.BENCH_STORE_ONLY === '1';
   for (let i = 0; i < N; i++) {
     if (!storeOnly) memory.push(await cpu(() => stream(inMemory, `r${i}`)));
-    const session = await store.sessions.create('bench');
-    sqlite.push(await cpu(() => turn(session)));
-    if (storeOnly) continue;
-    const another = await store.sessions.create('bench');
-    normal.push(await cpu(() => withoutSync(() => turn(another))));
+    if (storeOnly) {
+      const session = await store.sessions.create('bench');
+      sqlite.push(await cpu(() => turn(session)));
+      continue;
+    }
+    // A synced start record takes to the disk every page written since the last sync: the unsynced turn's pages are
+    // synced after it, untimed, so that each synced turn syncs one turn's pages as it would in use. Which of the two
+    // goes first alternates.
+    const synced = async () => sqlite.push(await cpu(() => turn(session1)));
+    const unsynced = async () => {
+      normal.push(await cpu(() => withoutSync(() => turn(session2))));
+      fdatasyncSync(wal);
+    };
+    const session1 = await store.sessions.create('bench');
+    const session2 = await store.sessions.create('bench');
+    if (i % 2 === 0) {
+      await synced();
+      await unsynced();
+    } else {
+      await unsynced();
+      await synced();
+    }
   }
   const m = storeOnly ? Number.NaN : median(memory);
   const s = median(sqlite);
@@ -78,6 +107,7 @@ try {
   }
   await onStore.close();
   await inMemory.close();
+  closeSync(wal);
   await store.close();
 } finally {
   await rm(dir, { recursive: true, force: true });
