@@ -89,7 +89,7 @@ describe('a memory file that is there but cannot be read (birdie run against a l
   it("a named pipe as the user's AGENTS.md: the run answers, and says the file is not read", async () => {
     const file = join(box.home, 'AGENTS.md');
     await execFileAsync('mkfifo', [file]);
-    const run = await birdie(['run', 'hello'], { env, cwd: box.cwd, timeoutMs: 20_000 });
+    const run = await birdie(['run', 'hello'], { env, cwd: box.cwd, timeoutMs: 60_000 });
     expect(run.signal, run.stderr).toBeNull();
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('ok');
@@ -106,7 +106,7 @@ describe('a memory file that is there but cannot be read (birdie run against a l
     );
     await writeFile(join(box.home, 'MEMORY.md'), 'The user prefers short answers.\n');
     await symlink(join(box.dir.path, 'gone.md'), join(box.home, 'NOTES.md'));
-    const run = await birdie(['run', 'hello'], { env, cwd: box.cwd, timeoutMs: 20_000 });
+    const run = await birdie(['run', 'hello'], { env, cwd: box.cwd, timeoutMs: 60_000 });
     expect(run.code, run.stderr).toBe(0);
     expect(lastSystem()).toContain('The user prefers short answers.');
     expect(run.stderr).toContain(

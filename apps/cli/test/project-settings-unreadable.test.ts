@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chmod, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { asUnprivileged } from '@birdie/test-utils';
@@ -77,40 +77,49 @@ describe('a project settings file that exists but cannot be read', () => {
     );
   });
 
-  it("the user's config file as a link to a file that is gone stops the run too", async () => {
+  it("the user's config file as a link to a file that is gone stops the run too, and every command that reads it", async () => {
     const config = join(box.home, 'config.json');
     const target = join(box.dir.path, 'dotfiles', 'birdie.json');
     await symlink(target, config);
+    const why = `it is a symbolic link to ${target}, which does not exist`;
     const run = await cli(['run', 'hi']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(config);
-    expect(run.stderr).toContain(`it is a symbolic link to ${target}, which does not exist`);
-  });
+    expect(run.stderr).toContain(why);
+    // `config list` showed every setting as its default; `config set` wrote a new file over the link.
+    const list = await cli(['config', 'list']);
+    expect(list.code).toBe(2);
+    expect(list.stderr).toContain(why);
+    const set = await cli(['config', 'set', 'approval', 'always']);
+    expect(set.code).toBe(2);
+    expect(set.stderr).toContain(why);
+    expect((await lstat(config)).isSymbolicLink()).toBe(true);
+  }, 180_000);
 
   // A named pipe there made every command wait for a writer for ever (not even SIGTERM ended it).
   it("the user's config file as a named pipe is refused at once, not waited on", async () => {
     const config = join(box.home, 'config.json');
     await execFileAsync('mkfifo', [config]);
-    const run = await birdie(['run', 'hi'], { env: box.env, cwd: box.cwd, timeoutMs: 20_000 });
+    const run = await birdie(['run', 'hi'], { env: box.env, cwd: box.cwd, timeoutMs: 60_000 });
     expect(run.signal, run.stderr).toBeNull();
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(
       `Cannot read config file ${config} (it is not a regular file (a pipe, a socket or a device))`,
     );
     // `birdie config get` read it its own way, and waited the same.
-    const get = await birdie(['config', 'get', 'model'], { env: box.env, cwd: box.cwd, timeoutMs: 20_000 });
+    const get = await birdie(['config', 'get', 'model'], { env: box.env, cwd: box.cwd, timeoutMs: 60_000 });
     expect(get.signal, get.stderr).toBeNull();
     expect(get.code).toBe(2);
     expect(get.stderr).toContain(`Cannot read config file ${config} (it is not a regular file`);
     // `birdie doctor` reports it and still checks the store. (Node's module resolution stops following symbolic links
     // when the last synchronous `stat` saw a pipe: a plain `stat` of this file made the store's SQLite module load from
     // the link's path and miss its own dependency, `cannot open …/birdie.db`.)
-    const doctor = await birdie(['doctor'], { env: box.env, cwd: box.cwd, timeoutMs: 20_000 });
+    const doctor = await birdie(['doctor'], { env: box.env, cwd: box.cwd, timeoutMs: 60_000 });
     expect(doctor.signal, doctor.stderr).toBeNull();
     expect(doctor.code, doctor.stderr).toBe(1);
     expect(doctor.stdout).toContain(`config: Cannot read config file ${config} (it is not a regular file`);
     expect(doctor.stdout).toContain('integrity check: ok');
-  });
+  }, 240_000);
 
   it('a missing one is no problem', async () => {
     const run = await cli(['run', 'hi']);

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { lstat, open, readlink } from 'node:fs/promises';
+import { lstat, open, readlink, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { MEMORY_FILE_NAME, memoryFilePaths } from '@birdie/registry';
 import type { MemoryFile } from './types.js';
@@ -69,6 +69,8 @@ export interface FindMemoryFilesOptions {
   onUnreadable?(path: string, why: string): void;
 }
 
+const NOT_REGULAR = 'it is not a regular file (a pipe, a socket or a device)';
+
 /**
  * A memory file's text, `{}` when nothing is there, or why it cannot be read. Opened without blocking and checked on
  * the open file: a named pipe in its place would otherwise wait for a writer for ever, and the run with it.
@@ -76,16 +78,22 @@ export interface FindMemoryFilesOptions {
 async function readText(path: string, maxBytes: number): Promise<{ text?: string; why?: string }> {
   let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
+    // Looked at first: opening a pipe, even without blocking, would wake a writer waiting on it.
+    const seen = await stat(path);
+    if (seen.isDirectory()) return { why: 'it is a folder, not a file' };
+    if (!seen.isFile()) return { why: NOT_REGULAR };
     handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
     const info = await handle.stat();
     if (info.isDirectory()) return { why: 'it is a folder, not a file' };
-    if (!info.isFile()) return { why: 'it is not a regular file (a pipe, a socket or a device)' };
+    if (!info.isFile()) return { why: NOT_REGULAR };
     const buffer = Buffer.alloc(Math.min(info.size, maxBytes));
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
     return { text: buffer.subarray(0, bytesRead).toString('utf8') };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EISDIR') return { why: 'it is a folder, not a file' };
+    // What opening a socket says.
+    if (code === 'ENXIO') return { why: NOT_REGULAR };
     if (code === 'EACCES' || code === 'EPERM') return { why: `permission denied (${code})` };
     if (code === 'ENOENT') return (await brokenLink(path)) ?? {};
     if (code === 'ENOTDIR') return {};

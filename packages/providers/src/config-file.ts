@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { lstat, open, readlink, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { CONFIG_FIELDS, type ConfigLayer } from './config-schema.js';
 import { ProviderError } from './errors.js';
@@ -62,7 +62,15 @@ const NOT_REGULAR = 'it is not a regular file (a pipe, a socket or a device)';
  */
 async function readRegularFile(file: string): Promise<string> {
   // Looked at before it is opened: opening a pipe, even without blocking, would wake a writer waiting on it.
-  const before = await stat(file);
+  const before = await stat(file).catch(async (error: NodeJS.ErrnoException) => {
+    // A symbolic link to nothing is not a missing file: someone put it there.
+    const link = error.code === 'ENOENT' ? await lstat(file).catch(() => undefined) : undefined;
+    if (link?.isSymbolicLink()) {
+      const target = await readlink(file).catch(() => '?');
+      throw new Error(`it is a symbolic link to ${target}, which does not exist`);
+    }
+    throw error;
+  });
   if (!before.isFile() && !before.isDirectory()) throw new Error(NOT_REGULAR);
   const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {

@@ -1,4 +1,5 @@
 import type { ConfigFile, ProviderError, ResolvedProviderConfig } from '@birdie/providers';
+import { configFileThere } from './config-file-there.js';
 import { UsageError } from './errors.js';
 import type { Flags } from './flags.js';
 import type { RuntimeIo } from './io.js';
@@ -83,7 +84,8 @@ export function savedProviderExists(io: RuntimeIo): boolean {
   try {
     text = readRegularTextSync(configFile(io.env));
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== 'ENOENT';
+    // A link to nothing is there too: loading it explains it, where setup would write over what the link held.
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT' || configFileThere(configFile(io.env));
   }
   try {
     const value: unknown = JSON.parse(text.replace(/^\ufeff/, ''));

@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
 import type { Confinement } from '@birdie/entrypoints';
 import type { Skill, SkillTool } from '@birdie/skill-parser';
 import { configFileProblem, explicitConfigPath } from './config.js';
+import { configFileThere } from './config-file-there.js';
 import type { Flags } from './flags.js';
 import type { RuntimeIo } from './io.js';
 import { birdieHome, configFile } from './paths.js';
@@ -55,11 +55,14 @@ export async function loadSettingsWithSources(
   }
 }
 
-/** The config files this run reads: `--config FILE`, then the saved `~/.birdie/config.json` when it exists. */
+/**
+ * The config files this run reads: `--config FILE`, then the saved `~/.birdie/config.json` when something is there (a
+ * link to nothing too: reading it says so).
+ */
 export function configPaths(io: RuntimeIo, values: Flags): string[] {
   const explicit = explicitConfigPath(io, values);
   const saved = configFile(io.env);
-  return [explicit, explicit !== saved && existsSync(saved) ? saved : undefined].filter(
+  return [explicit, explicit !== saved && configFileThere(saved) ? saved : undefined].filter(
     (p): p is string => !!p,
   );
 }

@@ -51,6 +51,8 @@ function readFailure(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EACCES' || code === 'EPERM') return `permission denied (${code})`;
   if (code === 'EISDIR') return 'it is a folder, not a file';
+  // What opening a socket says.
+  if (code === 'ENXIO') return 'it is not a regular file (a pipe, a socket or a device)';
   return code ?? (error as Error).message;
 }
 

@@ -1,8 +1,9 @@
-import { existsSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import type { ConfigFile } from '@birdie/providers';
 import type { RegistrySnapshot } from '@birdie/registry';
 import { configFileProblem, explicitConfigPath } from './config.js';
+import { configFileThere } from './config-file-there.js';
+import { decimalNumber } from './decimal.js';
 import { didYouMean } from './did-you-mean.js';
 import { UsageError } from './errors.js';
 import type { Flags } from './flags.js';
@@ -14,7 +15,6 @@ import { badPermissionPatterns } from './permission-rules.js';
 import { SETTING_KEYS, type SettingKey } from './settings.js';
 import type { SettingsProblem } from './settings-schema.js';
 import { unknownSkillWarning } from './skill-flags.js';
-import { decimalNumber } from './decimal.js';
 
 /** A setting with its value (a database URL without its password) and where it came from. */
 export interface SettingRow {
@@ -185,7 +185,8 @@ async function writeSettings(
   const { readConfigFile, parseConfigFile, ProviderError } = await import('@birdie/providers');
   const schema = await import('./settings-schema.js');
   // A wrong provider section stops a change (the file is the provider's too: `birdie setup` repairs it first).
-  const current = existsSync(file)
+  // A link to nothing is refused as reading it refuses it, not replaced by a new file that drops what it held.
+  const current = configFileThere(file)
     ? await readConfigFile(file).catch((error: unknown) => {
         throw error instanceof ProviderError ? configFileProblem(io, error) : error;
       })
@@ -308,7 +309,7 @@ export async function unsetUnknownSetting(
   )
     return undefined;
   const file = settingsFileOf(io, flags);
-  if (!existsSync(file)) return undefined;
+  if (!configFileThere(file)) return undefined;
   const { readConfigFile } = await import('@birdie/providers');
   const current = await readConfigFile(file, { sectionProblems: () => {} }).catch(() => undefined);
   let at: unknown = current?.settings;

@@ -1,6 +1,6 @@
-import { type BigIntStats, statSync } from 'node:fs';
 import type { ConfigFile } from '@birdie/providers';
 import { brokenLinkWhy } from './broken-link.js';
+import { configFileThere } from './config-file-there.js';
 import type { RuntimeIo } from './io.js';
 import { configFile } from './paths.js';
 import type { Settings } from './settings.js';
@@ -20,20 +20,10 @@ export async function readConfigFiles(
   const file = explicit ? await readConfigFile(explicit) : undefined;
   let saved: ConfigFile | undefined;
   if (explicit !== savedPath) {
-    let found: BigIntStats | undefined;
-    try {
-      // BigInt stats leave alone the stat buffer Node's module resolution reads (see `readRegularTextSync`).
-      found = statSync(savedPath, { throwIfNoEntry: false, bigint: true });
-    } catch (cause) {
-      const why = (cause as NodeJS.ErrnoException).code ?? 'read error';
-      throw new ProviderError('config-file-unreadable', `Cannot read config file ${savedPath} (${why})`, {
-        cause,
-        file: savedPath,
-      });
-    }
-    // Whatever is there is read (a named pipe too: `readConfigFile` refuses it at once rather than wait on it).
-    if (found) saved = await readConfigFile(savedPath);
+    // Whatever is there is read: `readConfigFile` says what is wrong with a folder, a pipe or a link to nothing.
+    if (configFileThere(savedPath)) saved = await readConfigFile(savedPath);
     else {
+      // Nothing there, unless a linked folder on the way (`~/.birdie` itself) is gone.
       const broken = await brokenLinkWhy(savedPath);
       if (broken !== undefined)
         throw new ProviderError(

@@ -119,16 +119,16 @@ export async function readAuthoredText(
   let fd: number | undefined;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-    const info = fstatSync(fd);
+    // BigInt stats: Node 20's own realpathSync (module resolution) reads the plain stat buffer a synchronous stat
+    // fills, and stops following symbolic links when it last held a pipe; a later import through a link (pnpm's
+    // node_modules) would then load a second copy of a package, or miss its dependencies.
+    const info = fstatSync(fd, { bigint: true });
     if (!info.isFile()) return failure(file, 'unreadable-file', `Cannot read ${label}: not a regular file`);
-    if (info.size > MAX_SKILL_FILE_BYTES) {
-      return failure(
-        file,
-        'file-too-large',
-        `${label} is ${info.size} bytes; the limit is 1 MiB (not parsed)`,
-      );
+    const size = Number(info.size);
+    if (size > MAX_SKILL_FILE_BYTES) {
+      return failure(file, 'file-too-large', `${label} is ${size} bytes; the limit is 1 MiB (not parsed)`);
     }
-    let buffer = Buffer.allocUnsafe(info.size + 1);
+    let buffer = Buffer.allocUnsafe(size + 1);
     let length = 0;
     for (;;) {
       if (length === buffer.length) {

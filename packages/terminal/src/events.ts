@@ -23,8 +23,9 @@ const OUTCOME = {
  * (`cancelled by the user`, `stopped because birdie was stopped (SIGTERM)`), not the user's cancel for every stop.
  */
 function outcomeLabel(event: Extract<AgentEvent, { type: 'tool-end' }>): string {
+  // The note is an abort reason's: whoever aborted wrote it, so it is shown as any other outside text is.
   const note = event.outcome === 'cancelled' ? event.stopNote?.trim() : undefined;
-  if (note) return note.charAt(0).toLowerCase() + note.slice(1);
+  if (note) return terminalText(note.charAt(0).toLowerCase() + note.slice(1));
   return OUTCOME[event.outcome ?? 'failed'];
 }
 
