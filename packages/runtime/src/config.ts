@@ -1,5 +1,4 @@
 import type { ConfigFile, ProviderError, ResolvedProviderConfig } from '@birdie/providers';
-import { configFileThere } from './config-file-there.js';
 import { UsageError } from './errors.js';
 import type { Flags } from './flags.js';
 import type { RuntimeIo } from './io.js';
@@ -84,8 +83,9 @@ export function savedProviderExists(io: RuntimeIo): boolean {
   try {
     text = readRegularTextSync(configFile(io.env));
   } catch (error) {
-    // A link to nothing is there too: loading it explains it, where setup would write over what the link held.
-    return (error as NodeJS.ErrnoException).code !== 'ENOENT' || configFileThere(configFile(io.env));
+    // A link to nothing counts as no file here: first-run setup replaces such a link (a planted one must never be
+    // written through), where every other reader refuses it.
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT';
   }
   try {
     const value: unknown = JSON.parse(text.replace(/^\ufeff/, ''));

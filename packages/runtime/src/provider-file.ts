@@ -1,7 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import { UsageError } from './errors.js';
 import { writePrivateFile } from './folders.js';
 import { configFile } from './paths.js';
-import { readRegularTextIfPresent } from './regular-file.js';
 
 /** Saves a chosen model provider into the user's config file (`~/.birdie/config.json`), as the setup wizard does. */
 export interface ProviderFileWriter {
@@ -31,16 +31,16 @@ export async function providerFileWriter(env: NodeJS.ProcessEnv): Promise<Provid
  * replaced, and may be why setup runs (an empty key older versions saved). A file that is not JSON is not replaced.
  */
 async function settingsToKeep(file: string): Promise<Record<string, unknown> | undefined> {
-  let text: string | undefined;
+  let text: string;
   try {
-    // Not a plain read: a named pipe in the file's place would wait for a writer for ever.
-    text = await readRegularTextIfPresent(file);
+    text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read ${file} (${(error as Error).message}); nothing was written`, {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    throw new UsageError(`cannot read ${file} (${code ?? 'read error'}); nothing was written`, {
       cause: error,
     });
   }
-  if (text === undefined) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(text.replace(/^\ufeff/, ''));
